@@ -1,0 +1,39 @@
+// @ts-check
+import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
+import tseslint from 'typescript-eslint';
+
+const noElectron = {
+  paths: [{ name: 'electron', message: 'Services, shared code and the renderer never import electron: take it through a constructor (see ARCHITECTURE.md).' }],
+};
+
+export default tseslint.config(
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', '.tmp/**', 'test-results/**', 'playwright-report/**', 'bench/results/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: "Identifier[name='ipcMain']", message: 'Use the handle() wrapper in src/main/ipc.' },
+        { selector: "Identifier[name='ipcRenderer']", message: 'Only the preload talks to ipcRenderer.' },
+        { selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']", message: 'Render untrusted text as text, never HTML.' },
+      ],
+    },
+  },
+  {
+    files: ['src/main/ipc/**', 'src/preload/**'],
+    rules: { 'no-restricted-syntax': 'off' },
+  },
+  {
+    files: ['src/shared/**', 'src/main/services/**', 'src/main/sandbox/**', 'src/renderer/**'],
+    rules: { 'no-restricted-imports': ['error', noElectron] },
+  },
+  {
+    files: ['src/renderer/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { ...reactHooks.configs.recommended.rules },
+  },
+);

@@ -1,0 +1,411 @@
+/**
+ * The catalog of the API's 16 operations: the one source of truth from which
+ * the main-process client, the sandbox's routes, the bridge and the renderer
+ * derive. Adding an operation is one entry here (plus its view).
+ */
+import { z } from 'zod';
+import {
+  CommunityData,
+  ListFollower,
+  Post,
+  SpaceData,
+  Trend,
+  UnknownObject,
+  User,
+} from './schemas';
+
+export type ParamType = 'string' | 'integer' | 'boolean' | 'idList';
+
+export interface ParamSpec {
+  readonly name: string;
+  readonly type: ParamType;
+  readonly required: boolean;
+  readonly default?: string | number | boolean;
+  /** allowed values of a string parameter */
+  readonly enum?: readonly string[];
+  readonly min?: number;
+  readonly max?: number;
+  readonly description: string;
+}
+
+/** Kinds of item an operation returns; drives pricing, normalization and views. */
+export type ItemKind = 'post' | 'user' | 'trend' | 'listFollower' | 'community' | 'space' | 'article';
+
+export type CollectionKey = 'tweets' | 'replies' | 'users' | 'followers' | 'trends' | 'data';
+export type MessageKey = 'msg' | 'message';
+
+/** How the call is priced (see `pricing.ts`). */
+export type PriceClass = 'perPost' | 'perProfile' | 'batchUsers' | 'community' | 'list' | 'article' | 'minimum';
+
+export interface OperationSpec {
+  /** number in the spec's endpoint table */
+  readonly number: number;
+  readonly path: `/social/${string}`;
+  readonly title: string;
+  readonly params: readonly ParamSpec[];
+  readonly paged: boolean;
+  readonly collectionKey: CollectionKey;
+  readonly messageKey: MessageKey;
+  /** false: announced, answers HTTP 501, never charged */
+  readonly available: boolean;
+  readonly itemKind: ItemKind;
+  readonly priceClass: PriceClass;
+}
+
+/** Maximum ids per batch call (not documented by the spec; clients send at most 100). */
+export const MAX_IDS_PER_CALL = 100;
+/** Trends `count` range accepted (the spec is silent; live min is 30, clients cap at 50). */
+export const TRENDS_COUNT_RANGE = { min: 1, max: 50 } as const;
+export const QUERY_TYPES = ['Relevance', 'Latest', 'Likes'] as const;
+export type QueryType = (typeof QUERY_TYPES)[number];
+
+const cursor = { name: 'cursor', type: 'string', required: false, description: 'opaque paging token' } as const;
+
+export const OPERATIONS = {
+  postQuotes: {
+    number: 1,
+    path: '/social/tweet/quotes',
+    title: 'Quotes of a post',
+    params: [{ name: 'tweetId', type: 'string', required: true, description: 'post id' }, cursor],
+    paged: true,
+    collectionKey: 'tweets',
+    messageKey: 'message',
+    available: true,
+    itemKind: 'post',
+    priceClass: 'perPost',
+  },
+  postRepliesV2: {
+    number: 2,
+    path: '/social/tweet/replies/v2',
+    title: 'Replies (threaded)',
+    params: [
+      { name: 'tweetId', type: 'string', required: true, description: 'post id' },
+      cursor,
+      {
+        name: 'queryType',
+        type: 'string',
+        required: false,
+        default: 'Relevance',
+        enum: QUERY_TYPES,
+        description: 'ordering: Relevance, Latest or Likes',
+      },
+    ],
+    paged: true,
+    collectionKey: 'tweets',
+    messageKey: 'message',
+    available: true,
+    itemKind: 'post',
+    priceClass: 'perPost',
+  },
+  postReplies: {
+    number: 3,
+    path: '/social/tweet/replies',
+    title: 'Direct replies',
+    params: [{ name: 'tweetId', type: 'string', required: true, description: 'post id' }, cursor],
+    paged: true,
+    collectionKey: 'replies',
+    messageKey: 'message',
+    available: true,
+    itemKind: 'post',
+    priceClass: 'perPost',
+  },
+  userMentions: {
+    number: 4,
+    path: '/social/user/mentions',
+    title: 'Mentions of a user',
+    params: [{ name: 'userName', type: 'string', required: true, description: 'handle without @' }, cursor],
+    paged: true,
+    collectionKey: 'tweets',
+    messageKey: 'message',
+    available: true,
+    itemKind: 'post',
+    priceClass: 'perPost',
+  },
+  userSearch: {
+    number: 5,
+    path: '/social/user/search',
+    title: 'People search',
+    params: [{ name: 'query', type: 'string', required: true, description: 'search text' }, cursor],
+    paged: true,
+    collectionKey: 'users',
+    messageKey: 'msg',
+    available: true,
+    itemKind: 'user',
+    priceClass: 'perProfile',
+  },
+  postsByIds: {
+    number: 6,
+    path: '/social/tweets',
+    title: 'Posts by ids',
+    params: [{ name: 'tweet_ids', type: 'idList', required: true, max: MAX_IDS_PER_CALL, description: 'comma-separated post ids' }],
+    paged: false,
+    collectionKey: 'tweets',
+    messageKey: 'message',
+    available: true,
+    itemKind: 'post',
+    priceClass: 'perPost',
+  },
+  communityInfo: {
+    number: 7,
+    path: '/social/community/info',
+    title: 'Community',
+    params: [{ name: 'community_id', type: 'string', required: true, description: 'community id' }],
+    paged: false,
+    collectionKey: 'data',
+    messageKey: 'msg',
+    available: true,
+    itemKind: 'community',
+    priceClass: 'community',
+  },
+  listFollowers: {
+    number: 8,
+    path: '/social/list/followers',
+    title: 'List followers',
+    params: [{ name: 'list_id', type: 'string', required: true, description: 'list id' }, cursor],
+    paged: true,
+    collectionKey: 'followers',
+    messageKey: 'msg',
+    available: true,
+    itemKind: 'listFollower',
+    priceClass: 'list',
+  },
+  userTimeline: {
+    number: 9,
+    path: '/social/user/tweet_timeline',
+    title: 'Posts of a user',
+    params: [
+      { name: 'userId', type: 'string', required: true, description: 'numeric user id' },
+      cursor,
+      { name: 'includeReplies', type: 'boolean', required: false, default: true, description: 'include replies' },
+      { name: 'includeParentTweet', type: 'boolean', required: false, description: 'include the parent of each reply' },
+    ],
+    paged: true,
+    collectionKey: 'tweets',
+    messageKey: 'message',
+    available: true,
+    itemKind: 'post',
+    priceClass: 'perPost',
+  },
+  communityMembers: {
+    number: 10,
+    path: '/social/community/members',
+    title: 'Community members',
+    params: [{ name: 'community_id', type: 'string', required: true, description: 'community id' }, cursor],
+    paged: true,
+    collectionKey: 'data',
+    messageKey: 'msg',
+    available: false,
+    itemKind: 'user',
+    priceClass: 'minimum',
+  },
+  spaceDetail: {
+    number: 11,
+    path: '/social/spaces/detail',
+    title: 'Audio space',
+    params: [{ name: 'space_id', type: 'string', required: true, description: 'space id' }],
+    paged: false,
+    collectionKey: 'data',
+    messageKey: 'msg',
+    available: true,
+    itemKind: 'space',
+    priceClass: 'minimum',
+  },
+  usersByIds: {
+    number: 12,
+    path: '/social/user/batch_info_by_ids',
+    title: 'Users by ids',
+    params: [{ name: 'userIds', type: 'idList', required: true, max: MAX_IDS_PER_CALL, description: 'comma-separated numeric user ids' }],
+    paged: false,
+    collectionKey: 'users',
+    messageKey: 'msg',
+    available: true,
+    itemKind: 'user',
+    priceClass: 'batchUsers',
+  },
+  trends: {
+    number: 13,
+    path: '/social/trends',
+    title: 'Trends',
+    params: [
+      { name: 'woeid', type: 'integer', required: false, default: 1, min: 1, description: 'Where On Earth ID' },
+      {
+        name: 'count',
+        type: 'integer',
+        required: false,
+        default: 30,
+        min: TRENDS_COUNT_RANGE.min,
+        max: TRENDS_COUNT_RANGE.max,
+        description: 'number of trends',
+      },
+    ],
+    paged: false,
+    collectionKey: 'trends',
+    messageKey: 'msg',
+    available: true,
+    itemKind: 'trend',
+    priceClass: 'minimum',
+  },
+  listTimeline: {
+    number: 14,
+    path: '/social/list/tweets_timeline',
+    title: 'List posts',
+    params: [{ name: 'listId', type: 'string', required: true, description: 'list id' }, cursor],
+    paged: true,
+    collectionKey: 'tweets',
+    messageKey: 'message',
+    available: true,
+    itemKind: 'post',
+    priceClass: 'list',
+  },
+  communityModerators: {
+    number: 15,
+    path: '/social/community/moderators',
+    title: 'Community moderators',
+    params: [{ name: 'community_id', type: 'string', required: true, description: 'community id' }, cursor],
+    paged: true,
+    collectionKey: 'data',
+    messageKey: 'msg',
+    available: false,
+    itemKind: 'user',
+    priceClass: 'minimum',
+  },
+  article: {
+    number: 16,
+    path: '/social/article',
+    title: 'Article',
+    params: [{ name: 'tweet_id', type: 'string', required: true, description: 'post id' }],
+    paged: false,
+    collectionKey: 'data',
+    messageKey: 'msg',
+    available: false,
+    itemKind: 'article',
+    priceClass: 'article',
+  },
+} as const satisfies Record<string, OperationSpec>;
+
+export type Operations = typeof OPERATIONS;
+export type OperationId = keyof Operations;
+export const OPERATION_IDS = Object.keys(OPERATIONS) as OperationId[];
+export const OperationIdSchema = z.enum(OPERATION_IDS as [OperationId, ...OperationId[]]);
+
+export function operation(id: OperationId): OperationSpec {
+  return OPERATIONS[id];
+}
+
+/* ------------------------------------------------------------ param types */
+
+type ParamValue<P> = P extends { type: 'integer' } ? number : P extends { type: 'boolean' } ? boolean : string;
+type ParamsTuple<Id extends OperationId> = Operations[Id]['params'][number];
+
+/** The typed parameters of an operation, derived from the catalog. */
+export type ParamsOf<Id extends OperationId> = {
+  [P in ParamsTuple<Id> as P extends { required: true } ? P['name'] : never]: ParamValue<P>;
+} & {
+  [P in ParamsTuple<Id> as P extends { required: true } ? never : P['name']]?: ParamValue<P>;
+};
+
+export type PagedOperationId = {
+  [K in OperationId]: Operations[K]['paged'] extends true ? K : never;
+}[OperationId];
+
+/* ---------------------------------------------------------- item schemas */
+
+/** The schema of one item (list operations) or of the `data` object (object operations). */
+export const ITEM_SCHEMAS = {
+  post: Post,
+  user: User,
+  trend: Trend,
+  listFollower: ListFollower,
+  community: CommunityData,
+  space: SpaceData,
+  article: UnknownObject,
+} as const satisfies Record<ItemKind, z.ZodType>;
+
+export type ItemOfKind = { [K in ItemKind]: z.infer<(typeof ITEM_SCHEMAS)[K]> };
+export type ItemOf<Id extends OperationId> = ItemOfKind[Operations[Id]['itemKind']];
+
+/** true when the operation returns a list of items (vs one `data` object) */
+export function isListOperation(id: OperationId): boolean {
+  return OPERATIONS[id].collectionKey !== 'data' || OPERATIONS[id].paged;
+}
+
+/* ------------------------------------------------------ param validation */
+
+const ID_LIST = /^\d+(,\d+)*$/;
+
+function paramSchema(p: ParamSpec): z.ZodType {
+  switch (p.type) {
+    case 'string': {
+      const s = z.string().min(1, `${p.name} must not be empty`);
+      return p.enum ? z.enum(p.enum as [string, ...string[]]) : s;
+    }
+    case 'idList':
+      return z
+        .string()
+        .transform((v) => v.replace(/\s+/g, ''))
+        .pipe(
+          z
+            .string()
+            .regex(ID_LIST, `${p.name} must be numeric ids separated by commas`)
+            .refine((v) => v.split(',').length <= (p.max ?? MAX_IDS_PER_CALL), {
+              message: `${p.name} accepts at most ${p.max ?? MAX_IDS_PER_CALL} ids`,
+            }),
+        );
+    case 'integer': {
+      let n = z.number().int(`${p.name} must be an integer`);
+      if (p.min !== undefined) n = n.min(p.min, `${p.name} must be at least ${p.min}`);
+      if (p.max !== undefined) n = n.max(p.max, `${p.name} must be at most ${p.max}`);
+      return n;
+    }
+    case 'boolean':
+      return z.boolean();
+  }
+}
+
+/**
+ * Schema of an operation's typed params (as the renderer sends them through
+ * the bridge). Unknown parameters are refused.
+ */
+export function paramsSchema(id: OperationId): z.ZodType<Record<string, string | number | boolean>> {
+  const shape: Record<string, z.ZodType> = {};
+  for (const p of operation(id).params) {
+    const s = paramSchema(p);
+    shape[p.name] = p.required ? s : s.optional();
+  }
+  return z.strictObject(shape) as unknown as z.ZodType<Record<string, string | number | boolean>>;
+}
+
+/**
+ * Schema of an operation's raw query string values (as an HTTP server sees
+ * them): integers and booleans arrive as text. Defaults are applied.
+ */
+export function querySchema(id: OperationId): z.ZodType<Record<string, string | number | boolean | undefined>> {
+  const shape: Record<string, z.ZodType> = {};
+  for (const p of operation(id).params) {
+    let s: z.ZodType;
+    if (p.type === 'integer') {
+      s = z
+        .string()
+        .regex(/^-?\d+$/, `${p.name} must be an integer`)
+        .transform(Number)
+        .pipe(paramSchema(p) as z.ZodType<number, number>);
+    } else if (p.type === 'boolean') {
+      s = z.enum(['true', 'false'], `${p.name} must be true or false`).transform((v) => v === 'true');
+    } else {
+      s = paramSchema(p);
+    }
+    shape[p.name] = p.required ? s : p.default !== undefined ? s.optional().default(p.default as never) : s.optional();
+  }
+  return z.looseObject(shape) as unknown as z.ZodType<Record<string, string | number | boolean | undefined>>;
+}
+
+/** Serialize typed params into the query string the API expects. */
+export function toQueryString(id: OperationId, params: Record<string, unknown>): string {
+  const q = new URLSearchParams();
+  for (const p of operation(id).params) {
+    const v = params[p.name];
+    if (v === undefined || v === null || v === '') continue;
+    q.set(p.name, String(v));
+  }
+  return q.toString();
+}

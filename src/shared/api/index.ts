@@ -1,0 +1,5 @@
+export * from './schemas';
+export * from './catalog';
+export * from './responses';
+export * from './pricing';
+export * from './cache-policy';

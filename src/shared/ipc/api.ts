@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { OperationIdSchema, type ItemOf, type OperationId } from '../api/catalog';
+import { fn } from './define';
+
+export const ApiCallInput = z.object({
+  operation: OperationIdSchema,
+  /** typed params, checked against the operation's schema in main */
+  params: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+  /** chosen by the renderer so it can cancel the call (an AbortSignal cannot cross the bridge) */
+  callId: z.string().min(1).max(100).optional(),
+  /** skip main's response store and ask the API (live refresh, space polling) */
+  fresh: z.boolean().optional(),
+});
+export type ApiCallInput = z.infer<typeof ApiCallInput>;
+
+export const PagingStopReason = z.enum(['repeated-cursor', 'missing-cursor', 'empty-pages']);
+export type PagingStopReason = z.infer<typeof PagingStopReason>;
+
+export const DroppedItem = z.object({
+  index: z.number().int(),
+  id: z.string().optional(),
+  path: z.string(),
+  message: z.string(),
+});
+export type DroppedItem = z.infer<typeof DroppedItem>;
+
+export const ApiCallOutput = z.object({
+  operation: OperationIdSchema,
+  /** canonical items of a list operation (empty for object operations) */
+  items: z.array(z.unknown()),
+  /** canonical `data` object of an object operation (community, space, article) */
+  data: z.unknown().nullable(),
+  /** paging of a paged operation, null otherwise */
+  paging: z
+    .object({
+      hasNextPage: z.boolean(),
+      /** null at the end, or when a guard stopped paging */
+      nextCursor: z.string().nullable(),
+      stop: z.object({ reason: PagingStopReason, message: z.string() }).nullable(),
+    })
+    .nullable(),
+  report: z.object({
+    /** items already seen on an earlier page of the same view */
+    duplicatesRemoved: z.number().int(),
+    dropped: z.array(DroppedItem),
+    /** ids asked for in a batch lookup that the API did not return */
+    notFound: z.array(z.string()),
+  }),
+  meta: z.object({
+    callId: z.string(),
+    fromCache: z.boolean(),
+    fetchedAt: z.number(),
+    httpStatus: z.number().int(),
+    credits: z.number(),
+    durationMs: z.number(),
+    attempts: z.number().int(),
+  }),
+});
+export type ApiCallOutput = z.infer<typeof ApiCallOutput>;
+
+/** api.call's output with items typed for one operation. */
+export type ApiResult<Id extends OperationId> = Omit<ApiCallOutput, 'items' | 'operation'> & {
+  operation: Id;
+  items: Array<ItemOf<Id>>;
+};
+
+export const apiContract = {
+  api: {
+    call: fn(ApiCallInput, ApiCallOutput),
+    cancel: fn(z.object({ callId: z.string().min(1).max(100) }), z.object({ cancelled: z.boolean() })),
+  },
+};

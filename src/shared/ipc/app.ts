@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { fn } from './define';
+
+export const Mode = z.enum(['demo', 'live']);
+export type Mode = z.infer<typeof Mode>;
+
+export const AppInfo = z.object({
+  name: z.string(),
+  version: z.string(),
+  mode: Mode,
+  platform: z.string(),
+});
+export type AppInfo = z.infer<typeof AppInfo>;
+
+/** Showcase entities of the embedded sandbox (demo Home); null in live mode. */
+export const DemoExamples = z.object({
+  bigThreadPostId: z.string(),
+  muchQuotedPostId: z.string(),
+  mediaPostId: z.string(),
+  profile: z.object({ id: z.string(), userName: z.string() }),
+  communityId: z.string(),
+  listId: z.string(),
+  runningSpaceId: z.string(),
+  endedSpaceId: z.string(),
+});
+export type DemoExamples = z.infer<typeof DemoExamples>;
+
+export const ExternalUrl = z
+  .string()
+  .max(4096)
+  .refine((u) => {
+    try {
+      const p = new URL(u).protocol;
+      return p === 'https:' || p === 'http:';
+    } catch {
+      return false;
+    }
+  }, 'only https: and http: links open outside Skein');
+
+export const appContract = {
+  app: {
+    info: fn(z.undefined(), AppInfo),
+    openExternal: fn(z.object({ url: ExternalUrl }), z.object({ opened: z.boolean() })),
+  },
+  demo: {
+    examples: fn(z.undefined(), DemoExamples.nullable()),
+  },
+};
+
+/** Commands sent from main's native menu to the renderer. */
+export const MenuCommand = z.enum(['back', 'forward', 'export', 'focus-go', 'open-settings', 'open-usage']);
+export type MenuCommand = z.infer<typeof MenuCommand>;
+
+/** Events main may push to the renderer. */
+export const events = {
+  menu: MenuCommand,
+} as const;
+export type EventName = keyof typeof events;
+export type EventPayload<E extends EventName> = z.infer<(typeof events)[E]>;

@@ -1,0 +1,27 @@
+/**
+ * The bridge contract: every function the renderer may call, with its input
+ * and output schemas. One file per area; this file joins them.
+ */
+import { apiContract } from './api';
+import { appContract, type EventName, type EventPayload } from './app';
+import type { BridgeOf, ClientOf, HandlersOf } from './define';
+import { settingsContract } from './settings';
+
+export const contract = {
+  ...appContract,
+  ...apiContract,
+  ...settingsContract,
+};
+
+export type Contract = typeof contract;
+export type SkeinBridge = BridgeOf<Contract> & {
+  /** subscribe to an event from main; returns an unsubscribe function */
+  events: { on<E extends EventName>(name: E, cb: (payload: EventPayload<E>) => void): () => void };
+};
+export type SkeinClient = ClientOf<Contract>;
+export type Handlers = HandlersOf<Contract>;
+
+export * from './define';
+export * from './app';
+export * from './api';
+export * from './settings';

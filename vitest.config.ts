@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
+    environment: 'node',
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+    pool: 'forks',
+  },
+});
