@@ -62,3 +62,8 @@ export function contractEntries<C extends ContractShape>(c: C): Array<[ns: strin
   for (const [ns, fns] of Object.entries(c)) for (const [name, spec] of Object.entries(fns)) out.push([ns, name, spec]);
   return out;
 }
+
+/** Channel of an event main pushes to the renderer (`skein:event.menu`). */
+export function eventChannelName(name: string): string {
+  return `skein:event.${name}`;
+}

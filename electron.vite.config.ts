@@ -1,0 +1,44 @@
+/**
+ * Build of the three Electron targets (`npm run build`, offline, no Electron binary needed):
+ * - main: ESM (package.json is `"type": "module"`), dependencies stay external (node_modules ships with the app);
+ * - preload: CommonJS with every dependency bundled in, because a sandboxed preload cannot `require` packages;
+ * - renderer: the React app, served by the `skein://app/` protocol in Electron and by the e2e host's static server.
+ */
+import { resolve } from 'node:path';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'electron-vite';
+
+export default defineConfig({
+  main: {
+    build: {
+      outDir: 'out/main',
+      rolldownOptions: {
+        input: { index: resolve(import.meta.dirname, 'src/main/index.ts') },
+      },
+    },
+  },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      externalizeDeps: false,
+      rolldownOptions: {
+        input: { index: resolve(import.meta.dirname, 'src/preload/index.ts') },
+        external: ['electron'],
+        output: { format: 'cjs', entryFileNames: '[name].cjs', inlineDynamicImports: true },
+      },
+    },
+  },
+  renderer: {
+    root: resolve(import.meta.dirname, 'src/renderer'),
+    // Relative asset URLs: the same build is served from skein://app/ and from the e2e host.
+    base: './',
+    plugins: [react()],
+    build: {
+      outDir: resolve(import.meta.dirname, 'out/renderer'),
+      emptyOutDir: true,
+      rolldownOptions: {
+        input: { index: resolve(import.meta.dirname, 'src/renderer/index.html') },
+      },
+    },
+  },
+});
