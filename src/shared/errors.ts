@@ -30,6 +30,8 @@ export const ERROR_CODES = [
   'not-found',
   /** cancelled by the user or because the window went away */
   'cancelled',
+  /** a file could not be written (disk full, no permission, read-only folder) */
+  'write-failed',
   /** the bridge refused the input (schema) */
   'bad-input',
   /** the bridge refused the sender */
@@ -102,6 +104,7 @@ export const DEFAULT_ACTIONS: Record<ErrorCode, string> = {
   'api-error': 'The service reported an error. Check the id or query and retry.',
   'not-found': 'Check the id or handle.',
   cancelled: 'Nothing to do.',
+  'write-failed': 'Choose another folder, or free some disk space, then retry.',
   'bad-input': 'This is a bug in Skein; please report it.',
   forbidden: 'This is a bug in Skein; please report it.',
   internal: 'This is a bug in Skein; please report it.',

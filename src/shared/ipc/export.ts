@@ -1,0 +1,160 @@
+/**
+ * The `export` namespace of the bridge: any view can be written to JSON,
+ * JSONL or CSV. The renderer describes the view (what it shows, how much is
+ * loaded); main chooses the file through the native dialog (the renderer
+ * never passes a path), collects the raw items and writes them atomically.
+ */
+import { z } from 'zod';
+import { OperationIdSchema, type OperationId } from '../api/catalog';
+import { SkeinErrorData } from '../errors';
+import { PagingStopReason } from './api';
+import { fn } from './define';
+
+/** Every view Skein can export, and the operation behind it. */
+export const VIEW_OPERATIONS = {
+  thread: 'postRepliesV2',
+  directReplies: 'postReplies',
+  quotes: 'postQuotes',
+  postsByIds: 'postsByIds',
+  timeline: 'userTimeline',
+  mentions: 'userMentions',
+  peopleSearch: 'userSearch',
+  usersByIds: 'usersByIds',
+  community: 'communityInfo',
+  listPosts: 'listTimeline',
+  listFollowers: 'listFollowers',
+  space: 'spaceDetail',
+  trends: 'trends',
+} as const satisfies Record<string, OperationId>;
+
+export type ViewKind = keyof typeof VIEW_OPERATIONS;
+export const ViewKind = z.enum(Object.keys(VIEW_OPERATIONS) as [ViewKind, ...ViewKind[]]);
+
+/**
+ * What a view shows, as the renderer knows it. `params` are the operation's
+ * typed params without `cursor` (main checks them against the catalog); for
+ * the batch views the id list may be longer than one call takes, main splits it.
+ */
+export const ViewDescriptor = z
+  .object({
+    kind: ViewKind,
+    operation: OperationIdSchema,
+    params: z.record(z.string(), z.union([z.string().max(20_000), z.number(), z.boolean()])),
+    /** shown in the manifest and used for the suggested file name */
+    title: z.string().max(200).optional(),
+    /** pages the view has loaded now (paged views); 0 or absent: the first page */
+    loadedPages: z.number().int().min(0).max(100_000).optional(),
+    /** items the view shows now (for the estimate) */
+    loadedItems: z.number().int().min(0).optional(),
+    /** the view reached the end of its list (nothing left to fetch) */
+    reachedEnd: z.boolean().optional(),
+    /** how many items the whole list has, when the view can tell (a post's replyCount, a user's statusesCount) */
+    expectedItems: z.number().int().min(0).optional(),
+  })
+  .refine((v) => VIEW_OPERATIONS[v.kind] === v.operation, {
+    message: 'operation does not match the view kind',
+    path: ['operation'],
+  });
+export type ViewDescriptor = z.infer<typeof ViewDescriptor>;
+
+export const ExportFormat = z.enum(['json', 'jsonl', 'csv']);
+export type ExportFormat = z.infer<typeof ExportFormat>;
+
+/** `loaded`: what the view holds now (served from main's store); `all`: every remaining page. */
+export const ExportScope = z.enum(['loaded', 'all']);
+export type ExportScope = z.infer<typeof ExportScope>;
+
+/** Limits of a fetch-everything run, checked between pages. */
+export const ExportCaps = z.object({
+  maxPages: z.number().int().positive().optional(),
+  maxItems: z.number().int().positive().optional(),
+  maxCredits: z.number().positive().optional(),
+});
+export type ExportCaps = z.infer<typeof ExportCaps>;
+
+export const ExportEstimate = z.object({
+  paged: z.boolean(),
+  /** pages still to fetch; null when the API gives no way to know */
+  remainingPages: z.number().int().nullable(),
+  /** calls the export will make (0 when everything comes from main's store) */
+  calls: z.number().int().nullable(),
+  credits: z.number().nullable(),
+  /** how the numbers were worked out, in plain words */
+  basis: z.string(),
+});
+export type ExportEstimate = z.infer<typeof ExportEstimate>;
+
+export const ExportStatus = z.enum([
+  /** fetching pages */
+  'collecting',
+  /** writing the file(s) */
+  'writing',
+  /** written; the collection reached the end */
+  'complete',
+  /** written; the collection stopped early (cap, cancel, error, paging guard): see stopReason */
+  'partial',
+  /** stopped before anything was written */
+  'cancelled',
+  /** failed (nothing half-written at the target); see error */
+  'failed',
+  /** found on disk after a restart: Skein quit while it ran */
+  'interrupted',
+]);
+export type ExportStatus = z.infer<typeof ExportStatus>;
+
+export const StopReason = z.enum(['cap-pages', 'cap-items', 'cap-credits', 'cancelled', 'error', 'interrupted', ...PagingStopReason.options]);
+export type StopReason = z.infer<typeof StopReason>;
+
+export const ExportProgress = z.object({
+  pages: z.number().int(),
+  items: z.number().int(),
+  calls: z.number().int(),
+  credits: z.number(),
+  /** 0..1, or null when the total is unknown */
+  fraction: z.number().min(0).max(1).nullable(),
+});
+export type ExportProgress = z.infer<typeof ExportProgress>;
+
+export const ExportJob = z.object({
+  id: z.string(),
+  view: ViewDescriptor,
+  format: ExportFormat,
+  scope: ExportScope,
+  caps: ExportCaps,
+  status: ExportStatus,
+  progress: ExportProgress,
+  stopReason: StopReason.nullable(),
+  error: SkeinErrorData.nullable(),
+  /** the file(s) written (or to be written), absolute paths chosen in main */
+  files: z.array(z.string()),
+  /** can continue from the last cursor */
+  resumable: z.boolean(),
+  startedAt: z.number(),
+  finishedAt: z.number().nullable(),
+});
+export type ExportJob = z.infer<typeof ExportJob>;
+
+export const ExportStartInput = z.object({
+  view: ViewDescriptor,
+  format: ExportFormat,
+  scope: ExportScope,
+  caps: ExportCaps.optional(),
+});
+export type ExportStartInput = z.infer<typeof ExportStartInput>;
+
+const JobRef = z.object({ jobId: z.string().min(1).max(100) });
+
+export const exportContract = {
+  export: {
+    estimate: fn(z.object({ view: ViewDescriptor, scope: ExportScope }), ExportEstimate),
+    /** opens the save dialog in main; `job` is null when the user closed it */
+    start: fn(ExportStartInput, z.object({ job: ExportJob.nullable() })),
+    status: fn(JobRef, ExportJob),
+    /** every job Skein remembers (running, or resumable from an earlier run) */
+    list: fn(z.undefined(), z.array(ExportJob)),
+    cancel: fn(JobRef, ExportJob),
+    resume: fn(JobRef, ExportJob),
+    /** forgets a job and its saved progress (never deletes written exports) */
+    discard: fn(JobRef, z.object({ discarded: z.boolean() })),
+  },
+};
