@@ -1,0 +1,66 @@
+/**
+ * The API client's public surface, for the bridge handlers and for the
+ * export helper (which walks pages itself and needs the raw items exactly as
+ * received).
+ */
+import type { OperationId } from '../../../shared/api/catalog';
+import type { ApiCallOutput } from '../../../shared/ipc/api';
+
+export interface FetchPageInput {
+  operation: OperationId;
+  /** typed params as the bridge carries them, `cursor` included; validated against the catalog */
+  params: Record<string, unknown>;
+  /** id to cancel by (`ApiClient.cancel`); generated when absent */
+  callId?: string;
+  /** WebContents id of the caller, so its calls end when its window closes or reloads */
+  senderId?: number;
+  /** another way to cancel (the export helper's own controller) */
+  signal?: AbortSignal;
+  /** skip the response store and ask the API */
+  fresh?: boolean;
+  /**
+   * Paging view the page belongs to, for cursor guards and de-duplication.
+   * Default: operation + params without cursor (the screen's view). A walk
+   * that must not disturb the screen's view (an export) passes its own key.
+   */
+  viewKey?: string;
+}
+
+export interface PageResult {
+  raw: {
+    /** the parsed JSON body exactly as received (from the store: as it was received then) */
+    body: unknown;
+    /**
+     * the raw items, untouched, aligned with `result.items` (same order and
+     * length: dropped items and duplicates left out). Object operations: the
+     * raw `data` object as the only element.
+     */
+    items: unknown[];
+  };
+  /** canonical items, paging decision, report and meta: what `api.call` returns */
+  result: ApiCallOutput;
+}
+
+export interface ViewRef {
+  operation: OperationId;
+  /** params of the view; a `cursor` here is ignored */
+  params: Record<string, unknown>;
+  viewKey?: string;
+}
+
+export interface ApiClient {
+  /** one page (or object) through the store, the limiter, the retry policy and the view's guards */
+  fetchPage(input: FetchPageInput): Promise<PageResult>;
+  /**
+   * The pages of a view still held by the response store, in paging order
+   * from the first page, without any request (nothing is charged). Stops at
+   * the first page the store no longer holds.
+   */
+  loadedPages(view: ViewRef): PageResult[];
+  /** cancel one call; false when no such call is running */
+  cancel(callId: string, senderId?: number): boolean;
+  /** cancel every call of a window (closed or reloaded) */
+  cancelSender(senderId: number): number;
+  /** drop every stored answer and paging view; returns how many answers were dropped */
+  clearStore(): number;
+}
