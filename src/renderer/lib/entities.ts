@@ -1,0 +1,137 @@
+/**
+ * Text with entities → segments the UI renders as React elements (never
+ * HTML). Entity `indices` count Unicode code points, not UTF-16 units, so an
+ * emoji before a link must not shift it. Indices that do not point at what
+ * the entity says (seen in the wild) are corrected by searching for the
+ * token; entities that cannot be placed are left as plain text.
+ */
+
+export type Segment =
+  | { kind: 'text'; text: string }
+  | { kind: 'url'; text: string; href: string }
+  | { kind: 'mention'; text: string; userId: string | null; screenName: string }
+  | { kind: 'hashtag'; text: string; tag: string }
+  | { kind: 'symbol'; text: string; symbol: string };
+
+type Indices = readonly [number, number] | readonly number[];
+
+/** The entity shapes this module reads; extra fields are ignored. */
+export interface EntitiesLike {
+  urls?: ReadonlyArray<{ url: string; expanded_url?: string | null; display_url?: string | null; indices: Indices }> | null;
+  user_mentions?: ReadonlyArray<{ screen_name: string; id_str?: string | null; indices: Indices }> | null;
+  hashtags?: ReadonlyArray<{ text: string; indices: Indices }> | null;
+  symbols?: ReadonlyArray<{ text: string; indices: Indices }> | null;
+  media?: ReadonlyArray<{ url: string; indices: Indices }> | null;
+}
+
+interface Span {
+  start: number;
+  end: number;
+  /** null: remove the text (media links, shown as a media grid instead) */
+  segment: Segment | null;
+}
+
+const HTML_ESCAPES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&apos;': "'" };
+
+/** The API escapes `& < >` in post text; turn those back into characters (as text, not markup). */
+export function unescapeText(s: string): string {
+  return s.replace(/&(?:amp|lt|gt|quot|#39|apos);/g, (m) => HTML_ESCAPES[m] ?? m);
+}
+
+export function segmentText(
+  text: string,
+  entities: EntitiesLike | null | undefined,
+  displayRange?: readonly [number, number] | readonly number[] | null,
+): Segment[] {
+  const cps = Array.from(text);
+  const utf16At: number[] = [];
+  let acc = 0;
+  for (const cp of cps) {
+    utf16At.push(acc);
+    acc += cp.length;
+  }
+  utf16At.push(acc);
+
+  const [rangeStart, rangeEnd] = readRange(displayRange, cps.length);
+  const spans: Span[] = [];
+  const taken: Array<[number, number]> = [];
+
+  /** Place a token: trust the indices when they match, else search for it. */
+  const place = (indices: Indices, token: string, build: (slice: string) => Segment | null): void => {
+    const [s, e] = [indices[0] ?? -1, indices[1] ?? -1];
+    const lower = token.toLowerCase();
+    const sliceAt = (a: number, b: number) => cps.slice(a, b).join('');
+    let start = -1;
+    if (s >= 0 && e <= cps.length && e > s && matches(sliceAt(s, e), lower)) start = s;
+    else {
+      const hay = text.toLowerCase();
+      let from = 0;
+      for (;;) {
+        const at = hay.indexOf(lower.slice(1), from);
+        if (at < 0) break;
+        const cpStart = utf16At.indexOf(at - 1);
+        if (cpStart >= 0 && matches(sliceAt(cpStart, cpStart + Array.from(token).length), lower) && !overlaps(cpStart, cpStart + Array.from(token).length)) {
+          start = cpStart;
+          break;
+        }
+        from = at + 1;
+      }
+    }
+    if (start < 0) return;
+    const end = start + Array.from(token).length;
+    if (overlaps(start, end) || start < rangeStart || end > rangeEnd) return;
+    taken.push([start, end]);
+    spans.push({ start, end, segment: build(sliceAt(start, end)) });
+  };
+  const overlaps = (a: number, b: number) => taken.some(([x, y]) => a < y && x < b);
+
+  for (const m of entities?.media ?? []) place(m.indices, m.url, () => null);
+  for (const u of entities?.urls ?? []) {
+    const href = u.expanded_url || u.url;
+    place(u.indices, u.url, () => ({ kind: 'url', text: u.display_url || href, href }));
+  }
+  for (const m of entities?.user_mentions ?? []) {
+    place(m.indices, `@${m.screen_name}`, (slice) => ({ kind: 'mention', text: slice, userId: m.id_str || null, screenName: m.screen_name }));
+  }
+  for (const h of entities?.hashtags ?? []) place(h.indices, `#${h.text}`, (slice) => ({ kind: 'hashtag', text: slice, tag: h.text }));
+  for (const h of entities?.symbols ?? []) place(h.indices, `$${h.text}`, (slice) => ({ kind: 'symbol', text: slice, symbol: h.text }));
+
+  spans.sort((a, b) => a.start - b.start);
+  const out: Segment[] = [];
+  let pos = rangeStart;
+  const pushText = (a: number, b: number) => {
+    if (b > a) out.push({ kind: 'text', text: unescapeText(cps.slice(a, b).join('')) });
+  };
+  for (const span of spans) {
+    pushText(pos, span.start);
+    if (span.segment) out.push(span.segment);
+    pos = span.end;
+  }
+  pushText(pos, rangeEnd);
+  return trimEnd(out);
+}
+
+/** Token comparison tolerant of case and of the full-width @ and # some clients type. */
+function matches(slice: string, lowerToken: string): boolean {
+  const norm = slice.toLowerCase().replace(/^[＠]/, '@').replace(/^[＃]/, '#');
+  return norm === lowerToken;
+}
+
+function readRange(range: readonly number[] | null | undefined, length: number): [number, number] {
+  if (!range || range.length !== 2) return [0, length];
+  const [a = 0, b = length] = range;
+  const start = Math.max(0, Math.min(a, length));
+  const end = Math.max(start, Math.min(b, length));
+  return end > start ? [start, end] : [0, length];
+}
+
+/** Removing a trailing media link leaves a space behind; drop it. */
+function trimEnd(segments: Segment[]): Segment[] {
+  const last = segments.at(-1);
+  if (last?.kind === 'text') {
+    const t = last.text.trimEnd();
+    if (t) segments[segments.length - 1] = { kind: 'text', text: t };
+    else segments.pop();
+  }
+  return segments;
+}

@@ -1,0 +1,34 @@
+/** Numbers as people read them, with "unknown" kept distinct from 0. */
+
+/** A counter as the API may send it: a number, a numeric string, or anything else (= unknown). */
+export function readCount(value: unknown): number | null {
+  if (typeof value === 'number') return Number.isFinite(value) && value >= 0 ? value : null;
+  if (typeof value === 'string' && /^\d+$/.test(value.trim())) return Number(value.trim());
+  return null;
+}
+
+/** "987", "1.2K", "12K", "3.4M"; null reads "unknown". */
+export function compactCount(n: number | null, locale?: string): string {
+  if (n === null) return 'unknown';
+  return new Intl.NumberFormat(locale, { notation: 'compact', maximumFractionDigits: 1 }).format(n);
+}
+
+/** "1,234,567"; null reads "unknown". */
+export function fullCount(n: number | null, locale?: string): string {
+  if (n === null) return 'unknown';
+  return new Intl.NumberFormat(locale).format(n);
+}
+
+/** "1 reply", "2 replies", "unknown replies". */
+export function countLabel(n: number | null, singular: string, plural: string, locale?: string): string {
+  if (n === null) return `unknown ${plural}`;
+  return `${fullCount(n, locale)} ${n === 1 ? singular : plural}`;
+}
+
+/** "1,234 credits (US$0.0123)". */
+export function creditsLabel(credits: number, usd: number | null, locale?: string): string {
+  const c = `${new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(credits)} credits`;
+  if (usd === null) return c;
+  const u = new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD', maximumFractionDigits: 4 }).format(usd);
+  return `${c} (${u})`;
+}

@@ -1,0 +1,39 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { chunk, parseIdList } from './id-list';
+
+describe('parseIdList', () => {
+  it('accepts commas, spaces, newlines and post URLs, keeping order and dropping repeats', () => {
+    const text = '11, 22\n33 https://x.com/ada/status/44?s=1\n\n22;https://twitter.com/i/web/status/55';
+    expect(parseIdList(text, 'posts')).toEqual({ ids: ['11', '22', '33', '44', '55'], invalid: [], repeated: 1 });
+  });
+  it('lists what it could not read', () => {
+    expect(parseIdList('11 abc @ada 12x', 'posts')).toEqual({ ids: ['11'], invalid: ['abc', '@ada', '12x'], repeated: 0 });
+  });
+  it('does not read post URLs as user ids', () => {
+    expect(parseIdList('https://x.com/ada/status/44 7', 'users')).toEqual({
+      ids: ['7'],
+      invalid: ['https://x.com/ada/status/44'],
+      repeated: 0,
+    });
+  });
+  it('returns nothing for blank input', () => {
+    expect(parseIdList('  \n, ', 'users')).toEqual({ ids: [], invalid: [], repeated: 0 });
+  });
+});
+
+describe('chunk', () => {
+  it('splits 250 ids into 100 + 100 + 50', () => {
+    const ids = Array.from({ length: 250 }, (_, i) => String(i));
+    expect(chunk(ids, 100).map((c) => c.length)).toEqual([100, 100, 50]);
+  });
+  it('keeps every item once, in order, in batches no larger than the limit', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer()), fc.integer({ min: 1, max: 20 }), (xs, n) => {
+        const parts = chunk(xs, n);
+        expect(parts.flat()).toEqual(xs);
+        expect(parts.every((p) => p.length >= 1 && p.length <= n)).toBe(true);
+      }),
+    );
+  });
+});

@@ -1,0 +1,64 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { QUERY_TYPES } from '../../shared/api/catalog';
+import { formatRoute, parseRoute, routes, type Route } from './routes';
+
+describe('parseRoute', () => {
+  it('opens home for an empty hash', () => {
+    expect(parseRoute('')).toEqual({ name: 'home' });
+    expect(parseRoute('#/')).toEqual({ name: 'home' });
+  });
+  it('reads a post with its tab, order and view', () => {
+    expect(parseRoute('#/post/123/quotes')).toEqual(routes.post('123', 'quotes'));
+    expect(parseRoute('#/post/123?order=Latest&view=flat')).toEqual(routes.post('123', 'replies', 'Latest', true));
+    expect(parseRoute('#/post/123/replies?order=Bogus')).toEqual(routes.post('123', 'replies', 'Relevance', false));
+  });
+  it('reads a profile by id or by handle, with the timeline toggles', () => {
+    expect(parseRoute('#/user/42/mentions')).toEqual(routes.userById('42', 'mentions'));
+    expect(parseRoute('#/user/%40ada_l')).toEqual(routes.userByHandle('ada_l'));
+    expect(parseRoute('#/user/42?replies=1&parent=1')).toMatchObject({ includeReplies: true, includeParentTweet: true });
+  });
+  it('refuses malformed paths instead of guessing', () => {
+    for (const h of ['#/post/abc', '#/post/1/likes', '#/user/not a handle', '#/community/x1', '#/nowhere', '#/space/a b']) {
+      expect(parseRoute(h).name).toBe('unknown');
+    }
+  });
+});
+
+const idArb = fc.stringMatching(/^[1-9]\d{0,18}$/);
+const routeArb: fc.Arbitrary<Route> = fc.oneof(
+  fc.constant(routes.home()),
+  fc
+    .tuple(idArb, fc.constantFrom('replies', 'direct', 'quotes' as const), fc.constantFrom(...QUERY_TYPES), fc.boolean())
+    .map(([id, tab, order, flat]) => routes.post(id, tab, order, flat)),
+  fc
+    .tuple(
+      fc.oneof(idArb.map((id) => ({ kind: 'id' as const, id })), fc.stringMatching(/^[A-Za-z0-9_]{1,15}$/).map((handle) => ({ kind: 'handle' as const, handle }))),
+      fc.constantFrom('posts', 'mentions' as const),
+      fc.boolean(),
+      fc.boolean(),
+    )
+    .map(([ref, tab, includeReplies, includeParentTweet]) => ({ name: 'user' as const, ref, tab, includeReplies, includeParentTweet })),
+  fc.string().map((q) => routes.search(q)),
+  fc.tuple(fc.constantFrom('posts', 'users' as const), fc.string()).map(([k, ids]) => routes.lookup(k, ids)),
+  idArb.map((id) => routes.community(id)),
+  idArb.map((id) => routes.list(id)),
+  fc.stringMatching(/^[A-Za-z0-9]{13}$/).map((id) => routes.space(id)),
+  fc.option(fc.integer({ min: 1, max: 99_999_999 }), { nil: null }).map((w) => routes.trends(w)),
+  fc.constant(routes.settings()),
+  fc.constant(routes.usage()),
+);
+
+describe('formatRoute', () => {
+  it('is the inverse of parseRoute for every route', () => {
+    fc.assert(
+      fc.property(routeArb, (r) => {
+        expect(parseRoute(formatRoute(r))).toEqual(r);
+      }),
+    );
+  });
+  it('leaves defaults out of the hash', () => {
+    expect(formatRoute(routes.post('9'))).toBe('#/post/9/replies');
+    expect(formatRoute(routes.userByHandle('@ada'))).toBe('#/user/%40ada/posts');
+  });
+});

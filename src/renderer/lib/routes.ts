@@ -1,0 +1,193 @@
+/**
+ * Every view of the app as a typed route, and its hash form
+ * (`#/post/123/replies?order=Latest`). Parsing and formatting are pure and
+ * inverse of each other, so deep links, history and the Go box all speak
+ * the same language.
+ */
+import { QUERY_TYPES, type QueryType } from '../../shared/api/catalog';
+
+export type PostTab = 'replies' | 'direct' | 'quotes';
+export type UserTab = 'posts' | 'mentions';
+export type LookupKind = 'posts' | 'users';
+
+export type Route =
+  | { name: 'home' }
+  | { name: 'post'; id: string; tab: PostTab; order: QueryType; flat: boolean }
+  | { name: 'user'; ref: UserRef; tab: UserTab; includeReplies: boolean; includeParentTweet: boolean }
+  | { name: 'search'; q: string }
+  | { name: 'lookup'; kind: LookupKind; ids: string }
+  | { name: 'community'; id: string }
+  | { name: 'list'; id: string }
+  | { name: 'space'; id: string }
+  | { name: 'trends'; woeid: number | null }
+  | { name: 'settings' }
+  | { name: 'usage' }
+  | { name: 'unknown'; path: string };
+
+/** A profile is addressed by numeric id, or by handle until the handle is resolved. */
+export type UserRef = { kind: 'id'; id: string } | { kind: 'handle'; handle: string };
+
+export type RouteName = Route['name'];
+
+const POST_TABS: readonly PostTab[] = ['replies', 'direct', 'quotes'];
+const USER_TABS: readonly UserTab[] = ['posts', 'mentions'];
+const NUMERIC = /^\d{1,25}$/;
+const HANDLE = /^[A-Za-z0-9_]{1,50}$/;
+const TOKEN = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Route constructors with defaults filled in. */
+export const routes = {
+  home: (): Route => ({ name: 'home' }),
+  post: (id: string, tab: PostTab = 'replies', order: QueryType = 'Relevance', flat = false): Route => ({
+    name: 'post',
+    id,
+    tab,
+    order,
+    flat,
+  }),
+  userById: (id: string, tab: UserTab = 'posts'): Route => ({
+    name: 'user',
+    ref: { kind: 'id', id },
+    tab,
+    includeReplies: false,
+    includeParentTweet: false,
+  }),
+  userByHandle: (handle: string, tab: UserTab = 'posts'): Route => ({
+    name: 'user',
+    ref: { kind: 'handle', handle: handle.replace(/^@/, '') },
+    tab,
+    includeReplies: false,
+    includeParentTweet: false,
+  }),
+  search: (q = ''): Route => ({ name: 'search', q }),
+  lookup: (kind: LookupKind = 'posts', ids = ''): Route => ({ name: 'lookup', kind, ids }),
+  community: (id: string): Route => ({ name: 'community', id }),
+  list: (id: string): Route => ({ name: 'list', id }),
+  space: (id: string): Route => ({ name: 'space', id }),
+  trends: (woeid: number | null = null): Route => ({ name: 'trends', woeid }),
+  settings: (): Route => ({ name: 'settings' }),
+  usage: (): Route => ({ name: 'usage' }),
+};
+
+function flag(q: URLSearchParams, key: string): boolean {
+  const v = q.get(key);
+  return v === '1' || v === 'true';
+}
+
+/** `#/post/1?x=y` (or `/post/1?x=y`) → Route. Anything unrecognised → `unknown`. */
+export function parseRoute(hash: string): Route {
+  const raw = hash.replace(/^#/, '');
+  const [pathPart = '', queryPart = ''] = splitOnce(raw, '?');
+  const q = new URLSearchParams(queryPart);
+  const seg = pathPart
+    .split('/')
+    .filter(Boolean)
+    .map((s) => safeDecode(s));
+  const [head, a, b] = seg;
+  const unknown: Route = { name: 'unknown', path: raw };
+  switch (head) {
+    case undefined:
+    case 'home':
+      return seg.length <= 1 ? routes.home() : unknown;
+    case 'post': {
+      if (!a || !NUMERIC.test(a) || seg.length > 3) return unknown;
+      const tab = (b ?? 'replies') as PostTab;
+      if (!POST_TABS.includes(tab)) return unknown;
+      const order = (q.get('order') ?? 'Relevance') as QueryType;
+      return routes.post(a, tab, QUERY_TYPES.includes(order) ? order : 'Relevance', q.get('view') === 'flat');
+    }
+    case 'user': {
+      if (!a || seg.length > 3) return unknown;
+      const tab = (b ?? 'posts') as UserTab;
+      if (!USER_TABS.includes(tab)) return unknown;
+      let ref: UserRef;
+      if (a.startsWith('@') && HANDLE.test(a.slice(1))) ref = { kind: 'handle', handle: a.slice(1) };
+      else if (NUMERIC.test(a)) ref = { kind: 'id', id: a };
+      else return unknown;
+      return { name: 'user', ref, tab, includeReplies: flag(q, 'replies'), includeParentTweet: flag(q, 'parent') };
+    }
+    case 'search':
+      return seg.length === 1 ? routes.search(q.get('q') ?? '') : unknown;
+    case 'lookup': {
+      const kind = (a ?? 'posts') as LookupKind;
+      if (kind !== 'posts' && kind !== 'users') return unknown;
+      return routes.lookup(kind, q.get('ids') ?? '');
+    }
+    case 'community':
+    case 'list':
+      return a && NUMERIC.test(a) && seg.length === 2 ? { name: head, id: a } : unknown;
+    case 'space':
+      return a && TOKEN.test(a) && seg.length === 2 ? routes.space(a) : unknown;
+    case 'trends': {
+      const w = q.get('woeid');
+      return routes.trends(w && /^\d{1,10}$/.test(w) ? Number(w) : null);
+    }
+    case 'settings':
+      return routes.settings();
+    case 'usage':
+      return routes.usage();
+    default:
+      return unknown;
+  }
+}
+
+/** Route → `#/…` (the inverse of `parseRoute`). */
+export function formatRoute(route: Route): string {
+  const enc = encodeURIComponent;
+  const withQuery = (path: string, q: Record<string, string | null>): string => {
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(q)) if (v !== null && v !== '') params.set(k, v);
+    const s = params.toString();
+    return `#${path}${s ? `?${s}` : ''}`;
+  };
+  switch (route.name) {
+    case 'home':
+      return '#/';
+    case 'post':
+      return withQuery(`/post/${enc(route.id)}/${route.tab}`, {
+        order: route.order === 'Relevance' ? null : route.order,
+        view: route.flat ? 'flat' : null,
+      });
+    case 'user': {
+      const who = route.ref.kind === 'id' ? route.ref.id : `@${route.ref.handle}`;
+      return withQuery(`/user/${enc(who)}/${route.tab}`, {
+        replies: route.includeReplies ? '1' : null,
+        parent: route.includeParentTweet ? '1' : null,
+      });
+    }
+    case 'search':
+      return withQuery('/search', { q: route.q });
+    case 'lookup':
+      return withQuery(`/lookup/${route.kind}`, { ids: route.ids });
+    case 'community':
+    case 'list':
+    case 'space':
+      return `#/${route.name}/${enc(route.id)}`;
+    case 'trends':
+      return withQuery('/trends', { woeid: route.woeid === null ? null : String(route.woeid) });
+    case 'settings':
+      return '#/settings';
+    case 'usage':
+      return '#/usage';
+    case 'unknown':
+      return `#${route.path}`;
+  }
+}
+
+/** Identity of the page a route shows, ignoring tabs and toggles (for scroll memory). */
+export function routeKey(route: Route): string {
+  return formatRoute(route);
+}
+
+function splitOnce(s: string, sep: string): [string, string] {
+  const i = s.indexOf(sep);
+  return i < 0 ? [s, ''] : [s.slice(0, i), s.slice(i + 1)];
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}

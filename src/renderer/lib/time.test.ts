@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { parseApiDate, relativeTime } from './time';
+
+describe('parseApiDate', () => {
+  it('reads the API format as UTC', () => {
+    expect(parseApiDate('Sun Nov 22 02:13:21 +0000 2026')).toBe(Date.UTC(2026, 10, 22, 2, 13, 21));
+  });
+  it('honours a non-zero offset', () => {
+    expect(parseApiDate('Mon Jan 05 10:00:00 +0200 2026')).toBe(Date.UTC(2026, 0, 5, 8, 0, 0));
+  });
+  it('accepts ISO dates and epoch ms', () => {
+    expect(parseApiDate('2026-01-05T08:00:00Z')).toBe(Date.UTC(2026, 0, 5, 8));
+    expect(parseApiDate(1234)).toBe(1234);
+  });
+  it('returns null for garbage and empty values', () => {
+    expect(parseApiDate('yesterday-ish')).toBeNull();
+    expect(parseApiDate('')).toBeNull();
+    expect(parseApiDate(null)).toBeNull();
+    expect(parseApiDate(Number.NaN)).toBeNull();
+  });
+});
+
+describe('relativeTime', () => {
+  const now = Date.UTC(2026, 5, 15, 12, 0, 0);
+  it('uses the largest whole unit under a week', () => {
+    expect(relativeTime(now - 2_000, now)).toBe('now');
+    expect(relativeTime(now - 42_000, now)).toBe('42s');
+    expect(relativeTime(now - 5 * 60_000 - 59_000, now)).toBe('5m');
+    expect(relativeTime(now - 3 * 3_600_000, now)).toBe('3h');
+    expect(relativeTime(now - 6 * 86_400_000, now)).toBe('6d');
+  });
+  it('treats future times (clock skew) as now', () => {
+    expect(relativeTime(now + 60_000, now)).toBe('now');
+  });
+  it('shows a date after a week, with the year only when it differs', () => {
+    expect(relativeTime(Date.UTC(2026, 2, 5, 12), now, 'en-US')).toBe('Mar 5');
+    expect(relativeTime(Date.UTC(2023, 2, 5, 12), now, 'en-US')).toBe('Mar 5, 2023');
+  });
+});

@@ -1,0 +1,55 @@
+/**
+ * Dates as the API writes them (`Sun Nov 22 02:13:21 +0000 2026`) and as
+ * people read them ("5m", "Mar 5", absolute local time on hover).
+ */
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const API_DATE = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ([A-Z][a-z]{2}) (\d{1,2}) (\d{2}):(\d{2}):(\d{2}) ([+-]\d{4}) (\d{4})$/;
+
+/** Epoch ms of an API date (or an ISO date, or epoch ms); null when unreadable. */
+export function parseApiDate(value: string | number | null | undefined): number | null {
+  if (value === null || value === undefined || value === '') return null;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  const m = API_DATE.exec(value.trim());
+  if (m) {
+    const [, mon, day, hh, mm, ss, zone, year] = m as unknown as [string, string, string, string, string, string, string, string];
+    const month = MONTHS.indexOf(mon);
+    if (month < 0) return null;
+    const sign = zone.startsWith('-') ? -1 : 1;
+    const offsetMin = sign * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(3, 5)));
+    return Date.UTC(Number(year), month, Number(day), Number(hh), Number(mm), Number(ss)) - offsetMin * 60_000;
+  }
+  const iso = Date.parse(value);
+  return Number.isNaN(iso) ? null : iso;
+}
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/**
+ * Short relative time: "now", "42s", "5m", "3h", "6d", then a date
+ * ("Mar 5", or "Mar 5, 2023" in another year). Future times (clock skew) read "now".
+ */
+export function relativeTime(at: number, now: number, locale?: string): string {
+  const diff = now - at;
+  if (diff < 5 * SECOND) return 'now';
+  if (diff < MINUTE) return `${Math.floor(diff / SECOND)}s`;
+  if (diff < HOUR) return `${Math.floor(diff / MINUTE)}m`;
+  if (diff < DAY) return `${Math.floor(diff / HOUR)}h`;
+  if (diff < 7 * DAY) return `${Math.floor(diff / DAY)}d`;
+  const d = new Date(at);
+  const sameYear = d.getFullYear() === new Date(now).getFullYear();
+  return d.toLocaleDateString(locale, sameYear ? { month: 'short', day: 'numeric' } : { month: 'short', day: 'numeric', year: 'numeric' });
+}
+
+/** Absolute local date and time, for tooltips and `<time>` titles. */
+export function absoluteTime(at: number, locale?: string): string {
+  return new Date(at).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'medium' });
+}
+
+/** "14:02:10" in local time, for "wait until …". */
+export function clockTime(at: number, locale?: string): string {
+  return new Date(at).toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
+}
