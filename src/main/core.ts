@@ -1,0 +1,117 @@
+/**
+ * Everything main does, minus Electron: builds the services and the bridge
+ * handlers from injected dependencies. The Electron composition root
+ * (index.ts) and the e2e test host (e2e/host.ts) both call `createCore`, so
+ * the tests drive the very handlers the app runs.
+ */
+import type { DemoExamples, EventName, EventPayload, Handlers, Mode } from '../shared/ipc';
+import { createAppHandlers, type AppIdentity } from './ipc/handlers/app';
+import { createInterimClientHandlers } from './ipc/handlers/interim-client';
+
+/** The OS key store (Electron's safeStorage in the app, in-memory in tests). */
+export interface SecretStorage {
+  isEncryptionAvailable(): boolean | Promise<boolean>;
+  encryptString(plain: string): Promise<Uint8Array>;
+  decryptString(encrypted: Uint8Array): Promise<string>;
+}
+
+/** A running demo sandbox (see src/main/sandbox). */
+export interface SandboxHandle {
+  baseUrl: string;
+  port: number;
+  examples: DemoExamples;
+  close(): Promise<void>;
+}
+export type StartSandbox = (options: { port: number }) => Promise<SandboxHandle>;
+
+export interface SaveRequest {
+  title?: string;
+  /** suggested file name (or full path) */
+  defaultPath: string;
+  filters?: Array<{ name: string; extensions: string[] }>;
+}
+/** Asks the user where to save; null when they cancel. */
+export type ChooseSavePath = (request: SaveRequest) => Promise<string | null>;
+
+export interface Logger {
+  error(message: string, error?: unknown): void;
+  warn(message: string): void;
+}
+
+export interface CoreDeps {
+  /** where settings, usage and caches live */
+  userDataDir: string;
+  secretStorage: SecretStorage;
+  /** hands an http(s) URL to the system browser */
+  openExternal(url: string): Promise<void>;
+  app: AppIdentity;
+  /** point Skein at any server speaking the API (e2e host, `--api-base-url`); live mode */
+  apiBaseUrl?: string | undefined;
+  apiKey?: string | undefined;
+  /** starts the embedded demo sandbox; called lazily, at most once per core */
+  startSandbox: StartSandbox;
+  chooseSavePath: ChooseSavePath;
+  /** pushes an event to every renderer */
+  emit(name: EventName, payload: EventPayload<EventName>): void;
+  fetch?: typeof fetch;
+  now?: () => number;
+  log?: Logger;
+}
+
+export interface Core {
+  handlers: Handlers;
+  /** a window closed or reloaded: cancel what it started */
+  onSenderGone(senderId: number): void;
+  /** the demo sandbox, started on first use; null when Skein points at another server */
+  sandbox(): Promise<SandboxHandle | null>;
+  dispose(): Promise<void>;
+}
+
+/** A value computed on first use, once, even under concurrent callers; a failure is retried next time. */
+export function lazy<T>(start: () => Promise<T>): { get(): Promise<T>; peek(): Promise<T> | undefined } {
+  let pending: Promise<T> | undefined;
+  return {
+    get() {
+      pending ??= start().catch((error: unknown) => {
+        pending = undefined;
+        throw error;
+      });
+      return pending;
+    },
+    peek: () => pending,
+  };
+}
+
+export function createCore(deps: CoreDeps): Core {
+  const now = deps.now ?? Date.now;
+  const doFetch = deps.fetch ?? globalThis.fetch.bind(globalThis);
+  const mode: Mode = deps.apiBaseUrl ? 'live' : 'demo';
+  const demo = lazy(() => deps.startSandbox({ port: 0 }));
+  const senderGone: Array<(senderId: number) => void> = [];
+  const disposers: Array<() => Promise<void> | void> = [];
+
+  const baseUrl = async (): Promise<string> => deps.apiBaseUrl ?? (await demo.get()).baseUrl;
+
+  const handlers: Handlers = {
+    ...createAppHandlers({
+      identity: deps.app,
+      mode: () => mode,
+      openExternal: deps.openExternal,
+      demoExamples: async () => (await demo.get()).examples,
+    }),
+    ...createInterimClientHandlers({ mode, baseUrl, apiKey: deps.apiKey, fetch: doFetch, now }),
+  };
+
+  return {
+    handlers,
+    onSenderGone: (senderId) => {
+      for (const listener of senderGone) listener(senderId);
+    },
+    sandbox: async () => (deps.apiBaseUrl ? null : demo.get()),
+    dispose: async () => {
+      for (const dispose of disposers.splice(0).reverse()) await dispose();
+      const running = demo.peek();
+      if (running) await (await running.catch(() => null))?.close();
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { appOrigins, externalTarget, isAllowedNavigation, permissionDecision, windowOptions } from './window';
+
+describe('windowOptions', () => {
+  it('pins the hardened web preferences', () => {
+    const prefs = windowOptions('/app/out/preload/index.cjs').webPreferences;
+    expect(prefs).toMatchObject({
+      preload: '/app/out/preload/index.cjs',
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      experimentalFeatures: false,
+      enableBlinkFeatures: '',
+      navigateOnDragDrop: false,
+    });
+    expect(prefs).not.toHaveProperty('additionalArguments');
+    expect(prefs).not.toHaveProperty('partition');
+  });
+
+  it('opens hidden until the first paint and keeps a usable minimum size', () => {
+    const o = windowOptions('/p.cjs');
+    expect(o.show).toBe(false);
+    expect(o.minWidth).toBeGreaterThanOrEqual(640);
+  });
+});
+
+describe('navigation guards', () => {
+  const origins = appOrigins();
+
+  it('stays within the app origin', () => {
+    expect(isAllowedNavigation('skein://app/index.html', origins)).toBe(true);
+    expect(isAllowedNavigation('https://example.com/', origins)).toBe(false);
+    expect(isAllowedNavigation('file:///etc/passwd', origins)).toBe(false);
+    expect(isAllowedNavigation('skein://other/index.html', origins)).toBe(false);
+  });
+
+  it('adds the dev server origin only when one is given', () => {
+    expect(appOrigins('http://localhost:5173/')).toEqual(['skein://app', 'http://localhost:5173']);
+    expect(isAllowedNavigation('http://localhost:5173/#/x', appOrigins('http://localhost:5173/'))).toBe(true);
+    expect(isAllowedNavigation('http://localhost:5173/', origins)).toBe(false);
+  });
+
+  it('sends only http(s) links to the system browser', () => {
+    expect(externalTarget('https://example.com/a')).toBe('https://example.com/a');
+    expect(externalTarget('http://example.com')).toBe('http://example.com/');
+    for (const url of ['javascript:alert(1)', 'file:///etc/passwd', 'skein://app/', 'mailto:a@b.c', 'nonsense']) {
+      expect(externalTarget(url)).toBeNull();
+    }
+  });
+
+  it('denies every permission', () => {
+    for (const p of ['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal']) expect(permissionDecision(p)).toBe(false);
+  });
+});
