@@ -4,11 +4,16 @@ import { PriceTable } from '../api/pricing';
 import { Mode } from './app';
 import { fn } from './define';
 
-export const KeyStorage = z.enum(['keychain', 'session', 'none']);
+/**
+ * keychain: encrypted by the OS key store, kept across restarts;
+ * file: on disk, only obfuscated (Linux without a keyring, user opted in);
+ * session: in memory until Skein quits; none: no key.
+ */
+export const KeyStorage = z.enum(['keychain', 'file', 'session', 'none']);
+export type KeyStorage = z.infer<typeof KeyStorage>;
 
 export const CredentialsStatus = z.object({
   configured: z.boolean(),
-  /** keychain: encrypted by the OS; session: kept in memory until Skein quits */
   storage: KeyStorage,
   /** why the key is where it is, in plain words */
   reason: z.string(),
