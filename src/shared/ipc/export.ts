@@ -102,7 +102,17 @@ export const ExportStatus = z.enum([
 ]);
 export type ExportStatus = z.infer<typeof ExportStatus>;
 
-export const StopReason = z.enum(['cap-pages', 'cap-items', 'cap-credits', 'cancelled', 'error', 'interrupted', ...PagingStopReason.options]);
+/** Why a collection is partial: a cap, the user, an error, a restart, the `loaded` scope, or a paging guard. */
+export const StopReason = z.enum([
+  'cap-pages',
+  'cap-items',
+  'cap-credits',
+  'cancelled',
+  'error',
+  'interrupted',
+  'loaded-only',
+  ...PagingStopReason.options,
+]);
 export type StopReason = z.infer<typeof StopReason>;
 
 export const ExportProgress = z.object({

@@ -1,0 +1,148 @@
+/**
+ * Never half a file at the target path: content is streamed into a temporary
+ * file in the same folder, flushed to disk (fsync), then renamed over the
+ * target in one step, and the folder entry is flushed too. A crash or a kill
+ * at any moment leaves the target absent or the previous complete file.
+ */
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { open, readdir, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { SkeinError } from '../../../shared/errors';
+
+const TEMP_MARK = '.skein-tmp-';
+
+/** Where a write is staged: hidden, beside the target, recognisable as ours. */
+export function tempPathFor(target: string): string {
+  return join(dirname(target), `.${basename(target)}${TEMP_MARK}${randomBytes(6).toString('hex')}`);
+}
+
+/** Removes temporary files a killed writer left beside `target`. */
+export async function removeStaleTemps(target: string): Promise<number> {
+  const prefix = `.${basename(target)}${TEMP_MARK}`;
+  let names: string[];
+  try {
+    names = await readdir(dirname(target));
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    await unlink(join(dirname(target), name)).then(
+      () => removed++,
+      () => undefined,
+    );
+  }
+  return removed;
+}
+
+/** A plain-words `write-failed` error for a file-system failure, or the error itself. */
+export function toWriteError(error: unknown, target: string): unknown {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  const folder = dirname(target);
+  const make = (message: string, action: string) =>
+    new SkeinError('write-failed', message, { action, path: target, errno: code });
+  switch (code) {
+    case 'ENOSPC':
+    case 'EDQUOT':
+      return make(`The disk is full: ${basename(target)} could not be written in ${folder}.`, 'Free some disk space or choose another drive, then retry.');
+    case 'EACCES':
+    case 'EPERM':
+      return make(`Skein is not allowed to write in ${folder}.`, 'Choose a folder you can write to (for example Documents), then retry.');
+    case 'EROFS':
+      return make(`${folder} is read-only.`, 'Choose a folder on a writable drive, then retry.');
+    case 'ENOENT':
+    case 'ENOTDIR':
+      return make(`The folder ${folder} does not exist any more.`, 'Choose another folder, then retry.');
+    case 'EISDIR':
+      return make(`${target} is a folder, not a file.`, 'Choose a file name, then retry.');
+    case 'EMFILE':
+    case 'ENFILE':
+    case 'EIO':
+      return make(`${basename(target)} could not be written (${code}).`, 'Retry; if it persists, choose another drive.');
+    default:
+      return error;
+  }
+}
+
+/** Something the writer streams into; `write` waits while the disk catches up. */
+export interface Sink {
+  write(chunk: string): Promise<void> | void;
+  /** bytes handed to the disk so far (buffered text not counted) */
+  readonly bytes: number;
+}
+
+const CHUNK = 256 * 1024;
+
+/**
+ * Writes `target` atomically from `produce`, which writes through the sink.
+ * Returns the bytes written. On any failure (or `signal` aborting) the temp
+ * file is removed and the target is untouched; file-system errors become
+ * `write-failed` errors that say what to do.
+ */
+export async function writeFileAtomic(
+  target: string,
+  produce: (sink: Sink) => Promise<void>,
+  signal?: AbortSignal,
+): Promise<number> {
+  await removeStaleTemps(target);
+  const temp = tempPathFor(target);
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(temp, 'wx', 0o644);
+    const stream = handle.createWriteStream({ autoClose: false, highWaterMark: CHUNK });
+    const failed = new Promise<never>((_, reject) => stream.once('error', reject));
+    failed.catch(() => undefined);
+    let pending: string[] = [];
+    let pendingLength = 0;
+    let bytes = 0;
+    const flush = async () => {
+      if (pendingLength === 0) return;
+      const buf = Buffer.from(pending.join(''), 'utf8');
+      pending = [];
+      pendingLength = 0;
+      bytes += buf.length;
+      if (!stream.write(buf)) await Promise.race([once(stream, 'drain'), failed]);
+    };
+    const sink: Sink = {
+      write(chunk: string) {
+        if (signal?.aborted) throw signal.reason;
+        pending.push(chunk);
+        pendingLength += chunk.length;
+        if (pendingLength >= CHUNK) return flush();
+      },
+      get bytes() {
+        return bytes;
+      },
+    };
+    await produce(sink);
+    await flush();
+    stream.end();
+    await Promise.race([once(stream, 'finish'), failed]);
+    if (signal?.aborted) throw signal.reason;
+    await handle.sync();
+    await handle.close();
+    handle = undefined;
+    await rename(temp, target);
+    await syncFolder(dirname(target));
+    return bytes;
+  } catch (error) {
+    await handle?.close().catch(() => undefined);
+    await unlink(temp).catch(() => undefined);
+    throw toWriteError(error, target);
+  }
+}
+
+/** Flushes a folder's entries (the rename) to disk; not possible on Windows, where rename is already durable enough. */
+export async function syncFolder(folder: string): Promise<void> {
+  let dir: FileHandle | undefined;
+  try {
+    dir = await open(folder, 'r');
+    await dir.sync();
+  } catch {
+    // EISDIR/EPERM on Windows: folders cannot be opened for fsync there.
+  } finally {
+    await dir?.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * The export's PageSource over Skein's API client: pages go through the
+ * response store (what the view loaded costs nothing), the limiter, the
+ * retry policy and the paging guards, and come back with the raw items.
+ */
+import type { ApiClient } from '../api/types';
+import type { PageSource, SourcePage } from './page-source';
+
+export function clientPageSource(client: Pick<ApiClient, 'fetchPage'>): PageSource {
+  return {
+    async fetchPage({ operation, params, cursor, walkId, signal }): Promise<SourcePage> {
+      const { raw, result } = await client.fetchPage({
+        operation,
+        params: cursor === null ? params : { ...params, cursor },
+        signal,
+        viewKey: `export:${walkId}`,
+      });
+      const { report, meta } = result;
+      return {
+        rawItems: raw.items,
+        dropped: report.dropped,
+        duplicatesRemoved: report.duplicatesRemoved,
+        received: raw.items.length + report.dropped.length + report.duplicatesRemoved,
+        notFound: report.notFound,
+        paging: result.paging,
+        fetchedAt: meta.fetchedAt,
+        httpStatus: meta.httpStatus,
+        credits: meta.fromCache ? 0 : meta.credits,
+        fromCache: meta.fromCache,
+        attempts: meta.fromCache ? 0 : meta.attempts,
+      };
+    },
+  };
+}

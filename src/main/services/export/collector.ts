@@ -1,0 +1,204 @@
+/**
+ * Collects a view's raw items into the journal page by page: de-duplicates by
+ * id, leaves out what the client found malformed, places thread items in the
+ * tree, applies the paging guards and the caps, and can pick up where an
+ * earlier run stopped (the state is rebuilt from the journal).
+ */
+import { creditsFor, DEFAULT_PRICES, type PriceTable } from '../../../shared/api/pricing';
+import { isSkeinError } from '../../../shared/errors';
+import type { ExportCaps, ExportScope, StopReason } from '../../../shared/ipc/export';
+import type { Clock } from '../clock';
+import { toWriteError } from './atomic-file';
+import { Journal, type JournalItem, type PageRecord } from './journal';
+import type { PageSource } from './page-source';
+import { ThreadPositions } from './thread-positions';
+import { itemIdOf, type ViewPlan } from './views';
+
+/** What the collector knows about a collection, rebuilt from the journal on resume. */
+export class CollectionState {
+  readonly pages: PageRecord[] = [];
+  readonly seen = new Set<string>();
+  readonly positions: ThreadPositions | null;
+  items = 0;
+  credits = 0;
+  calls = 0;
+
+  constructor(plan: ViewPlan) {
+    this.positions = plan.rootId === null ? null : new ThreadPositions(plan.rootId);
+  }
+
+  /** Opens (or creates) a journal and replays it into a fresh state. */
+  static async load(plan: ViewPlan, path: string): Promise<{ state: CollectionState; journal: Journal }> {
+    const state = new CollectionState(plan);
+    const journal = await Journal.open(path, {
+      onItem: (id, position) => {
+        if (id === null) return;
+        state.seen.add(id);
+        if (state.positions && position !== 'null') {
+          state.positions.remember(id, (JSON.parse(position) as { depth: number | null }).depth);
+        }
+      },
+      onPage: (page) => state.record(page),
+    });
+    return { state, journal };
+  }
+
+  record(page: PageRecord): void {
+    this.pages.push(page);
+    this.items += page.kept;
+    this.credits += page.credits;
+    this.calls += page.attempts;
+  }
+}
+
+export type NextStep =
+  | { kind: 'fetch'; request: number; cursor: string | null }
+  | { kind: 'end' }
+  | { kind: 'stop'; reason: StopReason; message: string };
+
+/** Where the collection goes next, from its last committed page. */
+export function nextStep(plan: ViewPlan, state: CollectionState): NextStep {
+  const last = state.pages.at(-1);
+  if (!last) return { kind: 'fetch', request: 0, cursor: null };
+  if (last.stop) return { kind: 'stop', reason: last.stop.reason, message: last.stop.message };
+  if (plan.paged && last.hasNextPage && last.nextCursor) return { kind: 'fetch', request: last.request, cursor: last.nextCursor };
+  if (last.request + 1 < plan.requests.length) return { kind: 'fetch', request: last.request + 1, cursor: null };
+  return { kind: 'end' };
+}
+
+export interface CollectOptions {
+  plan: ViewPlan;
+  source: PageSource;
+  journal: Journal;
+  state: CollectionState;
+  scope: ExportScope;
+  /** pages the view had loaded (scope `loaded`) */
+  loadedPages: number;
+  caps: ExportCaps;
+  signal: AbortSignal;
+  clock: Clock;
+  prices?: PriceTable;
+  /** identifies this export's walk to the client */
+  walkId: string;
+  /** called after each committed page */
+  onPage?: (state: CollectionState) => void;
+}
+
+export type CollectOutcome =
+  | { done: true }
+  | { done: false; reason: StopReason; message?: string; error?: unknown };
+
+const SYNC_EVERY_MS = 1000;
+const TYPICAL_PAGE_ITEMS = 20;
+
+function isCancel(error: unknown, signal: AbortSignal): boolean {
+  return signal.aborted || (isSkeinError(error) && error.code === 'cancelled') || (error as Error | null)?.name === 'AbortError';
+}
+
+/** Credits the next page will likely cost: the average so far, or a typical page. */
+function nextPageCredits(plan: ViewPlan, state: CollectionState, request: number, prices: PriceTable): number {
+  const charged = state.pages.filter((p) => !p.fromCache);
+  if (charged.length > 0) return charged.reduce((s, p) => s + p.credits, 0) / charged.length;
+  const asked = plan.requests[request]?.idsAsked?.length;
+  return creditsFor({ operation: plan.operation, httpStatus: 200, items: asked ?? TYPICAL_PAGE_ITEMS, idsAsked: asked }, prices);
+}
+
+function capReached(o: CollectOptions, request: number): StopReason | null {
+  const { caps, state } = o;
+  if (caps.maxPages !== undefined && state.pages.length >= caps.maxPages) return 'cap-pages';
+  if (caps.maxItems !== undefined && state.items >= caps.maxItems) return 'cap-items';
+  if (caps.maxCredits !== undefined && state.credits + nextPageCredits(o.plan, state, request, o.prices ?? DEFAULT_PRICES) > caps.maxCredits) {
+    return 'cap-credits';
+  }
+  return null;
+}
+
+/** The paging guards of field-notes.md, on top of whatever the client already checked. */
+function guardStop(state: CollectionState, page: PageRecord): PageRecord['stop'] {
+  if (page.stop || !page.hasNextPage) return page.stop;
+  if (!page.nextCursor) return { reason: 'missing-cursor', message: 'has_next_page was true but next_cursor was empty' };
+  const chain = state.pages.filter((p) => p.request === page.request);
+  if (page.nextCursor === page.cursor || chain.some((p) => p.cursor === page.nextCursor)) {
+    return { reason: 'repeated-cursor', message: `the API sent cursor ${page.nextCursor.slice(0, 40)} a second time` };
+  }
+  const previous = chain.at(-1);
+  if (page.received === 0 && previous && previous.received === 0 && previous.hasNextPage) {
+    return { reason: 'empty-pages', message: 'two empty pages in a row while has_next_page stayed true' };
+  }
+  return null;
+}
+
+export async function collect(o: CollectOptions): Promise<CollectOutcome> {
+  const { plan, state, journal, clock, signal } = o;
+  let lastSync = clock.now();
+  try {
+    for (;;) {
+      const step = nextStep(plan, state);
+      if (step.kind === 'end') return { done: true };
+      if (step.kind === 'stop') return { done: false, reason: step.reason, message: step.message };
+      if (o.scope === 'loaded' && plan.paged && state.pages.length >= Math.max(1, o.loadedPages)) {
+        return { done: false, reason: 'loaded-only' };
+      }
+      const cap = capReached(o, step.request);
+      if (cap) return { done: false, reason: cap };
+      if (signal.aborted) return { done: false, reason: 'cancelled' };
+      const request = plan.requests[step.request];
+      if (!request) return { done: true };
+
+      let page;
+      try {
+        page = await o.source.fetchPage({ operation: plan.operation, params: request.params, cursor: step.cursor, walkId: o.walkId, signal });
+      } catch (error) {
+        if (isCancel(error, signal)) return { done: false, reason: 'cancelled' };
+        return { done: false, reason: 'error', error, message: error instanceof Error ? error.message : String(error) };
+      }
+
+      const kept: JournalItem[] = [];
+      let duplicates = page.duplicatesRemoved;
+      page.rawItems.forEach((raw) => {
+        const id = itemIdOf(raw);
+        if (id !== null) {
+          if (state.seen.has(id)) {
+            duplicates++;
+            return;
+          }
+          state.seen.add(id);
+        }
+        const position = state.positions ? JSON.stringify(state.positions.place(id, raw)) : 'null';
+        kept.push({ id, position, raw: JSON.stringify(raw) });
+      });
+      const record: PageRecord = {
+        request: step.request,
+        cursor: step.cursor,
+        nextCursor: page.paging?.nextCursor ?? null,
+        hasNextPage: page.paging ? page.paging.hasNextPage : null,
+        fetchedAt: page.fetchedAt,
+        fromCache: page.fromCache,
+        httpStatus: page.httpStatus,
+        credits: page.credits,
+        attempts: page.attempts,
+        received: page.received,
+        kept: kept.length,
+        duplicates,
+        dropped: [...page.dropped],
+        notFound: [...page.notFound],
+        stop: page.paging?.stop ?? null,
+      };
+      if (plan.paged) record.stop = guardStop(state, record);
+      try {
+        await journal.appendPage(kept, record);
+      } catch (error) {
+        const e = toWriteError(error, journal.path);
+        return { done: false, reason: 'error', error: e, message: e instanceof Error ? e.message : String(e) };
+      }
+      state.record(record);
+      if (clock.now() - lastSync >= SYNC_EVERY_MS) {
+        await journal.sync();
+        lastSync = clock.now();
+      }
+      o.onPage?.(state);
+    }
+  } finally {
+    await journal.sync().catch(() => undefined);
+  }
+}

@@ -1,0 +1,303 @@
+/**
+ * How raw items become spreadsheet rows: one table per entity kind, with ids
+ * encoded so spreadsheets keep them as text (see `csvId`), ISO timestamps
+ * beside the API's own `createdAt`, and lists joined with spaces. Readers are
+ * tolerant: the live service's variants (api-field-notes.md) flatten too.
+ */
+import type { ItemKind } from '../../../shared/api/catalog';
+import type { ThreadPosition } from './thread-positions';
+
+export type Cell = string | number | boolean | null;
+export type Row = Record<string, Cell>;
+
+export interface Table {
+  /** '' for the main file, else a suffix: `x.participants.csv` */
+  suffix: string;
+  columns: readonly string[];
+  /** columns holding ids (encoded with `csvId`) */
+  idColumns: readonly string[];
+  rows(raw: unknown, position: ThreadPosition | null, context: RowContext): Row[];
+}
+
+export interface RowContext {
+  /** the view's params (a space's id is only in them) */
+  params: Record<string, string | number | boolean>;
+  /** 0-based index of the item in the export */
+  index: number;
+}
+
+/**
+ * An id as a cell spreadsheets keep as text: `="1234567890123456789"` (the
+ * Excel text-formula convention, also honoured by LibreOffice and Google
+ * Sheets). Plain digits above 15 figures are rounded by every spreadsheet,
+ * and R's read.csv turns them into lossy doubles. `decodeCsvId` undoes it.
+ */
+export function csvId(value: unknown): string {
+  if (value === null || value === undefined || value === '') return '';
+  return `="${String(value).replace(/"/g, '')}"`;
+}
+
+/** The exact id string back from a cell written by `csvId`. */
+export function decodeCsvId(cell: string): string {
+  const m = /^="(.*)"$/s.exec(cell);
+  return m ? (m[1] as string) : cell;
+}
+
+type Obj = Record<string, unknown>;
+const obj = (v: unknown): Obj | null => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : null);
+const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : null);
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+const bool = (v: unknown): boolean | null => (typeof v === 'boolean' ? v : null);
+const nonEmpty = (v: unknown): string | null => {
+  const s = str(v);
+  return s === null || s === '' ? null : s;
+};
+const join = (values: Array<string | null>): string => values.filter((v): v is string => !!v).join(' ');
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const CREATED_AT = /^\w{3} (\w{3}) (\d{1,2}) (\d{2}):(\d{2}):(\d{2}) ([+-])(\d{2})(\d{2}) (\d{4})$/;
+
+/** `Sun Nov 22 02:13:21 +0000 2026` → `2026-11-22T02:13:21.000Z`; null when unreadable. */
+export function isoFromCreatedAt(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const m = CREATED_AT.exec(value);
+  if (m) {
+    const [, mon, d, hh, mm, ss, sign, oh, om, y] = m as unknown as string[];
+    const month = MONTHS.indexOf(mon as string);
+    if (month < 0) return null;
+    const offset = (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om));
+    const t = Date.UTC(Number(y), month, Number(d), Number(hh), Number(mm), Number(ss)) - offset * 60_000;
+    return Number.isFinite(t) ? new Date(t).toISOString() : null;
+  }
+  const t = Date.parse(value);
+  return Number.isFinite(t) ? new Date(t).toISOString() : null;
+}
+
+export function isoFromMs(value: unknown): string | null {
+  const n = num(value);
+  return n === null ? null : new Date(n).toISOString();
+}
+
+/** A numeric counter from the live variants of `viewCount` (string, number, `[0]`): else empty. */
+function counter(v: unknown): string | null {
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  if (typeof v === 'string' && /^\d+$/.test(v)) return v;
+  return null;
+}
+
+/** Every media URL of a post: spec `entities.media` and the live `extendedEntities.media`. */
+export function mediaUrls(post: Obj): string[] {
+  const urls: string[] = [];
+  for (const m of arr(obj(post.entities)?.media)) {
+    const info = obj(obj(obj(obj(m)?.media_results)?.result)?.media_info);
+    urls.push(nonEmpty(info?.original_img_url) ?? nonEmpty(obj(m)?.media_url_https) ?? nonEmpty(obj(m)?.expanded_url) ?? '');
+  }
+  for (const m of arr(obj(post.extendedEntities)?.media)) {
+    const o = obj(m);
+    const variants = arr(obj(o?.video_info)?.variants).map((v) => nonEmpty(obj(v)?.url));
+    urls.push(nonEmpty(o?.media_url_https) ?? '', ...variants.map((v) => v ?? ''));
+  }
+  return [...new Set(urls.filter(Boolean))];
+}
+
+const POST_COLUMNS = [
+  'id', 'url', 'created_at', 'createdAt', 'lang', 'text',
+  'author_id', 'author_userName', 'author_name', 'author_isBlueVerified', 'author_followers', 'author_following',
+  'retweetCount', 'replyCount', 'likeCount', 'quoteCount', 'bookmarkCount', 'viewCount',
+  'isReply', 'inReplyToId', 'conversationId', 'quoted_tweet_id', 'retweeted_tweet_id',
+  'root_id', 'parent_id', 'depth',
+  'hashtags', 'mentions', 'urls', 'media_urls',
+] as const;
+
+function postRow(raw: unknown, position: ThreadPosition | null): Row {
+  const p = obj(raw) ?? {};
+  const author = obj(p.author) ?? {};
+  const entities = obj(p.entities) ?? {};
+  const text = str(p.text);
+  const retweet = obj(p.retweeted_tweet);
+  return {
+    id: csvId(str(p.id)),
+    url: str(p.url),
+    created_at: isoFromCreatedAt(p.createdAt),
+    createdAt: str(p.createdAt),
+    lang: str(p.lang),
+    text,
+    author_id: csvId(str(author.id)),
+    author_userName: str(author.userName),
+    author_name: str(author.name),
+    author_isBlueVerified: bool(author.isBlueVerified),
+    author_followers: num(author.followers),
+    author_following: num(author.following),
+    retweetCount: num(p.retweetCount),
+    replyCount: num(p.replyCount),
+    likeCount: num(p.likeCount),
+    quoteCount: num(p.quoteCount),
+    bookmarkCount: num(p.bookmarkCount),
+    viewCount: counter(p.viewCount),
+    isReply: bool(p.isReply),
+    inReplyToId: csvId(nonEmpty(p.inReplyToId)),
+    conversationId: csvId(nonEmpty(p.conversationId)),
+    quoted_tweet_id: csvId(nonEmpty(obj(p.quoted_tweet)?.id)),
+    retweeted_tweet_id: csvId(nonEmpty(retweet?.id)),
+    root_id: csvId(position?.root_id),
+    parent_id: csvId(position?.parent_id),
+    depth: position?.depth ?? null,
+    hashtags: join(arr(entities.hashtags).map((h) => str(obj(h)?.text))),
+    mentions: join(arr(entities.user_mentions).map((m) => str(obj(m)?.screen_name))),
+    urls: join(arr(entities.urls).map((u) => str(obj(u)?.expanded_url))),
+    media_urls: mediaUrls(p).join(' '),
+  };
+}
+
+const USER_COLUMNS = [
+  'id', 'userName', 'name', 'url', 'created_at', 'createdAt', 'description', 'location',
+  'followers', 'following', 'statusesCount', 'isBlueVerified', 'canDm', 'profilePicture', 'coverPicture', 'pinnedTweetIds',
+] as const;
+
+function userRow(raw: unknown): Row {
+  const u = obj(raw) ?? {};
+  return {
+    id: csvId(str(u.id) ?? str(u.rest_id)),
+    userName: str(u.userName) ?? str(u.screen_name),
+    name: str(u.name),
+    url: str(u.url),
+    created_at: isoFromCreatedAt(u.createdAt),
+    createdAt: str(u.createdAt),
+    description: str(u.description),
+    location: str(u.location),
+    followers: num(u.followers),
+    following: num(u.following),
+    statusesCount: num(u.statusesCount),
+    isBlueVerified: bool(u.isBlueVerified),
+    canDm: bool(u.canDm),
+    profilePicture: str(u.profilePicture),
+    coverPicture: str(u.coverPicture),
+    pinnedTweetIds: csvId(join(arr(u.pinnedTweetIds).map(str)) || null),
+  };
+}
+
+const TREND_COLUMNS = ['position', 'name', 'url', 'query', 'tweet_volume', 'rank', 'meta_description'] as const;
+
+function trendRow(raw: unknown, index: number): Row {
+  const outer = obj(raw) ?? {};
+  const t = obj(outer.trend) ?? outer;
+  return {
+    position: index + 1,
+    name: str(t.name),
+    url: str(t.url),
+    query: str(t.query) ?? str(obj(t.target)?.query),
+    tweet_volume: num(t.tweet_volume),
+    rank: str(t.rank),
+    meta_description: str(t.meta_description),
+  };
+}
+
+const COMMUNITY_COLUMNS = [
+  'id', 'name', 'description', 'created_at', 'created_at_ms', 'member_count', 'moderator_count', 'role', 'is_pinned', 'rules', 'banner_url',
+] as const;
+
+function communityRow(raw: unknown): Row {
+  const holder = obj(obj(obj(raw)?.data)?.community_results_by_rest_id) ?? {};
+  const c = obj(holder.result) ?? {};
+  const banner = obj(obj(obj(c.custom_banner_media_results)?.result)?.media_info) ?? obj(obj(obj(c.default_banner_media_results)?.result)?.media_info);
+  return {
+    id: csvId(str(c.rest_id) ?? str(holder.rest_id)),
+    name: str(c.name),
+    description: str(c.description),
+    created_at: isoFromMs(c.created_at),
+    created_at_ms: num(c.created_at),
+    member_count: num(c.member_count),
+    moderator_count: num(c.moderator_count),
+    role: str(c.role),
+    is_pinned: bool(c.is_pinned),
+    rules: arr(c.rules).map((r) => str(obj(r)?.name)).filter(Boolean).join(' | '),
+    banner_url: str(banner?.original_img_url),
+  };
+}
+
+const SPACE_COLUMNS = [
+  'space_id', 'title', 'state', 'started_at', 'start_ms', 'creator_user_id', 'creator_screen_name', 'tweet_id',
+  'participants_total', 'total_live_listeners', 'total_participated', 'total_replay_watched', 'is_space_available_for_replay',
+] as const;
+
+function spaceMeta(raw: unknown): Obj {
+  return obj(obj(obj(obj(raw)?.data)?.audio_space_by_rest_id)?.metadata) ?? {};
+}
+
+function screenName(o: Obj | null): string | null {
+  if (!o) return null;
+  for (const [k, v] of Object.entries(o)) if (k.endsWith('screen_name') && typeof v === 'string') return v;
+  return null;
+}
+
+function spaceRow(raw: unknown, params: RowContext['params']): Row {
+  const m = spaceMeta(raw);
+  const creator = obj(obj(m.creator_results)?.result);
+  return {
+    space_id: csvId(str(params.space_id)),
+    title: str(m.title),
+    state: str(m.state),
+    started_at: isoFromMs(m.start),
+    start_ms: num(m.start),
+    creator_user_id: csvId(str(m.creator_user_id)),
+    creator_screen_name: screenName(obj(creator?.core)),
+    tweet_id: csvId(str(obj(m.tweet_results)?.rest_id)),
+    participants_total: num(obj(m.participants)?.total),
+    total_live_listeners: num(m.total_live_listeners),
+    total_participated: num(m.total_participated),
+    total_replay_watched: num(m.total_replay_watched),
+    is_space_available_for_replay: bool(m.is_space_available_for_replay),
+  };
+}
+
+const PARTICIPANT_COLUMNS = [
+  'space_id', 'role', 'user_id', 'screen_name', 'display_name', 'followers', 'is_blue_verified', 'is_muted_by_admin', 'is_muted_by_guest', 'avatar_url',
+] as const;
+
+function participantRows(raw: unknown, params: RowContext['params']): Row[] {
+  const parts = obj(spaceMeta(raw).participants) ?? {};
+  const rows: Row[] = [];
+  for (const [role, key] of [['admin', 'admins'], ['speaker', 'speakers'], ['listener', 'listeners']] as const) {
+    for (const entry of arr(parts[key])) {
+      const e = obj(entry) ?? {};
+      const user = obj(obj(e.user_results)?.result);
+      rows.push({
+        space_id: csvId(str(params.space_id)),
+        role,
+        user_id: csvId(str(e.user_id)),
+        screen_name: screenName(e),
+        display_name: str(e.display_name),
+        followers: num(obj(user?.relationship_counts)?.followers),
+        is_blue_verified: bool(obj(user?.verification)?.is_blue_verified),
+        is_muted_by_admin: bool(e.is_muted_by_admin),
+        is_muted_by_guest: bool(e.is_muted_by_guest),
+        avatar_url: str(e.avatar_url),
+      });
+    }
+  }
+  return rows;
+}
+
+const ID_COLUMNS = new Set([
+  'id', 'author_id', 'inReplyToId', 'conversationId', 'quoted_tweet_id', 'retweeted_tweet_id', 'root_id', 'parent_id',
+  'pinnedTweetIds', 'space_id', 'creator_user_id', 'tweet_id', 'user_id',
+]);
+const ids = (columns: readonly string[]) => columns.filter((c) => ID_COLUMNS.has(c));
+
+const postTable: Table = { suffix: '', columns: POST_COLUMNS, idColumns: ids(POST_COLUMNS), rows: (r, p) => [postRow(r, p)] };
+const userTable: Table = { suffix: '', columns: USER_COLUMNS, idColumns: ids(USER_COLUMNS), rows: (r) => [userRow(r)] };
+
+/** The CSV files of a view, by the kind of item it holds. */
+export const TABLES: Record<ItemKind, readonly Table[]> = {
+  post: [postTable],
+  user: [userTable],
+  listFollower: [userTable],
+  trend: [{ suffix: '', columns: TREND_COLUMNS, idColumns: [], rows: (r, _p, c) => [trendRow(r, c.index)] }],
+  community: [{ suffix: '', columns: COMMUNITY_COLUMNS, idColumns: ids(COMMUNITY_COLUMNS), rows: (r) => [communityRow(r)] }],
+  space: [
+    { suffix: '', columns: SPACE_COLUMNS, idColumns: ids(SPACE_COLUMNS), rows: (r, _p, c) => [spaceRow(r, c.params)] },
+    { suffix: 'participants', columns: PARTICIPANT_COLUMNS, idColumns: ids(PARTICIPANT_COLUMNS), rows: (r, _p, c) => participantRows(r, c.params) },
+  ],
+  article: [],
+};

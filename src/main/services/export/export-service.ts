@@ -1,0 +1,337 @@
+/**
+ * Export jobs: start (scope `loaded` or `all`, with caps), progress, cancel,
+ * resume and discard. Each job lives in its own folder under `stateDir`
+ * (`job.json` + the collection journal), so a job stopped by a cap, a cancel,
+ * an error or a restart continues from its last cursor and ends with the same
+ * items an uninterrupted run would have. The target path comes from the
+ * caller (main's save dialog), never from the renderer.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DEFAULT_PRICES, type PriceTable } from '../../../shared/api/pricing';
+import { DEFAULT_ACTIONS, SkeinError, isSkeinError, type SkeinErrorData } from '../../../shared/errors';
+import {
+  ExportJob,
+  type ExportCaps,
+  type ExportEstimate,
+  type ExportFormat,
+  type ExportScope,
+  type StopReason,
+  type ViewDescriptor,
+} from '../../../shared/ipc/export';
+import type { Clock } from '../clock';
+import { writeFileAtomic } from './atomic-file';
+import { collect, CollectionState, type CollectOutcome } from './collector';
+import { estimateExport } from './estimate';
+import { buildManifest, type ExportContext } from './manifest';
+import type { PageSource } from './page-source';
+import { planView, type ViewPlan } from './views';
+import { csvIdColumns, outputFiles, writeExport } from './writers';
+
+export interface ExportServiceDeps {
+  source: PageSource;
+  /** a folder in the user data dir that holds unfinished jobs */
+  stateDir: string;
+  clock: Clock;
+  /** app identity, mode and base URL at the time of writing */
+  context(): ExportContext | Promise<ExportContext>;
+  prices?(): PriceTable;
+  /** every change of a job (progress, status): taskbar, notification, push to the renderer */
+  onUpdate?(job: ExportJob): void;
+  /** an unexpected failure (a bug), for the log */
+  onInternalError?(error: unknown): void;
+}
+
+export interface StartExport {
+  view: ViewDescriptor;
+  format: ExportFormat;
+  scope: ExportScope;
+  caps?: ExportCaps;
+  /** chosen in main (save dialog) */
+  targetPath: string;
+}
+
+/** Stops after which continuing makes sense. */
+const RESUMABLE: ReadonlySet<StopReason> = new Set(['cap-pages', 'cap-items', 'cap-credits', 'cancelled', 'error', 'interrupted']);
+const JOB_FILE = 'job.json';
+const JOURNAL_FILE = 'journal.log';
+const PERSIST_EVERY_MS = 2000;
+
+interface Running {
+  controller: AbortController;
+  done: Promise<ExportJob>;
+}
+
+function errorData(error: unknown): SkeinErrorData {
+  if (isSkeinError(error)) return error.toData();
+  return { code: 'internal', message: 'Something went wrong inside Skein while exporting.', details: { action: DEFAULT_ACTIONS.internal } };
+}
+
+export class ExportService {
+  private readonly jobs = new Map<string, ExportJob>();
+  private readonly running = new Map<string, Running>();
+  private readonly persisting = new Map<string, Promise<void>>();
+  private runs = 0;
+  private loaded: Promise<void> | undefined;
+
+  constructor(private readonly deps: ExportServiceDeps) {}
+
+  /** Reads the jobs an earlier run left (once); those that were running are `interrupted`. */
+  init(): Promise<void> {
+    this.loaded ??= this.loadJobs();
+    return this.loaded;
+  }
+
+  private async loadJobs(): Promise<void> {
+    let names: string[];
+    try {
+      names = await readdir(this.deps.stateDir);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      try {
+        const job = ExportJob.parse(JSON.parse(await readFile(join(this.deps.stateDir, name, JOB_FILE), 'utf8')));
+        if (job.status === 'collecting' || job.status === 'writing') {
+          job.status = 'interrupted';
+          job.stopReason = 'interrupted';
+          job.resumable = true;
+        }
+        if (!this.jobs.has(job.id)) this.jobs.set(job.id, job);
+      } catch {
+        // not a job folder, or an unreadable one: leave it alone
+      }
+    }
+  }
+
+  estimate(view: ViewDescriptor, scope: ExportScope): ExportEstimate {
+    return estimateExport(view, scope, this.deps.prices?.() ?? DEFAULT_PRICES);
+  }
+
+  async start(input: StartExport): Promise<ExportJob> {
+    await this.init();
+    const plan = planView(input.view);
+    const id = randomUUID();
+    const job: ExportJob = {
+      id,
+      view: input.view,
+      format: input.format,
+      scope: input.scope,
+      caps: input.caps ?? {},
+      status: 'collecting',
+      progress: { pages: 0, items: 0, calls: 0, credits: 0, fraction: null },
+      stopReason: null,
+      error: null,
+      files: outputFiles(input.targetPath, input.format, plan),
+      resumable: false,
+      startedAt: this.deps.clock.now(),
+      finishedAt: null,
+    };
+    this.jobs.set(id, job);
+    await mkdir(this.dir(id), { recursive: true });
+    await this.persist(job);
+    this.launch(job, plan);
+    return structuredClone(job);
+  }
+
+  async resume(id: string, caps?: ExportCaps): Promise<ExportJob> {
+    await this.init();
+    const job = this.get(id);
+    if (this.running.has(id)) return structuredClone(job);
+    if (!job.resumable) throw new SkeinError('bad-input', 'This export cannot be resumed.', { action: 'Start a new export.' });
+    job.caps = caps ?? {};
+    job.status = 'collecting';
+    job.stopReason = null;
+    job.error = null;
+    job.finishedAt = null;
+    job.resumable = false;
+    await this.persist(job);
+    this.launch(job, planView(job.view));
+    return structuredClone(job);
+  }
+
+  async cancel(id: string): Promise<ExportJob> {
+    await this.init();
+    const job = this.get(id);
+    this.running.get(id)?.controller.abort(new SkeinError('cancelled', 'The export was cancelled.'));
+    return structuredClone(job);
+  }
+
+  async discard(id: string): Promise<boolean> {
+    await this.init();
+    if (!this.jobs.has(id)) return false;
+    const run = this.running.get(id);
+    if (run) {
+      run.controller.abort(new SkeinError('cancelled', 'The export was discarded.'));
+      await run.done;
+    }
+    this.jobs.delete(id);
+    await rm(this.dir(id), { recursive: true, force: true });
+    return true;
+  }
+
+  async status(id: string): Promise<ExportJob> {
+    await this.init();
+    return structuredClone(this.get(id));
+  }
+
+  async list(): Promise<ExportJob[]> {
+    await this.init();
+    return [...this.jobs.values()].sort((a, b) => b.startedAt - a.startedAt).map((j) => structuredClone(j));
+  }
+
+  /** Resolves when the job's current run has ended (tests, notifications). */
+  async settled(id: string): Promise<ExportJob> {
+    await this.init();
+    const run = this.running.get(id);
+    return structuredClone(run ? await run.done : this.get(id));
+  }
+
+  /** Cancels every running job and waits for them (app quit). */
+  async dispose(): Promise<void> {
+    const runs = [...this.running.values()];
+    for (const r of runs) r.controller.abort(new SkeinError('cancelled', 'Skein is quitting.'));
+    await Promise.allSettled(runs.map((r) => r.done));
+  }
+
+  private get(id: string): ExportJob {
+    const job = this.jobs.get(id);
+    if (!job) throw new SkeinError('not-found', 'No such export.', { action: 'Start a new export.' });
+    return job;
+  }
+
+  private dir(id: string): string {
+    return join(this.deps.stateDir, id);
+  }
+
+  /** Saves the job record; writes of one job are queued so they never race. */
+  private persist(job: ExportJob): Promise<void> {
+    const text = JSON.stringify(job);
+    const previous = this.persisting.get(job.id) ?? Promise.resolve();
+    const next = previous
+      .catch(() => undefined)
+      .then(() => writeFileAtomic(join(this.dir(job.id), JOB_FILE), async (sink) => sink.write(text)))
+      .then(() => undefined);
+    this.persisting.set(job.id, next);
+    return next;
+  }
+
+  private update(job: ExportJob): void {
+    this.deps.onUpdate?.(structuredClone(job));
+  }
+
+  private launch(job: ExportJob, plan: ViewPlan): void {
+    const controller = new AbortController();
+    const done = this.run(job, plan, controller.signal)
+      .catch((error: unknown) => {
+        this.deps.onInternalError?.(error);
+        job.status = 'failed';
+        job.error = errorData(error);
+        job.resumable = true;
+        job.finishedAt = this.deps.clock.now();
+        return this.persist(job).catch(() => undefined);
+      })
+      .then(() => {
+        this.running.delete(job.id);
+        this.update(job);
+        return structuredClone(job);
+      });
+    this.running.set(job.id, { controller, done });
+    this.update(job);
+  }
+
+  private fraction(job: ExportJob, plan: ViewPlan, state: CollectionState): number | null {
+    if (!plan.paged) return plan.requests.length ? Math.min(1, state.pages.length / plan.requests.length) : null;
+    if (job.scope === 'loaded') return Math.min(1, state.pages.length / Math.max(1, job.view.loadedPages ?? 1));
+    const cap = job.caps.maxPages ? state.pages.length / job.caps.maxPages : 0;
+    const capItems = job.caps.maxItems ? state.items / job.caps.maxItems : 0;
+    const expected = job.view.expectedItems ? state.items / job.view.expectedItems : 0;
+    const f = Math.max(cap, capItems, expected);
+    return f > 0 ? Math.min(1, f) : null;
+  }
+
+  private async run(job: ExportJob, plan: ViewPlan, signal: AbortSignal): Promise<void> {
+    const { clock } = this.deps;
+    const walkId = `${job.id}:${++this.runs}`;
+    const { state, journal } = await CollectionState.load(plan, join(this.dir(job.id), JOURNAL_FILE));
+    let outcome: CollectOutcome;
+    try {
+      let lastPersist = clock.now();
+      const progress = () => {
+        job.progress = { pages: state.pages.length, items: state.items, calls: state.calls, credits: state.credits, fraction: this.fraction(job, plan, state) };
+      };
+      progress();
+      outcome = await collect({
+        plan,
+        source: this.deps.source,
+        journal,
+        state,
+        walkId,
+        scope: job.scope,
+        loadedPages: job.view.loadedPages ?? 1,
+        caps: job.caps,
+        signal,
+        clock,
+        prices: this.deps.prices?.() ?? DEFAULT_PRICES,
+        onPage: () => {
+          progress();
+          this.update(job);
+          if (clock.now() - lastPersist >= PERSIST_EVERY_MS) {
+            lastPersist = clock.now();
+            void this.persist(job).catch(() => undefined);
+          }
+        },
+      });
+      progress();
+
+      const stop = outcome.done ? null : { reason: outcome.reason, message: outcome.message };
+      job.stopReason = stop?.reason ?? null;
+      job.error = !outcome.done && outcome.error !== undefined ? errorData(outcome.error) : null;
+      if (state.pages.length === 0) {
+        // nothing collected: nothing to write, the target keeps what it had
+        job.status = stop?.reason === 'cancelled' ? 'cancelled' : 'failed';
+        job.resumable = stop !== null && RESUMABLE.has(stop.reason);
+        return;
+      }
+
+      job.status = 'writing';
+      this.update(job);
+      await this.persist(job);
+      const manifest = buildManifest({
+        context: await this.deps.context(),
+        now: clock.now(),
+        view: job.view,
+        plan,
+        scope: job.scope,
+        caps: job.caps,
+        format: job.format,
+        pages: state.pages,
+        stop,
+        files: job.files,
+        csvIdColumns: job.format === 'csv' ? csvIdColumns(job.files[0] as string, plan) : undefined,
+      });
+      try {
+        await writeExport(job.format, job.files[0] as string, journal, manifest, plan, signal);
+      } catch (error) {
+        const cancelled = signal.aborted;
+        job.status = cancelled ? 'cancelled' : 'failed';
+        job.stopReason = cancelled ? 'cancelled' : job.stopReason;
+        job.error = cancelled ? null : errorData(error);
+        job.resumable = true;
+        return;
+      }
+      job.status = stop === null ? 'complete' : 'partial';
+      job.resumable = stop !== null && RESUMABLE.has(stop.reason);
+    } finally {
+      await journal.close();
+      job.finishedAt = clock.now();
+      if (job.resumable) await this.persist(job);
+      else {
+        await this.persisting.get(job.id)?.catch(() => undefined);
+        this.persisting.delete(job.id);
+        await rm(this.dir(job.id), { recursive: true, force: true });
+      }
+    }
+  }
+}

@@ -1,0 +1,80 @@
+import { appendFile, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Journal, type PageRecord } from './journal';
+
+function page(kept: number, cursor: string | null, nextCursor: string | null): PageRecord {
+  return {
+    request: 0,
+    cursor,
+    nextCursor,
+    hasNextPage: nextCursor !== null,
+    fetchedAt: 1,
+    fromCache: false,
+    httpStatus: 200,
+    credits: 15 * kept,
+    attempts: 1,
+    received: kept,
+    kept,
+    duplicates: 0,
+    dropped: [],
+    notFound: [],
+    stop: null,
+  };
+}
+const item = (id: string, raw: unknown) => ({ id, position: 'null', raw: JSON.stringify(raw) });
+
+async function collectItems(j: Journal) {
+  const out = [];
+  for await (const it of j.items()) out.push(it);
+  return out;
+}
+
+describe('Journal', () => {
+  it('replays committed pages and items in order after reopening', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'skein-journal-')), 'journal.log');
+    const j = await Journal.open(path);
+    await j.appendPage([item('1', { id: '1', text: 'tab\there\nnewline ✓' }), item('2', { id: '2' })], page(2, null, 'c1'));
+    await j.appendPage([item('3', { id: '3' })], page(1, 'c1', null));
+    await j.close();
+
+    const ids: Array<string | null> = [];
+    const pages: PageRecord[] = [];
+    const again = await Journal.open(path, { onItem: (id) => ids.push(id), onPage: (p) => pages.push(p) });
+    expect(ids).toEqual(['1', '2', '3']);
+    expect(pages.map((p) => p.cursor)).toEqual([null, 'c1']);
+    const items = await collectItems(again);
+    expect(items.map((i) => JSON.parse(i.raw))).toEqual([{ id: '1', text: 'tab\there\nnewline ✓' }, { id: '2' }, { id: '3' }]);
+    await again.close();
+  });
+
+  it('cuts off a torn write after the last complete page', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'skein-journal-')), 'journal.log');
+    const j = await Journal.open(path);
+    await j.appendPage([item('1', { id: '1' })], page(1, null, 'c1'));
+    await j.close();
+    const good = await readFile(path);
+    // items of a page whose commit line never made it, then half a line
+    await appendFile(path, 'i\t"2"\tnull\t{"id":"2"}\ni\t"3"\tnull\t{"id":');
+
+    const ids: Array<string | null> = [];
+    const again = await Journal.open(path, { onItem: (id) => ids.push(id) });
+    expect(ids).toEqual(['1']);
+    expect(await readFile(path)).toEqual(good);
+    // appending continues cleanly after the cut
+    await again.appendPage([item('2', { id: '2' })], page(1, 'c1', null));
+    expect((await collectItems(again)).map((i) => i.id)).toEqual(['1', '2']);
+    await again.close();
+  });
+
+  it('does not trust a commit line whose item count does not match', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'skein-journal-')), 'journal.log');
+    await writeFile(path, `i\t"1"\tnull\t{"id":"1"}\np\t${JSON.stringify(page(2, null, null))}\n`);
+    const pages: PageRecord[] = [];
+    const j = await Journal.open(path, { onPage: (p) => pages.push(p) });
+    expect(pages).toEqual([]);
+    expect(j.size).toBe(0);
+    await j.close();
+  });
+});

@@ -1,0 +1,180 @@
+/**
+ * The collection journal of one export: an append-only file in the user data
+ * folder holding every kept raw item and, after each page's items, a commit
+ * line describing the page (cursor, fetch time, counts). It is what lets an
+ * export resume after a cancel, a cap, an error or a restart, and what the
+ * final files are streamed from (items are never all held in memory).
+ *
+ * Lines (JSON never contains a raw tab or newline, so both are safe separators):
+ *   i <TAB> idJSON <TAB> positionJSON <TAB> rawJSON
+ *   p <TAB> pageRecordJSON
+ * A page counts only once its commit line is complete; whatever follows the
+ * last commit (a torn write) is cut off when the journal is opened again.
+ */
+import { open, type FileHandle } from 'node:fs/promises';
+import type { DroppedItem, PagingStopReason } from '../../../shared/ipc/api';
+
+export interface JournalItem {
+  id: string | null;
+  /** JSON of the item's thread position, or `null` */
+  position: string;
+  /** the raw item as JSON */
+  raw: string;
+}
+
+export interface PageRecord {
+  /** which planned request (batch views split their ids into several) */
+  request: number;
+  cursor: string | null;
+  nextCursor: string | null;
+  hasNextPage: boolean | null;
+  fetchedAt: number;
+  fromCache: boolean;
+  httpStatus: number;
+  credits: number;
+  attempts: number;
+  /** items in the answer */
+  received: number;
+  /** items written to the journal for this page */
+  kept: number;
+  duplicates: number;
+  dropped: DroppedItem[];
+  notFound: string[];
+  /** a paging guard stopped after this page */
+  stop: { reason: PagingStopReason; message: string } | null;
+}
+
+export interface JournalScan {
+  onItem?(id: string | null, position: string): void;
+  onPage?(page: PageRecord): void;
+}
+
+const READ_CHUNK = 1 << 20;
+const NL = 0x0a;
+const TAB = 0x09;
+const I = 0x69;
+const P = 0x70;
+
+/** Reads complete lines of `[0, end)` as buffers with their end offsets. */
+async function* lines(handle: FileHandle, end: number): AsyncGenerator<{ buf: Buffer; start: number; stop: number; next: number }> {
+  let carry: Buffer = Buffer.alloc(0);
+  let carryOffset = 0;
+  let position = 0;
+  while (position < end) {
+    const size = Math.min(READ_CHUNK, end - position);
+    const chunk = Buffer.allocUnsafe(size);
+    const { bytesRead } = await handle.read(chunk, 0, size, position);
+    if (bytesRead === 0) break;
+    position += bytesRead;
+    const buf = carry.length ? Buffer.concat([carry, chunk.subarray(0, bytesRead)]) : chunk.subarray(0, bytesRead);
+    let start = 0;
+    for (let nl = buf.indexOf(NL, start); nl !== -1; nl = buf.indexOf(NL, start)) {
+      yield { buf, start, stop: nl, next: carryOffset + nl + 1 };
+      start = nl + 1;
+    }
+    carry = buf.subarray(start);
+    carryOffset += start;
+  }
+}
+
+function parseItemLine(buf: Buffer, start: number, stop: number, withRaw: boolean): JournalItem | null {
+  if (buf[start] !== I || buf[start + 1] !== TAB) return null;
+  const t1 = buf.indexOf(TAB, start + 2);
+  const t2 = t1 === -1 || t1 > stop ? -1 : buf.indexOf(TAB, t1 + 1);
+  if (t2 === -1 || t2 > stop) return null;
+  try {
+    const id = JSON.parse(buf.toString('utf8', start + 2, t1)) as string | null;
+    return { id, position: buf.toString('utf8', t1 + 1, t2), raw: withRaw ? buf.toString('utf8', t2 + 1, stop) : '' };
+  } catch {
+    return null;
+  }
+}
+
+function parsePageLine(buf: Buffer, start: number, stop: number): PageRecord | null {
+  if (buf[start] !== P || buf[start + 1] !== TAB) return null;
+  try {
+    const page = JSON.parse(buf.toString('utf8', start + 2, stop)) as PageRecord;
+    return typeof page === 'object' && page !== null && typeof page.kept === 'number' ? page : null;
+  } catch {
+    return null;
+  }
+}
+
+export function itemLine(item: JournalItem): string {
+  return `i\t${JSON.stringify(item.id)}\t${item.position}\t${item.raw}\n`;
+}
+
+export class Journal {
+  private constructor(
+    readonly path: string,
+    private readonly handle: FileHandle,
+    private committed: number,
+  ) {}
+
+  /**
+   * Opens (or creates) a journal, replays its committed pages through `scan`,
+   * and cuts off anything after the last complete commit.
+   */
+  static async open(path: string, scan: JournalScan = {}): Promise<Journal> {
+    const handle = await open(path, 'a+');
+    try {
+      const { size } = await handle.stat();
+      let committed = 0;
+      let pendingItems: Array<{ id: string | null; position: string }> = [];
+      for await (const { buf, start, stop, next } of lines(handle, size)) {
+        const item = parseItemLine(buf, start, stop, false);
+        if (item) {
+          pendingItems.push({ id: item.id, position: item.position });
+          continue;
+        }
+        const page = parsePageLine(buf, start, stop);
+        if (!page || page.kept !== pendingItems.length) break;
+        for (const it of pendingItems) scan.onItem?.(it.id, it.position);
+        scan.onPage?.(page);
+        pendingItems = [];
+        committed = next;
+      }
+      if (committed < size) await handle.truncate(committed);
+      return new Journal(path, handle, committed);
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+  }
+
+  /** Bytes of committed pages. */
+  get size(): number {
+    return this.committed;
+  }
+
+  /** Appends one page's items and its commit line in a single write. */
+  async appendPage(items: readonly JournalItem[], page: PageRecord): Promise<void> {
+    let text = '';
+    for (const item of items) text += itemLine(item);
+    text += `p\t${JSON.stringify(page)}\n`;
+    const buf = Buffer.from(text, 'utf8');
+    let written = 0;
+    while (written < buf.length) {
+      const { bytesWritten } = await this.handle.write(buf, written, buf.length - written, this.committed + written);
+      written += bytesWritten;
+    }
+    this.committed += buf.length;
+  }
+
+  /** Flushes appended pages to disk. */
+  async sync(): Promise<void> {
+    await this.handle.datasync();
+  }
+
+  /** Every committed item, in order, read from disk as it is consumed. */
+  async *items(): AsyncGenerator<JournalItem> {
+    for await (const { buf, start, stop } of lines(this.handle, this.committed)) {
+      const item = parseItemLine(buf, start, stop, true);
+      if (item) yield item;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.handle.close();
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * What an export needs from the API client: one page of an operation, with
+ * the items exactly as the API sent them (raw, unknown fields kept) and the
+ * client's report on them. The composition root adapts the real client to
+ * this; tests can point it at the sandbox.
+ */
+import type { OperationId } from '../../../shared/api/catalog';
+import type { DroppedItem, PagingStopReason } from '../../../shared/ipc/api';
+
+export interface PageRequest {
+  operation: OperationId;
+  /** typed params, checked against the catalog, without `cursor` */
+  params: Record<string, string | number | boolean>;
+  /** identifies the walk (one export), so the client's guards and de-duplication do not mix it with the screen's view */
+  walkId: string;
+  /** null for the first page */
+  cursor: string | null;
+  signal: AbortSignal;
+}
+
+export interface SourcePage {
+  /**
+   * The collection's items exactly as received, in order (for an object
+   * operation such as community or space: the one `data` object), without
+   * the ones the client found malformed or had already seen.
+   */
+  rawItems: readonly unknown[];
+  /** items the client left out as malformed, with the reason (`index`: in the API's answer) */
+  dropped: readonly DroppedItem[];
+  /** items the client left out because an earlier page of the same walk had them */
+  duplicatesRemoved: number;
+  /** items in the API's answer, before anything was left out */
+  received: number;
+  /** ids asked for in a batch lookup that did not come back */
+  notFound: readonly string[];
+  /** null for operations that are not paged */
+  paging: {
+    hasNextPage: boolean;
+    /** null at the end, or when the client's guard stopped paging */
+    nextCursor: string | null;
+    stop: { reason: PagingStopReason; message: string } | null;
+  } | null;
+  fetchedAt: number;
+  httpStatus: number;
+  /** estimated credits this page cost (0 when served from the store) */
+  credits: number;
+  /** served from main's response store: no call was made */
+  fromCache: boolean;
+  /** HTTP requests made for this page (retries included); 0 from the store */
+  attempts: number;
+}
+
+export interface PageSource {
+  fetchPage(request: PageRequest): Promise<SourcePage>;
+}
