@@ -24,7 +24,7 @@ export default defineConfig({
       rolldownOptions: {
         input: { index: resolve(import.meta.dirname, 'src/preload/index.ts') },
         external: ['electron'],
-        output: { format: 'cjs', entryFileNames: '[name].cjs', inlineDynamicImports: true },
+        output: { format: 'cjs', entryFileNames: '[name].cjs', codeSplitting: false },
       },
     },
   },
