@@ -1,0 +1,242 @@
+/**
+ * The API client: every answer the renderer or an export sees comes through
+ * `fetchPage`. Store → (target, request from the catalog) → limiter → attempt
+ * loop → normalization → paging view → result. No electron here: the world
+ * comes in through the constructor.
+ */
+import { randomUUID } from 'node:crypto';
+import { OPERATIONS, isListOperation, type OperationId } from '../../../shared/api/catalog';
+import { SkeinError } from '../../../shared/errors';
+import type { ApiCallOutput } from '../../../shared/ipc/api';
+import type { Clock } from '../clock';
+import { redactText, silentLogger, type Logger } from '../logger';
+import { CallRegistry } from './calls';
+import { DEFAULT_POLICY, execute, type RequestPolicy } from './execute';
+import { countRawItems, normalizePage, type NormalizedPage } from './normalize/page';
+import { PagingViews, type Paging } from './paging';
+import type { RateLimiter } from './policy/rate-limiter';
+import { buildRequest, canonicalParams, type CanonicalParams } from './request';
+import { ResponseStore, type StoredAnswer } from './response-store';
+import type { FetchLike } from './transport';
+import type { ApiClient, FetchPageInput, PageResult, ViewRef } from './types';
+
+export interface Target {
+  /** where the API lives (the sandbox's URL in demo mode) */
+  baseUrl: string;
+  /** the key to send; null sends none */
+  key: string | null;
+}
+
+/** One request as the usage meter sees it (an answer from the store is one too, at no cost). */
+export interface AttemptRecord {
+  operation: OperationId;
+  paramsKey: string;
+  cursor: string | null;
+  at: number;
+  httpStatus: number;
+  /** items in the answer's list as received */
+  items: number;
+  idsAsked?: number;
+  fromCache: boolean;
+}
+
+export interface UsageSink {
+  /** records the attempt; returns the credits it is estimated to cost */
+  record(rec: AttemptRecord): number;
+}
+
+export interface ApiClientDeps {
+  /** resolved at each call: mode, base URL and key may change between calls; may throw a SkeinError */
+  target(): Promise<Target>;
+  fetch: FetchLike;
+  clock: Clock;
+  limiter: RateLimiter;
+  /** uniform in [0, 1): backoff jitter */
+  random?: () => number;
+  policy?: Partial<RequestPolicy>;
+  store?: ResponseStore;
+  usage?: UsageSink;
+  logger?: Logger;
+  /** secrets to keep out of error messages and logs (the key) */
+  secrets?: () => Iterable<string>;
+  newCallId?: () => string;
+}
+
+const ID_LIST_PARAM: Partial<Record<OperationId, string>> = { usersByIds: 'userIds', postsByIds: 'tweet_ids' };
+
+function itemId(item: unknown): string | undefined {
+  const id = (item as { id?: unknown } | null)?.id;
+  return typeof id === 'string' ? id : undefined;
+}
+
+export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly store: ResponseStore } {
+  const store = deps.store ?? new ResponseStore();
+  const views = new PagingViews();
+  const calls = new CallRegistry();
+  const policy: RequestPolicy = { ...DEFAULT_POLICY, ...deps.policy };
+  const random = deps.random ?? Math.random;
+  const logger = deps.logger ?? silentLogger;
+  const secrets = deps.secrets ?? (() => []);
+  const newCallId = deps.newCallId ?? randomUUID;
+  const { clock } = deps;
+
+  function idsAsked(op: OperationId, c: CanonicalParams): string[] | undefined {
+    const name = ID_LIST_PARAM[op];
+    const v = name ? c.params[name] : undefined;
+    return typeof v === 'string' ? v.split(',').filter(Boolean) : undefined;
+  }
+
+  function record(op: OperationId, c: CanonicalParams, httpStatus: number, items: number, fromCache: boolean): number {
+    const asked = idsAsked(op, c);
+    return (
+      deps.usage?.record({
+        operation: op,
+        paramsKey: c.paramsKey,
+        cursor: c.cursor,
+        at: clock.now(),
+        httpStatus,
+        items,
+        ...(asked ? { idsAsked: asked.length } : {}),
+        fromCache,
+      }) ?? 0
+    );
+  }
+
+  /** the view's decision and the result built from one normalized page */
+  function shape(
+    op: OperationId,
+    c: CanonicalParams,
+    viewKey: string,
+    page: NormalizedPage,
+    body: unknown,
+    meta: ApiCallOutput['meta'],
+    viewState: PagingViews,
+  ): PageResult {
+    let items = page.items;
+    let rawItems = page.rawItems;
+    let paging: Paging | null = null;
+    let duplicatesRemoved = 0;
+    if (page.paging) {
+      const decision = viewState.apply(viewKey, { cursor: c.cursor, ids: items.map(itemId), ...page.paging });
+      items = items.filter((_, i) => decision.keep[i]);
+      rawItems = rawItems.filter((_, i) => decision.keep[i]);
+      paging = decision.paging;
+      duplicatesRemoved = decision.duplicatesRemoved;
+    }
+    const asked = idsAsked(op, c);
+    const returned = new Set(items.map(itemId));
+    const notFound = asked ? [...new Set(asked)].filter((id) => !returned.has(id)) : [];
+    const isList = isListOperation(op);
+    return {
+      raw: { body, items: isList ? rawItems : [page.rawData] },
+      result: {
+        operation: op,
+        items,
+        data: isList ? null : page.data,
+        paging,
+        report: { duplicatesRemoved, dropped: page.dropped, notFound },
+        meta,
+      },
+    };
+  }
+
+  function redacted(e: unknown): unknown {
+    if (!(e instanceof SkeinError)) return e;
+    const s = [...secrets()];
+    const message = redactText(e.message, s);
+    return message === e.message ? e : new SkeinError(e.code, message, e.details);
+  }
+
+  async function fetchPage(input: FetchPageInput): Promise<PageResult> {
+    const op = input.operation;
+    const callId = input.callId ?? newCallId();
+    const started = clock.now();
+    const c = canonicalParams(op, input.params);
+    const viewKey = input.viewKey ?? `${op}\u0000${c.paramsKey}`;
+
+    if (!input.fresh) {
+      const hit = store.get(op, c.paramsKey, c.cursor, started);
+      if (hit) {
+        record(op, c, hit.httpStatus, hit.page.rawCount, true);
+        const meta = { callId, fromCache: true, fetchedAt: hit.fetchedAt, httpStatus: hit.httpStatus, credits: 0, durationMs: clock.now() - started, attempts: 0 };
+        return shape(op, c, viewKey, hit.page, hit.body, meta, views);
+      }
+    }
+
+    const running = calls.start(callId, input.senderId, input.signal);
+    let credits = 0;
+    try {
+      const target = await deps.target();
+      const request = buildRequest(op, c, target);
+      const { answer, attempts } = await execute({
+        operation: op,
+        url: request.url,
+        headers: request.headers,
+        fetch: deps.fetch,
+        clock,
+        limiter: deps.limiter,
+        random,
+        policy,
+        signal: running.signal,
+        onAnswer: (a) => {
+          const ok = a.status >= 200 && a.status < 300;
+          credits += record(op, c, a.status, ok ? countRawItems(op, a.body) : 0, false);
+        },
+        onNoAnswer: () => record(op, c, 0, 0, false),
+      });
+      const page = normalizePage(op, answer.body, answer.status);
+      if (page.dropped.length > 0) logger.warn(`${op}: dropped ${page.dropped.length} malformed item(s)`, { dropped: page.dropped.slice(0, 5) });
+      const fetchedAt = clock.now();
+      const stored: StoredAnswer = { operation: op, paramsKey: c.paramsKey, cursor: c.cursor, fetchedAt, httpStatus: answer.status, body: answer.body, page, bytes: answer.bytes };
+      store.put(stored);
+      const meta = { callId, fromCache: false, fetchedAt, httpStatus: answer.status, credits, durationMs: fetchedAt - started, attempts };
+      return shape(op, c, viewKey, page, answer.body, meta, views);
+    } catch (e) {
+      const err = redacted(e);
+      if (err instanceof SkeinError) {
+        logger.info(`${op} failed`, { code: err.code, httpStatus: err.details?.httpStatus, attempts: err.details?.attempts });
+        if (err.details?.httpStatus !== undefined || credits > 0) {
+          throw new SkeinError(err.code, err.message, { ...err.details, credits } as SkeinError['details']);
+        }
+      }
+      throw err;
+    } finally {
+      running.done();
+    }
+  }
+
+  function loadedPages(view: ViewRef): PageResult[] {
+    const { cursor: _ignored, ...params } = view.params;
+    const c = canonicalParams(view.operation, params);
+    const op = view.operation;
+    const viewKey = view.viewKey ?? `${op}\u0000${c.paramsKey}`;
+    const local = new PagingViews(1);
+    const out: PageResult[] = [];
+    const visited = new Set<string | null>();
+    let cursor: string | null = null;
+    while (!visited.has(cursor)) {
+      visited.add(cursor);
+      const hit = store.peek(op, c.paramsKey, cursor);
+      if (!hit) break;
+      const meta = { callId: `loaded:${out.length}`, fromCache: true, fetchedAt: hit.fetchedAt, httpStatus: hit.httpStatus, credits: 0, durationMs: 0, attempts: 0 };
+      const page = shape(op, { ...c, cursor }, viewKey, hit.page, hit.body, meta, local);
+      out.push(page);
+      const next = page.result.paging?.nextCursor ?? null;
+      if (next === null || !OPERATIONS[op].paged) break;
+      cursor = next;
+    }
+    return out;
+  }
+
+  return {
+    store,
+    fetchPage,
+    loadedPages,
+    cancel: (callId, senderId) => calls.cancel(callId, senderId),
+    cancelSender: (senderId) => calls.cancelSender(senderId),
+    clearStore: () => {
+      views.clear();
+      return store.clear();
+    },
+  };
+}

@@ -1,0 +1,183 @@
+import { describe, expect, it } from 'vitest';
+import { SkeinError } from '../../../shared/errors';
+import { FakeClock } from '../testing/fake-clock';
+import { scriptedFetch, type Step } from '../testing/scripted-fetch';
+import { DEFAULT_POLICY, execute, type RequestPolicy } from './execute';
+import { backoffCeiling } from './policy/backoff';
+import { createRateLimiter } from './policy/rate-limiter';
+
+const OK = { status: 200, body: { status: 'success', message: '', tweets: [], has_next_page: false, next_cursor: '' } };
+
+function run(steps: Step[], opts: { policy?: Partial<RequestPolicy>; random?: () => number; signal?: AbortSignal; clock?: FakeClock } = {}) {
+  const clock = opts.clock ?? new FakeClock(undefined, { autoAdvance: true });
+  const fetch = scriptedFetch(steps);
+  const answers: number[] = [];
+  let unanswered = 0;
+  const promise = execute({
+    operation: 'postQuotes',
+    url: 'http://api.test/social/tweet/quotes?tweetId=1',
+    headers: {},
+    fetch,
+    clock,
+    limiter: createRateLimiter(clock, Infinity),
+    random: opts.random ?? (() => 0.5),
+    policy: { ...DEFAULT_POLICY, ...opts.policy },
+    signal: opts.signal ?? new AbortController().signal,
+    onAnswer: (a) => answers.push(a.status),
+    onNoAnswer: () => unanswered++,
+  });
+  return { promise, clock, fetch, answers, unanswered: () => unanswered };
+}
+
+async function failure(p: Promise<unknown>): Promise<SkeinError> {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof SkeinError) return e;
+    throw e;
+  }
+  throw new Error('expected a failure');
+}
+
+describe('execute: retries', () => {
+  it('retries 5xx with jittered, capped backoff and succeeds', async () => {
+    const r = run([{ status: 503, body: { message: 'down' } }, { status: 502 }, OK], { random: () => 0.999 });
+    const done = await r.promise;
+    expect(done.attempts).toBe(3);
+    expect(r.answers).toEqual([503, 502, 200]);
+    expect(r.clock.sleeps).toHaveLength(2);
+    r.clock.sleeps.forEach((ms, i) => {
+      expect(ms).toBeGreaterThanOrEqual(0);
+      expect(ms).toBeLessThanOrEqual(backoffCeiling(i + 1));
+    });
+  });
+
+  it('stops after maxAttempts and reports the last failure', async () => {
+    const r = run([{ status: 500, body: { message: 'boom' } }], { policy: { maxAttempts: 3 } });
+    const e = await failure(r.promise);
+    expect(e.code).toBe('upstream');
+    expect(e.details?.attempts).toBe(3);
+    expect(r.fetch.calls).toHaveLength(3);
+  });
+
+  it('keeps every wait within the cap however many retries', async () => {
+    const r = run([{ status: 503 }], { policy: { maxAttempts: 12, deadlineMs: 10 * 60_000, backoff: { baseMs: 100, capMs: 1_000 } }, random: () => 0.9999 });
+    await failure(r.promise);
+    expect(r.fetch.calls).toHaveLength(12);
+    expect(Math.max(...r.clock.sleeps)).toBeLessThanOrEqual(1_000);
+  });
+
+  it('honours Retry-After in seconds', async () => {
+    const r = run([{ status: 429, headers: { 'retry-after': '3' } }, OK]);
+    await r.promise;
+    expect(r.clock.sleeps).toContain(3_000);
+  });
+
+  it('honours Retry-After as an HTTP date', async () => {
+    const clock = new FakeClock(Date.UTC(2026, 0, 15, 12, 0, 0), { autoAdvance: true });
+    const r = run([{ status: 429, headers: { 'retry-after': new Date(clock.now() + 9_000).toUTCString() } }, OK], { clock });
+    await r.promise;
+    expect(r.clock.sleeps).toContain(9_000);
+  });
+
+  it('gives up at once when Retry-After reaches past the deadline, saying until when', async () => {
+    const clock = new FakeClock(undefined, { autoAdvance: true });
+    const r = run([{ status: 429, headers: { 'retry-after': '600' } }], { clock, policy: { deadlineMs: 60_000 } });
+    const e = await failure(r.promise);
+    expect(e.code).toBe('rate-limited');
+    expect(e.details?.retryAt).toBe(clock.now() + 600_000);
+    expect(r.fetch.calls).toHaveLength(1);
+  });
+
+  it('estimates the end of a rate limit that came without Retry-After', async () => {
+    const r = run([{ status: 429 }], { policy: { maxAttempts: 2 } });
+    const e = await failure(r.promise);
+    expect(e.code).toBe('rate-limited');
+    expect(e.details?.retryAt).toBeGreaterThan(r.clock.now());
+  });
+
+  it('retries network errors and 408, not 4xx or 501', async () => {
+    const net = run([{ error: new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } }) }, { status: 408 }, OK]);
+    expect((await net.promise).attempts).toBe(3);
+    expect(net.unanswered()).toBe(1);
+    for (const status of [400, 401, 402, 404, 501]) {
+      const r = run([{ status, body: { detail: 'x' } }, OK]);
+      await failure(r.promise);
+      expect(r.fetch.calls).toHaveLength(1);
+    }
+  });
+
+  it('maps a network error that persists to offline', async () => {
+    const r = run([{ error: new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } }) }], { policy: { maxAttempts: 2 } });
+    const e = await failure(r.promise);
+    expect(e.code).toBe('offline');
+    expect(e.message).toContain('ECONNREFUSED');
+  });
+});
+
+describe('execute: time limits and cancellation', () => {
+  it('times an attempt out, retries, then reports timeout', async () => {
+    const clock = new FakeClock();
+    const r = run([{ hang: true }], { clock, policy: { maxAttempts: 2, attemptTimeoutMs: 5_000 }, random: () => 0 });
+    const e = failure(r.promise);
+    await clock.advance(5_000);
+    await clock.advance(5_000);
+    const err = await e;
+    expect(err.code).toBe('timeout');
+    expect(err.details?.attempts).toBe(2);
+    expect(r.unanswered()).toBe(2);
+  });
+
+  it('ends the call at the overall deadline', async () => {
+    const clock = new FakeClock();
+    const r = run([{ hang: true }], { clock, policy: { maxAttempts: 10, attemptTimeoutMs: 60_000, deadlineMs: 20_000 } });
+    const e = failure(r.promise);
+    await clock.advance(20_000);
+    expect((await e).code).toBe('timeout');
+    expect(r.fetch.calls).toHaveLength(1);
+  });
+
+  it('stops at once when cancelled in flight, without retrying', async () => {
+    const clock = new FakeClock();
+    const ac = new AbortController();
+    const r = run([{ hang: true }], { clock, signal: ac.signal });
+    const e = failure(r.promise);
+    await clock.advance(10);
+    ac.abort(new Error('The call was cancelled.'));
+    const err = await e;
+    expect(err.code).toBe('cancelled');
+    expect(r.fetch.calls).toHaveLength(1);
+    expect(clock.pending).toBe(0);
+  });
+
+  it('stops a backoff wait when cancelled', async () => {
+    const clock = new FakeClock();
+    const ac = new AbortController();
+    const r = run([{ status: 503 }, OK], { clock, signal: ac.signal, random: () => 0.99 });
+    const e = failure(r.promise);
+    await clock.advance(1);
+    ac.abort();
+    expect((await e).code).toBe('cancelled');
+    expect(r.fetch.calls).toHaveLength(1);
+  });
+});
+
+describe('execute: what goes on the wire', () => {
+  it('never follows a redirect (the key stays with the base URL)', async () => {
+    const r = run([{ status: 302, headers: { location: 'https://evil.example/' } }]);
+    const e = await failure(r.promise);
+    expect(e.code).toBe('api-error');
+    expect(r.fetch.calls).toHaveLength(1);
+  });
+
+  it('refuses an answer over the size cap and a non-JSON answer', async () => {
+    const big = run([{ status: 200, text: JSON.stringify({ status: 'success', tweets: 'x'.repeat(5_000) }) }], { policy: { maxBytes: 1_000 } });
+    expect((await failure(big.promise)).code).toBe('malformed');
+    const html = run([{ status: 200, text: '<html></html>', headers: { 'content-type': 'text/html' } }]);
+    const e = await failure(html.promise);
+    expect(e.code).toBe('malformed');
+    expect(e.message).toContain('text/html');
+    const broken = run([{ status: 200, text: '{"status": "succ' }]);
+    expect((await failure(broken.promise)).message).toMatch(/invalid JSON/);
+  });
+});

@@ -1,0 +1,136 @@
+/**
+ * The attempt loop: pace (limiter), try (transport), judge (classify), and
+ * retry transient failures with capped, fully jittered exponential backoff or
+ * the service's Retry-After, within a bounded number of attempts and an
+ * overall deadline. Never retries 501, 4xx other than 408/429, or a
+ * cancellation.
+ */
+import type { Clock } from '../clock';
+import type { OperationId } from '../../../shared/api/catalog';
+import { SkeinError } from '../../../shared/errors';
+import { backoffCeiling, backoffDelay, DEFAULT_BACKOFF, type BackoffOptions } from './policy/backoff';
+import { classifyAnswer, makeError, rateLimitedMessage } from './policy/classify';
+import type { RateLimiter } from './policy/rate-limiter';
+import { attempt, AttemptFailure, type FetchLike, type HttpAnswer } from './transport';
+
+export interface RequestPolicy {
+  /** attempts per call, the first included */
+  maxAttempts: number;
+  attemptTimeoutMs: number;
+  /** the whole call, waits included */
+  deadlineMs: number;
+  backoff: BackoffOptions;
+  /** answers larger than this are refused */
+  maxBytes: number;
+}
+
+export const DEFAULT_POLICY: RequestPolicy = {
+  maxAttempts: 4,
+  attemptTimeoutMs: 20_000,
+  deadlineMs: 90_000,
+  backoff: DEFAULT_BACKOFF,
+  maxBytes: 32 * 1024 * 1024,
+};
+
+export interface ExecuteInput {
+  operation: OperationId;
+  url: string;
+  headers: Record<string, string>;
+  fetch: FetchLike;
+  clock: Clock;
+  limiter: RateLimiter;
+  /** uniform in [0, 1): the jitter source */
+  random: () => number;
+  policy: RequestPolicy;
+  signal: AbortSignal;
+  /** every HTTP answer, in order (the usage meter counts attempts, as the service bills them) */
+  onAnswer?: (answer: HttpAnswer) => void;
+  /** a request that left but got no answer (network error, timeout, cancelled in flight) */
+  onNoAnswer?: () => void;
+}
+
+export interface Executed {
+  answer: HttpAnswer;
+  attempts: number;
+}
+
+class DeadlineExceeded extends Error {}
+
+export async function execute(input: ExecuteInput): Promise<Executed> {
+  const { clock, policy } = input;
+  const started = clock.now();
+  const deadlineAt = started + policy.deadlineMs;
+  const ac = new AbortController();
+  const onAbort = () => ac.abort(input.signal.reason);
+  if (input.signal.aborted) onAbort();
+  input.signal.addEventListener('abort', onAbort, { once: true });
+  const cancelDeadline = clock.setTimer(policy.deadlineMs, () => ac.abort(new DeadlineExceeded()));
+  let attempts = 0;
+  let last: SkeinError | undefined;
+  try {
+    for (;;) {
+      attempts++;
+      let retryAfterMs: number | null = null;
+      try {
+        await input.limiter.acquire(ac.signal);
+        const answer = await attempt({
+          url: input.url,
+          headers: input.headers,
+          fetch: input.fetch,
+          clock,
+          timeoutMs: policy.attemptTimeoutMs,
+          maxBytes: policy.maxBytes,
+          signal: ac.signal,
+        });
+        input.onAnswer?.(answer);
+        const verdict = classifyAnswer(input.operation, answer, clock.now());
+        if (verdict.kind === 'ok') return { answer, attempts };
+        if (verdict.kind === 'fail') throw withAttempts(verdict.error, attempts);
+        last = verdict.error;
+        retryAfterMs = verdict.retryAfterMs;
+        if (retryAfterMs !== null && verdict.error.code === 'rate-limited') input.limiter.pauseUntil(clock.now() + retryAfterMs);
+      } catch (e) {
+        if (e instanceof SkeinError) throw e;
+        if (e instanceof AttemptFailure && e.sent) input.onNoAnswer?.();
+        if (ac.signal.aborted) throw stopped(ac.signal.reason, last, attempts, policy, clock.now());
+        if (!(e instanceof AttemptFailure)) throw e;
+        if (!e.retryable) throw withAttempts(e.error, attempts);
+        last = e.error;
+      }
+      // a transient failure: retry if the bounds allow
+      if (attempts >= policy.maxAttempts) throw final(last, attempts, clock.now(), policy);
+      const wait = retryAfterMs ?? backoffDelay(attempts, input.random, policy.backoff);
+      if (clock.now() + wait >= deadlineAt) throw final(last, attempts, clock.now(), policy);
+      try {
+        await clock.sleep(wait, ac.signal);
+      } catch {
+        throw stopped(ac.signal.reason, last, attempts, policy, clock.now());
+      }
+    }
+  } finally {
+    cancelDeadline();
+    input.signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/** The error that ends a call; a rate limit without Retry-After gets an estimated end. */
+function final(last: SkeinError, attempts: number, now: number, policy: RequestPolicy): SkeinError {
+  if (last.code === 'rate-limited' && last.details?.retryAt === undefined) {
+    const retryAt = now + backoffCeiling(attempts + 1, policy.backoff);
+    return new SkeinError(last.code, rateLimitedMessage(retryAt), { ...last.details, retryAt, attempts });
+  }
+  return withAttempts(last, attempts);
+}
+
+function withAttempts(error: SkeinError, attempts: number): SkeinError {
+  return new SkeinError(error.code, error.message, { ...error.details, attempts });
+}
+
+function stopped(reason: unknown, last: SkeinError | undefined, attempts: number, policy: RequestPolicy, now: number): SkeinError {
+  if (reason instanceof DeadlineExceeded) {
+    if (last?.code === 'rate-limited') return final(last, attempts, now, policy);
+    return makeError('timeout', `No usable answer within ${Math.round(policy.deadlineMs / 1000)} s${last ? ` (last: ${last.message})` : ''}.`, { attempts });
+  }
+  if (reason instanceof AttemptFailure) return withAttempts(reason.error, attempts);
+  return makeError('cancelled', 'The call was cancelled.', { attempts });
+}

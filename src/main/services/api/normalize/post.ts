@@ -1,0 +1,64 @@
+/** Tolerant reader of a post (every live-service spelling in api-field-notes.md → the spec's shape). */
+import { MediaEntity, TagEntity, UrlEntity, UserMentionEntity } from '../../../../shared/api/schemas';
+import type { z } from 'zod';
+import { mediaFromExtended } from './media';
+import { normalizeUser } from './user';
+import { bool, idString, indexPair, isObject, nullableString, str, toInt, viewCount, type Obj } from './values';
+
+const COUNTERS = ['retweetCount', 'replyCount', 'likeCount', 'quoteCount', 'bookmarkCount'] as const;
+/** fields where '' and null both mean "none" */
+const NULLABLE_IDS = ['inReplyToId', 'conversationId', 'inReplyToUserId', 'inReplyToUsername'] as const;
+/** quoted posts nest; past this depth the rest is cut (the raw item keeps it) */
+const MAX_DEPTH = 4;
+
+export function normalizePost(v: unknown, depth = 0): unknown {
+  if (!isObject(v)) return v;
+  const p: Obj = { ...v };
+  p.type = p.type ?? 'tweet';
+  p.id = idString(p.id ?? p.id_str);
+  p.url = str(p.url, str(p.twitterUrl, ''));
+  p.text = str(p.text, str(p.full_text, ''));
+  for (const c of COUNTERS) p[c] = toInt(p[c]) ?? 0;
+  p.viewCount = viewCount(p.viewCount);
+  p.createdAt = str(p.createdAt, '');
+  p.lang = str(p.lang, 'und');
+  for (const k of NULLABLE_IDS) if (k in p || k === 'inReplyToId' || k === 'conversationId') p[k] = nullableString(p[k]);
+  p.isReply = bool(p.isReply, p.inReplyToId !== null);
+  p.displayTextRange = indexPair(p.displayTextRange);
+  p.entities = entities(p.entities, p.extendedEntities);
+  p.author = normalizeUser(p.author);
+  p.quoted_tweet = isObject(p.quoted_tweet) && depth < MAX_DEPTH ? normalizePost(p.quoted_tweet, depth + 1) : null;
+  if (isObject(p.retweeted_tweet) && depth < MAX_DEPTH) p.retweeted_tweet = normalizePost(p.retweeted_tweet, depth + 1);
+  return p;
+}
+
+function keepValid(v: unknown, schema: z.ZodType): unknown[] | undefined {
+  if (!Array.isArray(v)) return undefined;
+  return v.filter((x) => schema.safeParse(x).success);
+}
+
+function entities(v: unknown, extended: unknown): Obj | null {
+  const e: Obj | null = isObject(v) ? { ...v } : null;
+  const extMedia = isObject(extended) && Array.isArray(extended.media) ? extended.media : [];
+  if (!e && extMedia.length === 0) return null;
+  const out: Obj = e ?? {};
+  const lists: Array<[string, z.ZodType]> = [
+    ['hashtags', TagEntity],
+    ['symbols', TagEntity],
+    ['urls', UrlEntity],
+    ['user_mentions', UserMentionEntity],
+    ['media', MediaEntity],
+  ];
+  for (const [name, schema] of lists) {
+    if (name in out) {
+      const kept = keepValid(out[name], schema);
+      if (kept === undefined) delete out[name];
+      else out[name] = kept;
+    }
+  }
+  const specMedia = Array.isArray(out.media) ? out.media : [];
+  if (specMedia.length === 0 && extMedia.length > 0) {
+    out.media = extMedia.map(mediaFromExtended).filter((m): m is Obj => m !== null && MediaEntity.safeParse(m).success);
+  }
+  return out;
+}

@@ -1,0 +1,45 @@
+/** Tolerant reader of a user object (search results, batch lookups, post authors). */
+import { UrlEntity } from '../../../../shared/api/schemas';
+import { bool, idString, isObject, nullableString, str, toInt, type Obj } from './values';
+
+export function normalizeUser(v: unknown): unknown {
+  if (!isObject(v)) return v;
+  const u: Obj = { ...v };
+  u.type = u.type ?? 'user';
+  u.id = idString(u.id ?? u.id_str ?? u.rest_id);
+  u.userName = u.userName ?? u.screen_name ?? u.username;
+  u.name = str(u.name, '');
+  u.url = str(u.url, '');
+  u.isBlueVerified = bool(u.isBlueVerified, false);
+  u.description = str(u.description, '');
+  u.location = nullableString(u.location);
+  u.followers = toInt(u.followers) ?? 0;
+  u.following = toInt(u.following) ?? 0;
+  u.statusesCount = toInt(u.statusesCount) ?? null;
+  u.createdAt = str(u.createdAt, '');
+  u.profilePicture = str(u.profilePicture, '');
+  u.coverPicture = nullableString(u.coverPicture);
+  u.canDm = bool(u.canDm, false);
+  u.pinnedTweetIds = Array.isArray(u.pinnedTweetIds) ? u.pinnedTweetIds.map((x) => idString(x)).filter((x) => typeof x === 'string') : [];
+  u.profile_bio = profileBio(u.profile_bio);
+  return u;
+}
+
+function profileBio(v: unknown): unknown {
+  if (!isObject(v) || typeof v.description !== 'string') return null;
+  const bio: Obj = { ...v };
+  if (isObject(bio.entities)) {
+    const entities: Obj = { ...bio.entities };
+    if (entities.description !== undefined && !isObject(entities.description)) delete entities.description;
+    if (isObject(entities.url)) {
+      const urls = Array.isArray(entities.url.urls) ? entities.url.urls.filter((x) => UrlEntity.safeParse(x).success) : [];
+      entities.url = { ...entities.url, urls };
+    } else {
+      delete entities.url;
+    }
+    bio.entities = entities;
+  } else {
+    delete bio.entities;
+  }
+  return bio;
+}

@@ -1,0 +1,51 @@
+/** Small coercions shared by the readers: the live service's "no value" and number spellings. */
+
+export type Obj = Record<string, unknown>;
+
+export function isObject(v: unknown): v is Obj {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** an id as the spec spells it (a numeric string); numbers that are safe integers become strings */
+export function idString(v: unknown): unknown {
+  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return String(v);
+  if (typeof v === 'string') return v.trim();
+  return v;
+}
+
+/** an integer from a number or a numeric string; undefined otherwise */
+export function toInt(v: unknown): number | undefined {
+  if (typeof v === 'number' && Number.isFinite(v)) return Math.trunc(v);
+  if (typeof v === 'string' && /^-?\d+$/.test(v.trim())) return Number(v.trim());
+  return undefined;
+}
+
+/** '' and undefined both mean "no value" */
+export function nullableString(v: unknown): string | null {
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  if (typeof v !== 'string' || v === '') return null;
+  return v;
+}
+
+export function bool(v: unknown, fallback: boolean): boolean {
+  if (typeof v === 'boolean') return v;
+  if (v === 'true') return true;
+  if (v === 'false') return false;
+  return fallback;
+}
+
+export function str(v: unknown, fallback: string): string {
+  return typeof v === 'string' ? v : fallback;
+}
+
+/** `viewCount`: a numeric string; a number becomes one; anything else (missing, `[0]`, "abc") is unknown */
+export function viewCount(v: unknown): string | null {
+  if (typeof v === 'number' && Number.isFinite(v) && v >= 0) return String(Math.trunc(v));
+  if (typeof v === 'string' && /^\d+$/.test(v.trim())) return v.trim();
+  return null;
+}
+
+export function indexPair(v: unknown): [number, number] | null {
+  if (Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === 'number' && Number.isInteger(x))) return [v[0] as number, v[1] as number];
+  return null;
+}

@@ -1,0 +1,113 @@
+/**
+ * Paging guards and de-duplication per view (a view = one operation + its
+ * params without cursor). The live service sometimes promises pages it does
+ * not have: stop, and say why, on a repeated cursor, `has_next_page` without
+ * a cursor, or two pages in a row that bring nothing new. Items already seen
+ * on another page of the same view are removed and counted.
+ *
+ * Re-reading a page (same cursor, e.g. from the response store) gives the
+ * same answer again: ids and cursors are remembered with the page that
+ * brought them, so a page is never a duplicate of itself.
+ */
+import { LRUCache } from 'lru-cache';
+import type { PagingStopReason } from '../../../shared/ipc/api';
+
+export interface Paging {
+  hasNextPage: boolean;
+  /** null at the end, or when a guard stopped paging */
+  nextCursor: string | null;
+  stop: { reason: PagingStopReason; message: string } | null;
+}
+
+export interface PageFacts {
+  /** the cursor the page was asked with; null for a first page */
+  cursor: string | null;
+  /** ids of the page's items in order (undefined for an item without id) */
+  ids: ReadonlyArray<string | undefined>;
+  hasNextPage: boolean;
+  nextCursor: string;
+}
+
+export interface ViewDecision {
+  /** per item: keep it (false = a duplicate) */
+  keep: boolean[];
+  duplicatesRemoved: number;
+  paging: Paging;
+}
+
+export const STOP_MESSAGES: Record<PagingStopReason, string> = {
+  'repeated-cursor': 'Paging stopped: the service gave a cursor it had already given, which would loop.',
+  'missing-cursor': 'Paging stopped: the service said there are more pages but gave no cursor to reach them.',
+  'empty-pages': 'Paging stopped: two pages in a row brought nothing new.',
+};
+
+interface ViewState {
+  /** id → key of the page that first brought it */
+  seen: Map<string, string>;
+  /** next cursor → key of the page that gave it */
+  parentOf: Map<string, string>;
+  /** pages that brought nothing new */
+  empty: Set<string>;
+}
+
+const FIRST = '\u0000first';
+
+export class PagingViews {
+  private readonly views: LRUCache<string, ViewState>;
+
+  constructor(maxViews = 500) {
+    this.views = new LRUCache({ max: maxViews });
+  }
+
+  /** forget every view */
+  clear(): void {
+    this.views.clear();
+  }
+
+  /** Apply one page to its view; a page without cursor starts the view afresh. */
+  apply(viewKey: string, page: PageFacts): ViewDecision {
+    const pageKey = page.cursor ?? FIRST;
+    let view = this.views.get(viewKey);
+    if (!view || page.cursor === null) {
+      view = { seen: new Map(), parentOf: new Map(), empty: new Set() };
+      this.views.set(viewKey, view);
+    }
+
+    const local = new Set<string>();
+    let fresh = 0;
+    const keep = page.ids.map((id) => {
+      if (id === undefined) {
+        fresh++;
+        return true;
+      }
+      const owner = view.seen.get(id);
+      if (local.has(id) || (owner !== undefined && owner !== pageKey)) return false;
+      local.add(id);
+      if (owner === undefined) view.seen.set(id, pageKey);
+      fresh++;
+      return true;
+    });
+    const duplicatesRemoved = keep.filter((k) => !k).length;
+
+    if (fresh === 0) view.empty.add(pageKey);
+    else view.empty.delete(pageKey);
+
+    return { keep, duplicatesRemoved, paging: this.decide(view, pageKey, page, fresh) };
+  }
+
+  private decide(view: ViewState, pageKey: string, page: PageFacts, fresh: number): Paging {
+    if (!page.hasNextPage) return { hasNextPage: false, nextCursor: null, stop: null };
+    const next = page.nextCursor;
+    if (next === '') return stop('missing-cursor');
+    const givenBy = view.parentOf.get(next);
+    if (next === page.cursor || (givenBy !== undefined && givenBy !== pageKey)) return stop('repeated-cursor');
+    view.parentOf.set(next, pageKey);
+    const parent = page.cursor === null ? undefined : view.parentOf.get(page.cursor);
+    if (fresh === 0 && parent !== undefined && view.empty.has(parent)) return stop('empty-pages');
+    return { hasNextPage: true, nextCursor: next, stop: null };
+  }
+}
+
+function stop(reason: PagingStopReason): Paging {
+  return { hasNextPage: false, nextCursor: null, stop: { reason, message: STOP_MESSAGES[reason] } };
+}

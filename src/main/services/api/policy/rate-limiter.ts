@@ -1,0 +1,60 @@
+/**
+ * Client-side pacing so paging never provokes a 429: requests start at
+ * least 1/rate seconds apart (no bursts: the live service's free balance
+ * allows about one request per 5 s). Slots are handed out in call order.
+ *
+ * Defaults (see ARCHITECTURE.md, "Pace"): live mode uses the user's setting,
+ * 0.2 req/s out of the box (the free tier: the only rate that is safe for
+ * every balance); demo mode talks to the local sandbox and is not paced.
+ */
+import type { Clock } from '../../clock';
+
+export const DEFAULT_LIVE_RPS = 0.2;
+
+export interface RateLimiter {
+  /** wait for the next slot; rejects with the signal's reason if aborted while waiting */
+  acquire(signal?: AbortSignal): Promise<void>;
+  /** requests per second; Infinity = no pacing */
+  setRate(rps: number): void;
+  readonly rate: number;
+  /** no slot before `epochMs` (the service said Retry-After) */
+  pauseUntil(epochMs: number): void;
+}
+
+export function createRateLimiter(clock: Clock, rps: number): RateLimiter {
+  let rate = rps;
+  /** start time of the most recently granted slot */
+  let last = -Infinity;
+  let pausedUntil = -Infinity;
+
+  const interval = () => (Number.isFinite(rate) && rate > 0 ? 1000 / rate : 0);
+
+  return {
+    get rate() {
+      return rate;
+    },
+    setRate(next) {
+      if (!(next > 0)) throw new RangeError('rate must be positive');
+      rate = next;
+    },
+    pauseUntil(epochMs) {
+      pausedUntil = Math.max(pausedUntil, epochMs);
+    },
+    async acquire(signal) {
+      if (signal?.aborted) throw signal.reason as Error;
+      const now = clock.now();
+      const prev = last;
+      const slot = Math.max(now, last + interval(), pausedUntil);
+      last = slot;
+      if (slot > now) {
+        try {
+          await clock.sleep(slot - now, signal);
+        } catch (e) {
+          // give the slot back if nobody took a later one
+          if (last === slot) last = prev;
+          throw e;
+        }
+      }
+    },
+  };
+}

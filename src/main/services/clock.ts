@@ -1,0 +1,40 @@
+/**
+ * Time, injected: services never call Date.now() or setTimeout directly, so
+ * tests drive them with a fake clock (see `testing/fake-clock.ts`).
+ */
+export interface Clock {
+  /** epoch milliseconds */
+  now(): number;
+  /** a guard (timeout, deadline): run `fn` after `ms`; returns a function that cancels it */
+  setTimer(ms: number, fn: () => void): () => void;
+  /** a wait (backoff, pacing): resolves after `ms`; rejects with the signal's reason when aborted first */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+/** `sleep` built on `setTimer`, for clocks whose waits are ordinary timers. */
+export function sleepOnTimer(clock: Pick<Clock, 'setTimer'>, ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.reject(signal.reason as Error);
+  if (ms <= 0) return Promise.resolve();
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = () => {
+      cancel();
+      reject(signal?.reason as Error);
+    };
+    const cancel = clock.setTimer(ms, () => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    });
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  setTimer(ms, fn) {
+    const t = setTimeout(fn, Math.max(0, ms));
+    return () => clearTimeout(t);
+  },
+  sleep(ms, signal) {
+    return sleepOnTimer(systemClock, ms, signal);
+  },
+};

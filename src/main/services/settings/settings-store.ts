@@ -1,0 +1,86 @@
+/**
+ * Settings that survive a restart, kept with `conf` (atomic writes, JSON in
+ * the user-data folder). Never the API key: that lives with the key store.
+ *
+ * Defaults, and why:
+ * - mode: not stored until the user picks one; until then Skein is in demo
+ *   mode while no key is set and in live mode once one is.
+ * - baseUrl: the spec does not publish the live service's address, so the
+ *   default is a placeholder in the reserved `.invalid` domain that can never
+ *   resolve; live calls refuse it until the user enters their provider's URL.
+ * - requestsPerSecond: 0.2 (one request per 5 s), the live service's pace on
+ *   a free balance: the only rate safe for every account. Paid balances allow
+ *   3–20 req/s; the user raises it. Demo mode is not paced at all.
+ */
+import Conf from 'conf';
+import { z } from 'zod';
+import { DEFAULT_PRICES, PriceTable } from '../../../shared/api/pricing';
+import { Mode } from '../../../shared/ipc/app';
+import { Settings } from '../../../shared/ipc/settings';
+
+export const UNCONFIRMED_BASE_URL = 'https://social-data-api.invalid';
+export const DEFAULT_REQUESTS_PER_SECOND = 0.2;
+
+/** what is on disk: every field optional (absent = default), mode absent = "not chosen" */
+const Stored = z.object({
+  mode: Mode.optional(),
+  baseUrl: Settings.shape.baseUrl.optional(),
+  requestsPerSecond: Settings.shape.requestsPerSecond.optional(),
+  prices: PriceTable.optional(),
+  persistKeyWithoutKeyring: z.boolean().optional(),
+});
+type Stored = z.infer<typeof Stored>;
+
+export interface SettingsStore {
+  /** the settings in effect; `keyConfigured` decides the mode while the user has not picked one */
+  get(keyConfigured: boolean): Settings;
+  /** whether the user picked a mode */
+  readonly modeChosen: boolean;
+  /** validate and persist a change; returns the settings in effect */
+  update(patch: Partial<Settings>, keyConfigured: boolean): Settings;
+  /** the file the settings live in */
+  readonly path: string;
+}
+
+export function createSettingsStore(opts: { dir: string; configName?: string }): SettingsStore {
+  const conf = new Conf<Stored>({
+    cwd: opts.dir,
+    configName: opts.configName ?? 'settings',
+    clearInvalidConfig: true,
+    projectVersion: '1',
+  });
+
+  /** each stored field checked on its own: one bad value falls back to its default, not the whole file */
+  const read = (): Stored => {
+    const raw: Record<string, unknown> = { ...conf.store };
+    const out: Stored = {};
+    for (const k of Object.keys(Stored.shape) as Array<keyof Stored>) {
+      const parsed = Stored.shape[k].safeParse(raw[k]);
+      if (parsed.success && parsed.data !== undefined) (out as Record<string, unknown>)[k] = parsed.data;
+    }
+    return out;
+  };
+
+  const effective = (s: Stored, keyConfigured: boolean): Settings => ({
+    mode: s.mode ?? (keyConfigured ? 'live' : 'demo'),
+    baseUrl: s.baseUrl ?? UNCONFIRMED_BASE_URL,
+    requestsPerSecond: s.requestsPerSecond ?? DEFAULT_REQUESTS_PER_SECOND,
+    prices: { ...DEFAULT_PRICES, ...s.prices },
+    persistKeyWithoutKeyring: s.persistKeyWithoutKeyring ?? false,
+  });
+
+  return {
+    path: conf.path,
+    get modeChosen() {
+      return read().mode !== undefined;
+    },
+    get: (keyConfigured) => effective(read(), keyConfigured),
+    update(patch, keyConfigured) {
+      const checked = Settings.partial().strict().parse(patch);
+      const next: Stored = { ...read(), ...checked };
+      if (checked.baseUrl !== undefined) next.baseUrl = checked.baseUrl.replace(/\/+$/, '');
+      conf.store = Stored.parse(next);
+      return effective(next, keyConfigured);
+    },
+  };
+}
