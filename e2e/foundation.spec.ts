@@ -81,3 +81,15 @@ test('an inline event handler in injected markup never runs', async ({ skein }) 
   });
   expect(ran).toBe(false);
 });
+
+test('events from main reach subscribers until they unsubscribe', async ({ skein }) => {
+  await skein.page.evaluate(() => {
+    const w = window as unknown as { skein: { events: { on(n: string, cb: (p: unknown) => void): () => void } }; __seen: unknown[]; __off: () => void };
+    w.__seen = [];
+    w.__off = w.skein.events.on('menu', (p) => w.__seen.push(p));
+  });
+  await skein.emit('menu', 'export');
+  await skein.page.evaluate(() => (window as unknown as { __off: () => void }).__off());
+  await skein.emit('menu', 'back');
+  expect(await skein.page.evaluate(() => (window as unknown as { __seen: unknown[] }).__seen)).toEqual(['export']);
+});
