@@ -1,0 +1,34 @@
+/**
+ * Server state of communities. The members and moderators operations are
+ * announced by the API but answer 501 (never charged): they are asked at
+ * most once per session — the answer, even the 501, is kept for good and
+ * not retried — and only when their tab is opened.
+ */
+import { infiniteQueryOptions } from '@tanstack/react-query';
+import { apiQuery, pagedApiQuery } from '../../lib/api-query';
+
+export const communityKeys = {
+  all: ['community'] as const,
+  info: (id: string) => ['community', 'info', id] as const,
+  members: (id: string) => ['community', 'members', id] as const,
+  moderators: (id: string) => ['community', 'moderators', id] as const,
+};
+
+export const communityInfoQuery = (id: string) => apiQuery(communityKeys.info(id), 'communityInfo', { community_id: id });
+
+/** Asked once per session: kept forever, an error included (no retry, no refetch on mount). */
+export const ONCE_PER_SESSION = {
+  staleTime: Number.POSITIVE_INFINITY,
+  gcTime: Number.POSITIVE_INFINITY,
+  retry: false,
+  retryOnMount: false,
+  refetchOnMount: false,
+  refetchOnWindowFocus: false,
+  refetchOnReconnect: false,
+} as const;
+
+export const communityMembersQuery = (id: string) =>
+  infiniteQueryOptions({ ...pagedApiQuery(communityKeys.members(id), 'communityMembers', { community_id: id }), ...ONCE_PER_SESSION });
+
+export const communityModeratorsQuery = (id: string) =>
+  infiniteQueryOptions({ ...pagedApiQuery(communityKeys.moderators(id), 'communityModerators', { community_id: id }), ...ONCE_PER_SESSION });

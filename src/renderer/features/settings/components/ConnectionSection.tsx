@@ -1,0 +1,109 @@
+import { useId, useState, type FormEvent } from 'react';
+import type { Settings } from '../../../../shared/ipc/settings';
+import { ErrorState } from '../../../components/ErrorState';
+import { checkBaseUrl, checkRequestsPerSecond } from '../connection-form';
+import { useUpdateSettings } from '../use-settings';
+
+const MODES: ReadonlyArray<{ id: Settings['mode']; label: string; hint: string }> = [
+  { id: 'demo', label: 'Demo', hint: 'the embedded sandbox: made-up data, no key, nothing charged' },
+  { id: 'live', label: 'Live', hint: 'the real API at the base URL below, with your key; calls are charged' },
+];
+
+/** Mode, base URL and pace. */
+export function ConnectionSection({ settings }: { settings: Settings }) {
+  const update = useUpdateSettings();
+  const [baseUrl, setBaseUrl] = useState(settings.baseUrl);
+  const [rps, setRps] = useState(String(settings.requestsPerSecond));
+  const [urlError, setUrlError] = useState<string | null>(null);
+  const [rpsError, setRpsError] = useState<string | null>(null);
+  const urlId = useId();
+  const rpsId = useId();
+
+  const saveUrl = (e: FormEvent) => {
+    e.preventDefault();
+    const r = checkBaseUrl(baseUrl);
+    setUrlError(r.ok ? null : r.message);
+    if (r.ok) update.mutate({ baseUrl: r.value }, { onSuccess: ({ after }) => setBaseUrl(after.baseUrl) });
+  };
+  const saveRps = (e: FormEvent) => {
+    e.preventDefault();
+    const r = checkRequestsPerSecond(rps);
+    setRpsError(r.ok ? null : r.message);
+    if (r.ok) update.mutate({ requestsPerSecond: r.value });
+  };
+
+  return (
+    <section className="settings__section" aria-labelledby="settings-connection">
+      <h2 id="settings-connection">Connection</h2>
+      <fieldset className="settings__modes">
+        <legend>Mode</legend>
+        {MODES.map((m) => (
+          <label key={m.id} className="settings__mode">
+            <input
+              type="radio"
+              name="skein-mode"
+              value={m.id}
+              checked={settings.mode === m.id}
+              disabled={update.isPending}
+              onChange={() => update.mutate({ mode: m.id })}
+            />
+            <span>
+              <strong>{m.label}</strong> <span className="muted">— {m.hint}</span>
+            </span>
+          </label>
+        ))}
+        <p className="muted settings__hint">Switching mode clears cached answers, so nothing from one mode shows up in the other.</p>
+      </fieldset>
+
+      <form className="settings__row" onSubmit={saveUrl} noValidate>
+        <label htmlFor={urlId} className="settings__label">
+          Base URL
+        </label>
+        <input
+          id={urlId}
+          className="input settings__input"
+          type="url"
+          value={baseUrl}
+          aria-invalid={urlError ? true : undefined}
+          aria-describedby={urlError ? `${urlId}-error` : undefined}
+          onChange={(e) => setBaseUrl(e.target.value)}
+        />
+        <button type="submit" className="btn" disabled={update.isPending || baseUrl.trim() === settings.baseUrl}>
+          Save
+        </button>
+        {urlError ? (
+          <p id={`${urlId}-error`} className="settings__error" role="alert">
+            {urlError}
+          </p>
+        ) : null}
+      </form>
+
+      <form className="settings__row" onSubmit={saveRps} noValidate>
+        <label htmlFor={rpsId} className="settings__label">
+          Requests per second
+        </label>
+        <input
+          id={rpsId}
+          className="input settings__input settings__input--short"
+          inputMode="decimal"
+          value={rps}
+          aria-invalid={rpsError ? true : undefined}
+          aria-describedby={`${rpsId}-hint${rpsError ? ` ${rpsId}-error` : ''}`}
+          onChange={(e) => setRps(e.target.value)}
+        />
+        <button type="submit" className="btn" disabled={update.isPending || rps.trim() === String(settings.requestsPerSecond)}>
+          Save
+        </button>
+        <p id={`${rpsId}-hint`} className="muted settings__hint">
+          Skein paces its calls to stay under the API’s rate limit, which follows your balance (about 1 every 5 s on a free balance).
+        </p>
+        {rpsError ? (
+          <p id={`${rpsId}-error`} className="settings__error" role="alert">
+            {rpsError}
+          </p>
+        ) : null}
+      </form>
+      {update.isError ? <ErrorState compact error={update.error} what="the setting" /> : null}
+    </section>
+  );
+}

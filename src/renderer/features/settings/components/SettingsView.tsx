@@ -1,0 +1,33 @@
+/** Settings: connection (mode, base URL, pace), API key, price table and cache. */
+import { useQuery } from '@tanstack/react-query';
+import { ErrorState } from '../../../components/ErrorState';
+import { SkeletonList } from '../../../components/states';
+import { ViewFrame } from '../../../components/ViewFrame';
+import { settingsQuery } from '../queries';
+import { ApiKeySection } from './ApiKeySection';
+import { CacheSection } from './CacheSection';
+import { ConnectionSection } from './ConnectionSection';
+import { PriceTableSection } from './PriceTableSection';
+import './settings.css';
+
+export function SettingsView() {
+  const settings = useQuery(settingsQuery());
+  return (
+    <ViewFrame title="Settings" className="view--settings">
+      <div className="settings">
+        {settings.status === 'pending' ? (
+          <SkeletonList count={2} label="Loading settings…" />
+        ) : settings.status === 'error' ? (
+          <ErrorState error={settings.error} what="settings" onRetry={() => void settings.refetch()} />
+        ) : (
+          <>
+            <ConnectionSection key={`c-${settings.data.baseUrl}-${settings.data.requestsPerSecond}`} settings={settings.data} />
+            <ApiKeySection persistWithoutKeyring={settings.data.persistKeyWithoutKeyring} />
+            <PriceTableSection key={`p-${JSON.stringify(settings.data.prices)}`} prices={settings.data.prices} />
+            <CacheSection />
+          </>
+        )}
+      </div>
+    </ViewFrame>
+  );
+}

@@ -1,0 +1,33 @@
+/**
+ * Says when what a view shows did not come from a new call: main answered
+ * from its response store (`meta.fromCache`), or the renderer's query cache
+ * already held it when the view opened.
+ */
+import { useState } from 'react';
+import { absoluteTime, clockTime } from '../../../lib/time';
+import './usage.css';
+
+interface Props {
+  /** `meta` of the answer shown */
+  meta: { fromCache: boolean; fetchedAt: number } | undefined;
+  /** TanStack Query's `dataUpdatedAt` */
+  dataUpdatedAt: number;
+}
+
+export function CacheNote({ meta, dataUpdatedAt }: Props) {
+  const [openedAt] = useState(() => Date.now());
+  if (!meta) return null;
+  const fromRendererCache = dataUpdatedAt > 0 && dataUpdatedAt < openedAt;
+  if (!meta.fromCache && !fromRendererCache) return null;
+  return (
+    <p className="cache-note">
+      <span className="chip">served from cache</span>
+      <span>
+        no new call · fetched at{' '}
+        <time dateTime={new Date(meta.fetchedAt).toISOString()} title={absoluteTime(meta.fetchedAt)}>
+          {clockTime(meta.fetchedAt)}
+        </time>
+      </span>
+    </p>
+  );
+}

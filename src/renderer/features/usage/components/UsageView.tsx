@@ -1,0 +1,107 @@
+/**
+ * The usage panel: what this session (and all sessions) cost, by operation,
+ * and the recent calls one by one — cached answers and 501s shown as free.
+ * The numbers are Skein's estimate from the price table: the API does not
+ * report charges.
+ */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { usageKeys, usageQuery } from '../../../app/usage-queries';
+import { navigate } from '../../../app/navigation';
+import { ErrorState } from '../../../components/ErrorState';
+import { SkeletonList } from '../../../components/states';
+import { ViewFrame } from '../../../components/ViewFrame';
+import { skein } from '../../../lib/bridge';
+import { fullCount } from '../../../lib/format';
+import { routes } from '../../../lib/routes';
+import { formatCredits, formatUsd } from '../money';
+import { RecentCallsTable, ByOperationTable } from './UsageTables';
+import './usage.css';
+
+function ResetButton({ disabled }: { disabled: boolean }) {
+  const client = useQueryClient();
+  const [confirming, setConfirming] = useState(false);
+  const reset = useMutation({
+    mutationFn: () => skein().usage.reset(),
+    onSuccess: (snapshot) => client.setQueryData(usageKeys.snapshot(), snapshot),
+  });
+  if (reset.isError) return <ErrorState compact error={reset.error} what="reset" onRetry={() => reset.mutate()} />;
+  if (!confirming)
+    return (
+      <button type="button" className="btn" disabled={disabled || reset.isPending} onClick={() => setConfirming(true)}>
+        Reset counters
+      </button>
+    );
+  return (
+    <div role="group" aria-label="Reset the usage counters?" className="usage__confirm">
+      <span>Forget the counted calls?</span>
+      <button
+        type="button"
+        className="btn btn--primary"
+        onClick={() => {
+          setConfirming(false);
+          reset.mutate();
+        }}
+      >
+        Yes, reset
+      </button>
+      <button type="button" className="btn" onClick={() => setConfirming(false)}>
+        Keep
+      </button>
+    </div>
+  );
+}
+
+export function UsageView() {
+  const usage = useQuery(usageQuery());
+  return (
+    <ViewFrame title="Usage" className="view--usage" actions={<ResetButton disabled={!usage.data} />}>
+      <div className="usage">
+        <p className="muted">
+          Estimated with the price table in{' '}
+          <a
+            href="#/settings"
+            onClick={(e) => {
+              e.preventDefault();
+              navigate(routes.settings());
+            }}
+          >
+            Settings
+          </a>
+          ; the API does not report what it charged. Answers served from cache and calls the API announces as not available (HTTP 501)
+          are free.
+        </p>
+        {usage.status === 'pending' ? (
+          <SkeletonList count={2} label="Loading usage…" />
+        ) : usage.status === 'error' ? (
+          <ErrorState error={usage.error} what="usage" onRetry={() => void usage.refetch()} />
+        ) : (
+          <>
+            <dl className="usage__totals" aria-label="Totals">
+              <div>
+                <dt>Calls this session</dt>
+                <dd data-testid="session-calls">{fullCount(usage.data.session.calls)}</dd>
+              </div>
+              <div>
+                <dt>Credits this session</dt>
+                <dd data-testid="session-credits">{formatCredits(usage.data.session.credits)}</dd>
+              </div>
+              <div>
+                <dt>Cost this session</dt>
+                <dd>{formatUsd(usage.data.session.usd)}</dd>
+              </div>
+              <div>
+                <dt>All sessions</dt>
+                <dd>
+                  {fullCount(usage.data.lifetime.calls)} calls · {formatUsd(usage.data.lifetime.usd)}
+                </dd>
+              </div>
+            </dl>
+            <ByOperationTable snapshot={usage.data} />
+            <RecentCallsTable snapshot={usage.data} />
+          </>
+        )}
+      </div>
+    </ViewFrame>
+  );
+}
