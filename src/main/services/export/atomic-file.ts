@@ -5,7 +5,6 @@
  * at any moment leaves the target absent or the previous complete file.
  */
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
 import { open, readdir, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { SkeinError } from '../../../shared/errors';
@@ -91,9 +90,7 @@ export async function writeFileAtomic(
   let handle: FileHandle | undefined;
   try {
     handle = await open(temp, 'wx', 0o644);
-    const stream = handle.createWriteStream({ autoClose: false, highWaterMark: CHUNK });
-    const failed = new Promise<never>((_, reject) => stream.once('error', reject));
-    failed.catch(() => undefined);
+    const fh = handle;
     let pending: string[] = [];
     let pendingLength = 0;
     let bytes = 0;
@@ -102,8 +99,9 @@ export async function writeFileAtomic(
       const buf = Buffer.from(pending.join(''), 'utf8');
       pending = [];
       pendingLength = 0;
+      let done = 0;
+      while (done < buf.length) done += (await fh.write(buf, done, buf.length - done)).bytesWritten;
       bytes += buf.length;
-      if (!stream.write(buf)) await Promise.race([once(stream, 'drain'), failed]);
     };
     const sink: Sink = {
       write(chunk: string) {
@@ -118,8 +116,6 @@ export async function writeFileAtomic(
     };
     await produce(sink);
     await flush();
-    stream.end();
-    await Promise.race([once(stream, 'finish'), failed]);
     if (signal?.aborted) throw signal.reason;
     await handle.sync();
     await handle.close();

@@ -59,6 +59,7 @@ const JOURNAL_FILE = 'journal.log';
 const PERSIST_EVERY_MS = 2000;
 
 interface Running {
+  /** the current phase's controller: collecting, then writing (a cancel stops either) */
   controller: AbortController;
   done: Promise<ExportJob>;
 }
@@ -222,8 +223,8 @@ export class ExportService {
   }
 
   private launch(job: ExportJob, plan: ViewPlan): void {
-    const controller = new AbortController();
-    const done = this.run(job, plan, controller.signal)
+    const running = { controller: new AbortController() } as Running;
+    running.done = this.run(job, plan, running)
       .catch((error: unknown) => {
         this.deps.onInternalError?.(error);
         job.status = 'failed';
@@ -237,7 +238,7 @@ export class ExportService {
         this.update(job);
         return structuredClone(job);
       });
-    this.running.set(job.id, { controller, done });
+    this.running.set(job.id, running);
     this.update(job);
   }
 
@@ -251,8 +252,9 @@ export class ExportService {
     return f > 0 ? Math.min(1, f) : null;
   }
 
-  private async run(job: ExportJob, plan: ViewPlan, signal: AbortSignal): Promise<void> {
+  private async run(job: ExportJob, plan: ViewPlan, running: Running): Promise<void> {
     const { clock } = this.deps;
+    const signal = running.controller.signal;
     const walkId = `${job.id}:${++this.runs}`;
     const { state, journal } = await CollectionState.load(plan, join(this.dir(job.id), JOURNAL_FILE));
     let outcome: CollectOutcome;
@@ -295,6 +297,8 @@ export class ExportService {
         return;
       }
 
+      // a cancel that ended the collection must not stop the writing of what was collected
+      const writing = (running.controller = new AbortController()).signal;
       job.status = 'writing';
       this.update(job);
       await this.persist(job);
@@ -312,9 +316,9 @@ export class ExportService {
         csvIdColumns: job.format === 'csv' ? csvIdColumns(job.files[0] as string, plan) : undefined,
       });
       try {
-        await writeExport(job.format, job.files[0] as string, journal, manifest, plan, signal);
+        await writeExport(job.format, job.files[0] as string, journal, manifest, plan, writing);
       } catch (error) {
-        const cancelled = signal.aborted;
+        const cancelled = writing.aborted;
         job.status = cancelled ? 'cancelled' : 'failed';
         job.stopReason = cancelled ? 'cancelled' : job.stopReason;
         job.error = cancelled ? null : errorData(error);

@@ -1,0 +1,76 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { isSkeinError } from '../../../shared/errors';
+import { toWriteError, writeFileAtomic } from './atomic-file';
+
+const CHILD = join(dirname(fileURLToPath(import.meta.url)), 'testing', 'write-child.ts');
+
+/** Runs the writer in a child process; with `stall`, kills it (SIGKILL) once it is half-way through. */
+function runChild(target: string, tag: string, stall: boolean): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, target, '4000', tag, ...(stall ? ['stall'] : [])], {
+      cwd: process.cwd(),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (text: string) => {
+      if (text.includes('stalled')) child.kill('SIGKILL');
+    });
+    child.on('error', reject);
+    child.on('exit', (code, signal) => resolve({ code, signal }));
+  });
+}
+
+describe('writeFileAtomic', () => {
+  it('a writer killed mid-write leaves the target absent, or the previous complete file', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'skein-atomic-'));
+    const target = join(dir, 'export.json');
+
+    expect((await runChild(target, 'first', true)).signal).toBe('SIGKILL');
+    expect(await readdir(dir)).not.toContain('export.json');
+
+    expect((await runChild(target, 'complete', false)).code).toBe(0);
+    const complete = await readFile(target, 'utf8');
+    expect((JSON.parse(complete) as { items: unknown[] }).items).toHaveLength(4000);
+
+    expect((await runChild(target, 'second', true)).signal).toBe('SIGKILL');
+    expect(await readFile(target, 'utf8')).toBe(complete);
+    // the killed writer's temp file is cleaned up by the next write
+    await writeFileAtomic(target, async (sink) => sink.write('{}'));
+    expect(await readdir(dir)).toEqual(['export.json']);
+  });
+
+  it('a failure while producing leaves the previous file and no temp file', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'skein-atomic-'));
+    const target = join(dir, 'x.csv');
+    await writeFile(target, 'previous');
+    const full = Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+    const error = await writeFileAtomic(target, async (sink) => {
+      await sink.write('a'.repeat(1 << 20));
+      throw full;
+    }).catch((e: unknown) => e);
+    expect(isSkeinError(error) && error.code).toBe('write-failed');
+    expect((error as Error).message).toContain('disk is full');
+    expect(await readFile(target, 'utf8')).toBe('previous');
+    expect(await readdir(dir)).toEqual(['x.csv']);
+  });
+
+  it('says what to do for permission and read-only problems', () => {
+    for (const [code, words] of [
+      ['EACCES', 'not allowed'],
+      ['EPERM', 'not allowed'],
+      ['EROFS', 'read-only'],
+    ] as const) {
+      const e = toWriteError(Object.assign(new Error(code), { code }), '/data/out.json');
+      expect(isSkeinError(e) && e.code).toBe('write-failed');
+      expect((e as Error).message).toContain(words);
+      expect(isSkeinError(e) && e.details?.action).toBeTruthy();
+    }
+    const other = new Error('other');
+    expect(toWriteError(other, '/x')).toBe(other);
+  });
+});

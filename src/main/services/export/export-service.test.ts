@@ -1,0 +1,229 @@
+import { cp, mkdtemp, readFile, readdir, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ExportJob, ViewDescriptor } from '../../../shared/ipc/export';
+import { FakeClock } from '../testing/fake-clock';
+import { ExportService } from './export-service';
+import type { ExportManifest } from './manifest';
+import type { PageSource } from './page-source';
+import { memorySource, post, type MemoryPage } from './testing/memory-source';
+
+const ROOT = '1000000000000000001';
+const context = () => ({ appName: 'Skein', appVersion: '0.1.0', mode: 'demo' as const, baseUrl: 'http://user:secret@127.0.0.1:1234/?k=v' });
+
+function makePages(count: number, perPage = 5): MemoryPage[] {
+  const pages: MemoryPage[] = [{ items: [post(ROOT)] }];
+  let n = 0;
+  for (let p = 0; p < count; p++) {
+    const items = [];
+    for (let i = 0; i < perPage; i++) {
+      n++;
+      const id = String(9007199254740993n + BigInt(n));
+      // every third reply answers the previous reply, the rest answer the root
+      const parent = n % 3 === 0 ? String(9007199254740993n + BigInt(n - 1)) : ROOT;
+      items.push(post(id, parent));
+    }
+    if (p === 0) pages[0]!.items.push(...items);
+    else pages.push({ items });
+  }
+  return pages;
+}
+
+const threadView = (extra: Partial<ViewDescriptor> = {}): ViewDescriptor => ({
+  kind: 'thread',
+  operation: 'postRepliesV2',
+  params: { tweetId: ROOT, queryType: 'Latest' },
+  title: 'A thread',
+  ...extra,
+});
+
+async function setup(source: PageSource, stateDir?: string) {
+  const dir = await mkdtemp(join(tmpdir(), 'skein-export-'));
+  const updates: ExportJob[] = [];
+  const service = new ExportService({
+    source,
+    stateDir: stateDir ?? join(dir, 'state'),
+    clock: new FakeClock(),
+    context,
+    onUpdate: (job) => updates.push(job),
+  });
+  return { dir, service, updates, stateDir: stateDir ?? join(dir, 'state') };
+}
+
+interface JsonExport {
+  manifest: ExportManifest;
+  items: Array<{ root_id: string; parent_id: string | null; depth: number | null; item: Record<string, unknown> }>;
+}
+const readJson = async (path: string) => JSON.parse(await readFile(path, 'utf8')) as JsonExport;
+const exists = (path: string) => stat(path).then(() => true, () => false);
+const allItems = (pages: MemoryPage[]) => pages.flatMap((p) => p.items);
+
+describe('ExportService', () => {
+  it('exports a whole thread to JSON: raw items in order, positions alongside, a complete manifest', async () => {
+    const pages = makePages(4);
+    const { dir, service } = await setup(memorySource(pages));
+    const target = join(dir, 'thread.json');
+    const job = await service.start({ view: threadView(), format: 'json', scope: 'all', targetPath: target });
+    const done = await service.settled(job.id);
+    expect(done.status).toBe('complete');
+    expect(done.progress.items).toBe(21);
+
+    const { manifest, items } = await readJson(target);
+    expect(items.map((e) => e.item)).toEqual(allItems(pages));
+    expect(items[0]).toMatchObject({ root_id: ROOT, parent_id: null, depth: 0 });
+    expect(items[1]).toMatchObject({ parent_id: ROOT, depth: 1 });
+    expect(items[3]).toMatchObject({ parent_id: items[2]!.item.id, depth: 2 });
+    expect(manifest).toMatchObject({
+      app: { name: 'Skein', version: '0.1.0' },
+      mode: 'demo',
+      base_url: 'http://127.0.0.1:1234',
+      view: { kind: 'thread', operation: 'postRepliesV2', path: '/social/tweet/replies/v2' },
+      requests: [{ operation: 'postRepliesV2', params: { tweetId: ROOT, queryType: 'Latest' } }],
+      scope: 'all',
+      counts: { pages: 4, items: 21, duplicates_removed: 0, dropped: 0, calls: 4 },
+      complete: true,
+      incomplete_reason: null,
+      files: [target],
+    });
+    expect(manifest.pages.map((p) => p.cursor)).toEqual([null, 'c1', 'c2', 'c3']);
+    expect(manifest.pages.map((p) => p.next_cursor)).toEqual(['c1', 'c2', 'c3', null]);
+    expect(manifest.estimated_credits).toBe(15 * 21);
+    expect(Date.parse(manifest.exported_at)).not.toBeNaN();
+    // a finished job leaves no state behind
+    expect(await readdir(join(dir, 'state'))).toEqual([]);
+  });
+
+  it('removes duplicates across pages and says how many', async () => {
+    const pages = makePages(3);
+    pages[2]!.items.push(pages[1]!.items[0]!);
+    const { dir, service } = await setup(memorySource(pages));
+    const target = join(dir, 'x.json');
+    const job = await service.start({ view: threadView(), format: 'json', scope: 'all', targetPath: target });
+    await service.settled(job.id);
+    const { manifest, items } = await readJson(target);
+    expect(items).toHaveLength(16);
+    expect(manifest.counts.duplicates_removed).toBe(1);
+  });
+
+  it('a cap stops between pages; resume continues from the last cursor and ends with the same items as one run', async () => {
+    const pages = makePages(30);
+    const source = memorySource(pages);
+    const { dir, service } = await setup(source);
+    const target = join(dir, 'capped.json');
+    const job = await service.start({ view: threadView(), format: 'json', scope: 'all', caps: { maxPages: 7 }, targetPath: target });
+    const capped = await service.settled(job.id);
+    expect(capped).toMatchObject({ status: 'partial', stopReason: 'cap-pages', resumable: true });
+    const partial = await readJson(target);
+    expect(partial.manifest).toMatchObject({ complete: false, incomplete_reason: 'cap-pages', counts: { pages: 7 } });
+    expect(partial.items.map((e) => e.item)).toEqual(allItems(pages.slice(0, 7)));
+
+    await service.resume(job.id, { maxItems: 60 });
+    expect((await service.settled(job.id)).stopReason).toBe('cap-items');
+    await service.resume(job.id);
+    const finished = await service.settled(job.id);
+    expect(finished).toMatchObject({ status: 'complete', resumable: false });
+    const full = await readJson(target);
+    expect(full.items.map((e) => e.item)).toEqual(allItems(pages));
+    expect(full.manifest.pages.map((p) => p.cursor)).toEqual(pages.map((_, i) => (i === 0 ? null : `c${i}`)));
+    // every page was asked for exactly once across the three runs
+    expect(source.requests.map((r) => r.cursor)).toEqual(pages.map((_, i) => (i === 0 ? null : `c${i}`)));
+  });
+
+  it('an error keeps what was collected, writes a partial file that says why, and resumes', async () => {
+    const pages = makePages(6);
+    const failure = new Error('socket hang up');
+    const { dir, service } = await setup(memorySource(pages, { failOnce: new Map([[3, failure]]) }));
+    const target = join(dir, 'e.jsonl');
+    const job = await service.start({ view: threadView(), format: 'jsonl', scope: 'all', targetPath: target });
+    const failed = await service.settled(job.id);
+    expect(failed).toMatchObject({ status: 'partial', stopReason: 'error', resumable: true });
+    expect(failed.error?.code).toBe('internal');
+    const sidecar = JSON.parse(await readFile(join(dir, 'e.manifest.json'), 'utf8')) as ExportManifest;
+    expect(sidecar).toMatchObject({ complete: false, incomplete_reason: 'error', counts: { pages: 3 } });
+
+    await service.resume(job.id);
+    expect((await service.settled(job.id)).status).toBe('complete');
+    const lines = (await readFile(target, 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l) as JsonExport['items'][number]);
+    expect(lines.map((l) => l.item)).toEqual(allItems(pages));
+    expect(JSON.parse(await readFile(join(dir, 'e.manifest.json'), 'utf8'))).toMatchObject({ complete: true, counts: { items: 31 } });
+  });
+
+  it('survives a restart: the job comes back interrupted and resumes to the same items', async () => {
+    const pages = makePages(12);
+    const source = memorySource(pages, { hold: 8 });
+    const first = await setup(source);
+    const target = join(first.dir, 'r.json');
+    const job = await first.service.start({ view: threadView(), format: 'json', scope: 'all', targetPath: target });
+    await source.held;
+    // the process dies here: only what is on disk survives
+    const crashed = join(first.dir, 'after-crash');
+    await cp(first.stateDir, crashed, { recursive: true });
+    await first.service.dispose();
+
+    const second = await setup(memorySource(pages), crashed);
+    const [found] = await second.service.list();
+    expect(found).toMatchObject({ id: job.id, status: 'interrupted', stopReason: 'interrupted', resumable: true });
+    await second.service.resume(job.id);
+    expect((await second.service.settled(job.id)).status).toBe('complete');
+    expect((await readJson(target)).items.map((e) => e.item)).toEqual(allItems(pages));
+  });
+
+  it('cancel writes what was collected as a partial export; cancel before the first page writes nothing', async () => {
+    const pages = makePages(5);
+    const source = memorySource(pages, { hold: 2 });
+    const { dir, service } = await setup(source);
+    const target = join(dir, 'c.json');
+    const job = await service.start({ view: threadView(), format: 'json', scope: 'all', targetPath: target });
+    await source.held;
+    await service.cancel(job.id);
+    const cancelled = await service.settled(job.id);
+    expect(cancelled).toMatchObject({ status: 'partial', stopReason: 'cancelled', resumable: true });
+    expect((await readJson(target)).manifest).toMatchObject({ complete: false, incomplete_reason: 'cancelled', counts: { pages: 2 } });
+
+    const early = memorySource(pages, { hold: 0 });
+    const other = await setup(early);
+    const target2 = join(other.dir, 'none.json');
+    const job2 = await other.service.start({ view: threadView(), format: 'json', scope: 'all', targetPath: target2 });
+    await early.held;
+    await other.service.cancel(job2.id);
+    expect((await other.service.settled(job2.id)).status).toBe('cancelled');
+    expect(await exists(target2)).toBe(false);
+    expect(await other.service.discard(job2.id)).toBe(true);
+    expect(await readdir(other.stateDir)).toEqual([]);
+  });
+
+  it('scope "loaded" exports the pages the view holds and says more exist', async () => {
+    const pages = makePages(5);
+    const source = memorySource(pages);
+    const { dir, service } = await setup(source);
+    const target = join(dir, 'l.json');
+    const job = await service.start({ view: threadView({ loadedPages: 2 }), format: 'json', scope: 'loaded', targetPath: target });
+    expect(await service.settled(job.id)).toMatchObject({ status: 'partial', stopReason: 'loaded-only', resumable: false });
+    const { manifest, items } = await readJson(target);
+    expect(items.map((e) => e.item)).toEqual(allItems(pages.slice(0, 2)));
+    expect(manifest).toMatchObject({ scope: 'loaded', complete: false, incomplete_reason: 'loaded-only' });
+    expect(source.requests).toHaveLength(2);
+  });
+
+  it('stops on a repeated cursor (paging guard) and records it', async () => {
+    const pages = makePages(4);
+    pages[2]!.next = 'c1';
+    const { dir, service } = await setup(memorySource(pages));
+    const target = join(dir, 'g.json');
+    const job = await service.start({ view: threadView(), format: 'json', scope: 'all', targetPath: target });
+    expect(await service.settled(job.id)).toMatchObject({ status: 'partial', stopReason: 'repeated-cursor', resumable: false });
+    const { manifest } = await readJson(target);
+    expect(manifest.paging_stops).toEqual([{ page: 2, reason: 'repeated-cursor', message: expect.stringContaining('c1') as string }]);
+  });
+
+  it('a folder that cannot be written fails clearly, leaves nothing, and can be retried', async () => {
+    const { dir, service } = await setup(memorySource(makePages(2)));
+    const target = join(dir, 'missing-folder', 'x.json');
+    const job = await service.start({ view: threadView(), format: 'json', scope: 'all', targetPath: target });
+    const failed = await service.settled(job.id);
+    expect(failed).toMatchObject({ status: 'failed', resumable: true, error: { code: 'write-failed' } });
+    expect(failed.error?.message).toContain('does not exist');
+    expect(await exists(target)).toBe(false);
+  });
+});

@@ -1,0 +1,42 @@
+/**
+ * A child process for the crash test: writes a JSON export of `count` posts
+ * to `target` through the real writer. With `stall`, it stops half-way
+ * through the items, says `stalled` on stdout and waits to be killed.
+ * Usage: node --import tsx write-child.ts <target> <count> <tag> [stall]
+ */
+import { planView } from '../views';
+import { buildManifest } from '../manifest';
+import { writeExport } from '../writers';
+import { post } from './memory-source';
+
+const [target, countText, tag, mode] = process.argv.slice(2) as [string, string, string, string | undefined];
+const count = Number(countText);
+const view = { kind: 'postsByIds' as const, operation: 'postsByIds' as const, params: { tweet_ids: '1' } };
+const plan = planView(view);
+const manifest = buildManifest({
+  context: { appName: 'Skein', appVersion: tag, mode: 'demo', baseUrl: 'http://127.0.0.1:1' },
+  now: 0,
+  view,
+  plan,
+  scope: 'all',
+  caps: {},
+  format: 'json',
+  pages: [],
+  stop: null,
+  files: [target],
+});
+
+const source = {
+  async *items() {
+    for (let i = 0; i < count; i++) {
+      if (mode === 'stall' && i === count / 2) {
+        process.stdout.write('stalled\n');
+        await new Promise(() => undefined);
+      }
+      yield { id: String(i), position: 'null', raw: JSON.stringify(post(String(10n ** 18n + BigInt(i)), null, { tag })) };
+    }
+  },
+};
+
+await writeExport('json', target, source, manifest, plan);
+process.stdout.write('done\n');
