@@ -71,10 +71,11 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({ headless: true, args: CHROMIUM_ARGS, ...(executablePath ? { executablePath } : {}) });
 }
 
-/** The OS key store stand-in: "encrypts" in memory, as a keyring-less Linux would not. */
+/** The OS key store stand-in: a keyring that "encrypts" in memory. */
 export function memorySecretStorage(): SecretStorage {
   return {
-    isEncryptionAvailable: () => true,
+    isEncryptionAvailable: async () => true,
+    backend: () => 'gnome_libsecret',
     encryptString: async (plain) => new TextEncoder().encode(`enc:${plain}`),
     decryptString: async (bytes) => new TextDecoder().decode(bytes).replace(/^enc:/, ''),
   };

@@ -21,7 +21,7 @@ function deps(overrides: Partial<CoreDeps> = {}) {
   const openExternal = vi.fn(async () => {});
   const d: CoreDeps = {
     userDataDir: '/nonexistent',
-    secretStorage: { isEncryptionAvailable: () => false, encryptString: async () => new Uint8Array(), decryptString: async () => '' },
+    secretStorage: { isEncryptionAvailable: async () => false, backend: () => 'basic_text', encryptString: async () => new Uint8Array(), decryptString: async () => '' },
     openExternal,
     app: { name: 'Skein', version: '1.2.3', platform: 'linux' },
     startSandbox,

@@ -7,13 +7,10 @@
 import type { DemoExamples, EventName, EventPayload, Handlers, Mode } from '../shared/ipc';
 import { createAppHandlers, type AppIdentity } from './ipc/handlers/app';
 import { createInterimClientHandlers } from './ipc/handlers/interim-client';
+import type { SecretStorage } from './services/keys/secret-storage';
 
 /** The OS key store (Electron's safeStorage in the app, in-memory in tests). */
-export interface SecretStorage {
-  isEncryptionAvailable(): boolean | Promise<boolean>;
-  encryptString(plain: string): Promise<Uint8Array>;
-  decryptString(encrypted: Uint8Array): Promise<string>;
-}
+export type { SecretStorage };
 
 /** A running demo sandbox (see src/main/sandbox). */
 export interface SandboxHandle {

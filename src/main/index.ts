@@ -31,7 +31,8 @@ app.enableSandbox();
 
 // TODO(client helper): replace with adapters/safe-storage.ts once it lands.
 const secretStorage: SecretStorage = {
-  isEncryptionAvailable: () => safeStorage.isEncryptionAvailable(),
+  isEncryptionAvailable: () => safeStorage.isAsyncEncryptionAvailable(),
+  backend: () => (process.platform === 'linux' ? (safeStorage.getSelectedStorageBackend() as ReturnType<SecretStorage['backend']>) : 'unknown'),
   encryptString: (plain) => safeStorage.encryptStringAsync(plain),
   decryptString: async (encrypted) => (await safeStorage.decryptStringAsync(Buffer.from(encrypted))).result,
 };
