@@ -32,7 +32,8 @@ app.enableSandbox();
 // TODO(client helper): replace with adapters/safe-storage.ts once it lands.
 const secretStorage: SecretStorage = {
   isEncryptionAvailable: () => safeStorage.isAsyncEncryptionAvailable(),
-  backend: () => (process.platform === 'linux' ? (safeStorage.getSelectedStorageBackend() as ReturnType<SecretStorage['backend']>) : 'unknown'),
+  backend: () =>
+    process.platform === 'darwin' ? 'keychain' : process.platform === 'win32' ? 'dpapi' : safeStorage.getSelectedStorageBackend(),
   encryptString: (plain) => safeStorage.encryptStringAsync(plain),
   decryptString: async (encrypted) => (await safeStorage.decryptStringAsync(Buffer.from(encrypted))).result,
 };
