@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { segmentText, unescapeText } from './entities';
+import { readEntities, segmentText, unescapeText } from './entities';
 
 describe('segmentText', () => {
   it('places entities by code point, so emoji before them do not shift them', () => {
@@ -61,5 +61,19 @@ describe('segmentText', () => {
 describe('unescapeText', () => {
   it('decodes only the escapes the API uses', () => {
     expect(unescapeText('a &amp;amp; b &copy;')).toBe('a &amp; b &copy;');
+  });
+});
+
+describe('readEntities', () => {
+  it('keeps well-formed entries of an open-shaped entities object and drops the rest', () => {
+    const e = readEntities({
+      urls: [{ url: 'https://t.co/a', expanded_url: 'https://a.example', display_url: 'a.example', indices: [0, 14] }, { url: 5, indices: [0, 1] }],
+      user_mentions: [{ screen_name: 'ada', indices: [1] }],
+      hashtags: 'nope',
+    });
+    expect(e?.urls).toHaveLength(1);
+    expect(e?.user_mentions).toEqual([]);
+    expect(e?.hashtags).toEqual([]);
+    expect(readEntities(null)).toBeNull();
   });
 });

@@ -135,3 +135,25 @@ function trimEnd(segments: Segment[]): Segment[] {
   }
   return segments;
 }
+
+type Loose = Record<string, unknown>;
+const isObj = (v: unknown): v is Loose => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isIndices = (v: unknown): v is [number, number] =>
+  Array.isArray(v) && v.length === 2 && v.every((n) => typeof n === 'number' && Number.isInteger(n));
+
+/**
+ * Entities from an object whose shape the spec leaves open (a profile bio's
+ * `entities.description`): keeps only well-formed entries.
+ */
+export function readEntities(value: unknown): EntitiesLike | null {
+  if (!isObj(value)) return null;
+  const list = <T>(key: string, ok: (e: Loose) => boolean): T[] =>
+    (Array.isArray(value[key]) ? (value[key] as unknown[]) : []).filter((e): e is Loose => isObj(e) && isIndices(e.indices) && ok(e)) as T[];
+  const s = (e: Loose, k: string) => typeof e[k] === 'string';
+  return {
+    urls: list('urls', (e) => s(e, 'url')),
+    user_mentions: list('user_mentions', (e) => s(e, 'screen_name')),
+    hashtags: list('hashtags', (e) => s(e, 'text')),
+    symbols: list('symbols', (e) => s(e, 'text')),
+  };
+}

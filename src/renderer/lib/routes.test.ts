@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { QUERY_TYPES } from '../../shared/api/catalog';
-import { formatRoute, parseRoute, routes, type Route } from './routes';
+import { formatRoute, pageKey, parseRoute, routes, type Route } from './routes';
 
 describe('parseRoute', () => {
   it('opens home for an empty hash', () => {
@@ -60,5 +60,14 @@ describe('formatRoute', () => {
   it('leaves defaults out of the hash', () => {
     expect(formatRoute(routes.post('9'))).toBe('#/post/9/replies');
     expect(formatRoute(routes.userByHandle('@ada'))).toBe('#/user/%40ada/posts');
+  });
+});
+
+describe('pageKey', () => {
+  it('keeps the page when only its tab or toggles change', () => {
+    expect(pageKey(routes.post('1', 'quotes'))).toBe(pageKey(routes.post('1', 'replies', 'Latest', true)));
+    expect(pageKey(routes.userByHandle('Ada', 'mentions'))).toBe(pageKey(routes.userByHandle('ada')));
+    expect(pageKey(routes.post('1'))).not.toBe(pageKey(routes.post('2')));
+    expect(pageKey(routes.search('a'))).not.toBe(pageKey(routes.search('b')));
   });
 });

@@ -174,9 +174,18 @@ export function formatRoute(route: Route): string {
   }
 }
 
-/** Identity of the page a route shows, ignoring tabs and toggles (for scroll memory). */
-export function routeKey(route: Route): string {
-  return formatRoute(route);
+/** Identity of the page a route shows, ignoring its tabs and toggles (switching tabs keeps the page). */
+export function pageKey(route: Route): string {
+  switch (route.name) {
+    case 'post':
+      return `post:${route.id}`;
+    case 'user':
+      return route.ref.kind === 'id' ? `user:${route.ref.id}` : `user:@${route.ref.handle.toLowerCase()}`;
+    case 'lookup':
+      return `lookup:${route.kind}`;
+    default:
+      return formatRoute(route);
+  }
 }
 
 function splitOnce(s: string, sep: string): [string, string] {

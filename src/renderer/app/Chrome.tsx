@@ -1,0 +1,70 @@
+import { useQuery } from '@tanstack/react-query';
+import { creditsLabel } from '../lib/format';
+import { formatRoute, routes, type Route, type RouteName } from '../lib/routes';
+import { goBack, goForward, useHistoryAvailability } from './navigation';
+import { appInfoQuery, usageQuery } from './usage-queries';
+
+const SECTIONS: ReadonlyArray<{ label: string; route: Route; matches: readonly RouteName[] }> = [
+  { label: 'Home', route: routes.home(), matches: ['home'] },
+  { label: 'Search people', route: routes.search(), matches: ['search'] },
+  { label: 'Look up ids', route: routes.lookup(), matches: ['lookup'] },
+  { label: 'Trends', route: routes.trends(), matches: ['trends'] },
+  { label: 'Settings', route: routes.settings(), matches: ['settings'] },
+];
+
+export function Sidebar({ current }: { current: Route }) {
+  return (
+    <nav className="sidebar" aria-label="Sections">
+      <p className="sidebar__brand">Skein</p>
+      <ul>
+        {SECTIONS.map((s) => (
+          <li key={s.label}>
+            <a href={formatRoute(s.route)} className="sidebar__link" aria-current={s.matches.includes(current.name) ? 'page' : undefined}>
+              {s.label}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+export function HistoryButtons() {
+  const { canGoBack, canGoForward } = useHistoryAvailability();
+  return (
+    <div className="history" role="group" aria-label="History">
+      <button type="button" className="btn btn--icon" onClick={goBack} disabled={!canGoBack} aria-keyshortcuts="Alt+ArrowLeft" title="Back (Alt+←)">
+        <span aria-hidden="true">←</span>
+        <span className="visually-hidden">Back</span>
+      </button>
+      <button type="button" className="btn btn--icon" onClick={goForward} disabled={!canGoForward} aria-keyshortcuts="Alt+ArrowRight" title="Forward (Alt+→)">
+        <span aria-hidden="true">→</span>
+        <span className="visually-hidden">Forward</span>
+      </button>
+    </div>
+  );
+}
+
+/** Mode, calls and estimated credits this session (from main's usage meter). */
+export function StatusBar() {
+  const info = useQuery(appInfoQuery());
+  const usage = useQuery(usageQuery());
+  const mode = info.data?.mode;
+  const session = usage.data?.session;
+  return (
+    <footer className="statusbar">
+      <span className={`statusbar__mode statusbar__mode--${mode ?? 'unknown'}`} data-testid="mode">
+        {mode === 'demo' ? 'Demo mode' : mode === 'live' ? 'Live mode' : 'Mode…'}
+      </span>
+      <span data-testid="session-calls">
+        Calls this session: <strong>{session ? session.calls : '…'}</strong>
+      </span>
+      <span data-testid="session-credits">
+        Estimated: <strong>{session ? creditsLabel(session.credits, session.usd) : '…'}</strong>
+      </span>
+      <a href={formatRoute(routes.usage())} className="statusbar__link">
+        Usage details
+      </a>
+    </footer>
+  );
+}

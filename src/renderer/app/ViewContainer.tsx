@@ -1,0 +1,81 @@
+import { Component, useEffect, useLayoutEffect, useMemo, useRef, type ErrorInfo, type ReactNode } from 'react';
+import { SkeinError } from '../../shared/errors';
+import { ErrorState } from '../components/ErrorState';
+import { ViewScrollContext } from '../components/view-scroll';
+import { useUi } from '../state/ui';
+
+/**
+ * The `<main>` landmark and scroll container of one page. Mounted afresh per
+ * page (its key), it restores where that page was scrolled to, remembers
+ * scrolling per route, and gives focus to the page's heading when focus was lost.
+ */
+export function ViewContainer({ viewKey, children }: { viewKey: string; children: ReactNode }) {
+  const ref = useRef<HTMLElement>(null);
+  const top = useRef(0);
+  const keyRef = useRef(viewKey);
+  const rememberScrollTop = useUi((s) => s.rememberScrollTop);
+  const scroll = useMemo(() => ({ ref, viewKey }), [viewKey]);
+
+  // restore on arrival (children's layout effects ran first, so lists have their sizes)
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const saved = useUi.getState().scroll[keyRef.current]?.top ?? 0;
+    if (saved > 0) el.scrollTop = saved;
+    top.current = el.scrollTop;
+    const active = document.activeElement;
+    if (!active || active === document.body || !document.contains(active)) {
+      el.querySelector<HTMLElement>('h1')?.focus({ preventScroll: true });
+    }
+  }, []);
+
+  // the route can change within a page (tabs, toggles): keep each route's offset
+  useEffect(() => {
+    const prev = keyRef.current;
+    if (prev !== viewKey) {
+      rememberScrollTop(prev, top.current);
+      keyRef.current = viewKey;
+    }
+  }, [viewKey, rememberScrollTop]);
+  useEffect(() => () => rememberScrollTop(keyRef.current, top.current), [rememberScrollTop]);
+
+  return (
+    <main
+      ref={ref}
+      id="main"
+      className="view-scroll"
+      tabIndex={-1}
+      onScroll={(e) => {
+        top.current = e.currentTarget.scrollTop;
+      }}
+    >
+      <ViewScrollContext.Provider value={scroll}>
+        <ViewErrorBoundary>{children}</ViewErrorBoundary>
+      </ViewScrollContext.Provider>
+    </main>
+  );
+}
+
+class ViewErrorBoundary extends Component<{ children: ReactNode }, { error: unknown }> {
+  override state: { error: unknown } = { error: null };
+  static getDerivedStateFromError(error: unknown) {
+    return { error };
+  }
+  override componentDidCatch(error: unknown, info: ErrorInfo) {
+    console.error('View crashed', error, info.componentStack);
+  }
+  override render() {
+    if (this.state.error) {
+      const msg = this.state.error instanceof Error ? this.state.error.message : String(this.state.error);
+      return (
+        <div className="view">
+          <header className="view__header">
+            <h1 tabIndex={-1}>This view failed</h1>
+          </header>
+          <ErrorState error={new SkeinError('internal', msg)} onRetry={() => this.setState({ error: null })} />
+        </div>
+      );
+    }
+    return this.props.children;
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * Which component shows which route. Each feature owns its view under
+ * `features/<feature>/components`; adding a view is one case here (the
+ * switch is exhaustive, so a new route that has no view does not compile).
+ */
+import type { Route } from '../lib/routes';
+import { CommunityView } from '../features/community/components/CommunityView';
+import { HomeView } from '../features/home/components/HomeView';
+import { ListView } from '../features/list/components/ListView';
+import { LookupView } from '../features/lookup/components/LookupView';
+import { PeopleSearchView } from '../features/people/components/PeopleSearchView';
+import { PostView } from '../features/post/components/PostView';
+import { SettingsView } from '../features/settings/components/SettingsView';
+import { SpaceView } from '../features/space/components/SpaceView';
+import { TrendsView } from '../features/trends/components/TrendsView';
+import { UsageView } from '../features/usage/components/UsageView';
+import { ProfileView } from '../features/user/components/ProfileView';
+import { NotFoundView } from './NotFoundView';
+
+export function RouteView({ route }: { route: Route }) {
+  switch (route.name) {
+    case 'home':
+      return <HomeView />;
+    case 'post':
+      return <PostView route={route} />;
+    case 'user':
+      return <ProfileView route={route} />;
+    case 'search':
+      return <PeopleSearchView route={route} />;
+    case 'lookup':
+      return <LookupView route={route} />;
+    case 'community':
+      return <CommunityView route={route} />;
+    case 'list':
+      return <ListView route={route} />;
+    case 'space':
+      return <SpaceView route={route} />;
+    case 'trends':
+      return <TrendsView route={route} />;
+    case 'settings':
+      return <SettingsView />;
+    case 'usage':
+      return <UsageView />;
+    case 'unknown':
+      return <NotFoundView path={route.path} />;
+  }
+}

@@ -1,0 +1,96 @@
+import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
+import { useCallback, type ReactNode } from 'react';
+import { fullCount } from '../lib/format';
+import type { PagesSummary } from '../lib/pages';
+import { ErrorState } from './ErrorState';
+import { EmptyState, Note, SkeletonList } from './states';
+import { VirtualList } from './VirtualList';
+
+export interface Noun {
+  one: string;
+  many: string;
+}
+
+export interface InfiniteFeedProps<T> {
+  query: Pick<
+    UseInfiniteQueryResult<InfiniteData<unknown, unknown>>,
+    'status' | 'error' | 'refetch' | 'fetchNextPage' | 'hasNextPage' | 'isFetchingNextPage' | 'isFetchNextPageError'
+  >;
+  summary: Pick<PagesSummary<unknown>, 'duplicatesRemoved' | 'dropped' | 'stop' | 'fromCache' | 'items'>;
+  rows: readonly T[];
+  getKey: (row: T, index: number) => string;
+  renderRow: (row: T, index: number) => ReactNode;
+  /** accessible name of the list ("Replies") */
+  label: string;
+  noun: Noun;
+  empty: ReactNode;
+}
+
+const plural = (n: number, noun: Noun) => `${fullCount(n)} ${n === 1 ? noun.one : noun.many}`;
+
+/**
+ * A cursor-paged list with every state: skeletons while the first page loads,
+ * the error with what to do, empty, loading more, a paging-guard stop, the
+ * end-of-list marker, and what was removed (repeats, unreadable items).
+ */
+export function InfiniteFeed<T>({ query, summary, rows, getKey, renderRow, label, noun, empty }: InfiniteFeedProps<T>) {
+  const { status, error, refetch, fetchNextPage, hasNextPage, isFetchingNextPage, isFetchNextPageError } = query;
+  const loaded = summary.items.length;
+  const canLoad = hasNextPage && !isFetchingNextPage && !isFetchNextPageError;
+  const loadMore = useCallback(() => {
+    if (canLoad) void fetchNextPage();
+  }, [canLoad, fetchNextPage]);
+
+  if (status === 'pending') return <SkeletonList label={`Loading ${noun.many}…`} />;
+  if (status === 'error') return <ErrorState error={error} what={noun.many} onRetry={() => void refetch()} />;
+
+  const notes: string[] = [];
+  if (summary.duplicatesRemoved > 0) notes.push(`${plural(summary.duplicatesRemoved, { one: 'duplicate', many: 'duplicates' })} removed`);
+  if (summary.dropped > 0) notes.push(`${plural(summary.dropped, { one: 'unreadable item', many: 'unreadable items' })} skipped`);
+  if (summary.fromCache) notes.push('served from cache, no new call');
+
+  const footer = (
+    <div className="list-footer">
+      {notes.length ? <Note>{notes.join(' · ')}</Note> : null}
+      {isFetchNextPageError ? (
+        <ErrorState compact error={error} what={`more ${noun.many}`} onRetry={() => void fetchNextPage()} />
+      ) : isFetchingNextPage ? (
+        <SkeletonList count={2} label={`Loading more ${noun.many}…`} />
+      ) : hasNextPage ? (
+        <div className="list-more">
+          <button type="button" className="btn" onClick={loadMore}>
+            Load more {noun.many}
+          </button>
+        </div>
+      ) : summary.stop ? (
+        <p className="list-end list-end--stop" role="status">
+          Stopped after {plural(loaded, noun)}: {summary.stop}
+        </p>
+      ) : loaded > 0 ? (
+        <p className="list-end" role="status">
+          End of {noun.many} · {plural(loaded, noun)}
+        </p>
+      ) : null}
+    </div>
+  );
+
+  if (loaded === 0 && !hasNextPage && !summary.stop) {
+    return (
+      <>
+        {typeof empty === 'string' ? <EmptyState title={empty} /> : empty}
+        {notes.length ? <Note>{notes.join(' · ')}</Note> : null}
+      </>
+    );
+  }
+  return (
+    <VirtualList
+      rows={rows}
+      getKey={getKey}
+      renderRow={renderRow}
+      label={label}
+      busy={isFetchingNextPage}
+      onNearEnd={canLoad ? loadMore : undefined}
+      footer={footer}
+    />
+  );
+}

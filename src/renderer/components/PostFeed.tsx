@@ -1,0 +1,36 @@
+import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
+import { useMemo, type ReactNode } from 'react';
+import type { Post } from '../../shared/api/schemas';
+import type { ApiCallOutput } from '../../shared/ipc/api';
+import { summarizePages } from '../lib/pages';
+import { InfiniteFeed, type Noun } from './InfiniteFeed';
+import { PostCard } from './post/PostCard';
+
+/** A page of any post-returning paged operation. */
+export type PostPage = Omit<ApiCallOutput, 'items' | 'operation'> & { items: Post[] };
+
+const POSTS: Noun = { one: 'post', many: 'posts' };
+
+interface Props {
+  query: UseInfiniteQueryResult<InfiniteData<PostPage, unknown>>;
+  label: string;
+  noun?: Noun;
+  empty: ReactNode;
+}
+
+/** An infinite, virtualized list of post cards with all list states. */
+export function PostFeed({ query, label, noun = POSTS, empty }: Props) {
+  const summary = useMemo(() => summarizePages<Post>(query.data?.pages), [query.data]);
+  return (
+    <InfiniteFeed
+      query={query}
+      summary={summary}
+      rows={summary.items}
+      getKey={(p) => p.id}
+      renderRow={(p) => <PostCard post={p} />}
+      label={label}
+      noun={noun}
+      empty={empty}
+    />
+  );
+}

@@ -1,0 +1,98 @@
+import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { Virtualizer, type VirtualizerHandle } from 'virtua';
+import { useUi } from '../state/ui';
+import { useViewScroll } from './view-scroll';
+
+export interface VirtualListProps<T> {
+  rows: readonly T[];
+  getKey: (row: T, index: number) => string;
+  renderRow: (row: T, index: number) => ReactNode;
+  /** accessible name of the list region */
+  label: string;
+  busy?: boolean;
+  /** called when the end of the list comes within about two screens */
+  onNearEnd?: () => void;
+  /** what follows the list (footer states); the near-end sentinel sits before it */
+  footer?: ReactNode;
+}
+
+/**
+ * A virtualized list inside the view's scroll container (virtua: variable
+ * heights measured as they render, no jumps scrolling up into unmeasured
+ * items). Remembers measured sizes so Back lands exactly where the user was.
+ */
+export function VirtualList<T>({ rows, getKey, renderRow, label, busy, onNearEnd, footer }: VirtualListProps<T>) {
+  const { ref: scrollRef, viewKey: routeKey } = useViewScroll();
+  const viewKey = `${routeKey}::${label}`;
+  const handle = useRef<VirtualizerHandle>(null);
+  const wrap = useRef<HTMLElement>(null);
+  const sentinel = useRef<HTMLDivElement>(null);
+  const [startMargin, setStartMargin] = useState(0);
+  const rememberListSizes = useUi((s) => s.rememberListSizes);
+  // a snapshot fits only the same rows; read once, at mount
+  const [initialCache] = useState(() => {
+    const m = useUi.getState().scroll[viewKey];
+    return m?.list && m.rows === rows.length ? m.list : undefined;
+  });
+
+  // where the list starts inside the scroll container (content above it can change height)
+  useLayoutEffect(() => {
+    const el = wrap.current;
+    const root = scrollRef.current;
+    if (!el || !root) return;
+    const measure = () => setStartMargin(el.getBoundingClientRect().top - root.getBoundingClientRect().top + root.scrollTop);
+    measure();
+    const ro = new ResizeObserver(measure);
+    if (root.firstElementChild) ro.observe(root.firstElementChild);
+    return () => ro.disconnect();
+  }, [scrollRef]);
+
+  // keep the measured sizes for Back
+  const rowsRef = useRef(rows.length);
+  useEffect(() => {
+    rowsRef.current = rows.length;
+  }, [rows.length]);
+  useEffect(() => {
+    const h = handle.current;
+    return () => {
+      if (h) rememberListSizes(viewKey, h.cache, rowsRef.current);
+    };
+  }, [viewKey, rememberListSizes]);
+
+  // load more when the end comes near: on scroll (observer) and after rows arrive
+  const nearEnd = useRef(onNearEnd);
+  useEffect(() => {
+    nearEnd.current = onNearEnd;
+  }, [onNearEnd]);
+  useEffect(() => {
+    const root = scrollRef.current;
+    const s = sentinel.current;
+    if (!root || !s) return;
+    const io = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && nearEnd.current?.(), {
+      root,
+      rootMargin: '0px 0px 1600px 0px',
+    });
+    io.observe(s);
+    return () => io.disconnect();
+  }, [scrollRef]);
+  useEffect(() => {
+    const root = scrollRef.current;
+    const s = sentinel.current;
+    if (!root || !s || !onNearEnd) return;
+    if (s.getBoundingClientRect().top - root.getBoundingClientRect().bottom < 1600) onNearEnd();
+  }, [rows.length, onNearEnd, scrollRef]);
+
+  return (
+    <section ref={wrap} className="vlist" aria-label={label} aria-busy={busy || undefined}>
+      <Virtualizer ref={handle} scrollRef={scrollRef} startMargin={startMargin} data={rows} cache={initialCache} bufferSize={600}>
+        {(row: T, i: number) => (
+          <div key={getKey(row, i)} className="vlist__row" data-index={i}>
+            {renderRow(row, i)}
+          </div>
+        )}
+      </Virtualizer>
+      <div ref={sentinel} className="vlist__sentinel" aria-hidden="true" />
+      {footer}
+    </section>
+  );
+}

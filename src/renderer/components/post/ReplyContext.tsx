@@ -1,0 +1,38 @@
+import type { Post } from '../../../shared/api/schemas';
+import { formatRoute, routes } from '../../lib/routes';
+
+const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+
+/** "Replying to @x · parent post": the mention the reply hides, else the live service's extra fields. */
+export function ReplyContext({ post }: { post: Post }) {
+  const start = post.displayTextRange?.[0] ?? 0;
+  const leading = (post.entities?.user_mentions ?? []).filter((m) => m.indices[1] <= start);
+  const byName = str(post.inReplyToUsername);
+  const mentions = leading.length
+    ? leading.map((m) => ({ key: m.id_str || m.screen_name, handle: m.screen_name, id: m.id_str || null }))
+    : byName
+      ? [{ key: byName, handle: byName, id: str(post.inReplyToUserId) }]
+      : [];
+  const parentId = str(post.inReplyToId);
+  return (
+    <p className="post__reply-context">
+      Replying to{' '}
+      {mentions.length === 0 ? (
+        'a post'
+      ) : (
+        mentions.map((m, i) => (
+          <span key={m.key}>
+            {i > 0 ? ', ' : null}
+            <a href={formatRoute(m.id ? routes.userById(m.id) : routes.userByHandle(m.handle))}>@{m.handle}</a>
+          </span>
+        ))
+      )}
+      {parentId ? (
+        <>
+          {' · '}
+          <a href={formatRoute(routes.post(parentId))}>parent post</a>
+        </>
+      ) : null}
+    </p>
+  );
+}

@@ -1,0 +1,85 @@
+import { useQueries, type UseQueryResult } from '@tanstack/react-query';
+import type { Post, User } from '../../../../shared/api/schemas';
+import { ErrorState } from '../../../components/ErrorState';
+import { PostCard } from '../../../components/post/PostCard';
+import { Note, SkeletonList } from '../../../components/states';
+import { UserCard } from '../../../components/UserCard';
+import { VirtualList } from '../../../components/VirtualList';
+import { fullCount } from '../../../lib/format';
+import type { LookupKind } from '../../../lib/routes';
+import { batchesOf, postBatchQueries, userBatchQueries } from '../queries';
+
+type Item = Post | User;
+type BatchResult = Pick<UseQueryResult<{ items: Item[]; report: { dropped: unknown[] } }>, 'status' | 'data' | 'error' | 'refetch'>;
+
+/** Found items in the order asked, and the ids the API did not return. */
+export function LookupResults({ kind, ids }: { kind: LookupKind; ids: readonly string[] }) {
+  return kind === 'posts' ? <PostResults ids={ids} /> : <UserResults ids={ids} />;
+}
+
+function PostResults({ ids }: { ids: readonly string[] }) {
+  const results = useQueries({ queries: postBatchQueries(ids) });
+  return <Results kind="posts" ids={ids} results={results} />;
+}
+
+function UserResults({ ids }: { ids: readonly string[] }) {
+  const results = useQueries({ queries: userBatchQueries(ids) });
+  return <Results kind="users" ids={ids} results={results} />;
+}
+
+function Results({ kind, ids, results }: { kind: LookupKind; ids: readonly string[]; results: readonly BatchResult[] }) {
+  const batches = results.length;
+  const done = results.filter((r) => r.status !== 'pending').length;
+  const failed = results.map((r, i) => ({ r, i })).filter(({ r }) => r.status === 'error');
+  const byId = new Map<string, Item>();
+  let dropped = 0;
+  for (const r of results) {
+    for (const item of r.data?.items ?? []) byId.set(item.id, item);
+    dropped += r.data?.report.dropped.length ?? 0;
+  }
+  // ids whose batch has answered: only those can be called "not found"
+  const asked = new Set<string>();
+  batchesOf(ids).forEach((batch, i) => {
+    if (results[i]?.status === 'success') batch.forEach((id) => asked.add(id));
+  });
+  const found = ids.filter((id) => byId.has(id)).map((id) => byId.get(id)!);
+  const notFound = ids.filter((id) => asked.has(id) && !byId.has(id));
+  const what = kind === 'posts' ? 'posts' : 'users';
+
+  return (
+    <section className="lookup-results" aria-label="Results">
+      <p className="lookup-summary" role="status">
+        {done < batches
+          ? `Looking up ${fullCount(ids.length)} ${what} in ${batches} ${batches === 1 ? 'call' : 'calls'}: ${done} of ${batches} done…`
+          : `Found ${fullCount(found.length)} of ${fullCount(ids.length)} ${what} (${batches} ${batches === 1 ? 'call' : 'calls'}). ${fullCount(notFound.length)} not found.`}
+      </p>
+      {failed.map(({ r, i }) => (
+        <ErrorState key={i} compact error={r.error} what={`batch ${i + 1} of ${batches}`} onRetry={() => void r.refetch()} />
+      ))}
+      {dropped > 0 ? <Note>{dropped} unreadable items skipped.</Note> : null}
+      {notFound.length > 0 ? (
+        <div className="lookup-missing">
+          <h2 className="section-title">Not found ({fullCount(notFound.length)})</h2>
+          <label className="field lookup-missing__field">
+            <span className="visually-hidden">Ids not found</span>
+            <textarea className="textarea" readOnly value={notFound.join('\n')} rows={Math.min(6, notFound.length)} />
+          </label>
+        </div>
+      ) : null}
+      <h2 className="section-title">Found ({fullCount(found.length)})</h2>
+      {done < batches && found.length === 0 ? (
+        <SkeletonList count={3} label={`Loading ${what}…`} />
+      ) : found.length === 0 ? (
+        <Note>None of these ids were found.</Note>
+      ) : (
+        <VirtualList
+          rows={found}
+          getKey={(it) => it.id}
+          label={`Found ${what}`}
+          busy={done < batches}
+          renderRow={(it) => (kind === 'posts' ? <PostCard post={it as Post} /> : <UserCard user={it as User} />)}
+        />
+      )}
+    </section>
+  );
+}

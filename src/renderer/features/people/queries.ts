@@ -1,0 +1,9 @@
+/** Server state of people search. */
+import { pagedApiQuery } from '../../lib/api-query';
+
+export const peopleKeys = {
+  all: ['people'] as const,
+  search: (query: string) => ['people', 'search', query] as const,
+};
+
+export const peopleSearchQuery = (query: string) => pagedApiQuery(peopleKeys.search(query), 'userSearch', { query });

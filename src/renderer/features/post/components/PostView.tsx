@@ -1,0 +1,64 @@
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { navigate } from '../../../app/navigation';
+import { ErrorState } from '../../../components/ErrorState';
+import { PostCard } from '../../../components/post/PostCard';
+import { PostFeed } from '../../../components/PostFeed';
+import { EmptyState, SkeletonList } from '../../../components/states';
+import { Tabs } from '../../../components/Tabs';
+import { compactCount, readCount } from '../../../lib/format';
+import { routes, type PostTab, type Route } from '../../../lib/routes';
+import { directRepliesQuery, postsByIdsQuery, quotesQuery } from '../queries';
+import { RepliesThread } from './RepliesThread';
+import './post-view.css';
+
+type PostRoute = Extract<Route, { name: 'post' }>;
+
+/** A post, then its replies (threaded v2), direct replies (v1) and quotes. */
+export function PostView({ route }: { route: PostRoute }) {
+  const { id, tab, order, flat } = route;
+  const detail = useQuery(postsByIdsQuery([id]));
+  const post = detail.data?.items.find((p) => p.id === id) ?? null;
+
+  const tabs = [
+    { id: 'replies' as const, label: 'Replies', count: post ? countOf(post.replyCount) : null },
+    { id: 'direct' as const, label: 'Direct replies', count: null },
+    { id: 'quotes' as const, label: 'Quotes', count: post ? countOf(post.quoteCount) : null },
+  ];
+
+  return (
+    <div className="view view--post">
+      <header className="view__header">
+        <h1 tabIndex={-1}>Post</h1>
+      </header>
+      {detail.status === 'pending' ? (
+        <SkeletonList count={1} label="Loading the post…" />
+      ) : detail.status === 'error' ? (
+        <ErrorState error={detail.error} what="the post" onRetry={() => void detail.refetch()} />
+      ) : post ? (
+        <PostCard post={post} variant="focal" />
+      ) : (
+        <EmptyState title="This post was not found">
+          The API did not return post {id}. It may have been deleted or made private, or the id is wrong.
+        </EmptyState>
+      )}
+      <Tabs<PostTab> label="Post sections" tabs={tabs} selected={tab} idPrefix={`post-${id}`} onSelect={(t) => navigate(routes.post(id, t, order, flat), { replace: true })}>
+        {tab === 'replies' ? <RepliesThread postId={id} order={order} flat={flat} /> : tab === 'direct' ? <DirectReplies postId={id} /> : <Quotes postId={id} />}
+      </Tabs>
+    </div>
+  );
+}
+
+function countOf(v: unknown): string | null {
+  const n = readCount(v);
+  return n === null ? null : compactCount(n);
+}
+
+function DirectReplies({ postId }: { postId: string }) {
+  const query = useInfiniteQuery(directRepliesQuery(postId));
+  return <PostFeed query={query} label="Direct replies" noun={{ one: 'direct reply', many: 'direct replies' }} empty="No direct replies." />;
+}
+
+function Quotes({ postId }: { postId: string }) {
+  const query = useInfiniteQuery(quotesQuery(postId));
+  return <PostFeed query={query} label="Quotes" noun={{ one: 'quote', many: 'quotes' }} empty="Nobody has quoted this post yet." />;
+}

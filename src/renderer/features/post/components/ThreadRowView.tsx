@@ -1,0 +1,51 @@
+import type { Post } from '../../../../shared/api/schemas';
+import { PostCard } from '../../../components/post/PostCard';
+import { countLabel } from '../../../lib/format';
+import { formatRoute, routes } from '../../../lib/routes';
+import type { ThreadRow } from '../../../lib/thread-tree';
+import { useUi } from '../../../state/ui';
+
+const MAX_INDENT = 12;
+
+/** One row of the threaded view: indented by depth, with a collapse/expand toggle for its subtree. */
+export function ThreadRowView({ row, threadId }: { row: ThreadRow<Post>; threadId: string }) {
+  const toggle = useUi((s) => s.toggleBranch);
+  const who = row.kind === 'post' ? `@${row.post.author.userName}` : 'the missing post';
+  const hidden = countLabel(row.descendants, 'reply', 'replies');
+  return (
+    <div
+      className={`thread-row${row.depth > 0 ? ' thread-row--nested' : ''}`}
+      style={{ ['--depth' as string]: Math.min(row.depth, MAX_INDENT) }}
+      data-depth={row.depth}
+    >
+      <div className="thread-row__rail">
+        {row.descendants > 0 && !(row.kind === 'post' && row.isFocal) ? (
+          <button
+            type="button"
+            className="thread-row__toggle"
+            aria-expanded={!row.collapsed}
+            aria-label={`${row.collapsed ? 'Expand' : 'Collapse'} ${hidden} under ${who}`}
+            title={`${row.collapsed ? 'Expand' : 'Collapse'} ${hidden}`}
+            onClick={() => toggle(threadId, row.key)}
+          >
+            {row.collapsed ? '+' : '−'}
+          </button>
+        ) : null}
+      </div>
+      <div className="thread-row__body">
+        {row.depth > MAX_INDENT ? <p className="thread-row__deep">Reply depth {row.depth + 1}</p> : null}
+        {row.kind === 'post' ? (
+          <PostCard post={row.post} badge={row.isFocal ? 'Original post' : undefined} />
+        ) : (
+          <div className="thread-row__missing" data-nav-item="" tabIndex={0} role="note" aria-label="Reply to a post that is not loaded">
+            <p>
+              Replies to a post that is not loaded.{' '}
+              <a href={formatRoute(routes.post(row.parentId))}>Open post {row.parentId}</a>
+            </p>
+          </div>
+        )}
+        {row.collapsed ? <p className="thread-row__hidden">{hidden} hidden</p> : null}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,76 @@
+import type { User } from '../../../../shared/api/schemas';
+import { Avatar, VerifiedBadge } from '../../../components/Avatar';
+import { ExternalLink } from '../../../components/ExternalLink';
+import { RichText } from '../../../components/RichText';
+import { readEntities } from '../../../lib/entities';
+import { compactCount, fullCount, readCount } from '../../../lib/format';
+import { parseApiDate } from '../../../lib/time';
+
+function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
+
+/** Cover, avatar, name, handle, bio with its entities, location, website, joined date, counts, DM. */
+export function ProfileHeader({ user }: { user: User }) {
+  const bio = user.profile_bio;
+  const bioText = bio?.description ?? user.description;
+  const website = bio?.entities?.url?.urls?.[0];
+  const joined = parseApiDate(user.createdAt);
+  const counts: Array<[label: string, n: number | null]> = [
+    ['followers', readCount(user.followers)],
+    ['following', readCount(user.following)],
+    ['posts', readCount(user.statusesCount)],
+  ];
+  return (
+    <section className="profile" aria-label="Profile">
+      <div className="profile__cover">{user.coverPicture ? <img src={user.coverPicture} alt="" referrerPolicy="no-referrer" /> : null}</div>
+      <div className="profile__top">
+        <Avatar src={user.profilePicture} name={user.name} size="xl" decorative={false} />
+        <ExternalLink href={user.url} className="btn btn--small profile__web">
+          Open on the web
+        </ExternalLink>
+      </div>
+      <div className="profile__body">
+        <h1 className="profile__name" tabIndex={-1} dir="auto">
+          {user.name} {user.isBlueVerified ? <VerifiedBadge /> : null}
+        </h1>
+        <p className="profile__handle">
+          @{user.userName}
+          <span className="chip">{user.canDm ? 'Can be messaged' : 'Does not accept messages'}</span>
+        </p>
+        {bioText ? (
+          <RichText text={bioText} entities={readEntities(bio?.entities?.description)} className="rich-text profile__bio" searchOrigin={originOf(user.url)} />
+        ) : (
+          <p className="profile__bio muted">No bio.</p>
+        )}
+        <ul className="profile__facts">
+          {user.location ? <li>📍 {user.location}</li> : null}
+          {website ? (
+            <li>
+              🔗 <ExternalLink href={website.expanded_url || website.url}>{website.display_url || website.expanded_url}</ExternalLink>
+            </li>
+          ) : null}
+          <li>
+            {joined !== null
+              ? `Joined ${new Date(joined).toLocaleDateString(undefined, { month: 'long', year: 'numeric' })}`
+              : 'Joined: unknown'}
+          </li>
+          <li>
+            User id <code>{user.id}</code>
+          </li>
+        </ul>
+        <ul className="profile__counts" aria-label="Counts">
+          {counts.map(([label, n]) => (
+            <li key={label} title={`${fullCount(n)} ${label}`}>
+              <strong>{compactCount(n)}</strong> {label}
+            </li>
+          ))}
+        </ul>
+      </div>
+    </section>
+  );
+}
