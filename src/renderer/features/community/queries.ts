@@ -5,7 +5,10 @@
  * not retried — and only when their tab is opened.
  */
 import { infiniteQueryOptions } from '@tanstack/react-query';
-import { apiQuery, pagedApiQuery } from '../../lib/api-query';
+import type { ApiResult } from '../../../shared/ipc/api';
+import { apiQuery } from '../../lib/api-query';
+import { callApi } from '../../lib/bridge';
+import { nextCursor } from '../../lib/pages';
 
 export const communityKeys = {
   all: ['community'] as const,
@@ -27,8 +30,18 @@ export const ONCE_PER_SESSION = {
   refetchOnReconnect: false,
 } as const;
 
-export const communityMembersQuery = (id: string) =>
-  infiniteQueryOptions({ ...pagedApiQuery(communityKeys.members(id), 'communityMembers', { community_id: id }), ...ONCE_PER_SESSION });
+type Announced = 'communityMembers' | 'communityModerators';
 
-export const communityModeratorsQuery = (id: string) =>
-  infiniteQueryOptions({ ...pagedApiQuery(communityKeys.moderators(id), 'communityModerators', { community_id: id }), ...ONCE_PER_SESSION });
+function askedOnce(key: readonly [string, string, string], operation: Announced, id: string) {
+  return infiniteQueryOptions({
+    queryKey: key,
+    queryFn: ({ pageParam, signal }): Promise<ApiResult<Announced>> =>
+      callApi(operation, { community_id: id, ...(pageParam ? { cursor: pageParam } : {}) }, { signal }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last: ApiResult<Announced>) => nextCursor(last),
+    ...ONCE_PER_SESSION,
+  });
+}
+
+export const communityMembersQuery = (id: string) => askedOnce(communityKeys.members(id), 'communityMembers', id);
+export const communityModeratorsQuery = (id: string) => askedOnce(communityKeys.moderators(id), 'communityModerators', id);

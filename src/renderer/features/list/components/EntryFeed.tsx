@@ -1,0 +1,34 @@
+/** An infinite list of entries whose shape the spec does not give, with every list state. */
+import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
+import { useMemo, type ReactNode } from 'react';
+import type { ApiCallOutput } from '../../../../shared/ipc/api';
+import { InfiniteFeed, type Noun } from '../../../components/InfiniteFeed';
+import { summarizeEntryPages } from '../entry-pages';
+import { EntryRowView } from './EntryRowView';
+
+type Page = Omit<ApiCallOutput, 'operation'>;
+/** Any infinite query over a paged operation. */
+export type EntryQuery = UseInfiniteQueryResult<InfiniteData<Page, unknown>>;
+
+interface Props {
+  query: EntryQuery;
+  label: string;
+  noun: Noun;
+  empty: ReactNode;
+}
+
+export function EntryFeed({ query, label, noun, empty }: Props) {
+  const summary = useMemo(() => summarizeEntryPages(query.data?.pages), [query.data]);
+  return (
+    <InfiniteFeed
+      query={query}
+      summary={summary}
+      rows={summary.items}
+      getKey={(r) => r.key}
+      renderRow={(r) => <EntryRowView view={r.view} />}
+      label={label}
+      noun={noun}
+      empty={empty}
+    />
+  );
+}
