@@ -6,7 +6,9 @@
  */
 import type { DemoExamples, EventName, EventPayload, Handlers, Mode } from '../shared/ipc';
 import { createAppHandlers, type AppIdentity } from './ipc/handlers/app';
-import { createInterimClientHandlers } from './ipc/handlers/interim-client';
+import { createClientHandlers } from './ipc/handlers/client';
+import { createClientServices, type ClientServices } from './services/client-services';
+import { systemClock } from './services/clock';
 import type { SecretStorage } from './services/keys/secret-storage';
 
 /** The OS key store (Electron's safeStorage in the app, in-memory in tests). */
@@ -57,6 +59,8 @@ export interface CoreDeps {
 
 export interface Core {
   handlers: Handlers;
+  /** settings, key store, usage meter and the API client (`client.fetchPage`, `client.loadedPages`) */
+  client: ClientServices;
   /** a window closed or reloaded: cancel what it started */
   onSenderGone(senderId: number): void;
   /** the demo sandbox, started on first use; null when Skein points at another server */
@@ -82,25 +86,35 @@ export function lazy<T>(start: () => Promise<T>): { get(): Promise<T>; peek(): P
 export function createCore(deps: CoreDeps): Core {
   const now = deps.now ?? Date.now;
   const doFetch = deps.fetch ?? globalThis.fetch.bind(globalThis);
-  const mode: Mode = deps.apiBaseUrl ? 'live' : 'demo';
   const demo = lazy(() => deps.startSandbox({ port: 0 }));
   const senderGone: Array<(senderId: number) => void> = [];
   const disposers: Array<() => Promise<void> | void> = [];
 
-  const baseUrl = async (): Promise<string> => deps.apiBaseUrl ?? (await demo.get()).baseUrl;
+  const client = createClientServices({
+    userDataDir: deps.userDataDir,
+    secretStorage: deps.secretStorage,
+    demoBaseUrl: async () => (await demo.get()).baseUrl,
+    fetch: doFetch,
+    clock: { now, setTimer: systemClock.setTimer, sleep: systemClock.sleep },
+    writeLog: (line, level) => (level === 'error' ? deps.log?.error(line) : deps.log?.warn(line)),
+    initial: { baseUrl: deps.apiBaseUrl, key: deps.apiKey },
+  });
+  senderGone.push((senderId) => client.onSenderGone(senderId));
+  const mode = (): Mode => client.mode();
 
   const handlers: Handlers = {
     ...createAppHandlers({
       identity: deps.app,
-      mode: () => mode,
+      mode,
       openExternal: deps.openExternal,
       demoExamples: async () => (await demo.get()).examples,
     }),
-    ...createInterimClientHandlers({ mode, baseUrl, apiKey: deps.apiKey, fetch: doFetch, now }),
+    ...createClientHandlers(client),
   };
 
   return {
     handlers,
+    client,
     onSenderGone: (senderId) => {
       for (const listener of senderGone) listener(senderId);
     },

@@ -4,12 +4,13 @@
  * Everything testable lives in core.ts and the modules it builds.
  */
 import { join } from 'node:path';
-import { BrowserWindow, Menu, app, safeStorage, session, type WebContents } from 'electron';
+import { BrowserWindow, Menu, app, session, type WebContents } from 'electron';
 import type { EventName, EventPayload, MenuCommand } from '../shared/ipc';
 import { chooseSavePathWithDialog } from './adapters/dialogs';
 import { createMainWindow, denyPermissions, guardContents } from './adapters/main-window';
 import { openInSystemBrowser } from './adapters/shell';
-import { createCore, type Core, type SecretStorage } from './core';
+import { electronSecretStorage } from './adapters/safe-storage';
+import { createCore, type Core } from './core';
 import { isTrustedFrame } from './ipc/dispatch';
 import { registerIpc, sendEvent } from './ipc/electron-ipc';
 import { menuTemplate } from './menu';
@@ -29,14 +30,8 @@ if (env.userDataDir) app.setPath('userData', env.userDataDir);
 registerAppScheme();
 app.enableSandbox();
 
-// TODO(client helper): replace with adapters/safe-storage.ts once it lands.
-const secretStorage: SecretStorage = {
-  isEncryptionAvailable: () => safeStorage.isAsyncEncryptionAvailable(),
-  backend: () =>
-    process.platform === 'darwin' ? 'keychain' : process.platform === 'win32' ? 'dpapi' : safeStorage.getSelectedStorageBackend(),
-  encryptString: (plain) => safeStorage.encryptStringAsync(plain),
-  decryptString: async (encrypted) => (await safeStorage.decryptStringAsync(Buffer.from(encrypted))).result,
-};
+// Electron's async safeStorage, behind the key store's SecretStorage interface.
+const secretStorage = electronSecretStorage();
 
 const origins = appOrigins(env.devServerUrl);
 const rendererRoot = join(import.meta.dirname, '../renderer');

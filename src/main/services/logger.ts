@@ -15,7 +15,7 @@ export interface Logger {
 
 export interface LoggerOptions {
   /** where finished lines go (console, a file, a test array) */
-  write(line: string): void;
+  write(line: string, level: LogLevel): void;
   /** the secrets to cut out, asked at each line (the key can change) */
   secrets(): Iterable<string>;
   level?: LogLevel;
@@ -66,7 +66,7 @@ export function createLogger(opts: LoggerOptions): Logger {
     } catch {
       line = JSON.stringify({ t: entry.t, level, msg: message, detail: '(unserializable)' });
     }
-    opts.write(redactText(line, opts.secrets()));
+    opts.write(redactText(line, opts.secrets()), level);
   };
   return {
     debug: (m, d) => log('debug', m, d),

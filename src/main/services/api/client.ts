@@ -165,8 +165,10 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
 
     const running = calls.start(callId, input.senderId, input.signal);
     let credits = 0;
+    let keySent = true;
     try {
       const target = await deps.target();
+      keySent = target.key !== null && target.key !== '';
       const request = buildRequest(op, c, target);
       const { answer, attempts } = await execute({
         operation: op,
@@ -192,11 +194,14 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
       const meta = { callId, fromCache: false, fetchedAt, httpStatus: answer.status, credits, durationMs: fetchedAt - started, attempts };
       return shape(op, c, viewKey, page, answer.body, meta, views);
     } catch (e) {
-      const err = redacted(e);
+      let err = redacted(e);
+      if (err instanceof SkeinError && err.code === 'unauthorized' && !keySent) {
+        err = new SkeinError('unauthorized', `No API key is set, and the service requires one (HTTP ${err.details?.httpStatus ?? 401}).`, err.details);
+      }
       if (err instanceof SkeinError) {
         logger.info(`${op} failed`, { code: err.code, httpStatus: err.details?.httpStatus, attempts: err.details?.attempts });
         if (err.details?.httpStatus !== undefined || credits > 0) {
-          throw new SkeinError(err.code, err.message, { ...err.details, credits } as SkeinError['details']);
+          throw new SkeinError(err.code, err.message, { ...err.details, credits });
         }
       }
       throw err;

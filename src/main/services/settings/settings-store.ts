@@ -12,11 +12,11 @@
  *   a free balance: the only rate safe for every account. Paid balances allow
  *   3–20 req/s; the user raises it. Demo mode is not paced at all.
  */
-import Conf from 'conf';
 import { z } from 'zod';
 import { DEFAULT_PRICES, PriceTable } from '../../../shared/api/pricing';
 import { Mode } from '../../../shared/ipc/app';
 import { Settings } from '../../../shared/ipc/settings';
+import { openJsonStore } from './json-store';
 
 export const UNCONFIRMED_BASE_URL = 'https://social-data-api.invalid';
 export const DEFAULT_REQUESTS_PER_SECOND = 0.2;
@@ -38,21 +38,16 @@ export interface SettingsStore {
   readonly modeChosen: boolean;
   /** validate and persist a change; returns the settings in effect */
   update(patch: Partial<Settings>, keyConfigured: boolean): Settings;
-  /** the file the settings live in */
-  readonly path: string;
+  /** the file the settings live in (null: the folder is unusable, kept in memory) */
+  readonly path: string | null;
 }
 
 export function createSettingsStore(opts: { dir: string; configName?: string }): SettingsStore {
-  const conf = new Conf<Stored>({
-    cwd: opts.dir,
-    configName: opts.configName ?? 'settings',
-    clearInvalidConfig: true,
-    projectVersion: '1',
-  });
+  const file = openJsonStore<Stored>(opts.dir, opts.configName ?? 'settings');
 
   /** each stored field checked on its own: one bad value falls back to its default, not the whole file */
   const read = (): Stored => {
-    const raw: Record<string, unknown> = { ...conf.store };
+    const raw: Record<string, unknown> = file.read();
     const out: Stored = {};
     for (const k of Object.keys(Stored.shape) as Array<keyof Stored>) {
       const parsed = Stored.shape[k].safeParse(raw[k]);
@@ -70,7 +65,9 @@ export function createSettingsStore(opts: { dir: string; configName?: string }):
   });
 
   return {
-    path: conf.path,
+    get path() {
+      return file.path;
+    },
     get modeChosen() {
       return read().mode !== undefined;
     },
@@ -79,7 +76,7 @@ export function createSettingsStore(opts: { dir: string; configName?: string }):
       const checked = Settings.partial().strict().parse(patch);
       const next: Stored = { ...read(), ...checked };
       if (checked.baseUrl !== undefined) next.baseUrl = checked.baseUrl.replace(/\/+$/, '');
-      conf.store = Stored.parse(next);
+      file.write(Stored.parse(next));
       return effective(next, keyConfigured);
     },
   };

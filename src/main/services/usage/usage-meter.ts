@@ -10,13 +10,13 @@
  * live-mode requests only: demo requests cost nothing real.
  */
 import { createHash } from 'node:crypto';
-import Conf from 'conf';
 import { z } from 'zod';
 import { creditsFor, isCharged, type PriceTable } from '../../../shared/api/pricing';
 import type { OperationId } from '../../../shared/api/catalog';
 import type { Mode } from '../../../shared/ipc/app';
 import type { UsageCall, UsageSnapshot } from '../../../shared/ipc/settings';
 import type { AttemptRecord, UsageSink } from '../api/client';
+import { openJsonStore } from '../settings/json-store';
 
 export interface UsageMeterOptions {
   /** folder of the lifetime totals file; omit to keep them in memory */
@@ -42,8 +42,8 @@ export function paramsDigest(operation: OperationId, paramsKey: string, cursor: 
 
 export function createUsageMeter(opts: UsageMeterOptions): UsageMeter {
   const recentMax = opts.recentMax ?? 100;
-  const conf = opts.dir ? new Conf<{ lifetime?: Lifetime }>({ cwd: opts.dir, configName: 'usage', clearInvalidConfig: true, projectVersion: '1' }) : null;
-  const stored = Lifetime.safeParse(conf?.get('lifetime'));
+  const file = openJsonStore<{ lifetime: Lifetime }>(opts.dir, 'usage');
+  const stored = Lifetime.safeParse(file.read().lifetime);
   let lifetime: Lifetime = stored.success ? stored.data : { calls: 0, credits: 0 };
   let session = { calls: 0, credits: 0 };
   let byOp = new Map<OperationId, { calls: number; credits: number }>();
@@ -86,7 +86,11 @@ export function createUsageMeter(opts: UsageMeterOptions): UsageMeter {
       byOp.set(rec.operation, { calls: op.calls + 1, credits: op.credits + credits });
       if (opts.mode() === 'live') {
         lifetime = { calls: lifetime.calls + 1, credits: lifetime.credits + credits };
-        conf?.set('lifetime', lifetime);
+        try {
+          file.write({ lifetime });
+        } catch {
+          // lifetime totals are a convenience: a full disk must not fail the call
+        }
       }
       return credits;
     },

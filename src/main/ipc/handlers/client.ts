@@ -1,0 +1,49 @@
+/**
+ * Bridge handlers of the `api`, `credentials`, `settings`, `usage` and
+ * `cache` namespaces: thin over the client services. The renderer names an
+ * operation and params; it never sees a URL, a header or the key. A missing
+ * handler is a compile error (`ClientHandlers` is cut from the contract).
+ */
+import type { Handlers } from '../../../shared/ipc';
+import type { ClientServices } from '../../services/client-services';
+
+export type ClientHandlers = Pick<Handlers, 'api' | 'credentials' | 'settings' | 'usage' | 'cache'>;
+
+export function createClientHandlers(services: ClientServices): ClientHandlers {
+  const { client, usage } = services;
+  return {
+    api: {
+      call: async ({ operation, params, callId, fresh }, ctx) => {
+        await services.ready;
+        const page = await client.fetchPage({
+          operation,
+          params,
+          senderId: ctx.senderId,
+          ...(callId !== undefined ? { callId } : {}),
+          ...(fresh !== undefined ? { fresh } : {}),
+        });
+        return page.result;
+      },
+      cancel: ({ callId }, ctx) => ({ cancelled: client.cancel(callId, ctx.senderId) }),
+    },
+    credentials: {
+      status: () => services.credentials(),
+      set: ({ key }) => services.setKey(key),
+      clear: () => services.clearKey(),
+    },
+    settings: {
+      get: async () => {
+        await services.ready;
+        return services.settings();
+      },
+      update: (patch) => services.updateSettings(patch),
+    },
+    usage: {
+      get: () => usage.snapshot(),
+      reset: () => usage.reset(),
+    },
+    cache: {
+      clear: () => ({ cleared: client.clearStore() }),
+    },
+  };
+}
