@@ -163,7 +163,8 @@ export const exportContract = {
     /** every job Skein remembers (running, or resumable from an earlier run) */
     list: fn(z.undefined(), z.array(ExportJob)),
     cancel: fn(JobRef, ExportJob),
-    resume: fn(JobRef, ExportJob),
+    /** continues from the last cursor; `caps` replace the earlier ones (none: to the end) */
+    resume: fn(JobRef.extend({ caps: ExportCaps.optional() }), ExportJob),
     /** forgets a job and its saved progress (never deletes written exports) */
     discard: fn(JobRef, z.object({ discarded: z.boolean() })),
   },

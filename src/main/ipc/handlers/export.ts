@@ -1,0 +1,93 @@
+/**
+ * Bridge handlers of the `export` namespace, and the small feature object the
+ * core composes: the export service, its progress reporting (push event,
+ * taskbar, notification) and the save dialog. The renderer never passes a
+ * path: `start` asks main's `chooseSavePath`, and returns no job when the user
+ * closes the dialog.
+ */
+import { extname } from 'node:path';
+import type { PriceTable } from '../../../shared/api/pricing';
+import type { HandlersOf } from '../../../shared/ipc/define';
+import type { ExportFormat, ExportJob, exportContract } from '../../../shared/ipc/export';
+import type { Clock } from '../../services/clock';
+import { ExportService } from '../../services/export/export-service';
+import type { ExportContext } from '../../services/export/manifest';
+import type { PageSource } from '../../services/export/page-source';
+import { createExportReporter, type ExportPlatform } from '../../services/export/reporter';
+import { planView, suggestedFileName } from '../../services/export/views';
+
+export type ExportHandlers = HandlersOf<typeof exportContract>;
+
+/** Same shape as the core's `ChooseSavePath`. */
+export type ChooseExportPath = (request: {
+  title?: string;
+  defaultPath: string;
+  filters?: Array<{ name: string; extensions: string[] }>;
+}) => Promise<string | null>;
+
+export interface ExportFeatureDeps {
+  /** `<userData>/exports`: unfinished jobs live here */
+  stateDir: string;
+  source: PageSource;
+  clock: Clock;
+  context(): ExportContext | Promise<ExportContext>;
+  prices?(): PriceTable;
+  chooseSavePath: ChooseExportPath;
+  /** pushes a job update to the renderer (`export` event) */
+  emit?(job: ExportJob): void;
+  /** taskbar progress and notifications (absent in tests and the e2e host) */
+  platform?: ExportPlatform;
+  onInternalError?(error: unknown): void;
+}
+
+export interface ExportFeature {
+  handlers: ExportHandlers;
+  service: ExportService;
+  dispose(): Promise<void>;
+}
+
+const FILTERS: Record<ExportFormat, { name: string; extensions: string[] }> = {
+  json: { name: 'JSON', extensions: ['json'] },
+  jsonl: { name: 'JSON Lines', extensions: ['jsonl'] },
+  csv: { name: 'CSV', extensions: ['csv'] },
+};
+
+export function createExportFeature(deps: ExportFeatureDeps): ExportFeature {
+  const report = deps.platform ? createExportReporter(deps.platform) : undefined;
+  const service = new ExportService({
+    source: deps.source,
+    stateDir: deps.stateDir,
+    clock: deps.clock,
+    context: deps.context,
+    ...(deps.prices ? { prices: deps.prices } : {}),
+    ...(deps.onInternalError ? { onInternalError: deps.onInternalError } : {}),
+    onUpdate: (job) => {
+      report?.(job);
+      deps.emit?.(job);
+    },
+  });
+
+  const handlers: ExportHandlers = {
+    export: {
+      estimate: ({ view, scope }) => service.estimate(view, scope),
+      start: async ({ view, format, scope, caps }) => {
+        planView(view); // refuse bad params before asking for a file
+        const chosen = await deps.chooseSavePath({
+          title: 'Export view',
+          defaultPath: suggestedFileName(view, format),
+          filters: [FILTERS[format]],
+        });
+        if (chosen === null) return { job: null };
+        const targetPath = extname(chosen) ? chosen : `${chosen}.${FILTERS[format].extensions[0]}`;
+        return { job: await service.start({ view, format, scope, ...(caps ? { caps } : {}), targetPath }) };
+      },
+      status: ({ jobId }) => service.status(jobId),
+      list: () => service.list(),
+      cancel: ({ jobId }) => service.cancel(jobId),
+      resume: ({ jobId, caps }) => service.resume(jobId, caps),
+      discard: async ({ jobId }) => ({ discarded: await service.discard(jobId) }),
+    },
+  };
+
+  return { handlers, service, dispose: () => service.dispose() };
+}

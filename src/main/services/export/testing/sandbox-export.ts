@@ -1,0 +1,74 @@
+/**
+ * Test wiring: an ExportService over Skein's real API client, pointed at a
+ * sandbox, plus an independent plain-fetch walk of the same pages (what the
+ * sandbox sent) to compare exports against.
+ */
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { OPERATIONS, toQueryString, type OperationId } from '../../../../shared/api/catalog';
+import { creditsFor } from '../../../../shared/api/pricing';
+import { createApiClient } from '../../api/client';
+import { createRateLimiter } from '../../api/policy/rate-limiter';
+import { systemClock } from '../../clock';
+import { clientPageSource } from '../client-source';
+import { ExportService } from '../export-service';
+
+export async function sandboxExporter(baseUrl: string, key: string | null = null) {
+  const dir = await mkdtemp(join(tmpdir(), 'skein-export-sbx-'));
+  const client = createApiClient({
+    target: async () => ({ baseUrl, key }),
+    fetch: (url, init) => fetch(url, init),
+    clock: systemClock,
+    limiter: createRateLimiter(systemClock, Infinity),
+    usage: { record: (r) => creditsFor({ operation: r.operation, httpStatus: r.httpStatus, items: r.items, idsAsked: r.idsAsked }) },
+    secrets: () => (key ? [key] : []),
+  });
+  const service = new ExportService({
+    source: clientPageSource(client),
+    stateDir: join(dir, 'state'),
+    clock: systemClock,
+    context: () => ({ appName: 'Skein', appVersion: '0.1.0', mode: 'demo', baseUrl }),
+  });
+  return { dir, client, service, stateDir: join(dir, 'state') };
+}
+
+export interface WalkedPage {
+  cursor: string | null;
+  nextCursor: string | null;
+  items: unknown[];
+}
+
+/** Every page of an operation as the sandbox answers it, by plain HTTP. */
+export async function walk(baseUrl: string, operation: OperationId, params: Record<string, string | number | boolean>): Promise<WalkedPage[]> {
+  const op = OPERATIONS[operation];
+  const pages: WalkedPage[] = [];
+  let cursor: string | null = null;
+  for (;;) {
+    const query = toQueryString(operation, cursor === null ? params : { ...params, cursor });
+    const res = await fetch(`${baseUrl}${op.path}?${query}`);
+    if (!res.ok) throw new Error(`${op.path}: HTTP ${res.status}`);
+    const body = (await res.json()) as Record<string, unknown>;
+    const collection = body[op.collectionKey];
+    const items = Array.isArray(collection) ? collection : [collection];
+    const next = op.paged && body.has_next_page === true && typeof body.next_cursor === 'string' && body.next_cursor ? body.next_cursor : null;
+    pages.push({ cursor, nextCursor: next, items });
+    if (next === null) return pages;
+    cursor = next;
+  }
+}
+
+/** Items of a walk without repeats (first occurrence wins), and how many repeats there were. */
+export function unique(items: unknown[]): { items: unknown[]; duplicates: number } {
+  const seen = new Set<string>();
+  const out: unknown[] = [];
+  for (const it of items) {
+    const id = (it as { id?: unknown } | null)?.id;
+    if (typeof id === 'string') {
+      if (seen.has(id)) continue;
+      seen.add(id);
+    }
+    out.push(it);
+  }
+  return { items: out, duplicates: items.length - out.length };
+}
