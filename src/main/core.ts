@@ -4,11 +4,15 @@
  * (index.ts) and the e2e test host (e2e/host.ts) both call `createCore`, so
  * the tests drive the very handlers the app runs.
  */
+import { join } from 'node:path';
 import type { DemoExamples, EventName, EventPayload, Handlers, Mode } from '../shared/ipc';
 import { createAppHandlers, type AppIdentity } from './ipc/handlers/app';
 import { createClientHandlers } from './ipc/handlers/client';
+import { createExportFeature } from './ipc/handlers/export';
 import { createClientServices, type ClientServices } from './services/client-services';
 import { systemClock } from './services/clock';
+import { clientPageSource } from './services/export/client-source';
+import type { ExportPlatform } from './services/export/reporter';
 import type { SecretStorage } from './services/keys/secret-storage';
 
 /** The OS key store (Electron's safeStorage in the app, in-memory in tests). */
@@ -52,6 +56,8 @@ export interface CoreDeps {
   chooseSavePath: ChooseSavePath;
   /** pushes an event to every renderer */
   emit(name: EventName, payload: EventPayload<EventName>): void;
+  /** taskbar progress and "export finished" notifications (absent in tests and the e2e host) */
+  exportPlatform?: ExportPlatform;
   fetch?: typeof fetch;
   now?: () => number;
   log?: Logger;
@@ -102,6 +108,24 @@ export function createCore(deps: CoreDeps): Core {
   senderGone.push((senderId) => client.onSenderGone(senderId));
   const mode = (): Mode => client.mode();
 
+  const exporter = createExportFeature({
+    stateDir: join(deps.userDataDir, 'exports'),
+    source: clientPageSource(client.client),
+    clock: { now, setTimer: systemClock.setTimer, sleep: systemClock.sleep },
+    context: async () => ({
+      appName: deps.app.name,
+      appVersion: deps.app.version,
+      mode: mode(),
+      baseUrl: mode() === 'demo' ? (await demo.get()).baseUrl : client.settings().baseUrl,
+    }),
+    prices: () => client.settings().prices,
+    chooseSavePath: deps.chooseSavePath,
+    emit: (job) => deps.emit('export', job),
+    ...(deps.exportPlatform ? { platform: deps.exportPlatform } : {}),
+    onInternalError: (error) => deps.log?.error('export failed', error),
+  });
+  disposers.push(() => exporter.dispose());
+
   const handlers: Handlers = {
     ...createAppHandlers({
       identity: deps.app,
@@ -110,6 +134,7 @@ export function createCore(deps: CoreDeps): Core {
       demoExamples: async () => (await demo.get()).examples,
     }),
     ...createClientHandlers(client),
+    ...exporter.handlers,
   };
 
   return {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { BrowserWindow, Menu, app, session, type WebContents } from 'electron';
 import type { EventName, EventPayload, MenuCommand } from '../shared/ipc';
 import { chooseSavePathWithDialog } from './adapters/dialogs';
+import { createExportPlatform } from './adapters/export-dialog';
 import { createMainWindow, denyPermissions, guardContents } from './adapters/main-window';
 import { openInSystemBrowser } from './adapters/shell';
 import { electronSecretStorage } from './adapters/safe-storage';
@@ -81,6 +82,7 @@ if (!app.requestSingleInstanceLock()) {
       // Loaded on first demo call only: the sandbox (fastify, faker) stays out of start-up.
       startSandbox: async (options) => (await import('./sandbox')).startSandbox(options),
       chooseSavePath: chooseSavePathWithDialog,
+      exportPlatform: createExportPlatform(),
       emit: broadcast,
       log: { error: (message, error) => console.error(message, error), warn: (message) => console.warn(message) },
     });

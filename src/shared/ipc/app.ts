@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { fn } from './define';
+import { ExportJob } from './export';
 
 export const Mode = z.enum(['demo', 'live']);
 export type Mode = z.infer<typeof Mode>;
@@ -54,6 +55,8 @@ export type MenuCommand = z.infer<typeof MenuCommand>;
 /** Events main may push to the renderer. */
 export const events = {
   menu: MenuCommand,
+  /** an export job changed (progress, status) */
+  export: ExportJob,
 } as const;
 export type EventName = keyof typeof events;
 export type EventPayload<E extends EventName> = z.infer<(typeof events)[E]>;

@@ -5,12 +5,14 @@
 import { apiContract } from './api';
 import { appContract, type EventName, type EventPayload } from './app';
 import type { BridgeOf, ClientOf, HandlersOf } from './define';
+import { exportContract } from './export';
 import { settingsContract } from './settings';
 
 export const contract = {
   ...appContract,
   ...apiContract,
   ...settingsContract,
+  ...exportContract,
 };
 
 export type Contract = typeof contract;
@@ -25,3 +27,4 @@ export * from './define';
 export * from './app';
 export * from './api';
 export * from './settings';
+export * from './export';
