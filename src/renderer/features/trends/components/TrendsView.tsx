@@ -1,11 +1,88 @@
-import { ComingSoon, ViewFrame } from '../../../components/ViewFrame';
-import type { Route } from '../../../lib/routes';
+/**
+ * Route `#/trends?woeid=N`: what is trending at a place, ranked, with each
+ * trend's decoded search query. The API has no post search, so a trend
+ * opens its search page in the system browser.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { navigate } from '../../../app/navigation';
+import { ErrorState } from '../../../components/ErrorState';
+import { ExternalLink } from '../../../components/ExternalLink';
+import { EmptyState, SkeletonList } from '../../../components/states';
+import { ViewFrame } from '../../../components/ViewFrame';
+import { compactCount, fullCount } from '../../../lib/format';
+import { routes, type Route } from '../../../lib/routes';
+import { CacheNote } from '../../usage/components/CacheNote';
+import { trendsQuery, useTrendsCount } from '../queries';
+import { decodeTrendQuery, trendSearchUrl } from '../trend-query';
+import { WORLDWIDE, placeName } from '../woeids';
+import { LocationPicker } from './LocationPicker';
+import './trends.css';
 
-/** Route `#/trends?woeid=N`. Built in issue 6. */
 export function TrendsView({ route }: { route: Extract<Route, { name: 'trends' }> }) {
+  const woeid = route.woeid ?? WORLDWIDE;
+  const count = useTrendsCount((s) => s.count);
+  const setCount = useTrendsCount((s) => s.setCount);
+  const q = useQuery(trendsQuery(woeid, count));
+  const place = placeName(woeid);
+
   return (
-    <ViewFrame title="Trends">
-      <ComingSoon what={route.woeid === null ? 'Trends' : `Trends for location ${route.woeid}`} />
+    <ViewFrame title={`Trends · ${place}`} className="view--trends">
+      <LocationPicker
+        key={`${woeid}-${count}`}
+        woeid={woeid}
+        count={count}
+        onShow={(w, n) => {
+          setCount(n);
+          navigate(routes.trends(w));
+        }}
+      />
+      {q.status === 'pending' ? (
+        <SkeletonList count={4} label={`Loading trends for ${place}…`} />
+      ) : q.status === 'error' ? (
+        <ErrorState error={q.error} what={`trends for ${place}`} onRetry={() => void q.refetch()} />
+      ) : q.data.items.length === 0 ? (
+        <EmptyState title={`No trends for ${place}`}>The API returned an empty list for WOEID {woeid}. It may not track this place.</EmptyState>
+      ) : (
+        <>
+          <div className="trends__meta">
+            <CacheNote meta={q.data.meta} dataUpdatedAt={q.dataUpdatedAt} />
+          </div>
+          <ol className="trends__list" aria-label={`Trends for ${place}, ranked`}>
+            {q.data.items.map((t, i) => {
+              const decoded = decodeTrendQuery(t.query);
+              const url = trendSearchUrl(t.url);
+              const volume = typeof t.tweet_volume === 'number' ? t.tweet_volume : null;
+              return (
+                <li key={`${i}-${t.name}`} className="trend">
+                  <span className="trend__rank" aria-hidden="true">
+                    {i + 1}
+                  </span>
+                  <div className="trend__body">
+                    <span className="trend__name" dir="auto">
+                      {t.name}
+                    </span>
+                    <span className="trend__query muted">
+                      Search: <code dir="auto">{decoded}</code>
+                    </span>
+                    {volume !== null ? (
+                      <span className="trend__volume muted" title={`${fullCount(volume)} posts`}>
+                        {compactCount(volume)} posts
+                      </span>
+                    ) : null}
+                  </div>
+                  {url ? (
+                    <ExternalLink href={url} className="btn btn--small trend__open" label={`Search “${decoded}” in the browser`}>
+                      Open search
+                    </ExternalLink>
+                  ) : (
+                    <span className="muted trend__open">No usable link</span>
+                  )}
+                </li>
+              );
+            })}
+          </ol>
+        </>
+      )}
     </ViewFrame>
   );
 }

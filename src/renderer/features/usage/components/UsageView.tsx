@@ -77,14 +77,14 @@ export function UsageView() {
           <ErrorState error={usage.error} what="usage" onRetry={() => void usage.refetch()} />
         ) : (
           <>
-            <dl className="usage__totals" aria-label="Totals">
+            <dl className="usage__totals">
               <div>
                 <dt>Calls this session</dt>
-                <dd data-testid="session-calls">{fullCount(usage.data.session.calls)}</dd>
+                <dd>{fullCount(usage.data.session.calls)}</dd>
               </div>
               <div>
                 <dt>Credits this session</dt>
-                <dd data-testid="session-credits">{formatCredits(usage.data.session.credits)}</dd>
+                <dd>{formatCredits(usage.data.session.credits)}</dd>
               </div>
               <div>
                 <dt>Cost this session</dt>
