@@ -1,8 +1,14 @@
-import { describe, expect, it, vi } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { DemoExamples } from '../shared/ipc';
 import { createCore, lazy, type CoreDeps, type SandboxHandle } from './core';
 import { createDispatcher } from './ipc/dispatch';
 import { openExternalSafely } from './ipc/handlers/app';
+
+const dataDirs: string[] = [];
+afterAll(() => dataDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
 const examples: DemoExamples = {
   bigThreadPostId: '1',
@@ -16,11 +22,13 @@ const examples: DemoExamples = {
 };
 
 function deps(overrides: Partial<CoreDeps> = {}) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'skein-core-'));
+  dataDirs.push(dataDir);
   const close = vi.fn(async () => {});
   const startSandbox = vi.fn(async (): Promise<SandboxHandle> => ({ baseUrl: 'http://127.0.0.1:1', port: 1, examples, close }));
   const openExternal = vi.fn(async () => {});
   const d: CoreDeps = {
-    userDataDir: '/nonexistent',
+    userDataDir: dataDir,
     secretStorage: { isEncryptionAvailable: async () => false, backend: () => 'basic_text', encryptString: async () => new Uint8Array(), decryptString: async () => '' },
     openExternal,
     app: { name: 'Skein', version: '1.2.3', platform: 'linux' },
