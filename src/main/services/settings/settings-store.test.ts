@@ -1,0 +1,61 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_PRICES } from '../../../shared/api';
+import { DEFAULT_REQUESTS_PER_SECOND, UNCONFIRMED_BASE_URL, createSettingsStore } from './settings-store';
+
+const dirs: string[] = [];
+const tempDir = () => {
+  const d = mkdtempSync(join(tmpdir(), 'skein-settings-'));
+  dirs.push(d);
+  return d;
+};
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+describe('settings store', () => {
+  it('starts in demo mode without a key and in live mode with one, until the user picks', () => {
+    const s = createSettingsStore({ dir: tempDir() });
+    expect(s.get(false)).toEqual({
+      mode: 'demo',
+      baseUrl: UNCONFIRMED_BASE_URL,
+      requestsPerSecond: DEFAULT_REQUESTS_PER_SECOND,
+      prices: DEFAULT_PRICES,
+      persistKeyWithoutKeyring: false,
+    });
+    expect(s.get(true).mode).toBe('live');
+    s.update({ mode: 'demo' }, true);
+    expect(s.get(true).mode).toBe('demo');
+    expect(s.modeChosen).toBe(true);
+  });
+
+  it('persists across restarts', () => {
+    const dir = tempDir();
+    createSettingsStore({ dir }).update({ baseUrl: 'https://api.provider.example/', requestsPerSecond: 3, prices: { ...DEFAULT_PRICES, perPost: 20 } }, false);
+    const again = createSettingsStore({ dir }).get(false);
+    expect(again.baseUrl).toBe('https://api.provider.example');
+    expect(again.requestsPerSecond).toBe(3);
+    expect(again.prices.perPost).toBe(20);
+  });
+
+  it('refuses invalid values and keeps the old ones', () => {
+    const s = createSettingsStore({ dir: tempDir() });
+    expect(() => s.update({ baseUrl: 'ftp://x' }, false)).toThrow();
+    expect(() => s.update({ requestsPerSecond: 0 }, false)).toThrow();
+    expect(() => s.update({ apiKey: 'x' } as never, false)).toThrow();
+    expect(s.get(false).baseUrl).toBe(UNCONFIRMED_BASE_URL);
+  });
+
+  it('falls back to the default for one bad value in the file, and survives a corrupt file', () => {
+    const dir = tempDir();
+    const s = createSettingsStore({ dir });
+    s.update({ requestsPerSecond: 5 }, false);
+    writeFileSync(s.path!, JSON.stringify({ requestsPerSecond: -1, mode: 'live' }));
+    expect(createSettingsStore({ dir }).get(false)).toMatchObject({ requestsPerSecond: DEFAULT_REQUESTS_PER_SECOND, mode: 'live' });
+    writeFileSync(s.path!, '{not json');
+    expect(createSettingsStore({ dir }).get(false).mode).toBe('demo');
+    expect(readFileSync(s.path!, 'utf8')).toBeDefined();
+  });
+});

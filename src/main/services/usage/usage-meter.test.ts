@@ -1,0 +1,65 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_PRICES, type PriceTable } from '../../../shared/api';
+import type { Mode } from '../../../shared/ipc';
+import type { AttemptRecord } from '../api/client';
+import { createUsageMeter } from './usage-meter';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+const tempDir = () => {
+  const d = mkdtempSync(join(tmpdir(), 'skein-usage-'));
+  dirs.push(d);
+  return d;
+};
+
+const rec = (r: Partial<AttemptRecord>): AttemptRecord => ({ operation: 'postQuotes', paramsKey: '[]', cursor: null, at: 1, httpStatus: 200, items: 20, fromCache: false, ...r });
+
+function meter(opts: { dir?: string; prices?: PriceTable; mode?: Mode } = {}) {
+  return createUsageMeter({ ...(opts.dir ? { dir: opts.dir } : {}), prices: () => opts.prices ?? DEFAULT_PRICES, mode: () => opts.mode ?? 'live' });
+}
+
+describe('usage meter', () => {
+  it('prices each request with the shared table: per post, minimum, 501 and cache free', () => {
+    const m = meter();
+    expect(m.record(rec({ items: 20 }))).toBe(300);
+    expect(m.record(rec({ items: 0 }))).toBe(15);
+    expect(m.record(rec({ operation: 'article', httpStatus: 501, items: 0 }))).toBe(0);
+    expect(m.record(rec({ fromCache: true }))).toBe(0);
+    expect(m.record(rec({ operation: 'usersByIds', items: 100, idsAsked: 100 }))).toBe(1_000);
+    const s = m.snapshot();
+    expect(s.session).toEqual({ calls: 4, credits: 1_315, usd: 1_315 / 100_000 });
+    expect(s.recent).toHaveLength(5);
+    expect(s.recent[1]).toMatchObject({ fromCache: true, charged: false, credits: 0 });
+    expect(s.recent.find((c) => c.httpStatus === 501)).toMatchObject({ charged: false, credits: 0 });
+    expect(s.byOperation[0]).toEqual({ operation: 'usersByIds', calls: 1, credits: 1_000 });
+  });
+
+  it('follows an edited price table', () => {
+    const m = meter({ prices: { ...DEFAULT_PRICES, perPost: 1, minimumPerCall: 0 } });
+    expect(m.record(rec({ items: 20 }))).toBe(20);
+  });
+
+  it('keeps lifetime totals of live requests across restarts; reset zeroes the session only', () => {
+    const dir = tempDir();
+    const a = meter({ dir });
+    a.record(rec({ items: 2 }));
+    meter({ dir, mode: 'demo' }).record(rec({ items: 2 }));
+    const b = meter({ dir });
+    expect(b.snapshot().lifetime).toMatchObject({ calls: 1, credits: 30 });
+    b.record(rec({ items: 1 }));
+    expect(b.reset()).toMatchObject({ session: { calls: 0, credits: 0 }, lifetime: { calls: 2, credits: 45 }, recent: [], byOperation: [] });
+  });
+
+  it('digests params without showing them', () => {
+    const m = meter();
+    m.record(rec({ paramsKey: '[["tweetId","123"]]', cursor: 'c' }));
+    const d = m.snapshot().recent[0]!.paramsDigest;
+    expect(d).toMatch(/^[0-9a-f]{12}$/);
+    expect(d).not.toContain('123');
+  });
+});
