@@ -1,0 +1,29 @@
+import { useEffect, useState } from 'react';
+import type { ViewDescriptor } from '../../../../shared/ipc/export';
+import { EXPORT_EVENT } from '../../../app/keyboard';
+import { ExportDialog } from './ExportDialog';
+
+/**
+ * "Export…" for any view: drop it into the view's actions with the view's
+ * descriptor (see `exportView`). The menu command (Ctrl/Cmd+E) opens it too.
+ * `view` null: the view has nothing to export yet (disabled).
+ */
+export function ExportButton({ view }: { view: ViewDescriptor | null }) {
+  const [open, setOpen] = useState(false);
+
+  useEffect(() => {
+    if (!view) return;
+    const onMenu = () => setOpen(true);
+    window.addEventListener(EXPORT_EVENT, onMenu);
+    return () => window.removeEventListener(EXPORT_EVENT, onMenu);
+  }, [view]);
+
+  return (
+    <>
+      <button type="button" className="btn btn--small" disabled={!view} onClick={() => setOpen(true)} aria-haspopup="dialog" title="Export this view (Ctrl/Cmd+E)">
+        Export…
+      </button>
+      {open && view ? <ExportDialog view={view} onClose={() => setOpen(false)} /> : null}
+    </>
+  );
+}

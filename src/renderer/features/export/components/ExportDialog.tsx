@@ -1,0 +1,228 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { OPERATIONS } from '../../../../shared/api/catalog';
+import type { ExportFormat, ExportJob, ExportScope, ViewDescriptor } from '../../../../shared/ipc/export';
+import { describeEstimate, describeJob, EMPTY_CAPS, fileName, isActive, readCaps, type CapFields } from '../form';
+import { useExportActions, useExportEstimate, useExportJobs } from '../queries';
+import './export.css';
+
+const FORMATS: Array<{ value: ExportFormat; label: string; hint: string }> = [
+  { value: 'json', label: 'JSON', hint: 'one file: the manifest and the raw items' },
+  { value: 'jsonl', label: 'JSON Lines', hint: 'one raw item per line, manifest beside it' },
+  { value: 'csv', label: 'CSV', hint: 'for spreadsheets, pandas and R; manifest beside it' },
+];
+
+function CapsFields({ fields, onChange, error }: { fields: CapFields; onChange: (f: CapFields) => void; error: string | null }) {
+  const id = useId();
+  const input = (key: keyof CapFields, label: string) => (
+    <label className="field export__cap">
+      <span>{label}</span>
+      <input
+        className="input"
+        inputMode="numeric"
+        placeholder="no cap"
+        value={fields[key]}
+        onChange={(e) => onChange({ ...fields, [key]: e.target.value })}
+        aria-describedby={error ? `${id}-error` : undefined}
+      />
+    </label>
+  );
+  return (
+    <fieldset className="export__caps">
+      <legend>Stop after (optional)</legend>
+      {input('maxPages', 'Pages')}
+      {input('maxItems', 'Items')}
+      {input('maxCredits', 'Credits')}
+      {error ? (
+        <p id={`${id}-error`} className="export__error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </fieldset>
+  );
+}
+
+function JobProgress({ job }: { job: ExportJob }) {
+  const f = job.progress.fraction;
+  return (
+    <div className="export__job" data-export-status={job.status}>
+      {isActive(job) ? <progress className="export__progress" max={1} {...(f === null ? {} : { value: f })} aria-label="Export progress" /> : null}
+      <p role="status" aria-live="polite">
+        {describeJob(job)}
+      </p>
+      {job.files.length > 0 && job.status !== 'cancelled' && job.status !== 'failed' ? (
+        <p className="muted export__files">
+          {job.files.map((f) => (
+            <span key={f} title={f}>
+              {fileName(f)}
+            </span>
+          ))}
+        </p>
+      ) : null}
+      {job.error?.details?.action ? <p className="muted">{job.error.details.action}</p> : null}
+    </div>
+  );
+}
+
+/** The export dialog of one view: format, scope and caps; then progress, cancel and resume. */
+export function ExportDialog({ view, onClose }: { view: ViewDescriptor; onClose: () => void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const paged = OPERATIONS[view.operation].paged;
+  const [format, setFormat] = useState<ExportFormat>('json');
+  const [scope, setScope] = useState<ExportScope>('loaded');
+  const [caps, setCaps] = useState<CapFields>(EMPTY_CAPS);
+  const [capError, setCapError] = useState<string | null>(null);
+  const [jobId, setJobId] = useState<string | null>(null);
+  const [startError, setStartError] = useState<string | null>(null);
+  const jobs = useExportJobs();
+  const estimate = useExportEstimate(view, scope, jobId === null);
+  const actions = useExportActions();
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+    return () => dialog?.close();
+  }, []);
+
+  const job = jobId ? (jobs.data ?? []).find((j) => j.id === jobId) : undefined;
+  const unfinished = (jobs.data ?? []).filter((j) => j.id !== jobId && j.resumable && !isActive(j));
+
+  const start = () => {
+    const read = readCaps(caps);
+    if (!read.ok) return setCapError(read.message);
+    setCapError(null);
+    setStartError(null);
+    actions.start.mutate(
+      { view, format, scope, ...(scope === 'all' ? { caps: read.caps } : {}) },
+      {
+        onSuccess: ({ job: started }) => started && setJobId(started.id),
+        onError: (e) => setStartError(e.message),
+      },
+    );
+  };
+
+  const resume = (id: string) => {
+    const read = readCaps(caps);
+    if (!read.ok) return setCapError(read.message);
+    setCapError(null);
+    actions.resume.mutate({ jobId: id, caps: read.caps }, { onSuccess: (j) => setJobId(j.id), onError: (e) => setStartError(e.message) });
+  };
+
+  return (
+    <dialog ref={ref} className="export" aria-labelledby={titleId} onClose={onClose} data-testid="export-dialog">
+      <h2 id={titleId}>Export {view.title ? `“${view.title}”` : OPERATIONS[view.operation].title.toLowerCase()}</h2>
+
+      {job ? (
+        <>
+          <JobProgress job={job} />
+          {job.resumable && !isActive(job) ? <CapsFields fields={caps} onChange={setCaps} error={capError} /> : null}
+        </>
+      ) : (
+        <form
+          className="export__form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            start();
+          }}
+        >
+          <fieldset>
+            <legend>Format</legend>
+            {FORMATS.map((f) => (
+              <label key={f.value} className="export__choice">
+                <input type="radio" name="format" value={f.value} checked={format === f.value} onChange={() => setFormat(f.value)} />
+                <span>
+                  <strong>{f.label}</strong> <span className="muted">{f.hint}</span>
+                </span>
+              </label>
+            ))}
+          </fieldset>
+          {paged ? (
+            <fieldset>
+              <legend>What to export</legend>
+              <label className="export__choice">
+                <input type="radio" name="scope" value="loaded" checked={scope === 'loaded'} onChange={() => setScope('loaded')} />
+                <span>
+                  What is loaded now
+                  {view.loadedItems !== undefined ? <span className="muted"> ({view.loadedItems.toLocaleString('en-US')} items)</span> : null}
+                </span>
+              </label>
+              <label className="export__choice">
+                <input type="radio" name="scope" value="all" checked={scope === 'all'} onChange={() => setScope('all')} disabled={view.reachedEnd === true} />
+                <span>Fetch everything{view.reachedEnd ? <span className="muted"> (already all loaded)</span> : null}</span>
+              </label>
+            </fieldset>
+          ) : null}
+          {scope === 'all' ? <CapsFields fields={caps} onChange={setCaps} error={capError} /> : null}
+          <div className="export__estimate" aria-live="polite">
+            {estimate.data ? (
+              <>
+                <p>{describeEstimate(estimate.data)}</p>
+                <p className="muted">{estimate.data.basis}</p>
+              </>
+            ) : estimate.error ? (
+              <p className="export__error">{estimate.error.message}</p>
+            ) : (
+              <p className="muted">Estimating…</p>
+            )}
+          </div>
+          {startError ? (
+            <p className="export__error" role="alert">
+              {startError}
+            </p>
+          ) : null}
+          <div className="export__buttons">
+            <button type="button" className="btn" onClick={() => ref.current?.close()}>
+              Close
+            </button>
+            <button type="submit" className="btn btn--primary" disabled={actions.start.isPending}>
+              Choose file and export
+            </button>
+          </div>
+        </form>
+      )}
+
+      {job ? (
+        <div className="export__buttons">
+          {isActive(job) ? (
+            <button type="button" className="btn" onClick={() => actions.cancel.mutate(job.id)}>
+              Cancel export
+            </button>
+          ) : null}
+          {job.resumable && !isActive(job) ? (
+            <button type="button" className="btn btn--primary" onClick={() => resume(job.id)}>
+              Resume
+            </button>
+          ) : null}
+          <button type="button" className="btn" onClick={() => ref.current?.close()}>
+            {isActive(job) ? 'Hide (keeps running)' : 'Close'}
+          </button>
+        </div>
+      ) : null}
+
+      {unfinished.length > 0 ? (
+        <section className="export__unfinished" aria-label="Unfinished exports">
+          <h3>Unfinished exports</h3>
+          <ul>
+            {unfinished.map((j) => (
+              <li key={j.id}>
+                <span>
+                  <strong>{j.view.title ?? OPERATIONS[j.view.operation].title}</strong> → {fileName(j.files[0] ?? '')}
+                  <br />
+                  <span className="muted">{describeJob(j)}</span>
+                </span>
+                <span className="export__row-buttons">
+                  <button type="button" className="btn btn--small" onClick={() => resume(j.id)}>
+                    Resume
+                  </button>
+                  <button type="button" className="btn btn--small" onClick={() => actions.discard.mutate(j.id)}>
+                    Discard
+                  </button>
+                </span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+    </dialog>
+  );
+}

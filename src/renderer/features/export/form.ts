@@ -1,0 +1,85 @@
+/**
+ * The export dialog's plain logic: reading the cap fields, and the words the
+ * dialog shows for an estimate and for a job. Kept apart from React so it is
+ * tested on its own.
+ */
+import type { ExportCaps, ExportEstimate, ExportJob, StopReason } from '../../../shared/ipc/export';
+
+export interface CapFields {
+  maxPages: string;
+  maxItems: string;
+  maxCredits: string;
+}
+
+export const EMPTY_CAPS: CapFields = { maxPages: '', maxItems: '', maxCredits: '' };
+
+export type CapsResult = { ok: true; caps: ExportCaps } | { ok: false; field: keyof CapFields; message: string };
+
+/** Empty fields mean "no cap"; anything else must be a positive whole number. */
+export function readCaps(fields: CapFields): CapsResult {
+  const caps: ExportCaps = {};
+  for (const key of ['maxPages', 'maxItems', 'maxCredits'] as const) {
+    const text = fields[key].trim().replace(/[\s,_]/g, '');
+    if (text === '') continue;
+    if (!/^\d+$/.test(text) || Number(text) <= 0) return { ok: false, field: key, message: 'Enter a whole number above 0, or leave it empty for no cap.' };
+    caps[key] = Number(text);
+  }
+  return { ok: true, caps };
+}
+
+const n = (v: number) => Math.round(v).toLocaleString('en-US');
+
+export function describeEstimate(e: ExportEstimate): string {
+  if (e.calls === 0) return 'No new calls: everything comes from what Skein already loaded.';
+  if (e.calls === null) return 'Unknown number of pages.';
+  const credits = e.credits === null ? '' : `, about ${n(e.credits)} credits`;
+  return `About ${n(e.calls)} call${e.calls === 1 ? '' : 's'}${credits}.`;
+}
+
+const STOPS: Record<StopReason, string> = {
+  'cap-pages': 'stopped at the page cap',
+  'cap-items': 'stopped at the item cap',
+  'cap-credits': 'stopped before the credit cap',
+  cancelled: 'cancelled',
+  error: 'stopped by an error',
+  interrupted: 'Skein quit while it ran',
+  'loaded-only': 'only what the view had loaded',
+  'repeated-cursor': 'the API repeated a cursor',
+  'missing-cursor': 'the API sent no cursor for the next page',
+  'empty-pages': 'the API sent empty pages',
+};
+
+export function stopWords(reason: StopReason | null): string {
+  return reason ? STOPS[reason] : '';
+}
+
+/** One line saying where the job is. */
+export function describeJob(job: ExportJob): string {
+  const p = job.progress;
+  const counts = `${n(p.items)} item${p.items === 1 ? '' : 's'}, ${n(p.pages)} page${p.pages === 1 ? '' : 's'}, ${n(p.calls)} call${p.calls === 1 ? '' : 's'}, ~${n(p.credits)} credits`;
+  switch (job.status) {
+    case 'collecting':
+      return `Collecting… ${counts}`;
+    case 'writing':
+      return `Writing ${n(p.items)} items…`;
+    case 'complete':
+      return `Done: ${counts}.`;
+    case 'partial':
+      return `Saved a partial export (${stopWords(job.stopReason)}): ${counts}.`;
+    case 'cancelled':
+      return 'Cancelled: no file was written.';
+    case 'failed':
+      return `Failed: ${job.error?.message ?? 'the export could not be written.'}`;
+    case 'interrupted':
+      return `Interrupted when Skein quit: ${counts} kept.`;
+  }
+}
+
+export function isActive(job: ExportJob): boolean {
+  return job.status === 'collecting' || job.status === 'writing';
+}
+
+/** Just the file name of a path (for display). */
+export function fileName(path: string): string {
+  return path.split(/[\\/]/).pop() ?? path;
+}

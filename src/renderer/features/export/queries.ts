@@ -1,0 +1,75 @@
+/**
+ * Server state of exports (TanStack Query): the jobs main remembers, kept
+ * current by the `export` events main pushes (with a slow poll as a safety
+ * net while a job runs), the pre-flight estimate, and the job actions.
+ */
+import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import type { ExportCaps, ExportJob, ExportScope, ExportStartInput, ViewDescriptor } from '../../../shared/ipc/export';
+import { onBridgeEvent, skein } from '../../lib/bridge';
+import { isActive } from './form';
+
+export const exportKeys = {
+  all: ['export'] as const,
+  jobs: () => ['export', 'jobs'] as const,
+  estimate: (view: ViewDescriptor, scope: ExportScope) => ['export', 'estimate', JSON.stringify(view), scope] as const,
+};
+
+/** Puts one job into the cached list (newest first). */
+export function upsertJob(list: readonly ExportJob[] | undefined, job: ExportJob): ExportJob[] {
+  const others = (list ?? []).filter((j) => j.id !== job.id);
+  return [job, ...others].sort((a, b) => b.startedAt - a.startedAt);
+}
+
+function remember(qc: QueryClient, job: ExportJob | null): void {
+  if (job) qc.setQueryData<ExportJob[]>(exportKeys.jobs(), (list) => upsertJob(list, job));
+}
+
+export const exportJobsQuery = () =>
+  queryOptions({
+    queryKey: exportKeys.jobs(),
+    queryFn: () => skein().export.list(),
+    staleTime: Number.POSITIVE_INFINITY,
+    refetchInterval: (q) => ((q.state.data ?? []).some(isActive) ? 2000 : false),
+  });
+
+/** Every job main remembers, live. */
+export function useExportJobs() {
+  const qc = useQueryClient();
+  useEffect(
+    () =>
+      onBridgeEvent('export', (payload) => {
+        // onBridgeEvent's listener is typed for every event; this one carries a job
+        if (typeof payload === 'object' && payload !== null) remember(qc, payload as ExportJob);
+      }),
+    [qc],
+  );
+  return useQuery(exportJobsQuery());
+}
+
+export function useExportEstimate(view: ViewDescriptor | null, scope: ExportScope, enabled: boolean) {
+  return useQuery({
+    queryKey: view ? exportKeys.estimate(view, scope) : ['export', 'estimate', 'none'],
+    queryFn: () => skein().export.estimate({ view: view as ViewDescriptor, scope }),
+    enabled: enabled && view !== null,
+    staleTime: 30_000,
+  });
+}
+
+export function useExportActions() {
+  const qc = useQueryClient();
+  const start = useMutation({
+    mutationFn: (input: ExportStartInput) => skein().export.start(input),
+    onSuccess: ({ job }) => remember(qc, job),
+  });
+  const cancel = useMutation({ mutationFn: (jobId: string) => skein().export.cancel({ jobId }), onSuccess: (job) => remember(qc, job) });
+  const resume = useMutation({
+    mutationFn: ({ jobId, caps }: { jobId: string; caps?: ExportCaps }) => skein().export.resume(caps ? { jobId, caps } : { jobId }),
+    onSuccess: (job) => remember(qc, job),
+  });
+  const discard = useMutation({
+    mutationFn: (jobId: string) => skein().export.discard({ jobId }),
+    onSuccess: (_r, jobId) => qc.setQueryData<ExportJob[]>(exportKeys.jobs(), (list) => (list ?? []).filter((j) => j.id !== jobId)),
+  });
+  return { start, cancel, resume, discard };
+}

@@ -1,0 +1,38 @@
+/**
+ * What a view tells the export feature about itself: which view kind, its
+ * params, and how much it has loaded. Views build it with `exportView` and
+ * hand it to `<ExportButton view={…} />`.
+ */
+import { VIEW_OPERATIONS, type ViewDescriptor, type ViewKind } from '../../../shared/ipc/export';
+
+export interface LoadedState {
+  /** pages the view holds now (TanStack Query's `data.pages.length`) */
+  pages?: number;
+  /** items it shows now */
+  items?: number;
+  /** the list reached its end (no next page) */
+  reachedEnd?: boolean;
+}
+
+export interface ViewExtras {
+  title?: string;
+  /** the total the API announces (a post's replyCount or quoteCount, a user's statusesCount) */
+  expectedItems?: number | null;
+}
+
+type Params = ViewDescriptor['params'];
+
+/** A view descriptor; undefined params are left out, the operation comes from the kind. */
+export function exportView(kind: ViewKind, params: Record<string, string | number | boolean | undefined>, loaded: LoadedState = {}, extras: ViewExtras = {}): ViewDescriptor {
+  const clean: Params = {};
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && k !== 'cursor') clean[k] = v;
+  const view: ViewDescriptor = { kind, operation: VIEW_OPERATIONS[kind], params: clean };
+  if (extras.title) view.title = extras.title.slice(0, 200);
+  if (loaded.pages !== undefined) view.loadedPages = Math.max(0, Math.floor(loaded.pages));
+  if (loaded.items !== undefined) view.loadedItems = Math.max(0, Math.floor(loaded.items));
+  if (loaded.reachedEnd !== undefined) view.reachedEnd = loaded.reachedEnd;
+  if (typeof extras.expectedItems === 'number' && Number.isFinite(extras.expectedItems) && extras.expectedItems >= 0) {
+    view.expectedItems = Math.floor(extras.expectedItems);
+  }
+  return view;
+}
