@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { communityFixture, postFixture, userFixture } from '../../../../shared/api/fixtures';
-import { Post } from '../../../../shared/api/schemas';
+import type { Post } from '../../../../shared/api/schemas';
 import { SkeinError } from '../../../../shared/errors';
 import { normalizePage } from './page';
 
