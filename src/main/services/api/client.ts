@@ -140,11 +140,18 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
     };
   }
 
+  /** a SkeinError with every secret cut out of its message and details (services may echo what they got) */
   function redacted(e: unknown): unknown {
     if (!(e instanceof SkeinError)) return e;
     const s = [...secrets()];
-    const message = redactText(e.message, s);
-    return message === e.message ? e : new SkeinError(e.code, message, e.details);
+    if (s.length === 0) return e;
+    const scrub = (v: unknown): unknown => {
+      if (typeof v === 'string') return redactText(v, s);
+      if (Array.isArray(v)) return v.map(scrub);
+      if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, scrub(x)]));
+      return v;
+    };
+    return new SkeinError(e.code, redactText(e.message, s), scrub(e.details) as SkeinError['details']);
   }
 
   async function fetchPage(input: FetchPageInput): Promise<PageResult> {

@@ -67,7 +67,7 @@ export function toWriteError(error: unknown, target: string): unknown {
 
 /** Something the writer streams into; `write` waits while the disk catches up. */
 export interface Sink {
-  write(chunk: string): Promise<void> | void;
+  write(chunk: string | Buffer): Promise<void> | void;
   /** bytes handed to the disk so far (buffered text not counted) */
   readonly bytes: number;
 }
@@ -91,24 +91,32 @@ export async function writeFileAtomic(
   try {
     handle = await open(temp, 'wx', 0o644);
     const fh = handle;
-    let pending: string[] = [];
-    let pendingLength = 0;
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
     let bytes = 0;
     const flush = async () => {
-      if (pendingLength === 0) return;
-      const buf = Buffer.from(pending.join(''), 'utf8');
+      if (pendingBytes === 0) return;
+      const buffers = pending;
+      const size = pendingBytes;
       pending = [];
-      pendingLength = 0;
-      let done = 0;
-      while (done < buf.length) done += (await fh.write(buf, done, buf.length - done)).bytesWritten;
-      bytes += buf.length;
+      pendingBytes = 0;
+      let written = (await fh.writev(buffers)).bytesWritten;
+      if (written < size) {
+        // a short write: finish the rest one buffer at a time
+        const rest = Buffer.concat(buffers).subarray(written);
+        let done = 0;
+        while (done < rest.length) done += (await fh.write(rest, done, rest.length - done)).bytesWritten;
+        written = size;
+      }
+      bytes += written;
     };
     const sink: Sink = {
-      write(chunk: string) {
+      write(chunk: string | Buffer) {
         if (signal?.aborted) throw signal.reason;
-        pending.push(chunk);
-        pendingLength += chunk.length;
-        if (pendingLength >= CHUNK) return flush();
+        const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+        pending.push(buf);
+        pendingBytes += buf.length;
+        if (pendingBytes >= CHUNK || pending.length >= 1024) return flush();
       },
       get bytes() {
         return bytes;

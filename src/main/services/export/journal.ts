@@ -18,8 +18,8 @@ export interface JournalItem {
   id: string | null;
   /** JSON of the item's thread position, or `null` */
   position: string;
-  /** the raw item as JSON */
-  raw: string;
+  /** the raw item as JSON (bytes when read back from disk: never decoded unless needed) */
+  raw: string | Buffer;
 }
 
 export interface PageRecord {
@@ -84,7 +84,7 @@ function parseItemLine(buf: Buffer, start: number, stop: number, withRaw: boolea
   if (t2 === -1 || t2 > stop) return null;
   try {
     const id = JSON.parse(buf.toString('utf8', start + 2, t1)) as string | null;
-    return { id, position: buf.toString('utf8', t1 + 1, t2), raw: withRaw ? buf.toString('utf8', t2 + 1, stop) : '' };
+    return { id, position: buf.toString('utf8', t1 + 1, t2), raw: withRaw ? buf.subarray(t2 + 1, stop) : '' };
   } catch {
     return null;
   }
@@ -101,7 +101,12 @@ function parsePageLine(buf: Buffer, start: number, stop: number): PageRecord | n
 }
 
 export function itemLine(item: JournalItem): string {
-  return `i\t${JSON.stringify(item.id)}\t${item.position}\t${item.raw}\n`;
+  return `i\t${JSON.stringify(item.id)}\t${item.position}\t${typeof item.raw === 'string' ? item.raw : item.raw.toString('utf8')}\n`;
+}
+
+/** The raw item as text. */
+export function rawText(item: JournalItem): string {
+  return typeof item.raw === 'string' ? item.raw : item.raw.toString('utf8');
 }
 
 export class Journal {

@@ -5,13 +5,12 @@
  * - JSONL: one item per line, manifest in a sidecar `<name>.manifest.json`
  * - CSV: one file per entity kind (csv-stringify), manifest in the sidecar
  */
-import { once } from 'node:events';
 import { basename, dirname, extname, join } from 'node:path';
-import { stringify } from 'csv-stringify';
+import { stringify } from 'csv-stringify/sync';
 import type { ExportFormat } from '../../../shared/ipc/export';
 import { writeFileAtomic, type Sink } from './atomic-file';
-import { TABLES, type Table } from './csv-rows';
-import type { JournalItem } from './journal';
+import { TABLES, type Row, type Table } from './csv-rows';
+import { rawText, type JournalItem } from './journal';
 import type { ExportManifest } from './manifest';
 import type { ThreadPosition } from './thread-positions';
 import type { ViewPlan } from './views';
@@ -46,11 +45,23 @@ export function csvIdColumns(target: string, plan: ViewPlan): Record<string, str
   return out;
 }
 
-/** An item as written to JSON/JSONL: raw, or `{root_id, parent_id, depth, item}` in a thread. */
-function entryText(item: JournalItem): string {
-  if (item.position === 'null') return item.raw;
-  return `${item.position.slice(0, -1)},"item":${item.raw}}`;
+/** Writes an item for JSON/JSONL: raw bytes as they are, or `{root_id, parent_id, depth, item}` in a thread. */
+async function writeEntry(sink: Sink, item: JournalItem, before: Buffer, after: Buffer): Promise<void> {
+  await sink.write(before);
+  if (item.position === 'null') {
+    await sink.write(item.raw);
+  } else {
+    await sink.write(`${item.position.slice(0, -1)},"item":`);
+    await sink.write(item.raw);
+    await sink.write('}');
+  }
+  await sink.write(after);
 }
+
+const EMPTY = Buffer.alloc(0);
+const NEWLINE = Buffer.from('\n');
+const FIRST = Buffer.from('\n    ');
+const NEXT = Buffer.from(',\n    ');
 
 function indented(value: unknown): string {
   return JSON.stringify(value, null, 2).replace(/\n/g, '\n  ');
@@ -63,7 +74,7 @@ export async function writeJson(target: string, source: ItemStream, manifest: Ex
       await sink.write(`{\n  "manifest": ${indented(manifest)},\n  "items": [`);
       let first = true;
       for await (const item of source.items()) {
-        await sink.write(first ? `\n    ${entryText(item)}` : `,\n    ${entryText(item)}`);
+        await writeEntry(sink, item, first ? FIRST : NEXT, EMPTY);
         first = false;
       }
       await sink.write(first ? ']\n}\n' : '\n  ]\n}\n');
@@ -80,40 +91,31 @@ export async function writeJsonl(target: string, source: ItemStream, manifest: E
   const bytes = await writeFileAtomic(
     target,
     async (sink) => {
-      for await (const item of source.items()) await sink.write(`${entryText(item)}\n`);
+      for await (const item of source.items()) await writeEntry(sink, item, EMPTY, NEWLINE);
     },
     signal,
   );
   return bytes + (await writeManifestFile(sidecarPath(target), manifest, signal));
 }
 
-/** Streams rows through csv-stringify into the sink, honouring backpressure both ways. */
+const CSV_BATCH = 500;
+
+/** Rows through csv-stringify in batches (its sync API: no per-row stream overhead), header and BOM first. */
 async function writeTable(sink: Sink, table: Table, source: ItemStream, params: ViewPlan['requests'][number]['params']): Promise<void> {
-  const stringifier = stringify({
-    bom: true,
-    header: true,
-    columns: table.columns.map((key) => ({ key })),
-    cast: { boolean: (v) => (v ? 'true' : 'false') },
-  });
-  const drained = (async () => {
-    for await (const chunk of stringifier) await sink.write(String(chunk));
-  })();
-  drained.catch(() => undefined);
-  try {
-    let index = 0;
-    for await (const item of source.items()) {
-      const position = item.position === 'null' ? null : (JSON.parse(item.position) as ThreadPosition);
-      for (const row of table.rows(JSON.parse(item.raw), position, { params, index })) {
-        if (!stringifier.write(row)) await Promise.race([once(stringifier, 'drain'), drained]);
-      }
-      index++;
+  const options = { columns: table.columns.map((key) => ({ key })), cast: { boolean: (v: boolean) => (v ? 'true' : 'false') } };
+  await sink.write(stringify([], { ...options, header: true, bom: true }));
+  let batch: Row[] = [];
+  let index = 0;
+  for await (const item of source.items()) {
+    const position = item.position === 'null' ? null : (JSON.parse(item.position) as ThreadPosition);
+    for (const row of table.rows(JSON.parse(rawText(item)), position, { params, index })) batch.push(row);
+    index++;
+    if (batch.length >= CSV_BATCH) {
+      await sink.write(stringify(batch, options));
+      batch = [];
     }
-    stringifier.end();
-  } catch (error) {
-    stringifier.destroy();
-    throw error;
   }
-  await drained;
+  if (batch.length > 0) await sink.write(stringify(batch, options));
 }
 
 export async function writeCsv(
