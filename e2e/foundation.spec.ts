@@ -90,6 +90,6 @@ test('events from main reach subscribers until they unsubscribe', async ({ skein
   });
   await skein.emit('menu', 'export');
   await skein.page.evaluate(() => (window as unknown as { __off: () => void }).__off());
-  await skein.emit('menu', 'back');
+  await skein.emit('menu', 'focus-go');
   expect(await skein.page.evaluate(() => (window as unknown as { __seen: unknown[] }).__seen)).toEqual(['export']);
 });
