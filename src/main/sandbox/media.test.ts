@@ -1,0 +1,47 @@
+/** Media files served by the sandbox itself, matching what posts declare. */
+import { describe, expect, it } from 'vitest';
+import type { Post } from '../../shared/api';
+import { qs, useSandbox } from './test-utils';
+
+const sandbox = useSandbox();
+
+describe('media', () => {
+  it("a post's image is a PNG of the declared size, in the declared palette", async () => {
+    const c = sandbox();
+    const post = (await c.get<{ tweets: Post[] }>(`/social/tweets${qs({ tweet_ids: c.sandbox.examples.mediaPostId })}`)).json.tweets[0] as Post;
+    const info = post.entities?.media?.[0]?.media_results.result.media_info;
+    expect(info?.original_img_url.startsWith(`${c.sandbox.baseUrl}/media/`)).toBe(true);
+    const res = await fetch(info?.original_img_url as string);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/png');
+    expect(res.headers.get('cache-control')).toMatch(/immutable/);
+    const png = Buffer.from(await res.arrayBuffer());
+    expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    expect(png.readUInt32BE(16)).toBe(info?.original_img_width);
+    expect(png.readUInt32BE(20)).toBe(info?.original_img_height);
+    const plte = png.indexOf('PLTE');
+    const first = info?.color_info?.palette[0]?.rgb;
+    expect([...png.subarray(plte + 4, plte + 7)]).toEqual([first?.red, first?.green, first?.blue]);
+  });
+
+  it('avatars are SVG with initials; covers and banners are served; the same name gives the same bytes', async () => {
+    const c = sandbox();
+    const ex = c.sandbox.examples;
+    const svg = await fetch(`${c.sandbox.baseUrl}/media/avatar-${ex.profile.id}.svg`);
+    expect(svg.headers.get('content-type')).toBe('image/svg+xml');
+    const text = await svg.text();
+    expect(text).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    expect(text).not.toMatch(/<script/);
+    const a = Buffer.from(await (await fetch(`${c.sandbox.baseUrl}/media/cover-${ex.profile.id}.png`)).arrayBuffer());
+    const b = Buffer.from(await (await fetch(`${c.sandbox.baseUrl}/media/cover-${ex.profile.id}.png`)).arrayBuffer());
+    expect(a.equals(b)).toBe(true);
+    expect((await fetch(`${c.sandbox.baseUrl}/media/banner-${ex.communityId}.png`)).status).toBe(200);
+  });
+
+  it('unknown names are 404', async () => {
+    const c = sandbox();
+    for (const name of ['x.png', 'img-1.gif', 'img-../../etc.png', 'video-1.png']) {
+      expect((await fetch(`${c.sandbox.baseUrl}/media/${name}`)).status).toBe(404);
+    }
+  });
+});

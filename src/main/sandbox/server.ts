@@ -1,0 +1,159 @@
+/**
+ * The sandbox server: Fastify, with one route per catalog operation (looped,
+ * never hand-written), the control plane and the media files.
+ */
+import type { Socket } from 'node:net';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { DEFAULT_PRICES, OPERATION_IDS, OPERATIONS, PriceTable } from '../../shared/api';
+import type { DemoExamples } from '../../shared/ipc/app';
+import { SandboxClock } from './clock';
+import { registerControl } from './control';
+import { CursorCodec } from './cursor';
+import { FaultRules } from './faults';
+import { RequestLog, UsageLedger } from './ledger';
+import { mediaEtag, parseMediaName, pngImage, svgImage, imageSpec } from './media';
+import { handleSocial, type SandboxState } from './pipeline';
+import { Views } from './views';
+import { World } from './world';
+import { Lru } from './world/lru';
+import { resolveSize, type SizeOption, type WorldSize } from './world/size';
+
+export type { WorldSize } from './world/size';
+
+export interface SandboxOptions {
+  /** 0 (default) = an ephemeral port */
+  port?: number;
+  /** default 127.0.0.1 */
+  host?: string;
+  /** world seed, default 1 */
+  seed?: number;
+  size?: SizeOption;
+  /** undefined = demo: any key or none is accepted */
+  requiredKey?: string;
+  /** clock for spaces and relative times, default Date.now */
+  now?: () => number;
+  prices?: PriceTable;
+  /** Fastify's request logging (default off) */
+  logger?: boolean;
+}
+
+export interface Sandbox {
+  /** e.g. http://127.0.0.1:PORT, no trailing slash */
+  baseUrl: string;
+  port: number;
+  examples: DemoExamples;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_SEED = 1;
+
+export interface BuiltSandbox {
+  app: FastifyInstance;
+  state: SandboxState;
+  size: WorldSize;
+  /** stop timers and drop never-answered requests */
+  shutdown(): void;
+}
+
+/** Build the app without listening (tests may `inject`). */
+export function buildSandbox(opts: SandboxOptions = {}): BuiltSandbox {
+  const seed = opts.seed ?? DEFAULT_SEED;
+  const size = resolveSize(opts.size);
+  const clock = new SandboxClock(opts.now ?? Date.now);
+  const world = new World({ seed, size, now: clock.now() });
+  const timers = new Set<NodeJS.Timeout>();
+  const hanging = new Set<Socket>();
+  const state: SandboxState = {
+    world,
+    views: new Views(world),
+    clock,
+    ledger: new UsageLedger(PriceTable.parse(opts.prices ?? DEFAULT_PRICES)),
+    log: new RequestLog(),
+    rules: new FaultRules(),
+    codec: new CursorCodec(seed),
+    requiredKey: opts.requiredKey,
+    hanging,
+    answers: new Lru(128),
+    sleep: (ms) =>
+      new Promise((resolve) => {
+        const t = setTimeout(() => {
+          timers.delete(t);
+          resolve();
+        }, ms);
+        timers.add(t);
+      }),
+  };
+
+  const app = Fastify({ logger: opts.logger ?? false, forceCloseConnections: true });
+  for (const id of OPERATION_IDS) {
+    const op = OPERATIONS[id];
+    app.get(op.path, (req, reply) => handleSocial(state, id, req, reply));
+    app.route({
+      method: ['POST', 'PUT', 'PATCH', 'DELETE'],
+      url: op.path,
+      handler: async (_req, reply) => reply.code(405).header('allow', 'GET, HEAD').send({ detail: 'Method Not Allowed' }),
+    });
+  }
+
+  registerControl(app, state, () => ({
+    name: 'Skein API sandbox',
+    seed,
+    size,
+    generationMs: Math.round(world.buildMs),
+    requiresKey: opts.requiredKey !== undefined,
+    operations: OPERATION_IDS.length,
+    now: clock.now(),
+  }));
+
+  const images = new Lru<string, Buffer | string>(256);
+  app.get<{ Params: { name: string } }>('/media/:name', async (req, reply) => {
+    const m = parseMediaName(req.params.name);
+    if (!m) return reply.code(404).send({ detail: 'Not Found' });
+    const body = images.get(req.params.name, () => {
+      const spec = imageSpec(seed, m.kind, m.id);
+      if (m.ext === 'png') return pngImage(spec);
+      const u = m.kind === 'avatar' ? world.userIndex(m.id) : -1;
+      const label = u >= 0 ? (world.users[u]?.name ?? '').split(/\s+/).map((w) => w.charAt(0)).join('').slice(0, 2) : '';
+      return svgImage(spec, label);
+    });
+    return reply
+      .header('cache-control', 'public, max-age=31536000, immutable')
+      .header('etag', mediaEtag(seed, req.params.name))
+      .type(m.ext === 'png' ? 'image/png' : 'image/svg+xml')
+      .send(body);
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    if (req.url.startsWith('/social/')) {
+      state.log.add({ at: clock.now(), method: req.method, url: req.url, operation: null, status: 404, ms: 0, key: req.headers['x-api-key'] === undefined ? 'none' : 'sent' });
+    }
+    return reply.code(404).send({ detail: 'Not Found' });
+  });
+
+  const shutdown = (): void => {
+    for (const t of timers) clearTimeout(t);
+    timers.clear();
+    for (const socket of hanging) socket.destroy();
+    hanging.clear();
+  };
+  app.addHook('preClose', async () => shutdown());
+  return { app, state, size, shutdown };
+}
+
+/** Start a sandbox on loopback; resolves once it listens. */
+export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
+  const built = buildSandbox(opts);
+  const host = opts.host ?? '127.0.0.1';
+  await built.app.listen({ port: opts.port ?? 0, host });
+  const address = built.app.server.address();
+  const port = typeof address === 'object' && address ? address.port : (opts.port ?? 0);
+  const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  const baseUrl = `http://${shown}:${port}`;
+  built.state.world.origin = baseUrl;
+  return {
+    baseUrl,
+    port,
+    examples: built.state.world.examples,
+    close: () => built.app.close(),
+  };
+}
