@@ -10,8 +10,27 @@ export const trendsKeys = {
 
 export const trendsQuery = (woeid: number, count: number) => apiQuery(trendsKeys.place(woeid, count), 'trends', { woeid, count });
 
-/** How many trends to ask for: UI state kept across visits so Back finds the cached answer. */
-export const useTrendsCount = create<{ count: number; setCount: (n: number) => void }>()((set) => ({
-  count: DEFAULT_COUNT,
-  setCount: (count) => set({ count }),
+/**
+ * How many trends to ask for: UI state. The count last used for each place
+ * is remembered, so Back and Forward ask for what was shown (and find it in
+ * the cache); a place not seen yet gets the count last chosen.
+ */
+interface TrendsCountState {
+  last: number;
+  byPlace: Readonly<Record<number, number>>;
+  choose: (woeid: number, count: number) => void;
+}
+
+export const useTrendsCount = create<TrendsCountState>()((set) => ({
+  last: DEFAULT_COUNT,
+  byPlace: {},
+  choose: (woeid, count) => set((s) => ({ last: count, byPlace: { ...s.byPlace, [woeid]: count } })),
 }));
+
+export function countFor(state: Pick<TrendsCountState, 'last' | 'byPlace'>, woeid: number): number {
+  return state.byPlace[woeid] ?? state.last;
+}
+
+export function useCountFor(woeid: number): number {
+  return useTrendsCount((s) => countFor(s, woeid));
+}

@@ -53,7 +53,7 @@ export function CommunityView({ route }: { route: Extract<Route, { name: 'commun
     <div className="view view--community">
       <CommunityHeader community={c} />
       <div className="community__cache">
-        <CacheNote meta={q.data.meta} dataUpdatedAt={q.dataUpdatedAt} />
+        <CacheNote meta={q.data.meta} fetchedAfterMount={q.isFetchedAfterMount} />
       </div>
       <Tabs<CommunityTab>
         label="Community sections"

@@ -92,7 +92,7 @@ export function SpaceView({ route }: { route: Extract<Route, { name: 'space' }> 
       {q.isError ? <ErrorState compact error={q.error} what="the latest update" onRetry={() => void q.refetch()} /> : null}
       {!live ? (
         <div className="space__cache">
-          <CacheNote meta={q.data.meta} dataUpdatedAt={q.dataUpdatedAt} />
+          <CacheNote meta={q.data.meta} fetchedAfterMount={q.isFetchedAfterMount} />
         </div>
       ) : null}
       <Participants groups={groups} diff={polls?.diff ?? null} />

@@ -12,7 +12,7 @@ import { ViewFrame } from '../../../components/ViewFrame';
 import { compactCount, fullCount } from '../../../lib/format';
 import { routes, type Route } from '../../../lib/routes';
 import { CacheNote } from '../../usage/components/CacheNote';
-import { trendsQuery, useTrendsCount } from '../queries';
+import { trendsQuery, useCountFor, useTrendsCount } from '../queries';
 import { decodeTrendQuery, trendSearchUrl } from '../trend-query';
 import { WORLDWIDE, placeName } from '../woeids';
 import { LocationPicker } from './LocationPicker';
@@ -20,8 +20,8 @@ import './trends.css';
 
 export function TrendsView({ route }: { route: Extract<Route, { name: 'trends' }> }) {
   const woeid = route.woeid ?? WORLDWIDE;
-  const count = useTrendsCount((s) => s.count);
-  const setCount = useTrendsCount((s) => s.setCount);
+  const count = useCountFor(woeid);
+  const choose = useTrendsCount((s) => s.choose);
   const q = useQuery(trendsQuery(woeid, count));
   const place = placeName(woeid);
 
@@ -32,7 +32,7 @@ export function TrendsView({ route }: { route: Extract<Route, { name: 'trends' }
         woeid={woeid}
         count={count}
         onShow={(w, n) => {
-          setCount(n);
+          choose(w, n);
           navigate(routes.trends(w));
         }}
       />
@@ -45,7 +45,7 @@ export function TrendsView({ route }: { route: Extract<Route, { name: 'trends' }
       ) : (
         <>
           <div className="trends__meta">
-            <CacheNote meta={q.data.meta} dataUpdatedAt={q.dataUpdatedAt} />
+            <CacheNote meta={q.data.meta} fetchedAfterMount={q.isFetchedAfterMount} />
           </div>
           <ol className="trends__list" aria-label={`Trends for ${place}, ranked`}>
             {q.data.items.map((t, i) => {

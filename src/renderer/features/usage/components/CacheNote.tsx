@@ -3,22 +3,19 @@
  * from its response store (`meta.fromCache`), or the renderer's query cache
  * already held it when the view opened.
  */
-import { useState } from 'react';
 import { absoluteTime, clockTime } from '../../../lib/time';
 import './usage.css';
 
 interface Props {
   /** `meta` of the answer shown */
   meta: { fromCache: boolean; fetchedAt: number } | undefined;
-  /** TanStack Query's `dataUpdatedAt` */
-  dataUpdatedAt: number;
+  /** TanStack Query's `isFetchedAfterMount`: false when the view found the answer already cached */
+  fetchedAfterMount: boolean;
 }
 
-export function CacheNote({ meta, dataUpdatedAt }: Props) {
-  const [openedAt] = useState(() => Date.now());
+export function CacheNote({ meta, fetchedAfterMount }: Props) {
   if (!meta) return null;
-  const fromRendererCache = dataUpdatedAt > 0 && dataUpdatedAt < openedAt;
-  if (!meta.fromCache && !fromRendererCache) return null;
+  if (!meta.fromCache && fetchedAfterMount) return null;
   return (
     <p className="cache-note">
       <span className="chip">served from cache</span>
