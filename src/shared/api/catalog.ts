@@ -366,13 +366,20 @@ function paramSchema(p: ParamSpec): z.ZodType {
  * Schema of an operation's typed params (as the renderer sends them through
  * the bridge). Unknown parameters are refused.
  */
+const paramsCache = new Map<OperationId, z.ZodType<Record<string, string | number | boolean>>>();
+const queryCache = new Map<OperationId, z.ZodType<Record<string, string | number | boolean | undefined>>>();
+
 export function paramsSchema(id: OperationId): z.ZodType<Record<string, string | number | boolean>> {
+  const hit = paramsCache.get(id);
+  if (hit) return hit;
   const shape: Record<string, z.ZodType> = {};
   for (const p of operation(id).params) {
     const s = paramSchema(p);
     shape[p.name] = p.required ? s : s.optional();
   }
-  return z.strictObject(shape) as unknown as z.ZodType<Record<string, string | number | boolean>>;
+  const schema = z.strictObject(shape) as unknown as z.ZodType<Record<string, string | number | boolean>>;
+  paramsCache.set(id, schema);
+  return schema;
 }
 
 /**
@@ -380,6 +387,8 @@ export function paramsSchema(id: OperationId): z.ZodType<Record<string, string |
  * them): integers and booleans arrive as text. Defaults are applied.
  */
 export function querySchema(id: OperationId): z.ZodType<Record<string, string | number | boolean | undefined>> {
+  const hit = queryCache.get(id);
+  if (hit) return hit;
   const shape: Record<string, z.ZodType> = {};
   for (const p of operation(id).params) {
     let s: z.ZodType;
@@ -396,7 +405,9 @@ export function querySchema(id: OperationId): z.ZodType<Record<string, string | 
     }
     shape[p.name] = p.required ? s : p.default !== undefined ? s.optional().default(p.default as never) : s.optional();
   }
-  return z.looseObject(shape) as unknown as z.ZodType<Record<string, string | number | boolean | undefined>>;
+  const schema = z.looseObject(shape) as unknown as z.ZodType<Record<string, string | number | boolean | undefined>>;
+  queryCache.set(id, schema);
+  return schema;
 }
 
 /** Serialize typed params into the query string the API expects. */
