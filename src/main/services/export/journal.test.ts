@@ -2,7 +2,7 @@ import { appendFile, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Journal, type PageRecord } from './journal';
+import { Journal, rawText, type PageRecord } from './journal';
 
 function page(kept: number, cursor: string | null, nextCursor: string | null): PageRecord {
   return {
@@ -45,7 +45,7 @@ describe('Journal', () => {
     expect(ids).toEqual(['1', '2', '3']);
     expect(pages.map((p) => p.cursor)).toEqual([null, 'c1']);
     const items = await collectItems(again);
-    expect(items.map((i) => JSON.parse(i.raw))).toEqual([{ id: '1', text: 'tab\there\nnewline ✓' }, { id: '2' }, { id: '3' }]);
+    expect(items.map((i) => JSON.parse(rawText(i)))).toEqual([{ id: '1', text: 'tab\there\nnewline ✓' }, { id: '2' }, { id: '3' }]);
     await again.close();
   });
 
