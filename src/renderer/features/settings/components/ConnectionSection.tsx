@@ -12,6 +12,9 @@ const MODES: ReadonlyArray<{ id: Settings['mode']; label: string; hint: string }
 /** Mode, base URL and pace. */
 export function ConnectionSection({ settings }: { settings: Settings }) {
   const update = useUpdateSettings();
+  // the choice shows at once; main confirms it (or the error says why not)
+  const [choosing, setChoosing] = useState<Settings['mode'] | null>(null);
+  const mode = choosing ?? settings.mode;
   const [baseUrl, setBaseUrl] = useState(settings.baseUrl);
   const [rps, setRps] = useState(String(settings.requestsPerSecond));
   const [urlError, setUrlError] = useState<string | null>(null);
@@ -43,9 +46,12 @@ export function ConnectionSection({ settings }: { settings: Settings }) {
               type="radio"
               name="skein-mode"
               value={m.id}
-              checked={settings.mode === m.id}
-              disabled={update.isPending}
-              onChange={() => update.mutate({ mode: m.id })}
+              checked={mode === m.id}
+              disabled={choosing !== null}
+              onChange={() => {
+                setChoosing(m.id);
+                update.mutate({ mode: m.id }, { onSettled: () => setChoosing(null) });
+              }}
             />
             <span>
               <strong>{m.label}</strong> <span className="muted">— {m.hint}</span>

@@ -23,7 +23,7 @@ export function SettingsView() {
           <>
             <ConnectionSection key={`c-${settings.data.baseUrl}-${settings.data.requestsPerSecond}`} settings={settings.data} />
             <ApiKeySection persistWithoutKeyring={settings.data.persistKeyWithoutKeyring} />
-            <PriceTableSection key={`p-${JSON.stringify(settings.data.prices)}`} prices={settings.data.prices} />
+            <PriceTableSection prices={settings.data.prices} />
             <CacheSection />
           </>
         )}
