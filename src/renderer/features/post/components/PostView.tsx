@@ -7,6 +7,7 @@ import { EmptyState, SkeletonList } from '../../../components/states';
 import { Tabs } from '../../../components/Tabs';
 import { compactCount, readCount } from '../../../lib/format';
 import { routes, type PostTab, type Route } from '../../../lib/routes';
+import { OpenArticleButton } from '../../article/components/OpenArticleButton';
 import { directRepliesQuery, postsByIdsQuery, quotesQuery } from '../queries';
 import { RepliesThread } from './RepliesThread';
 import './post-view.css';
@@ -35,7 +36,10 @@ export function PostView({ route }: { route: PostRoute }) {
       ) : detail.status === 'error' ? (
         <ErrorState error={detail.error} what="the post" onRetry={() => void detail.refetch()} />
       ) : post ? (
-        <PostCard post={post} variant="focal" />
+        <>
+          <PostCard post={post} variant="focal" />
+          <OpenArticleButton postId={post.id} />
+        </>
       ) : (
         <EmptyState title="This post was not found">
           The API did not return post {id}. It may have been deleted or made private, or the id is wrong.
