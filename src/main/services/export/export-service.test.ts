@@ -159,7 +159,10 @@ describe('ExportService', () => {
     // the process dies here: only what is on disk survives
     const crashed = join(first.dir, 'after-crash');
     await cp(first.stateDir, crashed, { recursive: true });
+    // quitting stops the run without writing a file; the job stays resumable
     await first.service.dispose();
+    expect(await first.service.status(job.id)).toMatchObject({ status: 'interrupted', resumable: true });
+    expect(await exists(target)).toBe(false);
 
     const second = await setup(memorySource(pages), crashed);
     const [found] = await second.service.list();

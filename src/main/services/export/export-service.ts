@@ -74,6 +74,7 @@ export class ExportService {
   private readonly running = new Map<string, Running>();
   private readonly persisting = new Map<string, Promise<void>>();
   private runs = 0;
+  private quitting = false;
   private loaded: Promise<void> | undefined;
 
   constructor(private readonly deps: ExportServiceDeps) {}
@@ -189,8 +190,9 @@ export class ExportService {
     return structuredClone(run ? await run.done : this.get(id));
   }
 
-  /** Cancels every running job and waits for them (app quit). */
+  /** Stops every running job without writing (app quit): they come back `interrupted`, resumable. */
   async dispose(): Promise<void> {
+    this.quitting = true;
     const runs = [...this.running.values()];
     for (const r of runs) r.controller.abort(new SkeinError('cancelled', 'Skein is quitting.'));
     await Promise.allSettled(runs.map((r) => r.done));
@@ -290,6 +292,12 @@ export class ExportService {
       const stop = outcome.done ? null : { reason: outcome.reason, message: outcome.message };
       job.stopReason = stop?.reason ?? null;
       job.error = !outcome.done && outcome.error !== undefined ? errorData(outcome.error) : null;
+      if (this.quitting) {
+        job.status = 'interrupted';
+        job.stopReason = 'interrupted';
+        job.resumable = true;
+        return;
+      }
       if (state.pages.length === 0) {
         // nothing collected: nothing to write, the target keeps what it had
         job.status = stop?.reason === 'cancelled' ? 'cancelled' : 'failed';
@@ -318,6 +326,12 @@ export class ExportService {
       try {
         await writeExport(job.format, job.files[0] as string, journal, manifest, plan, writing);
       } catch (error) {
+        if (this.quitting) {
+          job.status = 'interrupted';
+          job.stopReason = 'interrupted';
+          job.resumable = true;
+          return;
+        }
         const cancelled = writing.aborted;
         job.status = cancelled ? 'cancelled' : 'failed';
         job.stopReason = cancelled ? 'cancelled' : job.stopReason;
