@@ -123,3 +123,28 @@ test('trends for three places, with decoded queries, opening searches in the sys
   await page.getByRole('button', { name: 'Show trends' }).click();
   await expect(page.getByRole('alert')).toContainText('not a place Skein knows by name');
 });
+
+test('Open article on a post: announced but not available, asked once, never charged', async ({ skein }, testInfo) => {
+  test.setTimeout(90_000);
+  const { page } = skein;
+  const ex = await demoExamples(page);
+  await openRoute(page, `#/post/${ex.mediaPostId}`);
+  const open = page.getByRole('button', { name: 'Open article' });
+  await open.click();
+  const panel = page.getByRole('region', { name: 'Article' });
+  await expect(panel.getByText('Long-form articles are not available yet')).toBeVisible();
+  await expect(panel).toContainText('never charged');
+  await attachScreenshot(page, testInfo, 'article-501');
+  await expectAccessible(page, testInfo, 'article');
+  await page.getByRole('button', { name: 'Hide article' }).click();
+  await open.click();
+  await expect(panel.getByText('Long-form articles are not available yet')).toBeVisible();
+  // away and back: the answer is remembered for the session
+  await openRoute(page, '#/');
+  await expect(page.getByRole('heading', { name: 'Home', level: 1 })).toBeVisible();
+  await page.goBack();
+  await open.click();
+  await expect(panel.getByText('Long-form articles are not available yet')).toBeVisible();
+  const calls = (await ledger(skein)).calls.filter((c) => c.operation === 'article');
+  expect(calls.map((c) => [c.status, c.credits])).toEqual([[501, 0]]);
+});

@@ -3,7 +3,7 @@
  * the API, not available yet: HTTP 501, never charged) and says so; should
  * it ever answer, shows the title, text and cover, and the other fields.
  */
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { isSkeinError } from '../../../../shared/errors';
 import { ErrorState } from '../../../components/ErrorState';
@@ -11,16 +11,28 @@ import { SkeletonList } from '../../../components/states';
 import { NotAvailableNotice } from '../../community/components/NotAvailableNotice';
 import { EntryRowView } from '../../list/components/EntryRowView';
 import { readArticle } from '../article-shape';
-import { articleQuery } from '../queries';
+import { articleKeys, articleQuery } from '../queries';
 import './article.css';
 
 export function OpenArticleButton({ postId }: { postId: string }) {
   const [open, setOpen] = useState(false);
-  const q = useQuery(articleQuery(postId, open));
+  // once asked, stay enabled: toggling `enabled` back on would ask again (an error has no data, so it counts as stale)
+  const client = useQueryClient();
+  const [asked, setAsked] = useState(() => client.getQueryState(articleKeys.ofPost(postId)) !== undefined);
+  const q = useQuery(articleQuery(postId, asked));
   const panelId = useId();
   return (
     <div className="article">
-      <button type="button" className="btn btn--small" aria-expanded={open} aria-controls={panelId} onClick={() => setOpen((o) => !o)}>
+      <button
+        type="button"
+        className="btn btn--small"
+        aria-expanded={open}
+        aria-controls={panelId}
+        onClick={() => {
+          setAsked(true);
+          setOpen((o) => !o);
+        }}
+      >
         {open ? 'Hide article' : 'Open article'}
       </button>
       {open ? (
