@@ -24,6 +24,8 @@ export interface InfiniteFeedProps<T> {
   label: string;
   noun: Noun;
   empty: ReactNode;
+  /** how many of `noun` are loaded, when not every item is one (a thread's first item may be its parent) */
+  loadedCount?: number;
 }
 
 const plural = (n: number, noun: Noun) => `${fullCount(n)} ${n === 1 ? noun.one : noun.many}`;
@@ -33,12 +35,12 @@ const plural = (n: number, noun: Noun) => `${fullCount(n)} ${n === 1 ? noun.one 
  * the error with what to do, empty, loading more, a paging-guard stop, the
  * end-of-list marker, and what was removed (repeats, unreadable items).
  */
-export function InfiniteFeed<T>({ query, summary, rows, getKey, renderRow, label, noun, empty }: InfiniteFeedProps<T>) {
+export function InfiniteFeed<T>({ query, summary, rows, getKey, renderRow, label, noun, empty, loadedCount }: InfiniteFeedProps<T>) {
   const { status, error, refetch, fetchNextPage, hasNextPage, isFetchingNextPage, isFetchNextPageError } = query;
-  const loaded = summary.items.length;
+  const loaded = loadedCount ?? summary.items.length;
   const canLoad = hasNextPage && !isFetchingNextPage && !isFetchNextPageError;
   const loadMore = useCallback(() => {
-    if (canLoad) void fetchNextPage();
+    if (canLoad) void fetchNextPage({ cancelRefetch: false });
   }, [canLoad, fetchNextPage]);
 
   if (status === 'pending') return <SkeletonList label={`Loading ${noun.many}…`} />;
@@ -53,7 +55,7 @@ export function InfiniteFeed<T>({ query, summary, rows, getKey, renderRow, label
     <div className="list-footer">
       {notes.length ? <Note>{notes.join(' · ')}</Note> : null}
       {isFetchNextPageError ? (
-        <ErrorState compact error={error} what={`more ${noun.many}`} onRetry={() => void fetchNextPage()} />
+        <ErrorState compact error={error} what={`more ${noun.many}`} onRetry={() => void fetchNextPage({ cancelRefetch: false })} />
       ) : isFetchingNextPage ? (
         <SkeletonList count={2} label={`Loading more ${noun.many}…`} />
       ) : hasNextPage ? (

@@ -3,6 +3,9 @@ import { Virtualizer, type VirtualizerHandle } from 'virtua';
 import { useUi } from '../state/ui';
 import { useViewScroll } from './view-scroll';
 
+/** How close (px) the end of the list must come before the next page is asked for: about two screens. */
+const NEAR_END_PX = 1600;
+
 export interface VirtualListProps<T> {
   rows: readonly T[];
   getKey: (row: T, index: number) => string;
@@ -59,7 +62,8 @@ export function VirtualList<T>({ rows, getKey, renderRow, label, busy, onNearEnd
     };
   }, [viewKey, rememberListSizes]);
 
-  // load more when the end comes near: on scroll (observer) and after rows arrive
+  // load more when the end comes within NEAR_END_PX: checked on scroll, when the list
+  // changes size and when rows arrive (an observer alone misses "still near after a page")
   const nearEnd = useRef(onNearEnd);
   useEffect(() => {
     nearEnd.current = onNearEnd;
@@ -67,19 +71,31 @@ export function VirtualList<T>({ rows, getKey, renderRow, label, busy, onNearEnd
   useEffect(() => {
     const root = scrollRef.current;
     const s = sentinel.current;
-    if (!root || !s) return;
-    const io = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && nearEnd.current?.(), {
-      root,
-      rootMargin: '0px 0px 1600px 0px',
-    });
-    io.observe(s);
-    return () => io.disconnect();
+    const w = wrap.current;
+    if (!root || !s || !w) return;
+    let frame = 0;
+    const check = () => {
+      frame = 0;
+      if (nearEnd.current && s.getBoundingClientRect().top - root.getBoundingClientRect().bottom < NEAR_END_PX) nearEnd.current();
+    };
+    const schedule = () => {
+      if (!frame) frame = requestAnimationFrame(check);
+    };
+    root.addEventListener('scroll', schedule, { passive: true });
+    const ro = new ResizeObserver(schedule);
+    ro.observe(w);
+    ro.observe(root);
+    return () => {
+      root.removeEventListener('scroll', schedule);
+      ro.disconnect();
+      if (frame) cancelAnimationFrame(frame);
+    };
   }, [scrollRef]);
   useEffect(() => {
     const root = scrollRef.current;
     const s = sentinel.current;
     if (!root || !s || !onNearEnd) return;
-    if (s.getBoundingClientRect().top - root.getBoundingClientRect().bottom < 1600) onNearEnd();
+    if (s.getBoundingClientRect().top - root.getBoundingClientRect().bottom < NEAR_END_PX) onNearEnd();
   }, [rows.length, onNearEnd, scrollRef]);
 
   return (

@@ -22,6 +22,8 @@ export function pagedApiQuery<Id extends PagedOperationId, K extends QueryKey>(k
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last: ApiResult<Id>) => nextCursor(last),
     staleTime: STALE_TIME_MS[operation],
+    // pages never change once fetched: deep-comparing thousands of posts per page is wasted work
+    structuralSharing: false,
     // A stale list with many pages would refetch every page (and pay for each);
     // refresh only short lists on their own, the rest when the user asks.
     refetchOnMount: (q) => ((q.state.data as { pages?: unknown[] } | undefined)?.pages?.length ?? 0) <= 1,

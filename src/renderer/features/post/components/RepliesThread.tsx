@@ -82,6 +82,7 @@ export function RepliesThread({ postId, order, flat }: { postId: string; order: 
         renderRow={(r) => (r.kind === 'flat' ? <PostCard post={r.post} /> : <ThreadRowView row={r} threadId={threadId} />)}
         label="Replies"
         noun={NOUN}
+        loadedCount={tree.size}
         empty="No replies yet."
       />
     </>

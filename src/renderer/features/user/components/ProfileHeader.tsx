@@ -48,10 +48,10 @@ export function ProfileHeader({ user }: { user: User }) {
           <p className="profile__bio muted">No bio.</p>
         )}
         <ul className="profile__facts">
-          {user.location ? <li>📍 {user.location}</li> : null}
+          {user.location ? <li>Location: {user.location}</li> : null}
           {website ? (
             <li>
-              🔗 <ExternalLink href={website.expanded_url || website.url}>{website.display_url || website.expanded_url}</ExternalLink>
+              Website: <ExternalLink href={website.expanded_url || website.url}>{website.display_url || website.expanded_url}</ExternalLink>
             </li>
           ) : null}
           <li>

@@ -1,0 +1,78 @@
+/**
+ * The 10,000-reply thread: infinite scroll to its end, a bounded DOM, and
+ * Back from a reply lands exactly where the user was.
+ */
+import { expect, test } from './fixtures';
+import { attachScreenshot, demoExamples, openRoute, sandbox } from './support/explorer';
+
+test('scrolling the 10,000-reply thread to its end and back keeps the position', async ({ skein }, testInfo) => {
+  test.setTimeout(240_000);
+  const { page } = skein;
+  const ex = await demoExamples(page);
+  // the live service pages replies v2 by 31–38; pages of 200 keep this run short on CI (50 pages, not 500)
+  await (await sandbox(skein)).fault('page-size;n=200', ['postRepliesV2']);
+  await openRoute(page, `#/post/${ex.bigThreadPostId}`);
+  const replies = page.getByRole('region', { name: 'Replies' });
+  await expect(replies.getByText('Original post')).toBeVisible();
+
+  // hold End: each time the list grows the next page is asked for, until the end marker shows
+  const endMarker = replies.getByText(/^End of replies · 10,000 replies$/);
+  await page.waitForFunction(
+    () => {
+      const main = document.querySelector('main');
+      if (main) main.scrollTop = main.scrollHeight;
+      return document.querySelector('.list-end') !== null;
+    },
+    null,
+    { polling: 50, timeout: 200_000 },
+  );
+  await expect(endMarker).toBeVisible();
+  await attachScreenshot(page, testInfo, 'thread-end');
+
+  // virtualized: ten thousand replies, a few dozen rows in the DOM
+  const rendered = await page.locator('.vlist__row').count();
+  expect(rendered).toBeGreaterThan(3);
+  expect(rendered).toBeLessThan(120);
+
+  // pick the last fully visible reply, open it, come back
+  const before = await page.evaluate(() => {
+    const main = document.querySelector('main')!;
+    const box = main.getBoundingClientRect();
+    const cards = [...document.querySelectorAll<HTMLElement>('main .vlist__row article[data-post-id]')].filter((el) => {
+      const r = el.getBoundingClientRect();
+      return r.top >= box.top + 60 && r.bottom <= box.bottom;
+    });
+    const card = cards.at(-1)!;
+    return { id: card.dataset.postId!, top: Math.round(card.getBoundingClientRect().top), scrollTop: Math.round(main.scrollTop) };
+  });
+  await page.locator(`article[data-post-id="${before.id}"]`).first().locator('.post__time').click();
+  await expect(page).toHaveURL(new RegExp(`#/post/${before.id}/replies$`));
+  await expect(page.getByRole('heading', { name: 'Post', level: 1 })).toBeVisible();
+  await page.keyboard.press('Alt+ArrowLeft');
+  await expect(page).toHaveURL(new RegExp(`#/post/${ex.bigThreadPostId}$`));
+  const back = page.locator(`article[data-post-id="${before.id}"]`).first();
+  await expect(back).toBeVisible();
+  await expect
+    .poll(async () => Math.round((await back.boundingBox())?.y ?? -1))
+    .toBe(before.top);
+  await expect(endMarker).toBeVisible();
+  await attachScreenshot(page, testInfo, 'thread-back');
+
+  // and all the way back up, in big jumps: wherever it lands, the viewport shows posts, never a blank
+  const visiblePosts = () =>
+    page.evaluate(() => {
+      const box = document.querySelector('main')!.getBoundingClientRect();
+      return [...document.querySelectorAll('main article[data-post-id]')].filter((el) => {
+        const r = el.getBoundingClientRect();
+        return r.bottom > box.top && r.top < box.bottom;
+      }).length;
+    });
+  for (let k = 1; k <= 10; k++) {
+    await page.evaluate((f) => {
+      const main = document.querySelector('main')!;
+      main.scrollTop = Math.round(main.scrollHeight * f);
+    }, 1 - k / 10);
+    await expect.poll(visiblePosts).toBeGreaterThan(0);
+  }
+  await expect(replies.getByText('Original post')).toBeVisible();
+});

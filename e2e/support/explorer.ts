@@ -1,0 +1,74 @@
+/**
+ * Helpers for the explorer specs: open a route, read the sandbox's showcase
+ * ids, check accessibility with axe, and attach a screenshot of a view.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, type TestInfo } from '@playwright/test';
+import type { DemoExamples } from '../../src/shared/ipc/app';
+
+/** The sandbox's showcase ids, through the app's own bridge. */
+export async function demoExamples(page: Page): Promise<DemoExamples> {
+  const res = await page.evaluate(() => (window as unknown as { skein: { demo: { examples(): Promise<unknown> } } }).skein.demo.examples());
+  const env = res as { ok: boolean; data: DemoExamples | null };
+  if (!env.ok || !env.data) throw new Error(`no demo examples: ${JSON.stringify(res)}`);
+  return env.data;
+}
+
+/** Open a route by its hash (`#/post/1`), as a deep link would. */
+export async function openRoute(page: Page, hash: string): Promise<void> {
+  await page.evaluate((h) => {
+    window.location.hash = h;
+  }, hash);
+}
+
+/** The hash the app shows now. */
+export function currentHash(page: Page): Promise<string> {
+  return page.evaluate(() => window.location.hash);
+}
+
+/** axe-core finds no serious or critical violation on what is on screen. */
+export async function expectAccessible(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  const result = await new AxeBuilder({ page }).analyze();
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  if (bad.length) {
+    await testInfo.attach(`axe-${name}.json`, { body: JSON.stringify(bad, null, 2), contentType: 'application/json' });
+  }
+  expect(
+    bad.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`),
+    `axe on ${name}`,
+  ).toEqual([]);
+}
+
+/** Save a screenshot of the current view as a test artifact. */
+export async function attachScreenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  await testInfo.attach(`${name}.png`, { body: await page.screenshot(), contentType: 'image/png' });
+}
+
+/** The main view's scroll container. */
+export function main(page: Page) {
+  return page.getByRole('main');
+}
+
+/** The sandbox's control plane (faults, request log, ledger) of a launched app. */
+export async function sandbox(app: { sandboxUrl(): Promise<string | null> }) {
+  const base = await app.sandboxUrl();
+  if (!base) throw new Error('this app runs without the demo sandbox');
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${method} ${path}: HTTP ${res.status} ${await res.text()}`);
+    return res.status === 204 ? null : ((await res.json()) as unknown);
+  };
+  return {
+    /** inject a fault or quirk (`401`, `page-size;n=100`, `empty-page` …) for some operations */
+    fault: (fault: string, operations: string[], count?: number) =>
+      call('POST', '/__sandbox/faults', { fault, operations, ...(count ? { count } : {}) }),
+    clearFaults: () => call('DELETE', '/__sandbox/faults'),
+    /** every API request the sandbox received, oldest first */
+    requests: async () => ((await call('GET', '/__sandbox/requests')) as { requests: Array<{ url: string; operation: string | null; status: number }> }).requests,
+    clearRequests: () => call('DELETE', '/__sandbox/requests'),
+  };
+}
