@@ -45,7 +45,8 @@ test('settings: mode, price table edit and reset, and a key that is never shown'
   await page.getByRole('button', { name: 'Save prices' }).click();
   await expect(page.getByText('Prices saved.')).toBeVisible();
   await expect(minimum).toHaveValue('30');
-  expect((await (await page.evaluate(() => window.skein!.settings.get())) as { ok: true; data: { prices: { minimumPerCall: number } } }).data.prices.minimumPerCall).toBe(30);
+  const saved = await page.evaluate(() => (window as unknown as { skein: { settings: { get(): Promise<unknown> } } }).skein.settings.get());
+  expect((saved as { data: { prices: { minimumPerCall: number } } }).data.prices.minimumPerCall).toBe(30);
   await page.getByRole('button', { name: 'Reset to defaults' }).click();
   await expect(page.getByText('Prices reset to the defaults.')).toBeVisible();
   await expect(minimum).toHaveValue('15');

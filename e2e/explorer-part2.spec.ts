@@ -72,6 +72,18 @@ test('a list: posts newest first, then followers as user cards', async ({ skein 
   await attachScreenshot(page, testInfo, 'list-posts');
   await expectAccessible(page, testInfo, 'list-posts');
 
+  // loading more than ten pages at once says what it costs first; Cancel spends nothing
+  const callsBefore = (await ledger(skein)).totals.byOperation.listTimeline?.calls;
+  await page.getByLabel('Load', { exact: true }).selectOption('25');
+  await page.getByRole('button', { name: 'Load', exact: true }).click();
+  const confirm = page.getByRole('dialog', { name: 'Load 25 more pages of posts?' });
+  await expect(confirm).toContainText('25');
+  await expect(confirm).toContainText('3,750 credits');
+  await attachScreenshot(page, testInfo, 'list-cost-confirm');
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirm).toBeHidden();
+  expect((await ledger(skein)).totals.byOperation.listTimeline?.calls).toBe(callsBefore);
+
   await page.getByRole('tab', { name: 'Followers' }).click();
   await expect(page.locator('.user-card, .entry').first()).toBeVisible();
   await attachScreenshot(page, testInfo, 'list-followers');

@@ -3,7 +3,7 @@
  * charged): asked only when the user opens the article, and then at most
  * once per session for that post (the answer, a 501 included, is kept).
  */
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, type QueryState } from '@tanstack/react-query';
 import type { ApiResult } from '../../../shared/ipc/api';
 import { callApi } from '../../lib/bridge';
 import { ONCE_PER_SESSION } from '../community/queries';
@@ -20,3 +20,12 @@ export const articleQuery = (postId: string, enabled: boolean) =>
     enabled,
     ...ONCE_PER_SESSION,
   });
+
+/**
+ * Whether the article was asked for already this session (answered, failed
+ * or on its way). A query that merely exists (mounted while disabled) was not.
+ */
+export function alreadyAsked(state: Pick<QueryState, 'dataUpdatedAt' | 'errorUpdatedAt' | 'fetchStatus'> | undefined): boolean {
+  if (!state) return false;
+  return state.dataUpdatedAt > 0 || state.errorUpdatedAt > 0 || state.fetchStatus === 'fetching';
+}

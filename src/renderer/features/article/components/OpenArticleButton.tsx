@@ -11,14 +11,14 @@ import { SkeletonList } from '../../../components/states';
 import { NotAvailableNotice } from '../../community/components/NotAvailableNotice';
 import { EntryRowView } from '../../list/components/EntryRowView';
 import { readArticle } from '../article-shape';
-import { articleKeys, articleQuery } from '../queries';
+import { alreadyAsked, articleKeys, articleQuery } from '../queries';
 import './article.css';
 
 export function OpenArticleButton({ postId }: { postId: string }) {
   const [open, setOpen] = useState(false);
   // once asked, stay enabled: toggling `enabled` back on would ask again (an error has no data, so it counts as stale)
   const client = useQueryClient();
-  const [asked, setAsked] = useState(() => client.getQueryState(articleKeys.ofPost(postId)) !== undefined);
+  const [asked, setAsked] = useState(() => alreadyAsked(client.getQueryState(articleKeys.ofPost(postId))));
   const q = useQuery(articleQuery(postId, asked));
   const panelId = useId();
   return (
