@@ -9,6 +9,7 @@ import { summarizePages } from '../../../lib/pages';
 import { routes } from '../../../lib/routes';
 import { buildThreadTree, chronological, threadRows, type ThreadRow } from '../../../lib/thread-tree';
 import { useCollapsed, useUi } from '../../../state/ui';
+import { ExportButton, exportView } from '../../export';
 import { threadQuery } from '../queries';
 import { ThreadRowView } from './ThreadRowView';
 
@@ -73,6 +74,18 @@ export function RepliesThread({ postId, order, flat }: { postId: string; order: 
             </button>
           </span>
         ) : null}
+        <ExportButton
+          view={
+            query.data
+              ? exportView(
+                  'thread',
+                  { tweetId: postId, queryType: order },
+                  { pages: query.data.pages.length, items: summary.items.length, reachedEnd: !query.hasNextPage },
+                  { title: `Replies to ${postId}`, expectedItems: tree.focal?.replyCount },
+                )
+              : null
+          }
+        />
       </div>
       <InfiniteFeed
         query={query}
