@@ -72,3 +72,45 @@ export async function sandbox(app: { sandboxUrl(): Promise<string | null> }) {
     clearRequests: () => call('DELETE', '/__sandbox/requests'),
   };
 }
+
+export interface PostLike {
+  id: string;
+  quoteCount?: number;
+  text?: string;
+  author?: { userName: string; id: string };
+  entities?: { media?: unknown[]; urls?: Array<{ expanded_url: string; display_url: string }>; user_mentions?: Array<{ screen_name: string }> } | null;
+  quoted_tweet?: PostLike | null;
+}
+
+/** One API call through the app's own bridge (as the renderer makes it). */
+export async function apiCall(page: Page, operation: string, params: Record<string, string | number | boolean>) {
+  const res = (await page.evaluate(
+    ({ operation, params }) =>
+      (window as unknown as { skein: { api: { call(i: unknown): Promise<unknown> } } }).skein.api.call({ operation, params }),
+    { operation, params },
+  )) as { ok: boolean; error?: unknown; data: { items: unknown[]; paging: { nextCursor: string | null } | null } };
+  if (!res.ok) throw new Error(`${operation} failed: ${JSON.stringify(res.error)}`);
+  return res.data;
+}
+
+/**
+ * Page through an operation until a post matches (for showcase cases the
+ * examples do not name: a quoted quote, several images).
+ */
+export async function findPost(
+  page: Page,
+  operation: string,
+  params: Record<string, string | number | boolean>,
+  predicate: (p: PostLike) => boolean,
+  maxPages = 10,
+): Promise<PostLike> {
+  let cursor: string | null = null;
+  for (let i = 0; i < maxPages; i++) {
+    const data = await apiCall(page, operation, { ...params, ...(cursor ? { cursor } : {}) });
+    const hit = (data.items as PostLike[]).find(predicate);
+    if (hit) return hit;
+    cursor = data.paging?.nextCursor ?? null;
+    if (!cursor) break;
+  }
+  throw new Error(`no matching post in ${maxPages} pages of ${operation}`);
+}
