@@ -18,8 +18,8 @@ import { ExportService } from '../src/main/services/export/export-service';
 import type { PageSource, SourcePage } from '../src/main/services/export/page-source';
 import { writeResults } from './lib/results';
 
-const COUNTS = [10_000, 50_000, 100_000];
-const FORMATS: ExportFormat[] = ['json', 'jsonl', 'csv'];
+const COUNTS = (process.env.BENCH_COUNTS ?? '10000,50000,100000').split(',').map(Number);
+const FORMATS = (process.env.BENCH_FORMATS ?? 'json,jsonl,csv').split(',') as ExportFormat[];
 const PAGE = 20;
 const AIM = { mbPerSecond: 100, peakRssMb: 150 };
 

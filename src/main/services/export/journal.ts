@@ -49,7 +49,7 @@ export interface JournalScan {
   onPage?(page: PageRecord): void;
 }
 
-const READ_CHUNK = 1 << 20;
+const READ_CHUNK = 1 << 18;
 const NL = 0x0a;
 const TAB = 0x09;
 const I = 0x69;

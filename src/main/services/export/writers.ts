@@ -98,7 +98,7 @@ export async function writeJsonl(target: string, source: ItemStream, manifest: E
   return bytes + (await writeManifestFile(sidecarPath(target), manifest, signal));
 }
 
-const CSV_BATCH = 500;
+const CSV_BATCH = 100;
 
 /** Rows through csv-stringify in batches (its sync API: no per-row stream overhead), header and BOM first. */
 async function writeTable(sink: Sink, table: Table, source: ItemStream, params: ViewPlan['requests'][number]['params']): Promise<void> {
