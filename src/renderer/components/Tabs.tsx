@@ -49,7 +49,12 @@ export function Tabs<Id extends string>({ label, tabs, selected, onSelect, idPre
             onClick={() => onSelect(t.id)}
           >
             {t.label}
-            {t.count ? <span className="tabs__count">{t.count}</span> : null}
+            {t.count ? (
+              <>
+                {' '}
+                <span className="tabs__count">{t.count}</span>
+              </>
+            ) : null}
           </button>
         ))}
       </div>

@@ -1,0 +1,212 @@
+/**
+ * Posts: the card (entities, counters, media and lightbox, quoted posts,
+ * reply context), the post view's tabs (threaded replies, direct replies,
+ * quotes), and list states (paging-guard stops, duplicates removed).
+ */
+import { expect, test } from './fixtures';
+import { apiCall, attachScreenshot, demoExamples, expectAccessible, findPost, openRoute, sandbox, type PostLike } from './support/explorer';
+
+test('the post card: author, time, text entities, counters and links out', async ({ skein }, testInfo) => {
+  const { page } = skein;
+  const ex = await demoExamples(page);
+  const [media] = (await apiCall(page, 'postsByIds', { tweet_ids: ex.mediaPostId })).items as Array<PostLike & { url: string }>;
+  await openRoute(page, `#/post/${ex.mediaPostId}`);
+  const card = page.locator(`article.post--focal[data-post-id="${ex.mediaPostId}"]`);
+  await expect(card.getByRole('link', { name: media!.author!.userName ? undefined : '' }).first()).toBeVisible();
+  await expect(card.getByText(`@${media!.author!.userName}`)).toBeVisible();
+  await expect(card.locator('time')).toHaveAttribute('title', /\d{4}/);
+  const counters = card.getByRole('list', { name: 'Counters' }).getByRole('listitem');
+  await expect(counters).toHaveCount(6);
+  await expect(counters).toHaveText([/replies|reply/, /reposts?/, /likes?/, /quotes?/, /bookmarks?/, /views?/]);
+  await card.getByRole('link', { name: 'Open on the web' }).click();
+  expect(skein.openedExternally()).toContain(media!.url);
+
+  // entities in the thread: a link shows its expanded form and opens in the browser, a mention opens the profile
+  await openRoute(page, `#/post/${ex.bigThreadPostId}`);
+  const replies = page.getByRole('region', { name: 'Replies' });
+  await expect(replies.getByText('Original post')).toBeVisible();
+  const link = replies.locator('a.entity--url').first();
+  const href = await link.getAttribute('href');
+  expect(href).toMatch(/^https?:\/\//);
+  await link.click();
+  expect(skein.openedExternally()).toContain(href);
+  const tag = replies.locator('a.entity--hashtag').first();
+  await tag.click();
+  expect(skein.openedExternally().some((u) => /\/search\?q=%23/.test(u))).toBe(true);
+  await expect(replies.getByText(/^Replying to/).first()).toBeVisible();
+  await replies.locator('.post__reply-context a').first().click();
+  await expect(page).toHaveURL(/#\/user\/\d+\/posts$/);
+  await expect(page.getByRole('tab', { name: 'Posts' })).toBeVisible();
+  await attachScreenshot(page, testInfo, 'profile-from-mention');
+});
+
+test('a counter the API did not give reads unknown, never 0', async ({ skein }) => {
+  const { page } = skein;
+  const ex = await demoExamples(page);
+  // the live service's post shape: viewCount missing or [0] on some posts
+  await (await sandbox(skein)).fault('live-objects', ['postQuotes']);
+  await openRoute(page, `#/post/${ex.muchQuotedPostId}/quotes`);
+  const quotes = page.getByRole('region', { name: 'Quotes' });
+  await expect(quotes.locator('article').first()).toBeVisible();
+  const unknown = quotes.locator('.counters__unknown').first();
+  await expect(unknown).toHaveText('unknown views');
+  await expect(unknown).toHaveAttribute('title', 'unknown views');
+});
+
+test('media: a grid of images opens a lightbox with keyboard, alt text and original size', async ({ skein }, testInfo) => {
+  const { page } = skein;
+  const ex = await demoExamples(page);
+  const post = await findPost(page, 'postQuotes', { tweetId: ex.muchQuotedPostId }, (p) => (p.entities?.media?.length ?? 0) >= 2);
+  await openRoute(page, `#/post/${post.id}`);
+  const card = page.locator(`article.post--focal[data-post-id="${post.id}"]`);
+  const first = card.locator(':scope > .media-grid').getByRole('button', { name: /^Open image 1 of \d+/ });
+  await expect(first).toBeVisible();
+  await first.click();
+  const dialog = page.getByRole('dialog', { name: /^Image 1 of \d+$/ });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByText(/^Alt text:|No alt text was provided/)).toBeVisible();
+  await expectAccessible(page, testInfo, 'lightbox');
+  await attachScreenshot(page, testInfo, 'lightbox');
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('dialog', { name: /^Image 2 of \d+$/ })).toBeVisible();
+  await page.keyboard.press('ArrowLeft');
+  await expect(dialog).toBeVisible();
+  const original = page.getByRole('button', { name: 'Original size' });
+  await original.click();
+  await expect(original).toHaveAttribute('aria-pressed', 'true');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(page).toHaveURL(new RegExp(`#/post/${post.id}$`)); // Esc closed the lightbox, it did not go back
+});
+
+test('quoted posts nest once; a quote of a quote collapses to a link', async ({ skein }, testInfo) => {
+  const { page } = skein;
+  const ex = await demoExamples(page);
+  await openRoute(page, `#/post/${ex.muchQuotedPostId}/quotes`);
+  const quotes = page.getByRole('region', { name: 'Quotes' });
+  await expect(page.getByRole('tab', { name: /^Quotes \d/ })).toHaveAttribute('aria-selected', 'true');
+  const nested = quotes.locator('article.post--feed').first().locator('article.post--quoted');
+  await expect(nested).toBeVisible();
+  await expect(nested).toHaveAttribute('data-post-id', ex.muchQuotedPostId);
+  await expectAccessible(page, testInfo, 'quotes');
+  await attachScreenshot(page, testInfo, 'quotes');
+
+  // quotes of a quote (a few in the sandbox's 2,000 quotes): the quoted post is nested, what it quotes becomes a link
+  const quoter = await findPost(page, 'postQuotes', { tweetId: ex.muchQuotedPostId }, (p) => (p.quoteCount ?? 0) > 0, 60);
+  await openRoute(page, `#/post/${quoter.id}/quotes`);
+  const deeper = page.getByRole('region', { name: 'Quotes' }).locator('article.post--quoted').first();
+  await expect(deeper).toHaveAttribute('data-post-id', quoter.id);
+  const link = deeper.getByRole('link', { name: /^Quoted post by @/ });
+  await expect(link).toBeVisible();
+  await link.click();
+  await expect(page).toHaveURL(new RegExp(`#/post/${ex.muchQuotedPostId}/replies$`));
+});
+
+test('replies: a threaded tree with collapse/expand, a flat mode, three orders; direct replies', async ({ skein }, testInfo) => {
+  const { page } = skein;
+  const ex = await demoExamples(page);
+  const control = await sandbox(skein);
+  await openRoute(page, `#/post/${ex.bigThreadPostId}`);
+  const replies = page.getByRole('region', { name: 'Replies' });
+  await expect(replies.locator('.vlist__row').first().getByText('Original post')).toBeVisible();
+  await expect(page.getByRole('tab', { name: /^Replies \d/ })).toHaveAttribute('aria-selected', 'true');
+  await expect(replies.locator('.thread-row[data-depth="1"]').first()).toBeVisible();
+  await expectAccessible(page, testInfo, 'thread');
+  await attachScreenshot(page, testInfo, 'thread');
+
+  // collapse one branch, then everything, and back
+  const toggle = replies.getByRole('button', { name: /^Collapse \d+ repl(y|ies) under @/ }).first();
+  const name = (await toggle.getAttribute('aria-label'))!;
+  const count = /Collapse (\d+ repl(?:y|ies))/.exec(name)![1]!;
+  await toggle.click();
+  const expand = replies.getByRole('button', { name: name.replace('Collapse', 'Expand') });
+  await expect(expand).toHaveAttribute('aria-expanded', 'false');
+  await expect(replies.getByText(`${count} hidden`).first()).toBeVisible();
+  await expand.click();
+  await expect(replies.getByRole('button', { name })).toHaveAttribute('aria-expanded', 'true');
+  await page.getByRole('button', { name: 'Collapse all' }).click();
+  await expect(replies.locator('.thread-row[data-depth="1"]')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Expand all' }).click();
+  await expect(replies.locator('.thread-row[data-depth="1"]').first()).toBeVisible();
+
+  // flat, oldest first
+  await page.getByRole('radio', { name: 'Flat, oldest first' }).check();
+  await expect(page).toHaveURL(/view=flat/);
+  await expect(replies.locator('.thread-row')).toHaveCount(0);
+  const times = await replies.locator('article.post time').evaluateAll((els) => els.map((e) => Date.parse(e.getAttribute('datetime') ?? '')));
+  expect(times.length).toBeGreaterThan(2);
+  expect([...times].sort((a, b) => a - b)).toEqual(times);
+
+  // order: asks the API with the chosen queryType
+  await control.clearRequests();
+  await page.getByRole('combobox', { name: 'Order' }).selectOption('Latest');
+  await expect(page).toHaveURL(/order=Latest/);
+  await expect(replies.locator('article').first()).toBeVisible();
+  await expect.poll(async () => (await control.requests()).some((r) => r.url.includes('/tweet/replies/v2') && r.url.includes('queryType=Latest'))).toBe(true);
+
+  // direct replies (v1)
+  await page.getByRole('tab', { name: 'Direct replies' }).click();
+  await expect(page).toHaveURL(/\/direct/);
+  await expect(page.getByRole('region', { name: 'Direct replies' }).locator('article').first()).toBeVisible();
+  await expect.poll(async () => (await control.requests()).some((r) => /\/tweet\/replies\?/.test(r.url))).toBe(true);
+});
+
+test('list states: a paging-guard stop and duplicates removed are shown in the list', async ({ skein }) => {
+  const { page } = skein;
+  const ex = await demoExamples(page);
+  const control = await sandbox(skein);
+
+  // the API says there is more but sends no cursor: the list stops and says why
+  await control.fault('no-cursor', ['postQuotes']);
+  await openRoute(page, `#/post/${ex.muchQuotedPostId}/quotes`);
+  const quotes = page.getByRole('region', { name: 'Quotes' });
+  await expect(quotes.getByText(/^Stopped after 20 quotes: /)).toBeVisible();
+  await control.clearFaults();
+
+  // overlapping pages: repeats are dropped and counted
+  await control.fault('duplicates', ['postReplies']);
+  await openRoute(page, `#/post/${ex.bigThreadPostId}/direct`);
+  const direct = page.getByRole('region', { name: 'Direct replies' });
+  await expect(direct.locator('article').first()).toBeVisible();
+  await page.getByRole('main').evaluate((m) => (m.scrollTop = m.scrollHeight));
+  await expect(direct.getByText(/\d+ duplicates? removed/)).toBeVisible();
+});
+
+test('errors say what happened and what to do', async ({ skein }, testInfo) => {
+  const { page } = skein;
+  const ex = await demoExamples(page);
+  const control = await sandbox(skein);
+  const ids = [ex.mediaPostId, ex.muchQuotedPostId, ex.bigThreadPostId];
+  const cases: Array<[fault: string, title: string, action: RegExp, count: number]> = [
+    ['401', 'An API key is needed', /Set a valid API key in Settings/, 1],
+    ['402', 'Out of API credits', /Recharge your API credits/, 1],
+    ['status-error', 'The service reported an error', /Check the id or query and retry/, 1],
+  ];
+  for (const [i, [fault, title, action, count]] of cases.entries()) {
+    await control.fault(fault, ['postsByIds'], count);
+    await openRoute(page, `#/post/${ids[i]}`);
+    const alert = page.getByRole('alert');
+    await expect(alert.getByText(new RegExp(`^${title} — the post$`))).toBeVisible();
+    await expect(alert.getByText(action)).toBeVisible();
+  }
+  await attachScreenshot(page, testInfo, 'error-api');
+  await page.getByRole('alert').getByRole('button', { name: 'Retry' }).click();
+  await expect(page.locator(`article.post--focal[data-post-id="${ex.bigThreadPostId}"]`)).toBeVisible();
+
+  // a key problem offers Settings
+  await control.fault('401', ['usersByIds'], 1);
+  await openRoute(page, `#/user/${ex.profile.id}`);
+  await page.getByRole('alert').getByRole('button', { name: 'Open Settings' }).click();
+  await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
+
+  // rate limited after retries: until when
+  await control.fault('429;retry-after=1', ['userSearch'], 4);
+  await openRoute(page, '#/search?q=anne');
+  await expect(page.getByRole('alert').getByText(/^Rate limited — people$/)).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole('alert').getByText(/^Wait until \d\d:\d\d:\d\d/)).toBeVisible();
+  await expectAccessible(page, testInfo, 'error-rate-limited');
+
+  // an id the API does not know
+  await openRoute(page, '#/post/1');
+  await expect(page.getByText('This post was not found')).toBeVisible();
+});
