@@ -31,26 +31,24 @@ test('window.skein is exactly the contract: its functions and events.on, nothing
 });
 
 test('app.info round-trips to the main-process handler', async ({ skein }) => {
-  const res = await skein.page.evaluate(() => (window as unknown as { skein: { app: { info(): Promise<unknown> } } }).skein.app.info());
+  const res = await skein.page.evaluate(() => window.skein!.app.info());
   expect(res).toEqual({ ok: true, data: { name: 'Skein', version: expect.stringMatching(/^\d+\.\d+\.\d+/), mode: 'demo', platform: expect.any(String) } });
 });
 
 test('a malformed call comes back as a bad-input envelope naming the field', async ({ skein }) => {
   const res = await skein.page.evaluate(() =>
-    (window as unknown as { skein: { app: { openExternal(i: unknown): Promise<unknown> } } }).skein.app.openExternal({ url: 'javascript:alert(1)' }),
+    window.skein!.app.openExternal({ url: 'javascript:alert(1)' }),
   );
   expect(res).toMatchObject({ ok: false, error: { code: 'bad-input', details: { fields: [{ field: 'url' }] } } });
   expect(skein.openedExternally()).toEqual([]);
 });
 
 test('api.call round-trips to the demo sandbox', async ({ skein }) => {
-  const res = (await skein.page.evaluate(() =>
-    (window as unknown as { skein: { api: { call(i: unknown): Promise<unknown> } } }).skein.api.call({ operation: 'trends', params: { woeid: 1, count: 30 } }),
-  )) as { ok: boolean; data?: { operation: string; items: Array<{ name: string }> } };
-  expect(res.ok).toBe(true);
-  expect(res.data?.operation).toBe('trends');
-  expect(res.data?.items.length).toBeGreaterThan(0);
-  expect(typeof res.data?.items[0]?.name).toBe('string');
+  const res = await skein.page.evaluate(() => window.skein!.api.call({ operation: 'trends', params: { woeid: 1, count: 30 } }));
+  if (!res.ok) throw new Error(`api.call failed: ${res.error.code} ${res.error.message}`);
+  expect(res.data.operation).toBe('trends');
+  expect(res.data.items.length).toBeGreaterThan(0);
+  expect(typeof (res.data.items[0] as { name?: unknown }).name).toBe('string');
 });
 
 test('the CSP blocks an injected inline script', async ({ skein }) => {
@@ -84,9 +82,9 @@ test('an inline event handler in injected markup never runs', async ({ skein }) 
 
 test('events from main reach subscribers until they unsubscribe', async ({ skein }) => {
   await skein.page.evaluate(() => {
-    const w = window as unknown as { skein: { events: { on(n: string, cb: (p: unknown) => void): () => void } }; __seen: unknown[]; __off: () => void };
+    const w = window as unknown as { __seen: unknown[]; __off: () => void };
     w.__seen = [];
-    w.__off = w.skein.events.on('menu', (p) => w.__seen.push(p));
+    w.__off = window.skein!.events.on('menu', (p) => w.__seen.push(p));
   });
   await skein.emit('menu', 'export');
   await skein.page.evaluate(() => (window as unknown as { __off: () => void }).__off());
