@@ -25,7 +25,7 @@ function subscribe(cb: () => void): () => void {
 }
 
 export function useNow(): number {
-  return useSyncExternalStore(subscribe, () => now);
+  return useSyncExternalStore(subscribe, () => now, () => now);
 }
 
 interface Props {

@@ -1,0 +1,40 @@
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_ACTIONS, ERROR_CODES, SkeinError } from '../../shared/errors';
+import { ErrorState } from './ErrorState';
+
+const render = (error: unknown, retry = true) => renderToStaticMarkup(<ErrorState error={error} onRetry={retry ? () => {} : undefined} />);
+
+describe('ErrorState', () => {
+  it('renders every error code with its message and what to do', () => {
+    for (const code of ERROR_CODES) {
+      const html = render(new SkeinError(code, `message for ${code}`));
+      expect(html, code).toContain(`data-error-code="${code}"`);
+      expect(html, code).toContain(`message for ${code}`);
+      expect(html, code).toContain(DEFAULT_ACTIONS[code].replace(/'/g, '&#x27;'));
+    }
+  });
+  it('offers Retry only where retrying can help, and Settings for key problems', () => {
+    expect(render(new SkeinError('upstream', 'x'))).toContain('>Retry<');
+    expect(render(new SkeinError('not-available', 'x'))).not.toContain('>Retry<');
+    expect(render(new SkeinError('not-found', 'x'))).not.toContain('>Retry<');
+    expect(render(new SkeinError('unauthorized', 'x'))).toContain('>Open Settings<');
+    expect(render(new SkeinError('payment-required', 'x'))).toContain('>Open Settings<');
+    expect(render(new SkeinError('upstream', 'x'), false)).not.toContain('>Retry<');
+  });
+  it('says until when a rate limit lasts, and prefers the action main sent', () => {
+    const at = new Date(2026, 0, 5, 14, 2, 10).getTime();
+    const html = render(new SkeinError('rate-limited', 'slow down', { retryAt: at, action: 'Wait a little.' }));
+    expect(html).toContain('14:02:10');
+    expect(html).toContain('Wait a little.');
+  });
+  it('lists the fields a validation error names', () => {
+    const html = render(new SkeinError('validation', 'bad', { fields: [{ field: 'tweetId', message: 'must not be empty' }] }));
+    expect(html).toContain('<code>tweetId</code>: must not be empty');
+  });
+  it('shows a plain Error as a bug in Skein, as text', () => {
+    const html = render(new Error('<b>boom</b>'));
+    expect(html).toContain('data-error-code="internal"');
+    expect(html).toContain('&lt;b&gt;boom&lt;/b&gt;');
+  });
+});
