@@ -19,7 +19,7 @@ import { chromium, type Browser, type BrowserContext, type Frame, type Page } fr
 import { createCore, type Core, type SaveRequest, type SecretStorage } from '../src/main/core';
 import { createDispatcher, guarded, isTrustedFrame, type FrameLike } from '../src/main/ipc/dispatch';
 import { serveAsset } from '../src/main/protocol/assets';
-import { startSandbox } from '../src/main/sandbox';
+import { startSandbox, type SandboxOptions } from '../src/main/sandbox';
 import { bridgeInitScript, bridgeLayout } from '../src/preload/bridge';
 import { eventChannelName, type EventName, type EventPayload } from '../src/shared/ipc';
 
@@ -36,6 +36,21 @@ export interface LaunchOptions {
   userDataDir?: string;
   /** reuse a running Chromium (the fixture shares one per worker); otherwise one is launched and closed */
   browser?: Browser;
+  /** options of the embedded demo sandbox (the bench's bigger worlds); it always listens on an ephemeral port */
+  sandbox?: Omit<SandboxOptions, 'port'>;
+  /** told of every bridge call once main has answered it (the bench's data-path and message-size probe) */
+  onBridgeCall?: (call: BridgeCall) => void;
+}
+
+/** One bridge call as the host saw it: what crossed each way and the time main took (handle(): sender check, schemas, handler). */
+export interface BridgeCall {
+  channel: string;
+  input: unknown;
+  /** the envelope main returned */
+  output: unknown;
+  mainMs: number;
+  /** performance.timeOrigin + performance.now() when main had the answer */
+  answeredAt: number;
 }
 
 export interface SkeinApp {
@@ -141,7 +156,7 @@ export async function launchApp(options: LaunchOptions = {}): Promise<SkeinApp> 
       app: { name: 'Skein', version: appVersion(), platform: process.platform },
       apiBaseUrl: options.apiBaseUrl,
       apiKey: options.apiKey,
-      startSandbox: (o) => startSandbox(o),
+      startSandbox: (o) => startSandbox({ ...options.sandbox, ...o }),
       chooseSavePath: async (request) => {
         saveRequests.push(request);
         return savePath;
@@ -163,10 +178,21 @@ export async function launchApp(options: LaunchOptions = {}): Promise<SkeinApp> 
       if (id === undefined) senderIds.set(p, (id = nextSenderId++));
       return id;
     };
-    await context.exposeBinding(INVOKE_BINDING, ({ frame, page: caller }, channel: unknown, input: unknown) =>
-      handle(String(channel), frameLike(frame), input, { senderId: senderOf(caller) }),
-    );
-    await context.addInitScript({ content: bridgeInitScript(bridgeLayout(), INVOKE_BINDING, EMIT_FUNCTION) });
+    const onBridgeCall = options.onBridgeCall;
+    await context.exposeBinding(INVOKE_BINDING, async ({ frame, page: caller }, channel: unknown, input: unknown) => {
+      const started = performance.now();
+      const output = await handle(String(channel), frameLike(frame), input, { senderId: senderOf(caller) });
+      if (onBridgeCall) {
+        const answered = performance.now();
+        onBridgeCall({ channel: String(channel), input, output, mainMs: answered - started, answeredAt: performance.timeOrigin + answered });
+      }
+      return output;
+    });
+    // Under tsx (scripts, the bench) esbuild's keepNames wraps functions in `__name()`: the builder's
+    // source, serialized into the page, gets a no-op one of its own (Playwright's runner adds none).
+    await context.addInitScript({
+      content: `(() => { const __name = (f) => f; ${bridgeInitScript(bridgeLayout(), INVOKE_BINDING, EMIT_FUNCTION)} })();`,
+    });
     page = await context.newPage();
     const current = page;
     // A reload cancels what the page started, as a reloaded Electron window does.
