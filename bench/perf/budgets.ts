@@ -1,0 +1,54 @@
+/**
+ * The budgets of issue 8, and the one shape every measured number takes in
+ * the report: a metric with its value, unit, budget (if any) and status.
+ */
+
+export type Status = 'pass' | 'fail' | 'info' | 'skipped';
+
+export interface Metric {
+  /** stable id, e.g. `scroll.2400.p95` */
+  id: string;
+  section: string;
+  name: string;
+  value: number | null;
+  unit: string;
+  /** the budget: value must be at most this */
+  max?: number;
+  status: Status;
+  note?: string;
+}
+
+export const BUDGETS = {
+  scrollP95Ms: 16.7,
+  scrollP99Ms: 33.4,
+  /** share of frames over 25 ms */
+  slowFrameShare: 0.01,
+  slowFrameMs: 25,
+  longTasks: 0,
+  blankFramesAt2400: 0,
+  anchorJumpPx: 1,
+  prependDriftPx: 1,
+  domNodes: 1400,
+  heap100kMb: 150,
+  heapGrowth: 0.05,
+  firstContentFromCacheMs: 100,
+  dataPathP50Ms: 2,
+  bridgeMessageBytes: 1024 * 1024,
+  interactionP98Ms: 100,
+} as const;
+
+/** A metric with a budget: pass when measured and at most `max`. */
+export function budget(id: string, section: string, name: string, value: number | null, unit: string, max: number, note?: string): Metric {
+  const status: Status = value === null ? 'skipped' : value <= max ? 'pass' : 'fail';
+  return { id, section, name, value, unit, max, status, ...(note ? { note } : {}) };
+}
+
+/** A number reported for context, without a budget. */
+export function info(id: string, section: string, name: string, value: number | null, unit: string, note?: string): Metric {
+  return { id, section, name, value, unit, status: 'info', ...(note ? { note } : {}) };
+}
+
+/** A budgeted metric that could not be measured here, and why. */
+export function skipped(id: string, section: string, name: string, unit: string, max: number | undefined, note: string): Metric {
+  return { id, section, name, value: null, unit, ...(max === undefined ? {} : { max }), status: 'skipped', note };
+}

@@ -1,0 +1,236 @@
+/**
+ * 1. Scroll and 2. prepend drift, on the sandbox's 10,000-reply conversation.
+ *
+ * Method (per speed, 2,400 and 9,000 px/s), each in a fresh renderer (reload:
+ * empty query cache) on the same main, whose response store was filled first
+ * (page.ts `preloadThread`) so pages arrive as fast as main can answer them
+ * and the runs measure rendering, not the network:
+ *  a. open the thread, scroll down for `durationMs` (every card is new, so
+ *     unmeasured), then back up over what was just seen;
+ *  b. hold End until ~1,000 more replies arrived (End renders only the last
+ *     few cards of each page: the ones between are never measured), then
+ *     scroll up for `durationMs` into those unmeasured cards.
+ * Each run steps `scrollTop` in requestAnimationFrame by speed × elapsed time,
+ * records frame intervals, blank frames and the anchor card's unexplained
+ * movement (page.ts `scrollRun`), and the long tasks / long animation frames
+ * the page's PerformanceObservers saw during the run.
+ */
+import type { Page } from '@playwright/test';
+import { preloadThread, threadHash, waitForList, type BenchApp } from './app';
+import { BUDGETS, budget, info, skipped, type Metric } from './budgets';
+import { idleFrames, loadUntil, scrollRun, type LongEntry, type ScrollRun } from './page';
+import { distribution, round, shareAbove, type Distribution } from './stats';
+
+const SECTION = 'scroll';
+
+export interface ScrollDetail {
+  speed: number;
+  runs: Array<{ name: string; frames: number; distancePx: number; stalledFrames: number; blankFrames: number; worstJumpPx: number; intervals: Distribution }>;
+  intervals: Distribution;
+  slowFrameShare: number;
+  longTasks: LongEntry[];
+  loafs: LongEntry[];
+  blankFrames: number;
+  worstJumpPx: number;
+}
+
+async function probeEntries(page: Page): Promise<{ longTasks: LongEntry[]; loafs: LongEntry[] }> {
+  return page.evaluate(() => {
+    const p = window.__bench!;
+    const out = { longTasks: [...p.longTasks], loafs: [...p.loafs] };
+    p.reset();
+    return out;
+  });
+}
+
+async function resetProbe(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const p = window.__bench!;
+    p.longTasks.length = 0;
+    p.loafs.length = 0;
+  });
+}
+
+/** The machine's own frame cadence: rAF on the idle app for `ms`. */
+export async function rafBaseline(app: BenchApp, ms = 3000): Promise<{ metrics: Metric[]; detail: Distribution }> {
+  const intervals = await app.page.evaluate(idleFrames, ms);
+  const d = distribution(intervals);
+  return {
+    detail: d,
+    metrics: [
+      info('baseline.raf.p50', SECTION, 'idle rAF interval p50 (machine cadence)', d.p50, 'ms'),
+      info('baseline.raf.p95', SECTION, 'idle rAF interval p95 (machine cadence)', d.p95, 'ms'),
+      info('baseline.raf.p99', SECTION, 'idle rAF interval p99 (machine cadence)', d.p99, 'ms'),
+      info('baseline.raf.slow', SECTION, `idle frames over ${BUDGETS.slowFrameMs} ms`, round(shareAbove(intervals, BUDGETS.slowFrameMs) * 100, 2), '%'),
+    ],
+  };
+}
+
+export async function measureScroll(app: BenchApp, opts: { speeds: number[]; durationMs: number }): Promise<{ metrics: Metric[]; details: ScrollDetail[] }> {
+  const { page } = app;
+  const postId = app.examples.bigThreadPostId;
+  const metrics: Metric[] = [];
+  const details: ScrollDetail[] = [];
+  const preload = await preloadThread(page, postId, 'Relevance', 150);
+  metrics.push(info('scroll.preload', SECTION, `main's store filled with the thread (${preload.pages} pages, ${preload.items} posts)`, round(preload.ms / 1000, 1), 's'));
+
+  for (const speed of opts.speeds) {
+    await app.reload();
+    await app.goto(threadHash(postId));
+    await waitForList(page);
+    await page.waitForTimeout(500);
+    const runs: ScrollDetail['runs'] = [];
+    const all: ScrollRun[] = [];
+    const longTasks: LongEntry[] = [];
+    const loafs: LongEntry[] = [];
+    const run = async (name: string, direction: 1 | -1) => {
+      await resetProbe(page);
+      const r = await page.evaluate(scrollRun, { speed, direction, durationMs: opts.durationMs });
+      const e = await probeEntries(page);
+      longTasks.push(...e.longTasks);
+      loafs.push(...e.loafs);
+      all.push(r);
+      runs.push({
+        name,
+        frames: r.frames,
+        distancePx: Math.round(r.distancePx),
+        stalledFrames: r.stalledFrames,
+        blankFrames: r.blankFrames,
+        worstJumpPx: round(Math.max(0, ...r.jumps), 1),
+        intervals: distribution(r.intervals),
+      });
+    };
+    await run('down (new cards)', 1);
+    await run('up (cards just seen)', -1);
+    const before = await page.evaluate(() => window.__bench!.itemsByOperation.postRepliesV2 ?? 0);
+    await page.evaluate(loadUntil, { operation: 'postRepliesV2', target: before + 1000, timeoutMs: 90_000 });
+    await page.waitForTimeout(300);
+    await run('up into unmeasured cards', -1);
+
+    const intervals = all.flatMap((r) => r.intervals);
+    const d = distribution(intervals);
+    const blank = all.reduce((n, r) => n + r.blankFrames, 0);
+    const worstJump = round(Math.max(0, ...all.flatMap((r) => r.jumps)), 1);
+    const slow = shareAbove(intervals, BUDGETS.slowFrameMs);
+    const id = `scroll.${speed}`;
+    const at = `at ${speed.toLocaleString('en-US')} px/s`;
+    metrics.push(
+      info(`${id}.p50`, SECTION, `frame interval p50 ${at}`, d.p50, 'ms'),
+      budget(`${id}.p95`, SECTION, `frame interval p95 ${at}`, d.p95, 'ms', BUDGETS.scrollP95Ms),
+      budget(`${id}.p99`, SECTION, `frame interval p99 ${at}`, d.p99, 'ms', BUDGETS.scrollP99Ms),
+      budget(`${id}.slow`, SECTION, `frames over ${BUDGETS.slowFrameMs} ms ${at}`, round(slow * 100, 2), '%', BUDGETS.slowFrameShare * 100),
+      budget(`${id}.longtasks`, SECTION, `long tasks ${at}`, longTasks.length, 'count', BUDGETS.longTasks, longTasks.length ? `longest ${Math.round(Math.max(...longTasks.map((t) => t.duration)))} ms` : undefined),
+      info(`${id}.loafs`, SECTION, `long animation frames ${at}`, loafs.length, 'count', loafs.length ? `longest ${Math.round(Math.max(...loafs.map((t) => t.duration)))} ms` : undefined),
+      speed === 2400
+        ? budget(`${id}.blank`, SECTION, `blank-viewport frames ${at}`, blank, 'frames', BUDGETS.blankFramesAt2400)
+        : info(`${id}.blank`, SECTION, `blank-viewport frames ${at}`, blank, 'frames'),
+      budget(`${id}.jump`, SECTION, `worst anchor jump per frame ${at}`, worstJump, 'px', BUDGETS.anchorJumpPx),
+    );
+    details.push({ speed, runs, intervals: d, slowFrameShare: slow, longTasks, loafs: loafs.slice(0, 50), blankFrames: blank, worstJumpPx: worstJump });
+  }
+  return { metrics, details };
+}
+
+/* ---------------------------------------------------------------- prepend drift */
+
+export interface DriftEvent {
+  driftPx: number;
+  rowsBefore: number;
+  rowsAfter: number;
+}
+
+/**
+ * In the page: scroll up in small steps until the list asks for a page while
+ * near its top (an upward load), stop, note where the card being read is,
+ * and once the rows above have been inserted and laid out, how far it moved.
+ */
+function prependDriftInPage(args: { events: number; timeoutMs: number }): Promise<{ events: DriftEvent[]; reachedTop: boolean }> {
+  const scroller = document.querySelector('main') as HTMLElement;
+  const view = scroller.getBoundingClientRect();
+  const probe = window.__bench!;
+  const t0 = performance.now();
+  const events: DriftEvent[] = [];
+  const cards = () => [...scroller.querySelectorAll('.vlist article[data-post-id]:not(.post--quoted)')];
+  const reader = (): Element | null => {
+    const middle = (view.top + view.bottom) / 2;
+    let best: Element | null = null;
+    let d = Infinity;
+    for (const c of cards()) {
+      const r = c.getBoundingClientRect();
+      if (r.bottom <= view.top || r.top >= view.bottom) continue;
+      const x = Math.abs((r.top + r.bottom) / 2 - middle);
+      if (x < d) {
+        d = x;
+        best = c;
+      }
+    }
+    return best;
+  };
+  const frame = () => new Promise<void>((r) => requestAnimationFrame(() => r()));
+  return (async () => {
+    while (events.length < args.events && performance.now() - t0 < args.timeoutMs) {
+      // let anything in flight land first
+      while (probe.inFlight > 0 && performance.now() - t0 < args.timeoutMs) await frame();
+      if (scroller.scrollTop === 0) {
+        // at the very top: wait a moment for an upward load; none → the list's real start
+        let waited = 0;
+        while (probe.inFlight === 0 && waited < 30) {
+          await frame();
+          waited++;
+        }
+        if (probe.inFlight === 0) return { events, reachedTop: true };
+      } else {
+        scroller.scrollTop = Math.max(0, scroller.scrollTop - 120);
+        await frame();
+      }
+      if (probe.inFlight === 0 || scroller.scrollTop > scroller.clientHeight * 3) continue;
+      // an upward load started near the top: hold still and watch the card being read
+      const card = reader();
+      if (!card) continue;
+      const before = card.getBoundingClientRect().top;
+      const rowsBefore = document.querySelectorAll('.vlist__row').length;
+      const firstBefore = document.querySelector('.vlist__row');
+      while (probe.inFlight > 0 && performance.now() - t0 < args.timeoutMs) await frame();
+      for (let i = 0; i < 4; i++) await frame();
+      const firstAfter = document.querySelector('.vlist__row');
+      if (!card.isConnected) continue;
+      const rowsAfter = document.querySelectorAll('.vlist__row').length;
+      if (firstAfter === firstBefore && rowsAfter === rowsBefore) continue; // that load was not above
+      events.push({ driftPx: Math.abs(card.getBoundingClientRect().top - before), rowsBefore, rowsAfter });
+    }
+    return { events, reachedTop: false };
+  })();
+}
+
+export async function measurePrepend(app: BenchApp, opts: { depthItems: number; events: number }): Promise<{ metrics: Metric[]; detail: unknown }> {
+  const { page } = app;
+  await app.reload();
+  await app.goto(threadHash(app.examples.bigThreadPostId));
+  await waitForList(page);
+  const loaded = await page.evaluate(loadUntil, { operation: 'postRepliesV2', target: opts.depthItems, timeoutMs: 120_000 });
+  await page.waitForTimeout(300);
+  const result = await page.evaluate(prependDriftInPage, { events: opts.events, timeoutMs: 60_000 });
+  const name = 'prepend drift: worst move of the card being read when replies load above it';
+  if (result.events.length === 0) {
+    return {
+      metrics: [
+        skipped(
+          'prepend.drift',
+          SECTION,
+          name,
+          'px',
+          BUDGETS.prependDriftPx,
+          result.reachedTop
+            ? `no upward load: after ${loaded.items} replies the renderer still held the thread from its first reply (it never drops pages)`
+            : 'no upward load observed before the timeout',
+        ),
+      ],
+      detail: { loaded, ...result },
+    };
+  }
+  const worst = round(Math.max(...result.events.map((e) => e.driftPx)), 1);
+  return {
+    metrics: [budget('prepend.drift', SECTION, name, worst, 'px', BUDGETS.prependDriftPx, `${result.events.length} upward loads after ${loaded.items} replies`)],
+    detail: { loaded, ...result },
+  };
+}

@@ -1,0 +1,158 @@
+/**
+ * `npm run bench`: Skein's performance budgets, measured (never asserted by
+ * timed tests). Builds nothing: it runs the renderer `npm run build` left in
+ * out/renderer, through the e2e host (Chromium, `window.skein` routed to the
+ * real main handlers and the embedded sandbox), or with `--electron` through
+ * Playwright's `_electron` where an Electron binary exists (skipped otherwise).
+ * Methods: BENCHMARKS.md and the header of each module in bench/perf/.
+ *
+ * Writes bench/results/report.json and bench/results/summary.md and prints
+ * the table. Exit code 0 whether budgets pass or fail (it is a measurement);
+ * 1 only when the bench itself could not run.
+ *
+ *   npm run bench                      everything (~8–10 min on the 2-core dev machine)
+ *   npm run bench -- --only=scroll,dom first sections only: baseline, scroll, prepend, dom (with heap),
+ *                                      heap100k, first, interactions, data, children
+ *   npm run bench -- --quick           shorter scroll runs, fewer repetitions, no 100k session
+ *   npm run bench -- --electron        the real app (where an Electron binary exists)
+ */
+import { execFileSync } from 'node:child_process';
+import { cpus, loadavg } from 'node:os';
+import { chromiumExecutable } from '../e2e/host';
+import { checkBuilt, launchChromium, openApp, type BenchApp, type BridgeLog, type Target } from './perf/app';
+import { info, skipped, type Metric } from './perf/budgets';
+import { measureChildren, RESULTS_DIR } from './perf/children';
+import { appCalls, measureDataPath } from './perf/data-path';
+import { measureFirstContent } from './perf/first-content';
+import { measureInteractions } from './perf/interactions';
+import { measureDomAndHeap, measureHeap100k } from './perf/memory';
+import type { PageCall } from './perf/page';
+import { environment, MACHINE_NOTE, table, writeReport } from './perf/report';
+import { measurePrepend, measureScroll, rafBaseline } from './perf/scroll';
+import { round } from './perf/stats';
+
+const SECTIONS = ['baseline', 'scroll', 'prepend', 'dom', 'heap100k', 'first', 'interactions', 'data', 'children'] as const;
+type Section = (typeof SECTIONS)[number];
+
+function parseArgs(argv: string[]): { target: Target; only: Set<Section>; quick: boolean } {
+  const target: Target = argv.includes('--electron') ? 'electron' : 'chromium-host';
+  const quick = argv.includes('--quick');
+  const onlyArg = argv.find((a) => a.startsWith('--only='));
+  const only = new Set<Section>(SECTIONS);
+  if (onlyArg) {
+    only.clear();
+    for (const s of onlyArg.slice('--only='.length).split(',')) {
+      if (!(SECTIONS as readonly string[]).includes(s)) throw new Error(`unknown section "${s}"; sections: ${SECTIONS.join(', ')}`);
+      only.add(s as Section);
+    }
+  }
+  if (quick && !onlyArg) only.delete('heap100k');
+  return { target, only, quick };
+}
+
+function chromiumVersion(): string {
+  const exe = chromiumExecutable();
+  if (!exe) return "Playwright's bundled Chromium";
+  try {
+    return execFileSync(exe, ['--version'], { encoding: 'utf8' }).trim();
+  } catch {
+    return exe;
+  }
+}
+
+const log = (s: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${s}`);
+
+async function main(): Promise<number> {
+  const started = performance.now();
+  const loadAtStart = loadavg();
+  const { target, only, quick } = parseArgs(process.argv.slice(2));
+  const metrics: Metric[] = [];
+  const details: Record<string, unknown> = {};
+  const notes: string[] = [];
+
+  const missing = checkBuilt(target);
+  if (missing && target === 'electron' && !missing.startsWith('No built')) {
+    // the real-app variant, where no binary can exist here: report it, do not fail
+    log(`electron: skipped — ${missing}`);
+    metrics.push(skipped('electron', 'target', 'the real app through Playwright _electron', '', undefined, missing));
+    const files = writeReport(RESULTS_DIR, { env: environment(target, chromiumVersion(), loadAtStart), metrics, details, durationS: 0, notes: [missing] });
+    console.log(table(metrics, false));
+    log(`wrote ${files.json} and ${files.md}`);
+    return 0;
+  }
+  if (missing) {
+    console.error(`bench: ${missing}`);
+    return 1;
+  }
+
+  log(`target ${target}; sections: ${[...only].join(', ')}${quick ? ' (quick)' : ''}; load average ${loadAtStart.map((l) => l.toFixed(2)).join(' ')}`);
+  const browser = target === 'chromium-host' ? await launchChromium() : undefined;
+  const bridges: BridgeLog[] = [];
+  let loadedCalls: PageCall[] = [];
+  const section = async (name: Section, what: string, fn: () => Promise<{ metrics: Metric[]; detail?: unknown; details?: unknown }>) => {
+    if (!only.has(name)) return;
+    log(`${what}…`);
+    const t0 = performance.now();
+    try {
+      const r = await fn();
+      metrics.push(...r.metrics);
+      details[name] = r.detail ?? r.details;
+      log(`${what}: done in ${round((performance.now() - t0) / 1000, 1)} s`);
+    } catch (error) {
+      const message = error instanceof Error ? error.message.split('\n')[0]! : String(error);
+      log(`${what}: FAILED — ${message}`);
+      metrics.push(skipped(`${name}.error`, name, `${what} (the bench could not measure it)`, '', undefined, message));
+    }
+  };
+
+  let app: BenchApp | null = null;
+  try {
+    const needsApp = (['baseline', 'scroll', 'prepend', 'dom', 'first', 'interactions', 'data'] as Section[]).some((s) => only.has(s));
+    if (needsApp) {
+      app = await openApp({ target, browser });
+      bridges.push(app.bridge);
+      const a = app;
+      await section('baseline', 'idle frame cadence (rAF baseline)', async () => {
+        await a.goto('#/settings');
+        await a.page.waitForTimeout(500);
+        return rafBaseline(a, 3000);
+      });
+      await section('scroll', 'scroll the 10,000-reply thread', () => measureScroll(a, { speeds: [2400, 9000], durationMs: quick ? 2500 : 5000 }));
+      await section('prepend', 'prepend drift', () => measurePrepend(a, { depthItems: quick ? 1500 : 3000, events: 5 }));
+      await section('dom', 'DOM size and heap (1k, 10k, round trip)', async () => {
+        const r = await measureDomAndHeap(a);
+        loadedCalls = await appCalls(a);
+        return r;
+      });
+      await section('first', 'time to first content', () => measureFirstContent(a, quick ? 5 : 10));
+      await section('interactions', 'interaction latency', () => measureInteractions(a, quick ? 5 : 12));
+    }
+    await section('heap100k', 'heap with 100k replies in a session', async () => {
+      if (target === 'electron') return { metrics: [skipped('heap.100k', 'heap', '100k session', 'MiB', undefined, 'needs the host sandbox options')] };
+      return measureHeap100k({ target, browser, timeoutMs: 240_000, pageSize: 100 });
+    });
+    await section('data', 'data path per page', async () => {
+      if (target === 'electron') return { metrics: [skipped('data.page.p50', 'data path', 'data path', 'ms', undefined, 'needs the host bridge tap')] };
+      if (!loadedCalls.length && app) loadedCalls = await appCalls(app);
+      return measureDataPath({ pages: 60, appCalls: loadedCalls, bridge: bridges });
+    });
+  } finally {
+    await app?.close().catch(() => {});
+    await browser?.close().catch(() => {});
+  }
+  await section('children', 'sandbox and export benches (child processes)', () => measureChildren({ timeoutMs: 300_000 }));
+
+  const loadAtEnd = loadavg();
+  metrics.push(info('machine.load', 'machine', 'load average (1 min) at the end', round(loadAtEnd[0] ?? 0, 2), '', `${round(loadAtStart[0] ?? 0, 2)} at the start, on ${cpus().length} cores`));
+  notes.push(MACHINE_NOTE);
+  const durationS = (performance.now() - started) / 1000;
+  const files = writeReport(RESULTS_DIR, { env: environment(target, chromiumVersion(), loadAtStart), metrics, details, durationS, notes });
+  console.log(`\n${table(metrics, false)}\n`);
+  const fails = metrics.filter((m) => m.status === 'fail').length;
+  const passes = metrics.filter((m) => m.status === 'pass').length;
+  log(`${passes} pass, ${fails} fail, ${metrics.filter((m) => m.status === 'skipped').length} skipped in ${Math.round(durationS)} s`);
+  log(`wrote ${files.json} and ${files.md}`);
+  return 0;
+}
+
+process.exitCode = await main();
