@@ -146,7 +146,15 @@ test('look up users by ids: found vs not found', async ({ skein }, testInfo) => 
   const ids = [ex.profile.id, ...people.slice(0, 4).map((u) => u.id).filter((id) => id !== ex.profile.id), '999'];
   await openRoute(page, '#/lookup/users');
   await expect(page.getByRole('tab', { name: 'Users' })).toHaveAttribute('aria-selected', 'true');
-  await page.getByRole('textbox', { name: 'User ids (numeric)' }).fill(ids.join(' '));
+  // dropped as a text file
+  const box = page.getByRole('textbox', { name: 'User ids (numeric)' });
+  const dataTransfer = await page.evaluateHandle((text) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([text], 'ids.txt', { type: 'text/plain' }));
+    return dt;
+  }, ids.join('\n'));
+  await box.dispatchEvent('drop', { dataTransfer });
+  await expect(box).toHaveValue(ids.join('\n'));
   await page.getByRole('button', { name: 'Look up' }).click();
   const found = ids.length - 1;
   await expect(page.getByRole('status').filter({ hasText: `Found ${found} of ${ids.length} users (1 call). 1 not found.` })).toBeVisible();

@@ -151,7 +151,7 @@ test('replies: a threaded tree with collapse/expand, a flat mode, three orders; 
   await expect.poll(async () => (await control.requests()).some((r) => /\/tweet\/replies\?/.test(r.url))).toBe(true);
 });
 
-test('list states: a paging-guard stop and duplicates removed are shown in the list', async ({ skein }) => {
+test('list states: a paging-guard stop, duplicates removed and a failed next page are shown in the list', async ({ skein }) => {
   const { page } = skein;
   const ex = await demoExamples(page);
   const control = await sandbox(skein);
@@ -170,6 +170,23 @@ test('list states: a paging-guard stop and duplicates removed are shown in the l
   await expect(direct.locator('article').first()).toBeVisible();
   await page.getByRole('main').evaluate((m) => (m.scrollTop = m.scrollHeight));
   await expect(direct.getByText(/\d+ duplicates? removed/)).toBeVisible();
+  await control.clearFaults();
+
+  // a failed next page is shown in the list, with Retry, and the list goes on
+  await openRoute(page, `#/user/${ex.profile.id}/mentions`);
+  const quotes2 = page.getByRole('region', { name: `Posts mentioning @${ex.profile.userName}` });
+  await quotes2.scrollIntoViewIfNeeded();
+  await expect(quotes2.locator('article').first()).toBeVisible();
+  await control.fault('503', ['userMentions'], 4);
+  await page.getByRole('main').evaluate((m) => (m.scrollTop = m.scrollHeight));
+  const failed = quotes2.getByRole('alert');
+  await expect(failed.getByText(/^The service had a problem — more mentions$/)).toBeVisible({ timeout: 20_000 });
+  const before = await quotes2.locator('article.post--feed').count();
+  await failed.getByRole('button', { name: 'Retry' }).click();
+  await expect(quotes2.getByRole('alert')).toHaveCount(0);
+  await page.getByRole('main').evaluate((m) => (m.scrollTop = m.scrollHeight));
+  await expect.poll(() => quotes2.locator('article.post--feed').count()).toBeGreaterThanOrEqual(before);
+  await expect(page.getByRole('contentinfo').getByText(/Calls this session: \d+/)).toBeVisible();
 });
 
 test('errors say what happened and what to do', async ({ skein }, testInfo) => {

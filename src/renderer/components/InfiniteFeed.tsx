@@ -16,7 +16,7 @@ export interface InfiniteFeedProps<T> {
     UseInfiniteQueryResult<InfiniteData<unknown, unknown>>,
     'status' | 'error' | 'refetch' | 'fetchNextPage' | 'hasNextPage' | 'isFetchingNextPage' | 'isFetchNextPageError'
   >;
-  summary: Pick<PagesSummary<unknown>, 'duplicatesRemoved' | 'dropped' | 'stop' | 'fromCache' | 'items'>;
+  summary: Pick<PagesSummary<unknown>, 'duplicatesRemoved' | 'dropped' | 'stop' | 'fromCache' | 'items' | 'pages'>;
   rows: readonly T[];
   getKey: (row: T, index: number) => string;
   renderRow: (row: T, index: number) => ReactNode;
@@ -44,7 +44,8 @@ export function InfiniteFeed<T>({ query, summary, rows, getKey, renderRow, label
   }, [canLoad, fetchNextPage]);
 
   if (status === 'pending') return <SkeletonList label={`Loading ${noun.many}…`} />;
-  if (status === 'error') return <ErrorState error={error} what={noun.many} onRetry={() => void refetch()} />;
+  // with pages already shown, a failure (next page, refetch) stays in the list under what is loaded
+  if (status === 'error' && summary.pages === 0) return <ErrorState error={error} what={noun.many} onRetry={() => void refetch()} />;
 
   const notes: string[] = [];
   if (summary.duplicatesRemoved > 0) notes.push(`${plural(summary.duplicatesRemoved, { one: 'duplicate', many: 'duplicates' })} removed`);
@@ -56,6 +57,8 @@ export function InfiniteFeed<T>({ query, summary, rows, getKey, renderRow, label
       {notes.length ? <Note>{notes.join(' · ')}</Note> : null}
       {isFetchNextPageError ? (
         <ErrorState compact error={error} what={`more ${noun.many}`} onRetry={() => void fetchNextPage({ cancelRefetch: false })} />
+      ) : status === 'error' ? (
+        <ErrorState compact error={error} what={noun.many} onRetry={() => void refetch()} />
       ) : isFetchingNextPage ? (
         <SkeletonList count={2} label={`Loading more ${noun.many}…`} />
       ) : hasNextPage ? (
