@@ -4,9 +4,10 @@
  * posts and users (chunked to 100, found vs not found).
  */
 import { expect, test } from './fixtures';
-import { apiCall, attachScreenshot, demoExamples, expectAccessible, openRoute, sandbox } from './support/explorer';
+import { apiCall, attachScreenshot, demoExamples, expectAccessible, hostOnly, openRoute, sandbox } from './support/explorer';
 
 test('a profile: header, bio entities, counts, pinned posts, timeline toggles sent explicitly, mentions', async ({ skein }, testInfo) => {
+  hostOnly(testInfo);
   const { page } = skein;
   const ex = await demoExamples(page);
   const control = await sandbox(skein);
@@ -59,7 +60,8 @@ test('a profile: header, bio entities, counts, pinned posts, timeline toggles se
   await attachScreenshot(page, testInfo, 'mentions');
 });
 
-test('an @handle resolves through people search, exact match first', async ({ skein }) => {
+test('an @handle resolves through people search, exact match first', async ({ skein }, testInfo) => {
+  hostOnly(testInfo);
   const { page } = skein;
   const ex = await demoExamples(page);
   const control = await sandbox(skein);
@@ -110,6 +112,7 @@ test('people search: ranked people with bio and counts, scrolled to the end', as
 });
 
 test('look up posts by ids: pasted ids and links, batched by 100, found vs not found', async ({ skein }, testInfo) => {
+  hostOnly(testInfo);
   const { page } = skein;
   const ex = await demoExamples(page);
   const control = await sandbox(skein);

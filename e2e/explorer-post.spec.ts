@@ -4,9 +4,10 @@
  * quotes), and list states (paging-guard stops, duplicates removed).
  */
 import { expect, test } from './fixtures';
-import { apiCall, attachScreenshot, demoExamples, expectAccessible, findPost, openRoute, sandbox, type PostLike } from './support/explorer';
+import { apiCall, attachScreenshot, demoExamples, expectAccessible, findPost, hostOnly, openRoute, sandbox, type PostLike } from './support/explorer';
 
 test('the post card: author, time, text entities, counters and links out', async ({ skein }, testInfo) => {
+  hostOnly(testInfo);
   const { page } = skein;
   const ex = await demoExamples(page);
   const [media] = (await apiCall(page, 'postsByIds', { tweet_ids: ex.mediaPostId })).items as Array<PostLike & { url: string }>;
@@ -40,7 +41,8 @@ test('the post card: author, time, text entities, counters and links out', async
   await attachScreenshot(page, testInfo, 'profile-from-mention');
 });
 
-test('a counter the API did not give reads unknown, never 0', async ({ skein }) => {
+test('a counter the API did not give reads unknown, never 0', async ({ skein }, testInfo) => {
+  hostOnly(testInfo);
   const { page } = skein;
   const ex = await demoExamples(page);
   // the live service's post shape: viewCount missing or [0] on some posts
@@ -103,6 +105,7 @@ test('quoted posts nest once; a quote of a quote collapses to a link', async ({ 
 });
 
 test('replies: a threaded tree with collapse/expand, a flat mode, three orders; direct replies', async ({ skein }, testInfo) => {
+  hostOnly(testInfo);
   const { page } = skein;
   const ex = await demoExamples(page);
   const control = await sandbox(skein);
@@ -151,7 +154,8 @@ test('replies: a threaded tree with collapse/expand, a flat mode, three orders; 
   await expect.poll(async () => (await control.requests()).some((r) => /\/tweet\/replies\?/.test(r.url))).toBe(true);
 });
 
-test('list states: a paging-guard stop, duplicates removed and a failed next page are shown in the list', async ({ skein }) => {
+test('list states: a paging-guard stop, duplicates removed and a failed next page are shown in the list', async ({ skein }, testInfo) => {
+  hostOnly(testInfo);
   const { page } = skein;
   const ex = await demoExamples(page);
   const control = await sandbox(skein);
@@ -190,6 +194,7 @@ test('list states: a paging-guard stop, duplicates removed and a failed next pag
 });
 
 test('errors say what happened and what to do', async ({ skein }, testInfo) => {
+  hostOnly(testInfo);
   const { page } = skein;
   const ex = await demoExamples(page);
   const control = await sandbox(skein);

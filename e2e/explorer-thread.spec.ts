@@ -3,9 +3,10 @@
  * Back from a reply lands exactly where the user was.
  */
 import { expect, test } from './fixtures';
-import { attachScreenshot, demoExamples, openRoute, sandbox } from './support/explorer';
+import { attachScreenshot, demoExamples, hostOnly, openRoute, sandbox } from './support/explorer';
 
 test('scrolling the 10,000-reply thread to its end and back keeps the position', async ({ skein }, testInfo) => {
+  hostOnly(testInfo);
   test.setTimeout(240_000);
   const { page } = skein;
   const ex = await demoExamples(page);

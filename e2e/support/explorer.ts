@@ -114,3 +114,12 @@ export async function findPost(
   }
   throw new Error(`no matching post in ${maxPages} pages of ${operation}`);
 }
+
+/**
+ * Specs that drive the sandbox's control plane or read what main handed to
+ * the system browser run on the test host only: the Electron project cannot
+ * reach the app process's sandbox, nor record external opens.
+ */
+export function hostOnly(testInfo: TestInfo): void {
+  testInfo.skip(testInfo.project.name === 'electron', 'needs the test host (sandbox control plane, recorded external opens)');
+}
