@@ -1,4 +1,5 @@
 /** Numbers as people read them, with "unknown" kept distinct from 0. */
+import { numberFormat } from './intl-cache';
 
 /** A counter as the API may send it: a number, a numeric string, or anything else (= unknown). */
 export function readCount(value: unknown): number | null {
@@ -10,13 +11,13 @@ export function readCount(value: unknown): number | null {
 /** "987", "1.2K", "12K", "3.4M"; null reads "unknown". */
 export function compactCount(n: number | null, locale?: string): string {
   if (n === null) return 'unknown';
-  return new Intl.NumberFormat(locale, { notation: 'compact', maximumFractionDigits: 1 }).format(n);
+  return numberFormat(locale, { notation: 'compact', maximumFractionDigits: 1 }).format(n);
 }
 
 /** "1,234,567"; null reads "unknown". */
 export function fullCount(n: number | null, locale?: string): string {
   if (n === null) return 'unknown';
-  return new Intl.NumberFormat(locale).format(n);
+  return numberFormat(locale).format(n);
 }
 
 /** "1 reply", "2 replies", "unknown replies". */
@@ -27,8 +28,8 @@ export function countLabel(n: number | null, singular: string, plural: string, l
 
 /** "1,234 credits (US$0.0123)". */
 export function creditsLabel(credits: number, usd: number | null, locale?: string): string {
-  const c = `${new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(credits)} credits`;
+  const c = `${numberFormat(locale, { maximumFractionDigits: 1 }).format(credits)} credits`;
   if (usd === null) return c;
-  const u = new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD', maximumFractionDigits: 4 }).format(usd);
+  const u = numberFormat(locale, { style: 'currency', currency: 'USD', maximumFractionDigits: 4 }).format(usd);
   return `${c} (${u})`;
 }

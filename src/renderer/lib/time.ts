@@ -2,6 +2,7 @@
  * Dates as the API writes them (`Sun Nov 22 02:13:21 +0000 2026`) and as
  * people read them ("5m", "Mar 5", absolute local time on hover).
  */
+import { dateTimeFormat } from './intl-cache';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const API_DATE = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ([A-Z][a-z]{2}) (\d{1,2}) (\d{2}):(\d{2}):(\d{2}) ([+-]\d{4}) (\d{4})$/;
@@ -23,6 +24,8 @@ export function parseApiDate(value: string | number | null | undefined): number 
   return Number.isNaN(iso) ? null : iso;
 }
 
+/** what Date#toLocaleString says of an invalid date (Intl formatters throw instead) */
+const INVALID = 'Invalid Date';
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
@@ -40,16 +43,17 @@ export function relativeTime(at: number, now: number, locale?: string): string {
   if (diff < DAY) return `${Math.floor(diff / HOUR)}h`;
   if (diff < 7 * DAY) return `${Math.floor(diff / DAY)}d`;
   const d = new Date(at);
+  if (Number.isNaN(d.getTime())) return INVALID;
   const sameYear = d.getFullYear() === new Date(now).getFullYear();
-  return d.toLocaleDateString(locale, sameYear ? { month: 'short', day: 'numeric' } : { month: 'short', day: 'numeric', year: 'numeric' });
+  return dateTimeFormat(locale, sameYear ? { month: 'short', day: 'numeric' } : { month: 'short', day: 'numeric', year: 'numeric' }).format(d);
 }
 
 /** Absolute local date and time, for tooltips and `<time>` titles. */
 export function absoluteTime(at: number, locale?: string): string {
-  return new Date(at).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'medium' });
+  return Number.isFinite(at) ? dateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium' }).format(at) : INVALID;
 }
 
 /** "14:02:10" in local time, for "wait until …". */
 export function clockTime(at: number, locale?: string): string {
-  return new Date(at).toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
+  return Number.isFinite(at) ? dateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false }).format(at) : INVALID;
 }
