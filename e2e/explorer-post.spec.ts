@@ -10,11 +10,12 @@ test('the post card: author, time, text entities, counters and links out', async
   hostOnly(testInfo);
   const { page } = skein;
   const ex = await demoExamples(page);
-  const [media] = (await apiCall(page, 'postsByIds', { tweet_ids: ex.mediaPostId })).items as Array<PostLike & { url: string }>;
+  const [media] = (await apiCall(page, 'postsByIds', { tweet_ids: ex.mediaPostId })).items as Array<PostLike & { url: string; author: { name: string; userName: string; isBlueVerified: boolean } }>;
   await openRoute(page, `#/post/${ex.mediaPostId}`);
   const card = page.locator(`article.post--focal[data-post-id="${ex.mediaPostId}"]`);
-  await expect(card.getByRole('link', { name: media!.author!.userName ? undefined : '' }).first()).toBeVisible();
-  await expect(card.getByText(`@${media!.author!.userName}`)).toBeVisible();
+  await expect(card.getByRole('link', { name: media!.author.name, exact: true })).toHaveAttribute('href', /^#\/user\/\d+\/posts$/);
+  if (media!.author.isBlueVerified) await expect(card.getByRole('img', { name: 'Verified' })).toBeVisible();
+  await expect(card.getByText(`@${media!.author.userName}`)).toBeVisible();
   await expect(card.locator('time')).toHaveAttribute('title', /\d{4}/);
   const counters = card.getByRole('list', { name: 'Counters' }).getByRole('listitem');
   await expect(counters).toHaveCount(6);
