@@ -1,4 +1,4 @@
-import type { KeyboardEvent, MouseEvent } from 'react';
+import { memo, type KeyboardEvent, type MouseEvent } from 'react';
 import type { Post } from '../../../shared/api/schemas';
 import { navigate } from '../../app/navigation';
 import { postMedia } from '../../lib/media';
@@ -37,9 +37,10 @@ function originOf(url: string): string | null {
 /**
  * The one post card: author, time, text with entities, media, quoted post,
  * reply context and counters. Clicking the card (or Enter while it has focus)
- * opens the post; j/k move between cards (`data-nav-item`).
+ * opens the post; j/k move between cards (`data-nav-item`). Memoized: a list
+ * re-renders its rows on every range change and page, their posts do not change.
  */
-export function PostCard({ post, variant = 'feed', badge, quoteDepth = 0 }: PostCardProps) {
+export const PostCard = memo(function PostCard({ post, variant = 'feed', badge, quoteDepth = 0 }: PostCardProps) {
   const a = post.author;
   const openable = variant !== 'focal';
   const open = () => navigate(routes.post(post.id));
@@ -125,4 +126,4 @@ export function PostCard({ post, variant = 'feed', badge, quoteDepth = 0 }: Post
       )}
     </article>
   );
-}
+});

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import type { Post } from '../../../../shared/api/schemas';
 import { PostCard } from '../../../components/post/PostCard';
 import { countLabel } from '../../../lib/format';
@@ -8,7 +9,7 @@ import { useUi } from '../../../state/ui';
 const MAX_INDENT = 12;
 
 /** One row of the threaded view: indented by depth, with a collapse/expand toggle for its subtree. */
-export function ThreadRowView({ row, threadId }: { row: ThreadRow<Post>; threadId: string }) {
+export const ThreadRowView = memo(function ThreadRowView({ row, threadId }: { row: ThreadRow<Post>; threadId: string }) {
   const toggle = useUi((s) => s.toggleBranch);
   const who = row.kind === 'post' ? `@${row.post.author.userName}` : 'the missing post';
   const hidden = countLabel(row.descendants, 'reply', 'replies');
@@ -48,4 +49,14 @@ export function ThreadRowView({ row, threadId }: { row: ThreadRow<Post>; threadI
       </div>
     </div>
   );
+}, sameRow);
+
+/** Rows are rebuilt whenever a page arrives; one that shows the same thing need not render again. */
+function sameRow(a: { row: ThreadRow<Post>; threadId: string }, b: { row: ThreadRow<Post>; threadId: string }): boolean {
+  const x = a.row;
+  const y = b.row;
+  if (a.threadId !== b.threadId || x.kind !== y.kind || x.key !== y.key || x.depth !== y.depth) return false;
+  if (x.descendants !== y.descendants || x.collapsed !== y.collapsed) return false;
+  if (x.kind === 'post' && y.kind === 'post') return x.post === y.post && x.isFocal === y.isFocal;
+  return x.kind === 'missing' && y.kind === 'missing' && x.parentId === y.parentId;
 }
