@@ -25,7 +25,19 @@ const SECTION = 'scroll';
 
 export interface ScrollDetail {
   speed: number;
-  runs: Array<{ name: string; frames: number; distancePx: number; stalledFrames: number; blankFrames: number; worstJumpPx: number; intervals: Distribution }>;
+  runs: Array<{
+    name: string;
+    frames: number;
+    distancePx: number;
+    stalledFrames: number;
+    blankFrames: number;
+    worstJumpPx: number;
+    intervals: Distribution;
+    /** renderer main thread per frame, ms: CPU (ThreadTime), wall time in tasks, script, layout, style */
+    perFrameMs: Record<string, number>;
+  }>;
+  /** CPU time of the renderer's main thread per frame, over every run: the cost of a frame, whatever the load */
+  cpuPerFrameMs: number;
   intervals: Distribution;
   slowFrameShare: number;
   longTasks: LongEntry[];
@@ -33,6 +45,16 @@ export interface ScrollDetail {
   blankFrames: number;
   worstJumpPx: number;
 }
+
+/** Chromium's counters for the renderer (CDP Performance.getMetrics): CPU and task time, seconds. */
+async function counters(app: BenchApp): Promise<Record<string, number>> {
+  const { metrics } = await app.cdp.send('Performance.getMetrics');
+  const out: Record<string, number> = {};
+  for (const m of metrics) out[m.name] = m.value;
+  return out;
+}
+
+const PER_FRAME = ['ThreadTime', 'TaskDuration', 'ScriptDuration', 'LayoutDuration', 'RecalcStyleDuration'] as const;
 
 async function probeEntries(page: Page): Promise<{ longTasks: LongEntry[]; loafs: LongEntry[] }> {
   return page.evaluate(() => {
@@ -83,10 +105,17 @@ export async function measureScroll(app: BenchApp, opts: { speeds: number[]; dur
     const all: ScrollRun[] = [];
     const longTasks: LongEntry[] = [];
     const loafs: LongEntry[] = [];
+    const cpu = { ms: 0, frames: 0 };
     const run = async (name: string, direction: 1 | -1) => {
       await resetProbe(page);
+      const c0 = await counters(app);
       const r = await page.evaluate(scrollRun, { speed, direction, durationMs: opts.durationMs });
+      const c1 = await counters(app);
       const e = await probeEntries(page);
+      const perFrameMs: Record<string, number> = {};
+      for (const k of PER_FRAME) perFrameMs[k] = round((((c1[k] ?? 0) - (c0[k] ?? 0)) * 1000) / Math.max(1, r.frames), 2);
+      cpu.ms += ((c1.ThreadTime ?? 0) - (c0.ThreadTime ?? 0)) * 1000;
+      cpu.frames += r.frames;
       longTasks.push(...e.longTasks);
       loafs.push(...e.loafs);
       all.push(r);
@@ -98,6 +127,7 @@ export async function measureScroll(app: BenchApp, opts: { speeds: number[]; dur
         blankFrames: r.blankFrames,
         worstJumpPx: round(Math.max(0, ...r.jumps), 1),
         intervals: distribution(r.intervals),
+        perFrameMs,
       });
     };
     await run('down (new cards)', 1);
@@ -114,7 +144,9 @@ export async function measureScroll(app: BenchApp, opts: { speeds: number[]; dur
     const slow = shareAbove(intervals, BUDGETS.slowFrameMs);
     const id = `scroll.${speed}`;
     const at = `at ${speed.toLocaleString('en-US')} px/s`;
+    const cpuPerFrame = round(cpu.ms / Math.max(1, cpu.frames), 2);
     metrics.push(
+      info(`${id}.cpu`, SECTION, `renderer main-thread CPU per frame ${at} (independent of the load)`, cpuPerFrame, 'ms'),
       info(`${id}.p50`, SECTION, `frame interval p50 ${at}`, d.p50, 'ms'),
       budget(`${id}.p95`, SECTION, `frame interval p95 ${at}`, d.p95, 'ms', BUDGETS.scrollP95Ms),
       budget(`${id}.p99`, SECTION, `frame interval p99 ${at}`, d.p99, 'ms', BUDGETS.scrollP99Ms),
@@ -126,7 +158,7 @@ export async function measureScroll(app: BenchApp, opts: { speeds: number[]; dur
         : info(`${id}.blank`, SECTION, `blank-viewport frames ${at}`, blank, 'frames'),
       budget(`${id}.jump`, SECTION, `worst anchor jump per frame ${at}`, worstJump, 'px', BUDGETS.anchorJumpPx),
     );
-    details.push({ speed, runs, intervals: d, slowFrameShare: slow, longTasks, loafs: loafs.slice(0, 50), blankFrames: blank, worstJumpPx: worstJump });
+    details.push({ speed, runs, cpuPerFrameMs: cpuPerFrame, intervals: d, slowFrameShare: slow, longTasks, loafs: loafs.slice(0, 50), blankFrames: blank, worstJumpPx: worstJump });
   }
   return { metrics, details };
 }
