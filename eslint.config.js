@@ -24,7 +24,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/main/ipc/**', 'src/preload/**'],
+    files: ['src/main/ipc/electron-ipc.ts', 'src/preload/**'],
     rules: { 'no-restricted-syntax': 'off' },
   },
   {
