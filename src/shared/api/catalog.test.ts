@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { OPERATIONS, OPERATION_IDS, operation, paramsSchema, querySchema, toQueryString } from './catalog';
+import { OPERATIONS, OPERATION_IDS, operation } from './catalog';
+import { paramsSchema, querySchema, toQueryString } from './params';
 import { creditsFor, DEFAULT_PRICES, isCharged } from './pricing';
 import { responseSchema } from './responses';
 import { postFixture, userFixture } from './fixtures';

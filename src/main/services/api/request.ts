@@ -2,7 +2,8 @@
  * Requests are built here and only here, from the operation catalog: the
  * renderer names an operation and its params, never a URL or a header.
  */
-import { OPERATIONS, operation, paramsSchema, toQueryString, type OperationId } from '../../../shared/api/catalog';
+import { OPERATIONS, operation, type OperationId } from '../../../shared/api/catalog';
+import { paramsSchema, toQueryString } from '../../../shared/api/params';
 import { makeError } from './policy/classify';
 
 export interface CanonicalParams {

@@ -6,7 +6,8 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { OPERATIONS, toQueryString, type OperationId } from '../../../../shared/api/catalog';
+import { OPERATIONS, type OperationId } from '../../../../shared/api/catalog';
+import { toQueryString } from '../../../../shared/api/params';
 import { creditsFor } from '../../../../shared/api/pricing';
 import { createApiClient } from '../../api/client';
 import { createRateLimiter } from '../../api/policy/rate-limiter';
