@@ -2,7 +2,7 @@ import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query
 import { useMemo, type ReactNode } from 'react';
 import type { Post } from '../../shared/api/schemas';
 import type { ApiCallOutput } from '../../shared/ipc/api';
-import { summarizePages } from '../lib/pages';
+import { summarizePages, type PagesSummary } from '../lib/pages';
 import { InfiniteFeed, type Noun } from './InfiniteFeed';
 import { PostCard } from './post/PostCard';
 
@@ -16,11 +16,13 @@ interface Props {
   label: string;
   noun?: Noun;
   empty: ReactNode;
+  /** the pages summarized already (a view that also needs the count, e.g. for export); computed here otherwise */
+  summary?: PagesSummary<Post>;
 }
 
 /** An infinite, virtualized list of post cards with all list states. */
-export function PostFeed({ query, label, noun = POSTS, empty }: Props) {
-  const summary = useMemo(() => summarizePages<Post>(query.data?.pages), [query.data]);
+export function PostFeed({ query, label, noun = POSTS, empty, summary: given }: Props) {
+  const summary = useMemo(() => given ?? summarizePages<Post>(query.data?.pages), [given, query.data]);
   return (
     <InfiniteFeed
       query={query}

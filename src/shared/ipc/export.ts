@@ -30,6 +30,9 @@ export const VIEW_OPERATIONS = {
 export type ViewKind = keyof typeof VIEW_OPERATIONS;
 export const ViewKind = z.enum(Object.keys(VIEW_OPERATIONS) as [ViewKind, ...ViewKind[]]);
 
+/** The longest string param a view descriptor carries (a batch view's id list: about 1,000 ids). */
+export const MAX_VIEW_PARAM_CHARS = 20_000;
+
 /**
  * What a view shows, as the renderer knows it. `params` are the operation's
  * typed params without `cursor` (main checks them against the catalog); for
@@ -39,7 +42,7 @@ export const ViewDescriptor = z
   .object({
     kind: ViewKind,
     operation: OperationIdSchema,
-    params: z.record(z.string(), z.union([z.string().max(20_000), z.number(), z.boolean()])),
+    params: z.record(z.string(), z.union([z.string().max(MAX_VIEW_PARAM_CHARS), z.number(), z.boolean()])),
     /** shown in the manifest and used for the suggested file name */
     title: z.string().max(200).optional(),
     /** pages the view has loaded now (paged views); 0 or absent: the first page */

@@ -36,3 +36,24 @@ export function exportView(kind: ViewKind, params: Record<string, string | numbe
   }
   return view;
 }
+
+/** What `pagedExportView` reads of an infinite query. */
+export interface PagedQueryState {
+  data?: { pages: readonly unknown[] } | undefined;
+  hasNextPage: boolean;
+}
+
+/**
+ * The descriptor of a paged view (an infinite query showing `items` items),
+ * or null while its first page is not in (the button stays disabled).
+ */
+export function pagedExportView(
+  kind: ViewKind,
+  params: Record<string, string | number | boolean | undefined>,
+  query: PagedQueryState,
+  items: number,
+  extras: ViewExtras = {},
+): ViewDescriptor | null {
+  if (!query.data) return null;
+  return exportView(kind, params, { pages: query.data.pages.length, items, reachedEnd: !query.hasNextPage }, extras);
+}

@@ -14,6 +14,7 @@ import { SkeletonList } from '../../../components/states';
 import { Tabs } from '../../../components/Tabs';
 import { ViewFrame } from '../../../components/ViewFrame';
 import type { Route } from '../../../lib/routes';
+import { ExportButton, exportView } from '../../export';
 import { EntryFeed, type EntryQuery } from '../../list/components/EntryFeed';
 import { CacheNote } from '../../usage/components/CacheNote';
 import { summarizeCommunity } from '../community-summary';
@@ -54,6 +55,7 @@ export function CommunityView({ route }: { route: Extract<Route, { name: 'commun
       <CommunityHeader community={c} />
       <div className="community__cache">
         <CacheNote meta={q.data.meta} fetchedAfterMount={q.isFetchedAfterMount} />
+        <ExportButton view={exportView('community', { community_id: id }, { items: 1, reachedEnd: true }, { title: c.name })} />
       </div>
       <Tabs<CommunityTab>
         label="Community sections"

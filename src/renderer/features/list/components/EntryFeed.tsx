@@ -3,7 +3,8 @@ import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query
 import { useMemo, type ReactNode } from 'react';
 import type { ApiCallOutput } from '../../../../shared/ipc/api';
 import { InfiniteFeed, type Noun } from '../../../components/InfiniteFeed';
-import { summarizeEntryPages } from '../entry-pages';
+import type { PagesSummary } from '../../../lib/pages';
+import { summarizeEntryPages, type EntryRow } from '../entry-pages';
 import { EntryRowView } from './EntryRowView';
 
 type Page = Omit<ApiCallOutput, 'operation'>;
@@ -15,10 +16,12 @@ interface Props {
   label: string;
   noun: Noun;
   empty: ReactNode;
+  /** the pages summarized already (a view that also needs the count, e.g. for export); computed here otherwise */
+  summary?: PagesSummary<EntryRow>;
 }
 
-export function EntryFeed({ query, label, noun, empty }: Props) {
-  const summary = useMemo(() => summarizeEntryPages(query.data?.pages), [query.data]);
+export function EntryFeed({ query, label, noun, empty, summary: given }: Props) {
+  const summary = useMemo(() => given ?? summarizeEntryPages(query.data?.pages), [given, query.data]);
   return (
     <InfiniteFeed
       query={query}

@@ -1,5 +1,6 @@
 import { useQueries, type UseQueryResult } from '@tanstack/react-query';
 import type { Post, User } from '../../../../shared/api/schemas';
+import { MAX_VIEW_PARAM_CHARS } from '../../../../shared/ipc/export';
 import { ErrorState } from '../../../components/ErrorState';
 import { PostCard } from '../../../components/post/PostCard';
 import { Note, SkeletonList } from '../../../components/states';
@@ -7,6 +8,7 @@ import { UserCard } from '../../../components/UserCard';
 import { VirtualList } from '../../../components/VirtualList';
 import { fullCount } from '../../../lib/format';
 import type { LookupKind } from '../../../lib/routes';
+import { ExportButton, exportView } from '../../export';
 import { batchesOf, postBatchQueries, userBatchQueries } from '../queries';
 
 type Item = Post | User;
@@ -45,14 +47,25 @@ function Results({ kind, ids, results }: { kind: LookupKind; ids: readonly strin
   const found = ids.filter((id) => byId.has(id)).map((id) => byId.get(id)!);
   const notFound = ids.filter((id) => asked.has(id) && !byId.has(id));
   const what = kind === 'posts' ? 'posts' : 'users';
+  const idList = ids.join(',');
+  // exportable once every batch has answered; main splits the ids into calls of 100 again
+  const view =
+    done === batches && idList.length <= MAX_VIEW_PARAM_CHARS
+      ? kind === 'posts'
+        ? exportView('postsByIds', { tweet_ids: idList }, { items: found.length, reachedEnd: true }, { title: `${fullCount(ids.length)} posts by id` })
+        : exportView('usersByIds', { userIds: idList }, { items: found.length, reachedEnd: true }, { title: `${fullCount(ids.length)} users by id` })
+      : null;
 
   return (
     <section className="lookup-results" aria-label="Results">
-      <p className="lookup-summary" role="status">
-        {done < batches
-          ? `Looking up ${fullCount(ids.length)} ${what} in ${batches} ${batches === 1 ? 'call' : 'calls'}: ${done} of ${batches} done…`
-          : `Found ${fullCount(found.length)} of ${fullCount(ids.length)} ${what} (${batches} ${batches === 1 ? 'call' : 'calls'}). ${fullCount(notFound.length)} not found.`}
-      </p>
+      <div className="lookup-summary">
+        <p role="status">
+          {done < batches
+            ? `Looking up ${fullCount(ids.length)} ${what} in ${batches} ${batches === 1 ? 'call' : 'calls'}: ${done} of ${batches} done…`
+            : `Found ${fullCount(found.length)} of ${fullCount(ids.length)} ${what} (${batches} ${batches === 1 ? 'call' : 'calls'}). ${fullCount(notFound.length)} not found.`}
+        </p>
+        <ExportButton view={view} />
+      </div>
       {failed.map(({ r, i }) => (
         <ErrorState key={i} compact error={r.error} what={`batch ${i + 1} of ${batches}`} onRetry={() => void r.refetch()} />
       ))}

@@ -7,6 +7,7 @@ import { EmptyState } from '../../../components/states';
 import { UserCard } from '../../../components/UserCard';
 import { summarizePages } from '../../../lib/pages';
 import { routes, type Route } from '../../../lib/routes';
+import { ExportButton, pagedExportView } from '../../export';
 import { peopleSearchQuery } from '../queries';
 
 type SearchRoute = Extract<Route, { name: 'search' }>;
@@ -43,15 +44,20 @@ function Results({ query }: { query: string }) {
   const result = useInfiniteQuery(peopleSearchQuery(query));
   const summary = useMemo(() => summarizePages<User>(result.data?.pages), [result.data]);
   return (
-    <InfiniteFeed
-      query={result}
-      summary={summary}
-      rows={summary.items}
-      getKey={(u) => u.id}
-      renderRow={(u, i) => <UserCard user={u} rank={i + 1} />}
-      label={`People matching “${query}”`}
-      noun={{ one: 'person', many: 'people' }}
-      empty={`Nobody matches “${query}”.`}
-    />
+    <>
+      <div className="toolbar" role="group" aria-label="Result options">
+        <ExportButton view={pagedExportView('peopleSearch', { query }, result, summary.items.length, { title: `People matching “${query}”` })} />
+      </div>
+      <InfiniteFeed
+        query={result}
+        summary={summary}
+        rows={summary.items}
+        getKey={(u) => u.id}
+        renderRow={(u, i) => <UserCard user={u} rank={i + 1} />}
+        label={`People matching “${query}”`}
+        noun={{ one: 'person', many: 'people' }}
+        empty={`Nobody matches “${query}”.`}
+      />
+    </>
   );
 }

@@ -1,4 +1,6 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import type { Post } from '../../../../shared/api/schemas';
 import { navigate } from '../../../app/navigation';
 import { ErrorState } from '../../../components/ErrorState';
 import { PostCard } from '../../../components/post/PostCard';
@@ -6,8 +8,10 @@ import { PostFeed } from '../../../components/PostFeed';
 import { EmptyState, SkeletonList } from '../../../components/states';
 import { Tabs } from '../../../components/Tabs';
 import { compactCount, readCount } from '../../../lib/format';
+import { summarizePages } from '../../../lib/pages';
 import { routes, type PostTab, type Route } from '../../../lib/routes';
 import { OpenArticleButton } from '../../article/components/OpenArticleButton';
+import { ExportButton, pagedExportView } from '../../export';
 import { directRepliesQuery, postsByIdsQuery, quotesQuery } from '../queries';
 import { RepliesThread } from './RepliesThread';
 import './post-view.css';
@@ -46,7 +50,7 @@ export function PostView({ route }: { route: PostRoute }) {
         </EmptyState>
       )}
       <Tabs<PostTab> label="Post sections" tabs={tabs} selected={tab} idPrefix={`post-${id}`} onSelect={(t) => navigate(routes.post(id, t, order, flat), { replace: true })}>
-        {tab === 'replies' ? <RepliesThread postId={id} order={order} flat={flat} /> : tab === 'direct' ? <DirectReplies postId={id} /> : <Quotes postId={id} />}
+        {tab === 'replies' ? <RepliesThread postId={id} order={order} flat={flat} /> : tab === 'direct' ? <DirectReplies postId={id} /> : <Quotes postId={id} quoteCount={post?.quoteCount ?? null} />}
       </Tabs>
     </div>
   );
@@ -59,10 +63,28 @@ function countOf(v: unknown): string | null {
 
 function DirectReplies({ postId }: { postId: string }) {
   const query = useInfiniteQuery(directRepliesQuery(postId));
-  return <PostFeed query={query} label="Direct replies" noun={{ one: 'direct reply', many: 'direct replies' }} empty="No direct replies." />;
+  const summary = useMemo(() => summarizePages<Post>(query.data?.pages), [query.data]);
+  return (
+    <>
+      <div className="toolbar" role="group" aria-label="Direct reply options">
+        <ExportButton view={pagedExportView('directReplies', { tweetId: postId }, query, summary.items.length, { title: `Direct replies to ${postId}` })} />
+      </div>
+      <PostFeed query={query} summary={summary} label="Direct replies" noun={{ one: 'direct reply', many: 'direct replies' }} empty="No direct replies." />
+    </>
+  );
 }
 
-function Quotes({ postId }: { postId: string }) {
+function Quotes({ postId, quoteCount }: { postId: string; quoteCount: number | null }) {
   const query = useInfiniteQuery(quotesQuery(postId));
-  return <PostFeed query={query} label="Quotes" noun={{ one: 'quote', many: 'quotes' }} empty="Nobody has quoted this post yet." />;
+  const summary = useMemo(() => summarizePages<Post>(query.data?.pages), [query.data]);
+  return (
+    <>
+      <div className="toolbar" role="group" aria-label="Quote options">
+        <ExportButton
+          view={pagedExportView('quotes', { tweetId: postId }, query, summary.items.length, { title: `Quotes of ${postId}`, expectedItems: quoteCount })}
+        />
+      </div>
+      <PostFeed query={query} summary={summary} label="Quotes" noun={{ one: 'quote', many: 'quotes' }} empty="Nobody has quoted this post yet." />
+    </>
+  );
 }

@@ -13,6 +13,7 @@ import { ErrorState } from '../../../components/ErrorState';
 import { SkeletonList } from '../../../components/states';
 import { ViewFrame } from '../../../components/ViewFrame';
 import type { Route } from '../../../lib/routes';
+import { ExportButton, exportView } from '../../export';
 import { CacheNote } from '../../usage/components/CacheNote';
 import { useLive } from '../live-store';
 import { diffParticipants, groupParticipants, type Groups, type ParticipantDiff } from '../participants';
@@ -90,11 +91,10 @@ export function SpaceView({ route }: { route: Extract<Route, { name: 'space' }> 
         onRefresh={() => void q.refetch()}
       />
       {q.isError ? <ErrorState compact error={q.error} what="the latest update" onRetry={() => void q.refetch()} /> : null}
-      {!live ? (
-        <div className="space__cache">
-          <CacheNote meta={q.data.meta} fetchedAfterMount={q.isFetchedAfterMount} />
-        </div>
-      ) : null}
+      <div className="space__cache">
+        {!live ? <CacheNote meta={q.data.meta} fetchedAfterMount={q.isFetchedAfterMount} /> : null}
+        <ExportButton view={exportView('space', { space_id: id }, { items: 1, reachedEnd: true }, { title: summary.title })} />
+      </div>
       <Participants groups={groups} diff={polls?.diff ?? null} />
     </div>
   );

@@ -11,6 +11,7 @@ import { EmptyState, SkeletonList } from '../../../components/states';
 import { ViewFrame } from '../../../components/ViewFrame';
 import { compactCount, fullCount } from '../../../lib/format';
 import { routes, type Route } from '../../../lib/routes';
+import { ExportButton, exportView } from '../../export';
 import { CacheNote } from '../../usage/components/CacheNote';
 import { trendsQuery, useCountFor, useTrendsCount } from '../queries';
 import { decodeTrendQuery, trendSearchUrl } from '../trend-query';
@@ -24,9 +25,10 @@ export function TrendsView({ route }: { route: Extract<Route, { name: 'trends' }
   const choose = useTrendsCount((s) => s.choose);
   const q = useQuery(trendsQuery(woeid, count));
   const place = placeName(woeid);
+  const view = q.data ? exportView('trends', { woeid, count }, { items: q.data.items.length, reachedEnd: true }, { title: `Trends · ${place}` }) : null;
 
   return (
-    <ViewFrame title={`Trends · ${place}`} className="view--trends">
+    <ViewFrame title={`Trends · ${place}`} className="view--trends" actions={<ExportButton view={view} />}>
       <LocationPicker
         key={`${woeid}-${count}`}
         woeid={woeid}

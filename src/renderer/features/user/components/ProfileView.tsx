@@ -1,12 +1,15 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import type { User } from '../../../../shared/api/schemas';
+import { useMemo } from 'react';
+import type { Post, User } from '../../../../shared/api/schemas';
 import { navigate } from '../../../app/navigation';
 import { ErrorState } from '../../../components/ErrorState';
 import { PostFeed } from '../../../components/PostFeed';
 import { EmptyState, SkeletonList } from '../../../components/states';
 import { Tabs } from '../../../components/Tabs';
 import { UserCard } from '../../../components/UserCard';
+import { summarizePages } from '../../../lib/pages';
 import type { Route, UserTab } from '../../../lib/routes';
+import { ExportButton, pagedExportView } from '../../export';
 import { handleQuery, mentionsQuery, timelineQuery, usersByIdsQuery } from '../queries';
 import { PinnedPosts } from './PinnedPosts';
 import { ProfileHeader } from './ProfileHeader';
@@ -95,6 +98,9 @@ function Profile({ user, route }: { user: User; route: UserRoute }) {
 function Timeline({ user, route }: { user: User; route: UserRoute }) {
   const { includeReplies, includeParentTweet } = route;
   const query = useInfiniteQuery(timelineQuery(user.id, includeReplies, includeParentTweet));
+  const summary = useMemo(() => summarizePages<Post>(query.data?.pages), [query.data]);
+  // statusesCount counts replies too, and not the parents the API adds: a total only for the plain timeline with replies
+  const expectedItems = includeReplies && !includeParentTweet ? user.statusesCount : null;
   const set = (patch: Partial<Pick<UserRoute, 'includeReplies' | 'includeParentTweet'>>) => navigate({ ...route, ...patch }, { replace: true });
   return (
     <>
@@ -107,20 +113,33 @@ function Timeline({ user, route }: { user: User; route: UserRoute }) {
           <input type="checkbox" checked={includeParentTweet} onChange={(e) => set({ includeParentTweet: e.target.checked })} />
           Include the post each reply answers
         </label>
+        <ExportButton
+          view={pagedExportView('timeline', { userId: user.id, includeReplies, includeParentTweet }, query, summary.items.length, {
+            title: `Posts by @${user.userName}`,
+            expectedItems,
+          })}
+        />
       </div>
-      <PostFeed query={query} label={`Posts by @${user.userName}`} empty={`@${user.userName} has no posts to show.`} />
+      <PostFeed query={query} summary={summary} label={`Posts by @${user.userName}`} empty={`@${user.userName} has no posts to show.`} />
     </>
   );
 }
 
 function Mentions({ user }: { user: User }) {
   const query = useInfiniteQuery(mentionsQuery(user.userName));
+  const summary = useMemo(() => summarizePages<Post>(query.data?.pages), [query.data]);
   return (
-    <PostFeed
-      query={query}
-      label={`Posts mentioning @${user.userName}`}
-      noun={{ one: 'mention', many: 'mentions' }}
-      empty={`Nobody has mentioned @${user.userName} recently.`}
-    />
+    <>
+      <div className="toolbar" role="group" aria-label="Mention options">
+        <ExportButton view={pagedExportView('mentions', { userName: user.userName }, query, summary.items.length, { title: `Posts mentioning @${user.userName}` })} />
+      </div>
+      <PostFeed
+        query={query}
+        summary={summary}
+        label={`Posts mentioning @${user.userName}`}
+        noun={{ one: 'mention', many: 'mentions' }}
+        empty={`Nobody has mentioned @${user.userName} recently.`}
+      />
+    </>
   );
 }
