@@ -11,6 +11,7 @@ import { createApiClient, type Target } from './api/client';
 import type { RequestPolicy } from './api/execute';
 import { makeError } from './api/policy/classify';
 import { createRateLimiter } from './api/policy/rate-limiter';
+import { DEFAULT_STORE_BYTES, ResponseStore } from './api/response-store';
 import type { FetchLike } from './api/transport';
 import type { ApiClient } from './api/types';
 import { systemClock, type Clock } from './clock';
@@ -108,6 +109,8 @@ export function createClientServices(deps: ClientServicesDeps): ClientServices {
 
   const client = createApiClient({
     target,
+    // pages that leave memory wait on disk for the session: a reader scrolling back never pays twice
+    store: new ResponseStore(DEFAULT_STORE_BYTES, { dir: join(deps.userDataDir, 'cache', 'pages') }),
     fetch: deps.fetch,
     clock,
     limiter,

@@ -10,6 +10,11 @@ export const ApiCallInput = z.object({
   callId: z.string().min(1).max(100).optional(),
   /** skip main's response store and ask the API (live refresh, space polling) */
   fresh: z.boolean().optional(),
+  /**
+   * a page the view held before and let go (a windowed list moving back): main's store answers it
+   * whatever its age, a first page included, and asking it again never starts a new snapshot
+   */
+  reread: z.boolean().optional(),
 });
 export type ApiCallInput = z.infer<typeof ApiCallInput>;
 

@@ -13,7 +13,7 @@ export function createClientHandlers(services: ClientServices): ClientHandlers {
   const { client, usage } = services;
   return {
     api: {
-      call: async ({ operation, params, callId, fresh }, ctx) => {
+      call: async ({ operation, params, callId, fresh, reread }, ctx) => {
         await services.ready;
         const page = await client.fetchPage({
           operation,
@@ -21,6 +21,7 @@ export function createClientHandlers(services: ClientServices): ClientHandlers {
           senderId: ctx.senderId,
           ...(callId !== undefined ? { callId } : {}),
           ...(fresh !== undefined ? { fresh } : {}),
+          ...(reread !== undefined ? { reread } : {}),
         });
         return page.result;
       },

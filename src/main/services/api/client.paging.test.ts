@@ -121,6 +121,19 @@ describe('response store', () => {
     expect((await h.requests()).length).toBe(before);
   });
 
+  it('gives a windowed list its first page back however old (reread), keeping the later pages', async () => {
+    const clock = new FakeClock();
+    h = await sandboxHarness({ clock });
+    const pages = await walk(h, undefined, 3);
+    const before = (await h.requests()).length;
+    await clock.advance(10 * 60_000);
+    const first = await h.client.fetchPage({ ...quotesOf(h), reread: true });
+    expect(first.result.meta.fromCache).toBe(true);
+    const second = await h.client.fetchPage({ ...quotesOf(h, pages[0]!.result.paging!.nextCursor!), reread: true });
+    expect(second.result.meta.fromCache).toBe(true);
+    expect((await h.requests()).length).toBe(before);
+  });
+
   it('never keeps an audio space (freshness 0) and expires a first page after its stale time', async () => {
     const clock = new FakeClock();
     h = await sandboxHarness({ clock });

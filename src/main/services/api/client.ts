@@ -162,7 +162,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
     const viewKey = input.viewKey ?? `${op}\u0000${c.paramsKey}`;
 
     if (!input.fresh) {
-      const hit = store.get(op, c.paramsKey, c.cursor, started);
+      const hit = (input.reread ? store.peek(op, c.paramsKey, c.cursor) : undefined) ?? store.get(op, c.paramsKey, c.cursor, started);
       if (hit) {
         record(op, c, hit.httpStatus, hit.page.rawCount, true);
         const meta = { callId, fromCache: true, fetchedAt: hit.fetchedAt, httpStatus: hit.httpStatus, credits: 0, durationMs: clock.now() - started, attempts: 0 };
@@ -197,7 +197,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
       if (page.dropped.length > 0) logger.warn(`${op}: dropped ${page.dropped.length} malformed item(s)`, { dropped: page.dropped.slice(0, 5) });
       const fetchedAt = clock.now();
       const stored: StoredAnswer = { operation: op, paramsKey: c.paramsKey, cursor: c.cursor, fetchedAt, httpStatus: answer.status, body: answer.body, page, bytes: answer.bytes };
-      store.put(stored);
+      store.put(stored, { sameSnapshot: input.reread === true });
       const meta = { callId, fromCache: false, fetchedAt, httpStatus: answer.status, credits, durationMs: fetchedAt - started, attempts };
       return shape(op, c, viewKey, page, answer.body, meta, views);
     } catch (e) {

@@ -1,4 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
 import { STALE_TIME_MS } from '../../../shared/api';
 import type { NormalizedPage } from './normalize/page';
 import { ResponseStore, type StoredAnswer } from './response-store';
@@ -41,6 +44,14 @@ describe('ResponseStore', () => {
     expect(s.get('postQuotes', 'other', 'c1', 10)).toBeDefined();
   });
 
+  it('keeps the snapshot when its first page is asked again by a list that let it go', () => {
+    const s = new ResponseStore();
+    s.put(answer(null, 0));
+    s.put(answer('c1', 0));
+    s.put(answer(null, 5), { sameSnapshot: true });
+    expect(s.get('postQuotes', 'p', 'c1', 10)).toBeDefined();
+  });
+
   it('stays within its byte budget, dropping the least recently used', () => {
     const s = new ResponseStore(1_000);
     for (let i = 0; i < 20; i++) s.put(answer(`c${i}`, 0, 100));
@@ -55,5 +66,53 @@ describe('ResponseStore', () => {
     s.put(answer('c1', 0));
     expect(s.clear()).toBe(2);
     expect(s.size).toBe(0);
+  });
+
+  describe('with a spill folder', () => {
+    const dirs: string[] = [];
+    const spillDir = () => {
+      const d = mkdtempSync(join(tmpdir(), 'skein-spill-'));
+      dirs.push(d);
+      return join(d, 'pages');
+    };
+    afterEach(() => {
+      for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+    });
+
+    it('sends what runs out of room to disk and serves it back from there', () => {
+      const dir = spillDir();
+      const s = new ResponseStore(250, { dir });
+      s.put(answer(null, 0));
+      s.put(answer('c1', 0));
+      s.put(answer('c2', 0));
+      expect(readdirSync(dir).length).toBeGreaterThan(0);
+      expect(s.size).toBe(3);
+      expect(s.get('postQuotes', 'p', 'c1', 10 * STALE_TIME_MS.postQuotes)?.body).toEqual({ cursor: 'c1' });
+      expect(s.peek('postQuotes', 'p', null)?.body).toEqual({ cursor: null });
+      expect(s.get('postQuotes', 'p', 'c2', 0)?.body).toEqual({ cursor: 'c2' });
+    });
+
+    it('drops spilled later pages with their snapshot, and everything on clear', () => {
+      const dir = spillDir();
+      const s = new ResponseStore(150, { dir });
+      s.put(answer(null, 0));
+      s.put(answer('c1', 0));
+      s.put(answer('c2', 0, 100, 'other'));
+      s.put(answer(null, 10));
+      expect(s.get('postQuotes', 'p', 'c1', 10)).toBeUndefined();
+      expect(s.peek('postQuotes', 'other', 'c2')).toBeDefined();
+      expect(s.clear()).toBeGreaterThan(0);
+      expect(readdirSync(dir)).toEqual([]);
+    });
+
+    it('keeps the disk within its own budget, oldest out first', () => {
+      const dir = spillDir();
+      const s = new ResponseStore(100, { dir, maxBytes: 1 });
+      s.put(answer('c1', 0));
+      s.put(answer('c2', 0));
+      s.put(answer('c3', 0));
+      expect(readdirSync(dir).length).toBeLessThanOrEqual(1);
+      expect(s.peek('postQuotes', 'p', 'c1')).toBeUndefined();
+    });
   });
 });

@@ -5,7 +5,18 @@
  * per operation; spaces 0 = never); later pages belong to the snapshot their
  * first page started and are kept until that first page is fetched again or
  * the store runs out of room (LRU by bytes).
+ *
+ * With a spill folder, what runs out of room in memory goes to disk instead of
+ * away (one file per answer, structured-clone bytes) and comes back from there:
+ * a reader who scrolls back through a 100,000-post thread gets every page again
+ * without paying, and main's memory stays within `maxBytes`. The folder is
+ * emptied at start and by `clear()`; it is bounded too (`maxBytes` of the spill).
+ * Reads and writes are synchronous and small (one page, ~1 ms).
  */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { deserialize, serialize } from 'node:v8';
 import { LRUCache } from 'lru-cache';
 import type { OperationId } from '../../../shared/api/catalog';
 import { STALE_TIME_MS } from '../../../shared/api/cache-policy';
@@ -26,6 +37,14 @@ export interface StoredAnswer {
 }
 
 export const DEFAULT_STORE_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_SPILL_BYTES = 1024 * 1024 * 1024;
+
+export interface SpillOptions {
+  /** a folder of its own: emptied at start */
+  dir: string;
+  /** bytes on disk before the oldest spilled answers go (default 1 GiB) */
+  maxBytes?: number;
+}
 
 function viewId(operation: OperationId, paramsKey: string): string {
   return `${operation}\u0000${paramsKey}`;
@@ -39,30 +58,41 @@ export class ResponseStore {
   private readonly lru: LRUCache<string, StoredAnswer>;
   /** view → keys of its later pages */
   private readonly pagesOf = new Map<string, Set<string>>();
+  /** answers on disk, oldest first: key → file and size */
+  private readonly spilled = new Map<string, { file: string; bytes: number }>();
+  private spilledBytes = 0;
+  private readonly spill: Required<SpillOptions> | null;
 
-  constructor(maxBytes = DEFAULT_STORE_BYTES) {
+  constructor(maxBytes = DEFAULT_STORE_BYTES, spill?: SpillOptions) {
+    this.spill = spill ? { dir: spill.dir, maxBytes: spill.maxBytes ?? DEFAULT_SPILL_BYTES } : null;
+    if (this.spill) {
+      rmSync(this.spill.dir, { recursive: true, force: true });
+      mkdirSync(this.spill.dir, { recursive: true });
+    }
     this.lru = new LRUCache<string, StoredAnswer>({
       maxSize: maxBytes,
       sizeCalculation: (a) => Math.max(1, a.bytes),
       dispose: (a, key, reason) => {
+        // out of room in memory: to disk, still indexed
+        if (reason === 'evict' && this.spill) {
+          this.toDisk(key, a);
+          return;
+        }
         // 'set' = replaced by a newer answer under the same key: still indexed
         if (a.cursor === null || reason === 'set') return;
-        const id = viewId(a.operation, a.paramsKey);
-        const set = this.pagesOf.get(id);
-        set?.delete(key);
-        if (set?.size === 0) this.pagesOf.delete(id);
+        this.unindex(key, a);
       },
     });
   }
 
   get size(): number {
-    return this.lru.size;
+    return this.lru.size + this.spilled.size;
   }
 
   /** A stored answer still good to serve at `now`, or undefined. */
   get(operation: OperationId, paramsKey: string, cursor: string | null, now: number): StoredAnswer | undefined {
     const key = entryKey(operation, paramsKey, cursor);
-    const hit = this.lru.get(key);
+    const hit = this.lru.get(key) ?? this.fromDisk(key);
     if (!hit) return undefined;
     if (cursor !== null) return hit;
     if (now - hit.fetchedAt < STALE_TIME_MS[operation]) return hit;
@@ -71,29 +101,86 @@ export class ResponseStore {
 
   /** Keep without serving-rule checks: the pages of a view in paging order, from the first. */
   peek(operation: OperationId, paramsKey: string, cursor: string | null): StoredAnswer | undefined {
-    return this.lru.peek(entryKey(operation, paramsKey, cursor));
+    const key = entryKey(operation, paramsKey, cursor);
+    return this.lru.peek(key) ?? this.fromDisk(key);
   }
 
-  put(answer: StoredAnswer): void {
+  /** Keep an answer; a new first page starts a new snapshot, unless it is the same view's page asked again (`sameSnapshot`). */
+  put(answer: StoredAnswer, options: { sameSnapshot?: boolean } = {}): void {
     const id = viewId(answer.operation, answer.paramsKey);
     const key = entryKey(answer.operation, answer.paramsKey, answer.cursor);
     if (answer.cursor === null) {
       // a new first page starts a new snapshot: the old later pages no longer belong to it
-      for (const k of [...(this.pagesOf.get(id) ?? [])]) this.lru.delete(k);
-      this.pagesOf.delete(id);
+      if (!options.sameSnapshot) {
+        for (const k of [...(this.pagesOf.get(id) ?? [])]) {
+          this.lru.delete(k);
+          this.dropFromDisk(k);
+        }
+        this.pagesOf.delete(id);
+      }
     } else {
       let set = this.pagesOf.get(id);
       if (!set) this.pagesOf.set(id, (set = new Set()));
       set.add(key);
     }
+    this.dropFromDisk(key);
     this.lru.set(key, answer);
   }
 
   /** Drop everything; returns how many answers were dropped. */
   clear(): number {
-    const n = this.lru.size;
+    const n = this.size;
     this.lru.clear();
     this.pagesOf.clear();
+    for (const key of [...this.spilled.keys()]) this.dropFromDisk(key);
     return n;
+  }
+
+  private unindex(key: string, a: StoredAnswer): void {
+    const id = viewId(a.operation, a.paramsKey);
+    const set = this.pagesOf.get(id);
+    set?.delete(key);
+    if (set?.size === 0) this.pagesOf.delete(id);
+  }
+
+  private toDisk(key: string, a: StoredAnswer): void {
+    const spill = this.spill!;
+    const file = join(spill.dir, `${createHash('sha256').update(key).digest('hex').slice(0, 40)}.v8`);
+    this.dropFromDisk(key);
+    try {
+      const bytes = serialize(a);
+      writeFileSync(file, bytes);
+      this.spilled.set(key, { file, bytes: bytes.length });
+      this.spilledBytes += bytes.length;
+    } catch {
+      // a full or read-only disk: the answer is gone, as it would be without a spill
+      if (a.cursor !== null) this.unindex(key, a);
+      return;
+    }
+    while (this.spilledBytes > spill.maxBytes && this.spilled.size > 0) this.dropFromDisk(this.spilled.keys().next().value as string);
+  }
+
+  /** An answer from disk, back in memory (it may push others out to disk). */
+  private fromDisk(key: string): StoredAnswer | undefined {
+    const entry = this.spilled.get(key);
+    if (!entry) return undefined;
+    let answer: StoredAnswer;
+    try {
+      answer = deserialize(readFileSync(entry.file)) as StoredAnswer;
+    } catch {
+      this.dropFromDisk(key);
+      return undefined;
+    }
+    this.dropFromDisk(key);
+    this.lru.set(key, answer);
+    return answer;
+  }
+
+  private dropFromDisk(key: string): void {
+    const entry = this.spilled.get(key);
+    if (!entry) return;
+    this.spilled.delete(key);
+    this.spilledBytes -= entry.bytes;
+    rmSync(entry.file, { force: true });
   }
 }

@@ -18,6 +18,8 @@ export interface FetchPageInput {
   signal?: AbortSignal;
   /** skip the response store and ask the API */
   fresh?: boolean;
+  /** a page the view had and let go: the stored answer whatever its age; fetched again, it keeps the snapshot */
+  reread?: boolean;
   /**
    * Paging view the page belongs to, for cursor guards and de-duplication.
    * Default: operation + params without cursor (the screen's view). A walk
