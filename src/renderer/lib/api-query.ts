@@ -4,23 +4,41 @@
  * (`getNextPageParam` is undefined at the end); freshness comes from the
  * shared cache policy.
  */
-import { infiniteQueryOptions, queryOptions, type QueryKey } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { STALE_TIME_MS } from '../../shared/api/cache-policy';
 import type { OperationId, PagedOperationId, ParamsOf } from '../../shared/api/catalog';
 import type { ApiResult } from '../../shared/ipc/api';
 import { callApi } from './bridge';
-import { nextCursor } from './pages';
+import { FIRST_PAGE, nextPageParam, previousPageParam, type PageParam } from './pages';
 
 type WithoutCursor<Id extends OperationId> = Omit<ParamsOf<Id>, 'cursor'>;
 
+export interface PagedOptions<Id extends PagedOperationId> {
+  /**
+   * Keep at most this many pages (TanStack Query's `maxPages`): the list is a
+   * window that moves with the reader; the pages it lets go are asked again
+   * when the reader comes back, and main's response store answers them.
+   */
+  maxPages?: number;
+  /** told of every page as it arrives, with its place in the list and the query it belongs to */
+  onPage?: (page: ApiResult<Id>, param: PageParam, query: { client: QueryClient; queryKey: QueryKey }) => void;
+}
+
 /** An infinite list over a paged operation. */
-export function pagedApiQuery<Id extends PagedOperationId, K extends QueryKey>(key: K, operation: Id, params: WithoutCursor<Id>) {
+export function pagedApiQuery<Id extends PagedOperationId, K extends QueryKey>(key: K, operation: Id, params: WithoutCursor<Id>, options: PagedOptions<Id> = {}) {
+  const { maxPages, onPage } = options;
   return infiniteQueryOptions({
     queryKey: key,
-    queryFn: ({ pageParam, signal }): Promise<ApiResult<Id>> =>
-      callApi(operation, { ...params, ...(pageParam ? { cursor: pageParam } : {}) } as ParamsOf<Id>, { signal }),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last: ApiResult<Id>) => nextCursor(last),
+    queryFn: async ({ pageParam, signal, client, queryKey }): Promise<ApiResult<Id>> => {
+      const cursor = pageParam.cursor ? { cursor: pageParam.cursor } : {};
+      const page = await callApi(operation, { ...params, ...cursor } as ParamsOf<Id>, { signal, ...(pageParam.reread ? { reread: true } : {}) });
+      onPage?.(page, pageParam, { client, queryKey });
+      return page;
+    },
+    initialPageParam: FIRST_PAGE,
+    getNextPageParam: (last: ApiResult<Id>, _all: unknown, lastParam: PageParam) => nextPageParam(last, lastParam),
+    getPreviousPageParam: (_first: ApiResult<Id>, _all: unknown, firstParam: PageParam) => previousPageParam(firstParam),
+    ...(maxPages ? { maxPages } : {}),
     staleTime: STALE_TIME_MS[operation],
     // pages never change once fetched: deep-comparing thousands of posts per page is wasted work
     structuralSharing: false,

@@ -35,6 +35,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** skip main's response store and ask the API */
   fresh?: boolean;
+  /** a page the view let go, asked again: main's store answers it whatever its age */
+  reread?: boolean;
 }
 
 export type CallApi = <Id extends OperationId>(operation: Id, params: ParamsOf<Id>, opts?: CallOptions) => Promise<ApiResult<Id>>;
@@ -49,7 +51,7 @@ function defaultCallId(): string {
 /** `callApi` bound to a client; `newId` makes the call ids (injectable for tests). */
 export function createCallApi(client: SkeinClient, newId: () => string = defaultCallId): CallApi {
   return async (operation, params, opts = {}) => {
-    const { signal, fresh } = opts;
+    const { signal, fresh, reread } = opts;
     if (signal?.aborted) throw new SkeinError('cancelled', 'Cancelled before it started.');
     const callId = newId();
     const onAbort = () => {
@@ -63,7 +65,7 @@ export function createCallApi(client: SkeinClient, newId: () => string = default
       for (const [k, v] of Object.entries(params as Record<string, unknown>)) {
         if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') clean[k] = v;
       }
-      const out = await client.api.call({ operation, params: clean, callId, ...(fresh ? { fresh: true } : {}) });
+      const out = await client.api.call({ operation, params: clean, callId, ...(fresh ? { fresh: true } : {}), ...(reread ? { reread: true } : {}) });
       return out as unknown as ApiResult<typeof operation>;
     } finally {
       signal?.removeEventListener('abort', onAbort);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextCursor, summarizePages } from './pages';
+import { FIRST_PAGE, nextCursor, nextPageParam, previousPageParam, summarizePages } from './pages';
 
 const page = (ids: string[], o: { next?: string | null; stop?: string; dup?: number; dropped?: number; cache?: boolean } = {}) => ({
   items: ids.map((id) => ({ id })),
@@ -38,5 +38,20 @@ describe('nextCursor', () => {
     expect(nextCursor(page([]))).toBeUndefined();
     expect(nextCursor(page([], { stop: 'x' }))).toBeUndefined();
     expect(nextCursor({ paging: null })).toBeUndefined();
+  });
+});
+
+describe('page params', () => {
+  it('chain forward from the first page and back again', () => {
+    const second = nextPageParam(page(['1'], { next: 'a' }), FIRST_PAGE)!;
+    const third = nextPageParam(page(['2'], { next: 'b' }), second)!;
+    expect(second).toMatchObject({ cursor: 'a', index: 1 });
+    expect(third).toMatchObject({ cursor: 'b', index: 2 });
+    expect(previousPageParam(third)).toEqual({ ...second, reread: true });
+    expect(previousPageParam(second)).toEqual({ ...FIRST_PAGE, reread: true });
+    expect(previousPageParam(FIRST_PAGE)).toBeUndefined();
+  });
+  it('end where paging ends', () => {
+    expect(nextPageParam(page(['1']), FIRST_PAGE)).toBeUndefined();
   });
 });

@@ -55,3 +55,31 @@ export function nextCursor(page: Pick<ApiCallOutput, 'paging'>): string | undefi
   if (!p || !p.hasNextPage || p.stop || !p.nextCursor) return undefined;
   return p.nextCursor;
 }
+
+/**
+ * Where a page sits in its list: the cursor that asks for it (null for the
+ * first page), its position, and the page before it. A windowed list
+ * (TanStack Query's `maxPages`) lets pages go; the chain remembers how to ask
+ * for each again (main's response store answers: no new call). Only these
+ * small objects are kept, never the pages.
+ */
+export interface PageParam {
+  readonly cursor: string | null;
+  readonly index: number;
+  readonly prev: PageParam | null;
+  /** asked again after the list let it go (main's store answers, whatever the page's age) */
+  readonly reread?: boolean;
+}
+
+export const FIRST_PAGE: PageParam = Object.freeze({ cursor: null, index: 0, prev: null });
+
+/** The page after `page` (asked with `param`), or undefined at the end. */
+export function nextPageParam(page: Pick<ApiCallOutput, 'paging'>, param: PageParam): PageParam | undefined {
+  const cursor = nextCursor(page);
+  return cursor === undefined ? undefined : { cursor, index: param.index + 1, prev: param };
+}
+
+/** The page before the one asked with `param` (one the list had and let go), or undefined for the first page. */
+export function previousPageParam(param: PageParam): PageParam | undefined {
+  return param.prev ? { ...param.prev, reread: true } : undefined;
+}

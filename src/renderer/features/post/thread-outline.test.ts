@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import type { Post } from '../../../shared/api/schemas';
+import { ThreadOutline } from './thread-outline';
+
+const post = (id: string, parent: string | null = '0') => ({ id, inReplyToId: parent, createdAt: 'Sun Nov 22 02:13:21 +0000 2026' }) as unknown as Post;
+const page = (ids: string[], o: { dup?: number; stop?: string } = {}) => ({
+  items: ids.map((id) => post(id, id === '0' ? null : '0')),
+  report: { duplicatesRemoved: o.dup ?? 0, dropped: [], notFound: [] },
+  paging: { hasNextPage: !o.stop, nextCursor: o.stop ? null : 'c', stop: o.stop ? { reason: 'empty-pages' as const, message: o.stop } : null },
+});
+
+describe('ThreadOutline', () => {
+  it('appends pages in order and keeps the focal post whole', () => {
+    const o = new ThreadOutline('0');
+    o.place(0, page(['0', '1', '2'], { dup: 1 }));
+    o.place(1, page(['3', '4'], { dup: 2 }));
+    expect(o.entries.map((e) => [e.id, e.page])).toEqual([
+      ['0', 0],
+      ['1', 0],
+      ['2', 0],
+      ['3', 1],
+      ['4', 1],
+    ]);
+    expect(o.focal?.id).toBe('0');
+    expect(o.pages).toBe(2);
+    expect(o.duplicatesRemoved).toBe(3);
+  });
+
+  it('changes nothing when a page it holds comes back the same (the window moving)', () => {
+    const o = new ThreadOutline('0');
+    o.place(0, page(['0', '1']));
+    o.place(1, page(['2']));
+    const v = o.version;
+    o.place(0, page(['0', '1']));
+    o.place(1, page(['2']));
+    expect(o.version).toBe(v);
+    expect(o.entries).toHaveLength(3);
+  });
+
+  it('restarts from a page that now says something else (a refetch with new replies)', () => {
+    const o = new ThreadOutline('0');
+    o.place(0, page(['0', '1']));
+    o.place(1, page(['2', '3']));
+    o.place(2, page(['4']));
+    o.place(1, page(['9', '2']));
+    expect(o.entries.map((e) => e.id)).toEqual(['0', '1', '9', '2']);
+    expect(o.pages).toBe(2);
+  });
+
+  it('ignores a page beyond the next one (nothing to hang it on)', () => {
+    const o = new ThreadOutline('0');
+    o.place(0, page(['0']));
+    o.place(5, page(['7']));
+    expect(o.entries.map((e) => e.id)).toEqual(['0']);
+  });
+
+  it('remembers why paging stopped', () => {
+    const o = new ThreadOutline('0');
+    o.place(0, page(['0'], { stop: 'stopped' }));
+    expect(o.stop).toBe('stopped');
+  });
+});

@@ -1,0 +1,94 @@
+/**
+ * The outline of a thread the reader has paged through: for every reply
+ * loaded so far, in the order the API sent them, only what the tree needs
+ * (id, parent, time) and the page it came on. The threaded view keeps a
+ * window of pages (TanStack Query's `maxPages`) and builds its rows from this
+ * outline, so rows stay put as pages leave and come back: a row whose page is
+ * out of the window shows a placeholder until main's response store gives the
+ * page again. A few hundred bytes per reply instead of the whole post.
+ *
+ * One outline per thread query, fed by its queryFn as pages arrive (`place`)
+ * and gone with the query.
+ */
+import type { QueryClient, QueryKey } from '@tanstack/react-query';
+import type { Post } from '../../../shared/api/schemas';
+import type { ApiResult } from '../../../shared/ipc/api';
+import type { ThreadPost } from '../../lib/thread-tree';
+
+export interface OutlinePost extends ThreadPost {
+  /** the page it came on (0 = the first) */
+  page: number;
+}
+
+export class ThreadOutline {
+  /** every reply placed so far, in arrival order (the focal post too when the API sends it) */
+  entries: OutlinePost[] = [];
+  /** the focal post itself, kept whole: the view shows it whatever the window */
+  focal: Post | null = null;
+  /** grows on every change: memo key for what is derived from the outline */
+  version = 0;
+  /** why paging stopped, from the last page placed */
+  stop: string | null = null;
+  private starts: number[] = [];
+  private counts: Array<{ duplicatesRemoved: number; dropped: number }> = [];
+
+  constructor(readonly postId: string) {}
+
+  /** pages placed so far */
+  get pages(): number {
+    return this.starts.length;
+  }
+
+  get duplicatesRemoved(): number {
+    return this.counts.reduce((n, c) => n + c.duplicatesRemoved, 0);
+  }
+
+  get dropped(): number {
+    return this.counts.reduce((n, c) => n + c.dropped, 0);
+  }
+
+  /**
+   * Page `index` arrived. The next page is appended; a page seen before
+   * (asked again for the window) changes nothing, unless it now says
+   * something else (a refetch with new replies): then the outline restarts
+   * from that page.
+   */
+  place(index: number, page: Pick<ApiResult<'postRepliesV2'>, 'items' | 'report' | 'paging'>): void {
+    if (index > this.pages) return;
+    if (index < this.pages) {
+      if (this.holds(index, page.items)) return;
+      this.entries = this.entries.slice(0, this.starts[index]);
+      this.starts = this.starts.slice(0, index);
+      this.counts = this.counts.slice(0, index);
+    }
+    this.starts.push(this.entries.length);
+    for (const p of page.items) {
+      if (p.id === this.postId) this.focal = p;
+      this.entries.push({ id: p.id, inReplyToId: p.inReplyToId ?? null, createdAt: p.createdAt, page: index });
+    }
+    this.counts.push({ duplicatesRemoved: page.report.duplicatesRemoved, dropped: page.report.dropped.length });
+    this.stop = page.paging?.stop?.message ?? null;
+    this.version++;
+  }
+
+  private holds(index: number, items: readonly Post[]): boolean {
+    const from = this.starts[index] ?? 0;
+    const to = this.starts[index + 1] ?? this.entries.length;
+    if (to - from !== items.length) return false;
+    return items.every((p, i) => this.entries[from + i]?.id === p.id);
+  }
+}
+
+const outlines = new WeakMap<object, ThreadOutline>();
+
+/**
+ * The outline of the thread query under `queryKey`: it lives as long as that
+ * query lives in TanStack Query's cache (garbage-collected with it).
+ */
+export function outlineOf(client: QueryClient, queryKey: QueryKey, postId: string): ThreadOutline {
+  const query = client.getQueryCache().find({ queryKey, exact: true });
+  if (!query) return new ThreadOutline(postId);
+  let outline = outlines.get(query);
+  if (!outline) outlines.set(query, (outline = new ThreadOutline(postId)));
+  return outline;
+}
