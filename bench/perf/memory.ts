@@ -54,7 +54,8 @@ export async function measureDomAndHeap(app: BenchApp): Promise<{ metrics: Metri
   detail.heapAtFirstPage = await app.heap();
 
   for (const target of [100, 1_000, 10_000]) {
-    const loaded = await page.evaluate(loadUntil, { operation: 'postRepliesV2', target, timeoutMs: 240_000 });
+    // the last one goes to the end marker: the round trip then re-reads pages, it asks for none never seen
+    const loaded = await page.evaluate(loadUntil, { operation: 'postRepliesV2', target, timeoutMs: 240_000, toEnd: target === 10_000 });
     await page.waitForTimeout(400);
     const dom = await domMax(page);
     const label = target.toLocaleString('en-US');

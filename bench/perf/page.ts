@@ -275,7 +275,7 @@ export function idleFrames(durationMs: number): Promise<number[]> {
  * until the page has received `target` items of `operation` (the probe counts
  * them), the list shows its end marker, or `timeoutMs` passes.
  */
-export function loadUntil(args: { operation: string; target: number; timeoutMs: number }): Promise<{ items: number; ended: boolean; ms: number }> {
+export function loadUntil(args: { operation: string; target: number; timeoutMs: number; toEnd?: boolean }): Promise<{ items: number; ended: boolean; ms: number }> {
   const scroller = document.querySelector('main') as HTMLElement;
   const t0 = performance.now();
   const count = () => window.__bench?.itemsByOperation[args.operation] ?? 0;
@@ -283,7 +283,7 @@ export function loadUntil(args: { operation: string; target: number; timeoutMs: 
     const frame = () => {
       scroller.scrollTop = scroller.scrollHeight;
       const ended = document.querySelector('.list-end') !== null;
-      if (count() >= args.target || ended || performance.now() - t0 > args.timeoutMs) {
+      if ((count() >= args.target && !args.toEnd) || ended || performance.now() - t0 > args.timeoutMs) {
         resolve({ items: count(), ended, ms: performance.now() - t0 });
         return;
       }
