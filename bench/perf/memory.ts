@@ -15,7 +15,8 @@
  *   response store (`meta.fromCache`), never as a new paid call.
  * - 100k: a second app whose sandbox grows the conversation to 100,000
  *   replies; the replies are loaded the same way, then heap after GC; then
- *   the reader goes back up 50 pages and the ledger must not move.
+ *   the reader goes all the way back to the top (past what main keeps in
+ *   memory: the rest comes from its spill on disk) and the ledger must not move.
  */
 import type { Browser, Page } from '@playwright/test';
 import { openApp, threadHash, waitForList, type BenchApp, type Target } from './app';
@@ -100,7 +101,13 @@ export async function measureDomAndHeap(app: BenchApp): Promise<{ metrics: Metri
   return { metrics, detail };
 }
 
-export async function measureHeap100k(opts: { target: Target; browser?: Browser; timeoutMs: number; pageSize: number | null }): Promise<{ metrics: Metric[]; detail: Record<string, unknown> }> {
+export async function measureHeap100k(opts: {
+  target: Target;
+  browser?: Browser;
+  timeoutMs: number;
+  backTimeoutMs: number;
+  pageSize: number | null;
+}): Promise<{ metrics: Metric[]; detail: Record<string, unknown> }> {
   const app: BenchApp = await openApp({ target: opts.target, browser: opts.browser, sandbox: { size: { bigThreadReplies: 100_000 } } });
   try {
     const { page } = app;
@@ -128,22 +135,11 @@ export async function measureHeap100k(opts: { target: Target; browser?: Browser;
     }
     metrics.push(info('dom.100k.page', DOM, 'elements in the page, 100k-reply session', dom.page, 'elements'));
 
-    // back up 50 pages: whatever the renderer let go must come from main's store
+    // all the way back to the top: every page the renderer let go must come from main's store
+    // (the newest in memory, the older ones from its spill on disk), never as a new paid call
     const ledgerBefore = await app.ledger();
     const from = await page.evaluate(() => window.__bench!.calls.length);
-    await page.evaluate(() => {
-      const m = document.querySelector('main')!;
-      return new Promise<void>((resolve) => {
-        let frames = 0;
-        const step = () => {
-          m.scrollTop = Math.max(0, m.scrollTop - 2500);
-          if (++frames < 600 && m.scrollTop > 0) requestAnimationFrame(step);
-          else resolve();
-        };
-        requestAnimationFrame(step);
-      });
-    });
-    await page.waitForFunction(() => window.__bench!.inFlight === 0, undefined, { timeout: 60_000 });
+    const top = await page.evaluate(toTop, { stepPx: 8000, timeoutMs: opts.backTimeoutMs });
     const ledgerAfter = await app.ledger();
     const back = await pageCallsSince(page, from);
     if (ledgerBefore && ledgerAfter) {
@@ -151,15 +147,15 @@ export async function measureHeap100k(opts: { target: Target; browser?: Browser;
         budget(
           'heap.100k.paid',
           HEAP,
-          'new paid API calls scrolling back up in the 100k session (sandbox ledger)',
+          'new paid API calls scrolling back to the top of the 100k session (sandbox ledger)',
           ledgerAfter.calls - ledgerBefore.calls,
           'calls',
           0,
-          `${back.calls} page calls by the renderer going back up, ${back.fromCache} from main's store`,
+          `${back.calls} page calls by the renderer going back up (${top.reached ? 'reached the top' : 'did NOT reach the top'} in ${round(top.ms / 1000, 1)} s), ${back.fromCache} from main's store`,
         ),
       );
     } else metrics.push(skipped('heap.100k.paid', HEAP, 'new paid API calls scrolling back up (sandbox ledger)', 'calls', 0, 'no sandbox ledger'));
-    return { metrics, detail: { loaded, heap, dom, ledgerBefore, ledgerAfter, back } };
+    return { metrics, detail: { loaded, heap, dom, ledgerBefore, ledgerAfter, back, top } };
   } finally {
     await app.close();
   }

@@ -45,7 +45,7 @@ function mark(m: Metric): string {
 }
 
 export function table(metrics: readonly Metric[], markdown: boolean): string {
-  const rows = metrics.map((m) => [m.section, m.name, `${fmt(m.value)} ${m.unit}`.trim(), m.max === undefined ? '' : `≤ ${fmt(m.max)} ${m.unit}`, mark(m), m.note ?? '']);
+  const rows = metrics.map((m) => [m.section, m.name, `${fmt(m.value)} ${m.unit}`.trim(), m.max === undefined ? '' : `≤ ${fmt(m.max)} ${m.unit}${m.tolerance ? ` (±${m.tolerance})` : ''}`, mark(m), m.note ?? '']);
   const head = ['section', 'metric', 'measured', 'budget', 'status', 'note'];
   if (markdown) {
     const esc = (s: string) => s.replace(/\|/g, '\\|');

@@ -17,7 +17,7 @@
  */
 import type { Page } from '@playwright/test';
 import { preloadThread, threadHash, waitForList, type BenchApp } from './app';
-import { BUDGETS, budget, info, skipped, type Metric } from './budgets';
+import { BUDGETS, budget, FRAME_JITTER_MS, info, skipped, type Metric } from './budgets';
 import { idleFrames, loadUntil, scrollRun, type LongEntry, type ScrollRun } from './page';
 import { distribution, round, shareAbove, type Distribution } from './stats';
 
@@ -148,8 +148,8 @@ export async function measureScroll(app: BenchApp, opts: { speeds: number[]; dur
     metrics.push(
       info(`${id}.cpu`, SECTION, `renderer main-thread CPU per frame ${at} (independent of the load)`, cpuPerFrame, 'ms'),
       info(`${id}.p50`, SECTION, `frame interval p50 ${at}`, d.p50, 'ms'),
-      budget(`${id}.p95`, SECTION, `frame interval p95 ${at}`, d.p95, 'ms', BUDGETS.scrollP95Ms),
-      budget(`${id}.p99`, SECTION, `frame interval p99 ${at}`, d.p99, 'ms', BUDGETS.scrollP99Ms),
+      budget(`${id}.p95`, SECTION, `frame interval p95 ${at}`, d.p95, 'ms', BUDGETS.scrollP95Ms, undefined, FRAME_JITTER_MS),
+      budget(`${id}.p99`, SECTION, `frame interval p99 ${at}`, d.p99, 'ms', BUDGETS.scrollP99Ms, undefined, FRAME_JITTER_MS),
       budget(`${id}.slow`, SECTION, `frames over ${BUDGETS.slowFrameMs} ms ${at}`, round(slow * 100, 2), '%', BUDGETS.slowFrameShare * 100),
       budget(`${id}.longtasks`, SECTION, `long tasks ${at}`, longTasks.length, 'count', BUDGETS.longTasks, longTasks.length ? `longest ${Math.round(Math.max(...longTasks.map((t) => t.duration)))} ms` : undefined),
       info(`${id}.loafs`, SECTION, `long animation frames ${at}`, loafs.length, 'count', loafs.length ? `longest ${Math.round(Math.max(...loafs.map((t) => t.duration)))} ms` : undefined),
