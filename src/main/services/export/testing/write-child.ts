@@ -31,6 +31,9 @@ const source = {
     for (let i = 0; i < count; i++) {
       if (mode === 'stall' && i === count / 2) {
         process.stdout.write('stalled\n');
+        // a timer keeps the process alive until the parent kills it (a bare
+        // pending promise would let Node exit on its own, racing the kill)
+        setInterval(() => undefined, 60_000);
         await new Promise(() => undefined);
       }
       yield { id: String(i), position: 'null', raw: JSON.stringify(post(String(10n ** 18n + BigInt(i)), null, { tag })) };
