@@ -22,7 +22,7 @@ import { chromiumExecutable } from '../e2e/host';
 import { checkBuilt, launchChromium, openApp, type BenchApp, type BridgeLog, type Target } from './perf/app';
 import { info, skipped, type Metric } from './perf/budgets';
 import { measureChildren, RESULTS_DIR } from './perf/children';
-import { appCalls, measureDataPath } from './perf/data-path';
+import { measureDataPath } from './perf/data-path';
 import { measureFirstContent } from './perf/first-content';
 import { measureInteractions } from './perf/interactions';
 import { measureDomAndHeap, measureHeap100k } from './perf/memory';
@@ -121,7 +121,8 @@ async function main(): Promise<number> {
       await section('prepend', 'prepend drift', () => measurePrepend(a, { depthItems: quick ? 1500 : 3000, events: 5 }));
       await section('dom', 'DOM size and heap (1k, 10k, round trip)', async () => {
         const r = await measureDomAndHeap(a);
-        loadedCalls = await appCalls(a);
+        loadedCalls = (r.detail.loadCalls as PageCall[] | undefined) ?? [];
+        delete r.detail.loadCalls;
         return r;
       });
       await section('first', 'time to first content', () => measureFirstContent(a, quick ? 5 : 10));
@@ -133,8 +134,7 @@ async function main(): Promise<number> {
     });
     await section('data', 'data path per page', async () => {
       if (target === 'electron') return { metrics: [skipped('data.page.p50', 'data path', 'data path', 'ms', undefined, 'needs the host bridge tap')] };
-      if (!loadedCalls.length && app) loadedCalls = await appCalls(app);
-      return measureDataPath({ pages: 60, appCalls: loadedCalls, bridge: bridges });
+      return measureDataPath({ pages: 60, app, appCalls: loadedCalls, bridge: bridges });
     });
   } finally {
     await app?.close().catch(() => {});

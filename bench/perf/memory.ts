@@ -72,6 +72,9 @@ export async function measureDomAndHeap(app: BenchApp): Promise<{ metrics: Metri
     }
   }
 
+  // the pages that grew the list (next-page loads), for the data path's renderer part
+  detail.loadCalls = await page.evaluate(() => window.__bench!.calls.filter((c) => c.operation === 'postRepliesV2' && c.items > 0));
+
   // the 10k round trip
   const top = await page.evaluate(toTop, { stepPx: 4000, timeoutMs: 180_000 });
   const before = await app.heap();

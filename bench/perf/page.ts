@@ -92,7 +92,9 @@ export function installProbe(): void {
     const now = performance.now();
     for (const c of pending.splice(0)) c.handledAt = now;
   };
-  const startObserving = () => new MutationObserver(markHandled).observe(document.documentElement, { childList: true, subtree: true, characterData: true });
+  // the commit that shows an answer: new nodes, or the list's aria-busy dropping as "loading more" ends
+  const startObserving = () =>
+    new MutationObserver(markHandled).observe(document.documentElement, { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ['aria-busy'] });
   if (document.documentElement) startObserving();
   else document.addEventListener('DOMContentLoaded', startObserving, { once: true });
 
