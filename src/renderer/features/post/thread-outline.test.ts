@@ -60,3 +60,16 @@ describe('ThreadOutline', () => {
     expect(o.stop).toBe('stopped');
   });
 });
+
+describe('ThreadOutline tree', () => {
+  it('grows with the pages and restarts with the outline', () => {
+    const o = new ThreadOutline('0');
+    o.place(0, page(['0', '1', '2']));
+    o.place(1, page(['3']));
+    expect(o.tree().size).toBe(3);
+    expect(o.tree().focal?.id).toBe('0');
+    o.place(1, page(['4', '5']));
+    expect(o.tree().size).toBe(4);
+    expect(o.tree().roots.map((n) => n.id)).toEqual(['1', '2', '4', '5']);
+  });
+});

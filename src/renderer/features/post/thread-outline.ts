@@ -13,7 +13,8 @@
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import type { Post } from '../../../shared/api/schemas';
 import type { ApiResult } from '../../../shared/ipc/api';
-import type { ThreadPost } from '../../lib/thread-tree';
+import type { ThreadPost, ThreadTree } from '../../lib/thread-tree';
+import { IncrementalThreadTree } from '../../lib/thread-tree-incremental';
 
 export interface OutlinePost extends ThreadPost {
   /** the page it came on (0 = the first) */
@@ -31,8 +32,16 @@ export class ThreadOutline {
   stop: string | null = null;
   private starts: number[] = [];
   private counts: Array<{ duplicatesRemoved: number; dropped: number }> = [];
+  private built: IncrementalThreadTree<OutlinePost>;
 
-  constructor(readonly postId: string) {}
+  constructor(readonly postId: string) {
+    this.built = new IncrementalThreadTree(postId);
+  }
+
+  /** The reply tree of every reply placed so far (grown page by page, not rebuilt). */
+  tree(): ThreadTree<OutlinePost> {
+    return this.built.tree();
+  }
 
   /** pages placed so far */
   get pages(): number {
@@ -60,11 +69,15 @@ export class ThreadOutline {
       this.entries = this.entries.slice(0, this.starts[index]);
       this.starts = this.starts.slice(0, index);
       this.counts = this.counts.slice(0, index);
+      this.built = new IncrementalThreadTree(this.postId);
+      for (const e of this.entries) this.built.add(e);
     }
     this.starts.push(this.entries.length);
     for (const p of page.items) {
       if (p.id === this.postId) this.focal = p;
-      this.entries.push({ id: p.id, inReplyToId: p.inReplyToId ?? null, createdAt: p.createdAt, page: index });
+      const entry: OutlinePost = { id: p.id, inReplyToId: p.inReplyToId ?? null, createdAt: p.createdAt, page: index };
+      this.entries.push(entry);
+      this.built.add(entry);
     }
     this.counts.push({ duplicatesRemoved: page.report.duplicatesRemoved, dropped: page.report.dropped.length });
     this.stop = page.paging?.stop?.message ?? null;

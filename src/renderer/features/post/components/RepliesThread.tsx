@@ -42,7 +42,7 @@ export function RepliesThread({ postId, order, flat }: { postId: string; order: 
   const collapseBranches = useUi((s) => s.collapseBranches);
   const expandAll = useUi((s) => s.expandAllBranches);
   // threaded: the tree of the whole outline, rebuilt when it grows (`version`), not when the window moves
-  const outlineTree = useMemo(() => (flat || version < 0 ? null : buildThreadTree<ThreadPost>(postId, outline.entries)), [flat, postId, outline, version]);
+  const outlineTree = useMemo(() => (flat || version < 0 ? null : outline.tree()), [flat, outline, version]);
   const flatTree = useMemo(() => (flat ? buildThreadTree<ThreadPost>(postId, summary.items) : null), [flat, postId, summary.items]);
   const tree = outlineTree ?? flatTree ?? buildThreadTree<ThreadPost>(postId, []);
   const focal = (flat ? summary.items.find((p) => p.id === postId) : (held.get(postId) ?? outline.focal)) ?? null;
