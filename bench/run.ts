@@ -130,7 +130,7 @@ async function main(): Promise<number> {
     }
     await section('heap100k', 'heap with 100k replies in a session', async () => {
       if (target === 'electron') return { metrics: [skipped('heap.100k', 'heap', '100k session', 'MiB', undefined, 'needs the host sandbox options')] };
-      return measureHeap100k({ target, browser, timeoutMs: 240_000, backTimeoutMs: 150_000, pageSize: 100 });
+      return measureHeap100k({ target, browser, timeoutMs: 240_000, backTimeoutMs: 150_000, pageSize: 200 });
     });
     await section('data', 'data path per page', async () => {
       if (target === 'electron') return { metrics: [skipped('data.page.p50', 'data path', 'data path', 'ms', undefined, 'needs the host bridge tap')] };

@@ -22,9 +22,8 @@
  *   5,000 long). Alongside, the renderer main thread's CPU time per page
  *   (CDP ThreadTime, click to commit and the "loading more" skeleton frames
  *   included; independent of the machine's load), and, as information, the
- *   same with the reader at the very end (the new cards drawn: the frame
- *   budget's part) and for the pages loaded while scrolling (DOM section:
- *   they wait behind the frames being drawn).
+ *   same latency for the pages loaded while scrolling (DOM section: they wait
+ *   behind the frames being drawn).
  * - the largest message crossing the bridge during the whole bench, either
  *   way (the host's bridge tap: JSON length of input and envelope).
  * The budget is checked on p50(main, cold, net of the network) + p50(IPC) + p50(renderer).
@@ -141,23 +140,18 @@ async function warmUp(handle: ReturnType<typeof guarded>, call: string, tweetId:
 
 /**
  * In the page: ask for the next page on a quiet page and wait until it is in.
- * `atEnd` false: the reader stays where it is, far above the end of the list,
- * and the list's own "Load more" button asks (so the page is taken in without
- * drawing a card); true: the reader jumps to the very end (the new cards are
- * drawn on screen). Resolves false when no page came.
+ * The reader stays where it is, far above the end of the list, and the list's
+ * own "Load more" button asks (so the page is taken in without drawing a
+ * card). Resolves false when no page came.
  */
-function quietPage(atEnd: boolean): Promise<boolean> {
-  const scroller = document.querySelector('main') as HTMLElement;
+function quietPage(): Promise<boolean> {
   const probe = window.__bench!;
   const frame = () => new Promise<void>((r) => requestAnimationFrame(() => r()));
   const pause = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
   return (async () => {
-    if (atEnd) scroller.scrollTop = scroller.scrollHeight;
-    else {
-      const more = document.querySelector<HTMLButtonElement>('.list-more button');
-      if (!more) return false;
-      more.click();
-    }
+    const more = document.querySelector<HTMLButtonElement>('.list-more button');
+    if (!more) return false;
+    more.click();
     let waited = 0;
     while (probe.inFlight === 0 && waited++ < 60) await frame();
     if (probe.inFlight === 0) return false;
@@ -176,19 +170,19 @@ interface QuietSample {
 }
 
 /** Renderer handling of a page, one page at a time on a quiet page (see the header). */
-export async function rendererQuiet(app: BenchApp): Promise<{ shallow: QuietSample; deep: QuietSample; onScreen: QuietSample }> {
+export async function rendererQuiet(app: BenchApp): Promise<{ shallow: QuietSample; deep: QuietSample }> {
   const { page } = app;
   await app.reload();
   await app.goto(threadHash(app.examples.bigThreadPostId));
   await waitForList(page);
   await page.waitForTimeout(500);
   const threadTime = async () => (await app.cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ThreadTime')?.value ?? 0;
-  const sample = async (count: number, atEnd: boolean): Promise<QuietSample> => {
+  const sample = async (count: number): Promise<QuietSample> => {
     const out: QuietSample = { latency: [], cpu: [] };
     for (let i = 0; i < count; i++) {
       const from = await page.evaluate(() => window.__bench!.calls.length);
       const t0 = await threadTime();
-      if (!(await page.evaluate(quietPage, atEnd))) break;
+      if (!(await page.evaluate(quietPage))) break;
       const t1 = await threadTime();
       const calls = await page.evaluate((f) => window.__bench!.calls.slice(f).filter((c) => c.operation === 'postRepliesV2'), from);
       const c = calls[0];
@@ -198,8 +192,7 @@ export async function rendererQuiet(app: BenchApp): Promise<{ shallow: QuietSamp
     }
     return out;
   };
-  const shallow = await sample(30, false);
-  const onScreen = await sample(10, true);
+  const shallow = await sample(30);
   await page.evaluate(loadUntil, { operation: 'postRepliesV2', target: 5000, timeoutMs: 120_000 });
   // three screens up: the end is beyond the "load more" distance again
   await page.evaluate(() => {
@@ -207,8 +200,8 @@ export async function rendererQuiet(app: BenchApp): Promise<{ shallow: QuietSamp
     m.scrollTop -= m.clientHeight * 3;
   });
   await page.waitForTimeout(800);
-  const deep = await sample(20, false);
-  return { shallow, deep, onScreen };
+  const deep = await sample(20);
+  return { shallow, deep };
 }
 
 export async function measureDataPath(opts: {
@@ -218,7 +211,7 @@ export async function measureDataPath(opts: {
   bridge: BridgeLog[];
 }): Promise<{ metrics: Metric[]; detail: Record<string, unknown> }> {
   const none: QuietSample = { latency: [], cpu: [] };
-  const quiet = opts.app ? await rendererQuiet(opts.app) : { shallow: none, deep: none, onScreen: none };
+  const quiet = opts.app ? await rendererQuiet(opts.app) : { shallow: none, deep: none };
   const handling = [...quiet.shallow.latency, ...quiet.deep.latency];
   const cpu = [...quiet.shallow.cpu, ...quiet.deep.cpu];
   const direct = await mainDirect(opts.pages);
@@ -246,8 +239,6 @@ export async function measureDataPath(opts: {
     rendererDeep: distribution(quiet.deep.latency),
     rendererCpu: distribution(cpu),
     rendererCpuDeep: distribution(quiet.deep.cpu),
-    rendererOnScreen: distribution(quiet.onScreen.latency),
-    rendererOnScreenCpu: distribution(quiet.onScreen.cpu),
     rendererWhileScrolling: distribution(scrolling),
     hostBinding: distribution(hostBinding),
     tapMain: distribution(tapMain),
@@ -271,7 +262,6 @@ export async function measureDataPath(opts: {
     info('data.ipc.p50', SECTION, 'IPC copy of a page envelope (structured clone), p50', d.ipcClone.p50, 'ms', `envelope ${Math.round((d.pageBytes.p50 ?? 0) / 1024)} KiB as JSON`),
     info('data.renderer.p50', SECTION, 'renderer: answer → page committed in the list, one page at a time, p50', d.renderer.p50, 'ms', `p95 ${d.renderer.p95} ms over ${d.renderer.n} pages; past 5,000 replies p50 ${d.rendererDeep.p50} ms`),
     info('data.renderer.cpu.p50', SECTION, 'renderer: main-thread CPU per page (click to commit, skeleton frames included), p50', d.rendererCpu.p50, 'ms', `past 5,000 replies p50 ${d.rendererCpuDeep.p50} ms`),
-    info('data.renderer.onscreen.p50', SECTION, 'renderer: answer → committed with the reader at the end (its cards drawn), p50', d.rendererOnScreen.p50, 'ms', `CPU per page p50 ${d.rendererOnScreenCpu.p50} ms: drawing new cards, the frame budget's part`),
     info('data.renderer.scrolling.p50', SECTION, 'renderer: answer → page shown while scrolling to 10k (waits behind frames), p50', d.rendererWhileScrolling.p50, 'ms', `p95 ${d.rendererWhileScrolling.p95} ms over ${d.rendererWhileScrolling.n} pages`),
     info('data.hostbinding.p50', SECTION, 'e2e host only: Playwright binding round trip minus main, p50 (not Electron IPC)', d.hostBinding.p50, 'ms', `p95 ${d.hostBinding.p95} ms`),
     budget('data.largest', SECTION, 'largest single bridge message', round(largest.bytes / 1024, 1), 'KiB', BUDGETS.bridgeMessageBytes / 1024, `${largest.channel} ${largest.direction}${largest.operation ? ` (${largest.operation})` : ''}`),
