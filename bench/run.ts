@@ -54,7 +54,7 @@ function chromiumVersion(): string {
   const exe = chromiumExecutable();
   if (!exe) return "Playwright's bundled Chromium";
   try {
-    return execFileSync(exe, ['--version'], { encoding: 'utf8' }).trim();
+    return execFileSync(exe, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   } catch {
     return exe;
   }

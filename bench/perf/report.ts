@@ -76,7 +76,7 @@ export function writeReport(dir: string, data: { env: Environment; metrics: Metr
     [
       `# Skein bench — ${new Date().toISOString()}`,
       '',
-      `Target: ${env.target} · Chromium ${env.chromium} · Node ${env.node} · ${env.cpus} × ${env.cpuModel} · ${env.memoryGb} GB`,
+      `Target: ${env.target} · ${env.chromium} · Node ${env.node} · ${env.cpus} × ${env.cpuModel} · ${env.memoryGb} GB`,
       `Load average (1/5/15 min): start ${env.loadAverage.start.join(' / ')}, end ${env.loadAverage.end.join(' / ')} · ${Math.round(data.durationS)} s`,
       '',
       `> ${MACHINE_NOTE}`,
