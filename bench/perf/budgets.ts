@@ -31,7 +31,8 @@ export const BUDGETS = {
   anchorJumpPx: 1,
   prependDriftPx: 1,
   domNodes: 1400,
-  heap100kMb: 150,
+  /** 150 MB (10^6 bytes), as MiB: heap figures are MiB */
+  heap100kMiB: 143,
   heapGrowth: 0.05,
   firstContentFromCacheMs: 100,
   dataPathP50Ms: 2,

@@ -129,11 +129,11 @@ export async function measureHeap100k(opts: {
     const dom = await page.evaluate(domCounts);
     const metrics: Metric[] = [];
     const note = `${loaded.items.toLocaleString('en-US')} replies arrived in ${round(loaded.ms / 1000, 1)} s${opts.pageSize ? ` (pages of ${opts.pageSize} via the sandbox's page-size quirk, to load faster)` : ''}`;
-    if (loaded.items >= 100_000) metrics.push(budget('heap.100k', HEAP, 'renderer heap after GC, 100k replies loaded in the session', heap.usedMb, 'MiB', BUDGETS.heap100kMb, note));
+    if (loaded.items >= 100_000) metrics.push(budget('heap.100k', HEAP, 'renderer heap after GC, 100k replies loaded in the session', heap.usedMb, 'MiB', BUDGETS.heap100kMiB, note));
     else {
       const extrapolated = round((heap.usedMb / Math.max(1, loaded.items)) * 100_000, 0);
       metrics.push(
-        budget('heap.100k', HEAP, 'renderer heap after GC, 100k replies (extrapolated linearly: the load timed out)', extrapolated, 'MiB', BUDGETS.heap100kMb, `${note}; measured ${heap.usedMb} MiB`),
+        budget('heap.100k', HEAP, 'renderer heap after GC, 100k replies (extrapolated linearly: the load timed out)', extrapolated, 'MiB', BUDGETS.heap100kMiB, `${note}; measured ${heap.usedMb} MiB`),
       );
     }
     metrics.push(info('dom.100k.page', DOM, 'elements in the page, 100k-reply session', dom.page, 'elements'));
