@@ -24,7 +24,19 @@ describe('media', () => {
     expect([...png.subarray(plte + 4, plte + 7)]).toEqual([first?.red, first?.green, first?.blue]);
   });
 
-  it('avatars are SVG with initials; covers and banners are served; the same name gives the same bytes', async () => {
+  it('avatars in the data are small PNGs, like the live service\'s raster pictures', async () => {
+    const c = sandbox();
+    const ex = c.sandbox.examples;
+    const { json } = await c.get<{ users: Array<{ profilePicture: string }> }>(`/social/user/batch_info_by_ids${qs({ userIds: ex.profile.id })}`);
+    const picture = json.users[0]?.profilePicture as string;
+    expect(picture).toBe(`${c.sandbox.baseUrl}/media/avatar-${ex.profile.id}.png`);
+    const res = await fetch(picture);
+    expect(res.headers.get('content-type')).toBe('image/png');
+    const png = Buffer.from(await res.arrayBuffer());
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([128, 128]);
+  });
+
+  it('an avatar is also served as SVG with initials; covers and banners are served; the same name gives the same bytes', async () => {
     const c = sandbox();
     const ex = c.sandbox.examples;
     const svg = await fetch(`${c.sandbox.baseUrl}/media/avatar-${ex.profile.id}.svg`);

@@ -33,7 +33,7 @@ const SIZES: Record<MediaKind, readonly (readonly [number, number])[]> = {
     [800, 1000],
     [2048, 1152],
   ],
-  avatar: [[400, 400]],
+  avatar: [[128, 128]],
   cover: [[1500, 500]],
   banner: [[1200, 480]],
 };

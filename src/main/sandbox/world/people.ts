@@ -43,7 +43,7 @@ export function renderUser(ctx: PeopleContext, u: UserRecord, withStatuses: bool
     following: u.following,
     statusesCount: withStatuses ? ctx.statusesCount(u.index) : null,
     createdAt: formatCreatedAt(ctx.anchor - u.ageMs),
-    profilePicture: mediaUrl(ctx.origin(), 'avatar', u.id, 'svg'),
+    profilePicture: mediaUrl(ctx.origin(), 'avatar', u.id, 'png'),
     coverPicture: u.hasCover ? mediaUrl(ctx.origin(), 'cover', u.id) : null,
     canDm: u.canDm,
     pinnedTweetIds: u.pinned >= 0 ? [ctx.postIds[u.pinned] as string] : [],
@@ -62,7 +62,7 @@ export function renderSpaceUser(ctx: PeopleContext, u: UserRecord): SpaceUser {
   return {
     __typename: 'User',
     affiliates_highlighted_label: {},
-    avatar: { image_url: mediaUrl(ctx.origin(), 'avatar', u.id, 'svg') },
+    avatar: { image_url: mediaUrl(ctx.origin(), 'avatar', u.id, 'png') },
     banner: { image_url: mediaUrl(ctx.origin(), 'cover', u.id) },
     core: { created_at_ms: Math.round(ctx.anchor - u.ageMs), name: u.name, screen_name: u.userName },
     dm_permissions: { can_dm: u.canDm },

@@ -91,7 +91,7 @@ export function renderSpace(ctx: PeopleContext, space: SpaceRecord, t: number): 
   const users = ctx.users;
   const user = (u: number): UserRecord => users[u] as UserRecord;
   const participant = (u: number, muted: boolean): SpaceParticipant => ({
-    avatar_url: mediaUrl(ctx.origin(), 'avatar', user(u).id, 'svg'),
+    avatar_url: mediaUrl(ctx.origin(), 'avatar', user(u).id, 'png'),
     display_name: user(u).name,
     is_muted_by_admin: false,
     is_muted_by_guest: muted,
