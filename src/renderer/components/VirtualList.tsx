@@ -68,6 +68,8 @@ export function VirtualList<T>({ rows, getKey, renderRow, label, busy, onNearEnd
   useEffect(() => {
     nearEnd.current = onNearEnd;
   }, [onNearEnd]);
+  // the check reads layout, so it runs in the next frame (when layout is due anyway), never inside a commit
+  const scheduleCheck = useRef<() => void>(() => {});
   useEffect(() => {
     const root = scrollRef.current;
     const s = sentinel.current;
@@ -81,22 +83,21 @@ export function VirtualList<T>({ rows, getKey, renderRow, label, busy, onNearEnd
     const schedule = () => {
       if (!frame) frame = requestAnimationFrame(check);
     };
+    scheduleCheck.current = schedule;
     root.addEventListener('scroll', schedule, { passive: true });
     const ro = new ResizeObserver(schedule);
     ro.observe(w);
     ro.observe(root);
     return () => {
+      scheduleCheck.current = () => {};
       root.removeEventListener('scroll', schedule);
       ro.disconnect();
       if (frame) cancelAnimationFrame(frame);
     };
   }, [scrollRef]);
   useEffect(() => {
-    const root = scrollRef.current;
-    const s = sentinel.current;
-    if (!root || !s || !onNearEnd) return;
-    if (s.getBoundingClientRect().top - root.getBoundingClientRect().bottom < NEAR_END_PX) onNearEnd();
-  }, [rows.length, onNearEnd, scrollRef]);
+    if (onNearEnd) scheduleCheck.current();
+  }, [rows.length, onNearEnd]);
 
   return (
     <section ref={wrap} className="vlist" aria-label={label} aria-busy={busy || undefined}>

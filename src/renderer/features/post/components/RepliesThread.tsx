@@ -1,21 +1,19 @@
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
-import { memo, useCallback, useEffect, useMemo } from 'react';
-import { QUERY_TYPES, type QueryType } from '../../../../shared/api/catalog';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import type { QueryType } from '../../../../shared/api/catalog';
 import type { Post } from '../../../../shared/api/schemas';
-import { navigate } from '../../../app/navigation';
 import { InfiniteFeed } from '../../../components/InfiniteFeed';
 import { PostCard } from '../../../components/post/PostCard';
 import { summarizePages, type PageParam } from '../../../lib/pages';
-import { routes } from '../../../lib/routes';
 import { buildThreadTree, chronological, threadRows, type ThreadPost, type ThreadRow } from '../../../lib/thread-tree';
 import { useCollapsed, useUi } from '../../../state/ui';
 import { ExportButton, exportView } from '../../export';
 import { postKeys, threadQuery } from '../queries';
 import { outlineOf, type OutlinePost } from '../thread-outline';
+import { ReplyControls } from './ReplyControls';
 import { ThreadRowView } from './ThreadRowView';
 
 const NOUN = { one: 'reply', many: 'replies' };
-const ORDER_LABEL: Record<QueryType, string> = { Relevance: 'Most relevant', Latest: 'Latest', Likes: 'Most liked' };
 const MAX_INDENT = 12;
 /** pages from an end of the window at which the page beyond it is asked for */
 const EDGE_PAGES = 2;
@@ -61,12 +59,35 @@ export function RepliesThread({ postId, order, flat }: { postId: string; order: 
   const last = params?.[params.length - 1]?.index ?? 0;
   const known = outline.pages;
   const { fetchPreviousPage, fetchNextPage } = query;
+  // the pages of the rows on screen (and in the overscan), counted as rows mount and unmount; checked
+  // when a row mounts and whenever the window moves, so a reader who stopped over rows still waiting
+  // for their page keeps the window coming to them. One callback for the life of the view: a new one
+  // per page would render every visible row again each time a page arrives.
+  const edges = useRef({ first, last, known, fetchPreviousPage, fetchNextPage });
+  const shown = useRef(new Map<number, number>());
+  const check = useCallback(() => {
+    const w = edges.current;
+    if (shown.current.size === 0) return;
+    const pages = [...shown.current.keys()];
+    if (Math.min(...pages) < w.first + EDGE_PAGES && w.first > 0) void w.fetchPreviousPage({ cancelRefetch: false });
+    if (Math.max(...pages) > w.last - EDGE_PAGES && w.last < w.known - 1) void w.fetchNextPage({ cancelRefetch: false });
+  }, []);
+  useLayoutEffect(() => {
+    edges.current = { first, last, known, fetchPreviousPage, fetchNextPage };
+  });
+  useEffect(check, [first, last, known, check]);
   const onShown = useCallback(
     (page: number) => {
-      if (page < first + EDGE_PAGES && first > 0) void fetchPreviousPage({ cancelRefetch: false });
-      else if (page > last - EDGE_PAGES && last < known - 1) void fetchNextPage({ cancelRefetch: false });
+      const rows = shown.current;
+      rows.set(page, (rows.get(page) ?? 0) + 1);
+      check();
+      return () => {
+        const n = (rows.get(page) ?? 1) - 1;
+        if (n > 0) rows.set(page, n);
+        else rows.delete(page);
+      };
     },
-    [first, last, known, fetchPreviousPage, fetchNextPage],
+    [check],
   );
   const feedSummary = flat
     ? summary
@@ -75,31 +96,7 @@ export function RepliesThread({ postId, order, flat }: { postId: string; order: 
   return (
     <>
       <div className="toolbar" role="group" aria-label="Reply options">
-        <label>
-          Order
-          <select
-            className="select"
-            value={order}
-            onChange={(e) => navigate(routes.post(postId, 'replies', e.target.value as QueryType, flat), { replace: true })}
-          >
-            {QUERY_TYPES.map((q) => (
-              <option key={q} value={q}>
-                {ORDER_LABEL[q]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <fieldset className="segmented">
-          <legend className="visually-hidden">Layout</legend>
-          <label>
-            <input type="radio" name={`layout-${postId}`} checked={!flat} onChange={() => navigate(routes.post(postId, 'replies', order, false), { replace: true })} />
-            Threaded
-          </label>
-          <label>
-            <input type="radio" name={`layout-${postId}`} checked={flat} onChange={() => navigate(routes.post(postId, 'replies', order, true), { replace: true })} />
-            Flat, oldest first
-          </label>
-        </fieldset>
+        <ReplyControls postId={postId} order={order} flat={flat} />
         {!flat ? (
           <span className="toolbar__group">
             <button type="button" className="btn btn--small" onClick={() => expandAll(threadId)} disabled={collapsed.size === 0}>
@@ -154,12 +151,11 @@ const ThreadSlot = memo(function ThreadSlot({
   row: ThreadRow<ThreadPost>;
   post: Post | null;
   threadId: string;
-  onShown: (page: number) => void;
+  /** a row of `page` is mounted; returns its unmount */
+  onShown: (page: number) => () => void;
 }) {
   const page = row.kind === 'post' ? pageOf(row.post) : null;
-  useEffect(() => {
-    if (page !== null) onShown(page);
-  }, [page, onShown]);
+  useEffect(() => (page !== null ? onShown(page) : undefined), [page, onShown]);
   if (row.kind === 'missing') return <ThreadRowView row={row} threadId={threadId} />;
   if (!post) return <PendingRow depth={row.depth} />;
   return <ThreadRowView row={{ ...row, post }} threadId={threadId} />;
