@@ -1,6 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { Virtualizer, type VirtualizerHandle } from 'virtua';
 import { useUi } from '../state/ui';
+import './virtual-list.css';
 import { useViewScroll } from './view-scroll';
 
 /** How close (px) the end of the list must come before the next page is asked for: about two screens. */

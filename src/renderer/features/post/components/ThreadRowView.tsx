@@ -52,11 +52,13 @@ export const ThreadRowView = memo(function ThreadRowView({ row, threadId }: { ro
 }, sameRow);
 
 /** Rows are rebuilt whenever a page arrives; one that shows the same thing need not render again. */
-function sameRow(a: { row: ThreadRow<Post>; threadId: string }, b: { row: ThreadRow<Post>; threadId: string }): boolean {
+export function sameRow(a: { row: ThreadRow<Post>; threadId: string }, b: { row: ThreadRow<Post>; threadId: string }): boolean {
   const x = a.row;
   const y = b.row;
   if (a.threadId !== b.threadId || x.kind !== y.kind || x.key !== y.key || x.depth !== y.depth) return false;
-  if (x.descendants !== y.descendants || x.collapsed !== y.collapsed) return false;
-  if (x.kind === 'post' && y.kind === 'post') return x.post === y.post && x.isFocal === y.isFocal;
+  if (x.collapsed !== y.collapsed) return false;
+  // the focal post shows no toggle, so how many replies it has (every page adds some) changes nothing
+  if (x.kind === 'post' && y.kind === 'post') return x.post === y.post && x.isFocal === y.isFocal && (x.isFocal || x.descendants === y.descendants);
+  if (x.descendants !== y.descendants) return false;
   return x.kind === 'missing' && y.kind === 'missing' && x.parentId === y.parentId;
 }
