@@ -81,6 +81,52 @@ describe('createDispatcher', () => {
     expect(await d.dispatch('skein:posts.find', { id: '1', page: { size: 1 } }, ctx)).toMatchObject({ ok: false, error: { code: 'internal' } });
   });
 
+  it('checks the output without copying it when it is valid as it is, and lets zod strip what it cannot prove', async () => {
+    const result = { id: '7' };
+    const { d } = dispatcher(() => result);
+    const ok = await d.dispatch('skein:posts.find', { id: '7', page: { size: 1 } }, ctx);
+    expect(ok).toEqual({ ok: true, data: { id: '7' } });
+    // a key outside the (stripping) output schema: zod's output, without it, as before
+    const { d: extra } = dispatcher(() => ({ id: '7', secret: 'not in the contract' }));
+    expect(await extra.dispatch('skein:posts.find', { id: '7', page: { size: 1 } }, ctx)).toEqual({ ok: true, data: { id: '7' } });
+  });
+
+  it('keeps validating the real api.call output: an envelope outside the contract is an internal error', async () => {
+    const { createDispatcher } = await import('./dispatch');
+    const { ApiCallOutput } = await import('../../shared/ipc/api');
+    const good = {
+      operation: 'postReplies',
+      items: [{ any: 'item' }],
+      data: null,
+      paging: { hasNextPage: false, nextCursor: null, stop: null },
+      report: { duplicatesRemoved: 0, dropped: [{ index: 1, path: 'tweets[1].id', message: 'a numeric id' }], notFound: [] },
+      meta: { callId: 'c', fromCache: false, fetchedAt: 1, httpStatus: 200, credits: 1, durationMs: 2, attempts: 1 },
+    };
+    expect(ApiCallOutput.safeParse(good).success).toBe(true);
+    const onInternalError = vi.fn();
+    let answer: unknown = good;
+    const handlers = new Proxy({}, { get: () => new Proxy({}, { get: () => () => answer }) });
+    const d = createDispatcher(handlers as never, { onInternalError });
+    const call = (input: unknown) => d.dispatch('skein:api.call', input, ctx);
+    const input = { operation: 'postReplies', params: { tweetId: '1' } };
+    expect(await call(input)).toEqual({ ok: true, data: good });
+    for (const bad of [
+      { ...good, paging: { ...good.paging, nextCursor: 3 } },
+      { ...good, report: { ...good.report, duplicatesRemoved: 0.5 } },
+      { ...good, operation: 'nope' },
+      { ...good, meta: { ...good.meta, callId: undefined } },
+      { ...good, items: 'not a list' },
+    ]) {
+      answer = bad;
+      expect(await call(input)).toMatchObject({ ok: false, error: { code: 'internal' } });
+    }
+    expect(onInternalError).toHaveBeenCalledTimes(5);
+    // and the untrusted input is still parsed strictly by zod
+    answer = good;
+    expect(await call({ ...input, params: { tweetId: { $gt: '' } } })).toMatchObject({ ok: false, error: { code: 'bad-input' } });
+    expect(await call({ ...input, callId: 'x'.repeat(101) })).toMatchObject({ ok: false, error: { code: 'bad-input' } });
+  });
+
   it('answers an unknown channel with bad-input', async () => {
     const { d } = dispatcher(() => ({ id: '1' }));
     expect(await d.dispatch('skein:posts.delete', {}, ctx)).toMatchObject({ ok: false, error: { code: 'bad-input' } });

@@ -124,8 +124,11 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
       duplicatesRemoved = decision.duplicatesRemoved;
     }
     const asked = idsAsked(op, c);
-    const returned = new Set(items.map(itemId));
-    const notFound = asked ? [...new Set(asked)].filter((id) => !returned.has(id)) : [];
+    let notFound: string[] = [];
+    if (asked) {
+      const returned = new Set(items.map(itemId));
+      notFound = [...new Set(asked)].filter((id) => !returned.has(id));
+    }
     const isList = isListOperation(op);
     return {
       raw: { body, items: isList ? rawItems : [page.rawData] },

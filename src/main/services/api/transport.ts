@@ -119,7 +119,9 @@ async function readCapped(res: Response, maxBytes: number): Promise<{ text: stri
     }
     chunks.push(value);
   }
-  return { text: new TextDecoder('utf-8').decode(Buffer.concat(chunks)), bytes };
+  // one chunk (a small answer) is decoded where it is: no copy into a new buffer
+  const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, bytes);
+  return { text: new TextDecoder('utf-8').decode(body), bytes };
 }
 
 export function parseAnswer(status: number, headers: Headers, text: string, bytes: number): HttpAnswer {

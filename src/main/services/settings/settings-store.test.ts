@@ -58,4 +58,18 @@ describe('settings store', () => {
     expect(createSettingsStore({ dir }).get(false).mode).toBe('demo');
     expect(readFileSync(s.path!, 'utf8')).toBeDefined();
   });
+
+  it('reads its file once and then answers from memory, its own updates included', () => {
+    const dir = tempDir();
+    const s = createSettingsStore({ dir });
+    s.update({ requestsPerSecond: 5 }, false);
+    expect(s.get(false).requestsPerSecond).toBe(5);
+    // Skein is the file's only writer: an edit behind its back is seen at the next start
+    writeFileSync(s.path!, JSON.stringify({ requestsPerSecond: 7 }));
+    expect(s.get(false).requestsPerSecond).toBe(5);
+    expect(createSettingsStore({ dir }).get(false).requestsPerSecond).toBe(7);
+    s.update({ mode: 'live' }, false);
+    expect(s.get(false)).toMatchObject({ mode: 'live', requestsPerSecond: 5 });
+    expect(JSON.parse(readFileSync(s.path!, 'utf8'))).toMatchObject({ mode: 'live', requestsPerSecond: 5 });
+  });
 });

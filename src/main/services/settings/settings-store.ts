@@ -45,8 +45,16 @@ export interface SettingsStore {
 export function createSettingsStore(opts: { dir: string; configName?: string }): SettingsStore {
   const file = openJsonStore<Stored>(opts.dir, opts.configName ?? 'settings');
 
+  /**
+   * What is stored, read from the file once and then kept: Skein is the file's only writer, and
+   * every API call asks for the settings (mode, target, prices) several times, so a file read and
+   * a schema check per ask were a measurable part of a page's cost in main.
+   */
+  let stored: Stored | null = null;
+  const read = (): Stored => (stored ??= readFile());
+
   /** each stored field checked on its own: one bad value falls back to its default, not the whole file */
-  const read = (): Stored => {
+  const readFile = (): Stored => {
     const raw: Record<string, unknown> = file.read();
     const out: Stored = {};
     for (const k of Object.keys(Stored.shape) as Array<keyof Stored>) {
@@ -76,8 +84,10 @@ export function createSettingsStore(opts: { dir: string; configName?: string }):
       const checked = Settings.partial().strict().parse(patch);
       const next: Stored = { ...read(), ...checked };
       if (checked.baseUrl !== undefined) next.baseUrl = checked.baseUrl.replace(/\/+$/, '');
-      file.write(Stored.parse(next));
-      return effective(next, keyConfigured);
+      const checkedNext = Stored.parse(next);
+      file.write(checkedNext);
+      stored = checkedNext;
+      return effective(checkedNext, keyConfigured);
     },
   };
 }

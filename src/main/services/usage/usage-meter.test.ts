@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_PRICES, type PriceTable } from '../../../shared/api';
 import type { Mode } from '../../../shared/ipc';
 import type { AttemptRecord } from '../api/client';
-import { createUsageMeter } from './usage-meter';
+import { createUsageMeter, paramsDigest } from './usage-meter';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -61,5 +61,18 @@ describe('usage meter', () => {
     const d = m.snapshot().recent[0]!.paramsDigest;
     expect(d).toMatch(/^[0-9a-f]{12}$/);
     expect(d).not.toContain('123');
+    expect(d).toBe(paramsDigest('postQuotes', '[["tweetId","123"]]', 'c'));
+  });
+
+  it('lists the most recent calls first, up to recentMax, each digested once and the same in every snapshot', () => {
+    const m = createUsageMeter({ prices: () => DEFAULT_PRICES, mode: () => 'live', recentMax: 3 });
+    for (let i = 0; i < 5; i++) m.record(rec({ cursor: `c${i}`, at: i }));
+    const first = m.snapshot().recent;
+    expect(first.map((c) => c.at)).toEqual([4, 3, 2]);
+    expect(first.map((c) => c.paramsDigest)).toEqual([4, 3, 2].map((i) => paramsDigest('postQuotes', '[]', `c${i}`)));
+    m.record(rec({ cursor: 'c5', at: 5 }));
+    const second = m.snapshot().recent;
+    expect(second.map((c) => c.at)).toEqual([5, 4, 3]);
+    expect(second[1]).toEqual(first[0]);
   });
 });

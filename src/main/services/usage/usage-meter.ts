@@ -40,6 +40,28 @@ export function paramsDigest(operation: OperationId, paramsKey: string, cursor: 
   return createHash('sha256').update(`${operation}\u0000${paramsKey}\u0000${cursor ?? ''}`).digest('hex').slice(0, 12);
 }
 
+interface RecentCall {
+  rec: AttemptRecord;
+  charged: boolean;
+  credits: number;
+  /** the listed form, made once (a SHA-256 per call is kept off the data path) */
+  call: UsageCall | null;
+}
+
+function listed(r: RecentCall): UsageCall {
+  r.call ??= {
+    operation: r.rec.operation,
+    paramsDigest: paramsDigest(r.rec.operation, r.rec.paramsKey, r.rec.cursor),
+    at: r.rec.at,
+    httpStatus: r.rec.httpStatus,
+    items: r.rec.items,
+    charged: r.charged,
+    credits: r.credits,
+    fromCache: r.rec.fromCache,
+  };
+  return r.call;
+}
+
 export function createUsageMeter(opts: UsageMeterOptions): UsageMeter {
   const recentMax = opts.recentMax ?? 100;
   const file = openJsonStore<{ lifetime: Lifetime }>(opts.dir, 'usage');
@@ -47,7 +69,8 @@ export function createUsageMeter(opts: UsageMeterOptions): UsageMeter {
   let lifetime: Lifetime = stored.success ? stored.data : { calls: 0, credits: 0 };
   let session = { calls: 0, credits: 0 };
   let byOp = new Map<OperationId, { calls: number; credits: number }>();
-  let recent: UsageCall[] = [];
+  /** newest first; the digest is computed when a snapshot first lists the call, not on the data path */
+  let recent: RecentCall[] = [];
 
   const usd = (credits: number) => credits / opts.prices().creditsPerUsd;
   const totals = (t: { calls: number; credits: number }) => ({ calls: t.calls, credits: t.credits, usd: usd(t.credits) });
@@ -57,7 +80,7 @@ export function createUsageMeter(opts: UsageMeterOptions): UsageMeter {
       session: totals(session),
       lifetime: totals(lifetime),
       byOperation: [...byOp.entries()].map(([operation, t]) => ({ operation, ...t })).sort((a, b) => b.credits - a.credits || b.calls - a.calls),
-      recent: [...recent],
+      recent: recent.map(listed),
     };
   }
 
@@ -67,19 +90,8 @@ export function createUsageMeter(opts: UsageMeterOptions): UsageMeter {
       const credits = rec.fromCache
         ? 0
         : creditsFor({ operation: rec.operation, httpStatus: rec.httpStatus, items: rec.items, ...(rec.idsAsked !== undefined ? { idsAsked: rec.idsAsked } : {}) }, opts.prices());
-      recent = [
-        {
-          operation: rec.operation,
-          paramsDigest: paramsDigest(rec.operation, rec.paramsKey, rec.cursor),
-          at: rec.at,
-          httpStatus: rec.httpStatus,
-          items: rec.items,
-          charged,
-          credits,
-          fromCache: rec.fromCache,
-        },
-        ...recent,
-      ].slice(0, recentMax);
+      recent.unshift({ rec, charged, credits, call: null });
+      if (recent.length > recentMax) recent.length = recentMax;
       if (rec.fromCache) return 0;
       session = { calls: session.calls + 1, credits: session.credits + credits };
       const op = byOp.get(rec.operation) ?? { calls: 0, credits: 0 };

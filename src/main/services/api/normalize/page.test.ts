@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { communityFixture, postFixture, userFixture } from '../../../../shared/api/fixtures';
 import type { Post } from '../../../../shared/api/schemas';
 import { SkeinError } from '../../../../shared/errors';
+import { ITEM_SCHEMAS } from '../../../../shared/api/catalog';
 import { normalizePage } from './page';
 
 const envelope = (tweets: unknown[], extra: Record<string, unknown> = {}) => ({ status: 'success', message: '', tweets, has_next_page: false, next_cursor: '', ...extra });
@@ -142,5 +143,32 @@ describe('other variants', () => {
     const { userName: _u, ...rest } = userFixture;
     const p = normalizePage('usersByIds', { users: [{ ...rest, screen_name: 'someone', coverPicture: '' }] });
     expect(p.items[0]).toMatchObject({ userName: 'someone', coverPicture: null });
+  });
+
+  it('keeps valid items as the readers made them (fresh objects equal to zod\'s output), raw items untouched', () => {
+    const raw = structuredClone(postFixture);
+    const before = structuredClone(raw);
+    const p = normalizePage('postQuotes', envelope([raw]));
+    expect(p.items).toHaveLength(1);
+    expect(p.items[0]).not.toBe(raw);
+    expect(p.items[0]).toEqual(ITEM_SCHEMAS.post.parse(p.items[0]));
+    expect(p.rawItems[0]).toBe(raw);
+    expect(raw).toEqual(before);
+  });
+
+  it('still asks zod about what the compiled check cannot prove (an own __proto__ key is left out, as before)', () => {
+    const raw = JSON.parse(JSON.stringify({ ...postFixture, id: '91' }).replace(/^\{/, '{"__proto__":{"polluted":true},')) as Record<string, unknown>;
+    expect(Object.hasOwn(raw, '__proto__')).toBe(true);
+    const p = normalizePage('postQuotes', envelope([raw]));
+    expect(p.items).toHaveLength(1);
+    expect(Object.hasOwn(p.items[0] as object, '__proto__')).toBe(false);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('drops and reports a malformed item nested deep in a quoted post', () => {
+    const quoted = { ...postFixture, id: '5', quoted_tweet: { ...postFixture, id: '6', author: { ...userFixture, id: 'x' }, quoted_tweet: null } };
+    const p = normalizePage('postQuotes', envelope([postFixture, quoted]));
+    expect(p.items).toHaveLength(1);
+    expect(p.dropped).toEqual([{ index: 1, id: '5', path: 'tweets[1].quoted_tweet.author.id', message: expect.any(String) }]);
   });
 });

@@ -11,6 +11,7 @@ import { ITEM_SCHEMAS, OPERATIONS, isListOperation, type ItemKind, type Operatio
 import type { DroppedItem } from '../../../../shared/ipc/api';
 import type { SkeinError } from '../../../../shared/errors';
 import { makeError } from '../policy/classify';
+import { compileCheck } from '../../schema-check';
 import { normalizePost } from './post';
 import { normalizeTrend } from './trend';
 import { normalizeUser } from './user';
@@ -41,11 +42,17 @@ const READERS: Record<ItemKind, (v: unknown) => unknown> = {
   article: (v) => v,
 };
 
-/** where each operation's list may be found, most canonical first */
+const candidates = new Map<OperationId, string[][]>();
+
+/** where each operation's list may be found, most canonical first (worked out once per operation) */
 function collectionCandidates(id: OperationId): string[][] {
+  const known = candidates.get(id);
+  if (known) return known;
   const op = OPERATIONS[id];
   const keys = op.itemKind === 'post' ? [...new Set([op.collectionKey, 'tweets', 'replies'])] : [op.collectionKey];
-  return [...keys.map((k) => [k]), ...keys.filter((k) => k !== 'data').map((k) => ['data', k])];
+  const paths = [...keys.map((k) => [k]), ...keys.filter((k) => k !== 'data').map((k) => ['data', k])];
+  candidates.set(id, paths);
+  return paths;
 }
 
 /** the raw list in an answer, and where it was found; null when none is there */
@@ -115,11 +122,20 @@ export function normalizePage(id: OperationId, body: unknown, httpStatus = 200):
   }
   const read = READERS[op.itemKind];
   const schema = ITEM_SCHEMAS[op.itemKind];
+  const check = compileCheck(schema);
   const items: unknown[] = [];
   const rawItems: unknown[] = [];
   const dropped: DroppedItem[] = [];
   located.items.forEach((raw, index) => {
-    const parsed = schema.safeParse(read(raw));
+    const item = read(raw);
+    // A reader's output is a fresh object: when the compiled check proves it valid as it is, it is kept
+    // without zod's copy. Anything else (not proven, or an item passed through as the raw one) is zod's.
+    if (item !== raw && check?.(item)) {
+      items.push(item);
+      rawItems.push(raw);
+      return;
+    }
+    const parsed = schema.safeParse(item);
     if (parsed.success) {
       items.push(parsed.data);
       rawItems.push(raw);

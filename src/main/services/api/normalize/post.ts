@@ -1,6 +1,6 @@
 /** Tolerant reader of a post (every live-service spelling in api-field-notes.md → the spec's shape). */
 import { MediaEntity, TagEntity, UrlEntity, UserMentionEntity } from '../../../../shared/api/schemas';
-import type { z } from 'zod';
+import { validatorOf, type Check } from '../../schema-check';
 import { mediaFromExtended } from './media';
 import { normalizeUser } from './user';
 import { bool, idString, indexPair, isObject, nullableString, str, toInt, viewCount, type Obj } from './values';
@@ -32,33 +32,35 @@ export function normalizePost(v: unknown, depth = 0): unknown {
   return p;
 }
 
-function keepValid(v: unknown, schema: z.ZodType): unknown[] | undefined {
+function keepValid(v: unknown, valid: Check): unknown[] | undefined {
   if (!Array.isArray(v)) return undefined;
-  return v.filter((x) => schema.safeParse(x).success);
+  return v.filter((x) => valid(x));
 }
+
+const ENTITY_LISTS: ReadonlyArray<[string, Check]> = [
+  ['hashtags', validatorOf(TagEntity)],
+  ['symbols', validatorOf(TagEntity)],
+  ['urls', validatorOf(UrlEntity)],
+  ['user_mentions', validatorOf(UserMentionEntity)],
+  ['media', validatorOf(MediaEntity)],
+];
+const validMedia = validatorOf(MediaEntity);
 
 function entities(v: unknown, extended: unknown): Obj | null {
   const e: Obj | null = isObject(v) ? { ...v } : null;
   const extMedia = isObject(extended) && Array.isArray(extended.media) ? extended.media : [];
   if (!e && extMedia.length === 0) return null;
   const out: Obj = e ?? {};
-  const lists: Array<[string, z.ZodType]> = [
-    ['hashtags', TagEntity],
-    ['symbols', TagEntity],
-    ['urls', UrlEntity],
-    ['user_mentions', UserMentionEntity],
-    ['media', MediaEntity],
-  ];
-  for (const [name, schema] of lists) {
+  for (const [name, valid] of ENTITY_LISTS) {
     if (name in out) {
-      const kept = keepValid(out[name], schema);
+      const kept = keepValid(out[name], valid);
       if (kept === undefined) delete out[name];
       else out[name] = kept;
     }
   }
   const specMedia = Array.isArray(out.media) ? out.media : [];
   if (specMedia.length === 0 && extMedia.length > 0) {
-    out.media = extMedia.map(mediaFromExtended).filter((m): m is Obj => m !== null && MediaEntity.safeParse(m).success);
+    out.media = extMedia.map(mediaFromExtended).filter((m): m is Obj => m !== null && validMedia(m));
   }
   return out;
 }

@@ -1,6 +1,9 @@
 /** Tolerant reader of a user object (search results, batch lookups, post authors). */
 import { UrlEntity } from '../../../../shared/api/schemas';
+import { validatorOf } from '../../schema-check';
 import { bool, idString, isObject, nullableString, str, toInt, type Obj } from './values';
+
+const validUrl = validatorOf(UrlEntity);
 
 export function normalizeUser(v: unknown): unknown {
   if (!isObject(v)) return v;
@@ -32,7 +35,7 @@ function profileBio(v: unknown): unknown {
     const entities: Obj = { ...bio.entities };
     if (entities.description !== undefined && !isObject(entities.description)) delete entities.description;
     if (isObject(entities.url)) {
-      const urls = Array.isArray(entities.url.urls) ? entities.url.urls.filter((x) => UrlEntity.safeParse(x).success) : [];
+      const urls = Array.isArray(entities.url.urls) ? entities.url.urls.filter((x) => validUrl(x)) : [];
       entities.url = { ...entities.url, urls };
     } else {
       delete entities.url;

@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { SkeinError } from '../../../shared/errors';
+import { checkedBaseUrl } from './request';
+
+describe('checkedBaseUrl', () => {
+  it('normalizes a base URL, and answers again from its last check', () => {
+    expect(checkedBaseUrl('http://127.0.0.1:4000/')).toBe('http://127.0.0.1:4000');
+    expect(checkedBaseUrl('http://127.0.0.1:4000/')).toBe('http://127.0.0.1:4000');
+    expect(checkedBaseUrl('https://api.example/v1//')).toBe('https://api.example/v1');
+  });
+
+  it('still refuses a bad base URL after a good one was checked (a refusal is never remembered as good)', () => {
+    expect(checkedBaseUrl('https://api.example')).toBe('https://api.example');
+    for (const bad of ['not a url', 'ftp://api.example', 'https://user:pw@api.example', 'https://api.example/?q=1']) {
+      expect(() => checkedBaseUrl(bad)).toThrow(SkeinError);
+      expect(() => checkedBaseUrl(bad)).toThrow(SkeinError);
+    }
+    expect(checkedBaseUrl('https://api.example')).toBe('https://api.example');
+  });
+});
