@@ -4,8 +4,9 @@
  * action.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_ACTIONS, SkeinError, type ErrorCode } from '../../../shared/errors';
+import { DEFAULT_ACTIONS, type ErrorCode, type SkeinError } from '../../../shared/errors';
 import { FakeClock } from '../testing/fake-clock';
+import { failure } from '../testing/failure';
 import { sandboxHarness, until, type Harness } from '../testing/sandbox-harness';
 
 let h: Harness | undefined;
@@ -14,15 +15,6 @@ afterEach(async () => {
   h = undefined;
 });
 
-async function failure(p: Promise<unknown>): Promise<SkeinError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof SkeinError) return e;
-    throw e;
-  }
-  throw new Error('expected the call to fail');
-}
 
 const quotes = (hh: Harness) => ({ operation: 'postQuotes' as const, params: { tweetId: hh.sandbox.examples.muchQuotedPostId } });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SkeinError } from '../../../shared/errors';
 import { FakeClock } from '../testing/fake-clock';
+import { failure } from '../testing/failure';
 import { scriptedFetch, type Step } from '../testing/scripted-fetch';
 import { DEFAULT_POLICY, execute, type RequestPolicy } from './execute';
 import { backoffCeiling } from './policy/backoff';
@@ -29,15 +29,6 @@ function run(steps: Step[], opts: { policy?: Partial<RequestPolicy>; random?: ()
   return { promise, clock, fetch, answers, unanswered: () => unanswered };
 }
 
-async function failure(p: Promise<unknown>): Promise<SkeinError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof SkeinError) return e;
-    throw e;
-  }
-  throw new Error('expected a failure');
-}
 
 describe('execute: retries', () => {
   it('retries 5xx with jittered, capped backoff and succeeds', async () => {

@@ -35,13 +35,7 @@ export function ByOperationTable({ snapshot }: { snapshot: UsageSnapshot }) {
             <td className="num">{formatUsd(creditsToUsd(r.credits, prices))}</td>
           </tr>
         ))}
-        {rows.length === 0 ? (
-          <tr>
-            <td colSpan={4} className="muted">
-              No calls yet.
-            </td>
-          </tr>
-        ) : null}
+        {rows.length === 0 ? <NoCallsRow columns={4} /> : null}
       </tbody>
     </table>
   );
@@ -81,14 +75,18 @@ export function RecentCallsTable({ snapshot }: { snapshot: UsageSnapshot }) {
             <td className="num">{fullCount(r.credits)}</td>
           </tr>
         ))}
-        {rows.length === 0 ? (
-          <tr>
-            <td colSpan={6} className="muted">
-              No calls yet.
-            </td>
-          </tr>
-        ) : null}
+        {rows.length === 0 ? <NoCallsRow columns={6} /> : null}
       </tbody>
     </table>
+  );
+}
+
+function NoCallsRow({ columns }: { columns: number }) {
+  return (
+    <tr>
+      <td colSpan={columns} className="muted">
+        No calls yet.
+      </td>
+    </tr>
   );
 }
