@@ -4,7 +4,7 @@
  * posts and users (chunked to 100, found vs not found).
  */
 import { expect, test } from './fixtures';
-import { apiCall, attachScreenshot, demoExamples, expectAccessible, hostOnly, openRoute, sandbox } from './support/explorer';
+import { apiCall, attachScreenshot, demoExamples, expectAccessible, hostOnly, openRoute, sandbox, scrollToListEnd } from './support/explorer';
 
 test('a profile: header, bio entities, counts, pinned posts, timeline toggles sent explicitly, mentions', async ({ skein }, testInfo) => {
   hostOnly(testInfo);
@@ -94,15 +94,7 @@ test('people search: ranked people with bio and counts, scrolled to the end', as
   await expect(first.getByRole('list', { name: 'Counts' }).getByRole('listitem')).toHaveText([/followers$/, /following$/, /posts$/]);
   await expectAccessible(page, testInfo, 'people-search');
   await attachScreenshot(page, testInfo, 'people-search');
-  await page.waitForFunction(
-    () => {
-      const main = document.querySelector('main')!;
-      main.scrollTop = main.scrollHeight;
-      return document.querySelector('.list-end') !== null;
-    },
-    null,
-    { polling: 100, timeout: 30_000 },
-  );
+  await scrollToListEnd(page);
   await expect(results.getByText(/^End of people · \d+ people$/)).toBeVisible();
   await first.click();
   await expect(page).toHaveURL(/#\/user\/\d+\/posts$/);

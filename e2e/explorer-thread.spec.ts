@@ -3,7 +3,7 @@
  * Back from a reply lands exactly where the user was.
  */
 import { expect, test } from './fixtures';
-import { attachScreenshot, demoExamples, hostOnly, openRoute, sandbox } from './support/explorer';
+import { attachScreenshot, demoExamples, hostOnly, openRoute, sandbox, scrollToListEnd } from './support/explorer';
 
 test('scrolling the 10,000-reply thread to its end and back keeps the position', async ({ skein }, testInfo) => {
   hostOnly(testInfo);
@@ -18,15 +18,7 @@ test('scrolling the 10,000-reply thread to its end and back keeps the position',
 
   // hold End: each time the list grows the next page is asked for, until the end marker shows
   const endMarker = replies.getByText(/^End of replies · 10,000 replies$/);
-  await page.waitForFunction(
-    () => {
-      const main = document.querySelector('main');
-      if (main) main.scrollTop = main.scrollHeight;
-      return document.querySelector('.list-end') !== null;
-    },
-    null,
-    { polling: 50, timeout: 200_000 },
-  );
+  await scrollToListEnd(page, { pollingMs: 50, timeoutMs: 200_000 });
   await expect(endMarker).toBeVisible();
   await attachScreenshot(page, testInfo, 'thread-end');
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test, type SkeinApp } from './fixtures';
-import { demoExamples, openRoute } from './support/explorer';
+import { demoExamples, openRoute, scrollToListEnd } from './support/explorer';
 
 interface Manifest {
   view: { kind: string; operation: string; title: string | null };
@@ -116,15 +116,7 @@ test.describe('export from every kind of view', () => {
     await openRoute(page, '#/search?q=anne');
     const results = page.getByRole('region', { name: 'People matching “anne”' });
     await expect(results.locator('article[data-user-id]').first()).toBeVisible();
-    await page.waitForFunction(
-      () => {
-        const main = document.querySelector('main')!;
-        main.scrollTop = main.scrollHeight;
-        return document.querySelector('.list-end') !== null;
-      },
-      null,
-      { polling: 100, timeout: 30_000 },
-    );
+    await scrollToListEnd(page);
     const end = results.getByText(/^End of people · [\d,]+ people?$/);
     await expect(end).toBeVisible();
     const total = Number((/· ([\d,]+)/.exec((await end.textContent()) ?? '')?.[1] ?? '').replace(/,/g, ''));

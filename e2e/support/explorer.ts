@@ -44,6 +44,22 @@ export async function attachScreenshot(page: Page, testInfo: TestInfo, name: str
   await testInfo.attach(`${name}.png`, { body: await page.screenshot(), contentType: 'image/png' });
 }
 
+/**
+ * Hold End on the view: keep the scroller at its bottom (each time the list grows the next page is
+ * asked for) until the list's end marker (or its paging-stop note) shows.
+ */
+export async function scrollToListEnd(page: Page, opts: { timeoutMs?: number; pollingMs?: number } = {}): Promise<void> {
+  await page.waitForFunction(
+    () => {
+      const scroller = document.querySelector('main');
+      if (scroller) scroller.scrollTop = scroller.scrollHeight;
+      return document.querySelector('.list-end') !== null;
+    },
+    null,
+    { polling: opts.pollingMs ?? 100, timeout: opts.timeoutMs ?? 30_000 },
+  );
+}
+
 /** The main view's scroll container. */
 export function main(page: Page) {
   return page.getByRole('main');

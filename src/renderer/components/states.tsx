@@ -8,15 +8,24 @@ export function SkeletonList({ count = 4, label }: { count?: number; label: stri
       <span className="visually-hidden">{label}</span>
       {Array.from({ length: count }, (_, i) => (
         <div key={i} className="skeleton" aria-hidden="true">
-          <span className="skeleton__avatar" />
-          <span className="skeleton__lines">
-            <span className="skeleton__line skeleton__line--short" />
-            <span className="skeleton__line" />
-            <span className="skeleton__line skeleton__line--mid" />
-          </span>
+          <SkeletonShapes />
         </div>
       ))}
     </div>
+  );
+}
+
+/** The grey shapes of a placeholder post card (avatar and three lines), hidden from assistive tech. */
+export function SkeletonShapes() {
+  return (
+    <>
+      <span className="skeleton__avatar" aria-hidden="true" />
+      <span className="skeleton__lines" aria-hidden="true">
+        <span className="skeleton__line skeleton__line--short" />
+        <span className="skeleton__line" />
+        <span className="skeleton__line skeleton__line--mid" />
+      </span>
+    </>
   );
 }
 

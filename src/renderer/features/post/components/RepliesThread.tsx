@@ -4,6 +4,7 @@ import type { QueryType } from '../../../../shared/api/catalog';
 import type { Post } from '../../../../shared/api/schemas';
 import { InfiniteFeed } from '../../../components/InfiniteFeed';
 import { PostCard } from '../../../components/post/PostCard';
+import { SkeletonShapes } from '../../../components/states';
 import { summarizePages, type PageParam } from '../../../lib/pages';
 import { buildThreadTree, chronological, threadRows, type ThreadPost, type ThreadRow } from '../../../lib/thread-tree';
 import { useCollapsed, useUi } from '../../../state/ui';
@@ -168,12 +169,7 @@ function PendingRow({ depth }: { depth: number }) {
       <div className="thread-row__body">
         <div className="skeleton" role="status">
           <span className="visually-hidden">Loading this reply…</span>
-          <span className="skeleton__avatar" aria-hidden="true" />
-          <span className="skeleton__lines" aria-hidden="true">
-            <span className="skeleton__line skeleton__line--short" />
-            <span className="skeleton__line" />
-            <span className="skeleton__line skeleton__line--mid" />
-          </span>
+          <SkeletonShapes />
         </div>
       </div>
     </div>
