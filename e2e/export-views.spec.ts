@@ -29,6 +29,15 @@ interface ExportDoc {
 const exportButton = (page: Page) => page.getByRole('button', { name: 'Export…', exact: true });
 const exportDialog = (page: Page) => page.getByRole('dialog', { name: /^Export/ });
 
+/** The menu command (Ctrl/Cmd+E) opens exactly one export dialog, the one of the view on screen. */
+async function openExportByMenu(skein: SkeinApp, page: Page): Promise<Locator> {
+  await skein.emit('menu', 'export');
+  const dialog = exportDialog(page);
+  await expect(dialog).toBeVisible();
+  await expect(exportDialog(page)).toHaveCount(1);
+  return dialog;
+}
+
 /** The items the open dialog says the view has loaded ("What is loaded now (N items)"). */
 async function loadedItems(dialog: Locator): Promise<number> {
   const label = dialog.getByText(/What is loaded now/);
@@ -148,10 +157,7 @@ test.describe('export from every kind of view', () => {
     await expect(exportButton(page)).toBeEnabled();
 
     // the menu command (Ctrl/Cmd+E) opens exactly one dialog: the followers'
-    await skein.emit('menu', 'export');
-    const dialog = exportDialog(page);
-    await expect(dialog).toBeVisible();
-    await expect(exportDialog(page)).toHaveCount(1);
+    const dialog = await openExportByMenu(skein, page);
     await expect(dialog).toHaveAccessibleName(`Export “Followers of list ${ex.listId}”`);
     const shown = await loadedItems(dialog);
     expect(shown).toBeGreaterThan(0);
@@ -270,10 +276,7 @@ test.describe('export from every kind of view', () => {
         await expect(v.ready).toBeVisible();
         await expect(exportButton(page)).toHaveCount(1);
         await expect(exportButton(page)).toBeEnabled();
-        await skein.emit('menu', 'export');
-        const dialog = exportDialog(page);
-        await expect(dialog).toBeVisible();
-        await expect(exportDialog(page)).toHaveCount(1);
+        const dialog = await openExportByMenu(skein, page);
         const shown = v.items ?? (await loadedItems(dialog));
         const doc = await saveJson(skein, dialog, join(dir, `${v.kind}.json`));
         expect(doc.manifest.view).toMatchObject({ kind: v.kind, operation: v.operation });
