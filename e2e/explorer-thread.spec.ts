@@ -69,3 +69,30 @@ test('scrolling the 10,000-reply thread to its end and back keeps the position',
   }
   await expect(replies.getByText('Original post')).toBeVisible();
 });
+
+test('the view scrolls on its own compositor layer, so scrolling does not repaint the window', async ({ skein }) => {
+  const { page } = skein;
+  const ex = await demoExamples(page);
+  await openRoute(page, `#/post/${ex.bigThreadPostId}`);
+  await expect(page.getByRole('region', { name: 'Replies' }).getByText('Original post')).toBeVisible();
+
+  // a scroller without an opaque background is painted into the window's layer at a device scale of 1
+  // (LCD text): every scrolled frame then repaints and rasters the whole view on the renderer's main thread
+  const cdp = await page.context().newCDPSession(page);
+  const layers: { layerId: string; backendNodeId?: number }[] = [];
+  cdp.on('LayerTree.layerTreeDidChange', (e) => layers.splice(0, layers.length, ...(e.layers ?? [])));
+  const { result } = await cdp.send('Runtime.evaluate', { expression: 'document.getElementById("main")' });
+  const { node } = await cdp.send('DOM.describeNode', { objectId: result.objectId });
+  await cdp.send('LayerTree.enable');
+  await page.locator('#main').evaluate((el) => (el.scrollTop += 400));
+  await expect
+    .poll(async () => {
+      const own = layers.filter((l) => l.backendNodeId === node.backendNodeId);
+      const reasons = await Promise.all(
+        own.map(async (l) => (await cdp.send('LayerTree.compositingReasons', { layerId: l.layerId })).compositingReasonIds ?? []),
+      );
+      return reasons.flat();
+    })
+    .toContain('OverflowScrolling');
+  await cdp.detach();
+});
