@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FIRST_PAGE, nextCursor, nextPageParam, previousPageParam, summarizePages } from './pages';
+import { FIRST_PAGE, itemsById, nextCursor, nextPageParam, previousPageParam, summarizePages } from './pages';
 
 const page = (ids: string[], o: { next?: string | null; stop?: string; dup?: number; dropped?: number; cache?: boolean } = {}) => ({
   items: ids.map((id) => ({ id })),
@@ -14,6 +14,16 @@ const page = (ids: string[], o: { next?: string | null; stop?: string; dup?: num
     notFound: [],
   },
   meta: { callId: 'c', fromCache: o.cache ?? false, fetchedAt: 0, httpStatus: 200, credits: 0, durationMs: 0, attempts: 1 },
+});
+
+describe('itemsById', () => {
+  it('indexes a page once, the first of a repeated id winning', () => {
+    const p = { items: [{ id: 'a', n: 1 }, { id: 'b', n: 2 }, { id: 'a', n: 3 }] };
+    const index = itemsById(p);
+    expect(index.get('a')).toBe(p.items[0]);
+    expect(index.size).toBe(2);
+    expect(itemsById(p)).toBe(index);
+  });
 });
 
 describe('summarizePages', () => {

@@ -49,6 +49,19 @@ export function summarizePages<T extends { id: string }>(pages: readonly PageLik
   };
 }
 
+const pageIndexes = new WeakMap<object, Map<string, unknown>>();
+
+/** A page's items by id (the first of a repeated id), built once per page object. */
+export function itemsById<T extends { id: string }>(page: { readonly items: readonly T[] }): ReadonlyMap<string, T> {
+  let index = pageIndexes.get(page) as Map<string, T> | undefined;
+  if (!index) {
+    index = new Map();
+    for (const item of page.items) if (!index.has(item.id)) index.set(item.id, item);
+    pageIndexes.set(page, index);
+  }
+  return index;
+}
+
 /** The cursor for the next page, or undefined at the end (TanStack Query's contract). */
 export function nextCursor(page: Pick<ApiCallOutput, 'paging'>): string | undefined {
   const p = page.paging;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Post } from '../../../shared/api/schemas';
-import { ThreadOutline } from './thread-outline';
+import { QueryClient } from '@tanstack/react-query';
+import { heldPost, outlineOf, ThreadOutline } from './thread-outline';
 
 const post = (id: string, parent: string | null = '0') => ({ id, inReplyToId: parent, createdAt: 'Sun Nov 22 02:13:21 +0000 2026' }) as unknown as Post;
 const page = (ids: string[], o: { dup?: number; stop?: string } = {}) => ({
@@ -71,5 +72,41 @@ describe('ThreadOutline tree', () => {
     o.place(1, page(['4', '5']));
     expect(o.tree().size).toBe(4);
     expect(o.tree().roots.map((n) => n.id)).toEqual(['1', '2', '4', '5']);
+  });
+});
+
+describe('heldPost: a row finds its post in its own page of the window', () => {
+  const p = (index: number) => ({ cursor: index ? `c${index}` : null, index, prev: null });
+  it('finds the post when its page is in the window, and waits (null) when it is not', () => {
+    const pages = [page(['4', '5']), page(['6', '7'])];
+    const params = [p(2), p(3)];
+    expect(heldPost(pages, params, '6', 3)).toBe(pages[1]!.items[0]);
+    expect(heldPost(pages, params, '4', 2)?.id).toBe('4');
+    expect(heldPost(pages, params, '1', 0)).toBeNull();
+    expect(heldPost(pages, params, '8', 4)).toBeNull();
+    // the id is not on the page the outline says
+    expect(heldPost(pages, params, '6', 2)).toBeNull();
+    expect(heldPost(undefined, undefined, '6', 3)).toBeNull();
+    expect(heldPost(pages, params, '6', null)).toBeNull();
+  });
+
+  it('keeps the focal post of the page it last came on', () => {
+    const o = new ThreadOutline('0');
+    o.place(0, page(['1']));
+    o.place(1, page(['0', '2']));
+    expect(o.focalPage).toBe(1);
+  });
+});
+
+describe('outlineOf', () => {
+  it('is one outline per query in the cache, and a throwaway one without it', () => {
+    const client = new QueryClient();
+    const key = ['post', 'thread', '0', 'Relevance', 'window'];
+    expect(outlineOf(client, key, '0')).not.toBe(outlineOf(client, key, '0'));
+    client.setQueryData(key, { pages: [], pageParams: [] });
+    const o = outlineOf(client, key, '0');
+    expect(outlineOf(client, [...key], '0')).toBe(o);
+    client.removeQueries({ queryKey: key });
+    expect(outlineOf(client, key, '0')).not.toBe(o);
   });
 });

@@ -10,9 +10,10 @@
  * One outline per thread query, fed by its queryFn as pages arrive (`place`)
  * and gone with the query.
  */
-import type { QueryClient, QueryKey } from '@tanstack/react-query';
+import { hashKey, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import type { Post } from '../../../shared/api/schemas';
 import type { ApiResult } from '../../../shared/ipc/api';
+import { itemsById, type PageParam } from '../../lib/pages';
 import type { ThreadPost, ThreadTree } from '../../lib/thread-tree';
 import { IncrementalThreadTree } from '../../lib/thread-tree-incremental';
 
@@ -26,6 +27,8 @@ export class ThreadOutline {
   entries: OutlinePost[] = [];
   /** the focal post itself, kept whole: the view shows it whatever the window */
   focal: Post | null = null;
+  /** the page the focal post last came on */
+  focalPage: number | null = null;
   /** grows on every change: memo key for what is derived from the outline */
   version = 0;
   /** why paging stopped, from the last page placed */
@@ -74,7 +77,10 @@ export class ThreadOutline {
     }
     this.starts.push(this.entries.length);
     for (const p of page.items) {
-      if (p.id === this.postId) this.focal = p;
+      if (p.id === this.postId) {
+        this.focal = p;
+        this.focalPage = index;
+      }
       const entry: OutlinePost = { id: p.id, inReplyToId: p.inReplyToId ?? null, createdAt: p.createdAt, page: index };
       this.entries.push(entry);
       this.built.add(entry);
@@ -99,9 +105,28 @@ const outlines = new WeakMap<object, ThreadOutline>();
  * query lives in TanStack Query's cache (garbage-collected with it).
  */
 export function outlineOf(client: QueryClient, queryKey: QueryKey, postId: string): ThreadOutline {
-  const query = client.getQueryCache().find({ queryKey, exact: true });
+  // by hash (one Map lookup): `find` matches the key against every query in the cache
+  const query = client.getQueryCache().get(hashKey(queryKey));
   if (!query) return new ThreadOutline(postId);
   let outline = outlines.get(query);
   if (!outline) outlines.set(query, (outline = new ThreadOutline(postId)));
   return outline;
+}
+
+/**
+ * The post `id` of outline page `page` when that page is in the window
+ * (the thread query's `pages` and their `params`), else null (its row waits for it). One
+ * lookup in that page's index: nothing is rebuilt over the whole window when
+ * a page arrives.
+ */
+export function heldPost(
+  pages: readonly { readonly items: readonly Post[] }[] | undefined,
+  params: readonly PageParam[] | undefined,
+  id: string,
+  page: number | null,
+): Post | null {
+  if (!pages || !params || page === null) return null;
+  const slot = page - (params[0]?.index ?? 0);
+  const held = params[slot]?.index === page ? pages[slot] : undefined;
+  return held ? (itemsById(held).get(id) ?? null) : null;
 }

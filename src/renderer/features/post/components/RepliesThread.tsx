@@ -10,7 +10,7 @@ import { buildThreadTree, chronological, threadRows, type ThreadPost, type Threa
 import { useCollapsed, useUi } from '../../../state/ui';
 import { ExportButton, exportView } from '../../export';
 import { postKeys, threadQuery } from '../queries';
-import { outlineOf, type OutlinePost } from '../thread-outline';
+import { heldPost, outlineOf, type OutlinePost } from '../thread-outline';
 import { ReplyControls } from './ReplyControls';
 import { ThreadRowView } from './ThreadRowView';
 
@@ -34,8 +34,13 @@ export function RepliesThread({ postId, order, flat }: { postId: string; order: 
   const client = useQueryClient();
   const outline = outlineOf(client, postKeys.thread(postId, order), postId);
   const version = outline.version;
-  const summary = useMemo(() => summarizePages<Post>(query.data?.pages), [query.data]);
-  const held = useMemo(() => new Map(summary.items.map((p) => [p.id, p])), [summary.items]);
+  // flat: every page summarized (it sorts them all); threaded: rows find their post in their own page
+  const summary = useMemo(() => summarizePages<Post>(flat ? query.data?.pages : undefined), [flat, query.data]);
+  const fromCache = useMemo(() => {
+    const pages = query.data?.pages ?? [];
+    return pages.length > 0 && pages.every((p) => p.meta.fromCache);
+  }, [query.data]);
+  const params = query.data?.pageParams as PageParam[] | undefined;
   const threadId = `${postId}:${order}`;
   const collapsed = useCollapsed(threadId);
   const collapseBranches = useUi((s) => s.collapseBranches);
@@ -44,7 +49,7 @@ export function RepliesThread({ postId, order, flat }: { postId: string; order: 
   const outlineTree = useMemo(() => (flat || version < 0 ? null : outline.tree()), [flat, outline, version]);
   const flatTree = useMemo(() => (flat ? buildThreadTree<ThreadPost>(postId, summary.items) : null), [flat, postId, summary.items]);
   const tree = outlineTree ?? flatTree ?? buildThreadTree<ThreadPost>(postId, []);
-  const focal = (flat ? summary.items.find((p) => p.id === postId) : (held.get(postId) ?? outline.focal)) ?? null;
+  const focal = (flat ? summary.items.find((p) => p.id === postId) : (heldPost(query.data?.pages, params, postId, outline.focalPage) ?? outline.focal)) ?? null;
   const threaded = useMemo(() => (outlineTree ? threadRows(outlineTree, collapsed) : []), [outlineTree, collapsed]);
   const chrono = useMemo(() => (flat ? chronological(summary.items).map((post) => ({ kind: 'flat' as const, key: post.id, post })) : []), [flat, summary.items]);
   const rows: Row[] = flat ? chrono : threaded;
@@ -55,7 +60,6 @@ export function RepliesThread({ postId, order, flat }: { postId: string; order: 
 
   // the window: the first and last page it holds; a row within EDGE_PAGES of either end being
   // rendered brings the page beyond it in, early enough that its rows are never seen waiting
-  const params = query.data?.pageParams as PageParam[] | undefined;
   const first = params?.[0]?.index ?? 0;
   const last = params?.[params.length - 1]?.index ?? 0;
   const known = outline.pages;
@@ -92,7 +96,7 @@ export function RepliesThread({ postId, order, flat }: { postId: string; order: 
   );
   const feedSummary = flat
     ? summary
-    : { items: summary.items, duplicatesRemoved: outline.duplicatesRemoved, dropped: outline.dropped, stop: outline.stop, fromCache: summary.fromCache, pages: known };
+    : { duplicatesRemoved: outline.duplicatesRemoved, dropped: outline.dropped, stop: outline.stop, fromCache, pages: known };
 
   return (
     <>
@@ -130,7 +134,7 @@ export function RepliesThread({ postId, order, flat }: { postId: string; order: 
           r.kind === 'flat' ? (
             <PostCard post={r.post} />
           ) : (
-            <ThreadSlot row={r} post={r.kind === 'post' ? ((r.isFocal ? focal : held.get(r.key)) ?? null) : null} threadId={threadId} onShown={onShown} />
+            <ThreadSlot row={r} post={r.kind === 'post' ? (r.isFocal ? focal : heldPost(query.data?.pages, params, r.key, pageOf(r.post))) : null} threadId={threadId} onShown={onShown} />
           )
         }
         label="Replies"
