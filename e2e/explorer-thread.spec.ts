@@ -96,3 +96,31 @@ test('the view scrolls on its own compositor layer, so scrolling does not repain
     .toContain('OverflowScrolling');
   await cdp.detach();
 });
+
+test('loading more keeps the Load more button, and its focus, under placeholders until the page lands', async ({ skein }, testInfo) => {
+  hostOnly(testInfo);
+  const { page } = skein;
+  const ex = await demoExamples(page);
+  await openRoute(page, `#/post/${ex.bigThreadPostId}`);
+  const replies = page.getByRole('region', { name: 'Replies' });
+  const more = replies.getByRole('button', { name: 'Load more replies' });
+  await expect(more).toBeEnabled();
+  const lastRow = () => replies.locator('.vlist__row').evaluateAll((rows) => Math.max(...rows.map((r) => Number((r as HTMLElement).dataset.index))));
+
+  await (await sandbox(skein)).fault('latency;ms=1500', ['postRepliesV2'], 1);
+  await more.focus();
+  const before = await lastRow();
+  await page.keyboard.press('Enter');
+  const loading = replies.getByRole('status').filter({ hasText: 'Loading more replies…' });
+  await expect(loading).toBeAttached();
+  await expect(replies.locator('.list-more__placeholders')).toBeVisible();
+  await expect(more).toHaveAttribute('aria-disabled', 'true');
+  await expect(more).toBeFocused();
+
+  await expect(loading).toHaveCount(0, { timeout: 10_000 });
+  await expect(more).not.toHaveAttribute('aria-disabled');
+  await expect(more).toBeFocused();
+  await expect(replies.locator('.list-more__placeholders')).toBeHidden();
+  // the page is in: the list grew under the reader
+  await expect.poll(lastRow).toBeGreaterThan(before);
+});

@@ -3,7 +3,7 @@ import { useCallback, type ReactNode } from 'react';
 import { fullCount } from '../lib/format';
 import type { PagesSummary } from '../lib/pages';
 import { ErrorState } from './ErrorState';
-import { EmptyState, Note, SkeletonList } from './states';
+import { EmptyState, Note, SkeletonList, SkeletonShapes } from './states';
 import { VirtualList } from './VirtualList';
 
 export interface Noun {
@@ -16,7 +16,8 @@ export interface InfiniteFeedProps<T> {
     UseInfiniteQueryResult<InfiniteData<unknown, unknown>>,
     'status' | 'error' | 'refetch' | 'fetchNextPage' | 'hasNextPage' | 'isFetchingNextPage' | 'isFetchNextPageError'
   >;
-  summary: Pick<PagesSummary<unknown>, 'duplicatesRemoved' | 'dropped' | 'stop' | 'fromCache' | 'items' | 'pages'>;
+  /** what the pages say; `items` counts what is loaded unless `loadedCount` does */
+  summary: Pick<PagesSummary<unknown>, 'duplicatesRemoved' | 'dropped' | 'stop' | 'fromCache' | 'pages'> & { items?: readonly unknown[] };
   rows: readonly T[];
   getKey: (row: T, index: number) => string;
   renderRow: (row: T, index: number) => ReactNode;
@@ -37,7 +38,7 @@ const plural = (n: number, noun: Noun) => `${fullCount(n)} ${n === 1 ? noun.one 
  */
 export function InfiniteFeed<T>({ query, summary, rows, getKey, renderRow, label, noun, empty, loadedCount }: InfiniteFeedProps<T>) {
   const { status, error, refetch, fetchNextPage, hasNextPage, isFetchingNextPage, isFetchNextPageError } = query;
-  const loaded = loadedCount ?? summary.items.length;
+  const loaded = loadedCount ?? summary.items?.length ?? 0;
   const canLoad = hasNextPage && !isFetchingNextPage && !isFetchNextPageError;
   const loadMore = useCallback(() => {
     if (canLoad) void fetchNextPage({ cancelRefetch: false });
@@ -59,11 +60,22 @@ export function InfiniteFeed<T>({ query, summary, rows, getKey, renderRow, label
         <ErrorState compact error={error} what={`more ${noun.many}`} onRetry={() => void fetchNextPage({ cancelRefetch: false })} />
       ) : status === 'error' ? (
         <ErrorState compact error={error} what={noun.many} onRetry={() => void refetch()} />
-      ) : isFetchingNextPage ? (
-        <SkeletonList count={2} label={`Loading more ${noun.many}…`} />
-      ) : hasNextPage ? (
+      ) : hasNextPage || isFetchingNextPage ? (
+        // mounted as long as more can come: while a page loads, placeholders show and the button waits
+        // (keeping keyboard focus); when it lands a few attributes change, nothing is rebuilt
         <div className="list-more">
-          <button type="button" className="btn" onClick={loadMore}>
+          <div className="list-more__placeholders" hidden={!isFetchingNextPage} aria-hidden="true">
+            <div className="skeleton">
+              <SkeletonShapes />
+            </div>
+            <div className="skeleton">
+              <SkeletonShapes />
+            </div>
+          </div>
+          <p className="visually-hidden" role="status">
+            {isFetchingNextPage ? `Loading more ${noun.many}…` : ''}
+          </p>
+          <button type="button" className="btn" onClick={loadMore} aria-disabled={!canLoad || undefined}>
             Load more {noun.many}
           </button>
         </div>
