@@ -121,6 +121,24 @@ describe('compileCheck', () => {
     expect(loose(JSON.parse('{"a":"x","__proto__":{"polluted":true}}'))).toBe(false);
   });
 
+  it('checks shapes with keys that are not identifiers (no generated code for them) as zod does', () => {
+    for (const [s, ok] of [
+      [z.looseObject({ 'a-b': z.string(), '0': z.number().int(), 'with space': z.boolean().optional(), plain: z.string().nullable() }), { 'a-b': 'x', '0': 1, plain: null }],
+      [z.object({ 'a-b': z.string(), inner: z.looseObject({ "it's": z.string() }) }), { 'a-b': 'x', inner: { "it's": 'y', more: 1 } }],
+      [z.strictObject({ constructor: z.string(), $x: z.number() }), { constructor: 'c', $x: 1 }],
+    ] as const) {
+      expect(expectAgrees(s, ok)).toEqual({ compiled: true, zod: true });
+      for (const m of mutations(ok, REPLACEMENTS)) {
+        const r = expectAgrees(s, m);
+        if (!r.zod) expect(r.compiled).toBe(false);
+      }
+    }
+    // an inherited field is read as zod reads it; a missing required one is not proven
+    const inheritedCheck = compileCheck(z.looseObject({ constructor: z.string() }))!;
+    expect(inheritedCheck({})).toBe(false);
+    expect(z.looseObject({ constructor: z.string() }).safeParse({}).success).toBe(false);
+  });
+
   it('returns null (zod decides) for what it does not compile', () => {
     for (const s of [
       z.string().min(1),
