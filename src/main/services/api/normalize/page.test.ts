@@ -116,6 +116,38 @@ describe('post variants', () => {
     expect(m?.id_str).toBe('99');
   });
 
+  it('keeps valid entity lists, the bio and pinned ids as they came, and fixes what must change', () => {
+    const tag = { text: 'a', indices: [0, 2] };
+    const url = { display_url: 'd', expanded_url: 'https://e.example', url: 'https://s.co/1', indices: [3, 9] };
+    const author = { ...userFixture, pinnedTweetIds: ['1', '2'], profile_bio: { description: 'x', entities: { description: { urls: [url] }, url: { urls: [url] } } } };
+    const raw = { ...postFixture, author, entities: { hashtags: [tag], symbols: [], urls: [url], user_mentions: [] } };
+    const frozen = structuredClone(raw);
+    const p = one(raw);
+    expect(p.entities).toEqual(raw.entities);
+    expect((p.author as unknown as Record<string, unknown>).profile_bio).toEqual(author.profile_bio);
+    expect(p.author.pinnedTweetIds).toEqual(['1', '2']);
+    expect(raw).toEqual(frozen);
+
+    const fixed = one({
+      ...postFixture,
+      author: {
+        ...userFixture,
+        pinnedTweetIds: [' 3 ', 4, null, '5'],
+        profile_bio: { description: 'x', entities: { description: 'text', url: { urls: [url, { url: 1 }] }, other: 1 } },
+      },
+      entities: { hashtags: [tag, { text: 1 }], symbols: 'none', urls: undefined, user_mentions: [] },
+    });
+    expect(fixed.entities).toEqual({ hashtags: [tag], user_mentions: [] });
+    expect(Object.keys(fixed.entities ?? {})).toEqual(['hashtags', 'user_mentions']);
+    expect(fixed.author.pinnedTweetIds).toEqual(['3', '4', '5']);
+    expect((fixed.author as unknown as Record<string, unknown>).profile_bio).toEqual({ description: 'x', entities: { url: { urls: [url] }, other: 1 } });
+
+    const bare = one({ ...postFixture, author: { ...userFixture, profile_bio: { description: 'x', entities: null } } });
+    expect(Object.keys((bare.author as unknown as { profile_bio: object }).profile_bio)).toEqual(['description']);
+    const noUrl = one({ ...postFixture, author: { ...userFixture, profile_bio: { description: 'x', entities: { url: 'u' } } } });
+    expect((noUrl.author as unknown as { profile_bio: unknown }).profile_bio).toEqual({ description: 'x', entities: {} });
+  });
+
   it('reads a numeric id and counters sent as text', () => {
     const p = one({ ...postFixture, id: 1234, likeCount: '5' });
     expect(p.id).toBe('1234');

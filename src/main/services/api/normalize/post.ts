@@ -32,9 +32,13 @@ export function normalizePost(v: unknown, depth = 0): unknown {
   return p;
 }
 
+/** the valid entries of a list; the list itself when all are (a reader never changes it, so it can be shared) */
 function keepValid(v: unknown, valid: Check): unknown[] | undefined {
   if (!Array.isArray(v)) return undefined;
-  return v.filter((x) => valid(x));
+  for (let i = 0; i < v.length; i++) {
+    if (!valid(v[i])) return v.filter((x) => valid(x));
+  }
+  return v;
 }
 
 const ENTITY_LISTS: ReadonlyArray<[string, Check]> = [
@@ -46,11 +50,28 @@ const ENTITY_LISTS: ReadonlyArray<[string, Check]> = [
 ];
 const validMedia = validatorOf(MediaEntity);
 
+/**
+ * The entities with only valid entries in their lists, and spec media built from
+ * `extendedEntities` when the spec's list is empty. When nothing is to change (the
+ * common case), the object itself: readers never change what they keep.
+ */
 function entities(v: unknown, extended: unknown): Obj | null {
-  const e: Obj | null = isObject(v) ? { ...v } : null;
   const extMedia = isObject(extended) && Array.isArray(extended.media) ? extended.media : [];
-  if (!e && extMedia.length === 0) return null;
-  const out: Obj = e ?? {};
+  if (!isObject(v)) {
+    if (extMedia.length === 0) return null;
+  } else if (extMedia.length === 0 || (Array.isArray(v.media) && v.media.length > 0)) {
+    let same = true;
+    for (const [name, valid] of ENTITY_LISTS) {
+      if (!(name in v)) continue;
+      const list = v[name];
+      if (!Array.isArray(list) || keepValid(list, valid) !== list) {
+        same = false;
+        break;
+      }
+    }
+    if (same) return v;
+  }
+  const out: Obj = isObject(v) ? { ...v } : {};
   for (const [name, valid] of ENTITY_LISTS) {
     if (name in out) {
       const kept = keepValid(out[name], valid);

@@ -23,13 +23,34 @@ export function normalizeUser(v: unknown): unknown {
   u.profilePicture = str(u.profilePicture, '');
   u.coverPicture = nullableString(u.coverPicture);
   u.canDm = bool(u.canDm, false);
-  u.pinnedTweetIds = Array.isArray(u.pinnedTweetIds) ? u.pinnedTweetIds.map((x) => idString(x)).filter((x) => typeof x === 'string') : [];
+  u.pinnedTweetIds = pinnedIds(u.pinnedTweetIds);
   u.profile_bio = profileBio(u.profile_bio);
   return u;
 }
 
+/** ids as the spec spells them; the list itself when it already is (a reader never changes it, so it can be shared) */
+function pinnedIds(v: unknown): unknown[] {
+  if (!Array.isArray(v)) return [];
+  for (let i = 0; i < v.length; i++) {
+    const x: unknown = v[i];
+    if (typeof x !== 'string' || x.trim() !== x) return v.map((y) => idString(y)).filter((y) => typeof y === 'string');
+  }
+  return v;
+}
+
+/** whether `profileBio` would give back a copy equal to `bio` (its entities are as the spec has them) */
+function bioAsIs(bio: Obj): boolean {
+  const e = bio.entities;
+  if (!isObject(e)) return !Object.hasOwn(bio, 'entities');
+  if (e.description !== undefined && !isObject(e.description)) return false;
+  const url = e.url;
+  if (!isObject(url)) return !Object.hasOwn(e, 'url');
+  return Array.isArray(url.urls) && url.urls.every((x) => validUrl(x));
+}
+
 function profileBio(v: unknown): unknown {
   if (!isObject(v) || typeof v.description !== 'string') return null;
+  if (bioAsIs(v)) return v;
   const bio: Obj = { ...v };
   if (isObject(bio.entities)) {
     const entities: Obj = { ...bio.entities };
