@@ -22,6 +22,7 @@ import { chromiumExecutable } from '../e2e/host';
 import { checkBuilt, launchChromium, openApp, type BenchApp, type BridgeLog, type Target } from './perf/app';
 import { info, skipped, type Metric } from './perf/budgets';
 import { measureChildren, RESULTS_DIR } from './perf/children';
+import { cpuTimes, stealShare } from './perf/cpu-steal';
 import { measureDataPath } from './perf/data-path';
 import { measureFirstContent } from './perf/first-content';
 import { measureInteractions } from './perf/interactions';
@@ -65,6 +66,7 @@ const log = (s: string) => console.log(`[bench ${new Date().toISOString().slice(
 async function main(): Promise<number> {
   const started = performance.now();
   const loadAtStart = loadavg();
+  const cpuAtStart = cpuTimes();
   const { target, only, quick } = parseArgs(process.argv.slice(2));
   const metrics: Metric[] = [];
   const details: Record<string, unknown> = {};
@@ -93,11 +95,14 @@ async function main(): Promise<number> {
     if (!only.has(name)) return;
     log(`${what}…`);
     const t0 = performance.now();
+    const cpu0 = cpuTimes();
     try {
       const r = await fn();
       metrics.push(...r.metrics);
       details[name] = r.detail ?? r.details;
-      log(`${what}: done in ${round((performance.now() - t0) / 1000, 1)} s`);
+      const steal = stealShare(cpu0, cpuTimes());
+      if (steal !== null) metrics.push(info(`machine.steal.${name}`, 'machine', `CPU time taken by the hypervisor (steal) during "${name}"`, steal, '%'));
+      log(`${what}: done in ${round((performance.now() - t0) / 1000, 1)} s${steal !== null ? ` (steal ${steal} %)` : ''}`);
     } catch (error) {
       const message = error instanceof Error ? error.message.split('\n')[0]! : String(error);
       log(`${what}: FAILED — ${message}`);
@@ -144,6 +149,8 @@ async function main(): Promise<number> {
 
   const loadAtEnd = loadavg();
   metrics.push(info('machine.load', 'machine', 'load average (1 min) at the end', round(loadAtEnd[0] ?? 0, 2), '', `${round(loadAtStart[0] ?? 0, 2)} at the start, on ${cpus().length} cores`));
+  const steal = stealShare(cpuAtStart, cpuTimes());
+  if (steal !== null) metrics.push(info('machine.steal', 'machine', 'CPU time taken by the hypervisor (steal) during the whole run', steal, '%'));
   notes.push(MACHINE_NOTE);
   const durationS = (performance.now() - started) / 1000;
   const files = writeReport(RESULTS_DIR, { env: environment(target, chromiumVersion(), loadAtStart), metrics, details, durationS, notes });
