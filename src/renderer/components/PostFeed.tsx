@@ -1,13 +1,13 @@
 import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
 import { useMemo, type ReactNode } from 'react';
-import type { Post } from '../../shared/api/schemas';
+import type { CardPost } from '../../shared/api/schemas';
 import type { ApiCallOutput } from '../../shared/ipc/api';
 import { summarizePages, type PagesSummary } from '../lib/pages';
 import { InfiniteFeed, type Noun } from './InfiniteFeed';
 import { PostCard } from './post/PostCard';
 
 /** A page of any post-returning paged operation. */
-export type PostPage = Omit<ApiCallOutput, 'items' | 'operation'> & { items: Post[] };
+export type PostPage = Omit<ApiCallOutput, 'items' | 'operation'> & { items: CardPost[] };
 
 const POSTS: Noun = { one: 'post', many: 'posts' };
 
@@ -17,12 +17,12 @@ interface Props {
   noun?: Noun;
   empty: ReactNode;
   /** the pages summarized already (a view that also needs the count, e.g. for export); computed here otherwise */
-  summary?: PagesSummary<Post>;
+  summary?: PagesSummary<CardPost>;
 }
 
 /** An infinite, virtualized list of post cards with all list states. */
 export function PostFeed({ query, label, noun = POSTS, empty, summary: given }: Props) {
-  const summary = useMemo(() => given ?? summarizePages<Post>(query.data?.pages), [given, query.data]);
+  const summary = useMemo(() => given ?? summarizePages<CardPost>(query.data?.pages), [given, query.data]);
   return (
     <InfiniteFeed
       query={query}

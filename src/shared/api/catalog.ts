@@ -12,6 +12,7 @@ import {
   Trend,
   UnknownObject,
   User,
+  type CardPost,
 } from './schemas';
 
 export type ParamType = 'string' | 'integer' | 'boolean' | 'idList';
@@ -323,6 +324,8 @@ export const ITEM_SCHEMAS = {
 
 export type ItemOfKind = { [K in ItemKind]: z.infer<(typeof ITEM_SCHEMAS)[K]> };
 export type ItemOf<Id extends OperationId> = ItemOfKind[Operations[Id]['itemKind']];
+/** An item as the renderer gets it: posts as `CardPost` (their authors cut to what a card shows). */
+export type BridgeItemOf<Id extends OperationId> = Operations[Id]['itemKind'] extends 'post' ? CardPost : ItemOf<Id>;
 
 /** true when the operation returns a list of items (vs one `data` object) */
 export function isListOperation(id: OperationId): boolean {

@@ -146,6 +146,27 @@ export const Post: z.ZodType<Post> = PostBase.extend({
   quoted_tweet: z.lazy(() => Post.nullable()),
 });
 
+/**
+ * A post as it crosses the bridge: whole but for its author (and its quoted post's), cut to what a post
+ * card shows. The author's whole profile stays in main (response store, exports): it was two thirds of
+ * a page's bytes, copied into the renderer and kept there for every post held.
+ */
+export const CARD_AUTHOR_FIELDS = ['type', 'id', 'userName', 'name', 'url', 'isBlueVerified', 'profilePicture'] as const;
+export type CardAuthor = Pick<User, (typeof CARD_AUTHOR_FIELDS)[number]>;
+/** `Omit` that keeps an open object's index signature and its other named fields */
+type OmitKnown<T, K extends PropertyKey> = { [P in keyof T as P extends K ? never : P]: T[P] };
+export type CardPost = OmitKnown<Post, 'author' | 'quoted_tweet'> & { author: CardAuthor; quoted_tweet: CardPost | null };
+
+export function cardAuthor(user: User): CardAuthor {
+  const out: Record<string, unknown> = {};
+  for (const k of CARD_AUTHOR_FIELDS) out[k] = user[k];
+  return out as CardAuthor;
+}
+
+export function cardPost(post: Post): CardPost {
+  return { ...post, author: cardAuthor(post.author), quoted_tweet: post.quoted_tweet ? cardPost(post.quoted_tweet) : null };
+}
+
 /* --------------------------------------------------------------- community */
 
 const ActionResult = z.looseObject({

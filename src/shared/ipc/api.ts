@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { OperationIdSchema, type ItemOf, type OperationId } from '../api/catalog';
+import { OperationIdSchema, type BridgeItemOf, type OperationId } from '../api/catalog';
 import { fn } from './define';
 
 export const ApiCallInput = z.object({
@@ -66,7 +66,7 @@ export type ApiCallOutput = z.infer<typeof ApiCallOutput>;
 /** api.call's output with items typed for one operation. */
 export type ApiResult<Id extends OperationId> = Omit<ApiCallOutput, 'items' | 'operation'> & {
   operation: Id;
-  items: Array<ItemOf<Id>>;
+  items: Array<BridgeItemOf<Id>>;
 };
 
 export const apiContract = {

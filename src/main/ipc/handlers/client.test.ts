@@ -16,7 +16,8 @@ import type { SecretBackend } from '../../services/keys/secret-storage';
 import { FakeClock } from '../../services/testing/fake-clock';
 import { fakeSecretStorage } from '../../services/testing/fake-secret-storage';
 import { createContractDispatcher } from '../dispatch';
-import { createClientHandlers } from './client';
+import { CARD_AUTHOR_FIELDS, type Post, type User } from '../../../shared/api/schemas';
+import { createClientHandlers, forBridge } from './client';
 
 const { api, credentials, settings, usage, cache } = contract;
 const shape = { api, credentials, settings, usage, cache };
@@ -221,5 +222,42 @@ describe('settings, mode and key through the bridge', () => {
     expect(data(await s.call('api.cancel', { callId: 'slow' }, 6))).toEqual({ cancelled: false });
     expect(data(await s.call('api.cancel', { callId: 'slow' }, 5))).toEqual({ cancelled: true });
     expect(await pending).toMatchObject({ ok: false, error: { code: 'cancelled' } });
+  });
+});
+
+describe('what the renderer is sent', () => {
+  it('posts with their authors cut to what a card shows; users whole; main keeps the whole answer', async () => {
+    const s = await setup();
+    const quotes = { operation: 'postQuotes', params: { tweetId: s.sandbox.examples.muchQuotedPostId } };
+    const sent = data(await s.call<ApiCallOutput>('api.call', quotes));
+    const posts = sent.items as Array<Record<string, unknown> & { author: Record<string, unknown>; quoted_tweet: { author: Record<string, unknown> } | null }>;
+    expect(posts.length).toBeGreaterThan(0);
+    for (const p of posts) {
+      expect(Object.keys(p.author).sort()).toEqual([...CARD_AUTHOR_FIELDS].sort());
+      if (p.quoted_tweet) expect(Object.keys(p.quoted_tweet.author).sort()).toEqual([...CARD_AUTHOR_FIELDS].sort());
+      expect(p).toHaveProperty('text');
+      expect(p).toHaveProperty('entities');
+    }
+    expect(posts.some((p) => p.quoted_tweet)).toBe(true);
+    // from main's store: cut the same way (the stored answer was not cut in place)
+    const again = data(await s.call<ApiCallOutput>('api.call', quotes));
+    expect(again.meta.fromCache).toBe(true);
+    expect(again.items).toEqual(sent.items);
+
+    const people = data(await s.call<ApiCallOutput>('api.call', { operation: 'userSearch', params: { query: 'a' } }));
+    expect(people.items.length).toBeGreaterThan(0);
+    for (const u of people.items as User[]) expect(u).toHaveProperty('description');
+  });
+
+  it('cuts a copy, never the answer main holds', () => {
+    const author = { type: 'user', id: '1', userName: 'ada', name: 'Ada', url: 'u', isBlueVerified: true, profilePicture: 'p', description: 'bio', followers: 3 };
+    const post = { id: '2', text: 't', kept: 'unknown field', author, quoted_tweet: { id: '3', text: 'q', author, quoted_tweet: null } } as unknown as Post;
+    const result = { operation: 'postQuotes', items: [post] } as unknown as ApiCallOutput;
+    const sent = forBridge('postQuotes', result).items[0] as Record<string, unknown>;
+    expect(sent).toMatchObject({ id: '2', text: 't', kept: 'unknown field', author: { id: '1', name: 'Ada', userName: 'ada', profilePicture: 'p', isBlueVerified: true } });
+    expect(sent.author).not.toHaveProperty('description');
+    expect((sent.quoted_tweet as { author: object }).author).not.toHaveProperty('followers');
+    expect(post.author).toHaveProperty('description');
+    expect(forBridge('userSearch', result)).toBe(result);
   });
 });

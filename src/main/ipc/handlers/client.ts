@@ -4,7 +4,9 @@
  * operation and params; it never sees a URL, a header or the key. A missing
  * handler is a compile error (`ClientHandlers` is cut from the contract).
  */
-import type { Handlers } from '../../../shared/ipc';
+import { OPERATIONS, type OperationId } from '../../../shared/api/catalog';
+import { cardPost, type Post } from '../../../shared/api/schemas';
+import type { ApiCallOutput, Handlers } from '../../../shared/ipc';
 import type { ClientServices } from '../../services/client-services';
 
 export type ClientHandlers = Pick<Handlers, 'api' | 'credentials' | 'settings' | 'usage' | 'cache'>;
@@ -23,7 +25,7 @@ export function createClientHandlers(services: ClientServices): ClientHandlers {
           ...(fresh !== undefined ? { fresh } : {}),
           ...(reread !== undefined ? { reread } : {}),
         });
-        return page.result;
+        return forBridge(operation, page.result);
       },
       cancel: ({ callId }, ctx) => ({ cancelled: client.cancel(callId, ctx.senderId) }),
     },
@@ -47,4 +49,13 @@ export function createClientHandlers(services: ClientServices): ClientHandlers {
       clear: () => ({ cleared: client.clearStore() }),
     },
   };
+}
+
+/**
+ * What the renderer is sent: posts with their authors cut to what a card shows (`CardPost`, the
+ * contract's type for them), everything else as main holds it. The whole answer stays in main.
+ */
+export function forBridge(operation: OperationId, result: ApiCallOutput): ApiCallOutput {
+  if (OPERATIONS[operation].itemKind !== 'post') return result;
+  return { ...result, items: (result.items as Post[]).map(cardPost) };
 }

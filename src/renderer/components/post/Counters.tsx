@@ -1,7 +1,7 @@
 import { compactCount, fullCount, readCount } from '../../lib/format';
-import type { Post } from '../../../shared/api/schemas';
+import type { CardPost } from '../../../shared/api/schemas';
 
-const COUNTERS: ReadonlyArray<[key: keyof Post, singular: string, plural: string]> = [
+const COUNTERS: ReadonlyArray<[key: keyof CardPost, singular: string, plural: string]> = [
   ['replyCount', 'reply', 'replies'],
   ['retweetCount', 'repost', 'reposts'],
   ['likeCount', 'like', 'likes'],
@@ -11,7 +11,7 @@ const COUNTERS: ReadonlyArray<[key: keyof Post, singular: string, plural: string
 ];
 
 /** The post's counters; a counter the API did not give reads "unknown", never 0. */
-export function Counters({ post }: { post: Post }) {
+export function Counters({ post }: { post: CardPost }) {
   return (
     <ul className="counters" aria-label="Counters">
       {COUNTERS.map(([key, one, many]) => {

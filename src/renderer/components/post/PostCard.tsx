@@ -1,5 +1,5 @@
 import { memo, type KeyboardEvent, type MouseEvent } from 'react';
-import type { Post } from '../../../shared/api/schemas';
+import type { CardPost } from '../../../shared/api/schemas';
 import { navigate } from '../../app/navigation';
 import { postMedia } from '../../lib/media';
 import { formatRoute, routes } from '../../lib/routes';
@@ -15,7 +15,7 @@ import './post-card.css';
 export type PostCardVariant = 'feed' | 'focal' | 'quoted';
 
 export interface PostCardProps {
-  post: Post;
+  post: CardPost;
   variant?: PostCardVariant;
   /** a short label above the post ("Original post", "Pinned") */
   badge?: string;

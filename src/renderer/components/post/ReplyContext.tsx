@@ -1,10 +1,10 @@
-import type { Post } from '../../../shared/api/schemas';
+import type { CardPost } from '../../../shared/api/schemas';
 import { formatRoute, routes } from '../../lib/routes';
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
 /** "Replying to @x · parent post": the mention the reply hides, else the live service's extra fields. */
-export function ReplyContext({ post }: { post: Post }) {
+export function ReplyContext({ post }: { post: CardPost }) {
   const start = post.displayTextRange?.[0] ?? 0;
   const leading = (post.entities?.user_mentions ?? []).filter((m) => m.indices[1] <= start);
   const byName = str(post.inReplyToUsername);

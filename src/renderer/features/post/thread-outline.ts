@@ -11,7 +11,7 @@
  * and gone with the query.
  */
 import { hashKey, type QueryClient, type QueryKey } from '@tanstack/react-query';
-import type { Post } from '../../../shared/api/schemas';
+import type { CardPost } from '../../../shared/api/schemas';
 import type { ApiResult } from '../../../shared/ipc/api';
 import { itemsById, type PageParam } from '../../lib/pages';
 import type { ThreadPost, ThreadTree } from '../../lib/thread-tree';
@@ -26,7 +26,7 @@ export class ThreadOutline {
   /** every reply placed so far, in arrival order (the focal post too when the API sends it) */
   entries: OutlinePost[] = [];
   /** the focal post itself, kept whole: the view shows it whatever the window */
-  focal: Post | null = null;
+  focal: CardPost | null = null;
   /** the page the focal post last came on */
   focalPage: number | null = null;
   /** grows on every change: memo key for what is derived from the outline */
@@ -90,7 +90,7 @@ export class ThreadOutline {
     this.version++;
   }
 
-  private holds(index: number, items: readonly Post[]): boolean {
+  private holds(index: number, items: readonly CardPost[]): boolean {
     const from = this.starts[index] ?? 0;
     const to = this.starts[index + 1] ?? this.entries.length;
     if (to - from !== items.length) return false;
@@ -120,11 +120,11 @@ export function outlineOf(client: QueryClient, queryKey: QueryKey, postId: strin
  * a page arrives.
  */
 export function heldPost(
-  pages: readonly { readonly items: readonly Post[] }[] | undefined,
+  pages: readonly { readonly items: readonly CardPost[] }[] | undefined,
   params: readonly PageParam[] | undefined,
   id: string,
   page: number | null,
-): Post | null {
+): CardPost | null {
   if (!pages || !params || page === null) return null;
   const slot = page - (params[0]?.index ?? 0);
   const held = params[slot]?.index === page ? pages[slot] : undefined;

@@ -5,7 +5,7 @@
  */
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import type { Post } from '../../../../shared/api/schemas';
+import type { CardPost } from '../../../../shared/api/schemas';
 import { PostFeed } from '../../../components/PostFeed';
 import { Tabs } from '../../../components/Tabs';
 import { ViewFrame } from '../../../components/ViewFrame';
@@ -48,7 +48,7 @@ export function ListView({ route }: { route: Extract<Route, { name: 'list' }> })
 
 function Posts({ id }: { id: string }) {
   const query = useInfiniteQuery(listPostsQuery(id));
-  const summary = useMemo(() => summarizePages<Post>(query.data?.pages), [query.data]);
+  const summary = useMemo(() => summarizePages<CardPost>(query.data?.pages), [query.data]);
   return (
     <>
       {query.status === 'success' ? (

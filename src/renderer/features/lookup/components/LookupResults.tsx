@@ -1,5 +1,5 @@
 import { useQueries, type UseQueryResult } from '@tanstack/react-query';
-import type { Post, User } from '../../../../shared/api/schemas';
+import type { CardPost, User } from '../../../../shared/api/schemas';
 import { MAX_VIEW_PARAM_CHARS } from '../../../../shared/ipc/export';
 import { ErrorState } from '../../../components/ErrorState';
 import { PostCard } from '../../../components/post/PostCard';
@@ -11,7 +11,7 @@ import type { LookupKind } from '../../../lib/routes';
 import { ExportButton, exportView } from '../../export';
 import { batchesOf, postBatchQueries, userBatchQueries } from '../queries';
 
-type Item = Post | User;
+type Item = CardPost | User;
 type BatchResult = Pick<UseQueryResult<{ items: Item[]; report: { dropped: unknown[] } }>, 'status' | 'data' | 'error' | 'refetch'>;
 
 /** Found items in the order asked, and the ids the API did not return. */
@@ -90,7 +90,7 @@ function Results({ kind, ids, results }: { kind: LookupKind; ids: readonly strin
           getKey={(it) => it.id}
           label={`Found ${what}`}
           busy={done < batches}
-          renderRow={(it) => (kind === 'posts' ? <PostCard post={it as Post} /> : <UserCard user={it as User} />)}
+          renderRow={(it) => (kind === 'posts' ? <PostCard post={it as CardPost} /> : <UserCard user={it as User} />)}
         />
       )}
     </section>

@@ -1,6 +1,6 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import type { Post } from '../../../../shared/api/schemas';
+import type { CardPost } from '../../../../shared/api/schemas';
 import { navigate } from '../../../app/navigation';
 import { ErrorState } from '../../../components/ErrorState';
 import { PostCard } from '../../../components/post/PostCard';
@@ -63,7 +63,7 @@ function countOf(v: unknown): string | null {
 
 function DirectReplies({ postId }: { postId: string }) {
   const query = useInfiniteQuery(directRepliesQuery(postId));
-  const summary = useMemo(() => summarizePages<Post>(query.data?.pages), [query.data]);
+  const summary = useMemo(() => summarizePages<CardPost>(query.data?.pages), [query.data]);
   return (
     <>
       <div className="toolbar" role="group" aria-label="Direct reply options">
@@ -76,7 +76,7 @@ function DirectReplies({ postId }: { postId: string }) {
 
 function Quotes({ postId, quoteCount }: { postId: string; quoteCount: number | null }) {
   const query = useInfiniteQuery(quotesQuery(postId));
-  const summary = useMemo(() => summarizePages<Post>(query.data?.pages), [query.data]);
+  const summary = useMemo(() => summarizePages<CardPost>(query.data?.pages), [query.data]);
   return (
     <>
       <div className="toolbar" role="group" aria-label="Quote options">

@@ -1,7 +1,7 @@
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import type { QueryType } from '../../../../shared/api/catalog';
-import type { Post } from '../../../../shared/api/schemas';
+import type { CardPost } from '../../../../shared/api/schemas';
 import { InfiniteFeed } from '../../../components/InfiniteFeed';
 import { PostCard } from '../../../components/post/PostCard';
 import { SkeletonShapes } from '../../../components/states';
@@ -19,7 +19,7 @@ const MAX_INDENT = 12;
 /** pages from an end of the window at which the page beyond it is asked for */
 const EDGE_PAGES = 2;
 
-type Row = ThreadRow<ThreadPost> | { kind: 'flat'; key: string; post: Post };
+type Row = ThreadRow<ThreadPost> | { kind: 'flat'; key: string; post: CardPost };
 
 const pageOf = (p: ThreadPost): number | null => (p as Partial<OutlinePost>).page ?? null;
 
@@ -35,7 +35,7 @@ export function RepliesThread({ postId, order, flat }: { postId: string; order: 
   const outline = outlineOf(client, postKeys.thread(postId, order), postId);
   const version = outline.version;
   // flat: every page summarized (it sorts them all); threaded: rows find their post in their own page
-  const summary = useMemo(() => summarizePages<Post>(flat ? query.data?.pages : undefined), [flat, query.data]);
+  const summary = useMemo(() => summarizePages<CardPost>(flat ? query.data?.pages : undefined), [flat, query.data]);
   const fromCache = useMemo(() => {
     const pages = query.data?.pages ?? [];
     return pages.length > 0 && pages.every((p) => p.meta.fromCache);
@@ -154,7 +154,7 @@ const ThreadSlot = memo(function ThreadSlot({
   onShown,
 }: {
   row: ThreadRow<ThreadPost>;
-  post: Post | null;
+  post: CardPost | null;
   threadId: string;
   /** a row of `page` is mounted; returns its unmount */
   onShown: (page: number) => () => void;

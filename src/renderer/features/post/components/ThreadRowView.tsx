@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import type { Post } from '../../../../shared/api/schemas';
+import type { CardPost } from '../../../../shared/api/schemas';
 import { PostCard } from '../../../components/post/PostCard';
 import { countLabel } from '../../../lib/format';
 import { formatRoute, routes } from '../../../lib/routes';
@@ -9,7 +9,7 @@ import { useUi } from '../../../state/ui';
 const MAX_INDENT = 12;
 
 /** One row of the threaded view: indented by depth, with a collapse/expand toggle for its subtree. */
-export const ThreadRowView = memo(function ThreadRowView({ row, threadId }: { row: ThreadRow<Post>; threadId: string }) {
+export const ThreadRowView = memo(function ThreadRowView({ row, threadId }: { row: ThreadRow<CardPost>; threadId: string }) {
   const toggle = useUi((s) => s.toggleBranch);
   const who = row.kind === 'post' ? `@${row.post.author.userName}` : 'the missing post';
   const hidden = countLabel(row.descendants, 'reply', 'replies');
@@ -52,7 +52,7 @@ export const ThreadRowView = memo(function ThreadRowView({ row, threadId }: { ro
 }, sameRow);
 
 /** Rows are rebuilt whenever a page arrives; one that shows the same thing need not render again. */
-export function sameRow(a: { row: ThreadRow<Post>; threadId: string }, b: { row: ThreadRow<Post>; threadId: string }): boolean {
+export function sameRow(a: { row: ThreadRow<CardPost>; threadId: string }, b: { row: ThreadRow<CardPost>; threadId: string }): boolean {
   const x = a.row;
   const y = b.row;
   if (a.threadId !== b.threadId || x.kind !== y.kind || x.key !== y.key || x.depth !== y.depth) return false;

@@ -1,6 +1,6 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import type { Post, User } from '../../../../shared/api/schemas';
+import type { CardPost, User } from '../../../../shared/api/schemas';
 import { navigate } from '../../../app/navigation';
 import { ErrorState } from '../../../components/ErrorState';
 import { PostFeed } from '../../../components/PostFeed';
@@ -98,7 +98,7 @@ function Profile({ user, route }: { user: User; route: UserRoute }) {
 function Timeline({ user, route }: { user: User; route: UserRoute }) {
   const { includeReplies, includeParentTweet } = route;
   const query = useInfiniteQuery(timelineQuery(user.id, includeReplies, includeParentTweet));
-  const summary = useMemo(() => summarizePages<Post>(query.data?.pages), [query.data]);
+  const summary = useMemo(() => summarizePages<CardPost>(query.data?.pages), [query.data]);
   // statusesCount counts replies too, and not the parents the API adds: a total only for the plain timeline with replies
   const expectedItems = includeReplies && !includeParentTweet ? user.statusesCount : null;
   const set = (patch: Partial<Pick<UserRoute, 'includeReplies' | 'includeParentTweet'>>) => navigate({ ...route, ...patch }, { replace: true });
@@ -127,7 +127,7 @@ function Timeline({ user, route }: { user: User; route: UserRoute }) {
 
 function Mentions({ user }: { user: User }) {
   const query = useInfiniteQuery(mentionsQuery(user.userName));
-  const summary = useMemo(() => summarizePages<Post>(query.data?.pages), [query.data]);
+  const summary = useMemo(() => summarizePages<CardPost>(query.data?.pages), [query.data]);
   return (
     <>
       <div className="toolbar" role="group" aria-label="Mention options">
