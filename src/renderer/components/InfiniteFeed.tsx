@@ -3,7 +3,7 @@ import { useCallback, type ReactNode } from 'react';
 import { fullCount } from '../lib/format';
 import type { PagesSummary } from '../lib/pages';
 import { ErrorState } from './ErrorState';
-import { EmptyState, Note, SkeletonList, SkeletonShapes } from './states';
+import { EmptyState, Note, SkeletonCards, SkeletonList } from './states';
 import { VirtualList } from './VirtualList';
 
 export interface Noun {
@@ -65,12 +65,7 @@ export function InfiniteFeed<T>({ query, summary, rows, getKey, renderRow, label
         // (keeping keyboard focus); when it lands a few attributes change, nothing is rebuilt
         <div className="list-more">
           <div className="list-more__placeholders" hidden={!isFetchingNextPage} aria-hidden="true">
-            <div className="skeleton">
-              <SkeletonShapes />
-            </div>
-            <div className="skeleton">
-              <SkeletonShapes />
-            </div>
+            <SkeletonCards count={2} />
           </div>
           <p className="visually-hidden" role="status">
             {isFetchingNextPage ? `Loading more ${noun.many}…` : ''}

@@ -6,13 +6,18 @@ export function SkeletonList({ count = 4, label }: { count?: number; label: stri
   return (
     <div className="skeleton-list" role="status" aria-live="polite">
       <span className="visually-hidden">{label}</span>
-      {Array.from({ length: count }, (_, i) => (
-        <div key={i} className="skeleton" aria-hidden="true">
-          <SkeletonShapes />
-        </div>
-      ))}
+      <SkeletonCards count={count} />
     </div>
   );
+}
+
+/** `count` grey placeholder cards, hidden from assistive tech (the caller says what is loading). */
+export function SkeletonCards({ count }: { count: number }) {
+  return Array.from({ length: count }, (_, i) => (
+    <div key={i} className="skeleton" aria-hidden="true">
+      <SkeletonShapes />
+    </div>
+  ));
 }
 
 /** The grey shapes of a placeholder post card (avatar and three lines), hidden from assistive tech. */

@@ -44,9 +44,14 @@ export function summarizePages<T extends { id: string }>(pages: readonly PageLik
     duplicatesRemoved,
     dropped,
     stop,
-    fromCache: (pages?.length ?? 0) > 0 && (pages ?? []).every((p) => p.meta.fromCache),
+    fromCache: allFromCache(pages),
     pages: pages?.length ?? 0,
   };
+}
+
+/** Every page came from main's store (no new call), and there is at least one. */
+export function allFromCache(pages: readonly Pick<PageLike, 'meta'>[] | undefined): boolean {
+  return (pages?.length ?? 0) > 0 && (pages ?? []).every((p) => p.meta.fromCache);
 }
 
 const pageIndexes = new WeakMap<object, Map<string, unknown>>();

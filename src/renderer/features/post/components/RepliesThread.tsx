@@ -5,7 +5,7 @@ import type { CardPost } from '../../../../shared/api/schemas';
 import { InfiniteFeed } from '../../../components/InfiniteFeed';
 import { PostCard } from '../../../components/post/PostCard';
 import { SkeletonShapes } from '../../../components/states';
-import { summarizePages, type PageParam } from '../../../lib/pages';
+import { allFromCache, summarizePages, type PageParam } from '../../../lib/pages';
 import { buildThreadTree, chronological, threadRows, type ThreadPost, type ThreadRow } from '../../../lib/thread-tree';
 import { useCollapsed, useUi } from '../../../state/ui';
 import { ExportButton, exportView } from '../../export';
@@ -36,10 +36,7 @@ export function RepliesThread({ postId, order, flat }: { postId: string; order: 
   const version = outline.version;
   // flat: every page summarized (it sorts them all); threaded: rows find their post in their own page
   const summary = useMemo(() => summarizePages<CardPost>(flat ? query.data?.pages : undefined), [flat, query.data]);
-  const fromCache = useMemo(() => {
-    const pages = query.data?.pages ?? [];
-    return pages.length > 0 && pages.every((p) => p.meta.fromCache);
-  }, [query.data]);
+  const fromCache = useMemo(() => allFromCache(query.data?.pages), [query.data]);
   const params = query.data?.pageParams as PageParam[] | undefined;
   const threadId = `${postId}:${order}`;
   const collapsed = useCollapsed(threadId);
