@@ -16,19 +16,21 @@ export type ThreadRow<P extends ThreadPost> =
   | { kind: 'post'; key: string; post: P; depth: number; descendants: number; collapsed: boolean; isFocal: boolean }
   | { kind: 'missing'; key: string; parentId: string; depth: number; descendants: number; collapsed: boolean };
 
-interface Node<P> {
+export interface ThreadNode<P extends ThreadPost> {
   id: string;
   post: P | null;
-  parent: Node<P> | null;
-  children: Node<P>[];
+  parent: ThreadNode<P> | null;
+  children: ThreadNode<P>[];
   /** replies below this node, all depths */
   descendants: number;
+  /** the row `threadRows` last made for this node, given again while it shows the same */
+  row: ThreadRow<P> | undefined;
 }
 
 export interface ThreadTree<P extends ThreadPost> {
   focal: P | null;
   /** top-level nodes: replies to the focal post, then placeholders for parents not loaded */
-  roots: Node<P>[];
+  roots: ThreadNode<P>[];
   size: number;
 }
 
@@ -36,17 +38,17 @@ const noParent = (v: string | null | undefined) => v === null || v === undefined
 
 /** Build the tree in linear time; posts keep the order they arrived in among their siblings. */
 export function buildThreadTree<P extends ThreadPost>(focalId: string, posts: readonly P[]): ThreadTree<P> {
-  const nodes = new Map<string, Node<P>>();
+  const nodes = new Map<string, ThreadNode<P>>();
   let focal: P | null = null;
   for (const p of posts) {
     if (p.id === focalId) {
       focal ??= p;
       continue;
     }
-    if (!nodes.has(p.id)) nodes.set(p.id, { id: p.id, post: p, parent: null, children: [], descendants: 0 });
+    if (!nodes.has(p.id)) nodes.set(p.id, { id: p.id, post: p, parent: null, children: [], descendants: 0, row: undefined });
   }
-  const roots: Node<P>[] = [];
-  const missing = new Map<string, Node<P>>();
+  const roots: ThreadNode<P>[] = [];
+  const missing = new Map<string, ThreadNode<P>>();
   for (const node of nodes.values()) {
     const parentId = node.post!.inReplyToId;
     if (noParent(parentId) || parentId === focalId) {
@@ -57,7 +59,7 @@ export function buildThreadTree<P extends ThreadPost>(focalId: string, posts: re
     if (!parent) {
       parent = missing.get(parentId!);
       if (!parent) {
-        parent = { id: parentId!, post: null, parent: null, children: [], descendants: 0 };
+        parent = { id: parentId!, post: null, parent: null, children: [], descendants: 0, row: undefined };
         missing.set(parentId!, parent);
       }
     }
@@ -66,8 +68,8 @@ export function buildThreadTree<P extends ThreadPost>(focalId: string, posts: re
   }
   const all = [...roots, ...missing.values()];
   // Malformed data can link replies in a cycle, unreachable from any root: cut each cycle open.
-  const visited = new Set<Node<P>>();
-  const mark = (from: Node<P>) => {
+  const visited = new Set<ThreadNode<P>>();
+  const mark = (from: ThreadNode<P>) => {
     const stack = [from];
     while (stack.length) {
       const n = stack.pop()!;
@@ -84,7 +86,7 @@ export function buildThreadTree<P extends ThreadPost>(focalId: string, posts: re
     mark(node);
   }
   // descendant counts, children before parents
-  const order: Node<P>[] = [];
+  const order: ThreadNode<P>[] = [];
   const stack = [...all];
   while (stack.length) {
     const n = stack.pop()!;
@@ -98,24 +100,54 @@ export function buildThreadTree<P extends ThreadPost>(focalId: string, posts: re
   return { focal, roots: all, size: nodes.size };
 }
 
+/** The row a node shows at `depth`: the one it showed last time when nothing it shows changed. */
+export function rowOf<P extends ThreadPost>(node: ThreadNode<P>, depth: number, collapsed: ReadonlySet<string>): ThreadRow<P> {
+  const last = node.row;
+  // a placeholder whose post arrived is the same node, keyed by the post now
+  const key = node.post ? node.id : last?.kind === 'missing' ? last.key : `missing:${node.id}`;
+  const isCollapsed = collapsed.size > 0 && collapsed.has(key);
+  const { descendants } = node;
+  if (last && last.depth === depth && last.key === key && last.descendants === descendants && last.collapsed === isCollapsed && (last.kind !== 'post' || last.post === node.post)) return last;
+  const row: ThreadRow<P> = node.post
+    ? { kind: 'post', key, post: node.post, depth, descendants, collapsed: isCollapsed, isFocal: false }
+    : { kind: 'missing', key, parentId: node.id, depth, descendants, collapsed: isCollapsed };
+  node.row = row;
+  return row;
+}
+
 /**
  * Rows of the threaded view, depth first. The focal post comes first when the
  * API returned it. Subtrees whose key is in `collapsed` show their head only.
+ *
+ * A row is the same object as last time while its node shows the same (post,
+ * depth, replies below, collapsed): a page of 20 replies changes a handful of
+ * rows, and a walk over a thread paged through to 100,000 replies allocates
+ * those, not 100,000 (memoized rows then skip rendering by identity too).
  */
 export function threadRows<P extends ThreadPost>(tree: ThreadTree<P>, collapsed: ReadonlySet<string>): ThreadRow<P>[] {
   const rows: ThreadRow<P>[] = [];
   if (tree.focal) {
     rows.push({ kind: 'post', key: tree.focal.id, post: tree.focal, depth: 0, descendants: tree.size, collapsed: false, isFocal: true });
   }
-  const stack: Array<[Node<P>, number]> = tree.roots.map((n) => [n, 0] as [Node<P>, number]).reverse();
-  while (stack.length) {
-    const [node, depth] = stack.pop()!;
-    const key = node.post ? node.id : `missing:${node.id}`;
-    const isCollapsed = collapsed.has(key);
-    const { descendants } = node;
-    if (node.post) rows.push({ kind: 'post', key, post: node.post, depth, descendants, collapsed: isCollapsed, isFocal: false });
-    else rows.push({ kind: 'missing', key, parentId: node.id, depth, descendants, collapsed: isCollapsed });
-    if (!isCollapsed) for (let i = node.children.length - 1; i >= 0; i--) stack.push([node.children[i]!, depth + 1]);
+  // two stacks instead of one of [node, depth] pairs: no allocation per row
+  const nodes: ThreadNode<P>[] = [];
+  const depths: number[] = [];
+  for (let i = tree.roots.length - 1; i >= 0; i--) {
+    nodes.push(tree.roots[i]!);
+    depths.push(0);
+  }
+  while (nodes.length) {
+    const node = nodes.pop()!;
+    const depth = depths.pop()!;
+    const row = rowOf(node, depth, collapsed);
+    rows.push(row);
+    if (!row.collapsed) {
+      const { children } = node;
+      for (let i = children.length - 1; i >= 0; i--) {
+        nodes.push(children[i]!);
+        depths.push(depth + 1);
+      }
+    }
   }
   return rows;
 }

@@ -14,7 +14,7 @@ import { hashKey, type QueryClient, type QueryKey } from '@tanstack/react-query'
 import type { CardPost } from '../../../shared/api/schemas';
 import type { ApiResult } from '../../../shared/ipc/api';
 import { itemsById, type PageParam } from '../../lib/pages';
-import type { ThreadPost, ThreadTree } from '../../lib/thread-tree';
+import type { ThreadPost, ThreadRow, ThreadTree } from '../../lib/thread-tree';
 import { IncrementalThreadTree } from '../../lib/thread-tree-incremental';
 
 export interface OutlinePost extends ThreadPost {
@@ -44,6 +44,11 @@ export class ThreadOutline {
   /** The reply tree of every reply placed so far (grown page by page, not rebuilt). */
   tree(): ThreadTree<OutlinePost> {
     return this.built.tree();
+  }
+
+  /** The rows of that tree (`threadRows`), redone from the last rows and what was placed since. */
+  rows(collapsed: ReadonlySet<string>): ThreadRow<OutlinePost>[] {
+    return this.built.rows(collapsed);
   }
 
   /** pages placed so far */

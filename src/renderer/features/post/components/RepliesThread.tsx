@@ -6,7 +6,7 @@ import { InfiniteFeed } from '../../../components/InfiniteFeed';
 import { PostCard } from '../../../components/post/PostCard';
 import { SkeletonShapes } from '../../../components/states';
 import { allFromCache, summarizePages, type PageParam } from '../../../lib/pages';
-import { buildThreadTree, chronological, threadRows, type ThreadPost, type ThreadRow } from '../../../lib/thread-tree';
+import { buildThreadTree, chronological, type ThreadPost, type ThreadRow } from '../../../lib/thread-tree';
 import { useCollapsed, useUi } from '../../../state/ui';
 import { ExportButton, exportView } from '../../export';
 import { postKeys, threadQuery } from '../queries';
@@ -47,7 +47,7 @@ export function RepliesThread({ postId, order, flat }: { postId: string; order: 
   const flatTree = useMemo(() => (flat ? buildThreadTree<ThreadPost>(postId, summary.items) : null), [flat, postId, summary.items]);
   const tree = outlineTree ?? flatTree ?? buildThreadTree<ThreadPost>(postId, []);
   const focal = (flat ? summary.items.find((p) => p.id === postId) : (heldPost(query.data?.pages, params, postId, outline.focalPage) ?? outline.focal)) ?? null;
-  const threaded = useMemo(() => (outlineTree ? threadRows(outlineTree, collapsed) : []), [outlineTree, collapsed]);
+  const threaded = useMemo(() => (outlineTree ? outline.rows(collapsed) : []), [outlineTree, outline, collapsed]);
   const chrono = useMemo(() => (flat ? chronological(summary.items).map((post) => ({ kind: 'flat' as const, key: post.id, post })) : []), [flat, summary.items]);
   const rows: Row[] = flat ? chrono : threaded;
   const branchHeads = useMemo(
