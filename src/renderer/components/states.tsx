@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { memo, type ReactNode } from 'react';
 import './states.css';
 
 /** Grey placeholder cards shaped like posts while the first page loads. */
@@ -12,13 +12,13 @@ export function SkeletonList({ count = 4, label }: { count?: number; label: stri
 }
 
 /** `count` grey placeholder cards, hidden from assistive tech (the caller says what is loading). */
-export function SkeletonCards({ count }: { count: number }) {
+export const SkeletonCards = memo(function SkeletonCards({ count }: { count: number }) {
   return Array.from({ length: count }, (_, i) => (
     <div key={i} className="skeleton" aria-hidden="true">
       <SkeletonShapes />
     </div>
   ));
-}
+});
 
 /** The grey shapes of a placeholder post card (avatar and three lines), hidden from assistive tech. */
 export function SkeletonShapes() {

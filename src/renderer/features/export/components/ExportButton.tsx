@@ -11,12 +11,15 @@ import { ExportDialog } from './ExportDialog';
 export function ExportButton({ view }: { view: ViewDescriptor | null }) {
   const [open, setOpen] = useState(false);
 
+  // the menu's Export opens the dialog whenever there is something to export; the dialog reads the
+  // view as it is then (a new descriptor comes with every page: not a reason to listen again)
+  const available = view !== null;
   useEffect(() => {
-    if (!view) return;
+    if (!available) return;
     const onMenu = () => setOpen(true);
     window.addEventListener(EXPORT_EVENT, onMenu);
     return () => window.removeEventListener(EXPORT_EVENT, onMenu);
-  }, [view]);
+  }, [available]);
 
   return (
     <>

@@ -30,7 +30,8 @@ const pageOf = (p: ThreadPost): number | null => (p as Partial<OutlinePost>).pag
  * last page of the window brings the one beyond it back (from main's store, no new call).
  */
 export function RepliesThread({ postId, order, flat }: { postId: string; order: QueryType; flat: boolean }) {
-  const query = useInfiniteQuery(threadQuery(postId, order, flat));
+  // the same options object while the view shows the same thread: the observer then finds nothing changed
+  const query = useInfiniteQuery(useMemo(() => threadQuery(postId, order, flat), [postId, order, flat]));
   const client = useQueryClient();
   const outline = outlineOf(client, postKeys.thread(postId, order), postId);
   const version = outline.version;
