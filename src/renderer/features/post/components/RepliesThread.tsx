@@ -51,10 +51,13 @@ export function RepliesThread({ postId, order, flat }: { postId: string; order: 
   const threaded = useMemo(() => (outlineTree ? outline.rows(collapsed) : []), [outlineTree, outline, collapsed]);
   const chrono = useMemo(() => (flat ? chronological(summary.items).map((post) => ({ kind: 'flat' as const, key: post.id, post })) : []), [flat, summary.items]);
   const rows: Row[] = flat ? chrono : threaded;
-  const branchHeads = useMemo(
-    () => tree.roots.filter((n) => n.descendants > 0).map((n) => (n.post ? n.id : `missing:${n.id}`)),
-    [tree],
-  );
+  // "Collapse all" needs the heads only when pressed; each page only asks whether there is one
+  const hasBranches = useMemo(() => tree.roots.some((n) => n.descendants > 0), [tree]);
+  const collapseAll = () =>
+    collapseBranches(
+      threadId,
+      tree.roots.filter((n) => n.descendants > 0).map((n) => (n.post ? n.id : `missing:${n.id}`)),
+    );
 
   // the window: the first and last page it holds; a row within EDGE_PAGES of either end being
   // rendered brings the page beyond it in, early enough that its rows are never seen waiting
@@ -105,7 +108,7 @@ export function RepliesThread({ postId, order, flat }: { postId: string; order: 
             <button type="button" className="btn btn--small" onClick={() => expandAll(threadId)} disabled={collapsed.size === 0}>
               Expand all
             </button>
-            <button type="button" className="btn btn--small" onClick={() => collapseBranches(threadId, branchHeads)} disabled={branchHeads.length === 0}>
+            <button type="button" className="btn btn--small" onClick={collapseAll} disabled={!hasBranches}>
               Collapse all
             </button>
           </span>
