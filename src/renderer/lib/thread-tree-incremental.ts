@@ -71,6 +71,8 @@ export class IncrementalThreadTree<P extends ThreadPost> {
     if (node) {
       this.missing.delete(post.id);
       node.post = post;
+      // it moves under its parent: where it was listed says nothing of where it goes (walked afresh)
+      node.shown = 0;
     } else node = this.node(post.id, post);
     node.touched = this.build;
     this.nodes.set(post.id, node);
