@@ -11,7 +11,7 @@
  * so a page costs the branches it touched and a copy, not a walk of every
  * reply loaded (~30 ms a page at 100,000 replies).
  */
-import { rowOf, type ThreadNode, type ThreadPost, type ThreadRow, type ThreadTree } from './thread-tree';
+import { focalRow, rowOf, type ThreadNode, type ThreadPost, type ThreadRow, type ThreadTree } from './thread-tree';
 
 interface Node<P extends ThreadPost> extends ThreadNode<P> {
   parent: Node<P> | null;
@@ -125,11 +125,8 @@ export class IncrementalThreadTree<P extends ThreadPost> {
     const before = last?.rows ?? [];
     const build = this.build++;
     const out: ThreadRow<P>[] = [];
-    if (tree.focal) {
-      const f = before[0];
-      const same = last?.base === 1 && f?.kind === 'post' && f.post === tree.focal && f.descendants === tree.size;
-      out.push(same ? f : { kind: 'post', key: tree.focal.id, post: tree.focal, depth: 0, descendants: tree.size, collapsed: false, isFocal: true });
-    }
+    const focal = focalRow(tree, last?.base === 1 ? before[0] : undefined);
+    if (focal) out.push(focal);
     const base = out.length;
     const copy = (l: Level<P>) => {
       for (let i = l.from; i < l.to; i++) out.push(before[i]!);

@@ -100,11 +100,24 @@ export function buildThreadTree<P extends ThreadPost>(focalId: string, posts: re
   return { focal, roots: all, size: nodes.size };
 }
 
+/** A node's row key, what `collapsed` holds: the post's id, or `missing:` and the id of a post not loaded. */
+export function rowKey(node: Pick<ThreadNode<ThreadPost>, 'id' | 'post'>): string {
+  return node.post ? node.id : `missing:${node.id}`;
+}
+
+/** The focal post's row (first, above the tree), the same object as `last` while it shows the same. */
+export function focalRow<P extends ThreadPost>(tree: ThreadTree<P>, last?: ThreadRow<P>): ThreadRow<P> | null {
+  const focal = tree.focal;
+  if (!focal) return null;
+  if (last?.kind === 'post' && last.isFocal && last.post === focal && last.descendants === tree.size) return last;
+  return { kind: 'post', key: focal.id, post: focal, depth: 0, descendants: tree.size, collapsed: false, isFocal: true };
+}
+
 /** The row a node shows at `depth`: the one it showed last time when nothing it shows changed. */
 export function rowOf<P extends ThreadPost>(node: ThreadNode<P>, depth: number, collapsed: ReadonlySet<string>): ThreadRow<P> {
   const last = node.row;
   // a placeholder whose post arrived is the same node, keyed by the post now
-  const key = node.post ? node.id : last?.kind === 'missing' ? last.key : `missing:${node.id}`;
+  const key = node.post ? node.id : last?.kind === 'missing' ? last.key : rowKey(node);
   const isCollapsed = collapsed.size > 0 && collapsed.has(key);
   const { descendants } = node;
   if (last && last.depth === depth && last.key === key && last.descendants === descendants && last.collapsed === isCollapsed && (last.kind !== 'post' || last.post === node.post)) return last;
@@ -126,9 +139,8 @@ export function rowOf<P extends ThreadPost>(node: ThreadNode<P>, depth: number, 
  */
 export function threadRows<P extends ThreadPost>(tree: ThreadTree<P>, collapsed: ReadonlySet<string>): ThreadRow<P>[] {
   const rows: ThreadRow<P>[] = [];
-  if (tree.focal) {
-    rows.push({ kind: 'post', key: tree.focal.id, post: tree.focal, depth: 0, descendants: tree.size, collapsed: false, isFocal: true });
-  }
+  const focal = focalRow(tree);
+  if (focal) rows.push(focal);
   // two stacks instead of one of [node, depth] pairs: no allocation per row
   const nodes: ThreadNode<P>[] = [];
   const depths: number[] = [];

@@ -6,7 +6,7 @@ import { InfiniteFeed } from '../../../components/InfiniteFeed';
 import { PostCard } from '../../../components/post/PostCard';
 import { SkeletonShapes } from '../../../components/states';
 import { allFromCache, summarizePages, type PageParam } from '../../../lib/pages';
-import { buildThreadTree, chronological, type ThreadPost, type ThreadRow } from '../../../lib/thread-tree';
+import { buildThreadTree, chronological, rowKey, type ThreadPost, type ThreadRow } from '../../../lib/thread-tree';
 import { useCollapsed, useUi } from '../../../state/ui';
 import { ExportButton, exportView } from '../../export';
 import { postKeys, threadQuery } from '../queries';
@@ -56,7 +56,7 @@ export function RepliesThread({ postId, order, flat }: { postId: string; order: 
   const collapseAll = () =>
     collapseBranches(
       threadId,
-      tree.roots.filter((n) => n.descendants > 0).map((n) => (n.post ? n.id : `missing:${n.id}`)),
+      tree.roots.filter((n) => n.descendants > 0).map(rowKey),
     );
 
   // the window: the first and last page it holds; a row within EDGE_PAGES of either end being
