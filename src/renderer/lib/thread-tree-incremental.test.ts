@@ -9,28 +9,38 @@ const post = (id: string, parent: string | null): ThreadPost => ({ id, inReplyTo
 const shape = (posts: readonly ThreadPost[], tree: ReturnType<typeof buildThreadTree<ThreadPost>>, collapsed: ReadonlySet<string>) =>
   threadRows(tree, collapsed).map((r) => [r.kind, r.key, r.depth, r.descendants, r.collapsed, posts.length]);
 
+/**
+ * n posts and the order they arrive in: post i+1 answers the focal post (0), an earlier-numbered post,
+ * or one never loaded (-1); a parent numbered i+1 or more makes it top level. `more(n)` adds what a test needs.
+ */
+const threadOf = <T>(maxN: number, more: (n: number) => fc.Arbitrary<T>) =>
+  fc
+    .integer({ min: 1, max: maxN })
+    .chain((n) =>
+      fc.tuple(
+        fc.array(fc.oneof(fc.constant(-1), fc.constant(0), fc.integer({ min: 1, max: n })), { minLength: n, maxLength: n }),
+        fc.shuffledSubarray([...Array(n).keys()], { minLength: n, maxLength: n }),
+        more(n),
+      ),
+    );
+
+const postsOf = (parents: readonly number[]): ThreadPost[] =>
+  parents.map((p, i) => {
+    const id = String(i + 1);
+    if (p === -1) return post(id, `gone${i % 3}`);
+    if (p === 0 || p >= i + 1) return post(id, p === 0 ? 'focal' : null);
+    return post(id, String(p));
+  });
+
 describe('IncrementalThreadTree', () => {
   it('gives the tree buildThreadTree gives, after every post, whatever the arrival order (acyclic threads)', () => {
-    // posts 1..n, each answering the focal post, an earlier-numbered post, or one never loaded;
-    // they arrive in any order (a reply before its parent), some twice
-    const thread = fc
-      .integer({ min: 1, max: 40 })
-      .chain((n) =>
-        fc.tuple(
-          fc.array(fc.oneof(fc.constant(-1), fc.constant(0), fc.integer({ min: 1, max: n })), { minLength: n, maxLength: n }),
-          fc.shuffledSubarray([...Array(n).keys()], { minLength: n, maxLength: n }),
-          fc.array(fc.integer({ min: 0, max: n - 1 }), { maxLength: 5 }),
-          fc.array(fc.integer({ min: 1, max: n }), { maxLength: 4 }),
-        ),
-      );
+    // in any order (a reply before its parent), some twice
+    const thread = threadOf(40, (n) =>
+      fc.tuple(fc.array(fc.integer({ min: 0, max: n - 1 }), { maxLength: 5 }), fc.array(fc.integer({ min: 1, max: n }), { maxLength: 4 })),
+    );
     fc.assert(
-      fc.property(thread, ([parents, order, repeats, collapse]) => {
-        const posts = parents.map((p, i) => {
-          const id = String(i + 1);
-          if (p === -1) return post(id, `gone${i % 3}`);
-          if (p === 0 || p >= i + 1) return post(id, p === 0 ? 'focal' : null);
-          return post(id, String(p));
-        });
+      fc.property(thread, ([parents, order, [repeats, collapse]]) => {
+        const posts = postsOf(parents);
         const arrival = [post('focal', null), ...order.map((i) => posts[i]!), ...repeats.map((i) => posts[i]!)];
         const collapsed = new Set(collapse.map(String));
         const inc = new IncrementalThreadTree<ThreadPost>('focal');
@@ -47,25 +57,17 @@ describe('IncrementalThreadTree', () => {
 
   it('rows: the rows threadRows gives, whatever arrives between two calls and whatever is collapsed', () => {
     // as above, in batches (a page), with the collapsed set changing now and then
-    const thread = fc
-      .integer({ min: 1, max: 60 })
-      .chain((n) =>
-        fc.tuple(
-          fc.array(fc.oneof(fc.constant(-1), fc.constant(0), fc.integer({ min: 1, max: n })), { minLength: n, maxLength: n }),
-          fc.shuffledSubarray([...Array(n).keys()], { minLength: n, maxLength: n }),
-          fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1, maxLength: 20 }),
-          fc.array(fc.option(fc.array(fc.oneof(fc.integer({ min: 1, max: n }).map(String), fc.constantFrom('missing:gone0', 'missing:gone1')), { maxLength: 3 }), { nil: null }), { maxLength: 20 }),
-        ),
-      );
+    const thread = threadOf(60, (n) =>
+      fc.tuple(
+        fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1, maxLength: 20 }),
+        fc.array(fc.option(fc.array(fc.oneof(fc.integer({ min: 1, max: n }).map(String), fc.constantFrom('missing:gone0', 'missing:gone1')), { maxLength: 3 }), { nil: null }), { maxLength: 20 }),
+      ),
+    );
     fc.assert(
-      fc.property(thread, ([parents, order, batches, collapses]) => {
-        const posts = parents.map((p, i) => {
-          const id = String(i + 1);
-          if (p === -1) return post(id, `gone${i % 3}`);
-          if (p === 0 || p >= i + 1) return post(id, p === 0 ? 'focal' : null);
-          return post(id, String(p));
-        });
-        const arrival = [...order.map((i) => posts[i]!), post('focal', null), post('gone1', '1'), post('gone0', 'focal')] // placeholders become posts: one at the top, one under a reply (never a loop);
+      fc.property(thread, ([parents, order, [batches, collapses]]) => {
+        const posts = postsOf(parents);
+        // placeholders become posts at the end: one under a reply, one at the top (never a loop)
+        const arrival = [...order.map((i) => posts[i]!), post('focal', null), post('gone1', '1'), post('gone0', 'focal')];
         const inc = new IncrementalThreadTree<ThreadPost>('focal');
         let collapsed: ReadonlySet<string> = new Set();
         let k = 0;
