@@ -1,6 +1,8 @@
 /** Media files served by the sandbox itself, matching what posts declare. */
+import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { Post } from '../../shared/api';
+import { imageSpec, MEDIA_KINDS, pngImage } from './media';
 import { qs, useSandbox } from './test-utils';
 
 const sandbox = useSandbox();
@@ -48,6 +50,37 @@ describe('media', () => {
     const b = Buffer.from(await (await fetch(`${c.sandbox.baseUrl}/media/cover-${ex.profile.id}.png`)).arrayBuffer());
     expect(a.equals(b)).toBe(true);
     expect((await fetch(`${c.sandbox.baseUrl}/media/banner-${ex.communityId}.png`)).status).toBe(200);
+  });
+
+  it('every PNG decodes to colour bands in the palette order, one palette index per pixel, whatever its size', () => {
+    for (const kind of MEDIA_KINDS) {
+      for (const id of ['1', '77', '123456789012345678']) {
+        const spec = imageSpec(7, kind, id);
+        const png = pngImage(spec);
+        const at = (type: string): Buffer => {
+          const i = png.indexOf(type);
+          return png.subarray(i + 4, i + 4 + png.readUInt32BE(i - 4));
+        };
+        const raw = inflateSync(at('IDAT')); // zlib checks the stream's Adler-32 too
+        const stride = spec.width + 1;
+        expect(raw.length).toBe(stride * spec.height);
+        const first = raw.subarray(1, stride);
+        expect(raw[0]).toBe(0);
+        // bands: indices never go down, every palette entry is used, widths follow the percentages
+        for (let x = 1; x < first.length; x++) expect(first[x]! - first[x - 1]!).toBeGreaterThanOrEqual(0);
+        spec.palette.forEach((p, i) => {
+          const share = first.filter((v) => v === i).length / spec.width;
+          expect(Math.abs(share - p.percentage / 100)).toBeLessThan(0.02);
+        });
+        // every later row: "Up" filter, no change
+        for (const y of [1, Math.floor(spec.height / 2), spec.height - 1]) {
+          const r = raw.subarray(y * stride, (y + 1) * stride);
+          expect(r[0]).toBe(2);
+          expect(r.subarray(1).every((v) => v === 0)).toBe(true);
+        }
+        expect(at('PLTE').length).toBe(3 * spec.palette.length);
+      }
+    }
   });
 
   it('unknown names are 404', async () => {
