@@ -97,6 +97,49 @@ test('the view scrolls on its own compositor layer, so scrolling does not repain
   await cdp.detach();
 });
 
+test('the column lines stay the height of the window while the thread grows under them', async ({ skein }) => {
+  const { page } = skein;
+  const ex = await demoExamples(page);
+  await openRoute(page, `#/post/${ex.bigThreadPostId}`);
+  const replies = page.getByRole('region', { name: 'Replies' });
+  await expect(replies.getByText('Original post')).toBeVisible();
+
+  // drawn as borders of the column, the lines grew with every card the list measured, and Chromium
+  // re-rastered the whole scrolled view each time (issue 8): they are a box of the window's height instead
+  const geometry = () =>
+    page.evaluate(() => {
+      const main = document.getElementById('main')!.getBoundingClientRect();
+      const column = document.querySelector('.view')!.getBoundingClientRect();
+      const lines = document.querySelector('.view-rails__column')!;
+      const r = lines.getBoundingClientRect();
+      const style = getComputedStyle(lines);
+      return {
+        top: r.top - main.top,
+        height: Math.round(r.height),
+        windowHeight: Math.round(main.height),
+        left: r.left - column.left,
+        right: r.right - column.right,
+        lines: [style.borderLeftWidth, style.borderRightWidth],
+        scrollHeight: document.getElementById('main')!.scrollHeight,
+      };
+    });
+  const first = await geometry();
+  expect(first).toMatchObject({ top: 0, left: 0, right: 0, lines: ['1px', '1px'] });
+  expect(first.height).toBe(first.windowHeight);
+  let grown = first.scrollHeight;
+  for (let k = 0; k < 4; k++) {
+    const before = grown;
+    await page.locator('#main').evaluate((el) => (el.scrollTop = el.scrollHeight));
+    await expect.poll(async () => (grown = (await geometry()).scrollHeight)).toBeGreaterThan(before);
+  }
+  const after = await geometry();
+  expect(after.scrollHeight).toBeGreaterThan(first.scrollHeight);
+  expect(after).toMatchObject({ top: 0, left: 0, right: 0, height: first.height });
+  // they take no room and let every pointer event through to the content under them
+  await expect(page.locator('.view-rails')).toHaveCSS('pointer-events', 'none');
+  await expect(page.locator('.view-rails')).toHaveCSS('height', '0px');
+});
+
 test('loading more keeps the Load more button, and its focus, under placeholders until the page lands', async ({ skein }, testInfo) => {
   hostOnly(testInfo);
   const { page } = skein;

@@ -5,9 +5,12 @@ import { ViewScrollContext } from '../components/view-scroll';
 import { useUi } from '../state/ui';
 
 /**
- * The `<main>` landmark and scroll container of one page. Mounted afresh per
- * page (its key), it restores where that page was scrolled to, remembers
- * scrolling per route, and gives focus to the page's heading when focus was lost.
+ * The `<main>` landmark and scroll container of one page, with the column's
+ * side lines (`.view-rails`: the scroller's height, never its content's, so a
+ * list growing under them does not make Chromium raster the whole view again).
+ * Mounted afresh per page (its key), it restores where that page was scrolled
+ * to, remembers scrolling per route, and gives focus to the page's heading when
+ * focus was lost.
  */
 export function ViewContainer({ viewKey, children }: { viewKey: string; children: ReactNode }) {
   const ref = useRef<HTMLElement>(null);
@@ -49,6 +52,9 @@ export function ViewContainer({ viewKey, children }: { viewKey: string; children
         top.current = e.currentTarget.scrollTop;
       }}
     >
+      <div className="view-rails" aria-hidden="true">
+        <div className="view-rails__column" />
+      </div>
       <ViewScrollContext.Provider value={scroll}>
         <ViewErrorBoundary>{children}</ViewErrorBoundary>
       </ViewScrollContext.Provider>
