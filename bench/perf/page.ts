@@ -87,16 +87,19 @@ export function installProbe(): void {
   Object.defineProperty(window, '__bench', { value: probe });
 
   const pending: PageCall[] = [];
-  const markHandled = () => {
-    if (!pending.length) return;
+  // the commit that shows an answer: new nodes, or the list's aria-busy dropping as "loading more" ends.
+  // Observed only while an answer waits for it: a document-wide observer costs every DOM change a record,
+  // and the scroll runs make thousands of changes a second that no call waits for.
+  const observer = new MutationObserver(() => {
+    observer.disconnect();
     const now = performance.now();
     for (const c of pending.splice(0)) c.handledAt = now;
+  });
+  const watch = () => {
+    if (pending.length !== 1) return; // already watching
+    const root = document.documentElement;
+    if (root) observer.observe(root, { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ['aria-busy'] });
   };
-  // the commit that shows an answer: new nodes, or the list's aria-busy dropping as "loading more" ends
-  const startObserving = () =>
-    new MutationObserver(markHandled).observe(document.documentElement, { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ['aria-busy'] });
-  if (document.documentElement) startObserving();
-  else document.addEventListener('DOMContentLoaded', startObserving, { once: true });
 
   const wrap = () => {
     const original = window.__skeinInvoke;
@@ -129,6 +132,7 @@ export function installProbe(): void {
         };
         if (probe.calls.length < 20_000) probe.calls.push(call);
         pending.push(call);
+        watch();
       }
       return out;
     };
