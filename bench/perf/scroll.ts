@@ -45,6 +45,7 @@ export interface ScrollDetail {
   loafs: LongEntry[];
   blankFrames: number;
   worstJumpPx: number;
+  raster: RasterRun;
 }
 
 /** Chromium's counters for the renderer (CDP Performance.getMetrics): CPU and task time, seconds. */
@@ -72,6 +73,56 @@ async function resetProbe(page: Page): Promise<void> {
     p.longTasks.length = 0;
     p.loafs.length = 0;
   });
+}
+
+export interface RasterRun {
+  frames: number;
+  tasksPerFrame: number;
+  rasterMsPerFrame: number;
+  tiles: number;
+  perTile: number;
+}
+
+/**
+ * How much of the view Chromium rasters again while scrolling: one run down
+ * into new cards, in a fresh renderer, traced (cc's `RasterTask` events over
+ * CDP `Tracing`). Scrolling itself needs only the newly exposed tiles; a box
+ * whose paint changes with every card measured (a border as tall as the list
+ * was one: 22 tiles a frame) makes cc raster the same tiles again and again,
+ * on the worker threads that share the machine with the renderer's main
+ * thread. Apart from the measured runs, because tracing slows the page.
+ */
+async function rasterRun(app: BenchApp, speed: number, durationMs: number): Promise<RasterRun> {
+  const { page, cdp } = app;
+  const postId = app.examples.bigThreadPostId;
+  await app.reload();
+  await app.goto(threadHash(postId));
+  await waitForList(page);
+  await page.waitForTimeout(300);
+  const tasks: Array<{ dur?: number; tile?: string }> = [];
+  const onData = (e: { value: Array<Record<string, unknown>> }) => {
+    for (const ev of e.value) {
+      if (ev.name !== 'RasterTask') continue;
+      const tile = (ev.args as { tileData?: { tileId?: { id_ref?: string } } } | undefined)?.tileData?.tileId?.id_ref;
+      tasks.push({ dur: typeof ev.dur === 'number' ? ev.dur : undefined, tile });
+    }
+  };
+  cdp.on('Tracing.dataCollected', onData);
+  const complete = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
+  await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['cc'] }, transferMode: 'ReportEvents' });
+  const r = await page.evaluate(scrollRun, { speed, direction: 1 as const, durationMs });
+  await cdp.send('Tracing.end');
+  await complete;
+  cdp.off('Tracing.dataCollected', onData);
+  const frames = Math.max(1, r.frames);
+  const tiles = new Set(tasks.map((t) => t.tile)).size;
+  return {
+    frames: r.frames,
+    tasksPerFrame: round(tasks.length / frames, 1),
+    rasterMsPerFrame: round(tasks.reduce((n, t) => n + (t.dur ?? 0), 0) / 1000 / frames, 2),
+    tiles,
+    perTile: round(tasks.length / Math.max(1, tiles), 1),
+  };
 }
 
 /** The machine's own frame cadence: rAF on the idle app for `ms`. */
@@ -142,6 +193,7 @@ export async function measureScroll(app: BenchApp, opts: { speeds: number[]; dur
     await page.evaluate(loadUntil, { operation: 'postRepliesV2', target: before + 1000, timeoutMs: 90_000 });
     await page.waitForTimeout(300);
     await run('up into unmeasured cards', -1);
+    const raster = await rasterRun(app, speed, Math.min(3000, opts.durationMs));
 
     const intervals = all.flatMap((r) => r.intervals);
     const d = distribution(intervals);
@@ -163,8 +215,16 @@ export async function measureScroll(app: BenchApp, opts: { speeds: number[]; dur
         ? budget(`${id}.blank`, SECTION, `blank-viewport frames ${at}`, blank, 'frames', BUDGETS.blankFramesAt2400)
         : info(`${id}.blank`, SECTION, `blank-viewport frames ${at}`, blank, 'frames'),
       budget(`${id}.jump`, SECTION, `worst anchor jump per frame ${at}`, worstJump, 'px', BUDGETS.anchorJumpPx),
+      info(
+        `${id}.raster`,
+        SECTION,
+        `tiles rastered per frame ${at}, down into new cards (a traced run apart)`,
+        raster.tasksPerFrame,
+        'tiles',
+        `${raster.rasterMsPerFrame} ms of raster a frame; ${raster.tiles} tiles, each rastered ${raster.perTile}× over ${raster.frames} frames`,
+      ),
     );
-    details.push({ speed, runs, cpuPerFrameMs: cpuPerFrame, intervals: d, slowFrameShare: slow, longTasks, loafs: loafs.slice(0, 50), blankFrames: blank, worstJumpPx: worstJump });
+    details.push({ speed, raster, runs, cpuPerFrameMs: cpuPerFrame, intervals: d, slowFrameShare: slow, longTasks, loafs: loafs.slice(0, 50), blankFrames: blank, worstJumpPx: worstJump });
   }
   return { metrics, details };
 }
