@@ -81,6 +81,8 @@ export interface RasterRun {
   rasterMsPerFrame: number;
   tiles: number;
   perTile: number;
+  /** false: the trace did not complete within 30 s, and only what arrived was counted */
+  traced: boolean;
 }
 
 /**
@@ -112,7 +114,10 @@ async function rasterRun(app: BenchApp, speed: number, durationMs: number): Prom
   await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['cc'] }, transferMode: 'ReportEvents' });
   const r = await page.evaluate(scrollRun, { speed, direction: 1 as const, durationMs });
   await cdp.send('Tracing.end');
-  await complete;
+  // never let a lost event hold the whole bench: what arrived in 30 s is what is counted
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const traced = await Promise.race([complete.then(() => true), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), 30_000)))]);
+  clearTimeout(timer);
   cdp.off('Tracing.dataCollected', onData);
   const frames = Math.max(1, r.frames);
   const tiles = new Set(tasks.map((t) => t.tile)).size;
@@ -122,6 +127,7 @@ async function rasterRun(app: BenchApp, speed: number, durationMs: number): Prom
     rasterMsPerFrame: round(tasks.reduce((n, t) => n + (t.dur ?? 0), 0) / 1000 / frames, 2),
     tiles,
     perTile: round(tasks.length / Math.max(1, tiles), 1),
+    traced,
   };
 }
 
@@ -221,7 +227,7 @@ export async function measureScroll(app: BenchApp, opts: { speeds: number[]; dur
         `tiles rastered per frame ${at}, down into new cards (a traced run apart)`,
         raster.tasksPerFrame,
         'tiles',
-        `${raster.rasterMsPerFrame} ms of raster a frame; ${raster.tiles} tiles, each rastered ${raster.perTile}× over ${raster.frames} frames`,
+        `${raster.rasterMsPerFrame} ms of raster a frame; ${raster.tiles} tiles, each rastered ${raster.perTile}× over ${raster.frames} frames${raster.traced ? '' : ' (trace incomplete after 30 s: partial)'}`,
       ),
     );
     details.push({ speed, raster, runs, cpuPerFrameMs: cpuPerFrame, intervals: d, slowFrameShare: slow, longTasks, loafs: loafs.slice(0, 50), blankFrames: blank, worstJumpPx: worstJump });
