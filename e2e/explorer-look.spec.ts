@@ -2,15 +2,14 @@
  * Light and dark follow the OS; both pass axe on a busy view (the thread).
  */
 import { expect, test } from './fixtures';
-import { attachScreenshot, demoExamples, expectAccessible, openRoute } from './support/explorer';
+import { attachScreenshot, demoExamples, expectAccessible, openThread } from './support/explorer';
 
 for (const scheme of ['light', 'dark'] as const) {
   test(`the ${scheme} scheme follows the OS and stays accessible`, async ({ skein }, testInfo) => {
     const { page } = skein;
     await page.emulateMedia({ colorScheme: scheme });
     const ex = await demoExamples(page);
-    await openRoute(page, `#/post/${ex.bigThreadPostId}`);
-    await expect(page.getByRole('region', { name: 'Replies' }).getByText('Original post')).toBeVisible();
+    await openThread(page, ex.bigThreadPostId);
     const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     const [r = 0, g = 0, b = 0] = (background.match(/\d+/g) ?? []).map(Number);
     const luminance = (r + g + b) / 3;

@@ -4,7 +4,7 @@
  * quotes), and list states (paging-guard stops, duplicates removed).
  */
 import { expect, test } from './fixtures';
-import { apiCall, attachScreenshot, demoExamples, expectAccessible, findPost, hostOnly, openRoute, sandbox, type PostLike } from './support/explorer';
+import { apiCall, attachScreenshot, demoExamples, expectAccessible, findPost, hostOnly, openRoute, openThread, type PostLike, sandbox } from './support/explorer';
 
 test('the post card: author, time, text entities, counters and links out', async ({ skein }, testInfo) => {
   hostOnly(testInfo);
@@ -24,9 +24,7 @@ test('the post card: author, time, text entities, counters and links out', async
   expect(skein.openedExternally()).toContain(media!.url);
 
   // entities in the thread: a link shows its expanded form and opens in the browser, a mention opens the profile
-  await openRoute(page, `#/post/${ex.bigThreadPostId}`);
-  const replies = page.getByRole('region', { name: 'Replies' });
-  await expect(replies.getByText('Original post')).toBeVisible();
+  const replies = await openThread(page, ex.bigThreadPostId);
   const link = replies.locator('a.entity--url').first();
   const href = await link.getAttribute('href');
   expect(href).toMatch(/^https?:\/\//);

@@ -4,7 +4,7 @@
  * status bar, and j/k/Enter between posts.
  */
 import { expect, test } from './fixtures';
-import { attachScreenshot, currentHash, demoExamples, expectAccessible, openRoute } from './support/explorer';
+import { attachScreenshot, currentHash, demoExamples, expectAccessible, openRoute, openThread } from './support/explorer';
 
 test('demo Home offers guided starting points; the status bar shows mode, calls and credits', async ({ skein }, testInfo) => {
   const { page } = skein;
@@ -140,9 +140,7 @@ test('history: buttons, Alt+arrows, mouse buttons, Esc/Backspace, menu and deep 
 test('j/k move between posts, Enter opens the focused one', async ({ skein }) => {
   const { page } = skein;
   const ex = await demoExamples(page);
-  await openRoute(page, `#/post/${ex.bigThreadPostId}`);
-  const replies = page.getByRole('region', { name: 'Replies' });
-  await expect(replies.getByText('Original post')).toBeVisible();
+  await openThread(page, ex.bigThreadPostId);
   await page.getByRole('heading', { name: 'Post', level: 1 }).click();
 
   const focusedId = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.postId ?? null);

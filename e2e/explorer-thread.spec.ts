@@ -3,7 +3,7 @@
  * Back from a reply lands exactly where the user was.
  */
 import { expect, test } from './fixtures';
-import { attachScreenshot, demoExamples, hostOnly, openRoute, sandbox, scrollToListEnd } from './support/explorer';
+import { attachScreenshot, demoExamples, hostOnly, openRoute, openThread, sandbox, scrollToListEnd } from './support/explorer';
 
 test('scrolling the 10,000-reply thread to its end and back keeps the position', async ({ skein }, testInfo) => {
   hostOnly(testInfo);
@@ -12,9 +12,7 @@ test('scrolling the 10,000-reply thread to its end and back keeps the position',
   const ex = await demoExamples(page);
   // the live service pages replies v2 by 31–38; pages of 200 keep this run short on CI (50 pages, not 500)
   await (await sandbox(skein)).fault('page-size;n=200', ['postRepliesV2']);
-  await openRoute(page, `#/post/${ex.bigThreadPostId}`);
-  const replies = page.getByRole('region', { name: 'Replies' });
-  await expect(replies.getByText('Original post')).toBeVisible();
+  const replies = await openThread(page, ex.bigThreadPostId);
 
   // hold End: each time the list grows the next page is asked for, until the end marker shows
   const endMarker = replies.getByText(/^End of replies · 10,000 replies$/);
@@ -73,8 +71,7 @@ test('scrolling the 10,000-reply thread to its end and back keeps the position',
 test('the view scrolls on its own compositor layer, so scrolling does not repaint the window', async ({ skein }) => {
   const { page } = skein;
   const ex = await demoExamples(page);
-  await openRoute(page, `#/post/${ex.bigThreadPostId}`);
-  await expect(page.getByRole('region', { name: 'Replies' }).getByText('Original post')).toBeVisible();
+  await openThread(page, ex.bigThreadPostId);
 
   // a scroller without an opaque background is painted into the window's layer at a device scale of 1
   // (LCD text): every scrolled frame then repaints and rasters the whole view on the renderer's main thread
@@ -100,9 +97,7 @@ test('the view scrolls on its own compositor layer, so scrolling does not repain
 test('the column lines stay the height of the window while the thread grows under them', async ({ skein }) => {
   const { page } = skein;
   const ex = await demoExamples(page);
-  await openRoute(page, `#/post/${ex.bigThreadPostId}`);
-  const replies = page.getByRole('region', { name: 'Replies' });
-  await expect(replies.getByText('Original post')).toBeVisible();
+  await openThread(page, ex.bigThreadPostId);
 
   // drawn as borders of the column, the lines grew with every card the list measured, and Chromium
   // re-rastered the whole scrolled view each time (issue 8): they are a box of the window's height instead

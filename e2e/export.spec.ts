@@ -7,7 +7,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from './fixtures';
-import { demoExamples, openRoute } from './support/explorer';
+import { demoExamples, openThread } from './support/explorer';
 
 interface Manifest {
   view: { kind: string; operation: string };
@@ -26,9 +26,7 @@ test('exporting a thread view writes a file whose manifest and item count match 
   const { page } = skein;
   const ex = await demoExamples(page);
   const dir = await mkdtemp(join(tmpdir(), 'skein-e2e-export-'));
-  await openRoute(page, `#/post/${ex.bigThreadPostId}`);
-  const replies = page.getByRole('region', { name: 'Replies' });
-  await expect(replies.getByText('Original post')).toBeVisible();
+  const replies = await openThread(page, ex.bigThreadPostId);
 
   // the menu command (Ctrl/Cmd+E) opens the dialog of the view on screen
   await skein.emit('menu', 'export');

@@ -3,7 +3,7 @@
  * ids, check accessibility with axe, and attach a screenshot of a view.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, type TestInfo } from '@playwright/test';
+import { expect, type Locator, type Page, type TestInfo } from '@playwright/test';
 import type { DemoExamples } from '../../src/shared/ipc/app';
 
 /** The sandbox's showcase ids, through the app's own bridge. */
@@ -19,6 +19,14 @@ export async function openRoute(page: Page, hash: string): Promise<void> {
   await page.evaluate((h) => {
     window.location.hash = h;
   }, hash);
+}
+
+/** Open a post's view and wait for its thread (its first row reads "Original post"); the Replies region. */
+export async function openThread(page: Page, postId: string): Promise<Locator> {
+  await openRoute(page, `#/post/${postId}`);
+  const replies = page.getByRole('region', { name: 'Replies' });
+  await expect(replies.getByText('Original post')).toBeVisible();
+  return replies;
 }
 
 /** The hash the app shows now. */
