@@ -59,7 +59,11 @@ interface Entry {
   element: ReactElement;
 }
 
-/** Whether two renderings are the same: equal primitives, or elements of one type and key with shallowly equal props. */
+/**
+ * Whether two renderings are the same: equal primitives, or elements of one type and key with shallowly
+ * equal props. A plain loop rather than zustand's `shallow`, which builds two Maps per call: this runs for
+ * every mounted row on every render of a list, scrolling included.
+ */
 export function sameNode(a: ReactNode, b: ReactNode): boolean {
   if (Object.is(a, b)) return true;
   if (!isValidElement(a) || !isValidElement(b)) return false;
