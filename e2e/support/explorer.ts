@@ -147,3 +147,61 @@ export async function findPost(
 export function hostOnly(testInfo: TestInfo): void {
   testInfo.skip(testInfo.project.name === 'electron', 'needs the test host (sandbox control plane, recorded external opens)');
 }
+
+/**
+ * Virtualization as a person would see it, whatever the heights of the posts on screen: far fewer rows in
+ * the DOM than items loaded, and the rows on screen leave no blank between the top of the view and the
+ * list's end (or the bottom of the view). Returns the rendered row count.
+ */
+export async function expectVirtualizedAndCovered(page: Page, loaded: number): Promise<number> {
+  const measure = () =>
+    page.evaluate(() => {
+      const view = document.querySelector('main')!.getBoundingClientRect();
+      const end = document.querySelector('.list-end')?.getBoundingClientRect();
+      const bottom = Math.min(view.bottom, end && end.top > view.top ? end.top : view.bottom);
+      const rows = [...document.querySelectorAll('main .vlist__row')].map((r) => r.getBoundingClientRect());
+      const spans = rows
+        .map((r) => [Math.max(r.top, view.top), Math.min(r.bottom, bottom)] as const)
+        .filter(([a, b]) => b > a)
+        .sort((x, y) => x[0] - y[0]);
+      // the widest blank inside [first row's top, bottom]: rows must tile what is between them
+      let reach = spans[0]?.[0] ?? bottom;
+      let blank = spans.length ? 0 : bottom - view.top;
+      for (const [a, b] of spans) {
+        blank = Math.max(blank, a - reach);
+        reach = Math.max(reach, b);
+      }
+      blank = Math.max(blank, bottom - reach);
+      return { rows: rows.length, visible: spans.length, blank: Math.round(blank) };
+    });
+  await expect.poll(async () => (await measure()).blank, { message: 'rows cover the view with no blank' }).toBeLessThanOrEqual(1);
+  const { rows, visible } = await measure();
+  expect(visible).toBeGreaterThan(0);
+  expect(rows, `rows in the DOM for ${loaded} items loaded`).toBeLessThan(Math.min(120, loaded / 10));
+  return rows;
+}
+
+/**
+ * The `datetime` of the posts of a virtualized list in list order, at least `min` of them: scrolls the view
+ * down a screen at a time until that many distinct rows have been seen (a tall post can leave only one or two
+ * rows on screen), then back to the top.
+ */
+export async function postTimesInOrder(list: Locator, min: number): Promise<number[]> {
+  const seen = new Map<number, number>();
+  const page = list.page();
+  for (let step = 0; step < 40 && seen.size < min; step++) {
+    const rows = await list.locator('.vlist__row').evaluateAll((els) =>
+      els.flatMap((r) => {
+        const time = r.querySelector('article[data-post-id] time')?.getAttribute('datetime');
+        return time ? [[Number(r.getAttribute('data-index')), Date.parse(time)] as [number, number]] : [];
+      }),
+    );
+    for (const [i, t] of rows) seen.set(i, t);
+    if (seen.size >= min) break;
+    await page.getByRole('main').evaluate((m) => (m.scrollTop += m.clientHeight * 0.8));
+    await expect.poll(() => list.locator('.vlist__row').count()).toBeGreaterThan(0);
+  }
+  await page.getByRole('main').evaluate((m) => (m.scrollTop = 0));
+  expect(seen.size, `posts seen in the list`).toBeGreaterThanOrEqual(min);
+  return [...seen.entries()].sort((a, b) => a[0] - b[0]).map(([, t]) => t);
+}
