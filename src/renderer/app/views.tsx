@@ -1,8 +1,9 @@
 /**
  * Which component shows which route. Each feature owns its view under
  * `features/<feature>/components`; adding a view is one case here (the
- * switch is exhaustive, so a new route that has no view does not compile).
+ * switch ends in `missingCaseError`, so a new route that has no view does not compile).
  */
+import { missingCaseError } from '../../shared/missing-case';
 import type { Route } from '../lib/routes';
 import { CommunityView } from '../features/community/components/CommunityView';
 import { HomeView } from '../features/home/components/HomeView';
@@ -43,5 +44,7 @@ export function RouteView({ route }: { route: Route }) {
       return <UsageView />;
     case 'unknown':
       return <NotFoundView path={route.path} />;
+    default:
+      return missingCaseError(route);
   }
 }
