@@ -19,8 +19,15 @@ describe('redacting logger', () => {
 
   it('masks values under secret-looking names whatever they hold', () => {
     const { lines, log } = setup([]);
-    log.warn('headers', { 'x-api-key': 'abc123', apiKey: 'def456', token: 'ghi789', other: 'kept' });
-    expect(lines[0]).not.toMatch(/abc123|def456|ghi789/);
+    log.warn('headers', {
+      'x-api-key': 'abc123',
+      apiKey: 'def456',
+      token: 'ghi789',
+      Authorization: 'Bearer jkl012',
+      headers: { cookie: 'session=mno345', 'Set-Cookie': 'id=pqr678' },
+      other: 'kept',
+    });
+    expect(lines[0]).not.toMatch(/abc123|def456|ghi789|jkl012|mno345|pqr678/);
     expect(lines[0]).toContain('kept');
   });
 

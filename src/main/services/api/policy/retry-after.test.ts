@@ -29,6 +29,21 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter('Thu Jan 15 12:01:00 2026', NOW)).toBe(60_000);
   });
 
+  it("reads asctime as GMT whatever the machine's time zone", () => {
+    const saved = process.env.TZ;
+    try {
+      for (const zone of ['Pacific/Chatham', 'America/St_Johns', 'Asia/Kathmandu', 'UTC']) {
+        process.env.TZ = zone; // Node drops its cached zone when TZ is assigned
+        expect(new Date(NOW).getTimezoneOffset() !== 0 || zone === 'UTC').toBe(true);
+        expect(parseRetryAfter('Thu Jan 15 12:01:00 2026', NOW)).toBe(60_000);
+        expect(parseRetryAfter('Thu Jan 15 12:00:05 2026', NOW)).toBe(5_000);
+      }
+    } finally {
+      if (saved === undefined) delete process.env.TZ;
+      else process.env.TZ = saved;
+    }
+  });
+
   it('treats a date in the past as "now"', () => {
     expect(parseRetryAfter(new Date(NOW - 60_000).toUTCString(), NOW)).toBe(0);
   });
