@@ -12,13 +12,3 @@ export function ViewFrame({ title, actions, children, className }: { title: Reac
     </div>
   );
 }
-
-/** Placeholder body for a view whose feature is still being built (explorer part 2, issue 6). */
-export function ComingSoon({ what }: { what: string }) {
-  return (
-    <div className="state" role="status">
-      <p className="state__title">{what} will appear here.</p>
-      <p className="state__message">This view is part of the explorer’s second part and is not built yet.</p>
-    </div>
-  );
-}
