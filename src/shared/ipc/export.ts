@@ -125,6 +125,8 @@ export const ExportProgress = z.object({
   credits: z.number(),
   /** 0..1, or null when the total is unknown */
   fraction: z.number().min(0).max(1).nullable(),
+  /** the service rate limited the job: it waits until then (epoch ms) and goes on by itself */
+  waitingUntil: z.number().nullable().optional(),
 });
 export type ExportProgress = z.infer<typeof ExportProgress>;
 

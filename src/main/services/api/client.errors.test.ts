@@ -4,10 +4,12 @@
  * action.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { creditsFor } from '../../../shared/api/pricing';
 import { DEFAULT_ACTIONS, type ErrorCode, type SkeinError } from '../../../shared/errors';
 import { FakeClock } from '../testing/fake-clock';
 import { failure } from '../testing/failure';
 import { sandboxHarness, until, type Harness } from '../testing/sandbox-harness';
+import type { AttemptRecord } from './client';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -32,7 +34,6 @@ describe('errors from the sandbox, mapped', () => {
     ['402', 'payment-required', 402],
     ['status-error', 'api-error', 200],
     ['non-json', 'malformed', 200],
-    ['truncate', 'malformed', 200],
   ] as const)('fault %s → %s, one request, no retry', async (fault, code, status) => {
     h = await sandboxHarness();
     h.fault(fault);
@@ -132,7 +133,32 @@ describe('errors from the sandbox, mapped', () => {
     expect(page.result.items.length).toBeGreaterThan(0);
   });
 
-  it('offline: a connection reset, retried, then reported', async () => {
+  it('malformed: a cut body is retried like a network error, and what it cost is on the error', async () => {
+    const clock = new FakeClock(undefined, { autoAdvance: true });
+    const usage = { record: (r: AttemptRecord) => creditsFor({ operation: r.operation, httpStatus: r.httpStatus, items: r.items }) };
+    h = await sandboxHarness({ clock, policy: { maxAttempts: 3 }, usage });
+    h.fault('truncate');
+    const e = await failure(h.client.fetchPage(quotes(h)));
+    expectShown(e, 'malformed');
+    expect(e.details?.httpStatus).toBe(200);
+    expect(await h.requests()).toHaveLength(3);
+    const ledger = await h.ledger();
+    expect(e.details).toMatchObject({ attempts: 3, calls: 3, credits: ledger.totals.credits });
+    expect(ledger.totals.credits).toBeGreaterThan(0);
+
+    // cut once, then whole: the page arrives, the cut attempt counted
+    h.fault(undefined);
+    await fetch(`${h.sandbox.baseUrl}/__sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ fault: 'truncate', count: 1 }),
+    });
+    const page = await h.client.fetchPage({ ...quotes(h), fresh: true });
+    expect(page.result.meta.attempts).toBe(2);
+    expect(page.result.items.length).toBeGreaterThan(0);
+  });
+
+    it('offline: a connection reset, retried, then reported', async () => {
     h = await sandboxHarness({ policy: { maxAttempts: 2 } });
     h.fault('reset');
     const e = await failure(h.client.fetchPage(quotes(h)));

@@ -57,6 +57,16 @@ describe('paging guards', () => {
     expect(pages[1]?.result.items.length).toBeGreaterThan(0);
   });
 
+  it('an answer that stopped paging is not kept: read again, the page is asked for and pages on', async () => {
+    h = await sandboxHarness();
+    const pages = await walk(h, (i) => (i === 1 ? 'no-cursor' : undefined));
+    expect(pages[1]?.result.paging?.stop?.reason).toBe('missing-cursor');
+    const again = await walk(h, () => undefined, 3);
+    expect(again.map((p) => p.result.meta.fromCache)).toEqual([true, false, false]);
+    expect(again[1]?.result.paging?.stop).toBeNull();
+    expect((await h.requests()).length).toBe(4);
+  });
+
   it('a cursor handed out again stops with "repeated-cursor"', async () => {
     h = await sandboxHarness();
     const pages = await walk(h, (i) => (i === 1 ? 'repeat-cursor' : undefined));

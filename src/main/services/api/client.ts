@@ -169,12 +169,14 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
       if (hit) {
         record(op, c, hit.httpStatus, hit.page.rawCount, true);
         const meta = { callId, fromCache: true, fetchedAt: hit.fetchedAt, httpStatus: hit.httpStatus, credits: 0, durationMs: clock.now() - started, attempts: 0 };
-        return shape(op, c, viewKey, hit.page, hit.body, meta, views);
+        return forgetIfStopped(op, c, shape(op, c, viewKey, hit.page, hit.body, meta, views));
       }
     }
 
     const running = calls.start(callId, input.senderId, input.signal);
     let credits = 0;
+    /** requests that left (answered or not): what the service may count */
+    let sent = 0;
     let keySent = true;
     try {
       const target = await deps.target();
@@ -190,11 +192,16 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
         random,
         policy,
         signal: running.signal,
+        ...(input.cancelWaits ? { cancelWaits: input.cancelWaits } : {}),
         onAnswer: (a) => {
+          sent++;
           const ok = a.status >= 200 && a.status < 300;
           credits += record(op, c, a.status, ok ? countRawItems(op, a.body) : 0, false);
         },
-        onNoAnswer: () => record(op, c, 0, 0, false),
+        onNoAnswer: () => {
+          sent++;
+          record(op, c, 0, 0, false);
+        },
       });
       const page = normalizePage(op, answer.body, answer.status);
       if (page.dropped.length > 0) logger.warn(`${op}: dropped ${page.dropped.length} malformed item(s)`, { dropped: page.dropped.slice(0, 5) });
@@ -202,7 +209,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
       const stored: StoredAnswer = { operation: op, paramsKey: c.paramsKey, cursor: c.cursor, fetchedAt, httpStatus: answer.status, body: answer.body, page, bytes: answer.bytes };
       store.put(stored, { sameSnapshot: input.reread === true });
       const meta = { callId, fromCache: false, fetchedAt, httpStatus: answer.status, credits, durationMs: fetchedAt - started, attempts };
-      return shape(op, c, viewKey, page, answer.body, meta, views);
+      return forgetIfStopped(op, c, shape(op, c, viewKey, page, answer.body, meta, views));
     } catch (e) {
       let err = redacted(e);
       if (err instanceof SkeinError && err.code === 'unauthorized' && !keySent) {
@@ -210,14 +217,24 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
       }
       if (err instanceof SkeinError) {
         logger.info(`${op} failed`, { code: err.code, httpStatus: err.details?.httpStatus, attempts: err.details?.attempts });
-        if (err.details?.httpStatus !== undefined || credits > 0) {
-          throw new SkeinError(err.code, err.message, { ...err.details, credits });
-        }
+        // what the failed call cost: a long job accounts for it (`calls` = requests that left)
+        throw new SkeinError(err.code, err.message, { ...err.details, credits, calls: sent });
       }
       throw err;
     } finally {
       running.done();
     }
+  }
+
+  /** an answer that made the paging guard stop is not kept: asked again, the service may answer right */
+  function forgetIfStopped(op: OperationId, c: CanonicalParams, page: PageResult): PageResult {
+    if (page.result.paging?.stop) store.delete(op, c.paramsKey, c.cursor);
+    return page;
+  }
+
+  function forgetPage(view: ViewRef): boolean {
+    const c = canonicalParams(view.operation, view.params);
+    return store.delete(view.operation, c.paramsKey, c.cursor);
   }
 
   function loadedPages(view: ViewRef): PageResult[] {
@@ -247,6 +264,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
     store,
     fetchPage,
     loadedPages,
+    forgetPage,
     cancel: (callId, senderId) => calls.cancel(callId, senderId),
     cancelSender: (senderId) => calls.cancelSender(senderId),
     clearStore: () => {

@@ -43,6 +43,11 @@ export interface ExecuteInput {
   random: () => number;
   policy: RequestPolicy;
   signal: AbortSignal;
+  /**
+   * A softer cancel (a long job's Cancel): ends a wait (limiter, backoff) and keeps a new attempt from
+   * starting, but never aborts a request in flight, so an answer already paid for is still returned.
+   */
+  cancelWaits?: AbortSignal;
   /** every HTTP answer, in order (the usage meter counts attempts, as the service bills them) */
   onAnswer?: (answer: HttpAnswer) => void;
   /** a request that left but got no answer (network error, timeout, cancelled in flight) */
@@ -65,6 +70,7 @@ export async function execute(input: ExecuteInput): Promise<Executed> {
   if (input.signal.aborted) onAbort();
   input.signal.addEventListener('abort', onAbort, { once: true });
   const cancelDeadline = clock.setTimer(policy.deadlineMs, () => ac.abort(new DeadlineExceeded()));
+  const waits = input.cancelWaits ? AbortSignal.any([ac.signal, input.cancelWaits]) : ac.signal;
   let attempts = 0;
   let last: SkeinError | undefined;
   try {
@@ -72,7 +78,12 @@ export async function execute(input: ExecuteInput): Promise<Executed> {
       attempts++;
       let retryAfterMs: number | null = null;
       try {
-        await input.limiter.acquire(ac.signal);
+        try {
+          await input.limiter.acquire(waits);
+        } catch {
+          // this attempt never left
+          throw stopped(waits.reason, last, attempts - 1, policy, clock.now());
+        }
         const answer = await attempt({
           url: input.url,
           headers: input.headers,
@@ -102,9 +113,9 @@ export async function execute(input: ExecuteInput): Promise<Executed> {
       const wait = retryAfterMs ?? backoffDelay(attempts, input.random, policy.backoff);
       if (clock.now() + wait >= deadlineAt) throw final(last, attempts, clock.now(), policy);
       try {
-        await clock.sleep(wait, ac.signal);
+        await clock.sleep(wait, waits);
       } catch {
-        throw stopped(ac.signal.reason, last, attempts, policy, clock.now());
+        throw stopped(waits.reason, last, attempts, policy, clock.now());
       }
     }
   } finally {

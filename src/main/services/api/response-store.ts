@@ -127,6 +127,15 @@ export class ResponseStore {
     this.lru.set(key, answer);
   }
 
+  /** Drop one answer (the later pages of a first page stay); true when there was one. */
+  delete(operation: OperationId, paramsKey: string, cursor: string | null): boolean {
+    const key = entryKey(operation, paramsKey, cursor);
+    const had = this.lru.has(key) || this.spilled.has(key);
+    this.lru.delete(key);
+    this.dropFromDisk(key);
+    return had;
+  }
+
   /** Drop everything; returns how many answers were dropped. */
   clear(): number {
     const n = this.size;

@@ -156,6 +156,6 @@ export function parseAnswer(status: number, headers: Headers, text: string, byte
   try {
     return { status, body: JSON.parse(text) as unknown, retryAfter, bytes };
   } catch (e) {
-    return { status, body: undefined, bodyProblem: `invalid JSON (${e instanceof Error ? e.message : 'parse error'})`, retryAfter, bytes };
+    return { status, body: undefined, bodyProblem: `invalid JSON (${e instanceof Error ? e.message : 'parse error'})`, bodyCut: true, retryAfter, bytes };
   }
 }

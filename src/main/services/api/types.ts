@@ -16,6 +16,8 @@ export interface FetchPageInput {
   senderId?: number;
   /** another way to cancel (the export helper's own controller) */
   signal?: AbortSignal;
+  /** a cancel that ends waits (limiter, backoff) but lets a request in flight finish: a page paid for is returned */
+  cancelWaits?: AbortSignal;
   /** skip the response store and ask the API */
   fresh?: boolean;
   /** a page the view had and let go: the stored answer whatever its age; fetched again, it keeps the snapshot */
@@ -59,6 +61,11 @@ export interface ApiClient {
    * the first page the store no longer holds.
    */
   loadedPages(view: ViewRef): PageResult[];
+  /**
+   * Drops the stored answer of one page (params with `cursor`, absent for the first page), so that the
+   * next read asks the API again: an answer that stopped a walk (a bad paging answer) must not be replayed.
+   */
+  forgetPage(page: ViewRef): boolean;
   /** cancel one call; false when no such call is running */
   cancel(callId: string, senderId?: number): boolean;
   /** cancel every call of a window (closed or reloaded) */

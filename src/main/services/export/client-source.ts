@@ -6,13 +6,17 @@
 import type { ApiClient } from '../api/types';
 import type { PageSource, SourcePage } from './page-source';
 
-export function clientPageSource(client: Pick<ApiClient, 'fetchPage'>): PageSource {
+export function clientPageSource(client: Pick<ApiClient, 'fetchPage' | 'forgetPage'>): PageSource {
   return {
-    async fetchPage({ operation, params, cursor, walkId, signal }): Promise<SourcePage> {
+    forget({ operation, params, cursor }) {
+      client.forgetPage({ operation, params: cursor === null ? params : { ...params, cursor } });
+    },
+    async fetchPage({ operation, params, cursor, walkId, signal, cancelWaits }): Promise<SourcePage> {
       const { raw, result } = await client.fetchPage({
         operation,
         params: cursor === null ? params : { ...params, cursor },
         signal,
+        ...(cancelWaits ? { cancelWaits } : {}),
         viewKey: `export:${walkId}`,
       });
       const { report, meta } = result;

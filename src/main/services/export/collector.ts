@@ -2,14 +2,18 @@
  * Collects a view's raw items into the journal page by page: de-duplicates by
  * id, leaves out what the client found malformed, places thread items in the
  * tree, applies the paging guards and the caps, and can pick up where an
- * earlier run stopped (the state is rebuilt from the journal).
+ * earlier run stopped (the state is rebuilt from the journal). Every request
+ * that left is accounted for: a page fetch that fails is journaled with its
+ * calls and credits. A rate limit the service announced is waited out (at most
+ * `MAX_RATE_LIMIT_WAIT_MS` per page), and a Cancel lets the page in flight
+ * arrive and be kept before it stops.
  */
 import { creditsFor, DEFAULT_PRICES, type PriceTable } from '../../../shared/api/pricing';
 import { isSkeinError } from '../../../shared/errors';
 import type { ExportCaps, ExportScope, StopReason } from '../../../shared/ipc/export';
 import type { Clock } from '../clock';
 import { toWriteError } from './atomic-file';
-import { Journal, type JournalItem, type PageRecord } from './journal';
+import { Journal, type FailedFetch, type JournalItem, type PageRecord } from './journal';
 import type { PageSource } from './page-source';
 import { ThreadPositions } from './thread-positions';
 import { itemIdOf, type ViewPlan } from './views';
@@ -17,6 +21,8 @@ import { itemIdOf, type ViewPlan } from './views';
 /** What the collector knows about a collection, rebuilt from the journal on resume. */
 export class CollectionState {
   readonly pages: PageRecord[] = [];
+  /** page fetches that failed after requests had left (their calls and credits count) */
+  readonly failures: FailedFetch[] = [];
   readonly seen = new Set<string>();
   readonly positions: ThreadPositions | null;
   items = 0;
@@ -39,6 +45,7 @@ export class CollectionState {
         }
       },
       onPage: (page) => state.record(page),
+      onFailure: (failure) => state.recordFailure(failure),
     });
     return { state, journal };
   }
@@ -48,6 +55,12 @@ export class CollectionState {
     this.items += page.kept;
     this.credits += page.credits;
     this.calls += page.attempts;
+  }
+
+  recordFailure(failure: FailedFetch): void {
+    this.failures.push(failure);
+    this.credits += failure.credits;
+    this.calls += failure.calls;
   }
 }
 
@@ -75,13 +88,18 @@ export interface CollectOptions {
   /** pages the view had loaded (scope `loaded`) */
   loadedPages: number;
   caps: ExportCaps;
+  /** the job's Cancel: ends a wait at once, lets a request in flight arrive (its page is kept), then stops */
   signal: AbortSignal;
+  /** a hard stop (quit, discard) that reaches the request in flight; default: `signal` */
+  abort?: AbortSignal;
   clock: Clock;
   prices?: PriceTable;
   /** identifies this export's walk to the client */
   walkId: string;
-  /** called after each committed page */
+  /** called after each committed page, and after each failed fetch */
   onPage?: (state: CollectionState) => void;
+  /** a rate limit is being waited out until this time (epoch ms); null when the wait is over */
+  onWait?: (until: number | null) => void;
 }
 
 export type CollectOutcome =
@@ -90,9 +108,35 @@ export type CollectOutcome =
 
 const SYNC_EVERY_MS = 1000;
 const TYPICAL_PAGE_ITEMS = 20;
+/**
+ * The longest a job waits out rate limits for one page, in total, before it stops (resumable): the bound
+ * of a rate-limit pause (a service asking for more is not waited for).
+ */
+export const MAX_RATE_LIMIT_WAIT_MS = 15 * 60_000;
+/** a rate limit without a known end is waited out this long */
+const UNTIMED_RATE_LIMIT_WAIT_MS = 10_000;
+/** and at most this many times for one page (a storm of zero-second Retry-Afters must not spin) */
+const MAX_RATE_LIMIT_WAITS = 30;
 
 function isCancel(error: unknown, signal: AbortSignal): boolean {
   return signal.aborted || (isSkeinError(error) && error.code === 'cancelled') || (error as Error | null)?.name === 'AbortError';
+}
+
+/** How long to wait before asking again, for a rate limit the service announced; null for any other error. */
+function rateLimitWait(error: unknown, now: number): number | null {
+  if (!isSkeinError(error) || error.code !== 'rate-limited') return null;
+  const at = error.details?.retryAt;
+  return typeof at === 'number' ? Math.max(0, at - now) : UNTIMED_RATE_LIMIT_WAIT_MS;
+}
+
+/** What a failed page fetch cost, from the error (the client puts its requests and credits there). */
+function failureOf(error: unknown, request: number, cursor: string | null, at: number): FailedFetch | null {
+  if (!isSkeinError(error)) return null;
+  const d = (error.details ?? {}) as { calls?: unknown; attempts?: unknown; credits?: unknown };
+  const calls = typeof d.calls === 'number' ? d.calls : typeof d.attempts === 'number' ? d.attempts : 0;
+  const credits = typeof d.credits === 'number' ? d.credits : 0;
+  if (calls === 0 && credits === 0) return null;
+  return { request, cursor, at, calls, credits, code: error.code, message: error.message };
 }
 
 /** Credits the next page will likely cost: the average so far, or a typical page. */
@@ -131,6 +175,8 @@ function guardStop(state: CollectionState, page: PageRecord): PageRecord['stop']
 export async function collect(o: CollectOptions): Promise<CollectOutcome> {
   const { plan, state, journal, clock, signal } = o;
   let lastSync = clock.now();
+  /** rate-limit waiting for the current page */
+  let waited = { ms: 0, times: 0 };
   try {
     for (;;) {
       const step = nextStep(plan, state);
@@ -147,11 +193,43 @@ export async function collect(o: CollectOptions): Promise<CollectOutcome> {
 
       let page;
       try {
-        page = await o.source.fetchPage({ operation: plan.operation, params: request.params, cursor: step.cursor, walkId: o.walkId, signal });
+        page = await o.source.fetchPage({
+          operation: plan.operation,
+          params: request.params,
+          cursor: step.cursor,
+          walkId: o.walkId,
+          signal: o.abort ?? signal,
+          cancelWaits: signal,
+        });
       } catch (error) {
-        if (isCancel(error, signal)) return { done: false, reason: 'cancelled' };
+        const failure = failureOf(error, step.request, step.cursor, clock.now());
+        if (failure) {
+          try {
+            await journal.appendFailure(failure);
+          } catch (e) {
+            const w = toWriteError(e, journal.path);
+            return { done: false, reason: 'error', error: w, message: w instanceof Error ? w.message : String(w) };
+          }
+          state.recordFailure(failure);
+          o.onPage?.(state);
+        }
+        if (isCancel(error, signal) || o.abort?.aborted) return { done: false, reason: 'cancelled' };
+        const wait = rateLimitWait(error, clock.now());
+        if (wait !== null && waited.ms + wait <= MAX_RATE_LIMIT_WAIT_MS && waited.times < MAX_RATE_LIMIT_WAITS) {
+          waited = { ms: waited.ms + wait, times: waited.times + 1 };
+          o.onWait?.(clock.now() + wait);
+          try {
+            await clock.sleep(wait, signal);
+          } catch {
+            return { done: false, reason: 'cancelled' };
+          } finally {
+            o.onWait?.(null);
+          }
+          continue;
+        }
         return { done: false, reason: 'error', error, message: error instanceof Error ? error.message : String(error) };
       }
+      waited = { ms: 0, times: 0 };
 
       const kept: JournalItem[] = [];
       let duplicates = page.duplicatesRemoved;
@@ -185,6 +263,8 @@ export async function collect(o: CollectOptions): Promise<CollectOutcome> {
         stop: page.paging?.stop ?? null,
       };
       if (plan.paged) record.stop = guardStop(state, record);
+      // a bad paging answer is not served again from the store: a new export asks the service again
+      if (record.stop) o.source.forget?.({ operation: plan.operation, params: request.params, cursor: step.cursor, walkId: o.walkId });
       try {
         await journal.appendPage(kept, record);
       } catch (error) {

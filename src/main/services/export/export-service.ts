@@ -57,10 +57,14 @@ const RESUMABLE: ReadonlySet<StopReason> = new Set(['cap-pages', 'cap-items', 'c
 const JOB_FILE = 'job.json';
 const JOURNAL_FILE = 'journal.log';
 const PERSIST_EVERY_MS = 2000;
+/** on quit, a page in flight gets this long to arrive (and be kept) before its request is aborted */
+const QUIT_GRACE_MS = 3000;
 
 interface Running {
-  /** the current phase's controller: collecting, then writing (a cancel stops either) */
+  /** hard stop of the current phase (quit, discard): collecting, then writing; reaches a request in flight */
   controller: AbortController;
+  /** the user's Cancel: ends waits, lets a page in flight arrive and be kept; while writing, the same as `controller` */
+  cancel: AbortController;
   done: Promise<ExportJob>;
 }
 
@@ -99,6 +103,7 @@ export class ExportService {
           job.status = 'interrupted';
           job.stopReason = 'interrupted';
           job.resumable = true;
+          job.progress.waitingUntil = null;
         }
         if (!this.jobs.has(job.id)) this.jobs.set(job.id, job);
       } catch {
@@ -156,7 +161,7 @@ export class ExportService {
   async cancel(id: string): Promise<ExportJob> {
     await this.init();
     const job = this.get(id);
-    this.running.get(id)?.controller.abort(new SkeinError('cancelled', 'The export was cancelled.'));
+    this.running.get(id)?.cancel.abort(new SkeinError('cancelled', 'The export was cancelled.'));
     return structuredClone(job);
   }
 
@@ -165,7 +170,9 @@ export class ExportService {
     if (!this.jobs.has(id)) return false;
     const run = this.running.get(id);
     if (run) {
-      run.controller.abort(new SkeinError('cancelled', 'The export was discarded.'));
+      const reason = new SkeinError('cancelled', 'The export was discarded.');
+      run.cancel.abort(reason);
+      run.controller.abort(reason);
       await run.done;
     }
     this.jobs.delete(id);
@@ -190,12 +197,20 @@ export class ExportService {
     return structuredClone(run ? await run.done : this.get(id));
   }
 
-  /** Stops every running job without writing (app quit): they come back `interrupted`, resumable. */
+  /**
+   * Stops every running job without writing (app quit): they come back `interrupted`, resumable. A page in
+   * flight gets `QUIT_GRACE_MS` to arrive and be kept (it is paid for); waits end at once.
+   */
   async dispose(): Promise<void> {
     this.quitting = true;
     const runs = [...this.running.values()];
-    for (const r of runs) r.controller.abort(new SkeinError('cancelled', 'Skein is quitting.'));
+    const reason = new SkeinError('cancelled', 'Skein is quitting.');
+    for (const r of runs) r.cancel.abort(reason);
+    const stopTimer = this.deps.clock.setTimer(QUIT_GRACE_MS, () => {
+      for (const r of runs) r.controller.abort(reason);
+    });
     await Promise.allSettled(runs.map((r) => r.done));
+    stopTimer();
   }
 
   private get(id: string): ExportJob {
@@ -225,7 +240,7 @@ export class ExportService {
   }
 
   private launch(job: ExportJob, plan: ViewPlan): void {
-    const running = { controller: new AbortController() } as Running;
+    const running = { controller: new AbortController(), cancel: new AbortController() } as Running;
     running.done = this.run(job, plan, running)
       .catch((error: unknown) => {
         this.deps.onInternalError?.(error);
@@ -256,14 +271,23 @@ export class ExportService {
 
   private async run(job: ExportJob, plan: ViewPlan, running: Running): Promise<void> {
     const { clock } = this.deps;
-    const signal = running.controller.signal;
+    const signal = running.cancel.signal;
+    const abort = running.controller.signal;
     const walkId = `${job.id}:${++this.runs}`;
     const { state, journal } = await CollectionState.load(plan, join(this.dir(job.id), JOURNAL_FILE));
     let outcome: CollectOutcome;
     try {
       let lastPersist = clock.now();
+      let waitingUntil: number | null = null;
       const progress = () => {
-        job.progress = { pages: state.pages.length, items: state.items, calls: state.calls, credits: state.credits, fraction: this.fraction(job, plan, state) };
+        job.progress = {
+          pages: state.pages.length,
+          items: state.items,
+          calls: state.calls,
+          credits: state.credits,
+          fraction: this.fraction(job, plan, state),
+          waitingUntil,
+        };
       };
       progress();
       outcome = await collect({
@@ -276,6 +300,7 @@ export class ExportService {
         loadedPages: job.view.loadedPages ?? 1,
         caps: job.caps,
         signal,
+        abort,
         clock,
         prices: this.deps.prices?.() ?? DEFAULT_PRICES,
         onPage: () => {
@@ -286,7 +311,13 @@ export class ExportService {
             void this.persist(job).catch(() => undefined);
           }
         },
+        onWait: (until) => {
+          waitingUntil = until;
+          progress();
+          this.update(job);
+        },
       });
+      waitingUntil = null;
       progress();
 
       const stop = outcome.done ? null : { reason: outcome.reason, message: outcome.message };
@@ -306,7 +337,8 @@ export class ExportService {
       }
 
       // a cancel that ended the collection must not stop the writing of what was collected
-      const writing = (running.controller = new AbortController()).signal;
+      running.controller = running.cancel = new AbortController();
+      const writing = running.controller.signal;
       job.status = 'writing';
       this.update(job);
       await this.persist(job);
@@ -319,6 +351,7 @@ export class ExportService {
         caps: job.caps,
         format: job.format,
         pages: state.pages,
+        failures: state.failures,
         stop,
         files: job.files,
         csvIdColumns: job.format === 'csv' ? csvIdColumns(job.files[0] as string, plan) : undefined,

@@ -8,6 +8,7 @@
  * Lines (JSON never contains a raw tab or newline, so both are safe separators):
  *   i <TAB> idJSON <TAB> positionJSON <TAB> rawJSON
  *   p <TAB> pageRecordJSON
+ *   f <TAB> failedFetchJSON      (a page fetch that failed after requests had left: what it cost)
  * A page counts only once its commit line is complete; whatever follows the
  * last commit (a torn write) is cut off when the journal is opened again.
  */
@@ -44,9 +45,28 @@ export interface PageRecord {
   stop: { reason: PagingStopReason; message: string } | null;
 }
 
+/**
+ * A page fetch that ended without a page (ran out of retries, a rate limit waited out, a cancel,
+ * an unreadable answer) after requests had left: the service counted them, so the manifest does.
+ */
+export interface FailedFetch {
+  request: number;
+  cursor: string | null;
+  /** when it failed (epoch ms) */
+  at: number;
+  /** requests that left, retries included */
+  calls: number;
+  /** estimated credits they cost */
+  credits: number;
+  /** error code and message */
+  code: string;
+  message: string;
+}
+
 export interface JournalScan {
   onItem?(id: string | null, position: string): void;
   onPage?(page: PageRecord): void;
+  onFailure?(failure: FailedFetch): void;
 }
 
 const READ_CHUNK = 1 << 18;
@@ -54,6 +74,7 @@ const NL = 0x0a;
 const TAB = 0x09;
 const I = 0x69;
 const P = 0x70;
+const F = 0x66;
 
 /** Reads complete lines of `[0, end)` as buffers with their end offsets. */
 async function* lines(handle: FileHandle, end: number): AsyncGenerator<{ buf: Buffer; start: number; stop: number; next: number }> {
@@ -100,6 +121,16 @@ function parsePageLine(buf: Buffer, start: number, stop: number): PageRecord | n
   }
 }
 
+function parseFailureLine(buf: Buffer, start: number, stop: number): FailedFetch | null {
+  if (buf[start] !== F || buf[start + 1] !== TAB) return null;
+  try {
+    const f = JSON.parse(buf.toString('utf8', start + 2, stop)) as FailedFetch;
+    return typeof f === 'object' && f !== null && typeof f.calls === 'number' && typeof f.credits === 'number' ? f : null;
+  } catch {
+    return null;
+  }
+}
+
 export function itemLine(item: JournalItem): string {
   return `i\t${JSON.stringify(item.id)}\t${item.position}\t${typeof item.raw === 'string' ? item.raw : item.raw.toString('utf8')}\n`;
 }
@@ -132,6 +163,12 @@ export class Journal {
           pendingItems.push({ id: item.id, position: item.position });
           continue;
         }
+        const failure = pendingItems.length === 0 ? parseFailureLine(buf, start, stop) : null;
+        if (failure) {
+          scan.onFailure?.(failure);
+          committed = next;
+          continue;
+        }
         const page = parsePageLine(buf, start, stop);
         if (!page || page.kept !== pendingItems.length) break;
         for (const it of pendingItems) scan.onItem?.(it.id, it.position);
@@ -157,6 +194,15 @@ export class Journal {
     let text = '';
     for (const item of items) text += itemLine(item);
     text += `p\t${JSON.stringify(page)}\n`;
+    await this.append(text);
+  }
+
+  /** Appends the record of a failed page fetch (one line, committed on its own). */
+  async appendFailure(failure: FailedFetch): Promise<void> {
+    await this.append(`f\t${JSON.stringify(failure)}\n`);
+  }
+
+  private async append(text: string): Promise<void> {
     const buf = Buffer.from(text, 'utf8');
     let written = 0;
     while (written < buf.length) {

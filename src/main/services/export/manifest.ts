@@ -7,7 +7,7 @@ import { OPERATIONS } from '../../../shared/api/catalog';
 import type { DroppedItem, PagingStopReason } from '../../../shared/ipc/api';
 import type { Mode } from '../../../shared/ipc/app';
 import type { ExportCaps, ExportFormat, ExportScope, StopReason, ViewDescriptor } from '../../../shared/ipc/export';
-import type { PageRecord } from './journal';
+import type { FailedFetch, PageRecord } from './journal';
 import type { ViewPlan } from './views';
 
 export const MANIFEST_SCHEMA = 'skein.export/1';
@@ -32,6 +32,19 @@ export interface ManifestPage {
   items_received: number;
   items_kept: number;
   credits: number;
+  /** requests made for this page, retries included (0 from the store) */
+  calls: number;
+}
+
+/** A page fetch that failed after requests had left: they were counted by the service, so here too. */
+export interface ManifestFailedFetch {
+  request: number;
+  cursor: string | null;
+  at: string;
+  calls: number;
+  credits: number;
+  error: string;
+  message: string;
 }
 
 export interface ExportManifest {
@@ -49,6 +62,8 @@ export interface ExportManifest {
     | { items: 'raw' }
     | { items: 'positioned'; raw_key: 'item'; position_keys: ['root_id', 'parent_id', 'depth']; note: string };
   pages: ManifestPage[];
+  /** fetches that failed (and were retried later, or stopped the job): their calls and credits are in the totals */
+  failed_fetches: ManifestFailedFetch[];
   counts: { pages: number; items: number; duplicates_removed: number; dropped: number; calls: number };
   dropped: Array<DroppedItem & { page: number }>;
   paging_stops: Array<{ page: number; reason: PagingStopReason; message: string }>;
@@ -103,6 +118,7 @@ export interface ManifestInput {
   caps: ExportCaps;
   format: ExportFormat;
   pages: readonly PageRecord[];
+  failures?: readonly FailedFetch[];
   stop: { reason: StopReason; message?: string } | null;
   files: string[];
   csvIdColumns?: Record<string, string[]>;
@@ -128,6 +144,11 @@ export function buildManifest(input: ManifestInput): ExportManifest {
     if (p.stop) stops.push({ page: i, ...p.stop });
     notFound.push(...p.notFound);
   });
+  const failures = input.failures ?? [];
+  for (const f of failures) {
+    calls += f.calls;
+    credits += f.credits;
+  }
   const manifest: ExportManifest = {
     schema: MANIFEST_SCHEMA,
     app: { name: input.context.appName, version: input.context.appVersion },
@@ -159,13 +180,24 @@ export function buildManifest(input: ManifestInput): ExportManifest {
       items_received: p.received,
       items_kept: p.kept,
       credits: p.credits,
+      calls: p.attempts,
+    })),
+    failed_fetches: failures.map((f) => ({
+      request: f.request,
+      cursor: f.cursor,
+      at: new Date(f.at).toISOString(),
+      calls: f.calls,
+      credits: f.credits,
+      error: f.code,
+      message: f.message,
     })),
     counts: { pages: pages.length, items, duplicates_removed: duplicates, dropped: droppedTotal, calls },
     dropped,
     paging_stops: stops,
     ids_not_found: notFound,
     estimated_credits: credits,
-    credits_basis: "Skein's editable price table (Settings); pages served from Skein's store cost nothing",
+    credits_basis:
+      "Skein's editable price table (Settings), for every request that left, failed fetches and retries included; pages served from Skein's store cost nothing",
     complete: input.stop === null,
     incomplete_reason: input.stop?.reason ?? null,
     incomplete_message: input.stop ? (input.stop.message ?? STOP_MESSAGES[input.stop.reason]) : null,

@@ -15,7 +15,10 @@ export interface PageRequest {
   walkId: string;
   /** null for the first page */
   cursor: string | null;
+  /** a hard stop (quit, discard): reaches the request in flight */
   signal: AbortSignal;
+  /** the job's Cancel: ends waits and keeps new attempts from starting, but lets a request in flight finish */
+  cancelWaits?: AbortSignal;
 }
 
 export interface SourcePage {
@@ -52,4 +55,6 @@ export interface SourcePage {
 
 export interface PageSource {
   fetchPage(request: PageRequest): Promise<SourcePage>;
+  /** drops a stored answer that stopped the walk (a bad paging answer), so it is asked for again next time */
+  forget?(request: Omit<PageRequest, 'signal' | 'cancelWaits'>): void;
 }

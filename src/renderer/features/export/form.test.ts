@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ExportJob } from '../../../shared/ipc/export';
-import { describeEstimate, describeJob, fileName, readCaps } from './form';
+import { clockWords, describeEstimate, describeJob, fileName, readCaps, sameView, waitWords } from './form';
 import { exportView } from './view-descriptor';
 
 describe('export form', () => {
@@ -22,6 +22,24 @@ describe('export form', () => {
     } as unknown as ExportJob;
     expect(describeJob(job)).toBe('Saved a partial export (stopped at the page cap): 2,000 items, 100 pages, 100 calls, ~30,000 credits.');
     expect(fileName('C:\\Users\\a\\thread.json')).toBe('thread.json');
+  });
+
+  it('says how long a rate-limited job still waits, and nothing when it does not wait', () => {
+    const job = { status: 'collecting', progress: { items: 0, pages: 0, calls: 0, credits: 0, fraction: null, waitingUntil: 100_000 } } as unknown as ExportJob;
+    expect(waitWords(job, 58_500)).toBe('Rate limited by the service: going on by itself in 0:42.');
+    expect(waitWords({ ...job, status: 'writing' }, 0)).toBeNull();
+    expect(waitWords({ ...job, progress: { ...job.progress, waitingUntil: null } }, 0)).toBeNull();
+    expect(clockWords(15 * 60_000)).toBe('15:00');
+    expect(clockWords(3_600_000 + 61_000)).toBe('1:01:01');
+    expect(clockWords(-5)).toBe('0:00');
+  });
+
+  it('finds a running job of the same view whatever it has loaded since', () => {
+    const a = exportView('thread', { tweetId: '1', queryType: 'Latest' }, { pages: 1 });
+    const b = exportView('thread', { queryType: 'Latest', tweetId: '1' }, { pages: 9, items: 180 });
+    expect(sameView(a, b)).toBe(true);
+    expect(sameView(a, exportView('thread', { tweetId: '2', queryType: 'Latest' }))).toBe(false);
+    expect(sameView(a, exportView('directReplies', { tweetId: '1' }))).toBe(false);
   });
 
   it('builds a view descriptor from what the view has loaded', () => {

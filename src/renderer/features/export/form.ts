@@ -3,7 +3,7 @@
  * dialog shows for an estimate and for a job. Kept apart from React so it is
  * tested on its own.
  */
-import type { ExportCaps, ExportEstimate, ExportJob, StopReason } from '../../../shared/ipc/export';
+import type { ExportCaps, ExportEstimate, ExportJob, StopReason, ViewDescriptor } from '../../../shared/ipc/export';
 
 export interface CapFields {
   maxPages: string;
@@ -77,6 +77,28 @@ export function describeJob(job: ExportJob): string {
 
 export function isActive(job: ExportJob): boolean {
   return job.status === 'collecting' || job.status === 'writing';
+}
+
+/** The same view (kind, operation, params), whatever it has loaded: a running job of it belongs in its dialog. */
+export function sameView(a: ViewDescriptor, b: ViewDescriptor): boolean {
+  const key = (v: ViewDescriptor) => JSON.stringify(Object.entries(v.params).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)));
+  return a.kind === b.kind && a.operation === b.operation && key(a) === key(b);
+}
+
+/** `m:ss` (or `h:mm:ss`) of a wait. */
+export function clockWords(ms: number): string {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const sec = String(total % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`;
+}
+
+/** While a job waits out a rate limit: what it waits for, and for how long more; null when it does not wait. */
+export function waitWords(job: ExportJob, now: number): string | null {
+  const until = job.progress.waitingUntil;
+  if (job.status !== 'collecting' || typeof until !== 'number') return null;
+  return `Rate limited by the service: going on by itself in ${clockWords(until - now)}.`;
 }
 
 /** Just the file name of a path (for display). */

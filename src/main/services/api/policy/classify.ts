@@ -13,6 +13,8 @@ export interface Answer {
   body: unknown;
   /** why the body could not be read as JSON (undefined when it could) */
   bodyProblem?: string;
+  /** the body says JSON but does not parse: most likely cut off on the way, so worth another attempt */
+  bodyCut?: boolean;
   retryAfter: string | null;
 }
 
@@ -73,7 +75,11 @@ export function classifyAnswer(id: OperationId, a: Answer, nowMs: number): Verdi
   const said = serverMessage(a.body);
   const httpStatus = status;
   if (status >= 200 && status < 300) {
-    if (a.bodyProblem !== undefined) return { kind: 'fail', error: makeError('malformed', `The answer could not be read: ${a.bodyProblem}.`, { httpStatus }) };
+    if (a.bodyProblem !== undefined) {
+      const error = makeError('malformed', `The answer could not be read: ${a.bodyProblem}.`, { httpStatus });
+      // a cut body is a transport failure that happened to arrive with a 200: retried like a network error
+      return a.bodyCut ? { kind: 'retry', error, retryAfterMs: null } : { kind: 'fail', error };
+    }
     if (!isObject(a.body)) return { kind: 'fail', error: makeError('malformed', 'The answer is not a JSON object.', { httpStatus, path: '(root)' }) };
     const st = a.body.status;
     if (st !== undefined && st !== 'success') {

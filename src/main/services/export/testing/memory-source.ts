@@ -1,7 +1,8 @@
 /**
  * A PageSource over pages held in memory, for unit tests: page i answers the
  * cursor `c<i>` (the first page: no cursor). A test can make a page fail once
- * or hold it until the request is aborted, to stop a run at a known place.
+ * or hold it (like a request waiting for its slot) until it is cancelled or
+ * aborted, to stop a run at a known place.
  */
 import { SkeinError } from '../../../../shared/errors';
 import type { PageRequest, PageSource, SourcePage } from '../page-source';
@@ -47,9 +48,11 @@ export function memorySource(pages: readonly MemoryPage[], options: MemorySource
       }
       if (options.hold === index) {
         release();
+        // held like a request waiting for its slot: a cancel (or a hard stop) ends it
+        const signal = req.cancelWaits ? AbortSignal.any([req.signal, req.cancelWaits]) : req.signal;
         await new Promise<never>((_, reject) => {
-          if (req.signal.aborted) reject(req.signal.reason as Error);
-          req.signal.addEventListener('abort', () => reject(req.signal.reason as Error), { once: true });
+          if (signal.aborted) reject(signal.reason as Error);
+          signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
         });
       }
       const isLast = index === pages.length - 1;

@@ -9,29 +9,51 @@ import { join } from 'node:path';
 import { OPERATIONS, type OperationId } from '../../../../shared/api/catalog';
 import { toQueryString } from '../../../../shared/api/params';
 import { creditsFor } from '../../../../shared/api/pricing';
+import type { ExportJob } from '../../../../shared/ipc/export';
 import { createApiClient } from '../../api/client';
+import type { RequestPolicy } from '../../api/execute';
 import { createRateLimiter } from '../../api/policy/rate-limiter';
 import { systemClock } from '../../clock';
 import { clientPageSource } from '../client-source';
 import { ExportService } from '../export-service';
 
-export async function sandboxExporter(baseUrl: string, key: string | null = null) {
+export interface SandboxExporterOptions {
+  /** the `x-sandbox-fault` to send with request `n` (1-based, every request of this exporter) */
+  faultFor?: (n: number, url: string) => string | undefined;
+  /** called as request `n` leaves; `'kill'`: the request never leaves and never settles (the process died) */
+  onSend?: (n: number, url: string) => void | 'kill';
+  policy?: Partial<RequestPolicy>;
+  /** an existing state folder (a restart) */
+  stateDir?: string;
+  onUpdate?: (job: ExportJob) => void;
+}
+
+export async function sandboxExporter(baseUrl: string, key: string | null = null, options: SandboxExporterOptions = {}) {
   const dir = await mkdtemp(join(tmpdir(), 'skein-export-sbx-'));
+  let sent = 0;
   const client = createApiClient({
     target: async () => ({ baseUrl, key }),
-    fetch: (url, init) => fetch(url, init),
+    fetch: (url, init) => {
+      const n = ++sent;
+      const fault = options.faultFor?.(n, url);
+      if (options.onSend?.(n, url) === 'kill') return new Promise<never>(() => undefined);
+      return fetch(url, fault ? { ...init, headers: { ...(init.headers as Record<string, string>), 'x-sandbox-fault': fault } } : init);
+    },
+    ...(options.policy ? { policy: options.policy } : {}),
     clock: systemClock,
     limiter: createRateLimiter(systemClock, Infinity),
     usage: { record: (r) => creditsFor({ operation: r.operation, httpStatus: r.httpStatus, items: r.items, idsAsked: r.idsAsked }) },
     secrets: () => (key ? [key] : []),
   });
+  const stateDir = options.stateDir ?? join(dir, 'state');
   const service = new ExportService({
     source: clientPageSource(client),
-    stateDir: join(dir, 'state'),
+    stateDir,
     clock: systemClock,
     context: () => ({ appName: 'Skein', appVersion: '0.1.0', mode: 'demo', baseUrl }),
+    ...(options.onUpdate ? { onUpdate: options.onUpdate } : {}),
   });
-  return { dir, client, service, stateDir: join(dir, 'state') };
+  return { dir, client, service, stateDir };
 }
 
 export interface WalkedPage {

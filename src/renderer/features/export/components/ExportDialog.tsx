@@ -1,8 +1,9 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { OPERATIONS } from '../../../../shared/api/catalog';
 import type { ExportFormat, ExportJob, ExportScope, ViewDescriptor } from '../../../../shared/ipc/export';
-import { describeEstimate, describeJob, EMPTY_CAPS, fileName, isActive, readCaps, type CapFields } from '../form';
+import { describeEstimate, describeJob, EMPTY_CAPS, fileName, isActive, readCaps, sameView, type CapFields } from '../form';
 import { useExportActions, useExportEstimate, useExportJobs } from '../queries';
+import { RunningExports, WaitNotice } from './RunningExports';
 import './export.css';
 
 const FORMATS: Array<{ value: ExportFormat; label: string; hint: string }> = [
@@ -49,6 +50,7 @@ function JobProgress({ job }: { job: ExportJob }) {
       <p role="status" aria-live="polite">
         {describeJob(job)}
       </p>
+      <WaitNotice job={job} />
       {job.files.length > 0 && job.status !== 'cancelled' && job.status !== 'failed' ? (
         <p className="muted export__files">
           {job.files.map((f) => (
@@ -84,8 +86,14 @@ export function ExportDialog({ view, onClose }: { view: ViewDescriptor; onClose:
     return () => dialog?.close();
   }, []);
 
-  const job = jobId ? (jobs.data ?? []).find((j) => j.id === jobId) : undefined;
-  const unfinished = (jobs.data ?? []).filter((j) => j.id !== jobId && j.resumable && !isActive(j));
+  // reopened while an export of this view runs (after "Hide"): show that job, its progress and its Cancel
+  const runningHere = jobId === null ? (jobs.data ?? []).find((j) => isActive(j) && sameView(j.view, view)) : undefined;
+  // kept once shown, so its end (done, partial) stays on screen (state adjusted while rendering, not in an effect)
+  if (runningHere) setJobId(runningHere.id);
+  const shownId = jobId ?? runningHere?.id ?? null;
+  const job = shownId ? (jobs.data ?? []).find((j) => j.id === shownId) : undefined;
+  const unfinished = (jobs.data ?? []).filter((j) => j.id !== shownId && j.resumable && !isActive(j));
+  const running = (jobs.data ?? []).filter((j) => j.id !== shownId && isActive(j));
 
   const start = () => {
     const read = readCaps(caps);
@@ -198,6 +206,8 @@ export function ExportDialog({ view, onClose }: { view: ViewDescriptor; onClose:
           </button>
         </div>
       ) : null}
+
+      <RunningExports jobs={running} onCancel={(id) => actions.cancel.mutate(id)} />
 
       {unfinished.length > 0 ? (
         <section className="export__unfinished" aria-label="Unfinished exports">

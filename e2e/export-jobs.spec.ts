@@ -1,0 +1,65 @@
+/**
+ * A long export stays in sight: after "Hide (keeps running)" the Export dialog of the same view
+ * shows the running job with its progress and Cancel, and the dialog of any other view lists it
+ * under "Running exports".
+ */
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from './fixtures';
+import { demoExamples, openRoute, openThread } from './support/explorer';
+
+test('a running export hidden from its dialog is shown again, with its progress and Cancel, from every Export dialog', async ({ skein }) => {
+  test.setTimeout(90_000);
+  const { page } = skein;
+  const ex = await demoExamples(page);
+  const dir = await mkdtemp(join(tmpdir(), 'skein-e2e-export-jobs-'));
+  const replies = await openThread(page, ex.bigThreadPostId);
+
+  // every page of the thread slowed down, so the export is still running while the test looks at it
+  const sandbox = await skein.sandboxUrl();
+  expect(sandbox).not.toBeNull();
+  const slow = await fetch(`${sandbox}/__sandbox/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ fault: 'latency;ms=400', operations: ['postRepliesV2'] }),
+  });
+  expect(slow.status).toBe(201);
+
+  try {
+    await replies.page().getByRole('button', { name: 'Export…' }).click();
+    const dialog = page.getByRole('dialog', { name: /^Export/ });
+    await dialog.getByRole('radio', { name: /Fetch everything/ }).check();
+    await skein.setSavePath(join(dir, 'thread.json'));
+    await dialog.getByRole('button', { name: 'Choose file and export' }).click();
+    await expect(dialog.getByRole('status')).toContainText('Collecting…');
+    await dialog.getByRole('button', { name: 'Hide (keeps running)' }).click();
+    await expect(dialog).toBeHidden();
+
+    // another view's dialog lists it, with its own Cancel
+    await openRoute(page, '#/trends');
+    await expect(page.getByRole('heading', { name: 'Trends · Worldwide', level: 1 })).toBeVisible();
+    await skein.emit('menu', 'export');
+    await expect(dialog).toBeVisible();
+    const running = dialog.getByRole('region', { name: 'Running exports' });
+    await expect(running).toContainText('Collecting…');
+    await expect(running.getByRole('button', { name: 'Cancel' })).toBeVisible();
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await expect(dialog).toBeHidden();
+
+    // back on the thread: its dialog opens on the running job itself
+    await page.goBack();
+    await expect(replies.getByText('Original post')).toBeVisible();
+    await replies.page().getByRole('button', { name: 'Export…' }).click();
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByRole('status')).toContainText('Collecting…');
+    await expect(dialog.getByRole('progressbar', { name: 'Export progress' })).toBeVisible();
+    await dialog.getByRole('button', { name: 'Cancel export' }).click();
+    await expect(dialog.getByRole('status')).toContainText('Saved a partial export (cancelled)');
+    await expect(dialog.getByRole('button', { name: 'Resume' })).toBeVisible();
+    await expect(dialog.getByRole('region', { name: 'Running exports' })).toHaveCount(0);
+  } finally {
+    await fetch(`${sandbox}/__sandbox/faults`, { method: 'DELETE' });
+  }
+  expect(skein.internalErrors()).toEqual([]);
+});
