@@ -24,7 +24,16 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/main/ipc/electron-ipc.ts', 'src/preload/**'],
+    // plain Node scripts: the start script and the shell smoke test's fake Electron
+    files: ['scripts/**/*.mjs', 'e2e/electron-smoke/**/*.mjs'],
+    languageOptions: {
+      globals: Object.fromEntries(
+        ['process', 'console', 'Buffer', 'URL', 'Request', 'Response', 'Headers', 'fetch', 'setTimeout', 'clearTimeout', 'setImmediate', 'structuredClone'].map((name) => [name, 'readonly']),
+      ),
+    },
+  },
+  {
+    files: ['src/main/ipc/electron-ipc.ts', 'src/preload/**', 'e2e/electron-smoke/**'],
     rules: { 'no-restricted-syntax': 'off' },
   },
   {

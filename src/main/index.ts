@@ -3,14 +3,16 @@
  * Electron to the core's dependencies, register the bridge, open the window.
  * Everything testable lives in core.ts and the modules it builds.
  */
-import { join } from 'node:path';
-import { BrowserWindow, Menu, app, session, type WebContents } from 'electron';
+import { join, resolve } from 'node:path';
+import { BrowserWindow, Menu, app, net, session, type WebContents } from 'electron';
 import type { EventName, EventPayload, MenuCommand } from '../shared/ipc';
 import { chooseSavePathWithDialog } from './adapters/dialogs';
 import { createExportPlatform } from './adapters/export-dialog';
 import { createMainWindow, denyPermissions, guardContents } from './adapters/main-window';
+import { fetchThroughNet } from './adapters/net-fetch';
 import { openInSystemBrowser } from './adapters/shell';
 import { electronSecretStorage } from './adapters/safe-storage';
+import { APP_ID } from './app-id';
 import { createCore, type Core } from './core';
 import { isTrustedFrame } from './ipc/dispatch';
 import { registerIpc, sendEvent } from './ipc/electron-ipc';
@@ -23,13 +25,16 @@ import { appOrigins } from './window';
 const env = {
   apiBaseUrl: process.env.SKEIN_API_BASE_URL || undefined,
   apiKey: process.env.SKEIN_API_KEY || undefined,
-  userDataDir: process.env.SKEIN_USER_DATA_DIR || undefined,
+  // Electron's setPath throws on a relative path: resolve it against the working directory first.
+  userDataDir: process.env.SKEIN_USER_DATA_DIR ? resolve(process.env.SKEIN_USER_DATA_DIR) : undefined,
   devServerUrl: app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL || undefined,
 };
 
 if (env.userDataDir) app.setPath('userData', env.userDataDir);
 registerAppScheme();
 app.enableSandbox();
+// Windows: notifications and taskbar pinning belong to the installed app's id.
+if (process.platform === 'win32') app.setAppUserModelId(APP_ID);
 
 // Electron's async safeStorage, behind the key store's SecretStorage interface.
 const secretStorage = electronSecretStorage();
@@ -53,6 +58,16 @@ function openWindow(): void {
   win.on('closed', () => core?.onSenderGone(id));
 }
 
+/** A second launch, or a click on the dock icon with no window open: bring Skein to the front, with a window. */
+function showWindow(): void {
+  if (!core) return;
+  const win = BrowserWindow.getAllWindows()[0];
+  if (!win) return openWindow();
+  if (win.isMinimized()) win.restore();
+  win.show();
+  win.focus();
+}
+
 function sendMenuCommand(command: MenuCommand): void {
   const target: WebContents | undefined = (BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0])?.webContents;
   if (target) sendEvent(target, 'menu', command);
@@ -61,11 +76,7 @@ function sendMenuCommand(command: MenuCommand): void {
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
-  app.on('second-instance', () => {
-    const win = BrowserWindow.getAllWindows()[0];
-    if (win?.isMinimized()) win.restore();
-    win?.focus();
-  });
+  app.on('second-instance', showWindow);
 
   app.on('web-contents-created', (_event, contents) => guardContents(contents, origins, (url) => void openInSystemBrowser(url)));
 
@@ -79,6 +90,8 @@ if (!app.requestSingleInstanceLock()) {
       app: { name: app.getName(), version: app.getVersion(), platform: process.platform },
       apiBaseUrl: env.apiBaseUrl,
       apiKey: env.apiKey,
+      // Chromium's network stack: the system proxy, PAC and certificate store apply (TLS inspection).
+      fetch: fetchThroughNet((input, init) => net.fetch(input instanceof URL ? input.href : input, init)),
       // Loaded on first demo call only: the sandbox (fastify, faker) stays out of start-up.
       startSandbox: async (options) => (await import('./sandbox')).startSandbox(options),
       chooseSavePath: chooseSavePathWithDialog,

@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { getConfig, validateConfiguration } from 'app-builder-lib/out/util/config/config.js';
 import type { Configuration, TargetConfiguration } from 'electron-builder';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { APP_ID } from './app-id';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const quietLogger = { isEnabled: false, add: () => {} } as unknown as Parameters<typeof validateConfiguration>[1];
@@ -46,6 +47,8 @@ describe('electron-builder configuration', () => {
   it('names the app', () => {
     expect(config.appId).toMatch(/^[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)+$/);
     expect(config.productName).toBe('Skein');
+    // the Windows AppUserModelId main sets must be the installer's app id
+    expect(config.appId).toBe(APP_ID);
   });
 
   it('builds dmg for macOS, nsis for Windows, AppImage and deb for Linux', () => {
@@ -69,6 +72,8 @@ describe('electron-builder configuration', () => {
       enableEmbeddedAsarIntegrityValidation: true,
       onlyLoadAppFromAsar: true,
       grantFileProtocolExtraPrivileges: false,
+      // fuses change the binary after signing: an unsigned Apple Silicon build must be re-signed ad hoc
+      resetAdHocDarwinSignature: true,
     });
   });
 
@@ -82,5 +87,20 @@ describe('electron-builder configuration', () => {
   it('packages the entry point the build produces', () => {
     const pkg = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as { main: string };
     expect(pkg.main).toBe('./out/main/index.js');
+  });
+
+  it('has what the deb target needs (homepage, repository) and Electron 45’s Node range', () => {
+    const pkg = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as { homepage?: string; repository?: unknown; engines?: { node?: string } };
+    expect(pkg.homepage).toMatch(/^https:\/\//);
+    expect(pkg.repository).toBeTruthy();
+    expect(pkg.engines?.node).toBe('>=22.12');
+  });
+
+  it('ships only what main runs: the renderer’s libraries and test-only packages are build-time', () => {
+    const pkg = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const runtime = Object.keys(pkg.dependencies);
+    for (const name of ['react', 'react-dom', '@tanstack/react-query', 'virtua', 'zustand', 'csv-parse', 'electron']) expect(runtime).not.toContain(name);
+    // what main and its sandbox import at run time stays
+    expect(runtime).toEqual(expect.arrayContaining(['zod', 'fastify', 'conf', 'csv-stringify', 'lru-cache', '@faker-js/faker']));
   });
 });

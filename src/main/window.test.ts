@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appOrigins, externalTarget, isAllowedNavigation, permissionDecision, windowOptions } from './window';
+import { appOrigins, externalTarget, isAllowedNavigation, isLoadFailure, loadErrorPage, permissionDecision, windowOptions } from './window';
 
 describe('windowOptions', () => {
   it('pins the hardened web preferences', () => {
@@ -55,5 +55,21 @@ describe('navigation guards', () => {
 
   it('denies every permission', () => {
     for (const p of ['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal']) expect(permissionDecision(p)).toBe(false);
+  });
+});
+
+describe('a failed first load', () => {
+  it('counts only a main-frame failure that is not an abort nor the error page itself', () => {
+    expect(isLoadFailure(-6, true, 'skein://app/index.html')).toBe(true);
+    expect(isLoadFailure(-3, true, 'skein://app/index.html')).toBe(false);
+    expect(isLoadFailure(-6, false, 'skein://app/index.html')).toBe(false);
+    expect(isLoadFailure(-6, true, 'data:text/html,x')).toBe(false);
+  });
+
+  it('shows what failed as text, with no script', () => {
+    const page = decodeURIComponent(loadErrorPage('skein://app/index.html', 'ERR_FILE_NOT_FOUND <script>alert(1)</script>').replace(/^data:text\/html;charset=utf-8,/, ''));
+    expect(page).toContain('skein://app/index.html failed: ERR_FILE_NOT_FOUND &lt;script&gt;');
+    expect(page).not.toContain('<script');
+    expect(page).toContain("default-src 'none'");
   });
 });

@@ -65,6 +65,28 @@ export function externalTarget(url: string): string | null {
   }
 }
 
+/**
+ * Whether a failed load leaves the window without Skein: the main frame, and
+ * not an aborted load (-3, e.g. a navigation replaced by another) nor the
+ * error page itself.
+ */
+export function isLoadFailure(errorCode: number, isMainFrame: boolean, url: string): boolean {
+  return isMainFrame && errorCode !== -3 && !url.startsWith('data:');
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+
+/** The page a window shows when Skein's own page failed to load: what failed, as text; no script. */
+export function loadErrorPage(url: string, description: string): string {
+  const html =
+    '<!doctype html><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src \'none\'; style-src \'unsafe-inline\'">' +
+    '<title>Skein could not start</title><body style="font:15px system-ui;margin:3em;color:#ddd;background:#111318">' +
+    `<h1 style="font-size:18px">Skein could not load its window</h1><p>${escapeHtml(url)} failed: ${escapeHtml(description || 'unknown error')}.</p>` +
+    '<p>Reinstall Skein, or run <code>npm run build</code> again when starting from source.</p></body>';
+  return `data:text/html;charset=utf-8,${encodeURIComponent(html)}`;
+}
+
 /** Permission requests and checks (camera, notifications, clipboard-read, …): always no. */
 export function permissionDecision(_permission: string): false {
   return false;

@@ -3,7 +3,7 @@
  * installs the guards (navigation, new windows, permissions, webviews).
  */
 import { BrowserWindow, type Session, type WebContents } from 'electron';
-import { externalTarget, isAllowedNavigation, permissionDecision, windowOptions } from '../window';
+import { externalTarget, isAllowedNavigation, isLoadFailure, loadErrorPage, permissionDecision, windowOptions } from '../window';
 
 /** Denies every permission request and check of a session. */
 export function denyPermissions(session: Session): void {
@@ -42,6 +42,12 @@ export function guardContents(contents: WebContents, origins: readonly string[],
 export function createMainWindow(options: { preloadPath: string; url: string; title: string }): BrowserWindow {
   const win = new BrowserWindow(windowOptions(options.preloadPath, options.title));
   win.once('ready-to-show', () => win.show());
-  void win.loadURL(options.url);
+  // A first load that fails must not leave an invisible window and an unhandled rejection: show what failed.
+  win.webContents.on('did-fail-load', (_event, errorCode, description, url, isMainFrame) => {
+    if (!isLoadFailure(errorCode, isMainFrame, url)) return;
+    win.loadURL(loadErrorPage(url, description)).catch(() => undefined);
+    win.show();
+  });
+  win.loadURL(options.url).catch(() => undefined);
   return win;
 }

@@ -17,5 +17,9 @@ export function electronSecretStorage(platform: NodeJS.Platform = process.platfo
     },
     encryptString: (plain) => safeStorage.encryptStringAsync(plain),
     decryptString: async (encrypted) => (await safeStorage.decryptStringAsync(Buffer.from(encrypted))).result,
+    decrypt: async (encrypted) => {
+      const { result, shouldReEncrypt } = await safeStorage.decryptStringAsync(Buffer.from(encrypted));
+      return { result, shouldReEncrypt };
+    },
   };
 }

@@ -82,4 +82,30 @@ describe('key store', () => {
     expect(b.store.key()).toBeNull();
     expect((await b.store.status()).reason).toMatch(/could not be decrypted/);
   });
+
+  it('writes the key again when the OS store asks for a re-encryption (shouldReEncrypt)', async () => {
+    const a = setup('keychain');
+    await a.store.set('CANARY-reencrypt');
+    const before = readFileSync(join(a.dir, 'api-key.json'), 'utf8');
+    const secrets = fakeSecretStorage('keychain');
+    let encrypted = 0;
+    const store = createKeyStore({
+      secrets: {
+        ...secrets,
+        encryptString: async (plain) => {
+          encrypted += 1;
+          return secrets.encryptString(plain);
+        },
+        decrypt: async (data) => ({ result: await secrets.decryptString(data), shouldReEncrypt: true }),
+      },
+      file: join(a.dir, 'api-key.json'),
+      persistWithoutKeyring: () => false,
+    });
+    await store.load();
+    expect(store.key()).toBe('CANARY-reencrypt');
+    expect(encrypted).toBe(1);
+    const after = readFileSync(join(a.dir, 'api-key.json'), 'utf8');
+    expect(after).not.toBe(before);
+    expect(after).not.toContain('CANARY');
+  });
 });

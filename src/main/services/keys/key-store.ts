@@ -96,6 +96,7 @@ export function createKeyStore(opts: KeyStoreOptions): KeyStore {
   return {
     async load() {
       let text: string;
+      let reEncrypt = false;
       try {
         text = await readFile(opts.file, 'utf8');
       } catch {
@@ -104,13 +105,20 @@ export function createKeyStore(opts: KeyStoreOptions): KeyStore {
       try {
         const parsed = JSON.parse(text) as { cipher?: unknown };
         if (typeof parsed.cipher !== 'string') throw new Error('no cipher');
-        current = await opts.secrets.decryptString(Buffer.from(parsed.cipher, 'base64'));
+        const cipher = Buffer.from(parsed.cipher, 'base64');
+        const decrypted = opts.secrets.decrypt
+          ? await opts.secrets.decrypt(cipher)
+          : { result: await opts.secrets.decryptString(cipher), shouldReEncrypt: false };
+        current = decrypted.result;
         where = (await protection()).keyring ? 'keychain' : 'file';
+        reEncrypt = decrypted.shouldReEncrypt;
       } catch {
         current = null;
         where = null;
         loadProblem = 'The stored key could not be decrypted (the OS key store changed?). Enter it again.';
       }
+      // The OS asks for a rewrite (its key rotated, or an older scheme): do it now, while it can still decrypt.
+      if (reEncrypt && current !== null) await writeCipher(current).catch(() => undefined);
     },
     key: () => current,
     status,
