@@ -103,8 +103,8 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
   const streams = new Map<string, { senderId: number; res: ServerResponse }>();
   const senderIds = new Map<string, number>();
   let nextSenderId = 1;
-  let gate: Gate | undefined;
-  let handle: ReturnType<typeof guarded> | undefined;
+  // known once the port is: until then every request is refused
+  const ready: { gate?: Gate; handle?: ReturnType<typeof guarded> } = {};
 
   const senderOf = (token: string): number => {
     let id = senderIds.get(token);
@@ -117,11 +117,13 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
     for (const { res } of streams.values()) res.write(line);
   };
 
-  async function onBridge(req: IncomingMessage, res: ServerResponse, call: NonNullable<typeof handle>): Promise<void> {
+  async function onBridge(req: IncomingMessage, res: ServerResponse, call: ReturnType<typeof guarded>): Promise<void> {
     let body: unknown;
     try {
       body = await readBody(req);
     } catch {
+      // not JSON, or too big: answer, and drop the connection rather than read the rest
+      res.setHeader('Connection', 'close');
       refuse(res, 400);
       return;
     }
@@ -161,6 +163,7 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
   }
 
   async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const { gate, handle } = ready;
     if (!gate || !handle) return refuse(res, 403);
     const url = new URL(req.url ?? '/', gate.origin);
     // The printed URL: the secret in its query is exchanged for the cookie, then the app opens
@@ -216,9 +219,10 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
     });
   });
   const port = (server.address() as AddressInfo).port;
-  gate = createGate({ host, port, secret });
+  const gate = createGate({ host, port, secret });
   const origin = gate.origin;
-  handle = guarded(dispatcher, (frame) => isTrustedFrame(frame, [origin]));
+  ready.gate = gate;
+  ready.handle = guarded(dispatcher, (frame) => isTrustedFrame(frame, [origin]));
 
   return {
     url: `${origin}${AUTH_PATH}?secret=${secret}`,
