@@ -1,6 +1,7 @@
 /**
  * Build of the three Electron targets (`npm run build`, offline, no Electron binary needed):
  * - main: ESM (package.json is `"type": "module"`), dependencies stay external (node_modules ships with the app);
+ *   two entries: `index` (Electron) and `web` (the browser shell, run by plain Node: `node out/main/web.js`);
  * - preload: CommonJS with every dependency bundled in, because a sandboxed preload cannot `require` packages;
  * - renderer: the React app, served by the `skein://app/` protocol in Electron and by the e2e host's static server.
  */
@@ -13,7 +14,8 @@ export default defineConfig({
     build: {
       outDir: 'out/main',
       rolldownOptions: {
-        input: { index: resolve(import.meta.dirname, 'src/main/index.ts') },
+        // web: the browser shell (`npm run web`), the same core without Electron (src/main/web-shell)
+        input: { index: resolve(import.meta.dirname, 'src/main/index.ts'), web: resolve(import.meta.dirname, 'src/main/web-shell/cli.ts') },
       },
     },
   },

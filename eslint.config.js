@@ -37,7 +37,7 @@ export default tseslint.config(
     rules: { 'no-restricted-syntax': 'off' },
   },
   {
-    files: ['src/shared/**', 'src/main/services/**', 'src/main/sandbox/**', 'src/renderer/**'],
+    files: ['src/shared/**', 'src/main/services/**', 'src/main/sandbox/**', 'src/main/web-shell/**', 'src/renderer/**'],
     rules: { 'no-restricted-imports': ['error', noElectron] },
   },
   {

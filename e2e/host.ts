@@ -1,34 +1,33 @@
 /**
- * The e2e test host: Skein without the Electron binary. The built renderer
- * (out/renderer) runs in Chromium, served on 127.0.0.1 under the app's own CSP
- * and path resolver; `window.skein` is injected from the same contract and
- * builder as the preload, and every call goes through the same handle()
- * (sender check + schemas) to the real handlers of `createCore`, running here
- * in the test process. Without `apiBaseUrl` the core runs demo mode on the
+ * The e2e test host: Skein's browser shell (src/main/web-shell), the one users
+ * run with `npm run web`, driven by Playwright. The shell serves the built
+ * renderer (out/renderer) under the app's own CSP and path resolver and builds
+ * `window.skein` from the same contract and builder as the preload; every call
+ * crosses its one HTTP endpoint and goes through the same handle() (sender
+ * check + schemas) to the real handlers of `createCore`, running here in the
+ * test process. The page opens the printed URL, as a user does, and gets the
+ * session cookie that way. Without `apiBaseUrl` the core runs demo mode on the
  * embedded sandbox; with it, Skein talks to any server speaking the API.
+ *
+ * The test-only hooks (the next save answer, recorded external opens, internal
+ * errors, the bench's probes) are this file's own dependencies of the core and
+ * options of the shell: nothing a page can reach or a flag can turn on.
  *
  * Usage: `const app = await launchApp(); await app.page.getByRole('heading')…; await app.close();`
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Frame, type Page } from '@playwright/test';
+import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { createCore, type Core, type SaveRequest, type SecretStorage } from '../src/main/core';
-import { createDispatcher, guarded, isTrustedFrame, type FrameLike } from '../src/main/ipc/dispatch';
-import { serveAsset } from '../src/main/protocol/assets';
 import { startSandbox, type SandboxOptions } from '../src/main/sandbox';
-import { bridgeInitScript, bridgeLayout } from '../src/preload/bridge';
-import { eventChannelName, type EventName, type EventPayload } from '../src/shared/ipc';
+import { EVENTS_ATTRIBUTE } from '../src/main/web-shell/client';
+import { startWebShell, type WebShell } from '../src/main/web-shell/server';
+import type { EventName, EventPayload } from '../src/shared/ipc';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 export const RENDERER_DIR = join(ROOT, 'out', 'renderer');
-const INVOKE_BINDING = '__skeinInvoke';
-/** the Playwright binding itself: JSON text each way (see below) */
-const INVOKE_JSON_BINDING = '__skeinInvokeJson';
-const EMIT_FUNCTION = '__skeinEmit';
 
 export interface LaunchOptions {
   /** point Skein at this server instead of the embedded demo sandbox (live mode) */
@@ -108,50 +107,60 @@ function appVersion(): string {
   return (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
-function frameLike(frame: Frame): FrameLike {
-  const parent = frame.parentFrame();
-  return { url: frame.url(), parent: parent ? frameLike(parent) : null };
-}
-
-async function serveRenderer(isolated = false): Promise<{ server: Server; origin: string }> {
-  if (!existsSync(join(RENDERER_DIR, 'index.html'))) {
-    throw new Error(`No built renderer in ${RENDERER_DIR}: run \`npm run build\` first.`);
-  }
-  const server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405).end();
-      return;
-    }
-    void serveAsset(RENDERER_DIR, path).then((asset) => {
-      res.writeHead(asset.status, isolated ? { ...asset.headers, 'Cross-Origin-Embedder-Policy': 'credentialless' } : asset.headers);
-      res.end(req.method === 'HEAD' ? undefined : asset.body);
-    });
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+/** The page's event stream is live: events emitted now reach it. */
+async function eventsLive(page: Page): Promise<void> {
+  await page.locator(`html[${EVENTS_ATTRIBUTE}="live"]`).waitFor({ state: 'attached' });
 }
 
 export async function launchApp(options: LaunchOptions = {}): Promise<SkeinApp> {
+  if (!existsSync(join(RENDERER_DIR, 'index.html'))) {
+    throw new Error(`No built renderer in ${RENDERER_DIR}: run \`npm run build\` first.`);
+  }
   const ownDataDir = !options.userDataDir;
   const userDataDir = options.userDataDir ?? (await mkdtemp(join(tmpdir(), 'skein-e2e-')));
-  const { server, origin } = await serveRenderer(options.crossOriginIsolated);
   const browser = options.browser ?? (await launchChromium());
   let context: BrowserContext | undefined;
   let core: Core | undefined;
+  let shell: WebShell | undefined;
 
   let savePath: string | null = null;
   const saveRequests: SaveRequest[] = [];
   const opened: string[] = [];
   const internalErrors: unknown[] = [];
   let page: Page | undefined;
+  let acks = 0;
 
+  // Delivered, not only sent: the page's own listener (registered after the spec's) has run.
   const emit = async <E extends EventName>(name: E, payload: EventPayload<E>) => {
-    await page?.evaluate(([fnName, channel, data]) => (window as never as Record<string, (c: string, p: unknown) => void>)[fnName]?.(channel, data), [
-      EMIT_FUNCTION,
-      eventChannelName(name),
-      payload,
-    ] as const);
+    const target = page;
+    if (!target || !shell) return;
+    await eventsLive(target);
+    const key = `__skeinAck${++acks}`;
+    await target.evaluate(
+      ([event, ack]) => {
+        const w = window as unknown as Record<string, unknown>;
+        w[ack] = new Promise<void>((done) => {
+          const off = window.skein!.events.on(event as EventName, () => {
+            off();
+            done();
+          });
+        });
+      },
+      [name, key] as const,
+    );
+    shell.emit(name, payload);
+    await target.evaluate(async (ack) => {
+      const w = window as unknown as Record<string, unknown>;
+      const delivered = w[ack] as Promise<void>;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<never>((_, fail) => (timer = setTimeout(() => fail(new Error('event not delivered within 10 s')), 10_000)));
+      try {
+        await Promise.race([delivered, late]);
+      } finally {
+        clearTimeout(timer);
+        delete w[ack];
+      }
+    }, key);
   };
 
   try {
@@ -169,64 +178,34 @@ export async function launchApp(options: LaunchOptions = {}): Promise<SkeinApp> 
         saveRequests.push(request);
         return savePath;
       },
-      emit: (name, payload) => void emit(name, payload),
+      emit: (name, payload) => shell?.emit(name, payload),
       log: { error: (message, error) => internalErrors.push({ message, error }), warn: () => {} },
     });
-    const running = core;
-    const handle = guarded(
-      createDispatcher(core.handlers, { onInternalError: (error, channel) => internalErrors.push({ channel, error }) }),
-      (frame) => isTrustedFrame(frame, [origin]),
-    );
-
-    context = await browser.newContext({ viewport: { width: 1280, height: 840 }, reducedMotion: 'reduce' });
-    let nextSenderId = 1;
-    const senderIds = new WeakMap<Page, number>();
-    const senderOf = (p: Page) => {
-      let id = senderIds.get(p);
-      if (id === undefined) senderIds.set(p, (id = nextSenderId++));
-      return id;
-    };
     const onBridgeCall = options.onBridgeCall;
-    // Messages cross as JSON text: Playwright's own value serializer takes ~30 ms for a 20-post page
-    // (JSON ~1 ms), and a copy of plain data is what Electron's IPC (structured clone) makes too.
-    await context.exposeBinding(INVOKE_JSON_BINDING, async ({ frame, page: caller }, channel: unknown, inputJson: unknown) => {
-      const input: unknown = typeof inputJson === 'string' ? JSON.parse(inputJson) : undefined;
-      const started = performance.now();
-      const output = await handle(String(channel), frameLike(frame), input, { senderId: senderOf(caller) });
-      if (onBridgeCall) {
-        const answered = performance.now();
-        onBridgeCall({ channel: String(channel), input, output, mainMs: answered - started, answeredAt: performance.timeOrigin + answered });
-      }
-      return JSON.stringify(output);
+    shell = await startWebShell({
+      core,
+      rendererDir: RENDERER_DIR,
+      pageOpensLinks: false,
+      onInternalError: (error, channel) => internalErrors.push({ channel, error }),
+      ...(options.crossOriginIsolated ? { assetHeaders: { 'Cross-Origin-Embedder-Policy': 'credentialless' } } : {}),
+      ...(onBridgeCall ? { onBridgeCall: (call: BridgeCall) => onBridgeCall(call) } : {}),
     });
-    await context.addInitScript({
-      content: `Object.defineProperty(window, ${JSON.stringify(INVOKE_BINDING)}, {
-  writable: true,
-  value: (channel, input) =>
-    window[${JSON.stringify(INVOKE_JSON_BINDING)}](channel, input === undefined ? undefined : JSON.stringify(input)).then((out) => (out === undefined ? undefined : JSON.parse(out))),
-});`,
-    });
-    // Under tsx (scripts, the bench) esbuild's keepNames wraps functions in `__name()`: the builder's
-    // source, serialized into the page, gets a no-op one of its own (Playwright's runner adds none).
-    await context.addInitScript({
-      content: `(() => { const __name = (f) => f; ${bridgeInitScript(bridgeLayout(), INVOKE_BINDING, EMIT_FUNCTION)} })();`,
-    });
+    context = await browser.newContext({ viewport: { width: 1280, height: 840 }, reducedMotion: 'reduce' });
     page = await context.newPage();
-    const current = page;
-    // A reload cancels what the page started, as a reloaded Electron window does.
-    current.on('framenavigated', (frame) => {
-      if (frame === current.mainFrame()) running.onSenderGone(senderOf(current));
-    });
-    await current.goto(`${origin}/index.html`);
+    // As a user does: the printed URL sets the session cookie, then the app opens.
+    await page.goto(shell.url);
+    await page.waitForURL(`${shell.origin}/index.html`);
+    await eventsLive(page);
   } catch (error) {
     await context?.close().catch(() => {});
     if (!options.browser) await browser.close().catch(() => {});
+    await shell?.close().catch(() => {});
     await core?.dispose().catch(() => {});
-    server.close();
     throw error;
   }
 
   const readyCore = core;
+  const readyShell = shell;
   const readyContext = context;
   return {
     page,
@@ -242,9 +221,8 @@ export async function launchApp(options: LaunchOptions = {}): Promise<SkeinApp> 
     close: async () => {
       await readyContext.close().catch(() => {});
       if (!options.browser) await browser.close().catch(() => {});
+      await readyShell.close();
       await readyCore.dispose();
-      server.closeAllConnections();
-      await new Promise<void>((done) => server.close(() => done()));
       if (ownDataDir) await rm(userDataDir, { recursive: true, force: true });
     },
   };
