@@ -19,6 +19,7 @@ const examples: DemoExamples = {
   listId: '6',
   runningSpaceId: '7',
   endedSpaceId: '8',
+  scheduledSpaceId: '9',
 };
 
 function deps(overrides: Partial<CoreDeps> = {}) {

@@ -28,6 +28,14 @@ export const SHAPE_QUIRKS = [
   'detail-string',
   'live-objects',
   'live-defaults',
+  // confirmed on real recorded bodies (quirks-recorded.ts)
+  'recorded-posts',
+  'recorded-users',
+  'community-live',
+  'space-documented',
+  'trends-unwrapped',
+  'members-live',
+  'not-started-404',
 ] as const;
 export const FAULT_NAMES = ['latency', ...CONNECTION_FAULTS, ...STATUS_FAULTS, ...BODY_FAULTS, ...PAGING_QUIRKS, ...SHAPE_QUIRKS] as const;
 export type FaultName = (typeof FAULT_NAMES)[number];

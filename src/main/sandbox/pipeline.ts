@@ -139,7 +139,8 @@ function answerFor(s: SandboxState, id: OperationId, url: string, raw: Record<st
   }
   // an HTTP-date Retry-After is wall-clock time, like the Date header, not the sandbox clock
   if (p.status) return { ...statusFaultAnswer(p.status, Date.now()), items: 0 };
-  if (!op.available) {
+  const announcedAnswering = p.quirks.has('members-live') && (id === 'communityMembers' || id === 'communityModerators');
+  if (!op.available && !announcedAnswering) {
     return {
       status: 501,
       items: 0,
@@ -164,9 +165,12 @@ function answerFor(s: SandboxState, id: OperationId, url: string, raw: Record<st
   }
 
   const ctx: ViewContext = { world: s.world, now, liveDefaults: p.quirks.has('live-defaults'), given: new Set(Object.keys(raw)) };
-  const handler = s.views.handlers[id as AvailableOperationId] as (params: unknown, ctx: ViewContext) => AnyOutcome;
+  const handler = (s.views.handlers[id as AvailableOperationId] ?? s.views.announced[id]) as (params: unknown, ctx: ViewContext) => AnyOutcome;
   const outcome = handler(params, ctx);
   if ('notFound' in outcome) return { status: 404, items: 0, body: { detail: outcome.notFound } };
+  if (p.quirks.has('not-started-404') && id === 'spaceDetail' && notStarted(outcome)) {
+    return { status: 404, items: 0, body: { detail: `No space found for ${JSON.stringify(String(params.space_id))}` } };
+  }
 
   const { body, items } = render(id, outcome, s.codec, scope, position, p, params, now);
   if (p.quirks.size || outcome.volatile) return { status: 200, body, items };
@@ -237,6 +241,13 @@ function pageOf(
   if (p.quirks.has('repeat-cursor')) next = cursorIn ?? codec.encode(scope, { offset: 0, hop: 0 });
   if (p.quirks.has('no-cursor')) next = '';
   return { indices, hasNext, next };
+}
+
+/** the live service answers 404 for a space that has not started yet (`not-started-404`) */
+function notStarted(outcome: AnyOutcome): boolean {
+  if (!('data' in outcome)) return false;
+  const space = (outcome.data as { data?: { audio_space_by_rest_id?: { metadata?: { state?: unknown } } } }).data?.audio_space_by_rest_id;
+  return space?.metadata?.state === 'NotStarted';
 }
 
 /** distinct ids in a batch lookup's id list; undefined for other operations */

@@ -5,6 +5,7 @@
  */
 import { OPERATIONS, type OperationId } from '../../shared/api';
 import type { QuirkName } from './faults';
+import { RECORDED_SHAPES } from './quirks-recorded';
 import { WOEIDS } from './world/trends';
 
 type Body = Record<string, unknown>;
@@ -37,6 +38,7 @@ const SHAPES: Partial<Record<QuirkName, Shape>> = {
       metadata: { timestamp: now, refresh_interval_millis: 300_000, woeid: { name: WOEIDS[woeid] ?? 'Unknown', id: woeid } },
     };
   },
+  ...RECORDED_SHAPES,
   'live-objects': (b, { op }) => {
     const key = OPERATIONS[op].collectionKey;
     if (OPERATIONS[op].itemKind !== 'post' || !Array.isArray(b[key])) return b;

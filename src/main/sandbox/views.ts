@@ -127,6 +127,25 @@ export class Views {
     },
   } satisfies Handlers;
 
+  /**
+   * The announced community operations as the live service has been reported answering them
+   * (`members-live`): a community's members or moderators, users drawn from the world by the
+   * community's position (moderators are the first few).
+   */
+  readonly announced: Partial<Record<OperationId, (p: { community_id: string }, ctx: ViewContext) => Outcome<'communityMembers'>>> = {
+    communityMembers: ({ community_id }, { world }) => this.communityPeople(world, community_id, false),
+    communityModerators: ({ community_id }, { world }) => this.communityPeople(world, community_id, true),
+  };
+
+  private communityPeople(world: World, id: string, moderators: boolean): Outcome<'communityMembers'> {
+    const c = world.community(id);
+    if (!c) return notFound('community', id);
+    const start = world.communities.indexOf(c) * 13;
+    const n = Math.min(moderators ? Math.max(1, Math.min(c.moderators, 5)) : 45, world.users.length);
+    const people = Int32Array.from({ length: n }, (_, k) => (start + k * 7) % world.users.length);
+    return { sequence: forward(people), render: (u) => world.user(u, true) };
+  }
+
   /** the conversation below post `root`, depth-first, siblings by `queryType`; the post itself first */
   thread(root: number, queryType: QueryType): Int32Array {
     return this.threads.get(`${root}:${queryType}`, () => {

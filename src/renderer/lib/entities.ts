@@ -117,12 +117,15 @@ function matches(slice: string, lowerToken: string): boolean {
   return norm === lowerToken;
 }
 
+/**
+ * The part of the text shown: the range's start hides leading reply mentions; its end never cuts
+ * the text (the live service sends the whole text of a long post with a range of `[0, 280]`; what
+ * lies past the end is at most a media link, removed as an entity).
+ */
 function readRange(range: readonly number[] | null | undefined, length: number): [number, number] {
   if (!range || range.length !== 2) return [0, length];
-  const [a = 0, b = length] = range;
-  const start = Math.max(0, Math.min(a, length));
-  const end = Math.max(start, Math.min(b, length));
-  return end > start ? [start, end] : [0, length];
+  const start = Math.max(0, Math.min(range[0] ?? 0, length));
+  return start < length ? [start, length] : [0, length];
 }
 
 /** Removing a trailing media link leaves a space behind; drop it. */

@@ -140,10 +140,15 @@ const postFields = {
 };
 
 const PostBase = z.looseObject(postFields);
-/** A post; `quoted_tweet` is itself a post (whose own quoted_tweet may be null). */
-export type Post = z.infer<typeof PostBase> & { quoted_tweet: Post | null };
+/**
+ * A post; `quoted_tweet` is itself a post (whose own quoted_tweet may be null). A retweet is a wrapper
+ * whose `retweeted_tweet` is the original post (the live service's; the spec does not list it): the
+ * readers set it only when it reads as a post.
+ */
+export type Post = z.infer<typeof PostBase> & { quoted_tweet: Post | null; retweeted_tweet?: Post | null };
 export const Post: z.ZodType<Post> = PostBase.extend({
   quoted_tweet: z.lazy(() => Post.nullable()),
+  retweeted_tweet: z.lazy(() => Post.nullable()).optional(),
 });
 
 /**
@@ -155,7 +160,11 @@ export const CARD_AUTHOR_FIELDS = ['type', 'id', 'userName', 'name', 'url', 'isB
 export type CardAuthor = Pick<User, (typeof CARD_AUTHOR_FIELDS)[number]>;
 /** `Omit` that keeps an open object's index signature and its other named fields */
 type OmitKnown<T, K extends PropertyKey> = { [P in keyof T as P extends K ? never : P]: T[P] };
-export type CardPost = OmitKnown<Post, 'author' | 'quoted_tweet'> & { author: CardAuthor; quoted_tweet: CardPost | null };
+export type CardPost = OmitKnown<Post, 'author' | 'quoted_tweet' | 'retweeted_tweet'> & {
+  author: CardAuthor;
+  quoted_tweet: CardPost | null;
+  retweeted_tweet?: CardPost | null;
+};
 
 export function cardAuthor(user: User): CardAuthor {
   const out: Record<string, unknown> = {};
@@ -164,7 +173,14 @@ export function cardAuthor(user: User): CardAuthor {
 }
 
 export function cardPost(post: Post): CardPost {
-  return { ...post, author: cardAuthor(post.author), quoted_tweet: post.quoted_tweet ? cardPost(post.quoted_tweet) : null };
+  const out: CardPost = { ...post, author: cardAuthor(post.author), quoted_tweet: post.quoted_tweet ? cardPost(post.quoted_tweet) : null };
+  if (post.retweeted_tweet !== undefined) out.retweeted_tweet = post.retweeted_tweet ? cardPost(post.retweeted_tweet) : null;
+  return out;
+}
+
+/** The post a card shows: a retweet's original (detected by a non-null `retweeted_tweet`, whatever `isRetweet` says), else the post. */
+export function shownPost<P extends { retweeted_tweet?: P | null }>(post: P): P {
+  return post.retweeted_tweet ?? post;
 }
 
 /* --------------------------------------------------------------- community */

@@ -23,6 +23,8 @@ export const DemoExamples = z.object({
   listId: z.string(),
   runningSpaceId: z.string(),
   endedSpaceId: z.string(),
+  /** a space not started yet (the live service answers 404 for one) */
+  scheduledSpaceId: z.string(),
 });
 export type DemoExamples = z.infer<typeof DemoExamples>;
 

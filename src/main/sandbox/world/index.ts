@@ -79,6 +79,7 @@ export class World {
       listId: (this.lists[0] as ListRecord).id,
       runningSpaceId: (this.spaces.find((s) => s.state === 'Running') as SpaceRecord).id,
       endedSpaceId: (this.spaces.find((s) => s.state === 'Ended') as SpaceRecord).id,
+      scheduledSpaceId: (this.spaces.find((s) => s.state === 'NotStarted') as SpaceRecord).id,
     };
     const byAuthor0 = group(g.byAuthor, 0);
     this.people = {

@@ -5,6 +5,8 @@
  * tolerant: the live service's variants (api-field-notes.md) flatten too.
  */
 import type { ItemKind } from '../../../shared/api/catalog';
+import { normalizeCommunity } from '../api/normalize/community';
+import { normalizeSpace } from '../api/normalize/space';
 import type { ThreadPosition } from './thread-positions';
 
 export type Cell = string | number | boolean | null;
@@ -106,6 +108,7 @@ const POST_COLUMNS = [
   'author_id', 'author_userName', 'author_name', 'author_isBlueVerified', 'author_followers', 'author_following',
   'retweetCount', 'replyCount', 'likeCount', 'quoteCount', 'bookmarkCount', 'viewCount',
   'isReply', 'inReplyToId', 'conversationId', 'quoted_tweet_id', 'retweeted_tweet_id',
+  'retweeted_tweet_author_id', 'retweeted_tweet_author_userName', 'full_text',
   'root_id', 'parent_id', 'depth',
   'hashtags', 'mentions', 'urls', 'media_urls',
 ] as const;
@@ -140,6 +143,10 @@ function postRow(raw: unknown, position: ThreadPosition | null): Row {
     conversationId: csvId(nonEmpty(p.conversationId)),
     quoted_tweet_id: csvId(nonEmpty(obj(p.quoted_tweet)?.id)),
     retweeted_tweet_id: csvId(nonEmpty(retweet?.id)),
+    // a retweet's `text` is cut short ("RT @x: …"); its original's is whole
+    retweeted_tweet_author_id: csvId(nonEmpty(obj(retweet?.author)?.id)),
+    retweeted_tweet_author_userName: nonEmpty(obj(retweet?.author)?.userName),
+    full_text: (retweet ? str(retweet.text) : null) ?? text,
     root_id: csvId(position?.root_id),
     parent_id: csvId(position?.parent_id),
     depth: position?.depth ?? null,
@@ -164,7 +171,8 @@ function userRow(raw: unknown): Row {
     url: str(u.url),
     created_at: isoFromCreatedAt(u.createdAt),
     createdAt: str(u.createdAt),
-    description: str(u.description),
+    // the live service may keep the bio in `profile_bio` only
+    description: nonEmpty(u.description) ?? str(obj(u.profile_bio)?.description) ?? str(u.description),
     location: str(u.location),
     followers: num(u.followers),
     following: num(u.following),
@@ -198,7 +206,8 @@ const COMMUNITY_COLUMNS = [
 ] as const;
 
 function communityRow(raw: unknown): Row {
-  const holder = obj(obj(obj(raw)?.data)?.community_results_by_rest_id) ?? {};
+  // the spec's `data` object or the live `community_info`: read as one shape
+  const holder = obj(obj(obj(normalizeCommunity(raw))?.data)?.community_results_by_rest_id) ?? {};
   const c = obj(holder.result) ?? {};
   const banner = obj(obj(obj(c.custom_banner_media_results)?.result)?.media_info) ?? obj(obj(obj(c.default_banner_media_results)?.result)?.media_info);
   return {
@@ -222,7 +231,8 @@ const SPACE_COLUMNS = [
 ] as const;
 
 function spaceMeta(raw: unknown): Obj {
-  return obj(obj(obj(obj(raw)?.data)?.audio_space_by_rest_id)?.metadata) ?? {};
+  // the spec's nested object or the documented `{id, title, state, …}`: read as one shape
+  return obj(obj(obj(obj(normalizeSpace(raw))?.data)?.audio_space_by_rest_id)?.metadata) ?? {};
 }
 
 function screenName(o: Obj | null): string | null {
@@ -280,7 +290,7 @@ function participantRows(raw: unknown, params: RowContext['params']): Row[] {
 }
 
 const ID_COLUMNS = new Set([
-  'id', 'author_id', 'inReplyToId', 'conversationId', 'quoted_tweet_id', 'retweeted_tweet_id', 'root_id', 'parent_id',
+  'id', 'author_id', 'inReplyToId', 'conversationId', 'quoted_tweet_id', 'retweeted_tweet_id', 'retweeted_tweet_author_id', 'root_id', 'parent_id',
   'pinnedTweetIds', 'space_id', 'creator_user_id', 'tweet_id', 'user_id',
 ]);
 const ids = (columns: readonly string[]) => columns.filter((c) => ID_COLUMNS.has(c));

@@ -36,11 +36,14 @@ function originOf(url: string): string | null {
 
 /**
  * The one post card: author, time, text with entities, media, quoted post,
- * reply context and counters. Clicking the card (or Enter while it has focus)
+ * reply context and counters. A retweet (a non-null `retweeted_tweet`, whatever
+ * `isRetweet` says) shows its original under a "Reposted by @x · time" line. Clicking the card (or Enter while it has focus)
  * opens the post; j/k move between cards (`data-nav-item`). Memoized: a list
  * re-renders its rows on every range change and page, their posts do not change.
  */
-export const PostCard = memo(function PostCard({ post, variant = 'feed', badge, quoteDepth = 0 }: PostCardProps) {
+export const PostCard = memo(function PostCard({ post: item, variant = 'feed', badge, quoteDepth = 0 }: PostCardProps) {
+  const reposter = item.retweeted_tweet ? item.author : null;
+  const post = item.retweeted_tweet ?? item;
   const a = post.author;
   const openable = variant !== 'focal';
   const open = () => navigate(routes.post(post.id));
@@ -67,13 +70,26 @@ export const PostCard = memo(function PostCard({ post, variant = 'feed', badge, 
     <article
       className={`post post--${variant}`}
       data-nav-item={variant === 'quoted' ? undefined : ''}
-      data-post-id={post.id}
+      data-post-id={item.id}
+      data-original-id={reposter ? post.id : undefined}
       tabIndex={variant === 'quoted' ? undefined : 0}
-      aria-label={`Post by ${a.name} @${a.userName}`}
+      aria-label={`Post by ${a.name} @${a.userName}${reposter ? `, reposted by @${reposter.userName}` : ''}`}
       onClick={onClick}
       onKeyDown={onKeyDown}
     >
       {badge ? <div className="post__badge">{badge}</div> : null}
+      {reposter ? (
+        <p className="post__reposted">
+          Reposted by{' '}
+          <a href={formatRoute(routes.userById(reposter.id))} dir="auto">
+            @{reposter.userName}
+          </a>
+          {' · '}
+          <a href={formatRoute(routes.post(item.id))} onClick={(e) => e.stopPropagation()}>
+            <RelativeTime value={item.createdAt} />
+          </a>
+        </p>
+      ) : null}
       <header className="post__header">
         <a href={profile} className="post__avatar" tabIndex={-1} aria-hidden="true">
           <Avatar src={a.profilePicture} name={a.name} size={variant === 'quoted' ? 'sm' : 'md'} />

@@ -30,4 +30,7 @@ describe('trendSearchUrl', () => {
     expect(trendSearchUrl('javascript:alert(1)')).toBeNull();
     expect(trendSearchUrl('not a url')).toBeNull();
   });
+  it('opens https only', () => {
+    expect(trendSearchUrl('http://social.example/search?q=A')).toBeNull();
+  });
 });

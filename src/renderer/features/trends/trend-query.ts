@@ -19,11 +19,11 @@ export function decodeTrendQuery(query: string): string {
   }
 }
 
-/** The trend's search URL when it is a web address the system browser may open; else null. */
+/** The trend's search URL when it is an https address the system browser may open; else null. */
 export function trendSearchUrl(url: string): string | null {
   try {
     const u = new URL(url);
-    return u.protocol === 'https:' || u.protocol === 'http:' ? u.toString() : null;
+    return u.protocol === 'https:' ? u.toString() : null;
   } catch {
     return null;
   }

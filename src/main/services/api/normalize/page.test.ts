@@ -168,7 +168,7 @@ describe('other variants', () => {
 
   it('wrapped trends', () => {
     const p = normalizePage('trends', { trends: [{ trend: { name: '#Rain Day', target: { query: '#Rain Day' }, rank: 1, meta_description: '2K posts' } }] });
-    expect(p.items[0]).toEqual({ name: '#Rain Day', target: { query: '#Rain Day' }, rank: 1, meta_description: '2K posts', query: '%23Rain%20Day', url: '', tweet_volume: null });
+    expect(p.items[0]).toEqual({ name: '#Rain Day', target: { query: '#Rain Day' }, rank: 1, meta_description: '2K posts', query: '%23Rain%20Day', url: 'https://x.com/search?q=%23Rain%20Day', tweet_volume: null });
   });
 
   it('users: screen_name for userName and "" cover picture as none', () => {

@@ -12,7 +12,9 @@ import type { DroppedItem } from '../../../../shared/ipc/api';
 import type { SkeinError } from '../../../../shared/errors';
 import { makeError } from '../policy/classify';
 import { compileCheck } from '../../schema-check';
+import { communitySource, normalizeCommunity } from './community';
 import { normalizePost } from './post';
+import { normalizeSpace } from './space';
 import { normalizeTrend } from './trend';
 import { normalizeUser } from './user';
 import { isObject, type Obj } from './values';
@@ -36,11 +38,25 @@ const READERS: Record<ItemKind, (v: unknown) => unknown> = {
   post: (v) => normalizePost(v),
   user: normalizeUser,
   trend: normalizeTrend,
-  listFollower: (v) => v,
-  community: (v) => v,
-  space: (v) => v,
+  listFollower: readFollower,
+  community: normalizeCommunity,
+  space: normalizeSpace,
   article: (v) => v,
 };
+
+/** a list follower is a user when it has a user's id and handle (optional parts may be missing or empty) */
+function readFollower(v: unknown): unknown {
+  if (!isObject(v)) return v;
+  const id = v.id ?? v.id_str ?? v.rest_id;
+  const handle = v.userName ?? v.screen_name ?? v.username;
+  const idOk = (typeof id === 'string' && /^\s*\d+\s*$/.test(id)) || (typeof id === 'number' && Number.isSafeInteger(id));
+  return idOk && typeof handle === 'string' && handle !== '' ? normalizeUser(v) : v;
+}
+
+/** the object an object operation's answer is read from (what an export keeps as its raw item) */
+function dataSource(kind: ItemKind, body: Obj): unknown {
+  return kind === 'community' ? communitySource(body) : body.data;
+}
 
 const candidates = new Map<OperationId, string[][]>();
 
@@ -49,7 +65,13 @@ function collectionCandidates(id: OperationId): string[][] {
   const known = candidates.get(id);
   if (known) return known;
   const op = OPERATIONS[id];
-  const keys = op.itemKind === 'post' ? [...new Set([op.collectionKey, 'tweets', 'replies'])] : [op.collectionKey];
+  // community members / moderators are announced without a body (501); a live 200 carries users
+  const keys =
+    op.itemKind === 'post'
+      ? [...new Set([op.collectionKey, 'tweets', 'replies'])]
+      : op.itemKind === 'user' && op.collectionKey === 'data'
+        ? ['data', 'users', 'members', 'moderators']
+        : [op.collectionKey];
   const paths = [...keys.map((k) => [k]), ...keys.filter((k) => k !== 'data').map((k) => ['data', k])];
   candidates.set(id, paths);
   return paths;
@@ -105,8 +127,8 @@ export function normalizePage(id: OperationId, body: unknown, httpStatus = 200):
 
   if (!isListOperation(id)) {
     const schema = ITEM_SCHEMAS[op.itemKind];
-    const rawData = body.data;
-    const parsed = schema.safeParse(rawData);
+    const rawData = dataSource(op.itemKind, body);
+    const parsed = schema.safeParse(READERS[op.itemKind](rawData));
     if (!parsed.success) {
       const { path, message } = firstIssue(parsed.error, 'data');
       throw malformed(path, message, httpStatus);

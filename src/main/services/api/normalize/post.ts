@@ -1,5 +1,5 @@
 /** Tolerant reader of a post (every live-service spelling in api-field-notes.md → the spec's shape). */
-import { MediaEntity, TagEntity, UrlEntity, UserMentionEntity } from '../../../../shared/api/schemas';
+import { MediaEntity, Post, TagEntity, UrlEntity, UserMentionEntity } from '../../../../shared/api/schemas';
 import { validatorOf, type Check } from '../../schema-check';
 import { mediaFromExtended } from './media';
 import { normalizeUser } from './user';
@@ -28,8 +28,20 @@ export function normalizePost(v: unknown, depth = 0): unknown {
   p.entities = entities(p.entities, p.extendedEntities);
   p.author = normalizeUser(p.author);
   p.quoted_tweet = isObject(p.quoted_tweet) && depth < MAX_DEPTH ? normalizePost(p.quoted_tweet, depth + 1) : null;
-  if (isObject(p.retweeted_tweet) && depth < MAX_DEPTH) p.retweeted_tweet = normalizePost(p.retweeted_tweet, depth + 1);
+  if ('retweeted_tweet' in p) p.retweeted_tweet = retweeted(p.retweeted_tweet, depth);
   return p;
+}
+
+const validPost = validatorOf(Post);
+
+/**
+ * A retweet's original (the live service's `retweeted_tweet`): read as a post, or null when it is
+ * none (then the wrapper is shown as it is; the raw item keeps whatever came).
+ */
+function retweeted(v: unknown, depth: number): unknown {
+  if (!isObject(v) || depth >= MAX_DEPTH) return null;
+  const original = normalizePost(v, depth + 1);
+  return validPost(original) ? original : null;
 }
 
 /** the valid entries of a list; the list itself when all are (a reader never changes it, so it can be shared) */

@@ -4,11 +4,18 @@
  */
 import { isObject, str, type Obj } from './values';
 
-/**
- * The wrapped form carries no URL and the spec does not say which site the
- * search URL points to, so none is invented: '' means "no link".
- */
+/** what a trend's `url` is when it cannot be built ('' means "no link") */
 export const NO_URL = '';
+/**
+ * Neither live form (wrapped or unwrapped) carries a URL: the search link is built from
+ * `target.query` on the site the live service reads (its posts' `twitterUrl`s point there).
+ */
+export const TREND_SEARCH_BASE = 'https://x.com/search?q=';
+
+function searchUrl(url: unknown, query: string): string {
+  if (typeof url === 'string' && url !== '') return url;
+  return query === '' ? NO_URL : `${TREND_SEARCH_BASE}${query}`;
+}
 
 function encodedQuery(q: string): string {
   // already percent-encoded (has %XX and no raw spaces or #): keep it
@@ -27,7 +34,7 @@ export function normalizeTrend(v: unknown): unknown {
     ...inner,
     name,
     query,
-    url: str(inner.url, NO_URL),
+    url: searchUrl(inner.url, query),
     tweet_volume: typeof inner.tweet_volume === 'number' ? inner.tweet_volume : null,
   };
 }

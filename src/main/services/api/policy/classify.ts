@@ -128,6 +128,10 @@ export function classifyAnswer(id: OperationId, a: Answer, nowMs: number): Verdi
   if (status === 402) {
     return { kind: 'fail', error: makeError('payment-required', `Your API credits are used up (HTTP 402)${quoted(said)}.`, { httpStatus }) };
   }
+  if (status === 404 && id === 'spaceDetail') {
+    // the live service answers 404 for a space it does not know and for one not started yet
+    return { kind: 'fail', error: makeError('not-found', `Audio space not found or not started yet (HTTP 404)${quoted(said)}.`, { httpStatus }) };
+  }
   if (status === 404 || status === 405) {
     return { kind: 'fail', error: makeError('not-found', `Not found (HTTP ${status})${quoted(said)}.`, { httpStatus }) };
   }

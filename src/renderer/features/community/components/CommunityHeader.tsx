@@ -20,8 +20,8 @@ export function CommunityHeader({ community: c }: { community: CommunitySummary 
           <img
             src={c.banner.url}
             alt=""
-            width={c.banner.width}
-            height={c.banner.height}
+            width={c.banner.width || undefined}
+            height={c.banner.height || undefined}
             referrerPolicy="no-referrer"
             data-banner={c.banner.kind}
           />

@@ -39,11 +39,15 @@ function Results({ kind, ids, results }: { kind: LookupKind; ids: readonly strin
     for (const item of r.data?.items ?? []) byId.set(item.id, item);
     dropped += r.data?.report.dropped.length ?? 0;
   }
-  // ids whose batch has answered: only those can be called "not found"
+  // ids whose batch has answered: only those can be called "not found"; a failed call's ids were not asked
   const asked = new Set<string>();
+  const notAsked: Array<{ ids: readonly string[]; reason: string; retry: () => void }> = [];
   batchesOf(ids).forEach((batch, i) => {
-    if (results[i]?.status === 'success') batch.forEach((id) => asked.add(id));
+    const r = results[i];
+    if (r?.status === 'success') batch.forEach((id) => asked.add(id));
+    else if (r?.status === 'error') notAsked.push({ ids: batch, reason: failureReason(r.error), retry: () => void r.refetch() });
   });
+  const notAskedCount = notAsked.reduce((n, b) => n + b.ids.length, 0);
   const found = ids.filter((id) => byId.has(id)).map((id) => byId.get(id)!);
   const notFound = ids.filter((id) => asked.has(id) && !byId.has(id));
   const what = kind === 'posts' ? 'posts' : 'users';
@@ -62,12 +66,28 @@ function Results({ kind, ids, results }: { kind: LookupKind; ids: readonly strin
         <p role="status">
           {done < batches
             ? `Looking up ${fullCount(ids.length)} ${what} in ${batches} ${batches === 1 ? 'call' : 'calls'}: ${done} of ${batches} done…`
-            : `Found ${fullCount(found.length)} of ${fullCount(ids.length)} ${what} (${batches} ${batches === 1 ? 'call' : 'calls'}). ${fullCount(notFound.length)} not found.`}
+            : `Found ${fullCount(found.length)} of ${fullCount(ids.length)} ${what} (${batches} ${batches === 1 ? 'call' : 'calls'}). ${fullCount(notFound.length)} not found.${
+                notAskedCount > 0 ? ` ${fullCount(notAskedCount)} not asked: the call failed.` : ''
+              }`}
         </p>
         <ExportButton view={view} />
       </div>
       {failed.map(({ r, i }) => (
         <ErrorState key={i} compact error={r.error} what={`batch ${i + 1} of ${batches}`} onRetry={() => void r.refetch()} />
+      ))}
+      {notAsked.map((b, k) => (
+        <div key={k} className="lookup-missing lookup-missing--failed">
+          <h2 className="section-title">
+            Not asked: the call failed ({b.reason}) ({fullCount(b.ids.length)})
+          </h2>
+          <label className="field lookup-missing__field">
+            <span className="visually-hidden">Ids not asked</span>
+            <textarea className="textarea" readOnly value={b.ids.join('\n')} rows={Math.min(6, b.ids.length)} />
+          </label>
+          <button type="button" className="btn btn--small" onClick={b.retry}>
+            Retry these {fullCount(b.ids.length)} ids
+          </button>
+        </div>
       ))}
       {dropped > 0 ? <Note>{dropped} unreadable items skipped.</Note> : null}
       {notFound.length > 0 ? (
@@ -83,7 +103,7 @@ function Results({ kind, ids, results }: { kind: LookupKind; ids: readonly strin
       {done < batches && found.length === 0 ? (
         <SkeletonList count={3} label={`Loading ${what}…`} />
       ) : found.length === 0 ? (
-        <Note>None of these ids were found.</Note>
+        <Note>{notAskedCount > 0 ? `Nothing found yet: ${fullCount(notAskedCount)} of these ids were not asked because the call failed.` : 'None of these ids were found.'}</Note>
       ) : (
         <VirtualList
           rows={found}
@@ -95,4 +115,10 @@ function Results({ kind, ids, results }: { kind: LookupKind; ids: readonly strin
       )}
     </section>
   );
+}
+
+/** a failed call's reason in a few words: the error's message without its final full stop */
+function failureReason(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/\.$/, '') || 'unknown error';
 }

@@ -17,7 +17,8 @@ function originOf(url: string): string | null {
 /** Cover, avatar, name, handle, bio with its entities, location, website, joined date, counts, DM. */
 export function ProfileHeader({ user }: { user: User }) {
   const bio = user.profile_bio;
-  const bioText = bio?.description ?? user.description;
+  // the live service may send the bio in only one of the two places
+  const bioText = bio?.description || user.description;
   const website = bio?.entities?.url?.urls?.[0];
   const joined = parseApiDate(user.createdAt);
   const counts: Array<[label: string, n: number | null]> = [
