@@ -16,7 +16,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Frame, type Page } from '@playwright/test';
-import { createCore, type Core, type SaveRequest, type SecretStorage } from '../src/main/core';
+import { createCore, type ConfirmRequest, type Core, type SaveRequest, type SecretStorage } from '../src/main/core';
 import { createDispatcher, guarded, isTrustedFrame, type FrameLike } from '../src/main/ipc/dispatch';
 import { serveAsset } from '../src/main/protocol/assets';
 import { startSandbox, type SandboxOptions } from '../src/main/sandbox';
@@ -78,6 +78,11 @@ export interface SkeinApp {
   emit<E extends EventName>(name: E, payload: EventPayload<E>): Promise<void>;
   /** unexpected failures inside main handlers (bugs), as the app would log them */
   internalErrors(): readonly unknown[];
+  // --- the unforgeable confirmation (main's native dialog in the app): a test double ---
+  /** what the user answers main's next confirmation dialogs (default: yes, as a user who clicks OK) */
+  setConfirmAnswer(answer: boolean): Promise<void>;
+  /** the confirmations main has asked for so far */
+  confirmRequests(): readonly ConfirmRequest[];
 }
 
 /** Chromium to run: `SKEIN_CHROMIUM`, else Debian's `/usr/bin/chromium`, else Playwright's own browser. */
@@ -144,6 +149,8 @@ export async function launchApp(options: LaunchOptions = {}): Promise<SkeinApp> 
   const saveRequests: SaveRequest[] = [];
   const opened: string[] = [];
   const internalErrors: unknown[] = [];
+  let confirmAnswer = true;
+  const confirmRequests: ConfirmRequest[] = [];
   let page: Page | undefined;
 
   const emit = async <E extends EventName>(name: E, payload: EventPayload<E>) => {
@@ -168,6 +175,10 @@ export async function launchApp(options: LaunchOptions = {}): Promise<SkeinApp> 
       chooseSavePath: async (request) => {
         saveRequests.push(request);
         return savePath;
+      },
+      confirm: async (request) => {
+        confirmRequests.push(request);
+        return confirmAnswer;
       },
       emit: (name, payload) => void emit(name, payload),
       log: { error: (message, error) => internalErrors.push({ message, error }), warn: () => {} },
@@ -239,6 +250,10 @@ export async function launchApp(options: LaunchOptions = {}): Promise<SkeinApp> 
     openedExternally: () => opened,
     emit,
     internalErrors: () => internalErrors,
+    setConfirmAnswer: async (answer) => {
+      confirmAnswer = answer;
+    },
+    confirmRequests: () => confirmRequests,
     close: async () => {
       await readyContext.close().catch(() => {});
       if (!options.browser) await browser.close().catch(() => {});
