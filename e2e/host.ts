@@ -20,7 +20,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { createCore, type Core, type SaveRequest, type SecretStorage } from '../src/main/core';
+import { createCore, type ConfirmRequest, type Core, type SaveRequest, type SecretStorage } from '../src/main/core';
 import { startSandbox, type SandboxOptions } from '../src/main/sandbox';
 import { EVENTS_ATTRIBUTE } from '../src/main/web-shell/client';
 import { startWebShell, type WebShell } from '../src/main/web-shell/server';
@@ -77,6 +77,11 @@ export interface SkeinApp {
   emit<E extends EventName>(name: E, payload: EventPayload<E>): Promise<void>;
   /** unexpected failures inside main handlers (bugs), as the app would log them */
   internalErrors(): readonly unknown[];
+  // --- the unforgeable confirmation (main's native dialog in the app): a test double ---
+  /** what the user answers main's next confirmation dialogs (default: yes, as a user who clicks OK) */
+  setConfirmAnswer(answer: boolean): Promise<void>;
+  /** the confirmations main has asked for so far */
+  confirmRequests(): readonly ConfirmRequest[];
 }
 
 /** Chromium to run: `SKEIN_CHROMIUM`, else Debian's `/usr/bin/chromium`, else Playwright's own browser. */
@@ -127,6 +132,8 @@ export async function launchApp(options: LaunchOptions = {}): Promise<SkeinApp> 
   const saveRequests: SaveRequest[] = [];
   const opened: string[] = [];
   const internalErrors: unknown[] = [];
+  let confirmAnswer = true;
+  const confirmRequests: ConfirmRequest[] = [];
   let page: Page | undefined;
   let acks = 0;
 
@@ -178,6 +185,10 @@ export async function launchApp(options: LaunchOptions = {}): Promise<SkeinApp> 
         saveRequests.push(request);
         return savePath;
       },
+      confirm: async (request) => {
+        confirmRequests.push(request);
+        return confirmAnswer;
+      },
       emit: (name, payload) => shell?.emit(name, payload),
       log: { error: (message, error) => internalErrors.push({ message, error }), warn: () => {} },
     });
@@ -218,6 +229,10 @@ export async function launchApp(options: LaunchOptions = {}): Promise<SkeinApp> 
     openedExternally: () => opened,
     emit,
     internalErrors: () => internalErrors,
+    setConfirmAnswer: async (answer) => {
+      confirmAnswer = answer;
+    },
+    confirmRequests: () => confirmRequests,
     close: async () => {
       await readyContext.close().catch(() => {});
       if (!options.browser) await browser.close().catch(() => {});

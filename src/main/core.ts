@@ -13,10 +13,12 @@ import { createClientServices, type ClientServices } from './services/client-ser
 import { systemClock } from './services/clock';
 import { clientPageSource } from './services/export/client-source';
 import type { ExportPlatform } from './services/export/reporter';
+import type { Confirm } from './services/confirm';
 import type { SecretStorage } from './services/keys/secret-storage';
 
 /** The OS key store (Electron's safeStorage in the app, in-memory in tests). */
 export type { SecretStorage };
+export type { Confirm, ConfirmRequest } from './services/confirm';
 
 /** A running demo sandbox (see src/main/sandbox). */
 export interface SandboxHandle {
@@ -54,6 +56,12 @@ export interface CoreDeps {
   /** starts the embedded demo sandbox; called lazily, at most once per core */
   startSandbox: StartSandbox;
   chooseSavePath: ChooseSavePath;
+  /**
+   * A confirmation the renderer cannot forge (a native dialog in the app, a test double in the e2e
+   * host): moving the key to another origin, raising the pace or the hourly budget, resuming an
+   * export with looser caps, keeping the key without a keyring. Absent: every such request is refused.
+   */
+  confirm?: Confirm;
   /** pushes an event to every renderer */
   emit(name: EventName, payload: EventPayload<EventName>): void;
   /** taskbar progress and "export finished" notifications (absent in tests and the e2e host) */
@@ -104,6 +112,7 @@ export function createCore(deps: CoreDeps): Core {
     clock: { now, setTimer: systemClock.setTimer, sleep: systemClock.sleep },
     writeLog: (line, level) => (level === 'error' ? deps.log?.error(line) : deps.log?.warn(line)),
     initial: { baseUrl: deps.apiBaseUrl, key: deps.apiKey },
+    ...(deps.confirm ? { confirm: deps.confirm } : {}),
   });
   senderGone.push((senderId) => client.onSenderGone(senderId));
   const mode = (): Mode => client.mode();
@@ -120,6 +129,7 @@ export function createCore(deps: CoreDeps): Core {
     }),
     prices: () => client.settings().prices,
     chooseSavePath: deps.chooseSavePath,
+    ...(deps.confirm ? { confirm: deps.confirm } : {}),
     emit: (job) => deps.emit('export', job),
     ...(deps.exportPlatform ? { platform: deps.exportPlatform } : {}),
     onInternalError: (error) => deps.log?.error('export failed', error),

@@ -6,6 +6,7 @@
 import { join, resolve } from 'node:path';
 import { BrowserWindow, Menu, app, net, session, type WebContents } from 'electron';
 import type { EventName, EventPayload, MenuCommand } from '../shared/ipc';
+import { confirmWithDialog } from './adapters/confirm-dialog';
 import { chooseSavePathWithDialog } from './adapters/dialogs';
 import { createExportPlatform } from './adapters/export-dialog';
 import { createMainWindow, denyPermissions, guardContents } from './adapters/main-window';
@@ -95,6 +96,7 @@ if (!app.requestSingleInstanceLock()) {
       // Loaded on first demo call only: the sandbox (fastify, faker) stays out of start-up.
       startSandbox: async (options) => (await import('./sandbox')).startSandbox(options),
       chooseSavePath: chooseSavePathWithDialog,
+      confirm: confirmWithDialog,
       exportPlatform: createExportPlatform(),
       emit: broadcast,
       log: { error: (message, error) => console.error(message, error), warn: (message) => console.warn(message) },

@@ -6,15 +6,17 @@
  */
 import { join } from 'node:path';
 import type { Mode } from '../../shared/ipc/app';
-import type { CredentialsStatus, Settings } from '../../shared/ipc/settings';
+import { SkeinError } from '../../shared/errors';
+import { baseUrlOrigin, type CredentialsStatus, type Settings } from '../../shared/ipc/settings';
 import { createApiClient, type Target } from './api/client';
 import type { RequestPolicy } from './api/execute';
 import { makeError } from './api/policy/classify';
-import { createRateLimiter } from './api/policy/rate-limiter';
+import { createRateLimiter, type RateLimiter } from './api/policy/rate-limiter';
 import { DEFAULT_STORE_BYTES, ResponseStore } from './api/response-store';
 import type { FetchLike } from './api/transport';
 import type { ApiClient } from './api/types';
 import { systemClock, type Clock } from './clock';
+import { refuseAll, type Confirm } from './confirm';
 import { createKeyStore, type KeyStore } from './keys/key-store';
 import type { SecretStorage } from './keys/secret-storage';
 import { createLogger, type Logger, type LogLevel } from './logger';
@@ -40,6 +42,8 @@ export interface ClientServicesDeps {
    * kept for this session only.
    */
   initial?: { baseUrl?: string | undefined; key?: string | undefined };
+  /** asks the user in main (a native dialog): the only way to move the key or raise spending limits */
+  confirm?: Confirm;
 }
 
 export interface ClientServices {
@@ -57,13 +61,30 @@ export interface ClientServices {
   clearKey(): Promise<CredentialsStatus>;
   /** a window closed or reloaded: cancel what it started */
   onSenderGone(senderId: number): void;
+  /** the user asked to try now: drop the rate-limit pause of the base URL in use */
+  clearPause(): Promise<boolean>;
 }
 
 /** demo mode talks to the local sandbox: no pacing */
 export const DEMO_RPS = Infinity;
 
+/** Who may be paused: one limiter per base URL, so a 429 from one service never stops another (demo and live never share). */
+function limitersByBaseUrl(clock: Clock) {
+  const byUrl = new Map<string, RateLimiter>();
+  return (baseUrl: string, rps: number): RateLimiter => {
+    let l = byUrl.get(baseUrl);
+    if (!l) byUrl.set(baseUrl, (l = createRateLimiter(clock, rps)));
+    else if (l.rate !== rps) l.setRate(rps);
+    return l;
+  };
+}
+
+const HOUR_MS = 60 * 60 * 1000;
+const fmt = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 2 });
+
 export function createClientServices(deps: ClientServicesDeps): ClientServices {
   const clock = deps.clock ?? systemClock;
+  const confirm = deps.confirm ?? refuseAll;
   const store = createSettingsStore({ dir: deps.userDataDir });
   const override = deps.initial ?? {};
   let sessionKeyFromStart = override.key?.trim() || null;
@@ -80,6 +101,9 @@ export function createClientServices(deps: ClientServicesDeps): ClientServices {
   };
   const mode = () => settings().mode;
   const currentKey = () => keys.key() ?? sessionKeyFromStart;
+  /** the origin the key in use was entered for: a key given at start-up belongs to the start-up base URL */
+  let sessionKeyOrigin = baseUrlOrigin(override.baseUrl ?? settings().baseUrl);
+  const keyOrigin = () => (keys.key() !== null ? keys.origin() : sessionKeyFromStart !== null ? sessionKeyOrigin : null);
 
   const secrets = () => [...keys.secrets(), ...(sessionKeyFromStart ? [sessionKeyFromStart] : [])];
   const logger = createLogger({
@@ -89,22 +113,71 @@ export function createClientServices(deps: ClientServicesDeps): ClientServices {
     now: () => clock.now(),
   });
 
-  const usage = createUsageMeter({ dir: deps.userDataDir, prices: () => settings().prices, mode });
+  const usage = createUsageMeter({ dir: deps.userDataDir, prices: () => settings().prices, mode, now: () => clock.now(), budget: () => settings().creditsPerHour });
+  const limiterFor = limitersByBaseUrl(clock);
+  const rateFor = (s: Settings) => (s.mode === 'demo' ? DEMO_RPS : Math.min(s.requestsPerSecond, store.paceCeiling()));
   const limiter = createRateLimiter(clock, mode() === 'demo' ? DEMO_RPS : settings().requestsPerSecond);
-  const ready = keys.load().catch((e: unknown) => logger.error('could not read the stored key', e));
+  const ready = keys
+    .load()
+    .then(async () => {
+      // a key stored before keys were bound belongs to the base URL it was used with
+      const origin = baseUrlOrigin(settings().baseUrl);
+      if (keys.key() !== null && keys.origin() === null && origin !== null) await keys.rebind(origin);
+    })
+    .catch((e: unknown) => logger.error('could not read the stored key', e));
+
+  /** live spending in the last hour against the budget: past it, no request leaves */
+  function checkBudget(s: Settings): void {
+    const spent = usage.spentSince(clock.now() - HOUR_MS);
+    if (spent < s.creditsPerHour) return;
+    const retryAt = usage.budgetFreesAt(HOUR_MS, s.creditsPerHour) ?? clock.now() + HOUR_MS;
+    throw makeError('rate-limited', `Skein's budget of ${fmt(s.creditsPerHour)} credits an hour is spent (${fmt(spent)} in the last 60 minutes).`, {
+      retryAt,
+      action: 'Wait, or raise the hourly budget in Settings (Skein asks you to confirm).',
+    });
+  }
 
   async function target(): Promise<Target> {
     await ready;
     const s = settings();
-    limiter.setRate(s.mode === 'demo' ? DEMO_RPS : s.requestsPerSecond);
-    if (s.mode === 'demo') return { baseUrl: await deps.demoBaseUrl(), key: null };
+    if (s.mode === 'demo') {
+      const baseUrl = await deps.demoBaseUrl();
+      return { baseUrl, key: null, limiter: limiterFor(baseUrl, DEMO_RPS) };
+    }
     if (s.baseUrl === UNCONFIRMED_BASE_URL) {
       throw makeError('validation', 'Live mode needs the address of the Social Data Read API: the spec does not publish it.', {
         fields: [{ field: 'baseUrl', message: 'enter the base URL your API provider gave you' }],
         action: 'Open Settings and enter the base URL, or switch to Demo mode.',
       });
     }
-    return { baseUrl: s.baseUrl, key: currentKey() };
+    const origin = baseUrlOrigin(s.baseUrl);
+    if (origin === null) throw makeError('validation', 'The base URL must be https:// (http:// only for localhost).', { action: 'Open Settings and correct the base URL.' });
+    const key = currentKey();
+    if (key !== null && keyOrigin() !== origin) {
+      // main never sends the key to an origin it was not entered for, whatever the renderer set
+      throw makeError('unauthorized', `Your API key was entered for ${keyOrigin() ?? 'another address'}; Skein does not send it to ${origin}.`, {
+        action: 'Enter the key again in Settings to use it with this address.',
+      });
+    }
+    const paced = limiterFor(s.baseUrl, rateFor(s));
+    return {
+      baseUrl: s.baseUrl,
+      key,
+      limiter: {
+        get rate() {
+          return paced.rate;
+        },
+        setRate: (r) => paced.setRate(r),
+        pauseUntil: (at) => paced.pauseUntil(at),
+        pausedUntil: () => paced.pausedUntil(),
+        clearPause: () => paced.clearPause(),
+        async acquire(signal) {
+          checkBudget(settings());
+          await paced.acquire(signal);
+          checkBudget(settings());
+        },
+      },
+    };
   }
 
   const client = createApiClient({
@@ -120,6 +193,56 @@ export function createClientServices(deps: ClientServicesDeps): ClientServices {
     logger: logger,
     secrets,
   });
+
+  /** asks the user; a no leaves the setting as it was */
+  async function ask(title: string, detail: string, confirmLabel: string): Promise<void> {
+    if (await confirm({ title, detail, confirmLabel })) return;
+    throw new SkeinError('cancelled', `Not changed: ${title.replace(/\?$/, '')} was not confirmed.`, { action: 'Change it again and confirm in the dialog Skein shows.' });
+  }
+
+  /** what needs the user's own yes before the patch is saved; returns what to do once it is */
+  async function confirmPatch(patch: Partial<Settings>, before: Settings): Promise<Array<() => Promise<void> | void>> {
+    const after: Array<() => Promise<void> | void> = [];
+    if (patch.baseUrl !== undefined && override.baseUrl === undefined) {
+      const to = baseUrlOrigin(patch.baseUrl.replace(/\/+$/, ''));
+      const from = keyOrigin();
+      if (to !== null && currentKey() !== null && from !== to) {
+        await ask(`Send your API key to ${to}?`, `Your key was entered for ${from ?? 'another address'}. Skein will send it to ${to} with every live call. Say no unless you typed this address yourself.`, 'Send my key there');
+        after.push(() => (keys.key() !== null ? keys.rebind(to) : void (sessionKeyOrigin = to)));
+      }
+    }
+    if (patch.requestsPerSecond !== undefined && patch.requestsPerSecond > store.paceCeiling()) {
+      const rps = patch.requestsPerSecond;
+      const hourly = Math.round(rps * 3600);
+      await ask(`Allow up to ${fmt(rps)} requests per second?`, `Skein may then send up to ${fmt(hourly)} paid requests an hour (the hourly budget of ${fmt(before.creditsPerHour)} credits still applies).`, 'Allow');
+      after.push(() => store.setPaceCeiling(rps));
+    }
+    if (patch.requestsPerSecond !== undefined && patch.requestsPerSecond !== before.requestsPerSecond) {
+      after.push(() => usage.note('pace', `Pace set from ${fmt(before.requestsPerSecond)} to ${fmt(patch.requestsPerSecond ?? 0)} requests per second.`));
+    }
+    if (patch.creditsPerHour !== undefined && patch.creditsPerHour !== before.creditsPerHour) {
+      const to = patch.creditsPerHour;
+      if (to > before.creditsPerHour) {
+        await ask(`Raise the budget to ${fmt(to)} credits an hour?`, `About ${fmt(to / before.prices.creditsPerUsd)} USD an hour at your price table, from ${fmt(before.creditsPerHour)} credits.`, 'Raise the budget');
+      }
+      after.push(() => usage.note('budget', `Hourly budget set from ${fmt(before.creditsPerHour)} to ${fmt(to)} credits.`));
+    }
+    if (patch.persistKeyWithoutKeyring === true && !before.persistKeyWithoutKeyring) {
+      await ask(
+        'Keep the API key on disk without a keyring?',
+        'This system offers no keyring: the key would only be obfuscated, and anyone who can read your files could recover it.',
+        'Keep it on disk',
+      );
+    }
+    if (patch.prices !== undefined) {
+      const changed = (Object.keys(patch.prices) as Array<keyof Settings['prices']>).filter((k) => patch.prices?.[k] !== before.prices[k]);
+      if (changed.length > 0) {
+        const list = changed.map((k) => `${k} ${fmt(before.prices[k])} → ${fmt(patch.prices?.[k] ?? 0)}`).join(', ');
+        after.push(() => usage.note('prices', `Price table edited: ${list}.`));
+      }
+    }
+    return after;
+  }
 
   return {
     client,
@@ -138,7 +261,9 @@ export function createClientServices(deps: ClientServicesDeps): ClientServices {
     async updateSettings(patch) {
       await ready;
       const before = settings();
+      const then = await confirmPatch(patch, before);
       store.update(patch, keyConfigured() || override.baseUrl !== undefined);
+      for (const step of then) await step();
       const after = settings();
       if (before.mode !== after.mode || before.baseUrl !== after.baseUrl) client.clearStore();
       if (before.persistKeyWithoutKeyring !== after.persistKeyWithoutKeyring) await keys.reconsider();
@@ -147,7 +272,8 @@ export function createClientServices(deps: ClientServicesDeps): ClientServices {
     },
     async setKey(key) {
       await ready;
-      const status = await keys.set(key);
+      // the key belongs to the address it is entered for; live mode's base URL, or the start-up one
+      const status = await keys.set(key, baseUrlOrigin(settings().baseUrl));
       sessionKeyFromStart = null;
       client.clearStore();
       return status;
@@ -161,6 +287,12 @@ export function createClientServices(deps: ClientServicesDeps): ClientServices {
     },
     onSenderGone(senderId) {
       client.cancelSender(senderId);
+    },
+    async clearPause() {
+      await ready;
+      const s = settings();
+      const baseUrl = s.mode === 'demo' ? await deps.demoBaseUrl() : s.baseUrl;
+      return limiterFor(baseUrl, rateFor(s)).clearPause();
     },
   };
 }

@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readEntities, segmentText, unescapeText } from './entities';
+import { readEntities, segmentText, unescapeText, type EntitiesLike } from './entities';
 
 describe('segmentText', () => {
   it('places entities by code point, so emoji before them do not shift them', () => {
@@ -75,5 +76,57 @@ describe('readEntities', () => {
     expect(e?.user_mentions).toEqual([]);
     expect(e?.hashtags).toEqual([]);
     expect(readEntities(null)).toBeNull();
+  });
+});
+
+describe('segmentText against hostile indices (issue 21)', () => {
+  const entityArb = (len: number) =>
+    fc.record({
+      kind: fc.constantFrom('urls', 'user_mentions', 'hashtags', 'symbols', 'media'),
+      word: fc.stringMatching(/^[a-z]{1,4}$/),
+      indices: fc.tuple(fc.integer({ min: -5, max: len + 5 }), fc.integer({ min: -5, max: len + 5 })),
+    });
+
+  it('property: random indices never throw, never overlap, and keep the text outside entities as it was', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^(?:[a-z @#$]|😀){0,60}$/u), fc.array(entityArb(60), { maxLength: 12 }), (text, list) => {
+        const entities: Record<string, unknown[]> = { urls: [], user_mentions: [], hashtags: [], symbols: [], media: [] };
+        for (const e of list) {
+          const entry =
+            e.kind === 'urls' || e.kind === 'media'
+              ? { url: `https://t.co/${e.word}`, indices: e.indices }
+              : e.kind === 'user_mentions'
+                ? { screen_name: e.word, indices: e.indices }
+                : { text: e.word, indices: e.indices };
+          entities[e.kind]?.push(entry);
+        }
+        const segs = segmentText(text, entities as EntitiesLike);
+        // every segment's text is found in order in the text: nothing invented, nothing reordered
+        let at = 0;
+        for (const s of segs) {
+          if (s.kind === 'url') continue;
+          const found = text.indexOf(s.text, at);
+          expect(found).toBeGreaterThanOrEqual(at);
+          at = found + s.text.length;
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('1 MB of text with thousands of bad indices is segmented in linear time', () => {
+    const text = 'a'.repeat(1_000_000 - 20) + ' #tag @who http://x';
+    const wild = (n: number) => Array.from({ length: n }, (_, i) => [(i * 7919) % 2_000_000, ((i * 104729) % 2_000_000) - 5] as [number, number]);
+    const entities: EntitiesLike = {
+      hashtags: wild(3000).map((indices, i) => ({ text: i % 2 ? 'tag' : `a${'a'.repeat(i % 50)}`, indices })),
+      user_mentions: wild(3000).map((indices, i) => ({ screen_name: i % 2 ? 'who' : `aa${i}`, indices })),
+      urls: wild(3000).map((indices) => ({ url: 'http://x', indices })),
+    };
+    const started = performance.now();
+    const segs = segmentText(text, entities, [5, 3_000_000]);
+    const ms = performance.now() - started;
+    expect(segs.map((s) => s.kind)).toEqual(['text', 'hashtag', 'text', 'mention', 'text', 'url']);
+    // measured ~40 ms here; the quadratic search took 23 s. A loose bound: the machine is shared.
+    expect(ms).toBeLessThan(1000);
   });
 });

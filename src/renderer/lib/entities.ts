@@ -38,52 +38,94 @@ export function unescapeText(s: string): string {
   return s.replace(/&(?:amp|lt|gt|quot|#39|apos);/g, (m) => HTML_ESCAPES[m] ?? m);
 }
 
+/** sigil-led words and URLs: what a misplaced entity is looked for among (one linear scan, done only when needed) */
+const TOKEN = /[@＠#＃$][\p{L}\p{N}\p{M}_]+|https?:\/\/[^\s]+/giu;
+const TRAILING_PUNCTUATION = /[.,;:!?)\]}'"”’»]+$/u;
+
+function tokenKey(token: string): string {
+  return token.toLowerCase().replace(/^＠/, '@').replace(/^＃/, '#');
+}
+
+/**
+ * Linear in the text's length whatever the indices (issue 21): an index that
+ * does not point at its token costs one lookup in a token index built once by
+ * a single scan, never a search of the text per entity; a span is checked
+ * against an occupancy map, never against every span placed before.
+ */
 export function segmentText(
   text: string,
   entities: EntitiesLike | null | undefined,
   displayRange?: readonly [number, number] | readonly number[] | null,
 ): Segment[] {
   const cps = Array.from(text);
-  const utf16At: number[] = [];
+  /** UTF-16 offset → code point index (-1 inside a surrogate pair) */
+  const cpAt = new Int32Array(text.length + 1).fill(-1);
   let acc = 0;
-  for (const cp of cps) {
-    utf16At.push(acc);
-    acc += cp.length;
+  for (let i = 0; i < cps.length; i++) {
+    cpAt[acc] = i;
+    acc += (cps[i] ?? '').length;
   }
-  utf16At.push(acc);
+  cpAt[acc] = cps.length;
 
   const [rangeStart, rangeEnd] = readRange(displayRange, cps.length);
   const spans: Span[] = [];
-  const taken: Array<[number, number]> = [];
+  const occupied = new Uint8Array(cps.length + 1);
+  const isFree = (a: number, b: number) => {
+    for (let i = a; i < b; i++) if (occupied[i] === 1) return false;
+    return true;
+  };
+  const sliceAt = (a: number, b: number) => cps.slice(a, b).join('');
 
-  /** Place a token: trust the indices when they match, else search for it. */
+  /** token key → code point starts, in order; built on the first misplaced entity */
+  let index: Map<string, number[]> | null = null;
+  const tried = new Map<string, number>();
+  const tokenIndex = (): Map<string, number[]> => {
+    if (index) return index;
+    index = new Map();
+    const add = (key: string, at: number) => {
+      const list = index?.get(key);
+      if (list) list.push(at);
+      else index?.set(key, [at]);
+    };
+    for (const m of text.matchAll(TOKEN)) {
+      const at = cpAt[m.index] ?? -1;
+      if (at < 0) continue;
+      const key = tokenKey(m[0]);
+      add(key, at);
+      const trimmed = key.replace(TRAILING_PUNCTUATION, '');
+      if (trimmed !== key && trimmed.length > 0) add(trimmed, at);
+    }
+    return index;
+  };
+
+  /** Place a token: trust the indices when they match, else look it up in the token index. */
   const place = (indices: Indices, token: string, build: (slice: string) => Segment | null): void => {
     const [s, e] = [indices[0] ?? -1, indices[1] ?? -1];
     const lower = token.toLowerCase();
-    const sliceAt = (a: number, b: number) => cps.slice(a, b).join('');
+    const length = Array.from(token).length;
+    if (length === 0) return;
     let start = -1;
-    if (s >= 0 && e <= cps.length && e > s && matches(sliceAt(s, e), lower)) start = s;
+    if (s >= 0 && e - s === length && e <= cps.length && matches(sliceAt(s, e), lower)) start = s;
     else {
-      const hay = text.toLowerCase();
-      let from = 0;
-      for (;;) {
-        const at = hay.indexOf(lower.slice(1), from);
-        if (at < 0) break;
-        const cpStart = utf16At.indexOf(at - 1);
-        if (cpStart >= 0 && matches(sliceAt(cpStart, cpStart + Array.from(token).length), lower) && !overlaps(cpStart, cpStart + Array.from(token).length)) {
-          start = cpStart;
+      const key = tokenKey(token);
+      const candidates = tokenIndex().get(key) ?? [];
+      // each candidate is tried at most once per key: occupancy only grows, so one taken now stays taken
+      let next = tried.get(key) ?? 0;
+      while (next < candidates.length) {
+        const at = candidates[next++] ?? -1;
+        if (at + length <= cps.length && isFree(at, at + length) && matches(sliceAt(at, at + length), lower)) {
+          start = at;
           break;
         }
-        from = at + 1;
       }
+      tried.set(key, next);
     }
     if (start < 0) return;
-    const end = start + Array.from(token).length;
-    if (overlaps(start, end) || start < rangeStart || end > rangeEnd) return;
-    taken.push([start, end]);
+    const end = start + length;
+    if (!isFree(start, end) || start < rangeStart || end > rangeEnd) return;
+    occupied.fill(1, start, end);
     spans.push({ start, end, segment: build(sliceAt(start, end)) });
   };
-  const overlaps = (a: number, b: number) => taken.some(([x, y]) => a < y && x < b);
 
   for (const m of entities?.media ?? []) place(m.indices, m.url, () => null);
   for (const u of entities?.urls ?? []) {

@@ -73,5 +73,7 @@ export const apiContract = {
   api: {
     call: fn(ApiCallInput, ApiCallOutput),
     cancel: fn(z.object({ callId: z.string().min(1).max(100) }), z.object({ cancelled: z.boolean() })),
+    /** "Try now": drop the rate-limit pause of the service in use (true when there was one) */
+    tryNow: fn(z.undefined(), z.object({ cleared: z.boolean() })),
   },
 };

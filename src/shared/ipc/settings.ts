@@ -22,10 +22,41 @@ export const CredentialsStatus = z.object({
 });
 export type CredentialsStatus = z.infer<typeof CredentialsStatus>;
 
+/** 127.0.0.0/8, localhost, ::1: the only hosts Skein talks plain `http:` to (a local server or mock). */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^127(?:\.\d{1,3}){3}$/.test(h);
+}
+
+/** where a base URL's key goes: scheme, host and port (the URL's origin), or null for a URL Skein refuses */
+export function baseUrlOrigin(url: string): string | null {
+  try {
+    const u = new URL(url);
+    if (u.username !== '' || u.password !== '') return null;
+    if (u.protocol === 'https:' || (u.protocol === 'http:' && isLoopbackHost(u.hostname))) return u.origin;
+    return null;
+  } catch {
+    return null;
+  }
+}
+
+/** `https:`, or `http:` on loopback only: the key never crosses a network in clear text. */
+export const BaseUrl = z
+  .url({ protocol: /^https?$/ })
+  .max(2048)
+  .refine((u) => baseUrlOrigin(u) !== null, { message: 'The base URL must be https:// (http:// only for this computer: localhost, 127.0.0.1), without user:password@.' });
+
+/** requests per second: what the bridge accepts; raising the pace above the confirmed ceiling asks the user in main */
+export const MAX_REQUESTS_PER_SECOND = 50;
+
 export const Settings = z.object({
   mode: Mode,
-  baseUrl: z.url({ protocol: /^https?$/ }),
-  requestsPerSecond: z.number().positive().max(50),
+  baseUrl: BaseUrl,
+  requestsPerSecond: z.number().positive().max(MAX_REQUESTS_PER_SECOND),
+  /** live credits Skein may spend in any 60 minutes; raising it asks the user in main */
+  creditsPerHour: z.number().positive().max(1e12),
+  /** load images and video from their hosts (each load tells the host your address) */
+  loadRemoteMedia: z.boolean(),
   prices: PriceTable,
   /** opt-in to keep the key on disk although the OS offers no keyring */
   persistKeyWithoutKeyring: z.boolean(),
@@ -46,8 +77,21 @@ export type UsageCall = z.infer<typeof UsageCall>;
 
 export const UsageTotals = z.object({ calls: z.number().int(), credits: z.number(), usd: z.number() });
 
+/** something that changed how spending is counted or limited, kept so it cannot be hidden */
+export const UsageEvent = z.object({
+  at: z.number(),
+  kind: z.enum(['reset', 'prices', 'pace', 'budget']),
+  /** what changed, in plain words */
+  detail: z.string(),
+});
+export type UsageEvent = z.infer<typeof UsageEvent>;
+
 export const UsageSnapshot = z.object({
   session: UsageTotals,
+  /** live credits spent in the last 60 minutes, against the hourly budget */
+  lastHour: z.object({ credits: z.number(), budget: z.number() }).optional(),
+  /** meter resets, price edits, pace and budget changes, newest first */
+  history: z.array(UsageEvent).optional(),
   lifetime: UsageTotals,
   byOperation: z.array(z.object({ operation: OperationIdSchema, calls: z.number().int(), credits: z.number() })),
   recent: z.array(UsageCall),

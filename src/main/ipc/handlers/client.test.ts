@@ -56,6 +56,8 @@ async function setup(opts: { requiredKey?: string; live?: boolean; backend?: Sec
     writeLog: (line) => logs.push(line),
     logLevel: 'debug',
     ...(opts.live ? { initial: { baseUrl: sandbox.baseUrl } } : {}),
+    // the user at the screen says yes to main's dialogs (raising the pace, keeping the key without a keyring)
+    confirm: async () => true,
   });
   const dispatcher = createContractDispatcher(shape, createClientHandlers(services));
   const outputs: string[] = [];

@@ -28,6 +28,7 @@ export function createClientHandlers(services: ClientServices): ClientHandlers {
         return forBridge(operation, page.result);
       },
       cancel: ({ callId }, ctx) => ({ cancelled: client.cancel(callId, ctx.senderId) }),
+      tryNow: async () => ({ cleared: await services.clearPause() }),
     },
     credentials: {
       status: () => services.credentials(),

@@ -10,6 +10,7 @@ import type { PriceTable } from '../../../shared/api/pricing';
 import type { HandlersOf } from '../../../shared/ipc/define';
 import type { ExportFormat, ExportJob, exportContract } from '../../../shared/ipc/export';
 import type { Clock } from '../../services/clock';
+import type { Confirm } from '../../services/confirm';
 import { ExportService } from '../../services/export/export-service';
 import type { ExportContext } from '../../services/export/manifest';
 import type { PageSource } from '../../services/export/page-source';
@@ -33,6 +34,8 @@ export interface ExportFeatureDeps {
   context(): ExportContext | Promise<ExportContext>;
   prices?(): PriceTable;
   chooseSavePath: ChooseExportPath;
+  /** asks the user in main: a resume with looser caps than the job's, or none */
+  confirm?: Confirm;
   /** pushes a job update to the renderer (`export` event) */
   emit?(job: ExportJob): void;
   /** taskbar progress and notifications (absent in tests and the e2e host) */
@@ -61,6 +64,7 @@ export function createExportFeature(deps: ExportFeatureDeps): ExportFeature {
     context: deps.context,
     ...(deps.prices ? { prices: deps.prices } : {}),
     ...(deps.onInternalError ? { onInternalError: deps.onInternalError } : {}),
+    ...(deps.confirm ? { confirm: deps.confirm } : {}),
     onUpdate: (job) => {
       report?.(job);
       deps.emit?.(job);

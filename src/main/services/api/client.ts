@@ -25,6 +25,8 @@ export interface Target {
   baseUrl: string;
   /** the key to send; null sends none */
   key: string | null;
+  /** this base URL's own pacing and rate-limit pause (default: the client's `limiter`) */
+  limiter?: RateLimiter;
 }
 
 /** One request as the usage meter sees it (an answer from the store is one too, at no cost). */
@@ -188,7 +190,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
         headers: request.headers,
         fetch: deps.fetch,
         clock,
-        limiter: deps.limiter,
+        limiter: target.limiter ?? deps.limiter,
         random,
         policy,
         signal: running.signal,

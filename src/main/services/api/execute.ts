@@ -78,6 +78,17 @@ export async function execute(input: ExecuteInput): Promise<Executed> {
       attempts++;
       let retryAfterMs: number | null = null;
       try {
+        // paused past this call's deadline (a 429 earlier): say so at once, with the countdown, instead of waiting silently
+        const paused = input.limiter.pausedUntil();
+        if (paused !== null && paused >= deadlineAt) {
+          throw withAttempts(
+            makeError('rate-limited', `Calls to this service are paused until ${new Date(paused).toLocaleTimeString()}: it answered “429 Too Many Requests”.`, {
+              retryAt: paused,
+              action: 'Wait for the countdown, or use Try now to ask the service again sooner.',
+            }),
+            attempts - 1,
+          );
+        }
         try {
           await input.limiter.acquire(waits);
         } catch {

@@ -38,17 +38,23 @@ const threadView = (extra: Partial<ViewDescriptor> = {}): ViewDescriptor => ({
   ...extra,
 });
 
-async function setup(source: PageSource, stateDir?: string) {
+async function setup(source: PageSource, stateDir?: string, answer = true) {
   const dir = await mkdtemp(join(tmpdir(), 'skein-export-'));
   const updates: ExportJob[] = [];
+  const asked: string[] = [];
   const service = new ExportService({
     source,
     stateDir: stateDir ?? join(dir, 'state'),
     clock: new FakeClock(),
     context,
     onUpdate: (job) => updates.push(job),
+    // main's own dialog: the user at the screen answers
+    confirm: async (request) => {
+      asked.push(request.title);
+      return answer;
+    },
   });
-  return { dir, service, updates, stateDir: stateDir ?? join(dir, 'state') };
+  return { dir, service, updates, asked, stateDir: stateDir ?? join(dir, 'state') };
 }
 
 interface JsonExport {
@@ -120,7 +126,7 @@ describe('ExportService', () => {
 
     await service.resume(job.id, { maxItems: 60 });
     expect((await service.settled(job.id)).stopReason).toBe('cap-items');
-    await service.resume(job.id);
+    await service.resume(job.id, {});
     const finished = await service.settled(job.id);
     expect(finished).toMatchObject({ status: 'complete', resumable: false });
     const full = await readJson(target);
@@ -128,6 +134,27 @@ describe('ExportService', () => {
     expect(full.manifest.pages.map((p) => p.cursor)).toEqual(pages.map((_, i) => (i === 0 ? null : `c${i}`)));
     // every page was asked for exactly once across the three runs
     expect(source.requests.map((r) => r.cursor)).toEqual(pages.map((_, i) => (i === 0 ? null : `c${i}`)));
+  });
+
+  it('resume keeps the job caps; looser caps or none need the user yes in main (attack: a page resuming without caps)', async () => {
+    const pages = makePages(30);
+    const source = memorySource(pages);
+    const { dir, service, asked } = await setup(source, undefined, false);
+    const job = await service.start({ view: threadView(), format: 'json', scope: 'all', caps: { maxPages: 3 }, targetPath: join(dir, 'c.json') });
+    expect((await service.settled(job.id)).stopReason).toBe('cap-pages');
+    // the page asks to go on without caps: main asks the user, who says no; nothing is fetched
+    await expect(service.resume(job.id, {})).rejects.toMatchObject({ code: 'cancelled' });
+    await expect(service.resume(job.id, { maxPages: 100 })).rejects.toMatchObject({ code: 'cancelled' });
+    expect(asked).toHaveLength(2);
+    expect(source.requests).toHaveLength(3);
+    // a resume without caps keeps the job's own: it stops at once (the cap is already reached)
+    const kept = await service.resume(job.id);
+    expect(kept.caps).toEqual({ maxPages: 3 });
+    expect((await service.settled(job.id)).stopReason).toBe('cap-pages');
+    expect(source.requests).toHaveLength(3);
+    // tighter caps need no dialog
+    await service.resume(job.id, { maxPages: 3, maxCredits: 10 });
+    expect(asked).toHaveLength(2);
   });
 
   it('an error keeps what was collected, writes a partial file that says why, and resumes', async () => {

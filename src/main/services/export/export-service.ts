@@ -21,6 +21,7 @@ import {
   type ViewDescriptor,
 } from '../../../shared/ipc/export';
 import type { Clock } from '../clock';
+import type { Confirm } from '../confirm';
 import { writeFileAtomic } from './atomic-file';
 import { collect, CollectionState, type CollectOutcome } from './collector';
 import { estimateExport } from './estimate';
@@ -41,6 +42,15 @@ export interface ExportServiceDeps {
   onUpdate?(job: ExportJob): void;
   /** an unexpected failure (a bug), for the log */
   onInternalError?(error: unknown): void;
+  /** asks the user in main (unforgeable): resuming with looser caps than the job's, or with none; absent: refused */
+  confirm?: Confirm;
+}
+
+/** caps that let a run go further than `before` did (a cap dropped or raised), or none at all */
+export function loosens(before: ExportCaps, after: ExportCaps): boolean {
+  if (after.maxPages === undefined && after.maxItems === undefined && after.maxCredits === undefined) return true;
+  const keys = ['maxPages', 'maxItems', 'maxCredits'] as const;
+  return keys.some((k) => before[k] !== undefined && (after[k] === undefined || (after[k] ?? 0) > (before[k] ?? 0)));
 }
 
 export interface StartExport {
@@ -66,6 +76,15 @@ interface Running {
   /** the user's Cancel: ends waits, lets a page in flight arrive and be kept; while writing, the same as `controller` */
   cancel: AbortController;
   done: Promise<ExportJob>;
+}
+
+function describeCaps(caps: ExportCaps): string {
+  const parts = [
+    caps.maxPages !== undefined ? `at most ${caps.maxPages} pages` : null,
+    caps.maxItems !== undefined ? `at most ${caps.maxItems} items` : null,
+    caps.maxCredits !== undefined ? `at most ${caps.maxCredits} credits` : null,
+  ].filter((p): p is string => p !== null);
+  return parts.length > 0 ? parts.join(', ') : 'no limit';
 }
 
 function errorData(error: unknown): SkeinErrorData {
@@ -147,7 +166,17 @@ export class ExportService {
     const job = this.get(id);
     if (this.running.has(id)) return structuredClone(job);
     if (!job.resumable) throw new SkeinError('bad-input', 'This export cannot be resumed.', { action: 'Start a new export.' });
-    job.caps = caps ?? {};
+    // the job keeps its caps; looser ones (or none) need the user's own yes, asked in main
+    const next = caps ?? job.caps;
+    if (loosens(job.caps, next)) {
+      const asked = await (this.deps.confirm ?? (async () => false))({
+        title: 'Resume the export with looser limits?',
+        detail: `It would continue with ${describeCaps(next)} (it had ${describeCaps(job.caps)}). Every page it fetches is charged.`,
+        confirmLabel: 'Resume',
+      });
+      if (!asked) throw new SkeinError('cancelled', 'The export was not resumed: its new limits were not confirmed.', { action: 'Resume with the same limits, or confirm the new ones.' });
+    }
+    job.caps = next;
     job.status = 'collecting';
     job.stopReason = null;
     job.error = null;

@@ -4,6 +4,9 @@
  * when the user explicitly accepted the weaker Linux `basic_text` storage.
  * It never reaches the renderer (which learns `CredentialsStatus` only), the
  * settings file, logs or exports.
+ *
+ * A key is bound to the origin (scheme, host, port) it was entered for, kept
+ * with its ciphertext: main sends it to that origin only (client-services).
  */
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -23,8 +26,12 @@ export interface KeyStore {
   load(): Promise<void>;
   /** the key for requests; never send it anywhere but the API */
   key(): string | null;
+  /** the origin the key was entered for (null: a key stored before keys were bound) */
+  origin(): string | null;
   status(): Promise<CredentialsStatus>;
-  set(key: string): Promise<CredentialsStatus>;
+  set(key: string, origin?: string | null): Promise<CredentialsStatus>;
+  /** the user confirmed the key for another origin (in main's dialog) */
+  rebind(origin: string): Promise<void>;
   clear(): Promise<CredentialsStatus>;
   /** the persist-without-keyring choice changed: store or remove the file accordingly */
   reconsider(): Promise<CredentialsStatus>;
@@ -36,6 +43,7 @@ type Where = 'keychain' | 'file' | 'session';
 
 export function createKeyStore(opts: KeyStoreOptions): KeyStore {
   let current: string | null = null;
+  let boundTo: string | null = null;
   let where: Where | null = null;
   let loadProblem: string | null = null;
 
@@ -61,7 +69,7 @@ export function createKeyStore(opts: KeyStoreOptions): KeyStore {
     const cipher = await opts.secrets.encryptString(key);
     await mkdir(dirname(opts.file), { recursive: true });
     const tmp = `${opts.file}.${process.pid}.tmp`;
-    await writeFile(tmp, JSON.stringify({ v: 1, cipher: Buffer.from(cipher).toString('base64') }), { mode: 0o600 });
+    await writeFile(tmp, JSON.stringify({ v: 1, cipher: Buffer.from(cipher).toString('base64'), origin: boundTo }), { mode: 0o600 });
     await rename(tmp, opts.file);
   }
 
@@ -103,13 +111,14 @@ export function createKeyStore(opts: KeyStoreOptions): KeyStore {
         return;
       }
       try {
-        const parsed = JSON.parse(text) as { cipher?: unknown };
+        const parsed = JSON.parse(text) as { cipher?: unknown; origin?: unknown };
         if (typeof parsed.cipher !== 'string') throw new Error('no cipher');
         const cipher = Buffer.from(parsed.cipher, 'base64');
         const decrypted = opts.secrets.decrypt
           ? await opts.secrets.decrypt(cipher)
           : { result: await opts.secrets.decryptString(cipher), shouldReEncrypt: false };
         current = decrypted.result;
+        boundTo = typeof parsed.origin === 'string' ? parsed.origin : null;
         where = (await protection()).keyring ? 'keychain' : 'file';
         reEncrypt = decrypted.shouldReEncrypt;
       } catch {
@@ -121,9 +130,16 @@ export function createKeyStore(opts: KeyStoreOptions): KeyStore {
       if (reEncrypt && current !== null) await writeCipher(current).catch(() => undefined);
     },
     key: () => current,
+    origin: () => boundTo,
     status,
-    async set(key) {
+    async rebind(origin) {
+      if (current === null) return;
+      boundTo = origin;
+      if (where !== 'session') await writeCipher(current);
+    },
+    async set(key, origin = null) {
       const next = key.trim();
+      boundTo = origin;
       const place = await placeFor();
       if (place === 'session') await removeFile();
       else await writeCipher(next);
@@ -135,6 +151,7 @@ export function createKeyStore(opts: KeyStoreOptions): KeyStore {
     async clear() {
       await removeFile();
       current = null;
+      boundTo = null;
       where = null;
       loadProblem = null;
       return status();

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_PRICES } from '../../../shared/api';
-import { DEFAULT_REQUESTS_PER_SECOND, UNCONFIRMED_BASE_URL, createSettingsStore } from './settings-store';
+import { DEFAULT_CREDITS_PER_HOUR, DEFAULT_REQUESTS_PER_SECOND, UNCONFIRMED_BASE_URL, createSettingsStore } from './settings-store';
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -22,6 +22,8 @@ describe('settings store', () => {
       mode: 'demo',
       baseUrl: UNCONFIRMED_BASE_URL,
       requestsPerSecond: DEFAULT_REQUESTS_PER_SECOND,
+      creditsPerHour: DEFAULT_CREDITS_PER_HOUR,
+      loadRemoteMedia: true,
       prices: DEFAULT_PRICES,
       persistKeyWithoutKeyring: false,
     });

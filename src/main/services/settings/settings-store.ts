@@ -11,6 +11,12 @@
  * - requestsPerSecond: 0.2 (one request per 5 s), the live service's pace on
  *   a free balance: the only rate safe for every account. Paid balances allow
  *   3–20 req/s; the user raises it. Demo mode is not paced at all.
+ * - creditsPerHour: 200,000 (2 USD at the default price table): a day's
+ *   reading at the free pace fits, a runaway loop does not. Live mode only.
+ * - loadRemoteMedia: on (images are much of what a post says); off keeps
+ *   every image host from learning the user's address.
+ * - paceCeiling (not a setting: main's own record): the highest pace the
+ *   user confirmed in main's dialog; the renderer may set any pace up to it.
  */
 import { z } from 'zod';
 import { DEFAULT_PRICES, PriceTable } from '../../../shared/api/pricing';
@@ -20,12 +26,16 @@ import { openJsonStore } from './json-store';
 
 export const UNCONFIRMED_BASE_URL = 'https://social-data-api.invalid';
 export const DEFAULT_REQUESTS_PER_SECOND = 0.2;
+export const DEFAULT_CREDITS_PER_HOUR = 200_000;
 
 /** what is on disk: every field optional (absent = default), mode absent = "not chosen" */
 const Stored = z.object({
   mode: Mode.optional(),
   baseUrl: Settings.shape.baseUrl.optional(),
   requestsPerSecond: Settings.shape.requestsPerSecond.optional(),
+  creditsPerHour: Settings.shape.creditsPerHour.optional(),
+  loadRemoteMedia: z.boolean().optional(),
+  paceCeiling: Settings.shape.requestsPerSecond.optional(),
   prices: PriceTable.optional(),
   persistKeyWithoutKeyring: z.boolean().optional(),
 });
@@ -38,6 +48,9 @@ export interface SettingsStore {
   readonly modeChosen: boolean;
   /** validate and persist a change; returns the settings in effect */
   update(patch: Partial<Settings>, keyConfigured: boolean): Settings;
+  /** the highest pace the user confirmed (main only: not a setting the renderer can write) */
+  paceCeiling(): number;
+  setPaceCeiling(rps: number): void;
   /** the file the settings live in (null: the folder is unusable, kept in memory) */
   readonly path: string | null;
 }
@@ -64,10 +77,19 @@ export function createSettingsStore(opts: { dir: string; configName?: string }):
     return out;
   };
 
+  const write = (next: Stored): Stored => {
+    const checkedNext = Stored.parse(next);
+    file.write(checkedNext);
+    stored = checkedNext;
+    return checkedNext;
+  };
+
   const effective = (s: Stored, keyConfigured: boolean): Settings => ({
     mode: s.mode ?? (keyConfigured ? 'live' : 'demo'),
     baseUrl: s.baseUrl ?? UNCONFIRMED_BASE_URL,
     requestsPerSecond: s.requestsPerSecond ?? DEFAULT_REQUESTS_PER_SECOND,
+    creditsPerHour: s.creditsPerHour ?? DEFAULT_CREDITS_PER_HOUR,
+    loadRemoteMedia: s.loadRemoteMedia ?? true,
     prices: { ...DEFAULT_PRICES, ...s.prices },
     persistKeyWithoutKeyring: s.persistKeyWithoutKeyring ?? false,
   });
@@ -80,14 +102,18 @@ export function createSettingsStore(opts: { dir: string; configName?: string }):
       return read().mode !== undefined;
     },
     get: (keyConfigured) => effective(read(), keyConfigured),
+    paceCeiling: () => {
+      const s = read();
+      return s.paceCeiling ?? Math.max(DEFAULT_REQUESTS_PER_SECOND, s.requestsPerSecond ?? 0);
+    },
+    setPaceCeiling(rps) {
+      write({ ...read(), paceCeiling: Settings.shape.requestsPerSecond.parse(rps) });
+    },
     update(patch, keyConfigured) {
       const checked = Settings.partial().strict().parse(patch);
       const next: Stored = { ...read(), ...checked };
       if (checked.baseUrl !== undefined) next.baseUrl = checked.baseUrl.replace(/\/+$/, '');
-      const checkedNext = Stored.parse(next);
-      file.write(checkedNext);
-      stored = checkedNext;
-      return effective(checkedNext, keyConfigured);
+      return effective(write(next), keyConfigured);
     },
   };
 }

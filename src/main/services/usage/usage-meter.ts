@@ -8,13 +8,18 @@
  *
  * Session totals live in memory; lifetime totals persist (`conf`) and count
  * live-mode requests only: demo requests cost nothing real.
+ *
+ * Spending cannot be hidden: live credits of the last hour are kept apart
+ * from the session (a reset does not touch them; the hourly budget reads
+ * them), and resets, price edits, pace and budget changes are kept in a
+ * persisted history that the usage view lists.
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { creditsFor, isCharged, type PriceTable } from '../../../shared/api/pricing';
 import type { OperationId } from '../../../shared/api/catalog';
 import type { Mode } from '../../../shared/ipc/app';
-import type { UsageCall, UsageSnapshot } from '../../../shared/ipc/settings';
+import { UsageEvent, type UsageCall, type UsageSnapshot } from '../../../shared/ipc/settings';
 import type { AttemptRecord, UsageSink } from '../api/client';
 import { openJsonStore } from '../settings/json-store';
 
@@ -25,13 +30,26 @@ export interface UsageMeterOptions {
   mode(): Mode;
   /** how many recent calls the snapshot lists */
   recentMax?: number;
+  /** epoch ms (the history's and the hourly window's clock); default Date.now */
+  now?: () => number;
+  /** the hourly credit budget the snapshot reports against */
+  budget?: () => number;
 }
 
 export interface UsageMeter extends UsageSink {
   snapshot(): UsageSnapshot;
-  /** zero the session (lifetime totals are kept) */
+  /** zero the session (lifetime totals, the last hour's spending and the history are kept; the reset is recorded) */
   reset(): UsageSnapshot;
+  /** live credits charged since `epochMs` */
+  spentSince(epochMs: number): number;
+  /** when spending within `windowMs` falls under `budget` again (null: it is under already) */
+  budgetFreesAt(windowMs: number, budget: number): number | null;
+  /** record a change of how spending is counted or limited */
+  note(kind: UsageEvent['kind'], detail: string): void;
 }
+
+const HISTORY_MAX = 200;
+const HOUR_MS = 60 * 60 * 1000;
 
 const Lifetime = z.object({ calls: z.number().int().nonnegative(), credits: z.number().nonnegative() });
 type Lifetime = z.infer<typeof Lifetime>;
@@ -64,9 +82,34 @@ function listed(r: RecentCall): UsageCall {
 
 export function createUsageMeter(opts: UsageMeterOptions): UsageMeter {
   const recentMax = opts.recentMax ?? 100;
-  const file = openJsonStore<{ lifetime: Lifetime }>(opts.dir, 'usage');
-  const stored = Lifetime.safeParse(file.read().lifetime);
+  const now = opts.now ?? Date.now;
+  const file = openJsonStore<{ lifetime: Lifetime; history?: UsageEvent[] }>(opts.dir, 'usage');
+  const onDisk = file.read();
+  const stored = Lifetime.safeParse(onDisk.lifetime);
   let lifetime: Lifetime = stored.success ? stored.data : { calls: 0, credits: 0 };
+  const storedHistory = UsageEvent.array().safeParse(onDisk.history);
+  const history: UsageEvent[] = storedHistory.success ? storedHistory.data.slice(0, HISTORY_MAX) : [];
+  /** live charges, oldest first, pruned past an hour */
+  const spending: Array<{ at: number; credits: number }> = [];
+  const prune = () => {
+    const cutoff = now() - HOUR_MS;
+    let i = 0;
+    while (i < spending.length && (spending[i]?.at ?? 0) < cutoff) i++;
+    if (i > 0) spending.splice(0, i);
+  };
+  const persist = () => {
+    try {
+      file.write({ lifetime, history });
+    } catch {
+      // lifetime totals are a convenience: a full disk must not fail the call
+    }
+  };
+  const spentSince = (epochMs: number) => {
+    prune();
+    let sum = 0;
+    for (const s of spending) if (s.at >= epochMs) sum += s.credits;
+    return sum;
+  };
   let session = { calls: 0, credits: 0 };
   let byOp = new Map<OperationId, { calls: number; credits: number }>();
   /** newest first; the digest is computed when a snapshot first lists the call, not on the data path */
@@ -81,7 +124,15 @@ export function createUsageMeter(opts: UsageMeterOptions): UsageMeter {
       lifetime: totals(lifetime),
       byOperation: [...byOp.entries()].map(([operation, t]) => ({ operation, ...t })).sort((a, b) => b.credits - a.credits || b.calls - a.calls),
       recent: recent.map(listed),
+      ...(opts.budget ? { lastHour: { credits: spentSince(now() - HOUR_MS), budget: opts.budget() } } : {}),
+      history: [...history],
     };
+  }
+
+  function note(kind: UsageEvent['kind'], detail: string): void {
+    history.unshift({ at: now(), kind, detail });
+    if (history.length > HISTORY_MAX) history.length = HISTORY_MAX;
+    persist();
   }
 
   return {
@@ -98,16 +149,25 @@ export function createUsageMeter(opts: UsageMeterOptions): UsageMeter {
       byOp.set(rec.operation, { calls: op.calls + 1, credits: op.credits + credits });
       if (opts.mode() === 'live') {
         lifetime = { calls: lifetime.calls + 1, credits: lifetime.credits + credits };
-        try {
-          file.write({ lifetime });
-        } catch {
-          // lifetime totals are a convenience: a full disk must not fail the call
-        }
+        if (credits > 0) spending.push({ at: now(), credits });
+        persist();
       }
       return credits;
     },
     snapshot,
+    spentSince,
+    budgetFreesAt(windowMs, budget) {
+      let spent = spentSince(now() - windowMs);
+      if (spent < budget) return null;
+      for (const s of spending) {
+        spent -= s.credits;
+        if (spent < budget) return s.at + windowMs;
+      }
+      return null;
+    },
+    note,
     reset() {
+      note('reset', `Session counters reset (${session.calls} calls, ${session.credits.toLocaleString('en-US')} credits this session).`);
       session = { calls: 0, credits: 0 };
       byOp = new Map();
       recent = [];

@@ -6,7 +6,7 @@ export type Checked<T> = { ok: true; value: T } | { ok: false; message: string }
 export function checkBaseUrl(input: string): Checked<string> {
   const text = input.trim().replace(/\/+$/, '');
   const r = Settings.shape.baseUrl.safeParse(text);
-  return r.success ? { ok: true, value: r.data } : { ok: false, message: 'Enter an http:// or https:// address, like https://api.example.com.' };
+  return r.success ? { ok: true, value: r.data } : { ok: false, message: 'Enter an https:// address, like https://api.example.com (http:// only for this computer: localhost, 127.0.0.1).' };
 }
 
 export function checkRequestsPerSecond(input: string): Checked<number> {

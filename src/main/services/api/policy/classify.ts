@@ -5,6 +5,7 @@
  */
 import { operation, type OperationId } from '../../../../shared/api/catalog';
 import { DEFAULT_ACTIONS, SkeinError, type ErrorCode, type ErrorDetails, type FieldError } from '../../../../shared/errors';
+import { MAX_PAUSE_MS } from './rate-limiter';
 import { parseRetryAfter } from './retry-after';
 
 export interface Answer {
@@ -97,14 +98,24 @@ export function classifyAnswer(id: OperationId, a: Answer, nowMs: number): Verdi
     };
   }
   if (status === 429) {
-    const wait = parseRetryAfter(a.retryAfter, nowMs);
+    const asked = parseRetryAfter(a.retryAfter, nowMs);
+    // Skein pauses at most MAX_PAUSE_MS; a longer wait is shown in the service's own words, not obeyed silently
+    const wait = asked === null ? null : Math.min(asked, MAX_PAUSE_MS);
+    const longer = asked !== null && asked > MAX_PAUSE_MS;
+    const words = `Retry-After: “${(a.retryAfter ?? '').trim().slice(0, 100)}”${said ? `; “${said}”` : ''}`;
     return {
       kind: 'retry',
       retryAfterMs: wait,
       error:
         wait === null
-          ? makeError('rate-limited', 'The service is rate limiting requests.', { httpStatus })
-          : makeError('rate-limited', rateLimitedMessage(nowMs + wait), { httpStatus, retryAt: nowMs + wait }),
+          ? makeError('rate-limited', `The service is rate limiting requests${quoted(said)}.`, { httpStatus })
+          : longer
+            ? makeError(
+                'rate-limited',
+                `The service asks Skein to wait until ${new Date(nowMs + asked).toUTCString()} (${words}). Skein pauses calls to it for at most ${MAX_PAUSE_MS / 60_000} minutes.`,
+                { httpStatus, retryAt: nowMs + wait, action: 'Wait for the countdown, or use Try now to ask the service again sooner.' },
+              )
+            : makeError('rate-limited', rateLimitedMessage(nowMs + wait), { httpStatus, retryAt: nowMs + wait }),
     };
   }
   if (status === 408) {

@@ -10,6 +10,11 @@
 import type { Clock } from '../../clock';
 
 export const DEFAULT_LIVE_RPS = 0.2;
+/**
+ * The longest pause a Retry-After can impose (15 min): a longer one is shown to the user in the
+ * service's words (the error's retryAt), and calls after this bound go out and ask again.
+ */
+export const MAX_PAUSE_MS = 15 * 60 * 1000;
 
 export interface RateLimiter {
   /** wait for the next slot; rejects with the signal's reason if aborted while waiting */
@@ -17,8 +22,12 @@ export interface RateLimiter {
   /** requests per second; Infinity = no pacing */
   setRate(rps: number): void;
   readonly rate: number;
-  /** no slot before `epochMs` (the service said Retry-After) */
+  /** no slot before `epochMs` (the service said Retry-After), at most MAX_PAUSE_MS from now */
   pauseUntil(epochMs: number): void;
+  /** when the current pause ends (epoch ms), or null when not paused */
+  pausedUntil(): number | null;
+  /** the user said "try now": drop the pause; true when there was one */
+  clearPause(): boolean;
 }
 
 export function createRateLimiter(clock: Clock, rps: number): RateLimiter {
@@ -38,7 +47,14 @@ export function createRateLimiter(clock: Clock, rps: number): RateLimiter {
       rate = next;
     },
     pauseUntil(epochMs) {
-      pausedUntil = Math.max(pausedUntil, epochMs);
+      pausedUntil = Math.max(pausedUntil, Math.min(epochMs, clock.now() + MAX_PAUSE_MS));
+    },
+    pausedUntil: () => (pausedUntil > clock.now() ? pausedUntil : null),
+    clearPause() {
+      const was = pausedUntil > clock.now();
+      pausedUntil = -Infinity;
+      if (was) last = Math.min(last, clock.now());
+      return was;
     },
     async acquire(signal) {
       if (signal?.aborted) throw signal.reason as Error;
