@@ -19,6 +19,8 @@ interface Manifest {
   complete: boolean;
   incomplete_reason: string | null;
   files: string[];
+  order: { value: string; note: string } | null;
+  csv?: { flavour: string };
 }
 
 test('exporting a thread view writes a file whose manifest and item count match the view', async ({ skein }) => {
@@ -32,6 +34,17 @@ test('exporting a thread view writes a file whose manifest and item count match 
   await skein.emit('menu', 'export');
   const dialog = page.getByRole('dialog', { name: /^Export/ });
   await expect(dialog).toBeVisible();
+  // the export is named by the post's author and first words, not its id; the tab says what its count counts
+  await expect(dialog.getByRole('heading', { level: 2 })).toHaveText(/^Export “Replies to @\w+: “.+”/);
+  await expect(dialog.getByRole('heading', { level: 2 })).not.toContainText(ex.bigThreadPostId);
+  await expect(page.getByRole('tab', { name: /^Replies [\d.,K]+ direct$/ })).toBeVisible();
+  // replies export in Latest order by default; the view shows Relevance, so "what is loaded" needs that order
+  await expect(dialog.getByRole('radio', { name: /^Latest/ })).toBeChecked();
+  await expect(dialog.getByRole('radio', { name: /What is loaded now/ })).toBeDisabled();
+  await expect(dialog.getByText(/loaded in Relevance order/)).toBeVisible();
+  await dialog.getByRole('radio', { name: /^Relevance/ }).check();
+  await expect(dialog.getByRole('note')).toHaveText(/A relevance-ranked listing can leave replies out/);
+  await dialog.getByRole('radio', { name: /What is loaded now/ }).check();
   const loadedLabel = dialog.getByText(/What is loaded now/);
   await expect(loadedLabel).toContainText(/\(\d[\d,]* items\)/);
   const shown = Number((/\(([\d,]+) items\)/.exec((await loadedLabel.textContent()) ?? '')?.[1] ?? '').replace(/,/g, ''));
@@ -43,7 +56,8 @@ test('exporting a thread view writes a file whose manifest and item count match 
   await skein.setSavePath(target);
   await dialog.getByRole('button', { name: 'Choose file and export' }).click();
   await expect(dialog.getByRole('status')).toContainText('Saved a partial export (only what the view had loaded)');
-  expect(skein.saveRequests().at(-1)?.defaultPath).toBe(`skein-thread-${ex.bigThreadPostId}.json`);
+  // a unique stem with the UTC time: two exports of one view never overwrite each other
+  expect(skein.saveRequests().at(-1)?.defaultPath).toMatch(new RegExp(`^skein-thread-${ex.bigThreadPostId}-\\d{8}T\\d{6}Z\\.json$`));
 
   const doc = JSON.parse(await readFile(target, 'utf8')) as { manifest: Manifest; items: Array<{ root_id: string; item: { id: string } }> };
   expect(doc.items).toHaveLength(shown);
@@ -55,6 +69,7 @@ test('exporting a thread view writes a file whose manifest and item count match 
     incomplete_reason: 'loaded-only',
     counts: { items: shown, calls: 0 },
     files: [target],
+    order: { value: 'Relevance' },
   });
   expect(doc.manifest.requests[0]?.params.tweetId).toBe(ex.bigThreadPostId);
   expect(doc.manifest.pages.every((p) => p.from_cache)).toBe(true);
@@ -73,9 +88,55 @@ test('exporting a thread view writes a file whose manifest and item count match 
   await dialog.getByRole('button', { name: 'Choose file and export' }).click();
   await expect(dialog.getByRole('status')).toContainText('Saved a partial export (stopped at the page cap)');
   await expect(dialog.getByRole('button', { name: 'Resume' })).toBeVisible();
-  const sidecar = JSON.parse(await readFile(join(dir, 'thread.manifest.json'), 'utf8')) as Manifest;
+  const sidecar = JSON.parse(await readFile(join(dir, 'thread.jsonl.manifest.json'), 'utf8')) as Manifest;
   const written = (await readFile(lines, 'utf8')).trimEnd().split('\n');
-  expect(sidecar).toMatchObject({ scope: 'all', complete: false, incomplete_reason: 'cap-pages', counts: { pages: 3, items: written.length } });
+  expect(sidecar).toMatchObject({ scope: 'all', complete: false, incomplete_reason: 'cap-pages', counts: { pages: 3, items: written.length }, order: { value: 'Latest' } });
+  // each line: where it came from, beside the raw item
+  expect(Object.keys(JSON.parse(written[0]!) as object)).toEqual(['__skein', 'root_id', 'parent_id', 'depth', 'item']);
   expect(sidecar.pages.map((p) => p.cursor)[0]).toBeNull();
   expect(skein.internalErrors()).toEqual([]);
+});
+
+test('the CSV comes in two flavours, and the caps fields sit inside the dialog', async ({ skein }) => {
+  test.setTimeout(90_000);
+  const { page } = skein;
+  const ex = await demoExamples(page);
+  const dir = await mkdtemp(join(tmpdir(), 'skein-e2e-csv-'));
+  const replies = await openThread(page, ex.bigThreadPostId);
+  const dialog = page.getByRole('dialog', { name: /^Export/ });
+
+  for (const [name, file] of [['CSV for analysis', 'a.csv'], ['CSV for spreadsheets', 's.csv']] as const) {
+    await replies.page().getByRole('button', { name: 'Export…' }).click();
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole('radio', { name: new RegExp(name) }).check();
+    await expect(dialog.getByRole('checkbox', { name: /One line per row/ })).toBeVisible();
+    await dialog.getByRole('radio', { name: /^Relevance/ }).check();
+    await dialog.getByRole('radio', { name: /What is loaded now/ }).check();
+    await skein.setSavePath(join(dir, file));
+    await dialog.getByRole('button', { name: 'Choose file and export' }).click();
+    await expect(dialog.getByRole('status')).toContainText('Saved a partial export');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+  }
+  const analysis = await readFile(join(dir, 'a.csv'), 'utf8');
+  expect(analysis.startsWith('id,')).toBe(true);
+  expect(analysis.split('\n')[1]).toMatch(/^\d{15,19},/);
+  const sheet = await readFile(join(dir, 's.csv'), 'utf8');
+  expect(sheet.startsWith('\uFEFFid,')).toBe(true);
+  expect(sheet.split('\n')[1]).toMatch(/^"=""\d{15,19}""",/);
+  expect((JSON.parse(await readFile(join(dir, 'a.csv.manifest.json'), 'utf8')) as Manifest).csv?.flavour).toBe('analysis');
+
+  // the caps: three fields in one row, each wholly inside the dialog, in a small window too
+  for (const size of [{ width: 1280, height: 800 }, { width: 900, height: 600 }]) {
+    await page.setViewportSize(size);
+    await replies.page().getByRole('button', { name: 'Export…' }).click();
+    await dialog.getByRole('radio', { name: /Fetch everything/ }).check();
+    const box = (await dialog.boundingBox())!;
+    const fields = await Promise.all(['Pages', 'Items', 'Credits'].map(async (n) => (await dialog.getByRole('textbox', { name: n }).boundingBox())!));
+    for (const f of fields) {
+      expect(f.x).toBeGreaterThanOrEqual(box.x + 8);
+      expect(f.x + f.width).toBeLessThanOrEqual(box.x + box.width - 8);
+      expect(f.y).toBeCloseTo(fields[0]!.y, 0);
+    }
+    await dialog.getByRole('button', { name: 'Close' }).click();
+  }
 });

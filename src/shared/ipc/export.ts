@@ -63,6 +63,21 @@ export type ViewDescriptor = z.infer<typeof ViewDescriptor>;
 export const ExportFormat = z.enum(['json', 'jsonl', 'csv']);
 export type ExportFormat = z.infer<typeof ExportFormat>;
 
+/**
+ * The two CSVs: `spreadsheet` (UTF-8 BOM; numeric ids as `="…"` so Excel keeps
+ * them as text) and `analysis` (no BOM, plain ids: pandas, R, DuckDB).
+ */
+export const CsvFlavour = z.enum(['spreadsheet', 'analysis']);
+export type CsvFlavour = z.infer<typeof CsvFlavour>;
+
+/** How a file is written (CSV only for now; JSON and JSONL always keep one item per line). */
+export const ExportOptions = z.object({
+  csvFlavour: CsvFlavour.optional(),
+  /** CSV: line breaks inside text cells written as the two characters `\n` (twarc's way): one physical line per row */
+  oneLinePerRow: z.boolean().optional(),
+});
+export type ExportOptions = z.infer<typeof ExportOptions>;
+
 /** `loaded`: what the view holds now (served from main's store); `all`: every remaining page. */
 export const ExportScope = z.enum(['loaded', 'all']);
 export type ExportScope = z.infer<typeof ExportScope>;
@@ -82,6 +97,8 @@ export const ExportEstimate = z.object({
   /** calls the export will make (0 when everything comes from main's store) */
   calls: z.number().int().nullable(),
   credits: z.number().nullable(),
+  /** the figures are lower bounds (the announced total counts only part of the walk) */
+  atLeast: z.boolean().optional(),
   /** how the numbers were worked out, in plain words */
   basis: z.string(),
 });
@@ -136,6 +153,8 @@ export const ExportJob = z.object({
   format: ExportFormat,
   scope: ExportScope,
   caps: ExportCaps,
+  /** absent in jobs saved before options existed: the defaults */
+  options: ExportOptions.optional(),
   status: ExportStatus,
   progress: ExportProgress,
   stopReason: StopReason.nullable(),
@@ -154,6 +173,7 @@ export const ExportStartInput = z.object({
   format: ExportFormat,
   scope: ExportScope,
   caps: ExportCaps.optional(),
+  options: ExportOptions.optional(),
 });
 export type ExportStartInput = z.infer<typeof ExportStartInput>;
 

@@ -74,16 +74,16 @@ export function createExportFeature(deps: ExportFeatureDeps): ExportFeature {
   const handlers: ExportHandlers = {
     export: {
       estimate: ({ view, scope }) => service.estimate(view, scope),
-      start: async ({ view, format, scope, caps }) => {
+      start: async ({ view, format, scope, caps, options }) => {
         planView(view); // refuse bad params before asking for a file
         const chosen = await deps.chooseSavePath({
           title: 'Export view',
-          defaultPath: suggestedFileName(view, format),
+          defaultPath: suggestedFileName(view, format, deps.clock.now()),
           filters: [FILTERS[format]],
         });
         if (chosen === null) return { job: null };
         const targetPath = extname(chosen) ? chosen : `${chosen}.${FILTERS[format].extensions[0]}`;
-        return { job: await service.start({ view, format, scope, ...(caps ? { caps } : {}), targetPath }) };
+        return { job: await service.start({ view, format, scope, ...(caps ? { caps } : {}), ...(options ? { options } : {}), targetPath }) };
       },
       status: ({ jobId }) => service.status(jobId),
       list: () => service.list(),

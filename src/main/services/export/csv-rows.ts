@@ -1,6 +1,6 @@
 /**
  * How raw items become spreadsheet rows: one table per entity kind, with ids
- * encoded so spreadsheets keep them as text (see `csvId`), ISO timestamps
+ * marked with `csvId` (the writer gives them the flavour's form), ISO timestamps
  * beside the API's own `createdAt`, and lists joined with spaces. Readers are
  * tolerant: the live service's variants (api-field-notes.md) flatten too.
  */
@@ -109,9 +109,21 @@ const POST_COLUMNS = [
   'retweetCount', 'replyCount', 'likeCount', 'quoteCount', 'bookmarkCount', 'viewCount',
   'isReply', 'inReplyToId', 'conversationId', 'quoted_tweet_id', 'retweeted_tweet_id',
   'retweeted_tweet_author_id', 'retweeted_tweet_author_userName', 'full_text',
+  'in_reply_to_user_id', 'in_reply_to_username', 'quoted_user_id', 'quoted_username',
   'root_id', 'parent_id', 'depth',
   'hashtags', 'mentions', 'urls', 'media_urls',
 ] as const;
+
+/** Who a post answers and whose post it quotes: the columns researchers join on (twarc's names). */
+function joinColumns(p: Obj): Row {
+  const quotedAuthor = obj(obj(p.quoted_tweet)?.author);
+  return {
+    in_reply_to_user_id: csvId(nonEmpty(p.inReplyToUserId)),
+    in_reply_to_username: nonEmpty(p.inReplyToUsername),
+    quoted_user_id: csvId(nonEmpty(quotedAuthor?.id)),
+    quoted_username: nonEmpty(quotedAuthor?.userName),
+  };
+}
 
 function postRow(raw: unknown, position: ThreadPosition | null): Row {
   const p = obj(raw) ?? {};
@@ -147,6 +159,7 @@ function postRow(raw: unknown, position: ThreadPosition | null): Row {
     retweeted_tweet_author_id: csvId(nonEmpty(obj(retweet?.author)?.id)),
     retweeted_tweet_author_userName: nonEmpty(obj(retweet?.author)?.userName),
     full_text: (retweet ? str(retweet.text) : null) ?? text,
+    ...joinColumns(p),
     root_id: csvId(position?.root_id),
     parent_id: csvId(position?.parent_id),
     depth: position?.depth ?? null,
@@ -291,6 +304,7 @@ function participantRows(raw: unknown, params: RowContext['params']): Row[] {
 
 const ID_COLUMNS = new Set([
   'id', 'author_id', 'inReplyToId', 'conversationId', 'quoted_tweet_id', 'retweeted_tweet_id', 'retweeted_tweet_author_id', 'root_id', 'parent_id',
+  'in_reply_to_user_id', 'quoted_user_id',
   'pinnedTweetIds', 'space_id', 'creator_user_id', 'tweet_id', 'user_id',
 ]);
 const ids = (columns: readonly string[]) => columns.filter((c) => ID_COLUMNS.has(c));

@@ -42,7 +42,7 @@ describe('CSV export', () => {
     const job = await service.start({ view: { kind: 'thread', operation: 'postRepliesV2', params: { tweetId: ROOT } }, format: 'csv', scope: 'all', targetPath: target });
     expect((await service.settled(job.id)).status).toBe('complete');
 
-    const manifest = JSON.parse(await readFile(join(dir, 'thread.manifest.json'), 'utf8')) as ExportManifest;
+    const manifest = JSON.parse(await readFile(join(dir, 'thread.csv.manifest.json'), 'utf8')) as ExportManifest;
     const idColumns = manifest.csv!.id_columns['thread.csv']!;
     expect(idColumns).toEqual(expect.arrayContaining(['id', 'author_id', 'inReplyToId', 'root_id', 'parent_id']));
     const text = await readFile(target, 'utf8');

@@ -9,6 +9,8 @@ import type { ExportEstimate, ExportScope, ViewDescriptor } from '../../../share
 import { planView } from './views';
 
 const TYPICAL_PAGE_ITEMS = 20;
+/** Views whose announced total counts only part of what they walk (a thread: direct replies of the whole conversation). */
+const LOWER_BOUND_TOTALS: ReadonlySet<ViewDescriptor['kind']> = new Set(['thread']);
 
 export function estimateExport(view: ViewDescriptor, scope: ExportScope, prices: PriceTable = DEFAULT_PRICES): ExportEstimate {
   const plan = planView(view);
@@ -18,7 +20,11 @@ export function estimateExport(view: ViewDescriptor, scope: ExportScope, prices:
       ? `What the view loaded comes from Skein's store at no cost while it is fresh (${minutes} min); older pages are fetched again.`
       : 'This view is always fetched fresh.';
   if (scope === 'loaded' || (plan.paged && view.reachedEnd)) {
-    return { paged: plan.paged, remainingPages: 0, calls: 0, credits: 0, basis: storeNote };
+    if (minutes > 0) return { paged: plan.paged, remainingPages: 0, calls: 0, credits: 0, basis: storeNote };
+    // never kept (a space changes by the second): what the view shows is asked for again, page by page
+    const calls = plan.paged ? Math.max(1, view.loadedPages ?? 1) : plan.requests.length;
+    const credits = calls * creditsFor({ operation: plan.operation, httpStatus: 200, items: Math.max(1, Math.round((view.loadedItems ?? calls) / calls)) }, prices);
+    return { paged: plan.paged, remainingPages: calls, calls, credits, basis: `${storeNote} The export asks for it again: ${calls} call${calls === 1 ? '' : 's'}.` };
   }
   if (!plan.paged) {
     let credits = 0;
@@ -49,11 +55,32 @@ export function estimateExport(view: ViewDescriptor, scope: ExportScope, prices:
   }
   const remainingItems = Math.max(0, view.expectedItems - loadedItems);
   const remainingPages = Math.ceil(remainingItems / Math.max(1, pageSize));
+  const learned = loadedPages > 0 && loadedItems > 0 ? `${Math.round(pageSize)} per page (from the ${loadedPages} page${loadedPages === 1 ? '' : 's'} loaded)` : `about ${Math.round(pageSize)} per page (no page seen yet)`;
+  if (LOWER_BOUND_TOTALS.has(plan.kind) && remainingItems === 0) {
+    return {
+      paged: true,
+      remainingPages: null,
+      calls: null,
+      credits: null,
+      basis: `The view already holds ${loadedItems} replies, more than the post's ${view.expectedItems} direct replies: the API does not say how many remain. ${learned}, about ${perPage} credits per page; set a cap to bound the cost. ${storeNote}`,
+    };
+  }
+  if (LOWER_BOUND_TOTALS.has(plan.kind)) {
+    // a post's replyCount counts its direct replies; the conversation (replies to replies) is larger
+    return {
+      paged: true,
+      remainingPages,
+      calls: remainingPages,
+      credits: remainingPages * perPage,
+      atLeast: true,
+      basis: `The post counts ${view.expectedItems} direct replies; the whole conversation (replies to replies) is larger and the API does not say by how much. ${learned}, about ${perPage} credits per page: these are lower bounds. Set a cap to bound the cost. ${storeNote}`,
+    };
+  }
   return {
     paged: true,
     remainingPages,
     calls: remainingPages,
     credits: remainingPages * perPage,
-    basis: `About ${remainingItems} more items announced, ${Math.round(pageSize)} per page, about ${perPage} credits per page. The API's own total can be off; caps stop the run where you say. ${storeNote}`,
+    basis: `About ${remainingItems} more items announced, ${learned}, about ${perPage} credits per page. The API's own total can be off; caps stop the run where you say. ${storeNote}`,
   };
 }

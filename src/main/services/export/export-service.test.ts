@@ -166,14 +166,14 @@ describe('ExportService', () => {
     const failed = await service.settled(job.id);
     expect(failed).toMatchObject({ status: 'partial', stopReason: 'error', resumable: true });
     expect(failed.error?.code).toBe('internal');
-    const sidecar = JSON.parse(await readFile(join(dir, 'e.manifest.json'), 'utf8')) as ExportManifest;
+    const sidecar = JSON.parse(await readFile(join(dir, 'e.jsonl.manifest.json'), 'utf8')) as ExportManifest;
     expect(sidecar).toMatchObject({ complete: false, incomplete_reason: 'error', counts: { pages: 3 } });
 
     await service.resume(job.id);
     expect((await service.settled(job.id)).status).toBe('complete');
     const lines = (await readFile(target, 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l) as JsonExport['items'][number]);
     expect(lines.map((l) => l.item)).toEqual(allItems(pages));
-    expect(JSON.parse(await readFile(join(dir, 'e.manifest.json'), 'utf8'))).toMatchObject({ complete: true, counts: { items: 31 } });
+    expect(JSON.parse(await readFile(join(dir, 'e.jsonl.manifest.json'), 'utf8'))).toMatchObject({ complete: true, counts: { items: 31 } });
   });
 
   it('survives a restart: the job comes back interrupted and resumes to the same items', async () => {

@@ -16,6 +16,7 @@ import {
   type ExportCaps,
   type ExportEstimate,
   type ExportFormat,
+  type ExportOptions,
   type ExportScope,
   type StopReason,
   type ViewDescriptor,
@@ -58,6 +59,7 @@ export interface StartExport {
   format: ExportFormat;
   scope: ExportScope;
   caps?: ExportCaps;
+  options?: ExportOptions;
   /** chosen in main (save dialog) */
   targetPath: string;
 }
@@ -145,6 +147,7 @@ export class ExportService {
       format: input.format,
       scope: input.scope,
       caps: input.caps ?? {},
+      ...(input.options ? { options: input.options } : {}),
       status: 'collecting',
       progress: { pages: 0, items: 0, calls: 0, credits: 0, fraction: null },
       stopReason: null,
@@ -384,9 +387,10 @@ export class ExportService {
         stop,
         files: job.files,
         csvIdColumns: job.format === 'csv' ? csvIdColumns(job.files[0] as string, plan) : undefined,
+        ...(job.options ? { options: job.options } : {}),
       });
       try {
-        await writeExport(job.format, job.files[0] as string, journal, manifest, plan, writing);
+        await writeExport(job.format, job.files[0] as string, journal, manifest, plan, writing, job.options);
       } catch (error) {
         if (this.quitting) {
           job.status = 'interrupted';

@@ -6,7 +6,7 @@
 import { OPERATIONS } from '../../../shared/api/catalog';
 import type { DroppedItem, PagingStopReason } from '../../../shared/ipc/api';
 import type { Mode } from '../../../shared/ipc/app';
-import type { ExportCaps, ExportFormat, ExportScope, StopReason, ViewDescriptor } from '../../../shared/ipc/export';
+import type { ExportCaps, ExportFormat, ExportOptions, ExportScope, StopReason, ViewDescriptor } from '../../../shared/ipc/export';
 import type { FailedFetch, PageRecord } from './journal';
 import type { ViewPlan } from './views';
 
@@ -60,7 +60,12 @@ export interface ExportManifest {
   format: ExportFormat;
   layout:
     | { items: 'raw' }
-    | { items: 'positioned'; raw_key: 'item'; position_keys: ['root_id', 'parent_id', 'depth']; note: string };
+    | { items: 'positioned'; raw_key: 'item'; position_keys: ['root_id', 'parent_id', 'depth']; note: string }
+    | { items: 'wrapped'; raw_key: 'item'; provenance_key: '__skein'; position_keys: Array<'root_id' | 'parent_id' | 'depth'>; note: string };
+  /** what each row or line says about where it came from */
+  row_provenance: { fields: Record<string, string>; where: string } | null;
+  /** the order the API was asked for (views that take one), and what it means for completeness */
+  order: { param: string; value: string; note: string } | null;
   pages: ManifestPage[];
   /** fetches that failed (and were retried later, or stopped the job): their calls and credits are in the totals */
   failed_fetches: ManifestFailedFetch[];
@@ -75,9 +80,13 @@ export interface ExportManifest {
   incomplete_message: string | null;
   files: string[];
   csv?: {
+    flavour: 'spreadsheet' | 'analysis';
     encoding: string;
     id_columns: Record<string, string[]>;
     id_encoding: string;
+    /** the types a typed reader should give the columns (ids are text) */
+    column_types: Record<string, 'string'>;
+    newlines: string;
     how_to_read: Record<string, string>;
   };
 }
@@ -122,6 +131,48 @@ export interface ManifestInput {
   stop: { reason: StopReason; message?: string } | null;
   files: string[];
   csvIdColumns?: Record<string, string[]>;
+  options?: ExportOptions;
+}
+
+const PROVENANCE_FIELDS = {
+  retrieved_at: 'when the page holding the row was fetched (UTC, ISO 8601)',
+  operation: "the catalog operation that returned it (see view.path for the API's path)",
+  page: "index into this manifest's `pages` (0: the first page fetched)",
+  cursor: 'the cursor that page was asked with (empty: the first page)',
+};
+
+const ORDER_NOTES: Record<string, string> = {
+  Latest: 'newest first; time order is what a complete collection should use',
+  Relevance: 'ranked by the service: a relevance-ranked listing can leave replies out, so this collection may be incomplete even when `complete` is true',
+  Likes: 'ranked by likes: a ranked listing can leave replies out',
+};
+
+/** The order a view's operation was asked for, when it takes one. */
+function orderOf(plan: ViewPlan): ExportManifest['order'] {
+  const param = OPERATIONS[plan.operation].params.find((p) => p.name === 'queryType');
+  if (!param) return null;
+  const value = String(plan.requests[0]?.params.queryType ?? ('default' in param ? param.default : ''));
+  return { param: 'queryType', value, note: ORDER_NOTES[value] ?? 'as the service returned it' };
+}
+
+function layoutOf(plan: ViewPlan, format: ExportFormat): ExportManifest['layout'] {
+  const positioned = plan.rootId !== null;
+  if (format === 'jsonl') {
+    return {
+      items: 'wrapped',
+      raw_key: 'item',
+      provenance_key: '__skein',
+      position_keys: positioned ? ['root_id', 'parent_id', 'depth'] : [],
+      note: `each line is {"__skein": {retrieved_at, operation, page, cursor}, ${positioned ? 'root_id, parent_id, depth, ' : ''}"item": …}; \`item\` is the raw item exactly as received, never changed${positioned ? '; depth is null when the parent is not in the export' : ''}.`,
+    };
+  }
+  if (!positioned) return { items: 'raw' };
+  return {
+    items: 'positioned',
+    raw_key: 'item',
+    position_keys: ['root_id', 'parent_id', 'depth'],
+    note: 'each entry is {root_id, parent_id, depth, item}; `item` is the raw post exactly as received. depth is null when the parent is not in the export.',
+  };
 }
 
 export function buildManifest(input: ManifestInput): ExportManifest {
@@ -160,15 +211,12 @@ export function buildManifest(input: ManifestInput): ExportManifest {
     scope: input.scope,
     caps: input.caps,
     format: input.format,
-    layout:
-      plan.rootId === null
-        ? { items: 'raw' }
-        : {
-            items: 'positioned',
-            raw_key: 'item',
-            position_keys: ['root_id', 'parent_id', 'depth'],
-            note: 'each entry is {root_id, parent_id, depth, item}; `item` is the raw post exactly as received. depth is null when the parent is not in the export.',
-          },
+    layout: layoutOf(plan, input.format),
+    row_provenance:
+      input.format === 'json'
+        ? null
+        : { fields: PROVENANCE_FIELDS, where: input.format === 'jsonl' ? 'the `__skein` object beside each item' : 'the last four columns of every CSV file' },
+    order: orderOf(plan),
     pages: pages.map((p) => ({
       request: p.request,
       cursor: p.cursor,
@@ -203,18 +251,46 @@ export function buildManifest(input: ManifestInput): ExportManifest {
     incomplete_message: input.stop ? (input.stop.message ?? STOP_MESSAGES[input.stop.reason]) : null,
     files: input.files,
   };
-  if (input.csvIdColumns) {
-    manifest.csv = {
-      encoding: 'UTF-8 with a byte order mark (so spreadsheets detect it)',
-      id_columns: input.csvIdColumns,
-      id_encoding:
-        'ids are written as ="1234567890123456789" so spreadsheets keep them as text (Excel, LibreOffice, Google Sheets); the exact id is the text between =" and "',
+  if (input.csvIdColumns) manifest.csv = csvSection(input.csvIdColumns, input.options);
+  return manifest;
+}
+
+function csvSection(idColumns: Record<string, string[]>, options: ExportOptions | undefined): NonNullable<ExportManifest['csv']> {
+  const flavour = options?.csvFlavour ?? 'spreadsheet';
+  const columnTypes: Record<string, 'string'> = {};
+  for (const cols of Object.values(idColumns)) for (const c of cols) columnTypes[c] = 'string';
+  const types = Object.keys(columnTypes);
+  const newlines = options?.oneLinePerRow
+    ? 'one physical line per row: line breaks inside cells are written as the two characters \\n (backslashes already in the text are left as they are)'
+    : 'cells keep their line breaks inside double quotes (RFC 4180); a reader that splits on lines breaks them: use a CSV reader';
+  if (flavour === 'analysis') {
+    return {
+      flavour,
+      encoding: 'UTF-8, no byte order mark',
+      id_columns: idColumns,
+      id_encoding: 'ids are plain text (digits, or the service\'s own id strings); read id columns as text, never as numbers',
+      column_types: columnTypes,
+      newlines,
       how_to_read: {
-        pandas: "df = pd.read_csv(path, dtype=str, encoding='utf-8-sig'); df[col] = df[col].str.slice(2, -1)",
-        R: "df <- read.csv(path, colClasses='character', fileEncoding='UTF-8-BOM'); df[[col]] <- gsub('^=\"|\"$', '', df[[col]])",
-        'csv-parse': "parse(text, { bom: true, columns: true, cast: (v, c) => idColumns.includes(c.column) ? v.replace(/^=\"|\"$/g, '') : v })",
+        pandas: `df = pd.read_csv(path, dtype={${types.map((c) => `'${c}': str`).join(', ')}}, keep_default_na=False)`,
+        R: "df <- read.csv(path, colClasses='character', encoding='UTF-8')",
+        duckdb: `SELECT * FROM read_csv('path', types={${types.map((c) => `'${c}': 'VARCHAR'`).join(', ')}})`,
+        python_csv: "csv.DictReader(open(path, newline='', encoding='utf-8'))",
       },
     };
   }
-  return manifest;
+  return {
+    flavour,
+    encoding: 'UTF-8 with a byte order mark (so spreadsheets detect it)',
+    id_columns: idColumns,
+    id_encoding:
+      'numeric ids are written as ="1234567890123456789" so spreadsheets keep them as text (Excel, LibreOffice, Google Sheets); the exact id is the text between =" and ". Other ids are plain text.',
+    column_types: columnTypes,
+    newlines,
+    how_to_read: {
+      pandas: "df = pd.read_csv(path, dtype=str, encoding='utf-8-sig', keep_default_na=False); df[col] = df[col].str.replace(r'^=\"|\"$', '', regex=True)",
+      R: "df <- read.csv(path, colClasses='character', fileEncoding='UTF-8-BOM'); df[[col]] <- gsub('^=\"|\"$', '', df[[col]])",
+      'csv-parse': "parse(text, { bom: true, columns: true, cast: (v, c) => idColumns.includes(c.column) ? v.replace(/^=\"|\"$/g, '') : v })",
+    },
+  };
 }

@@ -95,8 +95,8 @@ describe('export round trip against the sandbox, every view kind', () => {
     const { dir, service } = await sandboxExporter(sandbox.baseUrl);
     const target = join(dir, 'space.csv');
     const job = await service.start({ view: { kind: 'space', operation: 'spaceDetail', params: views().space }, format: 'csv', scope: 'all', targetPath: target });
-    expect((await service.settled(job.id)).files.map((f) => f.slice(dir.length + 1))).toEqual(['space.csv', 'space.participants.csv', 'space.manifest.json']);
-    expect((await readdir(dir)).sort()).toEqual(['space.csv', 'space.manifest.json', 'space.participants.csv', 'state']);
+    expect((await service.settled(job.id)).files.map((f) => f.slice(dir.length + 1))).toEqual(['space.csv', 'space.participants.csv', 'space.csv.manifest.json']);
+    expect((await readdir(dir)).sort()).toEqual(['space.csv', 'space.csv.manifest.json', 'space.participants.csv', 'state']);
     const [space] = parse(await readFile(target, 'utf8'), { bom: true, columns: true }) as Array<Record<string, string>>;
     expect(decodeCsvId(space!.space_id!)).toBe(sandbox.examples.runningSpaceId);
     const participants = parse(await readFile(join(dir, 'space.participants.csv'), 'utf8'), { bom: true, columns: true }) as Array<Record<string, string>>;

@@ -81,13 +81,22 @@ export function itemIdOf(raw: unknown): string | null {
 
 const EXTENSIONS: Record<ExportFormat, string> = { json: 'json', jsonl: 'jsonl', csv: 'csv' };
 
-/** `skein-thread-1234567890123456789.json`: safe on every file system. */
-export function suggestedFileName(view: ViewDescriptor, format: ExportFormat): string {
+/** `20261123T195400Z`: the collection time in UTC, in a file name. */
+export function fileStamp(now: number): string {
+  return new Date(now).toISOString().replace(/\.\d+Z$/, 'Z').replace(/[-:]/g, '');
+}
+
+/**
+ * `skein-thread-1234567890123456789-20261123T195400Z.json`: safe on every file
+ * system, and unique per export (the UTC time), so two exports of one view never
+ * overwrite each other; every file of the export shares this stem.
+ */
+export function suggestedFileName(view: ViewDescriptor, format: ExportFormat, now: number): string {
   const spec = OPERATIONS[view.operation];
   const key = spec.params.find((p) => p.required)?.name;
   let subject = key ? String(view.params[key] ?? '') : '';
   if (spec.params.some((p) => p.type === 'idList')) subject = `${subject.split(',').length}-ids`;
   if (view.kind === 'trends') subject = `woeid-${String(view.params.woeid ?? 1)}`;
   const clean = subject.replace(/[^\p{L}\p{N}_-]+/gu, '-').replace(/^-+|-+$/g, '').slice(0, 60);
-  return `skein-${view.kind}${clean ? `-${clean}` : ''}.${EXTENSIONS[format]}`;
+  return `skein-${view.kind}${clean ? `-${clean}` : ''}-${fileStamp(now)}.${EXTENSIONS[format]}`;
 }

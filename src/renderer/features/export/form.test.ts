@@ -14,6 +14,10 @@ describe('export form', () => {
     expect(describeEstimate({ paged: true, remainingPages: 0, calls: 0, credits: 0, basis: '' })).toMatch(/No new calls/);
     expect(describeEstimate({ paged: true, remainingPages: 500, calls: 500, credits: 150000, basis: '' })).toBe('About 500 calls, about 150,000 credits.');
     expect(describeEstimate({ paged: true, remainingPages: null, calls: null, credits: null, basis: '' })).toMatch(/Unknown/);
+    // a lower bound is never presented as the estimate
+    expect(describeEstimate({ paged: true, remainingPages: 72, calls: 72, credits: 21600, atLeast: true, basis: '' })).toBe(
+      'At least 72 calls, at least 21,600 credits (the true figure is higher: see below).',
+    );
     const job = {
       status: 'partial',
       stopReason: 'cap-pages',
@@ -53,5 +57,27 @@ describe('export form', () => {
       reachedEnd: false,
       expectedItems: 10000,
     });
+  });
+});
+
+describe('export choices', () => {
+  it('offers the CSV in two flavours, named for who reads it', async () => {
+    const { formatOf } = await import('./form');
+    expect(formatOf('csv-spreadsheet')).toEqual({ format: 'csv', options: { csvFlavour: 'spreadsheet' } });
+    expect(formatOf('csv-analysis')).toEqual({ format: 'csv', options: { csvFlavour: 'analysis' } });
+    expect(formatOf('jsonl')).toEqual({ format: 'jsonl', options: {} });
+  });
+
+  it('exports replies in Latest order by default; a ranked order warns, and "loaded" needs the order on screen', async () => {
+    const { exportOrder } = await import('./form');
+    const shownRelevance = exportView('thread', { tweetId: '1', queryType: 'Relevance' }, { pages: 2, items: 40, reachedEnd: false });
+    const byDefault = exportOrder(shownRelevance, null);
+    expect(byDefault).toMatchObject({ shown: 'Relevance', chosen: 'Latest', loadedAvailable: false, warning: null });
+    expect(byDefault.view.params.queryType).toBe('Latest');
+    expect(byDefault.view.loadedItems).toBeUndefined();
+    const relevance = exportOrder(shownRelevance, 'Relevance');
+    expect(relevance).toMatchObject({ loadedAvailable: true, view: shownRelevance });
+    expect(relevance.warning).toMatch(/can leave replies out/);
+    expect(exportOrder(exportView('quotes', { tweetId: '1' }), null)).toMatchObject({ shown: null, warning: null, loadedAvailable: true });
   });
 });

@@ -3,7 +3,7 @@
  * dialog shows for an estimate and for a job. Kept apart from React so it is
  * tested on its own.
  */
-import type { ExportCaps, ExportEstimate, ExportJob, StopReason, ViewDescriptor } from '../../../shared/ipc/export';
+import type { ExportCaps, ExportEstimate, ExportFormat, ExportJob, ExportOptions, StopReason, ViewDescriptor } from '../../../shared/ipc/export';
 
 export interface CapFields {
   maxPages: string;
@@ -32,8 +32,9 @@ const n = (v: number) => Math.round(v).toLocaleString('en-US');
 export function describeEstimate(e: ExportEstimate): string {
   if (e.calls === 0) return 'No new calls: everything comes from what Skein already loaded.';
   if (e.calls === null) return 'Unknown number of pages.';
-  const credits = e.credits === null ? '' : `, about ${n(e.credits)} credits`;
-  return `About ${n(e.calls)} call${e.calls === 1 ? '' : 's'}${credits}.`;
+  const about = e.atLeast ? 'at least' : 'about';
+  const credits = e.credits === null ? '' : `, ${about} ${n(e.credits)} credits`;
+  return `${e.atLeast ? 'At least' : 'About'} ${n(e.calls)} call${e.calls === 1 ? '' : 's'}${credits}${e.atLeast ? ' (the true figure is higher: see below)' : ''}.`;
 }
 
 const STOPS: Record<StopReason, string> = {
@@ -104,4 +105,38 @@ export function waitWords(job: ExportJob, now: number): string | null {
 /** Just the file name of a path (for display). */
 export function fileName(path: string): string {
   return path.split(/[\\/]/).pop() ?? path;
+}
+
+/** The formats as the dialog offers them: the CSV in its two flavours, named for who reads it. */
+export type FormatChoice = 'json' | 'jsonl' | 'csv-spreadsheet' | 'csv-analysis';
+
+export function formatOf(choice: FormatChoice): { format: ExportFormat; options: ExportOptions } {
+  if (choice === 'csv-spreadsheet') return { format: 'csv', options: { csvFlavour: 'spreadsheet' } };
+  if (choice === 'csv-analysis') return { format: 'csv', options: { csvFlavour: 'analysis' } };
+  return { format: choice, options: {} };
+}
+
+/** The order a reply view is exported in: Latest unless asked otherwise (ranked listings can leave replies out). */
+export interface ExportOrder {
+  /** the order the view shows, or null for views without one */
+  shown: string | null;
+  chosen: string | null;
+  /** the view to export: the chosen order, and nothing loaded when that is not the order on screen */
+  view: ViewDescriptor;
+  /** `loaded` is possible only in the order on screen */
+  loadedAvailable: boolean;
+  warning: string | null;
+}
+
+const ORDER_PARAM = 'queryType';
+
+export function exportOrder(view: ViewDescriptor, chosen: string | null): ExportOrder {
+  if (view.kind !== 'thread') return { shown: null, chosen: null, view, loadedAvailable: true, warning: null };
+  const shown = String(view.params[ORDER_PARAM] ?? 'Relevance');
+  const order = chosen ?? 'Latest';
+  const warning =
+    order === 'Latest' ? null : `A ${order === 'Likes' ? 'like' : 'relevance'}-ranked listing can leave replies out: for a complete collection export in Latest order.`;
+  if (order === shown) return { shown, chosen: order, view, loadedAvailable: true, warning };
+  const { loadedPages: _p, loadedItems: _i, reachedEnd: _e, ...rest } = view;
+  return { shown, chosen: order, view: { ...rest, params: { ...view.params, [ORDER_PARAM]: order } }, loadedAvailable: false, warning };
 }

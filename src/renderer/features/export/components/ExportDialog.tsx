@@ -1,16 +1,46 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { OPERATIONS } from '../../../../shared/api/catalog';
 import type { ExportFormat, ExportJob, ExportScope, ViewDescriptor } from '../../../../shared/ipc/export';
-import { describeEstimate, describeJob, EMPTY_CAPS, fileName, isActive, readCaps, sameView, type CapFields } from '../form';
+import { describeEstimate, describeJob, EMPTY_CAPS, exportOrder, fileName, formatOf, isActive, readCaps, sameView, type CapFields, type FormatChoice } from '../form';
 import { useExportActions, useExportEstimate, useExportJobs } from '../queries';
 import { RunningExports, WaitNotice } from './RunningExports';
 import './export.css';
 
-const FORMATS: Array<{ value: ExportFormat; label: string; hint: string }> = [
+const FORMATS: Array<{ value: FormatChoice; label: string; hint: string }> = [
   { value: 'json', label: 'JSON', hint: 'one file: the manifest and the raw items' },
-  { value: 'jsonl', label: 'JSON Lines', hint: 'one raw item per line, manifest beside it' },
-  { value: 'csv', label: 'CSV', hint: 'for spreadsheets, pandas and R; manifest beside it' },
+  { value: 'jsonl', label: 'JSON Lines', hint: 'one raw item per line with where it came from, manifest beside it' },
+  { value: 'csv-spreadsheet', label: 'CSV for spreadsheets', hint: 'Excel, LibreOffice, Sheets: long ids kept as text' },
+  { value: 'csv-analysis', label: 'CSV for analysis', hint: 'pandas, R, DuckDB: plain ids, no byte-order mark' },
 ];
+
+const ORDERS = ['Latest', 'Relevance', 'Likes'] as const;
+
+/** A reply view's order: Latest by default; a ranked order warns that it can leave replies out. */
+function OrderFields({ order, onChange }: { order: ReturnType<typeof exportOrder>; onChange: (o: string) => void }) {
+  if (order.shown === null) return null;
+  return (
+    <fieldset>
+      <legend>Order</legend>
+      <div className="export__inline">
+        {ORDERS.map((o) => (
+          <label key={o} className="export__choice">
+            <input type="radio" name="order" value={o} checked={order.chosen === o} onChange={() => onChange(o)} />
+            <span>
+              {o}
+              {o === 'Latest' ? <span className="muted"> (complete)</span> : null}
+              {o === order.shown ? <span className="muted"> (as shown)</span> : null}
+            </span>
+          </label>
+        ))}
+      </div>
+      {order.warning ? (
+        <p className="export__warning" role="note">
+          {order.warning}
+        </p>
+      ) : null}
+    </fieldset>
+  );
+}
 
 function CapsFields({ fields, onChange, error }: { fields: CapFields; onChange: (f: CapFields) => void; error: string | null }) {
   const id = useId();
@@ -30,9 +60,11 @@ function CapsFields({ fields, onChange, error }: { fields: CapFields; onChange: 
   return (
     <fieldset className="export__caps">
       <legend>Stop after (optional)</legend>
-      {input('maxPages', 'Pages')}
-      {input('maxItems', 'Items')}
-      {input('maxCredits', 'Credits')}
+      <div className="export__cap-row">
+        {input('maxPages', 'Pages')}
+        {input('maxItems', 'Items')}
+        {input('maxCredits', 'Credits')}
+      </div>
       {error ? (
         <p id={`${id}-error`} className="export__error" role="alert">
           {error}
@@ -70,14 +102,19 @@ export function ExportDialog({ view, onClose }: { view: ViewDescriptor; onClose:
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const paged = OPERATIONS[view.operation].paged;
-  const [format, setFormat] = useState<ExportFormat>('json');
-  const [scope, setScope] = useState<ExportScope>('loaded');
+  const [choice, setChoice] = useState<FormatChoice>('json');
+  const [oneLine, setOneLine] = useState(false);
+  const [chosenOrder, setChosenOrder] = useState<string | null>(null);
+  const order = exportOrder(view, chosenOrder);
+  const [pickedScope, setScope] = useState<ExportScope>('loaded');
+  // "what is loaded" exists only in the order on screen
+  const scope: ExportScope = order.loadedAvailable ? pickedScope : 'all';
   const [caps, setCaps] = useState<CapFields>(EMPTY_CAPS);
   const [capError, setCapError] = useState<string | null>(null);
   const [jobId, setJobId] = useState<string | null>(null);
   const [startError, setStartError] = useState<string | null>(null);
   const jobs = useExportJobs();
-  const estimate = useExportEstimate(view, scope, jobId === null);
+  const estimate = useExportEstimate(order.view, scope, jobId === null);
   const actions = useExportActions();
 
   useEffect(() => {
@@ -100,8 +137,9 @@ export function ExportDialog({ view, onClose }: { view: ViewDescriptor; onClose:
     if (!read.ok) return setCapError(read.message);
     setCapError(null);
     setStartError(null);
+    const { format, options } = formatOf(choice);
     actions.start.mutate(
-      { view, format, scope, ...(scope === 'all' ? { caps: read.caps } : {}) },
+      { view: order.view, format, scope, options: format === 'csv' ? { ...options, oneLinePerRow: oneLine } : options, ...(scope === 'all' ? { caps: read.caps } : {}) },
       {
         onSuccess: ({ job: started }) => started && setJobId(started.id),
         onError: (e) => setStartError(e.message),
@@ -137,21 +175,34 @@ export function ExportDialog({ view, onClose }: { view: ViewDescriptor; onClose:
             <legend>Format</legend>
             {FORMATS.map((f) => (
               <label key={f.value} className="export__choice">
-                <input type="radio" name="format" value={f.value} checked={format === f.value} onChange={() => setFormat(f.value)} />
+                <input type="radio" name="format" value={f.value} checked={choice === f.value} onChange={() => setChoice(f.value)} />
                 <span>
                   <strong>{f.label}</strong> <span className="muted">{f.hint}</span>
                 </span>
               </label>
             ))}
+            {choice.startsWith('csv') ? (
+              <label className="export__choice export__sub">
+                <input type="checkbox" checked={oneLine} onChange={(e) => setOneLine(e.target.checked)} />
+                <span>
+                  One line per row <span className="muted">(line breaks in text written as \n)</span>
+                </span>
+              </label>
+            ) : null}
           </fieldset>
+          <OrderFields order={order} onChange={setChosenOrder} />
           {paged ? (
             <fieldset>
               <legend>What to export</legend>
               <label className="export__choice">
-                <input type="radio" name="scope" value="loaded" checked={scope === 'loaded'} onChange={() => setScope('loaded')} />
+                <input type="radio" name="scope" value="loaded" checked={scope === 'loaded'} onChange={() => setScope('loaded')} disabled={!order.loadedAvailable} />
                 <span>
                   What is loaded now
-                  {view.loadedItems !== undefined ? <span className="muted"> ({view.loadedItems.toLocaleString('en-US')} items)</span> : null}
+                  {!order.loadedAvailable ? (
+                    <span className="muted"> (loaded in {order.shown} order)</span>
+                  ) : view.loadedItems !== undefined ? (
+                    <span className="muted"> ({view.loadedItems.toLocaleString('en-US')} items)</span>
+                  ) : null}
                 </span>
               </label>
               <label className="export__choice">

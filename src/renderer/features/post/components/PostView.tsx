@@ -7,7 +7,7 @@ import { PostCard } from '../../../components/post/PostCard';
 import { PostFeed } from '../../../components/PostFeed';
 import { EmptyState, SkeletonList } from '../../../components/states';
 import { Tabs } from '../../../components/Tabs';
-import { compactCount, readCount } from '../../../lib/format';
+import { compactCount, postLabel, readCount } from '../../../lib/format';
 import { summarizePages } from '../../../lib/pages';
 import { routes, type PostTab, type Route } from '../../../lib/routes';
 import { OpenArticleButton } from '../../article/components/OpenArticleButton';
@@ -25,7 +25,8 @@ export function PostView({ route }: { route: PostRoute }) {
   const post = detail.data?.items.find((p) => p.id === id) ?? null;
 
   const tabs = [
-    { id: 'replies' as const, label: 'Replies', count: post ? countOf(post.replyCount) : null },
+    // the API's replyCount counts direct replies; the tab shows the whole conversation
+    { id: 'replies' as const, label: 'Replies', count: post ? directCount(post.replyCount) : null },
     { id: 'direct' as const, label: 'Direct replies', count: null },
     { id: 'quotes' as const, label: 'Quotes', count: post ? countOf(post.quoteCount) : null },
   ];
@@ -50,7 +51,7 @@ export function PostView({ route }: { route: PostRoute }) {
         </EmptyState>
       )}
       <Tabs<PostTab> label="Post sections" tabs={tabs} selected={tab} idPrefix={`post-${id}`} onSelect={(t) => navigate(routes.post(id, t, order, flat), { replace: true })}>
-        {tab === 'replies' ? <RepliesThread postId={id} order={order} flat={flat} /> : tab === 'direct' ? <DirectReplies postId={id} /> : <Quotes postId={id} quoteCount={post?.quoteCount ?? null} />}
+        {tab === 'replies' ? <RepliesThread postId={id} order={order} flat={flat} /> : tab === 'direct' ? <DirectReplies postId={id} label={postLabel(post, id)} /> : <Quotes postId={id} label={postLabel(post, id)} quoteCount={post?.quoteCount ?? null} />}
       </Tabs>
     </div>
   );
@@ -61,27 +62,32 @@ function countOf(v: unknown): string | null {
   return n === null ? null : compactCount(n);
 }
 
-function DirectReplies({ postId }: { postId: string }) {
+function directCount(v: unknown): string | null {
+  const n = countOf(v);
+  return n === null ? null : `${n} direct`;
+}
+
+function DirectReplies({ postId, label }: { postId: string; label: string }) {
   const query = useInfiniteQuery(directRepliesQuery(postId));
   const summary = useMemo(() => summarizePages<CardPost>(query.data?.pages), [query.data]);
   return (
     <>
       <div className="toolbar" role="group" aria-label="Direct reply options">
-        <ExportButton view={pagedExportView('directReplies', { tweetId: postId }, query, summary.items.length, { title: `Direct replies to ${postId}` })} />
+        <ExportButton view={pagedExportView('directReplies', { tweetId: postId }, query, summary.items.length, { title: `Direct replies to ${label}` })} />
       </div>
       <PostFeed query={query} summary={summary} label="Direct replies" noun={{ one: 'direct reply', many: 'direct replies' }} empty="No direct replies." />
     </>
   );
 }
 
-function Quotes({ postId, quoteCount }: { postId: string; quoteCount: number | null }) {
+function Quotes({ postId, label, quoteCount }: { postId: string; label: string; quoteCount: number | null }) {
   const query = useInfiniteQuery(quotesQuery(postId));
   const summary = useMemo(() => summarizePages<CardPost>(query.data?.pages), [query.data]);
   return (
     <>
       <div className="toolbar" role="group" aria-label="Quote options">
         <ExportButton
-          view={pagedExportView('quotes', { tweetId: postId }, query, summary.items.length, { title: `Quotes of ${postId}`, expectedItems: quoteCount })}
+          view={pagedExportView('quotes', { tweetId: postId }, query, summary.items.length, { title: `Quotes of ${label}`, expectedItems: quoteCount })}
         />
       </div>
       <PostFeed query={query} summary={summary} label="Quotes" noun={{ one: 'quote', many: 'quotes' }} empty="Nobody has quoted this post yet." />

@@ -5,6 +5,7 @@ import type { CardPost } from '../../../../shared/api/schemas';
 import { InfiniteFeed } from '../../../components/InfiniteFeed';
 import { PostCard } from '../../../components/post/PostCard';
 import { SkeletonShapes } from '../../../components/states';
+import { postLabel } from '../../../lib/format';
 import { allFromCache, summarizePages, type PageParam } from '../../../lib/pages';
 import { buildThreadTree, chronological, rowKey, type ThreadPost, type ThreadRow } from '../../../lib/thread-tree';
 import { useCollapsed, useUi } from '../../../state/ui';
@@ -120,7 +121,7 @@ export function RepliesThread({ postId, order, flat }: { postId: string; order: 
                   'thread',
                   { tweetId: postId, queryType: order },
                   { pages: feedSummary.pages, items: flat ? summary.items.length : outline.entries.length, reachedEnd: !query.hasNextPage },
-                  { title: `Replies to ${postId}`, expectedItems: focal?.replyCount },
+                  { title: `Replies to ${postLabel(focal, postId)}`, expectedItems: focal?.replyCount },
                 )
               : null
           }
