@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { OPERATIONS } from '../../../../shared/api/catalog';
-import type { ExportFormat, ExportJob, ExportScope, ViewDescriptor } from '../../../../shared/ipc/export';
+import type { ExportJob, ExportScope, ViewDescriptor } from '../../../../shared/ipc/export';
 import { describeEstimate, describeJob, EMPTY_CAPS, exportOrder, fileName, formatOf, isActive, readCaps, sameView, type CapFields, type FormatChoice } from '../form';
 import { useExportActions, useExportEstimate, useExportJobs } from '../queries';
 import { RunningExports, WaitNotice } from './RunningExports';
