@@ -91,8 +91,9 @@ export async function execute(input: ExecuteInput): Promise<Executed> {
         }
         try {
           await input.limiter.acquire(waits);
-        } catch {
-          // this attempt never left
+        } catch (e) {
+          // this attempt never left: refused by the limiter (the hourly budget), or its wait was cancelled
+          if (e instanceof SkeinError) throw withAttempts(e, attempts - 1);
           throw stopped(waits.reason, last, attempts - 1, policy, clock.now());
         }
         const answer = await attempt({
