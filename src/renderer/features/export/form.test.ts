@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ExportJob } from '../../../shared/ipc/export';
-import { clockWords, describeEstimate, describeJob, fileName, readCaps, sameView, waitWords } from './form';
+import { clockWords, describeEstimate, describeJob, fileName, readCaps, sameSubject, sameView, waitWords } from './form';
 import { exportView } from './view-descriptor';
 
 describe('export form', () => {
@@ -44,6 +44,13 @@ describe('export form', () => {
     expect(sameView(a, b)).toBe(true);
     expect(sameView(a, exportView('thread', { tweetId: '2', queryType: 'Latest' }))).toBe(false);
     expect(sameView(a, exportView('directReplies', { tweetId: '1' }))).toBe(false);
+  });
+
+  it("counts a thread's job as this view's whatever order it was exported in", () => {
+    const screen = exportView('thread', { tweetId: '1', queryType: 'Relevance' }, { pages: 2 });
+    expect(sameSubject(exportView('thread', { tweetId: '1', queryType: 'Latest' }), screen)).toBe(true);
+    expect(sameSubject(exportView('thread', { tweetId: '2', queryType: 'Latest' }), screen)).toBe(false);
+    expect(sameSubject(exportView('directReplies', { tweetId: '1' }), screen)).toBe(false);
   });
 
   it('builds a view descriptor from what the view has loaded', () => {

@@ -86,6 +86,17 @@ export function sameView(a: ViewDescriptor, b: ViewDescriptor): boolean {
   return a.kind === b.kind && a.operation === b.operation && key(a) === key(b);
 }
 
+/**
+ * Whether a job exports the view on screen, whatever order its dialog chose: a thread's export may ask
+ * for Latest while the screen shows Relevance, and it is still this thread's export.
+ */
+export function sameSubject(job: ViewDescriptor, screen: ViewDescriptor): boolean {
+  if (job.kind !== 'thread' || screen.kind !== 'thread') return sameView(job, screen);
+  const { [ORDER_PARAM]: _a, ...a } = job.params;
+  const { [ORDER_PARAM]: _b, ...b } = screen.params;
+  return sameView({ ...job, params: a }, { ...screen, params: b });
+}
+
 /** `m:ss` (or `h:mm:ss`) of a wait. */
 export function clockWords(ms: number): string {
   const total = Math.max(0, Math.ceil(ms / 1000));

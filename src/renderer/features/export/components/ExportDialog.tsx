@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { OPERATIONS } from '../../../../shared/api/catalog';
 import type { ExportJob, ExportScope, ViewDescriptor } from '../../../../shared/ipc/export';
-import { describeEstimate, describeJob, EMPTY_CAPS, exportOrder, fileName, formatOf, isActive, readCaps, sameView, type CapFields, type FormatChoice } from '../form';
+import { describeEstimate, describeJob, EMPTY_CAPS, exportOrder, fileName, formatOf, isActive, readCaps, sameSubject, type CapFields, type FormatChoice } from '../form';
 import { useExportActions, useExportEstimate, useExportJobs } from '../queries';
 import { RunningExports, WaitNotice } from './RunningExports';
 import './export.css';
@@ -124,7 +124,7 @@ export function ExportDialog({ view, onClose }: { view: ViewDescriptor; onClose:
   }, []);
 
   // reopened while an export of this view runs (after "Hide"): show that job, its progress and its Cancel
-  const runningHere = jobId === null ? (jobs.data ?? []).find((j) => isActive(j) && sameView(j.view, view)) : undefined;
+  const runningHere = jobId === null ? (jobs.data ?? []).find((j) => isActive(j) && sameSubject(j.view, view)) : undefined;
   // kept once shown, so its end (done, partial) stays on screen (state adjusted while rendering, not in an effect)
   if (runningHere) setJobId(runningHere.id);
   const shownId = jobId ?? runningHere?.id ?? null;
