@@ -169,7 +169,8 @@ export async function launchApp(options: LaunchOptions = {}): Promise<SkeinApp> 
         saveRequests.push(request);
         return savePath;
       },
-      emit: (name, payload) => void emit(name, payload),
+      // a job's last update may come after the page closed (a run ending at close): nobody to tell
+      emit: (name, payload) => void emit(name, payload).catch(() => undefined),
       log: { error: (message, error) => internalErrors.push({ message, error }), warn: () => {} },
     });
     const running = core;
