@@ -63,3 +63,41 @@ test('a running export hidden from its dialog is shown again, with its progress 
   }
   expect(skein.internalErrors()).toEqual([]);
 });
+
+test('a rate-limited export shows its wait counting down, then goes on by itself', async ({ skein }) => {
+  test.setTimeout(90_000);
+  const { page } = skein;
+  const ex = await demoExamples(page);
+  const dir = await mkdtemp(join(tmpdir(), 'skein-e2e-export-wait-'));
+  const replies = await openThread(page, ex.bigThreadPostId);
+  const sandbox = await skein.sandboxUrl();
+  const rule = (body: unknown) =>
+    fetch(`${sandbox}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  expect((await rule({ fault: 'latency;ms=300', operations: ['postRepliesV2'] })).status).toBe(201);
+
+  try {
+    await replies.page().getByRole('button', { name: 'Export…' }).click();
+    const dialog = page.getByRole('dialog', { name: /^Export/ });
+    await dialog.getByRole('radio', { name: /Fetch everything/ }).check();
+    await skein.setSavePath(join(dir, 'thread.json'));
+    await dialog.getByRole('button', { name: 'Choose file and export' }).click();
+    await expect(dialog.getByRole('status')).toContainText('Collecting…');
+
+    // the service answers the next page with a 429 and Retry-After: 4 s
+    expect((await rule({ fault: '429;retry-after=4', count: 1, operations: ['postRepliesV2'] })).status).toBe(201);
+    const timer = dialog.getByRole('timer');
+    await expect(timer).toHaveText(/^Rate limited by the service: going on by itself in 0:0[1-4]\.$/);
+    const pagesThen = Number(/(\d+) pages?/.exec((await dialog.getByRole('status').textContent()) ?? '')?.[1]);
+    // the wait ends and the job goes on without anyone clicking
+    await expect(timer).toHaveCount(0, { timeout: 15_000 });
+    await expect(dialog.getByRole('status')).toContainText('Collecting…');
+    await expect
+      .poll(async () => Number(/(\d+) pages?/.exec((await dialog.getByRole('status').textContent()) ?? '')?.[1]), { timeout: 15_000 })
+      .toBeGreaterThan(pagesThen);
+    await dialog.getByRole('button', { name: 'Cancel export' }).click();
+    await expect(dialog.getByRole('status')).toContainText('Saved a partial export (cancelled)');
+  } finally {
+    await fetch(`${sandbox}/__sandbox/faults`, { method: 'DELETE' });
+  }
+  expect(skein.internalErrors()).toEqual([]);
+});

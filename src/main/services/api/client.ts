@@ -195,6 +195,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
         policy,
         signal: running.signal,
         ...(input.cancelWaits ? { cancelWaits: input.cancelWaits } : {}),
+        ...(input.onRateLimitWait ? { onRateLimitWait: input.onRateLimitWait } : {}),
         onAnswer: (a) => {
           sent++;
           const ok = a.status >= 200 && a.status < 300;

@@ -8,7 +8,7 @@ import { createRateLimiter } from './policy/rate-limiter';
 
 const OK = { status: 200, body: { status: 'success', message: '', tweets: [], has_next_page: false, next_cursor: '' } };
 
-function run(steps: Step[], opts: { policy?: Partial<RequestPolicy>; random?: () => number; signal?: AbortSignal; clock?: FakeClock } = {}) {
+function run(steps: Step[], opts: { policy?: Partial<RequestPolicy>; random?: () => number; signal?: AbortSignal; cancelWaits?: AbortSignal; clock?: FakeClock } = {}) {
   const clock = opts.clock ?? new FakeClock(undefined, { autoAdvance: true });
   const fetch = scriptedFetch(steps);
   const answers: number[] = [];
@@ -23,6 +23,7 @@ function run(steps: Step[], opts: { policy?: Partial<RequestPolicy>; random?: ()
     random: opts.random ?? (() => 0.5),
     policy: { ...DEFAULT_POLICY, ...opts.policy },
     signal: opts.signal ?? new AbortController().signal,
+    ...(opts.cancelWaits ? { cancelWaits: opts.cancelWaits } : {}),
     onAnswer: (a) => answers.push(a.status),
     onNoAnswer: () => unanswered++,
   });
@@ -170,5 +171,48 @@ describe('execute: what goes on the wire', () => {
     expect(e.message).toContain('text/html');
     const broken = run([{ status: 200, text: '{"status": "succ' }]);
     expect((await failure(broken.promise)).message).toMatch(/invalid JSON/);
+  });
+});
+
+/** wait until `cond` holds, turn by turn of the event loop */
+async function until(cond: () => boolean): Promise<void> {
+  for (let i = 0; i < 1000 && !cond(); i++) await new Promise((r) => setImmediate(r));
+  expect(cond()).toBe(true);
+}
+
+describe('execute: a cancel that waits for the request in flight (cancelWaits)', () => {
+  it('returns the answer of a request already in flight, which was paid for', async () => {
+    const clock = new FakeClock();
+    const cancel = new AbortController();
+    let answer: ((r: Response) => void) | undefined;
+    const fetch = () => new Promise<Response>((resolve) => (answer = resolve));
+    const promise = execute({
+      operation: 'postQuotes',
+      url: 'http://api.test/social/tweet/quotes?tweetId=1',
+      headers: {},
+      fetch,
+      clock,
+      limiter: createRateLimiter(clock, Infinity),
+      random: () => 0.5,
+      policy: DEFAULT_POLICY,
+      signal: new AbortController().signal,
+      cancelWaits: cancel.signal,
+    });
+    await until(() => answer !== undefined);
+    cancel.abort(new Error('cancelled by the user'));
+    answer?.(new Response(JSON.stringify(OK.body), { status: 200, headers: { 'content-type': 'application/json' } }));
+    expect((await promise).attempts).toBe(1);
+  });
+
+  it('ends a backoff at once and starts no other attempt', async () => {
+    const clock = new FakeClock();
+    const cancel = new AbortController();
+    const r = run([{ status: 503 }, OK], { clock, cancelWaits: cancel.signal });
+    await until(() => r.answers.length === 1);
+    cancel.abort(new Error('cancelled by the user'));
+    const e = await failure(r.promise);
+    expect(e.code).toBe('cancelled');
+    expect(e.details?.attempts).toBe(1);
+    expect(r.fetch.calls).toHaveLength(1);
   });
 });

@@ -48,6 +48,8 @@ export interface ExecuteInput {
    * starting, but never aborts a request in flight, so an answer already paid for is still returned.
    */
   cancelWaits?: AbortSignal;
+  /** a wait for a rate limit starts (until then, epoch ms) or ends (null): a long job shows it */
+  onRateLimitWait?: (until: number | null) => void;
   /** every HTTP answer, in order (the usage meter counts attempts, as the service bills them) */
   onAnswer?: (answer: HttpAnswer) => void;
   /** a request that left but got no answer (network error, timeout, cancelled in flight) */
@@ -124,10 +126,14 @@ export async function execute(input: ExecuteInput): Promise<Executed> {
       if (attempts >= policy.maxAttempts) throw final(last, attempts, clock.now(), policy);
       const wait = retryAfterMs ?? backoffDelay(attempts, input.random, policy.backoff);
       if (clock.now() + wait >= deadlineAt) throw final(last, attempts, clock.now(), policy);
+      const rateLimited = last.code === 'rate-limited';
+      if (rateLimited) input.onRateLimitWait?.(clock.now() + wait);
       try {
         await clock.sleep(wait, waits);
       } catch {
         throw stopped(waits.reason, last, attempts, policy, clock.now());
+      } finally {
+        if (rateLimited) input.onRateLimitWait?.(null);
       }
     }
   } finally {

@@ -18,6 +18,8 @@ export interface FetchPageInput {
   signal?: AbortSignal;
   /** a cancel that ends waits (limiter, backoff) but lets a request in flight finish: a page paid for is returned */
   cancelWaits?: AbortSignal;
+  /** told when the call starts (until, epoch ms) and ends (null) waiting for a rate limit */
+  onRateLimitWait?: (until: number | null) => void;
   /** skip the response store and ask the API */
   fresh?: boolean;
   /** a page the view had and let go: the stored answer whatever its age; fetched again, it keeps the snapshot */

@@ -11,12 +11,13 @@ export function clientPageSource(client: Pick<ApiClient, 'fetchPage' | 'forgetPa
     forget({ operation, params, cursor }) {
       client.forgetPage({ operation, params: cursor === null ? params : { ...params, cursor } });
     },
-    async fetchPage({ operation, params, cursor, walkId, signal, cancelWaits }): Promise<SourcePage> {
+    async fetchPage({ operation, params, cursor, walkId, signal, cancelWaits, onRateLimitWait }): Promise<SourcePage> {
       const { raw, result } = await client.fetchPage({
         operation,
         params: cursor === null ? params : { ...params, cursor },
         signal,
         ...(cancelWaits ? { cancelWaits } : {}),
+        ...(onRateLimitWait ? { onRateLimitWait } : {}),
         viewKey: `export:${walkId}`,
       });
       const { report, meta } = result;

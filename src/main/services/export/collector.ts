@@ -200,6 +200,8 @@ export async function collect(o: CollectOptions): Promise<CollectOutcome> {
           walkId: o.walkId,
           signal: o.abort ?? signal,
           cancelWaits: signal,
+          // the client's own Retry-After waits within the fetch are shown as the job's wait too
+          ...(o.onWait ? { onRateLimitWait: o.onWait } : {}),
         });
       } catch (error) {
         const failure = failureOf(error, step.request, step.cursor, clock.now());

@@ -42,10 +42,11 @@ async function setup(source: PageSource, stateDir?: string, answer = true) {
   const dir = await mkdtemp(join(tmpdir(), 'skein-export-'));
   const updates: ExportJob[] = [];
   const asked: string[] = [];
+  const clock = new FakeClock();
   const service = new ExportService({
     source,
     stateDir: stateDir ?? join(dir, 'state'),
-    clock: new FakeClock(),
+    clock,
     context,
     onUpdate: (job) => updates.push(job),
     // main's own dialog: the user at the screen answers
@@ -54,7 +55,7 @@ async function setup(source: PageSource, stateDir?: string, answer = true) {
       return answer;
     },
   });
-  return { dir, service, updates, asked, stateDir: stateDir ?? join(dir, 'state') };
+  return { dir, service, updates, asked, clock, stateDir: stateDir ?? join(dir, 'state') };
 }
 
 interface JsonExport {
@@ -197,6 +198,52 @@ describe('ExportService', () => {
     await second.service.resume(job.id);
     expect((await second.service.settled(job.id)).status).toBe('complete');
     expect((await readJson(target)).items.map((e) => e.item)).toEqual(allItems(pages));
+  });
+
+  it('quitting lets the page in flight land (it was paid for) and a restart goes on after it; a page that does not land in time is aborted', async () => {
+    const pages = makePages(6);
+    const inner = memorySource(pages);
+    let land: (() => void) | undefined;
+    const slowPage = (cursor: string): PageSource => ({
+      async fetchPage(req) {
+        if (req.cursor === cursor) {
+          // a request in flight: only the hard stop reaches it, never the cancel of waits
+          await new Promise<void>((resolve, reject) => {
+            land = resolve;
+            req.signal.addEventListener('abort', () => reject(req.signal.reason as Error), { once: true });
+          });
+        }
+        return inner.fetchPage(req);
+      },
+    });
+    const settle = async () => {
+      for (let i = 0; i < 1000 && land === undefined; i++) await new Promise((r) => setImmediate(r));
+      expect(land).toBeDefined();
+    };
+
+    const first = await setup(slowPage('c2'));
+    const job = await first.service.start({ view: threadView(), format: 'json', scope: 'all', targetPath: join(first.dir, 'q.json') });
+    await settle();
+    const quitting = first.service.dispose();
+    land?.();
+    await quitting;
+    expect(await first.service.status(job.id)).toMatchObject({ status: 'interrupted', resumable: true, progress: { pages: 3 } });
+
+    const second = memorySource(pages);
+    const restarted = await setup(second, first.stateDir);
+    await restarted.service.resume(job.id);
+    expect((await restarted.service.settled(job.id)).status).toBe('complete');
+    expect(second.requests.map((r) => r.cursor)).toEqual(['c3', 'c4', 'c5']);
+    expect((await readJson(join(first.dir, 'q.json'))).items.map((e) => e.item)).toEqual(allItems(pages));
+
+    land = undefined;
+    const stuck = await setup(slowPage('c1'));
+    const job2 = await stuck.service.start({ view: threadView(), format: 'json', scope: 'all', targetPath: join(stuck.dir, 's.json') });
+    await settle();
+    const quitting2 = stuck.service.dispose();
+    await stuck.clock.advance(3000);
+    await quitting2;
+    expect(await stuck.service.status(job2.id)).toMatchObject({ status: 'interrupted', resumable: true, progress: { pages: 1 } });
   });
 
   it('cancel writes what was collected as a partial export; cancel before the first page writes nothing', async () => {

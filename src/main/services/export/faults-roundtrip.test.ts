@@ -186,6 +186,8 @@ describe('fetch everything under faults equals the fault-free export, and the ma
     for (let i = 0; i < 500 && !updates.some((u) => u.progress.waitingUntil); i++) await new Promise((r) => setTimeout(r, 10));
     const waiting = updates.find((u) => u.progress.waitingUntil);
     expect((waiting?.progress.waitingUntil ?? 0) - Date.now()).toBeGreaterThan(500_000);
+    // the 429 is counted while the job waits
+    expect(waiting?.progress).toMatchObject({ pages: 2, calls: 3 });
     const started = Date.now();
     await service.cancel(job.id);
     expect(await service.settled(job.id)).toMatchObject({ status: 'partial', stopReason: 'cancelled', resumable: true });

@@ -2,7 +2,7 @@ import { appendFile, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Journal, rawText, type PageRecord } from './journal';
+import { Journal, rawText, type FailedFetch, type PageRecord } from './journal';
 
 function page(kept: number, cursor: string | null, nextCursor: string | null): PageRecord {
   return {
@@ -76,5 +76,27 @@ describe('Journal', () => {
     expect(pages).toEqual([]);
     expect(j.size).toBe(0);
     await j.close();
+  });
+
+  it('keeps failed fetches between pages, replays them in order, and cuts a torn one', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'skein-journal-')), 'journal.log');
+    const failed: FailedFetch = { request: 0, cursor: 'c1', at: 5, calls: 4, credits: 60, code: 'upstream', message: 'HTTP 503' };
+    const j = await Journal.open(path);
+    await j.appendPage([item('1', { id: '1' })], page(1, null, 'c1'));
+    await j.appendFailure(failed);
+    await j.appendPage([item('2', { id: '2' })], page(1, 'c1', null));
+    await j.close();
+    const good = await readFile(path);
+    await appendFile(path, 'f\t{"request":0,"cursor":"c2","calls":');
+
+    const seen: string[] = [];
+    const again = await Journal.open(path, {
+      onPage: (p) => seen.push(`page ${p.cursor}`),
+      onFailure: (f) => seen.push(`failed ${f.cursor} ${f.calls} ${f.credits}`),
+    });
+    expect(seen).toEqual(['page null', 'failed c1 4 60', 'page c1']);
+    expect(await readFile(path)).toEqual(good);
+    expect((await collectItems(again)).map((i) => i.id)).toEqual(['1', '2']);
+    await again.close();
   });
 });

@@ -19,6 +19,8 @@ export interface PageRequest {
   signal: AbortSignal;
   /** the job's Cancel: ends waits and keeps new attempts from starting, but lets a request in flight finish */
   cancelWaits?: AbortSignal;
+  /** told when the fetch starts (until, epoch ms) and ends (null) waiting for a rate limit */
+  onRateLimitWait?: (until: number | null) => void;
 }
 
 export interface SourcePage {
@@ -56,5 +58,5 @@ export interface SourcePage {
 export interface PageSource {
   fetchPage(request: PageRequest): Promise<SourcePage>;
   /** drops a stored answer that stopped the walk (a bad paging answer), so it is asked for again next time */
-  forget?(request: Omit<PageRequest, 'signal' | 'cancelWaits'>): void;
+  forget?(request: Pick<PageRequest, 'operation' | 'params' | 'cursor' | 'walkId'>): void;
 }

@@ -5,19 +5,22 @@ import { describeJob, fileName, waitWords } from '../form';
 
 /** While a job waits out a rate limit: the countdown, ticking each second; nothing otherwise. */
 export function WaitNotice({ job }: { job: ExportJob }) {
+  if (waitWords(job, 0) === null) return null;
+  // a new wait mounts a new countdown, so it starts from the time it is shown
+  return <Countdown key={job.progress.waitingUntil} job={job} />;
+}
+
+function Countdown({ job }: { job: ExportJob }) {
   const [now, setNow] = useState(() => Date.now());
-  const waiting = waitWords(job, now) !== null;
   useEffect(() => {
-    if (!waiting) return;
     const t = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(t);
-  }, [waiting]);
-  const words = waitWords(job, now);
-  return words ? (
+  }, []);
+  return (
     <p className="export__wait" role="timer" aria-live="off">
-      {words}
+      {waitWords(job, now)}
     </p>
-  ) : null;
+  );
 }
 
 /**
