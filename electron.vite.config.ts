@@ -7,6 +7,24 @@
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
+import type { Plugin } from 'vite';
+import { CONTENT_SECURITY_POLICY } from './src/main/protocol/assets';
+
+/**
+ * The CSP also as a <meta> in the built index.html (derived from the header's string, not a copy), so it
+ * holds where the header is not applied. `frame-ancestors` has no effect in a <meta> and is left out.
+ * Build only: the dev server's React refresh preamble is an inline script.
+ */
+function cspMeta(): Plugin {
+  const policy = CONTENT_SECURITY_POLICY.split('; ')
+    .filter((directive) => !directive.startsWith('frame-ancestors'))
+    .join('; ');
+  return {
+    name: 'skein-csp-meta',
+    apply: 'build',
+    transformIndexHtml: () => [{ tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: policy }, injectTo: 'head-prepend' }],
+  };
+}
 
 export default defineConfig({
   main: {
@@ -32,7 +50,7 @@ export default defineConfig({
     root: resolve(import.meta.dirname, 'src/renderer'),
     // Relative asset URLs: the same build is served from skein://app/ and from the e2e host.
     base: './',
-    plugins: [react()],
+    plugins: [react(), cspMeta()],
     build: {
       outDir: resolve(import.meta.dirname, 'out/renderer'),
       emptyOutDir: true,
