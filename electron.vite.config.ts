@@ -31,7 +31,11 @@ export default defineConfig({
     build: {
       outDir: 'out/main',
       rolldownOptions: {
-        input: { index: resolve(import.meta.dirname, 'src/main/index.ts') },
+        input: {
+          index: resolve(import.meta.dirname, 'src/main/index.ts'),
+          // the demo sandbox's worker thread (src/main/sandbox/thread.ts)
+          'sandbox-worker': resolve(import.meta.dirname, 'src/main/sandbox/worker.ts'),
+        },
       },
     },
   },

@@ -266,6 +266,8 @@ describe.each(PLATFORMS.flatMap((platform) => [false, true].map((packaged) => ({
     const report = get();
     expect(report.demoCall).toMatchObject({ ok: true });
     expect(report.fetched.some((u) => u.startsWith('http://127.0.0.1:'))).toBe(true);
+    // the demo sandbox ran in its worker thread (built out/main/sandbox-worker.js), not on main's
+    expect(runs.get(key(platform, packaged))?.run.stderr).not.toMatch(/sandbox worker could not start/);
     expect(report.failedLoad.shown).toBe(true);
     expect(report.failedLoad.loads[0]).toMatch(/^data:text\/html/);
   });
