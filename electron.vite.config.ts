@@ -1,21 +1,45 @@
 /**
  * Build of the three Electron targets (`npm run build`, offline, no Electron binary needed):
  * - main: ESM (package.json is `"type": "module"`), dependencies stay external (node_modules ships with the app);
- *   two entries: `index` (Electron) and `web` (the browser shell, run by plain Node: `node out/main/web.js`);
+ *   entries: `index` (Electron), `web` (the browser shell, run by plain Node: `node out/main/web.js`) and
+ *   `sandbox-worker` (the demo sandbox's worker thread);
  * - preload: CommonJS with every dependency bundled in, because a sandboxed preload cannot `require` packages;
  * - renderer: the React app, served by the `skein://app/` protocol in Electron and by the e2e host's static server.
  */
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
+import type { Plugin } from 'vite';
+import { CONTENT_SECURITY_POLICY } from './src/main/protocol/assets';
+
+/**
+ * The CSP also as a <meta> in the built index.html (derived from the header's string, not a copy), so it
+ * holds where the header is not applied. `frame-ancestors` has no effect in a <meta> and is left out.
+ * Build only: the dev server's React refresh preamble is an inline script.
+ */
+function cspMeta(): Plugin {
+  const policy = CONTENT_SECURITY_POLICY.split('; ')
+    .filter((directive) => !directive.startsWith('frame-ancestors'))
+    .join('; ');
+  return {
+    name: 'skein-csp-meta',
+    apply: 'build',
+    transformIndexHtml: () => [{ tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: policy }, injectTo: 'head-prepend' }],
+  };
+}
 
 export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
       rolldownOptions: {
-        // web: the browser shell (`npm run web`), the same core without Electron (src/main/web-shell)
-        input: { index: resolve(import.meta.dirname, 'src/main/index.ts'), web: resolve(import.meta.dirname, 'src/main/web-shell/cli.ts') },
+        input: {
+          index: resolve(import.meta.dirname, 'src/main/index.ts'),
+          // web: the browser shell (`npm run web`), the same core without Electron (src/main/web-shell)
+          web: resolve(import.meta.dirname, 'src/main/web-shell/cli.ts'),
+          // the demo sandbox's worker thread (src/main/sandbox/thread.ts)
+          'sandbox-worker': resolve(import.meta.dirname, 'src/main/sandbox/worker.ts'),
+        },
       },
     },
   },
@@ -34,7 +58,7 @@ export default defineConfig({
     root: resolve(import.meta.dirname, 'src/renderer'),
     // Relative asset URLs: the same build is served from skein://app/ and from the e2e host.
     base: './',
-    plugins: [react()],
+    plugins: [react(), cspMeta()],
     build: {
       outDir: resolve(import.meta.dirname, 'out/renderer'),
       emptyOutDir: true,

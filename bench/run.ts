@@ -12,7 +12,7 @@
  *
  *   npm run bench                      everything (~8–10 min on the 2-core dev machine)
  *   npm run bench -- --only=scroll,dom first sections only: baseline, scroll, prepend, dom (with heap),
- *                                      heap100k, first, interactions, data, children
+ *                                      heap100k, first, interactions, data, main, children
  *   npm run bench -- --quick           shorter scroll runs, fewer repetitions, no 100k session
  *   npm run bench -- --electron        the real app (where an Electron binary exists)
  */
@@ -26,13 +26,14 @@ import { cpuTimes, stealShare } from './perf/cpu-steal';
 import { measureDataPath } from './perf/data-path';
 import { measureFirstContent } from './perf/first-content';
 import { measureInteractions } from './perf/interactions';
+import { measureMainBlock } from './perf/main-block';
 import { measureDomAndHeap, measureHeap100k } from './perf/memory';
 import type { PageCall } from './perf/page';
 import { environment, MACHINE_NOTE, table, writeReport } from './perf/report';
 import { measurePrepend, measureScroll, rafBaseline } from './perf/scroll';
 import { round } from './perf/stats';
 
-const SECTIONS = ['baseline', 'scroll', 'prepend', 'dom', 'heap100k', 'first', 'interactions', 'data', 'children'] as const;
+const SECTIONS = ['baseline', 'scroll', 'prepend', 'dom', 'heap100k', 'first', 'interactions', 'data', 'main', 'children'] as const;
 type Section = (typeof SECTIONS)[number];
 
 function parseArgs(argv: string[]): { target: Target; only: Set<Section>; quick: boolean } {
@@ -145,6 +146,7 @@ async function main(): Promise<number> {
     await app?.close().catch(() => {});
     await browser?.close().catch(() => {});
   }
+  await section('main', "main's longest event-loop block during the first demo call", () => measureMainBlock());
   await section('children', 'sandbox and export benches (child processes)', () => measureChildren({ timeoutMs: 300_000 }));
 
   const loadAtEnd = loadavg();

@@ -14,12 +14,13 @@ import { fetchThroughNet } from './adapters/net-fetch';
 import { openInSystemBrowser } from './adapters/shell';
 import { electronSecretStorage } from './adapters/safe-storage';
 import { APP_ID } from './app-id';
-import { createCore, type Core } from './core';
+import { createCore, type Core, type SandboxHandle } from './core';
 import { isTrustedFrame } from './ipc/dispatch';
 import { registerIpc, sendEvent } from './ipc/electron-ipc';
 import { menuTemplate } from './menu';
 import { APP_ENTRY_URL } from './protocol/assets';
 import { handleAppProtocol, registerAppScheme } from './protocol/register';
+import { startSandboxInWorker } from './sandbox/thread';
 import { appOrigins } from './window';
 
 // Optional overrides, e.g. to point Skein at another server speaking the API (see README).
@@ -44,6 +45,17 @@ const origins = appOrigins(env.devServerUrl);
 const rendererRoot = join(import.meta.dirname, '../renderer');
 const preloadPath = join(import.meta.dirname, '../preload/index.cjs');
 let core: Core | undefined;
+
+/** The demo sandbox in its worker thread; on main's thread (loaded lazily) only if a worker cannot start here. */
+async function startDemoSandbox(options: { port: number }): Promise<SandboxHandle> {
+  const entry = new URL('./sandbox-worker.js', import.meta.url);
+  try {
+    return await startSandboxInWorker(options, { entry, onError: (error) => console.error('[skein] the demo sandbox stopped', error) });
+  } catch (error) {
+    console.warn(`[skein] the demo sandbox worker could not start (${error instanceof Error ? error.message : String(error)}); running it on the main thread`);
+    return (await import('./sandbox')).startSandbox(options);
+  }
+}
 
 function broadcast<E extends EventName>(name: E, payload: EventPayload<E>): void {
   for (const win of BrowserWindow.getAllWindows()) sendEvent(win.webContents, name, payload);
@@ -93,8 +105,9 @@ if (!app.requestSingleInstanceLock()) {
       apiKey: env.apiKey,
       // Chromium's network stack: the system proxy, PAC and certificate store apply (TLS inspection).
       fetch: fetchThroughNet((input, init) => net.fetch(input instanceof URL ? input.href : input, init)),
-      // Loaded on first demo call only: the sandbox (fastify, faker) stays out of start-up.
-      startSandbox: async (options) => (await import('./sandbox')).startSandbox(options),
+      // Started on the first demo call, in a worker thread: building its world (0.3–1.5 s) and answering
+      // must not block main's event loop, which every window and IPC reply waits on.
+      startSandbox: (options) => startDemoSandbox(options),
       chooseSavePath: chooseSavePathWithDialog,
       confirm: confirmWithDialog,
       exportPlatform: createExportPlatform(),

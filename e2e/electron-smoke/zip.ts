@@ -5,13 +5,9 @@
  */
 import { crc32 } from 'node:zlib';
 
-/**
- * @param {Array<{ name: string, data: Buffer | string, mode?: number }>} entries
- * @returns {Buffer}
- */
-export function zip(entries) {
-  const locals = [];
-  const centrals = [];
+export function zip(entries: Array<{ name: string; data: Buffer | string; mode?: number }>): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
   let offset = 0;
   for (const entry of entries) {
     const name = Buffer.from(entry.name, 'utf8');
