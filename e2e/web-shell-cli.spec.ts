@@ -35,7 +35,7 @@ test.afterEach(async () => {
 
 async function startShell(): Promise<string> {
   dir = await mkdtemp(join(tmpdir(), 'skein-e2e-cli-'));
-  const env = { ...process.env, SKEIN_USER_DATA_DIR: join(dir, 'data'), SKEIN_EXPORTS_DIR: join(dir, 'exports') };
+  const env: NodeJS.ProcessEnv = { ...process.env, SKEIN_USER_DATA_DIR: join(dir, 'data'), SKEIN_EXPORTS_DIR: join(dir, 'exports') };
   delete env.SKEIN_API_BASE_URL;
   delete env.SKEIN_API_KEY;
   const proc = spawn(process.execPath, [join(ROOT, 'out', 'main', 'web.js'), '--no-open'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
