@@ -206,7 +206,8 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
 
   const server: Server = createServer((req, res) => {
     onRequest(req, res).catch((error: unknown) => {
-      options.onInternalError?.(error, req.url ?? '');
+      // the path only: a query may hold the secret, which is never logged
+      options.onInternalError?.(error, (req.url ?? '').split('?')[0] ?? '');
       if (!res.headersSent) refuse(res, 500);
       else res.destroy();
     });
