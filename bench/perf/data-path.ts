@@ -12,8 +12,8 @@
  *   body from that Response (stream, size cap, decoding): counted as main's.
  * - IPC: Electron's ipcRenderer.invoke copies messages with the structured
  *   clone algorithm; v8.serialize + v8.deserialize of the same envelope is
- *   that copy, timed here. (The e2e host's Playwright binding is JSON over
- *   the DevTools protocol, far slower than IPC and not Skein's: shown apart.)
+ *   that copy, timed here. (The e2e host is the browser shell: JSON over
+ *   HTTP on 127.0.0.1, far slower than IPC and not Electron's: shown apart.)
  * - renderer: in the app, from the answer reaching the page (parsed) to the
  *   commit that puts it in the list (the list's aria-busy dropping as
  *   "loading more" ends; page.ts probe), one page at a time on a quiet page:
@@ -269,7 +269,7 @@ export async function measureDataPath(opts: {
     info('data.renderer.p50', SECTION, 'renderer: answer → page committed in the list, one page at a time, p50', d.renderer.p50, 'ms', `p95 ${d.renderer.p95} ms over ${d.renderer.n} pages; past 5,000 replies p50 ${d.rendererDeep.p50} ms; page clock ${quiet.isolated ? '5 µs' : '100 µs (not cross-origin isolated)'}`),
     info('data.renderer.cpu.p50', SECTION, 'renderer: main-thread CPU per page (click to commit, skeleton frames included), p50', d.rendererCpu.p50, 'ms', `past 5,000 replies p50 ${d.rendererCpuDeep.p50} ms`),
     info('data.renderer.scrolling.p50', SECTION, 'renderer: answer → page shown while scrolling to 10k (waits behind frames), p50', d.rendererWhileScrolling.p50, 'ms', `p95 ${d.rendererWhileScrolling.p95} ms over ${d.rendererWhileScrolling.n} pages`),
-    info('data.hostbinding.p50', SECTION, 'e2e host only: Playwright binding round trip minus main, p50 (not Electron IPC)', d.hostBinding.p50, 'ms', `p95 ${d.hostBinding.p95} ms`),
+    info('data.hostbinding.p50', SECTION, 'e2e host only: browser shell HTTP round trip minus main, p50 (not Electron IPC)', d.hostBinding.p50, 'ms', `p95 ${d.hostBinding.p95} ms`),
     budget('data.largest', SECTION, 'largest single bridge message', round(largest.bytes / 1024, 1), 'KiB', BUDGETS.bridgeMessageBytes / 1024, `${largest.channel} ${largest.direction}${largest.operation ? ` (${largest.operation})` : ''}`),
   ];
   return { metrics, detail: { ...d, largest } };

@@ -4,8 +4,8 @@
  * no imports, no outer variables, only page globals and its argument.
  *
  * `installProbe` is the bench's recorder, added as an init script to the
- * bench's own browser context (never to the app): it wraps the host's bridge
- * binding to time each `api.call` as the page sees it, and keeps the
+ * bench's own browser context (never to the app): it wraps the page's fetch,
+ * the browser shell's bridge transport, to time each `api.call` as the page sees it, and keeps the
  * PerformanceObserver entries the budgets need (long tasks, long animation
  * frames, Event Timing).
  */
@@ -55,7 +55,6 @@ export interface Probe {
 declare global {
   interface Window {
     __bench?: Probe;
-    __skeinInvoke?: (channel: string, input: unknown) => Promise<unknown>;
   }
 }
 
@@ -101,44 +100,61 @@ export function installProbe(): void {
     if (root) observer.observe(root, { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ['aria-busy'] });
   };
 
-  const wrap = () => {
-    const original = window.__skeinInvoke;
-    if (typeof original !== 'function') return false;
-    window.__skeinInvoke = async (channel: string, input: unknown) => {
-      const sentAt = performance.now();
-      const isCall = channel.endsWith('api.call');
-      if (isCall) probe.inFlight++;
-      let out: { ok?: boolean; data?: { items?: unknown[]; meta?: { fromCache?: boolean } } } | null;
+  type Out = { ok?: boolean; data?: { items?: unknown[]; meta?: { fromCache?: boolean } } } | null;
+  const record = (channel: string, input: unknown, sentAt: number, out: Out) => {
+    const isCall = channel.endsWith('api.call');
+    const i = (input ?? {}) as { callId?: string; operation?: string };
+    // the bench's own calls (preloading main's store) are not the app's
+    if (isCall && !String(i.callId ?? '').startsWith('bench-')) {
+      const answeredAt = performance.now();
+      const items = out?.ok && Array.isArray(out.data?.items) ? out.data.items.length : 0;
+      const op = String(i.operation ?? '?');
+      probe.itemsByOperation[op] = (probe.itemsByOperation[op] ?? 0) + items;
+      const call: PageCall = {
+        callId: String(i.callId ?? ''),
+        operation: op,
+        items,
+        fromCache: Boolean(out?.data?.meta?.fromCache),
+        sentAt,
+        answeredAt,
+        handledAt: null,
+      };
+      if (probe.calls.length < 20_000) probe.calls.push(call);
+      pending.push(call);
+      watch();
+    }
+  };
+  // The browser shell's transport (src/main/web-shell/client.ts): a call is a POST of
+  // {channel, input} to its bridge endpoint, answered when the page has parsed the envelope.
+  const originalFetch = window.fetch.bind(window);
+  window.fetch = async (resource: RequestInfo | URL, init?: RequestInit) => {
+    const url = typeof resource === 'string' ? resource : resource instanceof URL ? resource.href : resource.url;
+    if (!url.endsWith('/__skein/bridge') || typeof init?.body !== 'string') return originalFetch(resource, init);
+    const message = JSON.parse(init.body) as { channel?: string; input?: unknown };
+    if (typeof message.channel !== 'string') return originalFetch(resource, init);
+    const channel = message.channel;
+    const sentAt = performance.now();
+    const isCall = channel.endsWith('api.call');
+    if (isCall) probe.inFlight++;
+    let res: Response;
+    try {
+      res = await originalFetch(resource, init);
+    } catch (error) {
+      if (isCall) probe.inFlight--;
+      throw error;
+    }
+    const json = res.json.bind(res);
+    res.json = async () => {
       try {
-        out = (await original(channel, input)) as typeof out;
+        const out = (await json()) as Out;
+        record(channel, message.input, sentAt, out);
+        return out;
       } finally {
         if (isCall) probe.inFlight--;
       }
-      const i = (input ?? {}) as { callId?: string; operation?: string };
-      // the bench's own calls (preloading main's store) are not the app's
-      if (isCall && !String(i.callId ?? '').startsWith('bench-')) {
-        const answeredAt = performance.now();
-        const items = out?.ok && Array.isArray(out.data?.items) ? out.data.items.length : 0;
-        const op = String(i.operation ?? '?');
-        probe.itemsByOperation[op] = (probe.itemsByOperation[op] ?? 0) + items;
-        const call: PageCall = {
-          callId: String(i.callId ?? ''),
-          operation: op,
-          items,
-          fromCache: Boolean(out?.data?.meta?.fromCache),
-          sentAt,
-          answeredAt,
-          handledAt: null,
-        };
-        if (probe.calls.length < 20_000) probe.calls.push(call);
-        pending.push(call);
-        watch();
-      }
-      return out;
     };
-    return true;
+    return res;
   };
-  if (!wrap()) queueMicrotask(wrap);
 
   const observe = (type: string, onEntry: (e: PerformanceEntry) => void, extra: Record<string, unknown> = {}) => {
     if (!types.includes(type)) return;

@@ -1,8 +1,8 @@
 /**
  * Everything main does, minus Electron: builds the services and the bridge
  * handlers from injected dependencies. The Electron composition root
- * (index.ts) and the e2e test host (e2e/host.ts) both call `createCore`, so
- * the tests drive the very handlers the app runs.
+ * (index.ts) and the browser shell (web-shell/cli.ts; the e2e host runs it
+ * too) both call `createCore`, so the tests drive the very handlers the app runs.
  */
 import { join } from 'node:path';
 import type { DemoExamples, EventName, EventPayload, Handlers, Mode } from '../shared/ipc';

@@ -8,7 +8,7 @@
  * `--web` is accepted and ignored (`npm start -- --web` forwards it).
  * Environment: SKEIN_API_BASE_URL, SKEIN_API_KEY, SKEIN_USER_DATA_DIR, as for the app.
  */
-import { readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -94,6 +94,7 @@ export async function runWebShell(argv: readonly string[], out: (line: string) =
   if ('error' in parsed) throw new Error(`${parsed.error}\n${USAGE}`);
   const host = bindHost(parsed.host, parsed.hostGiven);
   const rendererDir = join(import.meta.dirname, '../renderer');
+  if (!existsSync(join(rendererDir, 'index.html'))) throw new Error(`there is no built renderer in ${rendererDir}: run \`npm run build\` first.`);
   let shell: WebShell | undefined;
   const core = createCore({
     userDataDir: process.env.SKEIN_USER_DATA_DIR || defaultUserDataDir(),

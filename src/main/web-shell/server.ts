@@ -153,13 +153,15 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
       const answered = performance.now();
       options.onBridgeCall({ channel: msg.channel, input: msg.input, output, mainMs: answered - started, answeredAt: performance.timeOrigin + answered });
     }
+    const json = Buffer.from(JSON.stringify(output), 'utf8');
     res.writeHead(200, {
       ...SECURITY_HEADERS,
       'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': String(json.length),
       'Cache-Control': 'no-store',
       ...(options.pageOpensLinks ? { 'X-Skein-Open': '1' } : {}),
     });
-    res.end(JSON.stringify(output));
+    res.end(json);
   }
 
   async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -206,7 +208,8 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
 
   const server: Server = createServer((req, res) => {
     onRequest(req, res).catch((error: unknown) => {
-      options.onInternalError?.(error, req.url ?? '');
+      // the path only: a query may hold the secret, which is never logged
+      options.onInternalError?.(error, (req.url ?? '').split('?')[0] ?? '');
       if (!res.headersSent) refuse(res, 500);
       else res.destroy();
     });
