@@ -35,6 +35,10 @@ export interface CommunitySummary {
   rules: Array<{ id: string; name: string }>;
   /** the creator, when the API says anything readable about them */
   creator: string | null;
+  /** who may join (`Open`, `Closed`, …): the live `community_info` says it instead of join/leave actions */
+  joinPolicy: string | null;
+  /** whether the API said anything about joining or leaving (the live shape does not) */
+  membershipSaid: boolean;
 }
 
 type BannerResults = Community['custom_banner_media_results'];
@@ -80,6 +84,8 @@ export function summarizeCommunity(data: CommunityData): CommunitySummary {
     leave: availability(c.actions.leave_action_result, 'leave'),
     rules: c.rules.map((r) => ({ id: r.rest_id, name: r.name })),
     creator: creatorName,
+    membershipSaid: Boolean(c.actions.join_action_result ?? c.actions.leave_action_result),
+    joinPolicy: typeof (c as Record<string, unknown>).join_policy === 'string' ? ((c as Record<string, unknown>).join_policy as string) : null,
   };
 }
 

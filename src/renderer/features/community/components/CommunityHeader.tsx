@@ -1,6 +1,7 @@
 import { fullCount } from '../../../lib/format';
 import { absoluteTime } from '../../../lib/time';
 import type { ActionAvailability, CommunitySummary } from '../community-summary';
+import { humanize } from '../plain-words';
 
 function Availability({ verb, a }: { verb: string; a: ActionAvailability }) {
   return (
@@ -60,11 +61,18 @@ export function CommunityHeader({ community: c }: { community: CommunitySummary 
             Your role: <strong>{c.role}</strong>
           </li>
           {c.creator ? <li>Created by {c.creator}</li> : null}
+          {c.joinPolicy ? (
+            <li>
+              Join policy: <strong>{humanize(c.joinPolicy)}</strong>
+            </li>
+          ) : null}
         </ul>
-        <ul className="community__actions" aria-label="Membership">
-          <Availability verb="join" a={c.join} />
-          <Availability verb="leave" a={c.leave} />
-        </ul>
+        {c.joinPolicy && !c.membershipSaid ? null : (
+          <ul className="community__actions" aria-label="Membership">
+            <Availability verb="join" a={c.join} />
+            <Availability verb="leave" a={c.leave} />
+          </ul>
+        )}
       </div>
     </section>
   );

@@ -54,6 +54,8 @@ export function TrendsView({ route }: { route: Extract<Route, { name: 'trends' }
               const decoded = decodeTrendQuery(t.query);
               const url = trendSearchUrl(t.url);
               const volume = typeof t.tweet_volume === 'number' ? t.tweet_volume : null;
+              // the live forms say how much is posted in words instead ("12K posts")
+              const meta = typeof t.meta_description === 'string' && t.meta_description.trim() ? t.meta_description.trim() : null;
               return (
                 <li key={`${i}-${t.name}`} className="trend">
                   <span className="trend__rank" aria-hidden="true">
@@ -69,6 +71,10 @@ export function TrendsView({ route }: { route: Extract<Route, { name: 'trends' }
                     {volume !== null ? (
                       <span className="trend__volume muted" title={`${fullCount(volume)} posts`}>
                         {compactCount(volume)} posts
+                      </span>
+                    ) : meta ? (
+                      <span className="trend__volume muted" dir="auto">
+                        {meta}
                       </span>
                     ) : null}
                   </div>
