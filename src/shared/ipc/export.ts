@@ -128,12 +128,18 @@ export const ExportProgress = z.object({
 });
 export type ExportProgress = z.infer<typeof ExportProgress>;
 
+/** CSV text cells: `neutralised` (default) keeps spreadsheets from running them as formulas; `exact` for pandas and R */
+export const CsvCells = z.enum(['neutralised', 'exact']);
+export type CsvCells = z.infer<typeof CsvCells>;
+
 export const ExportJob = z.object({
   id: z.string(),
   view: ViewDescriptor,
   format: ExportFormat,
   scope: ExportScope,
   caps: ExportCaps,
+  /** CSV only; absent: neutralised */
+  csvCells: CsvCells.optional(),
   status: ExportStatus,
   progress: ExportProgress,
   stopReason: StopReason.nullable(),
@@ -152,6 +158,7 @@ export const ExportStartInput = z.object({
   format: ExportFormat,
   scope: ExportScope,
   caps: ExportCaps.optional(),
+  csvCells: CsvCells.optional(),
 });
 export type ExportStartInput = z.infer<typeof ExportStartInput>;
 

@@ -22,6 +22,7 @@ import {
 } from '../../../shared/ipc/export';
 import type { Clock } from '../clock';
 import type { Confirm } from '../confirm';
+import type { CsvCells } from './csv-formula';
 import { writeFileAtomic } from './atomic-file';
 import { collect, CollectionState, type CollectOutcome } from './collector';
 import { estimateExport } from './estimate';
@@ -58,6 +59,8 @@ export interface StartExport {
   format: ExportFormat;
   scope: ExportScope;
   caps?: ExportCaps;
+  /** CSV text cells (default neutralised) */
+  csvCells?: CsvCells;
   /** chosen in main (save dialog) */
   targetPath: string;
 }
@@ -140,6 +143,7 @@ export class ExportService {
       format: input.format,
       scope: input.scope,
       caps: input.caps ?? {},
+      ...(input.format === 'csv' ? { csvCells: input.csvCells ?? 'neutralised' } : {}),
       status: 'collecting',
       progress: { pages: 0, items: 0, calls: 0, credits: 0, fraction: null },
       stopReason: null,
@@ -351,9 +355,10 @@ export class ExportService {
         stop,
         files: job.files,
         csvIdColumns: job.format === 'csv' ? csvIdColumns(job.files[0] as string, plan) : undefined,
+        csvCells: job.csvCells ?? 'neutralised',
       });
       try {
-        await writeExport(job.format, job.files[0] as string, journal, manifest, plan, writing);
+        await writeExport(job.format, job.files[0] as string, journal, manifest, plan, writing, job.csvCells ?? 'neutralised');
       } catch (error) {
         if (this.quitting) {
           job.status = 'interrupted';

@@ -7,6 +7,7 @@ import { OPERATIONS } from '../../../shared/api/catalog';
 import type { DroppedItem, PagingStopReason } from '../../../shared/ipc/api';
 import type { Mode } from '../../../shared/ipc/app';
 import type { ExportCaps, ExportFormat, ExportScope, StopReason, ViewDescriptor } from '../../../shared/ipc/export';
+import { CSV_CELLS_NOTE, type CsvCells } from './csv-formula';
 import type { PageRecord } from './journal';
 import type { ViewPlan } from './views';
 
@@ -63,6 +64,8 @@ export interface ExportManifest {
     encoding: string;
     id_columns: Record<string, string[]>;
     id_encoding: string;
+    /** how text cells that a spreadsheet would run as formulas were written */
+    text_cells: string;
     how_to_read: Record<string, string>;
   };
 }
@@ -106,6 +109,7 @@ export interface ManifestInput {
   stop: { reason: StopReason; message?: string } | null;
   files: string[];
   csvIdColumns?: Record<string, string[]>;
+  csvCells?: CsvCells;
 }
 
 export function buildManifest(input: ManifestInput): ExportManifest {
@@ -175,6 +179,7 @@ export function buildManifest(input: ManifestInput): ExportManifest {
     manifest.csv = {
       encoding: 'UTF-8 with a byte order mark (so spreadsheets detect it)',
       id_columns: input.csvIdColumns,
+      text_cells: CSV_CELLS_NOTE[input.csvCells ?? 'neutralised'],
       id_encoding:
         'ids are written as ="1234567890123456789" so spreadsheets keep them as text (Excel, LibreOffice, Google Sheets); the exact id is the text between =" and "',
       how_to_read: {

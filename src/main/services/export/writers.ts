@@ -9,6 +9,7 @@ import { basename, dirname, extname, join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import type { ExportFormat } from '../../../shared/ipc/export';
 import { writeFileAtomic, type Sink } from './atomic-file';
+import { neutraliseFormula, type CsvCells } from './csv-formula';
 import { TABLES, type Row, type Table } from './csv-rows';
 import { rawText, type JournalItem } from './journal';
 import type { ExportManifest } from './manifest';
@@ -101,8 +102,17 @@ export async function writeJsonl(target: string, source: ItemStream, manifest: E
 const CSV_BATCH = 100;
 
 /** Rows through csv-stringify in batches (its sync API: no per-row stream overhead), header and BOM first. */
-async function writeTable(sink: Sink, table: Table, source: ItemStream, params: ViewPlan['requests'][number]['params']): Promise<void> {
-  const options = { columns: table.columns.map((key) => ({ key })), cast: { boolean: (v: boolean) => (v ? 'true' : 'false') } };
+async function writeTable(sink: Sink, table: Table, source: ItemStream, params: ViewPlan['requests'][number]['params'], cells: CsvCells): Promise<void> {
+  // id columns are Skein's own ="…" text formulas (see the manifest), never data: they are left as they are
+  const ids = new Set<string>(table.idColumns);
+  const neutral = cells === 'neutralised';
+  const options = {
+    columns: table.columns.map((key) => ({ key })),
+    cast: {
+      boolean: (v: boolean) => (v ? 'true' : 'false'),
+      string: (v: string, ctx: { column?: string | number | undefined }) => (neutral && !(typeof ctx.column === 'string' && ids.has(ctx.column)) ? String(neutraliseFormula(v)) : v),
+    },
+  };
   await sink.write(stringify([], { ...options, header: true, bom: true }));
   let batch: Row[] = [];
   let index = 0;
@@ -124,11 +134,12 @@ export async function writeCsv(
   manifest: ExportManifest,
   plan: ViewPlan,
   signal?: AbortSignal,
+  cells: CsvCells = 'neutralised',
 ): Promise<number> {
   let bytes = 0;
   const params = plan.requests[0]?.params ?? {};
   for (const table of TABLES[plan.itemKind]) {
-    bytes += await writeFileAtomic(csvTablePath(target, table), (sink) => writeTable(sink, table, source, params), signal);
+    bytes += await writeFileAtomic(csvTablePath(target, table), (sink) => writeTable(sink, table, source, params, cells), signal);
   }
   return bytes + (await writeManifestFile(sidecarPath(target), manifest, signal));
 }
@@ -140,6 +151,7 @@ export async function writeExport(
   manifest: ExportManifest,
   plan: ViewPlan,
   signal?: AbortSignal,
+  csvCells: CsvCells = 'neutralised',
 ): Promise<number> {
   switch (format) {
     case 'json':
@@ -147,6 +159,6 @@ export async function writeExport(
     case 'jsonl':
       return writeJsonl(target, source, manifest, signal);
     case 'csv':
-      return writeCsv(target, source, manifest, plan, signal);
+      return writeCsv(target, source, manifest, plan, signal, csvCells);
   }
 }

@@ -69,6 +69,7 @@ export function ExportDialog({ view, onClose }: { view: ViewDescriptor; onClose:
   const titleId = useId();
   const paged = OPERATIONS[view.operation].paged;
   const [format, setFormat] = useState<ExportFormat>('json');
+  const [exactCells, setExactCells] = useState(false);
   const [scope, setScope] = useState<ExportScope>('loaded');
   const [caps, setCaps] = useState<CapFields>(EMPTY_CAPS);
   const [capError, setCapError] = useState<string | null>(null);
@@ -93,7 +94,7 @@ export function ExportDialog({ view, onClose }: { view: ViewDescriptor; onClose:
     setCapError(null);
     setStartError(null);
     actions.start.mutate(
-      { view, format, scope, ...(scope === 'all' ? { caps: read.caps } : {}) },
+      { view, format, scope, ...(scope === 'all' ? { caps: read.caps } : {}), ...(format === 'csv' && exactCells ? { csvCells: 'exact' as const } : {}) },
       {
         onSuccess: ({ job: started }) => started && setJobId(started.id),
         onError: (e) => setStartError(e.message),
@@ -135,6 +136,15 @@ export function ExportDialog({ view, onClose }: { view: ViewDescriptor; onClose:
                 </span>
               </label>
             ))}
+            {format === 'csv' ? (
+              <label className="export__choice">
+                <input type="checkbox" checked={exactCells} onChange={(e) => setExactCells(e.target.checked)} />
+                <span>
+                  Write formula-like cells exactly (for pandas, R){' '}
+                  <span className="muted">— unsafe to open in a spreadsheet: cells starting with = + - @ may run as formulas</span>
+                </span>
+              </label>
+            ) : null}
           </fieldset>
           {paged ? (
             <fieldset>
