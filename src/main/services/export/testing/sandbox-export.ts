@@ -30,6 +30,8 @@ export async function sandboxExporter(baseUrl: string, key: string | null = null
     stateDir: join(dir, 'state'),
     clock: systemClock,
     context: () => ({ appName: 'Skein', appVersion: '0.1.0', mode: 'demo', baseUrl }),
+    // the user confirms looser caps on resume in main's dialog
+    confirm: async () => true,
   });
   return { dir, client, service, stateDir: join(dir, 'state') };
 }
