@@ -18,7 +18,7 @@ import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Frame, type Page } from '@playwright/test';
 import { createCore, type ConfirmRequest, type Core, type SaveRequest, type SecretStorage } from '../src/main/core';
 import { createDispatcher, guarded, isTrustedFrame, type FrameLike } from '../src/main/ipc/dispatch';
-import { serveAsset } from '../src/main/protocol/assets';
+import { serveAsset, type MediaPolicy } from '../src/main/protocol/assets';
 import { startSandbox, type SandboxOptions } from '../src/main/sandbox';
 import { bridgeInitScript, bridgeLayout } from '../src/preload/bridge';
 import { eventChannelName, type EventName, type EventPayload } from '../src/shared/ipc';
@@ -118,7 +118,7 @@ function frameLike(frame: Frame): FrameLike {
   return { url: frame.url(), parent: parent ? frameLike(parent) : null };
 }
 
-async function serveRenderer(isolated = false): Promise<{ server: Server; origin: string }> {
+async function serveRenderer(isolated = false, media?: () => Promise<MediaPolicy>): Promise<{ server: Server; origin: string }> {
   if (!existsSync(join(RENDERER_DIR, 'index.html'))) {
     throw new Error(`No built renderer in ${RENDERER_DIR}: run \`npm run build\` first.`);
   }
@@ -128,7 +128,7 @@ async function serveRenderer(isolated = false): Promise<{ server: Server; origin
       res.writeHead(405).end();
       return;
     }
-    void serveAsset(RENDERER_DIR, path).then((asset) => {
+    void (media ? media() : Promise.resolve(undefined)).then((m) => serveAsset(RENDERER_DIR, path, m)).then((asset) => {
       res.writeHead(asset.status, isolated ? { ...asset.headers, 'Cross-Origin-Embedder-Policy': 'credentialless' } : asset.headers);
       res.end(req.method === 'HEAD' ? undefined : asset.body);
     });
@@ -140,7 +140,9 @@ async function serveRenderer(isolated = false): Promise<{ server: Server; origin
 export async function launchApp(options: LaunchOptions = {}): Promise<SkeinApp> {
   const ownDataDir = !options.userDataDir;
   const userDataDir = options.userDataDir ?? (await mkdtemp(join(tmpdir(), 'skein-e2e-')));
-  const { server, origin } = await serveRenderer(options.crossOriginIsolated);
+  // the CSP names the running sandbox's exact origin, as the app protocol does
+  let mediaPolicy: (() => Promise<MediaPolicy>) | undefined;
+  const { server, origin } = await serveRenderer(options.crossOriginIsolated, () => (mediaPolicy ? mediaPolicy() : Promise.resolve({ remote: true, localOrigins: [] })));
   const browser = options.browser ?? (await launchChromium());
   let context: BrowserContext | undefined;
   let core: Core | undefined;
@@ -184,6 +186,7 @@ export async function launchApp(options: LaunchOptions = {}): Promise<SkeinApp> 
       log: { error: (message, error) => internalErrors.push({ message, error }), warn: () => {} },
     });
     const running = core;
+    mediaPolicy = () => running.mediaPolicy();
     const handle = guarded(
       createDispatcher(core.handlers, { onInternalError: (error, channel) => internalErrors.push({ channel, error }) }),
       (frame) => isTrustedFrame(frame, [origin]),

@@ -109,6 +109,18 @@ export function ConnectionSection({ settings }: { settings: Settings }) {
           </p>
         ) : null}
       </form>
+      <label className="settings__row">
+        <input
+          type="checkbox"
+          checked={settings.loadRemoteMedia}
+          disabled={update.isPending}
+          // the page's content policy is set when it loads: reload so the choice holds for every image
+          onChange={(e) => update.mutate({ loadRemoteMedia: e.target.checked }, { onSuccess: () => window.location.reload() })}
+        />
+        <span>
+          Load images and video from their hosts <span className="muted">— each image load tells its host your address; off shows none</span>
+        </span>
+      </label>
       {update.isError ? <ErrorState compact error={update.error} what="the setting" /> : null}
     </section>
   );
