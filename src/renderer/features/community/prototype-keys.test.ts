@@ -8,7 +8,6 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { communityFixture, spaceFixture } from '../../../shared/api/fixtures';
 import type { AudioSpace, Community, CommunityData } from '../../../shared/api/schemas';
-import { mediaFromExtended } from '../../../main/services/api/normalize/media';
 import { summarizeSpace } from '../space/space-summary';
 import { summarizeCommunity } from './community-summary';
 import { reasonSentence, roleLabel } from './plain-words';
@@ -47,15 +46,12 @@ describe('prototype keys in enum-like fields', () => {
     );
   });
 
-  it('property: a space state and a media type from data are text', () => {
+  it('property: a space state from data is text', () => {
     const space = spaceFixture.data.audio_space_by_rest_id;
     fc.assert(
       fc.property(word, (w) => {
         const s = summarizeSpace({ ...space, metadata: { ...space.metadata, state: w } } as AudioSpace, space.metadata.start);
         expect(typeof s.stateLabel).toBe('string');
-        const media = mediaFromExtended({ type: w, media_url_https: 'https://img.example/x.png', id_str: '1' });
-        const info = (media?.media_results as { result: { media_info: { __typename: unknown } } } | undefined)?.result.media_info;
-        expect(typeof info?.__typename).toBe('string');
       }),
     );
   });
