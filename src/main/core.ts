@@ -164,6 +164,7 @@ export function createCore(deps: CoreDeps): Core {
       mode,
       openExternal: deps.openExternal,
       demoExamples: async () => (await demo.get()).examples,
+      ...(deps.confirm ? { confirm: deps.confirm } : {}),
     }),
     ...createClientHandlers(client),
     ...exporter.handlers,
