@@ -10,17 +10,14 @@ import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
 import type { Plugin } from 'vite';
-import { CONTENT_SECURITY_POLICY } from './src/main/protocol/assets';
+import { metaContentSecurityPolicy } from './src/main/protocol/assets';
 
 /**
- * The CSP also as a <meta> in the built index.html (derived from the header's string, not a copy), so it
- * holds where the header is not applied. `frame-ancestors` has no effect in a <meta> and is left out.
- * Build only: the dev server's React refresh preamble is an inline script.
+ * The CSP also as a <meta> in the built index.html (derived from the header's policy, not a copy), so it
+ * holds where the header is not applied. Build only: the dev server's React refresh preamble is an inline script.
  */
 function cspMeta(): Plugin {
-  const policy = CONTENT_SECURITY_POLICY.split('; ')
-    .filter((directive) => !directive.startsWith('frame-ancestors'))
-    .join('; ');
+  const policy = metaContentSecurityPolicy();
   return {
     name: 'skein-csp-meta',
     apply: 'build',

@@ -89,9 +89,23 @@ describe('createCore', () => {
 describe('openExternalSafely', () => {
   it('refuses anything but http(s) even when called directly', async () => {
     const open = vi.fn(async () => {});
-    expect(await openExternalSafely('file:///etc/passwd', open)).toBe(false);
-    expect(await openExternalSafely('http://example.com', open)).toBe(true);
-    expect(open).toHaveBeenCalledWith('http://example.com/');
+    expect((await openExternalSafely('file:///etc/passwd', open)).opened).toBe(false);
+    expect((await openExternalSafely('https://example.com', open)).opened).toBe(true);
+    expect(open).toHaveBeenCalledWith('https://example.com/');
+  });
+
+  it('opens http only after the user’s yes in main, and never a link with user:password@ (attacks: downgrade, look-alike host)', async () => {
+    const open = vi.fn(async () => {});
+    const asked: string[] = [];
+    const say = (yes: boolean) => async (r: { title: string }) => (asked.push(r.title), yes);
+    expect(await openExternalSafely('http://plain.example/', open, say(false))).toMatchObject({ opened: false, refused: expect.stringMatching(/http/) });
+    expect(await openExternalSafely('http://plain.example/', open)).toMatchObject({ opened: false });
+    expect(open).not.toHaveBeenCalled();
+    expect(await openExternalSafely('http://plain.example/', open, say(true))).toEqual({ opened: true });
+    expect(asked[0]).toContain('plain.example');
+    expect(await openExternalSafely('https://bank.example:pw@evil.example/', open, say(true))).toMatchObject({ opened: false });
+    expect(await openExternalSafely('https://user@evil.example/', open, say(true))).toMatchObject({ opened: false });
+    expect(open).toHaveBeenCalledOnce();
   });
 });
 

@@ -4,6 +4,7 @@
  * (index.ts) and the browser shell (web-shell/cli.ts; the e2e host runs it
  * too) both call `createCore`, so the tests drive the very handlers the app runs.
  */
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { DemoExamples, EventName, EventPayload, Handlers, Mode } from '../shared/ipc';
 import { createAppHandlers, type AppIdentity } from './ipc/handlers/app';
@@ -13,6 +14,7 @@ import { createClientServices, type ClientServices } from './services/client-ser
 import { systemClock } from './services/clock';
 import { clientPageSource } from './services/export/client-source';
 import type { ExportPlatform } from './services/export/reporter';
+import type { MediaPolicy } from './protocol/assets';
 import type { Confirm } from './services/confirm';
 import type { SecretStorage } from './services/keys/secret-storage';
 
@@ -79,6 +81,8 @@ export interface Core {
   onSenderGone(senderId: number): void;
   /** the demo sandbox, started on first use; null when Skein points at another server */
   sandbox(): Promise<SandboxHandle | null>;
+  /** where the page may load images and media from (the app protocol's CSP): https unless turned off, and the sandbox's exact origin */
+  mediaPolicy(): Promise<MediaPolicy>;
   dispose(): Promise<void>;
 }
 
@@ -97,10 +101,28 @@ export function lazy<T>(start: () => Promise<T>): { get(): Promise<T>; peek(): P
   };
 }
 
+/** A free loopback port, known before the sandbox starts, so the page's CSP can name its exact origin. */
+export function reserveLoopbackPort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const probe = createServer();
+    probe.once('error', fail);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => done(port));
+    });
+  });
+}
+
 export function createCore(deps: CoreDeps): Core {
   const now = deps.now ?? Date.now;
   const doFetch = deps.fetch ?? globalThis.fetch.bind(globalThis);
-  const demo = lazy(() => deps.startSandbox({ port: 0 }));
+  // the sandbox's port is chosen now and started on first use; if it was taken meanwhile, any port (media then needs a reload)
+  const demoPort = deps.apiBaseUrl ? Promise.resolve(0) : reserveLoopbackPort().catch(() => 0);
+  const demo = lazy(async () => {
+    const port = await demoPort;
+    return port === 0 ? deps.startSandbox({ port: 0 }) : deps.startSandbox({ port }).catch(() => deps.startSandbox({ port: 0 }));
+  });
   const senderGone: Array<(senderId: number) => void> = [];
   const disposers: Array<() => Promise<void> | void> = [];
 
@@ -142,6 +164,7 @@ export function createCore(deps: CoreDeps): Core {
       mode,
       openExternal: deps.openExternal,
       demoExamples: async () => (await demo.get()).examples,
+      ...(deps.confirm ? { confirm: deps.confirm } : {}),
     }),
     ...createClientHandlers(client),
     ...exporter.handlers,
@@ -154,6 +177,13 @@ export function createCore(deps: CoreDeps): Core {
       for (const listener of senderGone) listener(senderId);
     },
     sandbox: async () => (deps.apiBaseUrl ? null : demo.get()),
+    mediaPolicy: async () => {
+      await client.ready;
+      const started = demo.peek();
+      const running = started ? await started.catch(() => null) : null;
+      const port = running?.port ?? (await demoPort);
+      return { remote: client.settings().loadRemoteMedia, localOrigins: port > 0 ? [`http://127.0.0.1:${port}`] : [] };
+    },
     dispose: async () => {
       for (const dispose of disposers.splice(0).reverse()) await dispose();
       const running = demo.peek();

@@ -95,7 +95,6 @@ if (!app.requestSingleInstanceLock()) {
 
   void app.whenReady().then(() => {
     denyPermissions(session.defaultSession);
-    handleAppProtocol(session.defaultSession, rendererRoot);
     core = createCore({
       userDataDir: app.getPath('userData'),
       secretStorage,
@@ -114,6 +113,8 @@ if (!app.requestSingleInstanceLock()) {
       emit: broadcast,
       log: { error: (message, error) => console.error(message, error), warn: (message) => console.warn(message) },
     });
+    const running = core;
+    handleAppProtocol(session.defaultSession, rendererRoot, () => running.mediaPolicy());
     registerIpc(core.handlers, (frame) => isTrustedFrame(frame, origins), {
       onInternalError: (error, channel) => console.error(`[skein] ${channel} failed`, error),
     });

@@ -45,10 +45,9 @@ describe('navigation guards', () => {
     expect(isAllowedNavigation('http://localhost:5173/', origins)).toBe(false);
   });
 
-  it('sends only http(s) links to the system browser', () => {
+  it('sends only https links without credentials to the system browser unasked', () => {
     expect(externalTarget('https://example.com/a')).toBe('https://example.com/a');
-    expect(externalTarget('http://example.com')).toBe('http://example.com/');
-    for (const url of ['javascript:alert(1)', 'file:///etc/passwd', 'skein://app/', 'mailto:a@b.c', 'nonsense']) {
+    for (const url of ['http://example.com', 'https://bank.example:pw@evil.example/', 'javascript:alert(1)', 'file:///etc/passwd', 'skein://app/', 'mailto:a@b.c', 'nonsense']) {
       expect(externalTarget(url)).toBeNull();
     }
   });

@@ -55,11 +55,15 @@ export function isAllowedNavigation(url: string, origins: readonly string[]): bo
   return origin !== null && origins.some((o) => originOf(o) === origin);
 }
 
-/** A link that should leave Skein for the system browser: http(s) only. */
+/**
+ * A link that may leave Skein for the system browser without asking: https
+ * only, without a user name or password (http: links go through the bridge's
+ * openExternal, which asks the user in main first).
+ */
 export function externalTarget(url: string): string | null {
   try {
     const u = new URL(url);
-    return u.protocol === 'https:' || u.protocol === 'http:' ? u.toString() : null;
+    return u.protocol === 'https:' && u.username === '' && u.password === '' ? u.toString() : null;
   } catch {
     return null;
   }

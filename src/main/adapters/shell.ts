@@ -1,8 +1,12 @@
-/** Electron glue: hand an http(s) URL to the system browser (callers go through openExternalSafely). */
+/**
+ * Electron glue: hand a URL to the system browser. Callers decide: the
+ * window's guard passes https links (externalTarget), the bridge passes what
+ * openExternalSafely allowed (an http: link only after the user's yes).
+ */
 import { shell } from 'electron';
-import { externalTarget } from '../window';
+import { linkVerdict } from '../../shared/ipc/app';
 
 export async function openInSystemBrowser(url: string): Promise<void> {
-  const target = externalTarget(url);
-  if (target) await shell.openExternal(target, { activate: true });
+  if (linkVerdict(url) === 'refused') return;
+  await shell.openExternal(new URL(url).toString(), { activate: true });
 }

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTENT_SECURITY_POLICY, resolveAssetPath, serveAsset } from './assets';
+import { CONTENT_SECURITY_POLICY, contentSecurityPolicy, resolveAssetPath, serveAsset, type MediaPolicy } from './assets';
 
 let dir: string;
 let root: string;
@@ -75,9 +75,20 @@ describe('CONTENT_SECURITY_POLICY', () => {
     expect(directives['object-src']).toEqual(["'none'"]);
   });
 
-  it('loads post media over https and demo media from the local sandbox, and talks only to itself', () => {
-    expect(directives['img-src']).toEqual(expect.arrayContaining(['https:', 'http://127.0.0.1:*']));
+  it('loads post media over https, never from any local port, and talks only to itself', () => {
+    expect(directives['img-src']).toEqual(expect.arrayContaining(['https:']));
     expect(directives['img-src']).not.toContain('http:');
+    expect(CONTENT_SECURITY_POLICY).not.toMatch(/127\.0\.0\.1|localhost|:\*/);
     expect(directives['connect-src']).toEqual(["'self'"]);
+  });
+
+  it('allows the running sandbox’s exact origin only, and no remote media when the user turned it off', () => {
+    const csp = (m: MediaPolicy) => Object.fromEntries(contentSecurityPolicy(m).split(';').map((d) => { const [k = '', ...v] = d.trim().split(/\s+/); return [k, v]; }));
+    const demo = csp({ remote: true, localOrigins: ['http://127.0.0.1:41234', 'http://127.0.0.1:*', 'http://evil.example:80'] });
+    expect(demo['img-src']).toEqual(["'self'", 'data:', 'blob:', 'https:', 'http://127.0.0.1:41234']);
+    expect(demo['media-src']).toEqual(["'self'", 'blob:', 'https:', 'http://127.0.0.1:41234']);
+    const off = csp({ remote: false, localOrigins: [] });
+    expect(off['img-src']).toEqual(["'self'", 'data:', 'blob:']);
+    expect(off['media-src']).toEqual(["'self'", 'blob:']);
   });
 });

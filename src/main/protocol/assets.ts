@@ -14,27 +14,61 @@ export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
 export const APP_ENTRY_URL = `${APP_ORIGIN}/index.html`;
 
 /**
- * No inline script, no eval, nothing loaded from elsewhere except images and
- * media (post media over https:, and the demo sandbox's media on 127.0.0.1).
- * Data reaches the renderer only through the bridge, so connect-src is 'self'.
+ * Where images and media may come from: `https:` unless the user turned
+ * remote media off, and the running demo sandbox's exact origin — never any
+ * local port (a hostile server's media URLs must not make the page hit local
+ * services).
  */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data: blob: https: http://127.0.0.1:*",
-  "media-src 'self' blob: https: http://127.0.0.1:*",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "worker-src 'self'",
-  "manifest-src 'self'",
-  "object-src 'none'",
-  "frame-src 'none'",
-  "child-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+export interface MediaPolicy {
+  remote: boolean;
+  /** exact origins, e.g. the demo sandbox's `http://127.0.0.1:PORT` */
+  localOrigins: readonly string[];
+}
+
+const EXACT_LOCAL_ORIGIN = /^http:\/\/(?:127\.0\.0\.1|localhost|\[::1\]):\d{1,5}$/;
+
+/**
+ * No inline script, no eval, nothing loaded from elsewhere except images and
+ * media (see MediaPolicy). Data reaches the renderer only through the bridge,
+ * so connect-src is 'self'.
+ */
+export function contentSecurityPolicy(media: MediaPolicy = { remote: true, localOrigins: [] }): string {
+  const sources = [...(media.remote ? ['https:'] : []), ...media.localOrigins.filter((o) => EXACT_LOCAL_ORIGIN.test(o))].join(' ');
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    `img-src 'self' data: blob:${sources ? ` ${sources}` : ''}`,
+    `media-src 'self' blob:${sources ? ` ${sources}` : ''}`,
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "worker-src 'self'",
+    "manifest-src 'self'",
+    "object-src 'none'",
+    "frame-src 'none'",
+    "child-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+export const CONTENT_SECURITY_POLICY = contentSecurityPolicy();
+
+/**
+ * The policy as a `<meta>` in index.html, for where no header is applied. A meta cannot know the demo
+ * sandbox's port, so it allows any loopback port for images and media; where the header is served too
+ * (the app protocol, the browser shell) both apply, and the header's exact origin is what holds.
+ * `frame-ancestors` has no effect in a meta and is left out.
+ */
+export function metaContentSecurityPolicy(): string {
+  const loopback = ' http://127.0.0.1:* http://localhost:*';
+  return contentSecurityPolicy()
+    .split('; ')
+    .filter((directive) => !directive.startsWith('frame-ancestors'))
+    .map((directive) => (directive.startsWith('img-src') || directive.startsWith('media-src') ? directive + loopback : directive))
+    .join('; ');
+}
 
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'Content-Security-Policy': CONTENT_SECURITY_POLICY,
@@ -101,10 +135,11 @@ export interface AssetResponse {
 }
 
 /** Reads the asset a URL path names, with the security headers; 404 for anything else. */
-export async function serveAsset(root: string, urlPath: string): Promise<AssetResponse> {
+export async function serveAsset(root: string, urlPath: string, media?: MediaPolicy): Promise<AssetResponse> {
+  const security = media ? { ...SECURITY_HEADERS, 'Content-Security-Policy': contentSecurityPolicy(media) } : SECURITY_HEADERS;
   const notFound: AssetResponse = {
     status: 404,
-    headers: { ...SECURITY_HEADERS, 'Content-Type': 'text/plain; charset=utf-8' },
+    headers: { ...security, 'Content-Type': 'text/plain; charset=utf-8' },
     body: 'Not found',
   };
   const file = resolveAssetPath(root, urlPath);
@@ -116,7 +151,7 @@ export async function serveAsset(root: string, urlPath: string): Promise<AssetRe
     const body = await readFile(real);
     return {
       status: 200,
-      headers: { ...SECURITY_HEADERS, 'Content-Type': mimeType(real), 'Cache-Control': 'no-cache' },
+      headers: { ...security, 'Content-Type': mimeType(real), 'Cache-Control': 'no-cache' },
       body,
     };
   } catch {

@@ -3,7 +3,7 @@
  * renderer through serveAsset (CSP header, traversal refused).
  */
 import { protocol, type Session } from 'electron';
-import { APP_HOST, APP_SCHEME, serveAsset } from './assets';
+import { APP_HOST, APP_SCHEME, serveAsset, type MediaPolicy } from './assets';
 
 /** Must run before `app` is ready: a standard, secure origin for the renderer. */
 export function registerAppScheme(): void {
@@ -12,13 +12,13 @@ export function registerAppScheme(): void {
   ]);
 }
 
-export function handleAppProtocol(session: Session, rendererRoot: string): void {
+export function handleAppProtocol(session: Session, rendererRoot: string, mediaPolicy?: () => Promise<MediaPolicy>): void {
   session.protocol.handle(APP_SCHEME, async (request) => {
     const url = new URL(request.url);
     if (url.host !== APP_HOST || (request.method !== 'GET' && request.method !== 'HEAD')) {
       return new Response('Not found', { status: 404 });
     }
-    const asset = await serveAsset(rendererRoot, url.pathname);
+    const asset = await serveAsset(rendererRoot, url.pathname, mediaPolicy ? await mediaPolicy() : undefined);
     return new Response(request.method === 'HEAD' ? null : asset.body, {
       status: asset.status,
       headers: asset.headers,

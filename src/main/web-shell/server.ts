@@ -197,7 +197,8 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
       res.end(req.method === 'HEAD' ? undefined : script);
       return;
     }
-    const asset = await serveAsset(options.rendererDir, url.pathname);
+    // the CSP names the running demo sandbox's exact origin for images, as the app protocol does
+    const asset = await serveAsset(options.rendererDir, url.pathname, await options.core.mediaPolicy());
     let body = asset.body;
     if (asset.status === 200 && asset.headers['Content-Type']?.startsWith('text/html')) {
       body = withBridgeScript(typeof body === 'string' ? body : Buffer.from(body).toString('utf8'));

@@ -28,6 +28,13 @@ describe('ErrorState', () => {
     expect(html).toContain('14:02:10');
     expect(html).toContain('Wait a little.');
   });
+  it('a rate-limit pause shows its countdown and offers Try now while it runs', () => {
+    const html = render(new SkeinError('rate-limited', 'The service asks Skein to wait (Retry-After: “86400”)', { retryAt: Date.now() + 10 * 60_000 }));
+    expect(html).toMatch(/\(\d+ s\)/);
+    expect(html).toContain('>Try now<');
+    expect(html).toContain('Retry-After: “86400”');
+    expect(render(new SkeinError('rate-limited', 'x', { retryAt: Date.now() - 1000 }))).not.toContain('>Try now<');
+  });
   it('lists the fields a validation error names', () => {
     const html = render(new SkeinError('validation', 'bad', { fields: [{ field: 'tweetId', message: 'must not be empty' }] }));
     expect(html).toContain('<code>tweetId</code>: must not be empty');

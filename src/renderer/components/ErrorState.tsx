@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { DEFAULT_ACTIONS, isSkeinError, type ErrorCode } from '../../shared/errors';
 import { navigate } from '../app/navigation';
+import { skein } from '../lib/bridge';
 import { clockTime } from '../lib/time';
 import { routes } from '../lib/routes';
 
@@ -83,6 +84,12 @@ export function ErrorState({ error, onRetry, what, compact = false }: Props) {
         {canRetry ? (
           <button type="button" className="btn btn--primary" onClick={onRetry} disabled={waitSeconds > 0}>
             Retry
+          </button>
+        ) : null}
+        {canRetry && waitSeconds > 0 ? (
+          // a command, not server state: main drops the pause of this service, then the view asks again
+          <button type="button" className="btn" onClick={() => void skein().api.tryNow().catch(() => undefined).then(onRetry)}>
+            Try now
           </button>
         ) : null}
         {NEEDS_KEY.has(code) ? (

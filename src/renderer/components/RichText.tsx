@@ -31,7 +31,7 @@ export function RichText({ text, entities, displayRange, className, searchOrigin
             return <Fragment key={i}>{s.text}</Fragment>;
           case 'url':
             return (
-              <ExternalLink key={i} href={s.href} className="entity entity--url">
+              <ExternalLink key={i} href={s.href} className="entity entity--url" shown={s.text}>
                 {s.text}
               </ExternalLink>
             );

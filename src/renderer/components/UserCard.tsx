@@ -5,6 +5,7 @@ import { compactCount, fullCount, readCount } from '../lib/format';
 import { formatRoute, routes } from '../lib/routes';
 import { Avatar, VerifiedBadge } from './Avatar';
 import './user-card.css';
+import { Handle, handleText, Name } from './Identity';
 
 /** A person in a list: avatar, name, handle, bio snippet and counts; opens the profile. */
 export function UserCard({ user, rank }: { user: User; rank?: number }) {
@@ -26,16 +27,16 @@ export function UserCard({ user, rank }: { user: User; rank?: number }) {
     ['posts', readCount(user.statusesCount)],
   ];
   return (
-    <article className="user-card" data-nav-item="" data-user-id={user.id} tabIndex={0} aria-label={`${user.name} @${user.userName}`} onClick={onClick} onKeyDown={onKeyDown}>
+    <article className="user-card" data-nav-item="" data-user-id={user.id} tabIndex={0} aria-label={`${user.name} ${handleText(user.userName)}`} onClick={onClick} onKeyDown={onKeyDown}>
       {rank !== undefined ? <span className="user-card__rank">{rank}</span> : null}
       <Avatar src={user.profilePicture} name={user.name} />
       <div className="user-card__body">
         <div className="user-card__who">
           <a href={href} className="user-card__name" dir="auto">
-            {user.name}
+            <Name text={user.name} />
           </a>
           {user.isBlueVerified ? <VerifiedBadge /> : null}
-          <span className="muted">@{user.userName}</span>
+          <Handle className="muted" handle={user.userName} />
         </div>
         {user.description ? (
           <p className="user-card__bio" dir="auto">

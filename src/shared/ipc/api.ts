@@ -48,6 +48,8 @@ export const ApiCallOutput = z.object({
     /** items already seen on an earlier page of the same view */
     duplicatesRemoved: z.number().int(),
     dropped: z.array(DroppedItem),
+    /** parts of kept items cut because they were nested too deep (a hostile or broken answer) */
+    cut: z.array(DroppedItem).optional(),
     /** ids asked for in a batch lookup that the API did not return */
     notFound: z.array(z.string()),
   }),

@@ -28,22 +28,34 @@ export const DemoExamples = z.object({
 });
 export type DemoExamples = z.infer<typeof DemoExamples>;
 
+/**
+ * How a link may leave Skein (issue 21): `https:` opens; `http:` only after the
+ * user says yes in main's own dialog; a link carrying `user:password@` (which
+ * makes `https://bank.example:pw@evil.example` look like the bank) and any
+ * other scheme never open.
+ */
+export function linkVerdict(url: string): 'https' | 'http' | 'refused' {
+  try {
+    const u = new URL(url);
+    if (u.username !== '' || u.password !== '') return 'refused';
+    if (u.protocol === 'https:') return 'https';
+    if (u.protocol === 'http:') return 'http';
+    return 'refused';
+  } catch {
+    return 'refused';
+  }
+}
+
 export const ExternalUrl = z
   .string()
   .max(4096)
-  .refine((u) => {
-    try {
-      const p = new URL(u).protocol;
-      return p === 'https:' || p === 'http:';
-    } catch {
-      return false;
-    }
-  }, 'only https: and http: links open outside Skein');
+  .refine((u) => linkVerdict(u) !== 'refused', 'only https: (and, once confirmed, http:) links without a user name or password open outside Skein');
 
 export const appContract = {
   app: {
     info: fn(z.undefined(), AppInfo),
-    openExternal: fn(z.object({ url: ExternalUrl }), z.object({ opened: z.boolean() })),
+    /** `opened: false` with `refused` saying why in plain words (an http: link the user did not confirm) */
+    openExternal: fn(z.object({ url: ExternalUrl }), z.object({ opened: z.boolean(), refused: z.string().optional() })),
   },
   demo: {
     examples: fn(z.undefined(), DemoExamples.nullable()),

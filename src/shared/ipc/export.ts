@@ -147,6 +147,10 @@ export const ExportProgress = z.object({
 });
 export type ExportProgress = z.infer<typeof ExportProgress>;
 
+/** CSV text cells: `neutralised` (default) keeps spreadsheets from running them as formulas; `exact` for pandas and R */
+export const CsvCells = z.enum(['neutralised', 'exact']);
+export type CsvCells = z.infer<typeof CsvCells>;
+
 export const ExportJob = z.object({
   id: z.string(),
   view: ViewDescriptor,
@@ -155,6 +159,8 @@ export const ExportJob = z.object({
   caps: ExportCaps,
   /** absent in jobs saved before options existed: the defaults */
   options: ExportOptions.optional(),
+  /** CSV only; absent: neutralised */
+  csvCells: CsvCells.optional(),
   status: ExportStatus,
   progress: ExportProgress,
   stopReason: StopReason.nullable(),
@@ -174,6 +180,7 @@ export const ExportStartInput = z.object({
   scope: ExportScope,
   caps: ExportCaps.optional(),
   options: ExportOptions.optional(),
+  csvCells: CsvCells.optional(),
 });
 export type ExportStartInput = z.infer<typeof ExportStartInput>;
 

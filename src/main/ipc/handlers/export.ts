@@ -74,7 +74,7 @@ export function createExportFeature(deps: ExportFeatureDeps): ExportFeature {
   const handlers: ExportHandlers = {
     export: {
       estimate: ({ view, scope }) => service.estimate(view, scope),
-      start: async ({ view, format, scope, caps, options }) => {
+      start: async ({ view, format, scope, caps, options, csvCells }) => {
         planView(view); // refuse bad params before asking for a file
         const chosen = await deps.chooseSavePath({
           title: 'Export view',
@@ -83,7 +83,9 @@ export function createExportFeature(deps: ExportFeatureDeps): ExportFeature {
         });
         if (chosen === null) return { job: null };
         const targetPath = extname(chosen) ? chosen : `${chosen}.${FILTERS[format].extensions[0]}`;
-        return { job: await service.start({ view, format, scope, ...(caps ? { caps } : {}), ...(options ? { options } : {}), targetPath }) };
+        return {
+          job: await service.start({ view, format, scope, ...(caps ? { caps } : {}), ...(options ? { options } : {}), ...(csvCells ? { csvCells } : {}), targetPath }),
+        };
       },
       status: ({ jobId }) => service.status(jobId),
       list: () => service.list(),

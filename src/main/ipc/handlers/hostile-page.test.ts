@@ -13,7 +13,7 @@ import { createClientServices } from '../../services/client-services';
 import type { ConfirmRequest } from '../../services/confirm';
 import { FakeClock } from '../../services/testing/fake-clock';
 import { fakeSecretStorage } from '../../services/testing/fake-secret-storage';
-import { startHostileServer, type HostileServer } from '../../services/testing/hostile-server';
+import { INNOCENT_TEXT, startHostileServer, type HostileServer } from '../../services/testing/hostile-server';
 import { createContractDispatcher } from '../dispatch';
 import { createClientHandlers } from './client';
 
@@ -261,5 +261,33 @@ describe('a 429 pauses one base URL, for a bounded time', () => {
     const r = await s.call('api.call', quotes);
     expect(r.ok).toBe(false);
     if (!r.ok && r.error.details?.retryAt !== undefined) expect(r.error.details.retryAt - s.clock.now()).toBeLessThanOrEqual(15 * 60 * 1000);
+  });
+});
+
+describe('hostile bodies from the server', () => {
+  it('a retweet chain and an unknown field 10,000 deep are cut and reported; the page, its innocent post and its raw items cross the bridge', async () => {
+    const a = await server();
+    const s = setup();
+    await userSetUp(s, a);
+    a.use('deep');
+    const r = await s.call<ApiCallOutput>('api.call', quotes);
+    const page = ok(r);
+    // what the bridge does with an answer (Electron's structured clone, the e2e host's JSON)
+    const text = JSON.stringify(r);
+    structuredClone(r);
+    expect(text.length).toBeLessThan(200_000);
+    expect(page.items.map((p) => (p as { text: string }).text)).toEqual(['A post with a deep retweet chain', INNOCENT_TEXT]);
+    expect(page.report.cut?.map((c) => c.message)).toEqual(expect.arrayContaining([expect.stringMatching(/post nested more than 3/), expect.stringMatching(/deeper than 64/)]));
+  });
+
+  it('prototype keys as keys and values do not pollute or crash main', async () => {
+    const a = await server();
+    const s = setup();
+    await userSetUp(s, a);
+    a.use('proto-keys');
+    const page = ok(await s.call<ApiCallOutput>('api.call', quotes));
+    expect(page.items.length).toBeGreaterThan(1);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.prototype.toString.call([])).toBe('[object Array]');
   });
 });

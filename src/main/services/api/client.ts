@@ -139,7 +139,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
         items,
         data: isList ? null : page.data,
         paging,
-        report: { duplicatesRemoved, dropped: page.dropped, notFound },
+        report: { duplicatesRemoved, dropped: page.dropped, notFound, ...(page.cut ? { cut: page.cut } : {}) },
         meta,
       },
     };
@@ -208,6 +208,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
       });
       const page = normalizePage(op, answer.body, answer.status);
       if (page.dropped.length > 0) logger.warn(`${op}: dropped ${page.dropped.length} malformed item(s)`, { dropped: page.dropped.slice(0, 5) });
+      if (page.cut) logger.warn(`${op}: cut ${page.cut.length} part(s) nested too deep`, { cut: page.cut.slice(0, 5) });
       const fetchedAt = clock.now();
       const stored: StoredAnswer = { operation: op, paramsKey: c.paramsKey, cursor: c.cursor, fetchedAt, httpStatus: answer.status, body: answer.body, page, bytes: answer.bytes };
       store.put(stored, { sameSnapshot: input.reread === true });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../testing/fake-clock';
-import { attempt, decodeUtf8, type FetchLike } from './transport';
+import { attempt, decodeUtf8, formatMiB, type FetchLike } from './transport';
 
 const reference = (bytes: Uint8Array) => new TextDecoder('utf-8').decode(bytes);
 const utf8 = (s: string) => new TextEncoder().encode(s);
@@ -74,5 +74,13 @@ describe('attempt reads the body', () => {
   it('still refuses an answer over the cap', async () => {
     const bytes = utf8(JSON.stringify({ a: 'é'.repeat(600) }));
     await expect(run(new Response(bytes, { headers: { 'content-type': 'application/json' } }), 1_000)).rejects.toMatchObject({ error: { code: 'malformed' } });
+  });
+
+  it('names the cap in the unit it is set in: 32 MiB, not “34 MB”', async () => {
+    const bytes = utf8(JSON.stringify({ a: 'x'.repeat(3 * 1024 * 1024) }));
+    await expect(run(new Response(bytes, { headers: { 'content-type': 'application/json' } }), 2 * 1024 * 1024)).rejects.toMatchObject({
+      error: { message: 'The answer is larger than 2 MiB; Skein refuses it.' },
+    });
+    expect(formatMiB(32 * 1024 * 1024)).toBe('32 MiB');
   });
 });

@@ -100,7 +100,7 @@ function safeHost(url: string): string {
 
 async function readCapped(res: Response, maxBytes: number): Promise<{ text: string; bytes: number }> {
   const tooLarge = () =>
-    new AttemptFailure(makeError('malformed', `The answer is larger than ${Math.round(maxBytes / 1_000_000)} MB; Skein refuses it.`, { httpStatus: res.status }), false);
+    new AttemptFailure(makeError('malformed', `The answer is larger than ${formatMiB(maxBytes)}; Skein refuses it.`, { httpStatus: res.status }), false);
   const declared = Number(res.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) {
     await res.body?.cancel().catch(() => undefined);
@@ -158,4 +158,10 @@ export function parseAnswer(status: number, headers: Headers, text: string, byte
   } catch (e) {
     return { status, body: undefined, bodyProblem: `invalid JSON (${e instanceof Error ? e.message : 'parse error'})`, bodyCut: true, retryAfter, bytes };
   }
+}
+
+/** a byte count in binary units, as the cap is set (32 MiB, not "34 MB") */
+export function formatMiB(bytes: number): string {
+  const mib = bytes / (1024 * 1024);
+  return `${Number.isInteger(mib) ? mib : mib.toFixed(1)} MiB`;
 }

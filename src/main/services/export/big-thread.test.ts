@@ -51,9 +51,11 @@ describe('fetch everything on the 10,000-reply thread', () => {
       stateDir: first.stateDir,
       clock: systemClock,
       context: () => ({ appName: 'Skein', appVersion: '0.1.0', mode: 'demo', baseUrl: sandbox.baseUrl }),
+      confirm: async () => true,
     });
     expect((await restarted.list()).map((j) => j.id)).toEqual([job.id]);
-    await restarted.resume(job.id);
+    // to the end: no caps, which the user confirms in main's dialog
+    await restarted.resume(job.id, {});
     expect((await restarted.settled(job.id)).status).toBe('complete');
 
     const resumed = await read(target);

@@ -91,4 +91,44 @@ describe('CSV export', () => {
     const [trend] = TABLES.trend[0]!.rows({ trend: { name: '#x', target: { query: '%23x' }, rank: 1 } }, null, { params: {}, index: 0 });
     expect(trend).toMatchObject({ position: 1, name: '#x', query: '%23x' });
   });
+
+  it.each([
+    ['csv', undefined],
+    ['csv', 'exact'],
+    ['json', undefined],
+  ] as const)('formula cells (attack: =HYPERLINK, +, -, @, TAB, CR) in %s, cells %s', async (format, csvCells) => {
+    const hostile = ['=HYPERLINK("http://evil.invalid","x")', '+1+1', '-2+3', '@SUM(A1)', '\t=1', '\r=1', 'plain'];
+    const items = hostile.map((t, i) => post(`10000000000000000${10 + i}`, null, { text: t, author: { type: 'user', id: '2000000000000000002', userName: 'ann', name: t } }));
+    const dir = await mkdtemp(join(tmpdir(), 'skein-csv-'));
+    const service = new ExportService({
+      source: memorySource([{ items }]),
+      stateDir: join(dir, 'state'),
+      clock: new FakeClock(),
+      context: () => ({ appName: 'Skein', appVersion: '0.1.0', mode: 'demo', baseUrl: 'http://127.0.0.1:1' }),
+    });
+    const target = join(dir, `f.${format}`);
+    const view = { kind: 'thread', operation: 'postRepliesV2', params: { tweetId: ROOT } } as const;
+    const job = await service.start({ view, format, scope: 'all', targetPath: target, ...(csvCells ? { csvCells } : {}) });
+    expect((await service.settled(job.id)).status).toBe('complete');
+    const text = await readFile(target, 'utf8');
+    if (format === 'json') {
+      // JSON keeps every item byte-exact
+      const parsed = JSON.parse(text) as { items: Array<{ item: { text: string } }> };
+      expect(parsed.items.map((e) => e.item.text)).toEqual(hostile);
+      return;
+    }
+    const manifest = JSON.parse(await readFile(join(dir, 'f.manifest.json'), 'utf8')) as ExportManifest;
+    const rows = readCsv(text, manifest.csv!.id_columns['f.csv']!);
+    const texts = rows.map((r) => r.text);
+    if (csvCells === 'exact') {
+      expect(texts).toEqual(hostile);
+      expect(manifest.csv!.text_cells).toMatch(/exactly as received/);
+    } else {
+      expect(texts).toEqual(hostile.map((t) => (t === 'plain' ? t : `'${t}`)));
+      expect(rows.map((r) => r.author_name)).toEqual(hostile.map((t) => (t === 'plain' ? t : `'${t}`)));
+      expect(manifest.csv!.text_cells).toMatch(/leading apostrophe/);
+      // Skein's own id formulas stay as they are
+      expect(rows[0]!.id).toBe('1000000000000000010');
+    }
+  });
 });

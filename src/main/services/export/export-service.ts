@@ -23,6 +23,7 @@ import {
 } from '../../../shared/ipc/export';
 import type { Clock } from '../clock';
 import type { Confirm } from '../confirm';
+import { defaultCsvCells, type CsvCells } from './csv-formula';
 import { writeFileAtomic } from './atomic-file';
 import { collect, CollectionState, type CollectOutcome } from './collector';
 import { estimateExport } from './estimate';
@@ -60,6 +61,8 @@ export interface StartExport {
   scope: ExportScope;
   caps?: ExportCaps;
   options?: ExportOptions;
+  /** CSV text cells; absent: neutralised for spreadsheets, exact for analysis (pandas, R, DuckDB run no formulas) */
+  csvCells?: CsvCells;
   /** chosen in main (save dialog) */
   targetPath: string;
 }
@@ -148,6 +151,7 @@ export class ExportService {
       scope: input.scope,
       caps: input.caps ?? {},
       ...(input.options ? { options: input.options } : {}),
+      ...(input.format === 'csv' ? { csvCells: input.csvCells ?? defaultCsvCells(input.options) } : {}),
       status: 'collecting',
       progress: { pages: 0, items: 0, calls: 0, credits: 0, fraction: null },
       stopReason: null,
@@ -388,9 +392,10 @@ export class ExportService {
         files: job.files,
         csvIdColumns: job.format === 'csv' ? csvIdColumns(job.files[0] as string, plan) : undefined,
         ...(job.options ? { options: job.options } : {}),
+        csvCells: job.csvCells ?? defaultCsvCells(job.options),
       });
       try {
-        await writeExport(job.format, job.files[0] as string, journal, manifest, plan, writing, job.options);
+        await writeExport(job.format, job.files[0] as string, journal, manifest, plan, writing, job.options, job.csvCells ?? defaultCsvCells(job.options));
       } catch (error) {
         if (this.quitting) {
           job.status = 'interrupted';

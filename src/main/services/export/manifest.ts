@@ -7,6 +7,7 @@ import { OPERATIONS } from '../../../shared/api/catalog';
 import type { DroppedItem, PagingStopReason } from '../../../shared/ipc/api';
 import type { Mode } from '../../../shared/ipc/app';
 import type { ExportCaps, ExportFormat, ExportOptions, ExportScope, StopReason, ViewDescriptor } from '../../../shared/ipc/export';
+import { CSV_CELLS_NOTE, defaultCsvCells, type CsvCells } from './csv-formula';
 import type { FailedFetch, PageRecord } from './journal';
 import type { ViewPlan } from './views';
 
@@ -87,6 +88,8 @@ export interface ExportManifest {
     /** the types a typed reader should give the columns (ids are text) */
     column_types: Record<string, 'string'>;
     newlines: string;
+    /** how text cells that a spreadsheet would run as formulas were written */
+    text_cells: string;
     how_to_read: Record<string, string>;
   };
 }
@@ -132,6 +135,7 @@ export interface ManifestInput {
   files: string[];
   csvIdColumns?: Record<string, string[]>;
   options?: ExportOptions;
+  csvCells?: CsvCells;
 }
 
 const PROVENANCE_FIELDS = {
@@ -251,11 +255,11 @@ export function buildManifest(input: ManifestInput): ExportManifest {
     incomplete_message: input.stop ? (input.stop.message ?? STOP_MESSAGES[input.stop.reason]) : null,
     files: input.files,
   };
-  if (input.csvIdColumns) manifest.csv = csvSection(input.csvIdColumns, input.options);
+  if (input.csvIdColumns) manifest.csv = csvSection(input.csvIdColumns, input.options, input.csvCells ?? defaultCsvCells(input.options));
   return manifest;
 }
 
-function csvSection(idColumns: Record<string, string[]>, options: ExportOptions | undefined): NonNullable<ExportManifest['csv']> {
+function csvSection(idColumns: Record<string, string[]>, options: ExportOptions | undefined, cells: CsvCells): NonNullable<ExportManifest['csv']> {
   const flavour = options?.csvFlavour ?? 'spreadsheet';
   const columnTypes: Record<string, 'string'> = {};
   for (const cols of Object.values(idColumns)) for (const c of cols) columnTypes[c] = 'string';
@@ -271,6 +275,7 @@ function csvSection(idColumns: Record<string, string[]>, options: ExportOptions 
       id_encoding: 'ids are plain text (digits, or the service\'s own id strings); read id columns as text, never as numbers',
       column_types: columnTypes,
       newlines,
+      text_cells: CSV_CELLS_NOTE[cells],
       how_to_read: {
         pandas: `df = pd.read_csv(path, dtype={${types.map((c) => `'${c}': str`).join(', ')}}, keep_default_na=False)`,
         R: "df <- read.csv(path, colClasses='character', encoding='UTF-8')",
@@ -287,6 +292,7 @@ function csvSection(idColumns: Record<string, string[]>, options: ExportOptions 
       'numeric ids are written as ="1234567890123456789" so spreadsheets keep them as text (Excel, LibreOffice, Google Sheets); the exact id is the text between =" and ". Other ids are plain text.',
     column_types: columnTypes,
     newlines,
+    text_cells: CSV_CELLS_NOTE[cells],
     how_to_read: {
       pandas: "df = pd.read_csv(path, dtype=str, encoding='utf-8-sig', keep_default_na=False); df[col] = df[col].str.replace(r'^=\"|\"$', '', regex=True)",
       R: "df <- read.csv(path, colClasses='character', fileEncoding='UTF-8-BOM'); df[[col]] <- gsub('^=\"|\"$', '', df[[col]])",

@@ -11,6 +11,7 @@ import { basename, dirname, extname, join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import type { CsvFlavour, ExportFormat, ExportOptions } from '../../../shared/ipc/export';
 import { writeFileAtomic, type Sink } from './atomic-file';
+import { neutraliseFormula, type CsvCells } from './csv-formula';
 import { csvId, decodeCsvId, TABLES, type Row, type Table } from './csv-rows';
 import { rawText, type JournalItem } from './journal';
 import type { ExportManifest } from './manifest';
@@ -147,6 +148,7 @@ export function idCell(cell: string, flavour: CsvFlavour): string {
 }
 
 const LINE_BREAK = /\r\n|\r|\n/g;
+const SPREADSHEET_ID = /^="\d+"$/;
 
 /** The row as written: ids in the flavour, line breaks escaped when asked, provenance last. */
 function finishRow(row: Row, table: Table, options: Required<ExportOptions>, provenance: Provenance): Row {
@@ -174,9 +176,18 @@ async function writeTable(
   params: ViewPlan['requests'][number]['params'],
   manifest: ExportManifest,
   written: Required<ExportOptions>,
+  cells: CsvCells,
 ): Promise<void> {
   const columns = [...table.columns, ...PROVENANCE_COLUMNS].map((key) => ({ key }));
-  const options = { columns, cast: { boolean: (v: boolean) => (v ? 'true' : 'false') } };
+  const neutral = cells === 'neutralised';
+  const options = {
+    columns,
+    cast: {
+      boolean: (v: boolean) => (v ? 'true' : 'false'),
+      // Skein's own numeric-id text formulas (="123…", see the manifest) are the one kind of formula written
+      string: (v: string) => (neutral && !SPREADSHEET_ID.test(v) ? String(neutraliseFormula(v)) : v),
+    },
+  };
   await sink.write(stringify([], { ...options, header: true, bom: written.csvFlavour === 'spreadsheet' }));
   const provenance = provenanceCounter(manifest);
   let batch: Row[] = [];
@@ -201,12 +212,13 @@ export async function writeCsv(
   plan: ViewPlan,
   signal?: AbortSignal,
   options?: ExportOptions,
+  cells: CsvCells = 'neutralised',
 ): Promise<number> {
   let bytes = 0;
   const params = plan.requests[0]?.params ?? {};
   const written = writeOptions(options);
   for (const table of TABLES[plan.itemKind]) {
-    bytes += await writeFileAtomic(csvTablePath(target, table), (sink) => writeTable(sink, table, source, params, manifest, written), signal);
+    bytes += await writeFileAtomic(csvTablePath(target, table), (sink) => writeTable(sink, table, source, params, manifest, written, cells), signal);
   }
   return bytes + (await writeManifestFile(sidecarPath(target), manifest, signal));
 }
@@ -219,6 +231,7 @@ export async function writeExport(
   plan: ViewPlan,
   signal?: AbortSignal,
   options?: ExportOptions,
+  csvCells: CsvCells = 'neutralised',
 ): Promise<number> {
   switch (format) {
     case 'json':
@@ -226,6 +239,6 @@ export async function writeExport(
     case 'jsonl':
       return writeJsonl(target, source, manifest, signal);
     case 'csv':
-      return writeCsv(target, source, manifest, plan, signal, options);
+      return writeCsv(target, source, manifest, plan, signal, options, csvCells);
   }
 }

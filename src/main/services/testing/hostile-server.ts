@@ -63,16 +63,26 @@ export function badIndexPost(id: string, chars = 1_000_000): Json {
   });
 }
 
-/** a retweet chain and an unknown field, each `depth` deep */
-export function deepPost(id: string, depth = 10_000): Json {
-  let chain: Json = post(`${id}0`);
-  for (let i = 1; i < depth; i++) chain = post(`${id}${i % 10}`, { retweeted_tweet: chain });
-  let unknown: Json = { leaf: true };
-  for (let i = 0; i < depth; i++) unknown = { nested: unknown };
-  return post(id, { retweeted_tweet: chain, extra_unknown_field: unknown });
+/**
+ * A post whose `retweeted_tweet` chain and an unknown field are each `depth` deep, as JSON text
+ * (built as text: JSON.stringify itself overflows the stack on such a value).
+ */
+export function deepPostJson(id: string, depth = 10_000): string {
+  const link = (i: number) => `{"type":"tweet","id":"${id.slice(0, -4)}${String(i % 10_000).padStart(4, '0')}","text":"deep ${i}","retweeted_tweet":`;
+  const chain = Array.from({ length: depth }, (_, i) => link(i)).join('') + 'null' + '}'.repeat(depth);
+  const unknown = '{"nested":'.repeat(depth) + '{"leaf":true}' + '}'.repeat(depth);
+  const outer = JSON.stringify(post(id, { text: 'A post with a deep retweet chain', entities: null, displayTextRange: null }));
+  return `${outer.slice(0, -1)},"retweeted_tweet":${chain},"extra_unknown_field":${unknown}}`;
 }
 
 const PROTO_WORDS = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'];
+
+function bodyText(category: HostileCategory): string {
+  if (category !== 'deep') return JSON.stringify(bodyFor(category));
+  const page = JSON.stringify(bodyFor('deep'));
+  // the deep post goes first in the list, before the innocent one
+  return page.replace('"tweets":[', `"tweets":[${deepPostJson('1900000000000000001')},`);
+}
 
 function bodyFor(category: HostileCategory): Json {
   const innocent = post('1900000000000000009', { text: INNOCENT_TEXT, entities: null, displayTextRange: null });
@@ -92,8 +102,7 @@ function bodyFor(category: HostileCategory): Json {
       items.push(badIndexPost('1900000000000000001'));
       break;
     case 'deep':
-      items.push(deepPost('1900000000000000001'));
-      break;
+      break; // added as text by bodyText
     case 'formula':
       for (const [i, t] of ['=HYPERLINK("http://evil.example","x")', '+1+1', '-2+3', '@SUM(A1)', '\t=1', '\r=1'].entries()) {
         items.push(post(`190000000000000001${i}`, { text: t, entities: null, displayTextRange: null, author: { ...userFixture, name: t } }));
@@ -188,7 +197,7 @@ export async function startHostileServer(initial: HostileCategory = 'markup'): P
       return;
     }
     let body = bodies.get(cat);
-    if (body === undefined) bodies.set(cat, (body = JSON.stringify(bodyFor(cat))));
+    if (body === undefined) bodies.set(cat, (body = bodyText(cat)));
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(body);
   });

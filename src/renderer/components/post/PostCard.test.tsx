@@ -67,7 +67,7 @@ describe('PostCard', () => {
     const html = renderToStaticMarkup(<PostCard post={post({ quoted_tweet: middle })} />);
     expect(html).toContain('data-post-id="200"');
     expect(html).not.toContain('data-post-id="300"');
-    expect(html).toContain('href="#/post/300/replies">Quoted post by @grace</a>');
+    expect(html).toContain('href="#/post/300/replies">Quoted post by <bdi dir="ltr">@grace</bdi></a>');
   });
   it('says whom a reply answers, from the mention it hides', () => {
     const html = renderToStaticMarkup(
@@ -81,8 +81,18 @@ describe('PostCard', () => {
         })}
       />,
     );
-    expect(html).toContain('Replying to <span><a href="#/user/8/posts">@bob</a></span>');
+    expect(html).toContain('Replying to <span><a href="#/user/8/posts"><bdi dir="ltr">@bob</bdi></a></span>');
     expect(html).toContain('href="#/post/99/replies">parent post</a>');
     expect(html).toMatch(/post__text"[^>]*>yes<\/p>/);
+  });
+
+  it('isolates names and handles, and shows a spoofed handle’s hidden characters as codes with a flag (attack: RTL override, zero width)', () => {
+    const html = renderToStaticMarkup(<PostCard post={post({ author: { ...author, userName: 'ada\u202Egnp.exe', name: 'Ada\u202E moc.evil' } })} />);
+    expect(html).toContain('<bdi>Ada\u202E moc.evil</bdi>');
+    expect(html).toContain('@ada⟨U+202E⟩gnp⟨U+002E⟩exe');
+    expect(html).toContain('aria-label="Unusual handle"');
+    expect(html).not.toContain('@ada\u202E');
+    const plain = renderToStaticMarkup(<PostCard post={post({ author: { ...author, userName: 'a\u200Bda' } })} />);
+    expect(plain).toContain('@a⟨U+200B⟩da');
   });
 });

@@ -11,6 +11,7 @@ import { Counters } from './Counters';
 import { MediaGrid } from './MediaGrid';
 import { ReplyContext } from './ReplyContext';
 import './post-card.css';
+import { Handle, handleText, Name } from '../Identity';
 
 export type PostCardVariant = 'feed' | 'focal' | 'quoted';
 
@@ -73,7 +74,7 @@ export const PostCard = memo(function PostCard({ post: item, variant = 'feed', b
       data-post-id={item.id}
       data-original-id={reposter ? post.id : undefined}
       tabIndex={variant === 'quoted' ? undefined : 0}
-      aria-label={`Post by ${a.name} @${a.userName}${reposter ? `, reposted by @${reposter.userName}` : ''}`}
+      aria-label={`Post by ${a.name} ${handleText(a.userName)}${reposter ? `, reposted by ${handleText(reposter.userName)}` : ''}`}
       onClick={onClick}
       onKeyDown={onKeyDown}
     >
@@ -96,10 +97,10 @@ export const PostCard = memo(function PostCard({ post: item, variant = 'feed', b
         </a>
         <div className="post__who">
           <a href={profile} className="post__name" dir="auto">
-            {a.name}
+            <Name text={a.name} />
           </a>
           {a.isBlueVerified ? <VerifiedBadge /> : null}
-          <span className="post__handle">@{a.userName}</span>
+          <Handle className="post__handle" handle={a.userName} />
           <span aria-hidden="true" className="muted">
             ·
           </span>
@@ -124,7 +125,7 @@ export const PostCard = memo(function PostCard({ post: item, variant = 'feed', b
       {quoted ? (
         quoteDepth >= 1 ? (
           <p className="post__quote-link">
-            <a href={formatRoute(routes.post(quoted.id))}>Quoted post by @{quoted.author.userName}</a>
+            <a href={formatRoute(routes.post(quoted.id))}>Quoted post by <Handle handle={quoted.author.userName} /></a>
           </p>
         ) : (
           <div className="post__quoted">

@@ -1,5 +1,6 @@
 import type { CardPost } from '../../../shared/api/schemas';
 import { formatRoute, routes } from '../../lib/routes';
+import { Handle } from '../Identity';
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
@@ -23,7 +24,7 @@ export function ReplyContext({ post }: { post: CardPost }) {
         mentions.map((m, i) => (
           <span key={m.key}>
             {i > 0 ? ', ' : null}
-            <a href={formatRoute(m.id ? routes.userById(m.id) : routes.userByHandle(m.handle))}>@{m.handle}</a>
+            <a href={formatRoute(m.id ? routes.userById(m.id) : routes.userByHandle(m.handle))}><Handle handle={m.handle} /></a>
           </span>
         ))
       )}

@@ -3,6 +3,7 @@
  * words. Known values get a sentence; unknown ones are split into words so
  * a new value still reads sensibly instead of disappearing.
  */
+import { ownValue } from '../../../shared/own';
 
 /** `ViewerNotMember` → "Viewer not member". */
 export function humanize(word: string): string {
@@ -25,7 +26,7 @@ const ROLES: Record<string, string> = {
 
 /** The viewer's role in a community. */
 export function roleLabel(role: string): string {
-  return ROLES[role] ?? humanize(role);
+  return ownValue(ROLES, role) ?? humanize(role);
 }
 
 const REASONS: Record<string, string> = {
@@ -41,5 +42,5 @@ const REASONS: Record<string, string> = {
 
 /** Why an action is unavailable, as a sentence. */
 export function reasonSentence(reason: string): string {
-  return REASONS[reason] ?? `${humanize(reason)}.`;
+  return ownValue(REASONS, reason) ?? `${humanize(reason)}.`;
 }

@@ -3,6 +3,7 @@
  * it is, whether it is live, how long it has run, who hosts it and how many
  * people take part. Pure; "now" is passed in so durations can be tested.
  */
+import { ownValue } from '../../../shared/own';
 import type { AudioSpace } from '../../../shared/api/schemas';
 import { humanize } from '../community/plain-words';
 
@@ -43,7 +44,7 @@ export function summarizeSpace(space: AudioSpace, now: number): SpaceSummary {
   return {
     title: m.title?.trim() || 'Untitled space',
     state: m.state,
-    stateLabel: STATE_LABELS[m.state] ?? humanize(m.state),
+    stateLabel: ownValue(STATE_LABELS, m.state) ?? humanize(m.state),
     live,
     start,
     ended,

@@ -5,6 +5,7 @@
  * `video_info.variants[]`). This builds the spec's entry from the latter,
  * keeping every original field on it.
  */
+import { ownValue } from '../../../../shared/own';
 import { indexPair, isObject, str, toInt, type Obj } from './values';
 
 const TYPENAME: Record<string, string> = { photo: 'ApiImage', video: 'ApiVideo', animated_gif: 'ApiGif' };
@@ -18,7 +19,7 @@ export function mediaFromExtended(m: unknown): Obj | null {
   const info = isObject(m.original_info) ? m.original_info : {};
   const type = str(m.type, 'photo');
   const mediaInfo: Obj = {
-    __typename: TYPENAME[type] ?? 'ApiImage',
+    __typename: ownValue(TYPENAME, type) ?? 'ApiImage',
     alt_text: typeof m.ext_alt_text === 'string' ? m.ext_alt_text : null,
     original_img_url: imageUrl,
     original_img_width: toInt(info.width) ?? 0,

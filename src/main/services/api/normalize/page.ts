@@ -9,6 +9,7 @@
 import type { z } from 'zod';
 import { ITEM_SCHEMAS, OPERATIONS, isListOperation, type ItemKind, type OperationId } from '../../../../shared/api/catalog';
 import type { DroppedItem } from '../../../../shared/ipc/api';
+import { boundDepth } from './depth';
 import type { SkeinError } from '../../../../shared/errors';
 import { makeError } from '../policy/classify';
 import { compileCheck } from '../../schema-check';
@@ -27,6 +28,8 @@ export interface NormalizedPage {
   /** items in the answer's collection before anything was dropped (what the service bills) */
   rawCount: number;
   dropped: DroppedItem[];
+  /** parts of kept items cut for nesting too deep (see depth.ts), at most 20 listed */
+  cut?: DroppedItem[];
   /** canonical `data` (object operations) */
   data: unknown;
   rawData: unknown;
@@ -128,6 +131,7 @@ export function normalizePage(id: OperationId, body: unknown, httpStatus = 200):
   if (!isListOperation(id)) {
     const schema = ITEM_SCHEMAS[op.itemKind];
     const rawData = dataSource(op.itemKind, body);
+    boundDepth(rawData, 'data');
     const parsed = schema.safeParse(READERS[op.itemKind](rawData));
     if (!parsed.success) {
       const { path, message } = firstIssue(parsed.error, 'data');
@@ -148,7 +152,9 @@ export function normalizePage(id: OperationId, body: unknown, httpStatus = 200):
   const items: unknown[] = [];
   const rawItems: unknown[] = [];
   const dropped: DroppedItem[] = [];
+  const cut: DroppedItem[] = [];
   located.items.forEach((raw, index) => {
+    for (const c of boundDepth(raw, `${located.path}[${index}]`)) if (cut.length < 20) cut.push({ index, path: c.path, message: c.message });
     const item = read(raw);
     // A reader's output is a fresh object: when the compiled check proves it valid as it is, it is kept
     // without zod's copy. Anything else (not proven, or an item passed through as the raw one) is zod's.
@@ -172,5 +178,5 @@ export function normalizePage(id: OperationId, body: unknown, httpStatus = 200):
       message,
     });
   });
-  return { items, rawItems, rawCount: located.items.length, dropped, data: null, rawData: undefined, paging };
+  return { items, rawItems, rawCount: located.items.length, dropped, ...(cut.length > 0 ? { cut } : {}), data: null, rawData: undefined, paging };
 }

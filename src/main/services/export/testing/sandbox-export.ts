@@ -52,6 +52,8 @@ export async function sandboxExporter(baseUrl: string, key: string | null = null
     clock: systemClock,
     context: () => ({ appName: 'Skein', appVersion: '0.1.0', mode: 'demo', baseUrl }),
     ...(options.onUpdate ? { onUpdate: options.onUpdate } : {}),
+    // the user confirms looser caps on resume in main's dialog
+    confirm: async () => true,
   });
   return { dir, client, service, stateDir };
 }

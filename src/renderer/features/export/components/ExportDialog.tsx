@@ -10,7 +10,7 @@ const FORMATS: Array<{ value: FormatChoice; label: string; hint: string }> = [
   { value: 'json', label: 'JSON', hint: 'one file: the manifest and the raw items' },
   { value: 'jsonl', label: 'JSON Lines', hint: 'one raw item per line with where it came from, manifest beside it' },
   { value: 'csv-spreadsheet', label: 'CSV for spreadsheets', hint: 'Excel, LibreOffice, Sheets: long ids kept as text' },
-  { value: 'csv-analysis', label: 'CSV for analysis', hint: 'pandas, R, DuckDB: plain ids, no byte-order mark' },
+  { value: 'csv-analysis', label: 'CSV for analysis', hint: 'pandas, R, DuckDB: plain ids, no byte-order mark, text exactly as received' },
 ];
 
 const ORDERS = ['Latest', 'Relevance', 'Likes'] as const;
@@ -104,6 +104,7 @@ export function ExportDialog({ view, onClose }: { view: ViewDescriptor; onClose:
   const paged = OPERATIONS[view.operation].paged;
   const [choice, setChoice] = useState<FormatChoice>('json');
   const [oneLine, setOneLine] = useState(false);
+  const [exactCells, setExactCells] = useState(false);
   const [chosenOrder, setChosenOrder] = useState<string | null>(null);
   const order = exportOrder(view, chosenOrder);
   const [pickedScope, setScope] = useState<ExportScope>('loaded');
@@ -139,7 +140,14 @@ export function ExportDialog({ view, onClose }: { view: ViewDescriptor; onClose:
     setStartError(null);
     const { format, options } = formatOf(choice);
     actions.start.mutate(
-      { view: order.view, format, scope, options: format === 'csv' ? { ...options, oneLinePerRow: oneLine } : options, ...(scope === 'all' ? { caps: read.caps } : {}) },
+      {
+        view: order.view,
+        format,
+        scope,
+        options: format === 'csv' ? { ...options, oneLinePerRow: oneLine } : options,
+        ...(scope === 'all' ? { caps: read.caps } : {}),
+        ...(choice === 'csv-spreadsheet' && exactCells ? { csvCells: 'exact' as const } : {}),
+      },
       {
         onSuccess: ({ job: started }) => started && setJobId(started.id),
         onError: (e) => setStartError(e.message),
@@ -181,6 +189,15 @@ export function ExportDialog({ view, onClose }: { view: ViewDescriptor; onClose:
                 </span>
               </label>
             ))}
+            {choice === 'csv-spreadsheet' ? (
+              <label className="export__choice export__sub">
+                <input type="checkbox" checked={exactCells} onChange={(e) => setExactCells(e.target.checked)} />
+                <span>
+                  Write formula-like cells exactly{' '}
+                  <span className="muted">(unsafe to open in a spreadsheet: cells starting with = + - @ may run as formulas)</span>
+                </span>
+              </label>
+            ) : null}
             {choice.startsWith('csv') ? (
               <label className="export__choice export__sub">
                 <input type="checkbox" checked={oneLine} onChange={(e) => setOneLine(e.target.checked)} />

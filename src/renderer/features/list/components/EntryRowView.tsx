@@ -9,6 +9,7 @@ import { UserCard } from '../../../components/UserCard';
 import { formatRoute, routes } from '../../../lib/routes';
 import type { EntryView } from '../entry-shape';
 import './list.css';
+import { Handle, handleText, Name } from '../../../components/Identity';
 
 export function EntryRowView({ view }: { view: EntryView }) {
   if (view.kind === 'user') return <UserCard user={view.user} />;
@@ -16,7 +17,7 @@ export function EntryRowView({ view }: { view: EntryView }) {
     const u = view.user;
     const route = routes.userById(u.id);
     return (
-      <article className="entry entry--person" data-nav-item="" aria-label={`${u.name} @${u.handle}`}>
+      <article className="entry entry--person" data-nav-item="" aria-label={`${u.name} ${handleText(u.handle)}`}>
         <Avatar src={u.avatarUrl} name={u.name} />
         <div className="entry__body">
           <a
@@ -28,9 +29,9 @@ export function EntryRowView({ view }: { view: EntryView }) {
               navigate(route);
             }}
           >
-            {u.name}
+            <Name text={u.name} />
           </a>{' '}
-          <span className="muted">@{u.handle}</span>
+          <Handle className="muted" handle={u.handle} />
           {u.description ? (
             <p className="entry__bio" dir="auto">
               {u.description}

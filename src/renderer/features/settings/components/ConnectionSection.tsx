@@ -17,6 +17,9 @@ export function ConnectionSection({ settings }: { settings: Settings }) {
   const mode = choosing ?? settings.mode;
   const [baseUrl, setBaseUrl] = useState(settings.baseUrl);
   const [rps, setRps] = useState(String(settings.requestsPerSecond));
+  const [budget, setBudget] = useState(String(settings.creditsPerHour));
+  const [budgetError, setBudgetError] = useState<string | null>(null);
+  const budgetId = useId();
   const [urlError, setUrlError] = useState<string | null>(null);
   const [rpsError, setRpsError] = useState<string | null>(null);
   const urlId = useId();
@@ -33,6 +36,14 @@ export function ConnectionSection({ settings }: { settings: Settings }) {
     const r = checkRequestsPerSecond(rps);
     setRpsError(r.ok ? null : r.message);
     if (r.ok) update.mutate({ requestsPerSecond: r.value });
+  };
+
+  const saveBudget = (e: FormEvent) => {
+    e.preventDefault();
+    const n = /^\d+(?:\.\d+)?$/.test(budget.trim()) ? Number(budget.trim()) : Number.NaN;
+    const ok = n > 0 && n <= 1e12;
+    setBudgetError(ok ? null : 'The budget is a number of credits above 0.');
+    if (ok) update.mutate({ creditsPerHour: n }, { onError: () => setBudget(String(settings.creditsPerHour)) });
   };
 
   return (
@@ -109,6 +120,45 @@ export function ConnectionSection({ settings }: { settings: Settings }) {
           </p>
         ) : null}
       </form>
+      <form className="settings__row" onSubmit={saveBudget} noValidate>
+        <label htmlFor={budgetId} className="settings__label">
+          Credits per hour
+        </label>
+        <input
+          id={budgetId}
+          className="input settings__input settings__input--short"
+          inputMode="decimal"
+          value={budget}
+          aria-invalid={budgetError ? true : undefined}
+          aria-describedby={`${budgetId}-hint${budgetError ? ` ${budgetId}-error` : ''}`}
+          onChange={(e) => setBudget(e.target.value)}
+        />
+        <button type="submit" className="btn" disabled={update.isPending || budget.trim() === String(settings.creditsPerHour)}>
+          Save
+        </button>
+        <p id={`${budgetId}-hint`} className="muted settings__hint">
+          Live calls stop once this many credits were spent in the last 60 minutes. Raising it, or the pace above what you allowed before, asks you to confirm in a
+          dialog of Skein's own.
+        </p>
+        {budgetError ? (
+          <p id={`${budgetId}-error`} className="settings__error" role="alert">
+            {budgetError}
+          </p>
+        ) : null}
+      </form>
+
+      <label className="settings__row">
+        <input
+          type="checkbox"
+          checked={settings.loadRemoteMedia}
+          disabled={update.isPending}
+          // the page's content policy is set when it loads: reload so the choice holds for every image
+          onChange={(e) => update.mutate({ loadRemoteMedia: e.target.checked }, { onSuccess: () => window.location.reload() })}
+        />
+        <span>
+          Load images and video from their hosts <span className="muted">— each image load tells its host your address; off shows none</span>
+        </span>
+      </label>
       {update.isError ? <ErrorState compact error={update.error} what="the setting" /> : null}
     </section>
   );

@@ -90,6 +90,14 @@ export function UsageView() {
                 <dt>Cost this session</dt>
                 <dd>{formatUsd(usage.data.session.usd)}</dd>
               </div>
+              {usage.data.lastHour ? (
+                <div>
+                  <dt>Live, last 60 minutes</dt>
+                  <dd>
+                    {formatCredits(usage.data.lastHour.credits)} of {formatCredits(usage.data.lastHour.budget)} credits allowed
+                  </dd>
+                </div>
+              ) : null}
               <div>
                 <dt>All sessions</dt>
                 <dd>
@@ -99,6 +107,18 @@ export function UsageView() {
             </dl>
             <ByOperationTable snapshot={usage.data} />
             <RecentCallsTable snapshot={usage.data} />
+            {usage.data.history?.length ? (
+              <section aria-labelledby="usage-history">
+                <h2 id="usage-history">Changes to counting and limits</h2>
+                <ul className="usage__history">
+                  {usage.data.history.map((h, i) => (
+                    <li key={`${h.at}-${i}`}>
+                      <time dateTime={new Date(h.at).toISOString()}>{new Date(h.at).toLocaleString()}</time> — {h.detail}
+                    </li>
+                  ))}
+                </ul>
+              </section>
+            ) : null}
           </>
         )}
       </div>

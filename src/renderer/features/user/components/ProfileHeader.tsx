@@ -5,6 +5,7 @@ import { RichText } from '../../../components/RichText';
 import { readEntities } from '../../../lib/entities';
 import { compactCount, fullCount, readCount } from '../../../lib/format';
 import { parseApiDate } from '../../../lib/time';
+import { Handle, Name } from '../../../components/Identity';
 
 function originOf(url: string): string | null {
   try {
@@ -37,10 +38,10 @@ export function ProfileHeader({ user }: { user: User }) {
       </div>
       <div className="profile__body">
         <h1 className="profile__name" tabIndex={-1} dir="auto">
-          {user.name} {user.isBlueVerified ? <VerifiedBadge /> : null}
+          <Name text={user.name} /> {user.isBlueVerified ? <VerifiedBadge /> : null}
         </h1>
         <p className="profile__handle">
-          @{user.userName}
+          <Handle handle={user.userName} />
           <span className="chip">{user.canDm ? 'Can be messaged' : 'Does not accept messages'}</span>
         </p>
         {bioText ? (

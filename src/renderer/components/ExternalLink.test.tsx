@@ -1,0 +1,42 @@
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { linkHost, textShowsHost } from './ExternalLink';
+import { RichText } from './RichText';
+
+/** attack (issue 21): link text that names one site while the link goes to another; http; user:password@ */
+describe('links from data', () => {
+  const text = 'see https://t.co/a https://t.co/b https://t.co/c https://t.co/d';
+  const html = renderToStaticMarkup(
+    <RichText
+      text={text}
+      entities={{
+        urls: [
+          { url: 'https://t.co/a', display_url: 'bank.example', expanded_url: 'https://evil.example/bank', indices: [4, 18] },
+          { url: 'https://t.co/b', display_url: 'plain.example', expanded_url: 'http://plain.example/', indices: [19, 33] },
+          { url: 'https://t.co/c', display_url: 'bank.example', expanded_url: 'https://bank.example:pw@evil.example/', indices: [34, 48] },
+          { url: 'https://t.co/d', display_url: 'example.org/page', expanded_url: 'https://www.example.org/page', indices: [49, 63] },
+        ],
+      }}
+    />,
+  );
+
+  it('shows the real domain when the text names another', () => {
+    expect(html).toContain('bank.example<span class="link-host"> (evil.example)</span>');
+    expect(html).not.toContain('example.org/page<span class="link-host">');
+  });
+
+  it('marks an http link as unencrypted (main asks before opening it)', () => {
+    expect(html).toContain('plain.example<span class="link-host"> (http, unencrypted)</span>');
+  });
+
+  it('never makes a link of user:password@', () => {
+    expect(html).not.toContain('href="https://bank.example:pw@evil.example/"');
+    expect(html).toMatch(/<span class="entity entity--url" title="Not a link Skein opens[^"]*">bank.example<\/span>/);
+  });
+
+  it('compares hosts leniently', () => {
+    expect(textShowsHost('www.Example.com/x', 'example.com')).toBe(true);
+    expect(textShowsHost('example.com.evil.example', 'evil.example')).toBe(false);
+    expect(linkHost('https://a.example:8443/x')).toBe('a.example');
+  });
+});
