@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { channelName } from '../../shared/ipc';
 import { createCore, type Core } from '../core';
-import { CONTENT_SECURITY_POLICY } from '../protocol/assets';
+import { CONTENT_SECURITY_POLICY, contentSecurityPolicy } from '../protocol/assets';
 import { BRIDGE_PATH, SCRIPT_PATH } from './client';
 import { cookieName } from './security';
 import { AUTH_PATH, bindHost, startWebShell, type WebShell } from './server';
@@ -166,7 +166,9 @@ describe('with the cookie, from its own origin', () => {
   it('serves the renderer under the app CSP, with the bridge as a script file before the app', async () => {
     const reply = await send(shell.port, '/index.html', { headers: { host, cookie } });
     expect(reply.status).toBe(200);
-    expect(reply.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
+    // the app's policy, with the running demo sandbox's exact origin (and no other local port) for images
+    expect(reply.headers['content-security-policy']).toBe(contentSecurityPolicy(await core.mediaPolicy()));
+    expect(String(reply.headers['content-security-policy']).replace(/ http:\/\/127\.0\.0\.1:\d+/g, '')).toBe(CONTENT_SECURITY_POLICY);
     expect(reply.body.indexOf(`<script src="${SCRIPT_PATH}"></script>`)).toBeGreaterThan(0);
     expect(reply.body.indexOf(SCRIPT_PATH)).toBeLessThan(reply.body.indexOf('./app.js'));
     const script = await send(shell.port, SCRIPT_PATH, { headers: { host, cookie } });
