@@ -74,7 +74,10 @@ test('a list: posts newest first, then followers as user cards', async ({ skein 
 
   // loading more than ten pages at once says what it costs first; Cancel spends nothing
   const callsBefore = (await ledger(skein)).totals.byOperation.listTimeline?.calls;
+  // the cost of any number of pages is on screen before a page is asked for
+  await expect(page.getByText('up to 5 calls, about 750 credits')).toBeVisible();
   await page.getByLabel('Load', { exact: true }).selectOption('25');
+  await expect(page.getByText('up to 25 calls, about 3,750 credits')).toBeVisible();
   await page.getByRole('button', { name: 'Load', exact: true }).click();
   const confirm = page.getByRole('dialog', { name: 'Load 25 more pages of posts?' });
   await expect(confirm).toContainText('25');

@@ -160,3 +160,19 @@ test('j/k move between posts, Enter opens the focused one', async ({ skein }) =>
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(new RegExp(`#/post/${a}/replies$`));
 });
+
+test('the Go box reads only the service’s own links: another site’s link opens nothing and spends nothing', async ({ skein }) => {
+  const { page } = skein;
+  await demoExamples(page);
+  const go = page.getByRole('combobox', { name: 'Go to' });
+  const calls = page.getByText(/Calls this session:/);
+  const before = await calls.textContent();
+  await go.fill('https://www.youtube.com/watch?v=dQw4w9WgXcQ');
+  await expect(page.getByRole('status').filter({ hasText: "www.youtube.com can't be opened here" })).toBeVisible();
+  await expect(page.getByRole('listbox', { name: 'Open as' })).toBeHidden();
+  const url = page.url();
+  await go.press('Enter');
+  expect(page.url()).toBe(url);
+  await expect(calls).toHaveText(before ?? '');
+  await expect(go).toHaveAttribute('aria-describedby', /refusal/);
+});
