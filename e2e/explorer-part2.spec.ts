@@ -143,6 +143,10 @@ test('Open article on a post: announced but not available, asked once, never cha
   test.setTimeout(90_000);
   const { page } = skein;
   const ex = await demoExamples(page);
+  // offered only where the post carries an article
+  await openRoute(page, `#/post/${ex.bigThreadPostId}`);
+  await expect(page.locator('article.post--focal')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Open article' })).toHaveCount(0);
   await openRoute(page, `#/post/${ex.mediaPostId}`);
   const open = page.getByRole('button', { name: 'Open article' });
   await open.click();

@@ -227,7 +227,11 @@ test('errors say what happened and what to do', async ({ skein }, testInfo) => {
   await expect(page.getByRole('alert').getByText(/^Wait until \d\d:\d\d:\d\d/)).toBeVisible();
   await expectAccessible(page, testInfo, 'error-rate-limited');
 
-  // an id the API does not know
+  // an id the API does not know: one message, no tabs, one call
+  await control.clearRequests();
   await openRoute(page, '#/post/1');
   await expect(page.getByText('This post was not found')).toBeVisible();
+  await expect(page.getByRole('tablist', { name: 'Post sections' })).toHaveCount(0);
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  expect((await control.requests()).map((r) => r.operation)).toEqual(['postsByIds']);
 });
