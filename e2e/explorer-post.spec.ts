@@ -80,22 +80,24 @@ test('media: a grid of images opens a lightbox with keyboard, alt text and origi
   await expect(page).toHaveURL(new RegExp(`#/post/${post.id}$`)); // Esc closed the lightbox, it did not go back
 });
 
-test('quoted posts nest once; a quote of a quote collapses to a link', async ({ skein }, testInfo) => {
+test('quoted posts nest once; a quote of a quote collapses to a link; the Quotes tab does not repeat the viewed post', async ({ skein }, testInfo) => {
   const { page } = skein;
   const ex = await demoExamples(page);
   await openRoute(page, `#/post/${ex.muchQuotedPostId}/quotes`);
   const quotes = page.getByRole('region', { name: 'Quotes' });
   await expect(page.getByRole('tab', { name: /^Quotes \d/ })).toHaveAttribute('aria-selected', 'true');
-  const nested = quotes.locator('article.post--feed').first().locator('article.post--quoted');
-  await expect(nested).toBeVisible();
-  await expect(nested).toHaveAttribute('data-post-id', ex.muchQuotedPostId);
+  // each quote refers to the viewed post in one line instead of repeating it, image and all
+  const first = quotes.locator('article.post--feed').first();
+  await expect(first.getByText(/^Quoting the post above: @\w+ · /)).toBeVisible();
+  await expect(quotes.locator('article.post--quoted')).toHaveCount(0);
   await expectAccessible(page, testInfo, 'quotes');
   await attachScreenshot(page, testInfo, 'quotes');
 
-  // quotes of a quote (a few in the sandbox's 2,000 quotes): the quoted post is nested, what it quotes becomes a link
+  // a quote of a quote (a few in the sandbox's 2,000 quotes): the quoted post is nested, what it quotes becomes a link
   const quoter = await findPost(page, 'postQuotes', { tweetId: ex.muchQuotedPostId }, (p) => (p.quoteCount ?? 0) > 0, 60);
-  await openRoute(page, `#/post/${quoter.id}/quotes`);
-  const deeper = page.getByRole('region', { name: 'Quotes' }).locator('article.post--quoted').first();
+  const quoteOfQuote = await findPost(page, 'postQuotes', { tweetId: quoter.id }, () => true, 5);
+  await openRoute(page, `#/post/${quoteOfQuote.id}`);
+  const deeper = page.locator('article.post--focal article.post--quoted').first();
   await expect(deeper).toHaveAttribute('data-post-id', quoter.id);
   const link = deeper.getByRole('link', { name: /^Quoted post by @/ });
   await expect(link).toBeVisible();

@@ -94,7 +94,7 @@ function Quotes({ postId, label, quoteCount }: { postId: string; label: string; 
           view={pagedExportView('quotes', { tweetId: postId }, query, summary.items.length, { title: `Quotes of ${label}`, expectedItems: quoteCount })}
         />
       </div>
-      <PostFeed query={query} summary={summary} label="Quotes" noun={{ one: 'quote', many: 'quotes' }} empty="Nobody has quoted this post yet." />
+      <PostFeed query={query} summary={summary} collapseQuoteOf={postId} label="Quotes" noun={{ one: 'quote', many: 'quotes' }} empty="Nobody has quoted this post yet." />
     </>
   );
 }
