@@ -182,3 +182,19 @@ test('look up users by @handle and profile URL (cost shown first); spreadsheet-d
   await expect(box).toHaveValue(/1\.23457E\+18/);
   await expect(page.getByRole('region', { name: 'Found users' }).locator(`article[data-user-id="${ex.profile.id}"]`)).toBeVisible();
 });
+
+test('"Mentions of @…" from Home lands on the mentions, not above them', async ({ skein }) => {
+  const { page } = skein;
+  await page.getByRole('link', { name: /Mentions of @/ }).click();
+  const mentions = page.getByRole('region', { name: /^Posts mentioning @/ });
+  const first = mentions.locator('article[data-post-id]').first();
+  await expect(first).toBeVisible();
+  // the tabs sit at the top of the view, and the first mention is on screen
+  const main = (await page.locator('main').boundingBox())!;
+  await expect
+    .poll(async () => Math.abs((await page.getByRole('tablist', { name: 'Profile sections' }).boundingBox())!.y - main.y))
+    .toBeLessThan(8);
+  const box = (await first.boundingBox())!;
+  expect(box.y).toBeLessThan(main.y + main.height);
+  expect(box.y).toBeGreaterThanOrEqual(main.y);
+});
