@@ -146,7 +146,7 @@ function Mentions({ user, land }: { user: User; land: boolean }) {
     landed.current = true;
     if (root.scrollTop > 0) return;
     const tabs = root.querySelector<HTMLElement>(`#${CSS.escape(`user-${user.id}-tab-mentions`)}`)?.closest<HTMLElement>('.tabs');
-    if (tabs) root.scrollTop += tabs.getBoundingClientRect().top - root.getBoundingClientRect().top;
+    if (tabs) root.scrollBy({ top: tabs.getBoundingClientRect().top - root.getBoundingClientRect().top });
   }, [ready, scroller, user.id]);
   return (
     <>
