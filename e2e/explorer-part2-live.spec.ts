@@ -111,6 +111,10 @@ test('an ended space is not polled and says so; going back to it costs nothing',
   await expect(page.getByText('Ended', { exact: true })).toBeVisible();
   await expect(page.getByText(/This space has ended/)).toBeVisible();
   await expect(page.getByText(/^Lasted /)).toBeVisible();
+  // it says it ended and who took part, never "None right now"
+  await expect(page.getByRole('note').filter({ hasText: /^After it ended: [\d,]+ (people|person) took part; the API names only its (host|\d+ hosts) now\.$/ })).toBeVisible();
+  await expect(page.getByText('None right now.')).toHaveCount(0);
+  await expect(page.getByText('Not listed: the API lists only the hosts once a space has ended.').first()).toBeVisible();
   await expect(page.getByRole('button', { name: 'Start live updates' })).toHaveCount(0);
   await attachScreenshot(page, testInfo, 'space-ended');
   await expectAccessible(page, testInfo, 'space-ended');

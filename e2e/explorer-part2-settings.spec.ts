@@ -124,6 +124,12 @@ test('the usage panel matches the sandbox ledger after a scripted session', asyn
 
   const recent = page.getByRole('table', { name: 'Recent calls' });
   await expect(recent.getByRole('row', { name: /^Community moderators .* 501 .* free: not available yet \(501\)/ })).toBeVisible();
+  // each call says what it was about
+  await expect(recent.getByRole('row', { name: new RegExp(`list ${ex.listId} · page 1`) })).toBeVisible();
+  await expect(recent.getByRole('row', { name: new RegExp(`space ${ex.endedSpaceId}`) })).toBeVisible();
+  // demo calls: free and not kept, said beside the figures
+  await expect(page.getByRole('note').filter({ hasText: 'Demo mode: calls go to Skein' })).toContainText('free and not kept');
+  await expect(page.getByText('All sessions (live mode)')).toBeVisible();
   expect(l.totals.byOperation.communityInfo?.calls).toBe(1); // the second visit was served from cache
   await attachScreenshot(page, testInfo, 'usage');
   await expectAccessible(page, testInfo, 'usage');

@@ -73,7 +73,10 @@ test('a list: posts newest first, then followers as user cards', async ({ skein 
 
   // loading more than ten pages at once says what it costs first; Cancel spends nothing
   const callsBefore = (await ledger(skein)).totals.byOperation.listTimeline?.calls;
+  // the cost of any number of pages is on screen before a page is asked for
+  await expect(page.getByText('up to 5 calls, about 750 credits')).toBeVisible();
   await page.getByLabel('Load', { exact: true }).selectOption('25');
+  await expect(page.getByText('up to 25 calls, about 3,750 credits')).toBeVisible();
   await page.getByRole('button', { name: 'Load', exact: true }).click();
   const confirm = page.getByRole('dialog', { name: 'Load 25 more pages of posts?' });
   await expect(confirm).toContainText('25');
@@ -139,6 +142,10 @@ test('Open article on a post: announced but not available, asked once, never cha
   test.setTimeout(90_000);
   const { page } = skein;
   const ex = await demoExamples(page);
+  // offered only where the post carries an article
+  await openRoute(page, `#/post/${ex.bigThreadPostId}`);
+  await expect(page.locator('article.post--focal')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Open article' })).toHaveCount(0);
   await openRoute(page, `#/post/${ex.mediaPostId}`);
   const open = page.getByRole('button', { name: 'Open article' });
   await open.click();

@@ -142,7 +142,7 @@ test('look up users by ids: found vs not found', async ({ skein }, testInfo) => 
   await openRoute(page, '#/lookup/users');
   await expect(page.getByRole('tab', { name: 'Users' })).toHaveAttribute('aria-selected', 'true');
   // dropped as a text file
-  const box = page.getByRole('textbox', { name: 'User ids (numeric)' });
+  const box = page.getByRole('textbox', { name: 'User ids, @handles or profile URLs' });
   const dataTransfer = await page.evaluateHandle((text) => {
     const dt = new DataTransfer();
     dt.items.add(new File([text], 'ids.txt', { type: 'text/plain' }));
@@ -157,4 +157,44 @@ test('look up users by ids: found vs not found', async ({ skein }, testInfo) => 
   await expect(page.getByRole('region', { name: 'Found users' }).locator(`article[data-user-id="${ex.profile.id}"]`)).toBeVisible();
   await expectAccessible(page, testInfo, 'lookup-users');
   await attachScreenshot(page, testInfo, 'lookup-users');
+});
+
+test('look up users by @handle and profile URL (cost shown first); spreadsheet-damaged ids are refused before any call', async ({ skein }, testInfo) => {
+  const { page } = skein;
+  const ex = await demoExamples(page);
+  await openRoute(page, '#/lookup/users');
+  const box = page.getByRole('textbox', { name: 'User ids, @handles or profile URLs' });
+  const calls = page.getByText(/Calls this session:/);
+  const before = await calls.textContent();
+  await box.fill(`@${ex.profile.userName}\nhttps://social.example/nobody_has_this\n1.23457E+18\n1850000000000000000\n="${ex.profile.id}"`);
+  await expect(page.getByRole('note').filter({ hasText: /Resolving 2 handles costs 2 people searches, about [\d,]+ credits, before the lookup/ })).toBeVisible();
+  const refused = page.getByRole('alert').filter({ hasText: '2 ids were damaged by a spreadsheet' });
+  await expect(refused).toContainText('1.23457E+18 — scientific notation');
+  await expect(refused).toContainText('1850000000000000000 — rounded by a spreadsheet (15 digits, then zeros)');
+  // nothing spent yet
+  await expect(calls).toHaveText(before ?? '');
+  await attachScreenshot(page, testInfo, 'lookup-handles');
+
+  await page.getByRole('button', { name: 'Resolve handles and look up' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Found 1 of 1 users (1 call)' })).toBeVisible();
+  await expect(page.getByRole('alert').filter({ hasText: 'Not resolved' })).toContainText('@nobody_has_this');
+  // what was typed, refused input included, stays in the box
+  await expect(box).toHaveValue(/1\.23457E\+18/);
+  await expect(page.getByRole('region', { name: 'Found users' }).locator(`article[data-user-id="${ex.profile.id}"]`)).toBeVisible();
+});
+
+test('"Mentions of @…" from Home lands on the mentions, not above them', async ({ skein }) => {
+  const { page } = skein;
+  await page.getByRole('link', { name: /Mentions of @/ }).click();
+  const mentions = page.getByRole('region', { name: /^Posts mentioning @/ });
+  const first = mentions.locator('article[data-post-id]').first();
+  await expect(first).toBeVisible();
+  // the tabs sit at the top of the view, and the first mention is on screen
+  const main = (await page.locator('main').boundingBox())!;
+  await expect
+    .poll(async () => Math.abs((await page.getByRole('tablist', { name: 'Profile sections' }).boundingBox())!.y - main.y))
+    .toBeLessThan(8);
+  const box = (await first.boundingBox())!;
+  expect(box.y).toBeLessThan(main.y + main.height);
+  expect(box.y).toBeGreaterThanOrEqual(main.y);
 });

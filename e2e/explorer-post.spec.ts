@@ -4,7 +4,7 @@
  * quotes), and list states (paging-guard stops, duplicates removed).
  */
 import { expect, test } from './fixtures';
-import { apiCall, attachScreenshot, demoExamples, expectAccessible, findPost, hostOnly, openRoute, openThread, postTimesInOrder, type PostLike, sandbox } from './support/explorer';
+import { apiCall, attachScreenshot, demoExamples, expectAccessible, findPost, hostOnly, openRoute, openThread, type PostLike, sandbox } from './support/explorer';
 
 test('the post card: author, time, text entities, counters and links out', async ({ skein }, testInfo) => {
   hostOnly(testInfo);
@@ -80,22 +80,24 @@ test('media: a grid of images opens a lightbox with keyboard, alt text and origi
   await expect(page).toHaveURL(new RegExp(`#/post/${post.id}$`)); // Esc closed the lightbox, it did not go back
 });
 
-test('quoted posts nest once; a quote of a quote collapses to a link', async ({ skein }, testInfo) => {
+test('quoted posts nest once; a quote of a quote collapses to a link; the Quotes tab does not repeat the viewed post', async ({ skein }, testInfo) => {
   const { page } = skein;
   const ex = await demoExamples(page);
   await openRoute(page, `#/post/${ex.muchQuotedPostId}/quotes`);
   const quotes = page.getByRole('region', { name: 'Quotes' });
   await expect(page.getByRole('tab', { name: /^Quotes \d/ })).toHaveAttribute('aria-selected', 'true');
-  const nested = quotes.locator('article.post--feed').first().locator('article.post--quoted');
-  await expect(nested).toBeVisible();
-  await expect(nested).toHaveAttribute('data-post-id', ex.muchQuotedPostId);
+  // each quote refers to the viewed post in one line instead of repeating it, image and all
+  const first = quotes.locator('article.post--feed').first();
+  await expect(first.getByText(/^Quoting the post above: @\w+ · /)).toBeVisible();
+  await expect(quotes.locator('article.post--quoted')).toHaveCount(0);
   await expectAccessible(page, testInfo, 'quotes');
   await attachScreenshot(page, testInfo, 'quotes');
 
-  // quotes of a quote (a few in the sandbox's 2,000 quotes): the quoted post is nested, what it quotes becomes a link
+  // a quote of a quote (a few in the sandbox's 2,000 quotes): the quoted post is nested, what it quotes becomes a link
   const quoter = await findPost(page, 'postQuotes', { tweetId: ex.muchQuotedPostId }, (p) => (p.quoteCount ?? 0) > 0, 60);
-  await openRoute(page, `#/post/${quoter.id}/quotes`);
-  const deeper = page.getByRole('region', { name: 'Quotes' }).locator('article.post--quoted').first();
+  const quoteOfQuote = await findPost(page, 'postQuotes', { tweetId: quoter.id }, () => true, 5);
+  await openRoute(page, `#/post/${quoteOfQuote.id}`);
+  const deeper = page.locator('article.post--focal article.post--quoted').first();
   await expect(deeper).toHaveAttribute('data-post-id', quoter.id);
   const link = deeper.getByRole('link', { name: /^Quoted post by @/ });
   await expect(link).toBeVisible();
@@ -131,12 +133,20 @@ test('replies: a threaded tree with collapse/expand, a flat mode, three orders; 
   await page.getByRole('button', { name: 'Expand all' }).click();
   await expect(replies.locator('.thread-row[data-depth="1"]').first()).toBeVisible();
 
-  // flat, oldest first
-  await page.getByRole('radio', { name: 'Flat, oldest first' }).check();
+  // flat, in the order the API ranks them: loading more only adds below, never reshuffles what was read
+  await page.getByRole('radio', { name: 'Flat, most relevant first' }).check();
   await expect(page).toHaveURL(/view=flat/);
   await expect(replies.locator('.thread-row')).toHaveCount(0);
-  const times = await postTimesInOrder(replies, 3);
-  expect([...times].sort((a, b) => a - b)).toEqual(times);
+  const ids = () => replies.locator('article.post[data-post-id]').evaluateAll((els) => els.map((e) => e.getAttribute('data-post-id')));
+  await expect.poll(async () => (await ids()).length).toBeGreaterThanOrEqual(5);
+  const before = (await ids()).slice(0, 5);
+  const lastIndex = async () => {
+    await page.locator('main').evaluate((m) => m.scrollTo(0, m.scrollHeight));
+    return Number(await replies.locator('.vlist__row').last().getAttribute('data-index'));
+  };
+  await expect.poll(lastIndex).toBeGreaterThan(25);
+  await page.locator('main').evaluate((m) => m.scrollTo(0, 0));
+  await expect.poll(async () => (await ids()).slice(0, 5)).toEqual(before);
 
   // order: asks the API with the chosen queryType
   await control.clearRequests();
@@ -226,7 +236,11 @@ test('errors say what happened and what to do', async ({ skein }, testInfo) => {
   await expect(page.getByRole('alert').getByText(/^Wait until \d\d:\d\d:\d\d/)).toBeVisible();
   await expectAccessible(page, testInfo, 'error-rate-limited');
 
-  // an id the API does not know
+  // an id the API does not know: one message, no tabs, one call
+  await control.clearRequests();
   await openRoute(page, '#/post/1');
   await expect(page.getByText('This post was not found')).toBeVisible();
+  await expect(page.getByRole('tablist', { name: 'Post sections' })).toHaveCount(0);
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  expect((await control.requests()).map((r) => r.operation)).toEqual(['postsByIds']);
 });

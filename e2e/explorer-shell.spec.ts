@@ -4,7 +4,7 @@
  * status bar, and j/k/Enter between posts.
  */
 import { expect, test } from './fixtures';
-import { attachScreenshot, currentHash, demoExamples, expectAccessible, openRoute, openThread } from './support/explorer';
+import { attachScreenshot, currentHash, demoExamples, expectAccessible, hostOnly, openRoute, openThread, sandbox } from './support/explorer';
 
 test('demo Home offers guided starting points; the status bar shows mode, calls and credits', async ({ skein }, testInfo) => {
   const { page } = skein;
@@ -159,4 +159,46 @@ test('j/k move between posts, Enter opens the focused one', async ({ skein }) =>
   expect(await focusedId()).toBe(a);
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(new RegExp(`#/post/${a}/replies$`));
+
+  // Back returns focus to the reply that was opened
+  await expect(page.locator(`article.post--focal[data-post-id="${a}"]`)).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page).toHaveURL(new RegExp(`#/post/${ex.bigThreadPostId}(/replies)?$`));
+  await expect.poll(focusedId).toBe(a);
+});
+
+test("arrow keys on a post's tabs move focus without loading; Enter opens the tab", async ({ skein }, testInfo) => {
+  hostOnly(testInfo);
+  const { page } = skein;
+  const ex = await demoExamples(page);
+  await openThread(page, ex.bigThreadPostId);
+  const control = await sandbox(skein);
+  await control.clearRequests();
+  const replies = page.getByRole('tab', { name: /^Replies/ });
+  await replies.focus();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('tab', { name: /^Quotes/ })).toBeFocused();
+  await expect(replies).toHaveAttribute('aria-selected', 'true');
+  expect((await control.requests()).map((r) => r.operation)).toEqual([]);
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('tab', { name: /^Quotes/ })).toHaveAttribute('aria-selected', 'true');
+  await expect(page).toHaveURL(/\/quotes$/);
+  await expect.poll(async () => (await control.requests()).map((r) => r.operation)).toContain('postQuotes');
+});
+
+test('the Go box reads only the service’s own links: another site’s link opens nothing and spends nothing', async ({ skein }) => {
+  const { page } = skein;
+  await demoExamples(page);
+  const go = page.getByRole('combobox', { name: 'Go to' });
+  const calls = page.getByText(/Calls this session:/);
+  const before = await calls.textContent();
+  await go.fill('https://www.youtube.com/watch?v=dQw4w9WgXcQ');
+  await expect(page.getByRole('status').filter({ hasText: "www.youtube.com can't be opened here" })).toBeVisible();
+  await expect(page.getByRole('listbox', { name: 'Open as' })).toBeHidden();
+  const url = page.url();
+  await go.press('Enter');
+  expect(page.url()).toBe(url);
+  await expect(calls).toHaveText(before ?? '');
+  await expect(go).toHaveAttribute('aria-describedby', /refusal/);
 });

@@ -170,3 +170,21 @@ test('loading more keeps the Load more button, and its focus, under placeholders
   // the page is in: the list grew under the reader
   await expect.poll(lastRow).toBeGreaterThan(before);
 });
+
+test('opening a thread buys its first page only; the second comes when the reader scrolls', async ({ skein }, testInfo) => {
+  hostOnly(testInfo);
+  const { page } = skein;
+  const ex = await demoExamples(page);
+  const control = await sandbox(skein);
+  await control.clearRequests();
+  const replies = await openThread(page, ex.bigThreadPostId);
+  await expect(replies.locator('article[data-post-id]').nth(3)).toBeVisible();
+  const threadCalls = async () => (await control.requests()).filter((r) => r.operation === 'postRepliesV2').length;
+  // nothing asked for beyond the first page while the reader has not moved
+  // a few frames after the rows arrived (where the near-end check runs), and the round trip of a call
+  for (let i = 0; i < 3; i++) await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await page.evaluate(() => (window as unknown as { skein: { app: { info(): Promise<unknown> } } }).skein.app.info());
+  expect(await threadCalls()).toBe(1);
+  await page.locator('main').evaluate((m) => m.scrollTo(0, m.scrollHeight));
+  await expect.poll(threadCalls).toBe(2);
+});

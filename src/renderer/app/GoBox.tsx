@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { goCandidates } from '../lib/go-target';
+import { goCandidates, goRefusal } from '../lib/go-target';
 import { useUi } from '../state/ui';
 import { navigate } from './navigation';
 
@@ -17,6 +17,7 @@ export function GoBox() {
   const focusRequest = useUi((s) => s.goFocusRequest);
   const candidates = goCandidates(text);
   const expanded = open && candidates.length > 0;
+  const refusal = goRefusal(text);
 
   useEffect(() => {
     if (focusRequest > 0) {
@@ -56,6 +57,7 @@ export function GoBox() {
         aria-controls={listId}
         aria-autocomplete="list"
         aria-activedescendant={expanded ? `${listId}-${active}` : undefined}
+        aria-describedby={refusal ? `${listId}-refusal` : undefined}
         placeholder="Go to: post URL or id, @handle, community, list or space… ( / )"
         autoComplete="off"
         spellCheck={false}
@@ -100,6 +102,11 @@ export function GoBox() {
           </li>
         ))}
       </ul>
+      {refusal ? (
+        <p id={`${listId}-refusal`} className="gobox__refusal" role="status">
+          {refusal}
+        </p>
+      ) : null}
     </form>
   );
 }

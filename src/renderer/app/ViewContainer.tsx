@@ -12,6 +12,20 @@ import { useUi } from '../state/ui';
  * to, remembers scrolling per route, and gives focus to the page's heading when
  * focus was lost.
  */
+/** The item last focused in each route (`[data-post-id="…"]`), so Back returns focus to what was opened. */
+const lastFocused = new Map<string, string>();
+const IDENTITY = ['data-post-id', 'data-user-id'] as const;
+
+function identityOf(target: EventTarget | null): string | null {
+  const item = target instanceof Element ? target.closest<HTMLElement>('[data-nav-item]') : null;
+  if (!item) return null;
+  for (const attr of IDENTITY) {
+    const v = item.getAttribute(attr);
+    if (v) return `[data-nav-item][${attr}="${CSS.escape(v)}"]`;
+  }
+  return null;
+}
+
 export function ViewContainer({ viewKey, children }: { viewKey: string; children: ReactNode }) {
   const ref = useRef<HTMLElement>(null);
   const top = useRef(0);
@@ -29,6 +43,19 @@ export function ViewContainer({ viewKey, children }: { viewKey: string; children
     const active = document.activeElement;
     if (!active || active === document.body || !document.contains(active)) {
       el.querySelector<HTMLElement>('h1')?.focus({ preventScroll: true });
+      // back on a page: the item that was opened from it (a list may render its rows a frame or two later)
+      const selector = lastFocused.get(keyRef.current);
+      if (selector) {
+        let frames = 0;
+        const tryFocus = () => {
+          const now = document.activeElement;
+          if (!ref.current || (now !== document.body && now?.tagName !== 'H1')) return;
+          const item = ref.current.querySelector<HTMLElement>(selector);
+          if (item) item.focus({ preventScroll: true });
+          else if (++frames < 30) requestAnimationFrame(tryFocus);
+        };
+        tryFocus();
+      }
     }
   }, []);
 
@@ -48,6 +75,10 @@ export function ViewContainer({ viewKey, children }: { viewKey: string; children
       id="main"
       className="view-scroll"
       tabIndex={-1}
+      onFocus={(e) => {
+        const id = identityOf(e.target);
+        if (id) lastFocused.set(keyRef.current, id);
+      }}
       onScroll={(e) => {
         top.current = e.currentTarget.scrollTop;
       }}

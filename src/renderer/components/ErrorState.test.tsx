@@ -39,6 +39,13 @@ describe('ErrorState', () => {
     const html = render(new SkeinError('validation', 'bad', { fields: [{ field: 'tweetId', message: 'must not be empty' }] }));
     expect(html).toContain('<code>tweetId</code>: must not be empty');
   });
+  it('a missing base URL is a setting to fix, not a refusal by the API, with a way to Settings', () => {
+    const html = render(new SkeinError('validation', 'No API base URL is set for live mode, so nothing was sent.', { fields: [{ field: 'baseUrl', message: 'none is set' }] }));
+    expect(html).not.toContain('The API refused the request');
+    expect(html).toContain('Skein is not set up for this yet');
+    expect(html).toContain('nothing was sent');
+    expect(html).toContain('>Open Settings<');
+  });
   it('shows a plain Error as a bug in Skein, as text', () => {
     const html = render(new Error('<b>boom</b>'));
     expect(html).toContain('data-error-code="internal"');

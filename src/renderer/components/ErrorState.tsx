@@ -26,6 +26,8 @@ const TITLES = {
 
 const NO_RETRY: ReadonlySet<string> = new Set(['not-available', 'validation', 'bad-input', 'forbidden', 'not-found']);
 const NEEDS_KEY: ReadonlySet<string> = new Set(['unauthorized', 'payment-required']);
+/** fields of Skein's own settings a `validation` error may name */
+const SETTINGS_FIELDS: ReadonlySet<string> = new Set(['baseUrl']);
 
 interface Props {
   error: unknown;
@@ -53,7 +55,9 @@ export function ErrorState({ error, onRetry, what, compact = false }: Props) {
   const details = isSkeinError(error) ? error.details : undefined;
   const retryAt = code === 'rate-limited' ? details?.retryAt : undefined;
   const waitSeconds = useSecondsUntil(retryAt);
-  const title: string = TITLES[code];
+  // a setting of Skein's is wrong (nothing was sent): the API refused nothing
+  const setting = details?.fields?.find((f) => SETTINGS_FIELDS.has(f.field));
+  const title: string = setting ? 'Skein is not set up for this yet' : TITLES[code];
   const action = details?.action ?? DEFAULT_ACTIONS[code];
   const canRetry = Boolean(onRetry) && !NO_RETRY.has(code);
 
@@ -92,7 +96,7 @@ export function ErrorState({ error, onRetry, what, compact = false }: Props) {
             Try now
           </button>
         ) : null}
-        {NEEDS_KEY.has(code) ? (
+        {NEEDS_KEY.has(code) || setting ? (
           <button type="button" className="btn" onClick={() => navigate(routes.settings())}>
             Open Settings
           </button>

@@ -18,10 +18,12 @@ interface Props {
   empty: ReactNode;
   /** the pages summarized already (a view that also needs the count, e.g. for export); computed here otherwise */
   summary?: PagesSummary<CardPost>;
+  /** the post a Quotes list is about: its copy inside each quote collapses to one line */
+  collapseQuoteOf?: string;
 }
 
 /** An infinite, virtualized list of post cards with all list states. */
-export function PostFeed({ query, label, noun = POSTS, empty, summary: given }: Props) {
+export function PostFeed({ query, label, noun = POSTS, empty, summary: given, collapseQuoteOf }: Props) {
   const summary = useMemo(() => given ?? summarizePages<CardPost>(query.data?.pages), [given, query.data]);
   return (
     <InfiniteFeed
@@ -29,7 +31,7 @@ export function PostFeed({ query, label, noun = POSTS, empty, summary: given }: 
       summary={summary}
       rows={summary.items}
       getKey={(p) => p.id}
-      renderRow={(p) => <PostCard post={p} />}
+      renderRow={(p) => <PostCard post={p} {...(collapseQuoteOf ? { collapseQuoteOf } : {})} />}
       label={label}
       noun={noun}
       empty={empty}

@@ -14,14 +14,21 @@ interface Props<Id extends string> {
   selected: Id;
   onSelect: (id: Id) => void;
   idPrefix: string;
+  /**
+   * Manual activation: ←/→ only move focus, Enter or Space opens the tab. For tabs whose opening
+   * costs a paid call (a post's replies, direct replies, quotes): walking past one must not buy it.
+   */
+  manual?: boolean;
   children: ReactNode;
 }
 
-/** WAI-ARIA tabs with automatic activation (←/→, Home/End). */
-export function Tabs<Id extends string>({ label, tabs, selected, onSelect, idPrefix, children }: Props<Id>) {
+/** WAI-ARIA tabs (←/→, Home/End), activated on focus or, with `manual`, on Enter. */
+export function Tabs<Id extends string>({ label, tabs, selected, onSelect, idPrefix, manual = false, children }: Props<Id>) {
   const list = useRef<HTMLDivElement>(null);
   const onKeyDown = (e: KeyboardEvent) => {
-    const i = tabs.findIndex((t) => t.id === selected);
+    const buttons = [...(list.current?.querySelectorAll<HTMLElement>('[role="tab"]') ?? [])];
+    const focused = buttons.indexOf(document.activeElement as HTMLElement);
+    const i = manual && focused >= 0 ? focused : tabs.findIndex((t) => t.id === selected);
     let next = -1;
     if (e.key === 'ArrowRight') next = (i + 1) % tabs.length;
     else if (e.key === 'ArrowLeft') next = (i - 1 + tabs.length) % tabs.length;
@@ -30,8 +37,8 @@ export function Tabs<Id extends string>({ label, tabs, selected, onSelect, idPre
     if (next < 0) return;
     e.preventDefault();
     e.stopPropagation();
-    onSelect(tabs[next]!.id);
-    list.current?.querySelectorAll<HTMLElement>('[role="tab"]')[next]?.focus();
+    if (!manual) onSelect(tabs[next]!.id);
+    buttons[next]?.focus();
   };
   return (
     <div className="tabs">

@@ -15,7 +15,7 @@ export interface VirtualListProps<T> {
   /** accessible name of the list region */
   label: string;
   busy?: boolean;
-  /** called when the end of the list comes within about two screens */
+  /** called when the end of the list comes within about two screens, once the reader has scrolled */
   onNearEnd?: () => void;
   /** what follows the list (footer states); the near-end sentinel sits before it */
   footer?: ReactNode;
@@ -82,7 +82,9 @@ export function VirtualList<T>({ rows, getKey, renderRow, label, busy, onNearEnd
     let frame = 0;
     const check = () => {
       frame = 0;
-      if (nearEnd.current && s.getBoundingClientRect().top - root.getBoundingClientRect().bottom < NEAR_END_PX) nearEnd.current();
+      // only once the reader has scrolled: opening a view buys its first page, never a second one unasked
+      // (a list that fits on screen offers its "Load more" button instead)
+      if (nearEnd.current && root.scrollTop > 0 && s.getBoundingClientRect().top - root.getBoundingClientRect().bottom < NEAR_END_PX) nearEnd.current();
     };
     const schedule = () => {
       if (!frame) frame = requestAnimationFrame(check);

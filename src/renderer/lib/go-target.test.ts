@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { goCandidates } from './go-target';
+import { goCandidates, goRefusal } from './go-target';
 import { formatRoute } from './routes';
 
 const first = (s: string) => {
@@ -39,8 +39,20 @@ describe('goCandidates', () => {
     expect(first('machine learning')).toBe('#/search?q=machine+learning');
     expect(goCandidates('   ')).toEqual([]);
   });
-  it('does not treat the social site’s own pages as profiles, nor other schemes as links', () => {
-    expect(first('https://x.com/home')).toBe('#/search?q=https%3A%2F%2Fx.com%2Fhome');
-    expect(first('javascript:alert(1)')).toBe('#/search?q=javascript%3Aalert%281%29');
+  it('does not treat the social site’s own pages as profiles, nor other schemes as links, and never searches for a link', () => {
+    expect(goCandidates('https://x.com/home')).toEqual([]);
+    expect(goRefusal('https://x.com/home')).toMatch(/cannot open this page/);
+    expect(goCandidates('javascript:alert(1)')).toEqual([]);
+    expect(goRefusal('javascript:alert(1)')).toMatch(/opens only x.com and twitter.com links/);
+  });
+  it('reads only the service’s own hosts: another site’s link opens nothing and costs nothing', () => {
+    for (const link of ['https://www.youtube.com/watch?v=abc', 'youtube.com/watch', 'https://example.com/ada/status/42', 'https://x.com.evil.example/ada', 'https://evilx.com/ada']) {
+      expect(goCandidates(link)).toEqual([]);
+      expect(goRefusal(link)).toMatch(/can't be opened here/);
+    }
+    expect(goRefusal('https://www.youtube.com/watch?v=abc')).toBe("Skein opens only x.com and twitter.com links; www.youtube.com can't be opened here. Nothing was fetched.");
+    expect(first('https://www.x.com/ada')).toBe('#/user/%40ada/posts');
+    expect(goRefusal('ada')).toBeNull();
+    expect(goRefusal('https://x.com/ada')).toBeNull();
   });
 });

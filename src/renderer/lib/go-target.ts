@@ -28,6 +28,41 @@ const list = (id: string): GoCandidate => ({ route: routes.list(id), label: `Lis
 const space = (id: string): GoCandidate => ({ route: routes.space(id), label: `Audio space ${id}` });
 const search = (q: string): GoCandidate => ({ route: routes.search(q), label: `Search people for “${q}”` });
 
+/**
+ * The social site's own hosts: only their links are read as profiles, posts, lists… (`social.example`
+ * is the demo world's: a reserved name that is never a real site).
+ */
+const OWN_HOST = /^(?:(?:www|mobile|twitter)\.)?(?:x\.com|twitter\.com|social\.example)$/i;
+const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
+const OTHER_SCHEME = /^(?:javascript|data|file|mailto|vbscript|blob|about):/i;
+const BARE_HOST = /^[\w-]+(\.[\w-]+)+\//;
+
+/** The text is a link (or looks like one): it is never searched for. */
+function looksLikeLink(text: string): boolean {
+  return SCHEME.test(text) || OTHER_SCHEME.test(text) || BARE_HOST.test(text);
+}
+
+/**
+ * Why the text opens nothing, when it is a link Skein cannot open (another
+ * site's, or a page of the social site that is not a post, profile, list,
+ * community or space); null otherwise. Nothing is fetched for it.
+ */
+export function goRefusal(input: string): string | null {
+  const text = input.trim();
+  if (!text || !looksLikeLink(text) || goCandidates(text).length > 0) return null;
+  const host = hostOf(text);
+  if (host !== null && OWN_HOST.test(host)) return 'Skein cannot open this page of the site: paste a post, profile, list, community or space link.';
+  return `Skein opens only x.com and twitter.com links${host ? `; ${host} can't be opened here` : ''}. Nothing was fetched.`;
+}
+
+function hostOf(text: string): string | null {
+  try {
+    return new URL(SCHEME.test(text) ? text : `https://${text}`).hostname || null;
+  } catch {
+    return null;
+  }
+}
+
 /** Ranked routes for the text typed in the Go box; empty when there is nothing to open. */
 export function goCandidates(input: string): GoCandidate[] {
   const text = input.trim();
@@ -35,6 +70,8 @@ export function goCandidates(input: string): GoCandidate[] {
 
   const fromUrl = parseUrl(text);
   if (fromUrl) return fromUrl;
+  // a link that is not one of the site's posts, profiles…: never a (paid) people search
+  if (looksLikeLink(text)) return [];
 
   // explicit kinds: "community 123", "list:123", "space 1abc…", "user 42", "post 9"
   const typed = /^(post|tweet|user|profile|community|list|space)[\s:#]+(\S+)$/i.exec(text);
@@ -62,11 +99,12 @@ export function goCandidates(input: string): GoCandidate[] {
 function parseUrl(text: string): GoCandidate[] | null {
   let url: URL;
   try {
-    url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : /^[\w-]+(\.[\w-]+)+\//.test(text) ? `https://${text}` : '');
+    url = new URL(SCHEME.test(text) ? text : BARE_HOST.test(text) ? `https://${text}` : '');
   } catch {
     return null;
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
+  if (!OWN_HOST.test(url.hostname)) return null;
   const seg = url.pathname.split('/').filter(Boolean);
   const [a, b, c] = seg;
 

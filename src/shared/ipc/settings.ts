@@ -72,6 +72,8 @@ export const UsageCall = z.object({
   charged: z.boolean(),
   credits: z.number(),
   fromCache: z.boolean(),
+  /** what the call was about: "post 1850…", "@ada · page 2" (no key, no URL) */
+  subject: z.string().max(200).optional(),
 });
 export type UsageCall = z.infer<typeof UsageCall>;
 

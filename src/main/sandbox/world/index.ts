@@ -48,6 +48,7 @@ export class World {
   private readonly full: (User | undefined)[] = [];
   private readonly renderer: PostRenderer;
   private readonly people: PeopleContext;
+  private articlePost = -1;
 
   constructor(opts: WorldOptions) {
     const started = performance.now();
@@ -73,7 +74,7 @@ export class World {
     this.examples = {
       bigThreadPostId: g.ids[g.bigThreadRoot] as string,
       muchQuotedPostId: g.ids[g.muchQuoted] as string,
-      mediaPostId: g.ids[this.mediaPost()] as string,
+      mediaPostId: g.ids[(this.articlePost = this.mediaPost())] as string,
       profile: { id: profile.id, userName: profile.userName },
       communityId: (this.communities[0] as CommunityRecord).id,
       listId: (this.lists[0] as ListRecord).id,
@@ -136,11 +137,20 @@ export class World {
   /* ---------------------------------------------------------- rendering */
 
   post(i: number): Post {
-    return this.posts.get(i * 4, () => this.renderer.render(i, 0, (q, depth) => this.nested(q, depth)));
+    return this.posts.get(i * 4, () => this.withArticle(i, this.renderer.render(i, 0, (q, depth) => this.nested(q, depth))));
+  }
+
+  /**
+   * The example media post carries a long-form article (the live service's `article` object); every
+   * other post carries none, so "Open article" is offered only there.
+   */
+  private withArticle(i: number, post: Post): Post {
+    if (i !== this.articlePost) return post;
+    return { ...post, article: { id: post.id, title: 'Notes from the field: a long read', preview_text: post.text.slice(0, 120) } };
   }
 
   private nested(i: number, depth: number): Post {
-    return this.posts.get(i * 4 + depth, () => this.renderer.render(i, depth, (q, d) => this.nested(q, d)));
+    return this.posts.get(i * 4 + depth, () => this.withArticle(i, this.renderer.render(i, depth, (q, d) => this.nested(q, d))));
   }
 
   /** `withStatuses`: statusesCount is an integer (search, lookups), else null (post authors) */

@@ -17,4 +17,17 @@ describe('checkedBaseUrl', () => {
     }
     expect(checkedBaseUrl('https://api.example')).toBe('https://api.example');
   });
+
+  it('an empty base URL says what to set, and that nothing was sent', () => {
+    for (const empty of ['', '   ']) {
+      try {
+        checkedBaseUrl(empty);
+        expect.unreachable();
+      } catch (e) {
+        expect((e as SkeinError).message).toBe('No API base URL is set for live mode, so nothing was sent.');
+        expect((e as SkeinError).details?.fields?.[0]?.field).toBe('baseUrl');
+        expect((e as SkeinError).details?.action).toMatch(/Settings/);
+      }
+    }
+  });
 });

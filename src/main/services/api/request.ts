@@ -54,6 +54,7 @@ export function checkedBaseUrl(baseUrl: string): string {
 }
 
 function checkBaseUrl(baseUrl: string): string {
+  if (!baseUrl.trim()) throw badBase('none is set', 'No API base URL is set for live mode, so nothing was sent.');
   let u: URL;
   try {
     u = new URL(baseUrl);
@@ -66,10 +67,11 @@ function checkBaseUrl(baseUrl: string): string {
   return `${u.origin}${u.pathname.replace(/\/+$/, '')}`;
 }
 
-function badBase(why: string) {
-  return makeError('validation', `The API base URL is not usable: ${why}.`, {
+/** A setting is wrong (nothing was sent): the `baseUrl` field tells the renderer to point at Settings. */
+function badBase(why: string, message = `The API base URL is not usable: ${why}; nothing was sent.`) {
+  return makeError('validation', message, {
     fields: [{ field: 'baseUrl', message: why }],
-    action: 'Fix the base URL in Settings.',
+    action: 'Set the API base URL in Settings (Connection), or switch to demo mode.',
   });
 }
 

@@ -22,6 +22,7 @@ import type { Mode } from '../../../shared/ipc/app';
 import { UsageEvent, type UsageCall, type UsageSnapshot } from '../../../shared/ipc/settings';
 import type { AttemptRecord, UsageSink } from '../api/client';
 import { openJsonStore } from '../settings/json-store';
+import { callSubject, PageNumbers } from './call-subject';
 
 export interface UsageMeterOptions {
   /** folder of the lifetime totals file; omit to keep them in memory */
@@ -62,6 +63,8 @@ interface RecentCall {
   rec: AttemptRecord;
   charged: boolean;
   credits: number;
+  /** which page of its list (numbered when recorded, in the order asked) */
+  page: number;
   /** the listed form, made once (a SHA-256 per call is kept off the data path) */
   call: UsageCall | null;
 }
@@ -76,6 +79,7 @@ function listed(r: RecentCall): UsageCall {
     charged: r.charged,
     credits: r.credits,
     fromCache: r.rec.fromCache,
+    subject: callSubject(r.rec.operation, r.rec.paramsKey, r.page),
   };
   return r.call;
 }
@@ -114,6 +118,7 @@ export function createUsageMeter(opts: UsageMeterOptions): UsageMeter {
   let byOp = new Map<OperationId, { calls: number; credits: number }>();
   /** newest first; the digest is computed when a snapshot first lists the call, not on the data path */
   let recent: RecentCall[] = [];
+  const pages = new PageNumbers();
 
   const usd = (credits: number) => credits / opts.prices().creditsPerUsd;
   const totals = (t: { calls: number; credits: number }) => ({ calls: t.calls, credits: t.credits, usd: usd(t.credits) });
@@ -141,7 +146,7 @@ export function createUsageMeter(opts: UsageMeterOptions): UsageMeter {
       const credits = rec.fromCache
         ? 0
         : creditsFor({ operation: rec.operation, httpStatus: rec.httpStatus, items: rec.items, ...(rec.idsAsked !== undefined ? { idsAsked: rec.idsAsked } : {}) }, opts.prices());
-      recent.unshift({ rec, charged, credits, call: null });
+      recent.unshift({ rec, charged, credits, page: pages.of(rec.operation, rec.paramsKey, rec.cursor), call: null });
       if (recent.length > recentMax) recent.length = recentMax;
       if (rec.fromCache) return 0;
       session = { calls: session.calls + 1, credits: session.credits + credits };

@@ -2,6 +2,7 @@ import { memo, type KeyboardEvent, type MouseEvent } from 'react';
 import type { CardPost } from '../../../shared/api/schemas';
 import { navigate } from '../../app/navigation';
 import { postMedia } from '../../lib/media';
+import { postLabel } from '../../lib/format';
 import { formatRoute, routes } from '../../lib/routes';
 import { Avatar, VerifiedBadge } from '../Avatar';
 import { ExternalLink } from '../ExternalLink';
@@ -22,6 +23,8 @@ export interface PostCardProps {
   badge?: string;
   /** how many quotes deep this card is: a quote of a quote collapses to a link */
   quoteDepth?: number;
+  /** the post the view is about (the Quotes tab): quoting it collapses to a one-line reference */
+  collapseQuoteOf?: string;
 }
 
 const INTERACTIVE = 'a, button, input, select, textarea, dialog, summary, [role="button"]';
@@ -42,7 +45,7 @@ function originOf(url: string): string | null {
  * opens the post; j/k move between cards (`data-nav-item`). Memoized: a list
  * re-renders its rows on every range change and page, their posts do not change.
  */
-export const PostCard = memo(function PostCard({ post: item, variant = 'feed', badge, quoteDepth = 0 }: PostCardProps) {
+export const PostCard = memo(function PostCard({ post: item, variant = 'feed', badge, quoteDepth = 0, collapseQuoteOf }: PostCardProps) {
   const reposter = item.retweeted_tweet ? item.author : null;
   const post = item.retweeted_tweet ?? item;
   const a = post.author;
@@ -123,7 +126,11 @@ export const PostCard = memo(function PostCard({ post: item, variant = 'feed', b
       />
       <MediaGrid items={media} />
       {quoted ? (
-        quoteDepth >= 1 ? (
+        quoted.id === collapseQuoteOf ? (
+          <p className="post__quote-link post__quote-link--viewed">
+            Quoting the post above: <Handle handle={quoted.author.userName} /> · <span dir="auto">{postLabel(quoted, '', 8).replace(/^@[^:]*: ?/, '')}</span>
+          </p>
+        ) : quoteDepth >= 1 ? (
           <p className="post__quote-link">
             <a href={formatRoute(routes.post(quoted.id))}>Quoted post by <Handle handle={quoted.author.userName} /></a>
           </p>

@@ -21,3 +21,12 @@ describe('readArticle', () => {
     expect(readArticle(null)).toEqual({ title: null, text: null, coverUrl: null, fields: [{ key: '(value)', value: 'null' }] });
   });
 });
+
+describe('carriesArticle', () => {
+  it('offers "Open article" only for a post that carries one', async () => {
+    const { carriesArticle } = await import('./article-shape');
+    expect(carriesArticle({ article: { title: 'x' } })).toBe(true);
+    for (const article of [undefined, null, {}, [], 'x']) expect(carriesArticle({ article })).toBe(false);
+    expect(carriesArticle(null)).toBe(false);
+  });
+});

@@ -37,3 +37,9 @@ export function readArticle(data: unknown): ArticleView {
     fields: flattenEntry(data, { maxRows: 60 }),
   };
 }
+
+/** The post carries a long-form article (the live `article` object, not null or `{}`): only then is it offered. */
+export function carriesArticle(post: object | null | undefined): boolean {
+  const a = (post as { article?: unknown } | null | undefined)?.article;
+  return isRecord(a) && Object.keys(a).length > 0;
+}

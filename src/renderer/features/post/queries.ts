@@ -24,7 +24,7 @@ export const postsByIdsQuery = (ids: readonly string[]) => apiQuery(postKeys.byI
 
 /**
  * Replies v2. Threaded: a window of pages, with an outline of every reply paged
- * through (thread-outline.ts). Flat (oldest first sorts every loaded reply): every page.
+ * through (thread-outline.ts). Flat (the API's order, pages appended below): every page.
  */
 export const threadQuery = (id: string, order: QueryType, flat = false) =>
   pagedApiQuery(

@@ -23,6 +23,8 @@ export interface CallRow {
   key: string;
   operation: UsageCall['operation'];
   title: string;
+  /** what it was about: "post 1850… · page 2" */
+  subject: string;
   at: number;
   /** "200", "501", "cached", "no answer" */
   status: string;
@@ -54,6 +56,7 @@ export function callRows(snapshot: UsageSnapshot): CallRow[] {
       key: `${c.at}-${i}`,
       operation: c.operation,
       title: OPERATIONS[c.operation].title,
+      subject: c.subject ?? '',
       at: c.at,
       status: c.fromCache ? 'cached' : c.httpStatus === 0 ? 'no answer' : String(c.httpStatus),
       items: c.items,

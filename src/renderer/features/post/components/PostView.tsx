@@ -10,6 +10,7 @@ import { Tabs } from '../../../components/Tabs';
 import { compactCount, postLabel, readCount } from '../../../lib/format';
 import { summarizePages } from '../../../lib/pages';
 import { routes, type PostTab, type Route } from '../../../lib/routes';
+import { carriesArticle } from '../../article/article-shape';
 import { OpenArticleButton } from '../../article/components/OpenArticleButton';
 import { ExportButton, pagedExportView } from '../../export';
 import { directRepliesQuery, postsByIdsQuery, quotesQuery } from '../queries';
@@ -43,16 +44,19 @@ export function PostView({ route }: { route: PostRoute }) {
       ) : post ? (
         <>
           <PostCard post={post} variant="focal" />
-          <OpenArticleButton postId={post.id} />
+          {carriesArticle(post) ? <OpenArticleButton postId={post.id} /> : null}
         </>
       ) : (
         <EmptyState title="This post was not found">
           The API did not return post {id}. It may have been deleted or made private, or the id is wrong.
         </EmptyState>
       )}
-      <Tabs<PostTab> label="Post sections" tabs={tabs} selected={tab} idPrefix={`post-${id}`} onSelect={(t) => navigate(routes.post(id, t, order, flat), { replace: true })}>
-        {tab === 'replies' ? <RepliesThread postId={id} order={order} flat={flat} /> : tab === 'direct' ? <DirectReplies postId={id} label={postLabel(post, id)} /> : <Quotes postId={id} label={postLabel(post, id)} quoteCount={post?.quoteCount ?? null} />}
-      </Tabs>
+      {/* a post that failed or does not exist has no replies to ask for: one error, one call */}
+      {post ? (
+        <Tabs<PostTab> label="Post sections" manual tabs={tabs} selected={tab} idPrefix={`post-${id}`} onSelect={(t) => navigate(routes.post(id, t, order, flat), { replace: true })}>
+          {tab === 'replies' ? <RepliesThread postId={id} order={order} flat={flat} /> : tab === 'direct' ? <DirectReplies postId={id} label={postLabel(post, id)} /> : <Quotes postId={id} label={postLabel(post, id)} quoteCount={post.quoteCount ?? null} />}
+        </Tabs>
+      ) : null}
     </div>
   );
 }
@@ -90,7 +94,7 @@ function Quotes({ postId, label, quoteCount }: { postId: string; label: string; 
           view={pagedExportView('quotes', { tweetId: postId }, query, summary.items.length, { title: `Quotes of ${label}`, expectedItems: quoteCount })}
         />
       </div>
-      <PostFeed query={query} summary={summary} label="Quotes" noun={{ one: 'quote', many: 'quotes' }} empty="Nobody has quoted this post yet." />
+      <PostFeed query={query} summary={summary} collapseQuoteOf={postId} label="Quotes" noun={{ one: 'quote', many: 'quotes' }} empty="Nobody has quoted this post yet." />
     </>
   );
 }

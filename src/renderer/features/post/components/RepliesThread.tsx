@@ -7,7 +7,7 @@ import { PostCard } from '../../../components/post/PostCard';
 import { SkeletonShapes } from '../../../components/states';
 import { postLabel } from '../../../lib/format';
 import { allFromCache, summarizePages, type PageParam } from '../../../lib/pages';
-import { buildThreadTree, chronological, rowKey, type ThreadPost, type ThreadRow } from '../../../lib/thread-tree';
+import { buildThreadTree, rowKey, type ThreadPost, type ThreadRow } from '../../../lib/thread-tree';
 import { useCollapsed, useUi } from '../../../state/ui';
 import { ExportButton, exportView } from '../../export';
 import { postKeys, threadQuery } from '../queries';
@@ -25,7 +25,8 @@ type Row = ThreadRow<ThreadPost> | { kind: 'flat'; key: string; post: CardPost }
 const pageOf = (p: ThreadPost): number | null => (p as Partial<OutlinePost>).page ?? null;
 
 /**
- * Replies v2: threaded (tree rebuilt from inReplyToId) or flat oldest-first, in the API's three orders.
+ * Replies v2: threaded (tree rebuilt from inReplyToId) or flat in the API's own order (newest, most relevant
+ * or most liked first), in the API's three orders.
  * Threaded, the replies are a window of pages (`threadQuery`) over the outline of every reply paged
  * through: rows never move, a row whose page left the window waits for it, and reaching the first or
  * last page of the window brings the one beyond it back (from main's store, no new call).
@@ -50,7 +51,8 @@ export function RepliesThread({ postId, order, flat }: { postId: string; order: 
   const tree = outlineTree ?? flatTree ?? buildThreadTree<ThreadPost>(postId, []);
   const focal = (flat ? summary.items.find((p) => p.id === postId) : (heldPost(query.data?.pages, params, postId, outline.focalPage) ?? outline.focal)) ?? null;
   const threaded = useMemo(() => (outlineTree ? outline.rows(collapsed) : []), [outlineTree, outline, collapsed]);
-  const chrono = useMemo(() => (flat ? chronological(summary.items).map((post) => ({ kind: 'flat' as const, key: post.id, post })) : []), [flat, summary.items]);
+  // flat: in the order the API sent them, pages appended below: loading more never moves what is read
+  const chrono = useMemo(() => (flat ? summary.items.map((post) => ({ kind: 'flat' as const, key: post.id, post })) : []), [flat, summary.items]);
   const rows: Row[] = flat ? chrono : threaded;
   // "Collapse all" needs the heads only when pressed; each page only asks whether there is one
   const hasBranches = useMemo(() => tree.roots.some((n) => n.descendants > 0), [tree]);

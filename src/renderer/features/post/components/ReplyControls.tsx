@@ -4,6 +4,8 @@ import { navigate } from '../../../app/navigation';
 import { routes } from '../../../lib/routes';
 
 const ORDER_LABEL: Record<QueryType, string> = { Relevance: 'Most relevant', Latest: 'Latest', Likes: 'Most liked' };
+/** What the flat list really shows: the API's order, pages appended as they come. */
+const FLAT_ORDER: Record<QueryType, string> = { Latest: 'newest first', Relevance: 'most relevant first', Likes: 'most liked first' };
 
 /**
  * Order and layout of the replies. Memoized: it depends on the route only, so
@@ -34,7 +36,7 @@ export const ReplyControls = memo(function ReplyControls({ postId, order, flat }
         </label>
         <label>
           <input type="radio" name={`layout-${postId}`} checked={flat} onChange={() => navigate(routes.post(postId, 'replies', order, true), { replace: true })} />
-          Flat, oldest first
+          Flat, {FLAT_ORDER[order]}
         </label>
       </fieldset>
     </>

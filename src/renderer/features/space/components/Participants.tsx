@@ -37,7 +37,7 @@ function PersonItem({ p, joined, movedFrom, left }: { p: Person; joined?: boolea
   );
 }
 
-function Group({ role, people, diff }: { role: Role; people: Person[]; diff: ParticipantDiff | null }) {
+function Group({ role, people, diff, ended }: { role: Role; people: Person[]; diff: ParticipantDiff | null; ended: boolean }) {
   const [all, setAll] = useState(false);
   const shown = all ? people : people.slice(0, FIRST);
   const headingId = `space-group-${role}`;
@@ -47,7 +47,7 @@ function Group({ role, people, diff }: { role: Role; people: Person[]; diff: Par
         {ROLE_LABELS[role]} <span className="muted">({people.length})</span>
       </h2>
       {people.length === 0 ? (
-        <p className="muted space__none">None right now.</p>
+        <p className="muted space__none">{ended ? 'Not listed: the API lists only the hosts once a space has ended.' : 'None right now.'}</p>
       ) : (
         <ul className="space__people" aria-labelledby={headingId}>
           {shown.map((p) => (
@@ -64,11 +64,21 @@ function Group({ role, people, diff }: { role: Role; people: Person[]; diff: Par
   );
 }
 
-/** Admins, speakers and listeners; who joined since the previous update is marked, who left is listed. */
-export function Participants({ groups, diff }: { groups: Groups; diff: ParticipantDiff | null }) {
+/**
+ * Admins, speakers and listeners; who joined since the previous update is marked, who left is listed.
+ * `ended`: how many took part in a space that has ended (null while it has not): it says so, and who is known.
+ */
+export function Participants({ groups, diff, ended = null }: { groups: Groups; diff: ParticipantDiff | null; ended?: number | null }) {
   const changes = diff ? describeChanges(diff) : '';
+  const hosts = groups.admin.length;
   return (
     <div className="space__participants">
+      {ended !== null ? (
+        <p className="space__ended" role="note">
+          After it ended: {ended.toLocaleString('en-US')} {ended === 1 ? 'person' : 'people'} took part; the API names only{' '}
+          {hosts === 1 ? 'its host' : `its ${hosts} hosts`} now.
+        </p>
+      ) : null}
       <p className="visually-hidden" role="status" aria-live="polite">
         {changes ? `Since the previous update: ${changes}.` : ''}
       </p>
@@ -78,7 +88,7 @@ export function Participants({ groups, diff }: { groups: Groups; diff: Participa
         </p>
       ) : null}
       {ROLES.map((role) => (
-        <Group key={role} role={role} people={groups[role]} diff={diff} />
+        <Group key={role} role={role} people={groups[role]} diff={diff} ended={ended !== null} />
       ))}
       {diff && diff.left.length > 0 ? (
         <section className="space__group space__group--left" aria-labelledby="space-group-left">

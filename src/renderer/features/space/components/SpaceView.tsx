@@ -95,7 +95,7 @@ export function SpaceView({ route }: { route: Extract<Route, { name: 'space' }> 
         {!live ? <CacheNote meta={q.data.meta} fetchedAfterMount={q.isFetchedAfterMount} /> : null}
         <ExportButton view={exportView('space', { space_id: id }, { items: 1, reachedEnd: true }, { title: summary.title })} />
       </div>
-      <Participants groups={groups} diff={polls?.diff ?? null} />
+      <Participants groups={groups} diff={polls?.diff ?? null} ended={summary.state === 'Ended' ? summary.counts.participated : null} />
     </div>
   );
 }

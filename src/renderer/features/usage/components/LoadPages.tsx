@@ -5,6 +5,7 @@
  */
 import { useId, useRef, useState } from 'react';
 import type { OperationId } from '../../../../shared/api/catalog';
+import { creditsLabel } from '../../../lib/format';
 import { usePrices } from '../../settings/queries';
 import { estimatePages, needsConfirmation } from '../cost-estimate';
 import { useCostConfirm } from './CostConfirm';
@@ -28,6 +29,8 @@ export function LoadPages({ operation, hasNextPage, fetchNextPage, noun }: Props
   const [result, setResult] = useState<string | null>(null);
   const stop = useRef(false);
   const selectId = useId();
+  // the cost is shown before any page is asked for, whatever the number
+  const shown = estimatePages(operation, pages, prices);
 
   const run = async () => {
     const estimate = estimatePages(operation, pages, prices);
@@ -71,9 +74,16 @@ export function LoadPages({ operation, hasNextPage, fetchNextPage, noun }: Props
           </button>
         </>
       ) : (
-        <button type="button" className="btn btn--small" disabled={!hasNextPage} onClick={() => void run()}>
-          Load
-        </button>
+        <>
+          <button type="button" className="btn btn--small" disabled={!hasNextPage} onClick={() => void run()} aria-describedby={`${selectId}-cost`}>
+            Load
+          </button>
+          {hasNextPage ? (
+            <span id={`${selectId}-cost`} className="muted" title={shown.basis}>
+              up to {shown.calls} calls, about {creditsLabel(shown.credits, null)}
+            </span>
+          ) : null}
+        </>
       )}
       {result ? <span role="status" className="muted">{result}</span> : null}
       {dialog}

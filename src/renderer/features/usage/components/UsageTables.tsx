@@ -49,6 +49,7 @@ export function RecentCallsTable({ snapshot }: { snapshot: UsageSnapshot }) {
       <thead>
         <tr>
           <th scope="col">Operation</th>
+          <th scope="col">Subject</th>
           <th scope="col">Time</th>
           <th scope="col">Status</th>
           <th scope="col" className="num">
@@ -64,6 +65,7 @@ export function RecentCallsTable({ snapshot }: { snapshot: UsageSnapshot }) {
         {rows.map((r) => (
           <tr key={r.key} data-operation={r.operation} data-charged={r.charged}>
             <th scope="row">{r.title}</th>
+            <td className="usage__subject">{r.subject}</td>
             <td>
               <time dateTime={new Date(r.at).toISOString()} title={absoluteTime(r.at)}>
                 {clockTime(r.at)}
@@ -75,7 +77,7 @@ export function RecentCallsTable({ snapshot }: { snapshot: UsageSnapshot }) {
             <td className="num">{fullCount(r.credits)}</td>
           </tr>
         ))}
-        {rows.length === 0 ? <NoCallsRow columns={6} /> : null}
+        {rows.length === 0 ? <NoCallsRow columns={7} /> : null}
       </tbody>
     </table>
   );

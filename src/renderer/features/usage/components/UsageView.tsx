@@ -6,7 +6,7 @@
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { usageKeys, usageQuery } from '../../../app/usage-queries';
+import { appInfoQuery, usageKeys, usageQuery } from '../../../app/usage-queries';
 import { navigate } from '../../../app/navigation';
 import { ErrorState } from '../../../components/ErrorState';
 import { SkeletonList } from '../../../components/states';
@@ -54,6 +54,7 @@ function ResetButton({ disabled }: { disabled: boolean }) {
 
 export function UsageView() {
   const usage = useQuery(usageQuery());
+  const mode = useQuery(appInfoQuery()).data?.mode;
   return (
     <ViewFrame title="Usage" className="view--usage" actions={<ResetButton disabled={!usage.data} />}>
       <div className="usage">
@@ -99,12 +100,18 @@ export function UsageView() {
                 </div>
               ) : null}
               <div>
-                <dt>All sessions</dt>
+                <dt>All sessions (live mode)</dt>
                 <dd>
                   {fullCount(usage.data.lifetime.calls)} calls · {formatUsd(usage.data.lifetime.usd)}
                 </dd>
               </div>
             </dl>
+            {mode === 'demo' ? (
+              <p className="note" role="note">
+                Demo mode: calls go to Skein&apos;s built-in sample service. They are free and not kept: the session figures show what they
+                would cost live, and “All sessions” counts live-mode calls only.
+              </p>
+            ) : null}
             <ByOperationTable snapshot={usage.data} />
             <RecentCallsTable snapshot={usage.data} />
             {usage.data.history?.length ? (

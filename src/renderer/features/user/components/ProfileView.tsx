@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { useMemo } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { CardPost, User } from '../../../../shared/api/schemas';
 import { navigate } from '../../../app/navigation';
 import { ErrorState } from '../../../components/ErrorState';
@@ -7,6 +7,7 @@ import { PostFeed } from '../../../components/PostFeed';
 import { EmptyState, SkeletonList } from '../../../components/states';
 import { Tabs } from '../../../components/Tabs';
 import { UserCard } from '../../../components/UserCard';
+import { useViewScroll } from '../../../components/view-scroll';
 import { summarizePages } from '../../../lib/pages';
 import type { Route, UserTab } from '../../../lib/routes';
 import { ExportButton, pagedExportView } from '../../export';
@@ -75,6 +76,8 @@ function ProfileByHandle({ handle, route }: { handle: string; route: UserRoute }
 
 function Profile({ user, route }: { user: User; route: UserRoute }) {
   const select = (tab: UserTab) => navigate({ ...route, tab }, { replace: true });
+  // arriving on a profile's Mentions ("Mentions of @…") lands on the mentions (see `Mentions`)
+  const [arrivedOn] = useState(route.tab);
   return (
     <div className="view view--profile">
       <ProfileHeader user={user} />
@@ -89,7 +92,7 @@ function Profile({ user, route }: { user: User; route: UserRoute }) {
           { id: 'mentions', label: 'Mentions' },
         ]}
       >
-        {route.tab === 'posts' ? <Timeline user={user} route={route} /> : <Mentions user={user} />}
+        {route.tab === 'posts' ? <Timeline user={user} route={route} /> : <Mentions user={user} land={arrivedOn === 'mentions'} />}
       </Tabs>
     </div>
   );
@@ -125,9 +128,26 @@ function Timeline({ user, route }: { user: User; route: UserRoute }) {
   );
 }
 
-function Mentions({ user }: { user: User }) {
+/**
+ * `land`: the view was opened on Mentions: once the first mentions are in, scroll them to the top, not
+ * 1.5 screens below under the banner and pinned posts (the browser's scroll anchoring then keeps them
+ * there while pinned posts load above). Runs before the view restores a Back position, which wins; a
+ * reader who already scrolled is left alone.
+ */
+function Mentions({ user, land }: { user: User; land: boolean }) {
   const query = useInfiniteQuery(mentionsQuery(user.userName));
   const summary = useMemo(() => summarizePages<CardPost>(query.data?.pages), [query.data]);
+  const { ref: scroller } = useViewScroll();
+  const landed = useRef(!land);
+  const ready = query.data !== undefined;
+  useLayoutEffect(() => {
+    const root = scroller.current;
+    if (landed.current || !ready || !root) return;
+    landed.current = true;
+    if (root.scrollTop > 0) return;
+    const tabs = root.querySelector<HTMLElement>(`#${CSS.escape(`user-${user.id}-tab-mentions`)}`)?.closest<HTMLElement>('.tabs');
+    if (tabs) root.scrollBy({ top: tabs.getBoundingClientRect().top - root.getBoundingClientRect().top });
+  }, [ready, scroller, user.id]);
   return (
     <>
       <div className="toolbar" role="group" aria-label="Mention options">
