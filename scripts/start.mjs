@@ -8,30 +8,91 @@
  * issue #904), so a fresh `npm install && npm start` stopped with "Electron
  * uninstall". The download runs here, not in `postinstall`, so an offline
  * `npm ci` keeps working. Every way Electron can turn out unavailable ends in
- * `electronUnavailable(reason)`: one plain sentence, no stack trace.
+ * `electronUnavailable(reason)`: one plain sentence, no stack trace, then the
+ * browser shell.
+ *
+ * Where Electron cannot be had, Skein starts its browser shell instead (issue 19:
+ * `node out/main/web.js`, the same core served to the user's browser), after
+ * saying why; `npm start -- --web` starts the browser shell on purpose, and
+ * `--no-web-fallback` makes an unavailable Electron an error (exit 1) instead.
  *
  * Electron's installer honours its usual settings (ELECTRON_MIRROR,
  * electron_config_cache, ELECTRON_GET_USE_PROXY, .npmrc `electron_mirror`, …).
- * Extra arguments go to electron-vite (e.g. `npm start -- --skipBuild`).
+ * Extra arguments go to electron-vite (e.g. `npm start -- --skipBuild`), or to
+ * the browser shell (`--port N`, `--host ADDR`, `--no-open`, `--exports-dir DIR`).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
-const [command = 'preview', ...passThrough] = process.argv.slice(2);
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const [command = 'preview', ...given] = process.argv.slice(2);
+
+/** the browser shell's own options (with the value each takes), split from electron-vite's */
+const WEB_OPTIONS = new Map([
+  ['--port', true],
+  ['--host', true],
+  ['--exports-dir', true],
+  ['--no-open', false],
+]);
+const wantWeb = given.includes('--web');
+const noFallback = given.includes('--no-web-fallback');
+const skipBuild = given.includes('--skipBuild');
+const webArgs = [];
+const passThrough = [];
+for (let i = 0; i < given.length; i++) {
+  const arg = given[i];
+  const [name] = arg.split('=');
+  if (arg === '--web' || arg === '--no-web-fallback') continue;
+  if (WEB_OPTIONS.has(name)) {
+    webArgs.push(arg);
+    if (WEB_OPTIONS.get(name) && !arg.includes('=') && i + 1 < given.length) webArgs.push(given[++i]);
+  } else passThrough.push(arg);
+}
+
+/** "Electron cannot be installed or started here", raised where it is found, handled once below. */
+class ElectronUnavailable extends Error {}
 
 /**
- * The one exit for "Electron cannot be installed or started here". For now it
- * says what failed and what to do; it is the place where a fallback shell
- * would start instead.
- * @param {string} reason what failed, as a clause ("Electron's download failed (…)")
+ * Every way Electron can turn out unavailable ends here.
+ * @param {string} reason what failed, as a clause ("downloading Electron's binary … failed (…); …")
  * @returns {never}
  */
 function electronUnavailable(reason) {
+  throw new ElectronUnavailable(reason);
+}
+
+/** One sentence on why there is no window, then the browser shell (or exit 1 with --no-web-fallback). */
+function fallBack(reason) {
   console.error(`Skein cannot open its window: ${reason}.`);
-  process.exit(1);
+  if (noFallback) process.exit(1);
+  console.error('Starting Skein in your browser instead (the browser shell; `npm start -- --web` does this on purpose).');
+  startBrowserShell();
+}
+
+/** Node running a script of this project to its end, inheriting the terminal; its exit code. */
+function runNode(args) {
+  const result = spawnSync(process.execPath, args, { stdio: 'inherit', cwd: ROOT, env: process.env });
+  return result.error ? 1 : (result.status ?? 1);
+}
+
+/** The browser shell (src/main/web-shell): build as `npm start` does (unless --skipBuild), then serve until stopped. */
+function startBrowserShell() {
+  if (!skipBuild || !existsSync(join(ROOT, 'out', 'main', 'web.js'))) {
+    const pkg = require('electron-vite/package.json');
+    const bin = join(dirname(require.resolve('electron-vite/package.json')), typeof pkg.bin === 'string' ? pkg.bin : pkg.bin['electron-vite']);
+    const built = runNode([bin, 'build']);
+    if (built !== 0) {
+      console.error('Skein could not be built (see above); run npm install, then npm start again.');
+      process.exit(built);
+    }
+  }
+  const child = spawn(process.execPath, [join(ROOT, 'out', 'main', 'web.js'), ...webArgs], { stdio: 'inherit', cwd: ROOT, env: process.env });
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+  child.on('close', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
 }
 
 /** The first line of an installer's error output that says something (its stack trace left out). */
@@ -86,6 +147,10 @@ function installElectron() {
 
 /** Electron answers `--version` without opening a window: a binary that cannot even do that cannot run here. */
 function checkRuns(executable) {
+  // a Linux box without a display (an SSH session, a server, CI) has nowhere to put a window
+  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
+    electronUnavailable('there is no display to open it on (neither DISPLAY nor WAYLAND_DISPLAY is set)');
+  }
   const result = spawnSync(executable, ['--version'], {
     encoding: 'utf8',
     timeout: 60_000,
@@ -106,7 +171,7 @@ function runElectronVite(executable) {
     env: { ...process.env, ELECTRON_EXEC_PATH: executable },
   });
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
-  child.on('error', (error) => electronUnavailable(`electron-vite could not be started (${error.message}); run npm install`));
+  child.on('error', (error) => fallBack(`electron-vite could not be started (${error.message}); run npm install`));
   child.on('close', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }
 
@@ -114,6 +179,15 @@ if (command !== 'preview' && command !== 'dev') {
   console.error('usage: node scripts/start.mjs preview|dev [electron-vite options]');
   process.exit(2);
 }
-const executable = installElectron();
-checkRuns(executable);
-runElectronVite(executable);
+if (wantWeb) {
+  startBrowserShell();
+} else {
+  try {
+    const executable = installElectron();
+    checkRuns(executable);
+    runElectronVite(executable);
+  } catch (error) {
+    if (!(error instanceof ElectronUnavailable)) throw error;
+    fallBack(error.message);
+  }
+}

@@ -71,6 +71,67 @@ function npmStart(cwd: string, env: Record<string, string>, extra: string[] = []
   });
 }
 
+interface Fallback {
+  stderr: string;
+  url: string | null;
+  index: { status: number; body: string } | null;
+  info: unknown;
+  error?: string;
+}
+
+/**
+ * `npm start` where it falls back to the browser shell: waits for the printed URL, opens it as a browser
+ * would (the secret for the cookie), asks the bridge which mode Skein runs in, then stops the shell.
+ */
+async function npmStartFallback(cwd: string, env: Record<string, string>): Promise<Fallback> {
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !/^(npm_|ELECTRON_|electron_|SKEIN_|NODE_OPTIONS$|VITEST|DISPLAY$|WAYLAND_DISPLAY$)/i.test(k)),
+  ) as Record<string, string>;
+  const npm = process.env.npm_execpath;
+  const [cmd, args] = npm && npm.endsWith('.js') ? [process.execPath, [npm, 'start', '--silent']] : ['npm', ['start', '--silent']];
+  const child = spawn(cmd, [...args, '--', '--skipBuild', '--no-open'], {
+    cwd,
+    env: { ...clean, PATH: `${resolve(process.execPath, '..')}:${process.env.PATH ?? ''}`, SKEIN_USER_DATA_DIR: join(cwd, 'user-data-web'), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const result: Fallback = { stderr: '', url: null, index: null, info: null };
+  try {
+    result.url = await new Promise<string>((found, fail) => {
+      const timer = setTimeout(() => fail(new Error(`no URL within 60 s:\n${stdout}\n${stderr}`)), 60_000);
+      child.stdout.on('data', (d: Buffer) => {
+        stdout += d.toString();
+        const url = /http:\/\/127\.0\.0\.1:\d+\/__skein\/auth\?secret=[\w-]+/.exec(stdout)?.[0];
+        if (url) {
+          clearTimeout(timer);
+          found(url);
+        }
+      });
+      child.on('close', () => fail(new Error(`npm start ended:\n${stdout}\n${stderr}`)));
+    });
+    const origin = new URL(result.url).origin;
+    const auth = await fetch(result.url, { redirect: 'manual' });
+    const cookie = (auth.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const index = await fetch(`${origin}/index.html`, { headers: { cookie } });
+    result.index = { status: index.status, body: await index.text() };
+    const info = await fetch(`${origin}/__skein/bridge`, {
+      method: 'POST',
+      headers: { cookie, origin, 'content-type': 'application/json' },
+      body: JSON.stringify({ channel: 'skein:app.info', sender: 'smoke' }),
+    });
+    result.info = await info.json();
+  } catch (error) {
+    result.error = (error as Error).message;
+  } finally {
+    if (child.pid && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
+  }
+  result.stderr = stderr;
+  return result;
+}
+
 interface LogEntry {
   what: string;
   ready: boolean;
@@ -112,6 +173,7 @@ interface Report {
 let project: string;
 let mirror: Mirror;
 let offline: Run;
+let fallback: Fallback;
 const runs = new Map<string, { run: Run; report: Report | null }>();
 const key = (platform: string, packaged: boolean) => `${platform}${packaged ? ' packaged' : ''}`;
 
@@ -121,10 +183,17 @@ beforeAll(async () => {
   const files: Record<string, Buffer> = {};
   for (const platform of PLATFORMS) files[`electron-v${VERSION}-${platform}-x64.zip`] = fakeDistribution(platform, VERSION, process.execPath, PROGRAM);
   mirror = await startMirror(VERSION, files);
-  const base = { ELECTRON_MIRROR: mirror.url, electron_use_remote_checksums: '1', electron_config_cache: join(project, '.electron-cache'), ELECTRON_INSTALL_ARCH: 'x64' };
+  // a desktop session (on Linux, start.mjs falls back to the browser shell without a display)
+  const base = {
+    ELECTRON_MIRROR: mirror.url,
+    electron_use_remote_checksums: '1',
+    electron_config_cache: join(project, '.electron-cache'),
+    ELECTRON_INSTALL_ARCH: 'x64',
+    DISPLAY: ':99',
+  };
 
-  // no binary can be downloaded: one sentence, no stack trace, non-zero
-  offline = await npmStart(project, { ...base, ELECTRON_MIRROR: `${mirror.url}nowhere/`, ELECTRON_INSTALL_PLATFORM: 'linux' });
+  // no binary can be downloaded: one sentence, no stack trace, non-zero (when told not to fall back)
+  offline = await npmStart(project, { ...base, ELECTRON_MIRROR: `${mirror.url}nowhere/`, ELECTRON_INSTALL_PLATFORM: 'linux' }, ['--no-web-fallback']);
 
   let built = false;
   for (const platform of PLATFORMS) {
@@ -146,6 +215,9 @@ beforeAll(async () => {
       runs.set(key(platform, packaged), { run, report: existsSync(reportFile) ? (JSON.parse(readFileSync(reportFile, 'utf8')) as Report) : null });
     }
   }
+
+  // no display and no download: npm start says why, then serves Skein to the browser instead
+  fallback = await npmStartFallback(project, { ...base, ELECTRON_MIRROR: `${mirror.url}nowhere/`, ELECTRON_INSTALL_PLATFORM: 'linux', DISPLAY: '' });
 }, 300_000);
 
 afterAll(async () => {
@@ -164,6 +236,21 @@ describe('npm start without a reachable Electron download', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^Skein cannot open its window: downloading Electron's binary from 127\.0\.0\.1:\d+ failed \(.+\); check your network .+\.$/);
     expect(offline.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('npm start where Electron cannot open a window', () => {
+  it('says why in one sentence, then prints a URL that shows Skein in demo mode', () => {
+    expect(fallback.error, fallback.stderr).toBeUndefined();
+    const lines = fallback.stderr.trim().split('\n');
+    // no download (a binary of another platform may be cached from the runs above) or no display: either says why
+    expect(lines[0]).toMatch(/^Skein cannot open its window: (downloading Electron's binary from 127\.0\.0\.1:\d+ failed \(.+\)|there is no display to open it on \(.+\)).*\.$/);
+    expect(lines[1]).toMatch(/^Starting Skein in your browser instead/);
+    expect(fallback.stderr).not.toMatch(/\n\s+at /);
+    expect(fallback.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/__skein\/auth\?secret=/);
+    expect(fallback.index).toMatchObject({ status: 200 });
+    expect(fallback.index?.body).toContain('<div id="root">');
+    expect(fallback.info).toMatchObject({ ok: true, data: { name: 'Skein', mode: 'demo' } });
   });
 });
 

@@ -53,6 +53,8 @@ export const ErrorDetails = z
     httpStatus: z.number().int().optional(),
     /** epoch ms when a rate limit ends */
     retryAt: z.number().optional(),
+    /** epoch ms the service asked for, when longer than Skein's bounded pause (`retryAt`) */
+    serviceRetryAt: z.number().optional(),
     fields: z.array(FieldError).optional(),
     /** first failing path of a schema mismatch */
     path: z.string().optional(),

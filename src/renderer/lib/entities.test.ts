@@ -126,7 +126,8 @@ describe('segmentText against hostile indices (issue 21)', () => {
     const segs = segmentText(text, entities, [5, 3_000_000]);
     const ms = performance.now() - started;
     expect(segs.map((s) => s.kind)).toEqual(['text', 'hashtag', 'text', 'mention', 'text', 'url']);
-    // measured ~40 ms here; the quadratic search took 23 s. A loose bound: the machine is shared.
-    expect(ms).toBeLessThan(1000);
+    // measured ~40 ms on a quiet machine, 1.3 s on a 2-core one under a load of 20; the quadratic search took
+    // 23 s. The bench gives the figure; this bound only tells linear from quadratic on a loaded machine.
+    expect(ms).toBeLessThan(8000);
   });
 });

@@ -125,7 +125,8 @@ function isCancel(error: unknown, signal: AbortSignal): boolean {
 /** How long to wait before asking again, for a rate limit the service announced; null for any other error. */
 function rateLimitWait(error: unknown, now: number): number | null {
   if (!isSkeinError(error) || error.code !== 'rate-limited') return null;
-  const at = error.details?.retryAt;
+  // a service asking for longer than Skein's bounded pause is not waited for: the job stops (resumable)
+  const at = error.details?.serviceRetryAt ?? error.details?.retryAt;
   return typeof at === 'number' ? Math.max(0, at - now) : UNTIMED_RATE_LIMIT_WAIT_MS;
 }
 

@@ -117,7 +117,7 @@ describe('CSV export', () => {
       expect(parsed.items.map((e) => e.item.text)).toEqual(hostile);
       return;
     }
-    const manifest = JSON.parse(await readFile(join(dir, 'f.manifest.json'), 'utf8')) as ExportManifest;
+    const manifest = JSON.parse(await readFile(join(dir, 'f.csv.manifest.json'), 'utf8')) as ExportManifest;
     const rows = readCsv(text, manifest.csv!.id_columns['f.csv']!);
     const texts = rows.map((r) => r.text);
     if (csvCells === 'exact') {

@@ -113,7 +113,7 @@ export function classifyAnswer(id: OperationId, a: Answer, nowMs: number): Verdi
             ? makeError(
                 'rate-limited',
                 `The service asks Skein to wait until ${new Date(nowMs + asked).toUTCString()} (${words}). Skein pauses calls to it for at most ${MAX_PAUSE_MS / 60_000} minutes.`,
-                { httpStatus, retryAt: nowMs + wait, action: 'Wait for the countdown, or use Try now to ask the service again sooner.' },
+                { httpStatus, retryAt: nowMs + wait, serviceRetryAt: nowMs + asked, action: 'Wait for the countdown, or use Try now to ask the service again sooner.' },
               )
             : makeError('rate-limited', rateLimitedMessage(nowMs + wait), { httpStatus, retryAt: nowMs + wait }),
     };
