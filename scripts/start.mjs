@@ -86,11 +86,11 @@ function installElectron() {
 
 /** Electron answers `--version` without opening a window: a binary that cannot even do that cannot run here. */
 function checkRuns(executable) {
-  const result = spawnSync(executable, ['--version'], {
-    encoding: 'utf8',
-    timeout: 60_000,
-    env: { ...process.env, ELECTRON_RUN_AS_NODE: '' },
-  });
+  const env = { ...process.env };
+  delete env.ELECTRON_RUN_AS_NODE;
+  // as root (containers) Chromium refuses to start with its sandbox, even to print its version
+  const args = process.getuid?.() === 0 ? ['--version', '--no-sandbox'] : ['--version'];
+  const result = spawnSync(executable, args, { encoding: 'utf8', timeout: 60_000, env });
   if (result.error || result.status !== 0) {
     const cause = result.error ? result.error.message : firstCause(result.stderr || result.stdout);
     electronUnavailable(`Electron's binary cannot run on this system (${cause}); install the libraries it names, or use the packaged app`);
