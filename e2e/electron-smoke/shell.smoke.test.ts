@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { channelName, contract, contractEntries, MenuCommand } from '../../src/shared/ipc';
 import { APP_ID } from '../../src/main/app-id';
 import { CONTENT_SECURITY_POLICY } from '../../src/main/protocol/assets';
-import { fakeDistribution, startMirror, type Mirror } from './distribution';
+import { brokenDistribution, fakeDistribution, startMirror, type Mirror } from './distribution';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'node_modules/electron/package.json'), 'utf8')) as { version: string }).version;
@@ -112,6 +112,7 @@ interface Report {
 let project: string;
 let mirror: Mirror;
 let offline: Run;
+let cannotRun: Run;
 const runs = new Map<string, { run: Run; report: Report | null }>();
 const key = (platform: string, packaged: boolean) => `${platform}${packaged ? ' packaged' : ''}`;
 
@@ -120,11 +121,14 @@ beforeAll(async () => {
   makeProject(project);
   const files: Record<string, Buffer> = {};
   for (const platform of PLATFORMS) files[`electron-v${VERSION}-${platform}-x64.zip`] = fakeDistribution(platform, VERSION, process.execPath, PROGRAM);
+  files[`electron-v${VERSION}-linux-arm64.zip`] = brokenDistribution('linux');
   mirror = await startMirror(VERSION, files);
   const base = { ELECTRON_MIRROR: mirror.url, electron_use_remote_checksums: '1', electron_config_cache: join(project, '.electron-cache'), ELECTRON_INSTALL_ARCH: 'x64' };
 
   // no binary can be downloaded: one sentence, no stack trace, non-zero
   offline = await npmStart(project, { ...base, ELECTRON_MIRROR: `${mirror.url}nowhere/`, ELECTRON_INSTALL_PLATFORM: 'linux' });
+  // a binary that downloads but cannot run on this system (a missing library)
+  cannotRun = await npmStart(project, { ...base, ELECTRON_INSTALL_PLATFORM: 'linux', ELECTRON_INSTALL_ARCH: 'arm64' });
 
   let built = false;
   for (const platform of PLATFORMS) {
@@ -164,6 +168,16 @@ describe('npm start without a reachable Electron download', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^Skein cannot open its window: downloading Electron's binary from 127\.0\.0\.1:\d+ failed \(.+\); check your network .+\.$/);
     expect(offline.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('npm start with a binary that cannot run here', () => {
+  it('says so in one sentence, naming what the binary reported', () => {
+    expect(cannotRun.code).not.toBe(0);
+    expect(mirror.requests).toContain(`/v${VERSION}/electron-v${VERSION}-linux-arm64.zip`);
+    const lines = cannotRun.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^Skein cannot open its window: Electron's binary cannot run on this system \(.*libnss3\.so.*\); .+\.$/);
   });
 });
 
