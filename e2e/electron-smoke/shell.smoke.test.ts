@@ -105,6 +105,7 @@ interface Report {
   failedLoad: { shown: boolean; loads: string[] };
   secondInstance: { windowsBefore: number; windowsAfter: number };
   quitOnAllClosed: boolean;
+  activate?: { windowsAfter: number };
   quit: { willQuit: Array<{ prevented: boolean }> };
   sandboxAfterQuit?: string;
 }
@@ -286,8 +287,10 @@ describe.each(PLATFORMS.flatMap((platform) => [false, true].map((packaged) => ({
     expect(report.failedLoad.loads[0]).toMatch(/^data:text\/html/);
   });
 
-  it('opens a window on a second launch while none is open', () => {
-    expect(get().secondInstance).toEqual({ windowsBefore: 1, windowsAfter: 1 });
+  it('opens a window on a second launch while none is open, and (macOS) on activate', () => {
+    const report = get();
+    expect(report.secondInstance).toEqual({ windowsBefore: 1, windowsAfter: 1 });
+    if (platform === 'darwin') expect(report.activate).toEqual({ windowsAfter: 1 });
   });
 
   it('quits when the last window closes (not on macOS), after the core is disposed', () => {
