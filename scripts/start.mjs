@@ -151,11 +151,11 @@ function checkRuns(executable) {
   if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
     electronUnavailable('there is no display to open it on (neither DISPLAY nor WAYLAND_DISPLAY is set)');
   }
-  const result = spawnSync(executable, ['--version'], {
-    encoding: 'utf8',
-    timeout: 60_000,
-    env: { ...process.env, ELECTRON_RUN_AS_NODE: '' },
-  });
+  const env = { ...process.env };
+  delete env.ELECTRON_RUN_AS_NODE;
+  // as root (containers) Chromium refuses to start with its sandbox, even to print its version
+  const args = process.getuid?.() === 0 ? ['--version', '--no-sandbox'] : ['--version'];
+  const result = spawnSync(executable, args, { encoding: 'utf8', timeout: 60_000, env });
   if (result.error || result.status !== 0) {
     const cause = result.error ? result.error.message : firstCause(result.stderr || result.stdout);
     electronUnavailable(`Electron's binary cannot run on this system (${cause}); install the libraries it names, or use the packaged app`);

@@ -21,6 +21,17 @@ export const EXECUTABLE_PATH: Readonly<Record<string, string>> = {
 /** A zip whose executable is a shell script running fake-electron.mjs with this Node, as `platform`. */
 export function fakeDistribution(platform: string, version: string, nodePath: string, program: string): Buffer {
   const script = `#!/bin/sh\nSKEIN_FAKE_ELECTRON_PLATFORM='${platform}' exec '${nodePath}' '${program}' "$@"\n`;
+  return distribution(platform, version, script);
+}
+
+/** A zip whose executable cannot run here, as a binary missing a system library fails. */
+export function brokenDistribution(platform: string): Buffer {
+  const script = `#!/bin/sh\necho "electron: error while loading shared libraries: libnss3.so: cannot open shared object file: No such file or directory" >&2\nexit 127\n`;
+  // another version, so that Electron's installer replaces it on the next run
+  return distribution(platform, '0.0.0-broken', script);
+}
+
+function distribution(platform: string, version: string, script: string): Buffer {
   return zip([
     { name: EXECUTABLE_PATH[platform] ?? 'electron', data: script, mode: 0o755 },
     { name: 'version', data: version },

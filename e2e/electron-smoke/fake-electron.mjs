@@ -204,7 +204,12 @@ const quit = new Promise((done) => (fake.onQuit = done));
 for (const w of electron.BrowserWindow.getAllWindows()) w.close();
 electron.app.emit('window-all-closed', {});
 report.quitOnAllClosed = fake.log.some((e) => e.what === 'app.quit');
-if (!report.quitOnAllClosed) electron.app.quit();
+if (!report.quitOnAllClosed) {
+  // macOS: the app stays without a window; a click on its dock icon opens one, Cmd+Q quits
+  electron.app.emit('activate', {}, false);
+  report.activate = { windowsAfter: electron.BrowserWindow.getAllWindows().length };
+  electron.app.quit();
+}
 await quit;
 report.quit = { willQuit: fake.log.filter((e) => e.what === 'will-quit') };
 if (sandboxOrigin) {

@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { channelName, contract, contractEntries, MenuCommand } from '../../src/shared/ipc';
 import { APP_ID } from '../../src/main/app-id';
 import { CONTENT_SECURITY_POLICY, metaContentSecurityPolicy } from '../../src/main/protocol/assets';
-import { fakeDistribution, startMirror, type Mirror } from './distribution';
+import { brokenDistribution, fakeDistribution, startMirror, type Mirror } from './distribution';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'node_modules/electron/package.json'), 'utf8')) as { version: string }).version;
@@ -166,6 +166,7 @@ interface Report {
   failedLoad: { shown: boolean; loads: string[] };
   secondInstance: { windowsBefore: number; windowsAfter: number };
   quitOnAllClosed: boolean;
+  activate?: { windowsAfter: number };
   quit: { willQuit: Array<{ prevented: boolean }> };
   sandboxAfterQuit?: string;
 }
@@ -174,6 +175,7 @@ let project: string;
 let mirror: Mirror;
 let offline: Run;
 let fallback: Fallback;
+let cannotRun: Run;
 const runs = new Map<string, { run: Run; report: Report | null }>();
 const key = (platform: string, packaged: boolean) => `${platform}${packaged ? ' packaged' : ''}`;
 
@@ -182,6 +184,7 @@ beforeAll(async () => {
   makeProject(project);
   const files: Record<string, Buffer> = {};
   for (const platform of PLATFORMS) files[`electron-v${VERSION}-${platform}-x64.zip`] = fakeDistribution(platform, VERSION, process.execPath, PROGRAM);
+  files[`electron-v${VERSION}-linux-arm64.zip`] = brokenDistribution('linux');
   mirror = await startMirror(VERSION, files);
   // a desktop session (on Linux, start.mjs falls back to the browser shell without a display)
   const base = {
@@ -194,6 +197,8 @@ beforeAll(async () => {
 
   // no binary can be downloaded: one sentence, no stack trace, non-zero (when told not to fall back)
   offline = await npmStart(project, { ...base, ELECTRON_MIRROR: `${mirror.url}nowhere/`, ELECTRON_INSTALL_PLATFORM: 'linux' }, ['--no-web-fallback']);
+  // a binary that downloads but cannot run on this system (a missing library)
+  cannotRun = await npmStart(project, { ...base, ELECTRON_INSTALL_PLATFORM: 'linux', ELECTRON_INSTALL_ARCH: 'arm64' }, ['--no-web-fallback']);
 
   let built = false;
   for (const platform of PLATFORMS) {
@@ -251,6 +256,16 @@ describe('npm start where Electron cannot open a window', () => {
     expect(fallback.index).toMatchObject({ status: 200 });
     expect(fallback.index?.body).toContain('<div id="root">');
     expect(fallback.info).toMatchObject({ ok: true, data: { name: 'Skein', mode: 'demo' } });
+  });
+});
+
+describe('npm start with a binary that cannot run here', () => {
+  it('says so in one sentence, naming what the binary reported', () => {
+    expect(cannotRun.code).not.toBe(0);
+    expect(mirror.requests).toContain(`/v${VERSION}/electron-v${VERSION}-linux-arm64.zip`);
+    const lines = cannotRun.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^Skein cannot open its window: Electron's binary cannot run on this system \(.*libnss3\.so.*\); .+\.$/);
   });
 });
 
@@ -361,8 +376,10 @@ describe.each(PLATFORMS.flatMap((platform) => [false, true].map((packaged) => ({
     expect(report.failedLoad.loads[0]).toMatch(/^data:text\/html/);
   });
 
-  it('opens a window on a second launch while none is open', () => {
-    expect(get().secondInstance).toEqual({ windowsBefore: 1, windowsAfter: 1 });
+  it('opens a window on a second launch while none is open, and (macOS) on activate', () => {
+    const report = get();
+    expect(report.secondInstance).toEqual({ windowsBefore: 1, windowsAfter: 1 });
+    if (platform === 'darwin') expect(report.activate).toEqual({ windowsAfter: 1 });
   });
 
   it('quits when the last window closes (not on macOS), after the core is disposed', () => {
