@@ -117,3 +117,48 @@ describe('the browser shell in the page', () => {
     expect(script).toContain("Object.defineProperty(window, 'skein'");
   });
 });
+
+describe('the desktop menu shortcuts in the browser shell', () => {
+  it('are read from the menu template: Ctrl/Cmd ones a page can take, never the address bar or Alt+arrows', async () => {
+    const { menuShortcuts } = await import('./shortcuts');
+    const shortcuts = menuShortcuts('linux');
+    expect(shortcuts).toEqual(
+      expect.arrayContaining([
+        { key: 'e', shift: false, command: 'export' },
+        { key: ',', shift: false, command: 'open-settings' },
+        { key: 'u', shift: true, command: 'open-usage' },
+      ]),
+    );
+    expect(shortcuts.map((s) => s.command)).not.toContain('focus-go');
+    expect(shortcuts.map((s) => s.command)).not.toContain('back');
+  });
+
+  it('reach the page as the menu command, and take the key from the browser', async () => {
+    const keydown: Array<(event: Record<string, unknown>) => void> = [];
+    const win = {
+      fetch: (async () => new Response(new ReadableStream())) as unknown as typeof fetch,
+      crypto: { randomUUID: () => 'p' },
+      document: { title: 'Skein', documentElement: { setAttribute: () => {}, removeAttribute: () => {} } },
+      open: () => {},
+      addEventListener: (type: string, listener: (event: Record<string, unknown>) => void) => {
+        if (type === 'keydown') keydown.push(listener);
+      },
+      setTimeout: (fn: () => void) => setTimeout(fn, 0),
+    };
+    const bridge = installWebBridge(win, buildBridge, bridgeLayout(), '/e', 'data-x', [{ key: 'e', shift: false, command: 'export' }]) as {
+      events: { on(name: string, cb: (p: unknown) => void): () => void };
+    };
+    const seen: unknown[] = [];
+    bridge.events.on('menu', (p) => seen.push(p));
+    const prevented = vi.fn();
+    for (const listener of keydown) {
+      listener({ key: 'e', ctrlKey: true, preventDefault: prevented });
+      listener({ key: 'E', metaKey: true, preventDefault: prevented });
+      listener({ key: 'e', preventDefault: prevented });
+      listener({ key: 'e', ctrlKey: true, shiftKey: true, preventDefault: prevented });
+      listener({ key: 'e', ctrlKey: true, altKey: true, preventDefault: prevented });
+    }
+    expect(seen).toEqual(['export', 'export']);
+    expect(prevented).toHaveBeenCalledTimes(2);
+  });
+});

@@ -10,6 +10,7 @@
  * Served as a script file (`SCRIPT_PATH`), never inline (the CSP forbids that).
  */
 import { buildBridge, type BridgeLayout } from '../../preload/bridge';
+import type { Shortcut } from './shortcuts';
 
 export const BRIDGE_PATH = '/__skein/bridge';
 export const SCRIPT_PATH = '/__skein/bridge.js';
@@ -25,17 +26,33 @@ interface PageGlobals {
   document: { title: string; documentElement: { setAttribute(n: string, v: string): void; removeAttribute(n: string): void } };
   Notification?: { permission: string; requestPermission(): Promise<string>; new (title: string, options: { body: string }): unknown };
   open(url: string, target: string, features: string): unknown;
-  addEventListener(type: string, listener: () => void): void;
+  addEventListener(type: string, listener: (event: KeyLike) => void, capture?: boolean): void;
   setTimeout(fn: () => void, ms: number): unknown;
 }
 
 type Build = typeof buildBridge;
 
+interface KeyLike {
+  key?: string;
+  ctrlKey?: boolean;
+  metaKey?: boolean;
+  shiftKey?: boolean;
+  altKey?: boolean;
+  preventDefault?(): void;
+}
+
 /**
  * Runs in the page. Self-contained (serialized with `toString`): everything it
  * needs comes in as arguments.
  */
-export function installWebBridge(win: PageGlobals, build: Build, layout: BridgeLayout, endpoint: string, eventsAttribute: string): Record<string, unknown> {
+export function installWebBridge(
+  win: PageGlobals,
+  build: Build,
+  layout: BridgeLayout,
+  endpoint: string,
+  eventsAttribute: string,
+  shortcuts: readonly Shortcut[] = [],
+): Record<string, unknown> {
   const sender = win.crypto.randomUUID();
   const listeners = new Map<string, Set<(payload: unknown) => void>>();
   let baseTitle: string | null = null;
@@ -106,6 +123,19 @@ export function installWebBridge(win: PageGlobals, build: Build, layout: BridgeL
   };
   void listen();
 
+  // No native menu here: its Ctrl/Cmd shortcuts reach the page's listeners as the menu's commands would.
+  win.addEventListener(
+    'keydown',
+    (event) => {
+      if (!(event.ctrlKey || event.metaKey) || event.altKey || typeof event.key !== 'string') return;
+      const hit = shortcuts.find((s) => s.key === event.key?.toLowerCase() && s.shift === Boolean(event.shiftKey));
+      if (!hit || !layout.events.menu) return;
+      event.preventDefault?.();
+      handle({ c: layout.events.menu, p: hit.command });
+    },
+    true,
+  );
+
   const invoke = async (channel: string, input: unknown): Promise<unknown> => {
     // An export is started by a click: the moment to ask whether its end may be notified.
     if (channel === layout.functions.export?.start && win.Notification?.permission === 'default') {
@@ -139,13 +169,13 @@ export function installWebBridge(win: PageGlobals, build: Build, layout: BridgeL
 }
 
 /** The script the shell serves at SCRIPT_PATH: defines `window.skein` before the renderer's module runs. */
-export function webBridgeScript(layout: BridgeLayout): string {
+export function webBridgeScript(layout: BridgeLayout, shortcuts: readonly Shortcut[] = []): string {
   // Under tsx, esbuild's keepNames wraps functions in `__name()`: give the serialized source a no-op one.
   return `(() => {
   const __name = (f) => f;
   const buildBridge = ${buildBridge.toString()};
   const install = ${installWebBridge.toString()};
-  const bridge = install(window, buildBridge, ${JSON.stringify(layout)}, ${JSON.stringify(BRIDGE_PATH)}, ${JSON.stringify(EVENTS_ATTRIBUTE)});
+  const bridge = install(window, buildBridge, ${JSON.stringify(layout)}, ${JSON.stringify(BRIDGE_PATH)}, ${JSON.stringify(EVENTS_ATTRIBUTE)}, ${JSON.stringify(shortcuts)});
   Object.defineProperty(window, 'skein', { value: bridge, enumerable: true });
 })();
 `;

@@ -14,6 +14,7 @@ import type { Core } from '../core';
 import { createDispatcher, guarded, isTrustedFrame, type DispatcherOptions } from '../ipc/dispatch';
 import { SECURITY_HEADERS, serveAsset } from '../protocol/assets';
 import { BRIDGE_PATH, SCRIPT_PATH, webBridgeScript, type StreamMessage } from './client';
+import { menuShortcuts } from './shortcuts';
 import { createGate, isLoopback, newSecret, type Gate, type GateRequest } from './security';
 
 /** where the printed URL's secret is exchanged for the cookie */
@@ -99,7 +100,7 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
   const secret = newSecret();
   const dispatcher = createDispatcher(options.core.handlers, { onInternalError: options.onInternalError });
   const layout = bridgeLayout();
-  const script = webBridgeScript(layout);
+  const script = webBridgeScript(layout, menuShortcuts());
   const streams = new Map<string, { senderId: number; res: ServerResponse }>();
   const senderIds = new Map<string, number>();
   let nextSenderId = 1;
