@@ -120,7 +120,7 @@ test('users: bios from profile_bio in the header and cards, followers with profi
   const failed = main.locator('.lookup-missing--failed');
   await expect(failed.getByRole('heading')).toHaveText(/Not asked: the call failed \(The API key was refused \(HTTP 401\): “API key is invalid”\) \(1\)/);
   await expect(failed.getByRole('textbox')).toHaveValue(REFUSED_USER_ID);
-  await expect(failed.getByRole('button', { name: 'Retry these 1 ids' })).toBeVisible();
+  await expect(failed.getByRole('button', { name: 'Retry this id' })).toBeVisible();
   await expect(main.getByText('None of these ids were found')).toHaveCount(0);
   await shot(page, testInfo, 'recorded-lookup-failed', true);
 });

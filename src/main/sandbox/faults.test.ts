@@ -66,7 +66,9 @@ describe('per-request faults', () => {
 
   it('401 / 403 invalid key, 402 credits exhausted (the live wording), 400 string detail', async () => {
     const c = sandbox();
-    expect((await c.get(TRENDS, fault('401'))).status).toBe(401);
+    const refused = await c.get(TRENDS, fault('401'));
+    expect(refused.status).toBe(401);
+    expect(refused.json).toEqual({ error: 'Unauthorized', message: 'API key is invalid' });
     expect((await c.get(TRENDS, fault('403'))).status).toBe(403);
     const a = await c.get(TRENDS, fault('402'));
     expect(a.status).toBe(402);
@@ -79,7 +81,7 @@ describe('per-request faults', () => {
   it('HTTP 200 with status "error"', async () => {
     const a = await sandbox().get(TRENDS, fault('status-error'));
     expect(a.status).toBe(200);
-    expect(a.json).toEqual({ status: 'error', msg: 'user not found' });
+    expect(a.json).toEqual({ status: 'error', msg: 'user not found', data: null });
   });
 
   it('a truncated body and a non-JSON body', async () => {

@@ -30,6 +30,7 @@ export const SHAPE_QUIRKS = [
   'live-defaults',
   // confirmed on real recorded bodies (quirks-recorded.ts)
   'recorded-posts',
+  'recorded-envelopes',
   'recorded-users',
   'community-live',
   'space-documented',
@@ -176,10 +177,11 @@ export function statusFaultAnswer(f: Fault, now: number): { status: number; head
   }
   switch (f.name) {
     case 'status-error':
-      return { status: 200, headers, body: { status: 'error', msg: f.params.msg ?? 'user not found' } };
+      return { status: 200, headers, body: { status: 'error', msg: f.params.msg ?? 'user not found', data: null } };
     case '401':
     case '403':
-      return { status: Number(f.name), headers, body: { error: 'Unauthorized', message: 'Invalid API key' } };
+      // the recorded live body
+      return { status: Number(f.name), headers, body: { error: 'Unauthorized', message: 'API key is invalid' } };
     case '402':
       return { status: 402, headers, body: { error: 'Unauthorized', message: 'Credits is not enough.Please recharge' } };
     case '429':

@@ -54,6 +54,38 @@ export function recordedUserShape(u: Body, position: number): Body {
   return out;
 }
 
+/**
+ * Media as recorded: the full entries in `extendedEntities.media[]` (`media_url_https`, `original_info`,
+ * `ext_alt_text`; the first one a video when `video` is set) and only a reduced `media_results` left in
+ * `entities.media[]`.
+ */
+function recordedMedia(p: Body, video: boolean): Body {
+  const entities = isObj(p.entities) ? p.entities : {};
+  const media = Array.isArray(entities.media) ? (entities.media as Body[]) : [];
+  if (media.length === 0) return p;
+  const extended = media.map((m, k) => {
+    const result = isObj(m.media_results) && isObj(m.media_results.result) ? m.media_results.result : {};
+    const info = isObj(result.media_info) ? result.media_info : {};
+    const url = String(info.original_img_url ?? '');
+    const base: Body = {
+      display_url: m.display_url,
+      expanded_url: m.expanded_url,
+      id_str: m.id_str,
+      indices: m.indices,
+      media_key: `3_${String(m.id_str)}`,
+      media_url_https: url,
+      type: 'photo',
+      url: m.url,
+      original_info: { width: info.original_img_width, height: info.original_img_height },
+      ...(typeof info.alt_text === 'string' ? { ext_alt_text: info.alt_text } : {}),
+    };
+    if (!video || k > 0) return base;
+    return { ...base, type: 'video', video_info: { aspect_ratio: [16, 9], duration_millis: 30_000, variants: [{ bitrate: 832_000, content_type: 'video/mp4', url: `${url}.mp4` }] } };
+  });
+  const reduced = media.map((m) => ({ display_url: m.display_url, expanded_url: m.expanded_url, id_str: m.id_str, indices: m.indices, media_results: { result: { media_key: `3_${String(m.id_str)}` } }, type: 'photo', url: m.url }));
+  return { ...p, entities: { ...entities, media: reduced }, extendedEntities: { media: extended } };
+}
+
 const POST_EXTRAS = { source: '', isLimitedReply: false, communityInfo: null, article: null, place: {}, isRetweet: false };
 
 /** a post as recorded: number viewCount (`[0]` every seventh), extras, long text every third, recorded author */
@@ -68,6 +100,7 @@ function recordedPost(p: Body, position: number, page: readonly unknown[]): Body
     author: isObj(p.author) ? recordedUserShape(p.author, position) : p.author,
   };
   if (position % 3 === 0) out = longPost(out);
+  out = recordedMedia(out, position % 5 === 4);
   if (isObj(p.quoted_tweet)) out.quoted_tweet = longPost({ ...p.quoted_tweet, viewCount: Number(p.quoted_tweet.viewCount ?? 0) });
   if (position % 5 === 4) {
     // the wrapper: its author reposts the (long) original; its own text is cut, `isRetweet` false
@@ -160,7 +193,30 @@ function decoded(q: string): string {
   }
 }
 
+/** the envelopes seen live, per operation (status/msg/code and paging keys as recorded) */
+function recordedEnvelope(b: Body, op: OperationId): Body {
+  const { status, msg: _m, message: _n, ...rest } = b;
+  const said = { status, msg: 'success' };
+  switch (op) {
+    case 'userTimeline':
+      return { code: 0, ...said, data: { tweets: rest.tweets, pin_tweet: null }, has_next_page: rest.has_next_page, next_cursor: rest.next_cursor };
+    case 'postsByIds':
+      return { code: 0, ...said, tweets: rest.tweets };
+    case 'postReplies':
+    case 'postRepliesV2':
+    case 'userMentions':
+      return { tweets: rest.tweets ?? rest.replies, has_next_page: rest.has_next_page, next_cursor: rest.next_cursor, ...said };
+    case 'userSearch':
+      return { users: rest.users, has_next_page: rest.has_next_page, next_cursor: rest.next_cursor };
+    case 'trends':
+      return { trends: rest.trends, metadata: { timestamp: 0, refresh_interval_millis: 300_000 }, ...said };
+    default:
+      return b;
+  }
+}
+
 export const RECORDED_SHAPES: Partial<Record<QuirkName, Shape>> = {
+  'recorded-envelopes': (b, { op }) => recordedEnvelope(b, op),
   'recorded-posts': (b, { op }) => (OPERATIONS[op].itemKind === 'post' ? mapList(b, op, recordedPost) : b),
   'recorded-users': (b, { op }) => (op === 'userSearch' || op === 'usersByIds' || op === 'listFollowers' ? mapList(b, op, recordedUserShape) : b),
   'community-live': (b, { op }) => (op === 'communityInfo' ? communityInfo(b) : b),

@@ -178,11 +178,6 @@ export function cardPost(post: Post): CardPost {
   return out;
 }
 
-/** The post a card shows: a retweet's original (detected by a non-null `retweeted_tweet`, whatever `isRetweet` says), else the post. */
-export function shownPost<P extends { retweeted_tweet?: P | null }>(post: P): P {
-  return post.retweeted_tweet ?? post;
-}
-
 /* --------------------------------------------------------------- community */
 
 const ActionResult = z.looseObject({

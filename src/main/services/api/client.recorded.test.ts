@@ -29,8 +29,8 @@ async function get(input: Input, fault?: string) {
 
 describe('recorded-posts', () => {
   it('long posts keep their whole text, retweets (isRetweet false) their original, viewCount numbers read as counts', async () => {
-    const input: Input = { operation: 'postQuotes', params: { tweetId: ex().muchQuotedPostId } };
-    const page = await get(input, 'recorded-posts');
+    const input: Input = { operation: 'userTimeline', params: { userId: ex().profile.id } };
+    const page = await get(input, 'recorded-posts, page-size;n=100');
     expect(page.result.report.dropped).toEqual([]);
     const posts = page.result.items as Array<Post & Record<string, unknown>>;
     for (const p of posts) expect(ITEM_SCHEMAS.post.safeParse(p).success).toBe(true);
@@ -43,7 +43,6 @@ describe('recorded-posts', () => {
       expect(rt.isRetweet).toBe(false);
       expect(rt.text).toMatch(/^RT @\w+: /);
       expect([...rt.retweeted_tweet!.text].length).toBeGreaterThan(2000);
-      expect(rt.retweeted_tweet!.author.userName).not.toBe(rt.author.userName);
     }
     const raws = page.raw.items as Array<Record<string, unknown>>;
     raws.forEach((raw, i) => {
@@ -51,8 +50,46 @@ describe('recorded-posts', () => {
       else expect(posts[i]!.viewCount).toBeNull();
     });
     expect(raws.some((r) => Array.isArray(r.viewCount))).toBe(true);
+    // media: full entries in extendedEntities, a reduced media_results left in entities.media; a retweet's original has a video
+    raws.forEach((raw, i) => {
+      const ext = (raw.extendedEntities as { media?: unknown[] } | undefined)?.media ?? [];
+      expect(posts[i]!.entities?.media ?? []).toHaveLength(ext.length);
+    });
+    expect(raws.some((r) => ((r.entities as { media?: Array<{ media_results: object }> }).media ?? []).some((m) => !('id' in m.media_results)))).toBe(true);
+    const withMedia = rts.filter((rt) => (rt.retweeted_tweet!.entities?.media ?? []).length > 0);
+    expect(withMedia.length).toBeGreaterThan(0);
+    for (const rt of withMedia) expect(rt.retweeted_tweet!.entities!.media![0]!.media_results.result.media_info.__typename).toBe('ApiVideo');
     // the raw items are the answer's, byte for byte
     expect(JSON.stringify(page.raw.items)).toBe(JSON.stringify((page.raw.body as { tweets: unknown[] }).tweets));
+    expect(posts.length).toBeGreaterThan(20);
+  });
+});
+
+describe('recorded-envelopes and error bodies', () => {
+  it.each([
+    ['userTimeline', () => ({ userId: ex().profile.id })],
+    ['postsByIds', () => ({ tweet_ids: [ex().mediaPostId, ex().bigThreadPostId].join(',') })],
+    ['postReplies', () => ({ tweetId: ex().bigThreadPostId })],
+    ['postRepliesV2', () => ({ tweetId: ex().bigThreadPostId })],
+    ['userMentions', () => ({ userName: ex().profile.userName })],
+    ['userSearch', () => ({ query: 'a' })],
+    ['trends', () => ({})],
+  ] as const)('%s as recorded reads as the spec envelope', async (operation, params) => {
+    const input = { operation, params: params() } as Input;
+    const plain = await get(input);
+    const recorded = await get(input, 'recorded-envelopes');
+    expect(recorded.raw.body).not.toEqual(plain.raw.body);
+    expect(recorded.result.items).toEqual(plain.result.items);
+    expect(recorded.result.paging).toEqual(plain.result.paging);
+  });
+
+  it('the recorded 401 body and HTTP 200 {status: "error", data: null} are errors, with their words', async () => {
+    const input: Input = { operation: 'usersByIds', params: { userIds: ex().profile.id } };
+    const keyed = await sandboxHarness({ key: 'a-key' });
+    keyed.fault('401');
+    await expect(keyed.client.fetchPage({ ...input, fresh: true })).rejects.toMatchObject({ code: 'unauthorized', message: expect.stringContaining('API key is invalid') });
+    await keyed.close();
+    await expect(get(input, 'status-error')).rejects.toMatchObject({ code: 'api-error', message: expect.stringContaining('user not found') });
   });
 });
 

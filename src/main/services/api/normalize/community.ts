@@ -6,24 +6,13 @@
  * Both read into the spec's shape; every live key is kept on the community.
  */
 import { normalizeUser } from './user';
-import { bool, idString, isObject, str, toInt, type Obj } from './values';
+import { bool, epochMs, idString, isObject, str, toInt, type Obj } from './values';
 
 /** the object an answer's community is read from (the raw item an export keeps), or undefined */
 export function communitySource(body: Obj): unknown {
   if (isObject(body.community_info)) return body.community_info;
   if (isObject(body.data) && isObject(body.data.community_info)) return body.data.community_info;
   return body.data;
-}
-
-/** epoch ms from a number, a numeric string or a date string; 0 when unreadable (the view says "unknown") */
-function epochMs(v: unknown): number {
-  const n = toInt(v);
-  if (n !== undefined) return n > 0 && n < 1e11 ? n * 1000 : n;
-  if (typeof v === 'string') {
-    const t = Date.parse(v);
-    if (Number.isFinite(t)) return t;
-  }
-  return 0;
 }
 
 /** a live user (creator, admin) as the spec's `{__typename, …}` result; undefined when there is none */

@@ -8,22 +8,12 @@
  * spec's user record is filled with neutral values for what they do not say
  * (the view shows only name, handle and avatar; the export keeps the raw answer).
  */
-import { bool, idString, isObject, str, toInt, type Obj } from './values';
+import { bool, epochMs, idString, isObject, str, toInt, type Obj } from './values';
 
 const STATES: Record<string, string> = { Live: 'Running', Running: 'Running', NotStarted: 'NotStarted', Ended: 'Ended' };
 
 function isSpecShape(v: unknown): boolean {
   return isObject(v) && isObject(v.data) && isObject(v.data.audio_space_by_rest_id);
-}
-
-function epochMs(v: unknown): number {
-  const n = toInt(v);
-  if (n !== undefined) return n > 0 && n < 1e11 ? n * 1000 : n;
-  if (typeof v === 'string') {
-    const t = Date.parse(v);
-    if (Number.isFinite(t)) return t;
-  }
-  return 0;
 }
 
 function first(o: Obj, keys: readonly string[]): string {

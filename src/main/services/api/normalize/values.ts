@@ -49,3 +49,14 @@ export function indexPair(v: unknown): [number, number] | null {
   if (Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === 'number' && Number.isInteger(x))) return [v[0] as number, v[1] as number];
   return null;
 }
+
+/** epoch ms from ms, seconds (below 1e11), a numeric string or a date string; 0 when unreadable (views say "unknown") */
+export function epochMs(v: unknown): number {
+  const n = toInt(v);
+  if (n !== undefined) return n > 0 && n < 1e11 ? n * 1000 : n;
+  if (typeof v === 'string') {
+    const t = Date.parse(v);
+    if (Number.isFinite(t)) return t;
+  }
+  return 0;
+}

@@ -85,7 +85,7 @@ function Results({ kind, ids, results }: { kind: LookupKind; ids: readonly strin
             <textarea className="textarea" readOnly value={b.ids.join('\n')} rows={Math.min(6, b.ids.length)} />
           </label>
           <button type="button" className="btn btn--small" onClick={b.retry}>
-            Retry these {fullCount(b.ids.length)} ids
+            {b.ids.length === 1 ? 'Retry this id' : `Retry these ${fullCount(b.ids.length)} ids`}
           </button>
         </div>
       ))}
