@@ -154,6 +154,13 @@ test('Open article on a post: announced but not available, asked once, never cha
   await expect(panel).toContainText('never charged');
   await attachScreenshot(page, testInfo, 'article-501');
   await expectAccessible(page, testInfo, 'article');
+  // Esc closes the panel in front first; it does not mean Back while something is open
+  const url = page.url();
+  await page.locator('article.post--focal').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('Escape');
+  await expect(panel).toBeHidden();
+  expect(page.url()).toBe(url);
+  await open.click();
   await page.getByRole('button', { name: 'Hide article' }).click();
   await open.click();
   await expect(panel.getByText('Long-form articles are not available yet')).toBeVisible();

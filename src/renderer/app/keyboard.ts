@@ -1,6 +1,6 @@
 /**
  * App-wide keys and mouse buttons: Alt+←/→ and mouse back/forward walk
- * history, Esc/Backspace go back, `/` focuses the Go box, j/k move between
+ * history, Esc closes what is in front or else goes back, Backspace goes back, `/` focuses the Go box, j/k move between
  * the items of the current view (`[data-nav-item]`), and the native menu's
  * commands arrive from main as `menu` events.
  */
@@ -9,6 +9,13 @@ import { onBridgeEvent } from '../lib/bridge';
 import { routes } from '../lib/routes';
 import { useUi } from '../state/ui';
 import { goBack, goForward, navigate } from './navigation';
+
+/**
+ * Mark the control that dismisses something shown in front (a panel, an inline confirmation) with this
+ * attribute: Esc clicks it before it ever means Back. Dialogs close on Esc by themselves.
+ */
+export const ESCAPE_CLOSES_ATTR = 'data-escape-closes';
+const ESCAPE_CLOSES = `[${ESCAPE_CLOSES_ATTR}]`;
 
 /** Fired on window when the menu asks to export the current view (the export button listens). */
 export const EXPORT_EVENT = 'skein:export';
@@ -70,7 +77,14 @@ export function useGlobalKeys(): void {
           e.preventDefault();
           useUi.getState().focusGoBox();
           break;
-        case 'Escape':
+        case 'Escape': {
+          e.preventDefault();
+          // what is in front (an open panel, a confirmation) closes first; only then does Esc mean Back
+          const closer = document.querySelector<HTMLElement>(ESCAPE_CLOSES);
+          if (closer) closer.click();
+          else goBack();
+          break;
+        }
         case 'Backspace':
           e.preventDefault();
           goBack();

@@ -28,6 +28,7 @@ export function OpenArticleButton({ postId }: { postId: string }) {
         className="btn btn--small"
         aria-expanded={open}
         aria-controls={panelId}
+        {...(open ? { 'data-escape-closes': '' } : {})}
         onClick={() => {
           setAsked(true);
           setOpen((o) => !o);

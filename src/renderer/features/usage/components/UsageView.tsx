@@ -45,7 +45,7 @@ function ResetButton({ disabled }: { disabled: boolean }) {
       >
         Yes, reset
       </button>
-      <button type="button" className="btn" onClick={() => setConfirming(false)}>
+      <button type="button" className="btn" onClick={() => setConfirming(false)} data-escape-closes="">
         Keep
       </button>
     </div>
