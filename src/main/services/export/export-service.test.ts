@@ -217,7 +217,8 @@ describe('ExportService', () => {
       },
     });
     const settle = async () => {
-      for (let i = 0; i < 1000 && land === undefined; i++) await new Promise((r) => setImmediate(r));
+      // the job writes its journal to disk between pages: wait for the request by condition, up to 15 s of a loaded machine
+      for (let i = 0; i < 1500 && land === undefined; i++) await new Promise((r) => setTimeout(r, 10));
       expect(land).toBeDefined();
     };
 
