@@ -127,6 +127,7 @@ describe('segmentText against hostile indices (issue 21)', () => {
     const ms = performance.now() - started;
     expect(segs.map((s) => s.kind)).toEqual(['text', 'hashtag', 'text', 'mention', 'text', 'url']);
     // measured ~40 ms here; the quadratic search took 23 s. A loose bound: the machine is shared.
+    console.info(`segmentText: 1 MB, 9,000 bad indices: ${ms.toFixed(1)} ms`);
     expect(ms).toBeLessThan(1000);
   });
 });
