@@ -159,7 +159,7 @@ test('a day-long Retry-After: a bounded countdown in the service’s words, and 
   const app = await launch({ apiBaseUrl: server.baseUrl, apiKey: KEY });
   server.use('retry-after');
   await openRoute(app.page, `#/post/${POST}/quotes`);
-  const alert = app.page.getByRole('alert').filter({ hasText: 'Rate limited' }).first();
+  const alert = app.page.getByRole('alert').filter({ hasText: /Rate limited — quotes/ });
   await expect(alert).toContainText('Retry-After: “86400”');
   await expect(alert).toContainText(/\(\d+ s\)/);
   const seconds = Number((await alert.textContent())?.match(/\((\d+) s\)/)?.[1]);
