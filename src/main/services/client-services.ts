@@ -168,8 +168,9 @@ export function createClientServices(deps: ClientServicesDeps): ClientServices {
           return paced.rate;
         },
         setRate: (r) => paced.setRate(r),
-        pauseUntil: (at) => paced.pauseUntil(at),
+        pauseUntil: (at, why) => paced.pauseUntil(at, why),
         pausedUntil: () => paced.pausedUntil(),
+        pauseReason: () => paced.pauseReason(),
         clearPause: () => paced.clearPause(),
         async acquire(signal) {
           checkBudget(settings());

@@ -1,7 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { linkHost, textShowsHost } from './ExternalLink';
-import { RichText } from './RichText';
+import { RichText, SHOWN_CHARS, shownPart } from './RichText';
 
 /** attack (issue 21): link text that names one site while the link goes to another; http; user:password@ */
 describe('links from data', () => {
@@ -38,5 +38,17 @@ describe('links from data', () => {
     expect(textShowsHost('www.Example.com/x', 'example.com')).toBe(true);
     expect(textShowsHost('example.com.evil.example', 'evil.example')).toBe(false);
     expect(linkHost('https://a.example:8443/x')).toBe('a.example');
+  });
+});
+
+describe('a huge text (attack: 1 MB post)', () => {
+  it('is shown cut, with a button for the rest; short text is whole', () => {
+    const huge = 'a'.repeat(1_000_000 - 20) + ' #tag @who http://x';
+    const html = renderToStaticMarkup(<RichText text={huge} entities={{ hashtags: [{ text: 'tag', indices: [5, 9] }] }} displayRange={[5, 3_000_000]} />);
+    expect(html.length).toBeLessThan(SHOWN_CHARS + 500);
+    expect(html).toMatch(/Show all 999,999 characters/);
+    expect(renderToStaticMarkup(<RichText text="short #tag" />)).not.toContain('Show all');
+    expect(shownPart('x'.repeat(SHOWN_CHARS), null).cut).toBe(false);
+    expect(shownPart('x'.repeat(SHOWN_CHARS + 1), null).cut).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import { Fragment } from 'react';
+import { Fragment, useState } from 'react';
 import { segmentText, type EntitiesLike } from '../lib/entities';
 import { formatRoute, routes } from '../lib/routes';
 import { ExternalLink } from './ExternalLink';
@@ -17,12 +17,30 @@ function searchHref(origin: string | null | undefined, q: string): string | null
 }
 
 /**
+ * Longer text is shown cut to this many characters until the reader asks for all of it: laying out
+ * a 1 MB post takes Chromium a second or more, whatever Skein does (issue 21).
+ */
+export const SHOWN_CHARS = 5_000;
+
+/** the first `SHOWN_CHARS` code points of the display range, and only the text they need */
+export function shownPart(text: string, displayRange: readonly number[] | null | undefined): { text: string; range: readonly number[] | null | undefined; cut: boolean } {
+  const start = displayRange?.length === 2 ? Math.max(0, displayRange[0] ?? 0) : 0;
+  const end = displayRange?.length === 2 ? (displayRange[1] ?? Infinity) : Infinity;
+  if (text.length <= SHOWN_CHARS || end - start <= SHOWN_CHARS) return { text, range: displayRange, cut: false };
+  // code point indices: a code point is at most two UTF-16 units
+  const prefix = text.slice(0, 2 * (start + SHOWN_CHARS));
+  return { text: prefix, range: [start, start + SHOWN_CHARS], cut: Array.from(prefix).length > start + SHOWN_CHARS || prefix.length < text.length };
+}
+
+/**
  * Text with its entities as React elements: links (expanded URL shown, opened
  * in the system browser), @mentions (open the profile), #hashtags and
  * $symbols. Never HTML: every piece is a text node.
  */
 export function RichText({ text, entities, displayRange, className, searchOrigin }: Props) {
-  const segments = segmentText(text, entities, displayRange);
+  const [whole, setWhole] = useState(false);
+  const part = whole ? { text, range: displayRange, cut: false } : shownPart(text, displayRange);
+  const segments = segmentText(part.text, entities, part.range);
   return (
     <p className={className ?? 'rich-text'} dir="auto">
       {segments.map((s, i) => {
@@ -62,6 +80,21 @@ export function RichText({ text, entities, displayRange, className, searchOrigin
           }
         }
       })}
+      {part.cut ? (
+        <>
+          {'… '}
+          <button
+            type="button"
+            className="btn btn--small"
+            onClick={(e) => {
+              e.stopPropagation();
+              setWhole(true);
+            }}
+          >
+            {`Show all ${text.length.toLocaleString('en-US')} characters`}
+          </button>
+        </>
+      ) : null}
     </p>
   );
 }

@@ -237,6 +237,7 @@ describe('a 429 pauses one base URL, for a bounded time', () => {
     const second = await s.call('api.call', { operation: 'postsByIds', params: { tweet_ids: '1' }, fresh: true });
     expect(second.ok).toBe(false);
     if (!second.ok) expect(second.error).toMatchObject({ code: 'rate-limited', details: { retryAt } });
+    if (!second.ok) expect(second.error.message).toContain('Retry-After: “86400”');
     expect(a.requests).toHaveLength(sent);
 
     // another base URL is not paused

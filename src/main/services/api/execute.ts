@@ -84,7 +84,7 @@ export async function execute(input: ExecuteInput): Promise<Executed> {
         const paused = input.limiter.pausedUntil();
         if (paused !== null && paused >= deadlineAt) {
           throw withAttempts(
-            makeError('rate-limited', `Calls to this service are paused until ${new Date(paused).toLocaleTimeString()}: it answered “429 Too Many Requests”.`, {
+            makeError('rate-limited', `Calls to this service are paused until ${new Date(paused).toLocaleTimeString()}: it answered “429 Too Many Requests”. ${input.limiter.pauseReason() ?? ''}`.trim(), {
               retryAt: paused,
               action: 'Wait for the countdown, or use Try now to ask the service again sooner.',
             }),
@@ -113,7 +113,7 @@ export async function execute(input: ExecuteInput): Promise<Executed> {
         if (verdict.kind === 'fail') throw withAttempts(verdict.error, attempts);
         last = verdict.error;
         retryAfterMs = verdict.retryAfterMs;
-        if (retryAfterMs !== null && verdict.error.code === 'rate-limited') input.limiter.pauseUntil(clock.now() + retryAfterMs);
+        if (retryAfterMs !== null && verdict.error.code === 'rate-limited') input.limiter.pauseUntil(clock.now() + retryAfterMs, verdict.error.message);
       } catch (e) {
         if (e instanceof SkeinError) throw e;
         if (e instanceof AttemptFailure && e.sent) input.onNoAnswer?.();

@@ -77,14 +77,14 @@ export function deepPostJson(id: string, depth = 10_000): string {
 
 const PROTO_WORDS = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'];
 
-function bodyText(category: HostileCategory): string {
-  if (category !== 'deep') return JSON.stringify(bodyFor(category));
-  const page = JSON.stringify(bodyFor('deep'));
+function bodyText(category: HostileCategory, origin: string): string {
+  if (category !== 'deep') return JSON.stringify(bodyFor(category, origin));
+  const page = JSON.stringify(bodyFor('deep', origin));
   // the deep post goes first in the list, before the innocent one
   return page.replace('"tweets":[', `"tweets":[${deepPostJson('1900000000000000001')},`);
 }
 
-function bodyFor(category: HostileCategory): Json {
+function bodyFor(category: HostileCategory, origin: string): Json {
   const innocent = post('1900000000000000009', { text: INNOCENT_TEXT, entities: null, displayTextRange: null });
   const items: Json[] = [];
   switch (category) {
@@ -142,8 +142,9 @@ function bodyFor(category: HostileCategory): Json {
       items.push(
         post('1900000000000000041', {
           text: 'Local media',
-          author: { ...userFixture, profilePicture: 'http://127.0.0.1:9/avatar.png' },
-          extendedEntities: { media: [{ type: 'photo', media_url_https: 'http://127.0.0.1:9/x.png', url: 'https://t.co/m' }] },
+          // this very server's local port: a request for /local-media/… would show in `requests`
+          author: { ...userFixture, profilePicture: `${origin}/local-media/avatar.png` },
+          extendedEntities: { media: [{ type: 'photo', media_url_https: `${origin}/local-media/x.png`, url: 'https://t.co/m', id_str: '41' }] },
         }),
       );
       break;
@@ -197,7 +198,7 @@ export async function startHostileServer(initial: HostileCategory = 'markup'): P
       return;
     }
     let body = bodies.get(cat);
-    if (body === undefined) bodies.set(cat, (body = bodyText(cat)));
+    if (body === undefined) bodies.set(cat, (body = bodyText(cat, `http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(body);
   });

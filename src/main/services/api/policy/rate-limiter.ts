@@ -23,9 +23,11 @@ export interface RateLimiter {
   setRate(rps: number): void;
   readonly rate: number;
   /** no slot before `epochMs` (the service said Retry-After), at most MAX_PAUSE_MS from now */
-  pauseUntil(epochMs: number): void;
+  pauseUntil(epochMs: number, why?: string): void;
   /** when the current pause ends (epoch ms), or null when not paused */
   pausedUntil(): number | null;
+  /** what the service said when it asked for the current pause */
+  pauseReason(): string | null;
   /** the user said "try now": drop the pause; true when there was one */
   clearPause(): boolean;
 }
@@ -35,6 +37,7 @@ export function createRateLimiter(clock: Clock, rps: number): RateLimiter {
   /** start time of the most recently granted slot */
   let last = -Infinity;
   let pausedUntil = -Infinity;
+  let reason: string | null = null;
 
   const interval = () => (Number.isFinite(rate) && rate > 0 ? 1000 / rate : 0);
 
@@ -46,10 +49,12 @@ export function createRateLimiter(clock: Clock, rps: number): RateLimiter {
       if (!(next > 0)) throw new RangeError('rate must be positive');
       rate = next;
     },
-    pauseUntil(epochMs) {
+    pauseUntil(epochMs, why) {
       pausedUntil = Math.max(pausedUntil, Math.min(epochMs, clock.now() + MAX_PAUSE_MS));
+      if (why !== undefined) reason = why;
     },
     pausedUntil: () => (pausedUntil > clock.now() ? pausedUntil : null),
+    pauseReason: () => (pausedUntil > clock.now() ? reason : null),
     clearPause() {
       const was = pausedUntil > clock.now();
       pausedUntil = -Infinity;

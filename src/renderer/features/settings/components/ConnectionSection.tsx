@@ -147,7 +147,7 @@ export function ConnectionSection({ settings }: { settings: Settings }) {
         ) : null}
       </form>
 
-      <label className="settings__row">
+      <label className="settings__check">
         <input
           type="checkbox"
           checked={settings.loadRemoteMedia}

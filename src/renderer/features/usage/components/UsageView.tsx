@@ -95,7 +95,7 @@ export function UsageView() {
                 <div>
                   <dt>Live, last 60 minutes</dt>
                   <dd>
-                    {formatCredits(usage.data.lastHour.credits)} of {formatCredits(usage.data.lastHour.budget)} credits allowed
+                    {formatCredits(usage.data.lastHour.credits)} of {formatCredits(usage.data.lastHour.budget)} allowed
                   </dd>
                 </div>
               ) : null}
@@ -115,9 +115,9 @@ export function UsageView() {
             <ByOperationTable snapshot={usage.data} />
             <RecentCallsTable snapshot={usage.data} />
             {usage.data.history?.length ? (
-              <section aria-labelledby="usage-history">
+              <section aria-labelledby="usage-history" className="usage__history">
                 <h2 id="usage-history">Changes to counting and limits</h2>
-                <ul className="usage__history">
+                <ul>
                   {usage.data.history.map((h, i) => (
                     <li key={`${h.at}-${i}`}>
                       <time dateTime={new Date(h.at).toISOString()}>{new Date(h.at).toLocaleString()}</time> — {h.detail}
