@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { createCore, type Core } from '../core';
 import { bindHost, startWebShell, type WebShell } from './server';
 import { isLoopback } from './security';
-import { defaultExportsDir, defaultUserDataDir, exportsFolderSaver, openInBrowser, shellSecretStorage } from './platform';
+import { defaultExportsDir, defaultUserDataDir, exportsFolderSaver, openInBrowser, shellSecretStorage, terminalConfirm } from './platform';
 
 export interface WebShellCliOptions {
   port: number;
@@ -106,6 +106,8 @@ export async function runWebShell(argv: readonly string[], out: (line: string) =
     apiKey: process.env.SKEIN_API_KEY || undefined,
     startSandbox: async (options) => (await import('../sandbox')).startSandbox(options),
     chooseSavePath: exportsFolderSaver(parsed.exportsDir),
+    // moving the key, raising spending, keeping the key without a keyring: asked in this terminal
+    confirm: terminalConfirm(),
     emit: (name, payload) => shell?.emit(name, payload),
     exportPlatform: {
       setProgress: (value) => shell?.platform.setProgress(value),

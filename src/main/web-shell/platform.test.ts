@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createKeyStore } from '../services/keys/key-store';
 import { parseWebShellArgs } from './cli';
-import { canOpenBrowser, defaultUserDataDir, exportsFolderSaver, freePath, safeFileName, shellSecretStorage } from './platform';
+import { canOpenBrowser, defaultUserDataDir, exportsFolderSaver, freePath, safeFileName, shellSecretStorage, terminalConfirm } from './platform';
 import { isLoopback, readCookie, secretsEqual } from './security';
+import { PassThrough } from 'node:stream';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -90,5 +91,34 @@ describe('the gate helpers', () => {
     expect(readCookie('xskein-shell-5=s3', 'skein-shell-5')).toBeNull();
     expect(['127.0.0.1', '127.1.2.3', '::1', 'localhost'].every(isLoopback)).toBe(true);
     expect(['10.0.0.1', '0.0.0.0', '::', 'localhost.evil.example', '127.0.0.1.nip.io'].some(isLoopback)).toBe(false);
+  });
+});
+
+describe('terminalConfirm: the question the page cannot answer', () => {
+  const request = { title: 'Send your API key to https://b.example?', detail: 'It was entered for https://a.example.', confirmLabel: 'Send it' };
+  const terminal = (typed: string[], tty = true) => {
+    const input = Object.assign(new PassThrough(), { isTTY: tty });
+    const output = new PassThrough();
+    let shown = '';
+    output.on('data', (d: Buffer) => {
+      shown += d.toString();
+      // answer each prompt as a person would, one line at a time
+      if (shown.trimEnd().endsWith('to cancel:') && typed.length) input.write(`${typed.shift()}\n`);
+    });
+    return { input, output, shown: () => shown };
+  };
+
+  it('says yes only when yes is typed in the terminal, one question at a time', async () => {
+    const t = terminal(['yes', 'no', 'y']);
+    const confirm = terminalConfirm(t.input, t.output);
+    expect(await Promise.all([confirm(request), confirm(request), confirm(request)])).toEqual([true, false, true]);
+    expect(t.shown()).toContain('Send your API key to https://b.example?');
+    expect(t.shown()).toContain('Send it? Type yes to confirm');
+  });
+
+  it('refuses without a terminal (no one can be asked)', async () => {
+    const t = terminal(['yes'], false);
+    expect(await terminalConfirm(t.input, t.output)(request)).toBe(false);
+    expect(t.shown()).toBe('');
   });
 });

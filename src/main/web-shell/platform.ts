@@ -13,6 +13,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { basename, extname, join } from 'node:path';
 import type { ChooseSavePath, SecretStorage } from '../core';
+import { createInterface } from 'node:readline/promises';
+import type { ConfirmRequest } from '../services/confirm';
 
 const MARK = 'skein-web-shell:v1:';
 
@@ -111,4 +113,31 @@ export async function openInBrowser(url: string): Promise<(() => Promise<void>) 
     return false;
   }
   return cleanup;
+}
+
+/**
+ * The browser shell's confirmation the page cannot forge: the question is asked in the terminal the shell
+ * runs in (a page can call the bridge, but cannot type there). Questions wait their turn; without a
+ * terminal (stdin not a TTY: a service, CI) every one is refused, as where no one can be asked.
+ */
+export function terminalConfirm(
+  input: NodeJS.ReadableStream & { isTTY?: boolean } = process.stdin,
+  output: NodeJS.WritableStream = process.stdout,
+): (request: ConfirmRequest) => Promise<boolean> {
+  let queue: Promise<unknown> = Promise.resolve();
+  return (request) => {
+    if (!input.isTTY) return Promise.resolve(false);
+    const asked = queue.then(async () => {
+      const rl = createInterface({ input, output });
+      try {
+        output.write(`\n[skein] ${request.title}\n        ${request.detail}\n`);
+        const answer = await rl.question(`        ${request.confirmLabel}? Type yes to confirm, anything else to cancel: `);
+        return /^\s*y(es)?\s*$/i.test(answer);
+      } finally {
+        rl.close();
+      }
+    });
+    queue = asked.catch(() => undefined);
+    return asked.catch(() => false);
+  };
 }
