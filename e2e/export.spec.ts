@@ -38,12 +38,20 @@ test('exporting a thread view writes a file whose manifest and item count match 
   await expect(dialog.getByRole('heading', { level: 2 })).toHaveText(/^Export “Replies to @\w+: “.+”/);
   await expect(dialog.getByRole('heading', { level: 2 })).not.toContainText(ex.bigThreadPostId);
   await expect(page.getByRole('tab', { name: /^Replies [\d.,K]+ direct$/ })).toBeVisible();
-  // replies export in Latest order by default; the view shows Relevance, so "what is loaded" needs that order
+  // what is loaded keeps the order on screen (it costs nothing), and says a ranked listing can leave replies out
+  await expect(dialog.getByRole('radio', { name: /What is loaded now/ })).toBeChecked();
+  await expect(dialog.getByRole('radio', { name: /^Relevance/ })).toBeChecked();
+  await expect(dialog.getByRole('note')).toHaveText(/A relevance-ranked listing can leave replies out/);
+  // fetching everything defaults to Latest, the complete order
+  await dialog.getByRole('radio', { name: /Fetch everything/ }).check();
   await expect(dialog.getByRole('radio', { name: /^Latest/ })).toBeChecked();
+  await expect(dialog.getByRole('note')).toHaveCount(0);
+  // another order chosen on purpose: what is loaded (in Relevance order) is not that export
+  await dialog.getByRole('radio', { name: /^Likes/ }).check();
+  await expect(dialog.getByRole('note')).toHaveText(/like-ranked listing can leave replies out/);
   await expect(dialog.getByRole('radio', { name: /What is loaded now/ })).toBeDisabled();
   await expect(dialog.getByText(/loaded in Relevance order/)).toBeVisible();
   await dialog.getByRole('radio', { name: /^Relevance/ }).check();
-  await expect(dialog.getByRole('note')).toHaveText(/A relevance-ranked listing can leave replies out/);
   await dialog.getByRole('radio', { name: /What is loaded now/ }).check();
   const loadedLabel = dialog.getByText(/What is loaded now/);
   await expect(loadedLabel).toContainText(/\(\d[\d,]* items\)/);

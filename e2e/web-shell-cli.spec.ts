@@ -88,9 +88,10 @@ test('npm run web: the printed URL opens Skein in demo mode; exports and links w
   const dialog = page.getByRole('dialog', { name: /^Export/ });
   await dialog.getByRole('button', { name: 'Choose file and export' }).click();
   await expect(dialog.getByRole('status')).toContainText('Saved a partial export');
-  const written = await readdir(join(dir, 'exports'));
-  expect(written).toContain(`skein-thread-${ex.bigThreadPostId}.json`);
-  const doc = JSON.parse(await readFile(join(dir, 'exports', `skein-thread-${ex.bigThreadPostId}.json`), 'utf8')) as { items: unknown[] };
+  // the name Skein suggests: skein-<kind>-<subject>-<UTC time>.json
+  const written = (await readdir(join(dir, 'exports'))).filter((f) => /^skein-thread-.+-\d{8}T\d{6}Z\.json$/.test(f));
+  expect(written).toHaveLength(1);
+  const doc = JSON.parse(await readFile(join(dir, 'exports', written[0]!), 'utf8')) as { items: unknown[] };
   expect(doc.items.length).toBeGreaterThan(0);
   expect(output).not.toMatch(/failed|Error/);
 });

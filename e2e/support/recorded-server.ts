@@ -21,7 +21,7 @@ import {
 } from '../../src/shared/api/fixtures/recorded';
 
 /** an id whose lookup call the server refuses with the recorded 401 body */
-export const REFUSED_USER_ID = '4010000000000000000';
+export const REFUSED_USER_ID = '4010000000000000401';
 export const SPACE_ID = '1YqGoabcdefGH';
 export const NOT_STARTED_SPACE_ID = '1NotStartedYet';
 export const LIST_ID = '1600000000000000001';

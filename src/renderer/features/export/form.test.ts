@@ -86,5 +86,8 @@ describe('export choices', () => {
     expect(relevance).toMatchObject({ loadedAvailable: true, view: shownRelevance });
     expect(relevance.warning).toMatch(/can leave replies out/);
     expect(exportOrder(exportView('quotes', { tweetId: '1' }), null)).toMatchObject({ shown: null, warning: null, loadedAvailable: true });
+    // what is loaded keeps the order on screen unless another is chosen: the default export costs nothing
+    expect(exportOrder(shownRelevance, null, 'loaded')).toMatchObject({ chosen: 'Relevance', loadedAvailable: true, view: shownRelevance });
+    expect(exportOrder(shownRelevance, 'Latest', 'loaded')).toMatchObject({ chosen: 'Latest', loadedAvailable: false });
   });
 });

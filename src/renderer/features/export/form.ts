@@ -3,7 +3,7 @@
  * dialog shows for an estimate and for a job. Kept apart from React so it is
  * tested on its own.
  */
-import type { ExportCaps, ExportEstimate, ExportFormat, ExportJob, ExportOptions, StopReason, ViewDescriptor } from '../../../shared/ipc/export';
+import type { ExportCaps, ExportEstimate, ExportFormat, ExportJob, ExportOptions, ExportScope, StopReason, ViewDescriptor } from '../../../shared/ipc/export';
 
 export interface CapFields {
   maxPages: string;
@@ -141,10 +141,14 @@ export interface ExportOrder {
 
 const ORDER_PARAM = 'queryType';
 
-export function exportOrder(view: ViewDescriptor, chosen: string | null): ExportOrder {
+/**
+ * A reply view's export order. Not chosen: for what is loaded, the order on screen (it costs nothing);
+ * for fetching everything, Latest (a ranked listing can leave replies out). A ranked order warns.
+ */
+export function exportOrder(view: ViewDescriptor, chosen: string | null, scope: ExportScope = 'all'): ExportOrder {
   if (view.kind !== 'thread') return { shown: null, chosen: null, view, loadedAvailable: true, warning: null };
   const shown = String(view.params[ORDER_PARAM] ?? 'Relevance');
-  const order = chosen ?? 'Latest';
+  const order = chosen ?? (scope === 'loaded' ? shown : 'Latest');
   const warning =
     order === 'Latest' ? null : `A ${order === 'Likes' ? 'like' : 'relevance'}-ranked listing can leave replies out: for a complete collection export in Latest order.`;
   if (order === shown) return { shown, chosen: order, view, loadedAvailable: true, warning };

@@ -106,10 +106,13 @@ export function ExportDialog({ view, onClose }: { view: ViewDescriptor; onClose:
   const [oneLine, setOneLine] = useState(false);
   const [exactCells, setExactCells] = useState(false);
   const [chosenOrder, setChosenOrder] = useState<string | null>(null);
-  const order = exportOrder(view, chosenOrder);
   const [pickedScope, setScope] = useState<ExportScope>('loaded');
+  // exporting what is loaded keeps the order on screen (no call); fetching everything defaults to Latest
+  const order = exportOrder(view, chosenOrder, pickedScope);
   // "what is loaded" exists only in the order on screen
   const scope: ExportScope = order.loadedAvailable ? pickedScope : 'all';
+  // only an order the user chose can rule out "what is loaded" (the default follows the scope)
+  const loadedRuledOut = chosenOrder !== null && !exportOrder(view, chosenOrder, 'loaded').loadedAvailable;
   const [caps, setCaps] = useState<CapFields>(EMPTY_CAPS);
   const [capError, setCapError] = useState<string | null>(null);
   const [jobId, setJobId] = useState<string | null>(null);
@@ -212,10 +215,10 @@ export function ExportDialog({ view, onClose }: { view: ViewDescriptor; onClose:
             <fieldset>
               <legend>What to export</legend>
               <label className="export__choice">
-                <input type="radio" name="scope" value="loaded" checked={scope === 'loaded'} onChange={() => setScope('loaded')} disabled={!order.loadedAvailable} />
+                <input type="radio" name="scope" value="loaded" checked={scope === 'loaded'} onChange={() => setScope('loaded')} disabled={loadedRuledOut} />
                 <span>
                   What is loaded now
-                  {!order.loadedAvailable ? (
+                  {loadedRuledOut ? (
                     <span className="muted"> (loaded in {order.shown} order)</span>
                   ) : view.loadedItems !== undefined ? (
                     <span className="muted"> ({view.loadedItems.toLocaleString('en-US')} items)</span>
