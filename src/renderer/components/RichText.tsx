@@ -27,9 +27,12 @@ export function shownPart(text: string, displayRange: readonly number[] | null |
   const start = displayRange?.length === 2 ? Math.max(0, displayRange[0] ?? 0) : 0;
   const end = displayRange?.length === 2 ? (displayRange[1] ?? Infinity) : Infinity;
   if (text.length <= SHOWN_CHARS || end - start <= SHOWN_CHARS) return { text, range: displayRange, cut: false };
-  // code point indices: a code point is at most two UTF-16 units
-  const prefix = text.slice(0, 2 * (start + SHOWN_CHARS));
-  return { text: prefix, range: [start, start + SHOWN_CHARS], cut: Array.from(prefix).length > start + SHOWN_CHARS || prefix.length < text.length };
+  // code point indices: a code point is at most two UTF-16 units. The text itself ends where the shown part
+  // does: a display range's end never cuts a longer text (long posts, issue 20), so the range alone would not.
+  const prefix = Array.from(text.slice(0, 2 * (start + SHOWN_CHARS)))
+    .slice(0, start + SHOWN_CHARS)
+    .join('');
+  return { text: prefix, range: [start, start + SHOWN_CHARS], cut: prefix.length < text.length };
 }
 
 /**

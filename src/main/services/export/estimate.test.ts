@@ -9,7 +9,7 @@ describe('the estimate a person reads before fetching everything', () => {
     const e = estimateExport({ ...thread, loadedPages: 1, loadedItems: 20, expectedItems: 1460 }, 'all');
     expect(e).toMatchObject({ atLeast: true, calls: 72 });
     expect(e.basis).toMatch(/direct replies; the whole conversation .* is larger/);
-    expect(e.basis).toMatch(/20 per page \(from the 1 page loaded\)/);
+    expect(e.basis).toMatch(/Pages hold about 20 items \(from the 1 page loaded\)/);
     expect(e.credits).toBe(72 * 300);
   });
 
@@ -17,7 +17,7 @@ describe('the estimate a person reads before fetching everything', () => {
     const early = estimateExport({ ...thread, loadedPages: 1, loadedItems: 20, expectedItems: 1000 }, 'all');
     const later = estimateExport({ ...thread, loadedPages: 10, loadedItems: 180, expectedItems: 1000 }, 'all');
     expect(later.calls!).toBeLessThan(early.calls!);
-    expect(later.basis).toMatch(/18 per page \(from the 10 pages loaded\)/);
+    expect(later.basis).toMatch(/about 18 items \(from the 10 pages loaded\)/);
   });
 
   it('once more replies are loaded than the post announces, says the rest is unknown rather than "0 calls"', () => {

@@ -55,7 +55,10 @@ export function estimateExport(view: ViewDescriptor, scope: ExportScope, prices:
   }
   const remainingItems = Math.max(0, view.expectedItems - loadedItems);
   const remainingPages = Math.ceil(remainingItems / Math.max(1, pageSize));
-  const learned = loadedPages > 0 && loadedItems > 0 ? `${Math.round(pageSize)} per page (from the ${loadedPages} page${loadedPages === 1 ? '' : 's'} loaded)` : `about ${Math.round(pageSize)} per page (no page seen yet)`;
+  const learned =
+    loadedPages > 0 && loadedItems > 0
+      ? `Pages hold about ${Math.round(pageSize)} items (from the ${loadedPages} page${loadedPages === 1 ? '' : 's'} loaded)`
+      : `Pages hold about ${Math.round(pageSize)} items (typical; none loaded in this order yet)`;
   if (LOWER_BOUND_TOTALS.has(plan.kind) && remainingItems === 0) {
     return {
       paged: true,
