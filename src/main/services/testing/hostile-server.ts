@@ -171,9 +171,15 @@ function bodyFor(category: HostileCategory, origin: string): Json {
     case 'retry-after':
       break;
   }
+  // every answer holds the post the views are opened on (`#/post/1900000000000000001`): the post view looks it
+  // up, and a missing post is one message with no tabs (issue 22), where the attack would never be shown
+  if (!items.some((p) => p.id === FOCAL_ID)) items.unshift(post(FOCAL_ID, { text: 'The post the attacks hang from', entities: null, displayTextRange: null }));
   items.push(innocent);
   return { status: 'success', msg: 'ok', tweets: items, users: items.map((p) => p.author), has_next_page: false, next_cursor: '' };
 }
+
+/** the post every hostile view is opened on */
+const FOCAL_ID = '1900000000000000001';
 
 export async function startHostileServer(initial: HostileCategory = 'markup'): Promise<HostileServer> {
   let category: HostileCategory = initial;
