@@ -25,6 +25,7 @@ import type { Clock } from '../clock';
 import type { Confirm } from '../confirm';
 import { defaultCsvCells, type CsvCells } from './csv-formula';
 import { writeFileAtomic } from './atomic-file';
+import { describeCaps, loosens } from './caps';
 import { collect, CollectionState, type CollectOutcome } from './collector';
 import { estimateExport } from './estimate';
 import { buildManifest, type ExportContext } from './manifest';
@@ -46,13 +47,6 @@ export interface ExportServiceDeps {
   onInternalError?(error: unknown): void;
   /** asks the user in main (unforgeable): resuming with looser caps than the job's, or with none; absent: refused */
   confirm?: Confirm;
-}
-
-/** caps that let a run go further than `before` did (a cap dropped or raised), or none at all */
-export function loosens(before: ExportCaps, after: ExportCaps): boolean {
-  if (after.maxPages === undefined && after.maxItems === undefined && after.maxCredits === undefined) return true;
-  const keys = ['maxPages', 'maxItems', 'maxCredits'] as const;
-  return keys.some((k) => before[k] !== undefined && (after[k] === undefined || (after[k] ?? 0) > (before[k] ?? 0)));
 }
 
 export interface StartExport {
@@ -81,15 +75,6 @@ interface Running {
   /** the user's Cancel: ends waits, lets a page in flight arrive and be kept; while writing, the same as `controller` */
   cancel: AbortController;
   done: Promise<ExportJob>;
-}
-
-function describeCaps(caps: ExportCaps): string {
-  const parts = [
-    caps.maxPages !== undefined ? `at most ${caps.maxPages} pages` : null,
-    caps.maxItems !== undefined ? `at most ${caps.maxItems} items` : null,
-    caps.maxCredits !== undefined ? `at most ${caps.maxCredits} credits` : null,
-  ].filter((p): p is string => p !== null);
-  return parts.length > 0 ? parts.join(', ') : 'no limit';
 }
 
 function errorData(error: unknown): SkeinErrorData {
