@@ -28,7 +28,8 @@ test('a profile: header, bio entities, counts, pinned posts, timeline toggles se
   await expect(bio.locator('a.entity--mention').first()).toHaveAttribute('href', /^#\/user\/\d+\/posts$/);
   const bioLink = bio.locator('a.entity--url').first();
   await bioLink.click();
-  expect(skein.openedExternally()).toContain(await bioLink.getAttribute('href'));
+  const bioHref = await bioLink.getAttribute('href');
+  await expect.poll(() => skein.openedExternally()).toContain(bioHref);
   if (user!.pinnedTweetIds.length) {
     await expect(page.getByRole('region', { name: 'Pinned posts' }).locator(`article[data-post-id="${user!.pinnedTweetIds[0]}"]`)).toBeVisible();
   }

@@ -21,7 +21,8 @@ test('the post card: author, time, text entities, counters and links out', async
   await expect(counters).toHaveCount(6);
   await expect(counters).toHaveText([/replies|reply/, /reposts?/, /likes?/, /quotes?/, /bookmarks?/, /views?/]);
   await card.getByRole('link', { name: 'Open on the web' }).click();
-  expect(skein.openedExternally()).toContain(media!.url);
+  // the bridge call answers after the click: wait for it, never read at once
+  await expect.poll(() => skein.openedExternally()).toContain(media!.url);
 
   // entities in the thread: a link shows its expanded form and opens in the browser, a mention opens the profile
   const replies = await openThread(page, ex.bigThreadPostId);
@@ -29,10 +30,10 @@ test('the post card: author, time, text entities, counters and links out', async
   const href = await link.getAttribute('href');
   expect(href).toMatch(/^https?:\/\//);
   await link.click();
-  expect(skein.openedExternally()).toContain(href);
+  await expect.poll(() => skein.openedExternally()).toContain(href);
   const tag = replies.locator('a.entity--hashtag').first();
   await tag.click();
-  expect(skein.openedExternally().some((u) => /\/search\?q=%23/.test(u))).toBe(true);
+  await expect.poll(() => skein.openedExternally().some((u) => /\/search\?q=%23/.test(u))).toBe(true);
   await expect(replies.getByText(/^Replying to/).first()).toBeVisible();
   await replies.locator('.post__reply-context a').first().click();
   await expect(page).toHaveURL(/#\/user\/\d+\/posts$/);
