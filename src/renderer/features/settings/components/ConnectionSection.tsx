@@ -95,57 +95,26 @@ export function ConnectionSection({ settings }: { settings: Settings }) {
         ) : null}
       </form>
 
-      <form className="settings__row" onSubmit={saveRps} noValidate>
-        <label htmlFor={rpsId} className="settings__label">
-          Requests per second
-        </label>
-        <input
-          id={rpsId}
-          className="input settings__input settings__input--short"
-          inputMode="decimal"
-          value={rps}
-          aria-invalid={rpsError ? true : undefined}
-          aria-describedby={`${rpsId}-hint${rpsError ? ` ${rpsId}-error` : ''}`}
-          onChange={(e) => setRps(e.target.value)}
-        />
-        <button type="submit" className="btn" disabled={update.isPending || rps.trim() === String(settings.requestsPerSecond)}>
-          Save
-        </button>
-        <p id={`${rpsId}-hint`} className="muted settings__hint">
-          Skein paces its calls to stay under the API’s rate limit, which follows your balance (about 1 every 5 s on a free balance).
-        </p>
-        {rpsError ? (
-          <p id={`${rpsId}-error`} className="settings__error" role="alert">
-            {rpsError}
-          </p>
-        ) : null}
-      </form>
-      <form className="settings__row" onSubmit={saveBudget} noValidate>
-        <label htmlFor={budgetId} className="settings__label">
-          Credits per hour
-        </label>
-        <input
-          id={budgetId}
-          className="input settings__input settings__input--short"
-          inputMode="decimal"
-          value={budget}
-          aria-invalid={budgetError ? true : undefined}
-          aria-describedby={`${budgetId}-hint${budgetError ? ` ${budgetId}-error` : ''}`}
-          onChange={(e) => setBudget(e.target.value)}
-        />
-        <button type="submit" className="btn" disabled={update.isPending || budget.trim() === String(settings.creditsPerHour)}>
-          Save
-        </button>
-        <p id={`${budgetId}-hint`} className="muted settings__hint">
-          Live calls stop once this many credits were spent in the last 60 minutes. Raising it, or the pace above what you allowed before, asks you to confirm in a
-          dialog of Skein's own.
-        </p>
-        {budgetError ? (
-          <p id={`${budgetId}-error`} className="settings__error" role="alert">
-            {budgetError}
-          </p>
-        ) : null}
-      </form>
+      <NumberSetting
+        id={rpsId}
+        label="Requests per second"
+        value={rps}
+        onChange={setRps}
+        onSubmit={saveRps}
+        unchanged={update.isPending || rps.trim() === String(settings.requestsPerSecond)}
+        error={rpsError}
+        hint="Skein paces its calls to stay under the API’s rate limit, which follows your balance (about 1 every 5 s on a free balance)."
+      />
+      <NumberSetting
+        id={budgetId}
+        label="Credits per hour"
+        value={budget}
+        onChange={setBudget}
+        onSubmit={saveBudget}
+        unchanged={update.isPending || budget.trim() === String(settings.creditsPerHour)}
+        error={budgetError}
+        hint="Live calls stop once this many credits were spent in the last 60 minutes. Raising it, or the pace above what you allowed before, asks you to confirm in a dialog of Skein's own."
+      />
 
       <label className="settings__check">
         <input
@@ -161,5 +130,47 @@ export function ConnectionSection({ settings }: { settings: Settings }) {
       </label>
       {update.isError ? <ErrorState compact error={update.error} what="the setting" /> : null}
     </section>
+  );
+}
+
+/** One numeric setting: its field, Save, a hint and the error of the last try. */
+function NumberSetting(props: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  onSubmit: (e: FormEvent) => void;
+  /** nothing to save (or a save is under way) */
+  unchanged: boolean;
+  error: string | null;
+  hint: string;
+}) {
+  const { id, error } = props;
+  return (
+    <form className="settings__row" onSubmit={props.onSubmit} noValidate>
+      <label htmlFor={id} className="settings__label">
+        {props.label}
+      </label>
+      <input
+        id={id}
+        className="input settings__input settings__input--short"
+        inputMode="decimal"
+        value={props.value}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={`${id}-hint${error ? ` ${id}-error` : ''}`}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
+      <button type="submit" className="btn" disabled={props.unchanged}>
+        Save
+      </button>
+      <p id={`${id}-hint`} className="muted settings__hint">
+        {props.hint}
+      </p>
+      {error ? (
+        <p id={`${id}-error`} className="settings__error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </form>
   );
 }
