@@ -2,8 +2,7 @@
  * The bridge's one entry point on the main side, free of Electron so it runs
  * the same in the app, in unit tests and in the e2e test host:
  * channel + untrusted input → contract input schema (zod, always) → handler →
- * contract output schema (a compiled check; zod when the check cannot prove the
- * result valid as it is: `../services/schema-check.ts`) → plain envelope.
+ * contract output schema (zod) → plain envelope.
  * Nothing but data crosses back: a thrown SkeinError keeps its code and
  * details, a schema failure names the fields, anything else becomes a generic
  * `internal` error (never a stack or secret).
@@ -21,7 +20,6 @@ import {
   type Handlers,
   type HandlersOf,
 } from '../../shared/ipc';
-import { compileCheck, type Check } from '../services/schema-check';
 
 export interface Dispatcher {
   /** every channel of the contract, in declaration order */
@@ -72,15 +70,13 @@ export function createContractDispatcher<C extends ContractShape>(
   handlers: HandlersOf<C>,
   options: DispatcherOptions = {},
 ): Dispatcher {
-  const routes = new Map<string, { spec: FnSpec; handler: AnyHandler; outputOk: Check | null }>();
+  const routes = new Map<string, { spec: FnSpec; handler: AnyHandler }>();
   const table = handlers as unknown as Record<string, Record<string, AnyHandler>>;
   for (const [ns, name, spec] of contractEntries(shape)) {
     const handler = table[ns]?.[name];
     // Handlers is typed so a missing one does not compile; this guards plain-JS callers.
     if (typeof handler !== 'function') throw new Error(`no handler for ${channelName(ns, name)}`);
-    // Output is main's own data: a compiled check proves most results valid as they are, without zod's
-    // copy of the whole result (a page of posts); anything it cannot prove goes through zod as before.
-    routes.set(channelName(ns, name), { spec, handler: handler.bind(table[ns]), outputOk: compileCheck(spec.output) });
+    routes.set(channelName(ns, name), { spec, handler: handler.bind(table[ns]) });
   }
 
   async function dispatch(channel: string, input: unknown, ctx: HandlerContext): Promise<Envelope<unknown>> {
@@ -97,7 +93,6 @@ export function createContractDispatcher<C extends ContractShape>(
       options.onInternalError?.(error, channel);
       return { ok: false, error: internal() };
     }
-    if (route.outputOk?.(result)) return { ok: true, data: result };
     const out = route.spec.output.safeParse(result);
     if (!out.success) {
       options.onInternalError?.(new Error(`${channel} returned data outside its contract: ${out.error.message}`), channel);

@@ -12,7 +12,6 @@ import type { DroppedItem } from '../../../../shared/ipc/api';
 import { boundDepth } from './depth';
 import type { SkeinError } from '../../../../shared/errors';
 import { makeError } from '../policy/classify';
-import { compileCheck } from '../../schema-check';
 import { communitySource, normalizeCommunity } from './community';
 import { normalizePost } from './post';
 import { normalizeSpace } from './space';
@@ -148,7 +147,6 @@ export function normalizePage(id: OperationId, body: unknown, httpStatus = 200):
   }
   const read = READERS[op.itemKind];
   const schema = ITEM_SCHEMAS[op.itemKind];
-  const check = compileCheck(schema);
   const items: unknown[] = [];
   const rawItems: unknown[] = [];
   const dropped: DroppedItem[] = [];
@@ -156,13 +154,6 @@ export function normalizePage(id: OperationId, body: unknown, httpStatus = 200):
   located.items.forEach((raw, index) => {
     for (const c of boundDepth(raw, `${located.path}[${index}]`)) if (cut.length < 20) cut.push({ index, path: c.path, message: c.message });
     const item = read(raw);
-    // A reader's output is a fresh object: when the compiled check proves it valid as it is, it is kept
-    // without zod's copy. Anything else (not proven, or an item passed through as the raw one) is zod's.
-    if (item !== raw && check?.(item)) {
-      items.push(item);
-      rawItems.push(raw);
-      return;
-    }
     const parsed = schema.safeParse(item);
     if (parsed.success) {
       items.push(parsed.data);

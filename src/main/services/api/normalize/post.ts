@@ -1,9 +1,8 @@
 /** Tolerant reader of a post (every live-service spelling in api-field-notes.md → the spec's shape). */
 import { MediaEntity, Post, TagEntity, UrlEntity, UserMentionEntity } from '../../../../shared/api/schemas';
-import { validatorOf, type Check } from '../../schema-check';
 import { mediaFromExtended } from './media';
 import { normalizeUser } from './user';
-import { bool, idString, indexPair, isObject, nullableString, str, toInt, viewCount, type Obj } from './values';
+import { bool, idString, indexPair, isObject, nullableString, str, toInt, validatorOf, viewCount, type Check, type Obj } from './values';
 
 const COUNTERS = ['retweetCount', 'replyCount', 'likeCount', 'quoteCount', 'bookmarkCount'] as const;
 /** fields where '' and null both mean "none" */

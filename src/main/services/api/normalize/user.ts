@@ -1,7 +1,6 @@
 /** Tolerant reader of a user object (search results, batch lookups, post authors). */
 import { UrlEntity } from '../../../../shared/api/schemas';
-import { validatorOf } from '../../schema-check';
-import { bool, idString, isObject, nullableString, str, toInt, type Obj } from './values';
+import { bool, idString, isObject, nullableString, str, toInt, validatorOf, type Obj } from './values';
 
 const validUrl = validatorOf(UrlEntity);
 

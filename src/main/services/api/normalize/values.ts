@@ -60,3 +60,9 @@ export function epochMs(v: unknown): number {
   }
   return 0;
 }
+
+/** Whether a value is valid for a schema as it is (zod's public API; the value is kept, not its copy). */
+export type Check = (value: unknown) => boolean;
+export function validatorOf(schema: { safeParse(value: unknown): { success: boolean } }): Check {
+  return (value) => schema.safeParse(value).success;
+}
