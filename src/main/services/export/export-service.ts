@@ -11,21 +11,12 @@ import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEFAULT_PRICES, type PriceTable } from '../../../shared/api/pricing';
 import { DEFAULT_ACTIONS, SkeinError, isSkeinError, type SkeinErrorData } from '../../../shared/errors';
-import {
-  ExportJob,
-  type ExportCaps,
-  type ExportEstimate,
-  type ExportFormat,
-  type ExportOptions,
-  type ExportScope,
-  type StopReason,
-  type ViewDescriptor,
-} from '../../../shared/ipc/export';
+import { ExportJob, type ExportCaps, type ExportEstimate, type ExportFormat, type ExportOptions, type ExportScope, type StopReason, type ViewDescriptor } from '../../../shared/ipc/export';
 import type { Clock } from '../clock';
 import type { Confirm } from '../confirm';
 import { defaultCsvCells, type CsvCells } from './csv-formula';
 import { writeFileAtomic } from './atomic-file';
-import { describeCaps, loosens } from './caps';
+import { describeCaps, loosens, progressFraction } from './caps';
 import { collect, CollectionState, type CollectOutcome } from './collector';
 import { estimateExport } from './estimate';
 import { buildManifest, type ExportContext } from './manifest';
@@ -280,16 +271,6 @@ export class ExportService {
     this.update(job);
   }
 
-  private fraction(job: ExportJob, plan: ViewPlan, state: CollectionState): number | null {
-    if (!plan.paged) return plan.requests.length ? Math.min(1, state.pages.length / plan.requests.length) : null;
-    if (job.scope === 'loaded') return Math.min(1, state.pages.length / Math.max(1, job.view.loadedPages ?? 1));
-    const cap = job.caps.maxPages ? state.pages.length / job.caps.maxPages : 0;
-    const capItems = job.caps.maxItems ? state.items / job.caps.maxItems : 0;
-    const expected = job.view.expectedItems ? state.items / job.view.expectedItems : 0;
-    const f = Math.max(cap, capItems, expected);
-    return f > 0 ? Math.min(1, f) : null;
-  }
-
   private async run(job: ExportJob, plan: ViewPlan, running: Running): Promise<void> {
     const { clock } = this.deps;
     const signal = running.cancel.signal;
@@ -306,7 +287,7 @@ export class ExportService {
           items: state.items,
           calls: state.calls,
           credits: state.credits,
-          fraction: this.fraction(job, plan, state),
+          fraction: progressFraction(job, plan, state),
           waitingUntil,
         };
       };
