@@ -8,7 +8,9 @@
  * it composes with any CSV flavour. Numbers, booleans and empty cells are
  * never touched; JSON and JSONL are byte-exact either way.
  */
-export type CsvCells = 'neutralised' | 'exact';
+import type { CsvCells, CsvFlavour } from '../../../shared/ipc/export';
+
+export type { CsvCells };
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 
@@ -27,6 +29,6 @@ export const CSV_CELLS_NOTE: Record<CsvCells, string> = {
  * Cells when the export does not say: neutralised for spreadsheets (the default flavour); exact for the
  * analysis flavour, whose readers (pandas, R, DuckDB) run no formulas and would keep the apostrophe.
  */
-export function defaultCsvCells(options: { csvFlavour?: 'spreadsheet' | 'analysis' | undefined } | undefined): CsvCells {
+export function defaultCsvCells(options: { csvFlavour?: CsvFlavour | undefined } | undefined): CsvCells {
   return options?.csvFlavour === 'analysis' ? 'exact' : 'neutralised';
 }
