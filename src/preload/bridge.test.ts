@@ -1,7 +1,6 @@
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it, vi } from 'vitest';
-import { contract, events } from '../shared/ipc';
-import { bridgeInitScript, bridgeLayout, buildBridge } from './bridge';
+import { contract } from '../shared/ipc';
+import { bridgeLayout, buildBridge } from './bridge';
 
 const contractKeys = Object.fromEntries(Object.entries(contract).map(([ns, fns]) => [ns, Object.keys(fns)]));
 
@@ -48,25 +47,5 @@ describe('buildBridge', () => {
     expect(() => bridge.events.on('skein:api.call', cb)).toThrow(/Unknown event/);
     expect(() => bridge.events.on('__proto__', cb)).toThrow(/Unknown event/);
     expect(() => bridge.events.on('menu', 'not a function')).toThrow(TypeError);
-  });
-});
-
-describe('bridgeInitScript (the e2e host injects this into Chromium)', () => {
-  it('defines the same window.skein from the serialized builder, routed to the invoke binding', async () => {
-    const invoke = vi.fn(async (channel: string) => ({ ok: true, data: channel }));
-    const window: Record<string, unknown> = { __invoke: invoke };
-    runInNewContext(bridgeInitScript(bridgeLayout(), '__invoke', '__emit'), { window, Map, Set, Object, TypeError, JSON, String });
-    const skein = window.skein as Record<string, unknown> & { app: { info(): Promise<unknown> }; events: { on(n: string, cb: (p: unknown) => void): () => void } };
-    expect(shapeOf(skein)).toEqual({ ...contractKeys, events: ['on'] });
-    expect(await skein.app.info()).toEqual({ ok: true, data: 'skein:app.info' });
-
-    const seen: unknown[] = [];
-    const off = skein.events.on('menu', (p) => seen.push(p));
-    const emit = window.__emit as (channel: string, payload: unknown) => void;
-    emit('skein:event.menu', 'export');
-    off();
-    emit('skein:event.menu', 'back');
-    expect(seen).toEqual(['export']);
-    expect(Object.keys(events)).toContain('menu');
   });
 });

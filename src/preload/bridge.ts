@@ -26,7 +26,7 @@ export type Subscribe = (eventChannel: string, name: string, listener: (payload:
 
 /**
  * Builds `window.skein`: `{ [namespace]: { [fn]: (input) => Promise<Envelope> }, events: { on } }`.
- * Must stay self-contained (no imports, no outer variables): the e2e host
+ * Must stay self-contained (no imports, no outer variables): the browser shell
  * serializes it with `Function.prototype.toString` into the page.
  */
 export function buildBridge(layout: BridgeLayout, invoke: Invoke, subscribe: Subscribe): Record<string, unknown> {
@@ -49,26 +49,4 @@ export function buildBridge(layout: BridgeLayout, invoke: Invoke, subscribe: Sub
   };
   bridge.events = Object.freeze({ on });
   return Object.freeze(bridge);
-}
-
-/**
- * Source of a page script that defines `window.skein` over two page globals
- * the host provides: `invokeName(channel, input)` (a Playwright binding) and
- * a listener registry `registryName` that the host fills to emit events.
- */
-export function bridgeInitScript(layout: BridgeLayout, invokeName: string, registryName: string): string {
-  return `(() => {
-  const buildBridge = ${buildBridge.toString()};
-  const layout = ${JSON.stringify(layout)};
-  const registry = new Map();
-  Object.defineProperty(window, ${JSON.stringify(registryName)}, {
-    value: (channel, payload) => { for (const l of registry.get(channel) ?? []) l(payload); },
-  });
-  const subscribe = (channel, _name, listener) => {
-    if (!registry.has(channel)) registry.set(channel, new Set());
-    registry.get(channel).add(listener);
-    return () => { registry.get(channel)?.delete(listener); };
-  };
-  Object.defineProperty(window, 'skein', { value: buildBridge(layout, (c, i) => window[${JSON.stringify(invokeName)}](c, i), subscribe), enumerable: true });
-})();`;
 }
