@@ -4,11 +4,27 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 const noElectron = {
-  paths: [{ name: 'electron', message: 'Services, shared code and the renderer never import electron: take it through a constructor (see ARCHITECTURE.md).' }],
+  paths: [
+    {
+      name: 'electron',
+      message:
+        'Services, shared code and the renderer never import electron: take it through a constructor (see ARCHITECTURE.md).',
+    },
+  ],
 };
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'node_modules/**', '.tmp/**', 'test-results/**', 'playwright-report/**', 'bench/results/**'] },
+  {
+    ignores: [
+      'out/**',
+      'dist/**',
+      'node_modules/**',
+      '.tmp/**',
+      'test-results/**',
+      'playwright-report/**',
+      'bench/results/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -19,7 +35,10 @@ export default tseslint.config(
         'error',
         { selector: "Identifier[name='ipcMain']", message: 'Use the handle() wrapper in src/main/ipc.' },
         { selector: "Identifier[name='ipcRenderer']", message: 'Only the preload talks to ipcRenderer.' },
-        { selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']", message: 'Render untrusted text as text, never HTML.' },
+        {
+          selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']",
+          message: 'Render untrusted text as text, never HTML.',
+        },
       ],
     },
   },
@@ -28,7 +47,20 @@ export default tseslint.config(
     files: ['scripts/**/*.mjs', 'e2e/electron-smoke/**/*.mjs'],
     languageOptions: {
       globals: Object.fromEntries(
-        ['process', 'console', 'Buffer', 'URL', 'Request', 'Response', 'Headers', 'fetch', 'setTimeout', 'clearTimeout', 'setImmediate', 'structuredClone'].map((name) => [name, 'readonly']),
+        [
+          'process',
+          'console',
+          'Buffer',
+          'URL',
+          'Request',
+          'Response',
+          'Headers',
+          'fetch',
+          'setTimeout',
+          'clearTimeout',
+          'setImmediate',
+          'structuredClone',
+        ].map((name) => [name, 'readonly']),
       ),
     },
   },

@@ -42,7 +42,10 @@ function syntheticPost(n: number): Record<string, unknown> {
   const id = String(1_700_000_000_000_000_000n + BigInt(n));
   const author = String(1_500_000_000_000_000_000n + BigInt(n % 5000));
   const words = 8 + ((n * 7919) % 40);
-  const text = Array.from({ length: words }, (_, i) => ['research', 'data', 'skein', 'thread', 'é', '日本', 'ok', '#tag'][(n + i) % 8]).join(' ');
+  const text = Array.from(
+    { length: words },
+    (_, i) => ['research', 'data', 'skein', 'thread', 'é', '日本', 'ok', '#tag'][(n + i) % 8],
+  ).join(' ');
   return {
     type: 'tweet',
     id,
@@ -63,7 +66,14 @@ function syntheticPost(n: number): Record<string, unknown> {
     entities: {
       hashtags: [{ text: 'tag', indices: [0, 4] }],
       symbols: [],
-      urls: [{ display_url: 'example.invalid/x', expanded_url: 'https://example.invalid/x', indices: [5, 28], url: 'https://t.invalid/abc' }],
+      urls: [
+        {
+          display_url: 'example.invalid/x',
+          expanded_url: 'https://example.invalid/x',
+          indices: [5, 28],
+          url: 'https://t.invalid/abc',
+        },
+      ],
       user_mentions: [{ id_str: author, indices: [0, 6], name: 'Someone', screen_name: `user${n % 5000}` }],
     },
     quoted_tweet: null,
@@ -165,7 +175,10 @@ function retainedHeapMb(): number {
 
 function runChild<T>(args: string[]): Promise<T> {
   return new Promise((resolve, reject) => {
-    const proc = fork(fileURLToPath(import.meta.url), args, { execArgv: ['--import', 'tsx', '--expose-gc'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const proc = fork(fileURLToPath(import.meta.url), args, {
+      execArgv: ['--import', 'tsx', '--expose-gc'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     proc.once('message', (m) => resolve(m as T));
     proc.once('error', reject);
     proc.once('exit', (code) => code !== 0 && reject(new Error(`bench child exited ${code}`)));
@@ -185,10 +198,16 @@ async function main(): Promise<void> {
   }
   const loadBefore = loadavg()[0] ?? 0;
   const baseline = await runChild<{ peakRssMb: number; retainedHeapMb: number }>(['--baseline']);
-  console.log(`baseline (node + tsx + modules, no export): peak RSS ${baseline.peakRssMb} MB, heap ${baseline.retainedHeapMb} MB`);
-  console.log(`load average before: ${loadBefore.toFixed(1)} on ${cpus().length} cores (other work on the machine slows every number)\n`);
+  console.log(
+    `baseline (node + tsx + modules, no export): peak RSS ${baseline.peakRssMb} MB, heap ${baseline.retainedHeapMb} MB`,
+  );
+  console.log(
+    `load average before: ${loadBefore.toFixed(1)} on ${cpus().length} cores (other work on the machine slows every number)\n`,
+  );
   const results: RunResult[] = [];
-  console.log('posts    format  file MB  collect s  write s  write MB/s  end-to-end MB/s  peak RSS MB  heap after GC MB');
+  console.log(
+    'posts    format  file MB  collect s  write s  write MB/s  end-to-end MB/s  peak RSS MB  heap after GC MB',
+  );
   for (const count of COUNTS) {
     for (const format of FORMATS) {
       const r = await runChild<RunResult>(['--child', String(count), format]);
@@ -198,7 +217,13 @@ async function main(): Promise<void> {
       );
     }
   }
-  const file = writeResults('export', { aim: AIM, pageSize: PAGE, baseline, loadAverage: { before: loadBefore, after: loadavg()[0] ?? 0 }, results });
+  const file = writeResults('export', {
+    aim: AIM,
+    pageSize: PAGE,
+    baseline,
+    loadAverage: { before: loadBefore, after: loadavg()[0] ?? 0 },
+    results,
+  });
   console.log(`\naim: >= ${AIM.mbPerSecond} MB/s writing, <= ${AIM.peakRssMb} MB peak RSS, flat as the count grows`);
   console.log(`results: ${file}`);
 }

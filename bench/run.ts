@@ -33,7 +33,18 @@ import { environment, MACHINE_NOTE, table, writeReport } from './perf/report';
 import { measurePrepend, measureScroll, rafBaseline } from './perf/scroll';
 import { round } from './perf/stats';
 
-const SECTIONS = ['baseline', 'scroll', 'prepend', 'dom', 'heap100k', 'first', 'interactions', 'data', 'main', 'children'] as const;
+const SECTIONS = [
+  'baseline',
+  'scroll',
+  'prepend',
+  'dom',
+  'heap100k',
+  'first',
+  'interactions',
+  'data',
+  'main',
+  'children',
+] as const;
 type Section = (typeof SECTIONS)[number];
 
 function parseArgs(argv: string[]): { target: Target; only: Set<Section>; quick: boolean } {
@@ -44,7 +55,8 @@ function parseArgs(argv: string[]): { target: Target; only: Set<Section>; quick:
   if (onlyArg) {
     only.clear();
     for (const s of onlyArg.slice('--only='.length).split(',')) {
-      if (!(SECTIONS as readonly string[]).includes(s)) throw new Error(`unknown section "${s}"; sections: ${SECTIONS.join(', ')}`);
+      if (!(SECTIONS as readonly string[]).includes(s))
+        throw new Error(`unknown section "${s}"; sections: ${SECTIONS.join(', ')}`);
       only.add(s as Section);
     }
   }
@@ -78,7 +90,13 @@ async function main(): Promise<number> {
     // the real-app variant, where no binary can exist here: report it, do not fail
     log(`electron: skipped — ${missing}`);
     metrics.push(skipped('electron', 'target', 'the real app through Playwright _electron', '', undefined, missing));
-    const files = writeReport(RESULTS_DIR, { env: environment(target, chromiumVersion(), loadAtStart), metrics, details, durationS: 0, notes: [missing] });
+    const files = writeReport(RESULTS_DIR, {
+      env: environment(target, chromiumVersion(), loadAtStart),
+      metrics,
+      details,
+      durationS: 0,
+      notes: [missing],
+    });
     console.log(table(metrics, false));
     log(`wrote ${files.json} and ${files.md}`);
     return 0;
@@ -88,11 +106,17 @@ async function main(): Promise<number> {
     return 1;
   }
 
-  log(`target ${target}; sections: ${[...only].join(', ')}${quick ? ' (quick)' : ''}; load average ${loadAtStart.map((l) => l.toFixed(2)).join(' ')}`);
+  log(
+    `target ${target}; sections: ${[...only].join(', ')}${quick ? ' (quick)' : ''}; load average ${loadAtStart.map((l) => l.toFixed(2)).join(' ')}`,
+  );
   const browser = target === 'chromium-host' ? await launchChromium() : undefined;
   const bridges: BridgeLog[] = [];
   let loadedCalls: PageCall[] = [];
-  const section = async (name: Section, what: string, fn: () => Promise<{ metrics: Metric[]; detail?: unknown; details?: unknown }>) => {
+  const section = async (
+    name: Section,
+    what: string,
+    fn: () => Promise<{ metrics: Metric[]; detail?: unknown; details?: unknown }>,
+  ) => {
     if (!only.has(name)) return;
     log(`${what}…`);
     const t0 = performance.now();
@@ -102,8 +126,19 @@ async function main(): Promise<number> {
       metrics.push(...r.metrics);
       details[name] = r.detail ?? r.details;
       const steal = stealShare(cpu0, cpuTimes());
-      if (steal !== null) metrics.push(info(`machine.steal.${name}`, 'machine', `CPU time taken by the hypervisor (steal) during "${name}"`, steal, '%'));
-      log(`${what}: done in ${round((performance.now() - t0) / 1000, 1)} s${steal !== null ? ` (steal ${steal} %)` : ''}`);
+      if (steal !== null)
+        metrics.push(
+          info(
+            `machine.steal.${name}`,
+            'machine',
+            `CPU time taken by the hypervisor (steal) during "${name}"`,
+            steal,
+            '%',
+          ),
+        );
+      log(
+        `${what}: done in ${round((performance.now() - t0) / 1000, 1)} s${steal !== null ? ` (steal ${steal} %)` : ''}`,
+      );
     } catch (error) {
       const message = error instanceof Error ? error.message.split('\n')[0]! : String(error);
       log(`${what}: FAILED — ${message}`);
@@ -113,7 +148,9 @@ async function main(): Promise<number> {
 
   let app: BenchApp | null = null;
   try {
-    const needsApp = (['baseline', 'scroll', 'prepend', 'dom', 'first', 'interactions', 'data'] as Section[]).some((s) => only.has(s));
+    const needsApp = (['baseline', 'scroll', 'prepend', 'dom', 'first', 'interactions', 'data'] as Section[]).some(
+      (s) => only.has(s),
+    );
     if (needsApp) {
       app = await openApp({ target, browser });
       bridges.push(app.bridge);
@@ -123,8 +160,12 @@ async function main(): Promise<number> {
         await a.page.waitForTimeout(500);
         return rafBaseline(a, 3000);
       });
-      await section('scroll', 'scroll the 10,000-reply thread', () => measureScroll(a, { speeds: [2400, 9000], durationMs: quick ? 2500 : 5000 }));
-      await section('prepend', 'prepend drift', () => measurePrepend(a, { depthItems: quick ? 1500 : 3000, events: 5 }));
+      await section('scroll', 'scroll the 10,000-reply thread', () =>
+        measureScroll(a, { speeds: [2400, 9000], durationMs: quick ? 2500 : 5000 }),
+      );
+      await section('prepend', 'prepend drift', () =>
+        measurePrepend(a, { depthItems: quick ? 1500 : 3000, events: 5 }),
+      );
       await section('dom', 'DOM size and heap (1k, 10k, round trip)', async () => {
         const r = await measureDomAndHeap(a);
         loadedCalls = (r.detail.loadCalls as PageCall[] | undefined) ?? [];
@@ -135,11 +176,17 @@ async function main(): Promise<number> {
       await section('interactions', 'interaction latency', () => measureInteractions(a, quick ? 5 : 12));
     }
     await section('heap100k', 'heap with 100k replies in a session', async () => {
-      if (target === 'electron') return { metrics: [skipped('heap.100k', 'heap', '100k session', 'MiB', undefined, 'needs the host sandbox options')] };
+      if (target === 'electron')
+        return {
+          metrics: [skipped('heap.100k', 'heap', '100k session', 'MiB', undefined, 'needs the host sandbox options')],
+        };
       return measureHeap100k({ target, browser, timeoutMs: 240_000, backTimeoutMs: 150_000, pageSize: 200 });
     });
     await section('data', 'data path per page', async () => {
-      if (target === 'electron') return { metrics: [skipped('data.page.p50', 'data path', 'data path', 'ms', undefined, 'needs the host bridge tap')] };
+      if (target === 'electron')
+        return {
+          metrics: [skipped('data.page.p50', 'data path', 'data path', 'ms', undefined, 'needs the host bridge tap')],
+        };
       return measureDataPath({ pages: 60, app, appCalls: loadedCalls, bridge: bridges });
     });
   } finally {
@@ -147,19 +194,41 @@ async function main(): Promise<number> {
     await browser?.close().catch(() => {});
   }
   await section('main', "main's longest event-loop block during the first demo call", () => measureMainBlock());
-  await section('children', 'sandbox and export benches (child processes)', () => measureChildren({ timeoutMs: 300_000 }));
+  await section('children', 'sandbox and export benches (child processes)', () =>
+    measureChildren({ timeoutMs: 300_000 }),
+  );
 
   const loadAtEnd = loadavg();
-  metrics.push(info('machine.load', 'machine', 'load average (1 min) at the end', round(loadAtEnd[0] ?? 0, 2), '', `${round(loadAtStart[0] ?? 0, 2)} at the start, on ${cpus().length} cores`));
+  metrics.push(
+    info(
+      'machine.load',
+      'machine',
+      'load average (1 min) at the end',
+      round(loadAtEnd[0] ?? 0, 2),
+      '',
+      `${round(loadAtStart[0] ?? 0, 2)} at the start, on ${cpus().length} cores`,
+    ),
+  );
   const steal = stealShare(cpuAtStart, cpuTimes());
-  if (steal !== null) metrics.push(info('machine.steal', 'machine', 'CPU time taken by the hypervisor (steal) during the whole run', steal, '%'));
+  if (steal !== null)
+    metrics.push(
+      info('machine.steal', 'machine', 'CPU time taken by the hypervisor (steal) during the whole run', steal, '%'),
+    );
   notes.push(MACHINE_NOTE);
   const durationS = (performance.now() - started) / 1000;
-  const files = writeReport(RESULTS_DIR, { env: environment(target, chromiumVersion(), loadAtStart), metrics, details, durationS, notes });
+  const files = writeReport(RESULTS_DIR, {
+    env: environment(target, chromiumVersion(), loadAtStart),
+    metrics,
+    details,
+    durationS,
+    notes,
+  });
   console.log(`\n${table(metrics, false)}\n`);
   const fails = metrics.filter((m) => m.status === 'fail').length;
   const passes = metrics.filter((m) => m.status === 'pass').length;
-  log(`${passes} pass, ${fails} fail, ${metrics.filter((m) => m.status === 'skipped').length} skipped in ${Math.round(durationS)} s`);
+  log(
+    `${passes} pass, ${fails} fail, ${metrics.filter((m) => m.status === 'skipped').length} skipped in ${Math.round(durationS)} s`,
+  );
   log(`wrote ${files.json} and ${files.md}`);
   return 0;
 }

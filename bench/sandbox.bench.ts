@@ -57,7 +57,9 @@ async function serverProcess(): Promise<Server> {
 const cold = generation('default');
 const warm = Math.min(generation('default'), generation('default'));
 const small = generation('small');
-console.log(`world generation (default size): ${cold} ms cold, ${warm} ms warm; small: ${small} ms  (budget ${GENERATION_BUDGET_MS} ms)`);
+console.log(
+  `world generation (default size): ${cold} ms cold, ${warm} ms warm; small: ${small} ms  (budget ${GENERATION_BUDGET_MS} ms)`,
+);
 
 // 2. throughput, against a sandbox in its own process
 const { ready, cpu, stop } = await serverProcess();
@@ -87,7 +89,9 @@ try {
   const t = performance.now();
   let n = 0;
   do {
-    const res = await fetch(`${baseUrl}/social/tweet/replies/v2?tweetId=${examples.bigThreadPostId}${cursor ? `&cursor=${cursor}` : ''}`);
+    const res = await fetch(
+      `${baseUrl}/social/tweet/replies/v2?tweetId=${examples.bigThreadPostId}${cursor ? `&cursor=${cursor}` : ''}`,
+    );
     cursor = ((await res.json()) as { next_cursor: string }).next_cursor;
     n++;
   } while (cursor && n < 1_000);

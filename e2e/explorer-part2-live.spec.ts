@@ -29,7 +29,9 @@ async function advanceSandboxClock(app: SkeinApp, ms: number): Promise<void> {
   expect(res.ok).toBe(true);
 }
 
-test('a running space: cost first, then joined and left between polls, and pause stops polling', async ({ skein }, testInfo) => {
+test('a running space: cost first, then joined and left between polls, and pause stops polling', async ({
+  skein,
+}, testInfo) => {
   test.setTimeout(120_000);
   const { page } = skein;
   await page.clock.install();
@@ -112,9 +114,15 @@ test('an ended space is not polled and says so; going back to it costs nothing',
   await expect(page.getByText(/This space has ended/)).toBeVisible();
   await expect(page.getByText(/^Lasted /)).toBeVisible();
   // it says it ended and who took part, never "None right now"
-  await expect(page.getByRole('note').filter({ hasText: /^After it ended: [\d,]+ (people|person) took part; the API names only its (host|\d+ hosts) now\.$/ })).toBeVisible();
+  await expect(
+    page.getByRole('note').filter({
+      hasText: /^After it ended: [\d,]+ (people|person) took part; the API names only its (host|\d+ hosts) now\.$/,
+    }),
+  ).toBeVisible();
   await expect(page.getByText('None right now.')).toHaveCount(0);
-  await expect(page.getByText('Not listed: the API lists only the hosts once a space has ended.').first()).toBeVisible();
+  await expect(
+    page.getByText('Not listed: the API lists only the hosts once a space has ended.').first(),
+  ).toBeVisible();
   await expect(page.getByRole('button', { name: 'Start live updates' })).toHaveCount(0);
   await attachScreenshot(page, testInfo, 'space-ended');
   await expectAccessible(page, testInfo, 'space-ended');

@@ -10,7 +10,11 @@ import { attachScreenshot, demoExamples, expectAccessible, openRoute } from './s
 
 interface Ledger {
   calls: Array<{ operation: OperationId; status: number; credits: number }>;
-  totals: { calls: number; credits: number; byOperation: Partial<Record<OperationId, { calls: number; credits: number }>> };
+  totals: {
+    calls: number;
+    credits: number;
+    byOperation: Partial<Record<OperationId, { calls: number; credits: number }>>;
+  };
 }
 
 async function sandbox(app: SkeinApp): Promise<string> {
@@ -22,7 +26,9 @@ async function ledger(app: SkeinApp): Promise<Ledger> {
   return (await (await fetch(`${await sandbox(app)}/__sandbox/usage`)).json()) as Ledger;
 }
 async function requestedUrls(app: SkeinApp): Promise<string[]> {
-  const body = (await (await fetch(`${await sandbox(app)}/__sandbox/requests`)).json()) as { requests: Array<{ url: string; operation: string | null }> };
+  const body = (await (await fetch(`${await sandbox(app)}/__sandbox/requests`)).json()) as {
+    requests: Array<{ url: string; operation: string | null }>;
+  };
   return body.requests.filter((r) => r.operation !== null).map((r) => r.url);
 }
 
@@ -45,7 +51,9 @@ test('settings: mode, price table edit and reset, and a key that is never shown'
   await page.getByRole('button', { name: 'Save prices' }).click();
   await expect(page.getByText('Prices saved.')).toBeVisible();
   await expect(minimum).toHaveValue('30');
-  const saved = await page.evaluate(() => (window as unknown as { skein: { settings: { get(): Promise<unknown> } } }).skein.settings.get());
+  const saved = await page.evaluate(() =>
+    (window as unknown as { skein: { settings: { get(): Promise<unknown> } } }).skein.settings.get(),
+  );
   expect((saved as { data: { prices: { minimumPerCall: number } } }).data.prices.minimumPerCall).toBe(30);
   await page.getByRole('button', { name: 'Reset to defaults' }).click();
   await expect(page.getByText('Prices reset to the defaults.')).toBeVisible();
@@ -60,7 +68,9 @@ test('settings: mode, price table edit and reset, and a key that is never shown'
   await expect(keyStatus).toContainText('Configured');
   await expect(keyStatus).toContainText(/Kept (in the system keychain|on disk|for this session)/);
   await expect(page.getByLabel('Replace key')).toHaveValue('');
-  const everything = await page.evaluate(() => document.documentElement.outerHTML + [...document.querySelectorAll('input')].map((i) => i.value).join(' '));
+  const everything = await page.evaluate(
+    () => document.documentElement.outerHTML + [...document.querySelectorAll('input')].map((i) => i.value).join(' '),
+  );
   expect(everything).not.toContain(canary);
   await attachScreenshot(page, testInfo, 'settings-key-configured');
   await page.getByRole('button', { name: 'Remove key' }).click();
@@ -80,14 +90,18 @@ test('changing mode drops cached answers: the same trends are asked again afterw
   test.setTimeout(90_000);
   const { page } = skein;
   await openRoute(page, '#/trends?woeid=44418');
-  await expect(page.getByRole('list', { name: 'Trends for London, ranked' }).getByRole('listitem').first()).toBeVisible();
+  await expect(
+    page.getByRole('list', { name: 'Trends for London, ranked' }).getByRole('listitem').first(),
+  ).toBeVisible();
   await openRoute(page, '#/settings');
   await page.getByRole('radio', { name: /^Live/ }).check();
   await expect(page.getByTestId('mode')).toHaveText('Live mode');
   await page.getByRole('radio', { name: /^Demo/ }).check();
   await expect(page.getByTestId('mode')).toHaveText('Demo mode');
   await openRoute(page, '#/trends?woeid=44418');
-  await expect(page.getByRole('list', { name: 'Trends for London, ranked' }).getByRole('listitem').first()).toBeVisible();
+  await expect(
+    page.getByRole('list', { name: 'Trends for London, ranked' }).getByRole('listitem').first(),
+  ).toBeVisible();
   await expect(page.getByText('served from cache')).toHaveCount(0);
   expect((await ledger(skein)).totals.byOperation.trends?.calls).toBe(2);
 });
@@ -102,7 +116,9 @@ test('the usage panel matches the sandbox ledger after a scripted session', asyn
   await openRoute(page, `#/list/${ex.listId}`);
   await expect(page.locator('article[data-post-id]').first()).toBeVisible();
   await openRoute(page, '#/trends?woeid=1');
-  await expect(page.getByRole('list', { name: 'Trends for Worldwide, ranked' }).getByRole('listitem').first()).toBeVisible();
+  await expect(
+    page.getByRole('list', { name: 'Trends for Worldwide, ranked' }).getByRole('listitem').first(),
+  ).toBeVisible();
   await openRoute(page, `#/space/${ex.endedSpaceId}`);
   await expect(page.getByText(/This space has ended/)).toBeVisible();
   await openRoute(page, `#/community/${ex.communityId}`); // cached: no call
@@ -119,16 +135,24 @@ test('the usage panel matches the sandbox ledger after a scripted session', asyn
     const row = byOperation.getByRole('row', { name: new RegExp(`^${OPERATIONS[op].title} \\d`) });
     await expect(row.getByRole('cell')).toHaveText([String(t.calls), String(t.credits), /^\$/]);
   }
-  await expect(page.getByText('Calls this session', { exact: true }).locator('xpath=..')).toContainText(String(l.totals.calls));
-  await expect(page.getByText('Credits this session', { exact: true }).locator('xpath=..')).toContainText(`${l.totals.credits.toLocaleString('en-US')} credits`);
+  await expect(page.getByText('Calls this session', { exact: true }).locator('xpath=..')).toContainText(
+    String(l.totals.calls),
+  );
+  await expect(page.getByText('Credits this session', { exact: true }).locator('xpath=..')).toContainText(
+    `${l.totals.credits.toLocaleString('en-US')} credits`,
+  );
 
   const recent = page.getByRole('table', { name: 'Recent calls' });
-  await expect(recent.getByRole('row', { name: /^Community moderators .* 501 .* free: not available yet \(501\)/ })).toBeVisible();
+  await expect(
+    recent.getByRole('row', { name: /^Community moderators .* 501 .* free: not available yet \(501\)/ }),
+  ).toBeVisible();
   // each call says what it was about
   await expect(recent.getByRole('row', { name: new RegExp(`list ${ex.listId} · page 1`) })).toBeVisible();
   await expect(recent.getByRole('row', { name: new RegExp(`space ${ex.endedSpaceId}`) })).toBeVisible();
   // demo calls: free and not kept, said beside the figures
-  await expect(page.getByRole('note').filter({ hasText: 'Demo mode: calls go to Skein' })).toContainText('free and not kept');
+  await expect(page.getByRole('note').filter({ hasText: 'Demo mode: calls go to Skein' })).toContainText(
+    'free and not kept',
+  );
   await expect(page.getByText('All sessions (live mode)')).toBeVisible();
   expect(l.totals.byOperation.communityInfo?.calls).toBe(1); // the second visit was served from cache
   await attachScreenshot(page, testInfo, 'usage');

@@ -14,7 +14,11 @@ interface LedgerEntry {
 }
 interface Ledger {
   calls: LedgerEntry[];
-  totals: { calls: number; credits: number; byOperation: Record<string, { calls: number; credits: number } | undefined> };
+  totals: {
+    calls: number;
+    credits: number;
+    byOperation: Record<string, { calls: number; credits: number } | undefined>;
+  };
 }
 
 async function ledger(app: SkeinApp): Promise<Ledger> {
@@ -23,7 +27,9 @@ async function ledger(app: SkeinApp): Promise<Ledger> {
   return (await (await fetch(`${base}/__sandbox/usage`)).json()) as Ledger;
 }
 
-test('a community: header, rules, and Members/Moderators explained as not available, asked once and free', async ({ skein }, testInfo) => {
+test('a community: header, rules, and Members/Moderators explained as not available, asked once and free', async ({
+  skein,
+}, testInfo) => {
   test.setTimeout(120_000);
   const { page } = skein;
   const ex = await demoExamples(page);
@@ -95,7 +101,9 @@ test('a list: posts newest first, then followers as user cards', async ({ skein 
   expect(l.totals.byOperation.listFollowers?.calls).toBeGreaterThanOrEqual(1);
 });
 
-test('trends for three places, with decoded queries, opening searches in the system browser', async ({ skein }, testInfo) => {
+test('trends for three places, with decoded queries, opening searches in the system browser', async ({
+  skein,
+}, testInfo) => {
   test.setTimeout(120_000);
   const { page } = skein;
   await openRoute(page, '#/trends');

@@ -4,14 +4,28 @@
  * posts and users (chunked to 100, found vs not found).
  */
 import { expect, test } from './fixtures';
-import { apiCall, attachScreenshot, demoExamples, expectAccessible, hostOnly, openRoute, sandbox, scrollToListEnd } from './support/explorer';
+import {
+  apiCall,
+  attachScreenshot,
+  demoExamples,
+  expectAccessible,
+  hostOnly,
+  openRoute,
+  sandbox,
+  scrollToListEnd,
+} from './support/explorer';
 
-test('a profile: header, bio entities, counts, pinned posts, timeline toggles sent explicitly, mentions', async ({ skein }, testInfo) => {
+test('a profile: header, bio entities, counts, pinned posts, timeline toggles sent explicitly, mentions', async ({
+  skein,
+}, testInfo) => {
   hostOnly(testInfo);
   const { page } = skein;
   const ex = await demoExamples(page);
   const control = await sandbox(skein);
-  const [user] = (await apiCall(page, 'usersByIds', { userIds: ex.profile.id })).items as Array<{ name: string; pinnedTweetIds: string[] }>;
+  const [user] = (await apiCall(page, 'usersByIds', { userIds: ex.profile.id })).items as Array<{
+    name: string;
+    pinnedTweetIds: string[];
+  }>;
   await control.clearRequests();
   await openRoute(page, `#/user/${ex.profile.id}`);
 
@@ -31,14 +45,17 @@ test('a profile: header, bio entities, counts, pinned posts, timeline toggles se
   const bioHref = await bioLink.getAttribute('href');
   await expect.poll(() => skein.openedExternally()).toContain(bioHref);
   if (user!.pinnedTweetIds.length) {
-    await expect(page.getByRole('region', { name: 'Pinned posts' }).locator(`article[data-post-id="${user!.pinnedTweetIds[0]}"]`)).toBeVisible();
+    await expect(
+      page.getByRole('region', { name: 'Pinned posts' }).locator(`article[data-post-id="${user!.pinnedTweetIds[0]}"]`),
+    ).toBeVisible();
   }
 
   // the timeline: both flags are always sent, and the toggles change them
   const posts = page.getByRole('region', { name: `Posts by @${ex.profile.userName}` });
   await posts.scrollIntoViewIfNeeded(); // virtualized: rows exist once the list is on screen
   await expect(posts.locator('article').first()).toBeVisible();
-  const timelineUrls = async () => (await control.requests()).filter((r) => r.url.includes('/user/tweet_timeline')).map((r) => r.url);
+  const timelineUrls = async () =>
+    (await control.requests()).filter((r) => r.url.includes('/user/tweet_timeline')).map((r) => r.url);
   await expect.poll(async () => (await timelineUrls()).length).toBeGreaterThan(0);
   for (const url of await timelineUrls()) {
     expect(url).toContain('includeReplies=false');
@@ -48,9 +65,17 @@ test('a profile: header, bio entities, counts, pinned posts, timeline toggles se
   await attachScreenshot(page, testInfo, 'profile');
   await page.getByRole('checkbox', { name: 'Include replies' }).check();
   await expect(page).toHaveURL(/replies=1/);
-  await expect.poll(async () => (await timelineUrls()).some((u) => u.includes('includeReplies=true') && u.includes('includeParentTweet=false'))).toBe(true);
+  await expect
+    .poll(async () =>
+      (await timelineUrls()).some((u) => u.includes('includeReplies=true') && u.includes('includeParentTweet=false')),
+    )
+    .toBe(true);
   await page.getByRole('checkbox', { name: 'Include the post each reply answers' }).check();
-  await expect.poll(async () => (await timelineUrls()).some((u) => u.includes('includeReplies=true') && u.includes('includeParentTweet=true'))).toBe(true);
+  await expect
+    .poll(async () =>
+      (await timelineUrls()).some((u) => u.includes('includeReplies=true') && u.includes('includeParentTweet=true')),
+    )
+    .toBe(true);
 
   // mentions
   await page.getByRole('tab', { name: 'Mentions' }).click();
@@ -70,7 +95,9 @@ test('an @handle resolves through people search, exact match first', async ({ sk
   const go = page.getByRole('combobox', { name: 'Go to' });
   await go.fill(`@${ex.profile.userName.toLowerCase()}`);
   await go.press('Enter');
-  await expect(page.getByRole('region', { name: 'Profile' }).getByText(`@${ex.profile.userName}`, { exact: false }).first()).toBeVisible();
+  await expect(
+    page.getByRole('region', { name: 'Profile' }).getByText(`@${ex.profile.userName}`, { exact: false }).first(),
+  ).toBeVisible();
   const ops = (await control.requests()).map((r) => r.operation);
   expect(ops[0]).toBe('userSearch');
   expect(ops).not.toContain('usersByIds');
@@ -92,7 +119,11 @@ test('people search: ranked people with bio and counts, scrolled to the end', as
   const first = results.locator('article.user-card').first();
   await expect(first).toBeVisible();
   await expect(first.locator('.user-card__rank')).toHaveText('1');
-  await expect(first.getByRole('list', { name: 'Counts' }).getByRole('listitem')).toHaveText([/followers$/, /following$/, /posts$/]);
+  await expect(first.getByRole('list', { name: 'Counts' }).getByRole('listitem')).toHaveText([
+    /followers$/,
+    /following$/,
+    /posts$/,
+  ]);
   await expectAccessible(page, testInfo, 'people-search');
   await attachScreenshot(page, testInfo, 'people-search');
   await scrollToListEnd(page);
@@ -122,16 +153,28 @@ test('look up posts by ids: pasted ids and links, batched by 100, found vs not f
   }
   const wanted = ids.slice(0, 150);
   const missing = ['1', '22'];
-  const text = [...wanted.slice(0, 149), `https://social.example/x/status/${wanted[149]}`, ...missing, 'not-an-id', wanted[0]].join(',\n');
+  const text = [
+    ...wanted.slice(0, 149),
+    `https://social.example/x/status/${wanted[149]}`,
+    ...missing,
+    'not-an-id',
+    wanted[0],
+  ].join(',\n');
   await control.clearRequests();
 
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Look up ids' }).click();
   await page.getByRole('textbox', { name: 'Post ids or post URLs' }).fill(text);
-  await expect(page.getByText(/152 ids read \(2 calls of up to 100\), 1 repeated, 1 not readable: not-an-id/)).toBeVisible();
+  await expect(
+    page.getByText(/152 ids read \(2 calls of up to 100\), 1 repeated, 1 not readable: not-an-id/),
+  ).toBeVisible();
   await page.getByRole('button', { name: 'Look up' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Found 150 of 152 posts (2 calls). 2 not found.' })).toBeVisible();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Found 150 of 152 posts (2 calls). 2 not found.' }),
+  ).toBeVisible();
   await expect(page.getByRole('textbox', { name: 'Ids not found' })).toHaveValue(missing.join('\n'));
-  await expect(page.getByRole('region', { name: 'Found posts' }).locator(`article[data-post-id="${wanted[0]}"]`)).toBeVisible();
+  await expect(
+    page.getByRole('region', { name: 'Found posts' }).locator(`article[data-post-id="${wanted[0]}"]`),
+  ).toBeVisible();
   const batches = (await control.requests()).filter((r) => r.operation === 'postsByIds');
   expect(batches).toHaveLength(2);
   await expectAccessible(page, testInfo, 'lookup-posts');
@@ -141,8 +184,18 @@ test('look up posts by ids: pasted ids and links, batched by 100, found vs not f
 test('look up users by ids: found vs not found', async ({ skein }, testInfo) => {
   const { page } = skein;
   const ex = await demoExamples(page);
-  const people = (await apiCall(page, 'userSearch', { query: 'anne' })).items as Array<{ id: string; userName: string }>;
-  const ids = [ex.profile.id, ...people.slice(0, 4).map((u) => u.id).filter((id) => id !== ex.profile.id), '999'];
+  const people = (await apiCall(page, 'userSearch', { query: 'anne' })).items as Array<{
+    id: string;
+    userName: string;
+  }>;
+  const ids = [
+    ex.profile.id,
+    ...people
+      .slice(0, 4)
+      .map((u) => u.id)
+      .filter((id) => id !== ex.profile.id),
+    '999',
+  ];
   await openRoute(page, '#/lookup/users');
   await expect(page.getByRole('tab', { name: 'Users' })).toHaveAttribute('aria-selected', 'true');
   // dropped as a text file
@@ -156,22 +209,34 @@ test('look up users by ids: found vs not found', async ({ skein }, testInfo) => 
   await expect(box).toHaveValue(ids.join('\n'));
   await page.getByRole('button', { name: 'Look up' }).click();
   const found = ids.length - 1;
-  await expect(page.getByRole('status').filter({ hasText: `Found ${found} of ${ids.length} users (1 call). 1 not found.` })).toBeVisible();
+  await expect(
+    page.getByRole('status').filter({ hasText: `Found ${found} of ${ids.length} users (1 call). 1 not found.` }),
+  ).toBeVisible();
   await expect(page.getByRole('textbox', { name: 'Ids not found' })).toHaveValue('999');
-  await expect(page.getByRole('region', { name: 'Found users' }).locator(`article[data-user-id="${ex.profile.id}"]`)).toBeVisible();
+  await expect(
+    page.getByRole('region', { name: 'Found users' }).locator(`article[data-user-id="${ex.profile.id}"]`),
+  ).toBeVisible();
   await expectAccessible(page, testInfo, 'lookup-users');
   await attachScreenshot(page, testInfo, 'lookup-users');
 });
 
-test('look up users by @handle and profile URL (cost shown first); spreadsheet-damaged ids are refused before any call', async ({ skein }, testInfo) => {
+test('look up users by @handle and profile URL (cost shown first); spreadsheet-damaged ids are refused before any call', async ({
+  skein,
+}, testInfo) => {
   const { page } = skein;
   const ex = await demoExamples(page);
   await openRoute(page, '#/lookup/users');
   const box = page.getByRole('textbox', { name: 'User ids, @handles or profile URLs' });
   const calls = page.getByText(/Calls this session:/);
   const before = await calls.textContent();
-  await box.fill(`@${ex.profile.userName}\nhttps://social.example/nobody_has_this\n1.23457E+18\n1850000000000000000\n="${ex.profile.id}"`);
-  await expect(page.getByRole('note').filter({ hasText: /Resolving 2 handles costs 2 people searches, about [\d,]+ credits, before the lookup/ })).toBeVisible();
+  await box.fill(
+    `@${ex.profile.userName}\nhttps://social.example/nobody_has_this\n1.23457E+18\n1850000000000000000\n="${ex.profile.id}"`,
+  );
+  await expect(
+    page
+      .getByRole('note')
+      .filter({ hasText: /Resolving 2 handles costs 2 people searches, about [\d,]+ credits, before the lookup/ }),
+  ).toBeVisible();
   const refused = page.getByRole('alert').filter({ hasText: '2 ids were damaged by a spreadsheet' });
   await expect(refused).toContainText('1.23457E+18 — scientific notation');
   await expect(refused).toContainText('1850000000000000000 — rounded by a spreadsheet (15 digits, then zeros)');
@@ -184,7 +249,9 @@ test('look up users by @handle and profile URL (cost shown first); spreadsheet-d
   await expect(page.getByRole('alert').filter({ hasText: 'Not resolved' })).toContainText('@nobody_has_this');
   // what was typed, refused input included, stays in the box
   await expect(box).toHaveValue(/1\.23457E\+18/);
-  await expect(page.getByRole('region', { name: 'Found users' }).locator(`article[data-user-id="${ex.profile.id}"]`)).toBeVisible();
+  await expect(
+    page.getByRole('region', { name: 'Found users' }).locator(`article[data-user-id="${ex.profile.id}"]`),
+  ).toBeVisible();
 });
 
 test('"Mentions of @…" from Home lands on the mentions, not above them', async ({ skein }) => {
@@ -196,7 +263,9 @@ test('"Mentions of @…" from Home lands on the mentions, not above them', async
   // the tabs sit at the top of the view, and the first mention is on screen
   const main = (await page.locator('main').boundingBox())!;
   await expect
-    .poll(async () => Math.abs((await page.getByRole('tablist', { name: 'Profile sections' }).boundingBox())!.y - main.y))
+    .poll(async () =>
+      Math.abs((await page.getByRole('tablist', { name: 'Profile sections' }).boundingBox())!.y - main.y),
+    )
     .toBeLessThan(8);
   const box = (await first.boundingBox())!;
   expect(box.y).toBeLessThan(main.y + main.height);

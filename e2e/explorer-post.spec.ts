@@ -4,16 +4,32 @@
  * quotes), and list states (paging-guard stops, duplicates removed).
  */
 import { expect, test } from './fixtures';
-import { apiCall, attachScreenshot, demoExamples, expectAccessible, findPost, hostOnly, openRoute, openThread, type PostLike, sandbox } from './support/explorer';
+import {
+  apiCall,
+  attachScreenshot,
+  demoExamples,
+  expectAccessible,
+  findPost,
+  hostOnly,
+  openRoute,
+  openThread,
+  type PostLike,
+  sandbox,
+} from './support/explorer';
 
 test('the post card: author, time, text entities, counters and links out', async ({ skein }, testInfo) => {
   hostOnly(testInfo);
   const { page } = skein;
   const ex = await demoExamples(page);
-  const [media] = (await apiCall(page, 'postsByIds', { tweet_ids: ex.mediaPostId })).items as Array<PostLike & { url: string; author: { name: string; userName: string; isBlueVerified: boolean } }>;
+  const [media] = (await apiCall(page, 'postsByIds', { tweet_ids: ex.mediaPostId })).items as Array<
+    PostLike & { url: string; author: { name: string; userName: string; isBlueVerified: boolean } }
+  >;
   await openRoute(page, `#/post/${ex.mediaPostId}`);
   const card = page.locator(`article.post--focal[data-post-id="${ex.mediaPostId}"]`);
-  await expect(card.getByRole('link', { name: media!.author.name, exact: true })).toHaveAttribute('href', /^#\/user\/\d+\/posts$/);
+  await expect(card.getByRole('link', { name: media!.author.name, exact: true })).toHaveAttribute(
+    'href',
+    /^#\/user\/\d+\/posts$/,
+  );
   if (media!.author.isBlueVerified) await expect(card.getByRole('img', { name: 'Verified' })).toBeVisible();
   await expect(card.getByText(`@${media!.author.userName}`)).toBeVisible();
   await expect(card.locator('time')).toHaveAttribute('title', /\d{4}/);
@@ -55,10 +71,17 @@ test('a counter the API did not give reads unknown, never 0', async ({ skein }, 
   await expect(unknown).toHaveAttribute('title', 'unknown views');
 });
 
-test('media: a grid of images opens a lightbox with keyboard, alt text and original size', async ({ skein }, testInfo) => {
+test('media: a grid of images opens a lightbox with keyboard, alt text and original size', async ({
+  skein,
+}, testInfo) => {
   const { page } = skein;
   const ex = await demoExamples(page);
-  const post = await findPost(page, 'postQuotes', { tweetId: ex.muchQuotedPostId }, (p) => (p.entities?.media?.length ?? 0) >= 2);
+  const post = await findPost(
+    page,
+    'postQuotes',
+    { tweetId: ex.muchQuotedPostId },
+    (p) => (p.entities?.media?.length ?? 0) >= 2,
+  );
   await openRoute(page, `#/post/${post.id}`);
   const card = page.locator(`article.post--focal[data-post-id="${post.id}"]`);
   const first = card.locator(':scope > .media-grid').getByRole('button', { name: /^Open image 1 of \d+/ });
@@ -81,7 +104,9 @@ test('media: a grid of images opens a lightbox with keyboard, alt text and origi
   await expect(page).toHaveURL(new RegExp(`#/post/${post.id}$`)); // Esc closed the lightbox, it did not go back
 });
 
-test('quoted posts nest once; a quote of a quote collapses to a link; the Quotes tab does not repeat the viewed post', async ({ skein }, testInfo) => {
+test('quoted posts nest once; a quote of a quote collapses to a link; the Quotes tab does not repeat the viewed post', async ({
+  skein,
+}, testInfo) => {
   const { page } = skein;
   const ex = await demoExamples(page);
   await openRoute(page, `#/post/${ex.muchQuotedPostId}/quotes`);
@@ -95,7 +120,13 @@ test('quoted posts nest once; a quote of a quote collapses to a link; the Quotes
   await attachScreenshot(page, testInfo, 'quotes');
 
   // a quote of a quote (a few in the sandbox's 2,000 quotes): the quoted post is nested, what it quotes becomes a link
-  const quoter = await findPost(page, 'postQuotes', { tweetId: ex.muchQuotedPostId }, (p) => (p.quoteCount ?? 0) > 0, 60);
+  const quoter = await findPost(
+    page,
+    'postQuotes',
+    { tweetId: ex.muchQuotedPostId },
+    (p) => (p.quoteCount ?? 0) > 0,
+    60,
+  );
   const quoteOfQuote = await findPost(page, 'postQuotes', { tweetId: quoter.id }, () => true, 5);
   await openRoute(page, `#/post/${quoteOfQuote.id}`);
   const deeper = page.locator('article.post--focal article.post--quoted').first();
@@ -106,7 +137,9 @@ test('quoted posts nest once; a quote of a quote collapses to a link; the Quotes
   await expect(page).toHaveURL(new RegExp(`#/post/${ex.muchQuotedPostId}/replies$`));
 });
 
-test('replies: a threaded tree with collapse/expand, a flat mode, three orders; direct replies', async ({ skein }, testInfo) => {
+test('replies: a threaded tree with collapse/expand, a flat mode, three orders; direct replies', async ({
+  skein,
+}, testInfo) => {
   hostOnly(testInfo);
   const { page } = skein;
   const ex = await demoExamples(page);
@@ -138,7 +171,8 @@ test('replies: a threaded tree with collapse/expand, a flat mode, three orders; 
   await page.getByRole('radio', { name: 'Flat, most relevant first' }).check();
   await expect(page).toHaveURL(/view=flat/);
   await expect(replies.locator('.thread-row')).toHaveCount(0);
-  const ids = () => replies.locator('article.post[data-post-id]').evaluateAll((els) => els.map((e) => e.getAttribute('data-post-id')));
+  const ids = () =>
+    replies.locator('article.post[data-post-id]').evaluateAll((els) => els.map((e) => e.getAttribute('data-post-id')));
   await expect.poll(async () => (await ids()).length).toBeGreaterThanOrEqual(5);
   const before = (await ids()).slice(0, 5);
   const lastIndex = async () => {
@@ -154,7 +188,11 @@ test('replies: a threaded tree with collapse/expand, a flat mode, three orders; 
   await page.getByRole('combobox', { name: 'Order' }).selectOption('Latest');
   await expect(page).toHaveURL(/order=Latest/);
   await expect(replies.locator('article').first()).toBeVisible();
-  await expect.poll(async () => (await control.requests()).some((r) => r.url.includes('/tweet/replies/v2') && r.url.includes('queryType=Latest'))).toBe(true);
+  await expect
+    .poll(async () =>
+      (await control.requests()).some((r) => r.url.includes('/tweet/replies/v2') && r.url.includes('queryType=Latest')),
+    )
+    .toBe(true);
 
   // direct replies (v1)
   await page.getByRole('tab', { name: 'Direct replies' }).click();
@@ -163,7 +201,9 @@ test('replies: a threaded tree with collapse/expand, a flat mode, three orders; 
   await expect.poll(async () => (await control.requests()).some((r) => /\/tweet\/replies\?/.test(r.url))).toBe(true);
 });
 
-test('list states: a paging-guard stop, duplicates removed and a failed next page are shown in the list', async ({ skein }, testInfo) => {
+test('list states: a paging-guard stop, duplicates removed and a failed next page are shown in the list', async ({
+  skein,
+}, testInfo) => {
   hostOnly(testInfo);
   const { page } = skein;
   const ex = await demoExamples(page);

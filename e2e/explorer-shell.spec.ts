@@ -4,13 +4,35 @@
  * status bar, and j/k/Enter between posts.
  */
 import { expect, test } from './fixtures';
-import { attachScreenshot, currentHash, demoExamples, expectAccessible, hostOnly, openRoute, openThread, sandbox } from './support/explorer';
+import {
+  attachScreenshot,
+  currentHash,
+  demoExamples,
+  expectAccessible,
+  hostOnly,
+  openRoute,
+  openThread,
+  sandbox,
+} from './support/explorer';
 
-test('demo Home offers guided starting points; the status bar shows mode, calls and credits', async ({ skein }, testInfo) => {
+test('demo Home offers guided starting points; the status bar shows mode, calls and credits', async ({
+  skein,
+}, testInfo) => {
   const { page } = skein;
   await expect(page.getByRole('heading', { name: 'Home', level: 1 })).toBeVisible();
   const start = page.getByRole('region', { name: 'Start here' });
-  for (const name of [/A big thread/, /A much-quoted post/, /A post with media/, /A profile: @/, /Mentions of @/, /A community/, /A list/, /A live audio space/, /Trends/, /Search people/]) {
+  for (const name of [
+    /A big thread/,
+    /A much-quoted post/,
+    /A post with media/,
+    /A profile: @/,
+    /Mentions of @/,
+    /A community/,
+    /A list/,
+    /A live audio space/,
+    /Trends/,
+    /Search people/,
+  ]) {
     await expect(start.getByRole('link', { name })).toBeVisible();
   }
   const status = page.getByRole('contentinfo');
@@ -81,7 +103,12 @@ test('the Go box opens posts, profiles, communities, lists and spaces from what 
   // a bare number may be many things: the choices are offered, ↓ picks one
   await go.fill(ex.profile.id);
   const options = page.getByRole('listbox', { name: 'Open as' }).getByRole('option');
-  await expect(options).toHaveText([`Post ${ex.profile.id}`, `Profile with id ${ex.profile.id}`, `Community ${ex.profile.id}`, `List ${ex.profile.id}`]);
+  await expect(options).toHaveText([
+    `Post ${ex.profile.id}`,
+    `Profile with id ${ex.profile.id}`,
+    `Community ${ex.profile.id}`,
+    `List ${ex.profile.id}`,
+  ]);
   await go.press('ArrowDown');
   await expect(options.nth(1)).toHaveAttribute('aria-selected', 'true');
   await go.press('Enter');
@@ -187,7 +214,9 @@ test("arrow keys on a post's tabs move focus without loading; Enter opens the ta
   await expect.poll(async () => (await control.requests()).map((r) => r.operation)).toContain('postQuotes');
 });
 
-test('the Go box reads only the service’s own links: another site’s link opens nothing and spends nothing', async ({ skein }) => {
+test('the Go box reads only the service’s own links: another site’s link opens nothing and spends nothing', async ({
+  skein,
+}) => {
   const { page } = skein;
   await demoExamples(page);
   const go = page.getByRole('combobox', { name: 'Go to' });

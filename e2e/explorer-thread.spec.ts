@@ -42,7 +42,11 @@ test('scrolling the 10,000-reply thread to its end and back keeps the position',
       return r.top >= box.top + 60 && r.bottom <= box.bottom;
     });
     const card = cards.at(-1)!;
-    return { id: card.dataset.postId!, top: Math.round(card.getBoundingClientRect().top), scrollTop: Math.round(main.scrollTop) };
+    return {
+      id: card.dataset.postId!,
+      top: Math.round(card.getBoundingClientRect().top),
+      scrollTop: Math.round(main.scrollTop),
+    };
   });
   await page.locator(`article[data-post-id="${before.id}"]`).first().locator('.post__time').click();
   await expect(page).toHaveURL(new RegExp(`#/post/${before.id}/replies$`));
@@ -51,9 +55,7 @@ test('scrolling the 10,000-reply thread to its end and back keeps the position',
   await expect(page).toHaveURL(new RegExp(`#/post/${ex.bigThreadPostId}$`));
   const back = page.locator(`article[data-post-id="${before.id}"]`).first();
   await expect(back).toBeVisible();
-  await expect
-    .poll(async () => Math.round((await back.boundingBox())?.y ?? -1))
-    .toBe(before.top);
+  await expect.poll(async () => Math.round((await back.boundingBox())?.y ?? -1)).toBe(before.top);
   await expect(endMarker).toBeVisible();
   await attachScreenshot(page, testInfo, 'thread-back');
 
@@ -67,10 +69,13 @@ test('scrolling the 10,000-reply thread to its end and back keeps the position',
       }).length;
     });
   for (let k = 1; k <= 10; k++) {
-    await page.evaluate((f) => {
-      const main = document.querySelector('main')!;
-      main.scrollTop = Math.round(main.scrollHeight * f);
-    }, 1 - k / 10);
+    await page.evaluate(
+      (f) => {
+        const main = document.querySelector('main')!;
+        main.scrollTop = Math.round(main.scrollHeight * f);
+      },
+      1 - k / 10,
+    );
     await expect.poll(visiblePosts).toBeGreaterThan(0);
   }
   await expect(replies.getByText('Original post')).toBeVisible();
@@ -94,7 +99,10 @@ test('the view scrolls on its own compositor layer, so scrolling does not repain
     .poll(async () => {
       const own = layers.filter((l) => l.backendNodeId === node.backendNodeId);
       const reasons = await Promise.all(
-        own.map(async (l) => (await cdp.send('LayerTree.compositingReasons', { layerId: l.layerId })).compositingReasonIds ?? []),
+        own.map(
+          async (l) =>
+            (await cdp.send('LayerTree.compositingReasons', { layerId: l.layerId })).compositingReasonIds ?? [],
+        ),
       );
       return reasons.flat();
     })
@@ -143,7 +151,9 @@ test('the column lines stay the height of the window while the thread grows unde
   await expect(page.locator('.view-rails')).toHaveCSS('height', '0px');
 });
 
-test('loading more keeps the Load more button, and its focus, under placeholders until the page lands', async ({ skein }, testInfo) => {
+test('loading more keeps the Load more button, and its focus, under placeholders until the page lands', async ({
+  skein,
+}, testInfo) => {
   hostOnly(testInfo);
   const { page } = skein;
   const ex = await demoExamples(page);
@@ -151,7 +161,10 @@ test('loading more keeps the Load more button, and its focus, under placeholders
   const replies = page.getByRole('region', { name: 'Replies' });
   const more = replies.getByRole('button', { name: 'Load more replies' });
   await expect(more).toBeEnabled();
-  const lastRow = () => replies.locator('.vlist__row').evaluateAll((rows) => Math.max(...rows.map((r) => Number((r as HTMLElement).dataset.index))));
+  const lastRow = () =>
+    replies
+      .locator('.vlist__row')
+      .evaluateAll((rows) => Math.max(...rows.map((r) => Number((r as HTMLElement).dataset.index))));
 
   await (await sandbox(skein)).fault('latency;ms=1500', ['postRepliesV2'], 1);
   await more.focus();
@@ -171,7 +184,9 @@ test('loading more keeps the Load more button, and its focus, under placeholders
   await expect.poll(lastRow).toBeGreaterThan(before);
 });
 
-test('opening a thread buys its first page only; the second comes when the reader scrolls', async ({ skein }, testInfo) => {
+test('opening a thread buys its first page only; the second comes when the reader scrolls', async ({
+  skein,
+}, testInfo) => {
   hostOnly(testInfo);
   const { page } = skein;
   const ex = await demoExamples(page);
@@ -182,7 +197,8 @@ test('opening a thread buys its first page only; the second comes when the reade
   const threadCalls = async () => (await control.requests()).filter((r) => r.operation === 'postRepliesV2').length;
   // nothing asked for beyond the first page while the reader has not moved
   // a few frames after the rows arrived (where the near-end check runs), and the round trip of a call
-  for (let i = 0; i < 3; i++) await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  for (let i = 0; i < 3; i++)
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   await page.evaluate(() => (window as unknown as { skein: { app: { info(): Promise<unknown> } } }).skein.app.info());
   expect(await threadCalls()).toBe(1);
   await page.locator('main').evaluate((m) => m.scrollTo(0, m.scrollHeight));

@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { expect, test } from './fixtures';
 import { demoExamples, openRoute, openThread } from './support/explorer';
 
-test('a running export hidden from its dialog is shown again, with its progress and Cancel, from every Export dialog', async ({ skein }) => {
+test('a running export hidden from its dialog is shown again, with its progress and Cancel, from every Export dialog', async ({
+  skein,
+}) => {
   test.setTimeout(90_000);
   const { page } = skein;
   const ex = await demoExamples(page);
@@ -72,7 +74,11 @@ test('a rate-limited export shows its wait counting down, then goes on by itself
   const replies = await openThread(page, ex.bigThreadPostId);
   const sandbox = await skein.sandboxUrl();
   const rule = (body: unknown) =>
-    fetch(`${sandbox}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    fetch(`${sandbox}/__sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
   expect((await rule({ fault: 'latency;ms=300', operations: ['postRepliesV2'] })).status).toBe(201);
 
   try {
@@ -92,7 +98,9 @@ test('a rate-limited export shows its wait counting down, then goes on by itself
     await expect(timer).toHaveCount(0, { timeout: 15_000 });
     await expect(dialog.getByRole('status')).toContainText('Collecting…');
     await expect
-      .poll(async () => Number(/(\d+) pages?/.exec((await dialog.getByRole('status').textContent()) ?? '')?.[1]), { timeout: 15_000 })
+      .poll(async () => Number(/(\d+) pages?/.exec((await dialog.getByRole('status').textContent()) ?? '')?.[1]), {
+        timeout: 15_000,
+      })
       .toBeGreaterThan(pagesThen);
     await dialog.getByRole('button', { name: 'Cancel export' }).click();
     await expect(dialog.getByRole('status')).toContainText('Saved a partial export (cancelled)');

@@ -59,11 +59,21 @@ async function saveJson(skein: SkeinApp, dialog: Locator, target: string): Promi
 }
 
 /** The rows a virtualized list has rendered: [place in the list, id of the row's card]. */
-function rowsOnScreen(list: Locator, idAttribute: 'data-post-id' | 'data-user-id'): Promise<Array<[number, string | null]>> {
+function rowsOnScreen(
+  list: Locator,
+  idAttribute: 'data-post-id' | 'data-user-id',
+): Promise<Array<[number, string | null]>> {
   return list
     .locator('.vlist__row')
     .evaluateAll(
-      (rows, attr) => rows.map((r) => [Number(r.getAttribute('data-index')), r.querySelector(`:scope > [${attr}]`)?.getAttribute(attr) ?? null] as [number, string | null]),
+      (rows, attr) =>
+        rows.map(
+          (r) =>
+            [
+              Number(r.getAttribute('data-index')),
+              r.querySelector(`:scope > [${attr}]`)?.getAttribute(attr) ?? null,
+            ] as [number, string | null],
+        ),
       idAttribute,
     );
 }
@@ -98,7 +108,12 @@ test.describe('export from every kind of view', () => {
     expect(shown).toBeGreaterThan(0);
     let doc = await saveJson(skein, dialog, join(dir, 'timeline.json'));
     expect(doc.manifest.view).toMatchObject({ kind: 'timeline', operation: 'userTimeline' });
-    expect(doc.manifest.requests).toEqual([{ operation: 'userTimeline', params: { userId: ex.profile.id, includeReplies: false, includeParentTweet: false } }]);
+    expect(doc.manifest.requests).toEqual([
+      {
+        operation: 'userTimeline',
+        params: { userId: ex.profile.id, includeReplies: false, includeParentTweet: false },
+      },
+    ]);
     expect(doc.manifest).toMatchObject({ scope: 'loaded', counts: { items: shown, calls: 0 } });
     expect(doc.items).toHaveLength(shown);
     // every post rendered on screen is the file's item at the same place in the list
@@ -114,7 +129,11 @@ test.describe('export from every kind of view', () => {
     dialog = await openExport(page);
     shown = await loadedItems(dialog);
     doc = await saveJson(skein, dialog, join(dir, 'timeline-replies.json'));
-    expect(doc.manifest.requests[0]?.params).toEqual({ userId: ex.profile.id, includeReplies: true, includeParentTweet: false });
+    expect(doc.manifest.requests[0]?.params).toEqual({
+      userId: ex.profile.id,
+      includeReplies: true,
+      includeParentTweet: false,
+    });
     expect(doc.items).toHaveLength(shown);
     expect(skein.internalErrors()).toEqual([]);
   });
@@ -184,7 +203,8 @@ test.describe('export from every kind of view', () => {
     expect(doc.manifest.requests).toEqual([{ operation: 'trends', params: { woeid: 1, count: 30 } }]);
     expect(doc.manifest).toMatchObject({ complete: true, counts: { items: 30 } });
     // raw as received: the API may wrap each trend (`{trend: {name, …}}`)
-    const nameOf = (t: Record<string, unknown>) => ((t.trend as { name?: unknown } | undefined)?.name ?? t.name) as string;
+    const nameOf = (t: Record<string, unknown>) =>
+      ((t.trend as { name?: unknown } | undefined)?.name ?? t.name) as string;
     expect(doc.items.map(nameOf)).toEqual(names);
   });
 
@@ -202,21 +222,34 @@ test.describe('export from every kind of view', () => {
     expect(doc.manifest.requests).toEqual([{ operation: 'communityInfo', params: { community_id: ex.communityId } }]);
     expect(doc.manifest).toMatchObject({ complete: true, counts: { items: 1 } });
     expect(doc.items).toHaveLength(1);
-    const record = doc.items[0] as { data?: { community_results_by_rest_id?: { rest_id?: string; result?: { name?: string } } } };
+    const record = doc.items[0] as {
+      data?: { community_results_by_rest_id?: { rest_id?: string; result?: { name?: string } } };
+    };
     expect(record.data?.community_results_by_rest_id?.rest_id).toBe(ex.communityId);
-    await expect(heading).toContainText(record.data?.community_results_by_rest_id?.result?.name ?? '(no name in the file)');
+    await expect(heading).toContainText(
+      record.data?.community_results_by_rest_id?.result?.name ?? '(no name in the file)',
+    );
     // a Members tab shown instead of the rules keeps the community's one Export
     await page.getByRole('tab', { name: 'Members' }).click();
     await expect(page.getByText('Community members are not available yet')).toBeVisible();
     await expect(exportButton(page)).toHaveCount(1);
   });
 
-  test('the other views: one Export each, opened by the menu command, with their kind and params', async ({ skein }) => {
+  test('the other views: one Export each, opened by the menu command, with their kind and params', async ({
+    skein,
+  }) => {
     test.setTimeout(120_000);
     const { page } = skein;
     const ex = await demoExamples(page);
     // each view is ready (its own content is in) before the menu command: never the previous view's button
-    const views: Array<{ hash: string; ready: Locator; kind: string; operation: string; params: Record<string, unknown>; items?: number }> = [
+    const views: Array<{
+      hash: string;
+      ready: Locator;
+      kind: string;
+      operation: string;
+      params: Record<string, unknown>;
+      items?: number;
+    }> = [
       {
         hash: `#/post/${ex.bigThreadPostId}/direct`,
         ready: page.getByRole('region', { name: 'Direct replies' }),

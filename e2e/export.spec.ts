@@ -55,7 +55,9 @@ test('exporting a thread view writes a file whose manifest and item count match 
   await dialog.getByRole('radio', { name: /What is loaded now/ }).check();
   const loadedLabel = dialog.getByText(/What is loaded now/);
   await expect(loadedLabel).toContainText(/\(\d[\d,]* items\)/);
-  const shown = Number((/\(([\d,]+) items\)/.exec((await loadedLabel.textContent()) ?? '')?.[1] ?? '').replace(/,/g, ''));
+  const shown = Number(
+    (/\(([\d,]+) items\)/.exec((await loadedLabel.textContent()) ?? '')?.[1] ?? '').replace(/,/g, ''),
+  );
   expect(shown).toBeGreaterThan(0);
   await expect(dialog.getByText('No new calls: everything comes from what Skein already loaded.')).toBeVisible();
 
@@ -65,9 +67,14 @@ test('exporting a thread view writes a file whose manifest and item count match 
   await dialog.getByRole('button', { name: 'Choose file and export' }).click();
   await expect(dialog.getByRole('status')).toContainText('Saved a partial export (only what the view had loaded)');
   // a unique stem with the UTC time: two exports of one view never overwrite each other
-  expect(skein.saveRequests().at(-1)?.defaultPath).toMatch(new RegExp(`^skein-thread-${ex.bigThreadPostId}-\\d{8}T\\d{6}Z\\.json$`));
+  expect(skein.saveRequests().at(-1)?.defaultPath).toMatch(
+    new RegExp(`^skein-thread-${ex.bigThreadPostId}-\\d{8}T\\d{6}Z\\.json$`),
+  );
 
-  const doc = JSON.parse(await readFile(target, 'utf8')) as { manifest: Manifest; items: Array<{ root_id: string; item: { id: string } }> };
+  const doc = JSON.parse(await readFile(target, 'utf8')) as {
+    manifest: Manifest;
+    items: Array<{ root_id: string; item: { id: string } }>;
+  };
   expect(doc.items).toHaveLength(shown);
   expect(doc.manifest).toMatchObject({
     view: { kind: 'thread', operation: 'postRepliesV2' },
@@ -98,7 +105,13 @@ test('exporting a thread view writes a file whose manifest and item count match 
   await expect(dialog.getByRole('button', { name: 'Resume' })).toBeVisible();
   const sidecar = JSON.parse(await readFile(join(dir, 'thread.jsonl.manifest.json'), 'utf8')) as Manifest;
   const written = (await readFile(lines, 'utf8')).trimEnd().split('\n');
-  expect(sidecar).toMatchObject({ scope: 'all', complete: false, incomplete_reason: 'cap-pages', counts: { pages: 3, items: written.length }, order: { value: 'Latest' } });
+  expect(sidecar).toMatchObject({
+    scope: 'all',
+    complete: false,
+    incomplete_reason: 'cap-pages',
+    counts: { pages: 3, items: written.length },
+    order: { value: 'Latest' },
+  });
   // each line: where it came from, beside the raw item
   expect(Object.keys(JSON.parse(written[0]!) as object)).toEqual(['__skein', 'root_id', 'parent_id', 'depth', 'item']);
   expect(sidecar.pages.map((p) => p.cursor)[0]).toBeNull();
@@ -113,7 +126,10 @@ test('the CSV comes in two flavours, and the caps fields sit inside the dialog',
   const replies = await openThread(page, ex.bigThreadPostId);
   const dialog = page.getByRole('dialog', { name: /^Export/ });
 
-  for (const [name, file] of [['CSV for analysis', 'a.csv'], ['CSV for spreadsheets', 's.csv']] as const) {
+  for (const [name, file] of [
+    ['CSV for analysis', 'a.csv'],
+    ['CSV for spreadsheets', 's.csv'],
+  ] as const) {
     await replies.page().getByRole('button', { name: 'Export…' }).click();
     await expect(dialog).toBeVisible();
     await dialog.getByRole('radio', { name: new RegExp(name) }).check();
@@ -131,15 +147,22 @@ test('the CSV comes in two flavours, and the caps fields sit inside the dialog',
   const sheet = await readFile(join(dir, 's.csv'), 'utf8');
   expect(sheet.startsWith('\uFEFFid,')).toBe(true);
   expect(sheet.split('\n')[1]).toMatch(/^"=""\d{15,19}""",/);
-  expect((JSON.parse(await readFile(join(dir, 'a.csv.manifest.json'), 'utf8')) as Manifest).csv?.flavour).toBe('analysis');
+  expect((JSON.parse(await readFile(join(dir, 'a.csv.manifest.json'), 'utf8')) as Manifest).csv?.flavour).toBe(
+    'analysis',
+  );
 
   // the caps: three fields in one row, each wholly inside the dialog, in a small window too
-  for (const size of [{ width: 1280, height: 800 }, { width: 900, height: 600 }]) {
+  for (const size of [
+    { width: 1280, height: 800 },
+    { width: 900, height: 600 },
+  ]) {
     await page.setViewportSize(size);
     await replies.page().getByRole('button', { name: 'Export…' }).click();
     await dialog.getByRole('radio', { name: /Fetch everything/ }).check();
     const box = (await dialog.boundingBox())!;
-    const fields = await Promise.all(['Pages', 'Items', 'Credits'].map(async (n) => (await dialog.getByRole('textbox', { name: n }).boundingBox())!));
+    const fields = await Promise.all(
+      ['Pages', 'Items', 'Credits'].map(async (n) => (await dialog.getByRole('textbox', { name: n }).boundingBox())!),
+    );
     for (const f of fields) {
       expect(f.x).toBeGreaterThanOrEqual(box.x + 8);
       expect(f.x + f.width).toBeLessThanOrEqual(box.x + box.width - 8);

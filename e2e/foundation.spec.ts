@@ -18,7 +18,10 @@ test('window.skein is exactly the contract: its functions and events.on, nothing
   const shape = await skein.page.evaluate(() => {
     const bridge = (window as unknown as { skein: Record<string, Record<string, unknown>> }).skein;
     return Object.fromEntries(
-      Object.keys(bridge).map((ns) => [ns, Object.keys(bridge[ns] ?? {}).filter((k) => typeof bridge[ns]?.[k] === 'function')]),
+      Object.keys(bridge).map((ns) => [
+        ns,
+        Object.keys(bridge[ns] ?? {}).filter((k) => typeof bridge[ns]?.[k] === 'function'),
+      ]),
     );
   });
   expect(shape).toEqual({ ...contractShape, events: ['on'] });
@@ -32,19 +35,27 @@ test('window.skein is exactly the contract: its functions and events.on, nothing
 
 test('app.info round-trips to the main-process handler', async ({ skein }) => {
   const res = await skein.page.evaluate(() => window.skein!.app.info());
-  expect(res).toEqual({ ok: true, data: { name: 'Skein', version: expect.stringMatching(/^\d+\.\d+\.\d+/), mode: 'demo', platform: expect.any(String) } });
+  expect(res).toEqual({
+    ok: true,
+    data: {
+      name: 'Skein',
+      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      mode: 'demo',
+      platform: expect.any(String),
+    },
+  });
 });
 
 test('a malformed call comes back as a bad-input envelope naming the field', async ({ skein }) => {
-  const res = await skein.page.evaluate(() =>
-    window.skein!.app.openExternal({ url: 'javascript:alert(1)' }),
-  );
+  const res = await skein.page.evaluate(() => window.skein!.app.openExternal({ url: 'javascript:alert(1)' }));
   expect(res).toMatchObject({ ok: false, error: { code: 'bad-input', details: { fields: [{ field: 'url' }] } } });
   expect(skein.openedExternally()).toEqual([]);
 });
 
 test('api.call round-trips to the demo sandbox', async ({ skein }) => {
-  const res = await skein.page.evaluate(() => window.skein!.api.call({ operation: 'trends', params: { woeid: 1, count: 30 } }));
+  const res = await skein.page.evaluate(() =>
+    window.skein!.api.call({ operation: 'trends', params: { woeid: 1, count: 30 } }),
+  );
   if (!res.ok) throw new Error(`api.call failed: ${res.error.code} ${res.error.message}`);
   expect(res.data.operation).toBe('trends');
   expect(res.data.items.length).toBeGreaterThan(0);
@@ -60,7 +71,8 @@ test('the CSP blocks an injected inline script', async ({ skein }) => {
     script.textContent = 'window.__injectedRan = true;';
     document.body.append(script);
     // An allowed inline script runs synchronously on insertion: no need to wait to know.
-    if ((window as unknown as { __injectedRan?: boolean }).__injectedRan === true) return { ran: true, directive: null };
+    if ((window as unknown as { __injectedRan?: boolean }).__injectedRan === true)
+      return { ran: true, directive: null };
     return { ran: false, directive: await violation };
   });
   expect(outcome).toEqual({ ran: false, directive: expect.stringMatching(/^script-src/) });

@@ -91,7 +91,12 @@ export function chromiumExecutable(): string | undefined {
   return existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined;
 }
 
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-dev-shm-usage',
+];
 
 export function launchChromium(): Promise<Browser> {
   const executablePath = chromiumExecutable();
@@ -160,7 +165,9 @@ export async function launchApp(options: LaunchOptions = {}): Promise<SkeinApp> 
       const w = window as unknown as Record<string, unknown>;
       const delivered = w[ack] as Promise<void>;
       let timer: ReturnType<typeof setTimeout> | undefined;
-      const late = new Promise<never>((_, fail) => (timer = setTimeout(() => fail(new Error('event not delivered within 10 s')), 10_000)));
+      const late = new Promise<never>(
+        (_, fail) => (timer = setTimeout(() => fail(new Error('event not delivered within 10 s')), 10_000)),
+      );
       try {
         await Promise.race([delivered, late]);
       } finally {

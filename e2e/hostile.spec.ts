@@ -6,7 +6,11 @@
  * stays within what the user confirmed in main.
  */
 import type { Page } from '@playwright/test';
-import { startHostileServer, type HostileCategory, type HostileServer } from '../src/main/services/testing/hostile-server';
+import {
+  startHostileServer,
+  type HostileCategory,
+  type HostileServer,
+} from '../src/main/services/testing/hostile-server';
 import { expect, test, type SkeinApp } from './fixtures';
 import { hostOnly, openRoute } from './support/explorer';
 
@@ -21,9 +25,19 @@ test.afterEach(async () => {
   await server.close();
 });
 
-type Bridge = Record<string, Record<string, (input?: unknown) => Promise<{ ok: boolean; data?: unknown; error?: { code: string; message: string } }>>>;
+type Bridge = Record<
+  string,
+  Record<
+    string,
+    (input?: unknown) => Promise<{ ok: boolean; data?: unknown; error?: { code: string; message: string } }>
+  >
+>;
 const bridge = (page: Page, ns: string, fn: string, input?: unknown) =>
-  page.evaluate(([n, f, i]) => (window as unknown as { skein: Bridge }).skein[n as string]![f as string]!(i), [ns, fn, input] as const);
+  page.evaluate(([n, f, i]) => (window as unknown as { skein: Bridge }).skein[n as string]![f as string]!(i), [
+    ns,
+    fn,
+    input,
+  ] as const);
 
 async function openPost(app: SkeinApp, category: HostileCategory, id = '1900000000000000009') {
   server.use(category);
@@ -34,7 +48,9 @@ test('markup in text and names stays text; nothing runs', async ({ launch }, tes
   hostOnly(testInfo);
   const app = await launch({ apiBaseUrl: server.baseUrl, apiKey: KEY });
   await openPost(app, 'markup', POST);
-  await expect(app.page.locator('article.post').getByText('<script>window.__pwned=2</script>', { exact: false }).first()).toBeVisible();
+  await expect(
+    app.page.locator('article.post').getByText('<script>window.__pwned=2</script>', { exact: false }).first(),
+  ).toBeVisible();
   expect(await app.page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
   expect(server.requests.every((r) => r.key === KEY)).toBe(true);
 });
@@ -54,7 +70,10 @@ test('a 1 MB post with bad entity indices renders without freezing the page', as
       w.__observer.observe({ type: 'longtask', buffered: false });
     });
   const longest = () => app.page.evaluate(() => (window as unknown as { __longest: number }).__longest);
-  const shown = app.page.locator(`article[data-post-id="${POST}"] p`).filter({ hasText: /^a{100}/ }).first();
+  const shown = app.page
+    .locator(`article[data-post-id="${POST}"] p`)
+    .filter({ hasText: /^a{100}/ })
+    .first();
   // first visit: the 1.5 MB answer crosses the bridge, then renders
   await watchLongTasks();
   await openRoute(app.page, `#/post/${POST}`);
@@ -67,7 +86,10 @@ test('a 1 MB post with bad entity indices renders without freezing the page', as
   await openRoute(app.page, `#/post/${POST}`);
   await expect(shown).toBeVisible();
   const again = await longest();
-  testInfo.annotations.push({ type: 'longest task (ms)', description: `first visit ${Math.round(first)}, again ${Math.round(again)}` });
+  testInfo.annotations.push({
+    type: 'longest task (ms)',
+    description: `first visit ${Math.round(first)}, again ${Math.round(again)}`,
+  });
   await expect(app.page.getByRole('button', { name: /Show all 999,999 characters/ }).first()).toBeVisible();
   // the quadratic search blocked the page 23 s (5.7 s at 0.5 MB) on every visit
   expect(first).toBeLessThan(1000);
@@ -83,7 +105,9 @@ test('deep nesting is cut and the innocent post of the page still shows', async 
   expect(app.internalErrors()).toEqual([]);
 });
 
-test('spoofing characters in handles are shown as codes and flagged; names are isolated', async ({ launch }, testInfo) => {
+test('spoofing characters in handles are shown as codes and flagged; names are isolated', async ({
+  launch,
+}, testInfo) => {
   hostOnly(testInfo);
   const app = await launch({ apiBaseUrl: server.baseUrl, apiKey: KEY });
   server.use('spoofing');
@@ -101,12 +125,17 @@ test('links: the real domain shows, http asks in main, user:password@ is not a l
   const evil = app.page.getByRole('link', { name: /bank\.example \(evil\.example\)/ }).first();
   await expect(evil).toBeVisible();
   await app.setConfirmAnswer(false);
-  await app.page.getByRole('link', { name: /plain\.example/ }).first().click();
+  await app.page
+    .getByRole('link', { name: /plain\.example/ })
+    .first()
+    .click();
   await expect(app.page.getByText(/Not opened: an unencrypted http: link/).first()).toBeVisible();
   expect(app.openedExternally()).toEqual([]);
   expect(app.confirmRequests().at(-1)?.title).toContain('plain.example');
   await expect(app.page.locator('a[href*="pw@evil.example"]')).toHaveCount(0);
-  expect((await bridge(app.page, 'app', 'openExternal', { url: 'https://bank.example:pw@evil.example/' })).ok).toBe(false);
+  expect((await bridge(app.page, 'app', 'openExternal', { url: 'https://bank.example:pw@evil.example/' })).ok).toBe(
+    false,
+  );
 });
 
 test('media on a local port is never requested', async ({ launch }, testInfo) => {
@@ -124,7 +153,9 @@ test('media on a local port is never requested', async ({ launch }, testInfo) =>
   expect(server.requests.filter((r) => r.path.startsWith('/local-media/'))).toEqual([]);
 });
 
-test('a compromised page cannot send the key elsewhere, raise spending, or keep the key without a keyring', async ({ launch }, testInfo) => {
+test('a compromised page cannot send the key elsewhere, raise spending, or keep the key without a keyring', async ({
+  launch,
+}, testInfo) => {
   hostOnly(testInfo);
   const attacker = await startHostileServer('markup');
   try {
@@ -137,12 +168,16 @@ test('a compromised page cannot send the key elsewhere, raise spending, or keep 
     await app.setConfirmAnswer(false);
     const asked = app.confirmRequests().length;
     expect((await bridge(page, 'settings', 'update', { baseUrl: attacker.baseUrl })).ok).toBe(false);
-    expect((await bridge(page, 'settings', 'update', { baseUrl: 'http://attacker.example' })).error?.code).toBe('bad-input');
+    expect((await bridge(page, 'settings', 'update', { baseUrl: 'http://attacker.example' })).error?.code).toBe(
+      'bad-input',
+    );
     expect((await bridge(page, 'settings', 'update', { requestsPerSecond: 50 })).ok).toBe(false);
     expect((await bridge(page, 'settings', 'update', { creditsPerHour: 1e9 })).ok).toBe(false);
     expect((await bridge(page, 'settings', 'update', { persistKeyWithoutKeyring: true })).ok).toBe(false);
     expect(app.confirmRequests().length - asked).toBe(4);
-    expect((await bridge(page, 'api', 'call', { operation: 'postQuotes', params: { tweetId: '1' }, fresh: true })).ok).toBe(true);
+    expect(
+      (await bridge(page, 'api', 'call', { operation: 'postQuotes', params: { tweetId: '1' }, fresh: true })).ok,
+    ).toBe(true);
     expect(attacker.requests).toHaveLength(0);
     expect(server.requests.at(-1)?.key).toBe(KEY);
     // a reset of the meter is recorded, not hidden
@@ -154,7 +189,9 @@ test('a compromised page cannot send the key elsewhere, raise spending, or keep 
   }
 });
 
-test('a day-long Retry-After: a bounded countdown in the service’s words, and Try now', async ({ launch }, testInfo) => {
+test('a day-long Retry-After: a bounded countdown in the service’s words, and Try now', async ({
+  launch,
+}, testInfo) => {
   hostOnly(testInfo);
   const app = await launch({ apiBaseUrl: server.baseUrl, apiKey: KEY });
   server.use('retry-after');

@@ -9,7 +9,13 @@ import type { Locator, Page, TestInfo } from '@playwright/test';
 import { LONG_TEXT_END, recordedCommunityInfo, recordedLongPost } from '../src/shared/api/fixtures/recorded';
 import { expect, test, type SkeinApp } from './fixtures';
 import { openRoute } from './support/explorer';
-import { LIST_ID, NOT_STARTED_SPACE_ID, REFUSED_USER_ID, SPACE_ID, startRecordedServer } from './support/recorded-server';
+import {
+  LIST_ID,
+  NOT_STARTED_SPACE_ID,
+  REFUSED_USER_ID,
+  SPACE_ID,
+  startRecordedServer,
+} from './support/recorded-server';
 
 let server: Awaited<ReturnType<typeof startRecordedServer>>;
 test.beforeAll(async () => {
@@ -54,7 +60,9 @@ async function open(launch: (o: { apiBaseUrl: string; apiKey: string }) => Promi
   return app.page;
 }
 
-test('posts: long texts whole, the reply hides only its mentions, a retweet shows its original, a bad item is skipped', async ({ launch }, testInfo) => {
+test('posts: long texts whole, the reply hides only its mentions, a retweet shows its original, a bad item is skipped', async ({
+  launch,
+}, testInfo) => {
   test.setTimeout(90_000);
   const page = await open(launch);
   await openRoute(page, `#/post/${recordedLongPost.id}`);
@@ -95,7 +103,9 @@ test('posts: long texts whole, the reply hides only its mentions, a retweet show
   await noErrorState(page);
 });
 
-test('users: bios from profile_bio in the header and cards, followers with profile_bio {} as people, a failed lookup call is not "not found"', async ({ launch }, testInfo) => {
+test('users: bios from profile_bio in the header and cards, followers with profile_bio {} as people, a failed lookup call is not "not found"', async ({
+  launch,
+}, testInfo) => {
   test.setTimeout(90_000);
   const page = await open(launch);
   const main = page.getByRole('main');
@@ -113,18 +123,29 @@ test('users: bios from profile_bio in the header and cards, followers with profi
   await openRoute(page, `#/list/${LIST_ID}`);
   await page.getByRole('tab', { name: 'Followers' }).click();
   await expect(main.locator('.user-card', { hasText: '@quietfollower' })).toBeVisible();
-  await expect(main.locator('.user-card', { hasText: '@loudfollower' }).locator('.user-card__bio')).toHaveText('Researcher @loudfollower: notes on networks');
+  await expect(main.locator('.user-card', { hasText: '@loudfollower' }).locator('.user-card__bio')).toHaveText(
+    'Researcher @loudfollower: notes on networks',
+  );
   await expect(main.locator('.entry--fields')).toHaveCount(1); // the one entry that is not a user
   await noErrorState(page);
   await shot(page, testInfo, 'recorded-list-followers', true);
 
   // 101 ids: the first call (100) answers, the second (1) is refused with the recorded 401 body
-  const ids = ['1111111111111111111', ...Array.from({ length: 99 }, (_, k) => String(7_000_000_000_000_000_123n + BigInt(k))), REFUSED_USER_ID];
+  const ids = [
+    '1111111111111111111',
+    ...Array.from({ length: 99 }, (_, k) => String(7_000_000_000_000_000_123n + BigInt(k))),
+    REFUSED_USER_ID,
+  ];
   await openRoute(page, `#/lookup/users?ids=${ids.join(',')}`);
   // two calls at live mode's pace (one every 5 s), on a loaded machine
-  await expect(main.getByRole('status').filter({ hasText: /^Found 1 of 101 users/ })).toHaveText(/99 not found\. 1 not asked: the call failed\./, { timeout: 30_000 });
+  await expect(main.getByRole('status').filter({ hasText: /^Found 1 of 101 users/ })).toHaveText(
+    /99 not found\. 1 not asked: the call failed\./,
+    { timeout: 30_000 },
+  );
   const failed = main.locator('.lookup-missing--failed');
-  await expect(failed.getByRole('heading')).toHaveText(/Not asked: the call failed \(The API key was refused \(HTTP 401\): “API key is invalid”\) \(1\)/);
+  await expect(failed.getByRole('heading')).toHaveText(
+    /Not asked: the call failed \(The API key was refused \(HTTP 401\): “API key is invalid”\) \(1\)/,
+  );
   await expect(failed.getByRole('textbox')).toHaveValue(REFUSED_USER_ID);
   await expect(failed.getByRole('button', { name: 'Retry this id' })).toBeVisible();
   await expect(main.getByText('None of these ids were found')).toHaveCount(0);
@@ -143,7 +164,9 @@ test('community, members, space and trends in their live shapes', async ({ launc
   await noErrorState(page);
   await shot(page, testInfo, 'recorded-community');
   await page.getByRole('tab', { name: 'Members' }).click();
-  await expect(main.locator('.user-card', { hasText: '@orig' }).locator('.user-card__bio')).toHaveText('Researcher @orig: notes on networks');
+  await expect(main.locator('.user-card', { hasText: '@orig' }).locator('.user-card__bio')).toHaveText(
+    'Researcher @orig: notes on networks',
+  );
   await scrollTo(page, main.locator('.user-card', { hasText: '@replier' }));
   await shot(page, testInfo, 'recorded-community-members', true);
   await page.getByRole('tab', { name: 'Moderators' }).click();
@@ -160,7 +183,10 @@ test('community, members, space and trends in their live shapes', async ({ launc
 
   await openRoute(page, '#/trends');
   const trends = main.getByRole('list', { name: /Trends for/ });
-  await expect(trends.getByRole('link', { name: 'Search “#OpenData” in the browser' })).toHaveAttribute('href', 'https://x.com/search?q=%23OpenData');
+  await expect(trends.getByRole('link', { name: 'Search “#OpenData” in the browser' })).toHaveAttribute(
+    'href',
+    'https://x.com/search?q=%23OpenData',
+  );
   await expect(main.getByText('No usable link')).toHaveCount(0);
   await noErrorState(page);
   await shot(page, testInfo, 'recorded-trends', true);

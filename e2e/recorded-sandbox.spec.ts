@@ -9,16 +9,21 @@ import { attachScreenshot, demoExamples, openRoute, sandbox } from './support/ex
 
 async function scrollTo(page: Page, locator: Locator): Promise<void> {
   await expect
-    .poll(async () => {
-      if ((await locator.count()) > 0) return true;
-      await page.locator('.view-scroll').evaluate((el) => el.scrollBy(0, 1500));
-      return false;
-    }, { intervals: [100], timeout: 30_000 })
+    .poll(
+      async () => {
+        if ((await locator.count()) > 0) return true;
+        await page.locator('.view-scroll').evaluate((el) => el.scrollBy(0, 1500));
+        return false;
+      },
+      { intervals: [100], timeout: 30_000 },
+    )
     .toBe(true);
   await locator.first().scrollIntoViewIfNeeded();
 }
 
-test('recorded posts and users through the sandbox: long texts whole, retweets as their original, bios', async ({ skein }, testInfo) => {
+test('recorded posts and users through the sandbox: long texts whole, retweets as their original, bios', async ({
+  skein,
+}, testInfo) => {
   test.setTimeout(90_000);
   const { page } = skein;
   const ex = await demoExamples(page);
@@ -44,7 +49,9 @@ test('recorded posts and users through the sandbox: long texts whole, retweets a
   await attachScreenshot(page, testInfo, 'sandbox-recorded-users');
 });
 
-test('community, members, space and trends as the live service shapes them, through the sandbox', async ({ skein }, testInfo) => {
+test('community, members, space and trends as the live service shapes them, through the sandbox', async ({
+  skein,
+}, testInfo) => {
   test.setTimeout(90_000);
   const { page } = skein;
   const ex = await demoExamples(page);
@@ -69,7 +76,10 @@ test('community, members, space and trends as the live service shapes them, thro
   await expect(main.locator('.state--error')).toHaveCount(0);
 
   await openRoute(page, '#/trends');
-  await expect(main.getByRole('link', { name: /^Search “.+” in the browser$/ }).first()).toHaveAttribute('href', /^https:\/\/x\.com\/search\?q=/);
+  await expect(main.getByRole('link', { name: /^Search “.+” in the browser$/ }).first()).toHaveAttribute(
+    'href',
+    /^https:\/\/x\.com\/search\?q=/,
+  );
   await expect(main.getByText('No usable link')).toHaveCount(0);
   await attachScreenshot(page, testInfo, 'sandbox-trends-unwrapped');
 
@@ -85,8 +95,12 @@ test('a lookup whose call fails lists its ids as not asked, never as not found',
   await (await sandbox(skein)).fault('402', ['usersByIds']);
   await openRoute(page, `#/lookup/users?ids=${ex.profile.id}`);
   const main = page.getByRole('main');
-  await expect(main.getByRole('status').filter({ hasText: /^Found 0 of 1 users/ })).toHaveText(/0 not found\. 1 not asked: the call failed\./);
-  await expect(main.locator('.lookup-missing--failed').getByRole('heading')).toHaveText(/^Not asked: the call failed \(Your API credits are used up \(HTTP 402\)/);
+  await expect(main.getByRole('status').filter({ hasText: /^Found 0 of 1 users/ })).toHaveText(
+    /0 not found\. 1 not asked: the call failed\./,
+  );
+  await expect(main.locator('.lookup-missing--failed').getByRole('heading')).toHaveText(
+    /^Not asked: the call failed \(Your API credits are used up \(HTTP 402\)/,
+  );
   await expect(main.getByText('None of these ids were found')).toHaveCount(0);
   await expect(main.getByText(/of these ids were not asked because the call failed/)).toBeVisible();
   await attachScreenshot(page, testInfo, 'sandbox-lookup-402');

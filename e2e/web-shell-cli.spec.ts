@@ -35,10 +35,17 @@ test.afterEach(async () => {
 
 async function startShell(): Promise<string> {
   dir = await mkdtemp(join(tmpdir(), 'skein-e2e-cli-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, SKEIN_USER_DATA_DIR: join(dir, 'data'), SKEIN_EXPORTS_DIR: join(dir, 'exports') };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    SKEIN_USER_DATA_DIR: join(dir, 'data'),
+    SKEIN_EXPORTS_DIR: join(dir, 'exports'),
+  };
   delete env.SKEIN_API_BASE_URL;
   delete env.SKEIN_API_KEY;
-  const proc = spawn(process.execPath, [join(ROOT, 'out', 'main', 'web.js'), '--no-open'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [join(ROOT, 'out', 'main', 'web.js'), '--no-open'], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child = proc;
   proc.stdout.setEncoding('utf8');
   proc.stderr.setEncoding('utf8');
@@ -62,7 +69,9 @@ test('npm run web: the printed URL opens Skein in demo mode; exports and links w
 
   browser = await launchChromium();
   const context = await browser.newContext({ viewport: { width: 1280, height: 840 } });
-  await context.route('https://example.org/**', (route) => route.fulfill({ body: 'elsewhere', contentType: 'text/plain' }));
+  await context.route('https://example.org/**', (route) =>
+    route.fulfill({ body: 'elsewhere', contentType: 'text/plain' }),
+  );
   const page = await context.newPage();
   await page.goto(url);
   await expect(page.getByRole('main').first()).toBeVisible();

@@ -13,7 +13,9 @@ let evil: Server;
 let evilOrigin: string;
 
 test.beforeAll(async () => {
-  evil = createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'text/html' }).end('<!doctype html><title>elsewhere</title><p>another site'));
+  evil = createServer((_req, res) =>
+    res.writeHead(200, { 'Content-Type': 'text/html' }).end('<!doctype html><title>elsewhere</title><p>another site'),
+  );
   await new Promise<void>((done) => evil.listen(0, '127.0.0.1', done));
   evilOrigin = `http://127.0.0.1:${(evil.address() as AddressInfo).port}`;
 });
@@ -35,8 +37,19 @@ test('a page on another local origin, in the same browser, cannot call the bridg
       // a CORS call (preflighted: JSON), and "simple" ones that skip the preflight
       for (const init of [
         { method: 'POST', headers: { 'Content-Type': 'application/json' }, body, credentials: 'include' as const },
-        { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body, credentials: 'include' as const, mode: 'no-cors' as const },
-        { method: 'POST', body: new URLSearchParams({ channel }), credentials: 'include' as const, mode: 'no-cors' as const },
+        {
+          method: 'POST',
+          headers: { 'Content-Type': 'text/plain' },
+          body,
+          credentials: 'include' as const,
+          mode: 'no-cors' as const,
+        },
+        {
+          method: 'POST',
+          body: new URLSearchParams({ channel }),
+          credentials: 'include' as const,
+          mode: 'no-cors' as const,
+        },
       ]) {
         try {
           const res = await fetch(`${target}/__skein/bridge`, init);

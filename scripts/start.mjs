@@ -69,7 +69,9 @@ function electronUnavailable(reason) {
 function fallBack(reason) {
   console.error(`Skein cannot open its window: ${reason}.`);
   if (noFallback) process.exit(1);
-  console.error('Starting Skein in your browser instead (the browser shell; `npm start -- --web` does this on purpose).');
+  console.error(
+    'Starting Skein in your browser instead (the browser shell; `npm start -- --web` does this on purpose).',
+  );
   startBrowserShell();
 }
 
@@ -83,14 +85,21 @@ function runNode(args) {
 function startBrowserShell() {
   if (!skipBuild || !existsSync(join(ROOT, 'out', 'main', 'web.js'))) {
     const pkg = require('electron-vite/package.json');
-    const bin = join(dirname(require.resolve('electron-vite/package.json')), typeof pkg.bin === 'string' ? pkg.bin : pkg.bin['electron-vite']);
+    const bin = join(
+      dirname(require.resolve('electron-vite/package.json')),
+      typeof pkg.bin === 'string' ? pkg.bin : pkg.bin['electron-vite'],
+    );
     const built = runNode([bin, 'build']);
     if (built !== 0) {
       console.error('Skein could not be built (see above); run npm install, then npm start again.');
       process.exit(built);
     }
   }
-  const child = spawn(process.execPath, [join(ROOT, 'out', 'main', 'web.js'), ...webArgs], { stdio: 'inherit', cwd: ROOT, env: process.env });
+  const child = spawn(process.execPath, [join(ROOT, 'out', 'main', 'web.js'), ...webArgs], {
+    stdio: 'inherit',
+    cwd: ROOT,
+    env: process.env,
+  });
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
   child.on('close', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
 }
@@ -101,14 +110,19 @@ function firstCause(stderr) {
     .split(/\r?\n/)
     .map((line) => line.trim())
     .filter((line) => line && !line.startsWith('at ') && !/^\^+$/.test(line));
-  const error = lines.find((line) => /(Error|error|ENOTFOUND|ECONN|ETIMEDOUT|EAI_AGAIN|HTTP|status)/.test(line)) ?? lines[0];
-  return (error ?? 'no error output').replace(/^(\w*Error|Error):\s*/, '').replace(/[.\s]+$/, '').slice(0, 200);
+  const error =
+    lines.find((line) => /(Error|error|ENOTFOUND|ECONN|ETIMEDOUT|EAI_AGAIN|HTTP|status)/.test(line)) ?? lines[0];
+  return (error ?? 'no error output')
+    .replace(/^(\w*Error|Error):\s*/, '')
+    .replace(/[.\s]+$/, '')
+    .slice(0, 200);
 }
 
 /** Where Electron's installer downloads from (the settings @electron/get reads for its mirror). */
 function downloadHost() {
   const env = process.env;
-  const mirror = env.npm_config_electron_mirror || env.NPM_CONFIG_ELECTRON_MIRROR || env.ELECTRON_MIRROR || 'https://github.com/';
+  const mirror =
+    env.npm_config_electron_mirror || env.NPM_CONFIG_ELECTRON_MIRROR || env.ELECTRON_MIRROR || 'https://github.com/';
   try {
     return new URL(mirror).host;
   } catch {
@@ -140,7 +154,9 @@ function installElectron() {
   const override = process.env.ELECTRON_OVERRIDE_DIST_PATH;
   const executable = relative ? join(override || join(pkgDir, 'dist'), relative) : '';
   if (!executable || !existsSync(executable)) {
-    electronUnavailable(`Electron's installer finished but left no binary (${executable || pathFile} is missing); delete node_modules/electron, run npm install, then run the command again`);
+    electronUnavailable(
+      `Electron's installer finished but left no binary (${executable || pathFile} is missing); delete node_modules/electron, run npm install, then run the command again`,
+    );
   }
   return executable;
 }
@@ -158,13 +174,18 @@ function checkRuns(executable) {
   const result = spawnSync(executable, args, { encoding: 'utf8', timeout: 60_000, env });
   if (result.error || result.status !== 0) {
     const cause = result.error ? result.error.message : firstCause(result.stderr || result.stdout);
-    electronUnavailable(`Electron's binary cannot run on this system (${cause}); install the libraries it names, or use the packaged app`);
+    electronUnavailable(
+      `Electron's binary cannot run on this system (${cause}); install the libraries it names, or use the packaged app`,
+    );
   }
 }
 
 function runElectronVite(executable) {
   const pkg = require('electron-vite/package.json');
-  const bin = join(dirname(require.resolve('electron-vite/package.json')), typeof pkg.bin === 'string' ? pkg.bin : pkg.bin['electron-vite']);
+  const bin = join(
+    dirname(require.resolve('electron-vite/package.json')),
+    typeof pkg.bin === 'string' ? pkg.bin : pkg.bin['electron-vite'],
+  );
   // electron-vite reads ELECTRON_EXEC_PATH before path.txt: the installer's answer, overrides included.
   const child = spawn(process.execPath, [bin, command, ...passThrough], {
     stdio: 'inherit',

@@ -61,7 +61,8 @@ export async function load(opts: LoadOptions): Promise<LoadResult> {
   const seconds = (performance.now() - started) / 1000;
   agent.destroy();
   latencies.sort((a, b) => a - b);
-  const q = (p: number): number => Math.round((latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0) * 100) / 100;
+  const q = (p: number): number =>
+    Math.round((latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0) * 100) / 100;
   return {
     requests: latencies.length,
     errors,

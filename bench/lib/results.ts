@@ -9,7 +9,12 @@ const RESULTS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'r
 export function writeResults(name: string, data: Record<string, unknown>): string {
   mkdirSync(RESULTS, { recursive: true });
   const file = path.join(RESULTS, `${name}.json`);
-  const machine = { node: process.version, platform: `${process.platform}-${process.arch}`, cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? 'unknown' };
+  const machine = {
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+    cpus: os.cpus().length,
+    cpu: os.cpus()[0]?.model ?? 'unknown',
+  };
   writeFileSync(file, `${JSON.stringify({ name, at: new Date().toISOString(), machine, ...data }, null, 2)}\n`);
   return file;
 }

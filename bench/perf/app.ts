@@ -20,7 +20,8 @@ export type Target = 'chromium-host' | 'electron';
 
 /** What the bench needs before it can start, or why it cannot. */
 export function checkBuilt(target: Target): string | null {
-  if (!existsSync(join(RENDERER_DIR, 'index.html'))) return `No built renderer in ${RENDERER_DIR}: run \`npm run build\` first.`;
+  if (!existsSync(join(RENDERER_DIR, 'index.html')))
+    return `No built renderer in ${RENDERER_DIR}: run \`npm run build\` first.`;
   if (target === 'electron') {
     const bin = electronBinary();
     if ('missing' in bin) return `Electron binary not available (${bin.missing}).`;
@@ -68,8 +69,10 @@ export class BridgeLog {
     };
     this.total++;
     if (this.records.length < 50_000) this.records.push(rec);
-    if (inputBytes > this.largest.bytes) this.largest = { bytes: inputBytes, channel: call.channel, direction: 'to main', operation };
-    if (outputBytes > this.largest.bytes) this.largest = { bytes: outputBytes, channel: call.channel, direction: 'to renderer', operation };
+    if (inputBytes > this.largest.bytes)
+      this.largest = { bytes: inputBytes, channel: call.channel, direction: 'to main', operation };
+    if (outputBytes > this.largest.bytes)
+      this.largest = { bytes: outputBytes, channel: call.channel, direction: 'to renderer', operation };
   }
 
   byCallId(): Map<string, BridgeRecord> {
@@ -112,7 +115,13 @@ export async function openApp(options: OpenOptions): Promise<BenchApp> {
   let app: SkeinApp;
   if (options.target === 'electron') app = await launchElectronApp({});
   // isolated: the page's clock resolves 5 µs (100 µs otherwise), so one page's ~1 ms in the renderer is not read in tenths
-  else app = await launchApp({ browser: options.browser, sandbox: options.sandbox, onBridgeCall: (c) => bridge.add(c), crossOriginIsolated: true });
+  else
+    app = await launchApp({
+      browser: options.browser,
+      sandbox: options.sandbox,
+      onBridgeCall: (c) => bridge.add(c),
+      crossOriginIsolated: true,
+    });
   const { page } = app;
   // the bench's probe, in its own context only (Electron: on this page)
   if (options.target === 'electron') await page.addInitScript({ content: probeSource() });
@@ -121,7 +130,9 @@ export async function openApp(options: OpenOptions): Promise<BenchApp> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable');
   const examples = await page.evaluate(async () => {
-    const res = (await (window as unknown as { skein: { demo: { examples(): Promise<unknown> } } }).skein.demo.examples()) as { ok: boolean; data: unknown };
+    const res = (await (
+      window as unknown as { skein: { demo: { examples(): Promise<unknown> } } }
+    ).skein.demo.examples()) as { ok: boolean; data: unknown };
     if (!res.ok) throw new Error('no demo examples');
     return res.data;
   });
@@ -178,11 +189,25 @@ export async function waitForList(page: Page, timeoutMs = 60_000): Promise<void>
  * the page, as the renderer would, without the renderer keeping anything:
  * the scroll runs then measure rendering, not the network.
  */
-export async function preloadThread(page: Page, postId: string, order: string, maxPages: number): Promise<{ pages: number; items: number; ms: number }> {
+export async function preloadThread(
+  page: Page,
+  postId: string,
+  order: string,
+  maxPages: number,
+): Promise<{ pages: number; items: number; ms: number }> {
   return page.evaluate(
     async ({ postId, order, maxPages }) => {
-      const api = (window as unknown as { skein: { api: { call(i: unknown): Promise<{ ok: boolean; data: { items: unknown[]; paging: { nextCursor: string | null } | null } }> } } })
-        .skein.api;
+      const api = (
+        window as unknown as {
+          skein: {
+            api: {
+              call(
+                i: unknown,
+              ): Promise<{ ok: boolean; data: { items: unknown[]; paging: { nextCursor: string | null } | null } }>;
+            };
+          };
+        }
+      ).skein.api;
       const t0 = performance.now();
       let cursor: string | null = null;
       let pages = 0;

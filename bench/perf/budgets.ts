@@ -48,17 +48,50 @@ export const BUDGETS = {
 export const FRAME_JITTER_MS = 0.5;
 
 /** A metric with a budget: pass when measured and at most `max` (+ `tolerance`). */
-export function budget(id: string, section: string, name: string, value: number | null, unit: string, max: number, note?: string, tolerance?: number): Metric {
+export function budget(
+  id: string,
+  section: string,
+  name: string,
+  value: number | null,
+  unit: string,
+  max: number,
+  note?: string,
+  tolerance?: number,
+): Metric {
   const status: Status = value === null ? 'skipped' : value <= max + (tolerance ?? 0) ? 'pass' : 'fail';
-  return { id, section, name, value, unit, max, ...(tolerance ? { tolerance } : {}), status, ...(note ? { note } : {}) };
+  return {
+    id,
+    section,
+    name,
+    value,
+    unit,
+    max,
+    ...(tolerance ? { tolerance } : {}),
+    status,
+    ...(note ? { note } : {}),
+  };
 }
 
 /** A number reported for context, without a budget. */
-export function info(id: string, section: string, name: string, value: number | null, unit: string, note?: string): Metric {
+export function info(
+  id: string,
+  section: string,
+  name: string,
+  value: number | null,
+  unit: string,
+  note?: string,
+): Metric {
   return { id, section, name, value, unit, status: 'info', ...(note ? { note } : {}) };
 }
 
 /** A budgeted metric that could not be measured here, and why. */
-export function skipped(id: string, section: string, name: string, unit: string, max: number | undefined, note: string): Metric {
+export function skipped(
+  id: string,
+  section: string,
+  name: string,
+  unit: string,
+  max: number | undefined,
+  note: string,
+): Metric {
   return { id, section, name, value: null, unit, ...(max === undefined ? {} : { max }), status: 'skipped', note };
 }

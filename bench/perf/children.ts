@@ -17,7 +17,10 @@ export const RESULTS_DIR = join(BENCH_DIR, 'results');
 function runBench(file: string, timeoutMs: number): Promise<{ code: number | null; ms: number; tail: string }> {
   return new Promise((resolve) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, ['--import', 'tsx', join(BENCH_DIR, file)], { stdio: ['ignore', 'pipe', 'pipe'], cwd: join(BENCH_DIR, '..') });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(BENCH_DIR, file)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: join(BENCH_DIR, '..'),
+    });
     let tail = '';
     const keep = (chunk: Buffer) => {
       const text = chunk.toString();
@@ -47,23 +50,48 @@ interface SandboxJson {
 
 interface ExportJson {
   aim?: { mbPerSecond?: number; peakRssMb?: number };
-  results?: Array<{ count: number; format: string; writeMbPerSecond: number; totalMbPerSecond: number; peakRssMb: number }>;
+  results?: Array<{
+    count: number;
+    format: string;
+    writeMbPerSecond: number;
+    totalMbPerSecond: number;
+    peakRssMb: number;
+  }>;
 }
 
-export async function measureChildren(opts: { timeoutMs: number }): Promise<{ metrics: Metric[]; detail: Record<string, unknown> }> {
+export async function measureChildren(opts: {
+  timeoutMs: number;
+}): Promise<{ metrics: Metric[]; detail: Record<string, unknown> }> {
   const metrics: Metric[] = [];
   const detail: Record<string, unknown> = {};
 
   const s0 = Date.now();
   const s = existsSync(join(BENCH_DIR, 'sandbox.bench.ts')) ? await runBench('sandbox.bench.ts', opts.timeoutMs) : null;
   const sandbox = readFresh('sandbox', s0) as SandboxJson | null;
-  if (!sandbox) metrics.push(skipped('sandbox.rps', 'sandbox', 'sandbox requests/second', 'req/s', undefined, s ? `bench:sandbox ended ${s.code}: no fresh results` : 'bench/sandbox.bench.ts not found'));
+  if (!sandbox)
+    metrics.push(
+      skipped(
+        'sandbox.rps',
+        'sandbox',
+        'sandbox requests/second',
+        'req/s',
+        undefined,
+        s ? `bench:sandbox ended ${s.code}: no fresh results` : 'bench/sandbox.bench.ts not found',
+      ),
+    );
   else {
     detail.sandbox = sandbox;
     for (const [name, t] of Object.entries(sandbox.throughput ?? {})) {
       if (typeof t !== 'object' || !t || !('requestsPerSecond' in t)) continue;
       metrics.push(
-        info(`sandbox.${name}.rps`, 'sandbox', `sandbox 20-post page (${name}), requests/second`, t.requestsPerSecond, 'req/s', `aim ≥ ${sandbox.aims?.requestsPerSecond ?? '?'}; ${t.serverCapacityPerCore ?? '?'} req/s per free core (server CPU)`),
+        info(
+          `sandbox.${name}.rps`,
+          'sandbox',
+          `sandbox 20-post page (${name}), requests/second`,
+          t.requestsPerSecond,
+          'req/s',
+          `aim ≥ ${sandbox.aims?.requestsPerSecond ?? '?'}; ${t.serverCapacityPerCore ?? '?'} req/s per free core (server CPU)`,
+        ),
       );
     }
   }
@@ -71,7 +99,17 @@ export async function measureChildren(opts: { timeoutMs: number }): Promise<{ me
   const e0 = Date.now();
   const e = existsSync(join(BENCH_DIR, 'export.bench.ts')) ? await runBench('export.bench.ts', opts.timeoutMs) : null;
   const exp = readFresh('export', e0) as ExportJson | null;
-  if (!exp) metrics.push(skipped('export.mbps', 'export', 'export MB/s and peak RSS', 'MB/s', undefined, e ? `bench:export ended ${e.code}: no fresh results` : 'bench/export.bench.ts not found'));
+  if (!exp)
+    metrics.push(
+      skipped(
+        'export.mbps',
+        'export',
+        'export MB/s and peak RSS',
+        'MB/s',
+        undefined,
+        e ? `bench:export ended ${e.code}: no fresh results` : 'bench/export.bench.ts not found',
+      ),
+    );
   else {
     detail.export = exp;
     for (const r of exp.results ?? []) {
@@ -90,6 +128,9 @@ export async function measureChildren(opts: { timeoutMs: number }): Promise<{ me
     const peak = Math.max(0, ...(exp.results ?? []).map((r) => r.peakRssMb));
     metrics.push(info('export.peakRss', 'export', 'export peak RSS, largest of every count and format', peak, 'MB'));
   }
-  detail.runs = { sandbox: s && { code: s.code, s: round(s.ms / 1000, 1) }, export: e && { code: e.code, s: round(e.ms / 1000, 1) } };
+  detail.runs = {
+    sandbox: s && { code: s.code, s: round(s.ms / 1000, 1) },
+    export: e && { code: e.code, s: round(e.ms / 1000, 1) },
+  };
   return { metrics, detail };
 }

@@ -92,7 +92,12 @@ async function mainDirect(pages: number): Promise<DirectResult> {
         if (cursor) params.cursor = cursor;
         network = 0;
         const t0 = performance.now();
-        const env = (await handle(call, null, { operation: 'postRepliesV2', params, callId: `direct-${i}` }, { senderId: 1 })) as {
+        const env = (await handle(
+          call,
+          null,
+          { operation: 'postRepliesV2', params, callId: `direct-${i}` },
+          { senderId: 1 },
+        )) as {
           ok: boolean;
           data: { paging: { nextCursor: string | null } | null };
         };
@@ -133,7 +138,12 @@ async function warmUp(handle: ReturnType<typeof guarded>, call: string, tweetId:
   for (let i = 0; i < 15; i++) {
     const params: Record<string, string> = { tweetId, queryType: 'Likes' };
     if (cursor) params.cursor = cursor;
-    const env = (await handle(call, null, { operation: 'postRepliesV2', params, callId: `warm-${i}` }, { senderId: 1 })) as {
+    const env = (await handle(
+      call,
+      null,
+      { operation: 'postRepliesV2', params, callId: `warm-${i}` },
+      { senderId: 1 },
+    )) as {
       ok: boolean;
       data: { paging: { nextCursor: string | null } | null };
     };
@@ -174,13 +184,16 @@ interface QuietSample {
 }
 
 /** Renderer handling of a page, one page at a time on a quiet page (see the header). */
-export async function rendererQuiet(app: BenchApp): Promise<{ shallow: QuietSample; deep: QuietSample; isolated: boolean }> {
+export async function rendererQuiet(
+  app: BenchApp,
+): Promise<{ shallow: QuietSample; deep: QuietSample; isolated: boolean }> {
   const { page } = app;
   await app.reload();
   await app.goto(threadHash(app.examples.bigThreadPostId));
   await waitForList(page);
   await page.waitForTimeout(500);
-  const threadTime = async () => (await app.cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ThreadTime')?.value ?? 0;
+  const threadTime = async () =>
+    (await app.cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ThreadTime')?.value ?? 0;
   const sample = async (count: number): Promise<QuietSample> => {
     const out: QuietSample = { latency: [], cpu: [] };
     for (let i = 0; i < count; i++) {
@@ -188,7 +201,10 @@ export async function rendererQuiet(app: BenchApp): Promise<{ shallow: QuietSamp
       const t0 = await threadTime();
       if (!(await page.evaluate(quietPage))) break;
       const t1 = await threadTime();
-      const calls = await page.evaluate((f) => window.__bench!.calls.slice(f).filter((c) => c.operation === 'postRepliesV2'), from);
+      const calls = await page.evaluate(
+        (f) => window.__bench!.calls.slice(f).filter((c) => c.operation === 'postRepliesV2'),
+        from,
+      );
       const c = calls[0];
       if (calls.length !== 1 || !c || c.items !== 20 || c.handledAt === null) continue;
       out.latency.push(c.handledAt - c.answeredAt);
@@ -251,8 +267,16 @@ export async function measureDataPath(opts: {
   };
   const p = (xs: number[]) => percentile(xs, 50);
   const parts = [p(direct.coldNet), p(direct.cloneMs), p(handling)];
-  const total = parts.every((x) => x !== null) ? round(parts.reduce<number>((a, b) => a + (b ?? 0), 0), 2) : null;
-  const largest = opts.bridge.reduce((best, b) => (b.largest.bytes > best.largest.bytes ? b : best), opts.bridge[0]!).largest;
+  const total = parts.every((x) => x !== null)
+    ? round(
+        parts.reduce<number>((a, b) => a + (b ?? 0), 0),
+        2,
+      )
+    : null;
+  const largest = opts.bridge.reduce(
+    (best, b) => (b.largest.bytes > best.largest.bytes ? b : best),
+    opts.bridge[0]!,
+  ).largest;
   const metrics: Metric[] = [
     budget(
       'data.page.p50',
@@ -263,14 +287,71 @@ export async function measureDataPath(opts: {
       BUDGETS.dataPathP50Ms,
       `main ${d.mainColdNet.p50} + IPC ${d.ipcClone.p50} + renderer ${d.renderer.p50} ms`,
     ),
-    info('data.main.cold.p95', SECTION, 'main handle(), cold page, net of the network, p95', d.mainColdNet.p95, 'ms', `with the request to the sandbox (its work included): p50 ${d.mainCold.p50}, p95 ${d.mainCold.p95} ms`),
-    info('data.main.store.p50', SECTION, "main handle(), page from main's response store, p50", d.mainStore.p50, 'ms', `p95 ${d.mainStore.p95} ms`),
-    info('data.ipc.p50', SECTION, 'IPC copy of a page envelope (structured clone), p50', d.ipcClone.p50, 'ms', `envelope ${Math.round((d.pageBytes.p50 ?? 0) / 1024)} KiB as JSON`),
-    info('data.renderer.p50', SECTION, 'renderer: answer → page committed in the list, one page at a time, p50', d.renderer.p50, 'ms', `p95 ${d.renderer.p95} ms over ${d.renderer.n} pages; past 5,000 replies p50 ${d.rendererDeep.p50} ms; page clock ${quiet.isolated ? '5 µs' : '100 µs (not cross-origin isolated)'}`),
-    info('data.renderer.cpu.p50', SECTION, 'renderer: main-thread CPU per page (click to commit, skeleton frames included), p50', d.rendererCpu.p50, 'ms', `past 5,000 replies p50 ${d.rendererCpuDeep.p50} ms`),
-    info('data.renderer.scrolling.p50', SECTION, 'renderer: answer → page shown while scrolling to 10k (waits behind frames), p50', d.rendererWhileScrolling.p50, 'ms', `p95 ${d.rendererWhileScrolling.p95} ms over ${d.rendererWhileScrolling.n} pages`),
-    info('data.hostbinding.p50', SECTION, 'e2e host only: browser shell HTTP round trip minus main, p50 (not Electron IPC)', d.hostBinding.p50, 'ms', `p95 ${d.hostBinding.p95} ms`),
-    budget('data.largest', SECTION, 'largest single bridge message', round(largest.bytes / 1024, 1), 'KiB', BUDGETS.bridgeMessageBytes / 1024, `${largest.channel} ${largest.direction}${largest.operation ? ` (${largest.operation})` : ''}`),
+    info(
+      'data.main.cold.p95',
+      SECTION,
+      'main handle(), cold page, net of the network, p95',
+      d.mainColdNet.p95,
+      'ms',
+      `with the request to the sandbox (its work included): p50 ${d.mainCold.p50}, p95 ${d.mainCold.p95} ms`,
+    ),
+    info(
+      'data.main.store.p50',
+      SECTION,
+      "main handle(), page from main's response store, p50",
+      d.mainStore.p50,
+      'ms',
+      `p95 ${d.mainStore.p95} ms`,
+    ),
+    info(
+      'data.ipc.p50',
+      SECTION,
+      'IPC copy of a page envelope (structured clone), p50',
+      d.ipcClone.p50,
+      'ms',
+      `envelope ${Math.round((d.pageBytes.p50 ?? 0) / 1024)} KiB as JSON`,
+    ),
+    info(
+      'data.renderer.p50',
+      SECTION,
+      'renderer: answer → page committed in the list, one page at a time, p50',
+      d.renderer.p50,
+      'ms',
+      `p95 ${d.renderer.p95} ms over ${d.renderer.n} pages; past 5,000 replies p50 ${d.rendererDeep.p50} ms; page clock ${quiet.isolated ? '5 µs' : '100 µs (not cross-origin isolated)'}`,
+    ),
+    info(
+      'data.renderer.cpu.p50',
+      SECTION,
+      'renderer: main-thread CPU per page (click to commit, skeleton frames included), p50',
+      d.rendererCpu.p50,
+      'ms',
+      `past 5,000 replies p50 ${d.rendererCpuDeep.p50} ms`,
+    ),
+    info(
+      'data.renderer.scrolling.p50',
+      SECTION,
+      'renderer: answer → page shown while scrolling to 10k (waits behind frames), p50',
+      d.rendererWhileScrolling.p50,
+      'ms',
+      `p95 ${d.rendererWhileScrolling.p95} ms over ${d.rendererWhileScrolling.n} pages`,
+    ),
+    info(
+      'data.hostbinding.p50',
+      SECTION,
+      'e2e host only: browser shell HTTP round trip minus main, p50 (not Electron IPC)',
+      d.hostBinding.p50,
+      'ms',
+      `p95 ${d.hostBinding.p95} ms`,
+    ),
+    budget(
+      'data.largest',
+      SECTION,
+      'largest single bridge message',
+      round(largest.bytes / 1024, 1),
+      'KiB',
+      BUDGETS.bridgeMessageBytes / 1024,
+      `${largest.channel} ${largest.direction}${largest.operation ? ` (${largest.operation})` : ''}`,
+    ),
   ];
   return { metrics, detail: { ...d, largest } };
 }

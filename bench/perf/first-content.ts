@@ -18,15 +18,31 @@ async function samplePostIds(app: BenchApp, n: number): Promise<string[]> {
   // posts of the big conversation the app has not opened: a page from the bench's own bridge call
   return app.page.evaluate(
     async ({ postId, n }) => {
-      const api = (window as unknown as { skein: { api: { call(i: unknown): Promise<{ ok: boolean; data: { items: Array<{ id: string }> } }> } } }).skein.api;
-      const res = await api.call({ operation: 'postRepliesV2', params: { tweetId: postId, queryType: 'Likes' }, callId: 'bench-sample' });
-      return res.ok ? res.data.items.map((p) => p.id).filter((id) => id !== postId).slice(0, n) : [];
+      const api = (
+        window as unknown as {
+          skein: { api: { call(i: unknown): Promise<{ ok: boolean; data: { items: Array<{ id: string }> } }> } };
+        }
+      ).skein.api;
+      const res = await api.call({
+        operation: 'postRepliesV2',
+        params: { tweetId: postId, queryType: 'Likes' },
+        callId: 'bench-sample',
+      });
+      return res.ok
+        ? res.data.items
+            .map((p) => p.id)
+            .filter((id) => id !== postId)
+            .slice(0, n)
+        : [];
     },
     { postId: app.examples.bigThreadPostId, n },
   );
 }
 
-export async function measureFirstContent(app: BenchApp, runs: number): Promise<{ metrics: Metric[]; detail: Record<string, unknown> }> {
+export async function measureFirstContent(
+  app: BenchApp,
+  runs: number,
+): Promise<{ metrics: Metric[]; detail: Record<string, unknown> }> {
   const { page } = app;
   await app.reload();
   const ids = await samplePostIds(app, runs);
@@ -52,9 +68,28 @@ export async function measureFirstContent(app: BenchApp, runs: number): Promise<
   const k = distribution(cached, 1);
   return {
     metrics: [
-      budget('first.cache.p50', SECTION, `route change → first card painted, from cache (p50 of ${k.n})`, k.p50, 'ms', BUDGETS.firstContentFromCacheMs, `max ${k.max} ms`),
-      info('first.cold.p50', SECTION, `route change → first card painted, cold (p50 of ${c.n}; sandbox latency 0)`, c.p50, 'ms', `max ${c.max} ms`),
+      budget(
+        'first.cache.p50',
+        SECTION,
+        `route change → first card painted, from cache (p50 of ${k.n})`,
+        k.p50,
+        'ms',
+        BUDGETS.firstContentFromCacheMs,
+        `max ${k.max} ms`,
+      ),
+      info(
+        'first.cold.p50',
+        SECTION,
+        `route change → first card painted, cold (p50 of ${c.n}; sandbox latency 0)`,
+        c.p50,
+        'ms',
+        `max ${c.max} ms`,
+      ),
     ],
-    detail: { cold: c, cached: k, commitMs: { cold: distribution(commits.cold, 1), cached: distribution(commits.cached, 1) } },
+    detail: {
+      cold: c,
+      cached: k,
+      commitMs: { cold: distribution(commits.cold, 1), cached: distribution(commits.cached, 1) },
+    },
   };
 }

@@ -23,7 +23,9 @@ async function interaction(page: Page, act: () => Promise<void>): Promise<number
   const from = await page.evaluate(() => performance.now());
   await act();
   // Event Timing entries are queued after the paint that follows the event
-  await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 50)))));
+  await page.evaluate(
+    () => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 50)))),
+  );
   const durations = await page.evaluate((since) => {
     const byId = new Map<number, number>();
     for (const e of window.__bench!.events) {
@@ -35,7 +37,10 @@ async function interaction(page: Page, act: () => Promise<void>): Promise<number
   return Math.max(FLOOR_MS, ...durations);
 }
 
-export async function measureInteractions(app: BenchApp, reps: number): Promise<{ metrics: Metric[]; detail: Record<string, unknown> }> {
+export async function measureInteractions(
+  app: BenchApp,
+  reps: number,
+): Promise<{ metrics: Metric[]; detail: Record<string, unknown> }> {
   const { page } = app;
   const thread = threadHash(app.examples.bigThreadPostId);
   await app.reload();
@@ -55,10 +60,12 @@ export async function measureInteractions(app: BenchApp, reps: number): Promise<
     let opened = false;
     const ms = await interaction(page, async () => {
       await link.click();
-      opened = await page.waitForURL((u) => !u.hash.startsWith(`#/post/${app.examples.bigThreadPostId}`), { timeout: OPEN_TIMEOUT_MS }).then(
-        () => true,
-        () => false,
-      );
+      opened = await page
+        .waitForURL((u) => !u.hash.startsWith(`#/post/${app.examples.bigThreadPostId}`), { timeout: OPEN_TIMEOUT_MS })
+        .then(
+          () => true,
+          () => false,
+        );
     });
     if (!opened) {
       missed.push(`click ${i + 1}: ${(await link.getAttribute('href').catch(() => null)) ?? 'link gone'}`);
@@ -83,13 +90,23 @@ export async function measureInteractions(app: BenchApp, reps: number): Promise<
     const label = await toggle.getAttribute('aria-label');
     collapse.push(await interaction(page, () => toggle.click()));
     await page.waitForTimeout(100);
-    const again = page.locator(`main .thread-row__toggle[aria-label="${(label ?? '').replace('Collapse', 'Expand')}"]`).first();
+    const again = page
+      .locator(`main .thread-row__toggle[aria-label="${(label ?? '').replace('Collapse', 'Expand')}"]`)
+      .first();
     expand.push(await interaction(page, () => again.click()));
     await page.waitForTimeout(100);
   }
   const all = [...open, ...tabs, ...expand];
-  const missedNote = missed.length ? `${missed.length} of ${reps} clicks on a reply's time did not open it within ${OPEN_TIMEOUT_MS / 1000} s (${missed.join('; ')})` : undefined;
-  const d = { open: distribution(open, 0), tabs: distribution(tabs, 0), expand: distribution(expand, 0), collapse: distribution(collapse, 0), all: distribution(all, 0) };
+  const missedNote = missed.length
+    ? `${missed.length} of ${reps} clicks on a reply's time did not open it within ${OPEN_TIMEOUT_MS / 1000} s (${missed.join('; ')})`
+    : undefined;
+  const d = {
+    open: distribution(open, 0),
+    tabs: distribution(tabs, 0),
+    expand: distribution(expand, 0),
+    collapse: distribution(collapse, 0),
+    all: distribution(all, 0),
+  };
   return {
     metrics: [
       budget(
@@ -101,9 +118,30 @@ export async function measureInteractions(app: BenchApp, reps: number): Promise<
         BUDGETS.interactionP98Ms,
         missedNote,
       ),
-      info('interaction.open.p98', SECTION, `open a post, p98 of ${open.length}`, d.open.p98, 'ms', `p50 ${d.open.p50} ms${missedNote ? `; ${missedNote}` : ''}`),
-      info('interaction.tabs.p98', SECTION, `switch tabs, p98 of ${tabs.length}`, d.tabs.p98, 'ms', `p50 ${d.tabs.p50} ms`),
-      info('interaction.expand.p98', SECTION, `expand a subtree, p98 of ${expand.length}`, d.expand.p98, 'ms', `p50 ${d.expand.p50} ms; collapse p98 ${d.collapse.p98} ms`),
+      info(
+        'interaction.open.p98',
+        SECTION,
+        `open a post, p98 of ${open.length}`,
+        d.open.p98,
+        'ms',
+        `p50 ${d.open.p50} ms${missedNote ? `; ${missedNote}` : ''}`,
+      ),
+      info(
+        'interaction.tabs.p98',
+        SECTION,
+        `switch tabs, p98 of ${tabs.length}`,
+        d.tabs.p98,
+        'ms',
+        `p50 ${d.tabs.p50} ms`,
+      ),
+      info(
+        'interaction.expand.p98',
+        SECTION,
+        `expand a subtree, p98 of ${expand.length}`,
+        d.expand.p98,
+        'ms',
+        `p50 ${d.expand.p50} ms; collapse p98 ${d.collapse.p98} ms`,
+      ),
     ],
     detail: { ...d, missed },
   };

@@ -36,7 +36,9 @@ const threadCpuMs = () => {
  * IPC reply sees, including time the OS gave the CPU to others) and the most
  * CPU main's thread spent (`blockMs`: its own work, the block the issue means).
  */
-async function longestBlock<T>(run: () => Promise<T>): Promise<{ blockMs: number; delayMs: number; totalMs: number; result: T }> {
+async function longestBlock<T>(
+  run: () => Promise<T>,
+): Promise<{ blockMs: number; delayMs: number; totalMs: number; result: T }> {
   let lastWall = performance.now();
   let lastCpu = threadCpuMs();
   let delayMs = 0;
@@ -62,7 +64,9 @@ async function longestBlock<T>(run: () => Promise<T>): Promise<{ blockMs: number
 }
 export const MAIN_BLOCK_AIM_MS = 50;
 
-async function firstDemoCall(start: StartSandbox): Promise<{ blockMs: number; delayMs: number; totalMs: number; ok: boolean }> {
+async function firstDemoCall(
+  start: StartSandbox,
+): Promise<{ blockMs: number; delayMs: number; totalMs: number; ok: boolean }> {
   const dir = await mkdtemp(join(tmpdir(), 'skein-bench-main-'));
   const core = createCore({
     userDataDir: dir,
@@ -77,7 +81,11 @@ async function firstDemoCall(start: StartSandbox): Promise<{ blockMs: number; de
   try {
     const { blockMs, delayMs, totalMs, result } = await longestBlock(async () => {
       const examples = await dispatcher.dispatch('skein:demo.examples', undefined, { senderId: 1 });
-      const page = await dispatcher.dispatch('skein:api.call', { operation: 'trends', params: { woeid: 1, count: 30 } }, { senderId: 1 });
+      const page = await dispatcher.dispatch(
+        'skein:api.call',
+        { operation: 'trends', params: { woeid: 1, count: 30 } },
+        { senderId: 1 },
+      );
       return examples.ok && page.ok;
     });
     return { blockMs, delayMs, totalMs, ok: result };
@@ -89,7 +97,9 @@ async function firstDemoCall(start: StartSandbox): Promise<{ blockMs: number; de
 
 export async function measureMainBlock(): Promise<{ metrics: Metric[]; detail: Record<string, unknown> }> {
   const built = new URL('../../out/main/sandbox-worker.js', import.meta.url);
-  const thread = existsSync(built) ? { entry: built } : { entry: new URL('../../src/main/sandbox/worker.ts', import.meta.url), execArgv: ['--import', 'tsx'] };
+  const thread = existsSync(built)
+    ? { entry: built }
+    : { entry: new URL('../../src/main/sandbox/worker.ts', import.meta.url), execArgv: ['--import', 'tsx'] };
   const worker = await firstDemoCall((options) => startSandboxInWorker(options, thread));
   const inProcess = await firstDemoCall((options) => startSandbox(options));
   const idle = await longestBlock(() => pause(worker.totalMs));
@@ -105,7 +115,14 @@ export async function measureMainBlock(): Promise<{ metrics: Metric[]; detail: R
         MAIN_BLOCK_AIM_MS,
         `the call took ${Math.round(worker.totalMs)} ms; longest timer delay ${Math.round(worker.delayMs)} ms`,
       ),
-      info('main.idle.delay', SECTION, 'longest timer delay over an idle stretch as long (the machine’s own delay)', round(idle.delayMs, 1), 'ms', `main's CPU in it ${round(idle.blockMs, 1)} ms`),
+      info(
+        'main.idle.delay',
+        SECTION,
+        'longest timer delay over an idle stretch as long (the machine’s own delay)',
+        round(idle.delayMs, 1),
+        'ms',
+        `main's CPU in it ${round(idle.blockMs, 1)} ms`,
+      ),
       info(
         'main.firstDemoCall.block.inProcess',
         SECTION,
@@ -115,6 +132,11 @@ export async function measureMainBlock(): Promise<{ metrics: Metric[]; detail: R
         `the call took ${Math.round(inProcess.totalMs)} ms; longest timer delay ${Math.round(inProcess.delayMs)} ms`,
       ),
     ],
-    detail: { worker, inProcess, idle: { blockMs: idle.blockMs, delayMs: idle.delayMs, totalMs: idle.totalMs }, workerEntry: thread.entry.pathname },
+    detail: {
+      worker,
+      inProcess,
+      idle: { blockMs: idle.blockMs, delayMs: idle.delayMs, totalMs: idle.totalMs },
+      workerEntry: thread.entry.pathname,
+    },
   };
 }

@@ -35,7 +35,11 @@ async function domMax(page: Page): Promise<{ page: number; list: number; rows: n
   });
   await page.waitForTimeout(400);
   const above = await page.evaluate(domCounts);
-  return { page: Math.max(atBottom.page, above.page), list: Math.max(atBottom.list, above.list), rows: Math.max(atBottom.rows, above.rows) };
+  return {
+    page: Math.max(atBottom.page, above.page),
+    list: Math.max(atBottom.list, above.list),
+    rows: Math.max(atBottom.rows, above.rows),
+  };
 }
 
 async function pageCallsSince(page: Page, since: number): Promise<{ calls: number; fromCache: number }> {
@@ -45,7 +49,9 @@ async function pageCallsSince(page: Page, since: number): Promise<{ calls: numbe
   }, since);
 }
 
-export async function measureDomAndHeap(app: BenchApp): Promise<{ metrics: Metric[]; detail: Record<string, unknown> }> {
+export async function measureDomAndHeap(
+  app: BenchApp,
+): Promise<{ metrics: Metric[]; detail: Record<string, unknown> }> {
   const { page } = app;
   const metrics: Metric[] = [];
   const detail: Record<string, unknown> = {};
@@ -56,24 +62,55 @@ export async function measureDomAndHeap(app: BenchApp): Promise<{ metrics: Metri
 
   for (const target of [100, 1_000, 10_000]) {
     // the last one goes to the end marker: the round trip then re-reads pages, it asks for none never seen
-    const loaded = await page.evaluate(loadUntil, { operation: 'postRepliesV2', target, timeoutMs: 240_000, toEnd: target === 10_000 });
+    const loaded = await page.evaluate(loadUntil, {
+      operation: 'postRepliesV2',
+      target,
+      timeoutMs: 240_000,
+      toEnd: target === 10_000,
+    });
     await page.waitForTimeout(400);
     const dom = await domMax(page);
     const label = target.toLocaleString('en-US');
     metrics.push(
-      budget(`dom.${target}.page`, DOM, `elements in the page, ${label} replies loaded`, dom.page, 'elements', BUDGETS.domNodes, `${loaded.items} replies arrived in ${round(loaded.ms / 1000, 1)} s`),
-      info(`dom.${target}.list`, DOM, `elements in the list, ${label} replies loaded`, dom.list, 'elements', `${dom.rows} rows rendered`),
+      budget(
+        `dom.${target}.page`,
+        DOM,
+        `elements in the page, ${label} replies loaded`,
+        dom.page,
+        'elements',
+        BUDGETS.domNodes,
+        `${loaded.items} replies arrived in ${round(loaded.ms / 1000, 1)} s`,
+      ),
+      info(
+        `dom.${target}.list`,
+        DOM,
+        `elements in the list, ${label} replies loaded`,
+        dom.list,
+        'elements',
+        `${dom.rows} rows rendered`,
+      ),
     );
     detail[`load${target}`] = { ...loaded, dom };
     if (target >= 1_000) {
       const heap = await app.heap();
       detail[`heap${target}`] = heap;
-      metrics.push(info(`heap.${target}`, HEAP, `renderer heap after GC, ${label} replies loaded`, heap.usedMb, 'MiB', heap.jsHeapUsedMb === null ? undefined : `JSHeapUsedSize ${heap.jsHeapUsedMb} MiB`));
+      metrics.push(
+        info(
+          `heap.${target}`,
+          HEAP,
+          `renderer heap after GC, ${label} replies loaded`,
+          heap.usedMb,
+          'MiB',
+          heap.jsHeapUsedMb === null ? undefined : `JSHeapUsedSize ${heap.jsHeapUsedMb} MiB`,
+        ),
+      );
     }
   }
 
   // the pages that grew the list (next-page loads), for the data path's renderer part
-  detail.loadCalls = await page.evaluate(() => window.__bench!.calls.filter((c) => c.operation === 'postRepliesV2' && c.items > 0));
+  detail.loadCalls = await page.evaluate(() =>
+    window.__bench!.calls.filter((c) => c.operation === 'postRepliesV2' && c.items > 0),
+  );
 
   // the 10k round trip
   const top = await page.evaluate(toTop, { stepPx: 4000, timeoutMs: 180_000 });
@@ -87,7 +124,17 @@ export async function measureDomAndHeap(app: BenchApp): Promise<{ metrics: Metri
   const growth = before.usedMb > 0 ? (after.usedMb - before.usedMb) / before.usedMb : null;
   detail.roundTrip = { top, trip, before, after, ledgerBefore, ledgerAfter, tripCalls };
   const tripNote = `${round(trip.ms / 1000, 1)} s, ${trip.down ? 'reached the end' : 'did NOT reach the end'}, ${trip.up ? 'back at the top' : 'NOT back at the top'}; heap ${before.usedMb} → ${after.usedMb} MiB`;
-  metrics.push(budget('heap.roundtrip.growth', HEAP, 'heap growth after a 10k scroll round trip', growth === null ? null : round(growth * 100, 1), '%', BUDGETS.heapGrowth * 100, tripNote));
+  metrics.push(
+    budget(
+      'heap.roundtrip.growth',
+      HEAP,
+      'heap growth after a 10k scroll round trip',
+      growth === null ? null : round(growth * 100, 1),
+      '%',
+      BUDGETS.heapGrowth * 100,
+      tripNote,
+    ),
+  );
   if (ledgerBefore && ledgerAfter) {
     metrics.push(
       budget(
@@ -111,7 +158,11 @@ export async function measureHeap100k(opts: {
   backTimeoutMs: number;
   pageSize: number | null;
 }): Promise<{ metrics: Metric[]; detail: Record<string, unknown> }> {
-  const app: BenchApp = await openApp({ target: opts.target, browser: opts.browser, sandbox: { size: { bigThreadReplies: 100_000 } } });
+  const app: BenchApp = await openApp({
+    target: opts.target,
+    browser: opts.browser,
+    sandbox: { size: { bigThreadReplies: 100_000 } },
+  });
   try {
     const { page } = app;
     if (opts.pageSize && app.sandboxUrl) {
@@ -123,17 +174,40 @@ export async function measureHeap100k(opts: {
     }
     await app.goto(threadHash(app.examples.bigThreadPostId));
     await waitForList(page);
-    const loaded = await page.evaluate(loadUntil, { operation: 'postRepliesV2', target: 100_000, timeoutMs: opts.timeoutMs });
+    const loaded = await page.evaluate(loadUntil, {
+      operation: 'postRepliesV2',
+      target: 100_000,
+      timeoutMs: opts.timeoutMs,
+    });
     await page.waitForTimeout(500);
     const heap = await app.heap();
     const dom = await page.evaluate(domCounts);
     const metrics: Metric[] = [];
     const note = `${loaded.items.toLocaleString('en-US')} replies arrived in ${round(loaded.ms / 1000, 1)} s${opts.pageSize ? ` (pages of ${opts.pageSize} via the sandbox's page-size quirk, to load faster)` : ''}`;
-    if (loaded.items >= 100_000) metrics.push(budget('heap.100k', HEAP, 'renderer heap after GC, 100k replies loaded in the session', heap.usedMb, 'MiB', BUDGETS.heap100kMiB, note));
+    if (loaded.items >= 100_000)
+      metrics.push(
+        budget(
+          'heap.100k',
+          HEAP,
+          'renderer heap after GC, 100k replies loaded in the session',
+          heap.usedMb,
+          'MiB',
+          BUDGETS.heap100kMiB,
+          note,
+        ),
+      );
     else {
       const extrapolated = round((heap.usedMb / Math.max(1, loaded.items)) * 100_000, 0);
       metrics.push(
-        budget('heap.100k', HEAP, 'renderer heap after GC, 100k replies (extrapolated linearly: the load timed out)', extrapolated, 'MiB', BUDGETS.heap100kMiB, `${note}; measured ${heap.usedMb} MiB`),
+        budget(
+          'heap.100k',
+          HEAP,
+          'renderer heap after GC, 100k replies (extrapolated linearly: the load timed out)',
+          extrapolated,
+          'MiB',
+          BUDGETS.heap100kMiB,
+          `${note}; measured ${heap.usedMb} MiB`,
+        ),
       );
     }
     metrics.push(info('dom.100k.page', DOM, 'elements in the page, 100k-reply session', dom.page, 'elements'));
@@ -157,7 +231,17 @@ export async function measureHeap100k(opts: {
           `${back.calls} page calls by the renderer going back up (${top.reached ? 'reached the top' : 'did NOT reach the top'} in ${round(top.ms / 1000, 1)} s), ${back.fromCache} from main's store`,
         ),
       );
-    } else metrics.push(skipped('heap.100k.paid', HEAP, 'new paid API calls scrolling back up (sandbox ledger)', 'calls', 0, 'no sandbox ledger'));
+    } else
+      metrics.push(
+        skipped(
+          'heap.100k.paid',
+          HEAP,
+          'new paid API calls scrolling back up (sandbox ledger)',
+          'calls',
+          0,
+          'no sandbox ledger',
+        ),
+      );
     return { metrics, detail: { loaded, heap, dom, ledgerBefore, ledgerAfter, back, top } };
   } finally {
     await app.close();

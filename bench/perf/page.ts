@@ -73,7 +73,11 @@ export function installProbe(): void {
     longTasks: [],
     loafs: [],
     events: [],
-    supported: { longtask: types.includes('longtask'), loaf: types.includes('long-animation-frame'), event: types.includes('event') },
+    supported: {
+      longtask: types.includes('longtask'),
+      loaf: types.includes('long-animation-frame'),
+      event: types.includes('event'),
+    },
     inFlight: 0,
     reset() {
       probe.itemsByOperation = {};
@@ -97,7 +101,14 @@ export function installProbe(): void {
   const watch = () => {
     if (pending.length !== 1) return; // already watching
     const root = document.documentElement;
-    if (root) observer.observe(root, { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ['aria-busy'] });
+    if (root)
+      observer.observe(root, {
+        childList: true,
+        subtree: true,
+        characterData: true,
+        attributes: true,
+        attributeFilter: ['aria-busy'],
+      });
   };
 
   type Out = { ok?: boolean; data?: { items?: unknown[]; meta?: { fromCache?: boolean } } } | null;
@@ -158,11 +169,18 @@ export function installProbe(): void {
 
   const observe = (type: string, onEntry: (e: PerformanceEntry) => void, extra: Record<string, unknown> = {}) => {
     if (!types.includes(type)) return;
-    new PerformanceObserver((list) => list.getEntries().forEach(onEntry)).observe({ type, buffered: false, ...extra } as PerformanceObserverInit);
+    new PerformanceObserver((list) => list.getEntries().forEach(onEntry)).observe({
+      type,
+      buffered: false,
+      ...extra,
+    } as PerformanceObserverInit);
   };
   observe('longtask', (e) => probe.longTasks.push({ start: e.startTime, duration: e.duration }));
   observe('long-animation-frame', (e) => {
-    const loaf = e as PerformanceEntry & { blockingDuration?: number; scripts?: Array<{ sourceFunctionName?: string; sourceURL?: string; invoker?: string; duration?: number }> };
+    const loaf = e as PerformanceEntry & {
+      blockingDuration?: number;
+      scripts?: Array<{ sourceFunctionName?: string; sourceURL?: string; invoker?: string; duration?: number }>;
+    };
     probe.loafs.push({
       start: e.startTime,
       duration: e.duration,
@@ -227,7 +245,16 @@ export interface ScrollRun {
 export function scrollRun(args: ScrollArgs): Promise<ScrollRun> {
   const scroller = document.querySelector('main') as HTMLElement;
   const view = scroller.getBoundingClientRect();
-  const out: ScrollRun = { frames: 0, intervals: [], blankFrames: 0, jumps: [], stalledFrames: 0, distancePx: 0, startTop: scroller.scrollTop, endTop: 0 };
+  const out: ScrollRun = {
+    frames: 0,
+    intervals: [],
+    blankFrames: 0,
+    jumps: [],
+    stalledFrames: 0,
+    distancePx: 0,
+    startTop: scroller.scrollTop,
+    endTop: 0,
+  };
   let anchor: Element | null = null;
   let anchorTop = 0;
   let last = -1;
@@ -297,7 +324,12 @@ export function idleFrames(durationMs: number): Promise<number[]> {
  * until the page has received `target` items of `operation` (the probe counts
  * them), the list shows its end marker, or `timeoutMs` passes.
  */
-export function loadUntil(args: { operation: string; target: number; timeoutMs: number; toEnd?: boolean }): Promise<{ items: number; ended: boolean; ms: number }> {
+export function loadUntil(args: {
+  operation: string;
+  target: number;
+  timeoutMs: number;
+  toEnd?: boolean;
+}): Promise<{ items: number; ended: boolean; ms: number }> {
   const scroller = document.querySelector('main') as HTMLElement;
   const t0 = performance.now();
   const count = () => window.__bench?.itemsByOperation[args.operation] ?? 0;
@@ -336,7 +368,10 @@ export function toTop(args: { stepPx: number; timeoutMs: number }): Promise<{ re
 }
 
 /** Scroll down by big steps to the list's end marker (or timeout), then back up to the top. */
-export function roundTrip(args: { stepPx: number; timeoutMs: number }): Promise<{ down: boolean; up: boolean; frames: number; ms: number }> {
+export function roundTrip(args: {
+  stepPx: number;
+  timeoutMs: number;
+}): Promise<{ down: boolean; up: boolean; frames: number; ms: number }> {
   const scroller = document.querySelector('main') as HTMLElement;
   const t0 = performance.now();
   let frames = 0;

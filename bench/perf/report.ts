@@ -24,7 +24,10 @@ export function environment(target: string, chromium: string, loadAtStart: numbe
     cpus: cpus().length,
     cpuModel: cpus()[0]?.model ?? 'unknown',
     memoryGb: Math.round(totalmem() / 1e9),
-    loadAverage: { start: loadAtStart.map((l) => Math.round(l * 100) / 100), end: loadavg().map((l) => Math.round(l * 100) / 100) },
+    loadAverage: {
+      start: loadAtStart.map((l) => Math.round(l * 100) / 100),
+      end: loadavg().map((l) => Math.round(l * 100) / 100),
+    },
     headless: true,
     gpu: false,
   };
@@ -45,13 +48,26 @@ function mark(m: Metric): string {
 }
 
 export function table(metrics: readonly Metric[], markdown: boolean): string {
-  const rows = metrics.map((m) => [m.section, m.name, `${fmt(m.value)} ${m.unit}`.trim(), m.max === undefined ? '' : `≤ ${fmt(m.max)} ${m.unit}${m.tolerance ? ` (±${m.tolerance})` : ''}`, mark(m), m.note ?? '']);
+  const rows = metrics.map((m) => [
+    m.section,
+    m.name,
+    `${fmt(m.value)} ${m.unit}`.trim(),
+    m.max === undefined ? '' : `≤ ${fmt(m.max)} ${m.unit}${m.tolerance ? ` (±${m.tolerance})` : ''}`,
+    mark(m),
+    m.note ?? '',
+  ]);
   const head = ['section', 'metric', 'measured', 'budget', 'status', 'note'];
   if (markdown) {
     const esc = (s: string) => s.replace(/\|/g, '\\|');
-    return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(esc).join(' | ')} |`)].join('\n');
+    return [
+      `| ${head.join(' | ')} |`,
+      `|${head.map(() => '---').join('|')}|`,
+      ...rows.map((r) => `| ${r.map(esc).join(' | ')} |`),
+    ].join('\n');
   }
-  const widths = head.map((h, i) => Math.min(i === 1 ? 72 : i === 5 ? 0 : 40, Math.max(h.length, ...rows.map((r) => r[i]!.length))));
+  const widths = head.map((h, i) =>
+    Math.min(i === 1 ? 72 : i === 5 ? 0 : 40, Math.max(h.length, ...rows.map((r) => r[i]!.length))),
+  );
   const line = (r: string[]) =>
     r
       .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!)))
@@ -60,7 +76,10 @@ export function table(metrics: readonly Metric[], markdown: boolean): string {
   return [line(head), ...rows.map(line)].join('\n');
 }
 
-export function writeReport(dir: string, data: { env: Environment; metrics: Metric[]; details: Record<string, unknown>; durationS: number; notes: string[] }): { json: string; md: string } {
+export function writeReport(
+  dir: string,
+  data: { env: Environment; metrics: Metric[]; details: Record<string, unknown>; durationS: number; notes: string[] },
+): { json: string; md: string } {
   mkdirSync(dir, { recursive: true });
   const counts = { pass: 0, fail: 0, info: 0, skipped: 0 };
   for (const m of data.metrics) counts[m.status]++;

@@ -116,7 +116,10 @@ async function rasterRun(app: BenchApp, speed: number, durationMs: number): Prom
   await cdp.send('Tracing.end');
   // never let a lost event hold the whole bench: what arrived in 30 s is what is counted
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const traced = await Promise.race([complete.then(() => true), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), 30_000)))]);
+  const traced = await Promise.race([
+    complete.then(() => true),
+    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), 30_000))),
+  ]);
   clearTimeout(timer);
   cdp.off('Tracing.dataCollected', onData);
   const frames = Math.max(1, r.frames);
@@ -141,18 +144,35 @@ export async function rafBaseline(app: BenchApp, ms = 3000): Promise<{ metrics: 
       info('baseline.raf.p50', SECTION, 'idle rAF interval p50 (machine cadence)', d.p50, 'ms'),
       info('baseline.raf.p95', SECTION, 'idle rAF interval p95 (machine cadence)', d.p95, 'ms'),
       info('baseline.raf.p99', SECTION, 'idle rAF interval p99 (machine cadence)', d.p99, 'ms'),
-      info('baseline.raf.slow', SECTION, `idle frames over ${BUDGETS.slowFrameMs} ms`, round(shareAbove(intervals, BUDGETS.slowFrameMs) * 100, 2), '%'),
+      info(
+        'baseline.raf.slow',
+        SECTION,
+        `idle frames over ${BUDGETS.slowFrameMs} ms`,
+        round(shareAbove(intervals, BUDGETS.slowFrameMs) * 100, 2),
+        '%',
+      ),
     ],
   };
 }
 
-export async function measureScroll(app: BenchApp, opts: { speeds: number[]; durationMs: number }): Promise<{ metrics: Metric[]; details: ScrollDetail[] }> {
+export async function measureScroll(
+  app: BenchApp,
+  opts: { speeds: number[]; durationMs: number },
+): Promise<{ metrics: Metric[]; details: ScrollDetail[] }> {
   const { page } = app;
   const postId = app.examples.bigThreadPostId;
   const metrics: Metric[] = [];
   const details: ScrollDetail[] = [];
   const preload = await preloadThread(page, postId, 'Relevance', 150);
-  metrics.push(info('scroll.preload', SECTION, `main's store filled with the thread (${preload.pages} pages, ${preload.items} posts)`, round(preload.ms / 1000, 1), 's'));
+  metrics.push(
+    info(
+      'scroll.preload',
+      SECTION,
+      `main's store filled with the thread (${preload.pages} pages, ${preload.items} posts)`,
+      round(preload.ms / 1000, 1),
+      's',
+    ),
+  );
 
   for (const speed of opts.speeds) {
     await app.reload();
@@ -176,7 +196,8 @@ export async function measureScroll(app: BenchApp, opts: { speeds: number[]; dur
       const c1 = await counters(app);
       const e = await probeEntries(page);
       const perFrameMs: Record<string, number> = {};
-      for (const k of PER_FRAME) perFrameMs[k] = round((((c1[k] ?? 0) - (c0[k] ?? 0)) * 1000) / Math.max(1, r.frames), 2);
+      for (const k of PER_FRAME)
+        perFrameMs[k] = round((((c1[k] ?? 0) - (c0[k] ?? 0)) * 1000) / Math.max(1, r.frames), 2);
       cpu.ms += ((c1.ThreadTime ?? 0) - (c0.ThreadTime ?? 0)) * 1000;
       cpu.frames += r.frames;
       longTasks.push(...e.longTasks);
@@ -210,13 +231,59 @@ export async function measureScroll(app: BenchApp, opts: { speeds: number[]; dur
     const at = `at ${speed.toLocaleString('en-US')} px/s`;
     const cpuPerFrame = round(cpu.ms / Math.max(1, cpu.frames), 2);
     metrics.push(
-      info(`${id}.cpu`, SECTION, `renderer main-thread CPU per frame ${at} (independent of the load)`, cpuPerFrame, 'ms'),
+      info(
+        `${id}.cpu`,
+        SECTION,
+        `renderer main-thread CPU per frame ${at} (independent of the load)`,
+        cpuPerFrame,
+        'ms',
+      ),
       info(`${id}.p50`, SECTION, `frame interval p50 ${at}`, d.p50, 'ms'),
-      budget(`${id}.p95`, SECTION, `frame interval p95 ${at}`, d.p95, 'ms', BUDGETS.scrollP95Ms, undefined, FRAME_JITTER_MS),
-      budget(`${id}.p99`, SECTION, `frame interval p99 ${at}`, d.p99, 'ms', BUDGETS.scrollP99Ms, undefined, FRAME_JITTER_MS),
-      budget(`${id}.slow`, SECTION, `frames over ${BUDGETS.slowFrameMs} ms ${at}`, round(slow * 100, 2), '%', BUDGETS.slowFrameShare * 100),
-      budget(`${id}.longtasks`, SECTION, `long tasks ${at}`, longTasks.length, 'count', BUDGETS.longTasks, longTasks.length ? `longest ${Math.round(Math.max(...longTasks.map((t) => t.duration)))} ms` : undefined),
-      info(`${id}.loafs`, SECTION, `long animation frames ${at}`, loafs.length, 'count', loafs.length ? `longest ${Math.round(Math.max(...loafs.map((t) => t.duration)))} ms` : undefined),
+      budget(
+        `${id}.p95`,
+        SECTION,
+        `frame interval p95 ${at}`,
+        d.p95,
+        'ms',
+        BUDGETS.scrollP95Ms,
+        undefined,
+        FRAME_JITTER_MS,
+      ),
+      budget(
+        `${id}.p99`,
+        SECTION,
+        `frame interval p99 ${at}`,
+        d.p99,
+        'ms',
+        BUDGETS.scrollP99Ms,
+        undefined,
+        FRAME_JITTER_MS,
+      ),
+      budget(
+        `${id}.slow`,
+        SECTION,
+        `frames over ${BUDGETS.slowFrameMs} ms ${at}`,
+        round(slow * 100, 2),
+        '%',
+        BUDGETS.slowFrameShare * 100,
+      ),
+      budget(
+        `${id}.longtasks`,
+        SECTION,
+        `long tasks ${at}`,
+        longTasks.length,
+        'count',
+        BUDGETS.longTasks,
+        longTasks.length ? `longest ${Math.round(Math.max(...longTasks.map((t) => t.duration)))} ms` : undefined,
+      ),
+      info(
+        `${id}.loafs`,
+        SECTION,
+        `long animation frames ${at}`,
+        loafs.length,
+        'count',
+        loafs.length ? `longest ${Math.round(Math.max(...loafs.map((t) => t.duration)))} ms` : undefined,
+      ),
       speed === 2400
         ? budget(`${id}.blank`, SECTION, `blank-viewport frames ${at}`, blank, 'frames', BUDGETS.blankFramesAt2400)
         : info(`${id}.blank`, SECTION, `blank-viewport frames ${at}`, blank, 'frames'),
@@ -230,7 +297,18 @@ export async function measureScroll(app: BenchApp, opts: { speeds: number[]; dur
         `${raster.rasterMsPerFrame} ms of raster a frame; ${raster.tiles} tiles, each rastered ${raster.perTile}× over ${raster.frames} frames${raster.traced ? '' : ' (trace incomplete after 30 s: partial)'}`,
       ),
     );
-    details.push({ speed, raster, runs, cpuPerFrameMs: cpuPerFrame, intervals: d, slowFrameShare: slow, longTasks, loafs: loafs.slice(0, 50), blankFrames: blank, worstJumpPx: worstJump });
+    details.push({
+      speed,
+      raster,
+      runs,
+      cpuPerFrameMs: cpuPerFrame,
+      intervals: d,
+      slowFrameShare: slow,
+      longTasks,
+      loafs: loafs.slice(0, 50),
+      blankFrames: blank,
+      worstJumpPx: worstJump,
+    });
   }
   return { metrics, details };
 }
@@ -250,7 +328,10 @@ export interface DriftEvent {
  * the pages above), stop, note where the card being read is, and once the page
  * is in and laid out (4 frames), how far that card moved.
  */
-function prependDriftInPage(args: { events: number; timeoutMs: number }): Promise<{ events: DriftEvent[]; reachedTop: boolean }> {
+function prependDriftInPage(args: {
+  events: number;
+  timeoutMs: number;
+}): Promise<{ events: DriftEvent[]; reachedTop: boolean }> {
   const scroller = document.querySelector('main') as HTMLElement;
   const view = scroller.getBoundingClientRect();
   const probe = window.__bench!;
@@ -289,18 +370,29 @@ function prependDriftInPage(args: { events: number; timeoutMs: number }): Promis
       while (probe.inFlight > 0 && !timedOut()) await frame();
       for (let i = 0; i < 4; i++) await frame();
       if (!card.isConnected) continue;
-      events.push({ driftPx: Math.abs(card.getBoundingClientRect().top - before), rowsBefore, rowsAfter: document.querySelectorAll('.vlist__row').length });
+      events.push({
+        driftPx: Math.abs(card.getBoundingClientRect().top - before),
+        rowsBefore,
+        rowsAfter: document.querySelectorAll('.vlist__row').length,
+      });
     }
     return { events, reachedTop: false };
   })();
 }
 
-export async function measurePrepend(app: BenchApp, opts: { depthItems: number; events: number }): Promise<{ metrics: Metric[]; detail: unknown }> {
+export async function measurePrepend(
+  app: BenchApp,
+  opts: { depthItems: number; events: number },
+): Promise<{ metrics: Metric[]; detail: unknown }> {
   const { page } = app;
   await app.reload();
   await app.goto(threadHash(app.examples.bigThreadPostId));
   await waitForList(page);
-  const loaded = await page.evaluate(loadUntil, { operation: 'postRepliesV2', target: opts.depthItems, timeoutMs: 120_000 });
+  const loaded = await page.evaluate(loadUntil, {
+    operation: 'postRepliesV2',
+    target: opts.depthItems,
+    timeoutMs: 120_000,
+  });
   await page.waitForTimeout(300);
   const result = await page.evaluate(prependDriftInPage, { events: opts.events, timeoutMs: 90_000 });
   const name = 'prepend drift: worst move of the card being read when replies load above it (scrolling up)';
@@ -323,7 +415,17 @@ export async function measurePrepend(app: BenchApp, opts: { depthItems: number; 
   }
   const worst = round(Math.max(...result.events.map((e) => e.driftPx)), 1);
   return {
-    metrics: [budget('prepend.drift', SECTION, name, worst, 'px', BUDGETS.prependDriftPx, `${result.events.length} upward loads after ${loaded.items} replies`)],
+    metrics: [
+      budget(
+        'prepend.drift',
+        SECTION,
+        name,
+        worst,
+        'px',
+        BUDGETS.prependDriftPx,
+        `${result.events.length} upward loads after ${loaded.items} replies`,
+      ),
+    ],
     detail: { loaded, ...result },
   };
 }

@@ -35,7 +35,10 @@ function distribution(platform: string, version: string, script: string): Buffer
   return zip([
     { name: EXECUTABLE_PATH[platform] ?? 'electron', data: script, mode: 0o755 },
     { name: 'version', data: version },
-    { name: FAKE_ELECTRON_MARKER, data: 'The Skein shell smoke test’s fake Electron (e2e/electron-smoke); not a browser.\n' },
+    {
+      name: FAKE_ELECTRON_MARKER,
+      data: 'The Skein shell smoke test’s fake Electron (e2e/electron-smoke); not a browser.\n',
+    },
   ]);
 }
 
@@ -50,7 +53,12 @@ export async function startMirror(version: string, files: Record<string, Buffer>
   const sums = Object.entries(files)
     .map(([name, data]) => `${createHash('sha256').update(data).digest('hex')} *${name}`)
     .join('\n');
-  const served = new Map<string, Buffer>(Object.entries({ ...files, 'SHASUMS256.txt': Buffer.from(`${sums}\n`) }).map(([name, data]) => [`/v${version}/${name}`, data]));
+  const served = new Map<string, Buffer>(
+    Object.entries({ ...files, 'SHASUMS256.txt': Buffer.from(`${sums}\n`) }).map(([name, data]) => [
+      `/v${version}/${name}`,
+      data,
+    ]),
+  );
   const requests: string[] = [];
   const server: Server = createServer((req, res) => {
     requests.push(req.url ?? '');

@@ -270,7 +270,22 @@ export const safeStorage = {
   isAsyncEncryptionAvailable: async () => true,
   getSelectedStorageBackend: () => 'basic_text',
   encryptStringAsync: async (plain) => Buffer.from(`enc:${plain}`),
-  decryptStringAsync: async (data) => ({ result: Buffer.from(data).toString().replace(/^enc:/, ''), shouldReEncrypt: false }),
+  decryptStringAsync: async (data) => ({
+    result: Buffer.from(data).toString().replace(/^enc:/, ''),
+    shouldReEncrypt: false,
+  }),
 };
 
-export default { app, BrowserWindow: FakeBrowserWindow, Menu, protocol, session, ipcMain, net, dialog, Notification, shell, safeStorage };
+export default {
+  app,
+  BrowserWindow: FakeBrowserWindow,
+  Menu,
+  protocol,
+  session,
+  ipcMain,
+  net,
+  dialog,
+  Notification,
+  shell,
+  safeStorage,
+};

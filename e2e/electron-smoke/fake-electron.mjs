@@ -77,21 +77,33 @@ report.entry = resolve(appDir, pkg.main);
 await import(pathToFileURL(report.entry).href);
 report.steps.push('main loaded');
 electron.emitReady();
-const win = await waitFor(() => electron.BrowserWindow.getAllWindows()[0]?.loads.length && electron.BrowserWindow.getAllWindows()[0], 'the window to load');
+const win = await waitFor(
+  () => electron.BrowserWindow.getAllWindows()[0]?.loads.length && electron.BrowserWindow.getAllWindows()[0],
+  'the window to load',
+);
 report.appName = electron.app.getName();
 report.userData = electron.app.getPath('userData');
 report.window = { options: win.options, url: win.loads[0] };
 
 // --- 2. the renderer's preload
 const preloadPath = win.options.webPreferences?.preload;
-report.preload = { path: preloadPath, exists: !!preloadPath && existsSync(preloadPath), commonjs: false, requires: [], exposed: [] };
+report.preload = {
+  path: preloadPath,
+  exists: !!preloadPath && existsSync(preloadPath),
+  commonjs: false,
+  requires: [],
+  exposed: [],
+};
 const mainFrame = { url: win.loads[0], parent: null };
 const exposed = {};
 const listeners = new Map();
 const invokeFrom = async (frame, channel, input) => {
   const handler = fake.handlers.get(channel);
-  if (!handler) throw new Error(`Error invoking remote method '${channel}': Error: No handler registered for '${channel}'`);
-  return structuredClone(await handler({ senderFrame: frame, sender: win.webContents, frameId: 1, processId: 1 }, structuredClone(input)));
+  if (!handler)
+    throw new Error(`Error invoking remote method '${channel}': Error: No handler registered for '${channel}'`);
+  return structuredClone(
+    await handler({ senderFrame: frame, sender: win.webContents, frameId: 1, processId: 1 }, structuredClone(input)),
+  );
 };
 win.webContents.deliver = (channel, payload) => {
   for (const listener of listeners.get(channel) ?? []) listener({ sender: null }, payload);
@@ -117,7 +129,9 @@ if (report.preload.exists) {
   const source = readFileSync(preloadPath, 'utf8');
   try {
     // a sandboxed preload is a CommonJS script; `import` in it is a syntax error
-    const wrapper = vm.runInThisContext(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: preloadPath });
+    const wrapper = vm.runInThisContext(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+      filename: preloadPath,
+    });
     report.preload.commonjs = true;
     const module = { exports: {} };
     const require = (id) => {
@@ -132,7 +146,11 @@ if (report.preload.exists) {
 }
 const skein = exposed.skein;
 report.bridge = skein
-  ? Object.entries(skein).flatMap(([ns, fns]) => Object.entries(fns).filter(([, f]) => typeof f === 'function').map(([name]) => `${ns}.${name}`))
+  ? Object.entries(skein).flatMap(([ns, fns]) =>
+      Object.entries(fns)
+        .filter(([, f]) => typeof f === 'function')
+        .map(([name]) => `${ns}.${name}`),
+    )
   : [];
 report.handled = [...fake.handlers.keys()];
 
@@ -170,7 +188,14 @@ if (serve) {
   const ask = async (url, method = 'GET') => {
     const res = await serve(new Request(url, { method }));
     const body = res.body ? Buffer.from(await res.arrayBuffer()).toString('utf8') : '';
-    const entry = { url, method, status: res.status, contentType: res.headers.get('content-type'), csp: res.headers.get('content-security-policy'), body: body.slice(0, 4000) };
+    const entry = {
+      url,
+      method,
+      status: res.status,
+      contentType: res.headers.get('content-type'),
+      csp: res.headers.get('content-security-policy'),
+      body: body.slice(0, 4000),
+    };
     report.protocol.push(entry);
     return entry;
   };
@@ -185,7 +210,9 @@ if (serve) {
   await ask('skein://evil/index.html');
   await ask('skein://app/index.html', 'POST');
 }
-report.permission = await new Promise((done) => (fake.permissionRequest ? fake.permissionRequest(win.webContents, 'media', done) : done('no handler')));
+report.permission = await new Promise((done) =>
+  fake.permissionRequest ? fake.permissionRequest(win.webContents, 'media', done) : done('no handler'),
+);
 
 // a failed load: the window must show, with an error page
 win.webContents.emit('did-fail-load', {}, -6, 'ERR_FILE_NOT_FOUND', win.loads[0], true);

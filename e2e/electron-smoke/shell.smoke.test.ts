@@ -21,7 +21,9 @@ import { CONTENT_SECURITY_POLICY, metaContentSecurityPolicy } from '../../src/ma
 import { brokenDistribution, fakeDistribution, startMirror, type Mirror } from './distribution';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const VERSION = (JSON.parse(readFileSync(join(ROOT, 'node_modules/electron/package.json'), 'utf8')) as { version: string }).version;
+const VERSION = (
+  JSON.parse(readFileSync(join(ROOT, 'node_modules/electron/package.json'), 'utf8')) as { version: string }
+).version;
 const PROGRAM = join(import.meta.dirname, 'fake-electron.mjs');
 const PLATFORMS = ['linux', 'darwin', 'win32'] as const;
 
@@ -33,7 +35,12 @@ interface Run {
 
 /** A project folder like a fresh clone: its own node_modules/electron (copied, without a binary), the rest linked. */
 function makeProject(dir: string): void {
-  for (const file of ['package.json', 'electron.vite.config.ts', ...readdirSync(ROOT).filter((f) => /^tsconfig.*\.json$/.test(f))]) cpSync(join(ROOT, file), join(dir, file));
+  for (const file of [
+    'package.json',
+    'electron.vite.config.ts',
+    ...readdirSync(ROOT).filter((f) => /^tsconfig.*\.json$/.test(f)),
+  ])
+    cpSync(join(ROOT, file), join(dir, file));
   cpSync(join(ROOT, 'scripts'), join(dir, 'scripts'), { recursive: true });
   symlinkSync(join(ROOT, 'src'), join(dir, 'src'));
   mkdirSync(join(dir, 'node_modules'));
@@ -55,7 +62,8 @@ function npmStart(cwd: string, env: Record<string, string>, extra: string[] = []
     Object.entries(process.env).filter(([k]) => !/^(npm_|ELECTRON_|electron_|SKEIN_|NODE_OPTIONS$|VITEST)/i.test(k)),
   ) as Record<string, string>;
   const npm = process.env.npm_execpath;
-  const [cmd, args] = npm && npm.endsWith('.js') ? [process.execPath, [npm, 'start', '--silent']] : ['npm', ['start', '--silent']];
+  const [cmd, args] =
+    npm && npm.endsWith('.js') ? [process.execPath, [npm, 'start', '--silent']] : ['npm', ['start', '--silent']];
   return new Promise((done, reject) => {
     const child = spawn(cmd, [...args, ...(extra.length ? ['--', ...extra] : [])], {
       cwd,
@@ -85,13 +93,21 @@ interface Fallback {
  */
 async function npmStartFallback(cwd: string, env: Record<string, string>): Promise<Fallback> {
   const clean = Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => !/^(npm_|ELECTRON_|electron_|SKEIN_|NODE_OPTIONS$|VITEST|DISPLAY$|WAYLAND_DISPLAY$)/i.test(k)),
+    Object.entries(process.env).filter(
+      ([k]) => !/^(npm_|ELECTRON_|electron_|SKEIN_|NODE_OPTIONS$|VITEST|DISPLAY$|WAYLAND_DISPLAY$)/i.test(k),
+    ),
   ) as Record<string, string>;
   const npm = process.env.npm_execpath;
-  const [cmd, args] = npm && npm.endsWith('.js') ? [process.execPath, [npm, 'start', '--silent']] : ['npm', ['start', '--silent']];
+  const [cmd, args] =
+    npm && npm.endsWith('.js') ? [process.execPath, [npm, 'start', '--silent']] : ['npm', ['start', '--silent']];
   const child = spawn(cmd, [...args, '--', '--skipBuild', '--no-open'], {
     cwd,
-    env: { ...clean, PATH: `${resolve(process.execPath, '..')}:${process.env.PATH ?? ''}`, SKEIN_USER_DATA_DIR: join(cwd, 'user-data-web'), ...env },
+    env: {
+      ...clean,
+      PATH: `${resolve(process.execPath, '..')}:${process.env.PATH ?? ''}`,
+      SKEIN_USER_DATA_DIR: join(cwd, 'user-data-web'),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -157,7 +173,10 @@ interface Report {
   bridge: string[];
   handled: string[];
   info: { ok: boolean; data?: { name: string; platform: string } };
-  calls: { subFrame: { ok: boolean; error?: { code: string } }; otherOrigin: { ok: boolean; error?: { code: string } } };
+  calls: {
+    subFrame: { ok: boolean; error?: { code: string } };
+    otherOrigin: { ok: boolean; error?: { code: string } };
+  };
   menu: { clicked: string[]; received: string[] };
   demoCall: { ok: boolean };
   fetched: string[];
@@ -183,7 +202,8 @@ beforeAll(async () => {
   project = mkdtempSync(join(tmpdir(), 'skein-shell-smoke-'));
   makeProject(project);
   const files: Record<string, Buffer> = {};
-  for (const platform of PLATFORMS) files[`electron-v${VERSION}-${platform}-x64.zip`] = fakeDistribution(platform, VERSION, process.execPath, PROGRAM);
+  for (const platform of PLATFORMS)
+    files[`electron-v${VERSION}-${platform}-x64.zip`] = fakeDistribution(platform, VERSION, process.execPath, PROGRAM);
   files[`electron-v${VERSION}-linux-arm64.zip`] = brokenDistribution('linux');
   mirror = await startMirror(VERSION, files);
   // a desktop session (on Linux, start.mjs falls back to the browser shell without a display)
@@ -196,9 +216,15 @@ beforeAll(async () => {
   };
 
   // no binary can be downloaded: one sentence, no stack trace, non-zero (when told not to fall back)
-  offline = await npmStart(project, { ...base, ELECTRON_MIRROR: `${mirror.url}nowhere/`, ELECTRON_INSTALL_PLATFORM: 'linux' }, ['--no-web-fallback']);
+  offline = await npmStart(
+    project,
+    { ...base, ELECTRON_MIRROR: `${mirror.url}nowhere/`, ELECTRON_INSTALL_PLATFORM: 'linux' },
+    ['--no-web-fallback'],
+  );
   // a binary that downloads but cannot run on this system (a missing library)
-  cannotRun = await npmStart(project, { ...base, ELECTRON_INSTALL_PLATFORM: 'linux', ELECTRON_INSTALL_ARCH: 'arm64' }, ['--no-web-fallback']);
+  cannotRun = await npmStart(project, { ...base, ELECTRON_INSTALL_PLATFORM: 'linux', ELECTRON_INSTALL_ARCH: 'arm64' }, [
+    '--no-web-fallback',
+  ]);
 
   let built = false;
   for (const platform of PLATFORMS) {
@@ -217,12 +243,20 @@ beforeAll(async () => {
       // the first run builds as `npm start` does; the others reuse that build
       const run = await npmStart(project, env, built ? ['--skipBuild'] : []);
       built = true;
-      runs.set(key(platform, packaged), { run, report: existsSync(reportFile) ? (JSON.parse(readFileSync(reportFile, 'utf8')) as Report) : null });
+      runs.set(key(platform, packaged), {
+        run,
+        report: existsSync(reportFile) ? (JSON.parse(readFileSync(reportFile, 'utf8')) as Report) : null,
+      });
     }
   }
 
   // no display and no download: npm start says why, then serves Skein to the browser instead
-  fallback = await npmStartFallback(project, { ...base, ELECTRON_MIRROR: `${mirror.url}nowhere/`, ELECTRON_INSTALL_PLATFORM: 'linux', DISPLAY: '' });
+  fallback = await npmStartFallback(project, {
+    ...base,
+    ELECTRON_MIRROR: `${mirror.url}nowhere/`,
+    ELECTRON_INSTALL_PLATFORM: 'linux',
+    DISPLAY: '',
+  });
 }, 300_000);
 
 afterAll(async () => {
@@ -239,7 +273,9 @@ describe('npm start without a reachable Electron download', () => {
     expect(offline.code).not.toBe(0);
     const lines = offline.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^Skein cannot open its window: downloading Electron's binary from 127\.0\.0\.1:\d+ failed \(.+\); check your network .+\.$/);
+    expect(lines[0]).toMatch(
+      /^Skein cannot open its window: downloading Electron's binary from 127\.0\.0\.1:\d+ failed \(.+\); check your network .+\.$/,
+    );
     expect(offline.stderr).not.toMatch(/\n\s+at /);
   });
 });
@@ -249,7 +285,9 @@ describe('npm start where Electron cannot open a window', () => {
     expect(fallback.error, fallback.stderr).toBeUndefined();
     const lines = fallback.stderr.trim().split('\n');
     // no download (a binary of another platform may be cached from the runs above) or no display: either says why
-    expect(lines[0]).toMatch(/^Skein cannot open its window: (downloading Electron's binary from 127\.0\.0\.1:\d+ failed \(.+\)|there is no display to open it on \(.+\)).*\.$/);
+    expect(lines[0]).toMatch(
+      /^Skein cannot open its window: (downloading Electron's binary from 127\.0\.0\.1:\d+ failed \(.+\)|there is no display to open it on \(.+\)).*\.$/,
+    );
     expect(lines[1]).toMatch(/^Starting Skein in your browser instead/);
     expect(fallback.stderr).not.toMatch(/\n\s+at /);
     expect(fallback.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/__skein\/auth\?secret=/);
@@ -265,128 +303,152 @@ describe('npm start with a binary that cannot run here', () => {
     expect(mirror.requests).toContain(`/v${VERSION}/electron-v${VERSION}-linux-arm64.zip`);
     const lines = cannotRun.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^Skein cannot open its window: Electron's binary cannot run on this system \(.*libnss3\.so.*\); .+\.$/);
+    expect(lines[0]).toMatch(
+      /^Skein cannot open its window: Electron's binary cannot run on this system \(.*libnss3\.so.*\); .+\.$/,
+    );
   });
 });
 
-describe.each(PLATFORMS.flatMap((platform) => [false, true].map((packaged) => ({ platform, packaged }))))('npm start as $platform (packaged: $packaged)', ({ platform, packaged }) => {
-  const get = () => {
-    const entry = runs.get(key(platform, packaged));
-    if (!entry?.report) throw new Error(`no report; npm start said:\n${entry?.run.stdout}\n${entry?.run.stderr}`);
-    return entry.report;
-  };
-  const indexOf = (log: LogEntry[], what: string) => log.findIndex((e) => e.what === what);
+describe.each(PLATFORMS.flatMap((platform) => [false, true].map((packaged) => ({ platform, packaged }))))(
+  'npm start as $platform (packaged: $packaged)',
+  ({ platform, packaged }) => {
+    const get = () => {
+      const entry = runs.get(key(platform, packaged));
+      if (!entry?.report) throw new Error(`no report; npm start said:\n${entry?.run.stdout}\n${entry?.run.stderr}`);
+      return entry.report;
+    };
+    const indexOf = (log: LogEntry[], what: string) => log.findIndex((e) => e.what === what);
 
-  it('installs the fake distribution from the mirror and runs the app through electron-vite, cleanly', () => {
-    const entry = runs.get(key(platform, packaged));
-    expect(entry?.run.code, `${entry?.run.stdout}\n${entry?.run.stderr}`).toBe(0);
-    expect(mirror.requests).toContain(`/v${VERSION}/electron-v${VERSION}-${platform}-x64.zip`);
-    const report = get();
-    expect(report.errors).toEqual([]);
-    expect(report.platform).toBe(platform);
-    expect(report.packaged).toBe(packaged);
-    // the app folder is launched, so the app is named from its package.json
-    expect(report.appName).toBe('Skein');
-  });
+    it('installs the fake distribution from the mirror and runs the app through electron-vite, cleanly', () => {
+      const entry = runs.get(key(platform, packaged));
+      expect(entry?.run.code, `${entry?.run.stdout}\n${entry?.run.stderr}`).toBe(0);
+      expect(mirror.requests).toContain(`/v${VERSION}/electron-v${VERSION}-${platform}-x64.zip`);
+      const report = get();
+      expect(report.errors).toEqual([]);
+      expect(report.platform).toBe(platform);
+      expect(report.packaged).toBe(packaged);
+      // the app folder is launched, so the app is named from its package.json
+      expect(report.appName).toBe('Skein');
+    });
 
-  it('registers the scheme before ready; protocol, permissions, IPC and menu after ready and before the window loads', () => {
-    const { log } = get();
-    const scheme = log.find((e) => e.what === 'protocol.registerSchemesAsPrivileged');
-    expect(scheme?.ready).toBe(false);
-    expect(scheme?.schemes).toEqual([expect.objectContaining({ scheme: 'skein', privileges: expect.objectContaining({ standard: true, secure: true }) })]);
-    const load = indexOf(log, 'BrowserWindow.loadURL');
-    expect(load).toBeGreaterThan(indexOf(log, 'ready'));
-    for (const what of ['session.protocol.handle', 'session.setPermissionRequestHandler', 'session.setPermissionCheckHandler', 'ipcMain.handle', 'Menu.setApplicationMenu']) {
-      const at = indexOf(log, what);
-      expect(at, what).toBeGreaterThan(-1);
-      expect(log[at]?.ready, what).toBe(true);
-      expect(at, `${what} before the window loads`).toBeLessThan(load);
-    }
-    expect(log.filter((e) => e.what === 'ipcMain.handle').every((e) => e.ready && log.indexOf(e) < load)).toBe(true);
-  });
+    it('registers the scheme before ready; protocol, permissions, IPC and menu after ready and before the window loads', () => {
+      const { log } = get();
+      const scheme = log.find((e) => e.what === 'protocol.registerSchemesAsPrivileged');
+      expect(scheme?.ready).toBe(false);
+      expect(scheme?.schemes).toEqual([
+        expect.objectContaining({
+          scheme: 'skein',
+          privileges: expect.objectContaining({ standard: true, secure: true }),
+        }),
+      ]);
+      const load = indexOf(log, 'BrowserWindow.loadURL');
+      expect(load).toBeGreaterThan(indexOf(log, 'ready'));
+      for (const what of [
+        'session.protocol.handle',
+        'session.setPermissionRequestHandler',
+        'session.setPermissionCheckHandler',
+        'ipcMain.handle',
+        'Menu.setApplicationMenu',
+      ]) {
+        const at = indexOf(log, what);
+        expect(at, what).toBeGreaterThan(-1);
+        expect(log[at]?.ready, what).toBe(true);
+        expect(at, `${what} before the window loads`).toBeLessThan(load);
+      }
+      expect(log.filter((e) => e.what === 'ipcMain.handle').every((e) => e.ready && log.indexOf(e) < load)).toBe(true);
+    });
 
-  it('resolves a relative SKEIN_USER_DATA_DIR; sets the AppUserModelId on Windows only', () => {
-    const report = get();
-    expect(report.userData).toBe(join(project, `user-data-${platform}-${packaged ? 'packaged' : 'dev'}`));
-    const ids = report.log.filter((e) => e.what === 'app.setAppUserModelId').map((e) => e.id);
-    expect(ids).toEqual(platform === 'win32' ? [APP_ID] : []);
-  });
+    it('resolves a relative SKEIN_USER_DATA_DIR; sets the AppUserModelId on Windows only', () => {
+      const report = get();
+      expect(report.userData).toBe(join(project, `user-data-${platform}-${packaged ? 'packaged' : 'dev'}`));
+      const ids = report.log.filter((e) => e.what === 'app.setAppUserModelId').map((e) => e.id);
+      expect(ids).toEqual(platform === 'win32' ? [APP_ID] : []);
+    });
 
-  it('opens the hardened window on skein://app with a CommonJS preload that exposes window.skein only', () => {
-    const report = get();
-    expect(report.window.url).toBe('skein://app/index.html');
-    expect(report.window.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, webviewTag: false });
-    expect(report.preload.path).toMatch(/[\\/]out[\\/]preload[\\/]index\.cjs$/);
-    expect(report.preload.exists).toBe(true);
-    expect(report.preload.error).toBeUndefined();
-    expect(report.preload.commonjs).toBe(true);
-    expect([...new Set(report.preload.requires)]).toEqual(['electron']);
-    expect(report.preload.exposed).toEqual(['skein']);
-    expect(report.permission).toBe(false);
-  });
+    it('opens the hardened window on skein://app with a CommonJS preload that exposes window.skein only', () => {
+      const report = get();
+      expect(report.window.url).toBe('skein://app/index.html');
+      expect(report.window.options.webPreferences).toMatchObject({
+        contextIsolation: true,
+        sandbox: true,
+        nodeIntegration: false,
+        webSecurity: true,
+        webviewTag: false,
+      });
+      expect(report.preload.path).toMatch(/[\\/]out[\\/]preload[\\/]index\.cjs$/);
+      expect(report.preload.exists).toBe(true);
+      expect(report.preload.error).toBeUndefined();
+      expect(report.preload.commonjs).toBe(true);
+      expect([...new Set(report.preload.requires)]).toEqual(['electron']);
+      expect(report.preload.exposed).toEqual(['skein']);
+      expect(report.permission).toBe(false);
+    });
 
-  it('handles exactly the contract’s channels, and the preload bridges exactly those', () => {
-    const report = get();
-    expect([...report.handled].sort()).toEqual(contractChannels);
-    const bridged = report.bridge.filter((f) => f !== 'events.on').map((f) => channelName(...(f.split('.') as [string, string])));
-    expect(bridged.sort()).toEqual(contractChannels);
-    expect(report.bridge).toContain('events.on');
-    expect(report.info).toMatchObject({ ok: true, data: { name: 'Skein', platform } });
-  });
+    it('handles exactly the contract’s channels, and the preload bridges exactly those', () => {
+      const report = get();
+      expect([...report.handled].sort()).toEqual(contractChannels);
+      const bridged = report.bridge
+        .filter((f) => f !== 'events.on')
+        .map((f) => channelName(...(f.split('.') as [string, string])));
+      expect(bridged.sort()).toEqual(contractChannels);
+      expect(report.bridge).toContain('events.on');
+      expect(report.info).toMatchObject({ ok: true, data: { name: 'Skein', platform } });
+    });
 
-  it('refuses a call from a sub-frame or another origin', () => {
-    const { calls } = get();
-    expect(calls.subFrame).toMatchObject({ ok: false, error: { code: 'forbidden' } });
-    expect(calls.otherOrigin).toMatchObject({ ok: false, error: { code: 'forbidden' } });
-  });
+    it('refuses a call from a sub-frame or another origin', () => {
+      const { calls } = get();
+      expect(calls.subFrame).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+      expect(calls.otherOrigin).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    });
 
-  it('delivers menu commands to the renderer', () => {
-    const { menu } = get();
-    expect(menu.clicked.length).toBeGreaterThan(3);
-    expect(menu.received).toHaveLength(menu.clicked.length);
-    for (const command of menu.received) expect(MenuCommand.options).toContain(command);
-  });
+    it('delivers menu commands to the renderer', () => {
+      const { menu } = get();
+      expect(menu.clicked.length).toBeGreaterThan(3);
+      expect(menu.received).toHaveLength(menu.clicked.length);
+      for (const command of menu.received) expect(MenuCommand.options).toContain(command);
+    });
 
-  it('serves skein://app/ with the CSP (header and <meta>) and the right types; refuses traversal, other hosts and non-GET', () => {
-    const [index, ...rest] = get().protocol;
-    expect(index).toMatchObject({ status: 200, contentType: 'text/html; charset=utf-8', });
-    // the header names the demo sandbox's exact origin for images and media, never any other local port
-    expect(index?.csp?.replace(/ http:\/\/127\.0\.0\.1:\d+/g, '')).toBe(CONTENT_SECURITY_POLICY);
-    expect(index?.body).toContain('<div id="root">');
-    const meta = /<meta http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(index?.body ?? '')?.[1];
-    expect(meta?.replaceAll('&#39;', "'")).toBe(metaContentSecurityPolicy());
-    const byType = (pattern: RegExp) => rest.find((r) => pattern.test(r.url));
-    expect(byType(/\.js$/)).toMatchObject({ status: 200, contentType: 'text/javascript; charset=utf-8' });
-    expect(byType(/\.css$/)).toMatchObject({ status: 200, contentType: 'text/css; charset=utf-8' });
-    const refused = rest.filter((r) => /%2f|%2e|%5c|evil/i.test(r.url) || r.method !== 'GET');
-    expect(refused).toHaveLength(5);
-    for (const answer of refused) {
-      expect(answer.status, answer.url).toBe(404);
-      expect(answer.body).not.toContain('"name": "skein"');
-    }
-  });
+    it('serves skein://app/ with the CSP (header and <meta>) and the right types; refuses traversal, other hosts and non-GET', () => {
+      const [index, ...rest] = get().protocol;
+      expect(index).toMatchObject({ status: 200, contentType: 'text/html; charset=utf-8' });
+      // the header names the demo sandbox's exact origin for images and media, never any other local port
+      expect(index?.csp?.replace(/ http:\/\/127\.0\.0\.1:\d+/g, '')).toBe(CONTENT_SECURITY_POLICY);
+      expect(index?.body).toContain('<div id="root">');
+      const meta = /<meta http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(index?.body ?? '')?.[1];
+      expect(meta?.replaceAll('&#39;', "'")).toBe(metaContentSecurityPolicy());
+      const byType = (pattern: RegExp) => rest.find((r) => pattern.test(r.url));
+      expect(byType(/\.js$/)).toMatchObject({ status: 200, contentType: 'text/javascript; charset=utf-8' });
+      expect(byType(/\.css$/)).toMatchObject({ status: 200, contentType: 'text/css; charset=utf-8' });
+      const refused = rest.filter((r) => /%2f|%2e|%5c|evil/i.test(r.url) || r.method !== 'GET');
+      expect(refused).toHaveLength(5);
+      for (const answer of refused) {
+        expect(answer.status, answer.url).toBe(404);
+        expect(answer.body).not.toContain('"name": "skein"');
+      }
+    });
 
-  it('sends main’s requests through net.fetch; a failed load shows the window with an error', () => {
-    const report = get();
-    expect(report.demoCall).toMatchObject({ ok: true });
-    expect(report.fetched.some((u) => u.startsWith('http://127.0.0.1:'))).toBe(true);
-    // the demo sandbox ran in its worker thread (built out/main/sandbox-worker.js), not on main's
-    expect(runs.get(key(platform, packaged))?.run.stderr).not.toMatch(/sandbox worker could not start/);
-    expect(report.failedLoad.shown).toBe(true);
-    expect(report.failedLoad.loads[0]).toMatch(/^data:text\/html/);
-  });
+    it('sends main’s requests through net.fetch; a failed load shows the window with an error', () => {
+      const report = get();
+      expect(report.demoCall).toMatchObject({ ok: true });
+      expect(report.fetched.some((u) => u.startsWith('http://127.0.0.1:'))).toBe(true);
+      // the demo sandbox ran in its worker thread (built out/main/sandbox-worker.js), not on main's
+      expect(runs.get(key(platform, packaged))?.run.stderr).not.toMatch(/sandbox worker could not start/);
+      expect(report.failedLoad.shown).toBe(true);
+      expect(report.failedLoad.loads[0]).toMatch(/^data:text\/html/);
+    });
 
-  it('opens a window on a second launch while none is open, and (macOS) on activate', () => {
-    const report = get();
-    expect(report.secondInstance).toEqual({ windowsBefore: 1, windowsAfter: 1 });
-    if (platform === 'darwin') expect(report.activate).toEqual({ windowsAfter: 1 });
-  });
+    it('opens a window on a second launch while none is open, and (macOS) on activate', () => {
+      const report = get();
+      expect(report.secondInstance).toEqual({ windowsBefore: 1, windowsAfter: 1 });
+      if (platform === 'darwin') expect(report.activate).toEqual({ windowsAfter: 1 });
+    });
 
-  it('quits when the last window closes (not on macOS), after the core is disposed', () => {
-    const report = get();
-    expect(report.quitOnAllClosed).toBe(platform !== 'darwin');
-    // main holds the quit until the core's dispose is done, then quits again
-    expect(report.quit.willQuit.map((q) => q.prevented)).toEqual([true, false]);
-    expect(report.sandboxAfterQuit).toBe('closed');
-  });
-});
+    it('quits when the last window closes (not on macOS), after the core is disposed', () => {
+      const report = get();
+      expect(report.quitOnAllClosed).toBe(platform !== 'darwin');
+      // main holds the quit until the core's dispose is done, then quits again
+      expect(report.quit.willQuit.map((q) => q.prevented)).toEqual([true, false]);
+      expect(report.sandboxAfterQuit).toBe('closed');
+    });
+  },
+);

@@ -8,7 +8,9 @@ import type { DemoExamples } from '../../src/shared/ipc/app';
 
 /** The sandbox's showcase ids, through the app's own bridge. */
 export async function demoExamples(page: Page): Promise<DemoExamples> {
-  const res = await page.evaluate(() => (window as unknown as { skein: { demo: { examples(): Promise<unknown> } } }).skein.demo.examples());
+  const res = await page.evaluate(() =>
+    (window as unknown as { skein: { demo: { examples(): Promise<unknown> } } }).skein.demo.examples(),
+  );
   const env = res as { ok: boolean; data: DemoExamples | null };
   if (!env.ok || !env.data) throw new Error(`no demo examples: ${JSON.stringify(res)}`);
   return env.data;
@@ -42,7 +44,13 @@ export async function expectAccessible(page: Page, testInfo: TestInfo, name: str
     await testInfo.attach(`axe-${name}.json`, { body: JSON.stringify(bad, null, 2), contentType: 'application/json' });
   }
   expect(
-    bad.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`),
+    bad.map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help} — ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(' | ')}`,
+    ),
     `axe on ${name}`,
   ).toEqual([]);
 }
@@ -56,7 +64,10 @@ export async function attachScreenshot(page: Page, testInfo: TestInfo, name: str
  * Hold End on the view: keep the scroller at its bottom (each time the list grows the next page is
  * asked for) until the list's end marker (or its paging-stop note) shows.
  */
-export async function scrollToListEnd(page: Page, opts: { timeoutMs?: number; pollingMs?: number } = {}): Promise<void> {
+export async function scrollToListEnd(
+  page: Page,
+  opts: { timeoutMs?: number; pollingMs?: number } = {},
+): Promise<void> {
   await page.waitForFunction(
     () => {
       const scroller = document.querySelector('main');
@@ -92,7 +103,12 @@ export async function sandbox(app: { sandboxUrl(): Promise<string | null> }) {
       call('POST', '/__sandbox/faults', { fault, operations, ...(count ? { count } : {}) }),
     clearFaults: () => call('DELETE', '/__sandbox/faults'),
     /** every API request the sandbox received, oldest first */
-    requests: async () => ((await call('GET', '/__sandbox/requests')) as { requests: Array<{ url: string; operation: string | null; status: number }> }).requests,
+    requests: async () =>
+      (
+        (await call('GET', '/__sandbox/requests')) as {
+          requests: Array<{ url: string; operation: string | null; status: number }>;
+        }
+      ).requests,
     clearRequests: () => call('DELETE', '/__sandbox/requests'),
   };
 }
@@ -102,7 +118,11 @@ export interface PostLike {
   quoteCount?: number;
   text?: string;
   author?: { userName: string; id: string };
-  entities?: { media?: unknown[]; urls?: Array<{ expanded_url: string; display_url: string }>; user_mentions?: Array<{ screen_name: string }> } | null;
+  entities?: {
+    media?: unknown[];
+    urls?: Array<{ expanded_url: string; display_url: string }>;
+    user_mentions?: Array<{ screen_name: string }>;
+  } | null;
   quoted_tweet?: PostLike | null;
 }
 
@@ -110,7 +130,10 @@ export interface PostLike {
 export async function apiCall(page: Page, operation: string, params: Record<string, string | number | boolean>) {
   const res = (await page.evaluate(
     ({ operation, params }) =>
-      (window as unknown as { skein: { api: { call(i: unknown): Promise<unknown> } } }).skein.api.call({ operation, params }),
+      (window as unknown as { skein: { api: { call(i: unknown): Promise<unknown> } } }).skein.api.call({
+        operation,
+        params,
+      }),
     { operation, params },
   )) as { ok: boolean; error?: unknown; data: { items: unknown[]; paging: { nextCursor: string | null } | null } };
   if (!res.ok) throw new Error(`${operation} failed: ${JSON.stringify(res.error)}`);
@@ -145,7 +168,10 @@ export async function findPost(
  * reach the app process's sandbox, nor record external opens.
  */
 export function hostOnly(testInfo: TestInfo): void {
-  testInfo.skip(testInfo.project.name === 'electron', 'needs the test host (sandbox control plane, recorded external opens)');
+  testInfo.skip(
+    testInfo.project.name === 'electron',
+    'needs the test host (sandbox control plane, recorded external opens)',
+  );
 }
 
 /**
@@ -174,7 +200,9 @@ export async function expectVirtualizedAndCovered(page: Page, loaded: number): P
       blank = Math.max(blank, bottom - reach);
       return { rows: rows.length, visible: spans.length, blank: Math.round(blank) };
     });
-  await expect.poll(async () => (await measure()).blank, { message: 'rows cover the view with no blank' }).toBeLessThanOrEqual(1);
+  await expect
+    .poll(async () => (await measure()).blank, { message: 'rows cover the view with no blank' })
+    .toBeLessThanOrEqual(1);
   const { rows, visible } = await measure();
   expect(visible).toBeGreaterThan(0);
   expect(rows, `rows in the DOM for ${loaded} items loaded`).toBeLessThan(Math.min(120, loaded / 10));

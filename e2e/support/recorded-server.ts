@@ -29,7 +29,11 @@ export const LIST_ID = '1600000000000000001';
 export const MALFORMED_POST = { ...recordedLongPost, id: '1900000000000000099', author: { userName: 'broken' } };
 
 export const FOLLOWER_EMPTY_BIO = recordedUser('5555555555555555555', 'quietfollower', { emptyProfileBio: true });
-const FOLLOWERS = [FOLLOWER_EMPTY_BIO, recordedUser('6666666666666666666', 'loudfollower', { bioOnlyInProfile: true }), { note: 'not a user at all' }];
+const FOLLOWERS = [
+  FOLLOWER_EMPTY_BIO,
+  recordedUser('6666666666666666666', 'loudfollower', { bioOnlyInProfile: true }),
+  { note: 'not a user at all' },
+];
 
 type Json = Record<string, unknown>;
 
@@ -40,23 +44,52 @@ function answer(path: string, q: URLSearchParams): { status: number; body: Json 
     case '/social/tweets': {
       const ids = (q.get('tweet_ids') ?? '').split(',');
       const all = [...posts, recordedRetweet.retweeted_tweet as Json];
-      return { status: 200, body: { code: 0, ...ok, tweets: ids.map((id) => all.find((p) => p.id === id)).filter(Boolean) } };
+      return {
+        status: 200,
+        body: { code: 0, ...ok, tweets: ids.map((id) => all.find((p) => p.id === id)).filter(Boolean) },
+      };
     }
     case '/social/tweet/replies/v2':
     case '/social/tweet/replies':
-      return { status: 200, body: { tweets: [recordedLongPost, recordedLongReply, MALFORMED_POST], has_next_page: false, next_cursor: '', ...ok } };
+      return {
+        status: 200,
+        body: {
+          tweets: [recordedLongPost, recordedLongReply, MALFORMED_POST],
+          has_next_page: false,
+          next_cursor: '',
+          ...ok,
+        },
+      };
     case '/social/tweet/quotes':
-      return { status: 200, body: { tweets: [recordedQuote, recordedRetweet, MALFORMED_POST], has_next_page: false, next_cursor: '', ...ok } };
+      return {
+        status: 200,
+        body: {
+          tweets: [recordedQuote, recordedRetweet, MALFORMED_POST],
+          has_next_page: false,
+          next_cursor: '',
+          ...ok,
+        },
+      };
     case '/social/user/mentions':
       return { status: 200, body: { tweets: [recordedLongReply], has_next_page: false, next_cursor: '', ...ok } };
     case '/social/user/tweet_timeline':
     case '/social/list/tweets_timeline':
-      return { status: 200, body: { code: 0, ...ok, data: { tweets: [recordedRetweet, recordedLongPost, MALFORMED_POST, recordedQuote], pin_tweet: null }, has_next_page: false, next_cursor: '' } };
+      return {
+        status: 200,
+        body: {
+          code: 0,
+          ...ok,
+          data: { tweets: [recordedRetweet, recordedLongPost, MALFORMED_POST, recordedQuote], pin_tweet: null },
+          has_next_page: false,
+          next_cursor: '',
+        },
+      };
     case '/social/user/search':
       return { status: 200, body: { users: [...RECORDED_USERS], has_next_page: false, next_cursor: '' } };
     case '/social/user/batch_info_by_ids': {
       const ids = (q.get('userIds') ?? '').split(',');
-      if (ids.includes(REFUSED_USER_ID)) return { status: 401, body: { error: 'Unauthorized', message: 'API key is invalid' } };
+      if (ids.includes(REFUSED_USER_ID))
+        return { status: 401, body: { error: 'Unauthorized', message: 'API key is invalid' } };
       return { status: 200, body: { ...ok, users: RECORDED_USERS.filter((u) => ids.includes(String(u.id))) } };
     }
     case '/social/list/followers':
@@ -68,9 +101,22 @@ function answer(path: string, q: URLSearchParams): { status: number; body: Json 
     case '/social/community/moderators':
       return { status: 501, body: { detail: 'Not implemented' } };
     case '/social/spaces/detail':
-      return q.get('space_id') === SPACE_ID ? { status: 200, body: { ...ok, data: documentedSpace('Live') } } : { status: 404, body: { detail: 'Not Found' } };
+      return q.get('space_id') === SPACE_ID
+        ? { status: 200, body: { ...ok, data: documentedSpace('Live') } }
+        : { status: 404, body: { detail: 'Not Found' } };
     case '/social/trends':
-      return { status: 200, body: { trends: recordedTrendsUnwrapped, metadata: { timestamp: 1_754_000_000_000, refresh_interval_millis: 300_000, woeid: { name: 'Worldwide', id: 1 } }, ...ok } };
+      return {
+        status: 200,
+        body: {
+          trends: recordedTrendsUnwrapped,
+          metadata: {
+            timestamp: 1_754_000_000_000,
+            refresh_interval_millis: 300_000,
+            woeid: { name: 'Worldwide', id: 1 },
+          },
+          ...ok,
+        },
+      };
     default:
       return { status: 404, body: { detail: 'Not Found' } };
   }

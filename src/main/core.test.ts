@@ -26,11 +26,21 @@ function deps(overrides: Partial<CoreDeps> = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'skein-core-'));
   dataDirs.push(dataDir);
   const close = vi.fn(async () => {});
-  const startSandbox = vi.fn(async (): Promise<SandboxHandle> => ({ baseUrl: 'http://127.0.0.1:1', port: 1, examples, close }));
+  const startSandbox = vi.fn(async (): Promise<SandboxHandle> => ({
+    baseUrl: 'http://127.0.0.1:1',
+    port: 1,
+    examples,
+    close,
+  }));
   const openExternal = vi.fn(async () => {});
   const d: CoreDeps = {
     userDataDir: dataDir,
-    secretStorage: { isEncryptionAvailable: async () => false, backend: () => 'basic_text', encryptString: async () => new Uint8Array(), decryptString: async () => '' },
+    secretStorage: {
+      isEncryptionAvailable: async () => false,
+      backend: () => 'basic_text',
+      encryptString: async () => new Uint8Array(),
+      decryptString: async () => '',
+    },
     openExternal,
     app: { name: 'Skein', version: '1.2.3', platform: 'linux' },
     startSandbox,
@@ -56,7 +66,10 @@ describe('createCore', () => {
     const { d, startSandbox, close } = deps();
     const core = createCore(d);
     const dispatch = createDispatcher(core.handlers).dispatch;
-    const [a, b] = await Promise.all([dispatch('skein:demo.examples', undefined, ctx), dispatch('skein:demo.examples', undefined, ctx)]);
+    const [a, b] = await Promise.all([
+      dispatch('skein:demo.examples', undefined, ctx),
+      dispatch('skein:demo.examples', undefined, ctx),
+    ]);
     expect(a).toEqual({ ok: true, data: examples });
     expect(b).toEqual(a);
     expect(startSandbox).toHaveBeenCalledOnce();
@@ -77,10 +90,16 @@ describe('createCore', () => {
   it('opens only http(s) links in the system browser', async () => {
     const { d, openExternal } = deps();
     const dispatch = createDispatcher(createCore(d).handlers).dispatch;
-    expect(await dispatch('skein:app.openExternal', { url: 'https://example.com/a?b=1' }, ctx)).toEqual({ ok: true, data: { opened: true } });
+    expect(await dispatch('skein:app.openExternal', { url: 'https://example.com/a?b=1' }, ctx)).toEqual({
+      ok: true,
+      data: { opened: true },
+    });
     expect(openExternal).toHaveBeenCalledWith('https://example.com/a?b=1');
     for (const url of ['javascript:alert(1)', 'file:///etc/passwd', 'skein://app/index.html', 'smb://host/share']) {
-      expect(await dispatch('skein:app.openExternal', { url }, ctx)).toMatchObject({ ok: false, error: { code: 'bad-input' } });
+      expect(await dispatch('skein:app.openExternal', { url }, ctx)).toMatchObject({
+        ok: false,
+        error: { code: 'bad-input' },
+      });
     }
     expect(openExternal).toHaveBeenCalledOnce();
   });
@@ -98,12 +117,17 @@ describe('openExternalSafely', () => {
     const open = vi.fn(async () => {});
     const asked: string[] = [];
     const say = (yes: boolean) => async (r: { title: string }) => (asked.push(r.title), yes);
-    expect(await openExternalSafely('http://plain.example/', open, say(false))).toMatchObject({ opened: false, refused: expect.stringMatching(/http/) });
+    expect(await openExternalSafely('http://plain.example/', open, say(false))).toMatchObject({
+      opened: false,
+      refused: expect.stringMatching(/http/),
+    });
     expect(await openExternalSafely('http://plain.example/', open)).toMatchObject({ opened: false });
     expect(open).not.toHaveBeenCalled();
     expect(await openExternalSafely('http://plain.example/', open, say(true))).toEqual({ opened: true });
     expect(asked[0]).toContain('plain.example');
-    expect(await openExternalSafely('https://bank.example:pw@evil.example/', open, say(true))).toMatchObject({ opened: false });
+    expect(await openExternalSafely('https://bank.example:pw@evil.example/', open, say(true))).toMatchObject({
+      opened: false,
+    });
     expect(await openExternalSafely('https://user@evil.example/', open, say(true))).toMatchObject({ opened: false });
     expect(open).toHaveBeenCalledOnce();
   });

@@ -121,7 +121,9 @@ export function createCore(deps: CoreDeps): Core {
   const demoPort = deps.apiBaseUrl ? Promise.resolve(0) : reserveLoopbackPort().catch(() => 0);
   const demo = lazy(async () => {
     const port = await demoPort;
-    return port === 0 ? deps.startSandbox({ port: 0 }) : deps.startSandbox({ port }).catch(() => deps.startSandbox({ port: 0 }));
+    return port === 0
+      ? deps.startSandbox({ port: 0 })
+      : deps.startSandbox({ port }).catch(() => deps.startSandbox({ port: 0 }));
   });
   const senderGone: Array<(senderId: number) => void> = [];
   const disposers: Array<() => Promise<void> | void> = [];

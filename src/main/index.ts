@@ -50,9 +50,14 @@ let core: Core | undefined;
 async function startDemoSandbox(options: { port: number }): Promise<SandboxHandle> {
   const entry = new URL('./sandbox-worker.js', import.meta.url);
   try {
-    return await startSandboxInWorker(options, { entry, onError: (error) => console.error('[skein] the demo sandbox stopped', error) });
+    return await startSandboxInWorker(options, {
+      entry,
+      onError: (error) => console.error('[skein] the demo sandbox stopped', error),
+    });
   } catch (error) {
-    console.warn(`[skein] the demo sandbox worker could not start (${error instanceof Error ? error.message : String(error)}); running it on the main thread`);
+    console.warn(
+      `[skein] the demo sandbox worker could not start (${error instanceof Error ? error.message : String(error)}); running it on the main thread`,
+    );
     return (await import('./sandbox')).startSandbox(options);
   }
 }
@@ -82,7 +87,8 @@ function showWindow(): void {
 }
 
 function sendMenuCommand(command: MenuCommand): void {
-  const target: WebContents | undefined = (BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0])?.webContents;
+  const target: WebContents | undefined = (BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0])
+    ?.webContents;
   if (target) sendEvent(target, 'menu', command);
 }
 
@@ -91,7 +97,9 @@ if (!app.requestSingleInstanceLock()) {
 } else {
   app.on('second-instance', showWindow);
 
-  app.on('web-contents-created', (_event, contents) => guardContents(contents, origins, (url) => void openInSystemBrowser(url)));
+  app.on('web-contents-created', (_event, contents) =>
+    guardContents(contents, origins, (url) => void openInSystemBrowser(url)),
+  );
 
   void app.whenReady().then(() => {
     denyPermissions(session.defaultSession);
@@ -119,7 +127,14 @@ if (!app.requestSingleInstanceLock()) {
       onInternalError: (error, channel) => console.error(`[skein] ${channel} failed`, error),
     });
     Menu.setApplicationMenu(
-      Menu.buildFromTemplate(menuTemplate({ appName: app.getName(), platform: process.platform, developer: !app.isPackaged, send: sendMenuCommand })),
+      Menu.buildFromTemplate(
+        menuTemplate({
+          appName: app.getName(),
+          platform: process.platform,
+          developer: !app.isPackaged,
+          send: sendMenuCommand,
+        }),
+      ),
     );
     openWindow();
     app.on('activate', () => {

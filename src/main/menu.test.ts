@@ -19,14 +19,28 @@ function build(platform: NodeJS.Platform, developer = false) {
 describe('menuTemplate', () => {
   it('has File, Edit, View, Go and Help on Windows and Linux', () => {
     for (const platform of ['win32', 'linux'] as const) {
-      expect(build(platform).template.map((m) => m.label?.replace('&', ''))).toEqual(['File', 'Edit', 'View', 'Go', 'Help']);
+      expect(build(platform).template.map((m) => m.label?.replace('&', ''))).toEqual([
+        'File',
+        'Edit',
+        'View',
+        'Go',
+        'Help',
+      ]);
     }
   });
 
   it('adds the app menu first on macOS and keeps Quit there', () => {
     const { template, items } = build('darwin');
     expect(template[0]?.label).toBe('Skein');
-    expect(template.map((m) => m.label?.replace('&', '') ?? m.role)).toEqual(['Skein', 'File', 'Edit', 'View', 'Go', 'windowMenu', 'Help']);
+    expect(template.map((m) => m.label?.replace('&', '') ?? m.role)).toEqual([
+      'Skein',
+      'File',
+      'Edit',
+      'View',
+      'Go',
+      'windowMenu',
+      'Help',
+    ]);
     expect(items.filter((i) => i.role === 'quit')).toHaveLength(1);
     expect(items.find((i) => i.role === 'quit')?.accelerator).toBe('Cmd+Q');
   });
@@ -54,7 +68,9 @@ describe('menuTemplate', () => {
 
   it('never binds one shortcut twice', () => {
     for (const platform of ['darwin', 'win32', 'linux'] as const) {
-      const accs = build(platform, true).items.map((i) => i.accelerator).filter(Boolean);
+      const accs = build(platform, true)
+        .items.map((i) => i.accelerator)
+        .filter(Boolean);
       expect(new Set(accs).size).toBe(accs.length);
     }
   });

@@ -47,7 +47,13 @@ export function menuTemplate({ appName, platform, send, developer }: MenuOptions
       command('Export…', 'export', 'CmdOrCtrl+E'),
       sep,
       command('Usage and Credits', 'open-usage', 'CmdOrCtrl+Shift+U'),
-      ...(mac ? [] : [command('Settings…', 'open-settings', 'CmdOrCtrl+,'), sep, { role: 'quit', label: 'Quit', accelerator: 'Ctrl+Q' } as const]),
+      ...(mac
+        ? []
+        : [
+            command('Settings…', 'open-settings', 'CmdOrCtrl+,'),
+            sep,
+            { role: 'quit', label: 'Quit', accelerator: 'Ctrl+Q' } as const,
+          ]),
       ...(mac ? [sep, { role: 'close', accelerator: 'Cmd+W' } as const] : []),
     ],
   };

@@ -41,7 +41,9 @@ describe('electron-builder configuration', () => {
   });
 
   it('would be rejected by that validation if it had an unknown option', async () => {
-    await expect(validateConfiguration({ ...config, notAnOption: true } as Configuration, quietLogger)).rejects.toThrow(/notAnOption/);
+    await expect(validateConfiguration({ ...config, notAnOption: true } as Configuration, quietLogger)).rejects.toThrow(
+      /notAnOption/,
+    );
   });
 
   it('names the app', () => {
@@ -61,7 +63,9 @@ describe('electron-builder configuration', () => {
     expect(config.asar).toBe(true);
     const patterns = filePatterns(config.files);
     expect(patterns).toEqual(expect.arrayContaining(['out/**/*', 'package.json']));
-    expect(patterns.filter((p) => !p.startsWith('!')).every((p) => p === 'package.json' || p.startsWith('out/'))).toBe(true);
+    expect(patterns.filter((p) => !p.startsWith('!')).every((p) => p === 'package.json' || p.startsWith('out/'))).toBe(
+      true,
+    );
   });
 
   it('flips the Electron fuses of a release build', () => {
@@ -90,17 +94,26 @@ describe('electron-builder configuration', () => {
   });
 
   it('has what the deb target needs (homepage, repository) and Electron 45’s Node range', () => {
-    const pkg = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as { homepage?: string; repository?: unknown; engines?: { node?: string } };
+    const pkg = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as {
+      homepage?: string;
+      repository?: unknown;
+      engines?: { node?: string };
+    };
     expect(pkg.homepage).toMatch(/^https:\/\//);
     expect(pkg.repository).toBeTruthy();
     expect(pkg.engines?.node).toBe('>=22.12');
   });
 
   it('ships only what main runs: the renderer’s libraries and test-only packages are build-time', () => {
-    const pkg = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
     const runtime = Object.keys(pkg.dependencies);
-    for (const name of ['react', 'react-dom', '@tanstack/react-query', 'virtua', 'zustand', 'csv-parse', 'electron']) expect(runtime).not.toContain(name);
+    for (const name of ['react', 'react-dom', '@tanstack/react-query', 'virtua', 'zustand', 'csv-parse', 'electron'])
+      expect(runtime).not.toContain(name);
     // what main and its sandbox import at run time stays
-    expect(runtime).toEqual(expect.arrayContaining(['zod', 'fastify', 'conf', 'csv-stringify', 'lru-cache', '@faker-js/faker']));
+    expect(runtime).toEqual(
+      expect.arrayContaining(['zod', 'fastify', 'conf', 'csv-stringify', 'lru-cache', '@faker-js/faker']),
+    );
   });
 });

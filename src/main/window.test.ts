@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { appOrigins, externalTarget, isAllowedNavigation, isLoadFailure, loadErrorPage, permissionDecision, windowOptions } from './window';
+import {
+  appOrigins,
+  externalTarget,
+  isAllowedNavigation,
+  isLoadFailure,
+  loadErrorPage,
+  permissionDecision,
+  windowOptions,
+} from './window';
 
 describe('windowOptions', () => {
   it('pins the hardened web preferences', () => {
@@ -47,13 +55,22 @@ describe('navigation guards', () => {
 
   it('sends only https links without credentials to the system browser unasked', () => {
     expect(externalTarget('https://example.com/a')).toBe('https://example.com/a');
-    for (const url of ['http://example.com', 'https://bank.example:pw@evil.example/', 'javascript:alert(1)', 'file:///etc/passwd', 'skein://app/', 'mailto:a@b.c', 'nonsense']) {
+    for (const url of [
+      'http://example.com',
+      'https://bank.example:pw@evil.example/',
+      'javascript:alert(1)',
+      'file:///etc/passwd',
+      'skein://app/',
+      'mailto:a@b.c',
+      'nonsense',
+    ]) {
       expect(externalTarget(url)).toBeNull();
     }
   });
 
   it('denies every permission', () => {
-    for (const p of ['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal']) expect(permissionDecision(p)).toBe(false);
+    for (const p of ['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal'])
+      expect(permissionDecision(p)).toBe(false);
   });
 });
 
@@ -66,7 +83,12 @@ describe('a failed first load', () => {
   });
 
   it('shows what failed as text, with no script', () => {
-    const page = decodeURIComponent(loadErrorPage('skein://app/index.html', 'ERR_FILE_NOT_FOUND <script>alert(1)</script>').replace(/^data:text\/html;charset=utf-8,/, ''));
+    const page = decodeURIComponent(
+      loadErrorPage('skein://app/index.html', 'ERR_FILE_NOT_FOUND <script>alert(1)</script>').replace(
+        /^data:text\/html;charset=utf-8,/,
+        '',
+      ),
+    );
     expect(page).toContain('skein://app/index.html failed: ERR_FILE_NOT_FOUND &lt;script&gt;');
     expect(page).not.toContain('<script');
     expect(page).toContain("default-src 'none'");

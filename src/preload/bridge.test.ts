@@ -17,7 +17,10 @@ describe('buildBridge', () => {
 
   it('routes a call to its channel with the input untouched', async () => {
     const invoke = vi.fn(async () => ({ ok: true, data: 'x' }));
-    const bridge = buildBridge(bridgeLayout(), invoke, vi.fn()) as { app: { info(): Promise<unknown> }; api: { call(i: unknown): Promise<unknown> } };
+    const bridge = buildBridge(bridgeLayout(), invoke, vi.fn()) as {
+      app: { info(): Promise<unknown> };
+      api: { call(i: unknown): Promise<unknown> };
+    };
     await bridge.app.info();
     await bridge.api.call({ operation: 'trends', params: {} });
     expect(invoke.mock.calls).toEqual([
@@ -35,7 +38,9 @@ describe('buildBridge', () => {
   it('subscribes only to contract events and returns an unsubscribe function', () => {
     const off = vi.fn();
     const subscribe = vi.fn(() => off);
-    const bridge = buildBridge(bridgeLayout(), vi.fn(), subscribe) as { events: { on(n: unknown, cb: unknown): () => void } };
+    const bridge = buildBridge(bridgeLayout(), vi.fn(), subscribe) as {
+      events: { on(n: unknown, cb: unknown): () => void };
+    };
     const cb = vi.fn();
     const unsubscribe = bridge.events.on('menu', cb);
     expect(subscribe).toHaveBeenCalledWith('skein:event.menu', 'menu', expect.any(Function));

@@ -12,7 +12,10 @@ export interface BridgeLayout {
   readonly events: Readonly<Record<string, string>>;
 }
 
-export function bridgeLayout(shape: ContractShape = contract, eventNames: readonly string[] = Object.keys(events)): BridgeLayout {
+export function bridgeLayout(
+  shape: ContractShape = contract,
+  eventNames: readonly string[] = Object.keys(events),
+): BridgeLayout {
   const functions: Record<string, Record<string, string>> = {};
   for (const [ns, name] of contractEntries(shape)) (functions[ns] ??= {})[name] = channelName(ns, name);
   const ev: Record<string, string> = {};

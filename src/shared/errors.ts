@@ -81,7 +81,9 @@ export class SkeinError extends Error {
     this.details = details;
   }
   toData(): SkeinErrorData {
-    return this.details ? { code: this.code, message: this.message, details: this.details } : { code: this.code, message: this.message };
+    return this.details
+      ? { code: this.code, message: this.message, details: this.details }
+      : { code: this.code, message: this.message };
   }
   static from(data: SkeinErrorData): SkeinError {
     return new SkeinError(data.code, data.message, data.details);

@@ -8,7 +8,9 @@ export const chooseSavePathWithDialog: ChooseSavePath = async (request) => {
     title: request.title ?? 'Export',
     defaultPath: request.defaultPath,
     filters: request.filters ?? [],
-    properties: ['createDirectory', 'showOverwriteConfirmation'] as Array<'createDirectory' | 'showOverwriteConfirmation'>,
+    properties: ['createDirectory', 'showOverwriteConfirmation'] as Array<
+      'createDirectory' | 'showOverwriteConfirmation'
+    >,
   };
   const result = parent ? await dialog.showSaveDialog(parent, options) : await dialog.showSaveDialog(options);
   return result.canceled || !result.filePath ? null : result.filePath;

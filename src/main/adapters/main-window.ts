@@ -3,7 +3,14 @@
  * installs the guards (navigation, new windows, permissions, webviews).
  */
 import { BrowserWindow, type Session, type WebContents } from 'electron';
-import { externalTarget, isAllowedNavigation, isLoadFailure, loadErrorPage, permissionDecision, windowOptions } from '../window';
+import {
+  externalTarget,
+  isAllowedNavigation,
+  isLoadFailure,
+  loadErrorPage,
+  permissionDecision,
+  windowOptions,
+} from '../window';
 
 /** Denies every permission request and check of a session. */
 export function denyPermissions(session: Session): void {
@@ -17,7 +24,11 @@ export function denyPermissions(session: Session): void {
  * origins, no new windows (http(s) links go to the system browser through
  * `openExternal`, the one allowlisted way out), no webviews.
  */
-export function guardContents(contents: WebContents, origins: readonly string[], openExternal: (url: string) => void): void {
+export function guardContents(
+  contents: WebContents,
+  origins: readonly string[],
+  openExternal: (url: string) => void,
+): void {
   const refuse = (event: { preventDefault(): void }, url: string) => {
     if (isAllowedNavigation(url, origins)) return;
     event.preventDefault();

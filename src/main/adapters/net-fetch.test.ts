@@ -4,7 +4,15 @@ import { FakeClock } from '../services/testing/fake-clock';
 import { fetchThroughNet, type FetchLike } from './net-fetch';
 
 const through = (netFetch: FetchLike, signal = new AbortController().signal) =>
-  attempt({ url: 'https://api.example/social/x', headers: {}, fetch: fetchThroughNet(netFetch), clock: new FakeClock(), timeoutMs: 5_000, maxBytes: 1_000_000, signal });
+  attempt({
+    url: 'https://api.example/social/x',
+    headers: {},
+    fetch: fetchThroughNet(netFetch),
+    clock: new FakeClock(),
+    timeoutMs: 5_000,
+    maxBytes: 1_000_000,
+    signal,
+  });
 
 async function failure(promise: Promise<unknown>): Promise<AttemptFailure> {
   try {

@@ -12,7 +12,8 @@ const NET_ERROR = /\bnet::(ERR_[A-Z0-9_]+)/;
 
 /** What a user can do about a Chromium network error, where it is clear. */
 function hint(code: string): string {
-  if (code.startsWith('ERR_CERT_') || code === 'ERR_SSL_PROTOCOL_ERROR') return 'the server certificate was not accepted';
+  if (code.startsWith('ERR_CERT_') || code === 'ERR_SSL_PROTOCOL_ERROR')
+    return 'the server certificate was not accepted';
   if (code.startsWith('ERR_PROXY_') || code.startsWith('ERR_TUNNEL_')) return 'the proxy refused or failed';
   if (code === 'ERR_NAME_NOT_RESOLVED') return 'the host name could not be resolved';
   if (code === 'ERR_INTERNET_DISCONNECTED') return 'this computer is offline';

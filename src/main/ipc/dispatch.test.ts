@@ -6,21 +6,27 @@ import { createContractDispatcher, guarded, isTrustedFrame, type FrameLike } fro
 
 const shape = {
   posts: {
-    find: fn(z.object({ id: z.string().regex(/^\d+$/, 'must be a numeric id'), page: z.object({ size: z.number().int().max(50) }) }), z.object({ id: z.string() })),
+    find: fn(
+      z.object({
+        id: z.string().regex(/^\d+$/, 'must be a numeric id'),
+        page: z.object({ size: z.number().int().max(50) }),
+      }),
+      z.object({ id: z.string() }),
+    ),
     count: fn(z.undefined(), z.number().int()),
   },
 };
 
 const ctx = { senderId: 1 };
 
-function dispatcher(find: (input: { id: string }) => unknown, count: () => unknown = () => 3, onInternalError = vi.fn()) {
+function dispatcher(
+  find: (input: { id: string }) => unknown,
+  count: () => unknown = () => 3,
+  onInternalError = vi.fn(),
+) {
   return {
     onInternalError,
-    d: createContractDispatcher(
-      shape,
-      { posts: { find: find as never, count: count as never } },
-      { onInternalError },
-    ),
+    d: createContractDispatcher(shape, { posts: { find: find as never, count: count as never } }, { onInternalError }),
   };
 }
 
@@ -31,7 +37,10 @@ describe('createDispatcher', () => {
 
   it('returns the handler result in an ok envelope', async () => {
     const { d } = dispatcher((input) => ({ id: input.id }));
-    expect(await d.dispatch('skein:posts.find', { id: '42', page: { size: 20 } }, ctx)).toEqual({ ok: true, data: { id: '42' } });
+    expect(await d.dispatch('skein:posts.find', { id: '42', page: { size: 20 } }, ctx)).toEqual({
+      ok: true,
+      data: { id: '42' },
+    });
     expect(await d.dispatch('skein:posts.count', undefined, ctx)).toEqual({ ok: true, data: 3 });
   });
 
@@ -78,7 +87,10 @@ describe('createDispatcher', () => {
 
   it('refuses a result outside the output schema as an internal error', async () => {
     const { d } = dispatcher(() => ({ id: 7 }));
-    expect(await d.dispatch('skein:posts.find', { id: '1', page: { size: 1 } }, ctx)).toMatchObject({ ok: false, error: { code: 'internal' } });
+    expect(await d.dispatch('skein:posts.find', { id: '1', page: { size: 1 } }, ctx)).toMatchObject({
+      ok: false,
+      error: { code: 'internal' },
+    });
   });
 
   it('checks the output without copying it when it is valid as it is, and lets zod strip what it cannot prove', async () => {
@@ -88,7 +100,10 @@ describe('createDispatcher', () => {
     expect(ok).toEqual({ ok: true, data: { id: '7' } });
     // a key outside the (stripping) output schema: zod's output, without it, as before
     const { d: extra } = dispatcher(() => ({ id: '7', secret: 'not in the contract' }));
-    expect(await extra.dispatch('skein:posts.find', { id: '7', page: { size: 1 } }, ctx)).toEqual({ ok: true, data: { id: '7' } });
+    expect(await extra.dispatch('skein:posts.find', { id: '7', page: { size: 1 } }, ctx)).toEqual({
+      ok: true,
+      data: { id: '7' },
+    });
   });
 
   it('keeps validating the real api.call output: an envelope outside the contract is an internal error', async () => {
@@ -99,7 +114,11 @@ describe('createDispatcher', () => {
       items: [{ any: 'item' }],
       data: null,
       paging: { hasNextPage: false, nextCursor: null, stop: null },
-      report: { duplicatesRemoved: 0, dropped: [{ index: 1, path: 'tweets[1].id', message: 'a numeric id' }], notFound: [] },
+      report: {
+        duplicatesRemoved: 0,
+        dropped: [{ index: 1, path: 'tweets[1].id', message: 'a numeric id' }],
+        notFound: [],
+      },
       meta: { callId: 'c', fromCache: false, fetchedAt: 1, httpStatus: 200, credits: 1, durationMs: 2, attempts: 1 },
     };
     expect(ApiCallOutput.safeParse(good).success).toBe(true);
@@ -123,8 +142,14 @@ describe('createDispatcher', () => {
     expect(onInternalError).toHaveBeenCalledTimes(5);
     // and the untrusted input is still parsed strictly by zod
     answer = good;
-    expect(await call({ ...input, params: { tweetId: { $gt: '' } } })).toMatchObject({ ok: false, error: { code: 'bad-input' } });
-    expect(await call({ ...input, callId: 'x'.repeat(101) })).toMatchObject({ ok: false, error: { code: 'bad-input' } });
+    expect(await call({ ...input, params: { tweetId: { $gt: '' } } })).toMatchObject({
+      ok: false,
+      error: { code: 'bad-input' },
+    });
+    expect(await call({ ...input, callId: 'x'.repeat(101) })).toMatchObject({
+      ok: false,
+      error: { code: 'bad-input' },
+    });
   });
 
   it('answers an unknown channel with bad-input', async () => {

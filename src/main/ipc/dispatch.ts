@@ -51,12 +51,20 @@ export function badInput(error: z.ZodError, prefix: readonly PropertyKey[] = [])
 export function forbiddenEnvelope(channel: string): Envelope<never> {
   return {
     ok: false,
-    error: { code: 'forbidden', message: `${channel} refused: the caller is not Skein's window`, details: { action: DEFAULT_ACTIONS.forbidden } },
+    error: {
+      code: 'forbidden',
+      message: `${channel} refused: the caller is not Skein's window`,
+      details: { action: DEFAULT_ACTIONS.forbidden },
+    },
   };
 }
 
 function internal(): SkeinErrorData {
-  return { code: 'internal', message: 'Something went wrong inside Skein.', details: { action: DEFAULT_ACTIONS.internal } };
+  return {
+    code: 'internal',
+    message: 'Something went wrong inside Skein.',
+    details: { action: DEFAULT_ACTIONS.internal },
+  };
 }
 
 /** The dispatcher of Skein's bridge contract. */
@@ -81,7 +89,11 @@ export function createContractDispatcher<C extends ContractShape>(
 
   async function dispatch(channel: string, input: unknown, ctx: HandlerContext): Promise<Envelope<unknown>> {
     const route = routes.get(channel);
-    if (!route) return { ok: false, error: { code: 'bad-input', message: `Unknown bridge function ${String(channel).slice(0, 80)}` } };
+    if (!route)
+      return {
+        ok: false,
+        error: { code: 'bad-input', message: `Unknown bridge function ${String(channel).slice(0, 80)}` },
+      };
     const parsed = route.spec.input.safeParse(input);
     if (!parsed.success) return { ok: false, error: badInput(parsed.error).toData() };
     let result: unknown;
@@ -95,7 +107,10 @@ export function createContractDispatcher<C extends ContractShape>(
     }
     const out = route.spec.output.safeParse(result);
     if (!out.success) {
-      options.onInternalError?.(new Error(`${channel} returned data outside its contract: ${out.error.message}`), channel);
+      options.onInternalError?.(
+        new Error(`${channel} returned data outside its contract: ${out.error.message}`),
+        channel,
+      );
       return { ok: false, error: internal() };
     }
     return { ok: true, data: out.data };

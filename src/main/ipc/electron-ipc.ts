@@ -15,7 +15,9 @@ export function registerIpc(
   const dispatcher = createDispatcher(handlers, options);
   const handle = guarded(dispatcher, isTrustedSender);
   for (const channel of dispatcher.channels) {
-    ipcMain.handle(channel, (event, input: unknown) => handle(channel, event.senderFrame, input, { senderId: event.sender.id }));
+    ipcMain.handle(channel, (event, input: unknown) =>
+      handle(channel, event.senderFrame, input, { senderId: event.sender.id }),
+    );
   }
   return () => {
     for (const channel of dispatcher.channels) ipcMain.removeHandler(channel);

@@ -2,7 +2,13 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTENT_SECURITY_POLICY, contentSecurityPolicy, resolveAssetPath, serveAsset, type MediaPolicy } from './assets';
+import {
+  CONTENT_SECURITY_POLICY,
+  contentSecurityPolicy,
+  resolveAssetPath,
+  serveAsset,
+  type MediaPolicy,
+} from './assets';
 
 let dir: string;
 let root: string;
@@ -83,8 +89,19 @@ describe('CONTENT_SECURITY_POLICY', () => {
   });
 
   it('allows the running sandbox’s exact origin only, and no remote media when the user turned it off', () => {
-    const csp = (m: MediaPolicy) => Object.fromEntries(contentSecurityPolicy(m).split(';').map((d) => { const [k = '', ...v] = d.trim().split(/\s+/); return [k, v]; }));
-    const demo = csp({ remote: true, localOrigins: ['http://127.0.0.1:41234', 'http://127.0.0.1:*', 'http://evil.example:80'] });
+    const csp = (m: MediaPolicy) =>
+      Object.fromEntries(
+        contentSecurityPolicy(m)
+          .split(';')
+          .map((d) => {
+            const [k = '', ...v] = d.trim().split(/\s+/);
+            return [k, v];
+          }),
+      );
+    const demo = csp({
+      remote: true,
+      localOrigins: ['http://127.0.0.1:41234', 'http://127.0.0.1:*', 'http://evil.example:80'],
+    });
     expect(demo['img-src']).toEqual(["'self'", 'data:', 'blob:', 'https:', 'http://127.0.0.1:41234']);
     expect(demo['media-src']).toEqual(["'self'", 'blob:', 'https:', 'http://127.0.0.1:41234']);
     const off = csp({ remote: false, localOrigins: [] });

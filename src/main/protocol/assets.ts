@@ -33,7 +33,10 @@ const EXACT_LOCAL_ORIGIN = /^http:\/\/(?:127\.0\.0\.1|localhost|\[::1\]):\d{1,5}
  * so connect-src is 'self'.
  */
 export function contentSecurityPolicy(media: MediaPolicy = { remote: true, localOrigins: [] }): string {
-  const sources = [...(media.remote ? ['https:'] : []), ...media.localOrigins.filter((o) => EXACT_LOCAL_ORIGIN.test(o))].join(' ');
+  const sources = [
+    ...(media.remote ? ['https:'] : []),
+    ...media.localOrigins.filter((o) => EXACT_LOCAL_ORIGIN.test(o)),
+  ].join(' ');
   return [
     "default-src 'none'",
     "script-src 'self'",
@@ -66,7 +69,9 @@ export function metaContentSecurityPolicy(): string {
   return contentSecurityPolicy()
     .split('; ')
     .filter((directive) => !directive.startsWith('frame-ancestors'))
-    .map((directive) => (directive.startsWith('img-src') || directive.startsWith('media-src') ? directive + loopback : directive))
+    .map((directive) =>
+      directive.startsWith('img-src') || directive.startsWith('media-src') ? directive + loopback : directive,
+    )
     .join('; ');
 }
 
@@ -120,7 +125,8 @@ export function resolveAssetPath(root: string, urlPath: string): string | null {
   if (decoded.includes('\0') || decoded.includes('\\') || /^\/?[a-zA-Z]:/.test(decoded)) return null;
   const segments = decoded.split('/').filter((s) => s !== '' && s !== '.');
   if (segments.some((s) => s === '..')) return null;
-  if (segments.length === 0 || extname(segments[segments.length - 1] ?? '') === '') segments.splice(0, segments.length, 'index.html');
+  if (segments.length === 0 || extname(segments[segments.length - 1] ?? '') === '')
+    segments.splice(0, segments.length, 'index.html');
   const base = resolve(root);
   const file = resolve(base, ...segments);
   const rel = relative(base, file);
@@ -136,7 +142,9 @@ export interface AssetResponse {
 
 /** Reads the asset a URL path names, with the security headers; 404 for anything else. */
 export async function serveAsset(root: string, urlPath: string, media?: MediaPolicy): Promise<AssetResponse> {
-  const security = media ? { ...SECURITY_HEADERS, 'Content-Security-Policy': contentSecurityPolicy(media) } : SECURITY_HEADERS;
+  const security = media
+    ? { ...SECURITY_HEADERS, 'Content-Security-Policy': contentSecurityPolicy(media) }
+    : SECURITY_HEADERS;
   const notFound: AssetResponse = {
     status: 404,
     headers: { ...security, 'Content-Type': 'text/plain; charset=utf-8' },

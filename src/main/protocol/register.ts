@@ -12,7 +12,11 @@ export function registerAppScheme(): void {
   ]);
 }
 
-export function handleAppProtocol(session: Session, rendererRoot: string, mediaPolicy?: () => Promise<MediaPolicy>): void {
+export function handleAppProtocol(
+  session: Session,
+  rendererRoot: string,
+  mediaPolicy?: () => Promise<MediaPolicy>,
+): void {
   session.protocol.handle(APP_SCHEME, async (request) => {
     const url = new URL(request.url);
     if (url.host !== APP_HOST || (request.method !== 'GET' && request.method !== 'HEAD')) {

@@ -19,7 +19,9 @@ const { values } = parseArgs({
 });
 
 if (values.help) {
-  console.log('usage: npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--key K] [--seed N] [--size small|default] [--log]');
+  console.log(
+    'usage: npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--key K] [--seed N] [--size small|default] [--log]',
+  );
   process.exit(0);
 }
 
@@ -30,9 +32,22 @@ if (!Number.isInteger(seed)) throw new Error(`--seed: not an integer: ${values.s
 if (values.size !== 'small' && values.size !== 'default') throw new Error('--size: small or default');
 
 const started = performance.now();
-const sandbox = await startSandbox({ port, host: values.host, seed, size: values.size, requiredKey: values.key, logger: values.log });
-console.log(`Skein API sandbox on ${sandbox.baseUrl} (seed ${seed}, ${values.size} world, ready in ${Math.round(performance.now() - started)} ms)`);
-console.log(values.key === undefined ? 'Demo mode: any x-api-key (or none) is accepted.' : 'An x-api-key is required (the one given with --key).');
+const sandbox = await startSandbox({
+  port,
+  host: values.host,
+  seed,
+  size: values.size,
+  requiredKey: values.key,
+  logger: values.log,
+});
+console.log(
+  `Skein API sandbox on ${sandbox.baseUrl} (seed ${seed}, ${values.size} world, ready in ${Math.round(performance.now() - started)} ms)`,
+);
+console.log(
+  values.key === undefined
+    ? 'Demo mode: any x-api-key (or none) is accepted.'
+    : 'An x-api-key is required (the one given with --key).',
+);
 console.log(`Try: curl '${sandbox.baseUrl}/social/user/tweet_timeline?userId=${sandbox.examples.profile.id}'`);
 console.log(`Showcase ids: ${sandbox.baseUrl}/__sandbox/examples`);
 console.log(JSON.stringify(sandbox.examples, null, 2));

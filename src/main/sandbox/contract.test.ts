@@ -35,39 +35,50 @@ describe('every operation answers the spec', () => {
     }
   });
 
-  it.each(available.filter((id) => OPERATIONS[id].paged))('%s: walking every page ends, without duplicates', async (id) => {
-    const c = sandbox();
-    for (const q of SAMPLE_QUERIES[id](c.sandbox.examples)) {
-      const seen = new Set<string>();
-      const { pages } = await walk(c, OPERATIONS[id].path, q, {
-        onPage: (body) => {
-          const parsed = responseSchema(id).safeParse(body);
-          expect(parsed.success, parsed.error?.message).toBe(true);
-          const items = collection(id, body);
-          expect(items.length).toBeLessThanOrEqual(PAGE_SIZE);
-          for (const item of items) {
-            expect(seen.has(itemId(item)), `duplicate ${itemId(item)}`).toBe(false);
-            seen.add(itemId(item));
-          }
-        },
-      });
-      const last = pages.at(-1) as Record<string, unknown>;
-      expect(last.has_next_page).toBe(false);
-      expect(last.next_cursor).toBe('');
-      pages.slice(0, -1).forEach((p) => expect(collection(id, p)).toHaveLength(PAGE_SIZE));
-    }
-  });
+  it.each(available.filter((id) => OPERATIONS[id].paged))(
+    '%s: walking every page ends, without duplicates',
+    async (id) => {
+      const c = sandbox();
+      for (const q of SAMPLE_QUERIES[id](c.sandbox.examples)) {
+        const seen = new Set<string>();
+        const { pages } = await walk(c, OPERATIONS[id].path, q, {
+          onPage: (body) => {
+            const parsed = responseSchema(id).safeParse(body);
+            expect(parsed.success, parsed.error?.message).toBe(true);
+            const items = collection(id, body);
+            expect(items.length).toBeLessThanOrEqual(PAGE_SIZE);
+            for (const item of items) {
+              expect(seen.has(itemId(item)), `duplicate ${itemId(item)}`).toBe(false);
+              seen.add(itemId(item));
+            }
+          },
+        });
+        const last = pages.at(-1) as Record<string, unknown>;
+        expect(last.has_next_page).toBe(false);
+        expect(last.next_cursor).toBe('');
+        pages.slice(0, -1).forEach((p) => expect(collection(id, p)).toHaveLength(PAGE_SIZE));
+      }
+    },
+  );
 
   it('walks agree with the counters: replies v1 = replyCount, quotes = quoteCount, v2 = whole conversation', async () => {
     const c = sandbox();
     const ex = c.sandbox.examples;
-    const posts = (await c.get(`/social/tweets?tweet_ids=${ex.bigThreadPostId},${ex.muchQuotedPostId}`)).json.tweets as Record<string, number>[];
+    const posts = (await c.get(`/social/tweets?tweet_ids=${ex.bigThreadPostId},${ex.muchQuotedPostId}`)).json
+      .tweets as Record<string, number>[];
     const [big, quoted] = posts as [Record<string, number>, Record<string, number>];
     const count = async (path: string, q: Record<string, string>, key: string): Promise<unknown[]> =>
       (await walk(c, path, q)).pages.flatMap((p) => p[key] as unknown[]);
-    expect(await count('/social/tweet/replies', { tweetId: ex.bigThreadPostId }, 'replies')).toHaveLength(big.replyCount as number);
-    expect(await count('/social/tweet/quotes', { tweetId: ex.muchQuotedPostId }, 'tweets')).toHaveLength(quoted.quoteCount as number);
-    const thread = (await count('/social/tweet/replies/v2', { tweetId: ex.bigThreadPostId }, 'tweets')) as Record<string, string>[];
+    expect(await count('/social/tweet/replies', { tweetId: ex.bigThreadPostId }, 'replies')).toHaveLength(
+      big.replyCount as number,
+    );
+    expect(await count('/social/tweet/quotes', { tweetId: ex.muchQuotedPostId }, 'tweets')).toHaveLength(
+      quoted.quoteCount as number,
+    );
+    const thread = (await count('/social/tweet/replies/v2', { tweetId: ex.bigThreadPostId }, 'tweets')) as Record<
+      string,
+      string
+    >[];
     expect(thread.slice(1).every((p) => p.conversationId === ex.bigThreadPostId)).toBe(true);
     expect(thread.length).toBeGreaterThan(big.replyCount as number);
   });
@@ -88,7 +99,9 @@ describe('every operation answers the spec', () => {
 });
 
 describe('validation errors: 422 with the FastAPI detail list', () => {
-  const required = available.flatMap((id) => OPERATIONS[id].params.filter((p) => p.required).map((p) => [id, p.name] as const));
+  const required = available.flatMap((id) =>
+    OPERATIONS[id].params.filter((p) => p.required).map((p) => [id, p.name] as const),
+  );
 
   it.each(required)('%s without %s', async (id, name) => {
     const c = sandbox();
@@ -106,7 +119,12 @@ describe('validation errors: 422 with the FastAPI detail list', () => {
     ['/social/trends', 'count=51', 'count', 'less_than_equal'],
     ['/social/tweets', 'tweet_ids=1,x,3', 'tweet_ids', 'value_error'],
     ['/social/tweets', 'tweet_ids=1,,3', 'tweet_ids', 'value_error'],
-    ['/social/tweets', `tweet_ids=${Array.from({ length: 101 }, (_, i) => i + 1).join(',')}`, 'tweet_ids', 'value_error'],
+    [
+      '/social/tweets',
+      `tweet_ids=${Array.from({ length: 101 }, (_, i) => i + 1).join(',')}`,
+      'tweet_ids',
+      'value_error',
+    ],
     ['/social/user/batch_info_by_ids', 'userIds=', 'userIds', 'value_error'],
     ['/social/tweet/replies/v2', 'tweetId=1&queryType=Newest', 'queryType', 'enum'],
     ['/social/user/tweet_timeline', 'userId=1&includeReplies=yes', 'includeReplies', 'bool_parsing'],
@@ -151,7 +169,9 @@ describe('not found, wrong path, wrong method', () => {
   it('batch lookups return only the ids found, in the order asked, once each', async () => {
     const c = sandbox();
     const ex = c.sandbox.examples;
-    const posts = await c.get(`/social/tweets${qs({ tweet_ids: `${ex.mediaPostId},1,${ex.bigThreadPostId},${ex.mediaPostId}` })}`);
+    const posts = await c.get(
+      `/social/tweets${qs({ tweet_ids: `${ex.mediaPostId},1,${ex.bigThreadPostId},${ex.mediaPostId}` })}`,
+    );
     expect((posts.json.tweets as { id: string }[]).map((p) => p.id)).toEqual([ex.mediaPostId, ex.bigThreadPostId]);
     const users = await c.get(`/social/user/batch_info_by_ids${qs({ userIds: `2,${ex.profile.id}` })}`);
     expect((users.json.users as { id: string }[]).map((u) => u.id)).toEqual([ex.profile.id]);

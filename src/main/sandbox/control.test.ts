@@ -12,8 +12,12 @@ describe('control plane', () => {
     const ex = (await c.control<DemoExamples>('GET', '/__sandbox/examples')).json;
     expect(DemoExamples.parse(ex)).toEqual(c.sandbox.examples);
     const ok = async (path: string): Promise<number> => (await c.get(path)).status;
-    expect(await ok(`/social/tweets?tweet_ids=${ex.bigThreadPostId},${ex.muchQuotedPostId},${ex.mediaPostId}`)).toBe(200);
-    const posts = (await c.get(`/social/tweets?tweet_ids=${ex.bigThreadPostId},${ex.muchQuotedPostId},${ex.mediaPostId}`)).json.tweets as { entities: { media?: unknown[] } }[];
+    expect(await ok(`/social/tweets?tweet_ids=${ex.bigThreadPostId},${ex.muchQuotedPostId},${ex.mediaPostId}`)).toBe(
+      200,
+    );
+    const posts = (
+      await c.get(`/social/tweets?tweet_ids=${ex.bigThreadPostId},${ex.muchQuotedPostId},${ex.mediaPostId}`)
+    ).json.tweets as { entities: { media?: unknown[] } }[];
     expect(posts).toHaveLength(3);
     expect(posts[2]?.entities.media?.length).toBeGreaterThan(0);
     expect(await ok(`/social/user/tweet_timeline?userId=${ex.profile.id}`)).toBe(200);

@@ -58,7 +58,9 @@ export function registerControl(app: FastifyInstance, s: SandboxState, info: () 
     return reply.code(204).send();
   });
   app.delete<{ Params: { id: string } }>('/__sandbox/faults/:id', async (req, reply) =>
-    s.rules.remove(Number(req.params.id)) ? reply.code(204).send() : reply.code(404).send({ detail: 'no such fault rule' }),
+    s.rules.remove(Number(req.params.id))
+      ? reply.code(204).send()
+      : reply.code(404).send({ detail: 'no such fault rule' }),
   );
 
   const clockState = (): { now: number; iso: string; offsetMs: number } => {

@@ -28,7 +28,9 @@ describe('cursor codec', () => {
   });
 
   it('the scope ignores the cursor and parameter order', () => {
-    expect(cursorScope('trends', { count: 3, woeid: 1 })).toBe(cursorScope('trends', { woeid: 1, cursor: 'x', count: 3 }));
+    expect(cursorScope('trends', { count: 3, woeid: 1 })).toBe(
+      cursorScope('trends', { woeid: 1, cursor: 'x', count: 3 }),
+    );
   });
 });
 
@@ -52,7 +54,16 @@ describe('cursors over HTTP', () => {
     // defaults are part of the query: an explicit default keeps the cursor valid
     const v2 = await c.get(`/social/tweet/replies/v2${qs({ tweetId: ex.bigThreadPostId })}`);
     const next = String(v2.json.next_cursor);
-    expect((await c.get(`/social/tweet/replies/v2${qs({ tweetId: ex.bigThreadPostId, queryType: 'Relevance', cursor: next })}`)).status).toBe(200);
-    expect((await c.get(`/social/tweet/replies/v2${qs({ tweetId: ex.bigThreadPostId, queryType: 'Likes', cursor: next })}`)).status).toBe(422);
+    expect(
+      (
+        await c.get(
+          `/social/tweet/replies/v2${qs({ tweetId: ex.bigThreadPostId, queryType: 'Relevance', cursor: next })}`,
+        )
+      ).status,
+    ).toBe(200);
+    expect(
+      (await c.get(`/social/tweet/replies/v2${qs({ tweetId: ex.bigThreadPostId, queryType: 'Likes', cursor: next })}`))
+        .status,
+    ).toBe(422);
   });
 });

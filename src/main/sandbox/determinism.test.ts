@@ -41,7 +41,9 @@ describe('determinism', () => {
         const cursor = x.json.next_cursor;
         if (typeof cursor !== 'string' || !cursor) continue;
         const q = { ...queries[k], cursor };
-        expect(bytes(a, (await a.get(OPERATIONS[id].path + qs(q))).text)).toBe(bytes(b, (await b.get(OPERATIONS[id].path + qs(q))).text));
+        expect(bytes(a, (await a.get(OPERATIONS[id].path + qs(q))).text)).toBe(
+          bytes(b, (await b.get(OPERATIONS[id].path + qs(q))).text),
+        );
       }
     }
   });

@@ -100,7 +100,9 @@ describe('per-request faults', () => {
   it('a request that never answers (the client gives up; the server still closes)', async () => {
     const c = sandbox();
     const t = performance.now();
-    await expect(fetch(`${c.sandbox.baseUrl}${TRENDS}`, { headers: fault('hang'), signal: AbortSignal.timeout(300) })).rejects.toThrow();
+    await expect(
+      fetch(`${c.sandbox.baseUrl}${TRENDS}`, { headers: fault('hang'), signal: AbortSignal.timeout(300) }),
+    ).rejects.toThrow();
     expect(performance.now() - t).toBeGreaterThanOrEqual(290);
     expect((await c.get(TRENDS)).status).toBe(200);
   });
@@ -112,8 +114,11 @@ describe('per-request faults', () => {
   it('unanswered and refused calls are not charged; 5xx and empty answers cost the minimum', async () => {
     const c = sandbox();
     await c.control('POST', '/__sandbox/usage/reset');
-    for (const f of ['reset', '401', '402', '429', '500', 'status-error']) await c.get(TRENDS, fault(f)).catch(() => undefined);
-    const usage = (await c.control<{ calls: { status: number; credits: number; faults: string[] }[] }>('GET', '/__sandbox/usage')).json;
+    for (const f of ['reset', '401', '402', '429', '500', 'status-error'])
+      await c.get(TRENDS, fault(f)).catch(() => undefined);
+    const usage = (
+      await c.control<{ calls: { status: number; credits: number; faults: string[] }[] }>('GET', '/__sandbox/usage')
+    ).json;
     expect(usage.calls.map((e) => [e.faults[0], e.status, e.credits])).toEqual([
       ['reset', 0, 0],
       ['401', 401, 0],

@@ -38,7 +38,14 @@ export const SHAPE_QUIRKS = [
   'members-live',
   'not-started-404',
 ] as const;
-export const FAULT_NAMES = ['latency', ...CONNECTION_FAULTS, ...STATUS_FAULTS, ...BODY_FAULTS, ...PAGING_QUIRKS, ...SHAPE_QUIRKS] as const;
+export const FAULT_NAMES = [
+  'latency',
+  ...CONNECTION_FAULTS,
+  ...STATUS_FAULTS,
+  ...BODY_FAULTS,
+  ...PAGING_QUIRKS,
+  ...SHAPE_QUIRKS,
+] as const;
 export type FaultName = (typeof FAULT_NAMES)[number];
 export type QuirkName = (typeof PAGING_QUIRKS)[number] | (typeof SHAPE_QUIRKS)[number];
 
@@ -64,9 +71,12 @@ export function parseFaults(spec: string): Fault[] {
       const eq = p.indexOf('=');
       params[(eq < 0 ? p : p.slice(0, eq)).trim().toLowerCase()] = eq < 0 ? 'true' : p.slice(eq + 1).trim();
     }
-    if ('ms' in params && !/^\d+$/.test(params.ms as string)) throw new FaultSyntaxError(`${name}: ms must be a whole number`);
-    if ('retry-after' in params && !/^\d+$/.test(params['retry-after'] as string)) throw new FaultSyntaxError(`${name}: retry-after must be whole seconds`);
-    if ('n' in params && !/^[1-9]\d{0,2}$/.test(params.n as string)) throw new FaultSyntaxError(`${name}: n must be 1-999`);
+    if ('ms' in params && !/^\d+$/.test(params.ms as string))
+      throw new FaultSyntaxError(`${name}: ms must be a whole number`);
+    if ('retry-after' in params && !/^\d+$/.test(params['retry-after'] as string))
+      throw new FaultSyntaxError(`${name}: retry-after must be whole seconds`);
+    if ('n' in params && !/^[1-9]\d{0,2}$/.test(params.n as string))
+      throw new FaultSyntaxError(`${name}: n must be 1-999`);
     out.push({ name: name as FaultName, params });
   }
   return out;
@@ -169,11 +179,15 @@ const STATUS_TEXT: Record<string, string> = {
 };
 
 /** HTTP status, headers and body of a status fault */
-export function statusFaultAnswer(f: Fault, now: number): { status: number; headers: Record<string, string>; body: unknown } {
+export function statusFaultAnswer(
+  f: Fault,
+  now: number,
+): { status: number; headers: Record<string, string>; body: unknown } {
   const headers: Record<string, string> = {};
   const retryAfter = f.params['retry-after'];
   if (retryAfter !== undefined) {
-    headers['retry-after'] = f.params.as === 'date' ? new Date(now + Number(retryAfter) * 1000).toUTCString() : retryAfter;
+    headers['retry-after'] =
+      f.params.as === 'date' ? new Date(now + Number(retryAfter) * 1000).toUTCString() : retryAfter;
   }
   switch (f.name) {
     case 'status-error':
@@ -183,7 +197,11 @@ export function statusFaultAnswer(f: Fault, now: number): { status: number; head
       // the recorded live body
       return { status: Number(f.name), headers, body: { error: 'Unauthorized', message: 'API key is invalid' } };
     case '402':
-      return { status: 402, headers, body: { error: 'Unauthorized', message: 'Credits is not enough.Please recharge' } };
+      return {
+        status: 402,
+        headers,
+        body: { error: 'Unauthorized', message: 'Credits is not enough.Please recharge' },
+      };
     case '429':
       return { status: 429, headers, body: { error: 'Too Many Requests', message: 'Rate limit exceeded, slow down' } };
     case '400':

@@ -60,10 +60,23 @@ describe('default prices (api-field-notes.md)', () => {
     const c = sandbox();
     await c.control('POST', '/__sandbox/usage/reset');
     const ex = c.sandbox.examples;
-    for (const path of ['/social/trends', `/social/tweet/replies?tweetId=${ex.bigThreadPostId}`, '/social/tweet/quotes', `/social/tweets?tweet_ids=${ex.mediaPostId}`]) await c.get(path);
-    const { calls, totals } = (await c.control<{ calls: LedgerEntry[]; totals: { calls: number; credits: number; usd: number } }>('GET', '/__sandbox/usage')).json;
+    for (const path of [
+      '/social/trends',
+      `/social/tweet/replies?tweetId=${ex.bigThreadPostId}`,
+      '/social/tweet/quotes',
+      `/social/tweets?tweet_ids=${ex.mediaPostId}`,
+    ])
+      await c.get(path);
+    const { calls, totals } = (
+      await c.control<{ calls: LedgerEntry[]; totals: { calls: number; credits: number; usd: number } }>(
+        'GET',
+        '/__sandbox/usage',
+      )
+    ).json;
     for (const e of calls) {
-      expect(e.credits).toBe(creditsFor({ operation: e.operation, httpStatus: e.status, items: e.items, idsAsked: e.idsAsked }));
+      expect(e.credits).toBe(
+        creditsFor({ operation: e.operation, httpStatus: e.status, items: e.items, idsAsked: e.idsAsked }),
+      );
     }
     expect(totals.calls).toBe(4);
     expect(totals.credits).toBe(calls.reduce((s, e) => s + e.credits, 0));

@@ -40,7 +40,10 @@ export class UsageLedger {
   ) {}
 
   record(e: Omit<LedgerEntry, 'seq' | 'credits'>): LedgerEntry {
-    const credits = creditsFor({ operation: e.operation, httpStatus: e.status, items: e.items, idsAsked: e.idsAsked }, this.prices);
+    const credits = creditsFor(
+      { operation: e.operation, httpStatus: e.status, items: e.items, idsAsked: e.idsAsked },
+      this.prices,
+    );
     const entry: LedgerEntry = { seq: ++this.seq, ...e, credits };
     this.entries.push(entry);
     if (this.entries.length > this.keep * 1.5) this.entries = this.entries.slice(-this.keep);

@@ -10,7 +10,8 @@ const sandbox = useSandbox();
 describe('media', () => {
   it("a post's image is a PNG of the declared size, in the declared palette", async () => {
     const c = sandbox();
-    const post = (await c.get<{ tweets: Post[] }>(`/social/tweets${qs({ tweet_ids: c.sandbox.examples.mediaPostId })}`)).json.tweets[0] as Post;
+    const post = (await c.get<{ tweets: Post[] }>(`/social/tweets${qs({ tweet_ids: c.sandbox.examples.mediaPostId })}`))
+      .json.tweets[0] as Post;
     const info = post.entities?.media?.[0]?.media_results.result.media_info;
     expect(info?.original_img_url.startsWith(`${c.sandbox.baseUrl}/media/`)).toBe(true);
     const res = await fetch(info?.original_img_url as string);
@@ -26,10 +27,12 @@ describe('media', () => {
     expect([...png.subarray(plte + 4, plte + 7)]).toEqual([first?.red, first?.green, first?.blue]);
   });
 
-  it('avatars in the data are small PNGs, like the live service\'s raster pictures', async () => {
+  it("avatars in the data are small PNGs, like the live service's raster pictures", async () => {
     const c = sandbox();
     const ex = c.sandbox.examples;
-    const { json } = await c.get<{ users: Array<{ profilePicture: string }> }>(`/social/user/batch_info_by_ids${qs({ userIds: ex.profile.id })}`);
+    const { json } = await c.get<{ users: Array<{ profilePicture: string }> }>(
+      `/social/user/batch_info_by_ids${qs({ userIds: ex.profile.id })}`,
+    );
     const picture = json.users[0]?.profilePicture as string;
     expect(picture).toBe(`${c.sandbox.baseUrl}/media/avatar-${ex.profile.id}.png`);
     const res = await fetch(picture);

@@ -64,8 +64,7 @@ export function parseMediaName(name: string): { kind: MediaKind; id: string; ext
   return m ? { kind: m[1] as MediaKind, id: m[2] as string, ext: m[3] as 'png' | 'svg' } : undefined;
 }
 
-const hex = (c: Rgb): string =>
-  `#${[c.red, c.green, c.blue].map((v) => v.toString(16).padStart(2, '0')).join('')}`;
+const hex = (c: Rgb): string => `#${[c.red, c.green, c.blue].map((v) => v.toString(16).padStart(2, '0')).join('')}`;
 
 export function svgImage(spec: ImageSpec, label: string): string {
   const { width: w, height: h } = spec;

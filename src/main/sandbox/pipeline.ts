@@ -8,7 +8,15 @@ import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { OPERATIONS, type OperationId } from '../../shared/api';
 import { cursorScope, type CursorCodec } from './cursor';
-import { FaultSyntaxError, NON_JSON_BODY, parseFaults, plan, statusFaultAnswer, type FaultPlan, type FaultRules } from './faults';
+import {
+  FaultSyntaxError,
+  NON_JSON_BODY,
+  parseFaults,
+  plan,
+  statusFaultAnswer,
+  type FaultPlan,
+  type FaultRules,
+} from './faults';
 import type { RequestLog, UsageLedger } from './ledger';
 import { applyShapeQuirks } from './quirks';
 import type { SandboxClock } from './clock';
@@ -44,7 +52,9 @@ export interface SandboxState {
 
 type AnyOutcome =
   | { notFound: string }
-  | (({ sequence: Sequence; render(i: number): unknown } | { data: unknown } | { items: unknown[] }) & { volatile?: true });
+  | (({ sequence: Sequence; render(i: number): unknown } | { data: unknown } | { items: unknown[] }) & {
+      volatile?: true;
+    });
 
 interface Answer {
   status: number;
@@ -55,7 +65,12 @@ interface Answer {
   items: number;
 }
 
-export async function handleSocial(s: SandboxState, id: OperationId, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+export async function handleSocial(
+  s: SandboxState,
+  id: OperationId,
+  req: FastifyRequest,
+  reply: FastifyReply,
+): Promise<void> {
   const started = performance.now();
   const raw = (req.query ?? {}) as Record<string, unknown>;
   const keySent = req.headers['x-api-key'];
@@ -78,7 +93,10 @@ export async function handleSocial(s: SandboxState, id: OperationId, req: Fastif
   } catch (e) {
     if (!(e instanceof FaultSyntaxError)) throw e;
     log(400);
-    await reply.code(400).type(JSON_TYPE).send(JSON.stringify({ detail: `x-sandbox-fault: ${e.message}` }));
+    await reply
+      .code(400)
+      .type(JSON_TYPE)
+      .send(JSON.stringify({ detail: `x-sandbox-fault: ${e.message}` }));
     return; // a mistake in the test, not a call: not in the ledger
   }
   const asked = idsAsked(id, raw);
@@ -130,7 +148,14 @@ export async function handleSocial(s: SandboxState, id: OperationId, req: Fastif
     .send(json);
 }
 
-function answerFor(s: SandboxState, id: OperationId, url: string, raw: Record<string, unknown>, p: FaultPlan, keySent: unknown): Answer {
+function answerFor(
+  s: SandboxState,
+  id: OperationId,
+  url: string,
+  raw: Record<string, unknown>,
+  p: FaultPlan,
+  keySent: unknown,
+): Answer {
   const op = OPERATIONS[id];
   const now = s.clock.now();
   if (s.requiredKey !== undefined && !keyMatches(keySent, s.requiredKey)) {
@@ -139,12 +164,15 @@ function answerFor(s: SandboxState, id: OperationId, url: string, raw: Record<st
   }
   // an HTTP-date Retry-After is wall-clock time, like the Date header, not the sandbox clock
   if (p.status) return { ...statusFaultAnswer(p.status, Date.now()), items: 0 };
-  const announcedAnswering = p.quirks.has('members-live') && (id === 'communityMembers' || id === 'communityModerators');
+  const announcedAnswering =
+    p.quirks.has('members-live') && (id === 'communityMembers' || id === 'communityModerators');
   if (!op.available && !announcedAnswering) {
     return {
       status: 501,
       items: 0,
-      body: { detail: `Not implemented: "${op.title}" (${op.path}) is announced by the API but not available yet. This call is not charged.` },
+      body: {
+        detail: `Not implemented: "${op.title}" (${op.path}) is announced by the API but not available yet. This call is not charged.`,
+      },
     };
   }
   const hit = p.quirks.size ? undefined : s.answers.peek(url);
@@ -164,8 +192,16 @@ function answerFor(s: SandboxState, id: OperationId, url: string, raw: Record<st
     position = decoded;
   }
 
-  const ctx: ViewContext = { world: s.world, now, liveDefaults: p.quirks.has('live-defaults'), given: new Set(Object.keys(raw)) };
-  const handler = (s.views.handlers[id as AvailableOperationId] ?? s.views.announced[id]) as (params: unknown, ctx: ViewContext) => AnyOutcome;
+  const ctx: ViewContext = {
+    world: s.world,
+    now,
+    liveDefaults: p.quirks.has('live-defaults'),
+    given: new Set(Object.keys(raw)),
+  };
+  const handler = (s.views.handlers[id as AvailableOperationId] ?? s.views.announced[id]) as (
+    params: unknown,
+    ctx: ViewContext,
+  ) => AnyOutcome;
   const outcome = handler(params, ctx);
   if ('notFound' in outcome) return { status: 404, items: 0, body: { detail: outcome.notFound } };
   if (p.quirks.has('not-started-404') && id === 'spaceDetail' && notStarted(outcome)) {
@@ -208,7 +244,11 @@ function render(
 }
 
 /** `{status, msg|message, <collection>, [has_next_page, next_cursor]}` as the catalog says */
-function envelope(id: OperationId, collection: unknown, paging?: { hasNext: boolean; next: string }): Record<string, unknown> {
+function envelope(
+  id: OperationId,
+  collection: unknown,
+  paging?: { hasNext: boolean; next: string },
+): Record<string, unknown> {
   const op = OPERATIONS[id];
   const body: Record<string, unknown> = { status: 'success', [op.messageKey]: '', [op.collectionKey]: collection };
   if (paging) {
@@ -246,7 +286,8 @@ function pageOf(
 /** the live service answers 404 for a space that has not started yet (`not-started-404`) */
 function notStarted(outcome: AnyOutcome): boolean {
   if (!('data' in outcome)) return false;
-  const space = (outcome.data as { data?: { audio_space_by_rest_id?: { metadata?: { state?: unknown } } } }).data?.audio_space_by_rest_id;
+  const space = (outcome.data as { data?: { audio_space_by_rest_id?: { metadata?: { state?: unknown } } } }).data
+    ?.audio_space_by_rest_id;
   return space?.metadata?.state === 'NotStarted';
 }
 

@@ -48,9 +48,21 @@ export function longPost(p: Body): Body {
 /** a user as the recordings show one: the bio only in `profile_bio` (even positions) or `profile_bio: {}` (every third) */
 export function recordedUserShape(u: Body, position: number): Body {
   const bio = isObj(u.profile_bio) ? u.profile_bio : { description: u.description };
-  const out: Body = { ...u, coverPicture: '', verifiedType: position % 2 ? null : 'Business', isVerified: false, status: '', withheldInCountries: [] };
+  const out: Body = {
+    ...u,
+    coverPicture: '',
+    verifiedType: position % 2 ? null : 'Business',
+    isVerified: false,
+    status: '',
+    withheldInCountries: [],
+  };
   if (position % 3 === 2) return { ...out, profile_bio: {} };
-  if (position % 2 === 0) return { ...out, description: '', profile_bio: { ...bio, description: String(bio.description ?? u.description ?? '') } };
+  if (position % 2 === 0)
+    return {
+      ...out,
+      description: '',
+      profile_bio: { ...bio, description: String(bio.description ?? u.description ?? '') },
+    };
   return out;
 }
 
@@ -80,13 +92,36 @@ function recordedMedia(p: Body, video: boolean): Body {
       ...(typeof info.alt_text === 'string' ? { ext_alt_text: info.alt_text } : {}),
     };
     if (!video || k > 0) return base;
-    return { ...base, type: 'video', video_info: { aspect_ratio: [16, 9], duration_millis: 30_000, variants: [{ bitrate: 832_000, content_type: 'video/mp4', url: `${url}.mp4` }] } };
+    return {
+      ...base,
+      type: 'video',
+      video_info: {
+        aspect_ratio: [16, 9],
+        duration_millis: 30_000,
+        variants: [{ bitrate: 832_000, content_type: 'video/mp4', url: `${url}.mp4` }],
+      },
+    };
   });
-  const reduced = media.map((m) => ({ display_url: m.display_url, expanded_url: m.expanded_url, id_str: m.id_str, indices: m.indices, media_results: { result: { media_key: `3_${String(m.id_str)}` } }, type: 'photo', url: m.url }));
+  const reduced = media.map((m) => ({
+    display_url: m.display_url,
+    expanded_url: m.expanded_url,
+    id_str: m.id_str,
+    indices: m.indices,
+    media_results: { result: { media_key: `3_${String(m.id_str)}` } },
+    type: 'photo',
+    url: m.url,
+  }));
   return { ...p, entities: { ...entities, media: reduced }, extendedEntities: { media: extended } };
 }
 
-const POST_EXTRAS = { source: '', isLimitedReply: false, communityInfo: null, article: null, place: {}, isRetweet: false };
+const POST_EXTRAS = {
+  source: '',
+  isLimitedReply: false,
+  communityInfo: null,
+  article: null,
+  place: {},
+  isRetweet: false,
+};
 
 /** a post as recorded: number viewCount (`[0]` every seventh), extras, long text every third, recorded author */
 function recordedPost(p: Body, position: number, page: readonly unknown[]): Body {
@@ -101,16 +136,29 @@ function recordedPost(p: Body, position: number, page: readonly unknown[]): Body
   };
   if (position % 3 === 0) out = longPost(out);
   out = recordedMedia(out, position % 5 === 4);
-  if (isObj(p.quoted_tweet)) out.quoted_tweet = longPost({ ...p.quoted_tweet, viewCount: Number(p.quoted_tweet.viewCount ?? 0) });
+  if (isObj(p.quoted_tweet))
+    out.quoted_tweet = longPost({ ...p.quoted_tweet, viewCount: Number(p.quoted_tweet.viewCount ?? 0) });
   if (position % 5 === 4) {
     // the wrapper: its author reposts the (long) original; its own text is cut, `isRetweet` false
     const original = longPost(out);
     const handle = isObj(p.author) ? String(p.author.userName) : 'someone';
     const text = `RT @${handle}: ${[...String(original.text)].slice(0, 120).join('')}…`;
     // the reposter: the author of another post of the page
-    const other = page.map((x) => (isObj(x) ? x.author : null)).find((a) => isObj(a) && a.id !== (isObj(p.author) ? p.author.id : null));
+    const other = page
+      .map((x) => (isObj(x) ? x.author : null))
+      .find((a) => isObj(a) && a.id !== (isObj(p.author) ? p.author.id : null));
     const author = isObj(other) ? recordedUserShape(other, position + 1) : out.author;
-    return { ...out, author, id: `${String(p.id).slice(0, -1)}9`, text, displayTextRange: [0, [...text].length], entities: { timestamps: [] }, likeCount: 0, quoted_tweet: null, retweeted_tweet: original };
+    return {
+      ...out,
+      author,
+      id: `${String(p.id).slice(0, -1)}9`,
+      text,
+      displayTextRange: [0, [...text].length],
+      entities: { timestamps: [] },
+      likeCount: 0,
+      quoted_tweet: null,
+      retweeted_tweet: original,
+    };
   }
   return out;
 }
@@ -127,7 +175,10 @@ function communityInfo(b: Body): Body {
   const holder = isObj(b.data) && isObj(b.data.data) ? b.data.data.community_results_by_rest_id : null;
   const c = isObj(holder) && isObj(holder.result) ? holder.result : null;
   if (!c) return b;
-  const banner = isObj(c.custom_banner_media_results) && isObj(c.custom_banner_media_results.result) ? c.custom_banner_media_results.result : null;
+  const banner =
+    isObj(c.custom_banner_media_results) && isObj(c.custom_banner_media_results.result)
+      ? c.custom_banner_media_results.result
+      : null;
   const info: Body = {
     id: c.rest_id,
     name: c.name,
@@ -164,7 +215,13 @@ function documentedSpace(b: Body, params: Record<string, unknown>): Body {
   const avatar = isObj(creator.avatar) ? creator.avatar : {};
   const parts = isObj(m.participants) ? m.participants : {};
   const people = (list: unknown) =>
-    (Array.isArray(list) ? (list as Body[]) : []).map((x) => ({ user_id: x.user_id, screen_name: x.social_screen_name, display_name: x.display_name, avatar_url: x.avatar_url, is_muted_by_admin: x.is_muted_by_admin }));
+    (Array.isArray(list) ? (list as Body[]) : []).map((x) => ({
+      user_id: x.user_id,
+      screen_name: x.social_screen_name,
+      display_name: x.display_name,
+      avatar_url: x.avatar_url,
+      is_muted_by_admin: x.is_muted_by_admin,
+    }));
   const state = String(m.state);
   return {
     status: b.status,
@@ -178,9 +235,22 @@ function documentedSpace(b: Body, params: Record<string, unknown>): Body {
       started_at: state === 'NotStarted' ? null : m.start,
       ended_at: m.ended_at ?? null,
       settings: { is_space_available_for_replay: m.is_space_available_for_replay },
-      stats: { total_live_listeners: m.total_live_listeners, total_participated: m.total_participated, total_replay_watched: m.total_replay_watched },
-      creator: { id: m.creator_user_id, screen_name: core.screen_name, name: core.name, profile_image_url: avatar.image_url },
-      participants: { admins: people(parts.admins), speakers: people(parts.speakers), listeners: people(parts.listeners) },
+      stats: {
+        total_live_listeners: m.total_live_listeners,
+        total_participated: m.total_participated,
+        total_replay_watched: m.total_replay_watched,
+      },
+      creator: {
+        id: m.creator_user_id,
+        screen_name: core.screen_name,
+        name: core.name,
+        profile_image_url: avatar.image_url,
+      },
+      participants: {
+        admins: people(parts.admins),
+        speakers: people(parts.speakers),
+        listeners: people(parts.listeners),
+      },
     },
   };
 }
@@ -199,13 +269,24 @@ function recordedEnvelope(b: Body, op: OperationId): Body {
   const said = { status, msg: 'success' };
   switch (op) {
     case 'userTimeline':
-      return { code: 0, ...said, data: { tweets: rest.tweets, pin_tweet: null }, has_next_page: rest.has_next_page, next_cursor: rest.next_cursor };
+      return {
+        code: 0,
+        ...said,
+        data: { tweets: rest.tweets, pin_tweet: null },
+        has_next_page: rest.has_next_page,
+        next_cursor: rest.next_cursor,
+      };
     case 'postsByIds':
       return { code: 0, ...said, tweets: rest.tweets };
     case 'postReplies':
     case 'postRepliesV2':
     case 'userMentions':
-      return { tweets: rest.tweets ?? rest.replies, has_next_page: rest.has_next_page, next_cursor: rest.next_cursor, ...said };
+      return {
+        tweets: rest.tweets ?? rest.replies,
+        has_next_page: rest.has_next_page,
+        next_cursor: rest.next_cursor,
+        ...said,
+      };
     case 'userSearch':
       return { users: rest.users, has_next_page: rest.has_next_page, next_cursor: rest.next_cursor };
     case 'trends':
@@ -218,11 +299,20 @@ function recordedEnvelope(b: Body, op: OperationId): Body {
 export const RECORDED_SHAPES: Partial<Record<QuirkName, Shape>> = {
   'recorded-envelopes': (b, { op }) => recordedEnvelope(b, op),
   'recorded-posts': (b, { op }) => (OPERATIONS[op].itemKind === 'post' ? mapList(b, op, recordedPost) : b),
-  'recorded-users': (b, { op }) => (op === 'userSearch' || op === 'usersByIds' || op === 'listFollowers' ? mapList(b, op, recordedUserShape) : b),
+  'recorded-users': (b, { op }) =>
+    op === 'userSearch' || op === 'usersByIds' || op === 'listFollowers' ? mapList(b, op, recordedUserShape) : b,
   'community-live': (b, { op }) => (op === 'communityInfo' ? communityInfo(b) : b),
   'space-documented': (b, { op, params }) => (op === 'spaceDetail' ? documentedSpace(b, params) : b),
   'trends-unwrapped': (b, { op }) =>
     op === 'trends' && Array.isArray(b.trends)
-      ? { ...b, trends: (b.trends as Body[]).map((t, k) => ({ name: t.name, target: { query: decoded(String(t.query)) }, rank: k + 1, meta_description: null })) }
+      ? {
+          ...b,
+          trends: (b.trends as Body[]).map((t, k) => ({
+            name: t.name,
+            target: { query: decoded(String(t.query)) },
+            rank: k + 1,
+            meta_description: null,
+          })),
+        }
       : b,
 };

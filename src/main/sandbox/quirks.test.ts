@@ -42,7 +42,12 @@ describe('paging quirks', () => {
 
   it('duplicates: items repeat across pages, and the walk still ends', async () => {
     const c = sandbox();
-    const { pages } = await walk(c, '/social/tweet/quotes', { tweetId: c.sandbox.examples.muchQuotedPostId }, { headers: quirk('duplicates') });
+    const { pages } = await walk(
+      c,
+      '/social/tweet/quotes',
+      { tweetId: c.sandbox.examples.muchQuotedPostId },
+      { headers: quirk('duplicates') },
+    );
     const all = pages.flatMap((p) => ids(p));
     expect(all.length - new Set(all).size).toBe((pages.length - 1) * DUPLICATE_OVERLAP);
     expect(ids(pages[1] as Body).slice(0, DUPLICATE_OVERLAP)).toEqual(ids(pages[0] as Body).slice(-DUPLICATE_OVERLAP));
@@ -50,7 +55,12 @@ describe('paging quirks', () => {
 
   it('page-size: replies v2 with 35 per page', async () => {
     const c = sandbox();
-    const a = (await c.get(`/social/tweet/replies/v2${qs({ tweetId: c.sandbox.examples.bigThreadPostId })}`, quirk('page-size;n=35'))).json;
+    const a = (
+      await c.get(
+        `/social/tweet/replies/v2${qs({ tweetId: c.sandbox.examples.bigThreadPostId })}`,
+        quirk('page-size;n=35'),
+      )
+    ).json;
     expect((a.tweets as unknown[]).length).toBe(35);
   });
 });
@@ -71,14 +81,21 @@ describe('envelope quirks', () => {
 
   it('replies-under-tweets: replies v1 under `tweets`', async () => {
     const c = sandbox();
-    const a = (await c.get(`/social/tweet/replies${qs({ tweetId: c.sandbox.examples.bigThreadPostId })}`, quirk('replies-under-tweets'))).json;
+    const a = (
+      await c.get(
+        `/social/tweet/replies${qs({ tweetId: c.sandbox.examples.bigThreadPostId })}`,
+        quirk('replies-under-tweets'),
+      )
+    ).json;
     expect('replies' in a).toBe(false);
     expect((a.tweets as unknown[]).length).toBe(PAGE_SIZE);
   });
 
   it('timeline-data: the user timeline under data.tweets, paging at the top level', async () => {
     const c = sandbox();
-    const a = (await c.get(`/social/user/tweet_timeline${qs({ userId: c.sandbox.examples.profile.id })}`, quirk('timeline-data'))).json;
+    const a = (
+      await c.get(`/social/user/tweet_timeline${qs({ userId: c.sandbox.examples.profile.id })}`, quirk('timeline-data'))
+    ).json;
     expect(Object.keys(a)).toEqual(['status', 'message', 'data', 'has_next_page', 'next_cursor']);
     expect(((a.data as Body).tweets as unknown[]).length).toBe(PAGE_SIZE);
   });
@@ -113,10 +130,23 @@ describe('envelope quirks', () => {
 describe('object quirks', () => {
   it('live-objects: extra fields, media in extendedEntities, null vs "", viewCount variants, truncated retweets', async () => {
     const c = sandbox();
-    const a = (await c.get(`/social/user/tweet_timeline${qs({ userId: c.sandbox.examples.profile.id })}`, quirk('live-objects'))).json;
+    const a = (
+      await c.get(`/social/user/tweet_timeline${qs({ userId: c.sandbox.examples.profile.id })}`, quirk('live-objects'))
+    ).json;
     const posts = a.tweets as Body[];
     for (const p of posts) {
-      for (const key of ['twitterUrl', 'source', 'card', 'place', 'isRetweet', 'isQuote', 'isPinned', 'inReplyToUserId', 'inReplyToUsername', 'extendedEntities']) {
+      for (const key of [
+        'twitterUrl',
+        'source',
+        'card',
+        'place',
+        'isRetweet',
+        'isQuote',
+        'isPinned',
+        'inReplyToUserId',
+        'inReplyToUsername',
+        'extendedEntities',
+      ]) {
         expect(key in p, key).toBe(true);
       }
       expect((p.entities as Body).media).toBeUndefined();
@@ -130,16 +160,25 @@ describe('object quirks', () => {
     expect(String(rt.text).startsWith('RT @')).toBe(true);
     expect((rt.retweeted_tweet as Body).text).not.toBe(rt.text);
 
-    const media = await c.get(`/social/tweets${qs({ tweet_ids: c.sandbox.examples.mediaPostId })}`, quirk('live-objects'));
+    const media = await c.get(
+      `/social/tweets${qs({ tweet_ids: c.sandbox.examples.mediaPostId })}`,
+      quirk('live-objects'),
+    );
     const m = (((media.json.tweets as Body[])[0]?.extendedEntities as Body).media as Body[])[0] as Body;
-    expect(m).toMatchObject({ type: 'photo', media_url_https: expect.stringMatching(/\/media\/img-\d+\.png$/), original_info: { width: expect.any(Number), height: expect.any(Number) } });
+    expect(m).toMatchObject({
+      type: 'photo',
+      media_url_https: expect.stringMatching(/\/media\/img-\d+\.png$/),
+      original_info: { width: expect.any(Number), height: expect.any(Number) },
+    });
   });
 
   it('live-defaults: the timeline leaves replies out unless includeReplies is sent', async () => {
     const c = sandbox();
     const id = c.sandbox.examples.profile.id;
     const walkAll = async (q: Record<string, string>, spec?: string): Promise<Body[]> =>
-      (await walk(c, '/social/user/tweet_timeline', q, spec ? { headers: quirk(spec) } : {})).pages.flatMap((p) => p.tweets as Body[]);
+      (await walk(c, '/social/user/tweet_timeline', q, spec ? { headers: quirk(spec) } : {})).pages.flatMap(
+        (p) => p.tweets as Body[],
+      );
     const spec = await walkAll({ userId: id });
     const live = await walkAll({ userId: id }, 'live-defaults');
     const explicit = await walkAll({ userId: id, includeReplies: 'true' }, 'live-defaults');

@@ -15,7 +15,8 @@ const renameKey = (body: Body, from: string, to: string): Body =>
   Object.fromEntries(Object.entries(body).map(([k, v]) => [k === from ? to : k, v]));
 
 const SHAPES: Partial<Record<QuirkName, Shape>> = {
-  'swap-msg': (b) => ('msg' in b ? renameKey(b, 'msg', 'message') : 'message' in b ? renameKey(b, 'message', 'msg') : b),
+  'swap-msg': (b) =>
+    'msg' in b ? renameKey(b, 'msg', 'message') : 'message' in b ? renameKey(b, 'message', 'msg') : b,
   'both-msg': (b) => ({ ...b, msg: b.msg ?? b.message ?? '', message: b.message ?? b.msg ?? '' }),
   'no-msg': ({ msg: _m, message: _n, ...rest }) => rest,
   'code-0': (b) => ({ ...b, code: 0 }),
@@ -23,19 +24,35 @@ const SHAPES: Partial<Record<QuirkName, Shape>> = {
   'timeline-data': (b, { op }) => {
     if (op !== 'userTimeline') return b;
     const { tweets, ...rest } = b;
-    return { status: rest.status, message: rest.message, data: { tweets }, has_next_page: rest.has_next_page, next_cursor: rest.next_cursor };
+    return {
+      status: rest.status,
+      message: rest.message,
+      data: { tweets },
+      has_next_page: rest.has_next_page,
+      next_cursor: rest.next_cursor,
+    };
   },
-  'search-bare': (b, { op }) => (op === 'userSearch' ? { users: b.users, has_next_page: b.has_next_page, next_cursor: b.next_cursor } : b),
+  'search-bare': (b, { op }) =>
+    op === 'userSearch' ? { users: b.users, has_next_page: b.has_next_page, next_cursor: b.next_cursor } : b,
   'trends-nested': (b, { op, now, params }) => {
     if (op !== 'trends') return b;
     const woeid = Number(params.woeid ?? 1);
     const trends = (b.trends as Body[]).map((t, k) => ({
-      trend: { name: t.name, target: { query: t.query }, rank: k + 1, meta_description: t.tweet_volume ? `${String(t.tweet_volume)} posts` : null },
+      trend: {
+        name: t.name,
+        target: { query: t.query },
+        rank: k + 1,
+        meta_description: t.tweet_volume ? `${String(t.tweet_volume)} posts` : null,
+      },
     }));
     return {
       ...b,
       trends,
-      metadata: { timestamp: now, refresh_interval_millis: 300_000, woeid: { name: WOEIDS[woeid] ?? 'Unknown', id: woeid } },
+      metadata: {
+        timestamp: now,
+        refresh_interval_millis: 300_000,
+        woeid: { name: WOEIDS[woeid] ?? 'Unknown', id: woeid },
+      },
     };
   },
   ...RECORDED_SHAPES,
@@ -91,7 +108,12 @@ function livePost(p: Body, position: number): Body {
   }
   if (position % 5 === 4) {
     const text = `RT @${String(author.userName)}: ${String(p.text)}`;
-    return { ...out, isRetweet: true, text: [...text].length > 140 ? `${[...text].slice(0, 139).join('')}…` : text, retweeted_tweet: p };
+    return {
+      ...out,
+      isRetweet: true,
+      text: [...text].length > 140 ? `${[...text].slice(0, 139).join('')}…` : text,
+      retweeted_tweet: p,
+    };
   }
   return out;
 }

@@ -9,14 +9,19 @@ describe('default size over HTTP', () => {
     const c = sandbox();
     const root = c.sandbox.examples.bigThreadPostId;
     const seen = new Set<string>();
-    const { pages } = await walk(c, '/social/tweet/replies/v2', { tweetId: root, queryType: 'Latest' }, {
-      onPage: (body) => {
-        for (const p of body.tweets as { id: string }[]) {
-          expect(seen.has(p.id)).toBe(false);
-          seen.add(p.id);
-        }
+    const { pages } = await walk(
+      c,
+      '/social/tweet/replies/v2',
+      { tweetId: root, queryType: 'Latest' },
+      {
+        onPage: (body) => {
+          for (const p of body.tweets as { id: string }[]) {
+            expect(seen.has(p.id)).toBe(false);
+            seen.add(p.id);
+          }
+        },
       },
-    });
+    );
     expect(seen.size).toBeGreaterThanOrEqual(10_001);
     expect(pages.length).toBe(Math.ceil(seen.size / 20));
   }, 60_000);

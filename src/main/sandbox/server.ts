@@ -91,7 +91,8 @@ export function buildSandbox(opts: SandboxOptions = {}): BuiltSandbox {
     app.route({
       method: ['POST', 'PUT', 'PATCH', 'DELETE'],
       url: op.path,
-      handler: async (_req, reply) => reply.code(405).header('allow', 'GET, HEAD').send({ detail: 'Method Not Allowed' }),
+      handler: async (_req, reply) =>
+        reply.code(405).header('allow', 'GET, HEAD').send({ detail: 'Method Not Allowed' }),
     });
   }
 
@@ -113,7 +114,14 @@ export function buildSandbox(opts: SandboxOptions = {}): BuiltSandbox {
       const spec = imageSpec(seed, m.kind, m.id);
       if (m.ext === 'png') return pngImage(spec);
       const u = m.kind === 'avatar' ? world.userIndex(m.id) : -1;
-      const label = u >= 0 ? (world.users[u]?.name ?? '').split(/\s+/).map((w) => w.charAt(0)).join('').slice(0, 2) : '';
+      const label =
+        u >= 0
+          ? (world.users[u]?.name ?? '')
+              .split(/\s+/)
+              .map((w) => w.charAt(0))
+              .join('')
+              .slice(0, 2)
+          : '';
       return svgImage(spec, label);
     });
     return reply
@@ -125,7 +133,15 @@ export function buildSandbox(opts: SandboxOptions = {}): BuiltSandbox {
 
   app.setNotFoundHandler((req, reply) => {
     if (req.url.startsWith('/social/')) {
-      state.log.add({ at: clock.now(), method: req.method, url: req.url, operation: null, status: 404, ms: 0, key: req.headers['x-api-key'] === undefined ? 'none' : 'sent' });
+      state.log.add({
+        at: clock.now(),
+        method: req.method,
+        url: req.url,
+        operation: null,
+        status: 404,
+        ms: 0,
+        key: req.headers['x-api-key'] === undefined ? 'none' : 'sent',
+      });
     }
     return reply.code(404).send({ detail: 'Not Found' });
   });

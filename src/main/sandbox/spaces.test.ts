@@ -25,7 +25,9 @@ describe('spaces', () => {
     expect(first.state).toBe('Running');
     expect(first.participants.poll_interval_sec).toBe(POLL_INTERVAL_SEC);
     expect(first.participants.listeners.length).toBeGreaterThan(10);
-    expect(first.participants.total).toBe(first.participants.admins.length + first.participants.speakers.length + first.participants.listeners.length);
+    expect(first.participants.total).toBe(
+      first.participants.admins.length + first.participants.speakers.length + first.participants.listeners.length,
+    );
     expect(first.total_live_listeners).toBe(first.participants.listeners.length);
     expect(await space(c, id)).toEqual(first);
 

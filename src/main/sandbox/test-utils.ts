@@ -19,7 +19,12 @@ export interface Client {
 }
 
 export function client(sandbox: Sandbox): Client {
-  const call = async <T>(method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Answer<T>> => {
+  const call = async <T>(
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    body?: unknown,
+  ): Promise<Answer<T>> => {
     const res = await fetch(sandbox.baseUrl + path, {
       method,
       headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },

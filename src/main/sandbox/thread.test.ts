@@ -45,6 +45,8 @@ describe('the demo sandbox in a worker thread', () => {
   it('reports a sandbox that cannot start instead of hanging', async () => {
     const first = await startSandboxInWorker({ port: 0, size: 'small' }, { entry, execArgv });
     running.push(first);
-    await expect(startSandboxInWorker({ port: first.port, size: 'small' }, { entry, execArgv })).rejects.toThrow(/EADDRINUSE|address/i);
+    await expect(startSandboxInWorker({ port: first.port, size: 'small' }, { entry, execArgv })).rejects.toThrow(
+      /EADDRINUSE|address/i,
+    );
   });
 });

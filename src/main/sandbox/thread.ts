@@ -33,7 +33,10 @@ export interface ThreadOptions {
 export type ThreadSandboxOptions = Omit<SandboxOptions, 'now'>;
 
 export function startSandboxInWorker(options: ThreadSandboxOptions, thread: ThreadOptions): Promise<SandboxThread> {
-  const worker = new Worker(thread.entry, { workerData: options, ...(thread.execArgv ? { execArgv: thread.execArgv } : {}) });
+  const worker = new Worker(thread.entry, {
+    workerData: options,
+    ...(thread.execArgv ? { execArgv: thread.execArgv } : {}),
+  });
   return new Promise((resolve, reject) => {
     let started = false;
     worker.on('error', (error) => (started ? thread.onError?.(error) : reject(error)));
@@ -46,7 +49,12 @@ export function startSandboxInWorker(options: ThreadSandboxOptions, thread: Thre
         void worker.terminate();
       } else if (message.type === 'ready') {
         started = true;
-        resolve({ baseUrl: message.baseUrl, port: message.port, examples: message.examples, close: () => closeWorker(worker) });
+        resolve({
+          baseUrl: message.baseUrl,
+          port: message.port,
+          examples: message.examples,
+          close: () => closeWorker(worker),
+        });
       }
     });
   });

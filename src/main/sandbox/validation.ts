@@ -68,5 +68,10 @@ export function detailAsString(detail: readonly DetailItem[]): string {
 }
 
 export function cursorError(cursor: unknown): DetailItem {
-  return { loc: ['query', 'cursor'], msg: 'Invalid cursor: pass next_cursor from the previous page unchanged', type: 'value_error', input: cursor };
+  return {
+    loc: ['query', 'cursor'],
+    msg: 'Invalid cursor: pass next_cursor from the previous page unchanged',
+    type: 'value_error',
+    input: cursor,
+  };
 }

@@ -21,7 +21,8 @@ describe('posts', () => {
       const thread = await all<Post>(c, '/social/tweet/replies/v2', { tweetId: root, queryType });
       expect(thread[0]?.id).toBe(root);
       const position = new Map(thread.map((p, k) => [p.id, k]));
-      for (const p of thread.slice(1)) expect(position.get(p.inReplyToId as string)).toBeLessThan(position.get(p.id) as number);
+      for (const p of thread.slice(1))
+        expect(position.get(p.inReplyToId as string)).toBeLessThan(position.get(p.id) as number);
       // depth-first (pre-order): each reply's parent is on the path from the root to the previous item
       const path: string[] = [root];
       for (const p of thread.slice(1)) {
@@ -30,8 +31,11 @@ describe('posts', () => {
         path.push(p.id);
       }
       const direct = thread.filter((p) => p.inReplyToId === root);
-      if (queryType === 'Latest') for (let i = 1; i < direct.length; i++) expect(BigInt(direct[i - 1]!.id) > BigInt(direct[i]!.id)).toBe(true);
-      if (queryType === 'Likes') for (let i = 1; i < direct.length; i++) expect(direct[i - 1]!.likeCount).toBeGreaterThanOrEqual(direct[i]!.likeCount);
+      if (queryType === 'Latest')
+        for (let i = 1; i < direct.length; i++) expect(BigInt(direct[i - 1]!.id) > BigInt(direct[i]!.id)).toBe(true);
+      if (queryType === 'Likes')
+        for (let i = 1; i < direct.length; i++)
+          expect(direct[i - 1]!.likeCount).toBeGreaterThanOrEqual(direct[i]!.likeCount);
     }
   });
 
@@ -93,13 +97,16 @@ describe('people', () => {
   it('search ranks an exact handle first, then handle prefixes, names, bios', async () => {
     const c = sandbox();
     const { userName, id } = c.sandbox.examples.profile;
-    const exact = (await c.get<{ users: User[] }>(`/social/user/search${qs({ query: userName.toUpperCase() })}`)).json.users;
+    const exact = (await c.get<{ users: User[] }>(`/social/user/search${qs({ query: userName.toUpperCase() })}`)).json
+      .users;
     expect(exact[0]?.id).toBe(id);
     const prefix = userName.slice(0, 3).toLowerCase();
     const users = await all<User>(c, '/social/user/search', { query: prefix }, 'users');
-    const rank = (u: User): number => (u.userName.toLowerCase().startsWith(prefix) ? 0 : u.userName.toLowerCase().includes(prefix) ? 1 : 2);
+    const rank = (u: User): number =>
+      u.userName.toLowerCase().startsWith(prefix) ? 0 : u.userName.toLowerCase().includes(prefix) ? 1 : 2;
     for (let i = 1; i < users.length; i++) expect(rank(users[i - 1]!)).toBeLessThanOrEqual(rank(users[i]!));
-    for (const u of users.filter((x) => rank(x) === 2)) expect(`${u.name} ${u.description}`.toLowerCase()).toContain(prefix);
+    for (const u of users.filter((x) => rank(x) === 2))
+      expect(`${u.name} ${u.description}`.toLowerCase()).toContain(prefix);
     expect(users.every((u) => typeof u.statusesCount === 'number')).toBe(true);
   });
 

@@ -45,11 +45,20 @@ type Handlers = { [K in AvailableOperationId]: (p: ParamsOf<K>, ctx: ViewContext
 const forward = (a: ArrayLike<number>): Sequence => ({ length: a.length, get: (k) => a[k] as number });
 const backward = (a: ArrayLike<number>): Sequence => ({ length: a.length, get: (k) => a[a.length - 1 - k] as number });
 
-const notFound = (what: string, id: string | number): { notFound: string } => ({ notFound: `No ${what} found for ${JSON.stringify(String(id))}` });
+const notFound = (what: string, id: string | number): { notFound: string } => ({
+  notFound: `No ${what} found for ${JSON.stringify(String(id))}`,
+});
 
 /** comma-separated ids, trimmed, without repeats, in the order asked */
 export function idList(raw: string): string[] {
-  return [...new Set(raw.split(',').map((s) => s.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 export class Views {
@@ -68,7 +77,10 @@ export class Views {
     postRepliesV2: ({ tweetId, queryType }, { world }) => {
       const i = world.postIndex(tweetId);
       if (i < 0) return notFound('post', tweetId);
-      return { sequence: forward(this.thread(i, (queryType ?? 'Relevance') as QueryType)), render: (k) => world.post(k) };
+      return {
+        sequence: forward(this.thread(i, (queryType ?? 'Relevance') as QueryType)),
+        render: (k) => world.post(k),
+      };
     },
     postReplies: ({ tweetId }, { world }) => {
       const i = world.postIndex(tweetId);
@@ -80,7 +92,10 @@ export class Views {
       if (u < 0) return notFound('user', userName);
       return { sequence: backward(group(world.graph.mentions, u)), render: (k) => world.post(k) };
     },
-    userSearch: ({ query }, { world }) => ({ sequence: forward(this.search(query)), render: (u) => world.user(u, true) }),
+    userSearch: ({ query }, { world }) => ({
+      sequence: forward(this.search(query)),
+      render: (u) => world.user(u, true),
+    }),
     postsByIds: ({ tweet_ids }, { world }) => ({
       items: idList(tweet_ids)
         .map((id) => world.postIndex(id))
@@ -100,11 +115,16 @@ export class Views {
       const u = world.userIndex(userId);
       if (u < 0) return notFound('user', userId);
       const replies = liveDefaults && !given.has('includeReplies') ? false : includeReplies !== false;
-      return { sequence: forward(this.timeline(u, replies, includeParentTweet === true)), render: (k) => world.post(k) };
+      return {
+        sequence: forward(this.timeline(u, replies, includeParentTweet === true)),
+        render: (k) => world.post(k),
+      };
     },
     spaceDetail: ({ space_id }, { world, now }) => {
       const s = world.space(space_id);
-      return s ? { data: { data: { audio_space_by_rest_id: world.spaceData(s, now) } }, volatile: true } : notFound('space', space_id);
+      return s
+        ? { data: { data: { audio_space_by_rest_id: world.spaceData(s, now) } }, volatile: true }
+        : notFound('space', space_id);
     },
     usersByIds: ({ userIds }, { world }) => ({
       items: idList(userIds)
@@ -132,7 +152,9 @@ export class Views {
    * (`members-live`): a community's members or moderators, users drawn from the world by the
    * community's position (moderators are the first few).
    */
-  readonly announced: Partial<Record<OperationId, (p: { community_id: string }, ctx: ViewContext) => Outcome<'communityMembers'>>> = {
+  readonly announced: Partial<
+    Record<OperationId, (p: { community_id: string }, ctx: ViewContext) => Outcome<'communityMembers'>>
+  > = {
     communityMembers: ({ community_id }, { world }) => this.communityPeople(world, community_id, false),
     communityModerators: ({ community_id }, { world }) => this.communityPeople(world, community_id, true),
   };
@@ -155,7 +177,9 @@ export class Views {
           ? i
           : queryType === 'Likes'
             ? (g.likes[i] as number)
-            : (g.likes[i] as number) + 25 * group(g.replies, i).length + (this.world.users[g.author[i] as number]?.verified ? 100 : 0);
+            : (g.likes[i] as number) +
+              25 * group(g.replies, i).length +
+              (this.world.users[g.author[i] as number]?.verified ? 100 : 0);
       const byScore = (a: number, b: number): number => score(b) - score(a) || a - b;
       const out: number[] = [root];
       const stack = Array.from(group(g.replies, root)).sort(byScore).reverse();
@@ -179,13 +203,19 @@ export class Views {
         let total = 0;
         for (const w of words) {
           const s =
-            handle === w ? 100
-            : handle.startsWith(w) ? 60
-            : handle.includes(w) ? 40
-            : name.split(/\s+/).some((part) => part.startsWith(w)) ? 30
-            : name.includes(w) ? 20
-            : bio.includes(w) ? 10
-            : 0;
+            handle === w
+              ? 100
+              : handle.startsWith(w)
+                ? 60
+                : handle.includes(w)
+                  ? 40
+                  : name.split(/\s+/).some((part) => part.startsWith(w))
+                    ? 30
+                    : name.includes(w)
+                      ? 20
+                      : bio.includes(w)
+                        ? 10
+                        : 0;
           if (s === 0) {
             total = 0;
             break;
@@ -195,7 +225,9 @@ export class Views {
         if (total > 0) scored.push([user.index, total]);
       }
       const users = this.world.users;
-      scored.sort((a, b) => b[1] - a[1] || (users[b[0]]?.followers ?? 0) - (users[a[0]]?.followers ?? 0) || a[0] - b[0]);
+      scored.sort(
+        (a, b) => b[1] - a[1] || (users[b[0]]?.followers ?? 0) - (users[a[0]]?.followers ?? 0) || a[0] - b[0],
+      );
       return Int32Array.from(scored, (s) => s[0]);
     });
   }

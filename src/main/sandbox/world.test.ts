@@ -71,7 +71,11 @@ describe('posts', () => {
     for (const p of posts) {
       checkEntities(p);
       if (p.quoted_tweet) checkEntities(p.quoted_tweet);
-      if (codePoints(p.text) !== p.text.length && (p.entities?.hashtags?.length || p.entities?.urls?.length || p.entities?.media?.length)) astral++;
+      if (
+        codePoints(p.text) !== p.text.length &&
+        (p.entities?.hashtags?.length || p.entities?.urls?.length || p.entities?.media?.length)
+      )
+        astral++;
     }
     expect(astral).toBeGreaterThan(5); // the check above really covered surrogate pairs
   });
@@ -86,7 +90,8 @@ describe('posts', () => {
     expect(new Set(posts.map((p) => p.lang)).size).toBeGreaterThanOrEqual(5);
     const media = posts.flatMap((p) => p.entities?.media ?? []);
     expect(media.some((m) => (m.media_results.result.media_info.alt_text ?? '').length > 0)).toBe(true);
-    for (const m of media) expect(m.media_results.result.media_info.color_info?.palette.length).toBeGreaterThanOrEqual(2);
+    for (const m of media)
+      expect(m.media_results.result.media_info.color_info?.palette.length).toBeGreaterThanOrEqual(2);
   });
 
   it('replies come after their parent, in the parent conversation, with the reply prefix outside displayTextRange', () => {
@@ -120,7 +125,10 @@ describe('users', () => {
     expect(new Set(users.map((u) => u.userName.toLowerCase())).size).toBe(users.length);
     for (const u of users) {
       expect(User.safeParse(u).success).toBe(true);
-      const d = (u.profile_bio?.entities?.description ?? {}) as { urls?: { url: string; indices: [number, number] }[]; user_mentions?: { screen_name: string; indices: [number, number] }[] };
+      const d = (u.profile_bio?.entities?.description ?? {}) as {
+        urls?: { url: string; indices: [number, number] }[];
+        user_mentions?: { screen_name: string; indices: [number, number] }[];
+      };
       for (const url of d.urls ?? []) expect(slice(u.description, url.indices)).toBe(url.url);
       for (const m of d.user_mentions ?? []) expect(slice(u.description, m.indices)).toBe(`@${m.screen_name}`);
     }
@@ -176,7 +184,6 @@ describe('default size', () => {
     expect(group(g.quotes, g.muchQuoted).length).toBeGreaterThanOrEqual(2_000);
     expect(world.examples.muchQuotedPostId).toBe(g.ids[g.muchQuoted]);
   });
-
 });
 
 describe('lazy drawing', () => {

@@ -103,7 +103,8 @@ export function createClientServices(deps: ClientServicesDeps): ClientServices {
   const currentKey = () => keys.key() ?? sessionKeyFromStart;
   /** the origin the key in use was entered for: a key given at start-up belongs to the start-up base URL */
   let sessionKeyOrigin = baseUrlOrigin(override.baseUrl ?? settings().baseUrl);
-  const keyOrigin = () => (keys.key() !== null ? keys.origin() : sessionKeyFromStart !== null ? sessionKeyOrigin : null);
+  const keyOrigin = () =>
+    keys.key() !== null ? keys.origin() : sessionKeyFromStart !== null ? sessionKeyOrigin : null;
 
   const secrets = () => [...keys.secrets(), ...(sessionKeyFromStart ? [sessionKeyFromStart] : [])];
   const logger = createLogger({
@@ -113,7 +114,13 @@ export function createClientServices(deps: ClientServicesDeps): ClientServices {
     now: () => clock.now(),
   });
 
-  const usage = createUsageMeter({ dir: deps.userDataDir, prices: () => settings().prices, mode, now: () => clock.now(), budget: () => settings().creditsPerHour });
+  const usage = createUsageMeter({
+    dir: deps.userDataDir,
+    prices: () => settings().prices,
+    mode,
+    now: () => clock.now(),
+    budget: () => settings().creditsPerHour,
+  });
   const limiterFor = limitersByBaseUrl(clock);
   const rateFor = (s: Settings) => (s.mode === 'demo' ? DEMO_RPS : Math.min(s.requestsPerSecond, store.paceCeiling()));
   const limiter = createRateLimiter(clock, mode() === 'demo' ? DEMO_RPS : settings().requestsPerSecond);
@@ -131,10 +138,14 @@ export function createClientServices(deps: ClientServicesDeps): ClientServices {
     const spent = usage.spentSince(clock.now() - HOUR_MS);
     if (spent < s.creditsPerHour) return;
     const retryAt = usage.budgetFreesAt(HOUR_MS, s.creditsPerHour) ?? clock.now() + HOUR_MS;
-    throw makeError('rate-limited', `Skein's budget of ${fmt(s.creditsPerHour)} credits an hour is spent (${fmt(spent)} in the last 60 minutes).`, {
-      retryAt,
-      action: 'Wait, or raise the hourly budget in Settings (Skein asks you to confirm).',
-    });
+    throw makeError(
+      'rate-limited',
+      `Skein's budget of ${fmt(s.creditsPerHour)} credits an hour is spent (${fmt(spent)} in the last 60 minutes).`,
+      {
+        retryAt,
+        action: 'Wait, or raise the hourly budget in Settings (Skein asks you to confirm).',
+      },
+    );
   }
 
   async function target(): Promise<Target> {
@@ -145,19 +156,30 @@ export function createClientServices(deps: ClientServicesDeps): ClientServices {
       return { baseUrl, key: null, limiter: limiterFor(baseUrl, DEMO_RPS) };
     }
     if (s.baseUrl === UNCONFIRMED_BASE_URL) {
-      throw makeError('validation', 'Live mode needs the address of the Social Data Read API: the spec does not publish it.', {
-        fields: [{ field: 'baseUrl', message: 'enter the base URL your API provider gave you' }],
-        action: 'Open Settings and enter the base URL, or switch to Demo mode.',
-      });
+      throw makeError(
+        'validation',
+        'Live mode needs the address of the Social Data Read API: the spec does not publish it.',
+        {
+          fields: [{ field: 'baseUrl', message: 'enter the base URL your API provider gave you' }],
+          action: 'Open Settings and enter the base URL, or switch to Demo mode.',
+        },
+      );
     }
     const origin = baseUrlOrigin(s.baseUrl);
-    if (origin === null) throw makeError('validation', 'The base URL must be https:// (http:// only for localhost).', { action: 'Open Settings and correct the base URL.' });
+    if (origin === null)
+      throw makeError('validation', 'The base URL must be https:// (http:// only for localhost).', {
+        action: 'Open Settings and correct the base URL.',
+      });
     const key = currentKey();
     if (key !== null && keyOrigin() !== origin) {
       // main never sends the key to an origin it was not entered for, whatever the renderer set
-      throw makeError('unauthorized', `Your API key was entered for ${keyOrigin() ?? 'another address'}; Skein does not send it to ${origin}.`, {
-        action: 'Enter the key again in Settings to use it with this address.',
-      });
+      throw makeError(
+        'unauthorized',
+        `Your API key was entered for ${keyOrigin() ?? 'another address'}; Skein does not send it to ${origin}.`,
+        {
+          action: 'Enter the key again in Settings to use it with this address.',
+        },
+      );
     }
     const paced = limiterFor(s.baseUrl, rateFor(s));
     return {
@@ -198,7 +220,9 @@ export function createClientServices(deps: ClientServicesDeps): ClientServices {
   /** asks the user; a no leaves the setting as it was */
   async function ask(title: string, detail: string, confirmLabel: string): Promise<void> {
     if (await confirm({ title, detail, confirmLabel })) return;
-    throw new SkeinError('cancelled', `Not changed: ${title.replace(/\?$/, '')} was not confirmed.`, { action: 'Change it again and confirm in the dialog Skein shows.' });
+    throw new SkeinError('cancelled', `Not changed: ${title.replace(/\?$/, '')} was not confirmed.`, {
+      action: 'Change it again and confirm in the dialog Skein shows.',
+    });
   }
 
   /** what needs the user's own yes before the patch is saved; returns what to do once it is */
@@ -208,25 +232,44 @@ export function createClientServices(deps: ClientServicesDeps): ClientServices {
       const to = baseUrlOrigin(patch.baseUrl.replace(/\/+$/, ''));
       const from = keyOrigin();
       if (to !== null && currentKey() !== null && from !== to) {
-        await ask(`Send your API key to ${to}?`, `Your key was entered for ${from ?? 'another address'}. Skein will send it to ${to} with every live call. Say no unless you typed this address yourself.`, 'Send my key there');
+        await ask(
+          `Send your API key to ${to}?`,
+          `Your key was entered for ${from ?? 'another address'}. Skein will send it to ${to} with every live call. Say no unless you typed this address yourself.`,
+          'Send my key there',
+        );
         after.push(() => (keys.key() !== null ? keys.rebind(to) : void (sessionKeyOrigin = to)));
       }
     }
     if (patch.requestsPerSecond !== undefined && patch.requestsPerSecond > store.paceCeiling()) {
       const rps = patch.requestsPerSecond;
       const hourly = Math.round(rps * 3600);
-      await ask(`Allow up to ${fmt(rps)} requests per second?`, `Skein may then send up to ${fmt(hourly)} paid requests an hour (the hourly budget of ${fmt(before.creditsPerHour)} credits still applies).`, 'Allow');
+      await ask(
+        `Allow up to ${fmt(rps)} requests per second?`,
+        `Skein may then send up to ${fmt(hourly)} paid requests an hour (the hourly budget of ${fmt(before.creditsPerHour)} credits still applies).`,
+        'Allow',
+      );
       after.push(() => store.setPaceCeiling(rps));
     }
     if (patch.requestsPerSecond !== undefined && patch.requestsPerSecond !== before.requestsPerSecond) {
-      after.push(() => usage.note('pace', `Pace set from ${fmt(before.requestsPerSecond)} to ${fmt(patch.requestsPerSecond ?? 0)} requests per second.`));
+      after.push(() =>
+        usage.note(
+          'pace',
+          `Pace set from ${fmt(before.requestsPerSecond)} to ${fmt(patch.requestsPerSecond ?? 0)} requests per second.`,
+        ),
+      );
     }
     if (patch.creditsPerHour !== undefined && patch.creditsPerHour !== before.creditsPerHour) {
       const to = patch.creditsPerHour;
       if (to > before.creditsPerHour) {
-        await ask(`Raise the budget to ${fmt(to)} credits an hour?`, `About ${fmt(to / before.prices.creditsPerUsd)} USD an hour at your price table, from ${fmt(before.creditsPerHour)} credits.`, 'Raise the budget');
+        await ask(
+          `Raise the budget to ${fmt(to)} credits an hour?`,
+          `About ${fmt(to / before.prices.creditsPerUsd)} USD an hour at your price table, from ${fmt(before.creditsPerHour)} credits.`,
+          'Raise the budget',
+        );
       }
-      after.push(() => usage.note('budget', `Hourly budget set from ${fmt(before.creditsPerHour)} to ${fmt(to)} credits.`));
+      after.push(() =>
+        usage.note('budget', `Hourly budget set from ${fmt(before.creditsPerHour)} to ${fmt(to)} credits.`),
+      );
     }
     if (patch.persistKeyWithoutKeyring === true && !before.persistKeyWithoutKeyring) {
       await ask(
@@ -236,7 +279,9 @@ export function createClientServices(deps: ClientServicesDeps): ClientServices {
       );
     }
     if (patch.prices !== undefined) {
-      const changed = (Object.keys(patch.prices) as Array<keyof Settings['prices']>).filter((k) => patch.prices?.[k] !== before.prices[k]);
+      const changed = (Object.keys(patch.prices) as Array<keyof Settings['prices']>).filter(
+        (k) => patch.prices?.[k] !== before.prices[k],
+      );
       if (changed.length > 0) {
         const list = changed.map((k) => `${k} ${fmt(before.prices[k])} → ${fmt(patch.prices?.[k] ?? 0)}`).join(', ');
         after.push(() => usage.note('prices', `Price table edited: ${list}.`));
@@ -257,7 +302,12 @@ export function createClientServices(deps: ClientServicesDeps): ClientServices {
       await ready;
       const status = await keys.status();
       if (status.configured || sessionKeyFromStart === null) return status;
-      return { ...status, configured: true, storage: 'session', reason: 'Given when Skein started and kept in memory for this session only.' };
+      return {
+        ...status,
+        configured: true,
+        storage: 'session',
+        reason: 'Given when Skein started and kept in memory for this session only.',
+      };
     },
     async updateSettings(patch) {
       await ready;

@@ -4,14 +4,23 @@ import { createLogger, redactText } from './logger';
 describe('redacting logger', () => {
   const setup = (secrets: string[], level?: 'debug' | 'info' | 'warn' | 'error') => {
     const lines: string[] = [];
-    const log = createLogger({ write: (l) => lines.push(l), secrets: () => secrets, now: () => 0, ...(level ? { level } : {}) });
+    const log = createLogger({
+      write: (l) => lines.push(l),
+      secrets: () => secrets,
+      now: () => 0,
+      ...(level ? { level } : {}),
+    });
     return { lines, log };
   };
 
   it('cuts the key out of messages and details, in every spelling', () => {
     const key = 'CANARY-a1b2+c3/d4"e5';
     const { lines, log } = setup([key]);
-    log.error(`failed with ${key}`, { url: `https://api.example/?k=${encodeURIComponent(key)}`, nested: [{ text: key }], err: new Error(`boom ${key}`) });
+    log.error(`failed with ${key}`, {
+      url: `https://api.example/?k=${encodeURIComponent(key)}`,
+      nested: [{ text: key }],
+      err: new Error(`boom ${key}`),
+    });
     expect(lines).toHaveLength(1);
     expect(lines[0]).not.toContain('CANARY-a1b2');
     expect(lines[0]).toContain('[redacted]');
@@ -36,7 +45,12 @@ describe('redacting logger', () => {
     log.info('quiet');
     log.warn('loud', { n: 1 });
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0]!)).toEqual({ t: new Date(0).toISOString(), level: 'warn', msg: 'loud', detail: { n: 1 } });
+    expect(JSON.parse(lines[0]!)).toEqual({
+      t: new Date(0).toISOString(),
+      level: 'warn',
+      msg: 'loud',
+      detail: { n: 1 },
+    });
   });
 
   it('redactText leaves short or absent secrets alone', () => {

@@ -15,7 +15,14 @@ import { parseArgs } from 'node:util';
 import { createCore, type Core } from '../core';
 import { bindHost, startWebShell, type WebShell } from './server';
 import { isLoopback } from './security';
-import { defaultExportsDir, defaultUserDataDir, exportsFolderSaver, openInBrowser, shellSecretStorage, terminalConfirm } from './platform';
+import {
+  defaultExportsDir,
+  defaultUserDataDir,
+  exportsFolderSaver,
+  openInBrowser,
+  shellSecretStorage,
+  terminalConfirm,
+} from './platform';
 
 export interface WebShellCliOptions {
   port: number;
@@ -46,7 +53,8 @@ export function parseWebShellArgs(argv: readonly string[]): WebShellCliOptions |
   }
   if (values.help) return { help: true };
   const port = values.port === undefined ? 0 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) return { error: `--port must be a port number, not ${values.port}` };
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    return { error: `--port must be a port number, not ${values.port}` };
   return {
     port,
     host: values.host ?? '127.0.0.1',
@@ -72,7 +80,9 @@ export interface RunningWebShell {
 function appVersion(): string {
   for (const candidate of ['../../package.json', '../../../package.json']) {
     try {
-      return (JSON.parse(readFileSync(join(import.meta.dirname, candidate), 'utf8')) as { name?: string; version: string }).version;
+      return (
+        JSON.parse(readFileSync(join(import.meta.dirname, candidate), 'utf8')) as { name?: string; version: string }
+      ).version;
     } catch {
       /* next */
     }
@@ -85,7 +95,10 @@ function appVersion(): string {
  * cannot run. Prints the URL (the only place the secret is ever written) and
  * opens the system browser where there is one. Throws with a one-sentence reason.
  */
-export async function runWebShell(argv: readonly string[], out: (line: string) => void = (l) => console.log(l)): Promise<RunningWebShell | null> {
+export async function runWebShell(
+  argv: readonly string[],
+  out: (line: string) => void = (l) => console.log(l),
+): Promise<RunningWebShell | null> {
   const parsed = parseWebShellArgs(argv);
   if ('help' in parsed) {
     out(USAGE);
@@ -94,7 +107,8 @@ export async function runWebShell(argv: readonly string[], out: (line: string) =
   if ('error' in parsed) throw new Error(`${parsed.error}\n${USAGE}`);
   const host = bindHost(parsed.host, parsed.hostGiven);
   const rendererDir = join(import.meta.dirname, '../renderer');
-  if (!existsSync(join(rendererDir, 'index.html'))) throw new Error(`there is no built renderer in ${rendererDir}: run \`npm run build\` first.`);
+  if (!existsSync(join(rendererDir, 'index.html')))
+    throw new Error(`there is no built renderer in ${rendererDir}: run \`npm run build\` first.`);
   let shell: WebShell | undefined;
   const core = createCore({
     userDataDir: process.env.SKEIN_USER_DATA_DIR || defaultUserDataDir(),
@@ -113,7 +127,10 @@ export async function runWebShell(argv: readonly string[], out: (line: string) =
       setProgress: (value) => shell?.platform.setProgress(value),
       notify: (title, body) => shell?.platform.notify(title, body),
     },
-    log: { error: (message, error) => console.error(`[skein] ${message}`, error), warn: (message) => console.warn(`[skein] ${message}`) },
+    log: {
+      error: (message, error) => console.error(`[skein] ${message}`, error),
+      warn: (message) => console.warn(`[skein] ${message}`),
+    },
   });
   try {
     shell = await startWebShell({
@@ -130,9 +147,13 @@ export async function runWebShell(argv: readonly string[], out: (line: string) =
     throw error;
   }
   if (!isLoopback(host)) {
-    out(`Warning: Skein listens on ${host}, reachable from other machines, over plain HTTP: the URL's secret and your data cross the network unencrypted. Prefer the default 127.0.0.1 with an SSH tunnel (ssh -L ${shell.port}:127.0.0.1:${shell.port} host).`);
+    out(
+      `Warning: Skein listens on ${host}, reachable from other machines, over plain HTTP: the URL's secret and your data cross the network unencrypted. Prefer the default 127.0.0.1 with an SSH tunnel (ssh -L ${shell.port}:127.0.0.1:${shell.port} host).`,
+    );
   }
-  out(`Skein is running in your browser at:\n\n    ${shell.url}\n\nExports are written to ${parsed.exportsDir}. Press Ctrl+C to stop.`);
+  out(
+    `Skein is running in your browser at:\n\n    ${shell.url}\n\nExports are written to ${parsed.exportsDir}. Press Ctrl+C to stop.`,
+  );
   const cleanup = parsed.open ? await openInBrowser(shell.url).catch(() => false as const) : false;
   if (parsed.open && !cleanup) out('(No system browser to open here: open the URL above in yours.)');
   const running = shell;

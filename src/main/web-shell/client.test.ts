@@ -25,12 +25,18 @@ function fakePage(options: { permission?: string; open?: boolean; status?: numbe
       if (body.subscribe) return new Response(stream, { status: 200 });
       calls.push(body);
       const data = body.channel === channelName('app', 'openExternal') ? { opened: true } : {};
-      return new Response(JSON.stringify({ ok: true, data }), { status: options.status ?? 200, headers: options.open ? { 'X-Skein-Open': '1' } : {} });
+      return new Response(JSON.stringify({ ok: true, data }), {
+        status: options.status ?? 200,
+        headers: options.open ? { 'X-Skein-Open': '1' } : {},
+      });
     }) as unknown as typeof fetch,
     crypto: { randomUUID: () => 'page-1' },
     document: {
       title: 'Skein',
-      documentElement: { setAttribute: (n: string, v: string) => attributes.set(n, v), removeAttribute: (n: string) => attributes.delete(n) },
+      documentElement: {
+        setAttribute: (n: string, v: string) => attributes.set(n, v),
+        removeAttribute: (n: string) => attributes.delete(n),
+      },
     },
     Notification: Object.assign(
       function (this: unknown, title: string, o: { body: string }) {
@@ -42,11 +48,22 @@ function fakePage(options: { permission?: string; open?: boolean; status?: numbe
     addEventListener: () => {},
     setTimeout: (fn: () => void) => setTimeout(fn, 0),
   };
-  const bridge = installWebBridge(win, buildBridge, bridgeLayout(), '/__skein/bridge', 'data-skein-events') as Record<string, Record<string, (input?: unknown) => Promise<unknown>>> & {
+  const bridge = installWebBridge(win, buildBridge, bridgeLayout(), '/__skein/bridge', 'data-skein-events') as Record<
+    string,
+    Record<string, (input?: unknown) => Promise<unknown>>
+  > & {
     events: { on(name: string, cb: (p: unknown) => void): () => void };
   };
   const live = () => vi.waitFor(() => expect(attributes.get('data-skein-events')).toBe('live'));
-  return { win, bridge, push: (m: unknown) => push?.(JSON.stringify(m)), calls, notifications, requestPermission, live };
+  return {
+    win,
+    bridge,
+    push: (m: unknown) => push?.(JSON.stringify(m)),
+    calls,
+    notifications,
+    requestPermission,
+    live,
+  };
 }
 
 describe('the browser shell in the page', () => {
@@ -108,7 +125,10 @@ describe('the browser shell in the page', () => {
 
   it('turns a refused call into an error envelope, never a throw', async () => {
     const page = fakePage({ status: 401 });
-    expect(await page.bridge.app!.info!()).toMatchObject({ ok: false, error: { code: 'internal', message: expect.stringContaining('401') } });
+    expect(await page.bridge.app!.info!()).toMatchObject({
+      ok: false,
+      error: { code: 'internal', message: expect.stringContaining('401') },
+    });
   });
 
   it('is served as a script that defines window.skein from the preload builder', () => {
@@ -145,7 +165,9 @@ describe('the desktop menu shortcuts in the browser shell', () => {
       },
       setTimeout: (fn: () => void) => setTimeout(fn, 0),
     };
-    const bridge = installWebBridge(win, buildBridge, bridgeLayout(), '/e', 'data-x', [{ key: 'e', shift: false, command: 'export' }]) as {
+    const bridge = installWebBridge(win, buildBridge, bridgeLayout(), '/e', 'data-x', [
+      { key: 'e', shift: false, command: 'export' },
+    ]) as {
       events: { on(name: string, cb: (p: unknown) => void): () => void };
     };
     const seen: unknown[] = [];

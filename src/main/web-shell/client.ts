@@ -18,13 +18,23 @@ export const SCRIPT_PATH = '/__skein/bridge.js';
 export const EVENTS_ATTRIBUTE = 'data-skein-events';
 
 /** What the shell streams to a page (see the header). */
-export type StreamMessage = { c: string; p: unknown } | { progress: number | 'indeterminate' | null } | { notify: { title: string; body: string } };
+export type StreamMessage =
+  | { c: string; p: unknown }
+  | { progress: number | 'indeterminate' | null }
+  | { notify: { title: string; body: string } };
 
 interface PageGlobals {
   fetch: typeof fetch;
   crypto: { randomUUID(): string };
-  document: { title: string; documentElement: { setAttribute(n: string, v: string): void; removeAttribute(n: string): void } };
-  Notification?: { permission: string; requestPermission(): Promise<string>; new (title: string, options: { body: string }): unknown };
+  document: {
+    title: string;
+    documentElement: { setAttribute(n: string, v: string): void; removeAttribute(n: string): void };
+  };
+  Notification?: {
+    permission: string;
+    requestPermission(): Promise<string>;
+    new (title: string, options: { body: string }): unknown;
+  };
   open(url: string, target: string, features: string): unknown;
   addEventListener(type: string, listener: (event: KeyLike) => void, capture?: boolean): void;
   setTimeout(fn: () => void, ms: number): unknown;
@@ -72,14 +82,19 @@ export function installWebBridge(
 
   const unreachable = (message: string) => ({
     ok: false,
-    error: { code: 'internal', message, details: { action: 'Check that the Skein shell is still running in its terminal, then reload.' } },
+    error: {
+      code: 'internal',
+      message,
+      details: { action: 'Check that the Skein shell is still running in its terminal, then reload.' },
+    },
   });
 
   const showProgress = (value: number | 'indeterminate' | null) => {
     const title = win.document.title.replace(/^\[[^\]]*\] /, '');
     if (baseTitle === null || value !== null) baseTitle = title;
     if (value === null) win.document.title = baseTitle;
-    else win.document.title = `[${value === 'indeterminate' ? 'exporting' : `${Math.round(value * 100)}%`}] ${baseTitle}`;
+    else
+      win.document.title = `[${value === 'indeterminate' ? 'exporting' : `${Math.round(value * 100)}%`}] ${baseTitle}`;
   };
 
   const handle = (message: Record<string, unknown>) => {
@@ -150,7 +165,12 @@ export function installWebBridge(
     if (!res.ok) return unreachable(`Skein's shell refused the call (HTTP ${res.status}).`);
     const envelope = (await res.json()) as { ok: boolean; data?: unknown };
     // External links: main checked the URL (http/https); the page opens only https, as a normal new tab.
-    if (channel === layout.functions.app?.openExternal && envelope.ok && (envelope.data as { opened?: boolean } | undefined)?.opened && res.headers.get('x-skein-open') === '1') {
+    if (
+      channel === layout.functions.app?.openExternal &&
+      envelope.ok &&
+      (envelope.data as { opened?: boolean } | undefined)?.opened &&
+      res.headers.get('x-skein-open') === '1'
+    ) {
       const url = new URL(String((input as { url?: unknown }).url));
       if (url.protocol === 'https:') win.open(url.toString(), '_blank', 'noopener,noreferrer');
     }

@@ -4,7 +4,15 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createKeyStore } from '../services/keys/key-store';
 import { parseWebShellArgs } from './cli';
-import { canOpenBrowser, defaultUserDataDir, exportsFolderSaver, freePath, safeFileName, shellSecretStorage, terminalConfirm } from './platform';
+import {
+  canOpenBrowser,
+  defaultUserDataDir,
+  exportsFolderSaver,
+  freePath,
+  safeFileName,
+  shellSecretStorage,
+  terminalConfirm,
+} from './platform';
 import { isLoopback, readCookie, secretsEqual } from './security';
 import { PassThrough } from 'node:stream';
 
@@ -20,7 +28,15 @@ describe('the save "dialog" of the browser shell', () => {
   it('writes only inside the exports folder, whatever name it is handed', async () => {
     const dir = tempDir();
     const choose = exportsFolderSaver(join(dir, 'exports'));
-    for (const hostile of ['../../.bashrc', '/etc/passwd', 'C:\\Windows\\evil.csv', '..', '.hidden.csv', 'a\u0000b.csv', '']) {
+    for (const hostile of [
+      '../../.bashrc',
+      '/etc/passwd',
+      'C:\\Windows\\evil.csv',
+      '..',
+      '.hidden.csv',
+      'a\u0000b.csv',
+      '',
+    ]) {
       const path = await choose({ defaultPath: hostile });
       expect(path?.startsWith(join(dir, 'exports') + '/')).toBe(true);
       // eslint-disable-next-line no-control-regex
@@ -42,13 +58,21 @@ describe('the key in the browser shell', () => {
   it('stays in memory unless the user opts into a file only they can read', async () => {
     const dir = tempDir();
     let optedIn = false;
-    const keys = createKeyStore({ secrets: shellSecretStorage(), file: join(dir, 'api-key.json'), persistWithoutKeyring: () => optedIn });
+    const keys = createKeyStore({
+      secrets: shellSecretStorage(),
+      file: join(dir, 'api-key.json'),
+      persistWithoutKeyring: () => optedIn,
+    });
     expect(await keys.set('sk-live-1234567890')).toMatchObject({ configured: true, storage: 'session' });
     expect(() => statSync(join(dir, 'api-key.json'))).toThrow();
     optedIn = true;
     expect(await keys.reconsider()).toMatchObject({ storage: 'file' });
     expect(statSync(join(dir, 'api-key.json')).mode & 0o777).toBe(0o600);
-    const again = createKeyStore({ secrets: shellSecretStorage(), file: join(dir, 'api-key.json'), persistWithoutKeyring: () => true });
+    const again = createKeyStore({
+      secrets: shellSecretStorage(),
+      file: join(dir, 'api-key.json'),
+      persistWithoutKeyring: () => true,
+    });
     await again.load();
     expect(again.key()).toBe('sk-live-1234567890');
   });
@@ -95,7 +119,11 @@ describe('the gate helpers', () => {
 });
 
 describe('terminalConfirm: the question the page cannot answer', () => {
-  const request = { title: 'Send your API key to https://b.example?', detail: 'It was entered for https://a.example.', confirmLabel: 'Send it' };
+  const request = {
+    title: 'Send your API key to https://b.example?',
+    detail: 'It was entered for https://a.example.',
+    confirmLabel: 'Send it',
+  };
   const terminal = (typed: string[], tty = true) => {
     const input = Object.assign(new PassThrough(), { isTTY: tty });
     const output = new PassThrough();

@@ -96,9 +96,17 @@ export async function openInBrowser(url: string): Promise<(() => Promise<void>) 
   const dir = await mkdtemp(join(tmpdir(), 'skein-shell-'));
   const file = join(dir, 'open-skein.html');
   const escaped = url.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
-  await writeFile(file, `<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${escaped}"><title>Skein</title>\n`, { mode: 0o600 });
+  await writeFile(
+    file,
+    `<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${escaped}"><title>Skein</title>\n`,
+    { mode: 0o600 },
+  );
   const [command, args] =
-    process.platform === 'darwin' ? ['open', [file]] : process.platform === 'win32' ? ['explorer.exe', [file]] : ['xdg-open', [file]];
+    process.platform === 'darwin'
+      ? ['open', [file]]
+      : process.platform === 'win32'
+        ? ['explorer.exe', [file]]
+        : ['xdg-open', [file]];
   const opened = await new Promise<boolean>((done) => {
     const child = spawn(command, args as string[], { stdio: 'ignore', detached: true });
     child.once('error', () => done(false));
@@ -131,7 +139,9 @@ export function terminalConfirm(
       const rl = createInterface({ input, output });
       try {
         output.write(`\n[skein] ${request.title}\n        ${request.detail}\n`);
-        const answer = await rl.question(`        ${request.confirmLabel}? Type yes to confirm, anything else to cancel: `);
+        const answer = await rl.question(
+          `        ${request.confirmLabel}? Type yes to confirm, anything else to cancel: `,
+        );
         return /^\s*y(es)?\s*$/i.test(answer);
       } finally {
         rl.close();

@@ -85,7 +85,8 @@ export function createGate(options: { host: string; port: number; secret: string
   const name = cookieName(options.port);
   const check = (req: GateRequest): GateVerdict => {
     if (req.host !== expectedHost) return { ok: false, status: 403, reason: 'wrong host' };
-    if (!secretsEqual(readCookie(req.cookie, name), options.secret)) return { ok: false, status: 401, reason: 'no session' };
+    if (!secretsEqual(readCookie(req.cookie, name), options.secret))
+      return { ok: false, status: 401, reason: 'no session' };
     return { ok: true };
   };
   return {

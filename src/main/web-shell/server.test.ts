@@ -21,14 +21,21 @@ interface Reply {
   body: string;
 }
 
-function send(port: number, path: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Reply> {
+function send(
+  port: number,
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Reply> {
   return new Promise((done, fail) => {
-    const req = request({ host: '127.0.0.1', port, path, agent: false, method: options.method ?? 'GET', headers: options.headers ?? {} }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => done({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
+    const req = request(
+      { host: '127.0.0.1', port, path, agent: false, method: options.method ?? 'GET', headers: options.headers ?? {} },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => done({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
     req.on('error', fail);
     req.end(options.body);
   });
@@ -47,12 +54,20 @@ beforeAll(async () => {
   dirs.push(root);
   const renderer = join(root, 'renderer');
   mkdirSync(renderer);
-  writeFileSync(join(renderer, 'index.html'), '<!doctype html><html><head><title>Skein</title><script type="module" src="./app.js"></script></head><body></body></html>');
+  writeFileSync(
+    join(renderer, 'index.html'),
+    '<!doctype html><html><head><title>Skein</title><script type="module" src="./app.js"></script></head><body></body></html>',
+  );
   writeFileSync(join(renderer, 'app.js'), 'export {};');
   writeFileSync(join(root, 'secret.txt'), 'outside the renderer');
   core = createCore({
     userDataDir: join(root, 'data'),
-    secretStorage: { isEncryptionAvailable: async () => false, backend: () => 'basic_text', encryptString: async () => new Uint8Array(), decryptString: async () => '' },
+    secretStorage: {
+      isEncryptionAvailable: async () => false,
+      backend: () => 'basic_text',
+      encryptString: async () => new Uint8Array(),
+      decryptString: async () => '',
+    },
     openExternal: async () => {},
     app: { name: 'Skein', version: '1.2.3', platform: 'linux' },
     startSandbox: async () => {
@@ -74,7 +89,13 @@ afterAll(async () => {
 });
 
 const info = JSON.stringify({ channel: channelName('app', 'info'), sender: 'test' });
-const bridgeHeaders = (extra: Record<string, string> = {}) => ({ host, cookie, origin: `http://${host}`, 'content-type': 'application/json', ...extra });
+const bridgeHeaders = (extra: Record<string, string> = {}) => ({
+  host,
+  cookie,
+  origin: `http://${host}`,
+  'content-type': 'application/json',
+  ...extra,
+});
 
 function expectRefusal(reply: Reply, status: 401 | 403): void {
   expect(reply.status).toBe(status);
@@ -94,7 +115,9 @@ describe('the printed URL', () => {
   it('exchanges the right secret for an HttpOnly, SameSite=Strict cookie, and opens the app without a script', async () => {
     const reply = await send(shell.port, `${AUTH_PATH}?secret=${secret}`, { headers: { host } });
     expect(reply.status).toBe(200);
-    expect(reply.headers['set-cookie']).toEqual([`${cookieName(shell.port)}=${secret}; HttpOnly; SameSite=Strict; Path=/`]);
+    expect(reply.headers['set-cookie']).toEqual([
+      `${cookieName(shell.port)}=${secret}; HttpOnly; SameSite=Strict; Path=/`,
+    ]);
     expect(reply.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
     expect(reply.body).toContain('http-equiv="refresh"');
     expect(reply.body).not.toContain('<script');
@@ -112,13 +135,26 @@ describe('without the session cookie', () => {
   for (const path of ['/', '/index.html', '/app.js', SCRIPT_PATH, '/does-not-exist']) {
     it(`GET ${path} is 401 and nothing else`, async () => {
       expectRefusal(await send(shell.port, path, { headers: { host } }), 401);
-      expectRefusal(await send(shell.port, path, { headers: { host, cookie: `${cookieName(shell.port)}=guess` } }), 401);
+      expectRefusal(
+        await send(shell.port, path, { headers: { host, cookie: `${cookieName(shell.port)}=guess` } }),
+        401,
+      );
     });
   }
 
   it('a bridge call is 401 even from the right Origin', async () => {
-    expectRefusal(await send(shell.port, BRIDGE_PATH, { method: 'POST', headers: bridgeHeaders({ cookie: '' }), body: info }), 401);
-    expectRefusal(await send(shell.port, BRIDGE_PATH, { method: 'POST', headers: bridgeHeaders({ cookie: `${cookieName(shell.port + 1)}=${secret}` }), body: info }), 401);
+    expectRefusal(
+      await send(shell.port, BRIDGE_PATH, { method: 'POST', headers: bridgeHeaders({ cookie: '' }), body: info }),
+      401,
+    );
+    expectRefusal(
+      await send(shell.port, BRIDGE_PATH, {
+        method: 'POST',
+        headers: bridgeHeaders({ cookie: `${cookieName(shell.port + 1)}=${secret}` }),
+        body: info,
+      }),
+      401,
+    );
   });
 
   it('a CORS preflight gets no CORS headers', async () => {
@@ -135,17 +171,33 @@ describe('a DNS-rebound name (Host is not the bound host:port)', () => {
     it(`Host: ${rebound} is 403, even with the cookie`, async () => {
       const name = rebound.replace('PORT', String(shell.port));
       expectRefusal(await send(shell.port, '/index.html', { headers: { host: name, cookie } }), 403);
-      expectRefusal(await send(shell.port, BRIDGE_PATH, { method: 'POST', headers: bridgeHeaders({ host: name, origin: `http://${name}` }), body: info }), 403);
+      expectRefusal(
+        await send(shell.port, BRIDGE_PATH, {
+          method: 'POST',
+          headers: bridgeHeaders({ host: name, origin: `http://${name}` }),
+          body: info,
+        }),
+        403,
+      );
       expectRefusal(await send(shell.port, `${AUTH_PATH}?secret=${secret}`, { headers: { host: name } }), 403);
     });
   }
 });
 
 describe('a bridge call from another origin', () => {
-  for (const origin of ['http://127.0.0.1:1', 'https://evil.example', 'null', 'http://localhost:PORT', 'https://127.0.0.1:PORT']) {
+  for (const origin of [
+    'http://127.0.0.1:1',
+    'https://evil.example',
+    'null',
+    'http://localhost:PORT',
+    'https://127.0.0.1:PORT',
+  ]) {
     it(`Origin: ${origin} is 403, even with the cookie`, async () => {
       const o = origin.replace('PORT', String(shell.port));
-      expectRefusal(await send(shell.port, BRIDGE_PATH, { method: 'POST', headers: bridgeHeaders({ origin: o }), body: info }), 403);
+      expectRefusal(
+        await send(shell.port, BRIDGE_PATH, { method: 'POST', headers: bridgeHeaders({ origin: o }), body: info }),
+        403,
+      );
     });
   }
 
@@ -156,7 +208,11 @@ describe('a bridge call from another origin', () => {
   });
 
   it('a simple-request content type (no preflight) is refused too', async () => {
-    const reply = await send(shell.port, BRIDGE_PATH, { method: 'POST', headers: bridgeHeaders({ 'content-type': 'text/plain' }), body: info });
+    const reply = await send(shell.port, BRIDGE_PATH, {
+      method: 'POST',
+      headers: bridgeHeaders({ 'content-type': 'text/plain' }),
+      body: info,
+    });
     expect(reply.status).toBe(405);
     expect(reply.body).not.toContain('"ok"');
   });
@@ -168,7 +224,9 @@ describe('with the cookie, from its own origin', () => {
     expect(reply.status).toBe(200);
     // the app's policy, with the running demo sandbox's exact origin (and no other local port) for images
     expect(reply.headers['content-security-policy']).toBe(contentSecurityPolicy(await core.mediaPolicy()));
-    expect(String(reply.headers['content-security-policy']).replace(/ http:\/\/127\.0\.0\.1:\d+/g, '')).toBe(CONTENT_SECURITY_POLICY);
+    expect(String(reply.headers['content-security-policy']).replace(/ http:\/\/127\.0\.0\.1:\d+/g, '')).toBe(
+      CONTENT_SECURITY_POLICY,
+    );
     expect(reply.body.indexOf(`<script src="${SCRIPT_PATH}"></script>`)).toBeGreaterThan(0);
     expect(reply.body.indexOf(SCRIPT_PATH)).toBeLessThan(reply.body.indexOf('./app.js'));
     const script = await send(shell.port, SCRIPT_PATH, { headers: { host, cookie } });
@@ -188,30 +246,52 @@ describe('with the cookie, from its own origin', () => {
   it('answers a bridge call with the dispatcher envelope', async () => {
     const reply = await send(shell.port, BRIDGE_PATH, { method: 'POST', headers: bridgeHeaders(), body: info });
     expect(reply.status).toBe(200);
-    expect(JSON.parse(reply.body)).toEqual({ ok: true, data: { name: 'Skein', version: '1.2.3', platform: 'linux', mode: 'demo' } });
+    expect(JSON.parse(reply.body)).toEqual({
+      ok: true,
+      data: { name: 'Skein', version: '1.2.3', platform: 'linux', mode: 'demo' },
+    });
     const bad = await send(shell.port, BRIDGE_PATH, {
       method: 'POST',
       headers: bridgeHeaders(),
-      body: JSON.stringify({ channel: channelName('app', 'openExternal'), input: { url: 'file:///etc/passwd' }, sender: 'test' }),
+      body: JSON.stringify({
+        channel: channelName('app', 'openExternal'),
+        input: { url: 'file:///etc/passwd' },
+        sender: 'test',
+      }),
     });
     expect(JSON.parse(bad.body)).toMatchObject({ ok: false, error: { code: 'bad-input' } });
   });
 
   it('refuses bodies that are not JSON or too big', async () => {
-    expect((await send(shell.port, BRIDGE_PATH, { method: 'POST', headers: bridgeHeaders(), body: '{' })).status).toBe(400);
-    expect((await send(shell.port, BRIDGE_PATH, { method: 'POST', headers: bridgeHeaders(), body: 'x'.repeat(2 << 20) })).status).toBe(400);
+    expect((await send(shell.port, BRIDGE_PATH, { method: 'POST', headers: bridgeHeaders(), body: '{' })).status).toBe(
+      400,
+    );
+    expect(
+      (await send(shell.port, BRIDGE_PATH, { method: 'POST', headers: bridgeHeaders(), body: 'x'.repeat(2 << 20) }))
+        .status,
+    ).toBe(400);
   });
 
   it('streams events to a subscribed page, checked against the contract', async () => {
     const lines = await new Promise<string>((done, fail) => {
-      const req = request({ host: '127.0.0.1', port: shell.port, agent: false, path: BRIDGE_PATH, method: 'POST', headers: bridgeHeaders() }, (res) => {
-        res.setEncoding('utf8');
-        res.once('data', (chunk: string) => {
-          done(chunk);
-          req.destroy();
-        });
-        shell.emit('menu', 'export');
-      });
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: shell.port,
+          agent: false,
+          path: BRIDGE_PATH,
+          method: 'POST',
+          headers: bridgeHeaders(),
+        },
+        (res) => {
+          res.setEncoding('utf8');
+          res.once('data', (chunk: string) => {
+            done(chunk);
+            req.destroy();
+          });
+          shell.emit('menu', 'export');
+        },
+      );
       req.on('error', fail);
       req.end(JSON.stringify({ subscribe: 'page-1' }));
     });
@@ -229,6 +309,8 @@ describe('where it listens', () => {
     expect(bindHost('192.168.1.10', true)).toBe('192.168.1.10');
     expect(() => bindHost('0.0.0.0', true)).toThrow(/every interface/);
     expect(() => bindHost('::', true)).toThrow(/every interface/);
-    await expect(startWebShell({ core, rendererDir: tmpdir(), host: '10.1.2.3' })).rejects.toThrow(/not a loopback address/);
+    await expect(startWebShell({ core, rendererDir: tmpdir(), host: '10.1.2.3' })).rejects.toThrow(
+      /not a loopback address/,
+    );
   });
 });

@@ -41,7 +41,13 @@ export interface WebShellOptions {
   /** test-only (the bench): extra headers on every asset, e.g. COEP for a finer clock */
   assetHeaders?: Readonly<Record<string, string>>;
   /** test-only (the bench): told of every bridge call once answered */
-  onBridgeCall?: (call: { channel: string; input: unknown; output: Envelope<unknown>; mainMs: number; answeredAt: number }) => void;
+  onBridgeCall?: (call: {
+    channel: string;
+    input: unknown;
+    output: Envelope<unknown>;
+    mainMs: number;
+    answeredAt: number;
+  }) => void;
 }
 
 export interface WebShell {
@@ -63,7 +69,9 @@ export function bindHost(host: string | undefined, allowRemote: boolean | undefi
     throw new Error(`Refusing to listen on every interface (${chosen || 'empty'}): name one address with --host.`);
   }
   if (!isLoopback(chosen) && !allowRemote) {
-    throw new Error(`Refusing to listen on ${chosen}: it is not a loopback address. Pass --host ${chosen} explicitly to allow it.`);
+    throw new Error(
+      `Refusing to listen on ${chosen}: it is not a loopback address. Pass --host ${chosen} explicitly to allow it.`,
+    );
   }
   return chosen;
 }
@@ -73,8 +81,18 @@ function gateRequest(req: IncomingMessage): GateRequest {
 }
 
 function refuse(res: ServerResponse, status: number): void {
-  res.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
-  res.end(status === 401 ? 'Open Skein with the URL printed in its terminal.\n' : status === 403 ? 'Forbidden\n' : 'Not found\n');
+  res.writeHead(status, {
+    ...SECURITY_HEADERS,
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Cache-Control': 'no-store',
+  });
+  res.end(
+    status === 401
+      ? 'Open Skein with the URL printed in its terminal.\n'
+      : status === 403
+        ? 'Forbidden\n'
+        : 'Not found\n',
+  );
 }
 
 async function readBody(req: IncomingMessage): Promise<unknown> {
@@ -132,7 +150,11 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
     if (typeof msg.subscribe === 'string' && msg.subscribe.length <= 100) {
       const token = msg.subscribe;
       const senderId = senderOf(token);
-      res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'application/x-ndjson; charset=utf-8', 'Cache-Control': 'no-store' });
+      res.writeHead(200, {
+        ...SECURITY_HEADERS,
+        'Content-Type': 'application/x-ndjson; charset=utf-8',
+        'Cache-Control': 'no-store',
+      });
       res.flushHeaders();
       streams.set(token, { senderId, res });
       // The page reloaded or closed: cancel what it started, as a closed Electron window does.
@@ -149,10 +171,18 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
     }
     const started = performance.now();
     // The gate checked the Origin; the sender check of guarded() sees it as the calling frame's URL.
-    const output = await call(msg.channel, { url: `${req.headers.origin ?? ''}/`, parent: null }, msg.input, { senderId: senderOf(msg.sender) });
+    const output = await call(msg.channel, { url: `${req.headers.origin ?? ''}/`, parent: null }, msg.input, {
+      senderId: senderOf(msg.sender),
+    });
     if (options.onBridgeCall) {
       const answered = performance.now();
-      options.onBridgeCall({ channel: msg.channel, input: msg.input, output, mainMs: answered - started, answeredAt: performance.timeOrigin + answered });
+      options.onBridgeCall({
+        channel: msg.channel,
+        input: msg.input,
+        output,
+        mainMs: answered - started,
+        answeredAt: performance.timeOrigin + answered,
+      });
     }
     const json = Buffer.from(JSON.stringify(output), 'utf8');
     res.writeHead(200, {
@@ -181,20 +211,28 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
         'Cache-Control': 'no-store',
         'Set-Cookie': gate.cookie(),
       });
-      res.end('<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=/index.html"><title>Skein</title><p>Opening Skein…</p>\n');
+      res.end(
+        '<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=/index.html"><title>Skein</title><p>Opening Skein…</p>\n',
+      );
       return;
     }
     if (url.pathname === BRIDGE_PATH) {
       const verdict = gate.checkBridge(gateRequest(req));
       if (!verdict.ok) return refuse(res, verdict.status);
-      if (req.method !== 'POST' || !(req.headers['content-type'] ?? '').startsWith('application/json')) return refuse(res, 405);
+      if (req.method !== 'POST' || !(req.headers['content-type'] ?? '').startsWith('application/json'))
+        return refuse(res, 405);
       return onBridge(req, res, handle);
     }
     const verdict = gate.check(gateRequest(req));
     if (!verdict.ok) return refuse(res, verdict.status);
     if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405);
     if (url.pathname === SCRIPT_PATH) {
-      res.writeHead(200, { ...SECURITY_HEADERS, ...options.assetHeaders, 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-store' });
+      res.writeHead(200, {
+        ...SECURITY_HEADERS,
+        ...options.assetHeaders,
+        'Content-Type': 'text/javascript; charset=utf-8',
+        'Cache-Control': 'no-store',
+      });
       res.end(req.method === 'HEAD' ? undefined : script);
       return;
     }

@@ -33,7 +33,13 @@ export function menuShortcuts(platform: NodeJS.Platform = process.platform): Sho
       const parts = item.accelerator.split('+');
       const key = (parts.pop() ?? '').toLowerCase();
       const mods = new Set(parts);
-      if (!command || !(mods.has('CmdOrCtrl') || mods.has('Cmd') || mods.has('Ctrl')) || mods.has('Alt') || LEFT_TO_THE_BROWSER.has(key)) continue;
+      if (
+        !command ||
+        !(mods.has('CmdOrCtrl') || mods.has('Cmd') || mods.has('Ctrl')) ||
+        mods.has('Alt') ||
+        LEFT_TO_THE_BROWSER.has(key)
+      )
+        continue;
       const shortcut = { key, shift: mods.has('Shift'), command };
       found.set(`${shortcut.shift ? 'shift+' : ''}${key}`, shortcut);
     }

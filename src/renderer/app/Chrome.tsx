@@ -19,7 +19,11 @@ export function Sidebar({ current }: { current: Route }) {
       <ul>
         {SECTIONS.map((s) => (
           <li key={s.label}>
-            <a href={formatRoute(s.route)} className="sidebar__link" aria-current={s.matches.includes(current.name) ? 'page' : undefined}>
+            <a
+              href={formatRoute(s.route)}
+              className="sidebar__link"
+              aria-current={s.matches.includes(current.name) ? 'page' : undefined}
+            >
               {s.label}
             </a>
           </li>
@@ -33,11 +37,25 @@ export function HistoryButtons() {
   const { canGoBack, canGoForward } = useHistoryAvailability();
   return (
     <div className="history" role="group" aria-label="History">
-      <button type="button" className="btn btn--icon" onClick={goBack} disabled={!canGoBack} aria-keyshortcuts="Alt+ArrowLeft" title="Back (Alt+←)">
+      <button
+        type="button"
+        className="btn btn--icon"
+        onClick={goBack}
+        disabled={!canGoBack}
+        aria-keyshortcuts="Alt+ArrowLeft"
+        title="Back (Alt+←)"
+      >
         <span aria-hidden="true">←</span>
         <span className="visually-hidden">Back</span>
       </button>
-      <button type="button" className="btn btn--icon" onClick={goForward} disabled={!canGoForward} aria-keyshortcuts="Alt+ArrowRight" title="Forward (Alt+→)">
+      <button
+        type="button"
+        className="btn btn--icon"
+        onClick={goForward}
+        disabled={!canGoForward}
+        aria-keyshortcuts="Alt+ArrowRight"
+        title="Forward (Alt+→)"
+      >
         <span aria-hidden="true">→</span>
         <span className="visually-hidden">Forward</span>
       </button>

@@ -8,8 +8,8 @@ export function NotFoundView({ path }: { path: string }) {
       </header>
       <div className="state">
         <p className="state__message">
-          Skein has no view for <code>{path || '/'}</code>. Paste a post, profile, community, list or space link into the Go box, or go{' '}
-          <a href={formatRoute(routes.home())}>home</a>.
+          Skein has no view for <code>{path || '/'}</code>. Paste a post, profile, community, list or space link into
+          the Go box, or go <a href={formatRoute(routes.home())}>home</a>.
         </p>
       </div>
     </div>

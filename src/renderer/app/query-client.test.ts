@@ -14,15 +14,24 @@ describe('the query client', () => {
   async function withMeter() {
     const client = createQueryClient({ usageRefreshMs: 40 });
     const meter = { asked: 0 };
-    const observer = new QueryObserver(client, { queryKey: usageKeys.snapshot(), queryFn: async () => ++meter.asked, staleTime: 0 });
-    cleanups.push(observer.subscribe(() => {}), () => client.clear());
+    const observer = new QueryObserver(client, {
+      queryKey: usageKeys.snapshot(),
+      queryFn: async () => ++meter.asked,
+      staleTime: 0,
+    });
+    cleanups.push(
+      observer.subscribe(() => {}),
+      () => client.clear(),
+    );
     await vi.waitFor(() => expect(meter.asked).toBe(1));
     return { client, meter };
   }
 
   it('refreshes the usage meter once after a burst of API answers, not once per answer', async () => {
     const { client, meter } = await withMeter();
-    await Promise.all([1, 2, 3, 4].map((i) => client.fetchQuery({ queryKey: ['post', 'thread', String(i)], queryFn: async () => i })));
+    await Promise.all(
+      [1, 2, 3, 4].map((i) => client.fetchQuery({ queryKey: ['post', 'thread', String(i)], queryFn: async () => i })),
+    );
     expect(meter.asked).toBe(1); // not between the answers and what shows them
     await vi.waitFor(() => expect(meter.asked).toBe(2));
     await pause(100);
@@ -33,11 +42,19 @@ describe('the query client', () => {
     const { client, meter } = await withMeter();
     await client.fetchQuery({ queryKey: ['settings', 'all'], queryFn: async () => 1 });
     await client
-      .fetchQuery({ queryKey: ['post', 'byIds', 'x'], queryFn: async () => Promise.reject(new SkeinError('cancelled', 'Cancelled.')) })
+      .fetchQuery({
+        queryKey: ['post', 'byIds', 'x'],
+        queryFn: async () => Promise.reject(new SkeinError('cancelled', 'Cancelled.')),
+      })
       .catch(() => {});
     await pause(100);
     expect(meter.asked).toBe(1);
-    await client.fetchQuery({ queryKey: ['post', 'byIds', 'y'], queryFn: async () => Promise.reject(new SkeinError('upstream', 'Down.')) }).catch(() => {});
+    await client
+      .fetchQuery({
+        queryKey: ['post', 'byIds', 'y'],
+        queryFn: async () => Promise.reject(new SkeinError('upstream', 'Down.')),
+      })
+      .catch(() => {});
     await vi.waitFor(() => expect(meter.asked).toBe(2));
   });
 

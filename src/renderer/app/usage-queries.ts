@@ -17,6 +17,11 @@ export const appInfoQuery = () =>
   queryOptions({ queryKey: appKeys.info(), queryFn: () => skein().app.info(), staleTime: Number.POSITIVE_INFINITY });
 
 export const demoExamplesQuery = () =>
-  queryOptions({ queryKey: demoKeys.examples(), queryFn: () => skein().demo.examples(), staleTime: Number.POSITIVE_INFINITY });
+  queryOptions({
+    queryKey: demoKeys.examples(),
+    queryFn: () => skein().demo.examples(),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
 
-export const usageQuery = () => queryOptions({ queryKey: usageKeys.snapshot(), queryFn: () => skein().usage.get(), staleTime: 0 });
+export const usageQuery = () =>
+  queryOptions({ queryKey: usageKeys.snapshot(), queryFn: () => skein().usage.get(), staleTime: 0 });

@@ -14,12 +14,27 @@ export function Avatar({ src, name, size = 'md', decorative = true }: Props) {
   const cls = `avatar avatar--${size}`;
   if (!src || failed) {
     return (
-      <span className={`${cls} avatar--fallback`} role={decorative ? undefined : 'img'} aria-label={decorative ? undefined : name} aria-hidden={decorative || undefined}>
+      <span
+        className={`${cls} avatar--fallback`}
+        role={decorative ? undefined : 'img'}
+        aria-label={decorative ? undefined : name}
+        aria-hidden={decorative || undefined}
+      >
         {Array.from(name.trim())[0]?.toUpperCase() ?? '?'}
       </span>
     );
   }
-  return <img className={cls} src={src} alt={decorative ? '' : name} loading="lazy" decoding="async" referrerPolicy="no-referrer" onError={() => setFailed(true)} />;
+  return (
+    <img
+      className={cls}
+      src={src}
+      alt={decorative ? '' : name}
+      loading="lazy"
+      decoding="async"
+      referrerPolicy="no-referrer"
+      onError={() => setFailed(true)}
+    />
+  );
 }
 
 export function VerifiedBadge() {

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_ACTIONS, ERROR_CODES, SkeinError } from '../../shared/errors';
 import { ErrorState } from './ErrorState';
 
-const render = (error: unknown, retry = true) => renderToStaticMarkup(<ErrorState error={error} onRetry={retry ? () => {} : undefined} />);
+const render = (error: unknown, retry = true) =>
+  renderToStaticMarkup(<ErrorState error={error} onRetry={retry ? () => {} : undefined} />);
 
 describe('ErrorState', () => {
   it('renders every error code with its message and what to do', () => {
@@ -29,18 +30,28 @@ describe('ErrorState', () => {
     expect(html).toContain('Wait a little.');
   });
   it('a rate-limit pause shows its countdown and offers Try now while it runs', () => {
-    const html = render(new SkeinError('rate-limited', 'The service asks Skein to wait (Retry-After: “86400”)', { retryAt: Date.now() + 10 * 60_000 }));
+    const html = render(
+      new SkeinError('rate-limited', 'The service asks Skein to wait (Retry-After: “86400”)', {
+        retryAt: Date.now() + 10 * 60_000,
+      }),
+    );
     expect(html).toMatch(/\(\d+ s\)/);
     expect(html).toContain('>Try now<');
     expect(html).toContain('Retry-After: “86400”');
     expect(render(new SkeinError('rate-limited', 'x', { retryAt: Date.now() - 1000 }))).not.toContain('>Try now<');
   });
   it('lists the fields a validation error names', () => {
-    const html = render(new SkeinError('validation', 'bad', { fields: [{ field: 'tweetId', message: 'must not be empty' }] }));
+    const html = render(
+      new SkeinError('validation', 'bad', { fields: [{ field: 'tweetId', message: 'must not be empty' }] }),
+    );
     expect(html).toContain('<code>tweetId</code>: must not be empty');
   });
   it('a missing base URL is a setting to fix, not a refusal by the API, with a way to Settings', () => {
-    const html = render(new SkeinError('validation', 'No API base URL is set for live mode, so nothing was sent.', { fields: [{ field: 'baseUrl', message: 'none is set' }] }));
+    const html = render(
+      new SkeinError('validation', 'No API base URL is set for live mode, so nothing was sent.', {
+        fields: [{ field: 'baseUrl', message: 'none is set' }],
+      }),
+    );
     expect(html).not.toContain('The API refused the request');
     expect(html).toContain('Skein is not set up for this yet');
     expect(html).toContain('nothing was sent');

@@ -92,7 +92,16 @@ export function ErrorState({ error, onRetry, what, compact = false }: Props) {
         ) : null}
         {canRetry && waitSeconds > 0 ? (
           // a command, not server state: main drops the pause of this service, then the view asks again
-          <button type="button" className="btn" onClick={() => void skein().api.tryNow().catch(() => undefined).then(onRetry)}>
+          <button
+            type="button"
+            className="btn"
+            onClick={() =>
+              void skein()
+                .api.tryNow()
+                .catch(() => undefined)
+                .then(onRetry)
+            }
+          >
             Try now
           </button>
         ) : null}

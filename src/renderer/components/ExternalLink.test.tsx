@@ -11,10 +11,30 @@ describe('links from data', () => {
       text={text}
       entities={{
         urls: [
-          { url: 'https://t.co/a', display_url: 'bank.example', expanded_url: 'https://evil.example/bank', indices: [4, 18] },
-          { url: 'https://t.co/b', display_url: 'plain.example', expanded_url: 'http://plain.example/', indices: [19, 33] },
-          { url: 'https://t.co/c', display_url: 'bank.example', expanded_url: 'https://bank.example:pw@evil.example/', indices: [34, 48] },
-          { url: 'https://t.co/d', display_url: 'example.org/page', expanded_url: 'https://www.example.org/page', indices: [49, 63] },
+          {
+            url: 'https://t.co/a',
+            display_url: 'bank.example',
+            expanded_url: 'https://evil.example/bank',
+            indices: [4, 18],
+          },
+          {
+            url: 'https://t.co/b',
+            display_url: 'plain.example',
+            expanded_url: 'http://plain.example/',
+            indices: [19, 33],
+          },
+          {
+            url: 'https://t.co/c',
+            display_url: 'bank.example',
+            expanded_url: 'https://bank.example:pw@evil.example/',
+            indices: [34, 48],
+          },
+          {
+            url: 'https://t.co/d',
+            display_url: 'example.org/page',
+            expanded_url: 'https://www.example.org/page',
+            indices: [49, 63],
+          },
         ],
       }}
     />,
@@ -44,7 +64,13 @@ describe('links from data', () => {
 describe('a huge text (attack: 1 MB post)', () => {
   it('is shown cut, with a button for the rest; short text is whole', () => {
     const huge = 'a'.repeat(1_000_000 - 20) + ' #tag @who http://x';
-    const html = renderToStaticMarkup(<RichText text={huge} entities={{ hashtags: [{ text: 'tag', indices: [5, 9] }] }} displayRange={[5, 3_000_000]} />);
+    const html = renderToStaticMarkup(
+      <RichText
+        text={huge}
+        entities={{ hashtags: [{ text: 'tag', indices: [5, 9] }] }}
+        displayRange={[5, 3_000_000]}
+      />,
+    );
     expect(html.length).toBeLessThan(SHOWN_CHARS + 500);
     expect(html).toMatch(/Show all 999,999 characters/);
     expect(renderToStaticMarkup(<RichText text="short #tag" />)).not.toContain('Show all');

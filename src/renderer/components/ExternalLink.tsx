@@ -21,9 +21,19 @@ export function linkHost(href: string): string | null {
 
 /** whether the shown text already names the target's host (`example.com/page` for https://www.example.com/page) */
 export function textShowsHost(text: string, host: string): boolean {
-  const shown = text.trim().toLowerCase().replace(/^[a-z]+:\/\//, '').replace(/^www\./, '');
+  const shown = text
+    .trim()
+    .toLowerCase()
+    .replace(/^[a-z]+:\/\//, '')
+    .replace(/^www\./, '');
   const bare = host.replace(/^www\./, '');
-  return shown === bare || shown.startsWith(`${bare}/`) || shown.startsWith(`${bare}:`) || shown.startsWith(`${bare}?`) || shown.startsWith(`${bare}#`);
+  return (
+    shown === bare ||
+    shown.startsWith(`${bare}/`) ||
+    shown.startsWith(`${bare}:`) ||
+    shown.startsWith(`${bare}?`) ||
+    shown.startsWith(`${bare}#`)
+  );
 }
 
 /** asks main to open the link; resolves to why it did not open (null when it did) */

@@ -16,8 +16,14 @@ export function Handle({ handle, className }: { handle: string; className?: stri
     <bdi className={className} dir="ltr">
       @{v.text}
       {v.suspicious ? (
-        <span className="handle-flag" role="img" aria-label="Unusual handle" title="This handle has characters a real handle cannot have (shown as codes): it may imitate another account.">
-          {' '}⚠
+        <span
+          className="handle-flag"
+          role="img"
+          aria-label="Unusual handle"
+          title="This handle has characters a real handle cannot have (shown as codes): it may imitate another account."
+        >
+          {' '}
+          ⚠
         </span>
       ) : null}
     </bdi>

@@ -17,7 +17,9 @@ export interface InfiniteFeedProps<T> {
     'status' | 'error' | 'refetch' | 'fetchNextPage' | 'hasNextPage' | 'isFetchingNextPage' | 'isFetchNextPageError'
   >;
   /** what the pages say; `items` counts what is loaded unless `loadedCount` does */
-  summary: Pick<PagesSummary<unknown>, 'duplicatesRemoved' | 'dropped' | 'stop' | 'fromCache' | 'pages'> & { items?: readonly unknown[] };
+  summary: Pick<PagesSummary<unknown>, 'duplicatesRemoved' | 'dropped' | 'stop' | 'fromCache' | 'pages'> & {
+    items?: readonly unknown[];
+  };
   rows: readonly T[];
   getKey: (row: T, index: number) => string;
   renderRow: (row: T, index: number) => ReactNode;
@@ -36,7 +38,17 @@ const plural = (n: number, noun: Noun) => `${fullCount(n)} ${n === 1 ? noun.one 
  * the error with what to do, empty, loading more, a paging-guard stop, the
  * end-of-list marker, and what was removed (repeats, unreadable items).
  */
-export function InfiniteFeed<T>({ query, summary, rows, getKey, renderRow, label, noun, empty, loadedCount }: InfiniteFeedProps<T>) {
+export function InfiniteFeed<T>({
+  query,
+  summary,
+  rows,
+  getKey,
+  renderRow,
+  label,
+  noun,
+  empty,
+  loadedCount,
+}: InfiniteFeedProps<T>) {
   const { status, error, refetch, fetchNextPage, hasNextPage, isFetchingNextPage, isFetchNextPageError } = query;
   const loaded = loadedCount ?? summary.items?.length ?? 0;
   const canLoad = hasNextPage && !isFetchingNextPage && !isFetchNextPageError;
@@ -46,18 +58,26 @@ export function InfiniteFeed<T>({ query, summary, rows, getKey, renderRow, label
 
   if (status === 'pending') return <SkeletonList label={`Loading ${noun.many}…`} />;
   // with pages already shown, a failure (next page, refetch) stays in the list under what is loaded
-  if (status === 'error' && summary.pages === 0) return <ErrorState error={error} what={noun.many} onRetry={() => void refetch()} />;
+  if (status === 'error' && summary.pages === 0)
+    return <ErrorState error={error} what={noun.many} onRetry={() => void refetch()} />;
 
   const notes: string[] = [];
-  if (summary.duplicatesRemoved > 0) notes.push(`${plural(summary.duplicatesRemoved, { one: 'duplicate', many: 'duplicates' })} removed`);
-  if (summary.dropped > 0) notes.push(`${plural(summary.dropped, { one: 'unreadable item', many: 'unreadable items' })} skipped`);
+  if (summary.duplicatesRemoved > 0)
+    notes.push(`${plural(summary.duplicatesRemoved, { one: 'duplicate', many: 'duplicates' })} removed`);
+  if (summary.dropped > 0)
+    notes.push(`${plural(summary.dropped, { one: 'unreadable item', many: 'unreadable items' })} skipped`);
   if (summary.fromCache) notes.push('served from cache, no new call');
 
   const footer = (
     <div className="list-footer">
       {notes.length ? <Note>{notes.join(' · ')}</Note> : null}
       {isFetchNextPageError ? (
-        <ErrorState compact error={error} what={`more ${noun.many}`} onRetry={() => void fetchNextPage({ cancelRefetch: false })} />
+        <ErrorState
+          compact
+          error={error}
+          what={`more ${noun.many}`}
+          onRetry={() => void fetchNextPage({ cancelRefetch: false })}
+        />
       ) : status === 'error' ? (
         <ErrorState compact error={error} what={noun.many} onRetry={() => void refetch()} />
       ) : hasNextPage || isFetchingNextPage ? (

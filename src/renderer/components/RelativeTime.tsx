@@ -25,7 +25,11 @@ function subscribe(cb: () => void): () => void {
 }
 
 export function useNow(): number {
-  return useSyncExternalStore(subscribe, () => now, () => now);
+  return useSyncExternalStore(
+    subscribe,
+    () => now,
+    () => now,
+  );
 }
 
 interface Props {

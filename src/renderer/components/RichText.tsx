@@ -23,7 +23,10 @@ function searchHref(origin: string | null | undefined, q: string): string | null
 export const SHOWN_CHARS = 5_000;
 
 /** the first `SHOWN_CHARS` code points of the display range, and only the text they need */
-export function shownPart(text: string, displayRange: readonly number[] | null | undefined): { text: string; range: readonly number[] | null | undefined; cut: boolean } {
+export function shownPart(
+  text: string,
+  displayRange: readonly number[] | null | undefined,
+): { text: string; range: readonly number[] | null | undefined; cut: boolean } {
   const start = displayRange?.length === 2 ? Math.max(0, displayRange[0] ?? 0) : 0;
   const end = displayRange?.length === 2 ? (displayRange[1] ?? Infinity) : Infinity;
   if (text.length <= SHOWN_CHARS || end - start <= SHOWN_CHARS) return { text, range: displayRange, cut: false };

@@ -23,7 +23,15 @@ interface Props<Id extends string> {
 }
 
 /** WAI-ARIA tabs (←/→, Home/End), activated on focus or, with `manual`, on Enter. */
-export function Tabs<Id extends string>({ label, tabs, selected, onSelect, idPrefix, manual = false, children }: Props<Id>) {
+export function Tabs<Id extends string>({
+  label,
+  tabs,
+  selected,
+  onSelect,
+  idPrefix,
+  manual = false,
+  children,
+}: Props<Id>) {
   const list = useRef<HTMLDivElement>(null);
   const onKeyDown = (e: KeyboardEvent) => {
     const buttons = [...(list.current?.querySelectorAll<HTMLElement>('[role="tab"]') ?? [])];
@@ -65,7 +73,12 @@ export function Tabs<Id extends string>({ label, tabs, selected, onSelect, idPre
           </button>
         ))}
       </div>
-      <div role="tabpanel" id={`${idPrefix}-panel`} aria-labelledby={`${idPrefix}-tab-${selected}`} className="tabs__panel">
+      <div
+        role="tabpanel"
+        id={`${idPrefix}-panel`}
+        aria-labelledby={`${idPrefix}-tab-${selected}`}
+        className="tabs__panel"
+      >
         {children}
       </div>
     </div>

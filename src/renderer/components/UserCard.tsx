@@ -27,7 +27,15 @@ export function UserCard({ user, rank }: { user: User; rank?: number }) {
     ['posts', readCount(user.statusesCount)],
   ];
   return (
-    <article className="user-card" data-nav-item="" data-user-id={user.id} tabIndex={0} aria-label={`${user.name} ${handleText(user.userName)}`} onClick={onClick} onKeyDown={onKeyDown}>
+    <article
+      className="user-card"
+      data-nav-item=""
+      data-user-id={user.id}
+      tabIndex={0}
+      aria-label={`${user.name} ${handleText(user.userName)}`}
+      onClick={onClick}
+      onKeyDown={onKeyDown}
+    >
       {rank !== undefined ? <span className="user-card__rank">{rank}</span> : null}
       <Avatar src={user.profilePicture} name={user.name} />
       <div className="user-card__body">

@@ -1,7 +1,17 @@
 import type { ReactNode } from 'react';
 
 /** A view's page: its heading (focus target on arrival), optional actions beside it, and its content. */
-export function ViewFrame({ title, actions, children, className }: { title: ReactNode; actions?: ReactNode; children?: ReactNode; className?: string }) {
+export function ViewFrame({
+  title,
+  actions,
+  children,
+  className,
+}: {
+  title: ReactNode;
+  actions?: ReactNode;
+  children?: ReactNode;
+  className?: string;
+}) {
   return (
     <div className={`view${className ? ` ${className}` : ''}`}>
       <header className="view__header">

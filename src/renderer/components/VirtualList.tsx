@@ -47,7 +47,8 @@ export function VirtualList<T>({ rows, getKey, renderRow, label, busy, onNearEnd
     const el = wrap.current;
     const root = scrollRef.current;
     if (!el || !root) return;
-    const measure = () => setStartMargin(el.getBoundingClientRect().top - root.getBoundingClientRect().top + root.scrollTop);
+    const measure = () =>
+      setStartMargin(el.getBoundingClientRect().top - root.getBoundingClientRect().top + root.scrollTop);
     measure();
     const ro = new ResizeObserver(measure);
     if (root.firstElementChild) ro.observe(root.firstElementChild);
@@ -84,7 +85,12 @@ export function VirtualList<T>({ rows, getKey, renderRow, label, busy, onNearEnd
       frame = 0;
       // only once the reader has scrolled: opening a view buys its first page, never a second one unasked
       // (a list that fits on screen offers its "Load more" button instead)
-      if (nearEnd.current && root.scrollTop > 0 && s.getBoundingClientRect().top - root.getBoundingClientRect().bottom < NEAR_END_PX) nearEnd.current();
+      if (
+        nearEnd.current &&
+        root.scrollTop > 0 &&
+        s.getBoundingClientRect().top - root.getBoundingClientRect().bottom < NEAR_END_PX
+      )
+        nearEnd.current();
     };
     const schedule = () => {
       if (!frame) frame = requestAnimationFrame(check);
@@ -107,7 +113,14 @@ export function VirtualList<T>({ rows, getKey, renderRow, label, busy, onNearEnd
 
   return (
     <section ref={wrap} className="vlist" aria-label={label} aria-busy={busy || undefined}>
-      <Virtualizer ref={handle} scrollRef={scrollRef} startMargin={startMargin} data={rows} cache={initialCache} bufferSize={600}>
+      <Virtualizer
+        ref={handle}
+        scrollRef={scrollRef}
+        startMargin={startMargin}
+        data={rows}
+        cache={initialCache}
+        bufferSize={600}
+      >
         {(row: T, i: number) => {
           const key = getKey(row, i);
           return elements.get(key, i, renderRow(row, i), (content) => (

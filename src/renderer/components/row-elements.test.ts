@@ -49,7 +49,9 @@ describe('sameNode', () => {
     const post = { id: '1' };
     const onOpen = () => {};
     expect(sameNode(createElement(Card, { post, onOpen }), createElement(Card, { post, onOpen }))).toBe(true);
-    expect(sameNode(createElement(Card, { post, onOpen }), createElement(Card, { post, onOpen: () => {} }))).toBe(false);
+    expect(sameNode(createElement(Card, { post, onOpen }), createElement(Card, { post, onOpen: () => {} }))).toBe(
+      false,
+    );
     expect(sameNode(createElement(Card, { post, key: 'a' }), createElement(Card, { post, key: 'b' }))).toBe(false);
     expect(sameNode(createElement(Card, { post }), createElement(Card, { post, depth: 0 }))).toBe(false);
     expect(sameNode(createElement(Card, { post }), createElement('article', { post } as never))).toBe(false);

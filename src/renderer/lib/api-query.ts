@@ -25,19 +25,28 @@ export interface PagedOptions<Id extends PagedOperationId> {
 }
 
 /** An infinite list over a paged operation. */
-export function pagedApiQuery<Id extends PagedOperationId, K extends QueryKey>(key: K, operation: Id, params: WithoutCursor<Id>, options: PagedOptions<Id> = {}) {
+export function pagedApiQuery<Id extends PagedOperationId, K extends QueryKey>(
+  key: K,
+  operation: Id,
+  params: WithoutCursor<Id>,
+  options: PagedOptions<Id> = {},
+) {
   const { maxPages, onPage } = options;
   return infiniteQueryOptions({
     queryKey: key,
     queryFn: async ({ pageParam, signal, client, queryKey }): Promise<ApiResult<Id>> => {
       const cursor = pageParam.cursor ? { cursor: pageParam.cursor } : {};
-      const page = await callApi(operation, { ...params, ...cursor } as ParamsOf<Id>, { signal, ...(pageParam.reread ? { reread: true } : {}) });
+      const page = await callApi(operation, { ...params, ...cursor } as ParamsOf<Id>, {
+        signal,
+        ...(pageParam.reread ? { reread: true } : {}),
+      });
       onPage?.(page, pageParam, { client, queryKey });
       return page;
     },
     initialPageParam: FIRST_PAGE,
     getNextPageParam: (last: ApiResult<Id>, _all: unknown, lastParam: PageParam) => nextPageParam(last, lastParam),
-    getPreviousPageParam: (_first: ApiResult<Id>, _all: unknown, firstParam: PageParam) => previousPageParam(firstParam),
+    getPreviousPageParam: (_first: ApiResult<Id>, _all: unknown, firstParam: PageParam) =>
+      previousPageParam(firstParam),
     ...(maxPages ? { maxPages } : {}),
     staleTime: STALE_TIME_MS[operation],
     // pages never change once fetched: deep-comparing thousands of posts per page is wasted work

@@ -12,7 +12,9 @@ const output = (callId: string) => ({
   meta: { callId, fromCache: false, fetchedAt: 0, httpStatus: 200, credits: 15, durationMs: 1, attempts: 1 },
 });
 
-function fakeBridge(over: { call?: (i: ApiCallInput) => Promise<unknown>; cancel?: (i: { callId: string }) => Promise<unknown> } = {}) {
+function fakeBridge(
+  over: { call?: (i: ApiCallInput) => Promise<unknown>; cancel?: (i: { callId: string }) => Promise<unknown> } = {},
+) {
   const calls: ApiCallInput[] = [];
   const cancels: string[] = [];
   const bridge = {
@@ -41,7 +43,9 @@ describe('createClient', () => {
   });
   it('throws the error model, code and details intact', async () => {
     const { bridge } = fakeBridge();
-    const err = await createClient(bridge).usage.get().catch((e: unknown) => e);
+    const err = await createClient(bridge)
+      .usage.get()
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SkeinError);
     expect(err).toMatchObject({ code: 'rate-limited', message: 'slow down', details: { retryAt: 5 } });
   });
@@ -56,7 +60,9 @@ describe('callApi', () => {
     const { bridge, calls } = fakeBridge();
     const callApi = createCallApi(createClient(bridge), () => 'id-1');
     const res = await callApi('postRepliesV2', { tweetId: '9', queryType: 'Latest', cursor: undefined });
-    expect(calls).toEqual([{ operation: 'postRepliesV2', params: { tweetId: '9', queryType: 'Latest' }, callId: 'id-1' }]);
+    expect(calls).toEqual([
+      { operation: 'postRepliesV2', params: { tweetId: '9', queryType: 'Latest' }, callId: 'id-1' },
+    ]);
     expect(res.meta.callId).toBe('id-1');
   });
   it('asks main to cancel the call when the signal aborts', async () => {

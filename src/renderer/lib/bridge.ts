@@ -6,7 +6,14 @@
  */
 import type { OperationId, ParamsOf } from '../../shared/api/catalog';
 import { SkeinError, SkeinErrorData } from '../../shared/errors';
-import { contract, contractEntries, type ApiResult, type Envelope, type SkeinBridge, type SkeinClient } from '../../shared/ipc';
+import {
+  contract,
+  contractEntries,
+  type ApiResult,
+  type Envelope,
+  type SkeinBridge,
+  type SkeinClient,
+} from '../../shared/ipc';
 
 type AnyFn = (input?: unknown) => Promise<Envelope<unknown>>;
 
@@ -21,11 +28,16 @@ export function createClient(bridge: SkeinBridge): SkeinClient {
       try {
         envelope = await target(input);
       } catch (e) {
-        throw new SkeinError('internal', `The bridge call ${ns}.${name} failed: ${e instanceof Error ? e.message : String(e)}`);
+        throw new SkeinError(
+          'internal',
+          `The bridge call ${ns}.${name} failed: ${e instanceof Error ? e.message : String(e)}`,
+        );
       }
       if (envelope && envelope.ok === true) return envelope.data;
       const parsed = SkeinErrorData.safeParse(envelope && envelope.ok === false ? envelope.error : undefined);
-      throw parsed.success ? SkeinError.from(parsed.data) : new SkeinError('internal', `The bridge call ${ns}.${name} answered something unreadable.`);
+      throw parsed.success
+        ? SkeinError.from(parsed.data)
+        : new SkeinError('internal', `The bridge call ${ns}.${name} answered something unreadable.`);
     };
   }
   return client as unknown as SkeinClient;
@@ -39,12 +51,17 @@ export interface CallOptions {
   reread?: boolean;
 }
 
-export type CallApi = <Id extends OperationId>(operation: Id, params: ParamsOf<Id>, opts?: CallOptions) => Promise<ApiResult<Id>>;
+export type CallApi = <Id extends OperationId>(
+  operation: Id,
+  params: ParamsOf<Id>,
+  opts?: CallOptions,
+) => Promise<ApiResult<Id>>;
 
 let seq = 0;
 function defaultCallId(): string {
   seq += 1;
-  const rand = typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : Math.random().toString(36).slice(2);
+  const rand =
+    typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : Math.random().toString(36).slice(2);
   return `r-${seq}-${rand}`;
 }
 
@@ -65,7 +82,13 @@ export function createCallApi(client: SkeinClient, newId: () => string = default
       for (const [k, v] of Object.entries(params as Record<string, unknown>)) {
         if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') clean[k] = v;
       }
-      const out = await client.api.call({ operation, params: clean, callId, ...(fresh ? { fresh: true } : {}), ...(reread ? { reread: true } : {}) });
+      const out = await client.api.call({
+        operation,
+        params: clean,
+        callId,
+        ...(fresh ? { fresh: true } : {}),
+        ...(reread ? { reread: true } : {}),
+      });
       return out as unknown as ApiResult<typeof operation>;
     } finally {
       signal?.removeEventListener('abort', onAbort);

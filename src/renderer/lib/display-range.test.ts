@@ -29,11 +29,17 @@ describe('display range', () => {
 
   it('links a mention that lies past the range end of a long text', () => {
     const text = `${longText('Head.', 400)} thanks @ada`;
-    const segs = segmentText(text, { user_mentions: [{ screen_name: 'ada', id_str: '1', indices: [408, 412] }] }, [0, 280]);
+    const segs = segmentText(
+      text,
+      { user_mentions: [{ screen_name: 'ada', id_str: '1', indices: [408, 412] }] },
+      [0, 280],
+    );
     expect(segs.at(-1)).toEqual({ kind: 'mention', text: '@ada', userId: '1', screenName: 'ada' });
   });
 
   it('still drops a trailing media link past the range', () => {
-    expect(shown('nice photo https://t.co/m', [0, 10], { media: [{ url: 'https://t.co/m', indices: [11, 25] }] })).toBe('nice photo');
+    expect(shown('nice photo https://t.co/m', [0, 10], { media: [{ url: 'https://t.co/m', indices: [11, 25] }] })).toBe(
+      'nice photo',
+    );
   });
 });

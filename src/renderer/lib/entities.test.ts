@@ -7,7 +7,14 @@ describe('segmentText', () => {
     const text = '🚀🚀 hi @ada see https://t.co/x #ml $ACME';
     const segs = segmentText(text, {
       user_mentions: [{ screen_name: 'ada', id_str: '7', indices: [8, 12] }],
-      urls: [{ url: 'https://t.co/x', expanded_url: 'https://example.org/page', display_url: 'example.org/page', indices: [17, 31] }],
+      urls: [
+        {
+          url: 'https://t.co/x',
+          expanded_url: 'https://example.org/page',
+          display_url: 'example.org/page',
+          indices: [17, 31],
+        },
+      ],
       hashtags: [{ text: 'ml', indices: [32, 35] }],
       symbols: [{ text: 'ACME', indices: [36, 41] }],
     });
@@ -30,7 +37,14 @@ describe('segmentText', () => {
 
   it('drops the media link (shown as a grid) and the text outside the display range', () => {
     const text = '@bob nice photo https://t.co/m';
-    const segs = segmentText(text, { media: [{ url: 'https://t.co/m', indices: [16, 30] }], user_mentions: [{ screen_name: 'bob', indices: [0, 4] }] }, [5, 30]);
+    const segs = segmentText(
+      text,
+      {
+        media: [{ url: 'https://t.co/m', indices: [16, 30] }],
+        user_mentions: [{ screen_name: 'bob', indices: [0, 4] }],
+      },
+      [5, 30],
+    );
     expect(segs).toEqual([{ kind: 'text', text: 'nice photo' }]);
   });
 
@@ -49,7 +63,12 @@ describe('segmentText', () => {
   });
 
   it('never lets entities overlap', () => {
-    const segs = segmentText('#a', { hashtags: [{ text: 'a', indices: [0, 2] }, { text: 'a', indices: [0, 2] }] });
+    const segs = segmentText('#a', {
+      hashtags: [
+        { text: 'a', indices: [0, 2] },
+        { text: 'a', indices: [0, 2] },
+      ],
+    });
     expect(segs).toEqual([{ kind: 'hashtag', text: '#a', tag: 'a' }]);
   });
 
@@ -68,7 +87,10 @@ describe('unescapeText', () => {
 describe('readEntities', () => {
   it('keeps well-formed entries of an open-shaped entities object and drops the rest', () => {
     const e = readEntities({
-      urls: [{ url: 'https://t.co/a', expanded_url: 'https://a.example', display_url: 'a.example', indices: [0, 14] }, { url: 5, indices: [0, 1] }],
+      urls: [
+        { url: 'https://t.co/a', expanded_url: 'https://a.example', display_url: 'a.example', indices: [0, 14] },
+        { url: 5, indices: [0, 1] },
+      ],
       user_mentions: [{ screen_name: 'ada', indices: [1] }],
       hashtags: 'nope',
     });
@@ -89,34 +111,45 @@ describe('segmentText against hostile indices (issue 21)', () => {
 
   it('property: random indices never throw, never overlap, and keep the text outside entities as it was', () => {
     fc.assert(
-      fc.property(fc.stringMatching(/^(?:[a-z @#$]|😀){0,60}$/u), fc.array(entityArb(60), { maxLength: 12 }), (text, list) => {
-        const entities: Record<string, unknown[]> = { urls: [], user_mentions: [], hashtags: [], symbols: [], media: [] };
-        for (const e of list) {
-          const entry =
-            e.kind === 'urls' || e.kind === 'media'
-              ? { url: `https://t.co/${e.word}`, indices: e.indices }
-              : e.kind === 'user_mentions'
-                ? { screen_name: e.word, indices: e.indices }
-                : { text: e.word, indices: e.indices };
-          entities[e.kind]?.push(entry);
-        }
-        const segs = segmentText(text, entities as EntitiesLike);
-        // every segment's text is found in order in the text: nothing invented, nothing reordered
-        let at = 0;
-        for (const s of segs) {
-          if (s.kind === 'url') continue;
-          const found = text.indexOf(s.text, at);
-          expect(found).toBeGreaterThanOrEqual(at);
-          at = found + s.text.length;
-        }
-      }),
+      fc.property(
+        fc.stringMatching(/^(?:[a-z @#$]|😀){0,60}$/u),
+        fc.array(entityArb(60), { maxLength: 12 }),
+        (text, list) => {
+          const entities: Record<string, unknown[]> = {
+            urls: [],
+            user_mentions: [],
+            hashtags: [],
+            symbols: [],
+            media: [],
+          };
+          for (const e of list) {
+            const entry =
+              e.kind === 'urls' || e.kind === 'media'
+                ? { url: `https://t.co/${e.word}`, indices: e.indices }
+                : e.kind === 'user_mentions'
+                  ? { screen_name: e.word, indices: e.indices }
+                  : { text: e.word, indices: e.indices };
+            entities[e.kind]?.push(entry);
+          }
+          const segs = segmentText(text, entities as EntitiesLike);
+          // every segment's text is found in order in the text: nothing invented, nothing reordered
+          let at = 0;
+          for (const s of segs) {
+            if (s.kind === 'url') continue;
+            const found = text.indexOf(s.text, at);
+            expect(found).toBeGreaterThanOrEqual(at);
+            at = found + s.text.length;
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
   it('1 MB of text with thousands of bad indices is segmented in linear time', () => {
     const text = 'a'.repeat(1_000_000 - 20) + ' #tag @who http://x';
-    const wild = (n: number) => Array.from({ length: n }, (_, i) => [(i * 7919) % 2_000_000, ((i * 104729) % 2_000_000) - 5] as [number, number]);
+    const wild = (n: number) =>
+      Array.from({ length: n }, (_, i) => [(i * 7919) % 2_000_000, ((i * 104729) % 2_000_000) - 5] as [number, number]);
     const entities: EntitiesLike = {
       hashtags: wild(3000).map((indices, i) => ({ text: i % 2 ? 'tag' : `a${'a'.repeat(i % 50)}`, indices })),
       user_mentions: wild(3000).map((indices, i) => ({ screen_name: i % 2 ? 'who' : `aa${i}`, indices })),

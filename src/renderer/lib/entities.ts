@@ -17,7 +17,12 @@ type Indices = readonly [number, number] | readonly number[];
 
 /** The entity shapes this module reads; extra fields are ignored. */
 export interface EntitiesLike {
-  urls?: ReadonlyArray<{ url: string; expanded_url?: string | null; display_url?: string | null; indices: Indices }> | null;
+  urls?: ReadonlyArray<{
+    url: string;
+    expanded_url?: string | null;
+    display_url?: string | null;
+    indices: Indices;
+  }> | null;
   user_mentions?: ReadonlyArray<{ screen_name: string; id_str?: string | null; indices: Indices }> | null;
   hashtags?: ReadonlyArray<{ text: string; indices: Indices }> | null;
   symbols?: ReadonlyArray<{ text: string; indices: Indices }> | null;
@@ -31,7 +36,14 @@ interface Span {
   segment: Segment | null;
 }
 
-const HTML_ESCAPES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&apos;': "'" };
+const HTML_ESCAPES: Record<string, string> = {
+  '&amp;': '&',
+  '&lt;': '<',
+  '&gt;': '>',
+  '&quot;': '"',
+  '&#39;': "'",
+  '&apos;': "'",
+};
 
 /** The API escapes `& < >` in post text; turn those back into characters (as text, not markup). */
 export function unescapeText(s: string): string {
@@ -133,10 +145,17 @@ export function segmentText(
     place(u.indices, u.url, () => ({ kind: 'url', text: u.display_url || href, href }));
   }
   for (const m of entities?.user_mentions ?? []) {
-    place(m.indices, `@${m.screen_name}`, (slice) => ({ kind: 'mention', text: slice, userId: m.id_str || null, screenName: m.screen_name }));
+    place(m.indices, `@${m.screen_name}`, (slice) => ({
+      kind: 'mention',
+      text: slice,
+      userId: m.id_str || null,
+      screenName: m.screen_name,
+    }));
   }
-  for (const h of entities?.hashtags ?? []) place(h.indices, `#${h.text}`, (slice) => ({ kind: 'hashtag', text: slice, tag: h.text }));
-  for (const h of entities?.symbols ?? []) place(h.indices, `$${h.text}`, (slice) => ({ kind: 'symbol', text: slice, symbol: h.text }));
+  for (const h of entities?.hashtags ?? [])
+    place(h.indices, `#${h.text}`, (slice) => ({ kind: 'hashtag', text: slice, tag: h.text }));
+  for (const h of entities?.symbols ?? [])
+    place(h.indices, `$${h.text}`, (slice) => ({ kind: 'symbol', text: slice, symbol: h.text }));
 
   spans.sort((a, b) => a.start - b.start);
   const out: Segment[] = [];
@@ -193,7 +212,9 @@ const isIndices = (v: unknown): v is [number, number] =>
 export function readEntities(value: unknown): EntitiesLike | null {
   if (!isObj(value)) return null;
   const list = <T>(key: string, ok: (e: Loose) => boolean): T[] =>
-    (Array.isArray(value[key]) ? (value[key] as unknown[]) : []).filter((e): e is Loose => isObj(e) && isIndices(e.indices) && ok(e)) as T[];
+    (Array.isArray(value[key]) ? (value[key] as unknown[]) : []).filter(
+      (e): e is Loose => isObj(e) && isIndices(e.indices) && ok(e),
+    ) as T[];
   const s = (e: Loose, k: string) => typeof e[k] === 'string';
   return {
     urls: list('urls', (e) => s(e, 'url')),

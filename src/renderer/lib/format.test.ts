@@ -31,11 +31,15 @@ describe('counts', () => {
 describe('postLabel', () => {
   it('names a post by its author and first words, never its id', async () => {
     const { postLabel } = await import('./format');
-    expect(postLabel({ author: { userName: 'ann' }, text: 'one two three four five six seven eight nine ten' }, '123')).toBe('@ann: “one two three four five six seven eight…”');
+    expect(
+      postLabel({ author: { userName: 'ann' }, text: 'one two three four five six seven eight nine ten' }, '123'),
+    ).toBe('@ann: “one two three four five six seven eight…”');
     expect(postLabel({ author: { userName: 'ann' }, text: 'short https://t.co/x' }, '123')).toBe('@ann: “short”');
     expect(postLabel({ author: { userName: 'ann' }, text: '' }, '123')).toBe('@ann');
     expect(postLabel(null, 'post 123')).toBe('post 123');
     // 61 code points of CJK without spaces: cut whole, never half an emoji
-    expect(postLabel({ author: { userName: 'li' }, text: '漢'.repeat(59) + '😀😀' }, 'x')).toBe(`@li: “${'漢'.repeat(59)}😀…”`);
+    expect(postLabel({ author: { userName: 'li' }, text: '漢'.repeat(59) + '😀😀' }, 'x')).toBe(
+      `@li: “${'漢'.repeat(59)}😀…”`,
+    );
   });
 });

@@ -38,9 +38,17 @@ export function creditsLabel(credits: number, usd: number | null, locale?: strin
  * A post as people name it: `@ann: “the first words of the post…”` (never its id).
  * Counted in code points, so an emoji or a CJK character is never cut in half.
  */
-export function postLabel(post: { author?: { userName?: string | null } | null; text?: string | null } | null | undefined, fallback: string, words = 8): string {
+export function postLabel(
+  post: { author?: { userName?: string | null } | null; text?: string | null } | null | undefined,
+  fallback: string,
+  words = 8,
+): string {
   if (!post) return fallback;
-  const all = (post.text ?? '').replace(/https?:\/\/\S+/g, '').trim().split(/\s+/).filter(Boolean);
+  const all = (post.text ?? '')
+    .replace(/https?:\/\/\S+/g, '')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean);
   let head = all.slice(0, words).join(' ');
   const points = [...head];
   if (points.length > 60) head = `${points.slice(0, 60).join('')}`;

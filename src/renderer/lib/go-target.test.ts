@@ -46,11 +46,19 @@ describe('goCandidates', () => {
     expect(goRefusal('javascript:alert(1)')).toMatch(/opens only x.com and twitter.com links/);
   });
   it('reads only the service’s own hosts: another site’s link opens nothing and costs nothing', () => {
-    for (const link of ['https://www.youtube.com/watch?v=abc', 'youtube.com/watch', 'https://example.com/ada/status/42', 'https://x.com.evil.example/ada', 'https://evilx.com/ada']) {
+    for (const link of [
+      'https://www.youtube.com/watch?v=abc',
+      'youtube.com/watch',
+      'https://example.com/ada/status/42',
+      'https://x.com.evil.example/ada',
+      'https://evilx.com/ada',
+    ]) {
       expect(goCandidates(link)).toEqual([]);
       expect(goRefusal(link)).toMatch(/can't be opened here/);
     }
-    expect(goRefusal('https://www.youtube.com/watch?v=abc')).toBe("Skein opens only x.com and twitter.com links; www.youtube.com can't be opened here. Nothing was fetched.");
+    expect(goRefusal('https://www.youtube.com/watch?v=abc')).toBe(
+      "Skein opens only x.com and twitter.com links; www.youtube.com can't be opened here. Nothing was fetched.",
+    );
     expect(first('https://www.x.com/ada')).toBe('#/user/%40ada/posts');
     expect(goRefusal('ada')).toBeNull();
     expect(goRefusal('https://x.com/ada')).toBeNull();

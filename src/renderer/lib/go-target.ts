@@ -18,7 +18,19 @@ const HANDLE = /^[A-Za-z0-9_]{1,15}$/;
 const SPACE_ID = /^1[A-Za-z0-9]{12}$/;
 const SPACE_ID_LOOSE = /^[A-Za-z0-9]{5,32}$/;
 /** Paths of the social site that are not profiles. */
-const RESERVED = new Set(['i', 'home', 'search', 'explore', 'notifications', 'messages', 'settings', 'intent', 'share', 'hashtag', 'compose']);
+const RESERVED = new Set([
+  'i',
+  'home',
+  'search',
+  'explore',
+  'notifications',
+  'messages',
+  'settings',
+  'intent',
+  'share',
+  'hashtag',
+  'compose',
+]);
 
 const post = (id: string): GoCandidate => ({ route: routes.post(id), label: `Post ${id}` });
 const userId = (id: string): GoCandidate => ({ route: routes.userById(id), label: `Profile with id ${id}` });
@@ -51,7 +63,8 @@ export function goRefusal(input: string): string | null {
   const text = input.trim();
   if (!text || !looksLikeLink(text) || goCandidates(text).length > 0) return null;
   const host = hostOf(text);
-  if (host !== null && OWN_HOST.test(host)) return 'Skein cannot open this page of the site: paste a post, profile, list, community or space link.';
+  if (host !== null && OWN_HOST.test(host))
+    return 'Skein cannot open this page of the site: paste a post, profile, list, community or space link.';
   return `Skein opens only x.com and twitter.com links${host ? `; ${host} can't be opened here` : ''}. Nothing was fetched.`;
 }
 
@@ -79,7 +92,8 @@ export function goCandidates(input: string): GoCandidate[] {
     const kind = typed[1]!.toLowerCase();
     const id = typed[2]!.replace(/^@/, '');
     if ((kind === 'post' || kind === 'tweet') && NUMERIC.test(id)) return [post(id)];
-    if ((kind === 'user' || kind === 'profile') && NUMERIC.test(id)) return [userId(id), ...(HANDLE.test(id) ? [handle(id)] : [])];
+    if ((kind === 'user' || kind === 'profile') && NUMERIC.test(id))
+      return [userId(id), ...(HANDLE.test(id) ? [handle(id)] : [])];
     if ((kind === 'user' || kind === 'profile') && HANDLE.test(id)) return [handle(id)];
     if (kind === 'community' && NUMERIC.test(id)) return [community(id)];
     if (kind === 'list' && NUMERIC.test(id)) return [list(id)];

@@ -5,10 +5,22 @@ import { chunk, parseIdList } from './id-list';
 describe('parseIdList', () => {
   it('accepts commas, spaces, newlines and post URLs, keeping order and dropping repeats', () => {
     const text = '11, 22\n33 https://x.com/ada/status/44?s=1\n\n22;https://twitter.com/i/web/status/55';
-    expect(parseIdList(text, 'posts')).toEqual({ ids: ['11', '22', '33', '44', '55'], invalid: [], repeated: 1, handles: [], damaged: [] });
+    expect(parseIdList(text, 'posts')).toEqual({
+      ids: ['11', '22', '33', '44', '55'],
+      invalid: [],
+      repeated: 1,
+      handles: [],
+      damaged: [],
+    });
   });
   it('lists what it could not read', () => {
-    expect(parseIdList('11 abc @ada 12x', 'posts')).toEqual({ ids: ['11'], invalid: ['abc', '@ada', '12x'], repeated: 0, handles: [], damaged: [] });
+    expect(parseIdList('11 abc @ada 12x', 'posts')).toEqual({
+      ids: ['11'],
+      invalid: ['abc', '@ada', '12x'],
+      repeated: 0,
+      handles: [],
+      damaged: [],
+    });
   });
   it('does not read post URLs as user ids', () => {
     expect(parseIdList('https://x.com/ada/status/44 7', 'users')).toEqual({
@@ -23,7 +35,10 @@ describe('parseIdList', () => {
     expect(parseIdList('  \n, ', 'users')).toEqual({ ids: [], invalid: [], repeated: 0, handles: [], damaged: [] });
   });
   it("reads Skein's own spreadsheet cells back", () => {
-    expect(parseIdList('="1234567890123456789"\n"=""9223372036854775807"""', 'posts').ids).toEqual(['1234567890123456789', '9223372036854775807']);
+    expect(parseIdList('="1234567890123456789"\n"=""9223372036854775807"""', 'posts').ids).toEqual([
+      '1234567890123456789',
+      '9223372036854775807',
+    ]);
   });
   it('refuses ids a spreadsheet damaged, before any call, and says why', () => {
     const parsed = parseIdList('1.23457E+18, 1,23E+18 1850000000000000000 1850000000000000001 44196397', 'users');
@@ -33,8 +48,16 @@ describe('parseIdList', () => {
     expect(parsed.damaged[2]!.why).toMatch(/15 digits, then zeros/);
   });
   it('users: accepts @handles, bare handles and profile URLs, to be resolved', () => {
-    const parsed = parseIdList('@ada ada_l https://x.com/Grace/ https://twitter.com/i/user/12 x.com/home @Ada https://example.com/bob', 'users');
-    expect(parsed).toMatchObject({ ids: ['12'], handles: ['ada', 'ada_l', 'Grace'], repeated: 1, invalid: ['x.com/home', 'https://example.com/bob'] });
+    const parsed = parseIdList(
+      '@ada ada_l https://x.com/Grace/ https://twitter.com/i/user/12 x.com/home @Ada https://example.com/bob',
+      'users',
+    );
+    expect(parsed).toMatchObject({
+      ids: ['12'],
+      handles: ['ada', 'ada_l', 'Grace'],
+      repeated: 1,
+      invalid: ['x.com/home', 'https://example.com/bob'],
+    });
   });
 });
 

@@ -19,8 +19,21 @@ export interface ParsedIds {
 const NUMERIC = /^\d{1,25}$/;
 const STATUS_URL = /\/status(?:es)?\/(\d{1,25})(?:[/?#]|$)/;
 const HANDLE = /^[A-Za-z0-9_]{1,15}$/;
-const PROFILE_URL = /^(?:https?:\/\/)?(?:(?:www|mobile)\.)?(?:x\.com|twitter\.com|social\.example)\/([A-Za-z0-9_]{1,15})\/?(?:[?#].*)?$/i;
-const RESERVED = new Set(['i', 'home', 'search', 'explore', 'notifications', 'messages', 'settings', 'intent', 'share', 'hashtag', 'compose']);
+const PROFILE_URL =
+  /^(?:https?:\/\/)?(?:(?:www|mobile)\.)?(?:x\.com|twitter\.com|social\.example)\/([A-Za-z0-9_]{1,15})\/?(?:[?#].*)?$/i;
+const RESERVED = new Set([
+  'i',
+  'home',
+  'search',
+  'explore',
+  'notifications',
+  'messages',
+  'settings',
+  'intent',
+  'share',
+  'hashtag',
+  'compose',
+]);
 /** `1.23457E+18`, `1,23E+18`: what Excel shows for a long number */
 const SCIENTIFIC = /^\d+(?:[.,]\d+)?e\+?\d+$/i;
 /** 64-bit ids have up to 19 digits; a spreadsheet keeps 15 significant ones and fills the rest with zeros */
@@ -28,14 +41,19 @@ const ROUNDED = /^[1-9]\d{14}0{3,}$/;
 
 /** Why an id-looking token was damaged by a spreadsheet, or null. */
 export function spreadsheetDamage(token: string): string | null {
-  if (SCIENTIFIC.test(token)) return 'scientific notation: a spreadsheet turned the id into a rounded number; export the column as text and paste again';
-  if (ROUNDED.test(token)) return 'rounded by a spreadsheet (15 digits, then zeros): the real id is lost; export the column as text and paste again';
+  if (SCIENTIFIC.test(token))
+    return 'scientific notation: a spreadsheet turned the id into a rounded number; export the column as text and paste again';
+  if (ROUNDED.test(token))
+    return 'rounded by a spreadsheet (15 digits, then zeros): the real id is lost; export the column as text and paste again';
   return null;
 }
 
 export function parseIdList(text: string, kind: 'posts' | 'users'): ParsedIds {
   // "1,23E+18" (a decimal comma) is one token, not "1" and "23E+18"
-  const tokens = text.replace(/(\d),(\d+E\+?\d+)/gi, '$1.$2').split(/[\s,;]+/).filter(Boolean);
+  const tokens = text
+    .replace(/(\d),(\d+E\+?\d+)/gi, '$1.$2')
+    .split(/[\s,;]+/)
+    .filter(Boolean);
   const ids: string[] = [];
   const seen = new Set<string>();
   const invalid: string[] = [];

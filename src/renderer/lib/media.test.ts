@@ -15,7 +15,13 @@ const specMedia = (id: string, alt: string | null) => ({
       id: `m${id}`,
       media_availability_v2: { status: 'Available' },
       media_id: id,
-      media_info: { __typename: 'ApiImage', alt_text: alt, original_img_url: `https://img.example/${id}.jpg`, original_img_width: 1200, original_img_height: 800 },
+      media_info: {
+        __typename: 'ApiImage',
+        alt_text: alt,
+        original_img_url: `https://img.example/${id}.jpg`,
+        original_img_width: 1200,
+        original_img_height: 800,
+      },
     },
   },
 });
@@ -40,7 +46,13 @@ describe('postMedia', () => {
       entities: { media: [specMedia('5', null)] },
       extendedEntities: {
         media: [
-          { id_str: '5', type: 'photo', media_url_https: 'https://pbs.example/5.jpg', original_info: { width: 10, height: 20 }, ext_alt_text: 'alt' },
+          {
+            id_str: '5',
+            type: 'photo',
+            media_url_https: 'https://pbs.example/5.jpg',
+            original_info: { width: 10, height: 20 },
+            ext_alt_text: 'alt',
+          },
           { id_str: '6', type: 'video', media_url_https: 'https://pbs.example/6.jpg' },
         ],
       },

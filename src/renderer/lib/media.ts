@@ -22,7 +22,8 @@ type Rec = Record<string, unknown>;
 const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : null);
-const get = (v: unknown, ...path: string[]): unknown => path.reduce<unknown>((acc, k) => (isRec(acc) ? acc[k] : undefined), v);
+const get = (v: unknown, ...path: string[]): unknown =>
+  path.reduce<unknown>((acc, k) => (isRec(acc) ? acc[k] : undefined), v);
 
 function fromSpec(m: Rec): MediaItem | null {
   const info = get(m, 'media_results', 'result', 'media_info');

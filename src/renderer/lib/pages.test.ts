@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { FIRST_PAGE, itemsById, nextCursor, nextPageParam, previousPageParam, summarizePages } from './pages';
 
-const page = (ids: string[], o: { next?: string | null; stop?: string; dup?: number; dropped?: number; cache?: boolean } = {}) => ({
+const page = (
+  ids: string[],
+  o: { next?: string | null; stop?: string; dup?: number; dropped?: number; cache?: boolean } = {},
+) => ({
   items: ids.map((id) => ({ id })),
   paging: {
     hasNextPage: o.next !== undefined && o.next !== null ? true : Boolean(o.stop),
@@ -13,12 +16,26 @@ const page = (ids: string[], o: { next?: string | null; stop?: string; dup?: num
     dropped: Array.from({ length: o.dropped ?? 0 }, (_, i) => ({ index: i, path: 'x', message: 'bad' })),
     notFound: [],
   },
-  meta: { callId: 'c', fromCache: o.cache ?? false, fetchedAt: 0, httpStatus: 200, credits: 0, durationMs: 0, attempts: 1 },
+  meta: {
+    callId: 'c',
+    fromCache: o.cache ?? false,
+    fetchedAt: 0,
+    httpStatus: 200,
+    credits: 0,
+    durationMs: 0,
+    attempts: 1,
+  },
 });
 
 describe('itemsById', () => {
   it('indexes a page once, the first of a repeated id winning', () => {
-    const p = { items: [{ id: 'a', n: 1 }, { id: 'b', n: 2 }, { id: 'a', n: 3 }] };
+    const p = {
+      items: [
+        { id: 'a', n: 1 },
+        { id: 'b', n: 2 },
+        { id: 'a', n: 3 },
+      ],
+    };
     const index = itemsById(p);
     expect(index.get('a')).toBe(p.items[0]);
     expect(index.size).toBe(2);
@@ -33,7 +50,9 @@ describe('summarizePages', () => {
     expect(s).toMatchObject({ duplicatesRemoved: 3, dropped: 1, stop: null, pages: 2, fromCache: false });
   });
   it('reports why a paging guard stopped', () => {
-    expect(summarizePages([page([], { stop: 'the API reported more pages but sent an empty page — stopped' })]).stop).toMatch(/stopped/);
+    expect(
+      summarizePages([page([], { stop: 'the API reported more pages but sent an empty page — stopped' })]).stop,
+    ).toMatch(/stopped/);
   });
   it('says it came from cache only when every page did', () => {
     expect(summarizePages([page(['1'], { cache: true })]).fromCache).toBe(true);

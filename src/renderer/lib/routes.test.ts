@@ -16,10 +16,20 @@ describe('parseRoute', () => {
   it('reads a profile by id or by handle, with the timeline toggles', () => {
     expect(parseRoute('#/user/42/mentions')).toEqual(routes.userById('42', 'mentions'));
     expect(parseRoute('#/user/%40ada_l')).toEqual(routes.userByHandle('ada_l'));
-    expect(parseRoute('#/user/42?replies=1&parent=1')).toMatchObject({ includeReplies: true, includeParentTweet: true });
+    expect(parseRoute('#/user/42?replies=1&parent=1')).toMatchObject({
+      includeReplies: true,
+      includeParentTweet: true,
+    });
   });
   it('refuses malformed paths instead of guessing', () => {
-    for (const h of ['#/post/abc', '#/post/1/likes', '#/user/not a handle', '#/community/x1', '#/nowhere', '#/space/a b']) {
+    for (const h of [
+      '#/post/abc',
+      '#/post/1/likes',
+      '#/user/not a handle',
+      '#/community/x1',
+      '#/nowhere',
+      '#/space/a b',
+    ]) {
       expect(parseRoute(h).name).toBe('unknown');
     }
   });
@@ -29,16 +39,30 @@ const idArb = fc.stringMatching(/^[1-9]\d{0,18}$/);
 const routeArb: fc.Arbitrary<Route> = fc.oneof(
   fc.constant(routes.home()),
   fc
-    .tuple(idArb, fc.constantFrom('replies', 'direct', 'quotes' as const), fc.constantFrom(...QUERY_TYPES), fc.boolean())
+    .tuple(
+      idArb,
+      fc.constantFrom('replies', 'direct', 'quotes' as const),
+      fc.constantFrom(...QUERY_TYPES),
+      fc.boolean(),
+    )
     .map(([id, tab, order, flat]) => routes.post(id, tab, order, flat)),
   fc
     .tuple(
-      fc.oneof(idArb.map((id) => ({ kind: 'id' as const, id })), fc.stringMatching(/^[A-Za-z0-9_]{1,15}$/).map((handle) => ({ kind: 'handle' as const, handle }))),
+      fc.oneof(
+        idArb.map((id) => ({ kind: 'id' as const, id })),
+        fc.stringMatching(/^[A-Za-z0-9_]{1,15}$/).map((handle) => ({ kind: 'handle' as const, handle })),
+      ),
       fc.constantFrom('posts', 'mentions' as const),
       fc.boolean(),
       fc.boolean(),
     )
-    .map(([ref, tab, includeReplies, includeParentTweet]) => ({ name: 'user' as const, ref, tab, includeReplies, includeParentTweet })),
+    .map(([ref, tab, includeReplies, includeParentTweet]) => ({
+      name: 'user' as const,
+      ref,
+      tab,
+      includeReplies,
+      includeParentTweet,
+    })),
   fc.string().map((q) => routes.search(q)),
   fc.tuple(fc.constantFrom('posts', 'users' as const), fc.string()).map(([k, ids]) => routes.lookup(k, ids)),
   idArb.map((id) => routes.community(id)),

@@ -54,7 +54,8 @@ export class IncrementalThreadTree<P extends ThreadPost> {
   private snapshot: ThreadTree<P> | null = null;
   /** the rows build to come: nodes changed since the last one carry it */
   private build = 1;
-  private last: { tree: ThreadTree<P>; collapsed: ReadonlySet<string>; rows: ThreadRow<P>[]; base: number } | null = null;
+  private last: { tree: ThreadTree<P>; collapsed: ReadonlySet<string>; rows: ThreadRow<P>[]; base: number } | null =
+    null;
 
   constructor(private readonly focalId: string) {}
 
@@ -102,12 +103,27 @@ export class IncrementalThreadTree<P extends ThreadPost> {
   }
 
   private node(id: string, post: P | null): Node<P> {
-    return { id, post, parent: null, children: [], descendants: 0, row: undefined, touched: this.build, at: 0, shown: 0, depth: -1 };
+    return {
+      id,
+      post,
+      parent: null,
+      children: [],
+      descendants: 0,
+      row: undefined,
+      touched: this.build,
+      at: 0,
+      shown: 0,
+      depth: -1,
+    };
   }
 
   /** The tree as `buildThreadTree` gives it; the same object until a post is added. */
   tree(): ThreadTree<P> {
-    this.snapshot ??= { focal: this.focal, roots: [...this.roots, ...this.missing.values(), ...this.cut], size: this.size };
+    this.snapshot ??= {
+      focal: this.focal,
+      roots: [...this.roots, ...this.missing.values(), ...this.cut],
+      size: this.size,
+    };
     if (this.snapshot.focal !== this.focal) this.snapshot = { ...this.snapshot, focal: this.focal };
     return this.snapshot;
   }
@@ -133,7 +149,16 @@ export class IncrementalThreadTree<P extends ThreadPost> {
       l.from = l.to = 0;
     };
     const levels: Level<P>[] = [
-      { node: null, children: tree.roots as Node<P>[], next: 0, depth: 0, was: last ? last.base - 1 : null, now: base - 1, from: 0, to: 0 },
+      {
+        node: null,
+        children: tree.roots as Node<P>[],
+        next: 0,
+        depth: 0,
+        was: last ? last.base - 1 : null,
+        now: base - 1,
+        from: 0,
+        to: 0,
+      },
     ];
     while (levels.length) {
       const l = levels[levels.length - 1]!;
@@ -164,7 +189,17 @@ export class IncrementalThreadTree<P extends ThreadPost> {
       child.at = now - l.now;
       child.depth = l.depth;
       if (row.collapsed || child.children.length === 0) child.shown = 1;
-      else levels.push({ node: child, children: child.children, next: 0, depth: l.depth + 1, was: open ? wasAt : null, now, from: 0, to: 0 });
+      else
+        levels.push({
+          node: child,
+          children: child.children,
+          next: 0,
+          depth: l.depth + 1,
+          was: open ? wasAt : null,
+          now,
+          from: 0,
+          to: 0,
+        });
     }
     this.last = { tree, collapsed, rows: out, base };
     return out;

@@ -39,7 +39,12 @@ describe('thread tree', () => {
     expect(shape(threadRows(buildThreadTree('1', [p('2', ''), p('3', null)]), new Set()))).toEqual(['2', '3']);
     const cyc = [p('7', '8'), p('8', '7')];
     const rows = threadRows(buildThreadTree('1', cyc), new Set());
-    expect(rows.filter((r) => r.kind === 'post').map((r) => (r.kind === 'post' ? r.post.id : '')).sort()).toEqual(['7', '8']);
+    expect(
+      rows
+        .filter((r) => r.kind === 'post')
+        .map((r) => (r.kind === 'post' ? r.post.id : ''))
+        .sort(),
+    ).toEqual(['7', '8']);
   });
 
   it('shows every loaded reply exactly once, whatever the shape', () => {

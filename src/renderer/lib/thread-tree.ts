@@ -45,7 +45,8 @@ export function buildThreadTree<P extends ThreadPost>(focalId: string, posts: re
       focal ??= p;
       continue;
     }
-    if (!nodes.has(p.id)) nodes.set(p.id, { id: p.id, post: p, parent: null, children: [], descendants: 0, row: undefined });
+    if (!nodes.has(p.id))
+      nodes.set(p.id, { id: p.id, post: p, parent: null, children: [], descendants: 0, row: undefined });
   }
   const roots: ThreadNode<P>[] = [];
   const missing = new Map<string, ThreadNode<P>>();
@@ -110,17 +111,37 @@ export function focalRow<P extends ThreadPost>(tree: ThreadTree<P>, last?: Threa
   const focal = tree.focal;
   if (!focal) return null;
   if (last?.kind === 'post' && last.isFocal && last.post === focal && last.descendants === tree.size) return last;
-  return { kind: 'post', key: focal.id, post: focal, depth: 0, descendants: tree.size, collapsed: false, isFocal: true };
+  return {
+    kind: 'post',
+    key: focal.id,
+    post: focal,
+    depth: 0,
+    descendants: tree.size,
+    collapsed: false,
+    isFocal: true,
+  };
 }
 
 /** The row a node shows at `depth`: the one it showed last time when nothing it shows changed. */
-export function rowOf<P extends ThreadPost>(node: ThreadNode<P>, depth: number, collapsed: ReadonlySet<string>): ThreadRow<P> {
+export function rowOf<P extends ThreadPost>(
+  node: ThreadNode<P>,
+  depth: number,
+  collapsed: ReadonlySet<string>,
+): ThreadRow<P> {
   const last = node.row;
   // a placeholder whose post arrived is the same node, keyed by the post now
   const key = node.post ? node.id : last?.kind === 'missing' ? last.key : rowKey(node);
   const isCollapsed = collapsed.size > 0 && collapsed.has(key);
   const { descendants } = node;
-  if (last && last.depth === depth && last.key === key && last.descendants === descendants && last.collapsed === isCollapsed && (last.kind !== 'post' || last.post === node.post)) return last;
+  if (
+    last &&
+    last.depth === depth &&
+    last.key === key &&
+    last.descendants === descendants &&
+    last.collapsed === isCollapsed &&
+    (last.kind !== 'post' || last.post === node.post)
+  )
+    return last;
   const row: ThreadRow<P> = node.post
     ? { kind: 'post', key, post: node.post, depth, descendants, collapsed: isCollapsed, isFocal: false }
     : { kind: 'missing', key, parentId: node.id, depth, descendants, collapsed: isCollapsed };

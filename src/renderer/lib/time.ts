@@ -5,7 +5,8 @@
 import { dateTimeFormat } from './intl-cache';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const API_DATE = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ([A-Z][a-z]{2}) (\d{1,2}) (\d{2}):(\d{2}):(\d{2}) ([+-]\d{4}) (\d{4})$/;
+const API_DATE =
+  /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ([A-Z][a-z]{2}) (\d{1,2}) (\d{2}):(\d{2}):(\d{2}) ([+-]\d{4}) (\d{4})$/;
 
 /** Epoch ms of an API date (or an ISO date, or epoch ms); null when unreadable. */
 export function parseApiDate(value: string | number | null | undefined): number | null {
@@ -13,7 +14,16 @@ export function parseApiDate(value: string | number | null | undefined): number 
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
   const m = API_DATE.exec(value.trim());
   if (m) {
-    const [, mon, day, hh, mm, ss, zone, year] = m as unknown as [string, string, string, string, string, string, string, string];
+    const [, mon, day, hh, mm, ss, zone, year] = m as unknown as [
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
     const month = MONTHS.indexOf(mon);
     if (month < 0) return null;
     const sign = zone.startsWith('-') ? -1 : 1;
@@ -45,15 +55,22 @@ export function relativeTime(at: number, now: number, locale?: string): string {
   const d = new Date(at);
   if (Number.isNaN(d.getTime())) return INVALID;
   const sameYear = d.getFullYear() === new Date(now).getFullYear();
-  return dateTimeFormat(locale, sameYear ? { month: 'short', day: 'numeric' } : { month: 'short', day: 'numeric', year: 'numeric' }).format(d);
+  return dateTimeFormat(
+    locale,
+    sameYear ? { month: 'short', day: 'numeric' } : { month: 'short', day: 'numeric', year: 'numeric' },
+  ).format(d);
 }
 
 /** Absolute local date and time, for tooltips and `<time>` titles. */
 export function absoluteTime(at: number, locale?: string): string {
-  return Number.isFinite(at) ? dateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium' }).format(at) : INVALID;
+  return Number.isFinite(at)
+    ? dateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium' }).format(at)
+    : INVALID;
 }
 
 /** "14:02:10" in local time, for "wait until …". */
 export function clockTime(at: number, locale?: string): string {
-  return Number.isFinite(at) ? dateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false }).format(at) : INVALID;
+  return Number.isFinite(at)
+    ? dateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false }).format(at)
+    : INVALID;
 }

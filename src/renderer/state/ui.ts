@@ -52,7 +52,8 @@ export const useUi = create<UiState>()((set) => ({
     }),
   collapseBranches: (threadId, keys) => set((s) => ({ collapsed: { ...s.collapsed, [threadId]: new Set(keys) } })),
   expandAllBranches: (threadId) => set((s) => ({ collapsed: { ...s.collapsed, [threadId]: EMPTY } })),
-  rememberScrollTop: (viewKey, top) => set((s) => ({ scroll: capped(s.scroll, viewKey, { ...s.scroll[viewKey], top }) })),
+  rememberScrollTop: (viewKey, top) =>
+    set((s) => ({ scroll: capped(s.scroll, viewKey, { ...s.scroll[viewKey], top }) })),
   rememberListSizes: (viewKey, list, rows) =>
     set((s) => ({ scroll: capped(s.scroll, viewKey, { top: s.scroll[viewKey]?.top ?? 0, list, rows }) })),
   focusGoBox: () => set((s) => ({ goFocusRequest: s.goFocusRequest + 1 })),

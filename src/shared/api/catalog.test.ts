@@ -7,7 +7,9 @@ import { postFixture, userFixture } from './fixtures';
 
 describe('operation catalog', () => {
   it('holds exactly the spec’s 16 operations, numbered and pathed as in its endpoint table', () => {
-    const table = OPERATION_IDS.map((id) => [OPERATIONS[id].number, OPERATIONS[id].path]).sort((a, b) => Number(a[0]) - Number(b[0]));
+    const table = OPERATION_IDS.map((id) => [OPERATIONS[id].number, OPERATIONS[id].path]).sort(
+      (a, b) => Number(a[0]) - Number(b[0]),
+    );
     expect(table).toEqual([
       [1, '/social/tweet/quotes'],
       [2, '/social/tweet/replies/v2'],
@@ -35,7 +37,12 @@ describe('operation catalog', () => {
 
   it('has the spec’s parameters, required flags and defaults', () => {
     const params = Object.fromEntries(
-      OPERATION_IDS.map((id) => [id, operation(id).params.map((p) => `${p.name}:${p.type}${p.required ? '!' : ''}${p.default !== undefined ? `=${String(p.default)}` : ''}`)]),
+      OPERATION_IDS.map((id) => [
+        id,
+        operation(id).params.map(
+          (p) => `${p.name}:${p.type}${p.required ? '!' : ''}${p.default !== undefined ? `=${String(p.default)}` : ''}`,
+        ),
+      ]),
     );
     expect(params).toEqual({
       postQuotes: ['tweetId:string!', 'cursor:string'],
@@ -58,7 +65,12 @@ describe('operation catalog', () => {
   });
 
   it('has the collection key and message key of each operation, and paging only where the spec pages', () => {
-    const keys = Object.fromEntries(OPERATION_IDS.map((id) => [id, `${OPERATIONS[id].collectionKey}/${OPERATIONS[id].messageKey}/${OPERATIONS[id].paged ? 'paged' : 'single'}`]));
+    const keys = Object.fromEntries(
+      OPERATION_IDS.map((id) => [
+        id,
+        `${OPERATIONS[id].collectionKey}/${OPERATIONS[id].messageKey}/${OPERATIONS[id].paged ? 'paged' : 'single'}`,
+      ]),
+    );
     expect(keys).toMatchObject({
       postQuotes: 'tweets/message/paged',
       postRepliesV2: 'tweets/message/paged',
@@ -84,7 +96,9 @@ describe('operation catalog', () => {
     expect(missing.success ? [] : missing.error.issues.map((i) => i.path.join('.'))).toEqual(['tweetId']);
     const badList = querySchema('postsByIds').safeParse({ tweet_ids: '1,,2' });
     expect(badList.success).toBe(false);
-    const tooMany = querySchema('usersByIds').safeParse({ userIds: Array.from({ length: 101 }, (_, i) => i + 1).join(',') });
+    const tooMany = querySchema('usersByIds').safeParse({
+      userIds: Array.from({ length: 101 }, (_, i) => i + 1).join(','),
+    });
     expect(tooMany.success ? '' : tooMany.error.issues[0]!.message).toMatch(/at most 100/);
     expect(querySchema('trends').safeParse({ count: '500' }).success).toBe(false);
     expect(querySchema('userTimeline').safeParse({ userId: '5', includeReplies: 'yes' }).success).toBe(false);
@@ -92,13 +106,33 @@ describe('operation catalog', () => {
 
   it('refuses unknown typed params and serializes known ones in catalog order', () => {
     expect(paramsSchema('postQuotes').safeParse({ tweetId: '1', url: 'http://evil' }).success).toBe(false);
-    expect(toQueryString('userTimeline', { includeReplies: false, userId: '7', cursor: '' })).toBe('userId=7&includeReplies=false');
+    expect(toQueryString('userTimeline', { includeReplies: false, userId: '7', cursor: '' })).toBe(
+      'userId=7&includeReplies=false',
+    );
   });
 
   it('derives a response schema per operation from its keys', () => {
-    expect(responseSchema('postReplies').safeParse({ status: 'success', message: '', replies: [postFixture], has_next_page: false, next_cursor: '' }).success).toBe(true);
-    expect(responseSchema('postReplies').safeParse({ status: 'success', message: '', tweets: [postFixture], has_next_page: false, next_cursor: '' }).success).toBe(false);
-    expect(responseSchema('usersByIds').safeParse({ status: 'success', msg: '', users: [userFixture] }).success).toBe(true);
+    expect(
+      responseSchema('postReplies').safeParse({
+        status: 'success',
+        message: '',
+        replies: [postFixture],
+        has_next_page: false,
+        next_cursor: '',
+      }).success,
+    ).toBe(true);
+    expect(
+      responseSchema('postReplies').safeParse({
+        status: 'success',
+        message: '',
+        tweets: [postFixture],
+        has_next_page: false,
+        next_cursor: '',
+      }).success,
+    ).toBe(false);
+    expect(responseSchema('usersByIds').safeParse({ status: 'success', msg: '', users: [userFixture] }).success).toBe(
+      true,
+    );
   });
 });
 

@@ -4,16 +4,7 @@
  * derive. Adding an operation is one entry here (plus its view).
  */
 import { z } from 'zod';
-import {
-  CommunityData,
-  ListFollower,
-  Post,
-  SpaceData,
-  Trend,
-  UnknownObject,
-  User,
-  type CardPost,
-} from './schemas';
+import { CommunityData, ListFollower, Post, SpaceData, Trend, UnknownObject, User, type CardPost } from './schemas';
 
 export type ParamType = 'string' | 'integer' | 'boolean' | 'idList';
 
@@ -138,7 +129,15 @@ export const OPERATIONS = {
     number: 6,
     path: '/social/tweets',
     title: 'Posts by ids',
-    params: [{ name: 'tweet_ids', type: 'idList', required: true, max: MAX_IDS_PER_CALL, description: 'comma-separated post ids' }],
+    params: [
+      {
+        name: 'tweet_ids',
+        type: 'idList',
+        required: true,
+        max: MAX_IDS_PER_CALL,
+        description: 'comma-separated post ids',
+      },
+    ],
     paged: false,
     collectionKey: 'tweets',
     messageKey: 'message',
@@ -215,7 +214,15 @@ export const OPERATIONS = {
     number: 12,
     path: '/social/user/batch_info_by_ids',
     title: 'Users by ids',
-    params: [{ name: 'userIds', type: 'idList', required: true, max: MAX_IDS_PER_CALL, description: 'comma-separated numeric user ids' }],
+    params: [
+      {
+        name: 'userIds',
+        type: 'idList',
+        required: true,
+        max: MAX_IDS_PER_CALL,
+        description: 'comma-separated numeric user ids',
+      },
+    ],
     paged: false,
     collectionKey: 'users',
     messageKey: 'msg',

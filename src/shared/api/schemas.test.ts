@@ -19,7 +19,8 @@ describe('resource schemas', () => {
     expect(Trend.safeParse(trendFixture).success).toBe(true);
     expect(ListFollower.safeParse({ anything: 1 }).success).toBe(true);
     expect(
-      ValidationErrorBody.safeParse({ detail: [{ loc: ['query', 'tweetId'], msg: 'field required', type: 'missing' }] }).success,
+      ValidationErrorBody.safeParse({ detail: [{ loc: ['query', 'tweetId'], msg: 'field required', type: 'missing' }] })
+        .success,
     ).toBe(true);
   });
 
@@ -31,7 +32,12 @@ describe('resource schemas', () => {
   });
 
   it('keeps fields the spec does not list (passthrough), also inside nested objects', () => {
-    const extra = { ...postFixture, isQuote: false, card: { kind: 'summary' }, author: { ...userFixture, extra: 'kept' } };
+    const extra = {
+      ...postFixture,
+      isQuote: false,
+      card: { kind: 'summary' },
+      author: { ...userFixture, extra: 'kept' },
+    };
     const parsed = Post.parse(extra) as Record<string, unknown> & { author: Record<string, unknown> };
     expect(parsed.card).toEqual({ kind: 'summary' });
     expect(parsed.isQuote).toBe(false);
@@ -39,20 +45,30 @@ describe('resource schemas', () => {
   });
 
   it('rejects malformed objects with a readable path to the first mismatch', () => {
-    expect(firstIssuePath(Post, { ...postFixture, author: { ...userFixture, followers: '12' } })).toBe('author.followers');
-    expect(firstIssuePath(Post, { ...postFixture, entities: { urls: [{ url: 'x' }] } })).toBe('entities.urls.0.display_url');
+    expect(firstIssuePath(Post, { ...postFixture, author: { ...userFixture, followers: '12' } })).toBe(
+      'author.followers',
+    );
+    expect(firstIssuePath(Post, { ...postFixture, entities: { urls: [{ url: 'x' }] } })).toBe(
+      'entities.urls.0.display_url',
+    );
     expect(firstIssuePath(User, { ...userFixture, id: 'abc' })).toBe('id');
     expect(firstIssuePath(Post, { ...postFixture, type: 'user' })).toBe('type');
-    const c = structuredClone(communityFixture) as unknown as { data: { community_results_by_rest_id: { result: { rules: unknown } } } };
+    const c = structuredClone(communityFixture) as unknown as {
+      data: { community_results_by_rest_id: { result: { rules: unknown } } };
+    };
     c.data.community_results_by_rest_id.result.rules = 'none';
     expect(firstIssuePath(CommunityData, c)).toBe('data.community_results_by_rest_id.result.rules');
-    const s = structuredClone(spaceFixture) as unknown as { data: { audio_space_by_rest_id: { metadata: { participants: { total: unknown } } } } };
+    const s = structuredClone(spaceFixture) as unknown as {
+      data: { audio_space_by_rest_id: { metadata: { participants: { total: unknown } } } };
+    };
     s.data.audio_space_by_rest_id.metadata.participants.total = null;
     expect(firstIssuePath(SpaceData, s)).toBe('data.audio_space_by_rest_id.metadata.participants.total');
   });
 
   it('accepts null where the spec allows it and refuses it elsewhere', () => {
-    expect(Post.safeParse({ ...postFixture, viewCount: null, entities: null, displayTextRange: null }).success).toBe(true);
+    expect(Post.safeParse({ ...postFixture, viewCount: null, entities: null, displayTextRange: null }).success).toBe(
+      true,
+    );
     expect(firstIssuePath(Post, { ...postFixture, text: null })).toBe('text');
   });
 });

@@ -156,7 +156,15 @@ export const Post: z.ZodType<Post> = PostBase.extend({
  * card shows. The author's whole profile stays in main (response store, exports): it was two thirds of
  * a page's bytes, copied into the renderer and kept there for every post held.
  */
-export const CARD_AUTHOR_FIELDS = ['type', 'id', 'userName', 'name', 'url', 'isBlueVerified', 'profilePicture'] as const;
+export const CARD_AUTHOR_FIELDS = [
+  'type',
+  'id',
+  'userName',
+  'name',
+  'url',
+  'isBlueVerified',
+  'profilePicture',
+] as const;
 export type CardAuthor = Pick<User, (typeof CARD_AUTHOR_FIELDS)[number]>;
 /** `Omit` that keeps an open object's index signature and its other named fields */
 type OmitKnown<T, K extends PropertyKey> = { [P in keyof T as P extends K ? never : P]: T[P] };
@@ -173,8 +181,13 @@ export function cardAuthor(user: User): CardAuthor {
 }
 
 export function cardPost(post: Post): CardPost {
-  const out: CardPost = { ...post, author: cardAuthor(post.author), quoted_tweet: post.quoted_tweet ? cardPost(post.quoted_tweet) : null };
-  if (post.retweeted_tweet !== undefined) out.retweeted_tweet = post.retweeted_tweet ? cardPost(post.retweeted_tweet) : null;
+  const out: CardPost = {
+    ...post,
+    author: cardAuthor(post.author),
+    quoted_tweet: post.quoted_tweet ? cardPost(post.quoted_tweet) : null,
+  };
+  if (post.retweeted_tweet !== undefined)
+    out.retweeted_tweet = post.retweeted_tweet ? cardPost(post.retweeted_tweet) : null;
   return out;
 }
 
@@ -255,7 +268,10 @@ export const SpaceUser = z.looseObject({
   pinned_items: z.looseObject({ tweet_ids_str: z.array(z.string()) }),
   privacy: z.looseObject({ protected: z.boolean(), suspended: z.boolean() }),
   private_super_following: z.boolean(),
-  profile_bio: z.looseObject({ description: z.string(), entities: z.looseObject({ description: z.looseObject({}) }).optional() }),
+  profile_bio: z.looseObject({
+    description: z.string(),
+    entities: z.looseObject({ description: z.looseObject({}) }).optional(),
+  }),
   profile_image_shape: z.string(),
   relationship_counts: z.looseObject({ followers: z.number().int(), following: z.number().int() }),
   relationship_perspectives: z.looseObject({

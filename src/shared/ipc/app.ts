@@ -49,7 +49,10 @@ export function linkVerdict(url: string): 'https' | 'http' | 'refused' {
 export const ExternalUrl = z
   .string()
   .max(4096)
-  .refine((u) => linkVerdict(u) !== 'refused', 'only https: (and, once confirmed, http:) links without a user name or password open outside Skein');
+  .refine(
+    (u) => linkVerdict(u) !== 'refused',
+    'only https: (and, once confirmed, http:) links without a user name or password open outside Skein',
+  );
 
 export const appContract = {
   app: {

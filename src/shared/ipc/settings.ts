@@ -44,7 +44,10 @@ export function baseUrlOrigin(url: string): string | null {
 export const BaseUrl = z
   .url({ protocol: /^https?$/ })
   .max(2048)
-  .refine((u) => baseUrlOrigin(u) !== null, { message: 'The base URL must be https:// (http:// only for this computer: localhost, 127.0.0.1), without user:password@.' });
+  .refine((u) => baseUrlOrigin(u) !== null, {
+    message:
+      'The base URL must be https:// (http:// only for this computer: localhost, 127.0.0.1), without user:password@.',
+  });
 
 /** requests per second: what the bridge accepts; raising the pace above the confirmed ceiling asks the user in main */
 export const MAX_REQUESTS_PER_SECOND = 50;

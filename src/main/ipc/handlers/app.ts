@@ -2,7 +2,14 @@
  * Handlers of the `app` and `demo` namespaces: who Skein is, the one
  * allowlisted way out to the system browser, and the demo sandbox's showcase.
  */
-import { ExternalUrl, linkVerdict, type AppInfo, type DemoExamples, type Handlers, type Mode } from '../../../shared/ipc';
+import {
+  ExternalUrl,
+  linkVerdict,
+  type AppInfo,
+  type DemoExamples,
+  type Handlers,
+  type Mode,
+} from '../../../shared/ipc';
 
 import { refuseAll, type Confirm } from '../../services/confirm';
 
@@ -29,9 +36,14 @@ export interface AppHandlerDeps {
  * `http:` only after the user's yes in main's dialog, nothing with a user
  * name or password, checked again here whatever the caller already checked.
  */
-export async function openExternalSafely(url: string, open: (url: string) => Promise<void>, confirm: Confirm = refuseAll): Promise<{ opened: boolean; refused?: string }> {
+export async function openExternalSafely(
+  url: string,
+  open: (url: string) => Promise<void>,
+  confirm: Confirm = refuseAll,
+): Promise<{ opened: boolean; refused?: string }> {
   const verdict = ExternalUrl.safeParse(url).success ? linkVerdict(url) : 'refused';
-  if (verdict === 'refused') return { opened: false, refused: 'Skein opens only https: links without a user name or password.' };
+  if (verdict === 'refused')
+    return { opened: false, refused: 'Skein opens only https: links without a user name or password.' };
   const target = new URL(url);
   if (verdict === 'http') {
     const yes = await confirm({

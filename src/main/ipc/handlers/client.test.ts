@@ -35,12 +35,20 @@ interface Setup {
   outputs: string[];
   logs: string[];
   fault(spec: string | undefined): void;
-  ledger(): Promise<{ totals: { calls: number; credits: number; byOperation: Record<string, { calls: number; credits: number }> } }>;
+  ledger(): Promise<{
+    totals: { calls: number; credits: number; byOperation: Record<string, { calls: number; credits: number }> };
+  }>;
   requests(): Promise<Array<{ key: string; url: string }>>;
 }
 
-async function setup(opts: { requiredKey?: string; live?: boolean; backend?: SecretBackend; dir?: string } = {}): Promise<Setup> {
-  const sandbox = await startSandbox({ port: 0, size: 'small', ...(opts.requiredKey ? { requiredKey: opts.requiredKey } : {}) });
+async function setup(
+  opts: { requiredKey?: string; live?: boolean; backend?: SecretBackend; dir?: string } = {},
+): Promise<Setup> {
+  const sandbox = await startSandbox({
+    port: 0,
+    size: 'small',
+    ...(opts.requiredKey ? { requiredKey: opts.requiredKey } : {}),
+  });
   cleanup.push(() => sandbox.close());
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'skein-client-'));
   if (!opts.dir) cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
@@ -50,7 +58,11 @@ async function setup(opts: { requiredKey?: string; live?: boolean; backend?: Sec
     userDataDir: dir,
     secretStorage: fakeSecretStorage(opts.backend ?? 'keychain'),
     demoBaseUrl: async () => sandbox.baseUrl,
-    fetch: (url, init) => fetch(url, { ...init, headers: { ...(init.headers as Record<string, string>), ...(fault ? { 'x-sandbox-fault': fault } : {}) } }),
+    fetch: (url, init) =>
+      fetch(url, {
+        ...init,
+        headers: { ...(init.headers as Record<string, string>), ...(fault ? { 'x-sandbox-fault': fault } : {}) },
+      }),
     clock: new FakeClock(undefined, { autoAdvance: true }),
     random: () => 0.5,
     writeLog: (line) => logs.push(line),
@@ -74,7 +86,8 @@ async function setup(opts: { requiredKey?: string; live?: boolean; backend?: Sec
       return res;
     },
     ledger: () => control('/__sandbox/usage'),
-    requests: async () => (await control<{ requests: Array<{ key: string; url: string }> }>('/__sandbox/requests')).requests,
+    requests: async () =>
+      (await control<{ requests: Array<{ key: string; url: string }> }>('/__sandbox/requests')).requests,
   };
 }
 
@@ -94,36 +107,56 @@ const data = <T>(e: Envelope<T>): T => {
 };
 
 describe('the API key never leaves main', () => {
-  it.each(['keychain', 'basic_text'] as const)('canary key with %s storage: not in any bridge answer, log line or file', async (backend) => {
-    const canary = `CANARY-${randomBytes(12).toString('hex')}`;
-    const s = await setup({ requiredKey: canary, live: true, backend });
-    await s.call('settings.update', { persistKeyWithoutKeyring: true, requestsPerSecond: 50 });
-    const set = data(await s.call<{ storage: string }>('credentials.set', { key: canary }));
-    expect(set.storage).toBe(backend === 'keychain' ? 'keychain' : 'file');
-    const ex = s.sandbox.examples;
+  it.each(['keychain', 'basic_text'] as const)(
+    'canary key with %s storage: not in any bridge answer, log line or file',
+    async (backend) => {
+      const canary = `CANARY-${randomBytes(12).toString('hex')}`;
+      const s = await setup({ requiredKey: canary, live: true, backend });
+      await s.call('settings.update', { persistKeyWithoutKeyring: true, requestsPerSecond: 50 });
+      const set = data(await s.call<{ storage: string }>('credentials.set', { key: canary }));
+      expect(set.storage).toBe(backend === 'keychain' ? 'keychain' : 'file');
+      const ex = s.sandbox.examples;
 
-    // successes, failures of every kind, cache hits: all of it goes through the bridge
-    expect(data(await s.call<ApiCallOutput>('api.call', { operation: 'postQuotes', params: { tweetId: ex.muchQuotedPostId } })).items.length).toBeGreaterThan(0);
-    await s.call('api.call', { operation: 'postQuotes', params: { tweetId: ex.muchQuotedPostId } });
-    await s.call('api.call', { operation: 'postQuotes', params: { tweetId: '1' } });
-    await s.call('api.call', { operation: 'article', params: { tweet_id: '1' } });
-    // a service that echoes the key in its error text
-    for (const f of ['401', '402', '429', '503', 'non-json', 'status-error', 'reset', `400;detail=the key ${canary} is wrong`, `status-error;msg=no user for ${canary}`]) {
-      s.fault(f);
-      expect((await s.call('api.call', { operation: 'trends', params: {}, fresh: true })).ok).toBe(false);
-    }
-    s.fault(undefined);
-    await s.call('credentials.status');
-    await s.call('settings.get');
-    await s.call('usage.get');
+      // successes, failures of every kind, cache hits: all of it goes through the bridge
+      expect(
+        data(
+          await s.call<ApiCallOutput>('api.call', {
+            operation: 'postQuotes',
+            params: { tweetId: ex.muchQuotedPostId },
+          }),
+        ).items.length,
+      ).toBeGreaterThan(0);
+      await s.call('api.call', { operation: 'postQuotes', params: { tweetId: ex.muchQuotedPostId } });
+      await s.call('api.call', { operation: 'postQuotes', params: { tweetId: '1' } });
+      await s.call('api.call', { operation: 'article', params: { tweet_id: '1' } });
+      // a service that echoes the key in its error text
+      for (const f of [
+        '401',
+        '402',
+        '429',
+        '503',
+        'non-json',
+        'status-error',
+        'reset',
+        `400;detail=the key ${canary} is wrong`,
+        `status-error;msg=no user for ${canary}`,
+      ]) {
+        s.fault(f);
+        expect((await s.call('api.call', { operation: 'trends', params: {}, fresh: true })).ok).toBe(false);
+      }
+      s.fault(undefined);
+      await s.call('credentials.status');
+      await s.call('settings.get');
+      await s.call('usage.get');
 
-    // the key was really used…
-    expect((await s.requests()).every((r) => r.key === 'sent')).toBe(true);
-    // …and is nowhere the renderer, a log or a file could show it
-    expect(s.logs.length).toBeGreaterThan(0);
-    for (const text of [...s.outputs, ...s.logs, ...filesUnder(s.dir)]) expect(text).not.toContain(canary);
-    expect(s.outputs.join('\n')).not.toContain(canary.slice(7));
-  });
+      // the key was really used…
+      expect((await s.requests()).every((r) => r.key === 'sent')).toBe(true);
+      // …and is nowhere the renderer, a log or a file could show it
+      expect(s.logs.length).toBeGreaterThan(0);
+      for (const text of [...s.outputs, ...s.logs, ...filesUnder(s.dir)]) expect(text).not.toContain(canary);
+      expect(s.outputs.join('\n')).not.toContain(canary.slice(7));
+    },
+  );
 
   it('a stored key survives a restart; clearing it forgets it', async () => {
     const canary = `CANARY-${randomBytes(8).toString('hex')}`;
@@ -181,14 +214,17 @@ describe('usage meter equals the sandbox ledger', () => {
     }
     s.fault(undefined);
     // and a second page of a view
-    data(await s.call('api.call', { operation: 'postQuotes', params: { tweetId: ex.muchQuotedPostId, cursor: page2 } }));
+    data(
+      await s.call('api.call', { operation: 'postQuotes', params: { tweetId: ex.muchQuotedPostId, cursor: page2 } }),
+    );
 
     const meter = data(await s.call<UsageSnapshot>('usage.get'));
     const { totals } = await s.ledger();
     expect(totals.calls).toBeGreaterThan(30);
     expect(meter.session.calls).toBe(totals.calls);
     expect(meter.session.credits).toBe(totals.credits);
-    for (const row of meter.byOperation) expect(totals.byOperation[row.operation]).toMatchObject({ calls: row.calls, credits: row.credits });
+    for (const row of meter.byOperation)
+      expect(totals.byOperation[row.operation]).toMatchObject({ calls: row.calls, credits: row.credits });
     expect(meter.recent.filter((c) => c.fromCache)).toHaveLength(1);
   });
 });
@@ -202,7 +238,10 @@ describe('settings, mode and key through the bridge', () => {
     data(await s.call('credentials.set', { key: 'another-key' }));
     expect(data(await s.call<Settings>('settings.get')).mode).toBe('live');
     const live = await s.call('api.call', quotes);
-    expect(live).toMatchObject({ ok: false, error: { code: 'validation', details: { fields: [{ field: 'baseUrl' }] } } });
+    expect(live).toMatchObject({
+      ok: false,
+      error: { code: 'validation', details: { fields: [{ field: 'baseUrl' }] } },
+    });
     data(await s.call('settings.update', { mode: 'demo' }));
     expect(data(await s.call<ApiCallOutput>('api.call', quotes)).meta.fromCache).toBe(false);
     expect(data(await s.call<{ cleared: number }>('cache.clear')).cleared).toBe(1);
@@ -210,9 +249,17 @@ describe('settings, mode and key through the bridge', () => {
 
   it('refuses params the catalog does not allow, before any request', async () => {
     const s = await setup();
-    expect(await s.call('api.call', { operation: 'postQuotes', params: { tweetId: '' } })).toMatchObject({ ok: false, error: { code: 'validation' } });
-    expect(await s.call('api.call', { operation: 'postQuotes', params: { tweetId: '1', url: 'https://evil.example' } })).toMatchObject({ ok: false });
-    expect(await s.call('api.call', { operation: 'trends', params: { count: 500 } })).toMatchObject({ ok: false, error: { code: 'validation' } });
+    expect(await s.call('api.call', { operation: 'postQuotes', params: { tweetId: '' } })).toMatchObject({
+      ok: false,
+      error: { code: 'validation' },
+    });
+    expect(
+      await s.call('api.call', { operation: 'postQuotes', params: { tweetId: '1', url: 'https://evil.example' } }),
+    ).toMatchObject({ ok: false });
+    expect(await s.call('api.call', { operation: 'trends', params: { count: 500 } })).toMatchObject({
+      ok: false,
+      error: { code: 'validation' },
+    });
     expect(await s.requests()).toHaveLength(0);
   });
 
@@ -232,7 +279,12 @@ describe('what the renderer is sent', () => {
     const s = await setup();
     const quotes = { operation: 'postQuotes', params: { tweetId: s.sandbox.examples.muchQuotedPostId } };
     const sent = data(await s.call<ApiCallOutput>('api.call', quotes));
-    const posts = sent.items as Array<Record<string, unknown> & { author: Record<string, unknown>; quoted_tweet: { author: Record<string, unknown> } | null }>;
+    const posts = sent.items as Array<
+      Record<string, unknown> & {
+        author: Record<string, unknown>;
+        quoted_tweet: { author: Record<string, unknown> } | null;
+      }
+    >;
     expect(posts.length).toBeGreaterThan(0);
     for (const p of posts) {
       expect(Object.keys(p.author).sort()).toEqual([...CARD_AUTHOR_FIELDS].sort());
@@ -252,11 +304,32 @@ describe('what the renderer is sent', () => {
   });
 
   it('cuts a copy, never the answer main holds', () => {
-    const author = { type: 'user', id: '1', userName: 'ada', name: 'Ada', url: 'u', isBlueVerified: true, profilePicture: 'p', description: 'bio', followers: 3 };
-    const post = { id: '2', text: 't', kept: 'unknown field', author, quoted_tweet: { id: '3', text: 'q', author, quoted_tweet: null } } as unknown as Post;
+    const author = {
+      type: 'user',
+      id: '1',
+      userName: 'ada',
+      name: 'Ada',
+      url: 'u',
+      isBlueVerified: true,
+      profilePicture: 'p',
+      description: 'bio',
+      followers: 3,
+    };
+    const post = {
+      id: '2',
+      text: 't',
+      kept: 'unknown field',
+      author,
+      quoted_tweet: { id: '3', text: 'q', author, quoted_tweet: null },
+    } as unknown as Post;
     const result = { operation: 'postQuotes', items: [post] } as unknown as ApiCallOutput;
     const sent = forBridge('postQuotes', result).items[0] as Record<string, unknown>;
-    expect(sent).toMatchObject({ id: '2', text: 't', kept: 'unknown field', author: { id: '1', name: 'Ada', userName: 'ada', profilePicture: 'p', isBlueVerified: true } });
+    expect(sent).toMatchObject({
+      id: '2',
+      text: 't',
+      kept: 'unknown field',
+      author: { id: '1', name: 'Ada', userName: 'ada', profilePicture: 'p', isBlueVerified: true },
+    });
     expect(sent.author).not.toHaveProperty('description');
     expect((sent.quoted_tweet as { author: object }).author).not.toHaveProperty('followers');
     expect(post.author).toHaveProperty('description');

@@ -84,7 +84,15 @@ export function createExportFeature(deps: ExportFeatureDeps): ExportFeature {
         if (chosen === null) return { job: null };
         const targetPath = extname(chosen) ? chosen : `${chosen}.${FILTERS[format].extensions[0]}`;
         return {
-          job: await service.start({ view, format, scope, ...(caps ? { caps } : {}), ...(options ? { options } : {}), ...(csvCells ? { csvCells } : {}), targetPath }),
+          job: await service.start({
+            view,
+            format,
+            scope,
+            ...(caps ? { caps } : {}),
+            ...(options ? { options } : {}),
+            ...(csvCells ? { csvCells } : {}),
+            targetPath,
+          }),
         };
       },
       status: ({ jobId }) => service.status(jobId),

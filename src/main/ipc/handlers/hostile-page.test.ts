@@ -57,7 +57,8 @@ function setup(opts: { dir?: string; clock?: FakeClock } = {}) {
     asked,
     clock,
     answer: (yes: boolean) => (answer = yes),
-    call: async <T>(channel: string, input?: unknown) => (await dispatcher.dispatch(`skein:${channel}`, input, { senderId: 1 })) as Envelope<T>,
+    call: async <T>(channel: string, input?: unknown) =>
+      (await dispatcher.dispatch(`skein:${channel}`, input, { senderId: 1 })) as Envelope<T>,
   };
 }
 
@@ -122,20 +123,28 @@ describe('the key is bound to the origin it was entered for', () => {
     expect(a.requests.every((r) => r.key === KEY)).toBe(true);
   });
 
-  it.each(['http://attacker.example', 'http://10.0.0.1:8080', 'https://user:pass@attacker.example', 'ftp://attacker.example', 'javascript:alert(1)'])(
-    'base URL %s is refused: https only, plain http for loopback only, no credentials',
-    async (url) => {
-      const s = setup();
-      const r = await s.call('settings.update', { baseUrl: url });
-      expect(r.ok).toBe(false);
-      if (!r.ok) expect(r.error.code).toBe('bad-input');
-    },
-  );
+  it.each([
+    'http://attacker.example',
+    'http://10.0.0.1:8080',
+    'https://user:pass@attacker.example',
+    'ftp://attacker.example',
+    'javascript:alert(1)',
+  ])('base URL %s is refused: https only, plain http for loopback only, no credentials', async (url) => {
+    const s = setup();
+    const r = await s.call('settings.update', { baseUrl: url });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error.code).toBe('bad-input');
+  });
 
   it('loopback http and any https are accepted', async () => {
     const s = setup();
     s.answer(true);
-    for (const url of ['http://127.0.0.1:8080', 'http://localhost:3000', 'http://[::1]:9000', 'https://api.provider.example']) {
+    for (const url of [
+      'http://127.0.0.1:8080',
+      'http://localhost:3000',
+      'http://[::1]:9000',
+      'https://api.provider.example',
+    ]) {
       expect((await s.call('settings.update', { baseUrl: url })).ok).toBe(true);
     }
   });
@@ -149,8 +158,14 @@ describe('spending is bounded by main', () => {
     expect(pace.ok).toBe(false);
     const budget = await s.call('settings.update', { creditsPerHour: before.creditsPerHour * 100 });
     expect(budget.ok).toBe(false);
-    expect(s.asked.map((r) => r.title)).toEqual([expect.stringContaining('50 requests per second'), expect.stringContaining('credits an hour')]);
-    expect(ok(await s.call<Settings>('settings.get'))).toMatchObject({ requestsPerSecond: before.requestsPerSecond, creditsPerHour: before.creditsPerHour });
+    expect(s.asked.map((r) => r.title)).toEqual([
+      expect.stringContaining('50 requests per second'),
+      expect.stringContaining('credits an hour'),
+    ]);
+    expect(ok(await s.call<Settings>('settings.get'))).toMatchObject({
+      requestsPerSecond: before.requestsPerSecond,
+      creditsPerHour: before.creditsPerHour,
+    });
     // lowering needs no dialog
     expect((await s.call('settings.update', { creditsPerHour: 100, requestsPerSecond: 0.1 })).ok).toBe(true);
     expect(s.asked).toHaveLength(2);
@@ -211,7 +226,9 @@ describe('keeping the key without a keyring', () => {
     expect(s.asked.at(-1)?.title).toMatch(/without a keyring/);
     expect(ok(await s.call<Settings>('settings.get')).persistKeyWithoutKeyring).toBe(false);
     s.answer(true);
-    expect(ok(await s.call<Settings>('settings.update', { persistKeyWithoutKeyring: true })).persistKeyWithoutKeyring).toBe(true);
+    expect(
+      ok(await s.call<Settings>('settings.update', { persistKeyWithoutKeyring: true })).persistKeyWithoutKeyring,
+    ).toBe(true);
   });
 });
 
@@ -253,16 +270,20 @@ describe('a 429 pauses one base URL, for a bounded time', () => {
     expect(a.requests).toHaveLength(sent + 1);
   });
 
-  it.each(['Fri, 31 Dec 9999 23:59:59 GMT', '99999999999999999999', '-5', 'soon', ''])('Retry-After “%s” never pauses longer than 15 minutes', async (value) => {
-    const a = await server();
-    const s = setup();
-    await userSetUp(s, a);
-    a.use('retry-after');
-    a.retryAfter(value);
-    const r = await s.call('api.call', quotes);
-    expect(r.ok).toBe(false);
-    if (!r.ok && r.error.details?.retryAt !== undefined) expect(r.error.details.retryAt - s.clock.now()).toBeLessThanOrEqual(15 * 60 * 1000);
-  });
+  it.each(['Fri, 31 Dec 9999 23:59:59 GMT', '99999999999999999999', '-5', 'soon', ''])(
+    'Retry-After “%s” never pauses longer than 15 minutes',
+    async (value) => {
+      const a = await server();
+      const s = setup();
+      await userSetUp(s, a);
+      a.use('retry-after');
+      a.retryAfter(value);
+      const r = await s.call('api.call', quotes);
+      expect(r.ok).toBe(false);
+      if (!r.ok && r.error.details?.retryAt !== undefined)
+        expect(r.error.details.retryAt - s.clock.now()).toBeLessThanOrEqual(15 * 60 * 1000);
+    },
+  );
 });
 
 describe('hostile bodies from the server', () => {
@@ -277,8 +298,16 @@ describe('hostile bodies from the server', () => {
     const text = JSON.stringify(r);
     structuredClone(r);
     expect(text.length).toBeLessThan(200_000);
-    expect(page.items.map((p) => (p as { text: string }).text)).toEqual(['A post with a deep retweet chain', INNOCENT_TEXT]);
-    expect(page.report.cut?.map((c) => c.message)).toEqual(expect.arrayContaining([expect.stringMatching(/post nested more than 3/), expect.stringMatching(/deeper than 64/)]));
+    expect(page.items.map((p) => (p as { text: string }).text)).toEqual([
+      'A post with a deep retweet chain',
+      INNOCENT_TEXT,
+    ]);
+    expect(page.report.cut?.map((c) => c.message)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/post nested more than 3/),
+        expect.stringMatching(/deeper than 64/),
+      ]),
+    );
   });
 
   it('prototype keys as keys and values do not pollute or crash main', async () => {

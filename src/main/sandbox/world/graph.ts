@@ -114,7 +114,9 @@ export function buildGraph(seed: number, size: WorldSize, followers: Int32Array)
 
   // 4. chronological order
   const count = d.age.length;
-  const order = Array.from({ length: count }, (_, i) => i).sort((a, b) => (d.age[b] as number) - (d.age[a] as number) || a - b);
+  const order = Array.from({ length: count }, (_, i) => i).sort(
+    (a, b) => (d.age[b] as number) - (d.age[a] as number) || a - b,
+  );
   const newIndex = new Int32Array(count);
   order.forEach((old, i) => (newIndex[old] = i));
   const remap = (v: number): number => (v < 0 ? -1 : (newIndex[v] as number));

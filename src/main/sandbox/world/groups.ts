@@ -122,7 +122,7 @@ export function buildLists(seed: number, count: number, users: number, active: r
     const ageMs = YEAR_MS * 0.2 + rng.next() * 3 * YEAR_MS;
     const topic = TOPICS[(l * 7) % TOPICS.length] as string;
     const memberCount = l === 0 ? 30 : 6 + rng.int(30);
-    const members = distinct(memberCount, () => (active[Math.floor(active.length * rng.next() ** 2)] ?? 0));
+    const members = distinct(memberCount, () => active[Math.floor(active.length * rng.next() ** 2)] ?? 0);
     const followerCount = l === 0 ? 75 : rng.int(60);
     const followers = distinct(Math.min(followerCount, users - 1), () => rng.int(users));
     return {

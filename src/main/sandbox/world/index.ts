@@ -137,7 +137,12 @@ export class World {
   /* ---------------------------------------------------------- rendering */
 
   post(i: number): Post {
-    return this.posts.get(i * 4, () => this.withArticle(i, this.renderer.render(i, 0, (q, depth) => this.nested(q, depth))));
+    return this.posts.get(i * 4, () =>
+      this.withArticle(
+        i,
+        this.renderer.render(i, 0, (q, depth) => this.nested(q, depth)),
+      ),
+    );
   }
 
   /**
@@ -146,11 +151,19 @@ export class World {
    */
   private withArticle(i: number, post: Post): Post {
     if (i !== this.articlePost) return post;
-    return { ...post, article: { id: post.id, title: 'Notes from the field: a long read', preview_text: post.text.slice(0, 120) } };
+    return {
+      ...post,
+      article: { id: post.id, title: 'Notes from the field: a long read', preview_text: post.text.slice(0, 120) },
+    };
   }
 
   private nested(i: number, depth: number): Post {
-    return this.posts.get(i * 4 + depth, () => this.withArticle(i, this.renderer.render(i, depth, (q, d) => this.nested(q, d))));
+    return this.posts.get(i * 4 + depth, () =>
+      this.withArticle(
+        i,
+        this.renderer.render(i, depth, (q, d) => this.nested(q, d)),
+      ),
+    );
   }
 
   /** `withStatuses`: statusesCount is an integer (search, lookups), else null (post authors) */

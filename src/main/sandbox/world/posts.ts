@@ -31,7 +31,15 @@ export interface PostContext {
 /** Quoted posts nest at most this deep; deeper `quoted_tweet` is null. */
 export const MAX_QUOTE_DEPTH = 2;
 
-const REPLY_OPENERS = ['Totally agree.', 'Source?', 'Hard disagree.', 'This is the way.', 'Underrated take.', 'Wait, really?', 'Thread 🧵'];
+const REPLY_OPENERS = [
+  'Totally agree.',
+  'Source?',
+  'Hard disagree.',
+  'This is the way.',
+  'Underrated take.',
+  'Wait, really?',
+  'Thread 🧵',
+];
 const CLOSERS = ['Worth it.', 'Not bad!', 'Never again.', 'Ten out of ten.', 'Thoughts?', 'More soon.'];
 
 export function postUrl(userName: string, id: string): string {
@@ -181,7 +189,12 @@ export class PostRenderer {
             media_info: {
               __typename: 'ApiImage',
               alt_text: i % 5 === 4 ? '' : this.pooled('alt', rng.int(POOL)),
-              color_info: { palette: spec.palette.map((p) => ({ percentage: p.percentage, rgb: { blue: p.rgb.blue, green: p.rgb.green, red: p.rgb.red } })) },
+              color_info: {
+                palette: spec.palette.map((p) => ({
+                  percentage: p.percentage,
+                  rgb: { blue: p.rgb.blue, green: p.rgb.green, red: p.rgb.red },
+                })),
+              },
               original_img_height: spec.height,
               original_img_url: mediaUrl(this.ctx.origin(), 'img', mediaId),
               original_img_width: spec.width,
@@ -205,7 +218,8 @@ const DRAW: Record<PoolName, (f: SeededFaker) => string> = {
     return capitalise(faker.word.words({ count: { min: 5, max: 14 } }));
   },
   link: ({ faker }) => `${faker.internet.url({ appendSlash: false })}/${faker.word.noun()}`,
-  alt: ({ faker }) => capitalise(`${faker.word.adjective()} ${faker.word.noun()} ${faker.word.preposition()} ${faker.word.noun()}`),
+  alt: ({ faker }) =>
+    capitalise(`${faker.word.adjective()} ${faker.word.noun()} ${faker.word.preposition()} ${faker.word.noun()}`),
 };
 
 function capitalise(s: string): string {

@@ -14,7 +14,15 @@ export interface WorldSize {
 }
 
 export const WORLD_SIZES = {
-  default: { users: 2400, posts: 50_000, bigThreadReplies: 10_000, quotes: 2_000, communities: 24, lists: 24, spaces: 6 },
+  default: {
+    users: 2400,
+    posts: 50_000,
+    bigThreadReplies: 10_000,
+    quotes: 2_000,
+    communities: 24,
+    lists: 24,
+    spaces: 6,
+  },
   small: { users: 160, posts: 1_600, bigThreadReplies: 400, quotes: 60, communities: 6, lists: 6, spaces: 5 },
 } as const satisfies Record<string, WorldSize>;
 

@@ -35,7 +35,16 @@ export const POLL_INTERVAL_SEC = 5;
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const STATES: readonly SpaceState[] = ['Running', 'Ended', 'Running', 'NotStarted', 'Ended', 'Ended'];
-const TITLES = ['Open source office hours', 'Markets after the bell', 'Design critique night', 'Late night jazz talk', 'Climate tech roundtable', 'Indie game devs AMA', 'Morning coffee chat', 'Election night live'];
+const TITLES = [
+  'Open source office hours',
+  'Markets after the bell',
+  'Design critique night',
+  'Late night jazz talk',
+  'Climate tech roundtable',
+  'Indie game devs AMA',
+  'Morning coffee chat',
+  'Election night live',
+];
 
 export function buildSpaces(
   seed: number,
@@ -59,7 +68,11 @@ export function buildSpaces(
       return [...out];
     };
     const start =
-      state === 'Running' ? hour - (40 + s * 7) * MINUTE : state === 'Ended' ? day - (1 + s) * DAY_MS + 18 * HOUR : day + 2 * DAY_MS + 19 * HOUR;
+      state === 'Running'
+        ? hour - (40 + s * 7) * MINUTE
+        : state === 'Ended'
+          ? day - (1 + s) * DAY_MS + 18 * HOUR
+          : day + 2 * DAY_MS + 19 * HOUR;
     const speakerPool = pool(8);
     return {
       index: s,
@@ -80,7 +93,15 @@ export function buildSpaces(
 }
 
 /** true when pool member `u` is in the space at time `t` */
-function present(seed: number, space: SpaceRecord, role: string, u: number, t: number, p: number, minPeriod: number): boolean {
+function present(
+  seed: number,
+  space: SpaceRecord,
+  role: string,
+  u: number,
+  t: number,
+  p: number,
+  minPeriod: number,
+): boolean {
   const period = minPeriod + Math.floor(unit(seed, space.id, role, u, 'period') * 3 * minPeriod);
   const phase = Math.floor(unit(seed, space.id, role, u, 'phase') * period);
   const slot = Math.floor((t - space.start + phase) / period);
@@ -106,9 +127,12 @@ export function renderSpace(ctx: PeopleContext, space: SpaceRecord, t: number): 
   const speakers: SpaceParticipant[] = [];
   const listeners: SpaceParticipant[] = [];
   if (live) {
-    if (present(seed, space, 'cohost', space.cohost, t, 0.85, 5 * MINUTE)) admins.push(participant(space.cohost, slotMuted(space.cohost)));
-    for (const u of space.speakerPool) if (present(seed, space, 'speaker', u, t, 0.45, 45_000)) speakers.push(participant(u, slotMuted(u)));
-    for (const u of space.listenerPool) if (present(seed, space, 'listener', u, t, 0.55, 20_000)) listeners.push(participant(u, true));
+    if (present(seed, space, 'cohost', space.cohost, t, 0.85, 5 * MINUTE))
+      admins.push(participant(space.cohost, slotMuted(space.cohost)));
+    for (const u of space.speakerPool)
+      if (present(seed, space, 'speaker', u, t, 0.45, 45_000)) speakers.push(participant(u, slotMuted(u)));
+    for (const u of space.listenerPool)
+      if (present(seed, space, 'listener', u, t, 0.55, 20_000)) listeners.push(participant(u, true));
   }
   const elapsedMin = Math.max(0, Math.floor(((space.ended ?? t) - space.start) / MINUTE));
   const creator = user(space.creator);

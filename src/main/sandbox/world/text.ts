@@ -90,9 +90,34 @@ export const EMOJI = ['🎉', '🚀', '🔥', '😂', '👀', '✨', '🙌', '�
 export const CASHTAGS = ['AAPL', 'TSLA', 'NVDA', 'MSFT', 'AMZN', 'BTC', 'ETH', 'GOOG', 'META', 'SPY'] as const;
 
 export const TOPICS = [
-  'OpenSource', 'TypeScript', 'Electron', 'MachineLearning', 'DataViz', 'Climate', 'Football', 'WorldCup',
-  'Photography', 'Coffee', 'Running', 'Books', 'Music', 'Startups', 'Design', 'Accessibility', 'Privacy',
-  'Science', 'Space', 'Gaming', 'Cooking', 'Travel', 'Jazz', 'Chess', 'Linux', 'Rust', 'Elections', 'Markets',
+  'OpenSource',
+  'TypeScript',
+  'Electron',
+  'MachineLearning',
+  'DataViz',
+  'Climate',
+  'Football',
+  'WorldCup',
+  'Photography',
+  'Coffee',
+  'Running',
+  'Books',
+  'Music',
+  'Startups',
+  'Design',
+  'Accessibility',
+  'Privacy',
+  'Science',
+  'Space',
+  'Gaming',
+  'Cooking',
+  'Travel',
+  'Jazz',
+  'Chess',
+  'Linux',
+  'Rust',
+  'Elections',
+  'Markets',
 ] as const;
 
 /** Shown as text, never as HTML: the renderer's XSS check uses posts that carry it. */

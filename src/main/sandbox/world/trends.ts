@@ -34,7 +34,10 @@ export function buildTrends(seed: number): Map<number, Trend[]> {
       const r = rng.next();
       if (r < 0.35) names.add(`#${rng.pick(TOPICS)}${rng.chance(0.3) ? rng.between(2020, 2027) : ''}`);
       else if (r < 0.55) names.add(faker.person.fullName());
-      else if (r < 0.7) names.add(`${place === 'Worldwide' ? faker.location.city() : place} ${rng.pick(['Marathon', 'Derby', 'Festival', 'Weather', 'Elections'])}`);
+      else if (r < 0.7)
+        names.add(
+          `${place === 'Worldwide' ? faker.location.city() : place} ${rng.pick(['Marathon', 'Derby', 'Festival', 'Weather', 'Elections'])}`,
+        );
       else if (r < 0.8) names.add(`$${faker.finance.currencyCode()}`);
       else names.add(faker.word.words({ count: { min: 1, max: 3 } }).replace(/^\w/, (c) => c.toUpperCase()));
     }

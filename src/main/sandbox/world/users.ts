@@ -98,7 +98,12 @@ export function buildUsers(seed: number, count: number): UserRecord[] {
       const expanded = faker.internet.url();
       const url = shortLink(rng.chars(10));
       text.add(' ');
-      user.descriptionUrls.push({ display_url: displayUrl(expanded), expanded_url: expanded, url, indices: text.add(url) });
+      user.descriptionUrls.push({
+        display_url: displayUrl(expanded),
+        expanded_url: expanded,
+        url,
+        indices: text.add(url),
+      });
     }
     if (rng.chance(0.2)) text.add(` Views my own ${rng.pick(['✨', '🧵', '☕️'])}`);
     user.description = text.toString();

@@ -17,8 +17,10 @@ afterEach(async () => {
   h = undefined;
 });
 
-
-const quotes = (hh: Harness) => ({ operation: 'postQuotes' as const, params: { tweetId: hh.sandbox.examples.muchQuotedPostId } });
+const quotes = (hh: Harness) => ({
+  operation: 'postQuotes' as const,
+  params: { tweetId: hh.sandbox.examples.muchQuotedPostId },
+});
 
 function expectShown(e: SkeinError, code: ErrorCode) {
   expect(e.code).toBe(code);
@@ -58,7 +60,9 @@ describe('errors from the sandbox, mapped', () => {
 
   it('not-available: 501, never retried, never charged', async () => {
     h = await sandboxHarness();
-    const e = await failure(h.client.fetchPage({ operation: 'communityMembers', params: { community_id: h.sandbox.examples.communityId } }));
+    const e = await failure(
+      h.client.fetchPage({ operation: 'communityMembers', params: { community_id: h.sandbox.examples.communityId } }),
+    );
     expectShown(e, 'not-available');
     expect(e.details?.action).toBe(DEFAULT_ACTIONS['not-available']);
     expect(await h.requests()).toHaveLength(1);
@@ -135,7 +139,9 @@ describe('errors from the sandbox, mapped', () => {
 
   it('malformed: a cut body is retried like a network error, and what it cost is on the error', async () => {
     const clock = new FakeClock(undefined, { autoAdvance: true });
-    const usage = { record: (r: AttemptRecord) => creditsFor({ operation: r.operation, httpStatus: r.httpStatus, items: r.items }) };
+    const usage = {
+      record: (r: AttemptRecord) => creditsFor({ operation: r.operation, httpStatus: r.httpStatus, items: r.items }),
+    };
     h = await sandboxHarness({ clock, policy: { maxAttempts: 3 }, usage });
     h.fault('truncate');
     const e = await failure(h.client.fetchPage(quotes(h)));
@@ -158,7 +164,7 @@ describe('errors from the sandbox, mapped', () => {
     expect(page.result.items.length).toBeGreaterThan(0);
   });
 
-    it('offline: a connection reset, retried, then reported', async () => {
+  it('offline: a connection reset, retried, then reported', async () => {
     h = await sandboxHarness({ policy: { maxAttempts: 2 } });
     h.fault('reset');
     const e = await failure(h.client.fetchPage(quotes(h)));

@@ -20,7 +20,11 @@ const quotesOf = (hh: Harness, cursor?: string) => ({
 });
 
 /** walk a view to its end (or a guard), with `faultFor(pageIndex)` on each request */
-async function walk(hh: Harness, faultFor: (i: number) => string | undefined = () => undefined, max = 200): Promise<PageResult[]> {
+async function walk(
+  hh: Harness,
+  faultFor: (i: number) => string | undefined = () => undefined,
+  max = 200,
+): Promise<PageResult[]> {
   const pages: PageResult[] = [];
   let cursor: string | undefined;
   for (let i = 0; i < max; i++) {
@@ -45,7 +49,11 @@ describe('paging guards', () => {
     h.client.clearStore();
     const twice = await walk(h, (i) => (i >= 1 ? 'empty-page' : undefined));
     expect(twice).toHaveLength(3);
-    expect(twice[2]?.result.paging).toMatchObject({ hasNextPage: false, nextCursor: null, stop: { reason: 'empty-pages' } });
+    expect(twice[2]?.result.paging).toMatchObject({
+      hasNextPage: false,
+      nextCursor: null,
+      stop: { reason: 'empty-pages' },
+    });
     expect(twice[2]?.result.paging?.stop?.message).toMatch(/two pages in a row/i);
   });
 
@@ -71,7 +79,11 @@ describe('paging guards', () => {
     h = await sandboxHarness();
     const pages = await walk(h, (i) => (i === 1 ? 'repeat-cursor' : undefined));
     expect(pages).toHaveLength(2);
-    expect(pages[1]?.result.paging).toMatchObject({ hasNextPage: false, nextCursor: null, stop: { reason: 'repeated-cursor' } });
+    expect(pages[1]?.result.paging).toMatchObject({
+      hasNextPage: false,
+      nextCursor: null,
+      stop: { reason: 'repeated-cursor' },
+    });
     expect(pages[1]?.result.items.length).toBeGreaterThan(0);
   });
 
@@ -122,11 +134,14 @@ describe('response store', () => {
     h = await sandboxHarness();
     const pages = await walk(h, undefined, 3);
     const before = (await h.requests()).length;
-    const page2 = await h.client.fetchPage(quotesOf(h, (pages[0]!.result.paging!.nextCursor)!));
+    const page2 = await h.client.fetchPage(quotesOf(h, pages[0]!.result.paging!.nextCursor!));
     expect(page2.result.meta.fromCache).toBe(true);
     expect(page2.result.items).toEqual(pages[1]!.result.items);
     expect(page2.result.report.duplicatesRemoved).toBe(0);
-    const loaded = h.client.loadedPages({ operation: 'postQuotes', params: { tweetId: h.sandbox.examples.muchQuotedPostId } });
+    const loaded = h.client.loadedPages({
+      operation: 'postQuotes',
+      params: { tweetId: h.sandbox.examples.muchQuotedPostId },
+    });
     expect(loaded.map((p) => p.result.items)).toEqual(pages.map((p) => p.result.items));
     expect((await h.requests()).length).toBe(before);
   });

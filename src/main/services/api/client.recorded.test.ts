@@ -55,10 +55,17 @@ describe('recorded-posts', () => {
       const ext = (raw.extendedEntities as { media?: unknown[] } | undefined)?.media ?? [];
       expect(posts[i]!.entities?.media ?? []).toHaveLength(ext.length);
     });
-    expect(raws.some((r) => ((r.entities as { media?: Array<{ media_results: object }> }).media ?? []).some((m) => !('id' in m.media_results)))).toBe(true);
+    expect(
+      raws.some((r) =>
+        ((r.entities as { media?: Array<{ media_results: object }> }).media ?? []).some(
+          (m) => !('id' in m.media_results),
+        ),
+      ),
+    ).toBe(true);
     const withMedia = rts.filter((rt) => (rt.retweeted_tweet!.entities?.media ?? []).length > 0);
     expect(withMedia.length).toBeGreaterThan(0);
-    for (const rt of withMedia) expect(rt.retweeted_tweet!.entities!.media![0]!.media_results.result.media_info.__typename).toBe('ApiVideo');
+    for (const rt of withMedia)
+      expect(rt.retweeted_tweet!.entities!.media![0]!.media_results.result.media_info.__typename).toBe('ApiVideo');
     // the raw items are the answer's, byte for byte
     expect(JSON.stringify(page.raw.items)).toBe(JSON.stringify((page.raw.body as { tweets: unknown[] }).tweets));
     expect(posts.length).toBeGreaterThan(20);
@@ -87,9 +94,15 @@ describe('recorded-envelopes and error bodies', () => {
     const input: Input = { operation: 'usersByIds', params: { userIds: ex().profile.id } };
     const keyed = await sandboxHarness({ key: 'a-key' });
     keyed.fault('401');
-    await expect(keyed.client.fetchPage({ ...input, fresh: true })).rejects.toMatchObject({ code: 'unauthorized', message: expect.stringContaining('API key is invalid') });
+    await expect(keyed.client.fetchPage({ ...input, fresh: true })).rejects.toMatchObject({
+      code: 'unauthorized',
+      message: expect.stringContaining('API key is invalid'),
+    });
     await keyed.close();
-    await expect(get(input, 'status-error')).rejects.toMatchObject({ code: 'api-error', message: expect.stringContaining('user not found') });
+    await expect(get(input, 'status-error')).rejects.toMatchObject({
+      code: 'api-error',
+      message: expect.stringContaining('user not found'),
+    });
   });
 });
 
@@ -121,7 +134,13 @@ describe('communities, spaces, trends', () => {
     const spec = CommunityData.parse((await get(input)).result.data).data.community_results_by_rest_id.result;
     const page = await get(input, 'community-live');
     const live = CommunityData.parse(page.result.data).data.community_results_by_rest_id.result;
-    expect(live).toMatchObject({ rest_id: spec.rest_id, name: spec.name, member_count: spec.member_count, rules: spec.rules, join_policy: 'Open' });
+    expect(live).toMatchObject({
+      rest_id: spec.rest_id,
+      name: spec.name,
+      member_count: spec.member_count,
+      rules: spec.rules,
+      join_policy: 'Open',
+    });
     expect(page.raw.body).toHaveProperty('community_info');
   });
 
@@ -132,11 +151,16 @@ describe('communities, spaces, trends', () => {
     expect((page.raw.body as { data: { state: string } }).data.state).toBe('Live');
     const m = SpaceData.parse(page.result.data).data.audio_space_by_rest_id.metadata;
     expect(m).toMatchObject({ state: 'Running', title: spec.title, total_participated: spec.total_participated });
-    expect(m.participants.speakers.map((p) => p.social_screen_name)).toEqual(spec.participants.speakers.map((p) => p.social_screen_name));
+    expect(m.participants.speakers.map((p) => p.social_screen_name)).toEqual(
+      spec.participants.speakers.map((p) => p.social_screen_name),
+    );
   });
 
   it('not-started-404: a space not started yet is "not found or not started yet"', async () => {
-    const e = await get({ operation: 'spaceDetail', params: { space_id: ex().scheduledSpaceId } }, 'not-started-404').catch((x: unknown) => x);
+    const e = await get(
+      { operation: 'spaceDetail', params: { space_id: ex().scheduledSpaceId } },
+      'not-started-404',
+    ).catch((x: unknown) => x);
     expect(e).toMatchObject({ code: 'not-found', message: expect.stringContaining('not found or not started yet') });
   });
 
@@ -148,13 +172,21 @@ describe('communities, spaces, trends', () => {
   });
 
   it('members-live: community members and moderators answering 200 are a paged list of users', async () => {
-    const members = await get({ operation: 'communityMembers', params: { community_id: ex().communityId } }, 'members-live');
+    const members = await get(
+      { operation: 'communityMembers', params: { community_id: ex().communityId } },
+      'members-live',
+    );
     expect(members.result.items.length).toBe(20);
     expect(members.result.paging?.hasNextPage).toBe(true);
     for (const u of members.result.items) expect(ITEM_SCHEMAS.user.safeParse(u).success).toBe(true);
-    const mods = await get({ operation: 'communityModerators', params: { community_id: ex().communityId } }, 'members-live');
+    const mods = await get(
+      { operation: 'communityModerators', params: { community_id: ex().communityId } },
+      'members-live',
+    );
     expect(mods.result.items.length).toBeGreaterThan(0);
-    const refused = await get({ operation: 'communityMembers', params: { community_id: ex().communityId } }).catch((x: unknown) => x);
+    const refused = await get({ operation: 'communityMembers', params: { community_id: ex().communityId } }).catch(
+      (x: unknown) => x,
+    );
     expect(refused).toMatchObject({ code: 'not-available' });
   });
 });

@@ -167,10 +167,20 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
     const viewKey = input.viewKey ?? `${op}\u0000${c.paramsKey}`;
 
     if (!input.fresh) {
-      const hit = (input.reread ? store.peek(op, c.paramsKey, c.cursor) : undefined) ?? store.get(op, c.paramsKey, c.cursor, started);
+      const hit =
+        (input.reread ? store.peek(op, c.paramsKey, c.cursor) : undefined) ??
+        store.get(op, c.paramsKey, c.cursor, started);
       if (hit) {
         record(op, c, hit.httpStatus, hit.page.rawCount, true);
-        const meta = { callId, fromCache: true, fetchedAt: hit.fetchedAt, httpStatus: hit.httpStatus, credits: 0, durationMs: clock.now() - started, attempts: 0 };
+        const meta = {
+          callId,
+          fromCache: true,
+          fetchedAt: hit.fetchedAt,
+          httpStatus: hit.httpStatus,
+          credits: 0,
+          durationMs: clock.now() - started,
+          attempts: 0,
+        };
         return forgetIfStopped(op, c, shape(op, c, viewKey, hit.page, hit.body, meta, views));
       }
     }
@@ -207,20 +217,46 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
         },
       });
       const page = normalizePage(op, answer.body, answer.status);
-      if (page.dropped.length > 0) logger.warn(`${op}: dropped ${page.dropped.length} malformed item(s)`, { dropped: page.dropped.slice(0, 5) });
+      if (page.dropped.length > 0)
+        logger.warn(`${op}: dropped ${page.dropped.length} malformed item(s)`, { dropped: page.dropped.slice(0, 5) });
       if (page.cut) logger.warn(`${op}: cut ${page.cut.length} part(s) nested too deep`, { cut: page.cut.slice(0, 5) });
       const fetchedAt = clock.now();
-      const stored: StoredAnswer = { operation: op, paramsKey: c.paramsKey, cursor: c.cursor, fetchedAt, httpStatus: answer.status, body: answer.body, page, bytes: answer.bytes };
+      const stored: StoredAnswer = {
+        operation: op,
+        paramsKey: c.paramsKey,
+        cursor: c.cursor,
+        fetchedAt,
+        httpStatus: answer.status,
+        body: answer.body,
+        page,
+        bytes: answer.bytes,
+      };
       store.put(stored, { sameSnapshot: input.reread === true });
-      const meta = { callId, fromCache: false, fetchedAt, httpStatus: answer.status, credits, durationMs: fetchedAt - started, attempts };
+      const meta = {
+        callId,
+        fromCache: false,
+        fetchedAt,
+        httpStatus: answer.status,
+        credits,
+        durationMs: fetchedAt - started,
+        attempts,
+      };
       return forgetIfStopped(op, c, shape(op, c, viewKey, page, answer.body, meta, views));
     } catch (e) {
       let err = redacted(e);
       if (err instanceof SkeinError && err.code === 'unauthorized' && !keySent) {
-        err = new SkeinError('unauthorized', `No API key is set, and the service requires one (HTTP ${err.details?.httpStatus ?? 401}).`, err.details);
+        err = new SkeinError(
+          'unauthorized',
+          `No API key is set, and the service requires one (HTTP ${err.details?.httpStatus ?? 401}).`,
+          err.details,
+        );
       }
       if (err instanceof SkeinError) {
-        logger.info(`${op} failed`, { code: err.code, httpStatus: err.details?.httpStatus, attempts: err.details?.attempts });
+        logger.info(`${op} failed`, {
+          code: err.code,
+          httpStatus: err.details?.httpStatus,
+          attempts: err.details?.attempts,
+        });
         // what the failed call cost: a long job accounts for it (`calls` = requests that left)
         throw new SkeinError(err.code, err.message, { ...err.details, credits, calls: sent });
       }
@@ -254,7 +290,15 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
       visited.add(cursor);
       const hit = store.peek(op, c.paramsKey, cursor);
       if (!hit) break;
-      const meta = { callId: `loaded:${out.length}`, fromCache: true, fetchedAt: hit.fetchedAt, httpStatus: hit.httpStatus, credits: 0, durationMs: 0, attempts: 0 };
+      const meta = {
+        callId: `loaded:${out.length}`,
+        fromCache: true,
+        fetchedAt: hit.fetchedAt,
+        httpStatus: hit.httpStatus,
+        credits: 0,
+        durationMs: 0,
+        attempts: 0,
+      };
       const page = shape(op, { ...c, cursor }, viewKey, hit.page, hit.body, meta, local);
       out.push(page);
       const next = page.result.paging?.nextCursor ?? null;

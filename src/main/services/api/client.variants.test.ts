@@ -98,10 +98,13 @@ describe('live objects', () => {
       expect(p.viewCount === null || /^\d+$/.test(p.viewCount)).toBe(true);
       // media moved back under entities
       expect((p.entities?.media ?? []).length).toBe((s.entities?.media ?? []).length);
-      for (const m of p.entities?.media ?? []) expect(m.media_results.result.media_info.original_img_url).toMatch(/^http/);
+      for (const m of p.entities?.media ?? [])
+        expect(m.media_results.result.media_info.original_img_url).toMatch(/^http/);
     });
     // the number form of viewCount survives as its string
-    const numeric = (live.raw.items as Array<Record<string, unknown>>).findIndex((r) => typeof r.viewCount === 'number');
+    const numeric = (live.raw.items as Array<Record<string, unknown>>).findIndex(
+      (r) => typeof r.viewCount === 'number',
+    );
     expect(numeric).toBeGreaterThanOrEqual(0);
     expect(posts[numeric]!.viewCount).toBe(String((live.raw.items[numeric] as { viewCount: number }).viewCount));
     // a retweet's full post is kept (and readable) beside its cut text
@@ -114,7 +117,9 @@ describe('live objects', () => {
     const body = live.raw.body as { tweets: unknown[] };
     expect(live.raw.items).toEqual(body.tweets);
     expect(live.raw.items).toHaveLength(live.result.items.length);
-    live.raw.items.forEach((raw, i) => expect((raw as { id: string }).id).toBe((live.result.items[i] as { id: string }).id));
+    live.raw.items.forEach((raw, i) =>
+      expect((raw as { id: string }).id).toBe((live.result.items[i] as { id: string }).id),
+    );
     // untouched: the raw still has the live spellings
     expect(live.raw.items.some((r) => 'extendedEntities' in (r as object))).toBe(true);
   });

@@ -8,7 +8,16 @@ import { createRateLimiter } from './policy/rate-limiter';
 
 const OK = { status: 200, body: { status: 'success', message: '', tweets: [], has_next_page: false, next_cursor: '' } };
 
-function run(steps: Step[], opts: { policy?: Partial<RequestPolicy>; random?: () => number; signal?: AbortSignal; cancelWaits?: AbortSignal; clock?: FakeClock } = {}) {
+function run(
+  steps: Step[],
+  opts: {
+    policy?: Partial<RequestPolicy>;
+    random?: () => number;
+    signal?: AbortSignal;
+    cancelWaits?: AbortSignal;
+    clock?: FakeClock;
+  } = {},
+) {
   const clock = opts.clock ?? new FakeClock(undefined, { autoAdvance: true });
   const fetch = scriptedFetch(steps);
   const answers: number[] = [];
@@ -29,7 +38,6 @@ function run(steps: Step[], opts: { policy?: Partial<RequestPolicy>; random?: ()
   });
   return { promise, clock, fetch, answers, unanswered: () => unanswered };
 }
-
 
 describe('execute: retries', () => {
   it('retries 5xx with jittered, capped backoff and succeeds', async () => {
@@ -53,7 +61,10 @@ describe('execute: retries', () => {
   });
 
   it('keeps every wait within the cap however many retries', async () => {
-    const r = run([{ status: 503 }], { policy: { maxAttempts: 12, deadlineMs: 10 * 60_000, backoff: { baseMs: 100, capMs: 1_000 } }, random: () => 0.9999 });
+    const r = run([{ status: 503 }], {
+      policy: { maxAttempts: 12, deadlineMs: 10 * 60_000, backoff: { baseMs: 100, capMs: 1_000 } },
+      random: () => 0.9999,
+    });
     await failure(r.promise);
     expect(r.fetch.calls).toHaveLength(12);
     expect(Math.max(...r.clock.sleeps)).toBeLessThanOrEqual(1_000);
@@ -67,7 +78,9 @@ describe('execute: retries', () => {
 
   it('honours Retry-After as an HTTP date', async () => {
     const clock = new FakeClock(Date.UTC(2026, 0, 15, 12, 0, 0), { autoAdvance: true });
-    const r = run([{ status: 429, headers: { 'retry-after': new Date(clock.now() + 9_000).toUTCString() } }, OK], { clock });
+    const r = run([{ status: 429, headers: { 'retry-after': new Date(clock.now() + 9_000).toUTCString() } }, OK], {
+      clock,
+    });
     await r.promise;
     expect(r.clock.sleeps).toContain(9_000);
   });
@@ -89,7 +102,11 @@ describe('execute: retries', () => {
   });
 
   it('retries network errors and 408, not 4xx or 501', async () => {
-    const net = run([{ error: new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } }) }, { status: 408 }, OK]);
+    const net = run([
+      { error: new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } }) },
+      { status: 408 },
+      OK,
+    ]);
     expect((await net.promise).attempts).toBe(3);
     expect(net.unanswered()).toBe(1);
     for (const status of [400, 401, 402, 404, 501]) {
@@ -100,7 +117,9 @@ describe('execute: retries', () => {
   });
 
   it('maps a network error that persists to offline', async () => {
-    const r = run([{ error: new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } }) }], { policy: { maxAttempts: 2 } });
+    const r = run([{ error: new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } }) }], {
+      policy: { maxAttempts: 2 },
+    });
     const e = await failure(r.promise);
     expect(e.code).toBe('offline');
     expect(e.message).toContain('ECONNREFUSED');
@@ -122,7 +141,10 @@ describe('execute: time limits and cancellation', () => {
 
   it('ends the call at the overall deadline', async () => {
     const clock = new FakeClock();
-    const r = run([{ hang: true }], { clock, policy: { maxAttempts: 10, attemptTimeoutMs: 60_000, deadlineMs: 20_000 } });
+    const r = run([{ hang: true }], {
+      clock,
+      policy: { maxAttempts: 10, attemptTimeoutMs: 60_000, deadlineMs: 20_000 },
+    });
     const e = failure(r.promise);
     await clock.advance(20_000);
     expect((await e).code).toBe('timeout');
@@ -163,7 +185,9 @@ describe('execute: what goes on the wire', () => {
   });
 
   it('refuses an answer over the size cap and a non-JSON answer', async () => {
-    const big = run([{ status: 200, text: JSON.stringify({ status: 'success', tweets: 'x'.repeat(5_000) }) }], { policy: { maxBytes: 1_000 } });
+    const big = run([{ status: 200, text: JSON.stringify({ status: 'success', tweets: 'x'.repeat(5_000) }) }], {
+      policy: { maxBytes: 1_000 },
+    });
     expect((await failure(big.promise)).code).toBe('malformed');
     const html = run([{ status: 200, text: '<html></html>', headers: { 'content-type': 'text/html' } }]);
     const e = await failure(html.promise);

@@ -84,10 +84,14 @@ export async function execute(input: ExecuteInput): Promise<Executed> {
         const paused = input.limiter.pausedUntil();
         if (paused !== null && paused >= deadlineAt) {
           throw withAttempts(
-            makeError('rate-limited', `Calls to this service are paused until ${new Date(paused).toLocaleTimeString()}: it answered “429 Too Many Requests”. ${input.limiter.pauseReason() ?? ''}`.trim(), {
-              retryAt: paused,
-              action: 'Wait for the countdown, or use Try now to ask the service again sooner.',
-            }),
+            makeError(
+              'rate-limited',
+              `Calls to this service are paused until ${new Date(paused).toLocaleTimeString()}: it answered “429 Too Many Requests”. ${input.limiter.pauseReason() ?? ''}`.trim(),
+              {
+                retryAt: paused,
+                action: 'Wait for the countdown, or use Try now to ask the service again sooner.',
+              },
+            ),
             attempts - 1,
           );
         }
@@ -113,7 +117,8 @@ export async function execute(input: ExecuteInput): Promise<Executed> {
         if (verdict.kind === 'fail') throw withAttempts(verdict.error, attempts);
         last = verdict.error;
         retryAfterMs = verdict.retryAfterMs;
-        if (retryAfterMs !== null && verdict.error.code === 'rate-limited') input.limiter.pauseUntil(clock.now() + retryAfterMs, verdict.error.message);
+        if (retryAfterMs !== null && verdict.error.code === 'rate-limited')
+          input.limiter.pauseUntil(clock.now() + retryAfterMs, verdict.error.message);
       } catch (e) {
         if (e instanceof SkeinError) throw e;
         if (e instanceof AttemptFailure && e.sent) input.onNoAnswer?.();
@@ -155,10 +160,20 @@ function withAttempts(error: SkeinError, attempts: number): SkeinError {
   return new SkeinError(error.code, error.message, { ...error.details, attempts });
 }
 
-function stopped(reason: unknown, last: SkeinError | undefined, attempts: number, policy: RequestPolicy, now: number): SkeinError {
+function stopped(
+  reason: unknown,
+  last: SkeinError | undefined,
+  attempts: number,
+  policy: RequestPolicy,
+  now: number,
+): SkeinError {
   if (reason instanceof DeadlineExceeded) {
     if (last?.code === 'rate-limited') return final(last, attempts, now, policy);
-    return makeError('timeout', `No usable answer within ${Math.round(policy.deadlineMs / 1000)} s${last ? ` (last: ${last.message})` : ''}.`, { attempts });
+    return makeError(
+      'timeout',
+      `No usable answer within ${Math.round(policy.deadlineMs / 1000)} s${last ? ` (last: ${last.message})` : ''}.`,
+      { attempts },
+    );
   }
   if (reason instanceof AttemptFailure) return withAttempts(reason.error, attempts);
   return makeError('cancelled', 'The call was cancelled.', { attempts });

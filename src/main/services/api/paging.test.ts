@@ -1,14 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { PagingViews } from './paging';
 
-const page = (cursor: string | null, ids: string[], next: string, hasNext = true) => ({ cursor, ids, hasNextPage: hasNext, nextCursor: next });
+const page = (cursor: string | null, ids: string[], next: string, hasNext = true) => ({
+  cursor,
+  ids,
+  hasNextPage: hasNext,
+  nextCursor: next,
+});
 
 describe('PagingViews', () => {
   it('passes a normal walk through untouched', () => {
     const v = new PagingViews();
     const a = v.apply('view', page(null, ['1', '2'], 'c1'));
     const b = v.apply('view', page('c1', ['3', '4'], '', false));
-    expect(a).toEqual({ keep: [true, true], duplicatesRemoved: 0, paging: { hasNextPage: true, nextCursor: 'c1', stop: null } });
+    expect(a).toEqual({
+      keep: [true, true],
+      duplicatesRemoved: 0,
+      paging: { hasNextPage: true, nextCursor: 'c1', stop: null },
+    });
     expect(b.paging).toEqual({ hasNextPage: false, nextCursor: null, stop: null });
   });
 
@@ -50,7 +59,11 @@ describe('PagingViews', () => {
     const w = new PagingViews();
     w.apply('view', page(null, ['1'], 'c1'));
     w.apply('view', page('c1', ['2'], 'c2'));
-    expect(w.apply('view', page('c2', ['3'], 'c1')).paging).toMatchObject({ hasNextPage: false, nextCursor: null, stop: { reason: 'repeated-cursor' } });
+    expect(w.apply('view', page('c2', ['3'], 'c1')).paging).toMatchObject({
+      hasNextPage: false,
+      nextCursor: null,
+      stop: { reason: 'repeated-cursor' },
+    });
   });
 
   it('stops on has_next_page without a cursor', () => {
@@ -69,11 +82,17 @@ describe('PagingViews', () => {
     const v = new PagingViews();
     v.apply('view', page(null, ['1'], 'c1'));
     v.apply('view', page('c1', [], 'c2'));
-    expect(v.apply('view', page('c2', [], '', false)).paging).toEqual({ hasNextPage: false, nextCursor: null, stop: null });
+    expect(v.apply('view', page('c2', [], '', false)).paging).toEqual({
+      hasNextPage: false,
+      nextCursor: null,
+      stop: null,
+    });
   });
 
   it('keeps items without an id', () => {
     const v = new PagingViews();
-    expect(v.apply('view', { cursor: null, ids: [undefined, undefined], hasNextPage: false, nextCursor: '' }).keep).toEqual([true, true]);
+    expect(
+      v.apply('view', { cursor: null, ids: [undefined, undefined], hasNextPage: false, nextCursor: '' }).keep,
+    ).toEqual([true, true]);
   });
 });

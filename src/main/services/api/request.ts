@@ -22,8 +22,13 @@ export interface CanonicalParams {
 export function canonicalParams(id: OperationId, input: unknown): CanonicalParams {
   const parsed = paramsSchema(id).safeParse(input);
   if (!parsed.success) {
-    const fields = parsed.error.issues.map((i) => ({ field: i.path.map(String).join('.') || 'params', message: i.message }));
-    throw makeError('validation', `Check the values: ${fields.map((f) => `${f.field}: ${f.message}`).join('; ')}.`, { fields });
+    const fields = parsed.error.issues.map((i) => ({
+      field: i.path.map(String).join('.') || 'params',
+      message: i.message,
+    }));
+    throw makeError('validation', `Check the values: ${fields.map((f) => `${f.field}: ${f.message}`).join('; ')}.`, {
+      fields,
+    });
   }
   const given = parsed.data;
   const params: Record<string, string | number | boolean> = {};
@@ -38,7 +43,11 @@ export function canonicalParams(id: OperationId, input: unknown): CanonicalParam
     else if (p.default !== undefined) params[p.name] = p.default;
     else if (p.type === 'boolean') params[p.name] = false;
   }
-  const paramsKey = JSON.stringify(Object.keys(params).sort().map((k) => [k, params[k]]));
+  const paramsKey = JSON.stringify(
+    Object.keys(params)
+      .sort()
+      .map((k) => [k, params[k]]),
+  );
   return { params, cursor, paramsKey };
 }
 

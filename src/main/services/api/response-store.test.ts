@@ -6,7 +6,15 @@ import { STALE_TIME_MS } from '../../../shared/api';
 import type { NormalizedPage } from './normalize/page';
 import { ResponseStore, type StoredAnswer } from './response-store';
 
-const page: NormalizedPage = { items: [], rawItems: [], rawCount: 0, dropped: [], data: null, rawData: undefined, paging: null };
+const page: NormalizedPage = {
+  items: [],
+  rawItems: [],
+  rawCount: 0,
+  dropped: [],
+  data: null,
+  rawData: undefined,
+  paging: null,
+};
 const answer = (cursor: string | null, fetchedAt: number, bytes = 100, paramsKey = 'p'): StoredAnswer => ({
   operation: 'postQuotes',
   paramsKey,

@@ -166,7 +166,8 @@ export class ResponseStore {
       if (a.cursor !== null) this.unindex(key, a);
       return;
     }
-    while (this.spilledBytes > spill.maxBytes && this.spilled.size > 0) this.dropFromDisk(this.spilled.keys().next().value as string);
+    while (this.spilledBytes > spill.maxBytes && this.spilled.size > 0)
+      this.dropFromDisk(this.spilled.keys().next().value as string);
   }
 
   /** An answer from disk, back in memory (it may push others out to disk). */

@@ -25,14 +25,17 @@ describe('decodeUtf8 gives what TextDecoder gives', () => {
 
   it('on a subarray (a chunk of a larger buffer) and on random bytes and random text', () => {
     let seed = 7;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
     const wide = utf8('ab😀cdé');
     expect(decodeUtf8(wide.subarray(2, 6))).toBe(reference(wide.subarray(2, 6)));
     const alphabet = ['a', '"', 'é', 'ß', '東', '🧵', '\u2028', '\uFEFF', '\u0000'];
     for (let i = 0; i < 300; i++) {
       const raw = Uint8Array.from({ length: Math.floor(rnd() * 40) }, () => Math.floor(rnd() * 256));
       expect(decodeUtf8(raw)).toBe(reference(raw));
-      const text = Array.from({ length: Math.floor(rnd() * 40) }, () => alphabet[Math.floor(rnd() * alphabet.length)]).join('');
+      const text = Array.from(
+        { length: Math.floor(rnd() * 40) },
+        () => alphabet[Math.floor(rnd() * alphabet.length)],
+      ).join('');
       expect(decodeUtf8(utf8(text))).toBe(reference(utf8(text)));
     }
   });
@@ -73,12 +76,16 @@ describe('attempt reads the body', () => {
 
   it('still refuses an answer over the cap', async () => {
     const bytes = utf8(JSON.stringify({ a: 'é'.repeat(600) }));
-    await expect(run(new Response(bytes, { headers: { 'content-type': 'application/json' } }), 1_000)).rejects.toMatchObject({ error: { code: 'malformed' } });
+    await expect(
+      run(new Response(bytes, { headers: { 'content-type': 'application/json' } }), 1_000),
+    ).rejects.toMatchObject({ error: { code: 'malformed' } });
   });
 
   it('names the cap in the unit it is set in: 32 MiB, not “34 MB”', async () => {
     const bytes = utf8(JSON.stringify({ a: 'x'.repeat(3 * 1024 * 1024) }));
-    await expect(run(new Response(bytes, { headers: { 'content-type': 'application/json' } }), 2 * 1024 * 1024)).rejects.toMatchObject({
+    await expect(
+      run(new Response(bytes, { headers: { 'content-type': 'application/json' } }), 2 * 1024 * 1024),
+    ).rejects.toMatchObject({
       error: { message: 'The answer is larger than 2 MiB; Skein refuses it.' },
     });
     expect(formatMiB(32 * 1024 * 1024)).toBe('32 MiB');

@@ -54,7 +54,12 @@ export async function attempt(input: AttemptInput): Promise<HttpAnswer> {
   try {
     let res: Response;
     try {
-      res = await input.fetch(input.url, { method: 'GET', headers: input.headers, redirect: 'manual', signal: ac.signal });
+      res = await input.fetch(input.url, {
+        method: 'GET',
+        headers: input.headers,
+        redirect: 'manual',
+        signal: ac.signal,
+      });
     } catch (e) {
       throw failureOf(e, ac.signal, input);
     }
@@ -81,7 +86,10 @@ function abortFailure(reason: unknown, sent = true): AttemptFailure {
 function failureOf(e: unknown, signal: AbortSignal, input: AttemptInput): AttemptFailure {
   if (signal.aborted) {
     if (signal.reason instanceof AttemptTimeout) {
-      return new AttemptFailure(makeError('timeout', `No answer within ${Math.round(input.timeoutMs / 1000)} s.`), true);
+      return new AttemptFailure(
+        makeError('timeout', `No answer within ${Math.round(input.timeoutMs / 1000)} s.`),
+        true,
+      );
     }
     return abortFailure(signal.reason);
   }
@@ -100,7 +108,12 @@ function safeHost(url: string): string {
 
 async function readCapped(res: Response, maxBytes: number): Promise<{ text: string; bytes: number }> {
   const tooLarge = () =>
-    new AttemptFailure(makeError('malformed', `The answer is larger than ${formatMiB(maxBytes)}; Skein refuses it.`, { httpStatus: res.status }), false);
+    new AttemptFailure(
+      makeError('malformed', `The answer is larger than ${formatMiB(maxBytes)}; Skein refuses it.`, {
+        httpStatus: res.status,
+      }),
+      false,
+    );
   const declared = Number(res.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) {
     await res.body?.cancel().catch(() => undefined);
@@ -136,7 +149,12 @@ const utf8Decoder = new TextDecoder('utf-8');
  * are not UTF-8 (which TextDecoder replaces with U+FFFD) take TextDecoder itself.
  */
 export function decodeUtf8(bytes: Uint8Array): string {
-  if (bytes.byteLength > 0 && !isAscii(bytes) && isUtf8(bytes) && !(bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)) {
+  if (
+    bytes.byteLength > 0 &&
+    !isAscii(bytes) &&
+    isUtf8(bytes) &&
+    !(bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
+  ) {
     try {
       return transcode(bytes, 'utf8', 'utf16le').toString('utf16le');
     } catch {
@@ -151,12 +169,25 @@ export function parseAnswer(status: number, headers: Headers, text: string, byte
   const type = headers.get('content-type') ?? '';
   if (text.trim() === '') return { status, body: undefined, bodyProblem: 'the body is empty', retryAfter, bytes };
   if (!JSON_TYPE.test(type)) {
-    return { status, body: undefined, bodyProblem: `expected JSON, got ${type.split(';')[0] || 'no content type'}`, retryAfter, bytes };
+    return {
+      status,
+      body: undefined,
+      bodyProblem: `expected JSON, got ${type.split(';')[0] || 'no content type'}`,
+      retryAfter,
+      bytes,
+    };
   }
   try {
     return { status, body: JSON.parse(text) as unknown, retryAfter, bytes };
   } catch (e) {
-    return { status, body: undefined, bodyProblem: `invalid JSON (${e instanceof Error ? e.message : 'parse error'})`, bodyCut: true, retryAfter, bytes };
+    return {
+      status,
+      body: undefined,
+      bodyProblem: `invalid JSON (${e instanceof Error ? e.message : 'parse error'})`,
+      bodyCut: true,
+      retryAfter,
+      bytes,
+    };
   }
 }
 

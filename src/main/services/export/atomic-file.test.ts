@@ -10,12 +10,20 @@ import { toWriteError, writeFileAtomic } from './atomic-file';
 const CHILD = join(dirname(fileURLToPath(import.meta.url)), 'testing', 'write-child.ts');
 
 /** Runs the writer in a child process; with `stall`, kills it (SIGKILL) once it is half-way through. */
-function runChild(target: string, tag: string, stall: boolean): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+function runChild(
+  target: string,
+  tag: string,
+  stall: boolean,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, target, '4000', tag, ...(stall ? ['stall'] : [])], {
-      cwd: process.cwd(),
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', CHILD, target, '4000', tag, ...(stall ? ['stall'] : [])],
+      {
+        cwd: process.cwd(),
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (text: string) => {
       if (text.includes('stalled')) child.kill('SIGKILL');

@@ -45,10 +45,16 @@ export function toWriteError(error: unknown, target: string): unknown {
   switch (code) {
     case 'ENOSPC':
     case 'EDQUOT':
-      return make(`The disk is full: ${basename(target)} could not be written in ${folder}.`, 'Free some disk space or choose another drive, then retry.');
+      return make(
+        `The disk is full: ${basename(target)} could not be written in ${folder}.`,
+        'Free some disk space or choose another drive, then retry.',
+      );
     case 'EACCES':
     case 'EPERM':
-      return make(`Skein is not allowed to write in ${folder}.`, 'Choose a folder you can write to (for example Documents), then retry.');
+      return make(
+        `Skein is not allowed to write in ${folder}.`,
+        'Choose a folder you can write to (for example Documents), then retry.',
+      );
     case 'EROFS':
       return make(`${folder} is read-only.`, 'Choose a folder on a writable drive, then retry.');
     case 'ENOENT':
@@ -59,7 +65,10 @@ export function toWriteError(error: unknown, target: string): unknown {
     case 'EMFILE':
     case 'ENFILE':
     case 'EIO':
-      return make(`${basename(target)} could not be written (${code}).`, 'Retry; if it persists, choose another drive.');
+      return make(
+        `${basename(target)} could not be written (${code}).`,
+        'Retry; if it persists, choose another drive.',
+      );
     default:
       return error;
   }

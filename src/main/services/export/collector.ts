@@ -74,7 +74,8 @@ export function nextStep(plan: ViewPlan, state: CollectionState): NextStep {
   const last = state.pages.at(-1);
   if (!last) return { kind: 'fetch', request: 0, cursor: null };
   if (last.stop) return { kind: 'stop', reason: last.stop.reason, message: last.stop.message };
-  if (plan.paged && last.hasNextPage && last.nextCursor) return { kind: 'fetch', request: last.request, cursor: last.nextCursor };
+  if (plan.paged && last.hasNextPage && last.nextCursor)
+    return { kind: 'fetch', request: last.request, cursor: last.nextCursor };
   if (last.request + 1 < plan.requests.length) return { kind: 'fetch', request: last.request + 1, cursor: null };
   return { kind: 'end' };
 }
@@ -102,9 +103,7 @@ export interface CollectOptions {
   onWait?: (until: number | null) => void;
 }
 
-export type CollectOutcome =
-  | { done: true }
-  | { done: false; reason: StopReason; message?: string; error?: unknown };
+export type CollectOutcome = { done: true } | { done: false; reason: StopReason; message?: string; error?: unknown };
 
 const SYNC_EVERY_MS = 1000;
 const TYPICAL_PAGE_ITEMS = 20;
@@ -119,7 +118,11 @@ const UNTIMED_RATE_LIMIT_WAIT_MS = 10_000;
 const MAX_RATE_LIMIT_WAITS = 30;
 
 function isCancel(error: unknown, signal: AbortSignal): boolean {
-  return signal.aborted || (isSkeinError(error) && error.code === 'cancelled') || (error as Error | null)?.name === 'AbortError';
+  return (
+    signal.aborted ||
+    (isSkeinError(error) && error.code === 'cancelled') ||
+    (error as Error | null)?.name === 'AbortError'
+  );
 }
 
 /** How long to wait before asking again, for a rate limit the service announced; null for any other error. */
@@ -145,14 +148,20 @@ function nextPageCredits(plan: ViewPlan, state: CollectionState, request: number
   const charged = state.pages.filter((p) => !p.fromCache);
   if (charged.length > 0) return charged.reduce((s, p) => s + p.credits, 0) / charged.length;
   const asked = plan.requests[request]?.idsAsked?.length;
-  return creditsFor({ operation: plan.operation, httpStatus: 200, items: asked ?? TYPICAL_PAGE_ITEMS, idsAsked: asked }, prices);
+  return creditsFor(
+    { operation: plan.operation, httpStatus: 200, items: asked ?? TYPICAL_PAGE_ITEMS, idsAsked: asked },
+    prices,
+  );
 }
 
 function capReached(o: CollectOptions, request: number): StopReason | null {
   const { caps, state } = o;
   if (caps.maxPages !== undefined && state.pages.length >= caps.maxPages) return 'cap-pages';
   if (caps.maxItems !== undefined && state.items >= caps.maxItems) return 'cap-items';
-  if (caps.maxCredits !== undefined && state.credits + nextPageCredits(o.plan, state, request, o.prices ?? DEFAULT_PRICES) > caps.maxCredits) {
+  if (
+    caps.maxCredits !== undefined &&
+    state.credits + nextPageCredits(o.plan, state, request, o.prices ?? DEFAULT_PRICES) > caps.maxCredits
+  ) {
     return 'cap-credits';
   }
   return null;
@@ -161,7 +170,8 @@ function capReached(o: CollectOptions, request: number): StopReason | null {
 /** The paging guards of field-notes.md, on top of whatever the client already checked. */
 function guardStop(state: CollectionState, page: PageRecord): PageRecord['stop'] {
   if (page.stop || !page.hasNextPage) return page.stop;
-  if (!page.nextCursor) return { reason: 'missing-cursor', message: 'has_next_page was true but next_cursor was empty' };
+  if (!page.nextCursor)
+    return { reason: 'missing-cursor', message: 'has_next_page was true but next_cursor was empty' };
   const chain = state.pages.filter((p) => p.request === page.request);
   if (page.nextCursor === page.cursor || chain.some((p) => p.cursor === page.nextCursor)) {
     return { reason: 'repeated-cursor', message: `the API sent cursor ${page.nextCursor.slice(0, 40)} a second time` };
@@ -267,7 +277,8 @@ export async function collect(o: CollectOptions): Promise<CollectOutcome> {
       };
       if (plan.paged) record.stop = guardStop(state, record);
       // a bad paging answer is not served again from the store: a new export asks the service again
-      if (record.stop) o.source.forget?.({ operation: plan.operation, params: request.params, cursor: step.cursor, walkId: o.walkId });
+      if (record.stop)
+        o.source.forget?.({ operation: plan.operation, params: request.params, cursor: step.cursor, walkId: o.walkId });
       try {
         await journal.appendPage(kept, record);
       } catch (error) {

@@ -28,7 +28,12 @@ const HOSTILE = 'line one,\r\nline "two"\rthree\nend =1+1 \u202Eevil';
 const pages: MemoryPage[] = [
   {
     items: [
-      post(ROOT, null, { text: HOSTILE, quoted_tweet: post('1111111111111111111', null, { author: { id: '3000000000000000003', userName: 'quoted_q' } }) }),
+      post(ROOT, null, {
+        text: HOSTILE,
+        quoted_tweet: post('1111111111111111111', null, {
+          author: { id: '3000000000000000003', userName: 'quoted_q' },
+        }),
+      }),
       post('9007199254740993', ROOT, { inReplyToUserId: '2000000000000000002', inReplyToUsername: 'ann' }),
     ],
   },
@@ -43,14 +48,29 @@ const threadView = (queryType?: string): ViewDescriptor => ({
   title: 'Replies to @ann: “a thread”',
 });
 
-async function exportTo(format: ExportFormat, options?: ExportOptions, view: ViewDescriptor = threadView('Latest'), name = `t.${format}`, dir?: string) {
+async function exportTo(
+  format: ExportFormat,
+  options?: ExportOptions,
+  view: ViewDescriptor = threadView('Latest'),
+  name = `t.${format}`,
+  dir?: string,
+) {
   const folder = dir ?? (await mkdtemp(join(tmpdir(), 'skein-flavour-')));
-  const service = new ExportService({ source: memorySource(pages), stateDir: join(folder, 'state'), clock: new FakeClock(), context });
+  const service = new ExportService({
+    source: memorySource(pages),
+    stateDir: join(folder, 'state'),
+    clock: new FakeClock(),
+    context,
+  });
   const target = join(folder, name);
   const job = await service.start({ view, format, scope: 'all', targetPath: target, ...(options ? { options } : {}) });
   expect((await service.settled(job.id)).status).toBe('complete');
   const text = await readFile(target, 'utf8');
-  const manifest = (format === 'json' ? (JSON.parse(text) as { manifest: unknown }).manifest : JSON.parse(await readFile(sidecarPath(target), 'utf8'))) as ExportManifest;
+  const manifest = (
+    format === 'json'
+      ? (JSON.parse(text) as { manifest: unknown }).manifest
+      : JSON.parse(await readFile(sidecarPath(target), 'utf8'))
+  ) as ExportManifest;
   return { dir: folder, target, manifest, text };
 }
 
@@ -83,7 +103,10 @@ describe('CSV for analysis', () => {
     const { target, manifest, text } = await exportTo('csv', { csvFlavour: 'analysis' });
     expect(text.charCodeAt(0)).not.toBe(0xfeff);
     expect(text).not.toContain('="');
-    expect(manifest.csv).toMatchObject({ flavour: 'analysis', encoding: expect.stringContaining('no byte order mark') });
+    expect(manifest.csv).toMatchObject({
+      flavour: 'analysis',
+      encoding: expect.stringContaining('no byte order mark'),
+    });
 
     if (hasPython) {
       const rows = python(
@@ -97,7 +120,9 @@ describe('CSV for analysis', () => {
 
     // DuckDB typed by the manifest's column types: ids are text, exactly as written
     const types = Object.keys(manifest.csv!.column_types).map((c) => `'${c}': 'VARCHAR'`);
-    const typed = await duckdb(`SELECT id, author_id, parent_id, text FROM read_csv('${target}', types={${types.join(', ')}})`);
+    const typed = await duckdb(
+      `SELECT id, author_id, parent_id, text FROM read_csv('${target}', types={${types.join(', ')}})`,
+    );
     expect(typed.map((r) => r.id)).toEqual(IDS);
     expect(typed[0]!.author_id).toBe('2000000000000000002');
     expect(typed[0]!.text).toBe(HOSTILE);
@@ -144,7 +169,9 @@ describe('CSV for spreadsheets', () => {
 describe('every row says where it came from', () => {
   it('CSV: retrieved_at, operation, page and cursor on each row', async () => {
     const { target } = await exportTo('csv', { csvFlavour: 'analysis' });
-    const rows = await duckdb(`SELECT id, retrieved_at, operation, page, cursor FROM read_csv('${target}', all_varchar=true)`);
+    const rows = await duckdb(
+      `SELECT id, retrieved_at, operation, page, cursor FROM read_csv('${target}', all_varchar=true)`,
+    );
     expect(rows.map((r) => [r.id, r.page, r.cursor ?? ''])).toEqual([
       [ROOT, '0', ''],
       ['9007199254740993', '0', ''],
@@ -156,10 +183,21 @@ describe('every row says where it came from', () => {
 
   it('JSONL: a `__skein` object beside the raw item, never inside it', async () => {
     const { text, manifest } = await exportTo('jsonl');
-    const lines = text.trimEnd().split('\n').map((l) => JSON.parse(l) as { __skein: Record<string, unknown>; item: Record<string, unknown>; depth: number | null });
+    const lines = text
+      .trimEnd()
+      .split('\n')
+      .map(
+        (l) =>
+          JSON.parse(l) as { __skein: Record<string, unknown>; item: Record<string, unknown>; depth: number | null },
+      );
     expect(lines.map((l) => l.item)).toEqual(pages.flatMap((p) => p.items));
     expect(lines.every((l) => !('__skein' in l.item))).toBe(true);
-    expect(lines[2]!.__skein).toEqual({ retrieved_at: new Date(1_700_000_000_001).toISOString(), operation: 'postRepliesV2', page: 1, cursor: 'c1' });
+    expect(lines[2]!.__skein).toEqual({
+      retrieved_at: new Date(1_700_000_000_001).toISOString(),
+      operation: 'postRepliesV2',
+      page: 1,
+      cursor: 'c1',
+    });
     expect(lines.map((l) => l.depth)).toEqual([0, 1, 2]);
     expect(manifest.layout).toMatchObject({ items: 'wrapped', provenance_key: '__skein', raw_key: 'item' });
     expect(manifest.row_provenance?.fields).toHaveProperty('retrieved_at');
@@ -169,7 +207,9 @@ describe('every row says where it came from', () => {
 describe('columns researchers join on', () => {
   it('carries the replied-to user and the quoted post author', async () => {
     const { target } = await exportTo('csv', { csvFlavour: 'analysis' });
-    const rows = await duckdb(`SELECT in_reply_to_user_id AS ru, in_reply_to_username AS rn, quoted_user_id AS qu, quoted_username AS qn FROM read_csv('${target}', all_varchar=true)`);
+    const rows = await duckdb(
+      `SELECT in_reply_to_user_id AS ru, in_reply_to_username AS rn, quoted_user_id AS qu, quoted_username AS qn FROM read_csv('${target}', all_varchar=true)`,
+    );
     expect(rows.map((r) => [r.ru, r.rn, r.qu, r.qn])).toEqual([
       [null, null, '3000000000000000003', 'quoted_q'],
       ['2000000000000000002', 'ann', null, null],
@@ -188,7 +228,12 @@ describe('file names', () => {
     // a CSV and a JSONL export given the same stem keep their own manifests
     const first = await exportTo('csv', { csvFlavour: 'analysis' }, threadView('Latest'), 'same.csv');
     await exportTo('jsonl', undefined, threadView('Latest'), 'same.jsonl', first.dir);
-    expect((await readdir(first.dir)).filter((f) => f !== 'state').sort()).toEqual(['same.csv', 'same.csv.manifest.json', 'same.jsonl', 'same.jsonl.manifest.json']);
+    expect((await readdir(first.dir)).filter((f) => f !== 'state').sort()).toEqual([
+      'same.csv',
+      'same.csv.manifest.json',
+      'same.jsonl',
+      'same.jsonl.manifest.json',
+    ]);
     const csvManifest = JSON.parse(await readFile(join(first.dir, 'same.csv.manifest.json'), 'utf8')) as ExportManifest;
     expect(csvManifest.format).toBe('csv');
   });
@@ -196,8 +241,14 @@ describe('file names', () => {
 
 describe('the order a thread was collected in', () => {
   it('is recorded, and a relevance-ranked collection says it can leave replies out', async () => {
-    expect((await exportTo('json', undefined, threadView('Latest'))).manifest.order).toMatchObject({ value: 'Latest', note: expect.stringMatching(/time order/) });
-    expect((await exportTo('json', undefined, threadView('Relevance'))).manifest.order).toMatchObject({ value: 'Relevance', note: expect.stringMatching(/leave replies out/) });
+    expect((await exportTo('json', undefined, threadView('Latest'))).manifest.order).toMatchObject({
+      value: 'Latest',
+      note: expect.stringMatching(/time order/),
+    });
+    expect((await exportTo('json', undefined, threadView('Relevance'))).manifest.order).toMatchObject({
+      value: 'Relevance',
+      note: expect.stringMatching(/leave replies out/),
+    });
     // the API's default when the view names none
     expect((await exportTo('json', undefined, threadView())).manifest.order?.value).toBe('Relevance');
   });

@@ -22,7 +22,8 @@ export function neutraliseFormula<T>(cell: T): T | string {
 export const CSV_CELLS_NOTE: Record<CsvCells, string> = {
   neutralised:
     "text cells that begin with =, +, -, @, TAB or CR are written with a leading apostrophe (') so spreadsheets show them as text instead of running them as formulas; remove that one apostrophe to get the text as received",
-  exact: 'every text cell is written exactly as received: opening this file in a spreadsheet may run cells that begin with =, +, -, @ as formulas',
+  exact:
+    'every text cell is written exactly as received: opening this file in a spreadsheet may run cells that begin with =, +, -, @ as formulas',
 };
 
 /**

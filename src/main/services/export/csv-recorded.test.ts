@@ -1,6 +1,13 @@
 /** CSV rows of recorded live bodies (api-field-notes.md): retweets, long text, bios, community and space shapes. */
 import { describe, expect, it } from 'vitest';
-import { documentedSpace, recordedCommunityInfo, recordedLongPost, recordedOriginal, recordedRetweet, recordedUser } from '../../../shared/api/fixtures/recorded';
+import {
+  documentedSpace,
+  recordedCommunityInfo,
+  recordedLongPost,
+  recordedOriginal,
+  recordedRetweet,
+  recordedUser,
+} from '../../../shared/api/fixtures/recorded';
 import { TABLES } from './csv-rows';
 
 const context = { params: { space_id: '1YqGoabcdefGH' }, index: 0 };
@@ -29,11 +36,23 @@ describe('CSV of recorded bodies', () => {
   });
 
   it('takes a user bio from profile_bio when description is empty', () => {
-    expect(row('user', recordedUser('1', 'someone', { bioOnlyInProfile: true })).description).toBe('Researcher @someone: notes on networks');
+    expect(row('user', recordedUser('1', 'someone', { bioOnlyInProfile: true })).description).toBe(
+      'Researcher @someone: notes on networks',
+    );
   });
 
   it('reads the live community_info and the documented space', () => {
-    expect(row('community', recordedCommunityInfo)).toMatchObject({ id: '="1500000000000000001"', name: 'Archive Researchers', member_count: 4321, rules: 'Cite your sources | Be kind' });
-    expect(row('space', documentedSpace('Live'))).toMatchObject({ title: 'Reading the record, live', state: 'Running', creator_screen_name: 'orig', total_participated: 340 });
+    expect(row('community', recordedCommunityInfo)).toMatchObject({
+      id: '="1500000000000000001"',
+      name: 'Archive Researchers',
+      member_count: 4321,
+      rules: 'Cite your sources | Be kind',
+    });
+    expect(row('space', documentedSpace('Live'))).toMatchObject({
+      title: 'Reading the record, live',
+      state: 'Running',
+      creator_screen_name: 'orig',
+      total_participated: 340,
+    });
   });
 });

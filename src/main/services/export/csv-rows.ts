@@ -93,7 +93,9 @@ export function mediaUrls(post: Obj): string[] {
   const urls: string[] = [];
   for (const m of arr(obj(post.entities)?.media)) {
     const info = obj(obj(obj(obj(m)?.media_results)?.result)?.media_info);
-    urls.push(nonEmpty(info?.original_img_url) ?? nonEmpty(obj(m)?.media_url_https) ?? nonEmpty(obj(m)?.expanded_url) ?? '');
+    urls.push(
+      nonEmpty(info?.original_img_url) ?? nonEmpty(obj(m)?.media_url_https) ?? nonEmpty(obj(m)?.expanded_url) ?? '',
+    );
   }
   for (const m of arr(obj(post.extendedEntities)?.media)) {
     const o = obj(m);
@@ -104,14 +106,43 @@ export function mediaUrls(post: Obj): string[] {
 }
 
 const POST_COLUMNS = [
-  'id', 'url', 'created_at', 'createdAt', 'lang', 'text',
-  'author_id', 'author_userName', 'author_name', 'author_isBlueVerified', 'author_followers', 'author_following',
-  'retweetCount', 'replyCount', 'likeCount', 'quoteCount', 'bookmarkCount', 'viewCount',
-  'isReply', 'inReplyToId', 'conversationId', 'quoted_tweet_id', 'retweeted_tweet_id',
-  'retweeted_tweet_author_id', 'retweeted_tweet_author_userName', 'full_text',
-  'in_reply_to_user_id', 'in_reply_to_username', 'quoted_user_id', 'quoted_username',
-  'root_id', 'parent_id', 'depth',
-  'hashtags', 'mentions', 'urls', 'media_urls',
+  'id',
+  'url',
+  'created_at',
+  'createdAt',
+  'lang',
+  'text',
+  'author_id',
+  'author_userName',
+  'author_name',
+  'author_isBlueVerified',
+  'author_followers',
+  'author_following',
+  'retweetCount',
+  'replyCount',
+  'likeCount',
+  'quoteCount',
+  'bookmarkCount',
+  'viewCount',
+  'isReply',
+  'inReplyToId',
+  'conversationId',
+  'quoted_tweet_id',
+  'retweeted_tweet_id',
+  'retweeted_tweet_author_id',
+  'retweeted_tweet_author_userName',
+  'full_text',
+  'in_reply_to_user_id',
+  'in_reply_to_username',
+  'quoted_user_id',
+  'quoted_username',
+  'root_id',
+  'parent_id',
+  'depth',
+  'hashtags',
+  'mentions',
+  'urls',
+  'media_urls',
 ] as const;
 
 /** Who a post answers and whose post it quotes: the columns researchers join on (twarc's names). */
@@ -171,8 +202,22 @@ function postRow(raw: unknown, position: ThreadPosition | null): Row {
 }
 
 const USER_COLUMNS = [
-  'id', 'userName', 'name', 'url', 'created_at', 'createdAt', 'description', 'location',
-  'followers', 'following', 'statusesCount', 'isBlueVerified', 'canDm', 'profilePicture', 'coverPicture', 'pinnedTweetIds',
+  'id',
+  'userName',
+  'name',
+  'url',
+  'created_at',
+  'createdAt',
+  'description',
+  'location',
+  'followers',
+  'following',
+  'statusesCount',
+  'isBlueVerified',
+  'canDm',
+  'profilePicture',
+  'coverPicture',
+  'pinnedTweetIds',
 ] as const;
 
 function userRow(raw: unknown): Row {
@@ -215,14 +260,26 @@ function trendRow(raw: unknown, index: number): Row {
 }
 
 const COMMUNITY_COLUMNS = [
-  'id', 'name', 'description', 'created_at', 'created_at_ms', 'member_count', 'moderator_count', 'role', 'is_pinned', 'rules', 'banner_url',
+  'id',
+  'name',
+  'description',
+  'created_at',
+  'created_at_ms',
+  'member_count',
+  'moderator_count',
+  'role',
+  'is_pinned',
+  'rules',
+  'banner_url',
 ] as const;
 
 function communityRow(raw: unknown): Row {
   // the spec's `data` object or the live `community_info`: read as one shape
   const holder = obj(obj(obj(normalizeCommunity(raw))?.data)?.community_results_by_rest_id) ?? {};
   const c = obj(holder.result) ?? {};
-  const banner = obj(obj(obj(c.custom_banner_media_results)?.result)?.media_info) ?? obj(obj(obj(c.default_banner_media_results)?.result)?.media_info);
+  const banner =
+    obj(obj(obj(c.custom_banner_media_results)?.result)?.media_info) ??
+    obj(obj(obj(c.default_banner_media_results)?.result)?.media_info);
   return {
     id: csvId(str(c.rest_id) ?? str(holder.rest_id)),
     name: str(c.name),
@@ -233,14 +290,28 @@ function communityRow(raw: unknown): Row {
     moderator_count: num(c.moderator_count),
     role: str(c.role),
     is_pinned: bool(c.is_pinned),
-    rules: arr(c.rules).map((r) => str(obj(r)?.name)).filter(Boolean).join(' | '),
+    rules: arr(c.rules)
+      .map((r) => str(obj(r)?.name))
+      .filter(Boolean)
+      .join(' | '),
     banner_url: str(banner?.original_img_url),
   };
 }
 
 const SPACE_COLUMNS = [
-  'space_id', 'title', 'state', 'started_at', 'start_ms', 'creator_user_id', 'creator_screen_name', 'tweet_id',
-  'participants_total', 'total_live_listeners', 'total_participated', 'total_replay_watched', 'is_space_available_for_replay',
+  'space_id',
+  'title',
+  'state',
+  'started_at',
+  'start_ms',
+  'creator_user_id',
+  'creator_screen_name',
+  'tweet_id',
+  'participants_total',
+  'total_live_listeners',
+  'total_participated',
+  'total_replay_watched',
+  'is_space_available_for_replay',
 ] as const;
 
 function spaceMeta(raw: unknown): Obj {
@@ -275,13 +346,26 @@ function spaceRow(raw: unknown, params: RowContext['params']): Row {
 }
 
 const PARTICIPANT_COLUMNS = [
-  'space_id', 'role', 'user_id', 'screen_name', 'display_name', 'followers', 'is_blue_verified', 'is_muted_by_admin', 'is_muted_by_guest', 'avatar_url',
+  'space_id',
+  'role',
+  'user_id',
+  'screen_name',
+  'display_name',
+  'followers',
+  'is_blue_verified',
+  'is_muted_by_admin',
+  'is_muted_by_guest',
+  'avatar_url',
 ] as const;
 
 function participantRows(raw: unknown, params: RowContext['params']): Row[] {
   const parts = obj(spaceMeta(raw).participants) ?? {};
   const rows: Row[] = [];
-  for (const [role, key] of [['admin', 'admins'], ['speaker', 'speakers'], ['listener', 'listeners']] as const) {
+  for (const [role, key] of [
+    ['admin', 'admins'],
+    ['speaker', 'speakers'],
+    ['listener', 'listeners'],
+  ] as const) {
     for (const entry of arr(parts[key])) {
       const e = obj(entry) ?? {};
       const user = obj(obj(e.user_results)?.result);
@@ -303,13 +387,31 @@ function participantRows(raw: unknown, params: RowContext['params']): Row[] {
 }
 
 const ID_COLUMNS = new Set([
-  'id', 'author_id', 'inReplyToId', 'conversationId', 'quoted_tweet_id', 'retweeted_tweet_id', 'retweeted_tweet_author_id', 'root_id', 'parent_id',
-  'in_reply_to_user_id', 'quoted_user_id',
-  'pinnedTweetIds', 'space_id', 'creator_user_id', 'tweet_id', 'user_id',
+  'id',
+  'author_id',
+  'inReplyToId',
+  'conversationId',
+  'quoted_tweet_id',
+  'retweeted_tweet_id',
+  'retweeted_tweet_author_id',
+  'root_id',
+  'parent_id',
+  'in_reply_to_user_id',
+  'quoted_user_id',
+  'pinnedTweetIds',
+  'space_id',
+  'creator_user_id',
+  'tweet_id',
+  'user_id',
 ]);
 const ids = (columns: readonly string[]) => columns.filter((c) => ID_COLUMNS.has(c));
 
-const postTable: Table = { suffix: '', columns: POST_COLUMNS, idColumns: ids(POST_COLUMNS), rows: (r, p) => [postRow(r, p)] };
+const postTable: Table = {
+  suffix: '',
+  columns: POST_COLUMNS,
+  idColumns: ids(POST_COLUMNS),
+  rows: (r, p) => [postRow(r, p)],
+};
 const userTable: Table = { suffix: '', columns: USER_COLUMNS, idColumns: ids(USER_COLUMNS), rows: (r) => [userRow(r)] };
 
 /** The CSV files of a view, by the kind of item it holds. */
@@ -318,10 +420,17 @@ export const TABLES: Record<ItemKind, readonly Table[]> = {
   user: [userTable],
   listFollower: [userTable],
   trend: [{ suffix: '', columns: TREND_COLUMNS, idColumns: [], rows: (r, _p, c) => [trendRow(r, c.index)] }],
-  community: [{ suffix: '', columns: COMMUNITY_COLUMNS, idColumns: ids(COMMUNITY_COLUMNS), rows: (r) => [communityRow(r)] }],
+  community: [
+    { suffix: '', columns: COMMUNITY_COLUMNS, idColumns: ids(COMMUNITY_COLUMNS), rows: (r) => [communityRow(r)] },
+  ],
   space: [
     { suffix: '', columns: SPACE_COLUMNS, idColumns: ids(SPACE_COLUMNS), rows: (r, _p, c) => [spaceRow(r, c.params)] },
-    { suffix: 'participants', columns: PARTICIPANT_COLUMNS, idColumns: ids(PARTICIPANT_COLUMNS), rows: (r, _p, c) => participantRows(r, c.params) },
+    {
+      suffix: 'participants',
+      columns: PARTICIPANT_COLUMNS,
+      idColumns: ids(PARTICIPANT_COLUMNS),
+      rows: (r, _p, c) => participantRows(r, c.params),
+    },
   ],
   article: [],
 };

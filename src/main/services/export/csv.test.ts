@@ -16,7 +16,8 @@ function readCsv(text: string, idColumns: string[]): Array<Record<string, string
   return parse(text, {
     bom: true,
     columns: true,
-    cast: (value, ctx) => (typeof ctx.column === 'string' && idColumns.includes(ctx.column) ? decodeCsvId(value) : value),
+    cast: (value, ctx) =>
+      typeof ctx.column === 'string' && idColumns.includes(ctx.column) ? decodeCsvId(value) : value,
   }) as Array<Record<string, string>>;
 }
 
@@ -25,9 +26,15 @@ describe('CSV export', () => {
     // a small tree: root ← a ← b, root ← c, and d whose parent is not in the export
     const ids = { a: '9007199254740993', b: '9223372036854775807', c: '1234567890123456790', d: '1234567890123456791' };
     const items = [
-      post(ROOT, null, { text: 'root, with "quotes",\nand a newline', viewCount: '1200', entities: { hashtags: [{ text: 'ok', indices: [0, 3] }] } }),
+      post(ROOT, null, {
+        text: 'root, with "quotes",\nand a newline',
+        viewCount: '1200',
+        entities: { hashtags: [{ text: 'ok', indices: [0, 3] }] },
+      }),
       post(ids.a, ROOT),
-      post(ids.b, ids.a, { extendedEntities: { media: [{ type: 'photo', media_url_https: 'https://img.invalid/1.jpg' }] } }),
+      post(ids.b, ids.a, {
+        extendedEntities: { media: [{ type: 'photo', media_url_https: 'https://img.invalid/1.jpg' }] },
+      }),
       post(ids.c, ROOT, { viewCount: [0] }),
       post(ids.d, '5555555555555555555'),
     ];
@@ -39,7 +46,12 @@ describe('CSV export', () => {
       context: () => ({ appName: 'Skein', appVersion: '0.1.0', mode: 'demo', baseUrl: 'http://127.0.0.1:1' }),
     });
     const target = join(dir, 'thread.csv');
-    const job = await service.start({ view: { kind: 'thread', operation: 'postRepliesV2', params: { tweetId: ROOT } }, format: 'csv', scope: 'all', targetPath: target });
+    const job = await service.start({
+      view: { kind: 'thread', operation: 'postRepliesV2', params: { tweetId: ROOT } },
+      format: 'csv',
+      scope: 'all',
+      targetPath: target,
+    });
     expect((await service.settled(job.id)).status).toBe('complete');
 
     const manifest = JSON.parse(await readFile(join(dir, 'thread.csv.manifest.json'), 'utf8')) as ExportManifest;
@@ -69,7 +81,8 @@ describe('CSV export', () => {
     expect(rows[3]!.viewCount).toBe('');
 
     // the tree from the CSV's parent_id equals the tree from the raw items' inReplyToId
-    const tree = (pairs: Array<[string, string | null]>) => pairs.map(([id, parent]) => `${parent ?? '-'}>${id}`).sort();
+    const tree = (pairs: Array<[string, string | null]>) =>
+      pairs.map(([id, parent]) => `${parent ?? '-'}>${id}`).sort();
     expect(tree(rows.map((r) => [r.id!, r.parent_id || null]))).toEqual(
       tree(items.map((p) => [p.id as string, (p.inReplyToId as string | null) ?? null])),
     );
@@ -84,11 +97,24 @@ describe('CSV export', () => {
     expect(decodeCsvId(csvId('0042'))).toBe('0042');
     expect(
       mediaUrls({
-        entities: { media: [{ media_results: { result: { media_info: { original_img_url: 'https://a.invalid/x.png' } } } }] },
-        extendedEntities: { media: [{ media_url_https: 'https://a.invalid/x.png' }, { media_url_https: 'https://a.invalid/v.jpg', video_info: { variants: [{ url: 'https://a.invalid/v.mp4' }] } }] },
+        entities: {
+          media: [{ media_results: { result: { media_info: { original_img_url: 'https://a.invalid/x.png' } } } }],
+        },
+        extendedEntities: {
+          media: [
+            { media_url_https: 'https://a.invalid/x.png' },
+            {
+              media_url_https: 'https://a.invalid/v.jpg',
+              video_info: { variants: [{ url: 'https://a.invalid/v.mp4' }] },
+            },
+          ],
+        },
       }),
     ).toEqual(['https://a.invalid/x.png', 'https://a.invalid/v.jpg', 'https://a.invalid/v.mp4']);
-    const [trend] = TABLES.trend[0]!.rows({ trend: { name: '#x', target: { query: '%23x' }, rank: 1 } }, null, { params: {}, index: 0 });
+    const [trend] = TABLES.trend[0]!.rows({ trend: { name: '#x', target: { query: '%23x' }, rank: 1 } }, null, {
+      params: {},
+      index: 0,
+    });
     expect(trend).toMatchObject({ position: 1, name: '#x', query: '%23x' });
   });
 
@@ -98,7 +124,12 @@ describe('CSV export', () => {
     ['json', undefined],
   ] as const)('formula cells (attack: =HYPERLINK, +, -, @, TAB, CR) in %s, cells %s', async (format, csvCells) => {
     const hostile = ['=HYPERLINK("http://evil.invalid","x")', '+1+1', '-2+3', '@SUM(A1)', '\t=1', '\r=1', 'plain'];
-    const items = hostile.map((t, i) => post(`10000000000000000${10 + i}`, null, { text: t, author: { type: 'user', id: '2000000000000000002', userName: 'ann', name: t } }));
+    const items = hostile.map((t, i) =>
+      post(`10000000000000000${10 + i}`, null, {
+        text: t,
+        author: { type: 'user', id: '2000000000000000002', userName: 'ann', name: t },
+      }),
+    );
     const dir = await mkdtemp(join(tmpdir(), 'skein-csv-'));
     const service = new ExportService({
       source: memorySource([{ items }]),
@@ -108,7 +139,13 @@ describe('CSV export', () => {
     });
     const target = join(dir, `f.${format}`);
     const view = { kind: 'thread', operation: 'postRepliesV2', params: { tweetId: ROOT } } as const;
-    const job = await service.start({ view, format, scope: 'all', targetPath: target, ...(csvCells ? { csvCells } : {}) });
+    const job = await service.start({
+      view,
+      format,
+      scope: 'all',
+      targetPath: target,
+      ...(csvCells ? { csvCells } : {}),
+    });
     expect((await service.settled(job.id)).status).toBe('complete');
     const text = await readFile(target, 'utf8');
     if (format === 'json') {

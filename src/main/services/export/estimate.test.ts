@@ -27,13 +27,32 @@ describe('the estimate a person reads before fetching everything', () => {
   });
 
   it('views whose total is the whole list stay "about"', () => {
-    const e = estimateExport({ kind: 'quotes', operation: 'postQuotes', params: { tweetId: '1' }, loadedPages: 1, loadedItems: 20, expectedItems: 100 }, 'all');
+    const e = estimateExport(
+      {
+        kind: 'quotes',
+        operation: 'postQuotes',
+        params: { tweetId: '1' },
+        loadedPages: 1,
+        loadedItems: 20,
+        expectedItems: 100,
+      },
+      'all',
+    );
     expect(e.atLeast).toBeUndefined();
     expect(e.calls).toBe(4);
   });
 
   it('a space is never kept, so exporting "what is loaded" says the call it makes', () => {
-    const e = estimateExport({ kind: 'space', operation: 'spaceDetail', params: { space_id: '1OyKAZaYmEbJb' }, loadedItems: 1, reachedEnd: true }, 'loaded');
+    const e = estimateExport(
+      {
+        kind: 'space',
+        operation: 'spaceDetail',
+        params: { space_id: '1OyKAZaYmEbJb' },
+        loadedItems: 1,
+        reachedEnd: true,
+      },
+      'loaded',
+    );
     expect(e.calls).toBe(1);
     expect(e.credits).toBeGreaterThan(0);
   });

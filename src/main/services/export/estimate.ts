@@ -12,7 +12,11 @@ const TYPICAL_PAGE_ITEMS = 20;
 /** Views whose announced total counts only part of what they walk (a thread: direct replies of the whole conversation). */
 const LOWER_BOUND_TOTALS: ReadonlySet<ViewDescriptor['kind']> = new Set(['thread']);
 
-export function estimateExport(view: ViewDescriptor, scope: ExportScope, prices: PriceTable = DEFAULT_PRICES): ExportEstimate {
+export function estimateExport(
+  view: ViewDescriptor,
+  scope: ExportScope,
+  prices: PriceTable = DEFAULT_PRICES,
+): ExportEstimate {
   const plan = planView(view);
   const minutes = Math.round(STALE_TIME_MS[plan.operation] / 60_000);
   const storeNote =
@@ -23,8 +27,23 @@ export function estimateExport(view: ViewDescriptor, scope: ExportScope, prices:
     if (minutes > 0) return { paged: plan.paged, remainingPages: 0, calls: 0, credits: 0, basis: storeNote };
     // never kept (a space changes by the second): what the view shows is asked for again, page by page
     const calls = plan.paged ? Math.max(1, view.loadedPages ?? 1) : plan.requests.length;
-    const credits = calls * creditsFor({ operation: plan.operation, httpStatus: 200, items: Math.max(1, Math.round((view.loadedItems ?? calls) / calls)) }, prices);
-    return { paged: plan.paged, remainingPages: calls, calls, credits, basis: `${storeNote} The export asks for it again: ${calls} call${calls === 1 ? '' : 's'}.` };
+    const credits =
+      calls *
+      creditsFor(
+        {
+          operation: plan.operation,
+          httpStatus: 200,
+          items: Math.max(1, Math.round((view.loadedItems ?? calls) / calls)),
+        },
+        prices,
+      );
+    return {
+      paged: plan.paged,
+      remainingPages: calls,
+      calls,
+      credits,
+      basis: `${storeNote} The export asks for it again: ${calls} call${calls === 1 ? '' : 's'}.`,
+    };
   }
   if (!plan.paged) {
     let credits = 0;

@@ -10,7 +10,12 @@ import type { PageSource } from './page-source';
 import { memorySource, post, type MemoryPage } from './testing/memory-source';
 
 const ROOT = '1000000000000000001';
-const context = () => ({ appName: 'Skein', appVersion: '0.1.0', mode: 'demo' as const, baseUrl: 'http://user:secret@127.0.0.1:1234/?k=v' });
+const context = () => ({
+  appName: 'Skein',
+  appVersion: '0.1.0',
+  mode: 'demo' as const,
+  baseUrl: 'http://user:secret@127.0.0.1:1234/?k=v',
+});
 
 function makePages(count: number, perPage = 5): MemoryPage[] {
   const pages: MemoryPage[] = [{ items: [post(ROOT)] }];
@@ -63,7 +68,11 @@ interface JsonExport {
   items: Array<{ root_id: string; parent_id: string | null; depth: number | null; item: Record<string, unknown> }>;
 }
 const readJson = async (path: string) => JSON.parse(await readFile(path, 'utf8')) as JsonExport;
-const exists = (path: string) => stat(path).then(() => true, () => false);
+const exists = (path: string) =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
 const allItems = (pages: MemoryPage[]) => pages.flatMap((p) => p.items);
 
 describe('ExportService', () => {
@@ -118,7 +127,13 @@ describe('ExportService', () => {
     const source = memorySource(pages);
     const { dir, service } = await setup(source);
     const target = join(dir, 'capped.json');
-    const job = await service.start({ view: threadView(), format: 'json', scope: 'all', caps: { maxPages: 7 }, targetPath: target });
+    const job = await service.start({
+      view: threadView(),
+      format: 'json',
+      scope: 'all',
+      caps: { maxPages: 7 },
+      targetPath: target,
+    });
     const capped = await service.settled(job.id);
     expect(capped).toMatchObject({ status: 'partial', stopReason: 'cap-pages', resumable: true });
     const partial = await readJson(target);
@@ -141,7 +156,13 @@ describe('ExportService', () => {
     const pages = makePages(30);
     const source = memorySource(pages);
     const { dir, service, asked } = await setup(source, undefined, false);
-    const job = await service.start({ view: threadView(), format: 'json', scope: 'all', caps: { maxPages: 3 }, targetPath: join(dir, 'c.json') });
+    const job = await service.start({
+      view: threadView(),
+      format: 'json',
+      scope: 'all',
+      caps: { maxPages: 3 },
+      targetPath: join(dir, 'c.json'),
+    });
     expect((await service.settled(job.id)).stopReason).toBe('cap-pages');
     // the page asks to go on without caps: main asks the user, who says no; nothing is fetched
     await expect(service.resume(job.id, {})).rejects.toMatchObject({ code: 'cancelled' });
@@ -172,9 +193,15 @@ describe('ExportService', () => {
 
     await service.resume(job.id);
     expect((await service.settled(job.id)).status).toBe('complete');
-    const lines = (await readFile(target, 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l) as JsonExport['items'][number]);
+    const lines = (await readFile(target, 'utf8'))
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as JsonExport['items'][number]);
     expect(lines.map((l) => l.item)).toEqual(allItems(pages));
-    expect(JSON.parse(await readFile(join(dir, 'e.jsonl.manifest.json'), 'utf8'))).toMatchObject({ complete: true, counts: { items: 31 } });
+    expect(JSON.parse(await readFile(join(dir, 'e.jsonl.manifest.json'), 'utf8'))).toMatchObject({
+      complete: true,
+      counts: { items: 31 },
+    });
   });
 
   it('survives a restart: the job comes back interrupted and resumes to the same items', async () => {
@@ -223,12 +250,21 @@ describe('ExportService', () => {
     };
 
     const first = await setup(slowPage('c2'));
-    const job = await first.service.start({ view: threadView(), format: 'json', scope: 'all', targetPath: join(first.dir, 'q.json') });
+    const job = await first.service.start({
+      view: threadView(),
+      format: 'json',
+      scope: 'all',
+      targetPath: join(first.dir, 'q.json'),
+    });
     await settle();
     const quitting = first.service.dispose();
     land?.();
     await quitting;
-    expect(await first.service.status(job.id)).toMatchObject({ status: 'interrupted', resumable: true, progress: { pages: 3 } });
+    expect(await first.service.status(job.id)).toMatchObject({
+      status: 'interrupted',
+      resumable: true,
+      progress: { pages: 3 },
+    });
 
     const second = memorySource(pages);
     const restarted = await setup(second, first.stateDir);
@@ -239,12 +275,21 @@ describe('ExportService', () => {
 
     land = undefined;
     const stuck = await setup(slowPage('c1'));
-    const job2 = await stuck.service.start({ view: threadView(), format: 'json', scope: 'all', targetPath: join(stuck.dir, 's.json') });
+    const job2 = await stuck.service.start({
+      view: threadView(),
+      format: 'json',
+      scope: 'all',
+      targetPath: join(stuck.dir, 's.json'),
+    });
     await settle();
     const quitting2 = stuck.service.dispose();
     await stuck.clock.advance(3000);
     await quitting2;
-    expect(await stuck.service.status(job2.id)).toMatchObject({ status: 'interrupted', resumable: true, progress: { pages: 1 } });
+    expect(await stuck.service.status(job2.id)).toMatchObject({
+      status: 'interrupted',
+      resumable: true,
+      progress: { pages: 1 },
+    });
   });
 
   it('cancel writes what was collected as a partial export; cancel before the first page writes nothing', async () => {
@@ -257,7 +302,11 @@ describe('ExportService', () => {
     await service.cancel(job.id);
     const cancelled = await service.settled(job.id);
     expect(cancelled).toMatchObject({ status: 'partial', stopReason: 'cancelled', resumable: true });
-    expect((await readJson(target)).manifest).toMatchObject({ complete: false, incomplete_reason: 'cancelled', counts: { pages: 2 } });
+    expect((await readJson(target)).manifest).toMatchObject({
+      complete: false,
+      incomplete_reason: 'cancelled',
+      counts: { pages: 2 },
+    });
 
     const early = memorySource(pages, { hold: 0 });
     const other = await setup(early);
@@ -276,8 +325,17 @@ describe('ExportService', () => {
     const source = memorySource(pages);
     const { dir, service } = await setup(source);
     const target = join(dir, 'l.json');
-    const job = await service.start({ view: threadView({ loadedPages: 2 }), format: 'json', scope: 'loaded', targetPath: target });
-    expect(await service.settled(job.id)).toMatchObject({ status: 'partial', stopReason: 'loaded-only', resumable: false });
+    const job = await service.start({
+      view: threadView({ loadedPages: 2 }),
+      format: 'json',
+      scope: 'loaded',
+      targetPath: target,
+    });
+    expect(await service.settled(job.id)).toMatchObject({
+      status: 'partial',
+      stopReason: 'loaded-only',
+      resumable: false,
+    });
     const { manifest, items } = await readJson(target);
     expect(items.map((e) => e.item)).toEqual(allItems(pages.slice(0, 2)));
     expect(manifest).toMatchObject({ scope: 'loaded', complete: false, incomplete_reason: 'loaded-only' });
@@ -290,9 +348,15 @@ describe('ExportService', () => {
     const { dir, service } = await setup(memorySource(pages));
     const target = join(dir, 'g.json');
     const job = await service.start({ view: threadView(), format: 'json', scope: 'all', targetPath: target });
-    expect(await service.settled(job.id)).toMatchObject({ status: 'partial', stopReason: 'repeated-cursor', resumable: false });
+    expect(await service.settled(job.id)).toMatchObject({
+      status: 'partial',
+      stopReason: 'repeated-cursor',
+      resumable: false,
+    });
     const { manifest } = await readJson(target);
-    expect(manifest.paging_stops).toEqual([{ page: 2, reason: 'repeated-cursor', message: expect.stringContaining('c1') as string }]);
+    expect(manifest.paging_stops).toEqual([
+      { page: 2, reason: 'repeated-cursor', message: expect.stringContaining('c1') as string },
+    ]);
   });
 
   it('a folder that cannot be written fails clearly, leaves nothing, and can be retried', async () => {

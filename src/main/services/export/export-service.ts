@@ -11,7 +11,16 @@ import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEFAULT_PRICES, type PriceTable } from '../../../shared/api/pricing';
 import { DEFAULT_ACTIONS, SkeinError, isSkeinError, type SkeinErrorData } from '../../../shared/errors';
-import { ExportJob, type ExportCaps, type ExportEstimate, type ExportFormat, type ExportOptions, type ExportScope, type StopReason, type ViewDescriptor } from '../../../shared/ipc/export';
+import {
+  ExportJob,
+  type ExportCaps,
+  type ExportEstimate,
+  type ExportFormat,
+  type ExportOptions,
+  type ExportScope,
+  type StopReason,
+  type ViewDescriptor,
+} from '../../../shared/ipc/export';
 import type { Clock } from '../clock';
 import type { Confirm } from '../confirm';
 import { defaultCsvCells, type CsvCells } from './csv-formula';
@@ -53,7 +62,14 @@ export interface StartExport {
 }
 
 /** Stops after which continuing makes sense. */
-const RESUMABLE: ReadonlySet<StopReason> = new Set(['cap-pages', 'cap-items', 'cap-credits', 'cancelled', 'error', 'interrupted']);
+const RESUMABLE: ReadonlySet<StopReason> = new Set([
+  'cap-pages',
+  'cap-items',
+  'cap-credits',
+  'cancelled',
+  'error',
+  'interrupted',
+]);
 const JOB_FILE = 'job.json';
 const JOURNAL_FILE = 'journal.log';
 const PERSIST_EVERY_MS = 2000;
@@ -70,7 +86,11 @@ interface Running {
 
 function errorData(error: unknown): SkeinErrorData {
   if (isSkeinError(error)) return error.toData();
-  return { code: 'internal', message: 'Something went wrong inside Skein while exporting.', details: { action: DEFAULT_ACTIONS.internal } };
+  return {
+    code: 'internal',
+    message: 'Something went wrong inside Skein while exporting.',
+    details: { action: DEFAULT_ACTIONS.internal },
+  };
 }
 
 export class ExportService {
@@ -148,7 +168,8 @@ export class ExportService {
     await this.init();
     const job = this.get(id);
     if (this.running.has(id)) return structuredClone(job);
-    if (!job.resumable) throw new SkeinError('bad-input', 'This export cannot be resumed.', { action: 'Start a new export.' });
+    if (!job.resumable)
+      throw new SkeinError('bad-input', 'This export cannot be resumed.', { action: 'Start a new export.' });
     // the job keeps its caps; looser ones (or none) need the user's own yes, asked in main
     const next = caps ?? job.caps;
     if (loosens(job.caps, next)) {
@@ -157,7 +178,10 @@ export class ExportService {
         detail: `It would continue with ${describeCaps(next)} (it had ${describeCaps(job.caps)}). Every page it fetches is charged.`,
         confirmLabel: 'Resume',
       });
-      if (!asked) throw new SkeinError('cancelled', 'The export was not resumed: its new limits were not confirmed.', { action: 'Resume with the same limits, or confirm the new ones.' });
+      if (!asked)
+        throw new SkeinError('cancelled', 'The export was not resumed: its new limits were not confirmed.', {
+          action: 'Resume with the same limits, or confirm the new ones.',
+        });
     }
     job.caps = next;
     job.status = 'collecting';
@@ -361,7 +385,16 @@ export class ExportService {
         csvCells: job.csvCells ?? defaultCsvCells(job.options),
       });
       try {
-        await writeExport(job.format, job.files[0] as string, journal, manifest, plan, writing, job.options, job.csvCells ?? defaultCsvCells(job.options));
+        await writeExport(
+          job.format,
+          job.files[0] as string,
+          journal,
+          manifest,
+          plan,
+          writing,
+          job.options,
+          job.csvCells ?? defaultCsvCells(job.options),
+        );
       } catch (error) {
         if (this.quitting) {
           job.status = 'interrupted';

@@ -42,7 +42,8 @@ async function requestsByCursor(): Promise<Map<string, number>> {
 /** calls the manifest accounts for, per cursor: pages (retries included) and failed fetches */
 function callsByCursor(m: ExportManifest): Map<string, number> {
   const out = new Map<string, number>();
-  const add = (cursor: string | null, calls: number) => calls > 0 && out.set(cursor ?? '', (out.get(cursor ?? '') ?? 0) + calls);
+  const add = (cursor: string | null, calls: number) =>
+    calls > 0 && out.set(cursor ?? '', (out.get(cursor ?? '') ?? 0) + calls);
   for (const p of m.pages) add(p.cursor, p.calls);
   for (const f of m.failed_fetches) add(f.cursor, f.calls);
   return out;
@@ -58,7 +59,10 @@ async function expectExact(doc: JsonDoc): Promise<void> {
 
 async function expectLedger(m: ExportManifest): Promise<void> {
   const totals = await ledger();
-  expect({ calls: m.counts.calls, credits: m.estimated_credits }).toEqual({ calls: totals.calls, credits: totals.credits });
+  expect({ calls: m.counts.calls, credits: m.estimated_credits }).toEqual({
+    calls: totals.calls,
+    credits: totals.credits,
+  });
   expect(callsByCursor(m)).toEqual(await requestsByCursor());
 }
 
@@ -70,7 +74,12 @@ const faults =
 
 beforeAll(async () => {
   sandbox = await startSandbox({ size: 'small', now: () => Date.UTC(2026, 10, 22, 2, 13, 21) });
-  view = { kind: 'thread', operation: 'postRepliesV2', params: { tweetId: sandbox.examples.bigThreadPostId, queryType: 'Latest' }, title: 'thread' };
+  view = {
+    kind: 'thread',
+    operation: 'postRepliesV2',
+    params: { tweetId: sandbox.examples.bigThreadPostId, queryType: 'Latest' },
+    title: 'thread',
+  };
   const { dir, service } = await sandboxExporter(sandbox.baseUrl);
   const job = await service.start({ view, format: 'json', scope: 'all', targetPath: join(dir, 'clean.json') });
   expect((await service.settled(job.id)).status).toBe('complete');
@@ -85,7 +94,9 @@ beforeEach(async () => {
 
 describe('fetch everything under faults equals the fault-free export, and the manifest equals the ledger', () => {
   it('5xx, a reset and a cut body are retried within their page, and every retry is counted', async () => {
-    const { dir, service } = await sandboxExporter(sandbox.baseUrl, null, { faultFor: faults({ 2: '503', 4: 'reset', 6: 'truncate', 7: 'truncate', 9: '502' }) });
+    const { dir, service } = await sandboxExporter(sandbox.baseUrl, null, {
+      faultFor: faults({ 2: '503', 4: 'reset', 6: 'truncate', 7: 'truncate', 9: '502' }),
+    });
     const target = join(dir, 'x.json');
     const job = await service.start({ view, format: 'json', scope: 'all', targetPath: target });
     expect(await service.settled(job.id)).toMatchObject({ status: 'complete', error: null });
@@ -101,7 +112,12 @@ describe('fetch everything under faults equals the fault-free export, and the ma
     const { dir, service } = await sandboxExporter(sandbox.baseUrl, null, { faultFor: faults(plan) });
     const target = join(dir, 'x.json');
     const job = await service.start({ view, format: 'json', scope: 'all', targetPath: target });
-    expect(await service.settled(job.id)).toMatchObject({ status: 'partial', stopReason: 'error', resumable: true, error: { code: 'upstream' } });
+    expect(await service.settled(job.id)).toMatchObject({
+      status: 'partial',
+      stopReason: 'error',
+      resumable: true,
+      error: { code: 'upstream' },
+    });
     const stopped = await read(target);
     expect(stopped.manifest.failed_fetches).toMatchObject([{ calls: 4, credits: 60, error: 'upstream' }]);
     await expectLedger(stopped.manifest);
@@ -168,10 +184,18 @@ describe('fetch everything under faults equals the fault-free export, and the ma
   });
 
   it('a rate limit longer than the bound stops the job (resumable), counted', async () => {
-    const { dir, service } = await sandboxExporter(sandbox.baseUrl, null, { policy: { maxAttempts: 2 }, faultFor: faults({ 4: '429;retry-after=3600' }) });
+    const { dir, service } = await sandboxExporter(sandbox.baseUrl, null, {
+      policy: { maxAttempts: 2 },
+      faultFor: faults({ 4: '429;retry-after=3600' }),
+    });
     const target = join(dir, 'x.json');
     const job = await service.start({ view, format: 'json', scope: 'all', targetPath: target });
-    expect(await service.settled(job.id)).toMatchObject({ status: 'partial', stopReason: 'error', resumable: true, error: { code: 'rate-limited' } });
+    expect(await service.settled(job.id)).toMatchObject({
+      status: 'partial',
+      stopReason: 'error',
+      resumable: true,
+      error: { code: 'rate-limited' },
+    });
     await expectLedger((await read(target)).manifest);
   });
 
@@ -183,34 +207,46 @@ describe('fetch everything under faults equals the fault-free export, and the ma
       onUpdate: (j) => updates.push(j),
     });
     const job = await service.start({ view, format: 'json', scope: 'all', targetPath: join(dir, 'x.json') });
-    for (let i = 0; i < 500 && !updates.some((u) => u.progress.waitingUntil); i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 500 && !updates.some((u) => u.progress.waitingUntil); i++)
+      await new Promise((r) => setTimeout(r, 10));
     const waiting = updates.find((u) => u.progress.waitingUntil);
     expect((waiting?.progress.waitingUntil ?? 0) - Date.now()).toBeGreaterThan(500_000);
     // the 429 is counted while the job waits
     expect(waiting?.progress).toMatchObject({ pages: 2, calls: 3 });
     const started = Date.now();
     await service.cancel(job.id);
-    expect(await service.settled(job.id)).toMatchObject({ status: 'partial', stopReason: 'cancelled', resumable: true });
+    expect(await service.settled(job.id)).toMatchObject({
+      status: 'partial',
+      stopReason: 'cancelled',
+      resumable: true,
+    });
     expect(Date.now() - started).toBeLessThan(5_000);
     await expectLedger((await read(join(dir, 'x.json'))).manifest);
   });
 
-  it.each(['no-cursor', 'repeat-cursor'])('a stop on a bad paging answer (%s) is not replayed from the store: starting over asks again', async (quirk) => {
-    const { dir, service } = await sandboxExporter(sandbox.baseUrl, null, { faultFor: faults({ 4: quirk }) });
-    const first = await service.start({ view, format: 'json', scope: 'all', targetPath: join(dir, 'a.json') });
-    const stopped = await service.settled(first.id);
-    expect(stopped).toMatchObject({ status: 'partial', resumable: false, stopReason: quirk === 'no-cursor' ? 'missing-cursor' : 'repeated-cursor' });
-    await expectLedger((await read(join(dir, 'a.json'))).manifest);
+  it.each(['no-cursor', 'repeat-cursor'])(
+    'a stop on a bad paging answer (%s) is not replayed from the store: starting over asks again',
+    async (quirk) => {
+      const { dir, service } = await sandboxExporter(sandbox.baseUrl, null, { faultFor: faults({ 4: quirk }) });
+      const first = await service.start({ view, format: 'json', scope: 'all', targetPath: join(dir, 'a.json') });
+      const stopped = await service.settled(first.id);
+      expect(stopped).toMatchObject({
+        status: 'partial',
+        resumable: false,
+        stopReason: quirk === 'no-cursor' ? 'missing-cursor' : 'repeated-cursor',
+      });
+      await expectLedger((await read(join(dir, 'a.json'))).manifest);
 
-    await control('/__sandbox/usage/reset', 'POST');
-    await control('/__sandbox/requests', 'DELETE');
-    const again = await service.start({ view, format: 'json', scope: 'all', targetPath: join(dir, 'b.json') });
-    expect((await service.settled(again.id)).status).toBe('complete');
-    const doc = await read(join(dir, 'b.json'));
-    await expectExact(doc);
-    // the good pages came from the store; the bad one was asked for again
-    expect(doc.manifest.pages.map((p) => p.from_cache).slice(0, 4)).toEqual([true, true, true, false]);
-  });
+      await control('/__sandbox/usage/reset', 'POST');
+      await control('/__sandbox/requests', 'DELETE');
+      const again = await service.start({ view, format: 'json', scope: 'all', targetPath: join(dir, 'b.json') });
+      expect((await service.settled(again.id)).status).toBe('complete');
+      const doc = await read(join(dir, 'b.json'));
+      await expectExact(doc);
+      // the good pages came from the store; the bad one was asked for again
+      expect(doc.manifest.pages.map((p) => p.from_cache).slice(0, 4)).toEqual([true, true, true, false]);
+    },
+  );
 });
 
 describe('acceptance: mixed faults, cancel/resume, kill/resume and a 429 storm in one export', () => {
@@ -254,7 +290,10 @@ describe('acceptance: mixed faults, cancel/resume, kill/resume and a 429 storm i
     expect(killed).toBe(true);
 
     // a restart over what the dead process left on disk; a retried 502, then an HTML answer stops it once
-    const second = await sandboxExporter(sandbox.baseUrl, null, { stateDir: first.stateDir, faultFor: faults({ 2: '502', 4: 'non-json' }) });
+    const second = await sandboxExporter(sandbox.baseUrl, null, {
+      stateDir: first.stateDir,
+      faultFor: faults({ 2: '502', 4: 'non-json' }),
+    });
     const [found] = await second.service.list();
     expect(found).toMatchObject({ id: job.id, status: 'interrupted', resumable: true });
     await second.service.resume(job.id);

@@ -35,7 +35,10 @@ describe('Journal', () => {
   it('replays committed pages and items in order after reopening', async () => {
     const path = join(await mkdtemp(join(tmpdir(), 'skein-journal-')), 'journal.log');
     const j = await Journal.open(path);
-    await j.appendPage([item('1', { id: '1', text: 'tab\there\nnewline ✓' }), item('2', { id: '2' })], page(2, null, 'c1'));
+    await j.appendPage(
+      [item('1', { id: '1', text: 'tab\there\nnewline ✓' }), item('2', { id: '2' })],
+      page(2, null, 'c1'),
+    );
     await j.appendPage([item('3', { id: '3' })], page(1, 'c1', null));
     await j.close();
 
@@ -45,7 +48,11 @@ describe('Journal', () => {
     expect(ids).toEqual(['1', '2', '3']);
     expect(pages.map((p) => p.cursor)).toEqual([null, 'c1']);
     const items = await collectItems(again);
-    expect(items.map((i) => JSON.parse(rawText(i)))).toEqual([{ id: '1', text: 'tab\there\nnewline ✓' }, { id: '2' }, { id: '3' }]);
+    expect(items.map((i) => JSON.parse(rawText(i)))).toEqual([
+      { id: '1', text: 'tab\there\nnewline ✓' },
+      { id: '2' },
+      { id: '3' },
+    ]);
     await again.close();
   });
 
@@ -80,7 +87,15 @@ describe('Journal', () => {
 
   it('keeps failed fetches between pages, replays them in order, and cuts a torn one', async () => {
     const path = join(await mkdtemp(join(tmpdir(), 'skein-journal-')), 'journal.log');
-    const failed: FailedFetch = { request: 0, cursor: 'c1', at: 5, calls: 4, credits: 60, code: 'upstream', message: 'HTTP 503' };
+    const failed: FailedFetch = {
+      request: 0,
+      cursor: 'c1',
+      at: 5,
+      calls: 4,
+      credits: 60,
+      code: 'upstream',
+      message: 'HTTP 503',
+    };
     const j = await Journal.open(path);
     await j.appendPage([item('1', { id: '1' })], page(1, null, 'c1'));
     await j.appendFailure(failed);

@@ -77,7 +77,10 @@ const P = 0x70;
 const F = 0x66;
 
 /** Reads complete lines of `[0, end)` as buffers with their end offsets. */
-async function* lines(handle: FileHandle, end: number): AsyncGenerator<{ buf: Buffer; start: number; stop: number; next: number }> {
+async function* lines(
+  handle: FileHandle,
+  end: number,
+): AsyncGenerator<{ buf: Buffer; start: number; stop: number; next: number }> {
   let carry: Buffer = Buffer.alloc(0);
   let carryOffset = 0;
   let position = 0;
@@ -125,7 +128,9 @@ function parseFailureLine(buf: Buffer, start: number, stop: number): FailedFetch
   if (buf[start] !== F || buf[start + 1] !== TAB) return null;
   try {
     const f = JSON.parse(buf.toString('utf8', start + 2, stop)) as FailedFetch;
-    return typeof f === 'object' && f !== null && typeof f.calls === 'number' && typeof f.credits === 'number' ? f : null;
+    return typeof f === 'object' && f !== null && typeof f.calls === 'number' && typeof f.credits === 'number'
+      ? f
+      : null;
   } catch {
     return null;
   }

@@ -6,7 +6,14 @@
 import { OPERATIONS } from '../../../shared/api/catalog';
 import type { DroppedItem, PagingStopReason } from '../../../shared/ipc/api';
 import type { Mode } from '../../../shared/ipc/app';
-import type { ExportCaps, ExportFormat, ExportOptions, ExportScope, StopReason, ViewDescriptor } from '../../../shared/ipc/export';
+import type {
+  ExportCaps,
+  ExportFormat,
+  ExportOptions,
+  ExportScope,
+  StopReason,
+  ViewDescriptor,
+} from '../../../shared/ipc/export';
 import { CSV_CELLS_NOTE, defaultCsvCells, type CsvCells } from './csv-formula';
 import type { FailedFetch, PageRecord } from './journal';
 import type { ViewPlan } from './views';
@@ -62,7 +69,13 @@ export interface ExportManifest {
   layout:
     | { items: 'raw' }
     | { items: 'positioned'; raw_key: 'item'; position_keys: ['root_id', 'parent_id', 'depth']; note: string }
-    | { items: 'wrapped'; raw_key: 'item'; provenance_key: '__skein'; position_keys: Array<'root_id' | 'parent_id' | 'depth'>; note: string };
+    | {
+        items: 'wrapped';
+        raw_key: 'item';
+        provenance_key: '__skein';
+        position_keys: Array<'root_id' | 'parent_id' | 'depth'>;
+        note: string;
+      };
   /** what each row or line says about where it came from */
   row_provenance: { fields: Record<string, string>; where: string } | null;
   /** the order the API was asked for (views that take one), and what it means for completeness */
@@ -147,7 +160,8 @@ const PROVENANCE_FIELDS = {
 
 const ORDER_NOTES: Record<string, string> = {
   Latest: 'newest first; time order is what a complete collection should use',
-  Relevance: 'ranked by the service: a relevance-ranked listing can leave replies out, so this collection may be incomplete even when `complete` is true',
+  Relevance:
+    'ranked by the service: a relevance-ranked listing can leave replies out, so this collection may be incomplete even when `complete` is true',
   Likes: 'ranked by likes: a ranked listing can leave replies out',
 };
 
@@ -210,7 +224,12 @@ export function buildManifest(input: ManifestInput): ExportManifest {
     exported_at: new Date(input.now).toISOString(),
     mode: input.context.mode,
     base_url: safeBaseUrl(input.context.baseUrl),
-    view: { kind: input.view.kind, title: input.view.title ?? null, operation: plan.operation, path: OPERATIONS[plan.operation].path },
+    view: {
+      kind: input.view.kind,
+      title: input.view.title ?? null,
+      operation: plan.operation,
+      path: OPERATIONS[plan.operation].path,
+    },
     requests: plan.requests.map((r) => ({ operation: plan.operation, params: r.params })),
     scope: input.scope,
     caps: input.caps,
@@ -219,7 +238,13 @@ export function buildManifest(input: ManifestInput): ExportManifest {
     row_provenance:
       input.format === 'json'
         ? null
-        : { fields: PROVENANCE_FIELDS, where: input.format === 'jsonl' ? 'the `__skein` object beside each item' : 'the last four columns of every CSV file' },
+        : {
+            fields: PROVENANCE_FIELDS,
+            where:
+              input.format === 'jsonl'
+                ? 'the `__skein` object beside each item'
+                : 'the last four columns of every CSV file',
+          },
     order: orderOf(plan),
     pages: pages.map((p) => ({
       request: p.request,
@@ -255,11 +280,16 @@ export function buildManifest(input: ManifestInput): ExportManifest {
     incomplete_message: input.stop ? (input.stop.message ?? STOP_MESSAGES[input.stop.reason]) : null,
     files: input.files,
   };
-  if (input.csvIdColumns) manifest.csv = csvSection(input.csvIdColumns, input.options, input.csvCells ?? defaultCsvCells(input.options));
+  if (input.csvIdColumns)
+    manifest.csv = csvSection(input.csvIdColumns, input.options, input.csvCells ?? defaultCsvCells(input.options));
   return manifest;
 }
 
-function csvSection(idColumns: Record<string, string[]>, options: ExportOptions | undefined, cells: CsvCells): NonNullable<ExportManifest['csv']> {
+function csvSection(
+  idColumns: Record<string, string[]>,
+  options: ExportOptions | undefined,
+  cells: CsvCells,
+): NonNullable<ExportManifest['csv']> {
   const flavour = options?.csvFlavour ?? 'spreadsheet';
   const columnTypes: Record<string, 'string'> = {};
   for (const cols of Object.values(idColumns)) for (const c of cols) columnTypes[c] = 'string';
@@ -272,7 +302,8 @@ function csvSection(idColumns: Record<string, string[]>, options: ExportOptions 
       flavour,
       encoding: 'UTF-8, no byte order mark',
       id_columns: idColumns,
-      id_encoding: 'ids are plain text (digits, or the service\'s own id strings); read id columns as text, never as numbers',
+      id_encoding:
+        "ids are plain text (digits, or the service's own id strings); read id columns as text, never as numbers",
       column_types: columnTypes,
       newlines,
       text_cells: CSV_CELLS_NOTE[cells],
@@ -294,9 +325,11 @@ function csvSection(idColumns: Record<string, string[]>, options: ExportOptions 
     newlines,
     text_cells: CSV_CELLS_NOTE[cells],
     how_to_read: {
-      pandas: "df = pd.read_csv(path, dtype=str, encoding='utf-8-sig', keep_default_na=False); df[col] = df[col].str.replace(r'^=\"|\"$', '', regex=True)",
+      pandas:
+        "df = pd.read_csv(path, dtype=str, encoding='utf-8-sig', keep_default_na=False); df[col] = df[col].str.replace(r'^=\"|\"$', '', regex=True)",
       R: "df <- read.csv(path, colClasses='character', fileEncoding='UTF-8-BOM'); df[[col]] <- gsub('^=\"|\"$', '', df[[col]])",
-      'csv-parse': "parse(text, { bom: true, columns: true, cast: (v, c) => idColumns.includes(c.column) ? v.replace(/^=\"|\"$/g, '') : v })",
+      'csv-parse':
+        'parse(text, { bom: true, columns: true, cast: (v, c) => idColumns.includes(c.column) ? v.replace(/^="|"$/g, \'\') : v })',
     },
   };
 }

@@ -50,7 +50,11 @@ describe('export of recorded live shapes', () => {
     expect(retweets.length).toBeGreaterThan(0);
 
     const rows = parse(await exportView(view, 'csv'), { bom: true, columns: true }) as Array<Record<string, string>>;
-    const rt = retweets[0] as { id: string; text: string; retweeted_tweet: { id: string; text: string; author: { id: string; userName: string } } };
+    const rt = retweets[0] as {
+      id: string;
+      text: string;
+      retweeted_tweet: { id: string; text: string; author: { id: string; userName: string } };
+    };
     const row = rows.find((r) => decodeCsvId(r.id!) === rt.id)!;
     expect(row.text).toBe(rt.text);
     expect(decodeCsvId(row.retweeted_tweet_id!)).toBe(rt.retweeted_tweet.id);
@@ -60,14 +64,27 @@ describe('export of recorded live shapes', () => {
   });
 
   it('community and space: the live community_info and the documented space are the exported items, as sent', async () => {
-    const community = await fetch(`${sandbox.baseUrl}/social/community/info?community_id=${sandbox.examples.communityId}`);
+    const community = await fetch(
+      `${sandbox.baseUrl}/social/community/info?community_id=${sandbox.examples.communityId}`,
+    );
     const communityBody = (await community.json()) as { community_info: unknown };
     const c = JSON.parse(
-      await exportView({ kind: 'community', operation: 'communityInfo', params: { community_id: sandbox.examples.communityId }, title: 'c' }, 'json'),
+      await exportView(
+        {
+          kind: 'community',
+          operation: 'communityInfo',
+          params: { community_id: sandbox.examples.communityId },
+          title: 'c',
+        },
+        'json',
+      ),
     ) as { items: unknown[] };
     expect(JSON.stringify(c.items)).toBe(JSON.stringify([communityBody.community_info]));
 
-    const space = await exportView({ kind: 'space', operation: 'spaceDetail', params: { space_id: sandbox.examples.endedSpaceId }, title: 's' }, 'csv');
+    const space = await exportView(
+      { kind: 'space', operation: 'spaceDetail', params: { space_id: sandbox.examples.endedSpaceId }, title: 's' },
+      'csv',
+    );
     const [row] = parse(space, { bom: true, columns: true }) as Array<Record<string, string>>;
     expect(row).toMatchObject({ state: 'Ended', title: expect.stringMatching(/\S/) });
   });

@@ -27,7 +27,10 @@ export function finishedMessage(job: ExportJob): { title: string; body: string }
     case 'complete':
       return { title: 'Export complete', body: `${items} written to ${file}.` };
     case 'partial':
-      return { title: 'Export saved (partial)', body: `${items} written to ${file}${job.resumable ? '; you can resume it' : ''}.` };
+      return {
+        title: 'Export saved (partial)',
+        body: `${items} written to ${file}${job.resumable ? '; you can resume it' : ''}.`,
+      };
     case 'failed':
       return { title: 'Export failed', body: job.error?.message ?? `${file} could not be written.` };
     default:

@@ -58,7 +58,8 @@ describe('export round trip against the sandbox, every view kind', () => {
       const sent = unique(walked.flatMap((p) => p.items));
       expect(sent.items.length).toBeGreaterThan(0);
       const doc = JSON.parse(await readFile(target, 'utf8')) as JsonDoc;
-      const raw = kind === 'thread' || kind === 'directReplies' ? doc.items.map((e) => (e as { item: unknown }).item) : doc.items;
+      const raw =
+        kind === 'thread' || kind === 'directReplies' ? doc.items.map((e) => (e as { item: unknown }).item) : doc.items;
       expect(raw).toEqual(sent.items);
 
       const m = doc.manifest;
@@ -68,7 +69,13 @@ describe('export round trip against the sandbox, every view kind', () => {
         view: { kind, operation },
         complete: true,
         incomplete_reason: null,
-        counts: { pages: walked.length, items: sent.items.length, duplicates_removed: sent.duplicates, dropped: 0, calls: walked.length },
+        counts: {
+          pages: walked.length,
+          items: sent.items.length,
+          duplicates_removed: sent.duplicates,
+          dropped: 0,
+          calls: walked.length,
+        },
       });
       expect(m.pages.map((p) => p.cursor)).toEqual(walked.map((p) => p.cursor));
       expect(m.pages.map((p) => p.next_cursor)).toEqual(walked.map((p) => p.nextCursor));
@@ -83,9 +90,16 @@ describe('export round trip against the sandbox, every view kind', () => {
     await fetch(`${sandbox.baseUrl}/__sandbox/usage/reset`, { method: 'POST' });
     const { dir, service } = await sandboxExporter(sandbox.baseUrl);
     const target = join(dir, 'q.json');
-    const job = await service.start({ view: { kind: 'quotes', operation: 'postQuotes', params: views().quotes }, format: 'json', scope: 'all', targetPath: target });
+    const job = await service.start({
+      view: { kind: 'quotes', operation: 'postQuotes', params: views().quotes },
+      format: 'json',
+      scope: 'all',
+      targetPath: target,
+    });
     await service.settled(job.id);
-    const ledger = (await (await fetch(`${sandbox.baseUrl}/__sandbox/usage`)).json()) as { totals: { calls: number; credits: number } };
+    const ledger = (await (await fetch(`${sandbox.baseUrl}/__sandbox/usage`)).json()) as {
+      totals: { calls: number; credits: number };
+    };
     const { manifest } = JSON.parse(await readFile(target, 'utf8')) as JsonDoc;
     expect(manifest.counts.calls).toBe(ledger.totals.calls);
     expect(manifest.estimated_credits).toBe(ledger.totals.credits);
@@ -94,12 +108,31 @@ describe('export round trip against the sandbox, every view kind', () => {
   it('a space exports to two CSV files (the space, its participants) and a manifest', async () => {
     const { dir, service } = await sandboxExporter(sandbox.baseUrl);
     const target = join(dir, 'space.csv');
-    const job = await service.start({ view: { kind: 'space', operation: 'spaceDetail', params: views().space }, format: 'csv', scope: 'all', targetPath: target });
-    expect((await service.settled(job.id)).files.map((f) => f.slice(dir.length + 1))).toEqual(['space.csv', 'space.participants.csv', 'space.csv.manifest.json']);
-    expect((await readdir(dir)).sort()).toEqual(['space.csv', 'space.csv.manifest.json', 'space.participants.csv', 'state']);
-    const [space] = parse(await readFile(target, 'utf8'), { bom: true, columns: true }) as Array<Record<string, string>>;
+    const job = await service.start({
+      view: { kind: 'space', operation: 'spaceDetail', params: views().space },
+      format: 'csv',
+      scope: 'all',
+      targetPath: target,
+    });
+    expect((await service.settled(job.id)).files.map((f) => f.slice(dir.length + 1))).toEqual([
+      'space.csv',
+      'space.participants.csv',
+      'space.csv.manifest.json',
+    ]);
+    expect((await readdir(dir)).sort()).toEqual([
+      'space.csv',
+      'space.csv.manifest.json',
+      'space.participants.csv',
+      'state',
+    ]);
+    const [space] = parse(await readFile(target, 'utf8'), { bom: true, columns: true }) as Array<
+      Record<string, string>
+    >;
     expect(decodeCsvId(space!.space_id!)).toBe(sandbox.examples.runningSpaceId);
-    const participants = parse(await readFile(join(dir, 'space.participants.csv'), 'utf8'), { bom: true, columns: true }) as Array<Record<string, string>>;
+    const participants = parse(await readFile(join(dir, 'space.participants.csv'), 'utf8'), {
+      bom: true,
+      columns: true,
+    }) as Array<Record<string, string>>;
     expect(participants.length).toBeGreaterThan(0);
     expect(new Set(participants.map((p) => p.role))).toContain('admin');
   });
@@ -120,7 +153,10 @@ describe('export round trip against the sandbox, every view kind', () => {
         const partial = await service.settled(job.id);
         expect(partial).toMatchObject({ status: 'partial', resumable: true });
         // what is kept for resuming, and what was written
-        const files = [...(await readdir(stateDir, { recursive: true })).map((f) => join(stateDir, f)), ...partial.files];
+        const files = [
+          ...(await readdir(stateDir, { recursive: true })).map((f) => join(stateDir, f)),
+          ...partial.files,
+        ];
         let scanned = 0;
         for (const f of files) {
           const text = await readFile(f, 'utf8').catch(() => '');
@@ -131,7 +167,12 @@ describe('export round trip against the sandbox, every view kind', () => {
       }
       // a failing call (wrong key) records its error in the job: still no key in it
       const { dir, service, stateDir } = await sandboxExporter(guarded.baseUrl, `${canary}-wrong`);
-      const job = await service.start({ view: { kind: 'trends', operation: 'trends', params: {} }, format: 'json', scope: 'all', targetPath: join(dir, 'x.json') });
+      const job = await service.start({
+        view: { kind: 'trends', operation: 'trends', params: {} },
+        format: 'json',
+        scope: 'all',
+        targetPath: join(dir, 'x.json'),
+      });
       const failed = await service.settled(job.id);
       expect(failed.error?.code).toBe('unauthorized');
       expect(JSON.stringify(failed)).not.toContain(canary);

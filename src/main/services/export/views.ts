@@ -53,7 +53,14 @@ export function planView(view: ViewDescriptor): ViewPlan {
   let requests: PlannedRequest[];
   if (idParam) {
     const raw = params[idParam.name];
-    const ids = [...new Set(String(raw ?? '').split(',').map((s) => s.trim()).filter(Boolean))];
+    const ids = [
+      ...new Set(
+        String(raw ?? '')
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ),
+    ];
     if (ids.length === 0) throw badInput(`${idParam.name} needs at least one id`, `view.params.${idParam.name}`);
     requests = [];
     for (let i = 0; i < ids.length; i += MAX_IDS_PER_CALL) {
@@ -83,7 +90,10 @@ const EXTENSIONS: Record<ExportFormat, string> = { json: 'json', jsonl: 'jsonl',
 
 /** `20261123T195400Z`: the collection time in UTC, in a file name. */
 export function fileStamp(now: number): string {
-  return new Date(now).toISOString().replace(/\.\d+Z$/, 'Z').replace(/[-:]/g, '');
+  return new Date(now)
+    .toISOString()
+    .replace(/\.\d+Z$/, 'Z')
+    .replace(/[-:]/g, '');
 }
 
 /**
@@ -97,6 +107,9 @@ export function suggestedFileName(view: ViewDescriptor, format: ExportFormat, no
   let subject = key ? String(view.params[key] ?? '') : '';
   if (spec.params.some((p) => p.type === 'idList')) subject = `${subject.split(',').length}-ids`;
   if (view.kind === 'trends') subject = `woeid-${String(view.params.woeid ?? 1)}`;
-  const clean = subject.replace(/[^\p{L}\p{N}_-]+/gu, '-').replace(/^-+|-+$/g, '').slice(0, 60);
+  const clean = subject
+    .replace(/[^\p{L}\p{N}_-]+/gu, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60);
   return `skein-${view.kind}${clean ? `-${clean}` : ''}-${fileStamp(now)}.${EXTENSIONS[format]}`;
 }

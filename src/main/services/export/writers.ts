@@ -49,7 +49,12 @@ export function provenanceCounter(manifest: Pick<ExportManifest, 'pages' | 'view
     while (left <= 0 && page < manifest.pages.length - 1) left = manifest.pages[++page]?.items_kept ?? 0;
     left--;
     const p = manifest.pages[page];
-    return { retrieved_at: p?.fetched_at ?? null, operation: manifest.view.operation, page: p ? page : null, cursor: p?.cursor ?? null };
+    return {
+      retrieved_at: p?.fetched_at ?? null,
+      operation: manifest.view.operation,
+      page: p ? page : null,
+      cursor: p?.cursor ?? null,
+    };
   };
 }
 
@@ -77,7 +82,13 @@ export function csvIdColumns(target: string, plan: ViewPlan): Record<string, str
  * Writes an item for JSON/JSONL: raw bytes as they are, or `{root_id, parent_id, depth, item}` in a thread;
  * with `provenance` (JSONL) always wrapped: `{"__skein": …, [position keys,] "item": raw}`.
  */
-async function writeEntry(sink: Sink, item: JournalItem, before: Buffer, after: Buffer, provenance?: Provenance): Promise<void> {
+async function writeEntry(
+  sink: Sink,
+  item: JournalItem,
+  before: Buffer,
+  after: Buffer,
+  provenance?: Provenance,
+): Promise<void> {
   await sink.write(before);
   if (provenance) {
     const position = item.position === 'null' ? '' : `${item.position.slice(1, -1)},`;
@@ -103,7 +114,12 @@ function indented(value: unknown): string {
   return JSON.stringify(value, null, 2).replace(/\n/g, '\n  ');
 }
 
-export async function writeJson(target: string, source: ItemStream, manifest: ExportManifest, signal?: AbortSignal): Promise<number> {
+export async function writeJson(
+  target: string,
+  source: ItemStream,
+  manifest: ExportManifest,
+  signal?: AbortSignal,
+): Promise<number> {
   return writeFileAtomic(
     target,
     async (sink) => {
@@ -123,7 +139,12 @@ async function writeManifestFile(path: string, manifest: ExportManifest, signal?
   return writeFileAtomic(path, async (sink) => sink.write(`${JSON.stringify(manifest, null, 2)}\n`), signal);
 }
 
-export async function writeJsonl(target: string, source: ItemStream, manifest: ExportManifest, signal?: AbortSignal): Promise<number> {
+export async function writeJsonl(
+  target: string,
+  source: ItemStream,
+  manifest: ExportManifest,
+  signal?: AbortSignal,
+): Promise<number> {
   const bytes = await writeFileAtomic(
     target,
     async (sink) => {
@@ -195,7 +216,8 @@ async function writeTable(
   for await (const item of source.items()) {
     const position = item.position === 'null' ? null : (JSON.parse(item.position) as ThreadPosition);
     const from = provenance();
-    for (const row of table.rows(JSON.parse(rawText(item)), position, { params, index })) batch.push(finishRow(row, table, written, from));
+    for (const row of table.rows(JSON.parse(rawText(item)), position, { params, index }))
+      batch.push(finishRow(row, table, written, from));
     index++;
     if (batch.length >= CSV_BATCH) {
       await sink.write(stringify(batch, options));
@@ -218,7 +240,11 @@ export async function writeCsv(
   const params = plan.requests[0]?.params ?? {};
   const written = writeOptions(options);
   for (const table of TABLES[plan.itemKind]) {
-    bytes += await writeFileAtomic(csvTablePath(target, table), (sink) => writeTable(sink, table, source, params, manifest, written, cells), signal);
+    bytes += await writeFileAtomic(
+      csvTablePath(target, table),
+      (sink) => writeTable(sink, table, source, params, manifest, written, cells),
+      signal,
+    );
   }
   return bytes + (await writeManifestFile(sidecarPath(target), manifest, signal));
 }

@@ -20,13 +20,20 @@ function setup(backend: SecretBackend, opts: { available?: boolean; optIn?: bool
   return { dir, store, secrets, setOptIn: (v: boolean) => (optIn = v) };
 }
 
-const files = (dir: string) => readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8')).join('\n');
+const files = (dir: string) =>
+  readdirSync(dir)
+    .map((f) => readFileSync(join(dir, f), 'utf8'))
+    .join('\n');
 
 describe('key store', () => {
   it('with a real keyring: encrypted on disk, kept across restarts, never in plaintext', async () => {
     const key = 'CANARY-keyring-1234';
     const a = setup('gnome_libsecret');
-    expect(await a.store.set(key)).toMatchObject({ configured: true, storage: 'keychain', secureStorageAvailable: true });
+    expect(await a.store.set(key)).toMatchObject({
+      configured: true,
+      storage: 'keychain',
+      secureStorageAvailable: true,
+    });
     expect(files(a.dir)).not.toContain(key);
     expect(statSync(join(a.dir, 'api-key.json')).mode & 0o777).toBe(0o600);
     const b = setup('gnome_libsecret', { dir: a.dir });

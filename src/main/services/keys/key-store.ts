@@ -69,7 +69,9 @@ export function createKeyStore(opts: KeyStoreOptions): KeyStore {
     const cipher = await opts.secrets.encryptString(key);
     await mkdir(dirname(opts.file), { recursive: true });
     const tmp = `${opts.file}.${process.pid}.tmp`;
-    await writeFile(tmp, JSON.stringify({ v: 1, cipher: Buffer.from(cipher).toString('base64'), origin: boundTo }), { mode: 0o600 });
+    await writeFile(tmp, JSON.stringify({ v: 1, cipher: Buffer.from(cipher).toString('base64'), origin: boundTo }), {
+      mode: 0o600,
+    });
     await rename(tmp, opts.file);
   }
 
@@ -84,7 +86,11 @@ export function createKeyStore(opts: KeyStoreOptions): KeyStore {
       return {
         configured: false,
         storage: 'none',
-        reason: loadProblem ?? (secureStorageAvailable ? `No key set. A key you enter is encrypted with ${p.name}.` : noKeyringReason(p.available, opts.persistWithoutKeyring())),
+        reason:
+          loadProblem ??
+          (secureStorageAvailable
+            ? `No key set. A key you enter is encrypted with ${p.name}.`
+            : noKeyringReason(p.available, opts.persistWithoutKeyring())),
         secureStorageAvailable,
       };
     }
@@ -170,7 +176,9 @@ export function createKeyStore(opts: KeyStoreOptions): KeyStore {
 }
 
 function noKeyringReason(available: boolean, optedIn: boolean): string {
-  if (!available) return 'No key set. This system offers no encryption for secrets: a key you enter is kept in memory until Skein quits.';
-  if (optedIn) return 'No key set. This system offers no keyring (basic_text): as you chose, a key you enter is kept on disk, only obfuscated.';
+  if (!available)
+    return 'No key set. This system offers no encryption for secrets: a key you enter is kept in memory until Skein quits.';
+  if (optedIn)
+    return 'No key set. This system offers no keyring (basic_text): as you chose, a key you enter is kept on disk, only obfuscated.';
   return 'No key set. This system offers no keyring (basic_text): a key you enter is kept in memory until Skein quits, unless you allow keeping it without a keyring.';
 }

@@ -4,7 +4,8 @@
  */
 
 /** Which protection the OS offers (Linux: `safeStorage.getSelectedStorageBackend()`). */
-export type SecretBackend = 'keychain' | 'dpapi' | 'gnome_libsecret' | 'kwallet' | 'kwallet5' | 'kwallet6' | 'basic_text' | 'unknown';
+export type SecretBackend =
+  'keychain' | 'dpapi' | 'gnome_libsecret' | 'kwallet' | 'kwallet5' | 'kwallet6' | 'basic_text' | 'unknown';
 
 export interface SecretStorage {
   /** whether encrypt/decrypt work at all (Electron: `isAsyncEncryptionAvailable`) */

@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_PRICES } from '../../../shared/api';
-import { DEFAULT_CREDITS_PER_HOUR, DEFAULT_REQUESTS_PER_SECOND, UNCONFIRMED_BASE_URL, createSettingsStore } from './settings-store';
+import {
+  DEFAULT_CREDITS_PER_HOUR,
+  DEFAULT_REQUESTS_PER_SECOND,
+  UNCONFIRMED_BASE_URL,
+  createSettingsStore,
+} from './settings-store';
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -35,7 +40,10 @@ describe('settings store', () => {
 
   it('persists across restarts', () => {
     const dir = tempDir();
-    createSettingsStore({ dir }).update({ baseUrl: 'https://api.provider.example/', requestsPerSecond: 3, prices: { ...DEFAULT_PRICES, perPost: 20 } }, false);
+    createSettingsStore({ dir }).update(
+      { baseUrl: 'https://api.provider.example/', requestsPerSecond: 3, prices: { ...DEFAULT_PRICES, perPost: 20 } },
+      false,
+    );
     const again = createSettingsStore({ dir }).get(false);
     expect(again.baseUrl).toBe('https://api.provider.example');
     expect(again.requestsPerSecond).toBe(3);
@@ -55,7 +63,10 @@ describe('settings store', () => {
     const s = createSettingsStore({ dir });
     s.update({ requestsPerSecond: 5 }, false);
     writeFileSync(s.path!, JSON.stringify({ requestsPerSecond: -1, mode: 'live' }));
-    expect(createSettingsStore({ dir }).get(false)).toMatchObject({ requestsPerSecond: DEFAULT_REQUESTS_PER_SECOND, mode: 'live' });
+    expect(createSettingsStore({ dir }).get(false)).toMatchObject({
+      requestsPerSecond: DEFAULT_REQUESTS_PER_SECOND,
+      mode: 'live',
+    });
     writeFileSync(s.path!, '{not json');
     expect(createSettingsStore({ dir }).get(false).mode).toBe('demo');
     expect(readFileSync(s.path!, 'utf8')).toBeDefined();

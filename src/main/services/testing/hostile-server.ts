@@ -42,7 +42,13 @@ export interface HostileServer {
 
 type Json = Record<string, unknown>;
 
-const post = (id: string, extra: Json = {}): Json => ({ ...postFixture, id, url: `https://x.example/ada/status/${id}`, quoted_tweet: null, ...extra });
+const post = (id: string, extra: Json = {}): Json => ({
+  ...postFixture,
+  id,
+  url: `https://x.example/ada/status/${id}`,
+  quoted_tweet: null,
+  ...extra,
+});
 
 /** a plain post that must still show and export next to the hostile ones */
 export const INNOCENT_TEXT = 'An innocent post that must still show';
@@ -50,14 +56,25 @@ export const INNOCENT_TEXT = 'An innocent post that must still show';
 /** 1 MB of text whose entity indices point anywhere but at it */
 export function badIndexPost(id: string, chars = 1_000_000): Json {
   const text = 'a'.repeat(chars - 20) + ' #tag @who http://x';
-  const wild = (n: number) => Array.from({ length: n }, (_, i) => [(i * 7919) % (chars * 2), ((i * 104729) % (chars * 2)) - 5]);
+  const wild = (n: number) =>
+    Array.from({ length: n }, (_, i) => [(i * 7919) % (chars * 2), ((i * 104729) % (chars * 2)) - 5]);
   return post(id, {
     text,
     displayTextRange: [5, chars * 3],
     entities: {
       hashtags: wild(3000).map((indices, i) => ({ text: `tag${i}`, indices })),
-      user_mentions: wild(3000).map((indices, i) => ({ id_str: String(i + 1), name: 'x', screen_name: `who${i}`, indices })),
-      urls: wild(3000).map((indices) => ({ url: 'https://t.co/x', display_url: 'x.example', expanded_url: 'https://x.example', indices })),
+      user_mentions: wild(3000).map((indices, i) => ({
+        id_str: String(i + 1),
+        name: 'x',
+        screen_name: `who${i}`,
+        indices,
+      })),
+      urls: wild(3000).map((indices) => ({
+        url: 'https://t.co/x',
+        display_url: 'x.example',
+        expanded_url: 'https://x.example',
+        indices,
+      })),
       symbols: [],
     },
   });
@@ -68,10 +85,13 @@ export function badIndexPost(id: string, chars = 1_000_000): Json {
  * (built as text: JSON.stringify itself overflows the stack on such a value).
  */
 export function deepPostJson(id: string, depth = 10_000): string {
-  const link = (i: number) => `{"type":"tweet","id":"${id.slice(0, -4)}${String(i % 10_000).padStart(4, '0')}","text":"deep ${i}","retweeted_tweet":`;
+  const link = (i: number) =>
+    `{"type":"tweet","id":"${id.slice(0, -4)}${String(i % 10_000).padStart(4, '0')}","text":"deep ${i}","retweeted_tweet":`;
   const chain = Array.from({ length: depth }, (_, i) => link(i)).join('') + 'null' + '}'.repeat(depth);
   const unknown = '{"nested":'.repeat(depth) + '{"leaf":true}' + '}'.repeat(depth);
-  const outer = JSON.stringify(post(id, { text: 'A post with a deep retweet chain', entities: null, displayTextRange: null }));
+  const outer = JSON.stringify(
+    post(id, { text: 'A post with a deep retweet chain', entities: null, displayTextRange: null }),
+  );
   return `${outer.slice(0, -1)},"retweeted_tweet":${chain},"extra_unknown_field":${unknown}}`;
 }
 
@@ -94,7 +114,11 @@ function bodyFor(category: HostileCategory, origin: string): Json {
           text: '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>',
           entities: null,
           displayTextRange: null,
-          author: { ...userFixture, name: '<b onmouseover=alert(1)>Mallory</b>', description: '<iframe src=javascript:alert(1)>' },
+          author: {
+            ...userFixture,
+            name: '<b onmouseover=alert(1)>Mallory</b>',
+            description: '<iframe src=javascript:alert(1)>',
+          },
         }),
       );
       break;
@@ -104,8 +128,22 @@ function bodyFor(category: HostileCategory, origin: string): Json {
     case 'deep':
       break; // added as text by bodyText
     case 'formula':
-      for (const [i, t] of ['=HYPERLINK("http://evil.example","x")', '+1+1', '-2+3', '@SUM(A1)', '\t=1', '\r=1'].entries()) {
-        items.push(post(`190000000000000001${i}`, { text: t, entities: null, displayTextRange: null, author: { ...userFixture, name: t } }));
+      for (const [i, t] of [
+        '=HYPERLINK("http://evil.example","x")',
+        '+1+1',
+        '-2+3',
+        '@SUM(A1)',
+        '\t=1',
+        '\r=1',
+      ].entries()) {
+        items.push(
+          post(`190000000000000001${i}`, {
+            text: t,
+            entities: null,
+            displayTextRange: null,
+            author: { ...userFixture, name: t },
+          }),
+        );
       }
       break;
     case 'proto-keys':
@@ -144,7 +182,11 @@ function bodyFor(category: HostileCategory, origin: string): Json {
           text: 'Local media',
           // this very server's local port: a request for /local-media/… would show in `requests`
           author: { ...userFixture, profilePicture: `${origin}/local-media/avatar.png` },
-          extendedEntities: { media: [{ type: 'photo', media_url_https: `${origin}/local-media/x.png`, url: 'https://t.co/m', id_str: '41' }] },
+          extendedEntities: {
+            media: [
+              { type: 'photo', media_url_https: `${origin}/local-media/x.png`, url: 'https://t.co/m', id_str: '41' },
+            ],
+          },
         }),
       );
       break;
@@ -159,9 +201,24 @@ function bodyFor(category: HostileCategory, origin: string): Json {
             symbols: [],
             user_mentions: [],
             urls: [
-              { url: 'https://t.co/a', display_url: 'bank.example', expanded_url: 'https://evil.example/bank', indices: [4, 18] },
-              { url: 'https://t.co/b', display_url: 'plain.example', expanded_url: 'http://plain.example/', indices: [19, 33] },
-              { url: 'https://t.co/c', display_url: 'bank.example', expanded_url: 'https://bank.example:pw@evil.example/', indices: [34, 48] },
+              {
+                url: 'https://t.co/a',
+                display_url: 'bank.example',
+                expanded_url: 'https://evil.example/bank',
+                indices: [4, 18],
+              },
+              {
+                url: 'https://t.co/b',
+                display_url: 'plain.example',
+                expanded_url: 'http://plain.example/',
+                indices: [19, 33],
+              },
+              {
+                url: 'https://t.co/c',
+                display_url: 'bank.example',
+                expanded_url: 'https://bank.example:pw@evil.example/',
+                indices: [34, 48],
+              },
             ],
           },
         }),
@@ -173,9 +230,17 @@ function bodyFor(category: HostileCategory, origin: string): Json {
   }
   // every answer holds the post the views are opened on (`#/post/1900000000000000001`): the post view looks it
   // up, and a missing post is one message with no tabs (issue 22), where the attack would never be shown
-  if (!items.some((p) => p.id === FOCAL_ID)) items.unshift(post(FOCAL_ID, { text: 'The post the attacks hang from', entities: null, displayTextRange: null }));
+  if (!items.some((p) => p.id === FOCAL_ID))
+    items.unshift(post(FOCAL_ID, { text: 'The post the attacks hang from', entities: null, displayTextRange: null }));
   items.push(innocent);
-  return { status: 'success', msg: 'ok', tweets: items, users: items.map((p) => p.author), has_next_page: false, next_cursor: '' };
+  return {
+    status: 'success',
+    msg: 'ok',
+    tweets: items,
+    users: items.map((p) => p.author),
+    has_next_page: false,
+    next_cursor: '',
+  };
 }
 
 /** the post every hostile view is opened on */
@@ -195,7 +260,10 @@ export async function startHostileServer(initial: HostileCategory = 'markup'): P
       return;
     }
     const header = req.headers['x-hostile'];
-    const cat = typeof header === 'string' && (HOSTILE_CATEGORIES as readonly string[]).includes(header) ? (header as HostileCategory) : category;
+    const cat =
+      typeof header === 'string' && (HOSTILE_CATEGORIES as readonly string[]).includes(header)
+        ? (header as HostileCategory)
+        : category;
     const key = req.headers['x-api-key'];
     requests.push({ path: url.pathname, query: url.search, key: typeof key === 'string' ? key : null, category: cat });
     if (cat === 'retry-after') {
@@ -204,7 +272,8 @@ export async function startHostileServer(initial: HostileCategory = 'markup'): P
       return;
     }
     let body = bodies.get(cat);
-    if (body === undefined) bodies.set(cat, (body = bodyText(cat, `http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+    if (body === undefined)
+      bodies.set(cat, (body = bodyText(cat, `http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(body);
   });

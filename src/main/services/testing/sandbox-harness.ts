@@ -39,7 +39,12 @@ export interface Harness {
 }
 
 export async function sandboxHarness(opts: HarnessOptions = {}): Promise<Harness> {
-  const sandbox = await startSandbox({ port: 0, size: 'small', seed: opts.seed ?? 1, ...(opts.requiredKey ? { requiredKey: opts.requiredKey } : {}) });
+  const sandbox = await startSandbox({
+    port: 0,
+    size: 'small',
+    seed: opts.seed ?? 1,
+    ...(opts.requiredKey ? { requiredKey: opts.requiredKey } : {}),
+  });
   const clock = opts.clock ?? new FakeClock(undefined, { autoAdvance: true });
   const limiter = createRateLimiter(clock, opts.rps ?? Infinity);
   let fault: string | undefined;

@@ -31,7 +31,10 @@ export function scriptedFetch(steps: Step[]): ScriptedFetch {
       });
     }
     const text = step.text ?? (step.body === undefined ? '' : JSON.stringify(step.body));
-    return new Response(text, { status: step.status, headers: { 'content-type': 'application/json', ...step.headers } });
+    return new Response(text, {
+      status: step.status,
+      headers: { 'content-type': 'application/json', ...step.headers },
+    });
   }) as ScriptedFetch;
   f.calls = calls;
   return f;

@@ -25,7 +25,8 @@ export function callSubject(operation: OperationId, paramsKey: string, page: num
   let pairs: Array<[string, unknown]> = [];
   try {
     const parsed: unknown = JSON.parse(paramsKey);
-    if (Array.isArray(parsed)) pairs = parsed.filter((p): p is [string, unknown] => Array.isArray(p) && typeof p[0] === 'string');
+    if (Array.isArray(parsed))
+      pairs = parsed.filter((p): p is [string, unknown] => Array.isArray(p) && typeof p[0] === 'string');
   } catch {
     // an unreadable key: no subject, only the page
   }

@@ -17,10 +17,23 @@ const tempDir = () => {
   return d;
 };
 
-const rec = (r: Partial<AttemptRecord>): AttemptRecord => ({ operation: 'postQuotes', paramsKey: '[]', cursor: null, at: 1, httpStatus: 200, items: 20, fromCache: false, ...r });
+const rec = (r: Partial<AttemptRecord>): AttemptRecord => ({
+  operation: 'postQuotes',
+  paramsKey: '[]',
+  cursor: null,
+  at: 1,
+  httpStatus: 200,
+  items: 20,
+  fromCache: false,
+  ...r,
+});
 
 function meter(opts: { dir?: string; prices?: PriceTable; mode?: Mode } = {}) {
-  return createUsageMeter({ ...(opts.dir ? { dir: opts.dir } : {}), prices: () => opts.prices ?? DEFAULT_PRICES, mode: () => opts.mode ?? 'live' });
+  return createUsageMeter({
+    ...(opts.dir ? { dir: opts.dir } : {}),
+    prices: () => opts.prices ?? DEFAULT_PRICES,
+    mode: () => opts.mode ?? 'live',
+  });
 }
 
 describe('usage meter', () => {
@@ -52,7 +65,12 @@ describe('usage meter', () => {
     const b = meter({ dir });
     expect(b.snapshot().lifetime).toMatchObject({ calls: 1, credits: 30 });
     b.record(rec({ items: 1 }));
-    expect(b.reset()).toMatchObject({ session: { calls: 0, credits: 0 }, lifetime: { calls: 2, credits: 45 }, recent: [], byOperation: [] });
+    expect(b.reset()).toMatchObject({
+      session: { calls: 0, credits: 0 },
+      lifetime: { calls: 2, credits: 45 },
+      recent: [],
+      byOperation: [],
+    });
   });
 
   it('digests params without showing them', () => {

@@ -56,7 +56,10 @@ const Lifetime = z.object({ calls: z.number().int().nonnegative(), credits: z.nu
 type Lifetime = z.infer<typeof Lifetime>;
 
 export function paramsDigest(operation: OperationId, paramsKey: string, cursor: string | null): string {
-  return createHash('sha256').update(`${operation}\u0000${paramsKey}\u0000${cursor ?? ''}`).digest('hex').slice(0, 12);
+  return createHash('sha256')
+    .update(`${operation}\u0000${paramsKey}\u0000${cursor ?? ''}`)
+    .digest('hex')
+    .slice(0, 12);
 }
 
 interface RecentCall {
@@ -121,13 +124,19 @@ export function createUsageMeter(opts: UsageMeterOptions): UsageMeter {
   const pages = new PageNumbers();
 
   const usd = (credits: number) => credits / opts.prices().creditsPerUsd;
-  const totals = (t: { calls: number; credits: number }) => ({ calls: t.calls, credits: t.credits, usd: usd(t.credits) });
+  const totals = (t: { calls: number; credits: number }) => ({
+    calls: t.calls,
+    credits: t.credits,
+    usd: usd(t.credits),
+  });
 
   function snapshot(): UsageSnapshot {
     return {
       session: totals(session),
       lifetime: totals(lifetime),
-      byOperation: [...byOp.entries()].map(([operation, t]) => ({ operation, ...t })).sort((a, b) => b.credits - a.credits || b.calls - a.calls),
+      byOperation: [...byOp.entries()]
+        .map(([operation, t]) => ({ operation, ...t }))
+        .sort((a, b) => b.credits - a.credits || b.calls - a.calls),
       recent: recent.map(listed),
       ...(opts.budget ? { lastHour: { credits: spentSince(now() - HOUR_MS), budget: opts.budget() } } : {}),
       history: [...history],
@@ -145,7 +154,15 @@ export function createUsageMeter(opts: UsageMeterOptions): UsageMeter {
       const charged = !rec.fromCache && isCharged(rec.httpStatus);
       const credits = rec.fromCache
         ? 0
-        : creditsFor({ operation: rec.operation, httpStatus: rec.httpStatus, items: rec.items, ...(rec.idsAsked !== undefined ? { idsAsked: rec.idsAsked } : {}) }, opts.prices());
+        : creditsFor(
+            {
+              operation: rec.operation,
+              httpStatus: rec.httpStatus,
+              items: rec.items,
+              ...(rec.idsAsked !== undefined ? { idsAsked: rec.idsAsked } : {}),
+            },
+            opts.prices(),
+          );
       recent.unshift({ rec, charged, credits, page: pages.of(rec.operation, rec.paramsKey, rec.cursor), call: null });
       if (recent.length > recentMax) recent.length = recentMax;
       if (rec.fromCache) return 0;
@@ -172,7 +189,10 @@ export function createUsageMeter(opts: UsageMeterOptions): UsageMeter {
     },
     note,
     reset() {
-      note('reset', `Session counters reset (${session.calls} calls, ${session.credits.toLocaleString('en-US')} credits this session).`);
+      note(
+        'reset',
+        `Session counters reset (${session.calls} calls, ${session.credits.toLocaleString('en-US')} credits this session).`,
+      );
       session = { calls: 0, credits: 0 };
       byOp = new Map();
       recent = [];

@@ -17,7 +17,11 @@ export function Counters({ post }: { post: CardPost }) {
       {COUNTERS.map(([key, one, many]) => {
         const n = readCount(post[key]);
         return (
-          <li key={key} className={n === null ? 'counters__unknown' : undefined} title={`${fullCount(n)} ${n === 1 ? one : many}`}>
+          <li
+            key={key}
+            className={n === null ? 'counters__unknown' : undefined}
+            title={`${fullCount(n)} ${n === 1 ? one : many}`}
+          >
             <span className="counters__n">{compactCount(n)}</span> {n === 1 ? one : many}
           </li>
         );

@@ -55,13 +55,30 @@ export function Lightbox({ items, index, onIndex, onClose }: Props) {
       <div className="lightbox__bar">
         <h2 className="lightbox__title">{title}</h2>
         <div className="lightbox__actions">
-          <button type="button" className="btn btn--small" onClick={() => go(-1)} disabled={count < 2} aria-label="Previous image">
+          <button
+            type="button"
+            className="btn btn--small"
+            onClick={() => go(-1)}
+            disabled={count < 2}
+            aria-label="Previous image"
+          >
             ←
           </button>
-          <button type="button" className="btn btn--small" onClick={() => go(1)} disabled={count < 2} aria-label="Next image">
+          <button
+            type="button"
+            className="btn btn--small"
+            onClick={() => go(1)}
+            disabled={count < 2}
+            aria-label="Next image"
+          >
             →
           </button>
-          <button type="button" className="btn btn--small" aria-pressed={original} onClick={() => setOriginal((o) => !o)}>
+          <button
+            type="button"
+            className="btn btn--small"
+            aria-pressed={original}
+            onClick={() => setOriginal((o) => !o)}
+          >
             Original size
           </button>
           <ExternalLink href={item.original} className="btn btn--small">

@@ -28,7 +28,9 @@ export function MediaGrid({ items }: { items: readonly MediaItem[] }) {
             }}
           >
             <img src={m.src} alt="" loading="lazy" decoding="async" referrerPolicy="no-referrer" />
-            {m.kind !== 'photo' ? <span className="media-grid__badge">{m.kind === 'gif' ? 'GIF' : 'Video'}</span> : null}
+            {m.kind !== 'photo' ? (
+              <span className="media-grid__badge">{m.kind === 'gif' ? 'GIF' : 'Video'}</span>
+            ) : null}
             {m.alt ? <span className="media-grid__badge media-grid__badge--alt">ALT</span> : null}
             {more > 0 && i === shown.length - 1 ? <span className="media-grid__more">+{more}</span> : null}
           </button>

@@ -41,7 +41,9 @@ describe('PostCard of a retweet', () => {
   });
 
   it('says who reposted it, linking their profile and the repost', () => {
-    expect(html).toMatch(/<p class="post__reposted">Reposted by <a href="#\/user\/22\/posts"[^>]*>@booster<\/a> · <a href="#\/post\/901\/replies">/);
+    expect(html).toMatch(
+      /<p class="post__reposted">Reposted by <a href="#\/user\/22\/posts"[^>]*>@booster<\/a> · <a href="#\/post\/901\/replies">/,
+    );
   });
 
   it('shows a post whose retweeted_tweet is null as itself', () => {

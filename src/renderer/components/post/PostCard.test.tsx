@@ -50,7 +50,9 @@ function post(over: Partial<Post> = {}): Post {
 
 describe('PostCard', () => {
   it('renders untrusted text as text, never markup', () => {
-    const html = renderToStaticMarkup(<PostCard post={post({ text: '<img src=x onerror=alert(1)> &amp; <b>bold</b>' })} />);
+    const html = renderToStaticMarkup(
+      <PostCard post={post({ text: '<img src=x onerror=alert(1)> &amp; <b>bold</b>' })} />,
+    );
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt; &amp; &lt;b&gt;bold&lt;/b&gt;');
     expect(html).not.toContain('<img src=x');
     expect(html).toContain('Ada &lt;script&gt;');
@@ -87,7 +89,9 @@ describe('PostCard', () => {
   });
 
   it('isolates names and handles, and shows a spoofed handle’s hidden characters as codes with a flag (attack: RTL override, zero width)', () => {
-    const html = renderToStaticMarkup(<PostCard post={post({ author: { ...author, userName: 'ada\u202Egnp.exe', name: 'Ada\u202E moc.evil' } })} />);
+    const html = renderToStaticMarkup(
+      <PostCard post={post({ author: { ...author, userName: 'ada\u202Egnp.exe', name: 'Ada\u202E moc.evil' } })} />,
+    );
     expect(html).toContain('<bdi>Ada\u202E moc.evil</bdi>');
     expect(html).toContain('@ada⟨U+202E⟩gnp⟨U+002E⟩exe');
     expect(html).toContain('aria-label="Unusual handle"');

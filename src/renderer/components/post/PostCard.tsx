@@ -45,7 +45,13 @@ function originOf(url: string): string | null {
  * opens the post; j/k move between cards (`data-nav-item`). Memoized: a list
  * re-renders its rows on every range change and page, their posts do not change.
  */
-export const PostCard = memo(function PostCard({ post: item, variant = 'feed', badge, quoteDepth = 0, collapseQuoteOf }: PostCardProps) {
+export const PostCard = memo(function PostCard({
+  post: item,
+  variant = 'feed',
+  badge,
+  quoteDepth = 0,
+  collapseQuoteOf,
+}: PostCardProps) {
   const reposter = item.retweeted_tweet ? item.author : null;
   const post = item.retweeted_tweet ?? item;
   const a = post.author;
@@ -128,11 +134,14 @@ export const PostCard = memo(function PostCard({ post: item, variant = 'feed', b
       {quoted ? (
         quoted.id === collapseQuoteOf ? (
           <p className="post__quote-link post__quote-link--viewed">
-            Quoting the post above: <Handle handle={quoted.author.userName} /> · <span dir="auto">{postLabel(quoted, '', 8).replace(/^@[^:]*: ?/, '')}</span>
+            Quoting the post above: <Handle handle={quoted.author.userName} /> ·{' '}
+            <span dir="auto">{postLabel(quoted, '', 8).replace(/^@[^:]*: ?/, '')}</span>
           </p>
         ) : quoteDepth >= 1 ? (
           <p className="post__quote-link">
-            <a href={formatRoute(routes.post(quoted.id))}>Quoted post by <Handle handle={quoted.author.userName} /></a>
+            <a href={formatRoute(routes.post(quoted.id))}>
+              Quoted post by <Handle handle={quoted.author.userName} />
+            </a>
           </p>
         ) : (
           <div className="post__quoted">

@@ -18,16 +18,16 @@ export function ReplyContext({ post }: { post: CardPost }) {
   return (
     <p className="post__reply-context">
       Replying to{' '}
-      {mentions.length === 0 ? (
-        'a post'
-      ) : (
-        mentions.map((m, i) => (
-          <span key={m.key}>
-            {i > 0 ? ', ' : null}
-            <a href={formatRoute(m.id ? routes.userById(m.id) : routes.userByHandle(m.handle))}><Handle handle={m.handle} /></a>
-          </span>
-        ))
-      )}
+      {mentions.length === 0
+        ? 'a post'
+        : mentions.map((m, i) => (
+            <span key={m.key}>
+              {i > 0 ? ', ' : null}
+              <a href={formatRoute(m.id ? routes.userById(m.id) : routes.userByHandle(m.handle))}>
+                <Handle handle={m.handle} />
+              </a>
+            </span>
+          ))}
       {parentId ? (
         <>
           {' · '}

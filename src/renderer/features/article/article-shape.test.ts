@@ -3,7 +3,15 @@ import { readArticle } from './article-shape';
 
 describe('readArticle', () => {
   it('finds title, text and cover under the usual names, however nested', () => {
-    const a = readArticle({ article: { result: { title: 'Engines', plain_text: 'Long text', cover_media: { media_info: { original_img_url: 'https://img.example/c.png' } } } } });
+    const a = readArticle({
+      article: {
+        result: {
+          title: 'Engines',
+          plain_text: 'Long text',
+          cover_media: { media_info: { original_img_url: 'https://img.example/c.png' } },
+        },
+      },
+    });
     expect(a.title).toBe('Engines');
     expect(a.text).toBe('Long text');
     expect(a.coverUrl).toBe('https://img.example/c.png');
@@ -18,7 +26,12 @@ describe('readArticle', () => {
       { key: 'foo', value: '1' },
       { key: 'cover_url', value: 'javascript:alert(1)' },
     ]);
-    expect(readArticle(null)).toEqual({ title: null, text: null, coverUrl: null, fields: [{ key: '(value)', value: 'null' }] });
+    expect(readArticle(null)).toEqual({
+      title: null,
+      text: null,
+      coverUrl: null,
+      fields: [{ key: '(value)', value: 'null' }],
+    });
   });
 });
 

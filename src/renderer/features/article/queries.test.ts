@@ -15,7 +15,10 @@ describe('alreadyAsked', () => {
 
   it('is true once the article was answered, even with a 501', async () => {
     const client = new QueryClient();
-    const opts = { ...articleQuery('2', true), queryFn: async () => Promise.reject(new SkeinError('not-available', 'no', { httpStatus: 501 })) };
+    const opts = {
+      ...articleQuery('2', true),
+      queryFn: async () => Promise.reject(new SkeinError('not-available', 'no', { httpStatus: 501 })),
+    };
     await client.prefetchQuery(opts as unknown as ReturnType<typeof articleQuery>);
     expect(client.getQueryState(articleKeys.ofPost('2'))?.status).toBe('error');
     expect(alreadyAsked(client.getQueryState(articleKeys.ofPost('2')))).toBe(true);

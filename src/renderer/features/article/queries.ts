@@ -25,7 +25,9 @@ export const articleQuery = (postId: string, enabled: boolean) =>
  * Whether the article was asked for already this session (answered, failed
  * or on its way). A query that merely exists (mounted while disabled) was not.
  */
-export function alreadyAsked(state: Pick<QueryState, 'dataUpdatedAt' | 'errorUpdatedAt' | 'fetchStatus'> | undefined): boolean {
+export function alreadyAsked(
+  state: Pick<QueryState, 'dataUpdatedAt' | 'errorUpdatedAt' | 'fetchStatus'> | undefined,
+): boolean {
   if (!state) return false;
   return state.dataUpdatedAt > 0 || state.errorUpdatedAt > 0 || state.fetchStatus === 'fetching';
 }

@@ -66,9 +66,9 @@ export function summarizeCommunity(data: CommunityData): CommunitySummary {
   const creator = c.creator_results.result;
   const creatorName =
     creator && !/unavailable/i.test(creator.__typename)
-      ? (['name', 'screen_name', 'userName'].map((k) => (creator as Record<string, unknown>)[k]).find((v) => typeof v === 'string' && v) as
-          | string
-          | undefined) ?? null
+      ? ((['name', 'screen_name', 'userName']
+          .map((k) => (creator as Record<string, unknown>)[k])
+          .find((v) => typeof v === 'string' && v) as string | undefined) ?? null)
       : null;
   return {
     id: c.rest_id || wrapper.rest_id,
@@ -85,7 +85,9 @@ export function summarizeCommunity(data: CommunityData): CommunitySummary {
     rules: c.rules.map((r) => ({ id: r.rest_id, name: r.name })),
     creator: creatorName,
     membershipSaid: Boolean(c.actions.join_action_result ?? c.actions.leave_action_result),
-    joinPolicy: typeof (c as Record<string, unknown>).join_policy === 'string' ? ((c as Record<string, unknown>).join_policy as string) : null,
+    joinPolicy:
+      typeof (c as Record<string, unknown>).join_policy === 'string'
+        ? ((c as Record<string, unknown>).join_policy as string)
+        : null,
   };
 }
-

@@ -12,7 +12,16 @@ import { summarizeSpace } from '../space/space-summary';
 import { summarizeCommunity } from './community-summary';
 import { reasonSentence, roleLabel } from './plain-words';
 
-const PROTO = ['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', '__defineGetter__', 'prototype'];
+const PROTO = [
+  '__proto__',
+  'constructor',
+  'toString',
+  'valueOf',
+  'hasOwnProperty',
+  'isPrototypeOf',
+  '__defineGetter__',
+  'prototype',
+];
 const word = fc.oneof(fc.constantFrom(...PROTO), fc.string({ maxLength: 12 }));
 const base = communityFixture.data.community_results_by_rest_id.result;
 const community = (extra: Partial<Community>): CommunityData => ({
@@ -35,7 +44,10 @@ describe('prototype keys in enum-like fields', () => {
         const s = summarizeCommunity(
           community({
             role,
-            actions: { ...base.actions, join_action_result: { __typename: 'CommunityJoinActionUnavailable', reason, message: reason } },
+            actions: {
+              ...base.actions,
+              join_action_result: { __typename: 'CommunityJoinActionUnavailable', reason, message: reason },
+            },
           } as Partial<Community>),
         );
         expect(typeof s.role).toBe('string');
@@ -50,7 +62,10 @@ describe('prototype keys in enum-like fields', () => {
     const space = spaceFixture.data.audio_space_by_rest_id;
     fc.assert(
       fc.property(word, (w) => {
-        const s = summarizeSpace({ ...space, metadata: { ...space.metadata, state: w } } as AudioSpace, space.metadata.start);
+        const s = summarizeSpace(
+          { ...space, metadata: { ...space.metadata, state: w } } as AudioSpace,
+          space.metadata.start,
+        );
         expect(typeof s.stateLabel).toBe('string');
       }),
     );

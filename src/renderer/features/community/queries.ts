@@ -17,7 +17,8 @@ export const communityKeys = {
   moderators: (id: string) => ['community', 'moderators', id] as const,
 };
 
-export const communityInfoQuery = (id: string) => apiQuery(communityKeys.info(id), 'communityInfo', { community_id: id });
+export const communityInfoQuery = (id: string) =>
+  apiQuery(communityKeys.info(id), 'communityInfo', { community_id: id });
 
 /** Asked once per session: kept forever, an error included (no retry, no refetch on mount). */
 export const ONCE_PER_SESSION = {
@@ -44,4 +45,5 @@ function askedOnce(key: readonly [string, string, string], operation: Announced,
 }
 
 export const communityMembersQuery = (id: string) => askedOnce(communityKeys.members(id), 'communityMembers', id);
-export const communityModeratorsQuery = (id: string) => askedOnce(communityKeys.moderators(id), 'communityModerators', id);
+export const communityModeratorsQuery = (id: string) =>
+  askedOnce(communityKeys.moderators(id), 'communityModerators', id);

@@ -1,35 +1,61 @@
 import { describe, expect, it } from 'vitest';
 import type { ExportJob } from '../../../shared/ipc/export';
-import { clockWords, describeEstimate, describeJob, fileName, readCaps, sameSubject, sameView, waitWords } from './form';
+import {
+  clockWords,
+  describeEstimate,
+  describeJob,
+  fileName,
+  readCaps,
+  sameSubject,
+  sameView,
+  waitWords,
+} from './form';
 import { exportView } from './view-descriptor';
 
 describe('export form', () => {
   it('reads caps: empty is no cap, numbers may carry separators, anything else is refused', () => {
-    expect(readCaps({ maxPages: '', maxItems: ' 10,000 ', maxCredits: '' })).toEqual({ ok: true, caps: { maxItems: 10000 } });
+    expect(readCaps({ maxPages: '', maxItems: ' 10,000 ', maxCredits: '' })).toEqual({
+      ok: true,
+      caps: { maxItems: 10000 },
+    });
     expect(readCaps({ maxPages: '0', maxItems: '', maxCredits: '' })).toMatchObject({ ok: false, field: 'maxPages' });
-    expect(readCaps({ maxPages: '', maxItems: '', maxCredits: '1.5' })).toMatchObject({ ok: false, field: 'maxCredits' });
+    expect(readCaps({ maxPages: '', maxItems: '', maxCredits: '1.5' })).toMatchObject({
+      ok: false,
+      field: 'maxCredits',
+    });
   });
 
   it('describes estimates and jobs in plain words', () => {
-    expect(describeEstimate({ paged: true, remainingPages: 0, calls: 0, credits: 0, basis: '' })).toMatch(/No new calls/);
-    expect(describeEstimate({ paged: true, remainingPages: 500, calls: 500, credits: 150000, basis: '' })).toBe('About 500 calls, about 150,000 credits.');
-    expect(describeEstimate({ paged: true, remainingPages: null, calls: null, credits: null, basis: '' })).toMatch(/Unknown/);
-    // a lower bound is never presented as the estimate
-    expect(describeEstimate({ paged: true, remainingPages: 72, calls: 72, credits: 21600, atLeast: true, basis: '' })).toBe(
-      'At least 72 calls, at least 21,600 credits (the true figure is higher: see below).',
+    expect(describeEstimate({ paged: true, remainingPages: 0, calls: 0, credits: 0, basis: '' })).toMatch(
+      /No new calls/,
     );
+    expect(describeEstimate({ paged: true, remainingPages: 500, calls: 500, credits: 150000, basis: '' })).toBe(
+      'About 500 calls, about 150,000 credits.',
+    );
+    expect(describeEstimate({ paged: true, remainingPages: null, calls: null, credits: null, basis: '' })).toMatch(
+      /Unknown/,
+    );
+    // a lower bound is never presented as the estimate
+    expect(
+      describeEstimate({ paged: true, remainingPages: 72, calls: 72, credits: 21600, atLeast: true, basis: '' }),
+    ).toBe('At least 72 calls, at least 21,600 credits (the true figure is higher: see below).');
     const job = {
       status: 'partial',
       stopReason: 'cap-pages',
       progress: { items: 2000, pages: 100, calls: 100, credits: 30000, fraction: 0.2 },
       error: null,
     } as unknown as ExportJob;
-    expect(describeJob(job)).toBe('Saved a partial export (stopped at the page cap): 2,000 items, 100 pages, 100 calls, ~30,000 credits.');
+    expect(describeJob(job)).toBe(
+      'Saved a partial export (stopped at the page cap): 2,000 items, 100 pages, 100 calls, ~30,000 credits.',
+    );
     expect(fileName('C:\\Users\\a\\thread.json')).toBe('thread.json');
   });
 
   it('says how long a rate-limited job still waits, and nothing when it does not wait', () => {
-    const job = { status: 'collecting', progress: { items: 0, pages: 0, calls: 0, credits: 0, fraction: null, waitingUntil: 100_000 } } as unknown as ExportJob;
+    const job = {
+      status: 'collecting',
+      progress: { items: 0, pages: 0, calls: 0, credits: 0, fraction: null, waitingUntil: 100_000 },
+    } as unknown as ExportJob;
     expect(waitWords(job, 58_500)).toBe('Rate limited by the service: going on by itself in 0:42.');
     expect(waitWords({ ...job, status: 'writing' }, 0)).toBeNull();
     expect(waitWords({ ...job, progress: { ...job.progress, waitingUntil: null } }, 0)).toBeNull();
@@ -54,7 +80,14 @@ describe('export form', () => {
   });
 
   it('builds a view descriptor from what the view has loaded', () => {
-    expect(exportView('thread', { tweetId: '1234567890123456789', queryType: 'Latest', cursor: 'x', extra: undefined }, { pages: 3, items: 60, reachedEnd: false }, { title: 'Thread', expectedItems: 10000 })).toEqual({
+    expect(
+      exportView(
+        'thread',
+        { tweetId: '1234567890123456789', queryType: 'Latest', cursor: 'x', extra: undefined },
+        { pages: 3, items: 60, reachedEnd: false },
+        { title: 'Thread', expectedItems: 10000 },
+      ),
+    ).toEqual({
       kind: 'thread',
       operation: 'postRepliesV2',
       params: { tweetId: '1234567890123456789', queryType: 'Latest' },
@@ -77,7 +110,11 @@ describe('export choices', () => {
 
   it('exports replies in Latest order by default; a ranked order warns, and "loaded" needs the order on screen', async () => {
     const { exportOrder } = await import('./form');
-    const shownRelevance = exportView('thread', { tweetId: '1', queryType: 'Relevance' }, { pages: 2, items: 40, reachedEnd: false });
+    const shownRelevance = exportView(
+      'thread',
+      { tweetId: '1', queryType: 'Relevance' },
+      { pages: 2, items: 40, reachedEnd: false },
+    );
     const byDefault = exportOrder(shownRelevance, null);
     expect(byDefault).toMatchObject({ shown: 'Relevance', chosen: 'Latest', loadedAvailable: false, warning: null });
     expect(byDefault.view.params.queryType).toBe('Latest');
@@ -85,9 +122,17 @@ describe('export choices', () => {
     const relevance = exportOrder(shownRelevance, 'Relevance');
     expect(relevance).toMatchObject({ loadedAvailable: true, view: shownRelevance });
     expect(relevance.warning).toMatch(/can leave replies out/);
-    expect(exportOrder(exportView('quotes', { tweetId: '1' }), null)).toMatchObject({ shown: null, warning: null, loadedAvailable: true });
+    expect(exportOrder(exportView('quotes', { tweetId: '1' }), null)).toMatchObject({
+      shown: null,
+      warning: null,
+      loadedAvailable: true,
+    });
     // what is loaded keeps the order on screen unless another is chosen: the default export costs nothing
-    expect(exportOrder(shownRelevance, null, 'loaded')).toMatchObject({ chosen: 'Relevance', loadedAvailable: true, view: shownRelevance });
+    expect(exportOrder(shownRelevance, null, 'loaded')).toMatchObject({
+      chosen: 'Relevance',
+      loadedAvailable: true,
+      view: shownRelevance,
+    });
     expect(exportOrder(shownRelevance, 'Latest', 'loaded')).toMatchObject({ chosen: 'Latest', loadedAvailable: false });
   });
 });

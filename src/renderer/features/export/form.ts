@@ -3,7 +3,16 @@
  * dialog shows for an estimate and for a job. Kept apart from React so it is
  * tested on its own.
  */
-import type { ExportCaps, ExportEstimate, ExportFormat, ExportJob, ExportOptions, ExportScope, StopReason, ViewDescriptor } from '../../../shared/ipc/export';
+import type {
+  ExportCaps,
+  ExportEstimate,
+  ExportFormat,
+  ExportJob,
+  ExportOptions,
+  ExportScope,
+  StopReason,
+  ViewDescriptor,
+} from '../../../shared/ipc/export';
 
 export interface CapFields {
   maxPages: string;
@@ -21,7 +30,8 @@ export function readCaps(fields: CapFields): CapsResult {
   for (const key of ['maxPages', 'maxItems', 'maxCredits'] as const) {
     const text = fields[key].trim().replace(/[\s,_]/g, '');
     if (text === '') continue;
-    if (!/^\d+$/.test(text) || Number(text) <= 0) return { ok: false, field: key, message: 'Enter a whole number above 0, or leave it empty for no cap.' };
+    if (!/^\d+$/.test(text) || Number(text) <= 0)
+      return { ok: false, field: key, message: 'Enter a whole number above 0, or leave it empty for no cap.' };
     caps[key] = Number(text);
   }
   return { ok: true, caps };
@@ -82,7 +92,8 @@ export function isActive(job: ExportJob): boolean {
 
 /** The same view (kind, operation, params), whatever it has loaded: a running job of it belongs in its dialog. */
 export function sameView(a: ViewDescriptor, b: ViewDescriptor): boolean {
-  const key = (v: ViewDescriptor) => JSON.stringify(Object.entries(v.params).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)));
+  const key = (v: ViewDescriptor) =>
+    JSON.stringify(Object.entries(v.params).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)));
   return a.kind === b.kind && a.operation === b.operation && key(a) === key(b);
 }
 
@@ -150,8 +161,16 @@ export function exportOrder(view: ViewDescriptor, chosen: string | null, scope: 
   const shown = String(view.params[ORDER_PARAM] ?? 'Relevance');
   const order = chosen ?? (scope === 'loaded' ? shown : 'Latest');
   const warning =
-    order === 'Latest' ? null : `A ${order === 'Likes' ? 'like' : 'relevance'}-ranked listing can leave replies out: for a complete collection export in Latest order.`;
+    order === 'Latest'
+      ? null
+      : `A ${order === 'Likes' ? 'like' : 'relevance'}-ranked listing can leave replies out: for a complete collection export in Latest order.`;
   if (order === shown) return { shown, chosen: order, view, loadedAvailable: true, warning };
   const { loadedPages: _p, loadedItems: _i, reachedEnd: _e, ...rest } = view;
-  return { shown, chosen: order, view: { ...rest, params: { ...view.params, [ORDER_PARAM]: order } }, loadedAvailable: false, warning };
+  return {
+    shown,
+    chosen: order,
+    view: { ...rest, params: { ...view.params, [ORDER_PARAM]: order } },
+    loadedAvailable: false,
+    warning,
+  };
 }

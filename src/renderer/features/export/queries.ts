@@ -62,14 +62,19 @@ export function useExportActions() {
     mutationFn: (input: ExportStartInput) => skein().export.start(input),
     onSuccess: ({ job }) => remember(qc, job),
   });
-  const cancel = useMutation({ mutationFn: (jobId: string) => skein().export.cancel({ jobId }), onSuccess: (job) => remember(qc, job) });
+  const cancel = useMutation({
+    mutationFn: (jobId: string) => skein().export.cancel({ jobId }),
+    onSuccess: (job) => remember(qc, job),
+  });
   const resume = useMutation({
-    mutationFn: ({ jobId, caps }: { jobId: string; caps?: ExportCaps }) => skein().export.resume(caps ? { jobId, caps } : { jobId }),
+    mutationFn: ({ jobId, caps }: { jobId: string; caps?: ExportCaps }) =>
+      skein().export.resume(caps ? { jobId, caps } : { jobId }),
     onSuccess: (job) => remember(qc, job),
   });
   const discard = useMutation({
     mutationFn: (jobId: string) => skein().export.discard({ jobId }),
-    onSuccess: (_r, jobId) => qc.setQueryData<ExportJob[]>(exportKeys.jobs(), (list) => (list ?? []).filter((j) => j.id !== jobId)),
+    onSuccess: (_r, jobId) =>
+      qc.setQueryData<ExportJob[]>(exportKeys.jobs(), (list) => (list ?? []).filter((j) => j.id !== jobId)),
   });
   return { start, cancel, resume, discard };
 }

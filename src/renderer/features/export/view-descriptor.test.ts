@@ -7,10 +7,16 @@ describe('pagedExportView', () => {
   });
 
   it('describes what the view holds: pages, items, whether it reached the end', () => {
-    const view = pagedExportView('timeline', { userId: '1', includeReplies: false, includeParentTweet: undefined, cursor: 'x' }, { data: { pages: [{}, {}] }, hasNextPage: true }, 37, {
-      title: 'Posts by @a',
-      expectedItems: 120,
-    });
+    const view = pagedExportView(
+      'timeline',
+      { userId: '1', includeReplies: false, includeParentTweet: undefined, cursor: 'x' },
+      { data: { pages: [{}, {}] }, hasNextPage: true },
+      37,
+      {
+        title: 'Posts by @a',
+        expectedItems: 120,
+      },
+    );
     expect(view).toEqual({
       kind: 'timeline',
       operation: 'userTimeline',
@@ -21,6 +27,8 @@ describe('pagedExportView', () => {
       reachedEnd: false,
       expectedItems: 120,
     });
-    expect(pagedExportView('listFollowers', { list_id: '9' }, { data: { pages: [{}] }, hasNextPage: false }, 5)?.reachedEnd).toBe(true);
+    expect(
+      pagedExportView('listFollowers', { list_id: '9' }, { data: { pages: [{}] }, hasNextPage: false }, 5)?.reachedEnd,
+    ).toBe(true);
   });
 });

@@ -23,7 +23,12 @@ export interface ViewExtras {
 type Params = ViewDescriptor['params'];
 
 /** A view descriptor; undefined params are left out, the operation comes from the kind. */
-export function exportView(kind: ViewKind, params: Record<string, string | number | boolean | undefined>, loaded: LoadedState = {}, extras: ViewExtras = {}): ViewDescriptor {
+export function exportView(
+  kind: ViewKind,
+  params: Record<string, string | number | boolean | undefined>,
+  loaded: LoadedState = {},
+  extras: ViewExtras = {},
+): ViewDescriptor {
   const clean: Params = {};
   for (const [k, v] of Object.entries(params)) if (v !== undefined && k !== 'cursor') clean[k] = v;
   const view: ViewDescriptor = { kind, operation: VIEW_OPERATIONS[kind], params: clean };

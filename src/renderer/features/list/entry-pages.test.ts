@@ -4,14 +4,29 @@ import { summarizeEntryPages } from './entry-pages';
 
 const page = (items: unknown[], extra: { fromCache?: boolean; stop?: string } = {}) => ({
   items,
-  paging: { hasNextPage: true, nextCursor: 'c', stop: extra.stop ? { reason: 'repeated-cursor' as const, message: extra.stop } : null },
+  paging: {
+    hasNextPage: true,
+    nextCursor: 'c',
+    stop: extra.stop ? { reason: 'repeated-cursor' as const, message: extra.stop } : null,
+  },
   report: { duplicatesRemoved: 0, dropped: [], notFound: [] },
-  meta: { callId: 'x', fromCache: extra.fromCache ?? false, fetchedAt: 0, httpStatus: 200, credits: 150, durationMs: 1, attempts: 1 },
+  meta: {
+    callId: 'x',
+    fromCache: extra.fromCache ?? false,
+    fetchedAt: 0,
+    httpStatus: 200,
+    credits: 150,
+    durationMs: 1,
+    attempts: 1,
+  },
 });
 
 describe('summarizeEntryPages', () => {
   it('shows users as users, other entries as fields, and nobody twice', () => {
-    const s = summarizeEntryPages([page([userFixture, { note: 'x' }]), page([userFixture, { id: '7', screen_name: 'g' }, { note: 'x' }])]);
+    const s = summarizeEntryPages([
+      page([userFixture, { note: 'x' }]),
+      page([userFixture, { id: '7', screen_name: 'g' }, { note: 'x' }]),
+    ]);
     expect(s.items.map((r) => [r.key, r.view.kind])).toEqual([
       [`u${userFixture.id}`, 'user'],
       ['p0-1', 'fields'],

@@ -37,5 +37,12 @@ export function summarizeEntryPages(pages: readonly PageLike[] | undefined): Pag
     if (page.paging?.stop) stop = page.paging.stop.message;
   });
   const count = pages?.length ?? 0;
-  return { items, duplicatesRemoved, dropped, stop, fromCache: count > 0 && (pages ?? []).every((pg) => pg.meta.fromCache), pages: count };
+  return {
+    items,
+    duplicatesRemoved,
+    dropped,
+    stop,
+    fromCache: count > 0 && (pages ?? []).every((pg) => pg.meta.fromCache),
+    pages: count,
+  };
 }

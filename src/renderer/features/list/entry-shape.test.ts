@@ -6,8 +6,21 @@ describe('looksLikeUser', () => {
   it('recognises the canonical user, a space participant and a legacy user', () => {
     expect(looksLikeUser(userFixture)?.handle).toBe(userFixture.userName);
     const participant = spaceFixture.data.audio_space_by_rest_id.metadata.participants.admins[0];
-    expect(looksLikeUser(participant)).toEqual({ id: '99', handle: 'host', name: 'Host', avatarUrl: 'https://img.example/a.png', description: null });
-    expect(looksLikeUser({ id_str: '12', screen_name: '@ada', name: 'Ada', profile_image_url_https: 'https://i.example/a.jpg' })).toEqual({
+    expect(looksLikeUser(participant)).toEqual({
+      id: '99',
+      handle: 'host',
+      name: 'Host',
+      avatarUrl: 'https://img.example/a.png',
+      description: null,
+    });
+    expect(
+      looksLikeUser({
+        id_str: '12',
+        screen_name: '@ada',
+        name: 'Ada',
+        profile_image_url_https: 'https://i.example/a.jpg',
+      }),
+    ).toEqual({
       id: '12',
       handle: 'ada',
       name: 'Ada',
@@ -17,12 +30,36 @@ describe('looksLikeUser', () => {
   });
 
   it('finds a user wrapped as user_results.result with core names', () => {
-    const wrapped = { user_results: { result: { rest_id: '5', core: { screen_name: 'bob', name: 'Bob' }, avatar: { image_url: 'https://i.example/b.png' } } } };
-    expect(looksLikeUser(wrapped)).toEqual({ id: '5', handle: 'bob', name: 'Bob', avatarUrl: 'https://i.example/b.png', description: null });
+    const wrapped = {
+      user_results: {
+        result: {
+          rest_id: '5',
+          core: { screen_name: 'bob', name: 'Bob' },
+          avatar: { image_url: 'https://i.example/b.png' },
+        },
+      },
+    };
+    expect(looksLikeUser(wrapped)).toEqual({
+      id: '5',
+      handle: 'bob',
+      name: 'Bob',
+      avatarUrl: 'https://i.example/b.png',
+      description: null,
+    });
   });
 
   it('says no to things that are not people', () => {
-    for (const v of [null, 'ada', 42, [], {}, { id: '1' }, { screen_name: 'ada' }, { id: 'abc', screen_name: 'ada' }, { id: '1', screen_name: 'not a handle!' }]) {
+    for (const v of [
+      null,
+      'ada',
+      42,
+      [],
+      {},
+      { id: '1' },
+      { screen_name: 'ada' },
+      { id: 'abc', screen_name: 'ada' },
+      { id: '1', screen_name: 'not a handle!' },
+    ]) {
       expect(looksLikeUser(v)).toBeNull();
     }
   });
@@ -54,7 +91,9 @@ describe('flattenEntry', () => {
   });
 
   it('shows markup as plain text values', () => {
-    expect(flattenEntry({ bio: '<img src=x onerror=alert(1)>' })).toEqual([{ key: 'bio', value: '<img src=x onerror=alert(1)>' }]);
+    expect(flattenEntry({ bio: '<img src=x onerror=alert(1)>' })).toEqual([
+      { key: 'bio', value: '<img src=x onerror=alert(1)>' },
+    ]);
   });
 });
 

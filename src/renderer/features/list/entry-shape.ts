@@ -15,7 +15,8 @@ export interface UserLike {
   description: string | null;
 }
 
-export type EntryView = { kind: 'user'; user: User } | { kind: 'userLike'; user: UserLike } | { kind: 'fields'; rows: KeyValueRow[] };
+export type EntryView =
+  { kind: 'user'; user: User } | { kind: 'userLike'; user: UserLike } | { kind: 'fields'; rows: KeyValueRow[] };
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -42,13 +43,29 @@ const ID = /^\d{1,25}$/;
  */
 export function looksLikeUser(entry: unknown): UserLike | null {
   if (!isRecord(entry)) return null;
-  const inner = isRecord(entry.user_results) && isRecord(entry.user_results.result) ? entry.user_results.result : isRecord(entry.user) ? entry.user : null;
-  const layers = [entry, inner, isRecord(inner?.core) ? inner.core : null, isRecord(inner?.legacy) ? inner.legacy : null, isRecord(entry.core) ? entry.core : null, isRecord(entry.legacy) ? entry.legacy : null];
+  const inner =
+    isRecord(entry.user_results) && isRecord(entry.user_results.result)
+      ? entry.user_results.result
+      : isRecord(entry.user)
+        ? entry.user
+        : null;
+  const layers = [
+    entry,
+    inner,
+    isRecord(inner?.core) ? inner.core : null,
+    isRecord(inner?.legacy) ? inner.legacy : null,
+    isRecord(entry.core) ? entry.core : null,
+    isRecord(entry.legacy) ? entry.legacy : null,
+  ];
   const id = firstString(layers, ['id', 'rest_id', 'id_str', 'user_id']);
   const handle = firstString(layers, ['userName', 'screen_name', 'social_screen_name', 'username', 'handle']);
   if (!id || !ID.test(id) || !handle || !HANDLE.test(handle)) return null;
   const avatar = firstString(layers, ['profilePicture', 'profile_image_url_https', 'avatar_url', 'profile_image_url']);
-  const nestedAvatar = [entry, inner].map((o) => (isRecord(o) && isRecord(o.avatar) && typeof o.avatar.image_url === 'string' ? o.avatar.image_url : null)).find(Boolean);
+  const nestedAvatar = [entry, inner]
+    .map((o) =>
+      isRecord(o) && isRecord(o.avatar) && typeof o.avatar.image_url === 'string' ? o.avatar.image_url : null,
+    )
+    .find(Boolean);
   const url = avatar ?? nestedAvatar ?? null;
   return {
     id,

@@ -9,4 +9,5 @@ export const listKeys = {
 
 export const listPostsQuery = (id: string) => pagedApiQuery(listKeys.posts(id), 'listTimeline', { listId: id });
 
-export const listFollowersQuery = (id: string) => pagedApiQuery(listKeys.followers(id), 'listFollowers', { list_id: id });
+export const listFollowersQuery = (id: string) =>
+  pagedApiQuery(listKeys.followers(id), 'listFollowers', { list_id: id });

@@ -15,12 +15,14 @@ export const postKeys = {
   /** one batch of `postsByIds` (at most 100 ids) */
   byIds: (ids: readonly string[]) => ['post', 'byIds', ids.join(',')] as const,
   /** replies v2 as the threaded layout keeps them (a window of pages) or the flat one (every page: it sorts them all) */
-  thread: (id: string, order: QueryType, flat = false) => ['post', 'thread', id, order, flat ? 'all' : 'window'] as const,
+  thread: (id: string, order: QueryType, flat = false) =>
+    ['post', 'thread', id, order, flat ? 'all' : 'window'] as const,
   directReplies: (id: string) => ['post', 'directReplies', id] as const,
   quotes: (id: string) => ['post', 'quotes', id] as const,
 };
 
-export const postsByIdsQuery = (ids: readonly string[]) => apiQuery(postKeys.byIds(ids), 'postsByIds', { tweet_ids: ids.join(',') });
+export const postsByIdsQuery = (ids: readonly string[]) =>
+  apiQuery(postKeys.byIds(ids), 'postsByIds', { tweet_ids: ids.join(',') });
 
 /**
  * Replies v2. Threaded: a window of pages, with an outline of every reply paged
@@ -39,6 +41,7 @@ export const threadQuery = (id: string, order: QueryType, flat = false) =>
         },
   );
 
-export const directRepliesQuery = (id: string) => pagedApiQuery(postKeys.directReplies(id), 'postReplies', { tweetId: id });
+export const directRepliesQuery = (id: string) =>
+  pagedApiQuery(postKeys.directReplies(id), 'postReplies', { tweetId: id });
 
 export const quotesQuery = (id: string) => pagedApiQuery(postKeys.quotes(id), 'postQuotes', { tweetId: id });

@@ -3,11 +3,16 @@ import type { Post } from '../../../shared/api/schemas';
 import { QueryClient } from '@tanstack/react-query';
 import { heldPost, outlineOf, ThreadOutline } from './thread-outline';
 
-const post = (id: string, parent: string | null = '0') => ({ id, inReplyToId: parent, createdAt: 'Sun Nov 22 02:13:21 +0000 2026' }) as unknown as Post;
+const post = (id: string, parent: string | null = '0') =>
+  ({ id, inReplyToId: parent, createdAt: 'Sun Nov 22 02:13:21 +0000 2026' }) as unknown as Post;
 const page = (ids: string[], o: { dup?: number; stop?: string } = {}) => ({
   items: ids.map((id) => post(id, id === '0' ? null : '0')),
   report: { duplicatesRemoved: o.dup ?? 0, dropped: [], notFound: [] },
-  paging: { hasNextPage: !o.stop, nextCursor: o.stop ? null : 'c', stop: o.stop ? { reason: 'empty-pages' as const, message: o.stop } : null },
+  paging: {
+    hasNextPage: !o.stop,
+    nextCursor: o.stop ? null : 'c',
+    stop: o.stop ? { reason: 'empty-pages' as const, message: o.stop } : null,
+  },
 });
 
 describe('ThreadOutline', () => {

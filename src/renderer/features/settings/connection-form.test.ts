@@ -5,7 +5,8 @@ describe('connection fields', () => {
   it('accepts web addresses and trims a trailing slash', () => {
     expect(checkBaseUrl(' https://api.example.com/ ')).toEqual({ ok: true, value: 'https://api.example.com' });
     expect(checkBaseUrl('http://127.0.0.1:8080')).toEqual({ ok: true, value: 'http://127.0.0.1:8080' });
-    for (const bad of ['', 'api.example.com', 'ftp://x.example', 'javascript:alert(1)']) expect(checkBaseUrl(bad).ok).toBe(false);
+    for (const bad of ['', 'api.example.com', 'ftp://x.example', 'javascript:alert(1)'])
+      expect(checkBaseUrl(bad).ok).toBe(false);
   });
   it('accepts a pace above 0 and at most 50 per second', () => {
     expect(checkRequestsPerSecond('0.2')).toEqual({ ok: true, value: 0.2 });

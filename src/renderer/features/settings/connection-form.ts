@@ -6,12 +6,20 @@ export type Checked<T> = { ok: true; value: T } | { ok: false; message: string }
 export function checkBaseUrl(input: string): Checked<string> {
   const text = input.trim().replace(/\/+$/, '');
   const r = Settings.shape.baseUrl.safeParse(text);
-  return r.success ? { ok: true, value: r.data } : { ok: false, message: 'Enter an https:// address, like https://api.example.com (http:// only for this computer: localhost, 127.0.0.1).' };
+  return r.success
+    ? { ok: true, value: r.data }
+    : {
+        ok: false,
+        message:
+          'Enter an https:// address, like https://api.example.com (http:// only for this computer: localhost, 127.0.0.1).',
+      };
 }
 
 export function checkRequestsPerSecond(input: string): Checked<number> {
   const text = input.trim();
   const n = /^\d+(?:\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
   const r = Settings.shape.requestsPerSecond.safeParse(n);
-  return r.success ? { ok: true, value: r.data } : { ok: false, message: 'Requests per second is a number above 0 and at most 50 (0.2 means one every 5 s).' };
+  return r.success
+    ? { ok: true, value: r.data }
+    : { ok: false, message: 'Requests per second is a number above 0 and at most 50 (0.2 means one every 5 s).' };
 }

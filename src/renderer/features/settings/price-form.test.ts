@@ -12,12 +12,24 @@ describe('the price table form', () => {
   });
 
   it('accepts edits, decimals and thousands separators', () => {
-    const r = validatePriceForm({ ...DEFAULT_FORM_VALUES, perPost: ' 12.5 ', creditsPerUsd: '100,000', minimumPerCall: '0' });
+    const r = validatePriceForm({
+      ...DEFAULT_FORM_VALUES,
+      perPost: ' 12.5 ',
+      creditsPerUsd: '100,000',
+      minimumPerCall: '0',
+    });
     expect(r).toEqual({ ok: true, prices: { ...DEFAULT_PRICES, perPost: 12.5, minimumPerCall: 0 } });
   });
 
   it('names each faulty field with what is wrong', () => {
-    const r = validatePriceForm({ ...DEFAULT_FORM_VALUES, perPost: '-1', perProfile: '', batchLargeThreshold: '2.5', creditsPerUsd: '0', listPerCall: 'lots' });
+    const r = validatePriceForm({
+      ...DEFAULT_FORM_VALUES,
+      perPost: '-1',
+      perProfile: '',
+      batchLargeThreshold: '2.5',
+      creditsPerUsd: '0',
+      listPerCall: 'lots',
+    });
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.errors).toEqual({

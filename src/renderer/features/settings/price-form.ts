@@ -19,15 +19,57 @@ export interface PriceFieldSpec {
 }
 
 export const PRICE_FIELDS: readonly PriceFieldSpec[] = [
-  { field: 'minimumPerCall', label: 'Minimum per call', hint: 'credits charged for any answered call, empty pages and most errors included', integer: false, positive: false },
+  {
+    field: 'minimumPerCall',
+    label: 'Minimum per call',
+    hint: 'credits charged for any answered call, empty pages and most errors included',
+    integer: false,
+    positive: false,
+  },
   { field: 'perPost', label: 'Per post', hint: 'credits per post returned', integer: false, positive: false },
   { field: 'perProfile', label: 'Per profile', hint: 'credits per profile returned', integer: false, positive: false },
-  { field: 'perUserBatchLarge', label: 'Per user, large batch', hint: 'credits per user when a batch lookup asks for many ids at once', integer: false, positive: false },
-  { field: 'batchLargeThreshold', label: 'Large batch from', hint: 'ids asked for at once from which the large-batch price applies', integer: true, positive: true },
-  { field: 'communityPerCall', label: 'Community, per call', hint: 'credits per community lookup', integer: false, positive: false },
-  { field: 'listPerCall', label: 'List, per call', hint: 'credits per list posts or followers page', integer: false, positive: false },
-  { field: 'articlePerCall', label: 'Article, per call', hint: 'credits per article lookup (when available)', integer: false, positive: false },
-  { field: 'creditsPerUsd', label: 'Credits per US dollar', hint: 'the exchange rate used to show dollars', integer: false, positive: true },
+  {
+    field: 'perUserBatchLarge',
+    label: 'Per user, large batch',
+    hint: 'credits per user when a batch lookup asks for many ids at once',
+    integer: false,
+    positive: false,
+  },
+  {
+    field: 'batchLargeThreshold',
+    label: 'Large batch from',
+    hint: 'ids asked for at once from which the large-batch price applies',
+    integer: true,
+    positive: true,
+  },
+  {
+    field: 'communityPerCall',
+    label: 'Community, per call',
+    hint: 'credits per community lookup',
+    integer: false,
+    positive: false,
+  },
+  {
+    field: 'listPerCall',
+    label: 'List, per call',
+    hint: 'credits per list posts or followers page',
+    integer: false,
+    positive: false,
+  },
+  {
+    field: 'articlePerCall',
+    label: 'Article, per call',
+    hint: 'credits per article lookup (when available)',
+    integer: false,
+    positive: false,
+  },
+  {
+    field: 'creditsPerUsd',
+    label: 'Credits per US dollar',
+    hint: 'the exchange rate used to show dollars',
+    integer: false,
+    positive: true,
+  },
 ];
 
 export type PriceFormValues = Record<PriceField, string>;

@@ -5,8 +5,19 @@ import { forgetApiAnswers, isApiAnswerKey } from './queries';
 describe('forgetApiAnswers', () => {
   it('drops cached API answers and keeps settings, credentials and app queries', async () => {
     const client = new QueryClient();
-    const keep = [['settings', 'values'], ['credentials', 'status'], ['app', 'info'], ['usage', 'snapshot'], ['demo', 'examples']];
-    const drop = [['community', 'info', '1'], ['post', 'thread', '2', 'Relevance'], ['space', 'detail', 'x'], ['trends', 1, 30]];
+    const keep = [
+      ['settings', 'values'],
+      ['credentials', 'status'],
+      ['app', 'info'],
+      ['usage', 'snapshot'],
+      ['demo', 'examples'],
+    ];
+    const drop = [
+      ['community', 'info', '1'],
+      ['post', 'thread', '2', 'Relevance'],
+      ['space', 'detail', 'x'],
+      ['trends', 1, 30],
+    ];
     for (const k of [...keep, ...drop]) client.setQueryData(k, { any: 'thing' });
     await forgetApiAnswers(client);
     for (const k of keep) expect(client.getQueryData(k)).toBeDefined();

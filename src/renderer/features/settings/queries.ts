@@ -14,10 +14,18 @@ export const settingsKeys = {
 };
 
 export const settingsQuery = () =>
-  queryOptions({ queryKey: settingsKeys.settings(), queryFn: () => skein().settings.get(), staleTime: Number.POSITIVE_INFINITY });
+  queryOptions({
+    queryKey: settingsKeys.settings(),
+    queryFn: () => skein().settings.get(),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
 
 export const credentialsQuery = () =>
-  queryOptions({ queryKey: settingsKeys.credentials(), queryFn: () => skein().credentials.status(), staleTime: Number.POSITIVE_INFINITY });
+  queryOptions({
+    queryKey: settingsKeys.credentials(),
+    queryFn: () => skein().credentials.status(),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
 
 /** The price table in force (the defaults until settings have loaded). */
 export function usePrices(): PriceTable {

@@ -36,7 +36,8 @@ export function useSetKey() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: async (change: { key: string } | { clear: true }): Promise<CredentialsStatus> => {
-      const status = 'key' in change ? await skein().credentials.set({ key: change.key }) : await skein().credentials.clear();
+      const status =
+        'key' in change ? await skein().credentials.set({ key: change.key }) : await skein().credentials.clear();
       await skein().cache.clear();
       return status;
     },

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { spaceFixture } from '../../../shared/api/fixtures';
 import type { AudioSpace, SpaceParticipant } from '../../../shared/api/schemas';
-import { describeChanges, diffParticipants, groupParticipants, type Groups, type Person, type Role } from './participants';
+import {
+  describeChanges,
+  diffParticipants,
+  groupParticipants,
+  type Groups,
+  type Person,
+  type Role,
+} from './participants';
 
 const base = spaceFixture.data.audio_space_by_rest_id;
 const template = base.metadata.participants.admins[0] as SpaceParticipant;
@@ -19,10 +26,20 @@ function p(id: string, extra: Partial<SpaceParticipant> = {}): SpaceParticipant 
 }
 
 function space(admins: SpaceParticipant[], speakers: SpaceParticipant[], listeners: SpaceParticipant[]): AudioSpace {
-  return { ...base, metadata: { ...base.metadata, participants: { ...base.metadata.participants, admins, speakers, listeners } } };
+  return {
+    ...base,
+    metadata: { ...base.metadata, participants: { ...base.metadata.participants, admins, speakers, listeners } },
+  };
 }
 
-const person = (id: string, role: Role): Person => ({ id, name: `Name ${id}`, handle: `h${id}`, avatarUrl: template.avatar_url, muted: false, role });
+const person = (id: string, role: Role): Person => ({
+  id,
+  name: `Name ${id}`,
+  handle: `h${id}`,
+  avatarUrl: template.avatar_url,
+  muted: false,
+  role,
+});
 const groups = (admin: string[], speaker: string[], listener: string[]): Groups => ({
   admin: admin.map((id) => person(id, 'admin')),
   speaker: speaker.map((id) => person(id, 'speaker')),
@@ -31,9 +48,13 @@ const groups = (admin: string[], speaker: string[], listener: string[]): Groups 
 
 describe('groupParticipants', () => {
   it('groups people by role with name, handle, avatar and muted state', () => {
-    const g = groupParticipants(space([p('1')], [p('2', { is_muted_by_admin: true })], [p('3', { is_muted_by_guest: true }), p('4')]));
+    const g = groupParticipants(
+      space([p('1')], [p('2', { is_muted_by_admin: true })], [p('3', { is_muted_by_guest: true }), p('4')]),
+    );
     expect(g.admin.map((x) => x.handle)).toEqual(['h1']);
-    expect(g.speaker).toEqual([{ id: '2', name: 'Name 2', handle: 'h2', avatarUrl: template.avatar_url, muted: true, role: 'speaker' }]);
+    expect(g.speaker).toEqual([
+      { id: '2', name: 'Name 2', handle: 'h2', avatarUrl: template.avatar_url, muted: true, role: 'speaker' },
+    ]);
     expect(g.listener.map((x) => [x.id, x.muted])).toEqual([
       ['3', true],
       ['4', false],

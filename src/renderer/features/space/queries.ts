@@ -18,7 +18,8 @@ export const spaceKeys = {
 export const SETTLED_SPACE_STALE_MS = 5 * 60_000;
 
 function isRunning(result: ApiResult<'spaceDetail'> | undefined): boolean {
-  const data = result?.data as { data?: { audio_space_by_rest_id?: { metadata?: { state?: unknown } } } } | null | undefined;
+  const data = result?.data as
+    { data?: { audio_space_by_rest_id?: { metadata?: { state?: unknown } } } } | null | undefined;
   return data?.data?.audio_space_by_rest_id?.metadata?.state === 'Running';
 }
 
@@ -26,8 +27,10 @@ function isRunning(result: ApiResult<'spaceDetail'> | undefined): boolean {
 export const spaceQuery = (id: string, pollMs: number | false) =>
   queryOptions({
     queryKey: spaceKeys.detail(id),
-    queryFn: ({ signal }): Promise<ApiResult<'spaceDetail'>> => callApi('spaceDetail', { space_id: id }, { signal, fresh: true }),
-    staleTime: (q) => (q.state.data === undefined || isRunning(q.state.data) ? STALE_TIME_MS.spaceDetail : SETTLED_SPACE_STALE_MS),
+    queryFn: ({ signal }): Promise<ApiResult<'spaceDetail'>> =>
+      callApi('spaceDetail', { space_id: id }, { signal, fresh: true }),
+    staleTime: (q) =>
+      q.state.data === undefined || isRunning(q.state.data) ? STALE_TIME_MS.spaceDetail : SETTLED_SPACE_STALE_MS,
     refetchInterval: pollMs,
     refetchIntervalInBackground: false,
   });

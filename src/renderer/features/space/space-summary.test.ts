@@ -4,7 +4,10 @@ import type { AudioSpace } from '../../../shared/api/schemas';
 import { formatDuration, summarizeSpace, updatedAgo } from './space-summary';
 
 const base = spaceFixture.data.audio_space_by_rest_id;
-const withMeta = (extra: Record<string, unknown>): AudioSpace => ({ ...base, metadata: { ...base.metadata, ...extra } });
+const withMeta = (extra: Record<string, unknown>): AudioSpace => ({
+  ...base,
+  metadata: { ...base.metadata, ...extra },
+});
 
 describe('summarizeSpace', () => {
   it('reads a running space as live, with its duration so far, host and counts', () => {

@@ -21,11 +21,23 @@ export interface SpaceSummary {
   /** how long it has run (to now when live, to its end when ended); null before it starts */
   durationMs: number | null;
   host: { id: string; name: string; handle: string; avatarUrl: string | null };
-  counts: { admins: number; speakers: number; listeners: number; liveListeners: number; participated: number; replays: number };
+  counts: {
+    admins: number;
+    speakers: number;
+    listeners: number;
+    liveListeners: number;
+    participated: number;
+    replays: number;
+  };
   pollIntervalSec: number;
 }
 
-const STATE_LABELS: Record<string, string> = { Running: 'Live', Ended: 'Ended', NotStarted: 'Scheduled', Canceled: 'Cancelled' };
+const STATE_LABELS: Record<string, string> = {
+  Running: 'Live',
+  Ended: 'Ended',
+  NotStarted: 'Scheduled',
+  Canceled: 'Cancelled',
+};
 
 function readEpoch(value: unknown): number | null {
   if (typeof value === 'number' && Number.isFinite(value) && value > 0) return value;

@@ -8,7 +8,8 @@ export const trendsKeys = {
   place: (woeid: number, count: number) => ['trends', woeid, count] as const,
 };
 
-export const trendsQuery = (woeid: number, count: number) => apiQuery(trendsKeys.place(woeid, count), 'trends', { woeid, count });
+export const trendsQuery = (woeid: number, count: number) =>
+  apiQuery(trendsKeys.place(woeid, count), 'trends', { woeid, count });
 
 /**
  * How many trends to ask for: UI state. The count last used for each place

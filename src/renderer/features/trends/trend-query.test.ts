@@ -16,7 +16,8 @@ describe('decodeTrendQuery', () => {
     expect(decodeTrendQuery('plain')).toBe('plain');
   });
   it('round-trips anything the encoder produces', () => {
-    for (const s of ['#Tag2026', 'Ünïcødé 🎉', 'a+b c', '<b>x</b>', '%']) expect(decodeTrendQuery(encodeURIComponent(s))).toBe(s);
+    for (const s of ['#Tag2026', 'Ünïcødé 🎉', 'a+b c', '<b>x</b>', '%'])
+      expect(decodeTrendQuery(encodeURIComponent(s))).toBe(s);
     fc.assert(fc.property(fc.string({ unit: 'grapheme' }), (s) => decodeTrendQuery(encodeURIComponent(s)) === s));
   });
   it('never throws, whatever the service sends', () => {

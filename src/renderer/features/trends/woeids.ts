@@ -66,12 +66,7 @@ const byWoeid = new Map(PLACES.map((p) => [p.woeid, p]));
 
 /** Strip accents and case so "sao paulo" finds "São Paulo". */
 function fold(s: string): string {
-  return s
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/\s+/g, ' ')
-    .trim();
+  return s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
 }
 const byName = new Map(PLACES.map((p) => [fold(p.name), p]));
 
@@ -100,7 +95,10 @@ export function parseLocation(input: string): Parsed<number> {
   }
   const place = byName.get(fold(text));
   if (place) return { ok: true, value: place.woeid };
-  return { ok: false, message: `“${text}” is not a place Skein knows by name: pick one from the list or type its numeric WOEID.` };
+  return {
+    ok: false,
+    message: `“${text}” is not a place Skein knows by name: pick one from the list or type its numeric WOEID.`,
+  };
 }
 
 /** The `count` field: a whole number within the range the app sends. */

@@ -14,7 +14,9 @@ describe('estimatePages', () => {
   });
   it('follows the price table and a given page size', () => {
     expect(estimatePages('userTimeline', 2, { ...DEFAULT_PRICES, perPost: 1 }, 10).credits).toBe(2 * 15);
-    expect(estimatePages('listFollowers', 1, { ...DEFAULT_PRICES, listPerCall: 99 }).basis).toBe('1 call at 99 credits each');
+    expect(estimatePages('listFollowers', 1, { ...DEFAULT_PRICES, listPerCall: 99 }).basis).toBe(
+      '1 call at 99 credits each',
+    );
   });
   it('asks first only above ten pages', () => {
     expect(needsConfirmation(10)).toBe(false);

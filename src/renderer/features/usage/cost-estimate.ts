@@ -19,7 +19,12 @@ export interface CostEstimate {
   basis: string;
 }
 
-export function estimatePages(op: OperationId, pages: number, prices: PriceTable, pageSize = TYPICAL_PAGE_SIZE): CostEstimate {
+export function estimatePages(
+  op: OperationId,
+  pages: number,
+  prices: PriceTable,
+  pageSize = TYPICAL_PAGE_SIZE,
+): CostEstimate {
   const calls = Math.max(0, Math.ceil(pages));
   const perCall = creditsFor({ operation: op, httpStatus: 200, items: pageSize }, prices);
   const credits = calls * perCall;

@@ -24,11 +24,14 @@ const snapshot = (recent: UsageCall[], byOperation: UsageSnapshot['byOperation']
 describe('operationRows', () => {
   it('names operations and puts the most expensive first', () => {
     const rows = operationRows(
-      snapshot([], [
-        { operation: 'trends', calls: 3, credits: 45 },
-        { operation: 'listTimeline', calls: 1, credits: 150 },
-        { operation: 'communityMembers', calls: 1, credits: 0 },
-      ]),
+      snapshot(
+        [],
+        [
+          { operation: 'trends', calls: 3, credits: 45 },
+          { operation: 'listTimeline', calls: 1, credits: 150 },
+          { operation: 'communityMembers', calls: 1, credits: 0 },
+        ],
+      ),
     );
     expect(rows.map((r) => [r.title, r.calls, r.credits])).toEqual([
       ['List posts', 1, 150],
@@ -40,7 +43,13 @@ describe('operationRows', () => {
 
 describe('callRows', () => {
   it('lists recent calls newest first with status, items and charge', () => {
-    const rows = callRows(snapshot([call({ at: 1 }), call({ at: 3, operation: 'communityMembers', httpStatus: 501, charged: false, credits: 0, items: 0 }), call({ at: 2, fromCache: true, charged: false, credits: 15 })]));
+    const rows = callRows(
+      snapshot([
+        call({ at: 1 }),
+        call({ at: 3, operation: 'communityMembers', httpStatus: 501, charged: false, credits: 0, items: 0 }),
+        call({ at: 2, fromCache: true, charged: false, credits: 15 }),
+      ]),
+    );
     expect(rows.map((r) => [r.title, r.status, r.items, r.charge, r.credits])).toEqual([
       ['Community members', '501', 0, 'free: not available yet (501)', 0],
       ['Trends', 'cached', 30, 'free: served from cache', 0],

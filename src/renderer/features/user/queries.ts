@@ -16,7 +16,8 @@ export const userKeys = {
   mentions: (userName: string) => ['user', 'mentions', userName.toLowerCase()] as const,
 };
 
-export const usersByIdsQuery = (ids: readonly string[]) => apiQuery(userKeys.byIds(ids), 'usersByIds', { userIds: ids.join(',') });
+export const usersByIdsQuery = (ids: readonly string[]) =>
+  apiQuery(userKeys.byIds(ids), 'usersByIds', { userIds: ids.join(',') });
 
 /** What a handle resolves to: the exact match, or the nearest candidates when none matches exactly. */
 export type HandleResolution = { user: User; candidates: User[] } | { user: null; candidates: User[] };
@@ -37,6 +38,11 @@ export const handleQuery = (handle: string) =>
 
 /** The user's posts; both flags are always sent (the live service and the spec disagree on defaults). */
 export const timelineQuery = (userId: string, includeReplies: boolean, includeParentTweet: boolean) =>
-  pagedApiQuery(userKeys.timeline(userId, includeReplies, includeParentTweet), 'userTimeline', { userId, includeReplies, includeParentTweet });
+  pagedApiQuery(userKeys.timeline(userId, includeReplies, includeParentTweet), 'userTimeline', {
+    userId,
+    includeReplies,
+    includeParentTweet,
+  });
 
-export const mentionsQuery = (userName: string) => pagedApiQuery(userKeys.mentions(userName), 'userMentions', { userName });
+export const mentionsQuery = (userName: string) =>
+  pagedApiQuery(userKeys.mentions(userName), 'userMentions', { userName });

@@ -18,13 +18,16 @@ describe('boundDepth', () => {
     for (let i = 0; i < 50_000; i++) unknown = [unknown];
     const item = { ...chain, extra: unknown };
     const cuts = boundDepth(item, 'tweets[0]');
-    expect(cuts.map((c) => c.path)).toEqual(expect.arrayContaining(['tweets[0].retweeted_tweet.retweeted_tweet.retweeted_tweet.retweeted_tweet']));
+    expect(cuts.map((c) => c.path)).toEqual(
+      expect.arrayContaining(['tweets[0].retweeted_tweet.retweeted_tweet.retweeted_tweet.retweeted_tweet']),
+    );
     expect(JSON.stringify(item)).toContain(CUT_MARKER);
     expect(JSON.stringify(item).length).toBeLessThan(2000);
   });
 
   it('property: after the cut no path is deeper than the bound', () => {
-    const depthOf = (v: unknown): number => (typeof v === 'object' && v !== null ? 1 + Math.max(0, ...Object.values(v).map(depthOf)) : 0);
+    const depthOf = (v: unknown): number =>
+      typeof v === 'object' && v !== null ? 1 + Math.max(0, ...Object.values(v).map(depthOf)) : 0;
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 200 }), (n) => {
         let v: unknown = { leaf: true };

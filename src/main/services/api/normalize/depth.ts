@@ -24,7 +24,9 @@ type Node = Record<string, unknown> | unknown[];
 export function boundDepth(root: unknown, rootPath: string): Cut[] {
   const cuts: Cut[] = [];
   if (typeof root !== 'object' || root === null) return cuts;
-  const stack: Array<{ node: Node; depth: number; posts: number; path: string }> = [{ node: root as Node, depth: 1, posts: 0, path: rootPath }];
+  const stack: Array<{ node: Node; depth: number; posts: number; path: string }> = [
+    { node: root as Node, depth: 1, posts: 0, path: rootPath },
+  ];
   for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
     const { node, depth, posts, path } = top;
     if (Array.isArray(node)) {

@@ -5,7 +5,14 @@ import { SkeinError } from '../../../../shared/errors';
 import { ITEM_SCHEMAS } from '../../../../shared/api/catalog';
 import { normalizePage } from './page';
 
-const envelope = (tweets: unknown[], extra: Record<string, unknown> = {}) => ({ status: 'success', message: '', tweets, has_next_page: false, next_cursor: '', ...extra });
+const envelope = (tweets: unknown[], extra: Record<string, unknown> = {}) => ({
+  status: 'success',
+  message: '',
+  tweets,
+  has_next_page: false,
+  next_cursor: '',
+  ...extra,
+});
 
 function thrown(fn: () => unknown): SkeinError {
   try {
@@ -34,11 +41,16 @@ describe('normalizePage', () => {
   });
 
   it('reads an empty page that comes without its list', () => {
-    expect(normalizePage('postQuotes', { status: 'success', has_next_page: true, next_cursor: 'c' }).paging).toEqual({ hasNextPage: true, nextCursor: 'c' });
+    expect(normalizePage('postQuotes', { status: 'success', has_next_page: true, next_cursor: 'c' }).paging).toEqual({
+      hasNextPage: true,
+      nextCursor: 'c',
+    });
   });
 
   it('reports an object that does not match with the path of the first mismatch', () => {
-    const broken = structuredClone(communityFixture) as unknown as { data: { community_results_by_rest_id: { result: Record<string, unknown> } } };
+    const broken = structuredClone(communityFixture) as unknown as {
+      data: { community_results_by_rest_id: { result: Record<string, unknown> } };
+    };
     broken.data.community_results_by_rest_id.result.member_count = 'many';
     const e = thrown(() => normalizePage('communityInfo', { status: 'success', msg: '', data: broken }));
     expect(e.code).toBe('malformed');
@@ -54,7 +66,8 @@ describe('normalizePage', () => {
 });
 
 describe('post variants', () => {
-  const one = (post: Record<string, unknown>) => normalizePage('postQuotes', envelope([post])).items[0] as Post & Record<string, unknown>;
+  const one = (post: Record<string, unknown>) =>
+    normalizePage('postQuotes', envelope([post])).items[0] as Post & Record<string, unknown>;
 
   it.each([
     ['a numeric string', '1234', '1234'],
@@ -119,7 +132,11 @@ describe('post variants', () => {
   it('keeps valid entity lists, the bio and pinned ids as they came, and fixes what must change', () => {
     const tag = { text: 'a', indices: [0, 2] };
     const url = { display_url: 'd', expanded_url: 'https://e.example', url: 'https://s.co/1', indices: [3, 9] };
-    const author = { ...userFixture, pinnedTweetIds: ['1', '2'], profile_bio: { description: 'x', entities: { description: { urls: [url] }, url: { urls: [url] } } } };
+    const author = {
+      ...userFixture,
+      pinnedTweetIds: ['1', '2'],
+      profile_bio: { description: 'x', entities: { description: { urls: [url] }, url: { urls: [url] } } },
+    };
     const raw = { ...postFixture, author, entities: { hashtags: [tag], symbols: [], urls: [url], user_mentions: [] } };
     const frozen = structuredClone(raw);
     const p = one(raw);
@@ -133,19 +150,31 @@ describe('post variants', () => {
       author: {
         ...userFixture,
         pinnedTweetIds: [' 3 ', 4, null, '5'],
-        profile_bio: { description: 'x', entities: { description: 'text', url: { urls: [url, { url: 1 }] }, other: 1 } },
+        profile_bio: {
+          description: 'x',
+          entities: { description: 'text', url: { urls: [url, { url: 1 }] }, other: 1 },
+        },
       },
       entities: { hashtags: [tag, { text: 1 }], symbols: 'none', urls: undefined, user_mentions: [] },
     });
     expect(fixed.entities).toEqual({ hashtags: [tag], user_mentions: [] });
     expect(Object.keys(fixed.entities ?? {})).toEqual(['hashtags', 'user_mentions']);
     expect(fixed.author.pinnedTweetIds).toEqual(['3', '4', '5']);
-    expect((fixed.author as unknown as Record<string, unknown>).profile_bio).toEqual({ description: 'x', entities: { url: { urls: [url] }, other: 1 } });
+    expect((fixed.author as unknown as Record<string, unknown>).profile_bio).toEqual({
+      description: 'x',
+      entities: { url: { urls: [url] }, other: 1 },
+    });
 
     const bare = one({ ...postFixture, author: { ...userFixture, profile_bio: { description: 'x', entities: null } } });
     expect(Object.keys((bare.author as unknown as { profile_bio: object }).profile_bio)).toEqual(['description']);
-    const noUrl = one({ ...postFixture, author: { ...userFixture, profile_bio: { description: 'x', entities: { url: 'u' } } } });
-    expect((noUrl.author as unknown as { profile_bio: unknown }).profile_bio).toEqual({ description: 'x', entities: {} });
+    const noUrl = one({
+      ...postFixture,
+      author: { ...userFixture, profile_bio: { description: 'x', entities: { url: 'u' } } },
+    });
+    expect((noUrl.author as unknown as { profile_bio: unknown }).profile_bio).toEqual({
+      description: 'x',
+      entities: {},
+    });
   });
 
   it('reads a numeric id and counters sent as text', () => {
@@ -157,7 +186,12 @@ describe('post variants', () => {
 
 describe('other variants', () => {
   it('user timeline under data.tweets with paging at the root', () => {
-    const p = normalizePage('userTimeline', { status: 'success', data: { tweets: [postFixture] }, has_next_page: true, next_cursor: 'n' });
+    const p = normalizePage('userTimeline', {
+      status: 'success',
+      data: { tweets: [postFixture] },
+      has_next_page: true,
+      next_cursor: 'n',
+    });
     expect(p.items).toHaveLength(1);
     expect(p.paging).toEqual({ hasNextPage: true, nextCursor: 'n' });
   });
@@ -167,8 +201,18 @@ describe('other variants', () => {
   });
 
   it('wrapped trends', () => {
-    const p = normalizePage('trends', { trends: [{ trend: { name: '#Rain Day', target: { query: '#Rain Day' }, rank: 1, meta_description: '2K posts' } }] });
-    expect(p.items[0]).toEqual({ name: '#Rain Day', target: { query: '#Rain Day' }, rank: 1, meta_description: '2K posts', query: '%23Rain%20Day', url: 'https://x.com/search?q=%23Rain%20Day', tweet_volume: null });
+    const p = normalizePage('trends', {
+      trends: [{ trend: { name: '#Rain Day', target: { query: '#Rain Day' }, rank: 1, meta_description: '2K posts' } }],
+    });
+    expect(p.items[0]).toEqual({
+      name: '#Rain Day',
+      target: { query: '#Rain Day' },
+      rank: 1,
+      meta_description: '2K posts',
+      query: '%23Rain%20Day',
+      url: 'https://x.com/search?q=%23Rain%20Day',
+      tweet_volume: null,
+    });
   });
 
   it('users: screen_name for userName and "" cover picture as none', () => {
@@ -177,7 +221,7 @@ describe('other variants', () => {
     expect(p.items[0]).toMatchObject({ userName: 'someone', coverPicture: null });
   });
 
-  it('keeps valid items as the readers made them (fresh objects equal to zod\'s output), raw items untouched', () => {
+  it("keeps valid items as the readers made them (fresh objects equal to zod's output), raw items untouched", () => {
     const raw = structuredClone(postFixture);
     const before = structuredClone(raw);
     const p = normalizePage('postQuotes', envelope([raw]));
@@ -189,7 +233,9 @@ describe('other variants', () => {
   });
 
   it('still asks zod about what the compiled check cannot prove (an own __proto__ key is left out, as before)', () => {
-    const raw = JSON.parse(JSON.stringify({ ...postFixture, id: '91' }).replace(/^\{/, '{"__proto__":{"polluted":true},')) as Record<string, unknown>;
+    const raw = JSON.parse(
+      JSON.stringify({ ...postFixture, id: '91' }).replace(/^\{/, '{"__proto__":{"polluted":true},'),
+    ) as Record<string, unknown>;
     expect(Object.hasOwn(raw, '__proto__')).toBe(true);
     const p = normalizePage('postQuotes', envelope([raw]));
     expect(p.items).toHaveLength(1);
@@ -198,9 +244,15 @@ describe('other variants', () => {
   });
 
   it('drops and reports a malformed item nested deep in a quoted post', () => {
-    const quoted = { ...postFixture, id: '5', quoted_tweet: { ...postFixture, id: '6', author: { ...userFixture, id: 'x' }, quoted_tweet: null } };
+    const quoted = {
+      ...postFixture,
+      id: '5',
+      quoted_tweet: { ...postFixture, id: '6', author: { ...userFixture, id: 'x' }, quoted_tweet: null },
+    };
     const p = normalizePage('postQuotes', envelope([postFixture, quoted]));
     expect(p.items).toHaveLength(1);
-    expect(p.dropped).toEqual([{ index: 1, id: '5', path: 'tweets[1].quoted_tweet.author.id', message: expect.any(String) }]);
+    expect(p.dropped).toEqual([
+      { index: 1, id: '5', path: 'tweets[1].quoted_tweet.author.id', message: expect.any(String) },
+    ]);
   });
 });

@@ -7,7 +7,13 @@
  * trends. One bad item is dropped and reported; the rest of the page stays.
  */
 import type { z } from 'zod';
-import { ITEM_SCHEMAS, OPERATIONS, isListOperation, type ItemKind, type OperationId } from '../../../../shared/api/catalog';
+import {
+  ITEM_SCHEMAS,
+  OPERATIONS,
+  isListOperation,
+  type ItemKind,
+  type OperationId,
+} from '../../../../shared/api/catalog';
 import type { DroppedItem } from '../../../../shared/ipc/api';
 import { boundDepth } from './depth';
 import type { SkeinError } from '../../../../shared/errors';
@@ -51,7 +57,8 @@ function readFollower(v: unknown): unknown {
   if (!isObject(v)) return v;
   const id = v.id ?? v.id_str ?? v.rest_id;
   const handle = v.userName ?? v.screen_name ?? v.username;
-  const idOk = (typeof id === 'string' && /^\s*\d+\s*$/.test(id)) || (typeof id === 'number' && Number.isSafeInteger(id));
+  const idOk =
+    (typeof id === 'string' && /^\s*\d+\s*$/.test(id)) || (typeof id === 'number' && Number.isSafeInteger(id));
   return idOk && typeof handle === 'string' && handle !== '' ? normalizeUser(v) : v;
 }
 
@@ -119,7 +126,10 @@ function readPaging(body: Obj): { hasNextPage: boolean; nextCursor: string } {
 }
 
 function malformed(path: string, message: string, httpStatus: number): SkeinError {
-  return makeError('malformed', `The answer does not have the expected shape at ${path}: ${message}.`, { path, httpStatus });
+  return makeError('malformed', `The answer does not have the expected shape at ${path}: ${message}.`, {
+    path,
+    httpStatus,
+  });
 }
 
 export function normalizePage(id: OperationId, body: unknown, httpStatus = 200): NormalizedPage {
@@ -142,7 +152,8 @@ export function normalizePage(id: OperationId, body: unknown, httpStatus = 200):
   const located = locateItems(id, body);
   if (!located) {
     // an empty page may come without its list at all
-    if (paging && ('has_next_page' in body || 'next_cursor' in body)) return { items: [], rawItems: [], rawCount: 0, dropped: [], data: null, rawData: undefined, paging };
+    if (paging && ('has_next_page' in body || 'next_cursor' in body))
+      return { items: [], rawItems: [], rawCount: 0, dropped: [], data: null, rawData: undefined, paging };
     throw malformed(op.collectionKey, 'the list of items is missing', httpStatus);
   }
   const read = READERS[op.itemKind];
@@ -152,7 +163,8 @@ export function normalizePage(id: OperationId, body: unknown, httpStatus = 200):
   const dropped: DroppedItem[] = [];
   const cut: DroppedItem[] = [];
   located.items.forEach((raw, index) => {
-    for (const c of boundDepth(raw, `${located.path}[${index}]`)) if (cut.length < 20) cut.push({ index, path: c.path, message: c.message });
+    for (const c of boundDepth(raw, `${located.path}[${index}]`))
+      if (cut.length < 20) cut.push({ index, path: c.path, message: c.message });
     const item = read(raw);
     const parsed = schema.safeParse(item);
     if (parsed.success) {
@@ -169,5 +181,14 @@ export function normalizePage(id: OperationId, body: unknown, httpStatus = 200):
       message,
     });
   });
-  return { items, rawItems, rawCount: located.items.length, dropped, ...(cut.length > 0 ? { cut } : {}), data: null, rawData: undefined, paging };
+  return {
+    items,
+    rawItems,
+    rawCount: located.items.length,
+    dropped,
+    ...(cut.length > 0 ? { cut } : {}),
+    data: null,
+    rawData: undefined,
+    paging,
+  };
 }

@@ -2,7 +2,19 @@
 import { MediaEntity, Post, TagEntity, UrlEntity, UserMentionEntity } from '../../../../shared/api/schemas';
 import { mediaFromExtended } from './media';
 import { normalizeUser } from './user';
-import { bool, idString, indexPair, isObject, nullableString, str, toInt, validatorOf, viewCount, type Check, type Obj } from './values';
+import {
+  bool,
+  idString,
+  indexPair,
+  isObject,
+  nullableString,
+  str,
+  toInt,
+  validatorOf,
+  viewCount,
+  type Check,
+  type Obj,
+} from './values';
 
 const COUNTERS = ['retweetCount', 'replyCount', 'likeCount', 'quoteCount', 'bookmarkCount'] as const;
 /** fields where '' and null both mean "none" */
@@ -21,7 +33,8 @@ export function normalizePost(v: unknown, depth = 0): unknown {
   p.viewCount = viewCount(p.viewCount);
   p.createdAt = str(p.createdAt, '');
   p.lang = str(p.lang, 'und');
-  for (const k of NULLABLE_IDS) if (k in p || k === 'inReplyToId' || k === 'conversationId') p[k] = nullableString(p[k]);
+  for (const k of NULLABLE_IDS)
+    if (k in p || k === 'inReplyToId' || k === 'conversationId') p[k] = nullableString(p[k]);
   p.isReply = bool(p.isReply, p.inReplyToId !== null);
   p.displayTextRange = indexPair(p.displayTextRange);
   p.entities = entities(p.entities, p.extendedEntities);

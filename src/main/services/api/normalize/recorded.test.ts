@@ -19,7 +19,8 @@ import { communityFixture, spaceFixture } from '../../../../shared/api/fixtures'
 import { CommunityData, SpaceData, type Post, type Trend, type User } from '../../../../shared/api/schemas';
 import { normalizePage } from './page';
 
-const posts = (tweets: unknown[]) => normalizePage('postsByIds', { code: 0, status: 'success', msg: 'success', tweets });
+const posts = (tweets: unknown[]) =>
+  normalizePage('postsByIds', { code: 0, status: 'success', msg: 'success', tweets });
 
 describe('recorded posts', () => {
   it('keeps the whole text of a long post and of a long quoted post, and the raw items byte for byte', () => {
@@ -47,7 +48,11 @@ describe('recorded posts', () => {
     expect(original.viewCount).toBe('98765');
     expect(original.retweetCount).toBe(321);
     const media = original.entities?.media ?? [];
-    expect(media.map((m) => m.media_results.result.media_info.__typename)).toEqual(['ApiImage', 'ApiImage', 'ApiVideo']);
+    expect(media.map((m) => m.media_results.result.media_info.__typename)).toEqual([
+      'ApiImage',
+      'ApiImage',
+      'ApiVideo',
+    ]);
     expect(page.rawItems[0]).toBe(recordedRetweet);
   });
 
@@ -70,7 +75,10 @@ describe('recorded posts', () => {
 describe('recorded users', () => {
   it('takes the bio from profile_bio when description is empty; profile_bio {} and coverPicture "" still make a user', () => {
     const page = normalizePage('userSearch', {
-      users: [recordedUser('1', 'onlyprofile', { bioOnlyInProfile: true }), recordedUser('2', 'emptybio', { emptyProfileBio: true })],
+      users: [
+        recordedUser('1', 'onlyprofile', { bioOnlyInProfile: true }),
+        recordedUser('2', 'emptybio', { emptyProfileBio: true }),
+      ],
       has_next_page: false,
       next_cursor: '',
     });
@@ -92,7 +100,11 @@ describe('recorded users', () => {
   });
 
   it('reads community members answering 200 with users (the spec announces a 501)', () => {
-    const page = normalizePage('communityMembers', { members: [recordedUser('6', 'member')], has_next_page: true, next_cursor: 'c2' });
+    const page = normalizePage('communityMembers', {
+      members: [recordedUser('6', 'member')],
+      has_next_page: true,
+      next_cursor: 'c2',
+    });
     expect((page.items[0] as User).userName).toBe('member');
     expect(page.paging).toEqual({ hasNextPage: true, nextCursor: 'c2' });
   });
@@ -100,12 +112,24 @@ describe('recorded users', () => {
 
 describe('community, space and trends: both shapes into one', () => {
   it('reads the live top-level community_info into the spec shape, keeping its extra keys; the raw item is community_info', () => {
-    const page = normalizePage('communityInfo', { community_info: recordedCommunityInfo, status: 'success', msg: 'success' });
+    const page = normalizePage('communityInfo', {
+      community_info: recordedCommunityInfo,
+      status: 'success',
+      msg: 'success',
+    });
     const c = CommunityData.parse(page.data).data.community_results_by_rest_id.result;
-    expect(c).toMatchObject({ rest_id: '1500000000000000001', name: 'Archive Researchers', member_count: 4321, moderator_count: 7, join_policy: 'Open' });
+    expect(c).toMatchObject({
+      rest_id: '1500000000000000001',
+      name: 'Archive Researchers',
+      member_count: 4321,
+      moderator_count: 7,
+      join_policy: 'Open',
+    });
     expect(c.created_at).toBe(Date.parse('Wed Jan 10 12:00:00 +0000 2024'));
     expect(c.rules.map((r) => r.name)).toEqual(['Cite your sources', 'Be kind']);
-    expect(c.custom_banner_media_results?.result?.media_info.original_img_url).toBe('https://pbs.example/community_banner.jpg');
+    expect(c.custom_banner_media_results?.result?.media_info.original_img_url).toBe(
+      'https://pbs.example/community_banner.jpg',
+    );
     expect(page.rawData).toBe(recordedCommunityInfo);
   });
 
@@ -134,8 +158,12 @@ describe('community, space and trends: both shapes into one', () => {
   });
 
   it('builds each trend link from target.query, wrapped or not', () => {
-    const unwrapped = normalizePage('trends', { trends: recordedTrendsUnwrapped, status: 'success', msg: '' }).items as Trend[];
-    const wrapped = normalizePage('trends', { trends: recordedTrendsUnwrapped.map((trend) => ({ trend })), metadata: {} }).items as Trend[];
+    const unwrapped = normalizePage('trends', { trends: recordedTrendsUnwrapped, status: 'success', msg: '' })
+      .items as Trend[];
+    const wrapped = normalizePage('trends', {
+      trends: recordedTrendsUnwrapped.map((trend) => ({ trend })),
+      metadata: {},
+    }).items as Trend[];
     for (const list of [unwrapped, wrapped]) {
       expect(list.map((t) => t.url)).toEqual(['https://x.com/search?q=%23OpenData', 'https://x.com/search?q=Archives']);
     }

@@ -10,7 +10,12 @@
  */
 import { bool, epochMs, idString, isObject, str, toInt, type Obj } from './values';
 
-const STATES: Record<string, string> = { Live: 'Running', Running: 'Running', NotStarted: 'NotStarted', Ended: 'Ended' };
+const STATES: Record<string, string> = {
+  Live: 'Running',
+  Running: 'Running',
+  NotStarted: 'NotStarted',
+  Ended: 'Ended',
+};
 
 function isSpecShape(v: unknown): boolean {
   return isObject(v) && isObject(v.data) && isObject(v.data.audio_space_by_rest_id);
@@ -87,7 +92,12 @@ function spaceUser(p: Person): Obj {
     super_follow_eligible: false,
     super_followed_by: false,
     super_following: false,
-    verification: { is_blue_verified: false, is_verified_organization: false, is_verified_organization_affiliate: false, verified: false },
+    verification: {
+      is_blue_verified: false,
+      is_verified_organization: false,
+      is_verified_organization_affiliate: false,
+      verified: false,
+    },
   };
 }
 

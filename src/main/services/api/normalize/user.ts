@@ -25,7 +25,8 @@ export function normalizeUser(v: unknown): unknown {
   u.pinnedTweetIds = pinnedIds(u.pinnedTweetIds);
   u.profile_bio = profileBio(u.profile_bio);
   // the live service may leave `description` empty and keep the bio in `profile_bio` only
-  if (u.description === '' && isObject(u.profile_bio) && typeof u.profile_bio.description === 'string') u.description = u.profile_bio.description;
+  if (u.description === '' && isObject(u.profile_bio) && typeof u.profile_bio.description === 'string')
+    u.description = u.profile_bio.description;
   return u;
 }
 

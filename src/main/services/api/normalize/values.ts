@@ -46,7 +46,8 @@ export function viewCount(v: unknown): string | null {
 }
 
 export function indexPair(v: unknown): [number, number] | null {
-  if (Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === 'number' && Number.isInteger(x))) return [v[0] as number, v[1] as number];
+  if (Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === 'number' && Number.isInteger(x)))
+    return [v[0] as number, v[1] as number];
   return null;
 }
 

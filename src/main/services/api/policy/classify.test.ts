@@ -3,7 +3,12 @@ import { DEFAULT_ACTIONS } from '../../../../shared/errors';
 import { classifyAnswer, validationFields, type Answer, type Verdict } from './classify';
 
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
-const answer = (status: number, body?: unknown, extra: Partial<Answer> = {}): Answer => ({ status, body, retryAfter: null, ...extra });
+const answer = (status: number, body?: unknown, extra: Partial<Answer> = {}): Answer => ({
+  status,
+  body,
+  retryAfter: null,
+  ...extra,
+});
 const errorOf = (v: Verdict) => (v.kind === 'ok' ? undefined : v.error);
 
 describe('classifyAnswer', () => {
@@ -38,7 +43,9 @@ describe('classifyAnswer', () => {
 
   it('says which operation is not available', () => {
     expect(errorOf(classifyAnswer('article', answer(501, {}), NOW))?.message).toContain('Article');
-    expect(errorOf(classifyAnswer('article', answer(501, {}), NOW))?.details?.action).toBe(DEFAULT_ACTIONS['not-available']);
+    expect(errorOf(classifyAnswer('article', answer(501, {}), NOW))?.details?.action).toBe(
+      DEFAULT_ACTIONS['not-available'],
+    );
   });
 
   it('reads an error hidden in an HTTP 200', () => {
@@ -48,7 +55,10 @@ describe('classifyAnswer', () => {
   });
 
   it('reports an unreadable 200 as malformed', () => {
-    expect(errorOf(classifyAnswer('trends', answer(200, undefined, { bodyProblem: 'expected JSON, got text/html' }), NOW))?.code).toBe('malformed');
+    expect(
+      errorOf(classifyAnswer('trends', answer(200, undefined, { bodyProblem: 'expected JSON, got text/html' }), NOW))
+        ?.code,
+    ).toBe('malformed');
     expect(errorOf(classifyAnswer('trends', answer(200, [1, 2]), NOW))?.details?.path).toBe('(root)');
   });
 
@@ -60,7 +70,11 @@ describe('classifyAnswer', () => {
   });
 
   it('names the fields of a validation error, list or string form', () => {
-    const list = classifyAnswer('postQuotes', answer(422, { detail: [{ loc: ['query', 'tweetId'], msg: 'field required', type: 'missing' }] }), NOW);
+    const list = classifyAnswer(
+      'postQuotes',
+      answer(422, { detail: [{ loc: ['query', 'tweetId'], msg: 'field required', type: 'missing' }] }),
+      NOW,
+    );
     expect(errorOf(list)?.code).toBe('validation');
     expect(errorOf(list)?.details?.fields).toEqual([{ field: 'tweetId', message: 'field required' }]);
     const str = classifyAnswer('postQuotes', answer(400, { detail: 'tweetId is required' }), NOW);
@@ -71,8 +85,12 @@ describe('classifyAnswer', () => {
 
 describe('validationFields', () => {
   it('falls back to "params" when no known parameter is named', () => {
-    expect(validationFields('trends', { detail: 'something is off' })).toEqual([{ field: 'params', message: 'something is off' }]);
-    expect(validationFields('trends', { detail: [{ loc: ['query'], msg: 'bad', type: 'x' }] })).toEqual([{ field: 'params', message: 'bad' }]);
+    expect(validationFields('trends', { detail: 'something is off' })).toEqual([
+      { field: 'params', message: 'something is off' },
+    ]);
+    expect(validationFields('trends', { detail: [{ loc: ['query'], msg: 'bad', type: 'x' }] })).toEqual([
+      { field: 'params', message: 'bad' },
+    ]);
   });
 
   it('does not mistake a longer word for a parameter', () => {

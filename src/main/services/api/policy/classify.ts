@@ -4,7 +4,13 @@
  * module only says what each answer is, in the one error model.
  */
 import { operation, type OperationId } from '../../../../shared/api/catalog';
-import { DEFAULT_ACTIONS, SkeinError, type ErrorCode, type ErrorDetails, type FieldError } from '../../../../shared/errors';
+import {
+  DEFAULT_ACTIONS,
+  SkeinError,
+  type ErrorCode,
+  type ErrorDetails,
+  type FieldError,
+} from '../../../../shared/errors';
 import { MAX_PAUSE_MS } from './rate-limiter';
 import { parseRetryAfter } from './retry-after';
 
@@ -25,7 +31,11 @@ export type Verdict =
   | { kind: 'retry'; error: SkeinError; retryAfterMs: number | null }
   | { kind: 'fail'; error: SkeinError };
 
-export function makeError(code: ErrorCode, message: string, details: Omit<ErrorDetails, 'action'> & { action?: string } = {}): SkeinError {
+export function makeError(
+  code: ErrorCode,
+  message: string,
+  details: Omit<ErrorDetails, 'action'> & { action?: string } = {},
+): SkeinError {
   return new SkeinError(code, message, { action: DEFAULT_ACTIONS[code], ...details });
 }
 
@@ -81,7 +91,11 @@ export function classifyAnswer(id: OperationId, a: Answer, nowMs: number): Verdi
       // a cut body is a transport failure that happened to arrive with a 200: retried like a network error
       return a.bodyCut ? { kind: 'retry', error, retryAfterMs: null } : { kind: 'fail', error };
     }
-    if (!isObject(a.body)) return { kind: 'fail', error: makeError('malformed', 'The answer is not a JSON object.', { httpStatus, path: '(root)' }) };
+    if (!isObject(a.body))
+      return {
+        kind: 'fail',
+        error: makeError('malformed', 'The answer is not a JSON object.', { httpStatus, path: '(root)' }),
+      };
     const st = a.body.status;
     if (st !== undefined && st !== 'success') {
       return {
@@ -94,7 +108,9 @@ export function classifyAnswer(id: OperationId, a: Answer, nowMs: number): Verdi
   if (status === 501) {
     return {
       kind: 'fail',
-      error: makeError('not-available', `“${operation(id).title}” is announced by the API but not available yet.`, { httpStatus }),
+      error: makeError('not-available', `“${operation(id).title}” is announced by the API but not available yet.`, {
+        httpStatus,
+      }),
     };
   }
   if (status === 429) {
@@ -113,13 +129,22 @@ export function classifyAnswer(id: OperationId, a: Answer, nowMs: number): Verdi
             ? makeError(
                 'rate-limited',
                 `The service asks Skein to wait until ${new Date(nowMs + asked).toUTCString()} (${words}). Skein pauses calls to it for at most ${MAX_PAUSE_MS / 60_000} minutes.`,
-                { httpStatus, retryAt: nowMs + wait, serviceRetryAt: nowMs + asked, action: 'Wait for the countdown, or use Try now to ask the service again sooner.' },
+                {
+                  httpStatus,
+                  retryAt: nowMs + wait,
+                  serviceRetryAt: nowMs + asked,
+                  action: 'Wait for the countdown, or use Try now to ask the service again sooner.',
+                },
               )
             : makeError('rate-limited', rateLimitedMessage(nowMs + wait), { httpStatus, retryAt: nowMs + wait }),
     };
   }
   if (status === 408) {
-    return { kind: 'retry', retryAfterMs: parseRetryAfter(a.retryAfter, nowMs), error: makeError('timeout', 'The service timed out (HTTP 408).', { httpStatus }) };
+    return {
+      kind: 'retry',
+      retryAfterMs: parseRetryAfter(a.retryAfter, nowMs),
+      error: makeError('timeout', 'The service timed out (HTTP 408).', { httpStatus }),
+    };
   }
   if (status >= 500) {
     return {
@@ -131,29 +156,56 @@ export function classifyAnswer(id: OperationId, a: Answer, nowMs: number): Verdi
   if (status === 400 || status === 422) {
     const fields = validationFields(id, a.body);
     const summary = fields.map((f) => `${f.field}: ${f.message}`).join('; ');
-    return { kind: 'fail', error: makeError('validation', `The API refused the request${summary ? ` (${summary})` : quoted(said)}.`, { httpStatus, fields }) };
+    return {
+      kind: 'fail',
+      error: makeError('validation', `The API refused the request${summary ? ` (${summary})` : quoted(said)}.`, {
+        httpStatus,
+        fields,
+      }),
+    };
   }
   if (status === 401 || status === 403) {
-    return { kind: 'fail', error: makeError('unauthorized', `The API key was refused (HTTP ${status})${quoted(said)}.`, { httpStatus }) };
+    return {
+      kind: 'fail',
+      error: makeError('unauthorized', `The API key was refused (HTTP ${status})${quoted(said)}.`, { httpStatus }),
+    };
   }
   if (status === 402) {
-    return { kind: 'fail', error: makeError('payment-required', `Your API credits are used up (HTTP 402)${quoted(said)}.`, { httpStatus }) };
+    return {
+      kind: 'fail',
+      error: makeError('payment-required', `Your API credits are used up (HTTP 402)${quoted(said)}.`, { httpStatus }),
+    };
   }
   if (status === 404 && id === 'spaceDetail') {
     // the live service answers 404 for a space it does not know and for one not started yet
-    return { kind: 'fail', error: makeError('not-found', `Audio space not found or not started yet (HTTP 404)${quoted(said)}.`, { httpStatus }) };
+    return {
+      kind: 'fail',
+      error: makeError('not-found', `Audio space not found or not started yet (HTTP 404)${quoted(said)}.`, {
+        httpStatus,
+      }),
+    };
   }
   if (status === 404 || status === 405) {
-    return { kind: 'fail', error: makeError('not-found', `Not found (HTTP ${status})${quoted(said)}.`, { httpStatus }) };
+    return {
+      kind: 'fail',
+      error: makeError('not-found', `Not found (HTTP ${status})${quoted(said)}.`, { httpStatus }),
+    };
   }
   if (status >= 300 && status < 400) {
     return {
       kind: 'fail',
-      error: makeError('api-error', `The service answered with a redirect (HTTP ${status}); Skein does not follow redirects, so the key only ever goes to the configured base URL.`, {
-        httpStatus,
-        action: 'Check the base URL in Settings.',
-      }),
+      error: makeError(
+        'api-error',
+        `The service answered with a redirect (HTTP ${status}); Skein does not follow redirects, so the key only ever goes to the configured base URL.`,
+        {
+          httpStatus,
+          action: 'Check the base URL in Settings.',
+        },
+      ),
     };
   }
-  return { kind: 'fail', error: makeError('api-error', `The service refused the request (HTTP ${status})${quoted(said)}.`, { httpStatus }) };
+  return {
+    kind: 'fail',
+    error: makeError('api-error', `The service refused the request (HTTP ${status})${quoted(said)}.`, { httpStatus }),
+  };
 }

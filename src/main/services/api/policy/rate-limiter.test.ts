@@ -3,7 +3,13 @@ import { FakeClock } from '../../testing/fake-clock';
 import { createRateLimiter } from './rate-limiter';
 
 /** start `n` acquisitions at once; returns the virtual time each one was granted */
-async function grants(clock: FakeClock, limiter: ReturnType<typeof createRateLimiter>, n: number, stepMs: number, steps: number) {
+async function grants(
+  clock: FakeClock,
+  limiter: ReturnType<typeof createRateLimiter>,
+  n: number,
+  stepMs: number,
+  steps: number,
+) {
   const t0 = clock.now();
   const at: number[] = [];
   const all = Array.from({ length: n }, () => limiter.acquire().then(() => at.push(clock.now() - t0)));

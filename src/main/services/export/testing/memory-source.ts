@@ -75,7 +75,11 @@ export function memorySource(pages: readonly MemoryPage[], options: MemorySource
 }
 
 /** A small post, enough for ids, threads and CSV. */
-export function post(id: string, inReplyToId: string | null = null, extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function post(
+  id: string,
+  inReplyToId: string | null = null,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     type: 'tweet',
     id,

@@ -28,7 +28,11 @@ export interface SandboxExporterOptions {
   onUpdate?: (job: ExportJob) => void;
 }
 
-export async function sandboxExporter(baseUrl: string, key: string | null = null, options: SandboxExporterOptions = {}) {
+export async function sandboxExporter(
+  baseUrl: string,
+  key: string | null = null,
+  options: SandboxExporterOptions = {},
+) {
   const dir = await mkdtemp(join(tmpdir(), 'skein-export-sbx-'));
   let sent = 0;
   const client = createApiClient({
@@ -37,12 +41,18 @@ export async function sandboxExporter(baseUrl: string, key: string | null = null
       const n = ++sent;
       const fault = options.faultFor?.(n, url);
       if (options.onSend?.(n, url) === 'kill') return new Promise<never>(() => undefined);
-      return fetch(url, fault ? { ...init, headers: { ...(init.headers as Record<string, string>), 'x-sandbox-fault': fault } } : init);
+      return fetch(
+        url,
+        fault ? { ...init, headers: { ...(init.headers as Record<string, string>), 'x-sandbox-fault': fault } } : init,
+      );
     },
     ...(options.policy ? { policy: options.policy } : {}),
     clock: systemClock,
     limiter: createRateLimiter(systemClock, Infinity),
-    usage: { record: (r) => creditsFor({ operation: r.operation, httpStatus: r.httpStatus, items: r.items, idsAsked: r.idsAsked }) },
+    usage: {
+      record: (r) =>
+        creditsFor({ operation: r.operation, httpStatus: r.httpStatus, items: r.items, idsAsked: r.idsAsked }),
+    },
     secrets: () => (key ? [key] : []),
   });
   const stateDir = options.stateDir ?? join(dir, 'state');
@@ -65,7 +75,11 @@ export interface WalkedPage {
 }
 
 /** Every page of an operation as the sandbox answers it, by plain HTTP. */
-export async function walk(baseUrl: string, operation: OperationId, params: Record<string, string | number | boolean>): Promise<WalkedPage[]> {
+export async function walk(
+  baseUrl: string,
+  operation: OperationId,
+  params: Record<string, string | number | boolean>,
+): Promise<WalkedPage[]> {
   const op = OPERATIONS[operation];
   const pages: WalkedPage[] = [];
   let cursor: string | null = null;
@@ -76,7 +90,10 @@ export async function walk(baseUrl: string, operation: OperationId, params: Reco
     const body = (await res.json()) as Record<string, unknown>;
     const collection = body[op.collectionKey];
     const items = Array.isArray(collection) ? collection : [collection];
-    const next = op.paged && body.has_next_page === true && typeof body.next_cursor === 'string' && body.next_cursor ? body.next_cursor : null;
+    const next =
+      op.paged && body.has_next_page === true && typeof body.next_cursor === 'string' && body.next_cursor
+        ? body.next_cursor
+        : null;
     pages.push({ cursor, nextCursor: next, items });
     if (next === null) return pages;
     cursor = next;

@@ -36,7 +36,11 @@ const source = {
         setInterval(() => undefined, 60_000);
         await new Promise(() => undefined);
       }
-      yield { id: String(i), position: 'null', raw: JSON.stringify(post(String(10n ** 18n + BigInt(i)), null, { tag })) };
+      yield {
+        id: String(i),
+        position: 'null',
+        raw: JSON.stringify(post(String(10n ** 18n + BigInt(i)), null, { tag })),
+      };
     }
   },
 };

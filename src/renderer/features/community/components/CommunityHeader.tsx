@@ -51,7 +51,11 @@ export function CommunityHeader({ community: c }: { community: CommunitySummary 
             Created{' '}
             {c.createdAt !== null ? (
               <time dateTime={new Date(c.createdAt).toISOString()} title={absoluteTime(c.createdAt)}>
-                {new Date(c.createdAt).toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' })}
+                {new Date(c.createdAt).toLocaleDateString(undefined, {
+                  year: 'numeric',
+                  month: 'long',
+                  day: 'numeric',
+                })}
               </time>
             ) : (
               'on an unknown date'

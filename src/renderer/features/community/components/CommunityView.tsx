@@ -55,7 +55,9 @@ export function CommunityView({ route }: { route: Extract<Route, { name: 'commun
       <CommunityHeader community={c} />
       <div className="community__cache">
         <CacheNote meta={q.data.meta} fetchedAfterMount={q.isFetchedAfterMount} />
-        <ExportButton view={exportView('community', { community_id: id }, { items: 1, reachedEnd: true }, { title: c.name })} />
+        <ExportButton
+          view={exportView('community', { community_id: id }, { items: 1, reachedEnd: true }, { title: c.name })}
+        />
       </div>
       <Tabs<CommunityTab>
         label="Community sections"
@@ -95,12 +97,26 @@ function Rules({ rules }: { rules: Array<{ id: string; name: string }> }) {
 
 function MembersTab({ id }: { id: string }) {
   const query = useInfiniteQuery(communityMembersQuery(id));
-  return <PeopleTab query={query} operation="communityMembers" what="Community members" noun={{ one: 'member', many: 'members' }} />;
+  return (
+    <PeopleTab
+      query={query}
+      operation="communityMembers"
+      what="Community members"
+      noun={{ one: 'member', many: 'members' }}
+    />
+  );
 }
 
 function ModeratorsTab({ id }: { id: string }) {
   const query = useInfiniteQuery(communityModeratorsQuery(id));
-  return <PeopleTab query={query} operation="communityModerators" what="Community moderators" noun={{ one: 'moderator', many: 'moderators' }} />;
+  return (
+    <PeopleTab
+      query={query}
+      operation="communityModerators"
+      what="Community moderators"
+      noun={{ one: 'moderator', many: 'moderators' }}
+    />
+  );
 }
 
 interface PeopleTabProps {

@@ -11,8 +11,8 @@ export function NotAvailableNotice({ operation, what }: { operation: OperationId
     <div className="state not-available" role="status" data-operation={operation}>
       <p className="state__title">{what} are not available yet</p>
       <p className="state__message">
-        The API announces “{op.title}” (<code>{op.path}</code>) but does not serve it yet: it answered HTTP 501. Such calls are never
-        charged.
+        The API announces “{op.title}” (<code>{op.path}</code>) but does not serve it yet: it answered HTTP 501. Such
+        calls are never charged.
       </p>
       <p className="state__action muted">Skein asked once and will not ask again this session.</p>
     </div>

@@ -23,7 +23,14 @@ export function ExportButton({ view }: { view: ViewDescriptor | null }) {
 
   return (
     <>
-      <button type="button" className="btn btn--small" disabled={!view} onClick={() => setOpen(true)} aria-haspopup="dialog" title="Export this view (Ctrl/Cmd+E)">
+      <button
+        type="button"
+        className="btn btn--small"
+        disabled={!view}
+        onClick={() => setOpen(true)}
+        aria-haspopup="dialog"
+        title="Export this view (Ctrl/Cmd+E)"
+      >
         Export…
       </button>
       {open && view ? <ExportDialog view={view} onClose={() => setOpen(false)} /> : null}

@@ -1,7 +1,19 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { OPERATIONS } from '../../../../shared/api/catalog';
 import type { ExportJob, ExportScope, ViewDescriptor } from '../../../../shared/ipc/export';
-import { describeEstimate, describeJob, EMPTY_CAPS, exportOrder, fileName, formatOf, isActive, readCaps, sameSubject, type CapFields, type FormatChoice } from '../form';
+import {
+  describeEstimate,
+  describeJob,
+  EMPTY_CAPS,
+  exportOrder,
+  fileName,
+  formatOf,
+  isActive,
+  readCaps,
+  sameSubject,
+  type CapFields,
+  type FormatChoice,
+} from '../form';
 import { useExportActions, useExportEstimate, useExportJobs } from '../queries';
 import { RunningExports, WaitNotice } from './RunningExports';
 import './export.css';
@@ -9,8 +21,16 @@ import './export.css';
 const FORMATS: Array<{ value: FormatChoice; label: string; hint: string }> = [
   { value: 'json', label: 'JSON', hint: 'one file: the manifest and the raw items' },
   { value: 'jsonl', label: 'JSON Lines', hint: 'one raw item per line with where it came from, manifest beside it' },
-  { value: 'csv-spreadsheet', label: 'CSV for spreadsheets', hint: 'Excel, LibreOffice, Sheets: long ids kept as text' },
-  { value: 'csv-analysis', label: 'CSV for analysis', hint: 'pandas, R, DuckDB: plain ids, no byte-order mark, text exactly as received' },
+  {
+    value: 'csv-spreadsheet',
+    label: 'CSV for spreadsheets',
+    hint: 'Excel, LibreOffice, Sheets: long ids kept as text',
+  },
+  {
+    value: 'csv-analysis',
+    label: 'CSV for analysis',
+    hint: 'pandas, R, DuckDB: plain ids, no byte-order mark, text exactly as received',
+  },
 ];
 
 const ORDERS = ['Latest', 'Relevance', 'Likes'] as const;
@@ -42,7 +62,15 @@ function OrderFields({ order, onChange }: { order: ReturnType<typeof exportOrder
   );
 }
 
-function CapsFields({ fields, onChange, error }: { fields: CapFields; onChange: (f: CapFields) => void; error: string | null }) {
+function CapsFields({
+  fields,
+  onChange,
+  error,
+}: {
+  fields: CapFields;
+  onChange: (f: CapFields) => void;
+  error: string | null;
+}) {
   const id = useId();
   const input = (key: keyof CapFields, label: string) => (
     <label className="field export__cap">
@@ -78,7 +106,14 @@ function JobProgress({ job }: { job: ExportJob }) {
   const f = job.progress.fraction;
   return (
     <div className="export__job" data-export-status={job.status}>
-      {isActive(job) ? <progress className="export__progress" max={1} {...(f === null ? {} : { value: f })} aria-label="Export progress" /> : null}
+      {isActive(job) ? (
+        <progress
+          className="export__progress"
+          max={1}
+          {...(f === null ? {} : { value: f })}
+          aria-label="Export progress"
+        />
+      ) : null}
       <p role="status" aria-live="polite">
         {describeJob(job)}
       </p>
@@ -128,7 +163,8 @@ export function ExportDialog({ view, onClose }: { view: ViewDescriptor; onClose:
   }, []);
 
   // reopened while an export of this view runs (after "Hide"): show that job, its progress and its Cancel
-  const runningHere = jobId === null ? (jobs.data ?? []).find((j) => isActive(j) && sameSubject(j.view, view)) : undefined;
+  const runningHere =
+    jobId === null ? (jobs.data ?? []).find((j) => isActive(j) && sameSubject(j.view, view)) : undefined;
   // kept once shown, so its end (done, partial) stays on screen (state adjusted while rendering, not in an effect)
   if (runningHere) setJobId(runningHere.id);
   const shownId = jobId ?? runningHere?.id ?? null;
@@ -162,7 +198,10 @@ export function ExportDialog({ view, onClose }: { view: ViewDescriptor; onClose:
     const read = readCaps(caps);
     if (!read.ok) return setCapError(read.message);
     setCapError(null);
-    actions.resume.mutate({ jobId: id, caps: read.caps }, { onSuccess: (j) => setJobId(j.id), onError: (e) => setStartError(e.message) });
+    actions.resume.mutate(
+      { jobId: id, caps: read.caps },
+      { onSuccess: (j) => setJobId(j.id), onError: (e) => setStartError(e.message) },
+    );
   };
 
   return (
@@ -186,7 +225,13 @@ export function ExportDialog({ view, onClose }: { view: ViewDescriptor; onClose:
             <legend>Format</legend>
             {FORMATS.map((f) => (
               <label key={f.value} className="export__choice">
-                <input type="radio" name="format" value={f.value} checked={choice === f.value} onChange={() => setChoice(f.value)} />
+                <input
+                  type="radio"
+                  name="format"
+                  value={f.value}
+                  checked={choice === f.value}
+                  onChange={() => setChoice(f.value)}
+                />
                 <span>
                   <strong>{f.label}</strong> <span className="muted">{f.hint}</span>
                 </span>
@@ -197,7 +242,9 @@ export function ExportDialog({ view, onClose }: { view: ViewDescriptor; onClose:
                 <input type="checkbox" checked={exactCells} onChange={(e) => setExactCells(e.target.checked)} />
                 <span>
                   Write formula-like cells exactly{' '}
-                  <span className="muted">(unsafe to open in a spreadsheet: cells starting with = + - @ may run as formulas)</span>
+                  <span className="muted">
+                    (unsafe to open in a spreadsheet: cells starting with = + - @ may run as formulas)
+                  </span>
                 </span>
               </label>
             ) : null}
@@ -215,7 +262,14 @@ export function ExportDialog({ view, onClose }: { view: ViewDescriptor; onClose:
             <fieldset>
               <legend>What to export</legend>
               <label className="export__choice">
-                <input type="radio" name="scope" value="loaded" checked={scope === 'loaded'} onChange={() => setScope('loaded')} disabled={loadedRuledOut} />
+                <input
+                  type="radio"
+                  name="scope"
+                  value="loaded"
+                  checked={scope === 'loaded'}
+                  onChange={() => setScope('loaded')}
+                  disabled={loadedRuledOut}
+                />
                 <span>
                   What is loaded now
                   {loadedRuledOut ? (
@@ -226,8 +280,17 @@ export function ExportDialog({ view, onClose }: { view: ViewDescriptor; onClose:
                 </span>
               </label>
               <label className="export__choice">
-                <input type="radio" name="scope" value="all" checked={scope === 'all'} onChange={() => setScope('all')} disabled={view.reachedEnd === true} />
-                <span>Fetch everything{view.reachedEnd ? <span className="muted"> (already all loaded)</span> : null}</span>
+                <input
+                  type="radio"
+                  name="scope"
+                  value="all"
+                  checked={scope === 'all'}
+                  onChange={() => setScope('all')}
+                  disabled={view.reachedEnd === true}
+                />
+                <span>
+                  Fetch everything{view.reachedEnd ? <span className="muted"> (already all loaded)</span> : null}
+                </span>
               </label>
             </fieldset>
           ) : null}

@@ -14,14 +14,42 @@ interface Start {
 
 function startingPoints(ex: DemoExamples): Start[] {
   return [
-    { title: 'A big thread', text: 'Ten thousand replies, threaded: collapse branches, switch to flat, scroll to the end.', route: routes.post(ex.bigThreadPostId) },
-    { title: 'A much-quoted post', text: 'Quotes with their commentary, each with the quoted post nested.', route: routes.post(ex.muchQuotedPostId, 'quotes') },
-    { title: 'A post with media', text: 'A photo grid with alt text, a lightbox and original sizes.', route: routes.post(ex.mediaPostId) },
-    { title: `A profile: @${ex.profile.userName}`, text: 'Bio with links, counts, pinned posts and the timeline.', route: routes.userById(ex.profile.id) },
-    { title: `Mentions of @${ex.profile.userName}`, text: 'Posts mentioning this account, newest first.', route: routes.userById(ex.profile.id, 'mentions') },
-    { title: 'A community', text: 'Banner, rules, member counts and what the API does not offer yet.', route: routes.community(ex.communityId) },
+    {
+      title: 'A big thread',
+      text: 'Ten thousand replies, threaded: collapse branches, switch to flat, scroll to the end.',
+      route: routes.post(ex.bigThreadPostId),
+    },
+    {
+      title: 'A much-quoted post',
+      text: 'Quotes with their commentary, each with the quoted post nested.',
+      route: routes.post(ex.muchQuotedPostId, 'quotes'),
+    },
+    {
+      title: 'A post with media',
+      text: 'A photo grid with alt text, a lightbox and original sizes.',
+      route: routes.post(ex.mediaPostId),
+    },
+    {
+      title: `A profile: @${ex.profile.userName}`,
+      text: 'Bio with links, counts, pinned posts and the timeline.',
+      route: routes.userById(ex.profile.id),
+    },
+    {
+      title: `Mentions of @${ex.profile.userName}`,
+      text: 'Posts mentioning this account, newest first.',
+      route: routes.userById(ex.profile.id, 'mentions'),
+    },
+    {
+      title: 'A community',
+      text: 'Banner, rules, member counts and what the API does not offer yet.',
+      route: routes.community(ex.communityId),
+    },
     { title: 'A list', text: 'The list’s posts and followers.', route: routes.list(ex.listId) },
-    { title: 'A live audio space', text: 'Participants that change while you watch.', route: routes.space(ex.runningSpaceId) },
+    {
+      title: 'A live audio space',
+      text: 'Participants that change while you watch.',
+      route: routes.space(ex.runningSpaceId),
+    },
     { title: 'Trends', text: 'What is trending worldwide and by place.', route: routes.trends(1) },
     { title: 'Search people', text: 'Ranked people search with bios and counts.', route: routes.search('data') },
   ];
@@ -36,11 +64,14 @@ export function HomeView() {
     <div className="view view--home">
       <header className="view__header">
         <h1 tabIndex={-1}>Home</h1>
-        {info.data ? <span className="chip">{demo ? 'Demo mode: sample data, no key needed' : 'Live mode'}</span> : null}
+        {info.data ? (
+          <span className="chip">{demo ? 'Demo mode: sample data, no key needed' : 'Live mode'}</span>
+        ) : null}
       </header>
       <p className="view__intro">
-        Paste a post or profile link, an <code>@handle</code>, or a community, list or space id into the Go box (press <kbd>/</kbd>). Use{' '}
-        <kbd>j</kbd>/<kbd>k</kbd> to move between posts, <kbd>Enter</kbd> to open, <kbd>Esc</kbd> to go back.
+        Paste a post or profile link, an <code>@handle</code>, or a community, list or space id into the Go box (press{' '}
+        <kbd>/</kbd>). Use <kbd>j</kbd>/<kbd>k</kbd> to move between posts, <kbd>Enter</kbd> to open, <kbd>Esc</kbd> to
+        go back.
       </p>
       {info.status === 'error' ? <ErrorState error={info.error} onRetry={() => void info.refetch()} /> : null}
       {demo ? (

@@ -28,7 +28,9 @@ export function ListView({ route }: { route: Extract<Route, { name: 'list' }> })
   return (
     <ViewFrame title={`List ${route.id}`} className="view--list">
       <div className="list-header">
-        <p className="muted">Each page of posts or followers is one list call ({fullCount(prices.listPerCall)} credits).</p>
+        <p className="muted">
+          Each page of posts or followers is one list call ({fullCount(prices.listPerCall)} credits).
+        </p>
       </div>
       <Tabs<ListTab>
         label="List sections"
@@ -53,11 +55,25 @@ function Posts({ id }: { id: string }) {
     <>
       {query.status === 'success' ? (
         <div className="list-toolbar">
-          <LoadPages operation="listTimeline" noun="posts" hasNextPage={query.hasNextPage} fetchNextPage={() => query.fetchNextPage()} />
-          <ExportButton view={pagedExportView('listPosts', { listId: id }, query, summary.items.length, { title: `Posts of list ${id}` })} />
+          <LoadPages
+            operation="listTimeline"
+            noun="posts"
+            hasNextPage={query.hasNextPage}
+            fetchNextPage={() => query.fetchNextPage()}
+          />
+          <ExportButton
+            view={pagedExportView('listPosts', { listId: id }, query, summary.items.length, {
+              title: `Posts of list ${id}`,
+            })}
+          />
         </div>
       ) : null}
-      <PostFeed query={query} summary={summary} label={`Posts of list ${id}, newest first`} empty="This list has no posts to show." />
+      <PostFeed
+        query={query}
+        summary={summary}
+        label={`Posts of list ${id}, newest first`}
+        empty="This list has no posts to show."
+      />
     </>
   );
 }
@@ -69,11 +85,26 @@ function Followers({ id }: { id: string }) {
     <>
       {query.status === 'success' ? (
         <div className="list-toolbar">
-          <LoadPages operation="listFollowers" noun="followers" hasNextPage={query.hasNextPage} fetchNextPage={() => query.fetchNextPage()} />
-          <ExportButton view={pagedExportView('listFollowers', { list_id: id }, query, summary.items.length, { title: `Followers of list ${id}` })} />
+          <LoadPages
+            operation="listFollowers"
+            noun="followers"
+            hasNextPage={query.hasNextPage}
+            fetchNextPage={() => query.fetchNextPage()}
+          />
+          <ExportButton
+            view={pagedExportView('listFollowers', { list_id: id }, query, summary.items.length, {
+              title: `Followers of list ${id}`,
+            })}
+          />
         </div>
       ) : null}
-      <EntryFeed query={query} summary={summary} label={`Followers of list ${id}`} noun={{ one: 'follower', many: 'followers' }} empty="Nobody follows this list, as far as the API says." />
+      <EntryFeed
+        query={query}
+        summary={summary}
+        label={`Followers of list ${id}`}
+        noun={{ one: 'follower', many: 'followers' }}
+        empty="Nobody follows this list, as far as the API says."
+      />
     </>
   );
 }

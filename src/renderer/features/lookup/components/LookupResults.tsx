@@ -12,7 +12,10 @@ import { ExportButton, exportView } from '../../export';
 import { batchesOf, postBatchQueries, userBatchQueries } from '../queries';
 
 type Item = CardPost | User;
-type BatchResult = Pick<UseQueryResult<{ items: Item[]; report: { dropped: unknown[] } }>, 'status' | 'data' | 'error' | 'refetch'>;
+type BatchResult = Pick<
+  UseQueryResult<{ items: Item[]; report: { dropped: unknown[] } }>,
+  'status' | 'data' | 'error' | 'refetch'
+>;
 
 /** Found items in the order asked, and the ids the API did not return. */
 export function LookupResults({ kind, ids }: { kind: LookupKind; ids: readonly string[] }) {
@@ -29,7 +32,15 @@ function UserResults({ ids }: { ids: readonly string[] }) {
   return <Results kind="users" ids={ids} results={results} />;
 }
 
-function Results({ kind, ids, results }: { kind: LookupKind; ids: readonly string[]; results: readonly BatchResult[] }) {
+function Results({
+  kind,
+  ids,
+  results,
+}: {
+  kind: LookupKind;
+  ids: readonly string[];
+  results: readonly BatchResult[];
+}) {
   const batches = results.length;
   const done = results.filter((r) => r.status !== 'pending').length;
   const failed = results.map((r, i) => ({ r, i })).filter(({ r }) => r.status === 'error');
@@ -45,7 +56,8 @@ function Results({ kind, ids, results }: { kind: LookupKind; ids: readonly strin
   batchesOf(ids).forEach((batch, i) => {
     const r = results[i];
     if (r?.status === 'success') batch.forEach((id) => asked.add(id));
-    else if (r?.status === 'error') notAsked.push({ ids: batch, reason: failureReason(r.error), retry: () => void r.refetch() });
+    else if (r?.status === 'error')
+      notAsked.push({ ids: batch, reason: failureReason(r.error), retry: () => void r.refetch() });
   });
   const notAskedCount = notAsked.reduce((n, b) => n + b.ids.length, 0);
   const found = ids.filter((id) => byId.has(id)).map((id) => byId.get(id)!);
@@ -56,8 +68,18 @@ function Results({ kind, ids, results }: { kind: LookupKind; ids: readonly strin
   const view =
     done === batches && idList.length <= MAX_VIEW_PARAM_CHARS
       ? kind === 'posts'
-        ? exportView('postsByIds', { tweet_ids: idList }, { items: found.length, reachedEnd: true }, { title: `${fullCount(ids.length)} posts by id` })
-        : exportView('usersByIds', { userIds: idList }, { items: found.length, reachedEnd: true }, { title: `${fullCount(ids.length)} users by id` })
+        ? exportView(
+            'postsByIds',
+            { tweet_ids: idList },
+            { items: found.length, reachedEnd: true },
+            { title: `${fullCount(ids.length)} posts by id` },
+          )
+        : exportView(
+            'usersByIds',
+            { userIds: idList },
+            { items: found.length, reachedEnd: true },
+            { title: `${fullCount(ids.length)} users by id` },
+          )
       : null;
 
   return (
@@ -73,7 +95,13 @@ function Results({ kind, ids, results }: { kind: LookupKind; ids: readonly strin
         <ExportButton view={view} />
       </div>
       {failed.map(({ r, i }) => (
-        <ErrorState key={i} compact error={r.error} what={`batch ${i + 1} of ${batches}`} onRetry={() => void r.refetch()} />
+        <ErrorState
+          key={i}
+          compact
+          error={r.error}
+          what={`batch ${i + 1} of ${batches}`}
+          onRetry={() => void r.refetch()}
+        />
       ))}
       {notAsked.map((b, k) => (
         <div key={k} className="lookup-missing lookup-missing--failed">
@@ -103,7 +131,11 @@ function Results({ kind, ids, results }: { kind: LookupKind; ids: readonly strin
       {done < batches && found.length === 0 ? (
         <SkeletonList count={3} label={`Loading ${what}…`} />
       ) : found.length === 0 ? (
-        <Note>{notAskedCount > 0 ? `Nothing found yet: ${fullCount(notAskedCount)} of these ids were not asked because the call failed.` : 'None of these ids were found.'}</Note>
+        <Note>
+          {notAskedCount > 0
+            ? `Nothing found yet: ${fullCount(notAskedCount)} of these ids were not asked because the call failed.`
+            : 'None of these ids were found.'}
+        </Note>
       ) : (
         <VirtualList
           rows={found}

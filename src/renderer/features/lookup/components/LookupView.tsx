@@ -14,7 +14,10 @@ import './lookup.css';
 type LookupRoute = Extract<Route, { name: 'lookup' }>;
 
 const TEXT = {
-  posts: { label: 'Post ids or post URLs', placeholder: '1850000000000000001, 1850000000000000002\nhttps://x.com/someone/status/1850000000000000003' },
+  posts: {
+    label: 'Post ids or post URLs',
+    placeholder: '1850000000000000001, 1850000000000000002\nhttps://x.com/someone/status/1850000000000000003',
+  },
   users: { label: 'User ids, @handles or profile URLs', placeholder: '44196397\n@someone, https://x.com/someone_else' },
 } as const;
 
@@ -104,22 +107,30 @@ function LookupForm({ kind, initial }: { kind: LookupKind; initial: string }) {
         />
       </label>
       <p id="lookup-hint" className="note">
-        Separate with commas, spaces or new lines, or drop a text file. {parsed.ids.length} {parsed.ids.length === 1 ? 'id' : 'ids'} read
-        {parsed.handles.length ? `, ${parsed.handles.length} ${parsed.handles.length === 1 ? 'handle' : 'handles'} to resolve` : ''}
+        Separate with commas, spaces or new lines, or drop a text file. {parsed.ids.length}{' '}
+        {parsed.ids.length === 1 ? 'id' : 'ids'} read
+        {parsed.handles.length
+          ? `, ${parsed.handles.length} ${parsed.handles.length === 1 ? 'handle' : 'handles'} to resolve`
+          : ''}
         {parsed.ids.length > 100 ? ` (${Math.ceil(parsed.ids.length / 100)} calls of up to 100)` : ''}
         {parsed.repeated ? `, ${parsed.repeated} repeated` : ''}
-        {parsed.invalid.length ? `, ${parsed.invalid.length} not readable: ${parsed.invalid.slice(0, 5).join(' ')}${parsed.invalid.length > 5 ? ' …' : ''}` : ''}.
+        {parsed.invalid.length
+          ? `, ${parsed.invalid.length} not readable: ${parsed.invalid.slice(0, 5).join(' ')}${parsed.invalid.length > 5 ? ' …' : ''}`
+          : ''}
+        .
       </p>
       {handleCost ? (
         <p className="note" role="note">
-          Resolving {parsed.handles.length === 1 ? 'a handle' : `${parsed.handles.length} handles`} costs {handleCost.calls} people{' '}
-          {handleCost.calls === 1 ? 'search' : 'searches'}, about {creditsLabel(handleCost.credits, null)}, before the lookup.
+          Resolving {parsed.handles.length === 1 ? 'a handle' : `${parsed.handles.length} handles`} costs{' '}
+          {handleCost.calls} people {handleCost.calls === 1 ? 'search' : 'searches'}, about{' '}
+          {creditsLabel(handleCost.credits, null)}, before the lookup.
         </p>
       ) : null}
       {parsed.damaged.length ? (
         <div className="lookup-refused" role="alert">
           <p>
-            {parsed.damaged.length === 1 ? 'One id was' : `${parsed.damaged.length} ids were`} damaged by a spreadsheet and will not be looked up:
+            {parsed.damaged.length === 1 ? 'One id was' : `${parsed.damaged.length} ids were`} damaged by a spreadsheet
+            and will not be looked up:
           </p>
           <ul>
             {parsed.damaged.slice(0, 10).map((d) => (
@@ -143,10 +154,18 @@ function LookupForm({ kind, initial }: { kind: LookupKind; initial: string }) {
         </div>
       ) : null}
       <div className="lookup-form__actions">
-        <button type="submit" className="btn btn--primary" disabled={(parsed.ids.length === 0 && parsed.handles.length === 0) || resolving !== null}>
+        <button
+          type="submit"
+          className="btn btn--primary"
+          disabled={(parsed.ids.length === 0 && parsed.handles.length === 0) || resolving !== null}
+        >
           {parsed.handles.length ? 'Resolve handles and look up' : 'Look up'}
         </button>
-        {resolving ? <span role="status">Resolving handle {Math.min(resolving.done + 1, resolving.of)} of {resolving.of}…</span> : null}
+        {resolving ? (
+          <span role="status">
+            Resolving handle {Math.min(resolving.done + 1, resolving.of)} of {resolving.of}…
+          </span>
+        ) : null}
       </div>
     </form>
   );

@@ -30,12 +30,23 @@ export function PeopleSearchView({ route }: { route: SearchRoute }) {
           if (text.trim()) navigate(routes.search(text.trim()));
         }}
       >
-        <input className="input" type="search" aria-label="Search people" placeholder="Name, handle or words from a bio" value={text} onChange={(e) => setText(e.target.value)} />
+        <input
+          className="input"
+          type="search"
+          aria-label="Search people"
+          placeholder="Name, handle or words from a bio"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+        />
         <button type="submit" className="btn btn--primary" disabled={!text.trim()}>
           Search
         </button>
       </form>
-      {q ? <Results query={q} /> : <EmptyState title="Search for people by name, handle or bio">Results are ranked by relevance.</EmptyState>}
+      {q ? (
+        <Results query={q} />
+      ) : (
+        <EmptyState title="Search for people by name, handle or bio">Results are ranked by relevance.</EmptyState>
+      )}
     </div>
   );
 }
@@ -46,7 +57,11 @@ function Results({ query }: { query: string }) {
   return (
     <>
       <div className="toolbar" role="group" aria-label="Result options">
-        <ExportButton view={pagedExportView('peopleSearch', { query }, result, summary.items.length, { title: `People matching “${query}”` })} />
+        <ExportButton
+          view={pagedExportView('peopleSearch', { query }, result, summary.items.length, {
+            title: `People matching “${query}”`,
+          })}
+        />
       </div>
       <InfiniteFeed
         query={result}

@@ -53,8 +53,21 @@ export function PostView({ route }: { route: PostRoute }) {
       )}
       {/* a post that failed or does not exist has no replies to ask for: one error, one call */}
       {post ? (
-        <Tabs<PostTab> label="Post sections" manual tabs={tabs} selected={tab} idPrefix={`post-${id}`} onSelect={(t) => navigate(routes.post(id, t, order, flat), { replace: true })}>
-          {tab === 'replies' ? <RepliesThread postId={id} order={order} flat={flat} /> : tab === 'direct' ? <DirectReplies postId={id} label={postLabel(post, id)} /> : <Quotes postId={id} label={postLabel(post, id)} quoteCount={post.quoteCount ?? null} />}
+        <Tabs<PostTab>
+          label="Post sections"
+          manual
+          tabs={tabs}
+          selected={tab}
+          idPrefix={`post-${id}`}
+          onSelect={(t) => navigate(routes.post(id, t, order, flat), { replace: true })}
+        >
+          {tab === 'replies' ? (
+            <RepliesThread postId={id} order={order} flat={flat} />
+          ) : tab === 'direct' ? (
+            <DirectReplies postId={id} label={postLabel(post, id)} />
+          ) : (
+            <Quotes postId={id} label={postLabel(post, id)} quoteCount={post.quoteCount ?? null} />
+          )}
         </Tabs>
       ) : null}
     </div>
@@ -77,9 +90,19 @@ function DirectReplies({ postId, label }: { postId: string; label: string }) {
   return (
     <>
       <div className="toolbar" role="group" aria-label="Direct reply options">
-        <ExportButton view={pagedExportView('directReplies', { tweetId: postId }, query, summary.items.length, { title: `Direct replies to ${label}` })} />
+        <ExportButton
+          view={pagedExportView('directReplies', { tweetId: postId }, query, summary.items.length, {
+            title: `Direct replies to ${label}`,
+          })}
+        />
       </div>
-      <PostFeed query={query} summary={summary} label="Direct replies" noun={{ one: 'direct reply', many: 'direct replies' }} empty="No direct replies." />
+      <PostFeed
+        query={query}
+        summary={summary}
+        label="Direct replies"
+        noun={{ one: 'direct reply', many: 'direct replies' }}
+        empty="No direct replies."
+      />
     </>
   );
 }
@@ -91,10 +114,20 @@ function Quotes({ postId, label, quoteCount }: { postId: string; label: string; 
     <>
       <div className="toolbar" role="group" aria-label="Quote options">
         <ExportButton
-          view={pagedExportView('quotes', { tweetId: postId }, query, summary.items.length, { title: `Quotes of ${label}`, expectedItems: quoteCount })}
+          view={pagedExportView('quotes', { tweetId: postId }, query, summary.items.length, {
+            title: `Quotes of ${label}`,
+            expectedItems: quoteCount,
+          })}
         />
       </div>
-      <PostFeed query={query} summary={summary} collapseQuoteOf={postId} label="Quotes" noun={{ one: 'quote', many: 'quotes' }} empty="Nobody has quoted this post yet." />
+      <PostFeed
+        query={query}
+        summary={summary}
+        collapseQuoteOf={postId}
+        label="Quotes"
+        noun={{ one: 'quote', many: 'quotes' }}
+        empty="Nobody has quoted this post yet."
+      />
     </>
   );
 }

@@ -47,20 +47,25 @@ export function RepliesThread({ postId, order, flat }: { postId: string; order: 
   const expandAll = useUi((s) => s.expandAllBranches);
   // threaded: the tree of the whole outline, rebuilt when it grows (`version`), not when the window moves
   const outlineTree = useMemo(() => (flat || version < 0 ? null : outline.tree()), [flat, outline, version]);
-  const flatTree = useMemo(() => (flat ? buildThreadTree<ThreadPost>(postId, summary.items) : null), [flat, postId, summary.items]);
+  const flatTree = useMemo(
+    () => (flat ? buildThreadTree<ThreadPost>(postId, summary.items) : null),
+    [flat, postId, summary.items],
+  );
   const tree = outlineTree ?? flatTree ?? buildThreadTree<ThreadPost>(postId, []);
-  const focal = (flat ? summary.items.find((p) => p.id === postId) : (heldPost(query.data?.pages, params, postId, outline.focalPage) ?? outline.focal)) ?? null;
+  const focal =
+    (flat
+      ? summary.items.find((p) => p.id === postId)
+      : (heldPost(query.data?.pages, params, postId, outline.focalPage) ?? outline.focal)) ?? null;
   const threaded = useMemo(() => (outlineTree ? outline.rows(collapsed) : []), [outlineTree, outline, collapsed]);
   // flat: in the order the API sent them, pages appended below: loading more never moves what is read
-  const chrono = useMemo(() => (flat ? summary.items.map((post) => ({ kind: 'flat' as const, key: post.id, post })) : []), [flat, summary.items]);
+  const chrono = useMemo(
+    () => (flat ? summary.items.map((post) => ({ kind: 'flat' as const, key: post.id, post })) : []),
+    [flat, summary.items],
+  );
   const rows: Row[] = flat ? chrono : threaded;
   // "Collapse all" needs the heads only when pressed; each page only asks whether there is one
   const hasBranches = useMemo(() => tree.roots.some((n) => n.descendants > 0), [tree]);
-  const collapseAll = () =>
-    collapseBranches(
-      threadId,
-      tree.roots.filter((n) => n.descendants > 0).map(rowKey),
-    );
+  const collapseAll = () => collapseBranches(threadId, tree.roots.filter((n) => n.descendants > 0).map(rowKey));
 
   // the window: the first and last page it holds; a row within EDGE_PAGES of either end being
   // rendered brings the page beyond it in, early enough that its rows are never seen waiting
@@ -79,7 +84,8 @@ export function RepliesThread({ postId, order, flat }: { postId: string; order: 
     if (shown.current.size === 0) return;
     const pages = [...shown.current.keys()];
     if (Math.min(...pages) < w.first + EDGE_PAGES && w.first > 0) void w.fetchPreviousPage({ cancelRefetch: false });
-    if (Math.max(...pages) > w.last - EDGE_PAGES && w.last < w.known - 1) void w.fetchNextPage({ cancelRefetch: false });
+    if (Math.max(...pages) > w.last - EDGE_PAGES && w.last < w.known - 1)
+      void w.fetchNextPage({ cancelRefetch: false });
   }, []);
   useLayoutEffect(() => {
     edges.current = { first, last, known, fetchPreviousPage, fetchNextPage };
@@ -100,7 +106,13 @@ export function RepliesThread({ postId, order, flat }: { postId: string; order: 
   );
   const feedSummary = flat
     ? summary
-    : { duplicatesRemoved: outline.duplicatesRemoved, dropped: outline.dropped, stop: outline.stop, fromCache, pages: known };
+    : {
+        duplicatesRemoved: outline.duplicatesRemoved,
+        dropped: outline.dropped,
+        stop: outline.stop,
+        fromCache,
+        pages: known,
+      };
 
   return (
     <>
@@ -108,7 +120,12 @@ export function RepliesThread({ postId, order, flat }: { postId: string; order: 
         <ReplyControls postId={postId} order={order} flat={flat} />
         {!flat ? (
           <span className="toolbar__group">
-            <button type="button" className="btn btn--small" onClick={() => expandAll(threadId)} disabled={collapsed.size === 0}>
+            <button
+              type="button"
+              className="btn btn--small"
+              onClick={() => expandAll(threadId)}
+              disabled={collapsed.size === 0}
+            >
               Expand all
             </button>
             <button type="button" className="btn btn--small" onClick={collapseAll} disabled={!hasBranches}>
@@ -122,7 +139,11 @@ export function RepliesThread({ postId, order, flat }: { postId: string; order: 
               ? exportView(
                   'thread',
                   { tweetId: postId, queryType: order },
-                  { pages: feedSummary.pages, items: flat ? summary.items.length : outline.entries.length, reachedEnd: !query.hasNextPage },
+                  {
+                    pages: feedSummary.pages,
+                    items: flat ? summary.items.length : outline.entries.length,
+                    reachedEnd: !query.hasNextPage,
+                  },
                   { title: `Replies to ${postLabel(focal, postId)}`, expectedItems: focal?.replyCount },
                 )
               : null
@@ -138,7 +159,18 @@ export function RepliesThread({ postId, order, flat }: { postId: string; order: 
           r.kind === 'flat' ? (
             <PostCard post={r.post} />
           ) : (
-            <ThreadSlot row={r} post={r.kind === 'post' ? (r.isFocal ? focal : heldPost(query.data?.pages, params, r.key, pageOf(r.post))) : null} threadId={threadId} onShown={onShown} />
+            <ThreadSlot
+              row={r}
+              post={
+                r.kind === 'post'
+                  ? r.isFocal
+                    ? focal
+                    : heldPost(query.data?.pages, params, r.key, pageOf(r.post))
+                  : null
+              }
+              threadId={threadId}
+              onShown={onShown}
+            />
           )
         }
         label="Replies"
@@ -172,7 +204,11 @@ const ThreadSlot = memo(function ThreadSlot({
 
 function PendingRow({ depth }: { depth: number }) {
   return (
-    <div className={`thread-row${depth > 0 ? ' thread-row--nested' : ''}`} style={{ ['--depth' as string]: Math.min(depth, MAX_INDENT) }} aria-busy="true">
+    <div
+      className={`thread-row${depth > 0 ? ' thread-row--nested' : ''}`}
+      style={{ ['--depth' as string]: Math.min(depth, MAX_INDENT) }}
+      aria-busy="true"
+    >
       <div className="thread-row__rail" />
       <div className="thread-row__body">
         <div className="skeleton" role="status">

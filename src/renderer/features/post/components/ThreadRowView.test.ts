@@ -23,7 +23,9 @@ describe('a thread row renders again only when what it shows changed', () => {
   });
 
   it('the focal post does not render again as pages add replies under it (it has no toggle)', () => {
-    expect(same(row({ isFocal: true, depth: 0, descendants: 20 }), row({ isFocal: true, depth: 0, descendants: 40 }))).toBe(true);
+    expect(
+      same(row({ isFocal: true, depth: 0, descendants: 20 }), row({ isFocal: true, depth: 0, descendants: 40 })),
+    ).toBe(true);
   });
 
   it('collapsing, another post object or another depth renders again', () => {

@@ -9,7 +9,13 @@ import { useUi } from '../../../state/ui';
 const MAX_INDENT = 12;
 
 /** One row of the threaded view: indented by depth, with a collapse/expand toggle for its subtree. */
-export const ThreadRowView = memo(function ThreadRowView({ row, threadId }: { row: ThreadRow<CardPost>; threadId: string }) {
+export const ThreadRowView = memo(function ThreadRowView({
+  row,
+  threadId,
+}: {
+  row: ThreadRow<CardPost>;
+  threadId: string;
+}) {
   const toggle = useUi((s) => s.toggleBranch);
   const who = row.kind === 'post' ? `@${row.post.author.userName}` : 'the missing post';
   const hidden = countLabel(row.descendants, 'reply', 'replies');
@@ -38,7 +44,13 @@ export const ThreadRowView = memo(function ThreadRowView({ row, threadId }: { ro
         {row.kind === 'post' ? (
           <PostCard post={row.post} badge={row.isFocal ? 'Original post' : undefined} />
         ) : (
-          <div className="thread-row__missing" data-nav-item="" tabIndex={0} role="note" aria-label="Reply to a post that is not loaded">
+          <div
+            className="thread-row__missing"
+            data-nav-item=""
+            tabIndex={0}
+            role="note"
+            aria-label="Reply to a post that is not loaded"
+          >
             <p>
               Replies to a post that is not loaded.{' '}
               <a href={formatRoute(routes.post(row.parentId))}>Open post {row.parentId}</a>
@@ -52,13 +64,17 @@ export const ThreadRowView = memo(function ThreadRowView({ row, threadId }: { ro
 }, sameRow);
 
 /** Rows are rebuilt whenever a page arrives; one that shows the same thing need not render again. */
-export function sameRow(a: { row: ThreadRow<CardPost>; threadId: string }, b: { row: ThreadRow<CardPost>; threadId: string }): boolean {
+export function sameRow(
+  a: { row: ThreadRow<CardPost>; threadId: string },
+  b: { row: ThreadRow<CardPost>; threadId: string },
+): boolean {
   const x = a.row;
   const y = b.row;
   if (a.threadId !== b.threadId || x.kind !== y.kind || x.key !== y.key || x.depth !== y.depth) return false;
   if (x.collapsed !== y.collapsed) return false;
   // the focal post shows no toggle, so how many replies it has (every page adds some) changes nothing
-  if (x.kind === 'post' && y.kind === 'post') return x.post === y.post && x.isFocal === y.isFocal && (x.isFocal || x.descendants === y.descendants);
+  if (x.kind === 'post' && y.kind === 'post')
+    return x.post === y.post && x.isFocal === y.isFocal && (x.isFocal || x.descendants === y.descendants);
   if (x.descendants !== y.descendants) return false;
   return x.kind === 'missing' && y.kind === 'missing' && x.parentId === y.parentId;
 }

@@ -39,7 +39,8 @@ export function ApiKeySection({ persistWithoutKeyring }: { persistWithoutKeyring
             </>
           ) : (
             <>
-              <span className="chip">Not configured</span> Demo mode needs no key; Live mode sends it as <code>x-api-key</code>.
+              <span className="chip">Not configured</span> Demo mode needs no key; Live mode sends it as{' '}
+              <code>x-api-key</code>.
             </>
           )}
           {status.data.reason ? <span className="settings__reason"> {status.data.reason}</span> : null}
@@ -67,13 +68,19 @@ export function ApiKeySection({ persistWithoutKeyring }: { persistWithoutKeyring
           Save key
         </button>
         {status.data?.configured ? (
-          <button type="button" className="btn" disabled={setKey.isPending} onClick={() => setKey.mutate({ clear: true })}>
+          <button
+            type="button"
+            className="btn"
+            disabled={setKey.isPending}
+            onClick={() => setKey.mutate({ clear: true })}
+          >
             Remove key
           </button>
         ) : null}
       </form>
       <p id={hintId} className="muted settings__hint">
-        The key goes straight to Skein’s main process and is never shown again. Saving or removing it clears cached answers.
+        The key goes straight to Skein’s main process and is never shown again. Saving or removing it clears cached
+        answers.
       </p>
       {status.data && !status.data.secureStorageAvailable ? (
         <label className="settings__check">

@@ -69,7 +69,9 @@ export function ConnectionSection({ settings }: { settings: Settings }) {
             </span>
           </label>
         ))}
-        <p className="muted settings__hint">Switching mode clears cached answers, so nothing from one mode shows up in the other.</p>
+        <p className="muted settings__hint">
+          Switching mode clears cached answers, so nothing from one mode shows up in the other.
+        </p>
       </fieldset>
 
       <form className="settings__row" onSubmit={saveUrl} noValidate>
@@ -122,10 +124,13 @@ export function ConnectionSection({ settings }: { settings: Settings }) {
           checked={settings.loadRemoteMedia}
           disabled={update.isPending}
           // the page's content policy is set when it loads: reload so the choice holds for every image
-          onChange={(e) => update.mutate({ loadRemoteMedia: e.target.checked }, { onSuccess: () => window.location.reload() })}
+          onChange={(e) =>
+            update.mutate({ loadRemoteMedia: e.target.checked }, { onSuccess: () => window.location.reload() })
+          }
         />
         <span>
-          Load images and video from their hosts <span className="muted">— each image load tells its host your address; off shows none</span>
+          Load images and video from their hosts{' '}
+          <span className="muted">— each image load tells its host your address; off shows none</span>
         </span>
       </label>
       {update.isError ? <ErrorState compact error={update.error} what="the setting" /> : null}

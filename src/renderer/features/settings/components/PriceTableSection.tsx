@@ -1,7 +1,15 @@
 import { useId, useState, type FormEvent } from 'react';
 import { DEFAULT_PRICES, type PriceTable } from '../../../../shared/api/pricing';
 import { ErrorState } from '../../../components/ErrorState';
-import { PRICE_FIELDS, differsFromDefaults, toFormValues, validatePriceForm, type PriceField, type PriceFormErrors, type PriceFormValues } from '../price-form';
+import {
+  PRICE_FIELDS,
+  differsFromDefaults,
+  toFormValues,
+  validatePriceForm,
+  type PriceField,
+  type PriceFormErrors,
+  type PriceFormValues,
+} from '../price-form';
 import { useUpdateSettings } from '../use-settings';
 
 /** The editable price table behind every cost estimate, with reset to the documented defaults. */
@@ -45,8 +53,8 @@ export function PriceTableSection({ prices }: { prices: PriceTable }) {
     <section className="settings__section" aria-labelledby="settings-prices">
       <h2 id="settings-prices">Price table</h2>
       <p className="muted settings__hint">
-        Skein estimates what each call costs with these numbers (credits), shown in the status bar, the usage panel and before costly
-        actions. The defaults follow the API’s published prices; edit them if yours differ.
+        Skein estimates what each call costs with these numbers (credits), shown in the status bar, the usage panel and
+        before costly actions. The defaults follow the API’s published prices; edit them if yours differ.
       </p>
       <form onSubmit={onSubmit} noValidate aria-label="Price table">
         <div className="settings__prices">

@@ -21,7 +21,10 @@ export function SettingsView() {
           <ErrorState error={settings.error} what="settings" onRetry={() => void settings.refetch()} />
         ) : (
           <>
-            <ConnectionSection key={`c-${settings.data.baseUrl}-${settings.data.requestsPerSecond}`} settings={settings.data} />
+            <ConnectionSection
+              key={`c-${settings.data.baseUrl}-${settings.data.requestsPerSecond}`}
+              settings={settings.data}
+            />
             <ApiKeySection persistWithoutKeyring={settings.data.persistKeyWithoutKeyring} />
             <PriceTableSection prices={settings.data.prices} />
             <CacheSection />

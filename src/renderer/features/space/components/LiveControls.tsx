@@ -32,8 +32,10 @@ export function LiveControls({ spaceId, summary, polling, visible, fetchedAt, no
     return (
       <div className="space__live">
         <p className="muted">
-          {summary.stateLabel === 'Ended' ? 'This space has ended' : `This space is ${summary.stateLabel.toLowerCase()}`}: nothing to update
-          live.
+          {summary.stateLabel === 'Ended'
+            ? 'This space has ended'
+            : `This space is ${summary.stateLabel.toLowerCase()}`}
+          : nothing to update live.
         </p>
         <button type="button" className="btn btn--small" disabled={refreshing} onClick={onRefresh}>
           Refresh
@@ -47,7 +49,12 @@ export function LiveControls({ spaceId, summary, polling, visible, fetchedAt, no
       title: 'Start live updates?',
       action: 'Start live updates',
       per: 'a minute',
-      estimate: { calls: cost.callsPerMinute, credits: cost.creditsPerMinute, usd: cost.usdPerMinute, basis: `one space call every ${cost.intervalSec} s, as the API asks` },
+      estimate: {
+        calls: cost.callsPerMinute,
+        credits: cost.creditsPerMinute,
+        usd: cost.usdPerMinute,
+        basis: `one space call every ${cost.intervalSec} s, as the API asks`,
+      },
       detail: `Updates stop when the space ends, when you leave this page or hide the window, or when you pause. About ${formatCredits(cost.creditsPerHour)} an hour.`,
     });
     if (yes) {
@@ -57,7 +64,15 @@ export function LiveControls({ spaceId, summary, polling, visible, fetchedAt, no
   };
 
   const ago = updatedAgo(fetchedAt, now);
-  const status = polling ? `live · ${ago}` : !costAccepted ? `not updating · ${ago}` : paused ? `paused · ${ago}` : !visible ? `paused while the window is hidden · ${ago}` : ago;
+  const status = polling
+    ? `live · ${ago}`
+    : !costAccepted
+      ? `not updating · ${ago}`
+      : paused
+        ? `paused · ${ago}`
+        : !visible
+          ? `paused while the window is hidden · ${ago}`
+          : ago;
 
   return (
     <div className="space__live">
@@ -80,7 +95,12 @@ export function LiveControls({ spaceId, summary, polling, visible, fetchedAt, no
           Live updates
         </button>
       ) : (
-        <button type="button" className="btn btn--primary btn--small" aria-describedby={costId} onClick={() => void start()}>
+        <button
+          type="button"
+          className="btn btn--primary btn--small"
+          aria-describedby={costId}
+          onClick={() => void start()}
+        >
           Start live updates
         </button>
       )}

@@ -2,14 +2,32 @@ import { useState } from 'react';
 import { navigate } from '../../../app/navigation';
 import { Avatar } from '../../../components/Avatar';
 import { formatRoute, routes } from '../../../lib/routes';
-import { ROLES, ROLE_LABELS, describeChanges, type Groups, type ParticipantDiff, type Person, type Role } from '../participants';
+import {
+  ROLES,
+  ROLE_LABELS,
+  describeChanges,
+  type Groups,
+  type ParticipantDiff,
+  type Person,
+  type Role,
+} from '../participants';
 
 /** Shown at first in a group; the rest on request (a big space can have thousands of listeners). */
 const FIRST = 120;
 
 const SINGULAR: Record<Role, string> = { admin: 'admin', speaker: 'speaker', listener: 'listener' };
 
-function PersonItem({ p, joined, movedFrom, left }: { p: Person; joined?: boolean; movedFrom?: Role | undefined; left?: boolean }) {
+function PersonItem({
+  p,
+  joined,
+  movedFrom,
+  left,
+}: {
+  p: Person;
+  joined?: boolean;
+  movedFrom?: Role | undefined;
+  left?: boolean;
+}) {
   const route = routes.userById(p.id);
   const cls = `person${joined ? ' person--joined' : ''}${left ? ' person--left' : ''}${movedFrom ? ' person--moved' : ''}`;
   return (
@@ -37,7 +55,17 @@ function PersonItem({ p, joined, movedFrom, left }: { p: Person; joined?: boolea
   );
 }
 
-function Group({ role, people, diff, ended }: { role: Role; people: Person[]; diff: ParticipantDiff | null; ended: boolean }) {
+function Group({
+  role,
+  people,
+  diff,
+  ended,
+}: {
+  role: Role;
+  people: Person[];
+  diff: ParticipantDiff | null;
+  ended: boolean;
+}) {
   const [all, setAll] = useState(false);
   const shown = all ? people : people.slice(0, FIRST);
   const headingId = `space-group-${role}`;
@@ -47,7 +75,9 @@ function Group({ role, people, diff, ended }: { role: Role; people: Person[]; di
         {ROLE_LABELS[role]} <span className="muted">({people.length})</span>
       </h2>
       {people.length === 0 ? (
-        <p className="muted space__none">{ended ? 'Not listed: the API lists only the hosts once a space has ended.' : 'None right now.'}</p>
+        <p className="muted space__none">
+          {ended ? 'Not listed: the API lists only the hosts once a space has ended.' : 'None right now.'}
+        </p>
       ) : (
         <ul className="space__people" aria-labelledby={headingId}>
           {shown.map((p) => (
@@ -68,15 +98,23 @@ function Group({ role, people, diff, ended }: { role: Role; people: Person[]; di
  * Admins, speakers and listeners; who joined since the previous update is marked, who left is listed.
  * `ended`: how many took part in a space that has ended (null while it has not): it says so, and who is known.
  */
-export function Participants({ groups, diff, ended = null }: { groups: Groups; diff: ParticipantDiff | null; ended?: number | null }) {
+export function Participants({
+  groups,
+  diff,
+  ended = null,
+}: {
+  groups: Groups;
+  diff: ParticipantDiff | null;
+  ended?: number | null;
+}) {
   const changes = diff ? describeChanges(diff) : '';
   const hosts = groups.admin.length;
   return (
     <div className="space__participants">
       {ended !== null ? (
         <p className="space__ended" role="note">
-          After it ended: {ended.toLocaleString('en-US')} {ended === 1 ? 'person' : 'people'} took part; the API names only{' '}
-          {hosts === 1 ? 'its host' : `its ${hosts} hosts`} now.
+          After it ended: {ended.toLocaleString('en-US')} {ended === 1 ? 'person' : 'people'} took part; the API names
+          only {hosts === 1 ? 'its host' : `its ${hosts} hosts`} now.
         </p>
       ) : null}
       <p className="visually-hidden" role="status" aria-live="polite">

@@ -43,8 +43,7 @@ export function SpaceHeader({ summary: s, now }: { summary: SpaceSummary; now: n
           </li>
         ) : null}
         <li className="space__host">
-          Host:{' '}
-          <Avatar src={s.host.avatarUrl} name={s.host.name} size="sm" />
+          Host: <Avatar src={s.host.avatarUrl} name={s.host.name} size="sm" />
           <a
             href={formatRoute(hostRoute)}
             dir="auto"

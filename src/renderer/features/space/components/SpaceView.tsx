@@ -90,12 +90,20 @@ export function SpaceView({ route }: { route: Extract<Route, { name: 'space' }> 
         refreshing={q.isFetching}
         onRefresh={() => void q.refetch()}
       />
-      {q.isError ? <ErrorState compact error={q.error} what="the latest update" onRetry={() => void q.refetch()} /> : null}
+      {q.isError ? (
+        <ErrorState compact error={q.error} what="the latest update" onRetry={() => void q.refetch()} />
+      ) : null}
       <div className="space__cache">
         {!live ? <CacheNote meta={q.data.meta} fetchedAfterMount={q.isFetchedAfterMount} /> : null}
-        <ExportButton view={exportView('space', { space_id: id }, { items: 1, reachedEnd: true }, { title: summary.title })} />
+        <ExportButton
+          view={exportView('space', { space_id: id }, { items: 1, reachedEnd: true }, { title: summary.title })}
+        />
       </div>
-      <Participants groups={groups} diff={polls?.diff ?? null} ended={summary.state === 'Ended' ? summary.counts.participated : null} />
+      <Participants
+        groups={groups}
+        diff={polls?.diff ?? null}
+        ended={summary.state === 'Ended' ? summary.counts.participated : null}
+      />
     </div>
   );
 }

@@ -87,7 +87,8 @@ export function LocationPicker({ woeid, count, onShow }: Props) {
         </p>
       ) : (
         <p className="muted trends__hint">
-          {fullCount(PLACES.length)} places by name; any other Where On Earth ID works too. One call per place and count.
+          {fullCount(PLACES.length)} places by name; any other Where On Earth ID works too. One call per place and
+          count.
         </p>
       )}
     </form>

@@ -25,7 +25,14 @@ export function TrendsView({ route }: { route: Extract<Route, { name: 'trends' }
   const choose = useTrendsCount((s) => s.choose);
   const q = useQuery(trendsQuery(woeid, count));
   const place = placeName(woeid);
-  const view = q.data ? exportView('trends', { woeid, count }, { items: q.data.items.length, reachedEnd: true }, { title: `Trends · ${place}` }) : null;
+  const view = q.data
+    ? exportView(
+        'trends',
+        { woeid, count },
+        { items: q.data.items.length, reachedEnd: true },
+        { title: `Trends · ${place}` },
+      )
+    : null;
 
   return (
     <ViewFrame title={`Trends · ${place}`} className="view--trends" actions={<ExportButton view={view} />}>
@@ -43,7 +50,9 @@ export function TrendsView({ route }: { route: Extract<Route, { name: 'trends' }
       ) : q.status === 'error' ? (
         <ErrorState error={q.error} what={`trends for ${place}`} onRetry={() => void q.refetch()} />
       ) : q.data.items.length === 0 ? (
-        <EmptyState title={`No trends for ${place}`}>The API returned an empty list for WOEID {woeid}. It may not track this place.</EmptyState>
+        <EmptyState title={`No trends for ${place}`}>
+          The API returned an empty list for WOEID {woeid}. It may not track this place.
+        </EmptyState>
       ) : (
         <>
           <div className="trends__meta">
@@ -55,7 +64,8 @@ export function TrendsView({ route }: { route: Extract<Route, { name: 'trends' }
               const url = trendSearchUrl(t.url);
               const volume = typeof t.tweet_volume === 'number' ? t.tweet_volume : null;
               // the live forms say how much is posted in words instead ("12K posts")
-              const meta = typeof t.meta_description === 'string' && t.meta_description.trim() ? t.meta_description.trim() : null;
+              const meta =
+                typeof t.meta_description === 'string' && t.meta_description.trim() ? t.meta_description.trim() : null;
               return (
                 <li key={`${i}-${t.name}`} className="trend">
                   <span className="trend__rank" aria-hidden="true">
@@ -79,7 +89,11 @@ export function TrendsView({ route }: { route: Extract<Route, { name: 'trends' }
                     ) : null}
                   </div>
                   {url ? (
-                    <ExternalLink href={url} className="btn btn--small trend__open" label={`Search “${decoded}” in the browser`}>
+                    <ExternalLink
+                      href={url}
+                      className="btn btn--small trend__open"
+                      label={`Search “${decoded}” in the browser`}
+                    >
                       Open search
                     </ExternalLink>
                   ) : (

@@ -51,13 +51,21 @@ export function LoadPages({ operation, hasNextPage, fetchNextPage, noun }: Props
       setProgress({ done, of: pages });
     }
     setProgress(null);
-    setResult(`Loaded ${done} ${done === 1 ? 'page' : 'pages'}${more ? '' : ' — the end of the list'}${stop.current ? ' (stopped)' : ''}.`);
+    setResult(
+      `Loaded ${done} ${done === 1 ? 'page' : 'pages'}${more ? '' : ' — the end of the list'}${stop.current ? ' (stopped)' : ''}.`,
+    );
   };
 
   return (
     <div className="load-pages" role="group" aria-label={`Load several pages of ${noun}`}>
       <label htmlFor={selectId}>Load</label>
-      <select id={selectId} className="select" value={pages} disabled={progress !== null} onChange={(e) => setPages(Number(e.target.value))}>
+      <select
+        id={selectId}
+        className="select"
+        value={pages}
+        disabled={progress !== null}
+        onChange={(e) => setPages(Number(e.target.value))}
+      >
         {PAGE_CHOICES.map((n) => (
           <option key={n} value={n}>
             {n} more pages
@@ -75,7 +83,13 @@ export function LoadPages({ operation, hasNextPage, fetchNextPage, noun }: Props
         </>
       ) : (
         <>
-          <button type="button" className="btn btn--small" disabled={!hasNextPage} onClick={() => void run()} aria-describedby={`${selectId}-cost`}>
+          <button
+            type="button"
+            className="btn btn--small"
+            disabled={!hasNextPage}
+            onClick={() => void run()}
+            aria-describedby={`${selectId}-cost`}
+          >
             Load
           </button>
           {hasNextPage ? (
@@ -85,7 +99,11 @@ export function LoadPages({ operation, hasNextPage, fetchNextPage, noun }: Props
           ) : null}
         </>
       )}
-      {result ? <span role="status" className="muted">{result}</span> : null}
+      {result ? (
+        <span role="status" className="muted">
+          {result}
+        </span>
+      ) : null}
       {dialog}
     </div>
   );

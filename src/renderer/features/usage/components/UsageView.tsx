@@ -69,8 +69,8 @@ export function UsageView() {
           >
             Settings
           </a>
-          ; the API does not report what it charged. Answers served from cache and calls the API announces as not available (HTTP 501)
-          are free.
+          ; the API does not report what it charged. Answers served from cache and calls the API announces as not
+          available (HTTP 501) are free.
         </p>
         {usage.status === 'pending' ? (
           <SkeletonList count={2} label="Loading usage…" />
@@ -108,8 +108,8 @@ export function UsageView() {
             </dl>
             {mode === 'demo' ? (
               <p className="note" role="note">
-                Demo mode: calls go to Skein&apos;s built-in sample service. They are free and not kept: the session figures show what they
-                would cost live, and “All sessions” counts live-mode calls only.
+                Demo mode: calls go to Skein&apos;s built-in sample service. They are free and not kept: the session
+                figures show what they would cost live, and “All sessions” counts live-mode calls only.
               </p>
             ) : null}
             <ByOperationTable snapshot={usage.data} />
@@ -120,7 +120,8 @@ export function UsageView() {
                 <ul>
                   {usage.data.history.map((h, i) => (
                     <li key={`${h.at}-${i}`}>
-                      <time dateTime={new Date(h.at).toISOString()}>{new Date(h.at).toLocaleString()}</time> — {h.detail}
+                      <time dateTime={new Date(h.at).toISOString()}>{new Date(h.at).toLocaleString()}</time> —{' '}
+                      {h.detail}
                     </li>
                   ))}
                 </ul>

@@ -29,7 +29,9 @@ export function ProfileHeader({ user }: { user: User }) {
   ];
   return (
     <section className="profile" aria-label="Profile">
-      <div className="profile__cover">{user.coverPicture ? <img src={user.coverPicture} alt="" referrerPolicy="no-referrer" /> : null}</div>
+      <div className="profile__cover">
+        {user.coverPicture ? <img src={user.coverPicture} alt="" referrerPolicy="no-referrer" /> : null}
+      </div>
       <div className="profile__top">
         <Avatar src={user.profilePicture} name={user.name} size="xl" decorative={false} />
         <ExternalLink href={user.url} className="btn btn--small profile__web">
@@ -45,7 +47,12 @@ export function ProfileHeader({ user }: { user: User }) {
           <span className="chip">{user.canDm ? 'Can be messaged' : 'Does not accept messages'}</span>
         </p>
         {bioText ? (
-          <RichText text={bioText} entities={readEntities(bio?.entities?.description)} className="rich-text profile__bio" searchOrigin={originOf(user.url)} />
+          <RichText
+            text={bioText}
+            entities={readEntities(bio?.entities?.description)}
+            className="rich-text profile__bio"
+            searchOrigin={originOf(user.url)}
+          />
         ) : (
           <p className="profile__bio muted">No bio.</p>
         )}
@@ -53,7 +60,10 @@ export function ProfileHeader({ user }: { user: User }) {
           {user.location ? <li>Location: {user.location}</li> : null}
           {website ? (
             <li>
-              Website: <ExternalLink href={website.expanded_url || website.url}>{website.display_url || website.expanded_url}</ExternalLink>
+              Website:{' '}
+              <ExternalLink href={website.expanded_url || website.url}>
+                {website.display_url || website.expanded_url}
+              </ExternalLink>
             </li>
           ) : null}
           <li>

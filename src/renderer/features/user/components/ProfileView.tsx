@@ -20,7 +20,11 @@ type UserRoute = Extract<Route, { name: 'user' }>;
 
 /** A profile, by id (batch lookup) or by @handle (people search, exact match first). */
 export function ProfileView({ route }: { route: UserRoute }) {
-  return route.ref.kind === 'id' ? <ProfileById id={route.ref.id} route={route} /> : <ProfileByHandle handle={route.ref.handle} route={route} />;
+  return route.ref.kind === 'id' ? (
+    <ProfileById id={route.ref.id} route={route} />
+  ) : (
+    <ProfileByHandle handle={route.ref.handle} route={route} />
+  );
 }
 
 function Frame({ title, children }: { title: string; children: React.ReactNode }) {
@@ -37,7 +41,8 @@ function Frame({ title, children }: { title: string; children: React.ReactNode }
 function ProfileById({ id, route }: { id: string; route: UserRoute }) {
   const q = useQuery(usersByIdsQuery([id]));
   const user = q.data?.items.find((u) => u.id === id) ?? null;
-  if (q.status === 'pending') return <Frame title="Profile">{<SkeletonList count={2} label="Loading the profile…" />}</Frame>;
+  if (q.status === 'pending')
+    return <Frame title="Profile">{<SkeletonList count={2} label="Loading the profile…" />}</Frame>;
   if (q.status === 'error')
     return (
       <Frame title="Profile">
@@ -47,7 +52,9 @@ function ProfileById({ id, route }: { id: string; route: UserRoute }) {
   if (!user)
     return (
       <Frame title="Profile">
-        <EmptyState title="This account was not found">The API did not return user {id}. It may be suspended or deleted, or the id is wrong.</EmptyState>
+        <EmptyState title="This account was not found">
+          The API did not return user {id}. It may be suspended or deleted, or the id is wrong.
+        </EmptyState>
       </Frame>
     );
   return <Profile user={user} route={route} />;
@@ -55,7 +62,8 @@ function ProfileById({ id, route }: { id: string; route: UserRoute }) {
 
 function ProfileByHandle({ handle, route }: { handle: string; route: UserRoute }) {
   const q = useQuery(handleQuery(handle));
-  if (q.status === 'pending') return <Frame title={`@${handle}`}>{<SkeletonList count={2} label={`Looking up @${handle}…`} />}</Frame>;
+  if (q.status === 'pending')
+    return <Frame title={`@${handle}`}>{<SkeletonList count={2} label={`Looking up @${handle}…`} />}</Frame>;
   if (q.status === 'error')
     return (
       <Frame title={`@${handle}`}>
@@ -92,7 +100,11 @@ function Profile({ user, route }: { user: User; route: UserRoute }) {
           { id: 'mentions', label: 'Mentions' },
         ]}
       >
-        {route.tab === 'posts' ? <Timeline user={user} route={route} /> : <Mentions user={user} land={arrivedOn === 'mentions'} />}
+        {route.tab === 'posts' ? (
+          <Timeline user={user} route={route} />
+        ) : (
+          <Mentions user={user} land={arrivedOn === 'mentions'} />
+        )}
       </Tabs>
     </div>
   );
@@ -104,7 +116,8 @@ function Timeline({ user, route }: { user: User; route: UserRoute }) {
   const summary = useMemo(() => summarizePages<CardPost>(query.data?.pages), [query.data]);
   // statusesCount counts replies too, and not the parents the API adds: a total only for the plain timeline with replies
   const expectedItems = includeReplies && !includeParentTweet ? user.statusesCount : null;
-  const set = (patch: Partial<Pick<UserRoute, 'includeReplies' | 'includeParentTweet'>>) => navigate({ ...route, ...patch }, { replace: true });
+  const set = (patch: Partial<Pick<UserRoute, 'includeReplies' | 'includeParentTweet'>>) =>
+    navigate({ ...route, ...patch }, { replace: true });
   return (
     <>
       <div className="toolbar" role="group" aria-label="Timeline options">
@@ -113,17 +126,32 @@ function Timeline({ user, route }: { user: User; route: UserRoute }) {
           Include replies
         </label>
         <label>
-          <input type="checkbox" checked={includeParentTweet} onChange={(e) => set({ includeParentTweet: e.target.checked })} />
+          <input
+            type="checkbox"
+            checked={includeParentTweet}
+            onChange={(e) => set({ includeParentTweet: e.target.checked })}
+          />
           Include the post each reply answers
         </label>
         <ExportButton
-          view={pagedExportView('timeline', { userId: user.id, includeReplies, includeParentTweet }, query, summary.items.length, {
-            title: `Posts by @${user.userName}`,
-            expectedItems,
-          })}
+          view={pagedExportView(
+            'timeline',
+            { userId: user.id, includeReplies, includeParentTweet },
+            query,
+            summary.items.length,
+            {
+              title: `Posts by @${user.userName}`,
+              expectedItems,
+            },
+          )}
         />
       </div>
-      <PostFeed query={query} summary={summary} label={`Posts by @${user.userName}`} empty={`@${user.userName} has no posts to show.`} />
+      <PostFeed
+        query={query}
+        summary={summary}
+        label={`Posts by @${user.userName}`}
+        empty={`@${user.userName} has no posts to show.`}
+      />
     </>
   );
 }
@@ -145,13 +173,19 @@ function Mentions({ user, land }: { user: User; land: boolean }) {
     if (landed.current || !ready || !root) return;
     landed.current = true;
     if (root.scrollTop > 0) return;
-    const tabs = root.querySelector<HTMLElement>(`#${CSS.escape(`user-${user.id}-tab-mentions`)}`)?.closest<HTMLElement>('.tabs');
+    const tabs = root
+      .querySelector<HTMLElement>(`#${CSS.escape(`user-${user.id}-tab-mentions`)}`)
+      ?.closest<HTMLElement>('.tabs');
     if (tabs) root.scrollBy({ top: tabs.getBoundingClientRect().top - root.getBoundingClientRect().top });
   }, [ready, scroller, user.id]);
   return (
     <>
       <div className="toolbar" role="group" aria-label="Mention options">
-        <ExportButton view={pagedExportView('mentions', { userName: user.userName }, query, summary.items.length, { title: `Posts mentioning @${user.userName}` })} />
+        <ExportButton
+          view={pagedExportView('mentions', { userName: user.userName }, query, summary.items.length, {
+            title: `Posts mentioning @${user.userName}`,
+          })}
+        />
       </div>
       <PostFeed
         query={query}
