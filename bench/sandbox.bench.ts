@@ -29,8 +29,8 @@ interface Ready {
 interface Server {
   ready: Ready;
   /** server CPU time so far, µs (user + system) */
-  cpu(): Promise<number>;
-  stop(): void;
+  cpu: () => Promise<number>;
+  stop: () => void;
 }
 
 async function serverProcess(): Promise<Server> {

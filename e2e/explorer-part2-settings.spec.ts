@@ -52,7 +52,7 @@ test('settings: mode, price table edit and reset, and a key that is never shown'
   await expect(page.getByText('Prices saved.')).toBeVisible();
   await expect(minimum).toHaveValue('30');
   const saved = await page.evaluate(() =>
-    (window as unknown as { skein: { settings: { get(): Promise<unknown> } } }).skein.settings.get(),
+    (window as unknown as { skein: { settings: { get: () => Promise<unknown> } } }).skein.settings.get(),
   );
   expect((saved as { data: { prices: { minimumPerCall: number } } }).data.prices.minimumPerCall).toBe(30);
   await page.getByRole('button', { name: 'Reset to defaults' }).click();

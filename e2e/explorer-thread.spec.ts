@@ -199,7 +199,9 @@ test('opening a thread buys its first page only; the second comes when the reade
   // a few frames after the rows arrived (where the near-end check runs), and the round trip of a call
   for (let i = 0; i < 3; i++)
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  await page.evaluate(() => (window as unknown as { skein: { app: { info(): Promise<unknown> } } }).skein.app.info());
+  await page.evaluate(() =>
+    (window as unknown as { skein: { app: { info: () => Promise<unknown> } } }).skein.app.info(),
+  );
   expect(await threadCalls()).toBe(1);
   await page.locator('main').evaluate((m) => m.scrollTo(0, m.scrollHeight));
   await expect.poll(threadCalls).toBe(2);

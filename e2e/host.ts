@@ -62,26 +62,26 @@ export interface BridgeCall {
 
 export interface SkeinApp {
   page: Page;
-  close(): Promise<void>;
+  close: () => Promise<void>;
   /** where settings, usage and caches live for this run */
   userDataDir: string;
   /** base URL of the demo sandbox (started on demand) for its control plane; null when pointed at `apiBaseUrl` */
-  sandboxUrl(): Promise<string | null>;
+  sandboxUrl: () => Promise<string | null>;
   /** what the next "Save as" dialog answers: a path, or null for Cancel */
-  setSavePath(path: string | null): Promise<void>;
+  setSavePath: (path: string | null) => Promise<void>;
   /** the save dialogs main has opened so far */
-  saveRequests(): readonly SaveRequest[];
+  saveRequests: () => readonly SaveRequest[];
   /** URLs main handed to the system browser (recorded, not opened) */
-  openedExternally(): readonly string[];
+  openedExternally: () => readonly string[];
   /** push an event from main to the renderer, as the native menu does */
-  emit<E extends EventName>(name: E, payload: EventPayload<E>): Promise<void>;
+  emit: <E extends EventName>(name: E, payload: EventPayload<E>) => Promise<void>;
   /** unexpected failures inside main handlers (bugs), as the app would log them */
-  internalErrors(): readonly unknown[];
+  internalErrors: () => readonly unknown[];
   // --- the unforgeable confirmation (main's native dialog in the app): a test double ---
   /** what the user answers main's next confirmation dialogs (default: yes, as a user who clicks OK) */
-  setConfirmAnswer(answer: boolean): Promise<void>;
+  setConfirmAnswer: (answer: boolean) => Promise<void>;
   /** the confirmations main has asked for so far */
-  confirmRequests(): readonly ConfirmRequest[];
+  confirmRequests: () => readonly ConfirmRequest[];
 }
 
 /** Chromium to run: `SKEIN_CHROMIUM`, else Debian's `/usr/bin/chromium`, else Playwright's own browser. */
@@ -152,7 +152,7 @@ export async function launchApp(options: LaunchOptions = {}): Promise<SkeinApp> 
       ([event, ack]) => {
         const w = window as unknown as Record<string, unknown>;
         w[ack] = new Promise<void>((done) => {
-          const off = window.skein!.events.on(event as EventName, () => {
+          const off = window.skein!.events.on(event, () => {
             off();
             done();
           });

@@ -33,11 +33,7 @@ type Bridge = Record<
   >
 >;
 const bridge = (page: Page, ns: string, fn: string, input?: unknown) =>
-  page.evaluate(([n, f, i]) => (window as unknown as { skein: Bridge }).skein[n as string]![f as string]!(i), [
-    ns,
-    fn,
-    input,
-  ] as const);
+  page.evaluate(([n, f, i]) => (window as unknown as { skein: Bridge }).skein[n]![f]!(i), [ns, fn, input] as const);
 
 async function openPost(app: SkeinApp, category: HostileCategory, id = '1900000000000000009') {
   server.use(category);

@@ -85,7 +85,7 @@ test('npm run web: the printed URL opens Skein in demo mode; exports and links w
   const tab = await popup;
   await tab.waitForLoadState();
   expect(tab.url()).toBe('https://example.org/a?b=1');
-  expect(await tab.evaluate(() => window.opener)).toBeNull();
+  expect(await tab.evaluate(() => window.opener === null)).toBe(true);
   await tab.close();
 
   // an export is written inside the exports folder, under the name Skein suggests

@@ -95,13 +95,13 @@ export interface BenchApp {
   examples: DemoExamples;
   /** the demo sandbox's control plane; null under Electron (the app's own sandbox is out of reach) */
   sandboxUrl: string | null;
-  ledger(): Promise<Ledger | null>;
+  ledger: () => Promise<Ledger | null>;
   /** heap after a forced GC, MiB */
-  heap(): Promise<{ usedMb: number; jsHeapUsedMb: number | null }>;
+  heap: () => Promise<{ usedMb: number; jsHeapUsedMb: number | null }>;
   /** a fresh renderer (reload): empty query cache; main, its response store and the sandbox stay */
-  reload(): Promise<void>;
-  goto(hash: string): Promise<void>;
-  close(): Promise<void>;
+  reload: () => Promise<void>;
+  goto: (hash: string) => Promise<void>;
+  close: () => Promise<void>;
 }
 
 export interface OpenOptions {
@@ -131,7 +131,7 @@ export async function openApp(options: OpenOptions): Promise<BenchApp> {
   await cdp.send('Performance.enable');
   const examples = await page.evaluate(async () => {
     const res = (await (
-      window as unknown as { skein: { demo: { examples(): Promise<unknown> } } }
+      window as unknown as { skein: { demo: { examples: () => Promise<unknown> } } }
     ).skein.demo.examples()) as { ok: boolean; data: unknown };
     if (!res.ok) throw new Error('no demo examples');
     return res.data;
@@ -201,9 +201,9 @@ export async function preloadThread(
         window as unknown as {
           skein: {
             api: {
-              call(
+              call: (
                 i: unknown,
-              ): Promise<{ ok: boolean; data: { items: unknown[]; paging: { nextCursor: string | null } | null } }>;
+              ) => Promise<{ ok: boolean; data: { items: unknown[]; paging: { nextCursor: string | null } | null } }>;
             };
           };
         }

@@ -69,7 +69,7 @@ async function mainDirect(pages: number): Promise<DirectResult> {
     return answer;
   };
   const core = createCore({
-    fetch: timedFetch as typeof fetch,
+    fetch: timedFetch,
     userDataDir: dir,
     secretStorage: memorySecretStorage(),
     openExternal: async () => {},

@@ -20,7 +20,7 @@ async function samplePostIds(app: BenchApp, n: number): Promise<string[]> {
     async ({ postId, n }) => {
       const api = (
         window as unknown as {
-          skein: { api: { call(i: unknown): Promise<{ ok: boolean; data: { items: Array<{ id: string }> } }> } };
+          skein: { api: { call: (i: unknown) => Promise<{ ok: boolean; data: { items: Array<{ id: string }> } }> } };
         }
       ).skein.api;
       const res = await api.call({

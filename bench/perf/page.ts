@@ -49,7 +49,7 @@ export interface Probe {
   supported: { longtask: boolean; loaf: boolean; event: boolean };
   /** api.calls sent and not answered yet */
   inFlight: number;
-  reset(): void;
+  reset: () => void;
 }
 
 declare global {
@@ -66,7 +66,7 @@ export function probeSource(): string {
 
 export function installProbe(): void {
   if (window.__bench) return;
-  const types = (PerformanceObserver.supportedEntryTypes ?? []) as readonly string[];
+  const types = PerformanceObserver.supportedEntryTypes ?? [];
   const probe: Probe = {
     calls: [],
     itemsByOperation: {},
@@ -173,7 +173,7 @@ export function installProbe(): void {
       type,
       buffered: false,
       ...extra,
-    } as PerformanceObserverInit);
+    });
   };
   observe('longtask', (e) => probe.longTasks.push({ start: e.startTime, duration: e.duration }));
   observe('long-animation-frame', (e) => {

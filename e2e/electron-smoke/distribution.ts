@@ -45,7 +45,7 @@ function distribution(platform: string, version: string, script: string): Buffer
 export interface Mirror {
   url: string;
   requests: string[];
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 /** Serves `files` (name → bytes) under `/v<version>/` on 127.0.0.1, with their SHASUMS256.txt; 404 for anything else. */

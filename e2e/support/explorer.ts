@@ -9,7 +9,7 @@ import type { DemoExamples } from '../../src/shared/ipc/app';
 /** The sandbox's showcase ids, through the app's own bridge. */
 export async function demoExamples(page: Page): Promise<DemoExamples> {
   const res = await page.evaluate(() =>
-    (window as unknown as { skein: { demo: { examples(): Promise<unknown> } } }).skein.demo.examples(),
+    (window as unknown as { skein: { demo: { examples: () => Promise<unknown> } } }).skein.demo.examples(),
   );
   const env = res as { ok: boolean; data: DemoExamples | null };
   if (!env.ok || !env.data) throw new Error(`no demo examples: ${JSON.stringify(res)}`);
@@ -85,7 +85,7 @@ export function main(page: Page) {
 }
 
 /** The sandbox's control plane (faults, request log, ledger) of a launched app. */
-export async function sandbox(app: { sandboxUrl(): Promise<string | null> }) {
+export async function sandbox(app: { sandboxUrl: () => Promise<string | null> }) {
   const base = await app.sandboxUrl();
   if (!base) throw new Error('this app runs without the demo sandbox');
   const call = async (method: string, path: string, body?: unknown) => {
@@ -130,7 +130,7 @@ export interface PostLike {
 export async function apiCall(page: Page, operation: string, params: Record<string, string | number | boolean>) {
   const res = (await page.evaluate(
     ({ operation, params }) =>
-      (window as unknown as { skein: { api: { call(i: unknown): Promise<unknown> } } }).skein.api.call({
+      (window as unknown as { skein: { api: { call: (i: unknown) => Promise<unknown> } } }).skein.api.call({
         operation,
         params,
       }),

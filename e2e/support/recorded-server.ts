@@ -122,7 +122,11 @@ function answer(path: string, q: URLSearchParams): { status: number; body: Json 
   }
 }
 
-export async function startRecordedServer(): Promise<{ baseUrl: string; requests: string[]; close(): Promise<void> }> {
+export async function startRecordedServer(): Promise<{
+  baseUrl: string;
+  requests: string[];
+  close: () => Promise<void>;
+}> {
   const requests: string[] = [];
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');

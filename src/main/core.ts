@@ -27,7 +27,7 @@ export interface SandboxHandle {
   baseUrl: string;
   port: number;
   examples: DemoExamples;
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 export type StartSandbox = (options: { port: number }) => Promise<SandboxHandle>;
 
@@ -41,8 +41,8 @@ export interface SaveRequest {
 export type ChooseSavePath = (request: SaveRequest) => Promise<string | null>;
 
 export interface Logger {
-  error(message: string, error?: unknown): void;
-  warn(message: string): void;
+  error: (message: string, error?: unknown) => void;
+  warn: (message: string) => void;
 }
 
 export interface CoreDeps {
@@ -50,7 +50,7 @@ export interface CoreDeps {
   userDataDir: string;
   secretStorage: SecretStorage;
   /** hands an http(s) URL to the system browser */
-  openExternal(url: string): Promise<void>;
+  openExternal: (url: string) => Promise<void>;
   app: AppIdentity;
   /** point Skein at any server speaking the API (e2e host, `--api-base-url`); live mode */
   apiBaseUrl?: string | undefined;
@@ -65,7 +65,7 @@ export interface CoreDeps {
    */
   confirm?: Confirm;
   /** pushes an event to every renderer */
-  emit(name: EventName, payload: EventPayload<EventName>): void;
+  emit: (name: EventName, payload: EventPayload<EventName>) => void;
   /** taskbar progress and "export finished" notifications (absent in tests and the e2e host) */
   exportPlatform?: ExportPlatform;
   fetch?: typeof fetch;
@@ -78,16 +78,16 @@ export interface Core {
   /** settings, key store, usage meter and the API client (`client.fetchPage`, `client.loadedPages`) */
   client: ClientServices;
   /** a window closed or reloaded: cancel what it started */
-  onSenderGone(senderId: number): void;
+  onSenderGone: (senderId: number) => void;
   /** the demo sandbox, started on first use; null when Skein points at another server */
-  sandbox(): Promise<SandboxHandle | null>;
+  sandbox: () => Promise<SandboxHandle | null>;
   /** where the page may load images and media from (the app protocol's CSP): https unless turned off, and the sandbox's exact origin */
-  mediaPolicy(): Promise<MediaPolicy>;
-  dispose(): Promise<void>;
+  mediaPolicy: () => Promise<MediaPolicy>;
+  dispose: () => Promise<void>;
 }
 
 /** A value computed on first use, once, even under concurrent callers; a failure is retried next time. */
-export function lazy<T>(start: () => Promise<T>): { get(): Promise<T>; peek(): Promise<T> | undefined } {
+export function lazy<T>(start: () => Promise<T>): { get: () => Promise<T>; peek: () => Promise<T> | undefined } {
   let pending: Promise<T> | undefined;
   return {
     get() {

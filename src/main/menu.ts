@@ -10,7 +10,7 @@ export interface MenuOptions {
   appName: string;
   platform: NodeJS.Platform;
   /** delivers a command to the focused Skein window */
-  send(command: MenuCommand): void;
+  send: (command: MenuCommand) => void;
   /** show developer tools (not in packaged builds) */
   developer: boolean;
 }

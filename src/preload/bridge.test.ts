@@ -18,8 +18,8 @@ describe('buildBridge', () => {
   it('routes a call to its channel with the input untouched', async () => {
     const invoke = vi.fn(async () => ({ ok: true, data: 'x' }));
     const bridge = buildBridge(bridgeLayout(), invoke, vi.fn()) as {
-      app: { info(): Promise<unknown> };
-      api: { call(i: unknown): Promise<unknown> };
+      app: { info: () => Promise<unknown> };
+      api: { call: (i: unknown) => Promise<unknown> };
     };
     await bridge.app.info();
     await bridge.api.call({ operation: 'trends', params: {} });
@@ -39,7 +39,7 @@ describe('buildBridge', () => {
     const off = vi.fn();
     const subscribe = vi.fn(() => off);
     const bridge = buildBridge(bridgeLayout(), vi.fn(), subscribe) as {
-      events: { on(n: unknown, cb: unknown): () => void };
+      events: { on: (n: unknown, cb: unknown) => () => void };
     };
     const cb = vi.fn();
     const unsubscribe = bridge.events.on('menu', cb);

@@ -29,7 +29,7 @@ export function guardContents(
   origins: readonly string[],
   openExternal: (url: string) => void,
 ): void {
-  const refuse = (event: { preventDefault(): void }, url: string) => {
+  const refuse = (event: { preventDefault: () => void }, url: string) => {
     if (isAllowedNavigation(url, origins)) return;
     event.preventDefault();
     const external = externalTarget(url);

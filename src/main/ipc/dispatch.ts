@@ -24,7 +24,7 @@ import {
 export interface Dispatcher {
   /** every channel of the contract, in declaration order */
   readonly channels: readonly string[];
-  dispatch(channel: string, input: unknown, ctx: HandlerContext): Promise<Envelope<unknown>>;
+  dispatch: (channel: string, input: unknown, ctx: HandlerContext) => Promise<Envelope<unknown>>;
 }
 
 export interface DispatcherOptions {

@@ -67,7 +67,7 @@ describe('serveAsset', () => {
 });
 
 describe('CONTENT_SECURITY_POLICY', () => {
-  const directives = Object.fromEntries(
+  const directives: Record<string, string[]> = Object.fromEntries(
     CONTENT_SECURITY_POLICY.split(';').map((d) => {
       const [name, ...values] = d.trim().split(/\s+/);
       return [name, values];

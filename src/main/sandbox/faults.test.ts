@@ -89,7 +89,7 @@ describe('per-request faults', () => {
     const a = await c.get(TRENDS, fault('truncate'));
     expect(a.status).toBe(200);
     expect(a.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(() => JSON.parse(a.text)).toThrow();
+    expect((): unknown => JSON.parse(a.text)).toThrow();
     expect(a.text.startsWith('{"status":"success"')).toBe(true);
     const b = await c.get(TRENDS, fault('non-json'));
     expect(b.status).toBe(200);

@@ -71,12 +71,10 @@ export function parseFaults(spec: string): Fault[] {
       const eq = p.indexOf('=');
       params[(eq < 0 ? p : p.slice(0, eq)).trim().toLowerCase()] = eq < 0 ? 'true' : p.slice(eq + 1).trim();
     }
-    if ('ms' in params && !/^\d+$/.test(params.ms as string))
-      throw new FaultSyntaxError(`${name}: ms must be a whole number`);
-    if ('retry-after' in params && !/^\d+$/.test(params['retry-after'] as string))
+    if ('ms' in params && !/^\d+$/.test(params.ms)) throw new FaultSyntaxError(`${name}: ms must be a whole number`);
+    if ('retry-after' in params && !/^\d+$/.test(params['retry-after']))
       throw new FaultSyntaxError(`${name}: retry-after must be whole seconds`);
-    if ('n' in params && !/^[1-9]\d{0,2}$/.test(params.n as string))
-      throw new FaultSyntaxError(`${name}: n must be 1-999`);
+    if ('n' in params && !/^[1-9]\d{0,2}$/.test(params.n)) throw new FaultSyntaxError(`${name}: n must be 1-999`);
     out.push({ name: name as FaultName, params });
   }
   return out;

@@ -41,7 +41,7 @@ export interface SandboxState {
   requiredKey: string | undefined;
   /** sockets of requests that will never be answered (`hang`), destroyed on close */
   hanging: Set<Socket>;
-  sleep(ms: number): Promise<void>;
+  sleep: (ms: number) => Promise<void>;
   /**
    * Serialized answers by request URL: the world is immutable, so an answer without quirks and
    * not tied to the clock is rendered once. Kept as UTF-8 bytes: writing a non-ASCII string costs
@@ -52,7 +52,7 @@ export interface SandboxState {
 
 type AnyOutcome =
   | { notFound: string }
-  | (({ sequence: Sequence; render(i: number): unknown } | { data: unknown } | { items: unknown[] }) & {
+  | (({ sequence: Sequence; render: (i: number) => unknown } | { data: unknown } | { items: unknown[] }) & {
       volatile?: true;
     });
 

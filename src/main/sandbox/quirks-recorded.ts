@@ -8,6 +8,7 @@
 import { OPERATIONS, type OperationId } from '../../shared/api';
 import { longText } from '../../shared/api/fixtures/recorded';
 import type { QuirkName } from './faults';
+import { scalarText } from '../../shared/scalar-text';
 
 type Body = Record<string, unknown>;
 type Shape = (body: Body, ctx: { op: OperationId; now: number; params: Record<string, unknown> }) => Body;
@@ -61,7 +62,7 @@ export function recordedUserShape(u: Body, position: number): Body {
     return {
       ...out,
       description: '',
-      profile_bio: { ...bio, description: String(bio.description ?? u.description ?? '') },
+      profile_bio: { ...bio, description: scalarText(bio.description ?? u.description) },
     };
   return out;
 }
@@ -78,7 +79,7 @@ function recordedMedia(p: Body, video: boolean): Body {
   const extended = media.map((m, k) => {
     const result = isObj(m.media_results) && isObj(m.media_results.result) ? m.media_results.result : {};
     const info = isObj(result.media_info) ? result.media_info : {};
-    const url = String(info.original_img_url ?? '');
+    const url = scalarText(info.original_img_url);
     const base: Body = {
       display_url: m.display_url,
       expanded_url: m.expanded_url,
@@ -227,7 +228,7 @@ function documentedSpace(b: Body, params: Record<string, unknown>): Body {
     status: b.status,
     msg: b.msg,
     data: {
-      id: String(params.space_id ?? ''),
+      id: scalarText(params.space_id),
       title: m.title ?? '',
       state: SPACE_STATES[state] ?? state,
       created_at: m.start,

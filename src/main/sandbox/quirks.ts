@@ -7,6 +7,7 @@ import { OPERATIONS, type OperationId } from '../../shared/api';
 import type { QuirkName } from './faults';
 import { RECORDED_SHAPES } from './quirks-recorded';
 import { WOEIDS } from './world/trends';
+import { scalarText } from '../../shared/scalar-text';
 
 type Body = Record<string, unknown>;
 type Shape = (body: Body, ctx: { op: OperationId; now: number; params: Record<string, unknown> }) => Body;
@@ -42,7 +43,7 @@ const SHAPES: Partial<Record<QuirkName, Shape>> = {
         name: t.name,
         target: { query: t.query },
         rank: k + 1,
-        meta_description: t.tweet_volume ? `${String(t.tweet_volume)} posts` : null,
+        meta_description: t.tweet_volume ? `${scalarText(t.tweet_volume)} posts` : null,
       },
     }));
     return {

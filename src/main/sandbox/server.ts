@@ -42,7 +42,7 @@ export interface Sandbox {
   baseUrl: string;
   port: number;
   examples: DemoExamples;
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 export const DEFAULT_SEED = 1;
@@ -52,7 +52,7 @@ export interface BuiltSandbox {
   state: SandboxState;
   size: WorldSize;
   /** stop timers and drop never-answered requests */
-  shutdown(): void;
+  shutdown: () => void;
 }
 
 /** Build the app without listening (tests may `inject`). */

@@ -14,8 +14,8 @@ export interface Answer<T = unknown> {
 
 export interface Client {
   sandbox: Sandbox;
-  get<T = Record<string, unknown>>(path: string, headers?: Record<string, string>): Promise<Answer<T>>;
-  control<T = unknown>(method: string, path: string, body?: unknown): Promise<Answer<T>>;
+  get: <T = Record<string, unknown>>(path: string, headers?: Record<string, string>) => Promise<Answer<T>>;
+  control: <T = unknown>(method: string, path: string, body?: unknown) => Promise<Answer<T>>;
 }
 
 export function client(sandbox: Sandbox): Client {

@@ -17,7 +17,7 @@ export interface SandboxThread {
   baseUrl: string;
   port: number;
   examples: DemoExamples;
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 export interface ThreadOptions {

@@ -16,11 +16,11 @@ export type AvailableOperationId = {
 /** the items of a paged view, in order, by index */
 export interface Sequence {
   readonly length: number;
-  get(k: number): number;
+  get: (k: number) => number;
 }
 
 type Success<K extends OperationId> = (Operations[K]['paged'] extends true
-  ? { sequence: Sequence; render(i: number): unknown }
+  ? { sequence: Sequence; render: (i: number) => unknown }
   : Operations[K]['collectionKey'] extends 'data'
     ? { data: unknown }
     : { items: unknown[] }) & {

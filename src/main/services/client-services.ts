@@ -28,7 +28,7 @@ export interface ClientServicesDeps {
   userDataDir: string;
   secretStorage: SecretStorage;
   /** the embedded sandbox's base URL (demo mode); may start it */
-  demoBaseUrl(): Promise<string>;
+  demoBaseUrl: () => Promise<string>;
   fetch: FetchLike;
   clock?: Clock;
   random?: () => number;
@@ -53,16 +53,16 @@ export interface ClientServices {
   logger: Logger;
   /** key loaded from disk; every handler waits for it */
   ready: Promise<void>;
-  mode(): Mode;
-  settings(): Settings;
-  credentials(): Promise<CredentialsStatus>;
-  updateSettings(patch: Partial<Settings>): Promise<Settings>;
-  setKey(key: string): Promise<CredentialsStatus>;
-  clearKey(): Promise<CredentialsStatus>;
+  mode: () => Mode;
+  settings: () => Settings;
+  credentials: () => Promise<CredentialsStatus>;
+  updateSettings: (patch: Partial<Settings>) => Promise<Settings>;
+  setKey: (key: string) => Promise<CredentialsStatus>;
+  clearKey: () => Promise<CredentialsStatus>;
   /** a window closed or reloaded: cancel what it started */
-  onSenderGone(senderId: number): void;
+  onSenderGone: (senderId: number) => void;
   /** the user asked to try now: drop the rate-limit pause of the base URL in use */
-  clearPause(): Promise<boolean>;
+  clearPause: () => Promise<boolean>;
 }
 
 /** demo mode talks to the local sandbox: no pacing */

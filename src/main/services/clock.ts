@@ -4,11 +4,11 @@
  */
 export interface Clock {
   /** epoch milliseconds */
-  now(): number;
+  now: () => number;
   /** a guard (timeout, deadline): run `fn` after `ms`; returns a function that cancels it */
-  setTimer(ms: number, fn: () => void): () => void;
+  setTimer: (ms: number, fn: () => void) => () => void;
   /** a wait (backoff, pacing): resolves after `ms`; rejects with the signal's reason when aborted first */
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 /** `sleep` built on `setTimer`, for clocks whose waits are ordinary timers. */

@@ -7,17 +7,17 @@
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 export interface Logger {
-  debug(message: string, detail?: unknown): void;
-  info(message: string, detail?: unknown): void;
-  warn(message: string, detail?: unknown): void;
-  error(message: string, detail?: unknown): void;
+  debug: (message: string, detail?: unknown) => void;
+  info: (message: string, detail?: unknown) => void;
+  warn: (message: string, detail?: unknown) => void;
+  error: (message: string, detail?: unknown) => void;
 }
 
 export interface LoggerOptions {
   /** where finished lines go (console, a file, a test array) */
-  write(line: string, level: LogLevel): void;
+  write: (line: string, level: LogLevel) => void;
   /** the secrets to cut out, asked at each line (the key can change) */
-  secrets(): Iterable<string>;
+  secrets: () => Iterable<string>;
   level?: LogLevel;
   now?: () => number;
 }

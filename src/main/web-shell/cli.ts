@@ -74,7 +74,7 @@ export const USAGE = `Usage: npm run web -- [--port N] [--host ADDR] [--no-open]
 export interface RunningWebShell {
   shell: WebShell;
   core: Core;
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 function appVersion(): string {

@@ -52,7 +52,7 @@ function fakePage(options: { permission?: string; open?: boolean; status?: numbe
     string,
     Record<string, (input?: unknown) => Promise<unknown>>
   > & {
-    events: { on(name: string, cb: (p: unknown) => void): () => void };
+    events: { on: (name: string, cb: (p: unknown) => void) => () => void };
   };
   const live = () => vi.waitFor(() => expect(attributes.get('data-skein-events')).toBe('live'));
   return {
@@ -168,7 +168,7 @@ describe('the desktop menu shortcuts in the browser shell', () => {
     const bridge = installWebBridge(win, buildBridge, bridgeLayout(), '/e', 'data-x', [
       { key: 'e', shift: false, command: 'export' },
     ]) as {
-      events: { on(name: string, cb: (p: unknown) => void): () => void };
+      events: { on: (name: string, cb: (p: unknown) => void) => () => void };
     };
     const seen: unknown[] = [];
     bridge.events.on('menu', (p) => seen.push(p));

@@ -25,19 +25,19 @@ export type StreamMessage =
 
 interface PageGlobals {
   fetch: typeof fetch;
-  crypto: { randomUUID(): string };
+  crypto: { randomUUID: () => string };
   document: {
     title: string;
-    documentElement: { setAttribute(n: string, v: string): void; removeAttribute(n: string): void };
+    documentElement: { setAttribute: (n: string, v: string) => void; removeAttribute: (n: string) => void };
   };
   Notification?: {
     permission: string;
-    requestPermission(): Promise<string>;
+    requestPermission: () => Promise<string>;
     new (title: string, options: { body: string }): unknown;
   };
-  open(url: string, target: string, features: string): unknown;
-  addEventListener(type: string, listener: (event: KeyLike) => void, capture?: boolean): void;
-  setTimeout(fn: () => void, ms: number): unknown;
+  open: (url: string, target: string, features: string) => unknown;
+  addEventListener: (type: string, listener: (event: KeyLike) => void, capture?: boolean) => void;
+  setTimeout: (fn: () => void, ms: number) => unknown;
 }
 
 type Build = typeof buildBridge;
@@ -48,7 +48,7 @@ interface KeyLike {
   metaKey?: boolean;
   shiftKey?: boolean;
   altKey?: boolean;
-  preventDefault?(): void;
+  preventDefault?: () => void;
 }
 
 /**

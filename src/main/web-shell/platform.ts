@@ -108,7 +108,7 @@ export async function openInBrowser(url: string): Promise<(() => Promise<void>) 
         ? ['explorer.exe', [file]]
         : ['xdg-open', [file]];
   const opened = await new Promise<boolean>((done) => {
-    const child = spawn(command, args as string[], { stdio: 'ignore', detached: true });
+    const child = spawn(command, args, { stdio: 'ignore', detached: true });
     child.once('error', () => done(false));
     child.once('spawn', () => {
       child.unref();

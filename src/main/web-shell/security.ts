@@ -69,14 +69,14 @@ export interface Gate {
   /** `http://host:port`, the only Origin a bridge call may come from */
   readonly origin: string;
   /** the Host header names the bound host:port */
-  hostOk(host: string | undefined): boolean;
+  hostOk: (host: string | undefined) => boolean;
   /** Host header and secret cookie: every request */
-  check(req: GateRequest): GateVerdict;
+  check: (req: GateRequest) => GateVerdict;
   /** the above, plus the caller's Origin must be the shell's own: every bridge request */
-  checkBridge(req: GateRequest): GateVerdict;
+  checkBridge: (req: GateRequest) => GateVerdict;
   /** the secret of the printed URL, exchanged once for the cookie */
-  checkSecret(given: string | null): boolean;
-  cookie(): string;
+  checkSecret: (given: string | null) => boolean;
+  cookie: () => string;
 }
 
 export function createGate(options: { host: string; port: number; secret: string }): Gate {

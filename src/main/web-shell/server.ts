@@ -56,10 +56,13 @@ export interface WebShell {
   readonly origin: string;
   readonly port: number;
   /** pushes a contract event to every open page */
-  emit<E extends EventName>(name: E, payload: EventPayload<E>): void;
+  emit: <E extends EventName>(name: E, payload: EventPayload<E>) => void;
   /** taskbar progress and notifications of exports, for the core's `exportPlatform` */
-  platform: { setProgress(value: number | 'indeterminate' | null): void; notify(title: string, body: string): void };
-  close(): Promise<void>;
+  platform: {
+    setProgress: (value: number | 'indeterminate' | null) => void;
+    notify: (title: string, body: string) => void;
+  };
+  close: () => Promise<void>;
 }
 
 /** Refuses what the shell must never do; returns the host to bind. */

@@ -3,6 +3,7 @@ import { SkeinError } from '../../shared/errors';
 import { ErrorState } from '../components/ErrorState';
 import { ViewScrollContext } from '../components/view-scroll';
 import { useUi } from '../state/ui';
+import { scalarText } from '../../shared/scalar-text';
 
 /**
  * The `<main>` landmark and scroll container of one page, with the column's
@@ -103,7 +104,8 @@ class ViewErrorBoundary extends Component<{ children: ReactNode }, { error: unkn
   }
   override render() {
     if (this.state.error) {
-      const msg = this.state.error instanceof Error ? this.state.error.message : String(this.state.error);
+      const msg =
+        this.state.error instanceof Error ? this.state.error.message : scalarText(this.state.error, 'Unknown error');
       return (
         <div className="view">
           <header className="view__header">

@@ -79,7 +79,7 @@ export function createCallApi(client: SkeinClient, newId: () => string = default
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
       const clean: Record<string, string | number | boolean> = {};
-      for (const [k, v] of Object.entries(params as Record<string, unknown>)) {
+      for (const [k, v] of Object.entries(params)) {
         if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') clean[k] = v;
       }
       const out = await client.api.call({

@@ -131,7 +131,7 @@ describe('segmentText against hostile indices (issue 21)', () => {
                   : { text: e.word, indices: e.indices };
             entities[e.kind]?.push(entry);
           }
-          const segs = segmentText(text, entities as EntitiesLike);
+          const segs = segmentText(text, entities);
           // every segment's text is found in order in the text: nothing invented, nothing reordered
           let at = 0;
           for (const s of segs) {

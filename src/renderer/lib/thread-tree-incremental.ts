@@ -83,10 +83,10 @@ export class IncrementalThreadTree<P extends ThreadPost> {
       this.roots.push(node);
       return;
     }
-    let parent = this.nodes.get(parentId!) ?? this.missing.get(parentId!);
+    let parent = this.nodes.get(parentId) ?? this.missing.get(parentId);
     if (!parent) {
-      parent = this.node(parentId!, null);
-      this.missing.set(parentId!, parent);
+      parent = this.node(parentId, null);
+      this.missing.set(parentId, parent);
     }
     for (let a: Node<P> | null = parent; a; a = a.parent) {
       if (a === node) {

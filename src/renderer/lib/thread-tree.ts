@@ -56,12 +56,12 @@ export function buildThreadTree<P extends ThreadPost>(focalId: string, posts: re
       roots.push(node);
       continue;
     }
-    let parent = nodes.get(parentId!);
+    let parent = nodes.get(parentId);
     if (!parent) {
-      parent = missing.get(parentId!);
+      parent = missing.get(parentId);
       if (!parent) {
-        parent = { id: parentId!, post: null, parent: null, children: [], descendants: 0, row: undefined };
-        missing.set(parentId!, parent);
+        parent = { id: parentId, post: null, parent: null, children: [], descendants: 0, row: undefined };
+        missing.set(parentId, parent);
       }
     }
     node.parent = parent;

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { MAX_IDS_PER_CALL, operation, type OperationId, type ParamSpec } from './catalog';
+import { scalarText } from '../scalar-text';
 
 const ID_LIST = /^\d+(,\d+)*$/;
 
@@ -91,7 +92,7 @@ export function toQueryString(id: OperationId, params: Record<string, unknown>):
   for (const p of operation(id).params) {
     const v = params[p.name];
     if (v === undefined || v === null || v === '') continue;
-    q.set(p.name, String(v));
+    q.set(p.name, scalarText(v));
   }
   return q.toString();
 }

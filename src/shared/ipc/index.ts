@@ -18,7 +18,7 @@ export const contract = {
 export type Contract = typeof contract;
 export type SkeinBridge = BridgeOf<Contract> & {
   /** subscribe to an event from main; returns an unsubscribe function */
-  events: { on<E extends EventName>(name: E, cb: (payload: EventPayload<E>) => void): () => void };
+  events: { on: <E extends EventName>(name: E, cb: (payload: EventPayload<E>) => void) => () => void };
 };
 export type SkeinClient = ClientOf<Contract>;
 export type Handlers = HandlersOf<Contract>;

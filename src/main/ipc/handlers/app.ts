@@ -22,11 +22,11 @@ export interface AppIdentity {
 export interface AppHandlerDeps {
   identity: AppIdentity;
   /** the mode Skein runs in right now (settings may change it) */
-  mode(): Mode | Promise<Mode>;
+  mode: () => Mode | Promise<Mode>;
   /** hands a URL to the OS; only ever called with an http(s) URL */
-  openExternal(url: string): Promise<void>;
+  openExternal: (url: string) => Promise<void>;
   /** the demo sandbox's showcase, starting the sandbox if needed; null in live mode */
-  demoExamples(): Promise<DemoExamples | null>;
+  demoExamples: () => Promise<DemoExamples | null>;
   /** main's own dialog: an http: link opens only after the user says yes (absent: refused) */
   confirm?: Confirm;
 }

@@ -30,15 +30,15 @@ afterEach(async () => {
 interface Setup {
   sandbox: Sandbox;
   dir: string;
-  call<T = unknown>(channel: string, input?: unknown, senderId?: number): Promise<Envelope<T>>;
+  call: <T = unknown>(channel: string, input?: unknown, senderId?: number) => Promise<Envelope<T>>;
   /** every envelope the bridge returned, as JSON */
   outputs: string[];
   logs: string[];
-  fault(spec: string | undefined): void;
-  ledger(): Promise<{
+  fault: (spec: string | undefined) => void;
+  ledger: () => Promise<{
     totals: { calls: number; credits: number; byOperation: Record<string, { calls: number; credits: number }> };
   }>;
-  requests(): Promise<Array<{ key: string; url: string }>>;
+  requests: () => Promise<Array<{ key: string; url: string }>>;
 }
 
 async function setup(

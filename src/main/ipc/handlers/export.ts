@@ -31,22 +31,22 @@ export interface ExportFeatureDeps {
   stateDir: string;
   source: PageSource;
   clock: Clock;
-  context(): ExportContext | Promise<ExportContext>;
-  prices?(): PriceTable;
+  context: () => ExportContext | Promise<ExportContext>;
+  prices?: () => PriceTable;
   chooseSavePath: ChooseExportPath;
   /** asks the user in main: a resume with looser caps than the job's, or none */
   confirm?: Confirm;
   /** pushes a job update to the renderer (`export` event) */
-  emit?(job: ExportJob): void;
+  emit?: (job: ExportJob) => void;
   /** taskbar progress and notifications (absent in tests and the e2e host) */
   platform?: ExportPlatform;
-  onInternalError?(error: unknown): void;
+  onInternalError?: (error: unknown) => void;
 }
 
 export interface ExportFeature {
   handlers: ExportHandlers;
   service: ExportService;
-  dispose(): Promise<void>;
+  dispose: () => Promise<void>;
 }
 
 const FILTERS: Record<ExportFormat, { name: string; extensions: string[] }> = {

@@ -14,7 +14,7 @@ const FakerClass = english.constructor as typeof Faker;
 export interface SeededFaker {
   faker: Faker;
   /** reseed from a key; everything drawn afterwards is a function of the key */
-  seed(...key: readonly (number | string)[]): void;
+  seed: (...key: readonly (number | string)[]) => void;
   rng: Rng;
 }
 

@@ -94,7 +94,7 @@ export function buildGraph(seed: number, size: WorldSize, followers: Int32Array)
     const age = bigAge - ((k + 1 + rng.next() * 0.9) / (replies + 1)) * (bigAge - MINUTE);
     const r = rng.next();
     const parent = k === 0 || r < 0.15 ? bigRoot : (big[k - 1 - Math.floor(rng.next() ** 3 * k)] as number);
-    big.push(push(age, r > 0.95 ? (d.author[bigRoot] as number) : author(), parent, -1));
+    big.push(push(age, r > 0.95 ? d.author[bigRoot] : author(), parent, -1));
   }
 
   // 3. the much-quoted post: `quotes` direct quotes, plus quotes of those quotes

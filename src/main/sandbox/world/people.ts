@@ -7,13 +7,13 @@ import type { UserRecord } from './users';
 
 export interface PeopleContext {
   /** the server's own origin, for media URLs (known once it listens) */
-  origin(): string;
+  origin: () => string;
   anchor: number;
   seed: number;
   users: readonly UserRecord[];
   postIds: readonly string[];
   /** number of posts the user wrote */
-  statusesCount(user: number): number;
+  statusesCount: (user: number) => number;
 }
 
 export function profileUrl(userName: string): string {

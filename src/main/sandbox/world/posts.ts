@@ -19,11 +19,11 @@ import { displayUrl, shortLink, type UserRecord } from './users';
 export interface PostContext {
   seed: number;
   anchor: number;
-  origin(): string;
+  origin: () => string;
   graph: PostGraph;
   users: readonly UserRecord[];
   /** the embedded author object (statusesCount null), cached by the caller */
-  author(user: number): User;
+  author: (user: number) => User;
   /** the post whose text carries the markup probe */
   markupPost: number;
 }

@@ -30,7 +30,7 @@ export class CallRegistry {
   }
 
   /** Register a call; `done()` must be called when it ends, however it ends. */
-  start(callId: string, senderId?: number, parent?: AbortSignal): { signal: AbortSignal; done(): void } {
+  start(callId: string, senderId?: number, parent?: AbortSignal): { signal: AbortSignal; done: () => void } {
     const key = CallRegistry.key(callId, senderId);
     const running: Running = { controller: new AbortController(), senderId };
     let set = this.byKey.get(key);

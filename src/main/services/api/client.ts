@@ -44,12 +44,12 @@ export interface AttemptRecord {
 
 export interface UsageSink {
   /** records the attempt; returns the credits it is estimated to cost */
-  record(rec: AttemptRecord): number;
+  record: (rec: AttemptRecord) => number;
 }
 
 export interface ApiClientDeps {
   /** resolved at each call: mode, base URL and key may change between calls; may throw a SkeinError */
-  target(): Promise<Target>;
+  target: () => Promise<Target>;
   fetch: FetchLike;
   clock: Clock;
   limiter: RateLimiter;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../testing/fake-clock';
-import { attempt, decodeUtf8, formatMiB, type FetchLike } from './transport';
+import { attempt, decodeUtf8, formatMiB } from './transport';
 
 const reference = (bytes: Uint8Array) => new TextDecoder('utf-8').decode(bytes);
 const utf8 = (s: string) => new TextEncoder().encode(s);
@@ -46,7 +46,7 @@ describe('attempt reads the body', () => {
     attempt({
       url: 'http://api.test/x',
       headers: {},
-      fetch: (async () => res) as FetchLike,
+      fetch: async () => res,
       clock: new FakeClock(),
       timeoutMs: 1_000,
       maxBytes,

@@ -120,7 +120,8 @@ async function readCapped(res: Response, maxBytes: number): Promise<{ text: stri
     throw tooLarge();
   }
   if (!res.body) return { text: '', bytes: 0 };
-  const reader = res.body.getReader();
+  // Node's typings give a fetch body `any` chunks; a fetch body's chunks are bytes
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
   const chunks: Uint8Array[] = [];
   let bytes = 0;
   for (;;) {

@@ -56,22 +56,22 @@ export interface ViewRef {
 
 export interface ApiClient {
   /** one page (or object) through the store, the limiter, the retry policy and the view's guards */
-  fetchPage(input: FetchPageInput): Promise<PageResult>;
+  fetchPage: (input: FetchPageInput) => Promise<PageResult>;
   /**
    * The pages of a view still held by the response store, in paging order
    * from the first page, without any request (nothing is charged). Stops at
    * the first page the store no longer holds.
    */
-  loadedPages(view: ViewRef): PageResult[];
+  loadedPages: (view: ViewRef) => PageResult[];
   /**
    * Drops the stored answer of one page (params with `cursor`, absent for the first page), so that the
    * next read asks the API again: an answer that stopped a walk (a bad paging answer) must not be replayed.
    */
-  forgetPage(page: ViewRef): boolean;
+  forgetPage: (page: ViewRef) => boolean;
   /** cancel one call; false when no such call is running */
-  cancel(callId: string, senderId?: number): boolean;
+  cancel: (callId: string, senderId?: number) => boolean;
   /** cancel every call of a window (closed or reloaded) */
-  cancelSender(senderId: number): number;
+  cancelSender: (senderId: number) => number;
   /** drop every stored answer and paging view; returns how many answers were dropped */
-  clearStore(): number;
+  clearStore: () => number;
 }

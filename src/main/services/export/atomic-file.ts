@@ -76,7 +76,7 @@ export function toWriteError(error: unknown, target: string): unknown {
 
 /** Something the writer streams into; `write` waits while the disk catches up. */
 export interface Sink {
-  write(chunk: string | Buffer): Promise<void> | void;
+  write: (chunk: string | Buffer) => Promise<void> | void;
   /** bytes handed to the disk so far (buffered text not counted) */
   readonly bytes: number;
 }

@@ -91,7 +91,7 @@ async function duckdb(sql: string): Promise<Array<Record<string, unknown>>> {
   const db = await DuckDBInstance.create(':memory:');
   const connection = await db.connect();
   try {
-    return (await connection.runAndReadAll(sql)).getRowObjectsJS() as Array<Record<string, unknown>>;
+    return (await connection.runAndReadAll(sql)).getRowObjectsJS();
   } finally {
     connection.closeSync();
     db.closeSync();

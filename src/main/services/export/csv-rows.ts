@@ -8,6 +8,7 @@ import type { ItemKind } from '../../../shared/api/catalog';
 import { normalizeCommunity } from '../api/normalize/community';
 import { normalizeSpace } from '../api/normalize/space';
 import type { ThreadPosition } from './thread-positions';
+import { scalarText } from '../../../shared/scalar-text';
 
 export type Cell = string | number | boolean | null;
 export type Row = Record<string, Cell>;
@@ -18,7 +19,7 @@ export interface Table {
   columns: readonly string[];
   /** columns holding ids (encoded with `csvId`) */
   idColumns: readonly string[];
-  rows(raw: unknown, position: ThreadPosition | null, context: RowContext): Row[];
+  rows: (raw: unknown, position: ThreadPosition | null, context: RowContext) => Row[];
 }
 
 export interface RowContext {
@@ -36,7 +37,7 @@ export interface RowContext {
  */
 export function csvId(value: unknown): string {
   if (value === null || value === undefined || value === '') return '';
-  return `="${String(value).replace(/"/g, '')}"`;
+  return `="${scalarText(value).replace(/"/g, '')}"`;
 }
 
 /** The exact id string back from a cell written by `csvId`. */

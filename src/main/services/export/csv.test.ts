@@ -13,12 +13,12 @@ const ROOT = '1234567890123456789';
 
 /** Rows as csv-parse gives them, ids decoded as the manifest says. */
 function readCsv(text: string, idColumns: string[]): Array<Record<string, string>> {
-  return parse(text, {
+  return parse<Record<string, string>>(text, {
     bom: true,
     columns: true,
     cast: (value, ctx) =>
       typeof ctx.column === 'string' && idColumns.includes(ctx.column) ? decodeCsvId(value) : value,
-  }) as Array<Record<string, string>>;
+  });
 }
 
 describe('CSV export', () => {

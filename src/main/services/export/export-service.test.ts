@@ -112,7 +112,7 @@ describe('ExportService', () => {
 
   it('removes duplicates across pages and says how many', async () => {
     const pages = makePages(3);
-    pages[2]!.items.push(pages[1]!.items[0]!);
+    pages[2]!.items.push(pages[1]!.items[0]);
     const { dir, service } = await setup(memorySource(pages));
     const target = join(dir, 'x.json');
     const job = await service.start({ view: threadView(), format: 'json', scope: 'all', targetPath: target });

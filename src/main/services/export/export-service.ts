@@ -39,12 +39,12 @@ export interface ExportServiceDeps {
   stateDir: string;
   clock: Clock;
   /** app identity, mode and base URL at the time of writing */
-  context(): ExportContext | Promise<ExportContext>;
-  prices?(): PriceTable;
+  context: () => ExportContext | Promise<ExportContext>;
+  prices?: () => PriceTable;
   /** every change of a job (progress, status): taskbar, notification, push to the renderer */
-  onUpdate?(job: ExportJob): void;
+  onUpdate?: (job: ExportJob) => void;
   /** an unexpected failure (a bug), for the log */
-  onInternalError?(error: unknown): void;
+  onInternalError?: (error: unknown) => void;
   /** asks the user in main (unforgeable): resuming with looser caps than the job's, or with none; absent: refused */
   confirm?: Confirm;
 }

@@ -48,7 +48,7 @@ describe('Journal', () => {
     expect(ids).toEqual(['1', '2', '3']);
     expect(pages.map((p) => p.cursor)).toEqual([null, 'c1']);
     const items = await collectItems(again);
-    expect(items.map((i) => JSON.parse(rawText(i)))).toEqual([
+    expect(items.map((i): unknown => JSON.parse(rawText(i)))).toEqual([
       { id: '1', text: 'tab\there\nnewline ✓' },
       { id: '2' },
       { id: '3' },

@@ -64,9 +64,9 @@ export interface FailedFetch {
 }
 
 export interface JournalScan {
-  onItem?(id: string | null, position: string): void;
-  onPage?(page: PageRecord): void;
-  onFailure?(failure: FailedFetch): void;
+  onItem?: (id: string | null, position: string) => void;
+  onPage?: (page: PageRecord) => void;
+  onFailure?: (failure: FailedFetch) => void;
 }
 
 const READ_CHUNK = 1 << 18;

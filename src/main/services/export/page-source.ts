@@ -56,7 +56,7 @@ export interface SourcePage {
 }
 
 export interface PageSource {
-  fetchPage(request: PageRequest): Promise<SourcePage>;
+  fetchPage: (request: PageRequest) => Promise<SourcePage>;
   /** drops a stored answer that stopped the walk (a bad paging answer), so it is asked for again next time */
-  forget?(request: Pick<PageRequest, 'operation' | 'params' | 'cursor' | 'walkId'>): void;
+  forget?: (request: Pick<PageRequest, 'operation' | 'params' | 'cursor' | 'walkId'>) => void;
 }

@@ -49,7 +49,7 @@ describe('export of recorded live shapes', () => {
     const retweets = sent.filter((p) => (p as { retweeted_tweet?: unknown }).retweeted_tweet);
     expect(retweets.length).toBeGreaterThan(0);
 
-    const rows = parse(await exportView(view, 'csv'), { bom: true, columns: true }) as Array<Record<string, string>>;
+    const rows = parse<Record<string, string>>(await exportView(view, 'csv'), { bom: true, columns: true });
     const rt = retweets[0] as {
       id: string;
       text: string;
@@ -85,7 +85,7 @@ describe('export of recorded live shapes', () => {
       { kind: 'space', operation: 'spaceDetail', params: { space_id: sandbox.examples.endedSpaceId }, title: 's' },
       'csv',
     );
-    const [row] = parse(space, { bom: true, columns: true }) as Array<Record<string, string>>;
+    const [row] = parse<Record<string, string>>(space, { bom: true, columns: true });
     expect(row).toMatchObject({ state: 'Ended', title: expect.stringMatching(/\S/) });
   });
 });

@@ -7,8 +7,8 @@ import type { ExportJob } from '../../../shared/ipc/export';
 
 export interface ExportPlatform {
   /** 0..1; 'indeterminate' when the total is unknown; null clears the bar */
-  setProgress(value: number | 'indeterminate' | null): void;
-  notify(title: string, body: string): void;
+  setProgress: (value: number | 'indeterminate' | null) => void;
+  notify: (title: string, body: string) => void;
 }
 
 /** Exports that ran at least this long end with a notification. */

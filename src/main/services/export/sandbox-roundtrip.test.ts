@@ -125,14 +125,12 @@ describe('export round trip against the sandbox, every view kind', () => {
       'space.participants.csv',
       'state',
     ]);
-    const [space] = parse(await readFile(target, 'utf8'), { bom: true, columns: true }) as Array<
-      Record<string, string>
-    >;
+    const [space] = parse<Record<string, string>>(await readFile(target, 'utf8'), { bom: true, columns: true });
     expect(decodeCsvId(space!.space_id!)).toBe(sandbox.examples.runningSpaceId);
-    const participants = parse(await readFile(join(dir, 'space.participants.csv'), 'utf8'), {
+    const participants = parse<Record<string, string>>(await readFile(join(dir, 'space.participants.csv'), 'utf8'), {
       bom: true,
       columns: true,
-    }) as Array<Record<string, string>>;
+    });
     expect(participants.length).toBeGreaterThan(0);
     expect(new Set(participants.map((p) => p.role))).toContain('admin');
   });

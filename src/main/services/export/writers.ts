@@ -19,7 +19,7 @@ import type { ThreadPosition } from './thread-positions';
 import type { ViewPlan } from './views';
 
 export interface ItemStream {
-  items(): AsyncIterable<JournalItem>;
+  items: () => AsyncIterable<JournalItem>;
 }
 
 /**

@@ -18,25 +18,25 @@ export interface KeyStoreOptions {
   /** where the ciphertext lives */
   file: string;
   /** the user accepted keeping the key on disk without a keyring */
-  persistWithoutKeyring(): boolean;
+  persistWithoutKeyring: () => boolean;
 }
 
 export interface KeyStore {
   /** read a stored key, if any (call once at start) */
-  load(): Promise<void>;
+  load: () => Promise<void>;
   /** the key for requests; never send it anywhere but the API */
-  key(): string | null;
+  key: () => string | null;
   /** the origin the key was entered for (null: a key stored before keys were bound) */
-  origin(): string | null;
-  status(): Promise<CredentialsStatus>;
-  set(key: string, origin?: string | null): Promise<CredentialsStatus>;
+  origin: () => string | null;
+  status: () => Promise<CredentialsStatus>;
+  set: (key: string, origin?: string | null) => Promise<CredentialsStatus>;
   /** the user confirmed the key for another origin (in main's dialog) */
-  rebind(origin: string): Promise<void>;
-  clear(): Promise<CredentialsStatus>;
+  rebind: (origin: string) => Promise<void>;
+  clear: () => Promise<CredentialsStatus>;
   /** the persist-without-keyring choice changed: store or remove the file accordingly */
-  reconsider(): Promise<CredentialsStatus>;
+  reconsider: () => Promise<CredentialsStatus>;
   /** the secrets loggers and error messages must never show */
-  secrets(): string[];
+  secrets: () => string[];
 }
 
 type Where = 'keychain' | 'file' | 'session';

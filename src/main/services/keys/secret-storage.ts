@@ -9,17 +9,17 @@ export type SecretBackend =
 
 export interface SecretStorage {
   /** whether encrypt/decrypt work at all (Electron: `isAsyncEncryptionAvailable`) */
-  isEncryptionAvailable(): Promise<boolean>;
-  backend(): SecretBackend;
-  encryptString(plain: string): Promise<Uint8Array>;
-  decryptString(encrypted: Uint8Array): Promise<string>;
+  isEncryptionAvailable: () => Promise<boolean>;
+  backend: () => SecretBackend;
+  encryptString: (plain: string) => Promise<Uint8Array>;
+  decryptString: (encrypted: Uint8Array) => Promise<string>;
   /**
    * Decrypts and says whether the ciphertext should be written again (Electron's
    * `decryptStringAsync` answer whole: `shouldReEncrypt` when the OS key or the
    * encryption scheme changed since it was written). Optional: stores without it
    * never ask for a rewrite.
    */
-  decrypt?(encrypted: Uint8Array): Promise<{ result: string; shouldReEncrypt: boolean }>;
+  decrypt?: (encrypted: Uint8Array) => Promise<{ result: string; shouldReEncrypt: boolean }>;
 }
 
 /** true when the backend is a real keyring, not an obfuscation with a key kept beside the data */

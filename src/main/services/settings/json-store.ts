@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import Conf from 'conf';
 
 export interface JsonStore<T extends Record<string, unknown>> {
-  read(): Partial<T>;
-  write(value: Partial<T>): void;
+  read: () => Partial<T>;
+  write: (value: Partial<T>) => void;
   /** the file, once it exists or is about to */
   readonly path: string | null;
   readonly problem: string | null;

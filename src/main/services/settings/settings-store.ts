@@ -43,14 +43,14 @@ type Stored = z.infer<typeof Stored>;
 
 export interface SettingsStore {
   /** the settings in effect; `keyConfigured` decides the mode while the user has not picked one */
-  get(keyConfigured: boolean): Settings;
+  get: (keyConfigured: boolean) => Settings;
   /** whether the user picked a mode */
   readonly modeChosen: boolean;
   /** validate and persist a change; returns the settings in effect */
-  update(patch: Partial<Settings>, keyConfigured: boolean): Settings;
+  update: (patch: Partial<Settings>, keyConfigured: boolean) => Settings;
   /** the highest pace the user confirmed (main only: not a setting the renderer can write) */
-  paceCeiling(): number;
-  setPaceCeiling(rps: number): void;
+  paceCeiling: () => number;
+  setPaceCeiling: (rps: number) => void;
   /** the file the settings live in (null: the folder is unusable, kept in memory) */
   readonly path: string | null;
 }

@@ -6,7 +6,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { SecretBackend, SecretStorage } from '../keys/secret-storage';
 
-export function fakeSecretStorage(backend: SecretBackend, available = true): SecretStorage & { rotate(): void } {
+export function fakeSecretStorage(backend: SecretBackend, available = true): SecretStorage & { rotate: () => void } {
   // one machine key shared by every instance in the process, like an OS keyring
   let key = MACHINE_KEY;
   return {

@@ -34,10 +34,10 @@ export interface HostileServer {
   baseUrl: string;
   port: number;
   requests: HostileRequest[];
-  use(category: HostileCategory): void;
+  use: (category: HostileCategory) => void;
   /** the Retry-After header the `retry-after` category sends (default: a day in seconds) */
-  retryAfter(value: string): void;
-  close(): Promise<void>;
+  retryAfter: (value: string) => void;
+  close: () => Promise<void>;
 }
 
 type Json = Record<string, unknown>;

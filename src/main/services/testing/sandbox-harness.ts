@@ -30,12 +30,12 @@ export interface Harness {
   clock: Clock;
   limiter: RateLimiter;
   /** `x-sandbox-fault` sent with the following requests (undefined: none) */
-  fault(spec: string | undefined): void;
+  fault: (spec: string | undefined) => void;
   /** virtual time at which each request left */
   sentAt: number[];
-  ledger(): Promise<{ calls: LedgerEntry[]; totals: { calls: number; credits: number } }>;
-  requests(): Promise<RequestLogEntry[]>;
-  close(): Promise<void>;
+  ledger: () => Promise<{ calls: LedgerEntry[]; totals: { calls: number; credits: number } }>;
+  requests: () => Promise<RequestLogEntry[]>;
+  close: () => Promise<void>;
 }
 
 export async function sandboxHarness(opts: HarnessOptions = {}): Promise<Harness> {

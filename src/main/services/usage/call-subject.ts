@@ -48,7 +48,7 @@ export class PageNumbers {
     let cursors = this.lists.get(key);
     if (!cursors) {
       if (this.lists.size >= this.max) this.lists.clear();
-      this.lists.set(key, (cursors = new Map()));
+      this.lists.set(key, (cursors = new Map<string, number>()));
     }
     let n = cursors.get(cursor);
     if (n === undefined) cursors.set(cursor, (n = cursors.size + 2));

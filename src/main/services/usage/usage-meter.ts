@@ -27,8 +27,8 @@ import { callSubject, PageNumbers } from './call-subject';
 export interface UsageMeterOptions {
   /** folder of the lifetime totals file; omit to keep them in memory */
   dir?: string;
-  prices(): PriceTable;
-  mode(): Mode;
+  prices: () => PriceTable;
+  mode: () => Mode;
   /** how many recent calls the snapshot lists */
   recentMax?: number;
   /** epoch ms (the history's and the hourly window's clock); default Date.now */
@@ -38,15 +38,15 @@ export interface UsageMeterOptions {
 }
 
 export interface UsageMeter extends UsageSink {
-  snapshot(): UsageSnapshot;
+  snapshot: () => UsageSnapshot;
   /** zero the session (lifetime totals, the last hour's spending and the history are kept; the reset is recorded) */
-  reset(): UsageSnapshot;
+  reset: () => UsageSnapshot;
   /** live credits charged since `epochMs` */
-  spentSince(epochMs: number): number;
+  spentSince: (epochMs: number) => number;
   /** when spending within `windowMs` falls under `budget` again (null: it is under already) */
-  budgetFreesAt(windowMs: number, budget: number): number | null;
+  budgetFreesAt: (windowMs: number, budget: number) => number | null;
   /** record a change of how spending is counted or limited */
-  note(kind: UsageEvent['kind'], detail: string): void;
+  note: (kind: UsageEvent['kind'], detail: string) => void;
 }
 
 const HISTORY_MAX = 200;

@@ -19,7 +19,7 @@ describe('alreadyAsked', () => {
       ...articleQuery('2', true),
       queryFn: async () => Promise.reject(new SkeinError('not-available', 'no', { httpStatus: 501 })),
     };
-    await client.prefetchQuery(opts as unknown as ReturnType<typeof articleQuery>);
+    await client.prefetchQuery(opts);
     expect(client.getQueryState(articleKeys.ofPost('2'))?.status).toBe('error');
     expect(alreadyAsked(client.getQueryState(articleKeys.ofPost('2')))).toBe(true);
     expect(alreadyAsked(undefined)).toBe(false);

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { communityFixture, spaceFixture } from '../../../shared/api/fixtures';
-import type { AudioSpace, Community, CommunityData } from '../../../shared/api/schemas';
+import type { Community, CommunityData } from '../../../shared/api/schemas';
 import { summarizeSpace } from '../space/space-summary';
 import { summarizeCommunity } from './community-summary';
 import { reasonSentence, roleLabel } from './plain-words';
@@ -48,7 +48,7 @@ describe('prototype keys in enum-like fields', () => {
               ...base.actions,
               join_action_result: { __typename: 'CommunityJoinActionUnavailable', reason, message: reason },
             },
-          } as Partial<Community>),
+          }),
         );
         expect(typeof s.role).toBe('string');
         expect(typeof s.join.text).toBe('string');
@@ -62,10 +62,7 @@ describe('prototype keys in enum-like fields', () => {
     const space = spaceFixture.data.audio_space_by_rest_id;
     fc.assert(
       fc.property(word, (w) => {
-        const s = summarizeSpace(
-          { ...space, metadata: { ...space.metadata, state: w } } as AudioSpace,
-          space.metadata.start,
-        );
+        const s = summarizeSpace({ ...space, metadata: { ...space.metadata, state: w } }, space.metadata.start);
         expect(typeof s.stateLabel).toBe('string');
       }),
     );

@@ -40,7 +40,7 @@ export function useExportJobs() {
     () =>
       onBridgeEvent('export', (payload) => {
         // onBridgeEvent's listener is typed for every event; this one carries a job
-        if (typeof payload === 'object' && payload !== null) remember(qc, payload as ExportJob);
+        if (typeof payload === 'object' && payload !== null) remember(qc, payload);
       }),
     [qc],
   );

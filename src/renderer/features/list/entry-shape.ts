@@ -5,6 +5,7 @@
  * readable key/value rows. Pure and defensive: entries are untrusted.
  */
 import { User } from '../../../shared/api/schemas';
+import { scalarText } from '../../../shared/scalar-text';
 
 /** The few facts a person row needs, found under any of the usual names. */
 export interface UserLike {
@@ -90,7 +91,7 @@ export interface FlattenOptions {
 }
 
 function scalar(v: unknown, max: number): string {
-  const s = v === null ? 'null' : typeof v === 'string' ? v : String(v);
+  const s = v === null ? 'null' : scalarText(v, JSON.stringify(v) ?? '');
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }
 

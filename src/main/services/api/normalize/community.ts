@@ -7,6 +7,7 @@
  */
 import { normalizeUser } from './user';
 import { bool, epochMs, idString, isObject, str, toInt, type Obj } from './values';
+import { scalarText } from '../../../../shared/scalar-text';
 
 /** the object an answer's community is read from (the raw item an export keeps), or undefined */
 export function communitySource(body: Obj): unknown {
@@ -40,7 +41,7 @@ export function normalizeCommunity(v: unknown): unknown {
   if (typeof id !== 'string' || typeof c.name !== 'string') return v;
   const rules = (Array.isArray(c.rules) ? c.rules : [])
     .filter(isObject)
-    .map((r) => ({ ...r, name: str(r.name, ''), rest_id: String(idString(r.rest_id ?? r.id) ?? '') }))
+    .map((r) => ({ ...r, name: str(r.name, ''), rest_id: scalarText(idString(r.rest_id ?? r.id)) }))
     .filter((r) => r.name !== '');
   const creator = userResult(c.creator) ?? userResult(c.admin);
   const result: Obj = {

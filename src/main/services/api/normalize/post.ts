@@ -59,10 +59,11 @@ function retweeted(v: unknown, depth: number): unknown {
 /** the valid entries of a list; the list itself when all are (a reader never changes it, so it can be shared) */
 function keepValid(v: unknown, valid: Check): unknown[] | undefined {
   if (!Array.isArray(v)) return undefined;
-  for (let i = 0; i < v.length; i++) {
-    if (!valid(v[i])) return v.filter((x) => valid(x));
+  const list: unknown[] = v;
+  for (let i = 0; i < list.length; i++) {
+    if (!valid(list[i])) return list.filter((x) => valid(x));
   }
-  return v;
+  return list;
 }
 
 const ENTITY_LISTS: ReadonlyArray<[string, Check]> = [

@@ -9,6 +9,7 @@
  * (the view shows only name, handle and avatar; the export keeps the raw answer).
  */
 import { bool, epochMs, idString, isObject, str, toInt, type Obj } from './values';
+import { scalarText } from '../../../../shared/scalar-text';
 
 const STATES: Record<string, string> = {
   Live: 'Running',
@@ -161,7 +162,7 @@ export function normalizeSpace(v: unknown): unknown {
     total_live_listeners: count('total_live_listeners', 'live_listeners'),
     total_participated: count('total_participated', 'total_participants', 'participant_count'),
     total_replay_watched: count('total_replay_watched', 'replay_watched'),
-    tweet_results: { rest_id: String(idString(v.tweet_id) ?? '') },
+    tweet_results: { rest_id: scalarText(idString(v.tweet_id)) },
   };
   const ended = epochMs(v.ended_at);
   if (ended > 0) metadata.ended_at = ended;

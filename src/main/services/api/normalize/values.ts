@@ -64,6 +64,6 @@ export function epochMs(v: unknown): number {
 
 /** Whether a value is valid for a schema as it is (zod's public API; the value is kept, not its copy). */
 export type Check = (value: unknown) => boolean;
-export function validatorOf(schema: { safeParse(value: unknown): { success: boolean } }): Check {
+export function validatorOf(schema: { safeParse: (value: unknown) => { success: boolean } }): Check {
   return (value) => schema.safeParse(value).success;
 }

@@ -13,6 +13,7 @@ import {
 } from '../../../../shared/errors';
 import { MAX_PAUSE_MS } from './rate-limiter';
 import { parseRetryAfter } from './retry-after';
+import { scalarText } from '../../../../shared/scalar-text';
 
 export interface Answer {
   status: number;
@@ -100,7 +101,11 @@ export function classifyAnswer(id: OperationId, a: Answer, nowMs: number): Verdi
     if (st !== undefined && st !== 'success') {
       return {
         kind: 'fail',
-        error: makeError('api-error', `The service reported an error${quoted(said ?? String(st))}.`, { httpStatus }),
+        error: makeError(
+          'api-error',
+          `The service reported an error${quoted(said ?? scalarText(st, JSON.stringify(st)))}.`,
+          { httpStatus },
+        ),
       };
     }
     return { kind: 'ok' };

@@ -18,18 +18,18 @@ export const MAX_PAUSE_MS = 15 * 60 * 1000;
 
 export interface RateLimiter {
   /** wait for the next slot; rejects with the signal's reason if aborted while waiting */
-  acquire(signal?: AbortSignal): Promise<void>;
+  acquire: (signal?: AbortSignal) => Promise<void>;
   /** requests per second; Infinity = no pacing */
-  setRate(rps: number): void;
+  setRate: (rps: number) => void;
   readonly rate: number;
   /** no slot before `epochMs` (the service said Retry-After), at most MAX_PAUSE_MS from now */
-  pauseUntil(epochMs: number, why?: string): void;
+  pauseUntil: (epochMs: number, why?: string) => void;
   /** when the current pause ends (epoch ms), or null when not paused */
-  pausedUntil(): number | null;
+  pausedUntil: () => number | null;
   /** what the service said when it asked for the current pause */
-  pauseReason(): string | null;
+  pauseReason: () => string | null;
   /** the user said "try now": drop the pause; true when there was one */
-  clearPause(): boolean;
+  clearPause: () => boolean;
 }
 
 export function createRateLimiter(clock: Clock, rps: number): RateLimiter {
