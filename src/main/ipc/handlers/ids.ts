@@ -7,6 +7,7 @@ import { SkeinError } from '../../../shared/errors';
 import type { HandlersOf } from '../../../shared/ipc/define';
 import type { ExportJob } from '../../../shared/ipc/export';
 import type { idsContract, MissingId } from '../../../shared/ipc/ids';
+import { previewIdFile } from '../../services/ids/id-import';
 import { ImportStore } from '../../services/ids/import-store';
 
 export type IdsHandlers = HandlersOf<typeof idsContract>;
@@ -24,8 +25,9 @@ export function createIdsFeature(deps: { userDataDir: string; now: () => number 
   const store = new ImportStore({ dir: join(deps.userDataDir, 'imports'), now: deps.now });
   const handlers: IdsHandlers = {
     ids: {
-      create: ({ entity, label }) => store.create(entity, label),
-      add: ({ importId, ids }) => store.add(importId, ids),
+      preview: ({ entity, head }) => previewIdFile(head, entity),
+      create: ({ entity, label, source }) => store.create(entity, label, source),
+      append: ({ importId, text }) => store.append(importId, text),
       seal: ({ importId }) => store.seal(importId),
       list: () => store.list(),
       discard: async ({ importId }) => ({ discarded: await store.discard(importId) }),

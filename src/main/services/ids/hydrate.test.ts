@@ -41,7 +41,7 @@ async function idsFeature(userDataDir?: string) {
 }
 
 function hydration(importId: string): ViewDescriptor {
-  return { kind: 'postsByIds', operation: 'postsByIds', params: {}, idsFrom: importId, title: 'ids.txt' };
+  return { kind: 'postsByIds', operation: 'postsByIds', params: {}, idsFrom: importId, title: 'ids.csv' };
 }
 
 const readJsonl = async (path: string) =>
@@ -56,12 +56,20 @@ describe('hydrating an id import', () => {
     const userDataDir = await mkdtemp(join(tmpdir(), 'skein-ids-'));
     const ids = await idsFeature(userDataDir);
     const asked = [...known.slice(0, 120), ...MISSING, ...known.slice(120)];
-    const imp = ids.store.create('posts', 'ids.txt');
-    ids.store.add(imp.importId, asked.slice(0, 100));
-    // a repeated id is counted, not asked twice
-    const added = ids.store.add(imp.importId, [...asked.slice(100), asked[0]!]);
-    expect(added).toMatchObject({ ids: 250, repeated: 1 });
-    await ids.store.seal(imp.importId);
+    // a CSV exported by Skein for spreadsheets: ="…" ids, a BOM, a repeated id, two ids a spreadsheet damaged
+    const csv = [
+      '\ufeffid,text',
+      ...asked.map((id, i) => `="${id}",post ${i}`),
+      `="${asked[0]!}",again`,
+      '1.23457E+18,damaged',
+      '1234567890123450000,rounded',
+    ].join('\r\n');
+    const imp = ids.store.create('posts', 'ids.csv', { format: 'csv', column: 'id', header: true });
+    // lines cut anywhere between pieces
+    for (let i = 0; i < csv.length; i += 777) ids.store.append(imp.importId, csv.slice(i, i + 777));
+    const sealed = await ids.store.seal(imp.importId);
+    expect(sealed).toMatchObject({ ids: 250, sealed: true, report: { duplicates: 1, damagedTotal: 2 } });
+    expect(sealed.report?.damaged.map((d) => d.line)).toEqual([253, 254]);
 
     await control('/__sandbox/usage/reset', 'POST');
     await control('/__sandbox/requests', 'DELETE');
@@ -100,7 +108,7 @@ describe('hydrating an id import', () => {
 
     // retry the missing: one call for exactly those three
     const retry = await restarted.store.retryMissing(job.id);
-    expect(retry).toMatchObject({ ids: 3, sealed: true, label: 'Missing from ids.txt' });
+    expect(retry).toMatchObject({ ids: 3, sealed: true, label: 'Missing from ids.csv' });
     const third = await sandboxExporter(sandbox.baseUrl, null, { ids: restarted });
     const retried = await third.service.start({
       view: hydration(retry.importId),
@@ -120,7 +128,7 @@ describe('hydrating an id import', () => {
     await expect(service.estimate(hydration('imp-0000000000000000'), 'all')).rejects.toMatchObject({
       code: 'not-found',
     });
-    const open = ids.store.create('posts', 'half');
+    const open = ids.store.create('posts', 'half', { format: 'txt' });
     await expect(service.estimate(hydration(open.importId), 'all')).rejects.toMatchObject({ code: 'not-found' });
   });
 });

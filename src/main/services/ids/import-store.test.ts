@@ -12,39 +12,50 @@ async function store() {
 describe('ImportStore', () => {
   it('keeps distinct ids in first-seen order, counts repeats, and reads them back after a restart', async () => {
     const { dir, store: a } = await store();
-    const imp = a.create('users', 'followers.csv');
-    a.add(imp.importId, ['3', '1', '3']);
-    expect(a.add(imp.importId, ['2', '1'])).toMatchObject({ ids: 3, repeated: 2, sealed: false });
-    expect(await a.seal(imp.importId)).toMatchObject({ ids: 3, sealed: true, entity: 'users' });
+    const imp = a.create('users', 'followers.txt', { format: 'txt' });
+    a.append(imp.importId, '3\n1\n3\n2\n');
+    expect(a.append(imp.importId, '2\n1\n')).toMatchObject({ ids: 3, sealed: false });
+    const sealed = await a.seal(imp.importId);
+    expect(sealed).toMatchObject({ ids: 3, sealed: true, entity: 'users', report: { lines: 6, duplicates: 3 } });
     const b = new ImportStore({ dir, now: Date.now });
     expect(await b.ids(imp.importId)).toEqual(['3', '1', '2']);
-    expect((await b.list()).map((m) => m.label)).toEqual(['followers.csv']);
+    expect(await b.list()).toEqual([sealed]);
   });
 
-  it('checks every id again, whatever the page sent', async () => {
+  it('refuses hostile lines with their line and why, and never keeps them', async () => {
     const { store: s } = await store();
-    const imp = s.create('posts', 'x');
-    for (const bad of ['1.23E+18', '="123"', '12 3', '', '<b>1</b>', '1'.repeat(26), '١٢٣']) {
-      expect(() => s.add(imp.importId, ['1', bad])).toThrow(/digits only/);
-    }
-    // nothing of a refused slice is kept
-    expect(s.add(imp.importId, [])).toMatchObject({ ids: 0 });
+    const imp = s.create('posts', 'x', { format: 'txt' });
+    const hostile = ['1.23E+18', '<b>1</b>', '1'.repeat(26), '١٢٣', '0123', '12 3', '="7"'];
+    s.append(imp.importId, hostile.join('\n'));
+    const sealed = await s.seal(imp.importId);
+    expect(sealed.ids).toBe(1);
+    expect(await s.ids(imp.importId)).toEqual(['7']);
+    expect(sealed.report?.damagedTotal).toBe(1);
+    expect(sealed.report?.invalid.map((r) => r.line)).toEqual([2, 3, 4, 5, 6]);
   });
 
-  it('refuses an empty list, unknown and forged import ids, and too many open lists', async () => {
+  it('does not keep a list with no ids, and says why', async () => {
     const { dir, store: s } = await store();
-    const empty = s.create('posts', 'empty');
-    await expect(s.seal(empty.importId)).rejects.toMatchObject({ code: 'bad-input' });
-    expect(() => s.add('imp-doesnotexist', ['1'])).toThrow(/No id list/);
+    const imp = s.create('posts', 'empty', { format: 'paste' });
+    s.append(imp.importId, 'hello, 1.2E+18');
+    const sealed = await s.seal(imp.importId);
+    expect(sealed).toMatchObject({ ids: 0, sealed: false, report: { invalidTotal: 1, damagedTotal: 1 } });
+    await expect(s.ids(imp.importId)).rejects.toMatchObject({ code: 'not-found' });
+    await expect(readdir(dir)).rejects.toThrow(); // nothing written
+  });
+
+  it('refuses unknown and forged import ids, and too many open lists', async () => {
+    const { store: s } = await store();
+    expect(() => s.append('imp-doesnotexist', '1')).toThrow(/No id list/);
     for (const forged of ['imp-../../etc/passwd', '../x', 'imp-0000000000000000/../../a']) {
       await expect(s.ids(forged)).rejects.toMatchObject({ code: 'not-found' });
       expect(await s.meta(forged)).toBeNull();
     }
-    for (let i = 1; i < MAX_OPEN_IMPORTS; i++) s.create('posts', `open ${i}`);
-    expect(() => s.create('posts', 'one too many')).toThrow(/Too many id lists/);
-    expect(await s.discard(empty.importId)).toBe(true);
-    s.create('posts', 'room again');
-    await expect(readdir(dir)).rejects.toThrow(); // nothing was written for lists never sealed
+    const first = s.create('posts', 'open 0', { format: 'txt' });
+    for (let i = 1; i < MAX_OPEN_IMPORTS; i++) s.create('posts', `open ${i}`, { format: 'txt' });
+    expect(() => s.create('posts', 'one too many', { format: 'txt' })).toThrow(/Too many id lists/);
+    expect(await s.discard(first.importId)).toBe(true);
+    expect(s.create('posts', 'room again', { format: 'txt' }).sealed).toBe(false);
   });
 
   it('keeps a hydration’s missing ids and makes a new list of only those', async () => {

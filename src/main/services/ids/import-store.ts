@@ -1,20 +1,28 @@
 /**
- * Id imports: the lists of post or user ids a researcher brings to hydrate. An import fills in slices (the
- * renderer parses the file and sends ids in batches), is sealed, and is then kept in `<userData>/imports` as
- * two files: `<id>.ids` (one id per line, in the order first seen) and `<id>.json` (what it is). Both are
- * written atomically, so a hydration that names an import finds the same ids after any restart or crash.
- *
- * Main checks every id again (digits only) whatever the page sent, and enforces the size limits.
+ * Id imports: the lists of post or user ids a researcher brings to hydrate. The renderer sends the file's
+ * text in pieces (it never names a path); main reads it with the one id reader (`id-import.ts`: Skein's
+ * `="…"` cells, spreadsheet-damaged ids refused with their line and why), then keeps the list in
+ * `<userData>/imports` as two files: `<id>.ids` (one id per line, in the order first seen) and `<id>.json`
+ * (what it is, and the reading's report). Both are written atomically, so a hydration that names an import
+ * finds the same ids after any restart or crash. Main enforces the size limits, whatever the page does.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SkeinError } from '../../../shared/errors';
 import { z } from 'zod';
-import { IdEntity, IdImport, MAX_IDS_PER_IMPORT, MissingId } from '../../../shared/ipc/ids';
+import {
+  IdEntity,
+  IdImport,
+  MAX_IDS_PER_IMPORT,
+  MissingId,
+  type IdSource,
+  type ImportReport,
+} from '../../../shared/ipc/ids';
 import { writeFileAtomic } from '../export/atomic-file';
+import { IdImporter } from './id-import';
 
-const ID = /^\d{1,25}$/;
+const ID = /^\d{1,20}$/;
 /** export jobs are named by a UUID */
 const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -26,8 +34,13 @@ export const MAX_OPEN_IMPORTS = 4;
 interface Open {
   meta: IdImport;
   ids: string[];
-  seen: Set<string>;
+  importer: IdImporter;
+  /** characters read so far */
+  chars: number;
 }
+
+/** Text per import (a file of a few million lines is far below it). */
+export const MAX_IMPORT_CHARS = 2 ** 31;
 
 function notFound(importId: string): SkeinError {
   return new SkeinError('not-found', `No id list ${importId}: it was discarded, or never finished.`);
@@ -50,41 +63,55 @@ export class ImportStore {
 
   constructor(private readonly deps: ImportStoreDeps) {}
 
-  create(entity: IdEntity, label: string): IdImport {
+  create(entity: IdEntity, label: string, source: IdSource): IdImport {
     if (this.open.size >= MAX_OPEN_IMPORTS) {
-      throw new SkeinError('bad-input', 'Too many id lists are being added at once: finish or discard one first.');
+      throw new SkeinError('bad-input', 'Too many id lists are being read at once: finish or discard one first.');
     }
     const meta: IdImport = {
       importId: `imp-${randomBytes(8).toString('hex')}`,
       entity,
       label,
       ids: 0,
-      repeated: 0,
       sealed: false,
       createdAt: this.deps.now(),
     };
-    this.open.set(meta.importId, { meta, ids: [], seen: new Set() });
+    const ids: string[] = [];
+    const importer = new IdImporter({
+      kind: entity,
+      source,
+      onId: (id) => {
+        if (ids.length >= MAX_IDS_PER_IMPORT) {
+          throw badInput(`An id list holds at most ${MAX_IDS_PER_IMPORT.toLocaleString('en-US')} ids: split the file.`);
+        }
+        ids.push(id);
+      },
+    });
+    this.open.set(meta.importId, { meta, ids, importer, chars: 0 });
     return { ...meta };
   }
 
-  add(importId: string, ids: readonly string[]): IdImport {
+  /** Reads the next piece of the file (lines may be cut anywhere). */
+  append(importId: string, text: string): IdImport {
     const entry = this.open.get(importId);
     if (!entry) throw notFound(importId);
-    for (const id of ids) if (!ID.test(id)) throw badInput(`"${id.slice(0, 40)}" is not an id: ids are digits only.`);
-    if (entry.ids.length + ids.length > MAX_IDS_PER_IMPORT) {
-      throw badInput(`An id list holds at most ${MAX_IDS_PER_IMPORT.toLocaleString('en-US')} ids: split the file.`);
-    }
-    for (const id of ids) {
-      if (entry.seen.has(id)) entry.meta.repeated++;
-      else {
-        entry.seen.add(id);
-        entry.ids.push(id);
-      }
+    entry.chars += text.length;
+    try {
+      if (entry.chars > MAX_IMPORT_CHARS)
+        throw badInput('The file is larger than Skein reads as one id list: split it.');
+      entry.importer.push(text);
+    } catch (error) {
+      // a list that broke a limit is not half kept
+      this.open.delete(importId);
+      throw error;
     }
     entry.meta.ids = entry.ids.length;
     return { ...entry.meta };
   }
 
+  /**
+   * The text is complete. A list with ids is kept (two atomic files) and can be hydrated; one with none is
+   * forgotten, and its report says why every line was refused.
+   */
   async seal(importId: string): Promise<IdImport> {
     const entry = this.open.get(importId);
     if (!entry) {
@@ -92,29 +119,40 @@ export class ImportStore {
       if (kept) return kept;
       throw notFound(importId);
     }
-    if (entry.ids.length === 0) throw badInput('The list has no ids to hydrate.');
-    const meta: IdImport = { ...entry.meta, sealed: true };
-    await mkdir(this.deps.dir, { recursive: true });
+    this.open.delete(importId);
+    const read = entry.importer.end();
+    const report: ImportReport = {
+      lines: read.lines,
+      duplicates: read.duplicates,
+      blank: read.blank,
+      handles: read.handles.length,
+      damaged: read.damaged,
+      invalid: read.invalid,
+      damagedTotal: read.damagedTotal,
+      invalidTotal: read.invalidTotal,
+    };
     const lines = entry.ids;
+    const meta: IdImport = { ...entry.meta, ids: lines.length, sealed: lines.length > 0, report };
+    if (lines.length === 0) return meta;
+    await mkdir(this.deps.dir, { recursive: true });
     await writeFileAtomic(this.path(importId, 'ids'), async (sink) => {
       const SLICE = 10_000;
       for (let i = 0; i < lines.length; i += SLICE) await sink.write(`${lines.slice(i, i + SLICE).join('\n')}\n`);
     });
     await writeFileAtomic(this.path(importId, 'json'), async (sink) => sink.write(JSON.stringify(meta)));
-    this.open.delete(importId);
     this.cached = { importId, ids: lines };
-    return { ...meta };
+    return meta;
   }
 
-  /** Creates and seals an import in one step (the ids main already holds: a job's missing ids). */
+  /** Creates and seals an import of ids main already holds (a job's missing ids). */
   async createFrom(entity: IdEntity, label: string, ids: readonly string[]): Promise<IdImport> {
-    const meta = this.create(entity, label);
+    const meta = this.create(entity, label, { format: 'txt' });
     try {
-      this.add(meta.importId, ids);
+      for (let i = 0; i < ids.length; i += 10_000)
+        this.append(meta.importId, `${ids.slice(i, i + 10_000).join('\n')}\n`);
       return await this.seal(meta.importId);
-    } catch (error) {
+    } finally {
       this.open.delete(meta.importId);
-      throw error;
     }
   }
 
