@@ -80,6 +80,10 @@ export type IdImport = z.infer<typeof IdImport>;
 export const MissingId = z.object({ id: z.string(), reason: z.string() });
 export type MissingId = z.infer<typeof MissingId>;
 
+/** A hydration of an import that has stopped, and how many of its ids did not come back. */
+export const Hydration = z.object({ jobId: z.string(), missing: z.number().int(), at: z.number() });
+export type Hydration = z.infer<typeof Hydration>;
+
 const Ref = z.object({ importId: ImportId });
 const JobRef = z.object({ jobId: z.string().min(1).max(100) });
 
@@ -94,6 +98,8 @@ export const idsContract = {
     seal: fn(Ref, IdImport),
     list: fn(z.undefined(), z.array(IdImport)),
     discard: fn(Ref, z.object({ discarded: z.boolean() })),
+    /** the hydrations of a list that have stopped (running ones are export jobs) */
+    hydrations: fn(Ref, z.array(Hydration)),
     /** the ids a finished (or stopped) hydration asked for and did not get, with why */
     missing: fn(
       JobRef.extend({

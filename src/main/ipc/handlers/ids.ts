@@ -31,6 +31,7 @@ export function createIdsFeature(deps: { userDataDir: string; now: () => number 
       seal: ({ importId }) => store.seal(importId),
       list: () => store.list(),
       discard: async ({ importId }) => ({ discarded: await store.discard(importId) }),
+      hydrations: ({ importId }) => store.hydrations(importId),
       missing: async ({ jobId, offset, limit }) => {
         const slice = await store.missing(jobId, offset, limit);
         if (!slice) throw new SkeinError('not-found', 'This export is not a hydration, or it has not stopped yet.');

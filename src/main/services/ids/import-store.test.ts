@@ -66,6 +66,8 @@ describe('ImportStore', () => {
       { id: '11', reason: 'not returned (deleted, protected or suspended)' },
       { id: '12', reason: 'returned, but Skein could not read it (bad date)' },
     ]);
+    expect(await s.hydrations(from.importId)).toEqual([{ jobId, missing: 2, at: 1_700_000_000_000 }]);
+    expect(await s.hydrations('imp-someotherlist00')).toEqual([]);
     expect(await s.missing(jobId, 1, 5)).toEqual({
       total: 2,
       ids: [{ id: '12', reason: 'returned, but Skein could not read it (bad date)' }],

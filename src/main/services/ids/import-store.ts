@@ -7,7 +7,7 @@
  * finds the same ids after any restart or crash. Main enforces the size limits, whatever the page does.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SkeinError } from '../../../shared/errors';
 import { z } from 'zod';
@@ -16,6 +16,7 @@ import {
   IdImport,
   MAX_IDS_PER_IMPORT,
   MissingId,
+  type Hydration,
   type IdSource,
   type ImportReport,
 } from '../../../shared/ipc/ids';
@@ -26,7 +27,14 @@ const ID = /^\d{1,20}$/;
 /** export jobs are named by a UUID */
 const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-const MissingHead = z.object({ jobId: z.string(), entity: IdEntity, label: z.string(), count: z.number() });
+const MissingHead = z.object({
+  jobId: z.string(),
+  importId: z.string(),
+  entity: IdEntity,
+  label: z.string(),
+  count: z.number(),
+  at: z.number(),
+});
 type MissingHead = z.infer<typeof MissingHead>;
 /** Open (unsealed) imports at once: a page cannot make main hold unbounded lists. */
 export const MAX_OPEN_IMPORTS = 4;
@@ -209,7 +217,14 @@ export class ImportStore {
   /** Keeps what a hydration did not get (replacing what an earlier run of the same job kept). */
   async saveMissing(jobId: string, from: IdImport, missing: readonly MissingId[]): Promise<void> {
     await mkdir(this.deps.dir, { recursive: true });
-    const head: MissingHead = { jobId, entity: from.entity, label: from.label, count: missing.length };
+    const head: MissingHead = {
+      jobId,
+      importId: from.importId,
+      entity: from.entity,
+      label: from.label,
+      count: missing.length,
+      at: this.deps.now(),
+    };
     await writeFileAtomic(this.missingPath(jobId), async (sink) => {
       await sink.write(`${JSON.stringify(head)}\n`);
       for (const m of missing) await sink.write(`${JSON.stringify(m)}\n`);
@@ -220,6 +235,24 @@ export class ImportStore {
   async missing(jobId: string, offset: number, limit: number): Promise<{ total: number; ids: MissingId[] } | null> {
     const all = await this.readMissing(jobId);
     return all ? { total: all.ids.length, ids: all.ids.slice(offset, offset + limit) } : null;
+  }
+
+  /** The hydrations of an import that have stopped: each job's count of missing ids, newest first. */
+  async hydrations(importId: string): Promise<Hydration[]> {
+    let names: string[];
+    try {
+      names = await readdir(this.deps.dir);
+    } catch {
+      return [];
+    }
+    const out: Hydration[] = [];
+    for (const name of names) {
+      const m = /^missing-(.+)\.jsonl$/.exec(name);
+      if (!m?.[1]) continue;
+      const head = await this.readHead(m[1]);
+      if (head?.importId === importId) out.push({ jobId: head.jobId, missing: head.count, at: head.at });
+    }
+    return out.sort((a, b) => b.at - a.at);
   }
 
   /** A new sealed import of only the ids a hydration did not get. */
@@ -245,6 +278,23 @@ export class ImportStore {
     if (!head.success) return null;
     const ids = rest.map((line) => MissingId.parse(JSON.parse(line)));
     return { head: head.data, ids };
+  }
+
+  /** The first line of a missing list, read without the rest. */
+  private async readHead(jobId: string): Promise<MissingHead | null> {
+    if (!JOB_ID.test(jobId)) return null;
+    let handle: FileHandle | undefined;
+    try {
+      handle = await open(this.missingPath(jobId), 'r');
+      const { buffer, bytesRead } = await handle.read(Buffer.alloc(4096), 0, 4096, 0);
+      const first = buffer.subarray(0, bytesRead).toString('utf8').split('\n', 1)[0] ?? '';
+      const head = MissingHead.safeParse(JSON.parse(first));
+      return head.success ? head.data : null;
+    } catch {
+      return null;
+    } finally {
+      await handle?.close();
+    }
   }
 
   private missingPath(jobId: string): string {
