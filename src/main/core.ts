@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { DemoExamples, EventName, EventPayload, Handlers, Mode } from '../shared/ipc';
 import { createAppHandlers, type AppIdentity } from './ipc/handlers/app';
 import { createClientHandlers } from './ipc/handlers/client';
+import { createIdsFeature } from './ipc/handlers/ids';
 import { createExportFeature } from './ipc/handlers/export';
 import { createClientServices, type ClientServices } from './services/client-services';
 import { systemClock } from './services/clock';
@@ -141,7 +142,10 @@ export function createCore(deps: CoreDeps): Core {
   senderGone.push((senderId) => client.onSenderGone(senderId));
   const mode = (): Mode => client.mode();
 
+  const ids = createIdsFeature({ userDataDir: deps.userDataDir, now });
   const exporter = createExportFeature({
+    importedIds: ids.importedIds,
+    onMissing: ids.onMissing,
     stateDir: join(deps.userDataDir, 'exports'),
     source: clientPageSource(client.client),
     clock: { now, setTimer: systemClock.setTimer, sleep: systemClock.sleep },
@@ -170,6 +174,7 @@ export function createCore(deps: CoreDeps): Core {
     }),
     ...createClientHandlers(client),
     ...exporter.handlers,
+    ...ids.handlers,
   };
 
   return {

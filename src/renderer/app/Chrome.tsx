@@ -1,13 +1,16 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { onBridgeEvent } from '../lib/bridge';
 import { creditsLabel } from '../lib/format';
 import { formatRoute, routes, type Route, type RouteName } from '../lib/routes';
 import { goBack, goForward, useHistoryAvailability } from './navigation';
-import { appInfoQuery, usageQuery } from './usage-queries';
+import { appInfoQuery, usageKeys, usageQuery } from './usage-queries';
 
 const SECTIONS: ReadonlyArray<{ label: string; route: Route; matches: readonly RouteName[] }> = [
   { label: 'Home', route: routes.home(), matches: ['home'] },
   { label: 'Search people', route: routes.search(), matches: ['search'] },
   { label: 'Look up ids', route: routes.lookup(), matches: ['lookup'] },
+  { label: 'Hydrate ids', route: routes.hydrate(), matches: ['hydrate'] },
   { label: 'Trends', route: routes.trends(), matches: ['trends'] },
   { label: 'Settings', route: routes.settings(), matches: ['settings'] },
 ];
@@ -67,6 +70,9 @@ export function HistoryButtons() {
 export function StatusBar() {
   const info = useQuery(appInfoQuery());
   const usage = useQuery(usageQuery());
+  const qc = useQueryClient();
+  // an export or a hydration buys pages in main, with no query in this window: each of its updates refreshes the meter
+  useEffect(() => onBridgeEvent('export', () => void qc.invalidateQueries({ queryKey: usageKeys.snapshot() })), [qc]);
   const mode = info.data?.mode;
   const session = usage.data?.session;
   return (

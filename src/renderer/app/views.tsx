@@ -8,6 +8,7 @@ import type { Route } from '../lib/routes';
 import { CommunityView } from '../features/community/components/CommunityView';
 import { HomeView } from '../features/home/components/HomeView';
 import { ListView } from '../features/list/components/ListView';
+import { HydrateView } from '../features/hydrate/components/HydrateView';
 import { LookupView } from '../features/lookup/components/LookupView';
 import { PeopleSearchView } from '../features/people/components/PeopleSearchView';
 import { PostView } from '../features/post/components/PostView';
@@ -28,6 +29,8 @@ export function RouteView({ route }: { route: Route }) {
       return <ProfileView route={route} />;
     case 'search':
       return <PeopleSearchView route={route} />;
+    case 'hydrate':
+      return <HydrateView route={route} />;
     case 'lookup':
       return <LookupView route={route} />;
     case 'community':

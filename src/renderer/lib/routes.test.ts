@@ -65,6 +65,12 @@ const routeArb: fc.Arbitrary<Route> = fc.oneof(
     })),
   fc.string().map((q) => routes.search(q)),
   fc.tuple(fc.constantFrom('posts', 'users' as const), fc.string()).map(([k, ids]) => routes.lookup(k, ids)),
+  fc
+    .tuple(
+      fc.constantFrom('posts', 'users' as const),
+      fc.option(fc.stringMatching(/^imp-[0-9a-f]{16}$/), { nil: null }),
+    )
+    .map(([k, list]) => routes.hydrate(k, list)),
   idArb.map((id) => routes.community(id)),
   idArb.map((id) => routes.list(id)),
   fc.stringMatching(/^[A-Za-z0-9]{13}$/).map((id) => routes.space(id)),

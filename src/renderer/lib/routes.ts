@@ -16,6 +16,7 @@ export type Route =
   | { name: 'user'; ref: UserRef; tab: UserTab; includeReplies: boolean; includeParentTweet: boolean }
   | { name: 'search'; q: string }
   | { name: 'lookup'; kind: LookupKind; ids: string }
+  | { name: 'hydrate'; kind: LookupKind; list: string | null }
   | { name: 'community'; id: string }
   | { name: 'list'; id: string }
   | { name: 'space'; id: string }
@@ -61,6 +62,7 @@ export const routes = {
   }),
   search: (q = ''): Route => ({ name: 'search', q }),
   lookup: (kind: LookupKind = 'posts', ids = ''): Route => ({ name: 'lookup', kind, ids }),
+  hydrate: (kind: LookupKind = 'posts', list: string | null = null): Route => ({ name: 'hydrate', kind, list }),
   community: (id: string): Route => ({ name: 'community', id }),
   list: (id: string): Route => ({ name: 'list', id }),
   space: (id: string): Route => ({ name: 'space', id }),
@@ -113,6 +115,12 @@ export function parseRoute(hash: string): Route {
       if (kind !== 'posts' && kind !== 'users') return unknown;
       return routes.lookup(kind, q.get('ids') ?? '');
     }
+    case 'hydrate': {
+      const kind = (a ?? 'posts') as LookupKind;
+      if ((kind !== 'posts' && kind !== 'users') || seg.length > 2) return unknown;
+      const list = q.get('list');
+      return routes.hydrate(kind, list && /^imp-[0-9a-z]{8,40}$/.test(list) ? list : null);
+    }
     case 'community':
     case 'list':
       return a && NUMERIC.test(a) && seg.length === 2 ? { name: head, id: a } : unknown;
@@ -159,6 +167,8 @@ export function formatRoute(route: Route): string {
       return withQuery('/search', { q: route.q });
     case 'lookup':
       return withQuery(`/lookup/${route.kind}`, { ids: route.ids });
+    case 'hydrate':
+      return withQuery(`/hydrate/${route.kind}`, { list: route.list });
     case 'community':
     case 'list':
     case 'space':

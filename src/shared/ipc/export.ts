@@ -9,6 +9,7 @@ import { OperationIdSchema, type OperationId } from '../api/catalog';
 import { SkeinErrorData } from '../errors';
 import { PagingStopReason } from './api';
 import { fn } from './define';
+import { ImportId } from './ids';
 
 /** Every view Skein can export, and the operation behind it. */
 export const VIEW_OPERATIONS = {
@@ -53,10 +54,16 @@ export const ViewDescriptor = z
     reachedEnd: z.boolean().optional(),
     /** how many items the whole list has, when the view can tell (a post's replyCount, a user's statusesCount) */
     expectedItems: z.number().int().min(0).optional(),
+    /** batch views: the ids come from this id import (kept by main), not from `params` — a hydration */
+    idsFrom: ImportId.optional(),
   })
   .refine((v) => VIEW_OPERATIONS[v.kind] === v.operation, {
     message: 'operation does not match the view kind',
     path: ['operation'],
+  })
+  .refine((v) => v.idsFrom === undefined || v.kind === 'postsByIds' || v.kind === 'usersByIds', {
+    message: 'only a batch lookup takes its ids from an id list',
+    path: ['idsFrom'],
   });
 export type ViewDescriptor = z.infer<typeof ViewDescriptor>;
 

@@ -6,6 +6,7 @@ import { apiContract } from './api';
 import { appContract, type EventName, type EventPayload } from './app';
 import type { BridgeOf, ClientOf, HandlersOf } from './define';
 import { exportContract } from './export';
+import { idsContract } from './ids';
 import { settingsContract } from './settings';
 
 export const contract = {
@@ -13,6 +14,7 @@ export const contract = {
   ...apiContract,
   ...settingsContract,
   ...exportContract,
+  ...idsContract,
 };
 
 export type Contract = typeof contract;
@@ -28,3 +30,4 @@ export * from './app';
 export * from './api';
 export * from './settings';
 export * from './export';
+export * from './ids';

@@ -9,13 +9,14 @@ import { extname } from 'node:path';
 import type { PriceTable } from '../../../shared/api/pricing';
 import type { HandlersOf } from '../../../shared/ipc/define';
 import type { ExportFormat, ExportJob, exportContract } from '../../../shared/ipc/export';
+import type { MissingId } from '../../../shared/ipc/ids';
 import type { Clock } from '../../services/clock';
 import type { Confirm } from '../../services/confirm';
 import { ExportService } from '../../services/export/export-service';
 import type { ExportContext } from '../../services/export/manifest';
 import type { PageSource } from '../../services/export/page-source';
 import { createExportReporter, type ExportPlatform } from '../../services/export/reporter';
-import { planView, suggestedFileName } from '../../services/export/views';
+import { suggestedFileName } from '../../services/export/views';
 
 export type ExportHandlers = HandlersOf<typeof exportContract>;
 
@@ -41,6 +42,9 @@ export interface ExportFeatureDeps {
   /** taskbar progress and notifications (absent in tests and the e2e host) */
   platform?: ExportPlatform;
   onInternalError?: (error: unknown) => void;
+  /** hydrations: the ids of an id import, and where the ids it did not get are kept */
+  importedIds?: (importId: string) => Promise<readonly string[]>;
+  onMissing?: (job: ExportJob, missing: MissingId[]) => Promise<void>;
 }
 
 export interface ExportFeature {
@@ -65,6 +69,8 @@ export function createExportFeature(deps: ExportFeatureDeps): ExportFeature {
     ...(deps.prices ? { prices: deps.prices } : {}),
     ...(deps.onInternalError ? { onInternalError: deps.onInternalError } : {}),
     ...(deps.confirm ? { confirm: deps.confirm } : {}),
+    ...(deps.importedIds ? { importedIds: deps.importedIds } : {}),
+    ...(deps.onMissing ? { onMissing: deps.onMissing } : {}),
     onUpdate: (job) => {
       report?.(job);
       deps.emit?.(job);
@@ -75,7 +81,7 @@ export function createExportFeature(deps: ExportFeatureDeps): ExportFeature {
     export: {
       estimate: ({ view, scope }) => service.estimate(view, scope),
       start: async ({ view, format, scope, caps, options, csvCells }) => {
-        planView(view); // refuse bad params before asking for a file
+        await service.plan(view); // refuse bad params before asking for a file
         const chosen = await deps.chooseSavePath({
           title: 'Export view',
           defaultPath: suggestedFileName(view, format, deps.clock.now()),

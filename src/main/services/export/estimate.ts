@@ -16,8 +16,9 @@ export function estimateExport(
   view: ViewDescriptor,
   scope: ExportScope,
   prices: PriceTable = DEFAULT_PRICES,
+  imported?: readonly string[],
 ): ExportEstimate {
-  const plan = planView(view);
+  const plan = planView(view, imported);
   const minutes = Math.round(STALE_TIME_MS[plan.operation] / 60_000);
   const storeNote =
     minutes > 0

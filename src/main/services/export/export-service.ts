@@ -6,6 +6,7 @@
  * items an uninterrupted run would have. The target path comes from the
  * caller (main's save dialog), never from the renderer.
  */
+import type { MissingId } from '../../../shared/ipc/ids';
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -30,6 +31,7 @@ import { collect, CollectionState, type CollectOutcome } from './collector';
 import { estimateExport } from './estimate';
 import { buildManifest, type ExportContext } from './manifest';
 import type { PageSource } from './page-source';
+import { missingIds } from './missing-ids';
 import { planView, type ViewPlan } from './views';
 import { csvIdColumns, outputFiles, writeExport } from './writers';
 
@@ -47,6 +49,10 @@ export interface ExportServiceDeps {
   onInternalError?: (error: unknown) => void;
   /** asks the user in main (unforgeable): resuming with looser caps than the job's, or with none; absent: refused */
   confirm?: Confirm;
+  /** the ids of an id import (a hydration's `view.idsFrom`); absent: such views are refused */
+  importedIds?: (importId: string) => Promise<readonly string[]>;
+  /** a hydration's collection ended (complete or not): the ids it asked for and did not get, with why */
+  onMissing?: (job: ExportJob, missing: MissingId[]) => Promise<void>;
 }
 
 export interface StartExport {
@@ -132,13 +138,23 @@ export class ExportService {
     }
   }
 
-  estimate(view: ViewDescriptor, scope: ExportScope): ExportEstimate {
-    return estimateExport(view, scope, this.deps.prices?.() ?? DEFAULT_PRICES);
+  async estimate(view: ViewDescriptor, scope: ExportScope): Promise<ExportEstimate> {
+    return estimateExport(view, scope, this.deps.prices?.() ?? DEFAULT_PRICES, await this.imported(view));
+  }
+
+  /** The calls a view makes (a hydration's ids read from its import). */
+  async plan(view: ViewDescriptor): Promise<ViewPlan> {
+    return planView(view, await this.imported(view));
+  }
+
+  private async imported(view: ViewDescriptor): Promise<readonly string[] | undefined> {
+    if (view.idsFrom === undefined || !this.deps.importedIds) return undefined;
+    return this.deps.importedIds(view.idsFrom);
   }
 
   async start(input: StartExport): Promise<ExportJob> {
     await this.init();
-    const plan = planView(input.view);
+    const plan = await this.plan(input.view);
     const id = randomUUID();
     const job: ExportJob = {
       id,
@@ -183,6 +199,7 @@ export class ExportService {
           action: 'Resume with the same limits, or confirm the new ones.',
         });
     }
+    const plan = await this.plan(job.view);
     job.caps = next;
     job.status = 'collecting';
     job.stopReason = null;
@@ -190,7 +207,7 @@ export class ExportService {
     job.finishedAt = null;
     job.resumable = false;
     await this.persist(job);
-    this.launch(job, planView(job.view));
+    this.launch(job, plan);
     return structuredClone(job);
   }
 
@@ -384,6 +401,8 @@ export class ExportService {
         ...(job.options ? { options: job.options } : {}),
         csvCells: job.csvCells ?? defaultCsvCells(job.options),
       });
+      if (job.view.idsFrom !== undefined)
+        await this.deps.onMissing?.(job, missingIds(plan, state.pages, state.failures));
       try {
         await writeExport(
           job.format,

@@ -44,23 +44,32 @@ function checked(operation: OperationId, params: Params): Params {
   return parsed.data;
 }
 
-export function planView(view: ViewDescriptor): ViewPlan {
+/**
+ * The calls a view makes. A batch view that names an id import (`idsFrom`) takes its ids from `imported`
+ * (the import's ids, which main read from the user data folder), not from its params.
+ */
+export function planView(view: ViewDescriptor, imported?: readonly string[]): ViewPlan {
   const operation = view.operation;
   const spec = OPERATIONS[operation];
   const params: Params = { ...view.params };
   delete params.cursor;
   const idParam = spec.params.find((p) => p.type === 'idList');
   let requests: PlannedRequest[];
+  if (view.idsFrom !== undefined && (!idParam || !imported)) {
+    throw badInput('This view cannot take its ids from an id list.', 'view.idsFrom');
+  }
   if (idParam) {
     const raw = params[idParam.name];
-    const ids = [
-      ...new Set(
-        String(raw ?? '')
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean),
-      ),
-    ];
+    const ids = imported
+      ? [...new Set(imported)]
+      : [
+          ...new Set(
+            String(raw ?? '')
+              .split(',')
+              .map((s) => s.trim())
+              .filter(Boolean),
+          ),
+        ];
     if (ids.length === 0) throw badInput(`${idParam.name} needs at least one id`, `view.params.${idParam.name}`);
     requests = [];
     for (let i = 0; i < ids.length; i += MAX_IDS_PER_CALL) {
@@ -106,6 +115,7 @@ export function suggestedFileName(view: ViewDescriptor, format: ExportFormat, no
   const key = spec.params.find((p) => p.required)?.name;
   let subject = key ? String(view.params[key] ?? '') : '';
   if (spec.params.some((p) => p.type === 'idList')) subject = `${subject.split(',').length}-ids`;
+  if (view.idsFrom !== undefined) subject = 'id-list';
   if (view.kind === 'trends') subject = `woeid-${String(view.params.woeid ?? 1)}`;
   const clean = subject
     .replace(/[^\p{L}\p{N}_-]+/gu, '-')

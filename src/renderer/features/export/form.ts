@@ -157,6 +157,8 @@ const ORDER_PARAM = 'queryType';
  * for fetching everything, Latest (a ranked listing can leave replies out). A ranked order warns.
  */
 export function exportOrder(view: ViewDescriptor, chosen: string | null, scope: ExportScope = 'all'): ExportOrder {
+  // a hydration (ids from a kept list) has loaded nothing: every id is asked for
+  if (view.idsFrom !== undefined) return { shown: null, chosen: null, view, loadedAvailable: false, warning: null };
   if (view.kind !== 'thread') return { shown: null, chosen: null, view, loadedAvailable: true, warning: null };
   const shown = String(view.params[ORDER_PARAM] ?? 'Relevance');
   const order = chosen ?? (scope === 'loaded' ? shown : 'Latest');

@@ -34,7 +34,7 @@ export function usePrices(): PriceTable {
 }
 
 /** First query-key segments that are not API answers. */
-const NOT_API_ANSWERS: ReadonlySet<string> = new Set(['settings', 'credentials', 'usage', 'app', 'demo']);
+const NOT_API_ANSWERS: ReadonlySet<string> = new Set(['settings', 'credentials', 'usage', 'app', 'demo', 'ids']);
 
 /** True for a query key holding an API answer. */
 export function isApiAnswerKey(key: readonly unknown[]): boolean {

@@ -15,7 +15,7 @@ import type { RequestPolicy } from '../../api/execute';
 import { createRateLimiter } from '../../api/policy/rate-limiter';
 import { systemClock } from '../../clock';
 import { clientPageSource } from '../client-source';
-import { ExportService } from '../export-service';
+import { ExportService, type ExportServiceDeps } from '../export-service';
 
 export interface SandboxExporterOptions {
   /** the `x-sandbox-fault` to send with request `n` (1-based, every request of this exporter) */
@@ -26,6 +26,8 @@ export interface SandboxExporterOptions {
   /** an existing state folder (a restart) */
   stateDir?: string;
   onUpdate?: (job: ExportJob) => void;
+  /** hydrations: where id imports are kept (an `ids` feature over this folder) */
+  ids?: Pick<ExportServiceDeps, 'importedIds' | 'onMissing'>;
 }
 
 export async function sandboxExporter(
@@ -62,6 +64,7 @@ export async function sandboxExporter(
     clock: systemClock,
     context: () => ({ appName: 'Skein', appVersion: '0.1.0', mode: 'demo', baseUrl }),
     ...(options.onUpdate ? { onUpdate: options.onUpdate } : {}),
+    ...options.ids,
     // the user confirms looser caps on resume in main's dialog
     confirm: async () => true,
   });

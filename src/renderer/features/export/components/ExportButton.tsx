@@ -8,7 +8,7 @@ import { ExportDialog } from './ExportDialog';
  * descriptor (see `exportView`). The menu command (Ctrl/Cmd+E) opens it too.
  * `view` null: the view has nothing to export yet (disabled).
  */
-export function ExportButton({ view }: { view: ViewDescriptor | null }) {
+export function ExportButton({ view, label = 'Export…' }: { view: ViewDescriptor | null; label?: string }) {
   const [open, setOpen] = useState(false);
 
   // the menu's Export opens the dialog whenever there is something to export; the dialog reads the
@@ -31,7 +31,7 @@ export function ExportButton({ view }: { view: ViewDescriptor | null }) {
         aria-haspopup="dialog"
         title="Export this view (Ctrl/Cmd+E)"
       >
-        Export…
+        {label}
       </button>
       {open && view ? <ExportDialog view={view} onClose={() => setOpen(false)} /> : null}
     </>

@@ -1,0 +1,99 @@
+/**
+ * Hydrate ids (issue 25): a CSV Skein exported for spreadsheets, then edited in a spreadsheet that damaged two
+ * ids, is read back: the damaged ids are refused (with line and why) before any call; the rest hydrate in
+ * ⌈n/100⌉ calls by the sandbox's own ledger; the ids that did not come back are listed with the reason, and
+ * "Retry the missing" asks for only those.
+ */
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from './fixtures';
+import { demoExamples, openThread } from './support/explorer';
+
+const GONE = ['1999999999999999991', '1999999999999999992'];
+
+test('a Skein CSV with damaged ids: refused before spending, the rest hydrated in ⌈n/100⌉ calls, the missing listed with why', async ({
+  skein,
+}) => {
+  test.setTimeout(90_000);
+  const { page } = skein;
+  const ex = await demoExamples(page);
+  const dir = await mkdtemp(join(tmpdir(), 'skein-e2e-hydrate-'));
+  const sandbox = (await skein.sandboxUrl())!;
+  const ledger = async () =>
+    ((await (await fetch(`${sandbox}/__sandbox/usage`)).json()) as { totals: { calls: number } }).totals.calls;
+
+  // a thread's loaded replies exported as CSV for spreadsheets (="…" ids, a byte-order mark)
+  const replies = await openThread(page, ex.bigThreadPostId);
+  await replies.page().getByRole('button', { name: 'Export…' }).click();
+  const dialog = page.getByRole('dialog', { name: /^Export/ });
+  await dialog.getByRole('radio', { name: /CSV for spreadsheets/ }).check();
+  await dialog.getByRole('radio', { name: /What is loaded now/ }).check();
+  await skein.setSavePath(join(dir, 'thread.csv'));
+  await dialog.getByRole('button', { name: 'Choose file and export' }).click();
+  await expect(dialog.getByRole('status')).toContainText('Saved a partial export');
+  await dialog.getByRole('button', { name: 'Close' }).click();
+
+  // …then a spreadsheet damaged two ids, and two ids of posts that are gone were added
+  const exported = await readFile(join(dir, 'thread.csv'), 'utf8');
+  const rows = exported.trimEnd().split('\n');
+  const ids = rows.slice(1).flatMap((r) => /^"=""(\d+)"""/.exec(r)?.[1] ?? []);
+  expect(ids.length).toBeGreaterThan(5);
+  const edited = [
+    ...rows,
+    '1.23457E+18,damaged',
+    '1234567890123450000,rounded',
+    ...GONE.map((id) => `"=""${id}""",gone`),
+  ].join('\n');
+  await writeFile(join(dir, 'edited.csv'), edited);
+
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Hydrate ids' }).click();
+  await expect(page.getByRole('heading', { name: 'Hydrate ids', level: 1 })).toBeVisible();
+  await page.getByLabel(/A file of post ids/).setInputFiles(join(dir, 'edited.csv'));
+  // the column picker suggests the id column and shows the first rows
+  await expect(page.getByRole('combobox', { name: 'Column' })).toHaveValue('0');
+  await expect(page.getByRole('table', { name: 'First rows of the file' })).toBeVisible();
+
+  const before = await ledger();
+  await page.getByRole('button', { name: 'Read the ids' }).click();
+  const panel = page.getByRole('region', { name: 'edited.csv' });
+  const asked = ids.length + GONE.length;
+  await expect(panel.getByText(`${asked} post ids ready to hydrate`)).toBeVisible();
+  await expect(panel.getByRole('alert')).toContainText('2 ids were damaged by a spreadsheet');
+  await panel.getByText(/^Refused/).click();
+  await expect(panel.getByRole('row', { name: /1\.23457E\+18 scientific notation/ })).toBeVisible();
+  await expect(panel.getByRole('row', { name: /1234567890123450000 rounded by a spreadsheet/ })).toBeVisible();
+  expect(await ledger()).toBe(before); // reading spent nothing
+
+  const calls = Math.ceil(asked / 100);
+  await expect(panel.getByText(new RegExp(`in ${calls} calls? of up to 100`))).toBeVisible();
+  const session = page.getByTestId('session-calls');
+  const sessionBefore = Number((await session.innerText()).replace(/\D+/g, ''));
+  await panel.getByRole('button', { name: 'Hydrate…' }).click();
+  // the dialog promises what the job will buy: every id asked for, nothing from what is loaded
+  await expect(dialog.getByText(new RegExp(`${calls} calls?`)).first()).toBeVisible();
+  await expect(dialog.getByText(/No new calls/)).toHaveCount(0);
+  await dialog.getByRole('radio', { name: /JSON Lines/ }).check();
+  await skein.setSavePath(join(dir, 'hydrated.jsonl'));
+  await dialog.getByRole('button', { name: 'Choose file and export' }).click();
+  await expect(dialog.getByRole('status')).toContainText('Done:');
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  expect(await ledger()).toBe(before + calls);
+  // the status bar's meter counts what the hydration bought
+  await expect(session).toHaveText(`Calls this session: ${sessionBefore + calls}`);
+
+  const lines = (await readFile(join(dir, 'hydrated.jsonl'), 'utf8')).trim().split('\n');
+  expect(lines.map((l) => (JSON.parse(l) as { item: { id: string } }).item.id)).toEqual(ids);
+
+  // the ids that did not come back, with why; retrying asks for only those
+  const missing = panel.getByRole('region', { name: /Ids that did not come back/ });
+  for (const id of GONE) {
+    await expect(
+      missing.getByRole('row', { name: `${id} not returned (deleted, protected or suspended)` }),
+    ).toBeVisible();
+  }
+  await missing.getByRole('button', { name: 'Retry the missing (2)' }).click();
+  const retry = page.getByRole('region', { name: 'Missing from edited.csv' });
+  await expect(retry.getByText('2 post ids ready to hydrate')).toBeVisible();
+  await expect(retry.getByText(/in 1 call of up to 100/)).toBeVisible();
+});

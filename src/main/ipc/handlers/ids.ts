@@ -1,0 +1,52 @@
+/**
+ * Bridge handlers of the `ids` namespace (id imports for hydration) and the two hooks the export feature
+ * takes from them: a hydration's ids, and where its missing ids are kept.
+ */
+import { join } from 'node:path';
+import { SkeinError } from '../../../shared/errors';
+import type { HandlersOf } from '../../../shared/ipc/define';
+import type { ExportJob } from '../../../shared/ipc/export';
+import type { idsContract, MissingId } from '../../../shared/ipc/ids';
+import { previewIdFile } from '../../services/ids/id-import';
+import { ImportStore } from '../../services/ids/import-store';
+
+export type IdsHandlers = HandlersOf<typeof idsContract>;
+
+export interface IdsFeature {
+  handlers: IdsHandlers;
+  store: ImportStore;
+  /** for the export feature: the ids of a hydration's import */
+  importedIds: (importId: string) => Promise<readonly string[]>;
+  /** for the export feature: keeps what a hydration did not get */
+  onMissing: (job: ExportJob, missing: MissingId[]) => Promise<void>;
+}
+
+export function createIdsFeature(deps: { userDataDir: string; now: () => number }): IdsFeature {
+  const store = new ImportStore({ dir: join(deps.userDataDir, 'imports'), now: deps.now });
+  const handlers: IdsHandlers = {
+    ids: {
+      preview: ({ entity, head }) => previewIdFile(head, entity),
+      create: ({ entity, label, source }) => store.create(entity, label, source),
+      append: ({ importId, text }) => store.append(importId, text),
+      seal: ({ importId }) => store.seal(importId),
+      list: () => store.list(),
+      discard: async ({ importId }) => ({ discarded: await store.discard(importId) }),
+      hydrations: ({ importId }) => store.hydrations(importId),
+      missing: async ({ jobId, offset, limit }) => {
+        const slice = await store.missing(jobId, offset, limit);
+        if (!slice) throw new SkeinError('not-found', 'This export is not a hydration, or it has not stopped yet.');
+        return slice;
+      },
+      retryMissing: ({ jobId }) => store.retryMissing(jobId),
+    },
+  };
+  return {
+    handlers,
+    store,
+    importedIds: (importId) => store.ids(importId),
+    onMissing: async (job, missing) => {
+      const from = job.view.idsFrom === undefined ? null : await store.meta(job.view.idsFrom);
+      if (from) await store.saveMissing(job.id, from, missing);
+    },
+  };
+}

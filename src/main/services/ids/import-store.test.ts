@@ -1,0 +1,84 @@
+import { mkdtemp, readdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ImportStore, MAX_OPEN_IMPORTS } from './import-store';
+
+async function store() {
+  const dir = join(await mkdtemp(join(tmpdir(), 'skein-imports-')), 'imports');
+  return { dir, store: new ImportStore({ dir, now: () => 1_700_000_000_000 }) };
+}
+
+describe('ImportStore', () => {
+  it('keeps distinct ids in first-seen order, counts repeats, and reads them back after a restart', async () => {
+    const { dir, store: a } = await store();
+    const imp = a.create('users', 'followers.txt', { format: 'txt' });
+    a.append(imp.importId, '3\n1\n3\n2\n');
+    expect(a.append(imp.importId, '2\n1\n')).toMatchObject({ ids: 3, sealed: false });
+    const sealed = await a.seal(imp.importId);
+    expect(sealed).toMatchObject({ ids: 3, sealed: true, entity: 'users', report: { lines: 6, duplicates: 3 } });
+    const b = new ImportStore({ dir, now: Date.now });
+    expect(await b.ids(imp.importId)).toEqual(['3', '1', '2']);
+    expect(await b.list()).toEqual([sealed]);
+  });
+
+  it('refuses hostile lines with their line and why, and never keeps them', async () => {
+    const { store: s } = await store();
+    const imp = s.create('posts', 'x', { format: 'txt' });
+    const hostile = ['1.23E+18', '<b>1</b>', '1'.repeat(26), '١٢٣', '0123', '12 3', '="7"'];
+    s.append(imp.importId, hostile.join('\n'));
+    const sealed = await s.seal(imp.importId);
+    expect(sealed.ids).toBe(1);
+    expect(await s.ids(imp.importId)).toEqual(['7']);
+    expect(sealed.report?.damagedTotal).toBe(1);
+    expect(sealed.report?.invalid.map((r) => r.line)).toEqual([2, 3, 4, 5, 6]);
+  });
+
+  it('does not keep a list with no ids, and says why', async () => {
+    const { dir, store: s } = await store();
+    const imp = s.create('posts', 'empty', { format: 'paste' });
+    s.append(imp.importId, 'hello, 1.2E+18');
+    const sealed = await s.seal(imp.importId);
+    expect(sealed).toMatchObject({ ids: 0, sealed: false, report: { invalidTotal: 1, damagedTotal: 1 } });
+    await expect(s.ids(imp.importId)).rejects.toMatchObject({ code: 'not-found' });
+    await expect(readdir(dir)).rejects.toThrow(); // nothing written
+  });
+
+  it('refuses unknown and forged import ids, and too many open lists', async () => {
+    const { store: s } = await store();
+    expect(() => s.append('imp-doesnotexist', '1')).toThrow(/No id list/);
+    for (const forged of ['imp-../../etc/passwd', '../x', 'imp-0000000000000000/../../a']) {
+      await expect(s.ids(forged)).rejects.toMatchObject({ code: 'not-found' });
+      expect(await s.meta(forged)).toBeNull();
+    }
+    const first = s.create('posts', 'open 0', { format: 'txt' });
+    for (let i = 1; i < MAX_OPEN_IMPORTS; i++) s.create('posts', `open ${i}`, { format: 'txt' });
+    expect(() => s.create('posts', 'one too many', { format: 'txt' })).toThrow(/Too many id lists/);
+    expect(await s.discard(first.importId)).toBe(true);
+    expect(s.create('posts', 'room again', { format: 'txt' }).sealed).toBe(false);
+  });
+
+  it('keeps a hydration’s missing ids and makes a new list of only those', async () => {
+    const { store: s } = await store();
+    const from = await s.createFrom('posts', 'dataset.txt', ['10', '11', '12']);
+    const jobId = '0b6f1c3e-1a2b-4c3d-8e9f-001122334455';
+    await s.saveMissing(jobId, from, [
+      { id: '11', reason: 'not returned (deleted, protected or suspended)' },
+      { id: '12', reason: 'returned, but Skein could not read it (bad date)' },
+    ]);
+    expect(await s.hydrations(from.importId)).toEqual([{ jobId, missing: 2, at: 1_700_000_000_000 }]);
+    expect(await s.hydrations('imp-someotherlist00')).toEqual([]);
+    expect(await s.missing(jobId, 1, 5)).toEqual({
+      total: 2,
+      ids: [{ id: '12', reason: 'returned, but Skein could not read it (bad date)' }],
+    });
+    const retry = await s.retryMissing(jobId);
+    expect(retry).toMatchObject({ ids: 2, label: 'Missing from dataset.txt', sealed: true });
+    expect(await s.ids(retry.importId)).toEqual(['11', '12']);
+    expect(await s.missing('not-a-job', 0, 5)).toBeNull();
+    await s.saveMissing(jobId, from, []);
+    await expect(s.retryMissing(jobId)).rejects.toMatchObject({ code: 'bad-input' });
+    expect(await s.discard(from.importId)).toBe(true);
+    await expect(s.ids(from.importId)).rejects.toMatchObject({ code: 'not-found' });
+  });
+});

@@ -1,0 +1,307 @@
+/**
+ * Id imports: the lists of post or user ids a researcher brings to hydrate. The renderer sends the file's
+ * text in pieces (it never names a path); main reads it with the one id reader (`id-import.ts`: Skein's
+ * `="…"` cells, spreadsheet-damaged ids refused with their line and why), then keeps the list in
+ * `<userData>/imports` as two files: `<id>.ids` (one id per line, in the order first seen) and `<id>.json`
+ * (what it is, and the reading's report). Both are written atomically, so a hydration that names an import
+ * finds the same ids after any restart or crash. Main enforces the size limits, whatever the page does.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readdir, readFile, unlink, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import { SkeinError } from '../../../shared/errors';
+import { z } from 'zod';
+import {
+  IdEntity,
+  IdImport,
+  MAX_IDS_PER_IMPORT,
+  MissingId,
+  type Hydration,
+  type IdSource,
+  type ImportReport,
+} from '../../../shared/ipc/ids';
+import { writeFileAtomic } from '../export/atomic-file';
+import { IdImporter } from './id-import';
+
+const ID = /^\d{1,20}$/;
+/** export jobs are named by a UUID */
+const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+const MissingHead = z.object({
+  jobId: z.string(),
+  importId: z.string(),
+  entity: IdEntity,
+  label: z.string(),
+  count: z.number(),
+  at: z.number(),
+});
+type MissingHead = z.infer<typeof MissingHead>;
+/** Open (unsealed) imports at once: a page cannot make main hold unbounded lists. */
+export const MAX_OPEN_IMPORTS = 4;
+
+interface Open {
+  meta: IdImport;
+  ids: string[];
+  importer: IdImporter;
+  /** characters read so far */
+  chars: number;
+}
+
+/** Text per import (a file of a few million lines is far below it). */
+export const MAX_IMPORT_CHARS = 2 ** 31;
+
+function notFound(importId: string): SkeinError {
+  return new SkeinError('not-found', `No id list ${importId}: it was discarded, or never finished.`);
+}
+
+function badInput(message: string): SkeinError {
+  return new SkeinError('bad-input', message, { fields: [{ field: 'ids', message }] });
+}
+
+export interface ImportStoreDeps {
+  /** `<userData>/imports` */
+  dir: string;
+  now: () => number;
+}
+
+export class ImportStore {
+  private readonly open = new Map<string, Open>();
+  /** the ids of the sealed import read last (a hydration asks for the same list at each step) */
+  private cached: { importId: string; ids: readonly string[] } | null = null;
+
+  constructor(private readonly deps: ImportStoreDeps) {}
+
+  create(entity: IdEntity, label: string, source: IdSource): IdImport {
+    if (this.open.size >= MAX_OPEN_IMPORTS) {
+      throw new SkeinError('bad-input', 'Too many id lists are being read at once: finish or discard one first.');
+    }
+    const meta: IdImport = {
+      importId: `imp-${randomBytes(8).toString('hex')}`,
+      entity,
+      label,
+      ids: 0,
+      sealed: false,
+      createdAt: this.deps.now(),
+    };
+    const ids: string[] = [];
+    const importer = new IdImporter({
+      kind: entity,
+      source,
+      onId: (id) => {
+        if (ids.length >= MAX_IDS_PER_IMPORT) {
+          throw badInput(`An id list holds at most ${MAX_IDS_PER_IMPORT.toLocaleString('en-US')} ids: split the file.`);
+        }
+        ids.push(id);
+      },
+    });
+    this.open.set(meta.importId, { meta, ids, importer, chars: 0 });
+    return { ...meta };
+  }
+
+  /** Reads the next piece of the file (lines may be cut anywhere). */
+  append(importId: string, text: string): IdImport {
+    const entry = this.open.get(importId);
+    if (!entry) throw notFound(importId);
+    entry.chars += text.length;
+    try {
+      if (entry.chars > MAX_IMPORT_CHARS)
+        throw badInput('The file is larger than Skein reads as one id list: split it.');
+      entry.importer.push(text);
+    } catch (error) {
+      // a list that broke a limit is not half kept
+      this.open.delete(importId);
+      throw error;
+    }
+    entry.meta.ids = entry.ids.length;
+    return { ...entry.meta };
+  }
+
+  /**
+   * The text is complete. A list with ids is kept (two atomic files) and can be hydrated; one with none is
+   * forgotten, and its report says why every line was refused.
+   */
+  async seal(importId: string): Promise<IdImport> {
+    const entry = this.open.get(importId);
+    if (!entry) {
+      const kept = await this.meta(importId);
+      if (kept) return kept;
+      throw notFound(importId);
+    }
+    this.open.delete(importId);
+    const read = entry.importer.end();
+    const report: ImportReport = {
+      lines: read.lines,
+      duplicates: read.duplicates,
+      blank: read.blank,
+      handles: read.handles.length,
+      damaged: read.damaged,
+      invalid: read.invalid,
+      damagedTotal: read.damagedTotal,
+      invalidTotal: read.invalidTotal,
+    };
+    const lines = entry.ids;
+    const meta: IdImport = { ...entry.meta, ids: lines.length, sealed: lines.length > 0, report };
+    if (lines.length === 0) return meta;
+    await mkdir(this.deps.dir, { recursive: true });
+    await writeFileAtomic(this.path(importId, 'ids'), async (sink) => {
+      const SLICE = 10_000;
+      for (let i = 0; i < lines.length; i += SLICE) await sink.write(`${lines.slice(i, i + SLICE).join('\n')}\n`);
+    });
+    await writeFileAtomic(this.path(importId, 'json'), async (sink) => sink.write(JSON.stringify(meta)));
+    this.cached = { importId, ids: lines };
+    return meta;
+  }
+
+  /** Creates and seals an import of ids main already holds (a job's missing ids). */
+  async createFrom(entity: IdEntity, label: string, ids: readonly string[]): Promise<IdImport> {
+    const meta = this.create(entity, label, { format: 'txt' });
+    try {
+      for (let i = 0; i < ids.length; i += 10_000)
+        this.append(meta.importId, `${ids.slice(i, i + 10_000).join('\n')}\n`);
+      return await this.seal(meta.importId);
+    } finally {
+      this.open.delete(meta.importId);
+    }
+  }
+
+  /** The ids of a sealed import, in order. */
+  async ids(importId: string): Promise<readonly string[]> {
+    if (this.cached?.importId === importId) return this.cached.ids;
+    if (!IdImport.shape.importId.safeParse(importId).success) throw notFound(importId);
+    let text: string;
+    try {
+      text = await readFile(this.path(importId, 'ids'), 'utf8');
+    } catch {
+      throw notFound(importId);
+    }
+    const ids = text.split('\n').filter((line) => ID.test(line));
+    this.cached = { importId, ids };
+    return ids;
+  }
+
+  async meta(importId: string): Promise<IdImport | null> {
+    const open = this.open.get(importId);
+    if (open) return { ...open.meta };
+    if (!IdImport.shape.importId.safeParse(importId).success) return null;
+    try {
+      const parsed = IdImport.safeParse(JSON.parse(await readFile(this.path(importId, 'json'), 'utf8')));
+      return parsed.success ? parsed.data : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Every sealed import, newest first (open ones are in progress in a window). */
+  async list(): Promise<IdImport[]> {
+    let names: string[];
+    try {
+      names = await readdir(this.deps.dir);
+    } catch {
+      return [];
+    }
+    const metas = await Promise.all(
+      names.filter((n) => n.endsWith('.json')).map((n) => this.meta(n.slice(0, -'.json'.length))),
+    );
+    return metas.filter((m): m is IdImport => m !== null).sort((a, b) => b.createdAt - a.createdAt);
+  }
+
+  async discard(importId: string): Promise<boolean> {
+    if (this.open.delete(importId)) return true;
+    if (!(await this.meta(importId))) return false;
+    if (this.cached?.importId === importId) this.cached = null;
+    await unlink(this.path(importId, 'json')).catch(() => undefined);
+    await unlink(this.path(importId, 'ids')).catch(() => undefined);
+    return true;
+  }
+
+  /** Keeps what a hydration did not get (replacing what an earlier run of the same job kept). */
+  async saveMissing(jobId: string, from: IdImport, missing: readonly MissingId[]): Promise<void> {
+    await mkdir(this.deps.dir, { recursive: true });
+    const head: MissingHead = {
+      jobId,
+      importId: from.importId,
+      entity: from.entity,
+      label: from.label,
+      count: missing.length,
+      at: this.deps.now(),
+    };
+    await writeFileAtomic(this.missingPath(jobId), async (sink) => {
+      await sink.write(`${JSON.stringify(head)}\n`);
+      for (const m of missing) await sink.write(`${JSON.stringify(m)}\n`);
+    });
+  }
+
+  /** A slice of what a hydration did not get; null when the job kept no such list. */
+  async missing(jobId: string, offset: number, limit: number): Promise<{ total: number; ids: MissingId[] } | null> {
+    const all = await this.readMissing(jobId);
+    return all ? { total: all.ids.length, ids: all.ids.slice(offset, offset + limit) } : null;
+  }
+
+  /** The hydrations of an import that have stopped: each job's count of missing ids, newest first. */
+  async hydrations(importId: string): Promise<Hydration[]> {
+    let names: string[];
+    try {
+      names = await readdir(this.deps.dir);
+    } catch {
+      return [];
+    }
+    const out: Hydration[] = [];
+    for (const name of names) {
+      const m = /^missing-(.+)\.jsonl$/.exec(name);
+      if (!m?.[1]) continue;
+      const head = await this.readHead(m[1]);
+      if (head?.importId === importId) out.push({ jobId: head.jobId, missing: head.count, at: head.at });
+    }
+    return out.sort((a, b) => b.at - a.at);
+  }
+
+  /** A new sealed import of only the ids a hydration did not get. */
+  async retryMissing(jobId: string): Promise<IdImport> {
+    const all = await this.readMissing(jobId);
+    if (!all) throw new SkeinError('not-found', 'This hydration kept no list of missing ids.');
+    if (all.ids.length === 0) throw badInput('Every id came back: there is nothing to retry.');
+    return this.createFrom(all.head.entity, `Missing from ${all.head.label}`.slice(0, 200), [
+      ...new Set(all.ids.map((m) => m.id)),
+    ]);
+  }
+
+  private async readMissing(jobId: string): Promise<{ head: MissingHead; ids: MissingId[] } | null> {
+    if (!JOB_ID.test(jobId)) return null;
+    let text: string;
+    try {
+      text = await readFile(this.missingPath(jobId), 'utf8');
+    } catch {
+      return null;
+    }
+    const [first, ...rest] = text.split('\n').filter(Boolean);
+    const head = MissingHead.safeParse(JSON.parse(first ?? 'null'));
+    if (!head.success) return null;
+    const ids = rest.map((line) => MissingId.parse(JSON.parse(line)));
+    return { head: head.data, ids };
+  }
+
+  /** The first line of a missing list, read without the rest. */
+  private async readHead(jobId: string): Promise<MissingHead | null> {
+    if (!JOB_ID.test(jobId)) return null;
+    let handle: FileHandle | undefined;
+    try {
+      handle = await open(this.missingPath(jobId), 'r');
+      const { buffer, bytesRead } = await handle.read(Buffer.alloc(4096), 0, 4096, 0);
+      const first = buffer.subarray(0, bytesRead).toString('utf8').split('\n', 1)[0] ?? '';
+      const head = MissingHead.safeParse(JSON.parse(first));
+      return head.success ? head.data : null;
+    } catch {
+      return null;
+    } finally {
+      await handle?.close();
+    }
+  }
+
+  private missingPath(jobId: string): string {
+    return join(this.deps.dir, `missing-${jobId}.jsonl`);
+  }
+
+  private path(importId: string, ext: 'ids' | 'json'): string {
+    return join(this.deps.dir, `${importId}.${ext}`);
+  }
+}

@@ -1,0 +1,124 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo } from 'react';
+import { creditsToUsd } from '../../../../shared/api/pricing';
+import { VIEW_OPERATIONS, type ExportJob, type ViewDescriptor } from '../../../../shared/ipc/export';
+import { navigate } from '../../../app/navigation';
+import { creditsLabel } from '../../../lib/format';
+import { routes, type LookupKind } from '../../../lib/routes';
+import { ExportButton } from '../../export';
+import { isActive } from '../../export/form';
+import { useExportEstimate, useExportJobs } from '../../export/queries';
+import { settingsQuery, usePrices } from '../../settings/queries';
+import { idsKeys, useDiscardList, useHydrations, useIdLists } from '../queries';
+import { MissingIds } from './MissingIds';
+import { ReadReport } from './ReadReport';
+
+/** A hydration is an export of a batch lookup whose ids come from the kept list. */
+export function hydrationView(kind: LookupKind, importId: string, label: string): ViewDescriptor {
+  const view = kind === 'posts' ? 'postsByIds' : 'usersByIds';
+  return { kind: view, operation: VIEW_OPERATIONS[view], params: {}, idsFrom: importId, title: label };
+}
+
+function duration(seconds: number): string {
+  if (seconds < 90) return `${Math.max(1, Math.round(seconds))} s`;
+  if (seconds < 90 * 60) return `${Math.round(seconds / 60)} min`;
+  return `${(seconds / 3600).toFixed(1)} h`;
+}
+
+/** One kept list: what was read, the quote, Hydrate…, running and stopped hydrations, the missing ids. */
+export function ListPanel({ importId, kind }: { importId: string; kind: LookupKind }) {
+  const lists = useIdLists();
+  const list = lists.data?.find((l) => l.importId === importId) ?? null;
+  const view = useMemo(() => (list ? hydrationView(kind, importId, list.label) : null), [kind, importId, list]);
+  const estimate = useExportEstimate(view, 'all', view !== null);
+  const prices = usePrices();
+  const settings = useQuery(settingsQuery());
+  const jobs = useExportJobs();
+  const discard = useDiscardList();
+  const qc = useQueryClient();
+  const mine = (jobs.data ?? []).filter((j) => j.view.idsFrom === importId);
+  const hydrations = useHydrations(importId);
+
+  // a hydration that stops keeps its missing ids: ask for the list again when one of this list's jobs changes
+  const states = mine.map((j) => `${j.id}:${j.status}`).join(',');
+  useEffect(() => {
+    void qc.invalidateQueries({ queryKey: idsKeys.hydrations(importId) });
+  }, [qc, importId, states]);
+
+  if (lists.isPending) return <p className="hydrate-panel note">Loading the list…</p>;
+  if (!list) {
+    return (
+      <div className="hydrate-panel" role="alert">
+        <p>This id list is no longer kept (it was discarded).</p>
+        <button type="button" className="btn" onClick={() => navigate(routes.hydrate(kind))}>
+          Read another list
+        </button>
+      </div>
+    );
+  }
+  if (list.entity !== kind) {
+    return (
+      <div className="hydrate-panel" role="alert">
+        <p>
+          “{list.label}” holds {list.entity === 'posts' ? 'post' : 'user'} ids.{' '}
+          <a href={`#/hydrate/${list.entity}?list=${importId}`}>Open it there</a>.
+        </p>
+      </div>
+    );
+  }
+  const e = estimate.data;
+  const rps = settings.data?.requestsPerSecond ?? null;
+  return (
+    <section className="hydrate-panel" aria-labelledby="hydrate-list-title">
+      <h2 id="hydrate-list-title">{list.label}</h2>
+      <p className="hydrate-panel__count">
+        {list.ids.toLocaleString()} {kind === 'posts' ? 'post' : 'user'} ids ready to hydrate
+      </p>
+      {list.report ? <ReadReport report={list.report} /> : null}
+      <p className="hydrate-quote" aria-live="polite">
+        {e && e.calls !== null && e.credits !== null
+          ? `Hydrating asks for them in ${e.calls.toLocaleString()} ${e.calls === 1 ? 'call' : 'calls'} of up to 100: at most ${creditsLabel(e.credits, creditsToUsd(e.credits, prices))}${rps ? `, about ${duration(e.calls / rps)} at ${rps} ${rps === 1 ? 'call' : 'calls'} per second` : ''}. Only the ids that come back are charged.`
+          : estimate.error
+            ? `No quote: ${estimate.error.message}`
+            : 'Working out the cost…'}
+      </p>
+      <div className="hydrate-panel__actions">
+        <ExportButton view={view} label="Hydrate…" />
+        <button
+          type="button"
+          className="btn btn--small"
+          disabled={mine.some(isActive) || discard.isPending}
+          onClick={() => discard.mutate(importId, { onSuccess: () => navigate(routes.hydrate(kind)) })}
+        >
+          Discard this list
+        </button>
+        <button type="button" className="btn btn--small" onClick={() => navigate(routes.hydrate(kind))}>
+          Read another list
+        </button>
+      </div>
+      {mine.length > 0 ? <RunningHydrations jobs={mine} /> : null}
+      {(hydrations.data ?? []).map((h) => (
+        <MissingIds key={h.jobId} hydration={h} kind={kind} />
+      ))}
+    </section>
+  );
+}
+
+function jobLine(j: ExportJob): string {
+  const found = `${j.progress.items.toLocaleString()} found in ${j.progress.calls.toLocaleString()} ${j.progress.calls === 1 ? 'call' : 'calls'}`;
+  if (isActive(j)) {
+    return `Hydrating: ${found}${j.progress.fraction !== null ? ` (${Math.round(j.progress.fraction * 100)}%)` : ''}`;
+  }
+  if (j.status === 'complete') return `Done: ${found}, written to ${j.files[0] ?? 'the file chosen'}`;
+  return `Stopped (${j.stopReason ?? j.status}): ${found}${j.resumable ? '; open Hydrate… to resume' : ''}`;
+}
+
+function RunningHydrations({ jobs }: { jobs: ExportJob[] }) {
+  return (
+    <ul className="hydrate-jobs" aria-label="Hydrations of this list">
+      {jobs.map((j) => (
+        <li key={j.id}>{jobLine(j)}</li>
+      ))}
+    </ul>
+  );
+}

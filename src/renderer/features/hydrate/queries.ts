@@ -1,0 +1,109 @@
+/**
+ * Server state of id lists (TanStack Query): the lists main keeps, the hydrations of a list that have
+ * stopped, the ids each did not get; and reading a file into a new list (its text sent to main in pieces).
+ */
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { MAX_APPEND_CHARS, type IdEntity, type IdImport, type IdSource } from '../../../shared/ipc/ids';
+import { skein } from '../../lib/bridge';
+
+export const idsKeys = {
+  all: ['ids'] as const,
+  lists: () => ['ids', 'lists'] as const,
+  hydrations: (importId: string) => ['ids', 'hydrations', importId] as const,
+  missing: (jobId: string, limit: number) => ['ids', 'missing', jobId, limit] as const,
+};
+
+export const idListsQuery = () =>
+  queryOptions({ queryKey: idsKeys.lists(), queryFn: () => skein().ids.list(), staleTime: Number.POSITIVE_INFINITY });
+
+export function useIdLists() {
+  return useQuery(idListsQuery());
+}
+
+/** Stopped hydrations of a list; asked again whenever one of its export jobs changes (see HydrateView). */
+export function useHydrations(importId: string) {
+  return useQuery({
+    queryKey: idsKeys.hydrations(importId),
+    queryFn: () => skein().ids.hydrations({ importId }),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+}
+
+export function useMissing(jobId: string, limit: number) {
+  return useQuery({
+    queryKey: idsKeys.missing(jobId, limit),
+    queryFn: () => skein().ids.missing({ jobId, offset: 0, limit }),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+}
+
+/** Pieces of at most `size` characters, never splitting a surrogate pair. */
+export function* textPieces(text: string, size: number = MAX_APPEND_CHARS): Generator<string> {
+  let start = 0;
+  while (start < text.length) {
+    let end = Math.min(start + size, text.length);
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
+    yield text.slice(start, end);
+    start = end;
+  }
+}
+
+export interface ReadInput {
+  entity: IdEntity;
+  label: string;
+  source: IdSource;
+  /** the file, or the pasted text */
+  content: Blob | string;
+  onProgress?: (fraction: number) => void;
+}
+
+/** Reads a file (or pasted text) into a new list, piece by piece; the list comes back with its report. */
+export async function readIdList({ entity, label, source, content, onProgress }: ReadInput): Promise<IdImport> {
+  const api = skein().ids;
+  const created = await api.create({ entity, label, source });
+  try {
+    if (typeof content === 'string') {
+      for (const piece of textPieces(content)) await api.append({ importId: created.importId, text: piece });
+    } else {
+      const total = content.size || 1;
+      let done = 0;
+      const reader = content.stream().pipeThrough(new TextDecoderStream()).getReader();
+      for (;;) {
+        const { done: end, value } = await reader.read();
+        if (end) break;
+        for (const piece of textPieces(value)) await api.append({ importId: created.importId, text: piece });
+        done += new TextEncoder().encode(value).length;
+        onProgress?.(Math.min(1, done / total));
+      }
+    }
+    return await api.seal({ importId: created.importId });
+  } catch (error) {
+    await api.discard({ importId: created.importId }).catch(() => undefined);
+    throw error;
+  }
+}
+
+export function useReadIdList() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: readIdList,
+    onSuccess: () => qc.invalidateQueries({ queryKey: idsKeys.lists() }),
+  });
+}
+
+export function useRetryMissing() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (jobId: string) => skein().ids.retryMissing({ jobId }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: idsKeys.lists() }),
+  });
+}
+
+export function useDiscardList() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (importId: string) => skein().ids.discard({ importId }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: idsKeys.lists() }),
+  });
+}
