@@ -104,11 +104,19 @@ export function ListPanel({ importId, kind }: { importId: string; kind: LookupKi
   );
 }
 
+/** ` (40%) · 310 ids/s · about 2 min left`, from the job's progress since it started. */
+export function pace(j: ExportJob, now: number): string {
+  const f = j.progress.fraction;
+  if (f === null) return '';
+  const seconds = Math.max(0.001, (now - j.startedAt) / 1000);
+  const rate = j.progress.items / seconds;
+  const left = f > 0 && f < 1 ? (seconds * (1 - f)) / f : null;
+  return ` (${Math.round(f * 100)}%)${rate > 0 ? ` · ${Math.round(rate).toLocaleString()} found/s` : ''}${left !== null ? ` · about ${duration(left)} left` : ''}`;
+}
+
 function jobLine(j: ExportJob): string {
   const found = `${j.progress.items.toLocaleString()} found in ${j.progress.calls.toLocaleString()} ${j.progress.calls === 1 ? 'call' : 'calls'}`;
-  if (isActive(j)) {
-    return `Hydrating: ${found}${j.progress.fraction !== null ? ` (${Math.round(j.progress.fraction * 100)}%)` : ''}`;
-  }
+  if (isActive(j)) return `Hydrating: ${found}${pace(j, Date.now())}`;
   if (j.status === 'complete') return `Done: ${found}, written to ${j.files[0] ?? 'the file chosen'}`;
   return `Stopped (${j.stopReason ?? j.status}): ${found}${j.resumable ? '; open Hydrate… to resume' : ''}`;
 }
