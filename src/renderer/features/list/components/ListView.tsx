@@ -40,7 +40,7 @@ export function ListView({ route }: { route: Extract<Route, { name: 'list' }> })
     >
       <div className="list-header">
         <p className="muted">
-          {name ? 'A list. ' : 'The API does not give a list’s name. '}
+          {name ? null : 'The API does not give a list’s name. '}
           Each page of posts or followers is one list call ({fullCount(prices.listPerCall)} credits).
         </p>
       </div>
