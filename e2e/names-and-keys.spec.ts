@@ -118,3 +118,16 @@ test('Esc closes the question in front before it means Back; focus returns to th
   await page.keyboard.press('Escape');
   await expect.poll(() => currentHash(page)).toBe('');
 });
+
+test('Back returns focus to the card that was opened, as it does to a post', async ({ skein }) => {
+  const { page } = skein;
+  await demoExamples(page);
+  const card = page.getByRole('region', { name: 'Start here' }).getByRole('link', { name: /^A community/ });
+  await card.focus();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/#\/community\/\d+$/);
+  await expect(page.getByRole('heading', { level: 1 })).not.toHaveText('Home');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('heading', { name: 'Home', level: 1 })).toBeVisible();
+  await expect(card).toBeFocused();
+});
