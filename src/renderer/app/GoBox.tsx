@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { postsByIdsQuery } from '../features/post/queries';
+import { usersByIdsQuery } from '../features/user/queries';
 import { goCandidates, goRefusal } from '../lib/go-target';
 import { goLabel, type Known } from '../lib/titles';
 import { nameIn, useNames } from '../state/names';
@@ -27,6 +28,8 @@ export function GoBox() {
   const names = useNames((s) => s.names);
   const known: Known = {
     post: (id) => client.getQueryData(postsByIdsQuery([id]).queryKey)?.items.find((p) => p.id === id) ?? null,
+    userName: (id) =>
+      client.getQueryData(usersByIdsQuery([id]).queryKey)?.items.find((u) => u.id === id)?.userName ?? null,
     listName: (id) => nameIn(names, 'list', id),
   };
 

@@ -39,15 +39,16 @@ describe('names instead of ids', () => {
     const id = '2004533571666101375';
     const known = {
       post: (p: string) => (p === id ? { author: { userName: 'ann' }, text: 'a thread about rivers' } : null),
+      userName: (u: string) => (u === id ? 'river_ann' : null),
       listName: (l: string) => (l === id ? 'River people' : null),
     };
     expect(goCandidates(id).map((c) => goLabel(c, known))).toEqual([
       'Post by @ann: “a thread about rivers”',
-      `Profile with id ${id}`,
+      'Profile @river_ann',
       `Community ${id}`,
       'List “River people”',
     ]);
-    const nothing = { post: () => null, listName: () => null };
+    const nothing = { post: () => null, userName: () => null, listName: () => null };
     expect(goCandidates(id).map((c) => goLabel(c, nothing))).toEqual(goCandidates(id).map((c) => c.label));
   });
 });

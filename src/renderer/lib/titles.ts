@@ -38,6 +38,8 @@ export function goPostLabel(post: Post, id: string): string {
 /** What the app already knows about ids, without a call: posts it has shown, names the user has seen. */
 export interface Known {
   post: (id: string) => Post;
+  /** a profile's handle, when the profile has been shown */
+  userName: (id: string) => string | null;
   listName: (id: string) => string | null;
 }
 
@@ -47,6 +49,10 @@ export function goLabel(candidate: GoCandidate, known: Known): string {
   if (route.name === 'post') {
     const post = known.post(route.id);
     return post ? goPostLabel(post, route.id) : candidate.label;
+  }
+  if (route.name === 'user' && route.ref.kind === 'id') {
+    const handle = known.userName(route.ref.id);
+    return handle ? `Profile @${handle}` : candidate.label;
   }
   if (route.name === 'list') {
     const name = known.listName(route.id);
