@@ -71,7 +71,14 @@ test('a list opened by its id alone says "List" and a short id, and keeps the wh
     });
   });
   await page.getByRole('button', { name: 'Copy list id' }).click();
-  await expect(page.getByRole('status').filter({ hasText: `Could not copy; the id is ${ex.listId}` })).toBeVisible();
+  const notice = page.getByRole('status').filter({ hasText: `Could not copy; the id is ${ex.listId}` });
+  await expect(notice).toBeVisible();
+  // the notice is in front: Esc dismisses it, and only then means Back
+  await page.keyboard.press('Escape');
+  await expect(notice).toBeHidden();
+  await expect(page).toHaveURL(new RegExp(`#/list/${ex.listId}$`));
+  await page.keyboard.press('Escape');
+  await expect.poll(() => currentHash(page)).toBe('');
 });
 
 test('a post’s export and the Go box name it by author and first words once it is known', async ({ skein }) => {
