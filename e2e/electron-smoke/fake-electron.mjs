@@ -210,9 +210,19 @@ if (serve) {
   await ask('skein://evil/index.html');
   await ask('skein://app/index.html', 'POST');
 }
-report.permission = await new Promise((done) =>
-  fake.permissionRequest ? fake.permissionRequest(win.webContents, 'media', done) : done('no handler'),
-);
+// as Electron asks: the permission, then the requesting frame's details
+const askPermission = (permission, requestingUrl) =>
+  new Promise((done) =>
+    fake.permissionRequest
+      ? fake.permissionRequest(win.webContents, permission, done, { requestingUrl, isMainFrame: true })
+      : done('no handler'),
+  );
+report.permission = await askPermission('media', win.loads[0]);
+report.clipboardWrite = {
+  own: await askPermission('clipboard-sanitized-write', win.loads[0]),
+  other: await askPermission('clipboard-sanitized-write', 'https://evil.example/'),
+  read: await askPermission('clipboard-read', win.loads[0]),
+};
 
 // a failed load: the window must show, with an error page
 win.webContents.emit('did-fail-load', {}, -6, 'ERR_FILE_NOT_FOUND', win.loads[0], true);

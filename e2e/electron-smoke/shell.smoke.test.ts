@@ -182,6 +182,7 @@ interface Report {
   fetched: string[];
   protocol: ProtocolAnswer[];
   permission: unknown;
+  clipboardWrite: { own: unknown; other: unknown; read: unknown };
   failedLoad: { shown: boolean; loads: string[] };
   secondInstance: { windowsBefore: number; windowsAfter: number };
   quitOnAllClosed: boolean;
@@ -382,6 +383,8 @@ describe.each(PLATFORMS.flatMap((platform) => [false, true].map((packaged) => ({
       expect([...new Set(report.preload.requires)]).toEqual(['electron']);
       expect(report.preload.exposed).toEqual(['skein']);
       expect(report.permission).toBe(false);
+      // the one permission granted: writing text to the clipboard, from Skein's own page only
+      expect(report.clipboardWrite).toEqual({ own: true, other: false, read: false });
     });
 
     it('handles exactly the contract’s channels, and the preload bridges exactly those', () => {

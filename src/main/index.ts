@@ -102,7 +102,7 @@ if (!app.requestSingleInstanceLock()) {
   );
 
   void app.whenReady().then(() => {
-    denyPermissions(session.defaultSession);
+    denyPermissions(session.defaultSession, origins);
     core = createCore({
       userDataDir: app.getPath('userData'),
       secretStorage,

@@ -68,9 +68,25 @@ describe('navigation guards', () => {
     }
   });
 
-  it('denies every permission', () => {
+  it('denies every permission but writing text to the clipboard from our own top frame', () => {
+    const origins = appOrigins();
+    const ours = { url: 'skein://app/index.html#/list/1', isMainFrame: true };
     for (const p of ['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal'])
-      expect(permissionDecision(p)).toBe(false);
+      expect(permissionDecision(p, ours, origins)).toBe(false);
+    expect(permissionDecision('clipboard-sanitized-write', ours, origins)).toBe(true);
+    // another origin, a sub-frame or an unknown requester never writes to the clipboard
+    expect(
+      permissionDecision('clipboard-sanitized-write', { url: 'https://evil.example/', isMainFrame: true }, origins),
+    ).toBe(false);
+    expect(
+      permissionDecision('clipboard-sanitized-write', { url: 'skein://app.evil/', isMainFrame: true }, origins),
+    ).toBe(false);
+    expect(permissionDecision('clipboard-sanitized-write', { ...ours, isMainFrame: false }, origins)).toBe(false);
+    expect(permissionDecision('clipboard-sanitized-write', { url: undefined, isMainFrame: true }, origins)).toBe(false);
+    // the dev server is ours only when Skein was started with it
+    const dev = { url: 'http://localhost:5173/', isMainFrame: true };
+    expect(permissionDecision('clipboard-sanitized-write', dev, origins)).toBe(false);
+    expect(permissionDecision('clipboard-sanitized-write', dev, appOrigins('http://localhost:5173'))).toBe(true);
   });
 });
 

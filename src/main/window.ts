@@ -91,7 +91,17 @@ export function loadErrorPage(url: string, description: string): string {
   return `data:text/html;charset=utf-8,${encodeURIComponent(html)}`;
 }
 
-/** Permission requests and checks (camera, notifications, clipboard-read, …): always no. */
-export function permissionDecision(_permission: string): false {
-  return false;
+/**
+ * Permission requests and checks: no, except writing text to the clipboard (`clipboard-sanitized-write`:
+ * the "Copy id" buttons) asked by Skein's own page in its top frame. Reading the clipboard, camera,
+ * notifications, … and anything asked by another origin or a sub-frame: always no.
+ */
+export function permissionDecision(
+  permission: string,
+  requester: { url: string | undefined; isMainFrame: boolean },
+  origins: readonly string[],
+): boolean {
+  if (permission !== 'clipboard-sanitized-write' || !requester.isMainFrame || !requester.url) return false;
+  const origin = originOf(requester.url);
+  return origin !== null && origins.some((o) => originOf(o) === origin);
 }

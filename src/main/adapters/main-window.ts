@@ -12,10 +12,21 @@ import {
   windowOptions,
 } from '../window';
 
-/** Denies every permission request and check of a session. */
-export function denyPermissions(session: Session): void {
-  session.setPermissionRequestHandler((_wc, permission, callback) => callback(permissionDecision(permission)));
-  session.setPermissionCheckHandler((_wc, permission) => permissionDecision(permission));
+/**
+ * Denies every permission request and check of a session, but writing text to the clipboard from
+ * Skein's own origins' top frame (`permissionDecision`).
+ */
+export function denyPermissions(session: Session, origins: readonly string[]): void {
+  session.setPermissionRequestHandler((_wc, permission, callback, details) =>
+    callback(permissionDecision(permission, { url: details.requestingUrl, isMainFrame: details.isMainFrame }, origins)),
+  );
+  session.setPermissionCheckHandler((_wc, permission, requestingOrigin, details) =>
+    permissionDecision(
+      permission,
+      { url: details.requestingUrl ?? requestingOrigin, isMainFrame: details.isMainFrame },
+      origins,
+    ),
+  );
   session.setDevicePermissionHandler(() => false);
 }
 

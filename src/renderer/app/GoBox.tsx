@@ -1,5 +1,10 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
+import { postsByIdsQuery } from '../features/post/queries';
+import { usersByIdsQuery } from '../features/user/queries';
 import { goCandidates, goRefusal } from '../lib/go-target';
+import { goLabel, type Known } from '../lib/titles';
+import { nameIn, useNames } from '../state/names';
 import { useUi } from '../state/ui';
 import { navigate } from './navigation';
 
@@ -18,6 +23,15 @@ export function GoBox() {
   const candidates = goCandidates(text);
   const expanded = open && candidates.length > 0;
   const refusal = goRefusal(text);
+  // choices in words when the app knows what they open (no call is made for it)
+  const client = useQueryClient();
+  const names = useNames((s) => s.names);
+  const known: Known = {
+    post: (id) => client.getQueryData(postsByIdsQuery([id]).queryKey)?.items.find((p) => p.id === id) ?? null,
+    userName: (id) =>
+      client.getQueryData(usersByIdsQuery([id]).queryKey)?.items.find((u) => u.id === id)?.userName ?? null,
+    listName: (id) => nameIn(names, 'list', id),
+  };
 
   useEffect(() => {
     if (focusRequest > 0) {
@@ -98,7 +112,7 @@ export function GoBox() {
               go(i);
             }}
           >
-            {c.label}
+            {goLabel(c, known)}
           </li>
         ))}
       </ul>

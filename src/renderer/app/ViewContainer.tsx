@@ -13,18 +13,25 @@ import { scalarText } from '../../shared/scalar-text';
  * to, remembers scrolling per route, and gives focus to the page's heading when
  * focus was lost.
  */
-/** The item last focused in each route (`[data-post-id="…"]`), so Back returns focus to what was opened. */
+/**
+ * The item last focused in each route (`[data-post-id="…"]`, or a link into the app such as a Home card
+ * or a trend), so Back returns focus to what was opened.
+ */
 const lastFocused = new Map<string, string>();
 const IDENTITY = ['data-post-id', 'data-user-id'] as const;
 
 function identityOf(target: EventTarget | null): string | null {
-  const item = target instanceof Element ? target.closest<HTMLElement>('[data-nav-item]') : null;
-  if (!item) return null;
-  for (const attr of IDENTITY) {
-    const v = item.getAttribute(attr);
-    if (v) return `[data-nav-item][${attr}="${CSS.escape(v)}"]`;
+  if (!(target instanceof Element)) return null;
+  const item = target.closest<HTMLElement>('[data-nav-item]');
+  if (item) {
+    for (const attr of IDENTITY) {
+      const v = item.getAttribute(attr);
+      if (v) return `[data-nav-item][${attr}="${CSS.escape(v)}"]`;
+    }
   }
-  return null;
+  const link = target.closest<HTMLAnchorElement>('a[href^="#/"]');
+  const href = link?.getAttribute('href');
+  return href ? `a[href="${CSS.escape(href)}"]` : null;
 }
 
 export function ViewContainer({ viewKey, children }: { viewKey: string; children: ReactNode }) {

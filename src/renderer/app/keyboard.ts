@@ -1,6 +1,6 @@
 /**
  * App-wide keys and mouse buttons: Alt+←/→ and mouse back/forward walk
- * history, Esc closes what is in front or else goes back, Backspace goes back, `/` focuses the Go box, j/k move between
+ * history, Esc closes what is in front (`layers.ts`) or else goes back, Backspace goes back, `/` focuses the Go box, j/k move between
  * the items of the current view (`[data-nav-item]`), and the native menu's
  * commands arrive from main as `menu` events.
  */
@@ -8,14 +8,8 @@ import { useEffect } from 'react';
 import { onBridgeEvent } from '../lib/bridge';
 import { routes } from '../lib/routes';
 import { useUi } from '../state/ui';
+import { closeTopLayer } from './layers';
 import { goBack, goForward, navigate } from './navigation';
-
-/**
- * Mark the control that dismisses something shown in front (a panel, an inline confirmation) with this
- * attribute: Esc clicks it before it ever means Back. Dialogs close on Esc by themselves.
- */
-export const ESCAPE_CLOSES_ATTR = 'data-escape-closes';
-const ESCAPE_CLOSES = `[${ESCAPE_CLOSES_ATTR}]`;
 
 /** Fired on window when the menu asks to export the current view (the export button listens). */
 export const EXPORT_EVENT = 'skein:export';
@@ -70,8 +64,14 @@ export function useGlobalKeys(): void {
         else goForward();
         return;
       }
-      if (e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target)) return;
+      if (e.ctrlKey || e.metaKey || e.altKey) return;
+      // a modal dialog is in front of everything and closes on Esc by itself
       if (document.querySelector('dialog[open]')) return;
+      if (isTyping(e.target)) {
+        // in a field, Esc closes what is in front (never Back); other keys are typing
+        if (e.key === 'Escape' && closeTopLayer()) e.preventDefault();
+        return;
+      }
       switch (e.key) {
         case '/':
           e.preventDefault();
@@ -79,10 +79,8 @@ export function useGlobalKeys(): void {
           break;
         case 'Escape': {
           e.preventDefault();
-          // what is in front (an open panel, a confirmation) closes first; only then does Esc mean Back
-          const closer = document.querySelector<HTMLElement>(ESCAPE_CLOSES);
-          if (closer) closer.click();
-          else goBack();
+          // what is in front (a panel, a confirmation, a menu, a notice) closes first; only then is Esc Back
+          if (!closeTopLayer()) goBack();
           break;
         }
         case 'Backspace':

@@ -21,6 +21,8 @@ export const DemoExamples = z.object({
   profile: z.object({ id: z.string(), userName: z.string() }),
   communityId: z.string(),
   listId: z.string(),
+  /** the list's name as the demo world knows it (the API has no operation that names a list) */
+  listName: z.string().max(200).optional(),
   runningSpaceId: z.string(),
   endedSpaceId: z.string(),
   /** a space not started yet (the live service answers 404 for one) */

@@ -78,6 +78,7 @@ export class World {
       profile: { id: profile.id, userName: profile.userName },
       communityId: (this.communities[0] as CommunityRecord).id,
       listId: (this.lists[0] as ListRecord).id,
+      listName: (this.lists[0] as ListRecord).name,
       runningSpaceId: (this.spaces.find((s) => s.state === 'Running') as SpaceRecord).id,
       endedSpaceId: (this.spaces.find((s) => s.state === 'Ended') as SpaceRecord).id,
       scheduledSpaceId: (this.spaces.find((s) => s.state === 'NotStarted') as SpaceRecord).id,

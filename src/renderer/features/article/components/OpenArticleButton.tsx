@@ -6,6 +6,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { isSkeinError } from '../../../../shared/errors';
+import { useDismissable } from '../../../app/layers';
 import { ErrorState } from '../../../components/ErrorState';
 import { SkeletonList } from '../../../components/states';
 import { NotAvailableNotice } from '../../community/components/NotAvailableNotice';
@@ -21,6 +22,8 @@ export function OpenArticleButton({ postId }: { postId: string }) {
   const [asked, setAsked] = useState(() => alreadyAsked(client.getQueryState(articleKeys.ofPost(postId))));
   const q = useQuery(articleQuery(postId, asked));
   const panelId = useId();
+  // the open panel is in front: Esc hides it before Esc means Back
+  useDismissable(open, () => setOpen(false));
   return (
     <div className="article">
       <button
@@ -28,7 +31,6 @@ export function OpenArticleButton({ postId }: { postId: string }) {
         className="btn btn--small"
         aria-expanded={open}
         aria-controls={panelId}
-        {...(open ? { 'data-escape-closes': '' } : {})}
         onClick={() => {
           setAsked(true);
           setOpen((o) => !o);

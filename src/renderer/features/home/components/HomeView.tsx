@@ -4,12 +4,15 @@ import { appInfoQuery, demoExamplesQuery } from '../../../app/usage-queries';
 import { ErrorState } from '../../../components/ErrorState';
 import { SkeletonList } from '../../../components/states';
 import { formatRoute, routes, type Route } from '../../../lib/routes';
+import { useNames } from '../../../state/names';
 import './home.css';
 
 interface Start {
   title: string;
   text: string;
   route: Route;
+  /** the name this card shows for what it opens, carried to the view when the API cannot name it */
+  names?: { kind: 'list'; id: string; name: string };
 }
 
 function startingPoints(ex: DemoExamples): Start[] {
@@ -44,7 +47,12 @@ function startingPoints(ex: DemoExamples): Start[] {
       text: 'Banner, rules, member counts and what the API does not offer yet.',
       route: routes.community(ex.communityId),
     },
-    { title: 'A list', text: 'The list’s posts and followers.', route: routes.list(ex.listId) },
+    {
+      title: ex.listName ? `A list: ${ex.listName}` : 'A list',
+      text: 'The list’s posts and followers.',
+      route: routes.list(ex.listId),
+      ...(ex.listName ? { names: { kind: 'list' as const, id: ex.listId, name: ex.listName } } : {}),
+    },
     {
       title: 'A live audio space',
       text: 'Participants that change while you watch.',
@@ -60,6 +68,7 @@ export function HomeView() {
   const info = useQuery(appInfoQuery());
   const demo = info.data?.mode === 'demo';
   const examples = useQuery({ ...demoExamplesQuery(), enabled: demo });
+  const remember = useNames((s) => s.remember);
   return (
     <div className="view view--home">
       <header className="view__header">
@@ -87,7 +96,13 @@ export function HomeView() {
             <ul className="starts">
               {startingPoints(examples.data).map((s) => (
                 <li key={s.title}>
-                  <a className="start" href={formatRoute(s.route)}>
+                  <a
+                    className="start"
+                    href={formatRoute(s.route)}
+                    onClick={() => {
+                      if (s.names) remember(s.names.kind, s.names.id, s.names.name);
+                    }}
+                  >
                     <span className="start__title">{s.title}</span>
                     <span className="start__text">{s.text}</span>
                   </a>

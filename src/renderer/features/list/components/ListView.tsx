@@ -1,17 +1,22 @@
 /**
  * Route `#/list/:id`: the list's posts (newest first) and its followers,
  * both infinite. The API has no "list info" operation, so the list is
- * named by its id; every page of either tab is one list call.
+ * named by the name the user saw where they opened it (a list's card),
+ * else "List" and a short id; the whole id is one click away (Copy id).
+ * Every page of either tab is one list call.
  */
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import type { CardPost } from '../../../../shared/api/schemas';
+import { CopyIdButton } from '../../../components/CopyIdButton';
 import { PostFeed } from '../../../components/PostFeed';
 import { Tabs } from '../../../components/Tabs';
 import { ViewFrame } from '../../../components/ViewFrame';
 import { fullCount } from '../../../lib/format';
 import { summarizePages } from '../../../lib/pages';
 import type { Route } from '../../../lib/routes';
+import { listPhrase, listTitle } from '../../../lib/titles';
+import { useSeenName } from '../../../state/names';
 import { ExportButton, pagedExportView } from '../../export';
 import { usePrices } from '../../settings/queries';
 import { LoadPages } from '../../usage/components/LoadPages';
@@ -25,10 +30,17 @@ type ListTab = 'posts' | 'followers';
 export function ListView({ route }: { route: Extract<Route, { name: 'list' }> }) {
   const [tab, setTab] = useState<ListTab>('posts');
   const prices = usePrices();
+  const name = useSeenName('list', route.id);
+  const phrase = listPhrase(name, route.id);
   return (
-    <ViewFrame title={`List ${route.id}`} className="view--list">
+    <ViewFrame
+      title={listTitle(name, route.id)}
+      className="view--list"
+      actions={<CopyIdButton id={route.id} what="list" />}
+    >
       <div className="list-header">
         <p className="muted">
+          {name ? null : 'The API does not give a list’s name. '}
           Each page of posts or followers is one list call ({fullCount(prices.listPerCall)} credits).
         </p>
       </div>
@@ -42,13 +54,13 @@ export function ListView({ route }: { route: Extract<Route, { name: 'list' }> })
           { id: 'followers', label: 'Followers' },
         ]}
       >
-        {tab === 'posts' ? <Posts id={route.id} /> : <Followers id={route.id} />}
+        {tab === 'posts' ? <Posts id={route.id} phrase={phrase} /> : <Followers id={route.id} phrase={phrase} />}
       </Tabs>
     </ViewFrame>
   );
 }
 
-function Posts({ id }: { id: string }) {
+function Posts({ id, phrase }: { id: string; phrase: string }) {
   const query = useInfiniteQuery(listPostsQuery(id));
   const summary = useMemo(() => summarizePages<CardPost>(query.data?.pages), [query.data]);
   return (
@@ -63,7 +75,7 @@ function Posts({ id }: { id: string }) {
           />
           <ExportButton
             view={pagedExportView('listPosts', { listId: id }, query, summary.items.length, {
-              title: `Posts of list ${id}`,
+              title: `Posts of ${phrase}`,
             })}
           />
         </div>
@@ -71,14 +83,14 @@ function Posts({ id }: { id: string }) {
       <PostFeed
         query={query}
         summary={summary}
-        label={`Posts of list ${id}, newest first`}
+        label={`Posts of ${phrase}, newest first`}
         empty="This list has no posts to show."
       />
     </>
   );
 }
 
-function Followers({ id }: { id: string }) {
+function Followers({ id, phrase }: { id: string; phrase: string }) {
   const query = useInfiniteQuery(listFollowersQuery(id));
   const summary = useMemo(() => summarizeEntryPages(query.data?.pages), [query.data]);
   return (
@@ -93,7 +105,7 @@ function Followers({ id }: { id: string }) {
           />
           <ExportButton
             view={pagedExportView('listFollowers', { list_id: id }, query, summary.items.length, {
-              title: `Followers of list ${id}`,
+              title: `Followers of ${phrase}`,
             })}
           />
         </div>
@@ -101,7 +113,7 @@ function Followers({ id }: { id: string }) {
       <EntryFeed
         query={query}
         summary={summary}
-        label={`Followers of list ${id}`}
+        label={`Followers of ${phrase}`}
         noun={{ one: 'follower', many: 'followers' }}
         empty="Nobody follows this list, as far as the API says."
       />

@@ -2,14 +2,16 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { CardPost } from '../../../../shared/api/schemas';
 import { navigate } from '../../../app/navigation';
+import { CopyIdButton } from '../../../components/CopyIdButton';
 import { ErrorState } from '../../../components/ErrorState';
 import { PostCard } from '../../../components/post/PostCard';
 import { PostFeed } from '../../../components/PostFeed';
 import { EmptyState, SkeletonList } from '../../../components/states';
 import { Tabs } from '../../../components/Tabs';
-import { compactCount, postLabel, readCount } from '../../../lib/format';
+import { compactCount, readCount } from '../../../lib/format';
 import { summarizePages } from '../../../lib/pages';
 import { routes, type PostTab, type Route } from '../../../lib/routes';
+import { postName } from '../../../lib/titles';
 import { carriesArticle } from '../../article/article-shape';
 import { OpenArticleButton } from '../../article/components/OpenArticleButton';
 import { ExportButton, pagedExportView } from '../../export';
@@ -36,6 +38,9 @@ export function PostView({ route }: { route: PostRoute }) {
     <div className="view view--post">
       <header className="view__header">
         <h1 tabIndex={-1}>Post</h1>
+        <div className="view__actions">
+          <CopyIdButton id={id} what="post" />
+        </div>
       </header>
       {detail.status === 'pending' ? (
         <SkeletonList count={1} label="Loading the post…" />
@@ -62,11 +67,11 @@ export function PostView({ route }: { route: PostRoute }) {
           onSelect={(t) => navigate(routes.post(id, t, order, flat), { replace: true })}
         >
           {tab === 'replies' ? (
-            <RepliesThread postId={id} order={order} flat={flat} />
+            <RepliesThread postId={id} order={order} flat={flat} label={postName(post, id)} />
           ) : tab === 'direct' ? (
-            <DirectReplies postId={id} label={postLabel(post, id)} />
+            <DirectReplies postId={id} label={postName(post, id)} />
           ) : (
-            <Quotes postId={id} label={postLabel(post, id)} quoteCount={post.quoteCount ?? null} />
+            <Quotes postId={id} label={postName(post, id)} quoteCount={post.quoteCount ?? null} />
           )}
         </Tabs>
       ) : null}

@@ -5,8 +5,8 @@ import type { CardPost } from '../../../../shared/api/schemas';
 import { InfiniteFeed } from '../../../components/InfiniteFeed';
 import { PostCard } from '../../../components/post/PostCard';
 import { SkeletonShapes } from '../../../components/states';
-import { postLabel } from '../../../lib/format';
 import { allFromCache, summarizePages, type PageParam } from '../../../lib/pages';
+import { postName } from '../../../lib/titles';
 import { buildThreadTree, rowKey, type ThreadPost, type ThreadRow } from '../../../lib/thread-tree';
 import { useCollapsed, useUi } from '../../../state/ui';
 import { ExportButton, exportView } from '../../export';
@@ -31,7 +31,18 @@ const pageOf = (p: ThreadPost): number | null => (p as Partial<OutlinePost>).pag
  * through: rows never move, a row whose page left the window waits for it, and reaching the first or
  * last page of the window brings the one beyond it back (from main's store, no new call).
  */
-export function RepliesThread({ postId, order, flat }: { postId: string; order: QueryType; flat: boolean }) {
+export function RepliesThread({
+  postId,
+  order,
+  flat,
+  label,
+}: {
+  postId: string;
+  order: QueryType;
+  flat: boolean;
+  /** the post as export titles name it (author and first words), known before any reply page */
+  label?: string;
+}) {
   // the same options object while the view shows the same thread: the observer then finds nothing changed
   const query = useInfiniteQuery(useMemo(() => threadQuery(postId, order, flat), [postId, order, flat]));
   const client = useQueryClient();
@@ -144,7 +155,7 @@ export function RepliesThread({ postId, order, flat }: { postId: string; order: 
                     items: flat ? summary.items.length : outline.entries.length,
                     reachedEnd: !query.hasNextPage,
                   },
-                  { title: `Replies to ${postLabel(focal, postId)}`, expectedItems: focal?.replyCount },
+                  { title: `Replies to ${label ?? postName(focal, postId)}`, expectedItems: focal?.replyCount },
                 )
               : null
           }

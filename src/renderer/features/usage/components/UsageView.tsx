@@ -5,7 +5,8 @@
  * report charges.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useDismissable } from '../../../app/layers';
 import { appInfoQuery, usageKeys, usageQuery } from '../../../app/usage-queries';
 import { navigate } from '../../../app/navigation';
 import { ErrorState } from '../../../components/ErrorState';
@@ -21,6 +22,14 @@ import './usage.css';
 function ResetButton({ disabled }: { disabled: boolean }) {
   const client = useQueryClient();
   const [confirming, setConfirming] = useState(false);
+  const resetButton = useRef<HTMLButtonElement>(null);
+  const wasConfirming = useRef(false);
+  // the question is in front: Esc keeps the counters (never Back); focus returns to "Reset counters"
+  useDismissable(confirming, () => setConfirming(false));
+  useEffect(() => {
+    if (wasConfirming.current && !confirming) resetButton.current?.focus();
+    wasConfirming.current = confirming;
+  }, [confirming]);
   const reset = useMutation({
     mutationFn: () => skein().usage.reset(),
     onSuccess: (snapshot) => client.setQueryData(usageKeys.snapshot(), snapshot),
@@ -28,7 +37,13 @@ function ResetButton({ disabled }: { disabled: boolean }) {
   if (reset.isError) return <ErrorState compact error={reset.error} what="reset" onRetry={() => reset.mutate()} />;
   if (!confirming)
     return (
-      <button type="button" className="btn" disabled={disabled || reset.isPending} onClick={() => setConfirming(true)}>
+      <button
+        ref={resetButton}
+        type="button"
+        className="btn"
+        disabled={disabled || reset.isPending}
+        onClick={() => setConfirming(true)}
+      >
         Reset counters
       </button>
     );
@@ -45,7 +60,7 @@ function ResetButton({ disabled }: { disabled: boolean }) {
       >
         Yes, reset
       </button>
-      <button type="button" className="btn" onClick={() => setConfirming(false)} data-escape-closes="">
+      <button type="button" className="btn" onClick={() => setConfirming(false)} autoFocus>
         Keep
       </button>
     </div>
