@@ -4,6 +4,7 @@
  * routes. The first is what Enter opens; the rest are offered as choices
  * because a bare number may be a post, a community, a list or a user.
  */
+import { RESERVED } from '../../shared/ids/id-token';
 import { routes, type Route } from './routes';
 
 export interface GoCandidate {
@@ -17,21 +18,6 @@ const HANDLE = /^[A-Za-z0-9_]{1,15}$/;
 /** Audio space ids: 13 alphanumerics starting with 1 (e.g. 1YqKDqWqdPLxV). */
 const SPACE_ID = /^1[A-Za-z0-9]{12}$/;
 const SPACE_ID_LOOSE = /^[A-Za-z0-9]{5,32}$/;
-/** Paths of the social site that are not profiles. */
-const RESERVED = new Set([
-  'i',
-  'home',
-  'search',
-  'explore',
-  'notifications',
-  'messages',
-  'settings',
-  'intent',
-  'share',
-  'hashtag',
-  'compose',
-]);
-
 const post = (id: string): GoCandidate => ({ route: routes.post(id), label: `Post ${id}` });
 const userId = (id: string): GoCandidate => ({ route: routes.userById(id), label: `Profile with id ${id}` });
 const handle = (h: string): GoCandidate => ({ route: routes.userByHandle(h), label: `Profile @${h}` });

@@ -19,7 +19,8 @@ const USER_ID_URL = /^(?:https?:\/\/)?[^/]+\/i\/user\/(\d{1,20})$/;
 const HANDLE = /^[A-Za-z0-9_]{1,15}$/;
 const PROFILE_URL =
   /^(?:https?:\/\/)?(?:(?:www|mobile)\.)?(?:x\.com|twitter\.com|social\.example)\/([A-Za-z0-9_]{1,15})\/?(?:[?#].*)?$/i;
-const RESERVED = new Set([
+/** Paths of the social site that are not profiles. */
+export const RESERVED: ReadonlySet<string> = new Set([
   'i',
   'home',
   'search',
