@@ -97,3 +97,22 @@ test('a Skein CSV with damaged ids: refused before spending, the rest hydrated i
   await expect(retry.getByText('2 post ids ready to hydrate')).toBeVisible();
   await expect(retry.getByText(/in 1 call of up to 100/)).toBeVisible();
 });
+
+test('a user list with @handles: resolving them shows its cost first, and their ids join the list', async ({
+  skein,
+}) => {
+  const { page } = skein;
+  const ex = await demoExamples(page);
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Hydrate ids' }).click();
+  await page.getByRole('tab', { name: 'User ids' }).click();
+  await page.getByLabel('Or paste user ids').fill(`@${ex.profile.userName}\n${GONE[0]}\n@${ex.profile.userName}`);
+  await page.getByRole('button', { name: 'Read the ids' }).click();
+  const panel = page.getByRole('region', { name: 'Pasted ids' });
+  await expect(panel.getByText('1 user ids ready to hydrate')).toBeVisible();
+  await expect(
+    panel.getByText(/names 1 @handle\. Resolving it costs 1 people search, about \d+ credits/),
+  ).toBeVisible();
+  await panel.getByRole('button', { name: 'Resolve 1 handle' }).click();
+  const extended = page.getByRole('region', { name: 'Pasted ids with handles' });
+  await expect(extended.getByText('2 user ids ready to hydrate')).toBeVisible();
+});

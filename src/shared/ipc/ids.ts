@@ -20,6 +20,9 @@ export const MAX_APPEND_CHARS = 256 * 1024;
 /** Ids per import: 5 million (the lists researchers share run to a few million). */
 export const MAX_IDS_PER_IMPORT = 5_000_000;
 
+/** Handles a list keeps for resolving (each costs a people search: more belong in a list of ids). */
+export const MAX_KEPT_HANDLES = 1000;
+
 /** How the file is read: one id per line, pasted text, a CSV/TSV column, or a JSONL field path. */
 export const IdSource = z.discriminatedUnion('format', [
   z.object({ format: z.literal('txt') }),
@@ -43,8 +46,10 @@ export const ImportReport = z.object({
   lines: z.number().int(),
   duplicates: z.number().int(),
   blank: z.number().int(),
-  /** users: @handles and profile URLs (not hydrated here: Look up ids resolves them) */
+  /** users: @handles and profile URLs found (hydrated once resolved: one people search each) */
   handles: z.number().int(),
+  /** the handles themselves, in file order (the first `MAX_KEPT_HANDLES`) */
+  handleList: z.array(z.string()).default([]),
   damaged: z.array(RefusedId),
   invalid: z.array(RefusedId),
   damagedTotal: z.number().int(),
@@ -93,6 +98,8 @@ export const idsContract = {
     preview: fn(z.object({ entity: IdEntity, head: z.string().max(64 * 1024) }), IdFilePreview),
     /** starts an import; the file's text follows with `append`, then `seal` */
     create: fn(z.object({ entity: IdEntity, label: z.string().min(1).max(200), source: IdSource }), IdImport),
+    /** a new list starting with a kept list's ids, to add the ids its @handles resolved to (`append`, `seal`) */
+    extend: fn(Ref.extend({ label: z.string().min(1).max(200) }), IdImport),
     append: fn(Ref.extend({ text: z.string().max(MAX_APPEND_CHARS) }), IdImport),
     /** the text is complete: the list is kept (across restarts) and can be hydrated; the report says what was refused */
     seal: fn(Ref, IdImport),

@@ -27,6 +27,7 @@ export function createIdsFeature(deps: { userDataDir: string; now: () => number 
     ids: {
       preview: ({ entity, head }) => previewIdFile(head, entity),
       create: ({ entity, label, source }) => store.create(entity, label, source),
+      extend: ({ importId, label }) => store.extend(importId, label),
       append: ({ importId, text }) => store.append(importId, text),
       seal: ({ importId }) => store.seal(importId),
       list: () => store.list(),

@@ -58,6 +58,24 @@ describe('ImportStore', () => {
     expect(s.create('posts', 'room again', { format: 'txt' }).sealed).toBe(false);
   });
 
+  it('keeps a list of @handles for resolving, and extends a list with the ids they resolved to', async () => {
+    const { store: s } = await store();
+    const imp = s.create('users', 'mixed.txt', { format: 'txt' });
+    s.append(imp.importId, '@ann\n12\nhttps://x.com/bob\n@ANN\n');
+    const sealed = await s.seal(imp.importId);
+    expect(sealed).toMatchObject({ ids: 1, sealed: true, report: { handles: 2, handleList: ['ann', 'bob'] } });
+    const handlesOnly = s.create('users', 'handles.txt', { format: 'txt' });
+    s.append(handlesOnly.importId, '@carol\n');
+    expect(await s.seal(handlesOnly.importId)).toMatchObject({ ids: 0, sealed: true });
+
+    const more = await s.extend(imp.importId, 'mixed.txt with handles');
+    expect(more).toMatchObject({ ids: 1, sealed: false, entity: 'users' });
+    s.append(more.importId, '44\n12\n');
+    expect(await s.seal(more.importId)).toMatchObject({ ids: 2, sealed: true });
+    expect(await s.ids(more.importId)).toEqual(['12', '44']);
+    await expect(s.extend('imp-notakeptlist00', 'x')).rejects.toMatchObject({ code: 'not-found' });
+  });
+
   it('keeps a hydration’s missing ids and makes a new list of only those', async () => {
     const { store: s } = await store();
     const from = await s.createFrom('posts', 'dataset.txt', ['10', '11', '12']);

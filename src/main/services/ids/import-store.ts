@@ -15,6 +15,7 @@ import {
   IdEntity,
   IdImport,
   MAX_IDS_PER_IMPORT,
+  MAX_KEPT_HANDLES,
   MissingId,
   type Hydration,
   type IdSource,
@@ -134,14 +135,17 @@ export class ImportStore {
       duplicates: read.duplicates,
       blank: read.blank,
       handles: read.handles.length,
+      handleList: read.handles.slice(0, MAX_KEPT_HANDLES),
       damaged: read.damaged,
       invalid: read.invalid,
       damagedTotal: read.damagedTotal,
       invalidTotal: read.invalidTotal,
     };
     const lines = entry.ids;
-    const meta: IdImport = { ...entry.meta, ids: lines.length, sealed: lines.length > 0, report };
-    if (lines.length === 0) return meta;
+    // a list of @handles only is kept too: its handles are resolved (at a shown cost) into a list of ids
+    const keep = lines.length > 0 || report.handleList.length > 0;
+    const meta: IdImport = { ...entry.meta, ids: lines.length, sealed: keep, report };
+    if (!keep) return meta;
     await mkdir(this.deps.dir, { recursive: true });
     await writeFileAtomic(this.path(importId, 'ids'), async (sink) => {
       const SLICE = 10_000;
@@ -150,6 +154,16 @@ export class ImportStore {
     await writeFileAtomic(this.path(importId, 'json'), async (sink) => sink.write(JSON.stringify(meta)));
     this.cached = { importId, ids: lines };
     return meta;
+  }
+
+  /** A new list that starts with a kept list's ids (then takes more with `append`): handles resolved into ids. */
+  async extend(baseImportId: string, label: string): Promise<IdImport> {
+    const base = await this.meta(baseImportId);
+    if (!base?.sealed) throw notFound(baseImportId);
+    const ids = await this.ids(baseImportId);
+    const meta = this.create(base.entity, label, { format: 'txt' });
+    for (let i = 0; i < ids.length; i += 10_000) this.append(meta.importId, `${ids.slice(i, i + 10_000).join('\n')}\n`);
+    return { ...meta, ids: ids.length };
   }
 
   /** Creates and seals an import of ids main already holds (a job's missing ids). */

@@ -84,6 +84,19 @@ export async function readIdList({ entity, label, source, content, onProgress }:
   }
 }
 
+/** A new list with a kept list's ids and `ids` (the ids its @handles resolved to). */
+export async function extendWithIds(list: IdImport, label: string, ids: readonly string[]): Promise<IdImport> {
+  const api = skein().ids;
+  const next = await api.extend({ importId: list.importId, label });
+  try {
+    for (const piece of textPieces(`${ids.join('\n')}\n`)) await api.append({ importId: next.importId, text: piece });
+    return await api.seal({ importId: next.importId });
+  } catch (error) {
+    await api.discard({ importId: next.importId }).catch(() => undefined);
+    throw error;
+  }
+}
+
 export function useReadIdList() {
   const qc = useQueryClient();
   return useMutation({

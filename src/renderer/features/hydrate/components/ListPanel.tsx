@@ -12,6 +12,7 @@ import { settingsQuery, usePrices } from '../../settings/queries';
 import { idsKeys, useDiscardList, useHydrations, useIdLists } from '../queries';
 import { MissingIds } from './MissingIds';
 import { ReadReport } from './ReadReport';
+import { ResolveHandles } from './ResolveHandles';
 
 /** A hydration is an export of a batch lookup whose ids come from the kept list. */
 export function hydrationView(kind: LookupKind, importId: string, label: string): ViewDescriptor {
@@ -75,6 +76,7 @@ export function ListPanel({ importId, kind }: { importId: string; kind: LookupKi
         {list.ids.toLocaleString()} {kind === 'posts' ? 'post' : 'user'} ids ready to hydrate
       </p>
       {list.report ? <ReadReport report={list.report} /> : null}
+      {kind === 'users' ? <ResolveHandles list={list} /> : null}
       <p className="hydrate-quote" aria-live="polite">
         {e && e.calls !== null && e.credits !== null
           ? `Hydrating asks for them in ${e.calls.toLocaleString()} ${e.calls === 1 ? 'call' : 'calls'} of up to 100: at most ${creditsLabel(e.credits, creditsToUsd(e.credits, prices))}${rps ? `, about ${duration(e.calls / rps)} at ${rps} ${rps === 1 ? 'call' : 'calls'} per second` : ''}. Only the ids that come back are charged.`
@@ -83,7 +85,7 @@ export function ListPanel({ importId, kind }: { importId: string; kind: LookupKi
             : 'Working out the cost…'}
       </p>
       <div className="hydrate-panel__actions">
-        <ExportButton view={view} label="Hydrate…" />
+        <ExportButton view={list.ids > 0 ? view : null} label="Hydrate…" />
         <button
           type="button"
           className="btn btn--small"

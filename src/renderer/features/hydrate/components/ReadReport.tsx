@@ -13,9 +13,7 @@ export function ReadReport({ report }: { report: ImportReport }) {
       <p>
         {report.lines.toLocaleString()} lines read · {report.duplicates.toLocaleString()} repeated ·{' '}
         {report.blank.toLocaleString()} blank · {refusedTotal.toLocaleString()} refused
-        {report.handles
-          ? ` · ${report.handles.toLocaleString()} @handles not hydrated here (Look up ids resolves them)`
-          : ''}
+        {report.handles ? ` · ${report.handles.toLocaleString()} @handles` : ''}
       </p>
       {report.damagedTotal > 0 ? (
         <p role="alert">
