@@ -108,7 +108,7 @@ test('a user list with @handles: resolving them shows its cost first, and their 
   await page.getByLabel('Or paste user ids').fill(`@${ex.profile.userName}\n${GONE[0]}\n@${ex.profile.userName}`);
   await page.getByRole('button', { name: 'Read the ids' }).click();
   const panel = page.getByRole('region', { name: 'Pasted ids' });
-  await expect(panel.getByText('1 user ids ready to hydrate')).toBeVisible();
+  await expect(panel.getByText('1 user id ready to hydrate')).toBeVisible();
   await expect(
     panel.getByText(/names 1 @handle\. Resolving it costs 1 people search, about \d+ credits/),
   ).toBeVisible();
