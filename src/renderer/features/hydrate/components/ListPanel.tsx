@@ -73,7 +73,8 @@ export function ListPanel({ importId, kind }: { importId: string; kind: LookupKi
     <section className="hydrate-panel" aria-labelledby="hydrate-list-title">
       <h2 id="hydrate-list-title">{list.label}</h2>
       <p className="hydrate-panel__count">
-        {list.ids.toLocaleString()} {kind === 'posts' ? 'post' : 'user'} {list.ids === 1 ? 'id' : 'ids'} ready to hydrate
+        {list.ids.toLocaleString()} {kind === 'posts' ? 'post' : 'user'} {list.ids === 1 ? 'id' : 'ids'} ready to
+        hydrate
       </p>
       {list.report ? <ReadReport report={list.report} /> : null}
       {kind === 'users' ? <ResolveHandles list={list} /> : null}
