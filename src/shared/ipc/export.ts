@@ -70,9 +70,18 @@ export type ExportFormat = z.infer<typeof ExportFormat>;
 export const CsvFlavour = z.enum(['spreadsheet', 'analysis']);
 export type CsvFlavour = z.infer<typeof CsvFlavour>;
 
+/**
+ * The CSV's columns: Skein's own, twarc-csv's (dotted JSON paths, `__twarc.*` provenance) or 4CAT's import
+ * columns (`id, thread_id, author, body, timestamp` and its X-item columns). Views of other kinds than posts
+ * (and users, for twarc) always get Skein's own.
+ */
+export const CsvColumns = z.enum(['skein', 'twarc', '4cat']);
+export type CsvColumns = z.infer<typeof CsvColumns>;
+
 /** How a file is written (CSV only for now; JSON and JSONL always keep one item per line). */
 export const ExportOptions = z.object({
   csvFlavour: CsvFlavour.optional(),
+  csvColumns: CsvColumns.optional(),
   /** CSV: line breaks inside text cells written as the two characters `\n` (twarc's way): one physical line per row */
   oneLinePerRow: z.boolean().optional(),
 });

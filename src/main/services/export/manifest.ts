@@ -7,6 +7,7 @@ import { OPERATIONS } from '../../../shared/api/catalog';
 import type { DroppedItem, PagingStopReason } from '../../../shared/ipc/api';
 import type { Mode } from '../../../shared/ipc/app';
 import type {
+  CsvColumns,
   ExportCaps,
   ExportFormat,
   ExportOptions,
@@ -95,6 +96,8 @@ export interface ExportManifest {
   files: string[];
   csv?: {
     flavour: 'spreadsheet' | 'analysis';
+    /** the column set: Skein's own, twarc-csv's or 4CAT's (csv-presets.ts) */
+    columns: CsvColumns;
     encoding: string;
     id_columns: Record<string, string[]>;
     id_encoding: string;
@@ -294,12 +297,15 @@ function csvSection(
   const columnTypes: Record<string, 'string'> = {};
   for (const cols of Object.values(idColumns)) for (const c of cols) columnTypes[c] = 'string';
   const types = Object.keys(columnTypes);
-  const newlines = options?.oneLinePerRow
-    ? 'one physical line per row: line breaks inside cells are written as the two characters \\n (backslashes already in the text are left as they are)'
-    : 'cells keep their line breaks inside double quotes (RFC 4180); a reader that splits on lines breaks them: use a CSV reader';
+  const columns = options?.csvColumns ?? 'skein';
+  const newlines =
+    options?.oneLinePerRow || columns === 'twarc'
+      ? 'one physical line per row: line breaks inside cells are written as the two characters \\n (backslashes already in the text are left as they are)'
+      : 'cells keep their line breaks inside double quotes (RFC 4180); a reader that splits on lines breaks them: use a CSV reader';
   if (flavour === 'analysis') {
     return {
       flavour,
+      columns,
       encoding: 'UTF-8, no byte order mark',
       id_columns: idColumns,
       id_encoding:
@@ -317,6 +323,7 @@ function csvSection(
   }
   return {
     flavour,
+    columns,
     encoding: 'UTF-8 with a byte order mark (so spreadsheets detect it)',
     id_columns: idColumns,
     id_encoding:

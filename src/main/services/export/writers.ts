@@ -8,11 +8,21 @@
  *   `CsvFlavour`), provenance columns last, manifest in the sidecar
  */
 import { basename, dirname, extname, join } from 'node:path';
-import { stringify } from 'csv-stringify/sync';
 import type { CsvFlavour, ExportFormat, ExportOptions } from '../../../shared/ipc/export';
 import { writeFileAtomic, type Sink } from './atomic-file';
-import { neutraliseFormula, type CsvCells } from './csv-formula';
-import { csvId, decodeCsvId, TABLES, type Row, type Table } from './csv-rows';
+import type { CsvCells } from './csv-formula';
+import { csvLine, UTF8_BOM } from './csv-line';
+import { csvTables, NO_CONTEXT } from './csv-presets';
+import {
+  csvId,
+  decodeCsvId,
+  TABLES,
+  type Cell,
+  type Row,
+  type Provenance,
+  type Table,
+  type TableTrailer,
+} from './csv-rows';
 import { rawText, type JournalItem } from './journal';
 import type { ExportManifest } from './manifest';
 import type { ThreadPosition } from './thread-positions';
@@ -32,14 +42,7 @@ export function sidecarPath(target: string): string {
 
 /** What each row carries about where it came from (CSV columns; JSONL's `__skein` object). */
 export const PROVENANCE_COLUMNS = ['retrieved_at', 'operation', 'page', 'cursor'] as const;
-export interface Provenance {
-  retrieved_at: string | null;
-  operation: string;
-  /** index into the manifest's `pages` (0: the first page fetched) */
-  page: number | null;
-  /** the cursor the page was asked with ('' or null: the first page) */
-  cursor: string | null;
-}
+export type { Provenance };
 
 /** Hands out each item's provenance in journal order, from the manifest's page records. */
 export function provenanceCounter(manifest: Pick<ExportManifest, 'pages' | 'view'>): () => Provenance {
@@ -72,9 +75,10 @@ export function outputFiles(target: string, format: ExportFormat, plan: ViewPlan
 }
 
 /** The CSV id columns per file name, for the manifest. */
-export function csvIdColumns(target: string, plan: ViewPlan): Record<string, string[]> {
+export function csvIdColumns(target: string, plan: ViewPlan, options?: ExportOptions): Record<string, string[]> {
   const out: Record<string, string[]> = {};
-  for (const t of TABLES[plan.itemKind]) out[basename(csvTablePath(target, t))] = [...t.idColumns];
+  const tables = csvTables(plan.itemKind, writeOptions(options).csvColumns, NO_CONTEXT);
+  for (const t of tables) out[basename(csvTablePath(target, t))] = [...t.idColumns];
   return out;
 }
 
@@ -156,7 +160,8 @@ export async function writeJsonl(
   return bytes + (await writeManifestFile(sidecarPath(target), manifest, signal));
 }
 
-const CSV_BATCH = 100;
+/** Text handed to the file at a time (csv lines are joined into chunks of about this many characters). */
+const CSV_CHUNK_CHARS = 256 * 1024;
 
 /**
  * An id cell in a flavour: for spreadsheets a numeric id becomes `="…"` (Excel
@@ -169,27 +174,56 @@ export function idCell(cell: string, flavour: CsvFlavour): string {
 }
 
 const LINE_BREAK = /\r\n|\r|\n/g;
-const SPREADSHEET_ID = /^="\d+"$/;
-
-/** The row as written: ids in the flavour, line breaks escaped when asked, provenance last. */
-function finishRow(row: Row, table: Table, options: Required<ExportOptions>, provenance: Provenance): Row {
-  const out: Row = { ...row, ...provenance };
-  for (const c of table.idColumns) {
-    const v = out[c];
-    if (typeof v === 'string' && v !== '') out[c] = idCell(v, options.csvFlavour);
-  }
-  if (options.oneLinePerRow) {
-    for (const [k, v] of Object.entries(out)) if (typeof v === 'string') out[k] = v.replace(LINE_BREAK, '\\n');
-  }
-  return out;
-}
+const HAS_LINE_BREAK = /[\r\n]/;
 
 /** The options an export is written with, defaults filled in. */
 export function writeOptions(options: ExportOptions | undefined): Required<ExportOptions> {
-  return { csvFlavour: options?.csvFlavour ?? 'spreadsheet', oneLinePerRow: options?.oneLinePerRow ?? false };
+  return {
+    csvFlavour: options?.csvFlavour ?? 'spreadsheet',
+    oneLinePerRow: options?.oneLinePerRow ?? false,
+    csvColumns: options?.csvColumns ?? 'skein',
+  };
 }
 
-/** Rows through csv-stringify in batches (its sync API: no per-row stream overhead), header (and BOM) first. */
+/**
+ * A table's rows as cells in column order: ids in the flavour, line breaks escaped when asked, the
+ * provenance (or the table's own trailer) last.
+ */
+export function rowCells(table: Table, written: Required<ExportOptions>): (row: Row, from: Provenance) => Cell[] {
+  const ids = new Set(table.idColumns);
+  const isId = table.columns.map((c) => ids.has(c));
+  const trailer = table.trailer ?? provenanceTrailer;
+  const oneLine = written.oneLinePerRow;
+  return (row, from) => {
+    const cells: Cell[] = [];
+    for (let i = 0; i < table.columns.length; i++) {
+      let v = row[table.columns[i] as string] ?? null;
+      if (isId[i] && typeof v === 'string' && v !== '') v = idCell(v, written.csvFlavour);
+      cells.push(v);
+    }
+    cells.push(...trailer.cells(from));
+    if (oneLine) {
+      for (let i = 0; i < cells.length; i++) {
+        const v = cells[i];
+        if (typeof v === 'string' && HAS_LINE_BREAK.test(v)) cells[i] = v.replace(LINE_BREAK, '\\n');
+      }
+    }
+    return cells;
+  };
+}
+
+/** Skein's provenance columns, last in every table of its own columns. */
+export const provenanceTrailer: TableTrailer = {
+  columns: PROVENANCE_COLUMNS,
+  cells: (p) => [p.retrieved_at, p.operation, p.page, p.cursor],
+};
+
+/** Every column a table's file has, in order. */
+export function tableHeader(table: Table): string[] {
+  return [...table.columns, ...(table.trailer ?? provenanceTrailer).columns];
+}
+
+/** Rows as CSV text (`csv-line.ts`), header (and BOM) first, handed to the file in large chunks. */
 async function writeTable(
   sink: Sink,
   table: Table,
@@ -199,32 +233,23 @@ async function writeTable(
   written: Required<ExportOptions>,
   cells: CsvCells,
 ): Promise<void> {
-  const columns = [...table.columns, ...PROVENANCE_COLUMNS].map((key) => ({ key }));
   const neutral = cells === 'neutralised';
-  const options = {
-    columns,
-    cast: {
-      boolean: (v: boolean) => (v ? 'true' : 'false'),
-      // Skein's own numeric-id text formulas (="123…", see the manifest) are the one kind of formula written
-      string: (v: string) => (neutral && !SPREADSHEET_ID.test(v) ? String(neutraliseFormula(v)) : v),
-    },
-  };
-  await sink.write(stringify([], { ...options, header: true, bom: written.csvFlavour === 'spreadsheet' }));
+  let chunk = (written.csvFlavour === 'spreadsheet' ? UTF8_BOM : '') + csvLine(tableHeader(table), neutral);
   const provenance = provenanceCounter(manifest);
-  let batch: Row[] = [];
+  const toCells = rowCells(table, written);
   let index = 0;
   for await (const item of source.items()) {
     const position = item.position === 'null' ? null : (JSON.parse(item.position) as ThreadPosition);
     const from = provenance();
     for (const row of table.rows(JSON.parse(rawText(item)), position, { params, index }))
-      batch.push(finishRow(row, table, written, from));
+      chunk += csvLine(toCells(row, from), neutral);
     index++;
-    if (batch.length >= CSV_BATCH) {
-      await sink.write(stringify(batch, options));
-      batch = [];
+    if (chunk.length >= CSV_CHUNK_CHARS) {
+      await sink.write(chunk);
+      chunk = '';
     }
   }
-  if (batch.length > 0) await sink.write(stringify(batch, options));
+  if (chunk.length > 0) await sink.write(chunk);
 }
 
 export async function writeCsv(
@@ -238,8 +263,10 @@ export async function writeCsv(
 ): Promise<number> {
   let bytes = 0;
   const params = plan.requests[0]?.params ?? {};
-  const written = writeOptions(options);
-  for (const table of TABLES[plan.itemKind]) {
+  const chosen = writeOptions(options);
+  // twarc-csv always writes line breaks as `\n`: its preset does too
+  const written = chosen.csvColumns === 'twarc' ? { ...chosen, oneLinePerRow: true } : chosen;
+  for (const table of csvTables(plan.itemKind, written.csvColumns, manifest)) {
     bytes += await writeFileAtomic(
       csvTablePath(target, table),
       (sink) => writeTable(sink, table, source, params, manifest, written, cells),
