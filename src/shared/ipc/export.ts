@@ -60,7 +60,8 @@ export const ViewDescriptor = z
   });
 export type ViewDescriptor = z.infer<typeof ViewDescriptor>;
 
-export const ExportFormat = z.enum(['json', 'jsonl', 'csv']);
+/** `parquet`: typed columns (Skein's own CSV columns, plain ids); a folder partitioned by collection day when large. */
+export const ExportFormat = z.enum(['json', 'jsonl', 'csv', 'parquet']);
 export type ExportFormat = z.infer<typeof ExportFormat>;
 
 /**

@@ -53,6 +53,7 @@ const FILTERS: Record<ExportFormat, { name: string; extensions: string[] }> = {
   json: { name: 'JSON', extensions: ['json'] },
   jsonl: { name: 'JSON Lines', extensions: ['jsonl'] },
   csv: { name: 'CSV', extensions: ['csv'] },
+  parquet: { name: 'Parquet', extensions: ['parquet'] },
 };
 
 export function createExportFeature(deps: ExportFeatureDeps): ExportFeature {

@@ -15,6 +15,7 @@ import type {
   StopReason,
   ViewDescriptor,
 } from '../../../shared/ipc/export';
+import { PARTITION_ABOVE_ITEMS } from './parquet';
 import { CSV_CELLS_NOTE, defaultCsvCells, type CsvCells } from './csv-formula';
 import type { FailedFetch, PageRecord } from './journal';
 import type { ViewPlan } from './views';
@@ -94,6 +95,13 @@ export interface ExportManifest {
   incomplete_reason: StopReason | null;
   incomplete_message: string | null;
   files: string[];
+  parquet?: {
+    writer: string;
+    partitioned: boolean;
+    layout: string;
+    column_types: string;
+    how_to_read: Record<string, string>;
+  };
   csv?: {
     flavour: 'spreadsheet' | 'analysis';
     /** the column set: Skein's own, twarc-csv's or 4CAT's (csv-presets.ts) */
@@ -246,7 +254,7 @@ export function buildManifest(input: ManifestInput): ExportManifest {
             where:
               input.format === 'jsonl'
                 ? 'the `__skein` object beside each item'
-                : 'the last four columns of every CSV file',
+                : `the last four columns of every ${input.format === 'parquet' ? 'Parquet table' : 'CSV file'}`,
           },
     order: orderOf(plan),
     pages: pages.map((p) => ({
@@ -283,9 +291,36 @@ export function buildManifest(input: ManifestInput): ExportManifest {
     incomplete_message: input.stop ? (input.stop.message ?? STOP_MESSAGES[input.stop.reason]) : null,
     files: input.files,
   };
+  if (input.format === 'parquet') manifest.parquet = parquetSection(items);
   if (input.csvIdColumns)
     manifest.csv = csvSection(input.csvIdColumns, input.options, input.csvCells ?? defaultCsvCells(input.options));
   return manifest;
+}
+
+function parquetSection(items: number): NonNullable<ExportManifest['parquet']> {
+  const partitioned = items > PARTITION_ABOVE_ITEMS;
+  return {
+    writer: 'hyparquet-writer (snappy)',
+    partitioned,
+    layout: partitioned
+      ? 'a folder partitioned by collection day (the UTC day each page was fetched), hive style: <name>.parquet/collection_day=YYYY-MM-DD/part-00000.parquet'
+      : 'one file per table',
+    column_types:
+      "Skein's own CSV columns with plain ids (text); counts INT64; flags BOOLEAN; created_at, started_at and retrieved_at TIMESTAMP (UTC, milliseconds); the rest UTF-8 text",
+    how_to_read: partitioned
+      ? {
+          duckdb: "SELECT * FROM read_parquet('path/**/*.parquet', hive_partitioning = true)",
+          pandas: "df = pd.read_parquet('path')",
+          R: "df <- arrow::open_dataset('path') |> dplyr::collect()",
+          spark: "spark.read.parquet('path')",
+        }
+      : {
+          duckdb: "SELECT * FROM read_parquet('path')",
+          pandas: "df = pd.read_parquet('path')",
+          R: "df <- arrow::read_parquet('path')",
+          spark: "spark.read.parquet('path')",
+        },
+  };
 }
 
 function csvSection(

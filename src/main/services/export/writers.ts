@@ -13,6 +13,7 @@ import { writeFileAtomic, type Sink } from './atomic-file';
 import type { CsvCells } from './csv-formula';
 import { csvLine, UTF8_BOM } from './csv-line';
 import { csvTables, NO_CONTEXT } from './csv-presets';
+import { parquetDataPaths, writeParquet } from './parquet';
 import {
   csvId,
   decodeCsvId,
@@ -71,6 +72,7 @@ function csvTablePath(target: string, table: Table): string {
 export function outputFiles(target: string, format: ExportFormat, plan: ViewPlan): string[] {
   if (format === 'json') return [target];
   if (format === 'jsonl') return [target, sidecarPath(target)];
+  if (format === 'parquet') return [...parquetDataPaths(target, plan), sidecarPath(target)];
   return [...TABLES[plan.itemKind].map((t) => csvTablePath(target, t)), sidecarPath(target)];
 }
 
@@ -139,7 +141,7 @@ export async function writeJson(
   );
 }
 
-async function writeManifestFile(path: string, manifest: ExportManifest, signal?: AbortSignal): Promise<number> {
+export async function writeManifestFile(path: string, manifest: ExportManifest, signal?: AbortSignal): Promise<number> {
   return writeFileAtomic(path, async (sink) => sink.write(`${JSON.stringify(manifest, null, 2)}\n`), signal);
 }
 
@@ -293,5 +295,10 @@ export async function writeExport(
       return writeJsonl(target, source, manifest, signal);
     case 'csv':
       return writeCsv(target, source, manifest, plan, signal, options, csvCells);
+    case 'parquet':
+      return (
+        (await writeParquet(target, source, manifest, plan, signal)) +
+        (await writeManifestFile(sidecarPath(target), manifest, signal))
+      );
   }
 }

@@ -130,7 +130,7 @@ export function fileName(path: string): string {
 }
 
 /** The formats as the dialog offers them: the CSV in its two flavours, named for who reads it. */
-export type FormatChoice = 'json' | 'jsonl' | 'csv-spreadsheet' | 'csv-analysis';
+export type FormatChoice = 'json' | 'jsonl' | 'csv-spreadsheet' | 'csv-analysis' | 'parquet';
 
 export function formatOf(choice: FormatChoice): { format: ExportFormat; options: ExportOptions } {
   if (choice === 'csv-spreadsheet') return { format: 'csv', options: { csvFlavour: 'spreadsheet' } };
