@@ -60,8 +60,12 @@ export const ViewDescriptor = z
   });
 export type ViewDescriptor = z.infer<typeof ViewDescriptor>;
 
-/** `parquet`: typed columns (Skein's own CSV columns, plain ids); a folder partitioned by collection day when large. */
-export const ExportFormat = z.enum(['json', 'jsonl', 'csv', 'parquet']);
+/**
+ * `parquet`: typed columns (Skein's own CSV columns, plain ids); a folder partitioned by collection day when large.
+ * `gexf` and `gephi-csv`: the view as a network (GEXF 1.3; Gephi's node and edge tables). `ids`: dehydrated, an
+ * id list (plain digits, one per line, no header) of the view's posts or users (`idsOf`).
+ */
+export const ExportFormat = z.enum(['json', 'jsonl', 'csv', 'parquet', 'gexf', 'gephi-csv', 'ids']);
 export type ExportFormat = z.infer<typeof ExportFormat>;
 
 /**
@@ -79,8 +83,13 @@ export type CsvFlavour = z.infer<typeof CsvFlavour>;
 export const CsvColumns = z.enum(['skein', 'twarc', '4cat']);
 export type CsvColumns = z.infer<typeof CsvColumns>;
 
-/** How a file is written (CSV only for now; JSON and JSONL always keep one item per line). */
+/** A dehydrated export's ids: the view's posts, or its users (a post view's authors). */
+export const IdsOf = z.enum(['posts', 'users']);
+export type IdsOf = z.infer<typeof IdsOf>;
+
+/** How a file is written (CSV and id lists; JSON and JSONL always keep one item per line). */
 export const ExportOptions = z.object({
+  idsOf: IdsOf.optional(),
   csvFlavour: CsvFlavour.optional(),
   csvColumns: CsvColumns.optional(),
   /** CSV: line breaks inside text cells written as the two characters `\n` (twarc's way): one physical line per row */

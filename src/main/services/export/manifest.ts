@@ -12,6 +12,7 @@ import type {
   ExportFormat,
   ExportOptions,
   ExportScope,
+  IdsOf,
   StopReason,
   ViewDescriptor,
 } from '../../../shared/ipc/export';
@@ -95,6 +96,15 @@ export interface ExportManifest {
   incomplete_reason: StopReason | null;
   incomplete_message: string | null;
   files: string[];
+  network?: {
+    directed: boolean;
+    nodes: string;
+    edge_kinds: Record<string, string>;
+    weight: string;
+    time: string;
+    ids: string;
+  };
+  ids?: { of: IdsOf; format: string; note: string };
   parquet?: {
     writer: string;
     partitioned: boolean;
@@ -247,7 +257,7 @@ export function buildManifest(input: ManifestInput): ExportManifest {
     format: input.format,
     layout: layoutOf(plan, input.format),
     row_provenance:
-      input.format === 'json'
+      input.format === 'json' || input.format === 'gexf' || input.format === 'gephi-csv' || input.format === 'ids'
         ? null
         : {
             fields: PROVENANCE_FIELDS,
@@ -292,9 +302,40 @@ export function buildManifest(input: ManifestInput): ExportManifest {
     files: input.files,
   };
   if (input.format === 'parquet') manifest.parquet = parquetSection(items);
+  if (input.format === 'gexf' || input.format === 'gephi-csv') manifest.network = NETWORK_SECTION;
+  if (input.format === 'ids') manifest.ids = idsSection(input.options?.idsOf ?? 'posts');
   if (input.csvIdColumns)
     manifest.csv = csvSection(input.csvIdColumns, input.options, input.csvCells ?? defaultCsvCells(input.options));
   return manifest;
+}
+
+const NETWORK_SECTION: NonNullable<ExportManifest['network']> = {
+  directed: true,
+  nodes: 'users (id, handle, name, followers, first seen), and the space or list the view is about',
+  edge_kinds: {
+    reply: 'the author answered the target user',
+    quote: "the author quoted the target's post",
+    retweet: "the author retweeted the target's post",
+    mention: 'the author mentioned the target in their post',
+    'mention-in-retweet': 'the target is mentioned in the post the author retweeted',
+    'mention-in-quote': 'the target is mentioned in the post the author quoted',
+    'admin/speaker/listener': "the user's role in the space",
+    'list-follower': 'the user follows the list',
+  },
+  weight: 'how many times the interaction happened in the export (one edge per source, target and kind)',
+  time: "GEXF: a dynamic graph (timerepresentation timestamp, UTC): a spell per post creation time (or, without one, per page fetch time); Gephi CSV: the edge's first and last time",
+  ids: 'plain text ids in both Gephi tables, so they join',
+};
+
+function idsSection(of: IdsOf): NonNullable<ExportManifest['ids']> {
+  return {
+    of,
+    format: 'plain digits, one id per line, no header, UTF-8',
+    note:
+      of === 'posts'
+        ? "the export's post ids, each once, in the order collected"
+        : "the export's user ids (a post view's authors, a space's participants), each once, in the order first met",
+  };
 }
 
 function parquetSection(items: number): NonNullable<ExportManifest['parquet']> {

@@ -20,7 +20,7 @@ import { rawText } from './journal';
 import type { ExportManifest } from './manifest';
 import type { ThreadPosition } from './thread-positions';
 import type { ViewPlan } from './views';
-import { provenanceCounter, rowCells, sidecarPath, tableHeader, type ItemStream } from './writers';
+import { provenanceCounter, rowCells, sidecarPath, tableHeader, writeOptions, type ItemStream } from './writers';
 
 type ColumnType = 'STRING' | 'INT64' | 'BOOLEAN' | 'TIMESTAMP';
 
@@ -215,7 +215,7 @@ async function writeTable(
     { key: 'skein.manifest', value: basename(sidecarPath(target)) },
   ];
   const createdBy = `${manifest.app.name} ${manifest.app.version} (hyparquet-writer)`;
-  const toCells = rowCells(table, { csvFlavour: 'analysis', oneLinePerRow: false, csvColumns: 'skein' });
+  const toCells = rowCells(table, writeOptions({ csvFlavour: 'analysis' }));
   const params = plan.requests[0]?.params ?? {};
   const rows = async function* (): AsyncGenerator<Cell[]> {
     const provenance = provenanceCounter(manifest);

@@ -91,6 +91,9 @@ const EXTENSIONS: Record<ExportFormat, string> = {
   jsonl: 'jsonl',
   csv: 'csv',
   parquet: 'parquet',
+  gexf: 'gexf',
+  'gephi-csv': 'csv',
+  ids: 'txt',
 };
 
 /** `20261123T195400Z`: the collection time in UTC, in a file name. */

@@ -13,6 +13,9 @@ import { writeFileAtomic, type Sink } from './atomic-file';
 import type { CsvCells } from './csv-formula';
 import { csvLine, UTF8_BOM } from './csv-line';
 import { csvTables, NO_CONTEXT } from './csv-presets';
+import { missingCaseError } from '../../../shared/missing-case';
+import { gephiPaths, writeGephiCsv, writeGexf } from '../network/export-network';
+import { writeIds } from './ids-writer';
 import { parquetDataPaths, writeParquet } from './parquet';
 import {
   csvId,
@@ -73,6 +76,11 @@ export function outputFiles(target: string, format: ExportFormat, plan: ViewPlan
   if (format === 'json') return [target];
   if (format === 'jsonl') return [target, sidecarPath(target)];
   if (format === 'parquet') return [...parquetDataPaths(target, plan), sidecarPath(target)];
+  if (format === 'gexf' || format === 'ids') return [target, sidecarPath(target)];
+  if (format === 'gephi-csv') {
+    const { nodes, edges } = gephiPaths(target);
+    return [nodes, edges, sidecarPath(nodes)];
+  }
   return [...TABLES[plan.itemKind].map((t) => csvTablePath(target, t)), sidecarPath(target)];
 }
 
@@ -184,6 +192,7 @@ export function writeOptions(options: ExportOptions | undefined): Required<Expor
     csvFlavour: options?.csvFlavour ?? 'spreadsheet',
     oneLinePerRow: options?.oneLinePerRow ?? false,
     csvColumns: options?.csvColumns ?? 'skein',
+    idsOf: options?.idsOf ?? 'posts',
   };
 }
 
@@ -300,5 +309,22 @@ export async function writeExport(
         (await writeParquet(target, source, manifest, plan, signal)) +
         (await writeManifestFile(sidecarPath(target), manifest, signal))
       );
+    case 'gexf':
+      return (
+        (await writeGexf(target, source, manifest, plan, signal)) +
+        (await writeManifestFile(sidecarPath(target), manifest, signal))
+      );
+    case 'gephi-csv':
+      return (
+        (await writeGephiCsv(target, source, manifest, plan, signal)) +
+        (await writeManifestFile(sidecarPath(target), manifest, signal))
+      );
+    case 'ids':
+      return (
+        (await writeIds(target, source, plan, writeOptions(options).idsOf, signal)).bytes +
+        (await writeManifestFile(sidecarPath(target), manifest, signal))
+      );
+    default:
+      return missingCaseError(format);
   }
 }

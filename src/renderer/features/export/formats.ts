@@ -10,7 +10,11 @@ export interface FormatOffer {
   value: FormatChoice;
   label: string;
   hint: string;
+  /** the kinds of item it is offered for (absent: every view) */
+  kinds?: readonly ItemKind[];
 }
+
+const NETWORK_KINDS: readonly ItemKind[] = ['post', 'user', 'listFollower', 'space'];
 
 export const FORMATS: readonly FormatOffer[] = [
   { value: 'json', label: 'JSON', hint: 'one file: the manifest and the raw items' },
@@ -30,7 +34,36 @@ export const FORMATS: readonly FormatOffer[] = [
     label: 'Parquet',
     hint: 'pandas, R arrow, DuckDB, Spark: typed columns, compact; split by collection day when large',
   },
+  {
+    value: 'gexf',
+    label: 'Network (GEXF)',
+    hint: 'Gephi: who replies to, quotes, retweets and mentions whom, over time',
+    kinds: NETWORK_KINDS,
+  },
+  {
+    value: 'gephi-csv',
+    label: 'Network (Gephi CSV)',
+    hint: 'a node table and an edge table (Source, Target, Type, Kind, Weight) that join on plain ids',
+    kinds: NETWORK_KINDS,
+  },
+  {
+    value: 'ids-posts',
+    label: 'Post ids only',
+    hint: 'dehydrated: plain digits, one per line, no header (.txt), to share or hydrate later',
+    kinds: ['post', 'space'],
+  },
+  {
+    value: 'ids-users',
+    label: 'User ids only',
+    hint: "dehydrated: the users' (or authors') ids, one per line, no header (.txt)",
+    kinds: ['post', 'user', 'listFollower', 'space'],
+  },
 ];
+
+/** The formats a view of this kind of item can be exported to. */
+export function formatsFor(kind: ItemKind): FormatOffer[] {
+  return FORMATS.filter((f) => !f.kinds || f.kinds.includes(kind));
+}
 
 export const CSV_COLUMN_SETS: ReadonlyArray<{ value: CsvColumns; label: string }> = [
   { value: 'skein', label: "Skein's columns" },

@@ -14,7 +14,7 @@ import {
   type CapFields,
   type FormatChoice,
 } from '../form';
-import { columnSetApplies, CSV_COLUMN_SETS, FORMATS } from '../formats';
+import { columnSetApplies, CSV_COLUMN_SETS, formatsFor } from '../formats';
 import { useExportActions, useExportEstimate, useExportJobs } from '../queries';
 import { RunningExports, WaitNotice } from './RunningExports';
 import './export.css';
@@ -211,7 +211,7 @@ export function ExportDialog({ view, onClose }: { view: ViewDescriptor; onClose:
         >
           <fieldset>
             <legend>Format</legend>
-            {FORMATS.map((f) => (
+            {formatsFor(itemKind).map((f) => (
               <label key={f.value} className="export__choice">
                 <input
                   type="radio"
