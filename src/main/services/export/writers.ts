@@ -179,10 +179,14 @@ const CSV_CHUNK_CHARS = 256 * 1024;
  * text, which no spreadsheet rounds. For analysis every id is plain.
  */
 export function idCell(cell: string, flavour: CsvFlavour): string {
+  // the common case, a numeric id the row wrapped (`="123"`): kept for spreadsheets, unwrapped for analysis
+  if (cell.startsWith('="') && cell.endsWith('"') && NUMERIC_ID.test(cell.slice(2, -1)))
+    return flavour === 'spreadsheet' ? cell : cell.slice(2, -1);
   const id = decodeCsvId(cell);
   return flavour === 'spreadsheet' && /^\d+$/.test(id) ? csvId(id) : id;
 }
 
+const NUMERIC_ID = /^\d+$/;
 const LINE_BREAK = /\r\n|\r|\n/g;
 const HAS_LINE_BREAK = /[\r\n]/;
 
