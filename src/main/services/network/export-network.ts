@@ -83,7 +83,7 @@ export async function buildNetwork(source: ItemStream, manifest: ExportManifest,
     }
     index++;
   }
-  return graph;
+  return graph.finish();
 }
 
 async function writeChunks(path: string, chunks: Iterable<string>, signal?: AbortSignal): Promise<number> {

@@ -48,6 +48,9 @@ const ID = /^[A-Za-z0-9_-]{1,64}$/;
 export class NetworkBuilder {
   readonly nodes = new Map<string, GraphNode>();
   readonly edges = new Map<string, GraphEdge>();
+  /** post id → author id, for replies that name only the post they answer (the spec's `inReplyToId`) */
+  private readonly authors = new Map<string, string>();
+  private pending: Array<{ author: string; parent: string; at: string | null }> = [];
 
   /** A node, created or completed: facts already known are kept (the first one seen wins). */
   private node(
@@ -115,10 +118,16 @@ export class NetworkBuilder {
     const at = isoFromCreatedAt(p.createdAt) ?? collectedAt;
     const author = this.user(obj(p.author), at);
     if (!author) return;
+    const id = nonEmpty(p.id);
+    if (id) this.authors.set(id, author);
     const replyTo = nonEmpty(p.inReplyToUserId);
+    const parent = nonEmpty(p.inReplyToId);
     if (replyTo) {
       const target = this.user({ id: replyTo, userName: p.inReplyToUsername }, at);
       if (target) this.edge(author, target, 'reply', at);
+    } else if (parent) {
+      // the answered user is the parent post's author, when the parent is in the collection (now or later)
+      this.pending.push({ author, parent, at });
     }
     const quoted = obj(p.quoted_tweet);
     if (quoted) {
@@ -132,6 +141,19 @@ export class NetworkBuilder {
       if (target) this.edge(author, target, 'retweet', at);
       this.mentions(author, retweet, 'mention-in-retweet', at);
     } else this.mentions(author, p, 'mention', at);
+  }
+
+  /** Resolves replies whose parent post came later; call once every item is added. */
+  finish(): this {
+    for (const { author, parent, at } of this.pending) {
+      const target = this.authors.get(parent);
+      if (target) {
+        this.node(target, 'user', {}, at);
+        this.edge(author, target, 'reply', at);
+      }
+    }
+    this.pending = [];
+    return this;
   }
 
   /** A user (a profile or a lookup); with `listId`, a follower of that list. */

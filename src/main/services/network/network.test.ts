@@ -170,6 +170,19 @@ describe('GEXF', () => {
     expect(xmlEscape('a\u0000<\ud800')).toBe('a\ufffd&lt;\ufffd');
   });
 
+  it("a reply that names only the post it answers points at that post's author, found before or after it", () => {
+    const graph = new NetworkBuilder();
+    graph.addPost(post('3', '2', { author: { id: '30' } }));
+    graph.addPost(post('2', '1', { author: { id: '20' } }));
+    graph.addPost(post('1', null, { author: { id: '10' } }));
+    graph.addPost(post('4', '999', { author: { id: '40' } }));
+    graph.finish();
+    expect([...graph.edges.values()].map((e) => [e.source, e.target, e.kind])).toEqual([
+      ['30', '20', 'reply'],
+      ['20', '10', 'reply'],
+    ]);
+  });
+
   it('space roles and list followers become edges to the space and the list', () => {
     const graph = new NetworkBuilder();
     graph.addSpaceParticipants(

@@ -14,8 +14,8 @@ import {
   type CapFields,
   type FormatChoice,
 } from '../form';
-import { columnSetApplies, CSV_COLUMN_SETS, formatsFor } from '../formats';
 import { useExportActions, useExportEstimate, useExportJobs } from '../queries';
+import { FormatFields } from './FormatFields';
 import { RunningExports, WaitNotice } from './RunningExports';
 import './export.css';
 
@@ -209,54 +209,17 @@ export function ExportDialog({ view, onClose }: { view: ViewDescriptor; onClose:
             start();
           }}
         >
-          <fieldset>
-            <legend>Format</legend>
-            {formatsFor(itemKind).map((f) => (
-              <label key={f.value} className="export__choice">
-                <input
-                  type="radio"
-                  name="format"
-                  value={f.value}
-                  checked={choice === f.value}
-                  onChange={() => setChoice(f.value)}
-                />
-                <span>
-                  <strong>{f.label}</strong> <span className="muted">{f.hint}</span>
-                </span>
-              </label>
-            ))}
-            {choice === 'csv-spreadsheet' ? (
-              <label className="export__choice export__sub">
-                <input type="checkbox" checked={exactCells} onChange={(e) => setExactCells(e.target.checked)} />
-                <span>
-                  Write formula-like cells exactly{' '}
-                  <span className="muted">
-                    (unsafe to open in a spreadsheet: cells starting with = + - @ may run as formulas)
-                  </span>
-                </span>
-              </label>
-            ) : null}
-            {choice.startsWith('csv') ? (
-              <label className="export__choice export__sub">
-                <span>Columns</span>
-                <select value={columns} onChange={(e) => setColumns(e.target.value as CsvColumns)}>
-                  {CSV_COLUMN_SETS.filter((c) => columnSetApplies(itemKind, c.value)).map((c) => (
-                    <option key={c.value} value={c.value}>
-                      {c.label}
-                    </option>
-                  ))}
-                </select>
-              </label>
-            ) : null}
-            {choice.startsWith('csv') ? (
-              <label className="export__choice export__sub">
-                <input type="checkbox" checked={oneLine} onChange={(e) => setOneLine(e.target.checked)} />
-                <span>
-                  One line per row <span className="muted">(line breaks in text written as \n)</span>
-                </span>
-              </label>
-            ) : null}
-          </fieldset>
+          <FormatFields
+            itemKind={itemKind}
+            choice={choice}
+            onChoice={setChoice}
+            exactCells={exactCells}
+            onExactCells={setExactCells}
+            columns={columns}
+            onColumns={setColumns}
+            oneLine={oneLine}
+            onOneLine={setOneLine}
+          />
           <OrderFields order={order} onChange={setChosenOrder} />
           {paged ? (
             <fieldset>
