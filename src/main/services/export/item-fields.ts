@@ -27,7 +27,10 @@ export function isoFromCreatedAt(value: unknown): string | null {
   if (m) {
     const [, mon, d, hh, mm, ss, sign, oh, om, y] = m as unknown as string[];
     const month = MONTHS.indexOf(mon as string);
-    if (month < 0) return null;
+    // out-of-range fields (a 99:99:99, a 32nd day) would roll over into another date: unreadable instead
+    if (month < 0 || Number(d) < 1 || Number(d) > 31 || Number(hh) > 23 || Number(mm) > 59 || Number(ss) > 60)
+      return null;
+    if (Number(oh) > 14 || Number(om) > 59) return null;
     const offset = (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om));
     const t = Date.UTC(Number(y), month, Number(d), Number(hh), Number(mm), Number(ss)) - offset * 60_000;
     return Number.isFinite(t) ? new Date(t).toISOString() : null;

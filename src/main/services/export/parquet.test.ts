@@ -88,6 +88,50 @@ describe('Parquet export', () => {
     expect(rows[2]?.cursor).toBe('c1');
   });
 
+  it('odd and hostile items never throw: non-objects, wrong types, out-of-range numbers and dates are empty cells', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'skein-parquet-odd-'));
+    const raws: unknown[] = [
+      null,
+      [1, 2],
+      'a string',
+      { id: 5, author: 'x', likeCount: 1e300, replyCount: Number.MAX_SAFE_INTEGER, viewCount: '99999999999999999999' },
+      { id: '6', createdAt: 'Sun Nov 22 99:99:99 +0000 2026', text: 'x'.repeat(100_000), isReply: 'yes' },
+    ];
+    const items: JournalItem[] = raws.map((r, i) => ({ id: String(i), position: 'null', raw: JSON.stringify(r) }));
+    const manifest = {
+      app: { name: 'Skein', version: '0.1.0' },
+      exported_at: '2026-11-23T00:00:00.000Z',
+      view: { kind: 'timeline', title: null, operation: 'userTimeline', path: '/x' },
+      pages: [{ fetched_at: '2026-11-23T00:00:00.000Z', items_kept: raws.length, cursor: null }],
+      counts: { items: raws.length },
+    } as unknown as ExportManifest;
+    const plan = planView({ kind: 'timeline', operation: 'userTimeline', params: { userId: '1' } });
+    const target = join(dir, 'odd.parquet');
+    await writeParquet(
+      target,
+      {
+        items: () =>
+          (async function* () {
+            yield* items;
+          })(),
+      },
+      manifest,
+      plan,
+    );
+    const rows = await duckdb(
+      `SELECT id, likeCount, replyCount, viewCount, created_at, isReply, length(text) AS len FROM read_parquet('${target}')`,
+    );
+    expect(rows).toHaveLength(5);
+    expect(rows[3]).toMatchObject({
+      id: '5',
+      likeCount: null,
+      replyCount: BigInt(Number.MAX_SAFE_INTEGER),
+      viewCount: null,
+    });
+    expect(rows[4]).toMatchObject({ id: '6', created_at: null, isReply: null, len: 100_000n });
+    expect(rows[0]?.id).toBeNull();
+  });
+
   it('a large export is a folder partitioned by collection day that DuckDB reads with hive partitioning', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'skein-parquet-part-'));
     const day = (d: number) => Date.UTC(2026, 10, 20 + d, 12);

@@ -15,7 +15,7 @@ import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import type { ColumnSource } from 'hyparquet-writer/src/types.js';
 import { SkeinError } from '../../../shared/errors';
 import { tempPathFor, toWriteError, writeFileAtomic, type Sink } from './atomic-file';
-import { TABLES, type Cell, type Table } from './csv-rows';
+import { TABLES, type Cell, type Provenance, type Row, type Table } from './csv-rows';
 import { rawText } from './journal';
 import type { ExportManifest } from './manifest';
 import type { ThreadPosition } from './thread-positions';
@@ -215,7 +215,11 @@ async function writeTable(
     { key: 'skein.manifest', value: basename(sidecarPath(target)) },
   ];
   const createdBy = `${manifest.app.name} ${manifest.app.version} (hyparquet-writer)`;
-  const toCells = rowCells(table, writeOptions({ csvFlavour: 'analysis' }));
+  const cellsOf = rowCells(table, writeOptions({ csvFlavour: 'analysis' }));
+  // an id the item does not have is an empty CSV cell, and a null here
+  const ids = names.map((n) => table.idColumns.includes(n));
+  const toCells = (row: Row, from: Provenance): Cell[] =>
+    cellsOf(row, from).map((v, i) => (ids[i] && v === '' ? null : v));
   const params = plan.requests[0]?.params ?? {};
   const rows = async function* (): AsyncGenerator<Cell[]> {
     const provenance = provenanceCounter(manifest);
