@@ -87,8 +87,8 @@ function typed(type: ColumnType, v: Cell): string | bigint | boolean | number | 
   }
 }
 
-/** The rows of a row group (about 64 MB of text at most for posts), then the next. */
-export const ROW_GROUP_ROWS = 10_000;
+/** Rows per row group: small groups keep main's peak RSS down (200k posts: 270 MB at 2,500 rows, 388 MB at 10,000). */
+export const ROW_GROUP_ROWS = 2_500;
 /** Above this many items a Parquet export is a folder partitioned by collection day. */
 export const PARTITION_ABOVE_ITEMS = 1_000_000;
 
