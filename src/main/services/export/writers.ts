@@ -4,7 +4,7 @@
  * - JSON: one document `{ "manifest": …, "items": [ … ] }`, one item per line
  * - JSONL: one item per line with its provenance beside it (`{"__skein": …, "item": …}`),
  *   manifest in a sidecar named after the data file: `<name>.jsonl.manifest.json`
- * - CSV: one file per entity kind (csv-stringify) in one of two flavours (see
+ * - CSV: one file per entity kind (`csv-line.ts`) in one of two flavours (see
  *   `CsvFlavour`), provenance columns last, manifest in the sidecar
  */
 import { basename, dirname, extname, join } from 'node:path';
