@@ -17,7 +17,10 @@ const SPREADSHEET_ID = /^="\d+"$/;
 
 /** A text cell as written: neutralised when asked (never Skein's `="id"` cells), quoted when needed. */
 export function textCell(value: string, neutral: boolean): string {
-  const v = neutral && !SPREADSHEET_ID.test(value) ? (neutraliseFormula(value) as string) : value;
+  // the first character decides whether a cell is formula-like (`neutraliseFormula`): no regex for the rest
+  const c = value.charCodeAt(0);
+  const formulaLike = c === 61 || c === 43 || c === 45 || c === 64 || c === 9 || c === 13;
+  const v = neutral && formulaLike && !SPREADSHEET_ID.test(value) ? (neutraliseFormula(value) as string) : value;
   if (!NEEDS_QUOTES.test(v)) return v;
   return `"${v.replace(QUOTE, '""')}"`;
 }

@@ -11,7 +11,7 @@ import { basename, dirname, extname, join } from 'node:path';
 import type { CsvFlavour, ExportFormat, ExportOptions } from '../../../shared/ipc/export';
 import { writeFileAtomic, type Sink } from './atomic-file';
 import type { CsvCells } from './csv-formula';
-import { csvLine, UTF8_BOM } from './csv-line';
+import { csvCell, csvLine, UTF8_BOM } from './csv-line';
 import { csvTables, NO_CONTEXT } from './csv-presets';
 import { missingCaseError } from '../../../shared/missing-case';
 import { gephiPaths, writeGephiCsv, writeGexf } from '../network/export-network';
@@ -227,6 +227,34 @@ export function rowCells(table: Table, written: Required<ExportOptions>): (row: 
   };
 }
 
+/** `rowCells` and `csvLine` in one step: a row as its CSV line, without the array in between. */
+export function rowLine(
+  table: Table,
+  written: Required<ExportOptions>,
+  neutral: boolean,
+): (row: Row, from: Provenance) => string {
+  const ids = new Set(table.idColumns);
+  const columns = table.columns;
+  const isId = columns.map((c) => ids.has(c));
+  const trailer = table.trailer ?? provenanceTrailer;
+  const oneLine = written.oneLinePerRow;
+  const cell = (value: Cell | undefined): string => {
+    if (oneLine && typeof value === 'string' && HAS_LINE_BREAK.test(value))
+      return csvCell(value.replace(LINE_BREAK, '\\n'), neutral);
+    return csvCell(value, neutral);
+  };
+  return (row, from) => {
+    let line = '';
+    for (let i = 0; i < columns.length; i++) {
+      let v = row[columns[i] as string] ?? null;
+      if (isId[i] && typeof v === 'string' && v !== '') v = idCell(v, written.csvFlavour);
+      line += i === 0 ? cell(v) : `,${cell(v)}`;
+    }
+    for (const v of trailer.cells(from)) line += `,${cell(v)}`;
+    return `${line}\n`;
+  };
+}
+
 /** Skein's provenance columns, last in every table of its own columns. */
 export const provenanceTrailer: TableTrailer = {
   columns: PROVENANCE_COLUMNS,
@@ -251,13 +279,12 @@ async function writeTable(
   const neutral = cells === 'neutralised';
   let chunk = (written.csvFlavour === 'spreadsheet' ? UTF8_BOM : '') + csvLine(tableHeader(table), neutral);
   const provenance = provenanceCounter(manifest);
-  const toCells = rowCells(table, written);
+  const toLine = rowLine(table, written, neutral);
   let index = 0;
   for await (const item of source.items()) {
     const position = item.position === 'null' ? null : (JSON.parse(item.position) as ThreadPosition);
     const from = provenance();
-    for (const row of table.rows(JSON.parse(rawText(item)), position, { params, index }))
-      chunk += csvLine(toCells(row, from), neutral);
+    for (const row of table.rows(JSON.parse(rawText(item)), position, { params, index })) chunk += toLine(row, from);
     index++;
     if (chunk.length >= CSV_CHUNK_CHARS) {
       await sink.write(chunk);
