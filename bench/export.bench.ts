@@ -1,6 +1,7 @@
 /**
  * `npm run bench:export`: throughput (MB/s) and peak RSS of exports of
- * 10,000, 50,000 and 100,000 posts, per format. Each run is its own child
+ * 10,000, 50,000 and 100,000 posts, per format (JSON, JSONL, CSV, Parquet); `items MB/s` is the raw JSON
+ * handed to the exporter per second end to end (for Parquet, whose compressed file is a fraction of it). Each run is its own child
  * process, so its peak RSS is its own. A page source makes synthetic pages of
  * 20 spec-shaped posts on the fly (nothing held), the real ExportService
  * collects them into its journal and streams the file. Prints the numbers and
@@ -19,7 +20,7 @@ import type { PageSource, SourcePage } from '../src/main/services/export/page-so
 import { writeResults } from './lib/results';
 
 const COUNTS = (process.env.BENCH_COUNTS ?? '10000,50000,100000').split(',').map(Number);
-const FORMATS = (process.env.BENCH_FORMATS ?? 'json,jsonl,csv').split(',') as ExportFormat[];
+const FORMATS = (process.env.BENCH_FORMATS ?? 'json,jsonl,csv,parquet').split(',') as ExportFormat[];
 const PAGE = 20;
 const AIM = { mbPerSecond: 100, peakRssMb: 150 };
 
@@ -32,6 +33,8 @@ interface RunResult {
   writeMs: number;
   writeMbPerSecond: number;
   totalMbPerSecond: number;
+  /** the raw items' JSON (what a Parquet file's compressed size says nothing about) per second, end to end */
+  itemsMbPerSecond: number;
   peakRssMb: number;
   /** heap still in use after a full GC at the end: what the export kept */
   retainedHeapMb: number;
@@ -99,13 +102,20 @@ function syntheticPost(n: number): Record<string, unknown> {
   };
 }
 
+/** Bytes of the raw items' JSON handed to the exporter (the input volume, whatever the format). */
+let rawJsonBytes = 0;
+
 function syntheticSource(count: number): PageSource {
   return {
     async fetchPage({ cursor }): Promise<SourcePage> {
       const start = cursor === null ? 0 : Number(cursor);
       const end = Math.min(count, start + PAGE);
       const rawItems = [];
-      for (let n = start; n < end; n++) rawItems.push(syntheticPost(n));
+      for (let n = start; n < end; n++) {
+        const item = syntheticPost(n);
+        rawJsonBytes += Buffer.byteLength(JSON.stringify(item));
+        rawItems.push(item);
+      }
       const more = end < count;
       return {
         rawItems,
@@ -160,6 +170,7 @@ async function child(count: number, format: ExportFormat): Promise<RunResult> {
       writeMs: Math.round(writeMs),
       writeMbPerSecond: Math.round(bytes / 1e6 / (writeMs / 1000)),
       totalMbPerSecond: Math.round(bytes / 1e6 / ((t1 - t0) / 1000)),
+      itemsMbPerSecond: Math.round(rawJsonBytes / 1e6 / ((t1 - t0) / 1000)),
       peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
       retainedHeapMb: retainedHeapMb(),
     };
@@ -206,14 +217,14 @@ async function main(): Promise<void> {
   );
   const results: RunResult[] = [];
   console.log(
-    'posts    format  file MB  collect s  write s  write MB/s  end-to-end MB/s  peak RSS MB  heap after GC MB',
+    'posts    format  file MB  collect s  write s  write MB/s  end-to-end MB/s  items MB/s  peak RSS MB  heap after GC MB',
   );
   for (const count of COUNTS) {
     for (const format of FORMATS) {
       const r = await runChild<RunResult>(['--child', String(count), format]);
       results.push(r);
       console.log(
-        `${String(count).padEnd(8)} ${format.padEnd(7)} ${(r.bytes / 1e6).toFixed(1).padStart(7)}  ${(r.collectMs / 1000).toFixed(2).padStart(9)}  ${(r.writeMs / 1000).toFixed(2).padStart(7)}  ${String(r.writeMbPerSecond).padStart(10)}  ${String(r.totalMbPerSecond).padStart(15)}  ${String(r.peakRssMb).padStart(11)}  ${String(r.retainedHeapMb).padStart(16)}`,
+        `${String(count).padEnd(8)} ${format.padEnd(7)} ${(r.bytes / 1e6).toFixed(1).padStart(7)}  ${(r.collectMs / 1000).toFixed(2).padStart(9)}  ${(r.writeMs / 1000).toFixed(2).padStart(7)}  ${String(r.writeMbPerSecond).padStart(10)}  ${String(r.totalMbPerSecond).padStart(15)}  ${String(r.itemsMbPerSecond).padStart(10)}  ${String(r.peakRssMb).padStart(11)}  ${String(r.retainedHeapMb).padStart(16)}`,
       );
     }
   }

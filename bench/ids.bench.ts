@@ -1,7 +1,8 @@
 /**
  * `npm run bench:ids`: parse time and peak RSS of importing 1,000,000 post ids (a `.txt`, one per line, with
  * a damaged id every 10,000 lines and 1% repeats) and the same as a Skein spreadsheet-flavour CSV (`="…"`
- * ids, a text column), streamed from disk. Each run in its own process so its peak RSS is its own.
+ * ids, a text column), streamed from disk; and the sandbox (`anyIds`) answering 1M foreign post ids in batches
+ * of 100 (10% not found). Each run in its own process so its peak RSS is its own.
  */
 import { fork } from 'node:child_process';
 import { createReadStream, createWriteStream } from 'node:fs';
@@ -10,6 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { importIds, type IdFileFormat } from '../src/main/services/ids/id-import';
+import { World } from '../src/main/sandbox/world';
+import { resolveSize } from '../src/main/sandbox/world/size';
 import { writeResults } from './lib/results';
 
 const COUNT = Number(process.env.BENCH_IDS ?? 1_000_000);
@@ -29,6 +32,38 @@ async function makeFile(path: string, csv: boolean): Promise<void> {
   }
   out.end(chunk);
   await new Promise<void>((r) => out.once('finish', () => r()));
+}
+
+/** The sandbox answering 1M foreign post ids (anyIds), as 10,000 batches of 100, each serialised as served. */
+function sandboxChild() {
+  const world = new World({ seed: 1, size: resolveSize('default'), now: Date.now(), anyIds: { notFoundPercent: 10 } });
+  const before = process.memoryUsage().rss;
+  const t0 = performance.now();
+  let found = 0;
+  let bytes = 0;
+  for (let b = 0; b < COUNT / 100; b++) {
+    const batch = [];
+    for (let k = 0; k < 100; k++) {
+      const p = world.lookupPost(String(1_800_000_000_000_000_000n + BigInt(b * 100 + k)));
+      if (p) batch.push(p);
+    }
+    found += batch.length;
+    bytes += JSON.stringify({ tweets: batch }).length;
+  }
+  const ms = performance.now() - t0;
+  return {
+    format: 'sandbox' as const,
+    keepIds: false,
+    lines: COUNT,
+    accepted: found,
+    duplicates: 0,
+    damaged: COUNT - found,
+    ms: Math.round(ms),
+    idsPerSecond: Math.round(COUNT / (ms / 1000)),
+    rssBeforeMb: Math.round(before / 1e6),
+    peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+    servedMb: Math.round(bytes / 1e6),
+  };
 }
 
 async function child(format: 'txt' | 'csv', keep: boolean) {
@@ -77,13 +112,14 @@ function runChild(args: string[]): Promise<Awaited<ReturnType<typeof child>>> {
 
 const args = process.argv.slice(2);
 if (args[0] === '--child') {
-  process.send?.(await child(args[1] as 'txt' | 'csv', args[2] === 'keep'));
+  process.send?.(args[1] === 'sandbox' ? sandboxChild() : await child(args[1] as 'txt' | 'csv', args[2] === 'keep'));
 } else {
   const results = [];
   for (const [format, keep] of [
     ['txt', 'keep'],
     ['csv', 'keep'],
     ['txt', 'stream'],
+    ['sandbox', 'stream'],
   ] as const) {
     const r = await runChild(['--child', format, keep]);
     results.push(r);

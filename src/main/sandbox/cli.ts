@@ -1,5 +1,6 @@
 /**
- * `npm run sandbox -- --port 4010 [--host H] [--key K] [--seed N] [--size small|default] [--log]`
+ * `npm run sandbox -- --port 4010 [--host H] [--key K] [--seed N] [--size small|default] [--any-ids PERCENT] [--log]`
+ * (`--any-ids 10`: batch lookups answer any id, 10% of them not found, for hydrating id files)
  * Runs the sandbox standalone, for building against the API offline.
  */
 import { parseArgs } from 'node:util';
@@ -13,6 +14,7 @@ const { values } = parseArgs({
     seed: { type: 'string', default: String(DEFAULT_SEED) },
     size: { type: 'string', default: 'default' },
     log: { type: 'boolean', default: false },
+    'any-ids': { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   },
   strict: true,
@@ -20,7 +22,7 @@ const { values } = parseArgs({
 
 if (values.help) {
   console.log(
-    'usage: npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--key K] [--seed N] [--size small|default] [--log]',
+    'usage: npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--key K] [--seed N] [--size small|default] [--any-ids PERCENT] [--log]',
   );
   process.exit(0);
 }
@@ -30,6 +32,9 @@ const seed = Number(values.seed);
 if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port: not a port: ${values.port}`);
 if (!Number.isInteger(seed)) throw new Error(`--seed: not an integer: ${values.seed}`);
 if (values.size !== 'small' && values.size !== 'default') throw new Error('--size: small or default');
+const notFoundPercent = values['any-ids'] === undefined ? null : Number(values['any-ids']);
+if (notFoundPercent !== null && !(notFoundPercent >= 0 && notFoundPercent <= 100))
+  throw new Error(`--any-ids: a percentage of ids not found, 0 to 100: ${values['any-ids']}`);
 
 const started = performance.now();
 const sandbox = await startSandbox({
@@ -39,6 +44,7 @@ const sandbox = await startSandbox({
   size: values.size,
   requiredKey: values.key,
   logger: values.log,
+  ...(notFoundPercent !== null ? { anyIds: { notFoundPercent } } : {}),
 });
 console.log(
   `Skein API sandbox on ${sandbox.baseUrl} (seed ${seed}, ${values.size} world, ready in ${Math.round(performance.now() - started)} ms)`,

@@ -15,6 +15,7 @@ import { mediaEtag, parseMediaName, pngImage, svgImage, imageSpec } from './medi
 import { handleSocial, type SandboxState } from './pipeline';
 import { Views } from './views';
 import { World } from './world';
+import type { AnyIdsOptions } from './world/any-ids';
 import { Lru } from './world/lru';
 import { resolveSize, type SizeOption, type WorldSize } from './world/size';
 
@@ -35,6 +36,11 @@ export interface SandboxOptions {
   prices?: PriceTable;
   /** Fastify's request logging (default off) */
   logger?: boolean;
+  /**
+   * Answer batch lookups of any numeric id (hydrating a shared id file): a stable share not found, a post or
+   * user drawn for each other id. Absent: ids the world never generated are left out.
+   */
+  anyIds?: AnyIdsOptions;
 }
 
 export interface Sandbox {
@@ -60,7 +66,7 @@ export function buildSandbox(opts: SandboxOptions = {}): BuiltSandbox {
   const seed = opts.seed ?? DEFAULT_SEED;
   const size = resolveSize(opts.size);
   const clock = new SandboxClock(opts.now ?? Date.now);
-  const world = new World({ seed, size, now: clock.now() });
+  const world = new World({ seed, size, now: clock.now(), ...(opts.anyIds ? { anyIds: opts.anyIds } : {}) });
   const timers = new Set<NodeJS.Timeout>();
   const hanging = new Set<Socket>();
   const state: SandboxState = {

@@ -98,9 +98,8 @@ export class Views {
     }),
     postsByIds: ({ tweet_ids }, { world }) => ({
       items: idList(tweet_ids)
-        .map((id) => world.postIndex(id))
-        .filter((i) => i >= 0)
-        .map((i) => world.post(i)),
+        .map((id) => world.lookupPost(id))
+        .filter((p) => p !== null),
     }),
     communityInfo: ({ community_id }, { world }) => {
       const c = world.community(community_id);
@@ -128,9 +127,8 @@ export class Views {
     },
     usersByIds: ({ userIds }, { world }) => ({
       items: idList(userIds)
-        .map((id) => world.userIndex(id))
-        .filter((u) => u >= 0)
-        .map((u) => world.user(u, true)),
+        .map((id) => world.lookupUser(id))
+        .filter((u) => u !== null),
     }),
     trends: ({ woeid, count }, { world }) => {
       const trends = world.trends.get(woeid ?? 1);

@@ -67,7 +67,12 @@ export const ViewDescriptor = z
   });
 export type ViewDescriptor = z.infer<typeof ViewDescriptor>;
 
-export const ExportFormat = z.enum(['json', 'jsonl', 'csv']);
+/**
+ * `parquet`: typed columns (Skein's own CSV columns, plain ids); a folder partitioned by collection day when large.
+ * `gexf` and `gephi-csv`: the view as a network (GEXF 1.3; Gephi's node and edge tables). `ids`: dehydrated, an
+ * id list (plain digits, one per line, no header) of the view's posts or users (`idsOf`).
+ */
+export const ExportFormat = z.enum(['json', 'jsonl', 'csv', 'parquet', 'gexf', 'gephi-csv', 'ids']);
 export type ExportFormat = z.infer<typeof ExportFormat>;
 
 /**
@@ -77,9 +82,23 @@ export type ExportFormat = z.infer<typeof ExportFormat>;
 export const CsvFlavour = z.enum(['spreadsheet', 'analysis']);
 export type CsvFlavour = z.infer<typeof CsvFlavour>;
 
-/** How a file is written (CSV only for now; JSON and JSONL always keep one item per line). */
+/**
+ * The CSV's columns: Skein's own, twarc-csv's (dotted JSON paths, `__twarc.*` provenance) or 4CAT's import
+ * columns (`id, thread_id, author, body, timestamp` and its X-item columns). Views of other kinds than posts
+ * (and users, for twarc) always get Skein's own.
+ */
+export const CsvColumns = z.enum(['skein', 'twarc', '4cat']);
+export type CsvColumns = z.infer<typeof CsvColumns>;
+
+/** A dehydrated export's ids: the view's posts, or its users (a post view's authors). */
+export const IdsOf = z.enum(['posts', 'users']);
+export type IdsOf = z.infer<typeof IdsOf>;
+
+/** How a file is written (CSV and id lists; JSON and JSONL always keep one item per line). */
 export const ExportOptions = z.object({
+  idsOf: IdsOf.optional(),
   csvFlavour: CsvFlavour.optional(),
+  csvColumns: CsvColumns.optional(),
   /** CSV: line breaks inside text cells written as the two characters `\n` (twarc's way): one physical line per row */
   oneLinePerRow: z.boolean().optional(),
 });

@@ -57,6 +57,10 @@ const FILTERS: Record<ExportFormat, { name: string; extensions: string[] }> = {
   json: { name: 'JSON', extensions: ['json'] },
   jsonl: { name: 'JSON Lines', extensions: ['jsonl'] },
   csv: { name: 'CSV', extensions: ['csv'] },
+  parquet: { name: 'Parquet', extensions: ['parquet'] },
+  gexf: { name: 'GEXF network', extensions: ['gexf'] },
+  'gephi-csv': { name: 'Gephi node and edge tables (CSV)', extensions: ['csv'] },
+  ids: { name: 'Id list', extensions: ['txt'] },
 };
 
 export function createExportFeature(deps: ExportFeatureDeps): ExportFeature {

@@ -7,6 +7,7 @@ import type { DemoExamples } from '../../../shared/ipc/app';
 import type { CommunityData, Post, Trend, User } from '../../../shared/api';
 import { buildCommunities, buildLists, renderCommunity, type CommunityRecord, type ListRecord } from './groups';
 import { buildGraph, group, type PostGraph } from './graph';
+import { AnyIds, type AnyIdsOptions } from './any-ids';
 import { Lru } from './lru';
 import { renderUser, type PeopleContext } from './people';
 import { PostRenderer } from './posts';
@@ -21,6 +22,8 @@ export interface WorldOptions {
   size: WorldSize;
   /** the sandbox clock when the world is built: anchors displayed times */
   now: number;
+  /** answer batch lookups of ids the world never generated (hydration); absent: they are left out */
+  anyIds?: AnyIdsOptions;
 }
 
 export class World {
@@ -49,12 +52,14 @@ export class World {
   private readonly renderer: PostRenderer;
   private readonly people: PeopleContext;
   private articlePost = -1;
+  private readonly anyIds: AnyIds | null;
 
   constructor(opts: WorldOptions) {
     const started = performance.now();
     this.seed = opts.seed;
     this.size = opts.size;
     this.anchor = dayAnchor(opts.now);
+    this.anyIds = opts.anyIds ? new AnyIds(opts.seed, opts.anyIds) : null;
     this.users = buildUsers(this.seed, this.size.users);
     for (const u of this.users) this.handles.set(u.userName.toLowerCase(), u.index);
     const followers = Int32Array.from(this.users, (u) => u.followers);
@@ -116,6 +121,25 @@ export class World {
   userIndex(id: string): number {
     const u = sequenceOf(id);
     return u >= 0 && u < this.users.length && this.users[u]?.id === id ? u : -1;
+  }
+
+  /**
+   * A batch lookup's post: the world's, or (with `anyIds`) one drawn for a foreign id unless that id is in
+   * the stable not-found share; null when left out. Foreign posts are not memoised.
+   */
+  lookupPost(id: string): Post | null {
+    const i = this.postIndex(id);
+    if (i >= 0) return this.post(i);
+    if (!this.anyIds || this.anyIds.missing(id)) return null;
+    return this.anyIds.post(id, this.post(this.anyIds.postSource(id, this.graph.count)));
+  }
+
+  /** A batch lookup's user, as `lookupPost`. */
+  lookupUser(id: string): User | null {
+    const u = this.userIndex(id);
+    if (u >= 0) return this.user(u, true);
+    if (!this.anyIds || this.anyIds.missing(id)) return null;
+    return this.anyIds.user(id, this.user(this.anyIds.userSource(id, this.users.length), true));
   }
 
   /** user index of a handle (case-insensitive, optional leading @), or -1 */

@@ -28,6 +28,10 @@ export class CollectionState {
   items = 0;
   credits = 0;
   calls = 0;
+  /** per request: the cursors its pages were asked with, and its last page (the paging guards ask per page) */
+  private readonly chains = new Map<number, { cursors: Set<string | null>; last: PageRecord }>();
+  /** pages the service charged for, and their credits (the credit cap's average) */
+  charged = { pages: 0, credits: 0 };
 
   constructor(plan: ViewPlan) {
     this.positions = plan.rootId === null ? null : new ThreadPositions(plan.rootId);
@@ -52,9 +56,21 @@ export class CollectionState {
 
   record(page: PageRecord): void {
     this.pages.push(page);
+    const chain = this.chains.get(page.request);
+    if (chain) {
+      chain.cursors.add(page.cursor);
+      chain.last = page;
+    } else this.chains.set(page.request, { cursors: new Set([page.cursor]), last: page });
+    if (!page.fromCache) this.charged = { pages: this.charged.pages + 1, credits: this.charged.credits + page.credits };
     this.items += page.kept;
     this.credits += page.credits;
     this.calls += page.attempts;
+  }
+
+  /** The cursors a request's pages were asked with, and its last page: constant time, however long the walk. */
+  chain(request: number): { cursors: ReadonlySet<string | null>; last: PageRecord | undefined } {
+    const c = this.chains.get(request);
+    return c ?? { cursors: new Set(), last: undefined };
   }
 
   recordFailure(failure: FailedFetch): void {
@@ -145,8 +161,8 @@ function failureOf(error: unknown, request: number, cursor: string | null, at: n
 
 /** Credits the next page will likely cost: the average so far, or a typical page. */
 function nextPageCredits(plan: ViewPlan, state: CollectionState, request: number, prices: PriceTable): number {
-  const charged = state.pages.filter((p) => !p.fromCache);
-  if (charged.length > 0) return charged.reduce((s, p) => s + p.credits, 0) / charged.length;
+  const { charged } = state;
+  if (charged.pages > 0) return charged.credits / charged.pages;
   const asked = plan.requests[request]?.idsAsked?.length;
   return creditsFor(
     { operation: plan.operation, httpStatus: 200, items: asked ?? TYPICAL_PAGE_ITEMS, idsAsked: asked },
@@ -172,11 +188,11 @@ function guardStop(state: CollectionState, page: PageRecord): PageRecord['stop']
   if (page.stop || !page.hasNextPage) return page.stop;
   if (!page.nextCursor)
     return { reason: 'missing-cursor', message: 'has_next_page was true but next_cursor was empty' };
-  const chain = state.pages.filter((p) => p.request === page.request);
-  if (page.nextCursor === page.cursor || chain.some((p) => p.cursor === page.nextCursor)) {
+  const chain = state.chain(page.request);
+  if (page.nextCursor === page.cursor || chain.cursors.has(page.nextCursor)) {
     return { reason: 'repeated-cursor', message: `the API sent cursor ${page.nextCursor.slice(0, 40)} a second time` };
   }
-  const previous = chain.at(-1);
+  const previous = chain.last;
   if (page.received === 0 && previous && previous.received === 0 && previous.hasNextPage) {
     return { reason: 'empty-pages', message: 'two empty pages in a row while has_next_page stayed true' };
   }

@@ -7,6 +7,7 @@
 import type { ItemKind } from '../../../shared/api/catalog';
 import { normalizeCommunity } from '../api/normalize/community';
 import { normalizeSpace } from '../api/normalize/space';
+import { arr, bool, isoFromCreatedAt, isoFromMs, join, nonEmpty, num, obj, str, type Obj } from './item-fields';
 import type { ThreadPosition } from './thread-positions';
 import { scalarText } from '../../../shared/scalar-text';
 
@@ -20,6 +21,23 @@ export interface Table {
   /** columns holding ids (encoded with `csvId`) */
   idColumns: readonly string[];
   rows: (raw: unknown, position: ThreadPosition | null, context: RowContext) => Row[];
+  /** the columns after the item's own (absent: Skein's provenance columns) */
+  trailer?: TableTrailer;
+}
+
+/** Where a row came from (CSV columns; JSONL's `__skein` object). */
+export interface Provenance {
+  retrieved_at: string | null;
+  operation: string;
+  /** index into the manifest's `pages` (0: the first page fetched) */
+  page: number | null;
+  /** the cursor the page was asked with ('' or null: the first page) */
+  cursor: string | null;
+}
+
+export interface TableTrailer {
+  columns: readonly string[];
+  cells: (from: Provenance) => Cell[];
 }
 
 export interface RowContext {
@@ -46,41 +64,7 @@ export function decodeCsvId(cell: string): string {
   return m ? (m[1] as string) : cell;
 }
 
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj | null => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : null);
-const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const str = (v: unknown): string | null => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : null);
-const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-const bool = (v: unknown): boolean | null => (typeof v === 'boolean' ? v : null);
-const nonEmpty = (v: unknown): string | null => {
-  const s = str(v);
-  return s === null || s === '' ? null : s;
-};
-const join = (values: Array<string | null>): string => values.filter((v): v is string => !!v).join(' ');
-
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const CREATED_AT = /^\w{3} (\w{3}) (\d{1,2}) (\d{2}):(\d{2}):(\d{2}) ([+-])(\d{2})(\d{2}) (\d{4})$/;
-
-/** `Sun Nov 22 02:13:21 +0000 2026` → `2026-11-22T02:13:21.000Z`; null when unreadable. */
-export function isoFromCreatedAt(value: unknown): string | null {
-  if (typeof value !== 'string') return null;
-  const m = CREATED_AT.exec(value);
-  if (m) {
-    const [, mon, d, hh, mm, ss, sign, oh, om, y] = m as unknown as string[];
-    const month = MONTHS.indexOf(mon as string);
-    if (month < 0) return null;
-    const offset = (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om));
-    const t = Date.UTC(Number(y), month, Number(d), Number(hh), Number(mm), Number(ss)) - offset * 60_000;
-    return Number.isFinite(t) ? new Date(t).toISOString() : null;
-  }
-  const t = Date.parse(value);
-  return Number.isFinite(t) ? new Date(t).toISOString() : null;
-}
-
-export function isoFromMs(value: unknown): string | null {
-  const n = num(value);
-  return n === null ? null : new Date(n).toISOString();
-}
+export { isoFromCreatedAt, isoFromMs };
 
 /** A numeric counter from the live variants of `viewCount` (string, number, `[0]`): else empty. */
 function counter(v: unknown): string | null {

@@ -397,7 +397,7 @@ export class ExportService {
         failures: state.failures,
         stop,
         files: job.files,
-        csvIdColumns: job.format === 'csv' ? csvIdColumns(job.files[0] as string, plan) : undefined,
+        csvIdColumns: job.format === 'csv' ? csvIdColumns(job.files[0] as string, plan, job.options) : undefined,
         ...(job.options ? { options: job.options } : {}),
         csvCells: job.csvCells ?? defaultCsvCells(job.options),
       });

@@ -7,13 +7,16 @@ import { OPERATIONS } from '../../../shared/api/catalog';
 import type { DroppedItem, PagingStopReason } from '../../../shared/ipc/api';
 import type { Mode } from '../../../shared/ipc/app';
 import type {
+  CsvColumns,
   ExportCaps,
   ExportFormat,
   ExportOptions,
   ExportScope,
+  IdsOf,
   StopReason,
   ViewDescriptor,
 } from '../../../shared/ipc/export';
+import { PARTITION_ABOVE_ITEMS } from './parquet';
 import { CSV_CELLS_NOTE, defaultCsvCells, type CsvCells } from './csv-formula';
 import type { FailedFetch, PageRecord } from './journal';
 import type { ViewPlan } from './views';
@@ -93,8 +96,26 @@ export interface ExportManifest {
   incomplete_reason: StopReason | null;
   incomplete_message: string | null;
   files: string[];
+  network?: {
+    directed: boolean;
+    nodes: string;
+    edge_kinds: Record<string, string>;
+    weight: string;
+    time: string;
+    ids: string;
+  };
+  ids?: { of: IdsOf; format: string; note: string };
+  parquet?: {
+    writer: string;
+    partitioned: boolean;
+    layout: string;
+    column_types: string;
+    how_to_read: Record<string, string>;
+  };
   csv?: {
     flavour: 'spreadsheet' | 'analysis';
+    /** the column set: Skein's own, twarc-csv's or 4CAT's (csv-presets.ts) */
+    columns: CsvColumns;
     encoding: string;
     id_columns: Record<string, string[]>;
     id_encoding: string;
@@ -236,14 +257,14 @@ export function buildManifest(input: ManifestInput): ExportManifest {
     format: input.format,
     layout: layoutOf(plan, input.format),
     row_provenance:
-      input.format === 'json'
+      input.format === 'json' || input.format === 'gexf' || input.format === 'gephi-csv' || input.format === 'ids'
         ? null
         : {
             fields: PROVENANCE_FIELDS,
             where:
               input.format === 'jsonl'
                 ? 'the `__skein` object beside each item'
-                : 'the last four columns of every CSV file',
+                : `the last four columns of every ${input.format === 'parquet' ? 'Parquet table' : 'CSV file'}`,
           },
     order: orderOf(plan),
     pages: pages.map((p) => ({
@@ -280,9 +301,67 @@ export function buildManifest(input: ManifestInput): ExportManifest {
     incomplete_message: input.stop ? (input.stop.message ?? STOP_MESSAGES[input.stop.reason]) : null,
     files: input.files,
   };
+  if (input.format === 'parquet') manifest.parquet = parquetSection(items);
+  if (input.format === 'gexf' || input.format === 'gephi-csv') manifest.network = NETWORK_SECTION;
+  if (input.format === 'ids') manifest.ids = idsSection(input.options?.idsOf ?? 'posts');
   if (input.csvIdColumns)
     manifest.csv = csvSection(input.csvIdColumns, input.options, input.csvCells ?? defaultCsvCells(input.options));
   return manifest;
+}
+
+const NETWORK_SECTION: NonNullable<ExportManifest['network']> = {
+  directed: true,
+  nodes: 'users (id, handle, name, followers, first seen), and the space or list the view is about',
+  edge_kinds: {
+    reply: 'the author answered the target user',
+    quote: "the author quoted the target's post",
+    retweet: "the author retweeted the target's post",
+    mention: 'the author mentioned the target in their post',
+    'mention-in-retweet': 'the target is mentioned in the post the author retweeted',
+    'mention-in-quote': 'the target is mentioned in the post the author quoted',
+    'admin/speaker/listener': "the user's role in the space",
+    'list-follower': 'the user follows the list',
+  },
+  weight: 'how many times the interaction happened in the export (one edge per source, target and kind)',
+  time: "GEXF: a dynamic graph (timerepresentation timestamp, UTC): a spell per post creation time (or, without one, per page fetch time); Gephi CSV: the edge's first and last time",
+  ids: 'plain text ids in both Gephi tables, so they join',
+};
+
+function idsSection(of: IdsOf): NonNullable<ExportManifest['ids']> {
+  return {
+    of,
+    format: 'plain digits, one id per line, no header, UTF-8',
+    note:
+      of === 'posts'
+        ? "the export's post ids, each once, in the order collected"
+        : "the export's user ids (a post view's authors, a space's participants), each once, in the order first met",
+  };
+}
+
+function parquetSection(items: number): NonNullable<ExportManifest['parquet']> {
+  const partitioned = items > PARTITION_ABOVE_ITEMS;
+  return {
+    writer: 'hyparquet-writer (snappy)',
+    partitioned,
+    layout: partitioned
+      ? 'a folder partitioned by collection day (the UTC day each page was fetched), hive style: <name>.parquet/collection_day=YYYY-MM-DD/part-00000.parquet'
+      : 'one file per table',
+    column_types:
+      "Skein's own CSV columns with plain ids (text); counts INT64; flags BOOLEAN; created_at, started_at and retrieved_at TIMESTAMP (UTC, milliseconds); the rest UTF-8 text",
+    how_to_read: partitioned
+      ? {
+          duckdb: "SELECT * FROM read_parquet('path/**/*.parquet', hive_partitioning = true)",
+          pandas: "df = pd.read_parquet('path')",
+          R: "df <- arrow::open_dataset('path') |> dplyr::collect()",
+          spark: "spark.read.parquet('path')",
+        }
+      : {
+          duckdb: "SELECT * FROM read_parquet('path')",
+          pandas: "df = pd.read_parquet('path')",
+          R: "df <- arrow::read_parquet('path')",
+          spark: "spark.read.parquet('path')",
+        },
+  };
 }
 
 function csvSection(
@@ -294,12 +373,15 @@ function csvSection(
   const columnTypes: Record<string, 'string'> = {};
   for (const cols of Object.values(idColumns)) for (const c of cols) columnTypes[c] = 'string';
   const types = Object.keys(columnTypes);
-  const newlines = options?.oneLinePerRow
-    ? 'one physical line per row: line breaks inside cells are written as the two characters \\n (backslashes already in the text are left as they are)'
-    : 'cells keep their line breaks inside double quotes (RFC 4180); a reader that splits on lines breaks them: use a CSV reader';
+  const columns = options?.csvColumns ?? 'skein';
+  const newlines =
+    options?.oneLinePerRow || columns === 'twarc'
+      ? 'one physical line per row: line breaks inside cells are written as the two characters \\n (backslashes already in the text are left as they are)'
+      : 'cells keep their line breaks inside double quotes (RFC 4180); a reader that splits on lines breaks them: use a CSV reader';
   if (flavour === 'analysis') {
     return {
       flavour,
+      columns,
       encoding: 'UTF-8, no byte order mark',
       id_columns: idColumns,
       id_encoding:
@@ -317,6 +399,7 @@ function csvSection(
   }
   return {
     flavour,
+    columns,
     encoding: 'UTF-8 with a byte order mark (so spreadsheets detect it)',
     id_columns: idColumns,
     id_encoding:

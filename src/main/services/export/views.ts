@@ -95,7 +95,15 @@ export function itemIdOf(raw: unknown): string | null {
   return null;
 }
 
-const EXTENSIONS: Record<ExportFormat, string> = { json: 'json', jsonl: 'jsonl', csv: 'csv' };
+const EXTENSIONS: Record<ExportFormat, string> = {
+  json: 'json',
+  jsonl: 'jsonl',
+  csv: 'csv',
+  parquet: 'parquet',
+  gexf: 'gexf',
+  'gephi-csv': 'csv',
+  ids: 'txt',
+};
 
 /** `20261123T195400Z`: the collection time in UTC, in a file name. */
 export function fileStamp(now: number): string {

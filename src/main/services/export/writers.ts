@@ -4,15 +4,29 @@
  * - JSON: one document `{ "manifest": …, "items": [ … ] }`, one item per line
  * - JSONL: one item per line with its provenance beside it (`{"__skein": …, "item": …}`),
  *   manifest in a sidecar named after the data file: `<name>.jsonl.manifest.json`
- * - CSV: one file per entity kind (csv-stringify) in one of two flavours (see
+ * - CSV: one file per entity kind (`csv-line.ts`) in one of two flavours (see
  *   `CsvFlavour`), provenance columns last, manifest in the sidecar
  */
 import { basename, dirname, extname, join } from 'node:path';
-import { stringify } from 'csv-stringify/sync';
 import type { CsvFlavour, ExportFormat, ExportOptions } from '../../../shared/ipc/export';
 import { writeFileAtomic, type Sink } from './atomic-file';
-import { neutraliseFormula, type CsvCells } from './csv-formula';
-import { csvId, decodeCsvId, TABLES, type Row, type Table } from './csv-rows';
+import type { CsvCells } from './csv-formula';
+import { csvCell, csvLine, UTF8_BOM } from './csv-line';
+import { csvTables, NO_CONTEXT } from './csv-presets';
+import { missingCaseError } from '../../../shared/missing-case';
+import { gephiPaths, writeGephiCsv, writeGexf } from '../network/export-network';
+import { writeIds } from './ids-writer';
+import { parquetDataPaths, writeParquet } from './parquet';
+import {
+  csvId,
+  decodeCsvId,
+  TABLES,
+  type Cell,
+  type Row,
+  type Provenance,
+  type Table,
+  type TableTrailer,
+} from './csv-rows';
 import { rawText, type JournalItem } from './journal';
 import type { ExportManifest } from './manifest';
 import type { ThreadPosition } from './thread-positions';
@@ -32,14 +46,7 @@ export function sidecarPath(target: string): string {
 
 /** What each row carries about where it came from (CSV columns; JSONL's `__skein` object). */
 export const PROVENANCE_COLUMNS = ['retrieved_at', 'operation', 'page', 'cursor'] as const;
-export interface Provenance {
-  retrieved_at: string | null;
-  operation: string;
-  /** index into the manifest's `pages` (0: the first page fetched) */
-  page: number | null;
-  /** the cursor the page was asked with ('' or null: the first page) */
-  cursor: string | null;
-}
+export type { Provenance };
 
 /** Hands out each item's provenance in journal order, from the manifest's page records. */
 export function provenanceCounter(manifest: Pick<ExportManifest, 'pages' | 'view'>): () => Provenance {
@@ -68,13 +75,20 @@ function csvTablePath(target: string, table: Table): string {
 export function outputFiles(target: string, format: ExportFormat, plan: ViewPlan): string[] {
   if (format === 'json') return [target];
   if (format === 'jsonl') return [target, sidecarPath(target)];
+  if (format === 'parquet') return [...parquetDataPaths(target, plan), sidecarPath(target)];
+  if (format === 'gexf' || format === 'ids') return [target, sidecarPath(target)];
+  if (format === 'gephi-csv') {
+    const { nodes, edges } = gephiPaths(target);
+    return [nodes, edges, sidecarPath(nodes)];
+  }
   return [...TABLES[plan.itemKind].map((t) => csvTablePath(target, t)), sidecarPath(target)];
 }
 
 /** The CSV id columns per file name, for the manifest. */
-export function csvIdColumns(target: string, plan: ViewPlan): Record<string, string[]> {
+export function csvIdColumns(target: string, plan: ViewPlan, options?: ExportOptions): Record<string, string[]> {
   const out: Record<string, string[]> = {};
-  for (const t of TABLES[plan.itemKind]) out[basename(csvTablePath(target, t))] = [...t.idColumns];
+  const tables = csvTables(plan.itemKind, writeOptions(options).csvColumns, NO_CONTEXT);
+  for (const t of tables) out[basename(csvTablePath(target, t))] = [...t.idColumns];
   return out;
 }
 
@@ -135,7 +149,7 @@ export async function writeJson(
   );
 }
 
-async function writeManifestFile(path: string, manifest: ExportManifest, signal?: AbortSignal): Promise<number> {
+export async function writeManifestFile(path: string, manifest: ExportManifest, signal?: AbortSignal): Promise<number> {
   return writeFileAtomic(path, async (sink) => sink.write(`${JSON.stringify(manifest, null, 2)}\n`), signal);
 }
 
@@ -156,7 +170,8 @@ export async function writeJsonl(
   return bytes + (await writeManifestFile(sidecarPath(target), manifest, signal));
 }
 
-const CSV_BATCH = 100;
+/** Text handed to the file at a time (csv lines are joined into chunks of about this many characters). */
+const CSV_CHUNK_CHARS = 256 * 1024;
 
 /**
  * An id cell in a flavour: for spreadsheets a numeric id becomes `="…"` (Excel
@@ -164,32 +179,94 @@ const CSV_BATCH = 100;
  * text, which no spreadsheet rounds. For analysis every id is plain.
  */
 export function idCell(cell: string, flavour: CsvFlavour): string {
+  // the common case, a numeric id the row wrapped (`="123"`): kept for spreadsheets, unwrapped for analysis
+  if (cell.startsWith('="') && cell.endsWith('"') && NUMERIC_ID.test(cell.slice(2, -1)))
+    return flavour === 'spreadsheet' ? cell : cell.slice(2, -1);
   const id = decodeCsvId(cell);
   return flavour === 'spreadsheet' && /^\d+$/.test(id) ? csvId(id) : id;
 }
 
+const NUMERIC_ID = /^\d+$/;
 const LINE_BREAK = /\r\n|\r|\n/g;
-const SPREADSHEET_ID = /^="\d+"$/;
-
-/** The row as written: ids in the flavour, line breaks escaped when asked, provenance last. */
-function finishRow(row: Row, table: Table, options: Required<ExportOptions>, provenance: Provenance): Row {
-  const out: Row = { ...row, ...provenance };
-  for (const c of table.idColumns) {
-    const v = out[c];
-    if (typeof v === 'string' && v !== '') out[c] = idCell(v, options.csvFlavour);
-  }
-  if (options.oneLinePerRow) {
-    for (const [k, v] of Object.entries(out)) if (typeof v === 'string') out[k] = v.replace(LINE_BREAK, '\\n');
-  }
-  return out;
-}
+const HAS_LINE_BREAK = /[\r\n]/;
 
 /** The options an export is written with, defaults filled in. */
 export function writeOptions(options: ExportOptions | undefined): Required<ExportOptions> {
-  return { csvFlavour: options?.csvFlavour ?? 'spreadsheet', oneLinePerRow: options?.oneLinePerRow ?? false };
+  return {
+    csvFlavour: options?.csvFlavour ?? 'spreadsheet',
+    oneLinePerRow: options?.oneLinePerRow ?? false,
+    csvColumns: options?.csvColumns ?? 'skein',
+    idsOf: options?.idsOf ?? 'posts',
+  };
 }
 
-/** Rows through csv-stringify in batches (its sync API: no per-row stream overhead), header (and BOM) first. */
+/**
+ * A table's rows as cells in column order: ids in the flavour, line breaks escaped when asked, the
+ * provenance (or the table's own trailer) last.
+ */
+export function rowCells(table: Table, written: Required<ExportOptions>): (row: Row, from: Provenance) => Cell[] {
+  const ids = new Set(table.idColumns);
+  const isId = table.columns.map((c) => ids.has(c));
+  const trailer = table.trailer ?? provenanceTrailer;
+  const oneLine = written.oneLinePerRow;
+  return (row, from) => {
+    const cells: Cell[] = [];
+    for (let i = 0; i < table.columns.length; i++) {
+      let v = row[table.columns[i] as string] ?? null;
+      if (isId[i] && typeof v === 'string' && v !== '') v = idCell(v, written.csvFlavour);
+      cells.push(v);
+    }
+    cells.push(...trailer.cells(from));
+    if (oneLine) {
+      for (let i = 0; i < cells.length; i++) {
+        const v = cells[i];
+        if (typeof v === 'string' && HAS_LINE_BREAK.test(v)) cells[i] = v.replace(LINE_BREAK, '\\n');
+      }
+    }
+    return cells;
+  };
+}
+
+/** `rowCells` and `csvLine` in one step: a row as its CSV line, without the array in between. */
+export function rowLine(
+  table: Table,
+  written: Required<ExportOptions>,
+  neutral: boolean,
+): (row: Row, from: Provenance) => string {
+  const ids = new Set(table.idColumns);
+  const columns = table.columns;
+  const isId = columns.map((c) => ids.has(c));
+  const trailer = table.trailer ?? provenanceTrailer;
+  const oneLine = written.oneLinePerRow;
+  const cell = (value: Cell | undefined): string => {
+    if (oneLine && typeof value === 'string' && HAS_LINE_BREAK.test(value))
+      return csvCell(value.replace(LINE_BREAK, '\\n'), neutral);
+    return csvCell(value, neutral);
+  };
+  return (row, from) => {
+    let line = '';
+    for (let i = 0; i < columns.length; i++) {
+      let v = row[columns[i] as string] ?? null;
+      if (isId[i] && typeof v === 'string' && v !== '') v = idCell(v, written.csvFlavour);
+      line += i === 0 ? cell(v) : `,${cell(v)}`;
+    }
+    for (const v of trailer.cells(from)) line += `,${cell(v)}`;
+    return `${line}\n`;
+  };
+}
+
+/** Skein's provenance columns, last in every table of its own columns. */
+export const provenanceTrailer: TableTrailer = {
+  columns: PROVENANCE_COLUMNS,
+  cells: (p) => [p.retrieved_at, p.operation, p.page, p.cursor],
+};
+
+/** Every column a table's file has, in order. */
+export function tableHeader(table: Table): string[] {
+  return [...table.columns, ...(table.trailer ?? provenanceTrailer).columns];
+}
+
+/** Rows as CSV text (`csv-line.ts`), header (and BOM) first, handed to the file in large chunks. */
 async function writeTable(
   sink: Sink,
   table: Table,
@@ -199,32 +276,22 @@ async function writeTable(
   written: Required<ExportOptions>,
   cells: CsvCells,
 ): Promise<void> {
-  const columns = [...table.columns, ...PROVENANCE_COLUMNS].map((key) => ({ key }));
   const neutral = cells === 'neutralised';
-  const options = {
-    columns,
-    cast: {
-      boolean: (v: boolean) => (v ? 'true' : 'false'),
-      // Skein's own numeric-id text formulas (="123…", see the manifest) are the one kind of formula written
-      string: (v: string) => (neutral && !SPREADSHEET_ID.test(v) ? String(neutraliseFormula(v)) : v),
-    },
-  };
-  await sink.write(stringify([], { ...options, header: true, bom: written.csvFlavour === 'spreadsheet' }));
+  let chunk = (written.csvFlavour === 'spreadsheet' ? UTF8_BOM : '') + csvLine(tableHeader(table), neutral);
   const provenance = provenanceCounter(manifest);
-  let batch: Row[] = [];
+  const toLine = rowLine(table, written, neutral);
   let index = 0;
   for await (const item of source.items()) {
     const position = item.position === 'null' ? null : (JSON.parse(item.position) as ThreadPosition);
     const from = provenance();
-    for (const row of table.rows(JSON.parse(rawText(item)), position, { params, index }))
-      batch.push(finishRow(row, table, written, from));
+    for (const row of table.rows(JSON.parse(rawText(item)), position, { params, index })) chunk += toLine(row, from);
     index++;
-    if (batch.length >= CSV_BATCH) {
-      await sink.write(stringify(batch, options));
-      batch = [];
+    if (chunk.length >= CSV_CHUNK_CHARS) {
+      await sink.write(chunk);
+      chunk = '';
     }
   }
-  if (batch.length > 0) await sink.write(stringify(batch, options));
+  if (chunk.length > 0) await sink.write(chunk);
 }
 
 export async function writeCsv(
@@ -238,8 +305,10 @@ export async function writeCsv(
 ): Promise<number> {
   let bytes = 0;
   const params = plan.requests[0]?.params ?? {};
-  const written = writeOptions(options);
-  for (const table of TABLES[plan.itemKind]) {
+  const chosen = writeOptions(options);
+  // twarc-csv always writes line breaks as `\n`: its preset does too
+  const written = chosen.csvColumns === 'twarc' ? { ...chosen, oneLinePerRow: true } : chosen;
+  for (const table of csvTables(plan.itemKind, written.csvColumns, manifest)) {
     bytes += await writeFileAtomic(
       csvTablePath(target, table),
       (sink) => writeTable(sink, table, source, params, manifest, written, cells),
@@ -266,5 +335,27 @@ export async function writeExport(
       return writeJsonl(target, source, manifest, signal);
     case 'csv':
       return writeCsv(target, source, manifest, plan, signal, options, csvCells);
+    case 'parquet':
+      return (
+        (await writeParquet(target, source, manifest, plan, signal)) +
+        (await writeManifestFile(sidecarPath(target), manifest, signal))
+      );
+    case 'gexf':
+      return (
+        (await writeGexf(target, source, manifest, plan, signal)) +
+        (await writeManifestFile(sidecarPath(target), manifest, signal))
+      );
+    case 'gephi-csv':
+      return (
+        (await writeGephiCsv(target, source, manifest, plan, signal)) +
+        (await writeManifestFile(sidecarPath(target), manifest, signal))
+      );
+    case 'ids':
+      return (
+        (await writeIds(target, source, plan, writeOptions(options).idsOf, signal)).bytes +
+        (await writeManifestFile(sidecarPath(target), manifest, signal))
+      );
+    default:
+      return missingCaseError(format);
   }
 }

@@ -130,11 +130,14 @@ export function fileName(path: string): string {
 }
 
 /** The formats as the dialog offers them: the CSV in its two flavours, named for who reads it. */
-export type FormatChoice = 'json' | 'jsonl' | 'csv-spreadsheet' | 'csv-analysis';
+export type FormatChoice =
+  'json' | 'jsonl' | 'csv-spreadsheet' | 'csv-analysis' | 'parquet' | 'gexf' | 'gephi-csv' | 'ids-posts' | 'ids-users';
 
 export function formatOf(choice: FormatChoice): { format: ExportFormat; options: ExportOptions } {
   if (choice === 'csv-spreadsheet') return { format: 'csv', options: { csvFlavour: 'spreadsheet' } };
   if (choice === 'csv-analysis') return { format: 'csv', options: { csvFlavour: 'analysis' } };
+  if (choice === 'ids-posts') return { format: 'ids', options: { idsOf: 'posts' } };
+  if (choice === 'ids-users') return { format: 'ids', options: { idsOf: 'users' } };
   return { format: choice, options: {} };
 }
 

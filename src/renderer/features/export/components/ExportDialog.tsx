@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { OPERATIONS } from '../../../../shared/api/catalog';
-import type { ExportJob, ExportScope, ViewDescriptor } from '../../../../shared/ipc/export';
+import type { CsvColumns, ExportJob, ExportScope, ViewDescriptor } from '../../../../shared/ipc/export';
 import {
   describeEstimate,
   describeJob,
@@ -15,23 +15,9 @@ import {
   type FormatChoice,
 } from '../form';
 import { useExportActions, useExportEstimate, useExportJobs } from '../queries';
+import { FormatFields } from './FormatFields';
 import { RunningExports, WaitNotice } from './RunningExports';
 import './export.css';
-
-const FORMATS: Array<{ value: FormatChoice; label: string; hint: string }> = [
-  { value: 'json', label: 'JSON', hint: 'one file: the manifest and the raw items' },
-  { value: 'jsonl', label: 'JSON Lines', hint: 'one raw item per line with where it came from, manifest beside it' },
-  {
-    value: 'csv-spreadsheet',
-    label: 'CSV for spreadsheets',
-    hint: 'Excel, LibreOffice, Sheets: long ids kept as text',
-  },
-  {
-    value: 'csv-analysis',
-    label: 'CSV for analysis',
-    hint: 'pandas, R, DuckDB: plain ids, no byte-order mark, text exactly as received',
-  },
-];
 
 const ORDERS = ['Latest', 'Relevance', 'Likes'] as const;
 
@@ -139,6 +125,8 @@ export function ExportDialog({ view, onClose }: { view: ViewDescriptor; onClose:
   const paged = OPERATIONS[view.operation].paged;
   const [choice, setChoice] = useState<FormatChoice>('json');
   const [oneLine, setOneLine] = useState(false);
+  const [columns, setColumns] = useState<CsvColumns>('skein');
+  const itemKind = OPERATIONS[view.operation].itemKind;
   const [exactCells, setExactCells] = useState(false);
   const [chosenOrder, setChosenOrder] = useState<string | null>(null);
   const [pickedScope, setScope] = useState<ExportScope>('loaded');
@@ -183,7 +171,7 @@ export function ExportDialog({ view, onClose }: { view: ViewDescriptor; onClose:
         view: order.view,
         format,
         scope,
-        options: format === 'csv' ? { ...options, oneLinePerRow: oneLine } : options,
+        options: format === 'csv' ? { ...options, oneLinePerRow: oneLine, csvColumns: columns } : options,
         ...(scope === 'all' ? { caps: read.caps } : {}),
         ...(choice === 'csv-spreadsheet' && exactCells ? { csvCells: 'exact' as const } : {}),
       },
@@ -221,42 +209,17 @@ export function ExportDialog({ view, onClose }: { view: ViewDescriptor; onClose:
             start();
           }}
         >
-          <fieldset>
-            <legend>Format</legend>
-            {FORMATS.map((f) => (
-              <label key={f.value} className="export__choice">
-                <input
-                  type="radio"
-                  name="format"
-                  value={f.value}
-                  checked={choice === f.value}
-                  onChange={() => setChoice(f.value)}
-                />
-                <span>
-                  <strong>{f.label}</strong> <span className="muted">{f.hint}</span>
-                </span>
-              </label>
-            ))}
-            {choice === 'csv-spreadsheet' ? (
-              <label className="export__choice export__sub">
-                <input type="checkbox" checked={exactCells} onChange={(e) => setExactCells(e.target.checked)} />
-                <span>
-                  Write formula-like cells exactly{' '}
-                  <span className="muted">
-                    (unsafe to open in a spreadsheet: cells starting with = + - @ may run as formulas)
-                  </span>
-                </span>
-              </label>
-            ) : null}
-            {choice.startsWith('csv') ? (
-              <label className="export__choice export__sub">
-                <input type="checkbox" checked={oneLine} onChange={(e) => setOneLine(e.target.checked)} />
-                <span>
-                  One line per row <span className="muted">(line breaks in text written as \n)</span>
-                </span>
-              </label>
-            ) : null}
-          </fieldset>
+          <FormatFields
+            itemKind={itemKind}
+            choice={choice}
+            onChoice={setChoice}
+            exactCells={exactCells}
+            onExactCells={setExactCells}
+            columns={columns}
+            onColumns={setColumns}
+            oneLine={oneLine}
+            onOneLine={setOneLine}
+          />
           <OrderFields order={order} onChange={setChosenOrder} />
           {paged ? (
             <fieldset>

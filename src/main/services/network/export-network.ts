@@ -1,0 +1,128 @@
+/**
+ * A view's export as a network: GEXF 1.3 (`x.gexf`) or Gephi's two spreadsheet tables (`x.nodes.csv`,
+ * `x.edges.csv`), streamed from the export's journal into a `NetworkBuilder` (posts, users, a list's
+ * followers, a space's participants), then written atomically. The manifest goes beside them.
+ */
+import { basename, dirname, extname, join } from 'node:path';
+import type { ItemKind } from '../../../shared/api/catalog';
+import { writeFileAtomic } from '../export/atomic-file';
+import { TABLES } from '../export/csv-rows';
+import { decodeCsvId } from '../export/csv-rows';
+import { rawText } from '../export/journal';
+import type { ExportManifest } from '../export/manifest';
+import type { ViewPlan } from '../export/views';
+import { provenanceCounter, type ItemStream } from '../export/writers';
+import { gephiEdgeChunks, gephiNodeChunks } from './gephi-csv';
+import { gexfChunks } from './gexf';
+import { NetworkBuilder } from './graph';
+
+/** The kinds of item a network can be drawn from. */
+export const NETWORK_KINDS: ReadonlySet<ItemKind> = new Set(['post', 'user', 'listFollower', 'space']);
+
+/** The file the user chose, `x.csv` → `x.nodes.csv` and `x.edges.csv` (the manifest follows the nodes file). */
+export function gephiPaths(chosen: string): { nodes: string; edges: string } {
+  const ext = extname(chosen) || '.csv';
+  const stem = join(dirname(chosen), basename(chosen, extname(chosen)));
+  return { nodes: `${stem}.nodes${ext}`, edges: `${stem}.edges${ext}` };
+}
+
+/** `x.nodes.csv` → `x.edges.csv`. */
+export function edgesPathOf(nodesPath: string): string {
+  const ext = extname(nodesPath);
+  const stem = basename(nodesPath, ext).replace(/\.nodes$/, '');
+  return join(dirname(nodesPath), `${stem}.edges${ext}`);
+}
+
+const ROLE = { admin: 'admin', speaker: 'speaker', listener: 'listener' } as const;
+
+export async function buildNetwork(source: ItemStream, manifest: ExportManifest, plan: ViewPlan) {
+  const graph = new NetworkBuilder();
+  const params = plan.requests[0]?.params ?? {};
+  const provenance = provenanceCounter(manifest);
+  const participants = TABLES.space[1];
+  const listId = plan.kind === 'listFollowers' ? String(params.list_id ?? '') : null;
+  let index = 0;
+  for await (const item of source.items()) {
+    const at = provenance().retrieved_at;
+    const raw: unknown = JSON.parse(rawText(item));
+    switch (plan.itemKind) {
+      case 'post':
+        graph.addPost(raw, at);
+        break;
+      case 'user':
+      case 'listFollower':
+        graph.addUser(raw, at, listId || null);
+        break;
+      case 'space': {
+        const rows = participants?.rows(raw, null, { params, index }) ?? [];
+        const meta = TABLES.space[0]?.rows(raw, null, { params, index })[0];
+        graph.addSpaceParticipants(
+          String(params.space_id ?? ''),
+          typeof meta?.title === 'string' ? meta.title : null,
+          rows.flatMap((r) => {
+            const role = ROLE[String(r.role) as keyof typeof ROLE];
+            const id = typeof r.user_id === 'string' ? decodeCsvId(r.user_id) : '';
+            if (!role || !id) return [];
+            return [
+              {
+                id,
+                role,
+                handle: typeof r.screen_name === 'string' ? r.screen_name : null,
+                name: typeof r.display_name === 'string' ? r.display_name : null,
+                followers: typeof r.followers === 'number' ? r.followers : null,
+              },
+            ];
+          }),
+          at,
+        );
+        break;
+      }
+      default:
+        // trends, communities, articles: no network (the dialog does not offer it)
+        break;
+    }
+    index++;
+  }
+  return graph.finish();
+}
+
+async function writeChunks(path: string, chunks: Iterable<string>, signal?: AbortSignal): Promise<number> {
+  return writeFileAtomic(
+    path,
+    async (sink) => {
+      for (const chunk of chunks) await sink.write(chunk);
+    },
+    signal,
+  );
+}
+
+export async function writeGexf(
+  target: string,
+  source: ItemStream,
+  manifest: ExportManifest,
+  plan: ViewPlan,
+  signal?: AbortSignal,
+): Promise<number> {
+  const graph = await buildNetwork(source, manifest, plan);
+  const meta = {
+    creator: `${manifest.app.name} ${manifest.app.version}`,
+    description: `${manifest.view.title ?? manifest.view.kind}: ${manifest.view.operation}, exported ${manifest.exported_at}`,
+    date: manifest.exported_at.slice(0, 10),
+  };
+  return writeChunks(target, gexfChunks(graph, meta), signal);
+}
+
+/** `nodesPath`: the export's first file (`gephiPaths(chosen).nodes`); the edges go beside it. */
+export async function writeGephiCsv(
+  nodesPath: string,
+  source: ItemStream,
+  manifest: ExportManifest,
+  plan: ViewPlan,
+  signal?: AbortSignal,
+): Promise<number> {
+  const graph = await buildNetwork(source, manifest, plan);
+  return (
+    (await writeChunks(nodesPath, gephiNodeChunks(graph), signal)) +
+    (await writeChunks(edgesPathOf(nodesPath), gephiEdgeChunks(graph), signal))
+  );
+}

@@ -1,0 +1,38 @@
+/**
+ * Gephi's spreadsheet import (research-conventions.md): a node table `Id,Label,…` and an edge table
+ * `Source,Target,Type,Kind,Weight`, ids as plain text in both (so they join), one row per (source, target,
+ * kind) with its count as the weight. Written by Skein's CSV serializer: text cells that a spreadsheet would
+ * run as formulas are neutralised (ids are digits and never touched).
+ */
+import { csvLine } from '../export/csv-line';
+import type { NetworkBuilder } from './graph';
+
+export const GEPHI_NODE_COLUMNS = ['Id', 'Label', 'Handle', 'Name', 'Followers', 'First seen', 'Node type'] as const;
+export const GEPHI_EDGE_COLUMNS = ['Source', 'Target', 'Type', 'Kind', 'Weight', 'First', 'Last'] as const;
+
+export function* gephiNodeChunks(graph: NetworkBuilder): Generator<string> {
+  let chunk = csvLine(GEPHI_NODE_COLUMNS, true);
+  for (const n of graph.nodes.values()) {
+    // the handle without its @ (a cell starting with @ is a formula to a spreadsheet)
+    const label = n.handle ?? n.name ?? n.id;
+    chunk += csvLine([n.id, label, n.handle, n.name, n.followers, n.firstSeen, n.type], true);
+    if (chunk.length > 1 << 16) {
+      yield chunk;
+      chunk = '';
+    }
+  }
+  yield chunk;
+}
+
+export function* gephiEdgeChunks(graph: NetworkBuilder): Generator<string> {
+  let chunk = csvLine(GEPHI_EDGE_COLUMNS, true);
+  for (const e of graph.edges.values()) {
+    const times = [...e.times].sort();
+    chunk += csvLine([e.source, e.target, 'Directed', e.kind, e.weight, times[0] ?? null, times.at(-1) ?? null], true);
+    if (chunk.length > 1 << 16) {
+      yield chunk;
+      chunk = '';
+    }
+  }
+  yield chunk;
+}
