@@ -91,12 +91,7 @@ export function chromiumExecutable(): string | undefined {
   return existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined;
 }
 
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-dev-shm-usage',
-];
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage'];
 
 export function launchChromium(): Promise<Browser> {
   const executablePath = chromiumExecutable();

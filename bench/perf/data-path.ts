@@ -184,9 +184,7 @@ interface QuietSample {
 }
 
 /** Renderer handling of a page, one page at a time on a quiet page (see the header). */
-export async function rendererQuiet(
-  app: BenchApp,
-): Promise<{ shallow: QuietSample; deep: QuietSample; isolated: boolean }> {
+async function rendererQuiet(app: BenchApp): Promise<{ shallow: QuietSample; deep: QuietSample; isolated: boolean }> {
   const { page } = app;
   await app.reload();
   await app.goto(threadHash(app.examples.bigThreadPostId));

@@ -64,7 +64,7 @@ export function probeSource(): string {
   return `globalThis.__name ??= (f) => f; (${installProbe.toString()})();`;
 }
 
-export function installProbe(): void {
+function installProbe(): void {
   if (window.__bench) return;
   const types = (PerformanceObserver.supportedEntryTypes ?? []) as readonly string[];
   const probe: Probe = {
@@ -451,10 +451,4 @@ export function timeToFirstCard(hash: string): Promise<{ ms: number; commitMs: n
     t0 = performance.now();
     window.location.hash = hash;
   });
-}
-
-/** Where a card is, relative to the viewport (null when not rendered). */
-export function cardTop(postId: string): number | null {
-  const el = document.querySelector(`main article[data-post-id="${CSS.escape(postId)}"]:not(.post--quoted)`);
-  return el ? el.getBoundingClientRect().top : null;
 }

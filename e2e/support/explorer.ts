@@ -79,11 +79,6 @@ export async function scrollToListEnd(
   );
 }
 
-/** The main view's scroll container. */
-export function main(page: Page) {
-  return page.getByRole('main');
-}
-
 /** The sandbox's control plane (faults, request log, ledger) of a launched app. */
 export async function sandbox(app: { sandboxUrl(): Promise<string | null> }) {
   const base = await app.sandboxUrl();

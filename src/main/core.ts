@@ -102,7 +102,7 @@ export function lazy<T>(start: () => Promise<T>): { get(): Promise<T>; peek(): P
 }
 
 /** A free loopback port, known before the sandbox starts, so the page's CSP can name its exact origin. */
-export function reserveLoopbackPort(): Promise<number> {
+function reserveLoopbackPort(): Promise<number> {
   return new Promise((done, fail) => {
     const probe = createServer();
     probe.once('error', fail);

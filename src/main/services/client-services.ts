@@ -66,7 +66,7 @@ export interface ClientServices {
 }
 
 /** demo mode talks to the local sandbox: no pacing */
-export const DEMO_RPS = Infinity;
+const DEMO_RPS = Infinity;
 
 /** Who may be paused: one limiter per base URL, so a 429 from one service never stops another (demo and live never share). */
 function limitersByBaseUrl(clock: Clock) {

@@ -14,7 +14,7 @@ import { goBack, goForward, navigate } from './navigation';
  * Mark the control that dismisses something shown in front (a panel, an inline confirmation) with this
  * attribute: Esc clicks it before it ever means Back. Dialogs close on Esc by themselves.
  */
-export const ESCAPE_CLOSES_ATTR = 'data-escape-closes';
+const ESCAPE_CLOSES_ATTR = 'data-escape-closes';
 const ESCAPE_CLOSES = `[${ESCAPE_CLOSES_ATTR}]`;
 
 /** Fired on window when the menu asks to export the current view (the export button listens). */
@@ -35,7 +35,7 @@ function navItems(): HTMLElement[] {
 }
 
 /** Focus the next (+1) or previous (-1) item of the view; scrolls so virtualized items render. */
-export function moveFocus(delta: 1 | -1, retry = true): void {
+function moveFocus(delta: 1 | -1, retry = true): void {
   const main = document.querySelector('main');
   const items = navItems();
   if (!main) return;

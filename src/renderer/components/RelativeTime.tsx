@@ -24,7 +24,7 @@ function subscribe(cb: () => void): () => void {
   };
 }
 
-export function useNow(): number {
+function useNow(): number {
   return useSyncExternalStore(
     subscribe,
     () => now,

@@ -40,7 +40,7 @@ const SCIENTIFIC = /^\d+(?:[.,]\d+)?e\+?\d+$/i;
 const ROUNDED = /^[1-9]\d{14}0{3,}$/;
 
 /** Why an id-looking token was damaged by a spreadsheet, or null. */
-export function spreadsheetDamage(token: string): string | null {
+function spreadsheetDamage(token: string): string | null {
   if (SCIENTIFIC.test(token))
     return 'scientific notation: a spreadsheet turned the id into a rounded number; export the column as text and paste again';
   if (ROUNDED.test(token))

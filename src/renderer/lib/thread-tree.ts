@@ -197,15 +197,3 @@ export function compareIds(a: string, b: string): number {
   if (a.length !== b.length) return a.length - b.length;
   return a < b ? -1 : a > b ? 1 : 0;
 }
-
-/** Keep the first occurrence of each id (pages can repeat items). */
-export function uniqueById<T extends { id: string }>(items: readonly T[]): { items: T[]; removed: number } {
-  const seen = new Set<string>();
-  const out: T[] = [];
-  for (const it of items) {
-    if (seen.has(it.id)) continue;
-    seen.add(it.id);
-    out.push(it);
-  }
-  return { items: out, removed: items.length - out.length };
-}

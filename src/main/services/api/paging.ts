@@ -35,7 +35,7 @@ export interface ViewDecision {
   paging: Paging;
 }
 
-export const STOP_MESSAGES: Record<PagingStopReason, string> = {
+const STOP_MESSAGES: Record<PagingStopReason, string> = {
   'repeated-cursor': 'Paging stopped: the service gave a cursor it had already given, which would loop.',
   'missing-cursor': 'Paging stopped: the service said there are more pages but gave no cursor to reach them.',
   'empty-pages': 'Paging stopped: two pages in a row brought nothing new.',

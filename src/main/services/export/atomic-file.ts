@@ -12,12 +12,12 @@ import { SkeinError } from '../../../shared/errors';
 const TEMP_MARK = '.skein-tmp-';
 
 /** Where a write is staged: hidden, beside the target, recognisable as ours. */
-export function tempPathFor(target: string): string {
+function tempPathFor(target: string): string {
   return join(dirname(target), `.${basename(target)}${TEMP_MARK}${randomBytes(6).toString('hex')}`);
 }
 
 /** Removes temporary files a killed writer left beside `target`. */
-export async function removeStaleTemps(target: string): Promise<number> {
+async function removeStaleTemps(target: string): Promise<number> {
   const prefix = `.${basename(target)}${TEMP_MARK}`;
   let names: string[];
   try {
@@ -148,7 +148,7 @@ export async function writeFileAtomic(
 }
 
 /** Flushes a folder's entries (the rename) to disk; not possible on Windows, where rename is already durable enough. */
-export async function syncFolder(folder: string): Promise<void> {
+async function syncFolder(folder: string): Promise<void> {
   let dir: FileHandle | undefined;
   try {
     dir = await open(folder, 'r');

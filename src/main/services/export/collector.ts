@@ -70,7 +70,7 @@ export type NextStep =
   | { kind: 'stop'; reason: StopReason; message: string };
 
 /** Where the collection goes next, from its last committed page. */
-export function nextStep(plan: ViewPlan, state: CollectionState): NextStep {
+function nextStep(plan: ViewPlan, state: CollectionState): NextStep {
   const last = state.pages.at(-1);
   if (!last) return { kind: 'fetch', request: 0, cursor: null };
   if (last.stop) return { kind: 'stop', reason: last.stop.reason, message: last.stop.message };
@@ -111,7 +111,7 @@ const TYPICAL_PAGE_ITEMS = 20;
  * The longest a job waits out rate limits for one page, in total, before it stops (resumable): the bound
  * of a rate-limit pause (a service asking for more is not waited for).
  */
-export const MAX_RATE_LIMIT_WAIT_MS = 15 * 60_000;
+const MAX_RATE_LIMIT_WAIT_MS = 15 * 60_000;
 /** a rate limit without a known end is waited out this long */
 const UNTIMED_RATE_LIMIT_WAIT_MS = 10_000;
 /** and at most this many times for one page (a storm of zero-second Retry-Afters must not spin) */

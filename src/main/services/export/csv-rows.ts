@@ -76,7 +76,7 @@ export function isoFromCreatedAt(value: unknown): string | null {
   return Number.isFinite(t) ? new Date(t).toISOString() : null;
 }
 
-export function isoFromMs(value: unknown): string | null {
+function isoFromMs(value: unknown): string | null {
   const n = num(value);
   return n === null ? null : new Date(n).toISOString();
 }

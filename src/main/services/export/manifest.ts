@@ -20,7 +20,7 @@ import type { ViewPlan } from './views';
 
 export const MANIFEST_SCHEMA = 'skein.export/1';
 /** At most this many dropped items are listed one by one (all are counted). */
-export const MAX_LISTED_DROPS = 1000;
+const MAX_LISTED_DROPS = 1000;
 
 export interface ExportContext {
   appName: string;
@@ -108,7 +108,7 @@ export interface ExportManifest {
 }
 
 /** The base URL without user, password, query or fragment (a key must never leak through it). */
-export function safeBaseUrl(baseUrl: string): string {
+function safeBaseUrl(baseUrl: string): string {
   try {
     const u = new URL(baseUrl);
     u.username = '';

@@ -31,7 +31,7 @@ export function sidecarPath(target: string): string {
 }
 
 /** What each row carries about where it came from (CSV columns; JSONL's `__skein` object). */
-export const PROVENANCE_COLUMNS = ['retrieved_at', 'operation', 'page', 'cursor'] as const;
+const PROVENANCE_COLUMNS = ['retrieved_at', 'operation', 'page', 'cursor'] as const;
 export interface Provenance {
   retrieved_at: string | null;
   operation: string;
@@ -42,7 +42,7 @@ export interface Provenance {
 }
 
 /** Hands out each item's provenance in journal order, from the manifest's page records. */
-export function provenanceCounter(manifest: Pick<ExportManifest, 'pages' | 'view'>): () => Provenance {
+function provenanceCounter(manifest: Pick<ExportManifest, 'pages' | 'view'>): () => Provenance {
   let page = 0;
   let left = manifest.pages[0]?.items_kept ?? 0;
   return () => {
@@ -114,7 +114,7 @@ function indented(value: unknown): string {
   return JSON.stringify(value, null, 2).replace(/\n/g, '\n  ');
 }
 
-export async function writeJson(
+async function writeJson(
   target: string,
   source: ItemStream,
   manifest: ExportManifest,
@@ -139,7 +139,7 @@ async function writeManifestFile(path: string, manifest: ExportManifest, signal?
   return writeFileAtomic(path, async (sink) => sink.write(`${JSON.stringify(manifest, null, 2)}\n`), signal);
 }
 
-export async function writeJsonl(
+async function writeJsonl(
   target: string,
   source: ItemStream,
   manifest: ExportManifest,
@@ -185,7 +185,7 @@ function finishRow(row: Row, table: Table, options: Required<ExportOptions>, pro
 }
 
 /** The options an export is written with, defaults filled in. */
-export function writeOptions(options: ExportOptions | undefined): Required<ExportOptions> {
+function writeOptions(options: ExportOptions | undefined): Required<ExportOptions> {
   return { csvFlavour: options?.csvFlavour ?? 'spreadsheet', oneLinePerRow: options?.oneLinePerRow ?? false };
 }
 
@@ -227,7 +227,7 @@ async function writeTable(
   if (batch.length > 0) await sink.write(stringify(batch, options));
 }
 
-export async function writeCsv(
+async function writeCsv(
   target: string,
   source: ItemStream,
   manifest: ExportManifest,

@@ -9,7 +9,6 @@
  */
 import type { Clock } from '../../clock';
 
-export const DEFAULT_LIVE_RPS = 0.2;
 /**
  * The longest pause a Retry-After can impose (15 min): a longer one is shown to the user in the
  * service's words (the error's retryAt), and calls after this bound go out and ask again.
