@@ -4,7 +4,7 @@
  * the rows a virtualized list shows: indented by depth, with collapsed
  * subtrees hidden and a placeholder where a reply's parent is not loaded.
  */
-import { parseApiDate } from './time';
+import { parseApiDate } from '../../shared/api/dates';
 
 export interface ThreadPost {
   id: string;

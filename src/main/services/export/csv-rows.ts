@@ -5,6 +5,7 @@
  * tolerant: the live service's variants (api-field-notes.md) flatten too.
  */
 import type { ItemKind } from '../../../shared/api/catalog';
+import { parseApiDate } from '../../../shared/api/dates';
 import { normalizeCommunity } from '../api/normalize/community';
 import { normalizeSpace } from '../api/normalize/space';
 import type { ThreadPosition } from './thread-positions';
@@ -57,23 +58,10 @@ const nonEmpty = (v: unknown): string | null => {
 };
 const join = (values: Array<string | null>): string => values.filter((v): v is string => !!v).join(' ');
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const CREATED_AT = /^\w{3} (\w{3}) (\d{1,2}) (\d{2}):(\d{2}):(\d{2}) ([+-])(\d{2})(\d{2}) (\d{4})$/;
-
 /** `Sun Nov 22 02:13:21 +0000 2026` → `2026-11-22T02:13:21.000Z`; null when unreadable. */
 export function isoFromCreatedAt(value: unknown): string | null {
-  if (typeof value !== 'string') return null;
-  const m = CREATED_AT.exec(value);
-  if (m) {
-    const [, mon, d, hh, mm, ss, sign, oh, om, y] = m as unknown as string[];
-    const month = MONTHS.indexOf(mon as string);
-    if (month < 0) return null;
-    const offset = (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om));
-    const t = Date.UTC(Number(y), month, Number(d), Number(hh), Number(mm), Number(ss)) - offset * 60_000;
-    return Number.isFinite(t) ? new Date(t).toISOString() : null;
-  }
-  const t = Date.parse(value);
-  return Number.isFinite(t) ? new Date(t).toISOString() : null;
+  const t = typeof value === 'string' ? parseApiDate(value) : null;
+  return t === null ? null : new Date(t).toISOString();
 }
 
 function isoFromMs(value: unknown): string | null {
