@@ -11,6 +11,7 @@
 import { creditsFor, DEFAULT_PRICES, type PriceTable } from '../../../shared/api/pricing';
 import { isSkeinError } from '../../../shared/errors';
 import type { ExportCaps, ExportScope, StopReason } from '../../../shared/ipc/export';
+import { pagingGuard } from '../api/paging';
 import type { Clock } from '../clock';
 import { toWriteError } from './atomic-file';
 import { Journal, type FailedFetch, type JournalItem, type PageRecord } from './journal';
@@ -167,20 +168,23 @@ function capReached(o: CollectOptions, request: number): StopReason | null {
   return null;
 }
 
-/** The paging guards of field-notes.md, on top of whatever the client already checked. */
+/** The paging guards (the client's own, `pagingGuard`), over the journal's pages of this request. */
 function guardStop(state: CollectionState, page: PageRecord): PageRecord['stop'] {
   if (page.stop || !page.hasNextPage) return page.stop;
-  if (!page.nextCursor)
-    return { reason: 'missing-cursor', message: 'has_next_page was true but next_cursor was empty' };
   const chain = state.pages.filter((p) => p.request === page.request);
-  if (page.nextCursor === page.cursor || chain.some((p) => p.cursor === page.nextCursor)) {
-    return { reason: 'repeated-cursor', message: `the API sent cursor ${page.nextCursor.slice(0, 40)} a second time` };
-  }
   const previous = chain.at(-1);
-  if (page.received === 0 && previous && previous.received === 0 && previous.hasNextPage) {
-    return { reason: 'empty-pages', message: 'two empty pages in a row while has_next_page stayed true' };
-  }
-  return null;
+  const stop = pagingGuard({
+    cursor: page.cursor,
+    hasNextPage: true,
+    nextCursor: page.nextCursor,
+    broughtNothing: page.received === 0,
+    cursorSeenBefore: chain.some((p) => p.cursor === page.nextCursor),
+    previousBroughtNothing: !!previous && previous.received === 0 && previous.hasNextPage === true,
+  });
+  // the manifest names the cursor that would loop, for whoever reads it later
+  return stop?.reason === 'repeated-cursor'
+    ? { ...stop, message: `${stop.message} (cursor ${page.nextCursor?.slice(0, 40)})` }
+    : stop;
 }
 
 export async function collect(o: CollectOptions): Promise<CollectOutcome> {

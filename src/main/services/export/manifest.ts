@@ -14,6 +14,7 @@ import type {
   StopReason,
   ViewDescriptor,
 } from '../../../shared/ipc/export';
+import { PAGING_STOP_MESSAGES } from '../api/paging';
 import { CSV_CELLS_NOTE, defaultCsvCells, type CsvCells } from './csv-formula';
 import type { FailedFetch, PageRecord } from './journal';
 import type { ViewPlan } from './views';
@@ -129,9 +130,7 @@ const STOP_MESSAGES: Record<StopReason, string> = {
   error: 'stopped by an error',
   interrupted: 'Skein quit while collecting',
   'loaded-only': 'only the pages loaded in the view were exported; more exist',
-  'repeated-cursor': 'the API repeated a cursor (paging guard)',
-  'missing-cursor': 'the API said there is a next page but sent no cursor (paging guard)',
-  'empty-pages': 'the API sent two empty pages in a row (paging guard)',
+  ...PAGING_STOP_MESSAGES,
 };
 
 export interface ManifestInput {
