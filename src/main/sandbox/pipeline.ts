@@ -23,7 +23,7 @@ import type { SandboxClock } from './clock';
 import { cursorError, detailAsString, parseQuery, type DetailItem } from './validation';
 import { idList, type AvailableOperationId, type Sequence, type ViewContext, type Views } from './views';
 import type { World } from './world';
-import type { Lru } from './world/lru';
+import type { LRUCache } from 'lru-cache';
 
 export const PAGE_SIZE = 20;
 /** items repeated from the previous page under the `duplicates` quirk */
@@ -47,7 +47,7 @@ export interface SandboxState {
    * not tied to the clock is rendered once. Kept as UTF-8 bytes: writing a non-ASCII string costs
    * ~3x more CPU than writing a Buffer.
    */
-  answers: Lru<string, { json: Buffer; items: number }>;
+  answers: LRUCache<string, { json: Buffer; items: number }>;
 }
 
 type AnyOutcome =
@@ -175,7 +175,7 @@ function answerFor(
       },
     };
   }
-  const hit = p.quirks.size ? undefined : s.answers.peek(url);
+  const hit = p.quirks.size ? undefined : s.answers.get(url);
   if (hit) return { status: 200, body: hit.json, items: hit.items };
   const invalid = (detail: DetailItem[]): Answer =>
     p.quirks.has('detail-string')

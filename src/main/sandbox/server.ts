@@ -15,7 +15,8 @@ import { mediaEtag, parseMediaName, pngImage, svgImage, imageSpec } from './medi
 import { handleSocial, type SandboxState } from './pipeline';
 import { Views } from './views';
 import { World } from './world';
-import { Lru } from './world/lru';
+import { LRUCache } from 'lru-cache';
+import { cached } from './world/lru';
 import { resolveSize, type SizeOption, type WorldSize } from './world/size';
 
 export type { WorldSize } from './world/size';
@@ -73,7 +74,7 @@ export function buildSandbox(opts: SandboxOptions = {}): BuiltSandbox {
     codec: new CursorCodec(seed),
     requiredKey: opts.requiredKey,
     hanging,
-    answers: new Lru(128),
+    answers: new LRUCache({ max: 128 }),
     sleep: (ms) =>
       new Promise((resolve) => {
         const t = setTimeout(() => {
@@ -106,11 +107,11 @@ export function buildSandbox(opts: SandboxOptions = {}): BuiltSandbox {
     now: clock.now(),
   }));
 
-  const images = new Lru<string, Buffer | string>(256);
+  const images = new LRUCache<string, Buffer | string>({ max: 256 });
   app.get<{ Params: { name: string } }>('/media/:name', async (req, reply) => {
     const m = parseMediaName(req.params.name);
     if (!m) return reply.code(404).send({ detail: 'Not Found' });
-    const body = images.get(req.params.name, () => {
+    const body = cached(images, req.params.name, () => {
       const spec = imageSpec(seed, m.kind, m.id);
       if (m.ext === 'png') return pngImage(spec);
       const u = m.kind === 'avatar' ? world.userIndex(m.id) : -1;
