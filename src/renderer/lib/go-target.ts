@@ -5,6 +5,7 @@
  * because a bare number may be a post, a community, a list or a user.
  */
 import { routes, type Route } from './routes';
+import { HANDLE, isProfileHandle } from './handles';
 
 export interface GoCandidate {
   route: Route;
@@ -13,24 +14,9 @@ export interface GoCandidate {
 }
 
 const NUMERIC = /^\d{1,25}$/;
-const HANDLE = /^[A-Za-z0-9_]{1,15}$/;
 /** Audio space ids: 13 alphanumerics starting with 1 (e.g. 1YqKDqWqdPLxV). */
 const SPACE_ID = /^1[A-Za-z0-9]{12}$/;
 const SPACE_ID_LOOSE = /^[A-Za-z0-9]{5,32}$/;
-/** Paths of the social site that are not profiles. */
-const RESERVED = new Set([
-  'i',
-  'home',
-  'search',
-  'explore',
-  'notifications',
-  'messages',
-  'settings',
-  'intent',
-  'share',
-  'hashtag',
-  'compose',
-]);
 
 const post = (id: string): GoCandidate => ({ route: routes.post(id), label: `Post ${id}` });
 const userId = (id: string): GoCandidate => ({ route: routes.userById(id), label: `Profile with id ${id}` });
@@ -135,7 +121,7 @@ function parseUrl(text: string): GoCandidate[] | null {
     if (b === 'user' && c && NUMERIC.test(c)) return [userId(c)];
     return null;
   }
-  if (a && HANDLE.test(a) && !RESERVED.has(a.toLowerCase())) {
+  if (a && isProfileHandle(a)) {
     if (b === 'lists' && c && NUMERIC.test(c)) return [list(c)];
     if (b === undefined || ['with_replies', 'media', 'likes', 'highlights'].includes(b)) return [handle(a)];
     if (b === 'communities' && c && NUMERIC.test(c)) return [community(c)];

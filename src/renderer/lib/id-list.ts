@@ -4,6 +4,8 @@
  * own spreadsheet cells (`="123"`) are read back; ids a spreadsheet damaged
  * (`1.23E+18`, or rounded to 15 digits then zeros) are refused before any call.
  */
+import { isProfileHandle } from './handles';
+
 export interface ParsedIds {
   ids: string[];
   /** tokens that are neither an id nor (for posts) a post URL */
@@ -18,22 +20,8 @@ export interface ParsedIds {
 
 const NUMERIC = /^\d{1,25}$/;
 const STATUS_URL = /\/status(?:es)?\/(\d{1,25})(?:[/?#]|$)/;
-const HANDLE = /^[A-Za-z0-9_]{1,15}$/;
 const PROFILE_URL =
   /^(?:https?:\/\/)?(?:(?:www|mobile)\.)?(?:x\.com|twitter\.com|social\.example)\/([A-Za-z0-9_]{1,15})\/?(?:[?#].*)?$/i;
-const RESERVED = new Set([
-  'i',
-  'home',
-  'search',
-  'explore',
-  'notifications',
-  'messages',
-  'settings',
-  'intent',
-  'share',
-  'hashtag',
-  'compose',
-]);
 /** `1.23457E+18`, `1,23E+18`: what Excel shows for a long number */
 const SCIENTIFIC = /^\d+(?:[.,]\d+)?e\+?\d+$/i;
 /** 64-bit ids have up to 19 digits; a spreadsheet keeps 15 significant ones and fills the rest with zeros */
@@ -74,7 +62,7 @@ export function parseIdList(text: string, kind: 'posts' | 'users'): ParsedIds {
     else if (kind === 'users') id = /^(?:https?:\/\/)?[^/]+\/i\/user\/(\d{1,25})$/.exec(token)?.[1] ?? null;
     if (id === null && kind === 'users') {
       const handle = token.startsWith('@') ? token.slice(1) : (PROFILE_URL.exec(token)?.[1] ?? token);
-      if (HANDLE.test(handle) && !RESERVED.has(handle.toLowerCase())) {
+      if (isProfileHandle(handle)) {
         if (handles.some((h) => h.toLowerCase() === handle.toLowerCase())) repeated++;
         else handles.push(handle);
         continue;

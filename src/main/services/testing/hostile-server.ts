@@ -7,7 +7,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { postFixture, userFixture } from '../../../shared/api/fixtures';
+import { DECEPTIVE_URL_ENTITIES, postFixture, userFixture } from '../../../shared/api/fixtures';
 
 export const HOSTILE_CATEGORIES = [
   'markup',
@@ -200,26 +200,7 @@ function bodyFor(category: HostileCategory, origin: string): Json {
             hashtags: [],
             symbols: [],
             user_mentions: [],
-            urls: [
-              {
-                url: 'https://t.co/a',
-                display_url: 'bank.example',
-                expanded_url: 'https://evil.example/bank',
-                indices: [4, 18],
-              },
-              {
-                url: 'https://t.co/b',
-                display_url: 'plain.example',
-                expanded_url: 'http://plain.example/',
-                indices: [19, 33],
-              },
-              {
-                url: 'https://t.co/c',
-                display_url: 'bank.example',
-                expanded_url: 'https://bank.example:pw@evil.example/',
-                indices: [34, 48],
-              },
-            ],
+            urls: DECEPTIVE_URL_ENTITIES,
           },
         }),
       );
