@@ -5,9 +5,22 @@
  * tolerant: the live service's variants (api-field-notes.md) flatten too.
  */
 import type { ItemKind } from '../../../shared/api/catalog';
-import { parseApiDate } from '../../../shared/api/dates';
 import { normalizeCommunity } from '../api/normalize/community';
 import { normalizeSpace } from '../api/normalize/space';
+import {
+  arr,
+  bool,
+  counter,
+  isoFromCreatedAt,
+  isoFromMs,
+  join,
+  mediaUrls,
+  nonEmpty,
+  num,
+  obj,
+  str,
+  type Obj,
+} from './csv-values';
 import type { ThreadPosition } from './thread-positions';
 
 export type Cell = string | number | boolean | null;
@@ -44,53 +57,6 @@ export function csvId(value: unknown): string {
 export function decodeCsvId(cell: string): string {
   const m = /^="(.*)"$/s.exec(cell);
   return m ? (m[1] as string) : cell;
-}
-
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj | null => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : null);
-const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const str = (v: unknown): string | null => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : null);
-const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-const bool = (v: unknown): boolean | null => (typeof v === 'boolean' ? v : null);
-const nonEmpty = (v: unknown): string | null => {
-  const s = str(v);
-  return s === null || s === '' ? null : s;
-};
-const join = (values: Array<string | null>): string => values.filter((v): v is string => !!v).join(' ');
-
-/** `Sun Nov 22 02:13:21 +0000 2026` → `2026-11-22T02:13:21.000Z`; null when unreadable. */
-export function isoFromCreatedAt(value: unknown): string | null {
-  const t = typeof value === 'string' ? parseApiDate(value) : null;
-  return t === null ? null : new Date(t).toISOString();
-}
-
-function isoFromMs(value: unknown): string | null {
-  const n = num(value);
-  return n === null ? null : new Date(n).toISOString();
-}
-
-/** A numeric counter from the live variants of `viewCount` (string, number, `[0]`): else empty. */
-function counter(v: unknown): string | null {
-  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
-  if (typeof v === 'string' && /^\d+$/.test(v)) return v;
-  return null;
-}
-
-/** Every media URL of a post: spec `entities.media` and the live `extendedEntities.media`. */
-export function mediaUrls(post: Obj): string[] {
-  const urls: string[] = [];
-  for (const m of arr(obj(post.entities)?.media)) {
-    const info = obj(obj(obj(obj(m)?.media_results)?.result)?.media_info);
-    urls.push(
-      nonEmpty(info?.original_img_url) ?? nonEmpty(obj(m)?.media_url_https) ?? nonEmpty(obj(m)?.expanded_url) ?? '',
-    );
-  }
-  for (const m of arr(obj(post.extendedEntities)?.media)) {
-    const o = obj(m);
-    const variants = arr(obj(o?.video_info)?.variants).map((v) => nonEmpty(obj(v)?.url));
-    urls.push(nonEmpty(o?.media_url_https) ?? '', ...variants.map((v) => v ?? ''));
-  }
-  return [...new Set(urls.filter(Boolean))];
 }
 
 const POST_COLUMNS = [
