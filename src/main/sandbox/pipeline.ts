@@ -21,7 +21,7 @@ import type { RequestLog, UsageLedger } from './ledger';
 import { applyShapeQuirks } from './quirks';
 import type { SandboxClock } from './clock';
 import { cursorError, detailAsString, parseQuery, type DetailItem } from './validation';
-import { idList, type AvailableOperationId, type Sequence, type ViewContext, type Views } from './views';
+import { idList, type Answers, type AvailableOperationId, type Sequence, type ViewContext } from './answers';
 import type { World } from './world';
 import type { LRUCache } from 'lru-cache';
 
@@ -32,7 +32,8 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 export interface SandboxState {
   world: World;
-  views: Views;
+  /** what each operation answers (answers.ts) */
+  byOperation: Answers;
   clock: SandboxClock;
   ledger: UsageLedger;
   log: RequestLog;
@@ -198,7 +199,7 @@ function answerFor(
     liveDefaults: p.quirks.has('live-defaults'),
     given: new Set(Object.keys(raw)),
   };
-  const handler = (s.views.handlers[id as AvailableOperationId] ?? s.views.announced[id]) as (
+  const handler = (s.byOperation.handlers[id as AvailableOperationId] ?? s.byOperation.announced[id]) as (
     params: unknown,
     ctx: ViewContext,
   ) => AnyOutcome;

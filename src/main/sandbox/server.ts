@@ -13,7 +13,7 @@ import { FaultRules } from './faults';
 import { RequestLog, UsageLedger } from './ledger';
 import { mediaEtag, parseMediaName, pngImage, svgImage, imageSpec } from './media';
 import { handleSocial, type SandboxState } from './pipeline';
-import { Views } from './views';
+import { Answers } from './answers';
 import { World } from './world';
 import { LRUCache } from 'lru-cache';
 import { cached } from './world/lru';
@@ -66,7 +66,7 @@ export function buildSandbox(opts: SandboxOptions = {}): BuiltSandbox {
   const hanging = new Set<Socket>();
   const state: SandboxState = {
     world,
-    views: new Views(world),
+    byOperation: new Answers(world),
     clock,
     ledger: new UsageLedger(PriceTable.parse(opts.prices ?? DEFAULT_PRICES)),
     log: new RequestLog(),

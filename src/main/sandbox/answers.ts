@@ -62,7 +62,7 @@ export function idList(raw: string): string[] {
   ];
 }
 
-export class Views {
+export class Answers {
   private readonly threads = new LRUCache<string, Int32Array>({ max: 32 });
   private readonly searches = new LRUCache<string, Int32Array>({ max: 64 });
   private readonly timelines = new LRUCache<string, Int32Array>({ max: 128 });

@@ -1,5 +1,5 @@
 /**
- * Explorer part 2 in demo mode: a community (its 501 tabs free and asked
+ * Communities, lists, trends and articles in demo mode: a community (its 501 tabs free and asked
  * once), a list's posts and followers, trends for three places, and an
  * article that is announced but not available.
  */
