@@ -8,8 +8,9 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { DemoExamples, EventName, EventPayload, Handlers, Mode } from '../shared/ipc';
 import { createAppHandlers, type AppIdentity } from './ipc/handlers/app';
-import { createClientHandlers } from './ipc/handlers/client';
+import { createApiHandlers } from './ipc/handlers/api';
 import { createExportFeature, type ChooseSavePath } from './ipc/handlers/export';
+import { createSettingsHandlers } from './ipc/handlers/settings';
 import { createClientServices, type ClientServices } from './services/client-services';
 import { systemClock } from './services/clock';
 import { clientPageSource } from './services/export/client-source';
@@ -159,7 +160,8 @@ export function createCore(deps: CoreDeps): Core {
       demoExamples: async () => (await demo.get()).examples,
       ...(deps.confirm ? { confirm: deps.confirm } : {}),
     }),
-    ...createClientHandlers(client),
+    ...createApiHandlers(client),
+    ...createSettingsHandlers(client),
     ...exporter.handlers,
   };
 

@@ -2,7 +2,7 @@
  * The client side of main, composed: settings, key custody, usage meter,
  * pacing and the API client, wired to each other. Electron-free: core.ts
  * builds it for the app and for the e2e host alike; the bridge handlers
- * (`src/main/ipc/handlers/client.ts`) are thin over it.
+ * (`src/main/ipc/handlers/api.ts`, `settings.ts`) are thin over it.
  */
 import { join } from 'node:path';
 import type { Mode } from '../../shared/ipc/app';

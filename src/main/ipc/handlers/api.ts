@@ -1,0 +1,43 @@
+/**
+ * Bridge handlers of the `api` namespace (src/shared/ipc/api.ts): thin over the client services. The renderer
+ * names an operation and params; it never sees a URL, a header or the key. A missing handler is a compile
+ * error (`ApiHandlers` is cut from the contract).
+ */
+import { OPERATIONS, type OperationId } from '../../../shared/api/catalog';
+import { cardPost, type Post } from '../../../shared/api/schemas';
+import type { ApiCallOutput, apiContract } from '../../../shared/ipc/api';
+import type { HandlersOf } from '../../../shared/ipc/define';
+import type { ClientServices } from '../../services/client-services';
+
+export type ApiHandlers = HandlersOf<typeof apiContract>;
+
+export function createApiHandlers(services: ClientServices): ApiHandlers {
+  const { client } = services;
+  return {
+    api: {
+      call: async ({ operation, params, callId, fresh, reread }, ctx) => {
+        await services.ready;
+        const page = await client.fetchPage({
+          operation,
+          params,
+          senderId: ctx.senderId,
+          ...(callId !== undefined ? { callId } : {}),
+          ...(fresh !== undefined ? { fresh } : {}),
+          ...(reread !== undefined ? { reread } : {}),
+        });
+        return forBridge(operation, page.result);
+      },
+      cancel: ({ callId }, ctx) => ({ cancelled: client.cancel(callId, ctx.senderId) }),
+      tryNow: async () => ({ cleared: await services.clearPause() }),
+    },
+  };
+}
+
+/**
+ * What the renderer is sent: posts with their authors cut to what a card shows (`CardPost`, the
+ * contract's type for them), everything else as main holds it. The whole answer stays in main.
+ */
+export function forBridge(operation: OperationId, result: ApiCallOutput): ApiCallOutput {
+  if (OPERATIONS[operation].itemKind !== 'post') return result;
+  return { ...result, items: (result.items as Post[]).map(cardPost) };
+}
