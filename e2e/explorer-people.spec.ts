@@ -3,7 +3,7 @@
  * sent, mentions, people search with infinite scroll, and batch lookups of
  * posts and users (chunked to 100, found vs not found).
  */
-import { expect, test } from './fixtures';
+import { expect, hostOf, test } from './fixtures';
 import {
   apiCall,
   attachScreenshot,
@@ -43,7 +43,8 @@ test('a profile: header, bio entities, counts, pinned posts, timeline toggles se
   const bioLink = bio.locator('a.entity--url').first();
   await bioLink.click();
   const bioHref = await bioLink.getAttribute('href');
-  await expect.poll(() => skein.openedExternally()).toContain(bioHref);
+  const host = hostOf(skein);
+  await expect.poll(() => host.openedExternally()).toContain(bioHref);
   if (user!.pinnedTweetIds.length) {
     await expect(
       page.getByRole('region', { name: 'Pinned posts' }).locator(`article[data-post-id="${user!.pinnedTweetIds[0]}"]`),

@@ -6,7 +6,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test } from './fixtures';
+import { expect, hostOf, test } from './fixtures';
 import { demoExamples, openRoute, openThread } from './support/explorer';
 
 test('a running export hidden from its dialog is shown again, with its progress and Cancel, from every Export dialog', async ({
@@ -19,7 +19,7 @@ test('a running export hidden from its dialog is shown again, with its progress 
   const replies = await openThread(page, ex.bigThreadPostId);
 
   // every page of the thread slowed down, so the export is still running while the test looks at it
-  const sandbox = await skein.sandboxUrl();
+  const sandbox = await hostOf(skein).sandboxUrl();
   expect(sandbox).not.toBeNull();
   const slow = await fetch(`${sandbox}/__sandbox/faults`, {
     method: 'POST',
@@ -63,7 +63,7 @@ test('a running export hidden from its dialog is shown again, with its progress 
   } finally {
     await fetch(`${sandbox}/__sandbox/faults`, { method: 'DELETE' });
   }
-  expect(skein.internalErrors()).toEqual([]);
+  if (skein.host) expect(skein.host.internalErrors()).toEqual([]);
 });
 
 test('a rate-limited export shows its wait counting down, then goes on by itself', async ({ skein }) => {
@@ -72,7 +72,7 @@ test('a rate-limited export shows its wait counting down, then goes on by itself
   const ex = await demoExamples(page);
   const dir = await mkdtemp(join(tmpdir(), 'skein-e2e-export-wait-'));
   const replies = await openThread(page, ex.bigThreadPostId);
-  const sandbox = await skein.sandboxUrl();
+  const sandbox = await hostOf(skein).sandboxUrl();
   const rule = (body: unknown) =>
     fetch(`${sandbox}/__sandbox/faults`, {
       method: 'POST',
@@ -107,5 +107,5 @@ test('a rate-limited export shows its wait counting down, then goes on by itself
   } finally {
     await fetch(`${sandbox}/__sandbox/faults`, { method: 'DELETE' });
   }
-  expect(skein.internalErrors()).toEqual([]);
+  if (skein.host) expect(skein.host.internalErrors()).toEqual([]);
 });

@@ -65,21 +65,30 @@ export interface SkeinApp {
   close: () => Promise<void>;
   /** where settings, usage and caches live for this run */
   userDataDir: string;
-  /** base URL of the demo sandbox (started on demand) for its control plane; null when pointed at `apiBaseUrl` */
-  sandboxUrl: () => Promise<string | null>;
   /** what the next "Save as" dialog answers: a path, or null for Cancel */
   setSavePath: (path: string | null) => Promise<void>;
+  /** push an event from main to the renderer, as the native menu does */
+  emit: <E extends EventName>(name: E, payload: EventPayload<E>) => Promise<void>;
+  // --- the unforgeable confirmation (main's native dialog in the app): a test double ---
+  /** what the user answers main's next confirmation dialogs (default: yes, as a user who clicks OK) */
+  setConfirmAnswer: (answer: boolean) => Promise<void>;
+  /**
+   * The e2e host's recorders and its sandbox's control plane. Null in the `electron` project, whose main
+   * process keeps its own: an expectation on them is host-only (`hostOf` in e2e/fixtures skips the rest of
+   * the test there), never a vacuous pass on an empty list.
+   */
+  host: HostDoubles | null;
+}
+
+export interface HostDoubles {
+  /** base URL of the demo sandbox (started on demand) for its control plane; null when pointed at `apiBaseUrl` */
+  sandboxUrl: () => Promise<string | null>;
   /** the save dialogs main has opened so far */
   saveRequests: () => readonly SaveRequest[];
   /** URLs main handed to the system browser (recorded, not opened) */
   openedExternally: () => readonly string[];
-  /** push an event from main to the renderer, as the native menu does */
-  emit: <E extends EventName>(name: E, payload: EventPayload<E>) => Promise<void>;
   /** unexpected failures inside main handlers (bugs), as the app would log them */
   internalErrors: () => readonly unknown[];
-  // --- the unforgeable confirmation (main's native dialog in the app): a test double ---
-  /** what the user answers main's next confirmation dialogs (default: yes, as a user who clicks OK) */
-  setConfirmAnswer: (answer: boolean) => Promise<void>;
   /** the confirmations main has asked for so far */
   confirmRequests: () => readonly ConfirmRequest[];
 }
@@ -91,12 +100,7 @@ export function chromiumExecutable(): string | undefined {
   return existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined;
 }
 
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-dev-shm-usage',
-];
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage'];
 
 export function launchChromium(): Promise<Browser> {
   const executablePath = chromiumExecutable();
@@ -228,18 +232,20 @@ export async function launchApp(options: LaunchOptions = {}): Promise<SkeinApp> 
   return {
     page,
     userDataDir,
-    sandboxUrl: async () => (await readyCore.sandbox())?.baseUrl ?? null,
     setSavePath: async (path) => {
       savePath = path;
     },
-    saveRequests: () => saveRequests,
-    openedExternally: () => opened,
     emit,
-    internalErrors: () => internalErrors,
     setConfirmAnswer: async (answer) => {
       confirmAnswer = answer;
     },
-    confirmRequests: () => confirmRequests,
+    host: {
+      sandboxUrl: async () => (await readyCore.sandbox())?.baseUrl ?? null,
+      saveRequests: () => saveRequests,
+      openedExternally: () => opened,
+      internalErrors: () => internalErrors,
+      confirmRequests: () => confirmRequests,
+    },
     close: async () => {
       await readyContext.close().catch(() => {});
       if (!options.browser) await browser.close().catch(() => {});

@@ -7,7 +7,7 @@
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test } from './fixtures';
+import { expect, hostOf, test } from './fixtures';
 import { demoExamples, openThread } from './support/explorer';
 
 const GONE = ['1999999999999999991', '1999999999999999992'];
@@ -19,7 +19,7 @@ test('a Skein CSV with damaged ids: refused before spending, the rest hydrated i
   const { page } = skein;
   const ex = await demoExamples(page);
   const dir = await mkdtemp(join(tmpdir(), 'skein-e2e-hydrate-'));
-  const sandbox = (await skein.sandboxUrl())!;
+  const sandbox = (await hostOf(skein).sandboxUrl())!;
   const ledger = async () =>
     ((await (await fetch(`${sandbox}/__sandbox/usage`)).json()) as { totals: { calls: number } }).totals.calls;
 

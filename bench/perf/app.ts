@@ -136,7 +136,7 @@ export async function openApp(options: OpenOptions): Promise<BenchApp> {
     if (!res.ok) throw new Error('no demo examples');
     return res.data;
   });
-  const sandboxUrl = options.target === 'electron' ? null : await app.sandboxUrl();
+  const sandboxUrl = (await app.host?.sandboxUrl()) ?? null;
 
   return {
     target: options.target,

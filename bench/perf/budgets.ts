@@ -35,7 +35,10 @@ export const BUDGETS = {
   heap100kMiB: 143,
   heapGrowth: 0.05,
   firstContentFromCacheMs: 100,
-  dataPathP50Ms: 2,
+  /** a page arriving: the renderer's main-thread time from the answer to the painted frame after it, p95 */
+  pageArrivalP95Ms: 4,
+  /** frames dropped (a frame interval over `slowFrameMs`) around a page arriving while scrolling */
+  pageArrivalDroppedFrames: 0,
   bridgeMessageBytes: 1024 * 1024,
   interactionP98Ms: 100,
 } as const;

@@ -62,7 +62,7 @@ async function longestBlock<T>(
     clearInterval(timer);
   }
 }
-export const MAIN_BLOCK_AIM_MS = 50;
+const MAIN_BLOCK_AIM_MS = 50;
 
 async function firstDemoCall(
   start: StartSandbox,

@@ -49,6 +49,12 @@ export interface Probe {
   supported: { longtask: boolean; loaf: boolean; event: boolean };
   /** api.calls sent and not answered yet */
   inFlight: number;
+  /** while true, an answer is held (parsed, not handed to the app) until `release` */
+  hold: boolean;
+  /** hands the app the answers held */
+  release: () => void;
+  /** answers held */
+  held: number;
   reset: () => void;
 }
 
@@ -64,7 +70,7 @@ export function probeSource(): string {
   return `globalThis.__name ??= (f) => f; (${installProbe.toString()})();`;
 }
 
-export function installProbe(): void {
+function installProbe(): void {
   if (window.__bench) return;
   const types = PerformanceObserver.supportedEntryTypes ?? [];
   const probe: Probe = {
@@ -79,6 +85,13 @@ export function installProbe(): void {
       event: types.includes('event'),
     },
     inFlight: 0,
+    hold: false,
+    held: 0,
+    release() {
+      probe.hold = false;
+      for (const go of waiting.splice(0)) go();
+      probe.held = 0;
+    },
     reset() {
       probe.itemsByOperation = {};
       probe.calls.length = 0;
@@ -88,6 +101,7 @@ export function installProbe(): void {
     },
   };
   Object.defineProperty(window, '__bench', { value: probe });
+  const waiting: Array<() => void> = [];
 
   const pending: PageCall[] = [];
   // the commit that shows an answer: new nodes, or the list's aria-busy dropping as "loading more" ends.
@@ -158,6 +172,10 @@ export function installProbe(): void {
     res.json = async () => {
       try {
         const out = (await json()) as Out;
+        if (isCall && probe.hold) {
+          probe.held++;
+          await new Promise<void>((go) => waiting.push(go));
+        }
         record(channel, message.input, sentAt, out);
         return out;
       } finally {
@@ -222,6 +240,8 @@ export interface ScrollRun {
   frames: number;
   /** requestAnimationFrame intervals, ms */
   intervals: number[];
+  /** the timestamp of each frame (performance.now() clock) */
+  times: number[];
   /** frames whose viewport showed no post card */
   blankFrames: number;
   /** per frame: how far (px) the anchor card moved that the scroll step does not explain */
@@ -248,6 +268,7 @@ export function scrollRun(args: ScrollArgs): Promise<ScrollRun> {
   const out: ScrollRun = {
     frames: 0,
     intervals: [],
+    times: [],
     blankFrames: 0,
     jumps: [],
     stalledFrames: 0,
@@ -263,6 +284,7 @@ export function scrollRun(args: ScrollArgs): Promise<ScrollRun> {
     const frame = (ts: number) => {
       if (started < 0) started = ts;
       if (last >= 0) out.intervals.push(ts - last);
+      out.times.push(ts);
       if (anchor && anchor.isConnected) out.jumps.push(Math.abs(anchor.getBoundingClientRect().top - anchorTop));
       const dt = last >= 0 ? ts - last : 1000 / 60;
       last = ts;
@@ -451,10 +473,4 @@ export function timeToFirstCard(hash: string): Promise<{ ms: number; commitMs: n
     t0 = performance.now();
     window.location.hash = hash;
   });
-}
-
-/** Where a card is, relative to the viewport (null when not rendered). */
-export function cardTop(postId: string): number | null {
-  const el = document.querySelector(`main article[data-post-id="${CSS.escape(postId)}"]:not(.post--quoted)`);
-  return el ? el.getBoundingClientRect().top : null;
 }

@@ -189,11 +189,19 @@ export async function measureScroll(
     const longTasks: LongEntry[] = [];
     const loafs: LongEntry[] = [];
     const cpu = { ms: 0, frames: 0 };
+    const arrivals = { pages: 0, dropped: 0, pagesDropping: 0 };
     const run = async (name: string, direction: 1 | -1) => {
       await resetProbe(page);
       const c0 = await counters(app);
       const r = await page.evaluate(scrollRun, { speed, direction, durationMs: opts.durationMs });
       const c1 = await counters(app);
+      const calls = await page.evaluate(() =>
+        window.__bench!.calls.filter((c) => c.operation === 'postRepliesV2' && c.items > 0),
+      );
+      const a = droppedOnArrival(r, calls);
+      arrivals.pages += a.pages;
+      arrivals.dropped += a.dropped;
+      arrivals.pagesDropping += a.pagesDropping;
       const e = await probeEntries(page);
       const perFrameMs: Record<string, number> = {};
       for (const k of PER_FRAME)
@@ -288,6 +296,15 @@ export async function measureScroll(
         ? budget(`${id}.blank`, SECTION, `blank-viewport frames ${at}`, blank, 'frames', BUDGETS.blankFramesAt2400)
         : info(`${id}.blank`, SECTION, `blank-viewport frames ${at}`, blank, 'frames'),
       budget(`${id}.jump`, SECTION, `worst anchor jump per frame ${at}`, worstJump, 'px', BUDGETS.anchorJumpPx),
+      budget(
+        `${id}.arrival.dropped`,
+        SECTION,
+        `frames dropped as pages arrive while scrolling ${at}`,
+        arrivals.dropped,
+        'frames',
+        BUDGETS.pageArrivalDroppedFrames,
+        `${arrivals.pagesDropping} of ${arrivals.pages} pages arriving during the runs dropped a frame`,
+      ),
       info(
         `${id}.raster`,
         SECTION,
@@ -311,6 +328,35 @@ export async function measureScroll(
     });
   }
   return { metrics, details };
+}
+
+/**
+ * Frames dropped around each page that arrived during a run: frame intervals ending between the answer and
+ * two frames after its commit, each over `slowFrameMs` counting as the whole frames it missed.
+ */
+function droppedOnArrival(
+  r: ScrollRun,
+  calls: ReadonlyArray<{ answeredAt: number; handledAt: number | null }>,
+): { pages: number; dropped: number; pagesDropping: number } {
+  const frame = 1000 / 60;
+  const first = r.times[0] ?? Infinity;
+  const last = r.times.at(-1) ?? -Infinity;
+  const out = { pages: 0, dropped: 0, pagesDropping: 0 };
+  for (const c of calls) {
+    if (c.answeredAt < first || c.answeredAt > last) continue;
+    out.pages++;
+    const until = (c.handledAt ?? c.answeredAt) + 2 * frame;
+    let dropped = 0;
+    for (let i = 1; i < r.times.length; i++) {
+      const t = r.times[i]!;
+      if (t < c.answeredAt || t > until) continue;
+      const interval = t - r.times[i - 1]!;
+      if (interval > BUDGETS.slowFrameMs) dropped += Math.round(interval / frame) - 1;
+    }
+    out.dropped += dropped;
+    if (dropped > 0) out.pagesDropping++;
+  }
+  return out;
 }
 
 /* ---------------------------------------------------------------- prepend drift */

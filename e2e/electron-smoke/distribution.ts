@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { FAKE_ELECTRON_MARKER } from './marker';
 import { zip } from './zip';
 
-export const EXECUTABLE_PATH: Readonly<Record<string, string>> = {
+const EXECUTABLE_PATH: Readonly<Record<string, string>> = {
   linux: 'electron',
   darwin: 'Electron.app/Contents/MacOS/Electron',
   win32: 'electron.exe',

@@ -5,6 +5,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page, type TestInfo } from '@playwright/test';
 import type { DemoExamples } from '../../src/shared/ipc/app';
+import { hostOf, type SkeinApp } from '../fixtures';
 
 /** The sandbox's showcase ids, through the app's own bridge. */
 export async function demoExamples(page: Page): Promise<DemoExamples> {
@@ -79,14 +80,9 @@ export async function scrollToListEnd(
   );
 }
 
-/** The main view's scroll container. */
-export function main(page: Page) {
-  return page.getByRole('main');
-}
-
 /** The sandbox's control plane (faults, request log, ledger) of a launched app. */
-export async function sandbox(app: { sandboxUrl: () => Promise<string | null> }) {
-  const base = await app.sandboxUrl();
+export async function sandbox(app: SkeinApp) {
+  const base = await hostOf(app).sandboxUrl();
   if (!base) throw new Error('this app runs without the demo sandbox');
   const call = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${base}${path}`, {

@@ -26,9 +26,9 @@ export const SPACE_ID = '1YqGoabcdefGH';
 export const NOT_STARTED_SPACE_ID = '1NotStartedYet';
 export const LIST_ID = '1600000000000000001';
 /** a post the readers cannot read (an author without an id): the rest of its page must still show */
-export const MALFORMED_POST = { ...recordedLongPost, id: '1900000000000000099', author: { userName: 'broken' } };
+const MALFORMED_POST = { ...recordedLongPost, id: '1900000000000000099', author: { userName: 'broken' } };
 
-export const FOLLOWER_EMPTY_BIO = recordedUser('5555555555555555555', 'quietfollower', { emptyProfileBio: true });
+const FOLLOWER_EMPTY_BIO = recordedUser('5555555555555555555', 'quietfollower', { emptyProfileBio: true });
 const FOLLOWERS = [
   FOLLOWER_EMPTY_BIO,
   recordedUser('6666666666666666666', 'loudfollower', { bioOnlyInProfile: true }),

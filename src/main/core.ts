@@ -8,9 +8,10 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { DemoExamples, EventName, EventPayload, Handlers, Mode } from '../shared/ipc';
 import { createAppHandlers, type AppIdentity } from './ipc/handlers/app';
-import { createClientHandlers } from './ipc/handlers/client';
+import { createApiHandlers } from './ipc/handlers/api';
+import { createExportFeature, type ChooseSavePath } from './ipc/handlers/export';
 import { createIdsFeature } from './ipc/handlers/ids';
-import { createExportFeature } from './ipc/handlers/export';
+import { createSettingsHandlers } from './ipc/handlers/settings';
 import { createClientServices, type ClientServices } from './services/client-services';
 import { systemClock } from './services/clock';
 import { clientPageSource } from './services/export/client-source';
@@ -18,6 +19,7 @@ import type { ExportPlatform } from './services/export/reporter';
 import type { MediaPolicy } from './protocol/assets';
 import type { Confirm } from './services/confirm';
 import type { SecretStorage } from './services/keys/secret-storage';
+import type { Logger } from './services/logger';
 
 /** The OS key store (Electron's safeStorage in the app, in-memory in tests). */
 export type { SecretStorage };
@@ -32,19 +34,9 @@ export interface SandboxHandle {
 }
 export type StartSandbox = (options: { port: number }) => Promise<SandboxHandle>;
 
-export interface SaveRequest {
-  title?: string;
-  /** suggested file name (or full path) */
-  defaultPath: string;
-  filters?: Array<{ name: string; extensions: string[] }>;
-}
-/** Asks the user where to save; null when they cancel. */
-export type ChooseSavePath = (request: SaveRequest) => Promise<string | null>;
-
-export interface Logger {
-  error: (message: string, error?: unknown) => void;
-  warn: (message: string) => void;
-}
+export type { ChooseSavePath, SaveRequest } from './ipc/handlers/export';
+/** What the core logs to: internal errors and warnings (the services' `Logger`, cut to what the core needs). */
+export type CoreLog = Pick<Logger, 'error' | 'warn'>;
 
 export interface CoreDeps {
   /** where settings, usage and caches live */
@@ -71,7 +63,7 @@ export interface CoreDeps {
   exportPlatform?: ExportPlatform;
   fetch?: typeof fetch;
   now?: () => number;
-  log?: Logger;
+  log?: CoreLog;
 }
 
 export interface Core {
@@ -103,7 +95,7 @@ export function lazy<T>(start: () => Promise<T>): { get: () => Promise<T>; peek:
 }
 
 /** A free loopback port, known before the sandbox starts, so the page's CSP can name its exact origin. */
-export function reserveLoopbackPort(): Promise<number> {
+function reserveLoopbackPort(): Promise<number> {
   return new Promise((done, fail) => {
     const probe = createServer();
     probe.once('error', fail);
@@ -172,7 +164,8 @@ export function createCore(deps: CoreDeps): Core {
       demoExamples: async () => (await demo.get()).examples,
       ...(deps.confirm ? { confirm: deps.confirm } : {}),
     }),
-    ...createClientHandlers(client),
+    ...createApiHandlers(client),
+    ...createSettingsHandlers(client),
     ...exporter.handlers,
     ...ids.handlers,
   };

@@ -7,8 +7,8 @@ import type { BrowserWindowConstructorOptions } from 'electron';
 import { originOf } from './ipc/dispatch';
 import { APP_ORIGIN } from './protocol/assets';
 
-export const MIN_WIDTH = 720;
-export const MIN_HEIGHT = 480;
+const MIN_WIDTH = 720;
+const MIN_HEIGHT = 480;
 
 export function windowOptions(preloadPath: string, title = 'Skein'): BrowserWindowConstructorOptions {
   return {

@@ -35,20 +35,20 @@ export interface DispatcherOptions {
 type AnyHandler = (input: unknown, ctx: HandlerContext) => unknown;
 
 /** Readable field errors of a zod failure: `params.tweetId: tweetId must not be empty`. */
-export function fieldErrors(error: z.ZodError, prefix: readonly PropertyKey[] = []): FieldError[] {
+function fieldErrors(error: z.ZodError, prefix: readonly PropertyKey[] = []): FieldError[] {
   return error.issues.map((issue) => ({
     field: [...prefix, ...issue.path].map(String).join('.') || '(input)',
     message: issue.message,
   }));
 }
 
-export function badInput(error: z.ZodError, prefix: readonly PropertyKey[] = []): SkeinError {
+function badInput(error: z.ZodError, prefix: readonly PropertyKey[] = []): SkeinError {
   const fields = fieldErrors(error, prefix);
   const summary = fields.map((f) => `${f.field}: ${f.message}`).join('; ');
   return new SkeinError('bad-input', `Invalid input (${summary})`, { fields, action: DEFAULT_ACTIONS['bad-input'] });
 }
 
-export function forbiddenEnvelope(channel: string): Envelope<never> {
+function forbiddenEnvelope(channel: string): Envelope<never> {
   return {
     ok: false,
     error: {

@@ -105,7 +105,7 @@ const MIME: Readonly<Record<string, string>> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-export function mimeType(file: string): string {
+function mimeType(file: string): string {
   return MIME[extname(file).toLowerCase()] ?? 'application/octet-stream';
 }
 

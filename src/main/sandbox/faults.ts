@@ -10,9 +10,9 @@
  */
 import type { OperationId } from '../../shared/api';
 
-export const STATUS_FAULTS = ['400', '401', '402', '403', '429', '500', '502', '503', 'status-error'] as const;
-export const CONNECTION_FAULTS = ['hang', 'reset'] as const;
-export const BODY_FAULTS = ['truncate', 'non-json'] as const;
+const STATUS_FAULTS = ['400', '401', '402', '403', '429', '500', '502', '503', 'status-error'] as const;
+const CONNECTION_FAULTS = ['hang', 'reset'] as const;
+const BODY_FAULTS = ['truncate', 'non-json'] as const;
 /** paging quirks (paged operations) */
 export const PAGING_QUIRKS = ['empty-page', 'no-cursor', 'repeat-cursor', 'duplicates', 'page-size'] as const;
 /** answer-shape quirks: the live-service variants of `api-field-notes.md` */

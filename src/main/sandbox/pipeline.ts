@@ -21,9 +21,9 @@ import type { RequestLog, UsageLedger } from './ledger';
 import { applyShapeQuirks } from './quirks';
 import type { SandboxClock } from './clock';
 import { cursorError, detailAsString, parseQuery, type DetailItem } from './validation';
-import { idList, type AvailableOperationId, type Sequence, type ViewContext, type Views } from './views';
+import { idList, type Answers, type AvailableOperationId, type Sequence, type ViewContext } from './answers';
 import type { World } from './world';
-import type { Lru } from './world/lru';
+import type { LRUCache } from 'lru-cache';
 
 export const PAGE_SIZE = 20;
 /** items repeated from the previous page under the `duplicates` quirk */
@@ -32,7 +32,8 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 export interface SandboxState {
   world: World;
-  views: Views;
+  /** what each operation answers (answers.ts) */
+  byOperation: Answers;
   clock: SandboxClock;
   ledger: UsageLedger;
   log: RequestLog;
@@ -47,7 +48,7 @@ export interface SandboxState {
    * not tied to the clock is rendered once. Kept as UTF-8 bytes: writing a non-ASCII string costs
    * ~3x more CPU than writing a Buffer.
    */
-  answers: Lru<string, { json: Buffer; items: number }>;
+  answers: LRUCache<string, { json: Buffer; items: number }>;
 }
 
 type AnyOutcome =
@@ -175,7 +176,7 @@ function answerFor(
       },
     };
   }
-  const hit = p.quirks.size ? undefined : s.answers.peek(url);
+  const hit = p.quirks.size ? undefined : s.answers.get(url);
   if (hit) return { status: 200, body: hit.json, items: hit.items };
   const invalid = (detail: DetailItem[]): Answer =>
     p.quirks.has('detail-string')
@@ -198,7 +199,7 @@ function answerFor(
     liveDefaults: p.quirks.has('live-defaults'),
     given: new Set(Object.keys(raw)),
   };
-  const handler = (s.views.handlers[id as AvailableOperationId] ?? s.views.announced[id]) as (
+  const handler = (s.byOperation.handlers[id as AvailableOperationId] ?? s.byOperation.announced[id]) as (
     params: unknown,
     ctx: ViewContext,
   ) => AnyOutcome;

@@ -32,7 +32,7 @@ function shifted(entities: unknown, at: number, by: number): unknown {
 }
 
 /** the post made long: text grows to 2,656 characters at its display range's end, which stays 280 wide */
-export function longPost(p: Body): Body {
+function longPost(p: Body): Body {
   const text = String(p.text);
   const cps = [...text];
   const range = Array.isArray(p.displayTextRange) ? (p.displayTextRange as number[]) : [0, cps.length];
@@ -47,7 +47,7 @@ export function longPost(p: Body): Body {
 }
 
 /** a user as the recordings show one: the bio only in `profile_bio` (even positions) or `profile_bio: {}` (every third) */
-export function recordedUserShape(u: Body, position: number): Body {
+function recordedUserShape(u: Body, position: number): Body {
   const bio = isObj(u.profile_bio) ? u.profile_bio : { description: u.description };
   const out: Body = {
     ...u,

@@ -13,10 +13,11 @@ import { FaultRules } from './faults';
 import { RequestLog, UsageLedger } from './ledger';
 import { mediaEtag, parseMediaName, pngImage, svgImage, imageSpec } from './media';
 import { handleSocial, type SandboxState } from './pipeline';
-import { Views } from './views';
+import { Answers } from './answers';
 import { World } from './world';
 import type { AnyIdsOptions } from './world/any-ids';
-import { Lru } from './world/lru';
+import { LRUCache } from 'lru-cache';
+import { cached } from './world/lru';
 import { resolveSize, type SizeOption, type WorldSize } from './world/size';
 
 export type { WorldSize } from './world/size';
@@ -71,7 +72,7 @@ export function buildSandbox(opts: SandboxOptions = {}): BuiltSandbox {
   const hanging = new Set<Socket>();
   const state: SandboxState = {
     world,
-    views: new Views(world),
+    byOperation: new Answers(world),
     clock,
     ledger: new UsageLedger(PriceTable.parse(opts.prices ?? DEFAULT_PRICES)),
     log: new RequestLog(),
@@ -79,7 +80,7 @@ export function buildSandbox(opts: SandboxOptions = {}): BuiltSandbox {
     codec: new CursorCodec(seed),
     requiredKey: opts.requiredKey,
     hanging,
-    answers: new Lru(128),
+    answers: new LRUCache({ max: 128 }),
     sleep: (ms) =>
       new Promise((resolve) => {
         const t = setTimeout(() => {
@@ -112,11 +113,11 @@ export function buildSandbox(opts: SandboxOptions = {}): BuiltSandbox {
     now: clock.now(),
   }));
 
-  const images = new Lru<string, Buffer | string>(256);
+  const images = new LRUCache<string, Buffer | string>({ max: 256 });
   app.get<{ Params: { name: string } }>('/media/:name', async (req, reply) => {
     const m = parseMediaName(req.params.name);
     if (!m) return reply.code(404).send({ detail: 'Not Found' });
-    const body = images.get(req.params.name, () => {
+    const body = cached(images, req.params.name, () => {
       const spec = imageSpec(seed, m.kind, m.id);
       if (m.ext === 'png') return pngImage(spec);
       const u = m.kind === 'avatar' ? world.userIndex(m.id) : -1;

@@ -2,7 +2,7 @@
  * The client side of main, composed: settings, key custody, usage meter,
  * pacing and the API client, wired to each other. Electron-free: core.ts
  * builds it for the app and for the e2e host alike; the bridge handlers
- * (`src/main/ipc/handlers/client.ts`) are thin over it.
+ * (`src/main/ipc/handlers/api.ts`, `settings.ts`) are thin over it.
  */
 import { join } from 'node:path';
 import type { Mode } from '../../shared/ipc/app';
@@ -66,7 +66,7 @@ export interface ClientServices {
 }
 
 /** demo mode talks to the local sandbox: no pacing */
-export const DEMO_RPS = Infinity;
+const DEMO_RPS = Infinity;
 
 /** Who may be paused: one limiter per base URL, so a 429 from one service never stops another (demo and live never share). */
 function limitersByBaseUrl(clock: Clock) {

@@ -24,7 +24,7 @@ export interface LoggerOptions {
 
 const ORDER: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3 };
 const SECRET_NAME = /(api[-_]?key|x-api-key|^key$|secret|token|password|authorization|cookie)/i;
-export const REDACTED = '[redacted]';
+const REDACTED = '[redacted]';
 
 /** Cut every known secret out of a text. */
 export function redactText(text: string, secrets: Iterable<string>): string {

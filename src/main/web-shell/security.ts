@@ -25,7 +25,7 @@ export function secretsEqual(given: string | null | undefined, secret: string): 
 }
 
 /** `host:port` as browsers write it in Host and Origin (IPv6 in brackets). */
-export function hostPort(host: string, port: number): string {
+function hostPort(host: string, port: number): string {
   return `${isIP(host) === 6 ? `[${host}]` : host}:${port}`;
 }
 
@@ -34,7 +34,7 @@ export function cookieName(port: number): string {
   return `skein-shell-${port}`;
 }
 
-export function sessionCookie(port: number, secret: string): string {
+function sessionCookie(port: number, secret: string): string {
   return `${cookieName(port)}=${secret}; HttpOnly; SameSite=Strict; Path=/`;
 }
 

@@ -29,7 +29,7 @@ function navItems(): HTMLElement[] {
 }
 
 /** Focus the next (+1) or previous (-1) item of the view; scrolls so virtualized items render. */
-export function moveFocus(delta: 1 | -1, retry = true): void {
+function moveFocus(delta: 1 | -1, retry = true): void {
   const main = document.querySelector('main');
   const items = navItems();
   if (!main) return;

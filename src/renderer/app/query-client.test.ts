@@ -1,14 +1,18 @@
 import { notifyManager, QueryObserver } from '@tanstack/react-query';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SkeinError } from '../../shared/errors';
 import { createQueryClient } from './query-client';
 import { usageKeys } from './usage-queries';
 
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 describe('the query client', () => {
   const cleanups: Array<() => void> = [];
-  afterEach(() => cleanups.splice(0).forEach((f) => f()));
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    cleanups.splice(0).forEach((f) => f());
+    vi.useRealTimers();
+  });
 
   /** a client with the usage meter on screen, counting how often it is asked */
   async function withMeter() {
@@ -23,7 +27,8 @@ describe('the query client', () => {
       observer.subscribe(() => {}),
       () => client.clear(),
     );
-    await vi.waitFor(() => expect(meter.asked).toBe(1));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(meter.asked).toBe(1);
     return { client, meter };
   }
 
@@ -33,8 +38,11 @@ describe('the query client', () => {
       [1, 2, 3, 4].map((i) => client.fetchQuery({ queryKey: ['post', 'thread', String(i)], queryFn: async () => i })),
     );
     expect(meter.asked).toBe(1); // not between the answers and what shows them
-    await vi.waitFor(() => expect(meter.asked).toBe(2));
-    await pause(100);
+    await vi.advanceTimersByTimeAsync(39);
+    expect(meter.asked).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(meter.asked).toBe(2);
+    await vi.advanceTimersByTimeAsync(10_000);
     expect(meter.asked).toBe(2);
   });
 
@@ -47,7 +55,7 @@ describe('the query client', () => {
         queryFn: async () => Promise.reject(new SkeinError('cancelled', 'Cancelled.')),
       })
       .catch(() => {});
-    await pause(100);
+    await vi.advanceTimersByTimeAsync(10_000);
     expect(meter.asked).toBe(1);
     await client
       .fetchQuery({
@@ -55,7 +63,8 @@ describe('the query client', () => {
         queryFn: async () => Promise.reject(new SkeinError('upstream', 'Down.')),
       })
       .catch(() => {});
-    await vi.waitFor(() => expect(meter.asked).toBe(2));
+    await vi.advanceTimersByTimeAsync(40);
+    expect(meter.asked).toBe(2);
   });
 
   it('hands an answer to its observers within the task that received it (no timer in between)', async () => {
@@ -66,13 +75,11 @@ describe('the query client', () => {
     const observer = new QueryObserver(client, { queryKey: ['post', 'one'], queryFn: async () => ++n });
     // as useQuery subscribes React: through notifyManager.batchCalls
     cleanups.push(observer.subscribe(notifyManager.batchCalls((r) => seen.push(r.data))));
-    await vi.waitFor(() => expect(seen).toContain(1));
-    let timerRan = false;
-    setTimeout(() => (timerRan = true), 0);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(seen).toContain(1);
     await client.refetchQueries({ queryKey: ['post', 'one'] });
     await Promise.resolve();
-    // the new answer is seen before any timer could run
-    expect(timerRan).toBe(false);
+    // no timer has run since (the clock is fake and did not move): the new answer is seen already
     expect(seen.at(-1)).toBe(2);
   });
 });

@@ -15,7 +15,7 @@ const NOT_API = new Set(['usage', 'app', 'demo', 'settings', 'credentials', 'ids
  * that arrive together (a list loading while the reader scrolls) share one
  * refresh, and the refresh never runs between an answer and its commit.
  */
-export const USAGE_REFRESH_MS = 150;
+const USAGE_REFRESH_MS = 150;
 
 /**
  * TanStack Query hands results to React in a batch it schedules with

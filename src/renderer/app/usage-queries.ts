@@ -5,7 +5,7 @@ import { skein } from '../lib/bridge';
 export const appKeys = {
   info: () => ['app', 'info'] as const,
 };
-export const demoKeys = {
+const demoKeys = {
   examples: () => ['demo', 'examples'] as const,
 };
 export const usageKeys = {

@@ -1,5 +1,6 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
+import { DECEPTIVE_URL_ENTITIES } from '../../shared/api/fixtures';
 import { linkHost, textShowsHost } from './ExternalLink';
 import { RichText, SHOWN_CHARS, shownPart } from './RichText';
 
@@ -11,24 +12,7 @@ describe('links from data', () => {
       text={text}
       entities={{
         urls: [
-          {
-            url: 'https://t.co/a',
-            display_url: 'bank.example',
-            expanded_url: 'https://evil.example/bank',
-            indices: [4, 18],
-          },
-          {
-            url: 'https://t.co/b',
-            display_url: 'plain.example',
-            expanded_url: 'http://plain.example/',
-            indices: [19, 33],
-          },
-          {
-            url: 'https://t.co/c',
-            display_url: 'bank.example',
-            expanded_url: 'https://bank.example:pw@evil.example/',
-            indices: [34, 48],
-          },
+          ...DECEPTIVE_URL_ENTITIES,
           {
             url: 'https://t.co/d',
             display_url: 'example.org/page',

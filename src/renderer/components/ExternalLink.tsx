@@ -6,7 +6,7 @@ import { skein } from '../lib/bridge';
  * Only web links leave Skein, and only through main (which opens the system browser): https opens,
  * http asks first (main's dialog), a link with user:password@ or another scheme is shown as text.
  */
-export function isWebUrl(href: string): boolean {
+function isWebUrl(href: string): boolean {
   return linkVerdict(href) !== 'refused';
 }
 
@@ -37,7 +37,7 @@ export function textShowsHost(text: string, host: string): boolean {
 }
 
 /** asks main to open the link; resolves to why it did not open (null when it did) */
-export async function openExternal(href: string): Promise<string | null> {
+async function openExternal(href: string): Promise<string | null> {
   if (!isWebUrl(href)) return 'Skein opens only https: links without a user name or password.';
   try {
     const r = await skein().app.openExternal({ url: href });

@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
-import { absoluteTime, parseApiDate, relativeTime } from '../lib/time';
+import { parseApiDate } from '../../shared/api/dates';
+import { absoluteTime, relativeTime } from '../lib/time';
 
 /** One shared clock for every relative time on screen, ticking every 30 s. */
 const listeners = new Set<() => void>();
@@ -24,7 +25,7 @@ function subscribe(cb: () => void): () => void {
   };
 }
 
-export function useNow(): number {
+function useNow(): number {
   return useSyncExternalStore(
     subscribe,
     () => now,

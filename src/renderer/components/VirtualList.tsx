@@ -2,7 +2,6 @@ import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 're
 import { Virtualizer, type VirtualizerHandle } from 'virtua';
 import { useUi } from '../state/ui';
 import './virtual-list.css';
-import { RowElements } from './row-elements';
 import { useViewScroll } from './view-scroll';
 
 /** How close (px) the end of the list must come before the next page is asked for: about two screens. */
@@ -34,8 +33,6 @@ export function VirtualList<T>({ rows, getKey, renderRow, label, busy, onNearEnd
   const sentinel = useRef<HTMLDivElement>(null);
   const [startMargin, setStartMargin] = useState(0);
   const rememberListSizes = useUi((s) => s.rememberListSizes);
-  // a row that renders as it did last time is handed back as it was: React then skips it
-  const [elements] = useState(() => new RowElements());
   // a snapshot fits only the same rows; read once, at mount
   const [initialCache] = useState(() => {
     const m = useUi.getState().scroll[viewKey];
@@ -121,14 +118,11 @@ export function VirtualList<T>({ rows, getKey, renderRow, label, busy, onNearEnd
         cache={initialCache}
         bufferSize={600}
       >
-        {(row: T, i: number) => {
-          const key = getKey(row, i);
-          return elements.get(key, i, renderRow(row, i), (content) => (
-            <div key={key} className="vlist__row" data-index={i}>
-              {content}
-            </div>
-          ));
-        }}
+        {(row: T, i: number) => (
+          <div key={getKey(row, i)} className="vlist__row" data-index={i}>
+            {renderRow(row, i)}
+          </div>
+        )}
       </Virtualizer>
       <div ref={sentinel} className="vlist__sentinel" aria-hidden="true" />
       {footer}

@@ -5,7 +5,7 @@
  */
 
 /** Longest text Skein ever copies (ids, links): anything longer is refused rather than cut. */
-export const MAX_COPY_LENGTH = 4096;
+const MAX_COPY_LENGTH = 4096;
 
 /** True when the text is on the clipboard. */
 export async function copyText(text: string): Promise<boolean> {

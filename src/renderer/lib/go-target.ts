@@ -4,7 +4,7 @@
  * routes. The first is what Enter opens; the rest are offered as choices
  * because a bare number may be a post, a community, a list or a user.
  */
-import { RESERVED } from '../../shared/ids/id-token';
+import { HANDLE, isProfileHandle } from '../../shared/ids/id-token';
 import { routes, type Route } from './routes';
 
 export interface GoCandidate {
@@ -14,7 +14,6 @@ export interface GoCandidate {
 }
 
 const NUMERIC = /^\d{1,25}$/;
-const HANDLE = /^[A-Za-z0-9_]{1,15}$/;
 /** Audio space ids: 13 alphanumerics starting with 1 (e.g. 1YqKDqWqdPLxV). */
 const SPACE_ID = /^1[A-Za-z0-9]{12}$/;
 const SPACE_ID_LOOSE = /^[A-Za-z0-9]{5,32}$/;
@@ -121,7 +120,7 @@ function parseUrl(text: string): GoCandidate[] | null {
     if (b === 'user' && c && NUMERIC.test(c)) return [userId(c)];
     return null;
   }
-  if (a && HANDLE.test(a) && !RESERVED.has(a.toLowerCase())) {
+  if (a && isProfileHandle(a)) {
     if (b === 'lists' && c && NUMERIC.test(c)) return [list(c)];
     if (b === undefined || ['with_replies', 'media', 'likes', 'highlights'].includes(b)) return [handle(a)];
     if (b === 'communities' && c && NUMERIC.test(c)) return [community(c)];

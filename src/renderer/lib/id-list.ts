@@ -5,7 +5,7 @@
  * (`1.23E+18`, or rounded to 15 digits then zeros) are refused before any call. Each token is read by
  * `shared/ids/id-token.ts`, the one reader of ids (the id import uses it too).
  */
-import { readIdToken, spreadsheetDamage } from '../../shared/ids/id-token';
+import { readIdToken } from '../../shared/ids/id-token';
 import { missingCaseError } from '../../shared/missing-case';
 
 export interface ParsedIds {
@@ -19,8 +19,6 @@ export interface ParsedIds {
   /** ids a spreadsheet damaged, and why they are refused */
   damaged: Array<{ token: string; why: string }>;
 }
-
-export { spreadsheetDamage };
 
 export function parseIdList(text: string, kind: 'posts' | 'users'): ParsedIds {
   // "1,23E+18" (a decimal comma) is one token, not "1" and "23E+18"

@@ -4,7 +4,7 @@
  * the rows a virtualized list shows: indented by depth, with collapsed
  * subtrees hidden and a placeholder where a reply's parent is not loaded.
  */
-import { parseApiDate } from './time';
+import { parseApiDate } from '../../shared/api/dates';
 
 export interface ThreadPost {
   id: string;
@@ -196,16 +196,4 @@ export function chronological<P extends ThreadPost>(posts: readonly P[]): P[] {
 export function compareIds(a: string, b: string): number {
   if (a.length !== b.length) return a.length - b.length;
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** Keep the first occurrence of each id (pages can repeat items). */
-export function uniqueById<T extends { id: string }>(items: readonly T[]): { items: T[]; removed: number } {
-  const seen = new Set<string>();
-  const out: T[] = [];
-  for (const it of items) {
-    if (seen.has(it.id)) continue;
-    seen.add(it.id);
-    out.push(it);
-  }
-  return { items: out, removed: items.length - out.length };
 }

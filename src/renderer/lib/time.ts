@@ -1,38 +1,8 @@
 /**
- * Dates as the API writes them (`Sun Nov 22 02:13:21 +0000 2026`) and as
- * people read them ("5m", "Mar 5", absolute local time on hover).
+ * Dates as people read them ("5m", "Mar 5", absolute local time on hover). The API's own format is read by
+ * `parseApiDate` (src/shared/api/dates.ts).
  */
 import { dateTimeFormat } from './intl-cache';
-
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const API_DATE =
-  /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ([A-Z][a-z]{2}) (\d{1,2}) (\d{2}):(\d{2}):(\d{2}) ([+-]\d{4}) (\d{4})$/;
-
-/** Epoch ms of an API date (or an ISO date, or epoch ms); null when unreadable. */
-export function parseApiDate(value: string | number | null | undefined): number | null {
-  if (value === null || value === undefined || value === '') return null;
-  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
-  const m = API_DATE.exec(value.trim());
-  if (m) {
-    const [, mon, day, hh, mm, ss, zone, year] = m as unknown as [
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-    ];
-    const month = MONTHS.indexOf(mon);
-    if (month < 0) return null;
-    const sign = zone.startsWith('-') ? -1 : 1;
-    const offsetMin = sign * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(3, 5)));
-    return Date.UTC(Number(year), month, Number(day), Number(hh), Number(mm), Number(ss)) - offsetMin * 60_000;
-  }
-  const iso = Date.parse(value);
-  return Number.isNaN(iso) ? null : iso;
-}
 
 /** what Date#toLocaleString says of an invalid date (Intl formatters throw instead) */
 const INVALID = 'Invalid Date';

@@ -41,7 +41,7 @@ function save(names: Record<string, string>): void {
 }
 
 /** A name as it may be shown: one line, trimmed, at most MAX_LENGTH code points; null when nothing is left. */
-export function cleanName(name: string): string | null {
+function cleanName(name: string): string | null {
   const line = name.replace(/\s+/g, ' ').trim();
   if (!line) return null;
   const points = [...line];

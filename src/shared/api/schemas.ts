@@ -33,13 +33,13 @@ export const TagEntity = z.looseObject({
   indices,
 });
 
-export const RgbColor = z.looseObject({
+const RgbColor = z.looseObject({
   blue: z.number().int(),
   green: z.number().int(),
   red: z.number().int(),
 });
 
-export const MediaInfo = z.looseObject({
+const MediaInfo = z.looseObject({
   __typename: z.string(),
   alt_text: z.string().nullable().optional(),
   color_info: z
@@ -71,7 +71,7 @@ export const MediaEntity = z.looseObject({
   }),
 });
 
-export const Entities = z.looseObject({
+const Entities = z.looseObject({
   hashtags: z.array(TagEntity).optional(),
   symbols: z.array(TagEntity).optional(),
   urls: z.array(UrlEntity).optional(),
@@ -81,7 +81,7 @@ export const Entities = z.looseObject({
 
 /* -------------------------------------------------------------------- user */
 
-export const ProfileBio = z.looseObject({
+const ProfileBio = z.looseObject({
   description: z.string(),
   entities: z
     .looseObject({
@@ -174,7 +174,7 @@ export type CardPost = OmitKnown<Post, 'author' | 'quoted_tweet' | 'retweeted_tw
   retweeted_tweet?: CardPost | null;
 };
 
-export function cardAuthor(user: User): CardAuthor {
+function cardAuthor(user: User): CardAuthor {
   const out: Record<string, unknown> = {};
   for (const k of CARD_AUTHOR_FIELDS) out[k] = user[k];
   return out as CardAuthor;
@@ -310,7 +310,7 @@ export const SpaceParticipant = z.looseObject({
 });
 export type SpaceParticipant = z.infer<typeof SpaceParticipant>;
 
-export const SpaceMetadata = z.looseObject({
+const SpaceMetadata = z.looseObject({
   conversation_controls: z.number().int(),
   creator_results: z.looseObject({ rest_id: z.string(), result: SpaceUser }),
   creator_user_id: z.string(),
@@ -367,14 +367,6 @@ export type ListFollower = z.infer<typeof ListFollower>;
 /** Operations 10, 15, 16 have no documented success body: accept any object. */
 export const UnknownObject = z.looseObject({});
 
-/* ---------------------------------------------------------------- envelope */
-
-export const Envelope = z.looseObject({
-  status: z.string(),
-  msg: z.string().optional(),
-  message: z.string().optional(),
-});
-
 export const PagingFields = z.looseObject({
   has_next_page: z.boolean(),
   next_cursor: z.string(),
@@ -391,6 +383,3 @@ export const ValidationErrorBody = z.looseObject({
   ),
 });
 export type ValidationErrorBody = z.infer<typeof ValidationErrorBody>;
-
-/** Field-notes variant: `{"detail": "<string>"}` with HTTP 400. */
-export const StringDetailErrorBody = z.looseObject({ detail: z.string() });

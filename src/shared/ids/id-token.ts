@@ -16,11 +16,12 @@ export type TokenRead =
 const NUMERIC = /^[1-9]\d{0,19}$/;
 const STATUS_URL = /\/status(?:es)?\/(\d{1,20})(?:[/?#]|$)/;
 const USER_ID_URL = /^(?:https?:\/\/)?[^/]+\/i\/user\/(\d{1,20})$/;
-const HANDLE = /^[A-Za-z0-9_]{1,15}$/;
+/** How the social site writes a handle: 1–15 letters, digits or underscores. */
+export const HANDLE = /^[A-Za-z0-9_]{1,15}$/;
 const PROFILE_URL =
   /^(?:https?:\/\/)?(?:(?:www|mobile)\.)?(?:x\.com|twitter\.com|social\.example)\/([A-Za-z0-9_]{1,15})\/?(?:[?#].*)?$/i;
 /** Paths of the social site that are not profiles. */
-export const RESERVED: ReadonlySet<string> = new Set([
+const RESERVED: ReadonlySet<string> = new Set([
   'i',
   'home',
   'search',
@@ -33,6 +34,11 @@ export const RESERVED: ReadonlySet<string> = new Set([
   'hashtag',
   'compose',
 ]);
+
+/** A URL path's first segment (or a pasted token) that names a profile: a handle, not one of the site's pages. */
+export function isProfileHandle(name: string): boolean {
+  return HANDLE.test(name) && !RESERVED.has(name.toLowerCase());
+}
 /** `1.23457E+18`, `1,23E+18`: what Excel shows for a long number */
 const SCIENTIFIC = /^\d+(?:[.,]\d+)?e\+?\d+$/i;
 /** a spreadsheet keeps 15 significant digits and fills the rest with zeros */
@@ -41,7 +47,7 @@ const ROUNDED = /^[1-9]\d{14}0{3,}$/;
 const DECIMAL = /^\d+[.,]\d+$/;
 
 /** Why an id-looking token was damaged by a spreadsheet, or null. */
-export function spreadsheetDamage(token: string): string | null {
+function spreadsheetDamage(token: string): string | null {
   if (SCIENTIFIC.test(token))
     return 'scientific notation: a spreadsheet turned the id into a rounded number; export the column as text and paste again';
   if (ROUNDED.test(token))
@@ -52,7 +58,7 @@ export function spreadsheetDamage(token: string): string | null {
 }
 
 /** Skein's own spreadsheet cells (`="123"`, also as a quoted CSV field) and quotes or brackets around a token. */
-export function unwrapToken(raw: string): string {
+function unwrapToken(raw: string): string {
   return raw
     .trim()
     .replace(/^"?="+(\d+)"+$/, '$1')
@@ -79,6 +85,6 @@ export function readIdToken(raw: string, kind: IdKind): TokenRead {
   const id = USER_ID_URL.exec(token)?.[1];
   if (id && NUMERIC.test(id)) return { kind: 'id', id };
   const handle = token.startsWith('@') ? token.slice(1) : (PROFILE_URL.exec(token)?.[1] ?? token);
-  if (HANDLE.test(handle) && !RESERVED.has(handle.toLowerCase())) return { kind: 'handle', handle };
+  if (isProfileHandle(handle)) return { kind: 'handle', handle };
   return { kind: 'invalid', why: 'not a user id, an @handle or a profile URL' };
 }

@@ -130,7 +130,7 @@ export const ExportEstimate = z.object({
 });
 export type ExportEstimate = z.infer<typeof ExportEstimate>;
 
-export const ExportStatus = z.enum([
+const ExportStatus = z.enum([
   /** fetching pages */
   'collecting',
   /** writing the file(s) */
@@ -146,7 +146,7 @@ export const ExportStatus = z.enum([
   /** found on disk after a restart: Skein quit while it ran */
   'interrupted',
 ]);
-export type ExportStatus = z.infer<typeof ExportStatus>;
+type ExportStatus = z.infer<typeof ExportStatus>;
 
 /** Why a collection is partial: a cap, the user, an error, a restart, the `loaded` scope, or a paging guard. */
 export const StopReason = z.enum([
@@ -161,7 +161,7 @@ export const StopReason = z.enum([
 ]);
 export type StopReason = z.infer<typeof StopReason>;
 
-export const ExportProgress = z.object({
+const ExportProgress = z.object({
   pages: z.number().int(),
   items: z.number().int(),
   calls: z.number().int(),
@@ -171,7 +171,7 @@ export const ExportProgress = z.object({
   /** the service rate limited the job: it waits until then (epoch ms) and goes on by itself */
   waitingUntil: z.number().nullable().optional(),
 });
-export type ExportProgress = z.infer<typeof ExportProgress>;
+type ExportProgress = z.infer<typeof ExportProgress>;
 
 /** CSV text cells: `neutralised` (default) keeps spreadsheets from running them as formulas; `exact` for pandas and R */
 export const CsvCells = z.enum(['neutralised', 'exact']);

@@ -39,7 +39,7 @@ export const IdSource = z.discriminatedUnion('format', [
 export type IdSource = z.infer<typeof IdSource>;
 
 /** A token refused before anything is spent, with its line and why. */
-export const RefusedId = z.object({ line: z.number().int(), token: z.string(), why: z.string() });
+const RefusedId = z.object({ line: z.number().int(), token: z.string(), why: z.string() });
 
 /** What reading the list found, beside the ids it kept. */
 export const ImportReport = z.object({

@@ -9,8 +9,8 @@ import { fn } from './define';
  * file: on disk, only obfuscated (Linux without a keyring, user opted in);
  * session: in memory until Skein quits; none: no key.
  */
-export const KeyStorage = z.enum(['keychain', 'file', 'session', 'none']);
-export type KeyStorage = z.infer<typeof KeyStorage>;
+const KeyStorage = z.enum(['keychain', 'file', 'session', 'none']);
+type KeyStorage = z.infer<typeof KeyStorage>;
 
 export const CredentialsStatus = z.object({
   configured: z.boolean(),
@@ -23,7 +23,7 @@ export const CredentialsStatus = z.object({
 export type CredentialsStatus = z.infer<typeof CredentialsStatus>;
 
 /** 127.0.0.0/8, localhost, ::1: the only hosts Skein talks plain `http:` to (a local server or mock). */
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
   const h = hostname.toLowerCase().replace(/^\[|\]$/g, '');
   return h === 'localhost' || h === '::1' || /^127(?:\.\d{1,3}){3}$/.test(h);
 }
@@ -41,7 +41,7 @@ export function baseUrlOrigin(url: string): string | null {
 }
 
 /** `https:`, or `http:` on loopback only: the key never crosses a network in clear text. */
-export const BaseUrl = z
+const BaseUrl = z
   .url({ protocol: /^https?$/ })
   .max(2048)
   .refine((u) => baseUrlOrigin(u) !== null, {
@@ -50,7 +50,7 @@ export const BaseUrl = z
   });
 
 /** requests per second: what the bridge accepts; raising the pace above the confirmed ceiling asks the user in main */
-export const MAX_REQUESTS_PER_SECOND = 50;
+const MAX_REQUESTS_PER_SECOND = 50;
 
 export const Settings = z.object({
   mode: Mode,
@@ -80,7 +80,7 @@ export const UsageCall = z.object({
 });
 export type UsageCall = z.infer<typeof UsageCall>;
 
-export const UsageTotals = z.object({ calls: z.number().int(), credits: z.number(), usd: z.number() });
+const UsageTotals = z.object({ calls: z.number().int(), credits: z.number(), usd: z.number() });
 
 /** something that changed how spending is counted or limited, kept so it cannot be hidden */
 export const UsageEvent = z.object({

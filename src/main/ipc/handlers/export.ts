@@ -20,12 +20,14 @@ import { suggestedFileName } from '../../services/export/views';
 
 export type ExportHandlers = HandlersOf<typeof exportContract>;
 
-/** Same shape as the core's `ChooseSavePath`. */
-export type ChooseExportPath = (request: {
+export interface SaveRequest {
   title?: string;
+  /** suggested file name (or full path) */
   defaultPath: string;
   filters?: Array<{ name: string; extensions: string[] }>;
-}) => Promise<string | null>;
+}
+/** Asks the user where to save; null when they cancel. The core takes it as `chooseSavePath` (CoreDeps). */
+export type ChooseSavePath = (request: SaveRequest) => Promise<string | null>;
 
 export interface ExportFeatureDeps {
   /** `<userData>/exports`: unfinished jobs live here */
@@ -34,7 +36,7 @@ export interface ExportFeatureDeps {
   clock: Clock;
   context: () => ExportContext | Promise<ExportContext>;
   prices?: () => PriceTable;
-  chooseSavePath: ChooseExportPath;
+  chooseSavePath: ChooseSavePath;
   /** asks the user in main: a resume with looser caps than the job's, or none */
   confirm?: Confirm;
   /** pushes a job update to the renderer (`export` event) */

@@ -15,7 +15,8 @@ import { FakeClock } from '../../services/testing/fake-clock';
 import { fakeSecretStorage } from '../../services/testing/fake-secret-storage';
 import { INNOCENT_TEXT, startHostileServer, type HostileServer } from '../../services/testing/hostile-server';
 import { createContractDispatcher } from '../dispatch';
-import { createClientHandlers } from './client';
+import { createApiHandlers } from './api';
+import { createSettingsHandlers } from './settings';
 
 const { api, credentials, settings, usage, cache } = contract;
 const shape = { api, credentials, settings, usage, cache };
@@ -51,7 +52,10 @@ function setup(opts: { dir?: string; clock?: FakeClock } = {}) {
       return answer;
     },
   });
-  const dispatcher = createContractDispatcher(shape, createClientHandlers(services));
+  const dispatcher = createContractDispatcher(shape, {
+    ...createApiHandlers(services),
+    ...createSettingsHandlers(services),
+  });
   return {
     dir,
     asked,

@@ -13,7 +13,7 @@ export interface AnyIdsOptions {
 }
 
 /** FNV-1a over the seed and the id: the same (seed, id) always gives the same number. */
-export function idHash(seed: number, salt: string, id: string): number {
+function idHash(seed: number, salt: string, id: string): number {
   let h = 0x811c9dc5 ^ seed;
   const text = `${salt}:${id}`;
   for (let i = 0; i < text.length; i++) {

@@ -8,7 +8,8 @@ import type { CommunityData, Post, Trend, User } from '../../../shared/api';
 import { buildCommunities, buildLists, renderCommunity, type CommunityRecord, type ListRecord } from './groups';
 import { buildGraph, group, type PostGraph } from './graph';
 import { AnyIds, type AnyIdsOptions } from './any-ids';
-import { Lru } from './lru';
+import { LRUCache } from 'lru-cache';
+import { cached } from './lru';
 import { renderUser, type PeopleContext } from './people';
 import { PostRenderer } from './posts';
 import type { WorldSize } from './size';
@@ -46,7 +47,7 @@ export class World {
   private readonly communityIndex: Map<string, CommunityRecord>;
   private readonly listIndex: Map<string, ListRecord>;
   private readonly spaceIndex: Map<string, SpaceRecord>;
-  private readonly posts = new Lru<number, Post>(6_000);
+  private readonly posts = new LRUCache<number, Post>({ max: 6_000 });
   private readonly embedded: (User | undefined)[] = [];
   private readonly full: (User | undefined)[] = [];
   private readonly renderer: PostRenderer;
@@ -162,7 +163,7 @@ export class World {
   /* ---------------------------------------------------------- rendering */
 
   post(i: number): Post {
-    return this.posts.get(i * 4, () =>
+    return cached(this.posts, i * 4, () =>
       this.withArticle(
         i,
         this.renderer.render(i, 0, (q, depth) => this.nested(q, depth)),
@@ -183,7 +184,7 @@ export class World {
   }
 
   private nested(i: number, depth: number): Post {
-    return this.posts.get(i * 4 + depth, () =>
+    return cached(this.posts, i * 4 + depth, () =>
       this.withArticle(
         i,
         this.renderer.render(i, depth, (q, d) => this.nested(q, d)),

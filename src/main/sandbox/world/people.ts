@@ -16,7 +16,7 @@ export interface PeopleContext {
   statusesCount: (user: number) => number;
 }
 
-export function profileUrl(userName: string): string {
+function profileUrl(userName: string): string {
   return `https://social.example/${userName}`;
 }
 

@@ -29,7 +29,7 @@ export interface PostContext {
 }
 
 /** Quoted posts nest at most this deep; deeper `quoted_tweet` is null. */
-export const MAX_QUOTE_DEPTH = 2;
+const MAX_QUOTE_DEPTH = 2;
 
 const REPLY_OPENERS = [
   'Totally agree.',
@@ -42,7 +42,7 @@ const REPLY_OPENERS = [
 ];
 const CLOSERS = ['Worth it.', 'Not bad!', 'Never again.', 'Ten out of ten.', 'Thoughts?', 'More soon.'];
 
-export function postUrl(userName: string, id: string): string {
+function postUrl(userName: string, id: string): string {
   return `https://social.example/${userName}/status/${id}`;
 }
 

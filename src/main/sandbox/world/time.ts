@@ -14,7 +14,7 @@ const VIRTUAL_NOW = 1_767_225_600_000n;
 /** the platform's snowflake epoch (2010-11-04) */
 const SNOWFLAKE_EPOCH = 1_288_834_974_657n;
 const SEQUENCE_BITS = 22n;
-export const SEQUENCE_MASK = (1 << 22) - 1;
+const SEQUENCE_MASK = (1 << 22) - 1;
 
 /** A snowflake-like id for something `ageMs` old; `sequence` (< 2^22) keeps ids unique. */
 export function snowflake(ageMs: number, sequence: number): string {

@@ -21,7 +21,7 @@ export const WOEIDS: Readonly<Record<number, string>> = {
 };
 
 /** trends kept per place (the `count` parameter's maximum) */
-export const TRENDS_PER_PLACE = 50;
+const TRENDS_PER_PLACE = 50;
 
 export function buildTrends(seed: number): Map<number, Trend[]> {
   const { faker, rng, seed: reseed } = seededFaker();

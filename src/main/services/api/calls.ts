@@ -4,7 +4,7 @@
  * its own calls, and all of them end when it closes or reloads. A window can
  * never cancel another window's call.
  */
-export class CancelledByUser extends Error {
+class CancelledByUser extends Error {
   constructor(message = 'The call was cancelled.') {
     super(message);
     this.name = 'CancelledByUser';

@@ -96,6 +96,20 @@ describe('errors from the sandbox, mapped', () => {
     expect(clock.sleeps.filter((s) => s > 0)).toEqual([4_000, 4_000]);
   });
 
+  it('rate-limited: a Retry-After pauses every other call to the same base URL until it ends', async () => {
+    const clock = new FakeClock(undefined, { autoAdvance: true });
+    h = await sandboxHarness({ clock, policy: { maxAttempts: 1 } });
+    h.fault('429;retry-after=4');
+    expectShown(await failure(h.client.fetchPage(quotes(h))), 'rate-limited');
+    const limitedAt = h.sentAt[0]!;
+    h.fault(undefined);
+    // another operation, another view: it waits for the pause the service asked for, then goes
+    const replies = { operation: 'postRepliesV2' as const, params: { tweetId: h.sandbox.examples.muchQuotedPostId } };
+    await h.client.fetchPage(replies);
+    expect(h.sentAt).toHaveLength(2);
+    expect(h.sentAt[1]! - limitedAt).toBeGreaterThanOrEqual(4_000);
+  });
+
   it('rate-limited: an HTTP-date Retry-After is honoured, and the call succeeds after it', async () => {
     // the sandbox writes the date from its own (real) clock
     const clock = new FakeClock(Date.now(), { autoAdvance: true });

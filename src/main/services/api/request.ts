@@ -52,17 +52,7 @@ export function canonicalParams(id: OperationId, input: unknown): CanonicalParam
 }
 
 /** The base URL as the user set it, checked: http(s), no credentials, query or fragment. */
-/** the last base URL checked and its normal form: every call checks the same one, a URL parse each time is waste */
-let lastBase: { given: string; checked: string } | null = null;
-
 export function checkedBaseUrl(baseUrl: string): string {
-  if (lastBase?.given === baseUrl) return lastBase.checked;
-  const checked = checkBaseUrl(baseUrl);
-  lastBase = { given: baseUrl, checked };
-  return checked;
-}
-
-function checkBaseUrl(baseUrl: string): string {
   if (!baseUrl.trim()) throw badBase('none is set', 'No API base URL is set for live mode, so nothing was sent.');
   let u: URL;
   try {

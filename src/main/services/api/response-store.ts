@@ -37,7 +37,7 @@ export interface StoredAnswer {
 }
 
 export const DEFAULT_STORE_BYTES = 64 * 1024 * 1024;
-export const DEFAULT_SPILL_BYTES = 1024 * 1024 * 1024;
+const DEFAULT_SPILL_BYTES = 1024 * 1024 * 1024;
 
 export interface SpillOptions {
   /** a folder of its own: emptied at start */

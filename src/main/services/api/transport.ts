@@ -42,7 +42,7 @@ export class AttemptFailure extends Error {
 
 class AttemptTimeout extends Error {}
 
-export const JSON_TYPE = /^application\/([a-z0-9.+-]+\+)?json\b/i;
+const JSON_TYPE = /^application\/([a-z0-9.+-]+\+)?json\b/i;
 
 export async function attempt(input: AttemptInput): Promise<HttpAnswer> {
   const { clock, signal } = input;
@@ -165,7 +165,7 @@ export function decodeUtf8(bytes: Uint8Array): string {
   return utf8Decoder.decode(bytes);
 }
 
-export function parseAnswer(status: number, headers: Headers, text: string, bytes: number): HttpAnswer {
+function parseAnswer(status: number, headers: Headers, text: string, bytes: number): HttpAnswer {
   const retryAfter = headers.get('retry-after');
   const type = headers.get('content-type') ?? '';
   if (text.trim() === '') return { status, body: undefined, bodyProblem: 'the body is empty', retryAfter, bytes };

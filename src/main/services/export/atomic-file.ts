@@ -17,7 +17,7 @@ export function tempPathFor(target: string): string {
 }
 
 /** Removes temporary files a killed writer left beside `target`. */
-export async function removeStaleTemps(target: string): Promise<number> {
+async function removeStaleTemps(target: string): Promise<number> {
   const prefix = `.${basename(target)}${TEMP_MARK}`;
   let names: string[];
   try {
@@ -148,7 +148,7 @@ export async function writeFileAtomic(
 }
 
 /** Flushes a folder's entries (the rename) to disk; not possible on Windows, where rename is already durable enough. */
-export async function syncFolder(folder: string): Promise<void> {
+async function syncFolder(folder: string): Promise<void> {
   let dir: FileHandle | undefined;
   try {
     dir = await open(folder, 'r');

@@ -11,6 +11,7 @@
 import { creditsFor, DEFAULT_PRICES, type PriceTable } from '../../../shared/api/pricing';
 import { isSkeinError } from '../../../shared/errors';
 import type { ExportCaps, ExportScope, StopReason } from '../../../shared/ipc/export';
+import { pagingGuard } from '../api/paging';
 import type { Clock } from '../clock';
 import { toWriteError } from './atomic-file';
 import { Journal, type FailedFetch, type JournalItem, type PageRecord } from './journal';
@@ -86,7 +87,7 @@ export type NextStep =
   | { kind: 'stop'; reason: StopReason; message: string };
 
 /** Where the collection goes next, from its last committed page. */
-export function nextStep(plan: ViewPlan, state: CollectionState): NextStep {
+function nextStep(plan: ViewPlan, state: CollectionState): NextStep {
   const last = state.pages.at(-1);
   if (!last) return { kind: 'fetch', request: 0, cursor: null };
   if (last.stop) return { kind: 'stop', reason: last.stop.reason, message: last.stop.message };
@@ -127,7 +128,7 @@ const TYPICAL_PAGE_ITEMS = 20;
  * The longest a job waits out rate limits for one page, in total, before it stops (resumable): the bound
  * of a rate-limit pause (a service asking for more is not waited for).
  */
-export const MAX_RATE_LIMIT_WAIT_MS = 15 * 60_000;
+const MAX_RATE_LIMIT_WAIT_MS = 15 * 60_000;
 /** a rate limit without a known end is waited out this long */
 const UNTIMED_RATE_LIMIT_WAIT_MS = 10_000;
 /** and at most this many times for one page (a storm of zero-second Retry-Afters must not spin) */
@@ -183,20 +184,23 @@ function capReached(o: CollectOptions, request: number): StopReason | null {
   return null;
 }
 
-/** The paging guards of field-notes.md, on top of whatever the client already checked. */
+/** The paging guards (the client's own, `pagingGuard`), over the journal's pages of this request. */
 function guardStop(state: CollectionState, page: PageRecord): PageRecord['stop'] {
   if (page.stop || !page.hasNextPage) return page.stop;
-  if (!page.nextCursor)
-    return { reason: 'missing-cursor', message: 'has_next_page was true but next_cursor was empty' };
   const chain = state.chain(page.request);
-  if (page.nextCursor === page.cursor || chain.cursors.has(page.nextCursor)) {
-    return { reason: 'repeated-cursor', message: `the API sent cursor ${page.nextCursor.slice(0, 40)} a second time` };
-  }
   const previous = chain.last;
-  if (page.received === 0 && previous && previous.received === 0 && previous.hasNextPage) {
-    return { reason: 'empty-pages', message: 'two empty pages in a row while has_next_page stayed true' };
-  }
-  return null;
+  const stop = pagingGuard({
+    cursor: page.cursor,
+    hasNextPage: true,
+    nextCursor: page.nextCursor,
+    broughtNothing: page.received === 0,
+    cursorSeenBefore: chain.cursors.has(page.nextCursor),
+    previousBroughtNothing: !!previous && previous.received === 0 && previous.hasNextPage === true,
+  });
+  // the manifest names the cursor that would loop, for whoever reads it later
+  return stop?.reason === 'repeated-cursor'
+    ? { ...stop, message: `${stop.message} (cursor ${page.nextCursor?.slice(0, 40)})` }
+    : stop;
 }
 
 export async function collect(o: CollectOptions): Promise<CollectOutcome> {

@@ -16,7 +16,7 @@ const QUOTE = /"/g;
 const SPREADSHEET_ID = /^="\d+"$/;
 
 /** A text cell as written: neutralised when asked (never Skein's `="id"` cells), quoted when needed. */
-export function textCell(value: string, neutral: boolean): string {
+function textCell(value: string, neutral: boolean): string {
   // the first character decides whether a cell is formula-like (`neutraliseFormula`): no regex for the rest
   const c = value.charCodeAt(0);
   const formulaLike = c === 61 || c === 43 || c === 45 || c === 64 || c === 9 || c === 13;

@@ -9,8 +9,8 @@
  */
 import type { ItemKind } from '../../../shared/api/catalog';
 import type { CsvColumns } from '../../../shared/ipc/export';
-import { csvId, mediaUrls, TABLES, type Cell, type Row, type Table, type TableTrailer } from './csv-rows';
-import { arr, bool, isoFromCreatedAt, nonEmpty, num, obj, str, type Obj } from './item-fields';
+import { csvId, TABLES, type Cell, type Row, type Table, type TableTrailer } from './csv-rows';
+import { arr, bool, isoFromCreatedAt, mediaUrls, nonEmpty, num, obj, str, type Obj } from './item-fields';
 import type { ExportManifest } from './manifest';
 
 type Context = Pick<ExportManifest, 'app' | 'base_url' | 'view'>;

@@ -7,7 +7,20 @@
 import type { ItemKind } from '../../../shared/api/catalog';
 import { normalizeCommunity } from '../api/normalize/community';
 import { normalizeSpace } from '../api/normalize/space';
-import { arr, bool, isoFromCreatedAt, isoFromMs, join, nonEmpty, num, obj, str, type Obj } from './item-fields';
+import {
+  arr,
+  bool,
+  counter,
+  isoFromCreatedAt,
+  isoFromMs,
+  join,
+  mediaUrls,
+  nonEmpty,
+  num,
+  obj,
+  str,
+  type Obj,
+} from './item-fields';
 import type { ThreadPosition } from './thread-positions';
 import { scalarText } from '../../../shared/scalar-text';
 
@@ -62,32 +75,6 @@ export function csvId(value: unknown): string {
 export function decodeCsvId(cell: string): string {
   const m = /^="(.*)"$/s.exec(cell);
   return m ? (m[1] as string) : cell;
-}
-
-export { isoFromCreatedAt, isoFromMs };
-
-/** A numeric counter from the live variants of `viewCount` (string, number, `[0]`): else empty. */
-function counter(v: unknown): string | null {
-  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
-  if (typeof v === 'string' && /^\d+$/.test(v)) return v;
-  return null;
-}
-
-/** Every media URL of a post: spec `entities.media` and the live `extendedEntities.media`. */
-export function mediaUrls(post: Obj): string[] {
-  const urls: string[] = [];
-  for (const m of arr(obj(post.entities)?.media)) {
-    const info = obj(obj(obj(obj(m)?.media_results)?.result)?.media_info);
-    urls.push(
-      nonEmpty(info?.original_img_url) ?? nonEmpty(obj(m)?.media_url_https) ?? nonEmpty(obj(m)?.expanded_url) ?? '',
-    );
-  }
-  for (const m of arr(obj(post.extendedEntities)?.media)) {
-    const o = obj(m);
-    const variants = arr(obj(o?.video_info)?.variants).map((v) => nonEmpty(obj(v)?.url));
-    urls.push(nonEmpty(o?.media_url_https) ?? '', ...variants.map((v) => v ?? ''));
-  }
-  return [...new Set(urls.filter(Boolean))];
 }
 
 const POST_COLUMNS = [

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ExportJob, ViewDescriptor } from '../../../shared/ipc/export';
+import { PAGING_STOP_MESSAGES } from '../api/paging';
 import { FakeClock } from '../testing/fake-clock';
 import { ExportService } from './export-service';
 import type { ExportManifest } from './manifest';
@@ -357,6 +358,27 @@ describe('ExportService', () => {
     expect(manifest.paging_stops).toEqual([
       { page: 2, reason: 'repeated-cursor', message: expect.stringContaining('c1') as string },
     ]);
+  });
+
+  it('stops on two empty pages in a row and on a next page without cursor, in the one guard’s words', async () => {
+    const empty = makePages(5);
+    empty[2]!.items = [];
+    empty[3]!.items = [];
+    const noCursor = makePages(3);
+    noCursor[1]!.next = '';
+    for (const [pages, reason] of [
+      [empty, 'empty-pages'],
+      [noCursor, 'missing-cursor'],
+    ] as const) {
+      const { dir, service } = await setup(memorySource(pages));
+      const target = join(dir, `${reason}.json`);
+      const job = await service.start({ view: threadView(), format: 'json', scope: 'all', targetPath: target });
+      expect(await service.settled(job.id)).toMatchObject({ status: 'partial', stopReason: reason });
+      const { manifest } = await readJson(target);
+      expect(manifest.paging_stops).toEqual([
+        { page: expect.any(Number) as number, reason, message: PAGING_STOP_MESSAGES[reason] },
+      ]);
+    }
   });
 
   it('a folder that cannot be written fails clearly, leaves nothing, and can be retried', async () => {

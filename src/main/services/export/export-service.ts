@@ -1,6 +1,6 @@
 /**
  * Export jobs: start (scope `loaded` or `all`, with caps), progress, cancel,
- * resume and discard. Each job lives in its own folder under `stateDir`
+ * resume and discard. Each job lives in its own folder under `stateDir` (job-store.ts)
  * (`job.json` + the collection journal), so a job stopped by a cap, a cancel,
  * an error or a restart continues from its last cursor and ends with the same
  * items an uninterrupted run would have. The target path comes from the
@@ -8,13 +8,12 @@
  */
 import type { MissingId } from '../../../shared/ipc/ids';
 import { randomUUID } from 'node:crypto';
-import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir } from 'node:fs/promises';
 import { DEFAULT_PRICES, type PriceTable } from '../../../shared/api/pricing';
 import { DEFAULT_ACTIONS, SkeinError, isSkeinError, type SkeinErrorData } from '../../../shared/errors';
 import {
-  ExportJob,
   type ExportCaps,
+  type ExportJob,
   type ExportEstimate,
   type ExportFormat,
   type ExportOptions,
@@ -25,10 +24,10 @@ import {
 import type { Clock } from '../clock';
 import type { Confirm } from '../confirm';
 import { defaultCsvCells, type CsvCells } from './csv-formula';
-import { writeFileAtomic } from './atomic-file';
 import { describeCaps, loosens, progressFraction } from './caps';
 import { collect, CollectionState, type CollectOutcome } from './collector';
 import { estimateExport } from './estimate';
+import { JobStore } from './job-store';
 import { buildManifest, type ExportContext } from './manifest';
 import type { PageSource } from './page-source';
 import { missingIds } from './missing-ids';
@@ -76,8 +75,6 @@ const RESUMABLE: ReadonlySet<StopReason> = new Set([
   'error',
   'interrupted',
 ]);
-const JOB_FILE = 'job.json';
-const JOURNAL_FILE = 'journal.log';
 const PERSIST_EVERY_MS = 2000;
 /** on quit, a page in flight gets this long to arrive (and be kept) before its request is aborted */
 const QUIT_GRACE_MS = 3000;
@@ -102,12 +99,15 @@ function errorData(error: unknown): SkeinErrorData {
 export class ExportService {
   private readonly jobs = new Map<string, ExportJob>();
   private readonly running = new Map<string, Running>();
-  private readonly persisting = new Map<string, Promise<void>>();
   private runs = 0;
   private quitting = false;
   private loaded: Promise<void> | undefined;
 
-  constructor(private readonly deps: ExportServiceDeps) {}
+  private readonly store: JobStore;
+
+  constructor(private readonly deps: ExportServiceDeps) {
+    this.store = new JobStore(deps.stateDir);
+  }
 
   /** Reads the jobs an earlier run left (once); those that were running are `interrupted`. */
   init(): Promise<void> {
@@ -116,26 +116,7 @@ export class ExportService {
   }
 
   private async loadJobs(): Promise<void> {
-    let names: string[];
-    try {
-      names = await readdir(this.deps.stateDir);
-    } catch {
-      return;
-    }
-    for (const name of names) {
-      try {
-        const job = ExportJob.parse(JSON.parse(await readFile(join(this.deps.stateDir, name, JOB_FILE), 'utf8')));
-        if (job.status === 'collecting' || job.status === 'writing') {
-          job.status = 'interrupted';
-          job.stopReason = 'interrupted';
-          job.resumable = true;
-          job.progress.waitingUntil = null;
-        }
-        if (!this.jobs.has(job.id)) this.jobs.set(job.id, job);
-      } catch {
-        // not a job folder, or an unreadable one: leave it alone
-      }
-    }
+    for (const job of await this.store.load()) if (!this.jobs.has(job.id)) this.jobs.set(job.id, job);
   }
 
   async estimate(view: ViewDescriptor, scope: ExportScope): Promise<ExportEstimate> {
@@ -174,7 +155,7 @@ export class ExportService {
       finishedAt: null,
     };
     this.jobs.set(id, job);
-    await mkdir(this.dir(id), { recursive: true });
+    await mkdir(this.store.dir(id), { recursive: true });
     await this.persist(job);
     this.launch(job, plan);
     return structuredClone(job);
@@ -229,7 +210,7 @@ export class ExportService {
       await run.done;
     }
     this.jobs.delete(id);
-    await rm(this.dir(id), { recursive: true, force: true });
+    await this.store.remove(id);
     return true;
   }
 
@@ -272,20 +253,8 @@ export class ExportService {
     return job;
   }
 
-  private dir(id: string): string {
-    return join(this.deps.stateDir, id);
-  }
-
-  /** Saves the job record; writes of one job are queued so they never race. */
   private persist(job: ExportJob): Promise<void> {
-    const text = JSON.stringify(job);
-    const previous = this.persisting.get(job.id) ?? Promise.resolve();
-    const next = previous
-      .catch(() => undefined)
-      .then(() => writeFileAtomic(join(this.dir(job.id), JOB_FILE), async (sink) => sink.write(text)))
-      .then(() => undefined);
-    this.persisting.set(job.id, next);
-    return next;
+    return this.store.save(job);
   }
 
   private update(job: ExportJob): void {
@@ -317,7 +286,7 @@ export class ExportService {
     const signal = running.cancel.signal;
     const abort = running.controller.signal;
     const walkId = `${job.id}:${++this.runs}`;
-    const { state, journal } = await CollectionState.load(plan, join(this.dir(job.id), JOURNAL_FILE));
+    const { state, journal } = await CollectionState.load(plan, this.store.journalPath(job.id));
     let outcome: CollectOutcome;
     try {
       let lastPersist = clock.now();
@@ -435,9 +404,7 @@ export class ExportService {
       job.finishedAt = clock.now();
       if (job.resumable) await this.persist(job);
       else {
-        await this.persisting.get(job.id)?.catch(() => undefined);
-        this.persisting.delete(job.id);
-        await rm(this.dir(job.id), { recursive: true, force: true });
+        await this.store.remove(job.id);
       }
     }
   }

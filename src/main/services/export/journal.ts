@@ -136,7 +136,7 @@ function parseFailureLine(buf: Buffer, start: number, stop: number): FailedFetch
   }
 }
 
-export function itemLine(item: JournalItem): string {
+function itemLine(item: JournalItem): string {
   return `i\t${JSON.stringify(item.id)}\t${item.position}\t${typeof item.raw === 'string' ? item.raw : item.raw.toString('utf8')}\n`;
 }
 

@@ -17,13 +17,14 @@ import type {
   ViewDescriptor,
 } from '../../../shared/ipc/export';
 import { PARTITION_ABOVE_ITEMS } from './parquet';
+import { PAGING_STOP_MESSAGES } from '../api/paging';
 import { CSV_CELLS_NOTE, defaultCsvCells, type CsvCells } from './csv-formula';
 import type { FailedFetch, PageRecord } from './journal';
 import type { ViewPlan } from './views';
 
 export const MANIFEST_SCHEMA = 'skein.export/1';
 /** At most this many dropped items are listed one by one (all are counted). */
-export const MAX_LISTED_DROPS = 1000;
+const MAX_LISTED_DROPS = 1000;
 
 export interface ExportContext {
   appName: string;
@@ -129,7 +130,7 @@ export interface ExportManifest {
 }
 
 /** The base URL without user, password, query or fragment (a key must never leak through it). */
-export function safeBaseUrl(baseUrl: string): string {
+function safeBaseUrl(baseUrl: string): string {
   try {
     const u = new URL(baseUrl);
     u.username = '';
@@ -150,9 +151,7 @@ const STOP_MESSAGES: Record<StopReason, string> = {
   error: 'stopped by an error',
   interrupted: 'Skein quit while collecting',
   'loaded-only': 'only the pages loaded in the view were exported; more exist',
-  'repeated-cursor': 'the API repeated a cursor (paging guard)',
-  'missing-cursor': 'the API said there is a next page but sent no cursor (paging guard)',
-  'empty-pages': 'the API sent two empty pages in a row (paging guard)',
+  ...PAGING_STOP_MESSAGES,
 };
 
 export interface ManifestInput {

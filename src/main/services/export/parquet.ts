@@ -9,7 +9,7 @@
  * the layout Spark writes and DuckDB, Spark and BigQuery read (`read_parquet('x.parquet/**\/*.parquet',
  * hive_partitioning=true)`). The folder is built beside the target and renamed in one step.
  */
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import type { ColumnSource } from 'hyparquet-writer/src/types.js';
@@ -62,7 +62,7 @@ const BOOLEAN = new Set([
 ]);
 const TIMESTAMP = new Set(['created_at', 'started_at', 'retrieved_at']);
 
-export function columnType(column: string): ColumnType {
+function columnType(column: string): ColumnType {
   if (INT64.has(column)) return 'INT64';
   if (BOOLEAN.has(column)) return 'BOOLEAN';
   if (TIMESTAMP.has(column)) return 'TIMESTAMP';
@@ -88,7 +88,7 @@ function typed(type: ColumnType, v: Cell): string | bigint | boolean | number | 
 }
 
 /** Rows per row group: small groups keep main's peak RSS down (200k posts: 270 MB at 2,500 rows, 388 MB at 10,000). */
-export const ROW_GROUP_ROWS = 2_500;
+const ROW_GROUP_ROWS = 2_500;
 /** Above this many items a Parquet export is a folder partitioned by collection day. */
 export const PARTITION_ABOVE_ITEMS = 1_000_000;
 
@@ -196,7 +196,7 @@ export function parquetDataPaths(target: string, plan: ViewPlan): string[] {
   return TABLES[plan.itemKind].map((t) => tablePath(target, t));
 }
 
-export function parquetPartitioned(manifest: ExportManifest, options?: ParquetWriteOptions): boolean {
+function parquetPartitioned(manifest: ExportManifest, options?: ParquetWriteOptions): boolean {
   return manifest.counts.items > (options?.partitionAbove ?? PARTITION_ABOVE_ITEMS);
 }
 
@@ -334,9 +334,4 @@ export async function writeParquet(
     bytes += await writeTable(tablePath(target, table), table, source, plan, manifest, partitioned, signal);
   }
   return bytes;
-}
-
-/** Whether a path is a dataset folder (a partitioned export) or a file. */
-export async function isDatasetFolder(path: string): Promise<boolean> {
-  return (await stat(path)).isDirectory();
 }

@@ -20,7 +20,7 @@ function fileName(path: string | undefined): string {
   return path ? (path.split(/[\\/]/).pop() ?? path) : 'the export';
 }
 
-export function finishedMessage(job: ExportJob): { title: string; body: string } {
+function finishedMessage(job: ExportJob): { title: string; body: string } {
   const items = `${job.progress.items.toLocaleString('en-US')} item${job.progress.items === 1 ? '' : 's'}`;
   const file = fileName(job.files[0]);
   switch (job.status) {

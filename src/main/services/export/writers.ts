@@ -45,7 +45,7 @@ export function sidecarPath(target: string): string {
 }
 
 /** What each row carries about where it came from (CSV columns; JSONL's `__skein` object). */
-export const PROVENANCE_COLUMNS = ['retrieved_at', 'operation', 'page', 'cursor'] as const;
+const PROVENANCE_COLUMNS = ['retrieved_at', 'operation', 'page', 'cursor'] as const;
 export type { Provenance };
 
 /** Hands out each item's provenance in journal order, from the manifest's page records. */
@@ -128,7 +128,7 @@ function indented(value: unknown): string {
   return JSON.stringify(value, null, 2).replace(/\n/g, '\n  ');
 }
 
-export async function writeJson(
+async function writeJson(
   target: string,
   source: ItemStream,
   manifest: ExportManifest,
@@ -149,11 +149,11 @@ export async function writeJson(
   );
 }
 
-export async function writeManifestFile(path: string, manifest: ExportManifest, signal?: AbortSignal): Promise<number> {
+async function writeManifestFile(path: string, manifest: ExportManifest, signal?: AbortSignal): Promise<number> {
   return writeFileAtomic(path, async (sink) => sink.write(`${JSON.stringify(manifest, null, 2)}\n`), signal);
 }
 
-export async function writeJsonl(
+async function writeJsonl(
   target: string,
   source: ItemStream,
   manifest: ExportManifest,
@@ -228,7 +228,7 @@ export function rowCells(table: Table, written: Required<ExportOptions>): (row: 
 }
 
 /** `rowCells` and `csvLine` in one step: a row as its CSV line, without the array in between. */
-export function rowLine(
+function rowLine(
   table: Table,
   written: Required<ExportOptions>,
   neutral: boolean,
@@ -256,7 +256,7 @@ export function rowLine(
 }
 
 /** Skein's provenance columns, last in every table of its own columns. */
-export const provenanceTrailer: TableTrailer = {
+const provenanceTrailer: TableTrailer = {
   columns: PROVENANCE_COLUMNS,
   cells: (p) => [p.retrieved_at, p.operation, p.page, p.cursor],
 };
@@ -294,7 +294,7 @@ async function writeTable(
   if (chunk.length > 0) await sink.write(chunk);
 }
 
-export async function writeCsv(
+async function writeCsv(
   target: string,
   source: ItemStream,
   manifest: ExportManifest,

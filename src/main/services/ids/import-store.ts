@@ -49,7 +49,7 @@ interface Open {
 }
 
 /** Text per import (a file of a few million lines is far below it). */
-export const MAX_IMPORT_CHARS = 2 ** 31;
+const MAX_IMPORT_CHARS = 2 ** 31;
 
 function notFound(importId: string): SkeinError {
   return new SkeinError('not-found', `No id list ${importId}: it was discarded, or never finished.`);

@@ -4,7 +4,6 @@
  * followers, a space's participants), then written atomically. The manifest goes beside them.
  */
 import { basename, dirname, extname, join } from 'node:path';
-import type { ItemKind } from '../../../shared/api/catalog';
 import { writeFileAtomic } from '../export/atomic-file';
 import { TABLES } from '../export/csv-rows';
 import { decodeCsvId } from '../export/csv-rows';
@@ -16,9 +15,6 @@ import { gephiEdgeChunks, gephiNodeChunks } from './gephi-csv';
 import { gexfChunks } from './gexf';
 import { NetworkBuilder } from './graph';
 
-/** The kinds of item a network can be drawn from. */
-export const NETWORK_KINDS: ReadonlySet<ItemKind> = new Set(['post', 'user', 'listFollower', 'space']);
-
 /** The file the user chose, `x.csv` → `x.nodes.csv` and `x.edges.csv` (the manifest follows the nodes file). */
 export function gephiPaths(chosen: string): { nodes: string; edges: string } {
   const ext = extname(chosen) || '.csv';
@@ -27,7 +23,7 @@ export function gephiPaths(chosen: string): { nodes: string; edges: string } {
 }
 
 /** `x.nodes.csv` → `x.edges.csv`. */
-export function edgesPathOf(nodesPath: string): string {
+function edgesPathOf(nodesPath: string): string {
   const ext = extname(nodesPath);
   const stem = basename(nodesPath, ext).replace(/\.nodes$/, '');
   return join(dirname(nodesPath), `${stem}.edges${ext}`);
@@ -35,7 +31,7 @@ export function edgesPathOf(nodesPath: string): string {
 
 const ROLE = { admin: 'admin', speaker: 'speaker', listener: 'listener' } as const;
 
-export async function buildNetwork(source: ItemStream, manifest: ExportManifest, plan: ViewPlan) {
+async function buildNetwork(source: ItemStream, manifest: ExportManifest, plan: ViewPlan) {
   const graph = new NetworkBuilder();
   const params = plan.requests[0]?.params ?? {};
   const provenance = provenanceCounter(manifest);

@@ -7,8 +7,8 @@
 import { csvLine } from '../export/csv-line';
 import type { NetworkBuilder } from './graph';
 
-export const GEPHI_NODE_COLUMNS = ['Id', 'Label', 'Handle', 'Name', 'Followers', 'First seen', 'Node type'] as const;
-export const GEPHI_EDGE_COLUMNS = ['Source', 'Target', 'Type', 'Kind', 'Weight', 'First', 'Last'] as const;
+const GEPHI_NODE_COLUMNS = ['Id', 'Label', 'Handle', 'Name', 'Followers', 'First seen', 'Node type'] as const;
+const GEPHI_EDGE_COLUMNS = ['Source', 'Target', 'Type', 'Kind', 'Weight', 'First', 'Last'] as const;
 
 export function* gephiNodeChunks(graph: NetworkBuilder): Generator<string> {
   let chunk = csvLine(GEPHI_NODE_COLUMNS, true);

@@ -7,7 +7,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { postFixture, userFixture } from '../../../shared/api/fixtures';
+import { DECEPTIVE_URL_ENTITIES, postFixture, userFixture } from '../../../shared/api/fixtures';
 
 export const HOSTILE_CATEGORIES = [
   'markup',
@@ -54,7 +54,7 @@ const post = (id: string, extra: Json = {}): Json => ({
 export const INNOCENT_TEXT = 'An innocent post that must still show';
 
 /** 1 MB of text whose entity indices point anywhere but at it */
-export function badIndexPost(id: string, chars = 1_000_000): Json {
+function badIndexPost(id: string, chars = 1_000_000): Json {
   const text = 'a'.repeat(chars - 20) + ' #tag @who http://x';
   const wild = (n: number) =>
     Array.from({ length: n }, (_, i) => [(i * 7919) % (chars * 2), ((i * 104729) % (chars * 2)) - 5]);
@@ -84,7 +84,7 @@ export function badIndexPost(id: string, chars = 1_000_000): Json {
  * A post whose `retweeted_tweet` chain and an unknown field are each `depth` deep, as JSON text
  * (built as text: JSON.stringify itself overflows the stack on such a value).
  */
-export function deepPostJson(id: string, depth = 10_000): string {
+function deepPostJson(id: string, depth = 10_000): string {
   const link = (i: number) =>
     `{"type":"tweet","id":"${id.slice(0, -4)}${String(i % 10_000).padStart(4, '0')}","text":"deep ${i}","retweeted_tweet":`;
   const chain = Array.from({ length: depth }, (_, i) => link(i)).join('') + 'null' + '}'.repeat(depth);
@@ -200,26 +200,7 @@ function bodyFor(category: HostileCategory, origin: string): Json {
             hashtags: [],
             symbols: [],
             user_mentions: [],
-            urls: [
-              {
-                url: 'https://t.co/a',
-                display_url: 'bank.example',
-                expanded_url: 'https://evil.example/bank',
-                indices: [4, 18],
-              },
-              {
-                url: 'https://t.co/b',
-                display_url: 'plain.example',
-                expanded_url: 'http://plain.example/',
-                indices: [19, 33],
-              },
-              {
-                url: 'https://t.co/c',
-                display_url: 'bank.example',
-                expanded_url: 'https://bank.example:pw@evil.example/',
-                indices: [34, 48],
-              },
-            ],
+            urls: DECEPTIVE_URL_ENTITIES,
           },
         }),
       );

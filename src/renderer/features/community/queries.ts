@@ -10,7 +10,7 @@ import { apiQuery } from '../../lib/api-query';
 import { callApi } from '../../lib/bridge';
 import { nextCursor } from '../../lib/pages';
 
-export const communityKeys = {
+const communityKeys = {
   all: ['community'] as const,
   info: (id: string) => ['community', 'info', id] as const,
   members: (id: string) => ['community', 'members', id] as const,

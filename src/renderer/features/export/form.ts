@@ -60,7 +60,7 @@ const STOPS: Record<StopReason, string> = {
   'empty-pages': 'the API sent empty pages',
 };
 
-export function stopWords(reason: StopReason | null): string {
+function stopWords(reason: StopReason | null): string {
   return reason ? STOPS[reason] : '';
 }
 

@@ -16,7 +16,7 @@ export interface FormatOffer {
 
 const NETWORK_KINDS: readonly ItemKind[] = ['post', 'user', 'listFollower', 'space'];
 
-export const FORMATS: readonly FormatOffer[] = [
+const FORMATS: readonly FormatOffer[] = [
   { value: 'json', label: 'JSON', hint: 'one file: the manifest and the raw items' },
   { value: 'jsonl', label: 'JSON Lines', hint: 'one raw item per line with where it came from, manifest beside it' },
   {

@@ -1,3 +1,3 @@
 /** The export feature: drop `<ExportButton view={exportView(…)} />` into any view's actions. */
 export { ExportButton } from './components/ExportButton';
-export { exportView, pagedExportView, type LoadedState, type ViewExtras } from './view-descriptor';
+export { exportView, pagedExportView, type PagedQueryState } from './view-descriptor';

@@ -9,14 +9,14 @@ import type { ExportCaps, ExportJob, ExportScope, ExportStartInput, ViewDescript
 import { onBridgeEvent, skein } from '../../lib/bridge';
 import { isActive } from './form';
 
-export const exportKeys = {
+const exportKeys = {
   all: ['export'] as const,
   jobs: () => ['export', 'jobs'] as const,
   estimate: (view: ViewDescriptor, scope: ExportScope) => ['export', 'estimate', JSON.stringify(view), scope] as const,
 };
 
 /** Puts one job into the cached list (newest first). */
-export function upsertJob(list: readonly ExportJob[] | undefined, job: ExportJob): ExportJob[] {
+function upsertJob(list: readonly ExportJob[] | undefined, job: ExportJob): ExportJob[] {
   const others = (list ?? []).filter((j) => j.id !== job.id);
   return [job, ...others].sort((a, b) => b.startedAt - a.startedAt);
 }
@@ -25,7 +25,7 @@ function remember(qc: QueryClient, job: ExportJob | null): void {
   if (job) qc.setQueryData<ExportJob[]>(exportKeys.jobs(), (list) => upsertJob(list, job));
 }
 
-export const exportJobsQuery = () =>
+const exportJobsQuery = () =>
   queryOptions({
     queryKey: exportKeys.jobs(),
     queryFn: () => skein().export.list(),

@@ -13,7 +13,7 @@ export const idsKeys = {
   missing: (jobId: string, limit: number) => ['ids', 'missing', jobId, limit] as const,
 };
 
-export const idListsQuery = () =>
+const idListsQuery = () =>
   queryOptions({ queryKey: idsKeys.lists(), queryFn: () => skein().ids.list(), staleTime: Number.POSITIVE_INFINITY });
 
 export function useIdLists() {
@@ -38,7 +38,7 @@ export function useMissing(jobId: string, limit: number) {
 }
 
 /** Pieces of at most `size` characters, never splitting a surrogate pair. */
-export function* textPieces(text: string, size: number = MAX_APPEND_CHARS): Generator<string> {
+function* textPieces(text: string, size: number = MAX_APPEND_CHARS): Generator<string> {
   let start = 0;
   while (start < text.length) {
     let end = Math.min(start + size, text.length);
@@ -59,7 +59,7 @@ export interface ReadInput {
 }
 
 /** Reads a file (or pasted text) into a new list, piece by piece; the list comes back with its report. */
-export async function readIdList({ entity, label, source, content, onProgress }: ReadInput): Promise<IdImport> {
+async function readIdList({ entity, label, source, content, onProgress }: ReadInput): Promise<IdImport> {
   const api = skein().ids;
   const created = await api.create({ entity, label, source });
   try {

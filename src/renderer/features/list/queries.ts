@@ -1,7 +1,7 @@
 /** Server state of lists: posts (newest first) and followers, both cursor-paged. */
 import { pagedApiQuery } from '../../lib/api-query';
 
-export const listKeys = {
+const listKeys = {
   all: ['list'] as const,
   posts: (id: string) => ['list', 'posts', id] as const,
   followers: (id: string) => ['list', 'followers', id] as const,

@@ -1,7 +1,7 @@
 /** Server state of people search. */
 import { pagedApiQuery } from '../../lib/api-query';
 
-export const peopleKeys = {
+const peopleKeys = {
   all: ['people'] as const,
   search: (query: string) => ['people', 'search', query] as const,
 };

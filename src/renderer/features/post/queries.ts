@@ -8,7 +8,7 @@ import { outlineOf } from './thread-outline';
  * a page, ~1,800 at the live service's): a window that follows the reader.
  * Pages it lets go come back from main's response store, without a new call.
  */
-export const THREAD_WINDOW_PAGES = 50;
+const THREAD_WINDOW_PAGES = 50;
 
 export const postKeys = {
   all: ['post'] as const,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Post } from '../../../shared/api/schemas';
-import { QueryClient } from '@tanstack/react-query';
+import { defaultScheduler, notifyManager, QueryClient } from '@tanstack/react-query';
 import { heldPost, outlineOf, ThreadOutline } from './thread-outline';
 
 const post = (id: string, parent: string | null = '0') =>
@@ -36,10 +36,15 @@ describe('ThreadOutline', () => {
     const o = new ThreadOutline('0');
     o.place(0, page(['0', '1']));
     o.place(1, page(['2']));
-    const v = o.version;
+    o.publish();
+    const before = o.getSnapshot();
+    let told = 0;
+    o.subscribe(() => told++);
     o.place(0, page(['0', '1']));
     o.place(1, page(['2']));
-    expect(o.version).toBe(v);
+    o.publish();
+    expect(o.getSnapshot()).toBe(before);
+    expect(told).toBe(0);
     expect(o.entries).toHaveLength(3);
   });
 
@@ -100,6 +105,47 @@ describe('heldPost: a row finds its post in its own page of the window', () => {
     o.place(0, page(['1']));
     o.place(1, page(['0', '2']));
     expect(o.focalPage).toBe(1);
+  });
+});
+
+describe('outline store', () => {
+  it('publishes what was placed as a new snapshot to its subscribers, until they unsubscribe', () => {
+    const o = new ThreadOutline('0');
+    const before = o.getSnapshot();
+    let told = 0;
+    const unsubscribe = o.subscribe(() => told++);
+    o.place(0, page(['0', '1']));
+    expect(o.getSnapshot()).toBe(before);
+    o.place(1, page(['2']));
+    o.publish();
+    expect(told).toBe(1);
+    expect(o.getSnapshot()).not.toBe(before);
+    expect(o.getSnapshot().outline.entries).toHaveLength(3);
+    unsubscribe();
+    o.place(2, page(['3']));
+    o.publish();
+    expect(told).toBe(1);
+  });
+
+  it('is published when its query’s data changes, in the batch that tells the query’s observers', () => {
+    const client = new QueryClient();
+    const key = ['post', 'thread', '0', 'Relevance', 'window'];
+    client.setQueryData(key, { pages: [], pageParams: [] });
+    const o = outlineOf(client, key, '0');
+    const seen: Array<{ entries: number; pages: number }> = [];
+    o.subscribe(() => {
+      const data = client.getQueryData<{ pages: unknown[] }>(key);
+      seen.push({ entries: o.getSnapshot().outline.entries.length, pages: data?.pages.length ?? 0 });
+    });
+    notifyManager.setScheduler((run) => run());
+    try {
+      o.place(0, page(['0', '1']));
+      expect(seen).toEqual([]);
+      client.setQueryData(key, { pages: [page(['0', '1'])], pageParams: [{ index: 0 }] });
+      expect(seen).toEqual([{ entries: 2, pages: 1 }]);
+    } finally {
+      notifyManager.setScheduler(defaultScheduler);
+    }
   });
 });
 

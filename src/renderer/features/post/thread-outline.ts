@@ -7,10 +7,12 @@
  * out of the window shows a placeholder until main's response store gives the
  * page again. A few hundred bytes per reply instead of the whole post.
  *
- * One outline per thread query, fed by its queryFn as pages arrive (`place`)
- * and gone with the query.
+ * One outline per thread query, fed by its queryFn as pages arrive (`place`) and gone when the query leaves
+ * the cache. It is an external store: the view reads it with `useSyncExternalStore` (`useThreadOutline`),
+ * so a change re-renders what derives from it, whatever else changed or not.
  */
-import { hashKey, type QueryClient, type QueryKey } from '@tanstack/react-query';
+import { hashKey, notifyManager, type QueryCache, type QueryClient, type QueryKey } from '@tanstack/react-query';
+import { useSyncExternalStore } from 'react';
 import type { CardPost } from '../../../shared/api/schemas';
 import type { ApiResult } from '../../../shared/ipc/api';
 import { itemsById, type PageParam } from '../../lib/pages';
@@ -29,13 +31,15 @@ export class ThreadOutline {
   focal: CardPost | null = null;
   /** the page the focal post last came on */
   focalPage: number | null = null;
-  /** grows on every change: memo key for what is derived from the outline */
-  version = 0;
   /** why paging stopped, from the last page placed */
   stop: string | null = null;
   private starts: number[] = [];
   private counts: Array<{ duplicatesRemoved: number; dropped: number }> = [];
   private built: IncrementalThreadTree<OutlinePost>;
+  private published: OutlineSnapshot = { outline: this, version: 0 };
+  /** changes placed so far (published or not) */
+  private changes = 0;
+  private readonly listeners = new Set<() => void>();
 
   constructor(readonly postId: string) {
     this.built = new IncrementalThreadTree(postId);
@@ -50,6 +54,14 @@ export class ThreadOutline {
   rows(collapsed: ReadonlySet<string>): ThreadRow<OutlinePost>[] {
     return this.built.rows(collapsed);
   }
+
+  /** The outline as last published: a new object per publish (what `useSyncExternalStore` compares). */
+  readonly getSnapshot = (): OutlineSnapshot => this.published;
+
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
 
   /** pages placed so far */
   get pages(): number {
@@ -92,7 +104,14 @@ export class ThreadOutline {
     }
     this.counts.push({ duplicatesRemoved: page.report.duplicatesRemoved, dropped: page.report.dropped.length });
     this.stop = page.paging?.stop?.message ?? null;
-    this.version++;
+    this.changes++;
+  }
+
+  /** Tells the subscribers of what was placed since the last publish (nothing when nothing changed). */
+  publish(): void {
+    if (this.published.version === this.changes) return;
+    this.published = { outline: this, version: this.changes };
+    for (const listener of this.listeners) listener();
   }
 
   private holds(index: number, items: readonly CardPost[]): boolean {
@@ -103,19 +122,53 @@ export class ThreadOutline {
   }
 }
 
-const outlines = new WeakMap<object, ThreadOutline>();
+/** What the view derives from: the outline as of one change (a new object per change). */
+export interface OutlineSnapshot {
+  readonly outline: ThreadOutline;
+  /** how many changes the outline had when published */
+  readonly version: number;
+}
+
+/** The outlines of one client's thread queries, by query hash; an outline goes when its query leaves the cache. */
+class OutlineRegistry {
+  private readonly byHash = new Map<string, ThreadOutline>();
+
+  constructor(private readonly cache: QueryCache) {
+    cache.subscribe((event) => {
+      const outline = this.byHash.get(event.query.queryHash);
+      if (!outline) return;
+      if (event.type === 'removed') this.byHash.delete(event.query.queryHash);
+      // with the query's data, in the batch its observers are told in: one render shows both
+      else if (event.type === 'updated') notifyManager.schedule(() => outline.publish());
+    });
+  }
+
+  get(queryKey: QueryKey, postId: string): ThreadOutline {
+    // by hash (one Map lookup): `find` matches the key against every query in the cache
+    const query = this.cache.get(hashKey(queryKey));
+    if (!query) return new ThreadOutline(postId);
+    let outline = this.byHash.get(query.queryHash);
+    if (!outline) this.byHash.set(query.queryHash, (outline = new ThreadOutline(postId)));
+    return outline;
+  }
+}
+
+const registries = new WeakMap<QueryClient, OutlineRegistry>();
 
 /**
- * The outline of the thread query under `queryKey`: it lives as long as that
- * query lives in TanStack Query's cache (garbage-collected with it).
+ * The outline of the thread query under `queryKey`: it lives as long as that query lives in TanStack Query's
+ * cache (a throwaway one when there is no such query).
  */
 export function outlineOf(client: QueryClient, queryKey: QueryKey, postId: string): ThreadOutline {
-  // by hash (one Map lookup): `find` matches the key against every query in the cache
-  const query = client.getQueryCache().get(hashKey(queryKey));
-  if (!query) return new ThreadOutline(postId);
-  let outline = outlines.get(query);
-  if (!outline) outlines.set(query, (outline = new ThreadOutline(postId)));
-  return outline;
+  let registry = registries.get(client);
+  if (!registry) registries.set(client, (registry = new OutlineRegistry(client.getQueryCache())));
+  return registry.get(queryKey, postId);
+}
+
+/** The outline of a thread query, subscribed: the component renders again whenever a page changes it. */
+export function useThreadOutline(client: QueryClient, queryKey: QueryKey, postId: string): OutlineSnapshot {
+  const outline = outlineOf(client, queryKey, postId);
+  return useSyncExternalStore(outline.subscribe, outline.getSnapshot);
 }
 
 /**

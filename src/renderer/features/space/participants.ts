@@ -60,7 +60,7 @@ export interface ParticipantDiff {
   moved: ReadonlyMap<string, Role>;
 }
 
-export const NO_CHANGES: ParticipantDiff = { joined: new Set(), left: [], moved: new Map() };
+const NO_CHANGES: ParticipantDiff = { joined: new Set(), left: [], moved: new Map() };
 
 function index(groups: Groups): Map<string, Person> {
   const out = new Map<string, Person>();

@@ -9,13 +9,13 @@ import { STALE_TIME_MS } from '../../../shared/api/cache-policy';
 import type { ApiResult } from '../../../shared/ipc/api';
 import { callApi } from '../../lib/bridge';
 
-export const spaceKeys = {
+const spaceKeys = {
   all: ['space'] as const,
   detail: (id: string) => ['space', 'detail', id] as const,
 };
 
 /** Freshness of a space that is not running. */
-export const SETTLED_SPACE_STALE_MS = 5 * 60_000;
+const SETTLED_SPACE_STALE_MS = 5 * 60_000;
 
 function isRunning(result: ApiResult<'spaceDetail'> | undefined): boolean {
   const data = result?.data as

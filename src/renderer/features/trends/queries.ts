@@ -3,7 +3,7 @@ import { create } from 'zustand';
 import { apiQuery } from '../../lib/api-query';
 import { DEFAULT_COUNT } from './woeids';
 
-export const trendsKeys = {
+const trendsKeys = {
   all: ['trends'] as const,
   place: (woeid: number, count: number) => ['trends', woeid, count] as const,
 };

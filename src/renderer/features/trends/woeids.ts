@@ -80,7 +80,7 @@ export function knownPlace(woeid: number): Place | undefined {
 }
 
 /** Largest WOEID accepted (they are 32-bit). */
-export const MAX_WOEID = 2_147_483_647;
+const MAX_WOEID = 2_147_483_647;
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
 

@@ -7,9 +7,9 @@ import { operation, type OperationId } from '../../../shared/api/catalog';
 import { creditsFor, creditsToUsd, type PriceTable } from '../../../shared/api/pricing';
 
 /** Loading more pages than this at once asks first. */
-export const CONFIRM_ABOVE_PAGES = 10;
+const CONFIRM_ABOVE_PAGES = 10;
 /** The usual page size; the API does not document one. */
-export const TYPICAL_PAGE_SIZE = 20;
+const TYPICAL_PAGE_SIZE = 20;
 
 export interface CostEstimate {
   calls: number;

@@ -6,7 +6,7 @@ import { SkeinError } from '../../../shared/errors';
 import { apiQuery, pagedApiQuery } from '../../lib/api-query';
 import { callApi } from '../../lib/bridge';
 
-export const userKeys = {
+const userKeys = {
   all: ['user'] as const,
   /** one batch of `usersByIds` (at most 100 ids) */
   byIds: (ids: readonly string[]) => ['user', 'byIds', ids.join(',')] as const,

@@ -9,7 +9,7 @@
  */
 export const MAX_DEPTH = 64;
 /** post → quoted → quoted → quoted: deeper is never shown and is cut */
-export const MAX_NESTED_POSTS = 3;
+const MAX_NESTED_POSTS = 3;
 export const CUT_MARKER = `[cut by Skein: nested deeper than ${MAX_DEPTH} levels]`;
 const POST_LINKS: ReadonlySet<string> = new Set(['retweeted_tweet', 'quoted_tweet']);
 

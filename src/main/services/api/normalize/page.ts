@@ -87,7 +87,7 @@ function collectionCandidates(id: OperationId): string[][] {
 }
 
 /** the raw list in an answer, and where it was found; null when none is there */
-export function locateItems(id: OperationId, body: unknown): { items: unknown[]; path: string } | null {
+function locateItems(id: OperationId, body: unknown): { items: unknown[]; path: string } | null {
   if (!isObject(body)) return null;
   for (const path of collectionCandidates(id)) {
     let at: unknown = body;
@@ -104,7 +104,7 @@ export function countRawItems(id: OperationId, body: unknown): number {
   return locateItems(id, body)?.items.length ?? 0;
 }
 
-export function formatPath(path: ReadonlyArray<PropertyKey>, prefix = ''): string {
+function formatPath(path: ReadonlyArray<PropertyKey>, prefix = ''): string {
   let out = prefix;
   for (const p of path) out += typeof p === 'number' ? `[${p}]` : out === '' ? String(p) : `.${String(p)}`;
   return out || '(root)';

@@ -8,6 +8,7 @@
  * spec's user record is filled with neutral values for what they do not say
  * (the view shows only name, handle and avatar; the export keeps the raw answer).
  */
+import { spaceUserOf } from '../../../../shared/api/space-user';
 import { bool, epochMs, idString, isObject, str, toInt, type Obj } from './values';
 import { scalarText } from '../../../../shared/scalar-text';
 
@@ -56,52 +57,6 @@ function person(v: unknown): Person | null {
   };
 }
 
-/** the spec's space user for someone the documented shape names */
-function spaceUser(p: Person): Obj {
-  return {
-    __typename: 'User',
-    affiliates_highlighted_label: {},
-    avatar: { image_url: p.avatar },
-    core: { created_at_ms: 0, name: p.name, screen_name: p.handle },
-    dm_permissions: { can_dm: false },
-    exclusive_tweet_following: false,
-    follow_request_sent: false,
-    has_graduated_access: false,
-    legacy: { profile_interstitial_type: '', want_retweets: false },
-    media_permissions: { can_media_tag: false },
-    notifications_settings: { notifications_enabled: false },
-    parody_commentary_fan_label: '',
-    pinned_items: { tweet_ids_str: [] },
-    privacy: { protected: false, suspended: false },
-    private_super_following: false,
-    profile_bio: { description: '' },
-    profile_image_shape: 'Circle',
-    relationship_counts: { followers: 0, following: 0 },
-    relationship_perspectives: {
-      blocked_by: false,
-      blocking: false,
-      followed_by: false,
-      following: false,
-      live_following: false,
-      muted_by: false,
-      muting: false,
-    },
-    reply_device_following_v2: false,
-    rest_id: p.id,
-    smart_blocked_by: false,
-    smart_blocking: false,
-    super_follow_eligible: false,
-    super_followed_by: false,
-    super_following: false,
-    verification: {
-      is_blue_verified: false,
-      is_verified_organization: false,
-      is_verified_organization_affiliate: false,
-      verified: false,
-    },
-  };
-}
-
 function participant(v: unknown): Obj | null {
   const p = person(v);
   if (!p) return null;
@@ -113,7 +68,7 @@ function participant(v: unknown): Obj | null {
     is_muted_by_guest: false,
     social_screen_name: p.handle,
     user_id: p.id,
-    user_results: { rest_id: p.id, result: spaceUser(p) },
+    user_results: { rest_id: p.id, result: spaceUserOf(p) },
   };
 }
 
@@ -138,7 +93,7 @@ export function normalizeSpace(v: unknown): unknown {
   const metadata: Obj = {
     ...v,
     conversation_controls: 0,
-    creator_results: { rest_id: creatorPerson.id, result: spaceUser(creatorPerson) },
+    creator_results: { rest_id: creatorPerson.id, result: spaceUserOf(creatorPerson) },
     creator_user_id: creatorPerson.id,
     disallow_join: false,
     is_muted: false,

@@ -5,12 +5,12 @@
 import { isObject, str, type Obj } from './values';
 
 /** what a trend's `url` is when it cannot be built ('' means "no link") */
-export const NO_URL = '';
+const NO_URL = '';
 /**
  * Neither live form (wrapped or unwrapped) carries a URL: the search link is built from
  * `target.query` on the site the live service reads (its posts' `twitterUrl`s point there).
  */
-export const TREND_SEARCH_BASE = 'https://x.com/search?q=';
+const TREND_SEARCH_BASE = 'https://x.com/search?q=';
 
 function searchUrl(url: unknown, query: string): string {
   if (typeof url === 'string' && url !== '') return url;

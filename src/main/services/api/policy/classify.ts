@@ -45,7 +45,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 /** the service's own words from an error body (`message`, `msg`, `error` or a string `detail`) */
-export function serverMessage(body: unknown): string | undefined {
+function serverMessage(body: unknown): string | undefined {
   if (!isObject(body)) return undefined;
   for (const k of ['message', 'msg', 'detail', 'error']) {
     const v = body[k];

@@ -3,13 +3,12 @@
  * least 1/rate seconds apart (no bursts: the live service's free balance
  * allows about one request per 5 s). Slots are handed out in call order.
  *
- * Defaults (see ARCHITECTURE.md, "Pace"): live mode uses the user's setting,
+ * Defaults (README.md, "Using Skein"; ARCHITECTURE.md, "The API client"): live mode uses the user's setting,
  * 0.2 req/s out of the box (the free tier: the only rate that is safe for
  * every balance); demo mode talks to the local sandbox and is not paced.
  */
 import type { Clock } from '../../clock';
 
-export const DEFAULT_LIVE_RPS = 0.2;
 /**
  * The longest pause a Retry-After can impose (15 min): a longer one is shown to the user in the
  * service's words (the error's retryAt), and calls after this bound go out and ask again.

@@ -15,7 +15,7 @@ import { ReadReport } from './ReadReport';
 import { ResolveHandles } from './ResolveHandles';
 
 /** A hydration is an export of a batch lookup whose ids come from the kept list. */
-export function hydrationView(kind: LookupKind, importId: string, label: string): ViewDescriptor {
+function hydrationView(kind: LookupKind, importId: string, label: string): ViewDescriptor {
   const view = kind === 'posts' ? 'postsByIds' : 'usersByIds';
   return { kind: view, operation: VIEW_OPERATIONS[view], params: {}, idsFrom: importId, title: label };
 }

@@ -17,7 +17,7 @@ import { summarizePages } from '../../../lib/pages';
 import type { Route } from '../../../lib/routes';
 import { listPhrase, listTitle } from '../../../lib/titles';
 import { useSeenName } from '../../../state/names';
-import { ExportButton, pagedExportView } from '../../export';
+import { ExportButton, pagedExportView, type PagedQueryState } from '../../export';
 import { usePrices } from '../../settings/queries';
 import { LoadPages } from '../../usage/components/LoadPages';
 import { summarizeEntryPages } from '../entry-pages';
@@ -60,26 +60,50 @@ export function ListView({ route }: { route: Extract<Route, { name: 'list' }> })
   );
 }
 
+/** What each tab loads and exports. */
+const TABS = {
+  posts: { operation: 'listTimeline', kind: 'listPosts', param: 'listId', title: 'Posts of' },
+  followers: { operation: 'listFollowers', kind: 'listFollowers', param: 'list_id', title: 'Followers of' },
+} as const;
+
+/** Load more pages (with their cost) and export, above either tab's feed once its first page is in. */
+function ListToolbar(props: {
+  tab: ListTab;
+  id: string;
+  /** the list in words (`list “name”`, else `list 1815…3248`) */
+  phrase: string;
+  items: number;
+  query: PagedQueryState & {
+    status: string;
+    fetchNextPage: () => Promise<{ hasNextPage: boolean; isError: boolean }>;
+  };
+}) {
+  const { query, id } = props;
+  const tab = TABS[props.tab];
+  if (query.status !== 'success') return null;
+  return (
+    <div className="list-toolbar">
+      <LoadPages
+        operation={tab.operation}
+        noun={props.tab}
+        hasNextPage={query.hasNextPage}
+        fetchNextPage={() => query.fetchNextPage()}
+      />
+      <ExportButton
+        view={pagedExportView(tab.kind, { [tab.param]: id }, query, props.items, {
+          title: `${tab.title} ${props.phrase}`,
+        })}
+      />
+    </div>
+  );
+}
+
 function Posts({ id, phrase }: { id: string; phrase: string }) {
   const query = useInfiniteQuery(listPostsQuery(id));
   const summary = useMemo(() => summarizePages<CardPost>(query.data?.pages), [query.data]);
   return (
     <>
-      {query.status === 'success' ? (
-        <div className="list-toolbar">
-          <LoadPages
-            operation="listTimeline"
-            noun="posts"
-            hasNextPage={query.hasNextPage}
-            fetchNextPage={() => query.fetchNextPage()}
-          />
-          <ExportButton
-            view={pagedExportView('listPosts', { listId: id }, query, summary.items.length, {
-              title: `Posts of ${phrase}`,
-            })}
-          />
-        </div>
-      ) : null}
+      <ListToolbar tab="posts" id={id} phrase={phrase} query={query} items={summary.items.length} />
       <PostFeed
         query={query}
         summary={summary}
@@ -95,21 +119,7 @@ function Followers({ id, phrase }: { id: string; phrase: string }) {
   const summary = useMemo(() => summarizeEntryPages(query.data?.pages), [query.data]);
   return (
     <>
-      {query.status === 'success' ? (
-        <div className="list-toolbar">
-          <LoadPages
-            operation="listFollowers"
-            noun="followers"
-            hasNextPage={query.hasNextPage}
-            fetchNextPage={() => query.fetchNextPage()}
-          />
-          <ExportButton
-            view={pagedExportView('listFollowers', { list_id: id }, query, summary.items.length, {
-              title: `Followers of ${phrase}`,
-            })}
-          />
-        </div>
-      ) : null}
+      <ListToolbar tab="followers" id={id} phrase={phrase} query={query} items={summary.items.length} />
       <EntryFeed
         query={query}
         summary={summary}

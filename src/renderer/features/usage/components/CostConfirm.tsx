@@ -30,7 +30,7 @@ interface Props {
 }
 
 /** A modal dialog stating calls, credits and dollars, with Cancel focused first. */
-export function CostConfirm({ question, onAnswer }: Props) {
+function CostConfirm({ question, onAnswer }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const descId = useId();

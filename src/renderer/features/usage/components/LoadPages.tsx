@@ -10,7 +10,7 @@ import { usePrices } from '../../settings/queries';
 import { estimatePages, needsConfirmation } from '../cost-estimate';
 import { useCostConfirm } from './CostConfirm';
 
-export const PAGE_CHOICES = [5, 10, 25, 50] as const;
+const PAGE_CHOICES = [5, 10, 25, 50] as const;
 
 interface Props {
   operation: OperationId;

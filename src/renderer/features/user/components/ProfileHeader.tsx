@@ -4,7 +4,7 @@ import { ExternalLink } from '../../../components/ExternalLink';
 import { RichText } from '../../../components/RichText';
 import { readEntities } from '../../../lib/entities';
 import { compactCount, fullCount, readCount } from '../../../lib/format';
-import { parseApiDate } from '../../../lib/time';
+import { parseApiDate } from '../../../../shared/api/dates';
 import { Handle, Name } from '../../../components/Identity';
 
 function originOf(url: string): string | null {

@@ -1,18 +1,18 @@
 /**
- * Bridge handlers of the `api`, `credentials`, `settings`, `usage` and
- * `cache` namespaces: thin over the client services. The renderer names an
- * operation and params; it never sees a URL, a header or the key. A missing
- * handler is a compile error (`ClientHandlers` is cut from the contract).
+ * Bridge handlers of the `api` namespace (src/shared/ipc/api.ts): thin over the client services. The renderer
+ * names an operation and params; it never sees a URL, a header or the key. A missing handler is a compile
+ * error (`ApiHandlers` is cut from the contract).
  */
 import { OPERATIONS, type OperationId } from '../../../shared/api/catalog';
 import { cardPost, type Post } from '../../../shared/api/schemas';
-import type { ApiCallOutput, Handlers } from '../../../shared/ipc';
+import type { ApiCallOutput, apiContract } from '../../../shared/ipc/api';
+import type { HandlersOf } from '../../../shared/ipc/define';
 import type { ClientServices } from '../../services/client-services';
 
-export type ClientHandlers = Pick<Handlers, 'api' | 'credentials' | 'settings' | 'usage' | 'cache'>;
+export type ApiHandlers = HandlersOf<typeof apiContract>;
 
-export function createClientHandlers(services: ClientServices): ClientHandlers {
-  const { client, usage } = services;
+export function createApiHandlers(services: ClientServices): ApiHandlers {
+  const { client } = services;
   return {
     api: {
       call: async ({ operation, params, callId, fresh, reread }, ctx) => {
@@ -29,25 +29,6 @@ export function createClientHandlers(services: ClientServices): ClientHandlers {
       },
       cancel: ({ callId }, ctx) => ({ cancelled: client.cancel(callId, ctx.senderId) }),
       tryNow: async () => ({ cleared: await services.clearPause() }),
-    },
-    credentials: {
-      status: () => services.credentials(),
-      set: ({ key }) => services.setKey(key),
-      clear: () => services.clearKey(),
-    },
-    settings: {
-      get: async () => {
-        await services.ready;
-        return services.settings();
-      },
-      update: (patch) => services.updateSettings(patch),
-    },
-    usage: {
-      get: () => usage.snapshot(),
-      reset: () => usage.reset(),
-    },
-    cache: {
-      clear: () => ({ cleared: client.clearStore() }),
     },
   };
 }

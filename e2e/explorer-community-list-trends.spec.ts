@@ -1,10 +1,10 @@
 /**
- * Explorer part 2 in demo mode: a community (its 501 tabs free and asked
+ * Communities, lists, trends and articles in demo mode: a community (its 501 tabs free and asked
  * once), a list's posts and followers, trends for three places, and an
  * article that is announced but not available.
  */
 import type { SkeinApp } from './fixtures';
-import { expect, test } from './fixtures';
+import { expect, hostOf, test } from './fixtures';
 import { attachScreenshot, demoExamples, expectAccessible, openRoute, postTimesInOrder } from './support/explorer';
 
 interface LedgerEntry {
@@ -22,7 +22,7 @@ interface Ledger {
 }
 
 async function ledger(app: SkeinApp): Promise<Ledger> {
-  const base = await app.sandboxUrl();
+  const base = await hostOf(app).sandboxUrl();
   if (!base) throw new Error('no demo sandbox');
   return (await (await fetch(`${base}/__sandbox/usage`)).json()) as Ledger;
 }
@@ -132,8 +132,9 @@ test('trends for three places, with decoded queries, opening searches in the sys
   expect(queries.some((q) => /%[0-9A-F]{2}/i.test(q))).toBe(false);
   const first = ranked('New York').getByRole('listitem').first();
   await first.getByRole('link', { name: /in the browser$/ }).click();
-  await expect.poll(() => skein.openedExternally().length).toBe(1);
-  expect(skein.openedExternally()[0]).toMatch(/^https:\/\//);
+  const host = hostOf(skein);
+  await expect.poll(() => host.openedExternally().length).toBe(1);
+  expect(host.openedExternally()[0]).toMatch(/^https:\/\//);
 
   // back to London: answered from cache, no new call
   const before = (await ledger(skein)).totals.byOperation.trends?.calls;

@@ -5,7 +5,7 @@
  */
 import { OPERATIONS, type OperationId } from '../src/shared/api/catalog';
 import type { SkeinApp } from './fixtures';
-import { expect, test } from './fixtures';
+import { expect, hostOf, test } from './fixtures';
 import { attachScreenshot, demoExamples, expectAccessible, openRoute } from './support/explorer';
 
 interface Ledger {
@@ -18,7 +18,7 @@ interface Ledger {
 }
 
 async function sandbox(app: SkeinApp): Promise<string> {
-  const base = await app.sandboxUrl();
+  const base = await hostOf(app).sandboxUrl();
   if (!base) throw new Error('no demo sandbox');
   return base;
 }

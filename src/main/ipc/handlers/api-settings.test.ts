@@ -17,7 +17,8 @@ import { FakeClock } from '../../services/testing/fake-clock';
 import { fakeSecretStorage } from '../../services/testing/fake-secret-storage';
 import { createContractDispatcher } from '../dispatch';
 import { CARD_AUTHOR_FIELDS, type Post, type User } from '../../../shared/api/schemas';
-import { createClientHandlers, forBridge } from './client';
+import { createApiHandlers, forBridge } from './api';
+import { createSettingsHandlers } from './settings';
 
 const { api, credentials, settings, usage, cache } = contract;
 const shape = { api, credentials, settings, usage, cache };
@@ -71,7 +72,10 @@ async function setup(
     // the user at the screen says yes to main's dialogs (raising the pace, keeping the key without a keyring)
     confirm: async () => true,
   });
-  const dispatcher = createContractDispatcher(shape, createClientHandlers(services));
+  const dispatcher = createContractDispatcher(shape, {
+    ...createApiHandlers(services),
+    ...createSettingsHandlers(services),
+  });
   const outputs: string[] = [];
   const control = async <T>(path: string) => (await (await fetch(`${sandbox.baseUrl}${path}`)).json()) as T;
   return {

@@ -5,11 +5,11 @@
  * The page's clock is Playwright's, so polls happen when the test says.
  */
 import type { SkeinApp } from './fixtures';
-import { expect, test } from './fixtures';
+import { expect, hostOf, test } from './fixtures';
 import { attachScreenshot, demoExamples, expectAccessible, openRoute } from './support/explorer';
 
 async function sandbox(app: SkeinApp): Promise<string> {
-  const base = await app.sandboxUrl();
+  const base = await hostOf(app).sandboxUrl();
   if (!base) throw new Error('no demo sandbox');
   return base;
 }

@@ -1,4 +1,4 @@
-/** What each view returns and in which order. */
+/** What each operation's answer holds, and in which order. */
 import { describe, expect, it } from 'vitest';
 import type { Post, User } from '../../shared/api';
 import { qs, useSandbox, walk, type Client } from './test-utils';

@@ -7,7 +7,8 @@
 import type { OperationId, Operations, ParamsOf, QueryType } from '../../shared/api';
 import { group } from './world/graph';
 import type { World } from './world';
-import { Lru } from './world/lru';
+import { LRUCache } from 'lru-cache';
+import { cached } from './world/lru';
 
 export type AvailableOperationId = {
   [K in OperationId]: Operations[K]['available'] extends true ? K : never;
@@ -61,10 +62,10 @@ export function idList(raw: string): string[] {
   ];
 }
 
-export class Views {
-  private readonly threads = new Lru<string, Int32Array>(32);
-  private readonly searches = new Lru<string, Int32Array>(64);
-  private readonly timelines = new Lru<string, Int32Array>(128);
+export class Answers {
+  private readonly threads = new LRUCache<string, Int32Array>({ max: 32 });
+  private readonly searches = new LRUCache<string, Int32Array>({ max: 64 });
+  private readonly timelines = new LRUCache<string, Int32Array>({ max: 128 });
 
   constructor(private readonly world: World) {}
 
@@ -137,7 +138,7 @@ export class Views {
     listTimeline: ({ listId }, { world }) => {
       const list = world.list(listId);
       if (!list) return notFound('list', listId);
-      const posts = this.timelines.get(`list:${listId}`, () => {
+      const posts = cached(this.timelines, `list:${listId}`, () => {
         const all = list.members.flatMap((m) => Array.from(group(world.graph.byAuthor, m)));
         return Int32Array.from(all).sort();
       });
@@ -168,7 +169,7 @@ export class Views {
 
   /** the conversation below post `root`, depth-first, siblings by `queryType`; the post itself first */
   thread(root: number, queryType: QueryType): Int32Array {
-    return this.threads.get(`${root}:${queryType}`, () => {
+    return cached(this.threads, `${root}:${queryType}`, () => {
       const g = this.world.graph;
       const score = (i: number): number =>
         queryType === 'Latest'
@@ -194,7 +195,7 @@ export class Views {
   /** users ranked by relevance: every word must match the handle, the name or the bio */
   search(query: string): Int32Array {
     const words = query.toLowerCase().replace(/@/g, ' ').split(/\s+/).filter(Boolean);
-    return this.searches.get(words.join(' '), () => {
+    return cached(this.searches, words.join(' '), () => {
       const scored: [number, number][] = [];
       for (const user of this.world.users) {
         const { handle, name, bio } = user.search;
@@ -232,7 +233,7 @@ export class Views {
 
   /** a user's posts, newest first; with parents, each replied-to post (once) just before its newest reply */
   timeline(u: number, includeReplies: boolean, includeParents: boolean): Int32Array {
-    return this.timelines.get(`user:${u}:${includeReplies}:${includeParents}`, () => {
+    return cached(this.timelines, `user:${u}:${includeReplies}:${includeParents}`, () => {
       const g = this.world.graph;
       const mine = group(g.byAuthor, u);
       const out: number[] = [];

@@ -1,0 +1,70 @@
+/**
+ * Where export jobs live between runs: one folder per job under `stateDir`, holding `job.json` (the job record)
+ * and the collection journal. Writes of one job's record are queued so they never race.
+ */
+import { readdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ExportJob } from '../../../shared/ipc/export';
+import { writeFileAtomic } from './atomic-file';
+
+const JOB_FILE = 'job.json';
+const JOURNAL_FILE = 'journal.log';
+
+export class JobStore {
+  private readonly persisting = new Map<string, Promise<void>>();
+
+  constructor(private readonly stateDir: string) {}
+
+  dir(id: string): string {
+    return join(this.stateDir, id);
+  }
+
+  journalPath(id: string): string {
+    return join(this.dir(id), JOURNAL_FILE);
+  }
+
+  /** The jobs an earlier run left; those that were running are `interrupted`. Unreadable folders are left alone. */
+  async load(): Promise<ExportJob[]> {
+    let names: string[];
+    try {
+      names = await readdir(this.stateDir);
+    } catch {
+      return [];
+    }
+    const jobs: ExportJob[] = [];
+    for (const name of names) {
+      try {
+        const job = ExportJob.parse(JSON.parse(await readFile(join(this.stateDir, name, JOB_FILE), 'utf8')));
+        if (job.status === 'collecting' || job.status === 'writing') {
+          job.status = 'interrupted';
+          job.stopReason = 'interrupted';
+          job.resumable = true;
+          job.progress.waitingUntil = null;
+        }
+        jobs.push(job);
+      } catch {
+        // not a job folder, or an unreadable one: leave it alone
+      }
+    }
+    return jobs;
+  }
+
+  /** Saves the job record (as it is now), after the job's earlier saves. */
+  save(job: ExportJob): Promise<void> {
+    const text = JSON.stringify(job);
+    const previous = this.persisting.get(job.id) ?? Promise.resolve();
+    const next = previous
+      .catch(() => undefined)
+      .then(() => writeFileAtomic(join(this.dir(job.id), JOB_FILE), async (sink) => sink.write(text)))
+      .then(() => undefined);
+    this.persisting.set(job.id, next);
+    return next;
+  }
+
+  /** Deletes the job's folder, once its pending saves are done. */
+  async remove(id: string): Promise<void> {
+    await this.persisting.get(id)?.catch(() => undefined);
+    this.persisting.delete(id);
+    await rm(this.dir(id), { recursive: true, force: true });
+  }
+}
