@@ -1,0 +1,203 @@
+/**
+ * `npm run bench:hydrate`: hydrating an id file end to end (issue 25's budgets), against the unpaced sandbox
+ * answering any id (`anyIds`, 10% not found). The parent runs the sandbox, so its ledger outlives the
+ * hydrating child; each child is its own process, so its peak RSS is its own.
+ *
+ * 1. Throughput and memory: for each count (default 100,000 and 1,000,000 post ids) a child reads the id
+ *    file into an id list (the real ImportStore), hydrates it with the real ExportService and API client
+ *    (batches of 100, journaled, JSONL out) and reports ids/s end to end and its peak RSS.
+ *    Budget: >= 3,000 ids/s, <= 300 MB, flat as the count grows.
+ * 2. Crash: a child hydrating 30,000 ids is killed with SIGKILL at a random moment; a second child resumes the
+ *    interrupted job. The sandbox's ledger says how many batches were bought, the file how many ids came back.
+ *    Budget: no batch bought twice but the one in flight at the kill, no id lost.
+ * A measurement, not a test: it prints the figures and writes bench/results/hydrate.json.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { createReadStream } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ViewDescriptor } from '../src/shared/ipc/export';
+import { createIdsFeature } from '../src/main/ipc/handlers/ids';
+import { startSandbox } from '../src/main/sandbox';
+import { sandboxExporter } from '../src/main/services/export/testing/sandbox-export';
+import { writeResults } from './lib/results';
+
+const COUNTS = (process.env.BENCH_COUNTS ?? '100000,1000000').split(',').map(Number);
+const CRASH_COUNT = Number(process.env.BENCH_CRASH_COUNT ?? 30_000);
+const AIM = { idsPerSecond: 3000, peakRssMb: 300 };
+
+/** Post ids as a shared dataset has them: 19 digits, above 2^53. */
+function idAt(i: number): string {
+  return String(1_600_000_000_000_000_000n + BigInt(i) * 7919n);
+}
+
+async function writeIdFile(path: string, count: number): Promise<void> {
+  const lines: string[] = [];
+  for (let i = 0; i < count; i++) lines.push(idAt(i));
+  await writeFile(path, `${lines.join('\n')}\n`);
+}
+
+interface ChildArgs {
+  mode: 'run' | 'resume';
+  baseUrl: string;
+  dir: string;
+  idFile: string;
+}
+
+interface ChildResult {
+  importMs: number;
+  hydrateMs: number;
+  ids: number;
+  items: number;
+  calls: number;
+  peakRssMb: number;
+}
+
+/** In the child: read the file into a list and hydrate it (or resume the interrupted hydration). */
+async function child({ mode, baseUrl, dir, idFile }: ChildArgs): Promise<ChildResult> {
+  const ids = createIdsFeature({ userDataDir: dir, now: Date.now });
+  const { service } = await sandboxExporter(baseUrl, null, { stateDir: join(dir, 'exports'), ids });
+  const t0 = performance.now();
+  let importMs = 0;
+  let jobId: string;
+  let count = 0;
+  if (mode === 'run') {
+    const list = ids.store.create('posts', 'ids.txt', { format: 'txt' });
+    for await (const chunk of createReadStream(idFile, { encoding: 'utf8', highWaterMark: 256 * 1024 })) {
+      ids.store.append(list.importId, chunk as string);
+    }
+    const sealed = await ids.store.seal(list.importId);
+    count = sealed.ids;
+    importMs = performance.now() - t0;
+    const view: ViewDescriptor = {
+      kind: 'postsByIds',
+      operation: 'postsByIds',
+      params: {},
+      idsFrom: list.importId,
+      title: 'ids.txt',
+    };
+    const job = await service.start({ view, format: 'jsonl', scope: 'all', targetPath: join(dir, 'out.jsonl') });
+    jobId = job.id;
+    process.send?.({ started: true });
+  } else {
+    const [interrupted] = await service.list();
+    if (!interrupted) throw new Error('no interrupted job to resume');
+    jobId = interrupted.id;
+    await service.resume(jobId);
+  }
+  const done = await service.settled(jobId);
+  if (done.status !== 'complete') throw new Error(`hydration ended ${done.status}: ${done.error?.message ?? ''}`);
+  return {
+    importMs: Math.round(importMs),
+    hydrateMs: Math.round(performance.now() - t0 - importMs),
+    ids: count,
+    items: done.progress.items,
+    calls: done.progress.calls,
+    peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+  };
+}
+
+function forkChild(args: ChildArgs): ChildProcess {
+  return fork(fileURLToPath(import.meta.url), ['--child', JSON.stringify(args)], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+}
+
+function result(proc: ChildProcess): Promise<ChildResult> {
+  return new Promise((resolve, reject) => {
+    proc.on('message', (m) => {
+      if ((m as { started?: boolean }).started) return;
+      resolve(m as ChildResult);
+    });
+    proc.once('error', reject);
+    proc.once('exit', (code) => code !== 0 && reject(new Error(`bench child exited ${code}`)));
+  });
+}
+
+async function ledgerCalls(baseUrl: string): Promise<number> {
+  const usage = (await (await fetch(`${baseUrl}/__sandbox/usage`)).json()) as { totals: { calls: number } };
+  return usage.totals.calls;
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  if (args[0] === '--child') {
+    process.send?.(await child(JSON.parse(args[1] ?? '{}') as ChildArgs));
+    return;
+  }
+  const loadBefore = loadavg()[0] ?? 0;
+  const sandbox = await startSandbox({ size: 'small', anyIds: { notFoundPercent: 10 } });
+  const reset = () => fetch(`${sandbox.baseUrl}/__sandbox/usage/reset`, { method: 'POST' });
+  const runs: Array<ChildResult & { count: number; idsPerSecond: number; ledgerCalls: number }> = [];
+  try {
+    for (const count of COUNTS) {
+      const dir = await mkdtemp(join(tmpdir(), 'skein-bench-hydrate-'));
+      try {
+        const idFile = join(dir, 'ids.txt');
+        await writeIdFile(idFile, count);
+        await reset();
+        const r = await result(forkChild({ mode: 'run', baseUrl: sandbox.baseUrl, dir, idFile }));
+        const idsPerSecond = Math.round(count / ((r.importMs + r.hydrateMs) / 1000));
+        runs.push({ ...r, count, idsPerSecond, ledgerCalls: await ledgerCalls(sandbox.baseUrl) });
+        console.log(
+          `hydrate ${count.toLocaleString('en-US')} ids: ${idsPerSecond} ids/s end to end (read ${r.importMs} ms, hydrate ${r.hydrateMs} ms), ${r.items} found, ${r.calls} calls (ledger ${runs.at(-1)!.ledgerCalls}), peak RSS ${r.peakRssMb} MB`,
+        );
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    }
+
+    // crash: SIGKILL at a random moment, then resume in a new process
+    const dir = await mkdtemp(join(tmpdir(), 'skein-bench-hydrate-kill-'));
+    let crash: Record<string, unknown>;
+    try {
+      const idFile = join(dir, 'ids.txt');
+      await writeIdFile(idFile, CRASH_COUNT);
+      await reset();
+      const first = forkChild({ mode: 'run', baseUrl: sandbox.baseUrl, dir, idFile });
+      await new Promise<void>((resolve) => first.on('message', (m) => (m as { started?: boolean }).started && resolve()));
+      const after = 200 + Math.floor(Math.random() * 1500);
+      await new Promise((r) => setTimeout(r, after));
+      first.kill('SIGKILL');
+      await new Promise((r) => first.once('exit', r));
+      const boughtBeforeKill = await ledgerCalls(sandbox.baseUrl);
+      const resumed = await result(forkChild({ mode: 'resume', baseUrl: sandbox.baseUrl, dir, idFile }));
+      const calls = await ledgerCalls(sandbox.baseUrl);
+      const batches = Math.ceil(CRASH_COUNT / 100);
+      const written = (await readFile(join(dir, 'out.jsonl'), 'utf8')).trim().split('\n').length;
+      crash = {
+        ids: CRASH_COUNT,
+        killedAfterMs: after,
+        boughtBeforeKill,
+        ledgerCalls: calls,
+        batches,
+        boughtTwice: calls - batches,
+        found: resumed.items,
+        written,
+        lost: resumed.items - written,
+      };
+      console.log(
+        `kill -9 after ${after} ms (${boughtBeforeKill} of ${batches} batches bought), resumed: ledger ${calls} calls for ${batches} batches (bought twice: ${calls - batches}), ${written} ids written of ${resumed.items} found`,
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+
+    const file = writeResults('hydrate', {
+      aim: AIM,
+      cpus: cpus().length,
+      loadBefore,
+      loadAfter: loadavg()[0] ?? 0,
+      runs,
+      crash,
+    });
+    console.log(`aim: >= ${AIM.idsPerSecond} ids/s, <= ${AIM.peakRssMb} MB peak RSS; written ${file}`);
+  } finally {
+    await sandbox.close();
+  }
+}
+
+await main();
