@@ -9,7 +9,10 @@ import { join } from 'node:path';
 import type { DemoExamples, EventName, EventPayload, Handlers, Mode } from '../shared/ipc';
 import { createAppHandlers, type AppIdentity } from './ipc/handlers/app';
 import { createClientHandlers } from './ipc/handlers/client';
+import { createArchiveHandlers } from './ipc/handlers/archive';
 import { createExportFeature } from './ipc/handlers/export';
+import { createProjects, type Projects } from './services/archive/projects';
+import { startArchiveThread, type ArchiveThreadOptions } from './services/archive/thread';
 import { createClientServices, type ClientServices } from './services/client-services';
 import { systemClock } from './services/clock';
 import { clientPageSource } from './services/export/client-source';
@@ -71,12 +74,21 @@ export interface CoreDeps {
   fetch?: typeof fetch;
   now?: () => number;
   log?: Logger;
+  /** the archive's worker thread (built: out/main/archive-worker.js); absent: the archive runs on main's thread */
+  archiveWorker?: ArchiveThreadOptions;
+  /** main's open dialog for a project file (absent in the browser shell: projects are picked from main's list) */
+  chooseOpenPath?: (request: {
+    title: string;
+    filters: Array<{ name: string; extensions: string[] }>;
+  }) => Promise<string | null>;
 }
 
 export interface Core {
   handlers: Handlers;
   /** settings, key store, usage meter and the API client (`client.fetchPage`, `client.loadedPages`) */
   client: ClientServices;
+  /** the research projects (issue 24): where every answer is recorded */
+  projects: Projects;
   /** a window closed or reloaded: cancel what it started */
   onSenderGone(senderId: number): void;
   /** the demo sandbox, started on first use; null when Skein points at another server */
@@ -128,7 +140,29 @@ export function createCore(deps: CoreDeps): Core {
   const senderGone: Array<(senderId: number) => void> = [];
   const disposers: Array<() => Promise<void> | void> = [];
 
+  let currentMode: () => Mode = () => 'demo';
+  const archiveThread = startArchiveThread({
+    ...deps.archiveWorker,
+    onError: (error) => deps.log?.error('the archive failed', error),
+  });
+  const projectFilters = [{ name: 'Skein project', extensions: ['skein'] }];
+  const chooseOpen = deps.chooseOpenPath;
+  const projects = createProjects({
+    userDataDir: deps.userDataDir,
+    thread: archiveThread,
+    mode: () => currentMode(),
+    chooseNewPath: (suggested) =>
+      deps.chooseSavePath({ title: 'New project', defaultPath: suggested, filters: projectFilters }),
+    ...(chooseOpen ? { chooseExistingPath: () => chooseOpen({ title: 'Open project', filters: projectFilters }) } : {}),
+    log: (message, error) => deps.log?.error(message, error),
+  });
+  disposers.push(async () => {
+    await projects.dispose().catch(() => undefined);
+    await (await archiveThread).close();
+  });
+
   const client = createClientServices({
+    archive: projects.link,
     userDataDir: deps.userDataDir,
     secretStorage: deps.secretStorage,
     demoBaseUrl: async () => (await demo.get()).baseUrl,
@@ -140,6 +174,7 @@ export function createCore(deps: CoreDeps): Core {
   });
   senderGone.push((senderId) => client.onSenderGone(senderId));
   const mode = (): Mode => client.mode();
+  currentMode = mode;
 
   const exporter = createExportFeature({
     stateDir: join(deps.userDataDir, 'exports'),
@@ -170,11 +205,13 @@ export function createCore(deps: CoreDeps): Core {
     }),
     ...createClientHandlers(client),
     ...exporter.handlers,
+    ...createArchiveHandlers({ projects, thread: archiveThread, mode }),
   };
 
   return {
     handlers,
     client,
+    projects,
     onSenderGone: (senderId) => {
       for (const listener of senderGone) listener(senderId);
     },

@@ -4,6 +4,7 @@
  */
 import { apiContract } from './api';
 import { appContract, type EventName, type EventPayload } from './app';
+import { archiveContract } from './archive';
 import type { BridgeOf, ClientOf, HandlersOf } from './define';
 import { exportContract } from './export';
 import { settingsContract } from './settings';
@@ -13,6 +14,7 @@ export const contract = {
   ...apiContract,
   ...settingsContract,
   ...exportContract,
+  ...archiveContract,
 };
 
 export type Contract = typeof contract;
@@ -28,3 +30,4 @@ export * from './app';
 export * from './api';
 export * from './settings';
 export * from './export';
+export * from './archive';
