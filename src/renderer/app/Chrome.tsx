@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { creditsLabel } from '../lib/format';
 import { formatRoute, routes, type Route, type RouteName } from '../lib/routes';
 import { goBack, goForward, useHistoryAvailability } from './navigation';
+import { ProjectStatus } from '../features/archive/components/ProjectStatus';
 import { appInfoQuery, usageQuery } from './usage-queries';
 
 const SECTIONS: ReadonlyArray<{ label: string; route: Route; matches: readonly RouteName[] }> = [
@@ -9,6 +10,7 @@ const SECTIONS: ReadonlyArray<{ label: string; route: Route; matches: readonly R
   { label: 'Search people', route: routes.search(), matches: ['search'] },
   { label: 'Look up ids', route: routes.lookup(), matches: ['lookup'] },
   { label: 'Trends', route: routes.trends(), matches: ['trends'] },
+  { label: 'Archive', route: routes.archive(), matches: ['archive'] },
   { label: 'Settings', route: routes.settings(), matches: ['settings'] },
 ];
 
@@ -80,6 +82,7 @@ export function StatusBar() {
       <span data-testid="session-credits">
         Estimated: <strong>{session ? creditsLabel(session.credits, session.usd) : '…'}</strong>
       </span>
+      <ProjectStatus mode={mode} />
       <a href={formatRoute(routes.usage())} className="statusbar__link">
         Usage details
       </a>
