@@ -12,6 +12,7 @@ import { createClientHandlers } from './ipc/handlers/client';
 import { createArchiveHandlers } from './ipc/handlers/archive';
 import { createExportFeature } from './ipc/handlers/export';
 import { createProjects, type Projects } from './services/archive/projects';
+import { keepAsCollection } from './services/archive/reexport';
 import { startArchiveThread, type ArchiveThreadOptions } from './services/archive/thread';
 import { createClientServices, type ClientServices } from './services/client-services';
 import { systemClock } from './services/clock';
@@ -176,16 +177,21 @@ export function createCore(deps: CoreDeps): Core {
   const mode = (): Mode => client.mode();
   currentMode = mode;
 
+  const exportContext = async () => ({
+    appName: deps.app.name,
+    appVersion: deps.app.version,
+    mode: mode(),
+    baseUrl: mode() === 'demo' ? (await demo.get()).baseUrl : client.settings().baseUrl,
+  });
   const exporter = createExportFeature({
     stateDir: join(deps.userDataDir, 'exports'),
     source: clientPageSource(client.client),
     clock: { now, setTimer: systemClock.setTimer, sleep: systemClock.sleep },
-    context: async () => ({
-      appName: deps.app.name,
-      appVersion: deps.app.version,
-      mode: mode(),
-      baseUrl: mode() === 'demo' ? (await demo.get()).baseUrl : client.settings().baseUrl,
-    }),
+    context: exportContext,
+    // every export written becomes a collection of the project holding its items (issue 24)
+    onWritten: async (run) => {
+      await keepAsCollection(await archiveThread, projects.handleFor, run);
+    },
     prices: () => client.settings().prices,
     chooseSavePath: deps.chooseSavePath,
     ...(deps.confirm ? { confirm: deps.confirm } : {}),
@@ -205,7 +211,14 @@ export function createCore(deps: CoreDeps): Core {
     }),
     ...createClientHandlers(client),
     ...exporter.handlers,
-    ...createArchiveHandlers({ projects, thread: archiveThread, mode }),
+    ...createArchiveHandlers({
+      projects,
+      thread: archiveThread,
+      mode,
+      chooseSavePath: deps.chooseSavePath,
+      exportContext,
+      now,
+    }),
   };
 
   return {

@@ -125,6 +125,17 @@ export const ArchiveCollection = z.object({
 });
 export type ArchiveCollection = z.infer<typeof ArchiveCollection>;
 
+export const ArchiveExportFormat = z.enum(['json', 'jsonl', 'csv', 'parquet']);
+export type ArchiveExportFormat = z.infer<typeof ArchiveExportFormat>;
+export const ArchiveExportInput = ArchiveQuery.extend({
+  format: ArchiveExportFormat,
+  csvFlavour: z.enum(['spreadsheet', 'analysis']).optional(),
+  /** what is exported, for the manifest and the file name: a collection, a search, the whole project */
+  title: z.string().max(200).optional(),
+});
+export type ArchiveExportInput = z.input<typeof ArchiveExportInput>;
+export const ArchiveExportResult = z.object({ file: z.string(), items: z.number().int() }).nullable();
+
 export const archiveContract = {
   projects: {
     state: fn(z.undefined(), ProjectsState),
@@ -144,5 +155,7 @@ export const archiveContract = {
       ArchiveProvenance.nullable(),
     ),
     collections: fn(z.object({ project: z.enum(['current', 'demo']).default('current') }), z.array(ArchiveCollection)),
+    /** writes the query's items (a collection in order, a search, or everything) to a file main asks for; no API call */
+    export: fn(ArchiveExportInput, ArchiveExportResult),
   },
 };

@@ -11,7 +11,7 @@ import type { HandlersOf } from '../../../shared/ipc/define';
 import type { ExportFormat, ExportJob, exportContract } from '../../../shared/ipc/export';
 import type { Clock } from '../../services/clock';
 import type { Confirm } from '../../services/confirm';
-import { ExportService } from '../../services/export/export-service';
+import { ExportService, type ExportServiceDeps } from '../../services/export/export-service';
 import type { ExportContext } from '../../services/export/manifest';
 import type { PageSource } from '../../services/export/page-source';
 import { createExportReporter, type ExportPlatform } from '../../services/export/reporter';
@@ -41,6 +41,8 @@ export interface ExportFeatureDeps {
   /** taskbar progress and notifications (absent in tests and the e2e host) */
   platform?: ExportPlatform;
   onInternalError?(error: unknown): void;
+  /** a file was written: the research project keeps its items as a collection */
+  onWritten?: ExportServiceDeps['onWritten'];
 }
 
 export interface ExportFeature {
@@ -65,6 +67,7 @@ export function createExportFeature(deps: ExportFeatureDeps): ExportFeature {
     ...(deps.prices ? { prices: deps.prices } : {}),
     ...(deps.onInternalError ? { onInternalError: deps.onInternalError } : {}),
     ...(deps.confirm ? { confirm: deps.confirm } : {}),
+    ...(deps.onWritten ? { onWritten: deps.onWritten } : {}),
     onUpdate: (job) => {
       report?.(job);
       deps.emit?.(job);

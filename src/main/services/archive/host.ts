@@ -38,13 +38,13 @@ export interface HostMethods {
   provenance: (handle: Handle, kind: string, id: string) => ReturnType<ArchiveProject['provenance']>;
   held: (handle: Handle, key: Parameters<ArchiveProject['held']>[0]) => ReturnType<ArchiveProject['held']>;
   addCollection: (handle: Handle, c: CollectionInput) => number;
+  createCollection: (handle: Handle, c: { name: string; kind: string; manifest: unknown }) => number;
+  appendCollection: (handle: Handle, id: number, start: number, items: CollectionInput['items']) => number;
   collections: (handle: Handle) => ReturnType<ArchiveProject['collections']>;
-  rawItems: (
-    handle: Handle,
-    q: ArchiveQueryParsed,
-    offset: number,
-    limit: number,
-  ) => Array<{ id: string; raw: string }>;
+  /** a re-export's reader: opened once, read in chunks (never the whole set in one message), closed */
+  readOpen: (handle: Handle, q: ArchiveQueryParsed) => number;
+  readNext: (reader: number, max: number) => Array<{ id: string; raw: string }>;
+  readClose: (reader: number) => void;
   flush: () => void;
 }
 export type MethodName = keyof HostMethods;
@@ -64,6 +64,8 @@ export class ArchiveHost {
   private readonly projects = new Map<Handle, ArchiveProject>();
   private readonly queues = new Map<Handle, IngestRecord[]>();
   private timer: ReturnType<typeof setTimeout> | null = null;
+  private readonly readers = new Map<number, Iterator<{ id: string; raw: string }>>();
+  private nextReader = 1;
 
   constructor(
     private readonly send: (reply: HostReply) => void,
@@ -117,18 +119,30 @@ export class ArchiveHost {
     held: (handle, key) => this.project(handle).held(key),
     addCollection: (handle, c) => this.project(handle).addCollection(c),
     collections: (handle) => this.project(handle).collections(),
-    rawItems: (handle, q, offset, limit) => {
-      const p = this.project(handle);
+    createCollection: (handle, c) => this.project(handle).createCollection(c),
+    appendCollection: (handle, id, start, items) => this.project(handle).appendCollection(id, start, items),
+    readOpen: (handle, q) => {
+      const id = this.nextReader++;
+      this.readers.set(id, this.project(handle).rawItems(q));
+      return id;
+    },
+    readNext: (reader, max) => {
+      const it = this.readers.get(reader);
       const out: Array<{ id: string; raw: string }> = [];
-      let skipped = 0;
-      for (const chunk of p.rawItems(q, Math.min(limit, 1_000))) {
-        for (const row of chunk) {
-          if (skipped++ < offset) continue;
-          out.push(row);
-          if (out.length >= limit) return out;
+      if (!it) return out;
+      while (out.length < max) {
+        const next = it.next();
+        if (next.done) {
+          this.readers.delete(reader);
+          break;
         }
+        out.push(next.value);
       }
       return out;
+    },
+    readClose: (reader) => {
+      this.readers.get(reader)?.return?.();
+      this.readers.delete(reader);
     },
     flush: () => this.flushAll(),
   };

@@ -92,28 +92,41 @@ export class ArchiveProject {
     return heldAnswer(this.db, key);
   }
 
-  addCollection(c: CollectionInput): number {
+  /** A new, empty collection; its items come in `appendCollection` chunks (an export may hold millions). */
+  createCollection(c: { name: string; kind: string; manifest: unknown }): number {
+    const { lastInsertRowid } = this.db
+      .prepare('INSERT INTO collections (name, kind, created_at, manifest) VALUES (?, ?, ?, ?)')
+      .run(c.name, c.kind, this.now(), JSON.stringify(c.manifest ?? null));
+    return Number(lastInsertRowid);
+  }
+
+  /** Items of a collection, in order from `start`; an item the project does not hold is left out. Returns how many were kept. */
+  appendCollection(id: number, start: number, items: CollectionInput['items']): number {
     this.db.exec('BEGIN IMMEDIATE');
     try {
-      const { lastInsertRowid } = this.db
-        .prepare('INSERT INTO collections (name, kind, created_at, manifest) VALUES (?, ?, ?, ?)')
-        .run(c.name, c.kind, this.now(), JSON.stringify(c.manifest ?? null));
-      const id = Number(lastInsertRowid);
       const find = this.db.prepare('SELECT rowid FROM items WHERE kind = ? AND id = ?');
       const add = this.db.prepare(
-        'INSERT INTO collection_items (collection, position, item, depth) VALUES (?, ?, ?, ?)',
+        'INSERT OR REPLACE INTO collection_items (collection, position, item, depth) VALUES (?, ?, ?, ?)',
       );
-      let position = 0;
-      for (const it of c.items) {
+      let kept = 0;
+      items.forEach((it, i) => {
         const row = find.get(it.kind, it.id) as { rowid: number } | undefined;
-        if (row) add.run(id, position++, row.rowid, it.depth);
-      }
+        if (!row) return;
+        add.run(id, start + i, row.rowid, it.depth);
+        kept++;
+      });
       this.db.exec('COMMIT');
-      return id;
+      return kept;
     } catch (e) {
       this.db.exec('ROLLBACK');
       throw e;
     }
+  }
+
+  addCollection(c: CollectionInput): number {
+    const id = this.createCollection(c);
+    this.appendCollection(id, 0, c.items);
+    return id;
   }
 
   collections(): ArchiveCollection[] {
@@ -128,22 +141,16 @@ export class ArchiveProject {
     ).map((r) => ({ id: r.id, name: r.name, kind: r.kind, createdAt: r.created_at, items: r.items }));
   }
 
-  /** The raw items of a query (a collection in its order), in chunks: what a re-export writes. */
-  *rawItems(q: ArchiveQueryParsed, chunk = 1_000): Generator<Array<{ id: string; raw: string }>> {
+  /** The raw items of a query (a collection in its order), one at a time: what a re-export writes. */
+  rawItems(q: ArchiveQueryParsed): Iterator<{ id: string; raw: string }> {
     const { sql, args } = whereOf(q);
     const order =
       q.collection !== undefined
         ? `(SELECT min(position) FROM collection_items x WHERE x.collection = ${Number(q.collection)} AND x.item = i.rowid)`
         : 'i.created_at, i.rowid';
-    let offset = 0;
-    for (;;) {
-      const rows = this.db
-        .prepare(`SELECT i.id AS id, i.raw AS raw FROM items i WHERE ${sql} ORDER BY ${order} LIMIT ? OFFSET ?`)
-        .all(...args, chunk, offset) as Array<{ id: string; raw: string }>;
-      if (rows.length === 0) return;
-      yield rows;
-      offset += rows.length;
-    }
+    return this.db
+      .prepare(`SELECT i.id AS id, i.raw AS raw FROM items i WHERE ${sql} ORDER BY ${order}`)
+      .iterate(...args) as Iterator<{ id: string; raw: string }>;
   }
 
   close(): void {

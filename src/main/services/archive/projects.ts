@@ -179,9 +179,7 @@ export function createProjects(deps: ProjectsDeps): Projects {
       return handle;
     },
     create: async (name) => {
-      const chosen = await deps.chooseNewPath(
-        `${safeFileName(name)}.${PROJECT_EXTENSION}`,
-      );
+      const chosen = await deps.chooseNewPath(`${safeFileName(name)}.${PROJECT_EXTENSION}`);
       if (chosen === null) return state();
       const path = chosen.endsWith(`.${PROJECT_EXTENSION}`) ? chosen : `${chosen}.${PROJECT_EXTENSION}`;
       const result = await use(path);

@@ -28,7 +28,8 @@ import { writeFileAtomic } from './atomic-file';
 import { describeCaps, loosens, progressFraction } from './caps';
 import { collect, CollectionState, type CollectOutcome } from './collector';
 import { estimateExport } from './estimate';
-import { buildManifest, type ExportContext } from './manifest';
+import type { JournalItem } from './journal';
+import { buildManifest, type ExportContext, type ExportManifest } from './manifest';
 import type { PageSource } from './page-source';
 import { planView, type ViewPlan } from './views';
 import { csvIdColumns, outputFiles, writeExport } from './writers';
@@ -47,6 +48,14 @@ export interface ExportServiceDeps {
   onInternalError?(error: unknown): void;
   /** asks the user in main (unforgeable): resuming with looser caps than the job's, or with none; absent: refused */
   confirm?: Confirm;
+  /** a file was written: its items in order (the research project keeps them as a collection; issue 24) */
+  onWritten?(run: WrittenRun): Promise<void>;
+}
+
+export interface WrittenRun {
+  job: ExportJob;
+  manifest: ExportManifest;
+  items: () => AsyncIterable<JournalItem>;
 }
 
 export interface StartExport {
@@ -411,6 +420,9 @@ export class ExportService {
       }
       job.status = stop === null ? 'complete' : 'partial';
       job.resumable = stop !== null && RESUMABLE.has(stop.reason);
+      await this.deps
+        .onWritten?.({ job, manifest, items: () => journal.items() })
+        .catch((error: unknown) => this.deps.onInternalError?.(error));
     } finally {
       await journal.close();
       job.finishedAt = clock.now();

@@ -5,6 +5,7 @@ import { appInfoQuery } from '../../../app/usage-queries';
 import { routes, type Route } from '../../../lib/routes';
 import { EMPTY_FORM, toQuery, utcOffsetMinutes, type ArchiveForm, type Span } from '../filters';
 import { ActivityChart } from './ActivityChart';
+import { ArchiveExport } from './ArchiveExport';
 import { ArchiveFilters } from './ArchiveFilters';
 import { ArchiveResults } from './ArchiveResults';
 import { ProjectPanel } from './ProjectPanel';
@@ -75,6 +76,7 @@ export function ArchiveView({ route }: { route: ArchiveRoute }) {
           </button>
         </p>
       ) : null}
+      <ArchiveExport query={query} />
       <ArchiveResults query={query} />
     </div>
   );
