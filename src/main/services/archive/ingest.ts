@@ -6,7 +6,9 @@
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { OPERATIONS, isListOperation, type OperationId } from '../../../shared/api/catalog';
-import { normalizePage } from '../api/normalize/page';
+import { locateItems, normalizePage } from '../api/normalize/page';
+import { normalizePost } from '../api/normalize/post';
+import { normalizeUser } from '../api/normalize/user';
 
 /** One answer as the client received it (the body as text: the worker parses it, not main). */
 export interface IngestRecord {
@@ -25,6 +27,23 @@ export const ITEM_MARKER = '$skein:item';
 const MARKER_RE = /\{"\$skein:item":(\d+)\}/g;
 
 export const FLAG = { media: 1, reply: 2, quote: 4, retweet: 8 } as const;
+
+/** the client's readers, by item kind (without the schema check) */
+const READ: Partial<Record<string, (raw: unknown) => unknown>> = {
+  post: (raw) => normalizePost(raw),
+  user: normalizeUser,
+  listFollower: normalizeUser,
+};
+
+/** the next page's cursor, at the root or under `data` (api-field-notes.md) */
+function nextCursorOf(body: unknown): string | null {
+  const root = obj(body);
+  for (const scope of [root, obj(root?.data)]) {
+    const c = scope?.next_cursor;
+    if (typeof c === 'string' && c !== '') return c;
+  }
+  return null;
+}
 
 interface Derived {
   kind: string;
@@ -171,19 +190,22 @@ export function createIngester(db: DatabaseSync): Ingester {
     let objectItem: { raw: unknown; derived: Derived } | null = null;
     if (body !== undefined && r.httpStatus >= 200 && r.httpStatus < 300) {
       try {
-        const page = normalizePage(r.operation, body, r.httpStatus);
-        nextCursor = page.paging?.nextCursor || null;
         if (isListOperation(r.operation)) {
-          page.items.forEach((item, i) => {
-            const d = derive(kind, item);
-            if (d) extracted.push({ raw: page.rawItems[i], derived: d });
-          });
+          // the list as the client's readers find it, each item read without the schema check (the
+          // client already checked what it showed; the archive keeps every item that has an id)
+          nextCursor = nextCursorOf(body);
+          for (const raw of locateItems(r.operation, body)?.items ?? []) {
+            const d = derive(kind, READ[kind]?.(raw) ?? raw);
+            if (d) extracted.push({ raw, derived: d });
+          }
         } else {
+          const page = normalizePage(r.operation, body, r.httpStatus);
           const d = derive(kind, page.data);
           if (d) objectItem = { raw: page.rawData, derived: d };
         }
       } catch {
         // a malformed answer is kept whole in its request, with no items taken out
+        extracted = [];
       }
     }
     // a body that already holds the marker word is kept whole: the marker must only ever mean an item

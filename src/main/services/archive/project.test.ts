@@ -155,6 +155,21 @@ describe('a project file', () => {
     p.close();
   });
 
+  it('rolls back an answer it cannot keep alone, never its whole batch', () => {
+    const p = new ArchiveProject(join(dir, 'a.skein'), init);
+    p.ingest([
+      rec(repliesAnswer([post('11', 'a')])),
+      rec(repliesAnswer([post('12', 'b')]), { operation: 'noSuchOperation' as IngestRecord['operation'] }),
+      rec(repliesAnswer([post('13', 'c')]), { cursor: 'x' }),
+      // not JSON at all, and an item without an id: the answer is kept, no item taken from it
+      rec('<html>oops</html>', { cursor: 'y' }),
+      rec(repliesAnswer([{ text: 'no id' }]), { cursor: 'z' }),
+    ]);
+    expect(p.summary()).toMatchObject({ items: 2, requests: 4 });
+    expect(p.skipped).toBe(1);
+    p.close();
+  });
+
   it('refuses a file from a newer Skein in plain words, and leaves it untouched', () => {
     const path = join(dir, 'new.skein');
     new ArchiveProject(path, init).close();

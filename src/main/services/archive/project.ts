@@ -33,6 +33,8 @@ export interface CollectionInput {
 export class ArchiveProject {
   private readonly db: DatabaseSync;
   private readonly ingester;
+  /** answers that could not be kept (rolled back alone) */
+  skipped = 0;
 
   constructor(
     readonly path: string,
@@ -43,12 +45,24 @@ export class ArchiveProject {
     this.ingester = createIngester(this.db);
   }
 
-  /** Every record in one transaction: a crash loses the whole batch or none of it. */
+  /**
+   * Every record in one transaction: a crash loses the whole batch or none of it. A record that
+   * cannot be kept (a bug, an answer no reader expected) is rolled back alone, not its batch.
+   */
   ingest(records: readonly IngestRecord[]): void {
     if (records.length === 0) return;
     this.db.exec('BEGIN IMMEDIATE');
     try {
-      for (const r of records) this.ingester.ingest(r);
+      for (const r of records) {
+        this.db.exec('SAVEPOINT answer');
+        try {
+          this.ingester.ingest(r);
+          this.db.exec('RELEASE answer');
+        } catch {
+          this.db.exec('ROLLBACK TO answer; RELEASE answer');
+          this.skipped++;
+        }
+      }
       this.db.exec('COMMIT');
     } catch (e) {
       this.db.exec('ROLLBACK');
