@@ -46,11 +46,18 @@ async function main(): Promise<void> {
   if (!thread.inWorker) throw new Error('the archive worker did not start');
   await thread.call('open', 'current', { path, name: 'Bench', kind: 'live' });
 
-  let peakRss = process.memoryUsage().rss;
+  // what this machine does to an idle loop (other processes, the scheduler): the floor of any block figure
+  const idle = monitorEventLoopDelay({ resolution: 5 });
+  idle.enable();
+  for (let i = 0; i < 200; i++) await new Promise<void>((resolve) => setTimeout(resolve, 5));
+  idle.disable();
+  const rssBefore = process.memoryUsage().rss;
+  let peakRss = rssBefore;
   const rssProbe = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
   const loop = monitorEventLoopDelay({ resolution: 5 });
   loop.enable();
   let rawBytes = 0;
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   for (let first = 0; first < POSTS; first += PAGE) {
     const record = repliesPage(first, PAGE, Date.now());
@@ -62,6 +69,9 @@ async function main(): Promise<void> {
   }
   await thread.call('flush');
   const ingestS = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  // CPU seconds of the whole process (main making the pages too): the rate a core of its own would give
+  const cpuS = (cpu.user + cpu.system) / 1e6;
   loop.disable();
   clearInterval(rssProbe);
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
@@ -94,8 +104,12 @@ async function main(): Promise<void> {
     items: summary.items,
     postsPerSecond: Math.round(POSTS / ingestS),
     ingestSeconds: round(ingestS),
+    postsPerCpuSecond: Math.round(POSTS / cpuS),
     peakRssMb: round(peakRss / 1e6),
+    rssBeforeIngestMb: round(rssBefore / 1e6),
     mainBlockMs: round(loop.max / 1e6),
+    mainBlockP99Ms: round(loop.percentile(99) / 1e6),
+    idleLoopBlockMs: round(idle.max / 1e6),
     rawJsonMb: round(rawBytes / 1e6),
     dbMb: round(size / 1e6),
     sizeRatio: round(size / rawBytes, 2),

@@ -66,6 +66,14 @@ test('browse a thread and a profile, restart, find a reply offline with zero cal
     ).toContainText(`Returned by ${operations.length} requests`);
     await expect(page.getByRole('status').filter({ hasText: 'offline: no API call' })).toBeVisible();
 
+    // the activity chart's numbers as a table: picking a day narrows the results to it
+    const activity = page.getByRole('region', { name: 'Activity' });
+    await activity.getByText('Table of the chart').click();
+    await activity.getByRole('button', { name: 'Show these' }).first().click();
+    await expect(page.getByText(/^Showing/)).toBeVisible();
+    await expect(row).toBeVisible();
+    await page.getByRole('button', { name: 'Show all dates' }).click();
+
     // zero calls: the sandbox saw no request, the status bar counts none
     expect(await api.requests()).toEqual([]);
     await expect(page.getByTestId('session-calls')).toHaveText('Calls this session: 0');

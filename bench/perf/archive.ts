@@ -13,6 +13,10 @@ interface ArchiveJson {
   postsPerSecond: number;
   peakRssMb: number;
   mainBlockMs: number;
+  mainBlockP99Ms?: number;
+  postsPerCpuSecond?: number;
+  idleLoopBlockMs?: number;
+  rssBeforeIngestMb?: number;
   sizeRatio: number;
   searchFirstPageP95Ms: number;
   activityMs: number;
@@ -81,6 +85,28 @@ export async function measureArchive(options: { timeoutMs: number; posts?: numbe
         300,
       ),
       info('archive.posts', 'archive', 'posts in the measured archive', r.posts, 'posts'),
+      info(
+        'archive.ingest.perCpuSecond',
+        'archive',
+        'ingest, posts per CPU second of the process (what an uncontended core gives)',
+        r.postsPerCpuSecond ?? null,
+        'posts/s',
+      ),
+      info(
+        'archive.idleBlock',
+        'archive',
+        "an idle loop's longest block on this machine (the floor)",
+        r.idleLoopBlockMs ?? null,
+        'ms',
+      ),
+      info('archive.mainBlockP99', 'archive', "main's loop delay p99 while ingesting", r.mainBlockP99Ms ?? null, 'ms'),
+      info(
+        'archive.rssBefore',
+        'archive',
+        'RSS before ingesting (worker and loaders started)',
+        r.rssBeforeIngestMb ?? null,
+        'MB',
+      ),
     ],
     detail: r,
   };

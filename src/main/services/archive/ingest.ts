@@ -185,7 +185,9 @@ export function createIngester(db: DatabaseSync): Ingester {
       body = undefined;
     }
     const kind = OPERATIONS[r.operation].itemKind;
-    let extracted: Array<{ raw: unknown; derived: Derived }> = [];
+    /** items taken out: the raw JSON text, where the item sat in its list, and what the view filters on */
+    let extracted: Array<{ raw: string; index: number; derived: Derived }> = [];
+    let list: unknown[] | null = null;
     let nextCursor: string | null = null;
     let objectItem: { raw: unknown; derived: Derived } | null = null;
     if (body !== undefined && r.httpStatus >= 200 && r.httpStatus < 300) {
@@ -194,10 +196,11 @@ export function createIngester(db: DatabaseSync): Ingester {
           // the list as the client's readers find it, each item read without the schema check (the
           // client already checked what it showed; the archive keeps every item that has an id)
           nextCursor = nextCursorOf(body);
-          for (const raw of locateItems(r.operation, body)?.items ?? []) {
+          list = locateItems(r.operation, body)?.items ?? null;
+          list?.forEach((raw, index) => {
             const d = derive(kind, READ[kind]?.(raw) ?? raw);
-            if (d) extracted.push({ raw, derived: d });
-          }
+            if (d) extracted.push({ raw: JSON.stringify(raw), index, derived: d });
+          });
         } else {
           const page = normalizePage(r.operation, body, r.httpStatus);
           const d = derive(kind, page.data);
@@ -210,15 +213,13 @@ export function createIngester(db: DatabaseSync): Ingester {
     }
     // a body that already holds the marker word is kept whole: the marker must only ever mean an item
     if (r.text.includes(ITEM_MARKER)) extracted = [];
-    const positions = new Map<unknown, number>();
-    extracted.forEach((e, i) => positions.set(e.raw, i));
-    const envelope =
-      positions.size === 0
-        ? r.text
-        : JSON.stringify(body, function (this: unknown, _key, value: unknown) {
-            const at = positions.get(value);
-            return at === undefined ? value : { [ITEM_MARKER]: at };
-          });
+    // the envelope: the list's items replaced by their markers in the parsed body, written once
+    let envelope = r.text;
+    if (extracted.length > 0 && list) {
+      const items = list;
+      extracted.forEach((e, i) => (items[e.index] = { [ITEM_MARKER]: i }));
+      envelope = JSON.stringify(body);
+    }
     const pageIndex =
       r.cursor === null
         ? 0
@@ -237,7 +238,7 @@ export function createIngester(db: DatabaseSync): Ingester {
       extracted.length,
     );
     const request = Number(lastInsertRowid);
-    extracted.forEach((e, i) => s.link.run(request, i, upsert(e.derived, JSON.stringify(e.raw), r.at)));
+    extracted.forEach((e, i) => s.link.run(request, i, upsert(e.derived, e.raw, r.at)));
     // an object answer (a profile, a space, a community) stays whole as a timed snapshot, and its item is kept too
     const single = objectItem as { raw: unknown; derived: Derived } | null;
     if (single) s.link.run(request, 0, upsert(single.derived, JSON.stringify(single.raw), r.at));
