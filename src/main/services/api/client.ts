@@ -334,12 +334,16 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
 
   /** an answer that made the paging guard stop is not kept: asked again, the service may answer right */
   function forgetIfStopped(op: OperationId, c: CanonicalParams, page: PageResult): PageResult {
-    if (page.result.paging?.stop) store.delete(op, c.paramsKey, c.cursor);
+    if (page.result.paging?.stop) {
+      store.delete(op, c.paramsKey, c.cursor);
+      deps.archive?.forget({ operation: op, params: c.paramsKey, cursor: c.cursor });
+    }
     return page;
   }
 
   function forgetPage(view: ViewRef): boolean {
     const c = canonicalParams(view.operation, view.params);
+    deps.archive?.forget({ operation: view.operation, params: c.paramsKey, cursor: c.cursor });
     return store.delete(view.operation, c.paramsKey, c.cursor);
   }
 

@@ -37,6 +37,7 @@ export interface HostMethods {
   ) => ReturnType<ArchiveProject['activity']>;
   provenance: (handle: Handle, kind: string, id: string) => ReturnType<ArchiveProject['provenance']>;
   held: (handle: Handle, key: Parameters<ArchiveProject['held']>[0]) => ReturnType<ArchiveProject['held']>;
+  forget: (handle: Handle, key: Parameters<ArchiveProject['forget']>[0]) => void;
   addCollection: (handle: Handle, c: CollectionInput) => number;
   createCollection: (handle: Handle, c: { name: string; kind: string; manifest: unknown }) => number;
   appendCollection: (handle: Handle, id: number, start: number, items: CollectionInput['items']) => number;
@@ -117,6 +118,7 @@ export class ArchiveHost {
     activity: (handle, q, bucket, tz) => this.project(handle).activity(q, bucket, tz),
     provenance: (handle, kind, id) => this.project(handle).provenance(kind, id),
     held: (handle, key) => this.project(handle).held(key),
+    forget: (handle, key) => this.project(handle).forget(key),
     addCollection: (handle, c) => this.project(handle).addCollection(c),
     collections: (handle) => this.project(handle).collections(),
     createCollection: (handle, c) => this.project(handle).createCollection(c),

@@ -89,6 +89,12 @@ describe('a project file', () => {
     expect(
       p.held({ operation: 'postReplies', params: '{"tweetId":"1"}', cursor: null, baseUrl: null, freshSince: 5000 }),
     ).toBeNull();
+    // an answer a paging guard stopped on is kept but never served again
+    p.forget({ operation: 'postReplies', params: '{"tweetId":"1"}', cursor: null });
+    expect(
+      p.held({ operation: 'postReplies', params: '{"tweetId":"1"}', cursor: null, baseUrl: null, freshSince: 0 }),
+    ).toBeNull();
+    expect(p.summary().requests).toBe(1);
     p.close();
   });
 

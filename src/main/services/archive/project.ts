@@ -12,7 +12,7 @@ import type {
   ArchiveSearchResult,
 } from '../../../shared/ipc/archive';
 import { createIngester, type IngestRecord } from './ingest';
-import { activity, heldAnswer, provenance, search, whereOf, type HeldAnswer } from './query';
+import { activity, forgetAnswer, heldAnswer, provenance, search, whereOf, type HeldAnswer } from './query';
 import { openProjectFile } from './schema';
 
 export interface ProjectSummary {
@@ -104,6 +104,10 @@ export class ArchiveProject {
 
   held(key: Parameters<typeof heldAnswer>[1]): HeldAnswer | null {
     return heldAnswer(this.db, key);
+  }
+
+  forget(key: Parameters<typeof forgetAnswer>[1]): void {
+    forgetAnswer(this.db, key);
   }
 
   /** A new, empty collection; its items come in `appendCollection` chunks (an export may hold millions). */

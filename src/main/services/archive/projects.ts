@@ -23,6 +23,8 @@ export const PROJECT_EXTENSION = 'skein';
 /** What the API client needs: record every answer, and find one the project already holds. */
 export interface ArchiveLink {
   record: (record: IngestRecord) => void;
+  /** an answer a paging guard stopped on: never served again */
+  forget: (key: { operation: OperationId; params: string; cursor: string | null }) => void;
   held: (key: {
     operation: OperationId;
     params: string;
@@ -118,6 +120,12 @@ export function createProjects(deps: ProjectsDeps): Projects {
       const handle = handleOf(deps.mode());
       void openHandle(handle).then(async (ok) => {
         if (ok) (await deps.thread).ingest(handle, record);
+      });
+    },
+    forget: (key) => {
+      const handle = handleOf(deps.mode());
+      void openHandle(handle).then(async (ok) => {
+        if (ok) await (await deps.thread).call('forget', handle, key).catch(() => undefined);
       });
     },
     held: async (key) => {

@@ -217,7 +217,7 @@ export function heldAnswer(
   const row = db
     .prepare(
       `SELECT rowid, at, http_status, envelope FROM requests
-       WHERE operation = ? AND params = ? AND cursor IS ? AND at >= ? AND http_status BETWEEN 200 AND 299
+       WHERE operation = ? AND params = ? AND cursor IS ? AND at >= ? AND http_status BETWEEN 200 AND 299 AND stopped = 0
          AND (? IS NULL OR base_url = ?)
        ORDER BY at DESC LIMIT 1`,
     )
@@ -234,4 +234,16 @@ export function heldAnswer(
     items.map((i) => i.raw),
   );
   return text === null ? null : { at: row.at, httpStatus: row.http_status, text };
+}
+
+/** An answer a paging guard stopped on: kept as received, never served again (asked again, the service may answer right). */
+export function forgetAnswer(
+  db: DatabaseSync,
+  key: { operation: string; params: string; cursor: string | null },
+): void {
+  db.prepare('UPDATE requests SET stopped = 1 WHERE operation = ? AND params = ? AND cursor IS ?').run(
+    key.operation,
+    key.params,
+    key.cursor,
+  );
 }

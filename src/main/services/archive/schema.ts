@@ -44,7 +44,9 @@ const MIGRATIONS: readonly string[] = [
     http_status INTEGER NOT NULL,
     next_cursor TEXT,
     envelope TEXT NOT NULL,
-    item_count INTEGER NOT NULL
+    item_count INTEGER NOT NULL,
+    -- 1: a paging guard stopped on this answer; it is kept, never served again
+    stopped INTEGER NOT NULL DEFAULT 0
   );
   CREATE INDEX requests_key ON requests (operation, params, cursor, at);
   CREATE TABLE request_items (request INTEGER NOT NULL, position INTEGER NOT NULL, item INTEGER NOT NULL,
