@@ -84,6 +84,8 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
   const secrets = deps.secrets ?? (() => []);
   const newCallId = deps.newCallId ?? randomUUID;
   const { clock } = deps;
+  /** answers the project holds from before the last `clearStore` are not served */
+  let servedSince = 0;
 
   function idsAsked(op: OperationId, c: CanonicalParams): string[] | undefined {
     const name = ID_LIST_PARAM[op];
@@ -310,6 +312,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
         baseUrl: target.baseUrl,
         anyAge,
         now,
+        notBefore: servedSince,
       });
       if (!held) return null;
       const body = JSON.parse(held.text) as unknown;
@@ -386,6 +389,8 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
     cancel: (callId, senderId) => calls.cancel(callId, senderId),
     cancelSender: (senderId) => calls.cancelSender(senderId),
     clearStore: () => {
+      // the project keeps what was received, but serves nothing older than this (mode, address or key changed)
+      servedSince = clock.now();
       views.clear();
       return store.clear();
     },

@@ -33,6 +33,8 @@ export interface ArchiveLink {
     /** any age (a page a windowed view let go) */
     anyAge: boolean;
     now: number;
+    /** answers received before this are not served (the cache was cleared, the mode or address changed) */
+    notBefore: number;
   }) => Promise<HeldAnswer | null>;
 }
 
@@ -137,7 +139,8 @@ export function createProjects(deps: ProjectsDeps): Projects {
         cursor: key.cursor,
         // demo's sandbox listens on a new port each run: its answers match whatever the port
         baseUrl: handle === 'demo' ? null : key.baseUrl,
-        freshSince: key.anyAge ? 0 : key.now - STALE_TIME_MS[key.operation],
+        freshSince: Math.max(key.notBefore, key.anyAge ? 0 : key.now - STALE_TIME_MS[key.operation]),
+        notBefore: key.notBefore,
       });
     },
   };

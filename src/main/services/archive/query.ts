@@ -211,9 +211,17 @@ export interface HeldAnswer {
  */
 export function heldAnswer(
   db: DatabaseSync,
-  key: { operation: string; params: string; cursor: string | null; baseUrl: string | null; freshSince: number },
+  key: {
+    operation: string;
+    params: string;
+    cursor: string | null;
+    baseUrl: string | null;
+    freshSince: number;
+    /** later pages too: nothing received before this (a cleared cache) */
+    notBefore?: number;
+  },
 ): HeldAnswer | null {
-  const since = key.cursor === null ? key.freshSince : 0;
+  const since = key.cursor === null ? key.freshSince : (key.notBefore ?? 0);
   const row = db
     .prepare(
       `SELECT rowid, at, http_status, envelope FROM requests
