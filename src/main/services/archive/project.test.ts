@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { postFixture, userFixture } from '../../../shared/api/fixtures';
 import { ArchiveQuery } from '../../../shared/ipc/archive';
 import type { IngestRecord } from './ingest';
+import { repliesPage } from './testing/answers';
 import { ArchiveProject } from './project';
 import { ProjectFileError, SCHEMA_VERSION } from './schema';
 
@@ -137,6 +138,30 @@ describe('a project file', () => {
     expect(ids({ text: postFixture.author.userName, kind: 'post' }).length).toBe(3);
     expect(ids({ text: '") OR * NEAR(' })).toEqual([]);
     expect(ids({ text: 'her' })).toEqual(['12', '11']);
+    p.close();
+  });
+
+  it('finds the same first page whether a word is rare (sorted) or common (walked by index)', () => {
+    const p = new ArchiveProject(join(dir, 'a.skein'), init);
+    // 2,400 posts: "heron" is in a tenth of them (rare: 240), "post" in all (common: past 2,000)
+    p.ingest(Array.from({ length: 120 }, (_, i) => repliesPage(i * 20, 20, 1000)));
+    const newest = (text: string, sort: 'time' | 'engagement') =>
+      p.search(q({ text, sort }), 0, 20).hits.map((h) => h.id);
+    const expected = (match: (n: number) => boolean, key: (n: number) => number) =>
+      Array.from({ length: 2400 }, (_, n) => n)
+        .filter(match)
+        .sort((a, b) => key(b) - key(a) || b - a)
+        .slice(0, 20)
+        .map((n) => String(1_000_000_000 + n));
+    const created = (n: number) => n % 8760;
+    expect(newest('heron', 'time')).toEqual(expected((n) => n % 10 === 0 || (n * 7) % 10 === 0, created));
+    expect(newest('post', 'time')).toEqual(expected(() => true, created));
+    expect(newest('post', 'engagement')).toEqual(
+      expected(
+        () => true,
+        (n) => n % 97,
+      ),
+    );
     p.close();
   });
 

@@ -35,12 +35,12 @@ const FLAGS = [
   ['retweet', FLAG.retweet],
 ] as const;
 
-/** WHERE clause and its values for a query (the FTS match as a rowid set). */
-export function whereOf(q: ArchiveQueryParsed): { sql: string; args: SQLInputValue[] } {
+/** WHERE clause and its values for a query (the FTS match as a rowid set, unless the caller joins it). */
+export function whereOf(q: ArchiveQueryParsed, joinedMatch = false): { sql: string; args: SQLInputValue[] } {
   const parts = ['i.kind = ?'];
   const args: SQLInputValue[] = [q.kind];
   const match = ftsQuery(q.text);
-  if (match !== null) {
+  if (match !== null && !joinedMatch) {
     parts.push('i.rowid IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ?)');
     args.push(match);
   }
@@ -78,6 +78,9 @@ export function readItem(kind: 'post' | 'user', raw: string): unknown {
   return kind === 'post' ? cardPost(normalizePost(parsed) as Post) : normalizeUser(parsed);
 }
 
+/** up to this many matches, a search sorts them itself rather than walking an index */
+const FEW_MATCHES = 2_000;
+
 export function search(
   db: DatabaseSync,
   q: ArchiveQueryParsed,
@@ -86,16 +89,27 @@ export function search(
   now: () => number,
 ): ArchiveSearchResult {
   const started = now();
-  const { sql, args } = whereOf(q);
-  const order =
-    q.sort === 'engagement' ? 'i.engagement DESC, i.rowid DESC' : 'i.created_at DESC NULLS LAST, i.rowid DESC';
+  const match = ftsQuery(q.text);
+  // A word in few items: read its matches and sort them. A common one: walk the time (or engagement)
+  // index newest first and keep the matches, which stops after a page (SQLite's own plan for the IN set).
+  const few =
+    match !== null &&
+    (
+      db
+        .prepare('SELECT count(*) AS n FROM (SELECT rowid FROM items_fts WHERE items_fts MATCH ? LIMIT ?)')
+        .get(match, FEW_MATCHES + 1) as { n: number }
+    ).n <= FEW_MATCHES;
+  const { sql, args } = whereOf(q, few);
+  const key = q.sort === 'engagement' ? 'i.engagement' : 'i.created_at';
+  const order = `${few ? '+' : ''}${key} DESC, i.rowid DESC`;
+  const from = few ? 'items_fts f CROSS JOIN items i ON i.rowid = f.rowid' : 'items i';
   const rows = db
     .prepare(
       `SELECT i.rowid AS rowid, i.kind AS kind, i.id AS id, i.raw AS raw, i.first_seen AS first_seen, i.last_seen AS last_seen,
         (SELECT count(*) FROM request_items r WHERE r.item = i.rowid) AS requests
-       FROM items i WHERE ${sql} ORDER BY ${order} LIMIT ? OFFSET ?`,
+       FROM ${from} WHERE ${few ? 'items_fts MATCH ? AND ' : ''}${sql} ORDER BY ${order} LIMIT ? OFFSET ?`,
     )
-    .all(...args, limit + 1, offset) as Array<{
+    .all(...(few ? [match] : []), ...args, limit + 1, offset) as Array<{
     kind: 'post' | 'user';
     id: string;
     raw: string;

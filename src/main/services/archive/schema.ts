@@ -29,6 +29,7 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX items_created ON items (kind, created_at);
   CREATE INDEX items_author ON items (author_handle);
+  CREATE INDEX items_engagement ON items (kind, engagement);
   -- earlier versions of an item (counters change): the raw JSON and when it was seen
   CREATE TABLE item_versions (item INTEGER NOT NULL, raw TEXT NOT NULL, seen_from INTEGER NOT NULL, seen_to INTEGER NOT NULL);
   CREATE INDEX item_versions_item ON item_versions (item);
