@@ -143,12 +143,12 @@ describe('a project file', () => {
 
   it('finds the same first page whether a word is rare (sorted) or common (walked by index)', () => {
     const p = new ArchiveProject(join(dir, 'a.skein'), init);
-    // 2,400 posts: "heron" is in a tenth of them (rare: 240), "post" in all (common: past 2,000)
-    p.ingest(Array.from({ length: 120 }, (_, i) => repliesPage(i * 20, 20, 1000)));
+    // 5,400 posts: "heron" is in a tenth of them (sorted: 540), "post" in all (past 5,000: walked)
+    p.ingest(Array.from({ length: 270 }, (_, i) => repliesPage(i * 20, 20, 1000)));
     const newest = (text: string, sort: 'time' | 'engagement') =>
       p.search(q({ text, sort }), 0, 20).hits.map((h) => h.id);
     const expected = (match: (n: number) => boolean, key: (n: number) => number) =>
-      Array.from({ length: 2400 }, (_, n) => n)
+      Array.from({ length: 5400 }, (_, n) => n)
         .filter(match)
         .sort((a, b) => key(b) - key(a) || b - a)
         .slice(0, 20)

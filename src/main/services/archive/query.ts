@@ -79,7 +79,42 @@ export function readItem(kind: 'post' | 'user', raw: string): unknown {
 }
 
 /** up to this many matches, a search sorts them itself rather than walking an index */
-const FEW_MATCHES = 2_000;
+const FEW_MATCHES = 5_000;
+
+/** The rowids an FTS query matches, as a bit set (read as one string: 10x faster than a row each). */
+function matchSet(db: DatabaseSync, match: string): { size: number; has: (rowid: number) => boolean } {
+  const max = (db.prepare('SELECT max(rowid) AS m FROM items').get() as { m: number | null }).m ?? 0;
+  const bits = new Uint8Array((max >> 3) + 1);
+  const list = (
+    db.prepare("SELECT group_concat(rowid, ',') AS g FROM items_fts WHERE items_fts MATCH ?").get(match) as {
+      g: string | null;
+    }
+  ).g;
+  let size = 0;
+  if (list) {
+    let n = 0;
+    for (let i = 0; i <= list.length; i++) {
+      const c = i < list.length ? list.charCodeAt(i) : 44;
+      if (c !== 44) n = n * 10 + (c - 48);
+      else {
+        if (n <= max) bits[n >> 3]! |= 1 << (n & 7);
+        size++;
+        n = 0;
+      }
+    }
+  }
+  return { size, has: (rowid) => rowid <= max && (bits[rowid >> 3]! & (1 << (rowid & 7))) !== 0 };
+}
+
+type HitRow = {
+  rowid: number;
+  kind: 'post' | 'user';
+  id: string;
+  raw: string;
+  first_seen: number;
+  last_seen: number;
+  requests: number;
+};
 
 export function search(
   db: DatabaseSync,
@@ -90,33 +125,49 @@ export function search(
 ): ArchiveSearchResult {
   const started = now();
   const match = ftsQuery(q.text);
-  // A word in few items: read its matches and sort them. A common one: walk the time (or engagement)
-  // index newest first and keep the matches, which stops after a page (SQLite's own plan for the IN set).
-  const few =
-    match !== null &&
-    (
-      db
-        .prepare('SELECT count(*) AS n FROM (SELECT rowid FROM items_fts WHERE items_fts MATCH ? LIMIT ?)')
-        .get(match, FEW_MATCHES + 1) as { n: number }
-    ).n <= FEW_MATCHES;
-  const { sql, args } = whereOf(q, few);
   const key = q.sort === 'engagement' ? 'i.engagement' : 'i.created_at';
-  const order = `${few ? '+' : ''}${key} DESC, i.rowid DESC`;
-  const from = few ? 'items_fts f CROSS JOIN items i ON i.rowid = f.rowid' : 'items i';
-  const rows = db
-    .prepare(
-      `SELECT i.rowid AS rowid, i.kind AS kind, i.id AS id, i.raw AS raw, i.first_seen AS first_seen, i.last_seen AS last_seen,
-        (SELECT count(*) FROM request_items r WHERE r.item = i.rowid) AS requests
-       FROM ${from} WHERE ${few ? 'items_fts MATCH ? AND ' : ''}${sql} ORDER BY ${order} LIMIT ? OFFSET ?`,
-    )
-    .all(...(few ? [match] : []), ...args, limit + 1, offset) as Array<{
-    kind: 'post' | 'user';
-    id: string;
-    raw: string;
-    first_seen: number;
-    last_seen: number;
-    requests: number;
-  }>;
+  const columns = `i.rowid AS rowid, i.kind AS kind, i.id AS id, i.raw AS raw, i.first_seen AS first_seen,
+    i.last_seen AS last_seen, (SELECT count(*) FROM request_items r WHERE r.item = i.rowid) AS requests`;
+  let rows: HitRow[];
+  if (match === null) {
+    const { sql, args } = whereOf(q);
+    rows = db
+      .prepare(`SELECT ${columns} FROM items i WHERE ${sql} ORDER BY ${key} DESC, i.rowid DESC LIMIT ? OFFSET ?`)
+      .all(...args, limit + 1, offset) as HitRow[];
+  } else {
+    // the word's matches are one cheap read of its doclist (100,000 in ~15 ms as one string); ordering costs
+    const matches = matchSet(db, match);
+    const { sql, args } = whereOf(q, true);
+    if (matches.size <= FEW_MATCHES) {
+      // few: read those items and sort them
+      rows = db
+        .prepare(
+          `SELECT ${columns} FROM items_fts f CROSS JOIN items i ON i.rowid = f.rowid
+           WHERE items_fts MATCH ? AND ${sql} ORDER BY +${key} DESC, i.rowid DESC LIMIT ? OFFSET ?`,
+        )
+        .all(match, ...args, limit + 1, offset) as HitRow[];
+    } else {
+      // many: walk the time (or engagement) index newest first and keep the matches; a page is found
+      // after about (page / share of items matching) steps
+      const picked: number[] = [];
+      let skipped = 0;
+      const walk = db.prepare(`SELECT i.rowid AS rowid FROM items i WHERE ${sql} ORDER BY ${key} DESC, i.rowid DESC`);
+      for (const row of walk.iterate(...args) as Iterable<{ rowid: number }>) {
+        if (!matches.has(row.rowid)) continue;
+        if (skipped++ < offset) continue;
+        picked.push(row.rowid);
+        if (picked.length > limit) break;
+      }
+      const byRowid = new Map(
+        (
+          db
+            .prepare(`SELECT ${columns} FROM items i WHERE i.rowid IN (${picked.map(() => '?').join(',') || 'NULL'})`)
+            .all(...picked) as HitRow[]
+        ).map((r) => [r.rowid, r]),
+      );
+      rows = picked.flatMap((id) => byRowid.get(id) ?? []);
+    }
+  }
   const hits: ArchiveHit[] = [];
   for (const row of rows.slice(0, limit)) {
     try {
