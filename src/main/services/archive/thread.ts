@@ -79,7 +79,11 @@ export async function startArchiveThread(options: ArchiveThreadOptions = {}): Pr
   if (!options.entry) return inProcess(options);
   let worker: Worker;
   try {
-    worker = new Worker(options.entry, options.execArgv ? { execArgv: options.execArgv } : {});
+    worker = new Worker(options.entry, {
+      ...(options.execArgv ? { execArgv: options.execArgv } : {}),
+      // a small heap collected early: what the worker holds at once is a batch of answers (RSS budget 300 MB)
+      resourceLimits: { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 16 },
+    });
   } catch {
     return inProcess(options);
   }
