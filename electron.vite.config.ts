@@ -41,6 +41,8 @@ export default defineConfig({
           // the research archive's worker thread (src/main/services/archive/thread.ts): SQLite off main's loop
           'archive-worker': resolve(import.meta.dirname, 'src/main/services/archive/worker.ts'),
         },
+        // a prefix-only builtin (absent from `builtinModules`): stated, so no build machine bundles a stub for it
+        external: ['node:sqlite'],
       },
     },
   },
