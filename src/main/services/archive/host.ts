@@ -44,7 +44,7 @@ export interface HostMethods {
   collections: (handle: Handle) => ReturnType<ArchiveProject['collections']>;
   /** a re-export's reader: opened once, read in chunks (never the whole set in one message), closed */
   readOpen: (handle: Handle, q: ArchiveQueryParsed) => number;
-  readNext: (reader: number, max: number) => Array<{ id: string; raw: string }>;
+  readNext: (reader: number, max: number) => Array<{ id: string; raw: string; place: string | null }>;
   readClose: (reader: number) => void;
   flush: () => void;
 }
@@ -65,7 +65,7 @@ export class ArchiveHost {
   private readonly projects = new Map<Handle, ArchiveProject>();
   private readonly queues = new Map<Handle, IngestRecord[]>();
   private timer: ReturnType<typeof setTimeout> | null = null;
-  private readonly readers = new Map<number, Iterator<{ id: string; raw: string }>>();
+  private readonly readers = new Map<number, Iterator<{ id: string; raw: string; place: string | null }>>();
   private nextReader = 1;
 
   constructor(
@@ -130,7 +130,7 @@ export class ArchiveHost {
     },
     readNext: (reader, max) => {
       const it = this.readers.get(reader);
-      const out: Array<{ id: string; raw: string }> = [];
+      const out: Array<{ id: string; raw: string; place: string | null }> = [];
       if (!it) return out;
       while (out.length < max) {
         const next = it.next();

@@ -26,8 +26,8 @@ export interface CollectionInput {
   name: string;
   kind: string;
   manifest: unknown;
-  /** in order; depth is the item's place in a thread (null outside one) */
-  items: Array<{ kind: string; id: string; depth: number | null }>;
+  /** in order; depth and place (JSON `{root_id, parent_id, depth}`) say where it sits in a thread (null outside one) */
+  items: Array<{ kind: string; id: string; depth: number | null; place?: string | null }>;
 }
 
 export class ArchiveProject {
@@ -124,13 +124,13 @@ export class ArchiveProject {
     try {
       const find = this.db.prepare('SELECT rowid FROM items WHERE kind = ? AND id = ?');
       const add = this.db.prepare(
-        'INSERT OR REPLACE INTO collection_items (collection, position, item, depth) VALUES (?, ?, ?, ?)',
+        'INSERT OR REPLACE INTO collection_items (collection, position, item, depth, place) VALUES (?, ?, ?, ?, ?)',
       );
       let kept = 0;
       items.forEach((it, i) => {
         const row = find.get(it.kind, it.id) as { rowid: number } | undefined;
         if (!row) return;
-        add.run(id, start + i, row.rowid, it.depth);
+        add.run(id, start + i, row.rowid, it.depth, it.place ?? null);
         kept++;
       });
       this.db.exec('COMMIT');
@@ -159,16 +159,21 @@ export class ArchiveProject {
     ).map((r) => ({ id: r.id, name: r.name, kind: r.kind, createdAt: r.created_at, items: r.items }));
   }
 
-  /** The raw items of a query (a collection in its order), one at a time: what a re-export writes. */
-  rawItems(q: ArchiveQueryParsed): Iterator<{ id: string; raw: string }> {
+  /** The raw items of a query (a collection in its order, with each item's thread position), one at a time: what a re-export writes. */
+  rawItems(q: ArchiveQueryParsed): Iterator<{ id: string; raw: string; place: string | null }> {
     const { sql, args } = whereOf(q);
-    const order =
+    const statement =
       q.collection !== undefined
-        ? `(SELECT min(position) FROM collection_items x WHERE x.collection = ${Number(q.collection)} AND x.item = i.rowid)`
-        : 'i.created_at, i.rowid';
+        ? `SELECT i.id AS id, i.raw AS raw, x.place AS place FROM collection_items x JOIN items i ON i.rowid = x.item
+           WHERE x.collection = ? AND ${sql} ORDER BY x.position`
+        : `SELECT i.id AS id, i.raw AS raw, NULL AS place FROM items i WHERE ${sql} ORDER BY i.created_at, i.rowid`;
     return this.db
-      .prepare(`SELECT i.id AS id, i.raw AS raw FROM items i WHERE ${sql} ORDER BY ${order}`)
-      .iterate(...args) as Iterator<{ id: string; raw: string }>;
+      .prepare(statement)
+      .iterate(...(q.collection !== undefined ? [q.collection] : []), ...args) as Iterator<{
+      id: string;
+      raw: string;
+      place: string | null;
+    }>;
   }
 
   close(): void {

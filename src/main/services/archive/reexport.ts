@@ -37,7 +37,7 @@ export async function keepAsCollection(
     kind: job.scope === 'all' ? 'fetch-everything' : 'export',
     manifest,
   });
-  let chunk: Array<{ kind: string; id: string; depth: number | null }> = [];
+  let chunk: Array<{ kind: string; id: string; depth: number | null; place: string | null }> = [];
   let position = 0;
   const flush = async () => {
     if (chunk.length === 0) return;
@@ -47,7 +47,12 @@ export async function keepAsCollection(
   };
   for await (const item of run.items()) {
     if (item.id === null) continue;
-    chunk.push({ kind: itemKind, id: item.id, depth: depthOf(item.position) });
+    chunk.push({
+      kind: itemKind,
+      id: item.id,
+      depth: depthOf(item.position),
+      place: item.position === 'null' ? null : item.position,
+    });
     if (chunk.length >= CHUNK) await flush();
   }
   await flush();
@@ -75,7 +80,7 @@ function archiveStream(thread: ArchiveThread, handle: Handle, q: ArchiveQueryPar
           const rows = await thread.call('readNext', reader, CHUNK);
           for (const row of rows) {
             stream.count++;
-            yield { id: row.id, position: 'null', raw: row.raw };
+            yield { id: row.id, position: row.place ?? 'null', raw: row.raw };
           }
           if (rows.length < CHUNK) return;
         }

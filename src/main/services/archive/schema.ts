@@ -57,8 +57,9 @@ const MIGRATIONS: readonly string[] = [
     tokenize='unicode61 remove_diacritics 2');
   CREATE TABLE collections (rowid INTEGER PRIMARY KEY, name TEXT NOT NULL, kind TEXT NOT NULL,
     created_at INTEGER NOT NULL, manifest TEXT);
+  -- place: the item's thread position in the collection as JSON ({root_id, parent_id, depth}), or null
   CREATE TABLE collection_items (collection INTEGER NOT NULL, position INTEGER NOT NULL, item INTEGER NOT NULL,
-    depth INTEGER, PRIMARY KEY (collection, position)) WITHOUT ROWID;
+    depth INTEGER, place TEXT, PRIMARY KEY (collection, position)) WITHOUT ROWID;
   CREATE INDEX collection_items_item ON collection_items (item);
   `,
 ];
