@@ -38,7 +38,11 @@ export default defineConfig({
           web: resolve(import.meta.dirname, 'src/main/web-shell/cli.ts'),
           // the demo sandbox's worker thread (src/main/sandbox/thread.ts)
           'sandbox-worker': resolve(import.meta.dirname, 'src/main/sandbox/worker.ts'),
+          // the research archive's worker thread (src/main/services/archive/thread.ts): SQLite off main's loop
+          'archive-worker': resolve(import.meta.dirname, 'src/main/services/archive/worker.ts'),
         },
+        // a prefix-only builtin (absent from `builtinModules`): stated, so no build machine bundles a stub for it
+        external: ['node:sqlite'],
       },
     },
   },

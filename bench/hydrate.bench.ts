@@ -158,7 +158,9 @@ async function main(): Promise<void> {
       await writeIdFile(idFile, CRASH_COUNT);
       await reset();
       const first = forkChild({ mode: 'run', baseUrl: sandbox.baseUrl, dir, idFile });
-      await new Promise<void>((resolve) => first.on('message', (m) => (m as { started?: boolean }).started && resolve()));
+      await new Promise<void>((resolve) =>
+        first.on('message', (m) => (m as { started?: boolean }).started && resolve()),
+      );
       const after = 200 + Math.floor(Math.random() * 1500);
       await new Promise((r) => setTimeout(r, after));
       first.kill('SIGKILL');

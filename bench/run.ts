@@ -12,7 +12,7 @@
  *
  *   npm run bench                      everything (~8–10 min on the 2-core dev machine)
  *   npm run bench -- --only=scroll,dom first sections only: baseline, scroll, prepend, dom (with heap),
- *                                      heap100k, first, interactions, data, main, children
+ *                                      heap100k, first, interactions, data, main, children, archive
  *   npm run bench -- --quick           shorter scroll runs, fewer repetitions, no 100k session
  *   npm run bench -- --electron        the real app (where an Electron binary exists)
  */
@@ -21,6 +21,7 @@ import { cpus, loadavg } from 'node:os';
 import { chromiumExecutable } from '../e2e/host';
 import { checkBuilt, launchChromium, openApp, type BenchApp, type BridgeLog, type Target } from './perf/app';
 import { info, skipped, type Metric } from './perf/budgets';
+import { measureArchive } from './perf/archive';
 import { measureChildren, RESULTS_DIR } from './perf/children';
 import { cpuTimes, stealShare } from './perf/cpu-steal';
 import { measureDataPath } from './perf/data-path';
@@ -44,6 +45,7 @@ const SECTIONS = [
   'data',
   'main',
   'children',
+  'archive',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -205,6 +207,9 @@ async function main(): Promise<number> {
   await section('main', "main's longest event-loop block during the first demo call", () => measureMainBlock());
   await section('children', 'sandbox and export benches (child processes)', () =>
     measureChildren({ timeoutMs: 300_000 }),
+  );
+  await section('archive', 'research archive: ingest, size, search, chart (child process)', () =>
+    measureArchive({ timeoutMs: 900_000, ...(quick ? { posts: 50_000 } : {}) }),
   );
 
   const loadAtEnd = loadavg();

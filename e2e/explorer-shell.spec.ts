@@ -55,6 +55,7 @@ test('sidebar sections are addressable routes with a heading each', async ({ ske
     ['Search people', /#\/search$/, 'Search people'],
     ['Look up ids', /#\/lookup\/posts$/, 'Look up ids'],
     ['Trends', /#\/trends$/, 'Trends'],
+    ['Archive', /#\/archive$/, 'Archive'],
     ['Settings', /#\/settings$/, 'Settings'],
     ['Home', /#\/$/, 'Home'],
   ];

@@ -202,6 +202,11 @@ export async function launchApp(options: LaunchOptions = {}): Promise<SkeinApp> 
       },
       emit: (name, payload) => shell?.emit(name, payload),
       log: { error: (message, error) => internalErrors.push({ message, error }), warn: () => {} },
+      // the archive in its worker thread, from source
+      archiveWorker: {
+        entry: new URL('../src/main/services/archive/worker.ts', import.meta.url),
+        execArgv: ['--import', 'tsx'],
+      },
     });
     const onBridgeCall = options.onBridgeCall;
     shell = await startWebShell({

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { info, skipped, type Metric } from './budgets';
 import { round } from './stats';
 
-const BENCH_DIR = join(import.meta.dirname, '..');
+export const BENCH_DIR = join(import.meta.dirname, '..');
 export const RESULTS_DIR = join(BENCH_DIR, 'results');
 
 function runBench(file: string, timeoutMs: number): Promise<{ code: number | null; ms: number; tail: string }> {

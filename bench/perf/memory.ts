@@ -16,7 +16,7 @@
  * - 100k: a second app whose sandbox grows the conversation to 100,000
  *   replies; the replies are loaded the same way, then heap after GC; then
  *   the reader goes all the way back to the top (past what main keeps in
- *   memory: the rest comes from its spill on disk) and the ledger must not move.
+ *   memory: the rest comes from the research project on disk) and the ledger must not move.
  */
 import type { Browser, Page } from '@playwright/test';
 import { openApp, threadHash, waitForList, type BenchApp, type Target } from './app';
@@ -213,7 +213,7 @@ export async function measureHeap100k(opts: {
     metrics.push(info('dom.100k.page', DOM, 'elements in the page, 100k-reply session', dom.page, 'elements'));
 
     // all the way back to the top: every page the renderer let go must come from main's store
-    // (the newest in memory, the older ones from its spill on disk), never as a new paid call
+    // (the newest in memory, the older ones from the project on disk), never as a new paid call
     const ledgerBefore = await app.ledger();
     const from = await page.evaluate(() => window.__bench!.calls.length);
     const top = await page.evaluate(toTop, { stepPx: 8000, timeoutMs: opts.backTimeoutMs });

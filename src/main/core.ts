@@ -9,9 +9,13 @@ import { join } from 'node:path';
 import type { DemoExamples, EventName, EventPayload, Handlers, Mode } from '../shared/ipc';
 import { createAppHandlers, type AppIdentity } from './ipc/handlers/app';
 import { createApiHandlers } from './ipc/handlers/api';
+import { createArchiveHandlers } from './ipc/handlers/archive';
 import { createExportFeature, type ChooseSavePath } from './ipc/handlers/export';
 import { createIdsFeature } from './ipc/handlers/ids';
 import { createSettingsHandlers } from './ipc/handlers/settings';
+import { createProjects, type Projects } from './services/archive/projects';
+import { keepAsCollection } from './services/archive/reexport';
+import { startArchiveThread, type ArchiveThreadOptions } from './services/archive/thread';
 import { createClientServices, type ClientServices } from './services/client-services';
 import { systemClock } from './services/clock';
 import { clientPageSource } from './services/export/client-source';
@@ -64,12 +68,21 @@ export interface CoreDeps {
   fetch?: typeof fetch;
   now?: () => number;
   log?: CoreLog;
+  /** the archive's worker thread (built: out/main/archive-worker.js); absent: the archive runs on main's thread */
+  archiveWorker?: ArchiveThreadOptions;
+  /** main's open dialog for a project file (absent in the browser shell: projects are picked from main's list) */
+  chooseOpenPath?: (request: {
+    title: string;
+    filters: Array<{ name: string; extensions: string[] }>;
+  }) => Promise<string | null>;
 }
 
 export interface Core {
   handlers: Handlers;
   /** settings, key store, usage meter and the API client (`client.fetchPage`, `client.loadedPages`) */
   client: ClientServices;
+  /** the research projects (issue 24): where every answer is recorded */
+  projects: Projects;
   /** a window closed or reloaded: cancel what it started */
   onSenderGone: (senderId: number) => void;
   /** the demo sandbox, started on first use; null when Skein points at another server */
@@ -121,7 +134,29 @@ export function createCore(deps: CoreDeps): Core {
   const senderGone: Array<(senderId: number) => void> = [];
   const disposers: Array<() => Promise<void> | void> = [];
 
+  let currentMode: () => Mode = () => 'demo';
+  const archiveThread = startArchiveThread({
+    ...deps.archiveWorker,
+    onError: (error) => deps.log?.error('the archive failed', error),
+  });
+  const projectFilters = [{ name: 'Skein project', extensions: ['skein'] }];
+  const chooseOpen = deps.chooseOpenPath;
+  const projects = createProjects({
+    userDataDir: deps.userDataDir,
+    thread: archiveThread,
+    mode: () => currentMode(),
+    chooseNewPath: (suggested) =>
+      deps.chooseSavePath({ title: 'New project', defaultPath: suggested, filters: projectFilters }),
+    ...(chooseOpen ? { chooseExistingPath: () => chooseOpen({ title: 'Open project', filters: projectFilters }) } : {}),
+    log: (message, error) => deps.log?.error(message, error),
+  });
+  disposers.push(async () => {
+    await projects.dispose().catch(() => undefined);
+    await (await archiveThread).close();
+  });
+
   const client = createClientServices({
+    archive: projects.link,
     userDataDir: deps.userDataDir,
     secretStorage: deps.secretStorage,
     demoBaseUrl: async () => (await demo.get()).baseUrl,
@@ -133,20 +168,26 @@ export function createCore(deps: CoreDeps): Core {
   });
   senderGone.push((senderId) => client.onSenderGone(senderId));
   const mode = (): Mode => client.mode();
+  currentMode = mode;
 
   const ids = createIdsFeature({ userDataDir: deps.userDataDir, now });
+  const exportContext = async () => ({
+    appName: deps.app.name,
+    appVersion: deps.app.version,
+    mode: mode(),
+    baseUrl: mode() === 'demo' ? (await demo.get()).baseUrl : client.settings().baseUrl,
+  });
   const exporter = createExportFeature({
     importedIds: ids.importedIds,
     onMissing: ids.onMissing,
     stateDir: join(deps.userDataDir, 'exports'),
     source: clientPageSource(client.client),
     clock: { now, setTimer: systemClock.setTimer, sleep: systemClock.sleep },
-    context: async () => ({
-      appName: deps.app.name,
-      appVersion: deps.app.version,
-      mode: mode(),
-      baseUrl: mode() === 'demo' ? (await demo.get()).baseUrl : client.settings().baseUrl,
-    }),
+    context: exportContext,
+    // every export written becomes a collection of the project holding its items (issue 24)
+    onWritten: async (run) => {
+      await keepAsCollection(await archiveThread, projects.handleFor, run);
+    },
     prices: () => client.settings().prices,
     chooseSavePath: deps.chooseSavePath,
     ...(deps.confirm ? { confirm: deps.confirm } : {}),
@@ -168,11 +209,20 @@ export function createCore(deps: CoreDeps): Core {
     ...createSettingsHandlers(client),
     ...exporter.handlers,
     ...ids.handlers,
+    ...createArchiveHandlers({
+      projects,
+      thread: archiveThread,
+      mode,
+      chooseSavePath: deps.chooseSavePath,
+      exportContext,
+      now,
+    }),
   };
 
   return {
     handlers,
     client,
+    projects,
     onSenderGone: (senderId) => {
       for (const listener of senderGone) listener(senderId);
     },

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { BrowserWindow, Menu, app, net, session, type WebContents } from 'electron';
 import type { EventName, EventPayload, MenuCommand } from '../shared/ipc';
 import { confirmWithDialog } from './adapters/confirm-dialog';
-import { chooseSavePathWithDialog } from './adapters/dialogs';
+import { chooseOpenPathWithDialog, chooseSavePathWithDialog } from './adapters/dialogs';
 import { createExportPlatform } from './adapters/export-dialog';
 import { createMainWindow, denyPermissions, guardContents } from './adapters/main-window';
 import { fetchThroughNet } from './adapters/net-fetch';
@@ -116,6 +116,9 @@ if (!app.requestSingleInstanceLock()) {
       // must not block main's event loop, which every window and IPC reply waits on.
       startSandbox: (options) => startDemoSandbox(options),
       chooseSavePath: chooseSavePathWithDialog,
+      chooseOpenPath: chooseOpenPathWithDialog,
+      // the research archive's SQLite runs in its own worker thread, never on main's event loop
+      archiveWorker: { entry: new URL('./archive-worker.js', import.meta.url) },
       confirm: confirmWithDialog,
       exportPlatform: createExportPlatform(),
       emit: broadcast,

@@ -1,6 +1,6 @@
-/** Electron glue: the native save dialog behind the core's `chooseSavePath`. */
+/** Electron glue: the native save and open dialogs behind the core's `chooseSavePath` and `chooseOpenPath`. */
 import { BrowserWindow, dialog } from 'electron';
-import type { ChooseSavePath } from '../core';
+import type { ChooseSavePath, CoreDeps } from '../core';
 
 export const chooseSavePathWithDialog: ChooseSavePath = async (request) => {
   const parent = BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0];
@@ -14,4 +14,12 @@ export const chooseSavePathWithDialog: ChooseSavePath = async (request) => {
   };
   const result = parent ? await dialog.showSaveDialog(parent, options) : await dialog.showSaveDialog(options);
   return result.canceled || !result.filePath ? null : result.filePath;
+};
+
+/** A project file to open (issue 24): the page never names a path, the user picks it here. */
+export const chooseOpenPathWithDialog: NonNullable<CoreDeps['chooseOpenPath']> = async (request) => {
+  const parent = BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0];
+  const options = { title: request.title, filters: request.filters, properties: ['openFile'] as Array<'openFile'> };
+  const result = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options);
+  return result.canceled ? null : (result.filePaths[0] ?? null);
 };

@@ -15,6 +15,7 @@ import { createRateLimiter, type RateLimiter } from './api/policy/rate-limiter';
 import { DEFAULT_STORE_BYTES, ResponseStore } from './api/response-store';
 import type { FetchLike } from './api/transport';
 import type { ApiClient } from './api/types';
+import type { ArchiveLink } from './archive/projects';
 import { systemClock, type Clock } from './clock';
 import { refuseAll, type Confirm } from './confirm';
 import { createKeyStore, type KeyStore } from './keys/key-store';
@@ -44,6 +45,8 @@ export interface ClientServicesDeps {
   initial?: { baseUrl?: string | undefined; key?: string | undefined };
   /** asks the user in main (a native dialog): the only way to move the key or raise spending limits */
   confirm?: Confirm;
+  /** the research project (issue 24): the store of record on disk; without it, pages spill to a session folder */
+  archive?: ArchiveLink;
 }
 
 export interface ClientServices {
@@ -205,8 +208,12 @@ export function createClientServices(deps: ClientServicesDeps): ClientServices {
 
   const client = createApiClient({
     target,
-    // pages that leave memory wait on disk for the session: a reader scrolling back never pays twice
-    store: new ResponseStore(DEFAULT_STORE_BYTES, { dir: join(deps.userDataDir, 'cache', 'pages') }),
+    // pages that leave memory are served again from the project (the one store on disk, ARCHITECTURE.md);
+    // without a project they wait in a session folder: a reader scrolling back never pays twice
+    store: deps.archive
+      ? new ResponseStore(DEFAULT_STORE_BYTES)
+      : new ResponseStore(DEFAULT_STORE_BYTES, { dir: join(deps.userDataDir, 'cache', 'pages') }),
+    ...(deps.archive ? { archive: deps.archive } : {}),
     fetch: deps.fetch,
     clock,
     limiter,

@@ -120,6 +120,8 @@ export async function runWebShell(
     apiKey: process.env.SKEIN_API_KEY || undefined,
     startSandbox: async (options) => (await import('../sandbox')).startSandbox(options),
     chooseSavePath: exportsFolderSaver(parsed.exportsDir),
+    // the research archive's SQLite in its own worker thread (built next to this file)
+    archiveWorker: { entry: new URL('./archive-worker.js', import.meta.url) },
     // moving the key, raising spending, keeping the key without a keyring: asked in this terminal
     confirm: terminalConfirm(),
     emit: (name, payload) => shell?.emit(name, payload),

@@ -4,6 +4,7 @@ import { onBridgeEvent } from '../lib/bridge';
 import { creditsLabel } from '../lib/format';
 import { formatRoute, routes, type Route, type RouteName } from '../lib/routes';
 import { goBack, goForward, useHistoryAvailability } from './navigation';
+import { ProjectStatus } from '../features/archive/components/ProjectStatus';
 import { appInfoQuery, usageKeys, usageQuery } from './usage-queries';
 
 const SECTIONS: ReadonlyArray<{ label: string; route: Route; matches: readonly RouteName[] }> = [
@@ -12,6 +13,7 @@ const SECTIONS: ReadonlyArray<{ label: string; route: Route; matches: readonly R
   { label: 'Look up ids', route: routes.lookup(), matches: ['lookup'] },
   { label: 'Hydrate ids', route: routes.hydrate(), matches: ['hydrate'] },
   { label: 'Trends', route: routes.trends(), matches: ['trends'] },
+  { label: 'Archive', route: routes.archive(), matches: ['archive'] },
   { label: 'Settings', route: routes.settings(), matches: ['settings'] },
 ];
 
@@ -86,6 +88,7 @@ export function StatusBar() {
       <span data-testid="session-credits">
         Estimated: <strong>{session ? creditsLabel(session.credits, session.usd) : '…'}</strong>
       </span>
+      <ProjectStatus mode={mode} />
       <a href={formatRoute(routes.usage())} className="statusbar__link">
         Usage details
       </a>

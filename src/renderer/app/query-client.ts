@@ -8,7 +8,7 @@ import { isSkeinError } from '../../shared/errors';
 import { usageKeys } from './usage-queries';
 
 /** Query keys whose first segment is one of these are not API calls. */
-const NOT_API = new Set(['usage', 'app', 'demo', 'settings', 'credentials', 'ids']);
+const NOT_API = new Set(['usage', 'app', 'demo', 'settings', 'credentials', 'ids', 'archive', 'projects']);
 
 /**
  * How long after an API query settles the usage meter is asked again. Pages

@@ -5,6 +5,7 @@
  */
 import { missingCaseError } from '../../shared/missing-case';
 import type { Route } from '../lib/routes';
+import { ArchiveView } from '../features/archive/components/ArchiveView';
 import { CommunityView } from '../features/community/components/CommunityView';
 import { HomeView } from '../features/home/components/HomeView';
 import { ListView } from '../features/list/components/ListView';
@@ -45,6 +46,8 @@ export function RouteView({ route }: { route: Route }) {
       return <SettingsView />;
     case 'usage':
       return <UsageView />;
+    case 'archive':
+      return <ArchiveView route={route} />;
     case 'unknown':
       return <NotFoundView path={route.path} />;
     default:

@@ -77,6 +77,7 @@ const routeArb: fc.Arbitrary<Route> = fc.oneof(
   fc.option(fc.integer({ min: 1, max: 99_999_999 }), { nil: null }).map((w) => routes.trends(w)),
   fc.constant(routes.settings()),
   fc.constant(routes.usage()),
+  fc.string().map((q) => routes.archive(q)),
 );
 
 describe('formatRoute', () => {

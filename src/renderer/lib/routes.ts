@@ -23,6 +23,7 @@ export type Route =
   | { name: 'trends'; woeid: number | null }
   | { name: 'settings' }
   | { name: 'usage' }
+  | { name: 'archive'; q: string }
   | { name: 'unknown'; path: string };
 
 /** A profile is addressed by numeric id, or by handle until the handle is resolved. */
@@ -69,6 +70,7 @@ export const routes = {
   trends: (woeid: number | null = null): Route => ({ name: 'trends', woeid }),
   settings: (): Route => ({ name: 'settings' }),
   usage: (): Route => ({ name: 'usage' }),
+  archive: (q = ''): Route => ({ name: 'archive', q }),
 };
 
 function flag(q: URLSearchParams, key: string): boolean {
@@ -134,6 +136,8 @@ export function parseRoute(hash: string): Route {
       return routes.settings();
     case 'usage':
       return routes.usage();
+    case 'archive':
+      return seg.length === 1 ? routes.archive(q.get('q') ?? '') : unknown;
     default:
       return unknown;
   }
@@ -179,6 +183,8 @@ export function formatRoute(route: Route): string {
       return '#/settings';
     case 'usage':
       return '#/usage';
+    case 'archive':
+      return withQuery('/archive', { q: route.q });
     case 'unknown':
       return `#${route.path}`;
   }

@@ -4,6 +4,7 @@
  */
 import { apiContract } from './api';
 import { appContract, type EventName, type EventPayload } from './app';
+import { archiveContract } from './archive';
 import type { BridgeOf, ClientOf, HandlersOf } from './define';
 import { exportContract } from './export';
 import { idsContract } from './ids';
@@ -15,6 +16,7 @@ export const contract = {
   ...settingsContract,
   ...exportContract,
   ...idsContract,
+  ...archiveContract,
 };
 
 export type Contract = typeof contract;
@@ -31,3 +33,4 @@ export * from './api';
 export * from './settings';
 export * from './export';
 export * from './ids';
+export * from './archive';

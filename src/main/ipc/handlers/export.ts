@@ -12,7 +12,7 @@ import type { ExportFormat, ExportJob, exportContract } from '../../../shared/ip
 import type { MissingId } from '../../../shared/ipc/ids';
 import type { Clock } from '../../services/clock';
 import type { Confirm } from '../../services/confirm';
-import { ExportService } from '../../services/export/export-service';
+import { ExportService, type ExportServiceDeps } from '../../services/export/export-service';
 import type { ExportContext } from '../../services/export/manifest';
 import type { PageSource } from '../../services/export/page-source';
 import { createExportReporter, type ExportPlatform } from '../../services/export/reporter';
@@ -47,6 +47,8 @@ export interface ExportFeatureDeps {
   /** hydrations: the ids of an id import, and where the ids it did not get are kept */
   importedIds?: (importId: string) => Promise<readonly string[]>;
   onMissing?: (job: ExportJob, missing: MissingId[]) => Promise<void>;
+  /** a file was written: the research project keeps its items as a collection */
+  onWritten?: ExportServiceDeps['onWritten'];
 }
 
 export interface ExportFeature {
@@ -77,6 +79,7 @@ export function createExportFeature(deps: ExportFeatureDeps): ExportFeature {
     ...(deps.confirm ? { confirm: deps.confirm } : {}),
     ...(deps.importedIds ? { importedIds: deps.importedIds } : {}),
     ...(deps.onMissing ? { onMissing: deps.onMissing } : {}),
+    ...(deps.onWritten ? { onWritten: deps.onWritten } : {}),
     onUpdate: (job) => {
       report?.(job);
       deps.emit?.(job);

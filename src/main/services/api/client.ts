@@ -19,6 +19,7 @@ import { buildRequest, canonicalParams, type CanonicalParams } from './request';
 import { ResponseStore, type StoredAnswer } from './response-store';
 import type { FetchLike } from './transport';
 import type { ApiClient, FetchPageInput, PageResult, ViewRef } from './types';
+import type { ArchiveLink } from '../archive/projects';
 
 export interface Target {
   /** where the API lives (the sandbox's URL in demo mode) */
@@ -62,6 +63,8 @@ export interface ApiClientDeps {
   /** secrets to keep out of error messages and logs (the key) */
   secrets?: () => Iterable<string>;
   newCallId?: () => string;
+  /** the research project: every answer is recorded there, and an answer it holds is served without a call */
+  archive?: ArchiveLink;
 }
 
 const ID_LIST_PARAM: Partial<Record<OperationId, string>> = { usersByIds: 'userIds', postsByIds: 'tweet_ids' };
@@ -81,6 +84,8 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
   const secrets = deps.secrets ?? (() => []);
   const newCallId = deps.newCallId ?? randomUUID;
   const { clock } = deps;
+  /** answers the project holds from before the last `clearStore` are not served */
+  let servedSince = 0;
 
   function idsAsked(op: OperationId, c: CanonicalParams): string[] | undefined {
     const name = ID_LIST_PARAM[op];
@@ -183,6 +188,20 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
         };
         return forgetIfStopped(op, c, shape(op, c, viewKey, hit.page, hit.body, meta, views));
       }
+      const held = await heldByArchive(op, c, input.reread === true, started);
+      if (held) {
+        record(op, c, held.httpStatus, held.page.rawCount, true);
+        const meta = {
+          callId,
+          fromCache: true,
+          fetchedAt: held.fetchedAt,
+          httpStatus: held.httpStatus,
+          credits: 0,
+          durationMs: clock.now() - started,
+          attempts: 0,
+        };
+        return forgetIfStopped(op, c, shape(op, c, viewKey, held.page, held.body, meta, views));
+      }
     }
 
     const running = calls.start(callId, input.senderId, input.signal);
@@ -216,6 +235,16 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
           record(op, c, 0, 0, false);
         },
       });
+      if (deps.archive && answer.text !== undefined)
+        deps.archive.record({
+          operation: op,
+          params: c.paramsKey,
+          cursor: c.cursor,
+          at: clock.now(),
+          baseUrl: target.baseUrl,
+          httpStatus: answer.status,
+          text: answer.text,
+        });
       const page = normalizePage(op, answer.body, answer.status);
       if (page.dropped.length > 0)
         logger.warn(`${op}: dropped ${page.dropped.length} malformed item(s)`, { dropped: page.dropped.slice(0, 5) });
@@ -266,14 +295,58 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
     }
   }
 
+  /** an answer the project holds (from an earlier session too), into the memory store; null when none or unreadable */
+  async function heldByArchive(
+    op: OperationId,
+    c: CanonicalParams,
+    anyAge: boolean,
+    now: number,
+  ): Promise<StoredAnswer | null> {
+    if (!deps.archive) return null;
+    try {
+      const target = await deps.target();
+      const held = await deps.archive.held({
+        operation: op,
+        params: c.paramsKey,
+        cursor: c.cursor,
+        baseUrl: target.baseUrl,
+        anyAge,
+        now,
+        notBefore: servedSince,
+      });
+      if (!held) return null;
+      const body = JSON.parse(held.text) as unknown;
+      const stored: StoredAnswer = {
+        operation: op,
+        paramsKey: c.paramsKey,
+        cursor: c.cursor,
+        fetchedAt: held.at,
+        httpStatus: held.httpStatus,
+        body,
+        page: normalizePage(op, body, held.httpStatus),
+        bytes: held.text.length,
+      };
+      store.put(stored, { sameSnapshot: c.cursor !== null });
+      return stored;
+    } catch (e) {
+      // no target (live without a base URL), or a held answer that no longer reads: ask the API
+      if (!(e instanceof SkeinError)) logger.warn(`${op}: the archive's answer was not used`, { error: String(e) });
+      return null;
+    }
+  }
+
   /** an answer that made the paging guard stop is not kept: asked again, the service may answer right */
   function forgetIfStopped(op: OperationId, c: CanonicalParams, page: PageResult): PageResult {
-    if (page.result.paging?.stop) store.delete(op, c.paramsKey, c.cursor);
+    if (page.result.paging?.stop) {
+      store.delete(op, c.paramsKey, c.cursor);
+      deps.archive?.forget({ operation: op, params: c.paramsKey, cursor: c.cursor });
+    }
     return page;
   }
 
   function forgetPage(view: ViewRef): boolean {
     const c = canonicalParams(view.operation, view.params);
+    deps.archive?.forget({ operation: view.operation, params: c.paramsKey, cursor: c.cursor });
     return store.delete(view.operation, c.paramsKey, c.cursor);
   }
 
@@ -316,6 +389,8 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
     cancel: (callId, senderId) => calls.cancel(callId, senderId),
     cancelSender: (senderId) => calls.cancelSender(senderId),
     clearStore: () => {
+      // the project keeps what was received, but serves nothing older than this (mode, address or key changed)
+      servedSince = clock.now();
       views.clear();
       return store.clear();
     },

@@ -26,6 +26,8 @@ export interface AttemptInput {
 export interface HttpAnswer extends Answer {
   /** bytes of the body as received */
   bytes: number;
+  /** the body as text, when it parsed as JSON (what the archive records) */
+  text?: string;
 }
 
 /** A failure without an HTTP answer: network, timeout, cancellation. */
@@ -179,7 +181,7 @@ function parseAnswer(status: number, headers: Headers, text: string, bytes: numb
     };
   }
   try {
-    return { status, body: JSON.parse(text) as unknown, retryAfter, bytes };
+    return { status, body: JSON.parse(text) as unknown, retryAfter, bytes, text };
   } catch (e) {
     return {
       status,

@@ -27,8 +27,9 @@ import { defaultCsvCells, type CsvCells } from './csv-formula';
 import { describeCaps, loosens, progressFraction } from './caps';
 import { collect, CollectionState, type CollectOutcome } from './collector';
 import { estimateExport } from './estimate';
+import type { JournalItem } from './journal';
 import { JobStore } from './job-store';
-import { buildManifest, type ExportContext } from './manifest';
+import { buildManifest, type ExportContext, type ExportManifest } from './manifest';
 import type { PageSource } from './page-source';
 import { missingIds } from './missing-ids';
 import { planView, type ViewPlan } from './views';
@@ -52,6 +53,14 @@ export interface ExportServiceDeps {
   importedIds?: (importId: string) => Promise<readonly string[]>;
   /** a hydration's collection ended (complete or not): the ids it asked for and did not get, with why */
   onMissing?: (job: ExportJob, missing: MissingId[]) => Promise<void>;
+  /** a file was written: its items in order (the research project keeps them as a collection; issue 24) */
+  onWritten?: (run: WrittenRun) => Promise<void>;
+}
+
+export interface WrittenRun {
+  job: ExportJob;
+  manifest: ExportManifest;
+  items: () => AsyncIterable<JournalItem>;
 }
 
 export interface StartExport {
@@ -399,6 +408,9 @@ export class ExportService {
       }
       job.status = stop === null ? 'complete' : 'partial';
       job.resumable = stop !== null && RESUMABLE.has(stop.reason);
+      await this.deps
+        .onWritten?.({ job, manifest, items: () => journal.items() })
+        .catch((error: unknown) => this.deps.onInternalError?.(error));
     } finally {
       await journal.close();
       job.finishedAt = clock.now();

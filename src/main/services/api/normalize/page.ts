@@ -87,7 +87,7 @@ function collectionCandidates(id: OperationId): string[][] {
 }
 
 /** the raw list in an answer, and where it was found; null when none is there */
-function locateItems(id: OperationId, body: unknown): { items: unknown[]; path: string } | null {
+export function locateItems(id: OperationId, body: unknown): { items: unknown[]; path: string } | null {
   if (!isObject(body)) return null;
   for (const path of collectionCandidates(id)) {
     let at: unknown = body;

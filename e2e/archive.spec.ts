@@ -1,0 +1,93 @@
+/**
+ * The research archive (issue 24): what a reader browsed is kept in the project, survives a
+ * restart, and is searched offline with zero API calls; a post reached from two views is one row
+ * with both requests recorded.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from './fixtures';
+import { demoExamples, hostOnly, openRoute, openThread, sandbox } from './support/explorer';
+
+test('browse a thread and a profile, restart, find a reply offline with zero calls', async ({ launch }, testInfo) => {
+  hostOnly(testInfo);
+  test.setTimeout(120_000);
+  const userDataDir = await mkdtemp(join(tmpdir(), 'skein-e2e-archive-'));
+  try {
+    const first = await launch({ userDataDir });
+    const ex = await demoExamples(first.page);
+    const replies = await openThread(first.page, ex.bigThreadPostId);
+    const reply = replies.locator('article[data-post-id]').nth(1);
+    await expect(reply).toBeVisible();
+    const replyId = (await reply.getAttribute('data-post-id'))!;
+    const replyText = (await reply.locator('.post__text').first().innerText()).trim();
+    const word = replyText.split(/[^\p{L}]+/u).find((w) => w.length >= 6) ?? replyText.split(/\s+/)[0]!;
+
+    // the same reply reached from a second view: its own page
+    await openRoute(first.page, `#/post/${replyId}`);
+    await expect(first.page.getByRole('region', { name: 'Replies' }).getByText('Original post')).toBeVisible();
+    // and a profile
+    await openRoute(first.page, `#/user/@${ex.profile.userName}`);
+    const posts = first.page.getByRole('region', { name: `Posts by @${ex.profile.userName}` });
+    await posts.scrollIntoViewIfNeeded(); // virtualized: rows exist once the list is on screen
+    await expect(posts.locator('article').first()).toBeVisible();
+    await first.close();
+
+    // restart: a new host and sandbox over the same user data folder
+    const second = await launch({ userDataDir });
+    const { page } = second;
+    const api = await sandbox(second);
+    await api.clearRequests();
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Archive' }).click();
+    await expect(page.getByRole('heading', { name: 'Archive', level: 1 })).toBeVisible();
+    await expect(page.getByTestId('project')).toHaveText('Project: Demo data');
+    await page.getByRole('searchbox', { name: 'Search the archive' }).fill(word);
+    await page.getByRole('search', { name: 'Archive' }).getByRole('button', { name: 'Search' }).click();
+
+    const results = page.getByRole('region', { name: 'Archive results' });
+    const row = results.locator(`article[data-post-id="${replyId}"]`);
+    await expect(row).toBeVisible();
+    await expect(row).toHaveCount(1);
+    // one row, with both requests that returned it recorded
+    const provenance = (await page.evaluate(
+      (id) =>
+        (
+          window as unknown as { skein: { archive: { provenance: (i: unknown) => Promise<unknown> } } }
+        ).skein.archive.provenance({ kind: 'post', id }),
+      replyId,
+    )) as { ok: true; data: { requests: Array<{ operation: string; params: string }> } };
+    const operations = provenance.data.requests.map((r) => r.operation);
+    // from the thread (the big post's replies) and from the reply's own view (looked up by id, its replies)
+    expect(operations).toContain('postsByIds');
+    expect(provenance.data.requests.some((r) => r.params.includes(ex.bigThreadPostId))).toBe(true);
+    expect(provenance.data.requests.some((r) => r.params.includes(replyId))).toBe(true);
+    await expect(
+      results.locator('.archive-hit').filter({ has: page.locator(`article[data-post-id="${replyId}"]`) }),
+    ).toContainText(`Returned by ${operations.length} requests`);
+    await expect(page.getByRole('status').filter({ hasText: 'offline: no API call' })).toBeVisible();
+
+    // the activity chart's numbers as a table: picking a day narrows the results to it
+    const activity = page.getByRole('region', { name: 'Activity' });
+    await activity.getByText('Table of the chart').click();
+    await activity.getByRole('button', { name: 'Show these' }).first().click();
+    await expect(page.getByText(/^Showing/)).toBeVisible();
+    await expect(row).toBeVisible();
+    await page.getByRole('button', { name: 'Show all dates' }).click();
+
+    // zero calls: the sandbox saw no request, the status bar counts none
+    expect(await api.requests()).toEqual([]);
+    await expect(page.getByTestId('session-calls')).toHaveText('Calls this session: 0');
+
+    // look at it: light, dark and a small window
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.screenshot({ path: testInfo.outputPath('archive-light.png') });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.screenshot({ path: testInfo.outputPath('archive-dark.png') });
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.setViewportSize({ width: 900, height: 600 });
+    await page.screenshot({ path: testInfo.outputPath('archive-900x600.png') });
+    expect(await api.requests()).toEqual([]);
+  } finally {
+    await rm(userDataDir, { recursive: true, force: true });
+  }
+});

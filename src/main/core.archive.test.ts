@@ -1,0 +1,113 @@
+/**
+ * The archive wired into the core (issue 24): every answer recorded in the mode's project (demo
+ * apart from live), an answer held from an earlier session served without a call, and projects
+ * created, renamed and switched through the bridge's handlers with paths only from main's dialogs.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createCore, type CoreDeps } from './core';
+import { createDispatcher } from './ipc/dispatch';
+import { startSandbox, type Sandbox } from './sandbox';
+
+const dirs: string[] = [];
+const sandboxes: Sandbox[] = [];
+afterAll(async () => {
+  for (const s of sandboxes) await s.close();
+  dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
+});
+const ctx = { senderId: 1 };
+const archiveWorker = {
+  entry: new URL('./services/archive/worker.ts', import.meta.url),
+  execArgv: ['--import', 'tsx'],
+};
+
+function coreDeps(userDataDir: string, over: Partial<CoreDeps> = {}): CoreDeps {
+  return {
+    userDataDir,
+    secretStorage: {
+      isEncryptionAvailable: async () => false,
+      backend: () => 'basic_text',
+      encryptString: async () => new Uint8Array(),
+      decryptString: async () => '',
+    },
+    openExternal: async () => {},
+    app: { name: 'Skein', version: '1.2.3', platform: 'linux' },
+    startSandbox: async () => {
+      const s = await startSandbox({ port: 0, size: 'small' });
+      sandboxes.push(s);
+      return s;
+    },
+    chooseSavePath: async () => null,
+    emit: () => {},
+    archiveWorker,
+    ...over,
+  };
+}
+
+async function call(core: ReturnType<typeof createCore>, channel: string, input: unknown) {
+  const res = await createDispatcher(core.handlers).dispatch(channel, input, ctx);
+  if (!res.ok) throw new Error(`${channel}: ${res.error.message}`);
+  return res.data as Record<string, unknown>;
+}
+
+describe('the archive in the core', () => {
+  it(
+    'serves an answer held from an earlier session at no cost, and the meter shows it',
+    { timeout: 60_000 },
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'skein-core-archive-'));
+      dirs.push(dir);
+      const first = createCore(coreDeps(dir));
+      const examples = (await call(first, 'skein:demo.examples', undefined)) as { bigThreadPostId: string };
+      const ask = { operation: 'postReplies', params: { tweetId: examples.bigThreadPostId }, callId: 'a' };
+      const bought = await call(first, 'skein:api.call', ask);
+      expect(bought.meta).toMatchObject({ fromCache: false });
+      await first.dispose();
+
+      // a restart: a new core, a new sandbox on another port, the same user data folder
+      const second = createCore(coreDeps(dir));
+      const again = await call(second, 'skein:api.call', { ...ask, callId: 'b' });
+      expect(again.meta).toMatchObject({ fromCache: true, credits: 0, attempts: 0 });
+      expect((again.items as Array<{ id: string }>).map((p) => p.id)).toEqual(
+        (bought.items as Array<{ id: string }>).map((p) => p.id),
+      );
+      const usage = second.client.usage.snapshot();
+      expect(usage.session.credits).toBe(0);
+      expect(usage.recent.every((c) => c.fromCache)).toBe(true);
+
+      // demo answers went to the demo project only; the live project holds nothing
+      const state = await call(second, 'skein:projects.state', undefined);
+      expect(state.demo).toMatchObject({ kind: 'demo', requests: 1 });
+      expect(state.current).toMatchObject({ kind: 'live', items: 0, requests: 0 });
+      // and the archive finds a reply's words offline
+      const reply = (again.items as Array<{ text: string }>)[0]!;
+      const word = reply.text.split(/\s+/).find((w) => /^\p{L}{5,}$/u.test(w)) ?? '';
+      const found = await call(second, 'skein:archive.search', { text: word });
+      expect((found.hits as unknown[]).length).toBeGreaterThan(0);
+      await second.dispose();
+    },
+  );
+
+  it('creates, renames and switches projects; paths come only from main’s dialog', { timeout: 30_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skein-core-projects-'));
+    dirs.push(dir);
+    const chosen = join(dir, 'elsewhere', 'Study');
+    const core = createCore(coreDeps(dir, { chooseSavePath: async () => chosen }));
+    const before = await call(core, 'skein:projects.state', undefined);
+    expect(before.current).toMatchObject({ name: 'Default' });
+    const created = await call(core, 'skein:projects.create', { name: 'Elections 2026' });
+    expect(created.current).toMatchObject({ name: 'Elections 2026', location: `${chosen}.skein` });
+    expect(existsSync(`${chosen}.skein`)).toBe(true);
+    const renamed = await call(core, 'skein:projects.rename', { name: 'Elections' });
+    expect(renamed.current).toMatchObject({ name: 'Elections' });
+    const back = (renamed.known as Array<{ id: string; name: string }>).find((k) => k.name === 'Default')!;
+    const switched = await call(core, 'skein:projects.switch', { id: back.id });
+    expect(switched.current).toMatchObject({ name: 'Default' });
+    // a page cannot name a path: unknown ids and extra fields are refused
+    const bad = await createDispatcher(core.handlers).dispatch('skein:projects.switch', { id: '/etc/passwd' }, ctx);
+    expect(bad.ok).toBe(false);
+    await core.dispose();
+  });
+});

@@ -1,0 +1,118 @@
+/**
+ * Collections and re-exports (issue 24): an export written through the core becomes a collection
+ * of the project, in order; a collection re-exported to JSONL and CSV makes no call, and DuckDB
+ * reads back exactly the archive's items.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { ExportJob } from '../shared/ipc';
+import { createCore } from './core';
+import { createDispatcher } from './ipc/dispatch';
+import { startSandbox, type Sandbox } from './sandbox';
+
+const dirs: string[] = [];
+const sandboxes: Sandbox[] = [];
+afterAll(async () => {
+  for (const s of sandboxes) await s.close();
+  dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
+});
+
+async function duckdb(sql: string): Promise<Array<Record<string, unknown>>> {
+  const db = await DuckDBInstance.create(':memory:');
+  const connection = await db.connect();
+  try {
+    return (await connection.runAndReadAll(sql)).getRowObjectsJS();
+  } finally {
+    connection.closeSync();
+    db.closeSync();
+  }
+}
+
+describe('collections and re-exports', () => {
+  it(
+    'keeps an export as a collection and writes it again without a call; DuckDB reads it back',
+    { timeout: 60_000 },
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'skein-reexport-'));
+      dirs.push(dir);
+      let nextPath = join(dir, 'replies.json');
+      const jobs: ExportJob[] = [];
+      const core = createCore({
+        userDataDir: dir,
+        secretStorage: {
+          isEncryptionAvailable: async () => false,
+          backend: () => 'basic_text',
+          encryptString: async () => new Uint8Array(),
+          decryptString: async () => '',
+        },
+        openExternal: async () => {},
+        app: { name: 'Skein', version: '1.2.3', platform: 'linux' },
+        startSandbox: async () => {
+          const s = await startSandbox({ port: 0, size: 'small' });
+          sandboxes.push(s);
+          return s;
+        },
+        chooseSavePath: async () => nextPath,
+        emit: (name, payload) => {
+          if (name === 'export') jobs.push(payload as ExportJob);
+        },
+        archiveWorker: {
+          entry: new URL('./services/archive/worker.ts', import.meta.url),
+          execArgv: ['--import', 'tsx'],
+        },
+      });
+      const dispatch = createDispatcher(core.handlers).dispatch;
+      const call = async (channel: string, input: unknown) => {
+        const res = await dispatch(channel, input, { senderId: 1 });
+        if (!res.ok) throw new Error(`${channel}: ${res.error.message}`);
+        return res.data as Record<string, unknown>;
+      };
+      const ex = (await call('skein:demo.examples', undefined)) as { bigThreadPostId: string };
+      const view = {
+        kind: 'directReplies',
+        operation: 'postReplies',
+        params: { tweetId: ex.bigThreadPostId },
+        title: 'Replies',
+      };
+      await call('skein:export.start', { view, format: 'json', scope: 'loaded' });
+      // the first page only ('loaded'): a partial export of a longer list, written
+      await expect.poll(() => jobs.at(-1)?.status, { timeout: 30_000 }).toBe('partial');
+      // a thread's items carry their place in it: { root_id, parent_id, depth, item }
+      const exported = JSON.parse(readFileSync(join(dir, 'replies.json'), 'utf8')) as {
+        items: Array<{ depth: number; item: { id: string } }>;
+      };
+      const ids = exported.items.map((i) => i.item.id);
+      expect(ids.length).toBeGreaterThan(0);
+
+      const collections = (await call('skein:archive.collections', {})) as unknown as Array<{
+        id: number;
+        items: number;
+      }>;
+      expect(collections).toHaveLength(1);
+      expect(collections[0]!.items).toBe(ids.length);
+
+      const callsBefore = core.client.usage.snapshot().session.calls;
+      nextPath = join(dir, 'again.jsonl');
+      const jsonl = await call('skein:archive.export', { collection: collections[0]!.id, format: 'jsonl' });
+      expect(jsonl).toMatchObject({ items: ids.length });
+      nextPath = join(dir, 'again.csv');
+      await call('skein:archive.export', { collection: collections[0]!.id, format: 'csv', csvFlavour: 'analysis' });
+      expect(core.client.usage.snapshot().session.calls).toBe(callsBefore);
+
+      const fromJsonl = await duckdb(`SELECT item.id AS id FROM read_json_auto('${join(dir, 'again.jsonl')}')`);
+      expect(fromJsonl.map((r) => String(r.id))).toEqual(ids);
+      const fromCsv = await duckdb(`SELECT id FROM read_csv('${join(dir, 'again.csv')}', types={'id': 'VARCHAR'})`);
+      expect(fromCsv.map((r) => String(r.id))).toEqual(ids);
+
+      nextPath = join(dir, 'again.parquet');
+      await call('skein:archive.export', { collection: collections[0]!.id, format: 'parquet' });
+      expect(core.client.usage.snapshot().session.calls).toBe(callsBefore);
+      const fromParquet = await duckdb(`SELECT id FROM read_parquet('${join(dir, 'again.parquet')}')`);
+      expect(fromParquet.map((r) => String(r.id))).toEqual(ids);
+      await core.dispose();
+    },
+  );
+});

@@ -1,0 +1,103 @@
+/**
+ * Handlers of the `projects` and `archive` namespaces: thin over the projects service and the
+ * archive's worker thread. No handler here makes an API call; no input carries a path.
+ */
+import type { Handlers, Mode } from '../../../shared/ipc';
+import { ArchiveQuery } from '../../../shared/ipc/archive';
+import type { Projects } from '../../services/archive/projects';
+import { reexport } from '../../services/archive/reexport';
+import type { ArchiveThread } from '../../services/archive/thread';
+import type { ExportContext } from '../../services/export/manifest';
+import type { ChooseSavePath } from '../../core';
+
+export interface ArchiveHandlerDeps {
+  projects: Projects;
+  thread: Promise<ArchiveThread>;
+  mode: () => Mode;
+  /** main's save dialog: a re-export's file (the page never names a path) */
+  chooseSavePath: ChooseSavePath;
+  exportContext: () => Promise<ExportContext>;
+  now: () => number;
+}
+
+const EXTENSIONS = { json: 'json', jsonl: 'jsonl', csv: 'csv', parquet: 'parquet' } as const;
+
+/** `skein-archive-<project>-20261123T195400Z.jsonl`: self-describing, the UTC time in the name */
+function archiveFileName(project: string, format: keyof typeof EXTENSIONS, now: number): string {
+  const stamp = new Date(now)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
+  const slug =
+    project
+      .replace(/[^\p{L}\p{N}]+/gu, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 60) || 'project';
+  return `skein-archive-${slug}-${stamp}.${EXTENSIONS[format]}`;
+}
+
+export function createArchiveHandlers(deps: ArchiveHandlerDeps): Pick<Handlers, 'projects' | 'archive'> {
+  /** `current` is the project of the mode Skein is in: demo answers are only ever in the demo project */
+  const handle = (project: 'current' | 'demo') =>
+    deps.projects.handleFor(project === 'demo' || deps.mode() === 'demo' ? 'demo' : 'current');
+  return {
+    projects: {
+      state: () => deps.projects.state(),
+      create: ({ name }) => deps.projects.create(name),
+      open: () => deps.projects.open(),
+      rename: ({ name }) => deps.projects.rename(name),
+      switch: ({ id }) => deps.projects.switchTo(id),
+    },
+    archive: {
+      search: async (input) => {
+        const { offset, limit, ...query } = input;
+        return (await deps.thread).call(
+          'search',
+          await handle(input.project),
+          ArchiveQuery.parse(query),
+          offset,
+          limit,
+        );
+      },
+      activity: async (input) => {
+        const { bucket, utcOffsetMinutes, ...query } = input;
+        return (await deps.thread).call(
+          'activity',
+          await handle(input.project),
+          ArchiveQuery.parse(query),
+          bucket,
+          utcOffsetMinutes,
+        );
+      },
+      provenance: async ({ project, kind, id }) =>
+        (await deps.thread).call('provenance', await handle(project), kind, id),
+      collections: async ({ project }) => (await deps.thread).call('collections', await handle(project)),
+      export: async (input) => {
+        const { format, csvFlavour, title, ...rest } = input;
+        const query = ArchiveQuery.parse(rest);
+        const which = await handle(input.project);
+        const state = await deps.projects.state();
+        const project = which === 'demo' ? state.demo : state.current;
+        const now = deps.now();
+        const target = await deps.chooseSavePath({
+          title: 'Export from the archive',
+          defaultPath: archiveFileName(project?.name ?? 'project', format, now),
+          filters: [{ name: format.toUpperCase(), extensions: [EXTENSIONS[format]] }],
+        });
+        if (target === null) return null;
+        const items = await reexport(await deps.thread, {
+          handle: which,
+          query,
+          format,
+          target,
+          context: await deps.exportContext(),
+          now,
+          title: title ?? (query.text ? `Archive search “${query.text}”` : 'Archive'),
+          project: { name: project?.name ?? '', location: project?.location ?? '' },
+          ...(csvFlavour ? { options: { csvFlavour } } : {}),
+        });
+        return { file: target, items };
+      },
+    },
+  };
+}

@@ -1,0 +1,181 @@
+/**
+ * The archive's side of the thread boundary: open projects by handle, ingest queued and written
+ * in batched transactions (every 100 ms, or at 256 answers), every read flushing its project's
+ * queue first so it sees what was received. The worker (worker.ts) runs it; when no worker can
+ * start, main runs the same host on its own thread (thread.ts).
+ */
+import type { ArchiveQueryParsed, ActivityBucket } from '../../../shared/ipc/archive';
+import type { IngestRecord } from './ingest';
+import { ArchiveProject, type CollectionInput } from './project';
+import { ProjectFileError } from './schema';
+
+export type Handle = 'current' | 'demo';
+
+export interface OpenInit {
+  path: string;
+  name: string;
+  kind: 'live' | 'demo';
+}
+
+/** Every call the host answers: name → (args) → result. */
+export interface HostMethods {
+  open: (handle: Handle, init: OpenInit) => ReturnType<ArchiveProject['summary']>;
+  close: (handle: Handle) => void;
+  summary: (handle: Handle) => ReturnType<ArchiveProject['summary']>;
+  rename: (handle: Handle, name: string) => void;
+  search: (
+    handle: Handle,
+    q: ArchiveQueryParsed,
+    offset: number,
+    limit: number,
+  ) => ReturnType<ArchiveProject['search']>;
+  activity: (
+    handle: Handle,
+    q: ArchiveQueryParsed,
+    bucket: ActivityBucket,
+    utcOffsetMinutes: number,
+  ) => ReturnType<ArchiveProject['activity']>;
+  provenance: (handle: Handle, kind: string, id: string) => ReturnType<ArchiveProject['provenance']>;
+  held: (handle: Handle, key: Parameters<ArchiveProject['held']>[0]) => ReturnType<ArchiveProject['held']>;
+  forget: (handle: Handle, key: Parameters<ArchiveProject['forget']>[0]) => void;
+  addCollection: (handle: Handle, c: CollectionInput) => number;
+  createCollection: (handle: Handle, c: { name: string; kind: string; manifest: unknown }) => number;
+  appendCollection: (handle: Handle, id: number, start: number, items: CollectionInput['items']) => number;
+  collections: (handle: Handle) => ReturnType<ArchiveProject['collections']>;
+  /** a re-export's reader: opened once, read in chunks (never the whole set in one message), closed */
+  readOpen: (handle: Handle, q: ArchiveQueryParsed) => number;
+  readNext: (reader: number, max: number) => Array<{ id: string; raw: string; place: string | null }>;
+  readClose: (reader: number) => void;
+  flush: () => void;
+}
+export type MethodName = keyof HostMethods;
+
+export type HostRequest =
+  | { type: 'call'; id: number; method: MethodName; args: unknown[] }
+  | { type: 'ingest'; handle: Handle; record: IngestRecord };
+export type HostReply =
+  | { type: 'reply'; id: number; ok: true; value: unknown }
+  | { type: 'reply'; id: number; ok: false; message: string; refused: boolean }
+  | { type: 'ingest-failed'; message: string };
+
+const BATCH_MS = 100;
+const BATCH_SIZE = 256;
+
+export class ArchiveHost {
+  private readonly projects = new Map<Handle, ArchiveProject>();
+  private readonly queues = new Map<Handle, IngestRecord[]>();
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private readonly readers = new Map<number, Iterator<{ id: string; raw: string; place: string | null }>>();
+  private nextReader = 1;
+
+  constructor(
+    private readonly send: (reply: HostReply) => void,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  private project(handle: Handle): ArchiveProject {
+    const p = this.projects.get(handle);
+    if (!p) throw new Error(`no ${handle} project is open`);
+    this.flushOne(handle);
+    return p;
+  }
+
+  private flushOne(handle: Handle): void {
+    const queue = this.queues.get(handle);
+    const p = this.projects.get(handle);
+    if (!queue || queue.length === 0 || !p) return;
+    this.queues.set(handle, []);
+    try {
+      p.ingest(queue);
+    } catch (e) {
+      this.send({ type: 'ingest-failed', message: e instanceof Error ? e.message : String(e) });
+    }
+  }
+
+  flushAll(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    for (const handle of this.queues.keys()) this.flushOne(handle);
+  }
+
+  private readonly methods: HostMethods = {
+    open: (handle, init) => {
+      this.flushOne(handle);
+      this.projects.get(handle)?.close();
+      this.projects.delete(handle);
+      const p = new ArchiveProject(init.path, { name: init.name, kind: init.kind, now: this.now() }, this.now);
+      this.projects.set(handle, p);
+      return p.summary();
+    },
+    close: (handle) => {
+      this.flushOne(handle);
+      this.projects.get(handle)?.close();
+      this.projects.delete(handle);
+    },
+    summary: (handle) => this.project(handle).summary(),
+    rename: (handle, name) => this.project(handle).rename(name),
+    search: (handle, q, offset, limit) => this.project(handle).search(q, offset, limit),
+    activity: (handle, q, bucket, tz) => this.project(handle).activity(q, bucket, tz),
+    provenance: (handle, kind, id) => this.project(handle).provenance(kind, id),
+    held: (handle, key) => this.project(handle).held(key),
+    forget: (handle, key) => this.project(handle).forget(key),
+    addCollection: (handle, c) => this.project(handle).addCollection(c),
+    collections: (handle) => this.project(handle).collections(),
+    createCollection: (handle, c) => this.project(handle).createCollection(c),
+    appendCollection: (handle, id, start, items) => this.project(handle).appendCollection(id, start, items),
+    readOpen: (handle, q) => {
+      const id = this.nextReader++;
+      this.readers.set(id, this.project(handle).rawItems(q));
+      return id;
+    },
+    readNext: (reader, max) => {
+      const it = this.readers.get(reader);
+      const out: Array<{ id: string; raw: string; place: string | null }> = [];
+      if (!it) return out;
+      while (out.length < max) {
+        const next = it.next();
+        if (next.done) {
+          this.readers.delete(reader);
+          break;
+        }
+        out.push(next.value);
+      }
+      return out;
+    },
+    readClose: (reader) => {
+      this.readers.get(reader)?.return?.();
+      this.readers.delete(reader);
+    },
+    flush: () => this.flushAll(),
+  };
+
+  handle(message: HostRequest): void {
+    if (message.type === 'ingest') {
+      if (!this.projects.has(message.handle)) return;
+      const queue = this.queues.get(message.handle) ?? [];
+      queue.push(message.record);
+      this.queues.set(message.handle, queue);
+      if (queue.length >= BATCH_SIZE) this.flushOne(message.handle);
+      else this.timer ??= setTimeout(() => this.flushAll(), BATCH_MS);
+      return;
+    }
+    try {
+      const fn = this.methods[message.method] as (...args: unknown[]) => unknown;
+      this.send({ type: 'reply', id: message.id, ok: true, value: fn(...message.args) });
+    } catch (e) {
+      this.send({
+        type: 'reply',
+        id: message.id,
+        ok: false,
+        message: e instanceof Error ? e.message : String(e),
+        refused: e instanceof ProjectFileError,
+      });
+    }
+  }
+
+  dispose(): void {
+    this.flushAll();
+    for (const p of this.projects.values()) p.close();
+    this.projects.clear();
+  }
+}

@@ -1,0 +1,259 @@
+/**
+ * One answer into the project: the request it answered (never the key), each item once by
+ * (kind, id) with its raw JSON exactly as received, an earlier version kept when the item changed,
+ * and the answer's envelope with each item replaced by a marker, so the answer can be rebuilt
+ * (served again without a call) from one copy of every item.
+ */
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { OPERATIONS, isListOperation, type OperationId } from '../../../shared/api/catalog';
+import { locateItems, normalizePage } from '../api/normalize/page';
+import { normalizePost } from '../api/normalize/post';
+import { normalizeUser } from '../api/normalize/user';
+
+/** One answer as the client received it (the body as text: the worker parses it, not main). */
+export interface IngestRecord {
+  operation: OperationId;
+  /** canonical params without the cursor (the response store's key) */
+  params: string;
+  cursor: string | null;
+  at: number;
+  baseUrl: string;
+  httpStatus: number;
+  text: string;
+}
+
+/** The marker an item leaves in its answer's envelope; an answer already holding the word is kept whole. */
+const ITEM_MARKER = '$skein:item';
+const MARKER_RE = /\{"\$skein:item":(\d+)\}/g;
+
+export const FLAG = { media: 1, reply: 2, quote: 4, retweet: 8 } as const;
+
+/** the client's readers, by item kind (without the schema check) */
+const READ: Partial<Record<string, (raw: unknown) => unknown>> = {
+  post: (raw) => normalizePost(raw),
+  user: normalizeUser,
+  listFollower: normalizeUser,
+};
+
+/** the next page's cursor, at the root or under `data` (api-field-notes.md) */
+function nextCursorOf(body: unknown): string | null {
+  const root = obj(body);
+  for (const scope of [root, obj(root?.data)]) {
+    const c = scope?.next_cursor;
+    if (typeof c === 'string' && c !== '') return c;
+  }
+  return null;
+}
+
+interface Derived {
+  kind: string;
+  id: string;
+  createdAt: number | null;
+  handle: string | null;
+  lang: string | null;
+  flags: number;
+  engagement: number;
+  fts: { text: string; handle: string; name: string; bio: string };
+}
+
+type Obj = Record<string, unknown>;
+const obj = (v: unknown): Obj | null => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : null);
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+function time(v: unknown): number | null {
+  const t = typeof v === 'string' ? Date.parse(v) : NaN;
+  return Number.isFinite(t) ? t : null;
+}
+function hasMedia(post: Obj): boolean {
+  const media = obj(post.entities)?.media ?? obj(post.extendedEntities)?.media;
+  return Array.isArray(media) && media.length > 0;
+}
+
+/** What the Archive view searches and filters on, from a canonical item. */
+function derive(kind: string, item: unknown): Derived | null {
+  const it = obj(item);
+  const id = it?.id;
+  if (!it || typeof id !== 'string' || id === '') return null;
+  if (kind === 'post') {
+    const author = obj(it.author) ?? {};
+    const original = obj(it.retweeted_tweet);
+    const flags =
+      (hasMedia(original ?? it) ? FLAG.media : 0) |
+      (it.isReply === true ? FLAG.reply : 0) |
+      (obj(it.quoted_tweet) ? FLAG.quote : 0) |
+      (original ? FLAG.retweet : 0);
+    const text = original ? `${str(it.text)}\n${str(original.text)}` : str(it.text);
+    return {
+      kind,
+      id,
+      createdAt: time(it.createdAt),
+      handle: str(author.userName) || null,
+      lang: str(it.lang) || null,
+      flags,
+      engagement: num(it.likeCount) + num(it.retweetCount) + num(it.replyCount) + num(it.quoteCount),
+      fts: { text, handle: str(author.userName), name: str(author.name), bio: '' },
+    };
+  }
+  if (kind === 'user' || (kind === 'listFollower' && it.type === 'user')) {
+    const bio = str(it.description) || str(obj(it.profile_bio)?.description);
+    return {
+      kind: 'user',
+      id,
+      createdAt: time(it.createdAt),
+      handle: str(it.userName) || null,
+      lang: null,
+      flags: 0,
+      engagement: num(it.followers),
+      fts: { text: '', handle: str(it.userName), name: str(it.name), bio },
+    };
+  }
+  if (kind === 'space' || kind === 'community' || kind === 'article') {
+    return {
+      kind,
+      id,
+      createdAt: null,
+      handle: null,
+      lang: null,
+      flags: 0,
+      engagement: 0,
+      fts: { text: str(it.title) || str(it.name), handle: '', name: '', bio: str(it.description) },
+    };
+  }
+  return null;
+}
+
+export interface Ingester {
+  ingest: (record: IngestRecord) => void;
+}
+
+export function createIngester(db: DatabaseSync): Ingester {
+  const s = {
+    find: db.prepare('SELECT rowid, raw, last_seen, version_since FROM items WHERE kind = ? AND id = ?'),
+    insert: db.prepare(
+      `INSERT INTO items (kind, id, raw, first_seen, last_seen, version_since, created_at, author_handle, lang, flags, engagement)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    seen: db.prepare('UPDATE items SET last_seen = max(last_seen, ?) WHERE rowid = ?'),
+    change: db.prepare(
+      `UPDATE items SET raw = ?, last_seen = ?, version_since = ?, created_at = ?, author_handle = ?, lang = ?, flags = ?, engagement = ?
+       WHERE rowid = ?`,
+    ),
+    version: db.prepare('INSERT INTO item_versions (item, raw, seen_from, seen_to) VALUES (?, ?, ?, ?)'),
+    ftsInsert: db.prepare('INSERT INTO items_fts (rowid, text, handle, name, bio) VALUES (?, ?, ?, ?, ?)'),
+    ftsDelete: db.prepare('DELETE FROM items_fts WHERE rowid = ?'),
+    previous: db.prepare(
+      'SELECT page_index FROM requests WHERE operation = ? AND params = ? AND next_cursor = ? ORDER BY at DESC LIMIT 1',
+    ),
+    request: db.prepare(
+      `INSERT INTO requests (operation, params, cursor, page_index, at, base_url, http_status, next_cursor, envelope, item_count)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    link: db.prepare('INSERT INTO request_items (request, position, item) VALUES (?, ?, ?)'),
+  } satisfies Record<string, StatementSync>;
+
+  function upsert(d: Derived, raw: string, at: number): number {
+    const row = s.find.get(d.kind, d.id) as
+      { rowid: number; raw: string; last_seen: number; version_since: number } | undefined;
+    const cols = [d.createdAt, d.handle, d.lang, d.flags, d.engagement] as const;
+    if (!row) {
+      const { lastInsertRowid } = s.insert.run(d.kind, d.id, raw, at, at, at, ...cols);
+      const rowid = Number(lastInsertRowid);
+      s.ftsInsert.run(rowid, d.fts.text, d.fts.handle, d.fts.name, d.fts.bio);
+      return rowid;
+    }
+    if (row.raw === raw) {
+      s.seen.run(at, row.rowid);
+      return row.rowid;
+    }
+    // an answer older than what is held (a late write) becomes an earlier version, not the current one
+    if (at < row.last_seen) {
+      s.version.run(row.rowid, raw, at, at);
+      return row.rowid;
+    }
+    s.version.run(row.rowid, row.raw, row.version_since, row.last_seen);
+    s.change.run(raw, at, at, ...cols, row.rowid);
+    s.ftsDelete.run(row.rowid);
+    s.ftsInsert.run(row.rowid, d.fts.text, d.fts.handle, d.fts.name, d.fts.bio);
+    return row.rowid;
+  }
+
+  function ingest(r: IngestRecord): void {
+    let body: unknown;
+    try {
+      body = JSON.parse(r.text);
+    } catch {
+      body = undefined;
+    }
+    const kind = OPERATIONS[r.operation].itemKind;
+    /** items taken out: the raw JSON text, where the item sat in its list, and what the view filters on */
+    let extracted: Array<{ raw: string; index: number; derived: Derived }> = [];
+    let list: unknown[] | null = null;
+    let nextCursor: string | null = null;
+    let objectItem: { raw: unknown; derived: Derived } | null = null;
+    if (body !== undefined && r.httpStatus >= 200 && r.httpStatus < 300) {
+      try {
+        if (isListOperation(r.operation)) {
+          // the list as the client's readers find it, each item read without the schema check (the
+          // client already checked what it showed; the archive keeps every item that has an id)
+          nextCursor = nextCursorOf(body);
+          list = locateItems(r.operation, body)?.items ?? null;
+          list?.forEach((raw, index) => {
+            const d = derive(kind, READ[kind]?.(raw) ?? raw);
+            if (d) extracted.push({ raw: JSON.stringify(raw), index, derived: d });
+          });
+        } else {
+          const page = normalizePage(r.operation, body, r.httpStatus);
+          const d = derive(kind, page.data);
+          if (d) objectItem = { raw: page.rawData, derived: d };
+        }
+      } catch {
+        // a malformed answer is kept whole in its request, with no items taken out
+        extracted = [];
+      }
+    }
+    // a body that already holds the marker word is kept whole: the marker must only ever mean an item
+    if (r.text.includes(ITEM_MARKER)) extracted = [];
+    // the envelope: the list's items replaced by their markers in the parsed body, written once
+    let envelope = r.text;
+    if (extracted.length > 0 && list) {
+      const items = list;
+      extracted.forEach((e, i) => (items[e.index] = { [ITEM_MARKER]: i }));
+      envelope = JSON.stringify(body);
+    }
+    const pageIndex =
+      r.cursor === null
+        ? 0
+        : ((s.previous.get(r.operation, r.params, r.cursor) as { page_index: number } | undefined)?.page_index ?? -1) +
+          1;
+    const { lastInsertRowid } = s.request.run(
+      r.operation,
+      r.params,
+      r.cursor,
+      pageIndex,
+      r.at,
+      r.baseUrl,
+      r.httpStatus,
+      nextCursor,
+      envelope,
+      extracted.length,
+    );
+    const request = Number(lastInsertRowid);
+    extracted.forEach((e, i) => s.link.run(request, i, upsert(e.derived, e.raw, r.at)));
+    // an object answer (a profile, a space, a community) stays whole as a timed snapshot, and its item is kept too
+    const single = objectItem;
+    if (single) s.link.run(request, 0, upsert(single.derived, JSON.stringify(single.raw), r.at));
+  }
+
+  return { ingest };
+}
+
+/** The answer's body text again: the envelope with each marker replaced by its item's raw JSON. */
+export function rebuildBody(envelope: string, items: readonly string[]): string | null {
+  let missing = false;
+  const text = envelope.replace(MARKER_RE, (_m, n: string) => {
+    const raw = items[Number(n)];
+    if (raw === undefined) missing = true;
+    return raw ?? 'null';
+  });
+  return missing ? null : text;
+}

@@ -1,0 +1,182 @@
+/**
+ * One open project file, synchronous (the archive worker owns it): ingest in batched
+ * transactions, reads, collections and the project's name.
+ */
+import type { DatabaseSync } from 'node:sqlite';
+import type {
+  ActivityBucket,
+  ArchiveActivity,
+  ArchiveCollection,
+  ArchiveProvenance,
+  ArchiveQueryParsed,
+  ArchiveSearchResult,
+} from '../../../shared/ipc/archive';
+import { createIngester, type IngestRecord } from './ingest';
+import { activity, forgetAnswer, heldAnswer, provenance, search, whereOf, type HeldAnswer } from './query';
+import { openProjectFile } from './schema';
+
+export interface ProjectSummary {
+  name: string;
+  kind: 'live' | 'demo';
+  items: number;
+  requests: number;
+}
+
+export interface CollectionInput {
+  name: string;
+  kind: string;
+  manifest: unknown;
+  /** in order; depth and place (JSON `{root_id, parent_id, depth}`) say where it sits in a thread (null outside one) */
+  items: Array<{ kind: string; id: string; depth: number | null; place?: string | null }>;
+}
+
+export class ArchiveProject {
+  private readonly db: DatabaseSync;
+  private readonly ingester;
+  /** answers that could not be kept (rolled back alone) */
+  skipped = 0;
+
+  constructor(
+    readonly path: string,
+    init: { name: string; kind: 'live' | 'demo'; now: number },
+    private readonly now: () => number = Date.now,
+  ) {
+    this.db = openProjectFile(path, init);
+    this.ingester = createIngester(this.db);
+  }
+
+  /**
+   * Every record in one transaction: a crash loses the whole batch or none of it. A record that
+   * cannot be kept (a bug, an answer no reader expected) is rolled back alone, not its batch.
+   */
+  ingest(records: readonly IngestRecord[]): void {
+    if (records.length === 0) return;
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      for (const r of records) {
+        this.db.exec('SAVEPOINT answer');
+        try {
+          this.ingester.ingest(r);
+          this.db.exec('RELEASE answer');
+        } catch {
+          this.db.exec('ROLLBACK TO answer; RELEASE answer');
+          this.skipped++;
+        }
+      }
+      this.db.exec('COMMIT');
+    } catch (e) {
+      this.db.exec('ROLLBACK');
+      throw e;
+    }
+  }
+
+  summary(): ProjectSummary {
+    const meta = new Map(
+      (this.db.prepare('SELECT key, value FROM meta').all() as Array<{ key: string; value: string }>).map((r) => [
+        r.key,
+        r.value,
+      ]),
+    );
+    const count = (sql: string) => (this.db.prepare(sql).get() as { n: number }).n;
+    return {
+      name: meta.get('name') ?? 'Project',
+      kind: meta.get('kind') === 'demo' ? 'demo' : 'live',
+      items: count('SELECT count(*) AS n FROM items'),
+      requests: count('SELECT count(*) AS n FROM requests'),
+    };
+  }
+
+  rename(name: string): void {
+    this.db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('name', ?)").run(name);
+  }
+
+  search(q: ArchiveQueryParsed, offset: number, limit: number): ArchiveSearchResult {
+    return search(this.db, q, offset, limit, () => performance.now());
+  }
+
+  activity(q: ArchiveQueryParsed, bucket: ActivityBucket, utcOffsetMinutes: number): ArchiveActivity {
+    return activity(this.db, q, bucket, utcOffsetMinutes, this.now());
+  }
+
+  provenance(kind: string, id: string): ArchiveProvenance | null {
+    return provenance(this.db, kind, id);
+  }
+
+  held(key: Parameters<typeof heldAnswer>[1]): HeldAnswer | null {
+    return heldAnswer(this.db, key);
+  }
+
+  forget(key: Parameters<typeof forgetAnswer>[1]): void {
+    forgetAnswer(this.db, key);
+  }
+
+  /** A new, empty collection; its items come in `appendCollection` chunks (an export may hold millions). */
+  createCollection(c: { name: string; kind: string; manifest: unknown }): number {
+    const { lastInsertRowid } = this.db
+      .prepare('INSERT INTO collections (name, kind, created_at, manifest) VALUES (?, ?, ?, ?)')
+      .run(c.name, c.kind, this.now(), JSON.stringify(c.manifest ?? null));
+    return Number(lastInsertRowid);
+  }
+
+  /** Items of a collection, in order from `start`; an item the project does not hold is left out. Returns how many were kept. */
+  appendCollection(id: number, start: number, items: CollectionInput['items']): number {
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      const find = this.db.prepare('SELECT rowid FROM items WHERE kind = ? AND id = ?');
+      const add = this.db.prepare(
+        'INSERT OR REPLACE INTO collection_items (collection, position, item, depth, place) VALUES (?, ?, ?, ?, ?)',
+      );
+      let kept = 0;
+      items.forEach((it, i) => {
+        const row = find.get(it.kind, it.id) as { rowid: number } | undefined;
+        if (!row) return;
+        add.run(id, start + i, row.rowid, it.depth, it.place ?? null);
+        kept++;
+      });
+      this.db.exec('COMMIT');
+      return kept;
+    } catch (e) {
+      this.db.exec('ROLLBACK');
+      throw e;
+    }
+  }
+
+  addCollection(c: CollectionInput): number {
+    const id = this.createCollection(c);
+    this.appendCollection(id, 0, c.items);
+    return id;
+  }
+
+  collections(): ArchiveCollection[] {
+    return (
+      this.db
+        .prepare(
+          `SELECT c.rowid AS id, c.name AS name, c.kind AS kind, c.created_at AS created_at,
+            (SELECT count(*) FROM collection_items x WHERE x.collection = c.rowid) AS items
+           FROM collections c ORDER BY c.created_at DESC`,
+        )
+        .all() as Array<{ id: number; name: string; kind: string; created_at: number; items: number }>
+    ).map((r) => ({ id: r.id, name: r.name, kind: r.kind, createdAt: r.created_at, items: r.items }));
+  }
+
+  /** The raw items of a query (a collection in its order, with each item's thread position), one at a time: what a re-export writes. */
+  rawItems(q: ArchiveQueryParsed): Iterator<{ id: string; raw: string; place: string | null }> {
+    const { sql, args } = whereOf(q);
+    const statement =
+      q.collection !== undefined
+        ? `SELECT i.id AS id, i.raw AS raw, x.place AS place FROM collection_items x JOIN items i ON i.rowid = x.item
+           WHERE x.collection = ? AND ${sql} ORDER BY x.position`
+        : `SELECT i.id AS id, i.raw AS raw, NULL AS place FROM items i WHERE ${sql} ORDER BY i.created_at, i.rowid`;
+    return this.db
+      .prepare(statement)
+      .iterate(...(q.collection !== undefined ? [q.collection] : []), ...args) as Iterator<{
+      id: string;
+      raw: string;
+      place: string | null;
+    }>;
+  }
+
+  close(): void {
+    if (this.db.isOpen) this.db.close();
+  }
+}

@@ -1,0 +1,152 @@
+/**
+ * Collections and re-exports (issue 24). Every export written (and every fetch-everything run)
+ * becomes a named collection of the project that holds its items; any collection, search result
+ * or the whole project is written again to JSON, JSONL or CSV through the export service's own
+ * writers, without a call. Parquet plugs in at `writeParquet` (the datasets branch's writer).
+ */
+import { OPERATIONS } from '../../../shared/api/catalog';
+import type { ArchiveQueryParsed } from '../../../shared/ipc/archive';
+import type { ExportFormat, ExportOptions } from '../../../shared/ipc/export';
+import type { WrittenRun } from '../export/export-service';
+import type { JournalItem } from '../export/journal';
+import { buildManifest, type ExportContext, type ExportManifest } from '../export/manifest';
+import type { ViewPlan } from '../export/views';
+import { writeExport } from '../export/writers';
+import type { Handle } from './host';
+import type { ArchiveThread } from './thread';
+
+const CHUNK = 1_000;
+
+/** The formats a re-export offers; `parquet` is the seam below. */
+export type ArchiveExportFormat = ExportFormat | 'parquet';
+
+/** Keeps a written export's items, in order with their thread depth, as a collection of the project that holds them. */
+export async function keepAsCollection(
+  thread: ArchiveThread,
+  handleFor: (which: 'current' | 'demo') => Promise<Handle>,
+  run: WrittenRun,
+): Promise<number> {
+  const { job, manifest } = run;
+  const handle = await handleFor(manifest.mode === 'demo' ? 'demo' : 'current');
+  const kind = OPERATIONS[job.view.operation].itemKind;
+  const itemKind = kind === 'listFollower' ? 'user' : kind;
+  const name = `${job.view.title ?? job.view.kind} · ${manifest.exported_at.slice(0, 16).replace('T', ' ')} UTC`;
+  const id = await thread.call('createCollection', handle, {
+    name,
+    kind: job.scope === 'all' ? 'fetch-everything' : 'export',
+    manifest,
+  });
+  let chunk: Array<{ kind: string; id: string; depth: number | null; place: string | null }> = [];
+  let position = 0;
+  const flush = async () => {
+    if (chunk.length === 0) return;
+    await thread.call('appendCollection', handle, id, position, chunk);
+    position += chunk.length;
+    chunk = [];
+  };
+  for await (const item of run.items()) {
+    if (item.id === null) continue;
+    chunk.push({
+      kind: itemKind,
+      id: item.id,
+      depth: depthOf(item.position),
+      place: item.position === 'null' ? null : item.position,
+    });
+    if (chunk.length >= CHUNK) await flush();
+  }
+  await flush();
+  return id;
+}
+
+function depthOf(position: string): number | null {
+  try {
+    const p = JSON.parse(position) as { depth?: unknown } | null;
+    return typeof p?.depth === 'number' ? p.depth : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The items of a query, read from the worker in chunks, as the writers' item stream. */
+function archiveStream(thread: ArchiveThread, handle: Handle, q: ArchiveQueryParsed) {
+  const stream = {
+    /** items handed to the writer so far */
+    count: 0,
+    async *items(): AsyncGenerator<JournalItem> {
+      const reader = await thread.call('readOpen', handle, q);
+      try {
+        for (;;) {
+          const rows = await thread.call('readNext', reader, CHUNK);
+          for (const row of rows) {
+            stream.count++;
+            yield { id: row.id, position: row.place ?? 'null', raw: row.raw };
+          }
+          if (rows.length < CHUNK) return;
+        }
+      } finally {
+        await thread.call('readClose', reader);
+      }
+    },
+  };
+  return stream;
+}
+
+export interface ReexportInput {
+  handle: Handle;
+  query: ArchiveQueryParsed;
+  format: ArchiveExportFormat;
+  target: string;
+  context: ExportContext;
+  now: number;
+  /** what the user exported: "collection 3", "search “heron”", "the whole project" */
+  title: string;
+  project: { name: string; location: string };
+  options?: ExportOptions;
+  signal?: AbortSignal;
+}
+
+/** Writes a re-export; returns the items written. No API call is made. */
+export async function reexport(thread: ArchiveThread, input: ReexportInput): Promise<number> {
+  const posts = input.query.kind === 'post';
+  const view = {
+    kind: posts ? ('postsByIds' as const) : ('usersByIds' as const),
+    operation: posts ? ('postsByIds' as const) : ('usersByIds' as const),
+    params: {},
+    title: input.title,
+  };
+  const plan: ViewPlan = {
+    kind: view.kind,
+    operation: view.operation,
+    paged: false,
+    itemKind: posts ? 'post' : 'user',
+    requests: [],
+    rootId: null,
+  };
+  const format: ExportFormat = input.format;
+  const base = buildManifest({
+    context: input.context,
+    now: input.now,
+    view,
+    plan,
+    scope: 'loaded',
+    caps: {},
+    format,
+    pages: [],
+    stop: null,
+    files: [input.target],
+    ...(input.options ? { options: input.options } : {}),
+  });
+  // where the items came from: the project, as it recorded them (no page of this file was fetched now)
+  const manifest = {
+    ...base,
+    source: {
+      kind: 'archive',
+      project: input.project,
+      query: input.query,
+      note: 'written from the research project without an API call; each item as last received',
+    },
+  } as ExportManifest;
+  const stream = archiveStream(thread, input.handle, input.query);
+  await writeExport(format, input.target, stream, manifest, plan, input.signal, input.options);
+  return stream.count;
+}

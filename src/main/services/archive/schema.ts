@@ -1,0 +1,160 @@
+/**
+ * The project file: one SQLite database (node:sqlite, FTS5 + JSON1), its schema versioned by
+ * `PRAGMA user_version` and migrated forward in one transaction each. Opening checks the file
+ * (`quick_check`) and refuses, in plain words and without writing a byte, a damaged file or one
+ * written by a newer Skein (a newer schema this build does not know).
+ */
+import { existsSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
+
+/** Every migration, in order; `MIGRATIONS[n]` takes a file from version n to n + 1. */
+const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+  -- one row per (kind, id): the raw JSON as last received and the columns the Archive view filters on
+  CREATE TABLE items (
+    rowid INTEGER PRIMARY KEY,
+    kind TEXT NOT NULL,
+    id TEXT NOT NULL,
+    raw TEXT NOT NULL,
+    first_seen INTEGER NOT NULL,
+    last_seen INTEGER NOT NULL,
+    version_since INTEGER NOT NULL,
+    created_at INTEGER,
+    author_handle TEXT COLLATE NOCASE,
+    lang TEXT,
+    flags INTEGER NOT NULL DEFAULT 0,
+    engagement INTEGER NOT NULL DEFAULT 0,
+    UNIQUE (kind, id)
+  );
+  CREATE INDEX items_created ON items (kind, created_at);
+  CREATE INDEX items_author ON items (author_handle);
+  CREATE INDEX items_engagement ON items (kind, engagement);
+  -- earlier versions of an item (counters change): the raw JSON and when it was seen
+  CREATE TABLE item_versions (item INTEGER NOT NULL, raw TEXT NOT NULL, seen_from INTEGER NOT NULL, seen_to INTEGER NOT NULL);
+  CREATE INDEX item_versions_item ON item_versions (item);
+  -- every answer received: what was asked (never the key) and the answer with its items taken out
+  CREATE TABLE requests (
+    rowid INTEGER PRIMARY KEY,
+    operation TEXT NOT NULL,
+    params TEXT NOT NULL,
+    cursor TEXT,
+    page_index INTEGER NOT NULL,
+    at INTEGER NOT NULL,
+    base_url TEXT NOT NULL,
+    http_status INTEGER NOT NULL,
+    next_cursor TEXT,
+    envelope TEXT NOT NULL,
+    item_count INTEGER NOT NULL,
+    -- 1: a paging guard stopped on this answer; it is kept, never served again
+    stopped INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX requests_key ON requests (operation, params, cursor, at);
+  CREATE TABLE request_items (request INTEGER NOT NULL, position INTEGER NOT NULL, item INTEGER NOT NULL,
+    PRIMARY KEY (request, position)) WITHOUT ROWID;
+  CREATE INDEX request_items_item ON request_items (item);
+  CREATE VIRTUAL TABLE items_fts USING fts5 (text, handle, name, bio, content='', contentless_delete=1,
+    tokenize='unicode61 remove_diacritics 2');
+  CREATE TABLE collections (rowid INTEGER PRIMARY KEY, name TEXT NOT NULL, kind TEXT NOT NULL,
+    created_at INTEGER NOT NULL, manifest TEXT);
+  -- place: the item's thread position in the collection as JSON ({root_id, parent_id, depth}), or null
+  CREATE TABLE collection_items (collection INTEGER NOT NULL, position INTEGER NOT NULL, item INTEGER NOT NULL,
+    depth INTEGER, place TEXT, PRIMARY KEY (collection, position)) WITHOUT ROWID;
+  CREATE INDEX collection_items_item ON collection_items (item);
+  `,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** A project file Skein will not open; `message` is for the user as it stands. */
+export class ProjectFileError extends Error {
+  constructor(
+    readonly reason: 'damaged' | 'newer' | 'unreadable',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ProjectFileError';
+  }
+}
+
+function userVersion(db: DatabaseSync): number {
+  const row = db.prepare('PRAGMA user_version').get() as { user_version: number } | undefined;
+  return row?.user_version ?? 0;
+}
+
+/**
+ * Opens (or creates) a project file. Refuses a file that is not SQLite, fails `quick_check`, or
+ * carries a schema newer than this build's; none of these is ever written to.
+ */
+export function openProjectFile(
+  path: string,
+  init: { name: string; kind: 'live' | 'demo'; now: number },
+): DatabaseSync {
+  const existed = existsSync(path);
+  let db: DatabaseSync;
+  try {
+    // read-only first: nothing is written to a file until it has passed the checks
+    db = existed ? new DatabaseSync(path, { readOnly: true }) : new DatabaseSync(path);
+  } catch (e) {
+    throw new ProjectFileError(
+      'unreadable',
+      `Skein cannot open ${path}: ${e instanceof Error ? e.message : String(e)}.`,
+    );
+  }
+  if (existed) {
+    let version: number;
+    try {
+      const check = db.prepare('PRAGMA quick_check').all() as Array<{ quick_check: string }>;
+      if (check.length !== 1 || check[0]?.quick_check !== 'ok') {
+        db.close();
+        throw new ProjectFileError(
+          'damaged',
+          `The project file ${path} is damaged (SQLite's integrity check failed). Skein left it untouched; open a copy from a backup, or create a new project.`,
+        );
+      }
+      version = userVersion(db);
+    } catch (e) {
+      if (e instanceof ProjectFileError) throw e;
+      db.close();
+      throw new ProjectFileError(
+        'damaged',
+        `The file ${path} is not a Skein project or is damaged (${e instanceof Error ? e.message : String(e)}). Skein left it untouched.`,
+      );
+    }
+    db.close();
+    if (version > SCHEMA_VERSION) {
+      throw new ProjectFileError(
+        'newer',
+        `The project file ${path} was written by a newer version of Skein (project format ${version}; this version reads up to ${SCHEMA_VERSION}). Skein left it untouched: update Skein to open it.`,
+      );
+    }
+    db = new DatabaseSync(path);
+  }
+  db.exec(
+    'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = OFF; PRAGMA busy_timeout = 5000;',
+  );
+  migrate(db, init);
+  return db;
+}
+
+function migrate(db: DatabaseSync, init: { name: string; kind: 'live' | 'demo'; now: number }): void {
+  let version = userVersion(db);
+  while (version < SCHEMA_VERSION) {
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      db.exec(MIGRATIONS[version] ?? '');
+      if (version === 0) {
+        const put = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
+        put.run('name', init.name);
+        put.run('kind', init.kind);
+        put.run('created_at', String(init.now));
+      }
+      version++;
+      db.exec(`PRAGMA user_version = ${version}`);
+      db.exec('COMMIT');
+    } catch (e) {
+      db.exec('ROLLBACK');
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,83 @@
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { navigate } from '../../../app/navigation';
+import { appInfoQuery } from '../../../app/usage-queries';
+import { routes, type Route } from '../../../lib/routes';
+import { EMPTY_FORM, toQuery, utcOffsetMinutes, type ArchiveForm, type Span } from '../filters';
+import { ActivityChart } from './ActivityChart';
+import { ArchiveExport } from './ArchiveExport';
+import { ArchiveFilters } from './ArchiveFilters';
+import { ArchiveResults } from './ArchiveResults';
+import { ProjectPanel } from './ProjectPanel';
+import './archive.css';
+
+type ArchiveRoute = Extract<Route, { name: 'archive' }>;
+
+/**
+ * The Archive (issue 24): everything this project kept, searched offline. Full-text over post text,
+ * authors and bios, filters, sort, the activity of the result set; nothing here calls the API.
+ */
+export function ArchiveView({ route }: { route: ArchiveRoute }) {
+  const info = useQuery(appInfoQuery());
+  const demo = info.data?.mode === 'demo';
+  const [text, setText] = useState(route.q);
+  const [form, setForm] = useState<ArchiveForm>(EMPTY_FORM);
+  const [span, setSpan] = useState<{ span: Span; label: string } | null>(null);
+  const base = useMemo(() => toQuery(route.q, form), [route.q, form]);
+  const query = useMemo(() => toQuery(route.q, form, span?.span ?? null), [route.q, form, span]);
+  const offset = utcOffsetMinutes(form.zone);
+  return (
+    <div className="view view--archive">
+      <header className="view__header">
+        <h1 tabIndex={-1}>Archive</h1>
+      </header>
+      <ProjectPanel demo={demo} />
+      <form
+        role="search"
+        aria-label="Archive"
+        className="search-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setSpan(null);
+          navigate(routes.archive(text.trim()), { replace: true });
+        }}
+      >
+        <input
+          className="input"
+          type="search"
+          aria-label="Search the archive"
+          placeholder="Words from posts, handles, names or bios"
+          value={text}
+          maxLength={500}
+          onChange={(e) => setText(e.target.value)}
+        />
+        <button type="submit" className="btn btn--primary">
+          Search
+        </button>
+      </form>
+      <ArchiveFilters
+        form={form}
+        onChange={(patch) => {
+          setSpan(null);
+          setForm((f) => ({ ...f, ...patch }));
+        }}
+      />
+      <ActivityChart
+        query={base}
+        bucket={form.bucket}
+        utcOffsetMinutes={offset}
+        onSelect={(s, label) => setSpan({ span: s, label })}
+      />
+      {span ? (
+        <p className="archive-span">
+          Showing <strong>{span.label}</strong>{' '}
+          <button type="button" className="btn btn--small" onClick={() => setSpan(null)}>
+            Show all dates
+          </button>
+        </p>
+      ) : null}
+      <ArchiveExport query={query} />
+      <ArchiveResults query={query} />
+    </div>
+  );
+}

@@ -1,0 +1,98 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { ProjectsState } from '../../../../shared/ipc/archive';
+import { ErrorState } from '../../../components/ErrorState';
+import { skein } from '../../../lib/bridge';
+import { archiveKeys, projectKeys, projectsQuery } from '../queries';
+
+/**
+ * The project the Archive view reads: its name, file and counts; rename, create (main asks where),
+ * open (main's dialog) or switch to a known one. In demo mode the separate demo project is shown.
+ */
+export function ProjectPanel({ demo }: { demo: boolean }) {
+  const client = useQueryClient();
+  const state = useQuery(projectsQuery());
+  const [name, setName] = useState('');
+  const done = (next: ProjectsState) => {
+    client.setQueryData(projectKeys.state(), next);
+    void client.invalidateQueries({ queryKey: archiveKeys.all });
+  };
+  const change = useMutation({
+    mutationFn: (
+      action: { kind: 'rename' | 'create'; name: string } | { kind: 'switch'; id: string } | { kind: 'open' },
+    ) =>
+      action.kind === 'rename'
+        ? skein().projects.rename({ name: action.name })
+        : action.kind === 'create'
+          ? skein().projects.create({ name: action.name })
+          : action.kind === 'switch'
+            ? skein().projects.switch({ id: action.id })
+            : skein().projects.open(),
+    onSuccess: done,
+  });
+  const data = state.data;
+  const project = demo ? data?.demo : data?.current;
+  return (
+    <section className="archive-project" aria-label="Project">
+      {project ? (
+        <p className="archive-project__summary">
+          <strong>{project.name}</strong> · {project.items.toLocaleString()} items from{' '}
+          {project.requests.toLocaleString()} answers ·{' '}
+          <span className="archive-project__path">{project.location}</span>
+          {demo ? ' · demo data, kept apart from your live projects' : ''}
+        </p>
+      ) : null}
+      {data?.problem && !demo ? (
+        <p className="archive-project__problem" role="alert">
+          {data.problem}
+        </p>
+      ) : null}
+      {!demo ? (
+        <details className="archive-project__manage">
+          <summary>Manage projects</summary>
+          <form
+            className="archive-project__form"
+            onSubmit={(e) => {
+              e.preventDefault();
+              if (name.trim()) change.mutate({ kind: 'create', name: name.trim() });
+            }}
+          >
+            <label className="field">
+              <span>Project name</span>
+              <input className="input" value={name} maxLength={120} onChange={(e) => setName(e.target.value)} />
+            </label>
+            <button type="submit" className="btn" disabled={!name.trim() || change.isPending}>
+              New project…
+            </button>
+            <button
+              type="button"
+              className="btn"
+              disabled={!name.trim() || change.isPending}
+              onClick={() => change.mutate({ kind: 'rename', name: name.trim() })}
+            >
+              Rename this one
+            </button>
+            <button type="button" className="btn" onClick={() => change.mutate({ kind: 'open' })}>
+              Open…
+            </button>
+            <label className="field">
+              <span>Switch to</span>
+              <select
+                className="select"
+                value={project?.id ?? ''}
+                onChange={(e) => change.mutate({ kind: 'switch', id: e.target.value })}
+              >
+                {(data?.known ?? []).map((k) => (
+                  <option key={k.id} value={k.id}>
+                    {k.name} — {k.location}
+                  </option>
+                ))}
+              </select>
+            </label>
+          </form>
+          {change.isError ? <ErrorState compact error={change.error} what="the project" /> : null}
+        </details>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,44 @@
+/** The archive feature's queries: offline search, activity and projects (none of them is an API call). */
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
+import type { ArchiveActivityInput, ArchiveQuery, ArchiveSearchResult } from '../../../shared/ipc/archive';
+import { skein } from '../../lib/bridge';
+
+const PAGE_SIZE = 50;
+
+export const archiveKeys = {
+  all: ['archive'] as const,
+  search: (q: ArchiveQuery) => ['archive', 'search', q] as const,
+  activity: (input: ArchiveActivityInput) => ['archive', 'activity', input] as const,
+  collections: () => ['archive', 'collections'] as const,
+};
+export const projectKeys = {
+  all: ['projects'] as const,
+  state: () => ['projects', 'state'] as const,
+};
+
+export const archiveSearchQuery = (q: ArchiveQuery) =>
+  infiniteQueryOptions({
+    queryKey: archiveKeys.search(q),
+    queryFn: ({ pageParam }): Promise<ArchiveSearchResult> =>
+      skein().archive.search({ ...q, offset: pageParam, limit: PAGE_SIZE }),
+    initialPageParam: 0,
+    getNextPageParam: (last) => last.nextOffset ?? undefined,
+    staleTime: 0,
+  });
+
+export const archiveActivityQuery = (input: ArchiveActivityInput) =>
+  queryOptions({
+    queryKey: archiveKeys.activity(input),
+    queryFn: () => skein().archive.activity(input),
+    staleTime: 0,
+  });
+
+export const collectionsQuery = () =>
+  queryOptions({
+    queryKey: archiveKeys.collections(),
+    queryFn: () => skein().archive.collections({}),
+    staleTime: 0,
+  });
+
+export const projectsQuery = () =>
+  queryOptions({ queryKey: projectKeys.state(), queryFn: () => skein().projects.state(), staleTime: 0 });

@@ -1,0 +1,161 @@
+/**
+ * The archive's bridge contract (issue 24): the current research project, and offline search,
+ * activity and provenance over everything it holds. No function here makes an API call, and no
+ * input names a file path: project files are chosen in main's own dialogs or from main's list.
+ */
+import { z } from 'zod';
+import { fn } from './define';
+
+export const ProjectInfo = z.object({
+  /** main's handle for the project file (the page never sees or names a path) */
+  id: z.string(),
+  name: z.string(),
+  /** where the file lives, for the user to read */
+  location: z.string(),
+  kind: z.enum(['live', 'demo']),
+  items: z.number().int(),
+  requests: z.number().int(),
+});
+export type ProjectInfo = z.infer<typeof ProjectInfo>;
+
+export const ProjectsState = z.object({
+  /** the project live answers go to */
+  current: ProjectInfo.nullable(),
+  /** demo answers go here, never to a live project */
+  demo: ProjectInfo.nullable(),
+  /** projects Skein knows of, to switch to */
+  known: z.array(z.object({ id: z.string(), name: z.string(), location: z.string() })),
+  /** a project that could not be opened, in plain words */
+  problem: z.string().nullable(),
+});
+export type ProjectsState = z.infer<typeof ProjectsState>;
+
+const ProjectName = z.string().trim().min(1).max(120);
+
+const ArchiveKind = z.enum(['post', 'user']);
+export type ArchiveKind = z.infer<typeof ArchiveKind>;
+const ArchiveSort = z.enum(['time', 'engagement']);
+const Tri = z.boolean().optional();
+
+export const ArchiveQuery = z.object({
+  /** which project: the one live answers go to, or the demo one */
+  project: z.enum(['current', 'demo']).default('current'),
+  text: z.string().max(500).default(''),
+  kind: ArchiveKind.default('post'),
+  /** created at, epoch ms, inclusive from / exclusive to */
+  from: z.number().int().optional(),
+  to: z.number().int().optional(),
+  author: z.string().max(64).optional(),
+  lang: z.string().max(16).optional(),
+  collection: z.number().int().positive().optional(),
+  media: Tri,
+  reply: Tri,
+  quote: Tri,
+  retweet: Tri,
+  sort: ArchiveSort.default('time'),
+});
+export type ArchiveQuery = z.input<typeof ArchiveQuery>;
+export type ArchiveQueryParsed = z.output<typeof ArchiveQuery>;
+
+const ArchiveSearchInput = ArchiveQuery.extend({
+  offset: z.number().int().min(0).max(1_000_000).default(0),
+  limit: z.number().int().min(1).max(200).default(50),
+});
+export type ArchiveSearchInput = z.input<typeof ArchiveSearchInput>;
+
+export const ArchiveHit = z.object({
+  kind: ArchiveKind,
+  id: z.string(),
+  /** the canonical item read again from the raw JSON kept (posts as cards) */
+  item: z.unknown(),
+  firstSeen: z.number(),
+  lastSeen: z.number(),
+  /** how many answers returned it */
+  requests: z.number().int(),
+});
+export type ArchiveHit = z.infer<typeof ArchiveHit>;
+
+export const ArchiveSearchResult = z.object({
+  hits: z.array(ArchiveHit),
+  nextOffset: z.number().int().nullable(),
+  tookMs: z.number(),
+});
+export type ArchiveSearchResult = z.infer<typeof ArchiveSearchResult>;
+
+export const ActivityBucket = z.enum(['hour', 'day', 'week']);
+export type ActivityBucket = z.infer<typeof ActivityBucket>;
+export const ArchiveActivityInput = ArchiveQuery.extend({
+  bucket: ActivityBucket.default('day'),
+  /** minutes east of UTC to bucket in (0: UTC; the renderer passes its own for local time) */
+  utcOffsetMinutes: z.number().int().min(-840).max(840).default(0),
+});
+export type ArchiveActivityInput = z.input<typeof ArchiveActivityInput>;
+export const ArchiveActivity = z.object({
+  /** bucket starts (epoch ms, UTC instants) and counts, zero-filled, oldest first; capped at 2,000 buckets */
+  buckets: z.array(z.object({ start: z.number(), count: z.number().int() })),
+  total: z.number().int(),
+  /** posts whose creation time is missing or implausible (before 2006 or in the future) */
+  undated: z.number().int(),
+  truncated: z.boolean(),
+});
+export type ArchiveActivity = z.infer<typeof ArchiveActivity>;
+
+const ProvenanceRequest = z.object({
+  operation: z.string(),
+  params: z.string(),
+  cursor: z.string().nullable(),
+  pageIndex: z.number().int(),
+  at: z.number(),
+  baseUrl: z.string(),
+});
+export const ArchiveProvenance = z.object({
+  firstSeen: z.number(),
+  lastSeen: z.number(),
+  versions: z.array(z.object({ seenFrom: z.number(), seenTo: z.number() })),
+  requests: z.array(ProvenanceRequest),
+});
+export type ArchiveProvenance = z.infer<typeof ArchiveProvenance>;
+
+export const ArchiveCollection = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  kind: z.string(),
+  createdAt: z.number(),
+  items: z.number().int(),
+});
+export type ArchiveCollection = z.infer<typeof ArchiveCollection>;
+
+export const ArchiveExportFormat = z.enum(['json', 'jsonl', 'csv', 'parquet']);
+export type ArchiveExportFormat = z.infer<typeof ArchiveExportFormat>;
+const ArchiveExportInput = ArchiveQuery.extend({
+  format: ArchiveExportFormat,
+  csvFlavour: z.enum(['spreadsheet', 'analysis']).optional(),
+  /** what is exported, for the manifest and the file name: a collection, a search, the whole project */
+  title: z.string().max(200).optional(),
+});
+export type ArchiveExportInput = z.input<typeof ArchiveExportInput>;
+const ArchiveExportResult = z.object({ file: z.string(), items: z.number().int() }).nullable();
+
+export const archiveContract = {
+  projects: {
+    state: fn(z.undefined(), ProjectsState),
+    /** asks where in main's save dialog; the new project becomes current */
+    create: fn(z.object({ name: ProjectName }), ProjectsState),
+    /** opens a project file the user picks in main's dialog */
+    open: fn(z.undefined(), ProjectsState),
+    rename: fn(z.object({ name: ProjectName }), ProjectsState),
+    /** one of `known`, by main's id */
+    switch: fn(z.object({ id: z.string().max(64) }), ProjectsState),
+  },
+  archive: {
+    search: fn(ArchiveSearchInput, ArchiveSearchResult),
+    activity: fn(ArchiveActivityInput, ArchiveActivity),
+    provenance: fn(
+      z.object({ project: z.enum(['current', 'demo']).default('current'), kind: ArchiveKind, id: z.string().max(32) }),
+      ArchiveProvenance.nullable(),
+    ),
+    collections: fn(z.object({ project: z.enum(['current', 'demo']).default('current') }), z.array(ArchiveCollection)),
+    /** writes the query's items (a collection in order, a search, or everything) to a file main asks for; no API call */
+    export: fn(ArchiveExportInput, ArchiveExportResult),
+  },
+};
