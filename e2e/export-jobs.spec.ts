@@ -41,6 +41,8 @@ test('a running export hidden from its dialog is shown again, with its progress 
     // another view's dialog lists it, with its own Cancel
     await openRoute(page, '#/trends');
     await expect(page.getByRole('heading', { name: 'Trends · Worldwide', level: 1 })).toBeVisible();
+    // the menu command reaches a view once it has something to export (its trends are in)
+    await expect(page.getByRole('button', { name: 'Export…' })).toBeEnabled();
     await skein.emit('menu', 'export');
     await expect(dialog).toBeVisible();
     const running = dialog.getByRole('region', { name: 'Running exports' });

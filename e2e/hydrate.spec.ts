@@ -4,11 +4,11 @@
  * ⌈n/100⌉ calls by the sandbox's own ledger; the ids that did not come back are listed with the reason, and
  * "Retry the missing" asks for only those.
  */
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, hostOf, test } from './fixtures';
-import { demoExamples, openThread } from './support/explorer';
+import { demoExamples, hostOnly, openRoute, openThread, sandbox } from './support/explorer';
 
 const GONE = ['1999999999999999991', '1999999999999999992'];
 
@@ -115,4 +115,56 @@ test('a user list with @handles: resolving them shows its cost first, and their 
   await panel.getByRole('button', { name: 'Resolve 1 handle' }).click();
   const extended = page.getByRole('region', { name: 'Pasted ids with handles' });
   await expect(extended.getByText('2 user ids ready to hydrate')).toBeVisible();
+});
+
+test('a hydration stopped by quitting resumes after a restart, buying no batch twice', async ({ launch }, testInfo) => {
+  hostOnly(testInfo);
+  test.setTimeout(120_000);
+  const userDataDir = await mkdtemp(join(tmpdir(), 'skein-e2e-hydrate-restart-'));
+  const dir = await mkdtemp(join(tmpdir(), 'skein-e2e-hydrate-out-'));
+  const ids = Array.from({ length: 250 }, (_, i) => String(1_834_567_890_123_456_789n + BigInt(i)));
+  try {
+    const first = await launch({ userDataDir });
+    const api = await sandbox(first);
+    // every batch is slow, so the hydration is still running when Skein quits
+    await api.fault('latency;ms=1500', ['postsByIds']);
+    await openRoute(first.page, '#/hydrate/posts');
+    await first.page.getByLabel('Or paste post ids').fill(ids.join('\n'));
+    await first.page.getByRole('button', { name: 'Read the ids' }).click();
+    const panel = first.page.getByRole('region', { name: 'Pasted ids' });
+    await expect(panel.getByText('250 post ids ready to hydrate')).toBeVisible();
+    await panel.getByRole('button', { name: 'Hydrate…' }).click();
+    const dialog = first.page.getByRole('dialog', { name: /^Export/ });
+    await dialog.getByRole('radio', { name: /JSON Lines/ }).check();
+    await first.setSavePath(join(dir, 'hydrated.jsonl'));
+    await dialog.getByRole('button', { name: 'Choose file and export' }).click();
+    await expect(dialog.getByRole('status')).toContainText(/1 call/);
+    const lookups = async (a: typeof api) => (await a.requests()).filter((r) => r.operation === 'postsByIds').length;
+    await first.close();
+
+    // a new Skein over the same user data: the list is kept, the hydration resumes where it stopped
+    const second = await launch({ userDataDir });
+    const again = await sandbox(second);
+    await openRoute(second.page, '#/hydrate/posts');
+    await second.page.getByRole('link', { name: 'Pasted ids' }).click();
+    const kept = second.page.getByRole('region', { name: 'Pasted ids' });
+    const stopped = kept.getByText(/Stopped \(interrupted\): 0 found in \d+ calls?/);
+    await expect(stopped).toBeVisible();
+    // the batches the first Skein bought and kept (the one in flight lands within quit's grace)
+    const kept1 = Number(/in (\d+) call/.exec(await stopped.innerText())?.[1]);
+    expect(kept1).toBeGreaterThanOrEqual(1);
+    await kept.getByRole('button', { name: 'Hydrate…' }).click();
+    const resumeDialog = second.page.getByRole('dialog', { name: /^Export/ });
+    await resumeDialog
+      .getByRole('region', { name: 'Unfinished exports' })
+      .getByRole('button', { name: 'Resume' })
+      .click();
+    await expect(kept.getByText(/Done: 0 found in 3 calls/)).toBeVisible({ timeout: 30_000 });
+    // the new Skein bought only the batches the first had not kept: none twice
+    expect(await lookups(again)).toBe(3 - kept1);
+    await expect(kept.getByText('250 ids did not come back')).toBeVisible();
+  } finally {
+    await rm(userDataDir, { recursive: true, force: true });
+    await rm(dir, { recursive: true, force: true });
+  }
 });

@@ -70,6 +70,10 @@ describe('export form', () => {
     expect(sameView(a, b)).toBe(true);
     expect(sameView(a, exportView('thread', { tweetId: '2', queryType: 'Latest' }))).toBe(false);
     expect(sameView(a, exportView('directReplies', { tweetId: '1' }))).toBe(false);
+    // two hydrations are two views: each names its own id list
+    const list = (idsFrom: string) => ({ kind: 'postsByIds', operation: 'postsByIds', params: {}, idsFrom }) as const;
+    expect(sameView(list('imp-aaaaaaaaaaaaaaaa'), list('imp-aaaaaaaaaaaaaaaa'))).toBe(true);
+    expect(sameView(list('imp-aaaaaaaaaaaaaaaa'), list('imp-bbbbbbbbbbbbbbbb'))).toBe(false);
   });
 
   it("counts a thread's job as this view's whatever order it was exported in", () => {

@@ -94,7 +94,8 @@ export function isActive(job: ExportJob): boolean {
 export function sameView(a: ViewDescriptor, b: ViewDescriptor): boolean {
   const key = (v: ViewDescriptor) =>
     JSON.stringify(Object.entries(v.params).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)));
-  return a.kind === b.kind && a.operation === b.operation && key(a) === key(b);
+  // two hydrations differ by the id list they name, not by their (empty) params
+  return a.kind === b.kind && a.operation === b.operation && a.idsFrom === b.idsFrom && key(a) === key(b);
 }
 
 /**
