@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCore, type CoreDeps } from './core';
 import { createDispatcher } from './ipc/dispatch';
-import { startSandbox, type Sandbox } from './sandbox';
+import type { Sandbox } from './sandbox';
+import { testCoreDeps } from './testing/core-deps';
 
 const dirs: string[] = [];
 const sandboxes: Sandbox[] = [];
@@ -18,32 +19,8 @@ afterAll(async () => {
   dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
 });
 const ctx = { senderId: 1 };
-const archiveWorker = {
-  entry: new URL('./services/archive/worker.ts', import.meta.url),
-  execArgv: ['--import', 'tsx'],
-};
-
 function coreDeps(userDataDir: string, over: Partial<CoreDeps> = {}): CoreDeps {
-  return {
-    userDataDir,
-    secretStorage: {
-      isEncryptionAvailable: async () => false,
-      backend: () => 'basic_text',
-      encryptString: async () => new Uint8Array(),
-      decryptString: async () => '',
-    },
-    openExternal: async () => {},
-    app: { name: 'Skein', version: '1.2.3', platform: 'linux' },
-    startSandbox: async () => {
-      const s = await startSandbox({ port: 0, size: 'small' });
-      sandboxes.push(s);
-      return s;
-    },
-    chooseSavePath: async () => null,
-    emit: () => {},
-    archiveWorker,
-    ...over,
-  };
+  return testCoreDeps(userDataDir, sandboxes, over);
 }
 
 async function call(core: ReturnType<typeof createCore>, channel: string, input: unknown) {

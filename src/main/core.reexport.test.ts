@@ -11,7 +11,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ExportJob } from '../shared/ipc';
 import { createCore } from './core';
 import { createDispatcher } from './ipc/dispatch';
-import { startSandbox, type Sandbox } from './sandbox';
+import type { Sandbox } from './sandbox';
+import { testCoreDeps } from './testing/core-deps';
 
 const dirs: string[] = [];
 const sandboxes: Sandbox[] = [];
@@ -40,30 +41,14 @@ describe('collections and re-exports', () => {
       dirs.push(dir);
       let nextPath = join(dir, 'replies.json');
       const jobs: ExportJob[] = [];
-      const core = createCore({
-        userDataDir: dir,
-        secretStorage: {
-          isEncryptionAvailable: async () => false,
-          backend: () => 'basic_text',
-          encryptString: async () => new Uint8Array(),
-          decryptString: async () => '',
-        },
-        openExternal: async () => {},
-        app: { name: 'Skein', version: '1.2.3', platform: 'linux' },
-        startSandbox: async () => {
-          const s = await startSandbox({ port: 0, size: 'small' });
-          sandboxes.push(s);
-          return s;
-        },
-        chooseSavePath: async () => nextPath,
-        emit: (name, payload) => {
-          if (name === 'export') jobs.push(payload as ExportJob);
-        },
-        archiveWorker: {
-          entry: new URL('./services/archive/worker.ts', import.meta.url),
-          execArgv: ['--import', 'tsx'],
-        },
-      });
+      const core = createCore(
+        testCoreDeps(dir, sandboxes, {
+          chooseSavePath: async () => nextPath,
+          emit: (name, payload) => {
+            if (name === 'export') jobs.push(payload as ExportJob);
+          },
+        }),
+      );
       const dispatch = createDispatcher(core.handlers).dispatch;
       const call = async (channel: string, input: unknown) => {
         const res = await dispatch(channel, input, { senderId: 1 });

@@ -172,9 +172,11 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
     const viewKey = input.viewKey ?? `${op}\u0000${c.paramsKey}`;
 
     if (!input.fresh) {
+      // this session's memory first, then what the project holds (an earlier session's answer): both free
       const hit =
         (input.reread ? store.peek(op, c.paramsKey, c.cursor) : undefined) ??
-        store.get(op, c.paramsKey, c.cursor, started);
+        store.get(op, c.paramsKey, c.cursor, started) ??
+        (await heldByArchive(op, c, input.reread === true, started));
       if (hit) {
         record(op, c, hit.httpStatus, hit.page.rawCount, true);
         const meta = {
@@ -187,20 +189,6 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
           attempts: 0,
         };
         return forgetIfStopped(op, c, shape(op, c, viewKey, hit.page, hit.body, meta, views));
-      }
-      const held = await heldByArchive(op, c, input.reread === true, started);
-      if (held) {
-        record(op, c, held.httpStatus, held.page.rawCount, true);
-        const meta = {
-          callId,
-          fromCache: true,
-          fetchedAt: held.fetchedAt,
-          httpStatus: held.httpStatus,
-          credits: 0,
-          durationMs: clock.now() - started,
-          attempts: 0,
-        };
-        return forgetIfStopped(op, c, shape(op, c, viewKey, held.page, held.body, meta, views));
       }
     }
 
