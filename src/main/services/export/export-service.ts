@@ -6,74 +6,30 @@
  * items an uninterrupted run would have. The target path comes from the
  * caller (main's save dialog), never from the renderer.
  */
-import type { MissingId } from '../../../shared/ipc/ids';
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
-import { DEFAULT_PRICES, type PriceTable } from '../../../shared/api/pricing';
+import { DEFAULT_PRICES } from '../../../shared/api/pricing';
 import { DEFAULT_ACTIONS, SkeinError, isSkeinError, type SkeinErrorData } from '../../../shared/errors';
 import {
   type ExportCaps,
   type ExportJob,
   type ExportEstimate,
-  type ExportFormat,
-  type ExportOptions,
   type ExportScope,
   type StopReason,
   type ViewDescriptor,
 } from '../../../shared/ipc/export';
-import type { Clock } from '../clock';
-import type { Confirm } from '../confirm';
-import { defaultCsvCells, type CsvCells } from './csv-formula';
+import { defaultCsvCells } from './csv-formula';
 import { describeCaps, loosens, progressFraction } from './caps';
 import { collect, CollectionState, type CollectOutcome } from './collector';
 import { estimateExport } from './estimate';
-import type { JournalItem } from './journal';
 import { JobStore } from './job-store';
-import { buildManifest, type ExportContext, type ExportManifest } from './manifest';
-import type { PageSource } from './page-source';
+import { buildManifest } from './manifest';
+import type { ExportServiceDeps, StartExport } from './service-deps';
 import { missingIds } from './missing-ids';
 import { planView, type ViewPlan } from './views';
 import { csvIdColumns, outputFiles, writeExport } from './writers';
 
-export interface ExportServiceDeps {
-  source: PageSource;
-  /** a folder in the user data dir that holds unfinished jobs */
-  stateDir: string;
-  clock: Clock;
-  /** app identity, mode and base URL at the time of writing */
-  context: () => ExportContext | Promise<ExportContext>;
-  prices?: () => PriceTable;
-  /** every change of a job (progress, status): taskbar, notification, push to the renderer */
-  onUpdate?: (job: ExportJob) => void;
-  /** an unexpected failure (a bug), for the log */
-  onInternalError?: (error: unknown) => void;
-  /** asks the user in main (unforgeable): resuming with looser caps than the job's, or with none; absent: refused */
-  confirm?: Confirm;
-  /** the ids of an id import (a hydration's `view.idsFrom`); absent: such views are refused */
-  importedIds?: (importId: string) => Promise<readonly string[]>;
-  /** a hydration's collection ended (complete or not): the ids it asked for and did not get, with why */
-  onMissing?: (job: ExportJob, missing: MissingId[]) => Promise<void>;
-  /** a file was written: its items in order (the research project keeps them as a collection; issue 24) */
-  onWritten?: (run: WrittenRun) => Promise<void>;
-}
-
-export interface WrittenRun {
-  job: ExportJob;
-  manifest: ExportManifest;
-  items: () => AsyncIterable<JournalItem>;
-}
-
-export interface StartExport {
-  view: ViewDescriptor;
-  format: ExportFormat;
-  scope: ExportScope;
-  caps?: ExportCaps;
-  options?: ExportOptions;
-  /** CSV text cells; absent: neutralised for spreadsheets, exact for analysis (pandas, R, DuckDB run no formulas) */
-  csvCells?: CsvCells;
-  /** chosen in main (save dialog) */
-  targetPath: string;
-}
+export type { ExportServiceDeps, StartExport, WrittenRun } from './service-deps';
 
 /** Stops after which continuing makes sense. */
 const RESUMABLE: ReadonlySet<StopReason> = new Set([

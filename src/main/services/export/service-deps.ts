@@ -1,0 +1,57 @@
+/** What the export service is given (its dependencies) and asked (a start), and what it reports a written file with. */
+import type { PriceTable } from '../../../shared/api/pricing';
+import type {
+  CsvCells,
+  ExportCaps,
+  ExportFormat,
+  ExportJob,
+  ExportOptions,
+  ExportScope,
+  ViewDescriptor,
+} from '../../../shared/ipc/export';
+import type { MissingId } from '../../../shared/ipc/ids';
+import type { Clock } from '../clock';
+import type { Confirm } from '../confirm';
+import type { JournalItem } from './journal';
+import type { ExportContext, ExportManifest } from './manifest';
+import type { PageSource } from './page-source';
+
+export interface ExportServiceDeps {
+  source: PageSource;
+  /** a folder in the user data dir that holds unfinished jobs */
+  stateDir: string;
+  clock: Clock;
+  /** app identity, mode and base URL at the time of writing */
+  context: () => ExportContext | Promise<ExportContext>;
+  prices?: () => PriceTable;
+  /** every change of a job (progress, status): taskbar, notification, push to the renderer */
+  onUpdate?: (job: ExportJob) => void;
+  /** an unexpected failure (a bug), for the log */
+  onInternalError?: (error: unknown) => void;
+  /** asks the user in main (unforgeable): resuming with looser caps than the job's, or with none; absent: refused */
+  confirm?: Confirm;
+  /** the ids of an id import (a hydration's `view.idsFrom`); absent: such views are refused */
+  importedIds?: (importId: string) => Promise<readonly string[]>;
+  /** a hydration's collection ended (complete or not): the ids it asked for and did not get, with why */
+  onMissing?: (job: ExportJob, missing: MissingId[]) => Promise<void>;
+  /** a file was written: its items in order (the research project keeps them as a collection; issue 24) */
+  onWritten?: (run: WrittenRun) => Promise<void>;
+}
+
+export interface WrittenRun {
+  job: ExportJob;
+  manifest: ExportManifest;
+  items: () => AsyncIterable<JournalItem>;
+}
+
+export interface StartExport {
+  view: ViewDescriptor;
+  format: ExportFormat;
+  scope: ExportScope;
+  caps?: ExportCaps;
+  options?: ExportOptions;
+  /** CSV text cells; absent: neutralised for spreadsheets, exact for analysis (pandas, R, DuckDB run no formulas) */
+  csvCells?: CsvCells;
+  /** chosen in main (save dialog) */
+  targetPath: string;
+}
