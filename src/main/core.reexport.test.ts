@@ -6,7 +6,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
+import { duckdb } from './services/testing/duckdb';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ExportJob } from '../shared/ipc';
 import { createCore } from './core';
@@ -20,17 +20,6 @@ afterAll(async () => {
   for (const s of sandboxes) await s.close();
   dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
 });
-
-async function duckdb(sql: string): Promise<Array<Record<string, unknown>>> {
-  const db = await DuckDBInstance.create(':memory:');
-  const connection = await db.connect();
-  try {
-    return (await connection.runAndReadAll(sql)).getRowObjectsJS();
-  } finally {
-    connection.closeSync();
-    db.closeSync();
-  }
-}
 
 describe('collections and re-exports', () => {
   it(

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
+import { duckdb } from '../testing/duckdb';
 import { describe, expect, it } from 'vitest';
 import type { ExportFormat, ExportOptions, ViewDescriptor } from '../../../shared/ipc/export';
 import { FakeClock } from '../testing/fake-clock';
@@ -86,17 +86,6 @@ const hasPython = (() => {
     return false;
   }
 })();
-
-async function duckdb(sql: string): Promise<Array<Record<string, unknown>>> {
-  const db = await DuckDBInstance.create(':memory:');
-  const connection = await db.connect();
-  try {
-    return (await connection.runAndReadAll(sql)).getRowObjectsJS();
-  } finally {
-    connection.closeSync();
-    db.closeSync();
-  }
-}
 
 describe('CSV for analysis', () => {
   it('has no byte order mark and plain ids that Python csv and DuckDB read back exactly', async () => {

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
+import { duckdb } from '../testing/duckdb';
 import { describe, expect, it } from 'vitest';
 import type { ExportOptions, ViewDescriptor } from '../../../shared/ipc/export';
 import { FakeClock } from '../testing/fake-clock';
@@ -67,17 +67,6 @@ function pythonRows(path: string): Array<Record<string, string>> {
   return JSON.parse(execFileSync('python3', ['-c', script, path], { encoding: 'utf8' })) as Array<
     Record<string, string>
   >;
-}
-
-async function duckdb(sql: string): Promise<Array<Record<string, unknown>>> {
-  const db = await DuckDBInstance.create(':memory:');
-  const connection = await db.connect();
-  try {
-    return (await connection.runAndReadAll(sql)).getRowObjectsJS();
-  } finally {
-    connection.closeSync();
-    db.closeSync();
-  }
 }
 
 describe('CSV column presets', () => {

@@ -5,7 +5,7 @@
 import { mkdtemp, readdir, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
+import { duckdb } from '../testing/duckdb';
 import { describe, expect, it } from 'vitest';
 import type { ViewDescriptor } from '../../../shared/ipc/export';
 import { FakeClock } from '../testing/fake-clock';
@@ -20,17 +20,6 @@ import { sidecarPath } from './writers';
 const context = () => ({ appName: 'Skein', appVersion: '0.1.0', mode: 'demo' as const, baseUrl: 'http://127.0.0.1:1' });
 const HOSTILE = 'a,"b"\r\n<script>alert(1)</script> \u0000\u0007 \ud800 =1+1 \u202Eevil 日本';
 const BIG = '9223372036854775807';
-
-async function duckdb(sql: string): Promise<Array<Record<string, unknown>>> {
-  const db = await DuckDBInstance.create(':memory:');
-  const connection = await db.connect();
-  try {
-    return (await connection.runAndReadAll(sql)).getRowObjectsJS();
-  } finally {
-    connection.closeSync();
-    db.closeSync();
-  }
-}
 
 const pages: MemoryPage[] = [
   {

@@ -7,7 +7,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DuckDBInstance } from '@duckdb/node-api';
+import { duckdb } from '../testing/duckdb';
 import { describe, expect, it } from 'vitest';
 import type { ExportFormat, ViewDescriptor } from '../../../shared/ipc/export';
 import { FakeClock } from '../testing/fake-clock';
@@ -103,17 +103,6 @@ print(json.dumps({'nodes': nodes, 'edges': edges, 'graph': graph}))`;
     edges: Array<Record<string, string> & { times: string[] }>;
     graph: Record<string, string>;
   };
-}
-
-async function duckdb(sql: string): Promise<Array<Record<string, unknown>>> {
-  const db = await DuckDBInstance.create(':memory:');
-  const connection = await db.connect();
-  try {
-    return (await connection.runAndReadAll(sql)).getRowObjectsJS();
-  } finally {
-    connection.closeSync();
-    db.closeSync();
-  }
 }
 
 describe('GEXF', () => {
