@@ -60,16 +60,15 @@ export function planView(view: ViewDescriptor, imported?: readonly string[]): Vi
   }
   if (idParam) {
     const raw = params[idParam.name];
-    const ids = imported
-      ? [...new Set(imported)]
-      : [
-          ...new Set(
-            String(raw ?? '')
-              .split(',')
-              .map((s) => s.trim())
-              .filter(Boolean),
-          ),
-        ];
+    // an id list is distinct already (ImportStore keeps each id once): no second set of a million ids
+    const ids: readonly string[] = imported ?? [
+      ...new Set(
+        String(raw ?? '')
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ),
+    ];
     if (ids.length === 0) throw badInput(`${idParam.name} needs at least one id`, `view.params.${idParam.name}`);
     requests = [];
     for (let i = 0; i < ids.length; i += MAX_IDS_PER_CALL) {

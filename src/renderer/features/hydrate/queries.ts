@@ -58,43 +58,42 @@ export interface ReadInput {
   onProgress?: (fraction: number) => void;
 }
 
-/** Reads a file (or pasted text) into a new list, piece by piece; the list comes back with its report. */
-async function readIdList({ entity, label, source, content, onProgress }: ReadInput): Promise<IdImport> {
+/** Sends an open list its text, piece by piece, and seals it; a list that fails half way is discarded. */
+async function fill(importId: string, texts: AsyncIterable<string> | Iterable<string>): Promise<IdImport> {
   const api = skein().ids;
-  const created = await api.create({ entity, label, source });
   try {
-    if (typeof content === 'string') {
-      for (const piece of textPieces(content)) await api.append({ importId: created.importId, text: piece });
-    } else {
-      const total = content.size || 1;
-      let done = 0;
-      const reader = content.stream().pipeThrough(new TextDecoderStream()).getReader();
-      for (;;) {
-        const { done: end, value } = await reader.read();
-        if (end) break;
-        for (const piece of textPieces(value)) await api.append({ importId: created.importId, text: piece });
-        done += new TextEncoder().encode(value).length;
-        onProgress?.(Math.min(1, done / total));
-      }
-    }
-    return await api.seal({ importId: created.importId });
+    for await (const text of texts) for (const piece of textPieces(text)) await api.append({ importId, text: piece });
+    return await api.seal({ importId });
   } catch (error) {
-    await api.discard({ importId: created.importId }).catch(() => undefined);
+    await api.discard({ importId }).catch(() => undefined);
     throw error;
   }
 }
 
+/** A file's text as it is decoded, reporting the share read. */
+async function* fileText(file: Blob, onProgress?: (fraction: number) => void): AsyncGenerator<string> {
+  const total = file.size || 1;
+  let done = 0;
+  const reader = file.stream().pipeThrough(new TextDecoderStream()).getReader();
+  for (;;) {
+    const { done: end, value } = await reader.read();
+    if (end) return;
+    yield value;
+    done += new TextEncoder().encode(value).length;
+    onProgress?.(Math.min(1, done / total));
+  }
+}
+
+/** Reads a file (or pasted text) into a new list, piece by piece; the list comes back with its report. */
+async function readIdList({ entity, label, source, content, onProgress }: ReadInput): Promise<IdImport> {
+  const created = await skein().ids.create({ entity, label, source });
+  return fill(created.importId, typeof content === 'string' ? [content] : fileText(content, onProgress));
+}
+
 /** A new list with a kept list's ids and `ids` (the ids its @handles resolved to). */
 export async function extendWithIds(list: IdImport, label: string, ids: readonly string[]): Promise<IdImport> {
-  const api = skein().ids;
-  const next = await api.extend({ importId: list.importId, label });
-  try {
-    for (const piece of textPieces(`${ids.join('\n')}\n`)) await api.append({ importId: next.importId, text: piece });
-    return await api.seal({ importId: next.importId });
-  } catch (error) {
-    await api.discard({ importId: next.importId }).catch(() => undefined);
-    throw error;
-  }
+  const next = await skein().ids.extend({ importId: list.importId, label });
+  return fill(next.importId, [`${ids.join('\n')}\n`]);
 }
 
 export function useReadIdList() {
