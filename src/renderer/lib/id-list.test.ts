@@ -47,6 +47,12 @@ describe('parseIdList', () => {
     expect(parsed.damaged[0]!.why).toMatch(/scientific notation/);
     expect(parsed.damaged[2]!.why).toMatch(/15 digits, then zeros/);
   });
+  it('an id ending in zeros among many long ids with all their digits is genuine, not rounded', () => {
+    const many = Array.from({ length: 120 }, (_, i) => `18500000000${String(i * 7919 + 12345678).padStart(8, '0')}`);
+    const parsed = parseIdList([...many, '1850000001234560000'].join(' '), 'posts');
+    expect(parsed.damaged).toEqual([]);
+    expect(parsed.ids).toHaveLength(121);
+  });
   it('users: accepts @handles, bare handles and profile URLs, to be resolved', () => {
     const parsed = parseIdList(
       '@ada ada_l https://x.com/Grace/ https://twitter.com/i/user/12 x.com/home @Ada https://example.com/bob',

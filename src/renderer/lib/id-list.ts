@@ -2,10 +2,10 @@
  * Id lists as people paste them: separated by commas, spaces or newlines,
  * mixed with post URLs (and, for users, @handles and profile URLs). Skein's
  * own spreadsheet cells (`="123"`) are read back; ids a spreadsheet damaged
- * (`1.23E+18`, or rounded to 15 digits then zeros) are refused before any call. Each token is read by
+ * (`1.23E+18`, or rounded to 15 digits then zeros, judged over the list) are refused before any call. Each token is read by
  * `shared/ids/id-token.ts`, the one reader of ids (the id import uses it too).
  */
-import { readIdToken } from '../../shared/ids/id-token';
+import { readIdToken, RoundedIds } from '../../shared/ids/id-token';
 import { missingCaseError } from '../../shared/missing-case';
 
 export interface ParsedIds {
@@ -32,6 +32,15 @@ export function parseIdList(text: string, kind: 'posts' | 'users'): ParsedIds {
   const handles: string[] = [];
   const damaged: ParsedIds['damaged'] = [];
   let repeated = 0;
+  const rounded = new RoundedIds<{ token: string; id: string }>();
+  const refuse = (held: { token: string }, why: string) => damaged.push({ token: held.token, why });
+  const accept = (id: string) => {
+    if (seen.has(id)) repeated++;
+    else {
+      seen.add(id);
+      ids.push(id);
+    }
+  };
   for (const raw of tokens) {
     const read = readIdToken(raw, kind);
     switch (read.kind) {
@@ -46,16 +55,13 @@ export function parseIdList(text: string, kind: 'posts' | 'users'): ParsedIds {
         else handles.push(read.handle);
         break;
       case 'id':
-        if (seen.has(read.id)) repeated++;
-        else {
-          seen.add(read.id);
-          ids.push(read.id);
-        }
+        if (!rounded.hold(read, { token: raw, id: read.id }, refuse)) accept(read.id);
         break;
       default:
         missingCaseError(read);
     }
   }
+  rounded.settle((held) => accept(held.id), refuse);
   return { ids, invalid, repeated, handles, damaged };
 }
 

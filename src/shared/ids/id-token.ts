@@ -1,13 +1,22 @@
 /**
  * One id-list token as people and spreadsheets write it, read the one way Skein reads ids everywhere (Look up
  * and the id import): Skein's own spreadsheet cells (`="123"`) and surrounding quotes are unwrapped; ids a
- * spreadsheet damaged (`1.23E+18`, or rounded to 15 significant digits then zeros) are refused with the
- * reason; for users, `@handles` and profile URLs are handles to resolve; for posts, post URLs give their id.
+ * spreadsheet damaged (`1.23E+18`, a decimal) are refused with the reason; for users, `@handles` and profile
+ * URLs are handles to resolve; for posts, post URLs give their id.
+ *
+ * Rounding (15 significant digits, then zeros) is judged over the whole list (`RoundedIds`), not per token:
+ * about one genuine 19-digit id in 10,000 (one 18-digit id in 1,000) ends in zeros past its 15th digit, and a
+ * spreadsheet rounds every number of a column. So such an id is refused when the list's other long bare numbers
+ * look rounded too (or are too few to tell), and accepted among many long ids with all their digits.
  */
 export type IdKind = 'posts' | 'users';
 
 export type TokenRead =
-  | { kind: 'id'; id: string }
+  /**
+   * `bareLong`: bare digits beyond a spreadsheet's 15 (not a `="…"` cell, a URL or known text), the numbers a
+   * spreadsheet would have rounded; `rounded`: one of those that looks rounded — the list decides (`RoundedIds`)
+   */
+  | { kind: 'id'; id: string; bareLong?: true; rounded?: true }
   | { kind: 'handle'; handle: string }
   | { kind: 'damaged'; why: string }
   | { kind: 'invalid'; why: string };
@@ -46,32 +55,44 @@ const ROUNDED = /^[1-9]\d{14}0{3,}$/;
 /** `1.23457E+18` written out in full by a spreadsheet: `1234570000000000000.00` */
 const DECIMAL = /^\d+[.,]\d+$/;
 
+const ROUNDED_WHY =
+  'rounded by a spreadsheet (15 digits, then zeros): the real id is lost; export the column as text and paste again';
+
 /** Why an id-looking token was damaged by a spreadsheet, or null. */
 function spreadsheetDamage(token: string): string | null {
   if (SCIENTIFIC.test(token))
     return 'scientific notation: a spreadsheet turned the id into a rounded number; export the column as text and paste again';
-  if (ROUNDED.test(token))
-    return 'rounded by a spreadsheet (15 digits, then zeros): the real id is lost; export the column as text and paste again';
   if (DECIMAL.test(token) && token.replace(/[.,]\d+$/, '').length > 15)
     return 'written as a decimal number by a spreadsheet: the last digits are lost; export the column as text and paste again';
   return null;
 }
 
-/** Skein's own spreadsheet cells (`="123"`, also as a quoted CSV field) and quotes or brackets around a token. */
+/** Skein's own spreadsheet cells (`="123"`, also as a quoted CSV field): text, which a spreadsheet never rounds. */
+const TEXT_CELL = /^"?="+(\d+)"+$/;
+
+/** Quotes or brackets around a token. */
 function unwrapToken(raw: string): string {
   return raw
     .trim()
-    .replace(/^"?="+(\d+)"+$/, '$1')
     .replace(/^["'([]+|["')\]]+$/g, '')
     .trim();
 }
 
-export function readIdToken(raw: string, kind: IdKind): TokenRead {
-  const token = unwrapToken(raw);
+/**
+ * `text`: the token is known to be text (a JSON string), never a number a spreadsheet held, so never rounded.
+ */
+export function readIdToken(raw: string, kind: IdKind, text = false): TokenRead {
+  const cell = TEXT_CELL.exec(raw.trim())?.[1];
+  const token = cell ?? unwrapToken(raw);
   if (token === '') return { kind: 'invalid', why: 'empty' };
   const damage = spreadsheetDamage(token);
   if (damage) return { kind: 'damaged', why: damage };
-  if (NUMERIC.test(token)) return { kind: 'id', id: token };
+  if (NUMERIC.test(token)) {
+    if (cell !== undefined || text || token.length <= 15) return { kind: 'id', id: token };
+    return ROUNDED.test(token)
+      ? { kind: 'id', id: token, bareLong: true, rounded: true }
+      : { kind: 'id', id: token, bareLong: true };
+  }
   if (/^\d+$/.test(token))
     return {
       kind: 'invalid',
@@ -87,4 +108,39 @@ export function readIdToken(raw: string, kind: IdKind): TokenRead {
   const handle = token.startsWith('@') ? token.slice(1) : (PROFILE_URL.exec(token)?.[1] ?? token);
   if (isProfileHandle(handle)) return { kind: 'handle', handle };
   return { kind: 'invalid', why: 'not a user id, an @handle or a profile URL' };
+}
+
+/** Held ids past this many are refused without waiting (no genuine list has that many ending in zeros). */
+const MAX_HELD = 100_000;
+
+/**
+ * The list's verdict on ids that look rounded by a spreadsheet: they are genuine when the list's other long bare
+ * numbers keep all their digits (the column was not rounded) and they are no more than 1 in 100 of them (chance
+ * gives 1 in 1,000 to 1 in 10,000); otherwise each is refused as rounded. Feed every id read, then `settle`.
+ */
+export class RoundedIds<T> {
+  private long = 0;
+  private total = 0;
+  private readonly held: T[] = [];
+
+  /** Counts an id read; true when it is held for the verdict (the caller then does nothing more with it). */
+  hold(read: Extract<TokenRead, { kind: 'id' }>, item: T, refuse: (item: T, why: string) => void): boolean {
+    if (read.bareLong) this.long++;
+    if (!read.rounded) return false;
+    this.total++;
+    if (this.held.length < MAX_HELD) this.held.push(item);
+    else refuse(item, ROUNDED_WHY);
+    return true;
+  }
+
+  /** The verdict: each held id is accepted, or refused with the reason. */
+  settle(accept: (item: T) => void, refuse: (item: T, why: string) => void): void {
+    const genuine = this.total < MAX_HELD && this.long > this.total && this.total <= this.long / 100;
+    for (const item of this.held.splice(0)) {
+      if (genuine) accept(item);
+      else refuse(item, ROUNDED_WHY);
+    }
+    this.long = 0;
+    this.total = 0;
+  }
 }

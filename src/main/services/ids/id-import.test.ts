@@ -50,6 +50,44 @@ describe('id import', () => {
     expect(s.invalid[3]?.why).toMatch(/not a post id/);
   });
 
+  describe('ids ending in zeros past the 15th digit are judged over the whole list', () => {
+    // genuine 19-digit ids: all their digits, a few of them ending in zeros by chance (1 in 10,000)
+    const genuine = Array.from({ length: 300 }, (_, i) => `18500000000${String(i * 7919 + 12345678).padStart(8, '0')}`);
+    const zeros = '1850000001234560000';
+    const txt: IdImportOptions = { kind: 'posts', source: { format: 'txt' } };
+
+    it('among many long ids with all their digits, one ending in zeros is a genuine id (it comes last)', async () => {
+      const s = await read([...genuine.slice(0, 150), zeros, ...genuine.slice(150)].join('\n'), txt);
+      expect(s).toMatchObject({ accepted: 301, damagedTotal: 0 });
+      expect(s.ids?.at(-1)).toBe(zeros);
+    });
+
+    it('when the other long numbers look rounded too, or are too few to tell, each is refused with its line', async () => {
+      const rounded = await read(['1850000001234560000', '1850000001234570000', '1850000001234580000'].join('\n'), txt);
+      expect(rounded.ids).toEqual([]);
+      expect(rounded.damaged.map((d) => d.line)).toEqual([1, 2, 3]);
+      // an edited cell among 50 long ids: 1 in 51 is far more than chance gives
+      const edited = await read([...genuine.slice(0, 50), zeros].join('\n'), txt);
+      expect(edited).toMatchObject({ accepted: 50, damagedTotal: 1 });
+      expect(edited.damaged[0]).toMatchObject({ line: 51, token: zeros });
+      expect(edited.damaged[0]?.why).toMatch(/15 digits, then zeros/);
+    });
+
+    it('text is never rounded: a Skein ="…" cell and a JSON string are ids whatever their last digits', async () => {
+      const csv = await read(`id\n"=""${zeros}"""\n`, {
+        kind: 'posts',
+        source: { format: 'csv', column: 'id', header: true },
+      });
+      expect(csv.ids).toEqual([zeros]);
+      const jsonl = await read(`{"id":"${zeros}"}\n{"id":1850000001234570000}\n`, {
+        kind: 'posts',
+        source: { format: 'jsonl', path: 'id' },
+      });
+      expect(jsonl.ids).toEqual([zeros]);
+      expect(jsonl.damaged.map((d) => d.line)).toEqual([2]);
+    });
+  });
+
   it('users: ids, @handles and profile URLs; handles counted once whatever their case', async () => {
     const s = await read('12\n@Ada\nada\nhttps://x.com/grace\nhttps://x.com/home\n', {
       kind: 'users',

@@ -7,7 +7,7 @@
  * refused and listed with their line and reason. Streaming: text is fed in chunks, accepted ids go to a
  * callback (or are kept), so a file of millions of lines is read in flat memory but for the set of ids seen.
  */
-import { readIdToken, type IdKind } from '../../../shared/ids/id-token';
+import { readIdToken, RoundedIds, type IdKind } from '../../../shared/ids/id-token';
 import { missingCaseError } from '../../../shared/missing-case';
 import { CsvRecords, sniffDelimiter } from './csv-records';
 
@@ -78,6 +78,12 @@ function parseExact(line: string): unknown {
   );
 }
 
+interface HeldId {
+  line: number;
+  token: string;
+  id: string;
+}
+
 /** Reads an id list fed in chunks. */
 export class IdImporter {
   private readonly seen = new Set<string>();
@@ -88,6 +94,9 @@ export class IdImporter {
   private readonly csv: CsvRecords | null = null;
   private column: number | null = null;
   private readonly path: string[];
+  /** ids that look rounded by a spreadsheet, judged when the whole list is read */
+  private readonly rounded = new RoundedIds<HeldId>();
+  private readonly refuseRounded = (held: HeldId, why: string) => this.refuse('damaged', held.line, held.token, why);
 
   constructor(private readonly options: IdImportOptions) {
     this.keep = options.keepIds ?? !options.onId;
@@ -119,18 +128,22 @@ export class IdImporter {
     if (s[list].length < MAX_LISTED) s[list].push({ line, token: token.slice(0, MAX_TOKEN_SHOWN), why });
   }
 
-  private token(raw: string, line: number): void {
-    const read = readIdToken(raw, this.options.kind);
+  private accept(id: string): void {
+    if (this.seen.has(id)) {
+      this.summary.duplicates++;
+      return;
+    }
+    this.seen.add(id);
+    this.summary.accepted++;
+    this.summary.ids?.push(id);
+    this.options.onId?.(id);
+  }
+
+  private token(raw: string, line: number, text = false): void {
+    const read = readIdToken(raw, this.options.kind, text);
     switch (read.kind) {
       case 'id':
-        if (this.seen.has(read.id)) {
-          this.summary.duplicates++;
-          return;
-        }
-        this.seen.add(read.id);
-        this.summary.accepted++;
-        this.summary.ids?.push(read.id);
-        this.options.onId?.(read.id);
+        if (!this.rounded.hold(read, { line, token: raw, id: read.id }, this.refuseRounded)) this.accept(read.id);
         return;
       case 'handle': {
         const key = read.handle.toLowerCase();
@@ -183,7 +196,7 @@ export class IdImporter {
     }
     const digits = (value as { __digits?: unknown } | null)?.__digits;
     if (typeof digits === 'string') return this.token(digits, line);
-    if (typeof value === 'string') return this.token(value, line);
+    if (typeof value === 'string') return this.token(value, line, true);
     if (value === undefined || value === null)
       return this.refuse('invalid', line, text, `no value at ${this.path.join('.') || '(the line)'}`);
     return this.refuse('invalid', line, text, `the value at ${this.path.join('.')} is not an id`);
@@ -237,11 +250,13 @@ export class IdImporter {
     this.pending = text.slice(start);
   }
 
-  /** Ends the input; returns what was read. */
+  /** Ends the input; returns what was read (ids that looked rounded, and were judged genuine, come last). */
   end(): IdImportSummary {
     if (this.csv) this.csv.end((r) => this.record(r));
     else if (this.pending !== '') this.line(this.pending.replace(/\r$/, ''));
     this.pending = '';
+    this.rounded.settle((held) => this.accept(held.id), this.refuseRounded);
+    this.summary.damaged.sort((a, b) => a.line - b.line);
     return this.summary;
   }
 }
