@@ -19,6 +19,7 @@ export const NETWORK_SECTION: NonNullable<ExportManifest['network']> = {
     'mention-in-quote': 'the target is mentioned in the post the author quoted',
     'admin/speaker/listener': "the user's role in the space",
     'list-follower': 'the user follows the list',
+    'list-member': "the user is a member of the list (an author of the list's timeline)",
   },
   weight: 'how many times the interaction happened in the export (one edge per source, target and kind)',
   time: "GEXF: a dynamic graph (timerepresentation timestamp, UTC): a spell per post creation time (or, without one, per page fetch time); Gephi CSV: the edge's first and last time",

@@ -1,12 +1,13 @@
 /**
  * A view's export as a network: GEXF 1.3 (`x.gexf`) or Gephi's two spreadsheet tables (`x.nodes.csv`,
  * `x.edges.csv`), streamed from the export's journal into a `NetworkBuilder` (posts, users, a list's
- * followers, a space's participants), then written atomically. The manifest goes beside them.
+ * followers and members, a space's participants), then written atomically. The manifest goes beside them.
  */
 import { basename, dirname, extname, join } from 'node:path';
 import { writeFileAtomic } from '../export/atomic-file';
 import { TABLES } from '../export/csv-rows';
 import { decodeCsvId } from '../export/csv-rows';
+import { scalarText } from '../../../shared/scalar-text';
 import { rawText } from '../export/journal';
 import type { ExportManifest } from '../export/manifest';
 import type { ViewPlan } from '../export/views';
@@ -36,14 +37,20 @@ async function buildNetwork(source: ItemStream, manifest: ExportManifest, plan: 
   const params = plan.requests[0]?.params ?? {};
   const provenance = provenanceCounter(manifest);
   const participants = TABLES.space[1];
-  const listId = plan.kind === 'listFollowers' ? String(params.list_id ?? '') : null;
+  // a list's followers, or its timeline (whose authors are the list's members)
+  const listId =
+    plan.kind === 'listFollowers'
+      ? scalarText(params.list_id)
+      : plan.kind === 'listPosts'
+        ? scalarText(params.listId)
+        : null;
   let index = 0;
   for await (const item of source.items()) {
     const at = provenance().retrieved_at;
     const raw: unknown = JSON.parse(rawText(item));
     switch (plan.itemKind) {
       case 'post':
-        graph.addPost(raw, at);
+        graph.addPost(raw, at, listId || null);
         break;
       case 'user':
       case 'listFollower':

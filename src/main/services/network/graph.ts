@@ -4,7 +4,8 @@
  * happened (for a dynamic graph). Posts give `reply` (author → the user answered), `quote` (→ the quoted
  * post's author), `retweet` (→ the original's author), `mention` (→ each user mentioned; mentions inside a
  * retweeted or quoted post are `mention-in-retweet` / `mention-in-quote`, NodeXL's kinds); space participants
- * give `admin`/`speaker`/`listener` edges to the space; a list's followers a `list-follower` edge to the list.
+ * give `admin`/`speaker`/`listener` edges to the space; a list's followers a `list-follower` edge to the list,
+ * and the authors of a list's timeline (its members: the timeline is their posts) a `list-member` edge.
  * Memory grows with nodes and edges, never with items: items are added one by one.
  */
 import { arr, isoFromCreatedAt, nonEmpty, num, obj, str, type Obj } from '../export/item-fields';
@@ -19,7 +20,8 @@ export type EdgeKind =
   | 'admin'
   | 'speaker'
   | 'listener'
-  | 'list-follower';
+  | 'list-follower'
+  | 'list-member';
 
 export type NodeType = 'user' | 'space' | 'list';
 
@@ -111,13 +113,24 @@ export class NetworkBuilder {
     }
   }
 
-  /** A post: its author and the users it answers, quotes, retweets and mentions. */
-  addPost(raw: unknown, collectedAt: string | null = null): void {
+  /** A list node, and an edge of this kind from the user to it. */
+  private toList(user: string, listId: string | null, kind: 'list-follower' | 'list-member', at: string | null) {
+    if (!listId || !ID.test(listId)) return;
+    this.node(listId, 'list', { name: `list ${listId}` }, at);
+    this.edge(user, listId, kind, at);
+  }
+
+  /**
+   * A post: its author and the users it answers, quotes, retweets and mentions; with `listId` (a list's
+   * timeline), its author is a member of that list.
+   */
+  addPost(raw: unknown, collectedAt: string | null = null, listId: string | null = null): void {
     const p = obj(raw);
     if (!p) return;
     const at = isoFromCreatedAt(p.createdAt) ?? collectedAt;
     const author = this.user(obj(p.author), at);
     if (!author) return;
+    this.toList(author, listId, 'list-member', collectedAt ?? at);
     const id = nonEmpty(p.id);
     if (id) this.authors.set(id, author);
     const replyTo = nonEmpty(p.inReplyToUserId);
@@ -159,9 +172,7 @@ export class NetworkBuilder {
   /** A user (a profile or a lookup); with `listId`, a follower of that list. */
   addUser(raw: unknown, collectedAt: string | null = null, listId: string | null = null): void {
     const id = this.user(obj(raw), collectedAt);
-    if (!id || !listId || !ID.test(listId)) return;
-    this.node(listId, 'list', { name: `list ${listId}` }, collectedAt);
-    this.edge(id, listId, 'list-follower', collectedAt);
+    if (id) this.toList(id, listId, 'list-follower', collectedAt);
   }
 
   /** A space's participants, each with an edge of their role to the space. */

@@ -63,7 +63,13 @@ const posts = [
   }),
 ];
 
-async function exportAs(format: ExportFormat) {
+const THREAD: ViewDescriptor = {
+  kind: 'thread',
+  operation: 'postRepliesV2',
+  params: { tweetId: '2000000000000000001' },
+};
+
+async function exportAs(format: ExportFormat, view = THREAD) {
   const dir = await mkdtemp(join(tmpdir(), 'skein-network-'));
   const service = new ExportService({
     source: memorySource([{ items: posts }]),
@@ -72,11 +78,6 @@ async function exportAs(format: ExportFormat) {
     context,
   });
   const target = join(dir, format === 'gexf' ? 'n.gexf' : 'n.csv');
-  const view: ViewDescriptor = {
-    kind: 'thread',
-    operation: 'postRepliesV2',
-    params: { tweetId: '2000000000000000001' },
-  };
   const job = await service.start({ view, format, scope: 'all', targetPath: target });
   const done = await service.settled(job.id);
   expect(done.status).toBe('complete');
@@ -172,7 +173,7 @@ describe('GEXF', () => {
     ]);
   });
 
-  it('space roles and list followers become edges to the space and the list', () => {
+  it("space roles, list followers and list members (a list timeline's authors) become edges to the space and the list", () => {
     const graph = new NetworkBuilder();
     graph.addSpaceParticipants(
       '1YqKDgkXoNEGV',
@@ -184,16 +185,41 @@ describe('GEXF', () => {
       '2026-11-23T00:00:00.000Z',
     );
     graph.addUser({ id: '9', userName: 'f' }, null, '55');
-    expect([...graph.edges.values()].map((e) => [e.source, e.target, e.kind])).toEqual([
-      ['7', '1YqKDgkXoNEGV', 'admin'],
-      ['8', '1YqKDgkXoNEGV', 'listener'],
-      ['9', '55', 'list-follower'],
+    // a list's timeline: its authors are the list's members (two posts by one member: one edge, weight 2)
+    const member = { ...A, id: '10' };
+    graph.addPost({ id: '100', createdAt: 'Mon Jan 05 10:00:00 +0000 2026', author: member }, null, '55');
+    graph.addPost({ id: '101', createdAt: 'Mon Jan 05 11:00:00 +0000 2026', author: member }, null, '55');
+    graph.addPost({ id: '102', author: { id: '11' } }, null, '<b>');
+    expect([...graph.edges.values()].map((e) => [e.source, e.target, e.kind, e.weight])).toEqual([
+      ['7', '1YqKDgkXoNEGV', 'admin', 1],
+      ['8', '1YqKDgkXoNEGV', 'listener', 1],
+      ['9', '55', 'list-follower', 1],
+      ['10', '55', 'list-member', 2],
     ]);
+    expect(graph.nodes.get('55')?.type).toBe('list');
+    expect(graph.nodes.has('<b>')).toBe(false);
     expect(graph.nodes.get('1YqKDgkXoNEGV')?.type).toBe('space');
   });
 });
 
 describe('Gephi CSV', () => {
+  it("a list's timeline: its authors are members of the list, edges to a list node", async () => {
+    const list = '1500000000000000055';
+    const { target } = await exportAs('gephi-csv', {
+      kind: 'listPosts',
+      operation: 'listTimeline',
+      params: { listId: list },
+    });
+    const { nodes, edges } = gephiPaths(target);
+    const members = await duckdb(
+      `SELECT e.Source AS source, e.Weight AS weight, t."Node type" AS type FROM read_csv('${edges}', all_varchar = true) e
+       JOIN read_csv('${nodes}', all_varchar = true) t ON t.Id = e.Target WHERE e.Kind = 'list-member' ORDER BY ALL`,
+    );
+    const authors = new Set(posts.map((p) => (p.author as { id: string }).id));
+    expect(members.map((m) => m.source).sort()).toEqual([...authors].sort());
+    expect(members.every((m) => m.type === 'list')).toBe(true);
+  });
+
   it('nodes Id,Label,… and edges Source,Target,Type,Kind,Weight join on plain ids', async () => {
     const { target, done } = await exportAs('gephi-csv');
     const paths = gephiPaths(target);
