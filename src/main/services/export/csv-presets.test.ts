@@ -136,4 +136,12 @@ describe('CSV column presets', () => {
     expect(rows[0]?.is_retweet).toBe('true');
     expect(rows[1]?.replied_author).toBe('ann');
   });
+
+  it("4CAT, read by Python's csv module as 4CAT's importer reads a file: the required columns by name, plain ids", async () => {
+    const { target } = await exportCsv({ csvFlavour: 'analysis', csvColumns: '4cat' });
+    const rows = pythonRows(target);
+    expect(Object.keys(rows[0] ?? {}).slice(0, 5)).toEqual(['id', 'thread_id', 'author', 'body', 'timestamp']);
+    expect(rows[0]).toMatchObject({ id: BIG, body: ORIGINAL, timestamp: '2026-11-22 02:13:21' });
+    expect(rows[1]?.thread_id).toMatch(/^\d+$/);
+  });
 });
