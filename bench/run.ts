@@ -32,11 +32,13 @@ import { measureDomAndHeap, measureHeap100k } from './perf/memory';
 import type { PageCall } from './perf/page';
 import { environment, MACHINE_NOTE, table, writeReport } from './perf/report';
 import { measurePrepend, measureScroll, rafBaseline } from './perf/scroll';
+import { measureArchiveScroll } from './perf/archive-scroll';
 import { round } from './perf/stats';
 
 const SECTIONS = [
   'baseline',
   'scroll',
+  'archiveScroll',
   'prepend',
   'dom',
   'heap100k',
@@ -150,9 +152,9 @@ async function main(): Promise<number> {
 
   let app: BenchApp | null = null;
   try {
-    const needsApp = (['baseline', 'scroll', 'prepend', 'dom', 'first', 'interactions', 'data'] as Section[]).some(
-      (s) => only.has(s),
-    );
+    const needsApp = (
+      ['baseline', 'scroll', 'archiveScroll', 'prepend', 'dom', 'first', 'interactions', 'data'] as Section[]
+    ).some((s) => only.has(s));
     if (needsApp) {
       app = await openApp({ target, browser });
       bridges.push(app.bridge);
@@ -164,6 +166,9 @@ async function main(): Promise<number> {
       });
       await section('scroll', 'scroll the 10,000-reply thread', () =>
         measureScroll(a, { speeds: [2400, 9000], durationMs: quick ? 2500 : 5000 }),
+      );
+      await section('archiveScroll', 'scroll the Archive view (the thread, kept in the project)', () =>
+        measureArchiveScroll(a, { speeds: [2400, 9000], durationMs: quick ? 2500 : 5000 }),
       );
       await section('prepend', 'prepend drift', () =>
         measurePrepend(a, { depthItems: quick ? 1500 : 3000, events: 5 }),

@@ -49,7 +49,7 @@ export interface ScrollDetail {
 }
 
 /** Chromium's counters for the renderer (CDP Performance.getMetrics): CPU and task time, seconds. */
-async function counters(app: BenchApp): Promise<Record<string, number>> {
+export async function counters(app: BenchApp): Promise<Record<string, number>> {
   const { metrics } = await app.cdp.send('Performance.getMetrics');
   const out: Record<string, number> = {};
   for (const m of metrics) out[m.name] = m.value;
@@ -58,7 +58,7 @@ async function counters(app: BenchApp): Promise<Record<string, number>> {
 
 const PER_FRAME = ['ThreadTime', 'TaskDuration', 'ScriptDuration', 'LayoutDuration', 'RecalcStyleDuration'] as const;
 
-async function probeEntries(page: Page): Promise<{ longTasks: LongEntry[]; loafs: LongEntry[] }> {
+export async function probeEntries(page: Page): Promise<{ longTasks: LongEntry[]; loafs: LongEntry[] }> {
   return page.evaluate(() => {
     const p = window.__bench!;
     const out = { longTasks: [...p.longTasks], loafs: [...p.loafs] };
@@ -67,7 +67,7 @@ async function probeEntries(page: Page): Promise<{ longTasks: LongEntry[]; loafs
   });
 }
 
-async function resetProbe(page: Page): Promise<void> {
+export async function resetProbe(page: Page): Promise<void> {
   await page.evaluate(() => {
     const p = window.__bench!;
     p.longTasks.length = 0;
