@@ -1,7 +1,7 @@
 /**
  * Collections and re-exports (issue 24): an export written through the core becomes a collection
- * of the project, in order; a collection re-exported to JSONL and CSV makes no call, and DuckDB
- * reads back exactly the archive's items.
+ * of the project, in order; a collection re-exported to JSONL, CSV, Parquet, ids only and a Gephi network
+ * makes no call, and DuckDB reads back exactly the archive's items.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -86,6 +86,28 @@ describe('collections and re-exports', () => {
       expect(core.client.usage.snapshot().session.calls).toBe(callsBefore);
       const fromParquet = await duckdb(`SELECT id FROM read_parquet('${join(dir, 'again.parquet')}')`);
       expect(fromParquet.map((r) => String(r.id))).toEqual(ids);
+
+      // dehydrated: the collection's post ids, one per line, and a network for Gephi, still without a call
+      nextPath = join(dir, 'again.txt');
+      await call('skein:archive.export', { collection: collections[0]!.id, format: 'ids', idsOf: 'posts' });
+      expect(readFileSync(join(dir, 'again.txt'), 'utf8').trimEnd().split('\n')).toEqual(ids);
+      nextPath = join(dir, 'net.csv');
+      const net = await call('skein:archive.export', { collection: collections[0]!.id, format: 'gephi-csv' });
+      expect(net).toMatchObject({ file: join(dir, 'net.nodes.csv'), items: ids.length });
+      const edges = await duckdb(
+        `SELECT count(*) AS n FROM read_csv('${join(dir, 'net.edges.csv')}', all_varchar = true) e
+         JOIN read_csv('${join(dir, 'net.nodes.csv')}', all_varchar = true) s ON s.Id = e.Source`,
+      );
+      expect(Number(edges[0]?.n)).toBeGreaterThan(0);
+      const manifest = JSON.parse(readFileSync(join(dir, 'net.nodes.csv.manifest.json'), 'utf8')) as {
+        files: string[];
+      };
+      expect(manifest.files).toEqual([
+        join(dir, 'net.nodes.csv'),
+        join(dir, 'net.edges.csv'),
+        join(dir, 'net.nodes.csv.manifest.json'),
+      ]);
+      expect(core.client.usage.snapshot().session.calls).toBe(callsBefore);
       await core.dispose();
     },
   );

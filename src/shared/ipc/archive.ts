@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { fn } from './define';
+import { IdsOf } from './export';
 
 export const ProjectInfo = z.object({
   /** main's handle for the project file (the page never sees or names a path) */
@@ -125,11 +126,14 @@ export const ArchiveCollection = z.object({
 });
 export type ArchiveCollection = z.infer<typeof ArchiveCollection>;
 
-export const ArchiveExportFormat = z.enum(['json', 'jsonl', 'csv', 'parquet']);
+/** Data formats, a network (GEXF or Gephi's two tables), or ids only (dehydrated, `idsOf`). */
+export const ArchiveExportFormat = z.enum(['json', 'jsonl', 'csv', 'parquet', 'gexf', 'gephi-csv', 'ids']);
 export type ArchiveExportFormat = z.infer<typeof ArchiveExportFormat>;
 const ArchiveExportInput = ArchiveQuery.extend({
   format: ArchiveExportFormat,
   csvFlavour: z.enum(['spreadsheet', 'analysis']).optional(),
+  /** `ids`: post ids, or user ids (a post's author) */
+  idsOf: IdsOf.optional(),
   /** what is exported, for the manifest and the file name: a collection, a search, the whole project */
   title: z.string().max(200).optional(),
 });

@@ -20,7 +20,24 @@ export interface ArchiveHandlerDeps {
   now: () => number;
 }
 
-const EXTENSIONS = { json: 'json', jsonl: 'jsonl', csv: 'csv', parquet: 'parquet' } as const;
+const EXTENSIONS = {
+  json: 'json',
+  jsonl: 'jsonl',
+  csv: 'csv',
+  parquet: 'parquet',
+  gexf: 'gexf',
+  'gephi-csv': 'csv',
+  ids: 'txt',
+} as const;
+const FILTER_NAMES: Record<keyof typeof EXTENSIONS, string> = {
+  json: 'JSON',
+  jsonl: 'JSONL',
+  csv: 'CSV',
+  parquet: 'Parquet',
+  gexf: 'GEXF network',
+  'gephi-csv': 'Gephi node and edge tables (CSV)',
+  ids: 'Id list',
+};
 
 /** `skein-archive-<project>-20261123T195400Z.jsonl`: self-describing, the UTC time in the name */
 function archiveFileName(project: string, format: keyof typeof EXTENSIONS, now: number): string {
@@ -73,7 +90,7 @@ export function createArchiveHandlers(deps: ArchiveHandlerDeps): Pick<Handlers, 
         (await deps.thread).call('provenance', await handle(project), kind, id),
       collections: async ({ project }) => (await deps.thread).call('collections', await handle(project)),
       export: async (input) => {
-        const { format, csvFlavour, title, ...rest } = input;
+        const { format, csvFlavour, idsOf, title, ...rest } = input;
         const query = ArchiveQuery.parse(rest);
         const which = await handle(input.project);
         const state = await deps.projects.state();
@@ -82,10 +99,10 @@ export function createArchiveHandlers(deps: ArchiveHandlerDeps): Pick<Handlers, 
         const target = await deps.chooseSavePath({
           title: 'Export from the archive',
           defaultPath: archiveFileName(project?.name ?? 'project', format, now),
-          filters: [{ name: format.toUpperCase(), extensions: [EXTENSIONS[format]] }],
+          filters: [{ name: FILTER_NAMES[format], extensions: [EXTENSIONS[format]] }],
         });
         if (target === null) return null;
-        const items = await reexport(await deps.thread, {
+        const written = await reexport(await deps.thread, {
           handle: which,
           query,
           format,
@@ -94,9 +111,9 @@ export function createArchiveHandlers(deps: ArchiveHandlerDeps): Pick<Handlers, 
           now,
           title: title ?? (query.text ? `Archive search “${query.text}”` : 'Archive'),
           project: { name: project?.name ?? '', location: project?.location ?? '' },
-          ...(csvFlavour ? { options: { csvFlavour } } : {}),
+          options: { ...(csvFlavour ? { csvFlavour } : {}), ...(idsOf ? { idsOf } : {}) },
         });
-        return { file: target, items };
+        return { file: written.files[0] ?? target, items: written.items };
       },
     },
   };

@@ -1,8 +1,8 @@
 /**
- * Collections and re-exports (issue 24). Every export written (and every fetch-everything run)
+ * Collections and re-exports (issues 24, 25). Every export written (and every fetch-everything run)
  * becomes a named collection of the project that holds its items; any collection, search result
- * or the whole project is written again to JSON, JSONL or CSV through the export service's own
- * writers, without a call. Parquet plugs in at `writeParquet` (the datasets branch's writer).
+ * or the whole project is written again — JSON, JSONL, CSV, Parquet, a network (GEXF, Gephi's
+ * tables) or ids only — through the export service's own writers, without a call.
  */
 import { OPERATIONS } from '../../../shared/api/catalog';
 import type { ArchiveQueryParsed } from '../../../shared/ipc/archive';
@@ -11,14 +11,12 @@ import type { WrittenRun } from '../export/export-service';
 import type { JournalItem } from '../export/journal';
 import { buildManifest, type ExportContext, type ExportManifest } from '../export/manifest';
 import type { ViewPlan } from '../export/views';
-import { writeExport } from '../export/writers';
+import { outputFiles, writeExport } from '../export/writers';
+import { gephiPaths } from '../network/export-network';
 import type { Handle } from './host';
 import type { ArchiveThread } from './thread';
 
 const CHUNK = 1_000;
-
-/** The formats a re-export offers; `parquet` is the seam below. */
-export type ArchiveExportFormat = ExportFormat | 'parquet';
 
 /** Keeps a written export's items, in order with their thread depth, as a collection of the project that holds them. */
 export async function keepAsCollection(
@@ -94,7 +92,8 @@ function archiveStream(thread: ArchiveThread, handle: Handle, q: ArchiveQueryPar
 export interface ReexportInput {
   handle: Handle;
   query: ArchiveQueryParsed;
-  format: ArchiveExportFormat;
+  format: ExportFormat;
+  /** the file the user chose (Gephi's tables: `x.csv` → `x.nodes.csv` and `x.edges.csv` beside it) */
   target: string;
   context: ExportContext;
   now: number;
@@ -105,8 +104,11 @@ export interface ReexportInput {
   signal?: AbortSignal;
 }
 
-/** Writes a re-export; returns the items written. No API call is made. */
-export async function reexport(thread: ArchiveThread, input: ReexportInput): Promise<number> {
+/** Writes a re-export; returns the items written and the files (data first, manifest last). No API call is made. */
+export async function reexport(
+  thread: ArchiveThread,
+  input: ReexportInput,
+): Promise<{ items: number; files: string[] }> {
   const posts = input.query.kind === 'post';
   const view = {
     kind: posts ? ('postsByIds' as const) : ('usersByIds' as const),
@@ -122,7 +124,8 @@ export async function reexport(thread: ArchiveThread, input: ReexportInput): Pro
     requests: [],
     rootId: null,
   };
-  const format: ExportFormat = input.format;
+  const format = input.format;
+  const files = outputFiles(input.target, format, plan);
   const base = buildManifest({
     context: input.context,
     now: input.now,
@@ -133,7 +136,7 @@ export async function reexport(thread: ArchiveThread, input: ReexportInput): Pro
     format,
     pages: [],
     stop: null,
-    files: [input.target],
+    files,
     ...(input.options ? { options: input.options } : {}),
   });
   // where the items came from: the project, as it recorded them (no page of this file was fetched now)
@@ -147,6 +150,7 @@ export async function reexport(thread: ArchiveThread, input: ReexportInput): Pro
     },
   } as ExportManifest;
   const stream = archiveStream(thread, input.handle, input.query);
-  await writeExport(format, input.target, stream, manifest, plan, input.signal, input.options);
-  return stream.count;
+  const target = format === 'gephi-csv' ? gephiPaths(input.target).nodes : input.target;
+  await writeExport(format, target, stream, manifest, plan, input.signal, input.options);
+  return { items: stream.count, files };
 }
