@@ -119,7 +119,12 @@ export async function reexport(thread: ArchiveThread, input: ReexportInput): Pro
     operation: view.operation,
     paged: false,
     itemKind: posts ? 'post' : 'user',
-    requests: [],
+    requestCount: 0,
+    request: () => Promise.reject(new RangeError('a re-export makes no request')),
+    askedCount: () => null,
+    params: {},
+    listed: [],
+    fromList: null,
     rootId: null,
   };
   const format: ExportFormat = input.format;

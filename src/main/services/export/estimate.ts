@@ -6,6 +6,7 @@
 import { creditsFor, DEFAULT_PRICES, type PriceTable } from '../../../shared/api/pricing';
 import { STALE_TIME_MS } from '../../../shared/api/cache-policy';
 import type { ExportEstimate, ExportScope, ViewDescriptor } from '../../../shared/ipc/export';
+import type { IdList } from '../ids/id-list';
 import { planView } from './views';
 
 const TYPICAL_PAGE_ITEMS = 20;
@@ -16,7 +17,7 @@ export function estimateExport(
   view: ViewDescriptor,
   scope: ExportScope,
   prices: PriceTable = DEFAULT_PRICES,
-  imported?: readonly string[],
+  imported?: IdList,
 ): ExportEstimate {
   const plan = planView(view, imported);
   const minutes = Math.round(STALE_TIME_MS[plan.operation] / 60_000);
@@ -27,7 +28,7 @@ export function estimateExport(
   if (scope === 'loaded' || (plan.paged && view.reachedEnd)) {
     if (minutes > 0) return { paged: plan.paged, remainingPages: 0, calls: 0, credits: 0, basis: storeNote };
     // never kept (a space changes by the second): what the view shows is asked for again, page by page
-    const calls = plan.paged ? Math.max(1, view.loadedPages ?? 1) : plan.requests.length;
+    const calls = plan.paged ? Math.max(1, view.loadedPages ?? 1) : plan.requestCount;
     const credits =
       calls *
       creditsFor(
@@ -48,16 +49,16 @@ export function estimateExport(
   }
   if (!plan.paged) {
     let credits = 0;
-    for (const r of plan.requests) {
-      const asked = r.idsAsked?.length;
+    for (let i = 0; i < plan.requestCount; i++) {
+      const asked = plan.askedCount(i) ?? undefined;
       credits += creditsFor({ operation: plan.operation, httpStatus: 200, items: asked ?? 1, idsAsked: asked }, prices);
     }
     return {
       paged: false,
-      remainingPages: plan.requests.length,
-      calls: plan.requests.length,
+      remainingPages: plan.requestCount,
+      calls: plan.requestCount,
       credits,
-      basis: `${plan.requests.length} call(s); at most ${credits} credits if every id is found. ${storeNote}`,
+      basis: `${plan.requestCount} call(s); at most ${credits} credits if every id is found. ${storeNote}`,
     };
   }
   const loadedPages = Math.max(0, view.loadedPages ?? 0);

@@ -22,10 +22,10 @@ import { defaultCsvCells } from './csv-formula';
 import { describeCaps, loosens, progressFraction } from './caps';
 import { collect, CollectionState, type CollectOutcome } from './collector';
 import { estimateExport } from './estimate';
+import type { IdList } from '../ids/id-list';
 import { JobStore } from './job-store';
 import { buildManifest } from './manifest';
 import type { ExportServiceDeps, StartExport } from './service-deps';
-import { missingIds } from './missing-ids';
 import { planView, type ViewPlan } from './views';
 import { csvIdColumns, outputFiles, writeExport } from './writers';
 
@@ -93,7 +93,7 @@ export class ExportService {
     return planView(view, await this.imported(view));
   }
 
-  private async imported(view: ViewDescriptor): Promise<readonly string[] | undefined> {
+  private async imported(view: ViewDescriptor): Promise<IdList | undefined> {
     if (view.idsFrom === undefined || !this.deps.importedIds) return undefined;
     return this.deps.importedIds(view.idsFrom);
   }
@@ -251,7 +251,11 @@ export class ExportService {
     const signal = running.cancel.signal;
     const abort = running.controller.signal;
     const walkId = `${job.id}:${++this.runs}`;
-    const { state, journal } = await CollectionState.load(plan, this.store.journalPath(job.id));
+    const { state, journal } = await CollectionState.load(
+      plan,
+      this.store.journalPath(job.id),
+      plan.fromList ? this.store.missingPath(job.id) : undefined,
+    );
     let outcome: CollectOutcome;
     try {
       let lastPersist = clock.now();
@@ -328,6 +332,7 @@ export class ExportService {
         caps: job.caps,
         format: job.format,
         pages: state.pages,
+        notFound: state.notFound,
         failures: state.failures,
         stop,
         files: job.files,
@@ -335,8 +340,8 @@ export class ExportService {
         ...(job.options ? { options: job.options } : {}),
         csvCells: job.csvCells ?? defaultCsvCells(job.options),
       });
-      if (job.view.idsFrom !== undefined)
-        await this.deps.onMissing?.(job, missingIds(plan, state.pages, state.failures));
+      if (state.missing)
+        await this.deps.onMissing?.(job, await state.missing.finish(plan, state.pages, state.failures));
       try {
         await writeExport(
           job.format,

@@ -43,6 +43,8 @@ export interface PageRecord {
   notFound: string[];
   /** a paging guard stopped after this page */
   stop: { reason: PagingStopReason; message: string } | null;
+  /** a hydration's batch: ids it returned that it was not asked for (kept once across the whole job) */
+  foreign?: string[];
 }
 
 /**

@@ -33,7 +33,7 @@ const ROLE = { admin: 'admin', speaker: 'speaker', listener: 'listener' } as con
 
 async function buildNetwork(source: ItemStream, manifest: ExportManifest, plan: ViewPlan) {
   const graph = new NetworkBuilder();
-  const params = plan.requests[0]?.params ?? {};
+  const params = plan.params;
   const provenance = provenanceCounter(manifest);
   const participants = TABLES.space[1];
   const listId = plan.kind === 'listFollowers' ? String(params.list_id ?? '') : null;
