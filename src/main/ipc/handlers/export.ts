@@ -46,6 +46,8 @@ export interface ExportFeatureDeps {
   /** hydrations: the ids of an id import, and where the ids it did not get are kept */
   importedIds?: ExportServiceDeps['importedIds'];
   onMissing?: ExportServiceDeps['onMissing'];
+  /** the current project: a hydration takes the ids it holds from it, free */
+  project?: ExportServiceDeps['project'];
   /** a file was written: the research project keeps its items as a collection */
   onWritten?: ExportServiceDeps['onWritten'];
 }
@@ -77,6 +79,7 @@ export function createExportFeature(deps: ExportFeatureDeps): ExportFeature {
     ...(deps.onInternalError ? { onInternalError: deps.onInternalError } : {}),
     ...(deps.confirm ? { confirm: deps.confirm } : {}),
     ...(deps.importedIds ? { importedIds: deps.importedIds } : {}),
+    ...(deps.project ? { project: deps.project } : {}),
     ...(deps.onMissing ? { onMissing: deps.onMissing } : {}),
     ...(deps.onWritten ? { onWritten: deps.onWritten } : {}),
     onUpdate: (job) => {

@@ -9,13 +9,14 @@
  * arrive and be kept before it stops.
  */
 import { creditsFor, DEFAULT_PRICES, type PriceTable } from '../../../shared/api/pricing';
-import { isSkeinError } from '../../../shared/errors';
+import { isSkeinError, SkeinError } from '../../../shared/errors';
 import type { ExportCaps, ExportScope, StopReason } from '../../../shared/ipc/export';
 import { pagingGuard } from '../api/paging';
 import type { Clock } from '../clock';
 import { toWriteError } from './atomic-file';
 import { Journal, type FailedFetch, type JournalItem, type PageRecord } from './journal';
 import type { PageSource, SourcePage } from './page-source';
+import { projectPage, type ProjectItems } from './project-items';
 import { MAX_LISTED_NOT_FOUND } from './manifest';
 import { MissingLog } from './missing-ids';
 import { ThreadPositions } from './thread-positions';
@@ -146,6 +147,8 @@ export interface CollectOptions {
   prices?: PriceTable;
   /** identifies this export's walk to the client */
   walkId: string;
+  /** a hydration's ids the project already held: where their items are read */
+  project?: ProjectItems;
   /** called after each committed page, and after each failed fetch */
   onPage?: (state: CollectionState) => void;
   /** a rate limit is being waited out until this time (epoch ms); null when the wait is over */
@@ -235,6 +238,12 @@ function guardStop(state: CollectionState, page: PageRecord): PageRecord['stop']
     : stop;
 }
 
+/** A hydration's batch of ids the project holds, read from it (no call). */
+function fromProject(o: CollectOptions, ids: string[]): Promise<SourcePage> {
+  if (!o.project) throw new SkeinError('internal', 'The project that held these ids is not open.');
+  return projectPage(o.project, o.plan.itemKind === 'user' ? 'user' : 'post', ids, o.clock.now());
+}
+
 export async function collect(o: CollectOptions): Promise<CollectOutcome> {
   const { plan, state, journal, clock, signal } = o;
   let lastSync = clock.now();
@@ -256,17 +265,19 @@ export async function collect(o: CollectOptions): Promise<CollectOutcome> {
 
       let page: SourcePage | null;
       try {
-        page = await o.source.fetchPage({
-          operation: plan.operation,
-          params: request.params,
-          cursor: step.cursor,
-          walkId: o.walkId,
-          signal: o.abort ?? signal,
-          cancelWaits: signal,
-          ...(plan.fromList ? { transient: true } : {}),
-          // the client's own Retry-After waits within the fetch are shown as the job's wait too
-          ...(o.onWait ? { onRateLimitWait: o.onWait } : {}),
-        });
+        page = request.fromProject
+          ? await fromProject(o, request.idsAsked ?? [])
+          : await o.source.fetchPage({
+              operation: plan.operation,
+              params: request.params,
+              cursor: step.cursor,
+              walkId: o.walkId,
+              signal: o.abort ?? signal,
+              cancelWaits: signal,
+              ...(plan.fromList ? { transient: true } : {}),
+              // the client's own Retry-After waits within the fetch are shown as the job's wait too
+              ...(o.onWait ? { onRateLimitWait: o.onWait } : {}),
+            });
       } catch (error) {
         const failure = failureOf(error, step.request, step.cursor, clock.now());
         if (failure) {
@@ -328,6 +339,7 @@ export async function collect(o: CollectOptions): Promise<CollectOutcome> {
         hasNextPage: page.paging ? page.paging.hasNextPage : null,
         fetchedAt: page.fetchedAt,
         fromCache: page.fromCache,
+        ...(request.fromProject ? { fromProject: true } : {}),
         httpStatus: page.httpStatus,
         credits: page.credits,
         attempts: page.attempts,

@@ -18,8 +18,9 @@ export function estimateExport(
   scope: ExportScope,
   prices: PriceTable = DEFAULT_PRICES,
   imported?: IdList,
+  held?: IdList,
 ): ExportEstimate {
-  const plan = planView(view, imported);
+  const plan = planView(view, imported, held);
   const minutes = Math.round(STALE_TIME_MS[plan.operation] / 60_000);
   const storeNote =
     minutes > 0
@@ -49,16 +50,21 @@ export function estimateExport(
   }
   if (!plan.paged) {
     let credits = 0;
-    for (let i = 0; i < plan.requestCount; i++) {
+    // a hydration's ids the project holds come first, from it, at no cost
+    const free = plan.fromList?.heldRequests ?? 0;
+    for (let i = free; i < plan.requestCount; i++) {
       const asked = plan.askedCount(i) ?? undefined;
       credits += creditsFor({ operation: plan.operation, httpStatus: 200, items: asked ?? 1, idsAsked: asked }, prices);
     }
+    const calls = plan.requestCount - free;
+    const inProject = plan.fromList?.held;
     return {
       paged: false,
-      remainingPages: plan.requestCount,
-      calls: plan.requestCount,
+      remainingPages: calls,
+      calls,
       credits,
-      basis: `${plan.requestCount} call(s); at most ${credits} credits if every id is found. ${storeNote}`,
+      ...(inProject !== undefined && held !== undefined ? { alreadyInProject: inProject } : {}),
+      basis: `${calls} call(s); at most ${credits} credits if every id is found.${inProject ? ` ${inProject} id(s) are already in the project: taken from it, free.` : ''} ${storeNote}`,
     };
   }
   const loadedPages = Math.max(0, view.loadedPages ?? 0);

@@ -31,6 +31,8 @@ export interface PageRecord {
   hasNextPage: boolean | null;
   fetchedAt: number;
   fromCache: boolean;
+  /** a hydration's batch of ids the project already held: read from it, as it last received them */
+  fromProject?: boolean;
   httpStatus: number;
   credits: number;
   attempts: number;

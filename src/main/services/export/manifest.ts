@@ -42,6 +42,8 @@ export interface ManifestPage {
   has_next_page: boolean | null;
   fetched_at: string;
   from_cache: boolean;
+  /** a hydration's batch of ids the project already held: its items as the project last received them (no call); fetched_at is when the newest of them was received */
+  from_project?: true;
   http_status: number;
   items_received: number;
   items_kept: number;
@@ -96,7 +98,7 @@ export interface ExportManifest {
   /** a hydration: how many ids were not found (`ids_not_found` lists the first 1,000; its missing list has all) */
   ids_not_found_total?: number;
   /** a hydration: the id list its requests took their ids from, a batch per call (not repeated in `requests`) */
-  id_list?: { ids: number; per_call: number; calls: number; note: string };
+  id_list?: { ids: number; already_in_project: number; per_call: number; calls: number; note: string };
   estimated_credits: number;
   credits_basis: string;
   complete: boolean;
@@ -281,6 +283,7 @@ export function buildManifest(input: ManifestInput): ExportManifest {
       has_next_page: p.hasNextPage,
       fetched_at: new Date(p.fetchedAt).toISOString(),
       from_cache: p.fromCache,
+      ...(p.fromProject ? { from_project: true as const } : {}),
       http_status: p.httpStatus,
       items_received: p.received,
       items_kept: p.kept,
@@ -312,9 +315,10 @@ export function buildManifest(input: ManifestInput): ExportManifest {
     manifest.ids_not_found_total = input.notFound?.total ?? notFound.length;
     manifest.id_list = {
       ids: plan.fromList.ids,
+      already_in_project: plan.fromList.held,
       per_call: MAX_IDS_PER_CALL,
-      calls: plan.requestCount,
-      note: `request i asked for ids [i × ${MAX_IDS_PER_CALL}, (i + 1) × ${MAX_IDS_PER_CALL}) of the list, in its order; ids_not_found lists the first ${MAX_LISTED_NOT_FOUND} not found, the hydration's missing list has every one with why`,
+      calls: plan.requestCount - plan.fromList.heldRequests,
+      note: `the ids the project already held come first, ${MAX_IDS_PER_CALL} a page, read from it at no cost (pages with from_project); then the others, ${MAX_IDS_PER_CALL} a call, in the list's order; ids_not_found lists the first ${MAX_LISTED_NOT_FOUND} not found, the hydration's missing list has every one with why`,
     };
   }
   if (input.format === 'parquet') manifest.parquet = parquetSection(items);

@@ -16,6 +16,7 @@ import type { JournalItem } from './journal';
 import type { ExportContext, ExportManifest } from './manifest';
 import type { MissingList } from './missing-ids';
 import type { PageSource } from './page-source';
+import type { ProjectItems } from './project-items';
 
 export interface ExportServiceDeps {
   source: PageSource;
@@ -35,6 +36,8 @@ export interface ExportServiceDeps {
   importedIds?: (importId: string) => Promise<IdList>;
   /** a hydration's collection ended (complete or not): the ids it asked for and did not get, with why */
   onMissing?: (job: ExportJob, missing: MissingList) => Promise<void>;
+  /** the current project: a hydration takes the ids it already holds from it, at no cost (absent: all are fetched) */
+  project?: ProjectItems;
   /** a file was written: its items in order (the research project keeps them as a collection; issue 24) */
   onWritten?: (run: WrittenRun) => Promise<void>;
 }

@@ -15,6 +15,8 @@ export interface PlannedRequest {
   params: Params;
   /** ids asked for (batch views), to report the ones not found */
   idsAsked: string[] | null;
+  /** a hydration's batch of ids the project already holds: read from it, at no cost */
+  fromProject?: true;
 }
 
 export interface ViewPlan {
@@ -33,7 +35,12 @@ export interface ViewPlan {
   /** the requests, when the plan holds them (every view but a hydration, whose ids stay on disk) */
   listed: readonly PlannedRequest[] | null;
   /** a hydration (`idsFrom`): its ids come from a list on disk, a batch at a time; its answers are not kept in memory */
-  fromList: { ids: number } | null;
+  fromList: {
+    ids: number;
+    /** ids the project already held at the start: its first `heldRequests` requests read them from it */
+    held: number;
+    heldRequests: number;
+  } | null;
   /** thread views carry each item's place in the tree */
   rootId: string | null;
 }
@@ -76,7 +83,7 @@ function inMemory(requests: readonly PlannedRequest[]): Requests {
  * The calls a view makes. A batch view that names an id import (`idsFrom`) takes its ids from `imported`
  * (the import's list on disk, read a batch at a time), not from its params.
  */
-export function planView(view: ViewDescriptor, imported?: IdList): ViewPlan {
+export function planView(view: ViewDescriptor, imported?: IdList, held?: IdList): ViewPlan {
   const operation = view.operation;
   const spec = OPERATIONS[operation];
   const params: Params = { ...view.params };
@@ -89,20 +96,26 @@ export function planView(view: ViewDescriptor, imported?: IdList): ViewPlan {
   }
   if (idParam && imported) {
     // an id list is distinct already (ImportStore keeps each id once): no set of a million ids, no copy of them
-    if (imported.count === 0) throw badInput(`${idParam.name} needs at least one id`, `view.params.${idParam.name}`);
-    if (imported.batchSize !== MAX_IDS_PER_CALL) throw new RangeError('an id list is read in batches of one call');
+    const h = held?.count ? held : null;
+    if (imported.count === 0 && !h)
+      throw badInput(`${idParam.name} needs at least one id`, `view.params.${idParam.name}`);
+    if (imported.batchSize !== MAX_IDS_PER_CALL || (h && h.batchSize !== MAX_IDS_PER_CALL))
+      throw new RangeError('an id list is read in batches of one call');
     const { [idParam.name]: _ids, ...rest } = params;
     shared = rest;
+    const heldRequests = h?.batches ?? 0;
+    const sizeOf = (list: IdList, i: number) =>
+      i >= 0 && i < list.batches ? Math.min(MAX_IDS_PER_CALL, list.count - i * MAX_IDS_PER_CALL) : null;
     requests = {
-      requestCount: imported.batches,
+      requestCount: heldRequests + imported.batches,
       request: async (i) => {
-        const chunk = await imported.batch(i);
+        if (h && i < heldRequests) return { params: rest, idsAsked: await h.batch(i), fromProject: true };
+        const chunk = await imported.batch(i - heldRequests);
         return { params: checked(operation, { ...rest, [idParam.name]: chunk.join(',') }), idsAsked: chunk };
       },
-      askedCount: (i) =>
-        i >= 0 && i < imported.batches ? Math.min(MAX_IDS_PER_CALL, imported.count - i * MAX_IDS_PER_CALL) : null,
+      askedCount: (i) => (h && i < heldRequests ? sizeOf(h, i) : sizeOf(imported, i - heldRequests)),
       listed: null,
-      fromList: { ids: imported.count },
+      fromList: { ids: imported.count + (h?.count ?? 0), held: h?.count ?? 0, heldRequests },
     };
   } else if (idParam) {
     const ids = [
