@@ -15,7 +15,7 @@ import type { ViewPlan } from './views';
 export const NOT_RETURNED = 'not returned (deleted, protected or suspended)';
 
 /** The missing ids of one answered page, with why. */
-export function pageMissing(page: Pick<PageRecord, 'notFound' | 'dropped'>): MissingId[] {
+function pageMissing(page: Pick<PageRecord, 'notFound' | 'dropped'>): MissingId[] {
   const reasons = new Map<string, string>();
   for (const id of page.notFound) reasons.set(id, NOT_RETURNED);
   // an unreadable item is also "not found" among the readable ones: say what really happened
