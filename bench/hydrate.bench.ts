@@ -18,6 +18,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeHeapSnapshot } from 'node:v8';
 import type { ViewDescriptor } from '../src/shared/ipc/export';
 import { createIdsFeature } from '../src/main/ipc/handlers/ids';
 import { startSandbox } from '../src/main/sandbox';
@@ -52,11 +53,25 @@ interface ChildResult {
   ids: number;
   items: number;
   calls: number;
+  pages: number;
   peakRssMb: number;
+  /** the largest V8 heap in use seen (sampled every 100 ms): what the code holds, without the allocator's slack */
+  peakHeapMb: number;
 }
 
 /** In the child: read the file into a list and hydrate it (or resume the interrupted hydration). */
 async function child({ mode, baseUrl, dir, idFile }: ChildArgs): Promise<ChildResult> {
+  let peakHeap = 0;
+  let ticks = 0;
+  const sampler = setInterval(() => {
+    const m = process.memoryUsage();
+    peakHeap = Math.max(peakHeap, m.heapUsed);
+    // BENCH_TRACE=1: the child's memory every 2 s, to see what grows with n
+    if (process.env.BENCH_TRACE && ++ticks % 20 === 0)
+      console.error(
+        `  rss ${Math.round(m.rss / 2 ** 20)} MB, heap ${Math.round(m.heapUsed / 2 ** 20)}/${Math.round(m.heapTotal / 2 ** 20)} MB, external ${Math.round(m.external / 2 ** 20)} MB`,
+      );
+  }, 100);
   const ids = createIdsFeature({ userDataDir: dir, now: Date.now });
   const { service } = await sandboxExporter(baseUrl, null, { stateDir: join(dir, 'exports'), ids });
   const t0 = performance.now();
@@ -81,6 +96,18 @@ async function child({ mode, baseUrl, dir, idFile }: ChildArgs): Promise<ChildRe
     const job = await service.start({ view, format: 'jsonl', scope: 'all', targetPath: join(dir, 'out.jsonl') });
     jobId = job.id;
     process.send?.({ started: true });
+    if (process.env.BENCH_SNAPSHOT) {
+      const at = Number(process.env.BENCH_SNAPSHOT_AT ?? 1000);
+      const timer = setInterval(() => {
+        void service.status(job.id).then((s) => {
+          if (s.progress.pages < at) return;
+          clearInterval(timer);
+          console.error(
+            `  heap snapshot at ${s.progress.pages} pages: ${writeHeapSnapshot(process.env.BENCH_SNAPSHOT)}`,
+          );
+        });
+      }, 200);
+    }
   } else {
     const [interrupted] = await service.list();
     if (!interrupted) throw new Error('no interrupted job to resume');
@@ -88,6 +115,7 @@ async function child({ mode, baseUrl, dir, idFile }: ChildArgs): Promise<ChildRe
     await service.resume(jobId);
   }
   const done = await service.settled(jobId);
+  clearInterval(sampler);
   if (done.status !== 'complete') throw new Error(`hydration ended ${done.status}: ${done.error?.message ?? ''}`);
   return {
     importMs: Math.round(importMs),
@@ -95,13 +123,16 @@ async function child({ mode, baseUrl, dir, idFile }: ChildArgs): Promise<ChildRe
     ids: count,
     items: done.progress.items,
     calls: done.progress.calls,
+    pages: done.progress.pages,
     peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+    peakHeapMb: Math.round(peakHeap / 2 ** 20),
   };
 }
 
 function forkChild(args: ChildArgs): ChildProcess {
   return fork(fileURLToPath(import.meta.url), ['--child', JSON.stringify(args)], {
-    execArgv: ['--import', 'tsx'],
+    // BENCH_NODE_FLAGS: extra V8/Node flags for the child (e.g. --trace-gc), to study its memory
+    execArgv: ['--import', 'tsx', ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [])],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
 }
@@ -113,7 +144,8 @@ function result(proc: ChildProcess): Promise<ChildResult> {
       resolve(m as ChildResult);
     });
     proc.once('error', reject);
-    proc.once('exit', (code) => code !== 0 && reject(new Error(`bench child exited ${code}`)));
+    // a child that ends without its figures (a crash, an unsettled wait) fails the run instead of hanging it
+    proc.once('exit', (code, signal) => reject(new Error(`bench child exited ${code ?? signal} before reporting`)));
   });
 }
 
@@ -143,7 +175,7 @@ async function main(): Promise<void> {
         const idsPerSecond = Math.round(count / ((r.importMs + r.hydrateMs) / 1000));
         runs.push({ ...r, count, idsPerSecond, ledgerCalls: await ledgerCalls(sandbox.baseUrl) });
         console.log(
-          `hydrate ${count.toLocaleString('en-US')} ids: ${idsPerSecond} ids/s end to end (read ${r.importMs} ms, hydrate ${r.hydrateMs} ms), ${r.items} found, ${r.calls} calls (ledger ${runs.at(-1)!.ledgerCalls}), peak RSS ${r.peakRssMb} MB`,
+          `hydrate ${count.toLocaleString('en-US')} ids: ${idsPerSecond} ids/s end to end (read ${r.importMs} ms, hydrate ${r.hydrateMs} ms), ${r.items} found, ${r.calls} calls for ${r.pages} batches (ledger ${runs.at(-1)!.ledgerCalls}), peak RSS ${r.peakRssMb} MB (heap in use ${r.peakHeapMb} MB)`,
         );
       } finally {
         await rm(dir, { recursive: true, force: true });
@@ -163,8 +195,12 @@ async function main(): Promise<void> {
       );
       const after = 200 + Math.floor(Math.random() * 1500);
       await new Promise((r) => setTimeout(r, after));
-      first.kill('SIGKILL');
-      await new Promise((r) => first.once('exit', r));
+      // a short list may be done before the kill: its child has exited already
+      if (first.exitCode === null && first.signalCode === null) {
+        const exited = new Promise((r) => first.once('exit', r));
+        first.kill('SIGKILL');
+        await exited;
+      }
       const boughtBeforeKill = await ledgerCalls(sandbox.baseUrl);
       const resumed = await result(forkChild({ mode: 'resume', baseUrl: sandbox.baseUrl, dir, idFile }));
       const calls = await ledgerCalls(sandbox.baseUrl);

@@ -65,8 +65,13 @@ test('a Skein CSV with damaged ids: refused before spending, the rest hydrated i
   await expect(panel.getByRole('row', { name: /1234567890123450000 rounded by a spreadsheet/ })).toBeVisible();
   expect(await ledger()).toBe(before); // reading spent nothing
 
+  // the thread's replies were kept by the project as the thread loaded: already there, free; only the gone are asked for
+  await expect(panel.getByText(`${ids.length} already in the project (free)`, { exact: false })).toBeVisible();
+  await expect(panel.getByText(/asks for the others in 1 call of up to 100/)).toBeVisible();
+  // …unless they are fetched again (fresh counters): every id is asked for
+  await panel.getByRole('checkbox', { name: /Fetch the ones already in the project again/ }).check();
   const calls = Math.ceil(asked / 100);
-  await expect(panel.getByText(new RegExp(`in ${calls} calls? of up to 100`))).toBeVisible();
+  await expect(panel.getByText(new RegExp(`asks for them in ${calls} calls? of up to 100`))).toBeVisible();
   const session = page.getByTestId('session-calls');
   const sessionBefore = Number((await session.innerText()).replace(/\D+/g, ''));
   await panel.getByRole('button', { name: 'Hydrate…' }).click();

@@ -180,6 +180,20 @@ export function createCore(deps: CoreDeps): Core {
   const exporter = createExportFeature({
     importedIds: ids.importedIds,
     onMissing: ids.onMissing,
+    // a hydration's ids the project (of the mode at the time) already holds are taken from it, not bought again
+    project: {
+      held: async (kind, list, withRaw) => {
+        try {
+          const handle = await projects.handleFor(mode() === 'demo' ? 'demo' : 'current');
+          return await (await archiveThread).call('heldItems', handle, kind, list, withRaw);
+        } catch (error) {
+          // no project to take from (it could not be opened): the quote and the split count none held;
+          // reading held items that were there at the start is an error (the job stops, resumable)
+          if (withRaw) throw error;
+          return [];
+        }
+      },
+    },
     stateDir: join(deps.userDataDir, 'exports'),
     source: clientPageSource(client.client),
     clock: { now, setTimer: systemClock.setTimer, sleep: systemClock.sleep },

@@ -56,6 +56,8 @@ export const ViewDescriptor = z
     expectedItems: z.number().int().min(0).optional(),
     /** batch views: the ids come from this id import (kept by main), not from `params` — a hydration */
     idsFrom: ImportId.optional(),
+    /** a hydration: fetch again the ids the project already holds (fresh counters); default: taken from it, free */
+    refetchHeld: z.boolean().optional(),
   })
   .refine((v) => VIEW_OPERATIONS[v.kind] === v.operation, {
     message: 'operation does not match the view kind',
@@ -125,6 +127,8 @@ export const ExportEstimate = z.object({
   credits: z.number().nullable(),
   /** the figures are lower bounds (the announced total counts only part of the walk) */
   atLeast: z.boolean().optional(),
+  /** a hydration: ids of the list the current project already holds, taken from it at no cost */
+  alreadyInProject: z.number().int().optional(),
   /** how the numbers were worked out, in plain words */
   basis: z.string(),
 });

@@ -9,7 +9,6 @@ import { extname } from 'node:path';
 import type { PriceTable } from '../../../shared/api/pricing';
 import type { HandlersOf } from '../../../shared/ipc/define';
 import type { ExportFormat, ExportJob, exportContract } from '../../../shared/ipc/export';
-import type { MissingId } from '../../../shared/ipc/ids';
 import type { Clock } from '../../services/clock';
 import type { Confirm } from '../../services/confirm';
 import { ExportService, type ExportServiceDeps } from '../../services/export/export-service';
@@ -45,8 +44,10 @@ export interface ExportFeatureDeps {
   platform?: ExportPlatform;
   onInternalError?: (error: unknown) => void;
   /** hydrations: the ids of an id import, and where the ids it did not get are kept */
-  importedIds?: (importId: string) => Promise<readonly string[]>;
-  onMissing?: (job: ExportJob, missing: MissingId[]) => Promise<void>;
+  importedIds?: ExportServiceDeps['importedIds'];
+  onMissing?: ExportServiceDeps['onMissing'];
+  /** the current project: a hydration takes the ids it holds from it, free */
+  project?: ExportServiceDeps['project'];
   /** a file was written: the research project keeps its items as a collection */
   onWritten?: ExportServiceDeps['onWritten'];
 }
@@ -78,6 +79,7 @@ export function createExportFeature(deps: ExportFeatureDeps): ExportFeature {
     ...(deps.onInternalError ? { onInternalError: deps.onInternalError } : {}),
     ...(deps.confirm ? { confirm: deps.confirm } : {}),
     ...(deps.importedIds ? { importedIds: deps.importedIds } : {}),
+    ...(deps.project ? { project: deps.project } : {}),
     ...(deps.onMissing ? { onMissing: deps.onMissing } : {}),
     ...(deps.onWritten ? { onWritten: deps.onWritten } : {}),
     onUpdate: (job) => {

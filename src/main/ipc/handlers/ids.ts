@@ -6,8 +6,11 @@ import { join } from 'node:path';
 import { SkeinError } from '../../../shared/errors';
 import type { HandlersOf } from '../../../shared/ipc/define';
 import type { ExportJob } from '../../../shared/ipc/export';
-import type { idsContract, MissingId } from '../../../shared/ipc/ids';
+import type { idsContract } from '../../../shared/ipc/ids';
+import type { MissingList } from '../../services/export/missing-ids';
+import { MAX_IDS_PER_CALL } from '../../../shared/api/catalog';
 import { previewIdFile } from '../../services/ids/id-import';
+import type { IdList } from '../../services/ids/id-list';
 import { ImportStore } from '../../services/ids/import-store';
 
 export type IdsHandlers = HandlersOf<typeof idsContract>;
@@ -16,9 +19,9 @@ export interface IdsFeature {
   handlers: IdsHandlers;
   store: ImportStore;
   /** for the export feature: the ids of a hydration's import */
-  importedIds: (importId: string) => Promise<readonly string[]>;
+  importedIds: (importId: string) => Promise<IdList>;
   /** for the export feature: keeps what a hydration did not get */
-  onMissing: (job: ExportJob, missing: MissingId[]) => Promise<void>;
+  onMissing: (job: ExportJob, missing: MissingList) => Promise<void>;
 }
 
 export function createIdsFeature(deps: { userDataDir: string; now: () => number }): IdsFeature {
@@ -44,7 +47,7 @@ export function createIdsFeature(deps: { userDataDir: string; now: () => number 
   return {
     handlers,
     store,
-    importedIds: (importId) => store.ids(importId),
+    importedIds: (importId) => store.idList(importId, MAX_IDS_PER_CALL),
     onMissing: async (job, missing) => {
       const from = job.view.idsFrom === undefined ? null : await store.meta(job.view.idsFrom);
       if (from) await store.saveMissing(job.id, from, missing);

@@ -130,6 +130,17 @@ describe('response store', () => {
     expect(await h.requests()).toHaveLength(2);
   });
 
+  it('keeps no answer asked with keep: false (a hydration batch): the same call is asked again', async () => {
+    h = await sandboxHarness();
+    const batch = { operation: 'postsByIds' as const, params: { tweet_ids: h.sandbox.examples.muchQuotedPostId } };
+    await h.client.fetchPage({ ...batch, keep: false });
+    expect((await h.client.fetchPage({ ...batch, keep: false })).result.meta.fromCache).toBe(false);
+    expect(await h.requests()).toHaveLength(2);
+    await h.client.fetchPage(batch);
+    expect((await h.client.fetchPage(batch)).result.meta.fromCache).toBe(true);
+    expect(await h.requests()).toHaveLength(3);
+  });
+
   it('gives dropped pages back without paying, with no false duplicates, and lists what is loaded', async () => {
     h = await sandboxHarness();
     const pages = await walk(h, undefined, 3);

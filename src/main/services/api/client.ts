@@ -176,7 +176,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
       const hit =
         (input.reread ? store.peek(op, c.paramsKey, c.cursor) : undefined) ??
         store.get(op, c.paramsKey, c.cursor, started) ??
-        (await heldByArchive(op, c, input.reread === true, started));
+        (await heldByArchive(op, c, input.reread === true, started, input.keep !== false));
       if (hit) {
         record(op, c, hit.httpStatus, hit.page.rawCount, true);
         const meta = {
@@ -248,7 +248,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
         page,
         bytes: answer.bytes,
       };
-      store.put(stored, { sameSnapshot: input.reread === true });
+      if (input.keep !== false) store.put(stored, { sameSnapshot: input.reread === true });
       const meta = {
         callId,
         fromCache: false,
@@ -289,6 +289,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
     c: CanonicalParams,
     anyAge: boolean,
     now: number,
+    keep: boolean,
   ): Promise<StoredAnswer | null> {
     if (!deps.archive) return null;
     try {
@@ -314,7 +315,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
         page: normalizePage(op, body, held.httpStatus),
         bytes: held.text.length,
       };
-      store.put(stored, { sameSnapshot: c.cursor !== null });
+      if (keep) store.put(stored, { sameSnapshot: c.cursor !== null });
       return stored;
     } catch (e) {
       // no target (live without a base URL), or a held answer that no longer reads: ask the API

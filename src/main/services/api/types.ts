@@ -22,6 +22,11 @@ export interface FetchPageInput {
   onRateLimitWait?: (until: number | null) => void;
   /** skip the response store and ask the API */
   fresh?: boolean;
+  /**
+   * false: the answer is not kept in the memory store (a hydration's batches, each asked once: the project and
+   * the export's journal keep them, and a million ids' answers would fill main's memory); default true
+   */
+  keep?: boolean;
   /** a page the view had and let go: the stored answer whatever its age; fetched again, it keeps the snapshot */
   reread?: boolean;
   /**

@@ -46,6 +46,13 @@ export interface HostMethods {
   readOpen: (handle: Handle, q: ArchiveQueryParsed) => number;
   readNext: (reader: number, max: number) => Array<{ id: string; raw: string; place: string | null }>;
   readClose: (reader: number) => void;
+  /** which of these ids the project holds (a hydration's "already in the project"), with their raw JSON if asked */
+  heldItems: (
+    handle: Handle,
+    kind: 'post' | 'user',
+    ids: string[],
+    withRaw: boolean,
+  ) => ReturnType<ArchiveProject['heldItems']>;
   flush: () => void;
 }
 export type MethodName = keyof HostMethods;
@@ -146,6 +153,7 @@ export class ArchiveHost {
       this.readers.get(reader)?.return?.();
       this.readers.delete(reader);
     },
+    heldItems: (handle, kind, ids, withRaw) => this.project(handle).heldItems(kind, ids, withRaw),
     flush: () => this.flushAll(),
   };
 

@@ -43,6 +43,22 @@ function rec(text: string, over: Partial<IngestRecord> = {}): IngestRecord {
 }
 
 describe('a project file', () => {
+  it('says which of many ids it holds, by kind, in chunks, with the raw item as last received and when', () => {
+    const p = new ArchiveProject(join(dir, 'held.skein'), init);
+    p.ingest([rec(repliesAnswer([post('11', 'first'), post('12', 'second')]), { at: 1000 })]);
+    p.ingest([rec(repliesAnswer([post('12', 'second, edited')]), { operation: 'postQuotes', at: 2000 })]);
+    // more ids than one IN (…) query takes, a hostile one among them
+    const asked = ["12' OR 1=1 --", ...Array.from({ length: 1200 }, (_, i) => String(100 + i)), '11', '12'];
+    const held = p.heldItems('post', asked, true);
+    expect(held.map((h) => h.id).sort()).toEqual(['11', '12']);
+    const twelve = held.find((h) => h.id === '12');
+    expect(twelve?.at).toBe(2000);
+    expect((JSON.parse(twelve?.raw ?? '{}') as { text: string }).text).toBe('second, edited');
+    expect(p.heldItems('post', ['11'], false)).toEqual([{ id: '11', raw: '', at: 1000 }]);
+    expect(p.heldItems('user', ['11', '12'], false)).toEqual([]);
+    p.close();
+  });
+
   it('keeps each item once by (kind, id), with every request that returned it and its earlier versions', () => {
     const p = new ArchiveProject(join(dir, 'a.skein'), init);
     p.ingest([rec(repliesAnswer([post('11', 'first words'), post('12', 'second words')], 'c1'))]);

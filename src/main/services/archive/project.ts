@@ -14,6 +14,7 @@ import type {
 import { createIngester, type IngestRecord } from './ingest';
 import { activity, forgetAnswer, heldAnswer, provenance, search, whereOf, type HeldAnswer } from './query';
 import { openProjectFile } from './schema';
+import type { HeldItem } from '../export/project-items';
 
 export interface ProjectSummary {
   name: string;
@@ -29,6 +30,9 @@ export interface CollectionInput {
   /** in order; depth and place (JSON `{root_id, parent_id, depth}`) say where it sits in a thread (null outside one) */
   items: Array<{ kind: string; id: string; depth: number | null; place?: string | null }>;
 }
+
+/** ids per `IN (…)` query */
+const HELD_CHUNK = 500;
 
 export class ArchiveProject {
   private readonly db: DatabaseSync;
@@ -174,6 +178,25 @@ export class ArchiveProject {
       raw: string;
       place: string | null;
     }>;
+  }
+
+  /**
+   * Which of these ids the project holds as items of `kind` (post, user), with their raw JSON as last received
+   * and when (`withRaw`: false asks for the ids only, for a quote). Asked in chunks: a hydration's list is never
+   * sent whole.
+   */
+  heldItems(kind: 'post' | 'user', ids: readonly string[], withRaw: boolean): HeldItem[] {
+    const out: HeldItem[] = [];
+    for (let i = 0; i < ids.length; i += HELD_CHUNK) {
+      const chunk = ids.slice(i, i + HELD_CHUNK);
+      const rows = this.db
+        .prepare(
+          `SELECT id, ${withRaw ? 'raw' : "'' AS raw"}, last_seen AS at FROM items WHERE kind = ? AND id IN (${chunk.map(() => '?').join(',')})`,
+        )
+        .all(kind, ...chunk) as unknown as HeldItem[];
+      out.push(...rows);
+    }
+    return out;
   }
 
   close(): void {

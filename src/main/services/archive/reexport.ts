@@ -121,7 +121,12 @@ export async function reexport(
     operation: view.operation,
     paged: false,
     itemKind: posts ? 'post' : 'user',
-    requests: [],
+    requestCount: 0,
+    request: () => Promise.reject(new RangeError('a re-export makes no request')),
+    askedCount: () => null,
+    params: {},
+    listed: [],
+    fromList: null,
     rootId: null,
   };
   const format = input.format;

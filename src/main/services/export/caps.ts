@@ -25,7 +25,7 @@ export function describeCaps(caps: ExportCaps): string {
 
 /** the share of the job done, by the nearest of its caps and the view's expected size; null when unknown */
 export function progressFraction(job: ExportJob, plan: ViewPlan, state: CollectionState): number | null {
-  if (!plan.paged) return plan.requests.length ? Math.min(1, state.pages.length / plan.requests.length) : null;
+  if (!plan.paged) return plan.requestCount ? Math.min(1, state.pages.length / plan.requestCount) : null;
   if (job.scope === 'loaded') return Math.min(1, state.pages.length / Math.max(1, job.view.loadedPages ?? 1));
   const cap = job.caps.maxPages ? state.pages.length / job.caps.maxPages : 0;
   const capItems = job.caps.maxItems ? state.items / job.caps.maxItems : 0;

@@ -11,7 +11,16 @@ export function clientPageSource(client: Pick<ApiClient, 'fetchPage' | 'forgetPa
     forget({ operation, params, cursor }) {
       client.forgetPage({ operation, params: cursor === null ? params : { ...params, cursor } });
     },
-    async fetchPage({ operation, params, cursor, walkId, signal, cancelWaits, onRateLimitWait }): Promise<SourcePage> {
+    async fetchPage({
+      operation,
+      params,
+      cursor,
+      walkId,
+      signal,
+      cancelWaits,
+      onRateLimitWait,
+      transient,
+    }): Promise<SourcePage> {
       const { raw, result } = await client.fetchPage({
         operation,
         params: cursor === null ? params : { ...params, cursor },
@@ -19,6 +28,7 @@ export function clientPageSource(client: Pick<ApiClient, 'fetchPage' | 'forgetPa
         ...(cancelWaits ? { cancelWaits } : {}),
         ...(onRateLimitWait ? { onRateLimitWait } : {}),
         viewKey: `export:${walkId}`,
+        ...(transient ? { keep: false } : {}),
       });
       const { report, meta } = result;
       return {

@@ -9,23 +9,37 @@
  * arrive and be kept before it stops.
  */
 import { creditsFor, DEFAULT_PRICES, type PriceTable } from '../../../shared/api/pricing';
-import { isSkeinError } from '../../../shared/errors';
+import { isSkeinError, SkeinError } from '../../../shared/errors';
 import type { ExportCaps, ExportScope, StopReason } from '../../../shared/ipc/export';
 import { pagingGuard } from '../api/paging';
 import type { Clock } from '../clock';
 import { toWriteError } from './atomic-file';
 import { Journal, type FailedFetch, type JournalItem, type PageRecord } from './journal';
-import type { PageSource } from './page-source';
+import type { PageSource, SourcePage } from './page-source';
+import { projectPage, type ProjectItems } from './project-items';
+import { MAX_LISTED_NOT_FOUND } from './manifest';
+import { MissingLog } from './missing-ids';
 import { ThreadPositions } from './thread-positions';
 import { itemIdOf, type ViewPlan } from './views';
 
-/** What the collector knows about a collection, rebuilt from the journal on resume. */
+/**
+ * What the collector knows about a collection, rebuilt from the journal on resume. A hydration's state stays
+ * small however long its list: its pages are kept without their ids not found (counted, the first listed, all
+ * written to its `MissingLog`), and `seen` holds only ids a batch returned without asking for them (the list is
+ * distinct, so an id asked for once comes back in one batch only).
+ */
 export class CollectionState {
   readonly pages: PageRecord[] = [];
   /** page fetches that failed after requests had left (their calls and credits count) */
   readonly failures: FailedFetch[] = [];
+  /** ids kept so far (a hydration: only those its batches returned unasked) */
   readonly seen = new Set<string>();
   readonly positions: ThreadPositions | null;
+  /** a hydration: where its missing ids go, page by page */
+  readonly missing: MissingLog | null;
+  /** ids not found: how many, and the first ones (a hydration's pages do not keep theirs) */
+  readonly notFound = { total: 0, listed: [] as string[] };
+  private readonly compact: boolean;
   items = 0;
   credits = 0;
   calls = 0;
@@ -34,17 +48,23 @@ export class CollectionState {
   /** pages the service charged for, and their credits (the credit cap's average) */
   charged = { pages: 0, credits: 0 };
 
-  constructor(plan: ViewPlan) {
+  constructor(plan: ViewPlan, missingPath?: string) {
     this.positions = plan.rootId === null ? null : new ThreadPositions(plan.rootId);
+    this.compact = plan.fromList !== null;
+    this.missing = this.compact && missingPath !== undefined ? new MissingLog(missingPath) : null;
   }
 
-  /** Opens (or creates) a journal and replays it into a fresh state. */
-  static async load(plan: ViewPlan, path: string): Promise<{ state: CollectionState; journal: Journal }> {
-    const state = new CollectionState(plan);
+  /** Opens (or creates) a journal and replays it into a fresh state (a hydration's missing ids into `missingPath`). */
+  static async load(
+    plan: ViewPlan,
+    path: string,
+    missingPath?: string,
+  ): Promise<{ state: CollectionState; journal: Journal }> {
+    const state = new CollectionState(plan, missingPath);
     const journal = await Journal.open(path, {
       onItem: (id, position) => {
         if (id === null) return;
-        state.seen.add(id);
+        if (!state.compact) state.seen.add(id);
         if (state.positions && position !== 'null') {
           state.positions.remember(id, (JSON.parse(position) as { depth: number | null }).depth);
         }
@@ -56,12 +76,25 @@ export class CollectionState {
   }
 
   record(page: PageRecord): void {
+    this.notFound.total += page.notFound.length;
+    for (const id of page.notFound) {
+      if (this.notFound.listed.length >= MAX_LISTED_NOT_FOUND) break;
+      this.notFound.listed.push(id);
+    }
+    if (this.compact) {
+      this.missing?.add(page);
+      for (const id of page.foreign ?? []) this.seen.add(id);
+      page = { ...page, notFound: [] };
+      delete page.foreign;
+    }
     this.pages.push(page);
-    const chain = this.chains.get(page.request);
-    if (chain) {
-      chain.cursors.add(page.cursor);
-      chain.last = page;
-    } else this.chains.set(page.request, { cursors: new Set([page.cursor]), last: page });
+    if (page.hasNextPage !== null) {
+      const chain = this.chains.get(page.request);
+      if (chain) {
+        chain.cursors.add(page.cursor);
+        chain.last = page;
+      } else this.chains.set(page.request, { cursors: new Set([page.cursor]), last: page });
+    }
     if (!page.fromCache) this.charged = { pages: this.charged.pages + 1, credits: this.charged.credits + page.credits };
     this.items += page.kept;
     this.credits += page.credits;
@@ -93,7 +126,7 @@ function nextStep(plan: ViewPlan, state: CollectionState): NextStep {
   if (last.stop) return { kind: 'stop', reason: last.stop.reason, message: last.stop.message };
   if (plan.paged && last.hasNextPage && last.nextCursor)
     return { kind: 'fetch', request: last.request, cursor: last.nextCursor };
-  if (last.request + 1 < plan.requests.length) return { kind: 'fetch', request: last.request + 1, cursor: null };
+  if (last.request + 1 < plan.requestCount) return { kind: 'fetch', request: last.request + 1, cursor: null };
   return { kind: 'end' };
 }
 
@@ -114,6 +147,8 @@ export interface CollectOptions {
   prices?: PriceTable;
   /** identifies this export's walk to the client */
   walkId: string;
+  /** a hydration's ids the project already held: where their items are read */
+  project?: ProjectItems;
   /** called after each committed page, and after each failed fetch */
   onPage?: (state: CollectionState) => void;
   /** a rate limit is being waited out until this time (epoch ms); null when the wait is over */
@@ -164,7 +199,7 @@ function failureOf(error: unknown, request: number, cursor: string | null, at: n
 function nextPageCredits(plan: ViewPlan, state: CollectionState, request: number, prices: PriceTable): number {
   const { charged } = state;
   if (charged.pages > 0) return charged.credits / charged.pages;
-  const asked = plan.requests[request]?.idsAsked?.length;
+  const asked = plan.askedCount(request) ?? undefined;
   return creditsFor(
     { operation: plan.operation, httpStatus: 200, items: asked ?? TYPICAL_PAGE_ITEMS, idsAsked: asked },
     prices,
@@ -203,6 +238,12 @@ function guardStop(state: CollectionState, page: PageRecord): PageRecord['stop']
     : stop;
 }
 
+/** A hydration's batch of ids the project holds, read from it (no call). */
+function fromProject(o: CollectOptions, ids: string[]): Promise<SourcePage> {
+  if (!o.project) throw new SkeinError('internal', 'The project that held these ids is not open.');
+  return projectPage(o.project, o.plan.itemKind === 'user' ? 'user' : 'post', ids, o.clock.now());
+}
+
 export async function collect(o: CollectOptions): Promise<CollectOutcome> {
   const { plan, state, journal, clock, signal } = o;
   let lastSync = clock.now();
@@ -219,21 +260,24 @@ export async function collect(o: CollectOptions): Promise<CollectOutcome> {
       const cap = capReached(o, step.request);
       if (cap) return { done: false, reason: cap };
       if (signal.aborted) return { done: false, reason: 'cancelled' };
-      const request = plan.requests[step.request];
-      if (!request) return { done: true };
+      if (step.request >= plan.requestCount) return { done: true };
+      const request = await plan.request(step.request);
 
-      let page;
+      let page: SourcePage | null;
       try {
-        page = await o.source.fetchPage({
-          operation: plan.operation,
-          params: request.params,
-          cursor: step.cursor,
-          walkId: o.walkId,
-          signal: o.abort ?? signal,
-          cancelWaits: signal,
-          // the client's own Retry-After waits within the fetch are shown as the job's wait too
-          ...(o.onWait ? { onRateLimitWait: o.onWait } : {}),
-        });
+        page = request.fromProject
+          ? await fromProject(o, request.idsAsked ?? [])
+          : await o.source.fetchPage({
+              operation: plan.operation,
+              params: request.params,
+              cursor: step.cursor,
+              walkId: o.walkId,
+              signal: o.abort ?? signal,
+              cancelWaits: signal,
+              ...(plan.fromList ? { transient: true } : {}),
+              // the client's own Retry-After waits within the fetch are shown as the job's wait too
+              ...(o.onWait ? { onRateLimitWait: o.onWait } : {}),
+            });
       } catch (error) {
         const failure = failureOf(error, step.request, step.cursor, clock.now());
         if (failure) {
@@ -266,14 +310,24 @@ export async function collect(o: CollectOptions): Promise<CollectOutcome> {
 
       const kept: JournalItem[] = [];
       let duplicates = page.duplicatesRemoved;
+      // a hydration's batch: its own ids are new (the list is distinct); only repeats within it and ids it was
+      // not asked for are checked, and only the latter are remembered
+      const asked = plan.fromList && request.idsAsked ? new Set(request.idsAsked) : null;
+      const inPage = new Set<string>();
+      const foreign: string[] = [];
       page.rawItems.forEach((raw) => {
         const id = itemIdOf(raw);
         if (id !== null) {
-          if (state.seen.has(id)) {
+          if (state.seen.has(id) || inPage.has(id)) {
             duplicates++;
             return;
           }
-          state.seen.add(id);
+          if (!asked) state.seen.add(id);
+          else if (asked.has(id)) inPage.add(id);
+          else {
+            state.seen.add(id);
+            foreign.push(id);
+          }
         }
         const position = state.positions ? JSON.stringify(state.positions.place(id, raw)) : 'null';
         kept.push({ id, position, raw: JSON.stringify(raw) });
@@ -285,6 +339,7 @@ export async function collect(o: CollectOptions): Promise<CollectOutcome> {
         hasNextPage: page.paging ? page.paging.hasNextPage : null,
         fetchedAt: page.fetchedAt,
         fromCache: page.fromCache,
+        ...(request.fromProject ? { fromProject: true } : {}),
         httpStatus: page.httpStatus,
         credits: page.credits,
         attempts: page.attempts,
@@ -294,7 +349,10 @@ export async function collect(o: CollectOptions): Promise<CollectOutcome> {
         dropped: [...page.dropped],
         notFound: [...page.notFound],
         stop: page.paging?.stop ?? null,
+        ...(foreign.length > 0 ? { foreign } : {}),
       };
+      // the answer is not held while the page is written: a hydration's million items pass through, one page at a time
+      page = null;
       if (plan.paged) record.stop = guardStop(state, record);
       // a bad paging answer is not served again from the store: a new export asks the service again
       if (record.stop)

@@ -6,6 +6,7 @@
 import { creditsFor, DEFAULT_PRICES, type PriceTable } from '../../../shared/api/pricing';
 import { STALE_TIME_MS } from '../../../shared/api/cache-policy';
 import type { ExportEstimate, ExportScope, ViewDescriptor } from '../../../shared/ipc/export';
+import type { IdList } from '../ids/id-list';
 import { planView } from './views';
 
 const TYPICAL_PAGE_ITEMS = 20;
@@ -16,9 +17,10 @@ export function estimateExport(
   view: ViewDescriptor,
   scope: ExportScope,
   prices: PriceTable = DEFAULT_PRICES,
-  imported?: readonly string[],
+  imported?: IdList,
+  held?: IdList,
 ): ExportEstimate {
-  const plan = planView(view, imported);
+  const plan = planView(view, imported, held);
   const minutes = Math.round(STALE_TIME_MS[plan.operation] / 60_000);
   const storeNote =
     minutes > 0
@@ -27,7 +29,7 @@ export function estimateExport(
   if (scope === 'loaded' || (plan.paged && view.reachedEnd)) {
     if (minutes > 0) return { paged: plan.paged, remainingPages: 0, calls: 0, credits: 0, basis: storeNote };
     // never kept (a space changes by the second): what the view shows is asked for again, page by page
-    const calls = plan.paged ? Math.max(1, view.loadedPages ?? 1) : plan.requests.length;
+    const calls = plan.paged ? Math.max(1, view.loadedPages ?? 1) : plan.requestCount;
     const credits =
       calls *
       creditsFor(
@@ -48,16 +50,21 @@ export function estimateExport(
   }
   if (!plan.paged) {
     let credits = 0;
-    for (const r of plan.requests) {
-      const asked = r.idsAsked?.length;
+    // a hydration's ids the project holds come first, from it, at no cost
+    const free = plan.fromList?.heldRequests ?? 0;
+    for (let i = free; i < plan.requestCount; i++) {
+      const asked = plan.askedCount(i) ?? undefined;
       credits += creditsFor({ operation: plan.operation, httpStatus: 200, items: asked ?? 1, idsAsked: asked }, prices);
     }
+    const calls = plan.requestCount - free;
+    const inProject = plan.fromList?.held;
     return {
       paged: false,
-      remainingPages: plan.requests.length,
-      calls: plan.requests.length,
+      remainingPages: calls,
+      calls,
       credits,
-      basis: `${plan.requests.length} call(s); at most ${credits} credits if every id is found. ${storeNote}`,
+      ...(inProject !== undefined && held !== undefined ? { alreadyInProject: inProject } : {}),
+      basis: `${calls} call(s); at most ${credits} credits if every id is found.${inProject ? ` ${inProject} id(s) are already in the project: taken from it, free.` : ''} ${storeNote}`,
     };
   }
   const loadedPages = Math.max(0, view.loadedPages ?? 0);

@@ -21,12 +21,11 @@ import {
 import { defaultCsvCells } from './csv-formula';
 import { describeCaps, loosens, progressFraction } from './caps';
 import { collect, CollectionState, type CollectOutcome } from './collector';
-import { estimateExport } from './estimate';
+import { estimateView, planFor } from './hydration-plan';
 import { JobStore } from './job-store';
 import { buildManifest } from './manifest';
 import type { ExportServiceDeps, StartExport } from './service-deps';
-import { missingIds } from './missing-ids';
-import { planView, type ViewPlan } from './views';
+import type { ViewPlan } from './views';
 import { csvIdColumns, outputFiles, writeExport } from './writers';
 
 export type { ExportServiceDeps, StartExport, WrittenRun } from './service-deps';
@@ -84,24 +83,26 @@ export class ExportService {
     for (const job of await this.store.load()) if (!this.jobs.has(job.id)) this.jobs.set(job.id, job);
   }
 
-  async estimate(view: ViewDescriptor, scope: ExportScope): Promise<ExportEstimate> {
-    return estimateExport(view, scope, this.deps.prices?.() ?? DEFAULT_PRICES, await this.imported(view));
+  estimate(view: ViewDescriptor, scope: ExportScope): Promise<ExportEstimate> {
+    return estimateView(this.deps, view, scope);
   }
 
-  /** The calls a view makes (a hydration's ids read from its import). */
-  async plan(view: ViewDescriptor): Promise<ViewPlan> {
-    return planView(view, await this.imported(view));
-  }
-
-  private async imported(view: ViewDescriptor): Promise<readonly string[] | undefined> {
-    if (view.idsFrom === undefined || !this.deps.importedIds) return undefined;
-    return this.deps.importedIds(view.idsFrom);
+  /** The calls a view makes; a hydration's job folder holds its split of the list (`planFor`). */
+  plan(view: ViewDescriptor, job?: { dir: string; split: boolean }): Promise<ViewPlan> {
+    return planFor(this.deps, view, job);
   }
 
   async start(input: StartExport): Promise<ExportJob> {
     await this.init();
-    const plan = await this.plan(input.view);
     const id = randomUUID();
+    await mkdir(this.store.dir(id), { recursive: true });
+    let plan: ViewPlan;
+    try {
+      plan = await this.plan(input.view, { dir: this.store.dir(id), split: true });
+    } catch (error) {
+      await this.store.remove(id);
+      throw error;
+    }
     const job: ExportJob = {
       id,
       view: input.view,
@@ -120,7 +121,6 @@ export class ExportService {
       finishedAt: null,
     };
     this.jobs.set(id, job);
-    await mkdir(this.store.dir(id), { recursive: true });
     await this.persist(job);
     this.launch(job, plan);
     return structuredClone(job);
@@ -145,7 +145,7 @@ export class ExportService {
           action: 'Resume with the same limits, or confirm the new ones.',
         });
     }
-    const plan = await this.plan(job.view);
+    const plan = await this.plan(job.view, { dir: this.store.dir(job.id), split: false });
     job.caps = next;
     job.status = 'collecting';
     job.stopReason = null;
@@ -251,7 +251,11 @@ export class ExportService {
     const signal = running.cancel.signal;
     const abort = running.controller.signal;
     const walkId = `${job.id}:${++this.runs}`;
-    const { state, journal } = await CollectionState.load(plan, this.store.journalPath(job.id));
+    const { state, journal } = await CollectionState.load(
+      plan,
+      this.store.journalPath(job.id),
+      plan.fromList ? this.store.missingPath(job.id) : undefined,
+    );
     let outcome: CollectOutcome;
     try {
       let lastPersist = clock.now();
@@ -273,6 +277,7 @@ export class ExportService {
         journal,
         state,
         walkId,
+        ...(this.deps.project ? { project: this.deps.project } : {}),
         scope: job.scope,
         loadedPages: job.view.loadedPages ?? 1,
         caps: job.caps,
@@ -328,6 +333,7 @@ export class ExportService {
         caps: job.caps,
         format: job.format,
         pages: state.pages,
+        notFound: state.notFound,
         failures: state.failures,
         stop,
         files: job.files,
@@ -335,8 +341,8 @@ export class ExportService {
         ...(job.options ? { options: job.options } : {}),
         csvCells: job.csvCells ?? defaultCsvCells(job.options),
       });
-      if (job.view.idsFrom !== undefined)
-        await this.deps.onMissing?.(job, missingIds(plan, state.pages, state.failures));
+      if (state.missing)
+        await this.deps.onMissing?.(job, await state.missing.finish(plan, state.pages, state.failures));
       try {
         await writeExport(
           job.format,

@@ -51,7 +51,7 @@ export async function writeIds(
 ): Promise<IdsWritten> {
   const seen = new Set<string>();
   let skipped = 0;
-  const params = plan.requests[0]?.params ?? {};
+  const params = plan.params;
   const bytes = await writeFileAtomic(
     target,
     async (sink) => {

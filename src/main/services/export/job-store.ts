@@ -9,6 +9,7 @@ import { writeFileAtomic } from './atomic-file';
 
 const JOB_FILE = 'job.json';
 const JOURNAL_FILE = 'journal.log';
+const MISSING_FILE = 'missing.jsonl';
 
 export class JobStore {
   private readonly persisting = new Map<string, Promise<void>>();
@@ -21,6 +22,11 @@ export class JobStore {
 
   journalPath(id: string): string {
     return join(this.dir(id), JOURNAL_FILE);
+  }
+
+  /** a hydration's missing ids, written as its batches are recorded */
+  missingPath(id: string): string {
+    return join(this.dir(id), MISSING_FILE);
   }
 
   /** The jobs an earlier run left; those that were running are `interrupted`. Unreadable folders are left alone. */

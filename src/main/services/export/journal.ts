@@ -31,6 +31,8 @@ export interface PageRecord {
   hasNextPage: boolean | null;
   fetchedAt: number;
   fromCache: boolean;
+  /** a hydration's batch of ids the project already held: read from it, as it last received them */
+  fromProject?: boolean;
   httpStatus: number;
   credits: number;
   attempts: number;
@@ -43,6 +45,8 @@ export interface PageRecord {
   notFound: string[];
   /** a paging guard stopped after this page */
   stop: { reason: PagingStopReason; message: string } | null;
+  /** a hydration's batch: ids it returned that it was not asked for (kept once across the whole job) */
+  foreign?: string[];
 }
 
 /**

@@ -3,7 +3,7 @@
  * collection was made. Built from the journal's page records, never from the
  * items; it holds the base URL (without credentials) and never the key.
  */
-import { OPERATIONS } from '../../../shared/api/catalog';
+import { MAX_IDS_PER_CALL, OPERATIONS } from '../../../shared/api/catalog';
 import type { DroppedItem, PagingStopReason } from '../../../shared/ipc/api';
 import type { Mode } from '../../../shared/ipc/app';
 import type {
@@ -25,6 +25,8 @@ import type { ViewPlan } from './views';
 export const MANIFEST_SCHEMA = 'skein.export/1';
 /** At most this many dropped items are listed one by one (all are counted). */
 const MAX_LISTED_DROPS = 1000;
+/** ids not found a hydration's manifest lists one by one */
+export const MAX_LISTED_NOT_FOUND = 1000;
 
 export interface ExportContext {
   appName: string;
@@ -40,6 +42,8 @@ export interface ManifestPage {
   has_next_page: boolean | null;
   fetched_at: string;
   from_cache: boolean;
+  /** a hydration's batch of ids the project already held: its items as the project last received them (no call); fetched_at is when the newest of them was received */
+  from_project?: true;
   http_status: number;
   items_received: number;
   items_kept: number;
@@ -91,6 +95,10 @@ export interface ExportManifest {
   dropped: Array<DroppedItem & { page: number }>;
   paging_stops: Array<{ page: number; reason: PagingStopReason; message: string }>;
   ids_not_found: string[];
+  /** a hydration: how many ids were not found (`ids_not_found` lists the first 1,000; its missing list has all) */
+  ids_not_found_total?: number;
+  /** a hydration: the id list its requests took their ids from, a batch per call (not repeated in `requests`) */
+  id_list?: { ids: number; already_in_project: number; per_call: number; calls: number; note: string };
   estimated_credits: number;
   credits_basis: string;
   complete: boolean;
@@ -163,6 +171,8 @@ export interface ManifestInput {
   caps: ExportCaps;
   format: ExportFormat;
   pages: readonly PageRecord[];
+  /** ids not found, when the pages do not keep theirs (a hydration's state) */
+  notFound?: { total: number; listed: readonly string[] };
   failures?: readonly FailedFetch[];
   stop: { reason: StopReason; message?: string } | null;
   files: string[];
@@ -189,7 +199,7 @@ const ORDER_NOTES: Record<string, string> = {
 function orderOf(plan: ViewPlan): ExportManifest['order'] {
   const param = OPERATIONS[plan.operation].params.find((p) => p.name === 'queryType');
   if (!param) return null;
-  const value = String(plan.requests[0]?.params.queryType ?? ('default' in param ? param.default : ''));
+  const value = String(plan.params.queryType ?? ('default' in param ? param.default : ''));
   return { param: 'queryType', value, note: ORDER_NOTES[value] ?? 'as the service returned it' };
 }
 
@@ -250,7 +260,7 @@ export function buildManifest(input: ManifestInput): ExportManifest {
       operation: plan.operation,
       path: OPERATIONS[plan.operation].path,
     },
-    requests: plan.requests.map((r) => ({ operation: plan.operation, params: r.params })),
+    requests: (plan.listed ?? [{ params: plan.params }]).map((r) => ({ operation: plan.operation, params: r.params })),
     scope: input.scope,
     caps: input.caps,
     format: input.format,
@@ -273,6 +283,7 @@ export function buildManifest(input: ManifestInput): ExportManifest {
       has_next_page: p.hasNextPage,
       fetched_at: new Date(p.fetchedAt).toISOString(),
       from_cache: p.fromCache,
+      ...(p.fromProject ? { from_project: true as const } : {}),
       http_status: p.httpStatus,
       items_received: p.received,
       items_kept: p.kept,
@@ -291,7 +302,7 @@ export function buildManifest(input: ManifestInput): ExportManifest {
     counts: { pages: pages.length, items, duplicates_removed: duplicates, dropped: droppedTotal, calls },
     dropped,
     paging_stops: stops,
-    ids_not_found: notFound,
+    ids_not_found: input.notFound && plan.fromList ? [...input.notFound.listed] : notFound,
     estimated_credits: credits,
     credits_basis:
       "Skein's editable price table (Settings), for every request that left, failed fetches and retries included; pages served from Skein's store cost nothing",
@@ -300,6 +311,16 @@ export function buildManifest(input: ManifestInput): ExportManifest {
     incomplete_message: input.stop ? (input.stop.message ?? STOP_MESSAGES[input.stop.reason]) : null,
     files: input.files,
   };
+  if (plan.fromList) {
+    manifest.ids_not_found_total = input.notFound?.total ?? notFound.length;
+    manifest.id_list = {
+      ids: plan.fromList.ids,
+      already_in_project: plan.fromList.held,
+      per_call: MAX_IDS_PER_CALL,
+      calls: plan.requestCount - plan.fromList.heldRequests,
+      note: `the ids the project already held come first, ${MAX_IDS_PER_CALL} a page, read from it at no cost (pages with from_project); then the others, ${MAX_IDS_PER_CALL} a call, in the list's order; ids_not_found lists the first ${MAX_LISTED_NOT_FOUND} not found, the hydration's missing list has every one with why`,
+    };
+  }
   if (input.format === 'parquet') manifest.parquet = parquetSection(items);
   if (input.format === 'gexf' || input.format === 'gephi-csv') manifest.network = NETWORK_SECTION;
   if (input.format === 'ids') manifest.ids = idsSection(input.options?.idsOf ?? 'posts');

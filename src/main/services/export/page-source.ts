@@ -17,6 +17,8 @@ export interface PageRequest {
   cursor: string | null;
   /** a hard stop (quit, discard): reaches the request in flight */
   signal: AbortSignal;
+  /** a hydration's batch: asked once, so the answer is not kept in the client's memory store */
+  transient?: boolean;
   /** the job's Cancel: ends waits and keeps new attempts from starting, but lets a request in flight finish */
   cancelWaits?: AbortSignal;
   /** told when the fetch starts (until, epoch ms) and ends (null) waiting for a rate limit */

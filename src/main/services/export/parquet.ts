@@ -222,7 +222,7 @@ async function writeTable(
   const ids = names.map((n) => table.idColumns.includes(n));
   const toCells = (row: Row, from: Provenance): Cell[] =>
     cellsOf(row, from).map((v, i) => (ids[i] && v === '' ? null : v));
-  const params = plan.requests[0]?.params ?? {};
+  const params = plan.params;
   const rows = async function* (): AsyncGenerator<Cell[]> {
     const provenance = provenanceCounter(manifest);
     let index = 0;

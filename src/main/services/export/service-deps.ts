@@ -9,12 +9,14 @@ import type {
   ExportScope,
   ViewDescriptor,
 } from '../../../shared/ipc/export';
-import type { MissingId } from '../../../shared/ipc/ids';
 import type { Clock } from '../clock';
+import type { IdList } from '../ids/id-list';
 import type { Confirm } from '../confirm';
 import type { JournalItem } from './journal';
 import type { ExportContext, ExportManifest } from './manifest';
+import type { MissingList } from './missing-ids';
 import type { PageSource } from './page-source';
+import type { ProjectItems } from './project-items';
 
 export interface ExportServiceDeps {
   source: PageSource;
@@ -31,9 +33,11 @@ export interface ExportServiceDeps {
   /** asks the user in main (unforgeable): resuming with looser caps than the job's, or with none; absent: refused */
   confirm?: Confirm;
   /** the ids of an id import (a hydration's `view.idsFrom`); absent: such views are refused */
-  importedIds?: (importId: string) => Promise<readonly string[]>;
+  importedIds?: (importId: string) => Promise<IdList>;
   /** a hydration's collection ended (complete or not): the ids it asked for and did not get, with why */
-  onMissing?: (job: ExportJob, missing: MissingId[]) => Promise<void>;
+  onMissing?: (job: ExportJob, missing: MissingList) => Promise<void>;
+  /** the current project: a hydration takes the ids it already holds from it, at no cost (absent: all are fetched) */
+  project?: ProjectItems;
   /** a file was written: its items in order (the research project keeps them as a collection; issue 24) */
   onWritten?: (run: WrittenRun) => Promise<void>;
 }

@@ -271,7 +271,7 @@ async function writeTable(
   sink: Sink,
   table: Table,
   source: ItemStream,
-  params: ViewPlan['requests'][number]['params'],
+  params: ViewPlan['params'],
   manifest: ExportManifest,
   written: Required<ExportOptions>,
   cells: CsvCells,
@@ -304,7 +304,7 @@ async function writeCsv(
   cells: CsvCells = 'neutralised',
 ): Promise<number> {
   let bytes = 0;
-  const params = plan.requests[0]?.params ?? {};
+  const params = plan.params;
   const chosen = writeOptions(options);
   // twarc-csv always writes line breaks as `\n`: its preset does too
   const written = chosen.csvColumns === 'twarc' ? { ...chosen, oneLinePerRow: true } : chosen;

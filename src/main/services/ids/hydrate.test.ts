@@ -11,10 +11,13 @@ import type { ViewDescriptor } from '../../../shared/ipc/export';
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { createIdsFeature } from '../../ipc/handlers/ids';
 import { NOT_RETURNED } from '../export/missing-ids';
+import type { ProjectItems } from '../export/project-items';
 import { sandboxExporter, walk } from '../export/testing/sandbox-export';
 
 let sandbox: Sandbox;
 let known: string[];
+/** the raw posts of `known`, as the sandbox sends them */
+let rawOf: Map<string, unknown>;
 const MISSING = ['1999999999999999991', '1999999999999999992', '1999999999999999993'];
 
 beforeAll(async () => {
@@ -24,6 +27,7 @@ beforeAll(async () => {
     queryType: 'Latest',
   });
   known = [...new Set(pages.flatMap((p) => p.items.map((i) => (i as { id: string }).id)))].slice(0, 247);
+  rawOf = new Map(pages.flatMap((p) => p.items.map((i) => [(i as { id: string }).id, i] as const)));
 });
 afterAll(async () => sandbox?.close());
 
@@ -120,6 +124,58 @@ describe('hydrating an id import', () => {
     expect((await ledger()).calls).toBe(4);
     const log = await control<{ requests: Array<{ url: string }> }>('/__sandbox/requests');
     expect(new URL(log.requests.at(-1)!.url, sandbox.baseUrl).searchParams.get('tweet_ids')).toBe(MISSING.join(','));
+  });
+
+  it('takes the ids the project already holds from it, free, and buys only the rest (or all, when asked)', async () => {
+    const ids = await idsFeature();
+    const imp = await ids.store.createFrom('posts', 'dataset.txt', known);
+    // the project holds 130 of the 247, received at a known time
+    const heldAt = Date.UTC(2026, 10, 20, 9, 30);
+    const inProject = new Set(known.filter((_, i) => i % 19 !== 0).slice(0, 130));
+    const project: ProjectItems = {
+      held: async (kind, list, withRaw) =>
+        kind !== 'post'
+          ? []
+          : list
+              .filter((id) => inProject.has(id))
+              .map((id) => ({ id, raw: withRaw ? JSON.stringify(rawOf.get(id)) : '', at: heldAt })),
+    };
+    await control('/__sandbox/usage/reset', 'POST');
+    const { dir, service } = await sandboxExporter(sandbox.baseUrl, null, { ids, project });
+    const view = hydration(imp.importId);
+    expect(await service.estimate(view, 'all')).toMatchObject({ calls: 2, alreadyInProject: 130 });
+    expect(await service.estimate({ ...view, refetchHeld: true }, 'all')).toMatchObject({ calls: 3 });
+
+    const target = join(dir, 'free.jsonl');
+    const job = await service.start({ view, format: 'jsonl', scope: 'all', targetPath: target });
+    expect(await service.settled(job.id)).toMatchObject({ status: 'complete', progress: { calls: 2 } });
+    expect((await ledger()).calls).toBe(2); // ⌈117/100⌉, not ⌈247/100⌉
+    const lines = await readJsonl(target);
+    // the held ones first, as the project received them, then the bought ones; every id once
+    expect(lines.map((l) => l.item.id)).toEqual([
+      ...known.filter((id) => inProject.has(id)),
+      ...known.filter((id) => !inProject.has(id)),
+    ]);
+    expect(lines[0]?.item).toEqual(rawOf.get(lines[0]!.item.id));
+    const manifest = JSON.parse(await readFile(`${target}.manifest.json`, 'utf8')) as {
+      pages: Array<{ from_project?: boolean; fetched_at: string; calls: number }>;
+      id_list: { ids: number; already_in_project: number; calls: number };
+    };
+    expect(manifest.id_list).toMatchObject({ ids: 247, already_in_project: 130, calls: 2 });
+    expect(manifest.pages.filter((p) => p.from_project)).toEqual([
+      expect.objectContaining({ fetched_at: new Date(heldAt).toISOString(), calls: 0 }),
+      expect.objectContaining({ fetched_at: new Date(heldAt).toISOString(), calls: 0 }),
+    ]);
+
+    // fetch them again anyway: fresh counters, every batch bought
+    const again = await service.start({
+      view: { ...view, refetchHeld: true },
+      format: 'jsonl',
+      scope: 'all',
+      targetPath: join(dir, 'again.jsonl'),
+    });
+    expect(await service.settled(again.id)).toMatchObject({ status: 'complete', progress: { calls: 3 } });
+    expect((await ledger()).calls).toBe(5);
   });
 
   it('refuses a view that names an unknown or unfinished import, before any call', async () => {

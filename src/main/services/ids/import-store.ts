@@ -22,9 +22,13 @@ import {
   type ImportReport,
 } from '../../../shared/ipc/ids';
 import { writeFileAtomic } from '../export/atomic-file';
+import type { MissingList } from '../export/missing-ids';
 import { IdImporter } from './id-import';
+import { indexIdFile, type IdList } from './id-list';
 
-const ID = /^\d{1,20}$/;
+/** ids per piece when a kept list is copied into a new one */
+const COPY_BATCH = 10_000;
+
 /** export jobs are named by a UUID */
 const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -67,8 +71,8 @@ export interface ImportStoreDeps {
 
 export class ImportStore {
   private readonly open = new Map<string, Open>();
-  /** the ids of the sealed import read last (a hydration asks for the same list at each step) */
-  private cached: { importId: string; ids: readonly string[] } | null = null;
+  /** the batch index of the sealed import read last (a hydration asks for the same list at each step) */
+  private cached: { importId: string; list: IdList } | null = null;
 
   constructor(private readonly deps: ImportStoreDeps) {}
 
@@ -152,7 +156,6 @@ export class ImportStore {
       for (let i = 0; i < lines.length; i += SLICE) await sink.write(`${lines.slice(i, i + SLICE).join('\n')}\n`);
     });
     await writeFileAtomic(this.path(importId, 'json'), async (sink) => sink.write(JSON.stringify(meta)));
-    this.cached = { importId, ids: lines };
     return meta;
   }
 
@@ -160,10 +163,10 @@ export class ImportStore {
   async extend(baseImportId: string, label: string): Promise<IdImport> {
     const base = await this.meta(baseImportId);
     if (!base?.sealed) throw notFound(baseImportId);
-    const ids = await this.ids(baseImportId);
+    const list = await this.idList(baseImportId, COPY_BATCH);
     const meta = this.create(base.entity, label, { format: 'txt' });
-    for (let i = 0; i < ids.length; i += 10_000) this.append(meta.importId, `${ids.slice(i, i + 10_000).join('\n')}\n`);
-    return { ...meta, ids: ids.length };
+    for (let i = 0; i < list.batches; i++) this.append(meta.importId, `${(await list.batch(i)).join('\n')}\n`);
+    return { ...meta, ids: list.count };
   }
 
   /** Creates and seals an import of ids main already holds (a job's missing ids). */
@@ -178,19 +181,19 @@ export class ImportStore {
     }
   }
 
-  /** The ids of a sealed import, in order. */
-  async ids(importId: string): Promise<readonly string[]> {
-    if (this.cached?.importId === importId) return this.cached.ids;
+  /** The ids of a sealed import, in order, read from disk in batches (never all held at once). */
+  async idList(importId: string, batchSize: number): Promise<IdList> {
+    const cached = this.cached;
+    if (cached?.importId === importId && cached.list.batchSize === batchSize) return cached.list;
     if (!IdImport.shape.importId.safeParse(importId).success) throw notFound(importId);
-    let text: string;
+    let list: IdList;
     try {
-      text = await readFile(this.path(importId, 'ids'), 'utf8');
+      list = await indexIdFile(this.path(importId, 'ids'), batchSize);
     } catch {
       throw notFound(importId);
     }
-    const ids = text.split('\n').filter((line) => ID.test(line));
-    this.cached = { importId, ids };
-    return ids;
+    this.cached = { importId, list };
+    return list;
   }
 
   async meta(importId: string): Promise<IdImport | null> {
@@ -229,19 +232,27 @@ export class ImportStore {
   }
 
   /** Keeps what a hydration did not get (replacing what an earlier run of the same job kept). */
-  async saveMissing(jobId: string, from: IdImport, missing: readonly MissingId[]): Promise<void> {
+  async saveMissing(jobId: string, from: IdImport, missing: MissingList): Promise<void> {
     await mkdir(this.deps.dir, { recursive: true });
     const head: MissingHead = {
       jobId,
       importId: from.importId,
       entity: from.entity,
       label: from.label,
-      count: missing.length,
+      count: missing.count,
       at: this.deps.now(),
     };
     await writeFileAtomic(this.missingPath(jobId), async (sink) => {
       await sink.write(`${JSON.stringify(head)}\n`);
-      for (const m of missing) await sink.write(`${JSON.stringify(m)}\n`);
+      let chunk = '';
+      for await (const m of missing.ids()) {
+        chunk += `${JSON.stringify(m)}\n`;
+        if (chunk.length >= 1 << 16) {
+          await sink.write(chunk);
+          chunk = '';
+        }
+      }
+      await sink.write(chunk);
     });
   }
 

@@ -34,7 +34,7 @@ const ROLE = { admin: 'admin', speaker: 'speaker', listener: 'listener' } as con
 
 async function buildNetwork(source: ItemStream, manifest: ExportManifest, plan: ViewPlan) {
   const graph = new NetworkBuilder();
-  const params = plan.requests[0]?.params ?? {};
+  const params = plan.params;
   const provenance = provenanceCounter(manifest);
   const participants = TABLES.space[1];
   // a list's followers, or its timeline (whose authors are the list's members)

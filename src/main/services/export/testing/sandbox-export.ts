@@ -28,6 +28,8 @@ export interface SandboxExporterOptions {
   onUpdate?: (job: ExportJob) => void;
   /** hydrations: where id imports are kept (an `ids` feature over this folder) */
   ids?: Pick<ExportServiceDeps, 'importedIds' | 'onMissing'>;
+  /** hydrations: the current project, whose ids are taken from it rather than bought */
+  project?: ExportServiceDeps['project'];
 }
 
 export async function sandboxExporter(
@@ -65,6 +67,7 @@ export async function sandboxExporter(
     context: () => ({ appName: 'Skein', appVersion: '0.1.0', mode: 'demo', baseUrl }),
     ...(options.onUpdate ? { onUpdate: options.onUpdate } : {}),
     ...options.ids,
+    ...(options.project ? { project: options.project } : {}),
     // the user confirms looser caps on resume in main's dialog
     confirm: async () => true,
   });

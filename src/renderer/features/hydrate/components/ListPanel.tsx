@@ -1,7 +1,12 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo } from 'react';
-import { creditsToUsd } from '../../../../shared/api/pricing';
-import { VIEW_OPERATIONS, type ExportJob, type ViewDescriptor } from '../../../../shared/ipc/export';
+import { useEffect, useMemo, useState } from 'react';
+import { creditsToUsd, type PriceTable } from '../../../../shared/api/pricing';
+import {
+  VIEW_OPERATIONS,
+  type ExportEstimate,
+  type ExportJob,
+  type ViewDescriptor,
+} from '../../../../shared/ipc/export';
 import { navigate } from '../../../app/navigation';
 import { creditsLabel } from '../../../lib/format';
 import { routes, type LookupKind } from '../../../lib/routes';
@@ -15,9 +20,27 @@ import { ReadReport } from './ReadReport';
 import { ResolveHandles } from './ResolveHandles';
 
 /** A hydration is an export of a batch lookup whose ids come from the kept list. */
-function hydrationView(kind: LookupKind, importId: string, label: string): ViewDescriptor {
+function hydrationView(kind: LookupKind, importId: string, label: string, refetchHeld: boolean): ViewDescriptor {
   const view = kind === 'posts' ? 'postsByIds' : 'usersByIds';
-  return { kind: view, operation: VIEW_OPERATIONS[view], params: {}, idsFrom: importId, title: label };
+  return {
+    kind: view,
+    operation: VIEW_OPERATIONS[view],
+    params: {},
+    idsFrom: importId,
+    title: label,
+    ...(refetchHeld ? { refetchHeld: true } : {}),
+  };
+}
+
+/** The quote: what the project already holds (free), then the calls, credits and time for the rest. */
+function quote(e: ExportEstimate, prices: PriceTable, rps: number | null): string {
+  const free = e.alreadyInProject ?? 0;
+  const calls = e.calls ?? 0;
+  const credits = e.credits ?? 0;
+  const inProject =
+    free > 0 ? `${free.toLocaleString()} already in the project (free): taken from it, not bought again. ` : '';
+  if (calls === 0) return `${inProject}Hydrating needs no call.`;
+  return `${inProject}Hydrating asks for ${free > 0 ? 'the others' : 'them'} in ${calls.toLocaleString()} ${calls === 1 ? 'call' : 'calls'} of up to 100: at most ${creditsLabel(credits, creditsToUsd(credits, prices))}${rps ? `, about ${duration(calls / rps)} at ${rps} ${rps === 1 ? 'call' : 'calls'} per second` : ''}. Only the ids that come back are charged.`;
 }
 
 function duration(seconds: number): string {
@@ -30,7 +53,11 @@ function duration(seconds: number): string {
 export function ListPanel({ importId, kind }: { importId: string; kind: LookupKind }) {
   const lists = useIdLists();
   const list = lists.data?.find((l) => l.importId === importId) ?? null;
-  const view = useMemo(() => (list ? hydrationView(kind, importId, list.label) : null), [kind, importId, list]);
+  const [refetch, setRefetch] = useState(false);
+  const view = useMemo(
+    () => (list ? hydrationView(kind, importId, list.label, refetch) : null),
+    [kind, importId, list, refetch],
+  );
   const estimate = useExportEstimate(view, 'all', view !== null);
   const prices = usePrices();
   const settings = useQuery(settingsQuery());
@@ -80,11 +107,17 @@ export function ListPanel({ importId, kind }: { importId: string; kind: LookupKi
       {kind === 'users' ? <ResolveHandles list={list} /> : null}
       <p className="hydrate-quote" aria-live="polite">
         {e && e.calls !== null && e.credits !== null
-          ? `Hydrating asks for them in ${e.calls.toLocaleString()} ${e.calls === 1 ? 'call' : 'calls'} of up to 100: at most ${creditsLabel(e.credits, creditsToUsd(e.credits, prices))}${rps ? `, about ${duration(e.calls / rps)} at ${rps} ${rps === 1 ? 'call' : 'calls'} per second` : ''}. Only the ids that come back are charged.`
+          ? quote(e, prices, rps)
           : estimate.error
             ? `No quote: ${estimate.error.message}`
             : 'Working out the cost…'}
       </p>
+      {(e?.alreadyInProject ?? 0) > 0 || refetch ? (
+        <label className="hydrate-panel__refetch">
+          <input type="checkbox" checked={refetch} onChange={(ev) => setRefetch(ev.target.checked)} /> Fetch the ones
+          already in the project again (fresh counters, charged)
+        </label>
+      ) : null}
       <div className="hydrate-panel__actions">
         <ExportButton view={list.ids > 0 ? view : null} label="Hydrate…" />
         <button

@@ -1,0 +1,70 @@
+/**
+ * A kept id list read in batches from its file, never held whole: one pass over `<id>.ids` notes where every
+ * `batchSize`-th id starts (8 bytes per batch: 80 KB for a million ids), and each batch is read from there when
+ * it is asked for. A hydration of millions of ids holds one batch of them at a time.
+ */
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+
+export interface IdList {
+  /** ids in the list */
+  readonly count: number;
+  /** ids per batch */
+  readonly batchSize: number;
+  /** batches: ⌈count / batchSize⌉ */
+  readonly batches: number;
+  /** ids `[i·batchSize, (i+1)·batchSize)`, in order, read from disk */
+  batch: (i: number) => Promise<string[]>;
+}
+
+const NL = 0x0a;
+const ID = /^\d{1,20}$/;
+
+/** Indexes an id file (one id per line, as `ImportStore.seal` writes it) into batches. */
+export async function indexIdFile(path: string, batchSize: number): Promise<IdList> {
+  const starts: number[] = [0];
+  let count = 0;
+  let offset = 0;
+  /** the current line has characters */
+  let inLine = false;
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+    for (let at = 0; at < chunk.length; at++) {
+      if (chunk[at] !== NL) {
+        inLine = true;
+        continue;
+      }
+      if (inLine) {
+        count++;
+        if (count % batchSize === 0) starts.push(offset + at + 1);
+      }
+      inLine = false;
+    }
+    offset += chunk.length;
+  }
+  if (inLine) count++;
+  const index = Float64Array.from(starts);
+  const end = offset;
+  const batches = Math.ceil(count / batchSize);
+  return {
+    count,
+    batchSize,
+    batches,
+    batch: async (i) => {
+      if (!Number.isInteger(i) || i < 0 || i >= batches) return [];
+      const from = index[i] ?? end;
+      // the last batch runs to the end of the file
+      const to = index[i + 1] ?? end;
+      const handle = await open(path, 'r');
+      try {
+        const buf = Buffer.allocUnsafe(to - from);
+        const { bytesRead } = await handle.read(buf, 0, to - from, from);
+        return buf
+          .toString('utf8', 0, bytesRead)
+          .split('\n')
+          .filter((line) => ID.test(line));
+      } finally {
+        await handle.close();
+      }
+    },
+  };
+}
