@@ -364,12 +364,15 @@ export class ExportService {
       }
       job.status = stop === null ? 'complete' : 'partial';
       job.resumable = stop !== null && RESUMABLE.has(stop.reason);
+      // the file is whole: the person sees it done now, not after the project has kept the collection
+      job.finishedAt = clock.now();
+      this.update(job);
       await this.deps
         .onWritten?.({ job, manifest, items: () => journal.items() })
         .catch((error: unknown) => this.deps.onInternalError?.(error));
     } finally {
       await journal.close();
-      job.finishedAt = clock.now();
+      job.finishedAt ??= clock.now();
       if (job.resumable) await this.persist(job);
       else {
         await this.store.remove(job.id);
