@@ -170,8 +170,12 @@ async function writeJsonl(
   return bytes + (await writeManifestFile(sidecarPath(target), manifest, signal));
 }
 
-/** Text handed to the file at a time (csv lines are joined into chunks of about this many characters). */
-const CSV_CHUNK_CHARS = 256 * 1024;
+/**
+ * Text handed to the file at a time (csv lines are joined into chunks of about this many characters). Lines
+ * held for a larger chunk outlive the young generation and grow the heap: 100k posts peaked at 228-240 MB
+ * RSS with 256K characters, 161-190 MB with 64K, at the same speed.
+ */
+const CSV_CHUNK_CHARS = 64 * 1024;
 
 /**
  * An id cell in a flavour: for spreadsheets a numeric id becomes `="…"` (Excel
