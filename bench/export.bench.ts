@@ -43,6 +43,8 @@ interface RunResult {
   sourceMs: number;
   /** CPU time of the process (user + system) from start to settled */
   cpuMs: number;
+  /** … of which collecting (the source's time included) */
+  collectCpuMs: number;
   /** output MB per CPU second: what the run costs whatever the load */
   cpuMbPerSecond: number;
   peakRssMb: number;
@@ -154,13 +156,18 @@ async function child(count: number, format: ExportFormat): Promise<RunResult> {
   const dir = await mkdtemp(join(tmpdir(), 'skein-bench-export-'));
   try {
     let collectEnd = 0;
+    let collectCpu = 0;
     const service = new ExportService({
       source: syntheticSource(count),
       stateDir: join(dir, 'state'),
       clock: systemClock,
       context: () => ({ appName: 'Skein', appVersion: 'bench', mode: 'demo', baseUrl: 'http://127.0.0.1:1' }),
       onUpdate: (job) => {
-        if (job.status === 'writing' && collectEnd === 0) collectEnd = performance.now();
+        if (job.status === 'writing' && collectEnd === 0) {
+          collectEnd = performance.now();
+          const c = process.cpuUsage(cpu0);
+          collectCpu = (c.user + c.system) / 1000;
+        }
       },
     });
     const target = join(dir, `posts.${format}`);
@@ -192,6 +199,7 @@ async function child(count: number, format: ExportFormat): Promise<RunResult> {
       itemsMbPerSecond: Math.round(rawJsonBytes(count) / 1e6 / ((t1 - t0) / 1000)),
       sourceMs: Math.round(sourceMs),
       cpuMs: Math.round(cpuMs),
+      collectCpuMs: Math.round(collectCpu),
       cpuMbPerSecond: Math.round(bytes / 1e6 / (cpuMs / 1000)),
       peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
       retainedHeapMb: retainedHeapMb(),
@@ -239,14 +247,14 @@ async function main(): Promise<void> {
   );
   const results: RunResult[] = [];
   console.log(
-    'posts    format  file MB  collect s  write s  write MB/s  end-to-end MB/s  items MB/s  source s  CPU s  MB per CPU s  peak RSS MB  heap after GC MB',
+    'posts    format  file MB  collect s  write s  write MB/s  end-to-end MB/s  items MB/s  source s  CPU s (collect)  MB per CPU s  peak RSS MB  heap after GC MB',
   );
   for (const count of COUNTS) {
     for (const format of FORMATS) {
       const r = await runChild<RunResult>(['--child', String(count), format]);
       results.push(r);
       console.log(
-        `${String(count).padEnd(8)} ${format.padEnd(7)} ${(r.bytes / 1e6).toFixed(1).padStart(7)}  ${(r.collectMs / 1000).toFixed(2).padStart(9)}  ${(r.writeMs / 1000).toFixed(2).padStart(7)}  ${String(r.writeMbPerSecond).padStart(10)}  ${String(r.totalMbPerSecond).padStart(15)}  ${String(r.itemsMbPerSecond).padStart(10)}  ${(r.sourceMs / 1000).toFixed(2).padStart(8)}  ${(r.cpuMs / 1000).toFixed(2).padStart(5)}  ${String(r.cpuMbPerSecond).padStart(12)}  ${String(r.peakRssMb).padStart(11)}  ${String(r.retainedHeapMb).padStart(16)}`,
+        `${String(count).padEnd(8)} ${format.padEnd(7)} ${(r.bytes / 1e6).toFixed(1).padStart(7)}  ${(r.collectMs / 1000).toFixed(2).padStart(9)}  ${(r.writeMs / 1000).toFixed(2).padStart(7)}  ${String(r.writeMbPerSecond).padStart(10)}  ${String(r.totalMbPerSecond).padStart(15)}  ${String(r.itemsMbPerSecond).padStart(10)}  ${(r.sourceMs / 1000).toFixed(2).padStart(8)}  ${(r.cpuMs / 1000).toFixed(2).padStart(5)} (${(r.collectCpuMs / 1000).toFixed(2)})  ${String(r.cpuMbPerSecond).padStart(12)}  ${String(r.peakRssMb).padStart(11)}  ${String(r.retainedHeapMb).padStart(16)}`,
       );
     }
   }
