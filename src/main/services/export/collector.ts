@@ -15,6 +15,7 @@ import { pagingGuard } from '../api/paging';
 import type { Clock } from '../clock';
 import { toWriteError } from './atomic-file';
 import { Journal, type FailedFetch, type JournalItem, type PageRecord } from './journal';
+import type { KeptItem } from './csv-live';
 import type { PageSource } from './page-source';
 import { ThreadPositions } from './thread-positions';
 import { itemIdOf, type ViewPlan } from './views';
@@ -116,6 +117,8 @@ export interface CollectOptions {
   walkId: string;
   /** called after each committed page, and after each failed fetch */
   onPage?: (state: CollectionState) => void;
+  /** a committed page's kept items as parsed, before the state counts it (`page`: its index) */
+  onKept?: (items: KeptItem[], record: PageRecord, page: number) => Promise<void>;
   /** a rate limit is being waited out until this time (epoch ms); null when the wait is over */
   onWait?: (until: number | null) => void;
 }
@@ -265,6 +268,7 @@ export async function collect(o: CollectOptions): Promise<CollectOutcome> {
       waited = { ms: 0, times: 0 };
 
       const kept: JournalItem[] = [];
+      const parsed: KeptItem[] = [];
       let duplicates = page.duplicatesRemoved;
       page.rawItems.forEach((raw) => {
         const id = itemIdOf(raw);
@@ -275,8 +279,9 @@ export async function collect(o: CollectOptions): Promise<CollectOutcome> {
           }
           state.seen.add(id);
         }
-        const position = state.positions ? JSON.stringify(state.positions.place(id, raw)) : 'null';
-        kept.push({ id, position, raw: JSON.stringify(raw) });
+        const placed = state.positions ? state.positions.place(id, raw) : null;
+        kept.push({ id, position: placed ? JSON.stringify(placed) : 'null', raw: JSON.stringify(raw) });
+        if (o.onKept) parsed.push({ raw, position: placed });
       });
       const record: PageRecord = {
         request: step.request,
@@ -305,6 +310,7 @@ export async function collect(o: CollectOptions): Promise<CollectOutcome> {
         const e = toWriteError(error, journal.path);
         return { done: false, reason: 'error', error: e, message: e instanceof Error ? e.message : String(e) };
       }
+      await o.onKept?.(parsed, record, state.pages.length);
       state.record(record);
       if (clock.now() - lastSync >= SYNC_EVERY_MS) {
         await journal.sync();

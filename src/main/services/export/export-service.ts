@@ -21,6 +21,7 @@ import {
 import { defaultCsvCells } from './csv-formula';
 import { describeCaps, loosens, progressFraction } from './caps';
 import { collect, CollectionState, type CollectOutcome } from './collector';
+import { liveCsvFor, type LiveCsv } from './csv-live';
 import { estimateExport } from './estimate';
 import { JobStore } from './job-store';
 import { buildManifest } from './manifest';
@@ -253,7 +254,9 @@ export class ExportService {
     const walkId = `${job.id}:${++this.runs}`;
     const { state, journal } = await CollectionState.load(plan, this.store.journalPath(job.id));
     let outcome: CollectOutcome;
+    let live: LiveCsv | null = null;
     try {
+      live = await liveCsvFor(job, plan, state, this.deps);
       let lastPersist = clock.now();
       let waitingUntil: number | null = null;
       const progress = () => {
@@ -280,6 +283,7 @@ export class ExportService {
         abort,
         clock,
         prices: this.deps.prices?.() ?? DEFAULT_PRICES,
+        ...(live ? { onKept: live.add } : {}),
         onPage: () => {
           progress();
           this.update(job);
@@ -338,16 +342,17 @@ export class ExportService {
       if (job.view.idsFrom !== undefined)
         await this.deps.onMissing?.(job, missingIds(plan, state.pages, state.failures));
       try {
-        await writeExport(
-          job.format,
-          job.files[0] as string,
-          journal,
-          manifest,
-          plan,
-          writing,
-          job.options,
-          job.csvCells ?? defaultCsvCells(job.options),
-        );
+        if (!(await live?.finish(manifest, state.items, writing)))
+          await writeExport(
+            job.format,
+            job.files[0] as string,
+            journal,
+            manifest,
+            plan,
+            writing,
+            job.options,
+            job.csvCells ?? defaultCsvCells(job.options),
+          );
       } catch (error) {
         if (this.quitting) {
           job.status = 'interrupted';
@@ -371,6 +376,7 @@ export class ExportService {
         .onWritten?.({ job, manifest, items: () => journal.items() })
         .catch((error: unknown) => this.deps.onInternalError?.(error));
     } finally {
+      await live?.discard();
       await journal.close();
       job.finishedAt ??= clock.now();
       if (job.resumable) await this.persist(job);
