@@ -1,8 +1,8 @@
 /**
  * Collections and re-exports (issue 24). Every export written (and every fetch-everything run)
  * becomes a named collection of the project that holds its items; any collection, search result
- * or the whole project is written again to JSON, JSONL or CSV through the export service's own
- * writers, without a call. Parquet plugs in at `writeParquet` (the datasets branch's writer).
+ * or the whole project is written again to JSON, JSONL, CSV or Parquet through the export service's
+ * own writers, without a call.
  */
 import { OPERATIONS } from '../../../shared/api/catalog';
 import type { ArchiveQueryParsed } from '../../../shared/ipc/archive';
