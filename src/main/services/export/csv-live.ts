@@ -115,12 +115,13 @@ async function openLiveCsv(input: LiveCsvInput): Promise<LiveCsv | null> {
         page,
         cursor: record.cursor,
       };
-      let chunk = '';
-      for (const item of kept) chunk += text.lines(item.raw, item.position, items++, from);
       try {
+        let chunk = '';
+        for (const item of kept) chunk += text.lines(item.raw, item.position, items++, from);
         await sink.write(chunk);
       } catch {
-        // the target's folder failed: the journal's path writes the file (and reports why) at the end
+        // the target's folder failed (or a row could not be made): the journal's path writes the file, and
+        // reports why, at the end; the collection goes on either way
         broken = true;
       }
     },
