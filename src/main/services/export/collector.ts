@@ -304,13 +304,17 @@ export async function collect(o: CollectOptions): Promise<CollectOutcome> {
       // a bad paging answer is not served again from the store: a new export asks the service again
       if (record.stop)
         o.source.forget?.({ operation: plan.operation, params: request.params, cursor: step.cursor, walkId: o.walkId });
+      const appended = journal.appendPage(kept, record);
+      appended.catch(() => undefined); // awaited below
+      // the kept items' other work (a live CSV's lines) runs while the journal's write is on its way; the page
+      // counts only once the journal has it (a page the journal lost makes the live CSV give way to the journal)
+      await o.onKept?.(parsed, record, state.pages.length);
       try {
-        await journal.appendPage(kept, record);
+        await appended;
       } catch (error) {
         const e = toWriteError(error, journal.path);
         return { done: false, reason: 'error', error: e, message: e instanceof Error ? e.message : String(e) };
       }
-      await o.onKept?.(parsed, record, state.pages.length);
       state.record(record);
       if (clock.now() - lastSync >= SYNC_EVERY_MS) {
         await journal.sync();
