@@ -3,7 +3,7 @@
  * same export run fresh (live) and run capped then resumed (the journal's path, as every resume is) give
  * the same file, for hostile cells, both flavours, the column presets, threads and people.
  */
-import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -99,6 +99,19 @@ describe('a CSV written while it collects', () => {
     const journaled = await exportCsv(pages, view, options, true);
     expect(live.length).toBeGreaterThan(500);
     expect(live.equals(journaled)).toBe(true);
+  });
+
+  it('a live file lost while collecting (another export to the same path) leaves the file to the journal', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'skein-csv-live-'));
+    const source = memorySource(threadPages(), { hold: 2 });
+    const service = new ExportService({ source, stateDir: join(dir, 'state'), clock: new FakeClock(), context });
+    const target = join(dir, 'out.csv');
+    const job = await service.start({ view: thread, format: 'csv', scope: 'all', targetPath: target });
+    await source.held;
+    for (const name of await readdir(dir)) if (name.startsWith('.out.csv.skein-tmp-')) await rm(join(dir, name));
+    await service.cancel(job.id);
+    expect((await service.settled(job.id)).status).toBe('partial');
+    expect(await readFile(target, 'utf8')).toContain(String(9007199254740993n + 9n));
   });
 
   it('is written beside the target as pages are kept, and a cancel keeps what was collected', async () => {

@@ -132,7 +132,9 @@ async function openLiveCsv(input: LiveCsvInput): Promise<LiveCsv | null> {
       }
       settled = true;
       close(true);
-      await done;
+      // a temp file lost while collecting (an export to the same path cleared it): the journal's path writes
+      // the file, and a disk that really fails says so there
+      if (!(await done.then(() => true).catch(() => false))) return false;
       await writeManifestFile(sidecarPath(target), manifest, signal);
       return true;
     },
