@@ -86,6 +86,17 @@ const thread: ViewDescriptor = {
 };
 const people: ViewDescriptor = { kind: 'peopleSearch', operation: 'userSearch', params: { query: 'x' } };
 
+/** A thread's CSV export waiting for its third page, its first two kept. */
+async function heldAtThirdPage() {
+  const dir = await mkdtemp(join(tmpdir(), 'skein-csv-live-'));
+  const source = memorySource(threadPages(), { hold: 2 });
+  const service = new ExportService({ source, stateDir: join(dir, 'state'), clock: new FakeClock(), context });
+  const target = join(dir, 'out.csv');
+  const job = await service.start({ view: thread, format: 'csv', scope: 'all', targetPath: target });
+  await source.held;
+  return { dir, service, target, job };
+}
+
 describe('a CSV written while it collects', () => {
   const cases: Array<[string, MemoryPage[], ViewDescriptor, ExportOptions]> = [
     ['thread, spreadsheet', threadPages(), thread, {}],
@@ -102,12 +113,7 @@ describe('a CSV written while it collects', () => {
   });
 
   it('a live file lost while collecting (another export to the same path) leaves the file to the journal', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'skein-csv-live-'));
-    const source = memorySource(threadPages(), { hold: 2 });
-    const service = new ExportService({ source, stateDir: join(dir, 'state'), clock: new FakeClock(), context });
-    const target = join(dir, 'out.csv');
-    const job = await service.start({ view: thread, format: 'csv', scope: 'all', targetPath: target });
-    await source.held;
+    const { dir, service, target, job } = await heldAtThirdPage();
     for (const name of await readdir(dir)) if (name.startsWith('.out.csv.skein-tmp-')) await rm(join(dir, name));
     await service.cancel(job.id);
     expect((await service.settled(job.id)).status).toBe('partial');
@@ -115,12 +121,7 @@ describe('a CSV written while it collects', () => {
   });
 
   it('is written beside the target as pages are kept, and a cancel keeps what was collected', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'skein-csv-live-'));
-    const source = memorySource(threadPages(), { hold: 2 });
-    const service = new ExportService({ source, stateDir: join(dir, 'state'), clock: new FakeClock(), context });
-    const target = join(dir, 'out.csv');
-    const job = await service.start({ view: thread, format: 'csv', scope: 'all', targetPath: target });
-    await source.held;
+    const { dir, service, target, job } = await heldAtThirdPage();
     // the live file is open beside the target while the third page is awaited
     expect((await readdir(dir)).some((n) => n.startsWith('.out.csv.skein-tmp-'))).toBe(true);
     await service.cancel(job.id);
