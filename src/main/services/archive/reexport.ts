@@ -72,16 +72,27 @@ function archiveStream(thread: ArchiveThread, handle: Handle, q: ArchiveQueryPar
     count: 0,
     async *items(): AsyncGenerator<JournalItem> {
       const reader = await thread.call('readOpen', handle, q);
+      // the next chunk is read in the worker while this one is written here: the two threads work at once
+      type Rows = Array<{ id: string; raw: string; place: string | null }>;
+      let next: Promise<Rows> | null = null;
+      const readNext = (): Promise<Rows> => {
+        const p = thread.call('readNext', reader, CHUNK);
+        p.catch(() => undefined); // awaited below; a writer that stops early leaves it unread
+        return p;
+      };
       try {
+        next = readNext();
         for (;;) {
-          const rows = await thread.call('readNext', reader, CHUNK);
+          const rows: Rows = await next;
+          next = rows.length < CHUNK ? null : readNext();
           for (const row of rows) {
             stream.count++;
             yield { id: row.id, position: row.place ?? 'null', raw: row.raw };
           }
-          if (rows.length < CHUNK) return;
+          if (next === null) return;
         }
       } finally {
+        await next?.catch(() => undefined);
         await thread.call('readClose', reader);
       }
     },

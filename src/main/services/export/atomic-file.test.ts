@@ -52,6 +52,23 @@ describe('writeFileAtomic', () => {
     expect(await readdir(dir)).toEqual(['export.json']);
   });
 
+  it('keeps every byte in order while a write is in flight and the next chunk is made', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'skein-atomic-'));
+    const target = join(dir, 'big.csv');
+    let expected = '';
+    const bytes = await writeFileAtomic(target, async (sink) => {
+      for (let i = 0; i < 20_000; i++) {
+        const line = `${i},${'é'.repeat(i % 97)}\n`;
+        expected += line;
+        // awaited and not awaited, as the writers do
+        if (i % 2 === 0) await sink.write(line);
+        else void sink.write(Buffer.from(line));
+      }
+    });
+    expect(await readFile(target, 'utf8')).toBe(expected);
+    expect(bytes).toBe(Buffer.byteLength(expected));
+  });
+
   it('a failure while producing leaves the previous file and no temp file', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'skein-atomic-'));
     const target = join(dir, 'x.csv');

@@ -103,12 +103,7 @@ export async function writeFileAtomic(
     let pending: Buffer[] = [];
     let pendingBytes = 0;
     let bytes = 0;
-    const flush = async () => {
-      if (pendingBytes === 0) return;
-      const buffers = pending;
-      const size = pendingBytes;
-      pending = [];
-      pendingBytes = 0;
+    const writeOut = async (buffers: Buffer[], size: number) => {
       let written = (await fh.writev(buffers)).bytesWritten;
       if (written < size) {
         // a short write: finish the rest one buffer at a time
@@ -118,6 +113,20 @@ export async function writeFileAtomic(
         written = size;
       }
       bytes += written;
+    };
+    // one write in flight while the producer makes the next chunk: the disk's time overlaps the CPU's
+    let inFlight: Promise<void> = Promise.resolve();
+    const flush = (): Promise<void> => {
+      const previous = inFlight;
+      if (pendingBytes === 0) return previous;
+      const buffers = pending;
+      const size = pendingBytes;
+      pending = [];
+      pendingBytes = 0;
+      inFlight = previous.then(() => writeOut(buffers, size));
+      // handled here so a failure while the producer is busy is not an unhandled rejection; awaited below
+      inFlight.catch(() => undefined);
+      return previous;
     };
     const sink: Sink = {
       write(chunk: string | Buffer) {
@@ -131,8 +140,14 @@ export async function writeFileAtomic(
         return bytes;
       },
     };
-    await produce(sink);
+    try {
+      await produce(sink);
+    } finally {
+      // never close the file under a write in flight
+      await inFlight.catch(() => undefined);
+    }
     await flush();
+    await inFlight;
     if (signal?.aborted) throw signal.reason;
     await handle.sync();
     await handle.close();

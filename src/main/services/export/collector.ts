@@ -15,6 +15,7 @@ import { pagingGuard } from '../api/paging';
 import type { Clock } from '../clock';
 import { toWriteError } from './atomic-file';
 import { Journal, type FailedFetch, type JournalItem, type PageRecord } from './journal';
+import type { KeptItem } from './csv-live';
 import type { PageSource, SourcePage } from './page-source';
 import { projectPage, type ProjectItems } from './project-items';
 import { MAX_LISTED_NOT_FOUND } from './manifest';
@@ -151,6 +152,8 @@ export interface CollectOptions {
   project?: ProjectItems;
   /** called after each committed page, and after each failed fetch */
   onPage?: (state: CollectionState) => void;
+  /** a committed page's kept items as parsed, before the state counts it (`page`: its index) */
+  onKept?: (items: KeptItem[], record: PageRecord, page: number) => Promise<void>;
   /** a rate limit is being waited out until this time (epoch ms); null when the wait is over */
   onWait?: (until: number | null) => void;
 }
@@ -309,6 +312,7 @@ export async function collect(o: CollectOptions): Promise<CollectOutcome> {
       waited = { ms: 0, times: 0 };
 
       const kept: JournalItem[] = [];
+      const parsed: KeptItem[] = [];
       let duplicates = page.duplicatesRemoved;
       // a hydration's batch: its own ids are new (the list is distinct); only repeats within it and ids it was
       // not asked for are checked, and only the latter are remembered
@@ -329,8 +333,9 @@ export async function collect(o: CollectOptions): Promise<CollectOutcome> {
             foreign.push(id);
           }
         }
-        const position = state.positions ? JSON.stringify(state.positions.place(id, raw)) : 'null';
-        kept.push({ id, position, raw: JSON.stringify(raw) });
+        const placed = state.positions ? state.positions.place(id, raw) : null;
+        kept.push({ id, position: placed ? JSON.stringify(placed) : 'null', raw: JSON.stringify(raw) });
+        if (o.onKept) parsed.push({ raw, position: placed });
       });
       const record: PageRecord = {
         request: step.request,
@@ -357,8 +362,13 @@ export async function collect(o: CollectOptions): Promise<CollectOutcome> {
       // a bad paging answer is not served again from the store: a new export asks the service again
       if (record.stop)
         o.source.forget?.({ operation: plan.operation, params: request.params, cursor: step.cursor, walkId: o.walkId });
+      const appended = journal.appendPage(kept, record);
+      appended.catch(() => undefined); // awaited below
+      // the kept items' other work (a live CSV's lines) runs while the journal's write is on its way; the page
+      // counts only once the journal has it (a page the journal lost makes the live CSV give way to the journal)
+      await o.onKept?.(parsed, record, state.pages.length);
       try {
-        await journal.appendPage(kept, record);
+        await appended;
       } catch (error) {
         const e = toWriteError(error, journal.path);
         return { done: false, reason: 'error', error: e, message: e instanceof Error ? e.message : String(e) };

@@ -21,6 +21,7 @@ import {
 import { defaultCsvCells } from './csv-formula';
 import { describeCaps, loosens, progressFraction } from './caps';
 import { collect, CollectionState, type CollectOutcome } from './collector';
+import { liveCsvFor, type LiveCsv } from './csv-live';
 import { estimateView, planFor } from './hydration-plan';
 import { JobStore } from './job-store';
 import { buildManifest } from './manifest';
@@ -257,7 +258,9 @@ export class ExportService {
       plan.fromList ? this.store.missingPath(job.id) : undefined,
     );
     let outcome: CollectOutcome;
+    let live: LiveCsv | null = null;
     try {
+      live = await liveCsvFor(job, plan, state, this.deps);
       let lastPersist = clock.now();
       let waitingUntil: number | null = null;
       const progress = () => {
@@ -285,6 +288,7 @@ export class ExportService {
         abort,
         clock,
         prices: this.deps.prices?.() ?? DEFAULT_PRICES,
+        ...(live ? { onKept: live.add } : {}),
         onPage: () => {
           progress();
           this.update(job);
@@ -344,16 +348,17 @@ export class ExportService {
       if (state.missing)
         await this.deps.onMissing?.(job, await state.missing.finish(plan, state.pages, state.failures));
       try {
-        await writeExport(
-          job.format,
-          job.files[0] as string,
-          journal,
-          manifest,
-          plan,
-          writing,
-          job.options,
-          job.csvCells ?? defaultCsvCells(job.options),
-        );
+        if (!(await live?.finish(manifest, state.items, writing)))
+          await writeExport(
+            job.format,
+            job.files[0] as string,
+            journal,
+            manifest,
+            plan,
+            writing,
+            job.options,
+            job.csvCells ?? defaultCsvCells(job.options),
+          );
       } catch (error) {
         if (this.quitting) {
           job.status = 'interrupted';
@@ -370,12 +375,16 @@ export class ExportService {
       }
       job.status = stop === null ? 'complete' : 'partial';
       job.resumable = stop !== null && RESUMABLE.has(stop.reason);
+      // the file is whole: the person sees it done now, not after the project has kept the collection
+      job.finishedAt = clock.now();
+      this.update(job);
       await this.deps
         .onWritten?.({ job, manifest, items: () => journal.items() })
         .catch((error: unknown) => this.deps.onInternalError?.(error));
     } finally {
+      await live?.discard();
       await journal.close();
-      job.finishedAt = clock.now();
+      job.finishedAt ??= clock.now();
       if (job.resumable) await this.persist(job);
       else {
         await this.store.remove(job.id);

@@ -20,8 +20,45 @@ export const join = (values: Array<string | null>): string => values.filter((v):
 
 /** `Sun Nov 22 02:13:21 +0000 2026` → `2026-11-22T02:13:21.000Z`; null when unreadable. */
 export function isoFromCreatedAt(value: unknown): string | null {
-  const t = typeof value === 'string' ? parseApiDate(value) : null;
+  if (typeof value !== 'string') return null;
+  const fast = utcIso(value);
+  if (fast !== null) return fast;
+  const t = parseApiDate(value);
   return t === null ? null : new Date(t).toISOString();
+}
+
+const WEEKDAYS = new Set(['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun']);
+/** month → its number and the days it always has (February: 28) */
+const MONTHS = new Map<string, { mm: string; days: number }>(
+  (['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const).map((m, i) => [
+    m,
+    { mm: String(i + 1).padStart(2, '0'), days: [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][i] as number },
+  ]),
+);
+/** where `Www Mmm dd hh:mm:ss +0000 yyyy` has digits */
+const DIGITS = [8, 9, 11, 12, 14, 15, 17, 18, 21, 22, 23, 24, 26, 27, 28, 29];
+
+/**
+ * The common case without a Date or a regex (an export reads one per row): a UTC API date whose fields cannot
+ * roll over (a day the month always has, seconds below 60, a four-digit year from 1000) is its own ISO text.
+ * Anything else (an offset, a 29th of February, a leap second, a one-digit day) is null: `parseApiDate` reads it.
+ */
+function utcIso(v: string): string | null {
+  if (v.length !== 30 || v[3] !== ' ' || v[7] !== ' ' || v[10] !== ' ' || v[13] !== ':' || v[16] !== ':') return null;
+  if (v[19] !== ' ' || v[20] !== '+' || v[25] !== ' ' || v[26] === '0') return null;
+  for (const i of DIGITS) {
+    const c = v.charCodeAt(i);
+    if (c < 48 || c > 57) return null;
+  }
+  if (v[21] !== '0' || v[22] !== '0' || v[23] !== '0' || v[24] !== '0') return null;
+  const month = MONTHS.get(v.slice(4, 7));
+  if (month === undefined || !WEEKDAYS.has(v.slice(0, 3))) return null;
+  const day = v.slice(8, 10);
+  const hh = v.slice(11, 13);
+  const mm = v.slice(14, 16);
+  const ss = v.slice(17, 19);
+  if (day === '00' || Number(day) > month.days || hh > '23' || mm > '59' || ss > '59') return null;
+  return `${v.slice(26, 30)}-${month.mm}-${day}T${hh}:${mm}:${ss}.000Z`;
 }
 
 export function isoFromMs(value: unknown): string | null {

@@ -88,13 +88,30 @@ async function* lines(
   let carry: Buffer = Buffer.alloc(0);
   let carryOffset = 0;
   let position = 0;
-  while (position < end) {
-    const size = Math.min(READ_CHUNK, end - position);
-    const chunk = Buffer.allocUnsafe(size);
-    const { bytesRead } = await handle.read(chunk, 0, size, position);
-    if (bytesRead === 0) break;
-    position += bytesRead;
-    const buf = carry.length ? Buffer.concat([carry, chunk.subarray(0, bytesRead)]) : chunk.subarray(0, bytesRead);
+  const readAt = (at: number) => {
+    const size = Math.min(READ_CHUNK, end - at);
+    const read = handle.read(Buffer.allocUnsafe(size), 0, size, at);
+    read.catch(() => undefined); // awaited below; a reader that stops early leaves it unread
+    return read;
+  };
+  // the next chunk is read while the lines of this one are used: the disk's time overlaps the CPU's
+  let ahead = position < end ? readAt(position) : null;
+  try {
+    while (ahead !== null) {
+      const { bytesRead, buffer: chunk } = await ahead;
+      ahead = null;
+      if (bytesRead === 0) break;
+      position += bytesRead;
+      if (position < end) ahead = readAt(position);
+      yield* linesOf(chunk.subarray(0, bytesRead));
+    }
+  } finally {
+    // never leave a read in flight on a handle the caller may close
+    await ahead?.catch(() => undefined);
+  }
+
+  function* linesOf(read: Buffer): Generator<{ buf: Buffer; start: number; stop: number; next: number }> {
+    const buf = carry.length ? Buffer.concat([carry, read]) : read;
     let start = 0;
     for (let nl = buf.indexOf(NL, start); nl !== -1; nl = buf.indexOf(NL, start)) {
       yield { buf, start, stop: nl, next: carryOffset + nl + 1 };

@@ -61,6 +61,27 @@ const BOOLEAN = new Set([
   'is_muted_by_guest',
 ]);
 const TIMESTAMP = new Set(['created_at', 'started_at', 'retrieved_at']);
+/**
+ * Free text, where a row group's min/max (cut to 16 bytes) lets no reader skip anything: written without
+ * statistics, which cost the writer a comparison per value. Ids, counts, times and flags keep theirs.
+ */
+const NO_STATISTICS = new Set([
+  'text',
+  'full_text',
+  'url',
+  'createdAt',
+  'description',
+  'hashtags',
+  'mentions',
+  'urls',
+  'media_urls',
+  'profilePicture',
+  'coverPicture',
+  'banner_url',
+  'rules',
+  'meta_description',
+  'cursor',
+]);
 
 function columnType(column: string): ColumnType {
   if (INT64.has(column)) return 'INT64';
@@ -147,6 +168,7 @@ class PartFile {
     const columnData = this.names.map((name, i): ColumnSource => ({
       name,
       data: this.columns[i] as ColumnSource['data'],
+      ...(NO_STATISTICS.has(name) ? { statistics: false } : {}),
     }));
     await this.writer.write({ columnData, rowGroupSize: this.rows });
     for (const c of this.columns) c.length = 0;

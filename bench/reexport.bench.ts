@@ -1,0 +1,122 @@
+/**
+ * `npm run bench:reexport`: a re-export of the whole project from the research archive (issue 24 #6),
+ * exactly as the Archive view's "Export" runs it (`reexport`: the worker reads the items in chunks, the
+ * export's writer makes the file), per format (BENCH_FORMATS, default parquet,csv,jsonl).
+ *
+ * The budget's figure is a person's view: how long exporting N posts takes against the data's size,
+ * i.e. **MB of the items' raw JSON per second of wall time** (click to file complete). A Parquet file is a
+ * compressed fraction of that JSON, so its own bytes per second would say little. Also printed: the
+ * process's CPU time (main and the worker together, `process.cpuUsage`), raw MB per CPU second (what
+ * the load on the machine does not move), the file's size and the peak RSS.
+ *
+ * The archive: BENCH_ARCHIVE_POSTS posts (default 200,000) ingested first as the archive bench does, or
+ * BENCH_ARCHIVE_DB=<file> to re-export an archive built earlier (BENCH_KEEP_DB=<file> keeps the one
+ * built). A measurement: it never fails.
+ */
+import { copyFile, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ArchiveQuery } from '../src/shared/ipc/archive';
+import { reexport } from '../src/main/services/archive/reexport';
+import type { ExportFormat } from '../src/shared/ipc/export';
+import { repliesPage } from '../src/main/services/archive/testing/answers';
+import { startArchiveThread } from '../src/main/services/archive/thread';
+import { writeResults } from './lib/results';
+
+const POSTS = Number(process.env.BENCH_ARCHIVE_POSTS ?? 200_000);
+const FORMATS = (process.env.BENCH_FORMATS ?? 'parquet,csv,jsonl').split(',') as ExportFormat[];
+const PAGE = 20;
+const BUDGET_MB_PER_S = 50;
+const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
+
+async function sizeOf(path: string): Promise<number> {
+  const s = await stat(path).catch(() => null);
+  if (!s) return 0;
+  if (!s.isDirectory()) return s.size;
+  let total = 0;
+  for (const name of await readdir(path)) total += await sizeOf(join(path, name));
+  return total;
+}
+
+async function main(): Promise<void> {
+  const existing = process.env.BENCH_ARCHIVE_DB;
+  const dir = await mkdtemp(join(tmpdir(), 'skein-bench-reexport-'));
+  const path = existing ?? join(dir, 'bench.skein');
+  const thread = await startArchiveThread({
+    entry: new URL('../src/main/services/archive/worker.ts', import.meta.url),
+    execArgv: ['--import', 'tsx'],
+  });
+  if (!thread.inWorker) throw new Error('the archive worker did not start');
+  await thread.call('open', 'current', { path, name: 'Bench', kind: 'live' });
+  const t0 = performance.now();
+  for (let first = 0; !existing && first < POSTS; first += PAGE) {
+    thread.ingest('current', repliesPage(first, PAGE, Date.now()));
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if ((first + PAGE) % 10_000 === 0) await thread.call('flush');
+  }
+  await thread.call('flush');
+  if (!existing) console.log(`ingested ${POSTS} posts in ${round((performance.now() - t0) / 1000)} s`);
+  const keep = process.env.BENCH_KEEP_DB;
+  if (keep && !existing) await copyFile(path, keep);
+
+  const results = [];
+  for (const format of FORMATS) {
+    const target = join(dir, `all.${format}`);
+    const rss0 = process.resourceUsage().maxRSS;
+    let peakRss = process.memoryUsage().rss;
+    const probe = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
+    const load = loadavg()[0] ?? 0;
+    const cpu0 = process.cpuUsage();
+    const t = performance.now();
+    const { items } = await reexport(thread, {
+      handle: 'current',
+      query: ArchiveQuery.parse({}),
+      format,
+      target,
+      context: { appName: 'Skein', appVersion: 'bench', mode: 'live', baseUrl: 'https://api.example' },
+      now: Date.now(),
+      title: 'Bench',
+      project: { name: 'Bench', location: path },
+    });
+    const wallS = (performance.now() - t) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    clearInterval(probe);
+    const cpuS = (cpu.user + cpu.system) / 1e6;
+    const fileBytes = await sizeOf(target);
+    // the items' raw JSON: what the person exported (the bench's posts all have about the same size)
+    const raw = items * RAW_BYTES_PER_POST;
+    const r = {
+      format,
+      items,
+      rawJsonMb: round(raw / 1e6),
+      fileMb: round(fileBytes / 1e6),
+      wallS: round(wallS, 2),
+      cpuS: round(cpuS, 2),
+      rawMbPerS: round(raw / 1e6 / wallS),
+      rawMbPerCpuS: round(raw / 1e6 / cpuS),
+      fileMbPerS: round(fileBytes / 1e6 / wallS),
+      peakRssMb: round(Math.max(peakRss, rss0 * 1024) / 1e6),
+      loadAverage: round(load, 2),
+    };
+    results.push(r);
+    console.log(JSON.stringify(r));
+    await rm(target, { recursive: true, force: true });
+  }
+  await thread.close();
+  await rm(dir, { recursive: true, force: true });
+  const file = writeResults('reexport', {
+    posts: existing ? null : POSTS,
+    budgetRawMbPerS: BUDGET_MB_PER_S,
+    cpus: cpus().length,
+    results,
+  });
+  console.log(`budget: >= ${BUDGET_MB_PER_S} MB of raw JSON per second (wall); results: ${file}`);
+}
+
+/** The raw JSON of one post of `repliesPage`, on average. */
+const RAW_BYTES_PER_POST = (() => {
+  const posts = (JSON.parse(repliesPage(0, 1000, 0).text) as { replies: unknown[] }).replies;
+  return posts.reduce<number>((n, p) => n + Buffer.byteLength(JSON.stringify(p)), 0) / posts.length;
+})();
+
+await main();

@@ -1,0 +1,135 @@
+/**
+ * A CSV written while it collects (`csv-live.ts`) is byte for byte the CSV the journal's path writes: the
+ * same export run fresh (live) and run capped then resumed (the journal's path, as every resume is) give
+ * the same file, for hostile cells, both flavours, the column presets, threads and people.
+ */
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ExportOptions, ViewDescriptor } from '../../../shared/ipc/export';
+import { FakeClock } from '../testing/fake-clock';
+import { ExportService } from './export-service';
+import { memorySource, post, type MemoryPage } from './testing/memory-source';
+
+const ROOT = '1000000000000000001';
+const HOSTILE = ['=1+1', '@SUM(A1)', '-2', 'a,"b"\nc', '\tTAB', 'line\r\nbreak', '日本 ✓ é 🧵', '', '="123"'];
+
+function threadPages(): MemoryPage[] {
+  const pages: MemoryPage[] = [];
+  for (let p = 0; p < 4; p++) {
+    const items = [];
+    for (let i = 0; i < 5; i++) {
+      const n = p * 5 + i;
+      const id = String(9007199254740993n + BigInt(n));
+      items.push(
+        post(id, n % 3 === 0 ? ROOT : String(9007199254740993n + BigInt(Math.max(0, n - 1))), {
+          text: HOSTILE[n % HOSTILE.length],
+          createdAt:
+            n % 4 === 0 ? 'Sun Feb 30 02:13:21 +0000 2026' : n % 4 === 1 ? null : 'Mon Jan 05 10:00:00 +0200 2026',
+          viewCount: n % 2 === 0 ? [0] : '12',
+          likeCount: n % 5 === 0 ? -0 : 1e21,
+          quoted_tweet: n % 4 === 2 ? { id: '7', author: { id: '8', userName: '=x' } } : null,
+          entities: { hashtags: [{ text: '#=tag' }, null], user_mentions: [{ screen_name: 'ann' }] },
+        }),
+      );
+    }
+    pages.push({ items: p === 0 ? [post(ROOT), ...items, { no: 'id' }] : items });
+  }
+  return pages;
+}
+
+function peoplePages(): MemoryPage[] {
+  return [0, 1, 2].map((p) => ({
+    items: HOSTILE.map((text, i) => ({
+      type: 'user',
+      id: String(3000000000000000000n + BigInt(p * 100 + i)),
+      userName: `u${p}${i}`,
+      name: text,
+      description: text,
+      createdAt: 'Mon Jan 05 10:00:00 +0000 2015',
+      followers: i,
+      pinnedTweetIds: ['1', '="2"'],
+    })),
+  }));
+}
+
+const context = () => ({ appName: 'Skein', appVersion: '1.0.0', mode: 'demo' as const, baseUrl: 'http://127.0.0.1:1' });
+
+async function exportCsv(pages: MemoryPage[], view: ViewDescriptor, options: ExportOptions, resumed: boolean) {
+  const dir = await mkdtemp(join(tmpdir(), 'skein-csv-live-'));
+  const service = new ExportService({
+    source: memorySource(pages),
+    stateDir: join(dir, 'state'),
+    clock: new FakeClock(),
+    context,
+    confirm: async () => true,
+  });
+  const target = join(dir, 'out.csv');
+  const input = { view, format: 'csv' as const, scope: 'all' as const, targetPath: target, options };
+  const first = await service.start(resumed ? { ...input, caps: { maxPages: 1 } } : input);
+  let done = await service.settled(first.id);
+  if (resumed) {
+    expect(done.status).toBe('partial');
+    await service.resume(first.id, {});
+    done = await service.settled(first.id);
+  }
+  expect(done.status).toBe('complete');
+  return readFile(target);
+}
+
+const thread: ViewDescriptor = {
+  kind: 'thread',
+  operation: 'postRepliesV2',
+  params: { tweetId: ROOT, queryType: 'Latest' },
+  title: 'A thread',
+};
+const people: ViewDescriptor = { kind: 'peopleSearch', operation: 'userSearch', params: { query: 'x' } };
+
+/** A thread's CSV export waiting for its third page, its first two kept. */
+async function heldAtThirdPage() {
+  const dir = await mkdtemp(join(tmpdir(), 'skein-csv-live-'));
+  const source = memorySource(threadPages(), { hold: 2 });
+  const service = new ExportService({ source, stateDir: join(dir, 'state'), clock: new FakeClock(), context });
+  const target = join(dir, 'out.csv');
+  const job = await service.start({ view: thread, format: 'csv', scope: 'all', targetPath: target });
+  await source.held;
+  return { dir, service, target, job };
+}
+
+describe('a CSV written while it collects', () => {
+  const cases: Array<[string, MemoryPage[], ViewDescriptor, ExportOptions]> = [
+    ['thread, spreadsheet', threadPages(), thread, {}],
+    ['thread, analysis, one line per row', threadPages(), thread, { csvFlavour: 'analysis', oneLinePerRow: true }],
+    ['thread, twarc columns', threadPages(), thread, { csvColumns: 'twarc' }],
+    ['thread, 4CAT columns', threadPages(), thread, { csvColumns: '4cat', csvFlavour: 'analysis' }],
+    ['people, spreadsheet', peoplePages(), people, {}],
+  ];
+  it.each(cases)('%s: the same bytes as the journal writes', async (_name, pages, view, options) => {
+    const live = await exportCsv(pages, view, options, false);
+    const journaled = await exportCsv(pages, view, options, true);
+    expect(live.length).toBeGreaterThan(500);
+    expect(live.equals(journaled)).toBe(true);
+  });
+
+  it('a live file lost while collecting (another export to the same path) leaves the file to the journal', async () => {
+    const { dir, service, target, job } = await heldAtThirdPage();
+    for (const name of await readdir(dir)) if (name.startsWith('.out.csv.skein-tmp-')) await rm(join(dir, name));
+    await service.cancel(job.id);
+    expect((await service.settled(job.id)).status).toBe('partial');
+    expect(await readFile(target, 'utf8')).toContain(String(9007199254740993n + 9n));
+  });
+
+  it('is written beside the target as pages are kept, and a cancel keeps what was collected', async () => {
+    const { dir, service, target, job } = await heldAtThirdPage();
+    // the live file is open beside the target while the third page is awaited
+    expect((await readdir(dir)).some((n) => n.startsWith('.out.csv.skein-tmp-'))).toBe(true);
+    await service.cancel(job.id);
+    expect((await service.settled(job.id)).status).toBe('partial');
+    const written = await readFile(target, 'utf8');
+    expect(written).toContain(String(9007199254740993n + 9n)); // the last post of the second page
+    expect(written).not.toContain(String(9007199254740993n + 10n));
+    expect(written).toContain(",'=1+1,"); // neutralised, as the journal's path writes it
+    expect((await readdir(dir)).sort()).toEqual(['out.csv', 'out.csv.manifest.json', 'state']);
+  });
+});

@@ -1,0 +1,143 @@
+/**
+ * A CSV written while its export collects. Each page's items become CSV lines as the page is kept, from
+ * the objects the source already parsed, into the same kind of atomic temp file beside the target; when
+ * the collection ends the file only needs its flush and rename. Without it the write phase read every
+ * item back from the journal and parsed its JSON again: most of a CSV export's CPU after collecting.
+ *
+ * Only for a run that collects from the first page (a resumed job's earlier items are in the journal
+ * only) and a view of one table (not a space and its participants). The lines come from the same
+ * `csvTableText` as the journal's path, with the same provenance, so the bytes are the same; the write
+ * phase uses this file only when it holds every journaled item and the manifest's context (app, address,
+ * view) is the one the lines were made with, else the journal's path writes the file as before.
+ */
+import type { CsvCells, ExportJob, ExportOptions } from '../../../shared/ipc/export';
+import { writeFileAtomic, type Sink } from './atomic-file';
+import type { CollectionState } from './collector';
+import { defaultCsvCells } from './csv-formula';
+import { csvTables } from './csv-presets';
+import type { PageRecord } from './journal';
+import { buildManifest, type ExportManifest } from './manifest';
+import type { ExportServiceDeps } from './service-deps';
+import type { ThreadPosition } from './thread-positions';
+import type { ViewPlan } from './views';
+import { csvTablePath, csvTableText, csvWriteOptions, sidecarPath, writeManifestFile } from './writers';
+
+/** A kept item as the collector has it: parsed, with its thread position. */
+export interface KeptItem {
+  raw: unknown;
+  position: ThreadPosition | null;
+}
+
+export interface LiveCsv {
+  /** a page's kept items, in order, once the journal has them (`page`: its index in the manifest) */
+  add: (items: readonly KeptItem[], record: PageRecord, page: number) => Promise<void>;
+  /** renames the file into place and writes the manifest; false when the journal's path must write it */
+  finish: (manifest: ExportManifest, items: number, signal?: AbortSignal) => Promise<boolean>;
+  /** removes the temp file (any time; nothing after `finish`) */
+  discard: () => Promise<void>;
+}
+
+type Context = Pick<ExportManifest, 'app' | 'base_url' | 'view'>;
+const contextKey = (c: Context) => JSON.stringify([c.app, c.base_url, c.view]);
+
+interface LiveCsvInput {
+  target: string;
+  plan: ViewPlan;
+  options: ExportOptions | undefined;
+  cells: CsvCells;
+  /** what the file's rows say about the export (a manifest made before collecting) */
+  context: Context;
+}
+
+/** The live file of a CSV export collected from its first page; null for any other run. */
+export async function liveCsvFor(
+  job: ExportJob,
+  plan: ViewPlan,
+  state: CollectionState,
+  deps: Pick<ExportServiceDeps, 'context' | 'clock'>,
+): Promise<LiveCsv | null> {
+  if (job.format !== 'csv' || state.pages.length > 0 || state.failures.length > 0) return null;
+  // what the rows say about the export: the manifest's context as it will be (checked again at the end)
+  const context = buildManifest({
+    context: await deps.context(),
+    now: deps.clock.now(),
+    view: job.view,
+    plan,
+    scope: job.scope,
+    caps: job.caps,
+    format: job.format,
+    pages: [],
+    stop: null,
+    files: job.files,
+  });
+  const cells = job.csvCells ?? defaultCsvCells(job.options);
+  return openLiveCsv({ target: job.files[0] as string, plan, options: job.options, cells, context }).catch(() => null);
+}
+
+/** Opens the live file; null for a view of several tables. */
+async function openLiveCsv(input: LiveCsvInput): Promise<LiveCsv | null> {
+  const written = csvWriteOptions(input.options);
+  const tables = csvTables(input.plan.itemKind, written.csvColumns, input.context);
+  const table = tables[0];
+  if (tables.length !== 1 || !table) return null;
+  const text = csvTableText(table, written, input.cells, input.plan.params);
+  const target = input.target;
+  const path = csvTablePath(target, table);
+
+  let close: (keep: boolean) => void = () => undefined;
+  const closed = new Promise<boolean>((resolve) => (close = resolve));
+  let opened: (sink: Sink) => void = () => undefined;
+  const sinkReady = new Promise<Sink>((resolve) => (opened = resolve));
+  const done = writeFileAtomic(path, async (sink) => {
+    opened(sink);
+    await sink.write(text.header);
+    if (!(await closed)) throw new Error('the live CSV was discarded');
+  });
+  done.catch(() => undefined); // awaited in finish / discard
+  const sink = await Promise.race([sinkReady, done.then(() => null)]).catch(() => null);
+  if (!sink) return null;
+
+  let items = 0;
+  let broken = false;
+  let settled = false;
+  const discard = async () => {
+    if (settled) return;
+    settled = true;
+    close(false);
+    await done.catch(() => undefined);
+  };
+  return {
+    async add(kept, record, page) {
+      if (broken || settled) return;
+      const from = {
+        retrieved_at: new Date(record.fetchedAt).toISOString(),
+        operation: input.context.view.operation,
+        page,
+        cursor: record.cursor,
+      };
+      try {
+        let chunk = '';
+        for (const item of kept) chunk += text.lines(item.raw, item.position, items++, from);
+        await sink.write(chunk);
+      } catch {
+        // the target's folder failed (or a row could not be made): the journal's path writes the file, and
+        // reports why, at the end; the collection goes on either way
+        broken = true;
+      }
+    },
+    async finish(manifest, journaled, signal) {
+      if (broken || settled || journaled !== items || contextKey(manifest) !== contextKey(input.context)) {
+        await discard();
+        return false;
+      }
+      settled = true;
+      close(true);
+      // a temp file lost while collecting (an export to the same path cleared it): the journal's path writes
+      // the file, and a disk that really fails says so there
+      if (!(await done.then(() => true).catch(() => false))) return false;
+      await writeManifestFile(sidecarPath(target), manifest, signal);
+      return true;
+    },
+    discard,
+  };
+}
