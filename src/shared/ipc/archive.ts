@@ -127,8 +127,7 @@ export const ArchiveCollection = z.object({
 export type ArchiveCollection = z.infer<typeof ArchiveCollection>;
 
 /** Data formats, a network (GEXF or Gephi's two tables), or ids only (dehydrated, `idsOf`). */
-export const ArchiveExportFormat = z.enum(['json', 'jsonl', 'csv', 'parquet', 'gexf', 'gephi-csv', 'ids']);
-export type ArchiveExportFormat = z.infer<typeof ArchiveExportFormat>;
+const ArchiveExportFormat = z.enum(['json', 'jsonl', 'csv', 'parquet', 'gexf', 'gephi-csv', 'ids']);
 const ArchiveExportInput = ArchiveQuery.extend({
   format: ArchiveExportFormat,
   csvFlavour: z.enum(['spreadsheet', 'analysis']).optional(),
