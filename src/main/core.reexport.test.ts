@@ -108,6 +108,28 @@ describe('collections and re-exports', () => {
         join(dir, 'net.nodes.csv.manifest.json'),
       ]);
       expect(core.client.usage.snapshot().session.calls).toBe(callsBefore);
+
+      // replies answer the thread's root, which the export does not hold: once the project holds the root
+      // (opened once), the network links each reply to its author
+      const replyEdges = async (file: string) =>
+        Number(
+          (await duckdb(`SELECT count(*) AS n FROM read_csv('${file}', all_varchar = true) WHERE Kind = 'reply'`))[0]
+            ?.n,
+        );
+      expect(await replyEdges(join(dir, 'net.edges.csv'))).toBe(0);
+      const root = await call('skein:api.call', {
+        operation: 'postsByIds',
+        params: { tweet_ids: ex.bigThreadPostId },
+        callId: 'root',
+      });
+      const rootAuthor = (root.items as Array<{ author: { id: string } }>)[0]!.author.id;
+      nextPath = join(dir, 'net2.csv');
+      await call('skein:archive.export', { collection: collections[0]!.id, format: 'gephi-csv' });
+      const toRoot = await duckdb(
+        `SELECT count(*) AS n FROM read_csv('${join(dir, 'net2.edges.csv')}', all_varchar = true)
+         WHERE Kind = 'reply' AND Target = '${rootAuthor}'`,
+      );
+      expect(Number(toRoot[0]?.n)).toBeGreaterThan(0);
       await core.dispose();
     },
   );

@@ -167,6 +167,8 @@ export async function reexport(
   } as ExportManifest;
   const stream = archiveStream(thread, input.handle, input.query);
   const target = format === 'gephi-csv' ? gephiPaths(input.target).nodes : input.target;
-  await writeExport(format, target, stream, manifest, plan, input.signal, input.options);
+  // a network's replies to posts outside what is exported: their authors from the same project
+  const heldPosts = (ids: string[]) => thread.call('heldItems', input.handle, 'post', ids, true);
+  await writeExport(format, target, stream, manifest, plan, input.signal, input.options, undefined, heldPosts);
   return { items: stream.count, files };
 }

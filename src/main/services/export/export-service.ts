@@ -213,6 +213,9 @@ export class ExportService {
     stopTimer();
   }
 
+  /** posts the project holds, for a network's replies to posts outside the export (none without a project) */
+  private readonly heldPosts = (ids: string[]) => this.deps.project?.held('post', ids, true) ?? Promise.resolve([]);
+
   private get(id: string): ExportJob {
     const job = this.jobs.get(id);
     if (!job) throw new SkeinError('not-found', 'No such export.', { action: 'Start a new export.' });
@@ -358,6 +361,7 @@ export class ExportService {
             writing,
             job.options,
             job.csvCells ?? defaultCsvCells(job.options),
+            this.heldPosts,
           );
       } catch (error) {
         if (this.quitting) {

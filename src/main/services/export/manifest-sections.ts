@@ -11,7 +11,8 @@ export const NETWORK_SECTION: NonNullable<ExportManifest['network']> = {
   directed: true,
   nodes: 'users (id, handle, name, followers, first seen), and the space or list the view is about',
   edge_kinds: {
-    reply: 'the author answered the target user',
+    reply:
+      "the author answered the target user (the parent post's author: from the export, or from the project when the parent is outside it)",
     quote: "the author quoted the target's post",
     retweet: "the author retweeted the target's post",
     mention: 'the author mentioned the target in their post',

@@ -14,7 +14,7 @@ import type { CsvCells } from './csv-formula';
 import { csvCell, csvLine, UTF8_BOM } from './csv-line';
 import { csvTables, NO_CONTEXT } from './csv-presets';
 import { missingCaseError } from '../../../shared/missing-case';
-import { gephiPaths, writeGephiCsv, writeGexf } from '../network/export-network';
+import { gephiPaths, writeGephiCsv, writeGexf, type PostLookup } from '../network/export-network';
 import { writeIds } from './ids-writer';
 import { parquetDataPaths, writeParquet } from './parquet';
 import {
@@ -351,6 +351,8 @@ export async function writeExport(
   signal?: AbortSignal,
   options?: ExportOptions,
   csvCells: CsvCells = 'neutralised',
+  /** a network's replies to posts outside the export: their authors, from the project */
+  posts?: PostLookup,
 ): Promise<number> {
   switch (format) {
     case 'json':
@@ -366,12 +368,12 @@ export async function writeExport(
       );
     case 'gexf':
       return (
-        (await writeGexf(target, source, manifest, plan, signal)) +
+        (await writeGexf(target, source, manifest, plan, signal, posts)) +
         (await writeManifestFile(sidecarPath(target), manifest, signal))
       );
     case 'gephi-csv':
       return (
-        (await writeGephiCsv(target, source, manifest, plan, signal)) +
+        (await writeGephiCsv(target, source, manifest, plan, signal, posts)) +
         (await writeManifestFile(sidecarPath(target), manifest, signal))
       );
     case 'ids':

@@ -32,7 +32,27 @@ function edgesPathOf(nodesPath: string): string {
 
 const ROLE = { admin: 'admin', speaker: 'speaker', listener: 'listener' } as const;
 
-async function buildNetwork(source: ItemStream, manifest: ExportManifest, plan: ViewPlan) {
+/** Posts the project holds, by id (raw JSON as last received): parents of replies outside the export. */
+export type PostLookup = (ids: string[]) => Promise<Array<{ raw: string }>>;
+
+/** ids asked of the project at once */
+const LOOKUP_CHUNK = 500;
+
+/** Replies whose parent post is not in the export: their parents' authors, from the project where it holds them. */
+async function parentsFromProject(graph: NetworkBuilder, lookup: PostLookup): Promise<void> {
+  const parents = graph.unknownParents();
+  for (let i = 0; i < parents.length; i += LOOKUP_CHUNK) {
+    for (const held of await lookup(parents.slice(i, i + LOOKUP_CHUNK))) {
+      try {
+        graph.knowPost(JSON.parse(held.raw));
+      } catch {
+        // an unreadable kept item names no author: its replies keep no reply edge, as before
+      }
+    }
+  }
+}
+
+async function buildNetwork(source: ItemStream, manifest: ExportManifest, plan: ViewPlan, lookup?: PostLookup) {
   const graph = new NetworkBuilder();
   const params = plan.params;
   const provenance = provenanceCounter(manifest);
@@ -86,6 +106,7 @@ async function buildNetwork(source: ItemStream, manifest: ExportManifest, plan: 
     }
     index++;
   }
+  if (lookup) await parentsFromProject(graph, lookup);
   return graph.finish();
 }
 
@@ -105,8 +126,9 @@ export async function writeGexf(
   manifest: ExportManifest,
   plan: ViewPlan,
   signal?: AbortSignal,
+  lookup?: PostLookup,
 ): Promise<number> {
-  const graph = await buildNetwork(source, manifest, plan);
+  const graph = await buildNetwork(source, manifest, plan, lookup);
   const meta = {
     creator: `${manifest.app.name} ${manifest.app.version}`,
     description: `${manifest.view.title ?? manifest.view.kind}: ${manifest.view.operation}, exported ${manifest.exported_at}`,
@@ -122,8 +144,9 @@ export async function writeGephiCsv(
   manifest: ExportManifest,
   plan: ViewPlan,
   signal?: AbortSignal,
+  lookup?: PostLookup,
 ): Promise<number> {
-  const graph = await buildNetwork(source, manifest, plan);
+  const graph = await buildNetwork(source, manifest, plan, lookup);
   return (
     (await writeChunks(nodesPath, gephiNodeChunks(graph), signal)) +
     (await writeChunks(edgesPathOf(nodesPath), gephiEdgeChunks(graph), signal))

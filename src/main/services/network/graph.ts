@@ -156,6 +156,19 @@ export class NetworkBuilder {
     } else this.mentions(author, p, 'mention', at);
   }
 
+  /** Posts that replies answer and the collection does not hold: their authors can be looked up elsewhere. */
+  unknownParents(): string[] {
+    return [...new Set(this.pending.filter((p) => !this.authors.has(p.parent)).map((p) => p.parent))];
+  }
+
+  /** A post from outside the collection (the project holds it): whose it is, so replies to it get their edge. */
+  knowPost(raw: unknown): void {
+    const p = obj(raw);
+    const id = nonEmpty(p?.id);
+    const author = id ? this.user(obj(p?.author), null) : null;
+    if (id && author && !this.authors.has(id)) this.authors.set(id, author);
+  }
+
   /** Resolves replies whose parent post came later; call once every item is added. */
   finish(): this {
     for (const { author, parent, at } of this.pending) {

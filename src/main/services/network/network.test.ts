@@ -173,6 +173,20 @@ describe('GEXF', () => {
     ]);
   });
 
+  it('replies to posts outside the collection: their authors come from posts known elsewhere (the project)', () => {
+    const graph = new NetworkBuilder();
+    graph.addPost({ id: '201', inReplyToId: '100', author: { id: '2', userName: 'b' } });
+    graph.addPost({ id: '202', inReplyToId: '101', author: { id: '3', userName: 'c' } });
+    expect(graph.unknownParents()).toEqual(['100', '101']);
+    graph.knowPost({ id: '100', author: { id: '1', userName: 'root' } });
+    // hostile kept items: no author, a bad id, not an object — no edge, no throw
+    graph.knowPost({ id: '101', author: { id: '<script>' } });
+    graph.knowPost('not a post');
+    graph.finish();
+    expect([...graph.edges.values()].map((e) => [e.source, e.target, e.kind])).toEqual([['2', '1', 'reply']]);
+    expect(graph.nodes.get('1')?.handle).toBe('root');
+  });
+
   it("space roles, list followers and list members (a list timeline's authors) become edges to the space and the list", () => {
     const graph = new NetworkBuilder();
     graph.addSpaceParticipants(
