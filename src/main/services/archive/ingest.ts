@@ -9,6 +9,7 @@ import { OPERATIONS, isListOperation, type OperationId } from '../../../shared/a
 import { locateItems, normalizePage } from '../api/normalize/page';
 import { normalizePost } from '../api/normalize/post';
 import { normalizeUser } from '../api/normalize/user';
+import { itemSpans } from './spans';
 
 /** One answer as the client received it (the body as text: the worker parses it, not main). */
 export interface IngestRecord {
@@ -122,6 +123,39 @@ function derive(kind: string, item: unknown): Derived | null {
   return null;
 }
 
+/**
+ * Each item's raw JSON and the answer's envelope (the items replaced by their markers). From the
+ * text itself when the items can be found in it: each item exactly as received, the envelope
+ * the text between them. Otherwise (or for an item written over several lines, which a JSONL
+ * re-export could not hold on one) from the parsed body written out again.
+ */
+function takeOut(
+  text: string,
+  body: unknown,
+  list: unknown[] | null,
+  listPath: string,
+  extracted: ReadonlyArray<{ item: unknown; index: number }>,
+): { envelope: string; raws: string[] } {
+  if (extracted.length === 0 || !list) return { envelope: text, raws: [] };
+  const spans = itemSpans(text, listPath.split('.'), list.length);
+  if (!spans) {
+    const raws = extracted.map((e) => JSON.stringify(e.item));
+    extracted.forEach((e, i) => (list[e.index] = { [ITEM_MARKER]: i }));
+    return { envelope: JSON.stringify(body), raws };
+  }
+  const raws: string[] = [];
+  let envelope = '';
+  let at = 0;
+  extracted.forEach((e, i) => {
+    const [start, end] = spans[e.index] ?? [0, 0];
+    const raw = text.slice(start, end);
+    raws.push(raw.includes('\n') || raw.includes('\r') ? JSON.stringify(e.item) : raw);
+    envelope += `${text.slice(at, start)}{"${ITEM_MARKER}":${i}}`;
+    at = end;
+  });
+  return { envelope: envelope + text.slice(at), raws };
+}
+
 export interface Ingester {
   ingest: (record: IngestRecord) => void;
 }
@@ -185,9 +219,10 @@ export function createIngester(db: DatabaseSync): Ingester {
       body = undefined;
     }
     const kind = OPERATIONS[r.operation].itemKind;
-    /** items taken out: the raw JSON text, where the item sat in its list, and what the view filters on */
-    let extracted: Array<{ raw: string; index: number; derived: Derived }> = [];
+    /** items taken out: where the item sat in its list, the item, and what the view filters on */
+    let extracted: Array<{ item: unknown; index: number; derived: Derived }> = [];
     let list: unknown[] | null = null;
+    let listPath = '';
     let nextCursor: string | null = null;
     let objectItem: { raw: unknown; derived: Derived } | null = null;
     if (body !== undefined && r.httpStatus >= 200 && r.httpStatus < 300) {
@@ -196,10 +231,12 @@ export function createIngester(db: DatabaseSync): Ingester {
           // the list as the client's readers find it, each item read without the schema check (the
           // client already checked what it showed; the archive keeps every item that has an id)
           nextCursor = nextCursorOf(body);
-          list = locateItems(r.operation, body)?.items ?? null;
-          list?.forEach((raw, index) => {
-            const d = derive(kind, READ[kind]?.(raw) ?? raw);
-            if (d) extracted.push({ raw: JSON.stringify(raw), index, derived: d });
+          const located = locateItems(r.operation, body);
+          list = located?.items ?? null;
+          listPath = located?.path ?? '';
+          list?.forEach((item, index) => {
+            const d = derive(kind, READ[kind]?.(item) ?? item);
+            if (d) extracted.push({ item, index, derived: d });
           });
         } else {
           const page = normalizePage(r.operation, body, r.httpStatus);
@@ -213,13 +250,7 @@ export function createIngester(db: DatabaseSync): Ingester {
     }
     // a body that already holds the marker word is kept whole: the marker must only ever mean an item
     if (r.text.includes(ITEM_MARKER)) extracted = [];
-    // the envelope: the list's items replaced by their markers in the parsed body, written once
-    let envelope = r.text;
-    if (extracted.length > 0 && list) {
-      const items = list;
-      extracted.forEach((e, i) => (items[e.index] = { [ITEM_MARKER]: i }));
-      envelope = JSON.stringify(body);
-    }
+    const { envelope, raws } = takeOut(r.text, body, list, listPath, extracted);
     const pageIndex =
       r.cursor === null
         ? 0
@@ -238,7 +269,7 @@ export function createIngester(db: DatabaseSync): Ingester {
       extracted.length,
     );
     const request = Number(lastInsertRowid);
-    extracted.forEach((e, i) => s.link.run(request, i, upsert(e.derived, e.raw, r.at)));
+    extracted.forEach((e, i) => s.link.run(request, i, upsert(e.derived, raws[i] ?? '', r.at)));
     // an object answer (a profile, a space, a community) stays whole as a timed snapshot, and its item is kept too
     const single = objectItem;
     if (single) s.link.run(request, 0, upsert(single.derived, JSON.stringify(single.raw), r.at));

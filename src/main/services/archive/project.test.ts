@@ -86,7 +86,7 @@ describe('a project file', () => {
       baseUrl: null,
       freshSince: 0,
     });
-    expect(JSON.parse(held?.text ?? 'null')).toEqual(JSON.parse(text));
+    expect(held?.text).toBe(text);
     expect(
       p.held({ operation: 'postReplies', params: '{"tweetId":"1"}', cursor: null, baseUrl: null, freshSince: 5000 }),
     ).toBeNull();
@@ -96,6 +96,25 @@ describe('a project file', () => {
       p.held({ operation: 'postReplies', params: '{"tweetId":"1"}', cursor: null, baseUrl: null, freshSince: 0 }),
     ).toBeNull();
     expect(p.summary().requests).toBe(1);
+    p.close();
+  });
+
+  it('keeps each item as received (escapes and number spellings), on one line for JSONL', () => {
+    const p = new ArchiveProject(join(dir, 'a.skein'), init);
+    const item = JSON.stringify(post('11', 'x')).replace('"text":"x"', '"text":"caf\\u00e9 \\/ \\"q\\" ]}"');
+    const spelled = item.replace('"likeCount":3', '"likeCount":3.0');
+    const text = `{"replies":[${spelled}, ${JSON.stringify(post('12', 'y'))}],"next_cursor":"n","status":"success"}`;
+    const pretty = JSON.stringify({ replies: [post('13', 'z')], status: 'success' }, null, 2);
+    p.ingest([rec(text), rec(pretty, { params: '{"tweetId":"2"}' })]);
+    const raws = [...{ [Symbol.iterator]: () => p.rawItems(q()) }].map((r) => r.raw);
+    expect(raws[0]).toBe(spelled);
+    expect(raws[1]).toBe(JSON.stringify(post('12', 'y')));
+    expect(raws[2]).toBe(JSON.stringify(post('13', 'z')));
+    expect(p.search(q({ text: 'café' }), 0, 10).hits.map((h) => h.id)).toEqual(['11']);
+    const held = (params: string) =>
+      p.held({ operation: 'postReplies', params, cursor: null, baseUrl: null, freshSince: 0 })?.text;
+    expect(held('{"tweetId":"1"}')).toBe(text);
+    expect(JSON.parse(held('{"tweetId":"2"}') ?? 'null')).toEqual(JSON.parse(pretty));
     p.close();
   });
 
