@@ -7,8 +7,8 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { OPERATIONS, isListOperation, type OperationId } from '../../../shared/api/catalog';
 import { locateItems, normalizePage } from '../api/normalize/page';
-import { normalizePost } from '../api/normalize/post';
-import { normalizeUser } from '../api/normalize/user';
+import { isObject } from '../api/normalize/values';
+import { derive, deriveListItem, type Derived } from './derive';
 import { itemSpans } from './spans';
 
 /** One answer as the client received it (the body as text: the worker parses it, not main). */
@@ -27,98 +27,13 @@ export interface IngestRecord {
 const ITEM_MARKER = '$skein:item';
 const MARKER_RE = /\{"\$skein:item":(\d+)\}/g;
 
-export const FLAG = { media: 1, reply: 2, quote: 4, retweet: 8 } as const;
-
-/** the client's readers, by item kind (without the schema check) */
-const READ: Partial<Record<string, (raw: unknown) => unknown>> = {
-  post: (raw) => normalizePost(raw),
-  user: normalizeUser,
-  listFollower: normalizeUser,
-};
+export { FLAG } from './derive';
 
 /** the next page's cursor, at the root or under `data` (api-field-notes.md) */
 function nextCursorOf(body: unknown): string | null {
-  const root = obj(body);
-  for (const scope of [root, obj(root?.data)]) {
-    const c = scope?.next_cursor;
+  for (const scope of isObject(body) ? [body, body.data] : []) {
+    const c = isObject(scope) ? scope.next_cursor : undefined;
     if (typeof c === 'string' && c !== '') return c;
-  }
-  return null;
-}
-
-interface Derived {
-  kind: string;
-  id: string;
-  createdAt: number | null;
-  handle: string | null;
-  lang: string | null;
-  flags: number;
-  engagement: number;
-  fts: { text: string; handle: string; name: string; bio: string };
-}
-
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj | null => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : null);
-const str = (v: unknown): string => (typeof v === 'string' ? v : '');
-const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
-function time(v: unknown): number | null {
-  const t = typeof v === 'string' ? Date.parse(v) : NaN;
-  return Number.isFinite(t) ? t : null;
-}
-function hasMedia(post: Obj): boolean {
-  const media = obj(post.entities)?.media ?? obj(post.extendedEntities)?.media;
-  return Array.isArray(media) && media.length > 0;
-}
-
-/** What the Archive view searches and filters on, from a canonical item. */
-function derive(kind: string, item: unknown): Derived | null {
-  const it = obj(item);
-  const id = it?.id;
-  if (!it || typeof id !== 'string' || id === '') return null;
-  if (kind === 'post') {
-    const author = obj(it.author) ?? {};
-    const original = obj(it.retweeted_tweet);
-    const flags =
-      (hasMedia(original ?? it) ? FLAG.media : 0) |
-      (it.isReply === true ? FLAG.reply : 0) |
-      (obj(it.quoted_tweet) ? FLAG.quote : 0) |
-      (original ? FLAG.retweet : 0);
-    const text = original ? `${str(it.text)}\n${str(original.text)}` : str(it.text);
-    return {
-      kind,
-      id,
-      createdAt: time(it.createdAt),
-      handle: str(author.userName) || null,
-      lang: str(it.lang) || null,
-      flags,
-      engagement: num(it.likeCount) + num(it.retweetCount) + num(it.replyCount) + num(it.quoteCount),
-      fts: { text, handle: str(author.userName), name: str(author.name), bio: '' },
-    };
-  }
-  if (kind === 'user' || (kind === 'listFollower' && it.type === 'user')) {
-    const bio = str(it.description) || str(obj(it.profile_bio)?.description);
-    return {
-      kind: 'user',
-      id,
-      createdAt: time(it.createdAt),
-      handle: str(it.userName) || null,
-      lang: null,
-      flags: 0,
-      engagement: num(it.followers),
-      fts: { text: '', handle: str(it.userName), name: str(it.name), bio },
-    };
-  }
-  if (kind === 'space' || kind === 'community' || kind === 'article') {
-    return {
-      kind,
-      id,
-      createdAt: null,
-      handle: null,
-      lang: null,
-      flags: 0,
-      engagement: 0,
-      fts: { text: str(it.title) || str(it.name), handle: '', name: '', bio: str(it.description) },
-    };
   }
   return null;
 }
@@ -235,7 +150,7 @@ export function createIngester(db: DatabaseSync): Ingester {
           list = located?.items ?? null;
           listPath = located?.path ?? '';
           list?.forEach((item, index) => {
-            const d = derive(kind, READ[kind]?.(item) ?? item);
+            const d = deriveListItem(kind, item);
             if (d) extracted.push({ item, index, derived: d });
           });
         } else {
