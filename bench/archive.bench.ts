@@ -11,8 +11,8 @@
  * the pages, as the network does in the app, 5,000 posts at a time with two such chunks in flight; main
  * gets each page as a message and hands it to the archive, as the app's main does with each answer.
  * CPU and RSS are the bench process's (main and the archive's worker); main's own CPU per page, its
- * longest hand-over, its GC pauses and its latest timer tick (with main's CPU in it) say whose the
- * loop's longest block was.
+ * longest hand-over, its GC pauses, its latest timer tick (with main's CPU in it) and an idle loop in
+ * a process of its own over the same time (lib/loop-probe.ts) say whose the loop's longest block was.
  * Writes bench/results/archive.json. A measurement: it never fails.
  */
 import { fork } from 'node:child_process';
@@ -81,6 +81,9 @@ async function main(): Promise<void> {
     producer.send({ first: asked * CHUNK, count: Math.min(CHUNK, POSTS - asked * CHUNK), page: PAGE });
     asked++;
   };
+  // a loop that only waits, in a process of its own, over the same time: the machine's share of any block
+  const probe = fork(fileURLToPath(new URL('./lib/loop-probe.ts', import.meta.url)), { execArgv: ['--import', 'tsx'] });
+  await new Promise((resolve) => probe.once('message', resolve));
   gcObserver.observe({ entryTypes: ['gc'] });
   loop.enable();
   // each tick of a 5 ms timer: how late it came, and how much of that main itself ran (its thread's CPU)
@@ -119,6 +122,10 @@ async function main(): Promise<void> {
   const mainCpu = process.threadCpuUsage(mainCpu0);
   loop.disable();
   clearInterval(ticker);
+  const control = await new Promise<{ maxMs: number; p99Ms: number }>((resolve) => {
+    probe.once('message', resolve);
+    probe.send('stop');
+  });
   const worstTick = gaps.reduce((a, b) => (b.lateMs > a.lateMs ? b : a), { lateMs: 0, cpuMs: 0 });
   gcObserver.disconnect();
   clearInterval(rssProbe);
@@ -172,6 +179,8 @@ async function main(): Promise<void> {
     // the latest 5 ms tick, and main's own CPU in it: the rest of its lateness is the OS running other threads
     mainWorstTick: { lateMs: round(worstTick.lateMs), mainCpuMs: round(worstTick.cpuMs, 2) },
     idleLoopBlockMs: round(idle.max / 1e6),
+    controlLoopBlockMs: round(control.maxMs),
+    controlLoopP99Ms: round(control.p99Ms),
     rawJsonMb: round(rawBytes / 1e6),
     dbMb: round(size / 1e6),
     sizeRatio: existing ? null : round(size / rawBytes, 2),

@@ -17,6 +17,7 @@ interface ArchiveJson {
   postsPerCpuSecond?: number;
   mainCpuMsPerPage?: number;
   idleLoopBlockMs?: number;
+  controlLoopBlockMs?: number;
   rssBeforeIngestMb?: number;
   sizeRatio: number;
   searchFirstPageP95Ms: number;
@@ -105,6 +106,13 @@ export async function measureArchive(options: { timeoutMs: number; posts?: numbe
         'archive',
         "main's own CPU per page of 20 posts handed to the archive",
         r.mainCpuMsPerPage ?? null,
+        'ms',
+      ),
+      info(
+        'archive.controlBlock',
+        'archive',
+        "an idle loop's longest block in another process over the same time (the machine's share)",
+        r.controlLoopBlockMs ?? null,
         'ms',
       ),
       info('archive.mainBlockP99', 'archive', "main's loop delay p99 while ingesting", r.mainBlockP99Ms ?? null, 'ms'),
