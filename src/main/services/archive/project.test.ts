@@ -220,6 +220,29 @@ describe('a project file', () => {
     p.close();
   });
 
+  it('migrates a version 1 file forward, keeping what it holds, and numbers pages from their cursors', () => {
+    const path = join(dir, 'v1.skein');
+    const p1 = new ArchiveProject(path, init);
+    p1.ingest([rec(repliesAnswer([post('11', 'a')], 'c1'))]);
+    p1.close();
+    // version 1 was version 2 without the index on the next cursor
+    const db = new DatabaseSync(path);
+    db.exec('DROP INDEX requests_next; PRAGMA user_version = 1');
+    db.close();
+    const p = new ArchiveProject(path, init);
+    p.ingest([
+      rec(repliesAnswer([post('12', 'b')], 'c2'), { cursor: 'c1', at: 1100 }),
+      rec(repliesAnswer([post('13', 'c')]), { cursor: 'c2', at: 1200 }),
+    ]);
+    expect(p.provenance('post', '11')?.requests[0]).toMatchObject({ pageIndex: 0 });
+    expect(p.provenance('post', '13')?.requests[0]).toMatchObject({ cursor: 'c2', pageIndex: 2 });
+    p.close();
+    const check = new DatabaseSync(path, { readOnly: true });
+    expect(check.prepare('PRAGMA user_version').get()).toEqual({ user_version: SCHEMA_VERSION });
+    expect(check.prepare("SELECT name FROM sqlite_master WHERE name = 'requests_next'").get()).toBeTruthy();
+    check.close();
+  });
+
   it('refuses a file from a newer Skein in plain words, and leaves it untouched', () => {
     const path = join(dir, 'new.skein');
     new ArchiveProject(path, init).close();

@@ -62,6 +62,9 @@ const MIGRATIONS: readonly string[] = [
     depth INTEGER, place TEXT, PRIMARY KEY (collection, position)) WITHOUT ROWID;
   CREATE INDEX collection_items_item ON collection_items (item);
   `,
+  // 2: a page's index comes from the answer whose next cursor it was asked with; without this index
+  // that lookup read every earlier page of the same query (a fetch-everything run grew quadratic)
+  `CREATE INDEX requests_next ON requests (operation, params, next_cursor, at);`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
