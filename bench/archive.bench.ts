@@ -7,16 +7,22 @@
  * - database size against the raw JSON it holds (<= 1.5x), WAL checkpointed;
  * - full-text search, first page (50, newest first) p95 over the archive (<= 100 ms at 1M), and the
  *   activity chart (per day) over all posts (<= 300 ms at 1M).
- * The count: BENCH_ARCHIVE_POSTS (default 200,000). Main posts pages one per turn of its loop, as
- * fast as the worker takes them, waiting for the worker every 10,000 posts so the queue stays bounded.
+ * The count: BENCH_ARCHIVE_POSTS (default 200,000). A producer process (lib/archive-producer.ts) makes
+ * the pages, as the network does in the app, 5,000 posts at a time with two such chunks in flight; main
+ * gets each page as a message and hands it to the archive, as the app's main does with each answer.
+ * CPU and RSS are the bench process's (main and the archive's worker); main's own CPU per page, its
+ * longest hand-over, its GC pauses, its latest timer tick (with main's CPU in it) and an idle loop in
+ * a process of its own over the same time (lib/loop-probe.ts) say whose the loop's longest block was.
  * Writes bench/results/archive.json. A measurement: it never fails.
  */
+import { fork } from 'node:child_process';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { ArchiveQuery } from '../src/shared/ipc/archive';
-import { repliesPage } from '../src/main/services/archive/testing/answers';
+import type { IngestRecord } from '../src/main/services/archive/ingest';
 import { startArchiveThread } from '../src/main/services/archive/thread';
 import { writeResults } from './lib/results';
 
@@ -31,7 +37,8 @@ export const ARCHIVE_BUDGETS = {
 
 const POSTS = Number(process.env.BENCH_ARCHIVE_POSTS ?? 200_000);
 const PAGE = 20;
-const SYNC_EVERY = 10_000;
+/** posts asked of the producer at once; two chunks in flight at most */
+const CHUNK = 5_000;
 
 const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))]!;
 const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
@@ -56,27 +63,77 @@ async function main(): Promise<void> {
   const rssBefore = process.memoryUsage().rss;
   let peakRss = rssBefore;
   const rssProbe = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
-  const loop = monitorEventLoopDelay({ resolution: 5 });
-  loop.enable();
+  // the answers come from a producer process, as they come from the network in the app: main only
+  // hands each to the archive, so its loop, CPU and memory measure what the app's main does per answer
+  const producer = fork(fileURLToPath(new URL('./lib/archive-producer.ts', import.meta.url)), {
+    execArgv: ['--import', 'tsx'],
+    serialization: 'advanced',
+  });
   let rawBytes = 0;
+  let mainTaskMaxMs = 0;
+  const gcs: number[] = [];
+  const gcObserver = new PerformanceObserver((list) => list.getEntries().forEach((e) => gcs.push(e.duration)));
+  const loop = monitorEventLoopDelay({ resolution: 5 });
+  const chunks = existing ? 0 : Math.ceil(POSTS / CHUNK);
+  let asked = 0;
+  const ask = () => {
+    if (asked >= chunks) return;
+    producer.send({ first: asked * CHUNK, count: Math.min(CHUNK, POSTS - asked * CHUNK), page: PAGE });
+    asked++;
+  };
+  // a loop that only waits, in a process of its own, over the same time: the machine's share of any block
+  const probe = fork(fileURLToPath(new URL('./lib/loop-probe.ts', import.meta.url)), { execArgv: ['--import', 'tsx'] });
+  await new Promise((resolve) => probe.once('message', resolve));
+  gcObserver.observe({ entryTypes: ['gc'] });
+  loop.enable();
+  // each tick of a 5 ms timer: how late it came, and how much of that main itself ran (its thread's CPU)
+  let tickAt = performance.now();
+  let tickCpu = process.threadCpuUsage();
+  const gaps: Array<{ lateMs: number; cpuMs: number }> = [];
+  const ticker = setInterval(() => {
+    const now = performance.now();
+    const c = process.threadCpuUsage();
+    gaps.push({ lateMs: now - tickAt - 5, cpuMs: (c.user + c.system - tickCpu.user - tickCpu.system) / 1000 });
+    tickAt = now;
+    tickCpu = c;
+  }, 5);
   const cpu0 = process.cpuUsage();
+  const mainCpu0 = process.threadCpuUsage();
   const t0 = performance.now();
-  for (let first = 0; !existing && first < POSTS; first += PAGE) {
-    const record = repliesPage(first, PAGE, Date.now());
-    rawBytes += Buffer.byteLength(record.text);
-    thread.ingest('current', record);
-    // answers reach main one at a time: main's loop turns between them, as it does in the app
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    if ((first + PAGE) % SYNC_EVERY === 0) await thread.call('flush');
-  }
-  await thread.call('flush');
+  await new Promise<void>((resolve) => {
+    let written = 0;
+    if (chunks === 0) resolve();
+    producer.on('message', (m: { record: IngestRecord } | { done: number; bytes: number }) => {
+      if ('record' in m) {
+        const t = performance.now();
+        thread.ingest('current', m.record);
+        mainTaskMaxMs = Math.max(mainTaskMaxMs, performance.now() - t);
+        return;
+      }
+      rawBytes += m.bytes;
+      // this chunk is with the archive: once it is written, ask for the one after next (two in flight)
+      void thread.call('flush').then(() => (++written === chunks ? resolve() : ask()));
+    });
+    ask();
+    ask();
+  });
   const ingestS = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
-  // CPU seconds of the whole process (main making the pages too): the rate a core of its own would give
-  const cpuS = (cpu.user + cpu.system) / 1e6;
+  const mainCpu = process.threadCpuUsage(mainCpu0);
   loop.disable();
+  clearInterval(ticker);
+  const control = await new Promise<{ maxMs: number; p99Ms: number }>((resolve) => {
+    probe.once('message', resolve);
+    probe.send('stop');
+  });
+  const worstTick = gaps.reduce((a, b) => (b.lateMs > a.lateMs ? b : a), { lateMs: 0, cpuMs: 0 });
+  gcObserver.disconnect();
   clearInterval(rssProbe);
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
+  producer.kill();
+  // CPU seconds of the archive's worker and main: the rate a core of its own would give
+  const cpuS = (cpu.user + cpu.system) / 1e6;
+  const mainCpuMs = (mainCpu.user + mainCpu.system) / 1000;
 
   const words = ['heron', 'river', 'archive', 'signal', 'market', 'w123', 'w999', 'storm garden', 'engine', 'pix'];
   const searchMs: number[] = [];
@@ -116,7 +173,14 @@ async function main(): Promise<void> {
     rssBeforeIngestMb: round(rssBefore / 1e6),
     mainBlockMs: round(loop.max / 1e6),
     mainBlockP99Ms: round(loop.percentile(99) / 1e6),
+    mainLongestTaskMs: round(mainTaskMaxMs, 2),
+    mainCpuMsPerPage: existing ? null : round(mainCpuMs / (POSTS / PAGE), 3),
+    mainGcMaxMs: round(Math.max(0, ...gcs)),
+    // the latest 5 ms tick, and main's own CPU in it: the rest of its lateness is the OS running other threads
+    mainWorstTick: { lateMs: round(worstTick.lateMs), mainCpuMs: round(worstTick.cpuMs, 2) },
     idleLoopBlockMs: round(idle.max / 1e6),
+    controlLoopBlockMs: round(control.maxMs),
+    controlLoopP99Ms: round(control.p99Ms),
     rawJsonMb: round(rawBytes / 1e6),
     dbMb: round(size / 1e6),
     sizeRatio: existing ? null : round(size / rawBytes, 2),

@@ -15,7 +15,9 @@ interface ArchiveJson {
   mainBlockMs: number;
   mainBlockP99Ms?: number;
   postsPerCpuSecond?: number;
+  mainCpuMsPerPage?: number;
   idleLoopBlockMs?: number;
+  controlLoopBlockMs?: number;
   rssBeforeIngestMb?: number;
   sizeRatio: number;
   searchFirstPageP95Ms: number;
@@ -88,7 +90,7 @@ export async function measureArchive(options: { timeoutMs: number; posts?: numbe
       info(
         'archive.ingest.perCpuSecond',
         'archive',
-        'ingest, posts per CPU second of the process (what an uncontended core gives)',
+        "ingest, posts per CPU second of the archive's worker and main (what an uncontended core gives)",
         r.postsPerCpuSecond ?? null,
         'posts/s',
       ),
@@ -97,6 +99,20 @@ export async function measureArchive(options: { timeoutMs: number; posts?: numbe
         'archive',
         "an idle loop's longest block on this machine (the floor)",
         r.idleLoopBlockMs ?? null,
+        'ms',
+      ),
+      info(
+        'archive.mainCpuPerPage',
+        'archive',
+        "main's own CPU per page of 20 posts handed to the archive",
+        r.mainCpuMsPerPage ?? null,
+        'ms',
+      ),
+      info(
+        'archive.controlBlock',
+        'archive',
+        "an idle loop's longest block in another process over the same time (the machine's share)",
+        r.controlLoopBlockMs ?? null,
         'ms',
       ),
       info('archive.mainBlockP99', 'archive', "main's loop delay p99 while ingesting", r.mainBlockP99Ms ?? null, 'ms'),

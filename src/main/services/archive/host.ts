@@ -1,7 +1,7 @@
 /**
  * The archive's side of the thread boundary: open projects by handle, ingest queued and written
- * in batched transactions (every 100 ms, or at 256 answers), every read flushing its project's
- * queue first so it sees what was received. The worker (worker.ts) runs it; when no worker can
+ * in batched transactions (every 100 ms, or at 256 answers or 8 MB of text), every read flushing
+ * its project's queue first so it sees what was received. The worker (worker.ts) runs it; when no worker can
  * start, main runs the same host on its own thread (thread.ts).
  */
 import type { ArchiveQueryParsed, ActivityBucket } from '../../../shared/ipc/archive';
@@ -67,10 +67,14 @@ export type HostReply =
 
 const BATCH_MS = 100;
 const BATCH_SIZE = 256;
+/** ...or this much answer text, so a batch stays within the project's page cache (schema.ts) */
+const BATCH_TEXT = 8_000_000;
 
 export class ArchiveHost {
   private readonly projects = new Map<Handle, ArchiveProject>();
   private readonly queues = new Map<Handle, IngestRecord[]>();
+  /** the text queued per handle (UTF-16 code units) */
+  private readonly queuedText = new Map<Handle, number>();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private readonly readers = new Map<number, Iterator<{ id: string; raw: string; place: string | null }>>();
   private nextReader = 1;
@@ -92,6 +96,7 @@ export class ArchiveHost {
     const p = this.projects.get(handle);
     if (!queue || queue.length === 0 || !p) return;
     this.queues.set(handle, []);
+    this.queuedText.set(handle, 0);
     try {
       p.ingest(queue);
     } catch (e) {
@@ -163,7 +168,9 @@ export class ArchiveHost {
       const queue = this.queues.get(message.handle) ?? [];
       queue.push(message.record);
       this.queues.set(message.handle, queue);
-      if (queue.length >= BATCH_SIZE) this.flushOne(message.handle);
+      const text = (this.queuedText.get(message.handle) ?? 0) + message.record.text.length;
+      this.queuedText.set(message.handle, text);
+      if (queue.length >= BATCH_SIZE || text >= BATCH_TEXT) this.flushOne(message.handle);
       else this.timer ??= setTimeout(() => this.flushAll(), BATCH_MS);
       return;
     }

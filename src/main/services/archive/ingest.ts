@@ -7,8 +7,9 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { OPERATIONS, isListOperation, type OperationId } from '../../../shared/api/catalog';
 import { locateItems, normalizePage } from '../api/normalize/page';
-import { normalizePost } from '../api/normalize/post';
-import { normalizeUser } from '../api/normalize/user';
+import { isObject } from '../api/normalize/values';
+import { derive, deriveListItem, type Derived } from './derive';
+import { itemSpans } from './spans';
 
 /** One answer as the client received it (the body as text: the worker parses it, not main). */
 export interface IngestRecord {
@@ -26,100 +27,48 @@ export interface IngestRecord {
 const ITEM_MARKER = '$skein:item';
 const MARKER_RE = /\{"\$skein:item":(\d+)\}/g;
 
-export const FLAG = { media: 1, reply: 2, quote: 4, retweet: 8 } as const;
-
-/** the client's readers, by item kind (without the schema check) */
-const READ: Partial<Record<string, (raw: unknown) => unknown>> = {
-  post: (raw) => normalizePost(raw),
-  user: normalizeUser,
-  listFollower: normalizeUser,
-};
+export { FLAG } from './derive';
 
 /** the next page's cursor, at the root or under `data` (api-field-notes.md) */
 function nextCursorOf(body: unknown): string | null {
-  const root = obj(body);
-  for (const scope of [root, obj(root?.data)]) {
-    const c = scope?.next_cursor;
+  for (const scope of isObject(body) ? [body, body.data] : []) {
+    const c = isObject(scope) ? scope.next_cursor : undefined;
     if (typeof c === 'string' && c !== '') return c;
   }
   return null;
 }
 
-interface Derived {
-  kind: string;
-  id: string;
-  createdAt: number | null;
-  handle: string | null;
-  lang: string | null;
-  flags: number;
-  engagement: number;
-  fts: { text: string; handle: string; name: string; bio: string };
-}
-
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj | null => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : null);
-const str = (v: unknown): string => (typeof v === 'string' ? v : '');
-const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
-function time(v: unknown): number | null {
-  const t = typeof v === 'string' ? Date.parse(v) : NaN;
-  return Number.isFinite(t) ? t : null;
-}
-function hasMedia(post: Obj): boolean {
-  const media = obj(post.entities)?.media ?? obj(post.extendedEntities)?.media;
-  return Array.isArray(media) && media.length > 0;
-}
-
-/** What the Archive view searches and filters on, from a canonical item. */
-function derive(kind: string, item: unknown): Derived | null {
-  const it = obj(item);
-  const id = it?.id;
-  if (!it || typeof id !== 'string' || id === '') return null;
-  if (kind === 'post') {
-    const author = obj(it.author) ?? {};
-    const original = obj(it.retweeted_tweet);
-    const flags =
-      (hasMedia(original ?? it) ? FLAG.media : 0) |
-      (it.isReply === true ? FLAG.reply : 0) |
-      (obj(it.quoted_tweet) ? FLAG.quote : 0) |
-      (original ? FLAG.retweet : 0);
-    const text = original ? `${str(it.text)}\n${str(original.text)}` : str(it.text);
-    return {
-      kind,
-      id,
-      createdAt: time(it.createdAt),
-      handle: str(author.userName) || null,
-      lang: str(it.lang) || null,
-      flags,
-      engagement: num(it.likeCount) + num(it.retweetCount) + num(it.replyCount) + num(it.quoteCount),
-      fts: { text, handle: str(author.userName), name: str(author.name), bio: '' },
-    };
+/**
+ * Each item's raw JSON and the answer's envelope (the items replaced by their markers). From the
+ * text itself when the items can be found in it: each item exactly as received, the envelope
+ * the text between them. Otherwise (or for an item written over several lines, which a JSONL
+ * re-export could not hold on one) from the parsed body written out again.
+ */
+function takeOut(
+  text: string,
+  body: unknown,
+  list: unknown[] | null,
+  listPath: string,
+  extracted: ReadonlyArray<{ item: unknown; index: number }>,
+): { envelope: string; raws: string[] } {
+  if (extracted.length === 0 || !list) return { envelope: text, raws: [] };
+  const spans = itemSpans(text, listPath.split('.'), list.length);
+  if (!spans) {
+    const raws = extracted.map((e) => JSON.stringify(e.item));
+    extracted.forEach((e, i) => (list[e.index] = { [ITEM_MARKER]: i }));
+    return { envelope: JSON.stringify(body), raws };
   }
-  if (kind === 'user' || (kind === 'listFollower' && it.type === 'user')) {
-    const bio = str(it.description) || str(obj(it.profile_bio)?.description);
-    return {
-      kind: 'user',
-      id,
-      createdAt: time(it.createdAt),
-      handle: str(it.userName) || null,
-      lang: null,
-      flags: 0,
-      engagement: num(it.followers),
-      fts: { text: '', handle: str(it.userName), name: str(it.name), bio },
-    };
-  }
-  if (kind === 'space' || kind === 'community' || kind === 'article') {
-    return {
-      kind,
-      id,
-      createdAt: null,
-      handle: null,
-      lang: null,
-      flags: 0,
-      engagement: 0,
-      fts: { text: str(it.title) || str(it.name), handle: '', name: '', bio: str(it.description) },
-    };
-  }
-  return null;
+  const raws: string[] = [];
+  let envelope = '';
+  let at = 0;
+  extracted.forEach((e, i) => {
+    const [start, end] = spans[e.index] ?? [0, 0];
+    const raw = text.slice(start, end);
+    raws.push(raw.includes('\n') || raw.includes('\r') ? JSON.stringify(e.item) : raw);
+    envelope += `${text.slice(at, start)}{"${ITEM_MARKER}":${i}}`;
+    at = end;
+  });
+  return { envelope: envelope + text.slice(at), raws };
 }
 
 export interface Ingester {
@@ -185,9 +134,10 @@ export function createIngester(db: DatabaseSync): Ingester {
       body = undefined;
     }
     const kind = OPERATIONS[r.operation].itemKind;
-    /** items taken out: the raw JSON text, where the item sat in its list, and what the view filters on */
-    let extracted: Array<{ raw: string; index: number; derived: Derived }> = [];
+    /** items taken out: where the item sat in its list, the item, and what the view filters on */
+    let extracted: Array<{ item: unknown; index: number; derived: Derived }> = [];
     let list: unknown[] | null = null;
+    let listPath = '';
     let nextCursor: string | null = null;
     let objectItem: { raw: unknown; derived: Derived } | null = null;
     if (body !== undefined && r.httpStatus >= 200 && r.httpStatus < 300) {
@@ -196,10 +146,12 @@ export function createIngester(db: DatabaseSync): Ingester {
           // the list as the client's readers find it, each item read without the schema check (the
           // client already checked what it showed; the archive keeps every item that has an id)
           nextCursor = nextCursorOf(body);
-          list = locateItems(r.operation, body)?.items ?? null;
-          list?.forEach((raw, index) => {
-            const d = derive(kind, READ[kind]?.(raw) ?? raw);
-            if (d) extracted.push({ raw: JSON.stringify(raw), index, derived: d });
+          const located = locateItems(r.operation, body);
+          list = located?.items ?? null;
+          listPath = located?.path ?? '';
+          list?.forEach((item, index) => {
+            const d = deriveListItem(kind, item);
+            if (d) extracted.push({ item, index, derived: d });
           });
         } else {
           const page = normalizePage(r.operation, body, r.httpStatus);
@@ -213,13 +165,7 @@ export function createIngester(db: DatabaseSync): Ingester {
     }
     // a body that already holds the marker word is kept whole: the marker must only ever mean an item
     if (r.text.includes(ITEM_MARKER)) extracted = [];
-    // the envelope: the list's items replaced by their markers in the parsed body, written once
-    let envelope = r.text;
-    if (extracted.length > 0 && list) {
-      const items = list;
-      extracted.forEach((e, i) => (items[e.index] = { [ITEM_MARKER]: i }));
-      envelope = JSON.stringify(body);
-    }
+    const { envelope, raws } = takeOut(r.text, body, list, listPath, extracted);
     const pageIndex =
       r.cursor === null
         ? 0
@@ -238,7 +184,7 @@ export function createIngester(db: DatabaseSync): Ingester {
       extracted.length,
     );
     const request = Number(lastInsertRowid);
-    extracted.forEach((e, i) => s.link.run(request, i, upsert(e.derived, e.raw, r.at)));
+    extracted.forEach((e, i) => s.link.run(request, i, upsert(e.derived, raws[i] ?? '', r.at)));
     // an object answer (a profile, a space, a community) stays whole as a timed snapshot, and its item is kept too
     const single = objectItem;
     if (single) s.link.run(request, 0, upsert(single.derived, JSON.stringify(single.raw), r.at));

@@ -102,7 +102,7 @@ describe('a project file', () => {
       baseUrl: null,
       freshSince: 0,
     });
-    expect(JSON.parse(held?.text ?? 'null')).toEqual(JSON.parse(text));
+    expect(held?.text).toBe(text);
     expect(
       p.held({ operation: 'postReplies', params: '{"tweetId":"1"}', cursor: null, baseUrl: null, freshSince: 5000 }),
     ).toBeNull();
@@ -112,6 +112,25 @@ describe('a project file', () => {
       p.held({ operation: 'postReplies', params: '{"tweetId":"1"}', cursor: null, baseUrl: null, freshSince: 0 }),
     ).toBeNull();
     expect(p.summary().requests).toBe(1);
+    p.close();
+  });
+
+  it('keeps each item as received (escapes and number spellings), on one line for JSONL', () => {
+    const p = new ArchiveProject(join(dir, 'a.skein'), init);
+    const item = JSON.stringify(post('11', 'x')).replace('"text":"x"', '"text":"caf\\u00e9 \\/ \\"q\\" ]}"');
+    const spelled = item.replace('"likeCount":3', '"likeCount":3.0');
+    const text = `{"replies":[${spelled}, ${JSON.stringify(post('12', 'y'))}],"next_cursor":"n","status":"success"}`;
+    const pretty = JSON.stringify({ replies: [post('13', 'z')], status: 'success' }, null, 2);
+    p.ingest([rec(text), rec(pretty, { params: '{"tweetId":"2"}' })]);
+    const raws = [...{ [Symbol.iterator]: () => p.rawItems(q()) }].map((r) => r.raw);
+    expect(raws[0]).toBe(spelled);
+    expect(raws[1]).toBe(JSON.stringify(post('12', 'y')));
+    expect(raws[2]).toBe(JSON.stringify(post('13', 'z')));
+    expect(p.search(q({ text: 'café' }), 0, 10).hits.map((h) => h.id)).toEqual(['11']);
+    const held = (params: string) =>
+      p.held({ operation: 'postReplies', params, cursor: null, baseUrl: null, freshSince: 0 })?.text;
+    expect(held('{"tweetId":"1"}')).toBe(text);
+    expect(JSON.parse(held('{"tweetId":"2"}') ?? 'null')).toEqual(JSON.parse(pretty));
     p.close();
   });
 
@@ -215,6 +234,29 @@ describe('a project file', () => {
     expect(p.summary()).toMatchObject({ items: 2, requests: 4 });
     expect(p.skipped).toBe(1);
     p.close();
+  });
+
+  it('migrates a version 1 file forward, keeping what it holds, and numbers pages from their cursors', () => {
+    const path = join(dir, 'v1.skein');
+    const p1 = new ArchiveProject(path, init);
+    p1.ingest([rec(repliesAnswer([post('11', 'a')], 'c1'))]);
+    p1.close();
+    // version 1 was version 2 without the index on the next cursor
+    const db = new DatabaseSync(path);
+    db.exec('DROP INDEX requests_next; PRAGMA user_version = 1');
+    db.close();
+    const p = new ArchiveProject(path, init);
+    p.ingest([
+      rec(repliesAnswer([post('12', 'b')], 'c2'), { cursor: 'c1', at: 1100 }),
+      rec(repliesAnswer([post('13', 'c')]), { cursor: 'c2', at: 1200 }),
+    ]);
+    expect(p.provenance('post', '11')?.requests[0]).toMatchObject({ pageIndex: 0 });
+    expect(p.provenance('post', '13')?.requests[0]).toMatchObject({ cursor: 'c2', pageIndex: 2 });
+    p.close();
+    const check = new DatabaseSync(path, { readOnly: true });
+    expect(check.prepare('PRAGMA user_version').get()).toEqual({ user_version: SCHEMA_VERSION });
+    expect(check.prepare("SELECT name FROM sqlite_master WHERE name = 'requests_next'").get()).toBeTruthy();
+    check.close();
   });
 
   it('refuses a file from a newer Skein in plain words, and leaves it untouched', () => {

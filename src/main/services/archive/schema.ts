@@ -62,6 +62,9 @@ const MIGRATIONS: readonly string[] = [
     depth INTEGER, place TEXT, PRIMARY KEY (collection, position)) WITHOUT ROWID;
   CREATE INDEX collection_items_item ON collection_items (item);
   `,
+  // 2: a page's index comes from the answer whose next cursor it was asked with; without this index
+  // that lookup read every earlier page of the same query (a fetch-everything run grew quadratic)
+  `CREATE INDEX requests_next ON requests (operation, params, next_cursor, at);`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -130,8 +133,11 @@ export function openProjectFile(
     }
     db = new DatabaseSync(path);
   }
+  // a page cache (16 MiB; 2 MiB by default) that holds a batch of answers and the indexes' hot pages:
+  // with less, SQLite spills pages mid-batch and reads evicted ones back (a quarter more page writes
+  // and twice the page reads per post, measured)
   db.exec(
-    'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = OFF; PRAGMA busy_timeout = 5000;',
+    'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = OFF; PRAGMA busy_timeout = 5000; PRAGMA cache_size = -16384;',
   );
   migrate(db, init);
   return db;

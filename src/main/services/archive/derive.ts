@@ -1,0 +1,127 @@
+/**
+ * What the Archive view searches and filters on (the `items` columns and the FTS row), read from
+ * each item as the archive ingests it (ingest.ts).
+ */
+import { normalizePost } from '../api/normalize/post';
+import { normalizeUser } from '../api/normalize/user';
+import { bool, idString, isObject, nullableString, str as asString, toInt } from '../api/normalize/values';
+
+export const FLAG = { media: 1, reply: 2, quote: 4, retweet: 8 } as const;
+
+/**
+ * A post's fields that `derive` reads, read as the client's reader (`normalizePost`) reads them but
+ * without copying the post or checking each entity against the schema (that was ~15 % of ingest):
+ * the raw item is what the archive keeps. A retweet goes through the client's reader, which checks
+ * its original.
+ */
+function readPost(raw: unknown): unknown {
+  if (!isObject(raw) || isObject(raw.retweeted_tweet)) return normalizePost(raw);
+  const author = raw.author;
+  return {
+    id: idString(raw.id ?? raw.id_str),
+    text: asString(raw.text, asString(raw.full_text, '')),
+    createdAt: asString(raw.createdAt, ''),
+    lang: asString(raw.lang, 'und'),
+    isReply: bool(raw.isReply, nullableString(raw.inReplyToId) !== null),
+    quoted_tweet: isObject(raw.quoted_tweet) ? raw.quoted_tweet : null,
+    author: isObject(author)
+      ? { userName: author.userName ?? author.screen_name ?? author.username, name: asString(author.name, '') }
+      : author,
+    likeCount: toInt(raw.likeCount) ?? 0,
+    retweetCount: toInt(raw.retweetCount) ?? 0,
+    replyCount: toInt(raw.replyCount) ?? 0,
+    quoteCount: toInt(raw.quoteCount) ?? 0,
+    entities: raw.entities,
+    extendedEntities: raw.extendedEntities,
+  };
+}
+
+/** the readers, by item kind (without the schema check) */
+const READ: Partial<Record<string, (raw: unknown) => unknown>> = {
+  post: readPost,
+  user: normalizeUser,
+  listFollower: normalizeUser,
+};
+
+export interface Derived {
+  kind: string;
+  id: string;
+  createdAt: number | null;
+  handle: string | null;
+  lang: string | null;
+  flags: number;
+  engagement: number;
+  fts: { text: string; handle: string; name: string; bio: string };
+}
+
+type Obj = Record<string, unknown>;
+const obj = (v: unknown): Obj | null => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : null);
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+function time(v: unknown): number | null {
+  const t = typeof v === 'string' ? Date.parse(v) : NaN;
+  return Number.isFinite(t) ? t : null;
+}
+const listed = (v: unknown) => Array.isArray(v) && v.length > 0;
+/** media listed in the post's entities or extended entities (the entries are not checked) */
+function hasMedia(post: Obj): boolean {
+  return listed(obj(post.entities)?.media) || listed(obj(post.extendedEntities)?.media);
+}
+
+/** What the Archive view searches and filters on, from a canonical item. */
+export function derive(kind: string, item: unknown): Derived | null {
+  const it = obj(item);
+  const id = it?.id;
+  if (!it || typeof id !== 'string' || id === '') return null;
+  if (kind === 'post') {
+    const author = obj(it.author) ?? {};
+    const original = obj(it.retweeted_tweet);
+    const flags =
+      (hasMedia(original ?? it) ? FLAG.media : 0) |
+      (it.isReply === true ? FLAG.reply : 0) |
+      (obj(it.quoted_tweet) ? FLAG.quote : 0) |
+      (original ? FLAG.retweet : 0);
+    const text = original ? `${str(it.text)}\n${str(original.text)}` : str(it.text);
+    return {
+      kind,
+      id,
+      createdAt: time(it.createdAt),
+      handle: str(author.userName) || null,
+      lang: str(it.lang) || null,
+      flags,
+      engagement: num(it.likeCount) + num(it.retweetCount) + num(it.replyCount) + num(it.quoteCount),
+      fts: { text, handle: str(author.userName), name: str(author.name), bio: '' },
+    };
+  }
+  if (kind === 'user' || (kind === 'listFollower' && it.type === 'user')) {
+    const bio = str(it.description) || str(obj(it.profile_bio)?.description);
+    return {
+      kind: 'user',
+      id,
+      createdAt: time(it.createdAt),
+      handle: str(it.userName) || null,
+      lang: null,
+      flags: 0,
+      engagement: num(it.followers),
+      fts: { text: '', handle: str(it.userName), name: str(it.name), bio },
+    };
+  }
+  if (kind === 'space' || kind === 'community' || kind === 'article') {
+    return {
+      kind,
+      id,
+      createdAt: null,
+      handle: null,
+      lang: null,
+      flags: 0,
+      engagement: 0,
+      fts: { text: str(it.title) || str(it.name), handle: '', name: '', bio: str(it.description) },
+    };
+  }
+  return null;
+}
+
+/** A list item as received: read by its kind's reader, then derived. */
+export function deriveListItem(kind: string, raw: unknown): Derived | null {
+  return derive(kind, READ[kind]?.(raw) ?? raw);
+}
