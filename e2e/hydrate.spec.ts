@@ -2,7 +2,7 @@
  * Hydrate ids (issue 25): a CSV Skein exported for spreadsheets, then edited in a spreadsheet that damaged two
  * ids, is read back: the damaged ids are refused (with line and why) before any call; the rest hydrate in
  * ⌈n/100⌉ calls by the sandbox's own ledger; the ids that did not come back are listed with the reason, and
- * "Retry the missing" asks for only those.
+ * "Retry the missing" asks for only those; dehydrating the hydration's collection gives back the same ids.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -101,6 +101,22 @@ test('a Skein CSV with damaged ids: refused before spending, the rest hydrated i
   const retry = page.getByRole('region', { name: 'Missing from edited.csv' });
   await expect(retry.getByText('2 post ids ready to hydrate')).toBeVisible();
   await expect(retry.getByText(/in 1 call of up to 100/)).toBeVisible();
+
+  // dehydrate: the hydration is a collection of the project; its post ids come back as they went in
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Archive' }).click();
+  const collection = page.getByRole('combobox', { name: 'Collection' });
+  const hydrated = collection.locator('option', { hasText: /^edited\.csv/ });
+  await expect(hydrated).toHaveCount(1);
+  await collection.selectOption({ label: await hydrated.innerText() });
+  const archiveExport = page.getByRole('group', { name: 'Export from the archive' });
+  await archiveExport.getByRole('combobox', { name: 'Format' }).selectOption({ label: 'Post ids only (.txt)' });
+  await skein.setSavePath(join(dir, 'dehydrated.txt'));
+  const spent = await ledger();
+  await archiveExport.getByRole('button', { name: 'Export these results…' }).click();
+  await expect(archiveExport.getByRole('status')).toContainText(`${ids.length} items written`);
+  const back = (await readFile(join(dir, 'dehydrated.txt'), 'utf8')).trimEnd().split('\n');
+  expect([...back].sort()).toEqual([...ids].sort());
+  expect(await ledger()).toBe(spent);
 });
 
 test('a user list with @handles: resolving them shows its cost first, and their ids join the list', async ({
