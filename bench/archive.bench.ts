@@ -16,14 +16,13 @@
  * Writes bench/results/archive.json. A measurement: it never fails.
  */
 import { fork } from 'node:child_process';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm, stat } from 'node:fs/promises';
+import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { ArchiveQuery } from '../src/shared/ipc/archive';
 import type { IngestRecord } from '../src/main/services/archive/ingest';
-import { startArchiveThread } from '../src/main/services/archive/thread';
+import { openBenchArchive } from './lib/archive-db';
 import { writeResults } from './lib/results';
 
 export const ARCHIVE_BUDGETS = {
@@ -45,15 +44,7 @@ const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
 
 async function main(): Promise<void> {
   // BENCH_ARCHIVE_DB=<file>: measure search and the chart over an archive built earlier (no ingest)
-  const existing = process.env.BENCH_ARCHIVE_DB;
-  const dir = await mkdtemp(join(tmpdir(), 'skein-bench-archive-'));
-  const path = existing ?? join(dir, 'bench.skein');
-  const thread = await startArchiveThread({
-    entry: new URL('../src/main/services/archive/worker.ts', import.meta.url),
-    execArgv: ['--import', 'tsx'],
-  });
-  if (!thread.inWorker) throw new Error('the archive worker did not start');
-  await thread.call('open', 'current', { path, name: 'Bench', kind: 'live' });
+  const { existing, dir, path, thread } = await openBenchArchive('skein-bench-archive-');
 
   // what this machine does to an idle loop (other processes, the scheduler): the floor of any block figure
   const idle = monitorEventLoopDelay({ resolution: 5 });

@@ -13,14 +13,14 @@
  * BENCH_ARCHIVE_DB=<file> to re-export an archive built earlier (BENCH_KEEP_DB=<file> keeps the one
  * built). A measurement: it never fails.
  */
-import { copyFile, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { copyFile, readdir, rm, stat } from 'node:fs/promises';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { ArchiveQuery } from '../src/shared/ipc/archive';
 import { reexport } from '../src/main/services/archive/reexport';
 import type { ExportFormat } from '../src/shared/ipc/export';
 import { repliesPage } from '../src/main/services/archive/testing/answers';
-import { startArchiveThread } from '../src/main/services/archive/thread';
+import { openBenchArchive } from './lib/archive-db';
 import { writeResults } from './lib/results';
 
 const POSTS = Number(process.env.BENCH_ARCHIVE_POSTS ?? 200_000);
@@ -39,15 +39,7 @@ async function sizeOf(path: string): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const existing = process.env.BENCH_ARCHIVE_DB;
-  const dir = await mkdtemp(join(tmpdir(), 'skein-bench-reexport-'));
-  const path = existing ?? join(dir, 'bench.skein');
-  const thread = await startArchiveThread({
-    entry: new URL('../src/main/services/archive/worker.ts', import.meta.url),
-    execArgv: ['--import', 'tsx'],
-  });
-  if (!thread.inWorker) throw new Error('the archive worker did not start');
-  await thread.call('open', 'current', { path, name: 'Bench', kind: 'live' });
+  const { existing, dir, path, thread } = await openBenchArchive('skein-bench-reexport-');
   const t0 = performance.now();
   for (let first = 0; !existing && first < POSTS; first += PAGE) {
     thread.ingest('current', repliesPage(first, PAGE, Date.now()));

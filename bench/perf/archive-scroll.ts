@@ -11,10 +11,11 @@
  */
 import type { Page } from '@playwright/test';
 import { preloadThread, type BenchApp } from './app';
-import { BUDGETS, budget, FRAME_JITTER_MS, info, type Metric } from './budgets';
+import { info, type Metric } from './budgets';
+import { frameMetrics } from './frame-metrics';
 import { scrollRun, type ScrollRun } from './page';
 import { counters, probeEntries, resetProbe } from './scroll';
-import { distribution, round, shareAbove } from './stats';
+import { distribution, round } from './stats';
 
 const SECTION = 'archive scroll';
 
@@ -86,58 +87,18 @@ export async function measureArchiveScroll(
     const d = distribution(intervals);
     const blank = runs.reduce((n, r) => n + r.blankFrames, 0);
     const jump = round(Math.max(0, ...runs.flatMap((r) => r.jumps)), 1);
-    const id = `archiveScroll.${speed}`;
-    const at = `at ${speed.toLocaleString('en-US')} px/s`;
-    metrics.push(
-      info(
-        `${id}.cpu`,
-        SECTION,
-        `renderer CPU per frame ${at} (independent of the load)`,
-        round(cpu.ms / Math.max(1, cpu.frames), 2),
-        'ms',
-      ),
-      budget(
-        `${id}.p95`,
-        SECTION,
-        `frame interval p95 ${at}`,
-        d.p95,
-        'ms',
-        BUDGETS.scrollP95Ms,
-        undefined,
-        FRAME_JITTER_MS,
-      ),
-      budget(
-        `${id}.p99`,
-        SECTION,
-        `frame interval p99 ${at}`,
-        d.p99,
-        'ms',
-        BUDGETS.scrollP99Ms,
-        undefined,
-        FRAME_JITTER_MS,
-      ),
-      budget(
-        `${id}.slow`,
-        SECTION,
-        `frames over ${BUDGETS.slowFrameMs} ms ${at}`,
-        round(shareAbove(intervals, BUDGETS.slowFrameMs) * 100, 2),
-        '%',
-        BUDGETS.slowFrameShare * 100,
-      ),
-      budget(
-        `${id}.longtasks`,
-        SECTION,
-        `long tasks ${at}`,
-        long.length,
-        'count',
-        BUDGETS.longTasks,
-        long.length ? `longest ${Math.round(Math.max(...long))} ms` : undefined,
-      ),
-      speed === 2400
-        ? budget(`${id}.blank`, SECTION, `blank-viewport frames ${at}`, blank, 'frames', BUDGETS.blankFramesAt2400)
-        : info(`${id}.blank`, SECTION, `blank-viewport frames ${at}`, blank, 'frames'),
-      budget(`${id}.jump`, SECTION, `worst anchor jump per frame ${at}`, jump, 'px', BUDGETS.anchorJumpPx),
-    );
+    const f = frameMetrics({
+      id: `archiveScroll.${speed}`,
+      section: SECTION,
+      speed,
+      cpuPerFrameMs: round(cpu.ms / Math.max(1, cpu.frames), 2),
+      intervals,
+      distribution: d,
+      longTaskMs: long,
+      blankFrames: blank,
+      worstJumpPx: jump,
+    });
+    metrics.push(f.cpu, ...f.frames, ...f.marks);
     details.push({
       speed,
       intervals: d,

@@ -18,7 +18,8 @@
  */
 import type { Page } from '@playwright/test';
 import { preloadThread, threadHash, waitForList, type BenchApp } from './app';
-import { BUDGETS, budget, FRAME_JITTER_MS, info, skipped, type Metric } from './budgets';
+import { BUDGETS, budget, info, skipped, type Metric } from './budgets';
+import { frameMetrics } from './frame-metrics';
 import { idleFrames, loadUntil, scrollRun, type LongEntry, type ScrollRun } from './page';
 import { distribution, round, shareAbove, type Distribution } from './stats';
 
@@ -238,52 +239,21 @@ export async function measureScroll(
     const id = `scroll.${speed}`;
     const at = `at ${speed.toLocaleString('en-US')} px/s`;
     const cpuPerFrame = round(cpu.ms / Math.max(1, cpu.frames), 2);
+    const f = frameMetrics({
+      id,
+      section: SECTION,
+      speed,
+      cpuPerFrameMs: cpuPerFrame,
+      intervals,
+      distribution: d,
+      longTaskMs: longTasks.map((t) => t.duration),
+      blankFrames: blank,
+      worstJumpPx: worstJump,
+    });
     metrics.push(
-      info(
-        `${id}.cpu`,
-        SECTION,
-        `renderer main-thread CPU per frame ${at} (independent of the load)`,
-        cpuPerFrame,
-        'ms',
-      ),
+      f.cpu,
       info(`${id}.p50`, SECTION, `frame interval p50 ${at}`, d.p50, 'ms'),
-      budget(
-        `${id}.p95`,
-        SECTION,
-        `frame interval p95 ${at}`,
-        d.p95,
-        'ms',
-        BUDGETS.scrollP95Ms,
-        undefined,
-        FRAME_JITTER_MS,
-      ),
-      budget(
-        `${id}.p99`,
-        SECTION,
-        `frame interval p99 ${at}`,
-        d.p99,
-        'ms',
-        BUDGETS.scrollP99Ms,
-        undefined,
-        FRAME_JITTER_MS,
-      ),
-      budget(
-        `${id}.slow`,
-        SECTION,
-        `frames over ${BUDGETS.slowFrameMs} ms ${at}`,
-        round(slow * 100, 2),
-        '%',
-        BUDGETS.slowFrameShare * 100,
-      ),
-      budget(
-        `${id}.longtasks`,
-        SECTION,
-        `long tasks ${at}`,
-        longTasks.length,
-        'count',
-        BUDGETS.longTasks,
-        longTasks.length ? `longest ${Math.round(Math.max(...longTasks.map((t) => t.duration)))} ms` : undefined,
-      ),
+      ...f.frames,
       info(
         `${id}.loafs`,
         SECTION,
@@ -292,10 +262,7 @@ export async function measureScroll(
         'count',
         loafs.length ? `longest ${Math.round(Math.max(...loafs.map((t) => t.duration)))} ms` : undefined,
       ),
-      speed === 2400
-        ? budget(`${id}.blank`, SECTION, `blank-viewport frames ${at}`, blank, 'frames', BUDGETS.blankFramesAt2400)
-        : info(`${id}.blank`, SECTION, `blank-viewport frames ${at}`, blank, 'frames'),
-      budget(`${id}.jump`, SECTION, `worst anchor jump per frame ${at}`, worstJump, 'px', BUDGETS.anchorJumpPx),
+      ...f.marks,
       budget(
         `${id}.arrival.dropped`,
         SECTION,

@@ -8,6 +8,8 @@ import type { Projects } from '../../services/archive/projects';
 import { reexport } from '../../services/archive/reexport';
 import type { ArchiveThread } from '../../services/archive/thread';
 import type { ExportContext } from '../../services/export/manifest';
+import { EXTENSIONS, fileStamp } from '../../services/export/views';
+import type { ExportFormat } from '../../../shared/ipc/export';
 import type { ChooseSavePath } from '../../core';
 
 export interface ArchiveHandlerDeps {
@@ -20,16 +22,7 @@ export interface ArchiveHandlerDeps {
   now: () => number;
 }
 
-const EXTENSIONS = {
-  json: 'json',
-  jsonl: 'jsonl',
-  csv: 'csv',
-  parquet: 'parquet',
-  gexf: 'gexf',
-  'gephi-csv': 'csv',
-  ids: 'txt',
-} as const;
-const FILTER_NAMES: Record<keyof typeof EXTENSIONS, string> = {
+const FILTER_NAMES: Record<ExportFormat, string> = {
   json: 'JSON',
   jsonl: 'JSONL',
   csv: 'CSV',
@@ -40,17 +33,13 @@ const FILTER_NAMES: Record<keyof typeof EXTENSIONS, string> = {
 };
 
 /** `skein-archive-<project>-20261123T195400Z.jsonl`: self-describing, the UTC time in the name */
-function archiveFileName(project: string, format: keyof typeof EXTENSIONS, now: number): string {
-  const stamp = new Date(now)
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d+Z$/, 'Z');
+function archiveFileName(project: string, format: ExportFormat, now: number): string {
   const slug =
     project
       .replace(/[^\p{L}\p{N}]+/gu, '-')
       .replace(/^-+|-+$/g, '')
       .slice(0, 60) || 'project';
-  return `skein-archive-${slug}-${stamp}.${EXTENSIONS[format]}`;
+  return `skein-archive-${slug}-${fileStamp(now)}.${EXTENSIONS[format]}`;
 }
 
 export function createArchiveHandlers(deps: ArchiveHandlerDeps): Pick<Handlers, 'projects' | 'archive'> {

@@ -162,7 +162,8 @@ export function itemIdOf(raw: unknown): string | null {
   return null;
 }
 
-const EXTENSIONS: Record<ExportFormat, string> = {
+/** The file extension of each format (Gephi's tables are `.csv`, an id list `.txt`). */
+export const EXTENSIONS: Record<ExportFormat, string> = {
   json: 'json',
   jsonl: 'jsonl',
   csv: 'csv',

@@ -1,0 +1,21 @@
+/**
+ * The archive the archive and re-export benches measure: a project file in a fresh folder, or the one named
+ * by `BENCH_ARCHIVE_DB` (built by an earlier run: nothing is ingested again), opened in the archive's worker.
+ */
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startArchiveThread } from '../../src/main/services/archive/thread';
+
+export async function openBenchArchive(prefix: string) {
+  const existing = process.env.BENCH_ARCHIVE_DB;
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  const path = existing ?? join(dir, 'bench.skein');
+  const thread = await startArchiveThread({
+    entry: new URL('../../src/main/services/archive/worker.ts', import.meta.url),
+    execArgv: ['--import', 'tsx'],
+  });
+  if (!thread.inWorker) throw new Error('the archive worker did not start');
+  await thread.call('open', 'current', { path, name: 'Bench', kind: 'live' });
+  return { existing, dir, path, thread };
+}
