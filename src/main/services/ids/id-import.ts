@@ -10,6 +10,7 @@
 import { readIdToken, RoundedIds, type IdKind } from '../../../shared/ids/id-token';
 import { missingCaseError } from '../../../shared/missing-case';
 import { CsvRecords, sniffDelimiter } from './csv-records';
+import { IdSet } from './id-set';
 
 export type IdFileFormat =
   | { format: 'txt' }
@@ -86,7 +87,8 @@ interface HeldId {
 
 /** Reads an id list fed in chunks. */
 export class IdImporter {
-  private readonly seen = new Set<string>();
+  /** off V8's heap: a million ids held as strings would size the old generation for the hydration after */
+  private readonly seen = new IdSet();
   private readonly handleSeen = new Set<string>();
   private readonly summary: IdImportSummary;
   private readonly keep: boolean;
@@ -129,11 +131,10 @@ export class IdImporter {
   }
 
   private accept(id: string): void {
-    if (this.seen.has(id)) {
+    if (!this.seen.add(id)) {
       this.summary.duplicates++;
       return;
     }
-    this.seen.add(id);
     this.summary.accepted++;
     this.summary.ids?.push(id);
     this.options.onId?.(id);

@@ -68,3 +68,31 @@ export async function indexIdFile(path: string, batchSize: number): Promise<IdLi
     },
   };
 }
+
+/** bytes per piece of an `IdLines` */
+const PIECE = 1 << 20;
+
+/** Ids as the lines of an id file, in pieces of bytes: what an import holds until it is sealed. */
+export class IdLines {
+  private readonly full: Buffer[] = [];
+  private piece = Buffer.allocUnsafe(PIECE);
+  private at = 0;
+  count = 0;
+
+  /** Adds an id (digits: one byte a character). */
+  add(id: string): void {
+    if (this.at + id.length + 1 > this.piece.length) {
+      this.full.push(this.piece.subarray(0, this.at));
+      this.piece = Buffer.allocUnsafe(Math.max(PIECE, id.length + 1));
+      this.at = 0;
+    }
+    this.at += this.piece.write(id, this.at, 'latin1');
+    this.piece[this.at++] = NL;
+    this.count++;
+  }
+
+  /** The lines so far, `id\n` each. */
+  chunks(): Buffer[] {
+    return [...this.full, this.piece.subarray(0, this.at)];
+  }
+}

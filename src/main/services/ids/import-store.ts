@@ -24,7 +24,7 @@ import {
 import { writeFileAtomic } from '../export/atomic-file';
 import type { MissingList } from '../export/missing-ids';
 import { IdImporter } from './id-import';
-import { indexIdFile, type IdList } from './id-list';
+import { IdLines, indexIdFile, type IdList } from './id-list';
 
 /** ids per piece when a kept list is copied into a new one */
 const COPY_BATCH = 10_000;
@@ -46,7 +46,8 @@ export const MAX_OPEN_IMPORTS = 4;
 
 interface Open {
   meta: IdImport;
-  ids: string[];
+  /** the ids read so far, as the lines of the file `seal` writes (bytes, not a million heap strings) */
+  ids: IdLines;
   importer: IdImporter;
   /** characters read so far */
   chars: number;
@@ -88,15 +89,15 @@ export class ImportStore {
       sealed: false,
       createdAt: this.deps.now(),
     };
-    const ids: string[] = [];
+    const ids = new IdLines();
     const importer = new IdImporter({
       kind: entity,
       source,
       onId: (id) => {
-        if (ids.length >= MAX_IDS_PER_IMPORT) {
+        if (ids.count >= MAX_IDS_PER_IMPORT) {
           throw badInput(`An id list holds at most ${MAX_IDS_PER_IMPORT.toLocaleString('en-US')} ids: split the file.`);
         }
-        ids.push(id);
+        ids.add(id);
       },
     });
     this.open.set(meta.importId, { meta, ids, importer, chars: 0 });
@@ -117,7 +118,7 @@ export class ImportStore {
       this.open.delete(importId);
       throw error;
     }
-    entry.meta.ids = entry.ids.length;
+    entry.meta.ids = entry.ids.count;
     return { ...entry.meta };
   }
 
@@ -147,13 +148,12 @@ export class ImportStore {
     };
     const lines = entry.ids;
     // a list of @handles only is kept too: its handles are resolved (at a shown cost) into a list of ids
-    const keep = lines.length > 0 || report.handleList.length > 0;
-    const meta: IdImport = { ...entry.meta, ids: lines.length, sealed: keep, report };
+    const keep = lines.count > 0 || report.handleList.length > 0;
+    const meta: IdImport = { ...entry.meta, ids: lines.count, sealed: keep, report };
     if (!keep) return meta;
     await mkdir(this.deps.dir, { recursive: true });
     await writeFileAtomic(this.path(importId, 'ids'), async (sink) => {
-      const SLICE = 10_000;
-      for (let i = 0; i < lines.length; i += SLICE) await sink.write(`${lines.slice(i, i + SLICE).join('\n')}\n`);
+      for (const chunk of lines.chunks()) await sink.write(chunk);
     });
     await writeFileAtomic(this.path(importId, 'json'), async (sink) => sink.write(JSON.stringify(meta)));
     return meta;

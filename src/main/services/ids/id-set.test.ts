@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { IdSet } from './id-set';
+
+describe('IdSet', () => {
+  it('tells a new id from one seen before, across growth, for 19-digit ids and short ones', () => {
+    const set = new IdSet();
+    const ids: string[] = [];
+    for (let i = 0; i < 20_000; i++) ids.push(String(1_600_000_000_000_000_000n + BigInt(i) * 7919n), String(i + 1));
+    for (const id of ids) expect(set.add(id)).toBe(true);
+    for (const id of ids) expect(set.add(id)).toBe(false);
+    expect(set.size).toBe(40_000);
+  });
+
+  it('keeps ids apart that share their halves, and holds what is not a plain number as text', () => {
+    const set = new IdSet();
+    // same last nine digits, different leading ones; a leading zero; the largest 19 digits; 20 digits
+    const hostile = ['1000000001', '2000000001', '1', '01', '001', '9999999999999999999', '99999999999999999999', '0'];
+    for (const id of hostile) expect(set.add(id)).toBe(true);
+    for (const id of hostile) expect(set.add(id)).toBe(false);
+    expect(set.add('999999999999999999')).toBe(true);
+    // thousands that differ only in their leading digits (the same last nine), and only in their last nine
+    for (let k = 3; k < 5000; k++) expect(set.add(`${k}000000001`)).toBe(true);
+    for (let k = 2; k < 5000; k++) expect(set.add(`1${String(k).padStart(9, '0')}`)).toBe(true);
+    expect(set.size).toBe(hostile.length + 1 + 4997 + 4998);
+  });
+});
