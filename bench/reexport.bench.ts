@@ -51,6 +51,7 @@ async function main(): Promise<void> {
   const path = existing ?? join(dir, 'bench.skein');
   const thread = await startArchiveThread({
     entry: new URL('../src/main/services/archive/worker.ts', import.meta.url),
+    reexportEntry: new URL('../src/main/services/archive/reexport-worker.ts', import.meta.url),
     execArgv: ['--import', 'tsx'],
   });
   if (!thread.inWorker) throw new Error('the archive worker did not start');
