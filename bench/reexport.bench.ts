@@ -14,7 +14,8 @@
  *
  * The archive: BENCH_ARCHIVE_POSTS posts (default 200,000) ingested first as the archive bench does, or
  * BENCH_ARCHIVE_DB=<file> to re-export an archive built earlier (BENCH_KEEP_DB=<file> keeps the one
- * built). A measurement: it never fails.
+ * built). The export is written in a worker of its own as in the app; BENCH_ON_MAIN=1 writes it on main's
+ * thread instead (the comparison). A measurement: it never fails.
  */
 import { copyFile, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -32,6 +33,7 @@ import { writeResults } from './lib/results';
 const POSTS = Number(process.env.BENCH_ARCHIVE_POSTS ?? 200_000);
 const FORMATS = (process.env.BENCH_FORMATS ?? 'parquet,csv,jsonl').split(',') as ExportFormat[];
 const PAGE = 20;
+const ON_MAIN = process.env.BENCH_ON_MAIN === '1';
 const BUDGET_MB_PER_S = 50;
 const BUDGET_BLOCK_MS = 50;
 const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
@@ -51,7 +53,8 @@ async function main(): Promise<void> {
   const path = existing ?? join(dir, 'bench.skein');
   const thread = await startArchiveThread({
     entry: new URL('../src/main/services/archive/worker.ts', import.meta.url),
-    reexportEntry: new URL('../src/main/services/archive/reexport-worker.ts', import.meta.url),
+    // BENCH_ON_MAIN=1: the writer on main's thread, as before issue 24 #7 (the comparison)
+    ...(ON_MAIN ? {} : { reexportEntry: new URL('../src/main/services/archive/reexport-worker.ts', import.meta.url) }),
     execArgv: ['--import', 'tsx'],
   });
   if (!thread.inWorker) throw new Error('the archive worker did not start');
@@ -135,6 +138,7 @@ async function main(): Promise<void> {
   await rm(dir, { recursive: true, force: true });
   const file = writeResults('reexport', {
     posts: existing ? null : POSTS,
+    writer: ON_MAIN ? 'main' : 'worker',
     budgetRawMbPerS: BUDGET_MB_PER_S,
     budgetMainLoopBlockMs: BUDGET_BLOCK_MS,
     idleLoopBlockMs: round(idle.max / 1e6),
