@@ -10,9 +10,7 @@ const channel = parentPort;
 const host = new ArchiveHost((reply: HostReply) => channel.postMessage(reply));
 channel.on('message', (message: HostRequest | { type: 'close' } | { type: 'attach'; port: MessagePort }) => {
   if (message.type === 'attach') {
-    // a re-export's own worker (reexport-worker.ts) reads the project here, its replies on its port
-    const port = message.port;
-    port.on('message', (m: HostRequest) => host.handle(m, (reply) => port.postMessage(reply)));
+    attach(message.port);
     return;
   }
   if (message.type === 'close') {
@@ -24,3 +22,25 @@ channel.on('message', (message: HostRequest | { type: 'close' } | { type: 'attac
   host.handle(message);
 });
 channel.postMessage({ type: 'ready' });
+
+/**
+ * A re-export's own worker (reexport-worker.ts) reads the project here, its replies on its port. A reader
+ * it leaves open (the worker crashed or was stopped) is closed when its port closes: an open reader holds
+ * the project's read snapshot, and with it the write-ahead log's checkpoint.
+ */
+function attach(port: MessagePort): void {
+  const opening = new Set<number>();
+  const open = new Set<unknown>();
+  port.on('message', (m: HostRequest) => {
+    if (m.type === 'call' && m.method === 'readOpen') opening.add(m.id);
+    if (m.type === 'call' && m.method === 'readClose') open.delete(m.args[0]);
+    host.handle(m, (reply) => {
+      if (reply.type === 'reply' && opening.delete(reply.id) && reply.ok) open.add(reply.value);
+      port.postMessage(reply);
+    });
+  });
+  port.once('close', () => {
+    for (const reader of open)
+      host.handle({ type: 'call', id: 0, method: 'readClose', args: [reader] }, () => undefined);
+  });
+}
