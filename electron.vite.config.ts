@@ -40,6 +40,8 @@ export default defineConfig({
           'sandbox-worker': resolve(import.meta.dirname, 'src/main/sandbox/worker.ts'),
           // the research archive's worker thread (src/main/services/archive/thread.ts): SQLite off main's loop
           'archive-worker': resolve(import.meta.dirname, 'src/main/services/archive/worker.ts'),
+          // a re-export's own worker (src/main/services/archive/reexport-thread.ts): encoding off main's loop
+          'reexport-worker': resolve(import.meta.dirname, 'src/main/services/archive/reexport-worker.ts'),
         },
         // a prefix-only builtin (absent from `builtinModules`): stated, so no build machine bundles a stub for it
         external: ['node:sqlite'],

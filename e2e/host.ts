@@ -205,6 +205,7 @@ export async function launchApp(options: LaunchOptions = {}): Promise<SkeinApp> 
       // the archive in its worker thread, from source
       archiveWorker: {
         entry: new URL('../src/main/services/archive/worker.ts', import.meta.url),
+        reexportEntry: new URL('../src/main/services/archive/reexport-worker.ts', import.meta.url),
         execArgv: ['--import', 'tsx'],
       },
     });

@@ -7,13 +7,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startArchiveThread } from '../../src/main/services/archive/thread';
 
-export async function openBenchArchive(prefix: string) {
+/** `extra`: more options of the archive thread (the re-export bench's worker entry). */
+export async function openBenchArchive(prefix: string, extra: { reexportEntry?: URL } = {}) {
   const existing = process.env.BENCH_ARCHIVE_DB;
   const dir = await mkdtemp(join(tmpdir(), prefix));
   const path = existing ?? join(dir, 'bench.skein');
   const thread = await startArchiveThread({
     entry: new URL('../../src/main/services/archive/worker.ts', import.meta.url),
     execArgv: ['--import', 'tsx'],
+    ...extra,
   });
   if (!thread.inWorker) throw new Error('the archive worker did not start');
   await thread.call('open', 'current', { path, name: 'Bench', kind: 'live' });

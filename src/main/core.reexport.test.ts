@@ -1,7 +1,8 @@
 /**
  * Collections and re-exports (issue 24): an export written through the core becomes a collection
  * of the project, in order; a collection re-exported to JSONL, CSV, Parquet, ids only and a Gephi network
- * makes no call, and DuckDB reads back exactly the archive's items.
+ * makes no call, and DuckDB reads back exactly the archive's items — with the archive on main's thread, and
+ * with it in its worker and each re-export written in a worker of its own (issue 24 #7).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +10,7 @@ import { join } from 'node:path';
 import { duckdb } from './services/testing/duckdb';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ExportJob } from '../shared/ipc';
-import { createCore } from './core';
+import { createCore, type CoreDeps } from './core';
 import { createDispatcher } from './ipc/dispatch';
 import type { Sandbox } from './sandbox';
 import { testCoreDeps } from './testing/core-deps';
@@ -21,7 +22,18 @@ afterAll(async () => {
   dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
 });
 
-describe('collections and re-exports', () => {
+const workers: Partial<CoreDeps> = {
+  archiveWorker: {
+    entry: new URL('./services/archive/worker.ts', import.meta.url),
+    reexportEntry: new URL('./services/archive/reexport-worker.ts', import.meta.url),
+    execArgv: ['--import', 'tsx'],
+  },
+};
+
+describe.each([
+  ['on main', {}],
+  ['in workers', workers],
+])('collections and re-exports (%s)', (_, threads: Partial<CoreDeps>) => {
   it(
     'keeps an export as a collection and writes it again without a call; DuckDB reads it back',
     { timeout: 60_000 },
@@ -32,6 +44,7 @@ describe('collections and re-exports', () => {
       const jobs: ExportJob[] = [];
       const core = createCore(
         testCoreDeps(dir, sandboxes, {
+          ...threads,
           chooseSavePath: async () => nextPath,
           emit: (name, payload) => {
             if (name === 'export') jobs.push(payload as ExportJob);
@@ -61,12 +74,12 @@ describe('collections and re-exports', () => {
       const ids = exported.items.map((i) => i.item.id);
       expect(ids.length).toBeGreaterThan(0);
 
-      const collections = (await call('skein:archive.collections', {})) as unknown as Array<{
-        id: number;
-        items: number;
-      }>;
+      // the job shows done once the file is whole; the project keeps its collection just after
+      const kept = async () =>
+        (await call('skein:archive.collections', {})) as unknown as Array<{ id: number; items: number }>;
+      await expect.poll(async () => (await kept())[0]?.items, { timeout: 10_000 }).toBe(ids.length);
+      const collections = await kept();
       expect(collections).toHaveLength(1);
-      expect(collections[0]!.items).toBe(ids.length);
 
       const callsBefore = core.client.usage.snapshot().session.calls;
       nextPath = join(dir, 'again.jsonl');

@@ -162,7 +162,8 @@ export class ArchiveHost {
     flush: () => this.flushAll(),
   };
 
-  handle(message: HostRequest): void {
+  /** `send`: where this call's reply goes (a re-export's worker asks over a port of its own; see worker.ts) */
+  handle(message: HostRequest, send: (reply: HostReply) => void = this.send): void {
     if (message.type === 'ingest') {
       if (!this.projects.has(message.handle)) return;
       const queue = this.queues.get(message.handle) ?? [];
@@ -176,9 +177,9 @@ export class ArchiveHost {
     }
     try {
       const fn = this.methods[message.method] as (...args: unknown[]) => unknown;
-      this.send({ type: 'reply', id: message.id, ok: true, value: fn(...message.args) });
+      send({ type: 'reply', id: message.id, ok: true, value: fn(...message.args) });
     } catch (e) {
-      this.send({
+      send({
         type: 'reply',
         id: message.id,
         ok: false,

@@ -14,6 +14,7 @@ import type { ViewPlan } from '../export/views';
 import { outputFiles, writeExport } from '../export/writers';
 import { gephiPaths } from '../network/export-network';
 import type { Handle } from './host';
+import { reexportInWorker } from './reexport-thread';
 import type { ArchiveThread } from './thread';
 
 const CHUNK = 1_000;
@@ -115,8 +116,20 @@ export interface ReexportInput {
   signal?: AbortSignal;
 }
 
-/** Writes a re-export; returns the items written and the files (data first, manifest last). No API call is made. */
+/**
+ * Writes a re-export; returns the items written and the files (data first, manifest last). No API call is
+ * made. Parsing and encoding take seconds of CPU, so when the archive's thread allows it they run in a
+ * worker of their own (reexport-thread.ts) and main's loop only waits.
+ */
 export async function reexport(
+  thread: ArchiveThread,
+  input: ReexportInput,
+): Promise<{ items: number; files: string[] }> {
+  return thread.offMain ? reexportInWorker(thread.offMain, input) : writeReexport(thread, input);
+}
+
+/** A re-export written on this thread, reading the archive through `thread`. */
+export async function writeReexport(
   thread: ArchiveThread,
   input: ReexportInput,
 ): Promise<{ items: number; files: string[] }> {

@@ -3,7 +3,7 @@
  * resolves with its answer; ingest is posted and never awaited. When no worker can start (no entry
  * given, as in unit tests, or a packaged app where it fails), the same host runs on main's thread.
  */
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { SkeinError } from '../../../shared/errors';
 import { ArchiveHost, type Handle, type HostMethods, type HostReply, type HostRequest, type MethodName } from './host';
 import type { IngestRecord } from './ingest';
@@ -15,12 +15,19 @@ export interface ArchiveThread {
   /** queued and written in the next batch; never waits */
   ingest: (handle: Handle, record: IngestRecord) => void;
   close: () => Promise<void>;
+  /**
+   * Present when the archive runs in a worker and a re-export worker's module is known: a re-export
+   * then runs in a worker of its own (reexport-thread.ts) that asks the archive over `port()`.
+   */
+  readonly offMain?: { entry: URL; execArgv?: string[]; port: () => MessagePort };
 }
 
 export interface ArchiveThreadOptions {
   /** the worker's module (built: out/main/archive-worker.js; from source: worker.ts with tsx); absent: main's thread */
   entry?: URL;
   execArgv?: string[];
+  /** the re-export's worker module (built: out/main/reexport-worker.js; from source: reexport-worker.ts), run with `execArgv` */
+  reexportEntry?: URL;
   /** a failed batch or a crashed worker */
   onError?: (error: Error) => void;
 }
@@ -75,6 +82,17 @@ function inProcess(options: ArchiveThreadOptions): ArchiveThread {
   return link.thread;
 }
 
+/** The archive as seen from another worker: the same calls, over a port the archive's worker answers on. */
+export function threadOverPort(port: MessagePort): ArchiveThread {
+  const link = connect(
+    (m) => port.postMessage(m),
+    true,
+    async () => port.close(),
+  );
+  port.on('message', (reply: HostReply) => link.receive(reply));
+  return link.thread;
+}
+
 export async function startArchiveThread(options: ArchiveThreadOptions = {}): Promise<ArchiveThread> {
   if (!options.entry) return inProcess(options);
   let worker: Worker;
@@ -108,6 +126,21 @@ export async function startArchiveThread(options: ArchiveThreadOptions = {}): Pr
         worker.postMessage({ type: 'close' });
       }),
   );
+  const entry = options.reexportEntry;
+  const thread: ArchiveThread = !entry
+    ? link.thread
+    : {
+        ...link.thread,
+        offMain: {
+          entry,
+          ...(options.execArgv ? { execArgv: options.execArgv } : {}),
+          port: () => {
+            const { port1, port2 } = new MessageChannel();
+            worker.postMessage({ type: 'attach', port: port1 }, [port1]);
+            return port2;
+          },
+        },
+      };
   worker.on('message', (m: HostReply | { type: 'ready' } | { type: 'closed' }) => {
     if (m.type === 'reply' || m.type === 'ingest-failed') link.receive(m, options.onError);
   });
@@ -115,5 +148,5 @@ export async function startArchiveThread(options: ArchiveThreadOptions = {}): Pr
     options.onError?.(e);
     link.failAll(new Error('the archive stopped'));
   });
-  return link.thread;
+  return thread;
 }

@@ -1,0 +1,37 @@
+/**
+ * A re-export's worker reads the archive over a port of its own (issue 24 #7): the same answers as main's,
+ * and a reader it leaves open when its port closes (a crashed or stopped worker) is closed by the archive.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ArchiveQuery } from '../../../shared/ipc/archive';
+import { repliesPage } from './testing/answers';
+import { startArchiveThread, threadOverPort } from './thread';
+
+const dir = mkdtempSync(join(tmpdir(), 'skein-archive-port-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the archive over a port of its own', () => {
+  it('answers the port and closes the readers a closed port left open', { timeout: 30_000 }, async () => {
+    const thread = await startArchiveThread({
+      entry: new URL('./worker.ts', import.meta.url),
+      reexportEntry: new URL('./reexport-worker.ts', import.meta.url),
+      execArgv: ['--import', 'tsx'],
+    });
+    expect(thread.offMain).toBeDefined();
+    await thread.call('open', 'current', { path: join(dir, 'p.skein'), name: 'P', kind: 'live' });
+    // more rows than the polls below could take one at a time: only a closed reader answers none
+    for (let first = 0; first < 1_000; first += 100) thread.ingest('current', repliesPage(first, 100, Date.now()));
+    await thread.call('flush');
+    const port = thread.offMain!.port();
+    const other = threadOverPort(port);
+    const reader = await other.call('readOpen', 'current', ArchiveQuery.parse({}));
+    expect(await other.call('readNext', reader, 10)).toHaveLength(10);
+    await other.close();
+    // the port's end in the archive's worker closed the reader: no more rows from it
+    await expect.poll(() => thread.call('readNext', reader, 1), { timeout: 10_000 }).toEqual([]);
+    await thread.close();
+  });
+});
