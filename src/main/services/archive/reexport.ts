@@ -182,6 +182,10 @@ export async function writeReexport(
   const target = format === 'gephi-csv' ? gephiPaths(input.target).nodes : input.target;
   // a network's replies to posts outside what is exported: their authors from the same project
   const heldPosts = (ids: string[]) => thread.call('heldItems', input.handle, 'post', ids, true);
-  await writeExport(format, target, stream, manifest, plan, input.signal, input.options, undefined, heldPosts);
+  await writeExport(format, target, stream, manifest, plan, {
+    signal: input.signal,
+    options: input.options,
+    posts: heldPosts,
+  });
   return { items: stream.count, files };
 }

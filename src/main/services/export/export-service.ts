@@ -352,17 +352,12 @@ export class ExportService {
         await this.deps.onMissing?.(job, await state.missing.finish(plan, state.pages, state.failures));
       try {
         if (!(await live?.finish(manifest, state.items, writing)))
-          await writeExport(
-            job.format,
-            job.files[0] as string,
-            journal,
-            manifest,
-            plan,
-            writing,
-            job.options,
-            job.csvCells ?? defaultCsvCells(job.options),
-            this.heldPosts,
-          );
+          await writeExport(job.format, job.files[0] as string, journal, manifest, plan, {
+            signal: writing,
+            options: job.options,
+            csvCells: job.csvCells ?? defaultCsvCells(job.options),
+            posts: this.heldPosts,
+          });
       } catch (error) {
         if (this.quitting) {
           job.status = 'interrupted';

@@ -342,18 +342,24 @@ async function writeCsv(
   return bytes + (await writeManifestFile(sidecarPath(target), manifest, signal));
 }
 
+/** How a file is written beyond its items: cancel, the dialog's options, CSV cells, a network's parent posts. */
+export interface WriteHow {
+  signal?: AbortSignal;
+  options?: ExportOptions;
+  csvCells?: CsvCells;
+  /** a network's replies to posts outside the export: their authors, from the project */
+  posts?: PostLookup;
+}
+
 export async function writeExport(
   format: ExportFormat,
   target: string,
   source: ItemStream,
   manifest: ExportManifest,
   plan: ViewPlan,
-  signal?: AbortSignal,
-  options?: ExportOptions,
-  csvCells: CsvCells = 'neutralised',
-  /** a network's replies to posts outside the export: their authors, from the project */
-  posts?: PostLookup,
+  how: WriteHow = {},
 ): Promise<number> {
+  const { signal, options, csvCells = 'neutralised', posts } = how;
   switch (format) {
     case 'json':
       return writeJson(target, source, manifest, signal);
