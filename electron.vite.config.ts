@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
 import type { Plugin } from 'vite';
-import { metaContentSecurityPolicy } from './src/main/protocol/assets';
+import { metaContentSecurityPolicy } from './src/core/protocol/assets';
 
 /**
  * The CSP also as a <meta> in the built index.html (derived from the header's policy, not a copy), so it
@@ -33,15 +33,15 @@ export default defineConfig({
       outDir: 'out/main',
       rolldownOptions: {
         input: {
-          index: resolve(import.meta.dirname, 'src/main/index.ts'),
-          // web: the browser shell (`npm run web`), the same core without Electron (src/main/web-shell)
-          web: resolve(import.meta.dirname, 'src/main/web-shell/cli.ts'),
-          // the demo sandbox's worker thread (src/main/sandbox/thread.ts)
-          'sandbox-worker': resolve(import.meta.dirname, 'src/main/sandbox/worker.ts'),
-          // the research archive's worker thread (src/main/services/archive/thread.ts): SQLite off main's loop
-          'archive-worker': resolve(import.meta.dirname, 'src/main/services/archive/worker.ts'),
-          // a re-export's own worker (src/main/services/archive/reexport-thread.ts): encoding off main's loop
-          'reexport-worker': resolve(import.meta.dirname, 'src/main/services/archive/reexport-worker.ts'),
+          index: resolve(import.meta.dirname, 'src/shells/electron/index.ts'),
+          // web: the browser shell (`npm run web`), the same core without Electron (src/shells/web)
+          web: resolve(import.meta.dirname, 'src/shells/web/cli.ts'),
+          // the demo sandbox's worker thread (src/sandbox/thread.ts)
+          'sandbox-worker': resolve(import.meta.dirname, 'src/sandbox/worker.ts'),
+          // the research archive's worker thread (src/core/archive/thread.ts): SQLite off main's loop
+          'archive-worker': resolve(import.meta.dirname, 'src/core/archive/worker.ts'),
+          // a re-export's own worker (src/core/export/reexport-thread.ts): encoding off main's loop
+          'reexport-worker': resolve(import.meta.dirname, 'src/core/export/reexport-worker.ts'),
         },
         // a prefix-only builtin (absent from `builtinModules`): stated, so no build machine bundles a stub for it
         external: ['node:sqlite'],

@@ -45,7 +45,7 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       'no-restricted-syntax': [
         'error',
-        { selector: "Identifier[name='ipcMain']", message: 'Use the handle() wrapper in src/main/ipc.' },
+        { selector: "Identifier[name='ipcMain']", message: 'Use the handle() wrapper in src/shells/electron/ipc.ts.' },
         { selector: "Identifier[name='ipcRenderer']", message: 'Only the preload talks to ipcRenderer.' },
         {
           selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']",
@@ -77,11 +77,11 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/main/ipc/electron-ipc.ts', 'src/preload/**', 'e2e/electron-smoke/**'],
+    files: ['src/shells/electron/ipc.ts', 'src/preload/**', 'e2e/electron-smoke/**'],
     rules: { 'no-restricted-syntax': 'off' },
   },
   {
-    files: ['src/shared/**', 'src/main/services/**', 'src/main/sandbox/**', 'src/main/web-shell/**', 'src/renderer/**'],
+    files: ['src/shared/**', 'src/core/**', 'src/sandbox/**', 'src/shells/web/**', 'src/renderer/**'],
     rules: { 'no-restricted-imports': ['error', noElectron] },
   },
   {

@@ -18,9 +18,9 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ExportFormat } from '../src/shared/ipc/export';
-import { systemClock } from '../src/main/services/clock';
-import { ExportService } from '../src/main/services/export/export-service';
-import type { PageSource, SourcePage } from '../src/main/services/export/page-source';
+import { systemClock } from '../src/core/clock';
+import { ExportService } from '../src/core/export/export-service';
+import type { PageSource, SourcePage } from '../src/core/export/page-source';
 import { writeResults } from './lib/results';
 
 const COUNTS = (process.env.BENCH_COUNTS ?? '10000,50000,100000').split(',').map(Number);

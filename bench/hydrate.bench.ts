@@ -20,9 +20,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeHeapSnapshot } from 'node:v8';
 import type { ViewDescriptor } from '../src/shared/ipc/export';
-import { createIdsFeature } from '../src/main/ipc/handlers/ids';
-import { startSandbox } from '../src/main/sandbox';
-import { sandboxExporter } from '../src/main/services/export/testing/sandbox-export';
+import { createIdsFeature } from '../src/core/ids/handlers';
+import { startSandbox } from '../src/sandbox';
+import { sandboxExporter } from '../src/core/export/testing/sandbox-export';
 import { writeResults } from './lib/results';
 
 const COUNTS = (process.env.BENCH_COUNTS ?? '100000,1000000').split(',').map(Number);

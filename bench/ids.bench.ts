@@ -10,9 +10,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { importIds, type IdFileFormat } from '../src/main/services/ids/id-import';
-import { World } from '../src/main/sandbox/world';
-import { resolveSize } from '../src/main/sandbox/world/size';
+import { importIds, type IdFileFormat } from '../src/core/ids/id-import';
+import { World } from '../src/sandbox/world';
+import { resolveSize } from '../src/sandbox/world/size';
 import { writeResults } from './lib/results';
 
 const COUNT = Number(process.env.BENCH_IDS ?? 1_000_000);

@@ -24,9 +24,9 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { ArchiveQuery } from '../src/shared/ipc/archive';
-import { reexport } from '../src/main/services/archive/reexport';
+import { reexport } from '../src/core/export/reexport';
 import type { ExportFormat } from '../src/shared/ipc/export';
-import { repliesPage } from '../src/main/services/archive/testing/answers';
+import { repliesPage } from '../src/core/archive/testing/answers';
 import { openBenchArchive } from './lib/archive-db';
 import { writeResults } from './lib/results';
 
@@ -51,7 +51,7 @@ async function main(): Promise<void> {
   // BENCH_ON_MAIN=1: the writer on main's thread, as before issue 24 #7 (the comparison)
   const { existing, dir, path, thread } = await openBenchArchive(
     'skein-bench-reexport-',
-    ON_MAIN ? {} : { reexportEntry: new URL('../src/main/services/archive/reexport-worker.ts', import.meta.url) },
+    ON_MAIN ? {} : { reexportEntry: new URL('../src/core/export/reexport-worker.ts', import.meta.url) },
   );
   const t0 = performance.now();
   for (let first = 0; !existing && first < POSTS; first += PAGE) {

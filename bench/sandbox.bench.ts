@@ -6,7 +6,7 @@
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { buildSandbox, PAGE_SIZE, type DemoExamples } from '../src/main/sandbox';
+import { buildSandbox, PAGE_SIZE, type DemoExamples } from '../src/sandbox';
 import { load } from './lib/load';
 import { writeResults } from './lib/results';
 

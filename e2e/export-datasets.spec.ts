@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { expect, test } from './fixtures';
 import { demoExamples, openThread } from './support/explorer';
 
-const XSD = join(process.cwd(), 'src/main/services/network/fixtures/gexf-1.3/gexf.xsd');
+const XSD = join(process.cwd(), 'src/core/formats/network/fixtures/gexf-1.3/gexf.xsd');
 
 test('a thread exports to Parquet, GEXF, Gephi CSV, an id list and twarc-csv columns', async ({ skein }) => {
   test.setTimeout(120_000);

@@ -1,5 +1,5 @@
 /**
- * The e2e test host: Skein's browser shell (src/main/web-shell), the one users
+ * The e2e test host: Skein's browser shell (src/shells/web), the one users
  * run with `npm run web`, driven by Playwright. The shell serves the built
  * renderer (out/renderer) under the app's own CSP and path resolver and builds
  * `window.skein` from the same contract and builder as the preload; every call
@@ -20,10 +20,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { createCore, type ConfirmRequest, type Core, type SaveRequest, type SecretStorage } from '../src/main/core';
-import { startSandbox, type SandboxOptions } from '../src/main/sandbox';
-import { EVENTS_ATTRIBUTE } from '../src/main/web-shell/client';
-import { startWebShell, type WebShell } from '../src/main/web-shell/server';
+import { createCore, type ConfirmRequest, type Core, type SaveRequest, type SecretStorage } from '../src/core';
+import { startSandbox, type SandboxOptions } from '../src/sandbox';
+import { EVENTS_ATTRIBUTE } from '../src/shells/web/client';
+import { startWebShell, type WebShell } from '../src/shells/web/server';
 import type { EventName, EventPayload } from '../src/shared/ipc';
 
 export const ROOT = resolve(import.meta.dirname, '..');
@@ -204,8 +204,8 @@ export async function launchApp(options: LaunchOptions = {}): Promise<SkeinApp> 
       log: { error: (message, error) => internalErrors.push({ message, error }), warn: () => {} },
       // the archive in its worker thread, from source
       archiveWorker: {
-        entry: new URL('../src/main/services/archive/worker.ts', import.meta.url),
-        reexportEntry: new URL('../src/main/services/archive/reexport-worker.ts', import.meta.url),
+        entry: new URL('../src/core/archive/worker.ts', import.meta.url),
+        reexportEntry: new URL('../src/core/export/reexport-worker.ts', import.meta.url),
         execArgv: ['--import', 'tsx'],
       },
     });

@@ -6,11 +6,7 @@
  * stays within what the user confirmed in main.
  */
 import type { Page } from '@playwright/test';
-import {
-  startHostileServer,
-  type HostileCategory,
-  type HostileServer,
-} from '../src/main/services/testing/hostile-server';
+import { startHostileServer, type HostileCategory, type HostileServer } from '../src/core/testing/hostile-server';
 import { expect, hostOf, type SkeinApp, test } from './fixtures';
 import { hostOnly, openRoute } from './support/explorer';
 

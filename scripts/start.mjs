@@ -81,7 +81,7 @@ function runNode(args) {
   return result.error ? 1 : (result.status ?? 1);
 }
 
-/** The browser shell (src/main/web-shell): build as `npm start` does (unless --skipBuild), then serve until stopped. */
+/** The browser shell (src/shells/web): build as `npm start` does (unless --skipBuild), then serve until stopped. */
 function startBrowserShell() {
   if (!skipBuild || !existsSync(join(ROOT, 'out', 'main', 'web.js'))) {
     const pkg = require('electron-vite/package.json');

@@ -5,7 +5,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startArchiveThread } from '../../src/main/services/archive/thread';
+import { startArchiveThread } from '../../src/core/archive/thread';
 
 /** `extra`: more options of the archive thread (the re-export bench's worker entry). */
 export async function openBenchArchive(prefix: string, extra: { reexportEntry?: URL } = {}) {
@@ -13,7 +13,7 @@ export async function openBenchArchive(prefix: string, extra: { reexportEntry?: 
   const dir = await mkdtemp(join(tmpdir(), prefix));
   const path = existing ?? join(dir, 'bench.skein');
   const thread = await startArchiveThread({
-    entry: new URL('../../src/main/services/archive/worker.ts', import.meta.url),
+    entry: new URL('../../src/core/archive/worker.ts', import.meta.url),
     execArgv: ['--import', 'tsx'],
     ...extra,
   });

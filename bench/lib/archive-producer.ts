@@ -5,7 +5,7 @@
  * from `first`, it sends one message per page, then `{ done, bytes }` (the JSON's size). Every
  * 10,000 posts are one query's pages, chained by cursor, as a fetch-everything run records them.
  */
-import { repliesPage } from '../../src/main/services/archive/testing/answers';
+import { repliesPage } from '../../src/core/archive/testing/answers';
 
 const RUN = 10_000;
 const send = process.send?.bind(process);

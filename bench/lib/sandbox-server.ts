@@ -4,7 +4,7 @@
  * the parent over IPC once listening; answers 'cpu' with its CPU time so far
  * (load-independent cost per request); stops when the parent disconnects.
  */
-import { startSandbox } from '../../src/main/sandbox';
+import { startSandbox } from '../../src/sandbox';
 
 const size = process.env.SANDBOX_SIZE === 'small' ? 'small' : 'default';
 const started = performance.now();

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Browser, CDPSession, Page } from '@playwright/test';
 import { electronBinary, launchElectronApp } from '../../e2e/fixtures/electron';
 import { launchApp, launchChromium, RENDERER_DIR, type BridgeCall, type SkeinApp } from '../../e2e/host';
-import type { SandboxOptions } from '../../src/main/sandbox';
+import type { SandboxOptions } from '../../src/sandbox';
 import type { DemoExamples } from '../../src/shared/ipc/app';
 import { probeSource } from './page';
 import { MiB, round } from './stats';

@@ -15,10 +15,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { memorySecretStorage } from '../../e2e/host';
-import { createCore, type StartSandbox } from '../../src/main/core';
-import { createDispatcher } from '../../src/main/ipc/dispatch';
-import { startSandbox } from '../../src/main/sandbox';
-import { startSandboxInWorker } from '../../src/main/sandbox/thread';
+import { createCore, type StartSandbox } from '../../src/core';
+import { createDispatcher } from '../../src/core/bridge/dispatch';
+import { startSandbox } from '../../src/sandbox';
+import { startSandboxInWorker } from '../../src/sandbox/thread';
 import { budget, info, type Metric } from './budgets';
 import { round } from './stats';
 
@@ -99,7 +99,7 @@ export async function measureMainBlock(): Promise<{ metrics: Metric[]; detail: R
   const built = new URL('../../out/main/sandbox-worker.js', import.meta.url);
   const thread = existsSync(built)
     ? { entry: built }
-    : { entry: new URL('../../src/main/sandbox/worker.ts', import.meta.url), execArgv: ['--import', 'tsx'] };
+    : { entry: new URL('../../src/sandbox/worker.ts', import.meta.url), execArgv: ['--import', 'tsx'] };
   const worker = await firstDemoCall((options) => startSandboxInWorker(options, thread));
   const inProcess = await firstDemoCall((options) => startSandbox(options));
   const idle = await longestBlock(() => pause(worker.totalMs));

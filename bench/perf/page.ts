@@ -149,7 +149,7 @@ function installProbe(): void {
       watch();
     }
   };
-  // The browser shell's transport (src/main/web-shell/client.ts): a call is a POST of
+  // The browser shell's transport (src/shells/web/client.ts): a call is a POST of
   // {channel, input} to its bridge endpoint, answered when the page has parsed the envelope.
   const originalFetch = window.fetch.bind(window);
   window.fetch = async (resource: RequestInfo | URL, init?: RequestInit) => {

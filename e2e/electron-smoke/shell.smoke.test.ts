@@ -15,8 +15,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { channelName, contract, contractEntries, MenuCommand } from '../../src/shared/ipc';
-import { APP_ID } from '../../src/main/app-id';
-import { CONTENT_SECURITY_POLICY, metaContentSecurityPolicy } from '../../src/main/protocol/assets';
+import { APP_ID } from '../../src/shells/electron/app-id';
+import { CONTENT_SECURITY_POLICY, metaContentSecurityPolicy } from '../../src/core/protocol/assets';
 import { brokenDistribution, fakeDistribution, startMirror, type Mirror } from './distribution';
 import {
   VERSION,

@@ -7,9 +7,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createCore, type CoreDeps } from './core';
-import { createDispatcher } from './ipc/dispatch';
-import type { Sandbox } from './sandbox';
+import { createCore, type CoreDeps } from '.';
+import { createDispatcher } from './bridge/dispatch';
+import type { Sandbox } from '../sandbox';
 import { testCoreDeps } from './testing/core-deps';
 
 const dirs: string[] = [];

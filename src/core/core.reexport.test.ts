@@ -7,12 +7,12 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { duckdb } from './services/testing/duckdb';
+import { duckdb } from './testing/duckdb';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ExportJob } from '../shared/ipc';
-import { createCore, type CoreDeps } from './core';
-import { createDispatcher } from './ipc/dispatch';
-import type { Sandbox } from './sandbox';
+import { createCore, type CoreDeps } from '.';
+import { createDispatcher } from './bridge/dispatch';
+import type { Sandbox } from '../sandbox';
 import { testCoreDeps } from './testing/core-deps';
 
 const dirs: string[] = [];
@@ -24,8 +24,8 @@ afterAll(async () => {
 
 const workers: Partial<CoreDeps> = {
   archiveWorker: {
-    entry: new URL('./services/archive/worker.ts', import.meta.url),
-    reexportEntry: new URL('./services/archive/reexport-worker.ts', import.meta.url),
+    entry: new URL('./archive/worker.ts', import.meta.url),
+    reexportEntry: new URL('./export/reexport-worker.ts', import.meta.url),
     execArgv: ['--import', 'tsx'],
   },
 };

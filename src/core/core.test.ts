@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { DemoExamples } from '../shared/ipc';
-import { createCore, lazy, type CoreDeps, type SandboxHandle } from './core';
-import { createDispatcher } from './ipc/dispatch';
-import { openExternalSafely } from './ipc/handlers/app';
+import { createCore, lazy, type CoreDeps, type SandboxHandle } from '.';
+import { createDispatcher } from './bridge/dispatch';
+import { openExternalSafely } from './app/handlers';
 
 const dataDirs: string[] = [];
 afterAll(() => dataDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));

@@ -7,29 +7,29 @@
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { DemoExamples, EventName, EventPayload, Handlers, Mode } from '../shared/ipc';
-import { createAppHandlers, type AppIdentity } from './ipc/handlers/app';
-import { createApiHandlers } from './ipc/handlers/api';
-import { createArchiveHandlers } from './ipc/handlers/archive';
-import { createExportFeature, type ChooseSavePath } from './ipc/handlers/export';
-import { createIdsFeature } from './ipc/handlers/ids';
-import { createSettingsHandlers } from './ipc/handlers/settings';
-import { createProjects, type Projects } from './services/archive/projects';
-import { keepAsCollection } from './services/archive/reexport';
-import { startArchiveThread, type ArchiveThreadOptions } from './services/archive/thread';
-import { createClientServices, type ClientServices } from './services/client-services';
-import { systemClock } from './services/clock';
-import { clientPageSource } from './services/export/client-source';
-import type { ExportPlatform } from './services/export/reporter';
+import { createAppHandlers, type AppIdentity } from './app/handlers';
+import { createApiHandlers } from './api/handlers';
+import { createArchiveHandlers } from './archive/handlers';
+import { createExportFeature, type ChooseSavePath } from './export/handlers';
+import { createIdsFeature } from './ids/handlers';
+import { createSettingsHandlers } from './session/handlers';
+import { createProjects, type Projects } from './archive/projects';
+import { keepAsCollection } from './export/reexport';
+import { startArchiveThread, type ArchiveThreadOptions } from './archive/thread';
+import { createClientServices, type ClientServices } from './session/client-services';
+import { systemClock } from './clock';
+import { clientPageSource } from './export/client-source';
+import type { ExportPlatform } from './export/reporter';
 import type { MediaPolicy } from './protocol/assets';
-import type { Confirm } from './services/confirm';
-import type { SecretStorage } from './services/keys/secret-storage';
-import type { Logger } from './services/logger';
+import type { Confirm } from './ports';
+import type { SecretStorage } from './session/keys/secret-storage';
+import type { Logger } from './session/logger';
 
 /** The OS key store (Electron's safeStorage in the app, in-memory in tests). */
 export type { SecretStorage };
-export type { Confirm, ConfirmRequest } from './services/confirm';
+export type { Confirm, ConfirmRequest } from './ports';
 
-/** A running demo sandbox (see src/main/sandbox). */
+/** A running demo sandbox (see src/sandbox). */
 export interface SandboxHandle {
   baseUrl: string;
   port: number;
@@ -38,7 +38,7 @@ export interface SandboxHandle {
 }
 export type StartSandbox = (options: { port: number }) => Promise<SandboxHandle>;
 
-export type { ChooseSavePath, SaveRequest } from './ipc/handlers/export';
+export type { ChooseSavePath, SaveRequest } from './export/handlers';
 /** What the core logs to: internal errors and warnings (the services' `Logger`, cut to what the core needs). */
 export type CoreLog = Pick<Logger, 'error' | 'warn'>;
 

@@ -1,7 +1,7 @@
 /**
  * The shape of `window.skein`, built from the bridge contract and nothing
  * else. Electron-free: the preload builds it over ipcRenderer, and the browser
- * shell serves the very same function (as source, src/main/web-shell/client.ts)
+ * shell serves the very same function (as source, src/shells/web/client.ts)
  * over its HTTP endpoint, so both expose exactly the same object.
  */
 import { channelName, contract, contractEntries, eventChannelName, events, type ContractShape } from '../shared/ipc';

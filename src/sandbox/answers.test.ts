@@ -1,6 +1,6 @@
 /** What each operation's answer holds, and in which order. */
 import { describe, expect, it } from 'vitest';
-import type { Post, User } from '../../shared/api';
+import type { Post, User } from '../shared/api';
 import { qs, useSandbox, walk, type Client } from './test-utils';
 
 const sandbox = useSandbox();

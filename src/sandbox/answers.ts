@@ -4,7 +4,7 @@
  * operation does not compile, and each handler's outcome is typed by its
  * catalog entry (paged -> a sequence, `data` -> one object, else items).
  */
-import type { OperationId, Operations, ParamsOf, QueryType } from '../../shared/api';
+import type { OperationId, Operations, ParamsOf, QueryType } from '../shared/api';
 import { group } from './world/graph';
 import type { World } from './world';
 import { LRUCache } from 'lru-cache';

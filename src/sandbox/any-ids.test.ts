@@ -3,7 +3,7 @@
  * stable share not found, the rest a post or user carrying the asked id — without keeping anything per id.
  */
 import { describe, expect, it } from 'vitest';
-import { responseSchema } from '../../shared/api';
+import { responseSchema } from '../shared/api';
 import { buildSandbox } from './server';
 import { World } from './world';
 import { resolveSize } from './world/size';

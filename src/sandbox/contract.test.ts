@@ -1,6 +1,6 @@
 /** Every answer of every operation against the shared schemas; paging walks; 501s. */
 import { describe, expect, it } from 'vitest';
-import { OPERATION_IDS, OPERATIONS, responseSchema, ValidationErrorBody, type OperationId } from '../../shared/api';
+import { OPERATION_IDS, OPERATIONS, responseSchema, ValidationErrorBody, type OperationId } from '../shared/api';
 import { PAGE_SIZE } from './pipeline';
 import { SAMPLE_QUERIES } from './samples';
 import { qs, useSandbox, walk } from './test-utils';

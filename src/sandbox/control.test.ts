@@ -1,6 +1,6 @@
 /** The control plane: examples, request log, usage reset, info. */
 import { describe, expect, it } from 'vitest';
-import { DemoExamples } from '../../shared/ipc/app';
+import { DemoExamples } from '../shared/ipc/app';
 import type { RequestLogEntry } from './ledger';
 import { useSandbox } from './test-utils';
 

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { OperationIdSchema } from '../../shared/api';
+import { OperationIdSchema } from '../shared/api';
 import { FaultSyntaxError } from './faults';
 import type { SandboxState } from './pipeline';
 

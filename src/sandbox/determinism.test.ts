@@ -1,6 +1,6 @@
 /** Two sandboxes with one seed and one clock answer byte for byte alike. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPERATION_IDS, OPERATIONS } from '../../shared/api';
+import { OPERATION_IDS, OPERATIONS } from '../shared/api';
 import { SAMPLE_QUERIES } from './samples';
 import { startSandbox } from './server';
 import { client, FIXED_NOW, qs, type Answer, type Client } from './test-utils';

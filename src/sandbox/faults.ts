@@ -8,7 +8,7 @@
  * e.g. `429;retry-after=2`, `latency;ms=300, 503`, `empty-page`, `page-size;n=35`.
  * See README.md for every name.
  */
-import type { OperationId } from '../../shared/api';
+import type { OperationId } from '../shared/api';
 
 const STATUS_FAULTS = ['400', '401', '402', '403', '429', '500', '502', '503', 'status-error'] as const;
 const CONNECTION_FAULTS = ['hang', 'reset'] as const;

@@ -7,4 +7,4 @@ export { WORLD_SIZES } from './world/size';
 export { PAGE_SIZE } from './pipeline';
 export { FAULT_NAMES, type FaultName } from './faults';
 export type { LedgerEntry, RequestLogEntry } from './ledger';
-export type { DemoExamples } from '../../shared/ipc/app';
+export type { DemoExamples } from '../shared/ipc/app';

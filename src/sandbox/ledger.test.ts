@@ -1,6 +1,6 @@
 /** The usage ledger prices calls with the shared creditsFor and the documented defaults. */
 import { describe, expect, it } from 'vitest';
-import { creditsFor, DEFAULT_PRICES } from '../../shared/api';
+import { creditsFor, DEFAULT_PRICES } from '../shared/api';
 import type { LedgerEntry } from './ledger';
 import { qs, useSandbox, type Client } from './test-utils';
 

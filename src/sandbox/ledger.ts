@@ -4,7 +4,7 @@
  * test can compare the two. Both keep their newest entries only (totals are
  * exact regardless).
  */
-import { creditsFor, creditsToUsd, DEFAULT_PRICES, type OperationId, type PriceTable } from '../../shared/api';
+import { creditsFor, creditsToUsd, DEFAULT_PRICES, type OperationId, type PriceTable } from '../shared/api';
 
 export interface LedgerEntry {
   seq: number;

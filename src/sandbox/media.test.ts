@@ -1,7 +1,7 @@
 /** Media files served by the sandbox itself, matching what posts declare. */
 import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import type { Post } from '../../shared/api';
+import type { Post } from '../shared/api';
 import { imageSpec, MEDIA_KINDS, pngImage } from './media';
 import { qs, useSandbox } from './test-utils';
 

@@ -6,7 +6,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { OPERATIONS, type OperationId } from '../../shared/api';
+import { OPERATIONS, type OperationId } from '../shared/api';
 import { cursorScope, type CursorCodec } from './cursor';
 import {
   FaultSyntaxError,

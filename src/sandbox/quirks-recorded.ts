@@ -5,10 +5,10 @@
  * `profile_bio` (or with `profile_bio: {}`, `coverPicture: ""`, `verifiedType`), the live `community_info`,
  * the documented audio space, unwrapped trends without a URL.
  */
-import { OPERATIONS, type OperationId } from '../../shared/api';
-import { longText } from '../../shared/api/fixtures/recorded';
+import { OPERATIONS, type OperationId } from '../shared/api';
+import { longText } from '../shared/api/fixtures/recorded';
 import type { QuirkName } from './faults';
-import { scalarText } from '../../shared/scalar-text';
+import { scalarText } from '../shared/scalar-text';
 
 type Body = Record<string, unknown>;
 type Shape = (body: Body, ctx: { op: OperationId; now: number; params: Record<string, unknown> }) => Body;

@@ -1,6 +1,6 @@
 /** The live-service variants of api-field-notes.md, on request. */
 import { describe, expect, it } from 'vitest';
-import { responseSchema } from '../../shared/api';
+import { responseSchema } from '../shared/api';
 import { DUPLICATE_OVERLAP, PAGE_SIZE } from './pipeline';
 import { qs, useSandbox, walk } from './test-utils';
 

@@ -3,11 +3,11 @@
  * a spec-shaped body on request. Each takes the body by value and returns a
  * new one; quirks that do not concern an operation leave it unchanged.
  */
-import { OPERATIONS, type OperationId } from '../../shared/api';
+import { OPERATIONS, type OperationId } from '../shared/api';
 import type { QuirkName } from './faults';
 import { RECORDED_SHAPES } from './quirks-recorded';
 import { WOEIDS } from './world/trends';
-import { scalarText } from '../../shared/scalar-text';
+import { scalarText } from '../shared/scalar-text';
 
 type Body = Record<string, unknown>;
 type Shape = (body: Body, ctx: { op: OperationId; now: number; params: Record<string, unknown> }) => Body;

@@ -3,8 +3,8 @@
  * the contract and determinism tests. Typed as a complete record: a new
  * catalog operation does not compile until it has samples.
  */
-import type { OperationId } from '../../shared/api';
-import type { DemoExamples } from '../../shared/ipc/app';
+import type { OperationId } from '../shared/api';
+import type { DemoExamples } from '../shared/ipc/app';
 
 export type SampleQuery = Record<string, string>;
 

@@ -4,8 +4,8 @@
  */
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { DEFAULT_PRICES, OPERATION_IDS, OPERATIONS, PriceTable } from '../../shared/api';
-import type { DemoExamples } from '../../shared/ipc/app';
+import { DEFAULT_PRICES, OPERATION_IDS, OPERATIONS, PriceTable } from '../shared/api';
+import type { DemoExamples } from '../shared/ipc/app';
 import { SandboxClock } from './clock';
 import { registerControl } from './control';
 import { CursorCodec } from './cursor';

@@ -1,6 +1,6 @@
 /** Audio spaces: the running one changes with the sandbox clock, deterministically. */
 import { describe, expect, it } from 'vitest';
-import type { SpaceData } from '../../shared/api';
+import type { SpaceData } from '../shared/api';
 import { qs, useSandbox, type Client } from './test-utils';
 import { POLL_INTERVAL_SEC } from './world/spaces';
 

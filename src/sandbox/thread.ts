@@ -5,7 +5,7 @@
  * sandbox code itself: fastify and faker load in the worker only.
  */
 import { Worker } from 'node:worker_threads';
-import type { DemoExamples } from '../../shared/ipc/app';
+import type { DemoExamples } from '../shared/ipc/app';
 import type { SandboxOptions } from './server';
 
 export type WorkerMessage =

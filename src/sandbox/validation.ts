@@ -4,7 +4,7 @@
  * `{detail: [{loc: ["query", name], msg, type}]}`.
  */
 import type { z } from 'zod';
-import { operation, querySchema, type OperationId, type ParamSpec } from '../../shared/api';
+import { operation, querySchema, type OperationId, type ParamSpec } from '../shared/api';
 
 export interface DetailItem {
   loc: ['query', string];

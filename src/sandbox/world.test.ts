@@ -1,6 +1,6 @@
 /** The generated world: ids, entity indices, dates, structure and scale. */
 import { describe, expect, it } from 'vitest';
-import { CREATED_AT_PATTERN, Post, User } from '../../shared/api';
+import { CREATED_AT_PATTERN, Post, User } from '../shared/api';
 import { World } from './world';
 import { group } from './world/graph';
 import { resolveSize } from './world/size';

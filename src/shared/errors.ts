@@ -113,3 +113,12 @@ export const DEFAULT_ACTIONS: Record<ErrorCode, string> = {
   forbidden: 'This is a bug in Skein; please report it.',
   internal: 'This is a bug in Skein; please report it.',
 };
+
+/** A `SkeinError` with the code's default action unless `details` says another. */
+export function makeError(
+  code: ErrorCode,
+  message: string,
+  details: Omit<ErrorDetails, 'action'> & { action?: string } = {},
+): SkeinError {
+  return new SkeinError(code, message, { action: DEFAULT_ACTIONS[code], ...details });
+}

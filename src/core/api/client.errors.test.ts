@@ -4,8 +4,8 @@
  * action.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { creditsFor } from '../../../shared/api/pricing';
-import { DEFAULT_ACTIONS, type ErrorCode, type SkeinError } from '../../../shared/errors';
+import { creditsFor } from '../../shared/api/pricing';
+import { DEFAULT_ACTIONS, type ErrorCode, type SkeinError } from '../../shared/errors';
 import { FakeClock } from '../testing/fake-clock';
 import { failure } from '../testing/failure';
 import { sandboxHarness, until, type Harness } from '../testing/sandbox-harness';

@@ -4,7 +4,7 @@
  * byte for byte.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CommunityData, ITEM_SCHEMAS, SpaceData, type Post, type Trend, type User } from '../../../shared/api';
+import { CommunityData, ITEM_SCHEMAS, SpaceData, type Post, type Trend, type User } from '../../shared/api';
 import { sandboxHarness, type Harness } from '../testing/sandbox-harness';
 import type { FetchPageInput } from './types';
 

@@ -5,14 +5,14 @@
  * comes in through the constructor.
  */
 import { randomUUID } from 'node:crypto';
-import { OPERATIONS, isListOperation, type OperationId } from '../../../shared/api/catalog';
-import { SkeinError } from '../../../shared/errors';
-import type { ApiCallOutput } from '../../../shared/ipc/api';
+import { OPERATIONS, isListOperation, type OperationId } from '../../shared/api/catalog';
+import { SkeinError } from '../../shared/errors';
+import type { ApiCallOutput } from '../../shared/ipc/api';
 import type { Clock } from '../clock';
-import { redactText, silentLogger, type Logger } from '../logger';
+import { redactText, silentLogger, type Logger } from '../session/logger';
 import { CallRegistry } from './calls';
 import { DEFAULT_POLICY, execute, type RequestPolicy } from './execute';
-import { countRawItems, normalizePage, type NormalizedPage } from './normalize/page';
+import { countRawItems, normalizePage, type NormalizedPage } from '../../shared/api/normalize/page';
 import { PagingViews, type Paging } from './paging';
 import type { RateLimiter } from './policy/rate-limiter';
 import { buildRequest, canonicalParams, type CanonicalParams } from './request';

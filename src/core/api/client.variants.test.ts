@@ -4,7 +4,7 @@
  * exactly as received.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ITEM_SCHEMAS, OPERATIONS, type OperationId, type Post } from '../../../shared/api';
+import { ITEM_SCHEMAS, OPERATIONS, type OperationId, type Post } from '../../shared/api';
 import { sandboxHarness, type Harness } from '../testing/sandbox-harness';
 import type { FetchPageInput } from './types';
 

@@ -6,10 +6,11 @@
  * cancellation.
  */
 import type { Clock } from '../clock';
-import type { OperationId } from '../../../shared/api/catalog';
-import { SkeinError } from '../../../shared/errors';
+import type { OperationId } from '../../shared/api/catalog';
+import { SkeinError } from '../../shared/errors';
 import { backoffCeiling, backoffDelay, DEFAULT_BACKOFF, type BackoffOptions } from './policy/backoff';
-import { classifyAnswer, makeError, rateLimitedMessage } from './policy/classify';
+import { makeError } from '../../shared/errors';
+import { classifyAnswer, rateLimitedMessage } from './policy/classify';
 import type { RateLimiter } from './policy/rate-limiter';
 import { attempt, AttemptFailure, type FetchLike, type HttpAnswer } from './transport';
 

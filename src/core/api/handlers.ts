@@ -3,11 +3,11 @@
  * names an operation and params; it never sees a URL, a header or the key. A missing handler is a compile
  * error (`ApiHandlers` is cut from the contract).
  */
-import { OPERATIONS, type OperationId } from '../../../shared/api/catalog';
-import { cardPost, type Post } from '../../../shared/api/schemas';
-import type { ApiCallOutput, apiContract } from '../../../shared/ipc/api';
-import type { HandlersOf } from '../../../shared/ipc/define';
-import type { ClientServices } from '../../services/client-services';
+import { OPERATIONS, type OperationId } from '../../shared/api/catalog';
+import { cardPost, type Post } from '../../shared/api/schemas';
+import type { ApiCallOutput, apiContract } from '../../shared/ipc/api';
+import type { HandlersOf } from '../../shared/ipc/define';
+import type { ClientServices } from '../session/client-services';
 
 export type ApiHandlers = HandlersOf<typeof apiContract>;
 

@@ -10,7 +10,7 @@
  * brought them, so a page is never a duplicate of itself.
  */
 import { LRUCache } from 'lru-cache';
-import type { PagingStopReason } from '../../../shared/ipc/api';
+import type { PagingStopReason } from '../../shared/ipc/api';
 
 export interface Paging {
   hasNextPage: boolean;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SkeinError } from '../../../shared/errors';
+import { SkeinError } from '../../shared/errors';
 import { checkedBaseUrl } from './request';
 
 describe('checkedBaseUrl', () => {

@@ -2,9 +2,9 @@
  * Requests are built here and only here, from the operation catalog: the
  * renderer names an operation and its params, never a URL or a header.
  */
-import { OPERATIONS, operation, type OperationId } from '../../../shared/api/catalog';
-import { paramsSchema, toQueryString } from '../../../shared/api/params';
-import { makeError } from './policy/classify';
+import { OPERATIONS, operation, type OperationId } from '../../shared/api/catalog';
+import { paramsSchema, toQueryString } from '../../shared/api/params';
+import { makeError } from '../../shared/errors';
 
 export interface CanonicalParams {
   /** validated params with defaults applied, without cursor */

@@ -2,8 +2,8 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { STALE_TIME_MS } from '../../../shared/api';
-import type { NormalizedPage } from './normalize/page';
+import { STALE_TIME_MS } from '../../shared/api';
+import type { NormalizedPage } from '../../shared/api/normalize/page';
 import { ResponseStore, type StoredAnswer } from './response-store';
 
 const page: NormalizedPage = {

@@ -18,9 +18,9 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { LRUCache } from 'lru-cache';
-import type { OperationId } from '../../../shared/api/catalog';
-import { STALE_TIME_MS } from '../../../shared/api/cache-policy';
-import type { NormalizedPage } from './normalize/page';
+import type { OperationId } from '../../shared/api/catalog';
+import { STALE_TIME_MS } from '../../shared/api/cache-policy';
+import type { NormalizedPage } from '../../shared/api/normalize/page';
 
 export interface StoredAnswer {
   operation: OperationId;

@@ -6,9 +6,9 @@
  */
 import { isAscii, isUtf8, transcode } from 'node:buffer';
 import type { Clock } from '../clock';
-import type { SkeinError } from '../../../shared/errors';
+import type { SkeinError } from '../../shared/errors';
 import type { Answer } from './policy/classify';
-import { makeError } from './policy/classify';
+import { makeError } from '../../shared/errors';
 
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 

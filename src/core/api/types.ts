@@ -3,8 +3,8 @@
  * export helper (which walks pages itself and needs the raw items exactly as
  * received).
  */
-import type { OperationId } from '../../../shared/api/catalog';
-import type { ApiCallOutput } from '../../../shared/ipc/api';
+import type { OperationId } from '../../shared/api/catalog';
+import type { ApiCallOutput } from '../../shared/ipc/api';
 
 export interface FetchPageInput {
   operation: OperationId;

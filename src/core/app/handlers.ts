@@ -2,16 +2,9 @@
  * Handlers of the `app` and `demo` namespaces: who Skein is, the one
  * allowlisted way out to the system browser, and the demo sandbox's showcase.
  */
-import {
-  ExternalUrl,
-  linkVerdict,
-  type AppInfo,
-  type DemoExamples,
-  type Handlers,
-  type Mode,
-} from '../../../shared/ipc';
+import { ExternalUrl, linkVerdict, type AppInfo, type DemoExamples, type Handlers, type Mode } from '../../shared/ipc';
 
-import { refuseAll, type Confirm } from '../../services/confirm';
+import { refuseAll, type Confirm } from '../ports';
 
 export interface AppIdentity {
   name: string;

@@ -1,9 +1,8 @@
-import type { MenuItemConstructorOptions } from 'electron';
 import { describe, expect, it, vi } from 'vitest';
-import type { MenuCommand } from '../shared/ipc';
-import { menuTemplate } from './menu';
+import type { MenuCommand } from '../../shared/ipc';
+import { menuTemplate, type MenuItem } from './menu';
 
-function flatten(items: MenuItemConstructorOptions[]): MenuItemConstructorOptions[] {
+function flatten(items: MenuItem[]): MenuItem[] {
   return items.flatMap((item) => [item, ...(Array.isArray(item.submenu) ? flatten(item.submenu) : [])]);
 }
 
@@ -12,7 +11,7 @@ function build(platform: NodeJS.Platform, developer = false) {
   const template = menuTemplate({ appName: 'Skein', platform, developer, send: (c) => sent.push(c) });
   const items = flatten(template);
   const byAccelerator = (acc: string) => items.filter((i) => i.accelerator === acc);
-  const click = (item: MenuItemConstructorOptions | undefined) => (item?.click as (() => void) | undefined)?.();
+  const click = (item: MenuItem | undefined) => item?.click?.();
   return { template, items, sent, byAccelerator, click };
 }
 

@@ -1,10 +1,44 @@
 /**
- * The native application menu as a pure template (Electron types only).
+ * The native application menu as a pure template, in the shape Electron's `Menu.buildFromTemplate` takes
+ * (checked where the Electron shell passes it), without importing electron.
  * Roles do the platform's own work (copy, zoom, quit); Skein's commands are
  * sent to the renderer as `events.menu`, which owns navigation and views.
  */
-import type { MenuItemConstructorOptions } from 'electron';
-import type { MenuCommand } from '../shared/ipc';
+import type { MenuCommand } from '../../shared/ipc';
+
+/** The platform's own menu actions Skein uses (Electron's `role`s). */
+type MenuRole =
+  | 'about'
+  | 'close'
+  | 'copy'
+  | 'cut'
+  | 'help'
+  | 'hide'
+  | 'hideOthers'
+  | 'paste'
+  | 'quit'
+  | 'redo'
+  | 'reload'
+  | 'resetZoom'
+  | 'selectAll'
+  | 'services'
+  | 'toggleDevTools'
+  | 'togglefullscreen'
+  | 'undo'
+  | 'unhide'
+  | 'windowMenu'
+  | 'zoomIn'
+  | 'zoomOut';
+
+/** A menu entry: the part of Electron's `MenuItemConstructorOptions` Skein uses. */
+export interface MenuItem {
+  label?: string;
+  role?: MenuRole;
+  type?: 'separator';
+  accelerator?: string;
+  click?: () => void;
+  submenu?: MenuItem[];
+}
 
 export interface MenuOptions {
   appName: string;
@@ -15,16 +49,16 @@ export interface MenuOptions {
   developer: boolean;
 }
 
-export function menuTemplate({ appName, platform, send, developer }: MenuOptions): MenuItemConstructorOptions[] {
+export function menuTemplate({ appName, platform, send, developer }: MenuOptions): MenuItem[] {
   const mac = platform === 'darwin';
-  const command = (label: string, cmd: MenuCommand, accelerator?: string): MenuItemConstructorOptions => ({
+  const command = (label: string, cmd: MenuCommand, accelerator?: string): MenuItem => ({
     label,
     ...(accelerator ? { accelerator } : {}),
     click: () => send(cmd),
   });
-  const sep: MenuItemConstructorOptions = { type: 'separator' };
+  const sep: MenuItem = { type: 'separator' };
 
-  const appMenu: MenuItemConstructorOptions = {
+  const appMenu: MenuItem = {
     label: appName,
     submenu: [
       { role: 'about', label: `About ${appName}` },
@@ -41,7 +75,7 @@ export function menuTemplate({ appName, platform, send, developer }: MenuOptions
     ],
   };
 
-  const file: MenuItemConstructorOptions = {
+  const file: MenuItem = {
     label: '&File',
     submenu: [
       command('Export…', 'export', 'CmdOrCtrl+E'),
@@ -58,7 +92,7 @@ export function menuTemplate({ appName, platform, send, developer }: MenuOptions
     ],
   };
 
-  const edit: MenuItemConstructorOptions = {
+  const edit: MenuItem = {
     label: '&Edit',
     submenu: [
       { role: 'undo', accelerator: 'CmdOrCtrl+Z' },
@@ -71,7 +105,7 @@ export function menuTemplate({ appName, platform, send, developer }: MenuOptions
     ],
   };
 
-  const view: MenuItemConstructorOptions = {
+  const view: MenuItem = {
     label: '&View',
     submenu: [
       { role: 'reload', accelerator: 'CmdOrCtrl+R' },
@@ -85,7 +119,7 @@ export function menuTemplate({ appName, platform, send, developer }: MenuOptions
     ],
   };
 
-  const go: MenuItemConstructorOptions = {
+  const go: MenuItem = {
     label: '&Go',
     submenu: [
       command('Back', 'back', 'Alt+Left'),
@@ -95,9 +129,9 @@ export function menuTemplate({ appName, platform, send, developer }: MenuOptions
     ],
   };
 
-  const windowMenu: MenuItemConstructorOptions = { role: 'windowMenu' };
+  const windowMenu: MenuItem = { role: 'windowMenu' };
 
-  const help: MenuItemConstructorOptions = {
+  const help: MenuItem = {
     role: 'help',
     label: '&Help',
     submenu: [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { postFixture, quotingPostFixture } from '../../../shared/api/fixtures';
-import { normalizePost } from '../api/normalize/post';
+import { postFixture, quotingPostFixture } from '../../shared/api/fixtures';
+import { normalizePost } from '../../shared/api/normalize/post';
 import { FLAG, derive, deriveListItem } from './derive';
 
 const { entities: _entities, ...bare } = postFixture;

@@ -2,9 +2,9 @@
  * What the Archive view searches and filters on (the `items` columns and the FTS row), read from
  * each item as the archive ingests it (ingest.ts).
  */
-import { normalizePost } from '../api/normalize/post';
-import { normalizeUser } from '../api/normalize/user';
-import { bool, idString, isObject, nullableString, str as asString, toInt } from '../api/normalize/values';
+import { normalizePost } from '../../shared/api/normalize/post';
+import { normalizeUser } from '../../shared/api/normalize/user';
+import { bool, idString, isObject, nullableString, str as asString, toInt } from '../../shared/api/normalize/values';
 
 export const FLAG = { media: 1, reply: 2, quote: 4, retweet: 8 } as const;
 

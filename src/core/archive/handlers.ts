@@ -2,15 +2,15 @@
  * Handlers of the `projects` and `archive` namespaces: thin over the projects service and the
  * archive's worker thread. No handler here makes an API call; no input carries a path.
  */
-import type { Handlers, Mode } from '../../../shared/ipc';
-import { ArchiveQuery } from '../../../shared/ipc/archive';
-import type { Projects } from '../../services/archive/projects';
-import { reexport } from '../../services/archive/reexport';
-import type { ArchiveThread } from '../../services/archive/thread';
-import type { ExportContext } from '../../services/export/manifest';
-import { EXTENSIONS, fileStamp } from '../../services/export/views';
-import type { ExportFormat } from '../../../shared/ipc/export';
-import type { ChooseSavePath } from '../../core';
+import type { Handlers, Mode } from '../../shared/ipc';
+import { ArchiveQuery } from '../../shared/ipc/archive';
+import type { Projects } from './projects';
+import { reexport } from '../export/reexport';
+import type { ArchiveThread } from './thread';
+import type { ExportContext } from '../export/manifest';
+import { EXTENSIONS, fileStamp } from '../export/views';
+import type { ExportFormat } from '../../shared/ipc/export';
+import type { ChooseSavePath } from '..';
 
 export interface ArchiveHandlerDeps {
   projects: Projects;

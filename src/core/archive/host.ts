@@ -4,7 +4,7 @@
  * its project's queue first so it sees what was received. The worker (worker.ts) runs it; when no worker can
  * start, main runs the same host on its own thread (thread.ts).
  */
-import type { ArchiveQueryParsed, ActivityBucket } from '../../../shared/ipc/archive';
+import type { ArchiveQueryParsed, ActivityBucket } from '../../shared/ipc/archive';
 import type { IngestRecord } from './ingest';
 import { ArchiveProject, type CollectionInput } from './project';
 import { ProjectFileError } from './schema';

@@ -5,9 +5,9 @@
  * (served again without a call) from one copy of every item.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { OPERATIONS, isListOperation, type OperationId } from '../../../shared/api/catalog';
-import { locateItems, normalizePage } from '../api/normalize/page';
-import { isObject } from '../api/normalize/values';
+import { OPERATIONS, isListOperation, type OperationId } from '../../shared/api/catalog';
+import { locateItems, normalizePage } from '../../shared/api/normalize/page';
+import { isObject } from '../../shared/api/normalize/values';
 import { derive, deriveListItem, type Derived } from './derive';
 import { itemSpans } from './spans';
 

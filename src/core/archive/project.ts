@@ -10,7 +10,7 @@ import type {
   ArchiveProvenance,
   ArchiveQueryParsed,
   ArchiveSearchResult,
-} from '../../../shared/ipc/archive';
+} from '../../shared/ipc/archive';
 import { createIngester, type IngestRecord } from './ingest';
 import { activity, forgetAnswer, heldAnswer, provenance, search, whereOf, type HeldAnswer } from './query';
 import { openProjectFile } from './schema';

@@ -7,12 +7,12 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { STALE_TIME_MS } from '../../../shared/api/cache-policy';
-import type { OperationId } from '../../../shared/api/catalog';
-import { SkeinError } from '../../../shared/errors';
-import type { Mode } from '../../../shared/ipc/app';
-import type { ProjectInfo, ProjectsState } from '../../../shared/ipc/archive';
-import { openJsonStore } from '../settings/json-store';
+import { STALE_TIME_MS } from '../../shared/api/cache-policy';
+import type { OperationId } from '../../shared/api/catalog';
+import { SkeinError } from '../../shared/errors';
+import type { Mode } from '../../shared/ipc/app';
+import type { ProjectInfo, ProjectsState } from '../../shared/ipc/archive';
+import { openJsonStore } from '../files/json-store';
 import type { Handle } from './host';
 import type { IngestRecord } from './ingest';
 import type { HeldAnswer } from './query';

@@ -4,7 +4,7 @@
  * the archive's worker thread, never on main's event loop.
  */
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
-import { cardPost, type Post } from '../../../shared/api/schemas';
+import { cardPost, type Post } from '../../shared/api/schemas';
 import type {
   ArchiveActivity,
   ArchiveHit,
@@ -12,9 +12,9 @@ import type {
   ArchiveQueryParsed,
   ArchiveSearchResult,
   ActivityBucket,
-} from '../../../shared/ipc/archive';
-import { normalizePost } from '../api/normalize/post';
-import { normalizeUser } from '../api/normalize/user';
+} from '../../shared/ipc/archive';
+import { normalizePost } from '../../shared/api/normalize/post';
+import { normalizeUser } from '../../shared/api/normalize/user';
 import { FLAG, rebuildBody } from './ingest';
 
 /** Words as FTS5 phrases (quotes doubled), the last one a prefix: user input never reaches FTS5's syntax. */

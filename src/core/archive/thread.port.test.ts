@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ArchiveQuery } from '../../../shared/ipc/archive';
+import { ArchiveQuery } from '../../shared/ipc/archive';
 import { repliesPage } from './testing/answers';
 import { startArchiveThread, threadOverPort } from './thread';
 
@@ -17,7 +17,7 @@ describe('the archive over a port of its own', () => {
   it('answers the port and closes the readers a closed port left open', { timeout: 30_000 }, async () => {
     const thread = await startArchiveThread({
       entry: new URL('./worker.ts', import.meta.url),
-      reexportEntry: new URL('./reexport-worker.ts', import.meta.url),
+      reexportEntry: new URL('../export/reexport-worker.ts', import.meta.url),
       execArgv: ['--import', 'tsx'],
     });
     expect(thread.offMain).toBeDefined();

@@ -4,7 +4,7 @@
  * given, as in unit tests, or a packaged app where it fails), the same host runs on main's thread.
  */
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
-import { SkeinError } from '../../../shared/errors';
+import { SkeinError } from '../../shared/errors';
 import { ArchiveHost, type Handle, type HostMethods, type HostReply, type HostRequest, type MethodName } from './host';
 import type { IngestRecord } from './ingest';
 

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ViewDescriptor } from '../../../shared/ipc/export';
+import type { ViewDescriptor } from '../../shared/ipc/export';
 import { startSandbox, WORLD_SIZES, type Sandbox } from '../../sandbox';
 import type { ExportManifest } from './manifest';
 import { sandboxExporter } from './testing/sandbox-export';

@@ -2,7 +2,7 @@
  * A job's caps: in words, whether new caps let it go further (which a resume must confirm in main), and how
  * far a run has come toward them (or toward what the view expects).
  */
-import type { ExportCaps, ExportJob } from '../../../shared/ipc/export';
+import type { ExportCaps, ExportJob } from '../../shared/ipc/export';
 import type { CollectionState } from './collector';
 import type { ViewPlan } from './views';
 

@@ -8,14 +8,14 @@
  * `MAX_RATE_LIMIT_WAIT_MS` per page), and a Cancel lets the page in flight
  * arrive and be kept before it stops.
  */
-import { creditsFor, DEFAULT_PRICES, type PriceTable } from '../../../shared/api/pricing';
-import { isSkeinError, SkeinError } from '../../../shared/errors';
-import type { ExportCaps, ExportScope, StopReason } from '../../../shared/ipc/export';
+import { creditsFor, DEFAULT_PRICES, type PriceTable } from '../../shared/api/pricing';
+import { isSkeinError, SkeinError } from '../../shared/errors';
+import type { ExportCaps, ExportScope, StopReason } from '../../shared/ipc/export';
 import { pagingGuard } from '../api/paging';
 import type { Clock } from '../clock';
-import { toWriteError } from './atomic-file';
+import { toWriteError } from '../files/atomic-file';
 import { Journal, type FailedFetch, type JournalItem, type PageRecord } from './journal';
-import type { KeptItem } from './csv-live';
+import type { KeptItem } from '../formats/csv/live';
 import type { PageSource, SourcePage } from './page-source';
 import { projectPage, type ProjectItems } from './project-items';
 import { MAX_LISTED_NOT_FOUND } from './manifest';

@@ -3,9 +3,9 @@
  * credits, from what the view knows (pages loaded, items shown, the total
  * the API announces when it does) and the shared price table.
  */
-import { creditsFor, DEFAULT_PRICES, type PriceTable } from '../../../shared/api/pricing';
-import { STALE_TIME_MS } from '../../../shared/api/cache-policy';
-import type { ExportEstimate, ExportScope, ViewDescriptor } from '../../../shared/ipc/export';
+import { creditsFor, DEFAULT_PRICES, type PriceTable } from '../../shared/api/pricing';
+import { STALE_TIME_MS } from '../../shared/api/cache-policy';
+import type { ExportEstimate, ExportScope, ViewDescriptor } from '../../shared/ipc/export';
 import type { IdList } from '../ids/id-list';
 import { planView } from './views';
 

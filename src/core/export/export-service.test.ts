@@ -2,7 +2,7 @@ import { cp, mkdtemp, readFile, readdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ExportJob, ViewDescriptor } from '../../../shared/ipc/export';
+import type { ExportJob, ViewDescriptor } from '../../shared/ipc/export';
 import { PAGING_STOP_MESSAGES } from '../api/paging';
 import { FakeClock } from '../testing/fake-clock';
 import { ExportService } from './export-service';

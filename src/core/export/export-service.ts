@@ -8,8 +8,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
-import { DEFAULT_PRICES } from '../../../shared/api/pricing';
-import { DEFAULT_ACTIONS, SkeinError, isSkeinError, type SkeinErrorData } from '../../../shared/errors';
+import { DEFAULT_PRICES } from '../../shared/api/pricing';
+import { DEFAULT_ACTIONS, SkeinError, isSkeinError, type SkeinErrorData } from '../../shared/errors';
 import {
   type ExportCaps,
   type ExportJob,
@@ -17,17 +17,17 @@ import {
   type ExportScope,
   type StopReason,
   type ViewDescriptor,
-} from '../../../shared/ipc/export';
-import { defaultCsvCells } from './csv-formula';
+} from '../../shared/ipc/export';
+import { defaultCsvCells } from '../formats/csv/formula';
 import { describeCaps, loosens, progressFraction } from './caps';
 import { collect, CollectionState, type CollectOutcome } from './collector';
-import { liveCsvFor, type LiveCsv } from './csv-live';
+import { liveCsvFor, type LiveCsv } from '../formats/csv/live';
 import { estimateView, planFor } from './hydration-plan';
 import { JobStore } from './job-store';
 import { buildManifest } from './manifest';
 import type { ExportServiceDeps, StartExport } from './service-deps';
 import type { ViewPlan } from './views';
-import { csvIdColumns, outputFiles, writeExport } from './writers';
+import { csvIdColumns, outputFiles, writeExport } from '../formats/writers';
 
 export type { ExportServiceDeps, StartExport, WrittenRun } from './service-deps';
 

@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ExportJob, ViewDescriptor } from '../../../shared/ipc/export';
+import type { ExportJob, ViewDescriptor } from '../../shared/ipc/export';
 import { startSandbox, type Sandbox } from '../../sandbox';
 import type { ExportManifest } from './manifest';
 import { sandboxExporter, type SandboxExporterOptions } from './testing/sandbox-export';

@@ -6,16 +6,16 @@
  * closes the dialog.
  */
 import { extname } from 'node:path';
-import type { PriceTable } from '../../../shared/api/pricing';
-import type { HandlersOf } from '../../../shared/ipc/define';
-import type { ExportFormat, ExportJob, exportContract } from '../../../shared/ipc/export';
-import type { Clock } from '../../services/clock';
-import type { Confirm } from '../../services/confirm';
-import { ExportService, type ExportServiceDeps } from '../../services/export/export-service';
-import type { ExportContext } from '../../services/export/manifest';
-import type { PageSource } from '../../services/export/page-source';
-import { createExportReporter, type ExportPlatform } from '../../services/export/reporter';
-import { suggestedFileName } from '../../services/export/views';
+import type { PriceTable } from '../../shared/api/pricing';
+import type { HandlersOf } from '../../shared/ipc/define';
+import type { ExportFormat, ExportJob, exportContract } from '../../shared/ipc/export';
+import type { Clock } from '../clock';
+import type { Confirm } from '../ports';
+import { ExportService, type ExportServiceDeps } from './export-service';
+import type { ExportContext } from './manifest';
+import type { PageSource } from './page-source';
+import { createExportReporter, type ExportPlatform } from './reporter';
+import { suggestedFileName } from './views';
 
 export type ExportHandlers = HandlersOf<typeof exportContract>;
 

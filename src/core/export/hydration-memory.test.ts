@@ -7,7 +7,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ViewDescriptor } from '../../../shared/ipc/export';
+import type { ViewDescriptor } from '../../shared/ipc/export';
 import type { IdList } from '../ids/id-list';
 import { CollectionState, collect } from './collector';
 import { estimateExport } from './estimate';

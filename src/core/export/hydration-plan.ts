@@ -2,8 +2,8 @@
  * A hydration's quote and plan beside the project: the ids of its list the current project holds are "already in
  * the project (free)", not bought again (unless the view asks to fetch them again, `refetchHeld`).
  */
-import { DEFAULT_PRICES } from '../../../shared/api/pricing';
-import type { ExportEstimate, ExportScope, ViewDescriptor } from '../../../shared/ipc/export';
+import { DEFAULT_PRICES } from '../../shared/api/pricing';
+import type { ExportEstimate, ExportScope, ViewDescriptor } from '../../shared/ipc/export';
 import type { IdList } from '../ids/id-list';
 import { estimateExport } from './estimate';
 import { countedList, countHeld, keptSplit, splitList, type ProjectItems } from './project-items';

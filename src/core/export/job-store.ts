@@ -4,8 +4,8 @@
  */
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ExportJob } from '../../../shared/ipc/export';
-import { writeFileAtomic } from './atomic-file';
+import { ExportJob } from '../../shared/ipc/export';
+import { writeFileAtomic } from '../files/atomic-file';
 
 const JOB_FILE = 'job.json';
 const JOURNAL_FILE = 'journal.log';

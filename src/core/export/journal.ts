@@ -13,7 +13,7 @@
  * last commit (a torn write) is cut off when the journal is opened again.
  */
 import { open, type FileHandle } from 'node:fs/promises';
-import type { DroppedItem, PagingStopReason } from '../../../shared/ipc/api';
+import type { DroppedItem, PagingStopReason } from '../../shared/ipc/api';
 
 export interface JournalItem {
   id: string | null;

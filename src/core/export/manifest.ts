@@ -3,9 +3,9 @@
  * collection was made. Built from the journal's page records, never from the
  * items; it holds the base URL (without credentials) and never the key.
  */
-import { MAX_IDS_PER_CALL, OPERATIONS } from '../../../shared/api/catalog';
-import type { DroppedItem, PagingStopReason } from '../../../shared/ipc/api';
-import type { Mode } from '../../../shared/ipc/app';
+import { MAX_IDS_PER_CALL, OPERATIONS } from '../../shared/api/catalog';
+import type { DroppedItem, PagingStopReason } from '../../shared/ipc/api';
+import type { Mode } from '../../shared/ipc/app';
 import type {
   CsvColumns,
   ExportCaps,
@@ -15,11 +15,11 @@ import type {
   IdsOf,
   StopReason,
   ViewDescriptor,
-} from '../../../shared/ipc/export';
+} from '../../shared/ipc/export';
 import { PAGING_STOP_MESSAGES } from '../api/paging';
-import { defaultCsvCells, type CsvCells } from './csv-formula';
+import { defaultCsvCells, type CsvCells } from '../formats/csv/formula';
 import type { FailedFetch, PageRecord } from './journal';
-import { csvSection, idsSection, NETWORK_SECTION, parquetSection } from './manifest-sections';
+import { csvSection, idsSection, NETWORK_SECTION, parquetSection } from '../formats/manifest-sections';
 import type { ViewPlan } from './views';
 
 export const MANIFEST_SCHEMA = 'skein.export/1';

@@ -8,7 +8,7 @@
  */
 import { appendFileSync, createReadStream, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import type { MissingId } from '../../../shared/ipc/ids';
+import type { MissingId } from '../../shared/ipc/ids';
 import type { FailedFetch, PageRecord } from './journal';
 import type { ViewPlan } from './views';
 

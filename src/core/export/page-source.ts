@@ -4,8 +4,8 @@
  * client's report on them. The composition root adapts the real client to
  * this; tests can point it at the sandbox.
  */
-import type { OperationId } from '../../../shared/api/catalog';
-import type { DroppedItem, PagingStopReason } from '../../../shared/ipc/api';
+import type { OperationId } from '../../shared/api/catalog';
+import type { DroppedItem, PagingStopReason } from '../../shared/ipc/api';
 
 export interface PageRequest {
   operation: OperationId;

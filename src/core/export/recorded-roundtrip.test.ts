@@ -7,9 +7,9 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ViewDescriptor } from '../../../shared/ipc/export';
+import type { ViewDescriptor } from '../../shared/ipc/export';
 import { startSandbox, type Sandbox } from '../../sandbox';
-import { decodeCsvId } from './csv-rows';
+import { decodeCsvId } from '../formats/csv/rows';
 import { sandboxExporter, walk } from './testing/sandbox-export';
 
 let sandbox: Sandbox;

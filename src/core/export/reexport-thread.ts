@@ -5,7 +5,7 @@
  * writes the file; main only waits for its answer. One short-lived worker per re-export.
  */
 import { Worker, type MessagePort } from 'node:worker_threads';
-import { SkeinError, type SkeinErrorData } from '../../../shared/errors';
+import { SkeinError, type SkeinErrorData } from '../../shared/errors';
 import type { ReexportInput } from './reexport';
 
 export type ReexportJob = Omit<ReexportInput, 'signal'>;

@@ -3,10 +3,10 @@
  * over the port it was given and writes the export here, off main's event loop; answers once.
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import { SkeinError } from '../../../shared/errors';
+import { SkeinError } from '../../shared/errors';
 import { writeReexport } from './reexport';
 import type { ReexportAnswer, ReexportJob } from './reexport-thread';
-import { threadOverPort } from './thread';
+import { threadOverPort } from '../archive/thread';
 
 if (!parentPort) throw new Error('archive/reexport-worker.ts runs as a worker thread');
 const channel = parentPort;

@@ -6,9 +6,9 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ArchiveQuery } from '../../../shared/ipc/archive';
+import { ArchiveQuery } from '../../shared/ipc/archive';
 import { reexport } from './reexport';
-import type { ArchiveThread } from './thread';
+import type { ArchiveThread } from '../archive/thread';
 
 function fakeThread(count: number) {
   const calls: string[] = [];

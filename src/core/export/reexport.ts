@@ -4,18 +4,18 @@
  * or the whole project is written again — JSON, JSONL, CSV, Parquet, a network (GEXF, Gephi's
  * tables) or ids only — through the export service's own writers, without a call.
  */
-import { OPERATIONS } from '../../../shared/api/catalog';
-import type { ArchiveQueryParsed } from '../../../shared/ipc/archive';
-import type { ExportFormat, ExportOptions } from '../../../shared/ipc/export';
-import type { WrittenRun } from '../export/export-service';
-import type { JournalItem } from '../export/journal';
-import { buildManifest, type ExportContext, type ExportManifest } from '../export/manifest';
-import type { ViewPlan } from '../export/views';
-import { outputFiles, writeExport } from '../export/writers';
-import { gephiPaths } from '../network/export-network';
-import type { Handle } from './host';
+import { OPERATIONS } from '../../shared/api/catalog';
+import type { ArchiveQueryParsed } from '../../shared/ipc/archive';
+import type { ExportFormat, ExportOptions } from '../../shared/ipc/export';
+import type { WrittenRun } from './export-service';
+import type { JournalItem } from './journal';
+import { buildManifest, type ExportContext, type ExportManifest } from './manifest';
+import type { ViewPlan } from './views';
+import { outputFiles, writeExport } from '../formats/writers';
+import { gephiPaths } from '../formats/network/export-network';
+import type { Handle } from '../archive/host';
 import { reexportInWorker } from './reexport-thread';
-import type { ArchiveThread } from './thread';
+import type { ArchiveThread } from '../archive/thread';
 
 const CHUNK = 1_000;
 

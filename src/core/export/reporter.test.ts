@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ExportJob } from '../../../shared/ipc/export';
+import type { ExportJob } from '../../shared/ipc/export';
 import { estimateExport } from './estimate';
 import { createExportReporter, LONG_EXPORT_MS } from './reporter';
 

@@ -3,7 +3,7 @@
  * taskbar/dock progress bar while exports run, and a notification when a
  * long export ends (a short one is visible in the window anyway).
  */
-import type { ExportJob } from '../../../shared/ipc/export';
+import type { ExportJob } from '../../shared/ipc/export';
 
 export interface ExportPlatform {
   /** 0..1; 'indeterminate' when the total is unknown; null clears the bar */

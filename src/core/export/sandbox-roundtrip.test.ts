@@ -2,10 +2,10 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ExportFormat, ViewDescriptor, ViewKind } from '../../../shared/ipc/export';
-import { VIEW_OPERATIONS } from '../../../shared/ipc/export';
+import type { ExportFormat, ViewDescriptor, ViewKind } from '../../shared/ipc/export';
+import { VIEW_OPERATIONS } from '../../shared/ipc/export';
 import { startSandbox, type Sandbox } from '../../sandbox';
-import { decodeCsvId } from './csv-rows';
+import { decodeCsvId } from '../formats/csv/rows';
 import type { ExportManifest } from './manifest';
 import { sandboxExporter, unique, walk } from './testing/sandbox-export';
 

@@ -1,5 +1,5 @@
 /** What the export service is given (its dependencies) and asked (a start), and what it reports a written file with. */
-import type { PriceTable } from '../../../shared/api/pricing';
+import type { PriceTable } from '../../shared/api/pricing';
 import type {
   CsvCells,
   ExportCaps,
@@ -8,10 +8,10 @@ import type {
   ExportOptions,
   ExportScope,
   ViewDescriptor,
-} from '../../../shared/ipc/export';
+} from '../../shared/ipc/export';
 import type { Clock } from '../clock';
 import type { IdList } from '../ids/id-list';
-import type { Confirm } from '../confirm';
+import type { Confirm } from '../ports';
 import type { JournalItem } from './journal';
 import type { ExportContext, ExportManifest } from './manifest';
 import type { MissingList } from './missing-ids';

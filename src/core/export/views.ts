@@ -3,10 +3,10 @@
  * which params (checked against the catalog), how batch id lists are split
  * into calls, and how items are identified for de-duplication.
  */
-import { MAX_IDS_PER_CALL, OPERATIONS, type ItemKind, type OperationId } from '../../../shared/api/catalog';
-import { paramsSchema } from '../../../shared/api/params';
-import { DEFAULT_ACTIONS, SkeinError } from '../../../shared/errors';
-import type { ExportFormat, ViewDescriptor, ViewKind } from '../../../shared/ipc/export';
+import { MAX_IDS_PER_CALL, OPERATIONS, type ItemKind, type OperationId } from '../../shared/api/catalog';
+import { paramsSchema } from '../../shared/api/params';
+import { DEFAULT_ACTIONS, SkeinError } from '../../shared/errors';
+import type { ExportFormat, ViewDescriptor, ViewKind } from '../../shared/ipc/export';
 import type { IdList } from '../ids/id-list';
 
 export type Params = Record<string, string | number | boolean>;

@@ -6,7 +6,7 @@ import { mkdtemp, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ExportJob } from '../../../shared/ipc/export';
+import type { ExportJob } from '../../shared/ipc/export';
 import { FakeClock } from '../testing/fake-clock';
 import { ExportService } from './export-service';
 import { memorySource, post } from './testing/memory-source';

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { isSkeinError } from '../../../shared/errors';
+import { isSkeinError } from '../../shared/errors';
 import { toWriteError, writeFileAtomic } from './atomic-file';
 
-const CHILD = join(dirname(fileURLToPath(import.meta.url)), 'testing', 'write-child.ts');
+const CHILD = join(dirname(fileURLToPath(import.meta.url)), '..', 'export', 'testing', 'write-child.ts');
 
 /** Runs the writer in a child process; with `stall`, kills it (SIGKILL) once it is half-way through. */
 function runChild(

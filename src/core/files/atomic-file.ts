@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { open, readdir, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { SkeinError } from '../../../shared/errors';
+import { SkeinError } from '../../shared/errors';
 
 const TEMP_MARK = '.skein-tmp-';
 

@@ -6,12 +6,12 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ExportOptions, ViewDescriptor } from '../../../shared/ipc/export';
+import type { ExportOptions, ViewDescriptor } from '../../shared/ipc/export';
 import { importIds } from '../ids/id-import';
 import { FakeClock } from '../testing/fake-clock';
-import { ExportService } from './export-service';
-import type { ExportManifest } from './manifest';
-import { memorySource, post } from './testing/memory-source';
+import { ExportService } from '../export/export-service';
+import type { ExportManifest } from '../export/manifest';
+import { memorySource, post } from '../export/testing/memory-source';
 import { sidecarPath } from './writers';
 
 const context = () => ({ appName: 'Skein', appVersion: '0.1.0', mode: 'demo' as const, baseUrl: 'http://127.0.0.1:1' });

@@ -3,13 +3,13 @@
  * of its posts or its users (a post view's authors; a space's participants), each id once, in the order
  * first met. Post ids and user ids are never mixed in one file. The manifest goes beside it.
  */
-import type { IdsOf } from '../../../shared/ipc/export';
-import { writeFileAtomic } from './atomic-file';
-import { decodeCsvId, TABLES } from './csv-rows';
+import type { IdsOf } from '../../shared/ipc/export';
+import { writeFileAtomic } from '../files/atomic-file';
+import { decodeCsvId, TABLES } from './csv/rows';
 import { nonEmpty, obj } from './item-fields';
-import { rawText } from './journal';
-import type { ViewPlan } from './views';
-import { itemIdOf } from './views';
+import { rawText } from '../export/journal';
+import type { ViewPlan } from '../export/views';
+import { itemIdOf } from '../export/views';
 import type { ItemStream } from './writers';
 
 const DIGITS = /^\d{1,20}$/;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseApiDate } from '../../../shared/api/dates';
+import { parseApiDate } from '../../shared/api/dates';
 import { isoFromCreatedAt } from './item-fields';
 
 /** What the column held before the fast path: the shared reader and a Date. */

@@ -2,7 +2,7 @@
  * Tolerant readers of raw item values (CSV rows, presets, Parquet, networks, ids): any shape in, a cell or null out. The
  * live service's variants (api-field-notes.md) read as the spec's.
  */
-import { parseApiDate } from '../../../shared/api/dates';
+import { parseApiDate } from '../../shared/api/dates';
 
 export type Obj = Record<string, unknown>;
 export const obj = (v: unknown): Obj | null =>

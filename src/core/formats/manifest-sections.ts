@@ -2,9 +2,9 @@
  * The manifest's per-format sections: what a Parquet dataset, a network, an ids-only file or a CSV holds and
  * how to read it back. `buildManifest` (manifest.ts) adds the one its format needs.
  */
-import type { ExportOptions, IdsOf } from '../../../shared/ipc/export';
-import { CSV_CELLS_NOTE, type CsvCells } from './csv-formula';
-import type { ExportManifest } from './manifest';
+import type { ExportOptions, IdsOf } from '../../shared/ipc/export';
+import { CSV_CELLS_NOTE, type CsvCells } from './csv/formula';
+import type { ExportManifest } from '../export/manifest';
 import { PARTITION_ABOVE_ITEMS } from './parquet';
 
 export const NETWORK_SECTION: NonNullable<ExportManifest['network']> = {

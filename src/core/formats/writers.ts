@@ -8,14 +8,14 @@
  *   `CsvFlavour`), provenance columns last, manifest in the sidecar
  */
 import { basename, dirname, extname, join } from 'node:path';
-import type { CsvFlavour, ExportFormat, ExportOptions } from '../../../shared/ipc/export';
-import { writeFileAtomic, type Sink } from './atomic-file';
-import type { CsvCells } from './csv-formula';
-import { csvCell, csvLine, UTF8_BOM } from './csv-line';
-import { csvTables, NO_CONTEXT } from './csv-presets';
-import { missingCaseError } from '../../../shared/missing-case';
-import { gephiPaths, writeGephiCsv, writeGexf, type PostLookup } from '../network/export-network';
-import { writeIds } from './ids-writer';
+import type { CsvFlavour, ExportFormat, ExportOptions } from '../../shared/ipc/export';
+import { writeFileAtomic, type Sink } from '../files/atomic-file';
+import type { CsvCells } from './csv/formula';
+import { csvCell, csvLine, UTF8_BOM } from './csv/line';
+import { csvTables, NO_CONTEXT } from './csv/presets';
+import { missingCaseError } from '../../shared/missing-case';
+import { gephiPaths, writeGephiCsv, writeGexf, type PostLookup } from './network/export-network';
+import { writeIds } from './ids';
 import { parquetDataPaths, writeParquet } from './parquet';
 import {
   csvId,
@@ -26,11 +26,11 @@ import {
   type Provenance,
   type Table,
   type TableTrailer,
-} from './csv-rows';
-import { rawText, type JournalItem } from './journal';
-import type { ExportManifest } from './manifest';
-import type { ThreadPosition } from './thread-positions';
-import type { ViewPlan } from './views';
+} from './csv/rows';
+import { rawText, type JournalItem } from '../export/journal';
+import type { ExportManifest } from '../export/manifest';
+import type { ThreadPosition } from '../export/thread-positions';
+import type { ViewPlan } from '../export/views';
 
 export interface ItemStream {
   items: () => AsyncIterable<JournalItem>;

@@ -3,15 +3,15 @@
  * takes from them: a hydration's ids, and where its missing ids are kept.
  */
 import { join } from 'node:path';
-import { SkeinError } from '../../../shared/errors';
-import type { HandlersOf } from '../../../shared/ipc/define';
-import type { ExportJob } from '../../../shared/ipc/export';
-import type { idsContract } from '../../../shared/ipc/ids';
-import type { MissingList } from '../../services/export/missing-ids';
-import { MAX_IDS_PER_CALL } from '../../../shared/api/catalog';
-import { previewIdFile } from '../../services/ids/id-import';
-import type { IdList } from '../../services/ids/id-list';
-import { ImportStore } from '../../services/ids/import-store';
+import { SkeinError } from '../../shared/errors';
+import type { HandlersOf } from '../../shared/ipc/define';
+import type { ExportJob } from '../../shared/ipc/export';
+import type { idsContract } from '../../shared/ipc/ids';
+import type { MissingList } from '../export/missing-ids';
+import { MAX_IDS_PER_CALL } from '../../shared/api/catalog';
+import { previewIdFile } from './id-import';
+import type { IdList } from './id-list';
+import { ImportStore } from './import-store';
 
 export type IdsHandlers = HandlersOf<typeof idsContract>;
 

@@ -7,8 +7,8 @@
  * refused and listed with their line and reason. Streaming: text is fed in chunks, accepted ids go to a
  * callback (or are kept), so a file of millions of lines is read in flat memory but for the set of ids seen.
  */
-import { readIdToken, RoundedIds, type IdKind } from '../../../shared/ids/id-token';
-import { missingCaseError } from '../../../shared/missing-case';
+import { readIdToken, RoundedIds, type IdKind } from '../../shared/ids/id-token';
+import { missingCaseError } from '../../shared/missing-case';
 import { CsvRecords, sniffDelimiter } from './csv-records';
 import { IdSet } from './id-set';
 

@@ -2,7 +2,7 @@ import { mkdtemp, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { MissingId } from '../../../shared/ipc/ids';
+import type { MissingId } from '../../shared/ipc/ids';
 import { ImportStore, MAX_OPEN_IMPORTS } from './import-store';
 
 /** every id of a kept list, read batch by batch as a hydration reads it */

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, readFile, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SkeinError } from '../../../shared/errors';
+import { SkeinError } from '../../shared/errors';
 import { z } from 'zod';
 import {
   IdEntity,
@@ -20,8 +20,8 @@ import {
   type Hydration,
   type IdSource,
   type ImportReport,
-} from '../../../shared/ipc/ids';
-import { writeFileAtomic } from '../export/atomic-file';
+} from '../../shared/ipc/ids';
+import { writeFileAtomic } from '../files/atomic-file';
 import type { MissingList } from '../export/missing-ids';
 import { IdImporter } from './id-import';
 import { IdLines, indexIdFile, type IdList } from './id-list';

@@ -2,7 +2,7 @@
  * How the built renderer is served, free of Electron: the Content Security
  * Policy, the security headers, and the URL path → file resolver that refuses
  * to leave the renderer folder. Electron's `skein://app/` handler and the browser
- * shell (src/main/web-shell, which the e2e host runs) both use this module, so
+ * shell (src/shells/web, which the e2e host runs) both use this module, so
  * both shells and the tests run under the same policy.
  */
 import { readFile, realpath } from 'node:fs/promises';

@@ -2,26 +2,26 @@
  * The client side of main, composed: settings, key custody, usage meter,
  * pacing and the API client, wired to each other. Electron-free: core.ts
  * builds it for the app and for the e2e host alike; the bridge handlers
- * (`src/main/ipc/handlers/api.ts`, `settings.ts`) are thin over it.
+ * (`src/core/api/handlers.ts`, `settings.ts`) are thin over it.
  */
 import { join } from 'node:path';
 import type { Mode } from '../../shared/ipc/app';
 import { SkeinError } from '../../shared/errors';
 import { baseUrlOrigin, type CredentialsStatus, type Settings } from '../../shared/ipc/settings';
-import { createApiClient, type Target } from './api/client';
-import type { RequestPolicy } from './api/execute';
-import { makeError } from './api/policy/classify';
-import { createRateLimiter, type RateLimiter } from './api/policy/rate-limiter';
-import { DEFAULT_STORE_BYTES, ResponseStore } from './api/response-store';
-import type { FetchLike } from './api/transport';
-import type { ApiClient } from './api/types';
-import type { ArchiveLink } from './archive/projects';
-import { systemClock, type Clock } from './clock';
-import { refuseAll, type Confirm } from './confirm';
+import { createApiClient, type Target } from '../api/client';
+import type { RequestPolicy } from '../api/execute';
+import { makeError } from '../../shared/errors';
+import { createRateLimiter, type RateLimiter } from '../api/policy/rate-limiter';
+import { DEFAULT_STORE_BYTES, ResponseStore } from '../api/response-store';
+import type { FetchLike } from '../api/transport';
+import type { ApiClient } from '../api/types';
+import type { ArchiveLink } from '../archive/projects';
+import { systemClock, type Clock } from '../clock';
+import { refuseAll, type Confirm } from '../ports';
 import { createKeyStore, type KeyStore } from './keys/key-store';
 import type { SecretStorage } from './keys/secret-storage';
 import { createLogger, type Logger, type LogLevel } from './logger';
-import { UNCONFIRMED_BASE_URL, createSettingsStore } from './settings/settings-store';
+import { UNCONFIRMED_BASE_URL, createSettingsStore } from './settings-store';
 import { createUsageMeter, type UsageMeter } from './usage/usage-meter';
 
 export interface ClientServicesDeps {

@@ -9,16 +9,16 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { contract, type ApiCallOutput, type Envelope, type Settings, type UsageSnapshot } from '../../../shared/ipc';
+import { contract, type ApiCallOutput, type Envelope, type Settings, type UsageSnapshot } from '../../shared/ipc';
 import { startSandbox, type Sandbox } from '../../sandbox';
-import { createClientServices } from '../../services/client-services';
-import type { SecretBackend } from '../../services/keys/secret-storage';
-import { FakeClock } from '../../services/testing/fake-clock';
-import { fakeSecretStorage } from '../../services/testing/fake-secret-storage';
-import { createContractDispatcher } from '../dispatch';
-import { CARD_AUTHOR_FIELDS, type Post, type User } from '../../../shared/api/schemas';
-import { createApiHandlers, forBridge } from './api';
-import { createSettingsHandlers } from './settings';
+import { createClientServices } from './client-services';
+import type { SecretBackend } from './keys/secret-storage';
+import { FakeClock } from '../testing/fake-clock';
+import { fakeSecretStorage } from '../testing/fake-secret-storage';
+import { createContractDispatcher } from '../bridge/dispatch';
+import { CARD_AUTHOR_FIELDS, type Post, type User } from '../../shared/api/schemas';
+import { createApiHandlers, forBridge } from '../api/handlers';
+import { createSettingsHandlers } from './handlers';
 
 const { api, credentials, settings, usage, cache } = contract;
 const shape = { api, credentials, settings, usage, cache };

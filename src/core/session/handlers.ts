@@ -3,9 +3,9 @@
  * (src/shared/ipc/settings.ts): thin over the client services. A missing handler is a compile error
  * (`SettingsHandlers` is cut from the contract).
  */
-import type { HandlersOf } from '../../../shared/ipc/define';
-import type { settingsContract } from '../../../shared/ipc/settings';
-import type { ClientServices } from '../../services/client-services';
+import type { HandlersOf } from '../../shared/ipc/define';
+import type { settingsContract } from '../../shared/ipc/settings';
+import type { ClientServices } from './client-services';
 
 export type SettingsHandlers = HandlersOf<typeof settingsContract>;
 

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_PRICES } from '../../../shared/api';
+import { DEFAULT_PRICES } from '../../shared/api';
 import {
   DEFAULT_CREDITS_PER_HOUR,
   DEFAULT_REQUESTS_PER_SECOND,

@@ -19,10 +19,10 @@
  *   user confirmed in main's dialog; the renderer may set any pace up to it.
  */
 import { z } from 'zod';
-import { DEFAULT_PRICES, PriceTable } from '../../../shared/api/pricing';
-import { Mode } from '../../../shared/ipc/app';
-import { Settings } from '../../../shared/ipc/settings';
-import { openJsonStore } from './json-store';
+import { DEFAULT_PRICES, PriceTable } from '../../shared/api/pricing';
+import { Mode } from '../../shared/ipc/app';
+import { Settings } from '../../shared/ipc/settings';
+import { openJsonStore } from '../files/json-store';
 
 export const UNCONFIRMED_BASE_URL = 'https://social-data-api.invalid';
 export const DEFAULT_REQUESTS_PER_SECOND = 0.2;

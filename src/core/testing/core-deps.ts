@@ -2,8 +2,8 @@
  * Test wiring for `createCore` in plain Node: no key store, no browser, the demo sandbox started in-process
  * (each one pushed to `sandboxes` for the test to close) and the archive's worker run from its source.
  */
-import type { CoreDeps } from '../core';
-import { startSandbox, type Sandbox } from '../sandbox';
+import type { CoreDeps } from '..';
+import { startSandbox, type Sandbox } from '../../sandbox';
 
 export function testCoreDeps(userDataDir: string, sandboxes: Sandbox[], over: Partial<CoreDeps> = {}): CoreDeps {
   return {
@@ -23,7 +23,7 @@ export function testCoreDeps(userDataDir: string, sandboxes: Sandbox[], over: Pa
     },
     chooseSavePath: async () => null,
     emit: () => {},
-    archiveWorker: { entry: new URL('../services/archive/worker.ts', import.meta.url), execArgv: ['--import', 'tsx'] },
+    archiveWorker: { entry: new URL('../archive/worker.ts', import.meta.url), execArgv: ['--import', 'tsx'] },
     ...over,
   };
 }

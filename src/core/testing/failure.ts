@@ -1,4 +1,4 @@
-import { SkeinError } from '../../../shared/errors';
+import { SkeinError } from '../../shared/errors';
 
 /** The SkeinError a call fails with; fails the test when it succeeds or throws anything else. */
 export async function failure(p: Promise<unknown>): Promise<SkeinError> {

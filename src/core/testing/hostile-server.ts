@@ -7,7 +7,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DECEPTIVE_URL_ENTITIES, postFixture, userFixture } from '../../../shared/api/fixtures';
+import { DECEPTIVE_URL_ENTITIES, postFixture, userFixture } from '../../shared/api/fixtures';
 
 export const HOSTILE_CATEGORIES = [
   'markup',

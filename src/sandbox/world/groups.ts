@@ -1,5 +1,5 @@
 /** Communities and lists: small, generated eagerly. */
-import type { Community, CommunityData } from '../../../shared/api';
+import type { Community, CommunityData } from '../../shared/api';
 import { mediaUrl } from '../media';
 import { Rng } from '../random';
 import { seededFaker } from './fake';

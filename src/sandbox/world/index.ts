@@ -3,8 +3,8 @@
  * graph, communities, lists, spaces and trends are built eagerly (well under
  * the 2 s budget at default size); post objects are drawn lazily and memoised.
  */
-import type { DemoExamples } from '../../../shared/ipc/app';
-import type { CommunityData, Post, Trend, User } from '../../../shared/api';
+import type { DemoExamples } from '../../shared/ipc/app';
+import type { CommunityData, Post, Trend, User } from '../../shared/api';
 import { buildCommunities, buildLists, renderCommunity, type CommunityRecord, type ListRecord } from './groups';
 import { buildGraph, group, type PostGraph } from './graph';
 import { AnyIds, type AnyIdsOptions } from './any-ids';

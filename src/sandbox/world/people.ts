@@ -1,5 +1,5 @@
 /** User objects in the two shapes the API uses: the post/profile `user` and the space `User`. */
-import type { SpaceUser, User } from '../../../shared/api';
+import type { SpaceUser, User } from '../../shared/api';
 import { mediaUrl } from '../media';
 import { unit } from '../random';
 import { formatCreatedAt } from './time';

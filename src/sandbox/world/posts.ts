@@ -8,7 +8,7 @@
  * first use: still order-independent, about three times faster per post.
  */
 import type { z } from 'zod';
-import type { MediaEntity, Post, User } from '../../../shared/api';
+import type { MediaEntity, Post, User } from '../../shared/api';
 import { imageSpec, mediaUrl } from '../media';
 import { seededFaker, type SeededFaker } from './fake';
 import { group, type PostGraph } from './graph';

@@ -4,7 +4,7 @@
  * present in some of its time slots, so polling every few seconds shows people
  * joining and leaving, and two sandboxes at the same clock agree.
  */
-import type { AudioSpace, SpaceParticipant } from '../../../shared/api';
+import type { AudioSpace, SpaceParticipant } from '../../shared/api';
 import { mediaUrl } from '../media';
 import { Rng, unit } from '../random';
 import { renderSpaceUser, type PeopleContext } from './people';

@@ -1,5 +1,5 @@
 /** Trends for a fixed set of WOEIDs (1 = Worldwide, countries, cities). */
-import type { Trend } from '../../../shared/api';
+import type { Trend } from '../../shared/api';
 import { seededFaker } from './fake';
 import { TOPICS } from './text';
 

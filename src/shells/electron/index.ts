@@ -5,7 +5,7 @@
  */
 import { join, resolve } from 'node:path';
 import { BrowserWindow, Menu, app, net, session, type WebContents } from 'electron';
-import type { EventName, EventPayload, MenuCommand } from '../shared/ipc';
+import type { EventName, EventPayload, MenuCommand } from '../../shared/ipc';
 import { confirmWithDialog } from './adapters/confirm-dialog';
 import { chooseOpenPathWithDialog, chooseSavePathWithDialog } from './adapters/dialogs';
 import { createExportPlatform } from './adapters/export-dialog';
@@ -14,13 +14,13 @@ import { fetchThroughNet } from './adapters/net-fetch';
 import { openInSystemBrowser } from './adapters/shell';
 import { electronSecretStorage } from './adapters/safe-storage';
 import { APP_ID } from './app-id';
-import { createCore, type Core, type SandboxHandle } from './core';
-import { isTrustedFrame } from './ipc/dispatch';
-import { registerIpc, sendEvent } from './ipc/electron-ipc';
-import { menuTemplate } from './menu';
-import { APP_ENTRY_URL } from './protocol/assets';
-import { handleAppProtocol, registerAppScheme } from './protocol/register';
-import { startSandboxInWorker } from './sandbox/thread';
+import { createCore, type Core, type SandboxHandle } from '../../core';
+import { isTrustedFrame } from '../../core/bridge/dispatch';
+import { registerIpc, sendEvent } from './ipc';
+import { menuTemplate } from '../../core/app/menu';
+import { APP_ENTRY_URL } from '../../core/protocol/assets';
+import { handleAppProtocol, registerAppScheme } from './protocol';
+import { startSandboxInWorker } from '../../sandbox/thread';
 import { appOrigins } from './window';
 
 // Optional overrides, e.g. to point Skein at another server speaking the API (see README).
@@ -58,7 +58,7 @@ async function startDemoSandbox(options: { port: number }): Promise<SandboxHandl
     console.warn(
       `[skein] the demo sandbox worker could not start (${error instanceof Error ? error.message : String(error)}); running it on the main thread`,
     );
-    return (await import('./sandbox')).startSandbox(options);
+    return (await import('../../sandbox')).startSandbox(options);
   }
 }
 

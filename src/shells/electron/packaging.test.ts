@@ -10,7 +10,7 @@ import type { Configuration, TargetConfiguration } from 'electron-builder';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { APP_ID } from './app-id';
 
-const ROOT = resolve(import.meta.dirname, '../..');
+const ROOT = resolve(import.meta.dirname, '../../..');
 const quietLogger = { isEnabled: false, add: () => {} } as unknown as Parameters<typeof validateConfiguration>[1];
 let config: Configuration;
 

@@ -4,8 +4,8 @@
  * lives in adapters/main-window.ts.
  */
 import type { BrowserWindowConstructorOptions } from 'electron';
-import { originOf } from './ipc/dispatch';
-import { APP_ORIGIN } from './protocol/assets';
+import { originOf } from '../../core/bridge/dispatch';
+import { APP_ORIGIN } from '../../core/protocol/assets';
 
 const MIN_WIDTH = 720;
 const MIN_HEIGHT = 480;

@@ -1,6 +1,6 @@
 /**
  * Composition root of the browser shell (`npm run web`, `node out/main/web.js`):
- * the same `createCore` as the Electron root (src/main/index.ts), served to the
+ * the same `createCore` as the Electron root (src/shells/electron/index.ts), served to the
  * user's browser by server.ts. Never imports `electron`.
  *
  * Options: --port N (default any free port), --host ADDR (default 127.0.0.1; any
@@ -12,7 +12,7 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createCore, type Core } from '../core';
+import { createCore, type Core } from '../../core';
 import { bindHost, startWebShell, type WebShell } from './server';
 import { isLoopback } from './security';
 import {
@@ -118,7 +118,7 @@ export async function runWebShell(
     app: { name: 'Skein', version: appVersion(), platform: process.platform },
     apiBaseUrl: process.env.SKEIN_API_BASE_URL || undefined,
     apiKey: process.env.SKEIN_API_KEY || undefined,
-    startSandbox: async (options) => (await import('../sandbox')).startSandbox(options),
+    startSandbox: async (options) => (await import('../../sandbox')).startSandbox(options),
     chooseSavePath: exportsFolderSaver(parsed.exportsDir),
     // the research archive's SQLite in its own worker thread (built next to this file)
     archiveWorker: {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createKeyStore } from '../services/keys/key-store';
+import { createKeyStore } from '../../core/session/keys/key-store';
 import { parseWebShellArgs } from './cli';
 import {
   canOpenBrowser,

@@ -1,15 +1,12 @@
 /**
  * The desktop menu's keyboard shortcuts, for the browser shell, which has no
- * native menu: read from the menu's own template (src/main/menu.ts), so the
+ * native menu: read from the menu's own template (src/core/app/menu.ts), so the
  * two shells cannot disagree. Only Ctrl/Cmd shortcuts a page can take are kept:
  * Alt+←/→ are the browser's own back and forward (the app's history is the
  * browser's), and Ctrl/Cmd+L is its address bar.
  */
 import type { MenuCommand } from '../../shared/ipc';
-import { menuTemplate } from '../menu';
-
-/** the menu's item type, without importing electron here */
-type MenuItem = ReturnType<typeof menuTemplate>[number];
+import { menuTemplate, type MenuItem } from '../../core/app/menu';
 
 export interface Shortcut {
   /** `KeyboardEvent.key`, lower case */
@@ -28,7 +25,7 @@ export function menuShortcuts(platform: NodeJS.Platform = process.platform): Sho
       if (Array.isArray(item.submenu)) walk(item.submenu);
       if (typeof item.accelerator !== 'string' || typeof item.click !== 'function') continue;
       sent = null;
-      (item.click as () => void)();
+      item.click();
       const command = sent as MenuCommand | null;
       const parts = item.accelerator.split('+');
       const key = (parts.pop() ?? '').toLowerCase();

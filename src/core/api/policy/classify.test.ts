@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ACTIONS } from '../../../../shared/errors';
+import { DEFAULT_ACTIONS } from '../../../shared/errors';
 import { classifyAnswer, validationFields, type Answer, type Verdict } from './classify';
 
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);

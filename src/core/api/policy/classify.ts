@@ -3,17 +3,11 @@
  * report. Pure: the attempt loop (`../execute.ts`) decides when to stop, this
  * module only says what each answer is, in the one error model.
  */
-import { operation, type OperationId } from '../../../../shared/api/catalog';
-import {
-  DEFAULT_ACTIONS,
-  SkeinError,
-  type ErrorCode,
-  type ErrorDetails,
-  type FieldError,
-} from '../../../../shared/errors';
+import { operation, type OperationId } from '../../../shared/api/catalog';
+import { makeError, type SkeinError, type FieldError } from '../../../shared/errors';
 import { MAX_PAUSE_MS } from './rate-limiter';
 import { parseRetryAfter } from './retry-after';
-import { scalarText } from '../../../../shared/scalar-text';
+import { scalarText } from '../../../shared/scalar-text';
 
 export interface Answer {
   status: number;
@@ -31,14 +25,6 @@ export type Verdict =
   /** a transient failure: retry if attempts and deadline allow, else report `error` */
   | { kind: 'retry'; error: SkeinError; retryAfterMs: number | null }
   | { kind: 'fail'; error: SkeinError };
-
-export function makeError(
-  code: ErrorCode,
-  message: string,
-  details: Omit<ErrorDetails, 'action'> & { action?: string } = {},
-): SkeinError {
-  return new SkeinError(code, message, { action: DEFAULT_ACTIONS[code], ...details });
-}
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

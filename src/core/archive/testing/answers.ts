@@ -1,5 +1,5 @@
 /** Answers as the service sends them, for the archive's tests and bench. */
-import { postFixture } from '../../../../shared/api/fixtures';
+import { postFixture } from '../../../shared/api/fixtures';
 import type { IngestRecord } from '../ingest';
 
 const WORDS = ['heron', 'river', 'archive', 'signal', 'market', 'vote', 'storm', 'garden', 'engine', 'pixel'];

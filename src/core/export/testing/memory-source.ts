@@ -4,7 +4,7 @@
  * or hold it (like a request waiting for its slot) until it is cancelled or
  * aborted, to stop a run at a known place.
  */
-import { SkeinError } from '../../../../shared/errors';
+import { SkeinError } from '../../../shared/errors';
 import type { PageRequest, PageSource, SourcePage } from '../page-source';
 
 export interface MemoryPage {

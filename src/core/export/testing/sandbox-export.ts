@@ -6,10 +6,10 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { OPERATIONS, type OperationId } from '../../../../shared/api/catalog';
-import { toQueryString } from '../../../../shared/api/params';
-import { creditsFor } from '../../../../shared/api/pricing';
-import type { ExportJob } from '../../../../shared/ipc/export';
+import { OPERATIONS, type OperationId } from '../../../shared/api/catalog';
+import { toQueryString } from '../../../shared/api/params';
+import { creditsFor } from '../../../shared/api/pricing';
+import type { ExportJob } from '../../../shared/ipc/export';
 import { createApiClient } from '../../api/client';
 import type { RequestPolicy } from '../../api/execute';
 import { createRateLimiter } from '../../api/policy/rate-limiter';

@@ -6,7 +6,7 @@
  */
 import { planView } from '../views';
 import { buildManifest } from '../manifest';
-import { writeExport } from '../writers';
+import { writeExport } from '../../formats/writers';
 import { post } from './memory-source';
 
 const [target, countText, tag, mode] = process.argv.slice(2) as [string, string, string, string | undefined];

@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { FakeClock } from '../testing/fake-clock';
-import { csvId, decodeCsvId, TABLES } from './csv-rows';
-import { isoFromCreatedAt, mediaUrls } from './item-fields';
-import { ExportService } from './export-service';
-import type { ExportManifest } from './manifest';
-import { memorySource, post } from './testing/memory-source';
+import { FakeClock } from '../../testing/fake-clock';
+import { csvId, decodeCsvId, TABLES } from './rows';
+import { isoFromCreatedAt, mediaUrls } from '../item-fields';
+import { ExportService } from '../../export/export-service';
+import type { ExportManifest } from '../../export/manifest';
+import { memorySource, post } from '../../export/testing/memory-source';
 
 const ROOT = '1234567890123456789';
 

@@ -1,8 +1,8 @@
 import { stringify } from 'csv-stringify/sync';
 import { describe, expect, it } from 'vitest';
-import { neutraliseFormula } from './csv-formula';
-import { csvLine } from './csv-line';
-import type { Cell } from './csv-rows';
+import { neutraliseFormula } from './formula';
+import { csvLine } from './line';
+import type { Cell } from './rows';
 
 /** What the CSV writer wrote through csv-stringify before csv-line.ts: the reference it must equal byte for byte. */
 function reference(cells: Cell[], neutral: boolean): string {

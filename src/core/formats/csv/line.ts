@@ -7,8 +7,8 @@
  * (`npm run bench:export`). `csv-line.test.ts` compares the two on hostile
  * cells.
  */
-import { neutraliseFormula } from './csv-formula';
-import type { Cell } from './csv-rows';
+import { neutraliseFormula } from './formula';
+import type { Cell } from './rows';
 
 const NEEDS_QUOTES = /[",\r\n]/;
 const QUOTE = /"/g;

@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ExportOptions, ViewDescriptor } from '../../../shared/ipc/export';
-import { FakeClock } from '../testing/fake-clock';
-import { ExportService } from './export-service';
-import { memorySource, post, type MemoryPage } from './testing/memory-source';
+import { FakeClock } from '../../testing/fake-clock';
+import { ExportService } from '../../export/export-service';
+import { memorySource, post, type MemoryPage } from '../../export/testing/memory-source';
 
 const ROOT = '1000000000000000001';
 const HOSTILE = ['=1+1', '@SUM(A1)', '-2', 'a,"b"\nc', '\tTAB', 'line\r\nbreak', '日本 ✓ é 🧵', '', '="123"'];

@@ -11,16 +11,16 @@
  * view) is the one the lines were made with, else the journal's path writes the file as before.
  */
 import type { CsvCells, ExportJob, ExportOptions } from '../../../shared/ipc/export';
-import { writeFileAtomic, type Sink } from './atomic-file';
-import type { CollectionState } from './collector';
-import { defaultCsvCells } from './csv-formula';
-import { csvTables } from './csv-presets';
-import type { PageRecord } from './journal';
-import { buildManifest, type ExportManifest } from './manifest';
-import type { ExportServiceDeps } from './service-deps';
-import type { ThreadPosition } from './thread-positions';
-import type { ViewPlan } from './views';
-import { csvTablePath, csvTableText, csvWriteOptions, sidecarPath, writeManifestFile } from './writers';
+import { writeFileAtomic, type Sink } from '../../files/atomic-file';
+import type { CollectionState } from '../../export/collector';
+import { defaultCsvCells } from './formula';
+import { csvTables } from './presets';
+import type { PageRecord } from '../../export/journal';
+import { buildManifest, type ExportManifest } from '../../export/manifest';
+import type { ExportServiceDeps } from '../../export/service-deps';
+import type { ThreadPosition } from '../../export/thread-positions';
+import type { ViewPlan } from '../../export/views';
+import { csvTablePath, csvTableText, csvWriteOptions, sidecarPath, writeManifestFile } from '../writers';
 
 /** A kept item as the collector has it: parsed, with its thread position. */
 export interface KeptItem {

@@ -9,9 +9,9 @@
  */
 import type { ItemKind } from '../../../shared/api/catalog';
 import type { CsvColumns } from '../../../shared/ipc/export';
-import { csvId, TABLES, type Cell, type Row, type Table, type TableTrailer } from './csv-rows';
-import { arr, bool, isoFromCreatedAt, mediaUrls, nonEmpty, num, obj, str, type Obj } from './item-fields';
-import type { ExportManifest } from './manifest';
+import { csvId, TABLES, type Cell, type Row, type Table, type TableTrailer } from './rows';
+import { arr, bool, isoFromCreatedAt, mediaUrls, nonEmpty, num, obj, str, type Obj } from '../item-fields';
+import type { ExportManifest } from '../../export/manifest';
 
 type Context = Pick<ExportManifest, 'app' | 'base_url' | 'view'>;
 

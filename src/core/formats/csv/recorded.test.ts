@@ -8,7 +8,7 @@ import {
   recordedRetweet,
   recordedUser,
 } from '../../../shared/api/fixtures/recorded';
-import { TABLES } from './csv-rows';
+import { TABLES } from './rows';
 
 const context = { params: { space_id: '1YqGoabcdefGH' }, index: 0 };
 const row = (kind: keyof typeof TABLES, raw: unknown) => TABLES[kind][0]!.rows(raw, null, context)[0]!;

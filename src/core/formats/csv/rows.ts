@@ -5,7 +5,7 @@
  * tolerant: the live service's variants (api-field-notes.md) flatten too.
  */
 import type { ItemKind } from '../../../shared/api/catalog';
-import { normalizeCommunity } from '../api/normalize/community';
+import { normalizeCommunity } from '../../../shared/api/normalize/community';
 import {
   arr,
   bool,
@@ -19,10 +19,10 @@ import {
   obj,
   str,
   type Obj,
-} from './item-fields';
-import { csvId } from './csv-id';
-import { PARTICIPANT_COLUMNS, participantRows, SPACE_COLUMNS, spaceRow } from './csv-space-rows';
-import type { ThreadPosition } from './thread-positions';
+} from '../item-fields';
+import { csvId } from './id';
+import { PARTICIPANT_COLUMNS, participantRows, SPACE_COLUMNS, spaceRow } from './space-rows';
+import type { ThreadPosition } from '../../export/thread-positions';
 
 export type Cell = string | number | boolean | null;
 export type Row = Record<string, Cell>;
@@ -60,7 +60,7 @@ export interface RowContext {
   index: number;
 }
 
-export { csvId, decodeCsvId } from './csv-id';
+export { csvId, decodeCsvId } from './id';
 
 const POST_COLUMNS = [
   'id',

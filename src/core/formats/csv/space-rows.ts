@@ -2,10 +2,10 @@
  * An audio space's two CSV tables: the space itself (one row) and its participants (one row per person and
  * role), read from the spec's shape and the live one (`normalizeSpace`).
  */
-import { normalizeSpace } from '../api/normalize/space';
-import { csvId } from './csv-id';
-import type { Row, RowContext } from './csv-rows';
-import { arr, bool, isoFromMs, num, obj, str, type Obj } from './item-fields';
+import { normalizeSpace } from '../../../shared/api/normalize/space';
+import { csvId } from './id';
+import type { Row, RowContext } from './rows';
+import { arr, bool, isoFromMs, num, obj, str, type Obj } from '../item-fields';
 
 export const SPACE_COLUMNS = [
   'space_id',

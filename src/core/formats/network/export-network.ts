@@ -4,14 +4,14 @@
  * followers and members, a space's participants), then written atomically. The manifest goes beside them.
  */
 import { basename, dirname, extname, join } from 'node:path';
-import { writeFileAtomic } from '../export/atomic-file';
-import { TABLES } from '../export/csv-rows';
-import { decodeCsvId } from '../export/csv-rows';
+import { writeFileAtomic } from '../../files/atomic-file';
+import { TABLES } from '../csv/rows';
+import { decodeCsvId } from '../csv/rows';
 import { scalarText } from '../../../shared/scalar-text';
-import { rawText } from '../export/journal';
-import type { ExportManifest } from '../export/manifest';
-import type { ViewPlan } from '../export/views';
-import { provenanceCounter, type ItemStream } from '../export/writers';
+import { rawText } from '../../export/journal';
+import type { ExportManifest } from '../../export/manifest';
+import type { ViewPlan } from '../../export/views';
+import { provenanceCounter, type ItemStream } from '../writers';
 import { gephiEdgeChunks, gephiNodeChunks } from './gephi-csv';
 import { gexfChunks } from './gexf';
 import { NetworkBuilder } from './graph';

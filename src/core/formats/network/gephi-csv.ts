@@ -4,7 +4,7 @@
  * kind) with its count as the weight. Written by Skein's CSV serializer: text cells that a spreadsheet would
  * run as formulas are neutralised (ids are digits and never touched).
  */
-import { csvLine } from '../export/csv-line';
+import { csvLine } from '../csv/line';
 import type { NetworkBuilder } from './graph';
 
 const GEPHI_NODE_COLUMNS = ['Id', 'Label', 'Handle', 'Name', 'Followers', 'First seen', 'Node type'] as const;

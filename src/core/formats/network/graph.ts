@@ -8,7 +8,7 @@
  * and the authors of a list's timeline (its members: the timeline is their posts) a `list-member` edge.
  * Memory grows with nodes and edges, never with items: items are added one by one.
  */
-import { arr, isoFromCreatedAt, nonEmpty, num, obj, str, type Obj } from '../export/item-fields';
+import { arr, isoFromCreatedAt, nonEmpty, num, obj, str, type Obj } from '../item-fields';
 
 export type EdgeKind =
   | 'reply'

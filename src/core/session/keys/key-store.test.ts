@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fakeSecretStorage } from '../testing/fake-secret-storage';
+import { fakeSecretStorage } from '../../testing/fake-secret-storage';
 import { createKeyStore } from './key-store';
 import type { SecretBackend } from './secret-storage';
 

@@ -1,6 +1,6 @@
 /**
  * The OS secret store as the key store sees it: Electron's async safeStorage
- * in the app (`src/main/adapters/safe-storage.ts`), a test double in tests.
+ * in the app (`src/shells/electron/adapters/safe-storage.ts`), a test double in tests.
  */
 
 /** Which protection the OS offers (Linux: `safeStorage.getSelectedStorageBackend()`). */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_PRICES, type PriceTable } from '../../../shared/api';
 import type { Mode } from '../../../shared/ipc';
-import type { AttemptRecord } from '../api/client';
+import type { AttemptRecord } from '../../api/client';
 import { createUsageMeter, paramsDigest } from './usage-meter';
 
 const dirs: string[] = [];

@@ -20,8 +20,8 @@ import { creditsFor, isCharged, type PriceTable } from '../../../shared/api/pric
 import type { OperationId } from '../../../shared/api/catalog';
 import type { Mode } from '../../../shared/ipc/app';
 import { UsageEvent, type UsageCall, type UsageSnapshot } from '../../../shared/ipc/settings';
-import type { AttemptRecord, UsageSink } from '../api/client';
-import { openJsonStore } from '../settings/json-store';
+import type { AttemptRecord, UsageSink } from '../../api/client';
+import { openJsonStore } from '../../files/json-store';
 import { callSubject, PageNumbers } from './call-subject';
 
 export interface UsageMeterOptions {

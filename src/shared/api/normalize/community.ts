@@ -7,7 +7,7 @@
  */
 import { normalizeUser } from './user';
 import { bool, epochMs, idString, isObject, str, toInt, type Obj } from './values';
-import { scalarText } from '../../../../shared/scalar-text';
+import { scalarText } from '../../scalar-text';
 
 /** the object an answer's community is read from (the raw item an export keeps), or undefined */
 export function communitySource(body: Obj): unknown {

@@ -5,7 +5,7 @@
  * `video_info.variants[]`). This builds the spec's entry from the latter,
  * keeping every original field on it.
  */
-import { ownValue } from '../../../../shared/own';
+import { ownValue } from '../../own';
 import { indexPair, isObject, str, toInt, type Obj } from './values';
 
 const TYPENAME: Record<string, string> = { photo: 'ApiImage', video: 'ApiVideo', animated_gif: 'ApiGif' };

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { communityFixture, postFixture, userFixture } from '../../../../shared/api/fixtures';
-import type { Post } from '../../../../shared/api/schemas';
-import { SkeinError } from '../../../../shared/errors';
-import { ITEM_SCHEMAS } from '../../../../shared/api/catalog';
+import { communityFixture, postFixture, userFixture } from '../fixtures';
+import type { Post } from '../schemas';
+import { SkeinError } from '../../errors';
+import { ITEM_SCHEMAS } from '../catalog';
 import { normalizePage } from './page';
 
 const envelope = (tweets: unknown[], extra: Record<string, unknown> = {}) => ({

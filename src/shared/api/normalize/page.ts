@@ -7,17 +7,11 @@
  * trends. One bad item is dropped and reported; the rest of the page stays.
  */
 import type { z } from 'zod';
-import {
-  ITEM_SCHEMAS,
-  OPERATIONS,
-  isListOperation,
-  type ItemKind,
-  type OperationId,
-} from '../../../../shared/api/catalog';
-import type { DroppedItem } from '../../../../shared/ipc/api';
+import { ITEM_SCHEMAS, OPERATIONS, isListOperation, type ItemKind, type OperationId } from '../catalog';
+import type { DroppedItem } from '../../ipc/api';
 import { boundDepth } from './depth';
-import type { SkeinError } from '../../../../shared/errors';
-import { makeError } from '../policy/classify';
+import type { SkeinError } from '../../errors';
+import { makeError } from '../../errors';
 import { communitySource, normalizeCommunity } from './community';
 import { normalizePost } from './post';
 import { normalizeSpace } from './space';

@@ -1,5 +1,5 @@
 /** Tolerant reader of a post (every live-service spelling in api-field-notes.md → the spec's shape). */
-import { MediaEntity, Post, TagEntity, UrlEntity, UserMentionEntity } from '../../../../shared/api/schemas';
+import { MediaEntity, Post, TagEntity, UrlEntity, UserMentionEntity } from '../schemas';
 import { mediaFromExtended } from './media';
 import { normalizeUser } from './user';
 import {

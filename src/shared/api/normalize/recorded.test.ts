@@ -14,9 +14,9 @@ import {
   recordedRetweet,
   recordedTrendsUnwrapped,
   recordedUser,
-} from '../../../../shared/api/fixtures/recorded';
-import { communityFixture, spaceFixture } from '../../../../shared/api/fixtures';
-import { CommunityData, SpaceData, type Post, type Trend, type User } from '../../../../shared/api/schemas';
+} from '../fixtures/recorded';
+import { communityFixture, spaceFixture } from '../fixtures';
+import { CommunityData, SpaceData, type Post, type Trend, type User } from '../schemas';
 import { normalizePage } from './page';
 
 const posts = (tweets: unknown[]) =>

@@ -8,9 +8,9 @@
  * spec's user record is filled with neutral values for what they do not say
  * (the view shows only name, handle and avatar; the export keeps the raw answer).
  */
-import { spaceUserOf } from '../../../../shared/api/space-user';
+import { spaceUserOf } from '../space-user';
 import { bool, epochMs, idString, isObject, str, toInt, type Obj } from './values';
-import { scalarText } from '../../../../shared/scalar-text';
+import { scalarText } from '../../scalar-text';
 
 const STATES: Record<string, string> = {
   Live: 'Running',

@@ -1,5 +1,5 @@
 /** Tolerant reader of a user object (search results, batch lookups, post authors). */
-import { UrlEntity } from '../../../../shared/api/schemas';
+import { UrlEntity } from '../schemas';
 import { bool, idString, isObject, nullableString, str, toInt, validatorOf, type Obj } from './values';
 
 const validUrl = validatorOf(UrlEntity);

@@ -4,7 +4,7 @@
  * nor fake it. Cancel is the default button and what Esc answers.
  */
 import { BrowserWindow, dialog } from 'electron';
-import type { Confirm } from '../services/confirm';
+import type { Confirm } from '../../../core/ports';
 
 export const confirmWithDialog: Confirm = async (request) => {
   const parent = BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0];

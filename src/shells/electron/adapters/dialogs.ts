@@ -1,6 +1,6 @@
 /** Electron glue: the native save and open dialogs behind the core's `chooseSavePath` and `chooseOpenPath`. */
 import { BrowserWindow, dialog } from 'electron';
-import type { ChooseSavePath, CoreDeps } from '../core';
+import type { ChooseSavePath, CoreDeps } from '../../../core';
 
 export const chooseSavePathWithDialog: ChooseSavePath = async (request) => {
   const parent = BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { attempt, AttemptFailure } from '../services/api/transport';
-import { FakeClock } from '../services/testing/fake-clock';
+import { attempt, AttemptFailure } from '../../../core/api/transport';
+import { FakeClock } from '../../../core/testing/fake-clock';
 import { fetchThroughNet, type FetchLike } from './net-fetch';
 
 const through = (netFetch: FetchLike, signal = new AbortController().signal) =>

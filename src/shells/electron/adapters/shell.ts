@@ -4,7 +4,7 @@
  * openExternalSafely allowed (an http: link only after the user's yes).
  */
 import { shell } from 'electron';
-import { linkVerdict } from '../../shared/ipc/app';
+import { linkVerdict } from '../../../shared/ipc/app';
 
 export async function openInSystemBrowser(url: string): Promise<void> {
   if (linkVerdict(url) === 'refused') return;
