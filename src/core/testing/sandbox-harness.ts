@@ -56,10 +56,9 @@ export async function sandboxHarness(opts: HarnessOptions = {}): Promise<Harness
   };
   const key = opts.key === undefined ? (opts.requiredKey ?? null) : opts.key;
   const client = createApiClient({
-    target: async () => ({ baseUrl: opts.baseUrl ? opts.baseUrl(sandbox.baseUrl) : sandbox.baseUrl, key }),
+    target: async () => ({ baseUrl: opts.baseUrl ? opts.baseUrl(sandbox.baseUrl) : sandbox.baseUrl, key, limiter }),
     fetch: doFetch,
     clock,
-    limiter,
     random: () => 0.5,
     ...(opts.policy ? { policy: opts.policy } : {}),
     ...(opts.usage ? { usage: opts.usage } : {}),
