@@ -102,7 +102,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
         at: clock.now(),
         httpStatus,
         items,
-        ...(asked ? { idsAsked: asked.length } : {}),
+        idsAsked: asked?.length,
         fromCache,
       }) ?? 0
     );
@@ -143,7 +143,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
         items,
         data: isList ? null : page.data,
         paging,
-        report: { duplicatesRemoved, dropped: page.dropped, notFound, ...(page.cut ? { cut: page.cut } : {}) },
+        report: { duplicatesRemoved, dropped: page.dropped, notFound, cut: page.cut },
         meta,
       },
     };
@@ -210,8 +210,8 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
         random,
         policy,
         signal: running.signal,
-        ...(input.cancelWaits ? { cancelWaits: input.cancelWaits } : {}),
-        ...(input.onRateLimitWait ? { onRateLimitWait: input.onRateLimitWait } : {}),
+        cancelWaits: input.cancelWaits,
+        onRateLimitWait: input.onRateLimitWait,
         onAnswer: (a) => {
           sent++;
           const ok = a.status >= 200 && a.status < 300;

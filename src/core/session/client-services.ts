@@ -212,11 +212,11 @@ export function createClientServices(deps: ClientServicesDeps): ClientServices {
     store: deps.archive
       ? new ResponseStore(DEFAULT_STORE_BYTES)
       : new ResponseStore(DEFAULT_STORE_BYTES, { dir: join(deps.userDataDir, 'cache', 'pages') }),
-    ...(deps.archive ? { archive: deps.archive } : {}),
+    archive: deps.archive,
     fetch: deps.fetch,
     clock,
-    ...(deps.random ? { random: deps.random } : {}),
-    ...(deps.policy ? { policy: deps.policy } : {}),
+    random: deps.random,
+    policy: deps.policy,
     usage,
     logger: logger,
     secrets,
