@@ -78,7 +78,7 @@ async function child(format: 'txt' | 'csv', keep: boolean) {
     const summary = await importIds(createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 16 }), {
       kind: 'posts',
       source,
-      ...(keep ? {} : { onId: () => streamed++ }),
+      onId: keep ? undefined : () => streamed++,
     });
     const ms = performance.now() - t0;
     return {

@@ -214,7 +214,7 @@ async function main(): Promise<number> {
     measureChildren({ timeoutMs: 300_000 }),
   );
   await section('archive', 'research archive: ingest, size, search, chart (child process)', () =>
-    measureArchive({ timeoutMs: 900_000, ...(quick ? { posts: 50_000 } : {}) }),
+    measureArchive({ timeoutMs: 900_000, posts: quick ? 50_000 : undefined }),
   );
 
   const loadAtEnd = loadavg();

@@ -103,8 +103,7 @@ export function chromiumExecutable(): string | undefined {
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage'];
 
 export function launchChromium(): Promise<Browser> {
-  const executablePath = chromiumExecutable();
-  return chromium.launch({ headless: true, args: CHROMIUM_ARGS, ...(executablePath ? { executablePath } : {}) });
+  return chromium.launch({ headless: true, args: CHROMIUM_ARGS, executablePath: chromiumExecutable() });
 }
 
 /** The OS key store stand-in: a keyring that "encrypts" in memory. */
@@ -209,14 +208,13 @@ export async function launchApp(options: LaunchOptions = {}): Promise<SkeinApp> 
         execArgv: ['--import', 'tsx'],
       },
     });
-    const onBridgeCall = options.onBridgeCall;
     shell = await startWebShell({
       core,
       rendererDir: RENDERER_DIR,
       pageOpensLinks: false,
       onInternalError: (error, channel) => internalErrors.push({ channel, error }),
-      ...(options.crossOriginIsolated ? { assetHeaders: { 'Cross-Origin-Embedder-Policy': 'credentialless' } } : {}),
-      ...(onBridgeCall ? { onBridgeCall: (call: BridgeCall) => onBridgeCall(call) } : {}),
+      assetHeaders: options.crossOriginIsolated ? { 'Cross-Origin-Embedder-Policy': 'credentialless' } : undefined,
+      onBridgeCall: options.onBridgeCall,
     });
     context = await browser.newContext({ viewport: { width: 1280, height: 840 }, reducedMotion: 'reduce' });
     page = await context.newPage();

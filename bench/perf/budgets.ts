@@ -69,9 +69,9 @@ export function budget(
     value,
     unit,
     max,
-    ...(tolerance ? { tolerance } : {}),
+    tolerance,
     status,
-    ...(note ? { note } : {}),
+    note,
   };
 }
 
@@ -84,7 +84,7 @@ export function info(
   unit: string,
   note?: string,
 ): Metric {
-  return { id, section, name, value, unit, status: 'info', ...(note ? { note } : {}) };
+  return { id, section, name, value, unit, status: 'info', note };
 }
 
 /** A budgeted metric that could not be measured here, and why. */
@@ -96,5 +96,5 @@ export function skipped(
   max: number | undefined,
   note: string,
 ): Metric {
-  return { id, section, name, value: null, unit, ...(max === undefined ? {} : { max }), status: 'skipped', note };
+  return { id, section, name, value: null, unit, max, status: 'skipped', note };
 }

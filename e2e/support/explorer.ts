@@ -96,7 +96,7 @@ export async function sandbox(app: SkeinApp) {
   return {
     /** inject a fault or quirk (`401`, `page-size;n=100`, `empty-page` …) for some operations */
     fault: (fault: string, operations: string[], count?: number) =>
-      call('POST', '/__sandbox/faults', { fault, operations, ...(count ? { count } : {}) }),
+      call('POST', '/__sandbox/faults', { fault, operations, count }),
     clearFaults: () => call('DELETE', '/__sandbox/faults'),
     /** every API request the sandbox received, oldest first */
     requests: async () =>

@@ -44,7 +44,7 @@ const sandbox = await startSandbox({
   size: values.size,
   requiredKey: values.key,
   logger: values.log,
-  ...(notFoundPercent !== null ? { anyIds: { notFoundPercent } } : {}),
+  anyIds: notFoundPercent === null ? undefined : { notFoundPercent },
 });
 console.log(
   `Skein API sandbox on ${sandbox.baseUrl} (seed ${seed}, ${values.size} world, ready in ${Math.round(performance.now() - started)} ms)`,

@@ -107,7 +107,7 @@ export async function handleSocial(
       operation: id,
       status,
       items,
-      ...(asked !== undefined ? { idsAsked: asked } : {}),
+      idsAsked: asked,
       ...(p.names.length ? { faults: p.names } : {}),
     });
     log(status, p);

@@ -35,7 +35,7 @@ export type ThreadSandboxOptions = Omit<SandboxOptions, 'now'>;
 export function startSandboxInWorker(options: ThreadSandboxOptions, thread: ThreadOptions): Promise<SandboxThread> {
   const worker = new Worker(thread.entry, {
     workerData: options,
-    ...(thread.execArgv ? { execArgv: thread.execArgv } : {}),
+    execArgv: thread.execArgv,
   });
   return new Promise((resolve, reject) => {
     let started = false;

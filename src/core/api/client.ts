@@ -26,8 +26,8 @@ export interface Target {
   baseUrl: string;
   /** the key to send; null sends none */
   key: string | null;
-  /** this base URL's own pacing and rate-limit pause (default: the client's `limiter`) */
-  limiter?: RateLimiter;
+  /** this base URL's own pacing and rate-limit pause: every request of the call waits on it */
+  limiter: RateLimiter;
 }
 
 /** One request as the usage meter sees it (an answer from the store is one too, at no cost). */
@@ -53,7 +53,6 @@ export interface ApiClientDeps {
   target: () => Promise<Target>;
   fetch: FetchLike;
   clock: Clock;
-  limiter: RateLimiter;
   /** uniform in [0, 1): backoff jitter */
   random?: () => number;
   policy?: Partial<RequestPolicy>;
@@ -103,7 +102,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
         at: clock.now(),
         httpStatus,
         items,
-        ...(asked ? { idsAsked: asked.length } : {}),
+        idsAsked: asked?.length,
         fromCache,
       }) ?? 0
     );
@@ -144,7 +143,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
         items,
         data: isList ? null : page.data,
         paging,
-        report: { duplicatesRemoved, dropped: page.dropped, notFound, ...(page.cut ? { cut: page.cut } : {}) },
+        report: { duplicatesRemoved, dropped: page.dropped, notFound, cut: page.cut },
         meta,
       },
     };
@@ -207,12 +206,12 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
         headers: request.headers,
         fetch: deps.fetch,
         clock,
-        limiter: target.limiter ?? deps.limiter,
+        limiter: target.limiter,
         random,
         policy,
         signal: running.signal,
-        ...(input.cancelWaits ? { cancelWaits: input.cancelWaits } : {}),
-        ...(input.onRateLimitWait ? { onRateLimitWait: input.onRateLimitWait } : {}),
+        cancelWaits: input.cancelWaits,
+        onRateLimitWait: input.onRateLimitWait,
         onAnswer: (a) => {
           sent++;
           const ok = a.status >= 200 && a.status < 300;

@@ -32,7 +32,7 @@ function run(
     random: opts.random ?? (() => 0.5),
     policy: { ...DEFAULT_POLICY, ...opts.policy },
     signal: opts.signal ?? new AbortController().signal,
-    ...(opts.cancelWaits ? { cancelWaits: opts.cancelWaits } : {}),
+    cancelWaits: opts.cancelWaits,
     onAnswer: (a) => answers.push(a.status),
     onNoAnswer: () => unanswered++,
   });

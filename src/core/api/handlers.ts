@@ -21,9 +21,9 @@ export function createApiHandlers(services: ClientServices): ApiHandlers {
           operation,
           params,
           senderId: ctx.senderId,
-          ...(callId !== undefined ? { callId } : {}),
-          ...(fresh !== undefined ? { fresh } : {}),
-          ...(reread !== undefined ? { reread } : {}),
+          callId,
+          fresh,
+          reread,
         });
         return forBridge(operation, page.result);
       },

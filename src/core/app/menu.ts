@@ -53,7 +53,7 @@ export function menuTemplate({ appName, platform, send, developer }: MenuOptions
   const mac = platform === 'darwin';
   const command = (label: string, cmd: MenuCommand, accelerator?: string): MenuItem => ({
     label,
-    ...(accelerator ? { accelerator } : {}),
+    accelerator,
     click: () => send(cmd),
   });
   const sep: MenuItem = { type: 'separator' };

@@ -126,7 +126,6 @@ export function createClientServices(deps: ClientServicesDeps): ClientServices {
   });
   const limiterFor = limitersByBaseUrl(clock);
   const rateFor = (s: Settings) => (s.mode === 'demo' ? DEMO_RPS : Math.min(s.requestsPerSecond, store.paceCeiling()));
-  const limiter = createRateLimiter(clock, mode() === 'demo' ? DEMO_RPS : settings().requestsPerSecond);
   const ready = keys
     .load()
     .then(async () => {
@@ -213,12 +212,11 @@ export function createClientServices(deps: ClientServicesDeps): ClientServices {
     store: deps.archive
       ? new ResponseStore(DEFAULT_STORE_BYTES)
       : new ResponseStore(DEFAULT_STORE_BYTES, { dir: join(deps.userDataDir, 'cache', 'pages') }),
-    ...(deps.archive ? { archive: deps.archive } : {}),
+    archive: deps.archive,
     fetch: deps.fetch,
     clock,
-    limiter,
-    ...(deps.random ? { random: deps.random } : {}),
-    ...(deps.policy ? { policy: deps.policy } : {}),
+    random: deps.random,
+    policy: deps.policy,
     usage,
     logger: logger,
     secrets,
@@ -325,7 +323,6 @@ export function createClientServices(deps: ClientServicesDeps): ClientServices {
       const after = settings();
       if (before.mode !== after.mode || before.baseUrl !== after.baseUrl) client.clearStore();
       if (before.persistKeyWithoutKeyring !== after.persistKeyWithoutKeyring) await keys.reconsider();
-      limiter.setRate(after.mode === 'demo' ? DEMO_RPS : after.requestsPerSecond);
       return after;
     },
     async setKey(key) {

@@ -48,7 +48,7 @@ async function setup(
   const sandbox = await startSandbox({
     port: 0,
     size: 'small',
-    ...(opts.requiredKey ? { requiredKey: opts.requiredKey } : {}),
+    requiredKey: opts.requiredKey,
   });
   cleanup.push(() => sandbox.close());
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'skein-client-'));
@@ -68,7 +68,7 @@ async function setup(
     random: () => 0.5,
     writeLog: (line) => logs.push(line),
     logLevel: 'debug',
-    ...(opts.live ? { initial: { baseUrl: sandbox.baseUrl } } : {}),
+    initial: opts.live ? { baseUrl: sandbox.baseUrl } : undefined,
     // the user at the screen says yes to main's dialogs (raising the pace, keeping the key without a keyring)
     confirm: async () => true,
   });

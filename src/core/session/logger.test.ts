@@ -8,7 +8,7 @@ describe('redacting logger', () => {
       write: (l) => lines.push(l),
       secrets: () => secrets,
       now: () => 0,
-      ...(level ? { level } : {}),
+      level,
     });
     return { lines, log };
   };

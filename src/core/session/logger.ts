@@ -43,8 +43,7 @@ export function redactText(text: string, secrets: Iterable<string>): string {
 
 function plain(detail: unknown, depth = 0): unknown {
   if (detail instanceof Error) {
-    const code = (detail as { code?: unknown }).code;
-    return { name: detail.name, message: detail.message, ...(code !== undefined ? { code } : {}) };
+    return { name: detail.name, message: detail.message, code: (detail as { code?: unknown }).code };
   }
   if (depth > 6 || detail === null || typeof detail !== 'object') return detail;
   if (Array.isArray(detail)) return detail.map((x) => plain(x, depth + 1));

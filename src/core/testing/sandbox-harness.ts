@@ -43,7 +43,7 @@ export async function sandboxHarness(opts: HarnessOptions = {}): Promise<Harness
     port: 0,
     size: 'small',
     seed: opts.seed ?? 1,
-    ...(opts.requiredKey ? { requiredKey: opts.requiredKey } : {}),
+    requiredKey: opts.requiredKey,
   });
   const clock = opts.clock ?? new FakeClock(undefined, { autoAdvance: true });
   const limiter = createRateLimiter(clock, opts.rps ?? Infinity);
@@ -56,13 +56,12 @@ export async function sandboxHarness(opts: HarnessOptions = {}): Promise<Harness
   };
   const key = opts.key === undefined ? (opts.requiredKey ?? null) : opts.key;
   const client = createApiClient({
-    target: async () => ({ baseUrl: opts.baseUrl ? opts.baseUrl(sandbox.baseUrl) : sandbox.baseUrl, key }),
+    target: async () => ({ baseUrl: opts.baseUrl ? opts.baseUrl(sandbox.baseUrl) : sandbox.baseUrl, key, limiter }),
     fetch: doFetch,
     clock,
-    limiter,
     random: () => 0.5,
-    ...(opts.policy ? { policy: opts.policy } : {}),
-    ...(opts.usage ? { usage: opts.usage } : {}),
+    policy: opts.policy,
+    usage: opts.usage,
   });
   const control = async <T>(path: string): Promise<T> => (await (await fetch(`${sandbox.baseUrl}${path}`)).json()) as T;
   return {

@@ -39,8 +39,9 @@ export async function sandboxExporter(
 ) {
   const dir = await mkdtemp(join(tmpdir(), 'skein-export-sbx-'));
   let sent = 0;
+  const limiter = createRateLimiter(systemClock, Infinity);
   const client = createApiClient({
-    target: async () => ({ baseUrl, key }),
+    target: async () => ({ baseUrl, key, limiter }),
     fetch: (url, init) => {
       const n = ++sent;
       const fault = options.faultFor?.(n, url);
@@ -52,7 +53,6 @@ export async function sandboxExporter(
     },
     ...(options.policy ? { policy: options.policy } : {}),
     clock: systemClock,
-    limiter: createRateLimiter(systemClock, Infinity),
     usage: {
       record: (r) =>
         creditsFor({ operation: r.operation, httpStatus: r.httpStatus, items: r.items, idsAsked: r.idsAsked }),

@@ -30,7 +30,7 @@ const rec = (r: Partial<AttemptRecord>): AttemptRecord => ({
 
 function meter(opts: { dir?: string; prices?: PriceTable; mode?: Mode } = {}) {
   return createUsageMeter({
-    ...(opts.dir ? { dir: opts.dir } : {}),
+    dir: opts.dir,
     prices: () => opts.prices ?? DEFAULT_PRICES,
     mode: () => opts.mode ?? 'live',
   });

@@ -138,7 +138,7 @@ export function createUsageMeter(opts: UsageMeterOptions): UsageMeter {
         .map(([operation, t]) => ({ operation, ...t }))
         .sort((a, b) => b.credits - a.credits || b.calls - a.calls),
       recent: recent.map(listed),
-      ...(opts.budget ? { lastHour: { credits: spentSince(now() - HOUR_MS), budget: opts.budget() } } : {}),
+      lastHour: opts.budget ? { credits: spentSince(now() - HOUR_MS), budget: opts.budget() } : undefined,
       history: [...history],
     };
   }
@@ -159,7 +159,7 @@ export function createUsageMeter(opts: UsageMeterOptions): UsageMeter {
               operation: rec.operation,
               httpStatus: rec.httpStatus,
               items: rec.items,
-              ...(rec.idsAsked !== undefined ? { idsAsked: rec.idsAsked } : {}),
+              idsAsked: rec.idsAsked,
             },
             opts.prices(),
           );
