@@ -1,15 +1,5 @@
-/**
- * Time, injected: services never call Date.now() or setTimeout directly, so
- * tests drive them with a fake clock (see `testing/fake-clock.ts`).
- */
-export interface Clock {
-  /** epoch milliseconds */
-  now: () => number;
-  /** a guard (timeout, deadline): run `fn` after `ms`; returns a function that cancels it */
-  setTimer: (ms: number, fn: () => void) => () => void;
-  /** a wait (backoff, pacing): resolves after `ms`; rejects with the signal's reason when aborted first */
-  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
-}
+/** The system's clock (the `Clock` port, `ports.ts`), and `sleep` for clocks whose waits are ordinary timers. */
+import type { Clock } from './ports';
 
 /** `sleep` built on `setTimer`, for clocks whose waits are ordinary timers. */
 export function sleepOnTimer(clock: Pick<Clock, 'setTimer'>, ms: number, signal?: AbortSignal): Promise<void> {

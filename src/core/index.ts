@@ -1,53 +1,70 @@
 /**
- * Everything main does, minus Electron: builds the services and the bridge
- * handlers from injected dependencies. The Electron composition root
- * (index.ts) and the browser shell (web-shell/cli.ts; the e2e host runs it
- * too) both call `createCore`, so the tests drive the very handlers the app runs.
+ * The core: builds every area and the bridge's handlers from what the shell provides (the ports,
+ * `ports.ts`). The Electron root (src/shells/electron) and the browser shell (src/shells/web; the e2e host
+ * runs it too) both call `createCore`, so the tests drive the very handlers the app runs. This file is also
+ * the core's one public surface for the shells: they import nothing else of it.
  */
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import type { DemoExamples, EventName, EventPayload, Handlers, Mode } from '../shared/ipc';
-import { createAppHandlers, type AppIdentity } from './app/handlers';
+import type { Handlers, Mode } from '../shared/ipc';
 import { createApiHandlers } from './api/handlers';
+import { createAppHandlers } from './app/handlers';
 import { createArchiveHandlers } from './archive/handlers';
-import { createExportFeature, type ChooseSavePath } from './export/handlers';
-import { createIdsFeature } from './ids/handlers';
-import { createSettingsHandlers } from './session/handlers';
 import { createProjects, type Projects } from './archive/projects';
-import { keepAsCollection } from './export/reexport';
 import { startArchiveThread, type ArchiveThreadOptions } from './archive/thread';
-import { createClientServices, type ClientServices } from './session/client-services';
 import { systemClock } from './clock';
 import { clientPageSource } from './export/client-source';
-import type { ExportPlatform } from './export/reporter';
+import { createExportFeature } from './export/handlers';
+import { keepAsCollection } from './export/reexport';
+import { createIdsFeature } from './ids/handlers';
+import type {
+  AppIdentity,
+  ChooseOpenPath,
+  ChooseSavePath,
+  Confirm,
+  Emit,
+  ExportPlatform,
+  Log,
+  OpenExternal,
+  SandboxHandle,
+  SecretStorage,
+  StartSandbox,
+} from './ports';
 import type { MediaPolicy } from './protocol/assets';
-import type { Confirm } from './ports';
-import type { SecretStorage } from './session/keys/secret-storage';
-import type { Logger } from './session/logger';
+import { createClientServices, type ClientServices } from './session/client-services';
+import { createSettingsHandlers } from './session/handlers';
 
-/** The OS key store (Electron's safeStorage in the app, in-memory in tests). */
-export type { SecretStorage };
-export type { Confirm, ConfirmRequest } from './ports';
-
-/** A running demo sandbox (see src/sandbox). */
-export interface SandboxHandle {
-  baseUrl: string;
-  port: number;
-  examples: DemoExamples;
-  close: () => Promise<void>;
-}
-export type StartSandbox = (options: { port: number }) => Promise<SandboxHandle>;
-
-export type { ChooseSavePath, SaveRequest } from './export/handlers';
-/** What the core logs to: internal errors and warnings (the services' `Logger`, cut to what the core needs). */
-export type CoreLog = Pick<Logger, 'error' | 'warn'>;
+// The core's public surface for the shells: createCore and the ports (below), and what both shells serve
+// with — the bridge's handle(), the app protocol's assets and CSP, the menu.
+export type * from './ports';
+export { refuseAll } from './ports';
+export {
+  createDispatcher,
+  guarded,
+  isTrustedFrame,
+  originOf,
+  type DispatcherOptions,
+  type FrameLike,
+} from './bridge/dispatch';
+export {
+  APP_ENTRY_URL,
+  APP_HOST,
+  APP_ORIGIN,
+  APP_SCHEME,
+  SECURITY_HEADERS,
+  contentSecurityPolicy,
+  metaContentSecurityPolicy,
+  serveAsset,
+  type MediaPolicy,
+} from './protocol/assets';
+export { menuTemplate, type MenuItem } from './app/menu';
 
 export interface CoreDeps {
   /** where settings, usage and caches live */
   userDataDir: string;
   secretStorage: SecretStorage;
   /** hands an http(s) URL to the system browser */
-  openExternal: (url: string) => Promise<void>;
+  openExternal: OpenExternal;
   app: AppIdentity;
   /** point Skein at any server speaking the API (e2e host, `--api-base-url`); live mode */
   apiBaseUrl?: string | undefined;
@@ -62,19 +79,16 @@ export interface CoreDeps {
    */
   confirm?: Confirm;
   /** pushes an event to every renderer */
-  emit: (name: EventName, payload: EventPayload<EventName>) => void;
+  emit: Emit;
   /** taskbar progress and "export finished" notifications (absent in tests and the e2e host) */
   exportPlatform?: ExportPlatform;
   fetch?: typeof fetch;
   now?: () => number;
-  log?: CoreLog;
+  log?: Log;
   /** the archive's worker thread (built: out/main/archive-worker.js); absent: the archive runs on main's thread */
   archiveWorker?: ArchiveThreadOptions;
   /** main's open dialog for a project file (absent in the browser shell: projects are picked from main's list) */
-  chooseOpenPath?: (request: {
-    title: string;
-    filters: Array<{ name: string; extensions: string[] }>;
-  }) => Promise<string | null>;
+  chooseOpenPath?: ChooseOpenPath;
 }
 
 export interface Core {

@@ -5,11 +5,10 @@
  * overall deadline. Never retries 501, 4xx other than 408/429, or a
  * cancellation.
  */
-import type { Clock } from '../clock';
+import type { Clock } from '../ports';
 import type { OperationId } from '../../shared/api/catalog';
-import { SkeinError } from '../../shared/errors';
+import { SkeinError, makeError } from '../../shared/errors';
 import { backoffCeiling, backoffDelay, DEFAULT_BACKOFF, type BackoffOptions } from './policy/backoff';
-import { makeError } from '../../shared/errors';
 import { classifyAnswer, rateLimitedMessage } from './policy/classify';
 import type { RateLimiter } from './policy/rate-limiter';
 import { attempt, AttemptFailure, type FetchLike, type HttpAnswer } from './transport';

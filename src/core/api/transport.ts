@@ -5,10 +5,9 @@
  * error model.
  */
 import { isAscii, isUtf8, transcode } from 'node:buffer';
-import type { Clock } from '../clock';
-import type { SkeinError } from '../../shared/errors';
+import type { Clock } from '../ports';
+import { type SkeinError, makeError } from '../../shared/errors';
 import type { Answer } from './policy/classify';
-import { makeError } from '../../shared/errors';
 
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 

@@ -3,14 +3,7 @@
  * allowlisted way out to the system browser, and the demo sandbox's showcase.
  */
 import { ExternalUrl, linkVerdict, type AppInfo, type DemoExamples, type Handlers, type Mode } from '../../shared/ipc';
-
-import { refuseAll, type Confirm } from '../ports';
-
-export interface AppIdentity {
-  name: string;
-  version: string;
-  platform: string;
-}
+import { refuseAll, type AppIdentity, type Confirm } from '../ports';
 
 export interface AppHandlerDeps {
   identity: AppIdentity;

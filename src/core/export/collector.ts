@@ -12,7 +12,7 @@ import { creditsFor, DEFAULT_PRICES, type PriceTable } from '../../shared/api/pr
 import { isSkeinError, SkeinError } from '../../shared/errors';
 import type { ExportCaps, ExportScope, StopReason } from '../../shared/ipc/export';
 import { pagingGuard } from '../api/paging';
-import type { Clock } from '../clock';
+import type { Clock } from '../ports';
 import { toWriteError } from '../files/atomic-file';
 import { Journal, type FailedFetch, type JournalItem, type PageRecord } from './journal';
 import type { KeptItem } from '../formats/csv/live';

@@ -9,24 +9,14 @@ import { extname } from 'node:path';
 import type { PriceTable } from '../../shared/api/pricing';
 import type { HandlersOf } from '../../shared/ipc/define';
 import type { ExportFormat, ExportJob, exportContract } from '../../shared/ipc/export';
-import type { Clock } from '../clock';
-import type { Confirm } from '../ports';
+import type { ChooseSavePath, Clock, Confirm, ExportPlatform } from '../ports';
 import { ExportService, type ExportServiceDeps } from './export-service';
 import type { ExportContext } from './manifest';
 import type { PageSource } from './page-source';
-import { createExportReporter, type ExportPlatform } from './reporter';
+import { createExportReporter } from './reporter';
 import { suggestedFileName } from './views';
 
 export type ExportHandlers = HandlersOf<typeof exportContract>;
-
-export interface SaveRequest {
-  title?: string;
-  /** suggested file name (or full path) */
-  defaultPath: string;
-  filters?: Array<{ name: string; extensions: string[] }>;
-}
-/** Asks the user where to save; null when they cancel. The core takes it as `chooseSavePath` (CoreDeps). */
-export type ChooseSavePath = (request: SaveRequest) => Promise<string | null>;
 
 export interface ExportFeatureDeps {
   /** `<userData>/exports`: unfinished jobs live here */

@@ -4,12 +4,7 @@
  * long export ends (a short one is visible in the window anyway).
  */
 import type { ExportJob } from '../../shared/ipc/export';
-
-export interface ExportPlatform {
-  /** 0..1; 'indeterminate' when the total is unknown; null clears the bar */
-  setProgress: (value: number | 'indeterminate' | null) => void;
-  notify: (title: string, body: string) => void;
-}
+import type { ExportPlatform } from '../ports';
 
 /** Exports that ran at least this long end with a notification. */
 export const LONG_EXPORT_MS = 10_000;

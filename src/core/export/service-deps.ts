@@ -9,9 +9,8 @@ import type {
   ExportScope,
   ViewDescriptor,
 } from '../../shared/ipc/export';
-import type { Clock } from '../clock';
+import type { Clock, Confirm } from '../ports';
 import type { IdList } from '../ids/id-list';
-import type { Confirm } from '../ports';
 import type { JournalItem } from './journal';
 import type { ExportContext, ExportManifest } from './manifest';
 import type { MissingList } from './missing-ids';

@@ -6,21 +6,19 @@
  */
 import { join } from 'node:path';
 import type { Mode } from '../../shared/ipc/app';
-import { SkeinError } from '../../shared/errors';
+import { SkeinError, makeError } from '../../shared/errors';
 import { baseUrlOrigin, type CredentialsStatus, type Settings } from '../../shared/ipc/settings';
 import { createApiClient, type Target } from '../api/client';
 import type { RequestPolicy } from '../api/execute';
-import { makeError } from '../../shared/errors';
 import { createRateLimiter, type RateLimiter } from '../api/policy/rate-limiter';
 import { DEFAULT_STORE_BYTES, ResponseStore } from '../api/response-store';
 import type { FetchLike } from '../api/transport';
 import type { ApiClient } from '../api/types';
 import type { ArchiveLink } from '../archive/projects';
-import { systemClock, type Clock } from '../clock';
-import { refuseAll, type Confirm } from '../ports';
+import { systemClock } from '../clock';
+import { createLogger, type Logger, type LogLevel } from '../logger';
+import { refuseAll, type Clock, type Confirm, type SecretStorage } from '../ports';
 import { createKeyStore, type KeyStore } from './keys/key-store';
-import type { SecretStorage } from './keys/secret-storage';
-import { createLogger, type Logger, type LogLevel } from './logger';
 import { UNCONFIRMED_BASE_URL, createSettingsStore } from './settings-store';
 import { createUsageMeter, type UsageMeter } from './usage/usage-meter';
 

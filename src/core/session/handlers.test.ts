@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { contract, type ApiCallOutput, type Envelope, type Settings, type UsageSnapshot } from '../../shared/ipc';
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { createClientServices } from './client-services';
-import type { SecretBackend } from './keys/secret-storage';
+import type { SecretBackend } from '../ports';
 import { FakeClock } from '../testing/fake-clock';
 import { fakeSecretStorage } from '../testing/fake-secret-storage';
 import { createContractDispatcher } from '../bridge/dispatch';

@@ -6,7 +6,8 @@
  * (`setTimer`: timeouts, deadlines) never fire by themselves; they fire when
  * time passes them, through `advance` or an auto-advanced wait.
  */
-import { sleepOnTimer, type Clock } from '../clock';
+import { sleepOnTimer } from '../clock';
+import { type Clock } from '../ports';
 
 interface Timer {
   at: number;

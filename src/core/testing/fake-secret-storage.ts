@@ -4,7 +4,7 @@
  * on disk.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import type { SecretBackend, SecretStorage } from '../session/keys/secret-storage';
+import type { SecretBackend, SecretStorage } from '../ports';
 
 export function fakeSecretStorage(backend: SecretBackend, available = true): SecretStorage & { rotate: () => void } {
   // one machine key shared by every instance in the process, like an OS keyring

@@ -4,12 +4,11 @@
  * per-request injection), and the control plane (ledger, request log).
  */
 import { startSandbox, type Sandbox, type LedgerEntry, type RequestLogEntry } from '../../sandbox';
-import { createApiClient } from '../api/client';
+import { createApiClient, type UsageSink } from '../api/client';
 import type { RequestPolicy } from '../api/execute';
 import { createRateLimiter, type RateLimiter } from '../api/policy/rate-limiter';
 import type { FetchLike } from '../api/transport';
-import type { UsageSink } from '../api/client';
-import type { Clock } from '../clock';
+import type { Clock } from '../ports';
 import { FakeClock } from './fake-clock';
 
 export interface HarnessOptions {

@@ -4,7 +4,7 @@
  */
 import { ipcMain, type WebContents } from 'electron';
 import { eventChannelName, events, type EventName, type EventPayload, type Handlers } from '../../shared/ipc';
-import { createDispatcher, guarded, type DispatcherOptions, type FrameLike } from '../../core/bridge/dispatch';
+import { createDispatcher, guarded, type DispatcherOptions, type FrameLike } from '../../core';
 
 /** Registers every bridge function; returns a function that removes them again. */
 export function registerIpc(

@@ -3,7 +3,7 @@
  * renderer through serveAsset (CSP header, traversal refused).
  */
 import { protocol, type Session } from 'electron';
-import { APP_HOST, APP_SCHEME, serveAsset, type MediaPolicy } from '../../core/protocol/assets';
+import { APP_HOST, APP_SCHEME, serveAsset, type MediaPolicy } from '../../core';
 
 /** Must run before `app` is ready: a standard, secure origin for the renderer. */
 export function registerAppScheme(): void {

@@ -4,8 +4,7 @@
  * lives in adapters/main-window.ts.
  */
 import type { BrowserWindowConstructorOptions } from 'electron';
-import { originOf } from '../../core/bridge/dispatch';
-import { APP_ORIGIN } from '../../core/protocol/assets';
+import { originOf, APP_ORIGIN } from '../../core';
 
 const MIN_WIDTH = 720;
 const MIN_HEIGHT = 480;

@@ -12,9 +12,8 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { basename, extname, join } from 'node:path';
-import type { ChooseSavePath, SecretStorage } from '../../core';
+import type { ChooseSavePath, SecretStorage, ConfirmRequest } from '../../core';
 import { createInterface } from 'node:readline/promises';
-import type { ConfirmRequest } from '../../core/ports';
 
 const MARK = 'skein-web-shell:v1:';
 

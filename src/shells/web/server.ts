@@ -10,9 +10,15 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { events, type EventName, type EventPayload, type Envelope } from '../../shared/ipc';
 import { bridgeLayout } from '../../preload/bridge';
-import type { Core } from '../../core';
-import { createDispatcher, guarded, isTrustedFrame, type DispatcherOptions } from '../../core/bridge/dispatch';
-import { SECURITY_HEADERS, serveAsset } from '../../core/protocol/assets';
+import {
+  type Core,
+  createDispatcher,
+  guarded,
+  isTrustedFrame,
+  type DispatcherOptions,
+  SECURITY_HEADERS,
+  serveAsset,
+} from '../../core';
 import { BRIDGE_PATH, SCRIPT_PATH, webBridgeScript, type StreamMessage } from './client';
 import { menuShortcuts } from './shortcuts';
 import { createGate, isLoopback, newSecret, type Gate, type GateRequest } from './security';

@@ -6,7 +6,7 @@
  * browser's), and Ctrl/Cmd+L is its address bar.
  */
 import type { MenuCommand } from '../../shared/ipc';
-import { menuTemplate, type MenuItem } from '../../core/app/menu';
+import { menuTemplate, type MenuItem } from '../../core';
 
 export interface Shortcut {
   /** `KeyboardEvent.key`, lower case */

@@ -7,7 +7,7 @@
  * 0.2 req/s out of the box (the free tier: the only rate that is safe for
  * every balance); demo mode talks to the local sandbox and is not paced.
  */
-import type { Clock } from '../../clock';
+import type { Clock } from '../../ports';
 
 /**
  * The longest pause a Retry-After can impose (15 min): a longer one is shown to the user in the

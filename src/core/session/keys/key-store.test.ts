@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fakeSecretStorage } from '../../testing/fake-secret-storage';
 import { createKeyStore } from './key-store';
-import type { SecretBackend } from './secret-storage';
+import type { SecretBackend } from '../../ports';
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -11,7 +11,8 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { CredentialsStatus } from '../../../shared/ipc/settings';
-import { backendName, isRealKeyring, type SecretStorage } from './secret-storage';
+import { backendName, isRealKeyring } from './secret-storage';
+import { type SecretStorage } from '../../ports';
 
 export interface KeyStoreOptions {
   secrets: SecretStorage;

@@ -4,7 +4,7 @@
  * nor fake it. Cancel is the default button and what Esc answers.
  */
 import { BrowserWindow, dialog } from 'electron';
-import type { Confirm } from '../../../core/ports';
+import type { Confirm } from '../../../core';
 
 export const confirmWithDialog: Confirm = async (request) => {
   const parent = BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0];

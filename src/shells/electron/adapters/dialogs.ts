@@ -1,6 +1,6 @@
 /** Electron glue: the native save and open dialogs behind the core's `chooseSavePath` and `chooseOpenPath`. */
 import { BrowserWindow, dialog } from 'electron';
-import type { ChooseSavePath, CoreDeps } from '../../../core';
+import type { ChooseOpenPath, ChooseSavePath } from '../../../core';
 
 export const chooseSavePathWithDialog: ChooseSavePath = async (request) => {
   const parent = BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0];
@@ -17,7 +17,7 @@ export const chooseSavePathWithDialog: ChooseSavePath = async (request) => {
 };
 
 /** A project file to open (issue 24): the page never names a path, the user picks it here. */
-export const chooseOpenPathWithDialog: NonNullable<CoreDeps['chooseOpenPath']> = async (request) => {
+export const chooseOpenPathWithDialog: ChooseOpenPath = async (request) => {
   const parent = BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0];
   const options = { title: request.title, filters: request.filters, properties: ['openFile'] as Array<'openFile'> };
   const result = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options);

@@ -4,7 +4,7 @@
  * see adapters/dialogs.ts.)
  */
 import { BrowserWindow, Notification } from 'electron';
-import type { ExportPlatform } from '../../../core/export/reporter';
+import type { ExportPlatform } from '../../../core';
 
 export function createExportPlatform(): ExportPlatform {
   return {

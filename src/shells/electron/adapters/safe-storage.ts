@@ -4,7 +4,7 @@
  * backend as `unknown`.
  */
 import { safeStorage } from 'electron';
-import type { SecretBackend, SecretStorage } from '../../../core/session/keys/secret-storage';
+import type { SecretBackend, SecretStorage } from '../../../core';
 
 export function electronSecretStorage(platform: NodeJS.Platform = process.platform): SecretStorage {
   return {
