@@ -1,27 +1,15 @@
-/** App-wide queries: app info (mode), demo examples, this session's usage. */
+/**
+ * This session's usage (calls, credits, cost) as main's meter counts it: read
+ * by the shell's status bar and the usage view, refreshed after API
+ * queries, dropped when the mode or key changes.
+ */
 import { queryOptions } from '@tanstack/react-query';
-import { skein } from '../lib/bridge';
+import { skein } from './bridge';
 
-export const appKeys = {
-  info: () => ['app', 'info'] as const,
-};
-const demoKeys = {
-  examples: () => ['demo', 'examples'] as const,
-};
 export const usageKeys = {
   all: ['usage'] as const,
   snapshot: () => ['usage', 'snapshot'] as const,
 };
-
-export const appInfoQuery = () =>
-  queryOptions({ queryKey: appKeys.info(), queryFn: () => skein().app.info(), staleTime: Number.POSITIVE_INFINITY });
-
-export const demoExamplesQuery = () =>
-  queryOptions({
-    queryKey: demoKeys.examples(),
-    queryFn: () => skein().demo.examples(),
-    staleTime: Number.POSITIVE_INFINITY,
-  });
 
 export const usageQuery = () =>
   queryOptions({ queryKey: usageKeys.snapshot(), queryFn: () => skein().usage.get(), staleTime: 0 });
