@@ -3,9 +3,10 @@ import { useEffect } from 'react';
 import { onBridgeEvent } from '../lib/bridge';
 import { creditsLabel } from '../lib/format';
 import { formatRoute, routes, type Route, type RouteName } from '../lib/routes';
-import { goBack, goForward, useHistoryAvailability } from './navigation';
+import { goBack, goForward, useHistoryAvailability } from '../lib/navigation';
 import { ProjectStatus } from '../features/archive/components/ProjectStatus';
-import { appInfoQuery, usageKeys, usageQuery } from './usage-queries';
+import { appInfoQuery } from '../lib/app-info';
+import { usageKeys, usageQuery } from '../lib/usage-meter';
 
 const SECTIONS: ReadonlyArray<{ label: string; route: Route; matches: readonly RouteName[] }> = [
   { label: 'Home', route: routes.home(), matches: ['home'] },

@@ -6,7 +6,7 @@ import { goCandidates, goRefusal } from '../lib/go-target';
 import { goLabel, type Known } from '../lib/titles';
 import { nameIn, useNames } from '../state/names';
 import { useUi } from '../state/ui';
-import { navigate } from './navigation';
+import { navigate } from '../lib/navigation';
 
 /**
  * "Go to": paste a post URL or id, a profile URL or @handle, a community,

@@ -1,8 +1,8 @@
 import { pageKey } from '../lib/routes';
 import { HistoryButtons, Sidebar, StatusBar } from './Chrome';
 import { GoBox } from './GoBox';
-import { useGlobalKeys } from './keyboard';
-import { useHash, useRoute } from './navigation';
+import { useGlobalKeys } from '../lib/keyboard';
+import { useHash, useRoute } from '../lib/navigation';
 import { ViewContainer } from './ViewContainer';
 import { RouteView } from './views';
 import './shell.css';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useDismissable } from '../app/layers';
+import { useDismissable } from '../lib/layers';
 import { copyText } from '../lib/clipboard';
 import './copy-id.css';
 

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { DEFAULT_ACTIONS, isSkeinError, type ErrorCode } from '../../shared/errors';
-import { navigate } from '../app/navigation';
+import { navigate } from '../lib/navigation';
 import { skein } from '../lib/bridge';
 import { clockTime } from '../lib/time';
 import { routes } from '../lib/routes';

@@ -31,7 +31,7 @@ export function PostFeed({ query, label, noun = POSTS, empty, summary: given, co
       summary={summary}
       rows={summary.items}
       getKey={(p) => p.id}
-      renderRow={(p) => <PostCard post={p} {...(collapseQuoteOf ? { collapseQuoteOf } : {})} />}
+      renderRow={(p) => <PostCard post={p} collapseQuoteOf={collapseQuoteOf} />}
       label={label}
       noun={noun}
       empty={empty}

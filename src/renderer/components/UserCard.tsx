@@ -1,6 +1,6 @@
 import type { KeyboardEvent, MouseEvent } from 'react';
 import type { User } from '../../shared/api/schemas';
-import { navigate } from '../app/navigation';
+import { navigate } from '../lib/navigation';
 import { compactCount, fullCount, readCount } from '../lib/format';
 import { formatRoute, routes } from '../lib/routes';
 import { Avatar, VerifiedBadge } from './Avatar';

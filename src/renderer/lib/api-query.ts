@@ -38,7 +38,7 @@ export function pagedApiQuery<Id extends PagedOperationId, K extends QueryKey>(
       const cursor = pageParam.cursor ? { cursor: pageParam.cursor } : {};
       const page = await callApi(operation, { ...params, ...cursor } as ParamsOf<Id>, {
         signal,
-        ...(pageParam.reread ? { reread: true } : {}),
+        reread: pageParam.reread,
       });
       onPage?.(page, pageParam, { client, queryKey });
       return page;
@@ -47,7 +47,7 @@ export function pagedApiQuery<Id extends PagedOperationId, K extends QueryKey>(
     getNextPageParam: (last: ApiResult<Id>, _all: unknown, lastParam: PageParam) => nextPageParam(last, lastParam),
     getPreviousPageParam: (_first: ApiResult<Id>, _all: unknown, firstParam: PageParam) =>
       previousPageParam(firstParam),
-    ...(maxPages ? { maxPages } : {}),
+    maxPages,
     staleTime: STALE_TIME_MS[operation],
     // pages never change once fetched: deep-comparing thousands of posts per page is wasted work
     structuralSharing: false,

@@ -86,8 +86,8 @@ export function createCallApi(client: SkeinClient, newId: () => string = default
         operation,
         params: clean,
         callId,
-        ...(fresh ? { fresh: true } : {}),
-        ...(reread ? { reread: true } : {}),
+        fresh,
+        reread,
       });
       return out as unknown as ApiResult<typeof operation>;
     } finally {

@@ -1,6 +1,6 @@
 import { memo, type KeyboardEvent, type MouseEvent } from 'react';
 import type { CardPost } from '../../../shared/api/schemas';
-import { navigate } from '../../app/navigation';
+import { navigate } from '../../lib/navigation';
 import { postMedia } from '../../lib/media';
 import { postLabel } from '../../lib/format';
 import { formatRoute, routes } from '../../lib/routes';

@@ -37,7 +37,7 @@ function askedOnce(key: readonly [string, string, string], operation: Announced,
   return infiniteQueryOptions({
     queryKey: key,
     queryFn: ({ pageParam, signal }): Promise<ApiResult<Announced>> =>
-      callApi(operation, { community_id: id, ...(pageParam ? { cursor: pageParam } : {}) }, { signal }),
+      callApi(operation, { community_id: id, cursor: pageParam }, { signal }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last: ApiResult<Announced>) => nextCursor(last),
     ...ONCE_PER_SESSION,

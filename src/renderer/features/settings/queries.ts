@@ -5,7 +5,8 @@
  */
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { DEFAULT_PRICES, type PriceTable } from '../../../shared/api/pricing';
-import { appKeys, usageKeys } from '../../app/usage-queries';
+import { appKeys } from '../../lib/app-info';
+import { usageKeys } from '../../lib/usage-meter';
 import { skein } from '../../lib/bridge';
 
 export const settingsKeys = {

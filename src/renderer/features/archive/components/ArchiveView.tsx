@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { navigate } from '../../../app/navigation';
-import { appInfoQuery } from '../../../app/usage-queries';
+import { navigate } from '../../../lib/navigation';
+import { appInfoQuery } from '../../../lib/app-info';
 import { routes, type Route } from '../../../lib/routes';
 import { EMPTY_FORM, toQuery, utcOffsetMinutes, type ArchiveForm, type Span } from '../filters';
 import { ActivityChart } from './ActivityChart';

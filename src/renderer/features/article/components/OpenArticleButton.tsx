@@ -6,7 +6,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { isSkeinError } from '../../../../shared/errors';
-import { useDismissable } from '../../../app/layers';
+import { useDismissable } from '../../../lib/layers';
 import { ErrorState } from '../../../components/ErrorState';
 import { SkeletonList } from '../../../components/states';
 import { NotAvailableNotice } from '../../community/components/NotAvailableNotice';

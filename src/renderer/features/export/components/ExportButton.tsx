@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { ViewDescriptor } from '../../../../shared/ipc/export';
-import { EXPORT_EVENT } from '../../../app/keyboard';
+import { EXPORT_EVENT } from '../../../lib/keyboard';
 import { ExportDialog } from './ExportDialog';
 
 /**

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { DemoExamples } from '../../../../shared/ipc/app';
-import { appInfoQuery, demoExamplesQuery } from '../../../app/usage-queries';
+import { appInfoQuery } from '../../../lib/app-info';
+import { demoExamplesQuery } from '../queries';
 import { ErrorState } from '../../../components/ErrorState';
 import { SkeletonList } from '../../../components/states';
 import { formatRoute, routes, type Route } from '../../../lib/routes';

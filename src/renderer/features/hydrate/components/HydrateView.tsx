@@ -1,4 +1,4 @@
-import { navigate } from '../../../app/navigation';
+import { navigate } from '../../../lib/navigation';
 import { Tabs } from '../../../components/Tabs';
 import { routes, type LookupKind, type Route } from '../../../lib/routes';
 import { useIdLists } from '../queries';

@@ -7,7 +7,7 @@ import {
   type ExportJob,
   type ViewDescriptor,
 } from '../../../../shared/ipc/export';
-import { navigate } from '../../../app/navigation';
+import { navigate } from '../../../lib/navigation';
 import { creditsLabel } from '../../../lib/format';
 import { routes, type LookupKind } from '../../../lib/routes';
 import { ExportButton } from '../../export';

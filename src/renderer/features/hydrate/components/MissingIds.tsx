@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { Hydration } from '../../../../shared/ipc/ids';
-import { navigate } from '../../../app/navigation';
+import { navigate } from '../../../lib/navigation';
 import { routes, type LookupKind } from '../../../lib/routes';
 import { useMissing, useRetryMissing } from '../queries';
 

@@ -46,8 +46,7 @@ export function ReadForm({ kind, onRead }: { kind: LookupKind; onRead: (importId
 
   const source = (): IdSource => {
     if (!file) return { format: 'paste' };
-    if (format === 'csv')
-      return { format: 'csv', column, header, ...(preview ? { delimiter: preview.delimiter } : {}) };
+    if (format === 'csv') return { format: 'csv', column, header, delimiter: preview?.delimiter };
     if (format === 'jsonl') return { format: 'jsonl', path: path.trim() };
     return { format: 'txt' };
   };

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { IdImport } from '../../../../shared/ipc/ids';
-import { navigate } from '../../../app/navigation';
+import { navigate } from '../../../lib/navigation';
 import { creditsLabel } from '../../../lib/format';
 import { routes } from '../../../lib/routes';
 import { usePrices } from '../../settings/queries';

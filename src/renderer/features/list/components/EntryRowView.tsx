@@ -3,7 +3,7 @@
  * short person row when it merely looks like one, else its fields as a
  * readable key/value list. Everything is text; nothing is HTML.
  */
-import { navigate } from '../../../app/navigation';
+import { navigate } from '../../../lib/navigation';
 import { Avatar } from '../../../components/Avatar';
 import { UserCard } from '../../../components/UserCard';
 import { formatRoute, routes } from '../../../lib/routes';

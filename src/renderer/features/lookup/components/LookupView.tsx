@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type DragEvent } from 'react';
-import { navigate } from '../../../app/navigation';
+import { navigate } from '../../../lib/navigation';
 import { Tabs } from '../../../components/Tabs';
 import { creditsLabel } from '../../../lib/format';
 import { parseIdList } from '../../../lib/id-list';

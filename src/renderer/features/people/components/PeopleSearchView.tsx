@@ -1,7 +1,7 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import type { User } from '../../../../shared/api/schemas';
-import { navigate } from '../../../app/navigation';
+import { navigate } from '../../../lib/navigation';
 import { InfiniteFeed } from '../../../components/InfiniteFeed';
 import { EmptyState } from '../../../components/states';
 import { UserCard } from '../../../components/UserCard';

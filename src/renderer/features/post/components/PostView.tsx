@@ -1,7 +1,7 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { CardPost } from '../../../../shared/api/schemas';
-import { navigate } from '../../../app/navigation';
+import { navigate } from '../../../lib/navigation';
 import { CopyIdButton } from '../../../components/CopyIdButton';
 import { ErrorState } from '../../../components/ErrorState';
 import { PostCard } from '../../../components/post/PostCard';

@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import { QUERY_TYPES, type QueryType } from '../../../../shared/api/catalog';
-import { navigate } from '../../../app/navigation';
+import { navigate } from '../../../lib/navigation';
 import { routes } from '../../../lib/routes';
 
 const ORDER_LABEL: Record<QueryType, string> = { Relevance: 'Most relevant', Latest: 'Latest', Likes: 'Most liked' };

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { navigate } from '../../../app/navigation';
+import { navigate } from '../../../lib/navigation';
 import { Avatar } from '../../../components/Avatar';
 import { formatRoute, routes } from '../../../lib/routes';
 import {

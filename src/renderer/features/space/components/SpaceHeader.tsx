@@ -1,4 +1,4 @@
-import { navigate } from '../../../app/navigation';
+import { navigate } from '../../../lib/navigation';
 import { Avatar } from '../../../components/Avatar';
 import { fullCount } from '../../../lib/format';
 import { formatRoute, routes } from '../../../lib/routes';

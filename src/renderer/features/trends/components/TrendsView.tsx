@@ -4,7 +4,7 @@
  * opens its search page in the system browser.
  */
 import { useQuery } from '@tanstack/react-query';
-import { navigate } from '../../../app/navigation';
+import { navigate } from '../../../lib/navigation';
 import { ErrorState } from '../../../components/ErrorState';
 import { ExternalLink } from '../../../components/ExternalLink';
 import { EmptyState, SkeletonList } from '../../../components/states';

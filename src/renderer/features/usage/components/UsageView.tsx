@@ -6,9 +6,10 @@
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { useDismissable } from '../../../app/layers';
-import { appInfoQuery, usageKeys, usageQuery } from '../../../app/usage-queries';
-import { navigate } from '../../../app/navigation';
+import { useDismissable } from '../../../lib/layers';
+import { appInfoQuery } from '../../../lib/app-info';
+import { usageKeys, usageQuery } from '../../../lib/usage-meter';
+import { navigate } from '../../../lib/navigation';
 import { ErrorState } from '../../../components/ErrorState';
 import { SkeletonList } from '../../../components/states';
 import { ViewFrame } from '../../../components/ViewFrame';

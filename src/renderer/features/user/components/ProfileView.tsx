@@ -1,7 +1,7 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { CardPost, User } from '../../../../shared/api/schemas';
-import { navigate } from '../../../app/navigation';
+import { navigate } from '../../../lib/navigation';
 import { ErrorState } from '../../../components/ErrorState';
 import { PostFeed } from '../../../components/PostFeed';
 import { EmptyState, SkeletonList } from '../../../components/states';

@@ -5,8 +5,8 @@
  * commands arrive from main as `menu` events.
  */
 import { useEffect } from 'react';
-import { onBridgeEvent } from '../lib/bridge';
-import { routes } from '../lib/routes';
+import { onBridgeEvent } from './bridge';
+import { routes } from './routes';
 import { useUi } from '../state/ui';
 import { closeTopLayer } from './layers';
 import { goBack, goForward, navigate } from './navigation';

@@ -5,7 +5,7 @@
  * platform. Routes are the typed union of `lib/routes.ts`.
  */
 import { useMemo, useSyncExternalStore } from 'react';
-import { formatRoute, parseRoute, type Route } from '../lib/routes';
+import { formatRoute, parseRoute, type Route } from './routes';
 
 const REPLACED = 'skein:route-replaced';
 

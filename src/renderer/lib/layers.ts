@@ -1,7 +1,7 @@
 /**
  * What is shown in front of a view — an open panel, an inline confirmation, a menu, a notice — registers
  * here while it is open (`useDismissable`). Esc closes the one opened last, and means Back only when none
- * is open (`app/keyboard.ts`). Modal `<dialog>`s opened with `showModal()` are in front of everything and
+ * is open (`keyboard.ts`). Modal `<dialog>`s opened with `showModal()` are in front of everything and
  * close on Esc by themselves, so the global keys leave Esc to them.
  */
 import { useEffect, useLayoutEffect, useRef } from 'react';
