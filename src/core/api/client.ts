@@ -18,8 +18,7 @@ import type { RateLimiter } from './policy/rate-limiter';
 import { buildRequest, canonicalParams, type CanonicalParams } from './request';
 import { ResponseStore, type StoredAnswer } from './response-store';
 import type { FetchLike } from './transport';
-import type { ApiClient, FetchPageInput, PageResult, ViewRef } from './types';
-import type { ArchiveLink } from '../archive/projects';
+import type { AnswerArchive, ApiClient, FetchPageInput, PageResult, ViewRef } from './types';
 
 export interface Target {
   /** where the API lives (the sandbox's URL in demo mode) */
@@ -63,7 +62,7 @@ export interface ApiClientDeps {
   secrets?: () => Iterable<string>;
   newCallId?: () => string;
   /** the research project: every answer is recorded there, and an answer it holds is served without a call */
-  archive?: ArchiveLink;
+  archive?: AnswerArchive;
 }
 
 const ID_LIST_PARAM: Partial<Record<OperationId, string>> = { usersByIds: 'userIds', postsByIds: 'tweet_ids' };

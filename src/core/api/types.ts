@@ -80,3 +80,40 @@ export interface ApiClient {
   /** drop every stored answer and paging view; returns how many answers were dropped */
   clearStore: () => number;
 }
+
+/** An answer as received, for the store of record: the body's text exactly as it came. */
+export interface ReceivedAnswer {
+  operation: OperationId;
+  /** canonical params without the cursor (the response store's key) */
+  params: string;
+  cursor: string | null;
+  at: number;
+  baseUrl: string;
+  httpStatus: number;
+  text: string;
+}
+
+/** Which answer the client asks the store of record for. */
+export interface HeldAnswerKey {
+  operation: OperationId;
+  params: string;
+  cursor: string | null;
+  baseUrl: string;
+  /** any age (a page a windowed view let go) */
+  anyAge: boolean;
+  now: number;
+  /** answers received before this are not served (the cache was cleared, the mode or address changed) */
+  notBefore: number;
+}
+
+/**
+ * The store of record the client writes every answer into, and asks for a page that left memory before it
+ * asks the network (the research project: core/index.ts wires the archive's link in). A port: the client
+ * declares what it needs, the archive provides it without either importing the other.
+ */
+export interface AnswerArchive {
+  record: (answer: ReceivedAnswer) => void;
+  /** an answer a paging guard stopped on: never served again */
+  forget: (key: { operation: OperationId; params: string; cursor: string | null }) => void;
+  held: (key: HeldAnswerKey) => Promise<{ at: number; httpStatus: number; text: string } | null>;
+}

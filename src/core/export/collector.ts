@@ -11,7 +11,7 @@
 import { creditsFor, DEFAULT_PRICES, type PriceTable } from '../../shared/api/pricing';
 import { isSkeinError, SkeinError } from '../../shared/errors';
 import type { ExportCaps, ExportScope, StopReason } from '../../shared/ipc/export';
-import { pagingGuard } from '../api/paging';
+import { pagingGuard } from '../../shared/api/paging-guard';
 import type { Clock } from '../ports';
 import { toWriteError } from '../files/atomic-file';
 import { Journal, type FailedFetch, type JournalItem, type PageRecord } from './journal';

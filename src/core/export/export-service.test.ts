@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ExportJob, ViewDescriptor } from '../../shared/ipc/export';
-import { PAGING_STOP_MESSAGES } from '../api/paging';
+import { PAGING_STOP_MESSAGES } from '../../shared/api/paging-guard';
 import { FakeClock } from '../testing/fake-clock';
 import { ExportService } from './export-service';
 import type { ExportManifest } from './manifest';

@@ -16,7 +16,7 @@ import type {
   StopReason,
   ViewDescriptor,
 } from '../../shared/ipc/export';
-import { PAGING_STOP_MESSAGES } from '../api/paging';
+import { PAGING_STOP_MESSAGES } from '../../shared/api/paging-guard';
 import { defaultCsvCells, type CsvCells } from '../formats/csv/formula';
 import type { FailedFetch, PageRecord } from './journal';
 import { csvSection, idsSection, NETWORK_SECTION, parquetSection } from '../formats/manifest-sections';

@@ -13,8 +13,7 @@ import type { RequestPolicy } from '../api/execute';
 import { createRateLimiter, type RateLimiter } from '../api/policy/rate-limiter';
 import { DEFAULT_STORE_BYTES, ResponseStore } from '../api/response-store';
 import type { FetchLike } from '../api/transport';
-import type { ApiClient } from '../api/types';
-import type { ArchiveLink } from '../archive/projects';
+import type { AnswerArchive, ApiClient } from '../api/types';
 import { systemClock } from '../clock';
 import { createLogger, type Logger, type LogLevel } from '../logger';
 import { refuseAll, type Clock, type Confirm, type SecretStorage } from '../ports';
@@ -44,7 +43,7 @@ export interface ClientServicesDeps {
   /** asks the user in main (a native dialog): the only way to move the key or raise spending limits */
   confirm?: Confirm;
   /** the research project (issue 24): the store of record on disk; without it, pages spill to a session folder */
-  archive?: ArchiveLink;
+  archive?: AnswerArchive;
 }
 
 export interface ClientServices {
