@@ -7,13 +7,13 @@
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { Handlers, Mode } from '../shared/ipc';
-import { createApiHandlers } from './api/handlers';
+import { createApiHandlers } from './api';
 import { createAppHandlers } from './app/handlers';
 import { createArchiveHandlers } from './archive/handlers';
 import { createProjects, type Projects } from './archive/projects';
 import { startArchiveThread, type ArchiveThreadOptions } from './archive/thread';
 import { systemClock } from './clock';
-import { clientPageSource } from './export/client-source';
+import { clientPageSource } from './compose/client-page-source';
 import { createExportFeature } from './export/handlers';
 import { keepAsCollection } from './export/reexport';
 import { createIdsFeature } from './ids/handlers';
@@ -31,8 +31,7 @@ import type {
   StartSandbox,
 } from './ports';
 import type { MediaPolicy } from './protocol/assets';
-import { createClientServices, type ClientServices } from './session/client-services';
-import { createSettingsHandlers } from './session/handlers';
+import { createClientServices, createSettingsHandlers, type ClientServices } from './session';
 
 // The core's public surface for the shells: createCore and the ports (below), and what both shells serve
 // with — the bridge's handle(), the app protocol's assets and CSP, the menu.

@@ -1,5 +1,5 @@
 /**
- * Bridge handlers of the `api` namespace (src/shared/ipc/api.ts): thin over the client services. The renderer
+ * Bridge handlers of the `api` namespace (src/shared/ipc/api.ts): thin over the client. The renderer
  * names an operation and params; it never sees a URL, a header or the key. A missing handler is a compile
  * error (`ApiHandlers` is cut from the contract).
  */
@@ -7,11 +7,20 @@ import { OPERATIONS, type OperationId } from '../../shared/api/catalog';
 import { cardPost, type Post } from '../../shared/api/schemas';
 import type { ApiCallOutput, apiContract } from '../../shared/ipc/api';
 import type { HandlersOf } from '../../shared/ipc/define';
-import type { ClientServices } from '../session/client-services';
+import type { ApiClient } from './types';
 
 export type ApiHandlers = HandlersOf<typeof apiContract>;
 
-export function createApiHandlers(services: ClientServices): ApiHandlers {
+/** What the `api` handlers need of the session that owns the client (session/client-services.ts has it). */
+export interface ApiHandlerDeps {
+  client: ApiClient;
+  /** the stored key is loaded: every call waits for it */
+  ready: Promise<void>;
+  /** drops the rate-limit pause of the base URL in use (the user's "Try now") */
+  clearPause: () => Promise<boolean>;
+}
+
+export function createApiHandlers(services: ApiHandlerDeps): ApiHandlers {
   const { client } = services;
   return {
     api: {

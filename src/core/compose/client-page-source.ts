@@ -3,8 +3,8 @@
  * response store (what the view loaded costs nothing), the limiter, the
  * retry policy and the paging guards, and come back with the raw items.
  */
-import type { ApiClient } from '../api/types';
-import type { PageSource, SourcePage } from './page-source';
+import type { ApiClient } from '../api';
+import type { PageSource, SourcePage } from '../export/page-source';
 
 export function clientPageSource(client: Pick<ApiClient, 'fetchPage' | 'forgetPage'>): PageSource {
   return {

@@ -65,7 +65,7 @@ describe('fetch everything on the 10,000-reply thread', () => {
       // "restart": a new client and service over the same saved state
       const second = await sandboxExporter(sandbox.baseUrl);
       const { ExportService } = await import('./export-service');
-      const { clientPageSource } = await import('./client-source');
+      const { clientPageSource } = await import('../compose/client-page-source');
       const { systemClock } = await import('../clock');
       const restarted = new ExportService({
         source: clientPageSource(second.client),

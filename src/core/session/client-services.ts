@@ -8,12 +8,18 @@ import { join } from 'node:path';
 import type { Mode } from '../../shared/ipc/app';
 import { SkeinError, makeError } from '../../shared/errors';
 import { baseUrlOrigin, type CredentialsStatus, type Settings } from '../../shared/ipc/settings';
-import { createApiClient, type Target } from '../api/client';
-import type { RequestPolicy } from '../api/execute';
-import { createRateLimiter, type RateLimiter } from '../api/policy/rate-limiter';
-import { DEFAULT_STORE_BYTES, ResponseStore } from '../api/response-store';
-import type { FetchLike } from '../api/transport';
-import type { AnswerArchive, ApiClient } from '../api/types';
+import {
+  createApiClient,
+  type Target,
+  type RequestPolicy,
+  createRateLimiter,
+  type RateLimiter,
+  DEFAULT_STORE_BYTES,
+  ResponseStore,
+  type FetchLike,
+  type AnswerArchive,
+  type ApiClient,
+} from '../api';
 import { systemClock } from '../clock';
 import { createLogger, type Logger, type LogLevel } from '../logger';
 import { refuseAll, type Clock, type Confirm, type SecretStorage } from '../ports';

@@ -14,7 +14,7 @@ import { createApiClient } from '../../api/client';
 import type { RequestPolicy } from '../../api/execute';
 import { createRateLimiter } from '../../api/policy/rate-limiter';
 import { systemClock } from '../../clock';
-import { clientPageSource } from '../client-source';
+import { clientPageSource } from '../../compose/client-page-source';
 import { ExportService, type ExportServiceDeps } from '../export-service';
 
 export interface SandboxExporterOptions {

@@ -20,7 +20,7 @@ import { creditsFor, isCharged, type PriceTable } from '../../../shared/api/pric
 import type { OperationId } from '../../../shared/api/catalog';
 import type { Mode } from '../../../shared/ipc/app';
 import { UsageEvent, type UsageCall, type UsageSnapshot } from '../../../shared/ipc/settings';
-import type { AttemptRecord, UsageSink } from '../../api/client';
+import type { AttemptRecord, UsageSink } from '../../api';
 import { openJsonStore } from '../../files/json-store';
 import { callSubject, PageNumbers } from './call-subject';
 
