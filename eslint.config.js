@@ -1,7 +1,43 @@
 // @ts-check
 import js from '@eslint/js';
+import boundaries from 'eslint-plugin-boundaries';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+import { FLOORS, UNCHECKED } from './direction.config.js';
+
+/** An import into another floor: into a core area only through its index.ts (its public surface). */
+const floorTarget = (name, from) => {
+  const floor = FLOORS.find((f) => f.name === name);
+  if (!floor) throw new Error(`direction.config.js: no floor named ${name}`);
+  return floor.entry && name !== from
+    ? { file: { categories: name, path: floor.entry } }
+    : { file: { categories: name } };
+};
+
+/** The floors of direction.config.js as eslint-plugin-boundaries' policy: every import in src/ checked. */
+const direction = {
+  files: ['src/**/*.{ts,tsx}'],
+  ignores: UNCHECKED,
+  plugins: { boundaries },
+  settings: {
+    'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js', '.mjs'] } },
+    'boundaries/files': FLOORS.map((f) => ({ category: f.name, pattern: f.files })),
+  },
+  rules: {
+    'boundaries/dependencies': [
+      'error',
+      {
+        default: 'disallow',
+        // an import of a file no floor names (a new folder, a test helper) is an error too
+        checkUnknownLocals: true,
+        policies: FLOORS.map((f) => ({
+          from: { file: { categories: f.name } },
+          allow: { to: [f.name, ...(f.may ?? [])].map((name) => floorTarget(name, f.name)) },
+        })),
+      },
+    ],
+  },
+};
 
 const noElectron = {
   paths: [
@@ -84,6 +120,7 @@ export default tseslint.config(
     files: ['src/shared/**', 'src/core/**', 'src/sandbox/**', 'src/shells/web/**', 'src/renderer/**'],
     rules: { 'no-restricted-imports': ['error', noElectron] },
   },
+  direction,
   {
     files: ['src/renderer/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },

@@ -8,7 +8,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { Handlers, Mode } from '../shared/ipc';
 import { createApiHandlers } from './api';
-import { createAppHandlers } from './app/handlers';
+import { createAppHandlers } from './app';
 import { createArchiveHandlers } from './archive/handlers';
 import { createProjects, type Projects } from './archive/projects';
 import { startArchiveThread, type ArchiveThreadOptions } from './archive/thread';
@@ -30,33 +30,23 @@ import type {
   SecretStorage,
   StartSandbox,
 } from './ports';
-import type { MediaPolicy } from './protocol/assets';
+import type { MediaPolicy } from './protocol';
 import { createClientServices, createSettingsHandlers, type ClientServices } from './session';
 
 // The core's public surface for the shells: createCore and the ports (below), and what both shells serve
 // with — the bridge's handle(), the app protocol's assets and CSP, the menu.
 export type * from './ports';
-export { refuseAll } from './ports';
-export {
-  createDispatcher,
-  guarded,
-  isTrustedFrame,
-  originOf,
-  type DispatcherOptions,
-  type FrameLike,
-} from './bridge/dispatch';
+export { createDispatcher, guarded, isTrustedFrame, originOf, type DispatcherOptions, type FrameLike } from './bridge';
 export {
   APP_ENTRY_URL,
   APP_HOST,
   APP_ORIGIN,
   APP_SCHEME,
   SECURITY_HEADERS,
-  contentSecurityPolicy,
-  metaContentSecurityPolicy,
   serveAsset,
   type MediaPolicy,
-} from './protocol/assets';
-export { menuTemplate, type MenuItem } from './app/menu';
+} from './protocol';
+export { menuTemplate, type MenuItem } from './app';
 
 export interface CoreDeps {
   /** where settings, usage and caches live */

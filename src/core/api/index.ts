@@ -4,7 +4,7 @@
  */
 export { createApiClient, type AttemptRecord, type Target, type UsageSink } from './client';
 export type { RequestPolicy } from './execute';
-export { createApiHandlers, type ApiHandlerDeps } from './handlers';
+export { createApiHandlers } from './handlers';
 export { createRateLimiter, type RateLimiter } from './policy/rate-limiter';
 export { DEFAULT_STORE_BYTES, ResponseStore } from './response-store';
 export type { FetchLike } from './transport';
