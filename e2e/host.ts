@@ -202,9 +202,9 @@ export async function launchApp(options: LaunchOptions = {}): Promise<SkeinApp> 
       emit: (name, payload) => shell?.emit(name, payload),
       log: { error: (message, error) => internalErrors.push({ message, error }), warn: () => {} },
       // the archive in its worker thread, from source
-      archiveWorker: {
-        entry: new URL('../src/core/archive/worker.ts', import.meta.url),
-        reexportEntry: new URL('../src/core/export/reexport-worker.ts', import.meta.url),
+      workers: {
+        archive: new URL('../src/core/archive/worker.ts', import.meta.url),
+        reexport: new URL('../src/core/export/reexport-worker.ts', import.meta.url),
         execArgv: ['--import', 'tsx'],
       },
     });

@@ -23,9 +23,9 @@ afterAll(async () => {
 });
 
 const workers: Partial<CoreDeps> = {
-  archiveWorker: {
-    entry: new URL('./archive/worker.ts', import.meta.url),
-    reexportEntry: new URL('./export/reexport-worker.ts', import.meta.url),
+  workers: {
+    archive: new URL('./archive/worker.ts', import.meta.url),
+    reexport: new URL('./export/reexport-worker.ts', import.meta.url),
     execArgv: ['--import', 'tsx'],
   },
 };

@@ -11,7 +11,7 @@ import { createApiHandlers } from './api';
 import { createAppHandlers } from './app';
 import { createArchiveHandlers } from './archive/handlers';
 import { createProjects, type Projects } from './archive/projects';
-import { startArchiveThread, type ArchiveThreadOptions } from './archive/thread';
+import { startArchiveThread } from './archive/thread';
 import { systemClock } from './clock';
 import { clientPageSource } from './compose/client-page-source';
 import { createExportFeature } from './export/handlers';
@@ -32,10 +32,12 @@ import type {
 } from './ports';
 import type { MediaPolicy } from './protocol';
 import { createClientServices, createSettingsHandlers, type ClientServices } from './session';
+import type { WorkerEntries } from './workers';
 
 // The core's public surface for the shells: createCore and the ports (below), and what both shells serve
 // with — the bridge's handle(), the app protocol's assets and CSP, the menu.
 export type * from './ports';
+export type { WorkerEntries } from './workers';
 export { createDispatcher, guarded, isTrustedFrame, originOf, type DispatcherOptions, type FrameLike } from './bridge';
 export {
   APP_ENTRY_URL,
@@ -74,8 +76,8 @@ export interface CoreDeps {
   fetch?: typeof fetch;
   now?: () => number;
   log?: Log;
-  /** the archive's worker thread (built: out/main/archive-worker.js); absent: the archive runs on main's thread */
-  archiveWorker?: ArchiveThreadOptions;
+  /** the worker modules the shell can run (the archive's, a re-export's); absent: that work runs on main's thread */
+  workers?: WorkerEntries;
   /** main's open dialog for a project file (absent in the browser shell: projects are picked from main's list) */
   chooseOpenPath?: ChooseOpenPath;
 }
@@ -139,7 +141,9 @@ export function createCore(deps: CoreDeps): Core {
 
   let currentMode: () => Mode = () => 'demo';
   const archiveThread = startArchiveThread({
-    ...deps.archiveWorker,
+    entry: deps.workers?.archive,
+    reexportEntry: deps.workers?.reexport,
+    execArgv: deps.workers?.execArgv,
     onError: (error) => deps.log?.error('the archive failed', error),
   });
   const projectFilters = [{ name: 'Skein project', extensions: ['skein'] }];

@@ -14,11 +14,11 @@ describe("the archive's ingest batches", () => {
   it('writes a batch once it holds 8 MB of answers, before the timer and before 256 answers', () => {
     const path = join(dir, 'a.skein');
     const host = new ArchiveHost(() => undefined);
-    host.handle({ type: 'call', id: 1, method: 'open', args: ['current', { path, name: 'x', kind: 'live' }] });
+    host.api.open('current', { path, name: 'x', kind: 'live' });
     // pages of 20 posts are ~40 KB: 8 MB is ~200 of them
     const pages = Array.from({ length: 220 }, (_, i) => repliesPage(i * 20, 20, 1000));
     expect(pages.reduce((n, p) => n + p.text.length, 0)).toBeGreaterThan(8_000_000);
-    for (const record of pages) host.handle({ type: 'ingest', handle: 'current', record });
+    for (const record of pages) host.api.ingest('current', record);
     const db = new DatabaseSync(path, { readOnly: true });
     const { n } = db.prepare('SELECT count(*) AS n FROM requests').get() as { n: number };
     db.close();

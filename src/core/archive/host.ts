@@ -1,9 +1,10 @@
 /**
  * The archive's side of the thread boundary: open projects by handle, ingest queued and written
  * in batched transactions (every 100 ms, or at 256 answers or 8 MB of text), every read flushing
- * its project's queue first so it sees what was received. The worker (worker.ts) runs it; when no worker can
- * start, main runs the same host on its own thread (thread.ts).
+ * its project's queue first so it sees what was received. The worker (worker.ts) serves its `api`; when
+ * no worker can start, main runs the same host on its own thread (thread.ts).
  */
+import { SkeinError } from '../../shared/errors';
 import type { ArchiveQueryParsed, ActivityBucket } from '../../shared/ipc/archive';
 import type { IngestRecord } from './ingest';
 import { ArchiveProject, type CollectionInput } from './project';
@@ -17,8 +18,8 @@ export interface OpenInit {
   kind: 'live' | 'demo';
 }
 
-/** Every call the host answers: name → (args) → result. */
-export interface HostMethods {
+/** Every call the archive answers: name → (args) → result. Main calls it, the worker serves it (../workers). */
+export interface ArchiveApi {
   open: (handle: Handle, init: OpenInit) => ReturnType<ArchiveProject['summary']>;
   close: (handle: Handle) => void;
   summary: (handle: Handle) => ReturnType<ArchiveProject['summary']>;
@@ -53,17 +54,10 @@ export interface HostMethods {
     ids: string[],
     withRaw: boolean,
   ) => ReturnType<ArchiveProject['heldItems']>;
+  /** one way (posted, never awaited): an answer queued for the next batch; a batch that fails is reported */
+  ingest: (handle: Handle, record: IngestRecord) => void;
   flush: () => void;
 }
-export type MethodName = keyof HostMethods;
-
-export type HostRequest =
-  | { type: 'call'; id: number; method: MethodName; args: unknown[] }
-  | { type: 'ingest'; handle: Handle; record: IngestRecord };
-export type HostReply =
-  | { type: 'reply'; id: number; ok: true; value: unknown }
-  | { type: 'reply'; id: number; ok: false; message: string; refused: boolean }
-  | { type: 'ingest-failed'; message: string };
 
 const BATCH_MS = 100;
 const BATCH_SIZE = 256;
@@ -79,8 +73,9 @@ export class ArchiveHost {
   private readonly readers = new Map<number, Iterator<{ id: string; raw: string; place: string | null }>>();
   private nextReader = 1;
 
+  /** `report`: a batch that could not be written (nobody waits for an ingest) */
   constructor(
-    private readonly send: (reply: HostReply) => void,
+    private readonly report: (error: Error) => void,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -100,22 +95,22 @@ export class ArchiveHost {
     try {
       p.ingest(queue);
     } catch (e) {
-      this.send({ type: 'ingest-failed', message: e instanceof Error ? e.message : String(e) });
+      this.report(new Error(`the archive could not record answers: ${e instanceof Error ? e.message : String(e)}`));
     }
   }
 
-  flushAll(): void {
+  private flushAll(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     for (const handle of this.queues.keys()) this.flushOne(handle);
   }
 
-  private readonly methods: HostMethods = {
+  readonly api: ArchiveApi = {
     open: (handle, init) => {
       this.flushOne(handle);
       this.projects.get(handle)?.close();
       this.projects.delete(handle);
-      const p = new ArchiveProject(init.path, { name: init.name, kind: init.kind, now: this.now() }, this.now);
+      const p = openProject(init, this.now);
       this.projects.set(handle, p);
       return p.summary();
     },
@@ -159,39 +154,33 @@ export class ArchiveHost {
       this.readers.delete(reader);
     },
     heldItems: (handle, kind, ids, withRaw) => this.project(handle).heldItems(kind, ids, withRaw),
+    ingest: (handle, record) => {
+      if (!this.projects.has(handle)) return;
+      const queue = this.queues.get(handle) ?? [];
+      queue.push(record);
+      this.queues.set(handle, queue);
+      const text = (this.queuedText.get(handle) ?? 0) + record.text.length;
+      this.queuedText.set(handle, text);
+      if (queue.length >= BATCH_SIZE || text >= BATCH_TEXT) this.flushOne(handle);
+      else this.timer ??= setTimeout(() => this.flushAll(), BATCH_MS);
+    },
     flush: () => this.flushAll(),
   };
-
-  /** `send`: where this call's reply goes (a re-export's worker asks over a port of its own; see worker.ts) */
-  handle(message: HostRequest, send: (reply: HostReply) => void = this.send): void {
-    if (message.type === 'ingest') {
-      if (!this.projects.has(message.handle)) return;
-      const queue = this.queues.get(message.handle) ?? [];
-      queue.push(message.record);
-      this.queues.set(message.handle, queue);
-      const text = (this.queuedText.get(message.handle) ?? 0) + message.record.text.length;
-      this.queuedText.set(message.handle, text);
-      if (queue.length >= BATCH_SIZE || text >= BATCH_TEXT) this.flushOne(message.handle);
-      else this.timer ??= setTimeout(() => this.flushAll(), BATCH_MS);
-      return;
-    }
-    try {
-      const fn = this.methods[message.method] as (...args: unknown[]) => unknown;
-      send({ type: 'reply', id: message.id, ok: true, value: fn(...message.args) });
-    } catch (e) {
-      send({
-        type: 'reply',
-        id: message.id,
-        ok: false,
-        message: e instanceof Error ? e.message : String(e),
-        refused: e instanceof ProjectFileError,
-      });
-    }
-  }
 
   dispose(): void {
     this.flushAll();
     for (const p of this.projects.values()) p.close();
     this.projects.clear();
+  }
+}
+
+/** A project file Skein will not open is refused as `write-failed`, its message as it stands, on any thread. */
+function openProject(init: OpenInit, now: () => number): ArchiveProject {
+  try {
+    return new ArchiveProject(init.path, { name: init.name, kind: init.kind, now: now() }, now);
+  } catch (e) {
+    if (e instanceof ProjectFileError)
+      throw new SkeinError('write-failed', e.message, { action: 'Open another project, or create a new one.' });
+    throw e;
   }
 }

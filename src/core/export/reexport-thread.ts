@@ -4,16 +4,18 @@
  * The worker (reexport-worker.ts) asks the archive's worker for the items over a port of its own and
  * writes the file; main only waits for its answer. One short-lived worker per re-export.
  */
-import { Worker, type MessagePort } from 'node:worker_threads';
-import { SkeinError, type SkeinErrorData } from '../../shared/errors';
+import type { MessagePort } from 'node:worker_threads';
+import { startWorker } from '../workers';
 import type { ReexportInput } from './reexport';
 
 export type ReexportJob = Omit<ReexportInput, 'signal'>;
-export type ReexportAnswer =
-  { type: 'done'; items: number; files: string[] } | { type: 'failed'; error: SkeinErrorData | { message: string } };
 
-function failure(error: SkeinErrorData | { message: string }): Error {
-  return 'code' in error ? SkeinError.from(error) : new Error(error.message);
+/** What the re-export's worker answers (reexport-worker.ts serves it). */
+export interface ReexportApi {
+  /** writes the job's files: the items written and the files (data first, manifest last) */
+  write: (job: ReexportJob) => Promise<{ items: number; files: string[] }>;
+  /** stops the write under way (an AbortSignal cannot cross threads); posted */
+  abort: () => void;
 }
 
 export async function reexportInWorker(
@@ -23,23 +25,20 @@ export async function reexportInWorker(
   const { signal, ...job } = input;
   signal?.throwIfAborted();
   const port = offMain.port();
-  const worker = new Worker(offMain.entry, {
-    ...(offMain.execArgv ? { execArgv: offMain.execArgv } : {}),
-    workerData: { port, job: job satisfies ReexportJob },
+  const worker = await startWorker<ReexportApi>({
+    entry: offMain.entry,
+    execArgv: offMain.execArgv,
+    workerData: { port },
     transferList: [port],
+    name: 'the re-export',
   });
-  const abort = () => worker.postMessage({ type: 'abort' });
+  const abort = () => worker.post('abort');
   signal?.addEventListener('abort', abort, { once: true });
+  if (signal?.aborted) abort();
   try {
-    return await new Promise((resolve, reject) => {
-      worker.once('message', (answer: ReexportAnswer) =>
-        answer.type === 'done' ? resolve({ items: answer.items, files: answer.files }) : reject(failure(answer.error)),
-      );
-      worker.once('error', reject);
-      worker.once('exit', (code) => reject(new Error(`the re-export stopped (exit code ${code})`)));
-    });
+    return await worker.call('write', job);
   } finally {
     signal?.removeEventListener('abort', abort);
-    void worker.terminate();
+    void worker.stop();
   }
 }

@@ -1,31 +1,21 @@
 /**
  * The re-export's worker thread (see reexport-thread.ts): reads the items from the archive's worker
- * over the port it was given and writes the export here, off main's event loop; answers once.
+ * over the port it was given and writes the export here, off main's event loop.
  */
-import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import { SkeinError } from '../../shared/errors';
+import type { MessagePort } from 'node:worker_threads';
+import { serveWorker } from '../workers';
 import { writeReexport } from './reexport';
-import type { ReexportAnswer, ReexportJob } from './reexport-thread';
+import type { ReexportApi } from './reexport-thread';
 import { threadOverPort } from '../archive/thread';
 
-if (!parentPort) throw new Error('archive/reexport-worker.ts runs as a worker thread');
-const channel = parentPort;
-const { port, job } = workerData as { port: MessagePort; job: ReexportJob };
-const archive = threadOverPort(port);
-const controller = new AbortController();
-channel.on('message', (m: { type: 'abort' }) => {
-  if (m.type === 'abort') controller.abort();
+serveWorker<ReexportApi>(({ data }) => {
+  const archive = threadOverPort((data as { port: MessagePort }).port);
+  const controller = new AbortController();
+  return {
+    api: {
+      write: (job) => writeReexport(archive, { ...job, signal: controller.signal }),
+      abort: () => controller.abort(),
+    },
+    close: () => archive.close(),
+  };
 });
-const answer = (a: ReexportAnswer) => channel.postMessage(a);
-try {
-  const { items, files } = await writeReexport(archive, { ...job, signal: controller.signal });
-  answer({ type: 'done', items, files });
-} catch (e) {
-  answer({
-    type: 'failed',
-    error: e instanceof SkeinError ? e.toData() : { message: e instanceof Error ? e.message : String(e) },
-  });
-} finally {
-  await archive.close();
-  channel.close();
-}

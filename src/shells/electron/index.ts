@@ -115,9 +115,9 @@ if (!app.requestSingleInstanceLock()) {
       chooseSavePath: chooseSavePathWithDialog,
       chooseOpenPath: chooseOpenPathWithDialog,
       // the research archive's SQLite runs in its own worker thread, never on main's event loop
-      archiveWorker: {
-        entry: new URL('./archive-worker.js', import.meta.url),
-        reexportEntry: new URL('./reexport-worker.js', import.meta.url),
+      workers: {
+        archive: new URL('./archive-worker.js', import.meta.url),
+        reexport: new URL('./reexport-worker.js', import.meta.url),
       },
       confirm: confirmWithDialog,
       exportPlatform: createExportPlatform(),

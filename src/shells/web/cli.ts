@@ -121,9 +121,9 @@ export async function runWebShell(
     startSandbox: async (options) => (await import('../../sandbox')).startSandbox(options),
     chooseSavePath: exportsFolderSaver(parsed.exportsDir),
     // the research archive's SQLite in its own worker thread (built next to this file)
-    archiveWorker: {
-      entry: new URL('./archive-worker.js', import.meta.url),
-      reexportEntry: new URL('./reexport-worker.js', import.meta.url),
+    workers: {
+      archive: new URL('./archive-worker.js', import.meta.url),
+      reexport: new URL('./reexport-worker.js', import.meta.url),
     },
     // moving the key, raising spending, keeping the key without a keyring: asked in this terminal
     confirm: terminalConfirm(),
