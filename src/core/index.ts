@@ -29,15 +29,14 @@ import type {
   SandboxHandle,
   SecretStorage,
   StartSandbox,
+  WorkerEntries,
 } from './ports';
 import type { MediaPolicy } from './protocol';
 import { createClientServices, createSettingsHandlers, type ClientServices } from './session';
-import type { WorkerEntries } from './workers';
 
 // The core's public surface for the shells: createCore and the ports (below), and what both shells serve
 // with — the bridge's handle(), the app protocol's assets and CSP, the menu.
 export type * from './ports';
-export type { WorkerEntries } from './workers';
 export { createDispatcher, guarded, isTrustedFrame, originOf, type DispatcherOptions, type FrameLike } from './bridge';
 export {
   APP_ENTRY_URL,

@@ -6,4 +6,3 @@
 export { connectPort, inProcess, type Client } from './client';
 export { startWorker, type RunningWorker, type StartOptions } from './start';
 export { serveWorker } from './serve';
-export type { WorkerEntries } from './entries';
