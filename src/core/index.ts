@@ -14,11 +14,12 @@ import { createExportFeature, type ChooseSavePath } from './export/handlers';
 import { createIdsFeature } from './ids/handlers';
 import { createSettingsHandlers } from './session/handlers';
 import { createProjects, type Projects } from './archive/projects';
-import { keepAsCollection } from './export/reexport';
+import { keepAsCollection } from './archive/collections';
 import { startArchiveThread, type ArchiveThreadOptions } from './archive/thread';
 import { createClientServices, type ClientServices } from './session/client-services';
 import { systemClock } from './clock';
 import { clientPageSource } from './export/client-source';
+import { formatRegistry, type Format } from './formats';
 import type { ExportPlatform } from './export/reporter';
 import type { MediaPolicy } from './protocol/assets';
 import type { Confirm } from './ports';
@@ -75,6 +76,8 @@ export interface CoreDeps {
     title: string;
     filters: Array<{ name: string; extensions: string[] }>;
   }) => Promise<string | null>;
+  /** the export formats, in the order the dialogs offer them (default: the built-in ones, `BUILT_IN_FORMATS`) */
+  formats?: readonly Format[];
 }
 
 export interface Core {
@@ -178,6 +181,9 @@ export function createCore(deps: CoreDeps): Core {
     baseUrl: mode() === 'demo' ? (await demo.get()).baseUrl : client.settings().baseUrl,
   });
   const exporter = createExportFeature({
+    formats: formatRegistry(deps.formats),
+    // the Archive view's export: an export whose source is the archive
+    archive: () => archiveThread,
     importedIds: ids.importedIds,
     onMissing: ids.onMissing,
     // a hydration's ids the project (of the mode at the time) already holds are taken from it, not bought again
@@ -223,14 +229,7 @@ export function createCore(deps: CoreDeps): Core {
     ...createSettingsHandlers(client),
     ...exporter.handlers,
     ...ids.handlers,
-    ...createArchiveHandlers({
-      projects,
-      thread: archiveThread,
-      mode,
-      chooseSavePath: deps.chooseSavePath,
-      exportContext,
-      now,
-    }),
+    ...createArchiveHandlers({ projects, thread: archiveThread, mode, exportQuery: exporter.fromArchive }),
   };
 
   return {

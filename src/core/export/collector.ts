@@ -15,13 +15,13 @@ import { pagingGuard } from '../api/paging';
 import type { Clock } from '../clock';
 import { toWriteError } from '../files/atomic-file';
 import { Journal, type FailedFetch, type JournalItem, type PageRecord } from './journal';
-import type { KeptItem } from '../formats/csv/live';
+import { itemIdOf, type KeptItem } from '../formats';
 import type { PageSource, SourcePage } from './page-source';
 import { projectPage, type ProjectItems } from './project-items';
 import { MAX_LISTED_NOT_FOUND } from './manifest';
 import { MissingLog } from './missing-ids';
 import { ThreadPositions } from './thread-positions';
-import { itemIdOf, type ViewPlan } from './views';
+import type { ViewPlan } from './views';
 
 /**
  * What the collector knows about a collection, rebuilt from the journal on resume. A hydration's state stays

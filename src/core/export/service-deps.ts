@@ -10,10 +10,11 @@ import type {
   ViewDescriptor,
 } from '../../shared/ipc/export';
 import type { Clock } from '../clock';
+import type { Formats, ExportManifest } from '../formats';
 import type { IdList } from '../ids/id-list';
 import type { Confirm } from '../ports';
 import type { JournalItem } from './journal';
-import type { ExportContext, ExportManifest } from './manifest';
+import type { ExportContext } from './manifest';
 import type { MissingList } from './missing-ids';
 import type { PageSource } from './page-source';
 import type { ProjectItems } from './project-items';
@@ -40,6 +41,8 @@ export interface ExportServiceDeps {
   project?: ProjectItems;
   /** a file was written: its items in order (the research project keeps them as a collection; issue 24) */
   onWritten?: (run: WrittenRun) => Promise<void>;
+  /** the formats it writes (default: the built-in ones) */
+  formats?: Formats;
 }
 
 export interface WrittenRun {

@@ -1,69 +1,32 @@
 /**
- * The three output formats, streamed from the journal (items are read from
- * disk as they are written, never all held) into atomic files:
- * - JSON: one document `{ "manifest": …, "items": [ … ] }`, one item per line
- * - JSONL: one item per line with its provenance beside it (`{"__skein": …, "item": …}`),
- *   manifest in a sidecar named after the data file: `<name>.jsonl.manifest.json`
- * - CSV: one file per entity kind (`csv-line.ts`) in one of two flavours (see
- *   `CsvFlavour`), provenance columns last, manifest in the sidecar
+ * CSV as files: one file per entity kind (`csv/line.ts` serialises the rows) in one of two flavours (see
+ * `CsvFlavour`), Skein's provenance columns last (or a column set's own trailer), streamed from the items
+ * into atomic files, the manifest in the sidecar. Parquet writes the same rows (`rowCells`, `tableHeader`).
  */
 import { basename, dirname, extname, join } from 'node:path';
-import type { CsvFlavour, ExportFormat, ExportOptions } from '../../shared/ipc/export';
-import { writeFileAtomic, type Sink } from '../files/atomic-file';
-import type { CsvCells } from './csv/formula';
-import { csvCell, csvLine, UTF8_BOM } from './csv/line';
-import { csvTables, NO_CONTEXT } from './csv/presets';
-import { missingCaseError } from '../../shared/missing-case';
-import { gephiPaths, writeGephiCsv, writeGexf, type PostLookup } from './network/export-network';
-import { writeIds } from './ids';
-import { parquetDataPaths, writeParquet } from './parquet';
+import type { CsvFlavour, ExportOptions } from '../../../shared/ipc/export';
+import { writeFileAtomic, type Sink } from '../../files/atomic-file';
 import {
-  csvId,
-  decodeCsvId,
-  TABLES,
-  type Cell,
-  type Row,
+  provenanceCounter,
+  rawText,
+  sidecarPath,
+  writeManifestFile,
+  writeOptions,
+  type ItemStream,
   type Provenance,
-  type Table,
-  type TableTrailer,
-} from './csv/rows';
-import { rawText, type JournalItem } from '../export/journal';
-import type { ExportManifest } from '../export/manifest';
-import type { ThreadPosition } from '../export/thread-positions';
-import type { ViewPlan } from '../export/views';
-
-export interface ItemStream {
-  items: () => AsyncIterable<JournalItem>;
-}
-
-/**
- * `/a/x.jsonl` → `/a/x.jsonl.manifest.json`: named after its data file, so a
- * CSV and a JSONL export of one name never share (and overwrite) a manifest.
- */
-export function sidecarPath(target: string): string {
-  return `${target}.manifest.json`;
-}
+  type ThreadPosition,
+  type WriteJob,
+  type WritePlan,
+} from '../format';
+import type { ExportManifest } from '../manifest';
+import type { CsvCells } from './formula';
+import { csvCell, csvLine, UTF8_BOM } from './line';
+import { csvTables, NO_CONTEXT } from './presets';
+import { csvId, decodeCsvId, TABLES } from './rows';
+import type { Cell, Row, Table, TableTrailer } from './table';
 
 /** What each row carries about where it came from (CSV columns; JSONL's `__skein` object). */
 const PROVENANCE_COLUMNS = ['retrieved_at', 'operation', 'page', 'cursor'] as const;
-export type { Provenance };
-
-/** Hands out each item's provenance in journal order, from the manifest's page records. */
-export function provenanceCounter(manifest: Pick<ExportManifest, 'pages' | 'view'>): () => Provenance {
-  let page = 0;
-  let left = manifest.pages[0]?.items_kept ?? 0;
-  return () => {
-    while (left <= 0 && page < manifest.pages.length - 1) left = manifest.pages[++page]?.items_kept ?? 0;
-    left--;
-    const p = manifest.pages[page];
-    return {
-      retrieved_at: p?.fetched_at ?? null,
-      operation: manifest.view.operation,
-      page: p ? page : null,
-      cursor: p?.cursor ?? null,
-    };
-  };
-}
 
 export function csvTablePath(target: string, table: Table): string {
   if (!table.suffix) return target;
@@ -71,103 +34,17 @@ export function csvTablePath(target: string, table: Table): string {
   return join(dirname(target), `${basename(target, extname(target))}.${table.suffix}${ext}`);
 }
 
-/** Every file an export writes, data first, manifest last. */
-export function outputFiles(target: string, format: ExportFormat, plan: ViewPlan): string[] {
-  if (format === 'json') return [target];
-  if (format === 'jsonl') return [target, sidecarPath(target)];
-  if (format === 'parquet') return [...parquetDataPaths(target, plan), sidecarPath(target)];
-  if (format === 'gexf' || format === 'ids') return [target, sidecarPath(target)];
-  if (format === 'gephi-csv') {
-    const { nodes, edges } = gephiPaths(target);
-    return [nodes, edges, sidecarPath(nodes)];
-  }
+/** Every file a CSV export writes: a table per file (a space has two), the manifest last. */
+export function csvFiles(target: string, plan: WritePlan): string[] {
   return [...TABLES[plan.itemKind].map((t) => csvTablePath(target, t)), sidecarPath(target)];
 }
 
 /** The CSV id columns per file name, for the manifest. */
-export function csvIdColumns(target: string, plan: ViewPlan, options?: ExportOptions): Record<string, string[]> {
+export function csvIdColumns(target: string, plan: WritePlan, options?: ExportOptions): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   const tables = csvTables(plan.itemKind, writeOptions(options).csvColumns, NO_CONTEXT);
   for (const t of tables) out[basename(csvTablePath(target, t))] = [...t.idColumns];
   return out;
-}
-
-/**
- * Writes an item for JSON/JSONL: raw bytes as they are, or `{root_id, parent_id, depth, item}` in a thread;
- * with `provenance` (JSONL) always wrapped: `{"__skein": …, [position keys,] "item": raw}`.
- */
-async function writeEntry(
-  sink: Sink,
-  item: JournalItem,
-  before: Buffer,
-  after: Buffer,
-  provenance?: Provenance,
-): Promise<void> {
-  await sink.write(before);
-  if (provenance) {
-    const position = item.position === 'null' ? '' : `${item.position.slice(1, -1)},`;
-    await sink.write(`{"__skein":${JSON.stringify(provenance)},${position}"item":`);
-    await sink.write(item.raw);
-    await sink.write('}');
-  } else if (item.position === 'null') {
-    await sink.write(item.raw);
-  } else {
-    await sink.write(`${item.position.slice(0, -1)},"item":`);
-    await sink.write(item.raw);
-    await sink.write('}');
-  }
-  await sink.write(after);
-}
-
-const EMPTY = Buffer.alloc(0);
-const NEWLINE = Buffer.from('\n');
-const FIRST = Buffer.from('\n    ');
-const NEXT = Buffer.from(',\n    ');
-
-function indented(value: unknown): string {
-  return JSON.stringify(value, null, 2).replace(/\n/g, '\n  ');
-}
-
-async function writeJson(
-  target: string,
-  source: ItemStream,
-  manifest: ExportManifest,
-  signal?: AbortSignal,
-): Promise<number> {
-  return writeFileAtomic(
-    target,
-    async (sink) => {
-      await sink.write(`{\n  "manifest": ${indented(manifest)},\n  "items": [`);
-      let first = true;
-      for await (const item of source.items()) {
-        await writeEntry(sink, item, first ? FIRST : NEXT, EMPTY);
-        first = false;
-      }
-      await sink.write(first ? ']\n}\n' : '\n  ]\n}\n');
-    },
-    signal,
-  );
-}
-
-export async function writeManifestFile(path: string, manifest: ExportManifest, signal?: AbortSignal): Promise<number> {
-  return writeFileAtomic(path, async (sink) => sink.write(`${JSON.stringify(manifest, null, 2)}\n`), signal);
-}
-
-async function writeJsonl(
-  target: string,
-  source: ItemStream,
-  manifest: ExportManifest,
-  signal?: AbortSignal,
-): Promise<number> {
-  const bytes = await writeFileAtomic(
-    target,
-    async (sink) => {
-      const provenance = provenanceCounter(manifest);
-      for await (const item of source.items()) await writeEntry(sink, item, EMPTY, NEWLINE, provenance());
-    },
-    signal,
-  );
-  return bytes + (await writeManifestFile(sidecarPath(target), manifest, signal));
 }
 
 /**
@@ -193,16 +70,6 @@ export function idCell(cell: string, flavour: CsvFlavour): string {
 const NUMERIC_ID = /^\d+$/;
 const LINE_BREAK = /\r\n|\r|\n/g;
 const HAS_LINE_BREAK = /[\r\n]/;
-
-/** The options an export is written with, defaults filled in. */
-export function writeOptions(options: ExportOptions | undefined): Required<ExportOptions> {
-  return {
-    csvFlavour: options?.csvFlavour ?? 'spreadsheet',
-    oneLinePerRow: options?.oneLinePerRow ?? false,
-    csvColumns: options?.csvColumns ?? 'skein',
-    idsOf: options?.idsOf ?? 'posts',
-  };
-}
 
 /**
  * A table's rows as cells in column order: ids in the flavour, line breaks escaped when asked, the
@@ -275,7 +142,7 @@ export function csvTableText(
   table: Table,
   written: Required<ExportOptions>,
   cells: CsvCells,
-  params: ViewPlan['params'],
+  params: WritePlan['params'],
 ) {
   const neutral = cells === 'neutralised';
   const toLine = rowLine(table, written, neutral);
@@ -300,7 +167,7 @@ async function writeTable(
   sink: Sink,
   table: Table,
   source: ItemStream,
-  params: ViewPlan['params'],
+  params: WritePlan['params'],
   manifest: ExportManifest,
   written: Required<ExportOptions>,
   cells: CsvCells,
@@ -320,74 +187,25 @@ async function writeTable(
   if (chunk.length > 0) await sink.write(chunk);
 }
 
-async function writeCsv(
-  target: string,
-  source: ItemStream,
-  manifest: ExportManifest,
-  plan: ViewPlan,
-  signal?: AbortSignal,
-  options?: ExportOptions,
-  cells: CsvCells = 'neutralised',
-): Promise<number> {
+/** Writes every table of the export's items, then the sidecar manifest; the bytes of all. */
+export async function writeCsv({
+  target,
+  items,
+  manifest,
+  plan,
+  signal,
+  options,
+  csvCells,
+}: WriteJob): Promise<number> {
   let bytes = 0;
   const params = plan.params;
   const written = csvWriteOptions(options);
   for (const table of csvTables(plan.itemKind, written.csvColumns, manifest)) {
     bytes += await writeFileAtomic(
       csvTablePath(target, table),
-      (sink) => writeTable(sink, table, source, params, manifest, written, cells),
+      (sink) => writeTable(sink, table, items, params, manifest, written, csvCells),
       signal,
     );
   }
   return bytes + (await writeManifestFile(sidecarPath(target), manifest, signal));
-}
-
-/** How a file is written beyond its items: cancel, the dialog's options, CSV cells, a network's parent posts. */
-export interface WriteHow {
-  signal?: AbortSignal;
-  options?: ExportOptions;
-  csvCells?: CsvCells;
-  /** a network's replies to posts outside the export: their authors, from the project */
-  posts?: PostLookup;
-}
-
-export async function writeExport(
-  format: ExportFormat,
-  target: string,
-  source: ItemStream,
-  manifest: ExportManifest,
-  plan: ViewPlan,
-  how: WriteHow = {},
-): Promise<number> {
-  const { signal, options, csvCells = 'neutralised', posts } = how;
-  switch (format) {
-    case 'json':
-      return writeJson(target, source, manifest, signal);
-    case 'jsonl':
-      return writeJsonl(target, source, manifest, signal);
-    case 'csv':
-      return writeCsv(target, source, manifest, plan, signal, options, csvCells);
-    case 'parquet':
-      return (
-        (await writeParquet(target, source, manifest, plan, signal)) +
-        (await writeManifestFile(sidecarPath(target), manifest, signal))
-      );
-    case 'gexf':
-      return (
-        (await writeGexf(target, source, manifest, plan, signal, posts)) +
-        (await writeManifestFile(sidecarPath(target), manifest, signal))
-      );
-    case 'gephi-csv':
-      return (
-        (await writeGephiCsv(target, source, manifest, plan, signal, posts)) +
-        (await writeManifestFile(sidecarPath(target), manifest, signal))
-      );
-    case 'ids':
-      return (
-        (await writeIds(target, source, plan, writeOptions(options).idsOf, signal)).bytes +
-        (await writeManifestFile(sidecarPath(target), manifest, signal))
-      );
-    default:
-      return missingCaseError(format);
-  }
 }
