@@ -11,11 +11,10 @@ import type {
 } from '../../shared/ipc/export';
 import type { Clock } from '../clock';
 import type { Formats, ExportManifest } from '../formats';
-import type { IdList } from '../ids/id-list';
+import type { IdList, MissingList } from '../ids';
 import type { Confirm } from '../ports';
 import type { JournalItem } from './journal';
 import type { ExportContext } from './manifest';
-import type { MissingList } from './missing-ids';
 import type { PageSource } from './page-source';
 import type { ProjectItems } from './project-items';
 

@@ -7,7 +7,7 @@ import { MAX_IDS_PER_CALL, OPERATIONS, type ItemKind, type OperationId } from '.
 import { paramsSchema } from '../../shared/api/params';
 import { DEFAULT_ACTIONS, SkeinError } from '../../shared/errors';
 import type { ViewDescriptor, ViewKind } from '../../shared/ipc/export';
-import type { IdList } from '../ids/id-list';
+import type { IdList } from '../ids';
 
 export type Params = Record<string, string | number | boolean>;
 
