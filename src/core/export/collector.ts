@@ -277,9 +277,9 @@ export async function collect(o: CollectOptions): Promise<CollectOutcome> {
               walkId: o.walkId,
               signal: o.abort ?? signal,
               cancelWaits: signal,
-              ...(plan.fromList ? { transient: true } : {}),
+              transient: plan.fromList !== null,
               // the client's own Retry-After waits within the fetch are shown as the job's wait too
-              ...(o.onWait ? { onRateLimitWait: o.onWait } : {}),
+              onRateLimitWait: o.onWait,
             });
       } catch (error) {
         const failure = failureOf(error, step.request, step.cursor, clock.now());
@@ -344,7 +344,7 @@ export async function collect(o: CollectOptions): Promise<CollectOutcome> {
         hasNextPage: page.paging ? page.paging.hasNextPage : null,
         fetchedAt: page.fetchedAt,
         fromCache: page.fromCache,
-        ...(request.fromProject ? { fromProject: true } : {}),
+        fromProject: request.fromProject,
         httpStatus: page.httpStatus,
         credits: page.credits,
         attempts: page.attempts,

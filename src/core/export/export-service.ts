@@ -111,7 +111,7 @@ export class ExportService {
       format: input.format,
       scope: input.scope,
       caps: input.caps ?? {},
-      ...(input.options ? { options: input.options } : {}),
+      options: input.options,
       ...(format.textCells ? { csvCells: input.csvCells ?? format.textCells(input.options) } : {}),
       status: 'collecting',
       progress: { pages: 0, items: 0, calls: 0, credits: 0, fraction: null },
@@ -304,7 +304,7 @@ export class ExportService {
         journal,
         state,
         walkId,
-        ...(this.deps.project ? { project: this.deps.project } : {}),
+        project: this.deps.project,
         scope: job.scope,
         loadedPages: job.view.loadedPages ?? 1,
         caps: job.caps,
@@ -312,7 +312,7 @@ export class ExportService {
         abort,
         clock,
         prices: this.deps.prices?.() ?? DEFAULT_PRICES,
-        ...(live ? { onKept: live.add } : {}),
+        onKept: live?.add,
         onPage: () => {
           progress();
           this.update(job);

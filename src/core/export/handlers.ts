@@ -70,13 +70,13 @@ export function createExportFeature(deps: ExportFeatureDeps): ExportFeature {
     stateDir: deps.stateDir,
     clock: deps.clock,
     context: deps.context,
-    ...(deps.prices ? { prices: deps.prices } : {}),
-    ...(deps.onInternalError ? { onInternalError: deps.onInternalError } : {}),
-    ...(deps.confirm ? { confirm: deps.confirm } : {}),
-    ...(deps.importedIds ? { importedIds: deps.importedIds } : {}),
-    ...(deps.project ? { project: deps.project } : {}),
-    ...(deps.onMissing ? { onMissing: deps.onMissing } : {}),
-    ...(deps.onWritten ? { onWritten: deps.onWritten } : {}),
+    prices: deps.prices,
+    onInternalError: deps.onInternalError,
+    confirm: deps.confirm,
+    importedIds: deps.importedIds,
+    project: deps.project,
+    onMissing: deps.onMissing,
+    onWritten: deps.onWritten,
     onUpdate: (job) => {
       report?.(job);
       deps.emit?.(job);
@@ -97,17 +97,7 @@ export function createExportFeature(deps: ExportFeatureDeps): ExportFeature {
         });
         if (chosen === null) return { job: null };
         const targetPath = extname(chosen) ? chosen : `${chosen}.${format.extension}`;
-        return {
-          job: await service.start({
-            view,
-            format: id,
-            scope,
-            ...(caps ? { caps } : {}),
-            ...(options ? { options } : {}),
-            ...(csvCells ? { csvCells } : {}),
-            targetPath,
-          }),
-        };
+        return { job: await service.start({ view, format: id, scope, caps, options, csvCells, targetPath }) };
       },
       status: ({ jobId }) => service.status(jobId),
       list: () => service.list(),
