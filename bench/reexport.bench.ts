@@ -24,14 +24,14 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { ArchiveQuery } from '../src/shared/ipc/archive';
-import { reexport } from '../src/core/export/reexport';
-import type { ExportFormat } from '../src/shared/ipc/export';
+import { reexport } from '../src/core/export/from-archive';
+import { archiveSource } from '../src/core/compose/archive-reader';
 import { repliesPage } from '../src/core/archive/testing/answers';
 import { openBenchArchive } from './lib/archive-db';
 import { writeResults } from './lib/results';
 
 const POSTS = Number(process.env.BENCH_ARCHIVE_POSTS ?? 200_000);
-const FORMATS = (process.env.BENCH_FORMATS ?? 'parquet,csv,jsonl').split(',') as ExportFormat[];
+const FORMATS = (process.env.BENCH_FORMATS ?? 'parquet,csv,jsonl').split(',');
 const PAGE = 20;
 const ON_MAIN = process.env.BENCH_ON_MAIN === '1';
 const BUDGET_MB_PER_S = 50;
@@ -85,7 +85,7 @@ async function main(): Promise<void> {
     const load = loadavg()[0] ?? 0;
     const cpu0 = process.cpuUsage();
     const t = performance.now();
-    const { items } = await reexport(thread, {
+    const { items } = await reexport(archiveSource(thread), {
       handle: 'current',
       query: ArchiveQuery.parse({}),
       format,

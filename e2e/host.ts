@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { createCore, type ConfirmRequest, type Core, type SaveRequest, type SecretStorage } from '../src/core';
+import type { Format } from '../src/core/formats';
 import { startSandbox, type SandboxOptions } from '../src/sandbox';
 import { EVENTS_ATTRIBUTE } from '../src/shells/web/client';
 import { startWebShell, type WebShell } from '../src/shells/web/server';
@@ -47,6 +48,8 @@ export interface LaunchOptions {
    * The bench's timings only; the app itself is not isolated.
    */
   crossOriginIsolated?: boolean;
+  /** the export formats the core writes and offers (default: the built-in ones): a spec registers one of its own */
+  formats?: readonly Format[];
 }
 
 /** One bridge call as the host saw it: what crossed each way and the time main took (handle(): sender check, schemas, handler). */
@@ -207,6 +210,7 @@ export async function launchApp(options: LaunchOptions = {}): Promise<SkeinApp> 
         reexport: new URL('../src/core/export/reexport-worker.ts', import.meta.url),
         execArgv: ['--import', 'tsx'],
       },
+      formats: options.formats,
     });
     shell = await startWebShell({
       core,

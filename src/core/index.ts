@@ -9,14 +9,13 @@ import { join } from 'node:path';
 import type { Handlers, Mode } from '../shared/ipc';
 import { createApiHandlers } from './api';
 import { createAppHandlers } from './app';
-import { createArchiveHandlers } from './archive/handlers';
-import { createProjects, type Projects } from './archive/projects';
-import { startArchiveThread } from './archive/thread';
+import { createArchiveHandlers, createProjects, keepAsCollection, startArchiveThread, type Projects } from './archive';
 import { systemClock } from './clock';
 import { clientPageSource } from './compose/client-page-source';
-import { createExportFeature } from './export/handlers';
-import { keepAsCollection } from './export/reexport';
-import { createIdsFeature } from './ids/handlers';
+import { archiveSource } from './compose/archive-reader';
+import { createExportFeature } from './export';
+import { formatRegistry, type Format } from './formats';
+import { createIdsFeature } from './ids';
 import type {
   AppIdentity,
   ChooseOpenPath,
@@ -79,6 +78,8 @@ export interface CoreDeps {
   workers?: WorkerEntries;
   /** main's open dialog for a project file (absent in the browser shell: projects are picked from main's list) */
   chooseOpenPath?: ChooseOpenPath;
+  /** the export formats, in the order the dialogs offer them (default: the built-in ones, `BUILT_IN_FORMATS`) */
+  formats?: readonly Format[];
 }
 
 export interface Core {
@@ -184,6 +185,9 @@ export function createCore(deps: CoreDeps): Core {
     baseUrl: mode() === 'demo' ? (await demo.get()).baseUrl : client.settings().baseUrl,
   });
   const exporter = createExportFeature({
+    formats: formatRegistry(deps.formats),
+    // the Archive view's export: an export whose source is the archive
+    archive: async () => archiveSource(await archiveThread),
     importedIds: ids.importedIds,
     onMissing: ids.onMissing,
     // a hydration's ids the project (of the mode at the time) already holds are taken from it, not bought again
@@ -229,14 +233,7 @@ export function createCore(deps: CoreDeps): Core {
     ...createSettingsHandlers(client),
     ...exporter.handlers,
     ...ids.handlers,
-    ...createArchiveHandlers({
-      projects,
-      thread: archiveThread,
-      mode,
-      chooseSavePath: deps.chooseSavePath,
-      exportContext,
-      now,
-    }),
+    ...createArchiveHandlers({ projects, thread: archiveThread, mode, exportQuery: exporter.fromArchive }),
   };
 
   return {

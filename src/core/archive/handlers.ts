@@ -3,43 +3,28 @@
  * archive's worker thread. No handler here makes an API call; no input carries a path.
  */
 import type { Handlers, Mode } from '../../shared/ipc';
-import { ArchiveQuery } from '../../shared/ipc/archive';
+import { ArchiveQuery, type ArchiveQueryParsed } from '../../shared/ipc/archive';
+import { ExportOptions } from '../../shared/ipc/export';
+import type { Handle } from './host';
 import type { Projects } from './projects';
-import { reexport } from '../export/reexport';
 import type { ArchiveThread } from './thread';
-import type { ExportContext } from '../export/manifest';
-import { EXTENSIONS, fileStamp } from '../export/views';
-import type { ExportFormat } from '../../shared/ipc/export';
-import type { ChooseSavePath } from '..';
+
+/** What the archive asks to have a query's items written to a file main asks for (the export area does it). */
+export type ExportQuery = (request: {
+  handle: Handle;
+  query: ArchiveQueryParsed;
+  format: string;
+  options?: ExportOptions;
+  title: string;
+  project: { name: string; location: string };
+}) => Promise<{ file: string; items: number } | null>;
 
 export interface ArchiveHandlerDeps {
   projects: Projects;
   thread: Promise<ArchiveThread>;
   mode: () => Mode;
-  /** main's save dialog: a re-export's file (the page never names a path) */
-  chooseSavePath: ChooseSavePath;
-  exportContext: () => Promise<ExportContext>;
-  now: () => number;
-}
-
-const FILTER_NAMES: Record<ExportFormat, string> = {
-  json: 'JSON',
-  jsonl: 'JSONL',
-  csv: 'CSV',
-  parquet: 'Parquet',
-  gexf: 'GEXF network',
-  'gephi-csv': 'Gephi node and edge tables (CSV)',
-  ids: 'Id list',
-};
-
-/** `skein-archive-<project>-20261123T195400Z.jsonl`: self-describing, the UTC time in the name */
-function archiveFileName(project: string, format: ExportFormat, now: number): string {
-  const slug =
-    project
-      .replace(/[^\p{L}\p{N}]+/gu, '-')
-      .replace(/^-+|-+$/g, '')
-      .slice(0, 60) || 'project';
-  return `skein-archive-${slug}-${fileStamp(now)}.${EXTENSIONS[format]}`;
+  /** writes a query's items to a file the user picks in main (the page never names a path); no API call */
+  exportQuery: ExportQuery;
 }
 
 export function createArchiveHandlers(deps: ArchiveHandlerDeps): Pick<Handlers, 'projects' | 'archive'> {
@@ -79,30 +64,21 @@ export function createArchiveHandlers(deps: ArchiveHandlerDeps): Pick<Handlers, 
         (await deps.thread).call('provenance', await handle(project), kind, id),
       collections: async ({ project }) => (await deps.thread).call('collections', await handle(project)),
       export: async (input) => {
-        const { format, csvFlavour, idsOf, title, ...rest } = input;
-        const query = ArchiveQuery.parse(rest);
+        const { format, title } = input;
+        // the query, and the export's options beside it (each schema keeps its own fields)
+        const query = ArchiveQuery.parse(input);
+        const options = ExportOptions.parse(input);
         const which = await handle(input.project);
         const state = await deps.projects.state();
         const project = which === 'demo' ? state.demo : state.current;
-        const now = deps.now();
-        const target = await deps.chooseSavePath({
-          title: 'Export from the archive',
-          defaultPath: archiveFileName(project?.name ?? 'project', format, now),
-          filters: [{ name: FILTER_NAMES[format], extensions: [EXTENSIONS[format]] }],
-        });
-        if (target === null) return null;
-        const written = await reexport(await deps.thread, {
+        return deps.exportQuery({
           handle: which,
           query,
           format,
-          target,
-          context: await deps.exportContext(),
-          now,
+          options,
           title: title ?? (query.text ? `Archive search “${query.text}”` : 'Archive'),
           project: { name: project?.name ?? '', location: project?.location ?? '' },
-          options: { ...(csvFlavour ? { csvFlavour } : {}), ...(idsOf ? { idsOf } : {}) },
         });
-        return { file: written.files[0] ?? target, items: written.items };
       },
     },
   };

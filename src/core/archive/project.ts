@@ -14,7 +14,6 @@ import type {
 import { createIngester, type IngestRecord } from './ingest';
 import { activity, forgetAnswer, heldAnswer, provenance, search, whereOf, type HeldAnswer } from './query';
 import { openProjectFile } from './schema';
-import type { HeldItem } from '../export/project-items';
 
 export interface ProjectSummary {
   name: string;
@@ -33,6 +32,13 @@ export interface CollectionInput {
 
 /** ids per `IN (…)` query */
 const HELD_CHUNK = 500;
+
+/** An item the project holds: its raw JSON as last received (empty when not asked for) and when (epoch ms). */
+export interface HeldItem {
+  id: string;
+  raw: string;
+  at: number;
+}
 
 export class ArchiveProject {
   private readonly db: DatabaseSync;

@@ -4,7 +4,7 @@
  * retry policy and the paging guards, and come back with the raw items.
  */
 import type { ApiClient } from '../api';
-import type { PageSource, SourcePage } from '../export/page-source';
+import type { PageSource, SourcePage } from '../export';
 
 export function clientPageSource(client: Pick<ApiClient, 'fetchPage' | 'forgetPage'>): PageSource {
   return {
@@ -25,10 +25,11 @@ export function clientPageSource(client: Pick<ApiClient, 'fetchPage' | 'forgetPa
         operation,
         params: cursor === null ? params : { ...params, cursor },
         signal,
-        ...(cancelWaits ? { cancelWaits } : {}),
-        ...(onRateLimitWait ? { onRateLimitWait } : {}),
+        cancelWaits,
+        onRateLimitWait,
         viewKey: `export:${walkId}`,
-        ...(transient ? { keep: false } : {}),
+        // a hydration's answers are not kept in the response store
+        keep: !transient,
       });
       const { report, meta } = result;
       return {

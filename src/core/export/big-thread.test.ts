@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ViewDescriptor } from '../../shared/ipc/export';
 import { startSandbox, WORLD_SIZES, type Sandbox } from '../../sandbox';
-import type { ExportManifest } from './manifest';
+import type { ExportManifest } from '../formats';
 import { sandboxExporter } from './testing/sandbox-export';
 
 let sandbox: Sandbox;

@@ -15,13 +15,13 @@ import { pagingGuard } from '../../shared/api/paging-guard';
 import type { Clock } from '../ports';
 import { toWriteError } from '../files/atomic-file';
 import { Journal, type FailedFetch, type JournalItem, type PageRecord } from './journal';
-import type { KeptItem } from '../formats/csv/live';
+import { itemIdOf, type KeptItem } from '../formats';
 import type { PageSource, SourcePage } from './page-source';
 import { projectPage, type ProjectItems } from './project-items';
 import { MAX_LISTED_NOT_FOUND } from './manifest';
 import { MissingLog } from './missing-ids';
 import { ThreadPositions } from './thread-positions';
-import { itemIdOf, type ViewPlan } from './views';
+import type { ViewPlan } from './views';
 
 /**
  * What the collector knows about a collection, rebuilt from the journal on resume. A hydration's state stays
@@ -277,9 +277,9 @@ export async function collect(o: CollectOptions): Promise<CollectOutcome> {
               walkId: o.walkId,
               signal: o.abort ?? signal,
               cancelWaits: signal,
-              ...(plan.fromList ? { transient: true } : {}),
+              transient: plan.fromList !== null,
               // the client's own Retry-After waits within the fetch are shown as the job's wait too
-              ...(o.onWait ? { onRateLimitWait: o.onWait } : {}),
+              onRateLimitWait: o.onWait,
             });
       } catch (error) {
         const failure = failureOf(error, step.request, step.cursor, clock.now());
@@ -344,7 +344,7 @@ export async function collect(o: CollectOptions): Promise<CollectOutcome> {
         hasNextPage: page.paging ? page.paging.hasNextPage : null,
         fetchedAt: page.fetchedAt,
         fromCache: page.fromCache,
-        ...(request.fromProject ? { fromProject: true } : {}),
+        fromProject: request.fromProject,
         httpStatus: page.httpStatus,
         credits: page.credits,
         attempts: page.attempts,

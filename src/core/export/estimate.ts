@@ -6,7 +6,7 @@
 import { creditsFor, DEFAULT_PRICES, type PriceTable } from '../../shared/api/pricing';
 import { STALE_TIME_MS } from '../../shared/api/cache-policy';
 import type { ExportEstimate, ExportScope, ViewDescriptor } from '../../shared/ipc/export';
-import type { IdList } from '../ids/id-list';
+import type { IdList } from '../ids';
 import { planView } from './views';
 
 const TYPICAL_PAGE_ITEMS = 20;

@@ -6,7 +6,7 @@ import type { ExportJob, ViewDescriptor } from '../../shared/ipc/export';
 import { PAGING_STOP_MESSAGES } from '../../shared/api/paging-guard';
 import { FakeClock } from '../testing/fake-clock';
 import { ExportService } from './export-service';
-import type { ExportManifest } from './manifest';
+import type { ExportManifest } from '../formats';
 import type { PageSource } from './page-source';
 import { memorySource, post, type MemoryPage } from './testing/memory-source';
 

@@ -18,18 +18,16 @@ import {
   type StopReason,
   type ViewDescriptor,
 } from '../../shared/ipc/export';
-import { defaultCsvCells } from '../formats/csv/formula';
+import { cellsFor, formatRegistry, type Formats, type LiveWriter } from '../formats';
 import { describeCaps, loosens, progressFraction } from './caps';
 import { collect, CollectionState, type CollectOutcome } from './collector';
-import { liveCsvFor, type LiveCsv } from '../formats/csv/live';
 import { estimateView, planFor } from './hydration-plan';
 import { JobStore } from './job-store';
 import { buildManifest } from './manifest';
 import type { ExportServiceDeps, StartExport } from './service-deps';
 import type { ViewPlan } from './views';
-import { csvIdColumns, outputFiles, writeExport } from '../formats/writers';
 
-export type { ExportServiceDeps, StartExport, WrittenRun } from './service-deps';
+export type { ExportServiceDeps, StartExport } from './service-deps';
 
 /** Stops after which continuing makes sense. */
 const RESUMABLE: ReadonlySet<StopReason> = new Set([
@@ -69,9 +67,11 @@ export class ExportService {
   private loaded: Promise<void> | undefined;
 
   private readonly store: JobStore;
+  private readonly formats: Formats;
 
   constructor(private readonly deps: ExportServiceDeps) {
     this.store = new JobStore(deps.stateDir);
+    this.formats = deps.formats ?? formatRegistry();
   }
 
   /** Reads the jobs an earlier run left (once); those that were running are `interrupted`. */
@@ -95,6 +95,7 @@ export class ExportService {
 
   async start(input: StartExport): Promise<ExportJob> {
     await this.init();
+    const format = this.formats.get(input.format);
     const id = randomUUID();
     await mkdir(this.store.dir(id), { recursive: true });
     let plan: ViewPlan;
@@ -110,13 +111,13 @@ export class ExportService {
       format: input.format,
       scope: input.scope,
       caps: input.caps ?? {},
-      ...(input.options ? { options: input.options } : {}),
-      ...(input.format === 'csv' ? { csvCells: input.csvCells ?? defaultCsvCells(input.options) } : {}),
+      options: input.options,
+      ...(format.textCells ? { csvCells: input.csvCells ?? format.textCells(input.options) } : {}),
       status: 'collecting',
       progress: { pages: 0, items: 0, calls: 0, credits: 0, fraction: null },
       stopReason: null,
       error: null,
-      files: outputFiles(input.targetPath, input.format, plan),
+      files: format.files(input.targetPath, plan),
       resumable: false,
       startedAt: this.deps.clock.now(),
       finishedAt: null,
@@ -146,6 +147,7 @@ export class ExportService {
           action: 'Resume with the same limits, or confirm the new ones.',
         });
     }
+    this.formats.get(job.format); // a job of a format this Skein does not write cannot go on
     const plan = await this.plan(job.view, { dir: this.store.dir(job.id), split: false });
     job.caps = next;
     job.status = 'collecting';
@@ -255,15 +257,34 @@ export class ExportService {
     const signal = running.cancel.signal;
     const abort = running.controller.signal;
     const walkId = `${job.id}:${++this.runs}`;
+    const format = this.formats.get(job.format);
+    const csvCells = cellsFor(format, job.options, job.csvCells);
     const { state, journal } = await CollectionState.load(
       plan,
       this.store.journalPath(job.id),
       plan.fromList ? this.store.missingPath(job.id) : undefined,
     );
     let outcome: CollectOutcome;
-    let live: LiveCsv | null = null;
+    let live: LiveWriter | null = null;
     try {
-      live = await liveCsvFor(job, plan, state, this.deps);
+      // a run that collects from the first page can have its file written as it collects (CSV)
+      if (format.live && state.pages.length === 0 && state.failures.length === 0) {
+        // what the rows say about the export: the manifest's context as it will be (checked again at the end)
+        const context = buildManifest({
+          context: await this.deps.context(),
+          now: clock.now(),
+          view: job.view,
+          plan,
+          scope: job.scope,
+          caps: job.caps,
+          format,
+          pages: [],
+          stop: null,
+          files: job.files,
+        });
+        const input = { target: job.files[0] as string, plan, options: job.options, csvCells, context };
+        live = await format.live(input).catch(() => null);
+      }
       let lastPersist = clock.now();
       let waitingUntil: number | null = null;
       const progress = () => {
@@ -283,7 +304,7 @@ export class ExportService {
         journal,
         state,
         walkId,
-        ...(this.deps.project ? { project: this.deps.project } : {}),
+        project: this.deps.project,
         scope: job.scope,
         loadedPages: job.view.loadedPages ?? 1,
         caps: job.caps,
@@ -291,7 +312,7 @@ export class ExportService {
         abort,
         clock,
         prices: this.deps.prices?.() ?? DEFAULT_PRICES,
-        ...(live ? { onKept: live.add } : {}),
+        onKept: live?.add,
         onPage: () => {
           progress();
           this.update(job);
@@ -338,24 +359,27 @@ export class ExportService {
         plan,
         scope: job.scope,
         caps: job.caps,
-        format: job.format,
+        format,
         pages: state.pages,
         notFound: state.notFound,
         failures: state.failures,
         stop,
         files: job.files,
-        csvIdColumns: job.format === 'csv' ? csvIdColumns(job.files[0] as string, plan, job.options) : undefined,
-        ...(job.options ? { options: job.options } : {}),
-        csvCells: job.csvCells ?? defaultCsvCells(job.options),
+        options: job.options,
+        csvCells,
       });
       if (state.missing)
         await this.deps.onMissing?.(job, await state.missing.finish(plan, state.pages, state.failures));
       try {
         if (!(await live?.finish(manifest, state.items, writing)))
-          await writeExport(job.format, job.files[0] as string, journal, manifest, plan, {
-            signal: writing,
+          await format.write({
+            target: job.files[0] as string,
+            items: journal,
+            manifest,
+            plan,
             options: job.options,
-            csvCells: job.csvCells ?? defaultCsvCells(job.options),
+            csvCells,
+            signal: writing,
             posts: this.heldPosts,
           });
       } catch (error) {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ExportJob, ViewDescriptor } from '../../shared/ipc/export';
 import { startSandbox, type Sandbox } from '../../sandbox';
-import type { ExportManifest } from './manifest';
+import type { ExportManifest } from '../formats';
 import { sandboxExporter, type SandboxExporterOptions } from './testing/sandbox-export';
 
 let sandbox: Sandbox;

@@ -1,16 +1,20 @@
 /**
  * Bridge handlers of the `export` namespace, and the small feature object the
  * core composes: the export service, its progress reporting (push event,
- * taskbar, notification) and the save dialog. The renderer never passes a
- * path: `start` asks main's `chooseSavePath`, and returns no job when the user
- * closes the dialog.
+ * taskbar, notification), the save dialog, the formats it offers (the format
+ * registry), and the Archive view's export (from-archive.ts). The renderer never
+ * passes a path: `start` asks main's `chooseSavePath`, and returns no job when
+ * the user closes the dialog.
  */
 import { extname } from 'node:path';
 import type { PriceTable } from '../../shared/api/pricing';
 import type { HandlersOf } from '../../shared/ipc/define';
-import type { ExportFormat, ExportJob, exportContract } from '../../shared/ipc/export';
+import type { ExportJob, exportContract } from '../../shared/ipc/export';
+import { formatRegistry, saveFilter, type Formats } from '../formats';
 import type { ChooseSavePath, Clock, Confirm, ExportPlatform } from '../ports';
+import type { ArchiveSource } from './archive-source';
 import { ExportService, type ExportServiceDeps } from './export-service';
+import { archiveExport, type QueryExport } from './from-archive';
 import type { ExportContext } from './manifest';
 import type { PageSource } from './page-source';
 import { createExportReporter } from './reporter';
@@ -40,38 +44,36 @@ export interface ExportFeatureDeps {
   project?: ExportServiceDeps['project'];
   /** a file was written: the research project keeps its items as a collection */
   onWritten?: ExportServiceDeps['onWritten'];
+  /** the formats it writes and offers (default: the built-in ones) */
+  formats?: Formats;
+  /** the research archive: the source of the Archive view's export */
+  archive: () => Promise<ArchiveSource>;
 }
 
 export interface ExportFeature {
   handlers: ExportHandlers;
   service: ExportService;
+  /** the Archive view's export: a query's items to a file main asks for (null: the dialog was closed) */
+  fromArchive: (request: QueryExport) => Promise<{ file: string; items: number } | null>;
   dispose: () => Promise<void>;
 }
 
-const FILTERS: Record<ExportFormat, { name: string; extensions: string[] }> = {
-  json: { name: 'JSON', extensions: ['json'] },
-  jsonl: { name: 'JSON Lines', extensions: ['jsonl'] },
-  csv: { name: 'CSV', extensions: ['csv'] },
-  parquet: { name: 'Parquet', extensions: ['parquet'] },
-  gexf: { name: 'GEXF network', extensions: ['gexf'] },
-  'gephi-csv': { name: 'Gephi node and edge tables (CSV)', extensions: ['csv'] },
-  ids: { name: 'Id list', extensions: ['txt'] },
-};
-
 export function createExportFeature(deps: ExportFeatureDeps): ExportFeature {
   const report = deps.platform ? createExportReporter(deps.platform) : undefined;
+  const formats = deps.formats ?? formatRegistry();
   const service = new ExportService({
+    formats,
     source: deps.source,
     stateDir: deps.stateDir,
     clock: deps.clock,
     context: deps.context,
-    ...(deps.prices ? { prices: deps.prices } : {}),
-    ...(deps.onInternalError ? { onInternalError: deps.onInternalError } : {}),
-    ...(deps.confirm ? { confirm: deps.confirm } : {}),
-    ...(deps.importedIds ? { importedIds: deps.importedIds } : {}),
-    ...(deps.project ? { project: deps.project } : {}),
-    ...(deps.onMissing ? { onMissing: deps.onMissing } : {}),
-    ...(deps.onWritten ? { onWritten: deps.onWritten } : {}),
+    prices: deps.prices,
+    onInternalError: deps.onInternalError,
+    confirm: deps.confirm,
+    importedIds: deps.importedIds,
+    project: deps.project,
+    onMissing: deps.onMissing,
+    onWritten: deps.onWritten,
     onUpdate: (job) => {
       report?.(job);
       deps.emit?.(job);
@@ -81,34 +83,34 @@ export function createExportFeature(deps: ExportFeatureDeps): ExportFeature {
   const handlers: ExportHandlers = {
     export: {
       estimate: ({ view, scope }) => service.estimate(view, scope),
-      start: async ({ view, format, scope, caps, options, csvCells }) => {
-        await service.plan(view); // refuse bad params before asking for a file
+      start: async ({ view, format: id, scope, caps, options, csvCells }) => {
+        // refuse a format or params main cannot export before asking for a file
+        const format = formats.get(id);
+        await service.plan(view);
         const chosen = await deps.chooseSavePath({
           title: 'Export view',
-          defaultPath: suggestedFileName(view, format, deps.clock.now()),
-          filters: [FILTERS[format]],
+          defaultPath: suggestedFileName(view, format.extension, deps.clock.now()),
+          filters: [saveFilter(format)],
         });
         if (chosen === null) return { job: null };
-        const targetPath = extname(chosen) ? chosen : `${chosen}.${FILTERS[format].extensions[0]}`;
-        return {
-          job: await service.start({
-            view,
-            format,
-            scope,
-            ...(caps ? { caps } : {}),
-            ...(options ? { options } : {}),
-            ...(csvCells ? { csvCells } : {}),
-            targetPath,
-          }),
-        };
+        const targetPath = extname(chosen) ? chosen : `${chosen}.${format.extension}`;
+        return { job: await service.start({ view, format: id, scope, caps, options, csvCells, targetPath }) };
       },
       status: ({ jobId }) => service.status(jobId),
       list: () => service.list(),
       cancel: ({ jobId }) => service.cancel(jobId),
       resume: ({ jobId, caps }) => service.resume(jobId, caps),
       discard: async ({ jobId }) => ({ discarded: await service.discard(jobId) }),
+      formats: () => formats.offers(),
     },
   };
 
-  return { handlers, service, dispose: () => service.dispose() };
+  const fromArchive = archiveExport({
+    formats,
+    archive: deps.archive,
+    chooseSavePath: deps.chooseSavePath,
+    context: deps.context,
+    now: deps.clock.now,
+  });
+  return { handlers, service, fromArchive, dispose: () => service.dispose() };
 }

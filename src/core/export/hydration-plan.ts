@@ -4,7 +4,7 @@
  */
 import { DEFAULT_PRICES } from '../../shared/api/pricing';
 import type { ExportEstimate, ExportScope, ViewDescriptor } from '../../shared/ipc/export';
-import type { IdList } from '../ids/id-list';
+import type { IdList } from '../ids';
 import { estimateExport } from './estimate';
 import { countedList, countHeld, keptSplit, splitList, type ProjectItems } from './project-items';
 import type { ExportServiceDeps } from './service-deps';

@@ -2,7 +2,8 @@ import { appendFile, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Journal, rawText, type FailedFetch, type PageRecord } from './journal';
+import { rawText } from '../formats/format';
+import { Journal, type FailedFetch, type PageRecord } from './journal';
 
 function page(kept: number, cursor: string | null, nextCursor: string | null): PageRecord {
   return {

@@ -162,10 +162,6 @@ function itemLine(item: JournalItem): string {
 }
 
 /** The raw item as text. */
-export function rawText(item: JournalItem): string {
-  return typeof item.raw === 'string' ? item.raw : item.raw.toString('utf8');
-}
-
 export class Journal {
   private constructor(
     readonly path: string,

@@ -9,6 +9,7 @@
 import { appendFileSync, createReadStream, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { MissingId } from '../../shared/ipc/ids';
+import type { MissingList } from '../ids';
 import type { FailedFetch, PageRecord } from './journal';
 import type { ViewPlan } from './views';
 
@@ -32,12 +33,6 @@ function unansweredFailures(pages: readonly Pick<PageRecord, 'request'>[], failu
   const failed = new Map<number, FailedFetch>();
   for (const f of failures) if (!answered.has(f.request)) failed.set(f.request, f);
   return failed;
-}
-
-/** A hydration's missing ids, read as they are consumed: the total first, then each with why. */
-export interface MissingList {
-  count: number;
-  ids: () => AsyncIterable<MissingId>;
 }
 
 const FLUSH_CHARS = 1 << 16;

@@ -6,8 +6,7 @@
  */
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { IdList } from '../ids/id-list';
-import { indexIdFile } from '../ids/id-list';
+import { indexIdFile, type IdList } from '../ids';
 import type { SourcePage } from './page-source';
 
 /** An item the project holds: its raw JSON as last received (empty when not asked for) and when (epoch ms). */

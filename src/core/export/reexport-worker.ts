@@ -6,14 +6,15 @@ import type { MessagePort } from 'node:worker_threads';
 import { serveWorker } from '../workers';
 import { writeReexport } from './reexport';
 import type { ReexportApi } from './reexport-thread';
-import { threadOverPort } from '../archive/thread';
+import { threadOverPort } from '../archive';
+import { archiveReader } from '../compose/archive-reader';
 
 serveWorker<ReexportApi>(({ data }) => {
   const archive = threadOverPort((data as { port: MessagePort }).port);
   const controller = new AbortController();
   return {
     api: {
-      write: (job) => writeReexport(archive, { ...job, signal: controller.signal }),
+      write: (job) => writeReexport(archiveReader(archive), { ...job, signal: controller.signal }),
       abort: () => controller.abort(),
     },
     close: () => archive.close(),

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ArchiveQuery } from '../../shared/ipc/archive';
-import { reexport } from './reexport';
-import type { ArchiveThread } from '../archive/thread';
+import { reexport } from './from-archive';
+import type { ArchiveSource } from './archive-source';
 
 function fakeThread(count: number) {
   const calls: string[] = [];
@@ -31,7 +31,7 @@ function fakeThread(count: number) {
       return undefined;
     },
   };
-  return { thread: thread as unknown as ArchiveThread, calls };
+  return { thread: thread as unknown as ArchiveSource, calls };
 }
 
 describe('reexport', () => {

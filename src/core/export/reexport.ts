@@ -1,90 +1,36 @@
 /**
- * Collections and re-exports (issues 24, 25). Every export written (and every fetch-everything run)
- * becomes a named collection of the project that holds its items; any collection, search result
- * or the whole project is written again — JSON, JSONL, CSV, Parquet, a network (GEXF, Gephi's
- * tables) or ids only — through the export service's own writers, without a call.
+ * A re-export (issues 24, 25): an export whose source is the research archive. Any collection, search result
+ * or the whole project is written again — in any format of the registry — through the same format writer and
+ * manifest builder the export jobs use, without an API call: the items come from the archive in chunks
+ * (archive-source.ts), each as last received. from-archive.ts decides where it runs and asks for the file.
  */
-import { OPERATIONS } from '../../shared/api/catalog';
 import type { ArchiveQueryParsed } from '../../shared/ipc/archive';
-import type { ExportFormat, ExportOptions } from '../../shared/ipc/export';
-import type { WrittenRun } from './export-service';
-import type { JournalItem } from './journal';
-import { buildManifest, type ExportContext, type ExportManifest } from './manifest';
+import type { CsvCells, ExportFormat, ExportOptions } from '../../shared/ipc/export';
+import { cellsFor, formatRegistry, type Formats, type StreamItem } from '../formats';
+import type { ArchiveHandle, ArchiveReader, ArchiveRow } from './archive-source';
+import { buildManifest, type ExportContext } from './manifest';
 import type { ViewPlan } from './views';
-import { outputFiles, writeExport } from '../formats/writers';
-import { gephiPaths } from '../formats/network/export-network';
-import type { Handle } from '../archive/host';
-import { reexportInWorker } from './reexport-thread';
-import type { ArchiveThread } from '../archive/thread';
 
 const CHUNK = 1_000;
 
-/** Keeps a written export's items, in order with their thread depth, as a collection of the project that holds them. */
-export async function keepAsCollection(
-  thread: ArchiveThread,
-  handleFor: (which: 'current' | 'demo') => Promise<Handle>,
-  run: WrittenRun,
-): Promise<number> {
-  const { job, manifest } = run;
-  const handle = await handleFor(manifest.mode === 'demo' ? 'demo' : 'current');
-  const kind = OPERATIONS[job.view.operation].itemKind;
-  const itemKind = kind === 'listFollower' ? 'user' : kind;
-  const name = `${job.view.title ?? job.view.kind} · ${manifest.exported_at.slice(0, 16).replace('T', ' ')} UTC`;
-  const id = await thread.call('createCollection', handle, {
-    name,
-    kind: job.scope === 'all' ? 'fetch-everything' : 'export',
-    manifest,
-  });
-  let chunk: Array<{ kind: string; id: string; depth: number | null; place: string | null }> = [];
-  let position = 0;
-  const flush = async () => {
-    if (chunk.length === 0) return;
-    await thread.call('appendCollection', handle, id, position, chunk);
-    position += chunk.length;
-    chunk = [];
-  };
-  for await (const item of run.items()) {
-    if (item.id === null) continue;
-    chunk.push({
-      kind: itemKind,
-      id: item.id,
-      depth: depthOf(item.position),
-      place: item.position === 'null' ? null : item.position,
-    });
-    if (chunk.length >= CHUNK) await flush();
-  }
-  await flush();
-  return id;
-}
-
-function depthOf(position: string): number | null {
-  try {
-    const p = JSON.parse(position) as { depth?: unknown } | null;
-    return typeof p?.depth === 'number' ? p.depth : null;
-  } catch {
-    return null;
-  }
-}
-
-/** The items of a query, read from the worker in chunks, as the writers' item stream. */
-function archiveStream(thread: ArchiveThread, handle: Handle, q: ArchiveQueryParsed) {
+/** The items of a query, read from the archive in chunks, as the writers' item stream. */
+function archiveStream(archive: ArchiveReader, handle: ArchiveHandle, q: ArchiveQueryParsed) {
   const stream = {
     /** items handed to the writer so far */
     count: 0,
-    async *items(): AsyncGenerator<JournalItem> {
-      const reader = await thread.call('readOpen', handle, q);
+    async *items(): AsyncGenerator<StreamItem> {
+      const reader = await archive.readOpen(handle, q);
       // the next chunk is read in the worker while this one is written here: the two threads work at once
-      type Rows = Array<{ id: string; raw: string; place: string | null }>;
-      let next: Promise<Rows> | null = null;
-      const readNext = (): Promise<Rows> => {
-        const p = thread.call('readNext', reader, CHUNK);
+      let next: Promise<ArchiveRow[]> | null = null;
+      const readNext = (): Promise<ArchiveRow[]> => {
+        const p = archive.readNext(reader, CHUNK);
         p.catch(() => undefined); // awaited below; a writer that stops early leaves it unread
         return p;
       };
       try {
         next = readNext();
         for (;;) {
-          const rows: Rows = await next;
+          const rows: ArchiveRow[] = await next;
           next = rows.length < CHUNK ? null : readNext();
           for (const row of rows) {
             stream.count++;
@@ -94,7 +40,7 @@ function archiveStream(thread: ArchiveThread, handle: Handle, q: ArchiveQueryPar
         }
       } finally {
         await next?.catch(() => undefined);
-        await thread.call('readClose', reader);
+        await archive.readClose(reader);
       }
     },
   };
@@ -102,7 +48,7 @@ function archiveStream(thread: ArchiveThread, handle: Handle, q: ArchiveQueryPar
 }
 
 export interface ReexportInput {
-  handle: Handle;
+  handle: ArchiveHandle;
   query: ArchiveQueryParsed;
   format: ExportFormat;
   /** the file the user chose (Gephi's tables: `x.csv` → `x.nodes.csv` and `x.edges.csv` beside it) */
@@ -113,26 +59,24 @@ export interface ReexportInput {
   title: string;
   project: { name: string; location: string };
   options?: ExportOptions;
+  /** CSV text cells (absent: the format's default) */
+  csvCells?: CsvCells;
   signal?: AbortSignal;
 }
 
-/**
- * Writes a re-export; returns the items written and the files (data first, manifest last). No API call is
- * made. Parsing and encoding take seconds of CPU, so when the archive's thread allows it they run in a
- * worker of their own (reexport-thread.ts) and main's loop only waits.
- */
-export async function reexport(
-  thread: ArchiveThread,
-  input: ReexportInput,
-): Promise<{ items: number; files: string[] }> {
-  return thread.offMain ? reexportInWorker(thread.offMain, input) : writeReexport(thread, input);
-}
+/** The built-in formats: what a re-export's own worker writes (a registry of functions cannot cross threads). */
+const BUILT_IN = formatRegistry();
 
-/** A re-export written on this thread, reading the archive through `thread`. */
+/**
+ * Writes a re-export here, reading the archive through `archive`; returns the items written and the files
+ * (data first, manifest last).
+ */
 export async function writeReexport(
-  thread: ArchiveThread,
+  archive: ArchiveReader,
   input: ReexportInput,
+  formats: Formats = BUILT_IN,
 ): Promise<{ items: number; files: string[] }> {
+  const format = formats.get(input.format);
   const posts = input.query.kind === 'post';
   const view = {
     kind: posts ? ('postsByIds' as const) : ('usersByIds' as const),
@@ -140,6 +84,7 @@ export async function writeReexport(
     params: {},
     title: input.title,
   };
+  // no request is made: the plan of a lookup of the items by id, with none to ask for
   const plan: ViewPlan = {
     kind: view.kind,
     operation: view.operation,
@@ -153,9 +98,8 @@ export async function writeReexport(
     fromList: null,
     rootId: null,
   };
-  const format = input.format;
-  const files = outputFiles(input.target, format, plan);
-  const base = buildManifest({
+  const files = format.files(input.target, plan);
+  const manifest = buildManifest({
     context: input.context,
     now: input.now,
     view,
@@ -166,26 +110,27 @@ export async function writeReexport(
     pages: [],
     stop: null,
     files,
-    ...(input.options ? { options: input.options } : {}),
-  });
-  // where the items came from: the project, as it recorded them (no page of this file was fetched now)
-  const manifest = {
-    ...base,
+    options: input.options,
+    csvCells: input.csvCells,
+    // where the items came from: the project, as it recorded them (no page of this file was fetched now)
     source: {
       kind: 'archive',
       project: input.project,
       query: input.query,
       note: 'written from the research project without an API call; each item as last received',
     },
-  } as ExportManifest;
-  const stream = archiveStream(thread, input.handle, input.query);
-  const target = format === 'gephi-csv' ? gephiPaths(input.target).nodes : input.target;
-  // a network's replies to posts outside what is exported: their authors from the same project
-  const heldPosts = (ids: string[]) => thread.call('heldItems', input.handle, 'post', ids, true);
-  await writeExport(format, target, stream, manifest, plan, {
-    signal: input.signal,
+  });
+  const stream = archiveStream(archive, input.handle, input.query);
+  await format.write({
+    target: files[0] ?? input.target,
+    items: stream,
+    manifest,
+    plan,
     options: input.options,
-    posts: heldPosts,
+    csvCells: cellsFor(format, input.options, input.csvCells),
+    signal: input.signal,
+    // a network's replies to posts outside what is exported: their authors from the same project
+    posts: (ids) => archive.heldPosts(input.handle, ids),
   });
   return { items: stream.count, files };
 }

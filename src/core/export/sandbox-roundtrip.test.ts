@@ -6,7 +6,7 @@ import type { ExportFormat, ViewDescriptor, ViewKind } from '../../shared/ipc/ex
 import { VIEW_OPERATIONS } from '../../shared/ipc/export';
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { decodeCsvId } from '../formats/csv/rows';
-import type { ExportManifest } from './manifest';
+import type { ExportManifest } from '../formats';
 import { sandboxExporter, unique, walk } from './testing/sandbox-export';
 
 let sandbox: Sandbox;

@@ -9,11 +9,11 @@ import type {
   ExportScope,
   ViewDescriptor,
 } from '../../shared/ipc/export';
+import type { Formats, ExportManifest } from '../formats';
+import type { IdList, MissingList } from '../ids';
 import type { Clock, Confirm } from '../ports';
-import type { IdList } from '../ids/id-list';
 import type { JournalItem } from './journal';
-import type { ExportContext, ExportManifest } from './manifest';
-import type { MissingList } from './missing-ids';
+import type { ExportContext } from './manifest';
 import type { PageSource } from './page-source';
 import type { ProjectItems } from './project-items';
 
@@ -39,6 +39,8 @@ export interface ExportServiceDeps {
   project?: ProjectItems;
   /** a file was written: its items in order (the research project keeps them as a collection; issue 24) */
   onWritten?: (run: WrittenRun) => Promise<void>;
+  /** the formats it writes (default: the built-in ones) */
+  formats?: Formats;
 }
 
 export interface WrittenRun {

@@ -4,11 +4,7 @@
  * Depth is null when the parent is not part of the export (yet): an honest
  * "unknown" rather than a guess. Only ids and depths are kept in memory.
  */
-export interface ThreadPosition {
-  root_id: string;
-  parent_id: string | null;
-  depth: number | null;
-}
+import type { ThreadPosition } from '../formats';
 
 function parentOf(raw: unknown): string | null {
   if (raw === null || typeof raw !== 'object') return null;

@@ -1,13 +1,13 @@
 /**
  * From a view descriptor to the calls an export makes: which operation,
  * which params (checked against the catalog), how batch id lists are split
- * into calls, and how items are identified for de-duplication.
+ * into calls, and the file name an export suggests.
  */
 import { MAX_IDS_PER_CALL, OPERATIONS, type ItemKind, type OperationId } from '../../shared/api/catalog';
 import { paramsSchema } from '../../shared/api/params';
 import { DEFAULT_ACTIONS, SkeinError } from '../../shared/errors';
-import type { ExportFormat, ViewDescriptor, ViewKind } from '../../shared/ipc/export';
-import type { IdList } from '../ids/id-list';
+import type { ViewDescriptor, ViewKind } from '../../shared/ipc/export';
+import type { IdList } from '../ids';
 
 export type Params = Record<string, string | number | boolean>;
 
@@ -150,29 +150,6 @@ export function planView(view: ViewDescriptor, imported?: IdList, held?: IdList)
   };
 }
 
-/** The id that identifies an item for de-duplication, or null (trends, objects). */
-export function itemIdOf(raw: unknown): string | null {
-  if (raw === null || typeof raw !== 'object') return null;
-  const r = raw as Record<string, unknown>;
-  for (const key of ['id', 'rest_id', 'id_str']) {
-    const v = r[key];
-    if (typeof v === 'string' && v !== '') return v;
-    if (typeof v === 'number' && Number.isSafeInteger(v)) return String(v);
-  }
-  return null;
-}
-
-/** The file extension of each format (Gephi's tables are `.csv`, an id list `.txt`). */
-export const EXTENSIONS: Record<ExportFormat, string> = {
-  json: 'json',
-  jsonl: 'jsonl',
-  csv: 'csv',
-  parquet: 'parquet',
-  gexf: 'gexf',
-  'gephi-csv': 'csv',
-  ids: 'txt',
-};
-
 /** `20261123T195400Z`: the collection time in UTC, in a file name. */
 export function fileStamp(now: number): string {
   return new Date(now)
@@ -186,7 +163,7 @@ export function fileStamp(now: number): string {
  * system, and unique per export (the UTC time), so two exports of one view never
  * overwrite each other; every file of the export shares this stem.
  */
-export function suggestedFileName(view: ViewDescriptor, format: ExportFormat, now: number): string {
+export function suggestedFileName(view: ViewDescriptor, extension: string, now: number): string {
   const spec = OPERATIONS[view.operation];
   const key = spec.params.find((p) => p.required)?.name;
   let subject = key ? String(view.params[key] ?? '') : '';
@@ -197,5 +174,5 @@ export function suggestedFileName(view: ViewDescriptor, format: ExportFormat, no
     .replace(/[^\p{L}\p{N}_-]+/gu, '-')
     .replace(/^-+|-+$/g, '')
     .slice(0, 60);
-  return `skein-${view.kind}${clean ? `-${clean}` : ''}-${fileStamp(now)}.${EXTENSIONS[format]}`;
+  return `skein-${view.kind}${clean ? `-${clean}` : ''}-${fileStamp(now)}.${extension}`;
 }

@@ -6,16 +6,22 @@
 import type { IdsOf } from '../../shared/ipc/export';
 import { writeFileAtomic } from '../files/atomic-file';
 import { decodeCsvId, TABLES } from './csv/rows';
-import { nonEmpty, obj } from './item-fields';
-import { rawText } from '../export/journal';
-import type { ViewPlan } from '../export/views';
-import { itemIdOf } from '../export/views';
-import type { ItemStream } from './writers';
+import {
+  fileAndSidecar,
+  rawText,
+  withSidecar,
+  writeOptions,
+  type Format,
+  type ItemStream,
+  type WritePlan,
+} from './format';
+import { itemIdOf, nonEmpty, obj } from './item-fields';
+import type { ExportManifest } from './manifest';
 
 const DIGITS = /^\d{1,20}$/;
 
 /** The ids an item gives: its own (posts, users), its author (users of a post view), a space's participants. */
-function idsOf(raw: unknown, plan: ViewPlan, of: IdsOf, params: Record<string, string | number | boolean>): string[] {
+function idsOf(raw: unknown, plan: WritePlan, of: IdsOf, params: Record<string, string | number | boolean>): string[] {
   switch (plan.itemKind) {
     case 'post': {
       if (of === 'posts') return [itemIdOf(raw) ?? ''];
@@ -42,10 +48,10 @@ export interface IdsWritten {
   skipped: number;
 }
 
-export async function writeIds(
+async function writeIds(
   target: string,
   source: ItemStream,
-  plan: ViewPlan,
+  plan: WritePlan,
   of: IdsOf,
   signal?: AbortSignal,
 ): Promise<IdsWritten> {
@@ -78,3 +84,47 @@ export async function writeIds(
   );
   return { bytes, ids: seen.size, skipped };
 }
+
+function idsSection(of: IdsOf): NonNullable<ExportManifest['ids']> {
+  return {
+    of,
+    format: 'plain digits, one id per line, no header, UTF-8',
+    note:
+      of === 'posts'
+        ? "the export's post ids, each once, in the order collected"
+        : "the export's user ids (a post view's authors, a space's participants), each once, in the order first met",
+  };
+}
+
+export const ids: Format = {
+  id: 'ids',
+  label: 'Id list',
+  hint: 'dehydrated: plain digits, one per line, no header (.txt)',
+  extension: 'txt',
+  offers: [
+    {
+      id: 'ids-posts',
+      label: 'Post ids only (.txt)',
+      hint: 'dehydrated: plain digits, one per line, no header, to share or hydrate later',
+      options: { idsOf: 'posts' },
+      kinds: ['post', 'space'],
+      archive: { kinds: ['post'] },
+    },
+    {
+      id: 'ids-users',
+      label: 'User ids only (.txt)',
+      hint: "dehydrated: the users' (or authors') ids, one per line, no header",
+      options: { idsOf: 'users' },
+      kinds: ['post', 'user', 'listFollower', 'space'],
+      archive: { kinds: ['post', 'user'] },
+    },
+  ],
+  files: fileAndSidecar,
+  rowProvenance: null,
+  section: ({ options }) => ({ ids: idsSection(writeOptions(options).idsOf) }),
+  write: (job) =>
+    withSidecar(
+      job,
+      async () => (await writeIds(job.target, job.items, job.plan, writeOptions(job.options).idsOf, job.signal)).bytes,
+    ),
+};

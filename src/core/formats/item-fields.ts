@@ -91,3 +91,15 @@ export function mediaUrls(post: Obj): string[] {
   }
   return [...new Set(urls.filter(Boolean))];
 }
+
+/** The id that identifies an item for de-duplication, or null (trends, objects). */
+export function itemIdOf(raw: unknown): string | null {
+  if (raw === null || typeof raw !== 'object') return null;
+  const r = raw as Record<string, unknown>;
+  for (const key of ['id', 'rest_id', 'id_str']) {
+    const v = r[key];
+    if (typeof v === 'string' && v !== '') return v;
+    if (typeof v === 'number' && Number.isSafeInteger(v)) return String(v);
+  }
+  return null;
+}

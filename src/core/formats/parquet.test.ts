@@ -11,11 +11,11 @@ import type { ViewDescriptor } from '../../shared/ipc/export';
 import { FakeClock } from '../testing/fake-clock';
 import { ExportService } from '../export/export-service';
 import type { JournalItem } from '../export/journal';
-import type { ExportManifest } from '../export/manifest';
+import type { ExportManifest } from './manifest';
 import { writeParquet } from './parquet';
 import { memorySource, post, type MemoryPage } from '../export/testing/memory-source';
 import { planView } from '../export/views';
-import { sidecarPath } from './writers';
+import { sidecarPath } from './format';
 
 const context = () => ({ appName: 'Skein', appVersion: '0.1.0', mode: 'demo' as const, baseUrl: 'http://127.0.0.1:1' });
 const HOSTILE = 'a,"b"\r\n<script>alert(1)</script> \u0000\u0007 \ud800 =1+1 \u202Eevil 日本';

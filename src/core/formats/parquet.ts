@@ -15,12 +15,22 @@ import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import type { ColumnSource } from 'hyparquet-writer/src/types.js';
 import { SkeinError } from '../../shared/errors';
 import { tempPathFor, toWriteError, writeFileAtomic, type Sink } from '../files/atomic-file';
-import { TABLES, type Cell, type Provenance, type Row, type Table } from './csv/rows';
-import { rawText } from '../export/journal';
-import type { ExportManifest } from '../export/manifest';
-import type { ThreadPosition } from '../export/thread-positions';
-import type { ViewPlan } from '../export/views';
-import { provenanceCounter, rowCells, sidecarPath, tableHeader, writeOptions, type ItemStream } from './writers';
+import { rowCells, tableHeader } from './csv/write';
+import { TABLES } from './csv/rows';
+import type { Cell, Row, Table } from './csv/table';
+import {
+  provenanceCounter,
+  rawText,
+  sidecarPath,
+  withSidecar,
+  writeOptions,
+  type Format,
+  type ItemStream,
+  type Provenance,
+  type ThreadPosition,
+  type WritePlan,
+} from './format';
+import type { ExportManifest } from './manifest';
 
 type ColumnType = 'STRING' | 'INT64' | 'BOOLEAN' | 'TIMESTAMP';
 
@@ -111,7 +121,7 @@ function typed(type: ColumnType, v: Cell): string | bigint | boolean | number | 
 /** Rows per row group: small groups keep main's peak RSS down (200k posts: 270 MB at 2,500 rows, 388 MB at 10,000). */
 const ROW_GROUP_ROWS = 2_500;
 /** Above this many items a Parquet export is a folder partitioned by collection day. */
-export const PARTITION_ABOVE_ITEMS = 1_000_000;
+const PARTITION_ABOVE_ITEMS = 1_000_000;
 
 /** hyparquet-writer's buffer, handed to the atomic file's sink at each row group (and at the end). */
 class SinkWriter extends ByteWriter {
@@ -214,7 +224,7 @@ export interface ParquetWriteOptions {
 }
 
 /** Every data path a Parquet export writes (a file, or a dataset folder), before the manifest. */
-export function parquetDataPaths(target: string, plan: ViewPlan): string[] {
+function parquetDataPaths(target: string, plan: WritePlan): string[] {
   return TABLES[plan.itemKind].map((t) => tablePath(target, t));
 }
 
@@ -226,7 +236,7 @@ async function writeTable(
   target: string,
   table: Table,
   source: ItemStream,
-  plan: ViewPlan,
+  plan: WritePlan,
   manifest: ExportManifest,
   partitioned: boolean,
   signal?: AbortSignal,
@@ -341,12 +351,12 @@ async function openPart(
   return { part, done, close };
 }
 
-/** Writes the export's Parquet file(s) and its sidecar manifest; returns the bytes written. */
+/** Writes the export's Parquet file(s) (not the sidecar manifest); returns the bytes written. */
 export async function writeParquet(
   target: string,
   source: ItemStream,
   manifest: ExportManifest,
-  plan: ViewPlan,
+  plan: WritePlan,
   signal?: AbortSignal,
   options?: ParquetWriteOptions,
 ): Promise<number> {
@@ -357,3 +367,41 @@ export async function writeParquet(
   }
   return bytes;
 }
+
+function parquetSection(items: number): NonNullable<ExportManifest['parquet']> {
+  const partitioned = items > PARTITION_ABOVE_ITEMS;
+  return {
+    writer: 'hyparquet-writer (snappy)',
+    partitioned,
+    layout: partitioned
+      ? 'a folder partitioned by collection day (the UTC day each page was fetched), hive style: <name>.parquet/collection_day=YYYY-MM-DD/part-00000.parquet'
+      : 'one file per table',
+    column_types:
+      "Skein's own CSV columns with plain ids (text); counts INT64; flags BOOLEAN; created_at, started_at and retrieved_at TIMESTAMP (UTC, milliseconds); the rest UTF-8 text",
+    how_to_read: partitioned
+      ? {
+          duckdb: "SELECT * FROM read_parquet('path/**/*.parquet', hive_partitioning = true)",
+          pandas: "df = pd.read_parquet('path')",
+          R: "df <- arrow::open_dataset('path') |> dplyr::collect()",
+          spark: "spark.read.parquet('path')",
+        }
+      : {
+          duckdb: "SELECT * FROM read_parquet('path')",
+          pandas: "df = pd.read_parquet('path')",
+          R: "df <- arrow::read_parquet('path')",
+          spark: "spark.read.parquet('path')",
+        },
+  };
+}
+
+export const parquet: Format = {
+  id: 'parquet',
+  label: 'Parquet',
+  hint: 'pandas, R arrow, DuckDB, Spark: typed columns, compact; split by collection day when large',
+  extension: 'parquet',
+  offers: [{ id: 'parquet', archive: { kinds: ['post', 'user'] } }],
+  files: (chosen, plan) => [...parquetDataPaths(chosen, plan), sidecarPath(chosen)],
+  rowProvenance: 'the last four columns of every Parquet table',
+  section: ({ items }) => ({ parquet: parquetSection(items) }),
+  write: (job) => withSidecar(job, () => writeParquet(job.target, job.items, job.manifest, job.plan, job.signal)),
+};

@@ -7,10 +7,9 @@ import { SkeinError } from '../../shared/errors';
 import type { HandlersOf } from '../../shared/ipc/define';
 import type { ExportJob } from '../../shared/ipc/export';
 import type { idsContract } from '../../shared/ipc/ids';
-import type { MissingList } from '../export/missing-ids';
 import { MAX_IDS_PER_CALL } from '../../shared/api/catalog';
 import { previewIdFile } from './id-import';
-import type { IdList } from './id-list';
+import type { IdList, MissingList } from './id-list';
 import { ImportStore } from './import-store';
 
 export type IdsHandlers = HandlersOf<typeof idsContract>;

@@ -5,6 +5,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
+import type { MissingId } from '../../shared/ipc/ids';
 
 export interface IdList {
   /** ids in the list */
@@ -15,6 +16,12 @@ export interface IdList {
   readonly batches: number;
   /** ids `[i·batchSize, (i+1)·batchSize)`, in order, read from disk */
   batch: (i: number) => Promise<string[]>;
+}
+
+/** A hydration's missing ids, read as they are consumed: the total first, then each with why. */
+export interface MissingList {
+  count: number;
+  ids: () => AsyncIterable<MissingId>;
 }
 
 const NL = 0x0a;

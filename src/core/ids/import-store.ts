@@ -22,9 +22,8 @@ import {
   type ImportReport,
 } from '../../shared/ipc/ids';
 import { writeFileAtomic } from '../files/atomic-file';
-import type { MissingList } from '../export/missing-ids';
 import { IdImporter } from './id-import';
-import { IdLines, indexIdFile, type IdList } from './id-list';
+import { IdLines, indexIdFile, type IdList, type MissingList } from './id-list';
 
 /** ids per piece when a kept list is copied into a new one */
 const COPY_BATCH = 10_000;

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { fn } from './define';
-import { IdsOf } from './export';
+import { ExportFormat, ExportOptions } from './export';
 
 export const ProjectInfo = z.object({
   /** main's handle for the project file (the page never sees or names a path) */
@@ -126,13 +126,13 @@ export const ArchiveCollection = z.object({
 });
 export type ArchiveCollection = z.infer<typeof ArchiveCollection>;
 
-/** Data formats, a network (GEXF or Gephi's two tables), or ids only (dehydrated, `idsOf`). */
-const ArchiveExportFormat = z.enum(['json', 'jsonl', 'csv', 'parquet', 'gexf', 'gephi-csv', 'ids']);
+/**
+ * Any format of main's registry (data, a network, ids only), with the options of the offer chosen
+ * (`export.formats`) beside the query: `csvFlavour`, `idsOf` (post ids, or user ids: a post's author), ….
+ */
 const ArchiveExportInput = ArchiveQuery.extend({
-  format: ArchiveExportFormat,
-  csvFlavour: z.enum(['spreadsheet', 'analysis']).optional(),
-  /** `ids`: post ids, or user ids (a post's author) */
-  idsOf: IdsOf.optional(),
+  format: ExportFormat,
+  ...ExportOptions.shape,
   /** what is exported, for the manifest and the file name: a collection, a search, the whole project */
   title: z.string().max(200).optional(),
 });

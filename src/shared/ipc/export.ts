@@ -1,11 +1,11 @@
 /**
- * The `export` namespace of the bridge: any view can be written to JSON,
- * JSONL or CSV. The renderer describes the view (what it shows, how much is
+ * The `export` namespace of the bridge: any view can be written in any format
+ * of main's registry (`export.formats`). The renderer describes the view (what it shows, how much is
  * loaded); main chooses the file through the native dialog (the renderer
  * never passes a path), collects the raw items and writes them atomically.
  */
 import { z } from 'zod';
-import { OperationIdSchema, type OperationId } from '../api/catalog';
+import { OperationIdSchema, type ItemKind, type OperationId } from '../api/catalog';
 import { SkeinErrorData } from '../errors';
 import { PagingStopReason } from './api';
 import { fn } from './define';
@@ -70,11 +70,11 @@ export const ViewDescriptor = z
 export type ViewDescriptor = z.infer<typeof ViewDescriptor>;
 
 /**
- * `parquet`: typed columns (Skein's own CSV columns, plain ids); a folder partitioned by collection day when large.
- * `gexf` and `gephi-csv`: the view as a network (GEXF 1.3; Gephi's node and edge tables). `ids`: dehydrated, an
- * id list (plain digits, one per line, no header) of the view's posts or users (`idsOf`).
+ * A format's id, as main's format registry (src/core/formats) lists it: `json`, `jsonl`, `csv`, `parquet`
+ * (typed columns), `gexf` and `gephi-csv` (the view as a network), `ids` (dehydrated: an id list), and any
+ * format registered beside them. Main refuses an id its registry does not know (`bad-input` on `format`).
  */
-export const ExportFormat = z.enum(['json', 'jsonl', 'csv', 'parquet', 'gexf', 'gephi-csv', 'ids']);
+export const ExportFormat = z.string().regex(/^[a-z][a-z0-9-]{0,31}$/, 'a format id: lower-case letters, digits, -');
 export type ExportFormat = z.infer<typeof ExportFormat>;
 
 /**
@@ -216,6 +216,60 @@ export type ExportStartInput = z.infer<typeof ExportStartInput>;
 
 const JobRef = z.object({ jobId: z.string().min(1).max(100) });
 
+const ItemKinds = z.array(
+  z.enum(['post', 'user', 'trend', 'listFollower', 'community', 'space', 'article'] as const satisfies ItemKind[]),
+);
+
+/** What a format's dialog control sets: one of the export's options, or `csvCells`. */
+export const ControlKey = z.enum(['csvCells', 'csvFlavour', 'csvColumns', 'oneLinePerRow', 'idsOf']);
+export type ControlKey = z.infer<typeof ControlKey>;
+const ControlValue = z.union([z.string(), z.boolean()]);
+
+/**
+ * An option control an offer shows under it, as data: a checkbox that sets `key` to `on` when checked (to `off`
+ * when not; no `off`: the key is left out), or a select of `choices` (each for the item kinds it names; shown
+ * when more than one applies to the view, its first applicable choice chosen at first).
+ */
+export const FormatControl = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('toggle'),
+    key: ControlKey,
+    label: z.string(),
+    /** said after the label, muted */
+    note: z.string().optional(),
+    on: ControlValue,
+    off: ControlValue.optional(),
+  }),
+  z.object({
+    type: z.literal('select'),
+    key: ControlKey,
+    label: z.string(),
+    choices: z.array(z.object({ value: z.string(), label: z.string(), kinds: ItemKinds.optional() })).min(1),
+  }),
+]);
+export type FormatControl = z.infer<typeof FormatControl>;
+
+/**
+ * One choice of the export dialog (and of the Archive view's export), from main's format registry: a format
+ * with its options preset (the CSV for spreadsheets and for analysis are two offers of one format), the item
+ * kinds it is offered for, and the controls it shows.
+ */
+export const FormatOffer = z.object({
+  /** unique among the offers: `csv-spreadsheet` */
+  id: z.string(),
+  format: ExportFormat,
+  label: z.string(),
+  hint: z.string(),
+  /** the options this offer starts with (the controls' values are added to them) */
+  options: ExportOptions,
+  /** the views' item kinds it is offered for; absent: every view */
+  kinds: ItemKinds.optional(),
+  /** offered in the Archive view for these kinds of item (`first`: listed first, the default there); absent: not offered there */
+  archive: z.object({ kinds: z.array(z.enum(['post', 'user'])), first: z.boolean().optional() }).optional(),
+  controls: z.array(FormatControl),
+});
+export type FormatOffer = z.infer<typeof FormatOffer>;
+
 export const exportContract = {
   export: {
     estimate: fn(z.object({ view: ViewDescriptor, scope: ExportScope }), ExportEstimate),
@@ -229,5 +283,7 @@ export const exportContract = {
     resume: fn(JobRef.extend({ caps: ExportCaps.optional() }), ExportJob),
     /** forgets a job and its saved progress (never deletes written exports) */
     discard: fn(JobRef, z.object({ discarded: z.boolean() })),
+    /** the formats main can write, as the dialogs offer them, in the registry's order */
+    formats: fn(z.undefined(), z.array(FormatOffer)),
   },
 };

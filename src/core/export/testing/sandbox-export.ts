@@ -51,7 +51,7 @@ export async function sandboxExporter(
         fault ? { ...init, headers: { ...(init.headers as Record<string, string>), 'x-sandbox-fault': fault } } : init,
       );
     },
-    ...(options.policy ? { policy: options.policy } : {}),
+    policy: options.policy,
     clock: systemClock,
     usage: {
       record: (r) =>
@@ -65,9 +65,9 @@ export async function sandboxExporter(
     stateDir,
     clock: systemClock,
     context: () => ({ appName: 'Skein', appVersion: '0.1.0', mode: 'demo', baseUrl }),
-    ...(options.onUpdate ? { onUpdate: options.onUpdate } : {}),
+    onUpdate: options.onUpdate,
     ...options.ids,
-    ...(options.project ? { project: options.project } : {}),
+    project: options.project,
     // the user confirms looser caps on resume in main's dialog
     confirm: async () => true,
   });

@@ -6,13 +6,14 @@
  */
 import { planView } from '../views';
 import { buildManifest } from '../manifest';
-import { writeExport } from '../../formats/writers';
+import { formatRegistry } from '../../formats';
 import { post } from './memory-source';
 
 const [target, countText, tag, mode] = process.argv.slice(2) as [string, string, string, string | undefined];
 const count = Number(countText);
 const view = { kind: 'postsByIds' as const, operation: 'postsByIds' as const, params: { tweet_ids: '1' } };
 const plan = planView(view);
+const json = formatRegistry().get('json');
 const manifest = buildManifest({
   context: { appName: 'Skein', appVersion: tag, mode: 'demo', baseUrl: 'http://127.0.0.1:1' },
   now: 0,
@@ -20,7 +21,7 @@ const manifest = buildManifest({
   plan,
   scope: 'all',
   caps: {},
-  format: 'json',
+  format: json,
   pages: [],
   stop: null,
   files: [target],
@@ -45,5 +46,5 @@ const source = {
   },
 };
 
-await writeExport('json', target, source, manifest, plan);
+await json.write({ target, items: source, manifest, plan, options: undefined, csvCells: 'neutralised' });
 process.stdout.write('done\n');

@@ -7,7 +7,7 @@ import { FakeClock } from '../../testing/fake-clock';
 import { csvId, decodeCsvId, TABLES } from './rows';
 import { isoFromCreatedAt, mediaUrls } from '../item-fields';
 import { ExportService } from '../../export/export-service';
-import type { ExportManifest } from '../../export/manifest';
+import type { ExportManifest } from '../manifest';
 import { memorySource, post } from '../../export/testing/memory-source';
 
 const ROOT = '1234567890123456789';

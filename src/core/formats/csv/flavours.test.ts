@@ -13,10 +13,11 @@ import { describe, expect, it } from 'vitest';
 import type { ExportFormat, ExportOptions, ViewDescriptor } from '../../../shared/ipc/export';
 import { FakeClock } from '../../testing/fake-clock';
 import { ExportService } from '../../export/export-service';
-import type { ExportManifest } from '../../export/manifest';
+import type { ExportManifest } from '../manifest';
 import { memorySource, post, type MemoryPage } from '../../export/testing/memory-source';
 import { fileStamp, suggestedFileName } from '../../export/views';
-import { idCell, sidecarPath } from '../writers';
+import { sidecarPath } from '../format';
+import { idCell } from './write';
 
 const ROOT = '1234567890123456789';
 const BIG = '9223372036854775807';

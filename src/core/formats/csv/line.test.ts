@@ -2,7 +2,7 @@ import { stringify } from 'csv-stringify/sync';
 import { describe, expect, it } from 'vitest';
 import { neutraliseFormula } from './formula';
 import { csvLine } from './line';
-import type { Cell } from './rows';
+import type { Cell } from './table';
 
 /** What the CSV writer wrote through csv-stringify before csv-line.ts: the reference it must equal byte for byte. */
 function reference(cells: Cell[], neutral: boolean): string {

@@ -8,7 +8,7 @@
  * cells.
  */
 import { neutraliseFormula } from './formula';
-import type { Cell } from './rows';
+import type { Cell } from './table';
 
 const NEEDS_QUOTES = /[",\r\n]/;
 const QUOTE = /"/g;

@@ -10,77 +10,21 @@
  * phase uses this file only when it holds every journaled item and the manifest's context (app, address,
  * view) is the one the lines were made with, else the journal's path writes the file as before.
  */
-import type { CsvCells, ExportJob, ExportOptions } from '../../../shared/ipc/export';
 import { writeFileAtomic, type Sink } from '../../files/atomic-file';
-import type { CollectionState } from '../../export/collector';
-import { defaultCsvCells } from './formula';
+import { sidecarPath, writeManifestFile, type LiveInput, type LiveWriter } from '../format';
 import { csvTables } from './presets';
-import type { PageRecord } from '../../export/journal';
-import { buildManifest, type ExportManifest } from '../../export/manifest';
-import type { ExportServiceDeps } from '../../export/service-deps';
-import type { ThreadPosition } from '../../export/thread-positions';
-import type { ViewPlan } from '../../export/views';
-import { csvTablePath, csvTableText, csvWriteOptions, sidecarPath, writeManifestFile } from '../writers';
+import { csvTablePath, csvTableText, csvWriteOptions } from './write';
 
-/** A kept item as the collector has it: parsed, with its thread position. */
-export interface KeptItem {
-  raw: unknown;
-  position: ThreadPosition | null;
-}
-
-export interface LiveCsv {
-  /** a page's kept items, in order, once the journal has them (`page`: its index in the manifest) */
-  add: (items: readonly KeptItem[], record: PageRecord, page: number) => Promise<void>;
-  /** renames the file into place and writes the manifest; false when the journal's path must write it */
-  finish: (manifest: ExportManifest, items: number, signal?: AbortSignal) => Promise<boolean>;
-  /** removes the temp file (any time; nothing after `finish`) */
-  discard: () => Promise<void>;
-}
-
-type Context = Pick<ExportManifest, 'app' | 'base_url' | 'view'>;
+type Context = LiveInput['context'];
 const contextKey = (c: Context) => JSON.stringify([c.app, c.base_url, c.view]);
 
-interface LiveCsvInput {
-  target: string;
-  plan: ViewPlan;
-  options: ExportOptions | undefined;
-  cells: CsvCells;
-  /** what the file's rows say about the export (a manifest made before collecting) */
-  context: Context;
-}
-
-/** The live file of a CSV export collected from its first page; null for any other run. */
-export async function liveCsvFor(
-  job: ExportJob,
-  plan: ViewPlan,
-  state: CollectionState,
-  deps: Pick<ExportServiceDeps, 'context' | 'clock'>,
-): Promise<LiveCsv | null> {
-  if (job.format !== 'csv' || state.pages.length > 0 || state.failures.length > 0) return null;
-  // what the rows say about the export: the manifest's context as it will be (checked again at the end)
-  const context = buildManifest({
-    context: await deps.context(),
-    now: deps.clock.now(),
-    view: job.view,
-    plan,
-    scope: job.scope,
-    caps: job.caps,
-    format: job.format,
-    pages: [],
-    stop: null,
-    files: job.files,
-  });
-  const cells = job.csvCells ?? defaultCsvCells(job.options);
-  return openLiveCsv({ target: job.files[0] as string, plan, options: job.options, cells, context }).catch(() => null);
-}
-
 /** Opens the live file; null for a view of several tables. */
-async function openLiveCsv(input: LiveCsvInput): Promise<LiveCsv | null> {
+export async function openLiveCsv(input: LiveInput): Promise<LiveWriter | null> {
   const written = csvWriteOptions(input.options);
   const tables = csvTables(input.plan.itemKind, written.csvColumns, input.context);
   const table = tables[0];
   if (tables.length !== 1 || !table) return null;
-  const text = csvTableText(table, written, input.cells, input.plan.params);
+  const text = csvTableText(table, written, input.csvCells, input.plan.params);
   const target = input.target;
   const path = csvTablePath(target, table);
 

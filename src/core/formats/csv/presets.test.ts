@@ -13,9 +13,9 @@ import type { ExportOptions, ViewDescriptor } from '../../../shared/ipc/export';
 import { FakeClock } from '../../testing/fake-clock';
 import { FOURCAT_POST_COLUMNS, TWARC_POST_COLUMNS, TWARC_USER_COLUMNS } from './presets';
 import { ExportService } from '../../export/export-service';
-import type { ExportManifest } from '../../export/manifest';
+import type { ExportManifest } from '../manifest';
 import { memorySource, post } from '../../export/testing/memory-source';
-import { sidecarPath } from '../writers';
+import { sidecarPath } from '../format';
 
 const context = () => ({ appName: 'Skein', appVersion: '0.1.0', mode: 'demo' as const, baseUrl: 'http://127.0.0.1:1' });
 const BIG = '9223372036854775807';

@@ -9,9 +9,10 @@
  */
 import type { ItemKind } from '../../../shared/api/catalog';
 import type { CsvColumns } from '../../../shared/ipc/export';
-import { csvId, TABLES, type Cell, type Row, type Table, type TableTrailer } from './rows';
+import { csvId, TABLES } from './rows';
+import type { Cell, Row, Table, TableTrailer } from './table';
 import { arr, bool, isoFromCreatedAt, mediaUrls, nonEmpty, num, obj, str, type Obj } from '../item-fields';
-import type { ExportManifest } from '../../export/manifest';
+import type { ExportManifest } from '../manifest';
 
 type Context = Pick<ExportManifest, 'app' | 'base_url' | 'view'>;
 
@@ -243,6 +244,13 @@ function fourcatPost(raw: unknown): Row {
 
 const ID_COLUMN = /(^|\.|_)id$|^thread_id$|_user_id$|^quote_tweet_id$/;
 const idColumns = (columns: readonly string[]) => columns.filter((c) => ID_COLUMN.test(c));
+
+/** The column sets the dialog offers, each for the kinds of item it has columns of (others get Skein's own). */
+export const COLUMN_SETS: ReadonlyArray<{ value: CsvColumns; label: string; kinds?: ItemKind[] }> = [
+  { value: 'skein', label: "Skein's columns" },
+  { value: 'twarc', label: 'twarc-csv columns (one line per row)', kinds: ['post', 'user', 'listFollower'] },
+  { value: '4cat', label: '4CAT import columns', kinds: ['post'] },
+];
 
 /** The tables a CSV export writes for a kind of item in a column set. */
 export function csvTables(kind: ItemKind, columns: CsvColumns, context: Context): readonly Table[] {

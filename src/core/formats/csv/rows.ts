@@ -22,43 +22,8 @@ import {
 } from '../item-fields';
 import { csvId } from './id';
 import { PARTICIPANT_COLUMNS, participantRows, SPACE_COLUMNS, spaceRow } from './space-rows';
-import type { ThreadPosition } from '../../export/thread-positions';
-
-export type Cell = string | number | boolean | null;
-export type Row = Record<string, Cell>;
-
-export interface Table {
-  /** '' for the main file, else a suffix: `x.participants.csv` */
-  suffix: string;
-  columns: readonly string[];
-  /** columns holding ids (encoded with `csvId`) */
-  idColumns: readonly string[];
-  rows: (raw: unknown, position: ThreadPosition | null, context: RowContext) => Row[];
-  /** the columns after the item's own (absent: Skein's provenance columns) */
-  trailer?: TableTrailer;
-}
-
-/** Where a row came from (CSV columns; JSONL's `__skein` object). */
-export interface Provenance {
-  retrieved_at: string | null;
-  operation: string;
-  /** index into the manifest's `pages` (0: the first page fetched) */
-  page: number | null;
-  /** the cursor the page was asked with ('' or null: the first page) */
-  cursor: string | null;
-}
-
-export interface TableTrailer {
-  columns: readonly string[];
-  cells: (from: Provenance) => Cell[];
-}
-
-export interface RowContext {
-  /** the view's params (a space's id is only in them) */
-  params: Record<string, string | number | boolean>;
-  /** 0-based index of the item in the export */
-  index: number;
-}
+import type { ThreadPosition } from '../format';
+import type { Row, Table } from './table';
 
 export { csvId, decodeCsvId } from './id';
 

@@ -4,7 +4,7 @@
  */
 import { normalizeSpace } from '../../../shared/api/normalize/space';
 import { csvId } from './id';
-import type { Row, RowContext } from './rows';
+import type { Row, RowContext } from './table';
 import { arr, bool, isoFromMs, num, obj, str, type Obj } from '../item-fields';
 
 export const SPACE_COLUMNS = [

@@ -5,13 +5,10 @@
  */
 import { basename, dirname, extname, join } from 'node:path';
 import { writeFileAtomic } from '../../files/atomic-file';
-import { TABLES } from '../csv/rows';
-import { decodeCsvId } from '../csv/rows';
+import { decodeCsvId, TABLES } from '../csv/rows';
 import { scalarText } from '../../../shared/scalar-text';
-import { rawText } from '../../export/journal';
-import type { ExportManifest } from '../../export/manifest';
-import type { ViewPlan } from '../../export/views';
-import { provenanceCounter, type ItemStream } from '../writers';
+import { provenanceCounter, rawText, type ItemStream, type PostLookup, type WritePlan } from '../format';
+import type { ExportManifest } from '../manifest';
 import { gephiEdgeChunks, gephiNodeChunks } from './gephi-csv';
 import { gexfChunks } from './gexf';
 import { NetworkBuilder } from './graph';
@@ -32,9 +29,6 @@ function edgesPathOf(nodesPath: string): string {
 
 const ROLE = { admin: 'admin', speaker: 'speaker', listener: 'listener' } as const;
 
-/** Posts the project holds, by id (raw JSON as last received): parents of replies outside the export. */
-export type PostLookup = (ids: string[]) => Promise<Array<{ raw: string }>>;
-
 /** ids asked of the project at once */
 const LOOKUP_CHUNK = 500;
 
@@ -52,7 +46,7 @@ async function parentsFromProject(graph: NetworkBuilder, lookup: PostLookup): Pr
   }
 }
 
-async function buildNetwork(source: ItemStream, manifest: ExportManifest, plan: ViewPlan, lookup?: PostLookup) {
+async function buildNetwork(source: ItemStream, manifest: ExportManifest, plan: WritePlan, lookup?: PostLookup) {
   const graph = new NetworkBuilder();
   const params = plan.params;
   const provenance = provenanceCounter(manifest);
@@ -124,7 +118,7 @@ export async function writeGexf(
   target: string,
   source: ItemStream,
   manifest: ExportManifest,
-  plan: ViewPlan,
+  plan: WritePlan,
   signal?: AbortSignal,
   lookup?: PostLookup,
 ): Promise<number> {
@@ -142,7 +136,7 @@ export async function writeGephiCsv(
   nodesPath: string,
   source: ItemStream,
   manifest: ExportManifest,
-  plan: ViewPlan,
+  plan: WritePlan,
   signal?: AbortSignal,
   lookup?: PostLookup,
 ): Promise<number> {

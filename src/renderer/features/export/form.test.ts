@@ -105,13 +105,6 @@ describe('export form', () => {
 });
 
 describe('export choices', () => {
-  it('offers the CSV in two flavours, named for who reads it', async () => {
-    const { formatOf } = await import('./form');
-    expect(formatOf('csv-spreadsheet')).toEqual({ format: 'csv', options: { csvFlavour: 'spreadsheet' } });
-    expect(formatOf('csv-analysis')).toEqual({ format: 'csv', options: { csvFlavour: 'analysis' } });
-    expect(formatOf('jsonl')).toEqual({ format: 'jsonl', options: {} });
-  });
-
   it('exports replies in Latest order by default; a ranked order warns, and "loaded" needs the order on screen', async () => {
     const { exportOrder } = await import('./form');
     const shownRelevance = exportView(

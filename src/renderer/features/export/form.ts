@@ -6,9 +6,7 @@
 import type {
   ExportCaps,
   ExportEstimate,
-  ExportFormat,
   ExportJob,
-  ExportOptions,
   ExportScope,
   StopReason,
   ViewDescriptor,
@@ -128,18 +126,6 @@ export function waitWords(job: ExportJob, now: number): string | null {
 /** Just the file name of a path (for display). */
 export function fileName(path: string): string {
   return path.split(/[\\/]/).pop() ?? path;
-}
-
-/** The formats as the dialog offers them: the CSV in its two flavours, named for who reads it. */
-export type FormatChoice =
-  'json' | 'jsonl' | 'csv-spreadsheet' | 'csv-analysis' | 'parquet' | 'gexf' | 'gephi-csv' | 'ids-posts' | 'ids-users';
-
-export function formatOf(choice: FormatChoice): { format: ExportFormat; options: ExportOptions } {
-  if (choice === 'csv-spreadsheet') return { format: 'csv', options: { csvFlavour: 'spreadsheet' } };
-  if (choice === 'csv-analysis') return { format: 'csv', options: { csvFlavour: 'analysis' } };
-  if (choice === 'ids-posts') return { format: 'ids', options: { idsOf: 'posts' } };
-  if (choice === 'ids-users') return { format: 'ids', options: { idsOf: 'users' } };
-  return { format: choice, options: {} };
 }
 
 /** The order a reply view is exported in: Latest unless asked otherwise (ranked listings can leave replies out). */

@@ -1,7 +1,8 @@
 /**
- * Server state of exports (TanStack Query): the jobs main remembers, kept
- * current by the `export` events main pushes (with a slow poll as a safety
- * net while a job runs), the pre-flight estimate, and the job actions.
+ * Server state of exports (TanStack Query): the formats main offers (its
+ * registry's, fixed for the session), the jobs main remembers, kept current by
+ * the `export` events main pushes (with a slow poll as a safety net while a job
+ * runs), the pre-flight estimate, and the job actions.
  */
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
@@ -11,9 +12,19 @@ import { isActive } from './form';
 
 const exportKeys = {
   all: ['export'] as const,
+  formats: () => ['export', 'formats'] as const,
   jobs: () => ['export', 'jobs'] as const,
   estimate: (view: ViewDescriptor, scope: ExportScope) => ['export', 'estimate', JSON.stringify(view), scope] as const,
 };
+
+/** The formats main can write, as the dialogs offer them (they never change while Skein runs). */
+export function useFormatOffers() {
+  return useQuery({
+    queryKey: exportKeys.formats(),
+    queryFn: () => skein().export.formats(),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+}
 
 /** Puts one job into the cached list (newest first). */
 function upsertJob(list: readonly ExportJob[] | undefined, job: ExportJob): ExportJob[] {

@@ -1,59 +1,44 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { ArchiveExportInput, ArchiveQuery } from '../../../../shared/ipc/archive';
+import type { ArchiveQuery } from '../../../../shared/ipc/archive';
+import type { FormatOffer } from '../../../../shared/ipc/export';
+import { archiveOffers } from '../../../../shared/ipc/export-offers';
 import { ErrorState } from '../../../components/ErrorState';
 import { skein } from '../../../lib/bridge';
-
-interface Offer {
-  label: string;
-  format: ArchiveExportInput['format'];
-  idsOf?: 'posts' | 'users';
-  /** offered for posts only (a network needs the posts' replies, quotes and mentions) */
-  postsOnly?: boolean;
-}
-
-const OFFERS: readonly Offer[] = [
-  { label: 'JSONL', format: 'jsonl' },
-  { label: 'JSON', format: 'json' },
-  { label: 'CSV (for analysis)', format: 'csv' },
-  { label: 'Parquet', format: 'parquet' },
-  { label: 'Network (GEXF)', format: 'gexf', postsOnly: true },
-  { label: 'Network (Gephi CSV)', format: 'gephi-csv', postsOnly: true },
-  { label: 'Post ids only (.txt)', format: 'ids', idsOf: 'posts', postsOnly: true },
-  { label: 'User ids only (.txt)', format: 'ids', idsOf: 'users' },
-];
+import { useFormatOffers } from '../../export';
 
 /**
  * Writes what the Archive view shows (a collection, a search, everything) to a file main asks for: data, a
- * network for Gephi, or ids only (dehydrated) — no API call.
+ * network for Gephi, or ids only (dehydrated) — no API call. The formats are main's registry's (those it
+ * offers for the archive's kind of item).
  */
 export function ArchiveExport({ query }: { query: ArchiveQuery }) {
-  const offers = OFFERS.filter((o) => !o.postsOnly || (query.kind ?? 'post') === 'post');
-  const [choice, setChoice] = useState(OFFERS[0]!.label);
+  const formats = useFormatOffers();
+  const offers = archiveOffers(formats.data ?? [], query.kind ?? 'post');
+  const [choice, setChoice] = useState<string | null>(null);
   // a choice that does not apply to this kind of item falls back to the first format
-  const offer = offers.find((o) => o.label === choice) ?? offers[0]!;
+  const offer = offers.find((o) => o.id === choice) ?? offers[0];
   const run = useMutation({
-    mutationFn: () =>
-      skein().archive.export({
-        ...query,
-        format: offer.format,
-        ...(offer.format === 'csv' ? { csvFlavour: 'analysis' as const } : {}),
-        ...(offer.idsOf ? { idsOf: offer.idsOf } : {}),
-      }),
+    mutationFn: (o: FormatOffer) => skein().archive.export({ ...query, format: o.format, ...o.options }),
   });
   return (
     <div className="archive-export" role="group" aria-label="Export from the archive">
       <label>
         Format{' '}
-        <select className="select" value={offer.label} onChange={(e) => setChoice(e.target.value)}>
+        <select className="select" value={offer?.id ?? ''} onChange={(e) => setChoice(e.target.value)}>
           {offers.map((o) => (
-            <option key={o.label} value={o.label}>
+            <option key={o.id} value={o.id}>
               {o.label}
             </option>
           ))}
         </select>
       </label>
-      <button type="button" className="btn" disabled={run.isPending} onClick={() => run.mutate()}>
+      <button
+        type="button"
+        className="btn"
+        disabled={run.isPending || !offer}
+        onClick={() => offer && run.mutate(offer)}
+      >
         Export these results…
       </button>
       {run.isSuccess && run.data ? (
@@ -62,6 +47,7 @@ export function ArchiveExport({ query }: { query: ArchiveQuery }) {
         </span>
       ) : null}
       {run.isError ? <ErrorState compact error={run.error} what="the export" /> : null}
+      {formats.isError ? <ErrorState compact error={formats.error} what="the formats" /> : null}
     </div>
   );
 }

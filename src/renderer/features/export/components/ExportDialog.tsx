@@ -1,20 +1,19 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { OPERATIONS } from '../../../../shared/api/catalog';
-import type { CsvColumns, ExportJob, ExportScope, ViewDescriptor } from '../../../../shared/ipc/export';
+import type { ControlKey, ExportJob, ExportScope, ViewDescriptor } from '../../../../shared/ipc/export';
+import { chosenExport, offersFor, type ControlValues } from '../../../../shared/ipc/export-offers';
 import {
   describeEstimate,
   describeJob,
   EMPTY_CAPS,
   exportOrder,
   fileName,
-  formatOf,
   isActive,
   readCaps,
   sameSubject,
   type CapFields,
-  type FormatChoice,
 } from '../form';
-import { useExportActions, useExportEstimate, useExportJobs } from '../queries';
+import { useExportActions, useExportEstimate, useExportJobs, useFormatOffers } from '../queries';
 import { FormatFields } from './FormatFields';
 import { RunningExports, WaitNotice } from './RunningExports';
 import './export.css';
@@ -123,11 +122,15 @@ export function ExportDialog({ view, onClose }: { view: ViewDescriptor; onClose:
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const paged = OPERATIONS[view.operation].paged;
-  const [choice, setChoice] = useState<FormatChoice>('json');
-  const [oneLine, setOneLine] = useState(false);
-  const [columns, setColumns] = useState<CsvColumns>('skein');
   const itemKind = OPERATIONS[view.operation].itemKind;
-  const [exactCells, setExactCells] = useState(false);
+  const formats = useFormatOffers();
+  const offers = offersFor(formats.data ?? [], itemKind);
+  // the first offer until one is picked
+  const [choice, setChoice] = useState<string | null>(null);
+  const offer = offers.find((o) => o.id === choice) ?? offers[0];
+  // the options' controls keep what was set when another format is picked (two CSVs share theirs)
+  const [values, setValues] = useState<ControlValues>({});
+  const setValue = (key: ControlKey, value: string | boolean) => setValues((v) => ({ ...v, [key]: value }));
   const [chosenOrder, setChosenOrder] = useState<string | null>(null);
   const [pickedScope, setScope] = useState<ExportScope>('loaded');
   // exporting what is loaded keeps the order on screen (no call); fetching everything defaults to Latest
@@ -165,15 +168,13 @@ export function ExportDialog({ view, onClose }: { view: ViewDescriptor; onClose:
     if (!read.ok) return setCapError(read.message);
     setCapError(null);
     setStartError(null);
-    const { format, options } = formatOf(choice);
+    if (!offer) return;
     actions.start.mutate(
       {
         view: order.view,
-        format,
         scope,
-        options: format === 'csv' ? { ...options, oneLinePerRow: oneLine, csvColumns: columns } : options,
+        ...chosenExport(offer, values, itemKind),
         ...(scope === 'all' ? { caps: read.caps } : {}),
-        ...(choice === 'csv-spreadsheet' && exactCells ? { csvCells: 'exact' as const } : {}),
       },
       {
         onSuccess: ({ job: started }) => started && setJobId(started.id),
@@ -209,17 +210,20 @@ export function ExportDialog({ view, onClose }: { view: ViewDescriptor; onClose:
             start();
           }}
         >
-          <FormatFields
-            itemKind={itemKind}
-            choice={choice}
-            onChoice={setChoice}
-            exactCells={exactCells}
-            onExactCells={setExactCells}
-            columns={columns}
-            onColumns={setColumns}
-            oneLine={oneLine}
-            onOneLine={setOneLine}
-          />
+          {formats.error ? (
+            <p className="export__error" role="alert">
+              {formats.error.message}
+            </p>
+          ) : (
+            <FormatFields
+              itemKind={itemKind}
+              offers={offers}
+              choice={offer?.id}
+              onChoice={setChoice}
+              values={values}
+              onValue={setValue}
+            />
+          )}
           <OrderFields order={order} onChange={setChosenOrder} />
           {paged ? (
             <fieldset>
@@ -279,7 +283,7 @@ export function ExportDialog({ view, onClose }: { view: ViewDescriptor; onClose:
             <button type="button" className="btn" onClick={() => ref.current?.close()}>
               Close
             </button>
-            <button type="submit" className="btn btn--primary" disabled={actions.start.isPending}>
+            <button type="submit" className="btn btn--primary" disabled={actions.start.isPending || !offer}>
               Choose file and export
             </button>
           </div>

@@ -1,78 +1,81 @@
 import type { ItemKind } from '../../../../shared/api/catalog';
-import type { CsvColumns } from '../../../../shared/ipc/export';
-import type { FormatChoice } from '../form';
-import { columnSetApplies, CSV_COLUMN_SETS, formatsFor } from '../formats';
+import type { ControlKey, FormatControl, FormatOffer } from '../../../../shared/ipc/export';
+import { choicesFor, controlsFor, controlValue, type ControlValues } from '../../../../shared/ipc/export-offers';
 
 interface Props {
   itemKind: ItemKind;
-  choice: FormatChoice;
-  onChoice: (c: FormatChoice) => void;
-  exactCells: boolean;
-  onExactCells: (v: boolean) => void;
-  columns: CsvColumns;
-  onColumns: (c: CsvColumns) => void;
-  oneLine: boolean;
-  onOneLine: (v: boolean) => void;
+  /** the offers of main's format registry for this view's kind of item */
+  offers: readonly FormatOffer[];
+  /** the chosen offer's id */
+  choice: string | undefined;
+  onChoice: (id: string) => void;
+  values: ControlValues;
+  onValue: (key: ControlKey, value: string | boolean) => void;
 }
 
-/** The CSV's own choices, shown right under the CSV flavour picked. */
-function CsvOptions(p: Props) {
-  const sets = CSV_COLUMN_SETS.filter((c) => columnSetApplies(p.itemKind, c.value));
-  return (
-    <>
-      {p.choice === 'csv-spreadsheet' ? (
-        <label className="export__choice export__sub">
-          <input type="checkbox" checked={p.exactCells} onChange={(e) => p.onExactCells(e.target.checked)} />
-          <span>
-            Write formula-like cells exactly{' '}
-            <span className="muted">
-              (unsafe to open in a spreadsheet: cells starting with = + - @ may run as formulas)
-            </span>
-          </span>
-        </label>
-      ) : null}
-      {sets.length > 1 ? (
-        <label className="export__choice export__sub">
-          <span>Columns</span>
-          <select value={p.columns} onChange={(e) => p.onColumns(e.target.value as CsvColumns)}>
-            {sets.map((c) => (
-              <option key={c.value} value={c.value}>
-                {c.label}
-              </option>
-            ))}
-          </select>
-        </label>
-      ) : null}
+/** One of an offer's option controls, as main's registry describes it: a checkbox or a select. */
+function Control({ control, ...p }: Pick<Props, 'itemKind' | 'values' | 'onValue'> & { control: FormatControl }) {
+  if (control.type === 'toggle') {
+    return (
       <label className="export__choice export__sub">
-        <input type="checkbox" checked={p.oneLine} onChange={(e) => p.onOneLine(e.target.checked)} />
+        <input
+          type="checkbox"
+          checked={p.values[control.key] === true}
+          onChange={(e) => p.onValue(control.key, e.target.checked)}
+        />
         <span>
-          One line per row <span className="muted">(line breaks in text written as \n)</span>
+          {control.label}
+          {control.note ? (
+            <>
+              {' '}
+              <span className="muted">{control.note}</span>
+            </>
+          ) : null}
         </span>
       </label>
-    </>
+    );
+  }
+  return (
+    <label className="export__choice export__sub">
+      <span>{control.label}</span>
+      <select
+        value={String(controlValue(control, p.values, p.itemKind))}
+        onChange={(e) => p.onValue(control.key, e.target.value)}
+      >
+        {choicesFor(control, p.itemKind).map((c) => (
+          <option key={c.value} value={c.value}>
+            {c.label}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
 
-/** The formats a view can be exported to, each with its hint; a CSV's options under it. */
+/** The formats a view can be exported to, each with its hint; the chosen one's options under it. */
 export function FormatFields(p: Props) {
   return (
     <fieldset>
       <legend>Format</legend>
-      {formatsFor(p.itemKind).map((f) => (
-        <div key={f.value}>
+      {p.offers.map((f) => (
+        <div key={f.id}>
           <label className="export__choice">
             <input
               type="radio"
               name="format"
-              value={f.value}
-              checked={p.choice === f.value}
-              onChange={() => p.onChoice(f.value)}
+              value={f.id}
+              checked={p.choice === f.id}
+              onChange={() => p.onChoice(f.id)}
             />
             <span>
               <strong>{f.label}</strong> <span className="muted">{f.hint}</span>
             </span>
           </label>
-          {p.choice === f.value && f.value.startsWith('csv') ? <CsvOptions {...p} /> : null}
+          {p.choice === f.id
+            ? controlsFor(f, p.itemKind).map((c) => (
+                <Control key={c.key} control={c} itemKind={p.itemKind} values={p.values} onValue={p.onValue} />
+              ))
+            : null}
         </div>
       ))}
     </fieldset>

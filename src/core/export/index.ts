@@ -1,0 +1,8 @@
+/**
+ * The export area's public surface: the `export` handlers and jobs (createExportFeature), and the ports it
+ * declares for what it reads: pages from the API client (`PageSource`) and, for a re-export, the archive
+ * (`ArchiveReader`, `ArchiveSource`).
+ */
+export type { ArchiveReader, ArchiveSource } from './archive-source';
+export { createExportFeature } from './handlers';
+export type { PageSource, SourcePage } from './page-source';

@@ -1,0 +1,227 @@
+/**
+ * What a format is — one module per format (json.ts, csv.ts, …) declares one, and registry.ts lists them — and
+ * the helpers every format writes with: the item stream, each row's provenance, the sidecar manifest. The floor
+ * of formats/: it imports no format, so no format module ever imports back into the one that lists it.
+ */
+import type { ItemKind, OperationId } from '../../shared/api/catalog';
+import type { CsvCells, ExportOptions, FormatOffer, ViewKind } from '../../shared/ipc/export';
+import { writeFileAtomic } from '../files/atomic-file';
+import type { ExportManifest } from './manifest';
+
+/** What a format reads of an export's plan (the export area's `ViewPlan` has all of it). */
+export interface WritePlan {
+  kind: ViewKind;
+  operation: OperationId;
+  itemKind: ItemKind;
+  /** the params every request shares (a space's id is only in them) */
+  params: Record<string, string | number | boolean>;
+  /** a thread view's root: its items carry `root_id`, `parent_id`, `depth` */
+  rootId: string | null;
+}
+
+/** One item as a writer reads it: its id, its place in a thread (JSON, or `null`), its raw JSON as received. */
+export interface StreamItem {
+  id: string | null;
+  /** JSON of the item's `ThreadPosition`, or `null` */
+  position: string;
+  /** the raw item as JSON (bytes when read back from disk: never decoded unless needed) */
+  raw: string | Buffer;
+}
+
+/** The items of an export, in order; read once per table (an export's journal, or the archive in chunks). */
+export interface ItemStream {
+  items: () => AsyncIterable<StreamItem>;
+}
+
+export function rawText(item: StreamItem): string {
+  return typeof item.raw === 'string' ? item.raw : item.raw.toString('utf8');
+}
+
+/**
+ * Where a post of a thread sits in the tree: `root_id` (the thread's post), `parent_id` (the post it answers)
+ * and `depth` (0 for the root; null when the parent is not part of the export).
+ */
+export interface ThreadPosition {
+  root_id: string;
+  parent_id: string | null;
+  depth: number | null;
+}
+
+/** Where a row came from (CSV and Parquet columns; JSONL's `__skein` object). */
+export interface Provenance {
+  retrieved_at: string | null;
+  operation: string;
+  /** index into the manifest's `pages` (0: the first page fetched) */
+  page: number | null;
+  /** the cursor the page was asked with ('' or null: the first page) */
+  cursor: string | null;
+}
+
+/** Posts the project holds, by id (raw JSON as last received): a network's parents of replies outside the export. */
+export type PostLookup = (ids: string[]) => Promise<Array<{ raw: string }>>;
+
+/** Everything a format's writer is given. */
+export interface WriteJob {
+  /** the export's first file (`files(chosen)[0]`): the others are named from it */
+  target: string;
+  items: ItemStream;
+  manifest: ExportManifest;
+  plan: WritePlan;
+  /** the dialog's options, as chosen (`writeOptions` fills in the defaults) */
+  options: ExportOptions | undefined;
+  /** how formula-like text cells are written (formats that write spreadsheet cells) */
+  csvCells: CsvCells;
+  signal?: AbortSignal;
+  /** a network's replies to posts outside the export: their authors, from the project */
+  posts?: PostLookup;
+}
+
+/** What a format's manifest section is made from. */
+export interface SectionInput {
+  /** the export's first file */
+  target: string;
+  plan: WritePlan;
+  /** items the export holds (the manifest's `counts.items`) */
+  items: number;
+  options: ExportOptions | undefined;
+  csvCells: CsvCells;
+}
+
+/** A kept item as the collector has it: parsed, with its thread position. */
+export interface KeptItem {
+  raw: unknown;
+  position: ThreadPosition | null;
+}
+
+/** What a file written while its export collects is told of each page. */
+export interface KeptPage {
+  fetchedAt: number;
+  cursor: string | null;
+}
+
+/**
+ * A file written while its export collects (the CSV): each kept page's items are written as they arrive, so the
+ * end of the export only renames the file. `finish` says false when the journal's path must write it after all.
+ */
+export interface LiveWriter {
+  /** a page's kept items, in order, once the journal has them (`page`: its index in the manifest) */
+  add: (items: readonly KeptItem[], record: KeptPage, page: number) => Promise<void>;
+  /** puts the file in place and writes the manifest; false when the journal's path must write it */
+  finish: (manifest: ExportManifest, items: number, signal?: AbortSignal) => Promise<boolean>;
+  /** removes what was written (any time; nothing after `finish`) */
+  discard: () => Promise<void>;
+}
+
+export interface LiveInput {
+  target: string;
+  plan: WritePlan;
+  options: ExportOptions | undefined;
+  csvCells: CsvCells;
+  /** what the rows say about the export: a manifest made before collecting (checked again at the end) */
+  context: Pick<ExportManifest, 'app' | 'base_url' | 'view'>;
+}
+
+/** A save dialog's filter. */
+export interface SaveFilter {
+  name: string;
+  extensions: string[];
+}
+
+/** An offer as its format declares it: the label and hint default to the format's, options and controls to none. */
+export type OfferSpec = Omit<FormatOffer, 'format' | 'label' | 'hint' | 'options' | 'controls'> &
+  Partial<Pick<FormatOffer, 'label' | 'hint' | 'options' | 'controls'>>;
+
+/** One export format: everything the dialogs, the save dialog, the manifest and the export jobs need of it. */
+export interface Format {
+  /** lower-case letters, digits and `-`: what the bridge, a job and the manifest name it by */
+  id: string;
+  /** its name: the save dialog's filter, and its offer's label unless the offer has its own */
+  label: string;
+  hint: string;
+  /** of its first file, without the dot */
+  extension: string;
+  /** the save dialog's filter (default: the label and the extension) */
+  filter?: SaveFilter;
+  /** the choices the dialogs offer, in order (at least one) */
+  offers: readonly OfferSpec[];
+  /** every file it writes for the path the person chose, data first, the sidecar manifest last */
+  files: (chosen: string, plan: WritePlan) => string[];
+  /** how its items sit in the file, for the manifest (default `defaultLayout`: raw, or positioned in a thread) */
+  layout?: (plan: WritePlan) => ExportManifest['layout'];
+  /** where each row says where it came from (the manifest's `row_provenance.where`); null: nowhere */
+  rowProvenance: string | null;
+  /** its own section of the manifest, e.g. `{ csv: {…} }` */
+  section?: (input: SectionInput) => Partial<ExportManifest>;
+  /** formats that write spreadsheet text cells: how formula-like cells are written when the export does not say */
+  textCells?: (options: ExportOptions | undefined) => CsvCells;
+  /** writes the data file(s), then the sidecar manifest; resolves to the bytes written */
+  write: (job: WriteJob) => Promise<number>;
+  /** a file written while the export collects; null when this run cannot have one */
+  live?: (input: LiveInput) => Promise<LiveWriter | null>;
+}
+
+/** How an export's formula-like text cells are written: as it asks, else its format's default, else neutralised. */
+export function cellsFor(format: Format, options: ExportOptions | undefined, asked?: CsvCells): CsvCells {
+  return asked ?? format.textCells?.(options) ?? 'neutralised';
+}
+
+/**
+ * `/a/x.jsonl` → `/a/x.jsonl.manifest.json`: named after its data file, so a
+ * CSV and a JSONL export of one name never share (and overwrite) a manifest.
+ */
+export function sidecarPath(target: string): string {
+  return `${target}.manifest.json`;
+}
+
+export async function writeManifestFile(path: string, manifest: ExportManifest, signal?: AbortSignal): Promise<number> {
+  return writeFileAtomic(path, async (sink) => sink.write(`${JSON.stringify(manifest, null, 2)}\n`), signal);
+}
+
+/** A format's data, then its sidecar manifest beside `target`: the bytes of both. */
+export async function withSidecar(job: WriteJob, writeData: () => Promise<number>): Promise<number> {
+  const bytes = await writeData();
+  return bytes + (await writeManifestFile(sidecarPath(job.target), job.manifest, job.signal));
+}
+
+/** The data file and its sidecar: the files of a format that writes one file. */
+export function fileAndSidecar(chosen: string): string[] {
+  return [chosen, sidecarPath(chosen)];
+}
+
+/** Hands out each item's provenance in stream order, from the manifest's page records. */
+export function provenanceCounter(manifest: Pick<ExportManifest, 'pages' | 'view'>): () => Provenance {
+  let page = 0;
+  let left = manifest.pages[0]?.items_kept ?? 0;
+  return () => {
+    while (left <= 0 && page < manifest.pages.length - 1) left = manifest.pages[++page]?.items_kept ?? 0;
+    left--;
+    const p = manifest.pages[page];
+    return {
+      retrieved_at: p?.fetched_at ?? null,
+      operation: manifest.view.operation,
+      page: p ? page : null,
+      cursor: p?.cursor ?? null,
+    };
+  };
+}
+
+/** The options an export is written with, defaults filled in. */
+export function writeOptions(options: ExportOptions | undefined): Required<ExportOptions> {
+  return {
+    csvFlavour: options?.csvFlavour ?? 'spreadsheet',
+    oneLinePerRow: options?.oneLinePerRow ?? false,
+    csvColumns: options?.csvColumns ?? 'skein',
+    idsOf: options?.idsOf ?? 'posts',
+  };
+}
+
+/** Items as received, or in a thread `{root_id, parent_id, depth, item}`: every format's layout but JSONL's. */
+export function defaultLayout(plan: WritePlan): ExportManifest['layout'] {
+  if (plan.rootId === null) return { items: 'raw' };
+  return {
+    items: 'positioned',
+    raw_key: 'item',
+    position_keys: ['root_id', 'parent_id', 'depth'],
+    note: 'each entry is {root_id, parent_id, depth, item}; `item` is the raw post exactly as received. depth is null when the parent is not in the export.',
+  };
+}

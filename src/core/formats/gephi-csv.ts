@@ -1,0 +1,25 @@
+/**
+ * A network as Gephi's two spreadsheet tables: the file chosen, `x.csv`, becomes `x.nodes.csv` (`Id,Label,…`)
+ * and `x.edges.csv` (`Source,Target,Type,Kind,Weight,First,Last`) that join on plain ids; the manifest follows
+ * the nodes file. Built in network/.
+ */
+import { sidecarPath, withSidecar, type Format } from './format';
+import { gephiPaths, writeGephiCsv } from './network/export-network';
+import { NETWORK_KINDS, NETWORK_SECTION } from './network/section';
+
+export const gephiCsv: Format = {
+  id: 'gephi-csv',
+  label: 'Gephi node and edge tables (CSV)',
+  hint: 'a node table and an edge table (Source, Target, Type, Kind, Weight) that join on plain ids',
+  extension: 'csv',
+  offers: [{ id: 'gephi-csv', label: 'Network (Gephi CSV)', kinds: NETWORK_KINDS, archive: { kinds: ['post'] } }],
+  files: (chosen) => {
+    const { nodes, edges } = gephiPaths(chosen);
+    return [nodes, edges, sidecarPath(nodes)];
+  },
+  rowProvenance: null,
+  section: () => ({ network: NETWORK_SECTION }),
+  // `target` is the nodes file (the first file); the edges go beside it
+  write: (job) =>
+    withSidecar(job, () => writeGephiCsv(job.target, job.items, job.manifest, job.plan, job.signal, job.posts)),
+};

@@ -1,0 +1,16 @@
+/**
+ * The formats area as the others see it: the registry (a value createCore takes), what a format is, the
+ * manifest as a document, and the few readers the export jobs share with the writers.
+ */
+export { BUILT_IN_FORMATS, formatRegistry, saveFilter, type Formats } from './registry';
+export {
+  cellsFor,
+  defaultLayout,
+  type Format,
+  type KeptItem,
+  type LiveWriter,
+  type StreamItem,
+  type ThreadPosition,
+} from './format';
+export { MANIFEST_SCHEMA, type ExportManifest } from './manifest';
+export { itemIdOf } from './item-fields';

@@ -1,0 +1,31 @@
+/**
+ * An item as JSON and JSONL write it: the raw bytes as they are, or `{root_id, parent_id, depth, item}` in a
+ * thread; with `provenance` (JSONL) always wrapped: `{"__skein": …, [position keys,] "item": raw}`.
+ */
+import type { Sink } from '../files/atomic-file';
+import type { Provenance, StreamItem } from './format';
+
+export const EMPTY = Buffer.alloc(0);
+
+export async function writeEntry(
+  sink: Sink,
+  item: StreamItem,
+  before: Buffer,
+  after: Buffer,
+  provenance?: Provenance,
+): Promise<void> {
+  await sink.write(before);
+  if (provenance) {
+    const position = item.position === 'null' ? '' : `${item.position.slice(1, -1)},`;
+    await sink.write(`{"__skein":${JSON.stringify(provenance)},${position}"item":`);
+    await sink.write(item.raw);
+    await sink.write('}');
+  } else if (item.position === 'null') {
+    await sink.write(item.raw);
+  } else {
+    await sink.write(`${item.position.slice(0, -1)},"item":`);
+    await sink.write(item.raw);
+    await sink.write('}');
+  }
+  await sink.write(after);
+}

@@ -1,0 +1,6 @@
+/**
+ * The ids area as the other areas see it: the id lists it reads in batches, and what a hydration did not get.
+ * Export takes what it needs from here, never from the files behind it.
+ */
+export { indexIdFile, type IdList, type MissingList } from './id-list';
+export { createIdsFeature } from './handlers';
