@@ -40,8 +40,8 @@ export default defineConfig({
           'sandbox-worker': resolve(import.meta.dirname, 'src/sandbox/worker.ts'),
           // the research archive's worker thread (src/core/archive/thread.ts): SQLite off main's loop
           'archive-worker': resolve(import.meta.dirname, 'src/core/archive/worker.ts'),
-          // a re-export's own worker (src/core/export/reexport-thread.ts): encoding off main's loop
-          'reexport-worker': resolve(import.meta.dirname, 'src/core/export/reexport-worker.ts'),
+          // a re-export's own worker (src/core/export/reexport-thread.ts, entry in src/core/compose): encoding off main's loop
+          'reexport-worker': resolve(import.meta.dirname, 'src/core/compose/reexport-worker.ts'),
         },
         // a prefix-only builtin (absent from `builtinModules`): stated, so no build machine bundles a stub for it
         external: ['node:sqlite'],

@@ -51,7 +51,7 @@ async function main(): Promise<void> {
   // BENCH_ON_MAIN=1: the writer on main's thread, as before issue 24 #7 (the comparison)
   const { existing, dir, path, thread } = await openBenchArchive(
     'skein-bench-reexport-',
-    ON_MAIN ? {} : { reexportEntry: new URL('../src/core/export/reexport-worker.ts', import.meta.url) },
+    ON_MAIN ? {} : { reexportEntry: new URL('../src/core/compose/reexport-worker.ts', import.meta.url) },
   );
   const t0 = performance.now();
   for (let first = 0; !existing && first < POSTS; first += PAGE) {

@@ -207,7 +207,7 @@ export async function launchApp(options: LaunchOptions = {}): Promise<SkeinApp> 
       // the archive in its worker thread, from source
       workers: {
         archive: new URL('../src/core/archive/worker.ts', import.meta.url),
-        reexport: new URL('../src/core/export/reexport-worker.ts', import.meta.url),
+        reexport: new URL('../src/core/compose/reexport-worker.ts', import.meta.url),
         execArgv: ['--import', 'tsx'],
       },
       formats: options.formats,

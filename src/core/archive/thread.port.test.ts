@@ -17,7 +17,7 @@ describe('the archive over a port of its own', () => {
   it('answers the port and closes the readers a closed port left open', { timeout: 30_000 }, async () => {
     const thread = await startArchiveThread({
       entry: new URL('./worker.ts', import.meta.url),
-      reexportEntry: new URL('../export/reexport-worker.ts', import.meta.url),
+      reexportEntry: new URL('../compose/reexport-worker.ts', import.meta.url),
       execArgv: ['--import', 'tsx'],
     });
     expect(thread.offMain).toBeDefined();

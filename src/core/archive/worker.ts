@@ -11,7 +11,7 @@ serveWorker<ArchiveApi>(({ report }) => {
 });
 
 /**
- * A re-export's own worker (reexport-worker.ts) reads the project over a port of its own. A reader
+ * A re-export's own worker (core/compose/reexport-worker.ts) reads the project over a port of its own. A reader
  * it leaves open (the worker crashed or was stopped) is closed when its port closes: an open reader holds
  * the project's read snapshot, and with it the write-ahead log's checkpoint.
  */

@@ -1,13 +1,12 @@
 /**
- * The re-export's worker thread (see reexport-thread.ts): reads the items from the archive's worker
+ * The re-export's worker thread (see export/reexport-thread.ts): reads the items from the archive's worker
  * over the port it was given and writes the export here, off main's event loop.
  */
 import type { MessagePort } from 'node:worker_threads';
 import { serveWorker } from '../workers';
-import { writeReexport } from './reexport';
-import type { ReexportApi } from './reexport-thread';
+import { writeReexport, type ReexportApi } from '../export';
 import { threadOverPort } from '../archive';
-import { archiveReader } from '../compose/archive-reader';
+import { archiveReader } from './archive-reader';
 
 serveWorker<ReexportApi>(({ data }) => {
   const archive = threadOverPort((data as { port: MessagePort }).port);

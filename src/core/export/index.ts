@@ -6,3 +6,5 @@
 export type { ArchiveReader, ArchiveSource } from './archive-source';
 export { createExportFeature } from './handlers';
 export type { PageSource, SourcePage } from './page-source';
+export { writeReexport } from './reexport';
+export type { ReexportApi } from './reexport-thread';
