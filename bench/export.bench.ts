@@ -24,7 +24,7 @@ import type { PageSource, SourcePage } from '../src/core/export/page-source';
 import { writeResults } from './lib/results';
 
 const COUNTS = (process.env.BENCH_COUNTS ?? '10000,50000,100000').split(',').map(Number);
-const FORMATS = (process.env.BENCH_FORMATS ?? 'json,jsonl,csv,parquet').split(',') as ExportFormat[];
+const FORMATS: ExportFormat[] = (process.env.BENCH_FORMATS ?? 'json,jsonl,csv,parquet').split(',');
 const PAGE = 20;
 const AIM = { mbPerSecond: 100, peakRssMb: 150 };
 
