@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ArchiveQuery } from '../../shared/ipc/archive';
 import { reexport } from './from-archive';
-import type { ArchiveSource } from './archive-source';
+import type { ArchiveThread } from '../archive';
+import { archiveSource } from '../compose/archive-reader';
 
 function fakeThread(count: number) {
   const calls: string[] = [];
@@ -31,7 +32,8 @@ function fakeThread(count: number) {
       return undefined;
     },
   };
-  return { thread: thread as unknown as ArchiveSource, calls };
+  // wired as core/index.ts wires the archive's thread
+  return { thread: archiveSource(thread as unknown as ArchiveThread), calls };
 }
 
 describe('reexport', () => {
