@@ -77,7 +77,7 @@ export function installWebBridge(
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify(body),
       credentials: 'same-origin',
-      ...(signal ? { signal } : {}),
+      signal,
     });
 
   const unreachable = (message: string) => ({

@@ -145,7 +145,7 @@ describe('CSV export', () => {
       format,
       scope: 'all',
       targetPath: target,
-      ...(csvCells ? { csvCells } : {}),
+      csvCells,
     });
     expect((await service.settled(job.id)).status).toBe('complete');
     const text = await readFile(target, 'utf8');

@@ -64,7 +64,7 @@ async function exportTo(
     context,
   });
   const target = join(folder, name);
-  const job = await service.start({ view, format, scope: 'all', targetPath: target, ...(options ? { options } : {}) });
+  const job = await service.start({ view, format, scope: 'all', targetPath: target, options });
   expect((await service.settled(job.id)).status).toBe('complete');
   const text = await readFile(target, 'utf8');
   const manifest = (
