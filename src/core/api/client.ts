@@ -144,6 +144,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
         paging,
         report: { duplicatesRemoved, dropped: page.dropped, notFound, cut: page.cut },
         meta,
+        ...(page.snapshot ? { snapshot: page.snapshot } : {}),
       },
     };
   }
