@@ -76,6 +76,8 @@ export const ApiCallOutput = z.object({
     credits: z.number(),
     durationMs: z.number(),
     attempts: z.number().int(),
+    /** what the call met on the way that a person should know (a 403 that turned out to be throttling) */
+    notice: z.string().optional(),
   }),
 });
 export type ApiCallOutput = z.infer<typeof ApiCallOutput>;
