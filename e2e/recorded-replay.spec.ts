@@ -188,6 +188,10 @@ test('community, members, space and trends in their live shapes', async ({ launc
     'https://x.com/search?q=%23OpenData',
   );
   await expect(main.getByText('No usable link')).toHaveCount(0);
+  // the answer's own time and place (its metadata), in UTC as the service keeps it
+  await expect(main.getByLabel('Trends as of')).toHaveText(
+    'Trending worldwide as of 31 Jul 2025, 22:13 UTC · renewed every 5 minutes',
+  );
   await noErrorState(page);
   await shot(page, testInfo, 'recorded-trends', true);
 });

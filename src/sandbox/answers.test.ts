@@ -1,6 +1,6 @@
 /** What each operation's answer holds, and in which order. */
 import { describe, expect, it } from 'vitest';
-import type { Post, User } from '../shared/api';
+import type { SpecPost, User } from '../shared/api';
 import { qs, useSandbox, walk, type Client } from './test-utils';
 
 const sandbox = useSandbox();
@@ -9,7 +9,7 @@ async function all<T>(c: Client, path: string, q: Record<string, string>, key = 
   return (await walk(c, path, q)).pages.flatMap((p) => p[key] as T[]);
 }
 
-const newestFirst = (posts: Post[]): void => {
+const newestFirst = (posts: SpecPost[]): void => {
   for (let i = 1; i < posts.length; i++) expect(BigInt(posts[i - 1]!.id) > BigInt(posts[i]!.id)).toBe(true);
 };
 
@@ -18,7 +18,7 @@ describe('posts', () => {
     const c = sandbox();
     const root = c.sandbox.examples.bigThreadPostId;
     for (const queryType of ['Relevance', 'Latest', 'Likes']) {
-      const thread = await all<Post>(c, '/social/tweet/replies/v2', { tweetId: root, queryType });
+      const thread = await all<SpecPost>(c, '/social/tweet/replies/v2', { tweetId: root, queryType });
       expect(thread[0]?.id).toBe(root);
       const position = new Map(thread.map((p, k) => [p.id, k]));
       for (const p of thread.slice(1))
@@ -42,7 +42,7 @@ describe('posts', () => {
   it('replies v1: direct replies only', async () => {
     const c = sandbox();
     const root = c.sandbox.examples.bigThreadPostId;
-    const replies = await all<Post>(c, '/social/tweet/replies', { tweetId: root }, 'replies');
+    const replies = await all<SpecPost>(c, '/social/tweet/replies', { tweetId: root }, 'replies');
     expect(replies.length).toBeGreaterThan(20);
     for (const p of replies) expect(p.inReplyToId).toBe(root);
   });
@@ -50,7 +50,7 @@ describe('posts', () => {
   it('quotes: every item quotes the post, newest first', async () => {
     const c = sandbox();
     const id = c.sandbox.examples.muchQuotedPostId;
-    const quotes = await all<Post>(c, '/social/tweet/quotes', { tweetId: id });
+    const quotes = await all<SpecPost>(c, '/social/tweet/quotes', { tweetId: id });
     for (const q of quotes) expect(q.quoted_tweet?.id).toBe(id);
     newestFirst(quotes);
   });
@@ -58,7 +58,7 @@ describe('posts', () => {
   it('mentions: posts naming the user, newest first', async () => {
     const c = sandbox();
     const { userName } = c.sandbox.examples.profile;
-    const posts = await all<Post>(c, '/social/user/mentions', { userName: userName.toLowerCase() });
+    const posts = await all<SpecPost>(c, '/social/user/mentions', { userName: userName.toLowerCase() });
     expect(posts.length).toBeGreaterThan(5);
     for (const p of posts) expect(p.entities?.user_mentions?.some((m) => m.screen_name === userName)).toBe(true);
     newestFirst(posts);
@@ -69,14 +69,14 @@ describe('timelines', () => {
   it('user timeline: the user posts newest first; includeReplies and includeParentTweet are honoured', async () => {
     const c = sandbox();
     const { id } = c.sandbox.examples.profile;
-    const withReplies = await all<Post>(c, '/social/user/tweet_timeline', { userId: id });
+    const withReplies = await all<SpecPost>(c, '/social/user/tweet_timeline', { userId: id });
     expect(withReplies.every((p) => p.author.id === id)).toBe(true);
     expect(withReplies.some((p) => p.isReply)).toBe(true);
     newestFirst(withReplies);
-    const noReplies = await all<Post>(c, '/social/user/tweet_timeline', { userId: id, includeReplies: 'false' });
+    const noReplies = await all<SpecPost>(c, '/social/user/tweet_timeline', { userId: id, includeReplies: 'false' });
     expect(noReplies.some((p) => p.isReply)).toBe(false);
     expect(noReplies.length).toBe(withReplies.filter((p) => !p.isReply).length);
-    const parents = await all<Post>(c, '/social/user/tweet_timeline', { userId: id, includeParentTweet: 'true' });
+    const parents = await all<SpecPost>(c, '/social/user/tweet_timeline', { userId: id, includeParentTweet: 'true' });
     const others = parents.filter((p) => p.author.id !== id);
     expect(others.length).toBeGreaterThan(0);
     for (const p of others) {
@@ -87,7 +87,7 @@ describe('timelines', () => {
 
   it('list timeline: posts of the list members, newest first', async () => {
     const c = sandbox();
-    const posts = await all<Post>(c, '/social/list/tweets_timeline', { listId: c.sandbox.examples.listId });
+    const posts = await all<SpecPost>(c, '/social/list/tweets_timeline', { listId: c.sandbox.examples.listId });
     expect(posts.length).toBeGreaterThan(20);
     newestFirst(posts);
   });

@@ -9,8 +9,22 @@
  * See README.md for every name.
  */
 import type { OperationId } from '../shared/api';
+import { RECORDED_403_BODY, RECORDED_429_BODY } from '../shared/api/fixtures/recorded-round2';
 
-const STATUS_FAULTS = ['400', '401', '402', '403', '429', '500', '502', '503', 'status-error'] as const;
+const STATUS_FAULTS = [
+  '400',
+  '401',
+  '402',
+  '403',
+  '429',
+  '500',
+  '502',
+  '503',
+  'status-error',
+  // the live bodies of round 2 (api-field-notes.md): `;relay` delivers them inside an HTTP 200
+  '429-free-tier',
+  '403-key-required',
+] as const;
 const CONNECTION_FAULTS = ['hang', 'reset'] as const;
 const BODY_FAULTS = ['truncate', 'non-json'] as const;
 /** paging quirks (paged operations) */
@@ -37,6 +51,13 @@ export const SHAPE_QUIRKS = [
   'trends-unwrapped',
   'members-live',
   'not-started-404',
+  // the second round of recordings (quirks-round2.ts)
+  'deleted-quotes',
+  'cards',
+  'automated',
+  'mentions-not-replies',
+  'empty-nones',
+  'trends-live',
 ] as const;
 export const FAULT_NAMES = [
   'latency',
@@ -202,6 +223,10 @@ export function statusFaultAnswer(
       };
     case '429':
       return { status: 429, headers, body: { error: 'Too Many Requests', message: 'Rate limit exceeded, slow down' } };
+    case '429-free-tier':
+      return { status: 'relay' in f.params ? 200 : 429, headers, body: RECORDED_429_BODY };
+    case '403-key-required':
+      return { status: 'relay' in f.params ? 200 : 403, headers, body: RECORDED_403_BODY };
     case '400':
       return { status: 400, headers, body: { detail: f.params.detail ?? 'Bad request' } };
     default:

@@ -1,7 +1,7 @@
 /** Media files served by the sandbox itself, matching what posts declare. */
 import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import type { Post } from '../shared/api';
+import type { SpecPost } from '../shared/api';
 import { imageSpec, MEDIA_KINDS, pngImage } from './media';
 import { qs, useSandbox } from './test-utils';
 
@@ -10,8 +10,9 @@ const sandbox = useSandbox();
 describe('media', () => {
   it("a post's image is a PNG of the declared size, in the declared palette", async () => {
     const c = sandbox();
-    const post = (await c.get<{ tweets: Post[] }>(`/social/tweets${qs({ tweet_ids: c.sandbox.examples.mediaPostId })}`))
-      .json.tweets[0] as Post;
+    const post = (
+      await c.get<{ tweets: SpecPost[] }>(`/social/tweets${qs({ tweet_ids: c.sandbox.examples.mediaPostId })}`)
+    ).json.tweets[0] as SpecPost;
     const info = post.entities?.media?.[0]?.media_results.result.media_info;
     expect(info?.original_img_url.startsWith(`${c.sandbox.baseUrl}/media/`)).toBe(true);
     const res = await fetch(info?.original_img_url as string);

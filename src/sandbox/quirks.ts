@@ -6,6 +6,7 @@
 import { OPERATIONS, type OperationId } from '../shared/api';
 import type { QuirkName } from './faults';
 import { RECORDED_SHAPES } from './quirks-recorded';
+import { ROUND2_SHAPES } from './quirks-round2';
 import { WOEIDS } from './world/trends';
 import { scalarText } from '../shared/scalar-text';
 
@@ -57,6 +58,7 @@ const SHAPES: Partial<Record<QuirkName, Shape>> = {
     };
   },
   ...RECORDED_SHAPES,
+  ...ROUND2_SHAPES,
   'live-objects': (b, { op }) => {
     const key = OPERATIONS[op].collectionKey;
     if (OPERATIONS[op].itemKind !== 'post' || !Array.isArray(b[key])) return b;

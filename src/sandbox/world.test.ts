@@ -1,6 +1,6 @@
 /** The generated world: ids, entity indices, dates, structure and scale. */
 import { describe, expect, it } from 'vitest';
-import { CREATED_AT_PATTERN, Post, User } from '../shared/api';
+import { CREATED_AT_PATTERN, Post, User, type SpecPost } from '../shared/api';
 import { World } from './world';
 import { group } from './world/graph';
 import { resolveSize } from './world/size';
@@ -13,7 +13,7 @@ const TWO_TO_53 = 2n ** 53n;
 
 const slice = (text: string, [a, b]: [number, number]): string => Array.from(text).slice(a, b).join('');
 
-function checkEntities(p: Post): void {
+function checkEntities(p: SpecPost): void {
   const e = p.entities;
   expect(e).not.toBeNull();
   for (const h of e?.hashtags ?? []) expect(slice(p.text, h.indices)).toBe(`#${h.text}`);
@@ -81,7 +81,7 @@ describe('posts', () => {
   });
 
   it('have every entity kind, languages and media with alt text and palette', () => {
-    const has = (f: (p: Post) => boolean): number => posts.filter(f).length;
+    const has = (f: (p: SpecPost) => boolean): number => posts.filter(f).length;
     expect(has((p) => !!p.entities?.hashtags?.length)).toBeGreaterThan(50);
     expect(has((p) => !!p.entities?.symbols?.length)).toBeGreaterThan(5);
     expect(has((p) => !!p.entities?.urls?.length)).toBeGreaterThan(50);
@@ -97,7 +97,7 @@ describe('posts', () => {
   it('replies come after their parent, in the parent conversation, with the reply prefix outside displayTextRange', () => {
     const byId = new Map(posts.map((p) => [p.id, p]));
     for (const p of posts.filter((x) => x.isReply)) {
-      const parent = byId.get(p.inReplyToId as string) as Post;
+      const parent = byId.get(p.inReplyToId as string) as SpecPost;
       expect(BigInt(p.id) > BigInt(parent.id)).toBe(true);
       expect(p.conversationId).toBe(parent.conversationId);
       if (parent.author.id !== p.author.id) {

@@ -58,6 +58,10 @@ export const ErrorDetails = z
     fields: z.array(FieldError).optional(),
     /** first failing path of a schema mismatch */
     path: z.string().optional(),
+    /** the service's own words in its error body (a 429's "For free-tier users, …"), shown as they came */
+    serviceMessage: z.string().optional(),
+    /** the refused call carried the stored key (a 403 then is the key or the service throttling it) */
+    keySent: z.boolean().optional(),
     attempts: z.number().int().optional(),
   })
   .loose();

@@ -144,6 +144,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
         paging,
         report: { duplicatesRemoved, dropped: page.dropped, notFound, cut: page.cut },
         meta,
+        ...(page.snapshot ? { snapshot: page.snapshot } : {}),
       },
     };
   }
@@ -199,7 +200,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
       const target = await deps.target();
       keySent = target.key !== null && target.key !== '';
       const request = buildRequest(op, c, target);
-      const { answer, attempts } = await execute({
+      const { answer, attempts, notice } = await execute({
         operation: op,
         url: request.url,
         headers: request.headers,
@@ -209,6 +210,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
         random,
         policy,
         signal: running.signal,
+        keySent,
         cancelWaits: input.cancelWaits,
         onRateLimitWait: input.onRateLimitWait,
         onAnswer: (a) => {
@@ -255,7 +257,9 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
         credits,
         durationMs: fetchedAt - started,
         attempts,
+        ...(notice ? { notice } : {}),
       };
+      if (notice) logger.info(`${op}: ${notice}`);
       return forgetIfStopped(op, c, shape(op, c, viewKey, page, answer.body, meta, views));
     } catch (e) {
       let err = redacted(e);

@@ -16,6 +16,7 @@ function run(
     signal?: AbortSignal;
     cancelWaits?: AbortSignal;
     clock?: FakeClock;
+    keySent?: boolean;
   } = {},
 ) {
   const clock = opts.clock ?? new FakeClock(undefined, { autoAdvance: true });
@@ -33,6 +34,7 @@ function run(
     policy: { ...DEFAULT_POLICY, ...opts.policy },
     signal: opts.signal ?? new AbortController().signal,
     cancelWaits: opts.cancelWaits,
+    keySent: opts.keySent,
     onAnswer: (a) => answers.push(a.status),
     onNoAnswer: () => unanswered++,
   });
@@ -238,5 +240,85 @@ describe('execute: a cancel that waits for the request in flight (cancelWaits)',
     expect(e.code).toBe('cancelled');
     expect(e.details?.attempts).toBe(1);
     expect(r.fetch.calls).toHaveLength(1);
+  });
+});
+
+describe('execute: the live 429 and 403 bodies (issue 34)', () => {
+  const FREE_TIER = {
+    error: 'Too Many Requests',
+    message: 'For free-tier users, the QPS limit is one request every 5 seconds.',
+  };
+  const KEY_REQUIRED = {
+    error: 'Forbidden',
+    message: 'API key required. Please include x-api-key in your request header.',
+    code: -1,
+  };
+
+  it('a 429 without Retry-After waits the pace its words name, and keeps them in the error', async () => {
+    const r = run(
+      [
+        { status: 429, body: FREE_TIER },
+        { status: 429, body: FREE_TIER },
+      ],
+      { policy: { maxAttempts: 2 } },
+    );
+    const started = r.clock.now();
+    const e = await failure(r.promise);
+    expect(r.clock.now() - started).toBe(5_000);
+    expect(e.code).toBe('rate-limited');
+    expect(e.message).toContain('“For free-tier users, the QPS limit is one request every 5 seconds.”');
+    expect(e.details?.serviceMessage).toBe(FREE_TIER.message);
+    expect(e.details?.action).toMatch(
+      /^Lower the pace in Settings \(Requests per second: 0\.2 or less, one request every 5 s\); a higher balance/,
+    );
+  });
+
+  it('a 403 "API key required" to a key that was sent: waits, asks once more, and an answer says it was throttling', async () => {
+    const r = run([{ status: 403, body: KEY_REQUIRED }, OK], { keySent: true });
+    const started = r.clock.now();
+    const done = await r.promise;
+    expect(done.attempts).toBe(2);
+    expect(r.clock.now() - started).toBe(6_000);
+    expect(done.notice).toMatch(
+      /waited 6 s and asked again, and it answered\. It was the service throttling, not your key\.$/,
+    );
+  });
+
+  it('the same 403 twice is the key (most likely): said so, once asked again, the stored key kept', async () => {
+    const r = run([{ status: 403, body: KEY_REQUIRED }, { status: 403, body: KEY_REQUIRED }, OK], { keySent: true });
+    const e = await failure(r.promise);
+    expect(r.fetch.calls).toHaveLength(2);
+    expect(e.code).toBe('unauthorized');
+    expect(e.message).toContain('waited 6 s and asked again: same answer, so it is most likely the key, not the pace');
+    expect(e.message).toContain('Your stored key was kept.');
+    expect(e.details).toMatchObject({ keySent: true, httpStatus: 403, attempts: 2 });
+  });
+
+  it('a relay that delivers the 403 inside an HTTP 200 is read as the 403', async () => {
+    const r = run(
+      [
+        { status: 200, body: KEY_REQUIRED },
+        { status: 200, body: KEY_REQUIRED },
+      ],
+      { keySent: true },
+    );
+    const e = await failure(r.promise);
+    expect(r.fetch.calls).toHaveLength(2);
+    expect(e.code).toBe('unauthorized');
+  });
+
+  it('without a key sent, the 403 is not retried', async () => {
+    const r = run([{ status: 403, body: KEY_REQUIRED }, OK]);
+    const e = await failure(r.promise);
+    expect(r.fetch.calls).toHaveLength(1);
+    expect(e.code).toBe('unauthorized');
+  });
+
+  it('a call whose deadline leaves no time to ask again says so', async () => {
+    const r = run([{ status: 403, body: KEY_REQUIRED }, OK], { keySent: true, policy: { deadlineMs: 3_000 } });
+    const e = await failure(r.promise);
+    expect(r.fetch.calls).toHaveLength(1);
+    expect(e.code).toBe('unauthorized');
+    expect(e.message).toContain('Skein could not wait and ask again within this call');
   });
 });

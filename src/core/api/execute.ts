@@ -9,7 +9,7 @@ import type { Clock } from '../ports';
 import type { OperationId } from '../../shared/api/catalog';
 import { SkeinError, makeError } from '../../shared/errors';
 import { backoffCeiling, backoffDelay, DEFAULT_BACKOFF, type BackoffOptions } from './policy/backoff';
-import { classifyAnswer, rateLimitedMessage } from './policy/classify';
+import { classifyAnswer, keyRefusedTwice, rateLimitedMessage } from './policy/classify';
 import type { RateLimiter } from './policy/rate-limiter';
 import { attempt, AttemptFailure, type FetchLike, type HttpAnswer } from './transport';
 
@@ -54,11 +54,15 @@ export interface ExecuteInput {
   onAnswer?: (answer: HttpAnswer) => void;
   /** a request that left but got no answer (network error, timeout, cancelled in flight) */
   onNoAnswer?: () => void;
+  /** the request carries the stored key (a 403 "API key required" is then the key, or the service throttling) */
+  keySent?: boolean;
 }
 
 export interface Executed {
   answer: HttpAnswer;
   attempts: number;
+  /** what the call met on the way that a person should know (a 403 that turned out to be throttling) */
+  notice?: string;
 }
 
 class DeadlineExceeded extends Error {}
@@ -84,6 +88,9 @@ export async function execute(input: ExecuteInput): Promise<Executed> {
   }
   let attempts = 0;
   let last: SkeinError | undefined;
+  /** the first answer of an ambiguous 403 (key sent, "API key required"), and how long Skein waited after it */
+  let keyOrThrottle: { error: SkeinError; waitMs: number } | undefined;
+  const asked = { keySent: input.keySent ?? false };
   try {
     for (;;) {
       attempts++;
@@ -121,9 +128,15 @@ export async function execute(input: ExecuteInput): Promise<Executed> {
           signal: ac.signal,
         });
         input.onAnswer?.(answer);
-        const verdict = classifyAnswer(input.operation, answer, clock.now());
-        if (verdict.kind === 'ok') return { answer, attempts };
+        const verdict = classifyAnswer(input.operation, answer, clock.now(), asked);
+        if (verdict.kind === 'ok')
+          return { answer, attempts, ...(keyOrThrottle ? { notice: wasThrottling(keyOrThrottle) } : {}) };
         if (verdict.kind === 'fail') throw withAttempts(verdict.error, attempts);
+        if (verdict.keyOrThrottle) {
+          // asked once more after the wait: the same 403 again is the key (most likely), and said so
+          if (keyOrThrottle) throw withAttempts(keyRefusedTwice(keyOrThrottle.error, keyOrThrottle.waitMs), attempts);
+          keyOrThrottle = { error: verdict.error, waitMs: verdict.retryAfterMs ?? 0 };
+        }
         last = verdict.error;
         retryAfterMs = verdict.retryAfterMs;
         if (retryAfterMs !== null && verdict.error.code === 'rate-limited')
@@ -157,11 +170,24 @@ export async function execute(input: ExecuteInput): Promise<Executed> {
   }
 }
 
+/** The notice of a call whose ambiguous 403 was followed by an answer: it was the service throttling. */
+function wasThrottling(first: { error: SkeinError; waitMs: number }): string {
+  const said = first.error.details?.serviceMessage ?? 'API key required';
+  return `The service first answered HTTP ${first.error.details?.httpStatus ?? 403} “${said}” although your key was sent; Skein waited ${Math.round(first.waitMs / 1000)} s and asked again, and it answered. It was the service throttling, not your key.`;
+}
+
 /** The error that ends a call; a rate limit without Retry-After gets an estimated end. */
 function final(last: SkeinError, attempts: number, now: number, policy: RequestPolicy): SkeinError {
+  // an ambiguous 403 that could not be asked again within the call's bounds
+  if (last.details?.keySent === true && last.code === 'rate-limited')
+    return withAttempts(keyRefusedTwice(last, null), attempts);
   if (last.code === 'rate-limited' && last.details?.retryAt === undefined) {
     const retryAt = now + backoffCeiling(attempts + 1, policy.backoff);
-    return new SkeinError(last.code, rateLimitedMessage(retryAt), { ...last.details, retryAt, attempts });
+    return new SkeinError(last.code, rateLimitedMessage(retryAt, last.details?.serviceMessage), {
+      ...last.details,
+      retryAt,
+      attempts,
+    });
   }
   return withAttempts(last, attempts);
 }

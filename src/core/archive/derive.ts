@@ -3,7 +3,7 @@
  * each item as the archive ingests it (ingest.ts).
  */
 import { normalizePost } from '../../shared/api/normalize/post';
-import { normalizeUser } from '../../shared/api/normalize/user';
+import { normalizeUser, userHandle, userId } from '../../shared/api/normalize/user';
 import { bool, idString, isObject, nullableString, str as asString, toInt } from '../../shared/api/normalize/values';
 
 export const FLAG = { media: 1, reply: 2, quote: 4, retweet: 8 } as const;
@@ -17,16 +17,19 @@ export const FLAG = { media: 1, reply: 2, quote: 4, retweet: 8 } as const;
 function readPost(raw: unknown): unknown {
   if (!isObject(raw) || isObject(raw.retweeted_tweet)) return normalizePost(raw);
   const author = raw.author;
+  const authorId = isObject(author) ? userId(author) : undefined;
   return {
     id: idString(raw.id ?? raw.id_str),
     text: asString(raw.text, asString(raw.full_text, '')),
     createdAt: asString(raw.createdAt, ''),
     lang: asString(raw.lang, 'und'),
-    isReply: bool(raw.isReply, nullableString(raw.inReplyToId) !== null),
+    isReply: nullableString(raw.inReplyToId) !== null || bool(raw.isReply, false),
     quoted_tweet: isObject(raw.quoted_tweet) ? raw.quoted_tweet : null,
-    author: isObject(author)
-      ? { userName: author.userName ?? author.screen_name ?? author.username, name: asString(author.name, '') }
-      : author,
+    // an author without an id reads as none, as the client's reader has it
+    author:
+      isObject(author) && typeof authorId === 'string' && /^\d+$/.test(authorId)
+        ? { userName: userHandle(author), name: asString(author.name, '') }
+        : null,
     likeCount: toInt(raw.likeCount) ?? 0,
     retweetCount: toInt(raw.retweetCount) ?? 0,
     replyCount: toInt(raw.replyCount) ?? 0,

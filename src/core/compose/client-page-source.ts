@@ -44,6 +44,7 @@ export function clientPageSource(client: Pick<ApiClient, 'fetchPage' | 'forgetPa
         credits: meta.fromCache ? 0 : meta.credits,
         fromCache: meta.fromCache,
         attempts: meta.fromCache ? 0 : meta.attempts,
+        ...(result.snapshot ? { snapshot: result.snapshot } : {}),
       };
     },
   };

@@ -355,6 +355,7 @@ export async function collect(o: CollectOptions): Promise<CollectOutcome> {
         notFound: [...page.notFound],
         stop: page.paging?.stop ?? null,
         ...(foreign.length > 0 ? { foreign } : {}),
+        ...(page.snapshot ? { snapshot: page.snapshot } : {}),
       };
       // the answer is not held while the page is written: a hydration's million items pass through, one page at a time
       page = null;

@@ -13,7 +13,7 @@
  * last commit (a torn write) is cut off when the journal is opened again.
  */
 import { open, type FileHandle } from 'node:fs/promises';
-import type { DroppedItem, PagingStopReason } from '../../shared/ipc/api';
+import type { AnswerSnapshot, DroppedItem, PagingStopReason } from '../../shared/ipc/api';
 
 export interface JournalItem {
   id: string | null;
@@ -47,6 +47,8 @@ export interface PageRecord {
   stop: { reason: PagingStopReason; message: string } | null;
   /** a hydration's batch: ids it returned that it was not asked for (kept once across the whole job) */
   foreign?: string[];
+  /** the answer's own time and place, when it said them (trends' metadata) */
+  snapshot?: AnswerSnapshot;
 }
 
 /**

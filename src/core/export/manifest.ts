@@ -14,7 +14,15 @@ import type {
   ViewDescriptor,
 } from '../../shared/ipc/export';
 import { PAGING_STOP_MESSAGES } from '../../shared/api/paging-guard';
-import { cellsFor, defaultLayout, MANIFEST_SCHEMA, type ExportManifest, type Format } from '../formats';
+import {
+  cellsFor,
+  defaultLayout,
+  MANIFEST_SCHEMA,
+  type ExportManifest,
+  type Format,
+  type ManifestSnapshot,
+} from '../formats';
+import type { AnswerSnapshot } from '../../shared/ipc/api';
 import type { FailedFetch, PageRecord } from './journal';
 import type { ViewPlan } from './views';
 
@@ -99,6 +107,14 @@ function orderOf(plan: ViewPlan): ExportManifest['order'] {
   return { param: 'queryType', value, note: ORDER_NOTES[value] ?? 'as the service returned it' };
 }
 
+function manifestSnapshot(s: AnswerSnapshot): ManifestSnapshot {
+  return {
+    as_of: s.asOf === null ? null : new Date(s.asOf).toISOString(),
+    refresh_interval_ms: s.refreshIntervalMs,
+    place: s.place,
+  };
+}
+
 export function buildManifest(input: ManifestInput): ExportManifest {
   const { plan, pages, format } = input;
   const dropped: ExportManifest['dropped'] = [];
@@ -156,6 +172,7 @@ export function buildManifest(input: ManifestInput): ExportManifest {
       items_kept: p.kept,
       credits: p.credits,
       calls: p.attempts,
+      ...(p.snapshot ? { snapshot: manifestSnapshot(p.snapshot) } : {}),
     })),
     failed_fetches: failures.map((f) => ({
       request: f.request,
@@ -178,6 +195,8 @@ export function buildManifest(input: ManifestInput): ExportManifest {
     incomplete_message: input.stop ? (input.stop.message ?? STOP_MESSAGES[input.stop.reason]) : null,
     files: input.files,
   };
+  const said = pages.find((p) => p.snapshot)?.snapshot;
+  if (said) manifest.snapshot = manifestSnapshot(said);
   if (plan.fromList) {
     manifest.ids_not_found_total = input.notFound?.total ?? notFound.length;
     manifest.id_list = {

@@ -5,7 +5,7 @@
  * this; tests can point it at the sandbox.
  */
 import type { OperationId } from '../../shared/api/catalog';
-import type { DroppedItem, PagingStopReason } from '../../shared/ipc/api';
+import type { AnswerSnapshot, DroppedItem, PagingStopReason } from '../../shared/ipc/api';
 
 export interface PageRequest {
   operation: OperationId;
@@ -55,6 +55,8 @@ export interface SourcePage {
   fromCache: boolean;
   /** HTTP requests made for this page (retries included); 0 from the store */
   attempts: number;
+  /** the answer's own time and place, when it says them (trends' metadata) */
+  snapshot?: AnswerSnapshot;
 }
 
 export interface PageSource {

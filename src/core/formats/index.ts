@@ -12,5 +12,5 @@ export {
   type StreamItem,
   type ThreadPosition,
 } from './format';
-export { MANIFEST_SCHEMA, type ExportManifest } from './manifest';
+export { MANIFEST_SCHEMA, type ExportManifest, type ManifestSnapshot } from './manifest';
 export { itemIdOf } from './item-fields';

@@ -22,11 +22,13 @@ export const join = (values: Array<string | null>): string => values.filter((v):
 export function isoFromCreatedAt(value: unknown): string | null {
   if (typeof value !== 'string') return null;
   const fast = utcIso(value);
-  if (fast !== null) return fast;
+  // the epoch and before is a placeholder for none, as parseApiDate reads it
+  if (fast !== null) return fast > EPOCH ? fast : null;
   const t = parseApiDate(value);
   return t === null ? null : new Date(t).toISOString();
 }
 
+const EPOCH = '1970-01-01T00:00:00.000Z';
 const WEEKDAYS = new Set(['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun']);
 /** month → its number and the days it always has (February: 28) */
 const MONTHS = new Map<string, { mm: string; days: number }>(

@@ -32,6 +32,16 @@ export interface ManifestPage {
   credits: number;
   /** requests made for this page, retries included (0 from the store) */
   calls: number;
+  /** what the answer said of its own time and place (trends' `metadata`) */
+  snapshot?: ManifestSnapshot;
+}
+
+/** An answer's own time and place as the service gave them (the live trends' `metadata`). */
+export interface ManifestSnapshot {
+  /** the time the answer describes (UTC, ISO 8601); null when the service gave none that reads as a time */
+  as_of: string | null;
+  refresh_interval_ms: number | null;
+  place: { name: string; woeid: number | null } | null;
 }
 
 /** A page fetch that failed after requests had left: they were counted by the service, so here too. */
@@ -78,6 +88,8 @@ export interface ExportManifest {
   dropped: Array<DroppedItem & { page: number }>;
   paging_stops: Array<{ page: number; reason: PagingStopReason; message: string }>;
   ids_not_found: string[];
+  /** the first page's own time and place, when its answer said them (trends: "trending worldwide as of …") */
+  snapshot?: ManifestSnapshot;
   /** a hydration: how many ids were not found (`ids_not_found` lists the first 1,000; its missing list has all) */
   ids_not_found_total?: number;
   /** a hydration: the id list its requests took their ids from, a batch per call (not repeated in `requests`) */

@@ -58,6 +58,11 @@ const INT64 = new Set([
   'total_participated',
   'total_replay_watched',
   'page',
+  'poll_choice1_count',
+  'poll_choice2_count',
+  'poll_choice3_count',
+  'poll_choice4_count',
+  'poll_duration_minutes',
 ]);
 const BOOLEAN = new Set([
   'author_isBlueVerified',
@@ -69,8 +74,11 @@ const BOOLEAN = new Set([
   'is_blue_verified',
   'is_muted_by_admin',
   'is_muted_by_guest',
+  'is_automated',
+  'author_is_automated',
+  'poll_counts_are_final',
 ]);
-const TIMESTAMP = new Set(['created_at', 'started_at', 'retrieved_at']);
+const TIMESTAMP = new Set(['created_at', 'started_at', 'retrieved_at', 'poll_ends_at']);
 /**
  * Free text, where a row group's min/max (cut to 16 bytes) lets no reader skip anything: written without
  * statistics, which cost the writer a comparison per value. Ids, counts, times and flags keep theirs.
@@ -91,6 +99,12 @@ const NO_STATISTICS = new Set([
   'rules',
   'meta_description',
   'cursor',
+  'card_url',
+  'card_title',
+  'poll_choice1_label',
+  'poll_choice2_label',
+  'poll_choice3_label',
+  'poll_choice4_label',
 ]);
 
 function columnType(column: string): ColumnType {
@@ -377,7 +391,7 @@ function parquetSection(items: number): NonNullable<ExportManifest['parquet']> {
       ? 'a folder partitioned by collection day (the UTC day each page was fetched), hive style: <name>.parquet/collection_day=YYYY-MM-DD/part-00000.parquet'
       : 'one file per table',
     column_types:
-      "Skein's own CSV columns with plain ids (text); counts INT64; flags BOOLEAN; created_at, started_at and retrieved_at TIMESTAMP (UTC, milliseconds); the rest UTF-8 text",
+      "Skein's own CSV columns with plain ids (text); counts INT64 (poll votes too); flags BOOLEAN (is_automated, poll_counts_are_final too); created_at, started_at, poll_ends_at and retrieved_at TIMESTAMP (UTC, milliseconds); the rest UTF-8 text",
     how_to_read: partitioned
       ? {
           duckdb: "SELECT * FROM read_parquet('path/**/*.parquet', hive_partitioning = true)",

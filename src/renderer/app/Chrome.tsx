@@ -7,6 +7,8 @@ import { goBack, goForward, useHistoryAvailability } from '../lib/navigation';
 import { ProjectStatus } from '../features/archive/components/ProjectStatus';
 import { appInfoQuery } from '../lib/app-info';
 import { usageKeys, usageQuery } from '../lib/usage-meter';
+import { clockTime } from '../lib/time';
+import { useNotices } from '../state/notices';
 
 const SECTIONS: ReadonlyArray<{ label: string; route: Route; matches: readonly RouteName[] }> = [
   { label: 'Home', route: routes.home(), matches: ['home'] },
@@ -69,6 +71,23 @@ export function HistoryButtons() {
   );
 }
 
+/** The latest thing a successful call met on the way (a 403 that was throttling), until dismissed. */
+function CallNotice() {
+  const latest = useNotices((s) => s.latest);
+  const dismiss = useNotices((s) => s.dismiss);
+  if (!latest) return null;
+  return (
+    <span className="statusbar__notice" role="status" aria-label="Call notice">
+      <span>
+        {clockTime(latest.at)}: {latest.text}
+      </span>{' '}
+      <button type="button" className="btn btn--small" onClick={dismiss}>
+        Dismiss
+      </button>
+    </span>
+  );
+}
+
 /** Mode, calls and estimated credits this session (from main's usage meter). */
 export function StatusBar() {
   const info = useQuery(appInfoQuery());
@@ -90,6 +109,7 @@ export function StatusBar() {
         Estimated: <strong>{session ? creditsLabel(session.credits, session.usd) : '…'}</strong>
       </span>
       <ProjectStatus mode={mode} />
+      <CallNotice />
       <a href={formatRoute(routes.usage())} className="statusbar__link">
         Usage details
       </a>

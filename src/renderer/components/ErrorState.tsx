@@ -57,7 +57,13 @@ export function ErrorState({ error, onRetry, what, compact = false }: Props) {
   const waitSeconds = useSecondsUntil(retryAt);
   // a setting of Skein's is wrong (nothing was sent): the API refused nothing
   const setting = details?.fields?.find((f) => SETTINGS_FIELDS.has(f.field));
-  const title: string = setting ? 'Skein is not set up for this yet' : TITLES[code];
+  // a 429 whose words name the free tier: the pace is in Settings
+  const pace = code === 'rate-limited' && /\bfree[- ]?tier\b/i.test(details?.serviceMessage ?? '');
+  const title: string = setting
+    ? 'Skein is not set up for this yet'
+    : code === 'unauthorized' && details?.keySent
+      ? 'The service refused the API key'
+      : TITLES[code];
   const action = details?.action ?? DEFAULT_ACTIONS[code];
   const canRetry = Boolean(onRetry) && !NO_RETRY.has(code);
 
@@ -105,7 +111,7 @@ export function ErrorState({ error, onRetry, what, compact = false }: Props) {
             Try now
           </button>
         ) : null}
-        {NEEDS_KEY.has(code) || setting ? (
+        {NEEDS_KEY.has(code) || setting || pace ? (
           <button type="button" className="btn" onClick={() => navigate(routes.settings())}>
             Open Settings
           </button>

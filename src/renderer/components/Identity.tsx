@@ -6,11 +6,15 @@
  */
 import { viewHandle } from '../lib/handle';
 
+/** a display name; an empty one (the live service's "" for none) reads "no name", never a blank */
 export function Name({ text, className }: { text: string; className?: string }) {
+  if (text.trim() === '') return <span className={`${className ?? ''} muted`.trim()}>(no name)</span>;
   return <bdi className={className}>{text}</bdi>;
 }
 
+/** a handle; an empty one reads "no handle" */
 export function Handle({ handle, className }: { handle: string; className?: string }) {
+  if (handle === '') return <span className={`${className ?? ''} muted`.trim()}>(no handle)</span>;
   const v = viewHandle(handle);
   return (
     <bdi className={className} dir="ltr">
@@ -31,4 +35,4 @@ export function Handle({ handle, className }: { handle: string; className?: stri
 }
 
 /** the handle for labels and titles (text only): codes instead of hidden characters */
-export const handleText = (handle: string): string => `@${viewHandle(handle).text}`;
+export const handleText = (handle: string): string => (handle === '' ? '(no handle)' : `@${viewHandle(handle).text}`);

@@ -6,6 +6,7 @@ import { formatRoute, routes } from '../lib/routes';
 import { Avatar, VerifiedBadge } from './Avatar';
 import './user-card.css';
 import { Handle, handleText, Name } from './Identity';
+import { AutomatedLabel } from './AutomatedLabel';
 
 /** A person in a list: avatar, name, handle, bio snippet and counts; opens the profile. */
 export function UserCard({ user, rank }: { user: User; rank?: number }) {
@@ -45,6 +46,7 @@ export function UserCard({ user, rank }: { user: User; rank?: number }) {
           </a>
           {user.isBlueVerified ? <VerifiedBadge /> : null}
           <Handle className="muted" handle={user.userName} />
+          <AutomatedLabel user={user} />
         </div>
         {user.description ? (
           <p className="user-card__bio" dir="auto">

@@ -14,6 +14,7 @@ import {
   type SkeinBridge,
   type SkeinClient,
 } from '../../shared/ipc';
+import { useNotices } from '../state/notices';
 
 type AnyFn = (input?: unknown) => Promise<Envelope<unknown>>;
 
@@ -89,6 +90,8 @@ export function createCallApi(client: SkeinClient, newId: () => string = default
         fresh,
         reread,
       });
+      // what the call met on the way (a 403 that was throttling): the status bar says it
+      if (out.meta.notice) useNotices.getState().add(out.meta.notice, out.meta.fetchedAt);
       return out as unknown as ApiResult<typeof operation>;
     } finally {
       signal?.removeEventListener('abort', onAbort);

@@ -148,7 +148,8 @@ export function segmentText(
     place(m.indices, `@${m.screen_name}`, (slice) => ({
       kind: 'mention',
       text: slice,
-      userId: m.id_str || null,
+      // profile_bio mentions carry a placeholder id "0" (api-field-notes.md, "Round 2"): the handle then
+      userId: m.id_str && /^[1-9]\d*$/.test(m.id_str) ? m.id_str : null,
       screenName: m.screen_name,
     }));
   }

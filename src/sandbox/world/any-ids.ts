@@ -5,7 +5,7 @@
  * the world's post (user) at a position hashed from (seed, id), with the asked id (and, for a user, a handle
  * of its own). Nothing is kept per id: a million ids cost no memory beyond the world itself.
  */
-import type { Post, User } from '../../shared/api';
+import type { SpecPost, User } from '../../shared/api';
 
 export interface AnyIdsOptions {
   /** the share of foreign ids answered as not found, in percent (default 10) */
@@ -49,7 +49,7 @@ export class AnyIds {
     return idHash(this.seed, 'user', id) % count;
   }
 
-  post(id: string, base: Post): Post {
+  post(id: string, base: SpecPost): SpecPost {
     return {
       ...base,
       id,

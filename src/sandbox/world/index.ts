@@ -4,7 +4,7 @@
  * the 2 s budget at default size); post objects are drawn lazily and memoised.
  */
 import type { DemoExamples } from '../../shared/ipc/app';
-import type { CommunityData, Post, Trend, User } from '../../shared/api';
+import type { CommunityData, SpecPost, Trend, User } from '../../shared/api';
 import { buildCommunities, buildLists, renderCommunity, type CommunityRecord, type ListRecord } from './groups';
 import { buildGraph, group, type PostGraph } from './graph';
 import { AnyIds, type AnyIdsOptions } from './any-ids';
@@ -47,7 +47,7 @@ export class World {
   private readonly communityIndex: Map<string, CommunityRecord>;
   private readonly listIndex: Map<string, ListRecord>;
   private readonly spaceIndex: Map<string, SpaceRecord>;
-  private readonly posts = new LRUCache<number, Post>({ max: 6_000 });
+  private readonly posts = new LRUCache<number, SpecPost>({ max: 6_000 });
   private readonly embedded: (User | undefined)[] = [];
   private readonly full: (User | undefined)[] = [];
   private readonly renderer: PostRenderer;
@@ -128,7 +128,7 @@ export class World {
    * A batch lookup's post: the world's, or (with `anyIds`) one drawn for a foreign id unless that id is in
    * the stable not-found share; null when left out. Foreign posts are not memoised.
    */
-  lookupPost(id: string): Post | null {
+  lookupPost(id: string): SpecPost | null {
     const i = this.postIndex(id);
     if (i >= 0) return this.post(i);
     if (!this.anyIds || this.anyIds.missing(id)) return null;
@@ -162,7 +162,7 @@ export class World {
 
   /* ---------------------------------------------------------- rendering */
 
-  post(i: number): Post {
+  post(i: number): SpecPost {
     return cached(this.posts, i * 4, () =>
       this.withArticle(
         i,
@@ -175,7 +175,7 @@ export class World {
    * The example media post carries a long-form article (the live service's `article` object); every
    * other post carries none, so "Open article" is offered only there.
    */
-  private withArticle(i: number, post: Post): Post {
+  private withArticle(i: number, post: SpecPost): SpecPost {
     if (i !== this.articlePost) return post;
     return {
       ...post,
@@ -183,7 +183,7 @@ export class World {
     };
   }
 
-  private nested(i: number, depth: number): Post {
+  private nested(i: number, depth: number): SpecPost {
     return cached(this.posts, i * 4 + depth, () =>
       this.withArticle(
         i,

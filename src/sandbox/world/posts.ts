@@ -1,5 +1,5 @@
 /**
- * Post objects, drawn lazily: text, entities and counters of post `i` come
+ * SpecPost objects, drawn lazily: text, entities and counters of post `i` come
  * from a stream keyed by (seed, i), so a post reads the same whether it is the
  * first or the ten-thousandth thing the sandbox renders.
  *
@@ -8,7 +8,7 @@
  * first use: still order-independent, about three times faster per post.
  */
 import type { z } from 'zod';
-import type { MediaEntity, Post, User } from '../../shared/api';
+import type { MediaEntity, SpecPost, User } from '../../shared/api';
 import { imageSpec, mediaUrl } from '../media';
 import { seededFaker, type SeededFaker } from './fake';
 import { group, type PostGraph } from './graph';
@@ -56,7 +56,11 @@ export class PostRenderer {
 
   constructor(private readonly ctx: PostContext) {}
 
-  render(i: number, quoteDepth = 0, nested: (q: number, depth: number) => Post = (q, d) => this.render(q, d)): Post {
+  render(
+    i: number,
+    quoteDepth = 0,
+    nested: (q: number, depth: number) => SpecPost = (q, d) => this.render(q, d),
+  ): SpecPost {
     const { ctx } = this;
     const g = ctx.graph;
     const { rng } = this.fake;

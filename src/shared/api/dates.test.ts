@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { parseApiDate } from './dates';
 
 describe('parseApiDate', () => {
+  it('reads "" and the epoch itself as none, never 1 January 1970', () => {
+    for (const v of ['', 0, -5, 'Thu Jan 01 00:00:00 +0000 1970', '1970-01-01T00:00:00Z'])
+      expect(parseApiDate(v)).toBeNull();
+  });
   it('reads the API format as UTC', () => {
     expect(parseApiDate('Sun Nov 22 02:13:21 +0000 2026')).toBe(Date.UTC(2026, 10, 22, 2, 13, 21));
   });

@@ -7,8 +7,16 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
 const API_DATE =
   /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ([A-Z][a-z]{2}) (\d{1,2}) (\d{2}):(\d{2}):(\d{2}) ([+-]\d{4}) (\d{4})$/;
 
-/** Epoch ms of an API date (or an ISO date, or epoch ms); null when unreadable. */
+/**
+ * Epoch ms of an API date (or an ISO date, or epoch ms); null when unreadable, and for the epoch itself or
+ * before it: a 0 (or "Thu Jan 01 00:00:00 +0000 1970") is a placeholder for none, never a date to show.
+ */
 export function parseApiDate(value: string | number | null | undefined): number | null {
+  const t = readApiDate(value);
+  return t !== null && t > 0 ? t : null;
+}
+
+function readApiDate(value: string | number | null | undefined): number | null {
   if (value === null || value === undefined || value === '') return null;
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
   const m = API_DATE.exec(value.trim());

@@ -8,6 +8,7 @@
  * is typed twice by hand.
  */
 import { z } from 'zod';
+import { readCard, type PostCardView } from './normalize/card';
 
 const indices = z.tuple([z.number().int(), z.number().int()]);
 
@@ -100,8 +101,9 @@ export const User = z.looseObject({
   isBlueVerified: z.boolean(),
   description: z.string(),
   location: z.string().nullable(),
-  followers: z.number().int(),
-  following: z.number().int(),
+  /** null: the service sent nothing that reads as a count ("unknown", never 0) */
+  followers: z.number().int().nullable(),
+  following: z.number().int().nullable(),
   statusesCount: z.number().int().nullable(),
   createdAt: z.string(),
   profilePicture: z.string(),
@@ -109,6 +111,9 @@ export const User = z.looseObject({
   canDm: z.boolean(),
   pinnedTweetIds: z.array(z.string()),
   profile_bio: ProfileBio.nullable(),
+  /** the live service's automated-account flag and its operator's handle (the reader always sets both) */
+  isAutomated: z.boolean().optional(),
+  automatedBy: z.string().nullable().optional(),
 });
 export type User = z.infer<typeof User>;
 
@@ -118,16 +123,19 @@ export type User = z.infer<typeof User>;
 export const CREATED_AT_PATTERN =
   /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{2} \d{2}:\d{2}:\d{2} \+0000 \d{4}$/;
 
+const counter = z.number().int().nullable();
+
 const postFields = {
   type: z.literal('tweet'),
   id: z.string().regex(/^\d+$/, 'a numeric id'),
   url: z.string(),
   text: z.string(),
-  retweetCount: z.number().int(),
-  replyCount: z.number().int(),
-  likeCount: z.number().int(),
-  quoteCount: z.number().int(),
-  bookmarkCount: z.number().int(),
+  /** counters: null when the service sent nothing that reads as a count ("unknown", never 0) */
+  retweetCount: counter,
+  replyCount: counter,
+  likeCount: counter,
+  quoteCount: counter,
+  bookmarkCount: counter,
   viewCount: z.string().nullable(),
   createdAt: z.string(),
   lang: z.string(),
@@ -136,20 +144,53 @@ const postFields = {
   conversationId: z.string().nullable(),
   displayTextRange: indices.nullable(),
   entities: Entities.nullable(),
-  author: User,
+  /** null: the author could not be read (a deleted post's `author: {}`); the view says "unknown author" */
+  author: User.nullable(),
 };
+
+/**
+ * A post nested in another (a quoted post) that cannot be read as one: a deleted post arrives as an object
+ * of empty strings (api-field-notes.md, "Round 2"). Its parent is shown; this reads "This post is
+ * unavailable", with whatever could be read of it. The raw item keeps what came.
+ */
+export const UnavailablePost = z.looseObject({
+  type: z.literal('unavailable'),
+  id: z.null(),
+  /** its text and author's handle when it had them, else null */
+  text: z.string().nullable(),
+  userName: z.string().nullable(),
+  /** `empty`: every field empty (deleted or withheld); `unreadable`: no id Skein can read */
+  reason: z.enum(['empty', 'unreadable']),
+});
+export type UnavailablePost = z.infer<typeof UnavailablePost>;
 
 const PostBase = z.looseObject(postFields);
 /**
- * A post; `quoted_tweet` is itself a post (whose own quoted_tweet may be null). A retweet is a wrapper
- * whose `retweeted_tweet` is the original post (the live service's; the spec does not list it): the
- * readers set it only when it reads as a post.
+ * A post; `quoted_tweet` is itself a post (whose own quoted_tweet may be null), or an `UnavailablePost`
+ * when it cannot be read. A retweet is a wrapper whose `retweeted_tweet` is the original post (the live
+ * service's; the spec does not list it): the readers set it only when it reads as a post.
  */
-export type Post = z.infer<typeof PostBase> & { quoted_tweet: Post | null; retweeted_tweet?: Post | null };
+export type Post = z.infer<typeof PostBase> & {
+  quoted_tweet: Post | UnavailablePost | null;
+  retweeted_tweet?: Post | null;
+};
 export const Post: z.ZodType<Post> = PostBase.extend({
-  quoted_tweet: z.lazy(() => Post.nullable()),
+  quoted_tweet: z.lazy(() => z.union([Post, UnavailablePost]).nullable()),
   retweeted_tweet: z.lazy(() => Post.nullable()).optional(),
 });
+
+type CounterField = 'retweetCount' | 'replyCount' | 'likeCount' | 'quoteCount' | 'bookmarkCount';
+/**
+ * A post exactly as the spec documents one (what the sandbox serves): an author, integer counters, quoted
+ * and original posts that are posts. Every `SpecPost` is a `Post`; the readers' `Post` is looser.
+ */
+export type SpecPost = OmitKnown<Post, 'author' | 'quoted_tweet' | 'retweeted_tweet' | CounterField> & {
+  [K in CounterField]: number;
+} & { author: User; quoted_tweet: SpecPost | null; retweeted_tweet?: SpecPost | null };
+
+export function isUnavailable(p: { type: string } | null | undefined): p is UnavailablePost {
+  return p?.type === 'unavailable';
+}
 
 /**
  * A post as it crosses the bridge: whole but for its author (and its quoted post's), cut to what a post
@@ -164,30 +205,41 @@ export const CARD_AUTHOR_FIELDS = [
   'url',
   'isBlueVerified',
   'profilePicture',
+  'isAutomated',
+  'automatedBy',
 ] as const;
 export type CardAuthor = Pick<User, (typeof CARD_AUTHOR_FIELDS)[number]>;
 /** `Omit` that keeps an open object's index signature and its other named fields */
 type OmitKnown<T, K extends PropertyKey> = { [P in keyof T as P extends K ? never : P]: T[P] };
-export type CardPost = OmitKnown<Post, 'author' | 'quoted_tweet' | 'retweeted_tweet'> & {
-  author: CardAuthor;
-  quoted_tweet: CardPost | null;
+/**
+ * A post as a card shows it: its author cut to `CardAuthor`, and its `card` read (a poll, a link preview,
+ * a broadcast: `normalize/card.ts`); the raw card, with its key/value pairs and embedded users, stays in main.
+ */
+export type CardPost = OmitKnown<Post, 'author' | 'quoted_tweet' | 'retweeted_tweet' | 'card'> & {
+  author: CardAuthor | null;
+  quoted_tweet: CardPost | UnavailablePost | null;
   retweeted_tweet?: CardPost | null;
+  /** the card as read (absent in posts made by hand: tests) */
+  card?: PostCardView | null;
 };
+export type { PostCardView };
 
-function cardAuthor(user: User): CardAuthor {
+function cardAuthor(user: User | null): CardAuthor | null {
+  if (!user) return null;
   const out: Record<string, unknown> = {};
-  for (const k of CARD_AUTHOR_FIELDS) out[k] = user[k];
+  for (const k of CARD_AUTHOR_FIELDS) if (k in user) out[k] = user[k];
   return out as CardAuthor;
 }
 
 export function cardPost(post: Post): CardPost {
+  const { retweeted_tweet: original, quoted_tweet: quoted, ...rest } = post;
   const out: CardPost = {
-    ...post,
+    ...rest,
     author: cardAuthor(post.author),
-    quoted_tweet: post.quoted_tweet ? cardPost(post.quoted_tweet) : null,
+    quoted_tweet: quoted ? (isUnavailable(quoted) ? quoted : cardPost(quoted)) : null,
+    card: readCard(post.card, post.entities?.urls),
   };
-  if (post.retweeted_tweet !== undefined)
-    out.retweeted_tweet = post.retweeted_tweet ? cardPost(post.retweeted_tweet) : null;
+  if (original !== undefined) out.retweeted_tweet = original ? cardPost(original) : null;
   return out;
 }
 

@@ -29,6 +29,19 @@ export const DroppedItem = z.object({
 });
 export type DroppedItem = z.infer<typeof DroppedItem>;
 
+/**
+ * What an answer says of its own time and place (the live trends' `metadata`: `timestamp`,
+ * `refresh_interval_millis`, `woeid: {name, id}`): when the list was true, and for where.
+ */
+export const AnswerSnapshot = z.object({
+  /** epoch ms the answer describes; null when the service gave none that reads as a time */
+  asOf: z.number().nullable(),
+  /** how often the service renews it */
+  refreshIntervalMs: z.number().nullable(),
+  place: z.object({ name: z.string(), woeid: z.number().int().nullable() }).nullable(),
+});
+export type AnswerSnapshot = z.infer<typeof AnswerSnapshot>;
+
 export const ApiCallOutput = z.object({
   operation: OperationIdSchema,
   /** canonical items of a list operation (empty for object operations) */
@@ -53,6 +66,8 @@ export const ApiCallOutput = z.object({
     /** ids asked for in a batch lookup that the API did not return */
     notFound: z.array(z.string()),
   }),
+  /** the answer's own time and place, when it says them (trends) */
+  snapshot: AnswerSnapshot.optional(),
   meta: z.object({
     callId: z.string(),
     fromCache: z.boolean(),
@@ -61,6 +76,8 @@ export const ApiCallOutput = z.object({
     credits: z.number(),
     durationMs: z.number(),
     attempts: z.number().int(),
+    /** what the call met on the way that a person should know (a 403 that turned out to be throttling) */
+    notice: z.string().optional(),
   }),
 });
 export type ApiCallOutput = z.infer<typeof ApiCallOutput>;

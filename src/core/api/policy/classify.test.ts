@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ACTIONS } from '../../../shared/errors';
-import { classifyAnswer, validationFields, type Answer, type Verdict } from './classify';
+import { classifyAnswer, namesFreeTier, paceFromWords, validationFields, type Answer, type Verdict } from './classify';
 
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
 const answer = (status: number, body?: unknown, extra: Partial<Answer> = {}): Answer => ({
@@ -95,5 +95,51 @@ describe('validationFields', () => {
 
   it('does not mistake a longer word for a parameter', () => {
     expect(validationFields('userTimeline', { detail: 'userIdentifier wrong' })[0]?.field).toBe('params');
+  });
+});
+
+describe('the live error bodies (issue 34)', () => {
+  it.each([
+    ['For free-tier users, the QPS limit is one request every 5 seconds.', 5_000],
+    ['one request per second', 1_000],
+    ['2 requests per second', 500],
+    ['10 requests per minute', 6_000],
+    ['a request every minute', 60_000],
+    ['slow down', null],
+    [undefined, null],
+  ])('the pace in “%s” is %s ms between requests', (said, ms) => {
+    expect(paceFromWords(said)).toBe(ms);
+  });
+
+  it('knows the free tier when the words name it', () => {
+    expect(namesFreeTier('For free-tier users, …')).toBe(true);
+    expect(namesFreeTier('Rate limit exceeded')).toBe(false);
+  });
+
+  it('a 403 "API key required" is possibly a rate limit when a key was sent, the key otherwise', () => {
+    const body = {
+      error: 'Forbidden',
+      message: 'API key required. Please include x-api-key in your request header.',
+      code: -1,
+    };
+    const sent = classifyAnswer('postQuotes', answer(403, body), NOW, { keySent: true });
+    expect(sent).toMatchObject({ kind: 'retry', keyOrThrottle: true, retryAfterMs: 6_000 });
+    expect(errorOf(sent)?.message).toContain('although Skein sent your key');
+    expect(classifyAnswer('postQuotes', answer(403, body), NOW, { keySent: false }).kind).toBe('fail');
+    expect(
+      classifyAnswer('postQuotes', answer(403, { error: 'Forbidden', message: 'API key is invalid' }), NOW, {
+        keySent: true,
+      }).kind,
+    ).toBe('fail');
+  });
+
+  it('an `error` key in a 200 is the error it names; an error it does not name is the service’s error', () => {
+    expect(
+      errorOf(classifyAnswer('trends', answer(200, { error: 'Too Many Requests', message: 'slow' }), NOW))?.code,
+    ).toBe('rate-limited');
+    expect(errorOf(classifyAnswer('trends', answer(200, { error: 'Something odd', message: 'no' }), NOW))?.code).toBe(
+      'api-error',
+    );
+    expect(classifyAnswer('trends', answer(200, { status: 'success', error: null, trends: [] }), NOW).kind).toBe('ok');
   });
 });

@@ -5,7 +5,9 @@
  * tolerant: the live service's variants (api-field-notes.md) flatten too.
  */
 import type { ItemKind } from '../../../shared/api/catalog';
+import { MAX_POLL_CHOICES, readCard } from '../../../shared/api/normalize/card';
 import { normalizeCommunity } from '../../../shared/api/normalize/community';
+import { readAutomation } from '../../../shared/api/normalize/user';
 import {
   arr,
   bool,
@@ -27,6 +29,47 @@ import type { Row, Table } from './table';
 
 export { csvId, decodeCsvId } from './id';
 
+/** A post's card: its name and link; a link preview's title and domain; a poll's choices, votes and end. */
+const CARD_COLUMNS = [
+  'card_name',
+  'card_url',
+  'card_title',
+  'card_domain',
+  ...Array.from({ length: MAX_POLL_CHOICES }, (_, i) => [
+    `poll_choice${i + 1}_label`,
+    `poll_choice${i + 1}_count`,
+  ]).flat(),
+  'poll_ends_at',
+  'poll_counts_are_final',
+  'poll_duration_minutes',
+] as const;
+
+/** the card columns of a raw post (empty when it has no card the reader knows) */
+function cardColumns(p: Obj): Row {
+  const card = readCard(p.card, obj(p.entities)?.urls);
+  const rawName = obj(p.card)?.name ?? obj(obj(p.card)?.legacy)?.name;
+  const row: Row = {
+    card_name: card ? card.name || nonEmpty(rawName) : null,
+    card_url: card?.url ?? nonEmpty(obj(p.card)?.url) ?? null,
+    card_title: card && card.kind !== 'poll' ? card.title : null,
+    card_domain: card?.kind === 'link' ? card.domain : null,
+    poll_ends_at: null,
+    poll_counts_are_final: null,
+    poll_duration_minutes: null,
+  };
+  for (let i = 0; i < MAX_POLL_CHOICES; i++) {
+    const choice = card?.kind === 'poll' ? card.choices[i] : undefined;
+    row[`poll_choice${i + 1}_label`] = choice?.label ?? null;
+    row[`poll_choice${i + 1}_count`] = choice?.count ?? null;
+  }
+  if (card?.kind === 'poll') {
+    row.poll_ends_at = card.endsAt === null ? null : new Date(card.endsAt).toISOString();
+    row.poll_counts_are_final = card.final;
+    row.poll_duration_minutes = card.durationMinutes;
+  }
+  return row;
+}
+
 const POST_COLUMNS = [
   'id',
   'url',
@@ -40,6 +83,8 @@ const POST_COLUMNS = [
   'author_isBlueVerified',
   'author_followers',
   'author_following',
+  'author_is_automated',
+  'author_automated_by',
   'retweetCount',
   'replyCount',
   'likeCount',
@@ -65,6 +110,7 @@ const POST_COLUMNS = [
   'mentions',
   'urls',
   'media_urls',
+  ...CARD_COLUMNS,
 ] as const;
 
 /** Who a post answers and whose post it quotes: the columns researchers join on (twarc's names). */
@@ -97,6 +143,7 @@ function postRow(raw: unknown, position: ThreadPosition | null): Row {
     author_isBlueVerified: bool(author.isBlueVerified),
     author_followers: num(author.followers),
     author_following: num(author.following),
+    ...automationColumns(author, 'author_'),
     retweetCount: num(p.retweetCount),
     replyCount: num(p.replyCount),
     likeCount: num(p.likeCount),
@@ -120,7 +167,14 @@ function postRow(raw: unknown, position: ThreadPosition | null): Row {
     mentions: join(arr(entities.user_mentions).map((m) => str(obj(m)?.screen_name))),
     urls: join(arr(entities.urls).map((u) => str(obj(u)?.expanded_url))),
     media_urls: mediaUrls(p).join(' '),
+    ...cardColumns(p),
   };
+}
+
+/** whether the account says it is automated, and by whom (researchers filter bots on these) */
+function automationColumns(u: Obj, prefix: string): Row {
+  const a = readAutomation(u);
+  return { [`${prefix}is_automated`]: a.isAutomated, [`${prefix}automated_by`]: a.automatedBy };
 }
 
 const USER_COLUMNS = [
@@ -140,6 +194,8 @@ const USER_COLUMNS = [
   'profilePicture',
   'coverPicture',
   'pinnedTweetIds',
+  'is_automated',
+  'automated_by',
 ] as const;
 
 function userRow(raw: unknown): Row {
@@ -162,6 +218,7 @@ function userRow(raw: unknown): Row {
     profilePicture: str(u.profilePicture),
     coverPicture: str(u.coverPicture),
     pinnedTweetIds: csvId(join(arr(u.pinnedTweetIds).map(str)) || null),
+    ...automationColumns(u, ''),
   };
 }
 

@@ -133,8 +133,10 @@ export class NetworkBuilder {
     this.toList(author, listId, 'list-member', collectedAt ?? at);
     const id = nonEmpty(p.id);
     if (id) this.authors.set(id, author);
-    const replyTo = nonEmpty(p.inReplyToUserId);
     const parent = nonEmpty(p.inReplyToId);
+    // a reply answers a post: one that merely starts with @mentions carries inReplyToUserId too, with
+    // isReply false and no inReplyToId (api-field-notes.md, "Round 2"); its mentions are mention edges
+    const replyTo = parent !== null || p.isReply === true ? nonEmpty(p.inReplyToUserId) : null;
     if (replyTo) {
       const target = this.user({ id: replyTo, userName: p.inReplyToUsername }, at);
       if (target) this.edge(author, target, 'reply', at);

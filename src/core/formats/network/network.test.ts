@@ -18,6 +18,7 @@ import { sidecarPath } from '../format';
 import { gephiPaths } from './export-network';
 import { gexfChunks, xmlEscape } from './gexf';
 import { NetworkBuilder } from './graph';
+import { recordedMentionNotReply } from '../../../shared/api/fixtures/recorded-round2';
 
 const XSD = fileURLToPath(new URL('./fixtures/gexf-1.3/gexf.xsd', import.meta.url));
 const context = () => ({ appName: 'Skein', appVersion: '0.1.0', mode: 'demo' as const, baseUrl: 'http://127.0.0.1:1' });
@@ -170,6 +171,16 @@ describe('GEXF', () => {
     expect([...graph.edges.values()].map((e) => [e.source, e.target, e.kind])).toEqual([
       ['30', '20', 'reply'],
       ['20', '10', 'reply'],
+    ]);
+  });
+
+  it('a post that merely starts with @mentions is no reply: mention edges, never a reply edge', () => {
+    const graph = new NetworkBuilder();
+    graph.addPost(recordedMentionNotReply);
+    graph.finish();
+    expect([...graph.edges.values()].map((e) => [e.source, e.target, e.kind])).toEqual([
+      ['1111111111111111111', '9999999999999999999', 'mention'],
+      ['1111111111111111111', '8888888888888888888', 'mention'],
     ]);
   });
 

@@ -10,7 +10,7 @@ const original: Post = {
   id: '900',
   text: `${'The whole original text. '.repeat(40)}END-OF-ORIGINAL`,
   displayTextRange: [0, 280],
-  entities: { media: postFixture.entities!.media! },
+  entities: { media: postFixture.entities.media },
   likeCount: 4321,
   viewCount: '98765',
   author: { ...userFixture, id: '11', userName: 'orig', name: 'Orig Example' },

@@ -1,5 +1,5 @@
 import { memo, type KeyboardEvent, type MouseEvent } from 'react';
-import type { CardPost } from '../../../shared/api/schemas';
+import { isUnavailable, type CardPost } from '../../../shared/api/schemas';
 import { navigate } from '../../lib/navigation';
 import { postMedia } from '../../lib/media';
 import { postLabel } from '../../lib/format';
@@ -11,6 +11,9 @@ import { RichText } from '../RichText';
 import { Counters } from './Counters';
 import { MediaGrid } from './MediaGrid';
 import { ReplyContext } from './ReplyContext';
+import { CardAttachment } from './CardAttachment';
+import { UnavailablePost } from './UnavailablePost';
+import { AutomatedLabel } from '../AutomatedLabel';
 import './post-card.css';
 import { Handle, handleText, Name } from '../Identity';
 
@@ -73,8 +76,12 @@ export const PostCard = memo(function PostCard({
     }
   };
   const media = postMedia(post);
-  const profile = formatRoute(routes.userById(a.id));
+  // an author the reader could not read (a deleted post's `author: {}`): no name, no link to nothing
+  const profile = a ? formatRoute(routes.userById(a.id)) : null;
   const quoted = post.quoted_tweet;
+  const who = a ? `${a.name.trim() || '(no name)'} ${handleText(a.userName)}` : 'an unknown author';
+  // a post that is not a reply shows its leading @mentions: only a reply's are said in "Replying to"
+  const range = post.isReply || !post.displayTextRange ? post.displayTextRange : [0, post.displayTextRange[1]];
 
   return (
     <article
@@ -83,17 +90,21 @@ export const PostCard = memo(function PostCard({
       data-post-id={item.id}
       data-original-id={reposter ? post.id : undefined}
       tabIndex={variant === 'quoted' ? undefined : 0}
-      aria-label={`Post by ${a.name} ${handleText(a.userName)}${reposter ? `, reposted by ${handleText(reposter.userName)}` : ''}`}
+      aria-label={`Post by ${who}${reposter ? `, reposted by ${handleText(reposter.userName)}` : ''}`}
       onClick={onClick}
       onKeyDown={onKeyDown}
     >
       {badge ? <div className="post__badge">{badge}</div> : null}
-      {reposter ? (
+      {item.retweeted_tweet ? (
         <p className="post__reposted">
           Reposted by{' '}
-          <a href={formatRoute(routes.userById(reposter.id))} dir="auto">
-            @{reposter.userName}
-          </a>
+          {reposter ? (
+            <a href={formatRoute(routes.userById(reposter.id))} dir="auto">
+              @{reposter.userName}
+            </a>
+          ) : (
+            <span className="muted">an unknown account</span>
+          )}
           {' · '}
           <a href={formatRoute(routes.post(item.id))} onClick={(e) => e.stopPropagation()}>
             <RelativeTime value={item.createdAt} />
@@ -101,15 +112,26 @@ export const PostCard = memo(function PostCard({
         </p>
       ) : null}
       <header className="post__header">
-        <a href={profile} className="post__avatar" tabIndex={-1} aria-hidden="true">
-          <Avatar src={a.profilePicture} name={a.name} size={variant === 'quoted' ? 'sm' : 'md'} />
-        </a>
-        <div className="post__who">
-          <a href={profile} className="post__name" dir="auto">
-            <Name text={a.name} />
+        {a && profile ? (
+          <a href={profile} className="post__avatar" tabIndex={-1} aria-hidden="true">
+            <Avatar src={a.profilePicture} name={a.name} size={variant === 'quoted' ? 'sm' : 'md'} />
           </a>
-          {a.isBlueVerified ? <VerifiedBadge /> : null}
-          <Handle className="post__handle" handle={a.userName} />
+        ) : (
+          <Avatar src={null} name="?" size={variant === 'quoted' ? 'sm' : 'md'} />
+        )}
+        <div className="post__who">
+          {a && profile ? (
+            <>
+              <a href={profile} className="post__name" dir="auto">
+                <Name text={a.name} />
+              </a>
+              {a.isBlueVerified ? <VerifiedBadge /> : null}
+              <Handle className="post__handle" handle={a.userName} />
+              <AutomatedLabel user={a} />
+            </>
+          ) : (
+            <span className="post__name muted">Unknown author</span>
+          )}
           <span aria-hidden="true" className="muted">
             ·
           </span>
@@ -126,21 +148,29 @@ export const PostCard = memo(function PostCard({
       <RichText
         text={post.text}
         entities={post.entities}
-        displayRange={post.displayTextRange}
+        displayRange={range}
         className={`rich-text post__text${variant === 'focal' ? ' post__text--focal' : ''}`}
         searchOrigin={originOf(post.url)}
       />
       <MediaGrid items={media} />
+      <CardAttachment card={post.card} />
       {quoted ? (
-        quoted.id === collapseQuoteOf ? (
+        isUnavailable(quoted) ? (
+          <UnavailablePost post={quoted} compact={quoteDepth >= 1} />
+        ) : quoted.id === collapseQuoteOf ? (
           <p className="post__quote-link post__quote-link--viewed">
-            Quoting the post above: <Handle handle={quoted.author.userName} /> ·{' '}
-            <span dir="auto">{postLabel(quoted, '', 8).replace(/^@[^:]*: ?/, '')}</span>
+            Quoting the post above
+            {quoted.author ? (
+              <>
+                : <Handle handle={quoted.author.userName} />
+              </>
+            ) : null}{' '}
+            · <span dir="auto">{postLabel(quoted, '', 8).replace(/^@[^:]*: ?/, '')}</span>
           </p>
         ) : quoteDepth >= 1 ? (
           <p className="post__quote-link">
             <a href={formatRoute(routes.post(quoted.id))}>
-              Quoted post by <Handle handle={quoted.author.userName} />
+              Quoted post by {quoted.author ? <Handle handle={quoted.author.userName} /> : 'an unknown author'}
             </a>
           </p>
         ) : (
@@ -152,9 +182,11 @@ export const PostCard = memo(function PostCard({
       {variant === 'quoted' ? null : (
         <footer className="post__footer">
           <Counters post={post} />
-          <ExternalLink href={post.url} className="post__external">
-            Open on the web
-          </ExternalLink>
+          {post.url ? (
+            <ExternalLink href={post.url} className="post__external">
+              Open on the web
+            </ExternalLink>
+          ) : null}
         </footer>
       )}
     </article>

@@ -3,16 +3,22 @@ import { formatRoute, routes } from '../../lib/routes';
 import { Handle } from '../Identity';
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+/** a user id to link to; "0" (a placeholder the service sends) is none */
+const userId = (v: unknown): string | null => (typeof v === 'string' && /^[1-9]\d*$/.test(v) ? v : null);
 
-/** "Replying to @x · parent post": the mention the reply hides, else the live service's extra fields. */
+/**
+ * "Replying to @x · parent post": the mention the reply hides, else the live service's extra fields. Shown
+ * for replies only (`isReply`, which the reader sets from inReplyToId): a post that merely starts with
+ * @mentions carries inReplyToUserId/-Username too, and is not one.
+ */
 export function ReplyContext({ post }: { post: CardPost }) {
   const start = post.displayTextRange?.[0] ?? 0;
   const leading = (post.entities?.user_mentions ?? []).filter((m) => m.indices[1] <= start);
   const byName = str(post.inReplyToUsername);
   const mentions = leading.length
-    ? leading.map((m) => ({ key: m.id_str || m.screen_name, handle: m.screen_name, id: m.id_str || null }))
+    ? leading.map((m) => ({ key: m.id_str || m.screen_name, handle: m.screen_name, id: userId(m.id_str) }))
     : byName
-      ? [{ key: byName, handle: byName, id: str(post.inReplyToUserId) }]
+      ? [{ key: byName, handle: byName, id: userId(post.inReplyToUserId) }]
       : [];
   const parentId = str(post.inReplyToId);
   return (

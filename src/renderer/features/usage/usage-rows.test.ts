@@ -60,6 +60,7 @@ describe('callRows', () => {
     expect(freeReason(call({}))).toBeNull();
     expect(freeReason(call({ charged: false, httpStatus: 0 }))).toBe('free: no answer');
     expect(freeReason(call({ charged: false, httpStatus: 401 }))).toBe('free: key refused');
+    expect(freeReason(call({ charged: false, httpStatus: 403 }))).toBe('free: refused (the key, or throttling)');
     expect(freeReason(call({ charged: false, httpStatus: 402 }))).toBe('free: no credits left');
     expect(freeReason(call({ charged: false, httpStatus: 429 }))).toBe('free: rate limited');
   });

@@ -41,7 +41,9 @@ export function freeReason(call: UsageCall): string | null {
   if (call.fromCache) return 'free: served from cache';
   if (call.httpStatus === 501) return 'free: not available yet (501)';
   if (call.httpStatus === 0) return 'free: no answer';
-  if (call.httpStatus === 401 || call.httpStatus === 403) return 'free: key refused';
+  if (call.httpStatus === 401) return 'free: key refused';
+  // the live service answers 403 "API key required" to a key it is throttling too (api-field-notes.md)
+  if (call.httpStatus === 403) return 'free: refused (the key, or throttling)';
   if (call.httpStatus === 402) return 'free: no credits left';
   if (call.httpStatus === 429) return 'free: rate limited';
   return 'free';

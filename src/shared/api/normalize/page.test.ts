@@ -25,13 +25,21 @@ function thrown(fn: () => unknown): SkeinError {
 }
 
 describe('normalizePage', () => {
-  it('keeps the good items of a page and reports the bad one with index, id, path and message', () => {
-    const bad = { ...postFixture, id: '77', author: { ...userFixture, id: 'not-a-number' } };
+  it('keeps the good items of a page and reports the one whose own id cannot be read, with index, id, path and message', () => {
+    const bad = { ...postFixture, id: '77x' };
     const p = normalizePage('postQuotes', envelope([postFixture, bad, { ...postFixture, id: '78' }]));
     expect(p.items.map((x) => (x as Post).id)).toEqual([postFixture.id, '78']);
     expect(p.rawItems).toEqual([postFixture, { ...postFixture, id: '78' }]);
     expect(p.rawCount).toBe(3);
-    expect(p.dropped).toEqual([{ index: 1, id: '77', path: 'tweets[1].author.id', message: expect.any(String) }]);
+    expect(p.dropped).toEqual([{ index: 1, id: '77x', path: 'tweets[1].id', message: expect.any(String) }]);
+  });
+
+  it('keeps a post whose author cannot be read: the author is unknown (null), the raw item whole', () => {
+    const raw = { ...postFixture, id: '77', author: { ...userFixture, id: 'not-a-number' } };
+    const p = normalizePage('postQuotes', envelope([raw]));
+    expect(p.dropped).toEqual([]);
+    expect((p.items[0] as Post).author).toBeNull();
+    expect(p.rawItems).toEqual([raw]);
   });
 
   it('reports a missing list as malformed, with its path', () => {
@@ -88,7 +96,8 @@ describe('post variants', () => {
   it('fills what the live service leaves out, and keeps what it adds', () => {
     const { bookmarkCount: _b, displayTextRange: _d, quoted_tweet: _q, ...sparse } = postFixture;
     const p = one({ ...sparse, ids: 1, twitterUrl: 'https://t.example/1', place: {} });
-    expect(p.bookmarkCount).toBe(0);
+    // a counter the service left out is unknown, never 0
+    expect(p.bookmarkCount).toBeNull();
     expect(p.displayTextRange).toBeNull();
     expect(p.quoted_tweet).toBeNull();
     expect(p.twitterUrl).toBe('https://t.example/1');
@@ -142,7 +151,7 @@ describe('post variants', () => {
     const p = one(raw);
     expect(p.entities).toEqual(raw.entities);
     expect((p.author as unknown as Record<string, unknown>).profile_bio).toEqual(author.profile_bio);
-    expect(p.author.pinnedTweetIds).toEqual(['1', '2']);
+    expect(p.author?.pinnedTweetIds).toEqual(['1', '2']);
     expect(raw).toEqual(frozen);
 
     const fixed = one({
@@ -159,7 +168,7 @@ describe('post variants', () => {
     });
     expect(fixed.entities).toEqual({ hashtags: [tag], user_mentions: [] });
     expect(Object.keys(fixed.entities ?? {})).toEqual(['hashtags', 'user_mentions']);
-    expect(fixed.author.pinnedTweetIds).toEqual(['3', '4', '5']);
+    expect(fixed.author?.pinnedTweetIds).toEqual(['3', '4', '5']);
     expect((fixed.author as unknown as Record<string, unknown>).profile_bio).toEqual({
       description: 'x',
       entities: { url: { urls: [url] }, other: 1 },
@@ -243,16 +252,22 @@ describe('other variants', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
-  it('drops and reports a malformed item nested deep in a quoted post', () => {
+  it('keeps a post whose quoted post cannot be read: the quoted one is unavailable, never the parent', () => {
     const quoted = {
       ...postFixture,
       id: '5',
-      quoted_tweet: { ...postFixture, id: '6', author: { ...userFixture, id: 'x' }, quoted_tweet: null },
+      quoted_tweet: { ...postFixture, id: 'x', author: { ...userFixture, id: 'x' }, quoted_tweet: null },
     };
     const p = normalizePage('postQuotes', envelope([postFixture, quoted]));
-    expect(p.items).toHaveLength(1);
-    expect(p.dropped).toEqual([
-      { index: 1, id: '5', path: 'tweets[1].quoted_tweet.author.id', message: expect.any(String) },
-    ]);
+    expect(p.items).toHaveLength(2);
+    expect(p.dropped).toEqual([]);
+    expect((p.items[1] as Post).quoted_tweet).toEqual({
+      type: 'unavailable',
+      id: null,
+      text: postFixture.text,
+      userName: userFixture.userName,
+      reason: 'unreadable',
+    });
+    expect(p.rawItems[1]).toBe(quoted);
   });
 });

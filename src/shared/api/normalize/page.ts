@@ -8,14 +8,14 @@
  */
 import type { z } from 'zod';
 import { ITEM_SCHEMAS, OPERATIONS, isListOperation, type ItemKind, type OperationId } from '../catalog';
-import type { DroppedItem } from '../../ipc/api';
+import type { AnswerSnapshot, DroppedItem } from '../../ipc/api';
 import { boundDepth } from './depth';
 import type { SkeinError } from '../../errors';
 import { makeError } from '../../errors';
 import { communitySource, normalizeCommunity } from './community';
 import { normalizePost } from './post';
 import { normalizeSpace } from './space';
-import { normalizeTrend } from './trend';
+import { normalizeTrend, readTrendsSnapshot } from './trend';
 import { normalizeUser } from './user';
 import { isObject, type Obj } from './values';
 
@@ -34,6 +34,8 @@ export interface NormalizedPage {
   rawData: unknown;
   /** null for operations that are not paged */
   paging: { hasNextPage: boolean; nextCursor: string } | null;
+  /** the answer's own time and place, when it says them (trends' metadata) */
+  snapshot?: AnswerSnapshot;
 }
 
 const READERS: Record<ItemKind, (v: unknown) => unknown> = {
@@ -175,6 +177,7 @@ export function normalizePage(id: OperationId, body: unknown, httpStatus = 200):
       message,
     });
   });
+  const snapshot = op.itemKind === 'trend' ? readTrendsSnapshot(body) : null;
   return {
     items,
     rawItems,
@@ -184,5 +187,6 @@ export function normalizePage(id: OperationId, body: unknown, httpStatus = 200):
     data: null,
     rawData: undefined,
     paging,
+    ...(snapshot ? { snapshot } : {}),
   };
 }

@@ -1,5 +1,10 @@
-/** Tolerant reader of a post (every live-service spelling in api-field-notes.md → the spec's shape). */
-import { MediaEntity, Post, TagEntity, UrlEntity, UserMentionEntity } from '../schemas';
+/**
+ * Tolerant reader of a post (every live-service spelling in api-field-notes.md → the spec's shape). Every
+ * field is read with a fallback ("", null: unknown), so a post is refused only when its own id cannot be
+ * read; a post nested in it (a quoted post) that cannot be read becomes an `UnavailablePost` and never
+ * takes its parent down (issue 34). What is kept for export is the raw item, whole.
+ */
+import { MediaEntity, TagEntity, UrlEntity, UserMentionEntity, type UnavailablePost } from '../schemas';
 import { mediaFromExtended } from './media';
 import { normalizeUser } from './user';
 import {
@@ -25,26 +30,82 @@ const MAX_DEPTH = 4;
 export function normalizePost(v: unknown, depth = 0): unknown {
   if (!isObject(v)) return v;
   const p: Obj = { ...v };
-  p.type = p.type ?? 'tweet';
-  p.id = idString(p.id ?? p.id_str);
+  p.type = 'tweet';
+  p.id = postId(p);
   p.url = str(p.url, str(p.twitterUrl, ''));
   p.text = str(p.text, str(p.full_text, ''));
-  for (const c of COUNTERS) p[c] = toInt(p[c]) ?? 0;
+  for (const c of COUNTERS) p[c] = toInt(p[c]) ?? null;
   p.viewCount = viewCount(p.viewCount);
   p.createdAt = str(p.createdAt, '');
   p.lang = str(p.lang, 'und');
   for (const k of NULLABLE_IDS)
     if (k in p || k === 'inReplyToId' || k === 'conversationId') p[k] = nullableString(p[k]);
-  p.isReply = bool(p.isReply, p.inReplyToId !== null);
+  // a reply is what answers a post: a post that merely starts with @mentions may carry inReplyToUserId and
+  // inReplyToUsername with `isReply: false` and no inReplyToId (api-field-notes.md, "Round 2")
+  p.isReply = p.inReplyToId !== null || bool(p.isReply, false);
   p.displayTextRange = indexPair(p.displayTextRange);
   p.entities = entities(p.entities, p.extendedEntities);
-  p.author = normalizeUser(p.author);
-  p.quoted_tweet = isObject(p.quoted_tweet) && depth < MAX_DEPTH ? normalizePost(p.quoted_tweet, depth + 1) : null;
+  p.author = author(p.author);
+  p.quoted_tweet = quoted(p.quoted_tweet, depth);
   if ('retweeted_tweet' in p) p.retweeted_tweet = retweeted(p.retweeted_tweet, depth);
   return p;
 }
 
-const validPost = validatorOf(Post);
+/**
+ * Whether a reader's result has an id that reads as one. The readers coerce every other field to its type,
+ * so that is all that can make one invalid; the page's schema check stays the final gate, and the property
+ * test (any-field.test.ts) keeps this true. A zod check here, on every author and nested post, doubled
+ * the reader's time.
+ */
+const hasId = (v: unknown): boolean => isObject(v) && typeof v.id === 'string' && /^\d+$/.test(v.id);
+
+/** the first of `id`, `id_str` that reads as an id (a number past 2^53 does not) */
+function postId(p: Obj): unknown {
+  const candidates = [p.id, p.id_str].filter((x) => x !== undefined && x !== null && x !== '');
+  for (const c of candidates) {
+    const id = idString(c);
+    if (typeof id === 'string' && /^\d+$/.test(id)) return id;
+  }
+  return idString(candidates[0] ?? p.id);
+}
+
+/** the author as a user, or null (unknown author) when it cannot be read */
+function author(v: unknown): unknown {
+  const user = normalizeUser(v);
+  return hasId(user) ? user : null;
+}
+
+/** whether every value in `v` is empty: "", 0, false, null, [] or an object of such (a deleted post) */
+function allEmpty(v: unknown, depth = 0): boolean {
+  if (v === null || v === undefined || v === '' || v === 0 || v === false) return true;
+  if (depth > 3) return false;
+  if (Array.isArray(v)) return v.every((x) => allEmpty(x, depth + 1));
+  if (isObject(v)) return Object.values(v).every((x) => allEmpty(x, depth + 1));
+  return false;
+}
+
+function nonEmptyText(v: unknown): string | null {
+  return typeof v === 'string' && v.trim() !== '' ? v : null;
+}
+
+/**
+ * A quoted post: read as a post; one whose id cannot be read (a deleted post's empty strings, an
+ * unreadable object) becomes an `UnavailablePost`; none (null, "", `{}`, another type) is null.
+ */
+function quoted(v: unknown, depth: number): unknown {
+  if (!isObject(v) || Object.keys(v).length === 0 || depth >= MAX_DEPTH) return null;
+  const post = normalizePost(v, depth + 1);
+  if (hasId(post)) return post;
+  const who = isObject(v.author) ? (v.author.userName ?? v.author.screen_name) : undefined;
+  const stand: UnavailablePost = {
+    type: 'unavailable',
+    id: null,
+    text: nonEmptyText(v.text ?? v.full_text),
+    userName: nonEmptyText(who),
+    reason: Object.entries(v).every(([k, x]) => k === 'type' || allEmpty(x)) ? 'empty' : 'unreadable',
+  };
+  return stand;
+}
 
 /**
  * A retweet's original (the live service's `retweeted_tweet`): read as a post, or null when it is
@@ -53,7 +114,7 @@ const validPost = validatorOf(Post);
 function retweeted(v: unknown, depth: number): unknown {
   if (!isObject(v) || depth >= MAX_DEPTH) return null;
   const original = normalizePost(v, depth + 1);
-  return validPost(original) ? original : null;
+  return hasId(original) ? original : null;
 }
 
 /** the valid entries of a list; the list itself when all are (a reader never changes it, so it can be shared) */

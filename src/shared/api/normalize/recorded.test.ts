@@ -43,8 +43,8 @@ describe('recorded posts', () => {
     expect(rt.text.startsWith('RT @orig: ')).toBe(true);
     const original = rt.retweeted_tweet!;
     expect(original.text).toBe(recordedOriginal.text);
-    expect(original.author.userName).toBe('orig');
-    expect(original.author.description).toBe('Researcher @orig: notes on networks');
+    expect(original.author?.userName).toBe('orig');
+    expect(original.author?.description).toBe('Researcher @orig: notes on networks');
     expect(original.viewCount).toBe('98765');
     expect(original.retweetCount).toBe(321);
     const media = original.entities?.media ?? [];

@@ -13,16 +13,19 @@ export function idString(v: unknown): unknown {
   return v;
 }
 
-/** an integer from a number or a numeric string; undefined otherwise */
+/**
+ * An integer from a number or a numeric string; undefined otherwise, and for anything past 2^53 (a number
+ * that large has already lost its last digits, and the schemas' integers refuse it).
+ */
 export function toInt(v: unknown): number | undefined {
-  if (typeof v === 'number' && Number.isFinite(v)) return Math.trunc(v);
-  if (typeof v === 'string' && /^-?\d+$/.test(v.trim())) return Number(v.trim());
-  return undefined;
+  const n =
+    typeof v === 'number' ? Math.trunc(v) : typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v.trim()) : NaN;
+  return Number.isSafeInteger(n) ? n : undefined;
 }
 
-/** '' and undefined both mean "no value" */
+/** '' and undefined both mean "no value"; a number only when it is exact (an id past 2^53 is not) */
 export function nullableString(v: unknown): string | null {
-  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  if (typeof v === 'number' && Number.isSafeInteger(v)) return String(v);
   if (typeof v !== 'string' || v === '') return null;
   return v;
 }
@@ -45,10 +48,14 @@ export function viewCount(v: unknown): string | null {
   return null;
 }
 
+/** `[start, end]` code point indices; null unless both are exact, start ≥ 0 and start ≤ end (2^53 and past: null) */
 export function indexPair(v: unknown): [number, number] | null {
-  if (Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === 'number' && Number.isInteger(x)))
-    return [v[0] as number, v[1] as number];
-  return null;
+  if (!Array.isArray(v) || v.length !== 2) return null;
+  const [a, b] = v as unknown[];
+  if (!Number.isSafeInteger(a) || !Number.isSafeInteger(b)) return null;
+  const start = a as number;
+  const end = b as number;
+  return start >= 0 && start <= end ? [start, end] : null;
 }
 
 /** epoch ms from ms, seconds (below 1e11), a numeric string or a date string; 0 when unreadable (views say "unknown") */

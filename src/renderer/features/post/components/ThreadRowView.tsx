@@ -5,6 +5,7 @@ import { countLabel } from '../../../lib/format';
 import { formatRoute, routes } from '../../../lib/routes';
 import type { ThreadRow } from '../../../lib/thread-tree';
 import { useUi } from '../../../state/ui';
+import { handleText } from '../../../components/Identity';
 
 const MAX_INDENT = 12;
 
@@ -17,7 +18,12 @@ export const ThreadRowView = memo(function ThreadRowView({
   threadId: string;
 }) {
   const toggle = useUi((s) => s.toggleBranch);
-  const who = row.kind === 'post' ? `@${row.post.author.userName}` : 'the missing post';
+  const who =
+    row.kind !== 'post'
+      ? 'the missing post'
+      : row.post.author
+        ? handleText(row.post.author.userName)
+        : 'the post by an unknown author';
   const hidden = countLabel(row.descendants, 'reply', 'replies');
   return (
     <div

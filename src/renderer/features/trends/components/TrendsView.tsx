@@ -4,6 +4,7 @@
  * opens its search page in the system browser.
  */
 import { useQuery } from '@tanstack/react-query';
+import type { AnswerSnapshot } from '../../../../shared/ipc/api';
 import { navigate } from '../../../lib/navigation';
 import { ErrorState } from '../../../components/ErrorState';
 import { ExternalLink } from '../../../components/ExternalLink';
@@ -15,6 +16,8 @@ import { ExportButton, exportView } from '../../export';
 import { CacheNote } from '../../usage/components/CacheNote';
 import { trendsQuery, useCountFor, useTrendsCount } from '../queries';
 import { decodeTrendQuery, trendSearchUrl } from '../trend-query';
+import { refreshNote, trendingAsOf } from '../as-of';
+import { absoluteTime } from '../../../lib/time';
 import { WORLDWIDE, placeName } from '../woeids';
 import { LocationPicker } from './LocationPicker';
 import './trends.css';
@@ -56,6 +59,7 @@ export function TrendsView({ route }: { route: Extract<Route, { name: 'trends' }
       ) : (
         <>
           <div className="trends__meta">
+            <AsOf snapshot={q.data.snapshot} fetchedAt={q.data.meta.fetchedAt} />
             <CacheNote meta={q.data.meta} fetchedAfterMount={q.isFetchedAfterMount} />
           </div>
           <ol className="trends__list" aria-label={`Trends for ${place}, ranked`}>
@@ -106,5 +110,26 @@ export function TrendsView({ route }: { route: Extract<Route, { name: 'trends' }
         </>
       )}
     </ViewFrame>
+  );
+}
+
+/** "Trending worldwide as of 00:40 UTC · renewed every 5 minutes": the answer's own time and place */
+function AsOf({ snapshot, fetchedAt }: { snapshot: AnswerSnapshot | undefined; fetchedAt: number }) {
+  const said = trendingAsOf(snapshot, fetchedAt);
+  if (!said) return null;
+  const every = refreshNote(snapshot);
+  return (
+    <p className="trends__as-of" aria-label="Trends as of">
+      <strong>
+        {snapshot?.asOf ? (
+          <time dateTime={new Date(snapshot.asOf).toISOString()} title={`${absoluteTime(snapshot.asOf)} (your time)`}>
+            {said}
+          </time>
+        ) : (
+          said
+        )}
+      </strong>
+      {every ? <span className="muted"> · {every}</span> : null}
+    </p>
   );
 }

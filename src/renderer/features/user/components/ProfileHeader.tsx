@@ -6,6 +6,7 @@ import { readEntities } from '../../../lib/entities';
 import { compactCount, fullCount, readCount } from '../../../lib/format';
 import { parseApiDate } from '../../../../shared/api/dates';
 import { Handle, Name } from '../../../components/Identity';
+import { AutomatedLabel } from '../../../components/AutomatedLabel';
 
 function originOf(url: string): string | null {
   try {
@@ -34,9 +35,11 @@ export function ProfileHeader({ user }: { user: User }) {
       </div>
       <div className="profile__top">
         <Avatar src={user.profilePicture} name={user.name} size="xl" decorative={false} />
-        <ExternalLink href={user.url} className="btn btn--small profile__web">
-          Open on the web
-        </ExternalLink>
+        {user.url ? (
+          <ExternalLink href={user.url} className="btn btn--small profile__web">
+            Open on the web
+          </ExternalLink>
+        ) : null}
       </div>
       <div className="profile__body">
         <h1 className="profile__name" tabIndex={-1} dir="auto">
@@ -45,6 +48,7 @@ export function ProfileHeader({ user }: { user: User }) {
         <p className="profile__handle">
           <Handle handle={user.userName} />
           <span className="chip">{user.canDm ? 'Can be messaged' : 'Does not accept messages'}</span>
+          <AutomatedLabel user={user} />
         </p>
         {bioText ? (
           <RichText
