@@ -148,6 +148,8 @@ export const DrawSampleInput = z.object({
   overlap: z.number().min(0).max(1),
 });
 export type DrawSampleInput = z.infer<typeof DrawSampleInput>;
+/** what the page sends (defaults not yet filled in) */
+export type DrawSampleRequest = z.input<typeof DrawSampleInput>;
 
 const Scope = z.object({ codebook: CodebookId, sample: SampleId.optional() });
 
