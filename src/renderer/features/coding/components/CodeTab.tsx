@@ -24,20 +24,21 @@ export function CodeTab() {
   const queue = useQueue(sample, coder);
   const code = useCode();
   const [index, setIndex] = useState(0);
-  const started = useRef<number | null>(null);
+  const started = useRef<string | null>(null);
   const version = book.data?.versions.at(-1);
   const definition = version?.definition;
   const keys = useMemo(() => (definition ? keyMap(definition) : new Map<string, KeyTarget>()), [definition]);
   const entries = queue.data?.entries ?? [];
   const entry: QueueEntry | undefined = entries[Math.min(index, Math.max(0, entries.length - 1))];
 
-  // start at the first item not done yet, once per queue
+  // start at the first item not done yet, once per queue (a sample and a coder)
   useEffect(() => {
-    if (!definition || !queue.data || started.current === sample) return;
-    started.current = sample;
+    const which = `${sample}:${coder}`;
+    if (!definition || !queue.data || started.current === which) return;
+    started.current = which;
     const first = queue.data.entries.findIndex((e) => !isDone(definition, e.values));
     setIndex(first < 0 ? 0 : first);
-  }, [definition, queue.data, sample]);
+  }, [definition, queue.data, sample, coder]);
 
   const values = useMemo(() => new Map((entry?.values ?? []).map((v) => [v.field, v.value])), [entry]);
   const set = (field: FieldDef, value: CodeValue | null) => {
