@@ -35,18 +35,17 @@ async function settled(
   id: string,
 ): Promise<{ status: string; done: number; planned: number; unusable: number; skipped: number; error: string | null }> {
   for (let i = 0; i < 400; i++) {
-    const runs =
-      await call<
-        Array<{
-          id: string;
-          status: string;
-          done: number;
-          planned: number;
-          unusable: number;
-          skipped: number;
-          error: string | null;
-        }>
-      >('coding.modelRuns');
+    const runs = await call<
+      Array<{
+        id: string;
+        status: string;
+        done: number;
+        planned: number;
+        unusable: number;
+        skipped: number;
+        error: string | null;
+      }>
+    >('coding.modelRuns');
     const run = runs.find((r) => r.id === id)!;
     if (run.status !== 'running') return run;
     await new Promise((r) => setTimeout(r, 25));

@@ -22,7 +22,7 @@ const ChatBody = z.object({
   max_tokens: z.number().int().positive().optional(),
 });
 
-export const STANDIN_MODELS = ['skein-standin-1', 'skein-standin-careful'] as const;
+const STANDIN_MODELS = ['skein-standin-1', 'skein-standin-careful'] as const;
 
 const AGREE = /\b(agree|exactly|this is the way|love|great|ten out of ten|yes)\b/i;
 const DOUBT = /\b(disagree|source\?|really\?|hmph|no way|can't|wrong)\b/i;

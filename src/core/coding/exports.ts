@@ -277,7 +277,7 @@ export function createCodingExports(deps: CodingExportDeps) {
 }
 
 /** A coded item as a QDA source: its text, a name, and where it came from. */
-export function sourceOf(kind: CodedKind, id: string, raw: unknown): QdaSource {
+function sourceOf(kind: CodedKind, id: string, raw: unknown): QdaSource {
   if (raw === null)
     return { kind, id, text: '(not in this project)', label: `${kind} ${id}`, description: '', createdAt: null };
   if (kind === 'user') {

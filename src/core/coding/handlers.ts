@@ -48,7 +48,7 @@ export interface CodingHandlerDeps {
 }
 
 /** A key's fingerprint: the same HMAC the share package's manifest names it by. */
-export function keyFingerprint(key: string): string {
+function keyFingerprint(key: string): string {
   return createHmac('sha256', key).update('fingerprint\u0000skein pseudonymisation key').digest('hex').slice(0, 16);
 }
 

@@ -14,7 +14,6 @@ import { exportPolicy } from './policy';
 import { createCodingService, type Handle } from './service';
 
 export type { KeySlot } from './handlers';
-export type { ExportPolicy } from './policy';
 
 export interface CodingFeatureDeps {
   thread: Promise<ArchiveThread>;

@@ -56,7 +56,7 @@ const fold = (s: string) =>
     .toLowerCase()
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
-    .replace(/^[\s"'`*.:(]+|[\s"'`*.:)!]+$/g, '')
+    .replace(/^[\s"'`*.:(]+|[\s"'`*.:;,)!]+$/g, '')
     .trim();
 
 /** The value an answer names, or null: a category's value or label (any case, quotes and full stops aside). */

@@ -22,7 +22,7 @@ export interface SourceItem {
 export type SourceReader = () => AsyncIterable<readonly SourceItem[]>;
 
 /** A 64-bit rank as a 16-hex-digit string: compared as text, it orders as the number does. */
-export function rank(seed: string, kind: CodedKind, id: string): string {
+function rank(seed: string, kind: CodedKind, id: string): string {
   return createHash('sha256').update(`${seed}\u0000${kind}\u0000${id}`).digest('hex').slice(0, 16);
 }
 

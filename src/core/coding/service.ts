@@ -67,7 +67,7 @@ export function currentVersion(codebook: Codebook): { version: number; definitio
 }
 
 /** A source's label in plain words: "posts matching “heron”, in collection 3, from 2026-11-01". */
-export function sourceLabel(q: ArchiveQueryParsed): string {
+function sourceLabel(q: ArchiveQueryParsed): string {
   const parts = [q.kind === 'user' ? 'accounts' : 'posts'];
   if (q.text) parts.push(`matching “${q.text}”`);
   if (q.collection !== undefined) parts.push(`in collection ${q.collection}`);

@@ -5,7 +5,6 @@
  */
 export type { ArchiveReader, ArchiveSource } from './archive-source';
 export { createExportFeature } from './handlers';
-export type { ItemPolicy } from './item-policy';
 export type { PageSource, SourcePage } from './page-source';
 export { writeReexport } from './reexport';
 export type { ReexportApi } from './reexport-thread';

@@ -18,7 +18,7 @@ const obj = (v: unknown): Obj | null => (v !== null && typeof v === 'object' && 
 const text = (v: unknown): string | null => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : null);
 
 /** Whether an opted-out account is this item's author, the item itself, or the author of what it reposts or quotes. */
-export function excluded(raw: unknown, ids: ReadonlySet<string>, handles: ReadonlySet<string>): boolean {
+function excluded(raw: unknown, ids: ReadonlySet<string>, handles: ReadonlySet<string>): boolean {
   const hit = (a: Obj | null) => {
     if (!a) return false;
     const id = text(a.id) ?? text(a.rest_id) ?? text(a.id_str);

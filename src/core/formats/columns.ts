@@ -38,7 +38,7 @@ export function columnsObject(extra: ExtraColumns, id: string | null): string | 
 }
 
 /** `x.jsonl` → `x.jsonl.codes.csv` */
-export function columnsSidecarPath(target: string): string {
+function columnsSidecarPath(target: string): string {
   return `${target}.codes.csv`;
 }
 

@@ -17,4 +17,4 @@ export {
 } from './format';
 export { MANIFEST_SCHEMA, type ExportManifest } from './manifest';
 export { itemIdOf } from './item-fields';
-export { columnsSidecarPath, writeColumnsSidecar } from './columns';
+export { writeColumnsSidecar } from './columns';

@@ -4,4 +4,4 @@
  */
 export { createClientServices, type ClientServices } from './client-services';
 export { createSettingsHandlers } from './handlers';
-export { createKeyStore, type KeyStore } from './keys/key-store';
+export { createKeyStore } from './keys/key-store';

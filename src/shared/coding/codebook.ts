@@ -14,10 +14,10 @@ export const CodedKind = z.enum(['post', 'user']);
 export type CodedKind = z.infer<typeof CodedKind>;
 
 /** Keys that move between items while coding (`j`/`k` as in every list of Skein): never a category's key. */
-export const NAVIGATION_KEYS: readonly string[] = ['j', 'k'];
+const NAVIGATION_KEYS: readonly string[] = ['j', 'k'];
 
 /** The keys a category may take, in the order they are handed out: digits first, then letters. */
-export const CATEGORY_KEYS: readonly string[] = [...'1234567890abcdefghilmnopqrstuvwxyz'];
+const CATEGORY_KEYS: readonly string[] = [...'1234567890abcdefghilmnopqrstuvwxyz'];
 
 const CategoryKey = z
   .string()

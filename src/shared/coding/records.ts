@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { CodebookDefinition, CodedKind, CodeValue, FieldKey } from './codebook';
 
-export const CodebookVersion = z.object({
+const CodebookVersion = z.object({
   version: z.number().int().min(1),
   definition: CodebookDefinition,
   createdAt: z.number(),

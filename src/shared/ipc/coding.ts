@@ -179,7 +179,7 @@ export const Citation = z.object({
 export type Citation = z.infer<typeof Citation>;
 export type CitationInput = z.input<typeof Citation>;
 
-export const ShareInput = Scope.extend({
+const ShareInput = Scope.extend({
   sample: SampleId,
   /** ids, handles, names and @mentions replaced by keyed pseudonyms (default: on) */
   pseudonymise: z.boolean().default(true),

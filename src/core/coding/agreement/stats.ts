@@ -50,7 +50,7 @@ export function coincidences(units: readonly Unit[], k: number): Coincidences {
 }
 
 /** δ² between two values at a level; `numbers` are the interval level's values per index (default: the index). */
-export function distances(level: Level, nc: readonly number[], numbers?: readonly number[]): number[][] {
+function distances(level: Level, nc: readonly number[], numbers?: readonly number[]): number[][] {
   const k = nc.length;
   const d = Array.from({ length: k }, () => new Array<number>(k).fill(0));
   for (let c = 0; c < k; c++) {
@@ -166,7 +166,7 @@ export function percentAgreement(units: readonly Unit[]): number | null {
 }
 
 /** A small seeded generator (mulberry32): the same seed draws the same bootstrap samples everywhere. */
-export function seededRandom(seed: number): () => number {
+function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

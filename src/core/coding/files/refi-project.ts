@@ -18,8 +18,8 @@ import type { Adjudication, Coder, Coding } from '../../../shared/coding/records
 import { categoryGuid, codebookFromCodes, codesXml, fieldGuid, textOf } from './refi-codes';
 import { codePoints, guidOf, xmlAttr, xmlDateTime, xmlText } from './xml';
 
-export const PROJECT_NS = 'urn:QDA-XML:project:1.0';
-export const CODEBOOK_NS = 'urn:QDA-XML:codebook:1.0';
+const PROJECT_NS = 'urn:QDA-XML:project:1.0';
+const CODEBOOK_NS = 'urn:QDA-XML:codebook:1.0';
 const ADJUDICATED = 'skein:adjudicated';
 
 export interface QdaSource {

@@ -4,7 +4,7 @@ import type { AgreementReport, AgreementRow } from '../../../shared/ipc/coding';
 
 const n = (v: number | null | undefined) => (v === null || v === undefined ? '' : v.toFixed(3));
 
-export const AGREEMENT_COLUMNS = [
+const AGREEMENT_COLUMNS = [
   'field',
   'category',
   'units',

@@ -61,7 +61,7 @@ const csv = (rows: ReadonlyArray<ReadonlyArray<string | number | null>>) =>
 /** A YAML double-quoted scalar. */
 const yaml = (s: string) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
 
-export function citationCff(c: Citation, date: string, abstract: string): string {
+function citationCff(c: Citation, date: string, abstract: string): string {
   const lines = [
     'cff-version: 1.2.0',
     'message: "If you use this dataset, please cite it as below."',
@@ -81,7 +81,7 @@ export function citationCff(c: Citation, date: string, abstract: string): string
   return `${lines.join('\n')}\n`;
 }
 
-export function dataCite(
+function dataCite(
   c: Citation,
   input: { date: string; abstract: string; methods: string; files: string[]; items: number },
 ) {

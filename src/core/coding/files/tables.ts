@@ -15,7 +15,7 @@ const csv = (rows: ReadonlyArray<ReadonlyArray<string | number | null>>): string
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export const ANNOTATION_COLUMNS = [
+const ANNOTATION_COLUMNS = [
   'item_id',
   'item_kind',
   'field',
@@ -130,7 +130,7 @@ export function recalFile(field: FieldDef, codings: readonly Coding[], coders: r
   return { data: csv(rows), legend: csv(legendRows), units: units.length, coders: coderIds.length };
 }
 
-export const CODEBOOK_CSV_COLUMNS = [
+const CODEBOOK_CSV_COLUMNS = [
   'field',
   'field_label',
   'field_type',

@@ -11,7 +11,7 @@ const NOT_XML =
 /* eslint-enable no-control-regex */
 
 /** Text XML 1.0 can hold: the characters it forbids dropped. */
-export function xmlSafe(text: string): string {
+function xmlSafe(text: string): string {
   return text.replace(NOT_XML, '');
 }
 

@@ -12,7 +12,7 @@ import { MAX_UPLOAD_SLICE } from '../../../shared/ipc/coding';
 import type { ArchiveQuery } from '../../../shared/ipc/archive';
 import { skein } from '../../lib/bridge';
 
-export const codingKeys = {
+const codingKeys = {
   all: ['coding'] as const,
   codebooks: () => ['coding', 'codebooks'] as const,
   codebook: (id: number) => ['coding', 'codebook', id] as const,

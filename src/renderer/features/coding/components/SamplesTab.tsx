@@ -31,7 +31,7 @@ const STRATA: ReadonlyArray<[Stratum, string]> = [
 ];
 
 /** The margin of error (95 %) of a share measured on n of N, at its widest, with the finite population correction. */
-export function marginOfError(n: number, N: number): number | null {
+function marginOfError(n: number, N: number): number | null {
   if (n <= 0 || N <= 0 || n > N) return null;
   if (n === N) return 0;
   return 1.96 * Math.sqrt(0.25 / n) * Math.sqrt((N - n) / (N - 1));
