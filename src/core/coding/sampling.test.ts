@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allocate, assign, drawSample, marginOfError, type SourceItem } from './sampling';
+import { allocate, assign, drawSample, type SourceItem } from './sampling';
 
 function source(items: SourceItem[], chunk = 7) {
   return async function* () {
@@ -139,14 +139,5 @@ describe('assignment with overlap', () => {
   it('one coder codes everything; no coder, nothing', () => {
     expect(assign(items, [9], 0.5, 's')).toHaveLength(100);
     expect(assign(items, [], 0.5, 's')).toEqual([]);
-  });
-});
-
-describe('what a size represents', () => {
-  it('the margin of error of a share, with the finite population correction', () => {
-    expect(marginOfError(100, 1_000_000)).toBeCloseTo(0.098, 3);
-    expect(marginOfError(100, 1000)).toBeCloseTo(0.093, 3);
-    expect(marginOfError(10, 10)).toBe(0);
-    expect(marginOfError(0, 10)).toBeNull();
   });
 });

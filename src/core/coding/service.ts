@@ -37,7 +37,7 @@ import type {
 import type { ArchiveThread } from '../archive';
 import { agreementRows, BOOTSTRAP } from './agreement/report';
 import { disagree } from './resolve';
-import { assign, drawSample, marginOfError, type SourceItem } from './sampling';
+import { assign, drawSample, type SourceItem } from './sampling';
 
 export type Handle = 'current' | 'demo';
 
@@ -477,9 +477,6 @@ export function createCodingService(deps: CodingServiceDeps) {
         t.call('removeOptOut', h, { userId: known.userId ?? ref.userId, handle: known.handle ?? ref.handle }),
       );
     },
-
-    /** what a sample's size represents: the margin of error of a share, at 95 % */
-    marginOfError,
   };
 }
 

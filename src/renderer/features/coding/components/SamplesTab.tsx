@@ -6,6 +6,7 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
+import { marginOfError } from '../../../../shared/coding/margin';
 import type { SampleMethod, Stratum } from '../../../../shared/coding/records';
 import { collectionsQuery } from '../../archive/queries';
 import {
@@ -29,13 +30,6 @@ const STRATA: ReadonlyArray<[Stratum, string]> = [
   ['lang', 'language'],
   ['type', 'type (original, reply, quote, repost)'],
 ];
-
-/** The margin of error (95 %) of a share measured on n of N, at its widest, with the finite population correction. */
-function marginOfError(n: number, N: number): number | null {
-  if (n <= 0 || N <= 0 || n > N) return null;
-  if (n === N) return 0;
-  return 1.96 * Math.sqrt(0.25 / n) * Math.sqrt((N - n) / (N - 1));
-}
 
 function randomSeed(): string {
   const words = ['heron', 'river', 'maple', 'delta', 'ember', 'harbor', 'willow', 'quartz', 'meadow', 'comet'];
