@@ -48,7 +48,7 @@ export interface CodingServiceDeps {
   now: () => number;
 }
 
-const SOURCE_CHUNK = 5_000;
+const SOURCE_CHUNK = 1_000;
 
 function badInput(field: string, message: string): SkeinError {
   return new SkeinError('bad-input', message, { fields: [{ field, message }], action: 'Correct it and try again.' });
@@ -142,7 +142,7 @@ export function createCodingService(deps: CodingServiceDeps) {
       coders: coders
         .filter((c) => involved.has(c.id))
         .map((c) => ({ id: c.id, name: c.name, kind: c.kind, blindUntil: c.revealedAt })),
-      rows: agreementRows(
+      rows: await agreementRows(
         definition,
         codings.map((c) => ({ unit: `${c.kind}:${c.id}`, coder: c.coder, field: c.field, value: c.value })),
       ),

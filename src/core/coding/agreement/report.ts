@@ -31,14 +31,14 @@ export const BOOTSTRAP = { draws: 1000, seed: 1, level: 0.95 } as const;
 /** Cells of a units × coders matrix: value index per coder, per unit. */
 type Matrix = Map<string, Map<number, number>>;
 
-function rowFor(
+async function rowFor(
   field: FieldDef,
   category: string | null,
   matrix: Matrix,
   k: number,
   levels: readonly Level[],
   numbers: readonly number[] | undefined,
-): AgreementRow {
+): Promise<AgreementRow> {
   const coders = new Set<number>();
   const units: Unit[] = [];
   const byUnit: Array<Map<number, number>> = [];
@@ -51,7 +51,7 @@ function rowFor(
   const alpha: AgreementRow['alpha'] = {};
   for (const level of levels) alpha[level] = krippendorffAlpha(units, k, level, numbers);
   const first = levels[0]!;
-  const interval = bootstrapInterval(units, (s) => krippendorffAlpha(s, k, first, numbers), BOOTSTRAP);
+  const interval = await bootstrapInterval(units, (s) => krippendorffAlpha(s, k, first, numbers), BOOTSTRAP);
 
   // Cohen's κ: exactly two coders behind the pairable units
   let cohen: number | null = null;
@@ -94,7 +94,10 @@ function numericLevels(field: FieldDef): number[] | undefined {
 }
 
 /** Agreement of every compared field of a codebook version over these values (other fields' values are ignored). */
-export function agreementRows(definition: CodebookDefinition, values: readonly ReportValue[]): AgreementRow[] {
+export async function agreementRows(
+  definition: CodebookDefinition,
+  values: readonly ReportValue[],
+): Promise<AgreementRow[]> {
   const byField = new Map<string, ReportValue[]>();
   for (const v of values) {
     const list = byField.get(v.field) ?? [];
@@ -116,7 +119,7 @@ export function agreementRows(definition: CodebookDefinition, values: readonly R
           cells.set(v.coder, chosen.includes(category.value) ? 1 : 0);
           matrix.set(v.unit, cells);
         }
-        rows.push(rowFor(field, category.value, matrix, 2, ['nominal'], undefined));
+        rows.push(await rowFor(field, category.value, matrix, 2, ['nominal'], undefined));
       }
       continue;
     }
@@ -131,7 +134,7 @@ export function agreementRows(definition: CodebookDefinition, values: readonly R
     }
     const numbers = numericLevels(field);
     const levels: Level[] = field.type === 'ordinal' ? ['ordinal', 'interval'] : ['nominal'];
-    rows.push(rowFor(field, null, matrix, field.categories.length, levels, numbers));
+    rows.push(await rowFor(field, null, matrix, field.categories.length, levels, numbers));
   }
   return rows;
 }

@@ -184,23 +184,32 @@ export interface Interval {
   draws: number;
 }
 
+/** Main's event loop gets a turn after this much work (the report runs on main's thread). */
+const SLICE_MS = 8;
+
 /**
  * A percentile bootstrap interval (95 % by default) of a statistic over units: `draws` resamples of the units
  * with replacement, from a fixed seed, so a report is reproducible. Null with fewer than two units, or when
- * fewer than half of the resamples define the statistic.
+ * fewer than half of the resamples define the statistic. It gives the event loop a turn every few
+ * milliseconds: thousands of items take hundreds of milliseconds, which must not freeze main.
  */
-export function bootstrapInterval<U>(
+export async function bootstrapInterval<U>(
   units: readonly U[],
   statistic: (sample: readonly U[]) => number | null,
   options: { draws?: number; seed?: number; level?: number } = {},
-): Interval | null {
+): Promise<Interval | null> {
   const draws = options.draws ?? 1000;
   const level = options.level ?? 0.95;
   if (units.length < 2) return null;
   const random = seededRandom(options.seed ?? 1);
   const values: number[] = [];
   const sample = new Array<U>(units.length);
+  let slice = performance.now();
   for (let b = 0; b < draws; b++) {
+    if (performance.now() - slice > SLICE_MS) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      slice = performance.now();
+    }
     for (let i = 0; i < units.length; i++) sample[i] = units[Math.floor(random() * units.length)]!;
     const v = statistic(sample);
     if (v !== null && Number.isFinite(v)) values.push(v);
