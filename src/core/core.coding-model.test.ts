@@ -63,6 +63,11 @@ beforeAll(async () => {
     req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
       seen.push({ authorization: req.headers.authorization, body });
+      if (body.includes('"broken"')) {
+        res.setHeader('content-type', 'text/html');
+        res.end('<html>not an API</html>');
+        return;
+      }
       res.setHeader('content-type', 'application/json');
       res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: 'Neutral.' } }] }));
     });
@@ -205,6 +210,29 @@ describe('model coders', () => {
     expect(seen).toHaveLength(3);
     expect(seen.every((s) => s.authorization === `Bearer ${key}`)).toBe(true);
     expect(JSON.parse(seen[0]!.body)).toMatchObject({ model: 'llama3.1:8b', temperature: 0 });
+    // an endpoint that answers something else than JSON stops the run in plain words; what it made is kept
+    const broken = await call<{ id: number }>('coding.addCoder', {
+      name: 'Broken',
+      kind: 'model',
+      model: { model: 'broken', prompts: { stance: 'Stance?' } },
+    });
+    const s3 = (
+      await call<{ id: number }>('coding.drawSample', {
+        codebook,
+        name: 'Broken run',
+        source: { kind: 'post' },
+        size: 2,
+        seed: 'b',
+        method: 'random',
+        coders: [broken.id],
+        overlap: 0,
+      })
+    ).id;
+    const failed = await settled(
+      (await call<{ id: string }>('coding.runModel', { codebook, sample: s3, coder: broken.id })).id,
+    );
+    expect(failed).toMatchObject({ status: 'failed', done: 0 });
+    expect(failed.error).toMatch(/did not answer JSON/);
     // moving the key to another origin needs the person's yes (none here: refused)
     expect(await code('coding.setModelEndpoint', { kind: 'custom', baseUrl: 'https://models.example/v1' })).toBe(
       'unauthorized',

@@ -39,6 +39,7 @@ const CALL_TIMEOUT_MS = 120_000;
 /** An answer read at most this long (a model that rambles is cut). */
 const MAX_ANSWER = 4_000;
 const QUEUE_PAGE = 200;
+const MAX_BODY = 1_000_000;
 
 /** The prompt a field is asked with: the coder's own, then the choices to answer with. */
 export function systemPrompt(field: FieldDef, own: string): string {
@@ -132,7 +133,20 @@ export function createModelRuns(deps: ModelRunDeps) {
         },
       );
     }
-    const json = (await response.json()) as { choices?: Array<{ message?: { content?: unknown } }> };
+    // an answer is a few words: a body past 1 MB is not read (a hostile or broken endpoint)
+    const text = await response.text();
+    if (text.length > MAX_BODY)
+      throw new SkeinError('malformed', `The model endpoint sent ${text.length} characters for one answer.`, {
+        action: 'Check the endpoint: an answer is a few words.',
+      });
+    let json: { choices?: Array<{ message?: { content?: unknown } }> };
+    try {
+      json = JSON.parse(text) as typeof json;
+    } catch {
+      throw new SkeinError('malformed', 'The model endpoint did not answer JSON.', {
+        action: 'Check that the base URL is an OpenAI-compatible …/v1.',
+      });
+    }
     const content = json.choices?.[0]?.message?.content;
     return typeof content === 'string' ? content : '';
   }

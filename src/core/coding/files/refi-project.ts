@@ -222,11 +222,20 @@ const time = (v: unknown, fallback: number): number => {
   return Number.isFinite(t) ? t : fallback;
 };
 
+/** The largest `project.qde` read (a zip can claim to expand a few megabytes into gigabytes). */
+const MAX_QDE_BYTES = 256 * 1024 * 1024;
+
 /** A `.qdpx`: its codebook and every value a selection holds, by item, field and coder. */
 export function readQdpx(zip: Uint8Array, now: number): ReadProject {
   let files: Record<string, Uint8Array>;
   try {
-    files = unzipSync(zip, { filter: (f) => f.name === 'project.qde' });
+    files = unzipSync(zip, {
+      filter: (f) => {
+        if (f.name !== 'project.qde') return false;
+        if (f.originalSize > MAX_QDE_BYTES) throw new Error(`its project.qde would be ${f.originalSize} bytes`);
+        return true;
+      },
+    });
   } catch (e) {
     throw new Error(`this is not a REFI-QDA project (not a zip: ${e instanceof Error ? e.message : String(e)})`, {
       cause: e,
