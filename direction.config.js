@@ -32,6 +32,8 @@ export const FLOORS = [
   { ...area('app'), may: ['shared', 'core-ground'] },
   { ...area('bridge'), may: ['shared', 'core-ground'] },
   { ...area('protocol'), may: ['shared', 'core-ground'] },
+  // coding (issue 36) keeps its codebooks, coders and values in the project file: it calls the archive's worker
+  { ...area('coding'), may: ['shared', 'core-ground', 'core-archive'] },
   // createCore and the adapters that wire one area to another's port: the core's composition
   {
     name: 'core-compose',
@@ -48,6 +50,7 @@ export const FLOORS = [
       'core-app',
       'core-bridge',
       'core-protocol',
+      'core-coding',
     ],
   },
   // the demo API server (in a worker); the preload (the bridge, built from the contract)

@@ -11,6 +11,7 @@ import { createApiHandlers } from './api';
 import { createAppHandlers } from './app';
 import { createArchiveHandlers, createProjects, keepAsCollection, startArchiveThread, type Projects } from './archive';
 import { systemClock } from './clock';
+import { createCodingFeature } from './coding';
 import { clientPageSource } from './compose/client-page-source';
 import { archiveSource } from './compose/archive-reader';
 import { createExportFeature } from './export';
@@ -31,7 +32,7 @@ import type {
   WorkerEntries,
 } from './ports';
 import type { MediaPolicy } from './protocol';
-import { createClientServices, createSettingsHandlers, type ClientServices } from './session';
+import { createClientServices, createKeyStore, createSettingsHandlers, type ClientServices } from './session';
 
 // The core's public surface for the shells: createCore and the ports (below), and what both shells serve
 // with — the bridge's handle(), the app protocol's assets and CSP, the menu.
@@ -162,7 +163,10 @@ export function createCore(deps: CoreDeps): Core {
     await (await archiveThread).close();
   });
 
+  // the coding workbench's keys, for the logger to cut out (bound once the workbench exists, below)
+  let codingSecrets: () => string[] = () => [];
   const client = createClientServices({
+    otherSecrets: () => codingSecrets(),
     archive: projects.link,
     userDataDir: deps.userDataDir,
     secretStorage: deps.secretStorage,
@@ -178,6 +182,34 @@ export function createCore(deps: CoreDeps): Core {
   currentMode = mode;
 
   const ids = createIdsFeature({ userDataDir: deps.userDataDir, now });
+  // the coding workbench (issue 36): its values live in the project of the mode, its keys like the API key
+  const projectOfMode = () => projects.handleFor(mode() === 'demo' ? 'demo' : 'current');
+  const keptLikeTheApiKey = (name: string) =>
+    createKeyStore({
+      secrets: deps.secretStorage,
+      file: join(deps.userDataDir, name),
+      persistWithoutKeyring: () => client.settings().persistKeyWithoutKeyring,
+    });
+  const coding = createCodingFeature({
+    thread: archiveThread,
+    handle: projectOfMode,
+    projectName: async () => {
+      const state = await projects.state();
+      return (mode() === 'demo' ? state.demo : state.current)?.name ?? 'project';
+    },
+    userDataDir: deps.userDataDir,
+    now,
+    app: deps.app,
+    chooseSavePath: deps.chooseSavePath,
+    ...(deps.confirm ? { confirm: deps.confirm } : {}),
+    fetch: doFetch,
+    pseudonymKey: keptLikeTheApiKey('pseudonym-key.json'),
+    modelKey: keptLikeTheApiKey('model-key.json'),
+    sandboxBaseUrl: async () => (deps.apiBaseUrl ? null : (await demo.get()).baseUrl),
+    onError: (error) => deps.log?.error('coding failed', error),
+  });
+  codingSecrets = coding.secrets;
+  disposers.push(() => coding.dispose());
   const exportContext = async () => ({
     appName: deps.app.name,
     appVersion: deps.app.version,
@@ -218,6 +250,9 @@ export function createCore(deps: CoreDeps): Core {
     emit: (job) => deps.emit('export', job),
     ...(deps.exportPlatform ? { platform: deps.exportPlatform } : {}),
     onInternalError: (error) => deps.log?.error('export failed', error),
+    // every export of a project's items: its codes as extra columns, opted-out accounts left out (issue 36)
+    policy: (handle, itemKind) => coding.exportPolicy(handle, itemKind),
+    projectHandle: projectOfMode,
   });
   disposers.push(() => exporter.dispose());
 
@@ -234,6 +269,7 @@ export function createCore(deps: CoreDeps): Core {
     ...exporter.handlers,
     ...ids.handlers,
     ...createArchiveHandlers({ projects, thread: archiveThread, mode, exportQuery: exporter.fromArchive }),
+    ...coding.handlers,
   };
 
   return {

@@ -12,6 +12,7 @@ import { CursorCodec } from './cursor';
 import { FaultRules } from './faults';
 import { RequestLog, UsageLedger } from './ledger';
 import { mediaEtag, parseMediaName, pngImage, svgImage, imageSpec } from './media';
+import { registerModelStandIn } from './model-standin';
 import { handleSocial, type SandboxState } from './pipeline';
 import { Answers } from './answers';
 import { World } from './world';
@@ -112,6 +113,9 @@ export function buildSandbox(opts: SandboxOptions = {}): BuiltSandbox {
     operations: OPERATION_IDS.length,
     now: clock.now(),
   }));
+
+  // the demo's model coder (issue 36): an OpenAI-compatible stand-in, deterministic, offline
+  registerModelStandIn(app, state);
 
   const images = new LRUCache<string, Buffer | string>({ max: 256 });
   app.get<{ Params: { name: string } }>('/media/:name', async (req, reply) => {

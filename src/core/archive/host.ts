@@ -5,7 +5,9 @@
  * no worker can start, main runs the same host on its own thread (thread.ts).
  */
 import { SkeinError } from '../../shared/errors';
+import type { Stratum } from '../../shared/coding/records';
 import type { ArchiveQueryParsed, ActivityBucket } from '../../shared/ipc/archive';
+import { CodingStore } from './coding';
 import type { IngestRecord } from './ingest';
 import { ArchiveProject, type CollectionInput } from './project';
 import { ProjectFileError } from './schema';
@@ -18,8 +20,15 @@ export interface OpenInit {
   kind: 'live' | 'demo';
 }
 
+/** The coding store's calls (coding.ts), each with the project's handle first. */
+export type CodingCalls = {
+  [K in keyof CodingStore]: CodingStore[K] extends (...args: infer A) => infer R
+    ? (handle: Handle, ...args: A) => R
+    : never;
+};
+
 /** Every call the archive answers: name → (args) → result. Main calls it, the worker serves it (../workers). */
-export interface ArchiveApi {
+export interface ArchiveApi extends CodingCalls {
   open: (handle: Handle, init: OpenInit) => ReturnType<ArchiveProject['summary']>;
   close: (handle: Handle) => void;
   summary: (handle: Handle) => ReturnType<ArchiveProject['summary']>;
@@ -54,6 +63,15 @@ export interface ArchiveApi {
     ids: string[],
     withRaw: boolean,
   ) => ReturnType<ArchiveProject['heldItems']>;
+  /** items as the coding views show them (cards), in the order asked; null where the project holds none */
+  codedItems: (
+    handle: Handle,
+    refs: Array<{ kind: 'post' | 'user'; id: string }>,
+  ) => ReturnType<ArchiveProject['codedItems']>;
+  /** a sample's source: its ids with their stratum's value, opened once, read in chunks, closed */
+  sourceOpen: (handle: Handle, q: ArchiveQueryParsed, stratum: Stratum | null) => number;
+  sourceNext: (reader: number, max: number) => Array<{ id: string; stratum: string | null }>;
+  sourceClose: (reader: number) => void;
   /** one way (posted, never awaited): an answer queued for the next batch; a batch that fails is reported */
   ingest: (handle: Handle, record: IngestRecord) => void;
   flush: () => void;
@@ -71,6 +89,7 @@ export class ArchiveHost {
   private readonly queuedText = new Map<Handle, number>();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private readonly readers = new Map<number, Iterator<{ id: string; raw: string; place: string | null }>>();
+  private readonly sources = new Map<number, Iterator<{ id: string; stratum: string | null }>>();
   private nextReader = 1;
 
   /** `report`: a batch that could not be written (nobody waits for an ingest) */
@@ -105,7 +124,45 @@ export class ArchiveHost {
     for (const handle of this.queues.keys()) this.flushOne(handle);
   }
 
+  /** the coding store's methods, by name, on the project of the handle */
+  private codingCalls(): CodingCalls {
+    const calls: Record<string, (handle: Handle, ...args: unknown[]) => unknown> = {};
+    for (const name of Object.getOwnPropertyNames(CodingStore.prototype)) {
+      if (name === 'constructor') continue;
+      calls[name] = (handle, ...args) => {
+        const store = this.project(handle).coding as unknown as Record<string, (...a: unknown[]) => unknown>;
+        return store[name]!.apply(store, args);
+      };
+    }
+    return calls as unknown as CodingCalls;
+  }
+
   readonly api: ArchiveApi = {
+    ...this.codingCalls(),
+    codedItems: (handle, refs) => this.project(handle).codedItems(refs),
+    sourceOpen: (handle, q, stratum) => {
+      const id = this.nextReader++;
+      this.sources.set(id, this.project(handle).coding.sourceItems(q, stratum));
+      return id;
+    },
+    sourceNext: (reader, max) => {
+      const it = this.sources.get(reader);
+      const out: Array<{ id: string; stratum: string | null }> = [];
+      if (!it) return out;
+      while (out.length < max) {
+        const next = it.next();
+        if (next.done) {
+          this.sources.delete(reader);
+          break;
+        }
+        out.push({ id: next.value.id, stratum: next.value.stratum });
+      }
+      return out;
+    },
+    sourceClose: (reader) => {
+      this.sources.get(reader)?.return?.();
+      this.sources.delete(reader);
+    },
     open: (handle, init) => {
       this.flushOne(handle);
       this.projects.get(handle)?.close();

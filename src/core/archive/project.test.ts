@@ -241,9 +241,21 @@ describe('a project file', () => {
     const p1 = new ArchiveProject(path, init);
     p1.ingest([rec(repliesAnswer([post('11', 'a')], 'c1'))]);
     p1.close();
-    // version 1 was version 2 without the index on the next cursor
+    // version 1 was version 2 without the index on the next cursor (and without version 3's coding tables)
     const db = new DatabaseSync(path);
     db.exec('DROP INDEX requests_next; PRAGMA user_version = 1');
+    for (const table of [
+      'codebooks',
+      'codebook_versions',
+      'coders',
+      'codings',
+      'adjudications',
+      'samples',
+      'sample_items',
+      'assignments',
+      'opt_outs',
+    ])
+      db.exec(`DROP TABLE ${table}`);
     db.close();
     const p = new ArchiveProject(path, init);
     p.ingest([

@@ -11,8 +11,9 @@ import type {
   ArchiveQueryParsed,
   ArchiveSearchResult,
 } from '../../shared/ipc/archive';
+import { CodingStore } from './coding';
 import { createIngester, type IngestRecord } from './ingest';
-import { activity, forgetAnswer, heldAnswer, provenance, search, whereOf, type HeldAnswer } from './query';
+import { activity, forgetAnswer, heldAnswer, provenance, readItem, search, whereOf, type HeldAnswer } from './query';
 import { openProjectFile } from './schema';
 
 export interface ProjectSummary {
@@ -43,6 +44,8 @@ export interface HeldItem {
 export class ArchiveProject {
   private readonly db: DatabaseSync;
   private readonly ingester;
+  /** codebooks, coders, values, samples (issue 36) */
+  readonly coding: CodingStore;
   /** answers that could not be kept (rolled back alone) */
   skipped = 0;
 
@@ -53,6 +56,7 @@ export class ArchiveProject {
   ) {
     this.db = openProjectFile(path, init);
     this.ingester = createIngester(this.db);
+    this.coding = new CodingStore(this.db, now);
   }
 
   /**
@@ -212,6 +216,29 @@ export class ArchiveProject {
       out.push(...rows);
     }
     return out;
+  }
+
+  /**
+   * Items as the coding views show them (posts cut to cards, accounts as read), in the order asked; an item the
+   * project does not hold (or no longer reads) is null.
+   */
+  codedItems(
+    refs: ReadonlyArray<{ kind: 'post' | 'user'; id: string }>,
+  ): Array<{ kind: 'post' | 'user'; id: string; item: unknown }> {
+    const raw = new Map<string, string>();
+    for (const kind of ['post', 'user'] as const) {
+      const ids = refs.filter((r) => r.kind === kind).map((r) => r.id);
+      for (const held of this.heldItems(kind, ids, true)) raw.set(`${kind}:${held.id}`, held.raw);
+    }
+    return refs.map((r) => {
+      const text = raw.get(`${r.kind}:${r.id}`);
+      try {
+        return { kind: r.kind, id: r.id, item: text === undefined ? null : readItem(r.kind, text) };
+      } catch {
+        // an item that no longer reads is shown as not held
+        return { kind: r.kind, id: r.id, item: null };
+      }
+    });
   }
 
   close(): void {

@@ -73,7 +73,7 @@ export function whereOf(q: ArchiveQueryParsed, joinedMatch = false): { sql: stri
 }
 
 /** The canonical item again from the raw JSON kept; posts cut to cards as the bridge carries them. */
-function readItem(kind: 'post' | 'user', raw: string): unknown {
+export function readItem(kind: 'post' | 'user', raw: string): unknown {
   const parsed = JSON.parse(raw) as unknown;
   return kind === 'post' ? cardPost(normalizePost(parsed) as Post) : normalizeUser(parsed);
 }

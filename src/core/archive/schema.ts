@@ -6,6 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
+import { CODING_MIGRATION } from './coding';
 
 /** Every migration, in order; `MIGRATIONS[n]` takes a file from version n to n + 1. */
 const MIGRATIONS: readonly string[] = [
@@ -65,6 +66,8 @@ const MIGRATIONS: readonly string[] = [
   // 2: a page's index comes from the answer whose next cursor it was asked with; without this index
   // that lookup read every earlier page of the same query (a fetch-everything run grew quadratic)
   `CREATE INDEX requests_next ON requests (operation, params, next_cursor, at);`,
+  // 3: coding (issue 36): codebooks and versions, coders, values, adjudications, samples, opted-out accounts
+  CODING_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

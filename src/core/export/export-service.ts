@@ -22,6 +22,7 @@ import { cellsFor, formatRegistry, type Formats, type LiveWriter } from '../form
 import { describeCaps, loosens, progressFraction } from './caps';
 import { collect, CollectionState, type CollectOutcome } from './collector';
 import { estimateView, planFor } from './hydration-plan';
+import { policySections, withoutExcluded, writePolicySidecar } from './item-policy';
 import { JobStore } from './job-store';
 import { buildManifest } from './manifest';
 import type { ExportServiceDeps, StartExport } from './service-deps';
@@ -266,9 +267,11 @@ export class ExportService {
     );
     let outcome: CollectOutcome;
     let live: LiveWriter | null = null;
+    // the project's codes as extra columns, opted-out accounts left out (issue 36): written at the end, not live
+    const policy = (await this.deps.policy?.(plan.itemKind)) ?? null;
     try {
       // a run that collects from the first page can have its file written as it collects (CSV)
-      if (format.live && state.pages.length === 0 && state.failures.length === 0) {
+      if (format.live && !policy && state.pages.length === 0 && state.failures.length === 0) {
         // what the rows say about the export: the manifest's context as it will be (checked again at the end)
         const context = buildManifest({
           context: await this.deps.context(),
@@ -368,20 +371,25 @@ export class ExportService {
         options: job.options,
         csvCells,
       });
+      Object.assign(manifest, policySections(policy, format, job.files[0] as string));
       if (state.missing)
         await this.deps.onMissing?.(job, await state.missing.finish(plan, state.pages, state.failures));
       try {
-        if (!(await live?.finish(manifest, state.items, writing)))
+        const items = withoutExcluded(journal, policy?.exclusions ?? null);
+        if (!(await live?.finish(manifest, state.items, writing))) {
           await format.write({
             target: job.files[0] as string,
-            items: journal,
+            items,
             manifest,
             plan,
             options: job.options,
             csvCells,
             signal: writing,
             posts: this.heldPosts,
+            ...(policy?.extra ? { extra: policy.extra } : {}),
           });
+          await writePolicySidecar(policy, format, job.files[0] as string, items, writing);
+        }
       } catch (error) {
         if (this.quitting) {
           job.status = 'interrupted';

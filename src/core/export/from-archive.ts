@@ -11,6 +11,7 @@ import type { ArchiveQueryParsed } from '../../shared/ipc/archive';
 import type { ExportFormat, ExportOptions } from '../../shared/ipc/export';
 import { formatRegistry, saveFilter, type Formats } from '../formats';
 import type { ArchiveHandle, ArchiveSource } from './archive-source';
+import type { ItemPolicy } from './item-policy';
 import type { ExportContext } from './manifest';
 import { writeReexport, type ReexportInput } from './reexport';
 import { reexportInWorker } from './reexport-thread';
@@ -49,6 +50,8 @@ export interface ArchiveExportDeps {
   chooseSavePath: ChooseSavePath;
   context: () => ExportContext | Promise<ExportContext>;
   now: () => number;
+  /** what the project asks of an export of its items: codes as extra columns, opted-out accounts left out (issue 36) */
+  policy?: (handle: ArchiveHandle, itemKind: 'post' | 'user') => Promise<ItemPolicy | null>;
 }
 
 /** `skein-archive-<project>-20261123T195400Z.jsonl`: self-describing, the UTC time in the name */
@@ -83,6 +86,7 @@ export function archiveExport(
         now,
         // a re-export's CSV cells are neutralised, as they always were: safe to open in a spreadsheet
         csvCells: 'neutralised',
+        policy: (await deps.policy?.(request.handle, request.query.kind)) ?? null,
       },
       deps.formats,
     );

@@ -7,12 +7,14 @@
  * the user closes the dialog.
  */
 import { extname } from 'node:path';
+import type { ItemKind } from '../../shared/api/catalog';
 import type { PriceTable } from '../../shared/api/pricing';
 import type { HandlersOf } from '../../shared/ipc/define';
 import type { ExportJob, exportContract } from '../../shared/ipc/export';
 import { formatRegistry, saveFilter, type Formats } from '../formats';
 import type { ChooseSavePath, Clock, Confirm, ExportPlatform } from '../ports';
-import type { ArchiveSource } from './archive-source';
+import type { ArchiveHandle, ArchiveSource } from './archive-source';
+import type { ItemPolicy } from './item-policy';
 import { ExportService, type ExportServiceDeps } from './export-service';
 import { archiveExport, type QueryExport } from './from-archive';
 import type { ExportContext } from './manifest';
@@ -48,6 +50,10 @@ export interface ExportFeatureDeps {
   formats?: Formats;
   /** the research archive: the source of the Archive view's export */
   archive: () => Promise<ArchiveSource>;
+  /** what a project asks of an export of its items (issue 36): codes as columns, opted-out accounts left out */
+  policy?: (handle: ArchiveHandle, itemKind: ItemKind) => Promise<ItemPolicy | null>;
+  /** the project live exports belong to (the mode's) */
+  projectHandle?: () => Promise<ArchiveHandle>;
 }
 
 export interface ExportFeature {
@@ -74,6 +80,11 @@ export function createExportFeature(deps: ExportFeatureDeps): ExportFeature {
     project: deps.project,
     onMissing: deps.onMissing,
     onWritten: deps.onWritten,
+    ...(deps.policy && deps.projectHandle
+      ? {
+          policy: async (itemKind: ItemKind) => deps.policy!(await deps.projectHandle!(), itemKind),
+        }
+      : {}),
     onUpdate: (job) => {
       report?.(job);
       deps.emit?.(job);
@@ -111,6 +122,7 @@ export function createExportFeature(deps: ExportFeatureDeps): ExportFeature {
     chooseSavePath: deps.chooseSavePath,
     context: deps.context,
     now: deps.clock.now,
+    ...(deps.policy ? { policy: deps.policy } : {}),
   });
   return { handlers, service, fromArchive, dispose: () => service.dispose() };
 }

@@ -8,6 +8,7 @@ import type { ArchiveQueryParsed } from '../../shared/ipc/archive';
 import type { CsvCells, ExportFormat, ExportOptions } from '../../shared/ipc/export';
 import { cellsFor, formatRegistry, type Formats, type StreamItem } from '../formats';
 import type { ArchiveHandle, ArchiveReader, ArchiveRow } from './archive-source';
+import { policySections, withoutExcluded, writePolicySidecar, type ItemPolicy } from './item-policy';
 import { buildManifest, type ExportContext } from './manifest';
 import type { ViewPlan } from './views';
 
@@ -61,6 +62,8 @@ export interface ReexportInput {
   options?: ExportOptions;
   /** CSV text cells (absent: the format's default) */
   csvCells?: CsvCells;
+  /** the project's codes as extra columns, opted-out accounts left out (issue 36) */
+  policy?: ItemPolicy | null;
   signal?: AbortSignal;
 }
 
@@ -120,10 +123,13 @@ export async function writeReexport(
       note: 'written from the research project without an API call; each item as last received',
     },
   });
+  const policy = input.policy ?? null;
+  Object.assign(manifest, policySections(policy, format, files[0] ?? input.target));
   const stream = archiveStream(archive, input.handle, input.query);
+  const items = withoutExcluded(stream, policy?.exclusions ?? null);
   await format.write({
     target: files[0] ?? input.target,
-    items: stream,
+    items,
     manifest,
     plan,
     options: input.options,
@@ -131,6 +137,10 @@ export async function writeReexport(
     signal: input.signal,
     // a network's replies to posts outside what is exported: their authors from the same project
     posts: (ids) => archive.heldPosts(input.handle, ids),
+    ...(policy?.extra ? { extra: policy.extra } : {}),
   });
-  return { items: stream.count, files };
+  // the stream is read once per table: count what it handed out the last time, less what was left out
+  const written = stream.count;
+  await writePolicySidecar(policy, format, files[0] ?? input.target, items, input.signal);
+  return { items: policy ? Math.max(0, written - items.left()) : written, files };
 }

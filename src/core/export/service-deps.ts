@@ -1,4 +1,5 @@
 /** What the export service is given (its dependencies) and asked (a start), and what it reports a written file with. */
+import type { ItemKind } from '../../shared/api/catalog';
 import type { PriceTable } from '../../shared/api/pricing';
 import type {
   CsvCells,
@@ -12,6 +13,7 @@ import type {
 import type { Formats, ExportManifest } from '../formats';
 import type { IdList, MissingList } from '../ids';
 import type { Clock, Confirm } from '../ports';
+import type { ItemPolicy } from './item-policy';
 import type { JournalItem } from './journal';
 import type { ExportContext } from './manifest';
 import type { PageSource } from './page-source';
@@ -41,6 +43,8 @@ export interface ExportServiceDeps {
   onWritten?: (run: WrittenRun) => Promise<void>;
   /** the formats it writes (default: the built-in ones) */
   formats?: Formats;
+  /** what the project asks of an export of these items: codes as extra columns, opted-out accounts left out (issue 36) */
+  policy?: (itemKind: ItemKind) => Promise<ItemPolicy | null>;
 }
 
 export interface WrittenRun {

@@ -67,4 +67,5 @@ export const csv: Format = {
   textCells: defaultCsvCells,
   write: writeCsv,
   live: (input) => openLiveCsv(input),
+  columns: 'rows',
 };

@@ -60,6 +60,17 @@ export interface Provenance {
 /** Posts the project holds, by id (raw JSON as last received): a network's parents of replies outside the export. */
 export type PostLookup = (ids: string[]) => Promise<Array<{ raw: string }>>;
 
+/**
+ * Columns added after an item's own (the project's codes, issue 36): their names, and each item's cells by its
+ * id. Plain data, so it crosses to a re-export's own worker.
+ */
+export interface ExtraColumns {
+  columns: string[];
+  values: Map<string, Array<string | null>>;
+  /** how the values were made, for the manifest */
+  note: string;
+}
+
 /** Everything a format's writer is given. */
 export interface WriteJob {
   /** the export's first file (`files(chosen)[0]`): the others are named from it */
@@ -74,6 +85,8 @@ export interface WriteJob {
   signal?: AbortSignal;
   /** a network's replies to posts outside the export: their authors, from the project */
   posts?: PostLookup;
+  /** columns added to every item's row (formats with `columns: 'rows'`; the others get a sidecar table) */
+  extra?: ExtraColumns;
 }
 
 /** What a format's manifest section is made from. */
@@ -158,6 +171,11 @@ export interface Format {
   write: (job: WriteJob) => Promise<number>;
   /** a file written while the export collects; null when this run cannot have one */
   live?: (input: LiveInput) => Promise<LiveWriter | null>;
+  /**
+   * Where it writes extra columns (`WriteJob.extra`): in its rows, or (absent) in a sidecar table
+   * `<file>.codes.csv` the export writes beside it (an id list and a network have no row per item)
+   */
+  columns?: 'rows' | 'top-level';
 }
 
 /** How an export's formula-like text cells are written: as it asks, else its format's default, else neutralised. */

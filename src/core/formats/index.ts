@@ -6,7 +6,10 @@ export { BUILT_IN_FORMATS, formatRegistry, saveFilter, type Formats } from './re
 export {
   cellsFor,
   defaultLayout,
+  rawText,
+  type ExtraColumns,
   type Format,
+  type ItemStream,
   type KeptItem,
   type LiveWriter,
   type StreamItem,
@@ -14,3 +17,4 @@ export {
 } from './format';
 export { MANIFEST_SCHEMA, type ExportManifest, type ManifestSnapshot } from './manifest';
 export { itemIdOf } from './item-fields';
+export { writeColumnsSidecar } from './columns';

@@ -13,11 +13,14 @@ export async function writeEntry(
   before: Buffer,
   after: Buffer,
   provenance?: Provenance,
+  /** JSONL: the item's extra columns as a JSON object (`"codes"`, issue 36) */
+  codes?: string | null,
 ): Promise<void> {
   await sink.write(before);
   if (provenance) {
     const position = item.position === 'null' ? '' : `${item.position.slice(1, -1)},`;
-    await sink.write(`{"__skein":${JSON.stringify(provenance)},${position}"item":`);
+    const extra = codes === undefined ? '' : `"codes":${codes ?? 'null'},`;
+    await sink.write(`{"__skein":${JSON.stringify(provenance)},${extra}${position}"item":`);
     await sink.write(item.raw);
     await sink.write('}');
   } else if (item.position === 'null') {

@@ -21,11 +21,23 @@ export const json: Format = {
   offers: [{ id: 'json', archive: { kinds: ['post', 'user'] } }],
   files: (chosen) => [chosen],
   rowProvenance: null,
-  write: ({ target, items, manifest, signal }) =>
+  columns: 'top-level',
+  write: ({ target, items, manifest, signal, extra }) =>
     writeFileAtomic(
       target,
       async (sink) => {
-        await sink.write(`{\n  "manifest": ${indented(manifest)},\n  "items": [`);
+        await sink.write(`{\n  "manifest": ${indented(manifest)},\n`);
+        // the project's codes (issue 36): a map by item id beside the items, which stay as received
+        if (extra) {
+          const byId: Record<string, Record<string, string | null>> = {};
+          for (const [id, cells] of extra.values) {
+            const o: Record<string, string | null> = {};
+            extra.columns.forEach((c, i) => (o[c] = cells[i] ?? null));
+            byId[id] = o;
+          }
+          await sink.write(`  "codes": ${indented({ columns: extra.columns, by_id: byId })},\n`);
+        }
+        await sink.write('  "items": [');
         let first = true;
         for await (const item of items.items()) {
           await writeEntry(sink, item, first ? FIRST : NEXT, EMPTY);

@@ -4,10 +4,22 @@
  * one line in registry.ts.
  */
 import { writeFileAtomic } from '../files/atomic-file';
-import { fileAndSidecar, provenanceCounter, withSidecar, type Format } from './format';
+import { columnsObject } from './columns';
+import { fileAndSidecar, provenanceCounter, rawText, withSidecar, type Format, type StreamItem } from './format';
 import { EMPTY, writeEntry } from './json-entry';
+import { itemIdOf } from './item-fields';
 
 const NEWLINE = Buffer.from('\n');
+
+/** The item's id: the stream's, else read from the item (a re-export's rows carry it). */
+function idOf(item: StreamItem): string | null {
+  if (item.id !== null) return item.id;
+  try {
+    return itemIdOf(JSON.parse(rawText(item)));
+  } catch {
+    return null;
+  }
+}
 
 export const jsonl: Format = {
   id: 'jsonl',
@@ -27,13 +39,23 @@ export const jsonl: Format = {
     };
   },
   rowProvenance: 'the `__skein` object beside each item',
+  columns: 'rows',
   write: (job) =>
     withSidecar(job, () =>
       writeFileAtomic(
         job.target,
         async (sink) => {
           const provenance = provenanceCounter(job.manifest);
-          for await (const item of job.items.items()) await writeEntry(sink, item, EMPTY, NEWLINE, provenance());
+          const extra = job.extra;
+          for await (const item of job.items.items())
+            await writeEntry(
+              sink,
+              item,
+              EMPTY,
+              NEWLINE,
+              provenance(),
+              extra ? columnsObject(extra, idOf(item)) : undefined,
+            );
         },
         job.signal,
       ),

@@ -109,6 +109,10 @@ export interface ExportManifest {
     ids: string;
   };
   ids?: { of: IdsOf; format: string; note: string };
+  /** codes of the project's coding (issue 36): which columns, where they are written, how they were resolved */
+  codes?: { columns: string[]; where: string; note: string };
+  /** items left out because their account opted out (issue 36) */
+  left_out?: { accounts: number; note: string };
   parquet?: {
     writer: string;
     partitioned: boolean;

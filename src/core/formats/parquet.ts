@@ -17,6 +17,7 @@ import { SkeinError } from '../../shared/errors';
 import { tempPathFor, toWriteError, writeFileAtomic, type Sink } from '../files/atomic-file';
 import { rowCells, tableHeader } from './csv/write';
 import { TABLES } from './csv/rows';
+import { withColumns } from './columns';
 import type { Cell, Row, Table } from './csv/table';
 import {
   provenanceCounter,
@@ -24,6 +25,7 @@ import {
   sidecarPath,
   withSidecar,
   writeOptions,
+  type ExtraColumns,
   type Format,
   type ItemStream,
   type Provenance,
@@ -373,10 +375,12 @@ export async function writeParquet(
   plan: WritePlan,
   signal?: AbortSignal,
   options?: ParquetWriteOptions,
+  extra?: ExtraColumns,
 ): Promise<number> {
   const partitioned = parquetPartitioned(manifest, options);
   let bytes = 0;
-  for (const table of TABLES[plan.itemKind]) {
+  for (const own of TABLES[plan.itemKind]) {
+    const table = withColumns(own, extra);
     bytes += await writeTable(tablePath(target, table), table, source, plan, manifest, partitioned, signal);
   }
   return bytes;
@@ -417,5 +421,9 @@ export const parquet: Format = {
   files: (chosen, plan) => [...parquetDataPaths(chosen, plan), sidecarPath(chosen)],
   rowProvenance: 'the last four columns of every Parquet table',
   section: ({ items }) => ({ parquet: parquetSection(items) }),
-  write: (job) => withSidecar(job, () => writeParquet(job.target, job.items, job.manifest, job.plan, job.signal)),
+  write: (job) =>
+    withSidecar(job, () =>
+      writeParquet(job.target, job.items, job.manifest, job.plan, job.signal, undefined, job.extra),
+    ),
+  columns: 'rows',
 };

@@ -50,6 +50,8 @@ export interface ClientServicesDeps {
   confirm?: Confirm;
   /** the research project (issue 24): the store of record on disk; without it, pages spill to a session folder */
   archive?: AnswerArchive;
+  /** other secrets the logger must cut out (the coding workbench's keys, issue 36) */
+  otherSecrets?: () => string[];
 }
 
 export interface ClientServices {
@@ -112,7 +114,11 @@ export function createClientServices(deps: ClientServicesDeps): ClientServices {
   const keyOrigin = () =>
     keys.key() !== null ? keys.origin() : sessionKeyFromStart !== null ? sessionKeyOrigin : null;
 
-  const secrets = () => [...keys.secrets(), ...(sessionKeyFromStart ? [sessionKeyFromStart] : [])];
+  const secrets = () => [
+    ...keys.secrets(),
+    ...(sessionKeyFromStart ? [sessionKeyFromStart] : []),
+    ...(deps.otherSecrets?.() ?? []),
+  ];
   const logger = createLogger({
     write: (line, level) => deps.writeLog?.(line, level),
     secrets,

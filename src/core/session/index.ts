@@ -4,3 +4,4 @@
  */
 export { createClientServices, type ClientServices } from './client-services';
 export { createSettingsHandlers } from './handlers';
+export { createKeyStore } from './keys/key-store';

@@ -17,6 +17,7 @@ const SECTIONS: ReadonlyArray<{ label: string; route: Route; matches: readonly R
   { label: 'Hydrate ids', route: routes.hydrate(), matches: ['hydrate'] },
   { label: 'Trends', route: routes.trends(), matches: ['trends'] },
   { label: 'Archive', route: routes.archive(), matches: ['archive'] },
+  { label: 'Coding', route: routes.coding(), matches: ['coding'] },
   { label: 'Settings', route: routes.settings(), matches: ['settings'] },
 ];
 

@@ -4,6 +4,7 @@ import { GoBox } from './GoBox';
 import { useGlobalKeys } from '../lib/keyboard';
 import { useHash, useRoute } from '../lib/navigation';
 import { ViewContainer } from './ViewContainer';
+import { CodingPanel } from '../features/coding/components/CodingPanel';
 import { RouteView } from './views';
 import './shell.css';
 
@@ -22,6 +23,7 @@ export function Shell() {
       <ViewContainer key={pageKey(route)} viewKey={hash || '#/'}>
         <RouteView route={route} />
       </ViewContainer>
+      {route.name !== 'coding' ? <CodingPanel /> : null}
       <StatusBar />
     </div>
   );

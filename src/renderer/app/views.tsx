@@ -6,6 +6,7 @@
 import { missingCaseError } from '../../shared/missing-case';
 import type { Route } from '../lib/routes';
 import { ArchiveView } from '../features/archive/components/ArchiveView';
+import { CodingView } from '../features/coding/components/CodingView';
 import { CommunityView } from '../features/community/components/CommunityView';
 import { HomeView } from '../features/home/components/HomeView';
 import { ListView } from '../features/list/components/ListView';
@@ -48,6 +49,8 @@ export function RouteView({ route }: { route: Route }) {
       return <UsageView />;
     case 'archive':
       return <ArchiveView route={route} />;
+    case 'coding':
+      return <CodingView route={route} />;
     case 'unknown':
       return <NotFoundView path={route.path} />;
     default:

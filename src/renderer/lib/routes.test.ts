@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { QUERY_TYPES } from '../../shared/api/catalog';
-import { formatRoute, pageKey, parseRoute, routes, type Route } from './routes';
+import { formatRoute, pageKey, parseRoute, routes, type Route, CODING_TABS } from './routes';
 
 describe('parseRoute', () => {
   it('opens home for an empty hash', () => {
@@ -78,6 +78,7 @@ const routeArb: fc.Arbitrary<Route> = fc.oneof(
   fc.constant(routes.settings()),
   fc.constant(routes.usage()),
   fc.string().map((q) => routes.archive(q)),
+  fc.constantFrom(...CODING_TABS).map((t) => routes.coding(t)),
 );
 
 describe('formatRoute', () => {
@@ -95,6 +96,9 @@ describe('formatRoute', () => {
 });
 
 describe('pageKey', () => {
+  it('keeps the coding workbench one page across its tabs', () => {
+    expect(pageKey(routes.coding('code'))).toBe(pageKey(routes.coding('agreement')));
+  });
   it('keeps the page when only its tab or toggles change', () => {
     expect(pageKey(routes.post('1', 'quotes'))).toBe(pageKey(routes.post('1', 'replies', 'Latest', true)));
     expect(pageKey(routes.userByHandle('Ada', 'mentions'))).toBe(pageKey(routes.userByHandle('ada')));

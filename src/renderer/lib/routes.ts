@@ -9,6 +9,17 @@ import { QUERY_TYPES, type QueryType } from '../../shared/api/catalog';
 export type PostTab = 'replies' | 'direct' | 'quotes';
 export type UserTab = 'posts' | 'mentions';
 export type LookupKind = 'posts' | 'users';
+/** The coding workbench's tabs (issue 36). */
+export type CodingTab = 'code' | 'codebook' | 'coders' | 'samples' | 'agreement' | 'reconcile' | 'files';
+export const CODING_TABS: readonly CodingTab[] = [
+  'code',
+  'codebook',
+  'coders',
+  'samples',
+  'agreement',
+  'reconcile',
+  'files',
+];
 
 export type Route =
   | { name: 'home' }
@@ -24,6 +35,7 @@ export type Route =
   | { name: 'settings' }
   | { name: 'usage' }
   | { name: 'archive'; q: string }
+  | { name: 'coding'; tab: CodingTab }
   | { name: 'unknown'; path: string };
 
 /** A profile is addressed by numeric id, or by handle until the handle is resolved. */
@@ -71,6 +83,7 @@ export const routes = {
   settings: (): Route => ({ name: 'settings' }),
   usage: (): Route => ({ name: 'usage' }),
   archive: (q = ''): Route => ({ name: 'archive', q }),
+  coding: (tab: CodingTab = 'code'): Route => ({ name: 'coding', tab }),
 };
 
 function flag(q: URLSearchParams, key: string): boolean {
@@ -138,6 +151,11 @@ export function parseRoute(hash: string): Route {
       return routes.usage();
     case 'archive':
       return seg.length === 1 ? routes.archive(q.get('q') ?? '') : unknown;
+    case 'coding': {
+      if (seg.length > 2) return unknown;
+      const tab = (a ?? 'code') as CodingTab;
+      return CODING_TABS.includes(tab) ? routes.coding(tab) : unknown;
+    }
     default:
       return unknown;
   }
@@ -185,6 +203,8 @@ export function formatRoute(route: Route): string {
       return '#/usage';
     case 'archive':
       return withQuery('/archive', { q: route.q });
+    case 'coding':
+      return `#/coding/${route.tab}`;
     case 'unknown':
       return `#${route.path}`;
   }
@@ -199,6 +219,8 @@ export function pageKey(route: Route): string {
       return route.ref.kind === 'id' ? `user:${route.ref.id}` : `user:@${route.ref.handle.toLowerCase()}`;
     case 'lookup':
       return `lookup:${route.kind}`;
+    case 'coding':
+      return 'coding';
     default:
       return formatRoute(route);
   }

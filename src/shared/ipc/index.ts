@@ -5,6 +5,7 @@
 import { apiContract } from './api';
 import { appContract, type EventName, type EventPayload } from './app';
 import { archiveContract } from './archive';
+import { codingContract } from './coding';
 import type { BridgeOf, ClientOf, HandlersOf } from './define';
 import { exportContract } from './export';
 import { idsContract } from './ids';
@@ -17,6 +18,7 @@ export const contract = {
   ...exportContract,
   ...idsContract,
   ...archiveContract,
+  ...codingContract,
 };
 
 export type Contract = typeof contract;
@@ -34,3 +36,4 @@ export * from './settings';
 export * from './export';
 export * from './ids';
 export * from './archive';
+export * from './coding';

@@ -23,6 +23,7 @@ import type { CsvCells } from './formula';
 import { csvCell, csvLine, UTF8_BOM } from './line';
 import { csvTables, NO_CONTEXT } from './presets';
 import { csvId, decodeCsvId, TABLES } from './rows';
+import { withColumns } from '../columns';
 import type { Cell, Row, Table, TableTrailer } from './table';
 
 /** What each row carries about where it came from (CSV columns; JSONL's `__skein` object). */
@@ -196,11 +197,13 @@ export async function writeCsv({
   signal,
   options,
   csvCells,
+  extra,
 }: WriteJob): Promise<number> {
   let bytes = 0;
   const params = plan.params;
   const written = csvWriteOptions(options);
-  for (const table of csvTables(plan.itemKind, written.csvColumns, manifest)) {
+  for (const own of csvTables(plan.itemKind, written.csvColumns, manifest)) {
+    const table = withColumns(own, extra);
     bytes += await writeFileAtomic(
       csvTablePath(target, table),
       (sink) => writeTable(sink, table, items, params, manifest, written, csvCells),

@@ -1,0 +1,158 @@
+/**
+ * `npm run bench:coding`: the coding workbench's costs (issue 36), measured through the archive's real worker:
+ * - drawing a stratified sample (by day) of 1,000 from a project of BENCH_CODING_POSTS posts (default 100,000):
+ *   two passes over the source in chunks from the worker, a SHA-256 rank per item; against DuckDB drawing the
+ *   same kind of sample (rank by hash within each day, proportional quota) from the same (id, day) rows in a
+ *   table, the fastest tool a researcher has for it;
+ * - the agreement report (α nominal, κ, Fleiss, percent, a 1,000-draw bootstrap) of 5,000 items × 3 coders;
+ * - the main thread's longest event-loop block while drawing (the draw's hashing runs on main).
+ * Writes bench/results/coding.json. A measurement: it never fails.
+ */
+import { rm } from 'node:fs/promises';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { repliesPage } from '../src/core/archive/testing/answers';
+import { agreementRows } from '../src/core/coding/agreement/report';
+import { createCodingService } from '../src/core/coding/service';
+import { CodebookDefinition } from '../src/shared/coding/codebook';
+import { openBenchArchive } from './lib/archive-db';
+import { writeResults } from './lib/results';
+
+const POSTS = Number(process.env.BENCH_CODING_POSTS ?? 100_000);
+const SAMPLE = 1_000;
+const PAGE = 200;
+
+const ms = (t0: number) => Math.round((performance.now() - t0) * 10) / 10;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+const { dir, thread } = await openBenchArchive('skein-bench-coding-');
+try {
+  // a project of POSTS posts over a year (one an hour, repeating), ingested as answers
+  const t0 = performance.now();
+  for (let first = 0; first < POSTS; first += PAGE)
+    thread.ingest('current', repliesPage(first, Math.min(PAGE, POSTS - first), Date.now()));
+  await thread.call('flush');
+  const summary = await thread.call('summary', 'current');
+  console.log(`project: ${summary.items.toLocaleString()} posts ingested in ${ms(t0)} ms`);
+
+  const service = createCodingService({
+    thread: Promise.resolve(thread),
+    handle: async () => 'current',
+    now: Date.now,
+  });
+  const definition = CodebookDefinition.parse({
+    fields: [
+      {
+        key: 'stance',
+        label: 'Stance',
+        type: 'category',
+        categories: ['a', 'b', 'c'].map((v) => ({ value: v, label: v })),
+      },
+    ],
+  });
+  const cb = await service.saveCodebook({ name: 'Bench', definition });
+  const coders = [
+    await service.addCoder({ name: 'A', kind: 'person' }),
+    await service.addCoder({ name: 'B', kind: 'person' }),
+  ];
+
+  const loop = monitorEventLoopDelay({ resolution: 5 });
+  const draws: number[] = [];
+  const blocks: number[] = [];
+  for (const seed of ['s1', 's2', 's3']) {
+    loop.reset();
+    loop.enable();
+    const t = performance.now();
+    await service.drawSample({
+      codebook: cb.id,
+      name: seed,
+      source: { kind: 'post', text: '' },
+      size: SAMPLE,
+      seed,
+      method: 'stratified',
+      stratum: 'day',
+      coders: coders.map((c) => c.id),
+      overlap: 0.2,
+    });
+    draws.push(ms(t));
+    loop.disable();
+    blocks.push(Math.round(loop.max / 1e6));
+  }
+  const skeinDraw = median(draws);
+  console.log(
+    `skein: stratified sample of ${SAMPLE} from ${POSTS.toLocaleString()}: median ${skeinDraw} ms (${draws.join(', ')}); main's longest block per draw ${blocks.join(', ')} ms (the first one cold)`,
+  );
+
+  // DuckDB: the same rows (id, day) in a table, the same kind of draw in SQL
+  const reader = await thread.call(
+    'sourceOpen',
+    'current',
+    { project: 'current', text: '', kind: 'post', sort: 'time' },
+    'day',
+  );
+  const rows: Array<{ id: string; stratum: string | null }> = [];
+  for (;;) {
+    const chunk = await thread.call('sourceNext', reader, 10_000);
+    rows.push(...chunk);
+    if (chunk.length < 10_000) break;
+  }
+  const db = await DuckDBInstance.create(':memory:');
+  const connection = await db.connect();
+  await connection.run('CREATE TABLE t (id VARCHAR, day VARCHAR)');
+  const appender = await connection.createAppender('t');
+  for (const r of rows) {
+    appender.appendVarchar(r.id);
+    appender.appendVarchar(r.stratum ?? '');
+    appender.endRow();
+  }
+  appender.closeSync();
+  const duck: number[] = [];
+  for (const seed of ['s1', 's2', 's3']) {
+    const t = performance.now();
+    await connection.runAndReadAll(`
+      WITH ranked AS (
+        SELECT id, day, sha256('${seed}' || id) AS r,
+               row_number() OVER (PARTITION BY day ORDER BY sha256('${seed}' || id)) AS rn,
+               count(*) OVER (PARTITION BY day) AS n
+        FROM t)
+      SELECT id, day FROM ranked WHERE rn <= round(n * ${SAMPLE} / (SELECT count(*) FROM t)) ORDER BY r`);
+    duck.push(ms(t));
+  }
+  const duckDraw = median(duck);
+  connection.closeSync();
+  db.closeSync();
+  console.log(
+    `duckdb: the same draw in SQL: median ${duckDraw} ms (${duck.join(', ')}); Skein/DuckDB ${(skeinDraw / duckDraw).toFixed(2)}x`,
+  );
+
+  // agreement: 5,000 items, 3 coders, 3 categories, agreeing most of the time
+  const values = [];
+  for (let u = 0; u < 5000; u++) {
+    const truth = ['a', 'b', 'c'][u % 3]!;
+    for (let c = 0; c < 3; c++)
+      values.push({ unit: String(u), coder: c, field: 'stance', value: (u * 7 + c) % 5 === 0 ? 'b' : truth });
+  }
+  loop.reset();
+  loop.enable();
+  const ta = performance.now();
+  const [row] = await agreementRows(definition, values);
+  const agreementMs = ms(ta);
+  loop.disable();
+  const agreementBlock = Math.round(loop.max / 1e6);
+  console.log(
+    `agreement of 5,000 items × 3 coders with a 1,000-draw bootstrap: ${agreementMs} ms, main's longest block ${agreementBlock} ms (α ${row?.alpha.nominal?.toFixed(3)}, interval ${row?.interval?.low.toFixed(3)}–${row?.interval?.high.toFixed(3)})`,
+  );
+
+  const file = writeResults('coding', {
+    posts: POSTS,
+    sample: SAMPLE,
+    drawMs: { skein: draws, duckdb: duck, ratio: skeinDraw / duckDraw },
+    mainLoopMaxMs: blocks,
+    agreementMs,
+    agreementMainLoopMaxMs: agreementBlock,
+  });
+  console.log(`wrote ${file}`);
+} finally {
+  await thread.close();
+  await rm(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,195 @@
+/**
+ * The coding workbench (issue 36), as a researcher uses it in demo mode: a codebook, a stratified sample of
+ * 100 demo posts, two named coders coding blind by keyboard with 20 % overlap, agreement shown once asked for
+ * and equal to a computation made here from what each coder pressed, reconciliation that records the decided
+ * value apart, and coding a post where it is shown (a thread) with the same keys. Screenshots of the workbench
+ * and the reconciliation view, light, dark and in a small window.
+ */
+import type { Page, TestInfo } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { apiCall, demoExamples, hostOnly, openThread } from './support/explorer';
+
+/** What a coder presses for a post: from its id, the two coders agreeing on most posts, not all. */
+function choice(id: string, coder: 'Ana' | 'Ben'): number {
+  const n = Number(id.slice(-4));
+  const base = n % 3;
+  return coder === 'Ben' && n % 5 === 0 ? (base + 1) % 3 : base;
+}
+
+/** Krippendorff's nominal α from its definition: pairs of values within items, against all pairs. */
+function referenceAlpha(pairs: Array<[number, number]>): number {
+  const all = pairs.flat();
+  const n = all.length;
+  const observed = pairs.filter(([a, b]) => a !== b).length * 2;
+  let expected = 0;
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) if (i !== j && all[i] !== all[j]) expected++;
+  return 1 - ((n - 1) * observed) / expected;
+}
+
+/** Cohen's κ from its definition. */
+function referenceKappa(pairs: Array<[number, number]>): number {
+  const n = pairs.length;
+  const po = pairs.filter(([a, b]) => a === b).length / n;
+  let pe = 0;
+  for (let c = 0; c < 3; c++)
+    pe += (pairs.filter(([a]) => a === c).length / n) * (pairs.filter(([, b]) => b === c).length / n);
+  return (po - pe) / (1 - pe);
+}
+
+async function shots(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  const size = page.viewportSize() ?? { width: 1280, height: 860 };
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const path = testInfo.outputPath(`${name}-${scheme}.png`);
+    await page.screenshot({ path });
+    await testInfo.attach(`${name}-${scheme}`, { path, contentType: 'image/png' });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 640, height: 720 });
+  const small = testInfo.outputPath(`${name}-small.png`);
+  await page.screenshot({ path: small });
+  await testInfo.attach(`${name}-small`, { path: small, contentType: 'image/png' });
+  await page.setViewportSize(size);
+}
+
+async function codeQueue(page: Page, coder: 'Ana' | 'Ben', pressed: Map<string, number>): Promise<void> {
+  await page.getByRole('combobox', { name: 'Coding as' }).selectOption({ label: coder });
+  await page.getByRole('tab', { name: 'Code', exact: true }).click();
+  const progress = page.getByTestId('coding-progress');
+  await expect(progress).toContainText('Item 1 of 60 · 0 done');
+  const item = page.getByRole('region', { name: 'Item to code' }).locator('[data-post-id]').first();
+  const fields = page.getByRole('group', { name: /^Codes/ });
+  for (let i = 0; i < 60; i++) {
+    const id = (await item.getAttribute('data-post-id'))!;
+    const c = choice(id, coder);
+    // blind: nothing of another coder's shows
+    await expect(fields.getByRole('button', { pressed: true })).toHaveCount(0);
+    await page.keyboard.press(String(c + 1));
+    await expect(fields.getByRole('button', { pressed: true })).toHaveCount(1);
+    pressed.set(id, c);
+    if (i < 59) {
+      await page.keyboard.press('j');
+      await expect(progress).toContainText(`Item ${i + 2} of 60`);
+    }
+  }
+  await expect(progress).toContainText('60 done');
+}
+
+test('a stratified sample of 100 coded blind by two coders with 20 % overlap; α and κ; reconciliation', async ({
+  skein,
+}, testInfo) => {
+  hostOnly(testInfo);
+  test.setTimeout(300_000);
+  const { page } = skein;
+  await page.setViewportSize({ width: 1280, height: 860 });
+  // browse: pages of the demo's big thread fill the demo project
+  const ex = await demoExamples(page);
+  let cursor: string | null = null;
+  for (let i = 0; i < 10; i++) {
+    const data = await apiCall(page, 'postRepliesV2', { tweetId: ex.bigThreadPostId, ...(cursor ? { cursor } : {}) });
+    cursor = data.paging?.nextCursor ?? null;
+    if (!cursor) break;
+  }
+
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Coding' }).click();
+  await expect(page.getByRole('heading', { name: 'Coding', level: 1 })).toBeVisible();
+
+  // a codebook: the starter's Stance field, renamed
+  await page.getByRole('tab', { name: 'Codebook' }).click();
+  await page.getByLabel('Codebook name').fill('Stance toward the claim');
+  await page.getByRole('button', { name: 'Create codebook' }).click();
+  await expect(page.getByRole('combobox', { name: 'Codebook', exact: true })).toHaveValue(/\d+/);
+  await expect(page.getByTestId('codebook-version')).toContainText('Version 1');
+
+  // two named coders
+  await page.getByRole('tab', { name: 'Coders' }).click();
+  for (const name of ['Ana', 'Ben']) {
+    await page.getByLabel('New coder’s name').fill(name);
+    await page.getByRole('button', { name: 'Add coder' }).click();
+    await expect(page.locator('.coders__list').getByText(name, { exact: true })).toBeVisible();
+  }
+
+  // a stratified sample of 100, 20 % double-coded
+  await page.getByRole('tab', { name: 'Samples' }).click();
+  const form = page.getByRole('form', { name: 'Draw a sample' });
+  await form.getByLabel('Name', { exact: true }).fill('Pilot');
+  await form.getByLabel('Drawn').selectOption('stratified');
+  await form.getByLabel('Stratified by').selectOption('day');
+  await form.getByLabel('Size').fill('100');
+  await form.getByLabel('Seed').fill('pilot-2026');
+  await form.getByLabel('Double-coded (%)').fill('20');
+  await form.getByRole('checkbox', { name: 'Ana' }).check();
+  await form.getByRole('checkbox', { name: 'Ben' }).check();
+  await expect(page.getByTestId('sample-represents')).toContainText('100 of them is');
+  await expect(page.getByTestId('sample-represents')).toContainText('20 double-coded by all 2 coders');
+  await form.getByRole('button', { name: 'Draw and assign' }).click();
+  const listed = page.getByRole('listitem', { name: 'Sample Pilot' });
+  await expect(listed).toContainText('100 posts of');
+  await expect(listed).toContainText('stratified by day');
+  await expect(listed).toContainText('Ana: 0 of 60 done');
+  await expect(listed).toContainText('Ben: 0 of 60 done');
+
+  // both code blind, by keyboard
+  const ana = new Map<string, number>();
+  const ben = new Map<string, number>();
+  await codeQueue(page, 'Ana', ana);
+  await shots(page, testInfo, 'workbench');
+  await codeQueue(page, 'Ben', ben);
+  const both = [...ana.keys()].filter((id) => ben.has(id));
+  expect(both).toHaveLength(20);
+
+  // Ana chooses to see agreement: α and κ equal the computation from what each pressed
+  await page.getByRole('combobox', { name: 'Coding as' }).selectOption({ label: 'Ana' });
+  await page.getByRole('tab', { name: 'Agreement' }).click();
+  await expect(page.getByText('Coding is blind')).toBeVisible();
+  await page.getByRole('button', { name: 'See agreement' }).click();
+  const pairs = both.map((id) => [ana.get(id)!, ben.get(id)!] as [number, number]);
+  const alpha = referenceAlpha(pairs);
+  const kappa = referenceKappa(pairs);
+  await expect(page.getByTestId('alpha-stance')).toHaveText(`nominal ${alpha.toFixed(3)}`);
+  await expect(page.getByTestId('kappa-stance')).toHaveText(kappa.toFixed(3));
+  const row = page
+    .getByRole('table', { name: 'Agreement' })
+    .getByRole('row')
+    .filter({ has: page.getByTestId('alpha-stance') });
+  await expect(row.getByRole('cell').nth(5)).toHaveText('20');
+  await expect(row.getByRole('cell').nth(6)).toHaveText('2');
+  await shots(page, testInfo, 'agreement');
+
+  // reconciliation: disagreements side by side, the decided value apart
+  await page.getByRole('tab', { name: 'Reconcile' }).click();
+  const disagreed = pairs.filter(([a, b]) => a !== b).length;
+  expect(disagreed).toBeGreaterThan(0);
+  await expect(page.getByTestId('disagreements')).toHaveText(`${disagreed} undecided disagreements`);
+  const first = page.locator('.reconcile__item').first();
+  await expect(first.getByRole('row')).toHaveCount(2);
+  await shots(page, testInfo, 'reconcile');
+  await first.getByRole('group', { name: 'Decide' }).getByRole('button').first().click();
+  await expect(page.getByTestId('disagreements')).toHaveText(`${disagreed - 1} undecided disagreements`);
+  await page.getByRole('checkbox', { name: 'Only undecided' }).uncheck();
+  await expect(page.getByTestId('disagreements')).toHaveText(`${disagreed} disagreements`);
+  await expect(page.getByTestId('decided').first()).toContainText('(by Ana)');
+  // the coders' own values are untouched: agreement is the same
+  await page.getByRole('tab', { name: 'Agreement' }).click();
+  await expect(page.getByTestId('alpha-stance')).toHaveText(`nominal ${alpha.toFixed(3)}`);
+
+  await page.getByRole('tab', { name: 'Files' }).click();
+  await expect(page.getByRole('heading', { name: 'Share-and-cite package' })).toBeVisible();
+  await shots(page, testInfo, 'files');
+
+  // coding where posts are shown: a thread, the post in focus, the same keys
+  await page.getByRole('tab', { name: 'Code', exact: true }).click();
+  await page.getByRole('checkbox', { name: 'Code in every view' }).check();
+  await openThread(page, ex.bigThreadPostId);
+  const panel = page.getByRole('complementary', { name: 'Coding panel' });
+  await expect(panel).toBeVisible();
+  await page.keyboard.press('j');
+  const focused = page.locator('main article[data-post-id]:focus');
+  await expect(focused).toHaveCount(1);
+  const id = (await focused.getAttribute('data-post-id'))!;
+  await expect(panel.getByTestId('coding-panel-item')).toHaveText(`post ${id}`);
+  await page.keyboard.press('3');
+  await expect(panel.getByRole('button', { name: /Neither/, pressed: true })).toBeVisible();
+  await panel.getByRole('button', { name: 'Stop coding here' }).click();
+  await expect(panel).toBeHidden();
+});

@@ -1,0 +1,308 @@
+/**
+ * The files a coding project is written to, each where main's save dialog says (the page never names a path),
+ * atomically: the annotation table, ReCal's CSV, a REFI-QDA project or codebook, a codebook CSV, the share
+ * package. Opted-out accounts' items are left out of every one of them.
+ */
+import { basename, dirname, extname, join } from 'node:path';
+import { isCompared, type CodedKind } from '../../shared/coding/codebook';
+import type { Coding } from '../../shared/coding/records';
+import { makeError, SkeinError } from '../../shared/errors';
+import type { Citation } from '../../shared/ipc/coding';
+import type { ArchiveThread } from '../archive';
+import { writeFileAtomic } from '../files/atomic-file';
+import type { ChooseSavePath } from '../ports';
+import { readAccount, readPost } from './files/items';
+import { qdcXml, writeQdpx, type QdaSource } from './files/refi-project';
+import { optedOutOf, writeSharePackage } from './files/share';
+import { annotationTable, codebookCsv, recalFile } from './files/tables';
+import { currentVersion, type CodingService, type Handle } from './service';
+
+export interface CodingExportDeps {
+  service: CodingService;
+  thread: Promise<ArchiveThread>;
+  handle: () => Promise<Handle>;
+  chooseSavePath: ChooseSavePath;
+  now: () => number;
+  app: { name: string; version: string };
+  /** the current project's name, for file names and the QDA project */
+  projectName: () => Promise<string>;
+  /** the pseudonymisation key (never written anywhere), null when none is set */
+  pseudonymKey: () => string | null;
+}
+
+type Written = { file: string; items: number; note: string } | null;
+
+const RAW_CHUNK = 500;
+
+function slug(text: string): string {
+  return (
+    text
+      .replace(/[^\p{L}\p{N}]+/gu, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 50) || 'coding'
+  );
+}
+
+const stamp = (ms: number) => new Date(ms).toISOString().replace(/[-:]/g, '').slice(0, 15) + 'Z';
+
+/** A sibling of the chosen file: `x.csv` → `x.legend.csv`. */
+function beside(target: string, suffix: string): string {
+  const ext = extname(target);
+  return join(dirname(target), `${basename(target, ext)}.${suffix}${ext || '.csv'}`);
+}
+
+export function createCodingExports(deps: CodingExportDeps) {
+  const call = async <R>(run: (thread: ArchiveThread, handle: Handle) => Promise<R>): Promise<R> =>
+    run(await deps.thread, await deps.handle());
+
+  /** Raw items of these refs (the project's last received JSON), in chunks. */
+  async function rawItems(refs: ReadonlyArray<{ kind: CodedKind; id: string }>): Promise<Map<string, unknown>> {
+    const out = new Map<string, unknown>();
+    for (const kind of ['post', 'user'] as const) {
+      const ids = [...new Set(refs.filter((r) => r.kind === kind).map((r) => r.id))];
+      for (let i = 0; i < ids.length; i += RAW_CHUNK) {
+        const held = await call((t, h) => t.call('heldItems', h, kind, ids.slice(i, i + RAW_CHUNK), true));
+        for (const item of held) {
+          try {
+            out.set(`${kind}:${item.id}`, JSON.parse(item.raw) as unknown);
+          } catch {
+            // an item that no longer reads is written as not held
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  /** A scope's values, adjudications and coders, opted-out accounts' items left out. */
+  async function scope(codebookId: number, sample: number | undefined) {
+    const cb = await deps.service.codebook(codebookId);
+    const [codings, adjudications, coders, optOuts] = await Promise.all([
+      call((t, h) => t.call('codings', h, cb.id, sample ?? null)),
+      call((t, h) => t.call('adjudications', h, cb.id, sample ?? null)),
+      call((t, h) => t.call('coders', h)),
+      call((t, h) => t.call('optOuts', h)),
+    ]);
+    const refs = [...codings, ...adjudications].map((c) => ({ kind: c.kind, id: c.id }));
+    const raw = await rawItems(refs);
+    const out = (kind: CodedKind, id: string) => optedOutOf(kind, raw.get(`${kind}:${id}`) ?? null, optOuts);
+    const dropped = new Set(refs.filter((r) => out(r.kind, r.id)).map((r) => `${r.kind}:${r.id}`));
+    return {
+      cb,
+      ...currentVersion(cb),
+      codings: codings.filter((c) => !dropped.has(`${c.kind}:${c.id}`)),
+      adjudications: adjudications.filter((a) => !dropped.has(`${a.kind}:${a.id}`)),
+      coders,
+      optOuts,
+      raw,
+      dropped: dropped.size,
+    };
+  }
+
+  async function ask(title: string, name: string, ext: string, filter: string): Promise<string | null> {
+    return deps.chooseSavePath({
+      title,
+      defaultPath: `${slug(await deps.projectName())}-${slug(name)}-${stamp(deps.now())}.${ext}`,
+      filters: [{ name: filter, extensions: [ext] }],
+    });
+  }
+
+  const write = (target: string, content: string | Uint8Array) =>
+    writeFileAtomic(target, async (sink) => sink.write(typeof content === 'string' ? content : Buffer.from(content)));
+
+  const droppedNote = (n: number) => (n > 0 ? ` ${n} items of opted-out accounts were left out.` : '');
+  const itemsOf = (codings: readonly Coding[]) => new Set(codings.map((c) => `${c.kind}:${c.id}`)).size;
+
+  return {
+    async annotations(input: { codebook: number; sample?: number }): Promise<Written> {
+      const s = await scope(input.codebook, input.sample);
+      const target = await ask('Export the annotation table', `${s.cb.name}-annotations`, 'csv', 'CSV');
+      if (target === null) return null;
+      await write(target, annotationTable(s.codings, s.adjudications, s.coders));
+      return {
+        file: target,
+        items: itemsOf(s.codings),
+        note: `${s.codings.length} values and ${s.adjudications.length} adjudicated ones.${droppedNote(s.dropped)}`,
+      };
+    },
+
+    async recal(input: { codebook: number; sample?: number; field: string }): Promise<Written> {
+      const s = await scope(input.codebook, input.sample);
+      const field = s.definition.fields.find((f) => f.key === input.field);
+      if (!field || !isCompared(field))
+        throw new SkeinError('bad-input', `“${input.field}” is not a category or ordinal field of this codebook.`, {
+          fields: [{ field: 'field', message: 'not a compared field' }],
+        });
+      const file = recalFile(field, s.codings, s.coders);
+      if (file.units === 0)
+        throw new SkeinError('not-found', `No item of “${field.label}” was coded by every one of its coders.`, {
+          action: 'ReCal takes complete rows only: code the double-coded items first.',
+        });
+      const target = await ask('Export for ReCal', `${s.cb.name}-${field.key}-recal`, 'csv', 'CSV');
+      if (target === null) return null;
+      await write(target, file.data);
+      await write(beside(target, 'legend'), file.legend);
+      return {
+        file: target,
+        items: file.units,
+        note: `${file.units} items × ${file.coders} coders, no header (ReCal's form); ${basename(beside(target, 'legend'))} says which column is whom.${droppedNote(s.dropped)}`,
+      };
+    },
+
+    async qdpx(input: { codebook: number; sample?: number }): Promise<Written> {
+      const s = await scope(input.codebook, input.sample);
+      const refs = new Map<string, { kind: CodedKind; id: string }>();
+      if (input.sample !== undefined)
+        for (const i of await call((t, h) => t.call('sampleItems', h, input.sample!))) refs.set(`${i.kind}:${i.id}`, i);
+      for (const c of [...s.codings, ...s.adjudications]) refs.set(`${c.kind}:${c.id}`, { kind: c.kind, id: c.id });
+      const raw = await rawItems([...refs.values()]);
+      const sources: QdaSource[] = [];
+      for (const r of refs.values()) {
+        const item = raw.get(`${r.kind}:${r.id}`) ?? null;
+        if (optedOutOf(r.kind, item, s.optOuts)) continue;
+        sources.push(sourceOf(r.kind, r.id, item));
+      }
+      const target = await ask('Export a REFI-QDA project', s.cb.name, 'qdpx', 'REFI-QDA project');
+      if (target === null) return null;
+      const coders = s.coders.filter((c) => s.codings.some((x) => x.coder === c.id));
+      await write(
+        target,
+        writeQdpx({
+          projectName: await deps.projectName(),
+          app: deps.app,
+          now: deps.now(),
+          codebook: { id: s.cb.id, name: s.cb.name, version: s.version, definition: s.definition },
+          coders,
+          sources,
+          codings: s.codings,
+          adjudications: s.adjudications,
+        }),
+      );
+      return {
+        file: target,
+        items: sources.length,
+        note: `${sources.length} sources, ${coders.length} coders, ${s.codings.length} values. QualCoder: Project → Import → REFI-QDA project.${droppedNote(s.dropped)}`,
+      };
+    },
+
+    async codebook(input: { codebook: number; format: 'qdc' | 'csv' }): Promise<Written> {
+      const cb = await deps.service.codebook(input.codebook);
+      const { version, definition } = currentVersion(cb);
+      const target = await ask(
+        'Export the codebook',
+        `${cb.name}-v${version}`,
+        input.format,
+        input.format === 'qdc' ? 'REFI-QDA codebook' : 'CSV',
+      );
+      if (target === null) return null;
+      await write(
+        target,
+        input.format === 'qdc'
+          ? qdcXml({ id: cb.id, name: cb.name, version, definition }, `${deps.app.name} ${deps.app.version}`)
+          : codebookCsv(definition),
+      );
+      return {
+        file: target,
+        items: definition.fields.length,
+        note: `${definition.fields.length} fields, version ${version}.`,
+      };
+    },
+
+    async share(input: {
+      codebook: number;
+      sample: number;
+      pseudonymise: boolean;
+      includeTexts: boolean;
+      publicFigureFollowers?: number;
+      citation: Citation;
+    }): Promise<Written> {
+      const key = input.pseudonymise ? deps.pseudonymKey() : null;
+      if (input.pseudonymise && key === null)
+        throw makeError('bad-input', 'Pseudonymising needs a key: none is set.', {
+          action: 'Set or generate the pseudonymisation key (Coding → Share), then make the package again.',
+        });
+      const s = await scope(input.codebook, input.sample);
+      const sample = (await deps.service.samples(s.cb.id)).find((x) => x.id === input.sample);
+      if (!sample) throw new SkeinError('not-found', 'This sample is not in this project.');
+      const items = await call((t, h) => t.call('sampleItems', h, input.sample));
+      const raw = await rawItems(items);
+      const coders = s.coders.filter(
+        (c) => sample.definition.coders.includes(c.id) || s.codings.some((x) => x.coder === c.id),
+      );
+      const agreement = await deps.service.agreementOf(s.cb.id, input.sample);
+      await call((t, h) => t.call('setMeta', h, 'citation', JSON.stringify(input.citation)));
+      const target = await ask('Save the share package', `${sample.name}-share`, 'zip', 'Zip archive');
+      if (target === null) return null;
+      const pkg = writeSharePackage({
+        app: deps.app,
+        now: deps.now(),
+        projectName: await deps.projectName(),
+        codebook: { id: s.cb.id, name: s.cb.name, version: s.version, definition: s.definition },
+        sample,
+        coders,
+        items: items.map((i) => ({
+          kind: i.kind,
+          id: i.id,
+          raw: raw.get(`${i.kind}:${i.id}`) ?? null,
+          stratum: i.stratum,
+        })),
+        codings: s.codings,
+        adjudications: s.adjudications,
+        agreement,
+        optOuts: s.optOuts,
+        citation: input.citation,
+        pseudonymise: input.pseudonymise,
+        includeTexts: input.includeTexts,
+        ...(input.publicFigureFollowers !== undefined ? { publicFigureFollowers: input.publicFigureFollowers } : {}),
+        key,
+      });
+      await write(target, pkg.zip);
+      return {
+        file: target,
+        items: pkg.items,
+        note: `${pkg.files.length} files, ${input.pseudonymise ? `pseudonymised (key ${pkg.keyFingerprint})` : 'with the platform’s ids'}, ${input.includeTexts ? 'with texts' : 'ids only'}.${droppedNote(pkg.droppedOptedOut)}`,
+      };
+    },
+
+    async citation(): Promise<Citation | null> {
+      const text = await call((t, h) => t.call('meta', h, 'citation'));
+      if (text === null) return null;
+      try {
+        return JSON.parse(text) as Citation;
+      } catch {
+        return null;
+      }
+    },
+  };
+}
+
+/** A coded item as a QDA source: its text, a name, and where it came from. */
+function sourceOf(kind: CodedKind, id: string, raw: unknown): QdaSource {
+  if (raw === null)
+    return { kind, id, text: '(not in this project)', label: `${kind} ${id}`, description: '', createdAt: null };
+  if (kind === 'user') {
+    const a = readAccount(raw);
+    const text = [`@${a.handle ?? id}${a.name ? ` — ${a.name}` : ''}`, a.bio ?? ''].filter(Boolean).join('\n\n');
+    return {
+      kind,
+      id,
+      text,
+      label: `account @${a.handle ?? id}`,
+      description: `https://x.com/${a.handle ?? `i/user/${id}`}`,
+      createdAt: null,
+    };
+  }
+  const p = readPost(raw);
+  const handle = p.author?.handle ?? null;
+  const created = p.createdAt ? Date.parse(p.createdAt) : NaN;
+  return {
+    kind,
+    id,
+    text: p.text,
+    label: `post ${id}${handle ? ` by @${handle}` : ''}`,
+    description: `https://x.com/${handle ?? 'i/web'}/status/${id}${p.createdAt ? `\n${p.createdAt}` : ''}`,
+    createdAt: Number.isFinite(created) ? created : null,
+  };
+}
+
+export type CodingExports = ReturnType<typeof createCodingExports>;

@@ -1,0 +1,355 @@
+/**
+ * The share-and-cite package of a coded sample (issue 36 item 8), one zip, private by default: the items as
+ * ids only (dehydrated; with their texts only when asked), every value and the final codes, the codebook
+ * (`.qdc` and CSV), the agreement report, a manifest, CITATION.cff and DataCite metadata. Pseudonymised by
+ * default: ids, handles and names — in fields, in texts, in the coders' notes, in the codebook's examples and
+ * in a stratum's values — replaced by keyed pseudonyms (`pseudonym.ts`). Opted-out accounts' items are left out.
+ */
+import { strToU8, zipSync, type Zippable } from 'fflate';
+import { stringify } from 'csv-stringify/sync';
+import type { CodebookDefinition, CodedKind, CodeValue } from '../../../shared/coding/codebook';
+import { valueText } from '../../../shared/coding/codebook';
+import type { Adjudication, Coder, Coding, OptOut, SampleSummary } from '../../../shared/coding/records';
+import type { AgreementReport, Citation } from '../../../shared/ipc/coding';
+import { resolveValues, resolvedKey } from '../resolve';
+import { createPseudonymiser, type KnownAccount, type Pseudonymiser } from './pseudonym';
+import { qdcXml } from './refi-project';
+import { annotationTable, codebookCsv } from './tables';
+import { readAccount, readPost } from './items';
+import { agreementMarkdown, agreementCsv } from './report-files';
+
+export interface ShareItem {
+  kind: CodedKind;
+  id: string;
+  /** the raw item as the project last received it; null when it holds none */
+  raw: unknown;
+  stratum: string | null;
+}
+
+export interface ShareInput {
+  app: { name: string; version: string };
+  now: number;
+  projectName: string;
+  codebook: { id: number; name: string; version: number; definition: CodebookDefinition };
+  sample: SampleSummary;
+  coders: readonly Coder[];
+  items: readonly ShareItem[];
+  codings: readonly Coding[];
+  adjudications: readonly Adjudication[];
+  agreement: AgreementReport;
+  optOuts: readonly OptOut[];
+  citation: Citation;
+  pseudonymise: boolean;
+  includeTexts: boolean;
+  publicFigureFollowers?: number;
+  /** the pseudonymisation key (required when pseudonymising); used here, written nowhere */
+  key: string | null;
+}
+
+export interface SharePackage {
+  zip: Uint8Array;
+  /** the files inside, by name */
+  files: string[];
+  items: number;
+  droppedOptedOut: number;
+  keyFingerprint: string | null;
+}
+
+const csv = (rows: ReadonlyArray<ReadonlyArray<string | number | null>>) =>
+  stringify(rows as Array<Array<string | number | null>>, { record_delimiter: '\n' });
+
+/** A YAML double-quoted scalar. */
+const yaml = (s: string) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
+
+function citationCff(c: Citation, date: string, abstract: string): string {
+  const lines = [
+    'cff-version: 1.2.0',
+    'message: "If you use this dataset, please cite it as below."',
+    'type: dataset',
+    `title: ${yaml(c.title)}`,
+    'authors:',
+  ];
+  for (const a of c.authors) {
+    lines.push(`  - family-names: ${yaml(a.familyNames)}`);
+    if (a.givenNames) lines.push(`    given-names: ${yaml(a.givenNames)}`);
+    if (a.orcid) lines.push(`    orcid: ${yaml(`https://orcid.org/${a.orcid}`)}`);
+    if (a.affiliation) lines.push(`    affiliation: ${yaml(a.affiliation)}`);
+  }
+  lines.push(`version: ${yaml(c.version)}`, `date-released: ${date}`, `license: ${yaml(c.license)}`);
+  if (c.keywords.length) lines.push('keywords:', ...c.keywords.map((k) => `  - ${yaml(k)}`));
+  lines.push(`abstract: ${yaml(abstract)}`);
+  return `${lines.join('\n')}\n`;
+}
+
+function dataCite(
+  c: Citation,
+  input: { date: string; abstract: string; methods: string; files: string[]; items: number },
+) {
+  return {
+    types: { resourceTypeGeneral: 'Dataset', resourceType: 'Coded social media items (identifiers and codes)' },
+    titles: [{ title: c.title }],
+    creators: c.authors.map((a) => ({
+      name: a.givenNames ? `${a.familyNames}, ${a.givenNames}` : a.familyNames,
+      nameType: 'Personal',
+      ...(a.givenNames ? { givenName: a.givenNames } : {}),
+      familyName: a.familyNames,
+      ...(a.orcid
+        ? {
+            nameIdentifiers: [
+              {
+                nameIdentifier: `https://orcid.org/${a.orcid}`,
+                nameIdentifierScheme: 'ORCID',
+                schemeUri: 'https://orcid.org',
+              },
+            ],
+          }
+        : {}),
+      ...(a.affiliation ? { affiliation: [{ name: a.affiliation }] } : {}),
+    })),
+    publisher: { name: c.publisher || c.authors.map((a) => a.familyNames).join(', ') },
+    publicationYear: input.date.slice(0, 4),
+    subjects: c.keywords.map((subject) => ({ subject })),
+    dates: [{ date: input.date, dateType: 'Created' }],
+    version: c.version,
+    rightsList: [{ rights: c.license, rightsIdentifier: c.license, rightsIdentifierScheme: 'SPDX' }],
+    descriptions: [
+      { description: input.abstract, descriptionType: 'Abstract' },
+      { description: input.methods, descriptionType: 'Methods' },
+    ],
+    formats: ['text/csv', 'text/plain', 'application/xml', 'application/json'],
+    sizes: [`${input.items} items`, `${input.files.length} files`],
+  };
+}
+
+/** Whether an opted-out account wrote this item, is it, or is the author of the post it reposts or quotes. */
+export function optedOutOf(kind: CodedKind, raw: unknown, optOuts: readonly OptOut[]): boolean {
+  if (optOuts.length === 0 || raw === null) return false;
+  const ids = new Set(optOuts.flatMap((o) => (o.userId ? [o.userId] : [])));
+  const handles = new Set(optOuts.flatMap((o) => (o.handle ? [o.handle.toLowerCase()] : [])));
+  const hit = (a: { id: string | null; handle: string | null } | null) =>
+    !!a && ((a.id !== null && ids.has(a.id)) || (a.handle !== null && handles.has(a.handle.toLowerCase())));
+  if (kind === 'user') return hit(readAccount(raw));
+  const post = readPost(raw);
+  return hit(post.author) || hit(post.quotedAuthor) || hit(post.repostedAuthor);
+}
+
+export function writeSharePackage(input: ShareInput): SharePackage {
+  const date = new Date(input.now).toISOString().slice(0, 10);
+  const kept = input.items.filter((i) => !optedOutOf(i.kind, i.raw, input.optOuts));
+  const keptKeys = new Set(kept.map((i) => `${i.kind}:${i.id}`));
+  const droppedOptedOut = input.items.length - kept.length;
+  const codings = input.codings.filter((c) => keptKeys.has(`${c.kind}:${c.id}`));
+  const adjudications = input.adjudications.filter((a) => keptKeys.has(`${a.kind}:${a.id}`));
+
+  // every account the items name: authors, mentioned, quoted, reposted, answered; and accounts coded themselves
+  const accounts: KnownAccount[] = [];
+  const posts = new Map<string, ReturnType<typeof readPost>>();
+  for (const i of input.items) {
+    if (i.raw === null) continue;
+    if (i.kind === 'user') {
+      const a = readAccount(i.raw);
+      if (a) accounts.push(a);
+      continue;
+    }
+    const p = readPost(i.raw);
+    posts.set(i.id, p);
+    accounts.push(...p.accounts);
+  }
+  let pseudo: Pseudonymiser | null = null;
+  if (input.pseudonymise) {
+    if (!input.key) throw new Error('no pseudonymisation key');
+    pseudo = createPseudonymiser(input.key, accounts, {
+      ...(input.publicFigureFollowers !== undefined ? { publicFigureFollowers: input.publicFigureFollowers } : {}),
+      optedOut: {
+        handles: new Set(input.optOuts.flatMap((o) => (o.handle ? [o.handle.toLowerCase()] : []))),
+        ids: new Set(input.optOuts.flatMap((o) => (o.userId ? [o.userId] : []))),
+      },
+    });
+  }
+  const itemId = (kind: string, id: string) =>
+    pseudo ? (kind === 'user' ? pseudo.userId(id) : pseudo.postId(id)) : id;
+  const text = (t: string) => (pseudo ? pseudo.text(t) : t);
+  const stratumText = (s: string | null) =>
+    s === null
+      ? ''
+      : input.sample.definition.stratum === 'author' && pseudo
+        ? `@${pseudo.handle(s.replace(/^@/, ''))}`
+        : s;
+  const value = (field: string, v: CodeValue): CodeValue => {
+    const f = input.codebook.definition.fields.find((x) => x.key === field);
+    return f && (f.type === 'text' || f.type === 'note') && typeof v === 'string' ? text(v) : v;
+  };
+
+  const files: Zippable = {};
+  const put = (name: string, content: string) => (files[name] = strToU8(content));
+
+  // the items: ids only unless texts were asked for
+  const itemRows: Array<Array<string | number | null>> = [
+    ['item_id', 'item_kind', 'author_id', 'created_at', 'stratum', ...(input.includeTexts ? ['text'] : [])],
+  ];
+  for (const i of kept) {
+    const p = i.kind === 'post' ? posts.get(i.id) : null;
+    const account = i.kind === 'user' && i.raw !== null ? readAccount(i.raw) : null;
+    const authorId = p?.author?.id ?? null;
+    itemRows.push([
+      itemId(i.kind, i.id),
+      i.kind,
+      authorId === null ? '' : pseudo ? pseudo.userId(authorId) : authorId,
+      p?.createdAt ?? '',
+      stratumText(i.stratum),
+      ...(input.includeTexts ? [text(p?.text ?? account?.bio ?? '')] : []),
+    ]);
+  }
+  put('items.csv', csv(itemRows));
+  if (!pseudo) {
+    const postIds = kept.filter((i) => i.kind === 'post').map((i) => i.id);
+    const userIds = kept.filter((i) => i.kind === 'user').map((i) => i.id);
+    if (postIds.length) put('post_ids.txt', `${postIds.join('\n')}\n`);
+    if (userIds.length) put('user_ids.txt', `${userIds.join('\n')}\n`);
+  }
+
+  const named = codings.map((c) => ({ ...c, value: value(c.field, c.value) }));
+  put('annotations.csv', annotationTable(named, adjudications, input.coders, itemId));
+  const resolved = resolveValues(codings, adjudications);
+  const fields = input.codebook.definition.fields;
+  const codeRows: Array<Array<string | number>> = [
+    ['item_id', 'item_kind', ...fields.flatMap((f) => [f.key, `${f.key}_status`])],
+  ];
+  for (const i of kept) {
+    codeRows.push([
+      itemId(i.kind, i.id),
+      i.kind,
+      ...fields.flatMap((f) => {
+        const r = resolved.get(resolvedKey(i.kind, i.id, f.key));
+        return r ? [valueText(r.value === null ? null : value(f.key, r.value)), r.status] : ['', 'uncoded'];
+      }),
+    ]);
+  }
+  put('codes.csv', csv(codeRows));
+
+  // the codebook, its examples pseudonymised too (examples often quote posts)
+  const definition: CodebookDefinition = pseudo
+    ? {
+        fields: fields.map((f) => ({
+          ...f,
+          description: text(f.description),
+          categories: f.categories.map((c) => ({
+            ...c,
+            description: text(c.description),
+            examples: c.examples.map(text),
+          })),
+        })),
+      }
+    : input.codebook.definition;
+  const codebook = { ...input.codebook, definition };
+  put('codebook.qdc', qdcXml(codebook, `${input.app.name} ${input.app.version}`));
+  put('codebook.csv', codebookCsv(definition));
+  put('agreement.csv', agreementCsv(input.agreement));
+  put('agreement.md', agreementMarkdown(input.agreement, input.codebook.name));
+
+  const s = input.sample.definition;
+  const methods = [
+    `${s.size} ${s.kind === 'user' ? 'accounts' : 'posts'} drawn from ${s.population} (${s.method === 'stratified' ? `stratified by ${s.stratum}, proportional allocation` : 'simple random sample'}; items ranked by SHA-256 of the seed “${s.seed}” and their id).`,
+    `${Math.round(s.overlap * 100)} % coded by every one of ${s.coders.length} coders; codebook “${input.codebook.name}”, version ${input.codebook.version}.`,
+    pseudo
+      ? 'Ids, handles and names are pseudonymised with a keyed hash (HMAC-SHA-256); the key is not part of this package.'
+      : 'Ids are the platform’s own: the items can be hydrated again.',
+    droppedOptedOut > 0 ? `${droppedOptedOut} items of accounts that opted out were left out.` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  const abstract =
+    input.citation.description || `${input.citation.title}: identifiers and codes of ${kept.length} items.`;
+  const names = Object.keys(files);
+  const allFiles = [...names, 'manifest.json', 'CITATION.cff', 'datacite.json', 'README.txt'];
+  put('CITATION.cff', citationCff(input.citation, date, abstract));
+  put(
+    'datacite.json',
+    `${JSON.stringify(dataCite(input.citation, { date, abstract, methods, files: allFiles, items: kept.length }), null, 2)}\n`,
+  );
+  const manifest = {
+    schema: 'skein.share/1',
+    app: input.app,
+    created_at: new Date(input.now).toISOString(),
+    project: pseudo ? null : input.projectName,
+    codebook: { name: input.codebook.name, version: input.codebook.version },
+    sample: {
+      name: input.sample.name,
+      source: pseudo ? '(withheld: a search may name accounts)' : s.sourceLabel,
+      kind: s.kind,
+      method: s.method,
+      stratum: s.stratum,
+      seed: s.seed,
+      size: s.size,
+      population: s.population,
+      strata: s.strata.map((x) => ({ ...x, value: stratumText(x.value) })),
+      overlap: s.overlap,
+    },
+    coders: input.coders.map((c) => ({
+      name: c.name,
+      kind: c.kind,
+      model: c.model?.model ?? null,
+      blind_until: c.revealedAt === null ? null : new Date(c.revealedAt).toISOString(),
+    })),
+    counts: {
+      items: kept.length,
+      values: codings.length,
+      adjudicated: adjudications.length,
+      dropped_opted_out: droppedOptedOut,
+    },
+    pseudonymisation: pseudo
+      ? {
+          method:
+            'HMAC-SHA-256 over the kind and the value; post ids p_…, account ids u_…, handles user_…, names Person …',
+          covers: [
+            'post ids',
+            'account ids',
+            'handles',
+            'names',
+            '@mentions, handles, names and ids inside texts and notes',
+            'codebook descriptions and examples',
+            'author strata',
+          ],
+          key_fingerprint: pseudo.fingerprint,
+          key: 'not included: it stays in the key store of the computer that made this package',
+          public_figures:
+            input.publicFigureFollowers !== undefined
+              ? {
+                  followers_at_least: input.publicFigureFollowers,
+                  note: 'these accounts keep their own id, handle and name',
+                }
+              : null,
+        }
+      : null,
+    texts: input.includeTexts ? 'included (items.csv, column text)' : 'not included: ids only (dehydrated)',
+    files: allFiles,
+    methods,
+  };
+  put('manifest.json', `${JSON.stringify(manifest, null, 2)}\n`);
+  put(
+    'README.txt',
+    [
+      `${input.citation.title}`,
+      '',
+      `Made with ${input.app.name} ${input.app.version} on ${date}. ${methods}`,
+      '',
+      'items.csv        one row per item: its id, kind, author id, time, stratum' +
+        (input.includeTexts ? ' and text' : ''),
+      'annotations.csv  one row per item x field x coder (the adjudicated values as coder "adjudicated")',
+      'codes.csv        one row per item: the final value of each field and how it was reached',
+      'codebook.qdc     the codebook as REFI-QDA (QualCoder, MAXQDA, NVivo, ATLAS.ti); codebook.csv the same as a table',
+      'agreement.csv    Krippendorff alpha, Cohen and Fleiss kappa, percent agreement per field; agreement.md in words',
+      'manifest.json    how the sample was drawn and coded',
+      'CITATION.cff, datacite.json   how to cite it',
+      ...(pseudo ? [] : ['post_ids.txt, user_ids.txt   the ids, one per line, to hydrate the items again']),
+      '',
+    ].join('\n'),
+  );
+  return {
+    zip: zipSync(files, { level: 6, mtime: new Date(input.now) }),
+    files: allFiles,
+    items: kept.length,
+    droppedOptedOut,
+    keyFingerprint: pseudo?.fingerprint ?? null,
+  };
+}

@@ -1,0 +1,184 @@
+/**
+ * The `coding` namespace of the bridge, over the coding service, its files, its imports and model runs, and the
+ * two keys it keeps like the API key (the pseudonymisation key, a model endpoint's key): the page learns only
+ * whether they are set, where they are kept, and a pseudonymisation key's fingerprint.
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import { SkeinError } from '../../shared/errors';
+import type { Handlers } from '../../shared/ipc';
+import type { ModelEndpoint, PseudonymKey } from '../../shared/ipc/coding';
+import { baseUrlOrigin, type CredentialsStatus } from '../../shared/ipc/settings';
+import type { JsonStore } from '../files/json-store';
+import { refuseAll, type Confirm } from '../ports';
+import type { CodingExports } from './exports';
+import type { CodingImports } from './imports';
+import type { ModelRuns, ModelTarget } from './model';
+import type { CodingService } from './service';
+
+/**
+ * A secret kept like the API key (the session's key store fits: OS key store, bound to an origin, never in a
+ * file in clear, never sent to the page).
+ */
+export interface KeySlot {
+  load: () => Promise<void>;
+  key: () => string | null;
+  origin: () => string | null;
+  status: () => Promise<CredentialsStatus>;
+  set: (key: string, origin?: string | null) => Promise<CredentialsStatus>;
+  rebind: (origin: string) => Promise<void>;
+  clear: () => Promise<CredentialsStatus>;
+}
+
+export interface CodingSettings extends Record<string, unknown> {
+  modelKind: 'none' | 'demo' | 'custom';
+  modelBaseUrl: string | null;
+}
+
+export interface CodingHandlerDeps {
+  service: CodingService;
+  exports: CodingExports;
+  imports: CodingImports;
+  models: ModelRuns;
+  settings: JsonStore<CodingSettings>;
+  pseudonymKey: KeySlot;
+  modelKey: KeySlot;
+  /** the keys are read from disk once; every handler that needs one waits for it */
+  ready: Promise<void>;
+  confirm?: Confirm;
+}
+
+/** A key's fingerprint: the same HMAC the share package's manifest names it by. */
+function keyFingerprint(key: string): string {
+  return createHmac('sha256', key).update('fingerprint\u0000skein pseudonymisation key').digest('hex').slice(0, 16);
+}
+
+/** Where a model coder's calls go now, or null (off). */
+export function modelTarget(
+  settings: JsonStore<CodingSettings>,
+  modelKey: KeySlot,
+  demoBaseUrl: () => Promise<string | null>,
+): () => Promise<ModelTarget | null> {
+  return async () => {
+    const s = settings.read();
+    if (s.modelKind === 'demo') {
+      const base = await demoBaseUrl();
+      return base ? { baseUrl: `${base}/v1`, key: null } : null;
+    }
+    if (s.modelKind !== 'custom' || !s.modelBaseUrl) return null;
+    const origin = baseUrlOrigin(s.modelBaseUrl);
+    if (origin === null) return null;
+    // the key goes only to the origin it was entered for
+    return { baseUrl: s.modelBaseUrl, key: modelKey.origin() === origin ? modelKey.key() : null };
+  };
+}
+
+export function createCodingHandlers(deps: CodingHandlerDeps): Pick<Handlers, 'coding'> {
+  const { service } = deps;
+
+  const endpoint = async (): Promise<ModelEndpoint> => {
+    await deps.ready;
+    const s = deps.settings.read();
+    return { kind: s.modelKind ?? 'none', baseUrl: s.modelBaseUrl ?? null, key: await deps.modelKey.status() };
+  };
+
+  const pseudonym = async (): Promise<PseudonymKey> => {
+    await deps.ready;
+    const key = deps.pseudonymKey.key();
+    return { status: await deps.pseudonymKey.status(), fingerprint: key === null ? null : keyFingerprint(key) };
+  };
+
+  return {
+    coding: {
+      codebooks: () => service.codebooks(),
+      codebook: ({ id }) => service.codebook(id),
+      saveCodebook: (input) => service.saveCodebook(input),
+      coders: () => service.coders(),
+      addCoder: (input) => service.addCoder(input),
+      updateCoder: (input) => service.updateCoder(input),
+      reveal: ({ coder }) => service.reveal(coder),
+      population: (input) => service.population(input),
+      drawSample: (input) => service.drawSample(input),
+      samples: ({ codebook }) => service.samples(codebook),
+      queue: (input) => service.queue(input),
+      values: (input) => service.values(input),
+      code: (input) => service.code(input),
+      agreement: (input) => service.agreement(input),
+      disagreements: (input) => service.disagreements(input),
+      adjudicate: (input) => service.adjudicate(input),
+      optOuts: () => service.optOuts(),
+      optOut: ({ account, note }) => service.optOut(account, note),
+      optIn: ({ account }) => service.optIn(account),
+
+      exportAnnotations: (input) => deps.exports.annotations(input),
+      exportRecal: (input) => deps.exports.recal(input),
+      exportQdpx: (input) => deps.exports.qdpx(input),
+      exportCodebook: (input) => deps.exports.codebook(input),
+      sharePackage: async (input) => {
+        await deps.ready;
+        return deps.exports.share(input);
+      },
+      citation: () => deps.exports.citation(),
+
+      uploadBegin: (input) => deps.imports.begin(input),
+      uploadAppend: (input) => deps.imports.append(input),
+      uploadFinish: (input) => deps.imports.finish(input),
+
+      modelEndpoint: () => endpoint(),
+      setModelEndpoint: async ({ kind, baseUrl, key }) => {
+        await deps.ready;
+        if (kind !== 'custom') {
+          deps.settings.write({ ...deps.settings.read(), modelKind: kind });
+          return endpoint();
+        }
+        const origin = baseUrl ? baseUrlOrigin(baseUrl) : null;
+        if (!baseUrl || origin === null)
+          throw new SkeinError(
+            'bad-input',
+            'The endpoint must be https:// (http:// only on this computer), without user:password@.',
+            {
+              fields: [{ field: 'baseUrl', message: 'https://…/v1, or http://localhost:11434/v1' }],
+            },
+          );
+        if (key !== undefined && key.trim() !== '') await deps.modelKey.set(key.trim(), origin);
+        else if (deps.modelKey.key() !== null && deps.modelKey.origin() !== origin) {
+          // moving the key to another origin: only the person at the screen can say yes
+          const yes = await (deps.confirm ?? refuseAll)({
+            title: `Send your model key to ${origin}?`,
+            detail: `The key was entered for ${deps.modelKey.origin() ?? 'another address'}. Saying yes sends it to ${origin} with every model call.`,
+            confirmLabel: 'Send the key there',
+          });
+          if (!yes)
+            throw new SkeinError('unauthorized', 'The model key stays with the address it was entered for.', {
+              action: 'Enter the key again for this address.',
+            });
+          await deps.modelKey.rebind(origin);
+        }
+        deps.settings.write({ modelKind: 'custom', modelBaseUrl: baseUrl });
+        return endpoint();
+      },
+      clearModelKey: async () => {
+        await deps.ready;
+        await deps.modelKey.clear();
+        return endpoint();
+      },
+      runModel: async (input) => {
+        await deps.ready;
+        return deps.models.start(input);
+      },
+      modelRuns: () => deps.models.list(),
+      cancelModelRun: ({ id }) => deps.models.cancel(id),
+
+      pseudonymKey: () => pseudonym(),
+      setPseudonymKey: async ({ key }) => {
+        await deps.ready;
+        await deps.pseudonymKey.set(key?.trim() || randomBytes(32).toString('base64url'));
+        return pseudonym();
+      },
+      clearPseudonymKey: async () => {
+        await deps.ready;
+        await deps.pseudonymKey.clear();
+        return pseudonym();
+      },
+    },
+  };
+}

@@ -1,0 +1,83 @@
+/**
+ * The coding workbench's public surface (issue 36): `createCodingFeature` builds the service, its files, imports
+ * and model runs over the archive's thread and the keys it is given, and returns the `coding` handlers and the
+ * codes an export writes as extra columns (`exportPolicy`).
+ */
+import type { ArchiveThread } from '../archive';
+import { openJsonStore } from '../files/json-store';
+import type { ChooseSavePath, Confirm } from '../ports';
+import { createCodingExports } from './exports';
+import { createCodingHandlers, modelTarget, type CodingSettings, type KeySlot } from './handlers';
+import { createCodingImports } from './imports';
+import { createModelRuns } from './model';
+import { exportPolicy } from './policy';
+import { createCodingService, type Handle } from './service';
+
+export type { KeySlot } from './handlers';
+
+export interface CodingFeatureDeps {
+  thread: Promise<ArchiveThread>;
+  /** the project of the mode Skein is in */
+  handle: () => Promise<Handle>;
+  projectName: () => Promise<string>;
+  userDataDir: string;
+  now: () => number;
+  app: { name: string; version: string };
+  chooseSavePath: ChooseSavePath;
+  confirm?: Confirm;
+  fetch: typeof fetch;
+  /** the pseudonymisation key and a model endpoint's key, kept like the API key */
+  pseudonymKey: KeySlot;
+  modelKey: KeySlot;
+  /** the demo sandbox's base URL (its deterministic model stand-in is at /v1); null when there is none */
+  sandboxBaseUrl: () => Promise<string | null>;
+  onError?: (error: unknown) => void;
+}
+
+export function createCodingFeature(deps: CodingFeatureDeps) {
+  const service = createCodingService({ thread: deps.thread, handle: deps.handle, now: deps.now });
+  const settings = openJsonStore<CodingSettings>(deps.userDataDir, 'coding');
+  const ready = Promise.all([deps.pseudonymKey.load(), deps.modelKey.load()]).then(
+    () => undefined,
+    (error: unknown) => deps.onError?.(error),
+  );
+  const exports = createCodingExports({
+    service,
+    thread: deps.thread,
+    handle: deps.handle,
+    chooseSavePath: deps.chooseSavePath,
+    now: deps.now,
+    app: deps.app,
+    projectName: deps.projectName,
+    pseudonymKey: () => deps.pseudonymKey.key(),
+  });
+  const imports = createCodingImports({ service, thread: deps.thread, handle: deps.handle, now: deps.now });
+  const models = createModelRuns({
+    service,
+    thread: deps.thread,
+    handle: deps.handle,
+    now: deps.now,
+    fetch: deps.fetch,
+    target: modelTarget(settings, deps.modelKey, deps.sandboxBaseUrl),
+    ...(deps.onError ? { onError: deps.onError } : {}),
+  });
+  const handlers = createCodingHandlers({
+    service,
+    exports,
+    imports,
+    models,
+    settings,
+    pseudonymKey: deps.pseudonymKey,
+    modelKey: deps.modelKey,
+    ready,
+    ...(deps.confirm ? { confirm: deps.confirm } : {}),
+  });
+  return {
+    handlers,
+    /** what an export of these items adds (code columns) and leaves out (opted-out accounts) */
+    exportPolicy: exportPolicy({ thread: deps.thread }),
+    /** secrets the logs must never show */
+    secrets: (): string[] => [deps.pseudonymKey.key(), deps.modelKey.key()].filter((k): k is string => k !== null),
+    dispose: () => models.dispose(),
+  };
+}

@@ -1,0 +1,492 @@
+/**
+ * The rules of coding (issue 36), over the project's storage (the archive's worker, `../archive`): a codebook
+ * changed after values were made under it becomes a new version; every value is checked against the version
+ * it is made under; a model's values are written by its run only, never by a person; agreement and the
+ * others' values stay hidden from a coder until they choose to see them; a sample is drawn reproducibly and
+ * assigned with overlap; opted-out accounts are kept by id and handle.
+ */
+import {
+  assignKeys,
+  canonicalValue,
+  isCompared,
+  valueProblem,
+  type CodebookDefinition,
+  type CodedKind,
+  type CodeValue,
+  type FieldDef,
+} from '../../shared/coding/codebook';
+import type {
+  Codebook,
+  Coder,
+  Coding,
+  ModelSettings,
+  OptOut,
+  SampleSummary,
+  Stratum,
+} from '../../shared/coding/records';
+import { makeError, SkeinError } from '../../shared/errors';
+import { ArchiveQuery, type ArchiveQueryParsed } from '../../shared/ipc/archive';
+import type {
+  AgreementReport,
+  CodingValue,
+  Disagreement,
+  DrawSampleInput,
+  Population,
+  Queue,
+} from '../../shared/ipc/coding';
+import type { ArchiveThread } from '../archive';
+import { agreementRows, BOOTSTRAP } from './agreement/report';
+import { disagree } from './resolve';
+import { assign, drawSample, type SourceItem } from './sampling';
+
+export type Handle = 'current' | 'demo';
+
+export interface CodingServiceDeps {
+  thread: Promise<ArchiveThread>;
+  /** the project of the mode Skein is in (the demo project in demo mode) */
+  handle: () => Promise<Handle>;
+  now: () => number;
+}
+
+const SOURCE_CHUNK = 1_000;
+
+function badInput(field: string, message: string): SkeinError {
+  return new SkeinError('bad-input', message, { fields: [{ field, message }], action: 'Correct it and try again.' });
+}
+
+function notFound(what: string): SkeinError {
+  return new SkeinError('not-found', `${what} is not in this project.`, {
+    action: 'It may belong to another project: switch projects, or reload the view.',
+  });
+}
+
+/** The version new values are made under, and its definition. */
+export function currentVersion(codebook: Codebook): { version: number; definition: CodebookDefinition } {
+  const last = codebook.versions[codebook.versions.length - 1]!;
+  return { version: last.version, definition: last.definition };
+}
+
+/** A source's label in plain words: "posts matching “heron”, in collection 3, from 2026-11-01". */
+function sourceLabel(q: ArchiveQueryParsed): string {
+  const parts = [q.kind === 'user' ? 'accounts' : 'posts'];
+  if (q.text) parts.push(`matching “${q.text}”`);
+  if (q.collection !== undefined) parts.push(`in collection ${q.collection}`);
+  if (q.author) parts.push(`by @${q.author.replace(/^@/, '')}`);
+  if (q.lang) parts.push(`in ${q.lang}`);
+  if (q.from !== undefined) parts.push(`from ${new Date(q.from).toISOString().slice(0, 10)}`);
+  if (q.to !== undefined) parts.push(`before ${new Date(q.to).toISOString().slice(0, 10)}`);
+  for (const flag of ['media', 'reply', 'quote', 'retweet'] as const)
+    if (q[flag] !== undefined)
+      parts.push(`${q[flag] ? 'with' : 'without'} ${flag === 'retweet' ? 'reposts' : `${flag}s`}`);
+  return `${parts.join(' ')} in this project`;
+}
+
+export function createCodingService(deps: CodingServiceDeps) {
+  const call = async <R>(run: (thread: ArchiveThread, handle: Handle) => Promise<R>): Promise<R> =>
+    run(await deps.thread, await deps.handle());
+
+  const codebook = async (id: number): Promise<Codebook> => {
+    const found = await call((t, h) => t.call('codebook', h, id));
+    if (!found) throw notFound('This codebook');
+    return found;
+  };
+
+  const coder = async (id: number): Promise<Coder> => {
+    const found = await call((t, h) => t.call('coder', h, id));
+    if (!found) throw notFound('This coder');
+    return found;
+  };
+
+  const fieldOf = (definition: CodebookDefinition, key: string): FieldDef => {
+    const field = definition.fields.find((f) => f.key === key);
+    if (!field) throw badInput('field', `The codebook's current version has no field “${key}”.`);
+    return field;
+  };
+
+  const checked = (field: FieldDef, value: CodeValue): CodeValue => {
+    const problem = valueProblem(field, value);
+    if (problem !== null) throw badInput('value', problem);
+    return canonicalValue(value);
+  };
+
+  const revealed = async (viewer: number): Promise<Coder> => {
+    const c = await coder(viewer);
+    if (c.revealedAt === null)
+      throw makeError('forbidden', `${c.name} has not chosen to see agreement yet: coding stays blind until then.`, {
+        action: 'Choose “See agreement” when your coding is done; Skein records when you did.',
+      });
+    return c;
+  };
+
+  /** The compared fields' keys of a codebook's current version (what "done" means for an item). */
+  const compared = (cb: Codebook) =>
+    currentVersion(cb)
+      .definition.fields.filter(isCompared)
+      .map((f) => f.key);
+
+  const samples = async (codebookId: number): Promise<SampleSummary[]> => {
+    const cb = await codebook(codebookId);
+    return call((t, h) => t.call('samples', h, cb.id, compared(cb)));
+  };
+
+  const agreementOf = async (codebookId: number, sample?: number): Promise<AgreementReport> => {
+    const cb = await codebook(codebookId);
+    const { version, definition } = currentVersion(cb);
+    const codings = await call((t, h) => t.call('codings', h, cb.id, sample ?? null));
+    const coders = await call((t, h) => t.call('coders', h));
+    const involved = new Set(codings.map((c) => c.coder));
+    return {
+      codebook: cb.id,
+      version,
+      sample: sample ?? null,
+      coders: coders
+        .filter((c) => involved.has(c.id))
+        .map((c) => ({ id: c.id, name: c.name, kind: c.kind, blindUntil: c.revealedAt })),
+      rows: await agreementRows(
+        definition,
+        codings.map((c) => ({ unit: `${c.kind}:${c.id}`, coder: c.coder, field: c.field, value: c.value })),
+      ),
+      bootstrap: { ...BOOTSTRAP },
+      computedAt: deps.now(),
+    };
+  };
+
+  const sourceOf = (source: Record<string, unknown>): ArchiveQueryParsed =>
+    ArchiveQuery.parse({ ...source, project: 'current', sort: 'time' });
+
+  return {
+    codebook,
+    coder,
+    codebooks: () => call((t, h) => t.call('codebooks', h)),
+
+    async saveCodebook(input: {
+      id?: number;
+      name: string;
+      definition: CodebookDefinition;
+      note?: string;
+    }): Promise<Codebook> {
+      const definition = assignKeys(input.definition);
+      const note = input.note ?? '';
+      if (input.id === undefined) {
+        const id = await call((t, h) => t.call('createCodebook', h, input.name, definition, note));
+        return codebook(id);
+      }
+      const existing = await codebook(input.id);
+      const { version, definition: before } = currentVersion(existing);
+      if (JSON.stringify(before) === JSON.stringify(definition) && existing.name === input.name) return existing;
+      const used = await call((t, h) => t.call('usedVersion', h, existing.id, version));
+      // values were made under the current version: they keep it, and the change is the next one
+      const next = used && JSON.stringify(before) !== JSON.stringify(definition) ? version + 1 : version;
+      await call((t, h) => t.call('putVersion', h, existing.id, input.name, next, definition, note));
+      return codebook(existing.id);
+    },
+
+    coders: () => call((t, h) => t.call('coders', h)),
+
+    async addCoder(input: { name: string; kind: 'person' | 'model'; model?: ModelSettings }): Promise<Coder> {
+      const taken = await call((t, h) => t.call('coderByName', h, input.name));
+      if (taken) throw badInput('name', `A coder is already called ${taken.name}.`);
+      if (input.kind === 'model' && !input.model) throw badInput('model', 'A model coder needs its model and prompts.');
+      return call((t, h) =>
+        t.call('addCoder', h, input.name, input.kind, input.kind === 'model' ? input.model! : null),
+      );
+    },
+
+    async updateCoder(input: { id: number; name?: string; model?: ModelSettings }): Promise<Coder> {
+      const c = await coder(input.id);
+      if (input.name !== undefined && input.name.toLowerCase() !== c.name.toLowerCase()) {
+        const taken = await call((t, h) => t.call('coderByName', h, input.name!));
+        if (taken) throw badInput('name', `A coder is already called ${taken.name}.`);
+      }
+      if (input.model !== undefined && c.kind !== 'model')
+        throw badInput('model', `${c.name} is a person, not a model.`);
+      const updated = await call((t, h) => t.call('updateCoder', h, c.id, { name: input.name, model: input.model }));
+      return updated ?? c;
+    },
+
+    async reveal(id: number): Promise<Coder> {
+      await coder(id);
+      return (await call((t, h) => t.call('reveal', h, id)))!;
+    },
+
+    /** A person's value (null, or empty text, clears it). A model's values are its run's alone. */
+    async code(input: {
+      codebook: number;
+      coder: number;
+      kind: CodedKind;
+      id: string;
+      field: string;
+      value: CodeValue | null;
+    }): Promise<CodingValue | null> {
+      const c = await coder(input.coder);
+      if (c.kind === 'model')
+        throw makeError(
+          'forbidden',
+          `${c.name} is a model: its values are made by its run and never changed by hand.`,
+          {
+            action: 'Code as a person, or record the decided value in reconciliation.',
+          },
+        );
+      const cb = await codebook(input.codebook);
+      const { version, definition } = currentVersion(cb);
+      const field = fieldOf(definition, input.field);
+      const empty =
+        input.value === null || input.value === '' || (Array.isArray(input.value) && input.value.length === 0);
+      if (empty) {
+        await call((t, h) => t.call('clearCoding', h, cb.id, input.kind, input.id, field.key, c.id));
+        return null;
+      }
+      const value = checked(field, input.value!);
+      const saved = await call((t, h) =>
+        t.call('setCoding', h, {
+          codebook: cb.id,
+          kind: input.kind,
+          id: input.id,
+          field: field.key,
+          coder: c.id,
+          value,
+          version,
+          codedAt: deps.now(),
+        }),
+      );
+      return {
+        field: saved.field,
+        coder: saved.coder,
+        value: saved.value,
+        codedAt: saved.codedAt,
+        version: saved.version,
+      };
+    },
+
+    async values(input: { codebook: number; coder: number; kind: CodedKind; ids: string[] }) {
+      const list = await call((t, h) => t.call('valuesOf', h, input.codebook, input.coder, input.kind, input.ids));
+      return list.map((v) => ({
+        id: v.id,
+        field: v.field,
+        coder: v.coder,
+        value: v.value,
+        codedAt: v.codedAt,
+        version: v.version,
+      }));
+    },
+
+    async population(input: { source: Record<string, unknown>; stratum?: Stratum }): Promise<Population> {
+      const q = sourceOf(input.source);
+      const counted = await call((t, h) => t.call('population', h, q, input.stratum ?? null, 200));
+      return { ...counted, label: sourceLabel(q) };
+    },
+
+    async drawSample(input: DrawSampleInput): Promise<SampleSummary> {
+      const cb = await codebook(input.codebook);
+      for (const id of input.coders) await coder(id);
+      if (new Set(input.coders).size !== input.coders.length) throw badInput('coders', 'A coder is listed twice.');
+      if (input.method === 'stratified' && !input.stratum) throw badInput('stratum', 'Choose what to stratify by.');
+      const q = sourceOf(input.source);
+      const stratum = input.method === 'stratified' ? (input.stratum ?? null) : null;
+      const thread = await deps.thread;
+      const handle = await deps.handle();
+      const read = async function* (): AsyncGenerator<SourceItem[]> {
+        const reader = await thread.call('sourceOpen', handle, q, stratum);
+        try {
+          for (;;) {
+            const chunk = await thread.call('sourceNext', reader, SOURCE_CHUNK);
+            if (chunk.length > 0) yield chunk;
+            if (chunk.length < SOURCE_CHUNK) return;
+          }
+        } finally {
+          await thread.call('sourceClose', reader);
+        }
+      };
+      const drawn = await drawSample(read, {
+        kind: q.kind,
+        size: input.size,
+        seed: input.seed,
+        stratified: stratum !== null,
+      });
+      if (drawn.items.length === 0)
+        throw new SkeinError('not-found', 'The source holds no items to draw from.', {
+          action: 'Browse or hydrate some items into this project first, or change the search.',
+        });
+      const assignments = assign(drawn.items, input.coders, input.overlap, input.seed);
+      const definition = {
+        source: { ...input.source },
+        sourceLabel: sourceLabel(q),
+        kind: q.kind,
+        method: input.method,
+        stratum,
+        size: drawn.items.length,
+        seed: input.seed,
+        population: drawn.population,
+        strata: drawn.strata,
+        overlap: input.overlap,
+        coders: input.coders,
+      };
+      const id = await thread.call('addSample', handle, cb.id, input.name, definition, drawn.items, assignments);
+      const list = await samples(cb.id);
+      return list.find((s) => s.id === id)!;
+    },
+
+    samples,
+
+    async queue(input: { sample: number; coder: number; offset: number; limit: number }): Promise<Queue> {
+      const sample = await call((t, h) => t.call('sample', h, input.sample));
+      if (!sample) throw notFound('This sample');
+      const cb = await codebook(sample.codebook);
+      const { entries, total } = await call((t, h) =>
+        t.call('assignments', h, input.sample, input.coder, input.offset, input.limit),
+      );
+      const items = await call((t, h) =>
+        t.call(
+          'codedItems',
+          h,
+          entries.map((e) => ({ kind: e.kind, id: e.id })),
+        ),
+      );
+      const values: Coding[] = [];
+      for (const kind of ['post', 'user'] as const) {
+        const ids = entries.filter((e) => e.kind === kind).map((e) => e.id);
+        if (ids.length) values.push(...(await call((t, h) => t.call('valuesOf', h, cb.id, input.coder, kind, ids))));
+      }
+      const progress = (await samples(cb.id))
+        .find((s) => s.id === input.sample)
+        ?.progress.find((p) => p.coder === input.coder);
+      return {
+        entries: entries.map((e, i) => ({
+          kind: e.kind,
+          id: e.id,
+          item: items[i]?.item ?? null,
+          position: e.position,
+          values: values
+            .filter((v) => v.kind === e.kind && v.id === e.id)
+            .map((v) => ({ field: v.field, coder: v.coder, value: v.value, codedAt: v.codedAt, version: v.version })),
+        })),
+        total,
+        done: progress?.done ?? 0,
+        nextOffset: input.offset + entries.length < total ? input.offset + entries.length : null,
+      };
+    },
+
+    /** Agreement over a codebook's values (of a sample's items): for files; a coder's view asks through `agreement`. */
+    agreementOf,
+
+    async agreement(input: { codebook: number; sample?: number; viewer: number }): Promise<AgreementReport> {
+      await revealed(input.viewer);
+      return agreementOf(input.codebook, input.sample);
+    },
+
+    async disagreements(input: {
+      codebook: number;
+      sample?: number;
+      viewer: number;
+      field?: string;
+      unresolvedOnly: boolean;
+      offset: number;
+      limit: number;
+    }): Promise<{ items: Disagreement[]; total: number; nextOffset: number | null }> {
+      await revealed(input.viewer);
+      const cb = await codebook(input.codebook);
+      const fields = currentVersion(cb)
+        .definition.fields.filter(isCompared)
+        .map((f) => f.key);
+      const codings = await call((t, h) => t.call('codings', h, cb.id, input.sample ?? null));
+      const adjudications = await call((t, h) => t.call('adjudications', h, cb.id, input.sample ?? null));
+      const decided = new Map(adjudications.map((a) => [`${a.kind}:${a.id}:${a.field}`, a]));
+      const cells = new Map<string, Coding[]>();
+      for (const c of codings) {
+        if (!fields.includes(c.field) || (input.field && c.field !== input.field)) continue;
+        const k = `${c.kind}:${c.id}:${c.field}`;
+        const list = cells.get(k) ?? [];
+        list.push(c);
+        cells.set(k, list);
+      }
+      const open = [...cells.entries()]
+        .filter(([k, list]) => disagree(list) && (!input.unresolvedOnly || !decided.has(k)))
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      const page = open.slice(input.offset, input.offset + input.limit);
+      const items = await call((t, h) =>
+        t.call(
+          'codedItems',
+          h,
+          page.map(([, list]) => ({ kind: list[0]!.kind, id: list[0]!.id })),
+        ),
+      );
+      return {
+        items: page.map(([k, list], i) => ({
+          kind: list[0]!.kind,
+          id: list[0]!.id,
+          item: items[i]?.item ?? null,
+          field: list[0]!.field,
+          values: list.map((v) => ({
+            field: v.field,
+            coder: v.coder,
+            value: v.value,
+            codedAt: v.codedAt,
+            version: v.version,
+          })),
+          adjudication: decided.get(k) ?? null,
+        })),
+        total: open.length,
+        nextOffset: input.offset + page.length < open.length ? input.offset + page.length : null,
+      };
+    },
+
+    async adjudicate(input: {
+      codebook: number;
+      kind: CodedKind;
+      id: string;
+      field: string;
+      value: CodeValue | null;
+      decidedBy: string;
+      note: string;
+    }) {
+      const cb = await codebook(input.codebook);
+      const { version, definition } = currentVersion(cb);
+      const field = fieldOf(definition, input.field);
+      if (input.value === null) {
+        await call((t, h) => t.call('clearAdjudication', h, cb.id, input.kind, input.id, field.key));
+        return null;
+      }
+      const value = checked(field, input.value);
+      return call((t, h) =>
+        t.call('adjudicate', h, {
+          codebook: cb.id,
+          kind: input.kind,
+          id: input.id,
+          field: field.key,
+          value,
+          version,
+          decidedAt: deps.now(),
+          decidedBy: input.decidedBy,
+          note: input.note,
+        }),
+      );
+    },
+
+    optOuts: (): Promise<OptOut[]> => call((t, h) => t.call('optOuts', h)),
+
+    async optOut(account: string, note: string): Promise<OptOut[]> {
+      const ref = accountRef(account);
+      const known = await call((t, h) => t.call('accountOf', h, ref));
+      return call((t, h) => t.call('addOptOut', h, known.userId, known.handle ?? ref.handle ?? null, note));
+    },
+
+    async optIn(account: string): Promise<OptOut[]> {
+      const ref = accountRef(account);
+      const known = await call((t, h) => t.call('accountOf', h, ref));
+      return call((t, h) =>
+        t.call('removeOptOut', h, { userId: known.userId ?? ref.userId, handle: known.handle ?? ref.handle }),
+      );
+    },
+  };
+}
+
+export type CodingService = ReturnType<typeof createCodingService>;
+
+/** `@handle`, a handle, or a numeric id. */
+function accountRef(account: string): { userId?: string; handle?: string } {
+  const text = account.trim();
+  if (/^\d{1,25}$/.test(text)) return { userId: text };
+  const handle = text.replace(/^@/, '');
+  if (!/^[A-Za-z0-9_]{1,50}$/.test(handle)) throw badInput('account', 'Give an @handle or a numeric account id.');
+  return { handle };
+}

@@ -1,0 +1,248 @@
+/**
+ * Coders: people (two named coders on one computer, or one per profile) and models. A model coder is a model
+ * behind an OpenAI-compatible endpoint with a prompt per field; off until an endpoint is chosen (in demo mode,
+ * the sandbox's deterministic stand-in). The endpoint's key is kept like the API key and never shown again.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { isCompared } from '../../../../shared/coding/codebook';
+import type { Coder } from '../../../../shared/coding/records';
+import type { ModelEndpoint } from '../../../../shared/ipc/coding';
+import {
+  codersQuery,
+  modelEndpointQuery,
+  useAddCoder,
+  useClearModelKey,
+  useCodebook,
+  useSetModelEndpoint,
+  useUpdateCoder,
+} from '../queries';
+import { useCodingSelection } from '../selection';
+import { Problem } from './parts';
+
+function Endpoint() {
+  const endpoint = useQuery(modelEndpointQuery());
+  // keyed by what main says: a change there starts the form afresh
+  return <EndpointForm key={JSON.stringify(endpoint.data ?? null)} endpoint={endpoint.data} />;
+}
+
+function EndpointForm({ endpoint }: { endpoint: ModelEndpoint | undefined }) {
+  const set = useSetModelEndpoint();
+  const clear = useClearModelKey();
+  const [kind, setKind] = useState<'none' | 'demo' | 'custom'>(endpoint?.kind ?? 'none');
+  const [baseUrl, setBaseUrl] = useState(endpoint?.baseUrl ?? 'http://localhost:11434/v1');
+  const [key, setKey] = useState('');
+  return (
+    <section className="coding-section" aria-labelledby="coding-endpoint">
+      <h2 id="coding-endpoint">Model endpoint</h2>
+      <p className="muted">
+        Model coders send each item’s text and the field’s prompt to this endpoint, one call per item and field. Off
+        unless chosen here.
+      </p>
+      <fieldset className="coding-radios">
+        <legend className="visually-hidden">Where model calls go</legend>
+        {(
+          [
+            ['none', 'Off'],
+            ['demo', 'Demo stand-in (the sandbox’s deterministic model, offline, free)'],
+            ['custom', 'An OpenAI-compatible endpoint (Ollama, llama.cpp, a hosted service)'],
+          ] as const
+        ).map(([value, label]) => (
+          <label key={value} className="coding-radio">
+            <input
+              type="radio"
+              name="model-endpoint"
+              value={value}
+              checked={kind === value}
+              onChange={() => setKind(value)}
+            />{' '}
+            {label}
+          </label>
+        ))}
+      </fieldset>
+      {kind === 'custom' ? (
+        <div className="coding-row">
+          <label className="field">
+            <span>Base URL</span>
+            <input className="input" value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} spellCheck={false} />
+          </label>
+          <label className="field">
+            <span>{endpoint?.key.configured ? 'Replace key (optional)' : 'Key (none for a local server)'}</span>
+            <input
+              className="input"
+              type="password"
+              autoComplete="off"
+              value={key}
+              onChange={(e) => setKey(e.target.value)}
+            />
+          </label>
+        </div>
+      ) : null}
+      <div className="coding-row">
+        <button
+          type="button"
+          className="btn btn--primary"
+          disabled={set.isPending}
+          onClick={() =>
+            set.mutate(
+              { kind, ...(kind === 'custom' ? { baseUrl, ...(key.trim() ? { key } : {}) } : {}) },
+              { onSuccess: () => setKey('') },
+            )
+          }
+        >
+          Use this endpoint
+        </button>
+        {endpoint?.key.configured ? (
+          <button type="button" className="btn" onClick={() => clear.mutate()}>
+            Remove the key
+          </button>
+        ) : null}
+      </div>
+      {endpoint ? (
+        <p className="muted" data-testid="model-endpoint">
+          Now: {endpoint.kind === 'none' ? 'off' : endpoint.kind === 'demo' ? 'the demo stand-in' : endpoint.baseUrl}.
+          Key: {endpoint.key.configured ? `set. ${endpoint.key.reason}` : 'none.'}
+        </p>
+      ) : null}
+      <Problem error={set.error ?? clear.error} />
+    </section>
+  );
+}
+
+function ModelForm({ coder, onDone }: { coder?: Coder; onDone: () => void }) {
+  const { codebook } = useCodingSelection();
+  const book = useCodebook(codebook);
+  const fields = book.data?.versions.at(-1)?.definition.fields.filter((f) => isCompared(f) || f.type === 'text') ?? [];
+  const add = useAddCoder();
+  const update = useUpdateCoder();
+  const [name, setName] = useState(coder?.name ?? 'Model');
+  const [model, setModel] = useState(coder?.model?.model ?? 'skein-standin-1');
+  const [temperature, setTemperature] = useState(String(coder?.model?.temperature ?? 0));
+  const [prompts, setPrompts] = useState<Record<string, string>>(coder?.model?.prompts ?? {});
+  const settings = { model, temperature: Number(temperature) || 0, prompts };
+  return (
+    <form
+      className="coding-model-form"
+      aria-label={coder ? `Settings of ${coder.name}` : 'New model coder'}
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (coder) update.mutate({ id: coder.id, name, model: settings }, { onSuccess: onDone });
+        else add.mutate({ name, kind: 'model', model: settings }, { onSuccess: onDone });
+      }}
+    >
+      <div className="coding-row">
+        <label className="field">
+          <span>Coder name</span>
+          <input className="input" value={name} onChange={(e) => setName(e.target.value)} />
+        </label>
+        <label className="field">
+          <span>Model</span>
+          <input className="input" value={model} onChange={(e) => setModel(e.target.value)} spellCheck={false} />
+        </label>
+        <label className="field">
+          <span>Temperature</span>
+          <input
+            className="input coding-input--short"
+            inputMode="decimal"
+            value={temperature}
+            onChange={(e) => setTemperature(e.target.value)}
+          />
+        </label>
+      </div>
+      {fields.map((f) => (
+        <label key={f.key} className="field">
+          <span>Prompt for {f.label} (empty: the model leaves it)</span>
+          <textarea
+            className="textarea"
+            rows={2}
+            value={prompts[f.key] ?? ''}
+            onChange={(e) => setPrompts({ ...prompts, [f.key]: e.target.value })}
+          />
+        </label>
+      ))}
+      {fields.length === 0 ? <p className="muted">Write a codebook first: prompts are per field.</p> : null}
+      <button type="submit" className="btn btn--primary">
+        {coder ? 'Save settings' : 'Add model coder'}
+      </button>
+      <Problem error={add.error ?? update.error} />
+    </form>
+  );
+}
+
+export function CodersTab() {
+  const coders = useQuery(codersQuery());
+  const add = useAddCoder();
+  const { coder: me, chooseCoder } = useCodingSelection();
+  const [name, setName] = useState('');
+  const [modelOpen, setModelOpen] = useState(false);
+  const [editing, setEditing] = useState<number | null>(null);
+  return (
+    <div className="coders">
+      <section className="coding-section" aria-labelledby="coding-people">
+        <h2 id="coding-people">Coders</h2>
+        <ul className="coders__list">
+          {coders.data?.map((c) => (
+            <li key={c.id} className="coders__item">
+              <strong>{c.name}</strong>{' '}
+              <span className="chip">{c.kind === 'model' ? `model · ${c.model?.model ?? ''}` : 'person'}</span>{' '}
+              <span className="muted">
+                {c.revealedAt === null
+                  ? 'blind'
+                  : `saw agreement ${new Date(c.revealedAt).toISOString().slice(0, 16).replace('T', ' ')} UTC`}
+              </span>
+              {c.kind === 'person' ? (
+                <button
+                  type="button"
+                  className="btn btn--small"
+                  disabled={me === c.id}
+                  onClick={() => chooseCoder(c.id)}
+                >
+                  {me === c.id ? 'Coding as' : 'Code as'} {c.name}
+                </button>
+              ) : (
+                <button
+                  type="button"
+                  className="btn btn--small"
+                  onClick={() => setEditing(editing === c.id ? null : c.id)}
+                >
+                  Prompts and settings
+                </button>
+              )}
+              {editing === c.id ? <ModelForm coder={c} onDone={() => setEditing(null)} /> : null}
+            </li>
+          ))}
+        </ul>
+        <form
+          className="coding-row"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (name.trim())
+              add.mutate(
+                { name: name.trim(), kind: 'person' },
+                {
+                  onSuccess: (c) => {
+                    setName('');
+                    if (me === null) chooseCoder(c.id);
+                  },
+                },
+              );
+          }}
+        >
+          <label className="field">
+            <span>New coder’s name</span>
+            <input className="input" value={name} maxLength={80} onChange={(e) => setName(e.target.value)} />
+          </label>
+          <button type="submit" className="btn btn--primary" disabled={!name.trim()}>
+            Add coder
+          </button>
+          <button type="button" className="btn" onClick={() => setModelOpen(!modelOpen)}>
+            {modelOpen ? 'Close' : 'Add a model coder…'}
+          </button>
+        </form>
+        <Problem error={add.error} />
+        {modelOpen ? <ModelForm onDone={() => setModelOpen(false)} /> : null}
+      </section>
+      <Endpoint />
+    </div>
+  );
+}

@@ -1,0 +1,315 @@
+/**
+ * The files a coding project leaves by: the annotation table, a REFI-QDA project (QualCoder, MAXQDA, NVivo,
+ * ATLAS.ti open it) and its import, and the share-and-cite package — private by default: ids only,
+ * pseudonymised with a key kept in the OS key store, opted-out accounts left out. Every file is written where
+ * main's save dialog says.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import type { Citation, CitationInput } from '../../../../shared/ipc/coding';
+import {
+  citationQuery,
+  optOutsQuery,
+  pseudonymKeyQuery,
+  useClearPseudonymKey,
+  useExport,
+  useImportFile,
+  useOptIn,
+  useOptOut,
+  useSetPseudonymKey,
+  useSharePackage,
+} from '../queries';
+import { useCodingSelection } from '../selection';
+import { Problem } from './parts';
+
+function PseudonymKeySection() {
+  const key = useQuery(pseudonymKeyQuery());
+  const set = useSetPseudonymKey();
+  const clear = useClearPseudonymKey();
+  const [draft, setDraft] = useState('');
+  const configured = key.data?.status.configured ?? false;
+  return (
+    <div className="coding-subsection" aria-label="Pseudonymisation key">
+      <h3>Pseudonymisation key</h3>
+      <p className="muted" data-testid="pseudonym-key">
+        {configured
+          ? `Set (fingerprint ${key.data?.fingerprint ?? ''}). ${key.data?.status.reason ?? ''} The same key gives the same pseudonyms in every package; it is never written into one.`
+          : 'Not set. Generate one, or enter your team’s shared key so everyone’s packages use the same pseudonyms.'}
+      </p>
+      <form
+        className="coding-row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          set.mutate(draft.trim() || undefined, { onSuccess: () => setDraft('') });
+        }}
+      >
+        <label className="field">
+          <span>
+            {configured
+              ? 'Replace with a key (16 characters or more)'
+              : 'A key (16 characters or more), or leave empty'}
+          </span>
+          <input
+            className="input"
+            type="password"
+            autoComplete="off"
+            value={draft}
+            onChange={(e) => setDraft(e.target.value)}
+          />
+        </label>
+        <button type="submit" className="btn" disabled={draft.trim() !== '' && draft.trim().length < 16}>
+          {draft.trim() ? 'Use this key' : configured ? 'Generate a new key' : 'Generate a key'}
+        </button>
+        {configured ? (
+          <button type="button" className="btn" onClick={() => clear.mutate()}>
+            Remove the key
+          </button>
+        ) : null}
+      </form>
+      <Problem error={set.error ?? clear.error} />
+    </div>
+  );
+}
+
+function OptOuts() {
+  const list = useQuery(optOutsQuery());
+  const add = useOptOut();
+  const remove = useOptIn();
+  const [account, setAccount] = useState('');
+  return (
+    <section className="coding-section" aria-labelledby="coding-optouts">
+      <h2 id="coding-optouts">Opted-out accounts</h2>
+      <p className="muted">
+        An account marked here is left out of every export of this project — its posts, the account, reposts and quotes
+        of its posts — in every format, the coding files and the share package.
+      </p>
+      <ul>
+        {list.data?.map((o) => (
+          <li key={`${o.userId ?? ''}:${o.handle ?? ''}`}>
+            {o.handle ? `@${o.handle}` : ''} {o.userId ? <span className="muted">({o.userId})</span> : null}{' '}
+            {o.note ? `· ${o.note}` : ''}{' '}
+            <button type="button" className="btn btn--small" onClick={() => remove.mutate(o.userId ?? o.handle ?? '')}>
+              Remove
+            </button>
+          </li>
+        ))}
+      </ul>
+      <form
+        className="coding-row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (account.trim()) add.mutate(account.trim(), { onSuccess: () => setAccount('') });
+        }}
+      >
+        <label className="field">
+          <span>Account (@handle or id)</span>
+          <input className="input" value={account} maxLength={64} onChange={(e) => setAccount(e.target.value)} />
+        </label>
+        <button type="submit" className="btn" disabled={!account.trim()}>
+          Leave out of every export
+        </button>
+      </form>
+      <Problem error={add.error ?? remove.error} />
+    </section>
+  );
+}
+
+function SharePackage() {
+  const saved = useQuery(citationQuery());
+  // the citation the last package was made with fills the form (keyed: a newer one starts it afresh)
+  return saved.isPending ? null : <ShareForm key={JSON.stringify(saved.data ?? null)} saved={saved.data ?? null} />;
+}
+
+function ShareForm({ saved }: { saved: Citation | null }) {
+  const { codebook, sample } = useCodingSelection();
+  const share = useSharePackage();
+  const [pseudonymise, setPseudonymise] = useState(true);
+  const [texts, setTexts] = useState(false);
+  const [publicFigures, setPublicFigures] = useState('');
+  const [title, setTitle] = useState(saved?.title ?? '');
+  const [authors, setAuthors] = useState(
+    saved?.authors.map((a) => [`${a.familyNames}, ${a.givenNames}`, a.orcid].filter(Boolean).join('; ')).join('\n') ??
+      '',
+  );
+  const [description, setDescription] = useState(saved?.description ?? '');
+  const [keywords, setKeywords] = useState(saved?.keywords.join(', ') ?? '');
+  const [license, setLicense] = useState(saved?.license ?? 'CC-BY-4.0');
+  const [version, setVersion] = useState(saved?.version ?? '1.0');
+  const citation = (): CitationInput => ({
+    title: title.trim() || 'Coded sample',
+    authors: authors
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean)
+      .map((line) => {
+        const [name = '', orcid] = line.split(';').map((x) => x.trim());
+        const [family = '', given = ''] = name.split(',').map((x) => x.trim());
+        return { familyNames: family || name, givenNames: given, ...(orcid ? { orcid } : {}) };
+      }),
+    description,
+    keywords: keywords
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean),
+    license: license.trim() || 'CC-BY-4.0',
+    version: version.trim() || '1.0',
+  });
+  return (
+    <section className="coding-section" aria-labelledby="coding-share">
+      <h2 id="coding-share">Share-and-cite package</h2>
+      <p className="muted">
+        One zip: the sample’s items as ids only (dehydrated), every value and the final codes, the codebook (.qdc and
+        CSV), the agreement report, a manifest, CITATION.cff and DataCite metadata.
+      </p>
+      <PseudonymKeySection />
+      <form
+        className="share__form"
+        aria-label="Share package"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (codebook === null || sample === null) return;
+          const threshold = Math.floor(Number(publicFigures));
+          share.mutate({
+            codebook,
+            sample,
+            pseudonymise,
+            includeTexts: texts,
+            ...(publicFigures.trim() && threshold > 0 ? { publicFigureFollowers: threshold } : {}),
+            citation: citation(),
+          });
+        }}
+      >
+        <label className="coding-radio">
+          <input type="checkbox" checked={pseudonymise} onChange={(e) => setPseudonymise(e.target.checked)} />{' '}
+          Pseudonymise ids, handles, names and @mentions (recommended)
+        </label>
+        <label className="coding-radio">
+          <input type="checkbox" checked={texts} onChange={(e) => setTexts(e.target.checked)} /> Include the post texts
+          (off: ids only)
+        </label>
+        {pseudonymise ? (
+          <label className="field">
+            <span>Public figures keep their names: accounts with at least this many followers (empty: none)</span>
+            <input
+              className="input coding-input--short"
+              inputMode="numeric"
+              value={publicFigures}
+              onChange={(e) => setPublicFigures(e.target.value)}
+            />
+          </label>
+        ) : null}
+        <div className="coding-row">
+          <label className="field">
+            <span>Title</span>
+            <input className="input" value={title} maxLength={300} onChange={(e) => setTitle(e.target.value)} />
+          </label>
+          <label className="field">
+            <span>Version</span>
+            <input className="input coding-input--short" value={version} onChange={(e) => setVersion(e.target.value)} />
+          </label>
+          <label className="field">
+            <span>Licence (SPDX)</span>
+            <input className="input coding-input--short" value={license} onChange={(e) => setLicense(e.target.value)} />
+          </label>
+        </div>
+        <label className="field">
+          <span>Authors, one per line: Family, Given; ORCID (optional)</span>
+          <textarea
+            className="textarea"
+            rows={2}
+            value={authors}
+            onChange={(e) => setAuthors(e.target.value)}
+            placeholder="Example, Ana; 0000-0002-1825-0097"
+          />
+        </label>
+        <label className="field">
+          <span>Description</span>
+          <textarea
+            className="textarea"
+            rows={2}
+            value={description}
+            maxLength={5000}
+            onChange={(e) => setDescription(e.target.value)}
+          />
+        </label>
+        <label className="field">
+          <span>Keywords, separated by commas</span>
+          <input className="input" value={keywords} onChange={(e) => setKeywords(e.target.value)} />
+        </label>
+        <button
+          type="submit"
+          className="btn btn--primary"
+          disabled={share.isPending || sample === null || !authors.trim()}
+        >
+          Save the package…
+        </button>
+        {sample === null ? <p className="muted">Choose a sample first.</p> : null}
+        {share.data ? (
+          <p role="status">
+            Written to {share.data.file}: {share.data.items} items. {share.data.note}
+          </p>
+        ) : null}
+        <Problem error={share.error} />
+      </form>
+    </section>
+  );
+}
+
+export function FilesTab() {
+  const { codebook, sample, chooseCodebook } = useCodingSelection();
+  const exporter = useExport();
+  const importer = useImportFile();
+  const fileId = useId();
+  if (codebook === null) return <p className="coding__empty">Write a codebook first.</p>;
+  const scope = { codebook, ...(sample !== null ? { sample } : {}) };
+  return (
+    <div className="files">
+      <section className="coding-section" aria-labelledby="coding-exports">
+        <h2 id="coding-exports">Exports</h2>
+        <p className="muted">
+          {sample !== null ? 'Of the chosen sample.' : 'Of every coded item.'} Codes also appear as extra columns of
+          every export of this project’s items (Archive view, any view’s Export).
+        </p>
+        <div className="coding-row">
+          <button type="button" className="btn" onClick={() => exporter.mutate({ kind: 'annotations', scope })}>
+            Annotation table (CSV)
+          </button>
+          <button type="button" className="btn" onClick={() => exporter.mutate({ kind: 'qdpx', scope })}>
+            REFI-QDA project (.qdpx)
+          </button>
+          <label className="btn" htmlFor={fileId}>
+            Import a .qdpx…
+          </label>
+          <input
+            id={fileId}
+            className="visually-hidden"
+            type="file"
+            accept=".qdpx"
+            onChange={(e) => {
+              const file = e.target.files?.[0];
+              e.target.value = '';
+              if (file) importer.mutate({ file }, { onSuccess: (r) => chooseCodebook(r.codebook) });
+            }}
+          />
+        </div>
+        {exporter.data ? (
+          <p role="status">
+            Written to {exporter.data.file}. {exporter.data.note}
+          </p>
+        ) : null}
+        {importer.data ? (
+          <p role="status">
+            Imported codebook “{importer.data.codebookName}” with {importer.data.codings} values
+            {importer.data.adjudications ? ` and ${importer.data.adjudications} decided ones` : ''}
+            {importer.data.coders ? `, ${importer.data.coders} new coders` : ''}
+            {importer.data.itemsNotHeld ? `; ${importer.data.itemsNotHeld} items are not in this project` : ''}.
+            {importer.data.warnings.length ? ` ${importer.data.warnings.join(' ')}` : ''}
+          </p>
+        ) : null}
+        <Problem error={exporter.error ?? importer.error} />
+      </section>
+      <SharePackage />
+      <OptOuts />
+    </div>
+  );
+}

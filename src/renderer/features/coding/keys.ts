@@ -1,0 +1,47 @@
+/**
+ * Coding by keyboard: each category's key picks it (a digit or a letter; j and k move between items), a
+ * multiple-choice field's key toggles its category, and an item is done when every compared field has a value.
+ * Pure functions over a codebook version.
+ */
+import type { CodebookDefinition, CodeValue, FieldDef } from '../../../shared/coding/codebook';
+import { isCompared } from '../../../shared/coding/codebook';
+
+export interface KeyTarget {
+  field: FieldDef;
+  value: string;
+}
+
+/** key → the field and category it picks */
+export function keyMap(definition: CodebookDefinition): Map<string, KeyTarget> {
+  const map = new Map<string, KeyTarget>();
+  for (const field of definition.fields)
+    for (const c of field.categories) if (c.key && !map.has(c.key)) map.set(c.key, { field, value: c.value });
+  return map;
+}
+
+/** The value a key press leaves: one choice picked (again: cleared), or a multiple choice toggled. */
+export function pressed(field: FieldDef, current: CodeValue | null | undefined, value: string): CodeValue | null {
+  if (!field.multiple) return current === value ? null : value;
+  const chosen = new Set(Array.isArray(current) ? current : []);
+  if (chosen.has(value)) chosen.delete(value);
+  else chosen.add(value);
+  return chosen.size === 0 ? null : [...chosen].sort();
+}
+
+/** Whether every compared field has a value. */
+export function isDone(definition: CodebookDefinition, values: ReadonlyArray<{ field: string }>): boolean {
+  const have = new Set(values.map((v) => v.field));
+  const fields = definition.fields.filter(isCompared);
+  return fields.length > 0 && fields.every((f) => have.has(f.key));
+}
+
+/** A value in words: categories by their labels. */
+export function valueLabel(field: FieldDef | undefined, value: CodeValue | null | undefined): string {
+  if (value === null || value === undefined) return '—';
+  const label = (v: string) => field?.categories.find((c) => c.value === v)?.label ?? v;
+  return Array.isArray(value)
+    ? value.map(label).join(', ')
+    : field?.type === 'text' || field?.type === 'note'
+      ? value
+      : label(value);
+}
