@@ -29,6 +29,8 @@ export const FLOORS = [
   { ...area('ids'), may: ['shared', 'core-ground'] },
   { ...area('formats'), may: ['shared', 'core-ground'] },
   { ...area('export'), may: ['shared', 'core-ground', 'core-formats', 'core-ids'] },
+  // watchlists (issue 35): a run is a walk like an export's, so it reuses export's journal and page source
+  { ...area('watch'), may: ['shared', 'core-ground', 'core-export'] },
   { ...area('app'), may: ['shared', 'core-ground'] },
   { ...area('bridge'), may: ['shared', 'core-ground'] },
   { ...area('protocol'), may: ['shared', 'core-ground'] },
@@ -48,6 +50,7 @@ export const FLOORS = [
       'core-app',
       'core-bridge',
       'core-protocol',
+      'core-watch',
     ],
   },
   // the demo API server (in a worker); the preload (the bridge, built from the contract)

@@ -241,9 +241,11 @@ describe('a project file', () => {
     const p1 = new ArchiveProject(path, init);
     p1.ingest([rec(repliesAnswer([post('11', 'a')], 'c1'))]);
     p1.close();
-    // version 1 was version 2 without the index on the next cursor
+    // version 1 was today's file without the index on the next cursor (2) and the watch tables (3)
     const db = new DatabaseSync(path);
-    db.exec('DROP INDEX requests_next; PRAGMA user_version = 1');
+    db.exec(
+      'DROP INDEX requests_next; DROP TABLE watches; DROP TABLE watch_runs; DROP TABLE watch_gaps; DROP TABLE watch_presence; DROP TABLE watch_counters; DROP TABLE watch_runner; PRAGMA user_version = 1',
+    );
     db.close();
     const p = new ArchiveProject(path, init);
     p.ingest([
@@ -256,6 +258,7 @@ describe('a project file', () => {
     const check = new DatabaseSync(path, { readOnly: true });
     expect(check.prepare('PRAGMA user_version').get()).toEqual({ user_version: SCHEMA_VERSION });
     expect(check.prepare("SELECT name FROM sqlite_master WHERE name = 'requests_next'").get()).toBeTruthy();
+    expect(check.prepare('SELECT count(*) AS n FROM watches').get()).toEqual({ n: 0 });
     check.close();
   });
 

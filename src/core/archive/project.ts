@@ -14,6 +14,7 @@ import type {
 import { createIngester, type IngestRecord } from './ingest';
 import { activity, forgetAnswer, heldAnswer, provenance, search, whereOf, type HeldAnswer } from './query';
 import { openProjectFile } from './schema';
+import { WatchTables } from './watches';
 
 export interface ProjectSummary {
   name: string;
@@ -43,6 +44,8 @@ export interface HeldItem {
 export class ArchiveProject {
   private readonly db: DatabaseSync;
   private readonly ingester;
+  /** the project's watches (issue 35) */
+  readonly watches: WatchTables;
   /** answers that could not be kept (rolled back alone) */
   skipped = 0;
 
@@ -53,6 +56,7 @@ export class ArchiveProject {
   ) {
     this.db = openProjectFile(path, init);
     this.ingester = createIngester(this.db);
+    this.watches = new WatchTables(this.db);
   }
 
   /**

@@ -47,6 +47,8 @@ export interface PageRecord {
   stop: { reason: PagingStopReason; message: string } | null;
   /** a hydration's batch: ids it returned that it was not asked for (kept once across the whole job) */
   foreign?: string[];
+  /** the walker's own note on the page, kept as it is (a watch's run: which walk, and where it stands); export sets none */
+  note?: unknown;
 }
 
 /**

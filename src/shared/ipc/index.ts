@@ -9,6 +9,7 @@ import type { BridgeOf, ClientOf, HandlersOf } from './define';
 import { exportContract } from './export';
 import { idsContract } from './ids';
 import { settingsContract } from './settings';
+import { watchContract } from './watch';
 
 export const contract = {
   ...appContract,
@@ -17,6 +18,7 @@ export const contract = {
   ...exportContract,
   ...idsContract,
   ...archiveContract,
+  ...watchContract,
 };
 
 export type Contract = typeof contract;
@@ -34,3 +36,4 @@ export * from './settings';
 export * from './export';
 export * from './ids';
 export * from './archive';
+export * from './watch';
