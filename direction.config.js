@@ -67,6 +67,8 @@ export const FLOORS = [
     files: ['src/shells/web/**'],
     may: ['shared', 'core-ground', 'core-compose', 'sandbox', 'preload'],
   },
+  // the headless runner (issue 35): a third composition root over createCore, with no window at all
+  { name: 'shell-cli', files: ['src/shells/cli/**'], may: ['shared', 'core-ground', 'core-compose', 'sandbox'] },
   // the renderer
   {
     name: 'renderer-lib',

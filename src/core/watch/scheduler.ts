@@ -157,6 +157,14 @@ export class WatchScheduler {
     this.deps.emit?.({ watchId: null, what: 'runner' });
   }
 
+  /** Takes the project of the mode in use (the headless runner's first step); `RunnerBusy` when another runner has it. */
+  async claimProject(): Promise<WatchProject> {
+    const project = await this.deps.project();
+    if (!project) throw new Error('the project could not be opened');
+    await this.claim(project);
+    return project;
+  }
+
   private stale(holder: RunnerRecord, now: number): boolean {
     if (holder.host === this.deps.identity.host && !(this.deps.alive ?? processAlive)(holder.pid)) return true;
     return now - holder.heartbeat > STALE_MS;
@@ -230,12 +238,14 @@ export class WatchScheduler {
       }
       this.held.lastBeat = now;
     }
-    // runs a runner left unfinished: picked up from their journals
-    for (const run of await store.openRuns()) {
+    // runs a runner left unfinished: picked up from their journals (each moves its watch's next run on)
+    const open = await store.openRuns();
+    for (const run of open) {
       if (this.stopping) return;
       await this.resume(project, run);
     }
-    for (const w of [...active].sort((a, b) => (a.nextDue ?? 0) - (b.nextDue ?? 0))) {
+    const due = open.length ? (await store.watches()).filter((w) => !w.paused && w.nextDue !== null) : active;
+    for (const w of [...due].sort((a, b) => (a.nextDue ?? 0) - (b.nextDue ?? 0))) {
       if (this.stopping) return;
       const asked = this.requested.has(w.id);
       if (!asked && (w.nextDue ?? Infinity) > this.deps.clock.now()) continue;
@@ -404,10 +414,12 @@ export class WatchScheduler {
     }
     await store.progressRun(run.id, { token: this.token, resumed: true });
     const spent = await store.spent(w.id, run.startedAt, run.id);
+    // the run it picks up counts as the one due then: the next is on the schedule after now
+    const nextDue = w.nextDue === null ? null : nextSlot(w.nextDue, spec.schedule.everyMinutes, now);
     this.deps.progress?.(
       `${isoMinute(now)}  watch ${w.id} “${spec.name}”: picking up run ${run.id} (started ${isoMinute(run.startedAt)} by ${run.runner}) from its journal`,
     );
-    await this.execute(project, w, spec, { ...run, token: this.token, resumed: true }, true, spent, w.nextDue);
+    await this.execute(project, w, spec, { ...run, token: this.token, resumed: true }, true, spent, nextDue);
   }
 
   private async execute(
