@@ -24,7 +24,13 @@ export type Route =
   | { name: 'settings' }
   | { name: 'usage' }
   | { name: 'archive'; q: string }
+  | { name: 'watches' }
+  | { name: 'counters'; kind: CounterItemKind; id: string }
   | { name: 'unknown'; path: string };
+
+/** what a counters-over-time page can show (issue 35) */
+export type CounterItemKind = 'post' | 'user' | 'community' | 'space';
+const COUNTER_KINDS: readonly CounterItemKind[] = ['post', 'user', 'community', 'space'];
 
 /** A profile is addressed by numeric id, or by handle until the handle is resolved. */
 export type UserRef = { kind: 'id'; id: string } | { kind: 'handle'; handle: string };
@@ -71,6 +77,8 @@ export const routes = {
   settings: (): Route => ({ name: 'settings' }),
   usage: (): Route => ({ name: 'usage' }),
   archive: (q = ''): Route => ({ name: 'archive', q }),
+  watches: (): Route => ({ name: 'watches' }),
+  counters: (kind: CounterItemKind, id: string): Route => ({ name: 'counters', kind, id }),
 };
 
 function flag(q: URLSearchParams, key: string): boolean {
@@ -138,6 +146,14 @@ export function parseRoute(hash: string): Route {
       return routes.usage();
     case 'archive':
       return seg.length === 1 ? routes.archive(q.get('q') ?? '') : unknown;
+    case 'watches':
+      return seg.length === 1 ? routes.watches() : unknown;
+    case 'counters': {
+      const kind = a as CounterItemKind;
+      return COUNTER_KINDS.includes(kind) && b && TOKEN.test(b) && seg.length === 3
+        ? routes.counters(kind, b)
+        : unknown;
+    }
     default:
       return unknown;
   }
@@ -185,6 +201,10 @@ export function formatRoute(route: Route): string {
       return '#/usage';
     case 'archive':
       return withQuery('/archive', { q: route.q });
+    case 'watches':
+      return '#/watches';
+    case 'counters':
+      return `#/counters/${route.kind}/${enc(route.id)}`;
     case 'unknown':
       return `#${route.path}`;
   }
