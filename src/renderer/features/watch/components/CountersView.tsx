@@ -58,7 +58,7 @@ function CounterChart({ points, label }: { points: Array<{ x: number; y: number 
     return () => chart.destroy();
   }, [points, label]);
   return (
-    <div className="counters-chart">
+    <div className="watch-counters__chart">
       <canvas
         ref={canvas}
         role="img"
@@ -108,8 +108,8 @@ export function CountersView({ route }: { route: Extract<Route, { name: 'counter
         </p>
       ) : null}
       {metrics.length > 0 && metric ? (
-        <section className="counters" aria-label="Counters">
-          <div className="counters__pick" role="group" aria-label="Counter">
+        <section className="watch-counters" aria-label="Counters">
+          <div className="watch-counters__pick" role="group" aria-label="Counter">
             {metrics.map((m) => (
               <button
                 key={m}
