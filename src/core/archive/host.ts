@@ -20,7 +20,7 @@ export interface OpenInit {
 }
 
 /** The watch tables' calls the archive answers (issue 35), each as `watch_<name>` with the project's handle first. */
-export const WATCH_METHODS = [
+const WATCH_METHODS = [
   'createWatch',
   'updateWatch',
   'watches',

@@ -93,7 +93,7 @@ const attritionOf = (p: PresenceRecord): AttritionRow => ({
 });
 
 /** the projection of a watch (being described, or switched on) from what the project shows now */
-export async function projectionFor(
+async function projectionFor(
   store: WatchStore,
   w: {
     kind: WatchSpec['kind'];

@@ -14,7 +14,7 @@ import { KINDS, STRATEGY_LABELS } from './kinds';
 const DAY_MS = 86_400_000;
 const PAGE = 20;
 /** posts a day assumed for an account the project shows nothing of */
-export const ASSUMED_POSTS_PER_DAY = 1;
+const ASSUMED_POSTS_PER_DAY = 1;
 /** a share of posts that is deleted (a probe sees the count move for those too) */
 const DELETED_SHARE = 0.05;
 

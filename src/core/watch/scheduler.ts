@@ -18,7 +18,7 @@ import { nextSlot, readSpec, readState } from './state';
 import type { WatchProject, WatchStore } from './store';
 
 /** a runner whose heartbeat is older than this has stopped (its project may be taken) */
-export const STALE_MS = 2 * 60_000;
+const STALE_MS = 2 * 60_000;
 const HEARTBEAT_MS = 5_000;
 
 export interface RunnerIdentity {

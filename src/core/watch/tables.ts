@@ -40,7 +40,7 @@ function cell(v: string | number | null): string {
 }
 const line = (cells: ReadonlyArray<string | number | null>) => `${cells.map(cell).join(',')}\n`;
 
-export function deltaLine(d: DeltaRecord): string {
+function deltaLine(d: DeltaRecord): string {
   return line([
     d.id,
     d.metric,
@@ -53,7 +53,7 @@ export function deltaLine(d: DeltaRecord): string {
   ]);
 }
 
-export function attritionLine(p: PresenceRecord): string {
+function attritionLine(p: PresenceRecord): string {
   return line([
     p.id,
     iso(p.firstSeen),
@@ -76,7 +76,7 @@ export interface TableSource {
 }
 
 /** the exact lines a researcher reads the table with (ids as text: R's read.csv would round them) */
-export function readers(table: WatchTable, file: string): { pandas: string; R: string } {
+function readers(table: WatchTable, file: string): { pandas: string; R: string } {
   const name = JSON.stringify(file.split(/[\\/]/).pop() ?? file);
   const text = table === 'deltas' ? ['id', 'metric', 'kind'] : ['id', 'status', 'reason', 'kind', 'target'];
   return {

@@ -20,7 +20,7 @@ export const HOUR_MS = 3_600_000;
 /** the first hour after the start is still: a short session (and every test that keeps the clock) sees the world as built */
 export const STILL_HOURS = 1;
 /** the sequence bit that marks a live post's id */
-export const LIVE_BIT = 1 << 21;
+const LIVE_BIT = 1 << 21;
 const MAX_PER_HOUR = 63;
 /** a recent post (a reply's or a quote's target, or a deletion) is one of this many newest posts */
 const RECENT_STATIC = 2_000;
@@ -51,12 +51,6 @@ export interface LivePost {
   lang: number;
   /** when it is deleted, or null */
   deleteAt: number | null;
-}
-
-export interface LiveEvents {
-  /** world index of a static post deleted, and when */
-  deletions: Array<{ index: number; at: number }>;
-  suspensions: Array<{ user: number; at: number }>;
 }
 
 export interface LiveContext {

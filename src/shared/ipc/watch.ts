@@ -26,7 +26,7 @@ export type WatchKind = z.infer<typeof WatchKind>;
  * (has an account's post count, a post's reply or quote count changed?) and reads only where something did,
  * with a full read every few runs; `list` reads one list's timeline for all the accounts.
  */
-export const WATCH_STRATEGIES = ['full', 'probe', 'list'] as const;
+const WATCH_STRATEGIES = ['full', 'probe', 'list'] as const;
 export const WatchStrategy = z.enum(WATCH_STRATEGIES);
 export type WatchStrategy = z.infer<typeof WatchStrategy>;
 
@@ -36,7 +36,7 @@ const Credits = z.number().int().positive().max(1_000_000_000);
 const Epoch = z.number().int().min(0);
 const WatchName = z.string().trim().min(1).max(120);
 
-export const WatchSchedule = z
+const WatchSchedule = z
   .object({
     /** a run every this many minutes (1 minute to 31 days) */
     everyMinutes: z
@@ -55,7 +55,7 @@ export const WatchSchedule = z
 export type WatchSchedule = z.infer<typeof WatchSchedule>;
 
 /** Hard credit caps: a page that could take a run past one of them is not asked for. */
-export const WatchCaps = z
+const WatchCaps = z
   .object({
     perRun: Credits,
     /** in any 24 hours */
@@ -81,7 +81,6 @@ export const WatchOptions = z.object({
   trackEvery: z.number().int().min(1).max(10_000).default(24),
 });
 export type WatchOptions = z.infer<typeof WatchOptions>;
-export type WatchOptionsInput = z.input<typeof WatchOptions>;
 
 /** A watch as the person describes it. */
 export const WatchSpec = z
@@ -152,7 +151,7 @@ export const WatchProposal = z.object({
 });
 export type WatchProposal = z.infer<typeof WatchProposal>;
 
-export const RUN_STATUSES = ['running', 'done', 'capped', 'failed', 'stopped', 'interrupted', 'skipped'] as const;
+const RUN_STATUSES = ['running', 'done', 'capped', 'failed', 'stopped', 'interrupted', 'skipped'] as const;
 export const RunStatus = z.enum(RUN_STATUSES);
 export type RunStatus = z.infer<typeof RunStatus>;
 
@@ -180,7 +179,7 @@ export const WatchRun = z.object({
 });
 export type WatchRun = z.infer<typeof WatchRun>;
 
-export const GAP_REASONS = ['closed', 'stopped', 'asleep', 'busy', 'cap', 'failed', 'paused'] as const;
+const GAP_REASONS = ['closed', 'stopped', 'asleep', 'busy', 'cap', 'failed', 'paused'] as const;
 export const GapReason = z.enum(GAP_REASONS);
 export type GapReason = z.infer<typeof GapReason>;
 
@@ -200,7 +199,7 @@ export const WatchGap = z.object({
 });
 export type WatchGap = z.infer<typeof WatchGap>;
 
-export const PRESENCE_STATUSES = ['present', 'missing', 'gone', 'returned'] as const;
+const PRESENCE_STATUSES = ['present', 'missing', 'gone', 'returned'] as const;
 export const PresenceStatus = z.enum(PRESENCE_STATUSES);
 export type PresenceStatus = z.infer<typeof PresenceStatus>;
 
@@ -264,7 +263,7 @@ export const WatchSummary = z.object({
 });
 export type WatchSummary = z.infer<typeof WatchSummary>;
 
-export const WatchList = z.object({
+const WatchList = z.object({
   watches: z.array(WatchSummary),
   runner: RunnerState,
   /** the project they live in */
@@ -272,7 +271,7 @@ export const WatchList = z.object({
 });
 export type WatchList = z.infer<typeof WatchList>;
 
-export const COUNTER_METRICS = [
+const COUNTER_METRICS = [
   'likes',
   'reposts',
   'replies',

@@ -15,7 +15,7 @@ import type {
 } from '../../../shared/ipc/watch';
 import { onBridgeEvent, skein } from '../../lib/bridge';
 
-export const watchKeys = {
+const watchKeys = {
   all: ['watch'] as const,
   list: () => ['watch', 'list'] as const,
   runs: (id: number) => ['watch', 'runs', id] as const,

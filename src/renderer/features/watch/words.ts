@@ -72,7 +72,7 @@ export const METRIC_WORDS: Record<CounterMetric, string> = {
 };
 
 /** the order metrics are offered in: the one people ask for first */
-export const METRIC_ORDER: readonly CounterMetric[] = [
+const METRIC_ORDER: readonly CounterMetric[] = [
   'likes',
   'reposts',
   'replies',
