@@ -33,7 +33,7 @@ function worldChanges(world: World, from: number, to: number) {
       at: d.at,
       live: world.live.at(d.index) !== undefined,
     })),
-    suspensions: c.suspensions.map((x) => ({ ...user(x.user), at: x.at })),
+    suspensions: c.suspensions.map((x) => ({ ...user(x.user), at: x.at, liftedAt: x.liftedAt })),
   };
 }
 

@@ -18,7 +18,7 @@ interface Changes {
     deletedAt: number | null;
   }>;
   deletions: Array<{ id: string; userId: string; at: number; live: boolean }>;
-  suspensions: Array<{ userId: string; userName: string; at: number }>;
+  suspensions: Array<{ userId: string; userName: string; at: number; liftedAt: number | null }>;
 }
 type Post = { id: string; likeCount: number; replyCount: number; viewCount: string | null; createdAt: string };
 type Page = { tweets: Post[]; has_next_page: boolean; next_cursor: string };
@@ -136,6 +136,14 @@ describe('the world moves on the sandbox clock', () => {
     expect((await c.get(`/social/user/tweet_timeline?userId=${s.userId}`)).status).toBe(404);
     const batch = await c.get<{ users: Array<{ id: string }> }>(`/social/user/batch_info_by_ids?userIds=${s.userId}`);
     expect(batch.json.users).toEqual([]);
+    // half of them are lifted after a few days: the account, and its posts, come back
+    const lifted = suspensions.find((x) => x.liftedAt !== null) as Changes['suspensions'][number];
+    await setClock(c, (lifted.liftedAt as number) - 1);
+    expect((await c.get(`/social/user/tweet_timeline?userId=${lifted.userId}`)).status).toBe(404);
+    await setClock(c, lifted.liftedAt as number);
+    const back = await c.get<Page>(`/social/user/tweet_timeline?userId=${lifted.userId}`);
+    expect(back.status).toBe(200);
+    expect(back.json.tweets.length).toBeGreaterThan(0);
   });
 
   it('lists a list’s members on the control plane, free', async () => {

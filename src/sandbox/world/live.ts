@@ -17,6 +17,7 @@ import { LANGS } from './text';
 import { snowflake, snowflakeOffset } from './time';
 
 export const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
 /** the first hour after the start is still: a short session (and every test that keeps the clock) sees the world as built */
 export const STILL_HOURS = 1;
 /** the sequence bit that marks a live post's id */
@@ -91,6 +92,8 @@ export class LiveWorld {
   private readonly eventTimes: number[] = [];
   readonly deletedAt = new Map<number, number>();
   readonly suspendedAt = new Map<number, number>();
+  /** when a suspension is lifted (half of them are, after one to five days): the account and its posts come back */
+  readonly liftedAt = new Map<number, number>();
   readonly byAuthor = new Map<number, number[]>();
   readonly repliesTo = new Map<number, number[]>();
   readonly quotesOf = new Map<number, number[]>();
@@ -173,7 +176,9 @@ export class LiveWorld {
 
   suspended(user: number, now: number): boolean {
     const at = this.suspendedAt.get(user);
-    return at !== undefined && at <= now;
+    if (at === undefined || at > now) return false;
+    const lifted = this.liftedAt.get(user);
+    return lifted === undefined || lifted > now;
   }
 
   /** live posts of a list (by world index), visible at `now`, newest first */
@@ -194,7 +199,7 @@ export class LiveWorld {
   ): {
     posts: LivePost[];
     deletions: Array<{ index: number; at: number }>;
-    suspensions: Array<{ user: number; at: number }>;
+    suspensions: Array<{ user: number; at: number; liftedAt: number | null }>;
   } {
     this.advanceTo(to);
     const posts = this.posts.filter((p) => p.at > from && p.at <= to);
@@ -206,7 +211,7 @@ export class LiveWorld {
     deletions.sort((a, b) => a.at - b.at || a.index - b.index);
     const suspensions = [...this.suspendedAt]
       .filter(([, at]) => at > from && at <= to)
-      .map(([user, at]) => ({ user, at }))
+      .map(([user, at]) => ({ user, at, liftedAt: this.liftedAt.get(user) ?? null }))
       .sort((a, b) => a.at - b.at);
     return { posts, deletions, suspensions };
   }
@@ -292,9 +297,14 @@ export class LiveWorld {
     if (rng.chance(0.04)) {
       const user = rng.int(ctx.users);
       const at = start + rng.int(HOUR_MS);
+      const lifted = rng.chance(0.5) ? at + DAY_MS + rng.int(4 * DAY_MS) : null;
       if (!ctx.protectedUsers.has(user) && !this.suspendedAt.has(user)) {
         this.suspendedAt.set(user, at);
         events.push(at);
+        if (lifted !== null) {
+          this.liftedAt.set(user, lifted);
+          events.push(lifted);
+        }
       }
     }
     // event times stay sorted: every event of this hour comes after every earlier hour's creations; a deletion
