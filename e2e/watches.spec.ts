@@ -256,3 +256,51 @@ test('a watch of twenty demo accounts over simulated days', async ({}, testInfo)
     await rm(userDataDir, { recursive: true, force: true });
   }
 });
+
+test('in demo mode: a watch is switched on, paused, resumed, edited and removed', async ({ launch }, testInfo) => {
+  hostOnly(testInfo);
+  const app = await launch({ watchTickMs: 200 });
+  const { page } = app;
+  await page.getByRole('link', { name: 'Watches' }).click();
+  await expect(page.getByText('No watch in this project yet.')).toBeVisible();
+  await page.getByRole('button', { name: 'New watch' }).click();
+  const form = page.getByRole('form', { name: 'New watch' });
+  await form.getByLabel('Name').fill('Worldwide trends');
+  await form.getByLabel('What to follow').selectOption('trends');
+  await form.getByLabel('Targets').fill('1');
+  await form.getByLabel('Run every (number)').fill('30');
+  await form.getByLabel('Run every (unit)').selectOption('minutes');
+  // the caps must hold together: a run's cap above the day's is refused before anything is sent
+  await form.getByLabel('Per run').fill('30000');
+  await expect(form.getByText('A run’s cap cannot exceed the daily cap')).toBeVisible();
+  await form.getByLabel('Per run').fill('500');
+  await form.getByRole('button', { name: 'Estimate the cost' }).click();
+  await expect(form.getByRole('radio', { name: /Full page each run/ })).toBeChecked();
+  await expect(form.getByRole('radio', { name: /Probe first/ })).toBeDisabled();
+  await form.getByRole('button', { name: 'Switch it on' }).click();
+  const card = page.getByRole('article', { name: 'Worldwide trends' });
+  await expect(card.getByTestId('runs')).toHaveText('1');
+  // demo mode spends nothing real: no confirmation was asked
+  expect(app.host?.confirmRequests().length).toBe(0);
+
+  await card.getByRole('button', { name: 'Pause' }).click();
+  await expect(card.getByText('paused', { exact: true })).toBeVisible();
+  await expect(card.getByRole('button', { name: 'Run now' })).toBeDisabled();
+  await card.getByRole('button', { name: 'Resume' }).click();
+  await expect(card.getByText('active', { exact: true })).toBeVisible();
+  await card.getByRole('button', { name: 'Run now' }).click();
+  await expect(card.getByTestId('runs')).toHaveText('2');
+
+  await card.getByRole('button', { name: 'Edit' }).click();
+  const edit = card.getByRole('form', { name: 'Edit “Worldwide trends”' });
+  await edit.getByLabel('Name').fill('Trends, worldwide');
+  await edit.getByLabel('Cap in total').fill('90000');
+  await edit.getByRole('button', { name: 'Save' }).click();
+  const renamed = page.getByRole('article', { name: 'Trends, worldwide' });
+  await expect(renamed).toContainText('of 90,000 credits');
+  await renamed.getByRole('button', { name: 'Edit' }).click();
+  await renamed.getByRole('button', { name: 'Remove…' }).click();
+  await renamed.getByRole('group', { name: 'Remove the watch' }).getByRole('button', { name: 'Remove' }).click();
+  await expect(page.getByText('No watch in this project yet.')).toBeVisible();
+  await expectAccessible(page, testInfo, 'watches-empty');
+});

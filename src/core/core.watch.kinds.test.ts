@@ -94,7 +94,7 @@ describe('each kind of watch', () => {
       const list = await control<{ members: Array<{ id: string }> }>(`/__sandbox/lists/${ex.listId}`);
       await control('/__sandbox/usage/reset', { method: 'POST' });
       const { core: c, project } = core();
-      const created: Record<string, WatchSummary> = {};
+      const created: Record<string, { id: number }> = {};
       const specs: WatchSpec[] = [
         spec({ kind: 'mentions', targets: [`@${ex.profile.userName}`] }),
         spec({ kind: 'list', targets: [ex.listId] }),

@@ -5,6 +5,7 @@ import { usePrices } from '../../settings/queries';
 import { formatUsd } from '../../usage/money';
 import { useWatchActions } from '../queries';
 import { against, count, everyWords, KIND_LABELS, RUN_WORDS, utcMinute } from '../words';
+import { EditWatch } from './EditWatch';
 import { TableExports } from './TableExports';
 import { WatchDetails } from './WatchDetails';
 
@@ -38,6 +39,7 @@ export function WatchCard({ watch }: { watch: WatchSummary }) {
   const actions = useWatchActions();
   const prices = usePrices();
   const [open, setOpen] = useState(false);
+  const [editing, setEditing] = useState(false);
   const busy = Object.values(actions).some((m) => m.isPending);
   const error = Object.values(actions).find((m) => m.isError)?.error;
   const last = watch.lastRun;
@@ -141,6 +143,9 @@ export function WatchCard({ watch }: { watch: WatchSummary }) {
         >
           Run now
         </button>
+        <button type="button" className="btn btn--small" aria-expanded={editing} onClick={() => setEditing((e) => !e)}>
+          Edit
+        </button>
         <button type="button" className="btn btn--small" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
           {open ? 'Hide runs, gaps and what disappeared' : 'Runs, gaps and what disappeared'}
         </button>
@@ -149,6 +154,7 @@ export function WatchCard({ watch }: { watch: WatchSummary }) {
         </span>
       </div>
       {error ? <ErrorState compact error={error} what="the watch" /> : null}
+      {editing ? <EditWatch watch={watch} onDone={() => setEditing(false)} /> : null}
       {open ? (
         <>
           <WatchDetails watch={watch} />
