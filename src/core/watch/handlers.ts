@@ -380,7 +380,12 @@ export function createWatchHandlers(deps: WatchHandlerDeps): WatchHandlers['watc
             recordedAt: t,
             pending: [...spec.targets],
           });
-        await project.store.updateWatch(id, { paused: false, pausedAt: null, nextDue: w.nextDue === null ? null : t });
+        // a run due while it was paused runs now (once); otherwise the schedule goes on as it was
+        await project.store.updateWatch(id, {
+          paused: false,
+          pausedAt: null,
+          nextDue: w.nextDue === null ? null : Math.max(w.nextDue, t),
+        });
       }
       deps.scheduler.kick();
       changed(id);
