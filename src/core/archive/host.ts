@@ -37,6 +37,7 @@ const WATCH_METHODS = [
   'known',
   'presenceOf',
   'attrition',
+  'attritionPage',
   'counters',
   'deltas',
   'postingHistory',

@@ -540,12 +540,23 @@ export class WatchTables {
   }
 
   /**
-   * The deltas table: every counter value as first seen, with the one before it and when that one was last
-   * seen; for a watch (the items it saw), an item, or the whole project. Ordered by item, metric and time.
+   * The deltas table, a page at a time after `after` (a key, not an offset: a page costs the same at any depth):
+   * every counter value as first seen, with the one before it and when that one was last seen; for a watch (the
+   * items it saw), an item, or the whole project. Ordered by item, metric and time; the one before each value is
+   * found through the primary key, so a page needs no earlier one.
    */
-  deltas(q: { watch?: number; item?: { kind: string; id: string }; offset: number; limit: number }): DeltaRecord[] {
+  deltas(q: {
+    watch?: number;
+    item?: { kind: string; id: string };
+    after: { kind: string; id: string; metric: string; at: number } | null;
+    limit: number;
+  }): DeltaRecord[] {
     const where: string[] = [];
     const args: SQLInputValue[] = [];
+    if (q.after) {
+      where.push('(c.kind, c.id, c.metric, c.at) > (?, ?, ?, ?)');
+      args.push(q.after.kind, q.after.id, q.after.metric, q.after.at);
+    }
     if (q.item) {
       where.push('c.kind = ? AND c.id = ?');
       args.push(q.item.kind, q.item.id);
@@ -554,16 +565,18 @@ export class WatchTables {
       where.push('EXISTS (SELECT 1 FROM watch_presence p WHERE p.watch = ? AND p.kind = c.kind AND p.id = c.id)');
       args.push(q.watch);
     }
+    const before = (column: string) =>
+      `(SELECT b.${column} FROM watch_counters b WHERE b.kind = c.kind AND b.id = c.id AND b.metric = c.metric AND b.at < c.at
+        ORDER BY b.at DESC LIMIT 1)`;
     return (
       this.db
         .prepare(
-          `SELECT kind, id, metric, at, value,
-             lag(value) OVER w AS previous, lag(last_at) OVER w AS previous_seen_at
+          `SELECT c.kind AS kind, c.id AS id, c.metric AS metric, c.at AS at, c.value AS value,
+             ${before('value')} AS previous, ${before('last_at')} AS previous_seen_at
            FROM watch_counters c ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-           WINDOW w AS (PARTITION BY kind, id, metric ORDER BY at)
-           ORDER BY kind, id, metric, at LIMIT ? OFFSET ?`,
+           ORDER BY c.kind, c.id, c.metric, c.at LIMIT ?`,
         )
-        .all(...args, q.limit, q.offset) as Row[]
+        .all(...args, q.limit) as Row[]
     ).map((r) => ({
       kind: String(r.kind),
       id: String(r.id),
@@ -573,6 +586,31 @@ export class WatchTables {
       previous: r.previous === null ? null : Number(r.previous),
       previousSeenAt: r.previous_seen_at === null ? null : Number(r.previous_seen_at),
     }));
+  }
+
+  /** The attrition table, a page at a time after `after` (by watch, kind and id): what the export writes. */
+  attritionPage(q: {
+    watch?: number;
+    after: { watch: number; kind: string; id: string } | null;
+    limit: number;
+  }): PresenceRecord[] {
+    const where: string[] = [];
+    const args: SQLInputValue[] = [];
+    if (q.after) {
+      where.push('(watch, kind, id) > (?, ?, ?)');
+      args.push(q.after.watch, q.after.kind, q.after.id);
+    }
+    if (q.watch !== undefined) {
+      where.push('watch = ?');
+      args.push(q.watch);
+    }
+    return (
+      this.db
+        .prepare(
+          `SELECT * FROM watch_presence ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY watch, kind, id LIMIT ?`,
+        )
+        .all(...args, q.limit) as Row[]
+    ).map(presenceOf);
   }
 
   /* ----------------------------------------------------------- projections */

@@ -27,6 +27,7 @@ function storeOver(thread: ArchiveThread, handle: 'current' | 'demo'): WatchStor
     attrition: (q) => c('watch_attrition', handle, q),
     counters: (kind, id) => c('watch_counters', handle, kind, id),
     deltas: (q) => c('watch_deltas', handle, q),
+    attritionPage: (q) => c('watch_attritionPage', handle, q),
     postingHistory: (authors, since) => c('watch_postingHistory', handle, authors, since),
     accountFacts: (ids) => c('watch_accountFacts', handle, ids),
     largestPage: (operation) => c('watch_largestPage', handle, operation),

@@ -471,10 +471,19 @@ export function createWatchHandlers(deps: WatchHandlerDeps): WatchHandlers['watc
         table,
         file,
         {
-          deltas: (offset, limit) =>
-            project.store.deltas({ ...(watchId ? { watch: watchId } : {}), ...(item ? { item } : {}), offset, limit }),
-          attrition: (offset, limit) =>
-            project.store.attrition({ ...(watchId ? { watch: watchId } : {}), offset, limit }),
+          deltas: (after, limit) =>
+            project.store.deltas({
+              ...(watchId ? { watch: watchId } : {}),
+              ...(item ? { item } : {}),
+              after: after ? { kind: after.kind, id: after.id, metric: after.metric, at: after.at } : null,
+              limit,
+            }),
+          attrition: (after, limit) =>
+            project.store.attritionPage({
+              ...(watchId ? { watch: watchId } : {}),
+              after: after ? { watch: after.watch, kind: after.kind, id: after.id } : null,
+              limit,
+            }),
         },
         {
           project: project.name,

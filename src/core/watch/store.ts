@@ -65,9 +65,14 @@ export interface WatchStore {
   deltas: (q: {
     watch?: number;
     item?: { kind: string; id: string };
-    offset: number;
+    after: { kind: string; id: string; metric: string; at: number } | null;
     limit: number;
   }) => Promise<DeltaRecord[]>;
+  attritionPage: (q: {
+    watch?: number;
+    after: { watch: number; kind: string; id: string } | null;
+    limit: number;
+  }) => Promise<PresenceRecord[]>;
   postingHistory: (authors: readonly string[], since: number) => Promise<PostingHistory[]>;
   accountFacts: (ids: readonly string[]) => Promise<AccountFacts[]>;
   largestPage: (operation: string) => Promise<number>;

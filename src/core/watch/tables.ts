@@ -5,8 +5,9 @@
  *   first seen and each change after (the change happened between `previous_seen_at` and `at`);
  * - attrition: `id, first_seen, last_seen, first_missing_at, rechecks, status, reason`, then
  *   `kind, status_at, watch, target, created_at` — every item a watch follows and whether it is still there.
- * Times are ISO 8601 in UTC; ids plain digits; an empty cell is "none". Rows are read from the project in
- * chunks, never all at once.
+ * Times are ISO 8601 in UTC; ids plain digits; an empty cell is "none". Rows are read from the project a page
+ * at a time after the last one (never all at once, and never by an offset that would grow with the table):
+ * deltas by item, metric and time; attrition by watch, kind and id.
  */
 import { writeFileAtomic } from '../files/atomic-file';
 import type { WatchTable } from '../../shared/ipc/watch';
@@ -70,9 +71,10 @@ function attritionLine(p: PresenceRecord): string {
   ]);
 }
 
+/** The rows, a page at a time after the last row of the page before (null: from the start). */
 export interface TableSource {
-  deltas: (offset: number, limit: number) => Promise<DeltaRecord[]>;
-  attrition: (offset: number, limit: number) => Promise<PresenceRecord[]>;
+  deltas: (after: DeltaRecord | null, limit: number) => Promise<DeltaRecord[]>;
+  attrition: (after: PresenceRecord | null, limit: number) => Promise<PresenceRecord[]>;
 }
 
 /** the exact lines a researcher reads the table with (ids as text: R's read.csv would round them) */
@@ -95,14 +97,25 @@ export async function writeTable(
   let rows = 0;
   await writeFileAtomic(target, async (sink) => {
     await sink.write(line(table === 'deltas' ? [...DELTA_COLUMNS] : [...ATTRITION_COLUMNS]));
-    for (let offset = 0; ; offset += CHUNK) {
-      const chunk = table === 'deltas' ? await source.deltas(offset, CHUNK) : await source.attrition(offset, CHUNK);
+    let lastDelta: DeltaRecord | null = null;
+    let lastPresence: PresenceRecord | null = null;
+    for (;;) {
       let text = '';
-      for (const r of chunk)
-        text += table === 'deltas' ? deltaLine(r as DeltaRecord) : attritionLine(r as PresenceRecord);
+      let n: number;
+      if (table === 'deltas') {
+        const chunk = await source.deltas(lastDelta, CHUNK);
+        for (const r of chunk) text += deltaLine(r);
+        lastDelta = chunk.at(-1) ?? lastDelta;
+        n = chunk.length;
+      } else {
+        const chunk = await source.attrition(lastPresence, CHUNK);
+        for (const r of chunk) text += attritionLine(r);
+        lastPresence = chunk.at(-1) ?? lastPresence;
+        n = chunk.length;
+      }
       if (text) await sink.write(text);
-      rows += chunk.length;
-      if (chunk.length < CHUNK) break;
+      rows += n;
+      if (n < CHUNK) break;
     }
   });
   const manifest = {
@@ -114,6 +127,7 @@ export async function writeTable(
     exported_at: new Date(about.exportedAt).toISOString(),
     exported_by: about.app,
     encoding: 'UTF-8, no byte order mark; RFC 4180 quoting; times in ISO 8601, UTC; an empty cell means none',
+    order: table === 'deltas' ? 'by kind, id, metric, then time' : 'by watch, kind, then id',
     columns:
       table === 'deltas'
         ? {
