@@ -542,8 +542,8 @@ export class WatchTables {
   /**
    * The deltas table, a page at a time after `after` (a key, not an offset: a page costs the same at any depth):
    * every counter value as first seen, with the one before it and when that one was last seen; for a watch (the
-   * items it saw), an item, or the whole project. Ordered by item, metric and time; the one before each value is
-   * found through the primary key, so a page needs no earlier one.
+   * items it saw), an item, or the whole project. Ordered by item, metric and time, so the value before each
+   * one is the row before it (the page's first row: the `after` row, read once through the primary key).
    */
   deltas(q: {
     watch?: number;
@@ -565,27 +565,34 @@ export class WatchTables {
       where.push('EXISTS (SELECT 1 FROM watch_presence p WHERE p.watch = ? AND p.kind = c.kind AND p.id = c.id)');
       args.push(q.watch);
     }
-    const before = (column: string) =>
-      `(SELECT b.${column} FROM watch_counters b WHERE b.kind = c.kind AND b.id = c.id AND b.metric = c.metric AND b.at < c.at
-        ORDER BY b.at DESC LIMIT 1)`;
-    return (
-      this.db
-        .prepare(
-          `SELECT c.kind AS kind, c.id AS id, c.metric AS metric, c.at AS at, c.value AS value,
-             ${before('value')} AS previous, ${before('last_at')} AS previous_seen_at
-           FROM watch_counters c ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-           ORDER BY c.kind, c.id, c.metric, c.at LIMIT ?`,
-        )
-        .all(...args, q.limit) as Row[]
-    ).map((r) => ({
-      kind: String(r.kind),
-      id: String(r.id),
-      metric: String(r.metric),
-      at: Number(r.at),
-      value: Number(r.value),
-      previous: r.previous === null ? null : Number(r.previous),
-      previousSeenAt: r.previous_seen_at === null ? null : Number(r.previous_seen_at),
-    }));
+    const rows = this.db
+      .prepare(
+        `SELECT c.kind AS kind, c.id AS id, c.metric AS metric, c.at AS at, c.value AS value, c.last_at AS last_at
+         FROM watch_counters c ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+         ORDER BY c.kind, c.id, c.metric, c.at LIMIT ?`,
+      )
+      .all(...args, q.limit) as Row[];
+    let before = q.after
+      ? ((this.db
+          .prepare(
+            'SELECT kind, id, metric, value, last_at FROM watch_counters WHERE kind = ? AND id = ? AND metric = ? AND at = ?',
+          )
+          .get(q.after.kind, q.after.id, q.after.metric, q.after.at) as Row | undefined) ?? null)
+      : null;
+    return rows.map((r) => {
+      const same = before !== null && before.kind === r.kind && before.id === r.id && before.metric === r.metric;
+      const d: DeltaRecord = {
+        kind: String(r.kind),
+        id: String(r.id),
+        metric: String(r.metric),
+        at: Number(r.at),
+        value: Number(r.value),
+        previous: same && before ? Number(before.value) : null,
+        previousSeenAt: same && before ? Number(before.last_at) : null,
+      };
+      before = r;
+      return d;
+    });
   }
 
   /** The attrition table, a page at a time after `after` (by watch, kind and id): what the export writes. */
