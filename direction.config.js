@@ -29,6 +29,8 @@ export const FLOORS = [
   { ...area('ids'), may: ['shared', 'core-ground'] },
   { ...area('formats'), may: ['shared', 'core-ground'] },
   { ...area('export'), may: ['shared', 'core-ground', 'core-formats', 'core-ids'] },
+  // watchlists (issue 35): a run is a walk like an export's, so it reuses export's journal and page source
+  { ...area('watch'), may: ['shared', 'core-ground', 'core-export'] },
   { ...area('app'), may: ['shared', 'core-ground'] },
   { ...area('bridge'), may: ['shared', 'core-ground'] },
   { ...area('protocol'), may: ['shared', 'core-ground'] },
@@ -51,6 +53,7 @@ export const FLOORS = [
       'core-bridge',
       'core-protocol',
       'core-coding',
+      'core-watch',
     ],
   },
   // the demo API server (in a worker); the preload (the bridge, built from the contract)
@@ -67,6 +70,8 @@ export const FLOORS = [
     files: ['src/shells/web/**'],
     may: ['shared', 'core-ground', 'core-compose', 'sandbox', 'preload'],
   },
+  // the headless runner (issue 35): a third composition root over createCore, with no window at all
+  { name: 'shell-cli', files: ['src/shells/cli/**'], may: ['shared', 'core-ground', 'core-compose', 'sandbox'] },
   // the renderer
   {
     name: 'renderer-lib',

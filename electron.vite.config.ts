@@ -36,6 +36,8 @@ export default defineConfig({
           index: resolve(import.meta.dirname, 'src/shells/electron/index.ts'),
           // web: the browser shell (`npm run web`), the same core without Electron (src/shells/web)
           web: resolve(import.meta.dirname, 'src/shells/web/cli.ts'),
+          // skein: the headless watch runner (`skein watch --project P`, src/shells/cli), run by plain Node
+          skein: resolve(import.meta.dirname, 'src/shells/cli/skein.ts'),
           // the demo sandbox's worker thread (src/sandbox/thread.ts)
           'sandbox-worker': resolve(import.meta.dirname, 'src/sandbox/worker.ts'),
           // the research archive's worker thread (src/core/archive/thread.ts): SQLite off main's loop

@@ -50,6 +50,17 @@ export interface LaunchOptions {
   crossOriginIsolated?: boolean;
   /** the export formats the core writes and offers (default: the built-in ones): a spec registers one of its own */
   formats?: readonly Format[];
+  /**
+   * The machine's clock as the core sees it (a spec that simulates days moves it, and gives its sandbox the
+   * same one): the clock is a port, so this is the clock's test double.
+   */
+  now?: () => number;
+  /** how often the watches' runner looks for due runs (the app: 30 s; a spec that moves the clock: less) */
+  watchTickMs?: number;
+  /** the window's size (default 1280 × 840) */
+  viewport?: { width: number; height: number };
+  /** the page's colour scheme (default: the system's, light) */
+  colorScheme?: 'light' | 'dark';
 }
 
 /** One bridge call as the host saw it: what crossed each way and the time main took (handle(): sender check, schemas, handler). */
@@ -211,6 +222,8 @@ export async function launchApp(options: LaunchOptions = {}): Promise<SkeinApp> 
         execArgv: ['--import', 'tsx'],
       },
       formats: options.formats,
+      ...(options.now ? { now: options.now } : {}),
+      ...(options.watchTickMs ? { watches: { tickMs: options.watchTickMs } } : {}),
     });
     shell = await startWebShell({
       core,
@@ -220,7 +233,11 @@ export async function launchApp(options: LaunchOptions = {}): Promise<SkeinApp> 
       assetHeaders: options.crossOriginIsolated ? { 'Cross-Origin-Embedder-Policy': 'credentialless' } : undefined,
       onBridgeCall: options.onBridgeCall,
     });
-    context = await browser.newContext({ viewport: { width: 1280, height: 840 }, reducedMotion: 'reduce' });
+    context = await browser.newContext({
+      viewport: options.viewport ?? { width: 1280, height: 840 },
+      reducedMotion: 'reduce',
+      ...(options.colorScheme ? { colorScheme: options.colorScheme } : {}),
+    });
     page = await context.newPage();
     // As a user does: the printed URL sets the session cookie, then the app opens.
     await page.goto(shell.url);

@@ -5,6 +5,7 @@
  * the core's one public surface for the shells: they import nothing else of it.
  */
 import { createServer } from 'node:net';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Handlers, Mode } from '../shared/ipc';
 import { createApiHandlers } from './api';
@@ -14,6 +15,7 @@ import { systemClock } from './clock';
 import { createCodingFeature } from './coding';
 import { clientPageSource } from './compose/client-page-source';
 import { archiveSource } from './compose/archive-reader';
+import { watchProject } from './compose/watch-store';
 import { createExportFeature } from './export';
 import { formatRegistry, type Format } from './formats';
 import { createIdsFeature } from './ids';
@@ -33,6 +35,7 @@ import type {
 } from './ports';
 import type { MediaPolicy } from './protocol';
 import { createClientServices, createKeyStore, createSettingsHandlers, type ClientServices } from './session';
+import { createWatchFeature, type WatchFeature } from './watch';
 
 // The core's public surface for the shells: createCore and the ports (below), and what both shells serve
 // with — the bridge's handle(), the app protocol's assets and CSP, the menu.
@@ -48,6 +51,7 @@ export {
   type MediaPolicy,
 } from './protocol';
 export { menuTemplate, type MenuItem } from './app';
+export { RunnerBusy, type WatchFeature } from './watch';
 
 export interface CoreDeps {
   /** where settings, usage and caches live */
@@ -81,6 +85,24 @@ export interface CoreDeps {
   chooseOpenPath?: ChooseOpenPath;
   /** the export formats, in the order the dialogs offer them (default: the built-in ones, `BUILT_IN_FORMATS`) */
   formats?: readonly Format[];
+  /**
+   * One project file only (the headless runner): every answer and every watch goes there, whatever the
+   * list of projects says, and that list is left as it is.
+   */
+  projectPath?: string;
+  /** the API's pace for this run only (requests per second; the headless runner's `--rate`), not saved */
+  requestsPerSecond?: number;
+  /**
+   * The watches' runner (issue 35): who runs them here (the app, or the headless runner), how often it looks
+   * for due ones (default 30 s), whether it starts with the core (default: yes), and its progress lines.
+   */
+  watches?: {
+    who?: 'app' | 'headless';
+    tickMs?: number;
+    start?: boolean;
+    progress?: (line: string) => void;
+    verbose?: boolean;
+  };
 }
 
 export interface Core {
@@ -89,6 +111,8 @@ export interface Core {
   client: ClientServices;
   /** the research projects (issue 24): where every answer is recorded */
   projects: Projects;
+  /** the watches (issue 35): their scheduler, which the headless runner drives */
+  watches: WatchFeature;
   /** a window closed or reloaded: cancel what it started */
   onSenderGone: (senderId: number) => void;
   /** the demo sandbox, started on first use; null when Skein points at another server */
@@ -149,7 +173,10 @@ export function createCore(deps: CoreDeps): Core {
   });
   const projectFilters = [{ name: 'Skein project', extensions: ['skein'] }];
   const chooseOpen = deps.chooseOpenPath;
+  let beforeSwitch: () => Promise<void> = async () => undefined;
   const projects = createProjects({
+    ...(deps.projectPath ? { fixedPath: deps.projectPath } : {}),
+    beforeSwitch: () => beforeSwitch(),
     userDataDir: deps.userDataDir,
     thread: archiveThread,
     mode: () => currentMode(),
@@ -174,7 +201,7 @@ export function createCore(deps: CoreDeps): Core {
     fetch: doFetch,
     clock: { now, setTimer: systemClock.setTimer, sleep: systemClock.sleep },
     writeLog: (line, level) => (level === 'error' ? deps.log?.error(line) : deps.log?.warn(line)),
-    initial: { baseUrl: deps.apiBaseUrl, key: deps.apiKey },
+    initial: { baseUrl: deps.apiBaseUrl, key: deps.apiKey, requestsPerSecond: deps.requestsPerSecond },
     ...(deps.confirm ? { confirm: deps.confirm } : {}),
   });
   senderGone.push((senderId) => client.onSenderGone(senderId));
@@ -256,6 +283,29 @@ export function createCore(deps: CoreDeps): Core {
   });
   disposers.push(() => exporter.dispose());
 
+  // watchlists (issue 35): run here while the core is up (the app), or driven by the headless runner
+  const watchClock = { now, setTimer: systemClock.setTimer, sleep: systemClock.sleep };
+  const watches = createWatchFeature({
+    project: watchProject(projects, archiveThread, mode),
+    source: clientPageSource(client.client),
+    clock: watchClock,
+    prices: () => client.settings().prices,
+    mode,
+    identity: { who: deps.watches?.who ?? 'app', host: hostname(), pid: process.pid },
+    tickMs: deps.watches?.tickMs ?? 30_000,
+    ...(deps.confirm ? { confirm: deps.confirm } : {}),
+    chooseSavePath: deps.chooseSavePath,
+    emit: (event) => deps.emit('watch', event),
+    ...(deps.watches?.progress ? { progress: deps.watches.progress } : {}),
+    verbose: deps.watches?.verbose ?? false,
+    warn: (message, error) => deps.log?.error(message, error),
+    appName: `${deps.app.name} ${deps.app.version}`,
+  });
+  beforeSwitch = () => watches.scheduler.stop().then(() => watches.scheduler.restart());
+  if (deps.watches?.start !== false) watches.scheduler.start();
+  // the watches let go of their project first: a run under way ends cleanly, before the archive closes
+  disposers.push(() => watches.dispose());
+
   const handlers: Handlers = {
     ...createAppHandlers({
       identity: deps.app,
@@ -270,12 +320,14 @@ export function createCore(deps: CoreDeps): Core {
     ...ids.handlers,
     ...createArchiveHandlers({ projects, thread: archiveThread, mode, exportQuery: exporter.fromArchive }),
     ...coding.handlers,
+    ...watches.handlers,
   };
 
   return {
     handlers,
     client,
     projects,
+    watches,
     onSenderGone: (senderId) => {
       for (const listener of senderGone) listener(senderId);
     },

@@ -62,18 +62,38 @@ export function idList(raw: string): string[] {
   ];
 }
 
+/** live posts and the graph's, newest first: live ordinals (oldest first) then the graph's group (oldest first) */
+function newestFirst(world: World, graphed: Int32Array, live: readonly number[] | undefined): Int32Array {
+  const visible = world.visibleOnly(graphed);
+  const out = world.liveNewestFirst(live);
+  for (let k = visible.length - 1; k >= 0; k--) out.push(visible[k] as number);
+  return Int32Array.from(out);
+}
+
 export class Answers {
   private readonly threads = new LRUCache<string, Int32Array>({ max: 32 });
   private readonly searches = new LRUCache<string, Int32Array>({ max: 64 });
   private readonly timelines = new LRUCache<string, Int32Array>({ max: 128 });
+  /** sequences of a world that has moved, by view and world state (issue 35) */
+  private readonly moved = new LRUCache<string, Int32Array>({ max: 256 });
 
   constructor(private readonly world: World) {}
+
+  /** a view's sequence at the moment: made once per state of the world */
+  private moving(key: string, make: () => Int32Array): Int32Array {
+    return cached(this.moved, `${key}@${this.world.stateKey()}`, make);
+  }
 
   readonly handlers = {
     postQuotes: ({ tweetId }, { world }) => {
       const i = world.postIndex(tweetId);
       if (i < 0) return notFound('post', tweetId);
-      return { sequence: backward(group(world.graph.quotes, i)), render: (k) => world.post(k) };
+      const graphed = i < world.graph.count ? group(world.graph.quotes, i) : new Int32Array(0);
+      if (!world.moved()) return { sequence: backward(graphed), render: (k) => world.post(k) };
+      return {
+        sequence: forward(this.moving(`quotes:${i}`, () => newestFirst(world, graphed, world.live.quotesOf.get(i)))),
+        render: (k) => world.post(k),
+      };
     },
     postRepliesV2: ({ tweetId, queryType }, { world }) => {
       const i = world.postIndex(tweetId);
@@ -86,12 +106,32 @@ export class Answers {
     postReplies: ({ tweetId }, { world }) => {
       const i = world.postIndex(tweetId);
       if (i < 0) return notFound('post', tweetId);
-      return { sequence: forward(group(world.graph.replies, i)), render: (k) => world.post(k) };
+      const graphed = i < world.graph.count ? group(world.graph.replies, i) : new Int32Array(0);
+      if (!world.moved()) return { sequence: forward(graphed), render: (k) => world.post(k) };
+      // oldest first: the live replies come after those of the graph
+      return {
+        sequence: forward(
+          this.moving(`replies:${i}`, () =>
+            Int32Array.from([
+              ...world.visibleOnly(graphed),
+              ...world.liveNewestFirst(world.live.repliesTo.get(i)).reverse(),
+            ]),
+          ),
+        ),
+        render: (k) => world.post(k),
+      };
     },
     userMentions: ({ userName }, { world }) => {
       const u = world.userByName(userName);
       if (u < 0) return notFound('user', userName);
-      return { sequence: backward(group(world.graph.mentions, u)), render: (k) => world.post(k) };
+      const graphed = group(world.graph.mentions, u);
+      if (!world.moved()) return { sequence: backward(graphed), render: (k) => world.post(k) };
+      return {
+        sequence: forward(
+          this.moving(`mentions:${u}`, () => newestFirst(world, graphed, world.live.mentionsOf.get(u))),
+        ),
+        render: (k) => world.post(k),
+      };
     },
     userSearch: ({ query }, { world }) => ({
       sequence: forward(this.search(query)),
@@ -115,8 +155,17 @@ export class Answers {
       const u = world.userIndex(userId);
       if (u < 0) return notFound('user', userId);
       const replies = liveDefaults && !given.has('includeReplies') ? false : includeReplies !== false;
+      const graphed = this.timeline(u, replies, includeParentTweet === true);
+      if (!world.moved()) return { sequence: forward(graphed), render: (k) => world.post(k) };
       return {
-        sequence: forward(this.timeline(u, replies, includeParentTweet === true)),
+        sequence: forward(
+          this.moving(`user:${u}:${replies}:${includeParentTweet === true}`, () => {
+            const live = world
+              .liveNewestFirst(world.live.byAuthor.get(u))
+              .filter((k) => replies || world.live.at(k)?.kind !== 'reply');
+            return Int32Array.from([...live, ...world.visibleOnly(graphed)]);
+          }),
+        ),
         render: (k) => world.post(k),
       };
     },
@@ -132,7 +181,7 @@ export class Answers {
         .filter((u) => u !== null),
     }),
     trends: ({ woeid, count }, { world }) => {
-      const trends = world.trends.get(woeid ?? 1);
+      const trends = world.trendsOf(woeid ?? 1);
       return trends ? { items: trends.slice(0, count ?? 30) } : notFound('trends location (woeid)', woeid ?? 1);
     },
     listTimeline: ({ listId }, { world }) => {
@@ -142,7 +191,16 @@ export class Answers {
         const all = list.members.flatMap((m) => Array.from(group(world.graph.byAuthor, m)));
         return Int32Array.from(all).sort();
       });
-      return { sequence: backward(posts), render: (k) => world.post(k) };
+      if (!world.moved()) return { sequence: backward(posts), render: (k) => world.post(k) };
+      return {
+        sequence: forward(
+          this.moving(`list:${listId}`, () => {
+            const live = list.members.flatMap((m) => world.live.byAuthor.get(m) ?? []).sort((a, b) => a - b);
+            return newestFirst(world, posts, live);
+          }),
+        ),
+        render: (k) => world.post(k),
+      };
     },
   } satisfies Handlers;
 
@@ -169,6 +227,7 @@ export class Answers {
 
   /** the conversation below post `root`, depth-first, siblings by `queryType`; the post itself first */
   thread(root: number, queryType: QueryType): Int32Array {
+    if (this.world.moved()) return this.moving(`thread:${root}:${queryType}`, () => this.movingThread(root, queryType));
     return cached(this.threads, `${root}:${queryType}`, () => {
       const g = this.world.graph;
       const score = (i: number): number =>
@@ -190,6 +249,32 @@ export class Answers {
       }
       return Int32Array.from(out);
     });
+  }
+
+  /** the thread of a world that has moved: the graph's replies that can be seen, and the live ones, ordered as `thread` does */
+  private movingThread(root: number, queryType: QueryType): Int32Array {
+    const world = this.world;
+    const g = world.graph;
+    const kids = (i: number): number[] => [
+      ...(i < g.count ? Array.from(world.visibleOnly(group(g.replies, i))) : []),
+      ...world.liveNewestFirst(world.live.repliesTo.get(i)),
+    ];
+    const score = (i: number): number => {
+      if (queryType === 'Latest') return i;
+      const likes = world.likesOf(i);
+      if (queryType === 'Likes') return likes;
+      return likes + 25 * kids(i).length + (this.world.users[world.authorOf(i)]?.verified ? 100 : 0);
+    };
+    const byScore = (a: number, b: number): number => score(b) - score(a) || a - b;
+    const out: number[] = [root];
+    const stack = kids(root).sort(byScore).reverse();
+    while (stack.length) {
+      const i = stack.pop() as number;
+      out.push(i);
+      const children = kids(i);
+      if (children.length) stack.push(...children.sort(byScore).reverse());
+    }
+    return Int32Array.from(out);
   }
 
   /** users ranked by relevance: every word must match the handle, the name or the bio */

@@ -8,6 +8,34 @@ import { z } from 'zod';
 import { OperationIdSchema } from '../shared/api';
 import { FaultSyntaxError } from './faults';
 import type { SandboxState } from './pipeline';
+import type { World } from './world';
+
+/** The world's own changes in (from, to], with ids and handles (not charged: the control plane). */
+function worldChanges(world: World, from: number, to: number) {
+  const c = world.live.changes(from, to);
+  const user = (u: number) => ({ userId: world.users[u]?.id ?? '', userName: world.users[u]?.userName ?? '' });
+  return {
+    bornAt: world.bornAt,
+    from,
+    to,
+    posts: c.posts.map((p) => ({
+      id: p.id,
+      ...user(p.author),
+      createdAt: p.at,
+      kind: p.kind,
+      inReplyToId: p.parent >= 0 ? world.idOf(p.parent) : null,
+      quotedId: p.quoted >= 0 ? world.idOf(p.quoted) : null,
+      deletedAt: p.deleteAt,
+    })),
+    deletions: c.deletions.map((d) => ({
+      id: world.idOf(d.index),
+      ...user(world.authorOf(d.index)),
+      at: d.at,
+      live: world.live.at(d.index) !== undefined,
+    })),
+    suspensions: c.suspensions.map((x) => ({ ...user(x.user), at: x.at, liftedAt: x.liftedAt })),
+  };
+}
 
 const FaultRuleBody = z.strictObject({
   fault: z.string().min(1),
@@ -29,6 +57,26 @@ export function registerControl(app: FastifyInstance, s: SandboxState, info: () 
 
   app.get('/__sandbox', async () => info());
   app.get('/__sandbox/examples', async () => s.world.examples);
+
+  // what the world did on its own clock (issue 35): new posts, deletions, suspensions in (from, to]
+  app.get<{ Querystring: { from?: string; to?: string } }>('/__sandbox/changes', async (req, reply) => {
+    const now = s.clock.now();
+    const from = req.query.from === undefined ? s.world.bornAt : Number(req.query.from);
+    const to = req.query.to === undefined ? now : Math.min(Number(req.query.to), now);
+    if (!Number.isFinite(from) || !Number.isFinite(to))
+      return reply.code(400).send({ detail: 'from and to are epoch milliseconds' });
+    return worldChanges(s.world, from, to);
+  });
+  // a list's members: the API names no operation for them (its followers are its subscribers)
+  app.get<{ Params: { id: string } }>('/__sandbox/lists/:id', async (req, reply) => {
+    const list = s.world.list(req.params.id);
+    if (!list) return reply.code(404).send({ detail: 'no such list' });
+    return {
+      id: list.id,
+      name: list.name,
+      members: list.members.map((u) => ({ id: s.world.users[u]?.id, userName: s.world.users[u]?.userName })),
+    };
+  });
 
   app.get('/__sandbox/usage', async () => s.ledger.snapshot());
   app.post('/__sandbox/usage/reset', async (_req, reply) => {

@@ -176,7 +176,10 @@ function answerFor(
       },
     };
   }
-  const hit = p.quirks.size ? undefined : s.answers.get(url);
+  // the world as it is now (issue 35: it moves on the sandbox clock); an answer is cached for one state of it
+  s.world.setMoment(now);
+  const cacheKey = `${url}@${s.world.stateKey()}`;
+  const hit = p.quirks.size ? undefined : s.answers.get(cacheKey);
   if (hit) return { status: 200, body: hit.json, items: hit.items };
   const invalid = (detail: DetailItem[]): Answer =>
     p.quirks.has('detail-string')
@@ -212,7 +215,7 @@ function answerFor(
   const { body, items } = render(id, outcome, s.codec, scope, position, p, params, now);
   if (p.quirks.size || outcome.volatile) return { status: 200, body, items };
   const json = Buffer.from(JSON.stringify(body));
-  s.answers.set(url, { json, items });
+  s.answers.set(cacheKey, { json, items });
   return { status: 200, body: json, items };
 }
 

@@ -43,6 +43,8 @@ export interface SandboxOptions {
    * user drawn for each other id. Absent: ids the world never generated are left out.
    */
   anyIds?: AnyIdsOptions;
+  /** how fast the world moves after its still first hour: new posts an hour relative to its own past (default 1) */
+  activity?: number;
 }
 
 export interface Sandbox {
@@ -68,7 +70,7 @@ export function buildSandbox(opts: SandboxOptions = {}): BuiltSandbox {
   const seed = opts.seed ?? DEFAULT_SEED;
   const size = resolveSize(opts.size);
   const clock = new SandboxClock(opts.now ?? Date.now);
-  const world = new World({ seed, size, now: clock.now(), anyIds: opts.anyIds });
+  const world = new World({ seed, size, now: clock.now(), anyIds: opts.anyIds, activity: opts.activity });
   const timers = new Set<NodeJS.Timeout>();
   const hanging = new Set<Socket>();
   const state: SandboxState = {

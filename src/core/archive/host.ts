@@ -11,6 +11,7 @@ import { CodingStore } from './coding';
 import type { IngestRecord } from './ingest';
 import { ArchiveProject, type CollectionInput } from './project';
 import { ProjectFileError } from './schema';
+import type { WatchTables } from './watches';
 
 export type Handle = 'current' | 'demo';
 
@@ -27,8 +28,45 @@ export type CodingCalls = {
     : never;
 };
 
+/** The watch tables' calls the archive answers (issue 35), each as `watch_<name>` with the project's handle first. */
+const WATCH_METHODS = [
+  'createWatch',
+  'updateWatch',
+  'watches',
+  'watch',
+  'startRun',
+  'progressRun',
+  'finishRun',
+  'runs',
+  'openRuns',
+  'spent',
+  'stats',
+  'gaps',
+  'addGap',
+  'known',
+  'presenceOf',
+  'attrition',
+  'attritionPage',
+  'counters',
+  'deltas',
+  'postingHistory',
+  'accountFacts',
+  'largestPage',
+  'runner',
+  'takeRunner',
+  'heartbeat',
+  'releaseRunner',
+  'lastRunner',
+] as const satisfies ReadonlyArray<keyof WatchTables>;
+type WatchMethod = (typeof WATCH_METHODS)[number];
+export type WatchTablesApi = {
+  [K in WatchMethod as `watch_${K}`]: WatchTables[K] extends (...args: infer A) => infer R
+    ? (handle: Handle, ...args: A) => R
+    : never;
+};
+
 /** Every call the archive answers: name → (args) → result. Main calls it, the worker serves it (../workers). */
-export interface ArchiveApi extends CodingCalls {
+export interface ArchiveApi extends CodingCalls, WatchTablesApi {
   open: (handle: Handle, init: OpenInit) => ReturnType<ArchiveProject['summary']>;
   close: (handle: Handle) => void;
   summary: (handle: Handle) => ReturnType<ArchiveProject['summary']>;
@@ -163,6 +201,7 @@ export class ArchiveHost {
       this.sources.get(reader)?.return?.();
       this.sources.delete(reader);
     },
+    ...this.watchCalls(),
     open: (handle, init) => {
       this.flushOne(handle);
       this.projects.get(handle)?.close();
@@ -223,6 +262,18 @@ export class ArchiveHost {
     },
     flush: () => this.flushAll(),
   };
+
+  /** `watch_<name>(handle, …args)` for every watch table method: the project's `watches`, after its queue is written */
+  private watchCalls(): WatchTablesApi {
+    const calls: Record<string, (handle: Handle, ...args: unknown[]) => unknown> = {};
+    for (const name of WATCH_METHODS) {
+      calls[`watch_${name}`] = (handle, ...args) => {
+        const tables = this.project(handle).watches;
+        return (tables[name] as (...a: unknown[]) => unknown).apply(tables, args);
+      };
+    }
+    return calls as unknown as WatchTablesApi;
+  }
 
   dispose(): void {
     this.flushAll();

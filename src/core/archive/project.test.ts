@@ -241,7 +241,8 @@ describe('a project file', () => {
     const p1 = new ArchiveProject(path, init);
     p1.ingest([rec(repliesAnswer([post('11', 'a')], 'c1'))]);
     p1.close();
-    // version 1 was version 2 without the index on the next cursor (and without version 3's coding tables)
+    // version 1 was today's file without the index on the next cursor (2), the coding tables (3) and the
+    // watch tables (4)
     const db = new DatabaseSync(path);
     db.exec('DROP INDEX requests_next; PRAGMA user_version = 1');
     for (const table of [
@@ -254,6 +255,12 @@ describe('a project file', () => {
       'sample_items',
       'assignments',
       'opt_outs',
+      'watches',
+      'watch_runs',
+      'watch_gaps',
+      'watch_presence',
+      'watch_counters',
+      'watch_runner',
     ])
       db.exec(`DROP TABLE ${table}`);
     db.close();
@@ -268,6 +275,7 @@ describe('a project file', () => {
     const check = new DatabaseSync(path, { readOnly: true });
     expect(check.prepare('PRAGMA user_version').get()).toEqual({ user_version: SCHEMA_VERSION });
     expect(check.prepare("SELECT name FROM sqlite_master WHERE name = 'requests_next'").get()).toBeTruthy();
+    expect(check.prepare('SELECT count(*) AS n FROM watches').get()).toEqual({ n: 0 });
     check.close();
   });
 

@@ -15,6 +15,7 @@ import { CodingStore } from './coding';
 import { createIngester, type IngestRecord } from './ingest';
 import { activity, forgetAnswer, heldAnswer, provenance, readItem, search, whereOf, type HeldAnswer } from './query';
 import { openProjectFile } from './schema';
+import { WatchTables } from './watches';
 
 export interface ProjectSummary {
   name: string;
@@ -46,6 +47,8 @@ export class ArchiveProject {
   private readonly ingester;
   /** codebooks, coders, values, samples (issue 36) */
   readonly coding: CodingStore;
+  /** the project's watches (issue 35) */
+  readonly watches: WatchTables;
   /** answers that could not be kept (rolled back alone) */
   skipped = 0;
 
@@ -57,6 +60,7 @@ export class ArchiveProject {
     this.db = openProjectFile(path, init);
     this.ingester = createIngester(this.db);
     this.coding = new CodingStore(this.db, now);
+    this.watches = new WatchTables(this.db);
   }
 
   /**

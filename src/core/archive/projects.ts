@@ -47,6 +47,10 @@ export interface ProjectsDeps {
   /** main's open dialog (an existing project); absent where none exists (the browser shell) */
   chooseExistingPath?: () => Promise<string | null>;
   log?: (message: string, error?: unknown) => void;
+  /** this project file only (the headless runner): never another, and the list of projects is left as it is */
+  fixedPath?: string;
+  /** the current project is about to be closed for another (the watches' runner lets go of it first) */
+  beforeSwitch?: () => Promise<void>;
 }
 
 interface Registry extends Record<string, unknown> {
@@ -70,15 +74,17 @@ export interface Projects {
   switchTo: (id: string) => Promise<ProjectsState>;
   /** the handle reads go to: the demo project in demo mode */
   handleFor: (which: 'current' | 'demo') => Promise<Handle>;
+  /** which file a handle is now, without opening it: main's id, its name and path, its kind */
+  ref: (which: 'current' | 'demo') => { id: string; name: string; location: string; kind: 'live' | 'demo' };
   dispose: () => Promise<void>;
 }
 
 export function createProjects(deps: ProjectsDeps): Projects {
   const folder = join(deps.userDataDir, 'projects');
-  const defaultPath = join(folder, `Default.${PROJECT_EXTENSION}`);
-  const demoPath = join(folder, `Demo.${PROJECT_EXTENSION}`);
+  const defaultPath = deps.fixedPath ?? join(folder, `Default.${PROJECT_EXTENSION}`);
+  const demoPath = deps.fixedPath ?? join(folder, `Demo.${PROJECT_EXTENSION}`);
   const registry = openJsonStore<Registry>(deps.userDataDir, 'projects');
-  const saved = registry.read();
+  const saved = deps.fixedPath ? {} : registry.read();
   let current = typeof saved.current === 'string' ? saved.current : defaultPath;
   const known = new Set<string>(Array.isArray(saved.known) ? saved.known.filter((k) => typeof k === 'string') : []);
   known.add(current);
@@ -86,7 +92,9 @@ export function createProjects(deps: ProjectsDeps): Projects {
   const opened = new Map<Handle, Promise<boolean>>();
   let problem: string | null = null;
 
-  const persist = () => registry.write({ current, known: [...known] });
+  const persist = () => {
+    if (!deps.fixedPath) registry.write({ current, known: [...known] });
+  };
 
   function openHandle(handle: Handle): Promise<boolean> {
     let p = opened.get(handle);
@@ -169,6 +177,9 @@ export function createProjects(deps: ProjectsDeps): Projects {
   }
 
   async function use(path: string): Promise<ProjectsState> {
+    if (deps.fixedPath)
+      throw new SkeinError('not-available', `This Skein works on ${deps.fixedPath} only (it was started for it).`);
+    await deps.beforeSwitch?.().catch(() => undefined);
     current = path;
     known.add(path);
     persist();
@@ -181,6 +192,15 @@ export function createProjects(deps: ProjectsDeps): Projects {
   return {
     link,
     state,
+    ref: (which) => {
+      const path = which === 'demo' ? demoPath : current;
+      return {
+        id: projectId(path),
+        name: basename(path).replace(/\.skein$/, ''),
+        location: path,
+        kind: which === 'demo' ? 'demo' : 'live',
+      };
+    },
     handleFor: async (which) => {
       const handle: Handle = which === 'demo' ? 'demo' : 'current';
       if (!(await openHandle(handle)))

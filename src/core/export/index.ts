@@ -5,6 +5,7 @@
  */
 export type { ArchiveReader, ArchiveSource } from './archive-source';
 export { createExportFeature } from './handlers';
+export { Journal, type FailedFetch, type JournalItem, type PageRecord } from './journal';
 export type { PageSource, SourcePage } from './page-source';
 export { writeReexport } from './reexport';
 export type { ReexportApi } from './reexport-thread';

@@ -49,6 +49,8 @@ export interface PageRecord {
   foreign?: string[];
   /** the answer's own time and place, when it said them (trends' metadata) */
   snapshot?: AnswerSnapshot;
+  /** the walker's own note on the page, kept as it is (a watch's run: which walk, and where it stands); export sets none */
+  note?: unknown;
 }
 
 /**

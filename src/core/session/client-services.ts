@@ -45,7 +45,12 @@ export interface ClientServicesDeps {
    * that wins over the setting and makes live the default mode, and a key
    * kept for this session only.
    */
-  initial?: { baseUrl?: string | undefined; key?: string | undefined };
+  initial?: {
+    baseUrl?: string | undefined;
+    key?: string | undefined;
+    /** the pace for this session only, as the person started it (the headless runner's `--rate`) */
+    requestsPerSecond?: number | undefined;
+  };
   /** asks the user in main (a native dialog): the only way to move the key or raise spending limits */
   confirm?: Confirm;
   /** the research project (issue 24): the store of record on disk; without it, pages spill to a session folder */
@@ -134,7 +139,8 @@ export function createClientServices(deps: ClientServicesDeps): ClientServices {
     budget: () => settings().creditsPerHour,
   });
   const limiterFor = limitersByBaseUrl(clock);
-  const rateFor = (s: Settings) => (s.mode === 'demo' ? DEMO_RPS : Math.min(s.requestsPerSecond, store.paceCeiling()));
+  const rateFor = (s: Settings) =>
+    s.mode === 'demo' ? DEMO_RPS : (override.requestsPerSecond ?? Math.min(s.requestsPerSecond, store.paceCeiling()));
   const ready = keys
     .load()
     .then(async () => {

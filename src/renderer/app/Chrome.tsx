@@ -16,7 +16,8 @@ const SECTIONS: ReadonlyArray<{ label: string; route: Route; matches: readonly R
   { label: 'Look up ids', route: routes.lookup(), matches: ['lookup'] },
   { label: 'Hydrate ids', route: routes.hydrate(), matches: ['hydrate'] },
   { label: 'Trends', route: routes.trends(), matches: ['trends'] },
-  { label: 'Archive', route: routes.archive(), matches: ['archive'] },
+  { label: 'Archive', route: routes.archive(), matches: ['archive', 'counters'] },
+  { label: 'Watches', route: routes.watches(), matches: ['watches'] },
   { label: 'Coding', route: routes.coding(), matches: ['coding'] },
   { label: 'Settings', route: routes.settings(), matches: ['settings'] },
 ];

@@ -19,6 +19,8 @@ import { SpaceView } from '../features/space/components/SpaceView';
 import { TrendsView } from '../features/trends/components/TrendsView';
 import { UsageView } from '../features/usage/components/UsageView';
 import { ProfileView } from '../features/user/components/ProfileView';
+import { CountersView } from '../features/watch/components/CountersView';
+import { WatchesView } from '../features/watch/components/WatchesView';
 import { NotFoundView } from './NotFoundView';
 
 export function RouteView({ route }: { route: Route }) {
@@ -51,6 +53,10 @@ export function RouteView({ route }: { route: Route }) {
       return <ArchiveView route={route} />;
     case 'coding':
       return <CodingView route={route} />;
+    case 'watches':
+      return <WatchesView />;
+    case 'counters':
+      return <CountersView route={route} />;
     case 'unknown':
       return <NotFoundView path={route.path} />;
     default:

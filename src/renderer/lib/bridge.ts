@@ -11,6 +11,8 @@ import {
   contractEntries,
   type ApiResult,
   type Envelope,
+  type EventName,
+  type EventPayload,
   type SkeinBridge,
   type SkeinClient,
 } from '../../shared/ipc';
@@ -127,8 +129,8 @@ function createCallApiOnce(): CallApi {
 }
 
 /** Subscribe to an event main pushes (menu commands); no-op outside the app. */
-export function onBridgeEvent(...args: Parameters<SkeinBridge['events']['on']>): () => void {
+export function onBridgeEvent<E extends EventName>(name: E, cb: (payload: EventPayload<E>) => void): () => void {
   const bridge = typeof window !== 'undefined' ? window.skein : undefined;
   if (!bridge?.events) return () => {};
-  return bridge.events.on(...args);
+  return bridge.events.on(name, cb);
 }

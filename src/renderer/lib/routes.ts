@@ -36,7 +36,13 @@ export type Route =
   | { name: 'usage' }
   | { name: 'archive'; q: string }
   | { name: 'coding'; tab: CodingTab }
+  | { name: 'watches' }
+  | { name: 'counters'; kind: CounterItemKind; id: string }
   | { name: 'unknown'; path: string };
+
+/** what a counters-over-time page can show (issue 35) */
+export type CounterItemKind = 'post' | 'user' | 'community' | 'space';
+const COUNTER_KINDS: readonly CounterItemKind[] = ['post', 'user', 'community', 'space'];
 
 /** A profile is addressed by numeric id, or by handle until the handle is resolved. */
 export type UserRef = { kind: 'id'; id: string } | { kind: 'handle'; handle: string };
@@ -84,6 +90,8 @@ export const routes = {
   usage: (): Route => ({ name: 'usage' }),
   archive: (q = ''): Route => ({ name: 'archive', q }),
   coding: (tab: CodingTab = 'code'): Route => ({ name: 'coding', tab }),
+  watches: (): Route => ({ name: 'watches' }),
+  counters: (kind: CounterItemKind, id: string): Route => ({ name: 'counters', kind, id }),
 };
 
 function flag(q: URLSearchParams, key: string): boolean {
@@ -156,6 +164,14 @@ export function parseRoute(hash: string): Route {
       const tab = (a ?? 'code') as CodingTab;
       return CODING_TABS.includes(tab) ? routes.coding(tab) : unknown;
     }
+    case 'watches':
+      return seg.length === 1 ? routes.watches() : unknown;
+    case 'counters': {
+      const kind = a as CounterItemKind;
+      return COUNTER_KINDS.includes(kind) && b && TOKEN.test(b) && seg.length === 3
+        ? routes.counters(kind, b)
+        : unknown;
+    }
     default:
       return unknown;
   }
@@ -205,6 +221,10 @@ export function formatRoute(route: Route): string {
       return withQuery('/archive', { q: route.q });
     case 'coding':
       return `#/coding/${route.tab}`;
+    case 'watches':
+      return '#/watches';
+    case 'counters':
+      return `#/counters/${route.kind}/${enc(route.id)}`;
     case 'unknown':
       return `#${route.path}`;
   }

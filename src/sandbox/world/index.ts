@@ -5,6 +5,7 @@
  */
 import type { DemoExamples } from '../../shared/ipc/app';
 import type { CommunityData, SpecPost, Trend, User } from '../../shared/api';
+import { countersTime, followersAt, liveCounters, membersAt, renderLivePost, staticCounters } from './counters';
 import { buildCommunities, buildLists, renderCommunity, type CommunityRecord, type ListRecord } from './groups';
 import { buildGraph, group, type PostGraph } from './graph';
 import { AnyIds, type AnyIdsOptions } from './any-ids';
@@ -14,8 +15,9 @@ import { renderUser, type PeopleContext } from './people';
 import { PostRenderer } from './posts';
 import type { WorldSize } from './size';
 import { buildSpaces, renderSpace, type SpaceRecord } from './spaces';
+import { HOUR_MS, LiveWorld, STILL_HOURS } from './live';
 import { dayAnchor, sequenceOf } from './time';
-import { buildTrends } from './trends';
+import { buildTrends, trendsAt } from './trends';
 import { buildUsers, type UserRecord } from './users';
 
 export interface WorldOptions {
@@ -25,6 +27,8 @@ export interface WorldOptions {
   now: number;
   /** answer batch lookups of ids the world never generated (hydration); absent: they are left out */
   anyIds?: AnyIdsOptions;
+  /** how fast the world moves: new posts an hour relative to its own past (default 1) */
+  activity?: number;
 }
 
 export class World {
@@ -43,6 +47,15 @@ export class World {
   readonly buildMs: number;
   /** the server's own origin, used in media URLs; set once it listens */
   origin = 'http://127.0.0.1';
+  /** the sandbox clock when the world was built: it moves from here (`live`) */
+  readonly bornAt: number;
+  /** what has happened since the start: new posts, deletions, suspensions (issue 35) */
+  readonly live: LiveWorld;
+  /**
+   * The sandbox clock of the answer being made. The pipeline sets it (`setMoment`) before it draws an answer,
+   * synchronously, so every post and user in one answer is drawn at the same time.
+   */
+  private moment: number;
   private readonly handles = new Map<string, number>();
   private readonly communityIndex: Map<string, CommunityRecord>;
   private readonly listIndex: Map<string, ListRecord>;
@@ -60,6 +73,8 @@ export class World {
     this.seed = opts.seed;
     this.size = opts.size;
     this.anchor = dayAnchor(opts.now);
+    this.bornAt = opts.now;
+    this.moment = opts.now;
     this.anyIds = opts.anyIds ? new AnyIds(opts.seed, opts.anyIds) : null;
     this.users = buildUsers(this.seed, this.size.users);
     for (const u of this.users) this.handles.set(u.userName.toLowerCase(), u.index);
@@ -98,6 +113,24 @@ export class World {
       postIds: g.ids,
       statusesCount: (u) => group(g.byAuthor, u).length,
     };
+    const showcaseAuthors = [g.bigThreadRoot, g.muchQuoted, this.articlePost].map((i) => g.author[i] as number);
+    this.live = new LiveWorld({
+      seed: this.seed,
+      bornAt: this.bornAt,
+      anchor: this.anchor,
+      graph: g,
+      users: this.users.length,
+      followers: (u) => this.users[u]?.followers ?? 0,
+      postsPerHour: (this.size.posts / 8760) * (opts.activity ?? 1),
+      protectedPosts: new Set([
+        g.bigThreadRoot,
+        g.muchQuoted,
+        this.articlePost,
+        ...(byAuthor0.length ? [byAuthor0[byAuthor0.length - 1] as number] : []),
+        ...this.users.map((u) => u.pinned).filter((i) => i >= 0),
+      ]),
+      protectedUsers: new Set([0, 1, ...showcaseAuthors, ...this.spaces.map((s) => s.creator)]),
+    });
     this.renderer = new PostRenderer({
       seed: this.seed,
       anchor: this.anchor,
@@ -112,16 +145,57 @@ export class World {
 
   /* ------------------------------------------------------------ lookups */
 
-  /** post index of an id, or -1 */
-  postIndex(id: string): number {
-    const i = sequenceOf(id);
-    return i >= 0 && i < this.graph.count && this.graph.ids[i] === id ? i : -1;
+  /* ------------------------------------------------------------- time */
+
+  /** Sets the time the next answer is drawn at (the pipeline, before each answer) and draws the hours up to it. */
+  setMoment(now: number): void {
+    this.moment = now;
+    this.live.advanceTo(now);
   }
 
-  /** user index of an id, or -1 */
+  /** whether anything has changed since the start, at the moment */
+  moved(): boolean {
+    return this.live.hourOf(this.moment) >= STILL_HOURS || this.live.eventsUpTo(this.moment) > 0;
+  }
+
+  /** a key that changes whenever an answer could (counters move by the hour, events when they happen) */
+  stateKey(): string {
+    if (!this.moved()) return 'still';
+    return `${Math.floor((this.moment - this.bornAt) / HOUR_MS)}:${this.live.eventsUpTo(this.moment)}`;
+  }
+
+  /** whether a post (static or live) can be seen at the moment */
+  visible(index: number): boolean {
+    return this.live.visible(index, this.moment);
+  }
+
+  /** the posts of a sequence that can be seen at the moment (the same array while nothing has changed) */
+  visibleOnly(indices: Int32Array): Int32Array {
+    if (this.live.deletedAt.size === 0 && this.live.suspendedAt.size === 0) return indices;
+    return indices.filter((i) => this.live.visible(i, this.moment));
+  }
+
+  /** live posts (by world index) of a group, visible at the moment, newest first */
+  liveNewestFirst(ordinals: readonly number[] | undefined): number[] {
+    return this.live.visibleNewestFirst(ordinals, this.moment);
+  }
+
+  /* ------------------------------------------------------------ lookups */
+
+  /** post index of an id (live posts too), or -1; a post that cannot be seen at the moment is -1 */
+  postIndex(id: string): number {
+    const i = sequenceOf(id);
+    if (i >= 0 && i < this.graph.count && this.graph.ids[i] === id) return this.visible(i) ? i : -1;
+    const live = this.live.byId(id, this.moment);
+    if (!live) return -1;
+    const index = this.live.indexOf(live);
+    return this.visible(index) ? index : -1;
+  }
+
+  /** user index of an id, or -1 (a suspended account too) */
   userIndex(id: string): number {
     const u = sequenceOf(id);
-    return u >= 0 && u < this.users.length && this.users[u]?.id === id ? u : -1;
+    return u >= 0 && u < this.users.length && this.users[u]?.id === id && !this.live.suspended(u, this.moment) ? u : -1;
   }
 
   /**
@@ -131,6 +205,7 @@ export class World {
   lookupPost(id: string): SpecPost | null {
     const i = this.postIndex(id);
     if (i >= 0) return this.post(i);
+    if (this.isWorldId(id)) return null;
     if (!this.anyIds || this.anyIds.missing(id)) return null;
     return this.anyIds.post(id, this.post(this.anyIds.postSource(id, this.graph.count)));
   }
@@ -139,13 +214,23 @@ export class World {
   lookupUser(id: string): User | null {
     const u = this.userIndex(id);
     if (u >= 0) return this.user(u, true);
+    const known = sequenceOf(id);
+    if (known >= 0 && known < this.users.length && this.users[known]?.id === id) return null;
     if (!this.anyIds || this.anyIds.missing(id)) return null;
     return this.anyIds.user(id, this.user(this.anyIds.userSource(id, this.users.length), true));
   }
 
-  /** user index of a handle (case-insensitive, optional leading @), or -1 */
+  /** user index of a handle (case-insensitive, optional leading @), or -1 (a suspended account too) */
   userByName(name: string): number {
-    return this.handles.get(name.replace(/^@/, '').toLowerCase()) ?? -1;
+    const u = this.handles.get(name.replace(/^@/, '').toLowerCase()) ?? -1;
+    return u >= 0 && this.live.suspended(u, this.moment) ? -1 : u;
+  }
+
+  /** an id the world made (a post of the graph, or a live one, deleted or not): never answered by `anyIds` */
+  private isWorldId(id: string): boolean {
+    const i = sequenceOf(id);
+    if (i >= 0 && i < this.graph.count && this.graph.ids[i] === id) return true;
+    return this.live.byId(id, Number.MAX_SAFE_INTEGER) !== null;
   }
 
   community(id: string): CommunityRecord | undefined {
@@ -163,12 +248,96 @@ export class World {
   /* ---------------------------------------------------------- rendering */
 
   post(i: number): SpecPost {
-    return cached(this.posts, i * 4, () =>
-      this.withArticle(
-        i,
-        this.renderer.render(i, 0, (q, depth) => this.nested(q, depth)),
+    return this.atMoment(i, this.base(i, 0));
+  }
+
+  /** a post as it was drawn (static: by the renderer; live: its text), before the moment's counters */
+  private base(i: number, depth: number): SpecPost {
+    const live = this.live.at(i);
+    if (live)
+      return cached(this.posts, i * 4 + depth, () =>
+        renderLivePost(
+          {
+            seed: this.seed,
+            anchor: this.anchor,
+            users: this.users,
+            author: (u) => this.user(u, false),
+            nested: (q, d) => (d > 2 ? null : this.nested(q, d)),
+            idOf: (k) => this.idOf(k),
+            authorOf: (k) => this.authorOf(k),
+            conversationOf: (k) => this.conversationOf(k),
+          },
+          live,
+          depth,
+        ),
+      );
+    return depth === 0
+      ? cached(this.posts, i * 4, () =>
+          this.withArticle(
+            i,
+            this.renderer.render(i, 0, (q, d) => this.nested(q, d)),
+          ),
+        )
+      : cached(this.posts, i * 4 + depth, () =>
+          this.withArticle(
+            i,
+            this.renderer.render(i, depth, (q, d) => this.nested(q, d)),
+          ),
+        );
+  }
+
+  /** a drawn post with the moment's counters (unchanged while the world has not moved) */
+  private atMoment(i: number, base: SpecPost): SpecPost {
+    if (!this.moved()) return base;
+    const at = countersTime(this.bornAt, this.moment);
+    const live = this.live.at(i);
+    const counters = live
+      ? liveCounters(this.seed, live, at)
+      : staticCounters(base, this.anchor - (this.graph.age[i] as number), this.bornAt, at);
+    return {
+      ...base,
+      ...counters,
+      replyCount: this.countVisible(
+        i < this.graph.count ? group(this.graph.replies, i) : null,
+        this.live.repliesTo.get(i),
       ),
-    );
+      quoteCount: this.countVisible(
+        i < this.graph.count ? group(this.graph.quotes, i) : null,
+        this.live.quotesOf.get(i),
+      ),
+      author: this.user(this.authorOf(i), false),
+    };
+  }
+
+  /** replies or quotes that can be seen at the moment: those of the graph and the live ones */
+  private countVisible(graphed: Int32Array | null, live: readonly number[] | undefined): number {
+    let n = 0;
+    if (graphed) {
+      if (this.live.deletedAt.size === 0 && this.live.suspendedAt.size === 0) n = graphed.length;
+      else for (const k of graphed) if (this.visible(k)) n++;
+    }
+    for (const o of live ?? []) if (this.visible(this.graph.count + o)) n++;
+    return n;
+  }
+
+  idOf(i: number): string {
+    return this.live.at(i)?.id ?? (this.graph.ids[i] as string);
+  }
+
+  authorOf(i: number): number {
+    return this.live.at(i)?.author ?? (this.graph.author[i] as number);
+  }
+
+  /** the id of the post a conversation started with */
+  conversationOf(i: number): string {
+    let k = i;
+    for (let live = this.live.at(k); live && live.parent >= 0; live = this.live.at(k)) k = live.parent;
+    return this.live.at(k) ? this.idOf(k) : (this.graph.ids[this.graph.root[k] as number] as string);
+  }
+
+  /** likes at the moment (the thread's ordering) */
+  likesOf(i: number): number {
+    return this.post(i).likeCount;
   }
 
   /**
@@ -184,22 +353,52 @@ export class World {
   }
 
   private nested(i: number, depth: number): SpecPost {
-    return cached(this.posts, i * 4 + depth, () =>
-      this.withArticle(
-        i,
-        this.renderer.render(i, depth, (q, d) => this.nested(q, d)),
-      ),
-    );
+    return this.base(i, depth);
   }
 
   /** `withStatuses`: statusesCount is an integer (search, lookups), else null (post authors) */
   user(u: number, withStatuses: boolean): User {
     const cache = withStatuses ? this.full : this.embedded;
-    return (cache[u] ??= renderUser(this.people, this.users[u] as UserRecord, withStatuses));
+    const base = (cache[u] ??= renderUser(this.people, this.users[u] as UserRecord, withStatuses));
+    if (!this.moved()) return base;
+    const record = this.users[u] as UserRecord;
+    const followers = followersAt(this.seed, record, this.bornAt, countersTime(this.bornAt, this.moment));
+    return {
+      ...base,
+      followers,
+      ...(withStatuses ? { statusesCount: this.statusesCount(u) } : {}),
+    };
+  }
+
+  /** the posts an account has at the moment: its posts of the graph not deleted, and its live ones */
+  private statusesCount(u: number): number {
+    const mine = group(this.graph.byAuthor, u);
+    let n = mine.length;
+    if (this.live.deletedAt.size > 0) for (const i of mine) if (!this.visible(i)) n--;
+    for (const o of this.live.byAuthor.get(u) ?? []) if (this.visible(this.graph.count + o)) n++;
+    return n;
   }
 
   communityData(c: CommunityRecord): CommunityData {
-    return renderCommunity(this.seed, this.origin, this.anchor, c);
+    const data = renderCommunity(this.seed, this.origin, this.anchor, c);
+    if (!this.moved()) return data;
+    const result = data.data.community_results_by_rest_id.result;
+    const members = membersAt(this.seed, c.members, c.id, this.bornAt, countersTime(this.bornAt, this.moment));
+    return {
+      data: {
+        community_results_by_rest_id: {
+          ...data.data.community_results_by_rest_id,
+          result: { ...result, member_count: members },
+        },
+      },
+    };
+  }
+
+  /** a place's trends at the moment: their order shifts by the hour */
+  trendsOf(woeid: number): Trend[] | undefined {
+    const list = this.trends.get(woeid);
+    if (!list || !this.moved()) return list;
+    return trendsAt(this.seed, woeid, list, Math.floor((this.moment - this.bornAt) / HOUR_MS));
   }
 
   spaceData(s: SpaceRecord, now: number): ReturnType<typeof renderSpace> {

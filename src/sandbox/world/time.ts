@@ -22,6 +22,11 @@ export function snowflake(ageMs: number, sequence: number): string {
   return ((ms << SEQUENCE_BITS) | BigInt(sequence & SEQUENCE_MASK)).toString();
 }
 
+/** When an id's post was made, relative to the anchor (`anchor + offset` is its time): `snowflake`'s inverse. */
+export function snowflakeOffset(id: string): number {
+  return Number((BigInt(id) >> SEQUENCE_BITS) + SNOWFLAKE_EPOCH - VIRTUAL_NOW);
+}
+
 /** The sequence bits of an id, or -1 when it is not a plausible id. */
 export function sequenceOf(id: string): number {
   if (!/^\d{1,20}$/.test(id)) return -1;

@@ -1,5 +1,6 @@
 /** Trends for a fixed set of WOEIDs (1 = Worldwide, countries, cities). */
 import type { Trend } from '../../shared/api';
+import { unit } from '../random';
 import { seededFaker } from './fake';
 import { TOPICS } from './text';
 
@@ -55,4 +56,18 @@ export function buildTrends(seed: number): Map<number, Trend[]> {
     );
   }
   return out;
+}
+
+/**
+ * A place's trends `hour` hours after the start (issue 35): each keeps roughly its rank, shifted by a draw of
+ * its own for that hour, so the list reorders a little every hour and a trend now and then climbs into the
+ * first thirty (the default `count`) or falls out of them.
+ */
+export function trendsAt(seed: number, woeid: number, trends: readonly Trend[], hour: number): Trend[] {
+  const keyed = trends.map((t, rank) => ({
+    t,
+    key: rank + (unit(seed, 'trend-hour', woeid, hour, t.name) - 0.5) * 16,
+  }));
+  keyed.sort((a, b) => a.key - b.key);
+  return keyed.map((k) => k.t);
 }

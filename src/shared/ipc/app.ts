@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { fn } from './define';
 import { ExportJob } from './export';
+import { WatchEvent } from './watch';
 
 export const Mode = z.enum(['demo', 'live']);
 export type Mode = z.infer<typeof Mode>;
@@ -76,6 +77,8 @@ export const events = {
   menu: MenuCommand,
   /** an export job changed (progress, status) */
   export: ExportJob,
+  /** a watch ran, changed, or its runner did (issue 35) */
+  watch: WatchEvent,
 } as const;
 export type EventName = keyof typeof events;
 export type EventPayload<E extends EventName> = z.infer<(typeof events)[E]>;

@@ -10,6 +10,7 @@ import type { BridgeOf, ClientOf, HandlersOf } from './define';
 import { exportContract } from './export';
 import { idsContract } from './ids';
 import { settingsContract } from './settings';
+import { watchContract } from './watch';
 
 export const contract = {
   ...appContract,
@@ -19,6 +20,7 @@ export const contract = {
   ...idsContract,
   ...archiveContract,
   ...codingContract,
+  ...watchContract,
 };
 
 export type Contract = typeof contract;
@@ -37,3 +39,4 @@ export * from './export';
 export * from './ids';
 export * from './archive';
 export * from './coding';
+export * from './watch';

@@ -5,6 +5,7 @@ import type { ArchiveHit, ArchiveQuery } from '../../../../shared/ipc/archive';
 import { InfiniteFeed } from '../../../components/InfiniteFeed';
 import { PostCard } from '../../../components/post/PostCard';
 import { UserCard } from '../../../components/UserCard';
+import { formatRoute, routes } from '../../../lib/routes';
 import { archiveSearchQuery } from '../queries';
 
 const when = (t: number) => new Date(t).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
@@ -16,7 +17,8 @@ function HitRow({ hit }: { hit: ArchiveHit }) {
       {hit.kind === 'post' ? <PostCard post={hit.item as CardPost} /> : <UserCard user={hit.item as User} />}
       <p className="archive-hit__provenance">
         Returned by {hit.requests} {hit.requests === 1 ? 'request' : 'requests'} · first seen {when(hit.firstSeen)}
-        {hit.lastSeen !== hit.firstSeen ? ` · last seen ${when(hit.lastSeen)}` : ''}
+        {hit.lastSeen !== hit.firstSeen ? ` · last seen ${when(hit.lastSeen)}` : ''} ·{' '}
+        <a href={formatRoute(routes.counters(hit.kind, hit.id))}>Counters over time</a>
       </p>
     </div>
   );

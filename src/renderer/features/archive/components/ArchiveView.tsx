@@ -8,6 +8,8 @@ import { ActivityChart } from './ActivityChart';
 import { ArchiveExport } from './ArchiveExport';
 import { ArchiveFilters } from './ArchiveFilters';
 import { ArchiveResults } from './ArchiveResults';
+import { TableExports } from '../../watch/components/TableExports';
+import { watchListQuery } from '../../watch/queries';
 import { ProjectPanel } from './ProjectPanel';
 import './archive.css';
 
@@ -19,6 +21,7 @@ type ArchiveRoute = Extract<Route, { name: 'archive' }>;
  */
 export function ArchiveView({ route }: { route: ArchiveRoute }) {
   const info = useQuery(appInfoQuery());
+  const watches = useQuery(watchListQuery());
   const demo = info.data?.mode === 'demo';
   const [text, setText] = useState(route.q);
   const [form, setForm] = useState<ArchiveForm>(EMPTY_FORM);
@@ -77,6 +80,9 @@ export function ArchiveView({ route }: { route: ArchiveRoute }) {
         </p>
       ) : null}
       <ArchiveExport query={query} />
+      {watches.data && watches.data.watches.length > 0 ? (
+        <TableExports label="Counters and disappearances (the watches’ tables)" />
+      ) : null}
       <ArchiveResults query={query} />
     </div>
   );

@@ -1,0 +1,171 @@
+/**
+ * `npm run bench:watch`: the watches' deltas table (issue 35), written as the Watches view's export writes it —
+ * the project's counter values read a page after another through the archive's worker (the value before each
+ * found through the primary key), as CSV beside its manifest — against DuckDB, the fastest converter a
+ * researcher has, doing the same thing in the same run: the same rows (loaded into DuckDB first, not timed),
+ * `lag()` over each item's metric, written with COPY … TO CSV. Printed: rows, seconds, rows a second, and the
+ * ratio of the two times. Also: one watch run's settling (what it writes at its end) for a run that saw
+ * BENCH_WATCH_SEEN items, through the worker.
+ *
+ * The counters: BENCH_WATCH_ITEMS items (default 50,000) × 6 metrics × 4 values each. A measurement: it never
+ * fails. Writes bench/results/watch.json.
+ */
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { startArchiveThread } from '../src/core/archive';
+import { writeTable } from '../src/core/watch/tables';
+import { writeResults } from './lib/results';
+
+const ITEMS = Number(process.env.BENCH_WATCH_ITEMS ?? 50_000);
+const SEEN = Number(process.env.BENCH_WATCH_SEEN ?? 2_000);
+const METRICS = ['likes', 'reposts', 'replies', 'quotes', 'views', 'bookmarks'];
+const VALUES = 4;
+const T = Date.UTC(2026, 10, 22);
+const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'skein-bench-watch-'));
+  const project = join(dir, 'bench.skein');
+  const thread = await startArchiveThread({
+    entry: new URL('../src/core/archive/worker.ts', import.meta.url),
+    execArgv: ['--import', 'tsx'],
+  });
+  try {
+    await thread.call('open', 'current', { path: project, name: 'bench', kind: 'live' });
+    await thread.call('close', 'current');
+    // the counters, straight into the file (what months of runs leave), and the same rows as a CSV for DuckDB
+    const db = new DatabaseSync(project);
+    db.exec('BEGIN');
+    const put = db.prepare(
+      'INSERT INTO watch_counters (kind, id, metric, at, value, last_at, run) VALUES (?, ?, ?, ?, ?, ?, 1)',
+    );
+    let raw = 'kind,id,metric,at,value,last_at\n';
+    for (let i = 0; i < ITEMS; i++) {
+      const id = String(1_990_000_000_000_000_000n + BigInt(i));
+      for (const metric of METRICS)
+        for (let k = 0; k < VALUES; k++) {
+          const at = T + k * 3_600_000;
+          const value = (i % 997) + k * 7;
+          put.run('post', id, metric, at, value, at + 1_800_000);
+          raw += `post,${id},${metric},${at},${value},${at + 1_800_000}\n`;
+        }
+    }
+    db.exec('COMMIT');
+    db.close();
+    const rows = ITEMS * METRICS.length * VALUES;
+    const rawCsv = join(dir, 'counters.csv');
+    await writeFile(rawCsv, raw);
+    raw = '';
+    await thread.call('open', 'current', { path: project, name: 'bench', kind: 'live' });
+
+    // Skein: the export as the Watches view runs it (pages through the worker, CSV and manifest)
+    const file = join(dir, 'deltas.csv');
+    const skeinStart = performance.now();
+    const written = await writeTable(
+      'deltas',
+      file,
+      {
+        deltas: (after, limit) => thread.call('watch_deltas', 'current', { after, limit }),
+        attrition: async () => [],
+      },
+      { project: 'bench', scope: 'all', exportedAt: T, app: 'bench' },
+    );
+    const skeinS = (performance.now() - skeinStart) / 1000;
+    const skeinBytes = (await stat(file)).size;
+
+    // DuckDB: the same rows, the same table (lag over each item's metric), COPY TO CSV
+    const duck = await DuckDBInstance.create(':memory:');
+    const con = await duck.connect();
+    await con.run(
+      `CREATE TABLE c AS SELECT * FROM read_csv('${rawCsv}', header = true, columns = {'kind': 'VARCHAR', 'id': 'VARCHAR', 'metric': 'VARCHAR', 'at': 'BIGINT', 'value': 'BIGINT', 'last_at': 'BIGINT'})`,
+    );
+    const duckFile = join(dir, 'deltas-duckdb.csv');
+    const duckStart = performance.now();
+    await con.run(
+      `COPY (SELECT id, metric, epoch_ms("at") AS "at", value, lag(value) OVER w AS previous,
+         value - lag(value) OVER w AS change, kind, epoch_ms(lag(last_at) OVER w) AS previous_seen_at
+       FROM c WINDOW w AS (PARTITION BY kind, id, metric ORDER BY "at") ORDER BY kind, id, metric, "at")
+       TO '${duckFile}' (HEADER, DELIMITER ',')`,
+    );
+    const duckS = (performance.now() - duckStart) / 1000;
+    con.closeSync();
+    duck.closeSync();
+
+    // one run's end: what it writes in its one transaction (seen items, each with six counters)
+    const watch = await thread.call('watch_createWatch', 'current', {
+      name: 'w',
+      kind: 'accounts',
+      spec: '{}',
+      createdAt: T,
+      nextDue: T,
+    });
+    const runId = await thread.call('watch_startRun', 'current', {
+      watch,
+      startedAt: T,
+      scheduledFor: T,
+      runner: 'bench',
+      token: 'b',
+      journal: null,
+      asked: '',
+    });
+    const seen = Array.from({ length: SEEN }, (_, i) => ({
+      kind: 'post' as const,
+      id: String(1_991_000_000_000_000_000n + BigInt(i)),
+      target: 'a',
+      createdAt: T,
+      at: T,
+      baseline: false,
+    }));
+    const settleStart = performance.now();
+    await thread.call('watch_finishRun', 'current', {
+      run: {
+        id: runId,
+        status: 'done',
+        endedAt: T,
+        message: null,
+        calls: 0,
+        credits: 0,
+        newItems: 0,
+        seenItems: SEEN,
+        rechecked: 0,
+        gone: 0,
+        returned: 0,
+        asked: '',
+      },
+      seen,
+      missing: [],
+      rechecked: [],
+      counters: seen.flatMap((s) => METRICS.map((metric) => ({ kind: 'post', id: s.id, metric, at: T, value: 1 }))),
+      gaps: { add: [], progress: [] },
+      watch: { id: watch, state: '{}', nextDue: null },
+    });
+    const settleMs = performance.now() - settleStart;
+
+    const result = {
+      rows: written,
+      skein: {
+        seconds: round(skeinS, 2),
+        rowsPerSecond: Math.round(written / skeinS),
+        megabytes: round(skeinBytes / 1e6),
+      },
+      duckdb: { seconds: round(duckS, 2), rowsPerSecond: Math.round(rows / duckS) },
+      ratio: round(skeinS / duckS, 1),
+      settle: { seen: SEEN, counters: SEEN * METRICS.length, ms: Math.round(settleMs) },
+    };
+    console.log(
+      `deltas table, ${written.toLocaleString()} rows: Skein ${result.skein.seconds} s (${result.skein.rowsPerSecond.toLocaleString()} rows/s, ${result.skein.megabytes} MB); DuckDB ${result.duckdb.seconds} s (${result.duckdb.rowsPerSecond.toLocaleString()} rows/s): Skein takes ${result.ratio}× DuckDB's time`,
+    );
+    console.log(
+      `a run's end with ${SEEN} items seen (${SEEN * METRICS.length} counters): ${result.settle.ms} ms in one transaction`,
+    );
+    console.log(`results: ${writeResults('watch', result)}`);
+  } finally {
+    await thread.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,498 @@
+/**
+ * The `watch` namespace of the bridge, and the feature createCore composes: the scheduler (runs watches while
+ * the app is open), the projections, and the tables. No input names a path; switching a watch on in live mode,
+ * and loosening its caps, is confirmed by the person in main (the page cannot spend on its own).
+ */
+import type { PriceTable } from '../../shared/api/pricing';
+import { SkeinError } from '../../shared/errors';
+import type { HandlersOf } from '../../shared/ipc/define';
+import type { Mode } from '../../shared/ipc/app';
+import {
+  WatchSpec,
+  type AttritionRow,
+  type CounterSeries,
+  type WatchEvent,
+  type WatchGap,
+  type WatchOptions,
+  type WatchProjection,
+  type WatchProposal,
+  type WatchRun,
+  type WatchStrategy,
+  type WatchSummary,
+  type watchContract,
+} from '../../shared/ipc/watch';
+import type { PresenceRecord, RunRecord, WatchRecord } from '../../shared/watch/records';
+import type { ChooseSavePath, Clock, Confirm } from '../ports';
+import { checkTargets, KINDS, STRATEGY_LABELS } from './kinds';
+import { availability, postingRates, projectWatch } from './projection';
+import type { WatchScheduler } from './scheduler';
+import { nextSlot, readSpec, readState } from './state';
+import type { WatchProject, WatchStore } from './store';
+import { writeTable } from './tables';
+
+export type WatchHandlers = HandlersOf<typeof watchContract>;
+
+const DAY_MS = 86_400_000;
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+
+export interface WatchHandlerDeps {
+  project: () => Promise<WatchProject | null>;
+  scheduler: WatchScheduler;
+  clock: Pick<Clock, 'now'>;
+  prices: () => PriceTable;
+  mode: () => Mode;
+  /** asks the person in main; absent: every such request is refused */
+  confirm?: Confirm;
+  chooseSavePath: ChooseSavePath;
+  emit?: (event: WatchEvent) => void;
+  appName: string;
+}
+
+async function projectOf(deps: WatchHandlerDeps): Promise<WatchProject> {
+  const p = await deps.project();
+  if (!p)
+    throw new SkeinError('write-failed', 'No project is open to keep watches in.', {
+      action: 'Open or create a project (Archive view), then try again.',
+    });
+  return p;
+}
+
+const runOf = (r: RunRecord): WatchRun => ({
+  id: r.id,
+  watchId: r.watch,
+  startedAt: r.startedAt,
+  endedAt: r.endedAt,
+  scheduledFor: r.scheduledFor,
+  status: r.status,
+  runner: r.runner,
+  calls: r.calls,
+  credits: r.credits,
+  newItems: r.newItems,
+  seenItems: r.seenItems,
+  rechecked: r.rechecked,
+  gone: r.gone,
+  returned: r.returned,
+  resumed: r.resumed,
+  asked: r.asked,
+  message: r.message,
+});
+
+const attritionOf = (p: PresenceRecord): AttritionRow => ({
+  watchId: p.watch,
+  kind: p.kind,
+  id: p.id,
+  target: p.target,
+  createdAt: p.createdAt,
+  firstSeen: p.firstSeen,
+  lastSeen: p.lastSeen,
+  firstMissingAt: p.firstMissingAt,
+  rechecks: p.rechecks,
+  status: p.status,
+  reason: p.reason,
+  statusAt: p.statusAt,
+});
+
+/** the projection of a watch (being described, or switched on) from what the project shows now */
+async function projectionFor(
+  store: WatchStore,
+  w: {
+    kind: WatchSpec['kind'];
+    targets: string[];
+    strategy: WatchStrategy;
+    everyMinutes: number;
+    options: WatchOptions;
+  },
+  prices: PriceTable,
+  now: number,
+): Promise<WatchProjection> {
+  const accounts = w.kind === 'accounts';
+  const [history, facts] = accounts
+    ? await Promise.all([store.postingHistory(w.targets, now - 30 * DAY_MS), store.accountFacts(w.targets)])
+    : [[], []];
+  const spec = KINDS[w.kind];
+  const ops = [spec.listing?.operation, spec.snapshot?.operation, 'listTimeline' as const].filter(
+    (o): o is NonNullable<typeof o> => o !== undefined,
+  );
+  const largest = new Map<string, number>();
+  for (const op of ops) largest.set(op, await store.largestPage(op));
+  return projectWatch({
+    kind: w.kind,
+    targets: w.targets,
+    strategy: w.strategy,
+    everyMinutes: w.everyMinutes,
+    options: w.options,
+    rates: postingRates(w.targets, history, facts, now),
+    prices,
+    largestPage: (op) => largest.get(op) ?? 0,
+  });
+}
+
+function clean(spec: WatchSpec): WatchSpec {
+  const targets = checkTargets(spec.kind, spec.targets);
+  if ('bad' in targets)
+    throw new SkeinError('bad-input', `“${targets.bad}” is not a ${KINDS[spec.kind].target.noun}.`, {
+      fields: [{ field: 'targets', message: `${KINDS[spec.kind].target.hint}` }],
+      action: 'Correct it, then switch the watch on again.',
+    });
+  const why = availability(spec.kind, spec.strategy, spec.listId);
+  if (why) throw new SkeinError('bad-input', why, { fields: [{ field: 'strategy', message: why }] });
+  return { ...spec, targets: targets.ok };
+}
+
+export function createWatchHandlers(deps: WatchHandlerDeps): WatchHandlers['watch'] {
+  const now = () => deps.clock.now();
+
+  async function ask(title: string, detail: string, confirmLabel: string): Promise<void> {
+    if (deps.mode() !== 'live') return;
+    if (deps.confirm && (await deps.confirm({ title, detail, confirmLabel }))) return;
+    throw new SkeinError('cancelled', `Not done: ${title.replace(/\?$/, '')} was not confirmed.`, {
+      action: 'Try again and confirm in the dialog Skein shows.',
+    });
+  }
+
+  function capsWords(spec: WatchSpec): string {
+    const usd = (c: number) => (c / deps.prices().creditsPerUsd).toLocaleString('en-US', { maximumFractionDigits: 2 });
+    const { caps } = spec;
+    return `at most ${fmt(caps.perRun)} credits a run, ${fmt(caps.perDay)} in any 24 hours ($${usd(caps.perDay)}) and ${fmt(caps.total)} in total ($${usd(caps.total)})`;
+  }
+
+  async function summary(project: WatchProject, w: WatchRecord): Promise<WatchSummary> {
+    const spec = readSpec(w);
+    if (!spec) throw new SkeinError('internal', `Watch ${w.id} no longer reads.`);
+    const t = now();
+    const state = readState(w.state);
+    const stats = await project.store.stats(w.id, t);
+    const projection = await projectionFor(
+      project.store,
+      { ...spec, everyMinutes: spec.schedule.everyMinutes },
+      deps.prices(),
+      t,
+    ).catch(() => null);
+    const started = state.projectedAtStart ?? null;
+    const ended = (JSON.parse(w.state) as { ended?: unknown }).ended;
+    const status: WatchSummary['state'] = w.paused
+      ? 'paused'
+      : w.nextDue === null
+        ? 'ended'
+        : spec.schedule.from !== null && t < spec.schedule.from
+          ? 'waiting'
+          : 'active';
+    const runsDone = stats.runs - (stats.running ? 1 : 0);
+    return {
+      id: w.id,
+      spec,
+      createdAt: w.createdAt,
+      state: status,
+      stateReason:
+        status === 'ended'
+          ? `Ended: ${typeof ended === 'string' ? ended : 'it was stopped'}.`
+          : status === 'paused'
+            ? `Paused ${w.pausedAt ? `since ${new Date(w.pausedAt).toISOString().slice(0, 16).replace('T', ' ')} UTC` : ''}.`
+            : null,
+      nextRunAt: w.paused ? null : w.nextDue,
+      running: stats.running,
+      lastRun: stats.lastRun ? runOf(stats.lastRun) : null,
+      runs: stats.runs,
+      newItems: stats.newItems,
+      spent: { lastDay: stats.spentLastDay, total: stats.spentTotal },
+      projectedAtStart: started,
+      projection,
+      comparison:
+        started && runsDone > 0
+          ? {
+              days: runsDone / started.runsPerDay,
+              projected: started.perRun * runsDone,
+              spent: stats.spentTotal,
+              ratio: started.perRun > 0 ? stats.spentTotal / (started.perRun * runsDone) : null,
+            }
+          : null,
+      gaps: stats.gaps,
+      attrition: stats.attrition,
+    };
+  }
+
+  async function one(id: number): Promise<{ project: WatchProject; w: WatchRecord }> {
+    const project = await projectOf(deps);
+    const w = await project.store.watch(id);
+    if (!w || w.removedAt !== null) throw new SkeinError('not-found', 'There is no such watch in this project.');
+    return { project, w };
+  }
+
+  const changed = (watchId: number | null) => deps.emit?.({ watchId, what: 'changed' });
+
+  return {
+    list: async () => {
+      const project = await deps.project();
+      if (!project) return { watches: [], runner: deps.scheduler.state(), project: null };
+      const watches: WatchSummary[] = [];
+      for (const w of await project.store.watches()) {
+        try {
+          watches.push(await summary(project, w));
+        } catch {
+          // a watch that no longer reads is left out of the list, not the whole list
+        }
+      }
+      const runner = deps.scheduler.state();
+      const holder = runner.holder === 'self' ? null : await project.store.runner();
+      return {
+        watches,
+        runner: holder
+          ? {
+              holder: 'other',
+              who: holder.who,
+              host: holder.host,
+              pid: holder.pid,
+              since: holder.since,
+              heartbeat: holder.heartbeat,
+            }
+          : runner,
+        project: { name: project.name, kind: project.kind },
+      };
+    },
+
+    propose: async (draft): Promise<WatchProposal> => {
+      const project = await projectOf(deps);
+      const targets = checkTargets(draft.kind, draft.targets);
+      if ('bad' in targets)
+        throw new SkeinError('bad-input', `“${targets.bad}” is not a ${KINDS[draft.kind].target.noun}.`, {
+          fields: [{ field: 'targets', message: KINDS[draft.kind].target.hint }],
+        });
+      const t = now();
+      const options = (['probe', 'full', 'list'] as const).map(async (strategy) => {
+        const reason = availability(draft.kind, strategy, draft.listId);
+        return {
+          strategy,
+          label: STRATEGY_LABELS[strategy],
+          available: reason === null,
+          ...(reason ? { reason } : {}),
+          projection:
+            reason === null
+              ? await projectionFor(
+                  project.store,
+                  {
+                    kind: draft.kind,
+                    targets: targets.ok,
+                    strategy,
+                    everyMinutes: draft.everyMinutes,
+                    options: draft.options,
+                  },
+                  deps.prices(),
+                  t,
+                )
+              : null,
+        };
+      });
+      const all = await Promise.all(options);
+      const available = all.filter((o) => o.available && o.projection);
+      const perDay = (o: (typeof all)[number]) => o.projection?.perDay ?? Infinity;
+      const cheapest = available.reduce<(typeof all)[number] | undefined>(
+        (a, b) => (a === undefined || perDay(b) < perDay(a) ? b : a),
+        undefined,
+      );
+      const history = draft.kind === 'accounts' ? await project.store.postingHistory(targets.ok, t - 30 * DAY_MS) : [];
+      return {
+        options: all,
+        recommended: cheapest?.strategy ?? 'full',
+        known: { targets: targets.ok.length, withHistory: history.filter((h) => h.posts >= 3).length },
+      };
+    },
+
+    create: async (input) => {
+      const project = await projectOf(deps);
+      const spec = clean(input);
+      const t = now();
+      const projection = await projectionFor(
+        project.store,
+        { ...spec, everyMinutes: spec.schedule.everyMinutes },
+        deps.prices(),
+        t,
+      );
+      await ask(
+        `Switch on the watch “${spec.name}”?`,
+        `It reads ${spec.targets.length} ${KINDS[spec.kind].target.noun}${spec.targets.length === 1 ? '' : 's'} every ${spec.schedule.everyMinutes} minutes and may spend ${capsWords(spec)}. Projected: about ${fmt(projection.perDay)} credits a day ($${projection.usdPerDay.toFixed(2)}), $${projection.usdPerMonth.toFixed(2)} a month.`,
+        'Switch it on',
+      );
+      const id = await project.store.createWatch({
+        name: spec.name,
+        kind: spec.kind,
+        spec: JSON.stringify(spec),
+        createdAt: t,
+        nextDue: spec.schedule.from ?? t,
+      });
+      await project.store.updateWatch(id, {
+        state: JSON.stringify({ runs: 0, targets: {}, names: {}, projectedAtStart: projection }),
+      });
+      deps.scheduler.kick();
+      changed(id);
+      const w = await project.store.watch(id);
+      return summary(project, w as WatchRecord);
+    },
+
+    update: async ({ id, patch }) => {
+      const { project, w } = await one(id);
+      const before = readSpec(w) as WatchSpec;
+      const next = clean(
+        WatchSpec.parse({
+          ...before,
+          ...(patch.name ? { name: patch.name } : {}),
+          ...(patch.schedule ? { schedule: patch.schedule } : {}),
+          ...(patch.caps ? { caps: patch.caps } : {}),
+          options: { ...before.options, ...patch.options },
+        }),
+      );
+      const looser =
+        next.caps.perRun > before.caps.perRun ||
+        next.caps.perDay > before.caps.perDay ||
+        next.caps.total > before.caps.total;
+      if (looser)
+        await ask(`Raise the caps of “${next.name}”?`, `It may then spend ${capsWords(next)}.`, 'Raise the caps');
+      const nextDue =
+        w.nextDue !== null && next.schedule.everyMinutes !== before.schedule.everyMinutes
+          ? nextSlot(now(), next.schedule.everyMinutes, now())
+          : w.nextDue;
+      const reopened = w.nextDue === null && looser && !w.paused ? now() : nextDue;
+      await project.store.updateWatch(id, { name: next.name, spec: JSON.stringify(next), nextDue: reopened });
+      deps.scheduler.kick();
+      changed(id);
+      return summary(project, (await project.store.watch(id)) as WatchRecord);
+    },
+
+    pause: async ({ id }) => {
+      const { project, w } = await one(id);
+      if (!w.paused) await project.store.updateWatch(id, { paused: true, pausedAt: now() });
+      changed(id);
+      return summary(project, (await project.store.watch(id)) as WatchRecord);
+    },
+
+    resume: async ({ id }) => {
+      const { project, w } = await one(id);
+      const spec = readSpec(w) as WatchSpec;
+      const t = now();
+      if (w.paused) {
+        // the paused period is a gap of its own: the next run (now) reads back to what the project holds
+        if (w.pausedAt !== null && t - w.pausedAt >= spec.schedule.everyMinutes * 60_000)
+          await project.store.addGap({
+            watch: id,
+            from: w.pausedAt,
+            to: t,
+            reason: 'paused',
+            detail: `The watch was paused from ${new Date(w.pausedAt).toISOString().slice(0, 16).replace('T', ' ')} UTC; this run reads back to what the project holds, within its cap.`,
+            recordedAt: t,
+            pending: [...spec.targets],
+          });
+        // a run due while it was paused runs now (once); otherwise the schedule goes on as it was
+        await project.store.updateWatch(id, {
+          paused: false,
+          pausedAt: null,
+          nextDue: w.nextDue === null ? null : Math.max(w.nextDue, t),
+        });
+      }
+      deps.scheduler.kick();
+      changed(id);
+      return summary(project, (await project.store.watch(id)) as WatchRecord);
+    },
+
+    runNow: async ({ id }) => {
+      const { project, w } = await one(id);
+      if (w.paused) throw new SkeinError('bad-input', 'This watch is paused: resume it to run it.');
+      if (w.nextDue === null)
+        throw new SkeinError('bad-input', 'This watch has ended: raise its caps or widen its window first.');
+      deps.scheduler.runNow(id);
+      return summary(project, w);
+    },
+
+    remove: async ({ id }) => {
+      const { project } = await one(id);
+      await project.store.updateWatch(id, { removedAt: now(), nextDue: null });
+      changed(id);
+      return { removed: true };
+    },
+
+    runs: async ({ id, limit }) => {
+      const { project } = await one(id);
+      return (await project.store.runs(id, limit)).map(runOf);
+    },
+
+    gaps: async ({ id }): Promise<WatchGap[]> => {
+      const { project } = await one(id);
+      return (await project.store.gaps(id, false)).map((g) => ({
+        id: g.id,
+        watchId: g.watch,
+        from: g.from,
+        to: g.to,
+        reason: g.reason,
+        detail: g.detail,
+        recordedAt: g.recordedAt,
+        filledAt: g.filledAt,
+        filledBy: g.filledBy,
+        pending: g.pending.length,
+      }));
+    },
+
+    attrition: async ({ id, status, limit }) => {
+      const project = await projectOf(deps);
+      return (
+        await project.store.attrition({ ...(id ? { watch: id } : {}), ...(status ? { status } : {}), offset: 0, limit })
+      ).map(attritionOf);
+    },
+
+    counters: async ({ kind, id }): Promise<CounterSeries> => {
+      const project = await projectOf(deps);
+      const rows = await project.store.counters(kind, id);
+      const byMetric = new Map<string, Array<{ at: number; value: number; lastAt: number }>>();
+      for (const r of rows) {
+        const list = byMetric.get(r.metric) ?? [];
+        list.push({ at: r.at, value: r.value, lastAt: r.lastAt });
+        byMetric.set(r.metric, list);
+      }
+      return {
+        kind,
+        id,
+        metrics: [...byMetric].map(([metric, points]) => ({
+          metric: metric as CounterSeries['metrics'][number]['metric'],
+          points,
+        })),
+      };
+    },
+
+    exportTable: async ({ table, watchId, item }) => {
+      const project = await projectOf(deps);
+      const t = now();
+      const stamp = new Date(t).toISOString().slice(0, 19).replace(/:/g, '');
+      const scope = item ? `${item.kind}-${item.id}` : watchId ? `watch-${watchId}` : 'all-watches';
+      const target = await deps.chooseSavePath({
+        title: table === 'deltas' ? 'Export the deltas table' : 'Export the attrition table',
+        defaultPath: `skein-${table}-${scope}-${stamp}Z.csv`,
+        filters: [{ name: 'CSV', extensions: ['csv'] }],
+      });
+      if (target === null) return null;
+      const file = target.endsWith('.csv') ? target : `${target}.csv`;
+      const rows = await writeTable(
+        table,
+        file,
+        {
+          deltas: (after, limit) =>
+            project.store.deltas({
+              ...(watchId ? { watch: watchId } : {}),
+              ...(item ? { item } : {}),
+              after: after ? { kind: after.kind, id: after.id, metric: after.metric, at: after.at } : null,
+              limit,
+            }),
+          attrition: (after, limit) =>
+            project.store.attritionPage({
+              ...(watchId ? { watch: watchId } : {}),
+              after: after ? { watch: after.watch, kind: after.kind, id: after.id } : null,
+              limit,
+            }),
+        },
+        {
+          project: project.name,
+          scope: item ? `${item.kind} ${item.id}` : watchId ? `watch ${watchId}` : 'every watch of the project',
+          exportedAt: t,
+          app: deps.appName,
+        },
+      );
+      return { file, rows };
+    },
+  };
+}

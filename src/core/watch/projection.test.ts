@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_PRICES } from '../../shared/api/pricing';
+import { WatchOptions } from '../../shared/ipc/watch';
+import { availability, postingRates, projectWatch, type ProjectionInput } from './projection';
+
+const DAY = 86_400_000;
+const NOW = Date.UTC(2026, 10, 22);
+const targets = Array.from({ length: 20 }, (_, i) => String(1000 + i));
+
+function input(over: Partial<ProjectionInput>): ProjectionInput {
+  return {
+    kind: 'accounts',
+    targets,
+    strategy: 'full',
+    everyMinutes: 60,
+    options: WatchOptions.parse({}),
+    rates: postingRates(targets, [], [], NOW),
+    prices: DEFAULT_PRICES,
+    largestPage: () => 0,
+    ...over,
+  };
+}
+
+describe('a watch’s projected cost', () => {
+  it('full pages: every account’s newest page each run, billed per post on it (the issue’s $430 a month for 200)', () => {
+    const p = projectWatch(input({}));
+    // 20 accounts × 300 credits (20 posts × 15) × 24 runs a day
+    expect(p.perRun).toBe(6_000);
+    expect(p.perDay).toBe(144_000);
+    expect(p.perMonth).toBe(4_320_000);
+    expect(p.usdPerMonth).toBeCloseTo(43.2, 5);
+    const many = Array.from({ length: 200 }, (_, i) => String(i + 1));
+    expect(projectWatch(input({ targets: many, rates: postingRates(many, [], [], NOW) })).usdPerMonth).toBeCloseTo(
+      432,
+      5,
+    );
+  });
+
+  it('a probe first: the batch lookup each run, and a page only where the count is likely to have moved', () => {
+    const quiet = postingRates(
+      targets,
+      [],
+      targets.map((id) => ({ id, statusesCount: 365, createdAt: NOW - 365 * DAY })),
+      NOW,
+    );
+    const p = projectWatch(input({ strategy: 'probe', rates: quiet }));
+    // 20 ids asked (< 100): 18 credits each; about one post a day each: ~4 % chance a run finds a change
+    expect(p.parts[0]).toEqual({ label: 'the probe of 20', perDay: 20 * 18 * 24 });
+    expect(p.perDay).toBeLessThan(projectWatch(input({ rates: quiet })).perDay / 4);
+    expect(p.basis).toMatch(/20 from their lifetime averages/);
+    // 200 quiet accounts hourly: the issue's $45–58 a month
+    const many = Array.from({ length: 200 }, (_, i) => String(i + 1));
+    const manyQuiet = postingRates(
+      many,
+      [],
+      many.map((id) => ({ id, statusesCount: 365, createdAt: NOW - 365 * DAY })),
+      NOW,
+    );
+    const m = projectWatch(input({ strategy: 'probe', targets: many, rates: manyQuiet }));
+    expect(m.usdPerMonth).toBeGreaterThan(40);
+    expect(m.usdPerMonth).toBeLessThan(70);
+  });
+
+  it('through one list: one list timeline a run (the issue’s $1–2 a month for 200)', () => {
+    const many = Array.from({ length: 200 }, (_, i) => String(i + 1));
+    const quiet = postingRates(
+      many,
+      [],
+      many.map((id) => ({ id, statusesCount: 36, createdAt: NOW - 365 * DAY })),
+      NOW,
+    );
+    const p = projectWatch(input({ strategy: 'list', targets: many, rates: quiet }));
+    expect(p.perRun).toBe(150);
+    expect(p.usdPerMonth).toBeCloseTo(1.08, 2);
+    expect(availability('accounts', 'list', null)).toMatch(/list/);
+    expect(availability('accounts', 'list', '123')).toBeNull();
+    expect(availability('community', 'probe', null)).toMatch(/cannot be read this way/);
+  });
+
+  it('learns posting rates from the posts the project holds, else a profile, else says what it assumed', () => {
+    const r = postingRates(
+      ['1', '2', '3'],
+      [{ author: '1', posts: 11, first: NOW - 5 * DAY, last: NOW }],
+      [{ id: '2', statusesCount: 730, createdAt: NOW - 365 * DAY }],
+      NOW,
+    );
+    expect(r.perTarget.get('1')).toBe(2);
+    expect(r.perTarget.get('2')).toBe(2);
+    expect(r.perTarget.get('3')).toBe(1);
+    expect(r.from).toEqual({ recent: 1, lifetime: 1, assumed: 1 });
+    expect(projectWatch(input({ targets: ['1', '2', '3'], rates: r })).basis).toMatch(
+      /1 from their recent posts in this project; 1 from their lifetime averages; 1 assumed at 1 post a day/,
+    );
+  });
+
+  it('pages larger than 20, as the live service sends, make a page cost more', () => {
+    expect(projectWatch(input({ largestPage: () => 38 })).perRun).toBe(20 * 38 * 15);
+  });
+
+  it('counters of recent posts re-read by id, once a day', () => {
+    const p = projectWatch(input({ options: WatchOptions.parse({ trackDays: 7, trackEvery: 24 }) }));
+    // 20 accounts × 1 post a day × 7 days = 140 posts: two batches, 15 credits a post
+    expect(p.parts.at(-1)).toEqual({ label: 'counters of posts younger than 7 days', perDay: 140 * 15 });
+  });
+});

@@ -1,0 +1,183 @@
+/**
+ * What a watch will cost, before it is switched on: per run, per day and per month, for each strategy its kind
+ * offers, from its schedule, the price table and how often its targets post (what the project shows: their
+ * recent posts it holds, else their lifetime average from a profile it holds, else an assumption it states).
+ * The same arithmetic the runs spend by: a timeline page is billed per post on it, a batch lookup per user
+ * or post, a list timeline per call (`creditsFor`, shared with the sandbox's ledger).
+ */
+import { creditsFor, creditsToUsd, type PriceTable } from '../../shared/api/pricing';
+import type { OperationId } from '../../shared/api/catalog';
+import type { WatchKind, WatchOptions, WatchProjection, WatchStrategy } from '../../shared/ipc/watch';
+import type { AccountFacts, PostingHistory } from '../../shared/watch/records';
+import { KINDS, STRATEGY_LABELS } from './kinds';
+
+const DAY_MS = 86_400_000;
+const PAGE = 20;
+/** posts a day assumed for an account the project shows nothing of */
+const ASSUMED_POSTS_PER_DAY = 1;
+/** a share of posts that is deleted (a probe sees the count move for those too) */
+const DELETED_SHARE = 0.05;
+
+export interface Rates {
+  /** posts a day, per target */
+  perTarget: Map<string, number>;
+  /** how many targets' rates came from their recent posts, their profiles, or the assumption */
+  from: { recent: number; lifetime: number; assumed: number };
+}
+
+/** Each target's posting rate, from what the project holds (recent posts over 30 days, or a profile). */
+export function postingRates(
+  targets: readonly string[],
+  history: readonly PostingHistory[],
+  facts: readonly AccountFacts[],
+  now: number,
+): Rates {
+  const byAuthor = new Map(history.map((h) => [h.author, h]));
+  const byId = new Map(facts.map((f) => [f.id, f]));
+  const perTarget = new Map<string, number>();
+  const from = { recent: 0, lifetime: 0, assumed: 0 };
+  for (const t of targets) {
+    const h = byAuthor.get(t);
+    if (h && h.posts >= 3 && h.last > h.first) {
+      // n posts span n-1 intervals; a span shorter than a day says little, so it counts as at least a day
+      perTarget.set(t, (h.posts - 1) / Math.max(1, (h.last - h.first) / DAY_MS));
+      from.recent++;
+      continue;
+    }
+    const f = byId.get(t);
+    if (f && f.statusesCount !== null && f.createdAt !== null && now > f.createdAt) {
+      perTarget.set(t, f.statusesCount / Math.max(1, (now - f.createdAt) / DAY_MS));
+      from.lifetime++;
+      continue;
+    }
+    perTarget.set(t, ASSUMED_POSTS_PER_DAY);
+    from.assumed++;
+  }
+  return { perTarget, from };
+}
+
+export interface ProjectionInput {
+  kind: WatchKind;
+  targets: readonly string[];
+  strategy: WatchStrategy;
+  everyMinutes: number;
+  options: WatchOptions;
+  rates: Rates;
+  prices: PriceTable;
+  /** the most items one answer of an operation has held in this project (0: none seen) */
+  largestPage: (operation: OperationId) => number;
+}
+
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+
+function batches(operation: 'usersByIds' | 'postsByIds', n: number, prices: PriceTable): number {
+  let credits = 0;
+  for (let left = n; left > 0; left -= 100) {
+    const k = Math.min(100, left);
+    credits += creditsFor({ operation, httpStatus: 200, items: k, idsAsked: k }, prices);
+  }
+  return credits;
+}
+
+/** Whether a strategy is offered for this kind, and why not when not. */
+export function availability(kind: WatchKind, strategy: WatchStrategy, listId: string | null): string | null {
+  if (!KINDS[kind].strategies.includes(strategy)) return `${KINDS[kind].label} cannot be read this way.`;
+  if (strategy === 'list' && listId === null)
+    return 'Needs a list whose members are these accounts: give its id (Skein cannot make one: the API only reads).';
+  return null;
+}
+
+export function projectWatch(p: ProjectionInput): WatchProjection {
+  const { prices, options } = p;
+  const spec = KINDS[p.kind];
+  const runsPerDay = 1440 / p.everyMinutes;
+  const intervalDays = p.everyMinutes / 1440;
+  const parts: Array<{ label: string; perDay: number }> = [];
+  const notes: string[] = [];
+  const n = p.targets.length;
+  const rate = (t: string) => p.rates.perTarget.get(t) ?? ASSUMED_POSTS_PER_DAY;
+  const pageCost = (operation: OperationId) =>
+    creditsFor({ operation, httpStatus: 200, items: Math.max(PAGE, p.largestPage(operation)) }, prices);
+  /** pages one read of a newest-first listing takes: the new items and the overlap, a page at least */
+  const readPages = (newItems: number) => 1 + Math.floor((newItems + options.overlap) / PAGE);
+
+  if (spec.snapshot) {
+    const op = spec.snapshot.operation;
+    const each = creditsFor({ operation: op, httpStatus: 200, items: 1 }, prices);
+    parts.push({ label: `${n} ${spec.target.noun}${n === 1 ? '' : 's'} read each run`, perDay: n * each * runsPerDay });
+    notes.push(`Each run asks once per ${spec.target.noun} (${fmt(each)} credits).`);
+  } else if (p.strategy === 'list') {
+    const newPerRun = p.targets.reduce((sum, t) => sum + rate(t), 0) * intervalDays;
+    const per = readPages(newPerRun) * pageCost('listTimeline');
+    parts.push({ label: 'the list’s timeline each run', perDay: per * runsPerDay });
+    notes.push(
+      `One list timeline a run (${fmt(pageCost('listTimeline'))} credits a page, whatever it holds); if the list has members besides these accounts, their posts fill its pages too.`,
+    );
+  } else if (p.strategy === 'probe' && spec.probe) {
+    const probe = batches(spec.probe.operation, n, prices);
+    parts.push({ label: `the probe of ${n}`, perDay: probe * runsPerDay });
+    const listing = spec.listing as NonNullable<typeof spec.listing>;
+    const page = pageCost(listing.operation);
+    let changed = 0;
+    let unchanged = 0;
+    for (const t of p.targets) {
+      // the chance its count moved between two runs: a post made, or one deleted
+      const r = rate(t) * (1 + DELETED_SHARE);
+      const moved = 1 - Math.exp(-r * intervalDays);
+      changed += moved * readPages(rate(t) * intervalDays) * page;
+      unchanged += (1 - moved) * page;
+    }
+    parts.push({ label: 'listings where the count changed', perDay: changed * runsPerDay });
+    parts.push({
+      label: `a full read every ${options.fullEvery} runs`,
+      perDay: (unchanged * runsPerDay) / options.fullEvery,
+    });
+    notes.push(
+      `A probe (${fmt(probe)} credits for ${n}) each run; a listing (${fmt(page)} credits a page) only where the count moved, and every ${options.fullEvery} runs for all (a probe misses a post made and another deleted between two runs).`,
+    );
+  } else {
+    const listing = spec.listing as NonNullable<typeof spec.listing>;
+    const page = pageCost(listing.operation);
+    let per = 0;
+    for (const t of p.targets) per += (listing.order === 'newest' ? readPages(rate(t) * intervalDays) : 1) * page;
+    parts.push({ label: `${n} listing${n === 1 ? '' : 's'} each run`, perDay: per * runsPerDay });
+    notes.push(
+      listing.order === 'newest'
+        ? `Each run reads every ${spec.target.noun}’s newest page (${fmt(page)} credits: billed per item, new or not) and more while it finds new ones.`
+        : `Each run reads the whole conversation (${fmt(page)} credits a page): replies come in no time order.`,
+    );
+  }
+  if (options.trackDays > 0 && spec.listing) {
+    const tracked = p.targets.reduce((sum, t) => sum + rate(t), 0) * options.trackDays;
+    const perPass = batches('postsByIds', Math.ceil(tracked), prices);
+    parts.push({
+      label: `counters of posts younger than ${options.trackDays} days`,
+      perDay: (perPass * runsPerDay) / options.trackEvery,
+    });
+    notes.push(`About ${fmt(tracked)} recent posts read again by id every ${options.trackEvery} runs.`);
+  }
+  const perDay = parts.reduce((sum, x) => sum + x.perDay, 0);
+  const { recent, lifetime, assumed } = p.rates.from;
+  if (spec.listing && (p.kind === 'accounts' || p.strategy === 'list')) {
+    const told = [
+      recent ? `${recent} from their recent posts in this project` : null,
+      lifetime ? `${lifetime} from their lifetime averages` : null,
+      assumed
+        ? `${assumed} assumed at ${ASSUMED_POSTS_PER_DAY} post a day (the project shows nothing of them yet)`
+        : null,
+    ].filter(Boolean);
+    notes.push(`Posting rates: ${told.join('; ')}.`);
+  }
+  notes.push('Re-checks of what goes missing come on top (a batch lookup per 100).');
+  return {
+    strategy: p.strategy,
+    runsPerDay,
+    perRun: perDay / runsPerDay,
+    perDay,
+    perMonth: perDay * 30,
+    usdPerDay: creditsToUsd(perDay, prices),
+    usdPerMonth: creditsToUsd(perDay * 30, prices),
+    parts,
+    basis: `${STRATEGY_LABELS[p.strategy]}, a run every ${p.everyMinutes} minutes (${fmt(runsPerDay)} a day). ${notes.join(' ')}`,
+  };
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { against, everyWords, metricsOf, steps } from './words';
+
+describe('the Watches view’s words', () => {
+  it('says a schedule in the largest whole unit', () => {
+    expect(everyWords(1)).toBe('every minute');
+    expect(everyWords(45)).toBe('every 45 minutes');
+    expect(everyWords(60)).toBe('every hour');
+    expect(everyWords(120)).toBe('every 2 hours');
+    expect(everyWords(1440)).toBe('every day');
+    expect(everyWords(4320)).toBe('every 3 days');
+  });
+
+  it('draws a counter as steps: each value from when it was first seen to when it was last seen', () => {
+    const series = {
+      kind: 'post' as const,
+      id: '1',
+      metrics: [
+        { metric: 'views' as const, points: [{ at: 1, value: 5, lastAt: 1 }] },
+        {
+          metric: 'likes' as const,
+          points: [
+            { at: 10, value: 3, lastAt: 30 },
+            { at: 40, value: 7, lastAt: 40 },
+          ],
+        },
+      ],
+    };
+    expect(steps(series, 'likes')).toEqual([
+      { x: 10, y: 3 },
+      { x: 30, y: 3 },
+      { x: 40, y: 7 },
+    ]);
+    expect(steps(series, 'followers')).toEqual([]);
+    expect(metricsOf(series)).toEqual(['likes', 'views']);
+  });
+
+  it('puts a spend against its cap, never past a full meter', () => {
+    expect(against(5010, 20000)).toEqual({ words: '5,010 of 20,000 credits', share: 0.2505 });
+    expect(against(30, 20).share).toBe(1);
+  });
+});

@@ -1,0 +1,118 @@
+/**
+ * How the Watches view says things (issue 35): a schedule, a run's outcome, a gap's reason, a counter's name,
+ * and an item's counters as the points of a stepped line. Pure, with its own tests.
+ */
+import type { CounterMetric, CounterSeries, GapReason, RunStatus, WatchKind } from '../../../shared/ipc/watch';
+
+export function everyWords(minutes: number): string {
+  if (minutes % 1440 === 0) return minutes === 1440 ? 'every day' : `every ${minutes / 1440} days`;
+  if (minutes % 60 === 0) return minutes === 60 ? 'every hour' : `every ${minutes / 60} hours`;
+  return minutes === 1 ? 'every minute' : `every ${minutes} minutes`;
+}
+
+export type EveryUnit = 'minutes' | 'hours' | 'days';
+export const UNIT_MINUTES: Record<EveryUnit, number> = { minutes: 1, hours: 60, days: 1440 };
+
+export const KIND_LABELS: Record<WatchKind, string> = {
+  accounts: 'Accounts: their posts',
+  mentions: 'Accounts: posts that mention them',
+  list: 'A list’s timeline',
+  replies: 'A conversation: its replies',
+  quotes: 'A post: its quotes',
+  community: 'A community: its members over time',
+  trends: 'Trends for a place',
+  space: 'A live space: its participants',
+};
+
+export const TARGET_HINTS: Record<WatchKind, string> = {
+  accounts: 'Numeric account ids, one per line',
+  mentions: 'Handles, one per line (@ optional)',
+  list: 'The list’s numeric id',
+  replies: 'The id of the post the conversation starts with',
+  quotes: 'The quoted post’s id',
+  community: 'The community’s numeric id',
+  trends: 'Where On Earth ids, one per line (1 is worldwide)',
+  space: 'The space’s id',
+};
+
+export const RUN_WORDS: Record<RunStatus, string> = {
+  running: 'running',
+  done: 'done',
+  capped: 'stopped at a cap',
+  failed: 'failed',
+  stopped: 'stopped',
+  interrupted: 'interrupted',
+  skipped: 'skipped',
+};
+
+export const GAP_WORDS: Record<GapReason, string> = {
+  closed: 'Skein was closed',
+  stopped: 'the runner stopped',
+  asleep: 'asleep',
+  busy: 'runs were late',
+  cap: 'a cap was reached',
+  failed: 'a run failed',
+  paused: 'paused',
+};
+
+export const METRIC_WORDS: Record<CounterMetric, string> = {
+  likes: 'Likes',
+  reposts: 'Reposts',
+  replies: 'Replies',
+  quotes: 'Quotes',
+  bookmarks: 'Bookmarks',
+  views: 'Views',
+  followers: 'Followers',
+  following: 'Following',
+  posts: 'Posts',
+  members: 'Members',
+  listeners: 'Listeners',
+  participants: 'Participants',
+  rank: 'Rank',
+};
+
+/** the order metrics are offered in: the one people ask for first */
+const METRIC_ORDER: readonly CounterMetric[] = [
+  'likes',
+  'reposts',
+  'replies',
+  'quotes',
+  'views',
+  'bookmarks',
+  'followers',
+  'following',
+  'posts',
+  'members',
+  'listeners',
+  'participants',
+  'rank',
+];
+
+/** A metric's values as a stepped line: each value from when it was first seen to when it was last seen. */
+export function steps(series: CounterSeries, metric: CounterMetric): Array<{ x: number; y: number }> {
+  const m = series.metrics.find((s) => s.metric === metric);
+  if (!m) return [];
+  const out: Array<{ x: number; y: number }> = [];
+  for (const p of m.points) {
+    out.push({ x: p.at, y: p.value });
+    if (p.lastAt > p.at) out.push({ x: p.lastAt, y: p.value });
+  }
+  return out;
+}
+
+/** the metrics a series has, in the usual order */
+export function metricsOf(series: CounterSeries): CounterMetric[] {
+  const have = new Set(series.metrics.map((m) => m.metric));
+  return METRIC_ORDER.filter((m) => have.has(m));
+}
+
+/** "12,345" */
+export const count = (n: number): string => Math.round(n).toLocaleString('en-US');
+
+/** "2026-11-22 14:02 UTC" */
+export const utcMinute = (t: number): string => `${new Date(t).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+/** a spend against a cap: "5,010 of 20,000 credits", and the share (0–1, for a meter) */
+export function against(spent: number, cap: number): { words: string; share: number } {
+  return { words: `${count(spent)} of ${count(cap)} credits`, share: cap > 0 ? Math.min(1, spent / cap) : 0 };
+}

@@ -1,0 +1,261 @@
+/**
+ * The headless runner as a process (issue 35): started, killed with SIGKILL in the middle of a run, and
+ * started again, it picks the run up from its journal without buying a page twice and without losing the
+ * run's record; a second runner (or the app) refuses a project another runner has; SIGTERM stops a run
+ * cleanly (a gap, the project let go). The sandbox runs in this process; the runner is `node --import tsx`.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCore } from '../../core';
+import { testCoreDeps } from '../../core/testing/core-deps';
+import { startSandbox, type LedgerEntry, type RequestLogEntry, type Sandbox } from '../../sandbox';
+import { parseRunnerArgs } from './skein';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const ENTRY = join(ROOT, 'src', 'shells', 'cli', 'skein.ts');
+const sandboxes: Sandbox[] = [];
+const dirs: string[] = [];
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, seed: 3 });
+  sandboxes.push(sandbox);
+});
+afterAll(async () => {
+  for (const s of sandboxes) await s.close();
+  dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
+});
+
+const control = async <T>(path: string, init?: RequestInit): Promise<T> =>
+  (await (await fetch(`${sandbox.baseUrl}${path}`, init)).json()) as T;
+
+/** a project with one watch of twenty accounts, made as the app makes it */
+async function projectWithWatch(strategy: 'full' | 'probe'): Promise<{ dir: string; project: string; watch: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'skein-runner-'));
+  dirs.push(dir);
+  const project = join(dir, 'study.skein');
+  const list = await control<{ members: Array<{ id: string }> }>(`/__sandbox/lists/${sandbox.examples.listId}`);
+  const core = createCore(
+    testCoreDeps(join(dir, 'app'), sandboxes, {
+      apiBaseUrl: sandbox.baseUrl,
+      apiKey: 'k',
+      projectPath: project,
+      workers: undefined,
+      confirm: async () => true,
+      watches: { start: false },
+    }),
+  );
+  const w = await core.handlers.watch.create(
+    {
+      name: 'Twenty accounts',
+      kind: 'accounts',
+      targets: list.members.slice(0, 20).map((m) => m.id),
+      strategy,
+      listId: null,
+      schedule: { everyMinutes: 60, from: null, until: null },
+      caps: { perRun: 20_000, perDay: 100_000, total: 1_000_000 },
+      options: { overlap: 3, firstPages: 1, fullEvery: 24, trackDays: 0, trackEvery: 24 },
+    },
+    { senderId: 0 },
+  );
+  await core.dispose();
+  return { dir, project, watch: w.id };
+}
+
+interface Runner {
+  child: ChildProcess;
+  lines: string[];
+  /** resolves with the first line matching, once it is printed */
+  line: (re: RegExp) => Promise<string>;
+  /** resolves once `n` lines matching are printed */
+  count: (re: RegExp, n: number) => Promise<void>;
+  exit: Promise<number | null>;
+}
+
+function runner(project: string, dataDir: string, extra: string[] = []): Runner {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      ENTRY,
+      'watch',
+      '--project',
+      project,
+      '--data-dir',
+      dataDir,
+      '--rate',
+      '5',
+      '--tick',
+      '0.2',
+      ...extra,
+    ],
+    {
+      cwd: ROOT,
+      env: { ...process.env, SKEIN_API_BASE_URL: sandbox.baseUrl, SKEIN_API_KEY: 'k' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  const lines: string[] = [];
+  const waiting: Array<{ re: RegExp; n: number; resolve: (l: string) => void }> = [];
+  let buffer = '';
+  const onData = (chunk: Buffer) => {
+    buffer += chunk.toString();
+    for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n')) {
+      const l = buffer.slice(0, nl);
+      buffer = buffer.slice(nl + 1);
+      lines.push(l);
+      for (const w of [...waiting])
+        if (w.re.test(l) && lines.filter((x) => w.re.test(x)).length >= w.n) {
+          waiting.splice(waiting.indexOf(w), 1);
+          w.resolve(l);
+        }
+    }
+  };
+  child.stdout?.on('data', onData);
+  child.stderr?.on('data', onData);
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const wait = (re: RegExp, n: number): Promise<string> => {
+    const hits = lines.filter((l) => re.test(l));
+    if (hits.length >= n) return Promise.resolve(hits[n - 1] as string);
+    return new Promise((resolve, reject) => {
+      waiting.push({ re, n, resolve });
+      void exit.then(() => reject(new Error(`the runner exited before printing ${re} (${n}):\n${lines.join('\n')}`)));
+    });
+  };
+  return {
+    child,
+    lines,
+    exit,
+    line: (re) => wait(re, 1),
+    count: async (re, n) => {
+      await wait(re, n);
+    },
+  };
+}
+
+describe('the headless runner', () => {
+  it('reads its command line, and refuses without a project or an API address', () => {
+    expect(parseRunnerArgs(['watch', '--project', 'p.skein', '--demo'], {})).toMatchObject({ demo: true, once: false });
+    expect(parseRunnerArgs(['watch'], {})).toEqual({ error: expect.stringContaining('--project') });
+    expect(parseRunnerArgs(['watch', '--project', 'p.skein'], {})).toEqual({
+      error: expect.stringContaining('address'),
+    });
+    expect(parseRunnerArgs(['run'], {})).toEqual({ error: expect.stringContaining('unknown command') });
+    expect(parseRunnerArgs(['watch', '--project', 'p', '--demo', '--rate', '0'], {})).toEqual({
+      error: expect.stringContaining('--rate'),
+    });
+  });
+
+  it(
+    'killed with SIGKILL mid-run and started again, picks the run up without buying a page twice',
+    { timeout: 180_000 },
+    async () => {
+      const { dir, project, watch } = await projectWithWatch('full');
+      await fetch(`${sandbox.baseUrl}/__sandbox/usage/reset`, { method: 'POST' });
+      await fetch(`${sandbox.baseUrl}/__sandbox/requests`, { method: 'DELETE' });
+      const first = runner(project, join(dir, 'runner'), ['--verbose']);
+      // the seventh page is journaled: kill it in the middle of the run (twenty timelines)
+      await first.count(/ tl:\d+ — /, 7);
+      const lineCount = first.lines.filter((l) => / tl:\d+ — /.test(l)).length;
+      first.child.kill('SIGKILL');
+      await first.exit;
+      expect(lineCount).toBeGreaterThanOrEqual(7);
+      expect(lineCount).toBeLessThan(20);
+
+      // the run's record is there, still running, with what it spent so far
+      const mid = new DatabaseSync(project, { readOnly: true });
+      const left = mid.prepare('SELECT status, calls, credits FROM watch_runs WHERE watch = ?').all(watch) as Array<{
+        status: string;
+        calls: number;
+      }>;
+      mid.close();
+      expect(left).toHaveLength(1);
+      expect(left[0]).toMatchObject({ status: 'running' });
+      expect(left[0]?.calls).toBeGreaterThanOrEqual(lineCount);
+
+      const second = runner(project, join(dir, 'runner'), ['--once']);
+      await second.line(/picking up run 1/);
+      await second.line(/run 1 \(picked up again\) done/);
+      expect(await second.exit).toBe(0);
+
+      // every page of the run bought once: no request of the sandbox asked twice
+      const { requests } = await control<{ requests: RequestLogEntry[] }>('/__sandbox/requests');
+      const urls = requests.map((r) => r.url);
+      expect(urls).toHaveLength(20);
+      expect(new Set(urls).size).toBe(urls.length);
+      const ledger = await control<{ calls: LedgerEntry[]; totals: { calls: number; credits: number } }>(
+        '/__sandbox/usage',
+      );
+      const db = new DatabaseSync(project, { readOnly: true });
+      const runs = db
+        .prepare('SELECT status, resumed, calls, credits, new_items FROM watch_runs WHERE watch = ?')
+        .all(watch);
+      const held = db
+        .prepare("SELECT count(*) AS n FROM watch_presence WHERE watch = ? AND kind = 'post'")
+        .get(watch) as { n: number };
+      const lock = db.prepare('SELECT count(*) AS n FROM watch_runner').get() as { n: number };
+      db.close();
+      expect(runs).toEqual([{ status: 'done', resumed: 1, calls: 20, credits: ledger.totals.credits, new_items: 0 }]);
+      expect(held.n).toBeGreaterThan(200);
+      expect(lock.n).toBe(0);
+      // its journal is gone once the run is settled
+      expect(existsSync(`${project}-watch`) ? readdirSync(`${project}-watch`) : []).toEqual([]);
+    },
+  );
+
+  it(
+    'refuses a project another runner (or the app) has, and stops cleanly on SIGTERM',
+    { timeout: 180_000 },
+    async () => {
+      const { dir, project, watch } = await projectWithWatch('full');
+      const first = runner(project, join(dir, 'runner-a'), ['--verbose']);
+      await first.line(/ tl:\d+ — /);
+
+      // a second runner on the same project: a polite refusal, nothing done
+      const second = runner(project, join(dir, 'runner-b'));
+      expect(await second.exit).toBe(3);
+      expect(second.lines.join('\n')).toMatch(/already run by the headless runner on .* \(process \d+/);
+
+      // the app on the same project stays out too
+      const app = createCore(
+        testCoreDeps(join(dir, 'app'), sandboxes, {
+          apiBaseUrl: sandbox.baseUrl,
+          apiKey: 'k',
+          projectPath: project,
+          workers: undefined,
+          watches: { start: false },
+        }),
+      );
+      await app.watches.scheduler.tick();
+      expect(app.watches.scheduler.state()).toMatchObject({ holder: 'other', who: 'headless' });
+      const listed = await app.handlers.watch.list(undefined, { senderId: 0 });
+      expect(listed.runner).toMatchObject({ holder: 'other', who: 'headless' });
+      await app.dispose();
+
+      // SIGTERM: the run under way stops after its page in flight, its record says so, and a gap is left
+      first.child.kill('SIGTERM');
+      expect(await first.exit).toBe(0);
+      expect(first.lines.join('\n')).toMatch(/run 1 stopped/);
+      const db = new DatabaseSync(project, { readOnly: true });
+      const runs = db.prepare('SELECT status, message FROM watch_runs WHERE watch = ?').all(watch) as Array<{
+        status: string;
+      }>;
+      const gaps = db.prepare('SELECT reason, pending FROM watch_gaps WHERE watch = ?').all(watch) as Array<{
+        reason: string;
+        pending: string;
+      }>;
+      const lock = db.prepare('SELECT count(*) AS n FROM watch_runner').get() as { n: number };
+      db.close();
+      expect(runs.map((r) => r.status)).toEqual(['stopped']);
+      expect(gaps.map((g) => g.reason)).toEqual(['stopped']);
+      expect((JSON.parse(gaps[0]?.pending ?? '[]') as string[]).length).toBeGreaterThan(0);
+      expect(lock.n).toBe(0);
+    },
+  );
+});

@@ -1,0 +1,231 @@
+#!/usr/bin/env node
+/**
+ * The headless runner (issue 35): `skein watch --project path/to/project.skein` runs a project's watches on
+ * their schedules, on a server, with no window — a third composition root over the same `createCore` as the
+ * app and the browser shell, so the caps, the journal and the gaps are the app's own. One line per run on
+ * standard output (one per page with `--verbose`); SIGTERM or Ctrl+C ends the run under way cleanly (the
+ * page in flight is kept; the rest is a gap the next run fills) and lets go of the project. A project that
+ * another runner (this one elsewhere, or Skein itself) already runs is refused, politely, with exit code 3.
+ *
+ * The API key comes from the environment (SKEIN_API_KEY), never from the command line (a process list shows
+ * it): see USAGE.
+ */
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createCore, RunnerBusy, type Core } from '../../core';
+
+export const USAGE = `Usage: skein watch --project PATH [options]
+  Runs the watches of a Skein project on their schedules, until stopped (SIGTERM, Ctrl+C).
+
+  --project PATH      the project file (.skein) whose watches run; they are made and switched on in Skein
+  --api-base-url URL  the API's address (or SKEIN_API_BASE_URL); the key is read from SKEIN_API_KEY
+  --demo              run against Skein's built-in demo API instead (no key, no cost)
+  --data-dir DIR      where the runner keeps its settings and usage (or SKEIN_USER_DATA_DIR;
+                      default ~/.config/Skein/runner)
+  --rate N            requests per second (default: the settings' pace, 0.2 out of the box)
+  --once              run what is due (and pick up an unfinished run), then exit: for cron
+  --tick SECONDS      how often to look for due watches (default 30)
+  --verbose           a line per page, not only per run
+
+Exit codes: 0 done or stopped, 1 an error, 2 a mistake in the command, 3 another runner runs this project.`;
+
+export interface RunnerOptions {
+  project: string;
+  apiBaseUrl: string | undefined;
+  demo: boolean;
+  dataDir: string;
+  rate: number | undefined;
+  once: boolean;
+  tickMs: number;
+  verbose: boolean;
+}
+
+export function defaultDataDir(env = process.env, home = homedir()): string {
+  return join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'Skein', 'runner');
+}
+
+export function parseRunnerArgs(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): RunnerOptions | { help: true } | { error: string } {
+  const [command, ...rest] = argv;
+  if (command === '--help' || command === '-h' || command === undefined) return { help: true };
+  if (command !== 'watch') return { error: `unknown command “${command}” (the runner has one: watch)` };
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...rest],
+      options: {
+        project: { type: 'string' },
+        'api-base-url': { type: 'string' },
+        demo: { type: 'boolean' },
+        'data-dir': { type: 'string' },
+        rate: { type: 'string' },
+        once: { type: 'boolean' },
+        tick: { type: 'string' },
+        verbose: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+  if (values.help) return { help: true };
+  if (!values.project) return { error: '--project is required: the project file whose watches run' };
+  const rate = values.rate === undefined ? undefined : Number(values.rate);
+  if (rate !== undefined && !(rate > 0 && rate <= 100))
+    return { error: `--rate must be between 0 and 100, not ${values.rate}` };
+  const tick = values.tick === undefined ? 30 : Number(values.tick);
+  if (!(tick >= 0.05 && tick <= 3600))
+    return { error: `--tick must be between 0.05 and 3600 seconds, not ${values.tick}` };
+  const apiBaseUrl = values['api-base-url'] ?? (env.SKEIN_API_BASE_URL || undefined);
+  if (!values.demo && !apiBaseUrl)
+    return {
+      error: 'give the API’s address (--api-base-url or SKEIN_API_BASE_URL), or --demo for the built-in demo API',
+    };
+  return {
+    project: resolve(values.project),
+    apiBaseUrl: values.demo ? undefined : apiBaseUrl,
+    demo: values.demo ?? false,
+    dataDir: values['data-dir'] ?? (env.SKEIN_USER_DATA_DIR || defaultDataDir(env)),
+    rate,
+    once: values.once ?? false,
+    tickMs: Math.round(tick * 1000),
+    verbose: values.verbose ?? false,
+  };
+}
+
+function appVersion(): string {
+  for (const candidate of ['../../package.json', '../../../package.json']) {
+    try {
+      return (JSON.parse(readFileSync(join(import.meta.dirname, candidate), 'utf8')) as { version: string }).version;
+    } catch {
+      /* next */
+    }
+  }
+  return '0.0.0';
+}
+
+export interface RunningRunner {
+  core: Core;
+  /** resolves when the runner has stopped (after `stop`, or `--once` when done) */
+  done: Promise<void>;
+  stop: () => Promise<void>;
+}
+
+/** Starts the runner; throws `RunnerBusy` when another runner has the project, an Error with a sentence otherwise. */
+export async function startRunner(
+  options: RunnerOptions,
+  out: (line: string) => void = (l) => console.log(l),
+  err: (line: string) => void = (l) => console.error(l),
+): Promise<RunningRunner> {
+  if (!existsSync(options.project))
+    throw new Error(
+      `there is no project at ${options.project}. Make it in Skein (Archive → New project), switch its watches on there, and copy the file here.`,
+    );
+  const core = createCore({
+    userDataDir: options.dataDir,
+    // no keyring on a server: the key stays in memory, read from the environment
+    secretStorage: {
+      isEncryptionAvailable: async () => false,
+      backend: () => 'basic_text',
+      encryptString: async () => new Uint8Array(),
+      decryptString: async () => '',
+    },
+    openExternal: async () => {},
+    app: { name: 'Skein runner', version: appVersion(), platform: process.platform },
+    apiBaseUrl: options.apiBaseUrl,
+    apiKey: options.demo ? undefined : process.env.SKEIN_API_KEY || undefined,
+    startSandbox: async (o) => (await import('../../sandbox')).startSandbox(o),
+    chooseSavePath: async () => null,
+    emit: () => {},
+    projectPath: options.project,
+    ...(options.rate !== undefined ? { requestsPerSecond: options.rate } : {}),
+    workers: { archive: new URL('./archive-worker.js', import.meta.url) },
+    watches: { who: 'headless', start: false, tickMs: options.tickMs, progress: out, verbose: options.verbose },
+    log: {
+      error: (message, error) => err(`[skein] ${message}${error instanceof Error ? `: ${error.message}` : ''}`),
+      warn: (message) => err(`[skein] ${message}`),
+    },
+  });
+  const { scheduler } = core.watches;
+  try {
+    await scheduler.claimProject();
+  } catch (error) {
+    await core.dispose();
+    throw error;
+  }
+  const list = await core.handlers.watch.list(undefined, { senderId: 0 });
+  const active = list.watches.filter((w) => w.state === 'active' || w.state === 'waiting');
+  out(
+    `Skein runner ${appVersion()}: ${options.project} — ${list.watches.length} watch${list.watches.length === 1 ? '' : 'es'} (${active.length} switched on${active.length ? `: ${active.map((w) => `“${w.spec.name}”`).join(', ')}` : ''}), against ${options.demo ? 'the built-in demo API' : options.apiBaseUrl}${options.rate ? `, ${options.rate} requests a second` : ''}. ${options.once ? 'Running what is due, once.' : 'Stop with Ctrl+C or SIGTERM.'}`,
+  );
+  let stopped = false;
+  let finish: () => void = () => {};
+  const done = new Promise<void>((r) => (finish = r));
+  const stop = async () => {
+    if (stopped) return done;
+    stopped = true;
+    await core.dispose();
+    finish();
+    return done;
+  };
+  if (options.once) {
+    void scheduler
+      .tick()
+      .then(() => stop())
+      .catch(() => stop());
+  } else scheduler.start();
+  return { core, done, stop };
+}
+
+/** `skein watch …`: until SIGTERM or Ctrl+C (or, with --once, until what is due has run). */
+async function main(): Promise<void> {
+  const parsed = parseRunnerArgs(process.argv.slice(2));
+  if ('help' in parsed) {
+    console.log(USAGE);
+    return;
+  }
+  if ('error' in parsed) {
+    console.error(`skein: ${parsed.error}\n\n${USAGE}`);
+    process.exitCode = 2;
+    return;
+  }
+  let running: RunningRunner;
+  try {
+    running = await startRunner(parsed);
+  } catch (error) {
+    if (error instanceof RunnerBusy) {
+      console.error(`skein: ${error.message}`);
+      process.exitCode = 3;
+      return;
+    }
+    console.error(`skein: the runner could not start: ${(error as Error).message}`);
+    process.exitCode = 1;
+    return;
+  }
+  const onSignal = (signal: string) => {
+    console.log(`Stopping (${signal}): the run under way keeps its last page; the next run goes on from there.`);
+    void running.stop();
+  };
+  process.once('SIGINT', () => onSignal('SIGINT'));
+  process.once('SIGTERM', () => onSignal('SIGTERM'));
+  await running.done;
+  console.log('Stopped; the project is free for another runner.');
+}
+
+function isEntryPoint(): boolean {
+  const entry = process.argv[1];
+  if (!entry) return false;
+  try {
+    return pathToFileURL(realpathSync(entry)).href === import.meta.url;
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) void main();
