@@ -21,7 +21,7 @@ import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { ArchiveQuery } from '../src/shared/ipc/archive';
-import type { IngestRecord } from '../src/core/archive/ingest';
+import type { IngestRecord } from '../src/core/archive/answer';
 import { openBenchArchive } from './lib/archive-db';
 import { writeResults } from './lib/results';
 

@@ -65,6 +65,8 @@ const MIGRATIONS: readonly string[] = [
   // 2: a page's index comes from the answer whose next cursor it was asked with; without this index
   // that lookup read every earlier page of the same query (a fetch-everything run grew quadratic)
   `CREATE INDEX requests_next ON requests (operation, params, next_cursor, at);`,
+  // 3: who made each request and each collection (a name per Skein; a team project says who collected what)
+  `ALTER TABLE requests ADD COLUMN researcher TEXT; ALTER TABLE collections ADD COLUMN researcher TEXT;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
