@@ -7,11 +7,12 @@
  * Without PostgreSQL the specs skip with the reason, except in CI (`CI` set) where they fail.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import { skipWithoutPostgres, startTestCluster, type TestCluster } from '../src/core/archive/testing/postgres';
+import { duckdb } from '../src/core/testing/duckdb';
 import { startSandbox, type Sandbox } from '../src/sandbox';
 import { ROOT, launchChromium } from './host';
 import { expect, test, type SkeinApp } from './fixtures';
@@ -157,6 +158,21 @@ test.describe('team projects on PostgreSQL', () => {
       expect(shared.length).toBeGreaterThan(0);
       const prov = await ada.page.evaluate((id) => window.skein!.archive.provenance({ kind: 'post', id }), shared[0]!);
       expect(prov.ok && new Set(prov.data?.requests.map((r) => r.researcher))).toEqual(new Set(['Ada', 'Grace']));
+
+      // the team's project as a Parquet dataset from the Archive view: one folder per collected date, one table
+      const archiveExport = ada.page.getByRole('group', { name: 'Export from the archive' });
+      await archiveExport.getByRole('combobox', { name: 'Format' }).selectOption({ label: 'Parquet dataset' });
+      const dataset = join(dir, 'team.parquet');
+      await ada.setSavePath(dataset);
+      await archiveExport.getByRole('button', { name: 'Export these results…' }).click();
+      const total = Number(sql(`SELECT count(*) FROM ${schema}.items WHERE kind = 'post'`));
+      await expect(archiveExport.getByRole('status')).toContainText(`${total.toLocaleString('en-US')} items written`);
+      expect((await readdir(dataset)).every((d) => /^collected_date=\d{4}-\d{2}-\d{2}$/.test(d))).toBe(true);
+      const read = await duckdb(
+        `SELECT count(*) AS n, count(DISTINCT id) AS ids, typeof(any_value(collected_date)) AS type
+         FROM read_parquet('${dataset}/**/*.parquet', hive_partitioning = true)`,
+      );
+      expect(read).toEqual([{ n: BigInt(total), ids: BigInt(total), type: 'DATE' }]);
 
       await ada.page.setViewportSize({ width: 1280, height: 900 });
       await ada.page.getByRole('region', { name: 'Project' }).getByText('Manage projects').click();
