@@ -117,7 +117,14 @@ export class ArchiveHost {
     if (!queue || queue.length === 0 || !p) return under;
     this.queues.set(handle, []);
     this.queuedText.set(handle, 0);
-    const next = under.then(() => this.write(handle, p, queue));
+    // parsed now, while the batch before it is written (a team's server works meanwhile)
+    let prepared: unknown;
+    try {
+      prepared = p.prepare?.(queue);
+    } catch {
+      prepared = undefined; // parsed again, answer by answer, by `ingest`
+    }
+    const next = under.then(() => this.write(handle, p, queue, prepared));
     this.writing.set(handle, next);
     void next.then(() => {
       if (this.writing.get(handle) === next) this.writing.delete(handle);
@@ -125,9 +132,9 @@ export class ArchiveHost {
     return next;
   }
 
-  private async write(handle: Handle, p: ProjectStore, batch: IngestRecord[]): Promise<void> {
+  private async write(handle: Handle, p: ProjectStore, batch: IngestRecord[], prepared?: unknown): Promise<void> {
     try {
-      await p.ingest(batch);
+      await p.ingest(batch, prepared);
       const r = this.retry.get(handle);
       if (r) {
         if (r.timer) clearTimeout(r.timer);

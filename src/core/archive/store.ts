@@ -164,8 +164,13 @@ export interface ProjectStore {
   readonly location: string;
   /** answers that could not be kept (rolled back alone) */
   readonly skipped: number;
+  /**
+   * A batch parsed ahead, while the one before it is still being written (a store whose writes wait on a
+   * server): what it returns is handed back to `ingest` with the same records. Absent: `ingest` parses.
+   */
+  prepare?: (records: readonly IngestRecord[]) => unknown;
   /** every record in one transaction; a record that cannot be kept is rolled back alone, never its batch */
-  ingest: (records: readonly IngestRecord[]) => Awaitable<void>;
+  ingest: (records: readonly IngestRecord[], prepared?: unknown) => Awaitable<void>;
   summary: () => Awaitable<ProjectSummary>;
   rename: (name: string) => Awaitable<void>;
   search: (q: ArchiveQueryParsed, offset: number, limit: number) => Awaitable<ArchiveSearchResult>;

@@ -13,9 +13,21 @@ import { tsvectorOf } from './fts';
 import { lockSql } from './schema';
 import { fromPg, toPg, toPgOrNull } from './text';
 
+/** An answer parsed, each item's full-text vector built: all the batch's work that needs no database. */
+export type PgAnswer = PreparedAnswer & { tsv: string[] };
+
+export function withVectors(answer: PreparedAnswer): PgAnswer {
+  return {
+    ...answer,
+    tsv: answer.items.map(({ derived: d }) => tsvectorOf(d.fts.text, d.fts.handle, d.fts.name, d.fts.bio)),
+  };
+}
+
 interface ItemState {
   rowid: number;
   raw: string;
+  /** the full-text vector of `derived` */
+  tsv: string;
   /** a new item's first sighting in this batch */
   firstSeen: number;
   lastSeen: number;
@@ -37,13 +49,11 @@ async function newIds(client: PoolClient, table: string, n: number): Promise<num
   return r.rows.map((row) => row.id);
 }
 
-const ftsOf = (d: Derived) => tsvectorOf(d.fts.text, d.fts.handle, d.fts.name, d.fts.bio);
-
 /** Writes the answers (inside the caller's transaction): requests, items and their versions, and the links. */
 export async function writeAnswers(
   client: PoolClient,
   schema: string,
-  answers: readonly PreparedAnswer[],
+  answers: readonly PgAnswer[],
   researcher: string | null,
 ): Promise<void> {
   if (answers.length === 0) return;
@@ -102,6 +112,7 @@ export async function writeAnswers(
       state.set(keyOf(row.kind, row.id), {
         rowid: row.rowid,
         raw: fromPg(row.raw),
+        tsv: '',
         firstSeen: 0,
         lastSeen: row.last_seen,
         versionSince: row.version_since,
@@ -117,11 +128,21 @@ export async function writeAnswers(
   for (const a of answers) {
     const at = a.record.at;
     const linked: { item: number }[] = [];
-    for (const { derived, raw } of a.items) {
+    for (const [index, { derived, raw }] of a.items.entries()) {
+      const tsv = a.tsv[index] ?? '';
       const key = keyOf(derived.kind, derived.id);
       let s = state.get(key);
       if (!s) {
-        s = { rowid: freshIds.get(key) ?? 0, raw, firstSeen: at, lastSeen: at, versionSince: at, derived, fate: 'new' };
+        s = {
+          rowid: freshIds.get(key) ?? 0,
+          raw,
+          tsv,
+          firstSeen: at,
+          lastSeen: at,
+          versionSince: at,
+          derived,
+          fate: 'new',
+        };
         state.set(key, s);
       } else if (s.raw === raw) {
         if (at > s.lastSeen) {
@@ -137,6 +158,7 @@ export async function writeAnswers(
         s.lastSeen = at;
         s.versionSince = at;
         s.derived = derived;
+        s.tsv = tsv;
         if (s.fate !== 'new') s.fate = 'changed';
       }
       linked.push({ item: s.rowid });
@@ -157,7 +179,7 @@ export async function writeAnswers(
     lang: toPgOrNull(s.derived.lang),
     flags: s.derived.flags,
     engagement: s.derived.engagement,
-    fts: ftsOf(s.derived),
+    fts: s.tsv,
   });
   const all = [...state.values()];
   const created = all.filter((s) => s.fate === 'new');

@@ -14,7 +14,7 @@ import type {
   ArchiveSearchResult,
   ResearcherActivity,
 } from '../../../shared/ipc/archive';
-import { prepareAnswer, type IngestRecord, type PreparedAnswer } from '../answer';
+import { prepareAnswer, type IngestRecord } from '../answer';
 import { storedFts } from '../derive';
 import type {
   CollectionInput,
@@ -33,7 +33,7 @@ import type {
 } from '../store';
 import { addressText, type PgConnection } from './connection';
 import { tsvectorOf } from './fts';
-import { writeAnswers } from './ingest';
+import { withVectors, writeAnswers, type PgAnswer } from './ingest';
 import { checkout, createPool, explain, isTransient } from './pool';
 import { Params, activity, forgetAnswer, heldAnswer, provenance, search, whereOf } from './query';
 import { lockSql, migrate } from './schema';
@@ -50,9 +50,22 @@ export interface PgProjectInit {
 const rowTo = (row: TableRow, f: (s: string) => string): TableRow =>
   Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'string' ? f(v) : v]));
 
+/** A batch parsed ahead (`prepare`): its answers ready to write, and how many could not be read. */
+interface PgBatch {
+  records: readonly IngestRecord[];
+  answers: PgAnswer[];
+  failed: number;
+}
+
+/** Items written since the planner's statistics were last gathered, beyond which they are gathered again. */
+const ANALYZE_AFTER = { items: 5_000, share: 0.5 };
+
 export class PostgresProject implements ProjectStore {
   skipped = 0;
   readonly location: string;
+  /** items written since statistics were gathered, and how many the table held then (null: may not gather them) */
+  private sinceAnalyze = 0;
+  private analyzedRows: number | null = 0;
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -126,31 +139,61 @@ export class PostgresProject implements ProjectStore {
    * per transaction, and an answer that cannot be kept is left out alone. A lost connection keeps the batch for
    * the host to write again (`transient`).
    */
-  async ingest(records: readonly IngestRecord[]): Promise<void> {
-    if (records.length === 0) return;
-    const prepared: PreparedAnswer[] = [];
+  prepare(records: readonly IngestRecord[]): PgBatch {
+    const answers: PgAnswer[] = [];
+    let failed = 0;
     for (const r of records) {
       try {
-        prepared.push(prepareAnswer(r));
+        answers.push(withVectors(prepareAnswer(r)));
       } catch {
-        this.skipped++; // an answer no reader expected (a bug): left out alone, as SQLite's savepoint does
+        failed++; // an answer no reader expected (a bug): left out alone, as SQLite's savepoint does
       }
     }
-    const write = (answers: readonly PreparedAnswer[]) =>
+    return { records, answers, failed };
+  }
+
+  async ingest(records: readonly IngestRecord[], ahead?: unknown): Promise<void> {
+    if (records.length === 0) return;
+    const batch =
+      ahead instanceof Object && (ahead as PgBatch).records === records ? (ahead as PgBatch) : this.prepare(records);
+    this.skipped += batch.failed;
+    const prepared = batch.answers;
+    const write = (answers: readonly PgAnswer[]) =>
       this.transaction((client) => writeAnswers(client, this.connection.schema, answers, this.researcher));
     try {
       await write(prepared);
-      return;
     } catch (e) {
       if (isTransient(e)) throw Object.assign(explain(e, this.connection), { transient: true });
-    }
-    for (const answer of prepared) {
-      try {
-        await write([answer]);
-      } catch (e) {
-        if (isTransient(e)) throw Object.assign(explain(e, this.connection), { transient: true });
-        this.skipped++;
+      for (const answer of prepared) {
+        try {
+          await write([answer]);
+        } catch (e2) {
+          if (isTransient(e2)) throw Object.assign(explain(e2, this.connection), { transient: true });
+          this.skipped++;
+        }
       }
+    }
+    await this.analyzeAsItGrows(prepared.reduce((n, a) => n + a.items.length, 0));
+  }
+
+  /**
+   * The planner's statistics gathered again as the project grows by half (a collection fills a new project far
+   * faster than autovacuum looks): without them it takes the project's posts for a few thousand and sorts them
+   * all where walking an index would do. Only the tables' owner may; anyone else leaves it to autovacuum.
+   */
+  private async analyzeAsItGrows(written: number): Promise<void> {
+    if (this.analyzedRows === null) return;
+    this.sinceAnalyze += written;
+    if (this.sinceAnalyze < Math.max(ANALYZE_AFTER.items, this.analyzedRows * ANALYZE_AFTER.share)) return;
+    this.sinceAnalyze = 0;
+    try {
+      await this.pool.query('ANALYZE items');
+      const r = await this.pool.query<{ n: number }>(
+        "SELECT reltuples::bigint AS n FROM pg_class WHERE oid = 'items'::regclass",
+      );
+      this.analyzedRows = Math.max(0, r.rows[0]?.n ?? 0);
+    } catch {
+      this.analyzedRows = null;
     }
   }
 
