@@ -16,9 +16,28 @@ import { FLAG } from '../derive';
 import { activityOf, activityWindow, hitsOf, type HitRow } from '../results';
 import type { HeldAnswer, HeldKey } from '../store';
 import { tsqueryOf } from './fts';
+import { checkout } from './pool';
 import { fromPg, fromPgOrNull, toPg, toPgOrNull } from './text';
 
 type Db = Pool | PoolClient;
+
+/** `work` on one connection in one transaction (its SET LOCALs end with it). */
+async function inTransaction<T>(db: Db, work: (client: PoolClient) => Promise<T>): Promise<T> {
+  const client = 'release' in db ? db : await checkout(db);
+  try {
+    await client.query('BEGIN');
+    try {
+      const out = await work(client);
+      await client.query('COMMIT');
+      return out;
+    } catch (e) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw e;
+    }
+  } finally {
+    if (client !== db) client.release();
+  }
+}
 
 /** Bound parameters, numbered as they are added. */
 export class Params {
@@ -79,8 +98,8 @@ export async function search(
   const order = (alias: string) => key.map((k) => `${alias}.${k}`).join(', ');
   const columns = `i.rowid, i.kind, i.id, i.raw, i.first_seen, i.last_seen,
     (SELECT count(*) FROM request_items r WHERE r.item = i.rowid) AS requests`;
-  const read = async (sql: string, p: Params) =>
-    (await db.query<HitRow>(sql, p.values)).rows.map((row) => ({ ...row, id: fromPg(row.id), raw: fromPg(row.raw) }));
+  const read = async (sql: string, p: Params, on: Db = db) =>
+    (await on.query<HitRow>(sql, p.values)).rows.map((row) => ({ ...row, id: fromPg(row.id), raw: fromPg(row.raw) }));
   let rows: HitRow[];
   if (match === null) {
     const p = new Params();
@@ -104,13 +123,16 @@ export async function search(
     }
     if (rows.length <= limit) {
       const p = new Params();
-      rows = await read(
-        `WITH matched AS MATERIALIZED (SELECT i.rowid, i.created_at, i.engagement FROM items i WHERE ${whereOf(q, p)}),
+      const sql = `WITH matched AS MATERIALIZED (SELECT i.rowid, i.created_at, i.engagement FROM items i WHERE ${whereOf(q, p)}),
          page AS (SELECT m.rowid, m.created_at, m.engagement FROM matched m ORDER BY ${order('m')}
            LIMIT ${p.add(limit + 1)} OFFSET ${p.add(offset)})
-         SELECT ${columns} FROM page w JOIN items i ON i.rowid = w.rowid ORDER BY ${order('w')}`,
-        p,
-      );
+         SELECT ${columns} FROM page w JOIN items i ON i.rowid = w.rowid ORDER BY ${order('w')}`;
+      // the index's matches, never a scan of every item: the planner, taking words as independent, guesses
+      // two words that never meet match thousands, and at a million items would read them all instead
+      rows = await inTransaction(db, async (client) => {
+        await client.query('SET LOCAL enable_seqscan = off; SET LOCAL enable_indexscan = off');
+        return read(sql, p, client);
+      });
     }
   }
   return hitsOf(rows, offset, limit, now() - started);
