@@ -183,6 +183,8 @@ export function createCore(deps: CoreDeps): Core {
     chooseNewPath: (suggested) =>
       deps.chooseSavePath({ title: 'New project', defaultPath: suggested, filters: projectFilters }),
     ...(chooseOpen ? { chooseExistingPath: () => chooseOpen({ title: 'Open project', filters: projectFilters }) } : {}),
+    secretStorage: deps.secretStorage,
+    ...(deps.confirm ? { confirm: deps.confirm } : {}),
     log: (message, error) => deps.log?.error(message, error),
   });
   disposers.push(async () => {

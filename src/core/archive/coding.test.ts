@@ -14,7 +14,7 @@ import { ArchiveHost } from './host';
 import { ArchiveProject } from './project';
 import { SCHEMA_VERSION } from './schema';
 import { postFixture } from '../../shared/api/fixtures';
-import type { IngestRecord } from './ingest';
+import type { IngestRecord } from './answer';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -43,20 +43,29 @@ const definition = CodebookDefinition.parse({
 });
 
 describe('coding in the project file', () => {
-  it('migrates a project of the previous format in place', () => {
+  it('migrates a project of the format before coding in place', () => {
     const p = project();
     const path = p.path;
     p.close();
+    // version 2: before coding (3), watches (4) and who collected what (5)
     const db = new DatabaseSync(path);
     db.exec('DROP TABLE codebooks; DROP TABLE codebook_versions; DROP TABLE coders; DROP TABLE codings;');
     db.exec(
       'DROP TABLE adjudications; DROP TABLE samples; DROP TABLE sample_items; DROP TABLE assignments; DROP TABLE opt_outs;',
     );
-    db.exec(`PRAGMA user_version = ${SCHEMA_VERSION - 1}`);
+    db.exec(
+      'DROP TABLE watches; DROP TABLE watch_runs; DROP TABLE watch_gaps; DROP TABLE watch_presence; DROP TABLE watch_counters; DROP TABLE watch_runner;',
+    );
+    db.exec('ALTER TABLE requests DROP COLUMN researcher; ALTER TABLE collections DROP COLUMN researcher');
+    db.exec('PRAGMA user_version = 2');
     db.close();
     const again = new ArchiveProject(path, { name: 'P', kind: 'live', now: 0 });
     expect(again.coding.codebooks()).toEqual([]);
+    expect(again.watches.watches()).toEqual([]);
     again.close();
+    const check = new DatabaseSync(path, { readOnly: true });
+    expect(check.prepare('PRAGMA user_version').get()).toEqual({ user_version: SCHEMA_VERSION });
+    check.close();
   });
 
   it('keeps one value per item × field × coder, with its time and version', () => {
@@ -92,11 +101,11 @@ describe('coding in the project file', () => {
     p.close();
   });
 
-  it('counts and reads a source by stratum (day, author, type), in chunks through the host', () => {
+  it('counts and reads a source by stratum (day, author, type), in chunks through the host', async () => {
     const host = new ArchiveHost(() => undefined);
     const dir = mkdtempSync(join(tmpdir(), 'skein-coding-host-'));
     dirs.push(dir);
-    host.api.open('current', { path: join(dir, 'h.skein'), name: 'H', kind: 'live' });
+    await host.api.open('current', { path: join(dir, 'h.skein'), name: 'H', kind: 'live' });
     const posts = Array.from({ length: 30 }, (_, i) => ({
       ...postFixture,
       id: String(1000 + i),
@@ -115,29 +124,29 @@ describe('coding in the project file', () => {
     };
     host.api.ingest('current', record);
     const q = ArchiveQuery.parse({});
-    const byAuthor = host.api.population('current', q, 'author', 10);
+    const byAuthor = await host.api.population('current', q, 'author', 10);
     expect(byAuthor.total).toBe(30);
     expect(byAuthor.strata.map((s) => s.count)).toEqual([10, 10, 10]);
-    expect(host.api.population('current', q, 'type', 10).strata).toEqual([{ value: 'original', count: 30 }]);
-    const reader = host.api.sourceOpen('current', q, 'day');
-    const first = host.api.sourceNext(reader, 25);
-    const rest = host.api.sourceNext(reader, 25);
+    expect((await host.api.population('current', q, 'type', 10)).strata).toEqual([{ value: 'original', count: 30 }]);
+    const reader = await host.api.sourceOpen('current', q, 'day');
+    const first = await host.api.sourceNext(reader, 25);
+    const rest = await host.api.sourceNext(reader, 25);
     expect(first).toHaveLength(25);
     expect(rest).toHaveLength(5);
     expect(new Set([...first, ...rest].map((r) => r.stratum))).toEqual(new Set(['2026-11-01', '2026-11-02']));
-    host.api.sourceClose(reader);
+    await host.api.sourceClose(reader);
     expect(
-      host.api
-        .codedItems('current', [
+      (
+        await host.api.codedItems('current', [
           { kind: 'post', id: '1003' },
           { kind: 'post', id: '9' },
         ])
-        .map((i) => i.item === null),
+      ).map((i) => i.item === null),
     ).toEqual([false, true]);
     // opt-outs by handle find the account's id from its posts
-    host.api.addOptOut('current', null, 'user1', 'asked by email');
-    expect(host.api.accountOf('current', { handle: 'user1' })).toEqual({ userId: '1', handle: 'user1' });
-    expect(host.api.optOuts('current').map((o) => o.handle)).toEqual(['user1']);
-    host.dispose();
+    await host.api.addOptOut('current', null, 'user1', 'asked by email');
+    expect(await host.api.accountOf('current', { handle: 'user1' })).toEqual({ userId: '1', handle: 'user1' });
+    expect((await host.api.optOuts('current')).map((o) => o.handle)).toEqual(['user1']);
+    await host.dispose();
   });
 });

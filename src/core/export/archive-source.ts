@@ -15,6 +15,8 @@ export interface ArchiveRow {
   id: string;
   raw: string;
   place: string | null;
+  /** epoch ms the project last received this raw JSON */
+  at: number;
 }
 
 /**

@@ -35,7 +35,7 @@ function archiveStream(archive: ArchiveReader, handle: ArchiveHandle, q: Archive
           next = rows.length < CHUNK ? null : readNext();
           for (const row of rows) {
             stream.count++;
-            yield { id: row.id, position: row.place ?? 'null', raw: row.raw };
+            yield { id: row.id, position: row.place ?? 'null', raw: row.raw, collectedAt: row.at };
           }
           if (next === null) return;
         }

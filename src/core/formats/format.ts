@@ -26,6 +26,11 @@ export interface StreamItem {
   position: string;
   /** the raw item as JSON (bytes when read back from disk: never decoded unless needed) */
   raw: string | Buffer;
+  /**
+   * epoch ms this raw item was received, when the stream knows it item by item (a re-export: the archive's
+   * last sighting of it); otherwise its page's fetch time in the manifest says
+   */
+  collectedAt?: number;
 }
 
 /** The items of an export, in order; read once per table (an export's journal, or the archive in chunks). */
@@ -230,6 +235,7 @@ export function writeOptions(options: ExportOptions | undefined): Required<Expor
     oneLinePerRow: options?.oneLinePerRow ?? false,
     csvColumns: options?.csvColumns ?? 'skein',
     idsOf: options?.idsOf ?? 'posts',
+    parquetLayout: options?.parquetLayout ?? 'file',
   };
 }
 

@@ -4,10 +4,11 @@
  * text), written with hyparquet-writer (pure JS: nothing native to rebuild per Electron version) in row
  * groups streamed from the journal, so memory stays flat. pandas, R arrow, DuckDB and Spark read it.
  *
- * A large export (more than `partitionAbove` items) becomes a hive-style dataset folder partitioned by
- * collection day (the UTC day its page was fetched): `x.parquet/collection_day=2026-11-22/part-00000.parquet`,
- * the layout Spark writes and DuckDB, Spark and BigQuery read (`read_parquet('x.parquet/**\/*.parquet',
- * hive_partitioning=true)`). The folder is built beside the target and renamed in one step.
+ * A dataset (the "Parquet dataset" offer, or any export of more than `partitionAbove` items) is a hive-style
+ * folder partitioned by the UTC date each item was collected (its page's fetch time; in a re-export from the
+ * archive, when the project last received it): `x.parquet/collected_date=2026-11-22/part-00000.parquet`, the
+ * layout Spark writes and DuckDB, Spark, pandas (pyarrow) and BigQuery read as one table. The folder is built
+ * beside the target and renamed in one step.
  */
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
@@ -231,8 +232,9 @@ function tablePath(target: string, table: Table): string {
   return join(dirname(target), `${basename(target, extname(target))}.${table.suffix}${ext}`);
 }
 
-/** The UTC day a row was collected: its page's fetch time. */
-const collectionDay = (retrievedAt: string | null): string => retrievedAt?.slice(0, 10) ?? 'unknown';
+/** The UTC date a row was collected (`retrieved_at`); Hive's own name for a missing value otherwise. */
+const collectedDate = (retrievedAt: string | null): string => retrievedAt?.slice(0, 10) ?? '__HIVE_DEFAULT_PARTITION__';
+const PARTITION = 'collected_date';
 
 export interface ParquetWriteOptions {
   /** above this many items: a folder partitioned by collection day (default `PARTITION_ABOVE_ITEMS`) */
@@ -244,8 +246,8 @@ function parquetDataPaths(target: string, plan: WritePlan): string[] {
   return TABLES[plan.itemKind].map((t) => tablePath(target, t));
 }
 
-function parquetPartitioned(manifest: ExportManifest, options?: ParquetWriteOptions): boolean {
-  return manifest.counts.items > (options?.partitionAbove ?? PARTITION_ABOVE_ITEMS);
+function parquetPartitioned(items: number, layout: 'file' | 'dataset', options?: ParquetWriteOptions): boolean {
+  return layout === 'dataset' || items > (options?.partitionAbove ?? PARTITION_ABOVE_ITEMS);
 }
 
 async function writeTable(
@@ -276,7 +278,10 @@ async function writeTable(
     let index = 0;
     for await (const item of source.items()) {
       const position = item.position === 'null' ? null : (JSON.parse(item.position) as ThreadPosition);
-      const from = provenance();
+      const paged = provenance();
+      // an item that says when it was received (a re-export) says so in its own row
+      const from =
+        item.collectedAt === undefined ? paged : { ...paged, retrieved_at: new Date(item.collectedAt).toISOString() };
       for (const row of table.rows(JSON.parse(rawText(item)), position, { params, index })) yield toCells(row, from);
       index++;
     }
@@ -316,10 +321,10 @@ async function writeDataset(
     await mkdir(stage, { recursive: true });
     for await (const cells of rows) {
       if (signal?.aborted) throw signal.reason;
-      const day = collectionDay(cells[dayColumn] as string | null);
+      const day = collectedDate(cells[dayColumn] as string | null);
       let entry = open.get(day);
       if (!entry) {
-        const folder = join(stage, `collection_day=${day}`);
+        const folder = join(stage, `${PARTITION}=${day}`);
         await mkdir(folder, { recursive: true });
         entry = await openPart(join(folder, 'part-00000.parquet'), names, types, kv, createdBy, signal);
         open.set(day, entry);
@@ -375,9 +380,10 @@ export async function writeParquet(
   plan: WritePlan,
   signal?: AbortSignal,
   options?: ParquetWriteOptions,
+  layout: 'file' | 'dataset' = 'file',
   extra?: ExtraColumns,
 ): Promise<number> {
-  const partitioned = parquetPartitioned(manifest, options);
+  const partitioned = parquetPartitioned(manifest.counts.items, layout, options);
   let bytes = 0;
   for (const own of TABLES[plan.itemKind]) {
     const table = withColumns(own, extra);
@@ -386,13 +392,13 @@ export async function writeParquet(
   return bytes;
 }
 
-function parquetSection(items: number): NonNullable<ExportManifest['parquet']> {
-  const partitioned = items > PARTITION_ABOVE_ITEMS;
+function parquetSection(items: number, layout: 'file' | 'dataset'): NonNullable<ExportManifest['parquet']> {
+  const partitioned = parquetPartitioned(items, layout);
   return {
     writer: 'hyparquet-writer (snappy)',
     partitioned,
     layout: partitioned
-      ? 'a folder partitioned by collection day (the UTC day each page was fetched), hive style: <name>.parquet/collection_day=YYYY-MM-DD/part-00000.parquet'
+      ? `a folder partitioned by the UTC date each item was collected (its page's fetch time; from the archive, when the project last received it), hive style: <name>.parquet/${PARTITION}=YYYY-MM-DD/part-00000.parquet`
       : 'one file per table',
     column_types:
       "Skein's own CSV columns with plain ids (text); counts INT64 (poll votes too); flags BOOLEAN (is_automated, poll_counts_are_final too); created_at, started_at, poll_ends_at and retrieved_at TIMESTAMP (UTC, milliseconds); the rest UTF-8 text",
@@ -401,7 +407,7 @@ function parquetSection(items: number): NonNullable<ExportManifest['parquet']> {
           duckdb: "SELECT * FROM read_parquet('path/**/*.parquet', hive_partitioning = true)",
           pandas: "df = pd.read_parquet('path')",
           R: "df <- arrow::open_dataset('path') |> dplyr::collect()",
-          spark: "spark.read.parquet('path')",
+          spark: "df = spark.read.parquet('path')",
         }
       : {
           duckdb: "SELECT * FROM read_parquet('path')",
@@ -415,15 +421,35 @@ function parquetSection(items: number): NonNullable<ExportManifest['parquet']> {
 export const parquet: Format = {
   id: 'parquet',
   label: 'Parquet',
-  hint: 'pandas, R arrow, DuckDB, Spark: typed columns, compact; split by collection day when large',
+  hint: 'pandas, R arrow, DuckDB, Spark: typed columns, compact; split by collection date when large',
   extension: 'parquet',
-  offers: [{ id: 'parquet', archive: { kinds: ['post', 'user'] } }],
+  offers: [
+    { id: 'parquet', archive: { kinds: ['post', 'user'] } },
+    {
+      id: 'parquet-dataset',
+      label: 'Parquet dataset',
+      hint: 'a folder split by the date each item was collected (Hive style): DuckDB, Spark and pandas read it as one table',
+      options: { parquetLayout: 'dataset' },
+      // the Archive view's (a project's collections over days); a view's export past a million items is one anyway
+      kinds: [],
+      archive: { kinds: ['post', 'user'] },
+    },
+  ],
   files: (chosen, plan) => [...parquetDataPaths(chosen, plan), sidecarPath(chosen)],
   rowProvenance: 'the last four columns of every Parquet table',
-  section: ({ items }) => ({ parquet: parquetSection(items) }),
+  section: ({ items, options }) => ({ parquet: parquetSection(items, writeOptions(options).parquetLayout) }),
   write: (job) =>
     withSidecar(job, () =>
-      writeParquet(job.target, job.items, job.manifest, job.plan, job.signal, undefined, job.extra),
+      writeParquet(
+        job.target,
+        job.items,
+        job.manifest,
+        job.plan,
+        job.signal,
+        undefined,
+        writeOptions(job.options).parquetLayout,
+        job.extra,
+      ),
     ),
   columns: 'rows',
 };

@@ -83,6 +83,7 @@ describe('export formats', () => {
       'JSON',
       'CSV for analysis',
       'Parquet',
+      'Parquet dataset',
       'Network (GEXF)',
       'Network (Gephi CSV)',
       'Post ids only (.txt)',
@@ -93,6 +94,7 @@ describe('export formats', () => {
       'json',
       'csv-analysis',
       'parquet',
+      'parquet-dataset',
       'ids-users',
     ]);
   });
