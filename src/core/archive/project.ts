@@ -21,19 +21,20 @@ import type { Project } from './project-tables';
 import { createIngester } from './ingest';
 import { activity, forgetAnswer, heldAnswer, provenance, search, whereOf } from './query';
 import { openProjectFile } from './schema';
-import type {
-  CollectionInput,
-  HeldAnswer,
-  HeldItem,
-  HeldKey,
-  Loader,
-  ProjectSummary,
-  RawRow,
-  RowReader,
-  Snapshot,
-  TableName,
-  TableRow,
-  TableSpec,
+import {
+  HELD_SQL,
+  type CollectionInput,
+  type HeldAnswer,
+  type HeldItem,
+  type HeldKey,
+  type Loader,
+  type ProjectSummary,
+  type RawRow,
+  type RowReader,
+  type Snapshot,
+  type TableName,
+  type TableRow,
+  type TableSpec,
 } from './store';
 import { SqliteWatches } from './watches';
 
@@ -304,15 +305,11 @@ export class ArchiveProject implements Project {
   }
 
   loader(): Loader {
-    const held = this.db
-      .prepare(
-        'SELECT (SELECT count(*) FROM items) + (SELECT count(*) FROM requests) + (SELECT count(*) FROM collections) AS n',
-      )
-      .get() as { n: number };
+    const held = this.db.prepare(`SELECT ${HELD_SQL} AS n`).get() as { n: number };
     if (held.n > 0)
       throw new SkeinError(
         'write-failed',
-        `${this.path} already holds items: a project is copied only into an empty one.`,
+        `${this.path} already holds items, codes or watches: a project is copied only into an empty one.`,
         {
           action: 'Copy into a new project file, or into a team schema that holds nothing yet.',
         },

@@ -149,10 +149,117 @@ export const TABLES = [
     key: ['collection', 'position'],
     columns: ['collection', 'position', 'item', 'depth', 'place'],
   },
+  // coding (issue 36)
+  { name: 'codebooks', key: ['id'], columns: ['id', 'name', 'created_at'] },
+  {
+    name: 'codebook_versions',
+    key: ['codebook', 'version'],
+    columns: ['codebook', 'version', 'definition', 'note', 'created_at'],
+  },
+  { name: 'coders', key: ['id'], columns: ['id', 'name', 'kind', 'model', 'created_at', 'revealed_at'] },
+  {
+    name: 'codings',
+    key: ['codebook', 'item_kind', 'item_id', 'field', 'coder'],
+    columns: ['codebook', 'item_kind', 'item_id', 'field', 'coder', 'value', 'version', 'coded_at', 'detail'],
+  },
+  {
+    name: 'adjudications',
+    key: ['codebook', 'item_kind', 'item_id', 'field'],
+    columns: ['codebook', 'item_kind', 'item_id', 'field', 'value', 'version', 'decided_at', 'decided_by', 'note'],
+  },
+  { name: 'samples', key: ['id'], columns: ['id', 'codebook', 'name', 'definition', 'created_at'] },
+  {
+    name: 'sample_items',
+    key: ['sample', 'position'],
+    columns: ['sample', 'position', 'item_kind', 'item_id', 'stratum'],
+  },
+  {
+    name: 'assignments',
+    key: ['sample', 'coder', 'position'],
+    columns: ['sample', 'coder', 'position', 'item_kind', 'item_id', 'overlap'],
+  },
+  { name: 'opt_outs', key: ['rowid'], columns: ['rowid', 'user_id', 'handle', 'note', 'added_at'] },
+  // watches (issue 35); the runner's row is not copied: it says who runs the source's watches, not the copy's
+  {
+    name: 'watches',
+    key: ['rowid'],
+    columns: ['rowid', 'name', 'kind', 'spec', 'created_at', 'paused', 'paused_at', 'removed_at', 'next_due', 'state'],
+  },
+  {
+    name: 'watch_runs',
+    key: ['rowid'],
+    columns: [
+      'rowid',
+      'watch',
+      'started_at',
+      'ended_at',
+      'scheduled_for',
+      'status',
+      'runner',
+      'token',
+      'calls',
+      'credits',
+      'new_items',
+      'seen_items',
+      'rechecked',
+      'gone',
+      'returned',
+      'resumed',
+      'asked',
+      'message',
+      'journal',
+    ],
+  },
+  {
+    name: 'watch_gaps',
+    key: ['rowid'],
+    columns: [
+      'rowid',
+      'watch',
+      'from_at',
+      'to_at',
+      'reason',
+      'detail',
+      'recorded_at',
+      'filled_at',
+      'filled_by',
+      'pending',
+    ],
+  },
+  {
+    name: 'watch_presence',
+    key: ['watch', 'kind', 'id'],
+    columns: [
+      'watch',
+      'kind',
+      'id',
+      'target',
+      'created_at',
+      'first_seen',
+      'last_seen',
+      'first_run',
+      'baseline',
+      'first_missing_at',
+      'rechecks',
+      'status',
+      'reason',
+      'status_at',
+      'next_check',
+    ],
+  },
+  {
+    name: 'watch_counters',
+    key: ['kind', 'id', 'metric', 'at'],
+    columns: ['kind', 'id', 'metric', 'at', 'value', 'last_at', 'run'],
+  },
 ] as const satisfies ReadonlyArray<{ name: string; key: readonly string[]; columns: readonly string[] }>;
 
 export type TableName = (typeof TABLES)[number]['name'];
 
+/** How many rows a project holds in every table a copy carries but its own fields: 0 for an empty project. */
+export const HELD_SQL = TABLES.filter((t) => t.name !== 'meta')
+  .map((t) => `(SELECT count(*) FROM ${t.name})`)
+  .join(' + ');
 export type TableSpec = (typeof TABLES)[number];
 
 /** One consistent view of a project for a copy: every table counted and read as of one moment. */

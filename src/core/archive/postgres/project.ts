@@ -16,28 +16,33 @@ import type {
 } from '../../../shared/ipc/archive';
 import { prepareAnswer, type IngestRecord } from '../answer';
 import { storedFts } from '../derive';
-import type {
-  CollectionInput,
-  HeldAnswer,
-  HeldItem,
-  HeldKey,
-  Loader,
-  ProjectSummary,
-  RawRow,
-  RowReader,
-  Snapshot,
-  TableName,
-  TableRow,
-  TableSpec,
+import {
+  HELD_SQL,
+  TABLES,
+  type CollectionInput,
+  type HeldAnswer,
+  type HeldItem,
+  type HeldKey,
+  type Loader,
+  type ProjectSummary,
+  type RawRow,
+  type RowReader,
+  type Snapshot,
+  type TableName,
+  type TableRow,
+  type TableSpec,
 } from '../store';
-import type { Project, ProjectCoding, ProjectWatches } from '../project-tables';
+import type { Project } from '../project-tables';
+import { PgCoding } from './coding';
 import { addressText, type PgConnection } from './connection';
+import { openCursor, pgDb, type PgDb } from './db';
 import { tsvectorOf } from './fts';
 import { withVectors, writeAnswers, type PgAnswer } from './ingest';
 import { checkout, createPool, explain, isTransient } from './pool';
 import { Params, activity, forgetAnswer, heldAnswer, provenance, search, whereOf } from './query';
 import { lockSql, migrate } from './schema';
 import { fromPg, fromPgOrNull, toPg, toPgOrNull } from './text';
+import { PgWatches } from './watches';
 
 export interface PgProjectInit {
   name: string;
@@ -60,22 +65,14 @@ interface PgBatch {
 /** Items written since the planner's statistics were last gathered, beyond which they are gathered again. */
 const ANALYZE_AFTER = { items: 5_000, share: 0.5 };
 
-/** Tables a team project does not have yet: every call refused in plain words. */
-function notYet<T extends object>(what: string): T {
-  return new Proxy({} as T, {
-    get: () => () => {
-      throw new SkeinError('not-available', `${what} are not kept in a team project on PostgreSQL yet.`, {
-        action: 'Use a project file for them.',
-      });
-    },
-  });
-}
-
 export class PostgresProject implements Project {
   skipped = 0;
   readonly location: string;
-  readonly coding = notYet<ProjectCoding>('Codes');
-  readonly watches = notYet<ProjectWatches>('Watches');
+  private readonly db: PgDb;
+  /** codebooks, coders, values, samples (issue 36) */
+  readonly coding: PgCoding;
+  /** the project's watches (issue 35) */
+  readonly watches: PgWatches;
   /** items written since statistics were gathered, and how many the table held then (null: may not gather them) */
   private sinceAnalyze = 0;
   private analyzedRows: number | null = 0;
@@ -87,6 +84,9 @@ export class PostgresProject implements Project {
     private readonly now: () => number,
   ) {
     this.location = addressText(connection);
+    this.db = pgDb(pool, connection, now);
+    this.coding = new PgCoding(this.db);
+    this.watches = new PgWatches(this.db);
   }
 
   /** Connects, makes or migrates the schema; refuses in plain words what it cannot open. */
@@ -120,13 +120,8 @@ export class PostgresProject implements Project {
   }
 
   /** A query's failure in plain words (never with the password); a transient one keeps its code for the host. */
-  private async run<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (e) {
-      if (isTransient(e)) throw Object.assign(explain(e, this.connection), { transient: true });
-      throw e instanceof SkeinError ? e : explain(e, this.connection);
-    }
+  private run<T>(work: () => Promise<T>): Promise<T> {
+    return this.db.run(work);
   }
 
   private async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
@@ -331,47 +326,20 @@ export class PostgresProject implements Project {
 
   /** A server-side cursor in a read-only snapshot, on a connection of its own until closed. */
   reader(q: ArchiveQueryParsed): Promise<RowReader> {
-    return this.run(async () => {
-      const p = new Params();
-      const where = whereOf(q, p);
-      const sql =
-        q.collection !== undefined
-          ? `SELECT i.id, i.raw, x.place, i.last_seen AS at FROM collection_items x JOIN items i ON i.rowid = x.item
-             WHERE x.collection = ${p.add(q.collection, '::bigint')} AND ${where} ORDER BY x.position`
-          : `SELECT i.id, i.raw, NULL::text AS place, i.last_seen AS at FROM items i WHERE ${where}
-             ORDER BY i.created_at NULLS FIRST, i.rowid`;
-      const client = await checkout(this.pool);
-      let open = true;
-      const close = async () => {
-        if (!open) return;
-        open = false;
-        await client.query('COMMIT').catch(() => undefined);
-        client.release();
-      };
-      try {
-        await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-        await client.query(`DECLARE reader NO SCROLL CURSOR FOR ${sql}`, p.values);
-      } catch (e) {
-        await close();
-        throw e;
-      }
-      return {
-        next: async (max) => {
-          if (!open) return [];
-          const r = await this.run(() =>
-            client.query<RawRow>(`FETCH FORWARD ${Math.max(1, Math.floor(max))} FROM reader`),
-          );
-          if (r.rows.length === 0) await close();
-          return r.rows.map((row) => ({
-            id: fromPg(row.id),
-            raw: fromPg(row.raw),
-            place: fromPgOrNull(row.place),
-            at: row.at,
-          }));
-        },
-        close,
-      };
-    });
+    const p = new Params();
+    const where = whereOf(q, p);
+    const sql =
+      q.collection !== undefined
+        ? `SELECT i.id, i.raw, x.place, i.last_seen AS at FROM collection_items x JOIN items i ON i.rowid = x.item
+           WHERE x.collection = ${p.add(q.collection, '::bigint')} AND ${where} ORDER BY x.position`
+        : `SELECT i.id, i.raw, NULL::text AS place, i.last_seen AS at FROM items i WHERE ${where}
+           ORDER BY i.created_at NULLS FIRST, i.rowid`;
+    return openCursor<RawRow, RawRow>(this.db, sql, p, (row) => ({
+      id: fromPg(row.id),
+      raw: fromPg(row.raw),
+      place: fromPgOrNull(row.place),
+      at: row.at,
+    }));
   }
 
   heldItems(kind: 'post' | 'user', ids: readonly string[], withRaw: boolean): Promise<HeldItem[]> {
@@ -441,13 +409,11 @@ export class PostgresProject implements Project {
       try {
         await client.query('BEGIN');
         await client.query(lockSql(schema));
-        const held = await client.query<{ n: number }>(
-          'SELECT (SELECT count(*) FROM items) + (SELECT count(*) FROM requests) + (SELECT count(*) FROM collections) AS n',
-        );
+        const held = await client.query<{ n: number }>(`SELECT ${HELD_SQL} AS n`);
         if ((held.rows[0]?.n ?? 0) > 0)
           throw new SkeinError(
             'write-failed',
-            `${this.location} already holds items: a project is copied only into an empty one.`,
+            `${this.location} already holds items, codes or watches: a project is copied only into an empty one.`,
             {
               action: 'Copy into a new schema (another name in the same database), or into a new project file.',
             },
@@ -499,10 +465,13 @@ export class PostgresProject implements Project {
           (await this.run(() => client.query<{ n: number }>(`SELECT count(*) AS n FROM ${table}`))).rows[0]?.n ?? 0,
         commit: async () => {
           // the next row a Skein adds is numbered after the copied ones
-          for (const table of ['items', 'item_versions', 'requests', 'collections'])
+          for (const table of TABLES) {
+            const [column] = table.key;
+            if (table.key.length !== 1 || (column !== 'rowid' && column !== 'id')) continue;
             await client.query(
-              `SELECT setval(pg_get_serial_sequence('${table}', 'rowid'), coalesce(max(rowid), 0) + 1, false) FROM ${table}`,
+              `SELECT setval(pg_get_serial_sequence('${table.name}', '${column}'), coalesce(max(${column}), 0) + 1, false) FROM ${table.name}`,
             );
+          }
           await end('COMMIT');
         },
         rollback: () => end('ROLLBACK'),
@@ -515,6 +484,7 @@ export class PostgresProject implements Project {
   }
 
   async close(): Promise<void> {
+    await this.watches.close();
     await this.pool.end().catch(() => undefined);
   }
 }
