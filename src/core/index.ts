@@ -195,7 +195,8 @@ export function createCore(deps: CoreDeps): Core {
   // the coding workbench's keys, for the logger to cut out (bound once the workbench exists, below)
   let codingSecrets: () => string[] = () => [];
   const client = createClientServices({
-    otherSecrets: () => codingSecrets(),
+    // the coding workbench's keys and the team projects' passwords
+    otherSecrets: () => [...codingSecrets(), ...projects.secrets()],
     archive: projects.link,
     userDataDir: deps.userDataDir,
     secretStorage: deps.secretStorage,
