@@ -69,8 +69,15 @@ export interface ProjectsDeps {
   /** a question the page cannot answer for the person: connecting to a server on the network without TLS */
   confirm?: Confirm;
   log?: (message: string, error?: unknown) => void;
-  /** this project file only (the headless runner): never another, and the list of projects is left as it is */
+  /**
+   * this project only (the headless runner): a file's path or a team project's address; never another, and the
+   * list of projects is left as it is
+   */
   fixedPath?: string;
+  /** the team project's password, for `fixedPath` (instead of the OS key store's) */
+  fixedPassword?: string | null;
+  /** the name recorded with this Skein's answers, for this run only (not saved) */
+  fixedResearcher?: string;
   /** the current project is about to be closed for another (the watches' runner lets go of it first) */
   beforeSwitch?: () => Promise<void>;
 }
@@ -126,9 +133,14 @@ export function createProjects(deps: ProjectsDeps): Projects {
   const demoPath = deps.fixedPath ?? join(folder, `Demo.${PROJECT_EXTENSION}`);
   const registry = openJsonStore<Registry>(deps.userDataDir, 'projects');
   const passwords = createPasswordStore(deps.secretStorage, join(deps.userDataDir, 'project-passwords.json'));
+  if (deps.fixedPath && /^postgres(ql)?:\/\//i.test(deps.fixedPath) && !addressFrom(deps.fixedPath))
+    throw new SkeinError(
+      'bad-input',
+      `${deps.fixedPath} is not a team project's address Skein can read: copy it from Archive → Manage projects (postgresql://user@host:5432/database?schema=name).`,
+    );
   const saved: Partial<Registry> = deps.fixedPath ? {} : registry.read();
   let current = typeof saved.current === 'string' ? saved.current : defaultPath;
-  let researcher = typeof saved.researcher === 'string' ? saved.researcher : '';
+  let researcher = deps.fixedResearcher ?? (typeof saved.researcher === 'string' ? saved.researcher : '');
   const known = new Set<string>(Array.isArray(saved.known) ? saved.known.filter((k) => typeof k === 'string') : []);
   known.add(current);
   known.add(defaultPath);
@@ -147,7 +159,10 @@ export function createProjects(deps: ProjectsDeps): Projects {
       mkdirSync(dirname(place.path), { recursive: true });
       return { path: place.path, name: kind === 'demo' ? 'Demo data' : fileName(place.path), kind, researcher: who };
     }
-    const password = await passwords.get(projectId(location));
+    const password =
+      location === deps.fixedPath && deps.fixedPassword !== undefined
+        ? deps.fixedPassword
+        : await passwords.get(projectId(location));
     return {
       store: 'postgres',
       connection: { ...place.address, password },
@@ -362,7 +377,7 @@ export function createProjects(deps: ProjectsDeps): Projects {
     },
     connect,
     copy,
-    secrets: () => passwords.secrets(),
+    secrets: () => [...passwords.secrets(), ...(deps.fixedPassword ? [deps.fixedPassword] : [])],
     setResearcher: async (name) => {
       if (deps.fixedPath)
         throw new SkeinError('not-available', `This Skein works on ${deps.fixedPath} only (it was started for it).`);
