@@ -3,6 +3,8 @@
  * PostgreSQL project through the bridge's handlers, collect at once, see each other's answers with who
  * collected them, never pay twice for a page the other bought, and the project is copied into a file with its
  * counts checked. The password is kept by the OS key store's stand-in, never in a file, a state or a page.
+ * Two Skeins code one sample at once and see each other's codes; one runs the team's watches, the other stays
+ * out and sees its runs.
  */
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -139,6 +141,118 @@ describe.skipIf(skip)(`a team project in the core${skip ? ` (${skip})` : ''}`, (
       expect(reopened.current).toMatchObject({ store: 'postgres', requests: 2, name: 'Elections 2026' });
       expect(reopened.problem).toBeNull();
       await again2.dispose();
+      await b.dispose();
+    },
+  );
+
+  it(
+    'two Skeins code one sample at once and agree on it; one of them runs the team’s watches, the other sees them',
+    { timeout: 120_000 },
+    async () => {
+      const connect = (core: ReturnType<typeof createCore>, researcher: string) =>
+        call(core, 'skein:projects.connect', {
+          connection: `postgresql://skein@127.0.0.1:${cluster.port}/postgres?sslmode=disable`,
+          password: cluster.password,
+          schema: 'team_coding',
+          researcher,
+        });
+      const withConfirm = (s: ReturnType<typeof skein>) => createCore({ ...s.deps(), confirm: async () => true });
+      const a = withConfirm(skein());
+      const b = withConfirm(skein());
+      await connect(a, 'Ada');
+      await connect(b, 'Grace');
+      await call(a, 'skein:api.call', {
+        operation: 'postReplies',
+        params: { tweetId: api.examples.bigThreadPostId },
+        callId: 'a',
+      });
+      await expect
+        .poll(async () => ((await call(b, 'skein:projects.state', undefined)).current as { items: number }).items)
+        .toBeGreaterThan(10);
+
+      // Ada makes the codebook and draws the sample; Grace, on her own computer, joins as a coder
+      const book = await call(a, 'skein:coding.saveCodebook', {
+        name: 'Stance',
+        definition: {
+          fields: [
+            {
+              key: 'stance',
+              label: 'Stance',
+              type: 'category',
+              categories: [
+                { value: 'for', label: 'For' },
+                { value: 'against', label: 'Against' },
+              ],
+            },
+          ],
+        },
+      });
+      const ada = await call(a, 'skein:coding.addCoder', { name: 'Ada', kind: 'person' });
+      const grace = await call(b, 'skein:coding.addCoder', { name: 'Grace', kind: 'person' });
+      // a name another computer took is refused, whatever its case
+      await expect(call(a, 'skein:coding.addCoder', { name: 'grace', kind: 'person' })).rejects.toThrow();
+      const sample = await call(a, 'skein:coding.drawSample', {
+        codebook: book.id,
+        name: 'Ten replies',
+        source: { kind: 'post' },
+        size: 10,
+        seed: 'team',
+        method: 'random',
+        coders: [ada.id, grace.id],
+        overlap: 1,
+      });
+      expect(sample.items).toBe(10);
+      const queue = async (core: ReturnType<typeof createCore>, coder: unknown) =>
+        (
+          (await call(core, 'skein:coding.queue', { sample: sample.id, coder, limit: 50 })).entries as Array<{
+            id: string;
+          }>
+        ).map((e) => e.id);
+      const ids = await queue(b, grace.id);
+      // every item double-coded (each coder's queue in an order of its own)
+      expect([...ids].sort()).toEqual([...(await queue(a, ada.id))].sort());
+      // both code every item at once, from two computers
+      const code = (core: ReturnType<typeof createCore>, coder: unknown, id: string, value: string) =>
+        call(core, 'skein:coding.code', { codebook: book.id, coder, kind: 'post', id, field: 'stance', value });
+      await Promise.all(
+        ids.flatMap((id, i) => [
+          code(a, ada.id, id, i % 2 ? 'for' : 'against'),
+          code(b, grace.id, id, i % 2 || i === 0 ? 'for' : 'against'),
+        ]),
+      );
+      await call(b, 'skein:coding.reveal', { coder: grace.id });
+      const report = await call(b, 'skein:coding.agreement', {
+        codebook: book.id,
+        sample: sample.id,
+        viewer: grace.id,
+      });
+      const row = (report.rows as Array<{ units: number; coders: number; percent: number }>)[0];
+      expect(row).toMatchObject({ units: 10, coders: 2, percent: 0.9 });
+
+      // a watch made by Ada; her Skein takes the project's runner, Grace's stays out and sees the runs
+      const list = (await fetch(`${api.baseUrl}/__sandbox/lists/${api.examples.listId}`).then((r) => r.json())) as {
+        members: Array<{ id: string }>;
+      };
+      const watch = await call(a, 'skein:watch.create', {
+        name: 'Three accounts',
+        kind: 'accounts',
+        targets: list.members.slice(0, 3).map((m) => m.id),
+        strategy: 'full',
+        listId: null,
+        schedule: { everyMinutes: 60, from: null, until: null },
+        caps: { perRun: 5_000, perDay: 20_000, total: 100_000 },
+        options: { overlap: 3, firstPages: 1, fullEvery: 24, trackDays: 0, trackEvery: 24 },
+      });
+      await a.watches.scheduler.tick();
+      expect(a.watches.scheduler.state()).toMatchObject({ holder: 'self' });
+      await b.watches.scheduler.tick();
+      expect(b.watches.scheduler.state()).toMatchObject({ holder: 'other', who: 'app' });
+      const seen = await call(b, 'skein:watch.list', undefined);
+      const summary = (seen.watches as Array<{ id: number; lastRun: { status: string } | null }>).find(
+        (w) => w.id === watch.id,
+      );
+      expect(summary?.lastRun).toMatchObject({ status: 'done' });
+      await a.dispose();
       await b.dispose();
     },
   );
