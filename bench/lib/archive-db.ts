@@ -67,6 +67,7 @@ export async function openBenchArchive(
       thread,
       dir,
       path,
+      connection: null,
       where: path,
       /** the project's bytes on disk (the write-ahead log included) */
       size: async () => (await stat(path)).size + (await stat(`${path}-wal`).catch(() => ({ size: 0 }))).size,
@@ -91,6 +92,8 @@ export async function openBenchArchive(
     thread,
     dir,
     path: null,
+    /** the team project's connection (the bench may write straight into its schema) */
+    connection,
     where: `${connection.host}:${connection.port}/${connection.database} schema ${schema}`,
     size: () => schemaBytes(connection),
     settings: url
