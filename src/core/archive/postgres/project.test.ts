@@ -146,6 +146,30 @@ describe.skipIf(skip)(`a team project on PostgreSQL${skip ? ` (${skip})` : ''}`,
     await host.dispose();
   }, 90_000);
 
+  it('migrates a team project of the first format (before codes and watches) in place, keeping what it holds', async () => {
+    const where = cluster.connection(schema());
+    const first = await PostgresProject.open(where, init('Ada'));
+    await first.ingest([threadPage('7', 100, 1000)]);
+    await first.close();
+    // format 1 was today's without migration 2's tables and functions
+    const s = where.schema;
+    cluster.psql(
+      `DROP TABLE ${s}.codebooks, ${s}.codebook_versions, ${s}.coders, ${s}.codings, ${s}.adjudications,
+         ${s}.samples, ${s}.sample_items, ${s}.assignments, ${s}.opt_outs, ${s}.watches, ${s}.watch_runs,
+         ${s}.watch_gaps, ${s}.watch_presence, ${s}.watch_counters, ${s}.watch_runner;
+       DROP FUNCTION ${s}.skein_json_text, ${s}.skein_json_type; DELETE FROM ${s}.schema_version WHERE version > 1`,
+    );
+    const again = await PostgresProject.open(where, init('Grace'));
+    expect(await again.summary()).toMatchObject({ items: 20, requests: 1 });
+    expect(await again.coding.codebooks()).toEqual([]);
+    expect(await again.watches.watches()).toEqual([]);
+    expect(await again.watches.postingHistory([postFixture.author.id], 0)).toEqual([
+      expect.objectContaining({ author: postFixture.author.id, posts: 20 }),
+    ]);
+    await again.close();
+    expect(cluster.psql(`SELECT max(version) FROM ${s}.schema_version`).trim()).toBe(String(PG_SCHEMA_VERSION));
+  });
+
   it('refuses a schema from a newer Skein, or one holding other tables, in plain words, and leaves it untouched', async () => {
     const newer = schema();
     await (await PostgresProject.open(cluster.connection(newer), init('Ada'))).close();
