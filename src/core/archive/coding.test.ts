@@ -12,7 +12,6 @@ import { CodebookDefinition } from '../../shared/coding/codebook';
 import { ArchiveQuery } from '../../shared/ipc/archive';
 import { ArchiveHost } from './host';
 import { ArchiveProject } from './project';
-import { SCHEMA_VERSION } from './schema';
 import { postFixture } from '../../shared/api/fixtures';
 import type { IngestRecord } from './ingest';
 
@@ -52,7 +51,11 @@ describe('coding in the project file', () => {
     db.exec(
       'DROP TABLE adjudications; DROP TABLE samples; DROP TABLE sample_items; DROP TABLE assignments; DROP TABLE opt_outs;',
     );
-    db.exec(`PRAGMA user_version = ${SCHEMA_VERSION - 1}`);
+    // the format before coding (migration 3) had none of the later tables either: the watches' (4) go too
+    db.exec(
+      'DROP TABLE watches; DROP TABLE watch_runs; DROP TABLE watch_gaps; DROP TABLE watch_presence; DROP TABLE watch_counters; DROP TABLE watch_runner;',
+    );
+    db.exec('PRAGMA user_version = 2');
     db.close();
     const again = new ArchiveProject(path, { name: 'P', kind: 'live', now: 0 });
     expect(again.coding.codebooks()).toEqual([]);
