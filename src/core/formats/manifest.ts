@@ -89,12 +89,17 @@ export interface ExportManifest {
   incomplete_message: string | null;
   files: string[];
   network?: {
+    /** the file's dialect and who reads it */
+    file: string;
     directed: boolean;
     nodes: string;
     edge_kinds: Record<string, string>;
+    /** where an edge says its kind */
+    edge_kind_where: string;
     weight: string;
     time: string;
     ids: string;
+    how_to_read: Record<string, string>;
   };
   ids?: { of: IdsOf; format: string; note: string };
   parquet?: {
