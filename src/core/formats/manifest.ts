@@ -80,6 +80,8 @@ export interface ExportManifest {
   ids_not_found: string[];
   /** a hydration: how many ids were not found (`ids_not_found` lists the first 1,000; its missing list has all) */
   ids_not_found_total?: number;
+  /** ids not returned that look rounded by a spreadsheet, counted apart from `ids_not_found` (absent: none) */
+  ids_possibly_rounded?: { total: number; listed: string[]; note: string };
   /** a hydration: the id list its requests took their ids from, a batch per call (not repeated in `requests`) */
   id_list?: { ids: number; already_in_project: number; per_call: number; calls: number; note: string };
   estimated_credits: number;
