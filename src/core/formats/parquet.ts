@@ -22,7 +22,6 @@ import {
   provenanceCounter,
   rawText,
   sidecarPath,
-  withSidecar,
   writeOptions,
   type Format,
   type ItemStream,
@@ -30,47 +29,10 @@ import {
   type ThreadPosition,
   type WritePlan,
 } from './format';
+import { columnType, type ColumnType } from './column-types';
+import { howToRead, loaderPaths, writeLoadersAndManifest, type LoaderSource } from './loaders';
 import type { ExportManifest } from './manifest';
 
-type ColumnType = 'STRING' | 'INT64' | 'BOOLEAN' | 'TIMESTAMP';
-
-const INT64 = new Set([
-  'author_followers',
-  'author_following',
-  'retweetCount',
-  'replyCount',
-  'likeCount',
-  'quoteCount',
-  'bookmarkCount',
-  'viewCount',
-  'depth',
-  'followers',
-  'following',
-  'statusesCount',
-  'position',
-  'tweet_volume',
-  'created_at_ms',
-  'member_count',
-  'moderator_count',
-  'start_ms',
-  'participants_total',
-  'total_live_listeners',
-  'total_participated',
-  'total_replay_watched',
-  'page',
-]);
-const BOOLEAN = new Set([
-  'author_isBlueVerified',
-  'isReply',
-  'isBlueVerified',
-  'canDm',
-  'is_pinned',
-  'is_space_available_for_replay',
-  'is_blue_verified',
-  'is_muted_by_admin',
-  'is_muted_by_guest',
-]);
-const TIMESTAMP = new Set(['created_at', 'started_at', 'retrieved_at']);
 /**
  * Free text, where a row group's min/max (cut to 16 bytes) lets no reader skip anything: written without
  * statistics, which cost the writer a comparison per value. Ids, counts, times and flags keep theirs.
@@ -92,13 +54,6 @@ const NO_STATISTICS = new Set([
   'meta_description',
   'cursor',
 ]);
-
-function columnType(column: string): ColumnType {
-  if (INT64.has(column)) return 'INT64';
-  if (BOOLEAN.has(column)) return 'BOOLEAN';
-  if (TIMESTAMP.has(column)) return 'TIMESTAMP';
-  return 'STRING';
-}
 
 /** A cell as its column's type takes it; anything else (a hostile 1.5 followers, a non-date) is null. */
 function typed(type: ColumnType, v: Cell): string | bigint | boolean | number | null {
@@ -368,7 +323,21 @@ export async function writeParquet(
   return bytes;
 }
 
-function parquetSection(items: number): NonNullable<ExportManifest['parquet']> {
+/** What the loaders beside a Parquet export read: each table's file (or dataset folder). */
+function parquetLoaderSource(target: string, plan: WritePlan, partitioned: boolean): LoaderSource {
+  return {
+    format: 'parquet',
+    partitioned,
+    tables: TABLES[plan.itemKind].map((t) => ({
+      name: t.suffix || 'main',
+      file: basename(tablePath(target, t)),
+      columns: tableHeader(t),
+      idColumns: t.idColumns,
+    })),
+  };
+}
+
+function parquetSection(target: string, plan: WritePlan, items: number): NonNullable<ExportManifest['parquet']> {
   const partitioned = items > PARTITION_ABOVE_ITEMS;
   return {
     writer: 'hyparquet-writer (snappy)',
@@ -378,19 +347,10 @@ function parquetSection(items: number): NonNullable<ExportManifest['parquet']> {
       : 'one file per table',
     column_types:
       "Skein's own CSV columns with plain ids (text); counts INT64; flags BOOLEAN; created_at, started_at and retrieved_at TIMESTAMP (UTC, milliseconds); the rest UTF-8 text",
-    how_to_read: partitioned
-      ? {
-          duckdb: "SELECT * FROM read_parquet('path/**/*.parquet', hive_partitioning = true)",
-          pandas: "df = pd.read_parquet('path')",
-          R: "df <- arrow::open_dataset('path') |> dplyr::collect()",
-          spark: "spark.read.parquet('path')",
-        }
-      : {
-          duckdb: "SELECT * FROM read_parquet('path')",
-          pandas: "df = pd.read_parquet('path')",
-          R: "df <- arrow::read_parquet('path')",
-          spark: "spark.read.parquet('path')",
-        },
+    how_to_read: {
+      ...howToRead(parquetLoaderSource(target, plan, partitioned), target),
+      spark: "spark.read.parquet('path')",
+    },
   };
 }
 
@@ -400,8 +360,15 @@ export const parquet: Format = {
   hint: 'pandas, R arrow, DuckDB, Spark: typed columns, compact; split by collection day when large',
   extension: 'parquet',
   offers: [{ id: 'parquet', archive: { kinds: ['post', 'user'] } }],
-  files: (chosen, plan) => [...parquetDataPaths(chosen, plan), sidecarPath(chosen)],
+  files: (chosen, plan) => {
+    const { python, r } = loaderPaths(chosen);
+    return [...parquetDataPaths(chosen, plan), python, r, sidecarPath(chosen)];
+  },
   rowProvenance: 'the last four columns of every Parquet table',
-  section: ({ items }) => ({ parquet: parquetSection(items) }),
-  write: (job) => withSidecar(job, () => writeParquet(job.target, job.items, job.manifest, job.plan, job.signal)),
+  section: ({ target, plan, items }) => ({ parquet: parquetSection(target, plan, items) }),
+  write: async (job) => {
+    const bytes = await writeParquet(job.target, job.items, job.manifest, job.plan, job.signal);
+    const source = parquetLoaderSource(job.target, job.plan, parquetPartitioned(job.manifest));
+    return bytes + (await writeLoadersAndManifest(job.target, source, job.manifest, job.signal));
+  },
 };

@@ -220,6 +220,8 @@ describe('file names', () => {
     await exportTo('jsonl', undefined, threadView('Latest'), 'same.jsonl', first.dir);
     expect((await readdir(first.dir)).filter((f) => f !== 'state').sort()).toEqual([
       'same.csv',
+      'same.csv.load.R',
+      'same.csv.load.py',
       'same.csv.manifest.json',
       'same.jsonl',
       'same.jsonl.manifest.json',

@@ -10,7 +10,6 @@ import {
   provenanceCounter,
   rawText,
   sidecarPath,
-  writeManifestFile,
   writeOptions,
   type ItemStream,
   type Provenance,
@@ -18,6 +17,7 @@ import {
   type WriteJob,
   type WritePlan,
 } from '../format';
+import { loaderPaths, writeLoadersAndManifest, type LoaderSource } from '../loaders';
 import type { ExportManifest } from '../manifest';
 import type { CsvCells } from './formula';
 import { csvCell, csvLine, UTF8_BOM } from './line';
@@ -34,9 +34,26 @@ export function csvTablePath(target: string, table: Table): string {
   return join(dirname(target), `${basename(target, extname(target))}.${table.suffix}${ext}`);
 }
 
-/** Every file a CSV export writes: a table per file (a space has two), the manifest last. */
+/** Every file a CSV export writes: a table per file (a space has two), the loaders, the manifest last. */
 export function csvFiles(target: string, plan: WritePlan): string[] {
-  return [...TABLES[plan.itemKind].map((t) => csvTablePath(target, t)), sidecarPath(target)];
+  const { python, r } = loaderPaths(target);
+  return [...TABLES[plan.itemKind].map((t) => csvTablePath(target, t)), python, r, sidecarPath(target)];
+}
+
+/** What the loaders beside a CSV export read: each table's file, columns and id columns, and the flavour. */
+export function csvLoaderSource(target: string, plan: WritePlan, options?: ExportOptions): LoaderSource {
+  const written = csvWriteOptions(options);
+  return {
+    format: 'csv',
+    flavour: written.csvFlavour,
+    oneLinePerRow: written.oneLinePerRow,
+    tables: csvTables(plan.itemKind, written.csvColumns, NO_CONTEXT).map((t) => ({
+      name: t.suffix || 'main',
+      file: basename(csvTablePath(target, t)),
+      columns: tableHeader(t),
+      idColumns: t.idColumns,
+    })),
+  };
 }
 
 /** The CSV id columns per file name, for the manifest. */
@@ -207,5 +224,5 @@ export async function writeCsv({
       signal,
     );
   }
-  return bytes + (await writeManifestFile(sidecarPath(target), manifest, signal));
+  return bytes + (await writeLoadersAndManifest(target, csvLoaderSource(target, plan, options), manifest, signal));
 }
