@@ -7,7 +7,7 @@
 import { SkeinError } from '../../shared/errors';
 import type { ArchiveQueryParsed, ActivityBucket } from '../../shared/ipc/archive';
 import type { IngestRecord } from './ingest';
-import { ArchiveProject, type CollectionInput } from './project';
+import { ArchiveProject, type CollectionInput, type RawItem } from './project';
 import { ProjectFileError } from './schema';
 
 export type Handle = 'current' | 'demo';
@@ -45,8 +45,10 @@ export interface ArchiveApi {
   collections: (handle: Handle) => ReturnType<ArchiveProject['collections']>;
   /** a re-export's reader: opened once, read in chunks (never the whole set in one message), closed */
   readOpen: (handle: Handle, q: ArchiveQueryParsed) => number;
-  readNext: (reader: number, max: number) => Array<{ id: string; raw: string; place: string | null }>;
+  readNext: (reader: number, max: number) => RawItem[];
   readClose: (reader: number) => void;
+  /** the requests a query's items were last returned by, oldest first (a re-export's manifest lists them) */
+  readRequests: (handle: Handle, q: ArchiveQueryParsed) => ReturnType<ArchiveProject['requestsOf']>;
   /** which of these ids the project holds (a hydration's "already in the project"), with their raw JSON if asked */
   heldItems: (
     handle: Handle,
@@ -70,7 +72,7 @@ export class ArchiveHost {
   /** the text queued per handle (UTF-16 code units) */
   private readonly queuedText = new Map<Handle, number>();
   private timer: ReturnType<typeof setTimeout> | null = null;
-  private readonly readers = new Map<number, Iterator<{ id: string; raw: string; place: string | null }>>();
+  private readonly readers = new Map<number, Iterator<RawItem>>();
   private nextReader = 1;
 
   /** `report`: a batch that could not be written (nobody waits for an ingest) */
@@ -137,7 +139,7 @@ export class ArchiveHost {
     },
     readNext: (reader, max) => {
       const it = this.readers.get(reader);
-      const out: Array<{ id: string; raw: string; place: string | null }> = [];
+      const out: RawItem[] = [];
       if (!it) return out;
       while (out.length < max) {
         const next = it.next();
@@ -153,6 +155,7 @@ export class ArchiveHost {
       this.readers.get(reader)?.return?.();
       this.readers.delete(reader);
     },
+    readRequests: (handle, q) => this.project(handle).requestsOf(q),
     heldItems: (handle, kind, ids, withRaw) => this.project(handle).heldItems(kind, ids, withRaw),
     ingest: (handle, record) => {
       if (!this.projects.has(handle)) return;

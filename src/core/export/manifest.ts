@@ -83,6 +83,7 @@ const PROVENANCE_FIELDS = {
   operation: "the catalog operation that returned it (see view.path for the API's path)",
   page: "index into this manifest's `pages` (0: the first page fetched)",
   cursor: 'the cursor that page was asked with (empty: the first page)',
+  first_retrieved_at: 'when the row was first retrieved: in an export from the API, the page fetch (as retrieved_at)',
 };
 
 const ORDER_NOTES: Record<string, string> = {

@@ -42,7 +42,7 @@ const BOOLEAN = new Set([
   'is_muted_by_admin',
   'is_muted_by_guest',
 ]);
-const TIMESTAMP = new Set(['created_at', 'started_at', 'retrieved_at']);
+const TIMESTAMP = new Set(['created_at', 'started_at', 'retrieved_at', 'first_retrieved_at']);
 export function columnType(column: string): ColumnType {
   if (INT64.has(column)) return 'INT64';
   if (BOOLEAN.has(column)) return 'BOOLEAN';

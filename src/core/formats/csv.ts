@@ -61,7 +61,7 @@ export const csv: Format = {
     },
   ],
   files: csvFiles,
-  rowProvenance: 'the last four columns of every CSV file',
+  rowProvenance: 'the last five columns of every CSV file',
   section: ({ target, plan, options, csvCells }) => ({
     csv: csvSection(
       csvIdColumns(target, plan, options),

@@ -9,6 +9,7 @@ export {
   type Format,
   type KeptItem,
   type LiveWriter,
+  type Provenance,
   type StreamItem,
   type ThreadPosition,
 } from './format';

@@ -4,7 +4,7 @@
  * one line in registry.ts.
  */
 import { writeFileAtomic } from '../files/atomic-file';
-import { fileAndSidecar, provenanceCounter, withSidecar, type Format } from './format';
+import { fileAndSidecar, provenanceCounter, provenanceOf, withSidecar, type Format } from './format';
 import { EMPTY, writeEntry } from './json-entry';
 
 const NEWLINE = Buffer.from('\n');
@@ -23,7 +23,7 @@ export const jsonl: Format = {
       raw_key: 'item',
       provenance_key: '__skein',
       position_keys: positioned ? ['root_id', 'parent_id', 'depth'] : [],
-      note: `each line is {"__skein": {retrieved_at, operation, page, cursor}, ${positioned ? 'root_id, parent_id, depth, ' : ''}"item": …}; \`item\` is the raw item exactly as received, never changed${positioned ? '; depth is null when the parent is not in the export' : ''}.`,
+      note: `each line is {"__skein": {retrieved_at, operation, page, cursor, first_retrieved_at}, ${positioned ? 'root_id, parent_id, depth, ' : ''}"item": …}; \`item\` is the raw item exactly as received, never changed${positioned ? '; depth is null when the parent is not in the export' : ''}.`,
     };
   },
   rowProvenance: 'the `__skein` object beside each item',
@@ -33,7 +33,8 @@ export const jsonl: Format = {
         job.target,
         async (sink) => {
           const provenance = provenanceCounter(job.manifest);
-          for await (const item of job.items.items()) await writeEntry(sink, item, EMPTY, NEWLINE, provenance());
+          for await (const item of job.items.items())
+            await writeEntry(sink, item, EMPTY, NEWLINE, provenanceOf(item, provenance));
         },
         job.signal,
       ),

@@ -166,7 +166,7 @@ describe.each([
     ).toEqual(expected(sheet));
     expect(got.types).toMatchObject({ id: 'object', text: 'object', author_name: 'object', likeCount: 'float64' });
     // run as a script, it reads every table and says so
-    expect(execFileSync(py, [python], { encoding: 'utf8' })).toBe('x.csv: 5 rows, 41 columns\n');
+    expect(execFileSync(py, [python], { encoding: 'utf8' })).toBe('x.csv: 5 rows, 42 columns\n');
   });
 
   for (const [reader, fn] of [

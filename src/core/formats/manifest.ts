@@ -126,7 +126,24 @@ export interface ExportManifest {
     how_to_read: Record<string, string>;
   };
   /** a re-export: where its items came from (the project and the query), as they were last received */
-  source?: { kind: 'archive'; project: { name: string; location: string }; query: unknown; note: string };
+  source?: {
+    kind: 'archive';
+    project: { name: string; location: string };
+    query: unknown;
+    note: string;
+    /** the requests the rows were last returned by, oldest first: a row's provenance `page` is an index here */
+    requests: Array<{
+      operation: string;
+      params: unknown;
+      cursor: string | null;
+      /** its page's place in its listing (0: the first page) */
+      page_index: number;
+      fetched_at: string;
+      base_url: string;
+      http_status: number;
+      items: number;
+    }>;
+  };
   /** a registered format's own section (`Format.section`) */
   [section: string]: unknown;
 }

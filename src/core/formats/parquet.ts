@@ -1,6 +1,6 @@
 /**
  * Parquet (issue 24 #6): the rows of Skein's own CSV columns (plain ids, the analysis flavour; provenance
- * last), typed (counts INT64, flags BOOLEAN, `created_at`/`retrieved_at` TIMESTAMP in UTC, the rest UTF-8
+ * last), typed (counts INT64, flags BOOLEAN, `created_at`/`retrieved_at`/`first_retrieved_at` TIMESTAMP in UTC, the rest UTF-8
  * text), written with hyparquet-writer (pure JS: nothing native to rebuild per Electron version) in row
  * groups streamed from the journal, so memory stays flat. pandas, R arrow, DuckDB and Spark read it.
  *
@@ -20,6 +20,7 @@ import { TABLES } from './csv/rows';
 import type { Cell, Row, Table } from './csv/table';
 import {
   provenanceCounter,
+  provenanceOf,
   rawText,
   sidecarPath,
   writeOptions,
@@ -215,7 +216,7 @@ async function writeTable(
     let index = 0;
     for await (const item of source.items()) {
       const position = item.position === 'null' ? null : (JSON.parse(item.position) as ThreadPosition);
-      const from = provenance();
+      const from = provenanceOf(item, provenance);
       for (const row of table.rows(JSON.parse(rawText(item)), position, { params, index })) yield toCells(row, from);
       index++;
     }
@@ -346,7 +347,7 @@ function parquetSection(target: string, plan: WritePlan, items: number): NonNull
       ? 'a folder partitioned by collection day (the UTC day each page was fetched), hive style: <name>.parquet/collection_day=YYYY-MM-DD/part-00000.parquet'
       : 'one file per table',
     column_types:
-      "Skein's own CSV columns with plain ids (text); counts INT64; flags BOOLEAN; created_at, started_at and retrieved_at TIMESTAMP (UTC, milliseconds); the rest UTF-8 text",
+      "Skein's own CSV columns with plain ids (text); counts INT64; flags BOOLEAN; created_at, started_at, retrieved_at and first_retrieved_at TIMESTAMP (UTC, milliseconds); the rest UTF-8 text",
     how_to_read: {
       ...howToRead(parquetLoaderSource(target, plan, partitioned), target),
       spark: "spark.read.parquet('path')",
@@ -364,7 +365,7 @@ export const parquet: Format = {
     const { python, r } = loaderPaths(chosen);
     return [...parquetDataPaths(chosen, plan), python, r, sidecarPath(chosen)];
   },
-  rowProvenance: 'the last four columns of every Parquet table',
+  rowProvenance: 'the last five columns of every Parquet table',
   section: ({ target, plan, items }) => ({ parquet: parquetSection(target, plan, items) }),
   write: async (job) => {
     const bytes = await writeParquet(job.target, job.items, job.manifest, job.plan, job.signal);

@@ -54,11 +54,13 @@ export async function openLiveCsv(input: LiveInput): Promise<LiveWriter | null> 
   return {
     async add(kept, record, page) {
       if (broken || settled) return;
+      const fetched = new Date(record.fetchedAt).toISOString();
       const from = {
-        retrieved_at: new Date(record.fetchedAt).toISOString(),
+        retrieved_at: fetched,
         operation: input.context.view.operation,
         page,
         cursor: record.cursor,
+        first_retrieved_at: fetched,
       };
       try {
         let chunk = '';

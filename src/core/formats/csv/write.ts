@@ -8,6 +8,7 @@ import type { CsvFlavour, ExportOptions } from '../../../shared/ipc/export';
 import { writeFileAtomic, type Sink } from '../../files/atomic-file';
 import {
   provenanceCounter,
+  provenanceOf,
   rawText,
   sidecarPath,
   writeOptions,
@@ -26,7 +27,7 @@ import { csvId, decodeCsvId, TABLES } from './rows';
 import type { Cell, Row, Table, TableTrailer } from './table';
 
 /** What each row carries about where it came from (CSV columns; JSONL's `__skein` object). */
-const PROVENANCE_COLUMNS = ['retrieved_at', 'operation', 'page', 'cursor'] as const;
+const PROVENANCE_COLUMNS = ['retrieved_at', 'operation', 'page', 'cursor', 'first_retrieved_at'] as const;
 
 export function csvTablePath(target: string, table: Table): string {
   if (!table.suffix) return target;
@@ -146,7 +147,7 @@ function rowLine(
 /** Skein's provenance columns, last in every table of its own columns. */
 const provenanceTrailer: TableTrailer = {
   columns: PROVENANCE_COLUMNS,
-  cells: (p) => [p.retrieved_at, p.operation, p.page, p.cursor],
+  cells: (p) => [p.retrieved_at, p.operation, p.page, p.cursor, p.first_retrieved_at],
 };
 
 /** Every column a table's file has, in order. */
@@ -195,7 +196,7 @@ async function writeTable(
   let index = 0;
   for await (const item of source.items()) {
     const position = item.position === 'null' ? null : (JSON.parse(item.position) as ThreadPosition);
-    chunk += text.lines(JSON.parse(rawText(item)), position, index++, provenance());
+    chunk += text.lines(JSON.parse(rawText(item)), position, index++, provenanceOf(item, provenance));
     if (chunk.length >= CSV_CHUNK_CHARS) {
       await sink.write(chunk);
       chunk = '';

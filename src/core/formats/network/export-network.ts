@@ -7,7 +7,7 @@ import { basename, dirname, extname, join } from 'node:path';
 import { writeFileAtomic } from '../../files/atomic-file';
 import { decodeCsvId, TABLES } from '../csv/rows';
 import { scalarText } from '../../../shared/scalar-text';
-import { provenanceCounter, rawText, type ItemStream, type PostLookup, type WritePlan } from '../format';
+import { provenanceCounter, provenanceOf, rawText, type ItemStream, type PostLookup, type WritePlan } from '../format';
 import type { ExportManifest } from '../manifest';
 import { gephiEdgeChunks, gephiNodeChunks } from './gephi-csv';
 import type { GexfVersion } from '../../../shared/ipc/export';
@@ -62,7 +62,7 @@ async function buildNetwork(source: ItemStream, manifest: ExportManifest, plan: 
         : null;
   let index = 0;
   for await (const item of source.items()) {
-    const at = provenance().retrieved_at;
+    const at = provenanceOf(item, provenance).retrieved_at;
     const raw: unknown = JSON.parse(rawText(item));
     switch (plan.itemKind) {
       case 'post':
