@@ -13,6 +13,7 @@ import {
   hostOnly,
   openRoute,
   openThread,
+  postTimesInOrder,
   type PostLike,
   sandbox,
 } from './support/explorer';
@@ -170,7 +171,7 @@ test('replies: a threaded tree with collapse/expand, a flat mode, three orders; 
   await expect(replies.locator('.thread-row[data-depth="1"]').first()).toBeVisible();
 
   // flat, in the order the API ranks them: loading more only adds below, never reshuffles what was read
-  await page.getByRole('radio', { name: 'Flat, most relevant first' }).check();
+  await page.getByRole('radio', { name: 'Flat, as the service ranks them' }).check();
   await expect(page).toHaveURL(/view=flat/);
   await expect(replies.locator('.thread-row')).toHaveCount(0);
   const ids = () =>
@@ -201,6 +202,53 @@ test('replies: a threaded tree with collapse/expand, a flat mode, three orders; 
   await expect(page).toHaveURL(/\/direct/);
   await expect(page.getByRole('region', { name: 'Direct replies' }).locator('article').first()).toBeVisible();
   await expect.poll(async () => (await control.requests()).some((r) => /\/tweet\/replies\?/.test(r.url))).toBe(true);
+});
+
+test('flat replies in Latest order: newest first exactly, kept as pages arrive; oldest first once every reply is loaded', async ({
+  skein,
+}, testInfo) => {
+  hostOnly(testInfo);
+  const { page } = skein;
+  const ex = await demoExamples(page);
+  await openRoute(page, `#/post/${ex.bigThreadPostId}/replies?order=Latest&view=flat`);
+  const replies = page.getByRole('region', { name: 'Replies' });
+  await expect(page.getByRole('radio', { name: 'Flat, newest first' })).toBeChecked();
+  // oldest first cannot be true before the last page (the listing pages back in time): it says so
+  const oldest = page.getByRole('radio', { name: /^Flat, oldest first/ });
+  await expect(oldest).toBeDisabled();
+  await expect(oldest).toHaveAccessibleName('Flat, oldest first (needs every reply loaded)');
+
+  // two more pages: the depth-first listing brings replies newer than some already shown; they take their place
+  const lastIndex = async () => {
+    await page.locator('main').evaluate((m) => m.scrollTo(0, m.scrollHeight));
+    return Number(await replies.locator('.vlist__row').last().getAttribute('data-index'));
+  };
+  await expect.poll(lastIndex, { timeout: 20_000 }).toBeGreaterThanOrEqual(59);
+  // read from the top, short of the end (reaching it would load a page while the rows are read)
+  await page.locator('main').evaluate((m) => m.scrollTo(0, 0));
+  const times = await postTimesInOrder(replies, 40);
+  // the post itself first, then every reply newer than the one below it
+  const [post, ...rest] = times;
+  const inversions = rest.filter((t, i) => i > 0 && t > rest[i - 1]!).length;
+  expect(inversions).toBe(0);
+  expect(rest.every((t) => t >= post!)).toBe(true);
+
+  // a short conversation, every reply in one page: oldest first is offered, and is exactly that
+  const branch = await findPost(
+    page,
+    'postRepliesV2',
+    { tweetId: ex.wideThreadPostId, queryType: 'Latest' },
+    (p) => (p.replyCount ?? 0) >= 2 && p.id !== ex.wideThreadPostId,
+  );
+  await openRoute(page, `#/post/${branch.id}/replies?order=Latest&view=flat`);
+  const short = page.getByRole('region', { name: 'Replies' });
+  await expect(short.locator('article').nth(2)).toBeVisible();
+  await expect(oldest).toBeEnabled();
+  await oldest.check();
+  await expect(page).toHaveURL(/sort=oldest/);
+  const ascending = (await postTimesInOrder(short, 3)).slice(1);
+  expect([...ascending].sort((a, b) => a - b)).toEqual(ascending);
+  await attachScreenshot(page, testInfo, 'flat-oldest-first');
 });
 
 test('list states: a paging-guard stop, duplicates removed and a failed next page are shown in the list', async ({
