@@ -49,6 +49,8 @@ export interface ArchiveApi {
   readClose: (reader: number) => void;
   /** the requests a query's items were last returned by, oldest first (a re-export's manifest lists them) */
   readRequests: (handle: Handle, q: ArchiveQueryParsed) => ReturnType<ArchiveProject['requestsOf']>;
+  /** the reply listings of a post the project holds, one per order (an export's estimate reads them) */
+  conversation: (handle: Handle, rootId: string) => ReturnType<ArchiveProject['conversation']>;
   /** which of these ids the project holds (a hydration's "already in the project"), with their raw JSON if asked */
   heldItems: (
     handle: Handle,
@@ -156,6 +158,7 @@ export class ArchiveHost {
       this.readers.delete(reader);
     },
     readRequests: (handle, q) => this.project(handle).requestsOf(q),
+    conversation: (handle, rootId) => this.project(handle).conversation(rootId),
     heldItems: (handle, kind, ids, withRaw) => this.project(handle).heldItems(kind, ids, withRaw),
     ingest: (handle, record) => {
       if (!this.projects.has(handle)) return;

@@ -11,6 +11,7 @@ import type {
   ArchiveQueryParsed,
   ArchiveSearchResult,
 } from '../../shared/ipc/archive';
+import { heldConversation, type HeldListing } from './conversation';
 import { createIngester, type IngestRecord } from './ingest';
 import { activity, forgetAnswer, heldAnswer, provenance, search, whereOf, type HeldAnswer } from './query';
 import { openProjectFile } from './schema';
@@ -241,6 +242,11 @@ export class ArchiveProject {
          FROM requests q WHERE q.rowid IN (${items}) ORDER BY q.at, q.rowid`,
       )
       .all(...(q.collection !== undefined ? [q.collection] : []), ...args) as unknown as SourceRequest[];
+  }
+
+  /** The reply listings of a post the project holds, one per order (what an export's estimate reads). */
+  conversation(rootId: string): HeldListing[] {
+    return heldConversation(this.db, rootId);
   }
 
   /**

@@ -137,6 +137,16 @@ export const ExportEstimate = z.object({
   atLeast: z.boolean().optional(),
   /** a hydration: ids of the list the current project already holds, taken from it at no cost */
   alreadyInProject: z.number().int().optional(),
+  /**
+   * where the true figures should lie (`calls` and `credits` are then the middle): a thread, whose post counts
+   * only its direct replies, estimated from the pages of its conversation the project holds
+   */
+  range: z
+    .object({
+      calls: z.tuple([z.number().int(), z.number().int()]),
+      credits: z.tuple([z.number(), z.number()]),
+    })
+    .optional(),
   /** how the numbers were worked out, in plain words */
   basis: z.string(),
 });
