@@ -126,8 +126,7 @@ export function buildGraph(seed: number, size: WorldSize, followers: Int32Array)
   const wide: number[] = [];
   for (let k = 0; k < size.wideThreadReplies; k++) {
     const age = wAge - ((k + 1 + wideRng.next() * 0.9) / (size.wideThreadReplies + 1)) * (wAge - MINUTE);
-    const parent =
-      k === 0 || wideRng.next() < 0.8 ? wideRoot : (wide[k - 1 - wideRng.int(Math.min(k, 20))] as number);
+    const parent = k === 0 || wideRng.next() < 0.8 ? wideRoot : (wide[k - 1 - wideRng.int(Math.min(k, 20))] as number);
     wide.push(push(age, Math.floor(users * wideRng.next() ** 2), parent, -1, true));
   }
 
