@@ -45,7 +45,7 @@ export function loaderPaths(target: string): { python: string; r: string } {
 }
 
 /** The columns every reader must take as text: the ids, and every column Skein types as text. */
-export function textColumns(table: Pick<LoaderTable, 'columns' | 'idColumns'>): string[] {
+function textColumns(table: Pick<LoaderTable, 'columns' | 'idColumns'>): string[] {
   const ids = new Set(table.idColumns);
   return table.columns.filter((c) => ids.has(c) || columnType(c) === 'STRING');
 }

@@ -2,7 +2,8 @@
  * Parquet (issue 24 #6): the rows of Skein's own CSV columns (plain ids, the analysis flavour; provenance
  * last), typed (counts INT64, flags BOOLEAN, `created_at`/`retrieved_at`/`first_retrieved_at` TIMESTAMP in UTC, the rest UTF-8
  * text), written with hyparquet-writer (pure JS: nothing native to rebuild per Electron version) in row
- * groups streamed from the journal, so memory stays flat. pandas, R arrow, DuckDB and Spark read it.
+ * groups (parquet/part.ts), so memory stays flat: while the export collects, from the pages as they are kept
+ * (parquet/live.ts), else streamed from the journal. pandas, R arrow, DuckDB and Spark read it.
  *
  * A large export (more than `partitionAbove` items) becomes a hive-style dataset folder partitioned by
  * collection day (the UTC day its page was fetched): `x.parquet/collection_day=2026-11-22/part-00000.parquet`,
@@ -11,159 +12,26 @@
  */
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
-import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
-import type { ColumnSource } from 'hyparquet-writer/src/types.js';
 import { SkeinError } from '../../shared/errors';
-import { tempPathFor, toWriteError, writeFileAtomic, type Sink } from '../files/atomic-file';
-import { rowCells, tableHeader } from './csv/write';
+import { tempPathFor, toWriteError, writeFileAtomic } from '../files/atomic-file';
+import { tableHeader } from './csv/write';
 import { TABLES } from './csv/rows';
-import type { Cell, Row, Table } from './csv/table';
+import type { Cell, Table } from './csv/table';
 import {
   provenanceCounter,
   provenanceOf,
   rawText,
   sidecarPath,
-  writeOptions,
   type Format,
   type ItemStream,
-  type Provenance,
   type ThreadPosition,
   type WritePlan,
 } from './format';
+import { openLiveParquet } from './parquet/live';
+import { createdByOf, parquetCells, parquetMetadata, PARTITION_ABOVE_ITEMS, PartFile } from './parquet/part';
 import { columnType, type ColumnType } from './column-types';
 import { howToRead, loaderPaths, writeLoadersAndManifest, type LoaderSource } from './loaders';
 import type { ExportManifest } from './manifest';
-
-/**
- * Free text, where a row group's min/max (cut to 16 bytes) lets no reader skip anything: written without
- * statistics, which cost the writer a comparison per value. Ids, counts, times and flags keep theirs.
- */
-const NO_STATISTICS = new Set([
-  'text',
-  'full_text',
-  'url',
-  'createdAt',
-  'description',
-  'hashtags',
-  'mentions',
-  'urls',
-  'media_urls',
-  'profilePicture',
-  'coverPicture',
-  'banner_url',
-  'rules',
-  'meta_description',
-  'cursor',
-]);
-
-/** A cell as its column's type takes it; anything else (a hostile 1.5 followers, a non-date) is null. */
-function typed(type: ColumnType, v: Cell): string | bigint | boolean | number | null {
-  if (v === null) return null;
-  switch (type) {
-    case 'STRING':
-      return typeof v === 'string' ? v : String(v);
-    case 'INT64':
-      if (typeof v === 'number') return Number.isSafeInteger(v) ? BigInt(v) : null;
-      return typeof v === 'string' && /^-?\d{1,18}$/.test(v) ? BigInt(v) : null;
-    case 'BOOLEAN':
-      return typeof v === 'boolean' ? v : null;
-    case 'TIMESTAMP': {
-      const t = typeof v === 'string' ? Date.parse(v) : NaN;
-      return Number.isFinite(t) ? t : null;
-    }
-  }
-}
-
-/** Rows per row group: small groups keep main's peak RSS down (200k posts: 270 MB at 2,500 rows, 388 MB at 10,000). */
-const ROW_GROUP_ROWS = 2_500;
-/** Above this many items a Parquet export is a folder partitioned by collection day. */
-const PARTITION_ABOVE_ITEMS = 1_000_000;
-
-/** hyparquet-writer's buffer, handed to the atomic file's sink at each row group (and at the end). */
-class SinkWriter extends ByteWriter {
-  constructor(private readonly sink: Sink) {
-    super(1 << 20);
-  }
-  flush(): Promise<void> {
-    const bytes = Buffer.from(this.getBytes());
-    this.index = 0;
-    return Promise.resolve(this.sink.write(bytes));
-  }
-  // ParquetWriter.finish() returns this promise and PartFile.finish awaits it: the last bytes are written before the file is closed
-  // eslint-disable-next-line @typescript-eslint/no-misused-promises
-  override finish(): Promise<void> {
-    return this.flush();
-  }
-}
-
-/** One Parquet file being written: rows buffered per column, a row group at a time. */
-class PartFile {
-  private readonly columns: Array<Array<string | bigint | boolean | number | null>>;
-  private rows = 0;
-  private readonly writer: ParquetWriter;
-  private readonly out: SinkWriter;
-
-  constructor(
-    sink: Sink,
-    private readonly names: string[],
-    private readonly types: ColumnType[],
-    kv: Array<{ key: string; value: string }>,
-    createdBy: string,
-  ) {
-    this.columns = names.map(() => []);
-    this.out = new SinkWriter(sink);
-    this.writer = new ParquetWriter({
-      writer: this.out,
-      schema: [
-        { name: 'root', num_children: names.length },
-        ...names.map((name, i) => schemaElement(name, types[i] as ColumnType)),
-      ],
-      kvMetadata: kv,
-      createdBy,
-    });
-  }
-
-  async add(cells: Cell[]): Promise<void> {
-    for (let i = 0; i < this.columns.length; i++)
-      (this.columns[i] as unknown[]).push(typed(this.types[i] as ColumnType, cells[i] ?? null));
-    if (++this.rows >= ROW_GROUP_ROWS) await this.group();
-  }
-
-  private async group(): Promise<void> {
-    if (this.rows === 0) return;
-    const columnData = this.names.map((name, i): ColumnSource => ({
-      name,
-      data: this.columns[i] as ColumnSource['data'],
-      ...(NO_STATISTICS.has(name) ? { statistics: false } : {}),
-    }));
-    await this.writer.write({ columnData, rowGroupSize: this.rows });
-    for (const c of this.columns) c.length = 0;
-    this.rows = 0;
-  }
-
-  async finish(): Promise<void> {
-    await this.group();
-    await this.writer.finish();
-  }
-}
-
-function schemaElement(name: string, type: ColumnType) {
-  const optional = { name, repetition_type: 'OPTIONAL' as const };
-  switch (type) {
-    case 'STRING':
-      return { ...optional, type: 'BYTE_ARRAY' as const, converted_type: 'UTF8' as const };
-    case 'INT64':
-      return { ...optional, type: 'INT64' as const };
-    case 'BOOLEAN':
-      return { ...optional, type: 'BOOLEAN' as const };
-    case 'TIMESTAMP':
-      return {
-        ...optional,
-        type: 'INT64' as const,
-        logical_type: { type: 'TIMESTAMP' as const, isAdjustedToUTC: true, unit: 'MILLIS' as const },
-      };
-  }
-}
 
 function tablePath(target: string, table: Table): string {
   if (!table.suffix) return target;
@@ -199,17 +67,9 @@ async function writeTable(
 ): Promise<number> {
   const names = tableHeader(table);
   const types = names.map(columnType);
-  const kv = [
-    { key: 'skein.view', value: JSON.stringify(manifest.view) },
-    { key: 'skein.exported_at', value: manifest.exported_at },
-    { key: 'skein.manifest', value: basename(sidecarPath(target)) },
-  ];
-  const createdBy = `${manifest.app.name} ${manifest.app.version} (hyparquet-writer)`;
-  const cellsOf = rowCells(table, writeOptions({ csvFlavour: 'analysis' }));
-  // an id the item does not have is an empty CSV cell, and a null here
-  const ids = names.map((n) => table.idColumns.includes(n));
-  const toCells = (row: Row, from: Provenance): Cell[] =>
-    cellsOf(row, from).map((v, i) => (ids[i] && v === '' ? null : v));
+  const kv = parquetMetadata(manifest, target);
+  const createdBy = createdByOf(manifest);
+  const toCells = parquetCells(table, names);
   const params = plan.params;
   const rows = async function* (): AsyncGenerator<Cell[]> {
     const provenance = provenanceCounter(manifest);
@@ -372,4 +232,6 @@ export const parquet: Format = {
     const source = parquetLoaderSource(job.target, job.plan, parquetPartitioned(job.manifest));
     return bytes + (await writeLoadersAndManifest(job.target, source, job.manifest, job.signal));
   },
+  // written while the export collects, from the pages as they are kept (parquet/live.ts)
+  live: (input) => openLiveParquet(input, (partitioned) => parquetLoaderSource(input.target, input.plan, partitioned)),
 };
