@@ -127,7 +127,8 @@ export function buildGraph(seed: number, size: WorldSize, followers: Int32Array)
   for (let k = 0; k < size.wideThreadReplies; k++) {
     const age = wAge - ((k + 1 + wideRng.next() * 0.9) / (size.wideThreadReplies + 1)) * (wAge - MINUTE);
     const parent = k === 0 || wideRng.next() < 0.8 ? wideRoot : (wide[k - 1 - wideRng.int(Math.min(k, 20))] as number);
-    wide.push(push(age, Math.floor(users * wideRng.next() ** 2), parent, -1, true));
+    // anyone but the showcase profile (user 0), whose timeline and mentions stay as they were
+    wide.push(push(age, 1 + Math.floor((users - 1) * wideRng.next()), parent, -1, true));
   }
 
   // 4. chronological order
