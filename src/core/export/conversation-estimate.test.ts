@@ -128,7 +128,9 @@ describe("a thread's estimate, on the demo's two conversations", () => {
     const alone = conversationRange({ rootId: root, listings: await latest(root) }, directOf(root))!;
     expect(alone.low).toBeLessThanOrEqual(truth(root));
     expect(alone.high).toBeGreaterThanOrEqual(truth(root));
-    expect(alone.basis).toMatch(/Newest first loads the newest branches.*a page in Most relevant order narrows this/);
+    expect(alone.basis).toMatch(
+      /Newest first loads the replies that had the least time to be answered.*a page in Most relevant order narrows this/,
+    );
     const both = await projectHolding([
       { root, order: 'Latest', pages: 1 },
       { root, order: 'Relevance', pages: 1 },

@@ -1,25 +1,26 @@
 /**
  * How big a conversation is, estimated from the pages of its reply listing the project holds (issue 33 #7): a
- * range of replies that should contain the truth, its middle, and the basis in plain words. A post's replyCount
- * counts its direct replies only; the listing walks the whole conversation depth first (each direct reply, then
- * every reply below it), so the pages loaded are whole branches of the first direct replies and part of the
- * next. The estimate reads them as branches:
+ * range of replies that should contain the truth, its middle, and the basis in plain words.
  *
- * - low, a floor that cannot be wrong: every reply loaded, every answer a loaded reply announces (its
- *   replyCount) and that is not loaded, and one reply for each direct reply not loaded yet;
- * - high: each direct reply not loaded holds as many answers as the branches loaded whole do on average
- *   (branches over 20 times the median set aside, at most one in twenty: one giant says little of the others;
- *   drawn toward one answer per direct reply by a prior worth five branches), times a factor for what a few
- *   branches cannot show — branch sizes are heavy-tailed, a few often hold most of a conversation — that
- *   narrows as branches add up: 1 + 15/sqrt(branches), between 1.5 and 6;
- * - a newest-first listing (Latest) loads the newest branches, which had the least time to grow: the others
- *   may hold up to eight replies each however small these are. A ranked listing (most relevant, most liked) is
- *   the better sample, and where the project holds both, it sets the range;
+ * A post's replyCount counts its direct replies only. But every reply counts its own answers too, and every
+ * reply of a conversation answers exactly one post of it, so with D direct replies and replies that draw μ
+ * answers each on average, the conversation holds N = D + μN, that is D / (1 − μ) replies. The pages loaded show
+ * μ: the mean replyCount of the replies they hold.
+ *
+ * - low, a floor that cannot be wrong: every reply loaded, every answer a loaded reply announces and that is
+ *   not loaded, and one reply for each direct reply not loaded yet;
+ * - high: each direct reply not loaded holds 1 / (1 − μ) replies, μ taken at the top of what the sample allows
+ *   — its mean plus 2.5 standard errors (the pages of a depth-first listing are one corner of the conversation,
+ *   and one branch can hold most of it), at least 0.3 for that bound and at most 0.9 (ten replies per direct
+ *   reply): the bound tightens as replies are loaded;
+ * - a newest-first listing (Latest) loads the newest replies, which had the least time to be answered: its μ
+ *   is low whatever the conversation, so it reaches up to 8 replies per direct reply. A ranked listing (most
+ *   relevant, most liked) is the better sample, and where the project holds both, it sets the range;
  * - a listing walked to its end is the exact answer.
  *
- * The constants were set on the sandbox's conversations (deep and wide, in its default and small worlds,
- * docs/sandbox.md): over their first 80 pages in both ranked orders, every range held the truth and every
- * middle was within 1.9 times it.
+ * Checked on the sandbox's conversations (deep and wide, in its default and small worlds, docs/sandbox.md):
+ * over their first 1 to 80 pages in both ranked orders, every range held the truth and every middle was within
+ * 1.7 times it.
  */
 
 /** One listing of the conversation as Skein holds it: its first pages, in order, each post with its parent and count. */
@@ -50,17 +51,12 @@ export interface ConversationRange {
   basis: string;
 }
 
-/**
- * How far the mean branch seen may be from the mean of all: wide with few branches (sizes are heavy-tailed:
- * a few branches often hold most of a conversation), narrowing as they add up.
- */
-function spread(branches: number): number {
-  return Math.min(6, Math.max(1.5, 1 + 15 / Math.sqrt(Math.max(1, branches))));
-}
-/** Before any branch is seen, a direct reply is taken to draw one answer; this prior weighs as much as five branches. */
-const PRIOR_ANSWERS = 1;
-const PRIOR_WEIGHT = 5;
-/** A newest-first listing shows the branches that had the least time to grow: the others may be this many times larger. */
+/** How many standard errors above the sample's mean μ the range reaches. */
+const REACH = 2.5;
+/** The bound's μ is at least this (a few unanswered replies say little), and at most this (10 replies per direct one). */
+const MU_FLOOR = 0.3;
+const MU_CAP = 0.9;
+/** A newest-first listing shows the replies that had the least time to be answered: the others may hold this many each. */
 const NEWEST_FIRST_REACH = 8;
 
 interface Reading {
@@ -71,8 +67,8 @@ interface Reading {
   direct: number;
   /** answers announced by loaded replies and not loaded: a floor of what their branches still hold */
   announced: number;
-  /** sizes of the direct replies' branches seen whole */
-  branches: number[];
+  /** answers the loaded replies announce in all (their replyCounts) */
+  answers: number;
   complete: boolean;
 }
 
@@ -90,40 +86,30 @@ function read(rootId: string, listing: ListingSample): Reading {
   let loaded = 0;
   let direct = 0;
   let announced = 0;
-  const branches: number[] = [];
+  let answers = 0;
   for (const p of listing.items) {
     if (p.id === rootId) continue;
     loaded++;
-    if (p.parent === rootId) {
-      direct++;
-      branches.push(1);
-    } else if (branches.length > 0) branches[branches.length - 1]!++;
+    if (p.parent === rootId) direct++;
+    answers += count(p.replies);
     announced += Math.max(0, count(p.replies) - (children.get(p.id) ?? 0));
   }
-  // the last branch may go on in the next page: only the ones before it are whole (all, at the end)
-  if (!listing.complete) branches.pop();
   return {
     order: listing.order,
     newestFirst: listing.order === 'Latest',
     loaded,
     direct,
     announced,
-    branches,
+    answers,
     complete: listing.complete,
   };
 }
 
-/**
- * Answers per branch (its replies but the direct reply), on average: branches over 20 times the median set
- * aside (at most one in twenty), and drawn toward one answer per direct reply by a prior worth five branches, so
- * that one or two branches cannot set it alone.
- */
-function meanAnswers(branches: readonly number[]): number {
-  const sorted = [...branches].sort((a, b) => a - b);
-  const median = sorted[Math.floor(sorted.length / 2)] ?? 1;
-  const giants = sorted.filter((b) => b > 20 * median).length;
-  const kept = sorted.slice(0, sorted.length - Math.min(giants, Math.floor(sorted.length / 20)));
-  return (kept.reduce((sum, b) => sum + b - 1, 0) + PRIOR_ANSWERS * PRIOR_WEIGHT) / (kept.length + PRIOR_WEIGHT);
+/** The sample's mean answers per reply, and the top of what it allows (`REACH` standard errors above). */
+function answersPerReply(r: Reading): { mean: number; top: number } {
+  const mean = r.loaded > 0 ? r.answers / r.loaded : 0;
+  const spread = Math.sqrt((Math.max(mean, MU_FLOOR) * (1 - Math.min(mean, 0.99))) / Math.max(1, r.loaded));
+  return { mean, top: Math.min(MU_CAP, Math.max(MU_FLOOR, mean) + REACH * spread) };
 }
 
 const plural = (n: number, one: string, many: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
@@ -149,27 +135,23 @@ export function conversationRange(
       basis: `Skein holds the whole listing (${whole.order}): ${plural(whole.loaded, 'reply', 'replies')}.`,
     };
   }
-  // the ranked listing with the most branches seen whole, else the newest-first one
-  const ranked = readings.filter((r) => !r.newestFirst).sort((a, b) => b.branches.length - a.branches.length)[0];
-  const best = ranked ?? [...readings].sort((a, b) => b.branches.length - a.branches.length)[0]!;
+  // the ranked listing with the most replies loaded, else the newest-first one
+  const ranked = readings.filter((r) => !r.newestFirst).sort((a, b) => b.loaded - a.loaded)[0];
+  const best = ranked ?? [...readings].sort((a, b) => b.loaded - a.loaded)[0]!;
   const direct = Math.max(count(directReplies), best.direct);
   const remaining = direct - best.direct;
   // every reply loaded, every announced answer not loaded, and one reply for each direct reply not loaded
   const floor = Math.max(...readings.map((r) => r.loaded + r.announced)) + remaining;
-  const extra = meanAnswers(best.branches);
+  const mu = answersPerReply(best);
   const known = best.loaded + best.announced;
-  const f = spread(best.branches.length);
+  const perDirect = best.newestFirst ? Math.max(NEWEST_FIRST_REACH, 1 / (1 - mu.top)) : 1 / (1 - mu.top);
   const low = floor;
-  const perBranch = best.newestFirst ? Math.max(NEWEST_FIRST_REACH, 1 + extra * f) : 1 + extra * f;
-  const high = Math.max(low, known + remaining * perBranch);
+  const high = Math.max(low, known + remaining * perDirect);
   const middle = (low + high) / 2;
-  const seen = `${plural(best.loaded, 'reply', 'replies')} loaded in ${ORDER_WORDS[best.order] ?? best.order} order, ${best.direct.toLocaleString('en-US')} of the post's ${plural(direct, 'direct reply', 'direct replies')} among them`;
-  const branchWords =
-    best.branches.length === 0
-      ? 'no direct reply is loaded with all its answers yet'
-      : `the ${plural(best.branches.length, 'direct reply', 'direct replies')} loaded with all ${best.branches.length === 1 ? 'its' : 'their'} answers ${best.branches.length === 1 ? 'has' : 'have'} ${extra.toFixed(1)} ${best.branches.length === 1 ? 'answer' : 'answers each on average'}`;
+  const seen = `${plural(best.loaded, 'reply', 'replies')} loaded in ${ORDER_WORDS[best.order] ?? best.order} order (${best.direct.toLocaleString('en-US')} of the post's ${plural(direct, 'direct reply', 'direct replies')})`;
+  const identity = `answer ${mu.mean.toFixed(2)} times each on average (their reply counts); replies that draw μ answers each make a conversation of D / (1 − μ) replies for D direct ones`;
   const basis = best.newestFirst
-    ? `From ${seen}: ${branchWords}. Newest first loads the newest branches, which had the least time to grow, so each of the other ${plural(remaining, 'direct reply', 'direct replies')} holds at least itself and up to ${NEWEST_FIRST_REACH} replies in all; a page in Most relevant order narrows this.`
-    : `From ${seen}: ${branchWords}. Each of the other ${plural(remaining, 'direct reply', 'direct replies')} counts at least itself, and up to ${f.toFixed(1)} times that many answers (a few branches often hold most of a conversation; the factor narrows as more are loaded).`;
+    ? `The ${seen} ${identity}. Newest first loads the replies that had the least time to be answered, so each of the other ${plural(remaining, 'direct reply', 'direct replies')} counts at least itself and up to ${NEWEST_FIRST_REACH} replies; a page in Most relevant order narrows this.`
+    : `The ${seen} ${identity}: each of the other ${plural(remaining, 'direct reply', 'direct replies')} counts at least itself and up to ${perDirect.toFixed(1)} replies, taking μ up to ${mu.top.toFixed(2)} (a few pages are one corner of a conversation; the bound tightens as more are loaded).`;
   return { low: Math.round(low), middle: Math.round(middle), high: Math.round(high), exact: false, basis };
 }
