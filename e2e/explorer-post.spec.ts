@@ -224,14 +224,26 @@ test('flat replies in Latest order: newest first exactly, kept as pages arrive; 
     return Number(await replies.locator('.vlist__row').last().getAttribute('data-index'));
   };
   await expect.poll(lastIndex, { timeout: 20_000 }).toBeGreaterThanOrEqual(59);
-  // read from the top, short of the end (reaching it would load a page while the rows are read)
+  // read from the top, short of the end (reaching it would load a page while the rows are read), until two
+  // readings agree (a page that was still on its way when the end was reached is sorted in by then)
   await page.locator('main').evaluate((m) => m.scrollTo(0, 0));
-  const times = await postTimesInOrder(replies, 40);
+  let times: number[] = [];
+  await expect
+    .poll(async () => {
+      const now = await postTimesInOrder(replies, 40);
+      const same = now.join() === times.join();
+      times = now;
+      return same;
+    })
+    .toBe(true);
   // the post itself first, then every reply newer than the one below it
   const [post, ...rest] = times;
   const inversions = rest.filter((t, i) => i > 0 && t > rest[i - 1]!).length;
   expect(inversions).toBe(0);
-  expect(rest.every((t) => t >= post!)).toBe(true);
+  expect(
+    rest.filter((t) => t < post!).map((t) => new Date(t).toISOString()),
+    `posted ${new Date(post!).toISOString()}`,
+  ).toEqual([]);
 
   // a short conversation, every reply in one page: oldest first is offered, and is exactly that
   const branch = await findPost(
