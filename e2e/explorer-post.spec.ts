@@ -210,6 +210,10 @@ test('flat replies in Latest order: newest first exactly, kept as pages arrive; 
   hostOnly(testInfo);
   const { page } = skein;
   const ex = await demoExamples(page);
+  // a window tall enough for three pages of replies, every row on screen at once (nothing scrolls, so nothing
+  // loads while the rows are read)
+  const viewport = page.viewportSize();
+  await page.setViewportSize({ width: 1280, height: 14_000 });
   await openRoute(page, `#/post/${ex.bigThreadPostId}/replies?order=Latest&view=flat`);
   const replies = page.getByRole('region', { name: 'Replies' });
   await expect(page.getByRole('radio', { name: 'Flat, newest first' })).toBeChecked();
@@ -219,23 +223,38 @@ test('flat replies in Latest order: newest first exactly, kept as pages arrive; 
   await expect(oldest).toHaveAccessibleName('Flat, oldest first (needs every reply loaded)');
 
   // two more pages: the depth-first listing brings replies newer than some already shown; they take their place
-  const lastIndex = async () => {
-    await page.locator('main').evaluate((m) => m.scrollTo(0, m.scrollHeight));
-    return Number(await replies.locator('.vlist__row').last().getAttribute('data-index'));
-  };
-  await expect.poll(lastIndex, { timeout: 20_000 }).toBeGreaterThanOrEqual(59);
-  // read from the top, short of the end (reaching it would load a page while the rows are read), until two
-  // readings agree (a page that was still on its way when the end was reached is sorted in by then)
-  await page.locator('main').evaluate((m) => m.scrollTo(0, 0));
+  const rendered = () =>
+    replies.locator('.vlist__row').evaluateAll((rows) =>
+      rows
+        .map(
+          (r) =>
+            [
+              Number(r.getAttribute('data-index')),
+              r.querySelector('article[data-post-id] time')?.getAttribute('datetime'),
+            ] as const,
+        )
+        .sort((a, b) => a[0] - b[0])
+        .map(([, time]) => Date.parse(time ?? '')),
+    );
+  const more = replies.getByRole('button', { name: 'Load more replies' });
+  for (const rows of [40, 60]) {
+    await more.click();
+    await expect.poll(async () => (await rendered()).length, { timeout: 30_000 }).toBeGreaterThanOrEqual(rows);
+  }
+  // read until two readings agree: a page still on its way is sorted in by then
   let times: number[] = [];
   await expect
-    .poll(async () => {
-      const now = await postTimesInOrder(replies, 40);
-      const same = now.join() === times.join();
-      times = now;
-      return same;
-    })
+    .poll(
+      async () => {
+        const now = await rendered();
+        const same = now.join() === times.join();
+        times = now;
+        return same;
+      },
+      { intervals: [500], timeout: 30_000 },
+    )
     .toBe(true);
+  if (viewport) await page.setViewportSize(viewport);
   // the post itself first, then every reply newer than the one below it
   const [post, ...rest] = times;
   const inversions = rest.filter((t, i) => i > 0 && t > rest[i - 1]!).length;
