@@ -9,7 +9,7 @@ import type { Stratum } from '../../shared/coding/records';
 import type { ArchiveQueryParsed, ActivityBucket } from '../../shared/ipc/archive';
 import { CodingStore } from './coding';
 import type { IngestRecord } from './ingest';
-import { ArchiveProject, type CollectionInput } from './project';
+import { ArchiveProject, type CollectionInput, type RawItem } from './project';
 import { ProjectFileError } from './schema';
 import type { WatchTables } from './watches';
 
@@ -92,8 +92,12 @@ export interface ArchiveApi extends CodingCalls, WatchTablesApi {
   collections: (handle: Handle) => ReturnType<ArchiveProject['collections']>;
   /** a re-export's reader: opened once, read in chunks (never the whole set in one message), closed */
   readOpen: (handle: Handle, q: ArchiveQueryParsed) => number;
-  readNext: (reader: number, max: number) => Array<{ id: string; raw: string; place: string | null }>;
+  readNext: (reader: number, max: number) => RawItem[];
   readClose: (reader: number) => void;
+  /** the requests a query's items were last returned by, oldest first (a re-export's manifest lists them) */
+  readRequests: (handle: Handle, q: ArchiveQueryParsed) => ReturnType<ArchiveProject['requestsOf']>;
+  /** the reply listings of a post the project holds, one per order (an export's estimate reads them) */
+  conversation: (handle: Handle, rootId: string) => ReturnType<ArchiveProject['conversation']>;
   /** which of these ids the project holds (a hydration's "already in the project"), with their raw JSON if asked */
   heldItems: (
     handle: Handle,
@@ -126,7 +130,7 @@ export class ArchiveHost {
   /** the text queued per handle (UTF-16 code units) */
   private readonly queuedText = new Map<Handle, number>();
   private timer: ReturnType<typeof setTimeout> | null = null;
-  private readonly readers = new Map<number, Iterator<{ id: string; raw: string; place: string | null }>>();
+  private readonly readers = new Map<number, Iterator<RawItem>>();
   private readonly sources = new Map<number, Iterator<{ id: string; stratum: string | null }>>();
   private nextReader = 1;
 
@@ -233,7 +237,7 @@ export class ArchiveHost {
     },
     readNext: (reader, max) => {
       const it = this.readers.get(reader);
-      const out: Array<{ id: string; raw: string; place: string | null }> = [];
+      const out: RawItem[] = [];
       if (!it) return out;
       while (out.length < max) {
         const next = it.next();
@@ -249,6 +253,8 @@ export class ArchiveHost {
       this.readers.get(reader)?.return?.();
       this.readers.delete(reader);
     },
+    readRequests: (handle, q) => this.project(handle).requestsOf(q),
+    conversation: (handle, rootId) => this.project(handle).conversation(rootId),
     heldItems: (handle, kind, ids, withRaw) => this.project(handle).heldItems(kind, ids, withRaw),
     ingest: (handle, record) => {
       if (!this.projects.has(handle)) return;

@@ -12,6 +12,7 @@ import type {
   ArchiveSearchResult,
 } from '../../shared/ipc/archive';
 import { CodingStore } from './coding';
+import { heldConversation, type HeldListing } from './conversation';
 import { createIngester, type IngestRecord } from './ingest';
 import { activity, forgetAnswer, heldAnswer, provenance, readItem, search, whereOf, type HeldAnswer } from './query';
 import { openProjectFile } from './schema';
@@ -36,6 +37,37 @@ export interface CollectionInput {
 const HELD_CHUNK = 500;
 
 /** An item the project holds: its raw JSON as last received (empty when not asked for) and when (epoch ms). */
+/** An item as a re-export reads it (`rawItems`). */
+export interface RawItem {
+  id: string;
+  raw: string;
+  place: string | null;
+  /** when the project first and last received it (ms) */
+  firstSeen: number;
+  lastSeen: number;
+  /** the request that last returned it (a `requests` rowid), or null */
+  request: number | null;
+}
+
+/** A request a re-export's items came from (`requestsOf`): what was asked (never the key), when, what came. */
+export interface SourceRequest {
+  id: number;
+  operation: string;
+  /** the request's canonical params, as JSON */
+  params: string;
+  cursor: string | null;
+  /** its page's place in its listing (0: the first page) */
+  pageIndex: number;
+  at: number;
+  baseUrl: string;
+  httpStatus: number;
+  items: number;
+}
+
+/** The request that last returned item `i` (the newest answer holding it: its raw JSON is that answer's). */
+const LATEST_REQUEST = `(SELECT r.request FROM request_items r JOIN requests rq ON rq.rowid = r.request
+  WHERE r.item = i.rowid ORDER BY rq.at DESC, r.request DESC LIMIT 1)`;
+
 export interface HeldItem {
   id: string;
   raw: string;
@@ -186,21 +218,43 @@ export class ArchiveProject {
     ).map((r) => ({ id: r.id, name: r.name, kind: r.kind, createdAt: r.created_at, items: r.items }));
   }
 
-  /** The raw items of a query (a collection in its order, with each item's thread position), one at a time: what a re-export writes. */
-  rawItems(q: ArchiveQueryParsed): Iterator<{ id: string; raw: string; place: string | null }> {
+  /**
+   * The raw items of a query (a collection in its order, with each item's thread position), one at a time:
+   * what a re-export writes. Each with when the project first and last received it and the request that last
+   * returned it (its raw JSON is that answer's).
+   */
+  rawItems(q: ArchiveQueryParsed): Iterator<RawItem> {
     const { sql, args } = whereOf(q);
+    const columns = `i.id AS id, i.raw AS raw, i.first_seen AS firstSeen, i.last_seen AS lastSeen, ${LATEST_REQUEST} AS request`;
     const statement =
       q.collection !== undefined
-        ? `SELECT i.id AS id, i.raw AS raw, x.place AS place FROM collection_items x JOIN items i ON i.rowid = x.item
+        ? `SELECT ${columns}, x.place AS place FROM collection_items x JOIN items i ON i.rowid = x.item
            WHERE x.collection = ? AND ${sql} ORDER BY x.position`
-        : `SELECT i.id AS id, i.raw AS raw, NULL AS place FROM items i WHERE ${sql} ORDER BY i.created_at, i.rowid`;
+        : `SELECT ${columns}, NULL AS place FROM items i WHERE ${sql} ORDER BY i.created_at, i.rowid`;
     return this.db
       .prepare(statement)
-      .iterate(...(q.collection !== undefined ? [q.collection] : []), ...args) as Iterator<{
-      id: string;
-      raw: string;
-      place: string | null;
-    }>;
+      .iterate(...(q.collection !== undefined ? [q.collection] : []), ...args) as Iterator<RawItem>;
+  }
+
+  /** The requests a query's items were last returned by (`rawItems`' `request`), oldest first: a re-export's sources. */
+  requestsOf(q: ArchiveQueryParsed): SourceRequest[] {
+    const { sql, args } = whereOf(q);
+    const items =
+      q.collection !== undefined
+        ? `SELECT ${LATEST_REQUEST} AS request FROM collection_items x JOIN items i ON i.rowid = x.item WHERE x.collection = ? AND ${sql}`
+        : `SELECT ${LATEST_REQUEST} AS request FROM items i WHERE ${sql}`;
+    return this.db
+      .prepare(
+        `SELECT q.rowid AS id, q.operation AS operation, q.params AS params, q.cursor AS cursor, q.page_index AS pageIndex,
+           q.at AS at, q.base_url AS baseUrl, q.http_status AS httpStatus, q.item_count AS items
+         FROM requests q WHERE q.rowid IN (${items}) ORDER BY q.at, q.rowid`,
+      )
+      .all(...(q.collection !== undefined ? [q.collection] : []), ...args) as unknown as SourceRequest[];
+  }
+
+  /** The reply listings of a post the project holds, one per order (what an export's estimate reads). */
+  conversation(rootId: string): HeldListing[] {
+    return heldConversation(this.db, rootId);
   }
 
   /**
