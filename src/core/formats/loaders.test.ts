@@ -166,7 +166,7 @@ describe.each([
     ).toEqual(expected(sheet));
     expect(got.types).toMatchObject({ id: 'object', text: 'object', author_name: 'object', likeCount: 'float64' });
     // run as a script, it reads every table and says so
-    const header = (parse(await readFile(target, 'utf8'), { bom: true, to: 1 }) as string[][])[0] ?? [];
+    const [header = []]: string[][] = parse(await readFile(target, 'utf8'), { bom: true, to: 1 });
     expect(execFileSync(py, [python], { encoding: 'utf8' })).toBe(`x.csv: 5 rows, ${header.length} columns\n`);
   });
 
