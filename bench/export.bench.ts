@@ -1,18 +1,21 @@
 /**
- * `npm run bench:export`: throughput (MB/s) and peak RSS of exports of
- * 10,000, 50,000 and 100,000 posts, per format (JSON, JSONL, CSV, Parquet); `items MB/s` is the raw JSON
- * handed to the exporter per second end to end (for Parquet, whose compressed file is a fraction of it). Each run is its own child
- * process, so its peak RSS is its own. A page source makes synthetic pages of
- * 20 spec-shaped posts on the fly (nothing held), the real ExportService
- * collects them into its journal and streams the file. End to end is what a person waits for: from the
- * start of the export to the job settled with its file complete (renamed into place, fsynced). The
- * source's own time making the synthetic posts (the API or the response store in the app) is shown apart
- * (`source s`), and `CPU s` is the process's CPU time over the run (process.cpuUsage), the figure that does
- * not move with the machine's load. Prints the numbers and
- * writes bench/results/export.json. A measurement, not a test: it never fails
- * (aim: >= 100 MB/s writing, <= 150 MB peak RSS, flat as the count grows).
+ * `npm run bench:export`: every format measured as what it processes — **MB of posts per second** (the raw JSON
+ * of the posts handed to the exporter, per wall second from the start of the export to its file complete),
+ * with the MB it wrote beside it — and its peak RSS, for exports of 10,000, 50,000 and 100,000 posts (JSON,
+ * JSONL, CSV, Parquet). Beside each, **DuckDB** (@duckdb/node-api) converting the same posts, written once as
+ * a JSONL file, to the same kind of file (`COPY (SELECT * FROM read_json(…)) TO … (FORMAT json | csv |
+ * parquet)`): the fastest converter a researcher has, on the same data in the same run, and the ratio.
+ *
+ * Each run is its own child process, so its peak RSS is its own. A page source makes synthetic pages of 20
+ * spec-shaped posts on the fly (nothing held), the real ExportService collects them into its journal and
+ * writes the file. The source's own time making the posts (the API or the response store in the app) is
+ * shown apart (`source s`), and `CPU s` is the process's CPU time over the run (process.cpuUsage), the figure
+ * that does not move with the machine's load; DuckDB's CPU time is its process's too. Prints the numbers and
+ * writes bench/results/export.json. A measurement, not a test: it never fails (aim: every format at least half
+ * DuckDB's MB of posts per second, at most 150 MB peak RSS, flat as the count grows).
  */
 import { fork } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,7 +29,24 @@ import { writeResults } from './lib/results';
 const COUNTS = (process.env.BENCH_COUNTS ?? '10000,50000,100000').split(',').map(Number);
 const FORMATS: ExportFormat[] = (process.env.BENCH_FORMATS ?? 'json,jsonl,csv,parquet').split(',');
 const PAGE = 20;
-const AIM = { mbPerSecond: 100, peakRssMb: 150 };
+const AIM = { ofDuckDb: 0.5, peakRssMb: 150 };
+/** The DuckDB conversion each format is compared with. */
+const DUCK_TARGET: Record<string, 'json' | 'csv' | 'parquet'> = {
+  json: 'json',
+  jsonl: 'json',
+  csv: 'csv',
+  parquet: 'parquet',
+};
+
+interface DuckResult {
+  target: 'json' | 'csv' | 'parquet';
+  count: number;
+  ms: number;
+  bytes: number;
+  cpuMs: number;
+  itemsMbPerSecond: number;
+  peakRssMb: number;
+}
 
 interface RunResult {
   count: number;
@@ -209,6 +229,57 @@ async function child(count: number, format: ExportFormat): Promise<RunResult> {
   }
 }
 
+/** The posts as DuckDB reads them: the same raw JSON, one post a line. */
+async function writeInput(path: string, count: number): Promise<number> {
+  const out = createWriteStream(path);
+  let bytes = 0;
+  let chunk = '';
+  for (let n = 0; n < count; n++) {
+    const line = `${JSON.stringify(syntheticPost(n))}\n`;
+    bytes += Buffer.byteLength(line) - 1;
+    chunk += line;
+    if (chunk.length > 1 << 20) {
+      if (!out.write(chunk)) await new Promise<void>((r) => out.once('drain', () => r()));
+      chunk = '';
+    }
+  }
+  out.end(chunk);
+  await new Promise<void>((r) => out.once('finish', () => r()));
+  return bytes;
+}
+
+/** DuckDB converting the JSONL of the posts to one kind of file: its wall time, CPU and peak RSS. */
+async function duckChild(input: string, count: number, target: DuckResult['target']): Promise<DuckResult> {
+  const { DuckDBInstance } = await import('@duckdb/node-api');
+  const dir = await mkdtemp(join(tmpdir(), 'skein-bench-duckdb-'));
+  try {
+    const out = join(dir, `posts.${target}`);
+    const db = await DuckDBInstance.create(':memory:');
+    const connection = await db.connect();
+    const format = target === 'parquet' ? 'FORMAT parquet' : target === 'csv' ? 'FORMAT csv, HEADER' : 'FORMAT json';
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    await connection.run(
+      `COPY (SELECT * FROM read_json('${input}', format = 'newline_delimited')) TO '${out}' (${format})`,
+    );
+    const ms = performance.now() - t0;
+    const cpu = process.cpuUsage(cpu0);
+    connection.closeSync();
+    db.closeSync();
+    return {
+      target,
+      count,
+      ms: Math.round(ms),
+      bytes: (await stat(out)).size,
+      cpuMs: Math.round((cpu.user + cpu.system) / 1000),
+      itemsMbPerSecond: Math.round(rawJsonBytes(count) / 1e6 / (ms / 1000)),
+      peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+    };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 function retainedHeapMb(): number {
   (globalThis as { gc?: () => void }).gc?.();
   return Math.round(process.memoryUsage().heapUsed / 1e6);
@@ -229,7 +300,14 @@ function runChild<T>(args: string[]): Promise<T> {
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   if (args[0] === '--child') {
-    process.send?.(await child(Number(args[1]), args[2] as ExportFormat));
+    const result = await child(Number(args[1]), args[2] as ExportFormat);
+    // run by hand (a profile: node --cpu-prof --import tsx bench/export.bench.ts --child 50000 parquet): printed
+    if (process.send) process.send(result);
+    else console.log(result);
+    return;
+  }
+  if (args[0] === '--duckdb') {
+    process.send?.(await duckChild(String(args[1]), Number(args[2]), args[3] as DuckResult['target']));
     return;
   }
   if (args[0] === '--baseline') {
@@ -246,17 +324,43 @@ async function main(): Promise<void> {
     `load average before: ${loadBefore.toFixed(1)} on ${cpus().length} cores (other work on the machine slows every number)\n`,
   );
   const results: RunResult[] = [];
-  console.log(
-    'posts    format  file MB  collect s  write s  write MB/s  end-to-end MB/s  items MB/s  source s  CPU s (collect)  MB per CPU s  peak RSS MB  heap after GC MB',
-  );
-  for (const count of COUNTS) {
-    for (const format of FORMATS) {
-      const r = await runChild<RunResult>(['--child', String(count), format]);
-      results.push(r);
+  const duck: DuckResult[] = [];
+  const inputDir = await mkdtemp(join(tmpdir(), 'skein-bench-input-'));
+  try {
+    for (const count of COUNTS) {
+      const input = join(inputDir, `posts-${count}.jsonl`);
+      const postsMb = (await writeInput(input, count)) / 1e6;
+      console.log(`\n${count.toLocaleString('en-US')} posts: ${postsMb.toFixed(1)} MB of posts (their raw JSON)`);
       console.log(
-        `${String(count).padEnd(8)} ${format.padEnd(7)} ${(r.bytes / 1e6).toFixed(1).padStart(7)}  ${(r.collectMs / 1000).toFixed(2).padStart(9)}  ${(r.writeMs / 1000).toFixed(2).padStart(7)}  ${String(r.writeMbPerSecond).padStart(10)}  ${String(r.totalMbPerSecond).padStart(15)}  ${String(r.itemsMbPerSecond).padStart(10)}  ${(r.sourceMs / 1000).toFixed(2).padStart(8)}  ${(r.cpuMs / 1000).toFixed(2).padStart(5)} (${(r.collectCpuMs / 1000).toFixed(2)})  ${String(r.cpuMbPerSecond).padStart(12)}  ${String(r.peakRssMb).padStart(11)}  ${String(r.retainedHeapMb).padStart(16)}`,
+        'format   Skein MB of posts/s  written MB  peak RSS MB  CPU s  | DuckDB MB of posts/s  written MB  peak RSS MB  CPU s  | Skein/DuckDB',
       );
+      const duckOf = new Map<string, DuckResult>();
+      for (const target of new Set(FORMATS.map((f) => DUCK_TARGET[f] ?? 'json'))) {
+        const d = await runChild<DuckResult>(['--duckdb', input, String(count), target]);
+        duck.push(d);
+        duckOf.set(target, d);
+      }
+      for (const format of FORMATS) {
+        const r = await runChild<RunResult>(['--child', String(count), format]);
+        results.push(r);
+        const d = duckOf.get(DUCK_TARGET[format] ?? 'json');
+        const ratio = d ? (r.itemsMbPerSecond / d.itemsMbPerSecond).toFixed(2) : '—';
+        console.log(
+          `${format.padEnd(8)} ${String(r.itemsMbPerSecond).padStart(19)}  ${(r.bytes / 1e6).toFixed(1).padStart(10)}  ${String(r.peakRssMb).padStart(11)}  ${(r.cpuMs / 1000).toFixed(1).padStart(5)}  | ${String(d?.itemsMbPerSecond ?? '—').padStart(20)}  ${((d?.bytes ?? 0) / 1e6).toFixed(1).padStart(10)}  ${String(d?.peakRssMb ?? '—').padStart(11)}  ${((d?.cpuMs ?? 0) / 1000).toFixed(1).padStart(5)}  | ${ratio.padStart(12)}`,
+        );
+      }
     }
+  } finally {
+    await rm(inputDir, { recursive: true, force: true });
+  }
+  console.log(
+    '\nSkein, every run (collect s: pages into the journal; write s: the file; source s: making the synthetic posts):',
+  );
+  console.log('posts    format  collect s  write s  source s  CPU s (collect)  heap after GC MB');
+  for (const r of results) {
+    console.log(
+      `${String(r.count).padEnd(8)} ${r.format.padEnd(7)} ${(r.collectMs / 1000).toFixed(2).padStart(9)}  ${(r.writeMs / 1000).toFixed(2).padStart(7)}  ${(r.sourceMs / 1000).toFixed(2).padStart(8)}  ${(r.cpuMs / 1000).toFixed(2).padStart(5)} (${(r.collectCpuMs / 1000).toFixed(2)})  ${String(r.retainedHeapMb).padStart(16)}`,
+    );
   }
   const file = writeResults('export', {
     aim: AIM,
@@ -264,8 +368,11 @@ async function main(): Promise<void> {
     baseline,
     loadAverage: { before: loadBefore, after: loadavg()[0] ?? 0 },
     results,
+    duckdb: duck,
   });
-  console.log(`\naim: >= ${AIM.mbPerSecond} MB/s writing, <= ${AIM.peakRssMb} MB peak RSS, flat as the count grows`);
+  console.log(
+    `\nload average after: ${(loadavg()[0] ?? 0).toFixed(1)}. aim: every format >= ${AIM.ofDuckDb} of DuckDB's MB of posts per second, <= ${AIM.peakRssMb} MB peak RSS, flat as the count grows`,
+  );
   console.log(`results: ${file}`);
 }
 

@@ -13,6 +13,7 @@ import {
   hostOnly,
   openRoute,
   openThread,
+  postTimesInOrder,
   type PostLike,
   sandbox,
 } from './support/explorer';
@@ -170,7 +171,7 @@ test('replies: a threaded tree with collapse/expand, a flat mode, three orders; 
   await expect(replies.locator('.thread-row[data-depth="1"]').first()).toBeVisible();
 
   // flat, in the order the API ranks them: loading more only adds below, never reshuffles what was read
-  await page.getByRole('radio', { name: 'Flat, most relevant first' }).check();
+  await page.getByRole('radio', { name: 'Flat, as the service ranks them' }).check();
   await expect(page).toHaveURL(/view=flat/);
   await expect(replies.locator('.thread-row')).toHaveCount(0);
   const ids = () =>
@@ -201,6 +202,84 @@ test('replies: a threaded tree with collapse/expand, a flat mode, three orders; 
   await expect(page).toHaveURL(/\/direct/);
   await expect(page.getByRole('region', { name: 'Direct replies' }).locator('article').first()).toBeVisible();
   await expect.poll(async () => (await control.requests()).some((r) => /\/tweet\/replies\?/.test(r.url))).toBe(true);
+});
+
+test('flat replies in Latest order: newest first exactly, kept as pages arrive; oldest first once every reply is loaded', async ({
+  skein,
+}, testInfo) => {
+  hostOnly(testInfo);
+  const { page } = skein;
+  const ex = await demoExamples(page);
+  // a window tall enough for three pages of replies, every row on screen at once (nothing scrolls, so nothing
+  // loads while the rows are read)
+  const viewport = page.viewportSize();
+  await page.setViewportSize({ width: 1280, height: 14_000 });
+  await openRoute(page, `#/post/${ex.bigThreadPostId}/replies?order=Latest&view=flat`);
+  const replies = page.getByRole('region', { name: 'Replies' });
+  await expect(page.getByRole('radio', { name: 'Flat, newest first' })).toBeChecked();
+  // oldest first cannot be true before the last page (the listing pages back in time): it says so
+  const oldest = page.getByRole('radio', { name: /^Flat, oldest first/ });
+  await expect(oldest).toBeDisabled();
+  await expect(oldest).toHaveAccessibleName('Flat, oldest first (needs every reply loaded)');
+
+  // two more pages: the depth-first listing brings replies newer than some already shown; they take their place
+  const rendered = () =>
+    replies.locator('.vlist__row').evaluateAll((rows) =>
+      rows
+        .map(
+          (r) =>
+            [
+              Number(r.getAttribute('data-index')),
+              r.querySelector('article[data-post-id] time')?.getAttribute('datetime'),
+            ] as const,
+        )
+        .sort((a, b) => a[0] - b[0])
+        .map(([, time]) => Date.parse(time ?? '')),
+    );
+  const more = replies.getByRole('button', { name: 'Load more replies' });
+  for (const rows of [40, 60]) {
+    await more.click();
+    await expect.poll(async () => (await rendered()).length, { timeout: 30_000 }).toBeGreaterThanOrEqual(rows);
+  }
+  // read until two readings agree: a page still on its way is sorted in by then
+  let times: number[] = [];
+  await expect
+    .poll(
+      async () => {
+        const now = await rendered();
+        const same = now.join() === times.join();
+        times = now;
+        return same;
+      },
+      { intervals: [500], timeout: 30_000 },
+    )
+    .toBe(true);
+  if (viewport) await page.setViewportSize(viewport);
+  // the post itself first, then every reply newer than the one below it
+  const [post, ...rest] = times;
+  const inversions = rest.filter((t, i) => i > 0 && t > rest[i - 1]!).length;
+  expect(inversions).toBe(0);
+  expect(
+    rest.filter((t) => t < post!).map((t) => new Date(t).toISOString()),
+    `posted ${new Date(post!).toISOString()}`,
+  ).toEqual([]);
+
+  // a short conversation, every reply in one page: oldest first is offered, and is exactly that
+  const branch = await findPost(
+    page,
+    'postRepliesV2',
+    { tweetId: ex.wideThreadPostId, queryType: 'Latest' },
+    (p) => (p.replyCount ?? 0) >= 2 && p.id !== ex.wideThreadPostId,
+  );
+  await openRoute(page, `#/post/${branch.id}/replies?order=Latest&view=flat`);
+  const short = page.getByRole('region', { name: 'Replies' });
+  await expect(short.locator('article').nth(2)).toBeVisible();
+  await expect(oldest).toBeEnabled();
+  await oldest.check();
+  await expect(page).toHaveURL(/sort=oldest/);
+  const ascending = (await postTimesInOrder(short, 3)).slice(1);
+  expect([...ascending].sort((a, b) => a - b)).toEqual(ascending);
+  await attachScreenshot(page, testInfo, 'flat-oldest-first');
 });
 
 test('list states: a paging-guard stop, duplicates removed and a failed next page are shown in the list', async ({

@@ -24,7 +24,7 @@ test('a format registered beside the built-in ones is offered, written and descr
   await replies.page().getByRole('button', { name: 'Export…' }).click();
   const dialog = page.getByRole('dialog', { name: /^Export/ });
   const formats = dialog.getByRole('group', { name: 'Format' }).getByRole('radio');
-  await expect(formats).toHaveCount(10);
+  await expect(formats).toHaveCount(12);
   await expect(formats.last()).toHaveAccessibleName(/^Toy TSV a format the tests register/);
   await expect(dialog.getByRole('radio', { name: /^JSON one file/ })).toBeChecked();
 

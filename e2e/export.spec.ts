@@ -171,3 +171,77 @@ test('the CSV comes in two flavours, and the caps fields sit inside the dialog',
     await dialog.getByRole('button', { name: 'Close' }).click();
   }
 });
+
+test("fetch everything on a thread: a range of calls and credits that holds the walk's, with its basis, narrowing as pages load", async ({
+  skein,
+}) => {
+  test.setTimeout(180_000);
+  const { page } = skein;
+  const ex = await demoExamples(page);
+  const sandbox = (await hostOf(skein).sandboxUrl())!;
+  const dialog = page.getByRole('dialog', { name: /^Export/ });
+
+  /** the calls a walk to the end takes, counted by asking the sandbox for every page (the judge, not the app) */
+  const walkCalls = async (tweetId: string) => {
+    let calls = 0;
+    let cursor = '';
+    for (;;) {
+      const q = new URLSearchParams({ tweetId, queryType: 'Latest', ...(cursor ? { cursor } : {}) });
+      const body = (await (await fetch(`${sandbox}/social/tweet/replies/v2?${q.toString()}`)).json()) as {
+        has_next_page: boolean;
+        next_cursor: string;
+      };
+      calls++;
+      if (!body.has_next_page) return calls;
+      cursor = body.next_cursor;
+    }
+  };
+  /** the dialog's estimate for fetching everything, as it reads now: its middle, its range, its basis */
+  const line = dialog.locator('.export__estimate p').first();
+  const read = async () => {
+    const [middle, low, high] = (
+      /^About ([\d,]+) calls \(between ([\d,]+) and ([\d,]+)\)/.exec(await line.innerText()) ?? []
+    )
+      .slice(1)
+      .map((v) => Number(v.replace(/,/g, '')));
+    const basis = await dialog.locator('.export__estimate p.muted').innerText();
+    return { middle: middle!, low: low!, high: high!, basis };
+  };
+  const open = async () => {
+    await page.getByRole('button', { name: 'Export…' }).click();
+    await dialog.getByRole('radio', { name: /Fetch everything/ }).check();
+    await expect(line).toContainText(/^About [\d,]+ calls \(between [\d,]+ and [\d,]+\), about [\d,]+ credits/);
+  };
+  const estimate = async () => {
+    await open();
+    const e = await read();
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    return e;
+  };
+
+  for (const root of [ex.bigThreadPostId, ex.wideThreadPostId]) {
+    // the thread as it opens (most relevant first, one page): the estimate reads that page from the project
+    const replies = await openThread(page, root);
+    const truth = await walkCalls(root);
+    const first = await estimate();
+    expect(first.low).toBeLessThanOrEqual(truth);
+    expect(first.high).toBeGreaterThanOrEqual(truth);
+    expect(Math.max(first.middle / truth, truth / first.middle)).toBeLessThan(2);
+    expect(first.basis).toMatch(/The post counts only its direct replies; its conversation is about [\d,]+ replies/);
+    expect(first.basis).toMatch(/loaded in most relevant order/);
+    if (root !== ex.wideThreadPostId) continue;
+    // two more pages loaded in the view: the range holds the truth and narrows
+    const lastIndex = async () => {
+      await page.locator('main').evaluate((m) => m.scrollTo(0, m.scrollHeight));
+      return Number(await replies.locator('.vlist__row').last().getAttribute('data-index'));
+    };
+    await expect.poll(lastIndex, { timeout: 30_000 }).toBeGreaterThanOrEqual(55);
+    // the dialog asks again as it opens: the estimate reads the pages the project holds now
+    await open();
+    await expect.poll(async () => (await read()).high - (await read()).low).toBeLessThan(first.high - first.low);
+    const later = await read();
+    expect(later.low).toBeLessThanOrEqual(truth);
+    expect(later.high).toBeGreaterThanOrEqual(truth);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+  }
+});

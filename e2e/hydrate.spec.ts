@@ -189,3 +189,46 @@ test('a hydration stopped by quitting resumes after a restart, buying no batch t
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test('an id a spreadsheet may have rounded, among 100 or more intact ids: if it does not come back, it is listed apart from the deleted', async ({
+  skein,
+}) => {
+  test.setTimeout(90_000);
+  const { page } = skein;
+  const dir = await mkdtemp(join(tmpdir(), 'skein-e2e-hydrate-rounded-'));
+  // 120 intact ids of posts the demo does not have (gone), and one id with 15 significant digits, then zeros
+  const intact = Array.from({ length: 120 }, (_, i) => String(1_834_567_890_123_456_789n + BigInt(i)));
+  const rounded = '2006378618355240000';
+  await openRoute(page, '#/hydrate/posts');
+  await page.getByLabel('Or paste post ids').fill([...intact, rounded].join('\n'));
+  await page.getByRole('button', { name: 'Read the ids' }).click();
+  const panel = page.getByRole('region', { name: 'Pasted ids' });
+  // among so many intact ids it is accepted (a real id can end in zeros)…
+  await expect(panel.getByText('121 post ids ready to hydrate')).toBeVisible();
+  await panel.getByRole('button', { name: 'Hydrate…' }).click();
+  const dialog = page.getByRole('dialog', { name: /^Export/ });
+  await dialog.getByRole('radio', { name: /JSON Lines/ }).check();
+  await skein.setSavePath(join(dir, 'hydrated.jsonl'));
+  await dialog.getByRole('button', { name: 'Choose file and export' }).click();
+  await expect(dialog.getByRole('status')).toContainText('Done:');
+  await dialog.getByRole('button', { name: 'Close' }).click();
+
+  // …and, not returned, it is not counted as a deleted post
+  const missing = panel.getByRole('region', { name: /Ids that did not come back/ });
+  await expect(missing.getByRole('heading', { name: /121 ids did not come back/ })).toBeVisible();
+  await expect(missing.getByRole('note')).toContainText(
+    '1 of them has the shape a spreadsheet leaves when it rounds an id (15 significant digits, then zeros)',
+  );
+  await expect(
+    missing.getByRole('row', { name: new RegExp(`^${rounded} .*may be a spreadsheet-rounded id`) }),
+  ).toBeVisible();
+  await expect(
+    missing.getByRole('row', { name: `${intact[0]} not returned (deleted, protected or suspended)` }),
+  ).toBeVisible();
+  const manifest = JSON.parse(await readFile(join(dir, 'hydrated.jsonl.manifest.json'), 'utf8')) as {
+    ids_not_found_total: number;
+    ids_possibly_rounded: { total: number; listed: string[] };
+  };
+  expect(manifest.ids_not_found_total).toBe(120);
+  expect(manifest.ids_possibly_rounded).toMatchObject({ total: 1, listed: [rounded] });
+});

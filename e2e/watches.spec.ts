@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { startSandbox, type LedgerEntry, type Sandbox } from '../src/sandbox';
+import { accountsThatWillDelete } from '../src/sandbox/testing/ahead';
 import { expect, test } from './fixtures';
 import { launchApp, type SkeinApp } from './host';
 import { attachScreenshot, expectAccessible, hostOnly } from './support/explorer';
@@ -40,7 +41,9 @@ test('a watch of twenty demo accounts over simulated days', async ({}, testInfo)
     launchApp({ apiBaseUrl: sandbox.baseUrl, apiKey: 'demo-key', userDataDir, now, watchTickMs: 200 });
   try {
     const list = await control<{ members: Array<{ id: string }> }>(`/__sandbox/lists/${sandbox.examples.listId}`);
-    const accounts = list.members.slice(0, 20).map((m) => m.id);
+    // a few accounts that will delete a post while watched (asked of the world ahead), then the list's members
+    const deleting = await accountsThatWillDelete({ now, seed: 7, activity: 4 }, 40 * HOUR);
+    const accounts = [...new Set([...deleting.slice(0, 6), ...list.members.map((m) => m.id)])].slice(0, 20);
     await fetch(`${sandbox.baseUrl}/__sandbox/usage/reset`, { method: 'POST' });
 
     app = await launch();

@@ -128,7 +128,16 @@ export async function npmStartFallback(cwd: string, env: Record<string, string>)
   } catch (error) {
     result.error = (error as Error).message;
   } finally {
-    if (child.pid && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
+    // the shell's own shutdown still writes (its project is closed and checkpointed): wait for it to end, so
+    // nothing writes into the test's folder after this returns (SIGKILL if it has not ended in 10 s)
+    const pid = child.pid;
+    if (pid && child.exitCode === null) {
+      const ended = new Promise<void>((done) => child.once('close', () => done()));
+      process.kill(-pid, 'SIGTERM');
+      const timer = setTimeout(() => process.kill(-pid, 'SIGKILL'), 10_000);
+      await ended;
+      clearTimeout(timer);
+    }
   }
   result.stderr = stderr;
   return result;

@@ -112,6 +112,7 @@ export async function sandbox(app: SkeinApp) {
 export interface PostLike {
   id: string;
   quoteCount?: number;
+  replyCount?: number;
   text?: string;
   author?: { userName: string; id: string };
   entities?: {

@@ -72,7 +72,16 @@ describe.each(STORES)('a Parquet dataset from a project on $name', (s) => {
         };
         expect(manifest.parquet.partitioned).toBe(true);
         expect(manifest.parquet.layout).toContain('collected_date=YYYY-MM-DD');
-        expect(Object.keys(manifest.parquet.how_to_read).sort()).toEqual(['R', 'duckdb', 'pandas', 'spark']);
+        expect(Object.keys(manifest.parquet.how_to_read).sort()).toEqual([
+          'R (arrow)',
+          'R (data.table)',
+          'duckdb',
+          'loaders',
+          'pandas',
+          'polars',
+          'spark',
+        ]);
+        expect(manifest.parquet.how_to_read.duckdb).toContain('hive_partitioning = true');
       } finally {
         await host.dispose();
         rmSync(dir, { recursive: true, force: true });

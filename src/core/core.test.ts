@@ -12,6 +12,7 @@ afterAll(() => dataDirs.forEach((dir) => rmSync(dir, { recursive: true, force: t
 
 const examples: DemoExamples = {
   bigThreadPostId: '1',
+  wideThreadPostId: '11',
   muchQuotedPostId: '2',
   mediaPostId: '3',
   profile: { id: '4', userName: 'demo' },

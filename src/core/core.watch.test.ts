@@ -14,6 +14,7 @@ import { createDispatcher } from './bridge/dispatch';
 import { startSandbox, type LedgerEntry, type Sandbox } from '../sandbox';
 import type { WatchSummary } from '../shared/ipc/watch';
 import { testCoreDeps } from './testing/core-deps';
+import { accountsThatWillDelete } from '../sandbox/testing/ahead';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -72,7 +73,9 @@ describe('a watch of twenty accounts over simulated days', () => {
       dirs.push(dir);
       const { examples } = sandbox;
       const list = await control<{ members: Array<{ id: string }> }>(`/__sandbox/lists/${examples.listId}`);
-      const accounts = list.members.slice(0, 20).map((m) => m.id);
+      // a few accounts that will delete a post while watched (asked of the world ahead), then the list's members
+      const deleting = await accountsThatWillDelete({ now, seed: 7, activity: 4 }, 40 * HOUR);
+      const accounts = [...new Set([...deleting.slice(0, 6), ...list.members.map((m) => m.id)])].slice(0, 20);
       await fetch(`${sandbox.baseUrl}/__sandbox/usage/reset`, { method: 'POST' });
 
       let core = liveCore(dir);

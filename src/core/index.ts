@@ -272,6 +272,15 @@ export function createCore(deps: CoreDeps): Core {
           return [];
         }
       },
+      // a thread's estimate reads the listings of its conversation the project holds (no call)
+      conversation: async (rootId) => {
+        try {
+          const handle = await projects.handleFor(mode() === 'demo' ? 'demo' : 'current');
+          return await (await archiveThread).call('conversation', handle, rootId);
+        } catch {
+          return [];
+        }
+      },
     },
     stateDir: join(deps.userDataDir, 'exports'),
     source: clientPageSource(client.client),

@@ -94,6 +94,10 @@ export interface ArchiveApi extends CodingCalls, WatchTablesApi {
   readOpen: (handle: Handle, q: ArchiveQueryParsed) => Promise<number>;
   readNext: (reader: number, max: number) => Promise<RawRow[]>;
   readClose: (reader: number) => Promise<void>;
+  /** the requests a query's items were last returned by, oldest first (a re-export's manifest lists them) */
+  readRequests: (handle: Handle, q: ArchiveQueryParsed) => Promise<Result<ProjectStore['requestsOf']>>;
+  /** the reply listings of a post the project holds, one per order (an export's estimate reads them) */
+  conversation: (handle: Handle, rootId: string) => Promise<Result<ProjectStore['conversation']>>;
   /** which of these ids the project holds (a hydration's "already in the project"), with their raw JSON if asked */
   heldItems: (
     handle: Handle,
@@ -351,6 +355,8 @@ export class ArchiveHost {
       this.readers.delete(id);
       await reader?.close();
     },
+    readRequests: async (handle, q) => (await this.project(handle)).requestsOf(q),
+    conversation: async (handle, rootId) => (await this.project(handle)).conversation(rootId),
     heldItems: async (handle, kind, ids, withRaw) => (await this.project(handle)).heldItems(kind, ids, withRaw),
     copy: async (from, to) => copyProject(await this.project(from), await openStore(to, this.now)),
     ingest: (handle, record) => {

@@ -17,12 +17,14 @@ import type {
 import type { IngestRecord } from './answer';
 import { storedFts } from './derive';
 import { SqliteCoding } from './coding';
+import { heldConversation, type HeldListing } from './conversation';
 import type { Project } from './project-tables';
 import { createIngester } from './ingest';
 import { activity, forgetAnswer, heldAnswer, provenance, search, whereOf } from './query';
 import { openProjectFile } from './schema';
 import {
   HELD_SQL,
+  LATEST_REQUEST,
   type CollectionInput,
   type HeldAnswer,
   type HeldItem,
@@ -32,6 +34,7 @@ import {
   type RawRow,
   type RowReader,
   type Snapshot,
+  type SourceRequest,
   type TableName,
   type TableRow,
   type TableSpec,
@@ -234,11 +237,12 @@ export class ArchiveProject implements Project {
    */
   reader(q: ArchiveQueryParsed): RowReader {
     const { sql, args } = whereOf(q);
+    const columns = `i.id AS id, i.raw AS raw, i.first_seen AS firstSeen, i.last_seen AS lastSeen, ${LATEST_REQUEST} AS request`;
     const statement =
       q.collection !== undefined
-        ? `SELECT i.id AS id, i.raw AS raw, x.place AS place, i.last_seen AS at FROM collection_items x JOIN items i ON i.rowid = x.item
+        ? `SELECT ${columns}, x.place AS place FROM collection_items x JOIN items i ON i.rowid = x.item
            WHERE x.collection = ? AND ${sql} ORDER BY x.position`
-        : `SELECT i.id AS id, i.raw AS raw, NULL AS place, i.last_seen AS at FROM items i WHERE ${sql} ORDER BY i.created_at, i.rowid`;
+        : `SELECT ${columns}, NULL AS place FROM items i WHERE ${sql} ORDER BY i.created_at, i.rowid`;
     const db = new DatabaseSync(this.path, { readOnly: true });
     db.exec('BEGIN');
     const it = db
@@ -264,6 +268,27 @@ export class ArchiveProject implements Project {
       },
       close,
     };
+  }
+
+  /** The requests a query's items were last returned by (`reader`'s `request`), oldest first: a re-export's sources. */
+  requestsOf(q: ArchiveQueryParsed): SourceRequest[] {
+    const { sql, args } = whereOf(q);
+    const items =
+      q.collection !== undefined
+        ? `SELECT ${LATEST_REQUEST} AS request FROM collection_items x JOIN items i ON i.rowid = x.item WHERE x.collection = ? AND ${sql}`
+        : `SELECT ${LATEST_REQUEST} AS request FROM items i WHERE ${sql}`;
+    return this.db
+      .prepare(
+        `SELECT q.rowid AS id, q.operation AS operation, q.params AS params, q.cursor AS cursor, q.page_index AS pageIndex,
+           q.at AS at, q.base_url AS baseUrl, q.http_status AS httpStatus, q.item_count AS items
+         FROM requests q WHERE q.rowid IN (${items}) ORDER BY q.at, q.rowid`,
+      )
+      .all(...(q.collection !== undefined ? [q.collection] : []), ...args) as unknown as SourceRequest[];
+  }
+
+  /** The reply listings of a post the project holds, one per order (what an export's estimate reads). */
+  conversation(rootId: string): Promise<HeldListing[]> {
+    return heldConversation(this.db, rootId);
   }
 
   heldItems(kind: 'post' | 'user', ids: readonly string[], withRaw: boolean): HeldItem[] {

@@ -114,9 +114,60 @@ describe.each(STORES)('a project on $name', (s) => {
       expect(prov?.requests.map((r) => r.pageIndex)).toEqual([0, 0, 1, 2]);
       const [row] = await all(p, q({ text: 'v2' }));
       expect(JSON.parse(row?.raw ?? '{}')).toMatchObject({ id: '21', text: 'v2' });
-      expect(row?.at).toBe(1200);
+      expect(row).toMatchObject({ firstSeen: 1000, lastSeen: 1200 });
+      // the row's raw JSON is that of the request that last returned it, which a re-export's manifest lists
+      const sources = await p.requestsOf(q({ text: 'v2' }));
+      expect(sources).toEqual([
+        expect.objectContaining({ id: row?.request, operation: 'postReplies', cursor: 'n2', pageIndex: 2, at: 1200 }),
+      ]);
+      expect(sources[0]?.params).toBe('{"tweetId":"1"}');
       expect((await p.search(q({ text: 'v1' }), 0, 10)).hits).toEqual([]);
       expect(await p.summary()).toMatchObject({ items: 2, requests: 4 });
+      await p.close();
+    });
+
+    it('reads a conversation’s reply listings it holds, per order, the newest answer of each page', async () => {
+      const p = await s.open();
+      const replies = (posts: unknown[], next: string) =>
+        JSON.stringify({
+          tweets: posts,
+          has_next_page: next !== '',
+          next_cursor: next,
+          status: 'success',
+          message: '',
+        });
+      const v2 = (params: string, over: Partial<IngestRecord>) =>
+        rec('', { operation: 'postRepliesV2', params, ...over });
+      const byPairs = '[["queryType","Latest"],["tweetId","5"]]';
+      await p.ingest([
+        v2(byPairs, { text: replies([post('51', 'a', { inReplyToId: '5', replyCount: 2 })], 'c1'), at: 1000 }),
+        // page 1 answered twice: the newer answer is the one read
+        v2(byPairs, { cursor: 'c1', text: replies([post('52', 'old', { inReplyToId: '51' })], 'c2'), at: 1100 }),
+        v2(byPairs, { cursor: 'c1', text: replies([post('53', 'new', { inReplyToId: '51' })], ''), at: 1200 }),
+        // another order, its params an object (older rows), its first page only
+        v2('{"tweetId":"5"}', { text: replies([post('54', 'b')], 'd1'), at: 1000 }),
+        // another post's listing
+        v2('{"tweetId":"6"}', { text: replies([post('61', 'x')], ''), at: 1000 }),
+      ]);
+      const listings = await p.conversation('5');
+      expect(listings).toEqual([
+        {
+          order: 'Latest',
+          items: [
+            { id: '51', parent: '5', replies: 2 },
+            { id: '53', parent: '51', replies: postFixture.replyCount },
+          ],
+          pages: 2,
+          complete: true,
+        },
+        {
+          order: 'Relevance',
+          items: [{ id: '54', parent: null, replies: postFixture.replyCount }],
+          pages: 1,
+          complete: false,
+        },
+      ]);
+      expect(await p.conversation('404')).toEqual([]);
       await p.close();
     });
 

@@ -19,6 +19,7 @@ import type {
   ResearcherActivity,
 } from '../../shared/ipc/archive';
 import type { IngestRecord } from './answer';
+import type { HeldListing } from './conversation';
 
 export type Awaitable<T> = T | Promise<T>;
 
@@ -64,13 +65,33 @@ export interface HeldKey {
   notBefore?: number;
 }
 
-/** An item as a re-export reads it: its raw JSON as last received, its place in a thread, when it was last received. */
+/**
+ * An item as a re-export reads it: its raw JSON as last received (that answer's), its place in a thread, when
+ * the project first and last received it (epoch ms; the last is a Parquet dataset's `collected_date`), and the
+ * request that last returned it (a `requests` rowid, or null).
+ */
 export interface RawRow {
   id: string;
   raw: string;
   place: string | null;
-  /** epoch ms: when this raw JSON was last received (a Parquet dataset's `collected_date`) */
+  firstSeen: number;
+  lastSeen: number;
+  request: number | null;
+}
+
+/** A request a re-export's items came from (`requestsOf`): what was asked (never the key), when, what came. */
+export interface SourceRequest {
+  id: number;
+  operation: string;
+  /** the request's canonical params, as JSON */
+  params: string;
+  cursor: string | null;
+  /** its page's place in its listing (0: the first page) */
+  pageIndex: number;
   at: number;
+  baseUrl: string;
+  httpStatus: number;
+  items: number;
 }
 
 /** A query's items, read a chunk at a time from one snapshot of the project. */
@@ -262,6 +283,10 @@ export const HELD_SQL = TABLES.filter((t) => t.name !== 'meta')
   .join(' + ');
 export type TableSpec = (typeof TABLES)[number];
 
+/** The request that last returned item `i` (the newest answer holding it: its raw JSON is that answer's); both stores' SQL. */
+export const LATEST_REQUEST = `(SELECT r.request FROM request_items r JOIN requests rq ON rq.rowid = r.request
+  WHERE r.item = i.rowid ORDER BY rq.at DESC, r.request DESC LIMIT 1)`;
+
 /** One consistent view of a project for a copy: every table counted and read as of one moment. */
 export interface Snapshot {
   count: (table: TableName) => Awaitable<number>;
@@ -306,6 +331,10 @@ export interface ProjectStore {
   collections: () => Awaitable<ArchiveCollection[]>;
   /** a query's raw items (a collection in its order, with each item's thread position): what a re-export writes */
   reader: (q: ArchiveQueryParsed) => Awaitable<RowReader>;
+  /** the requests a query's items were last returned by (`RawRow.request`), oldest first: a re-export's sources */
+  requestsOf: (q: ArchiveQueryParsed) => Awaitable<SourceRequest[]>;
+  /** the reply listings of a post the project holds, one per order (what an export's estimate reads; no call) */
+  conversation: (rootId: string) => Awaitable<HeldListing[]>;
   /** which of these ids it holds as items of `kind`, with their raw JSON if asked (a hydration's "already held") */
   heldItems: (kind: 'post' | 'user', ids: readonly string[], withRaw: boolean) => Awaitable<HeldItem[]>;
   /** a consistent view to copy from (writes go on meanwhile) */

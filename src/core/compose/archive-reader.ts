@@ -10,6 +10,7 @@ export function archiveReader(thread: Pick<ArchiveThread, 'call'>): ArchiveReade
     readOpen: (handle, query) => thread.call('readOpen', handle, query),
     readNext: (reader, max) => thread.call('readNext', reader, max),
     readClose: (reader) => thread.call('readClose', reader),
+    readRequests: (handle, query) => thread.call('readRequests', handle, query),
     heldPosts: (handle, ids) => thread.call('heldItems', handle, 'post', ids, true),
   };
 }

@@ -10,13 +10,31 @@ import type { ArchiveQueryParsed } from '../../shared/ipc/archive';
 /** Which project: the one live answers go to, or the demo one. */
 export type ArchiveHandle = 'current' | 'demo';
 
-/** A kept item as the archive reads it back: its id, its raw JSON as last received, its place in a thread. */
+/**
+ * A kept item as the archive reads it back: its id, its raw JSON as last received, its place in a thread, when
+ * the project first and last received it, and the request that last returned it (`ArchiveRequest.id`).
+ */
 export interface ArchiveRow {
   id: string;
   raw: string;
   place: string | null;
-  /** epoch ms the project last received this raw JSON */
+  firstSeen: number;
+  lastSeen: number;
+  request: number | null;
+}
+
+/** A request of the project a re-export's items came from (never the key): the manifest lists them. */
+export interface ArchiveRequest {
+  id: number;
+  operation: string;
+  /** canonical params, as JSON */
+  params: string;
+  cursor: string | null;
+  pageIndex: number;
   at: number;
+  baseUrl: string;
+  httpStatus: number;
+  items: number;
 }
 
 /**
@@ -28,6 +46,8 @@ export interface ArchiveReader {
   readOpen: (handle: ArchiveHandle, query: ArchiveQueryParsed) => Promise<number>;
   readNext: (reader: number, max: number) => Promise<ArchiveRow[]>;
   readClose: (reader: number) => Promise<void>;
+  /** the requests a query's items were last returned by, oldest first */
+  readRequests: (handle: ArchiveHandle, query: ArchiveQueryParsed) => Promise<ArchiveRequest[]>;
   /** the posts of these ids the project holds, with their raw JSON */
   heldPosts: (handle: ArchiveHandle, ids: string[]) => Promise<Array<{ raw: string }>>;
 }

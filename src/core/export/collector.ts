@@ -10,6 +10,7 @@
  */
 import { creditsFor, DEFAULT_PRICES, type PriceTable } from '../../shared/api/pricing';
 import { isSkeinError, SkeinError } from '../../shared/errors';
+import { looksRounded } from '../../shared/ids/id-token';
 import type { ExportCaps, ExportScope, StopReason } from '../../shared/ipc/export';
 import { pagingGuard } from '../../shared/api/paging-guard';
 import type { Clock } from '../ports';
@@ -38,8 +39,11 @@ export class CollectionState {
   readonly positions: ThreadPositions | null;
   /** a hydration: where its missing ids go, page by page */
   readonly missing: MissingLog | null;
-  /** ids not found: how many, and the first ones (a hydration's pages do not keep theirs) */
-  readonly notFound = { total: 0, listed: [] as string[] };
+  /**
+   * ids not found: how many, and the first ones (a hydration's pages do not keep theirs); those that look
+   * rounded by a spreadsheet apart (`looksRounded`): maybe damaged in the list, never counted as deleted
+   */
+  readonly notFound = { total: 0, listed: [] as string[], rounded: { total: 0, listed: [] as string[] } };
   private readonly compact: boolean;
   items = 0;
   credits = 0;
@@ -77,10 +81,10 @@ export class CollectionState {
   }
 
   record(page: PageRecord): void {
-    this.notFound.total += page.notFound.length;
     for (const id of page.notFound) {
-      if (this.notFound.listed.length >= MAX_LISTED_NOT_FOUND) break;
-      this.notFound.listed.push(id);
+      const count = looksRounded(id) ? this.notFound.rounded : this.notFound;
+      count.total++;
+      if (count.listed.length < MAX_LISTED_NOT_FOUND) count.listed.push(id);
     }
     if (this.compact) {
       this.missing?.add(page);

@@ -1,12 +1,15 @@
 /**
  * The pre-flight estimate of an export: pages still to fetch, calls and
  * credits, from what the view knows (pages loaded, items shown, the total
- * the API announces when it does) and the shared price table.
+ * the API announces when it does) and the shared price table. A thread's
+ * post announces only its direct replies: its estimate is a range read from
+ * the conversation's listings the project holds (conversation-estimate.ts).
  */
 import { creditsFor, DEFAULT_PRICES, type PriceTable } from '../../shared/api/pricing';
 import { STALE_TIME_MS } from '../../shared/api/cache-policy';
 import type { ExportEstimate, ExportScope, ViewDescriptor } from '../../shared/ipc/export';
 import type { IdList } from '../ids';
+import { conversationRange, type ListingSample } from './conversation-estimate';
 import { planView } from './views';
 
 const TYPICAL_PAGE_ITEMS = 20;
@@ -19,6 +22,8 @@ export function estimateExport(
   prices: PriceTable = DEFAULT_PRICES,
   imported?: IdList,
   held?: IdList,
+  /** a thread's listings the project holds (its conversation, in any order) */
+  conversation?: readonly ListingSample[],
 ): ExportEstimate {
   const plan = planView(view, imported, held);
   const minutes = Math.round(STALE_TIME_MS[plan.operation] / 60_000);
@@ -86,6 +91,32 @@ export function estimateExport(
     loadedPages > 0 && loadedItems > 0
       ? `Pages hold about ${Math.round(pageSize)} items (from the ${loadedPages} page${loadedPages === 1 ? '' : 's'} loaded)`
       : `Pages hold about ${Math.round(pageSize)} items (typical; none loaded in this order yet)`;
+  const rootId = String(plan.params.tweetId ?? '');
+  const range =
+    LOWER_BOUND_TOTALS.has(plan.kind) && conversation && conversation.length > 0
+      ? conversationRange({ rootId, listings: conversation }, view.expectedItems)
+      : null;
+  if (range && conversation) {
+    // the listing sends the post itself first, then every reply: pages of about the size seen
+    const withPost = conversation.some((l) => l.items.some((p) => p.id === rootId)) ? 1 : 0;
+    const sampled =
+      conversation.reduce((s, l) => s + l.items.length, 0) / conversation.reduce((s, l) => s + l.pages, 0);
+    const size = loadedPages > 0 && loadedItems > 0 ? pageSize : sampled > 0 ? sampled : TYPICAL_PAGE_ITEMS;
+    const per = creditsFor({ operation: plan.operation, httpStatus: 200, items: Math.round(size) }, prices);
+    const calls = (replies: number) => Math.max(0, Math.ceil((replies + withPost - loadedItems) / Math.max(1, size)));
+    const [low, middle, high] = [calls(range.low), calls(range.middle), calls(range.high)];
+    const pages = `Pages hold about ${Math.round(size)} items, about ${per} credits each.`;
+    return {
+      paged: true,
+      remainingPages: middle,
+      calls: middle,
+      credits: middle * per,
+      ...(range.exact
+        ? {}
+        : { range: { calls: [low, high] as [number, number], credits: [low * per, high * per] as [number, number] } }),
+      basis: `${range.exact ? range.basis : `The post counts only its direct replies; its conversation is about ${range.middle.toLocaleString('en-US')} replies, between ${range.low.toLocaleString('en-US')} and ${range.high.toLocaleString('en-US')}. ${range.basis}`} ${pages} Set a cap to bound the cost. ${storeNote}`,
+    };
+  }
   if (LOWER_BOUND_TOTALS.has(plan.kind) && remainingItems === 0) {
     return {
       paged: true,

@@ -29,6 +29,12 @@ function projectFor(deps: Deps, view: ViewDescriptor): ProjectItems | undefined 
 
 export async function estimateView(deps: Deps, view: ViewDescriptor, scope: ExportScope): Promise<ExportEstimate> {
   const prices = deps.prices?.() ?? DEFAULT_PRICES;
+  // a thread: the pages of its conversation the project holds, in any order (no call)
+  if (view.kind === 'thread' && scope === 'all' && deps.project?.conversation) {
+    const rootId = String(view.params.tweetId ?? '');
+    const listings = rootId ? await deps.project.conversation(rootId) : [];
+    return estimateExport(view, scope, prices, undefined, undefined, listings);
+  }
   const list = await imported(deps, view);
   const project = projectFor(deps, view);
   if (!list || !project) return estimateExport(view, scope, prices, list);

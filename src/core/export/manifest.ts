@@ -14,6 +14,7 @@ import type {
   ViewDescriptor,
 } from '../../shared/ipc/export';
 import { PAGING_STOP_MESSAGES } from '../../shared/api/paging-guard';
+import { looksRounded } from '../../shared/ids/id-token';
 import {
   cellsFor,
   defaultLayout,
@@ -73,8 +74,8 @@ export interface ManifestInput {
   /** the format (the registry's), whose layout, row provenance and section the manifest says */
   format: Format;
   pages: readonly PageRecord[];
-  /** ids not found, when the pages do not keep theirs (a hydration's state) */
-  notFound?: { total: number; listed: readonly string[] };
+  /** ids not found, when the pages do not keep theirs (a hydration's state); `rounded`: those that look rounded */
+  notFound?: { total: number; listed: readonly string[]; rounded: { total: number; listed: readonly string[] } };
   failures?: readonly FailedFetch[];
   stop: { reason: StopReason; message?: string } | null;
   files: string[];
@@ -90,6 +91,7 @@ const PROVENANCE_FIELDS = {
   operation: "the catalog operation that returned it (see view.path for the API's path)",
   page: "index into this manifest's `pages` (0: the first page fetched)",
   cursor: 'the cursor that page was asked with (empty: the first page)',
+  first_retrieved_at: 'when the row was first retrieved: in an export from the API, the page fetch (as retrieved_at)',
 };
 
 const ORDER_NOTES: Record<string, string> = {
@@ -115,12 +117,28 @@ function manifestSnapshot(s: AnswerSnapshot): ManifestSnapshot {
   };
 }
 
+/**
+ * Ids asked for and not returned that look rounded by a spreadsheet (15 significant digits, then zeros): kept
+ * out of `ids_not_found`, so attrition figures never count a damaged id as a deleted post. Absent when none.
+ */
+function possiblyRounded(found: { total: number; listed: readonly string[] }): Partial<ExportManifest> {
+  if (found.total === 0) return {};
+  return {
+    ids_possibly_rounded: {
+      total: found.total,
+      listed: found.listed.slice(0, MAX_LISTED_NOT_FOUND),
+      note: `asked for and not returned, and shaped as a spreadsheet leaves a rounded id (15 significant digits, then zeros): more likely damaged in the id list than deleted, protected or suspended; not counted in ids_not_found${found.total > MAX_LISTED_NOT_FOUND ? `; the first ${MAX_LISTED_NOT_FOUND} are listed` : ''}`,
+    },
+  };
+}
+
 export function buildManifest(input: ManifestInput): ExportManifest {
   const { plan, pages, format } = input;
   const dropped: ExportManifest['dropped'] = [];
   let droppedTotal = 0;
   const stops: ExportManifest['paging_stops'] = [];
   const notFound: string[] = [];
+  const rounded: string[] = [];
   let items = 0;
   let duplicates = 0;
   let calls = 0;
@@ -133,7 +151,7 @@ export function buildManifest(input: ManifestInput): ExportManifest {
     droppedTotal += p.dropped.length;
     for (const d of p.dropped) if (dropped.length < MAX_LISTED_DROPS) dropped.push({ page: i, ...d });
     if (p.stop) stops.push({ page: i, ...p.stop });
-    notFound.push(...p.notFound);
+    for (const id of p.notFound) (looksRounded(id) ? rounded : notFound).push(id);
   });
   const failures = input.failures ?? [];
   for (const f of failures) {
@@ -187,6 +205,9 @@ export function buildManifest(input: ManifestInput): ExportManifest {
     dropped,
     paging_stops: stops,
     ids_not_found: input.notFound && plan.fromList ? [...input.notFound.listed] : notFound,
+    ...possiblyRounded(
+      input.notFound && plan.fromList ? input.notFound.rounded : { total: rounded.length, listed: rounded },
+    ),
     estimated_credits: credits,
     credits_basis:
       "Skein's editable price table (Settings), for every request that left, failed fetches and retries included; pages served from Skein's store cost nothing",
@@ -204,7 +225,7 @@ export function buildManifest(input: ManifestInput): ExportManifest {
       already_in_project: plan.fromList.held,
       per_call: MAX_IDS_PER_CALL,
       calls: plan.requestCount - plan.fromList.heldRequests,
-      note: `the ids the project already held come first, ${MAX_IDS_PER_CALL} a page, read from it at no cost (pages with from_project); then the others, ${MAX_IDS_PER_CALL} a call, in the list's order; ids_not_found lists the first ${MAX_LISTED_NOT_FOUND} not found, the hydration's missing list has every one with why`,
+      note: `the ids the project already held come first, ${MAX_IDS_PER_CALL} a page, read from it at no cost (pages with from_project); then the others, ${MAX_IDS_PER_CALL} a call, in the list's order; ids_not_found lists the first ${MAX_LISTED_NOT_FOUND} not found (ids that look rounded by a spreadsheet apart, in ids_possibly_rounded), the hydration's missing list has every one with why`,
     };
   }
   const section = format.section?.({

@@ -8,6 +8,7 @@
  */
 import { appendFileSync, createReadStream, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { looksRounded, MAYBE_ROUNDED } from '../../shared/ids/id-token';
 import type { MissingId } from '../../shared/ipc/ids';
 import type { MissingList } from '../ids';
 import type { FailedFetch, PageRecord } from './journal';
@@ -18,7 +19,8 @@ export const NOT_RETURNED = 'not returned (deleted, protected or suspended)';
 /** The missing ids of one answered page, with why. */
 function pageMissing(page: Pick<PageRecord, 'notFound' | 'dropped'>): MissingId[] {
   const reasons = new Map<string, string>();
-  for (const id of page.notFound) reasons.set(id, NOT_RETURNED);
+  // an id a spreadsheet may have rounded is not counted as a deleted post
+  for (const id of page.notFound) reasons.set(id, looksRounded(id) ? MAYBE_ROUNDED : NOT_RETURNED);
   // an unreadable item is also "not found" among the readable ones: say what really happened
   for (const d of page.dropped) {
     if (d.id && reasons.has(d.id)) reasons.set(d.id, `returned, but Skein could not read it (${d.message})`);
@@ -41,6 +43,7 @@ const FLUSH_CHARS = 1 << 16;
 export class MissingLog {
   private pending = '';
   private written = 0;
+  private rounded = 0;
 
   /** Starts the file afresh (the journal's replay adds every page again). */
   constructor(readonly path: string) {
@@ -56,6 +59,7 @@ export class MissingLog {
     for (const m of pageMissing(page)) {
       this.pending += `${JSON.stringify(m)}\n`;
       this.written++;
+      if (m.reason === MAYBE_ROUNDED) this.rounded++;
     }
     if (this.pending.length >= FLUSH_CHARS) this.flush();
   }
@@ -82,6 +86,7 @@ export class MissingLog {
     const path = this.path;
     return {
       count,
+      possiblyRounded: this.rounded,
       async *ids() {
         const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity });
         for await (const line of lines) if (line) yield JSON.parse(line) as MissingId;

@@ -7,6 +7,7 @@
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { indexIdFile, type IdList } from '../ids';
+import type { ListingSample } from './conversation-estimate';
 import type { SourcePage } from './page-source';
 
 /** An item the project holds: its raw JSON as last received (empty when not asked for) and when (epoch ms). */
@@ -16,9 +17,11 @@ export interface HeldItem {
   at: number;
 }
 
-/** What a hydration asks of the current project (the archive's worker), in chunks. */
+/** What an export asks of the current project (the archive's worker): a hydration's held ids, in chunks; an estimate's conversation. */
 export interface ProjectItems {
   held: (kind: 'post' | 'user', ids: string[], withRaw: boolean) => Promise<HeldItem[]>;
+  /** the reply listings of a post the project holds, one per order (absent: an estimate reads none) */
+  conversation?: (rootId: string) => Promise<ListingSample[]>;
 }
 
 /** batches of the list asked of the project at once (500 ids) */

@@ -3,19 +3,83 @@
  * or the whole project is written again — in any format of the registry — through the same format writer and
  * manifest builder the export jobs use, without an API call: the items come from the archive in chunks
  * (archive-source.ts), each as last received. from-archive.ts decides where it runs and asks for the file.
+ *
+ * Every row keeps its provenance (issue 33 #3): when the project first and last received the item, and the
+ * request that last returned it — an index into the manifest's `source.requests`, which lists each request the
+ * file draws on (operation, params, cursor, page, time, address; never the key).
  */
 import type { ArchiveQueryParsed } from '../../shared/ipc/archive';
 import type { CsvCells, ExportFormat, ExportOptions } from '../../shared/ipc/export';
-import { cellsFor, formatRegistry, type Formats, type StreamItem } from '../formats';
-import type { ArchiveHandle, ArchiveReader, ArchiveRow } from './archive-source';
+import {
+  cellsFor,
+  formatRegistry,
+  type ExportManifest,
+  type Formats,
+  type Provenance,
+  type StreamItem,
+} from '../formats';
+import type { ArchiveHandle, ArchiveReader, ArchiveRequest, ArchiveRow } from './archive-source';
 import { policySections, withoutExcluded, writePolicySidecar, type ItemPolicy } from './item-policy';
 import { buildManifest, type ExportContext } from './manifest';
 import type { ViewPlan } from './views';
 
 const CHUNK = 1_000;
 
-/** The items of a query, read from the archive in chunks, as the writers' item stream. */
-function archiveStream(archive: ArchiveReader, handle: ArchiveHandle, q: ArchiveQueryParsed) {
+const iso = (ms: number): string | null => (Number.isFinite(ms) ? new Date(ms).toISOString() : null);
+
+/** A row's provenance: when the project first and last received it, and the request (by its index) that last returned it. */
+function rowProvenance(
+  row: ArchiveRow,
+  requests: ReadonlyMap<number, { index: number; request: ArchiveRequest }>,
+): Provenance {
+  const from = row.request === null ? undefined : requests.get(row.request);
+  return {
+    retrieved_at: iso(row.lastSeen),
+    operation: from?.request.operation ?? '',
+    page: from?.index ?? null,
+    cursor: from ? (from.request.cursor ?? '') : null,
+    first_retrieved_at: iso(row.firstSeen),
+  };
+}
+
+/** What a re-export's rows say of where they came from (the manifest's `row_provenance.fields`). */
+const REEXPORT_PROVENANCE = {
+  retrieved_at: 'when the project last received the item (UTC, ISO 8601): the answer its raw JSON is from',
+  operation: 'the catalog operation of the request that last returned the item',
+  page: "index into this manifest's `source.requests`: the request that last returned the item",
+  cursor: 'the cursor that request was asked with (empty: the first page of its listing)',
+  first_retrieved_at: 'when the project first received the item (UTC, ISO 8601)',
+};
+
+function paramsOf(json: string): unknown {
+  try {
+    return JSON.parse(json) as unknown;
+  } catch {
+    return json;
+  }
+}
+
+/** The manifest's list of the requests a re-export draws on, in index order. */
+function sourceRequests(requests: readonly ArchiveRequest[]): NonNullable<ExportManifest['source']>['requests'] {
+  return requests.map((r) => ({
+    operation: r.operation,
+    params: paramsOf(r.params),
+    cursor: r.cursor,
+    page_index: r.pageIndex,
+    fetched_at: new Date(r.at).toISOString(),
+    base_url: r.baseUrl,
+    http_status: r.httpStatus,
+    items: r.items,
+  }));
+}
+
+/** The items of a query, read from the archive in chunks, as the writers' item stream, each with its provenance. */
+function archiveStream(
+  archive: ArchiveReader,
+  handle: ArchiveHandle,
+  q: ArchiveQueryParsed,
+  requests: ReadonlyMap<number, { index: number; request: ArchiveRequest }>,
+) {
   const stream = {
     /** items handed to the writer so far */
     count: 0,
@@ -35,7 +99,12 @@ function archiveStream(archive: ArchiveReader, handle: ArchiveHandle, q: Archive
           next = rows.length < CHUNK ? null : readNext();
           for (const row of rows) {
             stream.count++;
-            yield { id: row.id, position: row.place ?? 'null', raw: row.raw, collectedAt: row.at };
+            yield {
+              id: row.id,
+              position: row.place ?? 'null',
+              raw: row.raw,
+              provenance: rowProvenance(row, requests),
+            };
           }
           if (next === null) return;
         }
@@ -102,6 +171,10 @@ export async function writeReexport(
     rootId: null,
   };
   const files = format.files(input.target, plan);
+  // the requests the items were last returned by: listed in the manifest before any row is written (JSON
+  // writes its manifest first), each row pointing at its own
+  const drawnOn = await archive.readRequests(input.handle, input.query);
+  const requests = new Map(drawnOn.map((request, index) => [request.id, { index, request }]));
   const manifest = buildManifest({
     context: input.context,
     now: input.now,
@@ -120,12 +193,14 @@ export async function writeReexport(
       kind: 'archive',
       project: input.project,
       query: input.query,
-      note: 'written from the research project without an API call; each item as last received',
+      note: "written from the research project without an API call; each item as last received. Each row's provenance: when the project first and last received the item, and the request that last returned it (an index into `requests`, oldest first)",
+      requests: sourceRequests(drawnOn),
     },
   });
   const policy = input.policy ?? null;
   Object.assign(manifest, policySections(policy, format, files[0] ?? input.target));
-  const stream = archiveStream(archive, input.handle, input.query);
+  if (manifest.row_provenance) manifest.row_provenance.fields = REEXPORT_PROVENANCE;
+  const stream = archiveStream(archive, input.handle, input.query, requests);
   const items = withoutExcluded(stream, policy?.exclusions ?? null);
   await format.write({
     target: files[0] ?? input.target,

@@ -117,10 +117,14 @@ describe('export round trip against the sandbox, every view kind', () => {
     expect((await service.settled(job.id)).files.map((f) => f.slice(dir.length + 1))).toEqual([
       'space.csv',
       'space.participants.csv',
+      'space.csv.load.py',
+      'space.csv.load.R',
       'space.csv.manifest.json',
     ]);
     expect((await readdir(dir)).sort()).toEqual([
       'space.csv',
+      'space.csv.load.R',
+      'space.csv.load.py',
       'space.csv.manifest.json',
       'space.participants.csv',
       'state',

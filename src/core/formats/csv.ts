@@ -10,7 +10,8 @@ import { defaultCsvCells } from './csv/formula';
 import { openLiveCsv } from './csv/live';
 import { COLUMN_SETS } from './csv/presets';
 import { csvSection } from './csv/section';
-import { csvFiles, csvIdColumns, writeCsv } from './csv/write';
+import { csvFiles, csvIdColumns, csvLoaderSource, writeCsv } from './csv/write';
+import { howToRead } from './loaders';
 
 const COLUMNS: FormatControl = {
   type: 'select',
@@ -60,9 +61,14 @@ export const csv: Format = {
     },
   ],
   files: csvFiles,
-  rowProvenance: 'the last four columns of every CSV file',
+  rowProvenance: 'the last five columns of every CSV file',
   section: ({ target, plan, options, csvCells }) => ({
-    csv: csvSection(csvIdColumns(target, plan, options), options, csvCells),
+    csv: csvSection(
+      csvIdColumns(target, plan, options),
+      options,
+      csvCells,
+      howToRead(csvLoaderSource(target, plan, options), target),
+    ),
   }),
   textCells: defaultCsvCells,
   write: writeCsv,

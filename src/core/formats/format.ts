@@ -19,18 +19,18 @@ export interface WritePlan {
   rootId: string | null;
 }
 
-/** One item as a writer reads it: its id, its place in a thread (JSON, or `null`), its raw JSON as received. */
+/**
+ * One item as a writer reads it: its id, its place in a thread (JSON, or `null`), its raw JSON as received, and
+ * (a re-export's items, read from the project) where it came from; without it, the manifest's pages say
+ * (`provenanceCounter`).
+ */
 export interface StreamItem {
   id: string | null;
   /** JSON of the item's `ThreadPosition`, or `null` */
   position: string;
   /** the raw item as JSON (bytes when read back from disk: never decoded unless needed) */
   raw: string | Buffer;
-  /**
-   * epoch ms this raw item was received, when the stream knows it item by item (a re-export: the archive's
-   * last sighting of it); otherwise its page's fetch time in the manifest says
-   */
-  collectedAt?: number;
+  provenance?: Provenance;
 }
 
 /** The items of an export, in order; read once per table (an export's journal, or the archive in chunks). */
@@ -54,12 +54,20 @@ export interface ThreadPosition {
 
 /** Where a row came from (CSV and Parquet columns; JSONL's `__skein` object). */
 export interface Provenance {
+  /** when it was retrieved (the page's fetch; a re-export: when the project last received it) */
   retrieved_at: string | null;
   operation: string;
-  /** index into the manifest's `pages` (0: the first page fetched) */
+  /** index into the manifest's `pages` (a re-export: into `source.requests`) */
   page: number | null;
   /** the cursor the page was asked with ('' or null: the first page) */
   cursor: string | null;
+  /** when it was first retrieved (the page's fetch, as retrieved_at; a re-export: when the project first received it) */
+  first_retrieved_at: string | null;
+}
+
+/** An item's provenance: its own (a re-export's), else the next of the manifest's pages. */
+export function provenanceOf(item: StreamItem, next: () => Provenance): Provenance {
+  return item.provenance ?? next();
 }
 
 /** Posts the project holds, by id (raw JSON as last received): a network's parents of replies outside the export. */
@@ -224,6 +232,7 @@ export function provenanceCounter(manifest: Pick<ExportManifest, 'pages' | 'view
       operation: manifest.view.operation,
       page: p ? page : null,
       cursor: p?.cursor ?? null,
+      first_retrieved_at: p?.fetched_at ?? null,
     };
   };
 }
@@ -236,6 +245,7 @@ export function writeOptions(options: ExportOptions | undefined): Required<Expor
     csvColumns: options?.csvColumns ?? 'skein',
     idsOf: options?.idsOf ?? 'posts',
     parquetLayout: options?.parquetLayout ?? 'file',
+    gexfVersion: options?.gexfVersion ?? '1.2draft',
   };
 }
 

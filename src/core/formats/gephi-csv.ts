@@ -5,7 +5,7 @@
  */
 import { sidecarPath, withSidecar, type Format } from './format';
 import { gephiPaths, writeGephiCsv } from './network/export-network';
-import { NETWORK_KINDS, NETWORK_SECTION } from './network/section';
+import { NETWORK_KINDS, networkSection } from './network/section';
 
 export const gephiCsv: Format = {
   id: 'gephi-csv',
@@ -18,7 +18,7 @@ export const gephiCsv: Format = {
     return [nodes, edges, sidecarPath(nodes)];
   },
   rowProvenance: null,
-  section: () => ({ network: NETWORK_SECTION }),
+  section: () => ({ network: networkSection('gephi-csv') }),
   // `target` is the nodes file (the first file); the edges go beside it
   write: (job) =>
     withSidecar(job, () => writeGephiCsv(job.target, job.items, job.manifest, job.plan, job.signal, job.posts)),

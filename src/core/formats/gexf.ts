@@ -1,21 +1,48 @@
 /**
- * A network as GEXF 1.3 (`x.gexf`, for Gephi): who replies to, quotes, retweets and mentions whom, a list's
- * followers and members, a space's roles, over time. Built in network/, the manifest beside it.
+ * A network as GEXF (`x.gexf`): who replies to, quotes, retweets and mentions whom, a list's followers and
+ * members, a space's roles, over time. Two offers: GEXF 1.2draft, the default, which networkx and Gephi both
+ * open, and GEXF 1.3 for Gephi's own features. Built in network/, the manifest beside it.
  */
-import { fileAndSidecar, withSidecar, type Format } from './format';
+import { fileAndSidecar, withSidecar, writeOptions, type Format } from './format';
 import { writeGexf } from './network/export-network';
-import { NETWORK_KINDS, NETWORK_SECTION } from './network/section';
+import { NETWORK_KINDS, networkSection } from './network/section';
 
 export const gexf: Format = {
   id: 'gexf',
   label: 'GEXF network',
-  hint: 'Gephi: who replies to, quotes, retweets and mentions whom, over time',
+  hint: 'Gephi and networkx: who replies to, quotes, retweets and mentions whom, over time',
   extension: 'gexf',
   // a network needs the posts' replies, quotes and mentions: in the archive, posts only (a view of users has its list or space)
-  offers: [{ id: 'gexf', label: 'Network (GEXF)', kinds: NETWORK_KINDS, archive: { kinds: ['post'] } }],
+  offers: [
+    {
+      id: 'gexf',
+      label: 'Network (GEXF)',
+      hint: 'Gephi and networkx (GEXF 1.2): who replies to, quotes, retweets and mentions whom, over time',
+      kinds: NETWORK_KINDS,
+      archive: { kinds: ['post'] },
+    },
+    {
+      id: 'gexf-1.3',
+      label: 'Network (GEXF 1.3, Gephi only)',
+      hint: 'GEXF 1.3 for Gephi: the edge kind attribute, timestamps in UTC; networkx cannot open it',
+      options: { gexfVersion: '1.3' },
+      kinds: NETWORK_KINDS,
+      archive: { kinds: ['post'] },
+    },
+  ],
   files: fileAndSidecar,
   rowProvenance: null,
-  section: () => ({ network: NETWORK_SECTION }),
+  section: ({ options }) => ({ network: networkSection(`gexf-${writeOptions(options).gexfVersion}`) }),
   write: (job) =>
-    withSidecar(job, () => writeGexf(job.target, job.items, job.manifest, job.plan, job.signal, job.posts)),
+    withSidecar(job, () =>
+      writeGexf(
+        job.target,
+        job.items,
+        job.manifest,
+        job.plan,
+        writeOptions(job.options).gexfVersion,
+        job.signal,
+        job.posts,
+      ),
+    ),
 };

@@ -12,6 +12,7 @@ export {
   type ItemStream,
   type KeptItem,
   type LiveWriter,
+  type Provenance,
   type StreamItem,
   type ThreadPosition,
 } from './format';

@@ -5,7 +5,15 @@
  */
 import { writeFileAtomic } from '../files/atomic-file';
 import { columnsObject } from './columns';
-import { fileAndSidecar, provenanceCounter, rawText, withSidecar, type Format, type StreamItem } from './format';
+import {
+  fileAndSidecar,
+  provenanceCounter,
+  provenanceOf,
+  rawText,
+  withSidecar,
+  type Format,
+  type StreamItem,
+} from './format';
 import { EMPTY, writeEntry } from './json-entry';
 import { itemIdOf } from './item-fields';
 
@@ -35,7 +43,7 @@ export const jsonl: Format = {
       raw_key: 'item',
       provenance_key: '__skein',
       position_keys: positioned ? ['root_id', 'parent_id', 'depth'] : [],
-      note: `each line is {"__skein": {retrieved_at, operation, page, cursor}, ${positioned ? 'root_id, parent_id, depth, ' : ''}"item": …}; \`item\` is the raw item exactly as received, never changed${positioned ? '; depth is null when the parent is not in the export' : ''}.`,
+      note: `each line is {"__skein": {retrieved_at, operation, page, cursor, first_retrieved_at}, ${positioned ? 'root_id, parent_id, depth, ' : ''}"item": …}; \`item\` is the raw item exactly as received, never changed${positioned ? '; depth is null when the parent is not in the export' : ''}.`,
     };
   },
   rowProvenance: 'the `__skein` object beside each item',
@@ -53,7 +61,7 @@ export const jsonl: Format = {
               item,
               EMPTY,
               NEWLINE,
-              provenance(),
+              provenanceOf(item, provenance),
               extra ? columnsObject(extra, idOf(item)) : undefined,
             );
         },

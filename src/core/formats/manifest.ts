@@ -92,6 +92,8 @@ export interface ExportManifest {
   snapshot?: ManifestSnapshot;
   /** a hydration: how many ids were not found (`ids_not_found` lists the first 1,000; its missing list has all) */
   ids_not_found_total?: number;
+  /** ids not returned that look rounded by a spreadsheet, counted apart from `ids_not_found` (absent: none) */
+  ids_possibly_rounded?: { total: number; listed: string[]; note: string };
   /** a hydration: the id list its requests took their ids from, a batch per call (not repeated in `requests`) */
   id_list?: { ids: number; already_in_project: number; per_call: number; calls: number; note: string };
   estimated_credits: number;
@@ -101,12 +103,17 @@ export interface ExportManifest {
   incomplete_message: string | null;
   files: string[];
   network?: {
+    /** the file's dialect and who reads it */
+    file: string;
     directed: boolean;
     nodes: string;
     edge_kinds: Record<string, string>;
+    /** where an edge says its kind */
+    edge_kind_where: string;
     weight: string;
     time: string;
     ids: string;
+    how_to_read: Record<string, string>;
   };
   ids?: { of: IdsOf; format: string; note: string };
   /** codes of the project's coding (issue 36): which columns, where they are written, how they were resolved */
@@ -135,7 +142,24 @@ export interface ExportManifest {
     how_to_read: Record<string, string>;
   };
   /** a re-export: where its items came from (the project and the query), as they were last received */
-  source?: { kind: 'archive'; project: { name: string; location: string }; query: unknown; note: string };
+  source?: {
+    kind: 'archive';
+    project: { name: string; location: string };
+    query: unknown;
+    note: string;
+    /** the requests the rows were last returned by, oldest first: a row's provenance `page` is an index here */
+    requests: Array<{
+      operation: string;
+      params: unknown;
+      cursor: string | null;
+      /** its page's place in its listing (0: the first page) */
+      page_index: number;
+      fetched_at: string;
+      base_url: string;
+      http_status: number;
+      items: number;
+    }>;
+  };
   /** a registered format's own section (`Format.section`) */
   [section: string]: unknown;
 }

@@ -49,7 +49,7 @@ describe('Parquet export', () => {
     const job = await service.start({ view, format: 'parquet', scope: 'all', targetPath: target });
     const done = await service.settled(job.id);
     expect(done.status).toBe('complete');
-    expect(done.files).toEqual([target, sidecarPath(target)]);
+    expect(done.files).toEqual([target, `${target}.load.py`, `${target}.load.R`, sidecarPath(target)]);
     const manifest = JSON.parse(await readFile(sidecarPath(target), 'utf8')) as ExportManifest;
     expect(manifest.format).toBe('parquet');
     expect(manifest.parquet?.partitioned).toBe(false);

@@ -16,6 +16,8 @@ describe('export formats', () => {
       'csv-analysis',
       'parquet',
       'gexf',
+      'gexf-1.3',
+      'graphml',
       'gephi-csv',
       'ids-posts',
       'ids-users',
@@ -28,6 +30,11 @@ describe('export formats', () => {
   it('maps the id-list choices to the ids format with what to list', () => {
     expect(chosenExport(offer('ids-users'), {}, 'post')).toMatchObject({ format: 'ids', options: { idsOf: 'users' } });
     expect(chosenExport(offer('gexf'), {}, 'post')).toMatchObject({ format: 'gexf', options: {} });
+    expect(chosenExport(offer('gexf-1.3'), {}, 'post')).toMatchObject({
+      format: 'gexf',
+      options: { gexfVersion: '1.3' },
+    });
+    expect(chosenExport(offer('graphml'), {}, 'post')).toMatchObject({ format: 'graphml', options: {} });
   });
 
   it('column sets apply to the kinds they describe', () => {
@@ -85,6 +92,8 @@ describe('export formats', () => {
       'Parquet',
       'Parquet dataset',
       'Network (GEXF)',
+      'Network (GEXF 1.3, Gephi only)',
+      'Network (GraphML)',
       'Network (Gephi CSV)',
       'Post ids only (.txt)',
       'User ids only (.txt)',

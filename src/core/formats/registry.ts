@@ -10,12 +10,13 @@ import { csv } from './csv';
 import type { Format, SaveFilter } from './format';
 import { gephiCsv } from './gephi-csv';
 import { gexf } from './gexf';
+import { graphml } from './graphml';
 import { ids } from './ids';
 import { json } from './json';
 import { jsonl } from './jsonl';
 import { parquet } from './parquet';
 
-export const BUILT_IN_FORMATS: readonly Format[] = [json, jsonl, csv, parquet, gexf, gephiCsv, ids];
+export const BUILT_IN_FORMATS: readonly Format[] = [json, jsonl, csv, parquet, gexf, graphml, gephiCsv, ids];
 
 export interface Formats {
   /** the format of an id; a `bad-input` error naming `field` when no format has it */

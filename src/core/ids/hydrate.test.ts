@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ViewDescriptor } from '../../shared/ipc/export';
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { createIdsFeature } from './handlers';
+import { MAYBE_ROUNDED } from '../../shared/ids/id-token';
+import type { ExportManifest } from '../formats';
 import { NOT_RETURNED } from '../export/missing-ids';
 import type { ProjectItems } from '../export/project-items';
 import { sandboxExporter, walk } from '../export/testing/sandbox-export';
@@ -186,5 +188,48 @@ describe('hydrating an id import', () => {
     });
     const open = ids.store.create('posts', 'half', { format: 'txt' });
     await expect(service.estimate(hydration(open.importId), 'all')).rejects.toMatchObject({ code: 'not-found' });
+  });
+});
+
+describe('an id a spreadsheet may have rounded, among 100 or more intact ids', () => {
+  it('is asked for, and when it does not come back it is reported apart, never as a deleted post', async () => {
+    const ids = await idsFeature();
+    const rounded = '2006378618355240000';
+    const list = [...known.slice(0, 120), rounded, MISSING[0]!];
+    const imp = ids.store.create('posts', 'dataset.txt', { format: 'txt' });
+    ids.store.append(imp.importId, `${list.join('\n')}\n`);
+    // among 121 intact long ids, one that ends in zeros is accepted: a real id can (1 in 10,000 do)
+    expect(await ids.store.seal(imp.importId)).toMatchObject({ ids: 122, report: { damagedTotal: 0 } });
+
+    const { dir, service } = await sandboxExporter(sandbox.baseUrl, null, { ids });
+    const target = join(dir, 'hydrated.jsonl');
+    const job = await service.start({
+      view: hydration(imp.importId),
+      format: 'jsonl',
+      scope: 'all',
+      targetPath: target,
+    });
+    expect(await service.settled(job.id)).toMatchObject({ status: 'complete' });
+    expect((await readJsonl(target)).map((l) => l.item.id)).toEqual(known.slice(0, 120));
+
+    // the missing list says what each one may be
+    const missing = await ids.store.missing(job.id, 0, 10);
+    expect(missing?.total).toBe(2);
+    expect(missing?.ids).toEqual(
+      expect.arrayContaining([
+        { id: rounded, reason: MAYBE_ROUNDED },
+        { id: MISSING[0], reason: NOT_RETURNED },
+      ]),
+    );
+    expect(MAYBE_ROUNDED).toMatch(/may be a spreadsheet-rounded id/);
+    expect(await ids.store.hydrations(imp.importId)).toEqual([
+      expect.objectContaining({ jobId: job.id, missing: 2, possiblyRounded: 1 }),
+    ]);
+    // the manifest counts it apart: attrition (ids_not_found) holds only the id that looks intact
+    const manifest = JSON.parse(await readFile(`${target}.manifest.json`, 'utf8')) as ExportManifest;
+    expect(manifest.ids_not_found).toEqual([MISSING[0]]);
+    expect(manifest.ids_not_found_total).toBe(1);
+    expect(manifest.ids_possibly_rounded).toMatchObject({ total: 1, listed: [rounded] });
+    expect(manifest.ids_possibly_rounded?.note).toMatch(/not counted in ids_not_found/);
   });
 });

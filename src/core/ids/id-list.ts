@@ -21,6 +21,8 @@ export interface IdList {
 /** A hydration's missing ids, read as they are consumed: the total first, then each with why. */
 export interface MissingList {
   count: number;
+  /** of `count`: ids not returned that look rounded by a spreadsheet (`looksRounded`), listed with that reason */
+  possiblyRounded: number;
   ids: () => AsyncIterable<MissingId>;
 }
 

@@ -37,6 +37,8 @@ const MissingHead = z.object({
   entity: IdEntity,
   label: z.string(),
   count: z.number(),
+  /** of `count`: ids that may be spreadsheet-rounded (absent in lists written before it was counted) */
+  possiblyRounded: z.number().optional(),
   at: z.number(),
 });
 type MissingHead = z.infer<typeof MissingHead>;
@@ -239,6 +241,7 @@ export class ImportStore {
       entity: from.entity,
       label: from.label,
       count: missing.count,
+      possiblyRounded: missing.possiblyRounded,
       at: this.deps.now(),
     };
     await writeFileAtomic(this.missingPath(jobId), async (sink) => {
@@ -274,7 +277,8 @@ export class ImportStore {
       const m = /^missing-(.+)\.jsonl$/.exec(name);
       if (!m?.[1]) continue;
       const head = await this.readHead(m[1]);
-      if (head?.importId === importId) out.push({ jobId: head.jobId, missing: head.count, at: head.at });
+      if (head?.importId === importId)
+        out.push({ jobId: head.jobId, missing: head.count, possiblyRounded: head.possiblyRounded ?? 0, at: head.at });
     }
     return out.sort((a, b) => b.at - a.at);
   }

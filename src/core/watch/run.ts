@@ -740,8 +740,10 @@ async function settle(s: SettleInput): Promise<RunOutcome> {
       if (o.id === w.target) continue; // a conversation's first post
       const target = targetOf(ws, o);
       addCounters(o, i.at);
-      // a first read's posts are the starting point, not new; but one made since the watch began is new
-      const baseline = w.first && (o.createdAt === null || o.createdAt < input.watch.createdAt);
+      // a post made before the watch began is never new: a first read's posts are the starting point, and an
+      // older post a later read meets (another was deleted above it, or the page reached further) is seen,
+      // not new; a post of unknown time is the starting point on a first read, new afterwards
+      const baseline = o.createdAt === null ? w.first : o.createdAt < input.watch.createdAt;
       if (target !== null || spec.strategy !== 'list') addSeen('post', o.id, target, o.createdAt, i.at, baseline);
     }
     const key = w.key.startsWith('bf:') ? w.key.slice(3) : w.key.startsWith('tl:') ? w.key.slice(3) : w.key;

@@ -11,6 +11,9 @@ describe('parseRoute', () => {
   it('reads a post with its tab, order and view', () => {
     expect(parseRoute('#/post/123/quotes')).toEqual(routes.post('123', 'quotes'));
     expect(parseRoute('#/post/123?order=Latest&view=flat')).toEqual(routes.post('123', 'replies', 'Latest', true));
+    expect(parseRoute('#/post/123?order=Latest&view=flat&sort=oldest')).toMatchObject({ flat: true, oldest: true });
+    // oldest first is a flat list's sort: without view=flat it means nothing
+    expect(parseRoute('#/post/123?sort=oldest')).toMatchObject({ flat: false, oldest: false });
     expect(parseRoute('#/post/123/replies?order=Bogus')).toEqual(routes.post('123', 'replies', 'Relevance', false));
   });
   it('reads a profile by id or by handle, with the timeline toggles', () => {
@@ -44,8 +47,9 @@ const routeArb: fc.Arbitrary<Route> = fc.oneof(
       fc.constantFrom('replies', 'direct', 'quotes' as const),
       fc.constantFrom(...QUERY_TYPES),
       fc.boolean(),
+      fc.boolean(),
     )
-    .map(([id, tab, order, flat]) => routes.post(id, tab, order, flat)),
+    .map(([id, tab, order, flat, oldest]) => routes.post(id, tab, order, flat, oldest)),
   fc
     .tuple(
       fc.oneof(

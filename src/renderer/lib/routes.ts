@@ -23,7 +23,8 @@ export const CODING_TABS: readonly CodingTab[] = [
 
 export type Route =
   | { name: 'home' }
-  | { name: 'post'; id: string; tab: PostTab; order: QueryType; flat: boolean }
+  /** `oldest`: the flat list oldest first (`view=flat&sort=oldest`; shown once every reply is loaded) */
+  | { name: 'post'; id: string; tab: PostTab; order: QueryType; flat: boolean; oldest: boolean }
   | { name: 'user'; ref: UserRef; tab: UserTab; includeReplies: boolean; includeParentTweet: boolean }
   | { name: 'search'; q: string }
   | { name: 'lookup'; kind: LookupKind; ids: string }
@@ -58,12 +59,19 @@ const TOKEN = /^[A-Za-z0-9_-]{1,64}$/;
 /** Route constructors with defaults filled in. */
 export const routes = {
   home: (): Route => ({ name: 'home' }),
-  post: (id: string, tab: PostTab = 'replies', order: QueryType = 'Relevance', flat = false): Route => ({
+  post: (
+    id: string,
+    tab: PostTab = 'replies',
+    order: QueryType = 'Relevance',
+    flat = false,
+    oldest = false,
+  ): Route => ({
     name: 'post',
     id,
     tab,
     order,
     flat,
+    oldest: flat && oldest,
   }),
   userById: (id: string, tab: UserTab = 'posts'): Route => ({
     name: 'user',
@@ -119,7 +127,8 @@ export function parseRoute(hash: string): Route {
       const tab = (b ?? 'replies') as PostTab;
       if (!POST_TABS.includes(tab)) return unknown;
       const order = (q.get('order') ?? 'Relevance') as QueryType;
-      return routes.post(a, tab, QUERY_TYPES.includes(order) ? order : 'Relevance', q.get('view') === 'flat');
+      const flat = q.get('view') === 'flat';
+      return routes.post(a, tab, QUERY_TYPES.includes(order) ? order : 'Relevance', flat, q.get('sort') === 'oldest');
     }
     case 'user': {
       if (!a || seg.length > 3) return unknown;
@@ -193,6 +202,7 @@ export function formatRoute(route: Route): string {
       return withQuery(`/post/${enc(route.id)}/${route.tab}`, {
         order: route.order === 'Relevance' ? null : route.order,
         view: route.flat ? 'flat' : null,
+        sort: route.oldest ? 'oldest' : null,
       });
     case 'user': {
       const who = route.ref.kind === 'id' ? route.ref.id : `@${route.ref.handle}`;

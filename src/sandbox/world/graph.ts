@@ -42,6 +42,8 @@ export interface PostGraph {
   byAuthor: Csr;
   mentions: Csr;
   bigThreadRoot: number;
+  /** the wide conversation's post: most of its replies answer it directly */
+  wideThreadRoot: number;
   muchQuoted: number;
 }
 
@@ -52,18 +54,21 @@ interface Draft {
   author: number[];
   parent: number[];
   quoted: number[];
+  /** drawn from the wide conversation's own stream (so adding it changed nothing else of the world) */
+  wide: boolean[];
 }
 
 export function buildGraph(seed: number, size: WorldSize, followers: Int32Array): PostGraph {
   const rng = new Rng(seed, 'graph');
   const users = size.users;
   const author = (): number => Math.floor(users * rng.next() ** 2);
-  const d: Draft = { age: [], author: [], parent: [], quoted: [] };
-  const push = (age: number, a: number, parent: number, quoted: number): number => {
+  const d: Draft = { age: [], author: [], parent: [], quoted: [], wide: [] };
+  const push = (age: number, a: number, parent: number, quoted: number, wide = false): number => {
     d.age.push(age);
     d.author.push(a);
     d.parent.push(parent);
     d.quoted.push(quoted);
+    d.wide.push(wide);
     return d.age.length - 1;
   };
 
@@ -112,6 +117,20 @@ export function buildGraph(seed: number, size: WorldSize, followers: Int32Array)
     if (target === quotedPost) quoters.push(q);
   }
 
+  // 3b. the wide conversation, from a stream of its own: most replies answer the post, the rest one of the
+  // twenty replies before them (a shape unlike the big conversation's deep chains)
+  const wideRng = new Rng(seed, 'wide');
+  let wideRoot = original(Math.floor(n * 0.96));
+  while (wideRoot === bigRoot || wideRoot === quotedPost) wideRoot = original(wideRoot - 1);
+  const wAge = d.age[wideRoot] as number;
+  const wide: number[] = [];
+  for (let k = 0; k < size.wideThreadReplies; k++) {
+    const age = wAge - ((k + 1 + wideRng.next() * 0.9) / (size.wideThreadReplies + 1)) * (wAge - MINUTE);
+    const parent = k === 0 || wideRng.next() < 0.8 ? wideRoot : (wide[k - 1 - wideRng.int(Math.min(k, 20))] as number);
+    // anyone but the showcase profile (user 0), whose timeline and mentions stay as they were
+    wide.push(push(age, 1 + Math.floor((users - 1) * wideRng.next()), parent, -1, true));
+  }
+
   // 4. chronological order
   const count = d.age.length;
   const order = Array.from({ length: count }, (_, i) => i).sort(
@@ -139,6 +158,7 @@ export function buildGraph(seed: number, size: WorldSize, followers: Int32Array)
     byAuthor: EMPTY,
     mentions: EMPTY,
     bigThreadRoot: remap(bigRoot),
+    wideThreadRoot: remap(wideRoot),
     muchQuoted: remap(quotedPost),
   };
   for (let i = 0; i < count; i++) {
@@ -152,15 +172,18 @@ export function buildGraph(seed: number, size: WorldSize, followers: Int32Array)
     g.quoted[i] = remap(d.quoted[old] as number);
     g.root[i] = parent < 0 ? i : (g.root[parent] as number);
     g.depth[i] = parent < 0 ? 0 : (g.depth[parent] as number) + 1;
-    const r = rng.next();
-    g.mention[i] = r < 0.1 ? (a + 1 + author()) % users : -1;
-    g.media[i] = rng.chance(parent < 0 ? 0.14 : 0.03) ? 1 + (rng.chance(0.25) ? 1 : 0) : 0;
-    g.lang[i] = rng.chance(0.85) ? 0 : 1 + rng.int(LANGS.length - 1);
-    g.likes[i] = rng.heavy(2 + (followers[a] as number) / 1500, 1.3);
+    // the wide conversation draws from its own stream: every other post keeps the draws it had before it
+    const from = d.wide[old] ? wideRng : rng;
+    const r = from.next();
+    g.mention[i] = r < 0.1 ? (a + 1 + Math.floor(users * from.next() ** 2)) % users : -1;
+    g.media[i] = from.chance(parent < 0 ? 0.14 : 0.03) ? 1 + (from.chance(0.25) ? 1 : 0) : 0;
+    g.lang[i] = from.chance(0.85) ? 0 : 1 + from.int(LANGS.length - 1);
+    g.likes[i] = from.heavy(2 + (followers[a] as number) / 1500, 1.3);
   }
   g.media[g.muchQuoted] = 1;
   g.lang[g.muchQuoted] = 0;
   g.lang[g.bigThreadRoot] = 0;
+  g.lang[g.wideThreadRoot] = 0;
 
   g.replies = groupBy(count, count, (i) => [g.parent[i] as number]);
   g.quotes = groupBy(count, count, (i) => [g.quoted[i] as number]);

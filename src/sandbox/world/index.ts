@@ -94,6 +94,7 @@ export class World {
     const profile = this.users[0] as UserRecord;
     this.examples = {
       bigThreadPostId: g.ids[g.bigThreadRoot] as string,
+      wideThreadPostId: g.ids[g.wideThreadRoot] as string,
       muchQuotedPostId: g.ids[g.muchQuoted] as string,
       mediaPostId: g.ids[(this.articlePost = this.mediaPost())] as string,
       profile: { id: profile.id, userName: profile.userName },

@@ -5,6 +5,8 @@ export interface WorldSize {
   posts: number;
   /** replies in the showcase conversation (depth >= 6, branching) */
   bigThreadReplies: number;
+  /** replies in the wide conversation: most answer the post itself, the rest one or two levels down */
+  wideThreadReplies: number;
   /** direct quotes of the showcase much-quoted post (plus ~5% quotes of those quotes) */
   quotes: number;
   communities: number;
@@ -18,12 +20,22 @@ export const WORLD_SIZES = {
     users: 2400,
     posts: 50_000,
     bigThreadReplies: 10_000,
+    wideThreadReplies: 2_000,
     quotes: 2_000,
     communities: 24,
     lists: 24,
     spaces: 6,
   },
-  small: { users: 160, posts: 1_600, bigThreadReplies: 400, quotes: 60, communities: 6, lists: 6, spaces: 5 },
+  small: {
+    users: 160,
+    posts: 1_600,
+    bigThreadReplies: 400,
+    wideThreadReplies: 120,
+    quotes: 60,
+    communities: 6,
+    lists: 6,
+    spaces: 5,
+  },
 } as const satisfies Record<string, WorldSize>;
 
 export type SizeOption = keyof typeof WORLD_SIZES | Partial<WorldSize>;
@@ -35,6 +47,7 @@ export function resolveSize(size: SizeOption | undefined): WorldSize {
   merged.users = Math.max(20, merged.users);
   merged.posts = Math.max(200, merged.posts);
   merged.bigThreadReplies = Math.max(30, merged.bigThreadReplies);
+  merged.wideThreadReplies = Math.max(30, merged.wideThreadReplies);
   merged.quotes = Math.max(5, merged.quotes);
   merged.communities = Math.max(1, merged.communities);
   merged.lists = Math.max(1, merged.lists);

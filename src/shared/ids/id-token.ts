@@ -55,6 +55,19 @@ const ROUNDED = /^[1-9]\d{14}0{3,}$/;
 /** `1.23457E+18` written out in full by a spreadsheet: `1234570000000000000.00` */
 const DECIMAL = /^\d+[.,]\d+$/;
 
+/**
+ * Whether an id has the shape a spreadsheet leaves (15 significant digits, then zeros). The list's verdict
+ * (`RoundedIds`) accepts such ids among many intact ones; one that is then asked for and not returned is more
+ * likely damaged than deleted, so it is reported apart (`MAYBE_ROUNDED`), never as a deleted post.
+ */
+export function looksRounded(id: string): boolean {
+  return ROUNDED.test(id);
+}
+
+/** Why an id that looks rounded did not come back. */
+export const MAYBE_ROUNDED =
+  'not returned, and it may be a spreadsheet-rounded id (15 significant digits, then zeros), not a deleted post: check it against the original list';
+
 const ROUNDED_WHY =
   'rounded by a spreadsheet (15 digits, then zeros): the real id is lost; export the column as text and paste again';
 

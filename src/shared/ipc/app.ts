@@ -17,6 +17,8 @@ export type AppInfo = z.infer<typeof AppInfo>;
 /** Showcase entities of the embedded sandbox (demo Home); null in live mode. */
 export const DemoExamples = z.object({
   bigThreadPostId: z.string(),
+  /** a conversation of another shape: most replies answer the post itself */
+  wideThreadPostId: z.string(),
   muchQuotedPostId: z.string(),
   mediaPostId: z.string(),
   profile: z.object({ id: z.string(), userName: z.string() }),

@@ -96,9 +96,17 @@ export type CsvColumns = z.infer<typeof CsvColumns>;
 export const IdsOf = z.enum(['posts', 'users']);
 export type IdsOf = z.infer<typeof IdsOf>;
 
-/** How a file is written (CSV and id lists; JSON and JSONL always keep one item per line). */
+/**
+ * A GEXF network's version: `1.2draft` (the default: networkx and Gephi both read it) or `1.3` (Gephi's own
+ * features: the edge `kind`, a time zone, timestamps; networkx cannot read it).
+ */
+export const GexfVersion = z.enum(['1.2draft', '1.3']);
+export type GexfVersion = z.infer<typeof GexfVersion>;
+
+/** How a file is written (CSV, id lists, GEXF; JSON and JSONL always keep one item per line). */
 export const ExportOptions = z.object({
   idsOf: IdsOf.optional(),
+  gexfVersion: GexfVersion.optional(),
   csvFlavour: CsvFlavour.optional(),
   csvColumns: CsvColumns.optional(),
   /** CSV: line breaks inside text cells written as the two characters `\n` (twarc's way): one physical line per row */
@@ -134,6 +142,16 @@ export const ExportEstimate = z.object({
   atLeast: z.boolean().optional(),
   /** a hydration: ids of the list the current project already holds, taken from it at no cost */
   alreadyInProject: z.number().int().optional(),
+  /**
+   * where the true figures should lie (`calls` and `credits` are then the middle): a thread, whose post counts
+   * only its direct replies, estimated from the pages of its conversation the project holds
+   */
+  range: z
+    .object({
+      calls: z.tuple([z.number().int(), z.number().int()]),
+      credits: z.tuple([z.number(), z.number()]),
+    })
+    .optional(),
   /** how the numbers were worked out, in plain words */
   basis: z.string(),
 });

@@ -86,7 +86,13 @@ export const MissingId = z.object({ id: z.string(), reason: z.string() });
 export type MissingId = z.infer<typeof MissingId>;
 
 /** A hydration of an import that has stopped, and how many of its ids did not come back. */
-export const Hydration = z.object({ jobId: z.string(), missing: z.number().int(), at: z.number() });
+export const Hydration = z.object({
+  jobId: z.string(),
+  missing: z.number().int(),
+  /** of `missing`: ids that look rounded by a spreadsheet (15 significant digits, then zeros): maybe damaged, not deleted */
+  possiblyRounded: z.number().int(),
+  at: z.number(),
+});
 export type Hydration = z.infer<typeof Hydration>;
 
 const Ref = z.object({ importId: ImportId });

@@ -18,6 +18,7 @@ import { prepareAnswer, type IngestRecord } from '../answer';
 import { storedFts } from '../derive';
 import {
   HELD_SQL,
+  LATEST_REQUEST,
   TABLES,
   type CollectionInput,
   type HeldAnswer,
@@ -28,12 +29,15 @@ import {
   type RawRow,
   type RowReader,
   type Snapshot,
+  type SourceRequest,
   type TableName,
   type TableRow,
   type TableSpec,
 } from '../store';
+import type { HeldListing } from '../conversation';
 import type { Project } from '../project-tables';
 import { PgCoding } from './coding';
+import { heldConversation } from './conversation';
 import { addressText, type PgConnection } from './connection';
 import { openCursor, pgDb, type PgDb } from './db';
 import { tsvectorOf } from './fts';
@@ -328,18 +332,50 @@ export class PostgresProject implements Project {
   reader(q: ArchiveQueryParsed): Promise<RowReader> {
     const p = new Params();
     const where = whereOf(q, p);
+    const columns = `i.id, i.raw, i.first_seen AS "firstSeen", i.last_seen AS "lastSeen", ${LATEST_REQUEST} AS request`;
     const sql =
       q.collection !== undefined
-        ? `SELECT i.id, i.raw, x.place, i.last_seen AS at FROM collection_items x JOIN items i ON i.rowid = x.item
+        ? `SELECT ${columns}, x.place FROM collection_items x JOIN items i ON i.rowid = x.item
            WHERE x.collection = ${p.add(q.collection, '::bigint')} AND ${where} ORDER BY x.position`
-        : `SELECT i.id, i.raw, NULL::text AS place, i.last_seen AS at FROM items i WHERE ${where}
+        : `SELECT ${columns}, NULL::text AS place FROM items i WHERE ${where}
            ORDER BY i.created_at NULLS FIRST, i.rowid`;
     return openCursor<RawRow, RawRow>(this.db, sql, p, (row) => ({
+      ...row,
       id: fromPg(row.id),
       raw: fromPg(row.raw),
       place: fromPgOrNull(row.place),
-      at: row.at,
     }));
+  }
+
+  /** The requests a query's items were last returned by (`reader`'s `request`), oldest first: a re-export's sources. */
+  requestsOf(q: ArchiveQueryParsed): Promise<SourceRequest[]> {
+    return this.run(async () => {
+      const p = new Params();
+      const where = whereOf(q, p);
+      const items =
+        q.collection !== undefined
+          ? `SELECT ${LATEST_REQUEST} AS request FROM collection_items x JOIN items i ON i.rowid = x.item
+             WHERE x.collection = ${p.add(q.collection, '::bigint')} AND ${where}`
+          : `SELECT ${LATEST_REQUEST} AS request FROM items i WHERE ${where}`;
+      const r = await this.pool.query<SourceRequest>(
+        `SELECT q.rowid AS id, q.operation, q.params, q.cursor, q.page_index AS "pageIndex", q.at,
+           q.base_url AS "baseUrl", q.http_status AS "httpStatus", q.item_count AS items
+         FROM requests q WHERE q.rowid IN (${items}) ORDER BY q.at, q.rowid`,
+        p.values,
+      );
+      return r.rows.map((row) => ({
+        ...row,
+        operation: fromPg(row.operation),
+        params: fromPg(row.params),
+        cursor: fromPgOrNull(row.cursor),
+        baseUrl: fromPg(row.baseUrl),
+      }));
+    });
+  }
+
+  /** The reply listings of a post the project holds, one per order (what an export's estimate reads). */
+  conversation(rootId: string): Promise<HeldListing[]> {
+    return this.run(() => heldConversation(this.pool, rootId));
   }
 
   heldItems(kind: 'post' | 'user', ids: readonly string[], withRaw: boolean): Promise<HeldItem[]> {

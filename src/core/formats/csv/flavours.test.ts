@@ -187,6 +187,7 @@ describe('every row says where it came from', () => {
       operation: 'postRepliesV2',
       page: 1,
       cursor: 'c1',
+      first_retrieved_at: new Date(1_700_000_000_001).toISOString(),
     });
     expect(lines.map((l) => l.depth)).toEqual([0, 1, 2]);
     expect(manifest.layout).toMatchObject({ items: 'wrapped', provenance_key: '__skein', raw_key: 'item' });
@@ -220,6 +221,8 @@ describe('file names', () => {
     await exportTo('jsonl', undefined, threadView('Latest'), 'same.jsonl', first.dir);
     expect((await readdir(first.dir)).filter((f) => f !== 'state').sort()).toEqual([
       'same.csv',
+      'same.csv.load.R',
+      'same.csv.load.py',
       'same.csv.manifest.json',
       'same.jsonl',
       'same.jsonl.manifest.json',

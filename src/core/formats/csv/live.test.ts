@@ -130,6 +130,12 @@ describe('a CSV written while it collects', () => {
     expect(written).toContain(String(9007199254740993n + 9n)); // the last post of the second page
     expect(written).not.toContain(String(9007199254740993n + 10n));
     expect(written).toContain(",'=1+1,"); // neutralised, as the journal's path writes it
-    expect((await readdir(dir)).sort()).toEqual(['out.csv', 'out.csv.manifest.json', 'state']);
+    expect((await readdir(dir)).sort()).toEqual([
+      'out.csv',
+      'out.csv.load.R',
+      'out.csv.load.py',
+      'out.csv.manifest.json',
+      'state',
+    ]);
   });
 });

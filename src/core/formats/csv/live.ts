@@ -11,9 +11,10 @@
  * view) is the one the lines were made with, else the journal's path writes the file as before.
  */
 import { writeFileAtomic, type Sink } from '../../files/atomic-file';
-import { sidecarPath, writeManifestFile, type LiveInput, type LiveWriter } from '../format';
+import type { LiveInput, LiveWriter } from '../format';
 import { csvTables } from './presets';
-import { csvTablePath, csvTableText, csvWriteOptions } from './write';
+import { writeLoadersAndManifest } from '../loaders';
+import { csvLoaderSource, csvTablePath, csvTableText, csvWriteOptions } from './write';
 
 type Context = LiveInput['context'];
 const contextKey = (c: Context) => JSON.stringify([c.app, c.base_url, c.view]);
@@ -53,11 +54,13 @@ export async function openLiveCsv(input: LiveInput): Promise<LiveWriter | null> 
   return {
     async add(kept, record, page) {
       if (broken || settled) return;
+      const fetched = new Date(record.fetchedAt).toISOString();
       const from = {
-        retrieved_at: new Date(record.fetchedAt).toISOString(),
+        retrieved_at: fetched,
         operation: input.context.view.operation,
         page,
         cursor: record.cursor,
+        first_retrieved_at: fetched,
       };
       try {
         let chunk = '';
@@ -79,7 +82,7 @@ export async function openLiveCsv(input: LiveInput): Promise<LiveWriter | null> 
       // a temp file lost while collecting (an export to the same path cleared it): the journal's path writes
       // the file, and a disk that really fails says so there
       if (!(await done.then(() => true).catch(() => false))) return false;
-      await writeManifestFile(sidecarPath(target), manifest, signal);
+      await writeLoadersAndManifest(target, csvLoaderSource(target, input.plan, input.options), manifest, signal);
       return true;
     },
     discard,

@@ -127,6 +127,7 @@ describe('CSV column presets', () => {
       'operation',
       'page',
       'cursor',
+      'first_retrieved_at',
     ]);
     expect(rows[0]?.id).toBe(`="${BIG}"`);
     // neutralised for spreadsheets: the formula-like original keeps its text after the apostrophe

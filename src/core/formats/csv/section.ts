@@ -1,6 +1,7 @@
 /**
  * The CSV's manifest section: its flavour and column set, which columns hold ids and how they are written,
- * line breaks, formula-like cells, and how pandas, R, DuckDB (or csv-parse) read it back exactly.
+ * line breaks, formula-like cells, and how pandas, polars, DuckDB, R (read.csv, readr, data.table, arrow) and
+ * csv-parse read it back exactly (loaders.ts).
  */
 import type { ExportOptions } from '../../../shared/ipc/export';
 import type { ExportManifest } from '../manifest';
@@ -10,11 +11,12 @@ export function csvSection(
   idColumns: Record<string, string[]>,
   options: ExportOptions | undefined,
   cells: CsvCells,
+  /** the exact reading lines of the first table, by reader, and the loaders beside it (loaders.ts) */
+  readers: Record<string, string>,
 ): NonNullable<ExportManifest['csv']> {
   const flavour = options?.csvFlavour ?? 'spreadsheet';
   const columnTypes: Record<string, 'string'> = {};
   for (const cols of Object.values(idColumns)) for (const c of cols) columnTypes[c] = 'string';
-  const types = Object.keys(columnTypes);
   const columns = options?.csvColumns ?? 'skein';
   const newlines =
     options?.oneLinePerRow || columns === 'twarc'
@@ -31,12 +33,7 @@ export function csvSection(
       column_types: columnTypes,
       newlines,
       text_cells: CSV_CELLS_NOTE[cells],
-      how_to_read: {
-        pandas: `df = pd.read_csv(path, dtype={${types.map((c) => `'${c}': str`).join(', ')}}, keep_default_na=False)`,
-        R: "df <- read.csv(path, colClasses='character', encoding='UTF-8')",
-        duckdb: `SELECT * FROM read_csv('path', types={${types.map((c) => `'${c}': 'VARCHAR'`).join(', ')}})`,
-        python_csv: "csv.DictReader(open(path, newline='', encoding='utf-8'))",
-      },
+      how_to_read: { ...readers, python_csv: "csv.DictReader(open(path, newline='', encoding='utf-8'))" },
     };
   }
   return {
@@ -50,9 +47,7 @@ export function csvSection(
     newlines,
     text_cells: CSV_CELLS_NOTE[cells],
     how_to_read: {
-      pandas:
-        "df = pd.read_csv(path, dtype=str, encoding='utf-8-sig', keep_default_na=False); df[col] = df[col].str.replace(r'^=\"|\"$', '', regex=True)",
-      R: "df <- read.csv(path, colClasses='character', fileEncoding='UTF-8-BOM'); df[[col]] <- gsub('^=\"|\"$', '', df[[col]])",
+      ...readers,
       'csv-parse':
         'parse(text, { bom: true, columns: true, cast: (v, c) => idColumns.includes(c.column) ? v.replace(/^="|"$/g, \'\') : v })',
     },

@@ -8,9 +8,9 @@ import type { CsvFlavour, ExportOptions } from '../../../shared/ipc/export';
 import { writeFileAtomic, type Sink } from '../../files/atomic-file';
 import {
   provenanceCounter,
+  provenanceOf,
   rawText,
   sidecarPath,
-  writeManifestFile,
   writeOptions,
   type ItemStream,
   type Provenance,
@@ -18,6 +18,7 @@ import {
   type WriteJob,
   type WritePlan,
 } from '../format';
+import { loaderPaths, writeLoadersAndManifest, type LoaderSource } from '../loaders';
 import type { ExportManifest } from '../manifest';
 import type { CsvCells } from './formula';
 import { csvCell, csvLine, UTF8_BOM } from './line';
@@ -27,7 +28,7 @@ import { withColumns } from '../columns';
 import type { Cell, Row, Table, TableTrailer } from './table';
 
 /** What each row carries about where it came from (CSV columns; JSONL's `__skein` object). */
-const PROVENANCE_COLUMNS = ['retrieved_at', 'operation', 'page', 'cursor'] as const;
+const PROVENANCE_COLUMNS = ['retrieved_at', 'operation', 'page', 'cursor', 'first_retrieved_at'] as const;
 
 export function csvTablePath(target: string, table: Table): string {
   if (!table.suffix) return target;
@@ -35,9 +36,26 @@ export function csvTablePath(target: string, table: Table): string {
   return join(dirname(target), `${basename(target, extname(target))}.${table.suffix}${ext}`);
 }
 
-/** Every file a CSV export writes: a table per file (a space has two), the manifest last. */
+/** Every file a CSV export writes: a table per file (a space has two), the loaders, the manifest last. */
 export function csvFiles(target: string, plan: WritePlan): string[] {
-  return [...TABLES[plan.itemKind].map((t) => csvTablePath(target, t)), sidecarPath(target)];
+  const { python, r } = loaderPaths(target);
+  return [...TABLES[plan.itemKind].map((t) => csvTablePath(target, t)), python, r, sidecarPath(target)];
+}
+
+/** What the loaders beside a CSV export read: each table's file, columns and id columns, and the flavour. */
+export function csvLoaderSource(target: string, plan: WritePlan, options?: ExportOptions): LoaderSource {
+  const written = csvWriteOptions(options);
+  return {
+    format: 'csv',
+    flavour: written.csvFlavour,
+    oneLinePerRow: written.oneLinePerRow,
+    tables: csvTables(plan.itemKind, written.csvColumns, NO_CONTEXT).map((t) => ({
+      name: t.suffix || 'main',
+      file: basename(csvTablePath(target, t)),
+      columns: tableHeader(t),
+      idColumns: t.idColumns,
+    })),
+  };
 }
 
 /** The CSV id columns per file name, for the manifest. */
@@ -130,7 +148,7 @@ function rowLine(
 /** Skein's provenance columns, last in every table of its own columns. */
 const provenanceTrailer: TableTrailer = {
   columns: PROVENANCE_COLUMNS,
-  cells: (p) => [p.retrieved_at, p.operation, p.page, p.cursor],
+  cells: (p) => [p.retrieved_at, p.operation, p.page, p.cursor, p.first_retrieved_at],
 };
 
 /** Every column a table's file has, in order. */
@@ -179,7 +197,7 @@ async function writeTable(
   let index = 0;
   for await (const item of source.items()) {
     const position = item.position === 'null' ? null : (JSON.parse(item.position) as ThreadPosition);
-    chunk += text.lines(JSON.parse(rawText(item)), position, index++, provenance());
+    chunk += text.lines(JSON.parse(rawText(item)), position, index++, provenanceOf(item, provenance));
     if (chunk.length >= CSV_CHUNK_CHARS) {
       await sink.write(chunk);
       chunk = '';
@@ -210,5 +228,5 @@ export async function writeCsv({
       signal,
     );
   }
-  return bytes + (await writeManifestFile(sidecarPath(target), manifest, signal));
+  return bytes + (await writeLoadersAndManifest(target, csvLoaderSource(target, plan, options), manifest, signal));
 }

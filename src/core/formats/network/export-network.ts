@@ -1,17 +1,19 @@
 /**
- * A view's export as a network: GEXF 1.3 (`x.gexf`) or Gephi's two spreadsheet tables (`x.nodes.csv`,
- * `x.edges.csv`), streamed from the export's journal into a `NetworkBuilder` (posts, users, a list's
+ * A view's export as a network: GEXF 1.2draft or 1.3 (`x.gexf`), GraphML (`x.graphml`) or Gephi's two
+ * spreadsheet tables (`x.nodes.csv`, `x.edges.csv`), streamed from the export's journal into a `NetworkBuilder` (posts, users, a list's
  * followers and members, a space's participants), then written atomically. The manifest goes beside them.
  */
 import { basename, dirname, extname, join } from 'node:path';
 import { writeFileAtomic } from '../../files/atomic-file';
 import { decodeCsvId, TABLES } from '../csv/rows';
 import { scalarText } from '../../../shared/scalar-text';
-import { provenanceCounter, rawText, type ItemStream, type PostLookup, type WritePlan } from '../format';
+import { provenanceCounter, provenanceOf, rawText, type ItemStream, type PostLookup, type WritePlan } from '../format';
 import type { ExportManifest } from '../manifest';
 import { gephiEdgeChunks, gephiNodeChunks } from './gephi-csv';
-import { gexfChunks } from './gexf';
+import type { GexfVersion } from '../../../shared/ipc/export';
+import { gexfChunks, type GexfMeta } from './gexf';
 import { NetworkBuilder } from './graph';
+import { graphmlChunks } from './graphml';
 
 /** The file the user chose, `x.csv` → `x.nodes.csv` and `x.edges.csv` (the manifest follows the nodes file). */
 export function gephiPaths(chosen: string): { nodes: string; edges: string } {
@@ -60,7 +62,7 @@ async function buildNetwork(source: ItemStream, manifest: ExportManifest, plan: 
         : null;
   let index = 0;
   for await (const item of source.items()) {
-    const at = provenance().retrieved_at;
+    const at = provenanceOf(item, provenance).retrieved_at;
     const raw: unknown = JSON.parse(rawText(item));
     switch (plan.itemKind) {
       case 'post':
@@ -114,7 +116,28 @@ async function writeChunks(path: string, chunks: Iterable<string>, signal?: Abor
   );
 }
 
+function metaOf(manifest: ExportManifest): GexfMeta {
+  return {
+    creator: `${manifest.app.name} ${manifest.app.version}`,
+    description: `${manifest.view.title ?? manifest.view.kind}: ${manifest.view.operation}, exported ${manifest.exported_at}`,
+    date: manifest.exported_at.slice(0, 10),
+  };
+}
+
 export async function writeGexf(
+  target: string,
+  source: ItemStream,
+  manifest: ExportManifest,
+  plan: WritePlan,
+  version: GexfVersion,
+  signal?: AbortSignal,
+  lookup?: PostLookup,
+): Promise<number> {
+  const graph = await buildNetwork(source, manifest, plan, lookup);
+  return writeChunks(target, gexfChunks(graph, metaOf(manifest), version), signal);
+}
+
+export async function writeGraphml(
   target: string,
   source: ItemStream,
   manifest: ExportManifest,
@@ -123,12 +146,7 @@ export async function writeGexf(
   lookup?: PostLookup,
 ): Promise<number> {
   const graph = await buildNetwork(source, manifest, plan, lookup);
-  const meta = {
-    creator: `${manifest.app.name} ${manifest.app.version}`,
-    description: `${manifest.view.title ?? manifest.view.kind}: ${manifest.view.operation}, exported ${manifest.exported_at}`,
-    date: manifest.exported_at.slice(0, 10),
-  };
-  return writeChunks(target, gexfChunks(graph, meta), signal);
+  return writeChunks(target, graphmlChunks(graph, metaOf(manifest)), signal);
 }
 
 /** `nodesPath`: the export's first file (`gephiPaths(chosen).nodes`); the edges go beside it. */

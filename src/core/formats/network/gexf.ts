@@ -1,34 +1,22 @@
 /**
- * GEXF 1.3 (gexf.net/1.3) of a network, written in chunks: directed edges whose interaction is in the 1.3
- * `kind` attribute (for parallel edges) and in a declared edge attribute `kind` too (what Gephi's data
- * laboratory shows) — never in `type`, which means directedness; `weight` a double; node attributes id,
- * handle, name, followers, first seen and type (user, space, list); a dynamic graph
- * (`timerepresentation="timestamp"`, `timeformat="dateTime"`, `timezone="UTC"`) whose nodes and edges carry
- * a spell per time they appear. Every text is escaped for XML 1.0: markup characters as entities, characters
- * XML forbids (controls, lone surrogates, U+FFFE/FFFF) replaced by U+FFFD, and line breaks and tabs in
- * attributes as character references so parsers keep them.
+ * A network as GEXF, written in chunks, in one of two versions:
+ *
+ * - **1.2draft** (the default; `www.gexf.net/1.2draft`): what networkx (`read_gexf`, which knows only 1.1draft
+ *   and 1.2draft) and Gephi both read. A dynamic graph whose spells are instants (`start` = `end`, ISO 8601 in
+ *   UTC) with `timeformat="date"`, the one format networkx reads that Gephi reads as dates (its parser takes the
+ *   time of day too; networkx keeps the values as text); the interaction is a declared edge attribute `kind`.
+ * - **1.3** (`gexf.net/1.3`), for Gephi's own features: the interaction in the 1.3 `kind` attribute as well
+ *   (parallel edges), `timezone="UTC"`, `timerepresentation="timestamp"` with a timestamp per spell.
+ *
+ * Both: directed edges (`type` says directedness, never the interaction: Gephi warns otherwise); `weight` a
+ * double; node attributes id, handle, name, followers, first seen and type (user, space, list); every text
+ * escaped for XML 1.0 (xml.ts).
  */
+import type { GexfVersion } from '../../../shared/ipc/export';
 import type { GraphEdge, GraphNode, NetworkBuilder } from './graph';
+import { chunked, xmlEscape } from './xml';
 
-const FORBIDDEN =
-  // eslint-disable-next-line no-control-regex -- the characters XML 1.0 forbids are what this removes
-  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-const SPECIAL = /[&<>"'\t\n\r]/g;
-const ENTITIES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&apos;',
-  '\t': '&#9;',
-  '\n': '&#10;',
-  '\r': '&#13;',
-};
-
-/** A string as an XML 1.0 attribute value (or text): always well-formed, whatever it held. */
-export function xmlEscape(value: string): string {
-  return value.replace(FORBIDDEN, '\uFFFD').replace(SPECIAL, (c) => ENTITIES[c] ?? c);
-}
+export { xmlEscape };
 
 const NODE_ATTRIBUTES = [
   ['id', 'string'],
@@ -55,21 +43,28 @@ function attvalues(values: Array<string | null>): string {
   return parts ? `<attvalues>${parts}</attvalues>` : '';
 }
 
-function spells(times: ReadonlySet<string>): string {
+/** An instant: a 1.3 timestamp, or a 1.2draft spell that starts and ends at it. */
+const SPELL: Record<GexfVersion, (t: string) => string> = {
+  '1.3': (t) => `<spell timestamp="${t}"/>`,
+  '1.2draft': (t) => `<spell start="${t}" end="${t}"/>`,
+};
+
+function spells(times: ReadonlySet<string>, version: GexfVersion): string {
   if (times.size === 0) return '';
   return `<spells>${[...times]
     .sort()
-    .map((t) => `<spell timestamp="${xmlEscape(t)}"/>`)
+    .map((t) => SPELL[version](xmlEscape(t)))
     .join('')}</spells>`;
 }
 
-function nodeXml(n: GraphNode): string {
+function nodeXml(n: GraphNode, version: GexfVersion): string {
   const label = n.handle ? `@${n.handle}` : (n.name ?? n.id);
-  return `      <node id="${xmlEscape(n.id)}" label="${xmlEscape(label)}">${attvalues(nodeValues(n))}${spells(n.times)}</node>\n`;
+  return `      <node id="${xmlEscape(n.id)}" label="${xmlEscape(label)}">${attvalues(nodeValues(n))}${spells(n.times, version)}</node>\n`;
 }
 
-function edgeXml(e: GraphEdge, index: number): string {
-  return `      <edge id="${index}" source="${xmlEscape(e.source)}" target="${xmlEscape(e.target)}" type="directed" kind="${e.kind}" weight="${e.weight}">${attvalues([e.kind])}${spells(e.times)}</edge>\n`;
+function edgeXml(e: GraphEdge, index: number, version: GexfVersion): string {
+  const kind = version === '1.3' ? ` kind="${e.kind}"` : '';
+  return `      <edge id="${index}" source="${xmlEscape(e.source)}" target="${xmlEscape(e.target)}" type="directed"${kind} weight="${e.weight}">${attvalues([e.kind])}${spells(e.times, version)}</edge>\n`;
 }
 
 export interface GexfMeta {
@@ -79,32 +74,34 @@ export interface GexfMeta {
   date: string;
 }
 
+const ROOT: Record<GexfVersion, string> = {
+  '1.2draft':
+    '<gexf xmlns="http://www.gexf.net/1.2draft" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://www.gexf.net/1.2draft http://www.gexf.net/1.2draft/gexf.xsd" version="1.2">\n',
+  '1.3':
+    '<gexf xmlns="http://gexf.net/1.3" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://gexf.net/1.3 http://gexf.net/1.3/gexf.xsd" version="1.3">\n',
+};
+
+const GRAPH: Record<GexfVersion, string> = {
+  '1.2draft': '  <graph defaultedgetype="directed" mode="dynamic" timeformat="date" idtype="string">\n',
+  '1.3':
+    '  <graph defaultedgetype="directed" mode="dynamic" timeformat="dateTime" timerepresentation="timestamp" timezone="UTC" idtype="string">\n',
+};
+
 /** The whole document, chunk by chunk (each at most a few hundred nodes or edges). */
-export function* gexfChunks(graph: NetworkBuilder, meta: GexfMeta): Generator<string> {
+export function* gexfChunks(
+  graph: NetworkBuilder,
+  meta: GexfMeta,
+  version: GexfVersion = '1.2draft',
+): Generator<string> {
   yield '<?xml version="1.0" encoding="UTF-8"?>\n';
-  yield '<gexf xmlns="http://gexf.net/1.3" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://gexf.net/1.3 http://gexf.net/1.3/gexf.xsd" version="1.3">\n';
+  yield ROOT[version];
   yield `  <meta lastmodifieddate="${xmlEscape(meta.date)}"><creator>${xmlEscape(meta.creator)}</creator><description>${xmlEscape(meta.description)}</description></meta>\n`;
-  yield '  <graph defaultedgetype="directed" mode="dynamic" timeformat="dateTime" timerepresentation="timestamp" timezone="UTC" idtype="string">\n';
+  yield GRAPH[version];
   yield `    <attributes class="node" mode="static">\n${NODE_ATTRIBUTES.map(([t, type], i) => `      <attribute id="${i}" title="${t}" type="${type}"/>\n`).join('')}    </attributes>\n`;
   yield '    <attributes class="edge" mode="static">\n      <attribute id="0" title="kind" type="string"/>\n    </attributes>\n';
   yield `    <nodes count="${graph.nodes.size}">\n`;
-  let chunk = '';
-  for (const n of graph.nodes.values()) {
-    chunk += nodeXml(n);
-    if (chunk.length > 1 << 16) {
-      yield chunk;
-      chunk = '';
-    }
-  }
-  yield `${chunk}    </nodes>\n    <edges count="${graph.edges.size}">\n`;
-  chunk = '';
-  let i = 0;
-  for (const e of graph.edges.values()) {
-    chunk += edgeXml(e, i++);
-    if (chunk.length > 1 << 16) {
-      yield chunk;
-      chunk = '';
-    }
-  }
-  yield `${chunk}    </edges>\n  </graph>\n</gexf>\n`;
+  yield* chunked(graph.nodes.values(), (n) => nodeXml(n, version));
+  yield `    </nodes>\n    <edges count="${graph.edges.size}">\n`;
+  yield* chunked(graph.edges.values(), (e, i) => edgeXml(e, i, version));
+  yield '    </edges>\n  </graph>\n</gexf>\n';
 }

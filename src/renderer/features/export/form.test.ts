@@ -29,6 +29,16 @@ describe('export form', () => {
     expect(describeEstimate({ paged: true, remainingPages: 0, calls: 0, credits: 0, basis: '' })).toMatch(
       /No new calls/,
     );
+    expect(
+      describeEstimate({
+        paged: true,
+        remainingPages: 360,
+        calls: 360,
+        credits: 108_000,
+        range: { calls: [76, 646], credits: [22_800, 193_800] },
+        basis: '',
+      }),
+    ).toBe('About 360 calls (between 76 and 646), about 108,000 credits (between 22,800 and 193,800).');
     expect(describeEstimate({ paged: true, remainingPages: 500, calls: 500, credits: 150000, basis: '' })).toBe(
       'About 500 calls, about 150,000 credits.',
     );

@@ -40,6 +40,11 @@ const n = (v: number) => Math.round(v).toLocaleString('en-US');
 export function describeEstimate(e: ExportEstimate): string {
   if (e.calls === 0) return 'No new calls: everything comes from what Skein already loaded.';
   if (e.calls === null) return 'Unknown number of pages.';
+  if (e.range) {
+    const [low, high] = e.range.calls;
+    const [cLow, cHigh] = e.range.credits;
+    return `About ${n(e.calls)} call${e.calls === 1 ? '' : 's'} (between ${n(low)} and ${n(high)}), about ${n(e.credits ?? 0)} credits (between ${n(cLow)} and ${n(cHigh)}).`;
+  }
   const about = e.atLeast ? 'at least' : 'about';
   const credits = e.credits === null ? '' : `, ${about} ${n(e.credits)} credits`;
   return `${e.atLeast ? 'At least' : 'About'} ${n(e.calls)} call${e.calls === 1 ? '' : 's'}${credits}${e.atLeast ? ' (the true figure is higher: see below)' : ''}.`;

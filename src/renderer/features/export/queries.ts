@@ -63,7 +63,9 @@ export function useExportEstimate(view: ViewDescriptor | null, scope: ExportScop
     queryKey: view ? exportKeys.estimate(view, scope) : ['export', 'estimate', 'none'],
     queryFn: () => skein().export.estimate({ view: view as ViewDescriptor, scope }),
     enabled: enabled && view !== null,
-    staleTime: 30_000,
+    // asked afresh each time the dialog opens: a thread's estimate reads the pages the project holds, which
+    // grow as the view loads more
+    staleTime: 0,
   });
 }
 

@@ -6,6 +6,19 @@ import { useMissing, useRetryMissing } from '../queries';
 
 const PAGE = 200;
 
+/** What the ids that look rounded by a spreadsheet are, said apart from the deleted ones. */
+function roundedNote(rounded: number, missing: number): string {
+  const who =
+    rounded === missing
+      ? rounded === 1
+        ? 'It has'
+        : 'Each of them has'
+      : rounded === 1
+        ? '1 of them has'
+        : `${rounded.toLocaleString()} of them have`;
+  return `${who} the shape a spreadsheet leaves when it rounds an id (15 significant digits, then zeros): more likely damaged in your list than deleted. ${rounded === 1 ? 'It is' : 'They are'} counted apart from the deleted, protected or suspended posts (the manifest's ids_possibly_rounded): check ${rounded === 1 ? 'it' : 'them'} against the original list.`;
+}
+
 /** The ids one hydration asked for and did not get, with why; "retry the missing" asks only for those. */
 export function MissingIds({ hydration, kind }: { hydration: Hydration; kind: LookupKind }) {
   const [limit, setLimit] = useState(PAGE);
@@ -22,6 +35,11 @@ export function MissingIds({ hydration, kind }: { hydration: Hydration; kind: Lo
         Hydration of {when}: {hydration.missing.toLocaleString()} {hydration.missing === 1 ? 'id' : 'ids'} did not come
         back
       </h3>
+      {hydration.possiblyRounded > 0 ? (
+        <p className="hydrate-missing__note" role="note">
+          {roundedNote(hydration.possiblyRounded, hydration.missing)}
+        </p>
+      ) : null}
       <table className="hydrate-table">
         <thead>
           <tr>

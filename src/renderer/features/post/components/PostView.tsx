@@ -23,7 +23,7 @@ type PostRoute = Extract<Route, { name: 'post' }>;
 
 /** A post, then its replies (threaded v2), direct replies (v1) and quotes. */
 export function PostView({ route }: { route: PostRoute }) {
-  const { id, tab, order, flat } = route;
+  const { id, tab, order, flat, oldest } = route;
   const detail = useQuery(postsByIdsQuery([id]));
   const post = detail.data?.items.find((p) => p.id === id) ?? null;
 
@@ -64,10 +64,10 @@ export function PostView({ route }: { route: PostRoute }) {
           tabs={tabs}
           selected={tab}
           idPrefix={`post-${id}`}
-          onSelect={(t) => navigate(routes.post(id, t, order, flat), { replace: true })}
+          onSelect={(t) => navigate(routes.post(id, t, order, flat, oldest), { replace: true })}
         >
           {tab === 'replies' ? (
-            <RepliesThread postId={id} order={order} flat={flat} label={postName(post, id)} />
+            <RepliesThread postId={id} order={order} flat={flat} oldest={oldest} label={postName(post, id)} />
           ) : tab === 'direct' ? (
             <DirectReplies postId={id} label={postName(post, id)} />
           ) : (

@@ -12,6 +12,10 @@ export function RepliesToolbar(props: {
   postId: string;
   order: QueryType;
   flat: boolean;
+  /** the flat list is shown oldest first (it holds every reply) */
+  oldest?: boolean;
+  /** the flat list holds every reply: oldest first is offered */
+  oldestAvailable?: boolean;
   focal: CardPost | null;
   /** the post as export titles name it (author and first words), known before any reply page */
   label?: string;
@@ -22,7 +26,13 @@ export function RepliesToolbar(props: {
   const { postId, order, focal } = props;
   return (
     <div className="toolbar" role="group" aria-label="Reply options">
-      <ReplyControls postId={postId} order={order} flat={props.flat} />
+      <ReplyControls
+        postId={postId}
+        order={order}
+        flat={props.flat}
+        oldest={props.oldest ?? false}
+        oldestAvailable={props.oldestAvailable ?? false}
+      />
       {props.children}
       <ExportButton
         view={
