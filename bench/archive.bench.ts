@@ -13,17 +13,23 @@
  * CPU and RSS are the bench process's (main and the archive's worker); main's own CPU per page, its
  * longest hand-over, its GC pauses, its latest timer tick (with main's CPU in it) and an idle loop in
  * a process of its own over the same time (lib/loop-probe.ts) say whose the loop's longest block was.
- * Writes bench/results/archive.json. A measurement: it never fails.
+ * `--store=postgres` measures a team project on PostgreSQL instead (bench/lib/archive-db.ts: a throwaway durable
+ * cluster, or the server BENCH_ARCHIVE_PG names), `--store=both` one after the other on the same data, with
+ * their ratios (budgets of issue 37: ingest >= 10,000 posts/s, search p95 <= 200 ms at 1M). The server's own
+ * processes are not the bench process: PostgreSQL's CPU and memory are not in its CPU and RSS figures.
+ * Writes bench/results/archive.json (archive-postgres.json). A measurement: it never fails.
  */
 import { fork } from 'node:child_process';
-import { rm, stat } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { ArchiveQuery } from '../src/shared/ipc/archive';
-import type { IngestRecord } from '../src/core/archive/ingest';
-import { openBenchArchive } from './lib/archive-db';
+import type { IngestRecord } from '../src/core/archive/answer';
+import { openBenchArchive, storesAsked, type BenchStore } from './lib/archive-db';
 import { writeResults } from './lib/results';
+
+/** a team project on PostgreSQL (issue 37) */
+const POSTGRES_BUDGETS = { postsPerSecond: 10_000, searchP95Ms: 200 };
 
 export const ARCHIVE_BUDGETS = {
   postsPerSecond: 20_000,
@@ -42,9 +48,16 @@ const CHUNK = 5_000;
 const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))]!;
 const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
 
-async function main(): Promise<void> {
+async function measure(store: BenchStore): Promise<Record<string, unknown>> {
   // BENCH_ARCHIVE_DB=<file>: measure search and the chart over an archive built earlier (no ingest)
-  const { existing, dir, path, thread } = await openBenchArchive('skein-bench-archive-');
+  const {
+    existing,
+    thread,
+    size: sizeOf,
+    where,
+    settings,
+    cleanup,
+  } = await openBenchArchive('skein-bench-archive-', {}, store);
 
   // what this machine does to an idle loop (other processes, the scheduler): the floor of any block figure
   const idle = monitorEventLoopDelay({ resolution: 5 });
@@ -128,11 +141,13 @@ async function main(): Promise<void> {
 
   const words = ['heron', 'river', 'archive', 'signal', 'market', 'w123', 'w999', 'storm garden', 'engine', 'pix'];
   const searchMs: number[] = [];
+  const byWord: Record<string, number[]> = {};
   for (let round_ = 0; round_ < 3; round_++) {
     for (const text of words) {
       const t = performance.now();
       await thread.call('search', 'current', ArchiveQuery.parse({ text }), 0, 50);
       searchMs.push(performance.now() - t);
+      (byWord[text] ??= []).push(round(performance.now() - t));
     }
   }
   const filteredMs: number[] = [];
@@ -146,11 +161,14 @@ async function main(): Promise<void> {
   const activityMs = performance.now() - ta;
   const summary = await thread.call('summary', 'current');
   await thread.close();
-  const size = (await stat(path)).size + (await stat(`${path}-wal`).catch(() => ({ size: 0 }))).size;
+  const size = await sizeOf();
   const posts = existing ? summary.items : POSTS;
-  await rm(dir, { recursive: true, force: true });
+  await cleanup();
 
   const result = {
+    store,
+    where,
+    settings,
     posts,
     items: summary.items,
     ...(existing
@@ -178,14 +196,44 @@ async function main(): Promise<void> {
     searchFirstPageP95Ms: round(p95(searchMs)),
     searchFirstPageMedianMs: round([...searchMs].sort((a, b) => a - b)[Math.floor(searchMs.length / 2)]!),
     searchFilteredByEngagementP95Ms: round(p95(filteredMs)),
+    // each word's three first pages: which query the p95 is
+    searchByWordMs: byWord,
     activityMs: round(activityMs),
     activityBuckets: activity.buckets.length,
-    budgets: ARCHIVE_BUDGETS,
+    budgets: store === 'postgres' ? { ...ARCHIVE_BUDGETS, ...POSTGRES_BUDGETS } : ARCHIVE_BUDGETS,
     loadAverage: loadavg().map((l) => round(l, 2)),
     cpus: cpus().length,
   };
   console.log(JSON.stringify(result, null, 2));
-  writeResults(existing ? 'archive-search' : 'archive', result);
+  const name = existing ? 'archive-search' : 'archive';
+  writeResults(store === 'sqlite' ? name : `${name}-${store}`, result);
+  return result;
+}
+
+async function main(): Promise<void> {
+  const results: Array<Record<string, unknown>> = [];
+  for (const store of storesAsked(process.argv.slice(2))) results.push(await measure(store));
+  const [sqlite, postgres] = results;
+  if (results.length === 2 && sqlite && postgres) {
+    // the two stores on the same data, in the same run
+    const figures = [
+      'postsPerSecond',
+      'postsPerCpuSecond',
+      'peakRssMb',
+      'mainBlockMs',
+      'sizeRatio',
+      'searchFirstPageP95Ms',
+      'searchFirstPageMedianMs',
+      'searchFilteredByEngagementP95Ms',
+      'activityMs',
+    ];
+    console.log('\nfigure | sqlite | postgres | postgres / sqlite');
+    for (const f of figures) {
+      const [a, b] = [sqlite[f], postgres[f]];
+      const ratio = typeof a === 'number' && typeof b === 'number' && a !== 0 ? round(b / a, 2) : '';
+      console.log(`${f} | ${String(a)} | ${String(b)} | ${ratio}`);
+    }
+  }
 }
 
 await main();

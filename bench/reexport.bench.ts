@@ -27,7 +27,7 @@ import { ArchiveQuery } from '../src/shared/ipc/archive';
 import { reexport } from '../src/core/export/from-archive';
 import { archiveSource } from '../src/core/compose/archive-reader';
 import { repliesPage } from '../src/core/archive/testing/answers';
-import { openBenchArchive } from './lib/archive-db';
+import { openBenchArchive, storesAsked } from './lib/archive-db';
 import { writeResults } from './lib/results';
 
 const POSTS = Number(process.env.BENCH_ARCHIVE_POSTS ?? 200_000);
@@ -49,9 +49,12 @@ async function sizeOf(path: string): Promise<number> {
 
 async function main(): Promise<void> {
   // BENCH_ON_MAIN=1: the writer on main's thread, as before issue 24 #7 (the comparison)
-  const { existing, dir, path, thread } = await openBenchArchive(
+  // --store=postgres: the same re-exports read from a team project (bench/lib/archive-db.ts)
+  const store = storesAsked(process.argv.slice(2))[0] ?? 'sqlite';
+  const { existing, dir, path, where, thread, cleanup } = await openBenchArchive(
     'skein-bench-reexport-',
     ON_MAIN ? {} : { reexportEntry: new URL('../src/core/compose/reexport-worker.ts', import.meta.url) },
+    store,
   );
   const t0 = performance.now();
   for (let first = 0; !existing && first < POSTS; first += PAGE) {
@@ -62,7 +65,7 @@ async function main(): Promise<void> {
   await thread.call('flush');
   if (!existing) console.log(`ingested ${POSTS} posts in ${round((performance.now() - t0) / 1000)} s`);
   const keep = process.env.BENCH_KEEP_DB;
-  if (keep && !existing) await copyFile(path, keep);
+  if (keep && !existing && path) await copyFile(path, keep);
 
   // what this machine does to an idle loop (other processes, the scheduler): the floor of any block figure
   const idle = monitorEventLoopDelay({ resolution: 5 });
@@ -93,7 +96,7 @@ async function main(): Promise<void> {
       context: { appName: 'Skein', appVersion: 'bench', mode: 'live', baseUrl: 'https://api.example' },
       now: Date.now(),
       title: 'Bench',
-      project: { name: 'Bench', location: path },
+      project: { name: 'Bench', location: where },
     });
     const wallS = (performance.now() - t) / 1000;
     const cpu = process.cpuUsage(cpu0);
@@ -129,9 +132,10 @@ async function main(): Promise<void> {
     await rm(target, { recursive: true, force: true });
   }
   await thread.close();
-  await rm(dir, { recursive: true, force: true });
-  const file = writeResults('reexport', {
+  await cleanup();
+  const file = writeResults(store === 'sqlite' ? 'reexport' : `reexport-${store}`, {
     posts: existing ? null : POSTS,
+    store,
     writer: ON_MAIN ? 'main' : 'worker',
     budgetRawMbPerS: BUDGET_MB_PER_S,
     budgetMainLoopBlockMs: BUDGET_BLOCK_MS,

@@ -4,7 +4,7 @@
  * out/renderer, through the e2e host (Chromium, `window.skein` routed to the
  * real main handlers and the embedded sandbox), or with `--electron` through
  * Playwright's `_electron` where an Electron binary exists (skipped otherwise).
- * Methods: BENCHMARKS.md and the header of each module in bench/perf/.
+ * Methods: docs/benchmarks.md and the header of each module in bench/perf/.
  *
  * Writes bench/results/report.json and bench/results/summary.md and prints
  * the table. Exit code 0 whether budgets pass or fail (it is a measurement);

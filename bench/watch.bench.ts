@@ -7,16 +7,18 @@
  * ratio of the two times. Also: one watch run's settling (what it writes at its end) for a run that saw
  * BENCH_WATCH_SEEN items, through the worker.
  *
- * The counters: BENCH_WATCH_ITEMS items (default 50,000) × 6 metrics × 4 values each. A measurement: it never
- * fails. Writes bench/results/watch.json.
+ * The counters: BENCH_WATCH_ITEMS items (default 50,000) × 6 metrics × 4 values each. `--store=postgres`
+ * measures a team project on PostgreSQL instead (bench/lib/archive-db.ts: a throwaway durable cluster, or the
+ * server BENCH_ARCHIVE_PG names), `--store=both` one after the other on the same data. A measurement: it never
+ * fails. Writes bench/results/watch.json (watch-postgres.json).
  */
-import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { startArchiveThread } from '../src/core/archive';
+import pg from 'pg';
 import { writeTable } from '../src/core/watch/tables';
+import { openBenchArchive, storesAsked, type BenchStore } from './lib/archive-db';
 import { writeResults } from './lib/results';
 
 const ITEMS = Number(process.env.BENCH_WATCH_ITEMS ?? 50_000);
@@ -26,40 +28,71 @@ const VALUES = 4;
 const T = Date.UTC(2026, 10, 22);
 const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
 
-async function main(): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), 'skein-bench-watch-'));
-  const project = join(dir, 'bench.skein');
-  const thread = await startArchiveThread({
-    entry: new URL('../src/core/archive/worker.ts', import.meta.url),
-    execArgv: ['--import', 'tsx'],
-  });
+/** Every counter row: what months of runs leave. */
+function* counterRows(): Generator<[string, string, string, number, number, number]> {
+  for (let i = 0; i < ITEMS; i++) {
+    const id = String(1_990_000_000_000_000_000n + BigInt(i));
+    for (const metric of METRICS)
+      for (let k = 0; k < VALUES; k++) {
+        const at = T + k * 3_600_000;
+        yield ['post', id, metric, at, (i % 997) + k * 7, at + 1_800_000];
+      }
+  }
+}
+
+async function measure(store: BenchStore): Promise<Record<string, unknown>> {
+  const { thread, dir, path, where, settings, cleanup, connection } = await openBenchArchive(
+    'skein-bench-watch-',
+    {},
+    store,
+  );
   try {
-    await thread.call('open', 'current', { path: project, name: 'bench', kind: 'live' });
-    await thread.call('close', 'current');
-    // the counters, straight into the file (what months of runs leave), and the same rows as a CSV for DuckDB
-    const db = new DatabaseSync(project);
-    db.exec('BEGIN');
-    const put = db.prepare(
-      'INSERT INTO watch_counters (kind, id, metric, at, value, last_at, run) VALUES (?, ?, ?, ?, ?, ?, 1)',
-    );
+    // the counters, straight into the project, and the same rows as a CSV for DuckDB
     let raw = 'kind,id,metric,at,value,last_at\n';
-    for (let i = 0; i < ITEMS; i++) {
-      const id = String(1_990_000_000_000_000_000n + BigInt(i));
-      for (const metric of METRICS)
-        for (let k = 0; k < VALUES; k++) {
-          const at = T + k * 3_600_000;
-          const value = (i % 997) + k * 7;
-          put.run('post', id, metric, at, value, at + 1_800_000);
-          raw += `post,${id},${metric},${at},${value},${at + 1_800_000}\n`;
-        }
+    if (path !== null) {
+      await thread.call('close', 'current');
+      const db = new DatabaseSync(path);
+      db.exec('BEGIN');
+      const put = db.prepare(
+        'INSERT INTO watch_counters (kind, id, metric, at, value, last_at, run) VALUES (?, ?, ?, ?, ?, ?, 1)',
+      );
+      for (const row of counterRows()) {
+        put.run(...row);
+        raw += `${row.join(',')}\n`;
+      }
+      db.exec('COMMIT');
+      db.close();
+      await thread.call('open', 'current', { path, name: 'bench', kind: 'live' });
+    } else if (connection) {
+      const client = new pg.Client({
+        ...connection,
+        password: connection.password ?? undefined,
+        ssl: connection.tls === 'disable' ? false : { rejectUnauthorized: connection.tls !== 'require' },
+      });
+      await client.connect();
+      let batch: unknown[] = [];
+      const flush = async () => {
+        await client.query(
+          `INSERT INTO ${connection.schema}.watch_counters (kind, id, metric, at, value, last_at, run)
+           SELECT kind, id, metric, at, value, last_at, 1 FROM json_to_recordset($1::json)
+             AS x(kind text, id text, metric text, at bigint, value double precision, last_at bigint)`,
+          [JSON.stringify(batch)],
+        );
+        batch = [];
+      };
+      for (const [kind, id, metric, at, value, lastAt] of counterRows()) {
+        batch.push({ kind, id, metric, at, value, last_at: lastAt });
+        raw += `${kind},${id},${metric},${at},${value},${lastAt}\n`;
+        if (batch.length >= 20_000) await flush();
+      }
+      if (batch.length > 0) await flush();
+      await client.query(`ANALYZE ${connection.schema}.watch_counters`);
+      await client.end();
     }
-    db.exec('COMMIT');
-    db.close();
     const rows = ITEMS * METRICS.length * VALUES;
     const rawCsv = join(dir, 'counters.csv');
     await writeFile(rawCsv, raw);
     raw = '';
-    await thread.call('open', 'current', { path: project, name: 'bench', kind: 'live' });
 
     // Skein: the export as the Watches view runs it (pages through the worker, CSV and manifest)
     const file = join(dir, 'deltas.csv');
@@ -145,6 +178,9 @@ async function main(): Promise<void> {
     const settleMs = performance.now() - settleStart;
 
     const result = {
+      store,
+      where,
+      settings,
       rows: written,
       skein: {
         seconds: round(skeinS, 2),
@@ -156,16 +192,17 @@ async function main(): Promise<void> {
       settle: { seen: SEEN, counters: SEEN * METRICS.length, ms: Math.round(settleMs) },
     };
     console.log(
-      `deltas table, ${written.toLocaleString()} rows: Skein ${result.skein.seconds} s (${result.skein.rowsPerSecond.toLocaleString()} rows/s, ${result.skein.megabytes} MB); DuckDB ${result.duckdb.seconds} s (${result.duckdb.rowsPerSecond.toLocaleString()} rows/s): Skein takes ${result.ratio}× DuckDB's time`,
+      `${store}: deltas table, ${written.toLocaleString()} rows: Skein ${result.skein.seconds} s (${result.skein.rowsPerSecond.toLocaleString()} rows/s, ${result.skein.megabytes} MB); DuckDB ${result.duckdb.seconds} s (${result.duckdb.rowsPerSecond.toLocaleString()} rows/s): Skein takes ${result.ratio}× DuckDB's time`,
     );
     console.log(
       `a run's end with ${SEEN} items seen (${SEEN * METRICS.length} counters): ${result.settle.ms} ms in one transaction`,
     );
-    console.log(`results: ${writeResults('watch', result)}`);
+    console.log(`results: ${writeResults(store === 'sqlite' ? 'watch' : `watch-${store}`, result)}`);
+    return result;
   } finally {
     await thread.close();
-    await rm(dir, { recursive: true, force: true });
+    await cleanup();
   }
 }
 
-await main();
+for (const store of storesAsked(process.argv.slice(2))) await measure(store);

@@ -1,23 +1,117 @@
 /**
- * The archive the archive and re-export benches measure: a project file in a fresh folder, or the one named
- * by `BENCH_ARCHIVE_DB` (built by an earlier run: nothing is ingested again), opened in the archive's worker.
+ * The archive the archive and re-export benches measure, in the archive's worker: a project file in a fresh
+ * folder, or the one named by `BENCH_ARCHIVE_DB` (built by an earlier run: nothing is ingested again); or, with
+ * `store: 'postgres'`, a schema of the server `BENCH_ARCHIVE_PG` names (a connection string; the schema is
+ * dropped after) or else of a throwaway cluster started for the run, durable as a real server (fsync and
+ * synchronous commits on; shared_buffers 256 MB, max_wal_size 2 GB: a team's server tuned for writes).
  */
+import { rm, stat } from 'node:fs/promises';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
+import type { OpenInit } from '../../src/core/archive/host';
+import { parseConnection, type PgConnection } from '../../src/core/archive/postgres/connection';
+import { startTestCluster } from '../../src/core/archive/testing/postgres';
 import { startArchiveThread } from '../../src/core/archive/thread';
 
+export type BenchStore = 'sqlite' | 'postgres';
+
+/** `--store=sqlite|postgres|both` from the command line (default sqlite). */
+export function storesAsked(argv: readonly string[]): BenchStore[] {
+  const asked = argv.find((a) => a.startsWith('--store='))?.slice('--store='.length) ?? 'sqlite';
+  if (asked === 'both') return ['sqlite', 'postgres'];
+  if (asked === 'sqlite' || asked === 'postgres') return [asked];
+  throw new Error(`--store must be sqlite, postgres or both, not ${asked}`);
+}
+
+/** A PostgreSQL schema's tables, indexes and TOAST, in bytes. */
+async function schemaBytes(c: PgConnection): Promise<number> {
+  const client = new pg.Client({
+    ...c,
+    password: c.password ?? undefined,
+    ssl: c.tls === 'disable' ? false : { rejectUnauthorized: c.tls !== 'require' },
+  });
+  await client.connect();
+  try {
+    const r = await client.query<{ n: string }>(
+      `SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) AS n FROM pg_class c
+       JOIN pg_namespace s ON s.oid = c.relnamespace WHERE s.nspname = $1 AND c.relkind = 'r'`,
+      [c.schema],
+    );
+    return Number(r.rows[0]?.n ?? 0);
+  } finally {
+    await client.end();
+  }
+}
+
 /** `extra`: more options of the archive thread (the re-export bench's worker entry). */
-export async function openBenchArchive(prefix: string, extra: { reexportEntry?: URL } = {}) {
-  const existing = process.env.BENCH_ARCHIVE_DB;
+export async function openBenchArchive(
+  prefix: string,
+  extra: { reexportEntry?: URL } = {},
+  store: BenchStore = 'sqlite',
+) {
   const dir = await mkdtemp(join(tmpdir(), prefix));
-  const path = existing ?? join(dir, 'bench.skein');
   const thread = await startArchiveThread({
     entry: new URL('../../src/core/archive/worker.ts', import.meta.url),
     execArgv: ['--import', 'tsx'],
     ...extra,
   });
   if (!thread.inWorker) throw new Error('the archive worker did not start');
-  await thread.call('open', 'current', { path, name: 'Bench', kind: 'live' });
-  return { existing, dir, path, thread };
+  if (store === 'sqlite') {
+    const existing = process.env.BENCH_ARCHIVE_DB;
+    const path = existing ?? join(dir, 'bench.skein');
+    await thread.call('open', 'current', { path, name: 'Bench', kind: 'live' });
+    return {
+      existing,
+      thread,
+      dir,
+      path,
+      connection: null,
+      where: path,
+      /** the project's bytes on disk (the write-ahead log included) */
+      size: async () => (await stat(path)).size + (await stat(`${path}-wal`).catch(() => ({ size: 0 }))).size,
+      settings: 'node:sqlite, WAL, synchronous=NORMAL',
+      cleanup: () => rm(dir, { recursive: true, force: true }),
+    };
+  }
+  const url = process.env.BENCH_ARCHIVE_PG;
+  const schema = `bench_${process.pid}`;
+  const cluster = url
+    ? null
+    : await startTestCluster({ durable: true, settings: { shared_buffers: '256MB', max_wal_size: '2GB' } });
+  let connection: PgConnection;
+  if (url) {
+    const { address, password } = parseConnection(url, schema);
+    connection = { ...address, password };
+  } else connection = cluster!.connection(schema);
+  const init: OpenInit = { store: 'postgres', connection, name: 'Bench', kind: 'live', researcher: 'bench' };
+  await thread.call('open', 'current', init);
+  return {
+    existing: undefined,
+    thread,
+    dir,
+    path: null,
+    /** the team project's connection (the bench may write straight into its schema) */
+    connection,
+    where: `${connection.host}:${connection.port}/${connection.database} schema ${schema}`,
+    size: () => schemaBytes(connection),
+    settings: url
+      ? 'the server BENCH_ARCHIVE_PG names'
+      : 'PostgreSQL (Debian) on loopback, fsync and synchronous_commit on, shared_buffers 256MB, max_wal_size 2GB',
+    cleanup: async () => {
+      if (cluster) cluster.stop();
+      else {
+        const client = new pg.Client({
+          ...connection,
+          password: connection.password ?? undefined,
+          ssl: connection.tls === 'disable' ? false : { rejectUnauthorized: connection.tls !== 'require' },
+        });
+        await client.connect();
+        await client.query(`DROP SCHEMA ${schema} CASCADE`);
+        await client.end();
+      }
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
 }

@@ -86,10 +86,15 @@ export interface CoreDeps {
   /** the export formats, in the order the dialogs offer them (default: the built-in ones, `BUILT_IN_FORMATS`) */
   formats?: readonly Format[];
   /**
-   * One project file only (the headless runner): every answer and every watch goes there, whatever the
-   * list of projects says, and that list is left as it is.
+   * One project only (the headless runner): a file's path, or a team project's address (as Manage projects
+   * shows it). Every answer and every watch goes there, whatever the list of projects says, and that list is
+   * left as it is.
    */
   projectPath?: string;
+  /** the team project's password, for `projectPath` (the headless runner reads it from its environment) */
+  projectPassword?: string | null;
+  /** the name this Skein's answers are recorded with, for this run only (the headless runner's `--researcher`) */
+  researcher?: string;
   /** the API's pace for this run only (requests per second; the headless runner's `--rate`), not saved */
   requestsPerSecond?: number;
   /**
@@ -176,6 +181,8 @@ export function createCore(deps: CoreDeps): Core {
   let beforeSwitch: () => Promise<void> = async () => undefined;
   const projects = createProjects({
     ...(deps.projectPath ? { fixedPath: deps.projectPath } : {}),
+    ...(deps.projectPassword !== undefined ? { fixedPassword: deps.projectPassword } : {}),
+    ...(deps.researcher !== undefined ? { fixedResearcher: deps.researcher } : {}),
     beforeSwitch: () => beforeSwitch(),
     userDataDir: deps.userDataDir,
     thread: archiveThread,
@@ -183,6 +190,8 @@ export function createCore(deps: CoreDeps): Core {
     chooseNewPath: (suggested) =>
       deps.chooseSavePath({ title: 'New project', defaultPath: suggested, filters: projectFilters }),
     ...(chooseOpen ? { chooseExistingPath: () => chooseOpen({ title: 'Open project', filters: projectFilters }) } : {}),
+    secretStorage: deps.secretStorage,
+    ...(deps.confirm ? { confirm: deps.confirm } : {}),
     log: (message, error) => deps.log?.error(message, error),
   });
   disposers.push(async () => {
@@ -193,7 +202,8 @@ export function createCore(deps: CoreDeps): Core {
   // the coding workbench's keys, for the logger to cut out (bound once the workbench exists, below)
   let codingSecrets: () => string[] = () => [];
   const client = createClientServices({
-    otherSecrets: () => codingSecrets(),
+    // the coding workbench's keys and the team projects' passwords
+    otherSecrets: () => [...codingSecrets(), ...projects.secrets()],
     archive: projects.link,
     userDataDir: deps.userDataDir,
     secretStorage: deps.secretStorage,

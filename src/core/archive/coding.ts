@@ -23,8 +23,9 @@ import type {
   Stratum,
 } from '../../shared/coding/records';
 import type { ArchiveQueryParsed } from '../../shared/ipc/archive';
-import { FLAG } from './ingest';
+import { FLAG } from './derive';
 import { whereOf } from './query';
+import type { SourceReader, SourceRow } from './store';
 
 /** The migration that adds coding to a project (appended to schema.ts's list). */
 export const CODING_MIGRATION = `
@@ -158,8 +159,11 @@ function tx<T>(db: DatabaseSync, run: () => T): T {
   }
 }
 
-/** Every method is an `ArchiveApi` call (host.ts serves them by name, with the project's handle first). */
-export class CodingStore {
+/**
+ * The SQLite store's coding tables; postgres/coding.ts is their twin. Every method but `source` is an `ArchiveApi`
+ * call (host.ts serves them by name, with the project's handle first; `CODING_METHODS` in store.ts lists them).
+ */
+export class SqliteCoding {
   constructor(
     private readonly db: DatabaseSync,
     private readonly now: () => number,
@@ -418,16 +422,27 @@ export class CodingStore {
     };
   }
 
-  /** The ids of a source with their stratum's value, one at a time (a draw reads them in chunks). */
-  sourceItems(q: ArchiveQueryParsed, stratum: Stratum | null): Iterator<{ id: string; stratum: string | null }> {
+  /** The ids of a source with their stratum's value, read a chunk at a time (a draw reads them all). */
+  source(q: ArchiveQueryParsed, stratum: Stratum | null): SourceReader {
     const { sql, args } = whereOf(q);
     const column = stratum === null ? 'NULL' : `coalesce(${STRATUM_SQL[stratum]}, '(none)')`;
-    return this.db
+    const it = this.db
       .prepare(`SELECT i.id AS id, ${column} AS stratum FROM items i WHERE ${sql}`)
-      .iterate(...args) as Iterator<{
-      id: string;
-      stratum: string | null;
-    }>;
+      .iterate(...args) as Iterator<SourceRow>;
+    return {
+      next: (max) => {
+        const out: SourceRow[] = [];
+        while (out.length < max) {
+          const next = it.next();
+          if (next.done) break;
+          out.push({ id: next.value.id, stratum: next.value.stratum });
+        }
+        return out;
+      },
+      close: () => {
+        it.return?.();
+      },
+    };
   }
 
   addSample(

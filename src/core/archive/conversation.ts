@@ -2,7 +2,8 @@
  * A conversation's reply listings as the project holds them (issue 33 #7: what an export's estimate reads): for
  * each order it was asked in, its first pages in order — each page the newest answer the project holds for it,
  * from page 0 on, as long as there is no gap — with every post's id, parent and announced replies, and whether
- * the last of them ended the listing. Only what views already loaded: no call is ever made for it.
+ * the last of them ended the listing. Only what views already loaded: no call is ever made for it. The listing
+ * is assembled here for both stores (`listingsOf`); each store finds its pages (postgres/conversation.ts).
  */
 import type { DatabaseSync } from 'node:sqlite';
 
@@ -38,26 +39,26 @@ function postOf(raw: string): HeldListing['items'][number] | null {
   }
 }
 
-/** The reply listings (replies v2) of the post `rootId` the project holds, one per order. */
-export function heldConversation(db: DatabaseSync, rootId: string): HeldListing[] {
-  const requests = db
-    .prepare(
-      `SELECT request, coalesce(ord, 'Relevance') AS ord, page, next FROM (
-         SELECT rowid AS request, page_index AS page, next_cursor AS next, at,
-           ${param('queryType')} AS ord, ${param('tweetId')} AS tweet
-         FROM requests
-         WHERE operation = 'postRepliesV2' AND http_status BETWEEN 200 AND 299 AND stopped = 0
-       ) WHERE tweet = ?
-       ORDER BY ord, page, at DESC, request DESC`,
-    )
-    .all(rootId) as Array<{ request: number; ord: string; page: number; next: string | null }>;
-  const itemsOf = db.prepare(
-    'SELECT i.raw AS raw FROM request_items r JOIN items i ON i.rowid = r.item WHERE r.request = ? ORDER BY r.position',
-  );
+/** A reply-listing page the project holds: its request, its order, its place in its listing, its next cursor. */
+export interface ListingPage {
+  request: number;
+  ord: string;
+  page: number;
+  next: string | null;
+}
+
+/**
+ * The listings of these pages (ordered by order, page, newest first), each page's posts read by `itemsOf`: the
+ * same on either store, which only finds the pages and their items.
+ */
+export async function listingsOf(
+  pages: readonly ListingPage[],
+  itemsOf: (request: number) => Promise<string[]> | string[],
+): Promise<HeldListing[]> {
   const out: HeldListing[] = [];
   let listing = null as HeldListing | null;
   let nextPage = 0;
-  for (const r of requests) {
+  for (const r of pages) {
     if (listing?.order !== r.ord) {
       listing = { order: r.ord, items: [], pages: 0, complete: false };
       out.push(listing);
@@ -67,11 +68,30 @@ export function heldConversation(db: DatabaseSync, rootId: string): HeldListing[
     if (r.page !== nextPage || listing.complete || listing.pages >= MAX_PAGES) continue;
     nextPage++;
     listing.pages++;
-    for (const row of itemsOf.all(r.request) as Array<{ raw: string }>) {
-      const post = postOf(row.raw);
+    for (const raw of await itemsOf(r.request)) {
+      const post = postOf(raw);
       if (post) listing.items.push(post);
     }
     if (r.next === null || r.next === '') listing.complete = true;
   }
   return out.filter((l) => l.pages > 0);
+}
+
+/** The reply listings (replies v2) of the post `rootId` the project file holds, one per order. */
+export function heldConversation(db: DatabaseSync, rootId: string): Promise<HeldListing[]> {
+  const pages = db
+    .prepare(
+      `SELECT request, coalesce(ord, 'Relevance') AS ord, page, next FROM (
+         SELECT rowid AS request, page_index AS page, next_cursor AS next, at,
+           ${param('queryType')} AS ord, ${param('tweetId')} AS tweet
+         FROM requests
+         WHERE operation = 'postRepliesV2' AND http_status BETWEEN 200 AND 299 AND stopped = 0
+       ) WHERE tweet = ?
+       ORDER BY ord, page, at DESC, request DESC`,
+    )
+    .all(rootId) as unknown as ListingPage[];
+  const itemsOf = db.prepare(
+    'SELECT i.raw AS raw FROM request_items r JOIN items i ON i.rowid = r.item WHERE r.request = ? ORDER BY r.position',
+  );
+  return listingsOf(pages, (request) => (itemsOf.all(request) as Array<{ raw: string }>).map((r) => r.raw));
 }

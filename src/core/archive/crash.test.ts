@@ -1,26 +1,24 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ArchiveProject } from './project';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { OpenInit } from './host';
+import { STORES } from './testing/stores';
 
 const CHILD = join(dirname(fileURLToPath(import.meta.url)), 'testing', 'ingest-child.ts');
 const PAGES = 40;
 const POSTS_PER_BATCH = PAGES * 20;
 
-let dir: string;
-beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'skein-crash-'))));
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-/** Runs the ingesting child and kills it (SIGKILL) right after batch `after` is committed, with the next one under way. */
-function ingestThenKill(path: string, after: number): Promise<{ committed: number; where: string }> {
+/** Runs an ingesting child and kills it (SIGKILL) right after batch `after` is committed, with the next one under way. */
+function ingestThenKill(init: OpenInit, after: number, first = 0): Promise<{ committed: number; where: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, path, String(PAGES)], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', CHILD, JSON.stringify(init), String(PAGES), String(first)],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let out = '';
     let result: { committed: number; where: string } | null = null;
     child.stdout.on('data', (chunk: Buffer) => {
@@ -36,25 +34,40 @@ function ingestThenKill(path: string, after: number): Promise<{ committed: numbe
   });
 }
 
-describe('crash safety', () => {
-  it(
-    'kill -9 mid-ingest loses at most the batch under way and never damages the file',
-    { timeout: 60_000 },
-    async () => {
-      const path = join(dir, 'crash.skein');
-      const { committed, where } = await ingestThenKill(path, 3);
-      expect(where).toBe('worker');
-      const check = new DatabaseSync(path, { readOnly: true });
-      expect(check.prepare('PRAGMA quick_check').get()).toEqual({ quick_check: 'ok' });
-      check.close();
-      // it opens again, and holds every committed batch whole: nothing half-written
-      const p = new ArchiveProject(path, { name: 'x', kind: 'live', now: 0 });
-      const { items, requests } = p.summary();
-      expect(items).toBeGreaterThanOrEqual((committed + 1) * POSTS_PER_BATCH);
-      expect(items).toBeLessThanOrEqual((committed + 2) * POSTS_PER_BATCH);
-      expect(items % 20).toBe(0);
-      expect(items).toBe(requests * 20);
-      p.close();
-    },
-  );
+describe.each(STORES)('crash safety on $name', (s) => {
+  beforeAll(() => s.setup(), 120_000);
+  afterAll(() => s.teardown());
+  const run = s.skip ? describe.skip : describe;
+
+  run(`(${s.skip ?? 'running'})`, () => {
+    it(
+      'kill -9 mid-ingest loses at most the batch under way, never damages the project, nor what another wrote',
+      { timeout: 90_000 },
+      async () => {
+        const init = s.fresh();
+        // two writers at once on a team project (one on a file: SQLite's one writer at a time)
+        const [a, b] = await Promise.all([
+          ingestThenKill(init, 3),
+          ...(s.name === 'postgres' ? [ingestThenKill(init, 2, 10_000_000)] : []),
+        ]);
+        expect(a?.where).toBe('worker');
+        if (init.store !== 'postgres') {
+          const { DatabaseSync } = await import('node:sqlite');
+          const check = new DatabaseSync(init.path, { readOnly: true });
+          expect(check.prepare('PRAGMA quick_check').get()).toEqual({ quick_check: 'ok' });
+          check.close();
+        }
+        // it opens again, and holds every committed batch whole: nothing half-written
+        const p = await s.open(init);
+        const { items, requests } = await p.summary();
+        const committed = (a?.committed ?? 0) + 1 + (b ? b.committed + 1 : 0);
+        const writers = b ? 2 : 1;
+        expect(items).toBeGreaterThanOrEqual(committed * POSTS_PER_BATCH);
+        expect(items).toBeLessThanOrEqual((committed + writers) * POSTS_PER_BATCH);
+        expect(items % 20).toBe(0);
+        expect(items).toBe(requests * 20);
+        await p.close();
+      },
+    );
+  });
 });

@@ -71,11 +71,22 @@ function hasMedia(post: Obj): boolean {
   return listed(obj(post.entities)?.media) || listed(obj(post.extendedEntities)?.media);
 }
 
+/**
+ * Longer ids and handles than any the service writes (ids are up to 19 digits, handles up to 15 characters) are
+ * not kept as such, on either store: an item with such an id stays whole in its answer, such a handle is none.
+ */
+const MAX_ID = 200;
+const MAX_HANDLE = 200;
+const handleOf = (v: unknown): string | null => {
+  const h = str(v);
+  return h === '' || h.length > MAX_HANDLE ? null : h;
+};
+
 /** What the Archive view searches and filters on, from a canonical item. */
 export function derive(kind: string, item: unknown): Derived | null {
   const it = obj(item);
   const id = it?.id;
-  if (!it || typeof id !== 'string' || id === '') return null;
+  if (!it || typeof id !== 'string' || id === '' || id.length > MAX_ID) return null;
   if (kind === 'post') {
     const author = obj(it.author) ?? {};
     const original = obj(it.retweeted_tweet);
@@ -89,7 +100,7 @@ export function derive(kind: string, item: unknown): Derived | null {
       kind,
       id,
       createdAt: time(it.createdAt),
-      handle: str(author.userName) || null,
+      handle: handleOf(author.userName),
       lang: str(it.lang) || null,
       flags,
       engagement: num(it.likeCount) + num(it.retweetCount) + num(it.replyCount) + num(it.quoteCount),
@@ -102,7 +113,7 @@ export function derive(kind: string, item: unknown): Derived | null {
       kind: 'user',
       id,
       createdAt: time(it.createdAt),
-      handle: str(it.userName) || null,
+      handle: handleOf(it.userName),
       lang: null,
       flags: 0,
       engagement: num(it.followers),
@@ -127,4 +138,15 @@ export function derive(kind: string, item: unknown): Derived | null {
 /** A list item as received: read by its kind's reader, then derived. */
 export function deriveListItem(kind: string, raw: unknown): Derived | null {
   return derive(kind, READ[kind]?.(raw) ?? raw);
+}
+
+/** What the full-text index holds of an item kept as `raw` (a project's copy rebuilds each store's own index). */
+export function storedFts(kind: string, raw: string): Derived['fts'] {
+  try {
+    const d = deriveListItem(kind, JSON.parse(raw));
+    if (d) return d.fts;
+  } catch {
+    // a raw item that no longer parses is kept, unsearchable
+  }
+  return { text: '', handle: '', name: '', bio: '' };
 }

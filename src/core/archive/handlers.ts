@@ -38,6 +38,9 @@ export function createArchiveHandlers(deps: ArchiveHandlerDeps): Pick<Handlers, 
       open: () => deps.projects.open(),
       rename: ({ name }) => deps.projects.rename(name),
       switch: ({ id }) => deps.projects.switchTo(id),
+      connect: (input) => deps.projects.connect(input),
+      researcher: ({ name }) => deps.projects.setResearcher(name),
+      copy: ({ to }) => deps.projects.copy(to),
     },
     archive: {
       search: async (input) => {

@@ -1,137 +1,147 @@
 /**
- * The archive's side of the thread boundary: open projects by handle, ingest queued and written
- * in batched transactions (every 100 ms, or at 256 answers or 8 MB of text), every read flushing
- * its project's queue first so it sees what was received. The worker (worker.ts) serves its `api`; when
- * no worker can start, main runs the same host on its own thread (thread.ts).
+ * The archive's side of the thread boundary: open projects by handle, each a store (store.ts: a SQLite file
+ * or a team's PostgreSQL schema), ingest queued and written in batched transactions (every 100 ms, or at 256
+ * answers or 8 MB of text), one batch at a time per project, every read waiting for its project's queue first
+ * so it sees what was received. A batch a team's server could not take (the connection lost) is kept and
+ * written again once it answers. The coding tables (issue 36) and the watch tables (issue 35) of either store are
+ * served by name, each call with the project's handle first. The worker (worker.ts) serves its `api`; when no
+ * worker can start, main runs the same host on its own thread (thread.ts).
  */
 import { SkeinError } from '../../shared/errors';
 import type { Stratum } from '../../shared/coding/records';
 import type { ArchiveQueryParsed, ActivityBucket } from '../../shared/ipc/archive';
-import { CodingStore } from './coding';
-import type { IngestRecord } from './ingest';
-import { ArchiveProject, type CollectionInput, type RawItem } from './project';
+import type { IngestRecord } from './answer';
+import { ArchiveProject } from './project';
+import type { PgConnection } from './postgres/connection';
+import { PostgresProject } from './postgres/project';
 import { ProjectFileError } from './schema';
-import type { WatchTables } from './watches';
+import { readItem } from './results';
+import {
+  CODING_METHODS,
+  WATCH_METHODS,
+  type CodingMethod,
+  type Project,
+  type ProjectCoding,
+  type ProjectWatches,
+  type WatchMethod,
+} from './project-tables';
+import {
+  TABLES,
+  type CollectionInput,
+  type ProjectStore,
+  type RawRow,
+  type RowReader,
+  type SourceReader,
+  type SourceRow,
+  type TableRow,
+} from './store';
 
 export type Handle = 'current' | 'demo';
 
-export interface OpenInit {
-  path: string;
-  name: string;
-  kind: 'live' | 'demo';
+/** A project to open: a SQLite file (the default), or a schema of a team's PostgreSQL database. */
+export type OpenInit =
+  | { store?: 'sqlite'; path: string; name: string; kind: 'live' | 'demo'; researcher?: string | null }
+  | { store: 'postgres'; connection: PgConnection; name: string; kind: 'live'; researcher?: string | null };
+
+/** A project copied into another: each table's rows in the source (as of the copy's start) and in the copy. */
+export interface CopyReport {
+  tables: Array<{ name: string; source: number; copied: number }>;
+  tookMs: number;
 }
 
-/** The coding store's calls (coding.ts), each with the project's handle first. */
+type Result<F> = F extends (...args: never[]) => infer R ? Awaited<R> : never;
+
+/** The coding tables' calls (ProjectCoding, store.ts), each with the project's handle first. */
 export type CodingCalls = {
-  [K in keyof CodingStore]: CodingStore[K] extends (...args: infer A) => infer R
-    ? (handle: Handle, ...args: A) => R
+  [K in CodingMethod]: ProjectCoding[K] extends (...args: infer A) => infer R
+    ? (handle: Handle, ...args: A) => Promise<Awaited<R>>
     : never;
 };
 
-/** The watch tables' calls the archive answers (issue 35), each as `watch_<name>` with the project's handle first. */
-const WATCH_METHODS = [
-  'createWatch',
-  'updateWatch',
-  'watches',
-  'watch',
-  'startRun',
-  'progressRun',
-  'finishRun',
-  'runs',
-  'openRuns',
-  'spent',
-  'stats',
-  'gaps',
-  'addGap',
-  'known',
-  'presenceOf',
-  'attrition',
-  'attritionPage',
-  'counters',
-  'deltas',
-  'postingHistory',
-  'accountFacts',
-  'largestPage',
-  'runner',
-  'takeRunner',
-  'heartbeat',
-  'releaseRunner',
-  'lastRunner',
-] as const satisfies ReadonlyArray<keyof WatchTables>;
-type WatchMethod = (typeof WATCH_METHODS)[number];
+/** The watch tables' calls (ProjectWatches, store.ts), each as `watch_<name>` with the project's handle first. */
 export type WatchTablesApi = {
-  [K in WatchMethod as `watch_${K}`]: WatchTables[K] extends (...args: infer A) => infer R
-    ? (handle: Handle, ...args: A) => R
+  [K in WatchMethod as `watch_${K}`]: ProjectWatches[K] extends (...args: infer A) => infer R
+    ? (handle: Handle, ...args: A) => Promise<Awaited<R>>
     : never;
 };
 
 /** Every call the archive answers: name → (args) → result. Main calls it, the worker serves it (../workers). */
 export interface ArchiveApi extends CodingCalls, WatchTablesApi {
-  open: (handle: Handle, init: OpenInit) => ReturnType<ArchiveProject['summary']>;
-  close: (handle: Handle) => void;
-  summary: (handle: Handle) => ReturnType<ArchiveProject['summary']>;
-  rename: (handle: Handle, name: string) => void;
+  open: (handle: Handle, init: OpenInit) => Promise<Result<ProjectStore['summary']>>;
+  close: (handle: Handle) => Promise<void>;
+  summary: (handle: Handle) => Promise<Result<ProjectStore['summary']>>;
+  rename: (handle: Handle, name: string) => Promise<void>;
   search: (
     handle: Handle,
     q: ArchiveQueryParsed,
     offset: number,
     limit: number,
-  ) => ReturnType<ArchiveProject['search']>;
+  ) => Promise<Result<ProjectStore['search']>>;
   activity: (
     handle: Handle,
     q: ArchiveQueryParsed,
     bucket: ActivityBucket,
     utcOffsetMinutes: number,
-  ) => ReturnType<ArchiveProject['activity']>;
-  provenance: (handle: Handle, kind: string, id: string) => ReturnType<ArchiveProject['provenance']>;
-  held: (handle: Handle, key: Parameters<ArchiveProject['held']>[0]) => ReturnType<ArchiveProject['held']>;
-  forget: (handle: Handle, key: Parameters<ArchiveProject['forget']>[0]) => void;
-  addCollection: (handle: Handle, c: CollectionInput) => number;
-  createCollection: (handle: Handle, c: { name: string; kind: string; manifest: unknown }) => number;
-  appendCollection: (handle: Handle, id: number, start: number, items: CollectionInput['items']) => number;
-  collections: (handle: Handle) => ReturnType<ArchiveProject['collections']>;
+  ) => Promise<Result<ProjectStore['activity']>>;
+  provenance: (handle: Handle, kind: string, id: string) => Promise<Result<ProjectStore['provenance']>>;
+  held: (handle: Handle, key: Parameters<ProjectStore['held']>[0]) => Promise<Result<ProjectStore['held']>>;
+  forget: (handle: Handle, key: Parameters<ProjectStore['forget']>[0]) => Promise<void>;
+  addCollection: (handle: Handle, c: CollectionInput) => Promise<number>;
+  createCollection: (handle: Handle, c: { name: string; kind: string; manifest: unknown }) => Promise<number>;
+  appendCollection: (handle: Handle, id: number, start: number, items: CollectionInput['items']) => Promise<number>;
+  collections: (handle: Handle) => Promise<Result<ProjectStore['collections']>>;
   /** a re-export's reader: opened once, read in chunks (never the whole set in one message), closed */
-  readOpen: (handle: Handle, q: ArchiveQueryParsed) => number;
-  readNext: (reader: number, max: number) => RawItem[];
-  readClose: (reader: number) => void;
+  readOpen: (handle: Handle, q: ArchiveQueryParsed) => Promise<number>;
+  readNext: (reader: number, max: number) => Promise<RawRow[]>;
+  readClose: (reader: number) => Promise<void>;
   /** the requests a query's items were last returned by, oldest first (a re-export's manifest lists them) */
-  readRequests: (handle: Handle, q: ArchiveQueryParsed) => ReturnType<ArchiveProject['requestsOf']>;
+  readRequests: (handle: Handle, q: ArchiveQueryParsed) => Promise<Result<ProjectStore['requestsOf']>>;
   /** the reply listings of a post the project holds, one per order (an export's estimate reads them) */
-  conversation: (handle: Handle, rootId: string) => ReturnType<ArchiveProject['conversation']>;
+  conversation: (handle: Handle, rootId: string) => Promise<Result<ProjectStore['conversation']>>;
   /** which of these ids the project holds (a hydration's "already in the project"), with their raw JSON if asked */
   heldItems: (
     handle: Handle,
     kind: 'post' | 'user',
     ids: string[],
     withRaw: boolean,
-  ) => ReturnType<ArchiveProject['heldItems']>;
+  ) => Promise<Result<ProjectStore['heldItems']>>;
   /** items as the coding views show them (cards), in the order asked; null where the project holds none */
   codedItems: (
     handle: Handle,
     refs: Array<{ kind: 'post' | 'user'; id: string }>,
-  ) => ReturnType<ArchiveProject['codedItems']>;
+  ) => Promise<Array<{ kind: 'post' | 'user'; id: string; item: unknown }>>;
   /** a sample's source: its ids with their stratum's value, opened once, read in chunks, closed */
-  sourceOpen: (handle: Handle, q: ArchiveQueryParsed, stratum: Stratum | null) => number;
-  sourceNext: (reader: number, max: number) => Array<{ id: string; stratum: string | null }>;
-  sourceClose: (reader: number) => void;
+  sourceOpen: (handle: Handle, q: ArchiveQueryParsed, stratum: Stratum | null) => Promise<number>;
+  sourceNext: (reader: number, max: number) => Promise<SourceRow[]>;
+  sourceClose: (reader: number) => Promise<void>;
+  /** copies a handle's project into another that holds nothing yet; every table's rows counted in both */
+  copy: (from: Handle, to: OpenInit) => Promise<CopyReport>;
   /** one way (posted, never awaited): an answer queued for the next batch; a batch that fails is reported */
   ingest: (handle: Handle, record: IngestRecord) => void;
-  flush: () => void;
+  flush: () => Promise<void>;
 }
 
 const BATCH_MS = 100;
 const BATCH_SIZE = 256;
 /** ...or this much answer text, so a batch stays within the project's page cache (schema.ts) */
 const BATCH_TEXT = 8_000_000;
+/** answers kept while a team's server cannot be reached, beyond which the oldest are given up (and said so) */
+const KEPT_TEXT = 256_000_000;
+const RETRY_MIN_MS = 1_000;
+const RETRY_MAX_MS = 30_000;
+const COPY_CHUNK = 1_000;
 
 export class ArchiveHost {
-  private readonly projects = new Map<Handle, ArchiveProject>();
+  private readonly projects = new Map<Handle, Project>();
   private readonly queues = new Map<Handle, IngestRecord[]>();
   /** the text queued per handle (UTF-16 code units) */
   private readonly queuedText = new Map<Handle, number>();
+  /** each project's batch being written: the next waits for it */
+  private readonly writing = new Map<Handle, Promise<void>>();
   private timer: ReturnType<typeof setTimeout> | null = null;
-  private readonly readers = new Map<number, Iterator<RawItem>>();
-  private readonly sources = new Map<number, Iterator<{ id: string; stratum: string | null }>>();
+  private readonly retry = new Map<Handle, { delay: number; timer: ReturnType<typeof setTimeout> | null }>();
+  private readonly readers = new Map<number, RowReader>();
+  private readonly sources = new Map<number, SourceReader>();
   private nextReader = 1;
 
   /** `report`: a batch that could not be written (nobody waits for an ingest) */
@@ -140,122 +150,215 @@ export class ArchiveHost {
     private readonly now: () => number = Date.now,
   ) {}
 
-  private project(handle: Handle): ArchiveProject {
+  private async project(handle: Handle): Promise<Project> {
+    if (!this.projects.has(handle)) throw new Error(`no ${handle} project is open`);
+    await this.flushOne(handle);
     const p = this.projects.get(handle);
     if (!p) throw new Error(`no ${handle} project is open`);
-    this.flushOne(handle);
     return p;
   }
 
-  private flushOne(handle: Handle): void {
+  /** Writes what is queued for `handle` after the batch under way; resolves once written (or kept for later). */
+  private flushOne(handle: Handle): Promise<void> {
     const queue = this.queues.get(handle);
     const p = this.projects.get(handle);
-    if (!queue || queue.length === 0 || !p) return;
+    const under = this.writing.get(handle) ?? Promise.resolve();
+    if (!queue || queue.length === 0 || !p) return under;
     this.queues.set(handle, []);
     this.queuedText.set(handle, 0);
+    // parsed now, while the batch before it is written (a team's server works meanwhile)
+    let prepared: unknown;
     try {
-      p.ingest(queue);
+      prepared = p.prepare?.(queue);
+    } catch {
+      prepared = undefined; // parsed again, answer by answer, by `ingest`
+    }
+    const next = under.then(() => this.write(handle, p, queue, prepared));
+    this.writing.set(handle, next);
+    void next.then(() => {
+      if (this.writing.get(handle) === next) this.writing.delete(handle);
+    });
+    return next;
+  }
+
+  private async write(handle: Handle, p: ProjectStore, batch: IngestRecord[], prepared?: unknown): Promise<void> {
+    try {
+      await p.ingest(batch, prepared);
+      const r = this.retry.get(handle);
+      if (r) {
+        if (r.timer) clearTimeout(r.timer);
+        this.retry.delete(handle);
+      }
     } catch (e) {
+      if (this.projects.get(handle) === p && p.transient(e)) return this.keep(handle, batch, e);
       this.report(new Error(`the archive could not record answers: ${e instanceof Error ? e.message : String(e)}`));
     }
   }
 
-  private flushAll(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    for (const handle of this.queues.keys()) this.flushOne(handle);
+  /** A batch the server could not take: back at the head of the queue, written again after a growing pause. */
+  private keep(handle: Handle, batch: IngestRecord[], error: unknown): void {
+    const queue = [...batch, ...(this.queues.get(handle) ?? [])];
+    let text = queue.reduce((n, r) => n + r.text.length, 0);
+    let dropped = 0;
+    while (text > KEPT_TEXT && queue.length > 1) {
+      text -= queue.shift()?.text.length ?? 0;
+      dropped++;
+    }
+    this.queues.set(handle, queue);
+    this.queuedText.set(handle, text);
+    const r = this.retry.get(handle) ?? { delay: RETRY_MIN_MS / 2, timer: null };
+    const first = !this.retry.has(handle);
+    r.delay = Math.min(RETRY_MAX_MS, r.delay * 2);
+    if (r.timer) clearTimeout(r.timer);
+    r.timer = setTimeout(() => {
+      r.timer = null;
+      void this.flushOne(handle);
+    }, r.delay);
+    this.retry.set(handle, r);
+    const why = error instanceof Error ? error.message : String(error);
+    if (first || dropped > 0)
+      this.report(
+        new Error(
+          dropped > 0
+            ? `the project's server still cannot be reached: ${dropped} answers kept longest were given up (${why})`
+            : `the project's server cannot be reached; ${queue.length} answers are kept and written once it answers (${why})`,
+        ),
+      );
   }
 
-  /** the coding store's methods, by name, on the project of the handle */
+  private flushAll(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    return Promise.all([...this.projects.keys()].map((handle) => this.flushOne(handle))).then(() => undefined);
+  }
+
+  private async closeHandle(handle: Handle): Promise<void> {
+    await this.flushOne(handle);
+    const r = this.retry.get(handle);
+    if (r?.timer) clearTimeout(r.timer);
+    this.retry.delete(handle);
+    const left = this.queues.get(handle)?.length ?? 0;
+    if (left > 0) this.report(new Error(`${left} answers could not be written before the project closed`));
+    this.queues.delete(handle);
+    this.queuedText.delete(handle);
+    const p = this.projects.get(handle);
+    this.projects.delete(handle);
+    await p?.close();
+  }
+
+  /** the coding tables' methods, by name, on the project of the handle (after its queue is written) */
   private codingCalls(): CodingCalls {
-    const calls: Record<string, (handle: Handle, ...args: unknown[]) => unknown> = {};
-    for (const name of Object.getOwnPropertyNames(CodingStore.prototype)) {
-      if (name === 'constructor') continue;
-      calls[name] = (handle, ...args) => {
-        const store = this.project(handle).coding as unknown as Record<string, (...a: unknown[]) => unknown>;
-        return store[name]!.apply(store, args);
+    const calls: Record<string, (handle: Handle, ...args: unknown[]) => Promise<unknown>> = {};
+    for (const name of CODING_METHODS)
+      calls[name] = async (handle, ...args) => {
+        const coding = (await this.project(handle)).coding;
+        return (coding[name] as (...a: unknown[]) => unknown).apply(coding, args);
       };
-    }
     return calls as unknown as CodingCalls;
+  }
+
+  /** `watch_<name>(handle, …args)` for every watch table method, on the project of the handle */
+  private watchCalls(): WatchTablesApi {
+    const calls: Record<string, (handle: Handle, ...args: unknown[]) => Promise<unknown>> = {};
+    for (const name of WATCH_METHODS)
+      calls[`watch_${name}`] = async (handle, ...args) => {
+        const watches = (await this.project(handle)).watches;
+        return (watches[name] as (...a: unknown[]) => unknown).apply(watches, args);
+      };
+    return calls as unknown as WatchTablesApi;
   }
 
   readonly api: ArchiveApi = {
     ...this.codingCalls(),
-    codedItems: (handle, refs) => this.project(handle).codedItems(refs),
-    sourceOpen: (handle, q, stratum) => {
+    ...this.watchCalls(),
+    codedItems: async (handle, refs) => {
+      const p = await this.project(handle);
+      const raw = new Map<string, string>();
+      for (const kind of ['post', 'user'] as const) {
+        const ids = refs.filter((r) => r.kind === kind).map((r) => r.id);
+        if (ids.length > 0)
+          for (const held of await p.heldItems(kind, ids, true)) raw.set(`${kind}:${held.id}`, held.raw);
+      }
+      return refs.map((r) => {
+        const text = raw.get(`${r.kind}:${r.id}`);
+        try {
+          return { kind: r.kind, id: r.id, item: text === undefined ? null : readItem(r.kind, text) };
+        } catch {
+          // an item that no longer reads is shown as not held
+          return { kind: r.kind, id: r.id, item: null };
+        }
+      });
+    },
+    sourceOpen: async (handle, q, stratum) => {
+      const source = await (await this.project(handle)).coding.source(q, stratum);
       const id = this.nextReader++;
-      this.sources.set(id, this.project(handle).coding.sourceItems(q, stratum));
+      this.sources.set(id, source);
       return id;
     },
-    sourceNext: (reader, max) => {
-      const it = this.sources.get(reader);
-      const out: Array<{ id: string; stratum: string | null }> = [];
-      if (!it) return out;
-      while (out.length < max) {
-        const next = it.next();
-        if (next.done) {
-          this.sources.delete(reader);
-          break;
-        }
-        out.push({ id: next.value.id, stratum: next.value.stratum });
+    sourceNext: async (id, max) => {
+      const source = this.sources.get(id);
+      if (!source) return [];
+      const rows = await source.next(max);
+      if (rows.length < max) {
+        this.sources.delete(id);
+        await source.close();
       }
-      return out;
+      return rows;
     },
-    sourceClose: (reader) => {
-      this.sources.get(reader)?.return?.();
-      this.sources.delete(reader);
+    sourceClose: async (id) => {
+      const source = this.sources.get(id);
+      this.sources.delete(id);
+      await source?.close();
     },
-    ...this.watchCalls(),
-    open: (handle, init) => {
-      this.flushOne(handle);
-      this.projects.get(handle)?.close();
-      this.projects.delete(handle);
-      const p = openProject(init, this.now);
+    open: async (handle, init) => {
+      await this.closeHandle(handle);
+      const p = await openStore(init, this.now);
       this.projects.set(handle, p);
       return p.summary();
     },
-    close: (handle) => {
-      this.flushOne(handle);
-      this.projects.get(handle)?.close();
-      this.projects.delete(handle);
-    },
-    summary: (handle) => this.project(handle).summary(),
-    rename: (handle, name) => this.project(handle).rename(name),
-    search: (handle, q, offset, limit) => this.project(handle).search(q, offset, limit),
-    activity: (handle, q, bucket, tz) => this.project(handle).activity(q, bucket, tz),
-    provenance: (handle, kind, id) => this.project(handle).provenance(kind, id),
-    held: (handle, key) => this.project(handle).held(key),
-    forget: (handle, key) => this.project(handle).forget(key),
-    addCollection: (handle, c) => this.project(handle).addCollection(c),
-    collections: (handle) => this.project(handle).collections(),
-    createCollection: (handle, c) => this.project(handle).createCollection(c),
-    appendCollection: (handle, id, start, items) => this.project(handle).appendCollection(id, start, items),
-    readOpen: (handle, q) => {
-      const id = this.nextReader++;
-      this.readers.set(id, this.project(handle).rawItems(q));
+    close: (handle) => this.closeHandle(handle),
+    summary: async (handle) => (await this.project(handle)).summary(),
+    rename: async (handle, name) => (await this.project(handle)).rename(name),
+    search: async (handle, q, offset, limit) => (await this.project(handle)).search(q, offset, limit),
+    activity: async (handle, q, bucket, tz) => (await this.project(handle)).activity(q, bucket, tz),
+    provenance: async (handle, kind, id) => (await this.project(handle)).provenance(kind, id),
+    held: async (handle, key) => (await this.project(handle)).held(key),
+    forget: async (handle, key) => (await this.project(handle)).forget(key),
+    addCollection: async (handle, c) => {
+      const p = await this.project(handle);
+      const id = await p.createCollection(c);
+      await p.appendCollection(id, 0, c.items);
       return id;
     },
-    readNext: (reader, max) => {
-      const it = this.readers.get(reader);
-      const out: RawItem[] = [];
-      if (!it) return out;
-      while (out.length < max) {
-        const next = it.next();
-        if (next.done) {
-          this.readers.delete(reader);
-          break;
-        }
-        out.push(next.value);
+    collections: async (handle) => (await this.project(handle)).collections(),
+    createCollection: async (handle, c) => (await this.project(handle)).createCollection(c),
+    appendCollection: async (handle, id, start, items) =>
+      (await this.project(handle)).appendCollection(id, start, items),
+    readOpen: async (handle, q) => {
+      const reader = await (await this.project(handle)).reader(q);
+      const id = this.nextReader++;
+      this.readers.set(id, reader);
+      return id;
+    },
+    readNext: async (id, max) => {
+      const reader = this.readers.get(id);
+      if (!reader) return [];
+      const rows = await reader.next(max);
+      if (rows.length < max) {
+        this.readers.delete(id);
+        await reader.close();
       }
-      return out;
+      return rows;
     },
-    readClose: (reader) => {
-      this.readers.get(reader)?.return?.();
-      this.readers.delete(reader);
+    readClose: async (id) => {
+      const reader = this.readers.get(id);
+      this.readers.delete(id);
+      await reader?.close();
     },
-    readRequests: (handle, q) => this.project(handle).requestsOf(q),
-    conversation: (handle, rootId) => this.project(handle).conversation(rootId),
-    heldItems: (handle, kind, ids, withRaw) => this.project(handle).heldItems(kind, ids, withRaw),
+    readRequests: async (handle, q) => (await this.project(handle)).requestsOf(q),
+    conversation: async (handle, rootId) => (await this.project(handle)).conversation(rootId),
+    heldItems: async (handle, kind, ids, withRaw) => (await this.project(handle)).heldItems(kind, ids, withRaw),
+    copy: async (from, to) => copyProject(await this.project(from), await openStore(to, this.now)),
     ingest: (handle, record) => {
       if (!this.projects.has(handle)) return;
       const queue = this.queues.get(handle) ?? [];
@@ -263,38 +366,82 @@ export class ArchiveHost {
       this.queues.set(handle, queue);
       const text = (this.queuedText.get(handle) ?? 0) + record.text.length;
       this.queuedText.set(handle, text);
-      if (queue.length >= BATCH_SIZE || text >= BATCH_TEXT) this.flushOne(handle);
-      else this.timer ??= setTimeout(() => this.flushAll(), BATCH_MS);
+      if (this.retry.get(handle)?.timer) return; // the server is away: the retry writes it all
+      if (queue.length >= BATCH_SIZE || text >= BATCH_TEXT) void this.flushOne(handle);
+      else this.timer ??= setTimeout(() => void this.flushAll(), BATCH_MS);
     },
     flush: () => this.flushAll(),
   };
 
-  /** `watch_<name>(handle, …args)` for every watch table method: the project's `watches`, after its queue is written */
-  private watchCalls(): WatchTablesApi {
-    const calls: Record<string, (handle: Handle, ...args: unknown[]) => unknown> = {};
-    for (const name of WATCH_METHODS) {
-      calls[`watch_${name}`] = (handle, ...args) => {
-        const tables = this.project(handle).watches;
-        return (tables[name] as (...a: unknown[]) => unknown).apply(tables, args);
-      };
-    }
-    return calls as unknown as WatchTablesApi;
-  }
-
-  dispose(): void {
-    this.flushAll();
-    for (const p of this.projects.values()) p.close();
-    this.projects.clear();
+  async dispose(): Promise<void> {
+    for (const reader of [...this.readers.values(), ...this.sources.values()])
+      await Promise.resolve(reader.close()).catch(() => undefined);
+    this.readers.clear();
+    this.sources.clear();
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    for (const handle of [...this.projects.keys()]) await this.closeHandle(handle);
   }
 }
 
-/** A project file Skein will not open is refused as `write-failed`, its message as it stands, on any thread. */
-function openProject(init: OpenInit, now: () => number): ArchiveProject {
+/** Opens a project's store; a project Skein will not open is refused as `write-failed`, in plain words, on any thread. */
+async function openStore(init: OpenInit, now: () => number): Promise<Project> {
   try {
-    return new ArchiveProject(init.path, { name: init.name, kind: init.kind, now: now() }, now);
+    if (init.store === 'postgres')
+      return await PostgresProject.open(
+        init.connection,
+        { name: init.name, kind: init.kind, now: now(), researcher: init.researcher ?? null },
+        now,
+      );
+    return new ArchiveProject(
+      init.path,
+      { name: init.name, kind: init.kind, now: now(), researcher: init.researcher ?? null },
+      now,
+    );
   } catch (e) {
     if (e instanceof ProjectFileError)
       throw new SkeinError('write-failed', e.message, { action: 'Open another project, or create a new one.' });
     throw e;
+  }
+}
+
+/**
+ * Copies every table of `source` (one snapshot of it) into `target`, which must hold nothing yet, in one
+ * transaction: the copy is kept only when every table holds as many rows as the source did.
+ */
+async function copyProject(source: ProjectStore, target: ProjectStore): Promise<CopyReport> {
+  const started = performance.now();
+  let snapshot: Awaited<ReturnType<ProjectStore['snapshot']>> | null = null;
+  let loader: Awaited<ReturnType<ProjectStore['loader']>> | null = null;
+  try {
+    snapshot = await source.snapshot();
+    loader = await target.loader();
+    const tables: CopyReport['tables'] = [];
+    for (const table of TABLES) {
+      const expected = await snapshot.count(table.name);
+      let after: TableRow | null = null;
+      for (;;) {
+        const rows: TableRow[] = await snapshot.rows(table, after, COPY_CHUNK);
+        if (rows.length === 0) break;
+        await loader.add(table, rows);
+        after = rows[rows.length - 1] ?? null;
+        if (rows.length < COPY_CHUNK) break;
+      }
+      tables.push({ name: table.name, source: expected, copied: await loader.count(table.name) });
+    }
+    const wrong = tables.filter((t) => t.source !== t.copied);
+    if (wrong.length > 0)
+      throw new SkeinError(
+        'write-failed',
+        `The copy did not match its source (${wrong.map((t) => `${t.name}: ${t.copied} of ${t.source}`).join(', ')}); nothing was kept.`,
+        { action: 'Try again; if it persists, keep working in the source project.' },
+      );
+    await loader.commit();
+    loader = null;
+    return { tables, tookMs: Math.round(performance.now() - started) };
+  } finally {
+    await Promise.resolve(loader?.rollback()).catch(() => undefined);
+    await Promise.resolve(snapshot?.close()).catch(() => undefined);
+    await target.close();
   }
 }

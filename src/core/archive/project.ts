@@ -1,8 +1,10 @@
 /**
- * One open project file, synchronous (the archive worker owns it): ingest in batched
- * transactions, reads, collections and the project's name.
+ * A project in one SQLite file (node:sqlite, FTS5 + JSON1), the embedded store: synchronous (the archive's
+ * worker owns it), ingest in batched transactions, reads, collections, the project's name, and its copy to and
+ * from another store (store.ts is the interface it fits).
  */
-import type { DatabaseSync } from 'node:sqlite';
+import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
+import { SkeinError } from '../../shared/errors';
 import type {
   ActivityBucket,
   ArchiveActivity,
@@ -10,89 +12,80 @@ import type {
   ArchiveProvenance,
   ArchiveQueryParsed,
   ArchiveSearchResult,
+  ResearcherActivity,
 } from '../../shared/ipc/archive';
-import { CodingStore } from './coding';
+import type { IngestRecord } from './answer';
+import { storedFts } from './derive';
+import { SqliteCoding } from './coding';
 import { heldConversation, type HeldListing } from './conversation';
-import { createIngester, type IngestRecord } from './ingest';
-import { activity, forgetAnswer, heldAnswer, provenance, readItem, search, whereOf, type HeldAnswer } from './query';
+import type { Project } from './project-tables';
+import { createIngester } from './ingest';
+import { activity, forgetAnswer, heldAnswer, provenance, search, whereOf } from './query';
 import { openProjectFile } from './schema';
-import { WatchTables } from './watches';
+import {
+  HELD_SQL,
+  LATEST_REQUEST,
+  type CollectionInput,
+  type HeldAnswer,
+  type HeldItem,
+  type HeldKey,
+  type Loader,
+  type ProjectSummary,
+  type RawRow,
+  type RowReader,
+  type Snapshot,
+  type SourceRequest,
+  type TableName,
+  type TableRow,
+  type TableSpec,
+} from './store';
+import { SqliteWatches } from './watches';
 
-export interface ProjectSummary {
-  name: string;
-  kind: 'live' | 'demo';
-  items: number;
-  requests: number;
-}
-
-export interface CollectionInput {
-  name: string;
-  kind: string;
-  manifest: unknown;
-  /** in order; depth and place (JSON `{root_id, parent_id, depth}`) say where it sits in a thread (null outside one) */
-  items: Array<{ kind: string; id: string; depth: number | null; place?: string | null }>;
-}
+export type { CollectionInput, HeldItem, ProjectSummary } from './store';
 
 /** ids per `IN (…)` query */
 const HELD_CHUNK = 500;
 
-/** An item the project holds: its raw JSON as last received (empty when not asked for) and when (epoch ms). */
-/** An item as a re-export reads it (`rawItems`). */
-export interface RawItem {
-  id: string;
-  raw: string;
-  place: string | null;
-  /** when the project first and last received it (ms) */
-  firstSeen: number;
-  lastSeen: number;
-  /** the request that last returned it (a `requests` rowid), or null */
-  request: number | null;
+export interface ProjectInit {
+  name: string;
+  kind: 'live' | 'demo';
+  now: number;
+  /** the name recorded with what this Skein writes (null: none given) */
+  researcher?: string | null;
 }
 
-/** A request a re-export's items came from (`requestsOf`): what was asked (never the key), when, what came. */
-export interface SourceRequest {
-  id: number;
-  operation: string;
-  /** the request's canonical params, as JSON */
-  params: string;
-  cursor: string | null;
-  /** its page's place in its listing (0: the first page) */
-  pageIndex: number;
-  at: number;
-  baseUrl: string;
-  httpStatus: number;
-  items: number;
+/** `(a, b) > (?, ?)` and its values: the rows after a key, in key order */
+function afterKey(table: TableSpec, after: TableRow | null): { sql: string; args: SQLInputValue[] } {
+  if (after === null) return { sql: '1', args: [] };
+  const cols = table.key.join(', ');
+  return { sql: `(${cols}) > (${table.key.map(() => '?').join(', ')})`, args: table.key.map((k) => after[k] ?? null) };
 }
 
-/** The request that last returned item `i` (the newest answer holding it: its raw JSON is that answer's). */
-const LATEST_REQUEST = `(SELECT r.request FROM request_items r JOIN requests rq ON rq.rowid = r.request
-  WHERE r.item = i.rowid ORDER BY rq.at DESC, r.request DESC LIMIT 1)`;
-
-export interface HeldItem {
-  id: string;
-  raw: string;
-  at: number;
-}
-
-export class ArchiveProject {
+export class ArchiveProject implements Project {
   private readonly db: DatabaseSync;
   private readonly ingester;
+  private readonly researcher: string | null;
   /** codebooks, coders, values, samples (issue 36) */
-  readonly coding: CodingStore;
+  readonly coding: SqliteCoding;
   /** the project's watches (issue 35) */
-  readonly watches: WatchTables;
+  readonly watches: SqliteWatches;
   /** answers that could not be kept (rolled back alone) */
   skipped = 0;
 
   constructor(
     readonly path: string,
-    init: { name: string; kind: 'live' | 'demo'; now: number },
+    init: ProjectInit,
     private readonly now: () => number = Date.now,
   ) {
     this.db = openProjectFile(path, init);
-    this.ingester = createIngester(this.db);
-    this.coding = new CodingStore(this.db, now);
-    this.watches = new WatchTables(this.db);
+    this.researcher = init.researcher ?? null;
+    this.ingester = createIngester(this.db, this.researcher);
+    this.coding = new SqliteCoding(this.db, now);
+    this.watches = new SqliteWatches(this.db);
+  }
+
+  get location(): string {
+    return this.path;
   }
 
   /**
@@ -137,11 +130,18 @@ export class ArchiveProject {
       ]),
     );
     const count = (sql: string) => (this.db.prepare(sql).get() as { n: number }).n;
+    const researchers = this.db
+      .prepare(
+        `SELECT researcher AS name, count(*) AS answers, max(at) AS lastAt FROM requests
+         GROUP BY researcher ORDER BY lastAt DESC LIMIT 50`,
+      )
+      .all() as unknown as ResearcherActivity[];
     return {
       name: meta.get('name') ?? 'Project',
       kind: meta.get('kind') === 'demo' ? 'demo' : 'live',
       items: count('SELECT count(*) AS n FROM items'),
       requests: count('SELECT count(*) AS n FROM requests'),
+      researchers,
     };
   }
 
@@ -161,23 +161,21 @@ export class ArchiveProject {
     return provenance(this.db, kind, id);
   }
 
-  held(key: Parameters<typeof heldAnswer>[1]): HeldAnswer | null {
+  held(key: HeldKey): HeldAnswer | null {
     return heldAnswer(this.db, key);
   }
 
-  forget(key: Parameters<typeof forgetAnswer>[1]): void {
+  forget(key: { operation: string; params: string; cursor: string | null }): void {
     forgetAnswer(this.db, key);
   }
 
-  /** A new, empty collection; its items come in `appendCollection` chunks (an export may hold millions). */
   createCollection(c: { name: string; kind: string; manifest: unknown }): number {
     const { lastInsertRowid } = this.db
-      .prepare('INSERT INTO collections (name, kind, created_at, manifest) VALUES (?, ?, ?, ?)')
-      .run(c.name, c.kind, this.now(), JSON.stringify(c.manifest ?? null));
+      .prepare('INSERT INTO collections (name, kind, created_at, manifest, researcher) VALUES (?, ?, ?, ?, ?)')
+      .run(c.name, c.kind, this.now(), JSON.stringify(c.manifest ?? null), this.researcher);
     return Number(lastInsertRowid);
   }
 
-  /** Items of a collection, in order from `start`; an item the project does not hold is left out. Returns how many were kept. */
   appendCollection(id: number, start: number, items: CollectionInput['items']): number {
     this.db.exec('BEGIN IMMEDIATE');
     try {
@@ -210,20 +208,34 @@ export class ArchiveProject {
     return (
       this.db
         .prepare(
-          `SELECT c.rowid AS id, c.name AS name, c.kind AS kind, c.created_at AS created_at,
+          `SELECT c.rowid AS id, c.name AS name, c.kind AS kind, c.created_at AS created_at, c.researcher AS researcher,
             (SELECT count(*) FROM collection_items x WHERE x.collection = c.rowid) AS items
-           FROM collections c ORDER BY c.created_at DESC`,
+           FROM collections c ORDER BY c.created_at DESC, c.rowid DESC`,
         )
-        .all() as Array<{ id: number; name: string; kind: string; created_at: number; items: number }>
-    ).map((r) => ({ id: r.id, name: r.name, kind: r.kind, createdAt: r.created_at, items: r.items }));
+        .all() as Array<{
+        id: number;
+        name: string;
+        kind: string;
+        created_at: number;
+        items: number;
+        researcher: string | null;
+      }>
+    ).map((r) => ({
+      id: r.id,
+      name: r.name,
+      kind: r.kind,
+      createdAt: r.created_at,
+      items: r.items,
+      researcher: r.researcher,
+    }));
   }
 
   /**
-   * The raw items of a query (a collection in its order, with each item's thread position), one at a time:
-   * what a re-export writes. Each with when the project first and last received it and the request that last
-   * returned it (its raw JSON is that answer's).
+   * The raw items of a query (a collection in its order, with each item's thread position), a chunk at a time:
+   * what a re-export writes. Read on a connection of its own in one read transaction, so the export is the
+   * project as of its start while answers keep being written here.
    */
-  rawItems(q: ArchiveQueryParsed): Iterator<RawItem> {
+  reader(q: ArchiveQueryParsed): RowReader {
     const { sql, args } = whereOf(q);
     const columns = `i.id AS id, i.raw AS raw, i.first_seen AS firstSeen, i.last_seen AS lastSeen, ${LATEST_REQUEST} AS request`;
     const statement =
@@ -231,12 +243,34 @@ export class ArchiveProject {
         ? `SELECT ${columns}, x.place AS place FROM collection_items x JOIN items i ON i.rowid = x.item
            WHERE x.collection = ? AND ${sql} ORDER BY x.position`
         : `SELECT ${columns}, NULL AS place FROM items i WHERE ${sql} ORDER BY i.created_at, i.rowid`;
-    return this.db
+    const db = new DatabaseSync(this.path, { readOnly: true });
+    db.exec('BEGIN');
+    const it = db
       .prepare(statement)
-      .iterate(...(q.collection !== undefined ? [q.collection] : []), ...args) as Iterator<RawItem>;
+      .iterate(...(q.collection !== undefined ? [q.collection] : []), ...args) as Iterator<RawRow>;
+    let done = false;
+    const close = () => {
+      if (done) return;
+      done = true;
+      it.return?.();
+      db.exec('COMMIT');
+      db.close();
+    };
+    return {
+      next: (max) => {
+        const out: RawRow[] = [];
+        while (!done && out.length < max) {
+          const next = it.next();
+          if (next.done) close();
+          else out.push(next.value);
+        }
+        return out;
+      },
+      close,
+    };
   }
 
-  /** The requests a query's items were last returned by (`rawItems`' `request`), oldest first: a re-export's sources. */
+  /** The requests a query's items were last returned by (`reader`'s `request`), oldest first: a re-export's sources. */
   requestsOf(q: ArchiveQueryParsed): SourceRequest[] {
     const { sql, args } = whereOf(q);
     const items =
@@ -253,15 +287,10 @@ export class ArchiveProject {
   }
 
   /** The reply listings of a post the project holds, one per order (what an export's estimate reads). */
-  conversation(rootId: string): HeldListing[] {
+  conversation(rootId: string): Promise<HeldListing[]> {
     return heldConversation(this.db, rootId);
   }
 
-  /**
-   * Which of these ids the project holds as items of `kind` (post, user), with their raw JSON as last received
-   * and when (`withRaw`: false asks for the ids only, for a quote). Asked in chunks: a hydration's list is never
-   * sent whole.
-   */
   heldItems(kind: 'post' | 'user', ids: readonly string[], withRaw: boolean): HeldItem[] {
     const out: HeldItem[] = [];
     for (let i = 0; i < ids.length; i += HELD_CHUNK) {
@@ -276,27 +305,69 @@ export class ArchiveProject {
     return out;
   }
 
-  /**
-   * Items as the coding views show them (posts cut to cards, accounts as read), in the order asked; an item the
-   * project does not hold (or no longer reads) is null.
-   */
-  codedItems(
-    refs: ReadonlyArray<{ kind: 'post' | 'user'; id: string }>,
-  ): Array<{ kind: 'post' | 'user'; id: string; item: unknown }> {
-    const raw = new Map<string, string>();
-    for (const kind of ['post', 'user'] as const) {
-      const ids = refs.filter((r) => r.kind === kind).map((r) => r.id);
-      for (const held of this.heldItems(kind, ids, true)) raw.set(`${kind}:${held.id}`, held.raw);
-    }
-    return refs.map((r) => {
-      const text = raw.get(`${r.kind}:${r.id}`);
-      try {
-        return { kind: r.kind, id: r.id, item: text === undefined ? null : readItem(r.kind, text) };
-      } catch {
-        // an item that no longer reads is shown as not held
-        return { kind: r.kind, id: r.id, item: null };
-      }
-    });
+  /** A second, read-only connection in one read transaction: the file as of now, while this one goes on writing. */
+  snapshot(): Snapshot {
+    const db = new DatabaseSync(this.path, { readOnly: true });
+    db.exec('BEGIN');
+    // the read transaction's snapshot starts at its first read
+    db.prepare('SELECT count(*) FROM meta').get();
+    return {
+      count: (table) => (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n,
+      rows: (table, after, limit) => {
+        const { sql, args } = afterKey(table, after);
+        return db
+          .prepare(
+            `SELECT ${table.columns.join(', ')} FROM ${table.name} WHERE ${sql} ORDER BY ${table.key.join(', ')} LIMIT ?`,
+          )
+          .all(...args, limit) as TableRow[];
+      },
+      close: () => {
+        if (!db.isOpen) return;
+        db.exec('COMMIT');
+        db.close();
+      },
+    };
+  }
+
+  loader(): Loader {
+    const held = this.db.prepare(`SELECT ${HELD_SQL} AS n`).get() as { n: number };
+    if (held.n > 0)
+      throw new SkeinError(
+        'write-failed',
+        `${this.path} already holds items, codes or watches: a project is copied only into an empty one.`,
+        {
+          action: 'Copy into a new project file, or into a team schema that holds nothing yet.',
+        },
+      );
+    this.db.exec('BEGIN IMMEDIATE');
+    const fts = this.db.prepare('INSERT INTO items_fts (rowid, text, handle, name, bio) VALUES (?, ?, ?, ?, ?)');
+    const count = (table: TableName) =>
+      (this.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    return {
+      add: (table, rows) => {
+        if (rows.length === 0) return;
+        const cols = table.columns;
+        const insert = this.db.prepare(
+          `INSERT ${table.name === 'meta' ? 'OR REPLACE ' : ''}INTO ${table.name} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
+        );
+        for (const row of rows) {
+          insert.run(...cols.map((c) => row[c] ?? null));
+          if (table.name === 'items') {
+            const f = storedFts(String(row.kind), String(row.raw));
+            fts.run(row.rowid ?? null, f.text, f.handle, f.name, f.bio);
+          }
+        }
+      },
+      count,
+      commit: () => this.db.exec('COMMIT'),
+      rollback: () => {
+        if (this.db.isTransaction) this.db.exec('ROLLBACK');
+      },
+    };
+  }
+
+  transient(): boolean {
+    return false;
   }
 
   close(): void {

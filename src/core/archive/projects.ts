@@ -1,8 +1,10 @@
 /**
- * Research projects (issue 24): which project file live answers go to, the separate demo project,
- * and the list the user switches between. Paths come only from main (the user data folder, or
- * main's own save/open dialogs); the page names a project by main's id. A project that cannot be
- * opened (damaged, from a newer Skein) is reported, never overwritten, and records nothing.
+ * Research projects (issues 24, 37): which project live answers go to — a project file, or a team's project in
+ * a PostgreSQL database —, the separate demo project, the list the user switches between, the name this Skein
+ * records with what it collects, and a project's copy into another store. Paths come only from main (the user
+ * data folder, or main's own save/open dialogs); the page names a project by main's id. A project that cannot be
+ * opened (damaged, from a newer Skein, a server that does not answer) is reported, never overwritten, and
+ * records nothing. A team project's password is kept apart (passwords.ts), never with its address.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
@@ -11,11 +13,27 @@ import { STALE_TIME_MS } from '../../shared/api/cache-policy';
 import type { OperationId } from '../../shared/api/catalog';
 import { SkeinError } from '../../shared/errors';
 import type { Mode } from '../../shared/ipc/app';
-import type { ProjectInfo, ProjectsState } from '../../shared/ipc/archive';
+import {
+  ConnectInput,
+  type CopyResult,
+  type ProjectInfo,
+  type ProjectStoreKind,
+  type ProjectsState,
+} from '../../shared/ipc/archive';
 import { openJsonStore } from '../files/json-store';
-import type { Handle } from './host';
-import type { IngestRecord } from './ingest';
-import type { HeldAnswer } from './query';
+import type { Confirm, SecretStorage } from '../ports';
+import type { IngestRecord } from './answer';
+import type { Handle, OpenInit } from './host';
+import { createPasswordStore } from './passwords';
+import {
+  addressFrom,
+  addressText,
+  isLoopbackHost,
+  parseConnection,
+  tlsState,
+  type PgAddress,
+} from './postgres/connection';
+import type { HeldAnswer } from './store';
 import type { ArchiveThread } from './thread';
 
 const PROJECT_EXTENSION = 'skein';
@@ -46,9 +64,20 @@ export interface ProjectsDeps {
   chooseNewPath: (suggested: string) => Promise<string | null>;
   /** main's open dialog (an existing project); absent where none exists (the browser shell) */
   chooseExistingPath?: () => Promise<string | null>;
+  /** the OS key store: a team project's password is kept like the API key */
+  secretStorage: SecretStorage;
+  /** a question the page cannot answer for the person: connecting to a server on the network without TLS */
+  confirm?: Confirm;
   log?: (message: string, error?: unknown) => void;
-  /** this project file only (the headless runner): never another, and the list of projects is left as it is */
+  /**
+   * this project only (the headless runner): a file's path or a team project's address; never another, and the
+   * list of projects is left as it is
+   */
   fixedPath?: string;
+  /** the team project's password, for `fixedPath` (instead of the OS key store's) */
+  fixedPassword?: string | null;
+  /** the name recorded with this Skein's answers, for this run only (not saved) */
+  fixedResearcher?: string;
   /** the current project is about to be closed for another (the watches' runner lets go of it first) */
   beforeSwitch?: () => Promise<void>;
 }
@@ -56,6 +85,7 @@ export interface ProjectsDeps {
 interface Registry extends Record<string, unknown> {
   current: string;
   known: string[];
+  researcher: string;
 }
 
 /** a project's name as a file name suggestion: no separators, reserved or control characters */
@@ -63,7 +93,17 @@ function safeFileName(name: string): string {
   return [...name].map((ch) => (ch < ' ' || '\\/:*?"<>|'.includes(ch) ? '_' : ch)).join('');
 }
 
-const projectId = (path: string) => createHash('sha256').update(path).digest('hex').slice(0, 16);
+const projectId = (location: string) => createHash('sha256').update(location).digest('hex').slice(0, 16);
+
+/** Where a project lives: a file (its path), or a team's schema (its address, never a password). */
+type Place = { store: 'sqlite'; path: string } | { store: 'postgres'; address: PgAddress };
+
+function placeOf(location: string): Place {
+  const address = addressFrom(location);
+  return address ? { store: 'postgres', address } : { store: 'sqlite', path: location };
+}
+
+const fileName = (path: string) => basename(path).replace(/\.skein$/, '');
 
 export interface Projects {
   link: ArchiveLink;
@@ -72,10 +112,18 @@ export interface Projects {
   open: () => Promise<ProjectsState>;
   rename: (name: string) => Promise<ProjectsState>;
   switchTo: (id: string) => Promise<ProjectsState>;
+  /** a team project (a PostgreSQL schema) becomes current; its password is kept by the OS key store */
+  connect: (input: ConnectInput) => Promise<ProjectsState>;
+  /** the name recorded with every answer this Skein collects */
+  setResearcher: (name: string) => Promise<ProjectsState>;
+  /** copies the current project into an empty one (a new file, or a known project); null: the dialog was closed */
+  copy: (to: { file: true } | { id: string }) => Promise<CopyResult | null>;
   /** the handle reads go to: the demo project in demo mode */
   handleFor: (which: 'current' | 'demo') => Promise<Handle>;
-  /** which file a handle is now, without opening it: main's id, its name and path, its kind */
+  /** which project a handle is now, without opening it: main's id, its name, where its watches' run journals go, its kind */
   ref: (which: 'current' | 'demo') => { id: string; name: string; location: string; kind: 'live' | 'demo' };
+  /** team projects' passwords, for the logger's redaction */
+  secrets: () => string[];
   dispose: () => Promise<void>;
 }
 
@@ -84,8 +132,15 @@ export function createProjects(deps: ProjectsDeps): Projects {
   const defaultPath = deps.fixedPath ?? join(folder, `Default.${PROJECT_EXTENSION}`);
   const demoPath = deps.fixedPath ?? join(folder, `Demo.${PROJECT_EXTENSION}`);
   const registry = openJsonStore<Registry>(deps.userDataDir, 'projects');
-  const saved = deps.fixedPath ? {} : registry.read();
+  const passwords = createPasswordStore(deps.secretStorage, join(deps.userDataDir, 'project-passwords.json'));
+  if (deps.fixedPath && /^postgres(ql)?:\/\//i.test(deps.fixedPath) && !addressFrom(deps.fixedPath))
+    throw new SkeinError(
+      'bad-input',
+      `${deps.fixedPath} is not a team project's address Skein can read: copy it from Archive → Manage projects (postgresql://user@host:5432/database?schema=name).`,
+    );
+  const saved: Partial<Registry> = deps.fixedPath ? {} : registry.read();
   let current = typeof saved.current === 'string' ? saved.current : defaultPath;
+  let researcher = deps.fixedResearcher ?? (typeof saved.researcher === 'string' ? saved.researcher : '');
   const known = new Set<string>(Array.isArray(saved.known) ? saved.known.filter((k) => typeof k === 'string') : []);
   known.add(current);
   known.add(defaultPath);
@@ -93,28 +148,44 @@ export function createProjects(deps: ProjectsDeps): Projects {
   let problem: string | null = null;
 
   const persist = () => {
-    if (!deps.fixedPath) registry.write({ current, known: [...known] });
+    if (!deps.fixedPath) registry.write({ current, known: [...known], researcher });
   };
+
+  /** what the archive's worker opens for a location (a team project with its password) */
+  async function initFor(location: string, kind: 'live' | 'demo'): Promise<OpenInit> {
+    const place = placeOf(location);
+    const who = researcher === '' ? null : researcher;
+    if (place.store === 'sqlite') {
+      mkdirSync(dirname(place.path), { recursive: true });
+      return { path: place.path, name: kind === 'demo' ? 'Demo data' : fileName(place.path), kind, researcher: who };
+    }
+    const password =
+      location === deps.fixedPath && deps.fixedPassword !== undefined
+        ? deps.fixedPassword
+        : await passwords.get(projectId(location));
+    return {
+      store: 'postgres',
+      connection: { ...place.address, password },
+      name: place.address.schema,
+      kind: 'live',
+      researcher: who,
+    };
+  }
 
   function openHandle(handle: Handle): Promise<boolean> {
     let p = opened.get(handle);
     if (!p) {
-      const path = handle === 'demo' ? demoPath : current;
+      const location = handle === 'demo' ? demoPath : current;
       p = (async () => {
         const thread = await deps.thread;
         try {
-          mkdirSync(dirname(path), { recursive: true });
-          const init =
-            handle === 'demo'
-              ? { path, name: 'Demo data', kind: 'demo' as const }
-              : { path, name: basename(path).replace(/\.skein$/, ''), kind: 'live' as const };
-          await thread.call('open', handle, init);
+          await thread.call('open', handle, await initFor(location, handle === 'demo' ? 'demo' : 'live'));
           if (handle === 'current') problem = null;
           return true;
         } catch (e) {
           const message = e instanceof Error ? e.message : String(e);
           if (handle === 'current') problem = message;
-          deps.log?.(`project ${path} not opened`, e);
+          deps.log?.(`project ${location} not opened`, e);
           return false;
         }
       })();
@@ -141,23 +212,52 @@ export function createProjects(deps: ProjectsDeps): Projects {
     held: async (key) => {
       const handle = handleOf(deps.mode());
       if (!(await openHandle(handle))) return null;
-      return (await deps.thread).call('held', handle, {
-        operation: key.operation,
-        params: key.params,
-        cursor: key.cursor,
-        // demo's sandbox listens on a new port each run: its answers match whatever the port
-        baseUrl: handle === 'demo' ? null : key.baseUrl,
-        freshSince: Math.max(key.notBefore, key.anyAge ? 0 : key.now - STALE_TIME_MS[key.operation]),
-        notBefore: key.notBefore,
-      });
+      return (await deps.thread)
+        .call('held', handle, {
+          operation: key.operation,
+          params: key.params,
+          cursor: key.cursor,
+          // demo's sandbox listens on a new port each run: its answers match whatever the port
+          baseUrl: handle === 'demo' ? null : key.baseUrl,
+          freshSince: Math.max(key.notBefore, key.anyAge ? 0 : key.now - STALE_TIME_MS[key.operation]),
+          notBefore: key.notBefore,
+        })
+        .catch((e: unknown) => {
+          // a team's server that does not answer: the page is asked of the API (its answer is kept for later)
+          deps.log?.('the project could not be asked for a held answer', e);
+          return null;
+        });
     },
+  };
+
+  const storeOf = (location: string): ProjectStoreKind => placeOf(location).store;
+  const nameOf = (location: string): string => {
+    const place = placeOf(location);
+    return place.store === 'sqlite' ? fileName(place.path) : `${place.address.schema} on ${place.address.host}`;
   };
 
   async function info(handle: Handle): Promise<ProjectInfo | null> {
     if (!(await openHandle(handle))) return null;
-    const path = handle === 'demo' ? demoPath : current;
-    const s = await (await deps.thread).call('summary', handle);
-    return { id: projectId(path), name: s.name, location: path, kind: s.kind, items: s.items, requests: s.requests };
+    const location = handle === 'demo' ? demoPath : current;
+    const place = placeOf(location);
+    let s;
+    try {
+      s = await (await deps.thread).call('summary', handle);
+    } catch (e) {
+      if (handle === 'current') problem = e instanceof Error ? e.message : String(e);
+      return null;
+    }
+    return {
+      id: projectId(location),
+      name: s.name,
+      location,
+      store: place.store,
+      tls: place.store === 'postgres' ? tlsState(place.address) : null,
+      kind: s.kind,
+      items: s.items,
+      requests: s.requests,
+      researchers: s.researchers,
+    };
   }
 
   async function state(): Promise<ProjectsState> {
@@ -167,39 +267,130 @@ export function createProjects(deps: ProjectsDeps): Projects {
     return {
       current: cur,
       demo,
-      known: [...known].map((path) => ({
-        id: projectId(path),
-        name: names.get(path) ?? basename(path).replace(/\.skein$/, ''),
-        location: path,
+      known: [...known].map((location) => ({
+        id: projectId(location),
+        name: names.get(location) ?? nameOf(location),
+        location,
+        store: storeOf(location),
       })),
       problem,
+      researcher,
     };
   }
 
-  async function use(path: string): Promise<ProjectsState> {
+  async function use(location: string): Promise<boolean> {
     if (deps.fixedPath)
       throw new SkeinError('not-available', `This Skein works on ${deps.fixedPath} only (it was started for it).`);
     await deps.beforeSwitch?.().catch(() => undefined);
-    current = path;
-    known.add(path);
+    current = location;
+    known.add(location);
     persist();
     opened.delete('current');
     await (await deps.thread).call('close', 'current');
-    await openHandle('current');
+    return openHandle('current');
+  }
+
+  async function connect(input: ConnectInput): Promise<ProjectsState> {
+    const parsed = ConnectInput.parse(input);
+    const { address, password: inString } = parseConnection(parsed.connection, parsed.schema);
+    const password = parsed.password !== undefined && parsed.password !== '' ? parsed.password : inString;
+    if (address.tls === 'disable' && !isLoopbackHost(address.host)) {
+      const yes = await (deps.confirm ?? (async () => false))({
+        title: `Connect to ${address.host} without encryption?`,
+        detail: `With sslmode=disable, the password and everything the project holds cross the network to ${address.host} unencrypted, readable by anyone on the way. Skein encrypts unless told otherwise; only say yes on a network you trust.`,
+        confirmLabel: 'Connect without TLS',
+      });
+      if (!yes)
+        throw new SkeinError(
+          'cancelled',
+          'Not connected: Skein only connects without TLS to a server on this computer unless you confirm.',
+          {
+            action: 'Remove sslmode=disable to connect with TLS.',
+          },
+        );
+    }
+    const location = addressText(address);
+    const id = projectId(location);
+    const before = password === null ? null : await passwords.get(id);
+    if (password !== null) await passwords.set(id, password);
+    researcher = parsed.researcher;
+    const previous = current;
+    if (!(await use(location))) {
+      const why = problem ?? 'The project could not be opened.';
+      // back to the project that was open; the address stays known, its password as it was
+      if (password !== null) {
+        if (before === null) await passwords.forget(id);
+        else await passwords.set(id, before);
+      }
+      await use(previous);
+      throw new SkeinError('write-failed', why, {
+        action: 'Check the connection string, the password and the schema.',
+      });
+    }
+    if (parsed.name) {
+      const s = await (await deps.thread).call('summary', 'current');
+      if (s.items === 0 && s.requests === 0) await (await deps.thread).call('rename', 'current', parsed.name);
+    }
     return state();
+  }
+
+  async function copy(to: { file: true } | { id: string }): Promise<CopyResult | null> {
+    if (!(await openHandle('current'))) throw new SkeinError('write-failed', problem ?? 'No project is open.');
+    const source = await (await deps.thread).call('summary', 'current');
+    let target: string;
+    if ('file' in to) {
+      const chosen = await deps.chooseNewPath(`${safeFileName(source.name)}.${PROJECT_EXTENSION}`);
+      if (chosen === null) return null;
+      target = chosen.endsWith(`.${PROJECT_EXTENSION}`) ? chosen : `${chosen}.${PROJECT_EXTENSION}`;
+    } else {
+      const found = [...known].find((l) => projectId(l) === to.id);
+      if (!found) throw new SkeinError('not-found', 'Skein does not know that project.');
+      target = found;
+    }
+    if (target === current) throw new SkeinError('bad-input', 'A project cannot be copied into itself.');
+    const init = await initFor(target, 'live');
+    if (init.store !== 'postgres') init.name = source.name;
+    const report = await (await deps.thread).call('copy', 'current', init);
+    known.add(target);
+    persist();
+    return {
+      to: { id: projectId(target), name: source.name, location: target, store: storeOf(target) },
+      tables: report.tables,
+      tookMs: report.tookMs,
+    };
   }
 
   return {
     link,
     state,
     ref: (which) => {
-      const path = which === 'demo' ? demoPath : current;
+      const location = which === 'demo' ? demoPath : current;
+      const place = placeOf(location);
+      const id = projectId(location);
       return {
-        id: projectId(path),
-        name: basename(path).replace(/\.skein$/, ''),
-        location: path,
+        id,
+        name: place.store === 'sqlite' ? fileName(place.path) : nameOf(location),
+        // a file's run journals go beside it; a team project's, in this Skein's own folder (they are this machine's)
+        location: place.store === 'sqlite' ? place.path : join(folder, 'team', id),
         kind: which === 'demo' ? 'demo' : 'live',
       };
+    },
+    connect,
+    copy,
+    secrets: () => [...passwords.secrets(), ...(deps.fixedPassword ? [deps.fixedPassword] : [])],
+    setResearcher: async (name) => {
+      if (deps.fixedPath)
+        throw new SkeinError('not-available', `This Skein works on ${deps.fixedPath} only (it was started for it).`);
+      // the watches' runner lets go of the project before it is opened again with the new name
+      await deps.beforeSwitch?.().catch(() => undefined);
+      researcher = name.trim();
+      persist();
+      // the open projects record the new name from their next write on
+      opened.clear();
+      const thread = await deps.thread;
+      await thread.call('close', 'current');
+      await thread.call('close', 'demo');
+      return state();
     },
     handleFor: async (which) => {
       const handle: Handle = which === 'demo' ? 'demo' : 'current';
@@ -213,8 +404,7 @@ export function createProjects(deps: ProjectsDeps): Projects {
       const chosen = await deps.chooseNewPath(`${safeFileName(name)}.${PROJECT_EXTENSION}`);
       if (chosen === null) return state();
       const path = chosen.endsWith(`.${PROJECT_EXTENSION}`) ? chosen : `${chosen}.${PROJECT_EXTENSION}`;
-      const result = await use(path);
-      if (result.current) await (await deps.thread).call('rename', 'current', name);
+      if (await use(path)) await (await deps.thread).call('rename', 'current', name);
       return state();
     },
     open: async () => {
@@ -223,7 +413,8 @@ export function createProjects(deps: ProjectsDeps): Projects {
           action: 'Pick the project from the list of known projects, or create a new one.',
         });
       const chosen = await deps.chooseExistingPath();
-      return chosen === null ? state() : use(chosen);
+      if (chosen !== null) await use(chosen);
+      return state();
     },
     rename: async (name) => {
       if (!(await openHandle('current'))) throw new SkeinError('write-failed', problem ?? 'No project is open.');
@@ -231,9 +422,10 @@ export function createProjects(deps: ProjectsDeps): Projects {
       return state();
     },
     switchTo: async (id) => {
-      const path = [...known].find((p) => projectId(p) === id);
-      if (!path) throw new SkeinError('not-found', 'Skein does not know that project.');
-      return use(path);
+      const location = [...known].find((p) => projectId(p) === id);
+      if (!location) throw new SkeinError('not-found', 'Skein does not know that project.');
+      await use(location);
+      return state();
     },
     dispose: async () => {
       await (await deps.thread).call('flush');

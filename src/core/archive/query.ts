@@ -4,18 +4,17 @@
  * the archive's worker thread, never on main's event loop.
  */
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
-import { cardPost, type Post } from '../../shared/api/schemas';
 import type {
   ArchiveActivity,
-  ArchiveHit,
   ArchiveProvenance,
   ArchiveQueryParsed,
   ArchiveSearchResult,
   ActivityBucket,
 } from '../../shared/ipc/archive';
-import { normalizePost } from '../../shared/api/normalize/post';
-import { normalizeUser } from '../../shared/api/normalize/user';
-import { FLAG, rebuildBody } from './ingest';
+import { rebuildBody } from './answer';
+import { FLAG } from './derive';
+import { activityOf, activityWindow, hitsOf, type HitRow } from './results';
+import type { HeldAnswer, HeldKey } from './store';
 
 /** Words as FTS5 phrases (quotes doubled), the last one a prefix: user input never reaches FTS5's syntax. */
 function ftsQuery(text: string): string | null {
@@ -72,12 +71,6 @@ export function whereOf(q: ArchiveQueryParsed, joinedMatch = false): { sql: stri
   return { sql: parts.join(' AND '), args };
 }
 
-/** The canonical item again from the raw JSON kept; posts cut to cards as the bridge carries them. */
-export function readItem(kind: 'post' | 'user', raw: string): unknown {
-  const parsed = JSON.parse(raw) as unknown;
-  return kind === 'post' ? cardPost(normalizePost(parsed) as Post) : normalizeUser(parsed);
-}
-
 /** up to this many matches, a search sorts them itself rather than walking an index */
 const FEW_MATCHES = 5_000;
 
@@ -105,16 +98,6 @@ function matchSet(db: DatabaseSync, match: string): { size: number; has: (rowid:
   }
   return { size, has: (rowid) => rowid <= max && (bits[rowid >> 3]! & (1 << (rowid & 7))) !== 0 };
 }
-
-type HitRow = {
-  rowid: number;
-  kind: 'post' | 'user';
-  id: string;
-  raw: string;
-  first_seen: number;
-  last_seen: number;
-  requests: number;
-};
 
 export function search(
   db: DatabaseSync,
@@ -168,31 +151,8 @@ export function search(
       rows = picked.flatMap((id) => byRowid.get(id) ?? []);
     }
   }
-  const hits: ArchiveHit[] = [];
-  for (const row of rows.slice(0, limit)) {
-    try {
-      hits.push({
-        kind: row.kind,
-        id: row.id,
-        item: readItem(row.kind, row.raw),
-        firstSeen: row.first_seen,
-        lastSeen: row.last_seen,
-        requests: row.requests,
-      });
-    } catch {
-      // a row that no longer reads is left out of the page, not the whole search
-    }
-  }
-  return { hits, nextOffset: rows.length > limit ? offset + limit : null, tookMs: now() - started };
+  return hitsOf(rows, offset, limit, now() - started);
 }
-
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
-const WEEK = 7 * DAY;
-/** 1970-01-05 was a Monday: weeks start on Mondays */
-const MONDAY = 4 * DAY;
-const PLAUSIBLE_FROM = Date.UTC(2006, 0, 1);
-const MAX_BUCKETS = 2_000;
 
 export function activity(
   db: DatabaseSync,
@@ -201,31 +161,16 @@ export function activity(
   utcOffsetMinutes: number,
   now: number,
 ): ArchiveActivity {
-  const size = bucket === 'hour' ? HOUR : bucket === 'day' ? DAY : WEEK;
-  const origin = (bucket === 'week' ? MONDAY : 0) - utcOffsetMinutes * 60_000;
+  const window = activityWindow(bucket, utcOffsetMinutes, now);
   const { sql, args } = whereOf(q);
   const rows = db
     .prepare(
       `SELECT CAST((i.created_at - ?) / ? AS INTEGER) AS b, count(*) AS n FROM items i
        WHERE ${sql} AND i.created_at >= ? AND i.created_at <= ? GROUP BY b ORDER BY b`,
     )
-    .all(origin, size, ...args, PLAUSIBLE_FROM, now + DAY) as Array<{ b: number; n: number }>;
+    .all(window.origin, window.size, ...args, window.from, window.to) as Array<{ b: number; n: number }>;
   const all = db.prepare(`SELECT count(*) AS n FROM items i WHERE ${sql}`).get(...args) as { n: number };
-  const dated = rows.reduce((sum, r) => sum + r.n, 0);
-  const buckets: ArchiveActivity['buckets'] = [];
-  let truncated = false;
-  if (rows.length > 0) {
-    const first = Math.floor(rows[0]!.b);
-    const last = Math.floor(rows[rows.length - 1]!.b);
-    const counts = new Map(rows.map((r) => [Math.floor(r.b), r.n]));
-    let start = first;
-    if (last - first + 1 > MAX_BUCKETS) {
-      truncated = true;
-      start = last - MAX_BUCKETS + 1;
-    }
-    for (let b = start; b <= last; b++) buckets.push({ start: origin + b * size, count: counts.get(b) ?? 0 });
-  }
-  return { buckets, total: all.n, undated: all.n - dated, truncated };
+  return activityOf(rows, all.n, window);
 }
 
 export function provenance(db: DatabaseSync, kind: string, id: string): ArchiveProvenance | null {
@@ -237,7 +182,7 @@ export function provenance(db: DatabaseSync, kind: string, id: string): ArchiveP
     .all(item.rowid) as Array<{ seen_from: number; seen_to: number }>;
   const requests = db
     .prepare(
-      `SELECT DISTINCT q.rowid, q.operation, q.params, q.cursor, q.page_index, q.at, q.base_url FROM request_items r
+      `SELECT DISTINCT q.rowid, q.operation, q.params, q.cursor, q.page_index, q.at, q.base_url, q.researcher FROM request_items r
        JOIN requests q ON q.rowid = r.request WHERE r.item = ? ORDER BY q.at`,
     )
     .all(item.rowid) as Array<{
@@ -247,6 +192,7 @@ export function provenance(db: DatabaseSync, kind: string, id: string): ArchiveP
     page_index: number;
     at: number;
     base_url: string;
+    researcher: string | null;
   }>;
   return {
     firstSeen: item.first_seen,
@@ -259,14 +205,9 @@ export function provenance(db: DatabaseSync, kind: string, id: string): ArchiveP
       pageIndex: r.page_index,
       at: r.at,
       baseUrl: r.base_url,
+      researcher: r.researcher,
     })),
   };
-}
-
-export interface HeldAnswer {
-  at: number;
-  httpStatus: number;
-  text: string;
 }
 
 /**
@@ -274,18 +215,7 @@ export interface HeldAnswer {
  * last received); a first page only when received at or after `freshSince`, a later page whatever
  * its age (its cursor names the snapshot it belongs to). `baseUrl` null matches any (demo).
  */
-export function heldAnswer(
-  db: DatabaseSync,
-  key: {
-    operation: string;
-    params: string;
-    cursor: string | null;
-    baseUrl: string | null;
-    freshSince: number;
-    /** later pages too: nothing received before this (a cleared cache) */
-    notBefore?: number;
-  },
-): HeldAnswer | null {
+export function heldAnswer(db: DatabaseSync, key: HeldKey): HeldAnswer | null {
   const since = key.cursor === null ? key.freshSince : (key.notBefore ?? 0);
   const row = db
     .prepare(

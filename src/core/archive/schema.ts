@@ -97,6 +97,8 @@ const MIGRATIONS: readonly string[] = [
   CREATE TABLE watch_runner (one INTEGER PRIMARY KEY CHECK (one = 1), token TEXT NOT NULL, who TEXT NOT NULL,
     host TEXT NOT NULL, pid INTEGER NOT NULL, since INTEGER NOT NULL, heartbeat INTEGER NOT NULL);
   `,
+  // 5 (issue 37): who made each request and each collection (a name per Skein; a team project says who collected what)
+  `ALTER TABLE requests ADD COLUMN researcher TEXT; ALTER TABLE collections ADD COLUMN researcher TEXT;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

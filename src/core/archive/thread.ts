@@ -6,7 +6,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import { connectPort, inProcess, startWorker, type Client, type RunningWorker } from '../workers';
 import { ArchiveHost, type ArchiveApi, type Handle } from './host';
-import type { IngestRecord } from './ingest';
+import type { IngestRecord } from './answer';
 
 export interface ArchiveThread {
   /** true when SQLite runs in a worker, off main's event loop */
@@ -38,7 +38,7 @@ function thread(client: Client<ArchiveApi>, inWorker: boolean, close: () => Prom
 
 function onMainThread(options: ArchiveThreadOptions): ArchiveThread {
   const host = new ArchiveHost((error) => options.onError?.(error));
-  return thread(inProcess(host.api), false, async () => host.dispose());
+  return thread(inProcess(host.api), false, () => host.dispose());
 }
 
 /** The archive as seen from another worker: the same calls, over a port the archive's worker answers on. */

@@ -96,7 +96,8 @@ const CHUNK = 500;
 const DAY_MS = 86_400_000;
 const LAST_RUNNER = 'watch_runner_last';
 
-export class WatchTables {
+/** The SQLite store's watch tables; postgres/watches.ts is their twin (`WATCH_METHODS` in store.ts lists the calls). */
+export class SqliteWatches {
   private readonly s: Record<string, StatementSync>;
 
   constructor(private readonly db: DatabaseSync) {

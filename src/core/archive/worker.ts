@@ -1,6 +1,6 @@
 /**
- * The archive in a worker thread (see thread.ts): node:sqlite is synchronous, so every ingest,
- * search, chart and re-export runs here, never on main's event loop.
+ * The archive in a worker thread (see thread.ts): node:sqlite is synchronous, and a team project's answers are
+ * parsed before they are sent, so every ingest, search, chart and re-export runs here, never on main's event loop.
  */
 import { serveWorker } from '../workers';
 import { ArchiveHost, type ArchiveApi } from './host';
@@ -20,18 +20,18 @@ function closingReaders(api: ArchiveApi): { api: ArchiveApi; closed: () => void 
   return {
     api: {
       ...api,
-      readOpen: (handle, q) => {
-        const reader = api.readOpen(handle, q);
+      readOpen: async (handle, q) => {
+        const reader = await api.readOpen(handle, q);
         open.add(reader);
         return reader;
       },
-      readClose: (reader) => {
+      readClose: async (reader) => {
         open.delete(reader);
-        api.readClose(reader);
+        await api.readClose(reader);
       },
     },
     closed: () => {
-      for (const reader of open) api.readClose(reader);
+      for (const reader of open) void api.readClose(reader).catch(() => undefined);
     },
   };
 }

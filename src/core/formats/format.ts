@@ -244,6 +244,7 @@ export function writeOptions(options: ExportOptions | undefined): Required<Expor
     oneLinePerRow: options?.oneLinePerRow ?? false,
     csvColumns: options?.csvColumns ?? 'skein',
     idsOf: options?.idsOf ?? 'posts',
+    parquetLayout: options?.parquetLayout ?? 'file',
     gexfVersion: options?.gexfVersion ?? '1.2draft',
   };
 }

@@ -1,6 +1,6 @@
 /**
  * Parquet read back by DuckDB equals the items: the same rows the CSV export builds (plain ids, exact text,
- * hostile text included), typed columns, provenance, and a large export partitioned by collection day.
+ * hostile text included), typed columns, provenance, and a large export partitioned by collected date.
  */
 import { mkdtemp, readdir, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -121,7 +121,7 @@ describe('Parquet export', () => {
     expect(rows[0]?.id).toBeNull();
   });
 
-  it('a large export is a folder partitioned by collection day that DuckDB reads with hive partitioning', async () => {
+  it('a large export is a folder partitioned by collected date that DuckDB reads with hive partitioning', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'skein-parquet-part-'));
     const day = (d: number) => Date.UTC(2026, 10, 20 + d, 12);
     const items: JournalItem[] = [];
@@ -151,14 +151,14 @@ describe('Parquet export', () => {
     await writeParquet(target, source, manifest, plan, undefined, { partitionAbove: 5 });
     expect((await stat(target)).isDirectory()).toBe(true);
     expect((await readdir(target)).sort()).toEqual([
-      'collection_day=2026-11-20',
-      'collection_day=2026-11-21',
-      'collection_day=2026-11-22',
+      'collected_date=2026-11-20',
+      'collected_date=2026-11-21',
+      'collected_date=2026-11-22',
     ]);
     // nothing staged is left beside it
     expect((await readdir(dir)).filter((n) => n.startsWith('.'))).toEqual([]);
     const rows = await duckdb(
-      `SELECT CAST(collection_day AS VARCHAR) AS day, count(*) AS n, min(text) AS text
+      `SELECT CAST(collected_date AS VARCHAR) AS day, count(*) AS n, min(text) AS text
        FROM read_parquet('${target}/**/*.parquet', hive_partitioning = true) GROUP BY ALL ORDER BY day`,
     );
     expect(rows).toEqual([

@@ -5,10 +5,11 @@
  * groups (parquet/part.ts), so memory stays flat: while the export collects, from the pages as they are kept
  * (parquet/live.ts), else streamed from the journal. pandas, R arrow, DuckDB and Spark read it.
  *
- * A large export (more than `partitionAbove` items) becomes a hive-style dataset folder partitioned by
- * collection day (the UTC day its page was fetched): `x.parquet/collection_day=2026-11-22/part-00000.parquet`,
- * the layout Spark writes and DuckDB, Spark and BigQuery read (`read_parquet('x.parquet/**\/*.parquet',
- * hive_partitioning=true)`). The folder is built beside the target and renamed in one step.
+ * A dataset (the "Parquet dataset" offer, or any export of more than `partitionAbove` items) is a hive-style
+ * folder partitioned by the UTC date each item was collected (its row's `retrieved_at`: its page's fetch time;
+ * in a re-export from the archive, when the project last received it):
+ * `x.parquet/collected_date=2026-11-22/part-00000.parquet`, the layout Spark writes and DuckDB, Spark, pandas
+ * (pyarrow) and BigQuery read as one table. The folder is built beside the target and renamed in one step.
  */
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
@@ -28,6 +29,7 @@ import {
   type ItemStream,
   type ThreadPosition,
   type WritePlan,
+  writeOptions,
 } from './format';
 import { openLiveParquet } from './parquet/live';
 import { createdByOf, parquetCells, parquetMetadata, PARTITION_ABOVE_ITEMS, PartFile } from './parquet/part';
@@ -41,8 +43,12 @@ function tablePath(target: string, table: Table): string {
   return join(dirname(target), `${basename(target, extname(target))}.${table.suffix}${ext}`);
 }
 
-/** The UTC day a row was collected: its page's fetch time. */
-const collectionDay = (retrievedAt: string | null): string => retrievedAt?.slice(0, 10) ?? 'unknown';
+/** The UTC date a row was collected (`retrieved_at`); Hive's own name for a missing value otherwise. */
+const collectedDate = (retrievedAt: string | null): string => retrievedAt?.slice(0, 10) ?? '__HIVE_DEFAULT_PARTITION__';
+const PARTITION = 'collected_date';
+
+/** One file per table, or always a dataset folder (the Archive view's "Parquet dataset"). */
+type ParquetLayout = 'file' | 'dataset';
 
 export interface ParquetWriteOptions {
   /** above this many items: a folder partitioned by collection day (default `PARTITION_ABOVE_ITEMS`) */
@@ -54,8 +60,8 @@ function parquetDataPaths(target: string, plan: WritePlan): string[] {
   return TABLES[plan.itemKind].map((t) => tablePath(target, t));
 }
 
-function parquetPartitioned(manifest: ExportManifest, options?: ParquetWriteOptions): boolean {
-  return manifest.counts.items > (options?.partitionAbove ?? PARTITION_ABOVE_ITEMS);
+function parquetPartitioned(items: number, layout: ParquetLayout, options?: ParquetWriteOptions): boolean {
+  return layout === 'dataset' || items > (options?.partitionAbove ?? PARTITION_ABOVE_ITEMS);
 }
 
 async function writeTable(
@@ -118,10 +124,10 @@ async function writeDataset(
     await mkdir(stage, { recursive: true });
     for await (const cells of rows) {
       if (signal?.aborted) throw signal.reason;
-      const day = collectionDay(cells[dayColumn] as string | null);
+      const day = collectedDate(cells[dayColumn] as string | null);
       let entry = open.get(day);
       if (!entry) {
-        const folder = join(stage, `collection_day=${day}`);
+        const folder = join(stage, `${PARTITION}=${day}`);
         await mkdir(folder, { recursive: true });
         entry = await openPart(join(folder, 'part-00000.parquet'), names, types, kv, createdBy, signal);
         open.set(day, entry);
@@ -178,8 +184,9 @@ export async function writeParquet(
   signal?: AbortSignal,
   options?: ParquetWriteOptions,
   extra?: ExtraColumns,
+  layout: ParquetLayout = 'file',
 ): Promise<number> {
-  const partitioned = parquetPartitioned(manifest, options);
+  const partitioned = parquetPartitioned(manifest.counts.items, layout, options);
   let bytes = 0;
   for (const own of TABLES[plan.itemKind]) {
     const table = withColumns(own, extra);
@@ -209,19 +216,24 @@ function parquetLoaderSource(
   };
 }
 
-function parquetSection(target: string, plan: WritePlan, items: number): NonNullable<ExportManifest['parquet']> {
-  const partitioned = items > PARTITION_ABOVE_ITEMS;
+function parquetSection(
+  target: string,
+  plan: WritePlan,
+  items: number,
+  layout: ParquetLayout,
+): NonNullable<ExportManifest['parquet']> {
+  const partitioned = parquetPartitioned(items, layout);
   return {
     writer: 'hyparquet-writer (snappy)',
     partitioned,
     layout: partitioned
-      ? 'a folder partitioned by collection day (the UTC day each page was fetched), hive style: <name>.parquet/collection_day=YYYY-MM-DD/part-00000.parquet'
+      ? `a folder partitioned by the UTC date each item was collected (its page's fetch time; from the archive, when the project last received it), hive style: <name>.parquet/${PARTITION}=YYYY-MM-DD/part-00000.parquet`
       : 'one file per table',
     column_types:
       "Skein's own CSV columns with plain ids (text); counts INT64 (poll votes too); flags BOOLEAN (is_automated, poll_counts_are_final too); created_at, started_at, poll_ends_at, retrieved_at and first_retrieved_at TIMESTAMP (UTC, milliseconds); the rest UTF-8 text",
     how_to_read: {
       ...howToRead(parquetLoaderSource(target, plan, partitioned), target),
-      spark: "spark.read.parquet('path')",
+      spark: "df = spark.read.parquet('path')",
     },
   };
 }
@@ -229,18 +241,42 @@ function parquetSection(target: string, plan: WritePlan, items: number): NonNull
 export const parquet: Format = {
   id: 'parquet',
   label: 'Parquet',
-  hint: 'pandas, R arrow, DuckDB, Spark: typed columns, compact; split by collection day when large',
+  hint: 'pandas, R arrow, DuckDB, Spark: typed columns, compact; split by collection date when large',
   extension: 'parquet',
-  offers: [{ id: 'parquet', archive: { kinds: ['post', 'user'] } }],
+  offers: [
+    { id: 'parquet', archive: { kinds: ['post', 'user'] } },
+    {
+      id: 'parquet-dataset',
+      label: 'Parquet dataset',
+      hint: 'a folder split by the date each item was collected (Hive style): DuckDB, Spark and pandas read it as one table',
+      options: { parquetLayout: 'dataset' },
+      // the Archive view's (a project's collections over days); a view's export past a million items is one anyway
+      kinds: [],
+      archive: { kinds: ['post', 'user'] },
+    },
+  ],
   files: (chosen, plan) => {
     const { python, r } = loaderPaths(chosen);
     return [...parquetDataPaths(chosen, plan), python, r, sidecarPath(chosen)];
   },
   rowProvenance: 'the last five columns of every Parquet table',
-  section: ({ target, plan, items }) => ({ parquet: parquetSection(target, plan, items) }),
+  section: ({ target, plan, items, options }) => ({
+    parquet: parquetSection(target, plan, items, writeOptions(options).parquetLayout),
+  }),
   write: async (job) => {
-    const bytes = await writeParquet(job.target, job.items, job.manifest, job.plan, job.signal, undefined, job.extra);
-    const source = parquetLoaderSource(job.target, job.plan, parquetPartitioned(job.manifest), job.extra);
+    const layout = writeOptions(job.options).parquetLayout;
+    const bytes = await writeParquet(
+      job.target,
+      job.items,
+      job.manifest,
+      job.plan,
+      job.signal,
+      undefined,
+      job.extra,
+      layout,
+    );
+    const partitioned = parquetPartitioned(job.manifest.counts.items, layout);
+    const source = parquetLoaderSource(job.target, job.plan, partitioned, job.extra);
     return bytes + (await writeLoadersAndManifest(job.target, source, job.manifest, job.signal));
   },
   // written while the export collects, from the pages as they are kept (parquet/live.ts)

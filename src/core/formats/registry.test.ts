@@ -90,6 +90,7 @@ describe('export formats', () => {
       'JSON',
       'CSV for analysis',
       'Parquet',
+      'Parquet dataset',
       'Network (GEXF)',
       'Network (GEXF 1.3, Gephi only)',
       'Network (GraphML)',
@@ -102,6 +103,7 @@ describe('export formats', () => {
       'json',
       'csv-analysis',
       'parquet',
+      'parquet-dataset',
       'ids-users',
     ]);
   });

@@ -386,7 +386,7 @@ export class WatchScheduler {
           ...run,
           status: 'interrupted',
           endedAt: now,
-          message: 'Its runner stopped before its first page was kept.',
+          message: `Its runner (${run.runner}) stopped, and its journal is not on this computer: it stopped before its first page was kept, or (a team project) it ran on another computer.`,
         },
         seen: [],
         missing: [],

@@ -7,15 +7,33 @@ import { z } from 'zod';
 import { fn } from './define';
 import { ExportFormat, ExportOptions } from './export';
 
+/** Who recorded answers into a project: a name per Skein (null: answers recorded before names were asked). */
+export const ResearcherActivity = z.object({
+  name: z.string().nullable(),
+  answers: z.number().int(),
+  /** epoch ms of their latest answer */
+  lastAt: z.number(),
+});
+export type ResearcherActivity = z.infer<typeof ResearcherActivity>;
+
+/** Where a project lives: a SQLite file (one person), or a schema of a team's PostgreSQL database. */
+export const ProjectStoreKind = z.enum(['sqlite', 'postgres']);
+export type ProjectStoreKind = z.infer<typeof ProjectStoreKind>;
+
 export const ProjectInfo = z.object({
-  /** main's handle for the project file (the page never sees or names a path) */
+  /** main's handle for the project (the page never sees or names a path or a password) */
   id: z.string(),
   name: z.string(),
-  /** where the file lives, for the user to read */
+  /** where it lives, for the user to read: a file's path, or the server, database and schema (no password) */
   location: z.string(),
+  store: ProjectStoreKind,
+  /** a PostgreSQL project's connection: TLS with the server's certificate checked, TLS unchecked, or none */
+  tls: z.enum(['verified', 'unverified', 'off']).nullable(),
   kind: z.enum(['live', 'demo']),
   items: z.number().int(),
   requests: z.number().int(),
+  /** who recorded answers into it, latest first */
+  researchers: z.array(ResearcherActivity),
 });
 export type ProjectInfo = z.infer<typeof ProjectInfo>;
 
@@ -25,13 +43,45 @@ export const ProjectsState = z.object({
   /** demo answers go here, never to a live project */
   demo: ProjectInfo.nullable(),
   /** projects Skein knows of, to switch to */
-  known: z.array(z.object({ id: z.string(), name: z.string(), location: z.string() })),
+  known: z.array(z.object({ id: z.string(), name: z.string(), location: z.string(), store: ProjectStoreKind })),
   /** a project that could not be opened, in plain words */
   problem: z.string().nullable(),
+  /** the name this Skein records with every answer it collects (a team project says who collected what) */
+  researcher: z.string(),
 });
 export type ProjectsState = z.infer<typeof ProjectsState>;
 
 const ProjectName = z.string().trim().min(1).max(120);
+const ResearcherName = z.string().trim().min(1).max(80);
+
+/** A PostgreSQL schema Skein keeps a project in: a plain lower-case name, never quoted SQL. */
+const SchemaName = z
+  .string()
+  .trim()
+  .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'lower-case letters, digits and _, starting with a letter or _ (at most 63)');
+
+/** How a team project is reached: the connection string as PostgreSQL's own tools take it, and the schema. */
+export const ConnectInput = z.object({
+  /** `postgresql://user@host:5432/database?sslmode=verify-full`; a password in it is taken out and kept by main */
+  connection: z.string().trim().min(1).max(2000),
+  /** the password, when not in the connection string; main keeps it in the OS key store, never the page */
+  password: z.string().max(1000).optional(),
+  schema: SchemaName.default('skein'),
+  /** who this Skein records as collecting (stored for every project) */
+  researcher: ResearcherName,
+  /** the new project's name, if its schema holds none yet */
+  name: ProjectName.optional(),
+});
+export type ConnectInput = z.input<typeof ConnectInput>;
+
+/** A project's copy into another: every table counted in both, the copy kept only when they match. */
+export const CopyResult = z.object({
+  /** the project copied into (it becomes known; it does not become current) */
+  to: z.object({ id: z.string(), name: z.string(), location: z.string(), store: ProjectStoreKind }),
+  tables: z.array(z.object({ name: z.string(), source: z.number().int(), copied: z.number().int() })),
+  tookMs: z.number(),
+});
+export type CopyResult = z.infer<typeof CopyResult>;
 
 const ArchiveKind = z.enum(['post', 'user']);
 export type ArchiveKind = z.infer<typeof ArchiveKind>;
@@ -108,6 +158,8 @@ const ProvenanceRequest = z.object({
   pageIndex: z.number().int(),
   at: z.number(),
   baseUrl: z.string(),
+  /** who collected it (null: recorded before names were asked) */
+  researcher: z.string().nullable(),
 });
 export const ArchiveProvenance = z.object({
   firstSeen: z.number(),
@@ -123,6 +175,8 @@ export const ArchiveCollection = z.object({
   kind: z.string(),
   createdAt: z.number(),
   items: z.number().int(),
+  /** who made it (null: made before names were asked) */
+  researcher: z.string().nullable(),
 });
 export type ArchiveCollection = z.infer<typeof ArchiveCollection>;
 
@@ -149,6 +203,18 @@ export const archiveContract = {
     rename: fn(z.object({ name: ProjectName }), ProjectsState),
     /** one of `known`, by main's id */
     switch: fn(z.object({ id: z.string().max(64) }), ProjectsState),
+    /** a team project: a schema of a PostgreSQL database (made on first use); it becomes current */
+    connect: fn(ConnectInput, ProjectsState),
+    /** the name recorded with every answer this Skein collects */
+    researcher: fn(z.object({ name: ResearcherName }), ProjectsState),
+    /**
+     * Copies the current project into another that holds nothing yet: a new project file (main's save dialog) or
+     * a known project (a team's schema); every table's rows counted in both. Null when the dialog was closed.
+     */
+    copy: fn(
+      z.object({ to: z.union([z.object({ file: z.literal(true) }), z.object({ id: z.string().max(64) })]) }),
+      CopyResult.nullable(),
+    ),
   },
   archive: {
     search: fn(ArchiveSearchInput, ArchiveSearchResult),

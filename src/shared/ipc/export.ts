@@ -111,6 +111,11 @@ export const ExportOptions = z.object({
   csvColumns: CsvColumns.optional(),
   /** CSV: line breaks inside text cells written as the two characters `\n` (twarc's way): one physical line per row */
   oneLinePerRow: z.boolean().optional(),
+  /**
+   * Parquet: one file (a folder by collection date above a million items), or always a dataset folder
+   * partitioned by the UTC date each item was collected (`collected_date=YYYY-MM-DD/`, Hive style)
+   */
+  parquetLayout: z.enum(['file', 'dataset']).optional(),
 });
 export type ExportOptions = z.infer<typeof ExportOptions>;
 

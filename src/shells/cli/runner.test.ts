@@ -12,6 +12,8 @@ import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore } from '../../core';
+import { addressText } from '../../core/archive/postgres/connection';
+import { skipWithoutPostgres, startTestCluster, type TestCluster } from '../../core/archive/testing/postgres';
 import { testCoreDeps } from '../../core/testing/core-deps';
 import { startSandbox, type LedgerEntry, type RequestLogEntry, type Sandbox } from '../../sandbox';
 import { parseRunnerArgs } from './skein';
@@ -34,17 +36,21 @@ afterAll(async () => {
 const control = async <T>(path: string, init?: RequestInit): Promise<T> =>
   (await (await fetch(`${sandbox.baseUrl}${path}`, init)).json()) as T;
 
-/** a project with one watch of twenty accounts, made as the app makes it */
-async function projectWithWatch(strategy: 'full' | 'probe'): Promise<{ dir: string; project: string; watch: number }> {
+/** a project with one watch of twenty accounts, made as the app makes it (a file, or a team project's address) */
+async function projectWithWatch(
+  strategy: 'full' | 'probe',
+  team?: { address: string; password: string },
+): Promise<{ dir: string; project: string; watch: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'skein-runner-'));
   dirs.push(dir);
-  const project = join(dir, 'study.skein');
+  const project = team?.address ?? join(dir, 'study.skein');
   const list = await control<{ members: Array<{ id: string }> }>(`/__sandbox/lists/${sandbox.examples.listId}`);
   const core = createCore(
     testCoreDeps(join(dir, 'app'), sandboxes, {
       apiBaseUrl: sandbox.baseUrl,
       apiKey: 'k',
       projectPath: project,
+      ...(team ? { projectPassword: team.password } : {}),
       workers: undefined,
       confirm: async () => true,
       watches: { start: false },
@@ -77,7 +83,7 @@ interface Runner {
   exit: Promise<number | null>;
 }
 
-function runner(project: string, dataDir: string, extra: string[] = []): Runner {
+function runner(project: string, dataDir: string, extra: string[] = [], env: NodeJS.ProcessEnv = {}): Runner {
   const child = spawn(
     process.execPath,
     [
@@ -97,7 +103,7 @@ function runner(project: string, dataDir: string, extra: string[] = []): Runner 
     ],
     {
       cwd: ROOT,
-      env: { ...process.env, SKEIN_API_BASE_URL: sandbox.baseUrl, SKEIN_API_KEY: 'k' },
+      env: { ...process.env, SKEIN_API_BASE_URL: sandbox.baseUrl, SKEIN_API_KEY: 'k', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
@@ -258,4 +264,76 @@ describe('the headless runner', () => {
       expect(lock.n).toBe(0);
     },
   );
+});
+
+const noPostgres = skipWithoutPostgres();
+
+describe.skipIf(noPostgres)(`the headless runner on a team project (${noPostgres ?? 'PostgreSQL'})`, () => {
+  let cluster: TestCluster;
+  beforeAll(async () => {
+    cluster = await startTestCluster();
+  }, 120_000);
+  afterAll(() => cluster?.stop());
+
+  /** the runners' session locks held on the server (a Skein that holds a project's runner row holds one) */
+  const locks = () =>
+    Number(cluster.psql("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND classid = 7564146").trim());
+
+  it(
+    'one runner across two machines: the other refuses while it lives, and after it is killed takes over',
+    { timeout: 180_000 },
+    async () => {
+      const address = addressText(cluster.connection('team_watch'));
+      const { dir, watch } = await projectWithWatch('full', { address, password: cluster.password });
+      const env = { SKEIN_PROJECT_PASSWORD: cluster.password };
+      // machine A (its own data folder, where its run's journal is)
+      const a = runner(address, join(dir, 'machine-a'), ['--verbose', '--researcher', 'Server A'], env);
+      await a.count(/ tl:\d+ — /, 3);
+      expect(locks()).toBe(1);
+
+      // machine B: a polite refusal while A lives, whatever its clock or host name say
+      const b = runner(address, join(dir, 'machine-b'), [], env);
+      expect(await b.exit).toBe(3);
+      expect(b.lines.join('\n')).toMatch(/already run by the headless runner on .* \(process \d+/);
+
+      // A is killed outright: its connection closes, the server lets go of its lock
+      a.child.kill('SIGKILL');
+      await a.exit;
+      await expect.poll(locks, { timeout: 30_000 }).toBe(0);
+
+      // B takes over: A's run is closed (its journal is on A), its period a gap the next run reads back
+      const b2 = runner(address, join(dir, 'machine-b'), ['--once', '--researcher', 'Server B'], env);
+      expect(await b2.exit).toBe(0);
+      const rows = (sql: string) =>
+        cluster
+          .psql(sql)
+          .trim()
+          .split('\n')
+          .filter((l) => l !== '');
+      const runs = rows(
+        `SELECT status || '|' || coalesce(message, '') FROM team_watch.watch_runs WHERE watch = ${watch} ORDER BY rowid`,
+      );
+      expect(runs[0]).toMatch(
+        /^interrupted\|Its runner \(the headless runner on .*\) stopped, and its journal is not on this computer/,
+      );
+      expect(runs.slice(1).every((r) => r.startsWith('done|'))).toBe(true);
+      expect(rows(`SELECT reason FROM team_watch.watch_gaps WHERE watch = ${watch}`)).toContain('stopped');
+      expect(rows('SELECT count(*) FROM team_watch.watch_runner')).toEqual(['0']);
+      expect(rows("SELECT value FROM team_watch.meta WHERE key = 'watch_runner_last'")[0]).toMatch(/"clean":true/);
+      // each machine's answers are signed with its researcher's name
+      expect(rows('SELECT DISTINCT researcher FROM team_watch.requests ORDER BY 1')).toEqual(['Server A', 'Server B']);
+      expect(locks()).toBe(0);
+    },
+  );
+
+  it('refuses a team project whose password is on the command line', () => {
+    expect(
+      parseRunnerArgs(['watch', '--project', 'postgresql://ada:secret@db.example/research?schema=s', '--demo'], {}),
+    ).toEqual({ error: expect.stringContaining('SKEIN_PROJECT_PASSWORD') });
+    expect(
+      parseRunnerArgs(['watch', '--project', 'postgresql://ada@db.example/research?schema=s', '--demo'], {}),
+    ).toMatchObject({
+      project: 'postgresql://ada@db.example/research?schema=s',
+    });
+  });
 });

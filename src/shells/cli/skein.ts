@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 /**
  * The headless runner (issue 35): `skein watch --project path/to/project.skein` runs a project's watches on
- * their schedules, on a server, with no window — a third composition root over the same `createCore` as the
+ * their schedules, on a server, with no window (a team project on PostgreSQL too: `--project` is then its
+ * address as Manage projects shows it, the password in SKEIN_PROJECT_PASSWORD) — a third composition root over the same `createCore` as the
  * app and the browser shell, so the caps, the journal and the gaps are the app's own. One line per run on
  * standard output (one per page with `--verbose`); SIGTERM or Ctrl+C ends the run under way cleanly (the
  * page in flight is kept; the rest is a gap the next run fills) and lets go of the project. A project that
  * another runner (this one elsewhere, or Skein itself) already runs is refused, politely, with exit code 3.
  *
- * The API key comes from the environment (SKEIN_API_KEY), never from the command line (a process list shows
- * it): see USAGE.
+ * The API key and a team project's password come from the environment (SKEIN_API_KEY,
+ * SKEIN_PROJECT_PASSWORD), never from the command line (a process list shows it): see USAGE.
  */
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -20,7 +21,10 @@ import { createCore, RunnerBusy, type Core } from '../../core';
 export const USAGE = `Usage: skein watch --project PATH [options]
   Runs the watches of a Skein project on their schedules, until stopped (SIGTERM, Ctrl+C).
 
-  --project PATH      the project file (.skein) whose watches run; they are made and switched on in Skein
+  --project PATH      the project file (.skein) whose watches run; they are made and switched on in Skein.
+                      A team project: its address as Manage projects shows it
+                      (postgresql://user@host:5432/database?schema=NAME), the password in SKEIN_PROJECT_PASSWORD
+  --researcher NAME   the name this runner's answers are recorded with in a team project
   --api-base-url URL  the API's address (or SKEIN_API_BASE_URL); the key is read from SKEIN_API_KEY
   --demo              run against Skein's built-in demo API instead (no key, no cost)
   --data-dir DIR      where the runner keeps its settings and usage (or SKEIN_USER_DATA_DIR;
@@ -33,7 +37,9 @@ export const USAGE = `Usage: skein watch --project PATH [options]
 Exit codes: 0 done or stopped, 1 an error, 2 a mistake in the command, 3 another runner runs this project.`;
 
 export interface RunnerOptions {
+  /** a project file's path, or a team project's address (no password) */
   project: string;
+  researcher: string | undefined;
   apiBaseUrl: string | undefined;
   demo: boolean;
   dataDir: string;
@@ -41,6 +47,17 @@ export interface RunnerOptions {
   once: boolean;
   tickMs: number;
   verbose: boolean;
+}
+
+/** a team project's address, not a file */
+const TEAM_PROJECT = /^postgres(ql)?:\/\//i;
+
+function passwordIn(address: string): boolean {
+  try {
+    return new URL(address).password !== '';
+  } catch {
+    return false;
+  }
 }
 
 export function defaultDataDir(env = process.env, home = homedir()): string {
@@ -60,6 +77,7 @@ export function parseRunnerArgs(
       args: [...rest],
       options: {
         project: { type: 'string' },
+        researcher: { type: 'string' },
         'api-base-url': { type: 'string' },
         demo: { type: 'boolean' },
         'data-dir': { type: 'string' },
@@ -76,6 +94,12 @@ export function parseRunnerArgs(
   }
   if (values.help) return { help: true };
   if (!values.project) return { error: '--project is required: the project file whose watches run' };
+  const team = TEAM_PROJECT.test(values.project);
+  if (team && passwordIn(values.project))
+    return {
+      error:
+        'leave the password out of --project (a process list shows the command line): put it in SKEIN_PROJECT_PASSWORD',
+    };
   const rate = values.rate === undefined ? undefined : Number(values.rate);
   if (rate !== undefined && !(rate > 0 && rate <= 100))
     return { error: `--rate must be between 0 and 100, not ${values.rate}` };
@@ -88,7 +112,8 @@ export function parseRunnerArgs(
       error: 'give the API’s address (--api-base-url or SKEIN_API_BASE_URL), or --demo for the built-in demo API',
     };
   return {
-    project: resolve(values.project),
+    project: team ? values.project : resolve(values.project),
+    researcher: values.researcher,
     apiBaseUrl: values.demo ? undefined : apiBaseUrl,
     demo: values.demo ?? false,
     dataDir: values['data-dir'] ?? (env.SKEIN_USER_DATA_DIR || defaultDataDir(env)),
@@ -123,7 +148,8 @@ export async function startRunner(
   out: (line: string) => void = (l) => console.log(l),
   err: (line: string) => void = (l) => console.error(l),
 ): Promise<RunningRunner> {
-  if (!existsSync(options.project))
+  const team = TEAM_PROJECT.test(options.project);
+  if (!team && !existsSync(options.project))
     throw new Error(
       `there is no project at ${options.project}. Make it in Skein (Archive → New project), switch its watches on there, and copy the file here.`,
     );
@@ -144,6 +170,8 @@ export async function startRunner(
     chooseSavePath: async () => null,
     emit: () => {},
     projectPath: options.project,
+    ...(team ? { projectPassword: process.env.SKEIN_PROJECT_PASSWORD || null } : {}),
+    ...(options.researcher !== undefined ? { researcher: options.researcher } : {}),
     ...(options.rate !== undefined ? { requestsPerSecond: options.rate } : {}),
     workers: { archive: new URL('./archive-worker.js', import.meta.url) },
     watches: { who: 'headless', start: false, tickMs: options.tickMs, progress: out, verbose: options.verbose },

@@ -1,6 +1,6 @@
 /** Answers as the service sends them, for the archive's tests and bench. */
 import { postFixture } from '../../../shared/api/fixtures';
-import type { IngestRecord } from '../ingest';
+import type { IngestRecord } from '../answer';
 
 const WORDS = ['heron', 'river', 'archive', 'signal', 'market', 'vote', 'storm', 'garden', 'engine', 'pixel'];
 

@@ -1,13 +1,43 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { ProjectsState } from '../../../../shared/ipc/archive';
+import type { ProjectInfo, ProjectsState } from '../../../../shared/ipc/archive';
 import { ErrorState } from '../../../components/ErrorState';
 import { skein } from '../../../lib/bridge';
 import { archiveKeys, projectKeys, projectsQuery } from '../queries';
+import { CopyProjectForm } from './CopyProject';
+import { ResearcherForm, TeamProjectForm } from './TeamProject';
+
+const when = (t: number) => new Date(t).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+const TLS: Record<NonNullable<ProjectInfo['tls']>, string> = {
+  verified: 'TLS, the server’s certificate checked',
+  unverified: 'TLS, the server’s certificate not checked',
+  off: 'not encrypted',
+};
+
+/** Who recorded answers into the project, latest first: a team's collections in progress show here on refresh. */
+function Researchers({ project }: { project: ProjectInfo }) {
+  const named = project.researchers.filter((r) => r.name !== null);
+  if (named.length === 0 && project.store !== 'postgres') return null;
+  return (
+    <p className="archive-project__team">
+      Collected by:{' '}
+      {project.researchers.length === 0
+        ? 'nobody yet.'
+        : project.researchers.map((r, i) => (
+            <span key={r.name ?? ''}>
+              {i > 0 ? '; ' : ''}
+              <strong>{r.name ?? 'unnamed'}</strong> — {r.answers.toLocaleString()}{' '}
+              {r.answers === 1 ? 'answer' : 'answers'}, latest {when(r.lastAt)}
+            </span>
+          ))}
+    </p>
+  );
+}
 
 /**
- * The project the Archive view reads: its name, file and counts; rename, create (main asks where),
- * open (main's dialog) or switch to a known one. In demo mode the separate demo project is shown.
+ * The project the Archive view reads: its name, where it lives and its counts, who collected into it; refresh
+ * (a team's project changes as others collect); rename, create (main asks where), open (main's dialog), switch
+ * to a known one, connect to a team project on PostgreSQL, copy it. In demo mode the demo project is shown.
  */
 export function ProjectPanel({ demo }: { demo: boolean }) {
   const client = useQueryClient();
@@ -35,12 +65,26 @@ export function ProjectPanel({ demo }: { demo: boolean }) {
   return (
     <section className="archive-project" aria-label="Project">
       {project ? (
-        <p className="archive-project__summary">
-          <strong>{project.name}</strong> · {project.items.toLocaleString()} items from{' '}
-          {project.requests.toLocaleString()} answers ·{' '}
-          <span className="archive-project__path">{project.location}</span>
-          {demo ? ' · demo data, kept apart from your live projects' : ''}
-        </p>
+        <>
+          <p className="archive-project__summary">
+            <strong>{project.name}</strong> · {project.items.toLocaleString()} items from{' '}
+            {project.requests.toLocaleString()} answers ·{' '}
+            <span className="archive-project__path">{project.location}</span>
+            {project.store === 'postgres' && project.tls ? ` · team project on PostgreSQL, ${TLS[project.tls]}` : ''}
+            {demo ? ' · demo data, kept apart from your live projects' : ''}{' '}
+            <button
+              type="button"
+              className="btn btn--small"
+              onClick={() => {
+                void client.invalidateQueries({ queryKey: projectKeys.all });
+                void client.invalidateQueries({ queryKey: archiveKeys.all });
+              }}
+            >
+              Refresh
+            </button>
+          </p>
+          <Researchers project={project} />
+        </>
       ) : null}
       {data?.problem && !demo ? (
         <p className="archive-project__problem" role="alert">
@@ -84,13 +128,20 @@ export function ProjectPanel({ demo }: { demo: boolean }) {
               >
                 {(data?.known ?? []).map((k) => (
                   <option key={k.id} value={k.id}>
-                    {k.name} — {k.location}
+                    {k.store === 'postgres' ? 'team project' : 'file'}: {k.name} — {k.location}
                   </option>
                 ))}
               </select>
             </label>
           </form>
           {change.isError ? <ErrorState compact error={change.error} what="the project" /> : null}
+          {data ? (
+            <>
+              <ResearcherForm key={`name-${data.researcher}`} researcher={data.researcher} />
+              <TeamProjectForm key={`team-${data.researcher}`} researcher={data.researcher} />
+              <CopyProjectForm state={data} />
+            </>
+          ) : null}
         </details>
       ) : null}
     </section>

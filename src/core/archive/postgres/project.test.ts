@@ -1,0 +1,265 @@
+/**
+ * What only a team project has: several Skeins writing one project at once, a server that goes away and comes
+ * back, the schema's own checks, the password and TLS. Against a real PostgreSQL started by the test
+ * (testing/postgres.ts); skipped with the reason without one, except in CI.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postFixture } from '../../../shared/api/fixtures';
+import { ArchiveQuery } from '../../../shared/ipc/archive';
+import type { IngestRecord } from '../answer';
+import { ArchiveHost } from '../host';
+import { repliesPage } from '../testing/answers';
+import { skipWithoutPostgres, startTestCluster, type TestCluster } from '../testing/postgres';
+import { parseConnection } from './connection';
+import { PostgresProject } from './project';
+import { PG_SCHEMA_VERSION } from './schema';
+
+const skip = skipWithoutPostgres();
+let cluster: TestCluster;
+let n = 0;
+const schema = () => `team_${process.pid}_${++n}`;
+const init = (researcher: string) => ({ name: 'Team', kind: 'live' as const, now: 1, researcher });
+
+/** A thread's page: the root post in every page (as the service sends it), and replies of its own. */
+function threadPage(root: string, first: number, at: number, likes = 0): IngestRecord {
+  const replies = Array.from({ length: 19 }, (_, i) => ({
+    ...postFixture,
+    id: String(first + i),
+    text: `reply ${first + i} to ${root}`,
+    quoted_tweet: null,
+  }));
+  return {
+    operation: 'postReplies',
+    params: `{"tweetId":"${root}"}`,
+    cursor: first === 0 ? null : `c${first}`,
+    at,
+    baseUrl: 'https://api.example',
+    httpStatus: 200,
+    text: JSON.stringify({
+      replies: [
+        { ...postFixture, id: root, text: `the thread ${root}`, likeCount: likes, quoted_tweet: null },
+        ...replies,
+      ],
+      next_cursor: `c${first + 19}`,
+      status: 'success',
+    }),
+  };
+}
+
+describe.skipIf(skip)(`a team project on PostgreSQL${skip ? ` (${skip})` : ''}`, () => {
+  beforeAll(async () => {
+    cluster = await startTestCluster();
+  }, 120_000);
+  afterAll(() => cluster?.stop());
+
+  it('takes three Skeins writing at once: every answer kept, each item once, each write with its researcher', async () => {
+    const where = cluster.connection(schema());
+    const skeins = await Promise.all(['Ada', 'Grace', 'Edsger'].map((r) => PostgresProject.open(where, init(r))));
+    // each collects its own thread, and all of them the same shared one, in batches at once
+    await Promise.all(
+      skeins.map(async (p, k) => {
+        for (let batch = 0; batch < 8; batch++) {
+          await p.ingest([
+            ...Array.from({ length: 6 }, (_, i) =>
+              threadPage(`${k + 1}00`, 1_000_000 * (k + 1) + (batch * 6 + i) * 19, 1000 + batch),
+            ),
+            threadPage('999', 50_000_000 + batch * 19, 1000 + batch),
+          ]);
+        }
+      }),
+    );
+    const s = await skeins[0]!.summary();
+    // 3 × 48 pages of their own threads + 3 × 8 pages of the shared one, 19 replies each and the roots
+    expect(s.requests).toBe(3 * 8 * 7);
+    expect(s.items).toBe(3 * 48 * 19 + 8 * 19 + 4);
+    expect(s.researchers.map((r) => [r.name, r.answers]).sort()).toEqual([
+      ['Ada', 56],
+      ['Edsger', 56],
+      ['Grace', 56],
+    ]);
+    const twice = cluster.psql(
+      `SELECT count(*) FROM (SELECT kind, id FROM ${where.schema}.items GROUP BY kind, id HAVING count(*) > 1) d`,
+    );
+    expect(twice.trim()).toBe('0');
+    // the shared thread's page 3 was recorded by all three, each under its name
+    const prov = await skeins[2]!.provenance('post', String(50_000_000 + 2 * 19));
+    expect(prov?.requests.map((r) => r.researcher).sort()).toEqual(['Ada', 'Edsger', 'Grace']);
+    expect(prov?.versions).toEqual([]);
+    await Promise.all(skeins.map((p) => p.close()));
+  }, 60_000);
+
+  it('keeps one current row and every earlier version when two Skeins record changes of one item at once', async () => {
+    const where = cluster.connection(schema());
+    const [a, b] = await Promise.all([
+      PostgresProject.open(where, init('Ada')),
+      PostgresProject.open(where, init('Grace')),
+    ]);
+    await Promise.all([
+      (async () => {
+        for (let i = 0; i < 20; i++) await a.ingest([threadPage('700', 0, 1000 + 2 * i, 2 * i)]);
+      })(),
+      (async () => {
+        for (let i = 0; i < 20; i++) await b.ingest([threadPage('700', 0, 1001 + 2 * i, 2 * i + 1)]);
+      })(),
+    ]);
+    const prov = await a.provenance('post', '700');
+    expect(prov?.requests).toHaveLength(40);
+    // 40 different counts were seen: the newest is the item, the 39 others its versions (late answers among them)
+    expect(prov?.versions).toHaveLength(39);
+    const [hit] = (await b.search(ArchiveQuery.parse({ text: 'thread' }), 0, 1)).hits;
+    expect(hit).toMatchObject({ id: '700', lastSeen: 1039 });
+    expect((hit?.item as { likeCount: number }).likeCount).toBe(39);
+    await Promise.all([a.close(), b.close()]);
+  }, 60_000);
+
+  it('keeps the answers while the server is away and writes them once it is back: nothing lost', async () => {
+    const reports: string[] = [];
+    const host = new ArchiveHost((e) => reports.push(e.message));
+    const where = cluster.connection(schema());
+    await host.api.open('current', {
+      store: 'postgres',
+      connection: where,
+      name: 'Away',
+      kind: 'live',
+      researcher: 'Ada',
+    });
+    for (let i = 0; i < 5; i++) host.api.ingest('current', repliesPage(i * 20, 20, 1000));
+    await host.api.flush();
+    cluster.pause();
+    try {
+      for (let i = 5; i < 15; i++) host.api.ingest('current', repliesPage(i * 20, 20, 1000));
+      await host.api.flush();
+      await expect
+        .poll(() => reports.join('\n'), { timeout: 20_000 })
+        .toMatch(/cannot be reached; \d+ answers are kept/);
+      expect(reports.join('\n')).not.toContain(cluster.password);
+    } finally {
+      cluster.resume();
+    }
+    await expect
+      .poll(async () => (await host.api.summary('current').catch(() => ({ items: -1 }))).items, {
+        timeout: 40_000,
+        interval: 500,
+      })
+      .toBe(300);
+    expect((await host.api.summary('current')).requests).toBe(15);
+    await host.dispose();
+  }, 90_000);
+
+  it('migrates a team project of the first format (before codes and watches) in place, keeping what it holds', async () => {
+    const where = cluster.connection(schema());
+    const first = await PostgresProject.open(where, init('Ada'));
+    await first.ingest([threadPage('7', 100, 1000)]);
+    await first.close();
+    // format 1 was today's without migration 2's tables and functions
+    const s = where.schema;
+    cluster.psql(
+      `DROP TABLE ${s}.codebooks, ${s}.codebook_versions, ${s}.coders, ${s}.codings, ${s}.adjudications,
+         ${s}.samples, ${s}.sample_items, ${s}.assignments, ${s}.opt_outs, ${s}.watches, ${s}.watch_runs,
+         ${s}.watch_gaps, ${s}.watch_presence, ${s}.watch_counters, ${s}.watch_runner;
+       DROP FUNCTION ${s}.skein_json_text, ${s}.skein_json_type; DELETE FROM ${s}.schema_version WHERE version > 1`,
+    );
+    const again = await PostgresProject.open(where, init('Grace'));
+    expect(await again.summary()).toMatchObject({ items: 20, requests: 1 });
+    expect(await again.coding.codebooks()).toEqual([]);
+    expect(await again.watches.watches()).toEqual([]);
+    expect(await again.watches.postingHistory([postFixture.author.id], 0)).toEqual([
+      expect.objectContaining({ author: postFixture.author.id, posts: 20 }),
+    ]);
+    await again.close();
+    expect(cluster.psql(`SELECT max(version) FROM ${s}.schema_version`).trim()).toBe(String(PG_SCHEMA_VERSION));
+  });
+
+  it('refuses a schema from a newer Skein, or one holding other tables, in plain words, and leaves it untouched', async () => {
+    const newer = schema();
+    await (await PostgresProject.open(cluster.connection(newer), init('Ada'))).close();
+    cluster.psql(`INSERT INTO ${newer}.schema_version VALUES (${PG_SCHEMA_VERSION + 1}, 0)`);
+    await expect(PostgresProject.open(cluster.connection(newer), init('Ada'))).rejects.toThrow(
+      `was written by a newer version of Skein (project format ${PG_SCHEMA_VERSION + 1}; this version reads up to ${PG_SCHEMA_VERSION})`,
+    );
+    expect(cluster.psql(`SELECT count(*) FROM ${newer}.schema_version`).trim()).toBe(String(PG_SCHEMA_VERSION + 1));
+    const other = schema();
+    cluster.psql(`CREATE SCHEMA ${other}; CREATE TABLE ${other}.grades (student text)`);
+    await expect(PostgresProject.open(cluster.connection(other), init('Ada'))).rejects.toThrow(
+      /holds tables that are not a Skein project's/,
+    );
+    expect(cluster.psql(`SELECT string_agg(tablename, ',') FROM pg_tables WHERE schemaname = '${other}'`).trim()).toBe(
+      'grades',
+    );
+  });
+
+  it('says what is wrong in plain words, never with the password: a wrong password, no server, no TLS', async () => {
+    const wrong = { ...cluster.connection(schema()), password: 'canary-Pa55word-never-shown' };
+    const error = (await PostgresProject.open(wrong, init('Ada')).catch((e: unknown) => e)) as Error;
+    expect(error.message).toMatch(/refused skein/);
+    expect(JSON.stringify(error)).not.toContain('canary-Pa55word');
+    const away = (await PostgresProject.open({ ...cluster.connection(schema()), port: 1 }, init('Ada')).catch(
+      (e: unknown) => e,
+    )) as Error;
+    expect(away.message).toBe('Nothing answers at 127.0.0.1:1.');
+    // TLS is on unless the address says otherwise: this server offers none
+    const tls = (await PostgresProject.open({ ...cluster.connection(schema()), tls: 'verify-full' }, init('Ada')).catch(
+      (e: unknown) => e,
+    )) as Error;
+    expect(tls.message).toMatch(/does not offer TLS/);
+  }, 30_000);
+
+  it('checks the server’s certificate unless told not to', async () => {
+    const secure = await startTestCluster({ tls: true });
+    try {
+      const checked = (await PostgresProject.open(
+        { ...secure.connection(schema()), tls: 'verify-full' },
+        init('Ada'),
+      ).catch((e: unknown) => e)) as Error;
+      expect(checked.message).toMatch(/certificate .* could not be checked/);
+      const encrypted = await PostgresProject.open({ ...secure.connection(schema()), tls: 'require' }, init('Ada'));
+      expect(
+        secure
+          .psql(
+            'SELECT count(*) FROM pg_stat_ssl s JOIN pg_stat_activity a USING (pid) WHERE s.ssl AND a.client_addr IS NOT NULL',
+          )
+          .trim(),
+      ).toBe('1');
+      await encrypted.close();
+    } finally {
+      secure.stop();
+    }
+  }, 60_000);
+});
+
+describe('a connection string', () => {
+  it('is read into its parts, the password apart, TLS checked by default', () => {
+    expect(parseConnection('postgresql://ada:s%40cret@db.example.org:6432/research', 'skein')).toEqual({
+      address: {
+        host: 'db.example.org',
+        port: 6432,
+        database: 'research',
+        user: 'ada',
+        tls: 'verify-full',
+        schema: 'skein',
+      },
+      password: 's@cret',
+    });
+    expect(parseConnection('postgres://ada@[::1]/r?sslmode=disable', 'lab_2026').address).toMatchObject({
+      host: '::1',
+      port: 5432,
+      tls: 'disable',
+      schema: 'lab_2026',
+    });
+  });
+
+  it.each([
+    ['https://ada@db/research', /starts with postgresql:\/\//],
+    ['postgresql://db/research', /names no database user/],
+    ['postgresql://ada@db', /names no database/],
+    ['postgresql://ada@db/r?sslmode=prefer', /never falls back to an unencrypted connection/],
+    ['postgresql://ada@db/r?sslrootcert=/etc/passwd', /does not use the option “sslrootcert”/],
+    ['not a url', /not a PostgreSQL connection string/],
+  ])('refuses %s in plain words', (text, message) => {
+    expect(() => parseConnection(text, 'skein')).toThrow(message);
+  });
+
+  it('refuses a schema name that is not a plain lower-case name', () => {
+    expect(() => parseConnection('postgresql://ada@db/r', 'x; DROP TABLE y')).toThrow(/not a schema name/);
+  });
+});

@@ -1,0 +1,347 @@
+/**
+ * The one seam between the archive and where a project lives. A project is a store: the embedded SQLite file
+ * (project.ts, the default) or a schema of a PostgreSQL database a team already runs (postgres/project.ts).
+ * The archive's host (host.ts) serves `ArchiveApi` over whichever store a handle opened; every test of
+ * store.test.ts runs against both.
+ *
+ * Adding to the archive (ARCHITECTURE.md, "Recipe: add to the archive"): a table is a migration in each store's
+ * schema (schema.ts, postgres/schema.ts) and, when a project's copy must carry it, an entry in `TABLES` below; a
+ * method is one line here, one implementation in each store, one line in `ArchiveApi` (host.ts). The coding and
+ * watch tables are each store's own parts (project-tables.ts).
+ */
+import type {
+  ActivityBucket,
+  ArchiveActivity,
+  ArchiveCollection,
+  ArchiveProvenance,
+  ArchiveQueryParsed,
+  ArchiveSearchResult,
+  ResearcherActivity,
+} from '../../shared/ipc/archive';
+import type { IngestRecord } from './answer';
+import type { HeldListing } from './conversation';
+
+export type Awaitable<T> = T | Promise<T>;
+
+export interface ProjectSummary {
+  name: string;
+  kind: 'live' | 'demo';
+  items: number;
+  requests: number;
+  /** who recorded answers into it, most recent first (a team project's collections in progress show here) */
+  researchers: ResearcherActivity[];
+}
+
+export interface CollectionInput {
+  name: string;
+  kind: string;
+  manifest: unknown;
+  /** in order; depth and place (JSON `{root_id, parent_id, depth}`) say where it sits in a thread (null outside one) */
+  items: Array<{ kind: string; id: string; depth: number | null; place?: string | null }>;
+}
+
+/** An item the project holds: its raw JSON as last received (empty when not asked for) and when (epoch ms). */
+export interface HeldItem {
+  id: string;
+  raw: string;
+  at: number;
+}
+
+/** An answer the project holds, rebuilt from its envelope and its items. */
+export interface HeldAnswer {
+  at: number;
+  httpStatus: number;
+  text: string;
+}
+
+/** Which held answer: a first page only when received at or after `freshSince`; `baseUrl` null matches any (demo). */
+export interface HeldKey {
+  operation: string;
+  params: string;
+  cursor: string | null;
+  baseUrl: string | null;
+  freshSince: number;
+  /** later pages too: nothing received before this (a cleared cache) */
+  notBefore?: number;
+}
+
+/**
+ * An item as a re-export reads it: its raw JSON as last received (that answer's), its place in a thread, when
+ * the project first and last received it (epoch ms; the last is a Parquet dataset's `collected_date`), and the
+ * request that last returned it (a `requests` rowid, or null).
+ */
+export interface RawRow {
+  id: string;
+  raw: string;
+  place: string | null;
+  firstSeen: number;
+  lastSeen: number;
+  request: number | null;
+}
+
+/** A request a re-export's items came from (`requestsOf`): what was asked (never the key), when, what came. */
+export interface SourceRequest {
+  id: number;
+  operation: string;
+  /** the request's canonical params, as JSON */
+  params: string;
+  cursor: string | null;
+  /** its page's place in its listing (0: the first page) */
+  pageIndex: number;
+  at: number;
+  baseUrl: string;
+  httpStatus: number;
+  items: number;
+}
+
+/** A query's items, read a chunk at a time from one snapshot of the project. */
+export interface RowReader {
+  next: (max: number) => Awaitable<RawRow[]>;
+  close: () => Awaitable<void>;
+}
+
+/** A sample's source: each id with its stratum's value (null: no strata), read a chunk at a time. */
+export interface SourceRow {
+  id: string;
+  stratum: string | null;
+}
+
+export interface SourceReader {
+  next: (max: number) => Awaitable<SourceRow[]>;
+  close: () => Awaitable<void>;
+}
+
+/** A row of a table being copied: its columns by name (numbers, strings, nulls). */
+export type TableRow = Record<string, number | string | null>;
+
+/**
+ * What a project's copy carries, table by table, in this order (a row's references are copied before it): the
+ * key each table is read in order of, and its columns. Both stores have these tables with these columns; each
+ * store rebuilds its own full-text index from the items it is given.
+ */
+export const TABLES = [
+  { name: 'meta', key: ['key'], columns: ['key', 'value'] },
+  {
+    name: 'items',
+    key: ['rowid'],
+    columns: [
+      'rowid',
+      'kind',
+      'id',
+      'raw',
+      'first_seen',
+      'last_seen',
+      'version_since',
+      'created_at',
+      'author_handle',
+      'lang',
+      'flags',
+      'engagement',
+    ],
+  },
+  { name: 'item_versions', key: ['rowid'], columns: ['rowid', 'item', 'raw', 'seen_from', 'seen_to'] },
+  {
+    name: 'requests',
+    key: ['rowid'],
+    columns: [
+      'rowid',
+      'operation',
+      'params',
+      'cursor',
+      'page_index',
+      'at',
+      'base_url',
+      'http_status',
+      'next_cursor',
+      'envelope',
+      'item_count',
+      'stopped',
+      'researcher',
+    ],
+  },
+  { name: 'request_items', key: ['request', 'position'], columns: ['request', 'position', 'item'] },
+  {
+    name: 'collections',
+    key: ['rowid'],
+    columns: ['rowid', 'name', 'kind', 'created_at', 'manifest', 'researcher'],
+  },
+  {
+    name: 'collection_items',
+    key: ['collection', 'position'],
+    columns: ['collection', 'position', 'item', 'depth', 'place'],
+  },
+  // coding (issue 36)
+  { name: 'codebooks', key: ['id'], columns: ['id', 'name', 'created_at'] },
+  {
+    name: 'codebook_versions',
+    key: ['codebook', 'version'],
+    columns: ['codebook', 'version', 'definition', 'note', 'created_at'],
+  },
+  { name: 'coders', key: ['id'], columns: ['id', 'name', 'kind', 'model', 'created_at', 'revealed_at'] },
+  {
+    name: 'codings',
+    key: ['codebook', 'item_kind', 'item_id', 'field', 'coder'],
+    columns: ['codebook', 'item_kind', 'item_id', 'field', 'coder', 'value', 'version', 'coded_at', 'detail'],
+  },
+  {
+    name: 'adjudications',
+    key: ['codebook', 'item_kind', 'item_id', 'field'],
+    columns: ['codebook', 'item_kind', 'item_id', 'field', 'value', 'version', 'decided_at', 'decided_by', 'note'],
+  },
+  { name: 'samples', key: ['id'], columns: ['id', 'codebook', 'name', 'definition', 'created_at'] },
+  {
+    name: 'sample_items',
+    key: ['sample', 'position'],
+    columns: ['sample', 'position', 'item_kind', 'item_id', 'stratum'],
+  },
+  {
+    name: 'assignments',
+    key: ['sample', 'coder', 'position'],
+    columns: ['sample', 'coder', 'position', 'item_kind', 'item_id', 'overlap'],
+  },
+  { name: 'opt_outs', key: ['rowid'], columns: ['rowid', 'user_id', 'handle', 'note', 'added_at'] },
+  // watches (issue 35); the runner's row is not copied: it says who runs the source's watches, not the copy's
+  {
+    name: 'watches',
+    key: ['rowid'],
+    columns: ['rowid', 'name', 'kind', 'spec', 'created_at', 'paused', 'paused_at', 'removed_at', 'next_due', 'state'],
+  },
+  {
+    name: 'watch_runs',
+    key: ['rowid'],
+    columns: [
+      'rowid',
+      'watch',
+      'started_at',
+      'ended_at',
+      'scheduled_for',
+      'status',
+      'runner',
+      'token',
+      'calls',
+      'credits',
+      'new_items',
+      'seen_items',
+      'rechecked',
+      'gone',
+      'returned',
+      'resumed',
+      'asked',
+      'message',
+      'journal',
+    ],
+  },
+  {
+    name: 'watch_gaps',
+    key: ['rowid'],
+    columns: [
+      'rowid',
+      'watch',
+      'from_at',
+      'to_at',
+      'reason',
+      'detail',
+      'recorded_at',
+      'filled_at',
+      'filled_by',
+      'pending',
+    ],
+  },
+  {
+    name: 'watch_presence',
+    key: ['watch', 'kind', 'id'],
+    columns: [
+      'watch',
+      'kind',
+      'id',
+      'target',
+      'created_at',
+      'first_seen',
+      'last_seen',
+      'first_run',
+      'baseline',
+      'first_missing_at',
+      'rechecks',
+      'status',
+      'reason',
+      'status_at',
+      'next_check',
+    ],
+  },
+  {
+    name: 'watch_counters',
+    key: ['kind', 'id', 'metric', 'at'],
+    columns: ['kind', 'id', 'metric', 'at', 'value', 'last_at', 'run'],
+  },
+] as const satisfies ReadonlyArray<{ name: string; key: readonly string[]; columns: readonly string[] }>;
+
+export type TableName = (typeof TABLES)[number]['name'];
+
+/** How many rows a project holds in every table a copy carries but its own fields: 0 for an empty project. */
+export const HELD_SQL = TABLES.filter((t) => t.name !== 'meta')
+  .map((t) => `(SELECT count(*) FROM ${t.name})`)
+  .join(' + ');
+export type TableSpec = (typeof TABLES)[number];
+
+/** The request that last returned item `i` (the newest answer holding it: its raw JSON is that answer's); both stores' SQL. */
+export const LATEST_REQUEST = `(SELECT r.request FROM request_items r JOIN requests rq ON rq.rowid = r.request
+  WHERE r.item = i.rowid ORDER BY rq.at DESC, r.request DESC LIMIT 1)`;
+
+/** One consistent view of a project for a copy: every table counted and read as of one moment. */
+export interface Snapshot {
+  count: (table: TableName) => Awaitable<number>;
+  /** rows after `after` (the previous page's last key; null: from the start), in key order */
+  rows: (table: TableSpec, after: TableRow | null, limit: number) => Awaitable<TableRow[]>;
+  close: () => Awaitable<void>;
+}
+
+/** A copy being written into an empty project, all of it in one transaction: whole, or not at all. */
+export interface Loader {
+  add: (table: TableSpec, rows: readonly TableRow[]) => Awaitable<void>;
+  count: (table: TableName) => Awaitable<number>;
+  commit: () => Awaitable<void>;
+  rollback: () => Awaitable<void>;
+}
+
+/** Everything the archive does with a project, on either store. */
+export interface ProjectStore {
+  /** where it is, for messages: a file's path, or the database and schema (never a password) */
+  readonly location: string;
+  /** answers that could not be kept (rolled back alone) */
+  readonly skipped: number;
+  /**
+   * A batch parsed ahead, while the one before it is still being written (a store whose writes wait on a
+   * server): what it returns is handed back to `ingest` with the same records. Absent: `ingest` parses.
+   */
+  prepare?: (records: readonly IngestRecord[]) => unknown;
+  /** every record in one transaction; a record that cannot be kept is rolled back alone, never its batch */
+  ingest: (records: readonly IngestRecord[], prepared?: unknown) => Awaitable<void>;
+  summary: () => Awaitable<ProjectSummary>;
+  rename: (name: string) => Awaitable<void>;
+  search: (q: ArchiveQueryParsed, offset: number, limit: number) => Awaitable<ArchiveSearchResult>;
+  activity: (q: ArchiveQueryParsed, bucket: ActivityBucket, utcOffsetMinutes: number) => Awaitable<ArchiveActivity>;
+  provenance: (kind: string, id: string) => Awaitable<ArchiveProvenance | null>;
+  held: (key: HeldKey) => Awaitable<HeldAnswer | null>;
+  /** an answer a paging guard stopped on: kept as received, never served again */
+  forget: (key: { operation: string; params: string; cursor: string | null }) => Awaitable<void>;
+  /** a new, empty collection; its items come in `appendCollection` chunks (an export may hold millions) */
+  createCollection: (c: { name: string; kind: string; manifest: unknown }) => Awaitable<number>;
+  /** items of a collection, in order from `start`; an item the project does not hold is left out; how many were kept */
+  appendCollection: (id: number, start: number, items: CollectionInput['items']) => Awaitable<number>;
+  collections: () => Awaitable<ArchiveCollection[]>;
+  /** a query's raw items (a collection in its order, with each item's thread position): what a re-export writes */
+  reader: (q: ArchiveQueryParsed) => Awaitable<RowReader>;
+  /** the requests a query's items were last returned by (`RawRow.request`), oldest first: a re-export's sources */
+  requestsOf: (q: ArchiveQueryParsed) => Awaitable<SourceRequest[]>;
+  /** the reply listings of a post the project holds, one per order (what an export's estimate reads; no call) */
+  conversation: (rootId: string) => Awaitable<HeldListing[]>;
+  /** which of these ids it holds as items of `kind`, with their raw JSON if asked (a hydration's "already held") */
+  heldItems: (kind: 'post' | 'user', ids: readonly string[], withRaw: boolean) => Awaitable<HeldItem[]>;
+  /** a consistent view to copy from (writes go on meanwhile) */
+  snapshot: () => Awaitable<Snapshot>;
+  /** a copy into this project, which must hold nothing yet */
+  loader: () => Awaitable<Loader>;
+  /** true when the error is one a later attempt may not meet (the server went away, a deadlock): the batch is kept */
+  transient: (error: unknown) => boolean;
+  close: () => Awaitable<void>;
+}

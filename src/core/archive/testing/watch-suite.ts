@@ -1,0 +1,466 @@
+/**
+ * The watch tables' tests (issue 35), registered by store.test.ts inside its suite for each store: what a run's
+ * end settles (presence, counters, gaps), the reads the Watches view and the tables export make, and the one
+ * runner's row, asserted alike on a SQLite file and on a PostgreSQL schema.
+ */
+import { expect, it } from 'vitest';
+import { postFixture, userFixture } from '../../../shared/api/fixtures';
+import type { RunOutcome } from '../../../shared/watch/records';
+import type { IngestRecord } from '../answer';
+import type { Project } from '../project-tables';
+import type { StoreUnderTest } from './stores';
+
+const T = Date.UTC(2026, 10, 22, 6);
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+/** A run's outcome with nothing in it but what `o` says. */
+export function outcome(run: number, watch: number, at: number, o: Partial<RunOutcome> = {}): RunOutcome {
+  return {
+    run: {
+      id: run,
+      status: 'done',
+      endedAt: at,
+      message: null,
+      calls: 1,
+      credits: 15,
+      newItems: 0,
+      seenItems: 0,
+      rechecked: 0,
+      gone: 0,
+      returned: 0,
+      asked: '',
+    },
+    seen: [],
+    missing: [],
+    rechecked: [],
+    counters: [],
+    gaps: { add: [], progress: [] },
+    watch: { id: watch, state: '{}', nextDue: at + HOUR },
+    ...o,
+  };
+}
+
+async function aWatch(p: Project, name = 'w'): Promise<number> {
+  return p.watches.createWatch({ name, kind: 'accounts', spec: `{"name":"${name}"}`, createdAt: T, nextDue: T });
+}
+
+async function aRun(p: Project, watch: number, at: number, token = 't'): Promise<number> {
+  return p.watches.startRun({ watch, startedAt: at, scheduledFor: at, runner: 'test', token, journal: 'j', asked: '' });
+}
+
+export function watchTests(s: StoreUnderTest): void {
+  it('keeps watches: made, changed, paused and removed', async () => {
+    const p = await s.open();
+    const a = await aWatch(p, 'a \u0000 <b>');
+    const b = await aWatch(p, 'b');
+    await p.watches.updateWatch(a, { paused: true, pausedAt: T + 1, state: '{"x":1}', nextDue: null });
+    await p.watches.updateWatch(b, { removedAt: T + 2 });
+    await p.watches.updateWatch(b, {});
+    expect(await p.watches.watches()).toEqual([
+      {
+        id: a,
+        name: 'a \u0000 <b>',
+        kind: 'accounts',
+        spec: '{"name":"a \u0000 <b>"}',
+        createdAt: T,
+        paused: true,
+        pausedAt: T + 1,
+        removedAt: null,
+        nextDue: null,
+        state: '{"x":1}',
+      },
+    ]);
+    expect(await p.watches.watch(b)).toMatchObject({ id: b, removedAt: T + 2, paused: false });
+    expect(await p.watches.watch(b + 10)).toBeNull();
+    await p.close();
+  });
+
+  it('settles a run’s end in one go: what was seen, missed, asked again, gone and back', async () => {
+    const p = await s.open();
+    const w = await aWatch(p);
+    const r1 = await aRun(p, w, T);
+    await p.watches.progressRun(r1, { calls: 3, credits: 45, asked: 'a' });
+    expect(await p.watches.openRuns()).toEqual([
+      expect.objectContaining({ id: r1, calls: 3, credits: 45, status: 'running' }),
+    ]);
+    await p.watches.finishRun(
+      outcome(r1, w, T, {
+        seen: [
+          { kind: 'post', id: 'A', target: null, createdAt: T - HOUR, at: T, baseline: true },
+          { kind: 'post', id: 'B', target: 'u', createdAt: T - 2 * HOUR, at: T, baseline: true },
+          { kind: 'post', id: 'C', target: 'u', createdAt: null, at: T, baseline: false },
+          // the same item twice in one run: the later sighting fills what the first lacked
+          { kind: 'post', id: 'A', target: 'u', createdAt: T - 3 * HOUR, at: T + 5, baseline: false },
+        ],
+        // not held yet: nothing to mark missing
+        missing: [{ kind: 'post', id: 'Z', at: T, reason: 'not in the listing' }],
+        watch: { id: w, state: '{"u":{"posts":3}}', nextDue: T + HOUR },
+      }),
+    );
+    expect(await p.watches.openRuns()).toEqual([]);
+    expect(await p.watches.watch(w)).toMatchObject({ state: '{"u":{"posts":3}}', nextDue: T + HOUR });
+    const present = await p.watches.presenceOf(w, {});
+    // newest first by creation (an item without a time last), then by id
+    expect(present.map((x) => x.id)).toEqual(['A', 'B', 'C']);
+    expect(present[0]).toEqual({
+      watch: w,
+      kind: 'post',
+      id: 'A',
+      target: 'u',
+      createdAt: T - HOUR,
+      firstSeen: T,
+      lastSeen: T + 5,
+      firstRun: r1,
+      baseline: true,
+      firstMissingAt: null,
+      rechecks: 0,
+      status: 'present',
+      reason: null,
+      statusAt: T,
+      nextCheck: null,
+    });
+
+    // run 2: B missing, C missing; run 3: B asked again and not found (gone), C found (present again)
+    const r2 = await aRun(p, w, T + HOUR);
+    await p.watches.finishRun(
+      outcome(r2, w, T + HOUR, {
+        missing: [
+          { kind: 'post', id: 'B', at: T + HOUR, reason: 'not in the listing' },
+          { kind: 'post', id: 'C', at: T + HOUR, reason: 'not in the listing' },
+        ],
+      }),
+    );
+    expect(await p.watches.presenceOf(w, { statuses: ['missing'], dueBy: T + HOUR })).toEqual([
+      expect.objectContaining({ id: 'B', status: 'missing', firstMissingAt: T + HOUR, nextCheck: T + HOUR }),
+      expect.objectContaining({ id: 'C', status: 'missing' }),
+    ]);
+    const r3 = await aRun(p, w, T + 2 * HOUR);
+    await p.watches.finishRun(
+      outcome(r3, w, T + 2 * HOUR, {
+        rechecked: [
+          { kind: 'post', id: 'B', at: T + 2 * HOUR, found: false, reason: 'not found by id', nextCheck: T + DAY },
+          { kind: 'post', id: 'C', at: T + 2 * HOUR, found: true, reason: 'found by id', nextCheck: null },
+          { kind: 'post', id: 'nope', at: T + 2 * HOUR, found: false, reason: 'never held', nextCheck: null },
+        ],
+      }),
+    );
+    const b = (await p.watches.presenceOf(w, { statuses: ['gone'] }))[0];
+    expect(b).toMatchObject({ id: 'B', status: 'gone', statusAt: T + 2 * HOUR, firstMissingAt: T + HOUR, rechecks: 1 });
+    expect(b?.nextCheck).toBe(T + DAY);
+    expect((await p.watches.presenceOf(w, { targets: ['u'], statuses: ['present'] })).map((x) => x.id)).toEqual([
+      'A',
+      'C',
+    ]);
+    // asked again, still gone: when it went stays; then seen in a listing: back
+    const r4 = await aRun(p, w, T + DAY);
+    await p.watches.finishRun(
+      outcome(r4, w, T + DAY, {
+        rechecked: [
+          { kind: 'post', id: 'B', at: T + DAY, found: false, reason: 'still not found', nextCheck: T + 7 * DAY },
+        ],
+      }),
+    );
+    expect((await p.watches.presenceOf(w, { statuses: ['gone'] }))[0]).toMatchObject({
+      statusAt: T + 2 * HOUR,
+      rechecks: 2,
+    });
+    const r5 = await aRun(p, w, T + 2 * DAY);
+    await p.watches.finishRun(
+      outcome(r5, w, T + 2 * DAY, {
+        seen: [{ kind: 'post', id: 'B', target: 'u', createdAt: T - 2 * HOUR, at: T + 2 * DAY, baseline: false }],
+      }),
+    );
+    expect(
+      (await p.watches.presenceOf(w, { kind: 'post', createdSince: T - 2 * HOUR })).map((x) => [x.id, x.status]),
+    ).toEqual([
+      ['A', 'present'],
+      ['B', 'returned'],
+    ]);
+    expect((await p.watches.stats(w, T + 2 * DAY)).attrition).toEqual({ present: 2, missing: 0, gone: 0, returned: 1 });
+    // the attrition table: gone, missing, back, then the rest; its pages by key
+    // (C's status changed after A's: the later first)
+    expect((await p.watches.attrition({ watch: w, offset: 0, limit: 10 })).map((x) => x.id)).toEqual(['B', 'C', 'A']);
+    expect((await p.watches.attrition({ status: 'returned', offset: 0, limit: 10 })).map((x) => x.id)).toEqual(['B']);
+    const first = await p.watches.attritionPage({ watch: w, after: null, limit: 2 });
+    const last = first[first.length - 1];
+    const next = await p.watches.attritionPage({
+      after: last ? { watch: w, kind: last.kind, id: last.id } : null,
+      limit: 2,
+    });
+    expect([...first, ...next].map((x) => x.id)).toEqual(['A', 'B', 'C']);
+    await p.close();
+  });
+
+  it('keeps counters as values over time, and reads the deltas table a page at a time by key', async () => {
+    const p = await s.open();
+    const w = await aWatch(p);
+    const r1 = await aRun(p, w, T);
+    const c = (id: string, metric: string, at: number, value: number) => ({ kind: 'post', id, metric, at, value });
+    await p.watches.finishRun(
+      outcome(r1, w, T, {
+        seen: [{ kind: 'post', id: 'A', target: null, createdAt: T, at: T, baseline: true }],
+        counters: [
+          c('A', 'likes', T, 1),
+          c('A', 'likes', T + 10, 1), // the same value: stretches its last sighting
+          c('A', 'likes', T + 20, 3),
+          c('A', 'likes', T + 15, 2), // older than the value held was last seen: left out
+          c('A', 'views', T, 10),
+          c('B', 'likes', T, 7), // an item another watch saw
+        ],
+      }),
+    );
+    const r2 = await aRun(p, w, T + HOUR);
+    await p.watches.finishRun(
+      outcome(r2, w, T + HOUR, { counters: [c('A', 'likes', T + HOUR, 3), c('A', 'views', T + HOUR, 1.5e15)] }),
+    );
+    expect(await p.watches.counters('post', 'A')).toEqual([
+      { kind: 'post', id: 'A', metric: 'likes', at: T, value: 1, lastAt: T + 10 },
+      { kind: 'post', id: 'A', metric: 'likes', at: T + 20, value: 3, lastAt: T + HOUR },
+      { kind: 'post', id: 'A', metric: 'views', at: T, value: 10, lastAt: T },
+      { kind: 'post', id: 'A', metric: 'views', at: T + HOUR, value: 1.5e15, lastAt: T + HOUR },
+    ]);
+    const all = await p.watches.deltas({ after: null, limit: 100 });
+    expect(all.map((d) => [d.id, d.metric, d.value, d.previous, d.previousSeenAt])).toEqual([
+      ['A', 'likes', 1, null, null],
+      ['A', 'likes', 3, 1, T + 10],
+      ['A', 'views', 10, null, null],
+      ['A', 'views', 1.5e15, 10, T],
+      ['B', 'likes', 7, null, null],
+    ]);
+    // a watch's: only the items it saw; an item's; page by page, the value before carried across a page's edge
+    expect((await p.watches.deltas({ watch: w, after: null, limit: 100 })).map((d) => d.id)).toEqual([
+      'A',
+      'A',
+      'A',
+      'A',
+    ]);
+    expect(await p.watches.deltas({ item: { kind: 'post', id: 'B' }, after: null, limit: 100 })).toHaveLength(1);
+    const paged = [];
+    let after: { kind: string; id: string; metric: string; at: number } | null = null;
+    for (;;) {
+      const page = await p.watches.deltas({ after, limit: 2 });
+      paged.push(...page);
+      const end = page[page.length - 1];
+      if (!end || page.length < 2) break;
+      after = { kind: end.kind, id: end.id, metric: end.metric, at: end.at };
+    }
+    expect(paged).toEqual(all);
+    await p.close();
+  });
+
+  it('settles a large run (thousands of items and counter readings) in one transaction', async () => {
+    const p = await s.open();
+    const w = await aWatch(p);
+    const r = await aRun(p, w, T);
+    const seen = Array.from({ length: 3_000 }, (_, i) => ({
+      kind: 'post' as const,
+      id: String(1_000_000_000_000 + i),
+      target: null,
+      createdAt: T,
+      at: T,
+      baseline: false,
+    }));
+    const counters = seen.flatMap((x, i) =>
+      ['likes', 'views'].flatMap((metric) =>
+        [0, 1, 2].map((k) => ({ kind: 'post', id: x.id, metric, at: T + k, value: i + k })),
+      ),
+    );
+    const started = performance.now();
+    await p.watches.finishRun(outcome(r, w, T, { seen, counters }));
+    const tookMs = performance.now() - started;
+    expect((await p.watches.stats(w, T)).attrition.present).toBe(3_000);
+    expect(await p.watches.deltas({ after: null, limit: 100_000 })).toHaveLength(18_000);
+    // a few statements, not one round trip per row (measured well under a second on either store)
+    expect(tookMs).toBeLessThan(20_000);
+    await p.close();
+  });
+
+  it('records gaps as found and as filled, and counts a watch’s runs, spend and gaps', async () => {
+    const p = await s.open();
+    const w = await aWatch(p);
+    const g1 = await p.watches.addGap({
+      watch: w,
+      from: T - 2 * HOUR,
+      to: T - HOUR,
+      reason: 'closed',
+      detail: 'Skein was closed',
+      recordedAt: T,
+      pending: ['u', 'v'],
+    });
+    const r1 = await aRun(p, w, T - 2 * DAY);
+    await p.watches.finishRun(
+      outcome(r1, w, T - 2 * DAY, { run: { ...outcome(r1, w, 0).run, endedAt: T - 2 * DAY, credits: 100 } }),
+    );
+    const r2 = await aRun(p, w, T);
+    await p.watches.finishRun(
+      outcome(r2, w, T, {
+        run: { ...outcome(r2, w, T).run, credits: 30, newItems: 4 },
+        gaps: {
+          add: [
+            { watch: w, from: T - HOUR, to: T, reason: 'cap', detail: 'the daily cap', recordedAt: T, pending: [] },
+            { watch: w, from: T, to: T + 1, reason: 'failed', detail: 'a 500', recordedAt: T, pending: ['u'] },
+          ],
+          progress: [{ id: g1, pending: ['v'] }],
+        },
+      }),
+    );
+    expect((await p.watches.gaps(w, true)).map((g) => [g.reason, g.pending, g.filledAt])).toEqual([
+      ['failed', ['u'], null],
+      ['closed', ['v'], null],
+    ]);
+    const r3 = await aRun(p, w, T + HOUR);
+    await p.watches.finishRun(outcome(r3, w, T + HOUR, { gaps: { add: [], progress: [{ id: g1, pending: [] }] } }));
+    const gaps = await p.watches.gaps(w, false);
+    expect(gaps.find((g) => g.id === g1)).toMatchObject({ pending: [], filledAt: T + HOUR, filledBy: r3 });
+    expect(gaps.find((g) => g.reason === 'cap')).toMatchObject({ filledAt: T, filledBy: r2 });
+    expect(await p.watches.spent(w, T + HOUR, null)).toEqual({ lastDay: 45, total: 145 });
+    expect(await p.watches.spent(w, T + HOUR, r3)).toEqual({ lastDay: 30, total: 130 });
+    const r4 = await aRun(p, w, T + 2 * HOUR);
+    const stats = await p.watches.stats(w, T + 2 * HOUR);
+    expect(stats).toMatchObject({
+      runs: 4,
+      newItems: 4,
+      spentLastDay: 45,
+      spentTotal: 145,
+      firstRunAt: T - 2 * DAY,
+      running: true,
+      gaps: { open: 1, filled: 2 },
+    });
+    expect(stats.lastRun?.id).toBe(r4);
+    expect((await p.watches.runs(w, 2)).map((r) => r.id)).toEqual([r4, r3]);
+    await p.close();
+  });
+
+  it('says which ids the project held before a run or the watch has seen, and what its projections read', async () => {
+    const p = await s.open();
+    const w = await aWatch(p);
+    const posts = [
+      {
+        ...postFixture,
+        id: '11',
+        author: { ...postFixture.author, id: '500' },
+        createdAt: 'Sun Nov 22 05:00:00 +0000 2026',
+        quoted_tweet: null,
+      },
+      {
+        ...postFixture,
+        id: '12',
+        author: { ...postFixture.author, id: '500' },
+        createdAt: 'Sun Nov 22 05:30:00 +0000 2026',
+        quoted_tweet: null,
+      },
+      {
+        ...postFixture,
+        id: '13',
+        author: { ...postFixture.author, id: '\u0000' },
+        createdAt: 'Sun Nov 22 05:30:00 +0000 2026',
+        quoted_tweet: null,
+      },
+    ];
+    const answer = (over: Partial<IngestRecord>): IngestRecord => ({
+      operation: 'postsByIds',
+      params: '{"tweet_ids":"11,12"}',
+      cursor: null,
+      at: T - HOUR,
+      baseUrl: 'https://api.example',
+      httpStatus: 200,
+      text: JSON.stringify({ tweets: posts, status: 'success', message: '' }),
+      ...over,
+    });
+    await p.ingest([
+      answer({}),
+      answer({
+        operation: 'usersByIds',
+        params: '{"userIds":"500"}',
+        at: T + HOUR,
+        text: JSON.stringify({
+          users: [
+            { ...userFixture, id: '500', statusesCount: 1234 },
+            { ...userFixture, id: '501', statusesCount: 'many' },
+          ],
+          status: 'success',
+          message: '',
+        }),
+      }),
+    ]);
+    const r = await aRun(p, w, T);
+    await p.watches.finishRun(
+      outcome(r, w, T, { seen: [{ kind: 'post', id: '99', target: null, createdAt: null, at: T, baseline: false }] }),
+    );
+    expect((await p.watches.known(w, 'post', ['11', '99', '98', "11' OR 1=1"], T)).sort()).toEqual(['11', '99']);
+    expect(await p.watches.known(w, 'user', ['500'], T)).toEqual([]);
+    expect(await p.watches.known(w, 'user', ['500'], T + 2 * HOUR)).toEqual(['500']);
+    // post 13's author id is U+0000: it reads on neither store as one of these
+    expect(await p.watches.postingHistory(['500', '404'], T - 2 * HOUR)).toEqual([
+      { author: '500', posts: 2, first: Date.parse('2026-11-22T05:00:00Z'), last: Date.parse('2026-11-22T05:30:00Z') },
+    ]);
+    expect(await p.watches.postingHistory(['500'], T)).toEqual([]);
+    const facts = await p.watches.accountFacts(['500', '501', '502']);
+    expect(facts.sort((a, b) => a.id.localeCompare(b.id))).toEqual([
+      { id: '500', statusesCount: 1234, createdAt: expect.any(Number) as number },
+      { id: '501', statusesCount: null, createdAt: expect.any(Number) as number },
+    ]);
+    expect(await p.watches.largestPage('postsByIds')).toBe(3);
+    expect(await p.watches.largestPage('userSearch')).toBe(0);
+    await p.close();
+  });
+
+  it('lets one runner hold the project: compare and set, a heartbeat, a clean release, and who stopped last', async () => {
+    const p = await s.open();
+    const me = { token: 'me', who: 'app', host: 'lab-1', pid: 11, since: T, heartbeat: T };
+    const you = { token: 'you', who: 'headless', host: 'lab-2', pid: 22, since: T + 5, heartbeat: T + 5 };
+    expect(await p.watches.runner()).toBeNull();
+    expect(await p.watches.lastRunner()).toBeNull();
+    expect(await p.watches.takeRunner(me, null)).toBe(true);
+    // a second taker that thinks nobody holds it loses
+    expect(await p.watches.takeRunner(you, null)).toBe(false);
+    expect(await p.watches.heartbeat('me', T + 1)).toBe(true);
+    expect(await p.watches.heartbeat('you', T + 1)).toBe(false);
+    expect(await p.watches.runner()).toEqual({ ...me, heartbeat: T + 1 });
+    await p.watches.releaseRunner('you', T + 2); // not the holder: nothing happens
+    expect(await p.watches.runner()).toMatchObject({ token: 'me' });
+    await p.watches.releaseRunner('me', T + 3);
+    expect(await p.watches.runner()).toBeNull();
+    expect(await p.watches.lastRunner()).toEqual({ who: 'app', host: 'lab-1', pid: 11, at: T + 3, clean: true });
+    expect(await p.watches.heartbeat('me', T + 4)).toBe(false);
+    await p.close();
+  });
+}
+
+/**
+ * PostgreSQL only: two Skeins (two projects open on one schema, as on two machines) and the runner's row. A
+ * holder the other takes for stale is not displaced while its Skein lives (its session lock); once its Skein is
+ * gone (its connection closed, without letting go), the other takes over and records that it stopped.
+ */
+export function runnerAcrossMachinesTests(s: StoreUnderTest): void {
+  it('keeps one runner across two Skeins: a live holder is never displaced, a vanished one is replaced', async () => {
+    const init = s.fresh();
+    const a = await s.open(init);
+    const b = await s.open(init);
+    const ra = { token: 'a', who: 'app', host: 'same-name', pid: 1, since: T, heartbeat: T };
+    const rb = { token: 'b', who: 'headless', host: 'same-name', pid: 2, since: T + 1, heartbeat: T + 10 * DAY };
+    // both decide at once that nobody holds it: exactly one wins
+    const won = await Promise.all([a.watches.takeRunner(ra, null), b.watches.takeRunner(rb, null)]);
+    expect(won.filter(Boolean)).toHaveLength(1);
+    const [holder, other, theirs] = won[0] ? [a, b, rb] : [b, a, ra];
+    const held = (await holder.watches.runner())?.token;
+    // the other judges the holder stale (its clock is days ahead, its host name the same): compare and set on
+    // the row would let it in, the holder's session lock does not
+    expect(await other.watches.takeRunner(theirs, held ?? null)).toBe(false);
+    expect(await holder.watches.heartbeat(held ?? '', T + 2)).toBe(true);
+    // the holder's Skein goes away without letting go (its connection closes)
+    await holder.close();
+    expect(await other.watches.takeRunner(theirs, held ?? null)).toBe(true);
+    expect(await other.watches.runner()).toMatchObject({ token: theirs.token });
+    expect(await other.watches.lastRunner()).toMatchObject({ clean: false, at: T + 2 });
+    // the old holder, back, is not the holder any more
+    const back = await s.open(init);
+    expect(await back.watches.heartbeat(held ?? '', T + 3)).toBe(false);
+    expect(await back.watches.takeRunner({ ...ra, token: 'again' }, theirs.token)).toBe(false);
+    await other.watches.releaseRunner(theirs.token, T + 4);
+    expect(await back.watches.takeRunner({ ...ra, token: 'again' }, null)).toBe(true);
+    await back.close();
+    await other.close();
+  });
+}

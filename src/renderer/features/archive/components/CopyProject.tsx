@@ -1,0 +1,84 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { CopyResult, ProjectsState } from '../../../../shared/ipc/archive';
+import { skein } from '../../../lib/bridge';
+import { projectKeys } from '../queries';
+import { ProblemAlert } from './TeamProject';
+
+const NEW_FILE = '';
+const LABELS: Record<string, string> = {
+  meta: 'project facts',
+  items: 'items',
+  item_versions: 'earlier versions',
+  requests: 'answers',
+  request_items: 'items in answers',
+  collections: 'collections',
+  collection_items: 'items in collections',
+};
+
+/**
+ * Moving a project: the current one copied into a new project file or into a known project that holds nothing
+ * yet (a team's schema), every table counted in both; the copy is kept only when the counts match.
+ */
+export function CopyProjectForm({ state }: { state: ProjectsState }) {
+  const client = useQueryClient();
+  const [to, setTo] = useState(NEW_FILE);
+  const targets = state.known.filter((k) => k.id !== state.current?.id);
+  const copy = useMutation({
+    mutationFn: () => skein().projects.copy({ to: to === NEW_FILE ? { file: true } : { id: to } }),
+    onSuccess: () => void client.invalidateQueries({ queryKey: projectKeys.all }),
+  });
+  const done: CopyResult | null | undefined = copy.data;
+  return (
+    <form
+      className="archive-project__form"
+      aria-label="Copy this project"
+      onSubmit={(e) => {
+        e.preventDefault();
+        copy.mutate();
+      }}
+    >
+      <label className="field">
+        <span>Copy this project into</span>
+        <select className="select" value={to} onChange={(e) => setTo(e.target.value)}>
+          <option value={NEW_FILE}>a new project file…</option>
+          {targets.map((k) => (
+            <option key={k.id} value={k.id}>
+              {k.store === 'postgres' ? 'team project' : 'file'}: {k.name} — {k.location}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="submit" className="btn" disabled={!state.current || copy.isPending}>
+        {copy.isPending ? 'Copying…' : 'Copy'}
+      </button>
+      {done ? (
+        <div className="archive-project__copied" role="status">
+          <p>
+            Copied into <strong>{done.to.name}</strong> ({done.to.location}) in {(done.tookMs / 1000).toFixed(1)} s;
+            every count matches. Switch to it from the list when you want to work there.
+          </p>
+          <table className="archive-project__counts">
+            <thead>
+              <tr>
+                <th scope="col">Table</th>
+                <th scope="col">Here</th>
+                <th scope="col">Copied</th>
+              </tr>
+            </thead>
+            <tbody>
+              {done.tables.map((t) => (
+                <tr key={t.name}>
+                  <th scope="row">{LABELS[t.name] ?? t.name}</th>
+                  <td>{t.source.toLocaleString()}</td>
+                  <td>{t.copied.toLocaleString()}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      {copy.isError ? <ProblemAlert error={copy.error} /> : null}
+    </form>
+  );
+}

@@ -1,0 +1,140 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { isSkeinError } from '../../../../shared/errors';
+import type { ProjectsState } from '../../../../shared/ipc/archive';
+import { skein } from '../../../lib/bridge';
+import { archiveKeys, projectKeys } from '../queries';
+
+/** A failure said as main said it: the problem, then what to do (a database's refusal is not the API's). */
+export function ProblemAlert({ error }: { error: unknown }) {
+  const message = error instanceof Error ? error.message : String(error);
+  const action = isSkeinError(error) ? error.details?.action : undefined;
+  return (
+    <p className="archive-project__problem" role="alert">
+      {message}
+      {action ? <span className="archive-project__action"> {action}</span> : null}
+    </p>
+  );
+}
+
+/**
+ * Connect to a team project: a schema of a PostgreSQL database the team already runs. The password goes to
+ * main once (kept by the OS key store there) and never comes back; the page only ever sees the address.
+ */
+export function TeamProjectForm({ researcher }: { researcher: string }) {
+  const client = useQueryClient();
+  const id = useId();
+  const [connection, setConnection] = useState('');
+  const [password, setPassword] = useState('');
+  const [schema, setSchema] = useState('skein');
+  const [name, setName] = useState(researcher);
+  const [title, setTitle] = useState('');
+  const connect = useMutation({
+    mutationFn: () =>
+      skein().projects.connect({
+        connection: connection.trim(),
+        ...(password ? { password } : {}),
+        schema: schema.trim(),
+        researcher: name.trim(),
+        ...(title.trim() ? { name: title.trim() } : {}),
+      }),
+    onSuccess: (next: ProjectsState) => {
+      setPassword('');
+      client.setQueryData(projectKeys.state(), next);
+      void client.invalidateQueries({ queryKey: archiveKeys.all });
+    },
+  });
+  const ready = connection.trim() !== '' && name.trim() !== '' && schema.trim() !== '' && !connect.isPending;
+  return (
+    <form
+      className="archive-project__form archive-project__team-form"
+      aria-labelledby={`${id}-title`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (ready) connect.mutate();
+      }}
+    >
+      <h3 id={`${id}-title`} className="archive-project__subtitle">
+        Team project on PostgreSQL
+      </h3>
+      <p className="archive-project__hint">
+        Every Skein of the team points at the same database and schema. TLS is on and the server’s certificate is
+        checked; add <code>?sslmode=disable</code> only for a server on this computer.
+      </p>
+      <label className="field archive-project__wide">
+        <span>Connection string</span>
+        <input
+          className="input"
+          value={connection}
+          maxLength={2000}
+          spellCheck={false}
+          autoComplete="off"
+          placeholder="postgresql://you@db.example.org:5432/research"
+          onChange={(e) => setConnection(e.target.value)}
+        />
+      </label>
+      <label className="field">
+        <span>Password</span>
+        <input
+          className="input"
+          type="password"
+          value={password}
+          maxLength={1000}
+          autoComplete="off"
+          onChange={(e) => setPassword(e.target.value)}
+        />
+      </label>
+      <label className="field">
+        <span>Schema</span>
+        <input
+          className="input"
+          value={schema}
+          maxLength={63}
+          spellCheck={false}
+          onChange={(e) => setSchema(e.target.value)}
+        />
+      </label>
+      <label className="field">
+        <span>Your name</span>
+        <input className="input" value={name} maxLength={80} onChange={(e) => setName(e.target.value)} />
+      </label>
+      <label className="field">
+        <span>Project name (if new)</span>
+        <input className="input" value={title} maxLength={120} onChange={(e) => setTitle(e.target.value)} />
+      </label>
+      <button type="submit" className="btn" disabled={!ready}>
+        {connect.isPending ? 'Connecting…' : 'Connect'}
+      </button>
+      {connect.isError ? <ProblemAlert error={connect.error} /> : null}
+    </form>
+  );
+}
+
+/** The name this Skein records with every answer it collects (a team project says who collected what). */
+export function ResearcherForm({ researcher }: { researcher: string }) {
+  const client = useQueryClient();
+  const [name, setName] = useState(researcher);
+  const save = useMutation({
+    mutationFn: () => skein().projects.researcher({ name: name.trim() }),
+    onSuccess: (next: ProjectsState) => client.setQueryData(projectKeys.state(), next),
+  });
+  return (
+    <form
+      className="archive-project__form"
+      aria-label="Your name"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (name.trim()) save.mutate();
+      }}
+    >
+      <label className="field">
+        <span>Your name, recorded with what you collect</span>
+        <input className="input" value={name} maxLength={80} onChange={(e) => setName(e.target.value)} />
+      </label>
+      <button type="submit" className="btn" disabled={!name.trim() || name.trim() === researcher || save.isPending}>
+        Save name
+      </button>
+      {save.isError ? <ProblemAlert error={save.error} /> : null}
+    </form>
+  );
+}
