@@ -177,6 +177,14 @@ test.describe('team projects on PostgreSQL', () => {
       await ada.page.setViewportSize({ width: 1280, height: 900 });
       await ada.page.getByRole('region', { name: 'Project' }).getByText('Manage projects').click();
       await ada.page.screenshot({ path: testInfo.outputPath('team-project-light.png'), fullPage: true });
+      // a collection's long name (a team's, with who made it) never pushes its select past the panel
+      const edge = async (el: ReturnType<Page['getByRole']>) => {
+        const box = await el.boundingBox();
+        return box ? box.x + box.width : Number.NaN;
+      };
+      expect(await edge(ada.page.getByRole('combobox', { name: /^Collection/ }))).toBeLessThanOrEqual(
+        (await edge(ada.page.getByRole('button', { name: 'Search', exact: true }))) + 1,
+      );
       await ada.page.emulateMedia({ colorScheme: 'dark' });
       await ada.page.screenshot({ path: testInfo.outputPath('team-project-dark.png'), fullPage: true });
       await ada.page.emulateMedia({ colorScheme: 'light' });
