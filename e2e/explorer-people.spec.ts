@@ -13,6 +13,7 @@ import {
   openRoute,
   sandbox,
   scrollToListEnd,
+  untilStill,
 } from './support/explorer';
 
 test('a profile: header, bio entities, counts, pinned posts, timeline toggles sent explicitly, mentions', async ({
@@ -132,7 +133,9 @@ test('people search: ranked people with bio and counts, scrolled to the end', as
   // back to the top: the first card was let go while the list scrolled; click its rank, which holds no link
   // (a click on a bio would open the bio's link, whatever the card generated there says)
   await page.getByRole('main').evaluate((m) => (m.scrollTop = 0));
-  await results.locator('article.user-card').first().locator('.user-card__rank').filter({ hasText: /^1$/ }).click();
+  const rank = results.locator('article.user-card').first().locator('.user-card__rank').filter({ hasText: /^1$/ });
+  await untilStill(rank);
+  await rank.click();
   await expect(page).toHaveURL(/#\/user\/\d+\/posts$/);
 
   await page.goto(page.url().replace(/#.*$/, '') + '#/search?q=zzzz');

@@ -80,6 +80,27 @@ export async function scrollToListEnd(
   );
 }
 
+/**
+ * Wait until an element stops moving: a virtual list re-measuring the cards it let go can shift one after it
+ * shows, and a click aimed at it then lands on whatever moved under the pointer.
+ */
+export async function untilStill(locator: Locator): Promise<void> {
+  let last = '';
+  let still = 0;
+  await expect
+    .poll(
+      async () => {
+        const b = await locator.boundingBox();
+        const now = b ? `${b.x},${b.y},${b.width},${b.height}` : '';
+        still = now !== '' && now === last ? still + 1 : 0;
+        last = now;
+        return still;
+      },
+      { intervals: [100] },
+    )
+    .toBeGreaterThanOrEqual(3);
+}
+
 /** The sandbox's control plane (faults, request log, ledger) of a launched app. */
 export async function sandbox(app: SkeinApp) {
   const base = await hostOf(app).sandboxUrl();
