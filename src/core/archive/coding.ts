@@ -25,6 +25,7 @@ import type {
 import type { ArchiveQueryParsed } from '../../shared/ipc/archive';
 import { FLAG } from './derive';
 import { whereOf } from './query';
+import { rowReaders, storedText } from './rows';
 import type { SourceReader, SourceRow } from './store';
 
 /** The migration that adds coding to a project (appended to schema.ts's list). */
@@ -70,10 +71,8 @@ const STRATUM_SQL: Record<Stratum, string> = {
 type Row = Record<string, SQLInputValue>;
 
 const json = (v: unknown): string => JSON.stringify(v);
-/** A column's text (SQLite hands back text, numbers or null). */
-const text = (v: unknown): string =>
-  typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'bigint' ? String(v) : '';
-const parse = <T>(value: unknown): T => JSON.parse(text(value)) as T;
+const text = storedText;
+const { parse, coder: coderOf, coding: codingOf, adjudication: adjudicationOf } = rowReaders(text);
 
 /** A value written for one item × field × coder. */
 export interface CodingInput {
@@ -98,43 +97,6 @@ export interface AdjudicationInput {
   decidedAt: number;
   decidedBy: string;
   note: string;
-}
-
-function coderOf(r: Row): Coder {
-  return {
-    id: Number(r.id),
-    name: text(r.name),
-    kind: r.kind === 'model' ? 'model' : 'person',
-    model: r.model === null ? null : parse<ModelSettings>(r.model),
-    createdAt: Number(r.created_at),
-    revealedAt: r.revealed_at === null ? null : Number(r.revealed_at),
-  };
-}
-
-function codingOf(r: Row): Coding {
-  return {
-    kind: r.item_kind as CodedKind,
-    id: text(r.item_id),
-    field: text(r.field),
-    coder: Number(r.coder),
-    value: parse<CodeValue>(r.value),
-    codedAt: Number(r.coded_at),
-    version: Number(r.version),
-    detail: r.detail === null || r.detail === undefined ? null : parse<unknown>(r.detail),
-  };
-}
-
-function adjudicationOf(r: Row): Adjudication {
-  return {
-    kind: r.item_kind as CodedKind,
-    id: text(r.item_id),
-    field: text(r.field),
-    value: parse<CodeValue>(r.value),
-    decidedAt: Number(r.decided_at),
-    decidedBy: text(r.decided_by),
-    note: text(r.note),
-    version: Number(r.version),
-  };
 }
 
 /** The SQL and values that restrict `alias` rows (with item_kind, item_id) to a sample's items, or to none. */

@@ -22,74 +22,11 @@ import type {
   WatchRecord,
   WatchStats,
 } from '../../shared/watch/records';
+import { rowReaders, storedText } from './rows';
 
 type Row = Record<string, string | number | null>;
 
-const watchOf = (r: Row): WatchRecord => ({
-  id: Number(r.rowid),
-  name: String(r.name),
-  kind: String(r.kind),
-  spec: String(r.spec),
-  createdAt: Number(r.created_at),
-  paused: Number(r.paused) === 1,
-  pausedAt: r.paused_at === null ? null : Number(r.paused_at),
-  removedAt: r.removed_at === null ? null : Number(r.removed_at),
-  nextDue: r.next_due === null ? null : Number(r.next_due),
-  state: String(r.state),
-});
-
-const runOf = (r: Row): RunRecord => ({
-  id: Number(r.rowid),
-  watch: Number(r.watch),
-  startedAt: Number(r.started_at),
-  endedAt: r.ended_at === null ? null : Number(r.ended_at),
-  scheduledFor: r.scheduled_for === null ? null : Number(r.scheduled_for),
-  status: String(r.status) as RunRecord['status'],
-  runner: String(r.runner),
-  token: r.token === null ? null : String(r.token),
-  calls: Number(r.calls),
-  credits: Number(r.credits),
-  newItems: Number(r.new_items),
-  seenItems: Number(r.seen_items),
-  rechecked: Number(r.rechecked),
-  gone: Number(r.gone),
-  returned: Number(r.returned),
-  resumed: Number(r.resumed) === 1,
-  asked: String(r.asked),
-  message: r.message === null ? null : String(r.message),
-  journal: r.journal === null ? null : String(r.journal),
-});
-
-const gapOf = (r: Row): GapRecord => ({
-  id: Number(r.rowid),
-  watch: Number(r.watch),
-  from: Number(r.from_at),
-  to: Number(r.to_at),
-  reason: String(r.reason) as GapRecord['reason'],
-  detail: String(r.detail),
-  recordedAt: Number(r.recorded_at),
-  filledAt: r.filled_at === null ? null : Number(r.filled_at),
-  filledBy: r.filled_by === null ? null : Number(r.filled_by),
-  pending: JSON.parse(String(r.pending)) as string[],
-});
-
-const presenceOf = (r: Row): PresenceRecord => ({
-  watch: Number(r.watch),
-  kind: String(r.kind) as PresenceKind,
-  id: String(r.id),
-  target: r.target === null ? null : String(r.target),
-  createdAt: r.created_at === null ? null : Number(r.created_at),
-  firstSeen: Number(r.first_seen),
-  lastSeen: Number(r.last_seen),
-  firstRun: Number(r.first_run),
-  baseline: Number(r.baseline) === 1,
-  firstMissingAt: r.first_missing_at === null ? null : Number(r.first_missing_at),
-  rechecks: Number(r.rechecks),
-  status: String(r.status) as PresenceRecord['status'],
-  reason: r.reason === null ? null : String(r.reason),
-  statusAt: Number(r.status_at),
-  nextCheck: r.next_check === null ? null : Number(r.next_check),
-});
+const { watch: watchOf, run: runOf, gap: gapOf, presence: presenceOf, runner: runnerOf } = rowReaders(storedText);
 
 /** ids per `IN (…)` */
 const CHUNK = 500;
@@ -673,16 +610,7 @@ export class SqliteWatches {
 
   runner(): RunnerRecord | null {
     const row = this.db.prepare('SELECT * FROM watch_runner WHERE one = 1').get() as Row | undefined;
-    return row
-      ? {
-          token: String(row.token),
-          who: String(row.who),
-          host: String(row.host),
-          pid: Number(row.pid),
-          since: Number(row.since),
-          heartbeat: Number(row.heartbeat),
-        }
-      : null;
+    return row ? runnerOf(row) : null;
   }
 
   /**

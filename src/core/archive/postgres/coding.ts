@@ -6,7 +6,7 @@
  * written together is one transaction, and what checks before it writes (an opt-out already listed) does so
  * under the project's coding lock.
  */
-import type { CodebookDefinition, CodedKind, CodeValue } from '../../../shared/coding/codebook';
+import type { CodebookDefinition, CodedKind } from '../../../shared/coding/codebook';
 import type {
   Adjudication,
   Assignment,
@@ -25,6 +25,7 @@ import type { ArchiveQueryParsed } from '../../../shared/ipc/archive';
 import type { AdjudicationInput, CodingInput } from '../coding';
 import { FLAG } from '../derive';
 import type { ProjectCoding } from '../project-tables';
+import { rowReaders } from '../rows';
 import type { SourceReader, SourceRow } from '../store';
 import { openCursor, type PgDb } from './db';
 import { Params, whereOf } from './query';
@@ -51,49 +52,11 @@ const stratumOf = (v: string | null): string | null =>
 const LOCK_CLASS = 0x736b63; // "skc"
 const lockSql = (schema: string) => `SELECT pg_advisory_xact_lock(${LOCK_CLASS}, hashtext('${schema}'))`;
 
-type Row = Record<string, unknown>;
 const json = (v: unknown): string => toPg(JSON.stringify(v));
 const str = (v: unknown): string =>
   typeof v === 'string' ? fromPg(v) : typeof v === 'number' || typeof v === 'bigint' ? String(v) : '';
-const parse = <T>(v: unknown): T => JSON.parse(str(v)) as T;
+const { parse, coder: coderOf, coding: codingOf, adjudication: adjudicationOf } = rowReaders(str);
 const num = (v: unknown): number => Number(v);
-
-function coderOf(r: Row): Coder {
-  return {
-    id: num(r.id),
-    name: str(r.name),
-    kind: r.kind === 'model' ? 'model' : 'person',
-    model: r.model === null ? null : parse<ModelSettings>(r.model),
-    createdAt: num(r.created_at),
-    revealedAt: r.revealed_at === null ? null : num(r.revealed_at),
-  };
-}
-
-function codingOf(r: Row): Coding {
-  return {
-    kind: str(r.item_kind) as CodedKind,
-    id: str(r.item_id),
-    field: str(r.field),
-    coder: num(r.coder),
-    value: parse<CodeValue>(r.value),
-    codedAt: num(r.coded_at),
-    version: num(r.version),
-    detail: r.detail === null || r.detail === undefined ? null : parse<unknown>(r.detail),
-  };
-}
-
-function adjudicationOf(r: Row): Adjudication {
-  return {
-    kind: str(r.item_kind) as CodedKind,
-    id: str(r.item_id),
-    field: str(r.field),
-    value: parse<CodeValue>(r.value),
-    decidedAt: num(r.decided_at),
-    decidedBy: str(r.decided_by),
-    note: str(r.note),
-    version: num(r.version),
-  };
-}
 
 /** Restricts `alias` rows (with item_kind, item_id) to a sample's items, or leaves them all. */
 function inSample(alias: string, sample: number | null, p: Params): string {

@@ -32,6 +32,7 @@ import type {
   WatchStats,
 } from '../../../shared/watch/records';
 import type { ProjectWatches } from '../project-tables';
+import { rowReaders } from '../rows';
 import type { PgDb } from './db';
 import { checkout, createPool } from './pool';
 import { Params } from './query';
@@ -48,83 +49,8 @@ const PING_MS = 30_000;
 
 const str = (v: unknown): string =>
   typeof v === 'string' ? fromPg(v) : typeof v === 'number' || typeof v === 'bigint' ? String(v) : '';
-const strOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : str(v));
 const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
-
-const watchOf = (r: Row): WatchRecord => ({
-  id: Number(r.rowid),
-  name: str(r.name),
-  kind: str(r.kind),
-  spec: str(r.spec),
-  createdAt: Number(r.created_at),
-  paused: Number(r.paused) === 1,
-  pausedAt: numOrNull(r.paused_at),
-  removedAt: numOrNull(r.removed_at),
-  nextDue: numOrNull(r.next_due),
-  state: str(r.state),
-});
-
-const runOf = (r: Row): RunRecord => ({
-  id: Number(r.rowid),
-  watch: Number(r.watch),
-  startedAt: Number(r.started_at),
-  endedAt: numOrNull(r.ended_at),
-  scheduledFor: numOrNull(r.scheduled_for),
-  status: str(r.status) as RunRecord['status'],
-  runner: str(r.runner),
-  token: strOrNull(r.token),
-  calls: Number(r.calls),
-  credits: Number(r.credits),
-  newItems: Number(r.new_items),
-  seenItems: Number(r.seen_items),
-  rechecked: Number(r.rechecked),
-  gone: Number(r.gone),
-  returned: Number(r.returned),
-  resumed: Number(r.resumed) === 1,
-  asked: str(r.asked),
-  message: strOrNull(r.message),
-  journal: strOrNull(r.journal),
-});
-
-const gapOf = (r: Row): GapRecord => ({
-  id: Number(r.rowid),
-  watch: Number(r.watch),
-  from: Number(r.from_at),
-  to: Number(r.to_at),
-  reason: str(r.reason) as GapRecord['reason'],
-  detail: str(r.detail),
-  recordedAt: Number(r.recorded_at),
-  filledAt: numOrNull(r.filled_at),
-  filledBy: numOrNull(r.filled_by),
-  pending: JSON.parse(str(r.pending)) as string[],
-});
-
-const presenceOf = (r: Row): PresenceRecord => ({
-  watch: Number(r.watch),
-  kind: str(r.kind) as PresenceKind,
-  id: str(r.id),
-  target: strOrNull(r.target),
-  createdAt: numOrNull(r.created_at),
-  firstSeen: Number(r.first_seen),
-  lastSeen: Number(r.last_seen),
-  firstRun: Number(r.first_run),
-  baseline: Number(r.baseline) === 1,
-  firstMissingAt: numOrNull(r.first_missing_at),
-  rechecks: Number(r.rechecks),
-  status: str(r.status) as PresenceRecord['status'],
-  reason: strOrNull(r.reason),
-  statusAt: Number(r.status_at),
-  nextCheck: numOrNull(r.next_check),
-});
-
-const runnerOf = (r: Row): RunnerRecord => ({
-  token: str(r.token),
-  who: str(r.who),
-  host: str(r.host),
-  pid: Number(r.pid),
-  since: Number(r.since),
-  heartbeat: Number(r.heartbeat),
-});
+const { watch: watchOf, run: runOf, gap: gapOf, presence: presenceOf, runner: runnerOf } = rowReaders(str);
 
 /** A presence row as written back (every column, strings encoded). */
 const presenceRow = (p: PresenceRecord) => ({
