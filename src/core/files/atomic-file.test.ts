@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { isSkeinError } from '../../shared/errors';
-import { toWriteError, writeFileAtomic } from './atomic-file';
+import { holdFileAtomic, toWriteError, writeFileAtomic } from './atomic-file';
 
 const CHILD = join(dirname(fileURLToPath(import.meta.url)), '..', 'export', 'testing', 'write-child.ts');
 
@@ -97,5 +97,34 @@ describe('writeFileAtomic', () => {
     }
     const other = new Error('other');
     expect(toWriteError(other, '/x')).toBe(other);
+  });
+});
+
+describe('holdFileAtomic', () => {
+  it('holds a file open for rows that come later: kept, it replaces the target whole; dropped, nothing changes', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'skein-held-'));
+    const target = join(dir, 'rows.csv');
+    await writeFile(target, 'the previous export\n');
+
+    const dropped = await holdFileAtomic(target);
+    await dropped.sink.write('half of a new export\n');
+    dropped.close(false);
+    await expect(dropped.done).rejects.toThrow();
+    expect(await readFile(target, 'utf8')).toBe('the previous export\n');
+    expect(await readdir(dir)).toEqual(['rows.csv']);
+
+    const kept = await holdFileAtomic(target);
+    await kept.sink.write('a,b\n');
+    await kept.sink.write('1,2\n');
+    expect(await readFile(target, 'utf8')).toBe('the previous export\n');
+    kept.close(true);
+    expect(await kept.done).toBe(8);
+    expect(await readFile(target, 'utf8')).toBe('a,b\n1,2\n');
+    expect(await readdir(dir)).toEqual(['rows.csv']);
+  });
+
+  it('says in plain words when the file cannot be opened', async () => {
+    const error = await holdFileAtomic(join(tmpdir(), 'no-such-folder-skein', 'x.csv')).catch((e: unknown) => e);
+    expect(isSkeinError(error) && error.code).toBe('write-failed');
   });
 });

@@ -174,3 +174,36 @@ async function syncFolder(folder: string): Promise<void> {
     await dir?.close().catch(() => undefined);
   }
 }
+
+/** An atomic file held open while its rows come from elsewhere: renamed into place or dropped on `close`. */
+export interface HeldFile {
+  sink: Sink;
+  /** settles once closed: the bytes written, or the failure (a dropped file rejects) */
+  done: Promise<number>;
+  /** true: flush and rename it over the target; false: remove the temp file, the target untouched */
+  close: (keep: boolean) => void;
+}
+
+/**
+ * `writeFileAtomic` for a producer that is not one function: the file is opened now and its sink handed out
+ * (rows arriving page by page, or interleaved across several files); it stays open until `close`. Rejects, as
+ * `writeFileAtomic` does, when the file cannot be opened.
+ */
+export async function holdFileAtomic(target: string, signal?: AbortSignal): Promise<HeldFile> {
+  let close: (keep: boolean) => void = () => undefined;
+  const closed = new Promise<boolean>((resolve) => (close = resolve));
+  let opened: (sink: Sink) => void = () => undefined;
+  const sinkReady = new Promise<Sink>((resolve) => (opened = resolve));
+  const done = writeFileAtomic(
+    target,
+    async (sink) => {
+      opened(sink);
+      if (!(await closed)) throw new Error(`${basename(target)} was dropped`);
+    },
+    signal,
+  );
+  done.catch(() => undefined); // the holder awaits it
+  const sink = await Promise.race([sinkReady, done.then(() => null)]);
+  if (!sink) throw new SkeinError('write-failed', `${basename(target)} could not be opened.`);
+  return { sink, done, close };
+}

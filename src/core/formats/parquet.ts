@@ -13,8 +13,7 @@
  */
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
-import { SkeinError } from '../../shared/errors';
-import { tempPathFor, toWriteError, writeFileAtomic } from '../files/atomic-file';
+import { holdFileAtomic, tempPathFor, toWriteError, writeFileAtomic } from '../files/atomic-file';
 import { tableHeader } from './csv/write';
 import { TABLES } from './csv/rows';
 import { withColumns } from './columns';
@@ -118,7 +117,7 @@ async function writeDataset(
 ): Promise<number> {
   const stage = tempPathFor(target);
   const dayColumn = names.indexOf('retrieved_at');
-  const open = new Map<string, { part: PartFile; done: Promise<number>; close: () => void }>();
+  const open = new Map<string, { part: PartFile; done: Promise<number>; close: (keep: boolean) => void }>();
   let bytes = 0;
   try {
     await mkdir(stage, { recursive: true });
@@ -136,20 +135,21 @@ async function writeDataset(
     }
     for (const entry of open.values()) {
       await entry.part.finish();
-      entry.close();
+      entry.close(true);
       bytes += await entry.done;
     }
     await rm(target, { recursive: true, force: true }).catch(() => undefined);
     await rename(stage, target);
     return bytes;
   } catch (error) {
-    for (const entry of open.values()) entry.close();
+    for (const entry of open.values()) entry.close(false);
+    await Promise.allSettled([...open.values()].map((entry) => entry.done));
     await rm(stage, { recursive: true, force: true }).catch(() => undefined);
     throw toWriteError(error, target);
   }
 }
 
-/** An atomic part file whose producer stays open until `close` (rows for a day arrive interleaved). */
+/** An atomic part file held open until `close` (rows for a day arrive interleaved). */
 async function openPart(
   path: string,
   names: string[],
@@ -157,22 +157,9 @@ async function openPart(
   kv: Array<{ key: string; value: string }>,
   createdBy: string,
   signal?: AbortSignal,
-): Promise<{ part: PartFile; done: Promise<number>; close: () => void }> {
-  let close = () => {};
-  const closed = new Promise<void>((resolve) => (close = resolve));
-  let ready: (part: PartFile) => void = () => {};
-  const partReady = new Promise<PartFile>((resolve) => (ready = resolve));
-  const done = writeFileAtomic(
-    path,
-    async (sink) => {
-      ready(new PartFile(sink, names, types, kv, createdBy));
-      await closed;
-    },
-    signal,
-  );
-  const part = await Promise.race([partReady, done.then(() => null)]);
-  if (!part) throw new SkeinError('write-failed', `${basename(path)} could not be opened.`);
-  return { part, done, close };
+): Promise<{ part: PartFile; done: Promise<number>; close: (keep: boolean) => void }> {
+  const held = await holdFileAtomic(path, signal);
+  return { part: new PartFile(held.sink, names, types, kv, createdBy), done: held.done, close: held.close };
 }
 
 /** Writes the export's Parquet file(s) (not the sidecar manifest); returns the bytes written. */

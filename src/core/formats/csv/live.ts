@@ -10,7 +10,7 @@
  * phase uses this file only when it holds every journaled item and the manifest's context (app, address,
  * view) is the one the lines were made with, else the journal's path writes the file as before.
  */
-import { writeFileAtomic, type Sink } from '../../files/atomic-file';
+import { holdFileAtomic } from '../../files/atomic-file';
 import type { LiveInput, LiveWriter } from '../format';
 import { csvTables } from './presets';
 import { writeLoadersAndManifest } from '../loaders';
@@ -29,18 +29,16 @@ export async function openLiveCsv(input: LiveInput): Promise<LiveWriter | null> 
   const target = input.target;
   const path = csvTablePath(target, table);
 
-  let close: (keep: boolean) => void = () => undefined;
-  const closed = new Promise<boolean>((resolve) => (close = resolve));
-  let opened: (sink: Sink) => void = () => undefined;
-  const sinkReady = new Promise<Sink>((resolve) => (opened = resolve));
-  const done = writeFileAtomic(path, async (sink) => {
-    opened(sink);
+  const held = await holdFileAtomic(path).catch(() => null);
+  if (!held) return null;
+  const { sink, done, close } = held;
+  try {
     await sink.write(text.header);
-    if (!(await closed)) throw new Error('the live CSV was discarded');
-  });
-  done.catch(() => undefined); // awaited in finish / discard
-  const sink = await Promise.race([sinkReady, done.then(() => null)]).catch(() => null);
-  if (!sink) return null;
+  } catch {
+    close(false);
+    await done.catch(() => undefined);
+    return null;
+  }
 
   let items = 0;
   let broken = false;

@@ -10,7 +10,7 @@
  * is used only when it holds every journaled item and the manifest's context (app, address, view) is the one
  * the rows were made with, its footer then taking the manifest's export time.
  */
-import { writeFileAtomic, type Sink } from '../../files/atomic-file';
+import { holdFileAtomic } from '../../files/atomic-file';
 import { columnType } from '../column-types';
 import { TABLES } from '../csv/rows';
 import { tableHeader } from '../csv/write';
@@ -35,17 +35,9 @@ export async function openLiveParquet(
   const toCells = parquetCells(table, names);
   const params = input.plan.params;
 
-  let close: (keep: boolean) => void = () => undefined;
-  const closed = new Promise<boolean>((resolve) => (close = resolve));
-  let opened: (sink: Sink) => void = () => undefined;
-  const sinkReady = new Promise<Sink>((resolve) => (opened = resolve));
-  const done = writeFileAtomic(target, async (sink) => {
-    opened(sink);
-    if (!(await closed)) throw new Error('the live Parquet file was discarded');
-  });
-  done.catch(() => undefined); // awaited in finish / discard
-  const sink = await Promise.race([sinkReady, done.then(() => null)]).catch(() => null);
-  if (!sink) return null;
+  const held = await holdFileAtomic(target).catch(() => null);
+  if (!held) return null;
+  const { sink, done, close } = held;
   const part = new PartFile(
     sink,
     names,
