@@ -16,6 +16,7 @@ import {
   postTimesInOrder,
   type PostLike,
   sandbox,
+  untilStill,
 } from './support/explorer';
 
 test('the post card: author, time, text entities, counters and links out', async ({ skein }, testInfo) => {
@@ -48,9 +49,12 @@ test('the post card: author, time, text entities, counters and links out', async
   const link = replies.locator('a.entity--url').first();
   const href = await link.getAttribute('href');
   expect(href).toMatch(/^https?:\/\//);
+  // the thread's list re-measures its cards as they come: click each once it holds still
+  await untilStill(link);
   await link.click();
   if (host) await expect.poll(() => host.openedExternally()).toContain(href);
   const tag = replies.locator('a.entity--hashtag').first();
+  await untilStill(tag);
   await tag.click();
   if (host) await expect.poll(() => host.openedExternally().some((u) => /\/search\?q=%23/.test(u))).toBe(true);
   await expect(replies.getByText(/^Replying to/).first()).toBeVisible();
