@@ -13,7 +13,7 @@ import {
   openRoute,
   sandbox,
   scrollToListEnd,
-  untilStill,
+  clickWhenStill,
 } from './support/explorer';
 
 test('a profile: header, bio entities, counts, pinned posts, timeline toggles sent explicitly, mentions', async ({
@@ -134,8 +134,7 @@ test('people search: ranked people with bio and counts, scrolled to the end', as
   // (a click on a bio would open the bio's link, whatever the card generated there says)
   await page.getByRole('main').evaluate((m) => (m.scrollTop = 0));
   const rank = results.locator('article.user-card').first().locator('.user-card__rank').filter({ hasText: /^1$/ });
-  await untilStill(rank);
-  await rank.click();
+  await clickWhenStill(rank);
   await expect(page).toHaveURL(/#\/user\/\d+\/posts$/);
 
   await page.goto(page.url().replace(/#.*$/, '') + '#/search?q=zzzz');

@@ -16,7 +16,7 @@ import {
   postTimesInOrder,
   type PostLike,
   sandbox,
-  untilStill,
+  clickWhenStill,
 } from './support/explorer';
 
 test('the post card: author, time, text entities, counters and links out', async ({ skein }, testInfo) => {
@@ -50,15 +50,13 @@ test('the post card: author, time, text entities, counters and links out', async
   const href = await link.getAttribute('href');
   expect(href).toMatch(/^https?:\/\//);
   // the thread's list re-measures its cards as they come: click each once it holds still
-  await untilStill(link);
-  await link.click();
+  await clickWhenStill(link);
   if (host) await expect.poll(() => host.openedExternally()).toContain(href);
   const tag = replies.locator('a.entity--hashtag').first();
-  await untilStill(tag);
-  await tag.click();
+  await clickWhenStill(tag);
   if (host) await expect.poll(() => host.openedExternally().some((u) => /\/search\?q=%23/.test(u))).toBe(true);
   await expect(replies.getByText(/^Replying to/).first()).toBeVisible();
-  await replies.locator('.post__reply-context a').first().click();
+  await clickWhenStill(replies.locator('.post__reply-context a').first());
   await expect(page).toHaveURL(/#\/user\/\d+\/posts$/);
   await expect(page.getByRole('tab', { name: 'Posts' })).toBeVisible();
   await attachScreenshot(page, testInfo, 'profile-from-mention');

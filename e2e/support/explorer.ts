@@ -84,7 +84,7 @@ export async function scrollToListEnd(
  * Wait until an element stops moving: a virtual list re-measuring the cards it let go can shift one after it
  * shows, and a click aimed at it then lands on whatever moved under the pointer.
  */
-export async function untilStill(locator: Locator): Promise<void> {
+async function untilStill(locator: Locator): Promise<void> {
   let last = '';
   let still = 0;
   await expect
@@ -99,6 +99,16 @@ export async function untilStill(locator: Locator): Promise<void> {
       { intervals: [100] },
     )
     .toBeGreaterThanOrEqual(3);
+}
+
+/**
+ * Click an element of a virtual list the way a person does: brought into view, then clicked once it holds still
+ * (scrolling it in makes the list render and measure the cards around it, which can move it once more).
+ */
+export async function clickWhenStill(locator: Locator): Promise<void> {
+  await locator.scrollIntoViewIfNeeded();
+  await untilStill(locator);
+  await locator.click();
 }
 
 /** The sandbox's control plane (faults, request log, ledger) of a launched app. */
