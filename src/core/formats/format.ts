@@ -220,6 +220,16 @@ export function fileAndSidecar(chosen: string): string[] {
 }
 
 /** Hands out each item's provenance in stream order, from the manifest's page records. */
+/** The provenance of a row that came in a page: fetched once, so first and last retrieved at its fetch. */
+export function pageProvenance(
+  operation: string,
+  page: number | null,
+  fetchedAt: string | null,
+  cursor: string | null,
+): Provenance {
+  return { retrieved_at: fetchedAt, operation, page, cursor, first_retrieved_at: fetchedAt };
+}
+
 export function provenanceCounter(manifest: Pick<ExportManifest, 'pages' | 'view'>): () => Provenance {
   let page = 0;
   let left = manifest.pages[0]?.items_kept ?? 0;
@@ -227,13 +237,7 @@ export function provenanceCounter(manifest: Pick<ExportManifest, 'pages' | 'view
     while (left <= 0 && page < manifest.pages.length - 1) left = manifest.pages[++page]?.items_kept ?? 0;
     left--;
     const p = manifest.pages[page];
-    return {
-      retrieved_at: p?.fetched_at ?? null,
-      operation: manifest.view.operation,
-      page: p ? page : null,
-      cursor: p?.cursor ?? null,
-      first_retrieved_at: p?.fetched_at ?? null,
-    };
+    return pageProvenance(manifest.view.operation, p ? page : null, p?.fetched_at ?? null, p?.cursor ?? null);
   };
 }
 

@@ -11,7 +11,7 @@
  * view) is the one the lines were made with, else the journal's path writes the file as before.
  */
 import { holdFileAtomic } from '../../files/atomic-file';
-import type { LiveInput, LiveWriter } from '../format';
+import { pageProvenance, type LiveInput, type LiveWriter } from '../format';
 import { csvTables } from './presets';
 import { writeLoadersAndManifest } from '../loaders';
 import { csvLoaderSource, csvTablePath, csvTableText, csvWriteOptions } from './write';
@@ -53,13 +53,7 @@ export async function openLiveCsv(input: LiveInput): Promise<LiveWriter | null> 
     async add(kept, record, page) {
       if (broken || settled) return;
       const fetched = new Date(record.fetchedAt).toISOString();
-      const from = {
-        retrieved_at: fetched,
-        operation: input.context.view.operation,
-        page,
-        cursor: record.cursor,
-        first_retrieved_at: fetched,
-      };
+      const from = pageProvenance(input.context.view.operation, page, fetched, record.cursor);
       try {
         let chunk = '';
         for (const item of kept) chunk += text.lines(item.raw, item.position, items++, from);

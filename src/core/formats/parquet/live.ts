@@ -14,7 +14,7 @@ import { holdFileAtomic } from '../../files/atomic-file';
 import { columnType } from '../column-types';
 import { TABLES } from '../csv/rows';
 import { tableHeader } from '../csv/write';
-import type { LiveInput, LiveWriter } from '../format';
+import { pageProvenance, type LiveInput, type LiveWriter } from '../format';
 import { writeLoadersAndManifest, type LoaderSource } from '../loaders';
 import { createdByOf, parquetCells, parquetMetadata, PARTITION_ABOVE_ITEMS, PartFile } from './part';
 
@@ -59,13 +59,7 @@ export async function openLiveParquet(
     async add(kept, record, page) {
       if (broken || settled) return;
       const fetched = new Date(record.fetchedAt).toISOString();
-      const from = {
-        retrieved_at: fetched,
-        operation: input.context.view.operation,
-        page,
-        cursor: record.cursor,
-        first_retrieved_at: fetched,
-      };
+      const from = pageProvenance(input.context.view.operation, page, fetched, record.cursor);
       try {
         for (const item of kept) {
           for (const row of table.rows(item.raw, item.position, { params, index: items }))
