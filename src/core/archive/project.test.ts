@@ -7,8 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { postFixture } from '../../shared/api/fixtures';
-import type { IngestRecord } from './answer';
+import { post, rec, repliesAnswer } from './testing/answers';
 import { ArchiveProject } from './project';
 import { ProjectFileError, SCHEMA_VERSION } from './schema';
 
@@ -17,31 +16,6 @@ beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'skein-archive-'))));
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const init = { name: 'Test', kind: 'live' as const, now: 1 };
-
-function post(id: string, text: string, extra: object = {}) {
-  return { ...postFixture, id, text, quoted_tweet: null, ...extra };
-}
-function repliesAnswer(posts: unknown[], next = ''): string {
-  return JSON.stringify({
-    replies: posts,
-    has_next_page: next !== '',
-    next_cursor: next,
-    status: 'success',
-    message: '',
-  });
-}
-function rec(text: string, over: Partial<IngestRecord> = {}): IngestRecord {
-  return {
-    operation: 'postReplies',
-    params: '{"tweetId":"1"}',
-    cursor: null,
-    at: 1000,
-    baseUrl: 'https://api.example',
-    httpStatus: 200,
-    text,
-    ...over,
-  };
-}
 
 describe('a project file', () => {
   it('migrates a version 1 file forward, keeping what it holds, and numbers pages from their cursors', () => {

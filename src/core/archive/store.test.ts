@@ -7,7 +7,7 @@ import { postFixture, userFixture } from '../../shared/api/fixtures';
 import { ArchiveQuery } from '../../shared/ipc/archive';
 import type { IngestRecord } from './answer';
 import { ArchiveHost } from './host';
-import { repliesPage } from './testing/answers';
+import { post, rec, repliesAnswer, repliesPage } from './testing/answers';
 import { codingTests, definition } from './testing/coding-suite';
 import { outcome, runnerAcrossMachinesTests, watchTests } from './testing/watch-suite';
 import { STORES, makeStores } from './testing/stores';
@@ -15,30 +15,6 @@ import { TABLES, type ProjectStore, type RawRow } from './store';
 
 const q = (over: object = {}) => ArchiveQuery.parse(over);
 
-function post(id: string, text: string, extra: object = {}) {
-  return { ...postFixture, id, text, quoted_tweet: null, ...extra };
-}
-function repliesAnswer(posts: unknown[], next = ''): string {
-  return JSON.stringify({
-    replies: posts,
-    has_next_page: next !== '',
-    next_cursor: next,
-    status: 'success',
-    message: '',
-  });
-}
-function rec(text: string, over: Partial<IngestRecord> = {}): IngestRecord {
-  return {
-    operation: 'postReplies',
-    params: '{"tweetId":"1"}',
-    cursor: null,
-    at: 1000,
-    baseUrl: 'https://api.example',
-    httpStatus: 200,
-    text,
-    ...over,
-  };
-}
 async function all(store: ProjectStore, query = q()): Promise<RawRow[]> {
   const reader = await store.reader(query);
   const out: RawRow[] = [];

@@ -38,3 +38,33 @@ export function repliesPage(first: number, size: number, at: number, cursor: str
     }),
   };
 }
+
+/** A post with this id and text (no quoted post), for a test's answer. */
+export function post(id: string, text: string, extra: object = {}) {
+  return { ...postFixture, id, text, quoted_tweet: null, ...extra };
+}
+
+/** A replies answer holding these posts; `next`: the next page's cursor ('' for the last page). */
+export function repliesAnswer(posts: unknown[], next = ''): string {
+  return JSON.stringify({
+    replies: posts,
+    has_next_page: next !== '',
+    next_cursor: next,
+    status: 'success',
+    message: '',
+  });
+}
+
+/** The record of an answer as the client hands it to the archive: a first page of post 1's replies unless told. */
+export function rec(text: string, over: Partial<IngestRecord> = {}): IngestRecord {
+  return {
+    operation: 'postReplies',
+    params: '{"tweetId":"1"}',
+    cursor: null,
+    at: 1000,
+    baseUrl: 'https://api.example',
+    httpStatus: 200,
+    text,
+    ...over,
+  };
+}
