@@ -22,20 +22,22 @@ export const FLOORS = [
     files: ['src/core/ports.ts', 'src/core/clock.ts', 'src/core/logger.ts', 'src/core/files/**', 'src/core/workers/**'],
     may: ['shared'],
   },
+  // the data floor: the executor port (a project file, a team's PostgreSQL), queries written once, parts
+  { name: 'core-db', files: ['src/core/db/**'], entry: 'src/core/db/index.ts', may: ['shared', 'core-ground'] },
   // the core's areas, lowest first; each may use the ones it names (through their index.ts)
   { ...area('api'), may: ['shared', 'core-ground'] },
   { ...area('session'), may: ['shared', 'core-ground', 'core-api'] },
-  { ...area('archive'), may: ['shared', 'core-ground'] },
+  { ...area('archive'), may: ['shared', 'core-ground', 'core-db'] },
   { ...area('ids'), may: ['shared', 'core-ground'] },
   { ...area('formats'), may: ['shared', 'core-ground'] },
   { ...area('export'), may: ['shared', 'core-ground', 'core-formats', 'core-ids'] },
   // watchlists (issue 35): a run is a walk like an export's, so it reuses export's journal and page source
-  { ...area('watch'), may: ['shared', 'core-ground', 'core-export'] },
+  { ...area('watch'), may: ['shared', 'core-ground', 'core-db', 'core-export'] },
   { ...area('app'), may: ['shared', 'core-ground'] },
   { ...area('bridge'), may: ['shared', 'core-ground'] },
   { ...area('protocol'), may: ['shared', 'core-ground'] },
   // coding (issue 36) keeps its codebooks, coders and values in the project file: it calls the archive's worker
-  { ...area('coding'), may: ['shared', 'core-ground', 'core-archive'] },
+  { ...area('coding'), may: ['shared', 'core-ground', 'core-db', 'core-archive'] },
   // createCore and the adapters that wire one area to another's port: the core's composition
   {
     name: 'core-compose',
@@ -43,6 +45,7 @@ export const FLOORS = [
     may: [
       'shared',
       'core-ground',
+      'core-db',
       'core-api',
       'core-session',
       'core-archive',

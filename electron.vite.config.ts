@@ -41,7 +41,7 @@ export default defineConfig({
           // the demo sandbox's worker thread (src/sandbox/thread.ts)
           'sandbox-worker': resolve(import.meta.dirname, 'src/sandbox/worker.ts'),
           // the research archive's worker thread (src/core/archive/thread.ts): SQLite off main's loop
-          'archive-worker': resolve(import.meta.dirname, 'src/core/archive/worker.ts'),
+          'archive-worker': resolve(import.meta.dirname, 'src/core/compose/archive-worker.ts'),
           // a re-export's own worker (src/core/export/reexport-thread.ts, entry in src/core/compose): encoding off main's loop
           'reexport-worker': resolve(import.meta.dirname, 'src/core/compose/reexport-worker.ts'),
         },

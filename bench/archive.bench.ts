@@ -1,6 +1,6 @@
 /**
  * `npm run bench:archive`: the research archive's budgets (issue 24), measured through the real
- * worker thread (`src/core/archive/worker.ts`) exactly as main uses it:
+ * worker thread (`src/core/compose/archive-worker.ts`) exactly as main uses it:
  * - ingest: posts/s of pages of 20 spec-shaped posts posted as text (budget >= 20,000/s) and the
  *   process's peak RSS, worker included (<= 300 MB);
  * - main's longest event-loop block while ingesting (<= 50 ms; `monitorEventLoopDelay` max);

@@ -217,7 +217,7 @@ export async function launchApp(options: LaunchOptions = {}): Promise<SkeinApp> 
       log: { error: (message, error) => internalErrors.push({ message, error }), warn: () => {} },
       // the archive in its worker thread, from source
       workers: {
-        archive: new URL('../src/core/archive/worker.ts', import.meta.url),
+        archive: new URL('../src/core/compose/archive-worker.ts', import.meta.url),
         reexport: new URL('../src/core/compose/reexport-worker.ts', import.meta.url),
         execArgv: ['--import', 'tsx'],
       },

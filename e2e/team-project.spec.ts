@@ -11,7 +11,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from '@playwright/test';
-import { skipWithoutPostgres, startTestCluster, type TestCluster } from '../src/core/archive/testing/postgres';
+import { skipWithoutPostgres, startTestCluster, type TestCluster } from '../src/core/db/testing/postgres';
 import { duckdb } from '../src/core/testing/duckdb';
 import { startSandbox, type Sandbox } from '../src/sandbox';
 import { ROOT, launchChromium } from './host';

@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { OpenInit } from '../../src/core/archive/host';
-import { parseConnection, type PgConnection } from '../../src/core/archive/postgres/connection';
-import { startTestCluster } from '../../src/core/archive/testing/postgres';
+import { parseConnection, type PgConnection } from '../../src/core/db/postgres/connection';
+import { startTestCluster } from '../../src/core/db/testing/postgres';
 import { startArchiveThread } from '../../src/core/archive/thread';
 
 export type BenchStore = 'sqlite' | 'postgres';
@@ -53,7 +53,7 @@ export async function openBenchArchive(
 ) {
   const dir = await mkdtemp(join(tmpdir(), prefix));
   const thread = await startArchiveThread({
-    entry: new URL('../../src/core/archive/worker.ts', import.meta.url),
+    entry: new URL('../../src/core/compose/archive-worker.ts', import.meta.url),
     execArgv: ['--import', 'tsx'],
     ...extra,
   });

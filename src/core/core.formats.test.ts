@@ -36,7 +36,7 @@ describe('a format registered beside the built-in ones', () => {
         formats: [...BUILT_IN_FORMATS, toyFormat],
         // a re-export runs in a worker of its own, which knows only the built-in formats: this one is written here
         workers: {
-          archive: new URL('./archive/worker.ts', import.meta.url),
+          archive: new URL('./compose/archive-worker.ts', import.meta.url),
           reexport: new URL('./compose/reexport-worker.ts', import.meta.url),
           execArgv: ['--import', 'tsx'],
         },

@@ -24,7 +24,7 @@ afterAll(async () => {
 
 const workers: Partial<CoreDeps> = {
   workers: {
-    archive: new URL('./archive/worker.ts', import.meta.url),
+    archive: new URL('./compose/archive-worker.ts', import.meta.url),
     reexport: new URL('./compose/reexport-worker.ts', import.meta.url),
     execArgv: ['--import', 'tsx'],
   },

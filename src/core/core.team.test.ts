@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type CoreDeps } from '.';
 import { startSandbox, type Sandbox } from '../sandbox';
-import { skipWithoutPostgres, startTestCluster, type TestCluster } from './archive/testing/postgres';
+import { skipWithoutPostgres, startTestCluster, type TestCluster } from './db/testing/postgres';
 import { createDispatcher } from './bridge/dispatch';
 import { testCoreDeps } from './testing/core-deps';
 import { fakeSecretStorage } from './testing/fake-secret-storage';

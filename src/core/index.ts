@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { Handlers, Mode } from '../shared/ipc';
 import { createApiHandlers } from './api';
 import { createAppHandlers } from './app';
+import { PARTS } from './compose/parts';
 import { createArchiveHandlers, createProjects, keepAsCollection, startArchiveThread, type Projects } from './archive';
 import { systemClock } from './clock';
 import { createCodingFeature } from './coding';
@@ -175,6 +176,7 @@ export function createCore(deps: CoreDeps): Core {
     reexportEntry: deps.workers?.reexport,
     execArgv: deps.workers?.execArgv,
     onError: (error) => deps.log?.error('the archive failed', error),
+    parts: PARTS,
   });
   const projectFilters = [{ name: 'Skein project', extensions: ['skein'] }];
   const chooseOpen = deps.chooseOpenPath;

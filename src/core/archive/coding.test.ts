@@ -16,11 +16,11 @@ afterEach(() => {
 });
 
 describe('coding in the project file', () => {
-  it('migrates a project of the format before coding in place', () => {
+  it('migrates a project of the format before coding in place', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'skein-coding-'));
     dirs.push(dir);
     const path = join(dir, 'p.skein');
-    new ArchiveProject(path, { name: 'P', kind: 'live', now: 0 }).close();
+    (await ArchiveProject.open(path, { name: 'P', kind: 'live', now: 0 })).close();
     // version 2: before coding (3), watches (4) and who collected what (5)
     const db = new DatabaseSync(path);
     for (const table of [
@@ -44,7 +44,7 @@ describe('coding in the project file', () => {
     db.exec('ALTER TABLE requests DROP COLUMN researcher; ALTER TABLE collections DROP COLUMN researcher');
     db.exec('PRAGMA user_version = 2');
     db.close();
-    const again = new ArchiveProject(path, { name: 'P', kind: 'live', now: 0 });
+    const again = await ArchiveProject.open(path, { name: 'P', kind: 'live', now: 0 });
     expect(again.coding.codebooks()).toEqual([]);
     expect(again.watches.watches()).toEqual([]);
     again.close();

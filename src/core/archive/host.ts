@@ -8,11 +8,12 @@
  * worker can start, main runs the same host on its own thread (thread.ts).
  */
 import { SkeinError } from '../../shared/errors';
+import type { AnyPart } from '../db';
 import type { Stratum } from '../../shared/coding/records';
 import type { ArchiveQueryParsed, ActivityBucket } from '../../shared/ipc/archive';
 import type { IngestRecord } from './answer';
 import { ArchiveProject } from './project';
-import type { PgConnection } from './postgres/connection';
+import type { PgConnection } from '../db';
 import { PostgresProject } from './postgres/project';
 import { ProjectFileError } from './schema';
 import { readItem } from './results';
@@ -26,7 +27,6 @@ import {
   type WatchMethod,
 } from './project-tables';
 import {
-  TABLES,
   type CollectionInput,
   type ProjectStore,
   type RawRow,
@@ -119,6 +119,18 @@ export interface ArchiveApi extends CodingCalls, WatchTablesApi {
   /** one way (posted, never awaited): an answer queued for the next batch; a batch that fails is reported */
   ingest: (handle: Handle, record: IngestRecord) => void;
   flush: () => Promise<void>;
+  /** a method of one of the parts the project hosts (another area's tables), by name: main's `partProxy` calls it */
+  part: (handle: Handle, part: string, method: string, args: unknown[]) => Promise<unknown>;
+  /** a part's method that answers with a reader: opened once, read in chunks (never the whole set in one message), closed */
+  partOpen: (handle: Handle, part: string, method: string, args: unknown[]) => Promise<number>;
+  partNext: (reader: number, max: number) => Promise<unknown[]>;
+  partClose: (reader: number) => Promise<void>;
+}
+
+/** What a part's reader method answers with: rows a chunk at a time, then closed. */
+export interface PartReader {
+  next: (max: number) => Promise<unknown[]> | unknown[];
+  close: () => Promise<void> | void;
 }
 
 const BATCH_MS = 100;
@@ -142,13 +154,27 @@ export class ArchiveHost {
   private readonly retry = new Map<Handle, { delay: number; timer: ReturnType<typeof setTimeout> | null }>();
   private readonly readers = new Map<number, RowReader>();
   private readonly sources = new Map<number, SourceReader>();
+  private readonly partReaders = new Map<number, PartReader>();
   private nextReader = 1;
 
-  /** `report`: a batch that could not be written (nobody waits for an ingest) */
+  /**
+   * `report`: a batch that could not be written (nobody waits for an ingest); `parts`: the other areas' tables
+   * every project hosts (the composition registers them).
+   */
   constructor(
     private readonly report: (error: Error) => void,
+    private readonly parts: readonly AnyPart[] = [],
     private readonly now: () => number = Date.now,
   ) {}
+
+  /** A part's method on the project of the handle (after its queue is written), by the part's and method's name. */
+  private async partMethod(handle: Handle, part: string, method: string): Promise<(...args: unknown[]) => unknown> {
+    const opened = (await this.project(handle)).parts.get(part);
+    if (!opened) throw new Error(`the project has no ${part} tables`);
+    const f = method in Object.prototype ? undefined : (opened as Record<string, unknown>)[method];
+    if (typeof f !== 'function') throw new Error(`the ${part} tables have no method ${method}`);
+    return (...args: unknown[]) => (f as (...a: unknown[]) => unknown).apply(opened, args);
+  }
 
   private async project(handle: Handle): Promise<Project> {
     if (!this.projects.has(handle)) throw new Error(`no ${handle} project is open`);
@@ -271,6 +297,30 @@ export class ArchiveHost {
   readonly api: ArchiveApi = {
     ...this.codingCalls(),
     ...this.watchCalls(),
+    part: async (handle, part, method, args) => (await this.partMethod(handle, part, method))(...args),
+    partOpen: async (handle, part, method, args) => {
+      const reader = (await (await this.partMethod(handle, part, method))(...args)) as PartReader;
+      if (typeof reader?.next !== 'function' || typeof reader.close !== 'function')
+        throw new Error(`the ${part} tables' ${method} is not a reader`);
+      const id = this.nextReader++;
+      this.partReaders.set(id, reader);
+      return id;
+    },
+    partNext: async (id, max) => {
+      const reader = this.partReaders.get(id);
+      if (!reader) return [];
+      const rows = await reader.next(max);
+      if (rows.length < max) {
+        this.partReaders.delete(id);
+        await reader.close();
+      }
+      return rows;
+    },
+    partClose: async (id) => {
+      const reader = this.partReaders.get(id);
+      this.partReaders.delete(id);
+      await reader?.close();
+    },
     codedItems: async (handle, refs) => {
       const p = await this.project(handle);
       const raw = new Map<string, string>();
@@ -312,7 +362,7 @@ export class ArchiveHost {
     },
     open: async (handle, init) => {
       await this.closeHandle(handle);
-      const p = await openStore(init, this.now);
+      const p = await openStore(init, this.now, this.parts);
       this.projects.set(handle, p);
       return p.summary();
     },
@@ -358,7 +408,7 @@ export class ArchiveHost {
     readRequests: async (handle, q) => (await this.project(handle)).requestsOf(q),
     conversation: async (handle, rootId) => (await this.project(handle)).conversation(rootId),
     heldItems: async (handle, kind, ids, withRaw) => (await this.project(handle)).heldItems(kind, ids, withRaw),
-    copy: async (from, to) => copyProject(await this.project(from), await openStore(to, this.now)),
+    copy: async (from, to) => copyProject(await this.project(from), await openStore(to, this.now, this.parts)),
     ingest: (handle, record) => {
       if (!this.projects.has(handle)) return;
       const queue = this.queues.get(handle) ?? [];
@@ -374,10 +424,11 @@ export class ArchiveHost {
   };
 
   async dispose(): Promise<void> {
-    for (const reader of [...this.readers.values(), ...this.sources.values()])
+    for (const reader of [...this.readers.values(), ...this.sources.values(), ...this.partReaders.values()])
       await Promise.resolve(reader.close()).catch(() => undefined);
     this.readers.clear();
     this.sources.clear();
+    this.partReaders.clear();
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     for (const handle of [...this.projects.keys()]) await this.closeHandle(handle);
@@ -385,18 +436,20 @@ export class ArchiveHost {
 }
 
 /** Opens a project's store; a project Skein will not open is refused as `write-failed`, in plain words, on any thread. */
-async function openStore(init: OpenInit, now: () => number): Promise<Project> {
+async function openStore(init: OpenInit, now: () => number, parts: readonly AnyPart[]): Promise<Project> {
   try {
     if (init.store === 'postgres')
       return await PostgresProject.open(
         init.connection,
         { name: init.name, kind: init.kind, now: now(), researcher: init.researcher ?? null },
         now,
+        parts,
       );
-    return new ArchiveProject(
+    return await ArchiveProject.open(
       init.path,
       { name: init.name, kind: init.kind, now: now(), researcher: init.researcher ?? null },
       now,
+      parts,
     );
   } catch (e) {
     if (e instanceof ProjectFileError)
@@ -417,7 +470,7 @@ async function copyProject(source: ProjectStore, target: ProjectStore): Promise<
     snapshot = await source.snapshot();
     loader = await target.loader();
     const tables: CopyReport['tables'] = [];
-    for (const table of TABLES) {
+    for (const table of source.tables) {
       const expected = await snapshot.count(table.name);
       let after: TableRow | null = null;
       for (;;) {

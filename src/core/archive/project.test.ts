@@ -18,9 +18,9 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 const init = { name: 'Test', kind: 'live' as const, now: 1 };
 
 describe('a project file', () => {
-  it('migrates a version 1 file forward, keeping what it holds, and numbers pages from their cursors', () => {
+  it('migrates a version 1 file forward, keeping what it holds, and numbers pages from their cursors', async () => {
     const path = join(dir, 'v1.skein');
-    const p1 = new ArchiveProject(path, init);
+    const p1 = await ArchiveProject.open(path, init);
     p1.ingest([rec(repliesAnswer([post('11', 'a')], 'c1'))]);
     p1.close();
     // version 1 was today's file without the index on the next cursor (2), the coding tables (3), the watch
@@ -48,7 +48,7 @@ describe('a project file', () => {
     ])
       db.exec(`DROP TABLE ${table}`);
     db.close();
-    const p = new ArchiveProject(path, { ...init, researcher: 'Ada' });
+    const p = await ArchiveProject.open(path, { ...init, researcher: 'Ada' });
     p.ingest([
       rec(repliesAnswer([post('12', 'b')], 'c2'), { cursor: 'c1', at: 1100 }),
       rec(repliesAnswer([post('13', 'c')]), { cursor: 'c2', at: 1200 }),
@@ -65,20 +65,20 @@ describe('a project file', () => {
     check.close();
   });
 
-  it('refuses a file from a newer Skein in plain words, and leaves it untouched', () => {
+  it('refuses a file from a newer Skein in plain words, and leaves it untouched', async () => {
     const path = join(dir, 'new.skein');
-    new ArchiveProject(path, init).close();
+    (await ArchiveProject.open(path, init)).close();
     const db = new DatabaseSync(path);
     db.exec(`PRAGMA user_version = ${SCHEMA_VERSION + 1}`);
     db.close();
     const before = readFileSync(path);
-    expect(() => new ArchiveProject(path, init)).toThrow(/newer version of Skein/);
+    await expect(ArchiveProject.open(path, init)).rejects.toThrow(/newer version of Skein/);
     expect(readFileSync(path).equals(before)).toBe(true);
   });
 
-  it('refuses a damaged file in plain words, and leaves it untouched', () => {
+  it('refuses a damaged file in plain words, and leaves it untouched', async () => {
     const path = join(dir, 'bad.skein');
-    const p = new ArchiveProject(path, init);
+    const p = await ArchiveProject.open(path, init);
     p.ingest([rec(repliesAnswer([post('11', 'x')]))]);
     p.close();
     const bytes = readFileSync(path);
@@ -88,7 +88,7 @@ describe('a project file', () => {
     copyFileSync(path, join(dir, 'copy'));
     let error: unknown;
     try {
-      new ArchiveProject(path, init);
+      await ArchiveProject.open(path, init);
     } catch (e) {
       error = e;
     }
@@ -96,6 +96,6 @@ describe('a project file', () => {
     expect((error as Error).message).toMatch(/damaged|not a Skein project/);
     expect(readFileSync(path).equals(readFileSync(join(dir, 'copy')))).toBe(true);
     writeFileSync(join(dir, 'text.skein'), 'hello, not a database at all '.repeat(200));
-    expect(() => new ArchiveProject(join(dir, 'text.skein'), init)).toThrow(ProjectFileError);
+    await expect(ArchiveProject.open(join(dir, 'text.skein'), init)).rejects.toThrow(ProjectFileError);
   });
 });

@@ -4,6 +4,7 @@
  * from another store (store.ts is the interface it fits).
  */
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
+import { sqliteExecutor, type AnyPart } from '../db';
 import { SkeinError } from '../../shared/errors';
 import type {
   ActivityBucket,
@@ -16,14 +17,15 @@ import type {
 } from '../../shared/ipc/archive';
 import type { IngestRecord } from './answer';
 import { storedFts } from './derive';
-import { SqliteCoding } from './coding';
 import { heldConversation, type HeldListing } from './conversation';
 import type { Project } from './project-tables';
 import { createIngester } from './ingest';
 import { activity, forgetAnswer, heldAnswer, provenance, search, whereOf } from './query';
+import { heldSql, openParts, tablesOf, type OpenParts } from './parts';
 import { openProjectFile } from './schema';
+import { SqliteCoding } from './coding';
+import { SqliteWatches } from './watches';
 import {
-  HELD_SQL,
   LATEST_REQUEST,
   type CollectionInput,
   type HeldAnswer,
@@ -39,7 +41,6 @@ import {
   type TableRow,
   type TableSpec,
 } from './store';
-import { SqliteWatches } from './watches';
 
 export type { CollectionInput, HeldItem, ProjectSummary } from './store';
 
@@ -65,23 +66,48 @@ export class ArchiveProject implements Project {
   private readonly db: DatabaseSync;
   private readonly ingester;
   private readonly researcher: string | null;
-  /** codebooks, coders, values, samples (issue 36) */
   readonly coding: SqliteCoding;
-  /** the project's watches (issue 35) */
   readonly watches: SqliteWatches;
+  readonly tables: readonly TableSpec[];
+  private opened: OpenParts = new Map();
   /** answers that could not be kept (rolled back alone) */
   skipped = 0;
 
-  constructor(
-    readonly path: string,
+  /** Opens (or creates) the project file with its parts, migrated; refuses in plain words what it will not open. */
+  static async open(
+    path: string,
     init: ProjectInit,
-    private readonly now: () => number = Date.now,
+    now: () => number = Date.now,
+    parts: readonly AnyPart[] = [],
+  ): Promise<ArchiveProject> {
+    const { db, from } = openProjectFile(path, init);
+    const project = new ArchiveProject(path, db, init, now, parts);
+    try {
+      project.opened = await openParts(sqliteExecutor(db), parts, from, path, now);
+    } catch (e) {
+      project.close();
+      throw e;
+    }
+    return project;
+  }
+
+  private constructor(
+    readonly path: string,
+    db: DatabaseSync,
+    init: ProjectInit,
+    private readonly now: () => number,
+    parts: readonly AnyPart[],
   ) {
-    this.db = openProjectFile(path, init);
+    this.db = db;
     this.researcher = init.researcher ?? null;
     this.ingester = createIngester(this.db, this.researcher);
     this.coding = new SqliteCoding(this.db, now);
     this.watches = new SqliteWatches(this.db);
+    this.tables = tablesOf(parts);
+  }
+
+  get parts(): OpenParts {
+    return this.opened;
   }
 
   get location(): string {
@@ -330,7 +356,7 @@ export class ArchiveProject implements Project {
   }
 
   loader(): Loader {
-    const held = this.db.prepare(`SELECT ${HELD_SQL} AS n`).get() as { n: number };
+    const held = this.db.prepare(`SELECT ${heldSql(this.tables)} AS n`).get() as { n: number };
     if (held.n > 0)
       throw new SkeinError(
         'write-failed',

@@ -25,14 +25,7 @@ import type { Confirm, SecretStorage } from '../ports';
 import type { IngestRecord } from './answer';
 import type { Handle, OpenInit } from './host';
 import { createPasswordStore } from './passwords';
-import {
-  addressFrom,
-  addressText,
-  isLoopbackHost,
-  parseConnection,
-  tlsState,
-  type PgAddress,
-} from './postgres/connection';
+import { addressFrom, addressText, isLoopbackHost, parseConnection, tlsState, type PgAddress } from '../db';
 import type { HeldAnswer } from './store';
 import type { ArchiveThread } from './thread';
 

@@ -121,12 +121,13 @@ function userVersion(db: DatabaseSync): number {
 
 /**
  * Opens (or creates) a project file. Refuses a file that is not SQLite, fails `quick_check`, or
- * carries a schema newer than this build's; none of these is ever written to.
+ * carries a schema newer than this build's; none of these is ever written to. `from`: the file's schema
+ * version before it was migrated (0 for a new file), for the parts made before parts kept their own versions.
  */
 export function openProjectFile(
   path: string,
   init: { name: string; kind: 'live' | 'demo'; now: number },
-): DatabaseSync {
+): { db: DatabaseSync; from: number } {
   const existed = existsSync(path);
   let db: DatabaseSync;
   try {
@@ -173,8 +174,9 @@ export function openProjectFile(
   db.exec(
     'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = OFF; PRAGMA busy_timeout = 5000; PRAGMA cache_size = -16384;',
   );
+  const from = userVersion(db);
   migrate(db, init);
-  return db;
+  return { db, from };
 }
 
 function migrate(db: DatabaseSync, init: { name: string; kind: 'live' | 'demo'; now: number }): void {

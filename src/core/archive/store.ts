@@ -18,10 +18,12 @@ import type {
   ArchiveSearchResult,
   ResearcherActivity,
 } from '../../shared/ipc/archive';
+import type { TableSpec } from '../db';
 import type { IngestRecord } from './answer';
 import type { HeldListing } from './conversation';
 
 export type Awaitable<T> = T | Promise<T>;
+export type { TableSpec };
 
 export interface ProjectSummary {
   name: string;
@@ -273,15 +275,10 @@ export const TABLES = [
     key: ['kind', 'id', 'metric', 'at'],
     columns: ['kind', 'id', 'metric', 'at', 'value', 'last_at', 'run'],
   },
-] as const satisfies ReadonlyArray<{ name: string; key: readonly string[]; columns: readonly string[] }>;
+] as const satisfies readonly TableSpec[];
 
-export type TableName = (typeof TABLES)[number]['name'];
-
-/** How many rows a project holds in every table a copy carries but its own fields: 0 for an empty project. */
-export const HELD_SQL = TABLES.filter((t) => t.name !== 'meta')
-  .map((t) => `(SELECT count(*) FROM ${t.name})`)
-  .join(' + ');
-export type TableSpec = (typeof TABLES)[number];
+/** a table a copy carries: the archive's own or a part's */
+export type TableName = string;
 
 /** The request that last returned item `i` (the newest answer holding it: its raw JSON is that answer's); both stores' SQL. */
 export const LATEST_REQUEST = `(SELECT r.request FROM request_items r JOIN requests rq ON rq.rowid = r.request
@@ -341,6 +338,10 @@ export interface ProjectStore {
   snapshot: () => Awaitable<Snapshot>;
   /** a copy into this project, which must hold nothing yet */
   loader: () => Awaitable<Loader>;
+  /** the tables a copy carries, the parts' among them (parts.ts) */
+  readonly tables: readonly TableSpec[];
+  /** the parts it hosts, opened: their methods by part name */
+  readonly parts: ReadonlyMap<string, object>;
   /** true when the error is one a later attempt may not meet (the server went away, a deadlock): the batch is kept */
   transient: (error: unknown) => boolean;
   close: () => Awaitable<void>;

@@ -16,7 +16,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('the archive over a port of its own', () => {
   it('answers the port and closes the readers a closed port left open', { timeout: 30_000 }, async () => {
     const thread = await startArchiveThread({
-      entry: new URL('./worker.ts', import.meta.url),
+      entry: new URL('../compose/archive-worker.ts', import.meta.url),
       reexportEntry: new URL('../compose/reexport-worker.ts', import.meta.url),
       execArgv: ['--import', 'tsx'],
     });

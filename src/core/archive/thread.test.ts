@@ -13,7 +13,11 @@ const dir = mkdtempSync(join(tmpdir(), 'skein-archive-thread-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe.each<[string, ArchiveThreadOptions, boolean]>([
-  ['in its worker', { entry: new URL('./worker.ts', import.meta.url), execArgv: ['--import', 'tsx'] }, true],
+  [
+    'in its worker',
+    { entry: new URL('../compose/archive-worker.ts', import.meta.url), execArgv: ['--import', 'tsx'] },
+    true,
+  ],
   ['on main’s thread', {}, false],
 ])('the archive %s', (_, options, inWorker) => {
   it('refuses a file that is not a project as write-failed, with what to do', { timeout: 30_000 }, async () => {

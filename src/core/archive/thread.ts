@@ -1,9 +1,10 @@
 /**
- * Main's end of the archive: every call crosses to the archive's worker thread (worker.ts) and
+ * Main's end of the archive: every call crosses to the archive's worker thread (serve.ts) and
  * resolves with its answer; ingest is posted and never awaited. When no worker can start (no entry
  * given, as in unit tests, or a packaged app where it fails), the same host runs on main's thread.
  */
 import type { MessagePort } from 'node:worker_threads';
+import type { AnyPart } from '../db';
 import { connectPort, inProcess, startWorker, type Client, type RunningWorker } from '../workers';
 import { ArchiveHost, type ArchiveApi, type Handle } from './host';
 import type { IngestRecord } from './answer';
@@ -23,13 +24,15 @@ export interface ArchiveThread {
 }
 
 export interface ArchiveThreadOptions {
-  /** the worker's module (built: out/main/archive-worker.js; from source: worker.ts with tsx); absent: main's thread */
+  /** the worker's module (built: out/main/archive-worker.js; from source: compose/archive-worker.ts with tsx); absent: main's thread */
   entry?: URL;
   execArgv?: string[];
   /** the re-export's worker module (built: out/main/reexport-worker.js; from source: reexport-worker.ts), run with `execArgv` */
   reexportEntry?: URL;
   /** a failed batch or a crashed worker */
   onError?: (error: Error) => void;
+  /** the parts every project hosts, when the archive runs on main's thread (the worker's entry has its own) */
+  parts?: readonly AnyPart[];
 }
 
 function thread(client: Client<ArchiveApi>, inWorker: boolean, close: () => Promise<void>): ArchiveThread {
@@ -37,7 +40,7 @@ function thread(client: Client<ArchiveApi>, inWorker: boolean, close: () => Prom
 }
 
 function onMainThread(options: ArchiveThreadOptions): ArchiveThread {
-  const host = new ArchiveHost((error) => options.onError?.(error));
+  const host = new ArchiveHost((error) => options.onError?.(error), options.parts);
   return thread(inProcess(host.api), false, () => host.dispose());
 }
 

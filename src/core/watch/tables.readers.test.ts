@@ -44,9 +44,9 @@ let dir: string;
 let project: ArchiveProject;
 let watch: number;
 
-beforeAll(() => {
+beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'skein-tables-'));
-  project = new ArchiveProject(join(dir, 'p.skein'), { name: 'p', kind: 'live', now: T });
+  project = await ArchiveProject.open(join(dir, 'p.skein'), { name: 'p', kind: 'live', now: T });
   const w = project.watches;
   watch = w.createWatch({ name: 'w', kind: 'accounts', spec: '{}', createdAt: T, nextDue: T });
   const run = (id: number, at: number, o: Partial<RunOutcome>): RunOutcome => ({

@@ -9,9 +9,9 @@ const T = Date.UTC(2026, 10, 22);
 let dir: string;
 let project: ArchiveProject;
 
-beforeAll(() => {
+beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'skein-tables-pages-'));
-  project = new ArchiveProject(join(dir, 'p.skein'), { name: 'p', kind: 'live', now: T });
+  project = await ArchiveProject.open(join(dir, 'p.skein'), { name: 'p', kind: 'live', now: T });
   const w = project.watches;
   const watch = w.createWatch({ name: 'w', kind: 'accounts', spec: '{}', createdAt: T, nextDue: T });
   // 6,001 items × 2 metrics × 3 values: more than one page of 5,000 rows, a page boundary inside an item's values

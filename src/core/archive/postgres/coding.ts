@@ -27,9 +27,8 @@ import { FLAG } from '../derive';
 import type { ProjectCoding } from '../project-tables';
 import { rowReaders } from '../rows';
 import type { SourceReader, SourceRow } from '../store';
-import { openCursor, type PgDb } from './db';
-import { Params, whereOf } from './query';
-import { fromPg, fromPgOrNull, toPg, toPgOrNull } from './text';
+import { openCursor, type PgDb, Params, fromPg, fromPgOrNull, toPg, toPgOrNull } from '../../db';
+import { whereOf } from './query';
 
 /** A stratum's value as SQL over `items i` (null when the item has none): SQLite's STRATUM_SQL, in UTC. */
 const UTC = "to_timestamp(i.created_at / 1000) AT TIME ZONE 'UTC'";

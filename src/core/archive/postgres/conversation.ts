@@ -4,7 +4,7 @@
  */
 import type { Pool } from 'pg';
 import { listingsOf, type HeldListing, type ListingPage } from '../conversation';
-import { fromPg, fromPgOrNull, toPg } from './text';
+import { fromPg, fromPgOrNull, toPg } from '../../db';
 
 /**
  * A request's param, read from its canonical params: the key's [name, value] pairs (what the client stores) or,

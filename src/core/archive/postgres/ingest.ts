@@ -11,7 +11,7 @@ import type { PreparedAnswer } from '../answer';
 import type { Derived } from '../derive';
 import { tsvectorOf } from './fts';
 import { lockSql } from './schema';
-import { fromPg, toPg, toPgOrNull } from './text';
+import { fromPg, toPg, toPgOrNull } from '../../db';
 
 /** An answer parsed, each item's full-text vector built: all the batch's work that needs no database. */
 export type PgAnswer = PreparedAnswer & { tsv: string[] };

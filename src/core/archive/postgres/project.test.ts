@@ -9,8 +9,8 @@ import { ArchiveQuery } from '../../../shared/ipc/archive';
 import type { IngestRecord } from '../answer';
 import { ArchiveHost } from '../host';
 import { repliesPage } from '../testing/answers';
-import { skipWithoutPostgres, startTestCluster, type TestCluster } from '../testing/postgres';
-import { parseConnection } from './connection';
+import { skipWithoutPostgres, startTestCluster, type TestCluster } from '../../db/testing/postgres';
+import { parseConnection } from '../../db/postgres/connection';
 import { PostgresProject } from './project';
 import { PG_SCHEMA_VERSION } from './schema';
 

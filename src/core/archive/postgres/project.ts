@@ -17,9 +17,7 @@ import type {
 import { prepareAnswer, type IngestRecord } from '../answer';
 import { storedFts } from '../derive';
 import {
-  HELD_SQL,
   LATEST_REQUEST,
-  TABLES,
   type CollectionInput,
   type HeldAnswer,
   type HeldItem,
@@ -38,14 +36,29 @@ import type { HeldListing } from '../conversation';
 import type { Project } from '../project-tables';
 import { PgCoding } from './coding';
 import { heldConversation } from './conversation';
-import { addressText, type PgConnection } from './connection';
-import { openCursor, pgDb, type PgDb } from './db';
+import {
+  addressText,
+  pgExecutor,
+  type AnyPart,
+  type PgConnection,
+  openCursor,
+  pgDb,
+  type PgDb,
+  checkout,
+  createPool,
+  explain,
+  isTransient,
+  Params,
+  fromPg,
+  fromPgOrNull,
+  toPg,
+  toPgOrNull,
+} from '../../db';
 import { tsvectorOf } from './fts';
 import { withVectors, writeAnswers, type PgAnswer } from './ingest';
-import { checkout, createPool, explain, isTransient } from './pool';
-import { Params, activity, forgetAnswer, heldAnswer, provenance, search, whereOf } from './query';
+import { activity, forgetAnswer, heldAnswer, provenance, search, whereOf } from './query';
+import { heldSql, openParts, tablesOf, type OpenParts } from '../parts';
 import { lockSql, migrate } from './schema';
-import { fromPg, fromPgOrNull, toPg, toPgOrNull } from './text';
 import { PgWatches } from './watches';
 
 export interface PgProjectInit {
@@ -73,10 +86,11 @@ export class PostgresProject implements Project {
   skipped = 0;
   readonly location: string;
   private readonly db: PgDb;
-  /** codebooks, coders, values, samples (issue 36) */
   readonly coding: PgCoding;
-  /** the project's watches (issue 35) */
   readonly watches: PgWatches;
+  readonly tables: readonly TableSpec[];
+  private readonly executor: ReturnType<typeof pgExecutor>;
+  private opened: OpenParts = new Map();
   /** items written since statistics were gathered, and how many the table held then (null: may not gather them) */
   private sinceAnalyze = 0;
   private analyzedRows: number | null = 0;
@@ -86,9 +100,12 @@ export class PostgresProject implements Project {
     private readonly connection: PgConnection,
     private readonly researcher: string | null,
     private readonly now: () => number,
+    parts: readonly AnyPart[],
   ) {
     this.location = addressText(connection);
     this.db = pgDb(pool, connection, now);
+    this.executor = pgExecutor(this.db);
+    this.tables = tablesOf(parts);
     this.coding = new PgCoding(this.db);
     this.watches = new PgWatches(this.db);
   }
@@ -98,8 +115,10 @@ export class PostgresProject implements Project {
     connection: PgConnection,
     init: PgProjectInit,
     now: () => number = Date.now,
+    parts: readonly AnyPart[] = [],
   ): Promise<PostgresProject> {
     const pool = createPool(connection);
+    let from: number;
     try {
       const client = await checkout(pool);
       try {
@@ -112,7 +131,7 @@ export class PostgresProject implements Project {
               action: 'Use PostgreSQL 12 or newer.',
             },
           );
-        await migrate(client, connection.schema, addressText(connection), init);
+        from = await migrate(client, connection.schema, addressText(connection), init);
       } finally {
         client.release();
       }
@@ -120,7 +139,14 @@ export class PostgresProject implements Project {
       await pool.end().catch(() => undefined);
       throw e instanceof Error && e.name === 'ProjectFileError' ? e : explain(e, connection);
     }
-    return new PostgresProject(pool, connection, init.researcher ?? null, now);
+    const project = new PostgresProject(pool, connection, init.researcher ?? null, now, parts);
+    try {
+      project.opened = await openParts(project.executor, parts, from, project.location, now);
+    } catch (e) {
+      await project.close();
+      throw e instanceof Error && e.name === 'ProjectFileError' ? e : explain(e, connection);
+    }
+    return project;
   }
 
   /** A query's failure in plain words (never with the password); a transient one keeps its code for the host. */
@@ -445,7 +471,7 @@ export class PostgresProject implements Project {
       try {
         await client.query('BEGIN');
         await client.query(lockSql(schema));
-        const held = await client.query<{ n: number }>(`SELECT ${HELD_SQL} AS n`);
+        const held = await client.query<{ n: number }>(`SELECT ${heldSql(this.tables)} AS n`);
         if ((held.rows[0]?.n ?? 0) > 0)
           throw new SkeinError(
             'write-failed',
@@ -501,7 +527,7 @@ export class PostgresProject implements Project {
           (await this.run(() => client.query<{ n: number }>(`SELECT count(*) AS n FROM ${table}`))).rows[0]?.n ?? 0,
         commit: async () => {
           // the next row a Skein adds is numbered after the copied ones
-          for (const table of TABLES) {
+          for (const table of this.tables) {
             const [column] = table.key;
             if (table.key.length !== 1 || (column !== 'rowid' && column !== 'id')) continue;
             await client.query(
@@ -519,8 +545,13 @@ export class PostgresProject implements Project {
     return (error as { transient?: unknown } | null)?.transient === true || isTransient(error);
   }
 
+  get parts(): OpenParts {
+    return this.opened;
+  }
+
   async close(): Promise<void> {
     await this.watches.close();
+    await this.executor.releaseLocks();
     await this.pool.end().catch(() => undefined);
   }
 }

@@ -16,8 +16,7 @@ import { FLAG } from '../derive';
 import { activityOf, activityWindow, hitsOf, type HitRow } from '../results';
 import type { HeldAnswer, HeldKey } from '../store';
 import { tsqueryOf } from './fts';
-import { checkout } from './pool';
-import { fromPg, fromPgOrNull, toPg, toPgOrNull } from './text';
+import { checkout, Params, fromPg, fromPgOrNull, toPg, toPgOrNull } from '../../db';
 
 type Db = Pool | PoolClient;
 
@@ -36,15 +35,6 @@ async function inTransaction<T>(db: Db, work: (client: PoolClient) => Promise<T>
     }
   } finally {
     if (client !== db) client.release();
-  }
-}
-
-/** Bound parameters, numbered as they are added. */
-export class Params {
-  readonly values: unknown[] = [];
-  add(value: unknown, cast = ''): string {
-    this.values.push(value);
-    return `$${this.values.length}${cast}`;
   }
 }
 

@@ -7,7 +7,7 @@
  */
 import type { PoolClient } from 'pg';
 import { ProjectFileError } from '../schema';
-import { toPg } from './text';
+import { toPg } from '../../db';
 
 /**
  * Every migration, in order; `MIGRATIONS[n]` takes a schema from version n to n + 1. Long texts (params,
@@ -149,13 +149,16 @@ export const PG_SCHEMA_VERSION = MIGRATIONS.length;
 const LOCK_CLASS = 0x736b6e; // "skn"
 export const lockSql = (schema: string) => `SELECT pg_advisory_xact_lock(${LOCK_CLASS}, hashtext('${schema}'))`;
 
-/** Makes (or migrates) the project's schema; `schema` is checked by the caller (a plain lower-case name). */
+/**
+ * Makes (or migrates) the project's schema; `schema` is checked by the caller (a plain lower-case name). Returns
+ * the schema's version before (0 for a new one), for the parts made before parts kept their own versions.
+ */
 export async function migrate(
   client: PoolClient,
   schema: string,
   where: string,
   init: { name: string; kind: 'live' | 'demo'; now: number },
-): Promise<void> {
+): Promise<number> {
   await client.query('BEGIN');
   try {
     await client.query(lockSql(schema));
@@ -182,6 +185,7 @@ export async function migrate(
         'newer',
         `The project in ${where} was written by a newer version of Skein (project format ${version}; this version reads up to ${PG_SCHEMA_VERSION}). Skein left it untouched: update Skein to open it.`,
       );
+    const from = version;
     while (version < PG_SCHEMA_VERSION) {
       await client.query(MIGRATIONS[version] ?? '');
       if (version === 0)
@@ -193,6 +197,7 @@ export async function migrate(
       await client.query('INSERT INTO schema_version (version, at) VALUES ($1, $2)', [version, init.now]);
     }
     await client.query('COMMIT');
+    return from;
   } catch (e) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw e;

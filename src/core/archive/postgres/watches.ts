@@ -33,10 +33,7 @@ import type {
 } from '../../../shared/watch/records';
 import type { ProjectWatches } from '../project-tables';
 import { rowReaders } from '../rows';
-import type { PgDb } from './db';
-import { checkout, createPool } from './pool';
-import { Params } from './query';
-import { fromPg, toPg, toPgOrNull } from './text';
+import { type PgDb, checkout, createPool, Params, fromPg, toPg, toPgOrNull } from '../../db';
 
 type Row = Record<string, unknown>;
 

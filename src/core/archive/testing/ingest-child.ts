@@ -13,7 +13,7 @@ const init = JSON.parse(initText) as OpenInit;
 const perBatch = Number(perBatchText);
 const first = Number(firstText ?? 0);
 const thread = await startArchiveThread({
-  entry: new URL('../worker.ts', import.meta.url),
+  entry: new URL('../../compose/archive-worker.ts', import.meta.url),
   execArgv: ['--import', 'tsx'],
 });
 await thread.call('open', 'current', init);

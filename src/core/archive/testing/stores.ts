@@ -6,11 +6,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PARTS } from '../../compose/parts';
 import type { OpenInit } from '../host';
 import { ArchiveProject } from '../project';
 import { PostgresProject } from '../postgres/project';
 import type { Project } from '../project-tables';
-import { skipWithoutPostgres, startTestCluster, type TestCluster } from './postgres';
+import { skipWithoutPostgres, startTestCluster, type TestCluster } from '../../db/testing/postgres';
 
 export interface StoreUnderTest {
   name: 'sqlite' | 'postgres';
@@ -33,8 +34,8 @@ let counter = 0;
 const openInit = (init: OpenInit, now: () => number): Promise<Project> | Project => {
   const base = { name: init.name, kind: init.kind, now: now(), researcher: init.researcher ?? null };
   return init.store === 'postgres'
-    ? PostgresProject.open(init.connection, base, now)
-    : new ArchiveProject(init.path, base, now);
+    ? PostgresProject.open(init.connection, base, now, PARTS)
+    : ArchiveProject.open(init.path, base, now, PARTS);
 };
 
 function sqlite(): StoreUnderTest {

@@ -1,14 +1,18 @@
 /**
- * The archive in a worker thread (see thread.ts): node:sqlite is synchronous, and a team project's answers are
+ * The archive in a worker thread (see thread.ts; the entry is the composition's, compose/archive-worker.ts): node:sqlite is synchronous, and a team project's answers are
  * parsed before they are sent, so every ingest, search, chart and re-export runs here, never on main's event loop.
  */
+import type { AnyPart } from '../db';
 import { serveWorker } from '../workers';
 import { ArchiveHost, type ArchiveApi } from './host';
 
-serveWorker<ArchiveApi>(({ report }) => {
-  const host = new ArchiveHost(report);
-  return { api: host.api, attach: () => closingReaders(host.api), close: () => host.dispose() };
-});
+/** Serves the archive in this worker thread, its projects hosting `parts` (the composition's entry calls it). */
+export function serveArchive(parts: readonly AnyPart[]): void {
+  serveWorker<ArchiveApi>(({ report }) => {
+    const host = new ArchiveHost(report, parts);
+    return { api: host.api, attach: () => closingReaders(host.api), close: () => host.dispose() };
+  });
+}
 
 /**
  * A re-export's own worker (core/compose/reexport-worker.ts) reads the project over a port of its own. A reader

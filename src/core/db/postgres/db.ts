@@ -7,7 +7,7 @@ import type pg from 'pg';
 import { SkeinError } from '../../../shared/errors';
 import type { PgConnection } from './connection';
 import { checkout, explain, isTransient } from './pool';
-import type { Params } from './query';
+import type { Params } from './params';
 
 export interface PgDb {
   readonly pool: pg.Pool;

@@ -1,0 +1,44 @@
+/**
+ * The executor port: what an area's tables ask of the project's database, on either store. An area writes its
+ * queries once (sql.ts) and runs them here; the SQLite executor answers at once (node:sqlite, in the archive's
+ * worker), the PostgreSQL one over the network. Text comes back as it was written on both (PostgreSQL's
+ * NUL-safe codec is the executor's business, never the area's); 64-bit integers come back as numbers.
+ */
+import type { DialectName, Sql } from './sql';
+
+export type Row = Record<string, unknown>;
+
+/** A lock held across transactions while this process lives: the one runner of a project across machines. */
+export interface SessionLock {
+  /** true while this process holds it (taken now if need be), false while another live process does */
+  hold: () => Promise<boolean>;
+  /** lets it go (nothing when not held) */
+  release: () => Promise<void>;
+}
+
+export interface Db {
+  readonly dialect: DialectName;
+  /** every row of a query */
+  all: <R extends object = Row>(q: Sql) => Promise<R[]>;
+  /** the first row of a query, or undefined */
+  get: <R extends object = Row>(q: Sql) => Promise<R | undefined>;
+  /** a statement that returns no rows; how many rows it changed */
+  run: (q: Sql) => Promise<number>;
+  /** statements with no values (a migration's DDL) */
+  exec: (script: string) => Promise<void>;
+  /**
+   * `work` in one transaction, committed when it returns and rolled back when it throws; inside one, the same
+   * transaction. `lock`: a lock class every process writing the same rules takes for the transaction (on
+   * PostgreSQL an advisory lock per project; a project file has one writer at a time already).
+   */
+  transaction: <T>(work: (tx: Db) => Promise<T>, lock?: number) => Promise<T>;
+  /** a session lock of this class on this project (see SessionLock) */
+  sessionLock: (lockClass: number) => SessionLock;
+}
+
+/** A bound value as both drivers take it: booleans as 0/1 (no column is boolean), undefined as null. */
+export function bindable(v: unknown): unknown {
+  if (v === undefined) return null;
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  return v;
+}

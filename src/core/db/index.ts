@@ -1,0 +1,23 @@
+/**
+ * The data floor: the executor port every area's tables run on (a project file through node:sqlite, a team's
+ * PostgreSQL schema through node-postgres), queries written once (`sql`), the few real dialect differences,
+ * and parts — an area's tables registered with the project, migrated on their own.
+ */
+export { sql, compile, Sql, type DialectName, type Compiled } from './sql';
+export { bindable, type Db, type Row, type SessionLock } from './executor';
+export { DDL, forUpdate, greatest, least, type Ddl } from './dialect';
+export {
+  migrateParts,
+  PartVersionError,
+  type AnyPart,
+  type PartContext,
+  type TablePart,
+  type TableSpec,
+} from './parts';
+export { sqliteExecutor } from './sqlite/executor';
+export { pgExecutor } from './postgres/executor';
+export { pgDb, openCursor, type PgDb } from './postgres/db';
+export { Params } from './postgres/params';
+export { fromPg, fromPgOrNull, toPg, toPgOrNull } from './postgres/text';
+export { checkout, createPool, explain, isTransient } from './postgres/pool';
+export * from './postgres/connection';

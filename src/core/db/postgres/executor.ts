@@ -1,0 +1,149 @@
+/**
+ * The executor over a team project (node-postgres): each call a query on the pool, a transaction on one
+ * connection, strings written and read through the NUL-safe codec (text.ts), failures said in plain words
+ * (db.ts). The session lock is an advisory lock held on a connection of its own, kept alive while the process
+ * lives (a query every 30 s; the server lets go of it within a minute or two of the process, its machine or its
+ * network going: TCP keepalives, and an idle session's timeout where the server has one).
+ */
+import type pg from 'pg';
+import { bindable, type Db, type Row, type SessionLock } from '../executor';
+import { compile, type Sql } from '../sql';
+import type { PgDb } from './db';
+import { checkout, createPool } from './pool';
+import { fromPg, toPg } from './text';
+
+const PING_MS = 30_000;
+
+const encode = (v: unknown): unknown => (typeof v === 'string' ? toPg(v) : bindable(v));
+
+/** every string of a row as it was written */
+function decoded<R>(row: Record<string, unknown>): R {
+  for (const key in row) {
+    const v = row[key];
+    if (typeof v === 'string' && v.charCodeAt(0) === 1) row[key] = fromPg(v);
+  }
+  return row as R;
+}
+
+type Query = (text: string, values: unknown[]) => Promise<pg.QueryResult>;
+
+function over(db: PgDb, query: Query, transaction: Db['transaction']): Db {
+  const rows = async <R>(q: Sql): Promise<R[]> => {
+    const { text, values } = compile(q, 'postgres', encode);
+    return (await db.run(() => query(text, values))).rows.map((r) => decoded<R>(r as Row));
+  };
+  return {
+    dialect: 'postgres',
+    all: <R extends object = Row>(q: Sql) => rows<R>(q),
+    get: async <R extends object = Row>(q: Sql) => (await rows<R>(q))[0],
+    run: async (q) => {
+      const { text, values } = compile(q, 'postgres', encode);
+      return (await db.run(() => query(text, values))).rowCount ?? 0;
+    },
+    exec: async (script) => {
+      await db.run(() => query(script, []));
+    },
+    transaction,
+    sessionLock: (lockClass) => sessionLock(db, lockClass),
+  };
+}
+
+/**
+ * The executor over a team project's pool (`db`: its connections, its address and plain-words failures), and
+ * how its owner lets go of every session lock when the project closes.
+ */
+export function pgExecutor(db: PgDb): Db & { releaseLocks: () => Promise<void> } {
+  const locks = new Set<SessionLock>();
+  const transaction = <T>(work: (tx: Db) => Promise<T>, lock?: number): Promise<T> =>
+    db.transaction(async (client) => {
+      if (lock !== undefined)
+        await client.query(`SELECT pg_advisory_xact_lock(${Math.trunc(lock)}, hashtext($1))`, [db.connection.schema]);
+      const inside: Db = over(
+        db,
+        (text, values) => client.query(text, values),
+        (w) => w(inside),
+      );
+      return work(inside);
+    });
+  const executor = over(db, (text, values) => db.pool.query(text, values), transaction);
+  return {
+    ...executor,
+    sessionLock: (lockClass) => {
+      const lock = sessionLock(db, lockClass);
+      locks.add(lock);
+      return lock;
+    },
+    releaseLocks: async () => {
+      for (const lock of locks) await lock.release();
+      locks.clear();
+    },
+  };
+}
+
+/**
+ * A session-level advisory lock of `lockClass` on this project's schema, on a connection of its own: taken when
+ * first held, kept while its connection lives; a connection that was lost is replaced and the lock taken again
+ * if nobody took it meanwhile.
+ */
+function sessionLock(db: PgDb, lockClass: number): SessionLock {
+  let held: { pool: pg.Pool; client: pg.PoolClient; ping: ReturnType<typeof setInterval> } | null = null;
+
+  const release = async (): Promise<void> => {
+    const lock = held;
+    held = null;
+    if (!lock) return;
+    clearInterval(lock.ping);
+    lock.client.release(true); // closing its connection lets go of the lock on the server
+    await lock.pool.end().catch(() => undefined);
+  };
+
+  const take = async (): Promise<boolean> => {
+    const pool = createPool(db.connection, 1);
+    let client: pg.PoolClient | null = null;
+    try {
+      client = await db.run(() => checkout(pool));
+      const c = client;
+      const ok = await db.run(async () => {
+        // the server notices a vanished process within about a minute, and lets go of its lock
+        await c.query('SET tcp_keepalives_idle = 30; SET tcp_keepalives_interval = 10; SET tcp_keepalives_count = 3');
+        await c.query("SET idle_session_timeout = '2min'").catch(() => undefined); // PostgreSQL 14 and later
+        const r = await c.query<{ ok: boolean }>(
+          `SELECT pg_try_advisory_lock(${Math.trunc(lockClass)}, hashtext($1)) AS ok`,
+          [db.connection.schema],
+        );
+        return r.rows[0]?.ok === true;
+      });
+      if (!ok) {
+        client.release();
+        await pool.end().catch(() => undefined);
+        return false;
+      }
+    } catch (e) {
+      client?.release(true);
+      await pool.end().catch(() => undefined);
+      throw e;
+    }
+    const kept = client;
+    const ping = setInterval(() => {
+      kept.query('SELECT 1').catch(() => undefined);
+    }, PING_MS);
+    ping.unref?.();
+    held = { pool, client: kept, ping };
+    return true;
+  };
+
+  return {
+    hold: async () => {
+      if (held) {
+        try {
+          await held.client.query('SELECT 1');
+          return true;
+        } catch {
+          await release();
+        }
+      }
+      return take();
+    },
+    release,
+  };
+}
