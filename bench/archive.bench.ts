@@ -1,5 +1,5 @@
 /**
- * `npm run bench:archive`: the research archive's budgets (issue 24), measured through the real
+ * `npm run bench:archive`: the research archive's budgets (BENCHMARKS.md), measured through the real
  * worker thread (`src/core/compose/archive-worker.ts`) exactly as main uses it:
  * - ingest: posts/s of pages of 20 spec-shaped posts posted as text (budget >= 20,000/s) and the
  *   process's peak RSS, worker included (<= 300 MB);
@@ -15,7 +15,7 @@
  * a process of its own over the same time (lib/loop-probe.ts) say whose the loop's longest block was.
  * `--store=postgres` measures a team project on PostgreSQL instead (bench/lib/archive-db.ts: a throwaway durable
  * cluster, or the server BENCH_ARCHIVE_PG names), `--store=both` one after the other on the same data, with
- * their ratios (budgets of issue 37: ingest >= 10,000 posts/s, search p95 <= 200 ms at 1M). The server's own
+ * their ratios (the team projects' budgets: ingest >= 10,000 posts/s, search p95 <= 200 ms at 1M). The server's own
  * processes are not the bench process: PostgreSQL's CPU and memory are not in its CPU and RSS figures.
  * Writes bench/results/archive.json (archive-postgres.json). A measurement: it never fails.
  */
@@ -28,7 +28,7 @@ import type { IngestRecord } from '../src/core/archive/answer';
 import { openBenchArchive, storesAsked, type BenchStore } from './lib/archive-db';
 import { writeResults } from './lib/results';
 
-/** a team project on PostgreSQL (issue 37) */
+/** a team project on PostgreSQL */
 const POSTGRES_BUDGETS = { postsPerSecond: 10_000, searchP95Ms: 200 };
 
 export const ARCHIVE_BUDGETS = {

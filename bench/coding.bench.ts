@@ -1,5 +1,5 @@
 /**
- * `npm run bench:coding`: the coding workbench's costs (issue 36), measured through the archive's real worker:
+ * `npm run bench:coding`: the coding workbench's costs, measured through the archive's real worker:
  * - drawing a stratified sample (by day) of 1,000 from a project of BENCH_CODING_POSTS posts (default 100,000):
  *   two passes over the source in chunks from the worker, a SHA-256 rank per item; against DuckDB drawing the
  *   same kind of sample (rank by hash within each day, proportional quota) from the same (id, day) rows in a

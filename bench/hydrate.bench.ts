@@ -1,5 +1,5 @@
 /**
- * `npm run bench:hydrate`: hydrating an id file end to end (issue 25's budgets), against the unpaced sandbox
+ * `npm run bench:hydrate`: hydrating an id file end to end (held to hydration's budgets), against the unpaced sandbox
  * answering any id (`anyIds`, 10% not found). The parent runs the sandbox, so its ledger outlives the
  * hydrating child; each child is its own process, so its peak RSS is its own.
  *

@@ -1,16 +1,16 @@
 /**
- * `npm run bench:reexport`: a re-export of the whole project from the research archive (issue 24 #6),
+ * `npm run bench:reexport`: a re-export of the whole project from the research archive,
  * exactly as the Archive view's "Export" runs it (`reexport`: the worker reads the items in chunks, the
  * export's writer makes the file), per format (BENCH_FORMATS, default parquet,csv,jsonl).
  *
- * The budget's figure is a person's view: how long exporting N posts takes against the data's size,
- * i.e. **MB of the items' raw JSON per second of wall time** (click to file complete). A Parquet file is a
+ * The budget's figure is a person's view: how long exporting N posts takes against the data's size, i.e.
+ * **MB of the items' raw JSON per second of wall time** (click to file complete). A Parquet file is a
  * compressed fraction of that JSON, so its own bytes per second would say little. Also printed: the
- * process's CPU time (main and the worker together, `process.cpuUsage`), raw MB per CPU second (what
- * the load on the machine does not move), the file's size and the peak RSS, and main's event loop while
- * it runs: its longest block and p99 (budget: <= 50 ms, issue 24 #7), beside an idle loop in a process of
- * its own over the same time (lib/loop-probe.ts, the machine's share) and an idle loop of main before
- * the re-exports (the floor).
+ * process's CPU time (main and the worker together, `process.cpuUsage`), raw MB per CPU second (what the
+ * load on the machine does not move), the file's size and the peak RSS, and main's event loop while it
+ * runs: its longest block and p99 (budget: <= 50 ms, so the window never stalls), beside an idle loop in a
+ * process of its own over the same time (lib/loop-probe.ts, the machine's share) and an idle loop of main
+ * before the re-exports (the floor).
  *
  * The archive: BENCH_ARCHIVE_POSTS posts (default 200,000) ingested first as the archive bench does, or
  * BENCH_ARCHIVE_DB=<file> to re-export an archive built earlier (BENCH_KEEP_DB=<file> keeps the one
@@ -48,7 +48,7 @@ async function sizeOf(path: string): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  // BENCH_ON_MAIN=1: the writer on main's thread, as before issue 24 #7 (the comparison)
+  // BENCH_ON_MAIN=1: the writer on main's thread, as before re-exports had a worker of their own (the comparison)
   // --store=postgres: the same re-exports read from a team project (bench/lib/archive-db.ts)
   const store = storesAsked(process.argv.slice(2))[0] ?? 'sqlite';
   const { existing, dir, path, where, thread, cleanup } = await openBenchArchive(

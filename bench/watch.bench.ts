@@ -1,5 +1,5 @@
 /**
- * `npm run bench:watch`: the watches' deltas table (issue 35), written as the Watches view's export writes it —
+ * `npm run bench:watch`: the watches' deltas table, written as the Watches view's export writes it —
  * the project's counter values read a page after another through the archive's worker (the value before each
  * found through the primary key), as CSV beside its manifest — against DuckDB, the fastest converter a
  * researcher has, doing the same thing in the same run: the same rows (loaded into DuckDB first, not timed),

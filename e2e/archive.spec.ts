@@ -1,5 +1,5 @@
 /**
- * The research archive (issue 24): what a reader browsed is kept in the project, survives a
+ * The research archive: what a reader browsed is kept in the project, survives a
  * restart, and is searched offline with zero API calls; a post reached from two views is one row
  * with both requests recorded.
  */

@@ -1,5 +1,5 @@
 /**
- * The coding workbench (issue 36), as a researcher uses it in demo mode: a codebook, a stratified sample of
+ * The coding workbench, as a researcher uses it in demo mode: a codebook, a stratified sample of
  * 100 demo posts, two named coders coding blind by keyboard with 20 % overlap, agreement shown once asked for
  * and equal to a computation made here from what each coder pressed, reconciliation that records the decided
  * value apart, and coding a post where it is shown (a thread) with the same keys. Screenshots of the workbench

@@ -116,7 +116,7 @@ test('the column lines stay the height of the window while the thread grows unde
   await openThread(page, ex.bigThreadPostId);
 
   // drawn as borders of the column, the lines grew with every card the list measured, and Chromium
-  // re-rastered the whole scrolled view each time (issue 8): they are a box of the window's height instead
+  // re-rastered the whole scrolled view each time (frames over budget): they are a box of the window's height instead
   const geometry = () =>
     page.evaluate(() => {
       const main = document.getElementById('main')!.getBoundingClientRect();

@@ -1,7 +1,8 @@
 /**
- * One format registry (issue 32): a format registered beside the built-in ones — one module, one registry
- * line, given to the core by the host — is what a person sees offered in the export dialog and in the
- * Archive view, and it is written, with its own section in the manifest.
+ * One format registry (a new format is one module and one line): a format registered beside the
+ * built-in ones — one module, one registry line, given to the core by the host — is what a person
+ * sees offered in the export dialog and in the Archive view, and it is written, with its own section
+ * in the manifest.
  */
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * Export from the views beyond the thread (issue 7): each view has one
+ * Export from the views beyond the thread: each view has one
  * Export button (the menu command opens exactly one dialog), and the JSON it
  * writes names the view's operation and params and holds the items the view
  * shows. The save path comes from main's dialog, which the host answers.

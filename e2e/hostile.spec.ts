@@ -1,5 +1,5 @@
 /**
- * The built app against a hostile server (issue 21): one category of
+ * The built app against a hostile server (any server may answer Skein): one category of
  * adversarial answers at a time, and script in the page calling the bridge as
  * a compromised page would. Every attack is survived: nothing from data runs,
  * no single item freezes the page, the key goes to no other origin, spending

@@ -1,5 +1,5 @@
 /**
- * Hydrate ids (issue 25): a CSV Skein exported for spreadsheets, then edited in a spreadsheet that damaged two
+ * Hydrate ids: a CSV Skein exported for spreadsheets, then edited in a spreadsheet that damaged two
  * ids, is read back: the damaged ids are refused (with line and why) before any call; the rest hydrate in
  * ⌈n/100⌉ calls by the sandbox's own ledger; the ids that did not come back are listed with the reason, and
  * "Retry the missing" asks for only those; dehydrating the hydration's collection gives back the same ids.

@@ -92,7 +92,7 @@ test('posts: long texts whole, the reply hides only its mentions, a retweet show
   await expect(rt.getByText('4.3K', { exact: false })).toBeVisible();
   await shot(page, testInfo, 'recorded-retweet', true);
   // a quoted long post is whole too: in the Quotes tab it is the post above, referred to in one line
-  // (issue 22), so it is read on the quote's own page
+  // (a card must stay one card high), so it is read on the quote's own page
   const quote = main.getByRole('article', { name: 'Post by Booster Example @booster' });
   await page.locator('.view-scroll').evaluate((el) => el.scrollTo(0, 0));
   await scrollTo(page, quote);

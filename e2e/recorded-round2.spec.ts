@@ -1,8 +1,9 @@
 /**
- * The second round of recorded live shapes (api-field-notes.md, "Round 2"; issue 34), reproduced by the
- * sandbox's quirks, as a person sees them: a post quoting a post that quotes a deleted post, polls, link
- * previews and broadcasts, automated accounts, posts that start with @mentions without being replies, ""
- * for none, the trends' own time and place, the live 429's words and the ambiguous 403.
+ * The second round of recorded live shapes (api-field-notes.md, "Round 2", bodies the live service
+ * really sent), reproduced by the sandbox's quirks, as a person sees them: a post quoting a post that
+ * quotes a deleted post, polls, link previews and broadcasts, automated accounts, posts that start with
+ * @mentions without being replies, "" for none, the trends' own time and place, the live 429's words and
+ * the ambiguous 403.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';

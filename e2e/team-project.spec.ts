@@ -1,5 +1,5 @@
 /**
- * Team projects on PostgreSQL (issue 37), as a team uses them: two Skeins point at one project on a real
+ * Team projects on PostgreSQL, as a team uses them: two Skeins point at one project on a real
  * PostgreSQL (a throwaway cluster the spec starts, loopback only) through Archive → Manage projects, collect two
  * different threads at the same time from one live service (the sandbox, as the API), and both see both, no
  * item twice, every request the service answered recorded with who asked; then a third Skein, a process of its

@@ -1,5 +1,5 @@
 /**
- * Watches end to end (issue 35), against the demo world moving on its own clock: a watch of twenty demo
+ * Watches end to end, against the demo world moving on its own clock: a watch of twenty demo
  * accounts over simulated days, through the Watches view. The sandbox belongs to the test (so it outlives a
  * closed app) and shares the host's clock double; the clock is moved two hours at a time and the app's own
  * scheduler runs what is due. It finds every new post exactly once, never spends past a cap (the sandbox's

@@ -11,7 +11,7 @@
  * `electronUnavailable(reason)`: one plain sentence, no stack trace, then the
  * browser shell.
  *
- * Where Electron cannot be had, Skein starts its browser shell instead (issue 19:
+ * Where Electron cannot be had, Skein starts its browser shell instead (SSH, no display, no binary:
  * `node out/main/web.js`, the same core served to the user's browser), after
  * saying why; `npm start -- --web` starts the browser shell on purpose, and
  * `--no-web-fallback` makes an unavailable Electron an error (exit 1) instead.

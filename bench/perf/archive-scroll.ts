@@ -1,5 +1,5 @@
 /**
- * 10. Scrolling the Archive view (issue 24: "Archive view scrolling meets the thread's scroll budgets").
+ * 10. Scrolling the Archive view, held to the thread's scroll budgets (the same person scrolls both).
  *
  * Method: the 10,000-reply thread is fetched through main (`preloadThread`), so the project's archive holds
  * its posts, as it would after a researcher browsed it. Per speed, in a fresh renderer: open `#/archive` (every

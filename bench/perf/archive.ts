@@ -1,6 +1,6 @@
 /**
- * 8. The research archive (issue 24): `bench/archive.bench.ts` run as a child process (its peak RSS
- * is its own), its JSON read back and held against the issue's budgets.
+ * 8. The research archive: `bench/archive.bench.ts` run as a child process (its peak RSS
+ * is its own), its JSON read back and held against the archive's budgets (BENCHMARKS.md).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * The budgets of issue 8, and the one shape every measured number takes in
+ * The performance budgets (GUIDE.md, BENCHMARKS.md), and the one shape every measured number takes in
  * the report: a metric with its value, unit, budget (if any) and status.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Main's longest event-loop block during the first demo call (issue 18): a
+ * Main's longest event-loop block during the first demo call (main must never freeze the window): a
  * fresh core, its sandbox started as the app starts it (a worker thread), and
  * the calls the Home page makes first (`demo.examples`, then a page through
  * `api.call`), through the same dispatcher as IPC. The block is the most CPU
@@ -34,7 +34,7 @@ const threadCpuMs = () => {
  * While `run` runs (sampling starts before and ends after it), between two
  * ticks of a 1 ms timer: the longest wall-clock gap (`delayMs`, what a waiting
  * IPC reply sees, including time the OS gave the CPU to others) and the most
- * CPU main's thread spent (`blockMs`: its own work, the block the issue means).
+ * CPU main's thread spent (`blockMs`: its own work, the block the budget means).
  */
 async function longestBlock<T>(
   run: () => Promise<T>,
@@ -126,7 +126,7 @@ export async function measureMainBlock(): Promise<{ metrics: Metric[]; detail: R
       info(
         'main.firstDemoCall.block.inProcess',
         SECTION,
-        'the same with the sandbox on main’s thread (before issue 18)',
+        'the same with the sandbox on main’s thread (before it moved to a worker)',
         round(inProcess.blockMs, 1),
         'ms',
         `the call took ${Math.round(inProcess.totalMs)} ms; longest timer delay ${Math.round(inProcess.delayMs)} ms`,

@@ -27,7 +27,8 @@ export const NOT_STARTED_SPACE_ID = '1NotStartedYet';
 export const LIST_ID = '1600000000000000001';
 /**
  * A post the readers cannot read: its own id is not one (an item whose id cannot be read is the one thing
- * skipped; an odd author or quoted post never drops a post, issue 34). The rest of its page must still show.
+ * skipped; an odd author or quoted post never drops a post, as the live service sends such posts). The
+ * rest of its page must still show.
  */
 const MALFORMED_POST = { ...recordedLongPost, id: 'not-an-id', author: { userName: 'broken' } };
 

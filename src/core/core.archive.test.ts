@@ -1,5 +1,5 @@
 /**
- * The archive wired into the core (issue 24): every answer recorded in the mode's project (demo
+ * The archive wired into the core: every answer recorded in the mode's project (demo
  * apart from live), an answer held from an earlier session served without a call, and projects
  * created, renamed and switched through the bridge's handlers with paths only from main's dialogs.
  */

@@ -1,5 +1,5 @@
 /**
- * Model coders in the core (issue 36 item 6): off until an endpoint is chosen; with the sandbox's stand-in a
+ * Model coders in the core: off until an endpoint is chosen; with the sandbox's stand-in a
  * model codes its queue, its values are stored like any coder's with the model, prompt, settings and answer,
  * a person cannot overwrite them, a second run asks nothing again, and the model enters agreement like any
  * coder. A custom endpoint's key goes only to the origin it was entered for, and never back to the page.

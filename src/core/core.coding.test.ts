@@ -1,5 +1,5 @@
 /**
- * The coding workbench wired into the core (issue 36), through the bridge's handlers over the demo project:
+ * The coding workbench wired into the core, through the bridge's handlers over the demo project:
  * a codebook, a stratified sample drawn from what was browsed, two coders with 20 % overlap, blind until they
  * choose, agreement equal to a computation written here from its definition; a `.qdpx` and a `.qdc` that come
  * back whole; a pseudonymised share package in which no original id, handle or name of the sample is found,

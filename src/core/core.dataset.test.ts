@@ -1,7 +1,8 @@
 /**
- * A partitioned Parquet dataset from either store (issue 37 #6): the Archive view's "Parquet dataset" of a
- * project on SQLite or on PostgreSQL is a folder split by the UTC date each item was collected
- * (`collected_date=YYYY-MM-DD/`, Hive style), which DuckDB reads as one table, the date typed, every id exact.
+ * A partitioned Parquet dataset from either store (a project too large for one file): the Archive view's
+ * "Parquet dataset" of a project on SQLite or on PostgreSQL is a folder split by the UTC date each item was
+ * collected (`collected_date=YYYY-MM-DD/`, Hive style), which DuckDB reads as one table, the date typed, every
+ * id exact.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,8 +1,8 @@
 /**
- * One format registry (issue 32): a format registered beside the built-in ones — one module
- * (formats/testing/toy-format.ts) and one registry line — is offered through the bridge, written by an
- * export through the core's handlers (and by the Archive view's export), and described in the manifest by a
- * section of its own. A format main does not know is refused, naming the field.
+ * One format registry (a new format is one module and one line): a format registered beside the built-in
+ * ones — one module (formats/testing/toy-format.ts) and one registry line — is offered through the bridge,
+ * written by an export through the core's handlers (and by the Archive view's export), and described in the
+ * manifest by a section of its own. A format main does not know is refused, naming the field.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

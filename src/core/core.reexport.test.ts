@@ -1,8 +1,8 @@
 /**
- * Collections and re-exports (issue 24): an export written through the core becomes a collection
+ * Collections and re-exports: an export written through the core becomes a collection
  * of the project, in order; a collection re-exported to JSONL, CSV, Parquet, ids only and a Gephi network
  * makes no call, and DuckDB reads back exactly the archive's items — with the archive on main's thread, and
- * with it in its worker and each re-export written in a worker of its own (issue 24 #7).
+ * with it in its worker and each re-export written in a worker of its own (so encoding never blocks main).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * Team projects wired into the core (issue 37): two Skeins (two cores, two user data folders) connect to one
+ * Team projects wired into the core: two Skeins (two cores, two user data folders) connect to one
  * PostgreSQL project through the bridge's handlers, collect at once, see each other's answers with who
  * collected them, never pay twice for a page the other bought, and the project is copied into a file with its
  * counts checked. The password is kept by the OS key store's stand-in, never in a file, a state or a page.

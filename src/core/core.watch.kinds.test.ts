@@ -1,5 +1,5 @@
 /**
- * Every kind of watch runs against the moving sandbox (issue 35): mentions, a list's timeline, accounts read
+ * Every kind of watch runs against the moving sandbox: mentions, a list's timeline, accounts read
  * through one list, a conversation's replies (probed, read whole within the cap), quotes, a community, trends,
  * a live space — each keeps its counters and counts what is new; and an account suspended, then reinstated,
  * goes missing, is called gone after a re-check, and is marked back when it returns, with its posts.

@@ -1,5 +1,5 @@
 /**
- * Watches in the core (issue 35), against the moving sandbox on a clock the test moves: a watch of twenty
+ * Watches in the core, against the moving sandbox on a clock the test moves: a watch of twenty
  * accounts over three simulated days finds each new post once, never spends past a cap (the sandbox's ledger
  * says so), calls a deleted post gone only after a re-check, records the gap of a closed period and fills it,
  * and keeps counters over time. The scheduler is driven tick by tick.

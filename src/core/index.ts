@@ -99,7 +99,7 @@ export interface CoreDeps {
   /** the API's pace for this run only (requests per second; the headless runner's `--rate`), not saved */
   requestsPerSecond?: number;
   /**
-   * The watches' runner (issue 35): who runs them here (the app, or the headless runner), how often it looks
+   * The watches' runner: who runs them here (the app, or the headless runner), how often it looks
    * for due ones (default 30 s), whether it starts with the core (default: yes), and its progress lines.
    */
   watches?: {
@@ -115,9 +115,9 @@ export interface Core {
   handlers: Handlers;
   /** settings, key store, usage meter and the API client (`client.fetchPage`, `client.loadedPages`) */
   client: ClientServices;
-  /** the research projects (issue 24): where every answer is recorded */
+  /** the research projects: where every answer is recorded */
   projects: Projects;
-  /** the watches (issue 35): their scheduler, which the headless runner drives */
+  /** the watches: their scheduler, which the headless runner drives */
   watches: WatchFeature;
   /** a window closed or reloaded: cancel what it started */
   onSenderGone: (senderId: number) => void;
@@ -221,7 +221,7 @@ export function createCore(deps: CoreDeps): Core {
   currentMode = mode;
 
   const ids = createIdsFeature({ userDataDir: deps.userDataDir, now });
-  // the coding workbench (issue 36): its values live in the project of the mode, its keys like the API key
+  // the coding workbench: its values live in the project of the mode, its keys like the API key
   const projectOfMode = () => projects.handleFor(mode() === 'demo' ? 'demo' : 'current');
   const keptLikeTheApiKey = (name: string) =>
     createKeyStore({
@@ -288,7 +288,7 @@ export function createCore(deps: CoreDeps): Core {
     source: clientPageSource(client.client),
     clock: { now, setTimer: systemClock.setTimer, sleep: systemClock.sleep },
     context: exportContext,
-    // every export written becomes a collection of the project holding its items (issue 24)
+    // every export written becomes a collection of the project holding its items (to export again, no call)
     onWritten: async (run) => {
       await keepAsCollection(await archiveThread, projects.handleFor, run);
     },
@@ -298,13 +298,13 @@ export function createCore(deps: CoreDeps): Core {
     emit: (job) => deps.emit('export', job),
     ...(deps.exportPlatform ? { platform: deps.exportPlatform } : {}),
     onInternalError: (error) => deps.log?.error('export failed', error),
-    // every export of a project's items: its codes as extra columns, opted-out accounts left out (issue 36)
+    // every export of a project's items: its codes as extra columns, opted-out accounts left out (of every file)
     policy: (handle, itemKind) => coding.exportPolicy(handle, itemKind),
     projectHandle: projectOfMode,
   });
   disposers.push(() => exporter.dispose());
 
-  // watchlists (issue 35): run here while the core is up (the app), or driven by the headless runner
+  // watchlists: run here while the core is up (the app), or driven by the headless runner
   const watchClock = { now, setTimer: systemClock.setTimer, sleep: systemClock.sleep };
   const watches = createWatchFeature({
     project: watchProject(projects, archiveThread, mode),

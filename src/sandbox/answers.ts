@@ -74,7 +74,7 @@ export class Answers {
   private readonly threads = new LRUCache<string, Int32Array>({ max: 32 });
   private readonly searches = new LRUCache<string, Int32Array>({ max: 64 });
   private readonly timelines = new LRUCache<string, Int32Array>({ max: 128 });
-  /** sequences of a world that has moved, by view and world state (issue 35) */
+  /** sequences of a world that has moved, by view and world state (the world moves on the sandbox clock) */
   private readonly moved = new LRUCache<string, Int32Array>({ max: 256 });
 
   constructor(private readonly world: World) {}

@@ -58,7 +58,7 @@ export function registerControl(app: FastifyInstance, s: SandboxState, info: () 
   app.get('/__sandbox', async () => info());
   app.get('/__sandbox/examples', async () => s.world.examples);
 
-  // what the world did on its own clock (issue 35): new posts, deletions, suspensions in (from, to]
+  // what the world did on its own clock (what watches find): new posts, deletions, suspensions in (from, to]
   app.get<{ Querystring: { from?: string; to?: string } }>('/__sandbox/changes', async (req, reply) => {
     const now = s.clock.now();
     const from = req.query.from === undefined ? s.world.bornAt : Number(req.query.from);

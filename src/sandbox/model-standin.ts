@@ -1,5 +1,5 @@
 /**
- * The demo's model coder (issue 36): an OpenAI-compatible `POST /v1/chat/completions` that answers without a
+ * The demo's model coder: an OpenAI-compatible `POST /v1/chat/completions` that answers without a
  * model, deterministically, so model coders work offline and in every test. It reads the choices from the
  * system prompt Skein sends ("Answer with exactly one of these values and nothing else: a (…); b (…).") and
  * picks one from the post's words — a few cue words first (agreement, doubt), else a hash of the text and the

@@ -176,7 +176,7 @@ function answerFor(
       },
     };
   }
-  // the world as it is now (issue 35: it moves on the sandbox clock); an answer is cached for one state of it
+  // the world as it is now (it moves on the sandbox clock); an answer is cached for one state of it
   s.world.setMoment(now);
   const cacheKey = `${url}@${s.world.stateKey()}`;
   const hit = p.quirks.size ? undefined : s.answers.get(cacheKey);

@@ -1,5 +1,5 @@
 /**
- * The second round of recorded live shapes (`api-field-notes.md`, "Round 2"; issue 34), applied to a
+ * The second round of recorded live shapes (`api-field-notes.md`, "Round 2"), applied to a
  * spec-shaped answer on request, each a quirk of its own:
  * - `deleted-quotes`: quotes of quotes whose innermost post was deleted (an object of empty strings), direct
  *   quotes of a deleted post, and a display range past 2^53;
@@ -52,7 +52,7 @@ function deletedQuotes(p: Body, k: number, page: readonly Body[]): Body {
   switch (k % 4) {
     case 0:
     case 1: {
-      // the issue's shape: a post quoting a post that quotes a deleted post
+      // the recorded shape: a post quoting a post that quotes a deleted post
       const middle = isObj(p.quoted_tweet) ? p.quoted_tweet : other(page, k);
       return { ...p, isQuote: true, quoted_tweet: { ...middle, isQuote: true, quoted_tweet: DELETED_POST } };
     }

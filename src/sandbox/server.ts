@@ -116,7 +116,7 @@ export function buildSandbox(opts: SandboxOptions = {}): BuiltSandbox {
     now: clock.now(),
   }));
 
-  // the demo's model coder (issue 36): an OpenAI-compatible stand-in, deterministic, offline
+  // the demo's model coder: an OpenAI-compatible stand-in, deterministic, offline
   registerModelStandIn(app, state);
 
   const images = new LRUCache<string, Buffer | string>({ max: 256 });

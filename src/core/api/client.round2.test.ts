@@ -1,7 +1,8 @@
 /**
- * The second round of recorded live shapes (api-field-notes.md, "Round 2"; issue 34), as the sandbox's
- * quirks produce them, read through the real client: nothing dropped, the raw items kept whole, each shape
- * read into what the views show; the live 429 and 403 bodies as errors in the service's words.
+ * The second round of recorded live shapes (api-field-notes.md, "Round 2", bodies the live service really
+ * sent), as the sandbox's quirks produce them, read through the real client: nothing dropped, the raw
+ * items kept whole, each shape read into what the views show; the live 429 and 403 bodies as errors in the
+ * service's words.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { cardPost, isUnavailable, type Post, type User } from '../../shared/api';

@@ -243,7 +243,7 @@ describe('execute: a cancel that waits for the request in flight (cancelWaits)',
   });
 });
 
-describe('execute: the live 429 and 403 bodies (issue 34)', () => {
+describe('execute: the live 429 and 403 bodies', () => {
   const FREE_TIER = {
     error: 'Too Many Requests',
     message: 'For free-tier users, the QPS limit is one request every 5 seconds.',

@@ -1,8 +1,8 @@
 /**
- * Extra columns (the project's codes, issue 36) in every format: a table's rows get them after the item's own
- * columns (CSV, Parquet), a JSON Lines entry a `codes` object, a JSON file a top-level `codes` map by id; a
- * format without a row per item (an id list, a network) gets a sidecar table `<file>.codes.csv` instead. One
- * provider for all: no format keeps a copy of it.
+ * Extra columns (the project's codes) in every format, written once rather than per format: a table's rows
+ * get them after the item's own columns (CSV, Parquet), a JSON Lines entry a `codes` object, a JSON file a
+ * top-level `codes` map by id; a format without a row per item (an id list, a network) gets a sidecar table
+ * `<file>.codes.csv` instead. One provider for all: no format keeps a copy of it.
  */
 import { stringify } from 'csv-stringify/sync';
 import { writeFileAtomic } from '../files/atomic-file';

@@ -74,7 +74,7 @@ export function provenanceOf(item: StreamItem, next: () => Provenance): Provenan
 export type PostLookup = (ids: string[]) => Promise<Array<{ raw: string }>>;
 
 /**
- * Columns added after an item's own (the project's codes, issue 36): their names, and each item's cells by its
+ * Columns added after an item's own (the project's codes): their names, and each item's cells by its
  * id. Plain data, so it crosses to a re-export's own worker.
  */
 export interface ExtraColumns {

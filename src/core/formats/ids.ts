@@ -1,7 +1,8 @@
 /**
- * Dehydrate (issue 25 #5): a view's export as an id list — plain digits, one per line, no header, `.txt` —
- * of its posts or its users (a post view's authors; a space's participants), each id once, in the order
- * first met. Post ids and user ids are never mixed in one file. The manifest goes beside it.
+ * Dehydrate (share a dataset as ids, as platform terms ask): a view's export as an id list — plain
+ * digits, one per line, no header, `.txt` — of its posts or its users (a post view's authors; a space's
+ * participants), each id once, in the order first met. Post ids and user ids are never mixed in one
+ * file. The manifest goes beside it.
  */
 import type { IdsOf } from '../../shared/ipc/export';
 import { writeFileAtomic } from '../files/atomic-file';

@@ -13,7 +13,7 @@ export async function writeEntry(
   before: Buffer,
   after: Buffer,
   provenance?: Provenance,
-  /** JSONL: the item's extra columns as a JSON object (`"codes"`, issue 36) */
+  /** JSONL: the item's extra columns as a JSON object (`"codes"`: the project's codes) */
   codes?: string | null,
 ): Promise<void> {
   await sink.write(before);

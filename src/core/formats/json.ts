@@ -27,7 +27,7 @@ export const json: Format = {
       target,
       async (sink) => {
         await sink.write(`{\n  "manifest": ${indented(manifest)},\n`);
-        // the project's codes (issue 36): a map by item id beside the items, which stay as received
+        // the project's codes: a map by item id beside the items, which stay as received
         if (extra) {
           const byId: Record<string, Record<string, string | null>> = {};
           for (const [id, cells] of extra.values) {

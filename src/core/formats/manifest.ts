@@ -116,9 +116,9 @@ export interface ExportManifest {
     how_to_read: Record<string, string>;
   };
   ids?: { of: IdsOf; format: string; note: string };
-  /** codes of the project's coding (issue 36): which columns, where they are written, how they were resolved */
+  /** codes of the project's coding: which columns, where they are written, how they were resolved */
   codes?: { columns: string[]; where: string; note: string };
-  /** items left out because their account opted out (issue 36) */
+  /** items left out because their account opted out (counted, so the file's size is explained) */
   left_out?: { accounts: number; note: string };
   parquet?: {
     writer: string;

@@ -1,5 +1,5 @@
 /**
- * Parquet (issue 24 #6): the rows of Skein's own CSV columns (plain ids, the analysis flavour; provenance
+ * Parquet: the rows of Skein's own CSV columns (plain ids, the analysis flavour; provenance
  * last), typed (counts INT64, flags BOOLEAN, `created_at`/`retrieved_at`/`first_retrieved_at` TIMESTAMP in UTC, the rest UTF-8
  * text), written with hyparquet-writer (pure JS: nothing native to rebuild per Electron version) in row
  * groups (parquet/part.ts), so memory stays flat: while the export collects, from the pages as they are kept

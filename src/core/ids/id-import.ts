@@ -1,5 +1,5 @@
 /**
- * Importing an id list (issue 25 #1), before anything is spent: a `.txt` (one per line), a CSV/TSV (a
+ * Importing an id list to hydrate, before anything is spent: a `.txt` (one per line), a CSV/TSV (a
  * column picked by name or position, after a preview), JSONL (a field path such as `id` or `item.author.id`)
  * or pasted text (ids separated by spaces, commas or lines). Posts or users (users may be `@handles`, to be
  * resolved at a shown cost). Every token is read by `shared/ids/id-token.ts` (Skein's `="…"` cells, quotes

@@ -53,9 +53,9 @@ export interface ClientServicesDeps {
   };
   /** asks the user in main (a native dialog): the only way to move the key or raise spending limits */
   confirm?: Confirm;
-  /** the research project (issue 24): the store of record on disk; without it, pages spill to a session folder */
+  /** the research project: the store of record on disk; without it, pages spill to a session folder */
   archive?: AnswerArchive;
-  /** other secrets the logger must cut out (the coding workbench's keys, issue 36) */
+  /** other secrets the logger must cut out (the coding workbench's keys, kept like the API key) */
   otherSecrets?: () => string[];
 }
 
@@ -222,7 +222,7 @@ export function createClientServices(deps: ClientServicesDeps): ClientServices {
 
   const client = createApiClient({
     target,
-    // pages that leave memory are served again from the project (the one store on disk, ARCHITECTURE.md);
+    // pages that leave memory are served again from the project (the one store on disk, docs/archive.md);
     // without a project they wait in a session folder: a reader scrolling back never pays twice
     store: deps.archive
       ? new ResponseStore(DEFAULT_STORE_BYTES)

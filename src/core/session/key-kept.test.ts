@@ -1,7 +1,8 @@
 /**
  * The live 403 "API key required" comes back to a key that was sent while the service throttles it
- * (api-field-notes.md, "Round 2"; issue 34): through the whole session (settings, key custody, client,
- * bridge), Skein waits and asks once more, says which it was, and never clears or distrusts the stored key.
+ * (api-field-notes.md, "Round 2", bodies the live service really sent): through the whole session
+ * (settings, key custody, client, bridge), Skein waits and asks once more, says which it was, and never
+ * clears or distrusts the stored key.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';

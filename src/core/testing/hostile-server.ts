@@ -210,7 +210,7 @@ function bodyFor(category: HostileCategory, origin: string): Json {
       break;
   }
   // every answer holds the post the views are opened on (`#/post/1900000000000000001`): the post view looks it
-  // up, and a missing post is one message with no tabs (issue 22), where the attack would never be shown
+  // up, and a missing post is one message with no tabs, where the attack would never be shown
   if (!items.some((p) => p.id === FOCAL_ID))
     items.unshift(post(FOCAL_ID, { text: 'The post the attacks hang from', entities: null, displayTextRange: null }));
   items.push(innocent);

@@ -1,5 +1,5 @@
 /**
- * Batch lookups of ids the world never generated (hydration of a shared id file, issue 25): with `anyIds`
+ * Batch lookups of ids the world never generated (hydrating a shared id file names ids of anyone): with `anyIds`
  * on, any numeric id is answered deterministically — a stable share is "not found" (left out, as the live
  * service leaves out deleted, protected and suspended items), the rest get a post or user drawn for that id:
  * the world's post (user) at a position hashed from (seed, id), with the asked id (and, for a user, a handle

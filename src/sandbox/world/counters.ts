@@ -1,9 +1,9 @@
 /**
- * Counters that grow with the sandbox clock (issue 35), and live posts as the API shows them. A post's likes
- * grow toward their final number as it ages (fast in its first day, hardly after), its reposts, bookmarks and
- * views with them; its reply and quote counts are exactly the replies and quotes that can be seen now.
- * Accounts gain followers and count the posts they have now. Counters move in whole hours from the start
- * (the still first hour shows the world as built), so every answer within an hour agrees.
+ * Counters that grow with the sandbox clock (what a watch records over time), and live posts as the API shows
+ * them. A post's likes grow toward their final number as it ages (fast in its first day, hardly after), its
+ * reposts, bookmarks and views with them; its reply and quote counts are exactly the replies and quotes that
+ * can be seen now. Accounts gain followers and count the posts they have now. Counters move in whole hours
+ * from the start (the still first hour shows the world as built), so every answer within an hour agrees.
  */
 import type { SpecPost, User } from '../../shared/api';
 import { unit } from '../random';

@@ -49,7 +49,7 @@ export class World {
   origin = 'http://127.0.0.1';
   /** the sandbox clock when the world was built: it moves from here (`live`) */
   readonly bornAt: number;
-  /** what has happened since the start: new posts, deletions, suspensions (issue 35) */
+  /** what has happened since the start: new posts, deletions, suspensions (what watches find) */
   readonly live: LiveWorld;
   /**
    * The sandbox clock of the answer being made. The pipeline sets it (`setMoment`) before it draws an answer,

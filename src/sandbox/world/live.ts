@@ -1,10 +1,10 @@
 /**
- * The world moves on the sandbox clock (issue 35): after a still first hour, every hour brings new posts
- * (originals, replies, quotes, authors drawn as the world's own are: a few accounts post most), some posts
- * are deleted (a share of the new ones, and now and then a recent one), an account is suspended now and then,
- * and counters grow (`counters.ts`). What hour k brings is drawn from a stream keyed by (seed, 'live', k), k
- * counted from the sandbox's start: the same seed gives the same history, and a test that moves the clock by
- * three days sees the same three days every time.
+ * The world moves on the sandbox clock, so watches have something to find in demo mode: after a still first
+ * hour, every hour brings new posts (originals, replies, quotes, authors drawn as the world's own are: a few
+ * accounts post most), some posts are deleted (a share of the new ones, and now and then a recent one), an
+ * account is suspended now and then, and counters grow (`counters.ts`). What hour k brings is drawn from a
+ * stream keyed by (seed, 'live', k), k counted from the sandbox's start: the same seed gives the same
+ * history, and a test that moves the clock by three days sees the same three days every time.
  *
  * Hours are drawn in order, once, when the clock first reaches them. A live post's world index is
  * `graph.count + ordinal` (its place among live posts); its id is made like the world's own (the virtual

@@ -59,9 +59,9 @@ export function buildTrends(seed: number): Map<number, Trend[]> {
 }
 
 /**
- * A place's trends `hour` hours after the start (issue 35): each keeps roughly its rank, shifted by a draw of
- * its own for that hour, so the list reorders a little every hour and a trend now and then climbs into the
- * first thirty (the default `count`) or falls out of them.
+ * A place's trends `hour` hours after the start (a trends watch sees them change): each keeps roughly its
+ * rank, shifted by a draw of its own for that hour, so the list reorders a little every hour and a trend
+ * now and then climbs into the first thirty (the default `count`) or falls out of them.
  */
 export function trendsAt(seed: number, woeid: number, trends: readonly Trend[], hour: number): Trend[] {
   const keyed = trends.map((t, rank) => ({

@@ -1,8 +1,8 @@
 /**
- * A codebook (issue 36): the fields coders fill in for each post or account — a category (single or multiple
- * choice, each choice with a description and examples), an ordinal scale (levels in order), free text, or a
- * note — and the one key that picks each choice while coding. A codebook is versioned: a change after coding
- * started becomes a new version, and every value says which version it was made under.
+ * A codebook (the coding workbench): the fields coders fill in for each post or account — a category (single
+ * or multiple choice, each choice with a description and examples), an ordinal scale (levels in order), free
+ * text, or a note — and the one key that picks each choice while coding. A codebook is versioned: a change
+ * after coding started becomes a new version, and every value says which version it was made under.
  *
  * Pure zod: main checks every definition and value the renderer sends with these, and the renderer builds its
  * forms from them.

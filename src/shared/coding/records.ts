@@ -1,5 +1,5 @@
 /**
- * What a project keeps of coding (issue 36), as the archive stores it and the bridge carries it: codebooks and
+ * What a project keeps of coding, as the archive stores it and the bridge carries it: codebooks and
  * their versions, coders (people and models), one value per item × field × coder with its time and codebook
  * version, adjudicated values apart from the coders', samples and their assignment, and opted-out accounts.
  */

@@ -34,7 +34,7 @@ export const DemoExamples = z.object({
 export type DemoExamples = z.infer<typeof DemoExamples>;
 
 /**
- * How a link may leave Skein (issue 21): `https:` opens; `http:` only after the
+ * How a link from data (which a hostile server controls) may leave Skein: `https:` opens; `http:` only after the
  * user says yes in main's own dialog; a link carrying `user:password@` (which
  * makes `https://bank.example:pw@evil.example` look like the bank) and any
  * other scheme never open.
@@ -79,7 +79,7 @@ export const events = {
   menu: MenuCommand,
   /** an export job changed (progress, status) */
   export: ExportJob,
-  /** a watch ran, changed, or its runner did (issue 35) */
+  /** a watch ran, changed, or its runner did (so the Watches view refreshes without polling) */
   watch: WatchEvent,
 } as const;
 export type EventName = keyof typeof events;

@@ -1,5 +1,5 @@
 /**
- * The archive's bridge contract (issue 24): the current research project, and offline search,
+ * The archive's bridge contract (the store of record on disk): the current research project, and offline search,
  * activity and provenance over everything it holds. No function here makes an API call, and no
  * input names a file path: project files are chosen in main's own dialogs or from main's list.
  */

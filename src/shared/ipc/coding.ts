@@ -1,5 +1,5 @@
 /**
- * The `coding` namespace of the bridge (issue 36): codebooks, coders (people and models), samples and their
+ * The `coding` namespace of the bridge (the coding workbench): codebooks, coders (people and models), samples and their
  * assignment, coding by keyboard, blind agreement, reconciliation, and the files a coding project is shared
  * with (an annotation table, REFI-QDA `.qdpx` and `.qdc`, ReCal's CSV, a pseudonymised share package).
  *

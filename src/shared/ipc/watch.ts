@@ -1,5 +1,5 @@
 /**
- * The `watch` namespace of the bridge (issue 35): watchlists — the same accounts, list, conversation,
+ * The `watch` namespace of the bridge: watchlists — the same accounts, list, conversation,
  * community, place or space collected again on a schedule, within hard credit caps, incrementally; their runs,
  * gaps, counters over time and what disappeared. Main runs them (in the app while it is open, or the headless
  * runner on a server) and keeps everything in the project; the renderer describes and reads, never names a path.

@@ -1,5 +1,5 @@
 /**
- * The headless runner as a process (issue 35): started, killed with SIGKILL in the middle of a run, and
+ * The headless runner as a process: started, killed with SIGKILL in the middle of a run, and
  * started again, it picks the run up from its journal without buying a page twice and without losing the
  * run's record; a second runner (or the app) refuses a project another runner has; SIGTERM stops a run
  * cleanly (a gap, the project let go). The sandbox runs in this process; the runner is `node --import tsx`.

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The headless runner (issue 35): `skein watch --project path/to/project.skein` runs a project's watches on
+ * The headless runner: `skein watch --project path/to/project.skein` runs a project's watches on
  * their schedules, on a server, with no window (a team project on PostgreSQL too: `--project` is then its
  * address as Manage projects shows it, the password in SKEIN_PROJECT_PASSWORD) — a third composition root over the same `createCore` as the
  * app and the browser shell, so the caps, the journal and the gaps are the app's own. One line per run on

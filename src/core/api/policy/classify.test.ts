@@ -98,7 +98,7 @@ describe('validationFields', () => {
   });
 });
 
-describe('the live error bodies (issue 34)', () => {
+describe('the live error bodies', () => {
   it.each([
     ['For free-tier users, the QPS limit is one request every 5 seconds.', 5_000],
     ['one request per second', 1_000],

@@ -3,7 +3,7 @@
  * least 1/rate seconds apart (no bursts: the live service's free balance
  * allows about one request per 5 s). Slots are handed out in call order.
  *
- * Defaults (README.md, "Using Skein"; ARCHITECTURE.md, "The API client"): live mode uses the user's setting,
+ * Defaults (docs/using.md, "Live mode"; docs/api-client.md): live mode uses the user's setting,
  * 0.2 req/s out of the box (the free tier: the only rate that is safe for
  * every balance); demo mode talks to the local sandbox and is not paced.
  */

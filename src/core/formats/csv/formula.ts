@@ -1,5 +1,5 @@
 /**
- * Spreadsheet formula injection (issue 21): a text cell that starts with
+ * Spreadsheet formula injection (the texts are anyone's, so a cell may be an attack): a text cell that starts with
  * `=`, `+`, `-`, `@`, TAB or CR is run as a formula by Excel, LibreOffice and
  * Google Sheets (OWASP "CSV injection"). By default such a cell is written
  * with a leading apostrophe, which every spreadsheet shows as text and hides;

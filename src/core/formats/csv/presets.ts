@@ -1,5 +1,5 @@
 /**
- * Column presets beside Skein's own (issue 25 #7, research-conventions.md):
+ * Column presets beside Skein's own (the columns other research tools import, research-conventions.md):
  * - `twarc`: twarc-csv's default columns (dotted JSON paths; lists JSON-encoded; a retweet's row carries its
  *   original's whole text; provenance as `__twarc.retrieved_at, __twarc.url, __twarc.version`). twarc writes
  *   line breaks as a literal `\n`: the writer does the same for this preset whatever the dialog says.

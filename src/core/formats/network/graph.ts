@@ -1,12 +1,12 @@
 /**
- * A network from a collection (issue 25 #6): users (and spaces, lists) as nodes, interactions as directed
- * edges of a kind, aggregated by (source, target, kind) with a weight (how many times) and the times they
- * happened (for a dynamic graph). Posts give `reply` (author → the user answered), `quote` (→ the quoted
- * post's author), `retweet` (→ the original's author), `mention` (→ each user mentioned; mentions inside a
- * retweeted or quoted post are `mention-in-retweet` / `mention-in-quote`, NodeXL's kinds); space participants
- * give `admin`/`speaker`/`listener` edges to the space; a list's followers a `list-follower` edge to the list,
- * and the authors of a list's timeline (its members: the timeline is their posts) a `list-member` edge.
- * Memory grows with nodes and edges, never with items: items are added one by one.
+ * A network from a collection (for Gephi, networkx, igraph): users (and spaces, lists) as nodes, interactions
+ * as directed edges of a kind, aggregated by (source, target, kind) with a weight (how many times) and the
+ * times they happened (for a dynamic graph). Posts give `reply` (author → the user answered), `quote` (→ the
+ * quoted post's author), `retweet` (→ the original's author), `mention` (→ each user mentioned; mentions
+ * inside a retweeted or quoted post are `mention-in-retweet` / `mention-in-quote`, NodeXL's kinds); space
+ * participants give `admin`/`speaker`/`listener` edges to the space; a list's followers a `list-follower` edge
+ * to the list, and the authors of a list's timeline (its members: the timeline is their posts) a `list-member`
+ * edge. Memory grows with nodes and edges, never with items: items are added one by one.
  */
 import { arr, isoFromCreatedAt, nonEmpty, num, obj, str, type Obj } from '../item-fields';
 

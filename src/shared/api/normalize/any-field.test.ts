@@ -1,10 +1,11 @@
 /**
- * The property of issue 34: any single field of a valid post (nested ones included: the author, the quoted
- * post and its own quoted post, entities, media, the card) replaced by "", {}, null or a value of another
- * type never removes the post from its page: the reader keeps it, the raw item (what an export writes) is the
- * very object received, unchanged, and what the bridge sends can be made of it. Only the post's own `id` may
- * not be replaced: an item whose id cannot be read is the one thing skipped (and counted). The export side of
- * the property (JSONL, CSV, Parquet read back by DuckDB) is `core/export/one-field-export.test.ts`.
+ * The property that keeps the live service's odd fields from costing posts: any single field of a valid post
+ * (nested ones included: the author, the quoted post and its own quoted post, entities, media, the card)
+ * replaced by "", {}, null or a value of another type never removes the post from its page: the reader keeps
+ * it, the raw item (what an export writes) is the very object received, unchanged, and what the bridge sends
+ * can be made of it. Only the post's own `id` may not be replaced: an item whose id cannot be read is the one
+ * thing skipped (and counted). The export side of the property (JSONL, CSV, Parquet read back by DuckDB) is
+ * `core/export/one-field-export.test.ts`.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -19,7 +20,7 @@ const envelope = (tweets: unknown[]) => ({ status: 'success', msg: 'success', tw
 /** "", {}, null, every other type, and anything fast-check makes up */
 const replacement = fc.oneof(fc.constantFrom(...ODD_VALUES), fc.anything({ maxDepth: 2 }));
 
-describe('one odd field never drops a post (issue 34)', () => {
+describe('one odd field never drops a post', () => {
   it('every valid post reads as it is, with nothing dropped', () => {
     for (const post of VALID_POSTS) expect(normalizePage('postQuotes', envelope([post])).dropped).toEqual([]);
   });

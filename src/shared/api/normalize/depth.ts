@@ -1,5 +1,5 @@
 /**
- * Depth bounds for what a hostile server sends (issue 21): a `retweeted_tweet`
+ * Depth bounds for what a hostile server sends (any server may answer): a `retweeted_tweet`
  * chain or an unknown field nested 10,000 deep overflowed the stack at the
  * bridge (structured clone, JSON) and took the innocent posts of its page and
  * the export down with it. Each item is walked once, iteratively, before it is

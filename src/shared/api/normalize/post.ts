@@ -2,7 +2,8 @@
  * Tolerant reader of a post (every live-service spelling in api-field-notes.md → the spec's shape). Every
  * field is read with a fallback ("", null: unknown), so a post is refused only when its own id cannot be
  * read; a post nested in it (a quoted post) that cannot be read becomes an `UnavailablePost` and never
- * takes its parent down (issue 34). What is kept for export is the raw item, whole.
+ * takes its parent down (the live service sends such posts: api-field-notes.md). What is kept for export
+ * is the raw item, whole.
  */
 import { MediaEntity, TagEntity, UrlEntity, UserMentionEntity, type UnavailablePost } from '../schemas';
 import { mediaFromExtended } from './media';

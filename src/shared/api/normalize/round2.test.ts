@@ -1,4 +1,4 @@
-/** The second round of recorded live shapes (api-field-notes.md, "Round 2"; issue 34), read by the readers. */
+/** The second round of recorded live shapes (api-field-notes.md, "Round 2"), read by the readers. */
 import { describe, expect, it } from 'vitest';
 import {
   AUTOMATED_USER,

@@ -16,7 +16,7 @@ export const chooseSavePathWithDialog: ChooseSavePath = async (request) => {
   return result.canceled || !result.filePath ? null : result.filePath;
 };
 
-/** A project file to open (issue 24): the page never names a path, the user picks it here. */
+/** A project file to open: the page never names a path, the user picks it here. */
 export const chooseOpenPathWithDialog: ChooseOpenPath = async (request) => {
   const parent = BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0];
   const options = { title: request.title, filters: request.filters, properties: ['openFile'] as Array<'openFile'> };
