@@ -54,17 +54,29 @@ function over(db: PgDb, query: Query, transaction: Db['transaction']): Db {
  */
 export function pgExecutor(db: PgDb): Db & { releaseLocks: () => Promise<void> } {
   const locks = new Set<SessionLock>();
-  const transaction = <T>(work: (tx: Db) => Promise<T>, lock?: number): Promise<T> =>
-    db.transaction(async (client) => {
-      if (lock !== undefined)
-        await client.query(`SELECT pg_advisory_xact_lock(${Math.trunc(lock)}, hashtext($1))`, [db.connection.schema]);
-      const inside: Db = over(
-        db,
-        (text, values) => client.query(text, values),
-        (w) => w(inside),
-      );
-      return work(inside);
-    });
+  const transaction = async <T>(work: (tx: Db) => Promise<T>, lock?: number): Promise<T> => {
+    // the work's own failure (a rule it refused by) reaches the caller as it was, not as the database's
+    let own: { error: unknown } | null = null;
+    try {
+      return await db.transaction(async (client) => {
+        if (lock !== undefined)
+          await client.query(`SELECT pg_advisory_xact_lock(${Math.trunc(lock)}, hashtext($1))`, [db.connection.schema]);
+        const inside: Db = over(
+          db,
+          (text, values) => client.query(text, values),
+          (w) => w(inside),
+        );
+        try {
+          return await work(inside);
+        } catch (e) {
+          if (!(e instanceof Error && 'transient' in e)) own = { error: e };
+          throw e;
+        }
+      });
+    } catch (e) {
+      throw own ? (own as { error: unknown }).error : e;
+    }
+  };
   const executor = over(db, (text, values) => db.pool.query(text, values), transaction);
   return {
     ...executor,

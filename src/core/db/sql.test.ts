@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { compile, sql } from './sql';
+
+describe('a query written once', () => {
+  it('binds every value, numbered as PostgreSQL numbers them and as ? for SQLite', () => {
+    const q = sql`SELECT * FROM t WHERE a = ${'x'} AND b IN (${sql.join([1, 2])}) AND c = ${null}`;
+    expect(compile(q, 'sqlite')).toEqual({
+      text: 'SELECT * FROM t WHERE a = ? AND b IN (?, ?) AND c = ?',
+      values: ['x', 1, 2, null],
+    });
+    expect(compile(q, 'postgres').text).toBe('SELECT * FROM t WHERE a = $1 AND b IN ($2, $3) AND c = $4');
+  });
+
+  it('splices a nested query with its own values in order, a trusted name as text, and per-dialect text', () => {
+    const where = sql`kind = ${'post'}`;
+    const q = sql`SELECT ${sql.raw('id')} FROM items WHERE ${where} AND n > ${sql.of({ sqlite: 'max', postgres: 'GREATEST' })}(${1}, ${2})`;
+    expect(compile(q, 'postgres')).toEqual({
+      text: 'SELECT id FROM items WHERE kind = $1 AND n > GREATEST($2, $3)',
+      values: ['post', 1, 2],
+    });
+    expect(compile(q, 'sqlite').text).toBe('SELECT id FROM items WHERE kind = ? AND n > max(?, ?)');
+  });
+
+  it('never pastes a value into the text, however it reads', () => {
+    const hostile = "x'); DROP TABLE items; --";
+    const { text, values } = compile(sql`SELECT 1 WHERE a = ${hostile}`, 'postgres');
+    expect(text).not.toContain('DROP');
+    expect(values).toEqual([hostile]);
+  });
+});
