@@ -1,11 +1,13 @@
 /**
  * One answer into a SQLite project (answer.ts made it ready): the request it answered (never the key), each item
- * once by (kind, id) with its raw JSON exactly as received, an earlier version kept when the item changed, and
+ * once by (kind, id) with its raw JSON exactly as received, an earlier version kept when the item changed
+ * (versions.ts), and
  * the answer's envelope with each item replaced by a marker.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { prepareAnswer, type IngestRecord } from './answer';
 import type { Derived } from './derive';
+import { sighting } from './versions';
 
 export interface Ingester {
   ingest: (record: IngestRecord) => void;
@@ -19,7 +21,7 @@ export function createIngester(db: DatabaseSync, researcher: string | null): Ing
       `INSERT INTO items (kind, id, raw, first_seen, last_seen, version_since, created_at, author_handle, lang, flags, engagement)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
-    seen: db.prepare('UPDATE items SET last_seen = max(last_seen, ?) WHERE rowid = ?'),
+    seen: db.prepare('UPDATE items SET last_seen = ? WHERE rowid = ?'),
     change: db.prepare(
       `UPDATE items SET raw = ?, last_seen = ?, version_since = ?, created_at = ?, author_handle = ?, lang = ?, flags = ?, engagement = ?
        WHERE rowid = ?`,
@@ -47,17 +49,14 @@ export function createIngester(db: DatabaseSync, researcher: string | null): Ing
       s.ftsInsert.run(rowid, d.fts.text, d.fts.handle, d.fts.name, d.fts.bio);
       return rowid;
     }
-    if (row.raw === raw) {
-      s.seen.run(at, row.rowid);
+    const next = sighting({ raw: row.raw, lastSeen: row.last_seen, versionSince: row.version_since }, raw, at);
+    if (next.fate === 'same') {
+      s.seen.run(next.lastSeen, row.rowid);
       return row.rowid;
     }
-    // an answer older than what is held (a late write) becomes an earlier version, not the current one
-    if (at < row.last_seen) {
-      s.version.run(row.rowid, raw, at, at);
-      return row.rowid;
-    }
-    s.version.run(row.rowid, row.raw, row.version_since, row.last_seen);
-    s.change.run(raw, at, at, ...cols, row.rowid);
+    s.version.run(row.rowid, next.earlier.raw, next.earlier.seenFrom, next.earlier.seenTo);
+    if (next.fate === 'older') return row.rowid;
+    s.change.run(next.current.raw, next.current.lastSeen, next.current.versionSince, ...cols, row.rowid);
     s.ftsDelete.run(row.rowid);
     s.ftsInsert.run(row.rowid, d.fts.text, d.fts.handle, d.fts.name, d.fts.bio);
     return row.rowid;

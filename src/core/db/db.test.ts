@@ -69,15 +69,15 @@ describe.each(DIALECTS)('the executor on $name', (d) => {
   maybe('lets a call that arrives mid-transaction wait for its end rather than land inside it', async () => {
     const db = await d.fresh();
     await table(db);
-    let outside: Promise<unknown> | null = null;
+    const outside: Array<Promise<unknown>> = [];
     const failed = db.transaction(async (tx) => {
       await tx.run(sql`INSERT INTO t (k) VALUES (${'in'})`);
-      outside = db.run(sql`INSERT INTO t (k) VALUES (${'out'})`);
+      outside.push(db.run(sql`INSERT INTO t (k) VALUES (${'out'})`));
       await new Promise((r) => setTimeout(r, 20));
       throw new Error('rolled back');
     });
     await expect(failed).rejects.toThrow('rolled back');
-    await outside;
+    await Promise.all(outside);
     expect((await db.all<{ k: string }>(sql`SELECT k FROM t`)).map((r) => r.k)).toEqual(['out']);
   });
 

@@ -1,14 +1,15 @@
 /**
  * A batch of answers into a team project, in one transaction and a handful of statements whatever its size:
  * what the batch's items are already held as is read in one query, each item's fate (new, seen again, changed:
- * its earlier version kept, or an older answer: kept as an earlier version) is worked out here exactly as the
- * SQLite store does it one item at a time (../ingest.ts), and the rows go in as JSON sets. Writers of one project
+ * its earlier version kept, or an older answer: kept as an earlier version) follows the one rule both stores
+ * keep (../versions.ts), item by item in order, and the rows go in as JSON sets. Writers of one project
  * take its advisory lock for the transaction, so two Skeins never interleave their upserts of the same item:
  * readers are never blocked (MVCC), and an item is always one row.
  */
 import type { PoolClient } from 'pg';
 import type { PreparedAnswer } from '../answer';
 import type { Derived } from '../derive';
+import { sighting } from '../versions';
 import { tsvectorOf } from './fts';
 import { lockSql } from './schema';
 import { fromPg, toPg, toPgOrNull } from '../../db';
@@ -144,22 +145,19 @@ export async function writeAnswers(
           fate: 'new',
         };
         state.set(key, s);
-      } else if (s.raw === raw) {
-        if (at > s.lastSeen) {
-          s.lastSeen = at;
-          if (s.fate === 'same') s.fate = 'seen';
-        }
-      } else if (at < s.lastSeen) {
-        // an answer older than what is held (a late write) becomes an earlier version, not the current one
-        versions.push({ item: s.rowid, raw, seen_from: at, seen_to: at });
       } else {
-        versions.push({ item: s.rowid, raw: s.raw, seen_from: s.versionSince, seen_to: s.lastSeen });
-        s.raw = raw;
-        s.lastSeen = at;
-        s.versionSince = at;
-        s.derived = derived;
-        s.tsv = tsv;
-        if (s.fate !== 'new') s.fate = 'changed';
+        const next = sighting(s, raw, at);
+        if (next.fate === 'same') {
+          if (next.lastSeen > s.lastSeen && s.fate === 'same') s.fate = 'seen';
+          s.lastSeen = next.lastSeen;
+        } else {
+          const e = next.earlier;
+          versions.push({ item: s.rowid, raw: e.raw, seen_from: e.seenFrom, seen_to: e.seenTo });
+          if (next.fate === 'changed') {
+            Object.assign(s, next.current, { derived, tsv });
+            if (s.fate !== 'new') s.fate = 'changed';
+          }
+        }
       }
       linked.push({ item: s.rowid });
     }
