@@ -9,7 +9,16 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chownSync, existsSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chownSync,
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
@@ -27,6 +36,8 @@ export interface TestCluster {
   url: string;
   /** runs SQL through psql as the cluster's superuser; returns its output */
   psql: (sql: string) => string;
+  /** runs a SQL file (a pg_dump) through psql as the cluster's superuser */
+  restore: (file: string) => void;
   /** the server goes away (fast shutdown, data kept) and comes back on the same port */
   pause: () => void;
   resume: () => void;
@@ -200,6 +211,7 @@ export async function startTestCluster(options: ClusterOptions = {}): Promise<Te
   }
   const host = '127.0.0.1';
   const database = 'postgres';
+  const psqlTo = ['-h', dir, '-p', String(port), '-U', user, '-d', database, '-X', '-q', '-v', 'ON_ERROR_STOP=1'];
   return {
     host,
     port,
@@ -219,25 +231,15 @@ export async function startTestCluster(options: ClusterOptions = {}): Promise<Te
     }),
     pause: () => run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']),
     resume: start,
-    psql: (sql) =>
-      run('psql', [
-        '-h',
-        dir,
-        '-p',
-        String(port),
-        '-U',
-        user,
-        '-d',
-        database,
-        '-X',
-        '-q',
-        '-A',
-        '-t',
-        '-v',
-        'ON_ERROR_STOP=1',
-        '-c',
-        sql,
-      ]),
+    psql: (sql) => run('psql', [...psqlTo, '-A', '-t', '-c', sql]),
+    restore: (file) => {
+      // read by the cluster's own user, from its folder
+      const copy = join(dir, 'restore.sql');
+      copyFileSync(file, copy);
+      if (owner) chownSync(copy, owner.uid, owner.gid);
+      run('psql', [...psqlTo, '-f', copy]);
+      rmSync(copy, { force: true });
+    },
     stop,
   };
 }
