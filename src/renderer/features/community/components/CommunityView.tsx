@@ -16,7 +16,7 @@ import { ViewFrame } from '../../../components/ViewFrame';
 import type { Route } from '../../../lib/routes';
 import { ExportButton, exportView } from '../../export';
 import { EntryFeed, type EntryQuery } from '../../list/components/EntryFeed';
-import { CacheNote } from '../../usage/components/CacheNote';
+import { CacheNote } from '../../../components/usage/CacheNote';
 import { summarizeCommunity } from '../community-summary';
 import { communityInfoQuery, communityMembersQuery, communityModeratorsQuery } from '../queries';
 import { CommunityHeader } from './CommunityHeader';

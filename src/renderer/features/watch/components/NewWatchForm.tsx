@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useId, useMemo, useState } from 'react';
 import { WATCH_KINDS, type WatchDraft, type WatchKind, type WatchStrategy } from '../../../../shared/ipc/watch';
 import { ErrorState } from '../../../components/ErrorState';
-import { formatUsd } from '../../usage/money';
+import { formatUsd } from '../../../lib/usage/money';
 import { proposalQuery, useWatchActions } from '../queries';
 import { count, KIND_LABELS, TARGET_HINTS, UNIT_MINUTES, type EveryUnit } from '../words';
 
