@@ -10,7 +10,7 @@ import { communityFixture, spaceFixture } from '../../../shared/api/fixtures';
 import type { Community, CommunityData } from '../../../shared/api/schemas';
 import { summarizeSpace } from '../space/space-summary';
 import { summarizeCommunity } from './community-summary';
-import { reasonSentence, roleLabel } from './plain-words';
+import { reasonSentence, roleLabel } from '../../lib/plain-words';
 
 const PROTO = [
   '__proto__',

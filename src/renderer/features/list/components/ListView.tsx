@@ -20,9 +20,9 @@ import { useSeenName } from '../../../state/names';
 import { ExportButton, pagedExportView, type PagedQueryState } from '../../export';
 import { usePrices } from '../../../lib/settings';
 import { LoadPages } from '../../../components/usage/LoadPages';
-import { summarizeEntryPages } from '../entry-pages';
+import { summarizeEntryPages } from '../../../lib/entry-pages';
 import { listFollowersQuery, listPostsQuery } from '../queries';
-import { EntryFeed } from './EntryFeed';
+import { EntryFeed } from '../../../components/entry/EntryFeed';
 import './list.css';
 
 type ListTab = 'posts' | 'followers';
