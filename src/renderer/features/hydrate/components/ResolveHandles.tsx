@@ -6,7 +6,7 @@ import { creditsLabel } from '../../../lib/format';
 import { routes } from '../../../lib/routes';
 import { usePrices } from '../../../lib/settings';
 import { estimatePages } from '../../../lib/usage/cost-estimate';
-import { handleQuery } from '../../user/queries';
+import { handleQuery } from '../../../lib/lookups';
 import { extendWithIds } from '../queries';
 
 /**

@@ -6,7 +6,7 @@ import { creditsLabel } from '../../../lib/format';
 import { parseIdList } from '../../../lib/id-list';
 import { usePrices } from '../../../lib/settings';
 import { estimatePages } from '../../../lib/usage/cost-estimate';
-import { handleQuery } from '../../user/queries';
+import { handleQuery } from '../../../lib/lookups';
 import { routes, type LookupKind, type Route } from '../../../lib/routes';
 import { LookupResults } from './LookupResults';
 import './lookup.css';

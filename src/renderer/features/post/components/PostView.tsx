@@ -15,7 +15,8 @@ import { postName } from '../../../lib/titles';
 import { carriesArticle } from '../../article/article-shape';
 import { OpenArticleButton } from '../../article/components/OpenArticleButton';
 import { ExportButton, pagedExportView } from '../../export';
-import { directRepliesQuery, postsByIdsQuery, quotesQuery } from '../queries';
+import { postsByIdsQuery } from '../../../lib/lookups';
+import { directRepliesQuery, quotesQuery } from '../queries';
 import { RepliesThread } from './RepliesThread';
 import './post-view.css';
 
