@@ -8,8 +8,7 @@ import { ActivityChart } from './ActivityChart';
 import { ArchiveExport } from './ArchiveExport';
 import { ArchiveFilters } from './ArchiveFilters';
 import { ArchiveResults } from './ArchiveResults';
-import { TableExports } from '../../watch/components/TableExports';
-import { watchListQuery } from '../../watch/queries';
+import { TableExports, watchListQuery } from '../../watch';
 import { ProjectPanel } from './ProjectPanel';
 import './archive.css';
 

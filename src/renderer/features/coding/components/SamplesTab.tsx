@@ -8,7 +8,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { marginOfError } from '../../../../shared/coding/margin';
 import type { SampleMethod, Stratum } from '../../../../shared/coding/records';
-import { collectionsQuery } from '../../archive/queries';
+import { collectionsQuery } from '../../archive';
 import {
   codersQuery,
   useCancelModelRun,
