@@ -1,5 +1,5 @@
 /**
- * Attack (issue 21): a hostile server puts `__proto__`, `constructor`,
+ * Attack: a hostile server puts `__proto__`, `constructor`,
  * `toString` and friends into every enum-like field. Every label stays a
  * string (a plain-object lookup answered Object.prototype's members, which
  * crashed the community view when rendered).

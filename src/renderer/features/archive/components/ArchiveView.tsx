@@ -15,7 +15,7 @@ import './archive.css';
 type ArchiveRoute = Extract<Route, { name: 'archive' }>;
 
 /**
- * The Archive (issue 24): everything this project kept, searched offline. Full-text over post text,
+ * The Archive: everything this project kept, searched offline. Full-text over post text,
  * authors and bios, filters, sort, the activity of the result set; nothing here calls the API.
  */
 export function ArchiveView({ route }: { route: ArchiveRoute }) {
