@@ -63,7 +63,7 @@ export function tracksCounters(kind: WatchKind): boolean {
 }
 
 /** The schedule in minutes (at least one). */
-export function everyMinutes(fields: Pick<NewWatchFields, 'every' | 'unit'>): number {
+function everyMinutes(fields: Pick<NewWatchFields, 'every' | 'unit'>): number {
   return Math.max(1, fields.every * UNIT_MINUTES[fields.unit]);
 }
 
