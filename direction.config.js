@@ -12,6 +12,39 @@
 /** A core area: one folder under src/core that owns a part of what createCore builds, and its IPC handlers. */
 const area = (name) => ({ name: `core-${name}`, files: [`src/core/${name}/**`], entry: `src/core/${name}/index.ts` });
 
+/**
+ * A renderer feature: one folder under src/renderer/features, with its face `index.ts`. It may use shared and
+ * the renderer's lib/components/state, and open the features it names; the app and those features import it
+ * only through its face, never its queries or components directly.
+ */
+const feature = (name, opens = []) => ({
+  name: `renderer-feature-${name}`,
+  files: [`src/renderer/features/${name}/**`],
+  entry: `src/renderer/features/${name}/index.ts`,
+  may: ['shared', 'renderer-lib', ...opens.map((f) => `renderer-feature-${f}`)],
+});
+
+/** The renderer's features, each with the ones it opens: every view offers Export; a few show another's part. */
+const FEATURES = [
+  feature('archive', ['export', 'watch']),
+  feature('article'),
+  feature('coding', ['archive']),
+  feature('community', ['export']),
+  feature('export'),
+  feature('home'),
+  feature('hydrate', ['export']),
+  feature('list', ['export']),
+  feature('lookup', ['export']),
+  feature('people', ['export']),
+  feature('post', ['article', 'export']),
+  feature('settings'),
+  feature('space', ['export']),
+  feature('trends', ['export']),
+  feature('usage'),
+  feature('user', ['export']),
+  feature('watch'),
+];
+
 /** @type {Array<{ name: string, files: string[], entry?: string, may?: string[] }>} */
 export const FLOORS = [
   // the contracts: pure TypeScript and zod, shared by every process
@@ -81,11 +114,12 @@ export const FLOORS = [
     files: ['src/renderer/lib/**', 'src/renderer/components/**', 'src/renderer/state/**', 'src/renderer/styles/**'],
     may: ['shared'],
   },
-  { name: 'renderer-feature', files: ['src/renderer/features/**'], may: ['shared', 'renderer-lib'] },
+  // each feature, with the features it opens (through their index.ts)
+  ...FEATURES,
   {
     name: 'renderer-app',
     files: ['src/renderer/app/**', 'src/renderer/*.ts', 'src/renderer/*.tsx'],
-    may: ['shared', 'renderer-lib', 'renderer-feature'],
+    may: ['shared', 'renderer-lib', ...FEATURES.map((f) => f.name)],
   },
 ];
 

@@ -4,9 +4,9 @@ import { onBridgeEvent } from '../lib/bridge';
 import { creditsLabel } from '../lib/format';
 import { formatRoute, routes, type Route, type RouteName } from '../lib/routes';
 import { goBack, goForward, useHistoryAvailability } from '../lib/navigation';
-import { ProjectStatus } from '../features/archive/components/ProjectStatus';
+import { ProjectStatus } from '../features/archive';
 import { appInfoQuery } from '../lib/app-info';
-import { usageKeys, usageQuery } from '../lib/usage-meter';
+import { usageKeys, usageQuery } from '../lib/usage/meter';
 import { clockTime } from '../lib/time';
 import { useNotices } from '../state/notices';
 

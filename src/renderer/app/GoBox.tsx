@@ -1,7 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
-import { postsByIdsQuery } from '../features/post/queries';
-import { usersByIdsQuery } from '../features/user/queries';
+import { postsByIdsQuery, usersByIdsQuery } from '../lib/lookups';
 import { goCandidates, goRefusal } from '../lib/go-target';
 import { goLabel, type Known } from '../lib/titles';
 import { nameIn, useNames } from '../state/names';

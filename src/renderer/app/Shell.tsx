@@ -4,7 +4,7 @@ import { GoBox } from './GoBox';
 import { useGlobalKeys } from '../lib/keyboard';
 import { useHash, useRoute } from '../lib/navigation';
 import { ViewContainer } from './ViewContainer';
-import { CodingPanel } from '../features/coding/components/CodingPanel';
+import { CodingPanel } from '../features/coding';
 import { RouteView } from './views';
 import './shell.css';
 

@@ -2,7 +2,7 @@ import { notifyManager, QueryObserver } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SkeinError } from '../../shared/errors';
 import { createQueryClient } from './query-client';
-import { usageKeys } from '../lib/usage-meter';
+import { usageKeys } from '../lib/usage/meter';
 
 describe('the query client', () => {
   const cleanups: Array<() => void> = [];

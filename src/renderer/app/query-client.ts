@@ -5,7 +5,7 @@
  */
 import { notifyManager, QueryCache, QueryClient } from '@tanstack/react-query';
 import { isSkeinError } from '../../shared/errors';
-import { usageKeys } from '../lib/usage-meter';
+import { usageKeys } from '../lib/usage/meter';
 
 /** Query keys whose first segment is one of these are not API calls. */
 const NOT_API = new Set(['usage', 'app', 'demo', 'settings', 'credentials', 'ids', 'archive', 'projects']);

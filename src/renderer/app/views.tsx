@@ -1,26 +1,25 @@
 /**
  * Which component shows which route. Each feature owns its view under
- * `features/<feature>/components`; adding a view is one case here (the
+ * `features/<feature>/components` and shows it through its face (`index.ts`); adding a view is one case here (the
  * switch ends in `missingCaseError`, so a new route that has no view does not compile).
  */
 import { missingCaseError } from '../../shared/missing-case';
 import type { Route } from '../lib/routes';
-import { ArchiveView } from '../features/archive/components/ArchiveView';
-import { CodingView } from '../features/coding/components/CodingView';
-import { CommunityView } from '../features/community/components/CommunityView';
-import { HomeView } from '../features/home/components/HomeView';
-import { ListView } from '../features/list/components/ListView';
-import { HydrateView } from '../features/hydrate/components/HydrateView';
-import { LookupView } from '../features/lookup/components/LookupView';
-import { PeopleSearchView } from '../features/people/components/PeopleSearchView';
-import { PostView } from '../features/post/components/PostView';
-import { SettingsView } from '../features/settings/components/SettingsView';
-import { SpaceView } from '../features/space/components/SpaceView';
-import { TrendsView } from '../features/trends/components/TrendsView';
-import { UsageView } from '../features/usage/components/UsageView';
-import { ProfileView } from '../features/user/components/ProfileView';
-import { CountersView } from '../features/watch/components/CountersView';
-import { WatchesView } from '../features/watch/components/WatchesView';
+import { ArchiveView } from '../features/archive';
+import { CodingView } from '../features/coding';
+import { CommunityView } from '../features/community';
+import { HomeView } from '../features/home';
+import { ListView } from '../features/list';
+import { HydrateView } from '../features/hydrate';
+import { LookupView } from '../features/lookup';
+import { PeopleSearchView } from '../features/people';
+import { PostView } from '../features/post';
+import { SettingsView } from '../features/settings';
+import { SpaceView } from '../features/space';
+import { TrendsView } from '../features/trends';
+import { UsageView } from '../features/usage';
+import { ProfileView } from '../features/user';
+import { CountersView, WatchesView } from '../features/watch';
 import { NotFoundView } from './NotFoundView';
 
 export function RouteView({ route }: { route: Route }) {

@@ -4,7 +4,7 @@ import { DECEPTIVE_URL_ENTITIES } from '../../shared/api/fixtures';
 import { linkHost, textShowsHost } from './ExternalLink';
 import { RichText, SHOWN_CHARS, shownPart } from './RichText';
 
-/** attack (issue 21): link text that names one site while the link goes to another; http; user:password@ */
+/** attacks by a hostile server: link text that names one site while the link goes to another; http; user:password@ */
 describe('links from data', () => {
   const text = 'see https://t.co/a https://t.co/b https://t.co/c https://t.co/d';
   const html = renderToStaticMarkup(

@@ -18,7 +18,7 @@ function searchHref(origin: string | null | undefined, q: string): string | null
 
 /**
  * Longer text is shown cut to this many characters until the reader asks for all of it: laying out
- * a 1 MB post takes Chromium a second or more, whatever Skein does (issue 21).
+ * a 1 MB post takes Chromium a second or more, whatever Skein does.
  */
 export const SHOWN_CHARS = 5_000;
 
@@ -31,7 +31,7 @@ export function shownPart(
   const end = displayRange?.length === 2 ? (displayRange[1] ?? Infinity) : Infinity;
   if (text.length <= SHOWN_CHARS || end - start <= SHOWN_CHARS) return { text, range: displayRange, cut: false };
   // code point indices: a code point is at most two UTF-16 units. The text itself ends where the shown part
-  // does: a display range's end never cuts a longer text (long posts, issue 20), so the range alone would not.
+  // does: a display range's end never cuts a longer text (long posts), so the range alone would not.
   const prefix = Array.from(text.slice(0, 2 * (start + SHOWN_CHARS)))
     .slice(0, start + SHOWN_CHARS)
     .join('');

@@ -65,3 +65,17 @@ export function apiQuery<Id extends OperationId, K extends QueryKey>(key: K, ope
     staleTime: STALE_TIME_MS[operation],
   });
 }
+
+/**
+ * For an operation the API announces but does not serve yet (HTTP 501, never charged): asked once per
+ * session, kept forever, an error included (no retry, no refetch on mount).
+ */
+export const ONCE_PER_SESSION = {
+  staleTime: Number.POSITIVE_INFINITY,
+  gcTime: Number.POSITIVE_INFINITY,
+  retry: false,
+  retryOnMount: false,
+  refetchOnMount: false,
+  refetchOnWindowFocus: false,
+  refetchOnReconnect: false,
+} as const;

@@ -101,7 +101,7 @@ describe('readEntities', () => {
   });
 });
 
-describe('segmentText against hostile indices (issue 21)', () => {
+describe('segmentText against hostile indices', () => {
   const entityArb = (len: number) =>
     fc.record({
       kind: fc.constantFrom('urls', 'user_mentions', 'hashtags', 'symbols', 'media'),

@@ -59,7 +59,7 @@ function tokenKey(token: string): string {
 }
 
 /**
- * Linear in the text's length whatever the indices (issue 21): an index that
+ * Linear in the text's length whatever the indices (a hostile server may send any): an index that
  * does not point at its token costs one lookup in a token index built once by
  * a single scan, never a search of the text per entity; a span is checked
  * against an occupancy map, never against every span placed before.

@@ -2,7 +2,7 @@
  * Handles as the service makes them: `[A-Za-z0-9_]` only. Anything else in a
  * handle that reached us (an RTL override, a zero-width space, a control
  * character, a look-alike letter) is spoofing or breakage: it is shown as a
- * visible code (`⟨U+202E⟩`) and the handle is flagged (issue 21).
+ * visible code (`⟨U+202E⟩`) and the handle is flagged.
  */
 const HANDLE_CHAR = /^[A-Za-z0-9_]$/;
 

@@ -9,7 +9,7 @@ import { QUERY_TYPES, type QueryType } from '../../shared/api/catalog';
 export type PostTab = 'replies' | 'direct' | 'quotes';
 export type UserTab = 'posts' | 'mentions';
 export type LookupKind = 'posts' | 'users';
-/** The coding workbench's tabs (issue 36). */
+/** The coding workbench's tabs. */
 export type CodingTab = 'code' | 'codebook' | 'coders' | 'samples' | 'agreement' | 'reconcile' | 'files';
 export const CODING_TABS: readonly CodingTab[] = [
   'code',
@@ -41,7 +41,7 @@ export type Route =
   | { name: 'counters'; kind: CounterItemKind; id: string }
   | { name: 'unknown'; path: string };
 
-/** what a counters-over-time page can show (issue 35) */
+/** what a counters-over-time page can show */
 export type CounterItemKind = 'post' | 'user' | 'community' | 'space';
 const COUNTER_KINDS: readonly CounterItemKind[] = ['post', 'user', 'community', 'space'];
 

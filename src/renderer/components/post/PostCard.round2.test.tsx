@@ -1,4 +1,4 @@
-/** The post card over the second round of recorded live shapes (issue 34), as main sends them (cardPost). */
+/** The post card over the second round of recorded live shapes, as main sends them (cardPost). */
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { normalizePage } from '../../../shared/api/normalize/page';

@@ -3,7 +3,7 @@
  * Should it answer one day, find a title, text and cover under the usual
  * names; whatever else it holds is shown as fields.
  */
-import { flattenEntry, type KeyValueRow } from '../list/entry-shape';
+import { flattenEntry, type KeyValueRow } from '../../lib/entry-shape';
 
 export interface ArticleView {
   title: string | null;

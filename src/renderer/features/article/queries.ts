@@ -5,8 +5,8 @@
  */
 import { queryOptions, type QueryState } from '@tanstack/react-query';
 import type { ApiResult } from '../../../shared/ipc/api';
+import { ONCE_PER_SESSION } from '../../lib/api-query';
 import { callApi } from '../../lib/bridge';
-import { ONCE_PER_SESSION } from '../community/queries';
 
 export const articleKeys = {
   all: ['article'] as const,

@@ -4,7 +4,7 @@
  * possible and why not, in plain words.
  */
 import type { Community, CommunityData } from '../../../shared/api/schemas';
-import { reasonSentence, roleLabel } from './plain-words';
+import { reasonSentence, roleLabel } from '../../lib/plain-words';
 
 export interface Banner {
   url: string;

@@ -1,5 +1,5 @@
 /**
- * Attack (issue 21): a hostile server puts `__proto__`, `constructor`,
+ * Attack: a hostile server puts `__proto__`, `constructor`,
  * `toString` and friends into every enum-like field. Every label stays a
  * string (a plain-object lookup answered Object.prototype's members, which
  * crashed the community view when rendered).
@@ -10,7 +10,7 @@ import { communityFixture, spaceFixture } from '../../../shared/api/fixtures';
 import type { Community, CommunityData } from '../../../shared/api/schemas';
 import { summarizeSpace } from '../space/space-summary';
 import { summarizeCommunity } from './community-summary';
-import { reasonSentence, roleLabel } from './plain-words';
+import { reasonSentence, roleLabel } from '../../lib/plain-words';
 
 const PROTO = [
   '__proto__',

@@ -6,7 +6,7 @@
  */
 import { infiniteQueryOptions } from '@tanstack/react-query';
 import type { ApiResult } from '../../../shared/ipc/api';
-import { apiQuery } from '../../lib/api-query';
+import { apiQuery, ONCE_PER_SESSION } from '../../lib/api-query';
 import { callApi } from '../../lib/bridge';
 import { nextCursor } from '../../lib/pages';
 
@@ -19,17 +19,6 @@ const communityKeys = {
 
 export const communityInfoQuery = (id: string) =>
   apiQuery(communityKeys.info(id), 'communityInfo', { community_id: id });
-
-/** Asked once per session: kept forever, an error included (no retry, no refetch on mount). */
-export const ONCE_PER_SESSION = {
-  staleTime: Number.POSITIVE_INFINITY,
-  gcTime: Number.POSITIVE_INFINITY,
-  retry: false,
-  retryOnMount: false,
-  refetchOnMount: false,
-  refetchOnWindowFocus: false,
-  refetchOnReconnect: false,
-} as const;
 
 type Announced = 'communityMembers' | 'communityModerators';
 

@@ -1,12 +1,11 @@
 /**
  * Batch lookups: ids are split into calls of at most 100 (the API's per-call
- * limit). Each batch is its own query, keyed by the feature that owns the
- * resource, so a batch looked up here is not asked again from a profile.
+ * limit). Each batch is its own query, keyed as lib/lookups.ts keys every
+ * lookup by id, so a batch looked up here is not asked again from a profile.
  */
 import { MAX_IDS_PER_CALL } from '../../../shared/api/catalog';
 import { chunk } from '../../lib/id-list';
-import { postsByIdsQuery } from '../post/queries';
-import { usersByIdsQuery } from '../user/queries';
+import { postsByIdsQuery, usersByIdsQuery } from '../../lib/lookups';
 
 export const batchesOf = (ids: readonly string[]) => chunk(ids, MAX_IDS_PER_CALL);
 

@@ -1,5 +1,5 @@
 /**
- * The flat reply list's order, exactly what its control says, kept as pages arrive (issue 33 #8). The API's
+ * The flat reply list's order, exactly what its control says, kept as pages arrive. The API's
  * reply listing walks the conversation depth first — a reply's answers follow it, whatever their time — so
  * "Latest" pages are not newest first: every page loaded is sorted again. "Most liked" sorts by likes. "Oldest
  * first" is only true once every reply is loaded (the listing pages back in time), so the view offers it then.

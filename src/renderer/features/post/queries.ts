@@ -1,6 +1,6 @@
 /** Server state of posts: key factory and query options (TanStack Query owns it all). */
 import type { QueryType } from '../../../shared/api/catalog';
-import { apiQuery, pagedApiQuery } from '../../lib/api-query';
+import { pagedApiQuery } from '../../lib/api-query';
 import { outlineOf } from './thread-outline';
 
 /**
@@ -12,17 +12,13 @@ const THREAD_WINDOW_PAGES = 50;
 
 export const postKeys = {
   all: ['post'] as const,
-  /** one batch of `postsByIds` (at most 100 ids) */
-  byIds: (ids: readonly string[]) => ['post', 'byIds', ids.join(',')] as const,
+  // ['post', 'byIds', …] is lib/lookups.ts's: every view looks posts up by id
   /** replies v2 as the threaded layout keeps them (a window of pages) or the flat one (every page: it sorts them all) */
   thread: (id: string, order: QueryType, flat = false) =>
     ['post', 'thread', id, order, flat ? 'all' : 'window'] as const,
   directReplies: (id: string) => ['post', 'directReplies', id] as const,
   quotes: (id: string) => ['post', 'quotes', id] as const,
 };
-
-export const postsByIdsQuery = (ids: readonly string[]) =>
-  apiQuery(postKeys.byIds(ids), 'postsByIds', { tweet_ids: ids.join(',') });
 
 /**
  * Replies v2. Threaded: a window of pages, with an outline of every reply paged

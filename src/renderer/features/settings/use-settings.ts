@@ -6,7 +6,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CredentialsStatus, Settings } from '../../../shared/ipc/settings';
 import { skein } from '../../lib/bridge';
-import { forgetApiAnswers, settingsKeys } from './queries';
+import { forgetApiAnswers, settingsKeys } from '../../lib/settings';
 
 type SettingsPatch = Partial<Settings>;
 

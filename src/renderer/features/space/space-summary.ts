@@ -5,7 +5,7 @@
  */
 import { ownValue } from '../../../shared/own';
 import type { AudioSpace } from '../../../shared/api/schemas';
-import { humanize } from '../community/plain-words';
+import { humanize } from '../../lib/plain-words';
 
 export interface SpaceSummary {
   title: string;

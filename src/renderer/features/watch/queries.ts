@@ -1,5 +1,5 @@
 /**
- * The watches' queries (issue 35): the list (kept fresh by main's `watch` events and a slow poll, so a next
+ * The watches' queries: the list (kept fresh by main's `watch` events and a slow poll, so a next
  * run's countdown and a headless runner's runs show), a watch's runs, gaps and attrition, an item's counters,
  * and the actions. Nothing here names a path or spends: main asks, and confirms spending with the person.
  */

@@ -1,5 +1,5 @@
 /**
- * How the Watches view says things (issue 35): a schedule, a run's outcome, a gap's reason, a counter's name,
+ * How the Watches view says things: a schedule, a run's outcome, a gap's reason, a counter's name,
  * and an item's counters as the points of a stepped line. Pure, with its own tests.
  */
 import type { CounterMetric, CounterSeries, GapReason, RunStatus, WatchKind } from '../../../shared/ipc/watch';

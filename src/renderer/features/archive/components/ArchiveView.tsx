@@ -8,15 +8,14 @@ import { ActivityChart } from './ActivityChart';
 import { ArchiveExport } from './ArchiveExport';
 import { ArchiveFilters } from './ArchiveFilters';
 import { ArchiveResults } from './ArchiveResults';
-import { TableExports } from '../../watch/components/TableExports';
-import { watchListQuery } from '../../watch/queries';
+import { TableExports, watchListQuery } from '../../watch';
 import { ProjectPanel } from './ProjectPanel';
 import './archive.css';
 
 type ArchiveRoute = Extract<Route, { name: 'archive' }>;
 
 /**
- * The Archive (issue 24): everything this project kept, searched offline. Full-text over post text,
+ * The Archive: everything this project kept, searched offline. Full-text over post text,
  * authors and bios, filters, sort, the activity of the result set; nothing here calls the API.
  */
 export function ArchiveView({ route }: { route: ArchiveRoute }) {

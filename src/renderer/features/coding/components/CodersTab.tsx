@@ -17,6 +17,8 @@ import {
   useSetModelEndpoint,
   useUpdateCoder,
 } from '../queries';
+import { useForm } from '../../../lib/use-form';
+import { endpointFields, endpointRequest, modelCoderFields, modelSettings } from '../form';
 import { useCodingSelection } from '../selection';
 import { Problem } from './parts';
 
@@ -29,9 +31,7 @@ function Endpoint() {
 function EndpointForm({ endpoint }: { endpoint: ModelEndpoint | undefined }) {
   const set = useSetModelEndpoint();
   const clear = useClearModelKey();
-  const [kind, setKind] = useState<'none' | 'demo' | 'custom'>(endpoint?.kind ?? 'none');
-  const [baseUrl, setBaseUrl] = useState(endpoint?.baseUrl ?? 'http://localhost:11434/v1');
-  const [key, setKey] = useState('');
+  const [form, change] = useForm(() => endpointFields(endpoint));
   return (
     <section className="coding-section" aria-labelledby="coding-endpoint">
       <h2 id="coding-endpoint">Model endpoint</h2>
@@ -53,18 +53,23 @@ function EndpointForm({ endpoint }: { endpoint: ModelEndpoint | undefined }) {
               type="radio"
               name="model-endpoint"
               value={value}
-              checked={kind === value}
-              onChange={() => setKind(value)}
+              checked={form.kind === value}
+              onChange={() => change({ kind: value })}
             />{' '}
             {label}
           </label>
         ))}
       </fieldset>
-      {kind === 'custom' ? (
+      {form.kind === 'custom' ? (
         <div className="coding-row">
           <label className="field">
             <span>Base URL</span>
-            <input className="input" value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} spellCheck={false} />
+            <input
+              className="input"
+              value={form.baseUrl}
+              onChange={(e) => change({ baseUrl: e.target.value })}
+              spellCheck={false}
+            />
           </label>
           <label className="field">
             <span>{endpoint?.key.configured ? 'Replace key (optional)' : 'Key (none for a local server)'}</span>
@@ -72,8 +77,8 @@ function EndpointForm({ endpoint }: { endpoint: ModelEndpoint | undefined }) {
               className="input"
               type="password"
               autoComplete="off"
-              value={key}
-              onChange={(e) => setKey(e.target.value)}
+              value={form.key}
+              onChange={(e) => change({ key: e.target.value })}
             />
           </label>
         </div>
@@ -83,12 +88,7 @@ function EndpointForm({ endpoint }: { endpoint: ModelEndpoint | undefined }) {
           type="button"
           className="btn btn--primary"
           disabled={set.isPending}
-          onClick={() =>
-            set.mutate(
-              { kind, ...(kind === 'custom' ? { baseUrl, ...(key.trim() ? { key } : {}) } : {}) },
-              { onSuccess: () => setKey('') },
-            )
-          }
+          onClick={() => set.mutate(endpointRequest(form), { onSuccess: () => change({ key: '' }) })}
         >
           Use this endpoint
         </button>
@@ -115,11 +115,9 @@ function ModelForm({ coder, onDone }: { coder?: Coder; onDone: () => void }) {
   const fields = book.data?.versions.at(-1)?.definition.fields.filter((f) => isCompared(f) || f.type === 'text') ?? [];
   const add = useAddCoder();
   const update = useUpdateCoder();
-  const [name, setName] = useState(coder?.name ?? 'Model');
-  const [model, setModel] = useState(coder?.model?.model ?? 'skein-standin-1');
-  const [temperature, setTemperature] = useState(String(coder?.model?.temperature ?? 0));
-  const [prompts, setPrompts] = useState<Record<string, string>>(coder?.model?.prompts ?? {});
-  const settings = { model, temperature: Number(temperature) || 0, prompts };
+  const [form, change] = useForm(() => modelCoderFields(coder));
+  const { name } = form;
+  const settings = modelSettings(form);
   return (
     <form
       className="coding-model-form"
@@ -133,19 +131,24 @@ function ModelForm({ coder, onDone }: { coder?: Coder; onDone: () => void }) {
       <div className="coding-row">
         <label className="field">
           <span>Coder name</span>
-          <input className="input" value={name} onChange={(e) => setName(e.target.value)} />
+          <input className="input" value={form.name} onChange={(e) => change({ name: e.target.value })} />
         </label>
         <label className="field">
           <span>Model</span>
-          <input className="input" value={model} onChange={(e) => setModel(e.target.value)} spellCheck={false} />
+          <input
+            className="input"
+            value={form.model}
+            onChange={(e) => change({ model: e.target.value })}
+            spellCheck={false}
+          />
         </label>
         <label className="field">
           <span>Temperature</span>
           <input
             className="input coding-input--short"
             inputMode="decimal"
-            value={temperature}
-            onChange={(e) => setTemperature(e.target.value)}
+            value={form.temperature}
+            onChange={(e) => change({ temperature: e.target.value })}
           />
         </label>
       </div>
@@ -155,8 +158,8 @@ function ModelForm({ coder, onDone }: { coder?: Coder; onDone: () => void }) {
           <textarea
             className="textarea"
             rows={2}
-            value={prompts[f.key] ?? ''}
-            onChange={(e) => setPrompts({ ...prompts, [f.key]: e.target.value })}
+            value={form.prompts[f.key] ?? ''}
+            onChange={(e) => change({ prompts: { ...form.prompts, [f.key]: e.target.value } })}
           />
         </label>
       ))}

@@ -1,5 +1,5 @@
 /**
- * Coding where posts are shown (issue 36 item 2): with “Code in every view” on, a panel docked below any view
+ * Coding where posts are shown: with “Code in every view” on, a panel docked below any view
  * follows the post or account in focus (a click, `j`/`k`) and codes it — by its buttons, or by a category's key
  * while the card has focus. The coder's own values only; the item is coded as it is in the project.
  */

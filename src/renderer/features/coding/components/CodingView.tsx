@@ -1,5 +1,5 @@
 /**
- * The coding workbench (issue 36): which codebook, who is coding and which sample, over tabs — code by keyboard,
+ * The coding workbench: which codebook, who is coding and which sample, over tabs — code by keyboard,
  * the codebook, coders (people and models), samples, agreement, reconciliation, and files (exports, imports,
  * the share package). Nothing here calls the API: it all works on the project of the mode Skein is in.
  */

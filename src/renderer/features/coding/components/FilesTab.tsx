@@ -6,7 +6,9 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import type { Citation, CitationInput } from '../../../../shared/ipc/coding';
+import type { Citation } from '../../../../shared/ipc/coding';
+import { useForm } from '../../../lib/use-form';
+import { shareFields, shareProblem, shareRequest } from '../form';
 import {
   citationQuery,
   optOutsQuery,
@@ -123,37 +125,7 @@ function SharePackage() {
 function ShareForm({ saved }: { saved: Citation | null }) {
   const { codebook, sample } = useCodingSelection();
   const share = useSharePackage();
-  const [pseudonymise, setPseudonymise] = useState(true);
-  const [texts, setTexts] = useState(false);
-  const [publicFigures, setPublicFigures] = useState('');
-  const [title, setTitle] = useState(saved?.title ?? '');
-  const [authors, setAuthors] = useState(
-    saved?.authors.map((a) => [`${a.familyNames}, ${a.givenNames}`, a.orcid].filter(Boolean).join('; ')).join('\n') ??
-      '',
-  );
-  const [description, setDescription] = useState(saved?.description ?? '');
-  const [keywords, setKeywords] = useState(saved?.keywords.join(', ') ?? '');
-  const [license, setLicense] = useState(saved?.license ?? 'CC-BY-4.0');
-  const [version, setVersion] = useState(saved?.version ?? '1.0');
-  const citation = (): CitationInput => ({
-    title: title.trim() || 'Coded sample',
-    authors: authors
-      .split('\n')
-      .map((line) => line.trim())
-      .filter(Boolean)
-      .map((line) => {
-        const [name = '', orcid] = line.split(';').map((x) => x.trim());
-        const [family = '', given = ''] = name.split(',').map((x) => x.trim());
-        return { familyNames: family || name, givenNames: given, ...(orcid ? { orcid } : {}) };
-      }),
-    description,
-    keywords: keywords
-      .split(',')
-      .map((k) => k.trim())
-      .filter(Boolean),
-    license: license.trim() || 'CC-BY-4.0',
-    version: version.trim() || '1.0',
-  });
+  const [form, change] = useForm(() => shareFields(saved));
   return (
     <section className="coding-section" aria-labelledby="coding-share">
       <h2 id="coding-share">Share-and-cite package</h2>
@@ -168,48 +140,57 @@ function ShareForm({ saved }: { saved: Citation | null }) {
         onSubmit={(e) => {
           e.preventDefault();
           if (codebook === null || sample === null) return;
-          const threshold = Math.floor(Number(publicFigures));
-          share.mutate({
-            codebook,
-            sample,
-            pseudonymise,
-            includeTexts: texts,
-            ...(publicFigures.trim() && threshold > 0 ? { publicFigureFollowers: threshold } : {}),
-            citation: citation(),
-          });
+          share.mutate(shareRequest(form, codebook, sample));
         }}
       >
         <label className="coding-radio">
-          <input type="checkbox" checked={pseudonymise} onChange={(e) => setPseudonymise(e.target.checked)} />{' '}
+          <input
+            type="checkbox"
+            checked={form.pseudonymise}
+            onChange={(e) => change({ pseudonymise: e.target.checked })}
+          />{' '}
           Pseudonymise ids, handles, names and @mentions (recommended)
         </label>
         <label className="coding-radio">
-          <input type="checkbox" checked={texts} onChange={(e) => setTexts(e.target.checked)} /> Include the post texts
-          (off: ids only)
+          <input type="checkbox" checked={form.texts} onChange={(e) => change({ texts: e.target.checked })} /> Include
+          the post texts (off: ids only)
         </label>
-        {pseudonymise ? (
+        {form.pseudonymise ? (
           <label className="field">
             <span>Public figures keep their names: accounts with at least this many followers (empty: none)</span>
             <input
               className="input coding-input--short"
               inputMode="numeric"
-              value={publicFigures}
-              onChange={(e) => setPublicFigures(e.target.value)}
+              value={form.publicFigures}
+              onChange={(e) => change({ publicFigures: e.target.value })}
             />
           </label>
         ) : null}
         <div className="coding-row">
           <label className="field">
             <span>Title</span>
-            <input className="input" value={title} maxLength={300} onChange={(e) => setTitle(e.target.value)} />
+            <input
+              className="input"
+              value={form.title}
+              maxLength={300}
+              onChange={(e) => change({ title: e.target.value })}
+            />
           </label>
           <label className="field">
             <span>Version</span>
-            <input className="input coding-input--short" value={version} onChange={(e) => setVersion(e.target.value)} />
+            <input
+              className="input coding-input--short"
+              value={form.version}
+              onChange={(e) => change({ version: e.target.value })}
+            />
           </label>
           <label className="field">
             <span>Licence (SPDX)</span>
-            <input className="input coding-input--short" value={license} onChange={(e) => setLicense(e.target.value)} />
+            <input
+              className="input coding-input--short"
+              value={form.license}
+              onChange={(e) => change({ license: e.target.value })}
+            />
           </label>
         </div>
         <label className="field">
@@ -217,8 +198,8 @@ function ShareForm({ saved }: { saved: Citation | null }) {
           <textarea
             className="textarea"
             rows={2}
-            value={authors}
-            onChange={(e) => setAuthors(e.target.value)}
+            value={form.authors}
+            onChange={(e) => change({ authors: e.target.value })}
             placeholder="Example, Ana; 0000-0002-1825-0097"
           />
         </label>
@@ -227,19 +208,19 @@ function ShareForm({ saved }: { saved: Citation | null }) {
           <textarea
             className="textarea"
             rows={2}
-            value={description}
+            value={form.description}
             maxLength={5000}
-            onChange={(e) => setDescription(e.target.value)}
+            onChange={(e) => change({ description: e.target.value })}
           />
         </label>
         <label className="field">
           <span>Keywords, separated by commas</span>
-          <input className="input" value={keywords} onChange={(e) => setKeywords(e.target.value)} />
+          <input className="input" value={form.keywords} onChange={(e) => change({ keywords: e.target.value })} />
         </label>
         <button
           type="submit"
           className="btn btn--primary"
-          disabled={share.isPending || sample === null || !authors.trim()}
+          disabled={share.isPending || shareProblem(form, sample) !== null}
         >
           Save the package…
         </button>

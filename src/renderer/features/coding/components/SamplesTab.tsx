@@ -5,10 +5,20 @@
  * overlap. A model coder assigned to a sample codes its queue from here, after saying how many calls it makes.
  */
 import { useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
-import { marginOfError } from '../../../../shared/coding/margin';
+import { useState } from 'react';
 import type { SampleMethod, Stratum } from '../../../../shared/coding/records';
-import { collectionsQuery } from '../../archive/queries';
+import { useForm } from '../../../lib/use-form';
+import { collectionsQuery } from '../../archive';
+import {
+  drawnCount,
+  drawRequest,
+  newSample,
+  representsWords,
+  sampleProblem,
+  sampleSource,
+  stratumShare,
+  withCoder,
+} from '../form';
 import {
   codersQuery,
   useCancelModelRun,
@@ -17,7 +27,6 @@ import {
   usePopulation,
   useRunModel,
   useSamples,
-  type SampleSource,
 } from '../queries';
 import { useCodingSelection } from '../selection';
 import { coderName, Problem } from './parts';
@@ -112,33 +121,11 @@ export function SamplesTab() {
   const collections = useQuery(collectionsQuery());
   const samples = useSamples(codebook);
   const draw = useDrawSample();
-  const [name, setName] = useState('Sample 1');
-  const [text, setText] = useState('');
-  const [author, setAuthor] = useState('');
-  const [collection, setCollection] = useState('');
-  const [kind, setKind] = useState<'post' | 'user'>('post');
-  const [method, setMethod] = useState<SampleMethod>('stratified');
-  const [stratum, setStratum] = useState<Stratum>('day');
-  const [size, setSize] = useState('100');
-  const [seed, setSeed] = useState(randomSeed);
-  const [overlap, setOverlap] = useState('20');
-  const [chosen, setChosen] = useState<number[]>([]);
-  const source: SampleSource = useMemo(
-    () => ({
-      kind,
-      text: text.trim(),
-      ...(author.trim() ? { author: author.trim().replace(/^@/, '') } : {}),
-      ...(collection ? { collection: Number(collection) } : {}),
-    }),
-    [kind, text, author, collection],
-  );
-  const population = usePopulation(source, method === 'stratified' ? stratum : null);
-  const n = Math.max(0, Math.floor(Number(size) || 0));
+  const [form, change] = useForm(() => newSample(randomSeed()));
+  // the population query is keyed by the source's value, so a new object each render asks nothing again
+  const population = usePopulation(sampleSource(form), form.method === 'stratified' ? form.stratum : null);
   const total = population.data?.total ?? 0;
-  const drawn = Math.min(n, total);
-  const moe = marginOfError(drawn, total);
-  const noun = kind === 'user' ? 'accounts' : 'posts';
-  const shared = chosen.length > 1 ? Math.round((drawn * (Number(overlap) || 0)) / 100) : 0;
+  const drawn = drawnCount(form, total);
 
   if (codebook === null) return <p className="coding__empty">Write a codebook first: a sample is coded with one.</p>;
   return (
@@ -150,30 +137,26 @@ export function SamplesTab() {
           aria-label="Draw a sample"
           onSubmit={(e) => {
             e.preventDefault();
-            draw.mutate(
-              {
-                codebook,
-                name: name.trim() || 'Sample',
-                source,
-                size: n,
-                seed,
-                method,
-                ...(method === 'stratified' ? { stratum } : {}),
-                coders: chosen,
-                overlap: (Number(overlap) || 0) / 100,
-              },
-              { onSuccess: (s) => chooseSample(s.id) },
-            );
+            draw.mutate(drawRequest(form, codebook), { onSuccess: (s) => chooseSample(s.id) });
           }}
         >
           <div className="coding-row">
             <label className="field">
               <span>Name</span>
-              <input className="input" value={name} maxLength={120} onChange={(e) => setName(e.target.value)} />
+              <input
+                className="input"
+                value={form.name}
+                maxLength={120}
+                onChange={(e) => change({ name: e.target.value })}
+              />
             </label>
             <label className="field">
               <span>Items</span>
-              <select className="select" value={kind} onChange={(e) => setKind(e.target.value as 'post' | 'user')}>
+              <select
+                className="select"
+                value={form.kind}
+                onChange={(e) => change({ kind: e.target.value as 'post' | 'user' })}
+              >
                 <option value="post">Posts</option>
                 <option value="user">Accounts</option>
               </select>
@@ -182,9 +165,9 @@ export function SamplesTab() {
               <span>Words (archive search)</span>
               <input
                 className="input"
-                value={text}
+                value={form.text}
                 maxLength={500}
-                onChange={(e) => setText(e.target.value)}
+                onChange={(e) => change({ text: e.target.value })}
                 placeholder="any"
               />
             </label>
@@ -192,15 +175,19 @@ export function SamplesTab() {
               <span>Author</span>
               <input
                 className="input"
-                value={author}
+                value={form.author}
                 maxLength={64}
-                onChange={(e) => setAuthor(e.target.value)}
+                onChange={(e) => change({ author: e.target.value })}
                 placeholder="@handle"
               />
             </label>
             <label className="field">
               <span>Collection</span>
-              <select className="select" value={collection} onChange={(e) => setCollection(e.target.value)}>
+              <select
+                className="select"
+                value={form.collection}
+                onChange={(e) => change({ collection: e.target.value })}
+              >
                 <option value="">the whole project</option>
                 {collections.data?.map((c) => (
                   <option key={c.id} value={c.id}>
@@ -213,15 +200,23 @@ export function SamplesTab() {
           <div className="coding-row">
             <label className="field">
               <span>Drawn</span>
-              <select className="select" value={method} onChange={(e) => setMethod(e.target.value as SampleMethod)}>
+              <select
+                className="select"
+                value={form.method}
+                onChange={(e) => change({ method: e.target.value as SampleMethod })}
+              >
                 <option value="random">at random</option>
                 <option value="stratified">stratified</option>
               </select>
             </label>
-            {method === 'stratified' ? (
+            {form.method === 'stratified' ? (
               <label className="field">
                 <span>Stratified by</span>
-                <select className="select" value={stratum} onChange={(e) => setStratum(e.target.value as Stratum)}>
+                <select
+                  className="select"
+                  value={form.stratum}
+                  onChange={(e) => change({ stratum: e.target.value as Stratum })}
+                >
                   {STRATA.map(([v, label]) => (
                     <option key={v} value={v}>
                       {label}
@@ -235,21 +230,26 @@ export function SamplesTab() {
               <input
                 className="input coding-input--short"
                 inputMode="numeric"
-                value={size}
-                onChange={(e) => setSize(e.target.value)}
+                value={form.size}
+                onChange={(e) => change({ size: e.target.value })}
               />
             </label>
             <label className="field">
               <span>Seed</span>
-              <input className="input" value={seed} maxLength={100} onChange={(e) => setSeed(e.target.value)} />
+              <input
+                className="input"
+                value={form.seed}
+                maxLength={100}
+                onChange={(e) => change({ seed: e.target.value })}
+              />
             </label>
             <label className="field">
               <span>Double-coded (%)</span>
               <input
                 className="input coding-input--short"
                 inputMode="numeric"
-                value={overlap}
-                onChange={(e) => setOverlap(e.target.value)}
+                value={form.overlap}
+                onChange={(e) => change({ overlap: e.target.value })}
               />
             </label>
           </div>
@@ -259,8 +259,8 @@ export function SamplesTab() {
               <label key={c.id} className="coding-radio">
                 <input
                   type="checkbox"
-                  checked={chosen.includes(c.id)}
-                  onChange={(e) => setChosen(e.target.checked ? [...chosen, c.id] : chosen.filter((x) => x !== c.id))}
+                  checked={form.coders.includes(c.id)}
+                  onChange={(e) => change({ coders: withCoder(form.coders, c.id, e.target.checked) })}
                 />{' '}
                 {c.name}
                 {c.kind === 'model' ? ' (model)' : ''}
@@ -269,11 +269,9 @@ export function SamplesTab() {
             {coders.data?.length ? null : <p className="muted">Add coders first (Coders tab).</p>}
           </fieldset>
           <p role="status" className="samples__represents" data-testid="sample-represents">
-            {population.data
-              ? `The source, ${population.data.label}, holds ${total.toLocaleString()} ${noun}. ${drawn.toLocaleString()} of them is ${total ? ((drawn / total) * 100).toFixed(1) : '0'} %${moe !== null && drawn > 0 ? `; a share measured on it is within ±${(moe * 100).toFixed(1)} points (95 %)` : ''}.${chosen.length > 1 ? ` ${shared} double-coded by all ${chosen.length} coders, the rest dealt out: about ${Math.ceil((drawn - shared) / chosen.length) + shared} each.` : ''}`
-              : 'Counting…'}
+            {representsWords(form, population.data)}
           </p>
-          {method === 'stratified' && population.data?.strata.length ? (
+          {form.method === 'stratified' && population.data?.strata.length ? (
             <details className="samples__strata">
               <summary>
                 {population.data.strataCount} strata (proportional allocation: each as large a share of the sample as of
@@ -282,7 +280,7 @@ export function SamplesTab() {
               <ul>
                 {population.data.strata.slice(0, 30).map((s) => (
                   <li key={s.value}>
-                    {s.value}: {s.count.toLocaleString()} → about {total ? Math.round((s.count * drawn) / total) : 0}
+                    {s.value}: {s.count.toLocaleString()} → about {stratumShare(s.count, drawn, total)}
                   </li>
                 ))}
               </ul>
@@ -291,7 +289,7 @@ export function SamplesTab() {
           <button
             type="submit"
             className="btn btn--primary"
-            disabled={draw.isPending || chosen.length === 0 || drawn === 0}
+            disabled={draw.isPending || sampleProblem(form, total) !== null}
           >
             Draw and assign
           </button>

@@ -1,7 +1,7 @@
 import { fullCount } from '../../../lib/format';
 import { absoluteTime } from '../../../lib/time';
 import type { ActionAvailability, CommunitySummary } from '../community-summary';
-import { humanize } from '../plain-words';
+import { humanize } from '../../../lib/plain-words';
 
 function Availability({ verb, a }: { verb: string; a: ActionAvailability }) {
   return (

@@ -15,12 +15,12 @@ import { Tabs } from '../../../components/Tabs';
 import { ViewFrame } from '../../../components/ViewFrame';
 import type { Route } from '../../../lib/routes';
 import { ExportButton, exportView } from '../../export';
-import { EntryFeed, type EntryQuery } from '../../list/components/EntryFeed';
-import { CacheNote } from '../../usage/components/CacheNote';
+import { EntryFeed, type EntryQuery } from '../../../components/entry/EntryFeed';
+import { CacheNote } from '../../../components/usage/CacheNote';
 import { summarizeCommunity } from '../community-summary';
 import { communityInfoQuery, communityMembersQuery, communityModeratorsQuery } from '../queries';
 import { CommunityHeader } from './CommunityHeader';
-import { NotAvailableNotice } from './NotAvailableNotice';
+import { NotAvailableNotice } from '../../../components/NotAvailableNotice';
 import './community.css';
 
 type CommunityTab = 'about' | 'members' | 'moderators';

@@ -10,10 +10,8 @@ import {
 import { navigate } from '../../../lib/navigation';
 import { creditsLabel } from '../../../lib/format';
 import { routes, type LookupKind } from '../../../lib/routes';
-import { ExportButton } from '../../export';
-import { isActive } from '../../export/form';
-import { useExportEstimate, useExportJobs } from '../../export/queries';
-import { settingsQuery, usePrices } from '../../settings/queries';
+import { ExportButton, isActive, useExportEstimate, useExportJobs } from '../../export';
+import { settingsQuery, usePrices } from '../../../lib/settings';
 import { idsKeys, useDiscardList, useHydrations, useIdLists } from '../queries';
 import { MissingIds } from './MissingIds';
 import { ReadReport } from './ReadReport';

@@ -4,9 +4,9 @@ import type { IdImport } from '../../../../shared/ipc/ids';
 import { navigate } from '../../../lib/navigation';
 import { creditsLabel } from '../../../lib/format';
 import { routes } from '../../../lib/routes';
-import { usePrices } from '../../settings/queries';
-import { estimatePages } from '../../usage/cost-estimate';
-import { handleQuery } from '../../user/queries';
+import { usePrices } from '../../../lib/settings';
+import { estimatePages } from '../../../lib/usage/cost-estimate';
+import { handleQuery } from '../../../lib/lookups';
 import { extendWithIds } from '../queries';
 
 /**

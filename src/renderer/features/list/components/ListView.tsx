@@ -18,11 +18,11 @@ import type { Route } from '../../../lib/routes';
 import { listPhrase, listTitle } from '../../../lib/titles';
 import { useSeenName } from '../../../state/names';
 import { ExportButton, pagedExportView, type PagedQueryState } from '../../export';
-import { usePrices } from '../../settings/queries';
-import { LoadPages } from '../../usage/components/LoadPages';
-import { summarizeEntryPages } from '../entry-pages';
+import { usePrices } from '../../../lib/settings';
+import { LoadPages } from '../../../components/usage/LoadPages';
+import { summarizeEntryPages } from '../../../lib/entry-pages';
 import { listFollowersQuery, listPostsQuery } from '../queries';
-import { EntryFeed } from './EntryFeed';
+import { EntryFeed } from '../../../components/entry/EntryFeed';
 import './list.css';
 
 type ListTab = 'posts' | 'followers';

@@ -12,10 +12,10 @@ import { compactCount, readCount } from '../../../lib/format';
 import { summarizePages } from '../../../lib/pages';
 import { routes, type PostTab, type Route } from '../../../lib/routes';
 import { postName } from '../../../lib/titles';
-import { carriesArticle } from '../../article/article-shape';
-import { OpenArticleButton } from '../../article/components/OpenArticleButton';
+import { carriesArticle, OpenArticleButton } from '../../article';
 import { ExportButton, pagedExportView } from '../../export';
-import { directRepliesQuery, postsByIdsQuery, quotesQuery } from '../queries';
+import { postsByIdsQuery } from '../../../lib/lookups';
+import { directRepliesQuery, quotesQuery } from '../queries';
 import { RepliesThread } from './RepliesThread';
 import './post-view.css';
 

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import type { CredentialsStatus } from '../../../../shared/ipc/settings';
 import { ErrorState } from '../../../components/ErrorState';
-import { credentialsQuery } from '../queries';
+import { credentialsQuery } from '../../../lib/settings';
 import { useSetKey, useUpdateSettings } from '../use-settings';
 
 const STORAGE_LABELS: Record<CredentialsStatus['storage'], string> = {

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { ErrorState } from '../../../components/ErrorState';
 import { SkeletonList } from '../../../components/states';
 import { ViewFrame } from '../../../components/ViewFrame';
-import { settingsQuery } from '../queries';
+import { settingsQuery } from '../../../lib/settings';
 import { ApiKeySection } from './ApiKeySection';
 import { CacheSection } from './CacheSection';
 import { ConnectionSection } from './ConnectionSection';

@@ -1,7 +1,7 @@
 import { useId } from 'react';
-import { useCostConfirm } from '../../usage/components/CostConfirm';
-import { formatCredits, formatUsd } from '../../usage/money';
-import { usePrices } from '../../settings/queries';
+import { useCostConfirm } from '../../../components/usage/CostConfirm';
+import { formatCredits, formatUsd } from '../../../lib/usage/money';
+import { usePrices } from '../../../lib/settings';
 import { useLive } from '../live-store';
 import { callsPerMinuteLabel, pollCost } from '../poll-cost';
 import { updatedAgo, type SpaceSummary } from '../space-summary';

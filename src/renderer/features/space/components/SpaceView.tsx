@@ -14,7 +14,7 @@ import { SkeletonList } from '../../../components/states';
 import { ViewFrame } from '../../../components/ViewFrame';
 import type { Route } from '../../../lib/routes';
 import { ExportButton, exportView } from '../../export';
-import { CacheNote } from '../../usage/components/CacheNote';
+import { CacheNote } from '../../../components/usage/CacheNote';
 import { useLive } from '../live-store';
 import { diffParticipants, groupParticipants, type Groups, type ParticipantDiff } from '../participants';
 import { safeInterval } from '../poll-cost';

@@ -13,7 +13,7 @@ import { ViewFrame } from '../../../components/ViewFrame';
 import { compactCount, fullCount } from '../../../lib/format';
 import { routes, type Route } from '../../../lib/routes';
 import { ExportButton, exportView } from '../../export';
-import { CacheNote } from '../../usage/components/CacheNote';
+import { CacheNote } from '../../../components/usage/CacheNote';
 import { trendsQuery, useCountFor, useTrendsCount } from '../queries';
 import { decodeTrendQuery, trendSearchUrl } from '../trend-query';
 import { refreshNote, trendingAsOf } from '../as-of';

@@ -2,8 +2,8 @@ import { creditsToUsd } from '../../../../shared/api/pricing';
 import type { UsageSnapshot } from '../../../../shared/ipc/settings';
 import { fullCount } from '../../../lib/format';
 import { absoluteTime, clockTime } from '../../../lib/time';
-import { usePrices } from '../../settings/queries';
-import { formatUsd } from '../money';
+import { usePrices } from '../../../lib/settings';
+import { formatUsd } from '../../../lib/usage/money';
 import { callRows, operationRows } from '../usage-rows';
 
 export function ByOperationTable({ snapshot }: { snapshot: UsageSnapshot }) {

@@ -8,7 +8,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useDismissable } from '../../../lib/layers';
 import { appInfoQuery } from '../../../lib/app-info';
-import { usageKeys, usageQuery } from '../../../lib/usage-meter';
+import { usageKeys, usageQuery } from '../../../lib/usage/meter';
 import { navigate } from '../../../lib/navigation';
 import { ErrorState } from '../../../components/ErrorState';
 import { SkeletonList } from '../../../components/states';
@@ -16,7 +16,7 @@ import { ViewFrame } from '../../../components/ViewFrame';
 import { skein } from '../../../lib/bridge';
 import { fullCount } from '../../../lib/format';
 import { routes } from '../../../lib/routes';
-import { formatCredits, formatUsd } from '../money';
+import { formatCredits, formatUsd } from '../../../lib/usage/money';
 import { RecentCallsTable, ByOperationTable } from './UsageTables';
 import './usage.css';
 

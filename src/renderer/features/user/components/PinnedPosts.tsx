@@ -3,7 +3,7 @@ import { MAX_IDS_PER_CALL } from '../../../../shared/api/catalog';
 import { ErrorState } from '../../../components/ErrorState';
 import { PostCard } from '../../../components/post/PostCard';
 import { SkeletonList } from '../../../components/states';
-import { postsByIdsQuery } from '../../post/queries';
+import { postsByIdsQuery } from '../../../lib/lookups';
 
 /** The profile's pinned posts (one batch lookup). */
 export function PinnedPosts({ ids }: { ids: readonly string[] }) {

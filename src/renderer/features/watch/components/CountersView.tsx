@@ -69,7 +69,7 @@ function CounterChart({ points, label }: { points: Array<{ x: number; y: number 
 }
 
 /**
- * An item's counters over time (issue 35): what every watch's runs saw, each value from when it was first seen
+ * An item's counters over time: what every watch's runs saw, each value from when it was first seen
  * to when it was last seen unchanged. The Archive view links here; the deltas table exports the same.
  */
 export function CountersView({ route }: { route: Extract<Route, { name: 'counters' }> }) {

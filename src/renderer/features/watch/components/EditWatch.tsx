@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import type { WatchSummary } from '../../../../shared/ipc/watch';
 import { ErrorState } from '../../../components/ErrorState';
+import { useForm } from '../../../lib/use-form';
+import { editFields, editProblem, updatePatch, type EditWatchFields } from '../form';
 import { useWatchActions } from '../queries';
 
 /**
@@ -10,25 +12,18 @@ import { useWatchActions } from '../queries';
 export function EditWatch({ watch, onDone }: { watch: WatchSummary; onDone: () => void }) {
   const { spec } = watch;
   const { update, remove } = useWatchActions();
-  const [name, setName] = useState(spec.name);
-  const [every, setEvery] = useState(spec.schedule.everyMinutes);
-  const [perRun, setPerRun] = useState(spec.caps.perRun);
-  const [perDay, setPerDay] = useState(spec.caps.perDay);
-  const [total, setTotal] = useState(spec.caps.total);
+  const [form, change] = useForm(() => editFields(spec));
   const [removing, setRemoving] = useState(false);
-  const bad =
-    !(perRun > 0 && perDay > 0 && total > 0) || perRun > perDay || perDay > total
-      ? 'A run’s cap cannot exceed the daily cap, nor the daily cap the total; each must be above zero.'
-      : null;
-  const number = (label: string, value: number, set: (n: number) => void) => (
+  const bad = editProblem(form);
+  const number = (label: string, field: keyof Omit<EditWatchFields, 'name'>) => (
     <label className="field">
       <span>{label}</span>
       <input
         className="input"
         type="number"
         min={1}
-        value={value}
-        onChange={(e) => set(Math.floor(Number(e.target.value)))}
+        value={form[field]}
+        onChange={(e) => change({ [field]: Math.floor(Number(e.target.value)) })}
       />
     </label>
   );
@@ -39,23 +34,23 @@ export function EditWatch({ watch, onDone }: { watch: WatchSummary; onDone: () =
       onSubmit={(e) => {
         e.preventDefault();
         if (bad) return;
-        update.mutate(
-          {
-            id: watch.id,
-            patch: { name, schedule: { ...spec.schedule, everyMinutes: every }, caps: { perRun, perDay, total } },
-          },
-          { onSuccess: onDone },
-        );
+        update.mutate({ id: watch.id, patch: updatePatch(spec, form) }, { onSuccess: onDone });
       }}
     >
       <label className="field">
         <span>Name</span>
-        <input className="input" value={name} maxLength={120} onChange={(e) => setName(e.target.value)} required />
+        <input
+          className="input"
+          value={form.name}
+          maxLength={120}
+          onChange={(e) => change({ name: e.target.value })}
+          required
+        />
       </label>
-      {number('Run every (minutes)', every, setEvery)}
-      {number('Cap per run', perRun, setPerRun)}
-      {number('Cap in any 24 hours', perDay, setPerDay)}
-      {number('Cap in total', total, setTotal)}
+      {number('Run every (minutes)', 'every')}
+      {number('Cap per run', 'perRun')}
+      {number('Cap in any 24 hours', 'perDay')}
+      {number('Cap in total', 'total')}
       {bad ? <p className="watch-form__problem">{bad}</p> : null}
       <div className="watch-form__buttons">
         <button type="submit" className="btn btn--primary btn--small" disabled={bad !== null || update.isPending}>

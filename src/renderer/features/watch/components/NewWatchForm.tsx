@@ -1,16 +1,22 @@
 import { useQuery } from '@tanstack/react-query';
-import { useId, useMemo, useState } from 'react';
-import { WATCH_KINDS, type WatchDraft, type WatchKind, type WatchStrategy } from '../../../../shared/ipc/watch';
+import { useId } from 'react';
+import { WATCH_KINDS, type WatchKind } from '../../../../shared/ipc/watch';
 import { ErrorState } from '../../../components/ErrorState';
-import { formatUsd } from '../../usage/money';
+import { useForm } from '../../../lib/use-form';
+import { formatUsd } from '../../../lib/usage/money';
+import {
+  canSwitchOn,
+  capsProblem,
+  chosenStrategy,
+  createRequest,
+  estimateIsStale,
+  NEW_WATCH,
+  targetList,
+  tracksCounters,
+  watchDraft,
+} from '../form';
 import { proposalQuery, useWatchActions } from '../queries';
-import { count, KIND_LABELS, TARGET_HINTS, UNIT_MINUTES, type EveryUnit } from '../words';
-
-const lines = (text: string) =>
-  text
-    .split(/[\s,]+/)
-    .map((t) => t.trim())
-    .filter(Boolean);
+import { count, KIND_LABELS, TARGET_HINTS, type EveryUnit } from '../words';
 
 function NumberField({
   label,
@@ -49,71 +55,38 @@ function NumberField({
  * with the person in live mode.
  */
 export function NewWatchForm({ onCreated }: { onCreated: () => void }) {
-  const [name, setName] = useState('');
-  const [kind, setKind] = useState<WatchKind>('accounts');
-  const [targets, setTargets] = useState('');
-  const [every, setEvery] = useState(2);
-  const [unit, setUnit] = useState<EveryUnit>('hours');
-  const [listId, setListId] = useState('');
-  const [trackDays, setTrackDays] = useState(0);
-  const [perRun, setPerRun] = useState(5_000);
-  const [perDay, setPerDay] = useState(20_000);
-  const [total, setTotal] = useState(200_000);
-  const [draft, setDraft] = useState<WatchDraft | null>(null);
-  const [strategy, setStrategy] = useState<WatchStrategy | null>(null);
+  const [form, change] = useForm(() => NEW_WATCH);
   const { create } = useWatchActions();
-  const proposal = useQuery(proposalQuery(draft));
-  const everyMinutes = Math.max(1, every * UNIT_MINUTES[unit]);
-  const options = useMemo(
-    () => ({ trackDays, trackEvery: Math.max(1, Math.round(1440 / everyMinutes)) }),
-    [trackDays, everyMinutes],
-  );
-  const described: WatchDraft = {
-    kind,
-    targets: lines(targets),
-    listId: listId.trim() === '' ? null : listId.trim(),
-    everyMinutes,
-    options,
-  };
-  const stale = draft !== null && JSON.stringify(draft) !== JSON.stringify(described);
-  const chosen = strategy ?? proposal.data?.recommended ?? null;
-  const capsProblem =
-    perRun <= 0 || perDay <= 0 || total <= 0
-      ? 'Every cap must be above zero.'
-      : perRun > perDay || perDay > total
-        ? 'A run’s cap cannot exceed the daily cap, nor the daily cap the total.'
-        : null;
-  const canSwitchOn = proposal.isSuccess && !stale && chosen !== null && name.trim() !== '' && capsProblem === null;
+  const proposal = useQuery(proposalQuery(form.estimated));
+  const described = watchDraft(form);
+  const stale = estimateIsStale(form);
+  const chosen = chosenStrategy(form, proposal.data?.recommended ?? null);
+  const problem = capsProblem(form);
+  const ready = proposal.isSuccess && !stale && canSwitchOn(form, chosen);
   return (
     <form
       className="watch-form"
       aria-label="New watch"
       onSubmit={(e) => {
         e.preventDefault();
-        if (!canSwitchOn || chosen === null) return;
-        create.mutate(
-          {
-            name: name.trim(),
-            kind,
-            targets: described.targets,
-            strategy: chosen,
-            listId: chosen === 'list' ? described.listId : null,
-            schedule: { everyMinutes },
-            caps: { perRun, perDay, total },
-            options,
-          },
-          { onSuccess: onCreated },
-        );
+        if (!ready || chosen === null) return;
+        create.mutate(createRequest(form, chosen), { onSuccess: onCreated });
       }}
     >
       <div className="watch-form__grid">
         <label className="field">
           <span>Name</span>
-          <input className="input" value={name} maxLength={120} onChange={(e) => setName(e.target.value)} required />
+          <input
+            className="input"
+            value={form.name}
+            maxLength={120}
+            onChange={(e) => change({ name: e.target.value })}
+            required
+          />
         </label>
         <label className="field">
           <span>What to follow</span>
-          <select className="select" value={kind} onChange={(e) => setKind(e.target.value as WatchKind)}>
+          <select className="select" value={form.kind} onChange={(e) => change({ kind: e.target.value as WatchKind })}>
             {WATCH_KINDS.map((k) => (
               <option key={k} value={k}>
                 {KIND_LABELS[k]}
@@ -125,13 +98,13 @@ export function NewWatchForm({ onCreated }: { onCreated: () => void }) {
           <span>Targets</span>
           <textarea
             className="textarea"
-            value={targets}
-            onChange={(e) => setTargets(e.target.value)}
+            value={form.targets}
+            onChange={(e) => change({ targets: e.target.value })}
             aria-describedby="watch-targets-hint"
             rows={4}
           />
           <small id="watch-targets-hint" className="muted">
-            {TARGET_HINTS[kind]}. {lines(targets).length} given.
+            {TARGET_HINTS[form.kind]}. {targetList(form.targets).length} given.
           </small>
         </label>
         <div className="field">
@@ -141,15 +114,15 @@ export function NewWatchForm({ onCreated }: { onCreated: () => void }) {
               className="input"
               type="number"
               min={1}
-              value={every}
+              value={form.every}
               aria-label="Run every (number)"
-              onChange={(e) => setEvery(Math.max(1, Math.floor(Number(e.target.value))))}
+              onChange={(e) => change({ every: Math.max(1, Math.floor(Number(e.target.value))) })}
             />
             <select
               className="select"
-              value={unit}
+              value={form.unit}
               aria-label="Run every (unit)"
-              onChange={(e) => setUnit(e.target.value as EveryUnit)}
+              onChange={(e) => change({ unit: e.target.value as EveryUnit })}
             >
               <option value="minutes">minutes</option>
               <option value="hours">hours</option>
@@ -157,48 +130,45 @@ export function NewWatchForm({ onCreated }: { onCreated: () => void }) {
             </select>
           </div>
         </div>
-        {kind === 'accounts' ? (
+        {form.kind === 'accounts' ? (
           <label className="field">
             <span>A list of these accounts (optional)</span>
             <input
               className="input"
-              value={listId}
+              value={form.listId}
               inputMode="numeric"
-              onChange={(e) => setListId(e.target.value)}
+              onChange={(e) => change({ listId: e.target.value })}
               placeholder="list id"
             />
             <small className="muted">Reading one list’s timeline can be far cheaper.</small>
           </label>
         ) : null}
-        {kind === 'accounts' || kind === 'mentions' || kind === 'list' || kind === 'quotes' || kind === 'replies' ? (
+        {tracksCounters(form.kind) ? (
           <NumberField
             label="Counters of posts younger than (days)"
-            value={trackDays}
-            onChange={setTrackDays}
+            value={form.trackDays}
+            onChange={(trackDays) => change({ trackDays })}
             hint="Read again by id once a day; 0: off."
           />
         ) : null}
       </div>
       <fieldset className="watch-form__caps">
         <legend>Hard credit caps (a page that could pass one is not asked for)</legend>
-        <NumberField label="Per run" value={perRun} onChange={setPerRun} min={1} />
-        <NumberField label="In any 24 hours" value={perDay} onChange={setPerDay} min={1} />
-        <NumberField label="In total" value={total} onChange={setTotal} min={1} />
+        <NumberField label="Per run" value={form.perRun} onChange={(perRun) => change({ perRun })} min={1} />
+        <NumberField label="In any 24 hours" value={form.perDay} onChange={(perDay) => change({ perDay })} min={1} />
+        <NumberField label="In total" value={form.total} onChange={(total) => change({ total })} min={1} />
       </fieldset>
-      {capsProblem ? <p className="watch-form__problem">{capsProblem}</p> : null}
+      {problem ? <p className="watch-form__problem">{problem}</p> : null}
       <div className="watch-form__buttons">
         <button
           type="button"
           className="btn"
           disabled={described.targets.length === 0}
-          onClick={() => {
-            setStrategy(null);
-            setDraft(described);
-          }}
+          onClick={() => change({ strategy: null, estimated: described })}
         >
-          {draft && !stale ? 'Estimate again' : 'Estimate the cost'}
+          {form.estimated && !stale ? 'Estimate again' : 'Estimate the cost'}
         </button>
-        <button type="submit" className="btn btn--primary" disabled={!canSwitchOn || create.isPending}>
+        <button type="submit" className="btn btn--primary" disabled={!ready || create.isPending}>
           Switch it on
         </button>
       </div>
@@ -233,7 +203,7 @@ export function NewWatchForm({ onCreated }: { onCreated: () => void }) {
                         value={o.strategy}
                         disabled={!o.available}
                         checked={chosen === o.strategy}
-                        onChange={() => setStrategy(o.strategy)}
+                        onChange={() => change({ strategy: o.strategy })}
                       />{' '}
                       {o.label}
                       {o.strategy === proposal.data.recommended ? ' (cheapest)' : ''}

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import type { WatchSummary } from '../../../../shared/ipc/watch';
 import { ErrorState } from '../../../components/ErrorState';
-import { usePrices } from '../../settings/queries';
-import { formatUsd } from '../../usage/money';
+import { usePrices } from '../../../lib/settings';
+import { formatUsd } from '../../../lib/usage/money';
 import { useWatchActions } from '../queries';
 import { against, count, everyWords, KIND_LABELS, RUN_WORDS, utcMinute } from '../words';
 import { EditWatch } from './EditWatch';

@@ -30,7 +30,7 @@ function RunnerNote({ runner }: { runner: RunnerState }) {
 }
 
 /**
- * The Watches view (issue 35): every watch of the project with its next and last run, its spend against
+ * The Watches view: every watch of the project with its next and last run, its spend against
  * its caps, its projection and how it compares with what was spent, its gaps and what went missing; and a
  * form to describe a new one, which shows what each way of collecting would cost before it is switched on.
  */

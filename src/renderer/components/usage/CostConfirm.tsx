@@ -8,10 +8,10 @@
  *   return <>{dialog}…</>;
  */
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
-import { fullCount } from '../../../lib/format';
-import type { CostEstimate } from '../cost-estimate';
-import { formatCredits, formatUsd } from '../money';
-import './usage.css';
+import { fullCount } from '../../lib/format';
+import type { CostEstimate } from '../../lib/usage/cost-estimate';
+import { formatCredits, formatUsd } from '../../lib/usage/money';
+import './cost.css';
 
 export interface CostQuestion {
   title: string;

@@ -3,8 +3,8 @@
  * from its response store (`meta.fromCache`), or the renderer's query cache
  * already held it when the view opened.
  */
-import { absoluteTime, clockTime } from '../../../lib/time';
-import './usage.css';
+import { absoluteTime, clockTime } from '../../lib/time';
+import './cost.css';
 
 interface Props {
   /** `meta` of the answer shown */

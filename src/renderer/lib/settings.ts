@@ -4,10 +4,10 @@
  * cached API answer someone else's, so those are dropped, here and in main.
  */
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
-import { DEFAULT_PRICES, type PriceTable } from '../../../shared/api/pricing';
-import { appKeys } from '../../lib/app-info';
-import { usageKeys } from '../../lib/usage-meter';
-import { skein } from '../../lib/bridge';
+import { DEFAULT_PRICES, type PriceTable } from '../../shared/api/pricing';
+import { appKeys } from './app-info';
+import { usageKeys } from './usage/meter';
+import { skein } from './bridge';
 
 export const settingsKeys = {
   settings: () => ['settings', 'values'] as const,

@@ -4,8 +4,8 @@
  * recognise a user when an entry looks like one, else lay the entry out as
  * readable key/value rows. Pure and defensive: entries are untrusted.
  */
-import { User } from '../../../shared/api/schemas';
-import { scalarText } from '../../../shared/scalar-text';
+import { User } from '../../shared/api/schemas';
+import { scalarText } from '../../shared/scalar-text';
 
 /** The few facts a person row needs, found under any of the usual names. */
 export interface UserLike {

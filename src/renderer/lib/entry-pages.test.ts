@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { userFixture } from '../../../shared/api/fixtures';
+import { userFixture } from '../../shared/api/fixtures';
 import { summarizeEntryPages } from './entry-pages';
 
 const page = (items: unknown[], extra: { fromCache?: boolean; stop?: string } = {}) => ({

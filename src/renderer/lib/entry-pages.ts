@@ -4,8 +4,8 @@
  * the shared infinite list expects: each entry with a stable key and how to
  * show it; people seen on an earlier page are not shown twice.
  */
-import type { ApiCallOutput } from '../../../shared/ipc/api';
-import type { PagesSummary } from '../../lib/pages';
+import type { ApiCallOutput } from '../../shared/ipc/api';
+import type { PagesSummary } from './pages';
 import { entryView, type EntryView } from './entry-shape';
 
 export interface EntryRow {

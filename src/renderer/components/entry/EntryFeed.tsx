@@ -1,10 +1,10 @@
 /** An infinite list of entries whose shape the spec does not give, with every list state. */
 import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
 import { useMemo, type ReactNode } from 'react';
-import type { ApiCallOutput } from '../../../../shared/ipc/api';
-import { InfiniteFeed, type Noun } from '../../../components/InfiniteFeed';
-import type { PagesSummary } from '../../../lib/pages';
-import { summarizeEntryPages, type EntryRow } from '../entry-pages';
+import type { ApiCallOutput } from '../../../shared/ipc/api';
+import { InfiniteFeed, type Noun } from '../InfiniteFeed';
+import type { PagesSummary } from '../../lib/pages';
+import { summarizeEntryPages, type EntryRow } from '../../lib/entry-pages';
 import { EntryRowView } from './EntryRowView';
 
 type Page = Omit<ApiCallOutput, 'operation'>;

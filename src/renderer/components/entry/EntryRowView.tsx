@@ -3,13 +3,13 @@
  * short person row when it merely looks like one, else its fields as a
  * readable key/value list. Everything is text; nothing is HTML.
  */
-import { navigate } from '../../../lib/navigation';
-import { Avatar } from '../../../components/Avatar';
-import { UserCard } from '../../../components/UserCard';
-import { formatRoute, routes } from '../../../lib/routes';
-import type { EntryView } from '../entry-shape';
-import './list.css';
-import { Handle, handleText, Name } from '../../../components/Identity';
+import { navigate } from '../../lib/navigation';
+import { Avatar } from '../Avatar';
+import { UserCard } from '../UserCard';
+import { formatRoute, routes } from '../../lib/routes';
+import type { EntryView } from '../../lib/entry-shape';
+import './entry.css';
+import { Handle, handleText, Name } from '../Identity';
 
 export function EntryRowView({ view }: { view: EntryView }) {
   if (view.kind === 'user') return <UserCard user={view.user} />;

@@ -4,7 +4,7 @@
  * queries, dropped when the mode or key changes.
  */
 import { queryOptions } from '@tanstack/react-query';
-import { skein } from './bridge';
+import { skein } from '../bridge';
 
 export const usageKeys = {
   all: ['usage'] as const,

@@ -3,7 +3,8 @@
  * words: the API lists it, does not serve it yet, and does not charge for
  * asking. Skein asked once and will not ask again this session.
  */
-import { OPERATIONS, type OperationId } from '../../../../shared/api/catalog';
+import { OPERATIONS, type OperationId } from '../../shared/api/catalog';
+import './states.css';
 
 export function NotAvailableNotice({ operation, what }: { operation: OperationId; what: string }) {
   const op = OPERATIONS[operation];

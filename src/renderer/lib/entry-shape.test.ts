@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { spaceFixture, userFixture } from '../../../shared/api/fixtures';
+import { spaceFixture, userFixture } from '../../shared/api/fixtures';
 import { entryView, flattenEntry, looksLikeUser } from './entry-shape';
 
 describe('looksLikeUser', () => {

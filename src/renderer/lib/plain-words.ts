@@ -3,7 +3,7 @@
  * words. Known values get a sentence; unknown ones are split into words so
  * a new value still reads sensibly instead of disappearing.
  */
-import { ownValue } from '../../../shared/own';
+import { ownValue } from '../../shared/own';
 
 /** `ViewerNotMember` → "Viewer not member". */
 export function humanize(word: string): string {

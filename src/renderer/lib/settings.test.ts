@@ -1,6 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
-import { forgetApiAnswers, isApiAnswerKey } from './queries';
+import { forgetApiAnswers, isApiAnswerKey } from './settings';
 
 describe('forgetApiAnswers', () => {
   it('drops cached API answers and keeps settings, credentials and app queries', async () => {

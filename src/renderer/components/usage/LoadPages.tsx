@@ -4,11 +4,12 @@
  * what they will cost. Works with any `useInfiniteQuery` result.
  */
 import { useId, useRef, useState } from 'react';
-import type { OperationId } from '../../../../shared/api/catalog';
-import { creditsLabel } from '../../../lib/format';
-import { usePrices } from '../../settings/queries';
-import { estimatePages, needsConfirmation } from '../cost-estimate';
+import type { OperationId } from '../../../shared/api/catalog';
+import { creditsLabel } from '../../lib/format';
+import { usePrices } from '../../lib/settings';
+import { estimatePages, needsConfirmation } from '../../lib/usage/cost-estimate';
 import { useCostConfirm } from './CostConfirm';
+import './cost.css';
 
 const PAGE_CHOICES = [5, 10, 25, 50] as const;
 

@@ -1,0 +1,2 @@
+/** People search. */
+export { PeopleSearchView } from './components/PeopleSearchView';

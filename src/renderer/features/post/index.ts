@@ -1,0 +1,2 @@
+/** A post and its replies and quotes. */
+export { PostView } from './components/PostView';

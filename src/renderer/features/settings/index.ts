@@ -1,0 +1,2 @@
+/** Settings: connection, API key, price table, cache. */
+export { SettingsView } from './components/SettingsView';

@@ -1,0 +1,2 @@
+/** Trends by place. */
+export { TrendsView } from './components/TrendsView';
