@@ -18,7 +18,7 @@ import { skipWithoutPostgres, startTestCluster, type TestCluster } from '../db/t
 import { ArchiveHost, type OpenInit } from './host';
 import { tablesOf } from './parts';
 import type { Project } from './project-tables';
-import type { TableRow, TableSpec } from './store';
+import type { TableRow } from './store';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'testing', 'fixtures');
 const init = { name: 'ignored: the project keeps its own', kind: 'live' as const, researcher: 'Grace' };
@@ -90,11 +90,7 @@ const partVersions = async (p: Project) => (await snapshotPartsTable(p)).sort((a
 async function snapshotPartsTable(p: Project): Promise<Array<{ name: string; version: number }>> {
   const snap = await p.snapshot();
   try {
-    return (await snap.rows(
-      { name: 'parts', key: ['name'], columns: ['name', 'version'] },
-      null,
-      100,
-    )) as Array<{
+    return (await snap.rows({ name: 'parts', key: ['name'], columns: ['name', 'version'] }, null, 100)) as Array<{
       name: string;
       version: number;
     }>;
