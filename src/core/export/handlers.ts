@@ -18,7 +18,7 @@ import type { ItemPolicy } from './item-policy';
 import { ExportService, type ExportServiceDeps } from './export-service';
 import { archiveExport, type QueryExport } from './from-archive';
 import type { ExportContext } from './manifest';
-import type { PageSource } from './page-source';
+import type { PageSource } from '../walk';
 import { createExportReporter } from './reporter';
 import { suggestedFileName } from './views';
 

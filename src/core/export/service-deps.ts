@@ -14,9 +14,9 @@ import type { Formats, ExportManifest } from '../formats';
 import type { IdList, MissingList } from '../ids';
 import type { Clock, Confirm } from '../ports';
 import type { ItemPolicy } from './item-policy';
-import type { JournalItem } from './journal';
+import type { JournalItem } from '../walk';
 import type { ExportContext } from './manifest';
-import type { PageSource } from './page-source';
+import type { PageSource } from '../walk';
 import type { ProjectItems } from './project-items';
 
 export interface ExportServiceDeps {

@@ -6,7 +6,7 @@
 import type { PriceTable } from '../../shared/api/pricing';
 import type { Mode } from '../../shared/ipc/app';
 import type { WatchEvent } from '../../shared/ipc/watch';
-import type { PageSource } from '../export';
+import type { PageSource } from '../walk';
 import type { ChooseSavePath, Clock, Confirm } from '../ports';
 import { createWatchHandlers, type WatchHandlers } from './handlers';
 import { WatchScheduler, type RunnerIdentity } from './scheduler';

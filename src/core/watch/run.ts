@@ -14,7 +14,7 @@ import type { OperationId } from '../../shared/api/catalog';
 import { isSkeinError } from '../../shared/errors';
 import type { RunStatus, WatchSpec } from '../../shared/ipc/watch';
 import type { PresenceKind, RunOutcome, RunRecord, WatchRecord } from '../../shared/watch/records';
-import { Journal, type FailedFetch, type JournalItem, type PageRecord, type PageSource } from '../export';
+import { Journal, type FailedFetch, type JournalItem, type PageRecord, type PageSource } from '../walk';
 import type { Clock } from '../ports';
 import { KINDS, type KindSpec } from './kinds';
 import { observeCommunity, observePost, observeSpace, observeTrends, observeUser, type Observed } from './observe';
