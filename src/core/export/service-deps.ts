@@ -39,11 +39,11 @@ export interface ExportServiceDeps {
   onMissing?: (job: ExportJob, missing: MissingList) => Promise<void>;
   /** the current project: a hydration takes the ids it already holds from it, at no cost (absent: all are fetched) */
   project?: ProjectItems;
-  /** a file was written: its items in order (the research project keeps them as a collection; issue 24) */
+  /** a file was written: its items in order (the research project keeps them as a collection) */
   onWritten?: (run: WrittenRun) => Promise<void>;
   /** the formats it writes (default: the built-in ones) */
   formats?: Formats;
-  /** what the project asks of an export of these items: codes as extra columns, opted-out accounts left out (issue 36) */
+  /** what the project asks of an export of these items: codes as extra columns, opted-out accounts left out */
   policy?: (itemKind: ItemKind) => Promise<ItemPolicy | null>;
 }
 
