@@ -5,4 +5,4 @@
 export { type Budget } from './caps';
 export { Journal, type FailedFetch, type JournalItem, type PageRecord } from './journal';
 export type { PageRequest, PageSource, SourcePage } from './page-source';
-export { pageRecord, walkPages, type Kept, type Next, type WalkOutcome, type WalkStep } from './walk';
+export { pageRecord, walkPages, type Kept, type WalkStep } from './walk';

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -152,5 +152,36 @@ describe('a watch run’s walks', () => {
     expect(await walks.walk(snapshot('alice'))).toBe(false);
     await journal.close();
     expect(walks).toMatchObject({ status: 'failed', message: 'The service answered 503.', calls: 4 });
+  });
+
+  it('picks up a run from a journal as the code before the shared walk wrote it', async () => {
+    // a run killed after its first snapshot: the page line carries the walk's note, as runs have always written it
+    const page = {
+      request: 0,
+      cursor: null,
+      nextCursor: null,
+      hasNextPage: null,
+      fetchedAt: 5,
+      fromCache: false,
+      httpStatus: 200,
+      credits: 15,
+      attempts: 1,
+      received: 1,
+      kept: 1,
+      duplicates: 0,
+      dropped: [],
+      notFound: [],
+      stop: null,
+      note: { walk: 'snap:alice', ended: true, firstKnown: null },
+    };
+    await writeFile(join(dir, 'run-1.log'), `i\tnull\tnull\t{"id":"1"}\np\t${JSON.stringify(page)}\n`);
+    const r = await runWalks();
+    const { walks, journal } = await r.open();
+    expect(walks.credits).toBe(15);
+    expect(await walks.walk(snapshot('alice'))).toBe(true);
+    expect(await walks.walk(snapshot('bob'))).toBe(true);
+    await journal.close();
+    expect(r.asked.map((q) => q.params.communityId)).toEqual(['bob']);
+    expect(walks.order[0]).toMatchObject({ ended: true, pages: [page] });
   });
 });
