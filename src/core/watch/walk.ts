@@ -341,6 +341,9 @@ export class RunWalks {
         this.message = `Stopped at ${outcome.cap.name}: the next page could cost up to ${outcome.cap.cost} credits and ${Math.max(0, Math.floor(outcome.cap.left))} are left.`;
         return false;
       case 'error': {
+        // the journal could not be written: the run is not settled from what it cannot keep, it is left open
+        // and picked up later from where its journal stands
+        if (isSkeinError(outcome.error) && outcome.error.code === 'write-failed') throw outcome.error;
         const rateLimited = isSkeinError(outcome.error) && outcome.error.code === 'rate-limited';
         this.status = 'failed';
         this.message = `${outcome.message}${rateLimited ? ' The next run tries again.' : ''}`;
