@@ -57,19 +57,21 @@ export const FLOORS = [
   },
   // the data floor: the executor port (a project file, a team's PostgreSQL), queries written once, parts
   { name: 'core-db', files: ['src/core/db/**'], entry: 'src/core/db/index.ts', may: ['shared', 'core-ground'] },
+  // the one page walk under export and watch: caps, the fetch through PageSource, failures, rate limits, journal
+  { ...area('walk'), may: ['shared', 'core-ground'] },
   // the core's areas, lowest first; each may use the ones it names (through their index.ts)
   { ...area('api'), may: ['shared', 'core-ground'] },
   { ...area('session'), may: ['shared', 'core-ground', 'core-api'] },
   { ...area('archive'), may: ['shared', 'core-ground', 'core-db'] },
   { ...area('ids'), may: ['shared', 'core-ground'] },
   { ...area('formats'), may: ['shared', 'core-ground'] },
-  { ...area('export'), may: ['shared', 'core-ground', 'core-formats', 'core-ids'] },
-  // watchlists (issue 35): a run is a walk like an export's, so it reuses export's journal and page source
-  { ...area('watch'), may: ['shared', 'core-ground', 'core-db', 'core-export'] },
+  { ...area('export'), may: ['shared', 'core-ground', 'core-walk', 'core-formats', 'core-ids'] },
+  // watchlists: a run walks pages as an export does, with the same walk, journal and page source
+  { ...area('watch'), may: ['shared', 'core-ground', 'core-db', 'core-walk'] },
   { ...area('app'), may: ['shared', 'core-ground'] },
   { ...area('bridge'), may: ['shared', 'core-ground'] },
   { ...area('protocol'), may: ['shared', 'core-ground'] },
-  // coding (issue 36) keeps its codebooks, coders and values in the project file: it calls the archive's worker
+  // coding keeps its codebooks, coders and values in the project file: it calls the archive's worker
   { ...area('coding'), may: ['shared', 'core-ground', 'core-db', 'core-archive'] },
   // createCore and the adapters that wire one area to another's port: the core's composition
   {
@@ -79,6 +81,7 @@ export const FLOORS = [
       'shared',
       'core-ground',
       'core-db',
+      'core-walk',
       'core-api',
       'core-session',
       'core-archive',
@@ -106,7 +109,7 @@ export const FLOORS = [
     files: ['src/shells/web/**'],
     may: ['shared', 'core-ground', 'core-compose', 'sandbox', 'preload'],
   },
-  // the headless runner (issue 35): a third composition root over createCore, with no window at all
+  // the headless runner: a third composition root over createCore, with no window at all
   { name: 'shell-cli', files: ['src/shells/cli/**'], may: ['shared', 'core-ground', 'core-compose', 'sandbox'] },
   // the renderer
   {

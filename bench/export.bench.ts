@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 import type { ExportFormat } from '../src/shared/ipc/export';
 import { systemClock } from '../src/core/clock';
 import { ExportService } from '../src/core/export/export-service';
-import type { PageSource, SourcePage } from '../src/core/export/page-source';
+import type { PageSource, SourcePage } from '../src/core/walk';
 import { writeResults } from './lib/results';
 
 const COUNTS = (process.env.BENCH_COUNTS ?? '10000,50000,100000').split(',').map(Number);

@@ -4,7 +4,7 @@
  * retry policy and the paging guards, and come back with the raw items.
  */
 import type { ApiClient } from '../api';
-import type { PageSource, SourcePage } from '../export';
+import type { PageSource, SourcePage } from '../walk';
 
 export function clientPageSource(client: Pick<ApiClient, 'fetchPage' | 'forgetPage'>): PageSource {
   return {

@@ -3,26 +3,36 @@
  * id, leaves out what the client found malformed, places thread items in the
  * tree, applies the paging guards and the caps, and can pick up where an
  * earlier run stopped (the state is rebuilt from the journal). Every request
- * that left is accounted for: a page fetch that fails is journaled with its
- * calls and credits. A rate limit the service announced is waited out (at most
- * `MAX_RATE_LIMIT_WAIT_MS` per page), and a Cancel lets the page in flight
- * arrive and be kept before it stops.
+ * that left is accounted for, and a rate limit is waited out, by the page
+ * walk it runs on (core/walk); a Cancel lets the page in flight arrive and be
+ * kept before it stops.
  */
 import { creditsFor, DEFAULT_PRICES, type PriceTable } from '../../shared/api/pricing';
-import { isSkeinError, SkeinError } from '../../shared/errors';
+import { SkeinError } from '../../shared/errors';
+import { missingCaseError } from '../../shared/missing-case';
 import { looksRounded } from '../../shared/ids/id-token';
 import type { ExportCaps, ExportScope, StopReason } from '../../shared/ipc/export';
 import { pagingGuard } from '../../shared/api/paging-guard';
 import type { Clock } from '../ports';
-import { toWriteError } from '../files/atomic-file';
-import { Journal, type FailedFetch, type JournalItem, type PageRecord } from './journal';
+import {
+  Journal,
+  pageRecord,
+  walkPages,
+  type Budget,
+  type FailedFetch,
+  type JournalItem,
+  type Kept,
+  type PageRecord,
+  type PageSource,
+  type SourcePage,
+  type WalkStep,
+} from '../walk';
 import { itemIdOf, type KeptItem } from '../formats';
-import type { PageSource, SourcePage } from './page-source';
 import { projectPage, type ProjectItems } from './project-items';
 import { MAX_LISTED_NOT_FOUND } from './manifest';
 import { MissingLog } from './missing-ids';
 import { ThreadPositions } from './thread-positions';
-import type { ViewPlan } from './views';
+import type { PlannedRequest, ViewPlan } from './views';
 
 /**
  * What the collector knows about a collection, rebuilt from the journal on resume. A hydration's state stays
@@ -164,43 +174,7 @@ export interface CollectOptions {
 
 export type CollectOutcome = { done: true } | { done: false; reason: StopReason; message?: string; error?: unknown };
 
-const SYNC_EVERY_MS = 1000;
 const TYPICAL_PAGE_ITEMS = 20;
-/**
- * The longest a job waits out rate limits for one page, in total, before it stops (resumable): the bound
- * of a rate-limit pause (a service asking for more is not waited for).
- */
-const MAX_RATE_LIMIT_WAIT_MS = 15 * 60_000;
-/** a rate limit without a known end is waited out this long */
-const UNTIMED_RATE_LIMIT_WAIT_MS = 10_000;
-/** and at most this many times for one page (a storm of zero-second Retry-Afters must not spin) */
-const MAX_RATE_LIMIT_WAITS = 30;
-
-function isCancel(error: unknown, signal: AbortSignal): boolean {
-  return (
-    signal.aborted ||
-    (isSkeinError(error) && error.code === 'cancelled') ||
-    (error as Error | null)?.name === 'AbortError'
-  );
-}
-
-/** How long to wait before asking again, for a rate limit the service announced; null for any other error. */
-function rateLimitWait(error: unknown, now: number): number | null {
-  if (!isSkeinError(error) || error.code !== 'rate-limited') return null;
-  // a service asking for longer than Skein's bounded pause is not waited for: the job stops (resumable)
-  const at = error.details?.serviceRetryAt ?? error.details?.retryAt;
-  return typeof at === 'number' ? Math.max(0, at - now) : UNTIMED_RATE_LIMIT_WAIT_MS;
-}
-
-/** What a failed page fetch cost, from the error (the client puts its requests and credits there). */
-function failureOf(error: unknown, request: number, cursor: string | null, at: number): FailedFetch | null {
-  if (!isSkeinError(error)) return null;
-  const d = (error.details ?? {}) as { calls?: unknown; attempts?: unknown; credits?: unknown };
-  const calls = typeof d.calls === 'number' ? d.calls : typeof d.attempts === 'number' ? d.attempts : 0;
-  const credits = typeof d.credits === 'number' ? d.credits : 0;
-  if (calls === 0 && credits === 0) return null;
-  return { request, cursor, at, calls, credits, code: error.code, message: error.message };
-}
 
 /** Credits the next page will likely cost: the average so far, or a typical page. */
 function nextPageCredits(plan: ViewPlan, state: CollectionState, request: number, prices: PriceTable): number {
@@ -213,17 +187,19 @@ function nextPageCredits(plan: ViewPlan, state: CollectionState, request: number
   );
 }
 
-function capReached(o: CollectOptions, request: number): StopReason | null {
+/** The job's caps as they stand before the next page (pages, then items, then credits: the first passed is named). */
+function capsOf(o: CollectOptions, request: number): Budget<StopReason>[] {
   const { caps, state } = o;
-  if (caps.maxPages !== undefined && state.pages.length >= caps.maxPages) return 'cap-pages';
-  if (caps.maxItems !== undefined && state.items >= caps.maxItems) return 'cap-items';
-  if (
-    caps.maxCredits !== undefined &&
-    state.credits + nextPageCredits(o.plan, state, request, o.prices ?? DEFAULT_PRICES) > caps.maxCredits
-  ) {
-    return 'cap-credits';
+  const budgets: Budget<StopReason>[] = [];
+  if (caps.maxPages !== undefined)
+    budgets.push({ name: 'cap-pages', left: caps.maxPages - state.pages.length, cost: 1 });
+  if (caps.maxItems !== undefined) budgets.push({ name: 'cap-items', left: caps.maxItems - state.items, cost: 1 });
+  if (caps.maxCredits !== undefined) {
+    // an export's credit cap is spent to its end: the next page is expected to cost what its pages have so far
+    const cost = nextPageCredits(o.plan, state, request, o.prices ?? DEFAULT_PRICES);
+    budgets.push({ name: 'cap-credits', left: caps.maxCredits - state.credits, cost });
   }
-  return null;
+  return budgets;
 }
 
 /** The paging guards (the client's own, `pagingGuard`), over the journal's pages of this request. */
@@ -251,139 +227,127 @@ function fromProject(o: CollectOptions, ids: string[]): Promise<SourcePage> {
   return projectPage(o.project, o.plan.itemKind === 'user' ? 'user' : 'post', ids, o.clock.now());
 }
 
+/** a page of the view: which planned request, from which cursor, and what that request asks */
+interface Step extends WalkStep {
+  planned: PlannedRequest;
+}
+
+/** What the journal keeps of a page: its new items (placed in the thread), and its record. */
+function keepPage(o: CollectOptions, page: SourcePage, step: Step): Kept {
+  const { plan, state } = o;
+  const kept: JournalItem[] = [];
+  const parsed: KeptItem[] = [];
+  let duplicates = page.duplicatesRemoved;
+  // a hydration's batch: its own ids are new (the list is distinct); only repeats within it and ids it was
+  // not asked for are checked, and only the latter are remembered
+  const asked = plan.fromList && step.planned.idsAsked ? new Set(step.planned.idsAsked) : null;
+  const inPage = new Set<string>();
+  const foreign: string[] = [];
+  page.rawItems.forEach((raw) => {
+    const id = itemIdOf(raw);
+    if (id !== null) {
+      if (state.seen.has(id) || inPage.has(id)) {
+        duplicates++;
+        return;
+      }
+      if (!asked) state.seen.add(id);
+      else if (asked.has(id)) inPage.add(id);
+      else {
+        state.seen.add(id);
+        foreign.push(id);
+      }
+    }
+    const placed = state.positions ? state.positions.place(id, raw) : null;
+    kept.push({ id, position: placed ? JSON.stringify(placed) : 'null', raw: JSON.stringify(raw) });
+    if (o.onKept) parsed.push({ raw, position: placed });
+  });
+  const base = pageRecord(page, step, { kept: kept.length, duplicates });
+  const { snapshot, ...rest } = base;
+  const record: PageRecord = {
+    ...rest,
+    fromProject: step.planned.fromProject,
+    ...(foreign.length > 0 ? { foreign } : {}),
+    ...(snapshot ? { snapshot } : {}),
+  };
+  if (plan.paged) record.stop = guardStop(state, record);
+  // a bad paging answer is not served again from the store: a new export asks the service again
+  if (record.stop)
+    o.source.forget?.({
+      operation: plan.operation,
+      params: step.planned.params,
+      cursor: step.cursor,
+      walkId: o.walkId,
+    });
+  // the kept items' other work (a live CSV's lines) runs while the journal's write is on its way; the page
+  // counts only once the journal has it (a page the journal lost makes the live CSV give way to the journal)
+  const onKept = o.onKept;
+  return {
+    items: kept,
+    record,
+    ...(onKept ? { alongside: () => onKept(parsed, record, state.pages.length) } : {}),
+  };
+}
+
+/** Collects the view's pages through the page walk, from where the journal left off. */
 export async function collect(o: CollectOptions): Promise<CollectOutcome> {
   const { plan, state, journal, clock, signal } = o;
-  let lastSync = clock.now();
-  /** rate-limit waiting for the current page */
-  let waited = { ms: 0, times: 0 };
   try {
-    for (;;) {
-      const step = nextStep(plan, state);
-      if (step.kind === 'end') return { done: true };
-      if (step.kind === 'stop') return { done: false, reason: step.reason, message: step.message };
-      if (o.scope === 'loaded' && plan.paged && state.pages.length >= Math.max(1, o.loadedPages)) {
-        return { done: false, reason: 'loaded-only' };
-      }
-      const cap = capReached(o, step.request);
-      if (cap) return { done: false, reason: cap };
-      if (signal.aborted) return { done: false, reason: 'cancelled' };
-      if (step.request >= plan.requestCount) return { done: true };
-      const request = await plan.request(step.request);
-
-      let page: SourcePage | null;
-      try {
-        page = request.fromProject
-          ? await fromProject(o, request.idsAsked ?? [])
-          : await o.source.fetchPage({
+    const outcome = await walkPages<Step, StopReason>({
+      journal,
+      clock,
+      signal,
+      abort: o.abort,
+      onWait: o.onWait,
+      next: async () => {
+        const step = nextStep(plan, state);
+        if (step.kind === 'end') return { done: true };
+        if (step.kind === 'stop') return { done: false, stop: step.reason, message: step.message };
+        if (o.scope === 'loaded' && plan.paged && state.pages.length >= Math.max(1, o.loadedPages)) {
+          return { done: false, stop: 'loaded-only' };
+        }
+        if (step.request >= plan.requestCount) return { done: true };
+        return { page: { request: step.request, cursor: step.cursor, planned: await plan.request(step.request) } };
+      },
+      caps: (step) => capsOf(o, step.request),
+      fetch: (step, controls) =>
+        step.planned.fromProject
+          ? fromProject(o, step.planned.idsAsked ?? [])
+          : o.source.fetchPage({
+              ...controls,
               operation: plan.operation,
-              params: request.params,
+              params: step.planned.params,
               cursor: step.cursor,
               walkId: o.walkId,
-              signal: o.abort ?? signal,
-              cancelWaits: signal,
               transient: plan.fromList !== null,
-              // the client's own Retry-After waits within the fetch are shown as the job's wait too
-              onRateLimitWait: o.onWait,
-            });
-      } catch (error) {
-        const failure = failureOf(error, step.request, step.cursor, clock.now());
-        if (failure) {
-          try {
-            await journal.appendFailure(failure);
-          } catch (e) {
-            const w = toWriteError(e, journal.path);
-            return { done: false, reason: 'error', error: w, message: w instanceof Error ? w.message : String(w) };
-          }
-          state.recordFailure(failure);
-          o.onPage?.(state);
-        }
-        if (isCancel(error, signal) || o.abort?.aborted) return { done: false, reason: 'cancelled' };
-        const wait = rateLimitWait(error, clock.now());
-        if (wait !== null && waited.ms + wait <= MAX_RATE_LIMIT_WAIT_MS && waited.times < MAX_RATE_LIMIT_WAITS) {
-          waited = { ms: waited.ms + wait, times: waited.times + 1 };
-          o.onWait?.(clock.now() + wait);
-          try {
-            await clock.sleep(wait, signal);
-          } catch {
-            return { done: false, reason: 'cancelled' };
-          } finally {
-            o.onWait?.(null);
-          }
-          continue;
-        }
-        return { done: false, reason: 'error', error, message: error instanceof Error ? error.message : String(error) };
-      }
-      waited = { ms: 0, times: 0 };
-
-      const kept: JournalItem[] = [];
-      const parsed: KeptItem[] = [];
-      let duplicates = page.duplicatesRemoved;
-      // a hydration's batch: its own ids are new (the list is distinct); only repeats within it and ids it was
-      // not asked for are checked, and only the latter are remembered
-      const asked = plan.fromList && request.idsAsked ? new Set(request.idsAsked) : null;
-      const inPage = new Set<string>();
-      const foreign: string[] = [];
-      page.rawItems.forEach((raw) => {
-        const id = itemIdOf(raw);
-        if (id !== null) {
-          if (state.seen.has(id) || inPage.has(id)) {
-            duplicates++;
-            return;
-          }
-          if (!asked) state.seen.add(id);
-          else if (asked.has(id)) inPage.add(id);
-          else {
-            state.seen.add(id);
-            foreign.push(id);
-          }
-        }
-        const placed = state.positions ? state.positions.place(id, raw) : null;
-        kept.push({ id, position: placed ? JSON.stringify(placed) : 'null', raw: JSON.stringify(raw) });
-        if (o.onKept) parsed.push({ raw, position: placed });
-      });
-      const record: PageRecord = {
-        request: step.request,
-        cursor: step.cursor,
-        nextCursor: page.paging?.nextCursor ?? null,
-        hasNextPage: page.paging ? page.paging.hasNextPage : null,
-        fetchedAt: page.fetchedAt,
-        fromCache: page.fromCache,
-        fromProject: request.fromProject,
-        httpStatus: page.httpStatus,
-        credits: page.credits,
-        attempts: page.attempts,
-        received: page.received,
-        kept: kept.length,
-        duplicates,
-        dropped: [...page.dropped],
-        notFound: [...page.notFound],
-        stop: page.paging?.stop ?? null,
-        ...(foreign.length > 0 ? { foreign } : {}),
-        ...(page.snapshot ? { snapshot: page.snapshot } : {}),
-      };
-      // the answer is not held while the page is written: a hydration's million items pass through, one page at a time
-      page = null;
-      if (plan.paged) record.stop = guardStop(state, record);
-      // a bad paging answer is not served again from the store: a new export asks the service again
-      if (record.stop)
-        o.source.forget?.({ operation: plan.operation, params: request.params, cursor: step.cursor, walkId: o.walkId });
-      const appended = journal.appendPage(kept, record);
-      appended.catch(() => undefined); // awaited below
-      // the kept items' other work (a live CSV's lines) runs while the journal's write is on its way; the page
-      // counts only once the journal has it (a page the journal lost makes the live CSV give way to the journal)
-      await o.onKept?.(parsed, record, state.pages.length);
-      try {
-        await appended;
-      } catch (error) {
-        const e = toWriteError(error, journal.path);
-        return { done: false, reason: 'error', error: e, message: e instanceof Error ? e.message : String(e) };
-      }
-      state.record(record);
-      if (clock.now() - lastSync >= SYNC_EVERY_MS) {
-        await journal.sync();
-        lastSync = clock.now();
-      }
-      o.onPage?.(state);
+            }),
+      onFailure: (failure) => {
+        state.recordFailure(failure);
+        o.onPage?.(state);
+      },
+      keep: async (page, step) => keepPage(o, page, step),
+      onCommitted: (record) => {
+        state.record(record);
+        o.onPage?.(state);
+      },
+    });
+    if (outcome.done) return outcome;
+    switch (outcome.reason) {
+      case 'stop':
+        return {
+          done: false,
+          reason: outcome.stop,
+          ...(outcome.message !== undefined ? { message: outcome.message } : {}),
+        };
+      case 'cap':
+        return { done: false, reason: outcome.cap.name };
+      case 'cancelled':
+        return { done: false, reason: 'cancelled' };
+      case 'unreadable':
+        return { done: false, reason: 'error', message: outcome.failure.message };
+      case 'error':
+        return { done: false, reason: 'error', error: outcome.error, message: outcome.message };
+      default:
+        return missingCaseError(outcome);
     }
   } finally {
     await journal.sync().catch(() => undefined);

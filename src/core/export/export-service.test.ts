@@ -7,7 +7,7 @@ import { PAGING_STOP_MESSAGES } from '../../shared/api/paging-guard';
 import { FakeClock } from '../testing/fake-clock';
 import { ExportService } from './export-service';
 import type { ExportManifest } from '../formats';
-import type { PageSource } from './page-source';
+import type { PageSource } from '../walk';
 import { memorySource, post, type MemoryPage } from './testing/memory-source';
 
 const ROOT = '1000000000000000001';

@@ -18,7 +18,7 @@ import type { ItemPolicy } from './item-policy';
 import { ExportService, type ExportServiceDeps } from './export-service';
 import { archiveExport, type QueryExport } from './from-archive';
 import type { ExportContext } from './manifest';
-import type { PageSource } from './page-source';
+import type { PageSource } from '../walk';
 import { createExportReporter } from './reporter';
 import { suggestedFileName } from './views';
 
@@ -50,7 +50,7 @@ export interface ExportFeatureDeps {
   formats?: Formats;
   /** the research archive: the source of the Archive view's export */
   archive: () => Promise<ArchiveSource>;
-  /** what a project asks of an export of its items (issue 36): codes as columns, opted-out accounts left out */
+  /** what a project asks of an export of its items: codes as columns, opted-out accounts left out */
   policy?: (handle: ArchiveHandle, itemKind: ItemKind) => Promise<ItemPolicy | null>;
   /** the project live exports belong to (the mode's) */
   projectHandle?: () => Promise<ArchiveHandle>;

@@ -11,7 +11,7 @@ import type { ViewDescriptor } from '../../shared/ipc/export';
 import type { IdList } from '../ids/id-list';
 import { CollectionState, collect } from './collector';
 import { estimateExport } from './estimate';
-import type { PageSource, SourcePage } from './page-source';
+import type { PageSource, SourcePage } from '../walk';
 import { NOT_RETURNED } from './missing-ids';
 import { planView } from './views';
 

@@ -24,7 +24,7 @@ import {
   type ManifestSnapshot,
 } from '../formats';
 import type { AnswerSnapshot } from '../../shared/ipc/api';
-import type { FailedFetch, PageRecord } from './journal';
+import type { FailedFetch, PageRecord } from '../walk';
 import type { ViewPlan } from './views';
 
 /** At most this many dropped items are listed one by one (all are counted). */

@@ -11,7 +11,7 @@ import { createInterface } from 'node:readline';
 import { looksRounded, MAYBE_ROUNDED } from '../../shared/ids/id-token';
 import type { MissingId } from '../../shared/ipc/ids';
 import type { MissingList } from '../ids';
-import type { FailedFetch, PageRecord } from './journal';
+import type { FailedFetch, PageRecord } from '../walk';
 import type { ViewPlan } from './views';
 
 export const NOT_RETURNED = 'not returned (deleted, protected or suspended)';

@@ -8,7 +8,7 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { indexIdFile, type IdList } from '../ids';
 import type { ListingSample } from './conversation-estimate';
-import type { SourcePage } from './page-source';
+import type { SourcePage } from '../walk';
 
 /** An item the project holds: its raw JSON as last received (empty when not asked for) and when (epoch ms). */
 export interface HeldItem {

@@ -14,9 +14,9 @@ import type { Formats, ExportManifest } from '../formats';
 import type { IdList, MissingList } from '../ids';
 import type { Clock, Confirm } from '../ports';
 import type { ItemPolicy } from './item-policy';
-import type { JournalItem } from './journal';
+import type { JournalItem } from '../walk';
 import type { ExportContext } from './manifest';
-import type { PageSource } from './page-source';
+import type { PageSource } from '../walk';
 import type { ProjectItems } from './project-items';
 
 export interface ExportServiceDeps {
@@ -39,11 +39,11 @@ export interface ExportServiceDeps {
   onMissing?: (job: ExportJob, missing: MissingList) => Promise<void>;
   /** the current project: a hydration takes the ids it already holds from it, at no cost (absent: all are fetched) */
   project?: ProjectItems;
-  /** a file was written: its items in order (the research project keeps them as a collection; issue 24) */
+  /** a file was written: its items in order (the research project keeps them as a collection) */
   onWritten?: (run: WrittenRun) => Promise<void>;
   /** the formats it writes (default: the built-in ones) */
   formats?: Formats;
-  /** what the project asks of an export of these items: codes as extra columns, opted-out accounts left out (issue 36) */
+  /** what the project asks of an export of these items: codes as extra columns, opted-out accounts left out */
   policy?: (itemKind: ItemKind) => Promise<ItemPolicy | null>;
 }
 

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { ViewDescriptor } from '../../shared/ipc/export';
 import { FakeClock } from '../testing/fake-clock';
 import { ExportService } from '../export/export-service';
-import type { JournalItem } from '../export/journal';
+import type { JournalItem } from '../walk';
 import type { ExportManifest } from './manifest';
 import { writeParquet } from './parquet';
 import { memorySource, post, type MemoryPage } from '../export/testing/memory-source';

@@ -1,12 +1,12 @@
 /**
- * Watchlists (issue 35): the `watch` handlers and the scheduler that runs a project's watches (in the app while
- * it is open, or headless on a server), and the ports it declares: the project it keeps them in (`WatchStore`,
- * the archive's worker fits it through core/compose) and the pages it reads (export's `PageSource`).
+ * Watchlists: the `watch` handlers and the scheduler that runs a project's watches (in the app while it is
+ * open, or headless on a server), and the ports it declares: the project it keeps them in (`WatchStore`, the
+ * archive's worker fits it through core/compose). The pages it reads come through core/walk's `PageSource`.
  */
 import type { PriceTable } from '../../shared/api/pricing';
 import type { Mode } from '../../shared/ipc/app';
 import type { WatchEvent } from '../../shared/ipc/watch';
-import type { PageSource } from '../export';
+import type { PageSource } from '../walk';
 import type { ChooseSavePath, Clock, Confirm } from '../ports';
 import { createWatchHandlers, type WatchHandlers } from './handlers';
 import { WatchScheduler, type RunnerIdentity } from './scheduler';

@@ -5,7 +5,7 @@
  * aborted, to stop a run at a known place.
  */
 import { SkeinError } from '../../../shared/errors';
-import type { PageRequest, PageSource, SourcePage } from '../page-source';
+import type { PageRequest, PageSource, SourcePage } from '../../walk';
 
 export interface MemoryPage {
   items: unknown[];

@@ -1,9 +1,10 @@
 /**
- * The collection journal of one export: an append-only file in the user data
- * folder holding every kept raw item and, after each page's items, a commit
- * line describing the page (cursor, fetch time, counts). It is what lets an
- * export resume after a cancel, a cap, an error or a restart, and what the
- * final files are streamed from (items are never all held in memory).
+ * The journal of one walk (an export's job, a watch's run): an append-only file
+ * holding every kept raw item and, after each page's items, a commit line
+ * describing the page (cursor, fetch time, counts). It is what lets a walk
+ * resume after a cancel, a cap, an error or a restart without buying a page
+ * twice, and what an export's files are streamed from (items are never all
+ * held in memory).
  *
  * Lines (JSON never contains a raw tab or newline, so both are safe separators):
  *   i <TAB> idJSON <TAB> positionJSON <TAB> rawJSON
@@ -165,7 +166,6 @@ function itemLine(item: JournalItem): string {
   return `i\t${JSON.stringify(item.id)}\t${item.position}\t${typeof item.raw === 'string' ? item.raw : item.raw.toString('utf8')}\n`;
 }
 
-/** The raw item as text. */
 export class Journal {
   private constructor(
     readonly path: string,

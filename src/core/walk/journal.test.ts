@@ -33,6 +33,51 @@ async function collectItems(j: Journal) {
 }
 
 describe('Journal', () => {
+  it('opens a journal as the code before the walk moved here wrote it, and appends after it', async () => {
+    // the bytes an export's journal held before the page walk was shared: the format has not changed
+    const path = join(await mkdtemp(join(tmpdir(), 'skein-journal-')), 'before.log');
+    const record = {
+      request: 0,
+      cursor: null,
+      nextCursor: 'c1',
+      hasNextPage: true,
+      fetchedAt: 1,
+      fromCache: false,
+      httpStatus: 200,
+      credits: 30,
+      attempts: 1,
+      received: 2,
+      kept: 2,
+      duplicates: 0,
+      dropped: [],
+      notFound: [],
+      stop: null,
+    };
+    const failure = { request: 0, cursor: 'c1', at: 2, calls: 3, credits: 45, code: 'upstream', message: '503' };
+    await writeFile(
+      path,
+      'i\t"1"\tnull\t{"id":"1"}\n' +
+        'i\t"2"\tnull\t{"id":"2"}\n' +
+        `p\t${JSON.stringify(record)}\n` +
+        `f\t${JSON.stringify(failure)}\n`,
+    );
+    const ids: Array<string | null> = [];
+    const pages: PageRecord[] = [];
+    const failures: FailedFetch[] = [];
+    const j = await Journal.open(path, {
+      onItem: (id) => ids.push(id),
+      onPage: (p) => pages.push(p),
+      onFailure: (f) => failures.push(f),
+    });
+    expect(ids).toEqual(['1', '2']);
+    expect(pages).toEqual([record]);
+    expect(failures).toEqual([failure]);
+    await j.appendPage([item('3', { id: '3' })], page(1, 'c1', null));
+    const raws = (await collectItems(j)).map((i) => rawText(i));
+    await j.close();
+    expect(raws).toEqual(['{"id":"1"}', '{"id":"2"}', '{"id":"3"}']);
+  });
+
   it('replays committed pages and items in order after reopening', async () => {
     const path = join(await mkdtemp(join(tmpdir(), 'skein-journal-')), 'journal.log');
     const j = await Journal.open(path);

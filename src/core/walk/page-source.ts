@@ -1,5 +1,5 @@
 /**
- * What an export needs from the API client: one page of an operation, with
+ * What a walk (an export's, a watch's) needs from the API client: one page of an operation, with
  * the items exactly as the API sent them (raw, unknown fields kept) and the
  * client's report on them. The composition root adapts the real client to
  * this; tests can point it at the sandbox.
@@ -11,7 +11,7 @@ export interface PageRequest {
   operation: OperationId;
   /** typed params, checked against the catalog, without `cursor` */
   params: Record<string, string | number | boolean>;
-  /** identifies the walk (one export), so the client's guards and de-duplication do not mix it with the screen's view */
+  /** identifies the walk (one export, one walk of a watch's run), so the client's guards and de-duplication do not mix it with the screen's view */
   walkId: string;
   /** null for the first page */
   cursor: string | null;

@@ -1,0 +1,186 @@
+/**
+ * The one page walk under export and watch. Before each page: where the walk goes next (the walker says), the
+ * caps (the first the page could pass stops the walk before it), a stop asked for. Then the page through
+ * `PageSource`; a failed fetch becomes a record in the journal when its requests cost something (so a resume
+ * counts them); a rate limit is waited out and the same page asked for again. A page becomes the walker's
+ * items and record, appended to the journal in one write: a page counts only once the journal has it, so a
+ * walk resumed from its journal never buys a page twice.
+ */
+import { toWriteError } from '../files/atomic-file';
+import type { Clock } from '../ports';
+import { capStop, type Budget } from './caps';
+import { costly, failureOf, isCancel } from './failure';
+import type { FailedFetch, Journal, JournalItem, PageRecord } from './journal';
+import type { PageRequest, SourcePage } from './page-source';
+import { NOT_WAITED, rateLimitWait } from './rate-limit';
+
+/** a page the walk asks for: which of the walker's requests, from where */
+export interface WalkStep {
+  request: number;
+  /** null for the first page */
+  cursor: string | null;
+}
+
+/** where the walk goes next: a page, its end, or a stop of the walker's own (a paging guard's, a scope's) */
+export type Next<S extends WalkStep, R extends string> =
+  { page: S } | { done: true } | { done: false; stop: R; message?: string };
+
+/** what the walker makes of a page: the items and the record the journal keeps */
+export interface Kept {
+  items: readonly JournalItem[];
+  record: PageRecord;
+  /** other work on the page that runs while its journal write is on its way (a live file's lines) */
+  alongside?: () => Promise<void>;
+}
+
+/** how the fetch is to be stopped and how it reports its own rate-limit waits */
+export type FetchControls = Pick<PageRequest, 'signal' | 'cancelWaits' | 'onRateLimitWait'>;
+
+export interface PageWalker<S extends WalkStep, R extends string = string> {
+  journal: Journal;
+  clock: Clock;
+  /** a clean stop (Cancel, a runner stopped): ends a wait at once, lets a request in flight arrive and be kept */
+  signal: AbortSignal;
+  /** a hard stop (quit, discard) that reaches the request in flight; default: `signal` */
+  abort?: AbortSignal;
+  next: () => Promise<Next<S, R>>;
+  /** the caps as they stand before the page, in the order a stop names them */
+  caps?: (step: S) => Promise<readonly Budget<R>[]> | readonly Budget<R>[];
+  fetch: (step: S, controls: FetchControls) => Promise<SourcePage>;
+  /** a failure the page cannot be read past (its target is gone): this walk ends there, the job goes on */
+  unreadable?: (failure: FailedFetch, step: S) => boolean;
+  /** a failure the journal now keeps */
+  onFailure?: (failure: FailedFetch, step: S) => Promise<void> | void;
+  keep: (page: SourcePage, step: S) => Promise<Kept>;
+  /** the page is in the journal: it counts */
+  onCommitted?: (record: PageRecord, step: S) => Promise<void> | void;
+  /** a rate limit is being waited out until this time (epoch ms); null when the wait is over */
+  onWait?: (until: number | null) => void;
+}
+
+export type WalkOutcome<R extends string = string> =
+  | { done: true }
+  | { done: false; reason: 'stop'; stop: R; message?: string }
+  | { done: false; reason: 'cap'; cap: Budget<R> }
+  | { done: false; reason: 'cancelled' }
+  | { done: false; reason: 'unreadable'; failure: FailedFetch }
+  | { done: false; reason: 'error'; error: unknown; message: string };
+
+/** the journal is flushed to disk at most this often while pages arrive */
+const SYNC_EVERY_MS = 1000;
+
+const errorOutcome = (error: unknown) =>
+  ({
+    done: false,
+    reason: 'error',
+    error,
+    message: error instanceof Error ? error.message : String(error),
+  }) as const;
+
+/** Walks pages until the walker's end, a cap, a stop or an error. */
+export async function walkPages<S extends WalkStep, R extends string = string>(
+  w: PageWalker<S, R>,
+): Promise<WalkOutcome<R>> {
+  const { journal, clock, signal } = w;
+  let lastSync = clock.now();
+  let waited = NOT_WAITED;
+  for (;;) {
+    const next = await w.next();
+    if (!('page' in next))
+      return next.done ? next : { done: false, reason: 'stop', stop: next.stop, message: next.message };
+    const step = next.page;
+    const cap = capStop(w.caps ? await w.caps(step) : []);
+    if (cap) return { done: false, reason: 'cap', cap };
+    if (signal.aborted) return { done: false, reason: 'cancelled' };
+
+    const read = await fetchAndKeep(w, step);
+    if ('error' in read) {
+      const { error } = read;
+      const failure = failureOf(error, step.request, step.cursor, clock.now());
+      const unreadable = w.unreadable?.(failure, step) ?? false;
+      // a failure the walk got past is kept too, so a walk resumed from the journal gets past it the same way
+      if (costly(failure) || unreadable) {
+        try {
+          await journal.appendFailure(failure);
+        } catch (e) {
+          return errorOutcome(toWriteError(e, journal.path));
+        }
+        await w.onFailure?.(failure, step);
+      }
+      if (unreadable) return { done: false, reason: 'unreadable', failure };
+      if (isCancel(error, signal) || w.abort?.aborted) return { done: false, reason: 'cancelled' };
+      const wait = rateLimitWait(error, clock.now(), waited);
+      if (wait === null) return errorOutcome(error);
+      waited = { ms: waited.ms + wait, times: waited.times + 1 };
+      w.onWait?.(clock.now() + wait);
+      try {
+        await clock.sleep(wait, signal);
+      } catch {
+        return { done: false, reason: 'cancelled' };
+      } finally {
+        w.onWait?.(null);
+      }
+      continue;
+    }
+    waited = NOT_WAITED;
+
+    const { kept } = read;
+    const appended = journal.appendPage(kept.items, kept.record);
+    appended.catch(() => undefined); // awaited below
+    await kept.alongside?.();
+    try {
+      await appended;
+    } catch (error) {
+      return errorOutcome(toWriteError(error, journal.path));
+    }
+    await w.onCommitted?.(kept.record, step);
+    if (clock.now() - lastSync >= SYNC_EVERY_MS) {
+      await journal.sync();
+      lastSync = clock.now();
+    }
+  }
+}
+
+/**
+ * The page, made what the journal keeps of it, or the fetch's error. The answer is held only in here: a long
+ * walk (a hydration's million items) passes through one page at a time, never holding one while it is written.
+ */
+async function fetchAndKeep<S extends WalkStep, R extends string>(
+  w: PageWalker<S, R>,
+  step: S,
+): Promise<{ kept: Kept } | { error: unknown }> {
+  let page: SourcePage;
+  try {
+    page = await w.fetch(step, {
+      signal: w.abort ?? w.signal,
+      cancelWaits: w.signal,
+      // the client's own Retry-After waits within the fetch are the walk's waits too
+      onRateLimitWait: w.onWait,
+    });
+  } catch (error) {
+    return { error };
+  }
+  return { kept: await w.keep(page, step) };
+}
+
+/** What the journal keeps of a page as the source sent it; the walker adds what is its own. */
+export function pageRecord(page: SourcePage, step: WalkStep, kept: { kept: number; duplicates: number }): PageRecord {
+  return {
+    request: step.request,
+    cursor: step.cursor,
+    nextCursor: page.paging?.nextCursor ?? null,
+    hasNextPage: page.paging ? page.paging.hasNextPage : null,
+    fetchedAt: page.fetchedAt,
+    fromCache: page.fromCache,
+    httpStatus: page.httpStatus,
+    credits: page.credits,
+    attempts: page.attempts,
+    received: page.received,
+    kept: kept.kept,
+    duplicates: kept.duplicates,
+    dropped: [...page.dropped],
+    notFound: [...page.notFound],
+    stop: page.paging?.stop ?? null,
+    ...(page.snapshot ? { snapshot: page.snapshot } : {}),
+  };
+}

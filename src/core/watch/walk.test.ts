@@ -1,0 +1,187 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_PRICES } from '../../shared/api/pricing';
+import { SkeinError } from '../../shared/errors';
+import { FakeClock } from '../testing/fake-clock';
+import type { PageRequest, SourcePage } from '../walk';
+import { walkOf, type Walk } from './plan';
+import { openRunJournal, RunWalks } from './walk';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'skein-watch-walk-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const answer = (at: number, credits = 15): SourcePage => ({
+  rawItems: [{ id: '1' }],
+  dropped: [],
+  duplicatesRemoved: 0,
+  received: 1,
+  notFound: [],
+  paging: null,
+  fetchedAt: at,
+  httpStatus: 200,
+  credits,
+  fromCache: false,
+  attempts: 1,
+});
+
+/** a snapshot of one target: a walk of one page */
+const snapshot = (target: string): Walk =>
+  walkOf({
+    key: `snap:${target}`,
+    phase: 'fetch',
+    operation: 'communityInfo',
+    params: { communityId: target },
+    target,
+  });
+
+async function runWalks(
+  o: { fail?: (req: PageRequest, at: number) => Error | null; perRun?: number; pageCredits?: number } = {},
+) {
+  const clock = new FakeClock(undefined, { autoAdvance: true });
+  const path = join(dir, 'run-1.log');
+  const asked: PageRequest[] = [];
+  const progress: Array<{ calls?: number; credits?: number }> = [];
+  const open = async () => {
+    const { journal, replay } = await openRunJournal(path);
+    const walks = new RunWalks(
+      {
+        journal,
+        store: {
+          known: async () => [],
+          flush: async () => undefined,
+          progressRun: async (_id, p) => {
+            progress.push(p);
+          },
+          largestPage: async () => 20,
+        },
+        source: {
+          fetchPage: async (req) => {
+            asked.push(req);
+            const error = o.fail?.(req, clock.now());
+            if (error) throw error;
+            return answer(clock.now(), o.pageCredits);
+          },
+        },
+        clock,
+        prices: DEFAULT_PRICES,
+        stop: new AbortController().signal,
+        runId: 1,
+        watchId: 1,
+        started: clock.now(),
+        spec: {
+          caps: { perRun: o.perRun ?? 10_000, perDay: 100_000, total: 1_000_000 },
+          options: { overlap: 0 } as never,
+        },
+        spentBefore: { lastDay: 0, total: 0 },
+      },
+      replay,
+    );
+    return { walks, journal };
+  };
+  return { clock, asked, progress, open };
+}
+
+describe('a watch run’s walks', () => {
+  it('a rate limit is waited out as Retry-After says, then the page is read once and the run goes on', async () => {
+    let limited = false;
+    const r = await runWalks({
+      fail: (_req, at) => {
+        if (limited) return null;
+        limited = true;
+        return new SkeinError('rate-limited', 'Rate limited.', { retryAt: at + 20_000, calls: 1, credits: 0 });
+      },
+    });
+    const { walks, journal } = await r.open();
+    expect(await walks.walk(snapshot('alice'))).toBe(true);
+    expect(await walks.walk(snapshot('bob'))).toBe(true);
+    await journal.close();
+    expect(walks.status).toBe('done');
+    expect(r.clock.sleeps).toEqual([20_000]);
+    expect(r.asked.map((q) => q.params.communityId)).toEqual(['alice', 'alice', 'bob']);
+    // the 429's request counts with the pages
+    expect(walks.calls).toBe(3);
+  });
+
+  it('stops before the page whose largest possible cost would pass a cap, naming the cap', async () => {
+    // a page of this walk may cost up to 60 credits (the retries of an error): after one of 50, 50 are left
+    const r = await runWalks({ perRun: 100, pageCredits: 50 });
+    const { walks, journal } = await r.open();
+    expect(await walks.walk(snapshot('alice'))).toBe(true);
+    expect(await walks.walk(snapshot('bob'))).toBe(false);
+    await journal.close();
+    expect(r.asked).toHaveLength(1);
+    expect(walks.status).toBe('capped');
+    expect(walks.message).toMatch(
+      /^Stopped at the run’s cap: the next page could cost up to 60 credits and 50 are left\.$/,
+    );
+  });
+
+  it('a target not found ends its walk, the run goes on, and a run picked up again does not ask for it again', async () => {
+    const r = await runWalks({
+      fail: (req) =>
+        req.params.communityId === 'gone'
+          ? new SkeinError('not-found', 'No such account.', { calls: 1, credits: 15 })
+          : null,
+    });
+    const first = await r.open();
+    expect(await first.walks.walk(snapshot('gone'))).toBe(true);
+    await first.journal.close();
+    expect(first.walks.order[0]).toMatchObject({ ended: true, unavailable: true });
+    expect(first.walks.status).toBe('done');
+
+    const again = await r.open();
+    expect(await again.walks.walk(snapshot('gone'))).toBe(true);
+    expect(await again.walks.walk(snapshot('bob'))).toBe(true);
+    await again.journal.close();
+    expect(again.walks.order[0]).toMatchObject({ unavailable: true });
+    expect(r.asked.map((q) => q.params.communityId)).toEqual(['gone', 'bob']);
+    // what the failed request cost is counted after the pick-up too
+    expect(again.walks.credits).toBe(30);
+  });
+
+  it('a failure that is not a rate limit ends the run as failed, with the service’s reason', async () => {
+    const r = await runWalks({ fail: () => new SkeinError('upstream', 'The service answered 503.', { calls: 4 }) });
+    const { walks, journal } = await r.open();
+    expect(await walks.walk(snapshot('alice'))).toBe(false);
+    await journal.close();
+    expect(walks).toMatchObject({ status: 'failed', message: 'The service answered 503.', calls: 4 });
+  });
+
+  it('picks up a run from a journal as the code before the shared walk wrote it', async () => {
+    // a run killed after its first snapshot: the page line carries the walk's note, as runs have always written it
+    const page = {
+      request: 0,
+      cursor: null,
+      nextCursor: null,
+      hasNextPage: null,
+      fetchedAt: 5,
+      fromCache: false,
+      httpStatus: 200,
+      credits: 15,
+      attempts: 1,
+      received: 1,
+      kept: 1,
+      duplicates: 0,
+      dropped: [],
+      notFound: [],
+      stop: null,
+      note: { walk: 'snap:alice', ended: true, firstKnown: null },
+    };
+    await writeFile(join(dir, 'run-1.log'), `i\tnull\tnull\t{"id":"1"}\np\t${JSON.stringify(page)}\n`);
+    const r = await runWalks();
+    const { walks, journal } = await r.open();
+    expect(walks.credits).toBe(15);
+    expect(await walks.walk(snapshot('alice'))).toBe(true);
+    expect(await walks.walk(snapshot('bob'))).toBe(true);
+    await journal.close();
+    expect(r.asked.map((q) => q.params.communityId)).toEqual(['bob']);
+    expect(walks.order[0]).toMatchObject({ ended: true, pages: [page] });
+  });
+});
