@@ -16,6 +16,7 @@ import { systemClock } from './clock';
 import { createCodingFeature } from './coding';
 import { clientPageSource } from './compose/client-page-source';
 import { archiveSource } from './compose/archive-reader';
+import { codingStores } from './compose/coding-store';
 import { watchProject } from './compose/watch-store';
 import { createExportFeature } from './export';
 import { formatRegistry, type Format } from './formats';
@@ -221,7 +222,7 @@ export function createCore(deps: CoreDeps): Core {
   currentMode = mode;
 
   const ids = createIdsFeature({ userDataDir: deps.userDataDir, now });
-  // the coding workbench (issue 36): its values live in the project of the mode, its keys like the API key
+  // the coding workbench: its values live in the project of the mode, its keys like the API key
   const projectOfMode = () => projects.handleFor(mode() === 'demo' ? 'demo' : 'current');
   const keptLikeTheApiKey = (name: string) =>
     createKeyStore({
@@ -230,7 +231,7 @@ export function createCore(deps: CoreDeps): Core {
       persistWithoutKeyring: () => client.settings().persistKeyWithoutKeyring,
     });
   const coding = createCodingFeature({
-    thread: archiveThread,
+    store: codingStores(archiveThread),
     handle: projectOfMode,
     projectName: async () => {
       const state = await projects.state();
@@ -298,7 +299,7 @@ export function createCore(deps: CoreDeps): Core {
     emit: (job) => deps.emit('export', job),
     ...(deps.exportPlatform ? { platform: deps.exportPlatform } : {}),
     onInternalError: (error) => deps.log?.error('export failed', error),
-    // every export of a project's items: its codes as extra columns, opted-out accounts left out (issue 36)
+    // every export of a project's items: its codes as extra columns, opted-out accounts left out
     policy: (handle, itemKind) => coding.exportPolicy(handle, itemKind),
     projectHandle: projectOfMode,
   });
