@@ -71,8 +71,9 @@ export const FLOORS = [
   { ...area('app'), may: ['shared', 'core-ground'] },
   { ...area('bridge'), may: ['shared', 'core-ground'] },
   { ...area('protocol'), may: ['shared', 'core-ground'] },
-  // coding keeps its codebooks, coders and values in the project file: it calls the archive's worker
-  { ...area('coding'), may: ['shared', 'core-ground', 'core-db', 'core-archive'] },
+  // coding keeps its codebooks, coders and values in the project as a part (its tables, written once on the floor);
+  // it reaches them, and the archive's items, through its store port, which the composition fits
+  { ...area('coding'), may: ['shared', 'core-ground', 'core-db'] },
   // createCore and the adapters that wire one area to another's port: the core's composition
   {
     name: 'core-compose',

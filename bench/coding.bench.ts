@@ -14,6 +14,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { repliesPage } from '../src/core/archive/testing/answers';
 import { agreementRows } from '../src/core/coding/agreement/report';
 import { createCodingService } from '../src/core/coding/service';
+import { codingStore } from '../src/core/compose/coding-store';
 import { CodebookDefinition } from '../src/shared/coding/codebook';
 import { openBenchArchive } from './lib/archive-db';
 import { writeResults } from './lib/results';
@@ -35,8 +36,9 @@ try {
   const summary = await thread.call('summary', 'current');
   console.log(`project: ${summary.items.toLocaleString()} posts ingested in ${ms(t0)} ms`);
 
+  const store = codingStore(thread, 'current');
   const service = createCodingService({
-    thread: Promise.resolve(thread),
+    store: async () => store,
     handle: async () => 'current',
     now: Date.now,
   });
@@ -84,25 +86,16 @@ try {
   );
 
   // DuckDB: the same rows (id, day) in a table, the same kind of draw in SQL
-  const reader = await thread.call(
-    'sourceOpen',
-    'current',
-    { project: 'current', text: '', kind: 'post', sort: 'time' },
-    'day',
-  );
-  const rows: Array<{ id: string; stratum: string | null }> = [];
-  for (;;) {
-    const chunk = await thread.call('sourceNext', reader, 10_000);
+  const rows: Array<{ id: string; group: string | null }> = [];
+  for await (const chunk of store.grouped({ project: 'current', text: '', kind: 'post', sort: 'time' }, 'day', 10_000))
     rows.push(...chunk);
-    if (chunk.length < 10_000) break;
-  }
   const db = await DuckDBInstance.create(':memory:');
   const connection = await db.connect();
   await connection.run('CREATE TABLE t (id VARCHAR, day VARCHAR)');
   const appender = await connection.createAppender('t');
   for (const r of rows) {
     appender.appendVarchar(r.id);
-    appender.appendVarchar(r.stratum ?? '');
+    appender.appendVarchar(r.group ?? '');
     appender.endRow();
   }
   appender.closeSync();

@@ -16,6 +16,7 @@ import { systemClock } from './clock';
 import { createCodingFeature } from './coding';
 import { clientPageSource } from './compose/client-page-source';
 import { archiveSource } from './compose/archive-reader';
+import { codingStores } from './compose/coding-store';
 import { watchProject } from './compose/watch-store';
 import { createExportFeature } from './export';
 import { formatRegistry, type Format } from './formats';
@@ -230,7 +231,7 @@ export function createCore(deps: CoreDeps): Core {
       persistWithoutKeyring: () => client.settings().persistKeyWithoutKeyring,
     });
   const coding = createCodingFeature({
-    thread: archiveThread,
+    store: codingStores(archiveThread),
     handle: projectOfMode,
     projectName: async () => {
       const state = await projects.state();

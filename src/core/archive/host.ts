@@ -3,13 +3,13 @@
  * or a team's PostgreSQL schema), ingest queued and written in batched transactions (every 100 ms, or at 256
  * answers or 8 MB of text), one batch at a time per project, every read waiting for its project's queue first
  * so it sees what was received. A batch a team's server could not take (the connection lost) is kept and
- * written again once it answers. The coding tables (issue 36) and the watch tables (issue 35) of either store are
- * served by name, each call with the project's handle first. The worker (worker.ts) serves its `api`; when no
- * worker can start, main runs the same host on its own thread (thread.ts).
+ * written again once it answers. The watch tables of either store are served by name, each call with the
+ * project's handle first; other areas' tables are parts the project hosts, served by part and method name. The
+ * worker (worker.ts) serves its `api`; when no worker can start, main runs the same host on its own thread
+ * (thread.ts).
  */
 import { SkeinError } from '../../shared/errors';
 import type { AnyPart } from '../db';
-import type { Stratum } from '../../shared/coding/records';
 import type { ArchiveQueryParsed, ActivityBucket } from '../../shared/ipc/archive';
 import type { IngestRecord } from './answer';
 import { ArchiveProject } from './project';
@@ -17,22 +17,15 @@ import type { PgConnection } from '../db';
 import { PostgresProject } from './postgres/project';
 import { ProjectFileError } from './schema';
 import { readItem } from './results';
-import {
-  CODING_METHODS,
-  WATCH_METHODS,
-  type CodingMethod,
-  type Project,
-  type ProjectCoding,
-  type ProjectWatches,
-  type WatchMethod,
-} from './project-tables';
+import { WATCH_METHODS, type Project, type ProjectWatches, type WatchMethod } from './project-tables';
 import {
   type CollectionInput,
+  type GroupedReader,
+  type GroupedRow,
+  type Grouping,
   type ProjectStore,
   type RawRow,
   type RowReader,
-  type SourceReader,
-  type SourceRow,
   type TableRow,
 } from './store';
 
@@ -51,13 +44,6 @@ export interface CopyReport {
 
 type Result<F> = F extends (...args: never[]) => infer R ? Awaited<R> : never;
 
-/** The coding tables' calls (ProjectCoding, store.ts), each with the project's handle first. */
-export type CodingCalls = {
-  [K in CodingMethod]: ProjectCoding[K] extends (...args: infer A) => infer R
-    ? (handle: Handle, ...args: A) => Promise<Awaited<R>>
-    : never;
-};
-
 /** The watch tables' calls (ProjectWatches, store.ts), each as `watch_<name>` with the project's handle first. */
 export type WatchTablesApi = {
   [K in WatchMethod as `watch_${K}`]: ProjectWatches[K] extends (...args: infer A) => infer R
@@ -66,7 +52,7 @@ export type WatchTablesApi = {
 };
 
 /** Every call the archive answers: name → (args) → result. Main calls it, the worker serves it (../workers). */
-export interface ArchiveApi extends CodingCalls, WatchTablesApi {
+export interface ArchiveApi extends WatchTablesApi {
   open: (handle: Handle, init: OpenInit) => Promise<Result<ProjectStore['summary']>>;
   close: (handle: Handle) => Promise<void>;
   summary: (handle: Handle) => Promise<Result<ProjectStore['summary']>>;
@@ -105,15 +91,30 @@ export interface ArchiveApi extends CodingCalls, WatchTablesApi {
     ids: string[],
     withRaw: boolean,
   ) => Promise<Result<ProjectStore['heldItems']>>;
-  /** items as the coding views show them (cards), in the order asked; null where the project holds none */
-  codedItems: (
+  /** items as the views show them (cards), in the order asked; null where the project holds none */
+  itemCards: (
     handle: Handle,
     refs: Array<{ kind: 'post' | 'user'; id: string }>,
   ) => Promise<Array<{ kind: 'post' | 'user'; id: string; item: unknown }>>;
-  /** a sample's source: its ids with their stratum's value, opened once, read in chunks, closed */
-  sourceOpen: (handle: Handle, q: ArchiveQueryParsed, stratum: Stratum | null) => Promise<number>;
-  sourceNext: (reader: number, max: number) => Promise<SourceRow[]>;
-  sourceClose: (reader: number) => Promise<void>;
+  /** how many items a query holds, and per group (the largest `limit` groups listed) */
+  groupCounts: (
+    handle: Handle,
+    q: ArchiveQueryParsed,
+    by: Grouping | null,
+    limit: number,
+  ) => Promise<Result<ProjectStore['groupCounts']>>;
+  /** a query's item ids with their group's value: opened once, read in chunks, closed */
+  groupedOpen: (handle: Handle, q: ArchiveQueryParsed, by: Grouping | null) => Promise<number>;
+  groupedNext: (reader: number, max: number) => Promise<GroupedRow[]>;
+  groupedClose: (reader: number) => Promise<void>;
+  /** an account's id and handle as the project knows them */
+  accountOf: (
+    handle: Handle,
+    ref: Parameters<ProjectStore['accountOf']>[0],
+  ) => Promise<Result<ProjectStore['accountOf']>>;
+  /** the project's own fields */
+  meta: (handle: Handle, key: string) => Promise<string | null>;
+  setMeta: (handle: Handle, key: string, value: string) => Promise<void>;
   /** copies a handle's project into another that holds nothing yet; every table's rows counted in both */
   copy: (from: Handle, to: OpenInit) => Promise<CopyReport>;
   /** one way (posted, never awaited): an answer queued for the next batch; a batch that fails is reported */
@@ -153,7 +154,7 @@ export class ArchiveHost {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private readonly retry = new Map<Handle, { delay: number; timer: ReturnType<typeof setTimeout> | null }>();
   private readonly readers = new Map<number, RowReader>();
-  private readonly sources = new Map<number, SourceReader>();
+  private readonly groupedReaders = new Map<number, GroupedReader>();
   private readonly partReaders = new Map<number, PartReader>();
   private nextReader = 1;
 
@@ -272,17 +273,6 @@ export class ArchiveHost {
     await p?.close();
   }
 
-  /** the coding tables' methods, by name, on the project of the handle (after its queue is written) */
-  private codingCalls(): CodingCalls {
-    const calls: Record<string, (handle: Handle, ...args: unknown[]) => Promise<unknown>> = {};
-    for (const name of CODING_METHODS)
-      calls[name] = async (handle, ...args) => {
-        const coding = (await this.project(handle)).coding;
-        return (coding[name] as (...a: unknown[]) => unknown).apply(coding, args);
-      };
-    return calls as unknown as CodingCalls;
-  }
-
   /** `watch_<name>(handle, …args)` for every watch table method, on the project of the handle */
   private watchCalls(): WatchTablesApi {
     const calls: Record<string, (handle: Handle, ...args: unknown[]) => Promise<unknown>> = {};
@@ -295,7 +285,6 @@ export class ArchiveHost {
   }
 
   readonly api: ArchiveApi = {
-    ...this.codingCalls(),
     ...this.watchCalls(),
     part: async (handle, part, method, args) => (await this.partMethod(handle, part, method))(...args),
     partOpen: async (handle, part, method, args) => {
@@ -321,7 +310,7 @@ export class ArchiveHost {
       this.partReaders.delete(id);
       await reader?.close();
     },
-    codedItems: async (handle, refs) => {
+    itemCards: async (handle, refs) => {
       const p = await this.project(handle);
       const raw = new Map<string, string>();
       for (const kind of ['post', 'user'] as const) {
@@ -339,27 +328,31 @@ export class ArchiveHost {
         }
       });
     },
-    sourceOpen: async (handle, q, stratum) => {
-      const source = await (await this.project(handle)).coding.source(q, stratum);
+    groupCounts: async (handle, q, by, limit) => (await this.project(handle)).groupCounts(q, by, limit),
+    groupedOpen: async (handle, q, by) => {
+      const reader = await (await this.project(handle)).grouped(q, by);
       const id = this.nextReader++;
-      this.sources.set(id, source);
+      this.groupedReaders.set(id, reader);
       return id;
     },
-    sourceNext: async (id, max) => {
-      const source = this.sources.get(id);
-      if (!source) return [];
-      const rows = await source.next(max);
+    groupedNext: async (id, max) => {
+      const reader = this.groupedReaders.get(id);
+      if (!reader) return [];
+      const rows = await reader.next(max);
       if (rows.length < max) {
-        this.sources.delete(id);
-        await source.close();
+        this.groupedReaders.delete(id);
+        await reader.close();
       }
       return rows;
     },
-    sourceClose: async (id) => {
-      const source = this.sources.get(id);
-      this.sources.delete(id);
-      await source?.close();
+    groupedClose: async (id) => {
+      const reader = this.groupedReaders.get(id);
+      this.groupedReaders.delete(id);
+      await reader?.close();
     },
+    accountOf: async (handle, ref) => (await this.project(handle)).accountOf(ref),
+    meta: async (handle, key) => (await this.project(handle)).meta(key),
+    setMeta: async (handle, key, value) => (await this.project(handle)).setMeta(key, value),
     open: async (handle, init) => {
       await this.closeHandle(handle);
       const p = await openStore(init, this.now, this.parts);
@@ -424,10 +417,10 @@ export class ArchiveHost {
   };
 
   async dispose(): Promise<void> {
-    for (const reader of [...this.readers.values(), ...this.sources.values(), ...this.partReaders.values()])
+    for (const reader of [...this.readers.values(), ...this.groupedReaders.values(), ...this.partReaders.values()])
       await Promise.resolve(reader.close()).catch(() => undefined);
     this.readers.clear();
-    this.sources.clear();
+    this.groupedReaders.clear();
     this.partReaders.clear();
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;

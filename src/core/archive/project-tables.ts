@@ -1,9 +1,8 @@
 /**
- * A project's coding tables (issue 36) and watch tables (issue 35), on either store: the SQLite store's
- * (coding.ts, watches.ts) say what they are, PostgreSQL's (postgres/coding.ts, postgres/watches.ts) fit them,
- * and the archive's host serves every method listed here by name, with the project's handle first.
+ * A project's watch tables, on either store: the SQLite store's (watches.ts) say what they are,
+ * PostgreSQL's (postgres/watches.ts) fit them, and the archive's host serves every method listed here by name,
+ * with the project's handle first.
  */
-import type { SqliteCoding } from './coding';
 import type { ProjectStore } from './store';
 import type { SqliteWatches } from './watches';
 
@@ -12,53 +11,8 @@ type AwaitableMethods<T> = {
   [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Awaited<R> | Promise<Awaited<R>> : never;
 };
 
-/**
- * A project's coding tables (issue 36): codebooks and versions, coders, values, adjudications, samples, opted-out
- * accounts. The methods are the SQLite store's (coding.ts); a sample's source is read through `source`.
- */
-export type ProjectCoding = AwaitableMethods<SqliteCoding>;
-
 /** A project's watch tables (issue 35): watches, runs, gaps, presence, counters and the one runner's row. */
 export type ProjectWatches = AwaitableMethods<SqliteWatches>;
-
-/** The coding methods the archive's host serves by name (`source` is served as sourceOpen/Next/Close). */
-export type CodingMethod = Exclude<keyof ProjectCoding, 'source'>;
-/** every one of them, once (a method left out, or one that is not there, does not compile) */
-const CODING: Record<CodingMethod, true> = {
-  codebooks: true,
-  codebook: true,
-  usedVersion: true,
-  createCodebook: true,
-  putVersion: true,
-  coders: true,
-  coder: true,
-  coderByName: true,
-  addCoder: true,
-  updateCoder: true,
-  reveal: true,
-  setCoding: true,
-  setCodings: true,
-  clearCoding: true,
-  valuesOf: true,
-  codings: true,
-  adjudicate: true,
-  setAdjudications: true,
-  clearAdjudication: true,
-  adjudications: true,
-  population: true,
-  addSample: true,
-  samples: true,
-  sample: true,
-  sampleItems: true,
-  assignments: true,
-  optOuts: true,
-  accountOf: true,
-  addOptOut: true,
-  removeOptOut: true,
-  meta: true,
-  setMeta: true,
-};
-export const CODING_METHODS = Object.keys(CODING) as CodingMethod[];
 
 /** The watch methods the archive's host serves, each as `watch_<name>`. */
 export type WatchMethod = keyof ProjectWatches;
@@ -93,8 +47,7 @@ const WATCH: Record<WatchMethod, true> = {
 };
 export const WATCH_METHODS = Object.keys(WATCH) as WatchMethod[];
 
-/** A project on either store, with its coding and watch tables: what the archive's host serves. */
+/** A project on either store, with its watch tables: what the archive's host serves. */
 export interface Project extends ProjectStore {
-  readonly coding: ProjectCoding;
   readonly watches: ProjectWatches;
 }

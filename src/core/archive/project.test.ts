@@ -29,23 +29,7 @@ describe('a project file', () => {
     db.exec(
       'DROP INDEX requests_next; ALTER TABLE requests DROP COLUMN researcher; ALTER TABLE collections DROP COLUMN researcher; PRAGMA user_version = 1',
     );
-    for (const table of [
-      'codebooks',
-      'codebook_versions',
-      'coders',
-      'codings',
-      'adjudications',
-      'samples',
-      'sample_items',
-      'assignments',
-      'opt_outs',
-      'watches',
-      'watch_runs',
-      'watch_gaps',
-      'watch_presence',
-      'watch_counters',
-      'watch_runner',
-    ])
+    for (const table of ['watches', 'watch_runs', 'watch_gaps', 'watch_presence', 'watch_counters', 'watch_runner'])
       db.exec(`DROP TABLE ${table}`);
     db.close();
     const p = await ArchiveProject.open(path, { ...init, researcher: 'Ada' });

@@ -20,14 +20,26 @@ import { storedFts } from './derive';
 import { heldConversation, type HeldListing } from './conversation';
 import type { Project } from './project-tables';
 import { createIngester } from './ingest';
-import { activity, forgetAnswer, heldAnswer, provenance, search, whereOf } from './query';
+import {
+  accountOf,
+  activity,
+  forgetAnswer,
+  groupCounts,
+  grouped,
+  heldAnswer,
+  provenance,
+  search,
+  whereOf,
+} from './query';
 import { heldSql, openParts, tablesOf, type OpenParts } from './parts';
 import { openProjectFile } from './schema';
-import { SqliteCoding } from './coding';
 import { SqliteWatches } from './watches';
 import {
   LATEST_REQUEST,
   type CollectionInput,
+  type GroupCounts,
+  type GroupedReader,
+  type Grouping,
   type HeldAnswer,
   type HeldItem,
   type HeldKey,
@@ -66,7 +78,6 @@ export class ArchiveProject implements Project {
   private readonly db: DatabaseSync;
   private readonly ingester;
   private readonly researcher: string | null;
-  readonly coding: SqliteCoding;
   readonly watches: SqliteWatches;
   readonly tables: readonly TableSpec[];
   private opened: OpenParts = new Map();
@@ -101,7 +112,6 @@ export class ArchiveProject implements Project {
     this.db = db;
     this.researcher = init.researcher ?? null;
     this.ingester = createIngester(this.db, this.researcher);
-    this.coding = new SqliteCoding(this.db, now);
     this.watches = new SqliteWatches(this.db);
     this.tables = tablesOf(parts);
   }
@@ -329,6 +339,27 @@ export class ArchiveProject implements Project {
       out.push(...rows);
     }
     return out;
+  }
+
+  groupCounts(q: ArchiveQueryParsed, by: Grouping | null, limit: number): GroupCounts {
+    return groupCounts(this.db, q, by, limit);
+  }
+
+  grouped(q: ArchiveQueryParsed, by: Grouping | null): GroupedReader {
+    return grouped(this.db, q, by);
+  }
+
+  accountOf(ref: { userId?: string; handle?: string }): { userId: string | null; handle: string | null } {
+    return accountOf(this.db, ref);
+  }
+
+  meta(key: string): string | null {
+    const r = this.db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
+    return r?.value ?? null;
+  }
+
+  setMeta(key: string, value: string): void {
+    this.db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(key, value);
   }
 
   /** A second, read-only connection in one read transaction: the file as of now, while this one goes on writing. */

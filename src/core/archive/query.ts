@@ -1,7 +1,7 @@
 /**
- * Reading a project: full-text search with filters, the activity of a result set, an item's
- * provenance and an answer rebuilt for the response store. Synchronous (node:sqlite): it runs in
- * the archive's worker thread, never on main's event loop.
+ * Reading a project: full-text search with filters, the activity of a result set, items by group, an item's
+ * provenance, an account as the project knows it, and an answer rebuilt for the response store. Synchronous
+ * (node:sqlite): it runs in the archive's worker thread, never on main's event loop.
  */
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import type {
@@ -14,7 +14,7 @@ import type {
 import { rebuildBody } from './answer';
 import { FLAG } from './derive';
 import { activityOf, activityWindow, hitsOf, type HitRow } from './results';
-import type { HeldAnswer, HeldKey } from './store';
+import type { GroupCounts, GroupedReader, GroupedRow, Grouping, HeldAnswer, HeldKey } from './store';
 
 /** Words as FTS5 phrases (quotes doubled), the last one a prefix: user input never reaches FTS5's syntax. */
 function ftsQuery(text: string): string | null {
@@ -171,6 +171,87 @@ export function activity(
     .all(window.origin, window.size, ...args, window.from, window.to) as Array<{ b: number; n: number }>;
   const all = db.prepare(`SELECT count(*) AS n FROM items i WHERE ${sql}`).get(...args) as { n: number };
   return activityOf(rows, all.n, window);
+}
+
+/** A grouping's value as SQL over `items i` (null when the item has none): days, weeks and months in UTC. */
+const GROUP_SQL: Record<Grouping, string> = {
+  day: "strftime('%Y-%m-%d', i.created_at / 1000, 'unixepoch')",
+  // the Monday on or before the day
+  week: "'week of ' || date(i.created_at / 1000, 'unixepoch', '-6 days', 'weekday 1')",
+  month: "strftime('%Y-%m', i.created_at / 1000, 'unixepoch')",
+  author: "'@' || i.author_handle",
+  lang: 'i.lang',
+  type: `CASE WHEN (i.flags & ${FLAG.retweet}) != 0 THEN 'repost' WHEN (i.flags & ${FLAG.quote}) != 0 THEN 'quote'
+    WHEN (i.flags & ${FLAG.reply}) != 0 THEN 'reply' ELSE 'original' END`,
+};
+
+/** How many items a query holds, and per group (the largest first, `limit` of them listed). */
+export function groupCounts(db: DatabaseSync, q: ArchiveQueryParsed, by: Grouping | null, limit: number): GroupCounts {
+  const { sql, args } = whereOf(q);
+  const total = (db.prepare(`SELECT count(*) AS n FROM items i WHERE ${sql}`).get(...args) as { n: number }).n;
+  if (by === null) return { total, groups: [], groupCount: 0 };
+  const rows = db
+    .prepare(
+      `SELECT coalesce(${GROUP_SQL[by]}, '(none)') AS value, count(*) AS n FROM items i WHERE ${sql}
+       GROUP BY value ORDER BY n DESC, value`,
+    )
+    .all(...args) as Array<{ value: string; n: number }>;
+  return {
+    total,
+    groups: rows.slice(0, limit).map((r) => ({ value: r.value, count: r.n })),
+    groupCount: rows.length,
+  };
+}
+
+/** A query's item ids with their group's value (null: no grouping), read a chunk at a time. */
+export function grouped(db: DatabaseSync, q: ArchiveQueryParsed, by: Grouping | null): GroupedReader {
+  const { sql, args } = whereOf(q);
+  const column = by === null ? 'NULL' : `coalesce(${GROUP_SQL[by]}, '(none)')`;
+  const it = db.prepare(`SELECT i.id AS id, ${column} AS grp FROM items i WHERE ${sql}`).iterate(...args) as Iterator<{
+    id: string;
+    grp: string | null;
+  }>;
+  return {
+    next: (max) => {
+      const out: GroupedRow[] = [];
+      while (out.length < max) {
+        const next = it.next();
+        if (next.done) break;
+        out.push({ id: next.value.id, group: next.value.grp });
+      }
+      return out;
+    },
+    close: () => {
+      it.return?.();
+    },
+  };
+}
+
+/** An account's id and handle as the project knows them (the newest user item, else a post's author). */
+export function accountOf(
+  db: DatabaseSync,
+  ref: { userId?: string; handle?: string },
+): { userId: string | null; handle: string | null } {
+  const row = (
+    ref.userId !== undefined
+      ? db.prepare("SELECT id, author_handle AS handle FROM items WHERE kind = 'user' AND id = ?").get(ref.userId)
+      : db
+          .prepare(
+            "SELECT id, author_handle AS handle FROM items WHERE kind = 'user' AND author_handle = ? ORDER BY last_seen DESC LIMIT 1",
+          )
+          .get(ref.handle ?? '')
+  ) as { id: string; handle: string | null } | undefined;
+  if (row) return { userId: row.id, handle: row.handle };
+  if (ref.handle !== undefined) {
+    // a post's author: its raw JSON names the id
+    const post = db
+      .prepare(
+        "SELECT json_extract(raw, '$.author.id') AS id FROM items WHERE kind = 'post' AND author_handle = ? LIMIT 1",
+      )
+      .get(ref.handle) as { id: string | number | null } | undefined;
+    return { userId: post?.id === null || post?.id === undefined ? null : String(post.id), handle: ref.handle };
+  }
+  return { userId: ref.userId ?? null, handle: null };
 }
 
 export function provenance(db: DatabaseSync, kind: string, id: string): ArchiveProvenance | null {

@@ -6,7 +6,6 @@
  */
 import { existsSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
-import { CODING_MIGRATION } from './coding';
 
 /** Every migration, in order; `MIGRATIONS[n]` takes a file from version n to n + 1. */
 const MIGRATIONS: readonly string[] = [
@@ -66,8 +65,9 @@ const MIGRATIONS: readonly string[] = [
   // 2: a page's index comes from the answer whose next cursor it was asked with; without this index
   // that lookup read every earlier page of the same query (a fetch-everything run grew quadratic)
   `CREATE INDEX requests_next ON requests (operation, params, next_cursor, at);`,
-  // 3: coding (issue 36): codebooks and versions, coders, values, adjudications, samples, opted-out accounts
-  CODING_MIGRATION,
+  // 3: made coding's tables; the coding area's part makes them now (files at 3 or later are recorded as having
+  // them), and the slot stays: a file's version counts these migrations
+  '',
   // 4 (issue 35): watchlists — what they follow, every run, gaps, what they saw (presence: the attrition
   // history), counters over time (one row per value, first and last seen), and who runs them (one runner)
   `

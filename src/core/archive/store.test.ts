@@ -4,14 +4,19 @@
  */
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { postFixture, userFixture } from '../../shared/api/fixtures';
+import { CodebookDefinition } from '../../shared/coding/codebook';
 import { ArchiveQuery } from '../../shared/ipc/archive';
+import { CODING_PART, type CodingTables } from '../coding';
+import { PARTS } from '../compose/parts';
+import { inProcess } from '../workers';
 import type { IngestRecord } from './answer';
 import { ArchiveHost } from './host';
+import { partProxy } from './part-proxy';
+import { tablesOf } from './parts';
 import { post, rec, repliesAnswer, repliesPage } from './testing/answers';
-import { codingTests, definition } from './testing/coding-suite';
 import { outcome, runnerAcrossMachinesTests, watchTests } from './testing/watch-suite';
 import { STORES, makeStores } from './testing/stores';
-import { TABLES, type ProjectStore, type RawRow } from './store';
+import type { ProjectStore, RawRow } from './store';
 
 const q = (over: object = {}) => ArchiveQuery.parse(over);
 
@@ -409,8 +414,7 @@ describe.each(STORES)('a project on $name', (s) => {
     });
   });
 
-  // issue 36's coding tables and issue 35's watch tables, on this store
-  run(`coding (${s.skip ?? 'running'})`, () => codingTests(s));
+  // the watch tables, on this store
   run(`watches (${s.skip ?? 'running'})`, () => {
     watchTests(s);
     if (s.name === 'postgres') runnerAcrossMachinesTests(s);
@@ -445,19 +449,37 @@ describe.each(STORES)("the archive's host on $name", (s) => {
     });
 
     it('copies a project into an empty one of either store, every table counted, and refuses a full one', async () => {
-      const host = new ArchiveHost(() => undefined);
+      const host = new ArchiveHost(() => undefined, PARTS);
       await host.api.open('current', s.fresh({ researcher: 'Ada' }));
+      const coding = partProxy<CodingTables>(
+        { call: inProcess(host.api).call } as Parameters<typeof partProxy>[0],
+        'current',
+        CODING_PART.name,
+      );
+      const definition = CodebookDefinition.parse({
+        fields: [
+          {
+            key: 'stance',
+            label: 'Stance',
+            type: 'category',
+            categories: [
+              { value: 'a', label: 'A' },
+              { value: 'b', label: 'B' },
+            ],
+          },
+        ],
+      });
       for (let i = 0; i < 30; i++) host.api.ingest('current', repliesPage(i * 20, 20, 1000 + i));
       host.api.ingest('current', repliesPage(0, 20, 5000)); // changed likes: versions
       host.api.ingest('current', rec(repliesAnswer([post('9', 'nul\u0000 and \ud800')]), { cursor: 'c\u0000' }));
       const id = await host.api.createCollection('current', { name: 'C', kind: 'export', manifest: { a: 1 } });
       await host.api.appendCollection('current', id, 0, [{ kind: 'post', id: '1000000001', depth: 0, place: null }]);
       // codes and watches travel with the project
-      const book = await host.api.createCodebook('current', 'Stance', definition, 'v1');
-      const ana = await host.api.addCoder('current', 'Ana \u0000', 'person', null);
+      const book = await coding.createCodebook('Stance', definition, 'v1');
+      const ana = await coding.addCoder('Ana \u0000', 'person', null);
       const value = { codebook: book, kind: 'post' as const, id: '1000000001', field: 'stance', coder: ana.id };
-      await host.api.setCoding('current', { ...value, value: 'a', version: 1, codedAt: 5 });
-      await host.api.addOptOut('current', '42', 'someone', 'asked');
+      await coding.setCoding({ ...value, value: 'a', version: 1, codedAt: 5 });
+      await coding.addOptOut('42', 'someone', 'asked');
       const watch = await host.api.watch_createWatch('current', {
         name: 'W',
         kind: 'accounts',
@@ -492,7 +514,7 @@ describe.each(STORES)("the archive's host on $name", (s) => {
         try {
           const into = target.fresh();
           const report = await host.api.copy('current', into);
-          expect(report.tables.map((t) => t.name)).toEqual(TABLES.map((t) => t.name));
+          expect(report.tables.map((t) => t.name)).toEqual(tablesOf(PARTS).map((t) => t.name));
           for (const t of report.tables) expect(t.copied, t.name).toBe(t.source);
           expect(report.tables.find((t) => t.name === 'items')?.source).toBe(601);
           const copy = await target.open(into);
@@ -505,10 +527,11 @@ describe.each(STORES)("the archive's host on $name", (s) => {
             await host.api.provenance('current', 'post', '1000000003'),
           );
           expect(await copy.collections()).toEqual(await host.api.collections('current'));
-          expect(await copy.coding.codebook(book)).toEqual(await host.api.codebook('current', book));
-          expect(await copy.coding.codings(book, null)).toEqual(await host.api.codings('current', book, null));
-          expect((await copy.coding.coderByName('ana \u0000'))?.id).toBe(ana.id);
-          expect(await copy.coding.optOuts()).toEqual(await host.api.optOuts('current'));
+          const copied = copy.parts.get(CODING_PART.name) as CodingTables;
+          expect(await copied.codebook(book)).toEqual(await coding.codebook(book));
+          expect(await copied.codings(book, null)).toEqual(await coding.codings(book, null));
+          expect((await copied.coderByName('ana \u0000'))?.id).toBe(ana.id);
+          expect(await copied.optOuts()).toEqual(await coding.optOuts());
           expect(await copy.watches.watches()).toEqual(await host.api.watch_watches('current'));
           expect(await copy.watches.runs(watch, 5)).toEqual(await host.api.watch_runs('current', watch, 5));
           expect(await copy.watches.deltas({ after: null, limit: 10 })).toEqual(
@@ -517,7 +540,7 @@ describe.each(STORES)("the archive's host on $name", (s) => {
           // who runs the source's watches is not the copy's business
           expect(await copy.watches.runner()).toBeNull();
           // new rows are numbered after the copied ones
-          expect(await copy.coding.createCodebook('Next', definition, '')).toBe(book + 1);
+          expect(await copied.createCodebook('Next', definition, '')).toBe(book + 1);
           expect(
             await copy.watches.createWatch({ name: 'N', kind: 'accounts', spec: '{}', createdAt: 1, nextDue: null }),
           ).toBe(watch + 1);

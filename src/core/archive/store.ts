@@ -6,8 +6,8 @@
  *
  * Adding to the archive (ARCHITECTURE.md, "Recipe: add to the archive"): a table is a migration in each store's
  * schema (schema.ts, postgres/schema.ts) and, when a project's copy must carry it, an entry in `TABLES` below; a
- * method is one line here, one implementation in each store, one line in `ArchiveApi` (host.ts). The coding and
- * watch tables are each store's own parts (project-tables.ts).
+ * method is one line here, one implementation in each store, one line in `ArchiveApi` (host.ts). The watch
+ * tables are each store's own parts (project-tables.ts); other areas' tables are parts the project hosts (parts.ts).
  */
 import type {
   ActivityBucket,
@@ -102,15 +102,26 @@ export interface RowReader {
   close: () => Awaitable<void>;
 }
 
-/** A sample's source: each id with its stratum's value (null: no strata), read a chunk at a time. */
-export interface SourceRow {
+/** What items are grouped by: the day, week (from Monday) or month they were made (UTC), their author, language or type. */
+export type Grouping = 'day' | 'week' | 'month' | 'author' | 'lang' | 'type';
+
+/** An item's id with its group's value (null: not grouped; '(none)': the item has no value). */
+export interface GroupedRow {
   id: string;
-  stratum: string | null;
+  group: string | null;
 }
 
-export interface SourceReader {
-  next: (max: number) => Awaitable<SourceRow[]>;
+/** A query's items with their groups, read a chunk at a time. */
+export interface GroupedReader {
+  next: (max: number) => Awaitable<GroupedRow[]>;
   close: () => Awaitable<void>;
+}
+
+/** How many items a query holds, and per group: the largest `groups` first, and how many groups there are. */
+export interface GroupCounts {
+  total: number;
+  groups: Array<{ value: string; count: number }>;
+  groupCount: number;
 }
 
 /** A row of a table being copied: its columns by name (numbers, strings, nulls). */
@@ -172,36 +183,6 @@ export const TABLES = [
     key: ['collection', 'position'],
     columns: ['collection', 'position', 'item', 'depth', 'place'],
   },
-  // coding (issue 36)
-  { name: 'codebooks', key: ['id'], columns: ['id', 'name', 'created_at'] },
-  {
-    name: 'codebook_versions',
-    key: ['codebook', 'version'],
-    columns: ['codebook', 'version', 'definition', 'note', 'created_at'],
-  },
-  { name: 'coders', key: ['id'], columns: ['id', 'name', 'kind', 'model', 'created_at', 'revealed_at'] },
-  {
-    name: 'codings',
-    key: ['codebook', 'item_kind', 'item_id', 'field', 'coder'],
-    columns: ['codebook', 'item_kind', 'item_id', 'field', 'coder', 'value', 'version', 'coded_at', 'detail'],
-  },
-  {
-    name: 'adjudications',
-    key: ['codebook', 'item_kind', 'item_id', 'field'],
-    columns: ['codebook', 'item_kind', 'item_id', 'field', 'value', 'version', 'decided_at', 'decided_by', 'note'],
-  },
-  { name: 'samples', key: ['id'], columns: ['id', 'codebook', 'name', 'definition', 'created_at'] },
-  {
-    name: 'sample_items',
-    key: ['sample', 'position'],
-    columns: ['sample', 'position', 'item_kind', 'item_id', 'stratum'],
-  },
-  {
-    name: 'assignments',
-    key: ['sample', 'coder', 'position'],
-    columns: ['sample', 'coder', 'position', 'item_kind', 'item_id', 'overlap'],
-  },
-  { name: 'opt_outs', key: ['rowid'], columns: ['rowid', 'user_id', 'handle', 'note', 'added_at'] },
   // watches (issue 35); the runner's row is not copied: it says who runs the source's watches, not the copy's
   {
     name: 'watches',
@@ -334,6 +315,15 @@ export interface ProjectStore {
   conversation: (rootId: string) => Awaitable<HeldListing[]>;
   /** which of these ids it holds as items of `kind`, with their raw JSON if asked (a hydration's "already held") */
   heldItems: (kind: 'post' | 'user', ids: readonly string[], withRaw: boolean) => Awaitable<HeldItem[]>;
+  /** how many items a query holds, and per group (the largest `limit` groups listed) */
+  groupCounts: (q: ArchiveQueryParsed, by: Grouping | null, limit: number) => Awaitable<GroupCounts>;
+  /** a query's items with their group's value (null: no grouping), read a chunk at a time */
+  grouped: (q: ArchiveQueryParsed, by: Grouping | null) => Awaitable<GroupedReader>;
+  /** an account's id and handle as the project knows them (the newest user item, else a post's author) */
+  accountOf: (ref: { userId?: string; handle?: string }) => Awaitable<{ userId: string | null; handle: string | null }>;
+  /** one of the project's own fields (null: not set), and setting one */
+  meta: (key: string) => Awaitable<string | null>;
+  setMeta: (key: string, value: string) => Awaitable<void>;
   /** a consistent view to copy from (writes go on meanwhile) */
   snapshot: () => Awaitable<Snapshot>;
   /** a copy into this project, which must hold nothing yet */

@@ -8,7 +8,6 @@ import { isCompared, type CodedKind } from '../../shared/coding/codebook';
 import type { Coding } from '../../shared/coding/records';
 import { makeError, SkeinError } from '../../shared/errors';
 import type { Citation } from '../../shared/ipc/coding';
-import type { ArchiveThread } from '../archive';
 import { writeFileAtomic } from '../files/atomic-file';
 import type { ChooseSavePath } from '../ports';
 import { readAccount, readPost } from './files/items';
@@ -16,10 +15,11 @@ import { qdcXml, writeQdpx, type QdaSource } from './files/refi-project';
 import { optedOutOf, writeSharePackage } from './files/share';
 import { annotationTable, codebookCsv, recalFile } from './files/tables';
 import { currentVersion, type CodingService, type Handle } from './service';
+import type { StoreOf } from './store';
 
 export interface CodingExportDeps {
   service: CodingService;
-  thread: Promise<ArchiveThread>;
+  store: StoreOf;
   handle: () => Promise<Handle>;
   chooseSavePath: ChooseSavePath;
   now: () => number;
@@ -52,8 +52,7 @@ function beside(target: string, suffix: string): string {
 }
 
 export function createCodingExports(deps: CodingExportDeps) {
-  const call = async <R>(run: (thread: ArchiveThread, handle: Handle) => Promise<R>): Promise<R> =>
-    run(await deps.thread, await deps.handle());
+  const store = async () => deps.store(await deps.handle());
 
   /** Raw items of these refs (the project's last received JSON), in chunks. */
   async function rawItems(refs: ReadonlyArray<{ kind: CodedKind; id: string }>): Promise<Map<string, unknown>> {
@@ -61,7 +60,7 @@ export function createCodingExports(deps: CodingExportDeps) {
     for (const kind of ['post', 'user'] as const) {
       const ids = [...new Set(refs.filter((r) => r.kind === kind).map((r) => r.id))];
       for (let i = 0; i < ids.length; i += RAW_CHUNK) {
-        const held = await call((t, h) => t.call('heldItems', h, kind, ids.slice(i, i + RAW_CHUNK), true));
+        const held = await (await store()).heldItems(kind, ids.slice(i, i + RAW_CHUNK), true);
         for (const item of held) {
           try {
             out.set(`${kind}:${item.id}`, JSON.parse(item.raw) as unknown);
@@ -78,10 +77,10 @@ export function createCodingExports(deps: CodingExportDeps) {
   async function scope(codebookId: number, sample: number | undefined) {
     const cb = await deps.service.codebook(codebookId);
     const [codings, adjudications, coders, optOuts] = await Promise.all([
-      call((t, h) => t.call('codings', h, cb.id, sample ?? null)),
-      call((t, h) => t.call('adjudications', h, cb.id, sample ?? null)),
-      call((t, h) => t.call('coders', h)),
-      call((t, h) => t.call('optOuts', h)),
+      (await store()).codings(cb.id, sample ?? null),
+      (await store()).adjudications(cb.id, sample ?? null),
+      (await store()).coders(),
+      (await store()).optOuts(),
     ]);
     const refs = [...codings, ...adjudications].map((c) => ({ kind: c.kind, id: c.id }));
     const raw = await rawItems(refs);
@@ -153,7 +152,7 @@ export function createCodingExports(deps: CodingExportDeps) {
       const s = await scope(input.codebook, input.sample);
       const refs = new Map<string, { kind: CodedKind; id: string }>();
       if (input.sample !== undefined)
-        for (const i of await call((t, h) => t.call('sampleItems', h, input.sample!))) refs.set(`${i.kind}:${i.id}`, i);
+        for (const i of await (await store()).sampleItems(input.sample)) refs.set(`${i.kind}:${i.id}`, i);
       for (const c of [...s.codings, ...s.adjudications]) refs.set(`${c.kind}:${c.id}`, { kind: c.kind, id: c.id });
       const raw = await rawItems([...refs.values()]);
       const sources: QdaSource[] = [];
@@ -224,13 +223,13 @@ export function createCodingExports(deps: CodingExportDeps) {
       const s = await scope(input.codebook, input.sample);
       const sample = (await deps.service.samples(s.cb.id)).find((x) => x.id === input.sample);
       if (!sample) throw new SkeinError('not-found', 'This sample is not in this project.');
-      const items = await call((t, h) => t.call('sampleItems', h, input.sample));
+      const items = await (await store()).sampleItems(input.sample);
       const raw = await rawItems(items);
       const coders = s.coders.filter(
         (c) => sample.definition.coders.includes(c.id) || s.codings.some((x) => x.coder === c.id),
       );
       const agreement = await deps.service.agreementOf(s.cb.id, input.sample);
-      await call((t, h) => t.call('setMeta', h, 'citation', JSON.stringify(input.citation)));
+      await (await store()).setMeta('citation', JSON.stringify(input.citation));
       const target = await ask('Save the share package', `${sample.name}-share`, 'zip', 'Zip archive');
       if (target === null) return null;
       const pkg = writeSharePackage({
@@ -265,7 +264,7 @@ export function createCodingExports(deps: CodingExportDeps) {
     },
 
     async citation(): Promise<Citation | null> {
-      const text = await call((t, h) => t.call('meta', h, 'citation'));
+      const text = await (await store()).meta('citation');
       if (text === null) return null;
       try {
         return JSON.parse(text) as Citation;

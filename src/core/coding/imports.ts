@@ -8,14 +8,14 @@ import { randomBytes } from 'node:crypto';
 import type { CodebookDefinition } from '../../shared/coding/codebook';
 import { SkeinError } from '../../shared/errors';
 import { MAX_UPLOAD_BYTES, type ImportResult, type UploadKind } from '../../shared/ipc/coding';
-import type { ArchiveThread } from '../archive';
 import { readQdc, readQdpx } from './files/refi-project';
 import { readCodebookCsv } from './files/tables';
 import { currentVersion, type CodingService, type Handle } from './service';
+import type { StoreOf } from './store';
 
 export interface CodingImportDeps {
   service: CodingService;
-  thread: Promise<ArchiveThread>;
+  store: StoreOf;
   handle: () => Promise<Handle>;
   now: () => number;
 }
@@ -48,8 +48,7 @@ const nameOf = (file: string) =>
 
 export function createCodingImports(deps: CodingImportDeps) {
   const uploads = new Map<string, Upload>();
-  const call = async <R>(run: (thread: ArchiveThread, handle: Handle) => Promise<R>): Promise<R> =>
-    run(await deps.thread, await deps.handle());
+  const store = async () => deps.store(await deps.handle());
 
   const sweep = () => {
     for (const [id, u] of uploads) if (deps.now() - u.started > UPLOAD_TTL_MS) uploads.delete(id);
@@ -122,17 +121,14 @@ export function createCodingImports(deps: CodingImportDeps) {
         let created = 0;
         for (const v of project.values) {
           if (!v.coder || coders.has(v.coder.name.toLowerCase())) continue;
-          const known = await call((t, h) => t.call('coderByName', h, v.coder!.name));
+          const known = await (await store()).coderByName(v.coder.name);
           if (known) coders.set(v.coder.name.toLowerCase(), known.id);
           else {
-            const made = await call((t, h) =>
-              t.call(
-                'addCoder',
-                h,
-                v.coder!.name,
-                v.coder!.kind,
-                v.coder!.kind === 'model' ? { model: '(imported)', temperature: 0, maxTokens: 64, prompts: {} } : null,
-              ),
+            const coding = await store();
+            const made = await coding.addCoder(
+              v.coder.name,
+              v.coder.kind,
+              v.coder.kind === 'model' ? { model: '(imported)', temperature: 0, maxTokens: 64, prompts: {} } : null,
             );
             coders.set(v.coder.name.toLowerCase(), made.id);
             created++;
@@ -163,14 +159,14 @@ export function createCodingImports(deps: CodingImportDeps) {
             decidedBy: 'imported',
             note: `from ${u.name}`,
           }));
-        await call((t, h) => t.call('setCodings', h, codings));
-        await call((t, h) => t.call('setAdjudications', h, adjudications));
+        await (await store()).setCodings(codings);
+        await (await store()).setAdjudications(adjudications);
         const refs = new Map(project.values.map((v) => [`${v.kind}:${v.id}`, v]));
         let notHeld = 0;
         for (const kind of ['post', 'user'] as const) {
           const ids = [...refs.values()].filter((v) => v.kind === kind).map((v) => v.id);
           if (ids.length === 0) continue;
-          const held = await call((t, h) => t.call('heldItems', h, kind, ids, false));
+          const held = await (await store()).heldItems(kind, ids, false);
           notHeld += ids.length - held.length;
         }
         return {

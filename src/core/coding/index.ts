@@ -1,9 +1,8 @@
 /**
- * The coding workbench's public surface (issue 36): `createCodingFeature` builds the service, its files, imports
- * and model runs over the archive's thread and the keys it is given, and returns the `coding` handlers and the
+ * The coding workbench's public surface: `createCodingFeature` builds the service, its files, imports and model
+ * runs over a project's coding store (store.ts) and the keys it is given, and returns the `coding` handlers and the
  * codes an export writes as extra columns (`exportPolicy`).
  */
-import type { ArchiveThread } from '../archive';
 import { openJsonStore } from '../files/json-store';
 import type { ChooseSavePath, Confirm } from '../ports';
 import { createCodingExports } from './exports';
@@ -12,11 +11,16 @@ import { createCodingImports } from './imports';
 import { createModelRuns } from './model';
 import { exportPolicy } from './policy';
 import { createCodingService, type Handle } from './service';
+import type { StoreOf } from './store';
 
 export type { KeySlot } from './handlers';
+export type { CodingStore, Handle, ProjectItems, StoreOf } from './store';
+export type { CodingTables } from './tables/tables';
+export { CODING_PART } from './tables/part';
 
 export interface CodingFeatureDeps {
-  thread: Promise<ArchiveThread>;
+  /** a project's coding tables and the archive's items coding reads (fitted by the composition) */
+  store: StoreOf;
   /** the project of the mode Skein is in */
   handle: () => Promise<Handle>;
   projectName: () => Promise<string>;
@@ -35,7 +39,7 @@ export interface CodingFeatureDeps {
 }
 
 export function createCodingFeature(deps: CodingFeatureDeps) {
-  const service = createCodingService({ thread: deps.thread, handle: deps.handle, now: deps.now });
+  const service = createCodingService({ store: deps.store, handle: deps.handle, now: deps.now });
   const settings = openJsonStore<CodingSettings>(deps.userDataDir, 'coding');
   const ready = Promise.all([deps.pseudonymKey.load(), deps.modelKey.load()]).then(
     () => undefined,
@@ -43,7 +47,7 @@ export function createCodingFeature(deps: CodingFeatureDeps) {
   );
   const exports = createCodingExports({
     service,
-    thread: deps.thread,
+    store: deps.store,
     handle: deps.handle,
     chooseSavePath: deps.chooseSavePath,
     now: deps.now,
@@ -51,10 +55,10 @@ export function createCodingFeature(deps: CodingFeatureDeps) {
     projectName: deps.projectName,
     pseudonymKey: () => deps.pseudonymKey.key(),
   });
-  const imports = createCodingImports({ service, thread: deps.thread, handle: deps.handle, now: deps.now });
+  const imports = createCodingImports({ service, store: deps.store, handle: deps.handle, now: deps.now });
   const models = createModelRuns({
     service,
-    thread: deps.thread,
+    store: deps.store,
     handle: deps.handle,
     now: deps.now,
     fetch: deps.fetch,
@@ -75,7 +79,7 @@ export function createCodingFeature(deps: CodingFeatureDeps) {
   return {
     handlers,
     /** what an export of these items adds (code columns) and leaves out (opted-out accounts) */
-    exportPolicy: exportPolicy({ thread: deps.thread }),
+    exportPolicy: exportPolicy({ store: deps.store }),
     /** secrets the logs must never show */
     secrets: (): string[] => [deps.pseudonymKey.key(), deps.modelKey.key()].filter((k): k is string => k !== null),
     dispose: () => models.dispose(),

@@ -1,5 +1,5 @@
 /**
- * Model coders (issue 36 item 6): a coder that is a model reached through an OpenAI-compatible chat endpoint
+ * Model coders: a coder that is a model reached through an OpenAI-compatible chat endpoint
  * (Ollama, llama.cpp's server, a hosted one), or in demo mode the sandbox's deterministic stand-in. Off unless
  * configured. A run codes a model coder's queue in a sample, one call per item and field it has a prompt for,
  * one at a time, values it made already skipped; each value is stored like any coder's, with the model, the
@@ -13,9 +13,9 @@ import type { Coder } from '../../shared/coding/records';
 import { SkeinError } from '../../shared/errors';
 import type { ModelRun } from '../../shared/ipc/coding';
 import { baseUrlOrigin } from '../../shared/ipc/settings';
-import type { ArchiveThread } from '../archive';
 import { readAccount, readPost } from './files/items';
 import { currentVersion, type CodingService, type Handle } from './service';
+import type { StoreOf } from './store';
 
 /** Where calls go now, with the key for that origin (null: none needed, or none set). */
 export interface ModelTarget {
@@ -25,7 +25,7 @@ export interface ModelTarget {
 
 export interface ModelRunDeps {
   service: CodingService;
-  thread: Promise<ArchiveThread>;
+  store: StoreOf;
   handle: () => Promise<Handle>;
   now: () => number;
   fetch: typeof fetch;
@@ -89,8 +89,7 @@ function itemText(kind: CodedKind, raw: unknown): string {
 
 export function createModelRuns(deps: ModelRunDeps) {
   const runs = new Map<string, { run: ModelRun; cancel: AbortController }>();
-  const call = async <R>(f: (thread: ArchiveThread, handle: Handle) => Promise<R>): Promise<R> =>
-    f(await deps.thread, await deps.handle());
+  const store = async () => deps.store(await deps.handle());
 
   async function ask(
     target: ModelTarget,
@@ -163,7 +162,7 @@ export function createModelRuns(deps: ModelRunDeps) {
     const fields = promptedFields(definition, coder);
     const queue: Array<{ kind: CodedKind; id: string }> = [];
     for (let offset = 0; ; offset += QUEUE_PAGE) {
-      const page = await call((t, h) => t.call('assignments', h, run.sample, coder.id, offset, QUEUE_PAGE));
+      const page = await (await store()).assignments(run.sample, coder.id, offset, QUEUE_PAGE);
       queue.push(...page.entries);
       if (offset + QUEUE_PAGE >= page.total) break;
     }
@@ -171,10 +170,8 @@ export function createModelRuns(deps: ModelRunDeps) {
       const ids = queue.filter((q) => q.kind === kind).map((q) => q.id);
       for (let i = 0; i < ids.length; i += 500) {
         const slice = ids.slice(i, i + 500);
-        const made = await call((t, h) => t.call('valuesOf', h, cb.id, coder.id, kind, slice));
-        const held = new Map(
-          (await call((t, h) => t.call('heldItems', h, kind, slice, true))).map((x) => [x.id, x.raw]),
-        );
+        const made = await (await store()).valuesOf(cb.id, coder.id, kind, slice);
+        const held = new Map((await (await store()).heldItems(kind, slice, true)).map((x) => [x.id, x.raw]));
         for (const id of slice) {
           for (const field of fields) {
             if (cancel.signal.aborted) return;
@@ -219,7 +216,7 @@ export function createModelRuns(deps: ModelRunDeps) {
                 answer: answer.slice(0, MAX_ANSWER),
               },
             };
-            await call((t, h) => t.call('setCoding', h, input));
+            await (await store()).setCoding(input);
           }
         }
       }
@@ -232,7 +229,7 @@ export function createModelRuns(deps: ModelRunDeps) {
       const coder = await deps.service.coder(input.coder);
       const cb = await deps.service.codebook(input.codebook);
       const fields = coder.model ? promptedFields(currentVersion(cb).definition, coder) : [];
-      const { total } = await call((t, h) => t.call('assignments', h, input.sample, coder.id, 0, 1));
+      const { total } = await (await store()).assignments(input.sample, coder.id, 0, 1);
       return total * fields.length;
     },
 
@@ -259,7 +256,7 @@ export function createModelRuns(deps: ModelRunDeps) {
           fields: [{ field: 'coder', message: 'no prompts' }],
           action: 'Write a prompt for each field the model should code.',
         });
-      const { total } = await call((t, h) => t.call('assignments', h, input.sample, coder.id, 0, 1));
+      const { total } = await (await store()).assignments(input.sample, coder.id, 0, 1);
       if (total === 0)
         throw new SkeinError('not-found', `${coder.name} has no items in this sample.`, {
           action: 'Assign the model to a sample when drawing it.',

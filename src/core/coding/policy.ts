@@ -1,12 +1,12 @@
 /**
- * What every export of a project's items adds and leaves out (issue 36): the project's codes as extra columns
+ * What every export of a project's items adds and leaves out: the project's codes as extra columns
  * (per field, the resolved value and how it was reached: `code_<field>`, `code_<field>_status`), and the
  * accounts that opted out, whose items are left out. Read once per export from the project; plain data.
  */
 import { valueText } from '../../shared/coding/codebook';
-import type { ArchiveThread } from '../archive';
 import { resolveValues, resolvedKey } from './resolve';
 import { currentVersion, type Handle } from './service';
+import type { StoreOf } from './store';
 
 export interface ExportPolicy {
   extra: { columns: string[]; values: Map<string, Array<string | null>>; note: string } | null;
@@ -21,10 +21,10 @@ const slug = (s: string) =>
     .replace(/^_+|_+$/g, '')
     .slice(0, 30) || 'codebook';
 
-export function exportPolicy(deps: { thread: Promise<ArchiveThread> }) {
+export function exportPolicy(deps: { store: StoreOf }) {
   return async (handle: Handle, itemKind: string): Promise<ExportPolicy | null> => {
-    const thread = await deps.thread;
-    const optOuts = await thread.call('optOuts', handle);
+    const project = await deps.store(handle);
+    const optOuts = await project.optOuts();
     const exclusions = optOuts.length
       ? {
           userIds: optOuts.flatMap((o) => (o.userId ? [o.userId] : [])),
@@ -34,16 +34,16 @@ export function exportPolicy(deps: { thread: Promise<ArchiveThread> }) {
     let extra: ExportPolicy['extra'] = null;
     if (itemKind === 'post' || itemKind === 'user' || itemKind === 'listFollower') {
       const kind = itemKind === 'post' ? 'post' : 'user';
-      const books = (await thread.call('codebooks', handle)).filter((b) => b.codings > 0);
+      const books = (await project.codebooks()).filter((b) => b.codings > 0);
       const columns: string[] = [];
       const values = new Map<string, Array<string | null>>();
       for (const summary of books) {
-        const cb = await thread.call('codebook', handle, summary.id);
+        const cb = await project.codebook(summary.id);
         if (!cb) continue;
         const { definition } = currentVersion(cb);
-        const codings = (await thread.call('codings', handle, cb.id, null)).filter((c) => c.kind === kind);
+        const codings = (await project.codings(cb.id, null)).filter((c) => c.kind === kind);
         if (codings.length === 0) continue;
-        const adjudications = (await thread.call('adjudications', handle, cb.id, null)).filter((a) => a.kind === kind);
+        const adjudications = (await project.adjudications(cb.id, null)).filter((a) => a.kind === kind);
         const resolved = resolveValues(codings, adjudications);
         const prefix = books.length > 1 ? `code_${slug(cb.name)}_` : 'code_';
         const start = columns.length;

@@ -1,5 +1,5 @@
 /**
- * The rules of coding (issue 36), over the project's storage (the archive's worker, `../archive`): a codebook
+ * The rules of coding, over a project's coding tables and items (store.ts, in the archive's worker): a codebook
  * changed after values were made under it becomes a new version; every value is checked against the version
  * it is made under; a model's values are written by its run only, never by a person; agreement and the
  * others' values stay hidden from a coder until they choose to see them; a sample is drawn reproducibly and
@@ -34,15 +34,16 @@ import type {
   Population,
   Queue,
 } from '../../shared/ipc/coding';
-import type { ArchiveThread } from '../archive';
 import { agreementRows, BOOTSTRAP } from './agreement/report';
 import { disagree } from './resolve';
 import { assign, drawSample, type SourceItem } from './sampling';
+import type { Handle, StoreOf } from './store';
 
-export type Handle = 'current' | 'demo';
+export type { Handle };
 
 export interface CodingServiceDeps {
-  thread: Promise<ArchiveThread>;
+  /** a project's coding tables and the archive's items it reads */
+  store: StoreOf;
   /** the project of the mode Skein is in (the demo project in demo mode) */
   handle: () => Promise<Handle>;
   now: () => number;
@@ -82,17 +83,16 @@ function sourceLabel(q: ArchiveQueryParsed): string {
 }
 
 export function createCodingService(deps: CodingServiceDeps) {
-  const call = async <R>(run: (thread: ArchiveThread, handle: Handle) => Promise<R>): Promise<R> =>
-    run(await deps.thread, await deps.handle());
+  const store = async () => deps.store(await deps.handle());
 
   const codebook = async (id: number): Promise<Codebook> => {
-    const found = await call((t, h) => t.call('codebook', h, id));
+    const found = await (await store()).codebook(id);
     if (!found) throw notFound('This codebook');
     return found;
   };
 
   const coder = async (id: number): Promise<Coder> => {
-    const found = await call((t, h) => t.call('coder', h, id));
+    const found = await (await store()).coder(id);
     if (!found) throw notFound('This coder');
     return found;
   };
@@ -126,14 +126,14 @@ export function createCodingService(deps: CodingServiceDeps) {
 
   const samples = async (codebookId: number): Promise<SampleSummary[]> => {
     const cb = await codebook(codebookId);
-    return call((t, h) => t.call('samples', h, cb.id, compared(cb)));
+    return (await store()).samples(cb.id, compared(cb));
   };
 
   const agreementOf = async (codebookId: number, sample?: number): Promise<AgreementReport> => {
     const cb = await codebook(codebookId);
     const { version, definition } = currentVersion(cb);
-    const codings = await call((t, h) => t.call('codings', h, cb.id, sample ?? null));
-    const coders = await call((t, h) => t.call('coders', h));
+    const codings = await (await store()).codings(cb.id, sample ?? null);
+    const coders = await (await store()).coders();
     const involved = new Set(codings.map((c) => c.coder));
     return {
       codebook: cb.id,
@@ -157,7 +157,7 @@ export function createCodingService(deps: CodingServiceDeps) {
   return {
     codebook,
     coder,
-    codebooks: () => call((t, h) => t.call('codebooks', h)),
+    codebooks: async () => (await store()).codebooks(),
 
     async saveCodebook(input: {
       id?: number;
@@ -168,45 +168,43 @@ export function createCodingService(deps: CodingServiceDeps) {
       const definition = assignKeys(input.definition);
       const note = input.note ?? '';
       if (input.id === undefined) {
-        const id = await call((t, h) => t.call('createCodebook', h, input.name, definition, note));
+        const id = await (await store()).createCodebook(input.name, definition, note);
         return codebook(id);
       }
       const existing = await codebook(input.id);
       const { version, definition: before } = currentVersion(existing);
       if (JSON.stringify(before) === JSON.stringify(definition) && existing.name === input.name) return existing;
-      const used = await call((t, h) => t.call('usedVersion', h, existing.id, version));
+      const used = await (await store()).usedVersion(existing.id, version);
       // values were made under the current version: they keep it, and the change is the next one
       const next = used && JSON.stringify(before) !== JSON.stringify(definition) ? version + 1 : version;
-      await call((t, h) => t.call('putVersion', h, existing.id, input.name, next, definition, note));
+      await (await store()).putVersion(existing.id, input.name, next, definition, note);
       return codebook(existing.id);
     },
 
-    coders: () => call((t, h) => t.call('coders', h)),
+    coders: async () => (await store()).coders(),
 
     async addCoder(input: { name: string; kind: 'person' | 'model'; model?: ModelSettings }): Promise<Coder> {
-      const taken = await call((t, h) => t.call('coderByName', h, input.name));
+      const taken = await (await store()).coderByName(input.name);
       if (taken) throw badInput('name', `A coder is already called ${taken.name}.`);
       if (input.kind === 'model' && !input.model) throw badInput('model', 'A model coder needs its model and prompts.');
-      return call((t, h) =>
-        t.call('addCoder', h, input.name, input.kind, input.kind === 'model' ? input.model! : null),
-      );
+      return (await store()).addCoder(input.name, input.kind, input.kind === 'model' ? input.model! : null);
     },
 
     async updateCoder(input: { id: number; name?: string; model?: ModelSettings }): Promise<Coder> {
       const c = await coder(input.id);
       if (input.name !== undefined && input.name.toLowerCase() !== c.name.toLowerCase()) {
-        const taken = await call((t, h) => t.call('coderByName', h, input.name!));
+        const taken = await (await store()).coderByName(input.name);
         if (taken) throw badInput('name', `A coder is already called ${taken.name}.`);
       }
       if (input.model !== undefined && c.kind !== 'model')
         throw badInput('model', `${c.name} is a person, not a model.`);
-      const updated = await call((t, h) => t.call('updateCoder', h, c.id, { name: input.name, model: input.model }));
+      const updated = await (await store()).updateCoder(c.id, { name: input.name, model: input.model });
       return updated ?? c;
     },
 
     async reveal(id: number): Promise<Coder> {
       await coder(id);
-      return (await call((t, h) => t.call('reveal', h, id)))!;
+      return (await (await store()).reveal(id))!;
     },
 
     /** A person's value (null, or empty text, clears it). A model's values are its run's alone. */
@@ -233,22 +231,21 @@ export function createCodingService(deps: CodingServiceDeps) {
       const empty =
         input.value === null || input.value === '' || (Array.isArray(input.value) && input.value.length === 0);
       if (empty) {
-        await call((t, h) => t.call('clearCoding', h, cb.id, input.kind, input.id, field.key, c.id));
+        await (await store()).clearCoding(cb.id, input.kind, input.id, field.key, c.id);
         return null;
       }
       const value = checked(field, input.value!);
-      const saved = await call((t, h) =>
-        t.call('setCoding', h, {
-          codebook: cb.id,
-          kind: input.kind,
-          id: input.id,
-          field: field.key,
-          coder: c.id,
-          value,
-          version,
-          codedAt: deps.now(),
-        }),
-      );
+      const coding = await store();
+      const saved = await coding.setCoding({
+        codebook: cb.id,
+        kind: input.kind,
+        id: input.id,
+        field: field.key,
+        coder: c.id,
+        value,
+        version,
+        codedAt: deps.now(),
+      });
       return {
         field: saved.field,
         coder: saved.coder,
@@ -259,7 +256,7 @@ export function createCodingService(deps: CodingServiceDeps) {
     },
 
     async values(input: { codebook: number; coder: number; kind: CodedKind; ids: string[] }) {
-      const list = await call((t, h) => t.call('valuesOf', h, input.codebook, input.coder, input.kind, input.ids));
+      const list = await (await store()).valuesOf(input.codebook, input.coder, input.kind, input.ids);
       return list.map((v) => ({
         id: v.id,
         field: v.field,
@@ -272,8 +269,13 @@ export function createCodingService(deps: CodingServiceDeps) {
 
     async population(input: { source: Record<string, unknown>; stratum?: Stratum }): Promise<Population> {
       const q = sourceOf(input.source);
-      const counted = await call((t, h) => t.call('population', h, q, input.stratum ?? null, 200));
-      return { ...counted, label: sourceLabel(q) };
+      const counted = await (await store()).groupCounts(q, input.stratum ?? null, 200);
+      return {
+        total: counted.total,
+        strata: counted.groups,
+        strataCount: counted.groupCount,
+        label: sourceLabel(q),
+      };
     },
 
     async drawSample(input: DrawSampleInput): Promise<SampleSummary> {
@@ -283,19 +285,10 @@ export function createCodingService(deps: CodingServiceDeps) {
       if (input.method === 'stratified' && !input.stratum) throw badInput('stratum', 'Choose what to stratify by.');
       const q = sourceOf(input.source);
       const stratum = input.method === 'stratified' ? (input.stratum ?? null) : null;
-      const thread = await deps.thread;
-      const handle = await deps.handle();
+      const project = await store();
       const read = async function* (): AsyncGenerator<SourceItem[]> {
-        const reader = await thread.call('sourceOpen', handle, q, stratum);
-        try {
-          for (;;) {
-            const chunk = await thread.call('sourceNext', reader, SOURCE_CHUNK);
-            if (chunk.length > 0) yield chunk;
-            if (chunk.length < SOURCE_CHUNK) return;
-          }
-        } finally {
-          await thread.call('sourceClose', reader);
-        }
+        for await (const chunk of project.grouped(q, stratum, SOURCE_CHUNK))
+          yield chunk.map((r) => ({ id: r.id, stratum: r.group }));
       };
       const drawn = await drawSample(read, {
         kind: q.kind,
@@ -321,7 +314,7 @@ export function createCodingService(deps: CodingServiceDeps) {
         overlap: input.overlap,
         coders: input.coders,
       };
-      const id = await thread.call('addSample', handle, cb.id, input.name, definition, drawn.items, assignments);
+      const id = await project.addSample(cb.id, input.name, definition, drawn.items, assignments);
       const list = await samples(cb.id);
       return list.find((s) => s.id === id)!;
     },
@@ -329,23 +322,16 @@ export function createCodingService(deps: CodingServiceDeps) {
     samples,
 
     async queue(input: { sample: number; coder: number; offset: number; limit: number }): Promise<Queue> {
-      const sample = await call((t, h) => t.call('sample', h, input.sample));
+      const sample = await (await store()).sample(input.sample);
       if (!sample) throw notFound('This sample');
       const cb = await codebook(sample.codebook);
-      const { entries, total } = await call((t, h) =>
-        t.call('assignments', h, input.sample, input.coder, input.offset, input.limit),
-      );
-      const items = await call((t, h) =>
-        t.call(
-          'codedItems',
-          h,
-          entries.map((e) => ({ kind: e.kind, id: e.id })),
-        ),
-      );
+      const coding = await store();
+      const { entries, total } = await coding.assignments(input.sample, input.coder, input.offset, input.limit);
+      const items = await coding.itemCards(entries.map((e) => ({ kind: e.kind, id: e.id })));
       const values: Coding[] = [];
       for (const kind of ['post', 'user'] as const) {
         const ids = entries.filter((e) => e.kind === kind).map((e) => e.id);
-        if (ids.length) values.push(...(await call((t, h) => t.call('valuesOf', h, cb.id, input.coder, kind, ids))));
+        if (ids.length) values.push(...(await (await store()).valuesOf(cb.id, input.coder, kind, ids)));
       }
       const progress = (await samples(cb.id))
         .find((s) => s.id === input.sample)
@@ -388,8 +374,8 @@ export function createCodingService(deps: CodingServiceDeps) {
       const fields = currentVersion(cb)
         .definition.fields.filter(isCompared)
         .map((f) => f.key);
-      const codings = await call((t, h) => t.call('codings', h, cb.id, input.sample ?? null));
-      const adjudications = await call((t, h) => t.call('adjudications', h, cb.id, input.sample ?? null));
+      const codings = await (await store()).codings(cb.id, input.sample ?? null);
+      const adjudications = await (await store()).adjudications(cb.id, input.sample ?? null);
       const decided = new Map(adjudications.map((a) => [`${a.kind}:${a.id}:${a.field}`, a]));
       const cells = new Map<string, Coding[]>();
       for (const c of codings) {
@@ -403,13 +389,7 @@ export function createCodingService(deps: CodingServiceDeps) {
         .filter(([k, list]) => disagree(list) && (!input.unresolvedOnly || !decided.has(k)))
         .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
       const page = open.slice(input.offset, input.offset + input.limit);
-      const items = await call((t, h) =>
-        t.call(
-          'codedItems',
-          h,
-          page.map(([, list]) => ({ kind: list[0]!.kind, id: list[0]!.id })),
-        ),
-      );
+      const items = await (await store()).itemCards(page.map(([, list]) => ({ kind: list[0]!.kind, id: list[0]!.id })));
       return {
         items: page.map(([k, list], i) => ({
           kind: list[0]!.kind,
@@ -443,39 +423,35 @@ export function createCodingService(deps: CodingServiceDeps) {
       const { version, definition } = currentVersion(cb);
       const field = fieldOf(definition, input.field);
       if (input.value === null) {
-        await call((t, h) => t.call('clearAdjudication', h, cb.id, input.kind, input.id, field.key));
+        await (await store()).clearAdjudication(cb.id, input.kind, input.id, field.key);
         return null;
       }
       const value = checked(field, input.value);
-      return call((t, h) =>
-        t.call('adjudicate', h, {
-          codebook: cb.id,
-          kind: input.kind,
-          id: input.id,
-          field: field.key,
-          value,
-          version,
-          decidedAt: deps.now(),
-          decidedBy: input.decidedBy,
-          note: input.note,
-        }),
-      );
+      return (await store()).adjudicate({
+        codebook: cb.id,
+        kind: input.kind,
+        id: input.id,
+        field: field.key,
+        value,
+        version,
+        decidedAt: deps.now(),
+        decidedBy: input.decidedBy,
+        note: input.note,
+      });
     },
 
-    optOuts: (): Promise<OptOut[]> => call((t, h) => t.call('optOuts', h)),
+    optOuts: async (): Promise<OptOut[]> => (await store()).optOuts(),
 
     async optOut(account: string, note: string): Promise<OptOut[]> {
       const ref = accountRef(account);
-      const known = await call((t, h) => t.call('accountOf', h, ref));
-      return call((t, h) => t.call('addOptOut', h, known.userId, known.handle ?? ref.handle ?? null, note));
+      const known = await (await store()).accountOf(ref);
+      return (await store()).addOptOut(known.userId, known.handle ?? ref.handle ?? null, note);
     },
 
     async optIn(account: string): Promise<OptOut[]> {
       const ref = accountRef(account);
-      const known = await call((t, h) => t.call('accountOf', h, ref));
-      return call((t, h) =>
-        t.call('removeOptOut', h, { userId: known.userId ?? ref.userId, handle: known.handle ?? ref.handle }),
-      );
+      const known = await (await store()).accountOf(ref);
+      return (await store()).removeOptOut({ userId: known.userId ?? ref.userId, handle: known.handle ?? ref.handle });
     },
   };
 }

@@ -3,6 +3,7 @@
  * each. The archive's worker (archive-worker.ts) and main's own thread, when no worker starts, open projects
  * with these.
  */
+import { CODING_PART } from '../coding';
 import type { AnyPart } from '../db';
 
-export const PARTS: readonly AnyPart[] = [];
+export const PARTS: readonly AnyPart[] = [CODING_PART];

@@ -154,14 +154,12 @@ describe.skipIf(skip)(`a team project on PostgreSQL${skip ? ` (${skip})` : ''}`,
     // format 1 was today's without migration 2's tables and functions
     const s = where.schema;
     cluster.psql(
-      `DROP TABLE ${s}.codebooks, ${s}.codebook_versions, ${s}.coders, ${s}.codings, ${s}.adjudications,
-         ${s}.samples, ${s}.sample_items, ${s}.assignments, ${s}.opt_outs, ${s}.watches, ${s}.watch_runs,
+      `DROP TABLE ${s}.watches, ${s}.watch_runs,
          ${s}.watch_gaps, ${s}.watch_presence, ${s}.watch_counters, ${s}.watch_runner;
        DROP FUNCTION ${s}.skein_json_text, ${s}.skein_json_type; DELETE FROM ${s}.schema_version WHERE version > 1`,
     );
     const again = await PostgresProject.open(where, init('Grace'));
     expect(await again.summary()).toMatchObject({ items: 20, requests: 1 });
-    expect(await again.coding.codebooks()).toEqual([]);
     expect(await again.watches.watches()).toEqual([]);
     expect(await again.watches.postingHistory([postFixture.author.id], 0)).toEqual([
       expect.objectContaining({ author: postFixture.author.id, posts: 20 }),

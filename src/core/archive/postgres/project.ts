@@ -19,6 +19,9 @@ import { storedFts } from '../derive';
 import {
   LATEST_REQUEST,
   type CollectionInput,
+  type GroupCounts,
+  type GroupedReader,
+  type Grouping,
   type HeldAnswer,
   type HeldItem,
   type HeldKey,
@@ -34,7 +37,6 @@ import {
 } from '../store';
 import type { HeldListing } from '../conversation';
 import type { Project } from '../project-tables';
-import { PgCoding } from './coding';
 import { heldConversation } from './conversation';
 import {
   addressText,
@@ -56,7 +58,17 @@ import {
 } from '../../db';
 import { tsvectorOf } from './fts';
 import { withVectors, writeAnswers, type PgAnswer } from './ingest';
-import { activity, forgetAnswer, heldAnswer, provenance, search, whereOf } from './query';
+import {
+  accountOf,
+  activity,
+  forgetAnswer,
+  groupCounts,
+  grouped,
+  heldAnswer,
+  provenance,
+  search,
+  whereOf,
+} from './query';
 import { heldSql, openParts, tablesOf, type OpenParts } from '../parts';
 import { lockSql, migrate } from './schema';
 import { PgWatches } from './watches';
@@ -86,7 +98,6 @@ export class PostgresProject implements Project {
   skipped = 0;
   readonly location: string;
   private readonly db: PgDb;
-  readonly coding: PgCoding;
   readonly watches: PgWatches;
   readonly tables: readonly TableSpec[];
   private readonly executor: ReturnType<typeof pgExecutor>;
@@ -106,7 +117,6 @@ export class PostgresProject implements Project {
     this.db = pgDb(pool, connection, now);
     this.executor = pgExecutor(this.db);
     this.tables = tablesOf(parts);
-    this.coding = new PgCoding(this.db);
     this.watches = new PgWatches(this.db);
   }
 
@@ -413,6 +423,30 @@ export class PostgresProject implements Project {
       );
       return r.rows.map((row) => ({ id: fromPg(row.id), raw: fromPg(row.raw), at: row.at }));
     });
+  }
+
+  groupCounts(q: ArchiveQueryParsed, by: Grouping | null, limit: number): Promise<GroupCounts> {
+    return this.run(() => groupCounts(this.pool, q, by, limit));
+  }
+
+  grouped(q: ArchiveQueryParsed, by: Grouping | null): Promise<GroupedReader> {
+    return grouped(this.db, q, by);
+  }
+
+  accountOf(ref: { userId?: string; handle?: string }): Promise<{ userId: string | null; handle: string | null }> {
+    return this.run(() => accountOf(this.pool, ref));
+  }
+
+  async meta(key: string): Promise<string | null> {
+    const r = (await this.db.rows<{ value: string }>('SELECT value FROM meta WHERE key = $1', [toPg(key)]))[0];
+    return r ? fromPg(r.value) : null;
+  }
+
+  async setMeta(key: string, value: string): Promise<void> {
+    await this.db.rows(
+      'INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+      [toPg(key), toPg(value)],
+    );
   }
 
   /** One read-only transaction on a connection of its own: the project as of now while others go on writing. */

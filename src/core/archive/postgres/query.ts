@@ -1,7 +1,7 @@
 /**
  * Reading a team project: full-text search with the same filters and sorts as the SQLite store (PostgreSQL's
- * own `tsvector` index, fed by fts.ts), the activity of a result set, an item's provenance, and an answer
- * rebuilt for the response store. Every value is a bound parameter; the one `tsquery` is a literal Skein built.
+ * own `tsvector` index, fed by fts.ts), the activity of a result set, items by group, an item's provenance, an
+ * account as the project knows it, and an answer rebuilt for the response store. Every value is a bound parameter; the one `tsquery` is a literal Skein built.
  */
 import type { Pool, PoolClient } from 'pg';
 import type {
@@ -14,9 +14,9 @@ import type {
 import { rebuildBody } from '../answer';
 import { FLAG } from '../derive';
 import { activityOf, activityWindow, hitsOf, type HitRow } from '../results';
-import type { HeldAnswer, HeldKey } from '../store';
+import type { GroupCounts, GroupedReader, GroupedRow, Grouping, HeldAnswer, HeldKey } from '../store';
 import { tsqueryOf } from './fts';
-import { checkout, Params, fromPg, fromPgOrNull, toPg, toPgOrNull } from '../../db';
+import { checkout, openCursor, Params, fromPg, fromPgOrNull, toPg, toPgOrNull, type PgDb } from '../../db';
 
 type Db = Pool | PoolClient;
 
@@ -157,6 +157,95 @@ export async function activity(
     })(),
   ]);
   return activityOf(rows.rows, all.rows[0]?.n ?? 0, window);
+}
+
+/** A grouping's value as SQL over `items i` (null when the item has none): the SQLite store's, in UTC. */
+const UTC = "to_timestamp(i.created_at / 1000) AT TIME ZONE 'UTC'";
+const GROUP_SQL: Record<Grouping, string> = {
+  day: `to_char(${UTC}, 'YYYY-MM-DD')`,
+  // the Monday on or before the day (SQLite: '-6 days', 'weekday 1')
+  week: `'week of ' || to_char(date_trunc('week', ${UTC}), 'YYYY-MM-DD')`,
+  month: `to_char(${UTC}, 'YYYY-MM')`,
+  author: "'@' || i.author_handle",
+  lang: 'i.lang',
+  type: `CASE WHEN (i.flags & ${FLAG.retweet}) <> 0 THEN 'repost' WHEN (i.flags & ${FLAG.quote}) <> 0 THEN 'quote'
+    WHEN (i.flags & ${FLAG.reply}) <> 0 THEN 'reply' ELSE 'original' END`,
+};
+
+/** A group's value as read back (a handle or a language is kept encoded, text.ts). */
+const groupOf = (v: string | null): string | null =>
+  v === null ? null : v.startsWith('@') ? `@${fromPg(v.slice(1))}` : fromPg(v);
+
+/** How many items a query holds, and per group (the largest first, `limit` of them listed). */
+export async function groupCounts(
+  db: Db,
+  q: ArchiveQueryParsed,
+  by: Grouping | null,
+  limit: number,
+): Promise<GroupCounts> {
+  const p = new Params();
+  const where = whereOf(q, p);
+  const total = Number(
+    (await db.query<{ n: number }>(`SELECT count(*) AS n FROM items i WHERE ${where}`, p.values)).rows[0]?.n ?? 0,
+  );
+  if (by === null) return { total, groups: [], groupCount: 0 };
+  const rows = (
+    await db.query<{ value: string; n: number }>(
+      `SELECT coalesce(${GROUP_SQL[by]}, '(none)') COLLATE "C" AS value, count(*) AS n FROM items i
+       WHERE ${where} GROUP BY 1 ORDER BY 2 DESC, 1`,
+      p.values,
+    )
+  ).rows;
+  return {
+    total,
+    groups: rows.slice(0, limit).map((r) => ({ value: groupOf(r.value) ?? '', count: Number(r.n) })),
+    groupCount: rows.length,
+  };
+}
+
+/** A query's item ids with their group's value (null: no grouping), read a chunk at a time through a cursor. */
+export function grouped(db: PgDb, q: ArchiveQueryParsed, by: Grouping | null): Promise<GroupedReader> {
+  const p = new Params();
+  const where = whereOf(q, p);
+  const column = by === null ? 'NULL::text' : `coalesce(${GROUP_SQL[by]}, '(none)')`;
+  return openCursor<{ id: string; grp: string | null }, GroupedRow>(
+    db,
+    `SELECT i.id, ${column} AS grp FROM items i WHERE ${where} ORDER BY i.rowid`,
+    p,
+    (r) => ({ id: fromPg(r.id), group: groupOf(r.grp) }),
+  );
+}
+
+/** An account's id and handle as the project knows them (the newest user item, else a post's author). */
+export async function accountOf(
+  db: Db,
+  ref: { userId?: string; handle?: string },
+): Promise<{ userId: string | null; handle: string | null }> {
+  const row = (
+    ref.userId !== undefined
+      ? await db.query<{ id: string; handle: string | null }>(
+          "SELECT id, author_handle AS handle FROM items WHERE kind = 'user' AND id = $1",
+          [toPg(ref.userId)],
+        )
+      : await db.query<{ id: string; handle: string | null }>(
+          `SELECT id, author_handle AS handle FROM items WHERE kind = 'user' AND lower(author_handle) = lower($1)
+           ORDER BY last_seen DESC LIMIT 1`,
+          [toPg(ref.handle ?? '')],
+        )
+  ).rows[0];
+  if (row) return { userId: fromPg(row.id), handle: fromPgOrNull(row.handle) };
+  if (ref.handle !== undefined) {
+    // a post's author: its raw JSON names the id
+    const post = (
+      await db.query<{ id: string | null }>(
+        `SELECT skein_json_text(raw, '{author,id}') AS id FROM items
+         WHERE kind = 'post' AND lower(author_handle) = lower($1) LIMIT 1`,
+        [toPg(ref.handle)],
+      )
+    ).rows[0];
+    return { userId: post?.id ?? null, handle: ref.handle };
+  }
+  return { userId: ref.userId ?? null, handle: null };
 }
 
 export async function provenance(db: Db, kind: string, id: string): Promise<ArchiveProvenance | null> {
