@@ -12,7 +12,7 @@ import type {
   RunnerRecord,
   RunRecord,
   WatchRecord,
-} from '../../shared/watch/records';
+} from '../watch/tables/records';
 
 type Row = Record<string, unknown>;
 

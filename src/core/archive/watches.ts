@@ -21,7 +21,7 @@ import type {
   RunRecord,
   WatchRecord,
   WatchStats,
-} from '../../shared/watch/records';
+} from '../watch/tables/records';
 import { rowReaders, storedText } from './rows';
 
 type Row = Record<string, string | number | null>;

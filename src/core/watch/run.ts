@@ -13,7 +13,7 @@ import { creditsFor, type PriceTable } from '../../shared/api/pricing';
 import type { OperationId } from '../../shared/api/catalog';
 import { isSkeinError } from '../../shared/errors';
 import type { RunStatus, WatchSpec } from '../../shared/ipc/watch';
-import type { PresenceKind, RunOutcome, RunRecord, WatchRecord } from '../../shared/watch/records';
+import type { PresenceKind, RunOutcome, RunRecord, WatchRecord } from './tables/records';
 import { Journal, type FailedFetch, type JournalItem, type PageRecord, type PageSource } from '../export';
 import type { Clock } from '../ports';
 import { KINDS, type KindSpec } from './kinds';

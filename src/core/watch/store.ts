@@ -17,7 +17,7 @@ import type {
   RunRecord,
   WatchRecord,
   WatchStats,
-} from '../../shared/watch/records';
+} from './tables/records';
 
 export interface WatchStore {
   createWatch: (w: {

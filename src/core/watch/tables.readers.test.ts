@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ArchiveProject } from '../archive/project';
-import type { RunOutcome } from '../../shared/watch/records';
+import type { RunOutcome } from './tables/records';
 import { ATTRITION_COLUMNS, DELTA_COLUMNS, writeTable } from './tables';
 
 function find(candidates: string[][], probe: string[]): string[] | null {

@@ -30,7 +30,7 @@ import type {
   RunRecord,
   WatchRecord,
   WatchStats,
-} from '../../../shared/watch/records';
+} from '../../watch/tables/records';
 import type { ProjectWatches } from '../project-tables';
 import { rowReaders } from '../rows';
 import { type PgDb, checkout, createPool, Params, fromPg, toPg, toPgOrNull } from '../../db';

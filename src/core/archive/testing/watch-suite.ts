@@ -5,7 +5,7 @@
  */
 import { expect, it } from 'vitest';
 import { postFixture, userFixture } from '../../../shared/api/fixtures';
-import type { RunOutcome } from '../../../shared/watch/records';
+import type { RunOutcome } from '../../watch/tables/records';
 import type { IngestRecord } from '../answer';
 import type { Project } from '../project-tables';
 import type { StoreUnderTest } from './stores';
