@@ -7,8 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
+import { PARTS } from '../compose/parts';
 import { ArchiveProject } from './project';
 import { SCHEMA_VERSION } from './schema';
+import type { WatchTables } from '../watch';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -20,7 +22,7 @@ describe('coding in the project file', () => {
     const dir = mkdtempSync(join(tmpdir(), 'skein-coding-'));
     dirs.push(dir);
     const path = join(dir, 'p.skein');
-    (await ArchiveProject.open(path, { name: 'P', kind: 'live', now: 0 })).close();
+    (await ArchiveProject.open(path, { name: 'P', kind: 'live', now: 0 }, Date.now, PARTS)).close();
     // version 2: before coding (3), watches (4) and who collected what (5)
     const db = new DatabaseSync(path);
     for (const table of [
@@ -42,11 +44,11 @@ describe('coding in the project file', () => {
     ])
       db.exec(`DROP TABLE ${table}`);
     db.exec('ALTER TABLE requests DROP COLUMN researcher; ALTER TABLE collections DROP COLUMN researcher');
-    db.exec('PRAGMA user_version = 2');
+    db.exec('DROP TABLE parts; PRAGMA user_version = 2'); // a file from before parts kept their own versions
     db.close();
-    const again = await ArchiveProject.open(path, { name: 'P', kind: 'live', now: 0 });
+    const again = await ArchiveProject.open(path, { name: 'P', kind: 'live', now: 0 }, Date.now, PARTS);
     expect(again.coding.codebooks()).toEqual([]);
-    expect(again.watches.watches()).toEqual([]);
+    expect(await (again.parts.get('watch') as WatchTables).watches()).toEqual([]);
     again.close();
     const check = new DatabaseSync(path, { readOnly: true });
     expect(check.prepare('PRAGMA user_version').get()).toEqual({ user_version: SCHEMA_VERSION });

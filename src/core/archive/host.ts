@@ -3,9 +3,9 @@
  * or a team's PostgreSQL schema), ingest queued and written in batched transactions (every 100 ms, or at 256
  * answers or 8 MB of text), one batch at a time per project, every read waiting for its project's queue first
  * so it sees what was received. A batch a team's server could not take (the connection lost) is kept and
- * written again once it answers. The coding tables (issue 36) and the watch tables (issue 35) of either store are
- * served by name, each call with the project's handle first. The worker (worker.ts) serves its `api`; when no
- * worker can start, main runs the same host on its own thread (thread.ts).
+ * written again once it answers. The coding tables of either store are served by name, each call with the
+ * project's handle first, and the parts' (other areas' tables) by part and method name. The worker (worker.ts)
+ * serves its `api`; when no worker can start, main runs the same host on its own thread (thread.ts).
  */
 import { SkeinError } from '../../shared/errors';
 import type { AnyPart } from '../db';
@@ -17,15 +17,7 @@ import type { PgConnection } from '../db';
 import { PostgresProject } from './postgres/project';
 import { ProjectFileError } from './schema';
 import { readItem } from './results';
-import {
-  CODING_METHODS,
-  WATCH_METHODS,
-  type CodingMethod,
-  type Project,
-  type ProjectCoding,
-  type ProjectWatches,
-  type WatchMethod,
-} from './project-tables';
+import { CODING_METHODS, type CodingMethod, type Project, type ProjectCoding } from './project-tables';
 import {
   type CollectionInput,
   type ProjectStore,
@@ -58,15 +50,8 @@ export type CodingCalls = {
     : never;
 };
 
-/** The watch tables' calls (ProjectWatches, store.ts), each as `watch_<name>` with the project's handle first. */
-export type WatchTablesApi = {
-  [K in WatchMethod as `watch_${K}`]: ProjectWatches[K] extends (...args: infer A) => infer R
-    ? (handle: Handle, ...args: A) => Promise<Awaited<R>>
-    : never;
-};
-
 /** Every call the archive answers: name → (args) → result. Main calls it, the worker serves it (../workers). */
-export interface ArchiveApi extends CodingCalls, WatchTablesApi {
+export interface ArchiveApi extends CodingCalls {
   open: (handle: Handle, init: OpenInit) => Promise<Result<ProjectStore['summary']>>;
   close: (handle: Handle) => Promise<void>;
   summary: (handle: Handle) => Promise<Result<ProjectStore['summary']>>;
@@ -283,20 +268,8 @@ export class ArchiveHost {
     return calls as unknown as CodingCalls;
   }
 
-  /** `watch_<name>(handle, …args)` for every watch table method, on the project of the handle */
-  private watchCalls(): WatchTablesApi {
-    const calls: Record<string, (handle: Handle, ...args: unknown[]) => Promise<unknown>> = {};
-    for (const name of WATCH_METHODS)
-      calls[`watch_${name}`] = async (handle, ...args) => {
-        const watches = (await this.project(handle)).watches;
-        return (watches[name] as (...a: unknown[]) => unknown).apply(watches, args);
-      };
-    return calls as unknown as WatchTablesApi;
-  }
-
   readonly api: ArchiveApi = {
     ...this.codingCalls(),
-    ...this.watchCalls(),
     part: async (handle, part, method, args) => (await this.partMethod(handle, part, method))(...args),
     partOpen: async (handle, part, method, args) => {
       const reader = (await (await this.partMethod(handle, part, method))(...args)) as PartReader;

@@ -1,11 +1,10 @@
 /**
- * A project's coding tables (issue 36) and watch tables (issue 35), on either store: the SQLite store's
- * (coding.ts, watches.ts) say what they are, PostgreSQL's (postgres/coding.ts, postgres/watches.ts) fit them,
- * and the archive's host serves every method listed here by name, with the project's handle first.
+ * A project's coding tables, on either store: the SQLite store's (coding.ts) say what they are,
+ * PostgreSQL's (postgres/coding.ts) fit them, and the archive's host serves every method listed here by name,
+ * with the project's handle first.
  */
 import type { SqliteCoding } from './coding';
 import type { ProjectStore } from './store';
-import type { SqliteWatches } from './watches';
 
 /** Every method of `T`, its result awaitable (a store whose calls wait on a server fits it too). */
 type AwaitableMethods<T> = {
@@ -17,9 +16,6 @@ type AwaitableMethods<T> = {
  * accounts. The methods are the SQLite store's (coding.ts); a sample's source is read through `source`.
  */
 export type ProjectCoding = AwaitableMethods<SqliteCoding>;
-
-/** A project's watch tables (issue 35): watches, runs, gaps, presence, counters and the one runner's row. */
-export type ProjectWatches = AwaitableMethods<SqliteWatches>;
 
 /** The coding methods the archive's host serves by name (`source` is served as sourceOpen/Next/Close). */
 export type CodingMethod = Exclude<keyof ProjectCoding, 'source'>;
@@ -60,41 +56,7 @@ const CODING: Record<CodingMethod, true> = {
 };
 export const CODING_METHODS = Object.keys(CODING) as CodingMethod[];
 
-/** The watch methods the archive's host serves, each as `watch_<name>`. */
-export type WatchMethod = keyof ProjectWatches;
-const WATCH: Record<WatchMethod, true> = {
-  createWatch: true,
-  updateWatch: true,
-  watches: true,
-  watch: true,
-  startRun: true,
-  progressRun: true,
-  finishRun: true,
-  runs: true,
-  openRuns: true,
-  spent: true,
-  stats: true,
-  gaps: true,
-  addGap: true,
-  known: true,
-  presenceOf: true,
-  attrition: true,
-  attritionPage: true,
-  counters: true,
-  deltas: true,
-  postingHistory: true,
-  accountFacts: true,
-  largestPage: true,
-  runner: true,
-  takeRunner: true,
-  heartbeat: true,
-  releaseRunner: true,
-  lastRunner: true,
-};
-export const WATCH_METHODS = Object.keys(WATCH) as WatchMethod[];
-
-/** A project on either store, with its coding and watch tables: what the archive's host serves. */
+/** A project on either store, with its coding tables: what the archive's host serves. */
 export interface Project extends ProjectStore {
   readonly coding: ProjectCoding;
-  readonly watches: ProjectWatches;
 }

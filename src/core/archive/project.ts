@@ -24,7 +24,6 @@ import { activity, forgetAnswer, heldAnswer, provenance, search, whereOf } from 
 import { heldSql, openParts, tablesOf, type OpenParts } from './parts';
 import { openProjectFile } from './schema';
 import { SqliteCoding } from './coding';
-import { SqliteWatches } from './watches';
 import {
   LATEST_REQUEST,
   type CollectionInput,
@@ -67,7 +66,6 @@ export class ArchiveProject implements Project {
   private readonly ingester;
   private readonly researcher: string | null;
   readonly coding: SqliteCoding;
-  readonly watches: SqliteWatches;
   readonly tables: readonly TableSpec[];
   private opened: OpenParts = new Map();
   /** answers that could not be kept (rolled back alone) */
@@ -102,7 +100,6 @@ export class ArchiveProject implements Project {
     this.researcher = init.researcher ?? null;
     this.ingester = createIngester(this.db, this.researcher);
     this.coding = new SqliteCoding(this.db, now);
-    this.watches = new SqliteWatches(this.db);
     this.tables = tablesOf(parts);
   }
 

@@ -9,7 +9,6 @@ import type { IngestRecord } from './answer';
 import { ArchiveHost } from './host';
 import { post, rec, repliesAnswer, repliesPage } from './testing/answers';
 import { codingTests, definition } from './testing/coding-suite';
-import { outcome, runnerAcrossMachinesTests, watchTests } from './testing/watch-suite';
 import { STORES, makeStores } from './testing/stores';
 import { TABLES, type ProjectStore, type RawRow } from './store';
 
@@ -409,12 +408,8 @@ describe.each(STORES)('a project on $name', (s) => {
     });
   });
 
-  // issue 36's coding tables and issue 35's watch tables, on this store
+  // the coding tables, on this store (the watch tables' suite is the watch area's)
   run(`coding (${s.skip ?? 'running'})`, () => codingTests(s));
-  run(`watches (${s.skip ?? 'running'})`, () => {
-    watchTests(s);
-    if (s.name === 'postgres') runnerAcrossMachinesTests(s);
-  });
 });
 
 describe.each(STORES)("the archive's host on $name", (s) => {
@@ -452,40 +447,12 @@ describe.each(STORES)("the archive's host on $name", (s) => {
       host.api.ingest('current', rec(repliesAnswer([post('9', 'nul\u0000 and \ud800')]), { cursor: 'c\u0000' }));
       const id = await host.api.createCollection('current', { name: 'C', kind: 'export', manifest: { a: 1 } });
       await host.api.appendCollection('current', id, 0, [{ kind: 'post', id: '1000000001', depth: 0, place: null }]);
-      // codes and watches travel with the project
+      // codes travel with the project (the watch tables' suite copies theirs)
       const book = await host.api.createCodebook('current', 'Stance', definition, 'v1');
       const ana = await host.api.addCoder('current', 'Ana \u0000', 'person', null);
       const value = { codebook: book, kind: 'post' as const, id: '1000000001', field: 'stance', coder: ana.id };
       await host.api.setCoding('current', { ...value, value: 'a', version: 1, codedAt: 5 });
       await host.api.addOptOut('current', '42', 'someone', 'asked');
-      const watch = await host.api.watch_createWatch('current', {
-        name: 'W',
-        kind: 'accounts',
-        spec: '{}',
-        createdAt: 1,
-        nextDue: 2,
-      });
-      const runId = await host.api.watch_startRun('current', {
-        watch,
-        startedAt: 1,
-        scheduledFor: 1,
-        runner: 'r',
-        token: 't',
-        journal: null,
-        asked: '',
-      });
-      await host.api.watch_finishRun(
-        'current',
-        outcome(runId, watch, 3, {
-          seen: [{ kind: 'post', id: '1000000001', target: null, createdAt: 1, at: 3, baseline: true }],
-          counters: [{ kind: 'post', id: '1000000001', metric: 'likes', at: 3, value: 9 }],
-        }),
-      );
-      await host.api.watch_takeRunner(
-        'current',
-        { token: 'x', who: 'app', host: 'h', pid: 1, since: 1, heartbeat: 1 },
-        null,
-      );
       // each store of its own (a cluster of its own for PostgreSQL)
       for (const target of makeStores().filter((t) => !t.skip)) {
         await target.setup();
@@ -509,18 +476,8 @@ describe.each(STORES)("the archive's host on $name", (s) => {
           expect(await copy.coding.codings(book, null)).toEqual(await host.api.codings('current', book, null));
           expect((await copy.coding.coderByName('ana \u0000'))?.id).toBe(ana.id);
           expect(await copy.coding.optOuts()).toEqual(await host.api.optOuts('current'));
-          expect(await copy.watches.watches()).toEqual(await host.api.watch_watches('current'));
-          expect(await copy.watches.runs(watch, 5)).toEqual(await host.api.watch_runs('current', watch, 5));
-          expect(await copy.watches.deltas({ after: null, limit: 10 })).toEqual(
-            await host.api.watch_deltas('current', { after: null, limit: 10 }),
-          );
-          // who runs the source's watches is not the copy's business
-          expect(await copy.watches.runner()).toBeNull();
           // new rows are numbered after the copied ones
           expect(await copy.coding.createCodebook('Next', definition, '')).toBe(book + 1);
-          expect(
-            await copy.watches.createWatch({ name: 'N', kind: 'accounts', spec: '{}', createdAt: 1, nextDue: null }),
-          ).toBe(watch + 1);
           expect((await all(copy, q({ text: 'nul' })))[0]?.raw).toContain('nul\\u0000');
           // a new row after the copy is numbered after the copied ones
           await copy.ingest([repliesPage(90_000, 20, 9000)]);

@@ -4,5 +4,6 @@
  * with these.
  */
 import type { AnyPart } from '../db';
+import { WATCH_PART } from '../watch';
 
-export const PARTS: readonly AnyPart[] = [];
+export const PARTS: readonly AnyPart[] = [WATCH_PART];

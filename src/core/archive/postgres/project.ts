@@ -59,7 +59,6 @@ import { withVectors, writeAnswers, type PgAnswer } from './ingest';
 import { activity, forgetAnswer, heldAnswer, provenance, search, whereOf } from './query';
 import { heldSql, openParts, tablesOf, type OpenParts } from '../parts';
 import { lockSql, migrate } from './schema';
-import { PgWatches } from './watches';
 
 export interface PgProjectInit {
   name: string;
@@ -87,7 +86,6 @@ export class PostgresProject implements Project {
   readonly location: string;
   private readonly db: PgDb;
   readonly coding: PgCoding;
-  readonly watches: PgWatches;
   readonly tables: readonly TableSpec[];
   private readonly executor: ReturnType<typeof pgExecutor>;
   private opened: OpenParts = new Map();
@@ -107,7 +105,6 @@ export class PostgresProject implements Project {
     this.executor = pgExecutor(this.db);
     this.tables = tablesOf(parts);
     this.coding = new PgCoding(this.db);
-    this.watches = new PgWatches(this.db);
   }
 
   /** Connects, makes or migrates the schema; refuses in plain words what it cannot open. */
@@ -550,7 +547,6 @@ export class PostgresProject implements Project {
   }
 
   async close(): Promise<void> {
-    await this.watches.close();
     await this.executor.releaseLocks();
     await this.pool.end().catch(() => undefined);
   }
