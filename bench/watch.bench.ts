@@ -17,7 +17,10 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { DuckDBInstance } from '@duckdb/node-api';
 import pg from 'pg';
+import { partProxy } from '../src/core/archive/part-proxy';
 import { writeTable } from '../src/core/watch/tables';
+import { WATCH_PART_NAME } from '../src/core/watch/tables/part';
+import type { WatchTables } from '../src/core/watch/tables/watch-tables';
 import { openBenchArchive, storesAsked, type BenchStore } from './lib/archive-db';
 import { writeResults } from './lib/results';
 
@@ -46,6 +49,7 @@ async function measure(store: BenchStore): Promise<Record<string, unknown>> {
     {},
     store,
   );
+  const watches = partProxy<WatchTables>(thread, 'current', WATCH_PART_NAME);
   try {
     // the counters, straight into the project, and the same rows as a CSV for DuckDB
     let raw = 'kind,id,metric,at,value,last_at\n';
@@ -101,7 +105,7 @@ async function measure(store: BenchStore): Promise<Record<string, unknown>> {
       'deltas',
       file,
       {
-        deltas: (after, limit) => thread.call('watch_deltas', 'current', { after, limit }),
+        deltas: (after, limit) => watches.deltas({ after, limit }),
         attrition: async () => [],
       },
       { project: 'bench', scope: 'all', exportedAt: T, app: 'bench' },
@@ -128,14 +132,14 @@ async function measure(store: BenchStore): Promise<Record<string, unknown>> {
     duck.closeSync();
 
     // one run's end: what it writes in its one transaction (seen items, each with six counters)
-    const watch = await thread.call('watch_createWatch', 'current', {
+    const watch = await watches.createWatch({
       name: 'w',
       kind: 'accounts',
       spec: '{}',
       createdAt: T,
       nextDue: T,
     });
-    const runId = await thread.call('watch_startRun', 'current', {
+    const runId = await watches.startRun({
       watch,
       startedAt: T,
       scheduledFor: T,
@@ -153,7 +157,7 @@ async function measure(store: BenchStore): Promise<Record<string, unknown>> {
       baseline: false,
     }));
     const settleStart = performance.now();
-    await thread.call('watch_finishRun', 'current', {
+    await watches.finishRun({
       run: {
         id: runId,
         status: 'done',

@@ -3,9 +3,8 @@
  * or a team's PostgreSQL schema), ingest queued and written in batched transactions (every 100 ms, or at 256
  * answers or 8 MB of text), one batch at a time per project, every read waiting for its project's queue first
  * so it sees what was received. A batch a team's server could not take (the connection lost) is kept and
- * written again once it answers. The watch tables of either store are served by name, each call with the
- * project's handle first; other areas' tables are parts the project hosts, served by part and method name. The
- * worker (worker.ts) serves its `api`; when no worker can start, main runs the same host on its own thread
+ * written again once it answers. Other areas' tables are parts the project hosts, served by part and method name.
+ * The worker (serve.ts) serves its `api`; when no worker can start, main runs the same host on its own thread
  * (thread.ts).
  */
 import { SkeinError } from '../../shared/errors';
@@ -17,7 +16,6 @@ import type { PgConnection } from '../db';
 import { PostgresProject } from './postgres/project';
 import { ProjectFileError } from './schema';
 import { readItem } from './results';
-import { WATCH_METHODS, type Project, type ProjectWatches, type WatchMethod } from './project-tables';
 import {
   type CollectionInput,
   type GroupedReader,
@@ -44,15 +42,8 @@ export interface CopyReport {
 
 type Result<F> = F extends (...args: never[]) => infer R ? Awaited<R> : never;
 
-/** The watch tables' calls (ProjectWatches, store.ts), each as `watch_<name>` with the project's handle first. */
-export type WatchTablesApi = {
-  [K in WatchMethod as `watch_${K}`]: ProjectWatches[K] extends (...args: infer A) => infer R
-    ? (handle: Handle, ...args: A) => Promise<Awaited<R>>
-    : never;
-};
-
 /** Every call the archive answers: name → (args) → result. Main calls it, the worker serves it (../workers). */
-export interface ArchiveApi extends WatchTablesApi {
+export interface ArchiveApi {
   open: (handle: Handle, init: OpenInit) => Promise<Result<ProjectStore['summary']>>;
   close: (handle: Handle) => Promise<void>;
   summary: (handle: Handle) => Promise<Result<ProjectStore['summary']>>;
@@ -145,7 +136,7 @@ const RETRY_MAX_MS = 30_000;
 const COPY_CHUNK = 1_000;
 
 export class ArchiveHost {
-  private readonly projects = new Map<Handle, Project>();
+  private readonly projects = new Map<Handle, ProjectStore>();
   private readonly queues = new Map<Handle, IngestRecord[]>();
   /** the text queued per handle (UTF-16 code units) */
   private readonly queuedText = new Map<Handle, number>();
@@ -177,7 +168,7 @@ export class ArchiveHost {
     return (...args: unknown[]) => (f as (...a: unknown[]) => unknown).apply(opened, args);
   }
 
-  private async project(handle: Handle): Promise<Project> {
+  private async project(handle: Handle): Promise<ProjectStore> {
     if (!this.projects.has(handle)) throw new Error(`no ${handle} project is open`);
     await this.flushOne(handle);
     const p = this.projects.get(handle);
@@ -273,19 +264,7 @@ export class ArchiveHost {
     await p?.close();
   }
 
-  /** `watch_<name>(handle, …args)` for every watch table method, on the project of the handle */
-  private watchCalls(): WatchTablesApi {
-    const calls: Record<string, (handle: Handle, ...args: unknown[]) => Promise<unknown>> = {};
-    for (const name of WATCH_METHODS)
-      calls[`watch_${name}`] = async (handle, ...args) => {
-        const watches = (await this.project(handle)).watches;
-        return (watches[name] as (...a: unknown[]) => unknown).apply(watches, args);
-      };
-    return calls as unknown as WatchTablesApi;
-  }
-
   readonly api: ArchiveApi = {
-    ...this.watchCalls(),
     part: async (handle, part, method, args) => (await this.partMethod(handle, part, method))(...args),
     partOpen: async (handle, part, method, args) => {
       const reader = (await (await this.partMethod(handle, part, method))(...args)) as PartReader;
@@ -429,7 +408,7 @@ export class ArchiveHost {
 }
 
 /** Opens a project's store; a project Skein will not open is refused as `write-failed`, in plain words, on any thread. */
-async function openStore(init: OpenInit, now: () => number, parts: readonly AnyPart[]): Promise<Project> {
+async function openStore(init: OpenInit, now: () => number, parts: readonly AnyPart[]): Promise<ProjectStore> {
   try {
     if (init.store === 'postgres')
       return await PostgresProject.open(

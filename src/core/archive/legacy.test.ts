@@ -17,8 +17,7 @@ import { fromPg } from '../db';
 import { skipWithoutPostgres, startTestCluster, type TestCluster } from '../db/testing/postgres';
 import { ArchiveHost, type OpenInit } from './host';
 import { tablesOf } from './parts';
-import type { Project } from './project-tables';
-import type { TableRow } from './store';
+import type { ProjectStore, TableRow } from './store';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'testing', 'fixtures');
 const init = { name: 'ignored: the project keeps its own', kind: 'live' as const, researcher: 'Grace' };
@@ -39,7 +38,7 @@ function sorted(tables: Tables): Tables {
 }
 
 /** the rows as the project's own snapshot reads them (what a copy carries) */
-async function snapshotRows(p: Project): Promise<Tables> {
+async function snapshotRows(p: ProjectStore): Promise<Tables> {
   const snap = await p.snapshot();
   const out: Tables = {};
   try {
@@ -75,19 +74,23 @@ function schemaRows(cluster: TestCluster, schema: string): Tables {
 }
 
 /** opens `where` on a host of its own, hands its project to `look`, closes it */
-async function opened<T>(where: OpenInit, look: (p: Project, host: ArchiveHost) => Promise<T>): Promise<T> {
+async function opened<T>(where: OpenInit, look: (p: ProjectStore, host: ArchiveHost) => Promise<T>): Promise<T> {
   const host = new ArchiveHost(() => undefined, PARTS);
   try {
     await host.api.open('current', where);
-    return await look((host as unknown as { projects: Map<string, Project> }).projects.get('current') as Project, host);
+    return await look(
+      (host as unknown as { projects: Map<string, ProjectStore> }).projects.get('current') as ProjectStore,
+      host,
+    );
   } finally {
     await host.dispose();
   }
 }
 
-const partVersions = async (p: Project) => (await snapshotPartsTable(p)).sort((a, b) => (a.name < b.name ? -1 : 1));
+const partVersions = async (p: ProjectStore) =>
+  (await snapshotPartsTable(p)).sort((a, b) => (a.name < b.name ? -1 : 1));
 
-async function snapshotPartsTable(p: Project): Promise<Array<{ name: string; version: number }>> {
+async function snapshotPartsTable(p: ProjectStore): Promise<Array<{ name: string; version: number }>> {
   const snap = await p.snapshot();
   try {
     return (await snap.rows({ name: 'parts', key: ['name'], columns: ['name', 'version'] }, null, 100)) as Array<{

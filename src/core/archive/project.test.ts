@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PARTS } from '../compose/parts';
 import { post, rec, repliesAnswer } from './testing/answers';
 import { ArchiveProject } from './project';
 import { ProjectFileError, SCHEMA_VERSION } from './schema';
@@ -20,7 +21,7 @@ const init = { name: 'Test', kind: 'live' as const, now: 1 };
 describe('a project file', () => {
   it('migrates a version 1 file forward, keeping what it holds, and numbers pages from their cursors', async () => {
     const path = join(dir, 'v1.skein');
-    const p1 = await ArchiveProject.open(path, init);
+    const p1 = await ArchiveProject.open(path, init, Date.now, PARTS);
     p1.ingest([rec(repliesAnswer([post('11', 'a')], 'c1'))]);
     p1.close();
     // version 1 was today's file without the index on the next cursor (2), the coding tables (3), the watch
@@ -29,10 +30,27 @@ describe('a project file', () => {
     db.exec(
       'DROP INDEX requests_next; ALTER TABLE requests DROP COLUMN researcher; ALTER TABLE collections DROP COLUMN researcher; PRAGMA user_version = 1',
     );
-    for (const table of ['watches', 'watch_runs', 'watch_gaps', 'watch_presence', 'watch_counters', 'watch_runner'])
+    for (const table of [
+      'codebooks',
+      'codebook_versions',
+      'coders',
+      'codings',
+      'adjudications',
+      'samples',
+      'sample_items',
+      'assignments',
+      'opt_outs',
+      'watches',
+      'watch_runs',
+      'watch_gaps',
+      'watch_presence',
+      'watch_counters',
+      'watch_runner',
+      'parts',
+    ])
       db.exec(`DROP TABLE ${table}`);
     db.close();
-    const p = await ArchiveProject.open(path, { ...init, researcher: 'Ada' });
+    const p = await ArchiveProject.open(path, { ...init, researcher: 'Ada' }, Date.now, PARTS);
     p.ingest([
       rec(repliesAnswer([post('12', 'b')], 'c2'), { cursor: 'c1', at: 1100 }),
       rec(repliesAnswer([post('13', 'c')]), { cursor: 'c2', at: 1200 }),

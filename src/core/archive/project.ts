@@ -18,7 +18,6 @@ import type {
 import type { IngestRecord } from './answer';
 import { storedFts } from './derive';
 import { heldConversation, type HeldListing } from './conversation';
-import type { Project } from './project-tables';
 import { createIngester } from './ingest';
 import {
   accountOf,
@@ -33,8 +32,8 @@ import {
 } from './query';
 import { heldSql, openParts, tablesOf, type OpenParts } from './parts';
 import { openProjectFile } from './schema';
-import { SqliteWatches } from './watches';
 import {
+  type ProjectStore,
   LATEST_REQUEST,
   type CollectionInput,
   type GroupCounts,
@@ -74,11 +73,10 @@ function afterKey(table: TableSpec, after: TableRow | null): { sql: string; args
   return { sql: `(${cols}) > (${table.key.map(() => '?').join(', ')})`, args: table.key.map((k) => after[k] ?? null) };
 }
 
-export class ArchiveProject implements Project {
+export class ArchiveProject implements ProjectStore {
   private readonly db: DatabaseSync;
   private readonly ingester;
   private readonly researcher: string | null;
-  readonly watches: SqliteWatches;
   readonly tables: readonly TableSpec[];
   private opened: OpenParts = new Map();
   /** answers that could not be kept (rolled back alone) */
@@ -112,7 +110,6 @@ export class ArchiveProject implements Project {
     this.db = db;
     this.researcher = init.researcher ?? null;
     this.ingester = createIngester(this.db, this.researcher);
-    this.watches = new SqliteWatches(this.db);
     this.tables = tablesOf(parts);
   }
 

@@ -65,38 +65,11 @@ const MIGRATIONS: readonly string[] = [
   // 2: a page's index comes from the answer whose next cursor it was asked with; without this index
   // that lookup read every earlier page of the same query (a fetch-everything run grew quadratic)
   `CREATE INDEX requests_next ON requests (operation, params, next_cursor, at);`,
-  // 3: made coding's tables; the coding area's part makes them now (files at 3 or later are recorded as having
-  // them), and the slot stays: a file's version counts these migrations
+  // 3 and 4: once the coding and the watch tables; each area's part makes them now (core/coding/tables/part.ts,
+  // core/watch/tables/part.ts: a file at 3 or 4 or later is recorded as having them), and the slots stay, empty,
+  // for the versions existing files count
   '',
-  // 4 (issue 35): watchlists — what they follow, every run, gaps, what they saw (presence: the attrition
-  // history), counters over time (one row per value, first and last seen), and who runs them (one runner)
-  `
-  CREATE TABLE watches (rowid INTEGER PRIMARY KEY, name TEXT NOT NULL, kind TEXT NOT NULL, spec TEXT NOT NULL,
-    created_at INTEGER NOT NULL, paused INTEGER NOT NULL DEFAULT 0, paused_at INTEGER, removed_at INTEGER,
-    next_due INTEGER, state TEXT NOT NULL DEFAULT '{}');
-  CREATE TABLE watch_runs (rowid INTEGER PRIMARY KEY, watch INTEGER NOT NULL, started_at INTEGER NOT NULL,
-    ended_at INTEGER, scheduled_for INTEGER, status TEXT NOT NULL, runner TEXT NOT NULL, token TEXT,
-    calls INTEGER NOT NULL DEFAULT 0, credits REAL NOT NULL DEFAULT 0, new_items INTEGER NOT NULL DEFAULT 0,
-    seen_items INTEGER NOT NULL DEFAULT 0, rechecked INTEGER NOT NULL DEFAULT 0, gone INTEGER NOT NULL DEFAULT 0,
-    returned INTEGER NOT NULL DEFAULT 0, resumed INTEGER NOT NULL DEFAULT 0, asked TEXT NOT NULL DEFAULT '',
-    message TEXT, journal TEXT);
-  CREATE INDEX watch_runs_watch ON watch_runs (watch, started_at);
-  CREATE TABLE watch_gaps (rowid INTEGER PRIMARY KEY, watch INTEGER NOT NULL, from_at INTEGER NOT NULL,
-    to_at INTEGER NOT NULL, reason TEXT NOT NULL, detail TEXT NOT NULL, recorded_at INTEGER NOT NULL,
-    filled_at INTEGER, filled_by INTEGER, pending TEXT NOT NULL DEFAULT '[]');
-  CREATE INDEX watch_gaps_watch ON watch_gaps (watch, from_at);
-  CREATE TABLE watch_presence (watch INTEGER NOT NULL, kind TEXT NOT NULL, id TEXT NOT NULL, target TEXT,
-    created_at INTEGER, first_seen INTEGER NOT NULL, last_seen INTEGER NOT NULL, first_run INTEGER NOT NULL,
-    baseline INTEGER NOT NULL DEFAULT 0, first_missing_at INTEGER, rechecks INTEGER NOT NULL DEFAULT 0,
-    status TEXT NOT NULL DEFAULT 'present', reason TEXT, status_at INTEGER NOT NULL, next_check INTEGER,
-    PRIMARY KEY (watch, kind, id)) WITHOUT ROWID;
-  CREATE INDEX watch_presence_target ON watch_presence (watch, target, created_at);
-  CREATE INDEX watch_presence_status ON watch_presence (watch, status, next_check);
-  CREATE TABLE watch_counters (kind TEXT NOT NULL, id TEXT NOT NULL, metric TEXT NOT NULL, at INTEGER NOT NULL,
-    value INTEGER NOT NULL, last_at INTEGER NOT NULL, run INTEGER, PRIMARY KEY (kind, id, metric, at)) WITHOUT ROWID;
-  CREATE TABLE watch_runner (one INTEGER PRIMARY KEY CHECK (one = 1), token TEXT NOT NULL, who TEXT NOT NULL,
-    host TEXT NOT NULL, pid INTEGER NOT NULL, since INTEGER NOT NULL, heartbeat INTEGER NOT NULL);
-  `,
+  '',
   // 5 (issue 37): who made each request and each collection (a name per Skein; a team project says who collected what)
   `ALTER TABLE requests ADD COLUMN researcher TEXT; ALTER TABLE collections ADD COLUMN researcher TEXT;`,
 ];

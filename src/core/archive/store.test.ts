@@ -14,7 +14,6 @@ import { ArchiveHost } from './host';
 import { partProxy } from './part-proxy';
 import { tablesOf } from './parts';
 import { post, rec, repliesAnswer, repliesPage } from './testing/answers';
-import { outcome, runnerAcrossMachinesTests, watchTests } from './testing/watch-suite';
 import { STORES, makeStores } from './testing/stores';
 import type { ProjectStore, RawRow } from './store';
 
@@ -413,12 +412,6 @@ describe.each(STORES)('a project on $name', (s) => {
       await p.close();
     });
   });
-
-  // the watch tables, on this store
-  run(`watches (${s.skip ?? 'running'})`, () => {
-    watchTests(s);
-    if (s.name === 'postgres') runnerAcrossMachinesTests(s);
-  });
 });
 
 describe.each(STORES)("the archive's host on $name", (s) => {
@@ -474,40 +467,12 @@ describe.each(STORES)("the archive's host on $name", (s) => {
       host.api.ingest('current', rec(repliesAnswer([post('9', 'nul\u0000 and \ud800')]), { cursor: 'c\u0000' }));
       const id = await host.api.createCollection('current', { name: 'C', kind: 'export', manifest: { a: 1 } });
       await host.api.appendCollection('current', id, 0, [{ kind: 'post', id: '1000000001', depth: 0, place: null }]);
-      // codes and watches travel with the project
+      // codes travel with the project (the watch tables' suite copies theirs)
       const book = await coding.createCodebook('Stance', definition, 'v1');
       const ana = await coding.addCoder('Ana \u0000', 'person', null);
       const value = { codebook: book, kind: 'post' as const, id: '1000000001', field: 'stance', coder: ana.id };
       await coding.setCoding({ ...value, value: 'a', version: 1, codedAt: 5 });
       await coding.addOptOut('42', 'someone', 'asked');
-      const watch = await host.api.watch_createWatch('current', {
-        name: 'W',
-        kind: 'accounts',
-        spec: '{}',
-        createdAt: 1,
-        nextDue: 2,
-      });
-      const runId = await host.api.watch_startRun('current', {
-        watch,
-        startedAt: 1,
-        scheduledFor: 1,
-        runner: 'r',
-        token: 't',
-        journal: null,
-        asked: '',
-      });
-      await host.api.watch_finishRun(
-        'current',
-        outcome(runId, watch, 3, {
-          seen: [{ kind: 'post', id: '1000000001', target: null, createdAt: 1, at: 3, baseline: true }],
-          counters: [{ kind: 'post', id: '1000000001', metric: 'likes', at: 3, value: 9 }],
-        }),
-      );
-      await host.api.watch_takeRunner(
-        'current',
-        { token: 'x', who: 'app', host: 'h', pid: 1, since: 1, heartbeat: 1 },
-        null,
-      );
       // each store of its own (a cluster of its own for PostgreSQL)
       for (const target of makeStores().filter((t) => !t.skip)) {
         await target.setup();
@@ -532,18 +497,8 @@ describe.each(STORES)("the archive's host on $name", (s) => {
           expect(await copied.codings(book, null)).toEqual(await coding.codings(book, null));
           expect((await copied.coderByName('ana \u0000'))?.id).toBe(ana.id);
           expect(await copied.optOuts()).toEqual(await coding.optOuts());
-          expect(await copy.watches.watches()).toEqual(await host.api.watch_watches('current'));
-          expect(await copy.watches.runs(watch, 5)).toEqual(await host.api.watch_runs('current', watch, 5));
-          expect(await copy.watches.deltas({ after: null, limit: 10 })).toEqual(
-            await host.api.watch_deltas('current', { after: null, limit: 10 }),
-          );
-          // who runs the source's watches is not the copy's business
-          expect(await copy.watches.runner()).toBeNull();
           // new rows are numbered after the copied ones
           expect(await copied.createCodebook('Next', definition, '')).toBe(book + 1);
-          expect(
-            await copy.watches.createWatch({ name: 'N', kind: 'accounts', spec: '{}', createdAt: 1, nextDue: null }),
-          ).toBe(watch + 1);
           expect((await all(copy, q({ text: 'nul' })))[0]?.raw).toContain('nul\\u0000');
           // a new row after the copy is numbered after the copied ones
           await copy.ingest([repliesPage(90_000, 20, 9000)]);

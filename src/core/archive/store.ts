@@ -6,8 +6,8 @@
  *
  * Adding to the archive (ARCHITECTURE.md, "Recipe: add to the archive"): a table is a migration in each store's
  * schema (schema.ts, postgres/schema.ts) and, when a project's copy must carry it, an entry in `TABLES` below; a
- * method is one line here, one implementation in each store, one line in `ArchiveApi` (host.ts). The watch
- * tables are each store's own parts (project-tables.ts); other areas' tables are parts the project hosts (parts.ts).
+ * method is one line here, one implementation in each store, one line in `ArchiveApi` (host.ts). Other areas'
+ * tables are parts the archive hosts (parts.ts).
  */
 import type {
   ActivityBucket,
@@ -182,79 +182,6 @@ export const TABLES = [
     name: 'collection_items',
     key: ['collection', 'position'],
     columns: ['collection', 'position', 'item', 'depth', 'place'],
-  },
-  // watches (issue 35); the runner's row is not copied: it says who runs the source's watches, not the copy's
-  {
-    name: 'watches',
-    key: ['rowid'],
-    columns: ['rowid', 'name', 'kind', 'spec', 'created_at', 'paused', 'paused_at', 'removed_at', 'next_due', 'state'],
-  },
-  {
-    name: 'watch_runs',
-    key: ['rowid'],
-    columns: [
-      'rowid',
-      'watch',
-      'started_at',
-      'ended_at',
-      'scheduled_for',
-      'status',
-      'runner',
-      'token',
-      'calls',
-      'credits',
-      'new_items',
-      'seen_items',
-      'rechecked',
-      'gone',
-      'returned',
-      'resumed',
-      'asked',
-      'message',
-      'journal',
-    ],
-  },
-  {
-    name: 'watch_gaps',
-    key: ['rowid'],
-    columns: [
-      'rowid',
-      'watch',
-      'from_at',
-      'to_at',
-      'reason',
-      'detail',
-      'recorded_at',
-      'filled_at',
-      'filled_by',
-      'pending',
-    ],
-  },
-  {
-    name: 'watch_presence',
-    key: ['watch', 'kind', 'id'],
-    columns: [
-      'watch',
-      'kind',
-      'id',
-      'target',
-      'created_at',
-      'first_seen',
-      'last_seen',
-      'first_run',
-      'baseline',
-      'first_missing_at',
-      'rechecks',
-      'status',
-      'reason',
-      'status_at',
-      'next_check',
-    ],
-  },
-  {
-    name: 'watch_counters',
-    key: ['kind', 'id', 'metric', 'at'],
-    columns: ['kind', 'id', 'metric', 'at', 'value', 'last_at', 'run'],
   },
 ] as const satisfies readonly TableSpec[];
 

@@ -5,5 +5,6 @@
  */
 import { CODING_PART } from '../coding';
 import type { AnyPart } from '../db';
+import { WATCH_PART } from '../watch';
 
-export const PARTS: readonly AnyPart[] = [CODING_PART];
+export const PARTS: readonly AnyPart[] = [CODING_PART, WATCH_PART];

@@ -21,7 +21,7 @@ import {
   type WatchSummary,
   type watchContract,
 } from '../../shared/ipc/watch';
-import type { PresenceRecord, RunRecord, WatchRecord } from '../../shared/watch/records';
+import type { PresenceRecord, RunRecord, WatchRecord } from './tables/records';
 import type { ChooseSavePath, Clock, Confirm } from '../ports';
 import { checkTargets, KINDS, STRATEGY_LABELS } from './kinds';
 import { availability, postingRates, projectWatch } from './projection';

@@ -1,7 +1,8 @@
 /**
- * Watchlists: the `watch` handlers and the scheduler that runs a project's watches (in the app while it is
- * open, or headless on a server), and the ports it declares: the project it keeps them in (`WatchStore`, the
- * archive's worker fits it through core/compose). The pages it reads come through core/walk's `PageSource`.
+ * Watchlists: the `watch` handlers and the scheduler that runs a project's watches (in the app while it is open,
+ * or headless on a server), the tables it keeps in every project (`WATCH_PART`, hosted by the archive's worker),
+ * and the ports it declares: the project it keeps them in (`WatchStore`, its tables' methods, reached through
+ * core/compose). The pages it reads come through core/walk's `PageSource`.
  */
 import type { PriceTable } from '../../shared/api/pricing';
 import type { Mode } from '../../shared/ipc/app';
@@ -14,6 +15,8 @@ import type { WatchProject } from './store';
 
 export { RunnerBusy, type RunnerIdentity } from './scheduler';
 export type { WatchProject, WatchStore } from './store';
+export { WATCH_PART, WATCH_PART_NAME } from './tables/part';
+export type { WatchTables } from './tables/watch-tables';
 
 export interface WatchFeatureDeps {
   project: () => Promise<WatchProject | null>;

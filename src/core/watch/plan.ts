@@ -5,7 +5,7 @@
  */
 import type { OperationId } from '../../shared/api/catalog';
 import type { WatchSpec } from '../../shared/ipc/watch';
-import type { PresenceKind } from '../../shared/watch/records';
+import type { PresenceKind } from './tables/records';
 import type { KindSpec } from './kinds';
 import type { Observed } from './observe';
 import type { WatchState } from './state';

@@ -8,7 +8,7 @@
 import { creditsFor, creditsToUsd, type PriceTable } from '../../shared/api/pricing';
 import type { OperationId } from '../../shared/api/catalog';
 import type { WatchKind, WatchOptions, WatchProjection, WatchStrategy } from '../../shared/ipc/watch';
-import type { AccountFacts, PostingHistory } from '../../shared/watch/records';
+import type { AccountFacts, PostingHistory } from './tables/records';
 import { KINDS, STRATEGY_LABELS } from './kinds';
 
 const DAY_MS = 86_400_000;

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import type { PriceTable } from '../../shared/api/pricing';
 import type { RunStatus, WatchSpec } from '../../shared/ipc/watch';
-import type { RunOutcome, RunRecord, WatchRecord } from '../../shared/watch/records';
+import type { RunOutcome, RunRecord, WatchRecord } from './tables/records';
 import type { PageSource } from '../walk';
 import type { Clock } from '../ports';
 import { KINDS } from './kinds';

@@ -10,7 +10,7 @@
 import { existsSync } from 'node:fs';
 import type { PriceTable } from '../../shared/api/pricing';
 import type { GapReason, RunnerState, WatchEvent, WatchSpec } from '../../shared/ipc/watch';
-import type { RunRecord, RunnerRecord, WatchRecord } from '../../shared/watch/records';
+import type { RunRecord, RunnerRecord, WatchRecord } from './tables/records';
 import type { PageSource } from '../walk';
 import type { Clock } from '../ports';
 import { executeRun, journalPathFor, newToken, type RunResult } from './run';

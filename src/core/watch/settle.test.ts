@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { WatchSpec } from '../../shared/ipc/watch';
-import type { GapRecord, PresenceRecord, RunRecord, WatchRecord } from '../../shared/watch/records';
+import type { GapRecord, PresenceRecord, RunRecord, WatchRecord } from './tables/records';
 import type { PageRecord } from '../walk';
 import type { Observed } from './observe';
 import { walkOf } from './plan';

@@ -4,19 +4,16 @@
  * due a re-check, what each listing was expected to return, which posts were held, the open gaps) are read up
  * front, in one place (`readForSettle`); `settle` then only computes.
  */
-import type { PresenceQuery, PresenceRecord, GapRecord, RunOutcome, PresenceKind } from '../../shared/watch/records';
+import type { PresenceQuery, PresenceRecord, GapRecord, RunOutcome, PresenceKind } from './tables/records';
 import type { RunStatus, WatchSpec } from '../../shared/ipc/watch';
-import type { RunRecord, WatchRecord } from '../../shared/watch/records';
+import type { RunRecord, WatchRecord } from './tables/records';
 import { KINDS } from './kinds';
 import type { Observed } from './observe';
 import type { Phase, Walk } from './plan';
 import type { WatchState } from './state';
 import type { WatchStore } from './store';
+import { nextRecheck } from './rules/presence';
 import type { WalkState } from './walk';
-
-const DAY_MS = 86_400_000;
-/** re-checks of something gone, after 1, 7 and 30 days; then no more */
-const RECHECK_AFTER_MS = [DAY_MS, 7 * DAY_MS, 30 * DAY_MS];
 
 /** the run as it ended: what it was asked to do and what its walks read */
 export interface Settlement {
@@ -213,7 +210,6 @@ export function settle(s: Settlement, reads: SettleReads): RunOutcome {
         } else {
           const n = (p?.rechecks ?? 0) + 1;
           const at = ws.pages[0]?.fetchedAt ?? started;
-          const after = RECHECK_AFTER_MS[n - 1];
           if (p?.status === 'missing') goneNow++;
           rechecked.push({
             kind: w.asked.kind,
@@ -221,7 +217,7 @@ export function settle(s: Settlement, reads: SettleReads): RunOutcome {
             at,
             found: false,
             reason: `not returned when asked by id (${n} re-check${n === 1 ? '' : 's'})`,
-            nextCheck: after === undefined ? null : at + after,
+            nextCheck: nextRecheck(n, at),
           });
         }
       }

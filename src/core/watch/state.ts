@@ -5,7 +5,7 @@
  * seen; how many runs there have been. Read defensively: a state that does not parse starts afresh.
  */
 import { WatchProjection, WatchSpec } from '../../shared/ipc/watch';
-import type { WatchRecord } from '../../shared/watch/records';
+import type { WatchRecord } from './tables/records';
 
 export interface Hole {
   /** the cursor of the next page to read */

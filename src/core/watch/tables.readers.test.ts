@@ -1,5 +1,5 @@
 /**
- * The deltas and attrition tables open exactly in pandas and R (issue 35), with the very lines their manifest
+ * The deltas and attrition tables open exactly in pandas and R, with the very lines their manifest
  * gives: 19-digit ids stay text, counts stay numbers, an empty cell is a missing value, a reason with commas,
  * quotes, a line break and non-Latin text comes back as it was. python3-pandas and r-base-core come from
  * Debian (.ci/run installs them); without them this test says why and skips, but never in CI.
@@ -10,7 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ArchiveProject } from '../archive/project';
-import type { RunOutcome } from '../../shared/watch/records';
+import { PARTS } from '../compose/parts';
+import type { WatchTables } from './tables/watch-tables';
+import type { RunOutcome } from './tables/records';
 import { ATTRITION_COLUMNS, DELTA_COLUMNS, writeTable } from './tables';
 
 function find(candidates: string[][], probe: string[]): string[] | null {
@@ -46,9 +48,9 @@ let watch: number;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'skein-tables-'));
-  project = await ArchiveProject.open(join(dir, 'p.skein'), { name: 'p', kind: 'live', now: T });
-  const w = project.watches;
-  watch = w.createWatch({ name: 'w', kind: 'accounts', spec: '{}', createdAt: T, nextDue: T });
+  project = await ArchiveProject.open(join(dir, 'p.skein'), { name: 'p', kind: 'live', now: T }, Date.now, PARTS);
+  const w = project.parts.get('watch') as WatchTables;
+  watch = await w.createWatch({ name: 'w', kind: 'accounts', spec: '{}', createdAt: T, nextDue: T });
   const run = (id: number, at: number, o: Partial<RunOutcome>): RunOutcome => ({
     run: {
       id,
@@ -72,8 +74,16 @@ beforeAll(async () => {
     watch: { id: watch, state: '{}', nextDue: at + HOUR },
     ...o,
   });
-  const r1 = w.startRun({ watch, startedAt: T, scheduledFor: T, runner: 'test', token: 't', journal: null, asked: '' });
-  w.finishRun(
+  const r1 = await w.startRun({
+    watch,
+    startedAt: T,
+    scheduledFor: T,
+    runner: 'test',
+    token: 't',
+    journal: null,
+    asked: '',
+  });
+  await w.finishRun(
     run(r1, T, {
       seen: [
         { kind: 'post', id: A, target: U, createdAt: T - HOUR, at: T, baseline: true },
@@ -87,7 +97,7 @@ beforeAll(async () => {
       ],
     }),
   );
-  const r2 = w.startRun({
+  const r2 = await w.startRun({
     watch,
     startedAt: T + HOUR,
     scheduledFor: T + HOUR,
@@ -96,7 +106,7 @@ beforeAll(async () => {
     journal: null,
     asked: '',
   });
-  w.finishRun(
+  await w.finishRun(
     run(r2, T + HOUR, {
       missing: [{ kind: 'post', id: B, at: T + HOUR, reason: 'left out of the listing, read at "noon", 東京' }],
       counters: [
@@ -106,7 +116,7 @@ beforeAll(async () => {
       ],
     }),
   );
-  const r3 = w.startRun({
+  const r3 = await w.startRun({
     watch,
     startedAt: T + 2 * HOUR,
     scheduledFor: T + 2 * HOUR,
@@ -115,7 +125,7 @@ beforeAll(async () => {
     journal: null,
     asked: '',
   });
-  w.finishRun(
+  await w.finishRun(
     run(r3, T + 2 * HOUR, {
       rechecked: [
         {
@@ -138,7 +148,7 @@ afterAll(() => {
 
 async function write(table: 'deltas' | 'attrition'): Promise<{ file: string; readers: { pandas: string; R: string } }> {
   const file = join(dir, `${table}.csv`);
-  const w = project.watches;
+  const w = project.parts.get('watch') as WatchTables;
   await writeTable(
     table,
     file,

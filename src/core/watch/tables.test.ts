@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ArchiveProject } from '../archive/project';
+import { PARTS } from '../compose/parts';
+import type { WatchTables } from './tables/watch-tables';
 import { writeTable } from './tables';
 
 const T = Date.UTC(2026, 10, 22);
@@ -11,11 +13,19 @@ let project: ArchiveProject;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'skein-tables-pages-'));
-  project = await ArchiveProject.open(join(dir, 'p.skein'), { name: 'p', kind: 'live', now: T });
-  const w = project.watches;
-  const watch = w.createWatch({ name: 'w', kind: 'accounts', spec: '{}', createdAt: T, nextDue: T });
+  project = await ArchiveProject.open(join(dir, 'p.skein'), { name: 'p', kind: 'live', now: T }, Date.now, PARTS);
+  const w = project.parts.get('watch') as WatchTables;
+  const watch = await w.createWatch({ name: 'w', kind: 'accounts', spec: '{}', createdAt: T, nextDue: T });
   // 6,001 items × 2 metrics × 3 values: more than one page of 5,000 rows, a page boundary inside an item's values
-  const run = w.startRun({ watch, startedAt: T, scheduledFor: T, runner: 't', token: 't', journal: null, asked: '' });
+  const run = await w.startRun({
+    watch,
+    startedAt: T,
+    scheduledFor: T,
+    runner: 't',
+    token: 't',
+    journal: null,
+    asked: '',
+  });
   const seen = Array.from({ length: 6_001 }, (_, i) => ({
     kind: 'post' as const,
     id: String(1_000_000_000_000 + i),
@@ -35,7 +45,7 @@ beforeAll(async () => {
       })),
     ),
   );
-  w.finishRun({
+  await w.finishRun({
     run: {
       id: run,
       status: 'done',
@@ -65,7 +75,7 @@ afterAll(() => {
 
 describe('the watch tables, page after page', () => {
   it('writes every row once, in order, with the value before across page boundaries', async () => {
-    const w = project.watches;
+    const w = project.parts.get('watch') as WatchTables;
     const file = join(dir, 'deltas.csv');
     const rows = await writeTable(
       'deltas',
@@ -86,7 +96,7 @@ describe('the watch tables, page after page', () => {
   });
 
   it('pages the attrition table by watch, kind and id', async () => {
-    const w = project.watches;
+    const w = project.parts.get('watch') as WatchTables;
     const file = join(dir, 'attrition.csv');
     const rows = await writeTable(
       'attrition',

@@ -11,7 +11,7 @@
  */
 import { writeFileAtomic } from '../files/atomic-file';
 import type { WatchTable } from '../../shared/ipc/watch';
-import type { DeltaRecord, PresenceRecord } from '../../shared/watch/records';
+import type { DeltaRecord, PresenceRecord } from './tables/records';
 
 const CHUNK = 5_000;
 

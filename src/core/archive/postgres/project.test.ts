@@ -13,6 +13,8 @@ import { skipWithoutPostgres, startTestCluster, type TestCluster } from '../../d
 import { parseConnection } from '../../db/postgres/connection';
 import { PostgresProject } from './project';
 import { PG_SCHEMA_VERSION } from './schema';
+import { PARTS } from '../../compose/parts';
+import type { WatchTables } from '../../watch';
 
 const skip = skipWithoutPostgres();
 let cluster: TestCluster;
@@ -148,20 +150,22 @@ describe.skipIf(skip)(`a team project on PostgreSQL${skip ? ` (${skip})` : ''}`,
 
   it('migrates a team project of the first format (before codes and watches) in place, keeping what it holds', async () => {
     const where = cluster.connection(schema());
-    const first = await PostgresProject.open(where, init('Ada'));
+    const first = await PostgresProject.open(where, init('Ada'), Date.now, PARTS);
     await first.ingest([threadPage('7', 100, 1000)]);
     await first.close();
     // format 1 was today's without migration 2's tables and functions
     const s = where.schema;
     cluster.psql(
-      `DROP TABLE ${s}.watches, ${s}.watch_runs,
-         ${s}.watch_gaps, ${s}.watch_presence, ${s}.watch_counters, ${s}.watch_runner;
+      `DROP TABLE ${s}.codebooks, ${s}.codebook_versions, ${s}.coders, ${s}.codings, ${s}.adjudications,
+         ${s}.samples, ${s}.sample_items, ${s}.assignments, ${s}.opt_outs, ${s}.watches, ${s}.watch_runs,
+         ${s}.watch_gaps, ${s}.watch_presence, ${s}.watch_counters, ${s}.watch_runner, ${s}.parts;
        DROP FUNCTION ${s}.skein_json_text, ${s}.skein_json_type; DELETE FROM ${s}.schema_version WHERE version > 1`,
     );
-    const again = await PostgresProject.open(where, init('Grace'));
+    const again = await PostgresProject.open(where, init('Grace'), Date.now, PARTS);
     expect(await again.summary()).toMatchObject({ items: 20, requests: 1 });
-    expect(await again.watches.watches()).toEqual([]);
-    expect(await again.watches.postingHistory([postFixture.author.id], 0)).toEqual([
+    const watches = again.parts.get('watch') as WatchTables;
+    expect(await watches.watches()).toEqual([]);
+    expect(await watches.postingHistory([postFixture.author.id], 0)).toEqual([
       expect.objectContaining({ author: postFixture.author.id, posts: 20 }),
     ]);
     await again.close();

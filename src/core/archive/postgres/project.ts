@@ -17,6 +17,7 @@ import type {
 import { prepareAnswer, type IngestRecord } from '../answer';
 import { storedFts } from '../derive';
 import {
+  type ProjectStore,
   LATEST_REQUEST,
   type CollectionInput,
   type GroupCounts,
@@ -36,7 +37,6 @@ import {
   type TableSpec,
 } from '../store';
 import type { HeldListing } from '../conversation';
-import type { Project } from '../project-tables';
 import { heldConversation } from './conversation';
 import {
   addressText,
@@ -71,7 +71,6 @@ import {
 } from './query';
 import { heldSql, openParts, tablesOf, type OpenParts } from '../parts';
 import { lockSql, migrate } from './schema';
-import { PgWatches } from './watches';
 
 export interface PgProjectInit {
   name: string;
@@ -94,11 +93,10 @@ interface PgBatch {
 /** Items written since the planner's statistics were last gathered, beyond which they are gathered again. */
 const ANALYZE_AFTER = { items: 5_000, share: 0.5 };
 
-export class PostgresProject implements Project {
+export class PostgresProject implements ProjectStore {
   skipped = 0;
   readonly location: string;
   private readonly db: PgDb;
-  readonly watches: PgWatches;
   readonly tables: readonly TableSpec[];
   private readonly executor: ReturnType<typeof pgExecutor>;
   private opened: OpenParts = new Map();
@@ -117,7 +115,6 @@ export class PostgresProject implements Project {
     this.db = pgDb(pool, connection, now);
     this.executor = pgExecutor(this.db);
     this.tables = tablesOf(parts);
-    this.watches = new PgWatches(this.db);
   }
 
   /** Connects, makes or migrates the schema; refuses in plain words what it cannot open. */
@@ -584,7 +581,6 @@ export class PostgresProject implements Project {
   }
 
   async close(): Promise<void> {
-    await this.watches.close();
     await this.executor.releaseLocks();
     await this.pool.end().catch(() => undefined);
   }

@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PARTS } from '../../compose/parts';
 import type { OpenInit } from '../host';
+import type { ProjectStore } from '../store';
 import { ArchiveProject } from '../project';
 import { PostgresProject } from '../postgres/project';
-import type { Project } from '../project-tables';
 import { skipWithoutPostgres, startTestCluster, type TestCluster } from '../../db/testing/postgres';
 
 export interface StoreUnderTest {
@@ -23,7 +23,7 @@ export interface StoreUnderTest {
   /** a new, empty project's place: what the host opens */
   fresh: (over?: { researcher?: string | null; name?: string }) => OpenInit;
   /** a store opened on `init` (default: a fresh project) */
-  open: (init?: OpenInit, now?: () => number) => Promise<Project>;
+  open: (init?: OpenInit, now?: () => number) => Promise<ProjectStore>;
   /** the columns of one of its tables, as the database describes them */
   columns: (init: OpenInit, table: string) => Promise<string[]>;
   /** the running cluster (PostgreSQL only) */
@@ -31,7 +31,7 @@ export interface StoreUnderTest {
 }
 
 let counter = 0;
-const openInit = (init: OpenInit, now: () => number): Promise<Project> | Project => {
+const openInit = (init: OpenInit, now: () => number): Promise<ProjectStore> | ProjectStore => {
   const base = { name: init.name, kind: init.kind, now: now(), researcher: init.researcher ?? null };
   return init.store === 'postgres'
     ? PostgresProject.open(init.connection, base, now, PARTS)

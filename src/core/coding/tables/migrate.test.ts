@@ -10,7 +10,8 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CodebookDefinition } from '../../../shared/coding/codebook';
 import { ArchiveProject } from '../../archive/project';
-import type { Project } from '../../archive/project-tables';
+import type { WatchTables } from '../../watch';
+import type { ProjectStore as Project } from '../../archive/store';
 import { SCHEMA_VERSION } from '../../archive/schema';
 import { STORES } from '../../archive/testing/stores';
 import { PARTS } from '../../compose/parts';
@@ -62,7 +63,7 @@ describe('coding in the project file', () => {
     db.close();
     const again = await ArchiveProject.open(path, { name: 'P', kind: 'live', now: 0 }, Date.now, PARTS);
     expect(await coding(again).codebooks()).toEqual([]);
-    expect(again.watches.watches()).toEqual([]);
+    expect(await (again.parts.get('watch') as WatchTables).watches()).toEqual([]);
     again.close();
     const check = new DatabaseSync(path, { readOnly: true });
     expect(check.prepare('PRAGMA user_version').get()).toEqual({ user_version: SCHEMA_VERSION });

@@ -9,7 +9,7 @@ import { CodebookDefinition } from '../../../shared/coding/codebook';
 import type { SampleDefinition, Stratum } from '../../../shared/coding/records';
 import { ArchiveQuery } from '../../../shared/ipc/archive';
 import type { IngestRecord } from '../../archive/answer';
-import type { Project } from '../../archive/project-tables';
+import type { ProjectStore as Project } from '../../archive/store';
 import { startArchiveThread } from '../../archive/thread';
 import { STORES, type StoreUnderTest } from '../../archive/testing/stores';
 import { codingStore } from '../../compose/coding-store';

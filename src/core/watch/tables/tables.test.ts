@@ -1,21 +1,25 @@
 /**
- * The watch tables' tests (issue 35), registered by store.test.ts inside its suite for each store: what a run's
- * end settles (presence, counters, gaps), the reads the Watches view and the tables export make, and the one
- * runner's row, asserted alike on a SQLite file and on a PostgreSQL schema.
+ * The watch tables, on each store (a SQLite file and a PostgreSQL schema of a throwaway cluster, the archive's
+ * testing/stores.ts): what a run's end settles (presence, counters, gaps), the reads the Watches view and the
+ * tables export make, the one runner's row, and a project's copy carrying them, asserted alike on both.
  */
-import { expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postFixture, userFixture } from '../../../shared/api/fixtures';
-import type { RunOutcome } from '../../../shared/watch/records';
-import type { IngestRecord } from '../answer';
-import type { Project } from '../project-tables';
-import type { StoreUnderTest } from './stores';
+import { PARTS } from '../../compose/parts';
+import type { IngestRecord } from '../../archive/answer';
+import { ArchiveHost } from '../../archive/host';
+import type { ProjectStore as Project } from '../../archive/store';
+import { makeStores, STORES, type StoreUnderTest } from '../../archive/testing/stores';
+import { WATCH_PART_NAME } from './part';
+import type { RunOutcome } from './records';
+import type { WatchTables } from './watch-tables';
 
 const T = Date.UTC(2026, 10, 22, 6);
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 /** A run's outcome with nothing in it but what `o` says. */
-export function outcome(run: number, watch: number, at: number, o: Partial<RunOutcome> = {}): RunOutcome {
+function outcome(run: number, watch: number, at: number, o: Partial<RunOutcome> = {}): RunOutcome {
   return {
     run: {
       id: run,
@@ -41,23 +45,26 @@ export function outcome(run: number, watch: number, at: number, o: Partial<RunOu
   };
 }
 
+/** a project's watch tables, as the archive's host serves them */
+const tables = (p: Project): WatchTables => p.parts.get(WATCH_PART_NAME) as WatchTables;
+
 async function aWatch(p: Project, name = 'w'): Promise<number> {
-  return p.watches.createWatch({ name, kind: 'accounts', spec: `{"name":"${name}"}`, createdAt: T, nextDue: T });
+  return tables(p).createWatch({ name, kind: 'accounts', spec: `{"name":"${name}"}`, createdAt: T, nextDue: T });
 }
 
 async function aRun(p: Project, watch: number, at: number, token = 't'): Promise<number> {
-  return p.watches.startRun({ watch, startedAt: at, scheduledFor: at, runner: 'test', token, journal: 'j', asked: '' });
+  return tables(p).startRun({ watch, startedAt: at, scheduledFor: at, runner: 'test', token, journal: 'j', asked: '' });
 }
 
-export function watchTests(s: StoreUnderTest): void {
+function watchTests(s: StoreUnderTest): void {
   it('keeps watches: made, changed, paused and removed', async () => {
     const p = await s.open();
     const a = await aWatch(p, 'a \u0000 <b>');
     const b = await aWatch(p, 'b');
-    await p.watches.updateWatch(a, { paused: true, pausedAt: T + 1, state: '{"x":1}', nextDue: null });
-    await p.watches.updateWatch(b, { removedAt: T + 2 });
-    await p.watches.updateWatch(b, {});
-    expect(await p.watches.watches()).toEqual([
+    await tables(p).updateWatch(a, { paused: true, pausedAt: T + 1, state: '{"x":1}', nextDue: null });
+    await tables(p).updateWatch(b, { removedAt: T + 2 });
+    await tables(p).updateWatch(b, {});
+    expect(await tables(p).watches()).toEqual([
       {
         id: a,
         name: 'a \u0000 <b>',
@@ -71,8 +78,8 @@ export function watchTests(s: StoreUnderTest): void {
         state: '{"x":1}',
       },
     ]);
-    expect(await p.watches.watch(b)).toMatchObject({ id: b, removedAt: T + 2, paused: false });
-    expect(await p.watches.watch(b + 10)).toBeNull();
+    expect(await tables(p).watch(b)).toMatchObject({ id: b, removedAt: T + 2, paused: false });
+    expect(await tables(p).watch(b + 10)).toBeNull();
     await p.close();
   });
 
@@ -80,11 +87,11 @@ export function watchTests(s: StoreUnderTest): void {
     const p = await s.open();
     const w = await aWatch(p);
     const r1 = await aRun(p, w, T);
-    await p.watches.progressRun(r1, { calls: 3, credits: 45, asked: 'a' });
-    expect(await p.watches.openRuns()).toEqual([
+    await tables(p).progressRun(r1, { calls: 3, credits: 45, asked: 'a' });
+    expect(await tables(p).openRuns()).toEqual([
       expect.objectContaining({ id: r1, calls: 3, credits: 45, status: 'running' }),
     ]);
-    await p.watches.finishRun(
+    await tables(p).finishRun(
       outcome(r1, w, T, {
         seen: [
           { kind: 'post', id: 'A', target: null, createdAt: T - HOUR, at: T, baseline: true },
@@ -98,9 +105,9 @@ export function watchTests(s: StoreUnderTest): void {
         watch: { id: w, state: '{"u":{"posts":3}}', nextDue: T + HOUR },
       }),
     );
-    expect(await p.watches.openRuns()).toEqual([]);
-    expect(await p.watches.watch(w)).toMatchObject({ state: '{"u":{"posts":3}}', nextDue: T + HOUR });
-    const present = await p.watches.presenceOf(w, {});
+    expect(await tables(p).openRuns()).toEqual([]);
+    expect(await tables(p).watch(w)).toMatchObject({ state: '{"u":{"posts":3}}', nextDue: T + HOUR });
+    const present = await tables(p).presenceOf(w, {});
     // newest first by creation (an item without a time last), then by id
     expect(present.map((x) => x.id)).toEqual(['A', 'B', 'C']);
     expect(present[0]).toEqual({
@@ -123,7 +130,7 @@ export function watchTests(s: StoreUnderTest): void {
 
     // run 2: B missing, C missing; run 3: B asked again and not found (gone), C found (present again)
     const r2 = await aRun(p, w, T + HOUR);
-    await p.watches.finishRun(
+    await tables(p).finishRun(
       outcome(r2, w, T + HOUR, {
         missing: [
           { kind: 'post', id: 'B', at: T + HOUR, reason: 'not in the listing' },
@@ -131,12 +138,12 @@ export function watchTests(s: StoreUnderTest): void {
         ],
       }),
     );
-    expect(await p.watches.presenceOf(w, { statuses: ['missing'], dueBy: T + HOUR })).toEqual([
+    expect(await tables(p).presenceOf(w, { statuses: ['missing'], dueBy: T + HOUR })).toEqual([
       expect.objectContaining({ id: 'B', status: 'missing', firstMissingAt: T + HOUR, nextCheck: T + HOUR }),
       expect.objectContaining({ id: 'C', status: 'missing' }),
     ]);
     const r3 = await aRun(p, w, T + 2 * HOUR);
-    await p.watches.finishRun(
+    await tables(p).finishRun(
       outcome(r3, w, T + 2 * HOUR, {
         rechecked: [
           { kind: 'post', id: 'B', at: T + 2 * HOUR, found: false, reason: 'not found by id', nextCheck: T + DAY },
@@ -145,46 +152,46 @@ export function watchTests(s: StoreUnderTest): void {
         ],
       }),
     );
-    const b = (await p.watches.presenceOf(w, { statuses: ['gone'] }))[0];
+    const b = (await tables(p).presenceOf(w, { statuses: ['gone'] }))[0];
     expect(b).toMatchObject({ id: 'B', status: 'gone', statusAt: T + 2 * HOUR, firstMissingAt: T + HOUR, rechecks: 1 });
     expect(b?.nextCheck).toBe(T + DAY);
-    expect((await p.watches.presenceOf(w, { targets: ['u'], statuses: ['present'] })).map((x) => x.id)).toEqual([
+    expect((await tables(p).presenceOf(w, { targets: ['u'], statuses: ['present'] })).map((x) => x.id)).toEqual([
       'A',
       'C',
     ]);
     // asked again, still gone: when it went stays; then seen in a listing: back
     const r4 = await aRun(p, w, T + DAY);
-    await p.watches.finishRun(
+    await tables(p).finishRun(
       outcome(r4, w, T + DAY, {
         rechecked: [
           { kind: 'post', id: 'B', at: T + DAY, found: false, reason: 'still not found', nextCheck: T + 7 * DAY },
         ],
       }),
     );
-    expect((await p.watches.presenceOf(w, { statuses: ['gone'] }))[0]).toMatchObject({
+    expect((await tables(p).presenceOf(w, { statuses: ['gone'] }))[0]).toMatchObject({
       statusAt: T + 2 * HOUR,
       rechecks: 2,
     });
     const r5 = await aRun(p, w, T + 2 * DAY);
-    await p.watches.finishRun(
+    await tables(p).finishRun(
       outcome(r5, w, T + 2 * DAY, {
         seen: [{ kind: 'post', id: 'B', target: 'u', createdAt: T - 2 * HOUR, at: T + 2 * DAY, baseline: false }],
       }),
     );
     expect(
-      (await p.watches.presenceOf(w, { kind: 'post', createdSince: T - 2 * HOUR })).map((x) => [x.id, x.status]),
+      (await tables(p).presenceOf(w, { kind: 'post', createdSince: T - 2 * HOUR })).map((x) => [x.id, x.status]),
     ).toEqual([
       ['A', 'present'],
       ['B', 'returned'],
     ]);
-    expect((await p.watches.stats(w, T + 2 * DAY)).attrition).toEqual({ present: 2, missing: 0, gone: 0, returned: 1 });
+    expect((await tables(p).stats(w, T + 2 * DAY)).attrition).toEqual({ present: 2, missing: 0, gone: 0, returned: 1 });
     // the attrition table: gone, missing, back, then the rest; its pages by key
     // (C's status changed after A's: the later first)
-    expect((await p.watches.attrition({ watch: w, offset: 0, limit: 10 })).map((x) => x.id)).toEqual(['B', 'C', 'A']);
-    expect((await p.watches.attrition({ status: 'returned', offset: 0, limit: 10 })).map((x) => x.id)).toEqual(['B']);
-    const first = await p.watches.attritionPage({ watch: w, after: null, limit: 2 });
+    expect((await tables(p).attrition({ watch: w, offset: 0, limit: 10 })).map((x) => x.id)).toEqual(['B', 'C', 'A']);
+    expect((await tables(p).attrition({ status: 'returned', offset: 0, limit: 10 })).map((x) => x.id)).toEqual(['B']);
+    const first = await tables(p).attritionPage({ watch: w, after: null, limit: 2 });
     const last = first[first.length - 1];
-    const next = await p.watches.attritionPage({
+    const next = await tables(p).attritionPage({
       after: last ? { watch: w, kind: last.kind, id: last.id } : null,
       limit: 2,
     });
@@ -197,7 +204,7 @@ export function watchTests(s: StoreUnderTest): void {
     const w = await aWatch(p);
     const r1 = await aRun(p, w, T);
     const c = (id: string, metric: string, at: number, value: number) => ({ kind: 'post', id, metric, at, value });
-    await p.watches.finishRun(
+    await tables(p).finishRun(
       outcome(r1, w, T, {
         seen: [{ kind: 'post', id: 'A', target: null, createdAt: T, at: T, baseline: true }],
         counters: [
@@ -211,16 +218,16 @@ export function watchTests(s: StoreUnderTest): void {
       }),
     );
     const r2 = await aRun(p, w, T + HOUR);
-    await p.watches.finishRun(
+    await tables(p).finishRun(
       outcome(r2, w, T + HOUR, { counters: [c('A', 'likes', T + HOUR, 3), c('A', 'views', T + HOUR, 1.5e15)] }),
     );
-    expect(await p.watches.counters('post', 'A')).toEqual([
+    expect(await tables(p).counters('post', 'A')).toEqual([
       { kind: 'post', id: 'A', metric: 'likes', at: T, value: 1, lastAt: T + 10 },
       { kind: 'post', id: 'A', metric: 'likes', at: T + 20, value: 3, lastAt: T + HOUR },
       { kind: 'post', id: 'A', metric: 'views', at: T, value: 10, lastAt: T },
       { kind: 'post', id: 'A', metric: 'views', at: T + HOUR, value: 1.5e15, lastAt: T + HOUR },
     ]);
-    const all = await p.watches.deltas({ after: null, limit: 100 });
+    const all = await tables(p).deltas({ after: null, limit: 100 });
     expect(all.map((d) => [d.id, d.metric, d.value, d.previous, d.previousSeenAt])).toEqual([
       ['A', 'likes', 1, null, null],
       ['A', 'likes', 3, 1, T + 10],
@@ -229,17 +236,17 @@ export function watchTests(s: StoreUnderTest): void {
       ['B', 'likes', 7, null, null],
     ]);
     // a watch's: only the items it saw; an item's; page by page, the value before carried across a page's edge
-    expect((await p.watches.deltas({ watch: w, after: null, limit: 100 })).map((d) => d.id)).toEqual([
+    expect((await tables(p).deltas({ watch: w, after: null, limit: 100 })).map((d) => d.id)).toEqual([
       'A',
       'A',
       'A',
       'A',
     ]);
-    expect(await p.watches.deltas({ item: { kind: 'post', id: 'B' }, after: null, limit: 100 })).toHaveLength(1);
+    expect(await tables(p).deltas({ item: { kind: 'post', id: 'B' }, after: null, limit: 100 })).toHaveLength(1);
     const paged = [];
     let after: { kind: string; id: string; metric: string; at: number } | null = null;
     for (;;) {
-      const page = await p.watches.deltas({ after, limit: 2 });
+      const page = await tables(p).deltas({ after, limit: 2 });
       paged.push(...page);
       const end = page[page.length - 1];
       if (!end || page.length < 2) break;
@@ -267,10 +274,10 @@ export function watchTests(s: StoreUnderTest): void {
       ),
     );
     const started = performance.now();
-    await p.watches.finishRun(outcome(r, w, T, { seen, counters }));
+    await tables(p).finishRun(outcome(r, w, T, { seen, counters }));
     const tookMs = performance.now() - started;
-    expect((await p.watches.stats(w, T)).attrition.present).toBe(3_000);
-    expect(await p.watches.deltas({ after: null, limit: 100_000 })).toHaveLength(18_000);
+    expect((await tables(p).stats(w, T)).attrition.present).toBe(3_000);
+    expect(await tables(p).deltas({ after: null, limit: 100_000 })).toHaveLength(18_000);
     // a few statements, not one round trip per row (measured well under a second on either store)
     expect(tookMs).toBeLessThan(20_000);
     await p.close();
@@ -279,7 +286,7 @@ export function watchTests(s: StoreUnderTest): void {
   it('records gaps as found and as filled, and counts a watch’s runs, spend and gaps', async () => {
     const p = await s.open();
     const w = await aWatch(p);
-    const g1 = await p.watches.addGap({
+    const g1 = await tables(p).addGap({
       watch: w,
       from: T - 2 * HOUR,
       to: T - HOUR,
@@ -289,11 +296,11 @@ export function watchTests(s: StoreUnderTest): void {
       pending: ['u', 'v'],
     });
     const r1 = await aRun(p, w, T - 2 * DAY);
-    await p.watches.finishRun(
+    await tables(p).finishRun(
       outcome(r1, w, T - 2 * DAY, { run: { ...outcome(r1, w, 0).run, endedAt: T - 2 * DAY, credits: 100 } }),
     );
     const r2 = await aRun(p, w, T);
-    await p.watches.finishRun(
+    await tables(p).finishRun(
       outcome(r2, w, T, {
         run: { ...outcome(r2, w, T).run, credits: 30, newItems: 4 },
         gaps: {
@@ -305,19 +312,19 @@ export function watchTests(s: StoreUnderTest): void {
         },
       }),
     );
-    expect((await p.watches.gaps(w, true)).map((g) => [g.reason, g.pending, g.filledAt])).toEqual([
+    expect((await tables(p).gaps(w, true)).map((g) => [g.reason, g.pending, g.filledAt])).toEqual([
       ['failed', ['u'], null],
       ['closed', ['v'], null],
     ]);
     const r3 = await aRun(p, w, T + HOUR);
-    await p.watches.finishRun(outcome(r3, w, T + HOUR, { gaps: { add: [], progress: [{ id: g1, pending: [] }] } }));
-    const gaps = await p.watches.gaps(w, false);
+    await tables(p).finishRun(outcome(r3, w, T + HOUR, { gaps: { add: [], progress: [{ id: g1, pending: [] }] } }));
+    const gaps = await tables(p).gaps(w, false);
     expect(gaps.find((g) => g.id === g1)).toMatchObject({ pending: [], filledAt: T + HOUR, filledBy: r3 });
     expect(gaps.find((g) => g.reason === 'cap')).toMatchObject({ filledAt: T, filledBy: r2 });
-    expect(await p.watches.spent(w, T + HOUR, null)).toEqual({ lastDay: 45, total: 145 });
-    expect(await p.watches.spent(w, T + HOUR, r3)).toEqual({ lastDay: 30, total: 130 });
+    expect(await tables(p).spent(w, T + HOUR, null)).toEqual({ lastDay: 45, total: 145 });
+    expect(await tables(p).spent(w, T + HOUR, r3)).toEqual({ lastDay: 30, total: 130 });
     const r4 = await aRun(p, w, T + 2 * HOUR);
-    const stats = await p.watches.stats(w, T + 2 * HOUR);
+    const stats = await tables(p).stats(w, T + 2 * HOUR);
     expect(stats).toMatchObject({
       runs: 4,
       newItems: 4,
@@ -328,7 +335,7 @@ export function watchTests(s: StoreUnderTest): void {
       gaps: { open: 1, filled: 2 },
     });
     expect(stats.lastRun?.id).toBe(r4);
-    expect((await p.watches.runs(w, 2)).map((r) => r.id)).toEqual([r4, r3]);
+    expect((await tables(p).runs(w, 2)).map((r) => r.id)).toEqual([r4, r3]);
     await p.close();
   });
 
@@ -385,24 +392,24 @@ export function watchTests(s: StoreUnderTest): void {
       }),
     ]);
     const r = await aRun(p, w, T);
-    await p.watches.finishRun(
+    await tables(p).finishRun(
       outcome(r, w, T, { seen: [{ kind: 'post', id: '99', target: null, createdAt: null, at: T, baseline: false }] }),
     );
-    expect((await p.watches.known(w, 'post', ['11', '99', '98', "11' OR 1=1"], T)).sort()).toEqual(['11', '99']);
-    expect(await p.watches.known(w, 'user', ['500'], T)).toEqual([]);
-    expect(await p.watches.known(w, 'user', ['500'], T + 2 * HOUR)).toEqual(['500']);
+    expect((await tables(p).known(w, 'post', ['11', '99', '98', "11' OR 1=1"], T)).sort()).toEqual(['11', '99']);
+    expect(await tables(p).known(w, 'user', ['500'], T)).toEqual([]);
+    expect(await tables(p).known(w, 'user', ['500'], T + 2 * HOUR)).toEqual(['500']);
     // post 13's author id is U+0000: it reads on neither store as one of these
-    expect(await p.watches.postingHistory(['500', '404'], T - 2 * HOUR)).toEqual([
+    expect(await tables(p).postingHistory(['500', '404'], T - 2 * HOUR)).toEqual([
       { author: '500', posts: 2, first: Date.parse('2026-11-22T05:00:00Z'), last: Date.parse('2026-11-22T05:30:00Z') },
     ]);
-    expect(await p.watches.postingHistory(['500'], T)).toEqual([]);
-    const facts = await p.watches.accountFacts(['500', '501', '502']);
+    expect(await tables(p).postingHistory(['500'], T)).toEqual([]);
+    const facts = await tables(p).accountFacts(['500', '501', '502']);
     expect(facts.sort((a, b) => a.id.localeCompare(b.id))).toEqual([
       { id: '500', statusesCount: 1234, createdAt: expect.any(Number) as number },
       { id: '501', statusesCount: null, createdAt: expect.any(Number) as number },
     ]);
-    expect(await p.watches.largestPage('postsByIds')).toBe(3);
-    expect(await p.watches.largestPage('userSearch')).toBe(0);
+    expect(await tables(p).largestPage('postsByIds')).toBe(3);
+    expect(await tables(p).largestPage('userSearch')).toBe(0);
     await p.close();
   });
 
@@ -410,20 +417,20 @@ export function watchTests(s: StoreUnderTest): void {
     const p = await s.open();
     const me = { token: 'me', who: 'app', host: 'lab-1', pid: 11, since: T, heartbeat: T };
     const you = { token: 'you', who: 'headless', host: 'lab-2', pid: 22, since: T + 5, heartbeat: T + 5 };
-    expect(await p.watches.runner()).toBeNull();
-    expect(await p.watches.lastRunner()).toBeNull();
-    expect(await p.watches.takeRunner(me, null)).toBe(true);
+    expect(await tables(p).runner()).toBeNull();
+    expect(await tables(p).lastRunner()).toBeNull();
+    expect(await tables(p).takeRunner(me, null)).toBe(true);
     // a second taker that thinks nobody holds it loses
-    expect(await p.watches.takeRunner(you, null)).toBe(false);
-    expect(await p.watches.heartbeat('me', T + 1)).toBe(true);
-    expect(await p.watches.heartbeat('you', T + 1)).toBe(false);
-    expect(await p.watches.runner()).toEqual({ ...me, heartbeat: T + 1 });
-    await p.watches.releaseRunner('you', T + 2); // not the holder: nothing happens
-    expect(await p.watches.runner()).toMatchObject({ token: 'me' });
-    await p.watches.releaseRunner('me', T + 3);
-    expect(await p.watches.runner()).toBeNull();
-    expect(await p.watches.lastRunner()).toEqual({ who: 'app', host: 'lab-1', pid: 11, at: T + 3, clean: true });
-    expect(await p.watches.heartbeat('me', T + 4)).toBe(false);
+    expect(await tables(p).takeRunner(you, null)).toBe(false);
+    expect(await tables(p).heartbeat('me', T + 1)).toBe(true);
+    expect(await tables(p).heartbeat('you', T + 1)).toBe(false);
+    expect(await tables(p).runner()).toEqual({ ...me, heartbeat: T + 1 });
+    await tables(p).releaseRunner('you', T + 2); // not the holder: nothing happens
+    expect(await tables(p).runner()).toMatchObject({ token: 'me' });
+    await tables(p).releaseRunner('me', T + 3);
+    expect(await tables(p).runner()).toBeNull();
+    expect(await tables(p).lastRunner()).toEqual({ who: 'app', host: 'lab-1', pid: 11, at: T + 3, clean: true });
+    expect(await tables(p).heartbeat('me', T + 4)).toBe(false);
     await p.close();
   });
 }
@@ -433,7 +440,7 @@ export function watchTests(s: StoreUnderTest): void {
  * holder the other takes for stale is not displaced while its Skein lives (its session lock); once its Skein is
  * gone (its connection closed, without letting go), the other takes over and records that it stopped.
  */
-export function runnerAcrossMachinesTests(s: StoreUnderTest): void {
+function runnerAcrossMachinesTests(s: StoreUnderTest): void {
   it('keeps one runner across two Skeins: a live holder is never displaced, a vanished one is replaced', async () => {
     const init = s.fresh();
     const a = await s.open(init);
@@ -441,26 +448,99 @@ export function runnerAcrossMachinesTests(s: StoreUnderTest): void {
     const ra = { token: 'a', who: 'app', host: 'same-name', pid: 1, since: T, heartbeat: T };
     const rb = { token: 'b', who: 'headless', host: 'same-name', pid: 2, since: T + 1, heartbeat: T + 10 * DAY };
     // both decide at once that nobody holds it: exactly one wins
-    const won = await Promise.all([a.watches.takeRunner(ra, null), b.watches.takeRunner(rb, null)]);
+    const won = await Promise.all([tables(a).takeRunner(ra, null), tables(b).takeRunner(rb, null)]);
     expect(won.filter(Boolean)).toHaveLength(1);
     const [holder, other, theirs] = won[0] ? [a, b, rb] : [b, a, ra];
-    const held = (await holder.watches.runner())?.token;
+    const held = (await tables(holder).runner())?.token;
     // the other judges the holder stale (its clock is days ahead, its host name the same): compare and set on
     // the row would let it in, the holder's session lock does not
-    expect(await other.watches.takeRunner(theirs, held ?? null)).toBe(false);
-    expect(await holder.watches.heartbeat(held ?? '', T + 2)).toBe(true);
+    expect(await tables(other).takeRunner(theirs, held ?? null)).toBe(false);
+    expect(await tables(holder).heartbeat(held ?? '', T + 2)).toBe(true);
     // the holder's Skein goes away without letting go (its connection closes)
     await holder.close();
-    expect(await other.watches.takeRunner(theirs, held ?? null)).toBe(true);
-    expect(await other.watches.runner()).toMatchObject({ token: theirs.token });
-    expect(await other.watches.lastRunner()).toMatchObject({ clean: false, at: T + 2 });
+    expect(await tables(other).takeRunner(theirs, held ?? null)).toBe(true);
+    expect(await tables(other).runner()).toMatchObject({ token: theirs.token });
+    expect(await tables(other).lastRunner()).toMatchObject({ clean: false, at: T + 2 });
     // the old holder, back, is not the holder any more
     const back = await s.open(init);
-    expect(await back.watches.heartbeat(held ?? '', T + 3)).toBe(false);
-    expect(await back.watches.takeRunner({ ...ra, token: 'again' }, theirs.token)).toBe(false);
-    await other.watches.releaseRunner(theirs.token, T + 4);
-    expect(await back.watches.takeRunner({ ...ra, token: 'again' }, null)).toBe(true);
+    expect(await tables(back).heartbeat(held ?? '', T + 3)).toBe(false);
+    expect(await tables(back).takeRunner({ ...ra, token: 'again' }, theirs.token)).toBe(false);
+    await tables(other).releaseRunner(theirs.token, T + 4);
+    expect(await tables(back).takeRunner({ ...ra, token: 'again' }, null)).toBe(true);
     await back.close();
     await other.close();
   });
 }
+
+/** The watch tables of the host's `current` project, each call by name as main's proxy makes it. */
+const served = (host: ArchiveHost): WatchTables =>
+  new Proxy({} as WatchTables, {
+    get: (_, method) =>
+      method === 'then'
+        ? undefined
+        : (...args: unknown[]) => host.api.part('current', WATCH_PART_NAME, String(method), args),
+  });
+
+function copyTests(s: StoreUnderTest): void {
+  it('travel with a project copied into an empty one of either store, without the runner', async () => {
+    const host = new ArchiveHost(() => undefined, PARTS);
+    await host.api.open('current', s.fresh());
+    const w = served(host);
+    const watch = await w.createWatch({ name: 'W', kind: 'accounts', spec: '{}', createdAt: 1, nextDue: 2 });
+    const runId = await w.startRun({
+      watch,
+      startedAt: 1,
+      scheduledFor: 1,
+      runner: 'r',
+      token: 't',
+      journal: null,
+      asked: '',
+    });
+    await w.finishRun(
+      outcome(runId, watch, 3, {
+        seen: [{ kind: 'post', id: '1000000001', target: null, createdAt: 1, at: 3, baseline: true }],
+        counters: [{ kind: 'post', id: '1000000001', metric: 'likes', at: 3, value: 9 }],
+      }),
+    );
+    await w.takeRunner({ token: 'x', who: 'app', host: 'h', pid: 1, since: 1, heartbeat: 1 }, null);
+    // each store of its own (a cluster of its own for PostgreSQL)
+    for (const target of makeStores().filter((t) => !t.skip)) {
+      await target.setup();
+      try {
+        const into = target.fresh();
+        const report = await host.api.copy('current', into);
+        const names = PARTS.find((p) => p.name === WATCH_PART_NAME)?.tables.map((t) => t.name) ?? [];
+        expect(report.tables.map((t) => t.name)).toEqual(expect.arrayContaining(names));
+        for (const t of report.tables) expect(t.copied, t.name).toBe(t.source);
+        const copy = await target.open(into);
+        expect(await tables(copy).watches()).toEqual(await w.watches());
+        expect(await tables(copy).runs(watch, 5)).toEqual(await w.runs(watch, 5));
+        expect(await tables(copy).deltas({ after: null, limit: 10 })).toEqual(
+          await w.deltas({ after: null, limit: 10 }),
+        );
+        // who runs the source's watches is not the copy's business
+        expect(await tables(copy).runner()).toBeNull();
+        // new rows are numbered after the copied ones
+        expect(
+          await tables(copy).createWatch({ name: 'N', kind: 'accounts', spec: '{}', createdAt: 1, nextDue: null }),
+        ).toBe(watch + 1);
+        await copy.close();
+      } finally {
+        target.teardown();
+      }
+    }
+    await host.dispose();
+  }, 120_000);
+}
+
+describe.each(STORES)('the watch tables on $name', (s) => {
+  beforeAll(() => s.setup(), 120_000);
+  afterAll(() => s.teardown());
+  const run = s.skip ? describe.skip : describe;
+
+  run(`(${s.skip ?? 'running'})`, () => {
+    watchTests(s);
+    if (s.name === 'postgres') runnerAcrossMachinesTests(s);
+    copyTests(s);
+  });
+});

@@ -1,9 +1,9 @@
 /**
- * What a project keeps of its watches (runs, gaps, presence, counters), as rows: the watch area
- * (src/core/watch) reads and writes them through its store port, the archive (src/core/archive/watches.ts)
- * keeps them in the project's SQLite. Plain data, so it crosses to the archive's worker thread as it is.
+ * What a project keeps of its watches, as rows: the watch area's tables (this folder) read and write them, the
+ * rest of the area works with them through its store port. Plain data, so it crosses to the archive's worker
+ * thread as it is.
  */
-import type { GapReason, PresenceStatus, RunStatus } from '../ipc/watch';
+import type { GapReason, PresenceStatus, RunStatus } from '../../../shared/ipc/watch';
 
 export interface WatchRecord {
   id: number;
