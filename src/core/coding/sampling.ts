@@ -1,5 +1,5 @@
 /**
- * Drawing a coding sample (issue 36 item 3) and assigning it to coders with overlap. Reproducible and
+ * Drawing a coding sample and assigning it to coders with overlap. Reproducible and
  * independent of the order the project returns items in: every item is ranked by SHA-256(seed, kind, id), and a
  * sample is the lowest-ranked items — of the whole source (random), or of each stratum in proportion to its
  * size, the remainders going to the largest fractions (stratified). The same seed over the same items draws

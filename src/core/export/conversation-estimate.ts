@@ -1,6 +1,7 @@
 /**
- * How big a conversation is, estimated from the pages of its reply listing the project holds (issue 33 #7): a
- * range of replies that should contain the truth, its middle, and the basis in plain words.
+ * How big a conversation is, estimated with no call from the pages of its reply listing the project holds (a
+ * thread's export says what it will cost before it buys a page): a range of replies that should contain the
+ * truth, its middle, and the basis in plain words.
  *
  * A post's replyCount counts its direct replies only. But every reply counts its own answers too, and every
  * reply of a conversation answers exactly one post of it, so with D direct replies and replies that draw μ

@@ -267,7 +267,7 @@ export class ExportService {
     );
     let outcome: CollectOutcome;
     let live: LiveWriter | null = null;
-    // the project's codes as extra columns, opted-out accounts left out (issue 36): written at the end, not live
+    // the project's codes as extra columns, opted-out accounts left out (coding's policy): written at the end, not live
     const policy = (await this.deps.policy?.(plan.itemKind)) ?? null;
     try {
       // a run that collects from the first page can have its file written as it collects (CSV)

@@ -50,7 +50,7 @@ export interface ArchiveExportDeps {
   chooseSavePath: ChooseSavePath;
   context: () => ExportContext | Promise<ExportContext>;
   now: () => number;
-  /** what the project asks of an export of its items: codes as extra columns, opted-out accounts left out (issue 36) */
+  /** what the project asks of an export of its items: codes as extra columns, opted-out accounts left out */
   policy?: (handle: ArchiveHandle, itemKind: 'post' | 'user') => Promise<ItemPolicy | null>;
 }
 

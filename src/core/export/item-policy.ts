@@ -1,8 +1,8 @@
 /**
- * What a project asks of every export of its items (issue 36), declared here and filled by the coding area
- * (core/index.ts wires it): extra columns (its codes), and accounts that opted out, whose items are left out —
- * an item they wrote, the account itself, and a repost or quote of their post. Plain data, so a re-export's
- * own worker gets it too.
+ * What a project asks of every export of its items, declared here so export names no coding code, and filled by
+ * the coding area (core/index.ts wires it): extra columns (its codes), and accounts that opted out, whose items
+ * are left out — an item they wrote, the account itself, and a repost or quote of their post. Plain data, so a
+ * re-export's own worker gets it too.
  */
 import type { ExtraColumns, Format, ItemStream, StreamItem } from '../formats';
 import { rawText, writeColumnsSidecar } from '../formats';

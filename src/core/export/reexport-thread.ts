@@ -1,5 +1,5 @@
 /**
- * A re-export in a worker thread of its own (issue 24 #7): reading the items' JSON and encoding them
+ * A re-export in a worker thread of its own: reading the items' JSON and encoding them
  * (CSV rows, Parquet, a network) take seconds of CPU that would otherwise block main's event loop.
  * The worker (core/compose/reexport-worker.ts) asks the archive's worker for the items over a port of its own and
  * writes the file; main only waits for its answer. One short-lived worker per re-export.

@@ -1,12 +1,13 @@
 /**
- * A re-export (issues 24, 25): an export whose source is the research archive. Any collection, search result
- * or the whole project is written again — in any format of the registry — through the same format writer and
- * manifest builder the export jobs use, without an API call: the items come from the archive in chunks
- * (archive-source.ts), each as last received. from-archive.ts decides where it runs and asks for the file.
+ * A re-export: an export whose source is the research archive. Any collection, search result or the whole
+ * project is written again — in any format of the registry — through the same format writer and manifest builder
+ * the export jobs use, without an API call: the items come from the archive in chunks (archive-source.ts), each
+ * as last received. from-archive.ts decides where it runs and asks for the file.
  *
- * Every row keeps its provenance (issue 33 #3): when the project first and last received the item, and the
- * request that last returned it — an index into the manifest's `source.requests`, which lists each request the
- * file draws on (operation, params, cursor, page, time, address; never the key).
+ * Every row keeps its provenance, so a file written from the project says where each item came from as a
+ * collected one does: when the project first and last received the item, and the request that last returned it
+ * — an index into the manifest's `source.requests`, which lists each request the file draws on (operation,
+ * params, cursor, page, time, address; never the key).
  */
 import type { ArchiveQueryParsed } from '../../shared/ipc/archive';
 import type { CsvCells, ExportFormat, ExportOptions } from '../../shared/ipc/export';
@@ -131,7 +132,7 @@ export interface ReexportInput {
   options?: ExportOptions;
   /** CSV text cells (absent: the format's default) */
   csvCells?: CsvCells;
-  /** the project's codes as extra columns, opted-out accounts left out (issue 36) */
+  /** the project's codes as extra columns, opted-out accounts left out (the coding area's policy) */
   policy?: ItemPolicy | null;
   signal?: AbortSignal;
 }

@@ -1,6 +1,7 @@
 /**
- * The watches' two tables as CSV (issue 35), written atomically beside a manifest that says what each column
- * means and the exact lines that read it in pandas and R (19-digit ids are kept as text there):
+ * The watches' two tables as CSV, what a researcher analyses attrition and counter changes from, written
+ * atomically beside a manifest that says what each column means and the exact lines that read it in pandas and R
+ * (19-digit ids are kept as text there):
  * - deltas: `id, metric, at, value, previous, change`, then `kind, previous_seen_at` — a counter's value when
  *   first seen and each change after (the change happened between `previous_seen_at` and `at`);
  * - attrition: `id, first_seen, last_seen, first_missing_at, rechecks, status, reason`, then

@@ -1,9 +1,10 @@
 /**
- * The share-and-cite package of a coded sample (issue 36 item 8), one zip, private by default: the items as
- * ids only (dehydrated; with their texts only when asked), every value and the final codes, the codebook
- * (`.qdc` and CSV), the agreement report, a manifest, CITATION.cff and DataCite metadata. Pseudonymised by
- * default: ids, handles and names — in fields, in texts, in the coders' notes, in the codebook's examples and
- * in a stratum's values — replaced by keyed pseudonyms (`pseudonym.ts`). Opted-out accounts' items are left out.
+ * The share-and-cite package of a coded sample (what a study deposits beside its paper), one zip, private by
+ * default: the items as ids only (dehydrated; with their texts only when asked), every value and the final codes,
+ * the codebook (`.qdc` and CSV), the agreement report, a manifest, CITATION.cff and DataCite metadata.
+ * Pseudonymised by default: ids, handles and names — in fields, in texts, in the coders' notes, in the codebook's
+ * examples and in a stratum's values — replaced by keyed pseudonyms (`pseudonym.ts`). Opted-out accounts' items
+ * are left out.
  */
 import { strToU8, zipSync, type Zippable } from 'fflate';
 import { stringify } from 'csv-stringify/sync';
