@@ -5,7 +5,7 @@
  */
 export { sql, compile, Sql, type DialectName, type Compiled } from './sql';
 export { bindable, type Db, type Row, type SessionLock } from './executor';
-export { DDL, forUpdate, greatest, least, type Ddl } from './dialect';
+export { codePoint, DDL, forUpdate, greatest, least, type Ddl } from './dialect';
 export {
   migrateParts,
   PartVersionError,
@@ -15,7 +15,7 @@ export {
   type TableSpec,
 } from './parts';
 export { sqliteExecutor } from './sqlite/executor';
-export { pgExecutor } from './postgres/executor';
+export { clientExecutor, pgExecutor } from './postgres/executor';
 export { pgDb, openCursor, type PgDb } from './postgres/db';
 export { Params } from './postgres/params';
 export { fromPg, fromPgOrNull, toPg, toPgOrNull } from './postgres/text';
