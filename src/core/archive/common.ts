@@ -13,6 +13,7 @@ import type {
   ArchiveQueryParsed,
   ResearcherActivity,
 } from '../../shared/ipc/archive';
+import { SkeinError } from '../../shared/errors';
 import { codePoint, sql, type Db, type Sql } from '../db';
 import { rebuildBody } from './answer';
 import { heldConversation, type HeldListing } from './conversation';
@@ -140,6 +141,26 @@ export function tableRows(db: Db, table: TableSpec, after: TableRow | null, limi
   return db.all<TableRow>(
     sql`SELECT ${sql.raw(table.columns.join(', '))} FROM ${sql.raw(table.name)} WHERE ${from} ORDER BY ${key} LIMIT ${limit}`,
   );
+}
+
+/**
+ * Refuses a copy into a project that holds anything in a table a copy carries but its own fields (`where`: the
+ * project, for the message; `action`: where to copy instead).
+ */
+export async function refuseUnlessEmpty(
+  db: Db,
+  tables: readonly TableSpec[],
+  where: string,
+  action: string,
+): Promise<void> {
+  const counts = tables.filter((t) => t.name !== 'meta').map((t) => sql`(SELECT count(*) FROM ${sql.raw(t.name)})`);
+  const held = await db.get<{ n: number }>(sql`SELECT ${sql.join(counts, ' + ')} AS n`);
+  if (Number(held?.n ?? 0) > 0)
+    throw new SkeinError(
+      'write-failed',
+      `${where} already holds items, codes or watches: a project is copied only into an empty one.`,
+      { action },
+    );
 }
 
 /** The archive's tables on one project's executor: the `ProjectStore` methods both stores share, each store's base. */

@@ -5,15 +5,14 @@
  */
 import { DatabaseSync } from 'node:sqlite';
 import { sqliteExecutor, type AnyPart } from '../db';
-import { SkeinError } from '../../shared/errors';
 import type { ArchiveQueryParsed, ArchiveSearchResult } from '../../shared/ipc/archive';
 import type { IngestRecord } from './answer';
-import { ArchiveTables, groupOf, tableCount, tableRows } from './common';
+import { ArchiveTables, groupOf, refuseUnlessEmpty, tableCount, tableRows } from './common';
 import { storedFts } from './derive';
 import type { Project } from './project-tables';
 import { createIngester } from './ingest';
 import { compiled, ftsMatch, search } from './query';
-import { heldSql, openParts, tablesOf, type OpenParts } from './parts';
+import { openParts, tablesOf, type OpenParts } from './parts';
 import { openProjectFile } from './schema';
 import { SqliteWatches } from './watches';
 import {
@@ -192,16 +191,13 @@ export class ArchiveProject extends ArchiveTables implements Project {
     };
   }
 
-  loader(): Loader {
-    const held = this.db.prepare(`SELECT ${heldSql(this.tables)} AS n`).get() as { n: number };
-    if (held.n > 0)
-      throw new SkeinError(
-        'write-failed',
-        `${this.path} already holds items, codes or watches: a project is copied only into an empty one.`,
-        {
-          action: 'Copy into a new project file, or into a team schema that holds nothing yet.',
-        },
-      );
+  async loader(): Promise<Loader> {
+    await refuseUnlessEmpty(
+      this.executor,
+      this.tables,
+      this.path,
+      'Copy into a new project file, or into a team schema that holds nothing yet.',
+    );
     this.db.exec('BEGIN IMMEDIATE');
     const fts = this.db.prepare('INSERT INTO items_fts (rowid, text, handle, name, bio) VALUES (?, ?, ?, ?, ?)');
     return {

@@ -7,7 +7,7 @@ import type pg from 'pg';
 import { SkeinError } from '../../../shared/errors';
 import type { ArchiveQueryParsed, ArchiveSearchResult } from '../../../shared/ipc/archive';
 import { prepareAnswer, type IngestRecord } from '../answer';
-import { ArchiveTables, groupOf, tableCount, tableRows } from '../common';
+import { ArchiveTables, groupOf, refuseUnlessEmpty, tableCount, tableRows } from '../common';
 import { storedFts } from '../derive';
 import {
   type GroupedReader,
@@ -37,7 +37,7 @@ import {
 import { tsvectorOf } from './fts';
 import { withVectors, writeAnswers, type PgAnswer } from './ingest';
 import { cursorOf, search, tsMatch } from './query';
-import { heldSql, openParts, tablesOf, type OpenParts } from '../parts';
+import { openParts, tablesOf, type OpenParts } from '../parts';
 import { lockSql, migrate } from './schema';
 import { PgWatches } from './watches';
 
@@ -263,6 +263,7 @@ export class PostgresProject extends ArchiveTables implements Project {
   loader(): Promise<Loader> {
     return this.run(async () => {
       const client = await checkout(this.pool);
+      const on = clientExecutor(this.db, client);
       const schema = this.connection.schema;
       let open = true;
       const end = async (sql: 'COMMIT' | 'ROLLBACK') => {
@@ -277,15 +278,12 @@ export class PostgresProject extends ArchiveTables implements Project {
       try {
         await client.query('BEGIN');
         await client.query(lockSql(schema));
-        const held = await client.query<{ n: number }>(`SELECT ${heldSql(this.tables)} AS n`);
-        if ((held.rows[0]?.n ?? 0) > 0)
-          throw new SkeinError(
-            'write-failed',
-            `${this.location} already holds items, codes or watches: a project is copied only into an empty one.`,
-            {
-              action: 'Copy into a new schema (another name in the same database), or into a new project file.',
-            },
-          );
+        await refuseUnlessEmpty(
+          on,
+          this.tables,
+          this.location,
+          'Copy into a new schema (another name in the same database), or into a new project file.',
+        );
       } catch (e) {
         await end('ROLLBACK').catch(() => undefined);
         throw e;
@@ -329,7 +327,7 @@ export class PostgresProject extends ArchiveTables implements Project {
             ),
           );
         },
-        count: (table) => tableCount(clientExecutor(this.db, client), table),
+        count: (table) => tableCount(on, table),
         commit: async () => {
           // the next row a Skein adds is numbered after the copied ones
           for (const table of this.tables) {
