@@ -217,7 +217,7 @@ export class PostgresProject extends ArchiveTables implements Project {
   }
 
   search(q: ArchiveQueryParsed, offset: number, limit: number): Promise<ArchiveSearchResult> {
-    return this.run(() => search(this.pool, q, offset, limit, () => performance.now()));
+    return search(this.executor, q, offset, limit, () => performance.now());
   }
 
   /** A server-side cursor in a read-only snapshot, on a connection of its own until closed. */

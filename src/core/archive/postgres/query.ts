@@ -4,32 +4,11 @@
  * Every value is a bound parameter; the one `tsquery` is a literal Skein built. What both stores read alike is
  * ../common.ts.
  */
-import type { Pool, PoolClient } from 'pg';
 import type { ArchiveQueryParsed, ArchiveSearchResult } from '../../../shared/ipc/archive';
-import { whereOf as where, type TextMatch } from '../common';
+import { whereOf, type TextMatch } from '../common';
 import { hitsOf, type HitRow } from '../results';
 import { tsqueryOf } from './fts';
-import { bindable, checkout, compile, openCursor, Params, fromPg, sql, toPg, type PgDb, type Sql } from '../../db';
-
-type Db = Pool | PoolClient;
-
-/** `work` on one connection in one transaction (its SET LOCALs end with it). */
-async function inTransaction<T>(db: Db, work: (client: PoolClient) => Promise<T>): Promise<T> {
-  const client = 'release' in db ? db : await checkout(db);
-  try {
-    await client.query('BEGIN');
-    try {
-      const out = await work(client);
-      await client.query('COMMIT');
-      return out;
-    } catch (e) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw e;
-    }
-  } finally {
-    if (client !== db) client.release();
-  }
-}
+import { bindable, compile, openCursor, Params, fromPg, sql, toPg, type Db, type PgDb, type Sql } from '../../db';
 
 /** A query's words matched through the items' `tsvector`. */
 export const tsMatch: TextMatch = (text) => {
@@ -39,14 +18,6 @@ export const tsMatch: TextMatch = (text) => {
 
 /** a value as bound: a string through the codec (text.ts) */
 const encode = (v: unknown): unknown => (typeof v === 'string' ? toPg(v) : bindable(v));
-
-/** The WHERE clause of a query over `items i`, its values added to `p` (`words`: false leaves the match out). */
-function whereOf(q: ArchiveQueryParsed, p: Params, words = true): string {
-  const { text, values } = compile(where(q, words ? tsMatch(q.text) : null), 'postgres', encode);
-  const at = p.values.length;
-  p.values.push(...values);
-  return text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + at}`);
-}
 
 /** The newest items (by the sort) a search walks looking for its page before it asks the full-text index instead. */
 const WALK = 10_000;
@@ -68,47 +39,37 @@ export async function search(
   const match = tsqueryOf(q.text);
   const key =
     q.sort === 'engagement' ? ['engagement DESC', 'rowid DESC'] : ['created_at DESC NULLS LAST', 'rowid DESC'];
-  const order = (alias: string) => key.map((k) => `${alias}.${k}`).join(', ');
-  const columns = `i.rowid, i.kind, i.id, i.raw, i.first_seen, i.last_seen,
-    (SELECT count(*) FROM request_items r WHERE r.item = i.rowid) AS requests`;
-  const read = async (sql: string, p: Params, on: Db = db) =>
-    (await on.query<HitRow>(sql, p.values)).rows.map((row) => ({ ...row, id: fromPg(row.id), raw: fromPg(row.raw) }));
+  const order = (alias: string) => sql.raw(key.map((k) => `${alias}.${k}`).join(', '));
+  const columns = sql.raw(`i.rowid, i.kind, i.id, i.raw, i.first_seen, i.last_seen,
+    (SELECT count(*) FROM request_items r WHERE r.item = i.rowid) AS requests`);
+  const page = sql`LIMIT ${limit + 1} OFFSET ${offset}`;
   let rows: HitRow[];
   if (match === null) {
-    const p = new Params();
-    rows = await read(
-      `SELECT ${columns} FROM items i WHERE ${whereOf(q, p)} ORDER BY ${order('i')}
-       LIMIT ${p.add(limit + 1)} OFFSET ${p.add(offset)}`,
-      p,
+    rows = await db.all<HitRow>(
+      sql`SELECT ${columns} FROM items i WHERE ${whereOf(q, null)} ORDER BY ${order('i')} ${page}`,
     );
   } else {
     rows = [];
-    if (offset + limit + 1 <= WALK / 10) {
-      const p = new Params();
-      rows = await read(
-        `WITH walked AS (SELECT i.rowid, i.created_at, i.engagement, i.fts FROM items i WHERE ${whereOf(q, p, false)}
-           ORDER BY ${order('i')} LIMIT ${WALK}),
-         page AS (SELECT w.rowid, w.created_at, w.engagement FROM walked w WHERE w.fts @@ ${p.add(match, '::tsquery')}
-           ORDER BY ${order('w')} LIMIT ${p.add(limit + 1)} OFFSET ${p.add(offset)})
-         SELECT ${columns} FROM page w JOIN items i ON i.rowid = w.rowid ORDER BY ${order('w')}`,
-        p,
+    if (offset + limit + 1 <= WALK / 10)
+      rows = await db.all<HitRow>(
+        sql`WITH walked AS (SELECT i.rowid, i.created_at, i.engagement, i.fts FROM items i WHERE ${whereOf(q, null)}
+              ORDER BY ${order('i')} LIMIT ${sql.raw(String(WALK))}),
+            page AS (SELECT w.rowid, w.created_at, w.engagement FROM walked w WHERE w.fts @@ CAST(${match} AS tsquery)
+              ORDER BY ${order('w')} ${page})
+            SELECT ${columns} FROM page w JOIN items i ON i.rowid = w.rowid ORDER BY ${order('w')}`,
       );
-    }
     if (rows.length <= limit) {
-      const p = new Params();
-      const sql = `WITH matched AS MATERIALIZED (SELECT i.rowid, i.created_at, i.engagement FROM items i WHERE ${whereOf(q, p)}),
-         page AS (SELECT m.rowid, m.created_at, m.engagement FROM matched m ORDER BY ${order('m')}
-           LIMIT ${p.add(limit + 1)} OFFSET ${p.add(offset)})
-         SELECT ${columns} FROM page w JOIN items i ON i.rowid = w.rowid ORDER BY ${order('w')}`;
+      const matched = sql`WITH matched AS MATERIALIZED (SELECT i.rowid, i.created_at, i.engagement FROM items i
+          WHERE ${whereOf(q, tsMatch(q.text))}),
+        page AS (SELECT m.rowid, m.created_at, m.engagement FROM matched m ORDER BY ${order('m')} ${page})
+        SELECT ${columns} FROM page w JOIN items i ON i.rowid = w.rowid ORDER BY ${order('w')}`;
       // the index's matches, never a scan of every item: the planner, taking words as independent, guesses
       // two words that never meet match thousands, and at a million items would read them all instead
-      rows = await inTransaction(db, async (client) => {
+      rows = await db.transaction(async (tx) => {
         // and a bitmap of the matches that stays exact: past work_mem (4 MB by default) it turns lossy, and every
         // row of a lossy page is read again to test the words (two common words: 200,000 matches at 1M items)
-        await client.query(
-          "SET LOCAL enable_seqscan = off; SET LOCAL enable_indexscan = off; SET LOCAL work_mem = '64MB'",
-        );
-        return read(sql, p, client);
+        await tx.exec("SET LOCAL enable_seqscan = off; SET LOCAL enable_indexscan = off; SET LOCAL work_mem = '64MB'");
+        return tx.all<HitRow>(matched);
       });
     }
   }
