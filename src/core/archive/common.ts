@@ -40,8 +40,8 @@ export type TextMatch = (text: string) => Sql | null;
 /** ids per statement where SQLite binds each one (PostgreSQL binds the list as one array) */
 const HELD_CHUNK = 500;
 
-/** collection items per statement: five bound values each, within both stores' limits */
-const APPEND_CHUNK = 200;
+/** collection items per statement (a chunk an export hands over is one): five bound values each, within both stores' limits */
+const APPEND_CHUNK = 1_000;
 
 const FLAGS = [
   ['media', FLAG.media],
@@ -245,27 +245,30 @@ export abstract class ArchiveTables {
     return Number(row?.rowid ?? 0);
   }
 
-  /** Items of a collection in order from `start`, in one transaction; one the project does not hold is left out. */
-  appendCollection(id: number, start: number, items: CollectionInput['items']): Promise<number> {
-    if (items.length === 0) return Promise.resolve(0);
+  /** Items of a collection in order from `start`, all or none; one the project does not hold is left out. */
+  async appendCollection(id: number, start: number, items: CollectionInput['items']): Promise<number> {
+    const statements: Sql[] = [];
+    for (let at = 0; at < items.length; at += APPEND_CHUNK) {
+      const rows = items
+        .slice(at, at + APPEND_CHUNK)
+        .map(
+          (it, i) =>
+            sql`(${it.kind}, ${it.id}, CAST(${start + at + i} AS INTEGER), CAST(${it.depth} AS INTEGER), CAST(${it.place ?? null} AS TEXT))`,
+        );
+      statements.push(
+        sql`WITH x (kind, id, position, depth, place) AS (VALUES ${sql.join(rows)})
+            INSERT INTO collection_items (collection, position, item, depth, place)
+            SELECT ${id}, x.position, i.rowid, x.depth, x.place FROM x JOIN items i ON i.kind = x.kind AND i.id = x.id
+            WHERE true
+            ON CONFLICT (collection, position) DO UPDATE SET item = excluded.item, depth = excluded.depth,
+              place = excluded.place`,
+      );
+    }
+    const [only] = statements;
+    if (statements.length <= 1) return only ? this.executor.run(only) : 0;
     return this.executor.transaction(async (tx) => {
       let kept = 0;
-      for (let at = 0; at < items.length; at += APPEND_CHUNK) {
-        const rows = items
-          .slice(at, at + APPEND_CHUNK)
-          .map(
-            (it, i) =>
-              sql`(${it.kind}, ${it.id}, CAST(${start + at + i} AS INTEGER), CAST(${it.depth} AS INTEGER), CAST(${it.place ?? null} AS TEXT))`,
-          );
-        kept += await tx.run(
-          sql`WITH x (kind, id, position, depth, place) AS (VALUES ${sql.join(rows)})
-              INSERT INTO collection_items (collection, position, item, depth, place)
-              SELECT ${id}, x.position, i.rowid, x.depth, x.place FROM x JOIN items i ON i.kind = x.kind AND i.id = x.id
-              WHERE true
-              ON CONFLICT (collection, position) DO UPDATE SET item = excluded.item, depth = excluded.depth,
-                place = excluded.place`,
-        );
-      }
+      for (const s of statements) kept += await tx.run(s);
       return kept;
     });
   }
