@@ -2,7 +2,7 @@
  * The archive's own tables as both stores read and write them, written once over the project's executor: the
  * project's fields and summary, collections, an item's provenance, held answers, items held, an account as the
  * project knows it, a query's groups, its activity and its sources, and a copy's count and pages of a table.
- * What each store keeps for itself: its full-text index (the one condition it hands in as `match`), search's
+ * What each store keeps for itself: its full-text index (the one condition it hands in, `TextMatch`), search's
  * ranking, readers that stream, ingest, migrations and a copy's loading.
  */
 import type {
@@ -20,7 +20,6 @@ import { heldConversation, type HeldListing } from './conversation';
 import { FLAG } from './derive';
 import { activityOf, activityWindow } from './results';
 import {
-  LATEST_REQUEST,
   type CollectionInput,
   type GroupCounts,
   type Grouping,
@@ -40,7 +39,7 @@ export type TextMatch = (text: string) => Sql | null;
 /** ids per statement where SQLite binds each one (PostgreSQL binds the list as one array) */
 const HELD_CHUNK = 500;
 
-/** collection items per statement (a chunk an export hands over is one): five bound values each, within both stores' limits */
+/** collection items per statement (a chunk an export hands over is one): five bound values each, within limits */
 const APPEND_CHUNK = 1_000;
 
 const FLAGS = [
@@ -50,12 +49,13 @@ const FLAGS = [
   ['retweet', FLAG.retweet],
 ] as const;
 
-/**
- * A handle compared without case, each store by its own index: SQLite's column is NOCASE, PostgreSQL indexes
- * `lower(author_handle)`.
- */
+/** `s` in lower case on PostgreSQL, which indexes `lower(author_handle)`; as it is on SQLite, whose column is NOCASE */
+const caseless = (s: Sql): Sql =>
+  sql`${sql.of({ sqlite: '', postgres: 'lower(' })}${s}${sql.of({ sqlite: '', postgres: ')' })}`;
+
+/** A handle compared without case, each store by its own index. */
 const sameHandle = (column: string, handle: string): Sql =>
-  sql`${sql.of({ sqlite: column, postgres: `lower(${column})` })} = ${sql.of({ sqlite: '', postgres: 'lower(' })}${handle}${sql.of({ sqlite: '', postgres: ')' })}`;
+  sql`${caseless(sql.raw(column))} = ${caseless(sql`${handle}`)}`;
 
 /** The WHERE clause of a query over `items i`, its words matched by `match` (null: words left out). */
 export function whereOf(q: ArchiveQueryParsed, match: Sql | null): Sql {
@@ -105,19 +105,24 @@ const NONE = '(none)';
 
 /** A group's value as SQL: the grouping's, '(none)' where the item has none (null: not grouped). */
 const groupSql = (by: Grouping | null): Sql =>
-  by === null ? sql.of({ sqlite: 'NULL', postgres: 'NULL::text' }) : sql`coalesce(${GROUP_SQL[by]}, '(none)')`;
+  by === null
+    ? sql.of({ sqlite: 'NULL', postgres: 'NULL::text' })
+    : sql`coalesce(${GROUP_SQL[by]}, ${sql.raw(`'${NONE}'`)})`;
 
 /** A group's value as read back: an author's handle with its `@`. */
 export const groupOf = (by: Grouping | null, v: string | null): string | null =>
   by === 'author' && v !== null && v !== NONE ? `@${v}` : v;
 
+/** The request that last returned item `i` (the newest answer holding it: its raw JSON is that answer's). */
+const LATEST_REQUEST = sql`(SELECT r.request FROM request_items r JOIN requests rq ON rq.rowid = r.request
+  WHERE r.item = i.rowid ORDER BY rq.at DESC, r.request DESC LIMIT 1)`;
+
 /** The requests `rowid` of the request that last returned each of a query's items. */
 function latestRequests(q: ArchiveQueryParsed, where: Sql): Sql {
-  const latest = sql.raw(LATEST_REQUEST);
   return q.collection !== undefined
-    ? sql`SELECT ${latest} AS request FROM collection_items x JOIN items i ON i.rowid = x.item
+    ? sql`SELECT ${LATEST_REQUEST} AS request FROM collection_items x JOIN items i ON i.rowid = x.item
           WHERE x.collection = ${q.collection} AND ${where}`
-    : sql`SELECT ${latest} AS request FROM items i WHERE ${where}`;
+    : sql`SELECT ${LATEST_REQUEST} AS request FROM items i WHERE ${where}`;
 }
 
 /** The request a held answer was written for (PostgreSQL finds its long params and cursors by their md5). */
@@ -185,7 +190,7 @@ export abstract class ArchiveTables {
    */
   protected rawItems(q: ArchiveQueryParsed): Sql {
     const columns = sql`i.id AS id, i.raw AS raw, i.first_seen AS "firstSeen", i.last_seen AS "lastSeen",
-      ${sql.raw(LATEST_REQUEST)} AS request`;
+      ${LATEST_REQUEST} AS request`;
     return q.collection !== undefined
       ? sql`SELECT ${columns}, x.place AS place FROM collection_items x JOIN items i ON i.rowid = x.item
             WHERE x.collection = ${q.collection} AND ${this.where(q)} ORDER BY x.position`

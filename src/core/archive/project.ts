@@ -1,7 +1,8 @@
 /**
  * A project in one SQLite file (node:sqlite, FTS5 + JSON1), the embedded store: synchronous (the archive's
- * worker owns it), ingest in batched transactions, reads, collections, the project's name, and its copy to and
- * from another store (store.ts is the interface it fits).
+ * worker owns it). What both stores share it takes from common.ts; its own are ingest in batched transactions
+ * with a savepoint per answer when one fails, search, readers on a read-only connection, and a copy's loading
+ * (store.ts is the interface it fits).
  */
 import { DatabaseSync } from 'node:sqlite';
 import { sqliteExecutor, type AnyPart } from '../db';

@@ -1,6 +1,6 @@
 /**
  * A team project: one schema of a PostgreSQL database that several Skeins read and write at once (store.ts is
- * the interface it fits, the SQLite project its twin). Each batch of answers is one transaction under the
+ * the interface it fits; what both stores share comes from ../common.ts). Each batch of answers is one transaction under the
  * project's advisory lock (ingest.ts); reads never wait for writers. Every write says which researcher made it.
  */
 import type pg from 'pg';
