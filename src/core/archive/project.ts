@@ -18,7 +18,6 @@ import { openProjectFile } from './schema';
 import { SqliteWatches } from './watches';
 import {
   type GroupedReader,
-  type GroupedRow,
   type Grouping,
   type Loader,
   type RawRow,
@@ -33,6 +32,27 @@ export interface ProjectInit {
   now: number;
   /** the name recorded with what this Skein writes (null: none given) */
   researcher?: string | null;
+}
+
+/** `it` read `max` rows at a time, each through `map`; `end` once it is read to its end or closed. */
+function chunked<R, T>(it: Iterator<R>, map: (row: R) => T, end = () => {}) {
+  let done = false;
+  const close = () => {
+    if (done) return;
+    done = true;
+    it.return?.();
+    end();
+  };
+  const next = (max: number): T[] => {
+    const out: T[] = [];
+    while (!done && out.length < max) {
+      const row = it.next();
+      if (row.done) close();
+      else out.push(map(row.value));
+    }
+    return out;
+  };
+  return { next, close };
 }
 
 export class ArchiveProject extends ArchiveTables implements Project {
@@ -131,47 +151,21 @@ export class ArchiveProject extends ArchiveTables implements Project {
     const { sql, args } = compiled(this.rawItems(q));
     const db = new DatabaseSync(this.path, { readOnly: true });
     db.exec('BEGIN');
-    const it = db.prepare(sql).iterate(...args) as Iterator<RawRow>;
-    let done = false;
-    const close = () => {
-      if (done) return;
-      done = true;
-      it.return?.();
-      db.exec('COMMIT');
-      db.close();
-    };
-    return {
-      next: (max) => {
-        const out: RawRow[] = [];
-        while (!done && out.length < max) {
-          const next = it.next();
-          if (next.done) close();
-          else out.push(next.value);
-        }
-        return out;
+    return chunked(
+      db.prepare(sql).iterate(...args) as Iterator<RawRow>,
+      (row) => row,
+      () => {
+        db.exec('COMMIT');
+        db.close();
       },
-      close,
-    };
+    );
   }
 
   /** A query's item ids with their group's value (null: no grouping), read a chunk at a time. */
   grouped(q: ArchiveQueryParsed, by: Grouping | null): GroupedReader {
     const { sql, args } = compiled(this.groupedItems(q, by));
     const it = this.db.prepare(sql).iterate(...args) as Iterator<{ id: string; grp: string | null }>;
-    return {
-      next: (max) => {
-        const out: GroupedRow[] = [];
-        while (out.length < max) {
-          const next = it.next();
-          if (next.done) break;
-          out.push({ id: next.value.id, group: groupOf(by, next.value.grp) });
-        }
-        return out;
-      },
-      close: () => {
-        it.return?.();
-      },
-    };
+    return chunked(it, (row) => ({ id: row.id, group: groupOf(by, row.grp) }));
   }
 
   /** A second, read-only connection in one read transaction: the file as of now, while this one goes on writing. */
