@@ -18,6 +18,6 @@ export { sqliteExecutor } from './sqlite/executor';
 export { clientExecutor, pgExecutor } from './postgres/executor';
 export { pgDb, openCursor, type PgDb } from './postgres/db';
 export { Params } from './postgres/params';
-export { fromPg, fromPgOrNull, toPg, toPgOrNull } from './postgres/text';
+export { fromPg, toPg, toPgOrNull } from './postgres/text';
 export { checkout, createPool, explain, isTransient } from './postgres/pool';
 export * from './postgres/connection';
