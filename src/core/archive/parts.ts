@@ -36,10 +36,3 @@ export const tablesOf = (parts: readonly AnyPart[]): readonly TableSpec[] => [
   ...TABLES,
   ...parts.flatMap((p) => p.tables),
 ];
-
-/** How many rows a project holds in every table a copy carries but its own fields: 0 for an empty project. */
-export const heldSql = (tables: readonly TableSpec[]): string =>
-  tables
-    .filter((t) => t.name !== 'meta')
-    .map((t) => `(SELECT count(*) FROM ${t.name})`)
-    .join(' + ');

@@ -55,10 +55,14 @@ describe('a project file', () => {
       rec(repliesAnswer([post('12', 'b')], 'c2'), { cursor: 'c1', at: 1100 }),
       rec(repliesAnswer([post('13', 'c')]), { cursor: 'c2', at: 1200 }),
     ]);
-    expect(p.provenance('post', '11')?.requests[0]).toMatchObject({ pageIndex: 0 });
-    expect(p.provenance('post', '13')?.requests[0]).toMatchObject({ cursor: 'c2', pageIndex: 2, researcher: 'Ada' });
+    expect((await p.provenance('post', '11'))?.requests[0]).toMatchObject({ pageIndex: 0 });
+    expect((await p.provenance('post', '13'))?.requests[0]).toMatchObject({
+      cursor: 'c2',
+      pageIndex: 2,
+      researcher: 'Ada',
+    });
     // answers recorded before names were asked are nobody's
-    expect(p.summary().researchers.map((r) => r.name)).toEqual(['Ada', null]);
+    expect((await p.summary()).researchers.map((r) => r.name)).toEqual(['Ada', null]);
     p.close();
     const check = new DatabaseSync(path, { readOnly: true });
     expect(check.prepare('PRAGMA user_version').get()).toEqual({ user_version: SCHEMA_VERSION });

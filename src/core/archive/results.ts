@@ -1,6 +1,6 @@
 /**
- * What a search and an activity chart answer, from the rows either store read (query.ts, postgres/query.ts):
- * each hit read again from its raw JSON, the chart's buckets zero-filled. Pure: no database here.
+ * What a search and an activity chart answer, from the rows either store read (common.ts, query.ts,
+ * postgres/query.ts): each hit read again from its raw JSON, the chart's buckets zero-filled. Pure: no database.
  */
 import { normalizePost } from '../../shared/api/normalize/post';
 import { normalizeUser } from '../../shared/api/normalize/user';

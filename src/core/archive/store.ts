@@ -6,8 +6,8 @@
  *
  * Adding to the archive (ARCHITECTURE.md, "Recipe: add to the archive"): a table is a migration in each store's
  * schema (schema.ts, postgres/schema.ts) and, when a project's copy must carry it, an entry in `TABLES` below; a
- * method is one line here, one implementation in each store, one line in `ArchiveApi` (host.ts). Other areas'
- * tables are parts the archive hosts (parts.ts).
+ * method is one line here, one implementation in common.ts (in each store where they differ), one line in
+ * `ArchiveApi` (host.ts). Other areas' tables are parts the archive hosts (parts.ts).
  */
 import type {
   ActivityBucket,
@@ -187,10 +187,6 @@ export const TABLES = [
 
 /** a table a copy carries: the archive's own or a part's */
 export type TableName = string;
-
-/** The request that last returned item `i` (the newest answer holding it: its raw JSON is that answer's); both stores' SQL. */
-export const LATEST_REQUEST = `(SELECT r.request FROM request_items r JOIN requests rq ON rq.rowid = r.request
-  WHERE r.item = i.rowid ORDER BY rq.at DESC, r.request DESC LIMIT 1)`;
 
 /** One consistent view of a project for a copy: every table counted and read as of one moment. */
 export interface Snapshot {

@@ -14,6 +14,9 @@ export const least = (a: Sql, b: Sql): Sql => sql`${sql.of({ sqlite: 'min', post
 /** a read that locks its rows until the transaction ends (a project file's writer holds the whole file already) */
 export const forUpdate = sql.of({ sqlite: '', postgres: ' FOR UPDATE' });
 
+/** after a text expression: compared and sorted by code point (SQLite's BINARY already is; PostgreSQL's "C") */
+export const codePoint = sql.of({ sqlite: '', postgres: ' COLLATE "C"' });
+
 /**
  * The types a part's migration declares its tables with: the same table on both stores. Keys compare text by
  * code point on both (SQLite's BINARY; PostgreSQL's COLLATE "C", whatever the database's locale).

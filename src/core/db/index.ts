@@ -5,7 +5,7 @@
  */
 export { sql, compile, Sql, type DialectName, type Compiled } from './sql';
 export { bindable, type Db, type Row, type SessionLock } from './executor';
-export { DDL, forUpdate, greatest, least, type Ddl } from './dialect';
+export { codePoint, DDL, forUpdate, greatest, least, type Ddl } from './dialect';
 export {
   migrateParts,
   PartVersionError,
@@ -15,9 +15,9 @@ export {
   type TableSpec,
 } from './parts';
 export { sqliteExecutor } from './sqlite/executor';
-export { pgExecutor } from './postgres/executor';
+export { clientExecutor, pgExecutor } from './postgres/executor';
 export { pgDb, openCursor, type PgDb } from './postgres/db';
 export { Params } from './postgres/params';
-export { fromPg, fromPgOrNull, toPg, toPgOrNull } from './postgres/text';
+export { fromPg, toPg, toPgOrNull } from './postgres/text';
 export { checkout, createPool, explain, isTransient } from './postgres/pool';
 export * from './postgres/connection';

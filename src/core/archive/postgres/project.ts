@@ -1,75 +1,43 @@
 /**
  * A team project: one schema of a PostgreSQL database that several Skeins read and write at once (store.ts is
- * the interface it fits, the SQLite project its twin). Each batch of answers is one transaction under the
+ * the interface it fits; what both stores share comes from ../common.ts). Each batch of answers is one transaction under the
  * project's advisory lock (ingest.ts); reads never wait for writers. Every write says which researcher made it.
  */
 import type pg from 'pg';
 import { SkeinError } from '../../../shared/errors';
-import type {
-  ActivityBucket,
-  ArchiveActivity,
-  ArchiveCollection,
-  ArchiveProvenance,
-  ArchiveQueryParsed,
-  ArchiveSearchResult,
-  ResearcherActivity,
-} from '../../../shared/ipc/archive';
+import type { ArchiveQueryParsed, ArchiveSearchResult } from '../../../shared/ipc/archive';
 import { prepareAnswer, type IngestRecord } from '../answer';
+import { ArchiveTables, groupOf, refuseUnlessEmpty, tableCount, tableRows } from '../common';
 import { storedFts } from '../derive';
 import {
   type ProjectStore,
-  LATEST_REQUEST,
-  type CollectionInput,
-  type GroupCounts,
   type GroupedReader,
   type Grouping,
-  type HeldAnswer,
-  type HeldItem,
-  type HeldKey,
   type Loader,
-  type ProjectSummary,
   type RawRow,
   type RowReader,
   type Snapshot,
-  type SourceRequest,
-  type TableName,
   type TableRow,
   type TableSpec,
 } from '../store';
-import type { HeldListing } from '../conversation';
-import { heldConversation } from './conversation';
 import {
   addressText,
+  clientExecutor,
   pgExecutor,
   type AnyPart,
   type PgConnection,
-  openCursor,
   pgDb,
   type PgDb,
   checkout,
   createPool,
   explain,
   isTransient,
-  Params,
-  fromPg,
-  fromPgOrNull,
   toPg,
-  toPgOrNull,
 } from '../../db';
 import { tsvectorOf } from './fts';
 import { withVectors, writeAnswers, type PgAnswer } from './ingest';
-import {
-  accountOf,
-  activity,
-  forgetAnswer,
-  groupCounts,
-  grouped,
-  heldAnswer,
-  provenance,
-  search,
-  whereOf,
-} from './query';
-import { heldSql, openParts, tablesOf, type OpenParts } from '../parts';
+import { cursorOf, search, tsMatch } from './query';
+import { openParts, tablesOf, type OpenParts } from '../parts';
 import { lockSql, migrate } from './schema';
 
 export interface PgProjectInit {
@@ -79,9 +47,9 @@ export interface PgProjectInit {
   researcher?: string | null;
 }
 
-/** Every string of a row as stored (encoded, text.ts), or back. */
-const rowTo = (row: TableRow, f: (s: string) => string): TableRow =>
-  Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'string' ? f(v) : v]));
+/** Every string of a row as stored (encoded, text.ts). */
+const encoded = (row: TableRow): TableRow =>
+  Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'string' ? toPg(v) : v]));
 
 /** A batch parsed ahead (`prepare`): its answers ready to write, and how many could not be read. */
 interface PgBatch {
@@ -93,12 +61,13 @@ interface PgBatch {
 /** Items written since the planner's statistics were last gathered, beyond which they are gathered again. */
 const ANALYZE_AFTER = { items: 5_000, share: 0.5 };
 
-export class PostgresProject implements ProjectStore {
+export class PostgresProject extends ArchiveTables implements ProjectStore {
   skipped = 0;
   readonly location: string;
   private readonly db: PgDb;
   readonly tables: readonly TableSpec[];
-  private readonly executor: ReturnType<typeof pgExecutor>;
+  /** lets go of the parts' session locks */
+  private readonly releaseLocks: () => Promise<void>;
   private opened: OpenParts = new Map();
   /** items written since statistics were gathered, and how many the table held then (null: may not gather them) */
   private sinceAnalyze = 0;
@@ -108,12 +77,14 @@ export class PostgresProject implements ProjectStore {
     private readonly pool: pg.Pool,
     private readonly connection: PgConnection,
     private readonly researcher: string | null,
-    private readonly now: () => number,
+    db: PgDb,
     parts: readonly AnyPart[],
+    executor = pgExecutor(db),
   ) {
+    super(executor, tsMatch, db.now, researcher);
+    this.releaseLocks = executor.releaseLocks;
     this.location = addressText(connection);
-    this.db = pgDb(pool, connection, now);
-    this.executor = pgExecutor(this.db);
+    this.db = db;
     this.tables = tablesOf(parts);
   }
 
@@ -146,7 +117,7 @@ export class PostgresProject implements ProjectStore {
       await pool.end().catch(() => undefined);
       throw e instanceof Error && e.name === 'ProjectFileError' ? e : explain(e, connection);
     }
-    const project = new PostgresProject(pool, connection, init.researcher ?? null, now, parts);
+    const project = new PostgresProject(pool, connection, init.researcher ?? null, pgDb(pool, connection, now), parts);
     try {
       project.opened = await openParts(project.executor, parts, from, project.location, now);
     } catch (e) {
@@ -242,208 +213,22 @@ export class PostgresProject implements ProjectStore {
     }
   }
 
-  summary(): Promise<ProjectSummary> {
-    return this.run(async () => {
-      const [meta, counts, researchers] = await Promise.all([
-        this.pool.query<{ key: string; value: string }>('SELECT key, value FROM meta'),
-        this.pool.query<{ items: number; requests: number }>(
-          'SELECT (SELECT count(*) FROM items) AS items, (SELECT count(*) FROM requests) AS requests',
-        ),
-        this.pool.query<ResearcherActivity>(
-          `SELECT researcher AS name, count(*) AS answers, max(at) AS "lastAt" FROM requests
-           GROUP BY researcher ORDER BY "lastAt" DESC LIMIT 50`,
-        ),
-      ]);
-      const m = new Map(meta.rows.map((r) => [r.key, fromPg(r.value)]));
-      return {
-        name: m.get('name') ?? 'Project',
-        kind: m.get('kind') === 'demo' ? 'demo' : 'live',
-        items: counts.rows[0]?.items ?? 0,
-        requests: counts.rows[0]?.requests ?? 0,
-        researchers: researchers.rows.map((r) => ({ ...r, name: fromPgOrNull(r.name) })),
-      };
-    });
-  }
-
-  rename(name: string): Promise<void> {
-    return this.run(async () => {
-      await this.pool.query(
-        "INSERT INTO meta (key, value) VALUES ('name', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-        [toPg(name)],
-      );
-    });
-  }
-
   search(q: ArchiveQueryParsed, offset: number, limit: number): Promise<ArchiveSearchResult> {
-    return this.run(() => search(this.pool, q, offset, limit, () => performance.now()));
-  }
-
-  activity(q: ArchiveQueryParsed, bucket: ActivityBucket, utcOffsetMinutes: number): Promise<ArchiveActivity> {
-    return this.run(() => activity(this.pool, q, bucket, utcOffsetMinutes, this.now()));
-  }
-
-  provenance(kind: string, id: string): Promise<ArchiveProvenance | null> {
-    return this.run(() => provenance(this.pool, kind, id));
-  }
-
-  held(key: HeldKey): Promise<HeldAnswer | null> {
-    return this.run(() => heldAnswer(this.pool, key));
-  }
-
-  forget(key: { operation: string; params: string; cursor: string | null }): Promise<void> {
-    return this.run(() => forgetAnswer(this.pool, key));
-  }
-
-  createCollection(c: { name: string; kind: string; manifest: unknown }): Promise<number> {
-    return this.run(async () => {
-      const r = await this.pool.query<{ rowid: number }>(
-        'INSERT INTO collections (name, kind, created_at, manifest, researcher) VALUES ($1, $2, $3, $4, $5) RETURNING rowid',
-        [toPg(c.name), toPg(c.kind), this.now(), toPg(JSON.stringify(c.manifest ?? null)), toPgOrNull(this.researcher)],
-      );
-      return r.rows[0]?.rowid ?? 0;
-    });
-  }
-
-  appendCollection(id: number, start: number, items: CollectionInput['items']): Promise<number> {
-    if (items.length === 0) return Promise.resolve(0);
-    return this.run(async () => {
-      const r = await this.pool.query(
-        `INSERT INTO collection_items (collection, position, item, depth, place)
-         SELECT $1::bigint, x.position, i.rowid, x.depth, x.place
-         FROM json_to_recordset($2::json) AS x(kind text, id text, position integer, depth integer, place text)
-         JOIN items i ON i.kind = x.kind AND i.id = x.id
-         ON CONFLICT (collection, position) DO UPDATE SET item = excluded.item, depth = excluded.depth, place = excluded.place`,
-        [
-          id,
-          JSON.stringify(
-            items.map((it, i) => ({
-              kind: toPg(it.kind),
-              id: toPg(it.id),
-              position: start + i,
-              depth: it.depth,
-              place: toPgOrNull(it.place ?? null),
-            })),
-          ),
-        ],
-      );
-      return r.rowCount ?? 0;
-    });
-  }
-
-  async addCollection(c: CollectionInput): Promise<number> {
-    const id = await this.createCollection(c);
-    await this.appendCollection(id, 0, c.items);
-    return id;
-  }
-
-  collections(): Promise<ArchiveCollection[]> {
-    return this.run(async () => {
-      const r = await this.pool.query<{
-        id: number;
-        name: string;
-        kind: string;
-        created_at: number;
-        items: number;
-        researcher: string | null;
-      }>(
-        `SELECT c.rowid AS id, c.name, c.kind, c.created_at, c.researcher,
-           (SELECT count(*) FROM collection_items x WHERE x.collection = c.rowid) AS items
-         FROM collections c ORDER BY c.created_at DESC, c.rowid DESC`,
-      );
-      return r.rows.map((row) => ({
-        id: row.id,
-        name: fromPg(row.name),
-        kind: fromPg(row.kind),
-        createdAt: row.created_at,
-        items: row.items,
-        researcher: fromPgOrNull(row.researcher),
-      }));
-    });
+    return search(this.executor, q, offset, limit, () => performance.now());
   }
 
   /** A server-side cursor in a read-only snapshot, on a connection of its own until closed. */
   reader(q: ArchiveQueryParsed): Promise<RowReader> {
-    const p = new Params();
-    const where = whereOf(q, p);
-    const columns = `i.id, i.raw, i.first_seen AS "firstSeen", i.last_seen AS "lastSeen", ${LATEST_REQUEST} AS request`;
-    const sql =
-      q.collection !== undefined
-        ? `SELECT ${columns}, x.place FROM collection_items x JOIN items i ON i.rowid = x.item
-           WHERE x.collection = ${p.add(q.collection, '::bigint')} AND ${where} ORDER BY x.position`
-        : `SELECT ${columns}, NULL::text AS place FROM items i WHERE ${where}
-           ORDER BY i.created_at NULLS FIRST, i.rowid`;
-    return openCursor<RawRow, RawRow>(this.db, sql, p, (row) => ({
-      ...row,
-      id: fromPg(row.id),
-      raw: fromPg(row.raw),
-      place: fromPgOrNull(row.place),
-    }));
+    return cursorOf<RawRow>(this.db, this.rawItems(q));
   }
 
-  /** The requests a query's items were last returned by (`reader`'s `request`), oldest first: a re-export's sources. */
-  requestsOf(q: ArchiveQueryParsed): Promise<SourceRequest[]> {
-    return this.run(async () => {
-      const p = new Params();
-      const where = whereOf(q, p);
-      const items =
-        q.collection !== undefined
-          ? `SELECT ${LATEST_REQUEST} AS request FROM collection_items x JOIN items i ON i.rowid = x.item
-             WHERE x.collection = ${p.add(q.collection, '::bigint')} AND ${where}`
-          : `SELECT ${LATEST_REQUEST} AS request FROM items i WHERE ${where}`;
-      const r = await this.pool.query<SourceRequest>(
-        `SELECT q.rowid AS id, q.operation, q.params, q.cursor, q.page_index AS "pageIndex", q.at,
-           q.base_url AS "baseUrl", q.http_status AS "httpStatus", q.item_count AS items
-         FROM requests q WHERE q.rowid IN (${items}) ORDER BY q.at, q.rowid`,
-        p.values,
-      );
-      return r.rows.map((row) => ({
-        ...row,
-        operation: fromPg(row.operation),
-        params: fromPg(row.params),
-        cursor: fromPgOrNull(row.cursor),
-        baseUrl: fromPg(row.baseUrl),
-      }));
-    });
-  }
-
-  /** The reply listings of a post the project holds, one per order (what an export's estimate reads). */
-  conversation(rootId: string): Promise<HeldListing[]> {
-    return this.run(() => heldConversation(this.pool, rootId));
-  }
-
-  heldItems(kind: 'post' | 'user', ids: readonly string[], withRaw: boolean): Promise<HeldItem[]> {
-    if (ids.length === 0) return Promise.resolve([]);
-    return this.run(async () => {
-      const r = await this.pool.query<HeldItem>(
-        `SELECT id, ${withRaw ? 'raw' : "'' AS raw"}, last_seen AS at FROM items WHERE kind = $1 AND id = ANY($2::text[])`,
-        [kind, ids.map(toPg)],
-      );
-      return r.rows.map((row) => ({ id: fromPg(row.id), raw: fromPg(row.raw), at: row.at }));
-    });
-  }
-
-  groupCounts(q: ArchiveQueryParsed, by: Grouping | null, limit: number): Promise<GroupCounts> {
-    return this.run(() => groupCounts(this.pool, q, by, limit));
-  }
-
-  grouped(q: ArchiveQueryParsed, by: Grouping | null): Promise<GroupedReader> {
-    return grouped(this.db, q, by);
-  }
-
-  accountOf(ref: { userId?: string; handle?: string }): Promise<{ userId: string | null; handle: string | null }> {
-    return this.run(() => accountOf(this.pool, ref));
-  }
-
-  async meta(key: string): Promise<string | null> {
-    const r = (await this.db.rows<{ value: string }>('SELECT value FROM meta WHERE key = $1', [toPg(key)]))[0];
-    return r ? fromPg(r.value) : null;
-  }
-
-  async setMeta(key: string, value: string): Promise<void> {
-    await this.db.rows(
-      'INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
-      [toPg(key), toPg(value)],
-    );
+  /** A query's item ids with their group's value (null: no grouping), read a chunk at a time through a cursor. */
+  async grouped(q: ArchiveQueryParsed, by: Grouping | null): Promise<GroupedReader> {
+    const rows = await cursorOf<{ id: string; grp: string | null }>(this.db, this.groupedItems(q, by));
+    return {
+      next: async (max) => (await rows.next(max)).map((r) => ({ id: r.id, group: groupOf(by, r.grp) })),
+      close: rows.close,
+    };
   }
 
   /** One read-only transaction on a connection of its own: the project as of now while others go on writing. */
@@ -457,23 +242,10 @@ export class PostgresProject implements ProjectStore {
         throw e;
       }
       let open = true;
+      const on = clientExecutor(this.db, client);
       return {
-        count: async (table) =>
-          (await this.run(() => client.query<{ n: number }>(`SELECT count(*) AS n FROM ${table}`))).rows[0]?.n ?? 0,
-        rows: async (table, after, limit) => {
-          const p = new Params();
-          const cond =
-            after === null
-              ? 'true'
-              : `(${table.key.join(', ')}) > (${table.key.map((k) => p.add(typeof after[k] === 'string' ? toPg(after[k]) : after[k])).join(', ')})`;
-          const r = await this.run(() =>
-            client.query<TableRow>(
-              `SELECT ${table.columns.join(', ')} FROM ${table.name} WHERE ${cond} ORDER BY ${table.key.join(', ')} LIMIT ${p.add(limit)}`,
-              p.values,
-            ),
-          );
-          return r.rows.map((row) => rowTo(row, fromPg));
-        },
+        count: (table) => tableCount(on, table),
+        rows: (table, after, limit) => tableRows(on, table, after, limit),
         close: async () => {
           if (!open) return;
           open = false;
@@ -488,6 +260,7 @@ export class PostgresProject implements ProjectStore {
   loader(): Promise<Loader> {
     return this.run(async () => {
       const client = await checkout(this.pool);
+      const on = clientExecutor(this.db, client);
       const schema = this.connection.schema;
       let open = true;
       const end = async (sql: 'COMMIT' | 'ROLLBACK') => {
@@ -502,15 +275,12 @@ export class PostgresProject implements ProjectStore {
       try {
         await client.query('BEGIN');
         await client.query(lockSql(schema));
-        const held = await client.query<{ n: number }>(`SELECT ${heldSql(this.tables)} AS n`);
-        if ((held.rows[0]?.n ?? 0) > 0)
-          throw new SkeinError(
-            'write-failed',
-            `${this.location} already holds items, codes or watches: a project is copied only into an empty one.`,
-            {
-              action: 'Copy into a new schema (another name in the same database), or into a new project file.',
-            },
-          );
+        await refuseUnlessEmpty(
+          on,
+          this.tables,
+          this.location,
+          'Copy into a new schema (another name in the same database), or into a new project file.',
+        );
       } catch (e) {
         await end('ROLLBACK').catch(() => undefined);
         throw e;
@@ -536,7 +306,7 @@ export class PostgresProject implements ProjectStore {
           const cols: string[] = [...table.columns];
           const defs = cols.map((c) => `${c} ${t.get(c) ?? 'text'}`);
           const payload = rows.map((row) => {
-            const out = rowTo(row, toPg);
+            const out = encoded(row);
             if (table.name === 'items') {
               const f = storedFts(String(row.kind), String(row.raw));
               out.fts = tsvectorOf(f.text, f.handle, f.name, f.bio);
@@ -554,8 +324,7 @@ export class PostgresProject implements ProjectStore {
             ),
           );
         },
-        count: async (table: TableName) =>
-          (await this.run(() => client.query<{ n: number }>(`SELECT count(*) AS n FROM ${table}`))).rows[0]?.n ?? 0,
+        count: (table) => tableCount(on, table),
         commit: async () => {
           // the next row a Skein adds is numbered after the copied ones
           for (const table of this.tables) {
@@ -581,7 +350,7 @@ export class PostgresProject implements ProjectStore {
   }
 
   async close(): Promise<void> {
-    await this.executor.releaseLocks();
+    await this.releaseLocks();
     await this.pool.end().catch(() => undefined);
   }
 }

@@ -14,7 +14,9 @@ import { fromPg, toPg } from './text';
 
 const PING_MS = 30_000;
 
-const encode = (v: unknown): unknown => (typeof v === 'string' ? toPg(v) : bindable(v));
+/** a value as bound: strings (an array's too) through the codec */
+const encode = (v: unknown): unknown =>
+  typeof v === 'string' ? toPg(v) : Array.isArray(v) ? v.map(encode) : bindable(v);
 
 /** every string of a row as it was written */
 function decoded<R>(row: Record<string, unknown>): R {
@@ -61,11 +63,7 @@ export function pgExecutor(db: PgDb): Db & { releaseLocks: () => Promise<void> }
       return await db.transaction(async (client) => {
         if (lock !== undefined)
           await client.query(`SELECT pg_advisory_xact_lock(${Math.trunc(lock)}, hashtext($1))`, [db.connection.schema]);
-        const inside: Db = over(
-          db,
-          (text, values) => client.query(text, values),
-          (w) => w(inside),
-        );
+        const inside = clientExecutor(db, client);
         try {
           return await work(inside);
         } catch (e) {
@@ -90,6 +88,16 @@ export function pgExecutor(db: PgDb): Db & { releaseLocks: () => Promise<void> }
       locks.clear();
     },
   };
+}
+
+/** The executor over one connection of the pool, in whatever transaction it holds (a snapshot, a copy). */
+export function clientExecutor(db: PgDb, client: pg.PoolClient): Db {
+  const inside: Db = over(
+    db,
+    (text, values) => client.query(text, values),
+    (w) => w(inside),
+  );
+  return inside;
 }
 
 /**

@@ -17,4 +17,3 @@ export function fromPg(s: string): string {
 }
 
 export const toPgOrNull = (s: string | null): string | null => (s === null ? null : toPg(s));
-export const fromPgOrNull = (s: string | null): string | null => (s === null ? null : fromPg(s));

@@ -1,0 +1,469 @@
+/**
+ * The archive's own tables as both stores read and write them, written once over the project's executor: the
+ * project's fields and summary, collections, an item's provenance, held answers, items held, an account as the
+ * project knows it, a query's groups, its activity and its sources, and a copy's count and pages of a table.
+ * What each store keeps for itself: its full-text index (the one condition it hands in, `TextMatch`), search's
+ * ranking, readers that stream, ingest, migrations and a copy's loading.
+ */
+import type {
+  ActivityBucket,
+  ArchiveActivity,
+  ArchiveCollection,
+  ArchiveProvenance,
+  ArchiveQueryParsed,
+  ResearcherActivity,
+} from '../../shared/ipc/archive';
+import { SkeinError } from '../../shared/errors';
+import { codePoint, sql, type Db, type Sql } from '../db';
+import { rebuildBody } from './answer';
+import { heldConversation, type HeldListing } from './conversation';
+import { FLAG } from './derive';
+import { activityOf, activityWindow } from './results';
+import {
+  type CollectionInput,
+  type GroupCounts,
+  type Grouping,
+  type HeldAnswer,
+  type HeldItem,
+  type HeldKey,
+  type ProjectSummary,
+  type SourceRequest,
+  type TableName,
+  type TableRow,
+  type TableSpec,
+} from './store';
+
+/** A store's full-text condition over `items i` for a query's words (null: no words to match). */
+export type TextMatch = (text: string) => Sql | null;
+
+/** ids per statement where SQLite binds each one (PostgreSQL binds the list as one array) */
+const HELD_CHUNK = 500;
+
+/** collection items per statement (a chunk an export hands over is one): five bound values each, within limits */
+const APPEND_CHUNK = 1_000;
+
+const FLAGS = [
+  ['media', FLAG.media],
+  ['reply', FLAG.reply],
+  ['quote', FLAG.quote],
+  ['retweet', FLAG.retweet],
+] as const;
+
+/** `s` in lower case on PostgreSQL, which indexes `lower(author_handle)`; as it is on SQLite, whose column is NOCASE */
+const caseless = (s: Sql): Sql =>
+  sql`${sql.of({ sqlite: '', postgres: 'lower(' })}${s}${sql.of({ sqlite: '', postgres: ')' })}`;
+
+/** A handle compared without case, each store by its own index. */
+const sameHandle = (column: string, handle: string): Sql =>
+  sql`${caseless(sql.raw(column))} = ${caseless(sql`${handle}`)}`;
+
+/** The WHERE clause of a query over `items i`, its words matched by `match` (null: words left out). */
+export function whereOf(q: ArchiveQueryParsed, match: Sql | null): Sql {
+  const parts = [sql`i.kind = ${q.kind}`];
+  if (match !== null) parts.push(match);
+  if (q.from !== undefined) parts.push(sql`i.created_at >= ${q.from}`);
+  if (q.to !== undefined) parts.push(sql`i.created_at < ${q.to}`);
+  if (q.author) parts.push(sameHandle('i.author_handle', q.author.replace(/^@/, '')));
+  if (q.lang) parts.push(sql`i.lang = ${q.lang}`);
+  if (q.collection !== undefined)
+    parts.push(sql`i.rowid IN (SELECT item FROM collection_items WHERE collection = ${q.collection})`);
+  for (const [name, bit] of FLAGS) {
+    const want = q[name];
+    if (want === undefined) continue;
+    parts.push(sql.raw(want ? `(i.flags & ${bit}) <> 0` : `(i.flags & ${bit}) = 0`));
+  }
+  return sql.join(parts, ' AND ');
+}
+
+/** A date of an item's creation in UTC, as text of this form (strftime's and to_char's). */
+const utc = (sqlite: string, postgres: string): Sql =>
+  sql.of({
+    sqlite: `strftime('${sqlite}', i.created_at / 1000, 'unixepoch')`,
+    postgres: `to_char(to_timestamp(i.created_at / 1000) AT TIME ZONE 'UTC', '${postgres}')`,
+  });
+
+/**
+ * A grouping's value as SQL over `items i` (null when the item has none): days, weeks and months in UTC. An
+ * author's handle gets its `@` once read (`groupOf`), so a handle kept escaped on PostgreSQL reads back whole.
+ */
+const GROUP_SQL: Record<Grouping, Sql> = {
+  day: utc('%Y-%m-%d', 'YYYY-MM-DD'),
+  // the Monday on or before the day
+  week: sql.of({
+    sqlite: "'week of ' || date(i.created_at / 1000, 'unixepoch', '-6 days', 'weekday 1')",
+    postgres:
+      "'week of ' || to_char(date_trunc('week', to_timestamp(i.created_at / 1000) AT TIME ZONE 'UTC'), 'YYYY-MM-DD')",
+  }),
+  month: utc('%Y-%m', 'YYYY-MM'),
+  author: sql`i.author_handle`,
+  lang: sql`i.lang`,
+  type: sql.raw(`CASE WHEN (i.flags & ${FLAG.retweet}) <> 0 THEN 'repost' WHEN (i.flags & ${FLAG.quote}) <> 0 THEN 'quote'
+    WHEN (i.flags & ${FLAG.reply}) <> 0 THEN 'reply' ELSE 'original' END`),
+};
+
+const NONE = '(none)';
+
+/** A group's value as SQL: the grouping's, '(none)' where the item has none (null: not grouped). */
+const groupSql = (by: Grouping | null): Sql =>
+  by === null
+    ? sql.of({ sqlite: 'NULL', postgres: 'NULL::text' })
+    : sql`coalesce(${GROUP_SQL[by]}, ${sql.raw(`'${NONE}'`)})`;
+
+/** A group's value as read back: an author's handle with its `@`. */
+export const groupOf = (by: Grouping | null, v: string | null): string | null =>
+  by === 'author' && v !== null && v !== NONE ? `@${v}` : v;
+
+/** The request that last returned item `i` (the newest answer holding it: its raw JSON is that answer's). */
+const LATEST_REQUEST = sql`(SELECT r.request FROM request_items r JOIN requests rq ON rq.rowid = r.request
+  WHERE r.item = i.rowid ORDER BY rq.at DESC, r.request DESC LIMIT 1)`;
+
+/** The requests `rowid` of the request that last returned each of a query's items. */
+function latestRequests(q: ArchiveQueryParsed, where: Sql): Sql {
+  return q.collection !== undefined
+    ? sql`SELECT ${LATEST_REQUEST} AS request FROM collection_items x JOIN items i ON i.rowid = x.item
+          WHERE x.collection = ${q.collection} AND ${where}`
+    : sql`SELECT ${LATEST_REQUEST} AS request FROM items i WHERE ${where}`;
+}
+
+/** The request a held answer was written for (PostgreSQL finds its long params and cursors by their md5). */
+function requestIs(db: Db, k: { operation: string; params: string; cursor: string | null }): Sql {
+  if (db.dialect === 'sqlite')
+    return sql`operation = ${k.operation} AND params = ${k.params} AND cursor IS ${k.cursor}`;
+  return sql`operation = ${k.operation} AND md5(params) = md5(${k.params}) AND params = ${k.params}
+    AND md5(coalesce(cursor, '')) = md5(coalesce(CAST(${k.cursor} AS text), ''))
+    AND cursor IS NOT DISTINCT FROM CAST(${k.cursor} AS text)`;
+}
+
+/** How many rows a table holds (a copy's check that it carried them all). */
+export async function tableCount(db: Db, table: TableName): Promise<number> {
+  return Number((await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM ${sql.raw(table)}`))?.n ?? 0);
+}
+
+/** A table's rows after `after` (the previous page's last key; null: from the start), in key order. */
+export function tableRows(db: Db, table: TableSpec, after: TableRow | null, limit: number): Promise<TableRow[]> {
+  const key = sql.raw(table.key.join(', '));
+  const from = after === null ? sql`1 = 1` : sql`(${key}) > (${sql.join(table.key.map((k) => after[k] ?? null))})`;
+  return db.all<TableRow>(
+    sql`SELECT ${sql.raw(table.columns.join(', '))} FROM ${sql.raw(table.name)} WHERE ${from} ORDER BY ${key} LIMIT ${limit}`,
+  );
+}
+
+/**
+ * Refuses a copy into a project that holds anything in a table a copy carries but its own fields (`where`: the
+ * project, for the message; `action`: where to copy instead).
+ */
+export async function refuseUnlessEmpty(
+  db: Db,
+  tables: readonly TableSpec[],
+  where: string,
+  action: string,
+): Promise<void> {
+  const counts = tables.filter((t) => t.name !== 'meta').map((t) => sql`(SELECT count(*) FROM ${sql.raw(t.name)})`);
+  const held = await db.get<{ n: number }>(sql`SELECT ${sql.join(counts, ' + ')} AS n`);
+  if (Number(held?.n ?? 0) > 0)
+    throw new SkeinError(
+      'write-failed',
+      `${where} already holds items, codes or watches: a project is copied only into an empty one.`,
+      { action },
+    );
+}
+
+/** The archive's tables on one project's executor: the `ProjectStore` methods both stores share, each store's base. */
+export abstract class ArchiveTables {
+  constructor(
+    protected readonly executor: Db,
+    /** the store's full-text condition */
+    private readonly textMatch: TextMatch,
+    private readonly clock: () => number,
+    /** the name recorded with what this Skein writes */
+    private readonly writer: string | null,
+  ) {}
+
+  /** a query's WHERE clause over `items i` */
+  private where(q: ArchiveQueryParsed): Sql {
+    return whereOf(q, this.textMatch(q.text));
+  }
+
+  /**
+   * A query's raw items as a re-export reads them, each store a chunk at a time from a snapshot of its own: a
+   * collection in its order, with each item's thread position; else by time, items without one first.
+   */
+  protected rawItems(q: ArchiveQueryParsed): Sql {
+    const columns = sql`i.id AS id, i.raw AS raw, i.first_seen AS "firstSeen", i.last_seen AS "lastSeen",
+      ${LATEST_REQUEST} AS request`;
+    return q.collection !== undefined
+      ? sql`SELECT ${columns}, x.place AS place FROM collection_items x JOIN items i ON i.rowid = x.item
+            WHERE x.collection = ${q.collection} AND ${this.where(q)} ORDER BY x.position`
+      : sql`SELECT ${columns}, ${sql.of({ sqlite: 'NULL', postgres: 'NULL::text' })} AS place FROM items i
+            WHERE ${this.where(q)} ORDER BY i.created_at${sql.of({ sqlite: '', postgres: ' NULLS FIRST' })}, i.rowid`;
+  }
+
+  /** A query's item ids with their group's value (`grp`, read back through `groupOf`), as a cursor walks them. */
+  protected groupedItems(q: ArchiveQueryParsed, by: Grouping | null): Sql {
+    return sql`SELECT i.id AS id, ${groupSql(by)} AS grp FROM items i WHERE ${this.where(q)}${sql.of({
+      sqlite: '',
+      postgres: ' ORDER BY i.rowid',
+    })}`;
+  }
+
+  async summary(): Promise<ProjectSummary> {
+    const [meta, counts, researchers] = await Promise.all([
+      this.executor.all<{ key: string; value: string }>(sql`SELECT key, value FROM meta`),
+      this.executor.get<{ items: number; requests: number }>(
+        sql`SELECT (SELECT count(*) FROM items) AS items, (SELECT count(*) FROM requests) AS requests`,
+      ),
+      this.executor.all<ResearcherActivity>(
+        sql`SELECT researcher AS name, count(*) AS answers, max(at) AS "lastAt" FROM requests
+            GROUP BY researcher ORDER BY "lastAt" DESC LIMIT 50`,
+      ),
+    ]);
+    const m = new Map(meta.map((r) => [r.key, r.value]));
+    return {
+      name: m.get('name') ?? 'Project',
+      kind: m.get('kind') === 'demo' ? 'demo' : 'live',
+      items: counts?.items ?? 0,
+      requests: counts?.requests ?? 0,
+      researchers,
+    };
+  }
+
+  rename(name: string): Promise<void> {
+    return this.setMeta('name', name);
+  }
+
+  async meta(key: string): Promise<string | null> {
+    return (await this.executor.get<{ value: string }>(sql`SELECT value FROM meta WHERE key = ${key}`))?.value ?? null;
+  }
+
+  async setMeta(key: string, value: string): Promise<void> {
+    await this.executor.run(
+      sql`INSERT INTO meta (key, value) VALUES (${key}, ${value}) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+    );
+  }
+
+  async createCollection(c: { name: string; kind: string; manifest: unknown }): Promise<number> {
+    const row = await this.executor.get<{ rowid: number }>(
+      sql`INSERT INTO collections (name, kind, created_at, manifest, researcher)
+          VALUES (${c.name}, ${c.kind}, ${this.clock()}, ${JSON.stringify(c.manifest ?? null)}, ${this.writer})
+          RETURNING rowid`,
+    );
+    return Number(row?.rowid ?? 0);
+  }
+
+  /** Items of a collection in order from `start`, all or none; one the project does not hold is left out. */
+  async appendCollection(id: number, start: number, items: CollectionInput['items']): Promise<number> {
+    const statements: Sql[] = [];
+    for (let at = 0; at < items.length; at += APPEND_CHUNK) {
+      const rows = items
+        .slice(at, at + APPEND_CHUNK)
+        .map(
+          (it, i) =>
+            sql`(${it.kind}, ${it.id}, CAST(${start + at + i} AS INTEGER), CAST(${it.depth} AS INTEGER), CAST(${it.place ?? null} AS TEXT))`,
+        );
+      statements.push(
+        sql`WITH x (kind, id, position, depth, place) AS (VALUES ${sql.join(rows)})
+            INSERT INTO collection_items (collection, position, item, depth, place)
+            SELECT ${id}, x.position, i.rowid, x.depth, x.place FROM x JOIN items i ON i.kind = x.kind AND i.id = x.id
+            WHERE true
+            ON CONFLICT (collection, position) DO UPDATE SET item = excluded.item, depth = excluded.depth,
+              place = excluded.place`,
+      );
+    }
+    const [only] = statements;
+    if (statements.length <= 1) return only ? this.executor.run(only) : 0;
+    return this.executor.transaction(async (tx) => {
+      let kept = 0;
+      for (const s of statements) kept += await tx.run(s);
+      return kept;
+    });
+  }
+
+  async addCollection(c: CollectionInput): Promise<number> {
+    const id = await this.createCollection(c);
+    await this.appendCollection(id, 0, c.items);
+    return id;
+  }
+
+  async collections(): Promise<ArchiveCollection[]> {
+    const rows = await this.executor.all<{
+      id: number;
+      name: string;
+      kind: string;
+      created_at: number;
+      items: number;
+      researcher: string | null;
+    }>(
+      sql`SELECT c.rowid AS id, c.name AS name, c.kind AS kind, c.created_at AS created_at, c.researcher AS researcher,
+            (SELECT count(*) FROM collection_items x WHERE x.collection = c.rowid) AS items
+          FROM collections c ORDER BY c.created_at DESC, c.rowid DESC`,
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      kind: r.kind,
+      createdAt: r.created_at,
+      items: r.items,
+      researcher: r.researcher,
+    }));
+  }
+
+  async provenance(kind: string, id: string): Promise<ArchiveProvenance | null> {
+    const item = await this.executor.get<{ rowid: number; first_seen: number; last_seen: number }>(
+      sql`SELECT rowid, first_seen, last_seen FROM items WHERE kind = ${kind} AND id = ${id}`,
+    );
+    if (!item) return null;
+    const [versions, requests] = await Promise.all([
+      this.executor.all<{ seen_from: number; seen_to: number }>(
+        sql`SELECT seen_from, seen_to FROM item_versions WHERE item = ${item.rowid} ORDER BY seen_from, rowid`,
+      ),
+      this.executor.all<{
+        operation: string;
+        params: string;
+        cursor: string | null;
+        page_index: number;
+        at: number;
+        base_url: string;
+        researcher: string | null;
+      }>(
+        sql`SELECT q.rowid, q.operation, q.params, q.cursor, q.page_index, q.at, q.base_url, q.researcher
+            FROM requests q WHERE q.rowid IN (SELECT request FROM request_items WHERE item = ${item.rowid})
+            ORDER BY q.at, q.rowid`,
+      ),
+    ]);
+    return {
+      firstSeen: item.first_seen,
+      lastSeen: item.last_seen,
+      versions: versions.map((v) => ({ seenFrom: v.seen_from, seenTo: v.seen_to })),
+      requests: requests.map((r) => ({
+        operation: r.operation,
+        params: r.params,
+        cursor: r.cursor,
+        pageIndex: r.page_index,
+        at: r.at,
+        baseUrl: r.base_url,
+        researcher: r.researcher,
+      })),
+    };
+  }
+
+  /**
+   * The newest answer held for a request, rebuilt from its envelope and its items (each item as last received);
+   * a first page only when received at or after `freshSince`, a later page whatever its age (its cursor names
+   * the snapshot it belongs to). `baseUrl` null matches any (demo).
+   */
+  async held(key: HeldKey): Promise<HeldAnswer | null> {
+    const since = key.cursor === null ? key.freshSince : (key.notBefore ?? 0);
+    const row = await this.executor.get<{ rowid: number; at: number; http_status: number; envelope: string }>(
+      sql`SELECT rowid, at, http_status, envelope FROM requests
+          WHERE ${requestIs(this.executor, key)} AND at >= ${since} AND http_status BETWEEN 200 AND 299 AND stopped = 0
+            AND (CAST(${key.baseUrl} AS TEXT) IS NULL OR base_url = ${key.baseUrl})
+          ORDER BY at DESC LIMIT 1`,
+    );
+    if (!row) return null;
+    const items = await this.executor.all<{ raw: string }>(
+      sql`SELECT i.raw AS raw FROM request_items r JOIN items i ON i.rowid = r.item WHERE r.request = ${row.rowid}
+          ORDER BY r.position`,
+    );
+    const text = rebuildBody(
+      row.envelope,
+      items.map((i) => i.raw),
+    );
+    return text === null ? null : { at: row.at, httpStatus: row.http_status, text };
+  }
+
+  /** An answer a paging guard stopped on: kept as received, never served again (asked again, the service may answer right). */
+  async forget(key: { operation: string; params: string; cursor: string | null }): Promise<void> {
+    await this.executor.run(sql`UPDATE requests SET stopped = 1 WHERE ${requestIs(this.executor, key)}`);
+  }
+
+  async heldItems(kind: 'post' | 'user', ids: readonly string[], withRaw: boolean): Promise<HeldItem[]> {
+    const raw = sql.raw(withRaw ? 'raw' : "'' AS raw");
+    if (this.executor.dialect === 'postgres')
+      return ids.length === 0
+        ? []
+        : this.executor.all<HeldItem>(
+            sql`SELECT id, ${raw}, last_seen AS at FROM items WHERE kind = ${kind} AND id = ANY(CAST(${ids} AS text[]))`,
+          );
+    const out: HeldItem[] = [];
+    for (let i = 0; i < ids.length; i += HELD_CHUNK) {
+      const chunk = ids.slice(i, i + HELD_CHUNK);
+      out.push(
+        ...(await this.executor.all<HeldItem>(
+          sql`SELECT id, ${raw}, last_seen AS at FROM items WHERE kind = ${kind} AND id IN (${sql.join(chunk)})`,
+        )),
+      );
+    }
+    return out;
+  }
+
+  /** The reply listings of a post the project holds, one per order (what an export's estimate reads). */
+  conversation(rootId: string): Promise<HeldListing[]> {
+    return heldConversation(this.executor, rootId);
+  }
+
+  /** The requests a query's items were last returned by (a reader's `request`), oldest first: a re-export's sources. */
+  requestsOf(q: ArchiveQueryParsed): Promise<SourceRequest[]> {
+    return this.executor.all<SourceRequest>(
+      sql`SELECT q.rowid AS id, q.operation AS operation, q.params AS params, q.cursor AS cursor,
+            q.page_index AS "pageIndex", q.at AS at, q.base_url AS "baseUrl", q.http_status AS "httpStatus",
+            q.item_count AS items
+          FROM requests q WHERE q.rowid IN (${latestRequests(q, this.where(q))}) ORDER BY q.at, q.rowid`,
+    );
+  }
+
+  /** An account's id and handle as the project knows them (the newest user item, else a post's author). */
+  async accountOf(ref: {
+    userId?: string;
+    handle?: string;
+  }): Promise<{ userId: string | null; handle: string | null }> {
+    const row = await this.executor.get<{ id: string; handle: string | null }>(
+      ref.userId !== undefined
+        ? sql`SELECT id, author_handle AS handle FROM items WHERE kind = 'user' AND id = ${ref.userId}`
+        : sql`SELECT id, author_handle AS handle FROM items WHERE kind = 'user' AND ${sameHandle('author_handle', ref.handle ?? '')}
+              ORDER BY last_seen DESC LIMIT 1`,
+    );
+    if (row) return { userId: row.id, handle: row.handle };
+    if (ref.handle === undefined) return { userId: ref.userId ?? null, handle: null };
+    // a post's author: its raw JSON names the id
+    const authorId = sql.of({
+      sqlite: "json_extract(raw, '$.author.id')",
+      postgres: "skein_json_text(raw, '{author,id}')",
+    });
+    const post = await this.executor.get<{ id: string | number | null }>(
+      sql`SELECT ${authorId} AS id FROM items WHERE kind = 'post' AND ${sameHandle('author_handle', ref.handle)} LIMIT 1`,
+    );
+    return { userId: post?.id === null || post?.id === undefined ? null : String(post.id), handle: ref.handle };
+  }
+
+  /** How many items a query holds, and per group (the largest first, `limit` of them listed). */
+  async groupCounts(q: ArchiveQueryParsed, by: Grouping | null, limit: number): Promise<GroupCounts> {
+    const where = this.where(q);
+    const total = Number(
+      (await this.executor.get<{ n: number }>(sql`SELECT count(*) AS n FROM items i WHERE ${where}`))?.n,
+    );
+    if (by === null) return { total, groups: [], groupCount: 0 };
+    const rows = await this.executor.all<{ value: string; n: number }>(
+      sql`SELECT ${groupSql(by)}${codePoint} AS value, count(*) AS n FROM items i WHERE ${where}
+          GROUP BY 1 ORDER BY 2 DESC, 1`,
+    );
+    return {
+      total,
+      groups: rows.slice(0, limit).map((r) => ({ value: groupOf(by, r.value) ?? '', count: Number(r.n) })),
+      groupCount: rows.length,
+    };
+  }
+
+  /** How a query's items fall in time: counted per bucket (hour, day or week from the origin), in one window. */
+  async activity(q: ArchiveQueryParsed, bucket: ActivityBucket, utcOffsetMinutes: number): Promise<ArchiveActivity> {
+    const window = activityWindow(bucket, utcOffsetMinutes, this.clock());
+    const where = this.where(q);
+    const [rows, all] = await Promise.all([
+      this.executor.all<{ b: number; n: number }>(
+        sql`SELECT CAST((i.created_at - ${window.origin}) / ${window.size} AS INTEGER) AS b, count(*) AS n FROM items i
+            WHERE ${where} AND i.created_at >= ${window.from} AND i.created_at <= ${window.to} GROUP BY b ORDER BY b`,
+      ),
+      this.executor.get<{ n: number }>(sql`SELECT count(*) AS n FROM items i WHERE ${where}`),
+    ]);
+    return activityOf(rows, all?.n ?? 0, window);
+  }
+}
