@@ -1,5 +1,5 @@
 /**
- * Collections (issue 24): every export written (and every fetch-everything run) becomes a named collection of
+ * Collections: every export written (and every fetch-everything run) becomes a named collection of
  * the project that holds its items, in order with their thread depth. core/index.ts wires this to the export
  * area's `onWritten`; what it reads of a written export is declared here.
  */

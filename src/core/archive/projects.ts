@@ -1,5 +1,5 @@
 /**
- * Research projects (issues 24, 37): which project live answers go to — a project file, or a team's project in
+ * Research projects: which project live answers go to — a project file, or a team's project in
  * a PostgreSQL database —, the separate demo project, the list the user switches between, the name this Skein
  * records with what it collects, and a project's copy into another store. Paths come only from main (the user
  * data folder, or main's own save/open dialogs); the page names a project by main's id. A project that cannot be

@@ -70,7 +70,7 @@ const MIGRATIONS: readonly string[] = [
   // for the versions existing files count
   '',
   '',
-  // 5 (issue 37): who made each request and each collection (a name per Skein; a team project says who collected what)
+  // 5: who made each request and each collection (a name per Skein; a team project says who collected what)
   `ALTER TABLE requests ADD COLUMN researcher TEXT; ALTER TABLE collections ADD COLUMN researcher TEXT;`,
 ];
 

@@ -4,7 +4,7 @@
  * The archive's host (host.ts) serves `ArchiveApi` over whichever store a handle opened; every test of
  * store.test.ts runs against both.
  *
- * Adding to the archive (ARCHITECTURE.md, "Recipe: add to the archive"): a table is a migration in each store's
+ * Adding to the archive (docs/archive.md, "Adding to the archive's own tables"): a table is a migration in each store's
  * schema (schema.ts, postgres/schema.ts) and, when a project's copy must carry it, an entry in `TABLES` below; a
  * method is one line here, one implementation in common.ts (in each store where they differ), one line in
  * `ArchiveApi` (host.ts). Other areas' tables are parts the archive hosts (parts.ts).
