@@ -8,4 +8,4 @@ export { createArchiveHandlers } from './handlers';
 export { createProjects, type Projects } from './projects';
 export { startArchiveThread, threadOverPort, type ArchiveThread } from './thread';
 export { serveArchive } from './serve';
-export { partProxy, type PartCalls } from './part-proxy';
+export { partProxy } from './part-proxy';

@@ -3,17 +3,10 @@
  * PostgreSQL schema through node-postgres), queries written once (`sql`), the few real dialect differences,
  * and parts — an area's tables registered with the project, migrated on their own.
  */
-export { sql, compile, Sql, type DialectName, type Compiled } from './sql';
+export { sql, compile, Sql } from './sql';
 export { bindable, type Db, type Row, type SessionLock } from './executor';
-export { codePoint, DDL, forUpdate, greatest, least, type Ddl } from './dialect';
-export {
-  migrateParts,
-  PartVersionError,
-  type AnyPart,
-  type PartContext,
-  type TablePart,
-  type TableSpec,
-} from './parts';
+export { codePoint, forUpdate, type Ddl } from './dialect';
+export { migrateParts, PartVersionError, type AnyPart, type TablePart, type TableSpec } from './parts';
 export { sqliteExecutor } from './sqlite/executor';
 export { clientExecutor, pgExecutor } from './postgres/executor';
 export { pgDb, openCursor, type PgDb } from './postgres/db';
