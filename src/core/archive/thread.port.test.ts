@@ -1,5 +1,5 @@
 /**
- * A re-export's worker reads the archive over a port of its own (issue 24 #7): the same answers as main's,
+ * A re-export's worker reads the archive over a port of its own: the same answers as main's,
  * and a reader it leaves open when its port closes (a crashed or stopped worker) is closed by the archive.
  */
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * The export side of issue 34's property: posts of every recorded shape, each with one field (nested ones
+ * The export side of the recorded-shapes property: posts of every recorded shape, each with one field (nested ones
  * included) replaced by "", {}, null or a value of another type, served by a local API and exported through
  * Skein's real client and export jobs: every one of them is in the JSONL (its raw item byte for byte), in the
  * CSV and in the Parquet file (read back by DuckDB, as a researcher would), and none is counted as dropped.
@@ -82,7 +82,7 @@ async function exported(format: 'jsonl' | 'csv' | 'parquet'): Promise<{ path: st
 
 const ids = posts.map((p) => String(p.id));
 
-describe('one odd field never drops a post from its export (issue 34)', () => {
+describe('one odd field never drops a post from its export', () => {
   it('JSONL: every post, its raw item byte for byte; none dropped', async () => {
     const { path, manifest } = await exported('jsonl');
     const lines = (await readFile(path, 'utf8')).trimEnd().split('\n');

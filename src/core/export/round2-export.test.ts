@@ -1,5 +1,5 @@
 /**
- * Exports of the second round of recorded live shapes (issue 34), read back as a researcher would (DuckDB):
+ * Exports of the second round of recorded live shapes, read back as a researcher would (DuckDB):
  * poll choices and counts as typed columns in CSV and Parquet, cards kept raw in JSON, `is_automated` and
  * `automated_by` for posts' authors and users, and the trends' own time and place in the manifest.
  */
