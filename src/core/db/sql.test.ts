@@ -27,4 +27,16 @@ describe('a query written once', () => {
     expect(text).not.toContain('DROP');
     expect(values).toEqual([hostile]);
   });
+
+  it('binds a list of rows as one piece, numbered across rows', () => {
+    const q = sql`INSERT INTO t (a, b) VALUES ${sql.rows([
+      [1, 'x'],
+      [2, null],
+    ])} ON CONFLICT DO NOTHING`;
+    expect(compile(q, 'postgres')).toEqual({
+      text: 'INSERT INTO t (a, b) VALUES ($1, $2), ($3, $4) ON CONFLICT DO NOTHING',
+      values: [1, 'x', 2, null],
+    });
+    expect(compile(q, 'sqlite').text).toBe('INSERT INTO t (a, b) VALUES (?, ?), (?, ?) ON CONFLICT DO NOTHING');
+  });
 });

@@ -8,7 +8,8 @@
  */
 export type DialectName = 'sqlite' | 'postgres';
 
-type Piece = string | { value: unknown } | { dialect: Record<DialectName, string> };
+type Piece =
+  string | { value: unknown } | { dialect: Record<DialectName, string> } | { rows: ReadonlyArray<readonly unknown[]> };
 
 /** A query (or part of one), not yet compiled for a dialect. */
 export class Sql {
@@ -48,6 +49,12 @@ sql.join = (parts: readonly unknown[], separator = ', '): Sql => {
   return new Sql(pieces);
 };
 
+/**
+ * Rows of bound values, `(a, b), (c, d), …`: a multi-row insert's VALUES or a list of keys. One piece for the
+ * whole list, so a batch of thousands of rows builds no object per row.
+ */
+sql.rows = (rows: ReadonlyArray<readonly unknown[]>): Sql => new Sql([{ rows }]);
+
 /** A query as one dialect runs it: its text and its values in order. */
 export interface Compiled {
   text: string;
@@ -61,6 +68,15 @@ export function compile(q: Sql, dialect: DialectName, encode: (v: unknown) => un
   for (const piece of q.pieces) {
     if (typeof piece === 'string') text += piece;
     else if ('dialect' in piece) text += piece.dialect[dialect];
+    else if ('rows' in piece)
+      piece.rows.forEach((row, r) => {
+        let tuple = r > 0 ? ', (' : '(';
+        row.forEach((v, i) => {
+          values.push(encode(v));
+          tuple += (i > 0 ? ', ' : '') + (dialect === 'postgres' ? `$${values.length}` : '?');
+        });
+        text += `${tuple})`;
+      });
     else {
       values.push(encode(piece.value));
       text += dialect === 'postgres' ? `$${values.length}` : '?';

@@ -201,10 +201,10 @@ export class WatchTables {
       for (const add of chunks(o.gaps.add))
         await tx.run(
           sql`INSERT INTO watch_gaps (watch, from_at, to_at, reason, detail, recorded_at, pending, filled_at, filled_by)
-              VALUES ${sql.join(
+              VALUES ${sql.rows(
                 add.map((g) => {
                   const filled = g.pending.length === 0;
-                  return tuple([
+                  return [
                     g.watch,
                     g.from,
                     g.to,
@@ -214,7 +214,7 @@ export class WatchTables {
                     JSON.stringify(g.pending),
                     filled ? r.endedAt : null,
                     filled ? r.id : null,
-                  ]);
+                  ];
                 }),
               )}`,
         );
@@ -574,7 +574,7 @@ async function settleRunPresence(tx: Db, watch: number, run: number, o: RunOutco
   for (const chunk of chunks([...keys.values()]))
     for (const row of await tx.all(
       sql`SELECT * FROM watch_presence
-          WHERE watch = ${watch} AND (kind, id) IN (VALUES ${sql.join(chunk.map((k) => tuple([k.kind, k.id])))})`,
+          WHERE watch = ${watch} AND (kind, id) IN (VALUES ${sql.rows(chunk.map((k) => [k.kind, k.id]))})`,
     )) {
       const p = presenceOf(row);
       held.set(presenceKey(p.kind, p.id), p);
@@ -583,26 +583,24 @@ async function settleRunPresence(tx: Db, watch: number, run: number, o: RunOutco
   for (const rows of chunks(settlePresence(held, watch, run, o)))
     await tx.run(
       sql`INSERT INTO watch_presence (${columns})
-          VALUES ${sql.join(
-            rows.map((p) =>
-              tuple([
-                p.watch,
-                p.kind,
-                p.id,
-                p.target,
-                p.createdAt,
-                p.firstSeen,
-                p.lastSeen,
-                p.firstRun,
-                p.baseline,
-                p.firstMissingAt,
-                p.rechecks,
-                p.status,
-                p.reason,
-                p.statusAt,
-                p.nextCheck,
-              ]),
-            ),
+          VALUES ${sql.rows(
+            rows.map((p) => [
+              p.watch,
+              p.kind,
+              p.id,
+              p.target,
+              p.createdAt,
+              p.firstSeen,
+              p.lastSeen,
+              p.firstRun,
+              p.baseline,
+              p.firstMissingAt,
+              p.rechecks,
+              p.status,
+              p.reason,
+              p.statusAt,
+              p.nextCheck,
+            ]),
           )}
           ON CONFLICT (watch, kind, id) DO UPDATE SET target = excluded.target, created_at = excluded.created_at,
             last_seen = excluded.last_seen, first_missing_at = excluded.first_missing_at, rechecks = excluded.rechecks,
@@ -620,7 +618,7 @@ async function settleRunCounters(tx: Db, run: number, readings: RunOutcome['coun
   for (const chunk of chunks([...keys.values()]))
     for (const row of await tx.all<Row>(
       sql`SELECT w.kind, w.id, w.metric, w.at, w.value, w.last_at, w.run
-          FROM (VALUES ${sql.join(chunk.map((k) => tuple([k.kind, k.id, k.metric])))}) k
+          FROM (VALUES ${sql.rows(chunk.map((k) => [k.kind, k.id, k.metric]))}) k
           JOIN watch_counters w ON w.kind = k.column1 AND w.id = k.column2 AND w.metric = k.column3
             AND w.at = (SELECT max(at) FROM watch_counters x
                         WHERE x.kind = k.column1 AND x.id = k.column2 AND x.metric = k.column3)`,
@@ -631,7 +629,7 @@ async function settleRunCounters(tx: Db, run: number, readings: RunOutcome['coun
   for (const rows of chunks(settleCounters(newest, readings, run)))
     await tx.run(
       sql`INSERT INTO watch_counters (kind, id, metric, at, value, last_at, run)
-          VALUES ${sql.join(rows.map((c) => tuple([c.kind, c.id, c.metric, c.at, c.value, c.lastAt, c.run])))}
+          VALUES ${sql.rows(rows.map((c) => [c.kind, c.id, c.metric, c.at, c.value, c.lastAt, c.run]))}
           ON CONFLICT (kind, id, metric, at) DO UPDATE SET value = excluded.value, last_at = excluded.last_at,
             run = excluded.run`,
     );
