@@ -5,6 +5,7 @@
  * archive's schema version 4 (a project file) or 2 (a team project) on.
  */
 import type { Ddl, TablePart, TableSpec } from '../../db';
+import { PRESENCE_COLUMNS } from './rows';
 import { WatchTables } from './watch-tables';
 
 /** the part's name: what a project records its version under and main addresses its calls by */
@@ -103,27 +104,7 @@ const TABLES: readonly TableSpec[] = [
       'pending',
     ],
   },
-  {
-    name: 'watch_presence',
-    key: ['watch', 'kind', 'id'],
-    columns: [
-      'watch',
-      'kind',
-      'id',
-      'target',
-      'created_at',
-      'first_seen',
-      'last_seen',
-      'first_run',
-      'baseline',
-      'first_missing_at',
-      'rechecks',
-      'status',
-      'reason',
-      'status_at',
-      'next_check',
-    ],
-  },
+  { name: 'watch_presence', key: ['watch', 'kind', 'id'], columns: PRESENCE_COLUMNS },
   {
     name: 'watch_counters',
     key: ['kind', 'id', 'metric', 'at'],

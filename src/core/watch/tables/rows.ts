@@ -102,3 +102,22 @@ export const runnerOf = (r: Row): RunnerRecord => ({
   since: Number(r.since),
   heartbeat: Number(r.heartbeat),
 });
+
+/** A presence row's columns, in the order a copy and a run's end write them. */
+export const PRESENCE_COLUMNS = [
+  'watch',
+  'kind',
+  'id',
+  'target',
+  'created_at',
+  'first_seen',
+  'last_seen',
+  'first_run',
+  'baseline',
+  'first_missing_at',
+  'rechecks',
+  'status',
+  'reason',
+  'status_at',
+  'next_check',
+] as const;

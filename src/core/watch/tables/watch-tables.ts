@@ -33,7 +33,7 @@ import type {
   WatchRecord,
   WatchStats,
 } from './records';
-import { counterOf, gapOf, numOrNull, presenceOf, runnerOf, runOf, watchOf } from './rows';
+import { counterOf, gapOf, numOrNull, PRESENCE_COLUMNS, presenceOf, runnerOf, runOf, watchOf } from './rows';
 
 /**
  * The lock every Skein settling a run or taking the runner's row takes for the transaction, and the runner's
@@ -57,24 +57,6 @@ const WATCH_COLUMNS = {
   nextDue: 'next_due',
   state: 'state',
 } as const;
-
-const PRESENCE_COLUMNS = [
-  'watch',
-  'kind',
-  'id',
-  'target',
-  'created_at',
-  'first_seen',
-  'last_seen',
-  'first_run',
-  'baseline',
-  'first_missing_at',
-  'rechecks',
-  'status',
-  'reason',
-  'status_at',
-  'next_check',
-] as const;
 
 /** `items` in slices of CHUNK */
 function* chunks<T>(items: readonly T[]): Generator<T[]> {
