@@ -68,6 +68,8 @@ test('a post that quotes a post quoting a deleted post: both shown, the deleted 
   const box = main.getByRole('group', { name: 'Unavailable post' }).first();
   await reveal(page, box);
   await expect(box).toContainText('This post is unavailable.');
+  // the id the live service keeps is there to copy, as text
+  await expect(box).toContainText(/Its id: \d+\./);
   await expect(box.getByRole('link')).toHaveCount(0);
   await shots(page, testInfo, 'round2-deleted-quote', box);
 });

@@ -150,12 +150,13 @@ const postFields = {
 
 /**
  * A post nested in another (a quoted post) that cannot be read as one: a deleted post arrives as an object
- * of empty strings (api-field-notes.md, "Round 2"). Its parent is shown; this reads "This post is
+ * of empty strings, its id alone kept (api-field-notes.md, "Round 2"). Its parent is shown; this reads "This post is
  * unavailable", with whatever could be read of it. The raw item keeps what came.
  */
 export const UnavailablePost = z.looseObject({
   type: z.literal('unavailable'),
-  id: z.null(),
+  /** its id when it came with one (a deleted post keeps it on the live service), else null */
+  id: z.string().nullable(),
   /** its text and author's handle when it had them, else null */
   text: z.string().nullable(),
   userName: z.string().nullable(),

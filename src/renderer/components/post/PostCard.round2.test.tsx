@@ -36,6 +36,9 @@ describe('PostCard, round 2', () => {
     expect(direct).toContain('aria-label="Unavailable post"');
     expect(direct).toContain('This post is unavailable.');
     expect(direct).not.toContain('href="#/post/"');
+    // the live service keeps a deleted post's id: shown as text, never a link that would spend a call
+    expect(direct).toContain('Its id: <span class="post__unavailable-id">1933990000000000077</span>');
+    expect(direct).not.toContain('href="#/post/1933990000000000077"');
     expect(direct).not.toContain('1 January 1970');
   });
 

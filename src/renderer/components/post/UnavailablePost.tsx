@@ -3,7 +3,8 @@ import { Handle } from '../Identity';
 
 /**
  * A quoted post that could not be read as one (a deleted post arrives as an object of empty strings):
- * "This post is unavailable", with whatever could be read of it. No link: there is no id to open.
+ * "This post is unavailable", with whatever could be read of it, its id as text when it came with one. No link:
+ * the service has nothing to show for it, and opening it would spend a call on that.
  */
 export function UnavailablePost({ post, compact = false }: { post: Unavailable; compact?: boolean }) {
   const why =
@@ -26,7 +27,15 @@ export function UnavailablePost({ post, compact = false }: { post: Unavailable; 
           {post.text ? <span dir="auto">{post.text}</span> : null}
         </p>
       ) : null}
-      <p className="post__unavailable-why muted">{why}</p>
+      <p className="post__unavailable-why muted">
+        {why}
+        {post.id ? (
+          <>
+            {' '}
+            Its id: <span className="post__unavailable-id">{post.id}</span>.
+          </>
+        ) : null}
+      </p>
     </div>
   );
 }

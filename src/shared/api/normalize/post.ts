@@ -58,7 +58,7 @@ export function normalizePost(v: unknown, depth = 0): unknown {
  * test (any-field.test.ts) keeps this true. A zod check here, on every author and nested post, doubled
  * the reader's time.
  */
-const hasId = (v: unknown): boolean => isObject(v) && typeof v.id === 'string' && /^\d+$/.test(v.id);
+const hasId = (v: unknown): v is { id: string } => isObject(v) && typeof v.id === 'string' && /^\d+$/.test(v.id);
 
 /** the first of `id`, `id_str` that reads as an id (a number past 2^53 does not) */
 function postId(p: Obj): unknown {
@@ -85,6 +85,13 @@ function allEmpty(v: unknown, depth = 0): boolean {
   return false;
 }
 
+/** a deleted post's fields that are still filled in and yet say nothing of it */
+const SAYS_NOTHING = new Set(['type', 'id', 'source', 'conversationId']);
+
+function isBlank(v: unknown): boolean {
+  return v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+}
+
 function nonEmptyText(v: unknown): string | null {
   return typeof v === 'string' && v.trim() !== '' ? v : null;
 }
@@ -96,14 +103,15 @@ function nonEmptyText(v: unknown): string | null {
 function quoted(v: unknown, depth: number): unknown {
   if (!isObject(v) || Object.keys(v).length === 0 || depth >= MAX_DEPTH) return null;
   const post = normalizePost(v, depth + 1);
-  if (hasId(post)) return post;
+  // an id alone does not make a readable post: a deleted one keeps its id and nothing else that says anything
+  if (hasId(post) && !(isBlank(v.text ?? v.full_text) && isBlank(v.createdAt) && allEmpty(v.author))) return post;
   const who = isObject(v.author) ? (v.author.userName ?? v.author.screen_name) : undefined;
   const stand: UnavailablePost = {
     type: 'unavailable',
-    id: null,
+    id: hasId(post) ? post.id : null,
     text: nonEmptyText(v.text ?? v.full_text),
     userName: nonEmptyText(who),
-    reason: Object.entries(v).every(([k, x]) => k === 'type' || allEmpty(x)) ? 'empty' : 'unreadable',
+    reason: Object.entries(v).every(([k, x]) => SAYS_NOTHING.has(k) || allEmpty(x)) ? 'empty' : 'unreadable',
   };
   return stand;
 }

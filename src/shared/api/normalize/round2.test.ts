@@ -46,7 +46,13 @@ describe('a deleted post nested in quotes', () => {
     const middle = outer.quoted_tweet as Post;
     expect(middle.id).toBe('1934000000000000002');
     expect(middle.text).toContain('before it went away');
-    expect(middle.quoted_tweet).toEqual({ type: 'unavailable', id: null, text: null, userName: null, reason: 'empty' });
+    expect(middle.quoted_tweet).toEqual({
+      type: 'unavailable',
+      id: '1933990000000000077',
+      text: null,
+      userName: null,
+      reason: 'empty',
+    });
     // the raw item, for export, is whole: the deleted post's empty strings included
     expect(p.rawItems[1]).toBe(recordedQuoteOfQuoteOfDeleted);
     // what the bridge sends keeps the stand-in
@@ -57,8 +63,22 @@ describe('a deleted post nested in quotes', () => {
   it('a deleted post quoted directly is unavailable; one quoted with its id kept reads as a post with what it has', () => {
     expect(one({ ...postFixture, quoted_tweet: DELETED_POST }).quoted_tweet).toMatchObject({
       type: 'unavailable',
+      id: '1933990000000000077',
       reason: 'empty',
     });
+    // the earlier recordings' shape: not even the id
+    expect(one({ ...postFixture, quoted_tweet: { ...DELETED_POST, id: '', source: '' } }).quoted_tweet).toEqual({
+      type: 'unavailable',
+      id: null,
+      text: null,
+      userName: null,
+      reason: 'empty',
+    });
+    // an id with a date, or with an author, is a post with what it has
+    for (const has of [{ createdAt: 'Tue Dec 10 07:00:30 +0000 2024' }, { author: { id: '12', userName: 'someone' } }])
+      expect(one({ ...postFixture, quoted_tweet: { ...DELETED_POST, ...has } }).quoted_tweet).toMatchObject({
+        id: '1933990000000000077',
+      });
     const partial = one({ ...postFixture, quoted_tweet: { ...DELETED_POST, id: '1800000000000000055', text: 'kept' } });
     expect(partial.quoted_tweet).toMatchObject({
       id: '1800000000000000055',
