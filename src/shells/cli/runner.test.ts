@@ -176,10 +176,33 @@ describe('the headless runner', () => {
       error: expect.stringContaining('address'),
     });
     expect(parseRunnerArgs(['run'], {})).toEqual({ error: expect.stringContaining('unknown command') });
+    expect(parseRunnerArgs(['watch', '--project', 'p.skein', '--api-base-url', 'https://api.example'], {})).toEqual({
+      error: expect.stringContaining('SKEIN_API_KEY'),
+    });
+    expect(
+      parseRunnerArgs(['watch', '--project', 'p.skein'], {
+        SKEIN_API_BASE_URL: 'https://api.example',
+        SKEIN_API_KEY: 'k',
+      }),
+    ).toMatchObject({ apiBaseUrl: 'https://api.example', apiKey: 'k' });
     expect(parseRunnerArgs(['watch', '--project', 'p', '--demo', '--rate', '0'], {})).toEqual({
       error: expect.stringContaining('--rate'),
     });
   });
+
+  it(
+    'without a key, against a live address, says so and exits 2 before asking anything',
+    { timeout: 60_000 },
+    async () => {
+      const { dir, project } = await projectWithWatch('full');
+      await fetch(`${sandbox.baseUrl}/__sandbox/requests`, { method: 'DELETE' });
+      const keyless = runner(project, join(dir, 'runner'), ['--once'], { SKEIN_API_KEY: '' });
+      expect(await keyless.exit).toBe(2);
+      expect(keyless.lines.join('\n')).toContain('no API key: put it in SKEIN_API_KEY');
+      const { requests } = await control<{ requests: unknown[] }>('/__sandbox/requests');
+      expect(requests).toEqual([]);
+    },
+  );
 
   it(
     'killed with SIGKILL mid-run and started again, picks the run up without buying a page twice',

@@ -41,6 +41,8 @@ export interface RunnerOptions {
   project: string;
   researcher: string | undefined;
   apiBaseUrl: string | undefined;
+  /** read from the environment (SKEIN_API_KEY), never from the command line */
+  apiKey: string | undefined;
   demo: boolean;
   dataDir: string;
   rate: number | undefined;
@@ -111,10 +113,17 @@ export function parseRunnerArgs(
     return {
       error: 'give the API’s address (--api-base-url or SKEIN_API_BASE_URL), or --demo for the built-in demo API',
     };
+  // refused before anything is opened: a run without a key would only record failures and gaps, and send the
+  // service a request it cannot attribute
+  if (!values.demo && !env.SKEIN_API_KEY)
+    return {
+      error: `no API key: put it in SKEIN_API_KEY (never on the command line), or use --demo for the built-in demo API`,
+    };
   return {
     project: team ? values.project : resolve(values.project),
     researcher: values.researcher,
     apiBaseUrl: values.demo ? undefined : apiBaseUrl,
+    apiKey: values.demo ? undefined : env.SKEIN_API_KEY,
     demo: values.demo ?? false,
     dataDir: values['data-dir'] ?? (env.SKEIN_USER_DATA_DIR || defaultDataDir(env)),
     rate,
@@ -165,7 +174,7 @@ export async function startRunner(
     openExternal: async () => {},
     app: { name: 'Skein runner', version: appVersion(), platform: process.platform },
     apiBaseUrl: options.apiBaseUrl,
-    apiKey: options.demo ? undefined : process.env.SKEIN_API_KEY || undefined,
+    apiKey: options.demo ? undefined : options.apiKey,
     startSandbox: async (o) => (await import('../../sandbox')).startSandbox(o),
     chooseSavePath: async () => null,
     emit: () => {},
