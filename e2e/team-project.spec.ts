@@ -45,22 +45,29 @@ test.describe('team projects on PostgreSQL', () => {
     ).requests.filter((r) => r.status === 200 && r.operation !== null).length;
   const sql = (q: string) => cluster.psql(q).trim();
 
-  /** Archive → Manage projects → Team project on PostgreSQL, as a person fills it in. */
-  async function connect(page: Page, schema: string, name: string): Promise<void> {
+  /**
+   * Archive → Manage projects → Team project on PostgreSQL, as a person fills it in; `inline`: the password
+   * typed into the connection string, as people paste one.
+   */
+  async function connect(page: Page, schema: string, name: string, inline = false): Promise<void> {
     await openRoute(page, '#/archive');
     await expect(page.getByRole('heading', { name: 'Archive', level: 1 })).toBeVisible();
     const panel = page.getByRole('region', { name: 'Project' });
     await panel.getByText('Manage projects').click();
     const form = panel.getByRole('form', { name: 'Team project on PostgreSQL' });
+    const user = inline ? `skein:${encodeURIComponent(cluster.password)}` : 'skein';
     await form
       .getByLabel('Connection string')
-      .fill(`postgresql://skein@127.0.0.1:${cluster.port}/postgres?sslmode=disable`);
-    await form.getByLabel('Password').fill(cluster.password);
+      .fill(`postgresql://${user}@127.0.0.1:${cluster.port}/postgres?sslmode=disable`);
+    if (!inline) await form.getByLabel('Password').fill(cluster.password);
     await form.getByLabel('Schema').fill(schema);
     await form.getByLabel('Your name').fill(name);
     await form.getByRole('button', { name: 'Connect' }).click();
     await expect(panel.locator('.archive-project__summary')).toContainText('team project on PostgreSQL, not encrypted');
     await expect(form.getByLabel('Password')).toHaveValue('');
+    // the password is nowhere on the page afterwards: not in the address field, not in any text
+    await expect(form.getByLabel('Connection string')).not.toHaveValue(new RegExp(`:${cluster.password}@`));
+    expect(await page.content()).not.toContain(cluster.password);
   }
 
   /** A live Skein at the shared service, paced for a test (main's confirmation: the host says yes). */
@@ -109,7 +116,7 @@ test.describe('team projects on PostgreSQL', () => {
     try {
       const [ada, grace] = await Promise.all([liveSkein(launch), liveSkein(launch)]);
       await connect(ada.page, schema, 'Ada');
-      await connect(grace.page, schema, 'Grace');
+      await connect(grace.page, schema, 'Grace', true);
       await fetch(`${api.baseUrl}/__sandbox/requests`, { method: 'DELETE' });
       const rootA = api.examples.bigThreadPostId;
       const rootB = await anotherThread(rootA);

@@ -3,6 +3,7 @@ import { useId, useState } from 'react';
 import { isSkeinError } from '../../../../shared/errors';
 import type { ProjectsState } from '../../../../shared/ipc/archive';
 import { skein } from '../../../lib/bridge';
+import { splitPassword } from '../connection';
 import { archiveKeys, projectKeys } from '../queries';
 
 /** A failure said as main said it: the problem, then what to do (a database's refusal is not the API's). */
@@ -30,10 +31,10 @@ export function TeamProjectForm({ researcher }: { researcher: string }) {
   const [name, setName] = useState(researcher);
   const [title, setTitle] = useState('');
   const connect = useMutation({
-    mutationFn: () =>
+    mutationFn: (typed: { connection: string; password: string }) =>
       skein().projects.connect({
-        connection: connection.trim(),
-        ...(password ? { password } : {}),
+        connection: typed.connection,
+        ...(typed.password ? { password: typed.password } : {}),
         schema: schema.trim(),
         researcher: name.trim(),
         ...(title.trim() ? { name: title.trim() } : {}),
@@ -51,7 +52,12 @@ export function TeamProjectForm({ researcher }: { researcher: string }) {
       aria-labelledby={`${id}-title`}
       onSubmit={(e) => {
         e.preventDefault();
-        if (ready) connect.mutate();
+        if (!ready) return;
+        // a password typed into the address leaves the field (and the page) before anything is sent
+        const typed = splitPassword(connection);
+        setConnection(typed.connection);
+        if (typed.password !== null && !password) setPassword(typed.password);
+        connect.mutate({ connection: typed.connection, password: password || (typed.password ?? '') });
       }}
     >
       <h3 id={`${id}-title`} className="archive-project__subtitle">
