@@ -6,14 +6,15 @@
  * with the same pseudonyms for the same key, others for another, and the key in no file; opted-out accounts
  * left out of every export; codes as extra columns of the Archive view's export.
  */
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { strFromU8, unzipSync } from 'fflate';
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '.';
 import { createDispatcher } from './bridge/dispatch';
 import type { Sandbox } from '../sandbox';
+import { billionLaughs } from './coding/testing/hostile-files';
 import { testCoreDeps } from './testing/core-deps';
 
 const dirs: string[] = [];
@@ -412,6 +413,33 @@ describe('the coding workbench in the core', () => {
     });
     expect(b.versions.at(-1)!.definition).toEqual(a.versions.at(-1)!.definition);
   });
+
+  it(
+    'refuses a zip bomb and an entity bomb with the reason, imports nothing, and goes on',
+    { timeout: 60_000 },
+    async () => {
+      const before = (await call<unknown[]>('coding.codebooks')).length;
+      const bomb = join(dir, 'bomb.qdpx');
+      writeFileSync(bomb, zipSync({ 'project.qde': new Uint8Array(100 * 1024 * 1024) }, { level: 1 }));
+      await expect(upload('qdpx', bomb)).rejects.toThrow(
+        /bad-input: Skein cannot read bomb\.qdpx: its project\.qde would expand to 100 MB/,
+      );
+      const laughs = (root: string) => billionLaughs(root.replace('NAME', 'Stance &lol9;'));
+      const book = `<CodeBook><Codes><Code guid="5f0c2a7e-0000-4000-8000-000000000001" name="NAME" isCodable="true"/></Codes></CodeBook>`;
+      writeFileSync(join(dir, 'lol.qdc'), laughs(book));
+      writeFileSync(
+        join(dir, 'lol.qdpx'),
+        zipSync({ 'project.qde': strToU8(laughs(`<Project name="p">${book}</Project>`)) }),
+      );
+      await expect(upload('qdc', join(dir, 'lol.qdc'))).rejects.toThrow(/declares a document type or entities/);
+      await expect(upload('qdpx', join(dir, 'lol.qdpx'))).rejects.toThrow(/declares a document type or entities/);
+      expect(await call<unknown[]>('coding.codebooks')).toHaveLength(before);
+      // and the workbench still reads a good file
+      const qdc = saveAs('again.qdc');
+      await call('coding.exportCodebook', { codebook: codebookId, format: 'qdc' });
+      expect(await upload('qdc', qdc)).toMatchObject({ codebookName: expect.any(String) });
+    },
+  );
 
   it('makes a pseudonymised package: no original id, handle or name; same key same pseudonyms; key in no file', async () => {
     const citation = {

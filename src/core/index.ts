@@ -246,6 +246,7 @@ export function createCore(deps: CoreDeps): Core {
     pseudonymKey: keptLikeTheApiKey('pseudonym-key.json'),
     modelKey: keptLikeTheApiKey('model-key.json'),
     sandboxBaseUrl: async () => (deps.apiBaseUrl ? null : (await demo.get()).baseUrl),
+    ...(deps.workers?.files ? { filesWorker: { entry: deps.workers.files, execArgv: deps.workers.execArgv } } : {}),
     onError: (error) => deps.log?.error('coding failed', error),
   });
   codingSecrets = coding.secrets;

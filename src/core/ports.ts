@@ -130,6 +130,8 @@ export interface WorkerEntries {
   archive?: URL;
   /** a re-export's own worker, used when the archive runs in its worker (out/main/reexport-worker.js) */
   reexport?: URL;
+  /** reading files another person made (a .qdpx, a .qdc) under a memory limit (out/main/files-worker.js) */
+  files?: URL;
   /** Node flags for every worker started from these entries */
   execArgv?: string[];
 }

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { CodebookDefinition } from '../../shared/coding/codebook';
 import { SkeinError } from '../../shared/errors';
 import { MAX_UPLOAD_BYTES, type ImportResult, type UploadKind } from '../../shared/ipc/coding';
-import { readQdc, readQdpx } from './files/refi-project';
+import type { RefiReader } from './files/reader';
 import { readCodebookCsv } from './files/tables';
 import { currentVersion, type CodingService, type Handle } from './service';
 import type { StoreOf } from './store';
@@ -18,6 +18,8 @@ export interface CodingImportDeps {
   store: StoreOf;
   handle: () => Promise<Handle>;
   now: () => number;
+  /** reads a .qdpx or .qdc (in a worker with a memory limit where the shell gives one) */
+  read: RefiReader;
 }
 
 /** An upload not finished within this long is dropped. */
@@ -100,7 +102,8 @@ export function createCodingImports(deps: CodingImportDeps) {
       try {
         if (u.kind !== 'qdpx') {
           const text = bytes.toString('utf8');
-          const read = u.kind === 'qdc' ? readQdc(text) : { definition: readCodebookCsv(text), warnings: [] };
+          const read =
+            u.kind === 'qdc' ? await deps.read.qdc(text) : { definition: readCodebookCsv(text), warnings: [] };
           const cb = await keepCodebook(read.definition, name, input.codebook);
           return {
             codebook: cb.id,
@@ -113,7 +116,7 @@ export function createCodingImports(deps: CodingImportDeps) {
             warnings: read.warnings,
           };
         }
-        const project = readQdpx(new Uint8Array(bytes), deps.now());
+        const project = await deps.read.qdpx(new Uint8Array(bytes), deps.now());
         const cb = await keepCodebook(project.definition, project.name || name, input.codebook);
         const { version } = currentVersion(cb);
         // coders by name: the ones the project has, and new ones for the rest

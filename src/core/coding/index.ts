@@ -7,6 +7,7 @@ import { openJsonStore } from '../files/json-store';
 import type { ChooseSavePath, Confirm } from '../ports';
 import { createCodingExports } from './exports';
 import { createCodingHandlers, modelTarget, type CodingSettings, type KeySlot } from './handlers';
+import { readInWorker, readOnThisThread, type RefiReader } from './files/reader';
 import { createCodingImports } from './imports';
 import { createModelRuns } from './model';
 import { exportPolicy } from './policy';
@@ -14,6 +15,8 @@ import { createCodingService, type Handle } from './service';
 import type { StoreOf } from './store';
 
 export type { KeySlot } from './handlers';
+export type { RefiReader };
+export { readOnThisThread as readRefiFiles };
 export type { CodingStore, Handle, ProjectItems, StoreOf } from './store';
 export type { CodingTables } from './tables/tables';
 export { CODING_PART } from './tables/part';
@@ -35,6 +38,8 @@ export interface CodingFeatureDeps {
   modelKey: KeySlot;
   /** the demo sandbox's base URL (its deterministic model stand-in is at /v1); null when there is none */
   sandboxBaseUrl: () => Promise<string | null>;
+  /** the worker that reads files another person made (a .qdpx, a .qdc) with a memory limit; absent: this thread */
+  filesWorker?: { entry: URL; execArgv?: string[] };
   onError?: (error: unknown) => void;
 }
 
@@ -55,7 +60,13 @@ export function createCodingFeature(deps: CodingFeatureDeps) {
     projectName: deps.projectName,
     pseudonymKey: () => deps.pseudonymKey.key(),
   });
-  const imports = createCodingImports({ service, store: deps.store, handle: deps.handle, now: deps.now });
+  const imports = createCodingImports({
+    service,
+    store: deps.store,
+    handle: deps.handle,
+    now: deps.now,
+    read: deps.filesWorker ? readInWorker(deps.filesWorker.entry, deps.filesWorker.execArgv) : readOnThisThread,
+  });
   const models = createModelRuns({
     service,
     store: deps.store,

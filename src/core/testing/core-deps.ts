@@ -23,7 +23,11 @@ export function testCoreDeps(userDataDir: string, sandboxes: Sandbox[], over: Pa
     },
     chooseSavePath: async () => null,
     emit: () => {},
-    workers: { archive: new URL('../compose/archive-worker.ts', import.meta.url), execArgv: ['--import', 'tsx'] },
+    workers: {
+      archive: new URL('../compose/archive-worker.ts', import.meta.url),
+      files: new URL('../compose/files-worker.ts', import.meta.url),
+      execArgv: ['--import', 'tsx'],
+    },
     ...over,
   };
 }

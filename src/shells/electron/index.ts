@@ -118,6 +118,7 @@ if (!app.requestSingleInstanceLock()) {
       workers: {
         archive: new URL('./archive-worker.js', import.meta.url),
         reexport: new URL('./reexport-worker.js', import.meta.url),
+        files: new URL('./files-worker.js', import.meta.url),
       },
       confirm: confirmWithDialog,
       exportPlatform: createExportPlatform(),

@@ -7,7 +7,8 @@
  * values with their times, adjudications. Validated against the REFI-QDA schema in refi.test.ts.
  */
 import { XMLParser } from 'fast-xml-parser';
-import { strFromU8, strToU8, unzipSync, zipSync, type Zippable } from 'fflate';
+import { strFromU8, strToU8, zipSync, type Zippable } from 'fflate';
+import { checkXml, UnsafeFile, unzipOne } from './bounded';
 import {
   canonicalValue,
   type CodebookDefinition,
@@ -183,6 +184,8 @@ const parser = new XMLParser({
   parseAttributeValue: false,
   trimValues: false,
   processEntities: true,
+  // character references (`&#233;`, `&#xE9;`) are plain XML that other tools write: read as the characters
+  htmlEntities: true,
   isArray: (name) => ['Code', 'User', 'TextSource', 'PlainTextSelection', 'Coding'].includes(name),
 });
 
@@ -194,7 +197,7 @@ const attr = (v: unknown, fallback = ''): string => (typeof v === 'string' ? v :
 
 /** A codebook file's definition (`.qdc`), with what could not be read as it was. */
 export function readQdc(text: string): ReturnType<typeof codebookFromCodes> {
-  const doc = asNode(parser.parse(text));
+  const doc = asNode(parser.parse(checkXml(text)));
   const book = asNode(doc.CodeBook);
   if (!doc.CodeBook) throw new Error('this is not a REFI-QDA codebook (no <CodeBook>)');
   return codebookFromCodes(list(asNode(book.Codes).Code));
@@ -222,28 +225,17 @@ const time = (v: unknown, fallback: number): number => {
   return Number.isFinite(t) ? t : fallback;
 };
 
-/** The largest `project.qde` read (a zip can claim to expand a few megabytes into gigabytes). */
-const MAX_QDE_BYTES = 256 * 1024 * 1024;
-
 /** A `.qdpx`: its codebook and every value a selection holds, by item, field and coder. */
 export function readQdpx(zip: Uint8Array, now: number): ReadProject {
-  let files: Record<string, Uint8Array>;
+  let qde: Uint8Array | null;
   try {
-    files = unzipSync(zip, {
-      filter: (f) => {
-        if (f.name !== 'project.qde') return false;
-        if (f.originalSize > MAX_QDE_BYTES) throw new Error(`its project.qde would be ${f.originalSize} bytes`);
-        return true;
-      },
-    });
+    qde = unzipOne(zip, 'project.qde');
   } catch (e) {
-    throw new Error(`this is not a REFI-QDA project (not a zip: ${e instanceof Error ? e.message : String(e)})`, {
-      cause: e,
-    });
+    if (e instanceof UnsafeFile) throw e;
+    throw new Error(`this is not a REFI-QDA project (${e instanceof Error ? e.message : String(e)})`, { cause: e });
   }
-  const qde = files['project.qde'];
   if (!qde) throw new Error('this is not a REFI-QDA project (no project.qde inside)');
-  const doc = asNode(parser.parse(strFromU8(qde)));
+  const doc = asNode(parser.parse(checkXml(strFromU8(qde))));
   const project = asNode(doc.Project);
   if (!doc.Project) throw new Error('this is not a REFI-QDA project (no <Project>)');
   const codes = codebookFromCodes(list(asNode(asNode(project.CodeBook).Codes).Code));
