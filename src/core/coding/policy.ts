@@ -11,7 +11,7 @@ import type { StoreOf } from './store';
 export interface ExportPolicy {
   extra: { columns: string[]; values: Map<string, Array<string | null>>; note: string } | null;
   /** opted-out accounts: their posts, reposts and quotes of their posts, and their accounts are left out */
-  exclusions: { userIds: string[]; handles: string[] } | null;
+  exclusions: { userIds: string[]; handles: string[]; accounts: number } | null;
 }
 
 const slug = (s: string) =>
@@ -29,6 +29,8 @@ export function exportPolicy(deps: { store: StoreOf }) {
       ? {
           userIds: optOuts.flatMap((o) => (o.userId ? [o.userId] : [])),
           handles: optOuts.flatMap((o) => (o.handle ? [o.handle.toLowerCase()] : [])),
+          // an account is one opt-out, whether it is known by its id, its handle or both
+          accounts: optOuts.length,
         }
       : null;
     let extra: ExportPolicy['extra'] = null;

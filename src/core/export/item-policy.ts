@@ -10,7 +10,7 @@ import type { ExportManifest } from '../formats';
 
 export interface ItemPolicy {
   extra: ExtraColumns | null;
-  exclusions: { userIds: string[]; handles: string[] } | null;
+  exclusions: { userIds: string[]; handles: string[]; accounts: number } | null;
 }
 
 type Obj = Record<string, unknown>;
@@ -75,7 +75,7 @@ export function policySections(policy: ItemPolicy | null, format: Format, target
     ...(policy.exclusions
       ? {
           left_out: {
-            accounts: new Set([...policy.exclusions.userIds, ...policy.exclusions.handles]).size,
+            accounts: policy.exclusions.accounts,
             note: 'items of accounts marked as opted out in the project (their posts, the account, reposts and quotes of their posts) are not in this export',
           },
         }
