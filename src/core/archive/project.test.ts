@@ -2,7 +2,7 @@
  * What only a project file has: its migrations, and a file Skein refuses (damaged, from a newer Skein) left
  * untouched. Everything a project does on either store is in store.test.ts.
  */
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -101,7 +101,30 @@ describe('a project file', () => {
     expect(error).toBeInstanceOf(ProjectFileError);
     expect((error as Error).message).toMatch(/damaged|not a Skein project/);
     expect(readFileSync(path).equals(readFileSync(join(dir, 'copy')))).toBe(true);
+    // and nothing was made beside it
+    expect(existsSync(`${path}-wal`) || existsSync(`${path}-shm`)).toBe(false);
     writeFileSync(join(dir, 'text.skein'), 'hello, not a database at all '.repeat(200));
     await expect(ArchiveProject.open(join(dir, 'text.skein'), init)).rejects.toThrow(ProjectFileError);
+  });
+
+  it('refuses an empty file rather than making it a project', async () => {
+    const path = join(dir, 'empty.skein');
+    writeFileSync(path, '');
+    await expect(ArchiveProject.open(path, init)).rejects.toThrow(/is empty: it is not a Skein project/);
+    expect(readFileSync(path).length).toBe(0);
+    expect(existsSync(`${path}-wal`) || existsSync(`${path}-shm`)).toBe(false);
+  });
+
+  it('opens a project whose -wal is still there (not closed cleanly) with what the -wal holds', async () => {
+    const path = join(dir, 'crashed.skein');
+    const p = await ArchiveProject.open(path, init);
+    p.ingest([rec(repliesAnswer([post('12', 'kept only in the wal')]))]);
+    // a copy taken while it is open: the file and its -wal as a crash leaves them
+    copyFileSync(path, join(dir, 'crashed2.skein'));
+    copyFileSync(`${path}-wal`, join(dir, 'crashed2.skein-wal'));
+    p.close();
+    const again = await ArchiveProject.open(join(dir, 'crashed2.skein'), init);
+    expect((await again.summary()).items).toBeGreaterThan(0);
+    again.close();
   });
 });

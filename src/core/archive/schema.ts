@@ -4,8 +4,9 @@
  * (`quick_check`) and refuses, in plain words and without writing a byte, a damaged file or one
  * written by a newer Skein (a newer schema this build does not know).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
+import { pathToFileURL } from 'node:url';
 
 /** Every migration, in order; `MIGRATIONS[n]` takes a file from version n to n + 1. */
 const MIGRATIONS: readonly string[] = [
@@ -87,6 +88,18 @@ export class ProjectFileError extends Error {
   }
 }
 
+/**
+ * The file to check, as a URL that opens it exactly as it is: a read-only connection to a file in WAL mode
+ * otherwise makes its -wal and -shm beside it, even when the file then proves damaged or foreign. A file that
+ * has a -wal already (open elsewhere, or not closed cleanly) is read with it, as SQLite would.
+ */
+function checkedAsItIs(path: string): string | URL {
+  if (existsSync(`${path}-wal`)) return path;
+  const url = pathToFileURL(path);
+  url.searchParams.set('immutable', '1');
+  return url;
+}
+
 function userVersion(db: DatabaseSync): number {
   const row = db.prepare('PRAGMA user_version').get() as { user_version: number } | undefined;
   return row?.user_version ?? 0;
@@ -102,10 +115,15 @@ export function openProjectFile(
   init: { name: string; kind: 'live' | 'demo'; now: number },
 ): { db: DatabaseSync; from: number } {
   const existed = existsSync(path);
+  if (existed && statSync(path).size === 0)
+    throw new ProjectFileError(
+      'unreadable',
+      `The file ${path} is empty: it is not a Skein project. Skein left it untouched; choose another file, or create a new project.`,
+    );
   let db: DatabaseSync;
   try {
     // read-only first: nothing is written to a file until it has passed the checks
-    db = existed ? new DatabaseSync(path, { readOnly: true }) : new DatabaseSync(path);
+    db = existed ? new DatabaseSync(checkedAsItIs(path), { readOnly: true }) : new DatabaseSync(path);
   } catch (e) {
     throw new ProjectFileError(
       'unreadable',
