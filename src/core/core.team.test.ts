@@ -275,4 +275,35 @@ describe.skipIf(skip)(`a team project in the core${skip ? ` (${skip})` : ''}`, (
     expect(state.current).toMatchObject({ store: 'sqlite', name: 'Default' });
     await core.dispose();
   });
+  it('a problem lasts as long as its cause: the server goes away and comes back', { timeout: 120_000 }, async () => {
+    const { deps } = skein();
+    const first = createCore(deps());
+    await call(first, 'skein:projects.connect', {
+      connection: `postgresql://skein@127.0.0.1:${cluster.port}/postgres?sslmode=disable`,
+      password: cluster.password,
+      schema: 'comeback',
+      researcher: 'Ada',
+    });
+    const state = () => call(first, 'skein:projects.state', undefined);
+    cluster.pause();
+    let restarted: ReturnType<typeof createCore>;
+    try {
+      // the open project loses its server, and a Skein started meanwhile cannot open it: both say so
+      expect(await state()).toMatchObject({ current: null, problem: expect.any(String) });
+      restarted = createCore(deps());
+      expect(await call(restarted, 'skein:projects.state', undefined)).toMatchObject({
+        current: null,
+        problem: expect.any(String),
+      });
+    } finally {
+      cluster.resume();
+    }
+    // and once it answers again, neither keeps saying it: no reopening, no switching asked of anyone
+    for (const core of [first, restarted])
+      await expect
+        .poll(async () => await call(core, 'skein:projects.state', undefined), { timeout: 30_000, interval: 500 })
+        .toMatchObject({ problem: null, current: { store: 'postgres' } });
+    await first.dispose();
+    await restarted.dispose();
+  });
 });

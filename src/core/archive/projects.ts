@@ -120,6 +120,9 @@ export interface Projects {
   dispose: () => Promise<void>;
 }
 
+/** how long a project that could not be opened stays unopened before the next use tries again */
+const REOPEN_MS = 3_000;
+
 export function createProjects(deps: ProjectsDeps): Projects {
   const folder = join(deps.userDataDir, 'projects');
   const defaultPath = deps.fixedPath ?? join(folder, `Default.${PROJECT_EXTENSION}`);
@@ -138,6 +141,8 @@ export function createProjects(deps: ProjectsDeps): Projects {
   known.add(current);
   known.add(defaultPath);
   const opened = new Map<Handle, Promise<boolean>>();
+  /** when a handle's open last failed: it is tried again once REOPEN_MS have passed (a server that came back) */
+  const failedAt = new Map<Handle, number>();
   let problem: string | null = null;
 
   const persist = () => {
@@ -167,6 +172,11 @@ export function createProjects(deps: ProjectsDeps): Projects {
 
   function openHandle(handle: Handle): Promise<boolean> {
     let p = opened.get(handle);
+    const failed = failedAt.get(handle);
+    if (p && failed !== undefined && Date.now() - failed >= REOPEN_MS) {
+      failedAt.delete(handle);
+      p = undefined;
+    }
     if (!p) {
       const location = handle === 'demo' ? demoPath : current;
       p = (async () => {
@@ -177,6 +187,7 @@ export function createProjects(deps: ProjectsDeps): Projects {
           return true;
         } catch (e) {
           const message = e instanceof Error ? e.message : String(e);
+          failedAt.set(handle, Date.now());
           if (handle === 'current') problem = message;
           deps.log?.(`project ${location} not opened`, e);
           return false;
@@ -240,6 +251,8 @@ export function createProjects(deps: ProjectsDeps): Projects {
       if (handle === 'current') problem = e instanceof Error ? e.message : String(e);
       return null;
     }
+    // a problem lasts as long as its cause: the project answers again
+    if (handle === 'current') problem = null;
     return {
       id: projectId(location),
       name: s.name,
@@ -279,6 +292,7 @@ export function createProjects(deps: ProjectsDeps): Projects {
     known.add(location);
     persist();
     opened.delete('current');
+    failedAt.delete('current');
     await (await deps.thread).call('close', 'current');
     return openHandle('current');
   }
