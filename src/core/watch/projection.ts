@@ -6,7 +6,7 @@
  * or post, a list timeline per call (`creditsFor`, shared with the sandbox's ledger).
  */
 import { creditsFor, creditsToUsd, type PriceTable } from '../../shared/api/pricing';
-import type { OperationId } from '../../shared/api/catalog';
+import { largestPageKnown, type OperationId } from '../../shared/api/catalog';
 import type { WatchKind, WatchOptions, WatchProjection, WatchStrategy } from '../../shared/ipc/watch';
 import type { AccountFacts, PostingHistory } from './tables/records';
 import { KINDS, STRATEGY_LABELS } from './kinds';
@@ -97,7 +97,7 @@ export function projectWatch(p: ProjectionInput): WatchProjection {
   const n = p.targets.length;
   const rate = (t: string) => p.rates.perTarget.get(t) ?? ASSUMED_POSTS_PER_DAY;
   const pageCost = (operation: OperationId) =>
-    creditsFor({ operation, httpStatus: 200, items: Math.max(PAGE, p.largestPage(operation)) }, prices);
+    creditsFor({ operation, httpStatus: 200, items: largestPageKnown(operation, p.largestPage(operation)) }, prices);
   /** pages one read of a newest-first listing takes: the new items and the overlap, a page at least */
   const readPages = (newItems: number) => 1 + Math.floor((newItems + options.overlap) / PAGE);
 

@@ -42,7 +42,12 @@ const snapshot = (target: string): Walk =>
   });
 
 async function runWalks(
-  o: { fail?: (req: PageRequest, at: number) => Error | null; perRun?: number; pageCredits?: number } = {},
+  o: {
+    fail?: (req: PageRequest, at: number) => Error | null;
+    perRun?: number;
+    pageCredits?: number;
+    largest?: number;
+  } = {},
 ) {
   const clock = new FakeClock(undefined, { autoAdvance: true });
   const path = join(dir, 'run-1.log');
@@ -59,7 +64,7 @@ async function runWalks(
           progressRun: async (_id, p) => {
             progress.push(p);
           },
-          largestPage: async () => 20,
+          largestPage: async () => o.largest ?? 20,
         },
         source: {
           fetchPage: async (req) => {
@@ -121,6 +126,24 @@ describe('a watch run’s walks', () => {
     expect(walks.message).toMatch(
       /^Stopped at the run’s cap: the next page could cost up to 60 credits and 50 are left\.$/,
     );
+  });
+
+  it('bounds a page by the largest seen of its operation, not a typical 20: replies pages hold up to 38', async () => {
+    // nothing recorded in the project yet: a replies page may still hold 38 posts, 570 credits
+    const r = await runWalks({ perRun: 500, largest: 0 });
+    const { walks, journal } = await r.open();
+    const replies = walkOf({
+      key: 'replies:1',
+      phase: 'fetch',
+      operation: 'postRepliesV2',
+      params: { tweetId: '1', queryType: 'Latest' },
+      target: '1',
+      rule: 'all',
+    });
+    expect(await walks.walk(replies)).toBe(false);
+    await journal.close();
+    expect(r.asked).toHaveLength(0);
+    expect(walks.message).toMatch(/the next page could cost up to 570 credits and 500 are left/);
   });
 
   it('a target not found ends its walk, the run goes on, and a run picked up again does not ask for it again', async () => {

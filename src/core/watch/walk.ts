@@ -5,7 +5,7 @@
  * A run picked up again finds each walk's pages in its journal and reads on from there.
  */
 import { creditsFor, type PriceTable } from '../../shared/api/pricing';
-import type { OperationId } from '../../shared/api/catalog';
+import { largestPageKnown, type OperationId } from '../../shared/api/catalog';
 import { isSkeinError } from '../../shared/errors';
 import type { RunStatus, WatchSpec } from '../../shared/ipc/watch';
 import {
@@ -25,8 +25,6 @@ import { observeCommunity, observePost, observeSpace, observeTrends, observeUser
 import type { Walk } from './plan';
 import type { WatchStore } from './store';
 
-/** a page the largest answers of its operation have held, at least (a cap's estimate) */
-const TYPICAL_PAGE = 20;
 /** the attempts one page may take (its retries of an error are charged the minimum each) */
 const ATTEMPTS = 4;
 const STOPPED = 'The runner was stopped during the run; the next run reads on from where it left off.';
@@ -84,7 +82,7 @@ async function pageEstimate(w: Walk, prices: PriceTable, largest: (op: string) =
   const asked = w.asked?.ids.length;
   let items = asked ?? 1;
   if (asked === undefined && (w.rule === 'until-known' || w.rule === 'all'))
-    items = Math.max(TYPICAL_PAGE, await largest(w.operation));
+    items = largestPageKnown(w.operation, await largest(w.operation));
   const full = creditsFor({ operation: w.operation, httpStatus: 200, items, idsAsked: asked }, prices);
   return Math.max(full, prices.minimumPerCall * ATTEMPTS);
 }

@@ -42,6 +42,20 @@ export interface OperationSpec {
   readonly available: boolean;
   readonly itemKind: ItemKind;
   readonly priceClass: PriceClass;
+  /**
+   * the most items one page has been seen to hold on the live service, where that is more than the typical
+   * 20 (api-field-notes.md): the spec states no page size, so a cap's bound on a page's cost starts here
+   */
+  readonly largestPageSeen?: number;
+}
+
+/** the items of a page a cap's bound assumes at least, where nothing larger has been seen */
+export const TYPICAL_PAGE_ITEMS = 20;
+
+/** the most items a page of `operation` may hold, as far as anyone has seen: a cap's bound on its cost */
+export function largestPageKnown(operation: OperationId, recordedInProject = 0): number {
+  const spec: OperationSpec = OPERATIONS[operation];
+  return Math.max(TYPICAL_PAGE_ITEMS, spec.largestPageSeen ?? 0, recordedInProject);
 }
 
 /** Maximum ids per batch call (not documented by the spec; clients send at most 100). */
@@ -88,6 +102,8 @@ export const OPERATIONS = {
     available: true,
     itemKind: 'post',
     priceClass: 'perPost',
+    // recorded live pages held 31–38 posts
+    largestPageSeen: 38,
   },
   postReplies: {
     number: 3,
