@@ -93,6 +93,23 @@ describe('a watch’s projected cost', () => {
     );
   });
 
+  it('a burst is not a rate: a short history gives way to the account’s own counters', () => {
+    // 20 replies in 0.22 days became "19 posts a day" (the whole span counted as a day); the account posts ~2 a day
+    const burst = { author: '1', posts: 20, first: NOW - 0.3 * DAY, last: NOW - 0.08 * DAY };
+    const facts = [{ id: '1', statusesCount: 730, createdAt: NOW - 365 * DAY }];
+    const r = postingRates(['1'], [burst], facts, NOW);
+    expect(r.perTarget.get('1')).toBe(2);
+    expect(r.from).toEqual({ recent: 0, lifetime: 1, assumed: 0 });
+    // with no counters to go on, the burst is spread over the shortest history that counts
+    const alone = postingRates(['1'], [burst], [], NOW);
+    expect(alone.perTarget.get('1')).toBeCloseTo(19 / 3, 5);
+    // a history of days is a rate
+    expect(postingRates(['1'], [{ ...burst, first: NOW - 10 * DAY }], facts, NOW).perTarget.get('1')).toBeCloseTo(
+      19 / 9.92,
+      5,
+    );
+  });
+
   it('pages larger than 20, as the live service sends, make a page cost more', () => {
     expect(projectWatch(input({ largestPage: () => 38 })).perRun).toBe(20 * 38 * 15);
   });

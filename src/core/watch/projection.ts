@@ -15,6 +15,8 @@ const DAY_MS = 86_400_000;
 const PAGE = 20;
 /** posts a day assumed for an account the project shows nothing of */
 const ASSUMED_POSTS_PER_DAY = 1;
+/** the span of an account's posts in the project below which they are read as a burst, not a posting rate */
+const MIN_HISTORY_DAYS = 3;
 /** a share of posts that is deleted (a probe sees the count move for those too) */
 const DELETED_SHARE = 0.05;
 
@@ -38,16 +40,25 @@ export function postingRates(
   const from = { recent: 0, lifetime: 0, assumed: 0 };
   for (const t of targets) {
     const h = byAuthor.get(t);
-    if (h && h.posts >= 3 && h.last > h.first) {
-      // n posts span n-1 intervals; a span shorter than a day says little, so it counts as at least a day
-      perTarget.set(t, (h.posts - 1) / Math.max(1, (h.last - h.first) / DAY_MS));
+    const recent = h && h.posts >= 3 && h.last > h.first ? h : null;
+    // n posts span n-1 intervals
+    const recentRate = (span: number) => (recent ? (recent.posts - 1) / span : 0);
+    const span = recent ? (recent.last - recent.first) / DAY_MS : 0;
+    if (recent && span >= MIN_HISTORY_DAYS) {
+      perTarget.set(t, recentRate(span));
       from.recent++;
       continue;
     }
+    // a shorter history is a burst (a thread, a live event), not a rate: the account's own counters say more
     const f = byId.get(t);
     if (f && f.statusesCount !== null && f.createdAt !== null && now > f.createdAt) {
       perTarget.set(t, f.statusesCount / Math.max(1, (now - f.createdAt) / DAY_MS));
       from.lifetime++;
+      continue;
+    }
+    if (recent) {
+      perTarget.set(t, recentRate(MIN_HISTORY_DAYS));
+      from.recent++;
       continue;
     }
     perTarget.set(t, ASSUMED_POSTS_PER_DAY);
