@@ -116,12 +116,14 @@ export async function executeRun(input: RunInput, deps: RunDeps): Promise<RunRes
       );
       await walkAll(plan.track(recent, walks.seen(), rechecking));
     }
+    // a run stopped before it asked anything leaves its watch due: the next runner runs it now, not a period on
+    const unstarted = walks.status === 'stopped' && walks.calls === 0;
     const ended: Settlement = {
       watch: input.watch,
       spec,
       state,
       run,
-      nextDue: input.nextDue,
+      nextDue: unstarted && input.watch.nextDue !== null ? input.watch.nextDue : input.nextDue,
       order: walks.order,
       planned,
       status: walks.status,

@@ -81,8 +81,12 @@ export class WatchScheduler {
 
   constructor(private readonly deps: SchedulerDeps) {}
 
+  /** whether this scheduler ticks on its own: one never started (a core that only makes watches) is never kicked */
+  private started = false;
+
   /** starts ticking (the app: ticks do nothing until a watch is active) */
   start(): void {
+    this.started = true;
     this.schedule(0);
   }
 
@@ -97,7 +101,7 @@ export class WatchScheduler {
 
   /** a tick soon (a watch was created, resumed, asked to run now) */
   kick(): void {
-    if (!this.ticking) this.schedule(0);
+    if (this.started && !this.ticking) this.schedule(0);
   }
 
   runNow(watchId: number): void {
