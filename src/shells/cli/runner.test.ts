@@ -266,7 +266,8 @@ describe('the headless runner', () => {
     { timeout: 180_000 },
     async () => {
       const { dir, project, watch } = await projectWithWatch('full');
-      const first = runner(project, join(dir, 'runner-a'), ['--verbose']);
+      // paced so that its run is still under way when SIGTERM comes, however slow this machine is meanwhile
+      const first = runner(project, join(dir, 'runner-a'), ['--verbose', '--rate', '0.5']);
       await first.line(/ tl:\d+ — /);
 
       // a second runner on the same project: a polite refusal, nothing done
@@ -335,7 +336,8 @@ describe.skipIf(noPostgres)(`the headless runner on a team project (${noPostgres
       const { dir, watch } = await projectWithWatch('full', { address, password: cluster.password });
       const env = { SKEIN_PROJECT_PASSWORD: cluster.password };
       // machine A (its own data folder, where its run's journal is)
-      const a = runner(address, join(dir, 'machine-a'), ['--verbose', '--researcher', 'Server A'], env);
+      // paced so that its run is still under way when it is killed, however slow this machine is meanwhile
+      const a = runner(address, join(dir, 'machine-a'), ['--verbose', '--researcher', 'Server A', '--rate', '1'], env);
       await within('machine A starts its runs', a.count(/ tl:\d+ — /, 3), [a]).catch(async (e: unknown) => {
         const asked = await control<{ requests: unknown[] }>('/__sandbox/requests');
         throw new Error(
