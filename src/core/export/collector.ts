@@ -325,6 +325,18 @@ export async function collect(o: CollectOptions): Promise<CollectOutcome> {
         o.onPage?.(state);
       },
       keep: async (page, step) => keepPage(o, page, step),
+      priceOf: (page, step) =>
+        step.planned.fromProject
+          ? 0
+          : creditsFor(
+              {
+                operation: plan.operation,
+                httpStatus: page.httpStatus,
+                items: page.received,
+                idsAsked: step.planned.idsAsked?.length,
+              },
+              o.prices ?? DEFAULT_PRICES,
+            ),
       onCommitted: (record) => {
         state.record(record);
         o.onPage?.(state);

@@ -188,4 +188,33 @@ describe('Journal', () => {
     expect((await collectItems(again)).map((i) => i.id)).toEqual(['1', '2']);
     await again.close();
   });
+  it('remembers a page asked for and never kept (a walk killed between paying and keeping), and no other', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'skein-journal-')), 'journal.log');
+    const j = await Journal.open(path);
+    await j.appendAsked({ request: 0, cursor: null, at: 10 });
+    await j.appendPage([item('1', { id: '1' })], page(1, null, 'c1'));
+    await j.appendAsked({ request: 0, cursor: 'c1', at: 20 });
+    await j.appendFailure({
+      request: 0,
+      cursor: 'c1',
+      at: 21,
+      calls: 1,
+      credits: 15,
+      code: 'upstream',
+      message: '503',
+    });
+    await j.appendAsked({ request: 0, cursor: 'c1', at: 30 });
+    await j.close();
+    // a torn line after it changes nothing
+    await appendFile(path, 'a\t{"request":0,"cur');
+    const again = await Journal.open(path);
+    expect(again.askedBefore(0, null)).toBeNull();
+    expect(again.askedBefore(0, 'c1')).toBe(30);
+    expect(again.askedBefore(1, null)).toBeNull();
+    // what this life asks is not an earlier life's
+    await again.appendAsked({ request: 1, cursor: null, at: 40 });
+    expect(again.askedBefore(1, null)).toBeNull();
+    expect((await collectItems(again)).map((i) => i.id)).toEqual(['1']);
+    await again.close();
+  });
 });

@@ -10,6 +10,7 @@
  *   i <TAB> idJSON <TAB> positionJSON <TAB> rawJSON
  *   p <TAB> pageRecordJSON
  *   f <TAB> failedFetchJSON      (a page fetch that failed after requests had left: what it cost)
+ *   a <TAB> askedJSON            (a page about to be asked for: which, and when; settled by its page or failure)
  * A page counts only once its commit line is complete; whatever follows the
  * last commit (a torn write) is cut off when the journal is opened again.
  */
@@ -72,6 +73,16 @@ export interface FailedFetch {
   message: string;
 }
 
+/** A page about to be asked for. One left unsettled by a page or a failure was asked by a walk that was killed. */
+export interface Asked {
+  request: number;
+  cursor: string | null;
+  /** when it was about to be asked (epoch ms) */
+  at: number;
+}
+
+const askKey = (request: number, cursor: string | null) => `${request}\u0000${cursor ?? ''}`;
+
 export interface JournalScan {
   onItem?: (id: string | null, position: string) => void;
   onPage?: (page: PageRecord) => void;
@@ -84,6 +95,7 @@ const TAB = 0x09;
 const I = 0x69;
 const P = 0x70;
 const F = 0x66;
+const A = 0x61;
 
 /** Reads complete lines of `[0, end)` as buffers with their end offsets. */
 async function* lines(
@@ -162,6 +174,16 @@ function parseFailureLine(buf: Buffer, start: number, stop: number): FailedFetch
   }
 }
 
+function parseAskLine(buf: Buffer, start: number, stop: number): Asked | null {
+  if (buf[start] !== A || buf[start + 1] !== TAB) return null;
+  try {
+    const a = JSON.parse(buf.toString('utf8', start + 2, stop)) as Asked;
+    return typeof a === 'object' && a !== null && typeof a.request === 'number' && typeof a.at === 'number' ? a : null;
+  } catch {
+    return null;
+  }
+}
+
 function itemLine(item: JournalItem): string {
   return `i\t${JSON.stringify(item.id)}\t${item.position}\t${typeof item.raw === 'string' ? item.raw : item.raw.toString('utf8')}\n`;
 }
@@ -171,6 +193,8 @@ export class Journal {
     readonly path: string,
     private readonly handle: FileHandle,
     private committed: number,
+    /** pages an earlier life of the walk was about to ask for, and never kept: it may have paid for them */
+    private readonly unsettled: Map<string, number>,
   ) {}
 
   /**
@@ -183,27 +207,36 @@ export class Journal {
       const { size } = await handle.stat();
       let committed = 0;
       let pendingItems: Array<{ id: string | null; position: string }> = [];
+      const unsettled = new Map<string, number>();
       for await (const { buf, start, stop, next } of lines(handle, size)) {
         const item = parseItemLine(buf, start, stop, false);
         if (item) {
           pendingItems.push({ id: item.id, position: item.position });
           continue;
         }
+        const asked = pendingItems.length === 0 ? parseAskLine(buf, start, stop) : null;
+        if (asked) {
+          unsettled.set(askKey(asked.request, asked.cursor), asked.at);
+          committed = next;
+          continue;
+        }
         const failure = pendingItems.length === 0 ? parseFailureLine(buf, start, stop) : null;
         if (failure) {
+          unsettled.delete(askKey(failure.request, failure.cursor));
           scan.onFailure?.(failure);
           committed = next;
           continue;
         }
         const page = parsePageLine(buf, start, stop);
         if (!page || page.kept !== pendingItems.length) break;
+        unsettled.delete(askKey(page.request, page.cursor));
         for (const it of pendingItems) scan.onItem?.(it.id, it.position);
         scan.onPage?.(page);
         pendingItems = [];
         committed = next;
       }
       if (committed < size) await handle.truncate(committed);
-      return new Journal(path, handle, committed);
+      return new Journal(path, handle, committed, unsettled);
     } catch (error) {
       await handle.close();
       throw error;
@@ -221,6 +254,19 @@ export class Journal {
     for (const item of items) text += itemLine(item);
     text += `p\t${JSON.stringify(page)}\n`;
     await this.append(text);
+  }
+
+  /** Appends that a page is about to be asked for (one line, committed on its own), before its request leaves. */
+  async appendAsked(asked: Asked): Promise<void> {
+    await this.append(`a\t${JSON.stringify(asked)}\n`);
+  }
+
+  /**
+   * When an earlier life of this walk was about to ask for this page and was killed before it kept the page
+   * or its failure; null when it never was. Such a page found already held was bought then: it counts.
+   */
+  askedBefore(request: number, cursor: string | null): number | null {
+    return this.unsettled.get(askKey(request, cursor)) ?? null;
   }
 
   /** Appends the record of a failed page fetch (one line, committed on its own). */

@@ -52,6 +52,11 @@ export interface PageWalker<S extends WalkStep, R extends string = string> {
   /** a failure the journal now keeps */
   onFailure?: (failure: FailedFetch, step: S) => Promise<void> | void;
   keep: (page: SourcePage, step: S) => Promise<Kept>;
+  /**
+   * what a page's answer cost when it was bought: a page an earlier life of the walk asked for and was killed
+   * before keeping comes back held (free) from the project, and its cost is this walk's all the same
+   */
+  priceOf?: (page: SourcePage, step: S) => number;
   /** the page is in the journal: it counts */
   onCommitted?: (record: PageRecord, step: S) => Promise<void> | void;
   /** a rate limit is being waited out until this time (epoch ms); null when the wait is over */
@@ -93,7 +98,14 @@ export async function walkPages<S extends WalkStep, R extends string = string>(
     if (cap) return { done: false, reason: 'cap', cap };
     if (signal.aborted) return { done: false, reason: 'cancelled' };
 
-    const read = await fetchAndKeep(w, step);
+    // said before the request leaves: a walk killed after paying and before keeping the page still counts it
+    const askedBefore = journal.askedBefore(step.request, step.cursor);
+    try {
+      await journal.appendAsked({ request: step.request, cursor: step.cursor, at: clock.now() });
+    } catch (e) {
+      return errorOutcome(toWriteError(e, journal.path));
+    }
+    const read = await fetchAndKeep(w, step, askedBefore);
     if ('error' in read) {
       const { error } = read;
       const failure = failureOf(error, step.request, step.cursor, clock.now());
@@ -148,6 +160,7 @@ export async function walkPages<S extends WalkStep, R extends string = string>(
 async function fetchAndKeep<S extends WalkStep, R extends string>(
   w: PageWalker<S, R>,
   step: S,
+  askedBefore: number | null,
 ): Promise<{ kept: Kept } | { error: unknown }> {
   let page: SourcePage;
   try {
@@ -160,6 +173,9 @@ async function fetchAndKeep<S extends WalkStep, R extends string>(
   } catch (error) {
     return { error };
   }
+  // held since the killed walk asked for it: that walk's purchase, counted once, here
+  if (askedBefore !== null && page.fromCache && page.credits === 0 && page.fetchedAt >= askedBefore && w.priceOf)
+    page = { ...page, fromCache: false, credits: w.priceOf(page, step), attempts: Math.max(1, page.attempts) };
   return { kept: await w.keep(page, step) };
 }
 

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_PRICES } from '../../shared/api/pricing';
+import { creditsFor, DEFAULT_PRICES } from '../../shared/api/pricing';
 import { SkeinError } from '../../shared/errors';
 import { FakeClock } from '../testing/fake-clock';
 import type { PageRequest, SourcePage } from '../walk';
@@ -17,7 +17,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const answer = (at: number, credits = 15): SourcePage => ({
+const answer = (at: number, credits = 15, fromCache = false): SourcePage => ({
   rawItems: [{ id: '1' }],
   dropped: [],
   duplicatesRemoved: 0,
@@ -27,8 +27,8 @@ const answer = (at: number, credits = 15): SourcePage => ({
   fetchedAt: at,
   httpStatus: 200,
   credits,
-  fromCache: false,
-  attempts: 1,
+  fromCache,
+  attempts: fromCache ? 0 : 1,
 });
 
 /** a snapshot of one target: a walk of one page */
@@ -47,6 +47,8 @@ async function runWalks(
     perRun?: number;
     pageCredits?: number;
     largest?: number;
+    /** the page comes back held by the project (free), as it was received at this time */
+    heldSince?: number;
   } = {},
 ) {
   const clock = new FakeClock(undefined, { autoAdvance: true });
@@ -71,7 +73,7 @@ async function runWalks(
             asked.push(req);
             const error = o.fail?.(req, clock.now());
             if (error) throw error;
-            return answer(clock.now(), o.pageCredits);
+            return o.heldSince !== undefined ? answer(o.heldSince, 0, true) : answer(clock.now(), o.pageCredits);
           },
         },
         clock,
@@ -144,6 +146,29 @@ describe('a watch run’s walks', () => {
     await journal.close();
     expect(r.asked).toHaveLength(0);
     expect(walks.message).toMatch(/the next page could cost up to 570 credits and 500 are left/);
+  });
+
+  it('a page bought by a run killed before keeping it counts once, when the run picks it up held', async () => {
+    const t = Date.UTC(2026, 0, 15, 12, 0, 0);
+    // the killed run's journal: the page was about to be asked for; its answer then reached the project
+    await writeFile(join(dir, 'run-1.log'), `a\t${JSON.stringify({ request: 0, cursor: null, at: t - 5_000 })}\n`);
+    const bought = await runWalks({ heldSince: t - 4_000 });
+    const { walks, journal } = await bought.open();
+    expect(await walks.walk(snapshot('alice'))).toBe(true);
+    await journal.close();
+    // what that answer cost when it was bought
+    expect(walks.credits).toBe(creditsFor({ operation: 'communityInfo', httpStatus: 200, items: 1 }, DEFAULT_PRICES));
+    expect(walks.credits).toBeGreaterThan(0);
+    expect(walks.calls).toBe(1);
+    await rm(join(dir, 'run-1.log'));
+
+    // held from before the killed run asked for it: another's purchase, free here
+    await writeFile(join(dir, 'run-1.log'), `a\t${JSON.stringify({ request: 0, cursor: null, at: t - 5_000 })}\n`);
+    const earlier = await runWalks({ heldSince: t - 60_000 });
+    const again = await earlier.open();
+    expect(await again.walks.walk(snapshot('alice'))).toBe(true);
+    await again.journal.close();
+    expect(again.walks.credits).toBe(0);
   });
 
   it('a target not found ends its walk, the run goes on, and a run picked up again does not ask for it again', async () => {

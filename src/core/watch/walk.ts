@@ -290,6 +290,11 @@ export class RunWalks {
           walkId: `watch:${d.runId}:${w.key}`,
         }),
       unreadable: (failure) => unreadable(failure, w),
+      priceOf: (page) =>
+        creditsFor(
+          { operation: w.operation, httpStatus: page.httpStatus, items: page.received, idsAsked: w.asked?.ids.length },
+          d.prices,
+        ),
       onFailure: async (failure) => {
         this.calls += failure.calls;
         this.credits += failure.credits;
