@@ -67,6 +67,10 @@ test('settings: mode, price table edit and reset, and a key that is never shown'
   const keyStatus = page.getByTestId('key-status');
   await expect(keyStatus).toContainText('Configured');
   await expect(keyStatus).toContainText(/Kept (in the system keychain|on disk|for this session)/);
+  // saving a key switches nothing: the mode in force stays, and the controls say which it is
+  await expect(page.getByRole('status').filter({ hasText: 'Key saved.' })).toContainText('stays in Demo mode');
+  await expect(page.getByRole('radio', { name: /^Demo/ })).toBeChecked();
+  await expect(page.getByTestId('mode')).toHaveText('Demo mode');
   await expect(page.getByLabel('Replace key')).toHaveValue('');
   const everything = await page.evaluate(
     () => document.documentElement.outerHTML + [...document.querySelectorAll('input')].map((i) => i.value).join(' '),

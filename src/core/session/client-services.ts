@@ -342,6 +342,9 @@ export function createClientServices(deps: ClientServicesDeps): ClientServices {
     },
     async setKey(key) {
       await ready;
+      // a key makes live the default mode only while none was picked: saving one never switches the mode in
+      // force behind the person's back (the Mode control shows it, and they switch when they mean to)
+      if (!store.modeChosen) store.update({ mode: mode() }, keyConfigured() || override.baseUrl !== undefined);
       // the key belongs to the address it is entered for; live mode's base URL, or the start-up one
       const status = await keys.set(key, baseUrlOrigin(settings().baseUrl));
       sessionKeyFromStart = null;

@@ -240,7 +240,11 @@ describe('settings, mode and key through the bridge', () => {
     data(await s.call('api.call', quotes));
     expect(data(await s.call<ApiCallOutput>('api.call', quotes)).meta.fromCache).toBe(true);
     data(await s.call('credentials.set', { key: 'another-key' }));
-    expect(data(await s.call<Settings>('settings.get')).mode).toBe('live');
+    // saving a key switches nothing: the mode in force stays until the person picks another
+    expect(data(await s.call<Settings>('settings.get')).mode).toBe('demo');
+    // but nothing answered before the key changed is served after it
+    expect(data(await s.call<ApiCallOutput>('api.call', quotes)).meta.fromCache).toBe(false);
+    data(await s.call('settings.update', { mode: 'live' }));
     const live = await s.call('api.call', quotes);
     expect(live).toMatchObject({
       ok: false,

@@ -43,6 +43,8 @@ export function useSetKey() {
     },
     onSuccess: async (status) => {
       client.setQueryData(settingsKeys.credentials(), status);
+      // the mode in force is now kept as the person's choice: the Mode control reads it again
+      await client.invalidateQueries({ queryKey: settingsKeys.settings() });
       await forgetApiAnswers(client);
     },
   });

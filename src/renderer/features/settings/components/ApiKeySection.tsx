@@ -13,7 +13,13 @@ const STORAGE_LABELS: Record<CredentialsStatus['storage'], string> = {
 };
 
 /** The API key: masked entry, whether one is set and where it is kept. Never shows the key. */
-export function ApiKeySection({ persistWithoutKeyring }: { persistWithoutKeyring: boolean }) {
+export function ApiKeySection({
+  persistWithoutKeyring,
+  mode,
+}: {
+  persistWithoutKeyring: boolean;
+  mode: 'demo' | 'live';
+}) {
   const status = useQuery(credentialsQuery());
   const setKey = useSetKey();
   const update = useUpdateSettings();
@@ -92,6 +98,11 @@ export function ApiKeySection({ persistWithoutKeyring }: { persistWithoutKeyring
           />
           Keep the key on disk although this system has no keyring (it is then only obfuscated, not encrypted)
         </label>
+      ) : null}
+      {setKey.isSuccess && setKey.variables && 'key' in setKey.variables && mode === 'demo' ? (
+        <p className="settings__saved" role="status">
+          Key saved. Skein stays in Demo mode (free, no key used) until you choose Live under Mode.
+        </p>
       ) : null}
       {setKey.isError ? <ErrorState compact error={setKey.error} what="the key" /> : null}
       {update.isError ? <ErrorState compact error={update.error} what="the setting" /> : null}

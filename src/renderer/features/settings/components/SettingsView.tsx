@@ -25,7 +25,7 @@ export function SettingsView() {
               key={`c-${settings.data.baseUrl}-${settings.data.requestsPerSecond}`}
               settings={settings.data}
             />
-            <ApiKeySection persistWithoutKeyring={settings.data.persistKeyWithoutKeyring} />
+            <ApiKeySection persistWithoutKeyring={settings.data.persistKeyWithoutKeyring} mode={settings.data.mode} />
             <PriceTableSection prices={settings.data.prices} />
             <CacheSection />
           </>
