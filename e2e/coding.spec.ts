@@ -177,6 +177,18 @@ test('a stratified sample of 100 coded blind by two coders with 20 % overlap; α
   await expect(page.getByRole('heading', { name: 'Share-and-cite package' })).toBeVisible();
   await shots(page, testInfo, 'files');
 
+  // the package: what was written stays on screen, though the form is remade from the citation it saved
+  await page.getByRole('button', { name: 'Generate a key' }).click();
+  await expect(page.getByText(/^Not set\./)).toHaveCount(0);
+  const shareForm = page.getByRole('form', { name: 'Share package' });
+  await shareForm.getByLabel('Title').fill('Stance pilot');
+  await shareForm.getByLabel(/^Authors, one per line/).fill('Example, Ana');
+  const zip = testInfo.outputPath('stance-pilot.zip');
+  await skein.setSavePath(zip);
+  await shareForm.getByRole('button', { name: 'Save the package…' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Written to' })).toContainText(zip);
+  await expect(page.getByLabel('Title')).toHaveValue('Stance pilot');
+
   // coding where posts are shown: a thread, the post in focus, the same keys
   await page.getByRole('tab', { name: 'Code', exact: true }).click();
   await page.getByRole('checkbox', { name: 'Code in every view' }).check();

@@ -118,13 +118,17 @@ function OptOuts() {
 
 function SharePackage() {
   const saved = useQuery(citationQuery());
+  // held here, not in the form: the form is remade from the citation a package saves, and what was written
+  // must stay on screen through that
+  const share = useSharePackage();
   // the citation the last package was made with fills the form (keyed: a newer one starts it afresh)
-  return saved.isPending ? null : <ShareForm key={JSON.stringify(saved.data ?? null)} saved={saved.data ?? null} />;
+  return saved.isPending ? null : (
+    <ShareForm key={JSON.stringify(saved.data ?? null)} saved={saved.data ?? null} share={share} />
+  );
 }
 
-function ShareForm({ saved }: { saved: Citation | null }) {
+function ShareForm({ saved, share }: { saved: Citation | null; share: ReturnType<typeof useSharePackage> }) {
   const { codebook, sample } = useCodingSelection();
-  const share = useSharePackage();
   const [form, change] = useForm(() => shareFields(saved));
   return (
     <section className="coding-section" aria-labelledby="coding-share">
