@@ -5,15 +5,7 @@
  */
 import { writeFileAtomic } from '../files/atomic-file';
 import { columnsObject } from './columns';
-import {
-  fileAndSidecar,
-  provenanceCounter,
-  provenanceOf,
-  rawText,
-  withSidecar,
-  type Format,
-  type StreamItem,
-} from './format';
+import { fileAndSidecar, provenanceCounter, rawText, withSidecar, type Format, type StreamItem } from './format';
 import { EMPTY, writeEntry } from './json-entry';
 import { itemIdOf } from './item-fields';
 
@@ -61,7 +53,7 @@ export const jsonl: Format = {
               item,
               EMPTY,
               NEWLINE,
-              provenanceOf(item, provenance),
+              item.provenance ?? provenance(),
               extra ? columnsObject(extra, idOf(item)) : undefined,
             );
         },
