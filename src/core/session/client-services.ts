@@ -310,6 +310,15 @@ export function createClientServices(deps: ClientServicesDeps): ClientServices {
     return after;
   }
 
+  /** a key set or cleared replaces the one given at start-up; answers kept under the old key are dropped */
+  async function replaceKey(change: () => Promise<CredentialsStatus>): Promise<CredentialsStatus> {
+    await ready;
+    const status = await change();
+    sessionKeyFromStart = null;
+    client.clearStore();
+    return status;
+  }
+
   return {
     client,
     keys,
@@ -340,21 +349,9 @@ export function createClientServices(deps: ClientServicesDeps): ClientServices {
       if (before.persistKeyWithoutKeyring !== after.persistKeyWithoutKeyring) await keys.reconsider();
       return after;
     },
-    async setKey(key) {
-      await ready;
-      // the key belongs to the address it is entered for; live mode's base URL, or the start-up one
-      const status = await keys.set(key, baseUrlOrigin(settings().baseUrl));
-      sessionKeyFromStart = null;
-      client.clearStore();
-      return status;
-    },
-    async clearKey() {
-      await ready;
-      const status = await keys.clear();
-      sessionKeyFromStart = null;
-      client.clearStore();
-      return status;
-    },
+    // the key belongs to the address it is entered for; live mode's base URL, or the start-up one
+    setKey: (key) => replaceKey(() => keys.set(key, baseUrlOrigin(settings().baseUrl))),
+    clearKey: () => replaceKey(() => keys.clear()),
     onSenderGone(senderId) {
       client.cancelSender(senderId);
     },

@@ -65,14 +65,6 @@ export function loaderTables(tables: readonly Table[], path: (table: Table) => s
   }));
 }
 
-/** The CSV id columns per file name, for the manifest. */
-export function csvIdColumns(target: string, plan: WritePlan, options?: ExportOptions): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  const tables = csvTables(plan.itemKind, writeOptions(options).csvColumns, NO_CONTEXT);
-  for (const t of tables) out[basename(csvTablePath(target, t))] = [...t.idColumns];
-  return out;
-}
-
 /**
  * Text handed to the file at a time (csv lines are joined into chunks of about this many characters). Lines
  * held for a larger chunk outlive the young generation and grow the heap: 100k posts peaked at 228-240 MB
