@@ -66,7 +66,7 @@ const ROW_GROUP_ROWS = 2_500;
 export const PARTITION_ABOVE_ITEMS = 1_000_000;
 
 /** hyparquet-writer's buffer, handed to the atomic file's sink at each row group (and at the end). */
-export class SinkWriter extends ByteWriter {
+class SinkWriter extends ByteWriter {
   constructor(private readonly sink: Sink) {
     super(1 << 20);
   }
