@@ -72,6 +72,19 @@ function itemId(item: unknown): string | undefined {
   return typeof id === 'string' ? id : undefined;
 }
 
+/** The meta of an answer served from a store: free, no attempt. */
+function storedMeta(callId: string, hit: StoredAnswer, durationMs: number): ApiCallOutput['meta'] {
+  return {
+    callId,
+    fromCache: true,
+    fetchedAt: hit.fetchedAt,
+    httpStatus: hit.httpStatus,
+    credits: 0,
+    durationMs,
+    attempts: 0,
+  };
+}
+
 export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly store: ResponseStore } {
   const store = deps.store ?? new ResponseStore();
   const views = new PagingViews();
@@ -178,15 +191,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
         (await heldByArchive(op, c, input.reread === true, started, input.keep !== false));
       if (hit) {
         record(op, c, hit.httpStatus, hit.page.rawCount, true);
-        const meta = {
-          callId,
-          fromCache: true,
-          fetchedAt: hit.fetchedAt,
-          httpStatus: hit.httpStatus,
-          credits: 0,
-          durationMs: clock.now() - started,
-          attempts: 0,
-        };
+        const meta = storedMeta(callId, hit, clock.now() - started);
         return forgetIfStopped(op, c, shape(op, c, viewKey, hit.page, hit.body, meta, views));
       }
     }
@@ -354,15 +359,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
       visited.add(cursor);
       const hit = store.peek(op, c.paramsKey, cursor);
       if (!hit) break;
-      const meta = {
-        callId: `loaded:${out.length}`,
-        fromCache: true,
-        fetchedAt: hit.fetchedAt,
-        httpStatus: hit.httpStatus,
-        credits: 0,
-        durationMs: 0,
-        attempts: 0,
-      };
+      const meta = storedMeta(`loaded:${out.length}`, hit, 0);
       const page = shape(op, { ...c, cursor }, viewKey, hit.page, hit.body, meta, local);
       out.push(page);
       const next = page.result.paging?.nextCursor ?? null;

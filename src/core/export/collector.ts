@@ -261,13 +261,10 @@ function keepPage(o: CollectOptions, page: SourcePage, step: Step): Kept {
     kept.push({ id, position: placed ? JSON.stringify(placed) : 'null', raw: JSON.stringify(raw) });
     if (o.onKept) parsed.push({ raw, position: placed });
   });
-  const base = pageRecord(page, step, { kept: kept.length, duplicates });
-  const { snapshot, ...rest } = base;
   const record: PageRecord = {
-    ...rest,
+    ...pageRecord(page, step, { kept: kept.length, duplicates }),
     fromProject: step.planned.fromProject,
     ...(foreign.length > 0 ? { foreign } : {}),
-    ...(snapshot ? { snapshot } : {}),
   };
   if (plan.paged) record.stop = guardStop(state, record);
   // a bad paging answer is not served again from the store: a new export asks the service again

@@ -26,6 +26,9 @@ export function estimateExport(
   conversation?: readonly ListingSample[],
 ): ExportEstimate {
   const plan = planView(view, imported, held);
+  /** what a page of this many items costs (a batch: asked for `idsAsked` ids) */
+  const pageCredits = (items: number, idsAsked?: number) =>
+    creditsFor({ operation: plan.operation, httpStatus: 200, items, idsAsked }, prices);
   const minutes = Math.round(STALE_TIME_MS[plan.operation] / 60_000);
   const storeNote =
     minutes > 0
@@ -35,16 +38,7 @@ export function estimateExport(
     if (minutes > 0) return { paged: plan.paged, remainingPages: 0, calls: 0, credits: 0, basis: storeNote };
     // never kept (a space changes by the second): what the view shows is asked for again, page by page
     const calls = plan.paged ? Math.max(1, view.loadedPages ?? 1) : plan.requestCount;
-    const credits =
-      calls *
-      creditsFor(
-        {
-          operation: plan.operation,
-          httpStatus: 200,
-          items: Math.max(1, Math.round((view.loadedItems ?? calls) / calls)),
-        },
-        prices,
-      );
+    const credits = calls * pageCredits(Math.max(1, Math.round((view.loadedItems ?? calls) / calls)));
     return {
       paged: plan.paged,
       remainingPages: calls,
@@ -59,7 +53,7 @@ export function estimateExport(
     const free = plan.fromList?.heldRequests ?? 0;
     for (let i = free; i < plan.requestCount; i++) {
       const asked = plan.askedCount(i) ?? undefined;
-      credits += creditsFor({ operation: plan.operation, httpStatus: 200, items: asked ?? 1, idsAsked: asked }, prices);
+      credits += pageCredits(asked ?? 1, asked);
     }
     const calls = plan.requestCount - free;
     const inProject = plan.fromList?.held;
@@ -75,7 +69,7 @@ export function estimateExport(
   const loadedPages = Math.max(0, view.loadedPages ?? 0);
   const loadedItems = Math.max(0, view.loadedItems ?? 0);
   const pageSize = loadedPages > 0 && loadedItems > 0 ? loadedItems / loadedPages : TYPICAL_PAGE_ITEMS;
-  const perPage = creditsFor({ operation: plan.operation, httpStatus: 200, items: Math.round(pageSize) }, prices);
+  const perPage = pageCredits(Math.round(pageSize));
   if (view.expectedItems === undefined) {
     return {
       paged: true,
@@ -102,7 +96,7 @@ export function estimateExport(
     const sampled =
       conversation.reduce((s, l) => s + l.items.length, 0) / conversation.reduce((s, l) => s + l.pages, 0);
     const size = loadedPages > 0 && loadedItems > 0 ? pageSize : sampled > 0 ? sampled : TYPICAL_PAGE_ITEMS;
-    const per = creditsFor({ operation: plan.operation, httpStatus: 200, items: Math.round(size) }, prices);
+    const per = pageCredits(Math.round(size));
     const calls = (replies: number) => Math.max(0, Math.ceil((replies + withPost - loadedItems) / Math.max(1, size)));
     const [low, middle, high] = [calls(range.low), calls(range.middle), calls(range.high)];
     const pages = `Pages hold about ${Math.round(size)} items, about ${per} credits each.`;

@@ -22,9 +22,9 @@ import { cellsFor, formatRegistry, type Formats, type LiveWriter } from '../form
 import { describeCaps, loosens, progressFraction } from './caps';
 import { collect, CollectionState, type CollectOutcome } from './collector';
 import { estimateView, planFor } from './hydration-plan';
-import { policySections, withoutExcluded, writePolicySidecar } from './item-policy';
+import { writeWithPolicy } from './item-policy';
 import { JobStore } from './job-store';
-import { buildManifest } from './manifest';
+import { buildManifest, type ManifestInput } from './manifest';
 import type { ExportServiceDeps, StartExport } from './service-deps';
 import type { ViewPlan } from './views';
 
@@ -124,7 +124,7 @@ export class ExportService {
       finishedAt: null,
     };
     this.jobs.set(id, job);
-    await this.persist(job);
+    await this.store.save(job);
     this.launch(job, plan);
     return structuredClone(job);
   }
@@ -156,7 +156,7 @@ export class ExportService {
     job.error = null;
     job.finishedAt = null;
     job.resumable = false;
-    await this.persist(job);
+    await this.store.save(job);
     this.launch(job, plan);
     return structuredClone(job);
   }
@@ -225,10 +225,6 @@ export class ExportService {
     return job;
   }
 
-  private persist(job: ExportJob): Promise<void> {
-    return this.store.save(job);
-  }
-
   private update(job: ExportJob): void {
     this.deps.onUpdate?.(structuredClone(job));
   }
@@ -242,7 +238,7 @@ export class ExportService {
         job.error = errorData(error);
         job.resumable = true;
         job.finishedAt = this.deps.clock.now();
-        return this.persist(job).catch(() => undefined);
+        return this.store.save(job).catch(() => undefined);
       })
       .then(() => {
         this.running.delete(job.id);
@@ -269,22 +265,33 @@ export class ExportService {
     let live: LiveWriter | null = null;
     // the project's codes as extra columns, opted-out accounts left out (coding's policy): written at the end, not live
     const policy = (await this.deps.policy?.(plan.itemKind)) ?? null;
+    const manifestOf = async (stop: ManifestInput['stop']) =>
+      buildManifest({
+        context: await this.deps.context(),
+        now: clock.now(),
+        view: job.view,
+        plan,
+        scope: job.scope,
+        caps: job.caps,
+        format,
+        pages: state.pages,
+        notFound: state.notFound,
+        failures: state.failures,
+        stop,
+        files: job.files,
+        options: job.options,
+        csvCells,
+      });
+    const interrupted = () => {
+      job.status = 'interrupted';
+      job.stopReason = 'interrupted';
+      job.resumable = true;
+    };
     try {
       // a run that collects from the first page can have its file written as it collects (CSV)
       if (format.live && !policy && state.pages.length === 0 && state.failures.length === 0) {
         // what the rows say about the export: the manifest's context as it will be (checked again at the end)
-        const context = buildManifest({
-          context: await this.deps.context(),
-          now: clock.now(),
-          view: job.view,
-          plan,
-          scope: job.scope,
-          caps: job.caps,
-          format,
-          pages: [],
-          stop: null,
-          files: job.files,
-        });
+        const context = await manifestOf(null);
         const input = { target: job.files[0] as string, plan, options: job.options, csvCells, context };
         live = await format.live(input).catch(() => null);
       }
@@ -321,7 +328,7 @@ export class ExportService {
           this.update(job);
           if (clock.now() - lastPersist >= PERSIST_EVERY_MS) {
             lastPersist = clock.now();
-            void this.persist(job).catch(() => undefined);
+            void this.store.save(job).catch(() => undefined);
           }
         },
         onWait: (until) => {
@@ -336,12 +343,7 @@ export class ExportService {
       const stop = outcome.done ? null : { reason: outcome.reason, message: outcome.message };
       job.stopReason = stop?.reason ?? null;
       job.error = !outcome.done && outcome.error !== undefined ? errorData(outcome.error) : null;
-      if (this.quitting) {
-        job.status = 'interrupted';
-        job.stopReason = 'interrupted';
-        job.resumable = true;
-        return;
-      }
+      if (this.quitting) return interrupted();
       if (state.pages.length === 0) {
         // nothing collected: nothing to write, the target keeps what it had
         job.status = stop?.reason === 'cancelled' ? 'cancelled' : 'failed';
@@ -354,49 +356,29 @@ export class ExportService {
       const writing = running.controller.signal;
       job.status = 'writing';
       this.update(job);
-      await this.persist(job);
-      const manifest = buildManifest({
-        context: await this.deps.context(),
-        now: clock.now(),
-        view: job.view,
-        plan,
-        scope: job.scope,
-        caps: job.caps,
-        format,
-        pages: state.pages,
-        notFound: state.notFound,
-        failures: state.failures,
-        stop,
-        files: job.files,
-        options: job.options,
-        csvCells,
-      });
-      Object.assign(manifest, policySections(policy, format, job.files[0] as string));
+      await this.store.save(job);
+      const manifest = await manifestOf(stop);
       if (state.missing)
         await this.deps.onMissing?.(job, await state.missing.finish(plan, state.pages, state.failures));
       try {
-        const items = withoutExcluded(journal, policy?.exclusions ?? null);
         if (!(await live?.finish(manifest, state.items, writing))) {
-          await format.write({
-            target: job.files[0] as string,
-            items,
-            manifest,
-            plan,
-            options: job.options,
-            csvCells,
-            signal: writing,
-            posts: this.heldPosts,
-            ...(policy?.extra ? { extra: policy.extra } : {}),
-          });
-          await writePolicySidecar(policy, format, job.files[0] as string, items, writing);
+          await writeWithPolicy(
+            format,
+            {
+              target: job.files[0] as string,
+              items: journal,
+              manifest,
+              plan,
+              options: job.options,
+              csvCells,
+              signal: writing,
+              posts: this.heldPosts,
+            },
+            policy,
+          );
         }
       } catch (error) {
-        if (this.quitting) {
-          job.status = 'interrupted';
-          job.stopReason = 'interrupted';
-          job.resumable = true;
-          return;
-        }
+        if (this.quitting) return interrupted();
         const cancelled = writing.aborted;
         job.status = cancelled ? 'cancelled' : 'failed';
         job.stopReason = cancelled ? 'cancelled' : job.stopReason;
@@ -416,10 +398,8 @@ export class ExportService {
       await live?.discard();
       await journal.close();
       job.finishedAt ??= clock.now();
-      if (job.resumable) await this.persist(job);
-      else {
-        await this.store.remove(job.id);
-      }
+      if (job.resumable) await this.store.save(job);
+      else await this.store.remove(job.id);
     }
   }
 }

@@ -8,46 +8,26 @@
  */
 import { extname } from 'node:path';
 import type { ItemKind } from '../../shared/api/catalog';
-import type { PriceTable } from '../../shared/api/pricing';
 import type { HandlersOf } from '../../shared/ipc/define';
 import type { ExportJob, exportContract } from '../../shared/ipc/export';
-import { formatRegistry, saveFilter, type Formats } from '../formats';
-import type { ChooseSavePath, Clock, Confirm, ExportPlatform } from '../ports';
+import { formatRegistry, saveFilter } from '../formats';
+import type { ChooseSavePath, ExportPlatform } from '../ports';
 import type { ArchiveHandle, ArchiveSource } from './archive-source';
 import type { ItemPolicy } from './item-policy';
 import { ExportService, type ExportServiceDeps } from './export-service';
 import { archiveExport, type QueryExport } from './from-archive';
-import type { ExportContext } from './manifest';
-import type { PageSource } from '../walk';
 import { createExportReporter } from './reporter';
 import { suggestedFileName } from './views';
 
 export type ExportHandlers = HandlersOf<typeof exportContract>;
 
-export interface ExportFeatureDeps {
-  /** `<userData>/exports`: unfinished jobs live here */
-  stateDir: string;
-  source: PageSource;
-  clock: Clock;
-  context: () => ExportContext | Promise<ExportContext>;
-  prices?: () => PriceTable;
+/** The service's own deps (its updates and the project's policy are wired here), and what the feature adds. */
+export interface ExportFeatureDeps extends Omit<ExportServiceDeps, 'onUpdate' | 'policy'> {
   chooseSavePath: ChooseSavePath;
-  /** asks the user in main: a resume with looser caps than the job's, or none */
-  confirm?: Confirm;
   /** pushes a job update to the renderer (`export` event) */
   emit?: (job: ExportJob) => void;
   /** taskbar progress and notifications (absent in tests and the e2e host) */
   platform?: ExportPlatform;
-  onInternalError?: (error: unknown) => void;
-  /** hydrations: the ids of an id import, and where the ids it did not get are kept */
-  importedIds?: ExportServiceDeps['importedIds'];
-  onMissing?: ExportServiceDeps['onMissing'];
-  /** the current project: a hydration takes the ids it holds from it, free */
-  project?: ExportServiceDeps['project'];
-  /** a file was written: the research project keeps its items as a collection */
-  onWritten?: ExportServiceDeps['onWritten'];
-  /** the formats it writes and offers (default: the built-in ones) */
-  formats?: Formats;
   /** the research archive: the source of the Archive view's export */
   archive: () => Promise<ArchiveSource>;
   /** what a project asks of an export of its items: codes as columns, opted-out accounts left out */
@@ -67,24 +47,12 @@ export interface ExportFeature {
 export function createExportFeature(deps: ExportFeatureDeps): ExportFeature {
   const report = deps.platform ? createExportReporter(deps.platform) : undefined;
   const formats = deps.formats ?? formatRegistry();
+  const { policy, projectHandle } = deps;
   const service = new ExportService({
+    ...deps,
     formats,
-    source: deps.source,
-    stateDir: deps.stateDir,
-    clock: deps.clock,
-    context: deps.context,
-    prices: deps.prices,
-    onInternalError: deps.onInternalError,
-    confirm: deps.confirm,
-    importedIds: deps.importedIds,
-    project: deps.project,
-    onMissing: deps.onMissing,
-    onWritten: deps.onWritten,
-    ...(deps.policy && deps.projectHandle
-      ? {
-          policy: async (itemKind: ItemKind) => deps.policy!(await deps.projectHandle!(), itemKind),
-        }
-      : {}),
+    // the service asks for the policy of the project live exports belong to
+    policy: policy && projectHandle ? async (itemKind) => policy(await projectHandle(), itemKind) : undefined,
     onUpdate: (job) => {
       report?.(job);
       deps.emit?.(job);

@@ -4,7 +4,7 @@
  * are left out — an item they wrote, the account itself, and a repost or quote of their post. Plain data, so a
  * re-export's own worker gets it too.
  */
-import type { ExtraColumns, Format, ItemStream, StreamItem } from '../formats';
+import type { ExtraColumns, Format, ItemStream, StreamItem, WriteJob } from '../formats';
 import { rawText, writeColumnsSidecar } from '../formats';
 import type { ExportManifest } from '../formats';
 
@@ -34,7 +34,7 @@ function excluded(raw: unknown, ids: ReadonlySet<string>, handles: ReadonlySet<s
 }
 
 /** The stream without opted-out accounts' items (an item is parsed only when its text names one of them). */
-export function withoutExcluded(
+function withoutExcluded(
   stream: ItemStream,
   exclusions: ItemPolicy['exclusions'],
 ): ItemStream & { left: () => number } {
@@ -62,7 +62,7 @@ export function withoutExcluded(
 }
 
 /** The manifest's sections of a policy: which columns, where they are, and how many accounts are left out. */
-export function policySections(policy: ItemPolicy | null, format: Format, target: string): Partial<ExportManifest> {
+function policySections(policy: ItemPolicy | null, format: Format, target: string): Partial<ExportManifest> {
   if (!policy) return {};
   const where =
     format.columns === 'rows'
@@ -83,14 +83,20 @@ export function policySections(policy: ItemPolicy | null, format: Format, target
   };
 }
 
-/** A format without rows per item gets its extra columns as a sidecar table. */
-export async function writePolicySidecar(
-  policy: ItemPolicy | null,
+/**
+ * Writes an export's items in its format as the project asks: the manifest says what the policy did, opted-out
+ * accounts' items are left out, and the codes are extra columns in the rows, or (a format without rows per
+ * item) a sidecar table. The stream it wrote says how many items it left out the last time it was read.
+ */
+export async function writeWithPolicy(
   format: Format,
-  target: string,
-  items: ItemStream,
-  signal?: AbortSignal,
-): Promise<number> {
-  if (!policy?.extra || format.columns !== undefined) return 0;
-  return writeColumnsSidecar(target, items, policy.extra, signal);
+  job: Omit<WriteJob, 'extra'>,
+  policy: ItemPolicy | null,
+): Promise<{ left: () => number }> {
+  Object.assign(job.manifest, policySections(policy, format, job.target));
+  const items = withoutExcluded(job.items, policy?.exclusions ?? null);
+  await format.write({ ...job, items, ...(policy?.extra ? { extra: policy.extra } : {}) });
+  if (policy?.extra && format.columns === undefined)
+    await writeColumnsSidecar(job.target, items, policy.extra, job.signal);
+  return items;
 }

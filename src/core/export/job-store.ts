@@ -31,12 +31,8 @@ export class JobStore {
 
   /** The jobs an earlier run left; those that were running are `interrupted`. Unreadable folders are left alone. */
   async load(): Promise<ExportJob[]> {
-    let names: string[];
-    try {
-      names = await readdir(this.stateDir);
-    } catch {
-      return [];
-    }
+    // no folder yet: nothing kept
+    const names = await readdir(this.stateDir).catch((): string[] => []);
     const jobs: ExportJob[] = [];
     for (const name of names) {
       try {

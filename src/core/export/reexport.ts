@@ -20,7 +20,7 @@ import {
   type StreamItem,
 } from '../formats';
 import type { ArchiveHandle, ArchiveReader, ArchiveRequest, ArchiveRow } from './archive-source';
-import { policySections, withoutExcluded, writePolicySidecar, type ItemPolicy } from './item-policy';
+import { writeWithPolicy, type ItemPolicy } from './item-policy';
 import { buildManifest, type ExportContext } from './manifest';
 import type { ViewPlan } from './views';
 
@@ -82,9 +82,10 @@ function archiveStream(
   requests: ReadonlyMap<number, { index: number; request: ArchiveRequest }>,
 ) {
   const stream = {
-    /** items handed to the writer so far */
+    /** items handed out by the last read */
     count: 0,
     async *items(): AsyncGenerator<StreamItem> {
+      stream.count = 0;
       const reader = await archive.readOpen(handle, q);
       // the next chunk is read in the worker while this one is written here: the two threads work at once
       let next: Promise<ArchiveRow[]> | null = null;
@@ -198,25 +199,25 @@ export async function writeReexport(
       requests: sourceRequests(drawnOn),
     },
   });
-  const policy = input.policy ?? null;
-  Object.assign(manifest, policySections(policy, format, files[0] ?? input.target));
   if (manifest.row_provenance) manifest.row_provenance.fields = REEXPORT_PROVENANCE;
   const stream = archiveStream(archive, input.handle, input.query, requests);
-  const items = withoutExcluded(stream, policy?.exclusions ?? null);
-  await format.write({
-    target: files[0] ?? input.target,
-    items,
-    manifest,
-    plan,
-    options: input.options,
-    csvCells: cellsFor(format, input.options, input.csvCells),
-    signal: input.signal,
-    // a network's replies to posts outside what is exported: their authors from the same project
-    posts: (ids) => archive.heldPosts(input.handle, ids),
-    ...(policy?.extra ? { extra: policy.extra } : {}),
-  });
+  const policy = input.policy ?? null;
+  const items = await writeWithPolicy(
+    format,
+    {
+      target: files[0] ?? input.target,
+      items: stream,
+      manifest,
+      plan,
+      options: input.options,
+      csvCells: cellsFor(format, input.options, input.csvCells),
+      signal: input.signal,
+      // a network's replies to posts outside what is exported: their authors from the same project
+      posts: (ids) => archive.heldPosts(input.handle, ids),
+    },
+    policy,
+  );
   // the stream is read once per table: count what it handed out the last time, less what was left out
   const written = stream.count;
-  await writePolicySidecar(policy, format, files[0] ?? input.target, items, input.signal);
   return { items: policy ? Math.max(0, written - items.left()) : written, files };
 }

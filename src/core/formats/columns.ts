@@ -6,7 +6,7 @@
  */
 import { stringify } from 'csv-stringify/sync';
 import { writeFileAtomic } from '../files/atomic-file';
-import type { ExtraColumns, ItemStream } from './format';
+import type { ExtraColumns, ItemStream, StreamItem } from './format';
 import { rawText } from './format';
 import type { Table } from './csv/table';
 import { itemIdOf } from './item-fields';
@@ -37,6 +37,16 @@ export function columnsObject(extra: ExtraColumns, id: string | null): string | 
   return JSON.stringify(o);
 }
 
+/** An item's id: the stream's, else read from the item (a re-export's rows carry it); null when it has none. */
+export function streamItemId(item: StreamItem): string | null {
+  if (item.id !== null) return item.id;
+  try {
+    return itemIdOf(JSON.parse(rawText(item)));
+  } catch {
+    return null;
+  }
+}
+
 /** `x.jsonl` → `x.jsonl.codes.csv` */
 function columnsSidecarPath(target: string): string {
   return `${target}.codes.csv`;
@@ -55,14 +65,7 @@ export async function writeColumnsSidecar(
       await sink.write(stringify([['item_id', ...extra.columns]], { record_delimiter: '\n' }));
       const seen = new Set<string>();
       for await (const item of items.items()) {
-        let id = item.id;
-        if (id === null) {
-          try {
-            id = itemIdOf(JSON.parse(rawText(item)));
-          } catch {
-            id = null;
-          }
-        }
+        const id = streamItemId(item);
         if (id === null || seen.has(id)) continue;
         seen.add(id);
         const cells = extra.values.get(id);

@@ -10,7 +10,7 @@ import { defaultCsvCells } from './csv/formula';
 import { openLiveCsv } from './csv/live';
 import { COLUMN_SETS } from './csv/presets';
 import { csvSection } from './csv/section';
-import { csvFiles, csvIdColumns, csvLoaderSource, writeCsv } from './csv/write';
+import { csvFiles, csvLoaderSource, writeCsv } from './csv/write';
 import { howToRead } from './loaders';
 
 const COLUMNS: FormatControl = {
@@ -62,14 +62,12 @@ export const csv: Format = {
   ],
   files: csvFiles,
   rowProvenance: 'the last five columns of every CSV file',
-  section: ({ target, plan, options, csvCells }) => ({
-    csv: csvSection(
-      csvIdColumns(target, plan, options),
-      options,
-      csvCells,
-      howToRead(csvLoaderSource(target, plan, options), target),
-    ),
-  }),
+  section: ({ target, plan, options, csvCells }) => {
+    const source = csvLoaderSource(target, plan, options);
+    // the id columns per file name
+    const idColumns = Object.fromEntries(source.tables.map((t) => [t.file, [...t.idColumns]]));
+    return { csv: csvSection(idColumns, options, csvCells, howToRead(source, target)) };
+  },
   textCells: defaultCsvCells,
   write: writeCsv,
   live: (input) => openLiveCsv(input),

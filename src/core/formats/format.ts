@@ -65,11 +65,6 @@ export interface Provenance {
   first_retrieved_at: string | null;
 }
 
-/** An item's provenance: its own (a re-export's), else the next of the manifest's pages. */
-export function provenanceOf(item: StreamItem, next: () => Provenance): Provenance {
-  return item.provenance ?? next();
-}
-
 /** Posts the project holds, by id (raw JSON as last received): a network's parents of replies outside the export. */
 export type PostLookup = (ids: string[]) => Promise<Array<{ raw: string }>>;
 
@@ -219,7 +214,6 @@ export function fileAndSidecar(chosen: string): string[] {
   return [chosen, sidecarPath(chosen)];
 }
 
-/** Hands out each item's provenance in stream order, from the manifest's page records. */
 /** The provenance of a row that came in a page: fetched once, so first and last retrieved at its fetch. */
 export function pageProvenance(
   operation: string,
@@ -230,6 +224,10 @@ export function pageProvenance(
   return { retrieved_at: fetchedAt, operation, page, cursor, first_retrieved_at: fetchedAt };
 }
 
+/**
+ * Hands out each item's provenance in stream order, from the manifest's page records (an item with its own, a
+ * re-export's, takes that instead).
+ */
 export function provenanceCounter(manifest: Pick<ExportManifest, 'pages' | 'view'>): () => Provenance {
   let page = 0;
   let left = manifest.pages[0]?.items_kept ?? 0;

@@ -3,8 +3,9 @@
  * and `x.edges.csv` (`Source,Target,Type,Kind,Weight,First,Last`) that join on plain ids; the manifest follows
  * the nodes file. Built in network/.
  */
-import { sidecarPath, withSidecar, type Format } from './format';
-import { gephiPaths, writeGephiCsv } from './network/export-network';
+import { sidecarPath, type Format } from './format';
+import { edgesPathOf, gephiPaths, writeNetwork } from './network/export-network';
+import { gephiEdgeChunks, gephiNodeChunks } from './network/gephi-csv';
 import { NETWORK_KINDS, networkSection } from './network/section';
 
 export const gephiCsv: Format = {
@@ -21,5 +22,8 @@ export const gephiCsv: Format = {
   section: () => ({ network: networkSection('gephi-csv') }),
   // `target` is the nodes file (the first file); the edges go beside it
   write: (job) =>
-    withSidecar(job, () => writeGephiCsv(job.target, job.items, job.manifest, job.plan, job.signal, job.posts)),
+    writeNetwork(job, (graph) => [
+      [job.target, gephiNodeChunks(graph)],
+      [edgesPathOf(job.target), gephiEdgeChunks(graph)],
+    ]),
 };

@@ -3,8 +3,9 @@
  * members, a space's roles, over time. Two offers: GEXF 1.2draft, the default, which networkx and Gephi both
  * open, and GEXF 1.3 for Gephi's own features. Built in network/, the manifest beside it.
  */
-import { fileAndSidecar, withSidecar, writeOptions, type Format } from './format';
-import { writeGexf } from './network/export-network';
+import { fileAndSidecar, writeOptions, type Format } from './format';
+import { writeNetwork } from './network/export-network';
+import { gexfChunks } from './network/gexf';
 import { NETWORK_KINDS, networkSection } from './network/section';
 
 export const gexf: Format = {
@@ -34,15 +35,5 @@ export const gexf: Format = {
   rowProvenance: null,
   section: ({ options }) => ({ network: networkSection(`gexf-${writeOptions(options).gexfVersion}`) }),
   write: (job) =>
-    withSidecar(job, () =>
-      writeGexf(
-        job.target,
-        job.items,
-        job.manifest,
-        job.plan,
-        writeOptions(job.options).gexfVersion,
-        job.signal,
-        job.posts,
-      ),
-    ),
+    writeNetwork(job, (graph, meta) => [[job.target, gexfChunks(graph, meta, writeOptions(job.options).gexfVersion)]]),
 };

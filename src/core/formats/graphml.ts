@@ -3,8 +3,9 @@
  * Cytoscape, which read GraphML and not GEXF (igraph) or not GEXF 1.3 (networkx). Built in network/, the
  * manifest beside it.
  */
-import { fileAndSidecar, withSidecar, type Format } from './format';
-import { writeGraphml } from './network/export-network';
+import { fileAndSidecar, type Format } from './format';
+import { writeNetwork } from './network/export-network';
+import { graphmlChunks } from './network/graphml';
 import { NETWORK_KINDS, networkSection } from './network/section';
 
 export const graphml: Format = {
@@ -16,6 +17,5 @@ export const graphml: Format = {
   files: fileAndSidecar,
   rowProvenance: null,
   section: () => ({ network: networkSection('graphml') }),
-  write: (job) =>
-    withSidecar(job, () => writeGraphml(job.target, job.items, job.manifest, job.plan, job.signal, job.posts)),
+  write: (job) => writeNetwork(job, (graph, meta) => [[job.target, graphmlChunks(graph, meta)]]),
 };

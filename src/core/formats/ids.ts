@@ -42,35 +42,23 @@ function idsOf(raw: unknown, plan: WritePlan, of: IdsOf, params: Record<string, 
   }
 }
 
-export interface IdsWritten {
-  bytes: number;
-  ids: number;
-  /** ids that were not plain digits (left out: an id list holds digits only) */
-  skipped: number;
-}
-
+/** Writes each plain-digit id once (an id list holds digits only: anything else is left out); the bytes written. */
 async function writeIds(
   target: string,
   source: ItemStream,
   plan: WritePlan,
   of: IdsOf,
   signal?: AbortSignal,
-): Promise<IdsWritten> {
+): Promise<number> {
   const seen = new Set<string>();
-  let skipped = 0;
   const params = plan.params;
-  const bytes = await writeFileAtomic(
+  return writeFileAtomic(
     target,
     async (sink) => {
       let chunk = '';
       for await (const item of source.items()) {
         for (const id of idsOf(JSON.parse(rawText(item)), plan, of, params)) {
-          if (id === '') continue;
-          if (!DIGITS.test(id)) {
-            skipped++;
-            continue;
-          }
-          if (seen.has(id)) continue;
+          if (!DIGITS.test(id) || seen.has(id)) continue;
           seen.add(id);
           chunk += `${id}\n`;
         }
@@ -83,7 +71,6 @@ async function writeIds(
     },
     signal,
   );
-  return { bytes, ids: seen.size, skipped };
 }
 
 function idsSection(of: IdsOf): NonNullable<ExportManifest['ids']> {
@@ -124,8 +111,5 @@ export const ids: Format = {
   rowProvenance: null,
   section: ({ options }) => ({ ids: idsSection(writeOptions(options).idsOf) }),
   write: (job) =>
-    withSidecar(
-      job,
-      async () => (await writeIds(job.target, job.items, job.plan, writeOptions(job.options).idsOf, job.signal)).bytes,
-    ),
+    withSidecar(job, () => writeIds(job.target, job.items, job.plan, writeOptions(job.options).idsOf, job.signal)),
 };

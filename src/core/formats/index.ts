@@ -15,6 +15,7 @@ export {
   type Provenance,
   type StreamItem,
   type ThreadPosition,
+  type WriteJob,
 } from './format';
 export { MANIFEST_SCHEMA, type ExportManifest, type ManifestSnapshot } from './manifest';
 export { itemIdOf } from './item-fields';

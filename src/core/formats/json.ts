@@ -30,11 +30,8 @@ export const json: Format = {
         // the project's codes: a map by item id beside the items, which stay as received
         if (extra) {
           const byId: Record<string, Record<string, string | null>> = {};
-          for (const [id, cells] of extra.values) {
-            const o: Record<string, string | null> = {};
-            extra.columns.forEach((c, i) => (o[c] = cells[i] ?? null));
-            byId[id] = o;
-          }
+          for (const [id, cells] of extra.values)
+            byId[id] = Object.fromEntries(extra.columns.map((c, i) => [c, cells[i] ?? null]));
           await sink.write(`  "codes": ${indented({ columns: extra.columns, by_id: byId })},\n`);
         }
         await sink.write('  "items": [');

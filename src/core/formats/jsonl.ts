@@ -4,30 +4,11 @@
  * one line in registry.ts.
  */
 import { writeFileAtomic } from '../files/atomic-file';
-import { columnsObject } from './columns';
-import {
-  fileAndSidecar,
-  provenanceCounter,
-  provenanceOf,
-  rawText,
-  withSidecar,
-  type Format,
-  type StreamItem,
-} from './format';
+import { columnsObject, streamItemId } from './columns';
+import { fileAndSidecar, provenanceCounter, withSidecar, type Format } from './format';
 import { EMPTY, writeEntry } from './json-entry';
-import { itemIdOf } from './item-fields';
 
 const NEWLINE = Buffer.from('\n');
-
-/** The item's id: the stream's, else read from the item (a re-export's rows carry it). */
-function idOf(item: StreamItem): string | null {
-  if (item.id !== null) return item.id;
-  try {
-    return itemIdOf(JSON.parse(rawText(item)));
-  } catch {
-    return null;
-  }
-}
 
 export const jsonl: Format = {
   id: 'jsonl',
@@ -61,8 +42,8 @@ export const jsonl: Format = {
               item,
               EMPTY,
               NEWLINE,
-              provenanceOf(item, provenance),
-              extra ? columnsObject(extra, idOf(item)) : undefined,
+              item.provenance ?? provenance(),
+              extra ? columnsObject(extra, streamItemId(item)) : undefined,
             );
         },
         job.signal,

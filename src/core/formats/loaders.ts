@@ -149,6 +149,18 @@ function notes(source: LoaderSource): string[] {
   return out;
 }
 
+/** A loader's first lines: what it reads, who wrote it when, the manifest, and the notes. */
+function intro(source: LoaderSource, meta: LoaderMeta): string[] {
+  const tables = source.tables;
+  return [
+    `Reads ${tables.map((t) => t.file).join(' and ')} exactly, as ${meta.app} wrote ${tables.length === 1 ? 'it' : 'them'} on ${meta.exportedAt}`,
+    `(how it was collected: ${meta.manifest}).`,
+    '',
+    ...notes(source),
+    '',
+  ];
+}
+
 /** Stands for a table's file in a reading line, until the loader puts its path there. */
 const FILE = '@@SKEIN_FILE@@';
 
@@ -168,11 +180,7 @@ function pythonLoader(source: LoaderSource, meta: LoaderMeta, self: string): str
     lit(line(t, 'duckdb').replace(sqlLit(FILE), FILE)).replace(FILE, `" + sql_path(${lit(t.name)}) + "`);
   return [
     `"""`,
-    `Reads ${tables.map((t) => t.file).join(' and ')} exactly, as ${meta.app} wrote ${tables.length === 1 ? 'it' : 'them'} on ${meta.exportedAt}`,
-    `(how it was collected: ${meta.manifest}).`,
-    '',
-    ...notes(source),
-    '',
+    ...intro(source, meta),
     `    python3 ${self}                      # reads every table with pandas and says what it holds`,
     `    import runpy; skein = runpy.run_path(${lit(self)})`,
     `    df = skein['with_pandas']()           # or with_polars(), with_duckdb(); table=${tables.map((t) => lit(t.name)).join(' or ')}`,
@@ -231,11 +239,7 @@ function rLoader(source: LoaderSource, meta: LoaderMeta, self: string): string {
   });
   return [
     ...[
-      `Reads ${tables.map((t) => t.file).join(' and ')} exactly, as ${meta.app} wrote ${tables.length === 1 ? 'it' : 'them'} on ${meta.exportedAt}`,
-      `(how it was collected: ${meta.manifest}).`,
-      '',
-      ...notes(source),
-      '',
+      ...intro(source, meta),
       `  Rscript ${self}                  # reads every table and says what it holds`,
       `  source(${lit(self)}); df <- ${readers[0]?.[0] ?? 'with_base'}()   # or ${readers
         .slice(1)

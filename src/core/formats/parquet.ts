@@ -12,15 +12,14 @@
  * (pyarrow) and BigQuery read as one table. The folder is built beside the target and renamed in one step.
  */
 import { mkdir, rename, rm } from 'node:fs/promises';
-import { basename, dirname, extname, join } from 'node:path';
-import { holdFileAtomic, tempPathFor, toWriteError, writeFileAtomic } from '../files/atomic-file';
-import { tableHeader } from './csv/write';
+import { join } from 'node:path';
+import { holdFileAtomic, tempPathFor, toWriteError, writeFileAtomic, type HeldFile } from '../files/atomic-file';
+import { loaderTables, suffixedPath, tableHeader } from './csv/write';
 import { TABLES } from './csv/rows';
 import { withColumns } from './columns';
 import type { Cell, Table } from './csv/table';
 import {
   provenanceCounter,
-  provenanceOf,
   rawText,
   sidecarPath,
   type ExtraColumns,
@@ -31,16 +30,18 @@ import {
   writeOptions,
 } from './format';
 import { openLiveParquet } from './parquet/live';
-import { createdByOf, parquetCells, parquetMetadata, PARTITION_ABOVE_ITEMS, PartFile } from './parquet/part';
-import { columnType, type ColumnType } from './column-types';
+import {
+  createdByOf,
+  parquetCells,
+  parquetMetadata,
+  PARTITION_ABOVE_ITEMS,
+  PartFile,
+  type PartSpec,
+} from './parquet/part';
 import { howToRead, loaderPaths, writeLoadersAndManifest, type LoaderSource } from './loaders';
 import type { ExportManifest } from './manifest';
 
-function tablePath(target: string, table: Table): string {
-  if (!table.suffix) return target;
-  const ext = extname(target) || '.parquet';
-  return join(dirname(target), `${basename(target, extname(target))}.${table.suffix}${ext}`);
-}
+const tablePath = (target: string, table: Table): string => suffixedPath(target, table, '.parquet');
 
 /** The UTC date a row was collected (`retrieved_at`); Hive's own name for a missing value otherwise. */
 const collectedDate = (retrievedAt: string | null): string => retrievedAt?.slice(0, 10) ?? '__HIVE_DEFAULT_PARTITION__';
@@ -73,9 +74,7 @@ async function writeTable(
   signal?: AbortSignal,
 ): Promise<number> {
   const names = tableHeader(table);
-  const types = names.map(columnType);
-  const kv = parquetMetadata(manifest, target);
-  const createdBy = createdByOf(manifest);
+  const spec: PartSpec = { names, kv: parquetMetadata(manifest, target), createdBy: createdByOf(manifest) };
   const toCells = parquetCells(table, names);
   const params = plan.params;
   const rows = async function* (): AsyncGenerator<Cell[]> {
@@ -83,7 +82,7 @@ async function writeTable(
     let index = 0;
     for await (const item of source.items()) {
       const position = item.position === 'null' ? null : (JSON.parse(item.position) as ThreadPosition);
-      const from = provenanceOf(item, provenance);
+      const from = item.provenance ?? provenance();
       for (const row of table.rows(JSON.parse(rawText(item)), position, { params, index })) yield toCells(row, from);
       index++;
     }
@@ -92,32 +91,30 @@ async function writeTable(
     return writeFileAtomic(
       target,
       async (sink) => {
-        const part = new PartFile(sink, names, types, kv, createdBy);
+        const part = new PartFile(sink, spec);
         for await (const cells of rows()) await part.add(cells);
         await part.finish();
       },
       signal,
     );
   }
-  return writeDataset(target, names, types, kv, createdBy, rows(), signal);
+  return writeDataset(target, spec, rows(), signal);
 }
 
 /**
  * A hive-style folder, one part file per collection day, built in a hidden folder beside the target and
  * renamed over it in one step (an earlier export at the same path is replaced only once the new one is whole).
+ * A day's part file is held open until the end: rows for a day arrive interleaved.
  */
 async function writeDataset(
   target: string,
-  names: string[],
-  types: ColumnType[],
-  kv: Array<{ key: string; value: string }>,
-  createdBy: string,
+  spec: PartSpec,
   rows: AsyncIterable<Cell[]>,
   signal?: AbortSignal,
 ): Promise<number> {
   const stage = tempPathFor(target);
-  const dayColumn = names.indexOf('retrieved_at');
-  const open = new Map<string, { part: PartFile; done: Promise<number>; close: (keep: boolean) => void }>();
+  const dayColumn = spec.names.indexOf('retrieved_at');
+  const open = new Map<string, { part: PartFile; held: HeldFile }>();
   let bytes = 0;
   try {
     await mkdir(stage, { recursive: true });
@@ -128,38 +125,26 @@ async function writeDataset(
       if (!entry) {
         const folder = join(stage, `${PARTITION}=${day}`);
         await mkdir(folder, { recursive: true });
-        entry = await openPart(join(folder, 'part-00000.parquet'), names, types, kv, createdBy, signal);
+        const held = await holdFileAtomic(join(folder, 'part-00000.parquet'), signal);
+        entry = { part: new PartFile(held.sink, spec), held };
         open.set(day, entry);
       }
       await entry.part.add(cells);
     }
-    for (const entry of open.values()) {
-      await entry.part.finish();
-      entry.close(true);
-      bytes += await entry.done;
+    for (const { part, held } of open.values()) {
+      await part.finish();
+      held.close(true);
+      bytes += await held.done;
     }
     await rm(target, { recursive: true, force: true }).catch(() => undefined);
     await rename(stage, target);
     return bytes;
   } catch (error) {
-    for (const entry of open.values()) entry.close(false);
-    await Promise.allSettled([...open.values()].map((entry) => entry.done));
+    for (const { held } of open.values()) held.close(false);
+    await Promise.allSettled([...open.values()].map(({ held }) => held.done));
     await rm(stage, { recursive: true, force: true }).catch(() => undefined);
     throw toWriteError(error, target);
   }
-}
-
-/** An atomic part file held open until `close` (rows for a day arrive interleaved). */
-async function openPart(
-  path: string,
-  names: string[],
-  types: ColumnType[],
-  kv: Array<{ key: string; value: string }>,
-  createdBy: string,
-  signal?: AbortSignal,
-): Promise<{ part: PartFile; done: Promise<number>; close: (keep: boolean) => void }> {
-  const held = await holdFileAtomic(path, signal);
-  return { part: new PartFile(held.sink, names, types, kv, createdBy), done: held.done, close: held.close };
 }
 
 /** Writes the export's Parquet file(s) (not the sidecar manifest); returns the bytes written. */
@@ -192,14 +177,10 @@ function parquetLoaderSource(
   return {
     format: 'parquet',
     partitioned,
-    tables: TABLES[plan.itemKind]
-      .map((own) => withColumns(own, extra))
-      .map((t) => ({
-        name: t.suffix || 'main',
-        file: basename(tablePath(target, t)),
-        columns: tableHeader(t),
-        idColumns: t.idColumns,
-      })),
+    tables: loaderTables(
+      TABLES[plan.itemKind].map((own) => withColumns(own, extra)),
+      (t) => tablePath(target, t),
+    ),
   };
 }
 

@@ -292,15 +292,11 @@ export function previewIdFile(head: string, kind: IdKind, rows = 5): IdFilePrevi
   reader.push(text, (r) => records.length <= rows && records.push([...r]));
   if (records.length <= rows) reader.end((r) => records.length <= rows && records.push([...r]));
   const columns = records[0] ?? [];
-  const names = ID_COLUMN_NAMES[kind];
-  let suggested: number | null = null;
-  for (const name of names) {
-    const i = columns.findIndex((c) => c.trim().toLowerCase() === name);
-    if (i >= 0) {
-      suggested = i;
-      break;
-    }
-  }
+  // the first of the usual names that a column has
+  let suggested =
+    ID_COLUMN_NAMES[kind]
+      .map((name) => columns.findIndex((c) => c.trim().toLowerCase() === name))
+      .find((i) => i >= 0) ?? null;
   if (suggested === null) {
     // no header name: the first column whose cells read as ids
     const body = records.slice(1);

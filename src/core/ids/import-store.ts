@@ -211,12 +211,8 @@ export class ImportStore {
 
   /** Every sealed import, newest first (open ones are in progress in a window). */
   async list(): Promise<IdImport[]> {
-    let names: string[];
-    try {
-      names = await readdir(this.deps.dir);
-    } catch {
-      return [];
-    }
+    // no folder yet: nothing kept
+    const names = await readdir(this.deps.dir).catch((): string[] => []);
     const metas = await Promise.all(
       names.filter((n) => n.endsWith('.json')).map((n) => this.meta(n.slice(0, -'.json'.length))),
     );
@@ -266,12 +262,8 @@ export class ImportStore {
 
   /** The hydrations of an import that have stopped: each job's count of missing ids, newest first. */
   async hydrations(importId: string): Promise<Hydration[]> {
-    let names: string[];
-    try {
-      names = await readdir(this.deps.dir);
-    } catch {
-      return [];
-    }
+    // no folder yet: nothing kept
+    const names = await readdir(this.deps.dir).catch((): string[] => []);
     const out: Hydration[] = [];
     for (const name of names) {
       const m = /^missing-(.+)\.jsonl$/.exec(name);

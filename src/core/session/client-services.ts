@@ -310,6 +310,15 @@ export function createClientServices(deps: ClientServicesDeps): ClientServices {
     return after;
   }
 
+  /** a key set or cleared replaces the one given at start-up; answers kept under the old key are dropped */
+  async function replaceKey(change: () => Promise<CredentialsStatus>): Promise<CredentialsStatus> {
+    await ready;
+    const status = await change();
+    sessionKeyFromStart = null;
+    client.clearStore();
+    return status;
+  }
+
   return {
     client,
     keys,
@@ -340,24 +349,15 @@ export function createClientServices(deps: ClientServicesDeps): ClientServices {
       if (before.persistKeyWithoutKeyring !== after.persistKeyWithoutKeyring) await keys.reconsider();
       return after;
     },
-    async setKey(key) {
-      await ready;
-      // a key makes live the default mode only while none was picked: saving one never switches the mode in
-      // force behind the person's back (the Mode control shows it, and they switch when they mean to)
-      if (!store.modeChosen) store.update({ mode: mode() }, keyConfigured() || override.baseUrl !== undefined);
-      // the key belongs to the address it is entered for; live mode's base URL, or the start-up one
-      const status = await keys.set(key, baseUrlOrigin(settings().baseUrl));
-      sessionKeyFromStart = null;
-      client.clearStore();
-      return status;
-    },
-    async clearKey() {
-      await ready;
-      const status = await keys.clear();
-      sessionKeyFromStart = null;
-      client.clearStore();
-      return status;
-    },
+    setKey: (key) =>
+      replaceKey(() => {
+        // a key makes live the default mode only while none was picked: saving one never switches the mode in
+        // force behind the person's back (the Mode control shows it, and they switch when they mean to)
+        if (!store.modeChosen) store.update({ mode: mode() }, keyConfigured() || override.baseUrl !== undefined);
+        // the key belongs to the address it is entered for; live mode's base URL, or the start-up one
+        return keys.set(key, baseUrlOrigin(settings().baseUrl));
+      }),
+    clearKey: () => replaceKey(() => keys.clear()),
     onSenderGone(senderId) {
       client.cancelSender(senderId);
     },

@@ -4,7 +4,7 @@
  * module only says what each answer is, in the one error model.
  */
 import { operation, type OperationId } from '../../../shared/api/catalog';
-import { makeError, type SkeinError, type FieldError } from '../../../shared/errors';
+import { makeError, type ErrorCode, type SkeinError, type FieldError } from '../../../shared/errors';
 import { MAX_PAUSE_MS } from './rate-limiter';
 import { parseRetryAfter } from './retry-after';
 import { scalarText } from '../../../shared/scalar-text';
@@ -189,14 +189,15 @@ export function classifyAnswer(id: OperationId, a: Answer, nowMs: number, asked?
   const { status } = a;
   const said = serverMessage(a.body);
   const httpStatus = status;
+  /** a failure to report, with the answer's status first among its details */
+  const fail = (code: ErrorCode, message: string, details: Parameters<typeof makeError>[2] = {}): Verdict => ({
+    kind: 'fail',
+    error: makeError(code, message, { httpStatus, ...details }),
+  });
   // a relay may deliver the service's error inside a 200 (api-field-notes.md, "Round 2"): read it as that error
   if (status >= 200 && status < 300 && isObject(a.body) && a.body.status === undefined) {
     const relayed = relayedStatus(a.body);
-    if (relayed === 'other')
-      return {
-        kind: 'fail',
-        error: makeError('api-error', `The service reported an error${quoted(said)}.`, { httpStatus }),
-      };
+    if (relayed === 'other') return fail('api-error', `The service reported an error${quoted(said)}.`);
     if (relayed !== null) return classifyAnswer(id, { ...a, status: relayed }, nowMs, asked);
   }
   if (status >= 200 && status < 300) {
@@ -205,32 +206,14 @@ export function classifyAnswer(id: OperationId, a: Answer, nowMs: number, asked?
       // a cut body is a transport failure that happened to arrive with a 200: retried like a network error
       return a.bodyCut ? { kind: 'retry', error, retryAfterMs: null } : { kind: 'fail', error };
     }
-    if (!isObject(a.body))
-      return {
-        kind: 'fail',
-        error: makeError('malformed', 'The answer is not a JSON object.', { httpStatus, path: '(root)' }),
-      };
+    if (!isObject(a.body)) return fail('malformed', 'The answer is not a JSON object.', { path: '(root)' });
     const st = a.body.status;
-    if (st !== undefined && st !== 'success') {
-      return {
-        kind: 'fail',
-        error: makeError(
-          'api-error',
-          `The service reported an error${quoted(said ?? scalarText(st, JSON.stringify(st)))}.`,
-          { httpStatus },
-        ),
-      };
-    }
+    if (st !== undefined && st !== 'success')
+      return fail('api-error', `The service reported an error${quoted(said ?? scalarText(st, JSON.stringify(st)))}.`);
     return { kind: 'ok' };
   }
-  if (status === 501) {
-    return {
-      kind: 'fail',
-      error: makeError('not-available', `“${operation(id).title}” is announced by the API but not available yet.`, {
-        httpStatus,
-      }),
-    };
-  }
+  if (status === 501)
+    return fail('not-available', `“${operation(id).title}” is announced by the API but not available yet.`);
   if (status === 429) {
     const retryAfter = parseRetryAfter(a.retryAfter, nowMs);
     // without a Retry-After, the pace the service's words name ("one request every 5 seconds") is the wait
@@ -271,77 +254,38 @@ export function classifyAnswer(id: OperationId, a: Answer, nowMs: number, asked?
               }),
     };
   }
-  if (status === 408) {
+  if (status === 408 || status >= 500) {
     return {
       kind: 'retry',
       retryAfterMs: parseRetryAfter(a.retryAfter, nowMs),
-      error: makeError('timeout', 'The service timed out (HTTP 408).', { httpStatus }),
-    };
-  }
-  if (status >= 500) {
-    return {
-      kind: 'retry',
-      retryAfterMs: parseRetryAfter(a.retryAfter, nowMs),
-      error: makeError('upstream', `The service failed (HTTP ${status})${quoted(said)}.`, { httpStatus }),
+      error:
+        status === 408
+          ? makeError('timeout', 'The service timed out (HTTP 408).', { httpStatus })
+          : makeError('upstream', `The service failed (HTTP ${status})${quoted(said)}.`, { httpStatus }),
     };
   }
   if (status === 400 || status === 422) {
     const fields = validationFields(id, a.body);
     const summary = fields.map((f) => `${f.field}: ${f.message}`).join('; ');
-    return {
-      kind: 'fail',
-      error: makeError('validation', `The API refused the request${summary ? ` (${summary})` : quoted(said)}.`, {
-        httpStatus,
-        fields,
-      }),
-    };
+    return fail('validation', `The API refused the request${summary ? ` (${summary})` : quoted(said)}.`, { fields });
   }
   if (status === 403 && asked?.keySent && said !== undefined && KEY_REQUIRED.test(said)) {
     const retryAfter = parseRetryAfter(a.retryAfter, nowMs);
     return keyOrThrottle(httpStatus, said, Math.min(retryAfter ?? KEY_OR_THROTTLE_WAIT_MS, MAX_PAUSE_MS), nowMs);
   }
-  if (status === 401 || status === 403) {
-    return {
-      kind: 'fail',
-      error: makeError('unauthorized', `The API key was refused (HTTP ${status})${quoted(said)}.`, { httpStatus }),
-    };
-  }
-  if (status === 402) {
-    return {
-      kind: 'fail',
-      error: makeError('payment-required', `Your API credits are used up (HTTP 402)${quoted(said)}.`, { httpStatus }),
-    };
-  }
-  if (status === 404 && id === 'spaceDetail') {
-    // the live service answers 404 for a space it does not know and for one not started yet
-    return {
-      kind: 'fail',
-      error: makeError('not-found', `Audio space not found or not started yet (HTTP 404)${quoted(said)}.`, {
-        httpStatus,
-      }),
-    };
-  }
-  if (status === 404 || status === 405) {
-    return {
-      kind: 'fail',
-      error: makeError('not-found', `Not found (HTTP ${status})${quoted(said)}.`, { httpStatus }),
-    };
-  }
+  if (status === 401 || status === 403)
+    return fail('unauthorized', `The API key was refused (HTTP ${status})${quoted(said)}.`);
+  if (status === 402) return fail('payment-required', `Your API credits are used up (HTTP 402)${quoted(said)}.`);
+  // the live service answers 404 for a space it does not know and for one not started yet
+  if (status === 404 && id === 'spaceDetail')
+    return fail('not-found', `Audio space not found or not started yet (HTTP 404)${quoted(said)}.`);
+  if (status === 404 || status === 405) return fail('not-found', `Not found (HTTP ${status})${quoted(said)}.`);
   if (status >= 300 && status < 400) {
-    return {
-      kind: 'fail',
-      error: makeError(
-        'api-error',
-        `The service answered with a redirect (HTTP ${status}); Skein does not follow redirects, so the key only ever goes to the configured base URL.`,
-        {
-          httpStatus,
-          action: 'Check the base URL in Settings.',
-        },
-      ),
-    };
+    return fail(
+      'api-error',
+      `The service answered with a redirect (HTTP ${status}); Skein does not follow redirects, so the key only ever goes to the configured base URL.`,
+      { action: 'Check the base URL in Settings.' },
+    );
   }
-  return {
-    kind: 'fail',
-    error: makeError('api-error', `The service refused the request (HTTP ${status})${quoted(said)}.`, { httpStatus }),
-  };
+  return fail('api-error', `The service refused the request (HTTP ${status})${quoted(said)}.`);
 }

@@ -10,14 +10,10 @@
  * phase uses this file only when it holds every journaled item and the manifest's context (app, address,
  * view) is the one the lines were made with, else the journal's path writes the file as before.
  */
-import { holdFileAtomic } from '../../files/atomic-file';
-import { pageProvenance, type LiveInput, type LiveWriter } from '../format';
+import type { LiveInput, LiveWriter } from '../format';
+import { openLiveFile } from '../live-file';
 import { csvTables } from './presets';
-import { writeLoadersAndManifest } from '../loaders';
 import { csvLoaderSource, csvTablePath, csvTableText, csvWriteOptions } from './write';
-
-type Context = LiveInput['context'];
-const contextKey = (c: Context) => JSON.stringify([c.app, c.base_url, c.view]);
 
 /** Opens the live file; null for a view of several tables. */
 export async function openLiveCsv(input: LiveInput): Promise<LiveWriter | null> {
@@ -26,57 +22,15 @@ export async function openLiveCsv(input: LiveInput): Promise<LiveWriter | null> 
   const table = tables[0];
   if (tables.length !== 1 || !table) return null;
   const text = csvTableText(table, written, input.csvCells, input.plan.params);
-  const target = input.target;
-  const path = csvTablePath(target, table);
-
-  const held = await holdFileAtomic(path).catch(() => null);
-  if (!held) return null;
-  const { sink, done, close } = held;
-  try {
+  return openLiveFile(input, csvTablePath(input.target, table), async (sink) => {
     await sink.write(text.header);
-  } catch {
-    close(false);
-    await done.catch(() => undefined);
-    return null;
-  }
-
-  let items = 0;
-  let broken = false;
-  let settled = false;
-  const discard = async () => {
-    if (settled) return;
-    settled = true;
-    close(false);
-    await done.catch(() => undefined);
-  };
-  return {
-    async add(kept, record, page) {
-      if (broken || settled) return;
-      const fetched = new Date(record.fetchedAt).toISOString();
-      const from = pageProvenance(input.context.view.operation, page, fetched, record.cursor);
-      try {
+    return {
+      async add(kept, from, first) {
         let chunk = '';
-        for (const item of kept) chunk += text.lines(item.raw, item.position, items++, from);
+        kept.forEach((item, i) => (chunk += text.lines(item.raw, item.position, first + i, from)));
         await sink.write(chunk);
-      } catch {
-        // the target's folder failed (or a row could not be made): the journal's path writes the file, and
-        // reports why, at the end; the collection goes on either way
-        broken = true;
-      }
-    },
-    async finish(manifest, journaled, signal) {
-      if (broken || settled || journaled !== items || contextKey(manifest) !== contextKey(input.context)) {
-        await discard();
-        return false;
-      }
-      settled = true;
-      close(true);
-      // a temp file lost while collecting (an export to the same path cleared it): the journal's path writes
-      // the file, and a disk that really fails says so there
-      if (!(await done.then(() => true).catch(() => false))) return false;
-      await writeLoadersAndManifest(target, csvLoaderSource(target, input.plan, input.options), manifest, signal);
-      return true;
-    },
-    discard,
-  };
+      },
+      loaders: csvLoaderSource(input.target, input.plan, input.options),
+    };
+  });
 }

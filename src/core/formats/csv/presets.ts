@@ -252,47 +252,26 @@ export const COLUMN_SETS: ReadonlyArray<{ value: CsvColumns; label: string; kind
   { value: '4cat', label: '4CAT import columns', kinds: ['post'] },
 ];
 
+/** A preset's one table: its columns (ids found by their names), an item's row, and what follows it. */
+function presetTable(columns: readonly string[], row: (raw: unknown) => Row, trailer?: TableTrailer): Table[] {
+  return [
+    { suffix: '', columns, idColumns: idColumns(columns), rows: (r) => [row(r)], ...(trailer ? { trailer } : {}) },
+  ];
+}
+
 /** The tables a CSV export writes for a kind of item in a column set. */
 export function csvTables(kind: ItemKind, columns: CsvColumns, context: Context): readonly Table[] {
   const own = TABLES[kind];
   switch (columns) {
     case 'skein':
       return own;
-    case 'twarc': {
-      const trailer = twarcTrailer(context);
-      if (kind === 'post')
-        return [
-          {
-            suffix: '',
-            columns: TWARC_POST_COLUMNS,
-            idColumns: idColumns(TWARC_POST_COLUMNS),
-            trailer,
-            rows: (r) => [twarcPost(r)],
-          },
-        ];
+    case 'twarc':
+      if (kind === 'post') return presetTable(TWARC_POST_COLUMNS, twarcPost, twarcTrailer(context));
       if (kind === 'user' || kind === 'listFollower')
-        return [
-          {
-            suffix: '',
-            columns: TWARC_USER_COLUMNS,
-            idColumns: idColumns(TWARC_USER_COLUMNS),
-            trailer,
-            rows: (r) => [twarcUser(obj(r) ?? {}, '')],
-          },
-        ];
+        return presetTable(TWARC_USER_COLUMNS, (r) => twarcUser(obj(r) ?? {}, ''), twarcTrailer(context));
       return own;
-    }
     case '4cat':
-      if (kind === 'post')
-        return [
-          {
-            suffix: '',
-            columns: FOURCAT_POST_COLUMNS,
-            idColumns: idColumns(FOURCAT_POST_COLUMNS),
-            rows: (r) => [fourcatPost(r)],
-          },
-        ];
-      return own;
+      return kind === 'post' ? presetTable(FOURCAT_POST_COLUMNS, fourcatPost) : own;
   }
 }
 

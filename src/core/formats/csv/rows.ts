@@ -295,33 +295,24 @@ const ID_COLUMNS = new Set([
   'tweet_id',
   'user_id',
 ]);
-const ids = (columns: readonly string[]) => columns.filter((c) => ID_COLUMNS.has(c));
 
-const postTable: Table = {
-  suffix: '',
-  columns: POST_COLUMNS,
-  idColumns: ids(POST_COLUMNS),
-  rows: (r, p) => [postRow(r, p)],
-};
-const userTable: Table = { suffix: '', columns: USER_COLUMNS, idColumns: ids(USER_COLUMNS), rows: (r) => [userRow(r)] };
+/** A table of Skein's own columns (ids found by their names): its main file unless it has a suffix. */
+function table(columns: readonly string[], rows: Table['rows'], suffix = ''): Table {
+  return { suffix, columns, idColumns: columns.filter((c) => ID_COLUMNS.has(c)), rows };
+}
+
+const userTable = table(USER_COLUMNS, (r) => [userRow(r)]);
 
 /** The CSV files of a view, by the kind of item it holds. */
 export const TABLES: Record<ItemKind, readonly Table[]> = {
-  post: [postTable],
+  post: [table(POST_COLUMNS, (r, p) => [postRow(r, p)])],
   user: [userTable],
   listFollower: [userTable],
-  trend: [{ suffix: '', columns: TREND_COLUMNS, idColumns: [], rows: (r, _p, c) => [trendRow(r, c.index)] }],
-  community: [
-    { suffix: '', columns: COMMUNITY_COLUMNS, idColumns: ids(COMMUNITY_COLUMNS), rows: (r) => [communityRow(r)] },
-  ],
+  trend: [table(TREND_COLUMNS, (r, _p, c) => [trendRow(r, c.index)])],
+  community: [table(COMMUNITY_COLUMNS, (r) => [communityRow(r)])],
   space: [
-    { suffix: '', columns: SPACE_COLUMNS, idColumns: ids(SPACE_COLUMNS), rows: (r, _p, c) => [spaceRow(r, c.params)] },
-    {
-      suffix: 'participants',
-      columns: PARTICIPANT_COLUMNS,
-      idColumns: ids(PARTICIPANT_COLUMNS),
-      rows: (r, _p, c) => participantRows(r, c.params),
-    },
+    table(SPACE_COLUMNS, (r, _p, c) => [spaceRow(r, c.params)]),
+    table(PARTICIPANT_COLUMNS, (r, _p, c) => participantRows(r, c.params), 'participants'),
   ],
   article: [],
 };

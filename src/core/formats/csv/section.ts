@@ -22,34 +22,24 @@ export function csvSection(
     options?.oneLinePerRow || columns === 'twarc'
       ? 'one physical line per row: line breaks inside cells are written as the two characters \\n (backslashes already in the text are left as they are)'
       : 'cells keep their line breaks inside double quotes (RFC 4180); a reader that splits on lines breaks them: use a CSV reader';
-  if (flavour === 'analysis') {
-    return {
-      flavour,
-      columns,
-      encoding: 'UTF-8, no byte order mark',
-      id_columns: idColumns,
-      id_encoding:
-        "ids are plain text (digits, or the service's own id strings); read id columns as text, never as numbers",
-      column_types: columnTypes,
-      newlines,
-      text_cells: CSV_CELLS_NOTE[cells],
-      how_to_read: { ...readers, python_csv: "csv.DictReader(open(path, newline='', encoding='utf-8'))" },
-    };
-  }
+  const analysis = flavour === 'analysis';
   return {
     flavour,
     columns,
-    encoding: 'UTF-8 with a byte order mark (so spreadsheets detect it)',
+    encoding: analysis ? 'UTF-8, no byte order mark' : 'UTF-8 with a byte order mark (so spreadsheets detect it)',
     id_columns: idColumns,
-    id_encoding:
-      'numeric ids are written as ="1234567890123456789" so spreadsheets keep them as text (Excel, LibreOffice, Google Sheets); the exact id is the text between =" and ". Other ids are plain text.',
+    id_encoding: analysis
+      ? "ids are plain text (digits, or the service's own id strings); read id columns as text, never as numbers"
+      : 'numeric ids are written as ="1234567890123456789" so spreadsheets keep them as text (Excel, LibreOffice, Google Sheets); the exact id is the text between =" and ". Other ids are plain text.',
     column_types: columnTypes,
     newlines,
     text_cells: CSV_CELLS_NOTE[cells],
-    how_to_read: {
-      ...readers,
-      'csv-parse':
-        'parse(text, { bom: true, columns: true, cast: (v, c) => idColumns.includes(c.column) ? v.replace(/^="|"$/g, \'\') : v })',
-    },
+    how_to_read: analysis
+      ? { ...readers, python_csv: "csv.DictReader(open(path, newline='', encoding='utf-8'))" }
+      : {
+          ...readers,
+          'csv-parse':
+            'parse(text, { bom: true, columns: true, cast: (v, c) => idColumns.includes(c.column) ? v.replace(/^="|"$/g, \'\') : v })',
+        },
   };
 }

@@ -8,7 +8,6 @@ import type { CsvFlavour, ExportOptions } from '../../../shared/ipc/export';
 import { writeFileAtomic, type Sink } from '../../files/atomic-file';
 import {
   provenanceCounter,
-  provenanceOf,
   rawText,
   sidecarPath,
   writeOptions,
@@ -18,7 +17,7 @@ import {
   type WriteJob,
   type WritePlan,
 } from '../format';
-import { loaderPaths, writeLoadersAndManifest, type LoaderSource } from '../loaders';
+import { loaderPaths, writeLoadersAndManifest, type LoaderSource, type LoaderTable } from '../loaders';
 import type { ExportManifest } from '../manifest';
 import type { CsvCells } from './formula';
 import { csvCell, csvLine, UTF8_BOM } from './line';
@@ -30,11 +29,14 @@ import type { Cell, Row, Table, TableTrailer } from './table';
 /** What each row carries about where it came from (CSV columns; JSONL's `__skein` object). */
 const PROVENANCE_COLUMNS = ['retrieved_at', 'operation', 'page', 'cursor', 'first_retrieved_at'] as const;
 
-export function csvTablePath(target: string, table: Table): string {
+/** A table's file: the target, or beside it with the table's suffix (`x.participants.csv`). */
+export function suffixedPath(target: string, table: Table, defaultExt: string): string {
   if (!table.suffix) return target;
-  const ext = extname(target) || '.csv';
+  const ext = extname(target) || defaultExt;
   return join(dirname(target), `${basename(target, extname(target))}.${table.suffix}${ext}`);
 }
+
+export const csvTablePath = (target: string, table: Table): string => suffixedPath(target, table, '.csv');
 
 /** Every file a CSV export writes: a table per file (a space has two), the loaders, the manifest last. */
 export function csvFiles(target: string, plan: WritePlan): string[] {
@@ -49,21 +51,18 @@ export function csvLoaderSource(target: string, plan: WritePlan, options?: Expor
     format: 'csv',
     flavour: written.csvFlavour,
     oneLinePerRow: written.oneLinePerRow,
-    tables: csvTables(plan.itemKind, written.csvColumns, NO_CONTEXT).map((t) => ({
-      name: t.suffix || 'main',
-      file: basename(csvTablePath(target, t)),
-      columns: tableHeader(t),
-      idColumns: t.idColumns,
-    })),
+    tables: loaderTables(csvTables(plan.itemKind, written.csvColumns, NO_CONTEXT), (t) => csvTablePath(target, t)),
   };
 }
 
-/** The CSV id columns per file name, for the manifest. */
-export function csvIdColumns(target: string, plan: WritePlan, options?: ExportOptions): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  const tables = csvTables(plan.itemKind, writeOptions(options).csvColumns, NO_CONTEXT);
-  for (const t of tables) out[basename(csvTablePath(target, t))] = [...t.idColumns];
-  return out;
+/** The tables as the loaders read them, each from its file (`path`) beside the loaders. */
+export function loaderTables(tables: readonly Table[], path: (table: Table) => string): LoaderTable[] {
+  return tables.map((t) => ({
+    name: t.suffix || 'main',
+    file: basename(path(t)),
+    columns: tableHeader(t),
+    idColumns: t.idColumns,
+  }));
 }
 
 /**
@@ -197,7 +196,7 @@ async function writeTable(
   let index = 0;
   for await (const item of source.items()) {
     const position = item.position === 'null' ? null : (JSON.parse(item.position) as ThreadPosition);
-    chunk += text.lines(JSON.parse(rawText(item)), position, index++, provenanceOf(item, provenance));
+    chunk += text.lines(JSON.parse(rawText(item)), position, index++, item.provenance ?? provenance());
     if (chunk.length >= CSV_CHUNK_CHARS) {
       await sink.write(chunk);
       chunk = '';

@@ -7,13 +7,18 @@ import { basename, dirname, extname, join } from 'node:path';
 import { writeFileAtomic } from '../../files/atomic-file';
 import { decodeCsvId, TABLES } from '../csv/rows';
 import { scalarText } from '../../../shared/scalar-text';
-import { provenanceCounter, provenanceOf, rawText, type ItemStream, type PostLookup, type WritePlan } from '../format';
+import {
+  provenanceCounter,
+  rawText,
+  withSidecar,
+  type ItemStream,
+  type PostLookup,
+  type WriteJob,
+  type WritePlan,
+} from '../format';
 import type { ExportManifest } from '../manifest';
-import { gephiEdgeChunks, gephiNodeChunks } from './gephi-csv';
-import type { GexfVersion } from '../../../shared/ipc/export';
-import { gexfChunks, type GexfMeta } from './gexf';
+import type { GexfMeta } from './gexf';
 import { NetworkBuilder } from './graph';
-import { graphmlChunks } from './graphml';
 
 /** The file the user chose, `x.csv` → `x.nodes.csv` and `x.edges.csv` (the manifest follows the nodes file). */
 export function gephiPaths(chosen: string): { nodes: string; edges: string } {
@@ -23,7 +28,7 @@ export function gephiPaths(chosen: string): { nodes: string; edges: string } {
 }
 
 /** `x.nodes.csv` → `x.edges.csv`. */
-function edgesPathOf(nodesPath: string): string {
+export function edgesPathOf(nodesPath: string): string {
   const ext = extname(nodesPath);
   const stem = basename(nodesPath, ext).replace(/\.nodes$/, '');
   return join(dirname(nodesPath), `${stem}.edges${ext}`);
@@ -62,7 +67,7 @@ async function buildNetwork(source: ItemStream, manifest: ExportManifest, plan: 
         : null;
   let index = 0;
   for await (const item of source.items()) {
-    const at = provenanceOf(item, provenance).retrieved_at;
+    const at = (item.provenance ?? provenance()).retrieved_at;
     const raw: unknown = JSON.parse(rawText(item));
     switch (plan.itemKind) {
       case 'post':
@@ -124,43 +129,16 @@ function metaOf(manifest: ExportManifest): GexfMeta {
   };
 }
 
-export async function writeGexf(
-  target: string,
-  source: ItemStream,
-  manifest: ExportManifest,
-  plan: WritePlan,
-  version: GexfVersion,
-  signal?: AbortSignal,
-  lookup?: PostLookup,
+/** Builds the job's network, writes its files (each path and its text, in order), then the sidecar manifest. */
+export function writeNetwork(
+  job: WriteJob,
+  files: (graph: NetworkBuilder, meta: GexfMeta) => Array<[path: string, chunks: Iterable<string>]>,
 ): Promise<number> {
-  const graph = await buildNetwork(source, manifest, plan, lookup);
-  return writeChunks(target, gexfChunks(graph, metaOf(manifest), version), signal);
-}
-
-export async function writeGraphml(
-  target: string,
-  source: ItemStream,
-  manifest: ExportManifest,
-  plan: WritePlan,
-  signal?: AbortSignal,
-  lookup?: PostLookup,
-): Promise<number> {
-  const graph = await buildNetwork(source, manifest, plan, lookup);
-  return writeChunks(target, graphmlChunks(graph, metaOf(manifest)), signal);
-}
-
-/** `nodesPath`: the export's first file (`gephiPaths(chosen).nodes`); the edges go beside it. */
-export async function writeGephiCsv(
-  nodesPath: string,
-  source: ItemStream,
-  manifest: ExportManifest,
-  plan: WritePlan,
-  signal?: AbortSignal,
-  lookup?: PostLookup,
-): Promise<number> {
-  const graph = await buildNetwork(source, manifest, plan, lookup);
-  return (
-    (await writeChunks(nodesPath, gephiNodeChunks(graph), signal)) +
-    (await writeChunks(edgesPathOf(nodesPath), gephiEdgeChunks(graph), signal))
-  );
+  return withSidecar(job, async () => {
+    const graph = await buildNetwork(job.items, job.manifest, job.plan, job.posts);
+    let bytes = 0;
+    for (const [path, chunks] of files(graph, metaOf(job.manifest)))
+      bytes += await writeChunks(path, chunks, job.signal);
+    return bytes;
+  });
 }

@@ -16,8 +16,6 @@ import type { GexfVersion } from '../../../shared/ipc/export';
 import type { GraphEdge, GraphNode, NetworkBuilder } from './graph';
 import { chunked, xmlEscape } from './xml';
 
-export { xmlEscape };
-
 const NODE_ATTRIBUTES = [
   ['id', 'string'],
   ['handle', 'string'],

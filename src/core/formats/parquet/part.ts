@@ -8,7 +8,7 @@ import { basename } from 'node:path';
 import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import type { ColumnSource } from 'hyparquet-writer/src/types.js';
 import type { Sink } from '../../files/atomic-file';
-import { type ColumnType } from '../column-types';
+import { columnType, type ColumnType } from '../column-types';
 import { rowCells } from '../csv/write';
 import type { Cell, Row, Table } from '../csv/table';
 import { sidecarPath, writeOptions, type Provenance } from '../format';
@@ -66,7 +66,7 @@ const ROW_GROUP_ROWS = 2_500;
 export const PARTITION_ABOVE_ITEMS = 1_000_000;
 
 /** hyparquet-writer's buffer, handed to the atomic file's sink at each row group (and at the end). */
-export class SinkWriter extends ByteWriter {
+class SinkWriter extends ByteWriter {
   constructor(private readonly sink: Sink) {
     super(1 << 20);
   }
@@ -82,27 +82,30 @@ export class SinkWriter extends ByteWriter {
   }
 }
 
+/** What every part file of a table is written with: its columns, its footer's metadata, and who wrote it. */
+export interface PartSpec {
+  names: readonly string[];
+  kv: Array<{ key: string; value: string }>;
+  createdBy: string;
+}
+
 /** One Parquet file being written: rows buffered per column, a row group at a time. */
 export class PartFile {
+  private readonly names: readonly string[];
+  private readonly types: ColumnType[];
   private readonly columns: Array<Array<string | bigint | boolean | number | null>>;
   private rows = 0;
   private readonly writer: ParquetWriter;
-  private readonly out: SinkWriter;
 
-  constructor(
-    sink: Sink,
-    private readonly names: string[],
-    private readonly types: ColumnType[],
-    kv: Array<{ key: string; value: string }>,
-    createdBy: string,
-  ) {
+  constructor(sink: Sink, { names, kv, createdBy }: PartSpec) {
+    this.names = names;
+    this.types = names.map(columnType);
     this.columns = names.map(() => []);
-    this.out = new SinkWriter(sink);
     this.writer = new ParquetWriter({
-      writer: this.out,
+      writer: new SinkWriter(sink),
       schema: [
         { name: 'root', num_children: names.length },
-        ...names.map((name, i) => schemaElement(name, types[i] as ColumnType)),
+        ...names.map((name, i) => schemaElement(name, this.types[i] as ColumnType)),
       ],
       kvMetadata: kv,
       createdBy,

@@ -152,17 +152,8 @@ export function createUsageMeter(opts: UsageMeterOptions): UsageMeter {
   return {
     record(rec: AttemptRecord): number {
       const charged = !rec.fromCache && isCharged(rec.httpStatus);
-      const credits = rec.fromCache
-        ? 0
-        : creditsFor(
-            {
-              operation: rec.operation,
-              httpStatus: rec.httpStatus,
-              items: rec.items,
-              idsAsked: rec.idsAsked,
-            },
-            opts.prices(),
-          );
+      // an attempt is a charge as the shared price table reads it (operation, status, items, ids asked)
+      const credits = rec.fromCache ? 0 : creditsFor(rec, opts.prices());
       recent.unshift({ rec, charged, credits, page: pages.of(rec.operation, rec.paramsKey, rec.cursor), call: null });
       if (recent.length > recentMax) recent.length = recentMax;
       if (rec.fromCache) return 0;

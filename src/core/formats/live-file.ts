@@ -1,0 +1,96 @@
+/**
+ * What every file written while its export collects shares (csv/live.ts, parquet/live.ts): an atomic temp file
+ * held open beside the target, each kept page's provenance, a failure that leaves the file to the journal's
+ * path, and the checks at the end: the file is used only when it holds every journaled item and the manifest's
+ * context (app, address, view) is the one its rows were made with, else the journal's path writes it as before.
+ */
+import { holdFileAtomic, type Sink } from '../files/atomic-file';
+import { pageProvenance, type KeptItem, type LiveInput, type LiveWriter, type Provenance } from './format';
+import { writeLoadersAndManifest, type LoaderSource } from './loaders';
+import type { ExportManifest } from './manifest';
+
+/** What a format writes into the held file. */
+export interface LiveFile {
+  /** a page's kept items, with their provenance (`first`: the export's index of the first) */
+  add: (items: readonly KeptItem[], from: Provenance, first: number) => Promise<void>;
+  /** whether the file can stand for this manifest's export (default: yes) */
+  usable?: (manifest: ExportManifest) => boolean;
+  /** the file's last bytes, once it is known to be used */
+  seal?: (manifest: ExportManifest) => Promise<void>;
+  /** what the loaders beside it read */
+  loaders: LoaderSource;
+}
+
+type Context = LiveInput['context'];
+const contextKey = (c: Context) => JSON.stringify([c.app, c.base_url, c.view]);
+
+/** Holds `path` open and hands its sink to `start`; null when the file cannot be opened or started. */
+export async function openLiveFile(
+  input: LiveInput,
+  path: string,
+  start: (sink: Sink) => Promise<LiveFile> | LiveFile,
+): Promise<LiveWriter | null> {
+  const held = await holdFileAtomic(path).catch(() => null);
+  if (!held) return null;
+  const { sink, done, close } = held;
+  let items = 0;
+  let broken = false;
+  let settled = false;
+  const discard = async () => {
+    if (settled) return;
+    settled = true;
+    close(false);
+    await done.catch(() => undefined);
+  };
+  let file: LiveFile;
+  try {
+    file = await start(sink);
+  } catch {
+    await discard();
+    return null;
+  }
+  /** the file's last bytes written; false when they could not be */
+  const sealed = (manifest: ExportManifest): Promise<boolean> =>
+    file.seal
+      ? file.seal(manifest).then(
+          () => true,
+          () => false,
+        )
+      : Promise.resolve(true);
+  return {
+    async add(kept, record, page) {
+      if (broken || settled) return;
+      const fetched = new Date(record.fetchedAt).toISOString();
+      const from = pageProvenance(input.context.view.operation, page, fetched, record.cursor);
+      try {
+        await file.add(kept, from, items);
+        items += kept.length;
+      } catch {
+        // the target's folder failed (or a row could not be made): the journal's path writes the file, and
+        // reports why, at the end; the collection goes on either way
+        broken = true;
+      }
+    },
+    async finish(manifest, journaled, signal) {
+      if (
+        broken ||
+        settled ||
+        journaled !== items ||
+        contextKey(manifest) !== contextKey(input.context) ||
+        !(file.usable?.(manifest) ?? true) ||
+        !(await sealed(manifest))
+      ) {
+        await discard();
+        return false;
+      }
+      settled = true;
+      close(true);
+      // a temp file lost while collecting (an export to the same path cleared it): the journal's path writes
+      // the file, and a disk that really fails says so there
+      if (!(await done.then(() => true).catch(() => false))) return false;
+      await writeLoadersAndManifest(input.target, file.loaders, manifest, signal);
+      return true;
+    },
+    discard,
+  };
+}
