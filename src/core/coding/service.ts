@@ -36,7 +36,7 @@ import type {
 } from '../../shared/ipc/coding';
 import { agreementRows, BOOTSTRAP } from './agreement/report';
 import { disagree } from './resolve';
-import { assign, drawSample, type SourceItem } from './sampling';
+import { assign, drawSample } from './sampling';
 import type { Handle, StoreOf } from './store';
 
 export type { Handle };
@@ -286,11 +286,8 @@ export function createCodingService(deps: CodingServiceDeps) {
       const q = sourceOf(input.source);
       const stratum = input.method === 'stratified' ? (input.stratum ?? null) : null;
       const project = await store();
-      const read = async function* (): AsyncGenerator<SourceItem[]> {
-        for await (const chunk of project.grouped(q, stratum, SOURCE_CHUNK))
-          yield chunk.map((r) => ({ id: r.id, stratum: r.group }));
-      };
-      const drawn = await drawSample(read, {
+      // the rows as the worker sends them: a draw reads the whole source twice, so no row is copied on the way
+      const drawn = await drawSample(() => project.grouped(q, stratum, SOURCE_CHUNK), {
         kind: q.kind,
         size: input.size,
         seed: input.seed,

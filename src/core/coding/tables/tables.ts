@@ -352,14 +352,14 @@ export class CodingTables {
       const id = Number(r?.id);
       for (const chunk of chunks(items))
         await tx.run(
-          sql`INSERT INTO sample_items (sample, position, item_kind, item_id, stratum) VALUES ${sql.join(
-            chunk.map((i) => sql`(${id}, ${i.position}, ${i.kind}, ${i.id}, ${i.stratum})`),
+          sql`INSERT INTO sample_items (sample, position, item_kind, item_id, stratum) VALUES ${sql.rows(
+            chunk.map((i) => [id, i.position, i.kind, i.id, i.stratum]),
           )}`,
         );
       for (const chunk of chunks(assignments))
         await tx.run(
-          sql`INSERT INTO assignments (sample, coder, position, item_kind, item_id, overlap) VALUES ${sql.join(
-            chunk.map((a) => sql`(${id}, ${a.coder}, ${a.position}, ${a.kind}, ${a.id}, ${a.overlap ? 1 : 0})`),
+          sql`INSERT INTO assignments (sample, coder, position, item_kind, item_id, overlap) VALUES ${sql.rows(
+            chunk.map((a) => [id, a.coder, a.position, a.kind, a.id, a.overlap ? 1 : 0]),
           )}`,
         );
       return id;
