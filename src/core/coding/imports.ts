@@ -10,13 +10,10 @@ import { SkeinError } from '../../shared/errors';
 import { MAX_UPLOAD_BYTES, type ImportResult, type UploadKind } from '../../shared/ipc/coding';
 import { readQdc, readQdpx } from './files/refi-project';
 import { readCodebookCsv } from './files/tables';
-import { currentVersion, type CodingService, type Handle } from './service';
-import type { StoreOf } from './store';
+import { currentVersion, type CodingService } from './service';
 
 export interface CodingImportDeps {
   service: CodingService;
-  store: StoreOf;
-  handle: () => Promise<Handle>;
   now: () => number;
 }
 
@@ -48,7 +45,7 @@ const nameOf = (file: string) =>
 
 export function createCodingImports(deps: CodingImportDeps) {
   const uploads = new Map<string, Upload>();
-  const store = async () => deps.store(await deps.handle());
+  const { store } = deps.service;
 
   const sweep = () => {
     for (const [id, u] of uploads) if (deps.now() - u.started > UPLOAD_TTL_MS) uploads.delete(id);

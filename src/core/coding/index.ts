@@ -47,19 +47,15 @@ export function createCodingFeature(deps: CodingFeatureDeps) {
   );
   const exports = createCodingExports({
     service,
-    store: deps.store,
-    handle: deps.handle,
     chooseSavePath: deps.chooseSavePath,
     now: deps.now,
     app: deps.app,
     projectName: deps.projectName,
     pseudonymKey: () => deps.pseudonymKey.key(),
   });
-  const imports = createCodingImports({ service, store: deps.store, handle: deps.handle, now: deps.now });
+  const imports = createCodingImports({ service, now: deps.now });
   const models = createModelRuns({
     service,
-    store: deps.store,
-    handle: deps.handle,
     now: deps.now,
     fetch: deps.fetch,
     target: modelTarget(settings, deps.modelKey, deps.sandboxBaseUrl),

@@ -67,6 +67,15 @@ export function currentVersion(codebook: Codebook): { version: number; definitio
   return { version: last.version, definition: last.definition };
 }
 
+/** A value as the page sees it: without its item (the page asked by item) or a model's detail. */
+const valueOf = (v: Coding): CodingValue => ({
+  field: v.field,
+  coder: v.coder,
+  value: v.value,
+  codedAt: v.codedAt,
+  version: v.version,
+});
+
 /** A source's label in plain words: "posts matching “heron”, in collection 3, from 2026-11-01". */
 function sourceLabel(q: ArchiveQueryParsed): string {
   const parts = [q.kind === 'user' ? 'accounts' : 'posts'];
@@ -155,6 +164,8 @@ export function createCodingService(deps: CodingServiceDeps) {
     ArchiveQuery.parse({ ...source, project: 'current', sort: 'time' });
 
   return {
+    /** the coding store of the project of the mode Skein is in, as of this call */
+    store,
     codebook,
     coder,
     codebooks: async () => (await store()).codebooks(),
@@ -246,25 +257,12 @@ export function createCodingService(deps: CodingServiceDeps) {
         version,
         codedAt: deps.now(),
       });
-      return {
-        field: saved.field,
-        coder: saved.coder,
-        value: saved.value,
-        codedAt: saved.codedAt,
-        version: saved.version,
-      };
+      return valueOf(saved);
     },
 
     async values(input: { codebook: number; coder: number; kind: CodedKind; ids: string[] }) {
       const list = await (await store()).valuesOf(input.codebook, input.coder, input.kind, input.ids);
-      return list.map((v) => ({
-        id: v.id,
-        field: v.field,
-        coder: v.coder,
-        value: v.value,
-        codedAt: v.codedAt,
-        version: v.version,
-      }));
+      return list.map((v) => ({ id: v.id, ...valueOf(v) }));
     },
 
     async population(input: { source: Record<string, unknown>; stratum?: Stratum }): Promise<Population> {
@@ -339,9 +337,7 @@ export function createCodingService(deps: CodingServiceDeps) {
           id: e.id,
           item: items[i]?.item ?? null,
           position: e.position,
-          values: values
-            .filter((v) => v.kind === e.kind && v.id === e.id)
-            .map((v) => ({ field: v.field, coder: v.coder, value: v.value, codedAt: v.codedAt, version: v.version })),
+          values: values.filter((v) => v.kind === e.kind && v.id === e.id).map(valueOf),
         })),
         total,
         done: progress?.done ?? 0,
@@ -368,9 +364,7 @@ export function createCodingService(deps: CodingServiceDeps) {
     }): Promise<{ items: Disagreement[]; total: number; nextOffset: number | null }> {
       await revealed(input.viewer);
       const cb = await codebook(input.codebook);
-      const fields = currentVersion(cb)
-        .definition.fields.filter(isCompared)
-        .map((f) => f.key);
+      const fields = compared(cb);
       const codings = await (await store()).codings(cb.id, input.sample ?? null);
       const adjudications = await (await store()).adjudications(cb.id, input.sample ?? null);
       const decided = new Map(adjudications.map((a) => [`${a.kind}:${a.id}:${a.field}`, a]));
@@ -393,13 +387,7 @@ export function createCodingService(deps: CodingServiceDeps) {
           id: list[0]!.id,
           item: items[i]?.item ?? null,
           field: list[0]!.field,
-          values: list.map((v) => ({
-            field: v.field,
-            coder: v.coder,
-            value: v.value,
-            codedAt: v.codedAt,
-            version: v.version,
-          })),
+          values: list.map(valueOf),
           adjudication: decided.get(k) ?? null,
         })),
         total: open.length,
