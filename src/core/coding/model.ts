@@ -221,15 +221,6 @@ export function createModelRuns(deps: ModelRunDeps) {
   }
 
   return {
-    /** How many calls a run would make: the coder's queue × the fields it has prompts for, less values it made. */
-    async plan(input: { codebook: number; sample: number; coder: number }): Promise<number> {
-      const coder = await deps.service.coder(input.coder);
-      const cb = await deps.service.codebook(input.codebook);
-      const fields = coder.model ? promptedFields(currentVersion(cb).definition, coder) : [];
-      const { total } = await (await store()).assignments(input.sample, coder.id, 0, 1);
-      return total * fields.length;
-    },
-
     async start(input: { codebook: number; sample: number; coder: number }): Promise<ModelRun> {
       const coder = await deps.service.coder(input.coder);
       if (coder.kind !== 'model' || !coder.model)
