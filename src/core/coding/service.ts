@@ -16,6 +16,7 @@ import {
   type FieldDef,
 } from '../../shared/coding/codebook';
 import type {
+  Adjudication,
   Codebook,
   Coder,
   Coding,
@@ -245,19 +246,15 @@ export function createCodingService(deps: CodingServiceDeps) {
         await (await store()).clearCoding(cb.id, input.kind, input.id, field.key, c.id);
         return null;
       }
-      const value = checked(field, input.value!);
-      const coding = await store();
-      const saved = await coding.setCoding({
-        codebook: cb.id,
-        kind: input.kind,
-        id: input.id,
+      const saved = {
         field: field.key,
         coder: c.id,
-        value,
+        value: checked(field, input.value!),
         version,
         codedAt: deps.now(),
-      });
-      return valueOf(saved);
+      };
+      await (await store()).setCoding({ codebook: cb.id, kind: input.kind, id: input.id, ...saved });
+      return saved;
     },
 
     async values(input: { codebook: number; coder: number; kind: CodedKind; ids: string[] }) {
@@ -411,18 +408,18 @@ export function createCodingService(deps: CodingServiceDeps) {
         await (await store()).clearAdjudication(cb.id, input.kind, input.id, field.key);
         return null;
       }
-      const value = checked(field, input.value);
-      return (await store()).adjudicate({
-        codebook: cb.id,
+      const decided: Adjudication = {
         kind: input.kind,
         id: input.id,
         field: field.key,
-        value,
+        value: checked(field, input.value),
         version,
         decidedAt: deps.now(),
         decidedBy: input.decidedBy,
         note: input.note,
-      });
+      };
+      await (await store()).adjudicate({ codebook: cb.id, ...decided });
+      return decided;
     },
 
     optOuts: async (): Promise<OptOut[]> => (await store()).optOuts(),

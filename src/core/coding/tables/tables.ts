@@ -247,18 +247,8 @@ export class CodingTables {
 
   // ─── values ─────────────────────────────────────────────────────────────────────────────────────────────
 
-  async setCoding(c: CodingInput): Promise<Coding> {
+  async setCoding(c: CodingInput): Promise<void> {
     await upsertCodings(this.db, [c]);
-    return {
-      kind: c.kind,
-      id: c.id,
-      field: c.field,
-      coder: c.coder,
-      value: c.value,
-      codedAt: c.codedAt,
-      version: c.version,
-      detail: c.detail ?? null,
-    };
   }
 
   /** Many values in one transaction (an import, a model's run); a value already there is replaced. */
@@ -299,18 +289,8 @@ export class CodingTables {
 
   // ─── reconciliation ─────────────────────────────────────────────────────────────────────────────────────
 
-  async adjudicate(a: AdjudicationInput): Promise<Adjudication> {
+  async adjudicate(a: AdjudicationInput): Promise<void> {
     await upsertAdjudications(this.db, [a]);
-    return {
-      kind: a.kind,
-      id: a.id,
-      field: a.field,
-      value: a.value,
-      decidedAt: a.decidedAt,
-      decidedBy: a.decidedBy,
-      note: a.note,
-      version: a.version,
-    };
   }
 
   async setAdjudications(list: readonly AdjudicationInput[]): Promise<number> {
