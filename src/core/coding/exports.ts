@@ -14,13 +14,10 @@ import { readAccount, readPost } from './files/items';
 import { qdcXml, writeQdpx, type QdaSource } from './files/refi-project';
 import { optedOutOf, writeSharePackage } from './files/share';
 import { annotationTable, codebookCsv, recalFile } from './files/tables';
-import { currentVersion, type CodingService, type Handle } from './service';
-import type { StoreOf } from './store';
+import { currentVersion, type CodingService } from './service';
 
 export interface CodingExportDeps {
   service: CodingService;
-  store: StoreOf;
-  handle: () => Promise<Handle>;
   chooseSavePath: ChooseSavePath;
   now: () => number;
   app: { name: string; version: string };
@@ -52,7 +49,7 @@ function beside(target: string, suffix: string): string {
 }
 
 export function createCodingExports(deps: CodingExportDeps) {
-  const store = async () => deps.store(await deps.handle());
+  const { store } = deps.service;
 
   /** Raw items of these refs (the project's last received JSON), in chunks. */
   async function rawItems(refs: ReadonlyArray<{ kind: CodedKind; id: string }>): Promise<Map<string, unknown>> {

@@ -10,13 +10,10 @@ import { SkeinError } from '../../shared/errors';
 import { MAX_UPLOAD_BYTES, type ImportResult, type UploadKind } from '../../shared/ipc/coding';
 import type { RefiReader } from './files/reader';
 import { readCodebookCsv } from './files/tables';
-import { currentVersion, type CodingService, type Handle } from './service';
-import type { StoreOf } from './store';
+import { currentVersion, type CodingService } from './service';
 
 export interface CodingImportDeps {
   service: CodingService;
-  store: StoreOf;
-  handle: () => Promise<Handle>;
   now: () => number;
   /** reads a .qdpx or .qdc (in a worker with a memory limit where the shell gives one) */
   read: RefiReader;
@@ -50,7 +47,7 @@ const nameOf = (file: string) =>
 
 export function createCodingImports(deps: CodingImportDeps) {
   const uploads = new Map<string, Upload>();
-  const store = async () => deps.store(await deps.handle());
+  const { store } = deps.service;
 
   const sweep = () => {
     for (const [id, u] of uploads) if (deps.now() - u.started > UPLOAD_TTL_MS) uploads.delete(id);

@@ -52,8 +52,6 @@ export function createCodingFeature(deps: CodingFeatureDeps) {
   );
   const exports = createCodingExports({
     service,
-    store: deps.store,
-    handle: deps.handle,
     chooseSavePath: deps.chooseSavePath,
     now: deps.now,
     app: deps.app,
@@ -62,15 +60,11 @@ export function createCodingFeature(deps: CodingFeatureDeps) {
   });
   const imports = createCodingImports({
     service,
-    store: deps.store,
-    handle: deps.handle,
     now: deps.now,
     read: deps.filesWorker ? readInWorker(deps.filesWorker.entry, deps.filesWorker.execArgv) : readOnThisThread,
   });
   const models = createModelRuns({
     service,
-    store: deps.store,
-    handle: deps.handle,
     now: deps.now,
     fetch: deps.fetch,
     target: modelTarget(settings, deps.modelKey, deps.sandboxBaseUrl),

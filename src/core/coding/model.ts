@@ -14,8 +14,7 @@ import { SkeinError } from '../../shared/errors';
 import type { ModelRun } from '../../shared/ipc/coding';
 import { baseUrlOrigin } from '../../shared/ipc/settings';
 import { readAccount, readPost } from './files/items';
-import { currentVersion, type CodingService, type Handle } from './service';
-import type { StoreOf } from './store';
+import { currentVersion, type CodingService } from './service';
 
 /** Where calls go now, with the key for that origin (null: none needed, or none set). */
 export interface ModelTarget {
@@ -25,8 +24,6 @@ export interface ModelTarget {
 
 export interface ModelRunDeps {
   service: CodingService;
-  store: StoreOf;
-  handle: () => Promise<Handle>;
   now: () => number;
   fetch: typeof fetch;
   /** the configured endpoint, or null (off) */
@@ -89,7 +86,7 @@ function itemText(kind: CodedKind, raw: unknown): string {
 
 export function createModelRuns(deps: ModelRunDeps) {
   const runs = new Map<string, { run: ModelRun; cancel: AbortController }>();
-  const store = async () => deps.store(await deps.handle());
+  const { store } = deps.service;
 
   async function ask(
     target: ModelTarget,
@@ -224,15 +221,6 @@ export function createModelRuns(deps: ModelRunDeps) {
   }
 
   return {
-    /** How many calls a run would make: the coder's queue × the fields it has prompts for, less values it made. */
-    async plan(input: { codebook: number; sample: number; coder: number }): Promise<number> {
-      const coder = await deps.service.coder(input.coder);
-      const cb = await deps.service.codebook(input.codebook);
-      const fields = coder.model ? promptedFields(currentVersion(cb).definition, coder) : [];
-      const { total } = await (await store()).assignments(input.sample, coder.id, 0, 1);
-      return total * fields.length;
-    },
-
     async start(input: { codebook: number; sample: number; coder: number }): Promise<ModelRun> {
       const coder = await deps.service.coder(input.coder);
       if (coder.kind !== 'model' || !coder.model)

@@ -11,7 +11,7 @@ const days = ['2026-11-01', '2026-11-02', '2026-11-03', '2026-11-04'];
 /** 1,000 posts: 400, 300, 200 and 100 on four days */
 const population: SourceItem[] = Array.from({ length: 1000 }, (_, i) => ({
   id: String(1_800_000_000_000_000_000n + BigInt(i)),
-  stratum: days[i < 400 ? 0 : i < 700 ? 1 : i < 900 ? 2 : 3]!,
+  group: days[i < 400 ? 0 : i < 700 ? 1 : i < 900 ? 2 : 3]!,
 }));
 
 describe('drawing a sample', () => {

@@ -12,10 +12,10 @@ import { createHash } from 'node:crypto';
 import type { CodedKind } from '../../shared/coding/codebook';
 import type { Assignment, SampleItem } from '../../shared/coding/records';
 
-/** An item of the source: its id, and its stratum's value (null when unstratified or unknown). */
+/** An item of the source: its id, and its group's value, the stratum (null when unstratified or unknown). */
 export interface SourceItem {
   id: string;
-  stratum: string | null;
+  group: string | null;
 }
 
 /** The source's items, in chunks, as often as asked (the archive's worker reads them). */
@@ -94,7 +94,7 @@ export async function drawSample(
   for await (const chunk of read()) {
     for (const item of chunk) {
       population++;
-      const key = options.stratified ? (item.stratum ?? '') : '';
+      const key = options.stratified ? (item.group ?? '') : '';
       counts.set(key, (counts.get(key) ?? 0) + 1);
     }
   }
@@ -103,7 +103,7 @@ export async function drawSample(
   for (const [value, quota] of quotas) keep.set(value, new Lowest(quota));
   for await (const chunk of read()) {
     for (const item of chunk) {
-      const key = options.stratified ? (item.stratum ?? '') : '';
+      const key = options.stratified ? (item.group ?? '') : '';
       keep.get(key)?.offer(rank(options.seed, options.kind, item.id), item);
     }
   }
@@ -113,7 +113,7 @@ export async function drawSample(
       position,
       kind: options.kind,
       id: p.item.id,
-      stratum: options.stratified ? p.item.stratum : null,
+      stratum: options.stratified ? p.item.group : null,
     })),
     population,
     strata: options.stratified

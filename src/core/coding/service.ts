@@ -16,6 +16,7 @@ import {
   type FieldDef,
 } from '../../shared/coding/codebook';
 import type {
+  Adjudication,
   Codebook,
   Coder,
   Coding,
@@ -36,7 +37,7 @@ import type {
 } from '../../shared/ipc/coding';
 import { agreementRows, BOOTSTRAP } from './agreement/report';
 import { disagree } from './resolve';
-import { assign, drawSample, type SourceItem } from './sampling';
+import { assign, drawSample } from './sampling';
 import type { Handle, StoreOf } from './store';
 
 export type { Handle };
@@ -66,6 +67,15 @@ export function currentVersion(codebook: Codebook): { version: number; definitio
   const last = codebook.versions[codebook.versions.length - 1]!;
   return { version: last.version, definition: last.definition };
 }
+
+/** A value as the page sees it: without its item (the page asked by item) or a model's detail. */
+const valueOf = (v: Coding): CodingValue => ({
+  field: v.field,
+  coder: v.coder,
+  value: v.value,
+  codedAt: v.codedAt,
+  version: v.version,
+});
 
 /** A source's label in plain words: "posts matching “heron”, in collection 3, from 2026-11-01". */
 function sourceLabel(q: ArchiveQueryParsed): string {
@@ -155,6 +165,8 @@ export function createCodingService(deps: CodingServiceDeps) {
     ArchiveQuery.parse({ ...source, project: 'current', sort: 'time' });
 
   return {
+    /** the coding store of the project of the mode Skein is in, as of this call */
+    store,
     codebook,
     coder,
     codebooks: async () => (await store()).codebooks(),
@@ -234,37 +246,20 @@ export function createCodingService(deps: CodingServiceDeps) {
         await (await store()).clearCoding(cb.id, input.kind, input.id, field.key, c.id);
         return null;
       }
-      const value = checked(field, input.value!);
-      const coding = await store();
-      const saved = await coding.setCoding({
-        codebook: cb.id,
-        kind: input.kind,
-        id: input.id,
+      const saved = {
         field: field.key,
         coder: c.id,
-        value,
+        value: checked(field, input.value!),
         version,
         codedAt: deps.now(),
-      });
-      return {
-        field: saved.field,
-        coder: saved.coder,
-        value: saved.value,
-        codedAt: saved.codedAt,
-        version: saved.version,
       };
+      await (await store()).setCoding({ codebook: cb.id, kind: input.kind, id: input.id, ...saved });
+      return saved;
     },
 
     async values(input: { codebook: number; coder: number; kind: CodedKind; ids: string[] }) {
       const list = await (await store()).valuesOf(input.codebook, input.coder, input.kind, input.ids);
-      return list.map((v) => ({
-        id: v.id,
-        field: v.field,
-        coder: v.coder,
-        value: v.value,
-        codedAt: v.codedAt,
-        version: v.version,
-      }));
+      return list.map((v) => ({ id: v.id, ...valueOf(v) }));
     },
 
     async population(input: { source: Record<string, unknown>; stratum?: Stratum }): Promise<Population> {
@@ -286,11 +281,8 @@ export function createCodingService(deps: CodingServiceDeps) {
       const q = sourceOf(input.source);
       const stratum = input.method === 'stratified' ? (input.stratum ?? null) : null;
       const project = await store();
-      const read = async function* (): AsyncGenerator<SourceItem[]> {
-        for await (const chunk of project.grouped(q, stratum, SOURCE_CHUNK))
-          yield chunk.map((r) => ({ id: r.id, stratum: r.group }));
-      };
-      const drawn = await drawSample(read, {
+      // the rows as the worker sends them: a draw reads the whole source twice, so no row is copied on the way
+      const drawn = await drawSample(() => project.grouped(q, stratum, SOURCE_CHUNK), {
         kind: q.kind,
         size: input.size,
         seed: input.seed,
@@ -342,9 +334,7 @@ export function createCodingService(deps: CodingServiceDeps) {
           id: e.id,
           item: items[i]?.item ?? null,
           position: e.position,
-          values: values
-            .filter((v) => v.kind === e.kind && v.id === e.id)
-            .map((v) => ({ field: v.field, coder: v.coder, value: v.value, codedAt: v.codedAt, version: v.version })),
+          values: values.filter((v) => v.kind === e.kind && v.id === e.id).map(valueOf),
         })),
         total,
         done: progress?.done ?? 0,
@@ -371,9 +361,7 @@ export function createCodingService(deps: CodingServiceDeps) {
     }): Promise<{ items: Disagreement[]; total: number; nextOffset: number | null }> {
       await revealed(input.viewer);
       const cb = await codebook(input.codebook);
-      const fields = currentVersion(cb)
-        .definition.fields.filter(isCompared)
-        .map((f) => f.key);
+      const fields = compared(cb);
       const codings = await (await store()).codings(cb.id, input.sample ?? null);
       const adjudications = await (await store()).adjudications(cb.id, input.sample ?? null);
       const decided = new Map(adjudications.map((a) => [`${a.kind}:${a.id}:${a.field}`, a]));
@@ -396,13 +384,7 @@ export function createCodingService(deps: CodingServiceDeps) {
           id: list[0]!.id,
           item: items[i]?.item ?? null,
           field: list[0]!.field,
-          values: list.map((v) => ({
-            field: v.field,
-            coder: v.coder,
-            value: v.value,
-            codedAt: v.codedAt,
-            version: v.version,
-          })),
+          values: list.map(valueOf),
           adjudication: decided.get(k) ?? null,
         })),
         total: open.length,
@@ -426,18 +408,18 @@ export function createCodingService(deps: CodingServiceDeps) {
         await (await store()).clearAdjudication(cb.id, input.kind, input.id, field.key);
         return null;
       }
-      const value = checked(field, input.value);
-      return (await store()).adjudicate({
-        codebook: cb.id,
+      const decided: Adjudication = {
         kind: input.kind,
         id: input.id,
         field: field.key,
-        value,
+        value: checked(field, input.value),
         version,
         decidedAt: deps.now(),
         decidedBy: input.decidedBy,
         note: input.note,
-      });
+      };
+      await (await store()).adjudicate({ codebook: cb.id, ...decided });
+      return decided;
     },
 
     optOuts: async (): Promise<OptOut[]> => (await store()).optOuts(),

@@ -1,5 +1,5 @@
 /** The agreement report as files: a CSV (one row per field, or per category of a multiple-choice field) and in words. */
-import { stringify } from 'csv-stringify/sync';
+import { csv } from './tables';
 import type { AgreementReport, AgreementRow } from '../../../shared/ipc/coding';
 
 const n = (v: number | null | undefined) => (v === null || v === undefined ? '' : v.toFixed(3));
@@ -40,7 +40,7 @@ export function agreementCsv(report: AgreementReport): string {
     r.fleissUnits,
     n(r.percent),
   ]);
-  return stringify([[...AGREEMENT_COLUMNS], ...rows], { record_delimiter: '\n' });
+  return csv([[...AGREEMENT_COLUMNS], ...rows]);
 }
 
 function line(r: AgreementRow): string {

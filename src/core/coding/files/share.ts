@@ -7,7 +7,6 @@
  * are left out.
  */
 import { strToU8, zipSync, type Zippable } from 'fflate';
-import { stringify } from 'csv-stringify/sync';
 import type { CodebookDefinition, CodedKind, CodeValue } from '../../../shared/coding/codebook';
 import { valueText } from '../../../shared/coding/codebook';
 import type { Adjudication, Coder, Coding, OptOut, SampleSummary } from '../../../shared/coding/records';
@@ -15,7 +14,7 @@ import type { AgreementReport, Citation } from '../../../shared/ipc/coding';
 import { resolveValues, resolvedKey } from '../resolve';
 import { createPseudonymiser, type KnownAccount, type Pseudonymiser } from './pseudonym';
 import { qdcXml } from './refi-project';
-import { annotationTable, codebookCsv } from './tables';
+import { annotationTable, codebookCsv, csv } from './tables';
 import { readAccount, readPost } from './items';
 import { agreementMarkdown, agreementCsv } from './report-files';
 
@@ -55,9 +54,6 @@ export interface SharePackage {
   droppedOptedOut: number;
   keyFingerprint: string | null;
 }
-
-const csv = (rows: ReadonlyArray<ReadonlyArray<string | number | null>>) =>
-  stringify(rows as Array<Array<string | number | null>>, { record_delimiter: '\n' });
 
 /** A YAML double-quoted scalar. */
 const yaml = (s: string) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;

@@ -10,7 +10,8 @@ import { stringify } from 'csv-stringify/sync';
 import { CodebookDefinition, valueText, type CategoryDef, type FieldDef } from '../../../shared/coding/codebook';
 import type { Adjudication, Coder, Coding } from '../../../shared/coding/records';
 
-const csv = (rows: ReadonlyArray<ReadonlyArray<string | number | null>>): string =>
+/** Rows as CSV, each line ended by a line feed (every coding file writes it so). */
+export const csv = (rows: ReadonlyArray<ReadonlyArray<string | number | null>>): string =>
   stringify(rows as Array<Array<string | number | null>>, { record_delimiter: '\n' });
 
 const iso = (ms: number) => new Date(ms).toISOString();

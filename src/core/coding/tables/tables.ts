@@ -247,18 +247,8 @@ export class CodingTables {
 
   // ─── values ─────────────────────────────────────────────────────────────────────────────────────────────
 
-  async setCoding(c: CodingInput): Promise<Coding> {
+  async setCoding(c: CodingInput): Promise<void> {
     await upsertCodings(this.db, [c]);
-    return {
-      kind: c.kind,
-      id: c.id,
-      field: c.field,
-      coder: c.coder,
-      value: c.value,
-      codedAt: c.codedAt,
-      version: c.version,
-      detail: c.detail ?? null,
-    };
   }
 
   /** Many values in one transaction (an import, a model's run); a value already there is replaced. */
@@ -299,18 +289,8 @@ export class CodingTables {
 
   // ─── reconciliation ─────────────────────────────────────────────────────────────────────────────────────
 
-  async adjudicate(a: AdjudicationInput): Promise<Adjudication> {
+  async adjudicate(a: AdjudicationInput): Promise<void> {
     await upsertAdjudications(this.db, [a]);
-    return {
-      kind: a.kind,
-      id: a.id,
-      field: a.field,
-      value: a.value,
-      decidedAt: a.decidedAt,
-      decidedBy: a.decidedBy,
-      note: a.note,
-      version: a.version,
-    };
   }
 
   async setAdjudications(list: readonly AdjudicationInput[]): Promise<number> {
@@ -352,14 +332,14 @@ export class CodingTables {
       const id = Number(r?.id);
       for (const chunk of chunks(items))
         await tx.run(
-          sql`INSERT INTO sample_items (sample, position, item_kind, item_id, stratum) VALUES ${sql.join(
-            chunk.map((i) => sql`(${id}, ${i.position}, ${i.kind}, ${i.id}, ${i.stratum})`),
+          sql`INSERT INTO sample_items (sample, position, item_kind, item_id, stratum) VALUES ${sql.rows(
+            chunk.map((i) => [id, i.position, i.kind, i.id, i.stratum]),
           )}`,
         );
       for (const chunk of chunks(assignments))
         await tx.run(
-          sql`INSERT INTO assignments (sample, coder, position, item_kind, item_id, overlap) VALUES ${sql.join(
-            chunk.map((a) => sql`(${id}, ${a.coder}, ${a.position}, ${a.kind}, ${a.id}, ${a.overlap ? 1 : 0})`),
+          sql`INSERT INTO assignments (sample, coder, position, item_kind, item_id, overlap) VALUES ${sql.rows(
+            chunk.map((a) => [id, a.coder, a.position, a.kind, a.id, a.overlap ? 1 : 0]),
           )}`,
         );
       return id;
