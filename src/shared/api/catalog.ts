@@ -50,7 +50,7 @@ export interface OperationSpec {
 }
 
 /** the items of a page a cap's bound assumes at least, where nothing larger has been seen */
-export const TYPICAL_PAGE_ITEMS = 20;
+const TYPICAL_PAGE_ITEMS = 20;
 
 /** the most items a page of `operation` may hold, as far as anyone has seen: a cap's bound on its cost */
 export function largestPageKnown(operation: OperationId, recordedInProject = 0): number {
