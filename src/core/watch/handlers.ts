@@ -10,6 +10,7 @@ import type { Mode } from '../../shared/ipc/app';
 import {
   WatchSpec,
   type AttritionRow,
+  type RunnerState,
   type CounterSeries,
   type WatchEvent,
   type WatchGap,
@@ -21,7 +22,7 @@ import {
   type WatchSummary,
   type watchContract,
 } from '../../shared/ipc/watch';
-import type { PresenceRecord, RunRecord, WatchRecord } from './tables/records';
+import type { PresenceRecord, RunnerRecord, RunRecord, WatchRecord } from './tables/records';
 import type { ChooseSavePath, Clock, Confirm } from '../ports';
 import { checkTargets, KINDS, STRATEGY_LABELS } from './kinds';
 import { availability, postingRates, projectWatch } from './projection';
@@ -57,40 +58,21 @@ async function projectOf(deps: WatchHandlerDeps): Promise<WatchProject> {
   return p;
 }
 
-const runOf = (r: RunRecord): WatchRun => ({
-  id: r.id,
-  watchId: r.watch,
-  startedAt: r.startedAt,
-  endedAt: r.endedAt,
-  scheduledFor: r.scheduledFor,
-  status: r.status,
-  runner: r.runner,
-  calls: r.calls,
-  credits: r.credits,
-  newItems: r.newItems,
-  seenItems: r.seenItems,
-  rechecked: r.rechecked,
-  gone: r.gone,
-  returned: r.returned,
-  resumed: r.resumed,
-  asked: r.asked,
-  message: r.message,
+const runOf = ({ watch, token: _token, journal: _journal, ...run }: RunRecord): WatchRun => ({
+  ...run,
+  watchId: watch,
 });
 
-const attritionOf = (p: PresenceRecord): AttritionRow => ({
-  watchId: p.watch,
-  kind: p.kind,
-  id: p.id,
-  target: p.target,
-  createdAt: p.createdAt,
-  firstSeen: p.firstSeen,
-  lastSeen: p.lastSeen,
-  firstMissingAt: p.firstMissingAt,
-  rechecks: p.rechecks,
-  status: p.status,
-  reason: p.reason,
-  statusAt: p.statusAt,
-});
+const attritionOf = ({
+  watch,
+  firstRun: _firstRun,
+  baseline: _baseline,
+  nextCheck: _nextCheck,
+  ...p
+}: PresenceRecord): AttritionRow => ({ ...p, watchId: watch });
+
+/** another Skein (or the headless runner) holding the project's runner */
+const otherRunner = ({ token: _token, ...holder }: RunnerRecord): RunnerState => ({ ...holder, holder: 'other' });
 
 /** the projection of a watch (being described, or switched on) from what the project shows now */
 async function projectionFor(
@@ -220,6 +202,12 @@ export function createWatchHandlers(deps: WatchHandlerDeps): WatchHandlers['watc
 
   const changed = (watchId: number | null) => deps.emit?.({ watchId, what: 'changed' });
 
+  /** a watch just changed: said so, and its summary as it is now */
+  async function changedNow(project: WatchProject, id: number): Promise<WatchSummary> {
+    changed(id);
+    return summary(project, (await project.store.watch(id)) as WatchRecord);
+  }
+
   return {
     list: async () => {
       const project = await deps.project();
@@ -236,16 +224,7 @@ export function createWatchHandlers(deps: WatchHandlerDeps): WatchHandlers['watc
       const holder = runner.holder === 'self' ? null : await project.store.runner();
       return {
         watches,
-        runner: holder
-          ? {
-              holder: 'other',
-              who: holder.who,
-              host: holder.host,
-              pid: holder.pid,
-              since: holder.since,
-              heartbeat: holder.heartbeat,
-            }
-          : runner,
+        runner: holder ? otherRunner(holder) : runner,
         project: { name: project.name, kind: project.kind },
       };
     },
@@ -323,9 +302,7 @@ export function createWatchHandlers(deps: WatchHandlerDeps): WatchHandlers['watc
         state: JSON.stringify({ runs: 0, targets: {}, names: {}, projectedAtStart: projection }),
       });
       deps.scheduler.kick();
-      changed(id);
-      const w = await project.store.watch(id);
-      return summary(project, w as WatchRecord);
+      return changedNow(project, id);
     },
 
     update: async ({ id, patch }) => {
@@ -353,15 +330,13 @@ export function createWatchHandlers(deps: WatchHandlerDeps): WatchHandlers['watc
       const reopened = w.nextDue === null && looser && !w.paused ? now() : nextDue;
       await project.store.updateWatch(id, { name: next.name, spec: JSON.stringify(next), nextDue: reopened });
       deps.scheduler.kick();
-      changed(id);
-      return summary(project, (await project.store.watch(id)) as WatchRecord);
+      return changedNow(project, id);
     },
 
     pause: async ({ id }) => {
       const { project, w } = await one(id);
       if (!w.paused) await project.store.updateWatch(id, { paused: true, pausedAt: now() });
-      changed(id);
-      return summary(project, (await project.store.watch(id)) as WatchRecord);
+      return changedNow(project, id);
     },
 
     resume: async ({ id }) => {
@@ -388,8 +363,7 @@ export function createWatchHandlers(deps: WatchHandlerDeps): WatchHandlers['watc
         });
       }
       deps.scheduler.kick();
-      changed(id);
-      return summary(project, (await project.store.watch(id)) as WatchRecord);
+      return changedNow(project, id);
     },
 
     runNow: async ({ id }) => {
@@ -415,17 +389,10 @@ export function createWatchHandlers(deps: WatchHandlerDeps): WatchHandlers['watc
 
     gaps: async ({ id }): Promise<WatchGap[]> => {
       const { project } = await one(id);
-      return (await project.store.gaps(id, false)).map((g) => ({
-        id: g.id,
-        watchId: g.watch,
-        from: g.from,
-        to: g.to,
-        reason: g.reason,
-        detail: g.detail,
-        recordedAt: g.recordedAt,
-        filledAt: g.filledAt,
-        filledBy: g.filledBy,
-        pending: g.pending.length,
+      return (await project.store.gaps(id, false)).map(({ watch, pending, ...g }) => ({
+        ...g,
+        watchId: watch,
+        pending: pending.length,
       }));
     },
 

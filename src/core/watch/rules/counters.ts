@@ -5,25 +5,14 @@
  * history, whatever order readings arrive in); anything else is a new value. Pure: the store reads the newest
  * row of each counter a run touches, applies these, and writes the rows back.
  */
+import type { CounterRecord, RunOutcome } from '../tables/records';
 import { ByItem } from './by-item';
 
 /** One reading of a counter. */
-export interface CounterReading {
-  kind: string;
-  id: string;
-  metric: string;
-  at: number;
-  value: number;
-}
+export type CounterReading = RunOutcome['counters'][number];
 
 /** A counter's row: a value, first seen at `at`, last at `lastAt`, by the run that first saw it. */
-export interface CounterRow {
-  kind: string;
-  id: string;
-  metric: string;
-  at: number;
-  value: number;
-  lastAt: number;
+export interface CounterRow extends CounterRecord {
   run: number | null;
 }
 
