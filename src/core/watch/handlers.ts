@@ -10,7 +10,6 @@ import type { Mode } from '../../shared/ipc/app';
 import {
   WatchSpec,
   type AttritionRow,
-  type RunnerState,
   type CounterSeries,
   type WatchEvent,
   type WatchGap,
@@ -22,11 +21,11 @@ import {
   type WatchSummary,
   type watchContract,
 } from '../../shared/ipc/watch';
-import type { PresenceRecord, RunnerRecord, RunRecord, WatchRecord } from './tables/records';
+import type { PresenceRecord, RunRecord, WatchRecord } from './tables/records';
 import type { ChooseSavePath, Clock, Confirm } from '../ports';
 import { checkTargets, KINDS, STRATEGY_LABELS } from './kinds';
 import { availability, postingRates, projectWatch } from './projection';
-import type { WatchScheduler } from './scheduler';
+import { runnerState, type WatchScheduler } from './scheduler';
 import { nextSlot, readSpec, readState } from './state';
 import type { WatchProject, WatchStore } from './store';
 import { writeTable } from './tables';
@@ -70,9 +69,6 @@ const attritionOf = ({
   nextCheck: _nextCheck,
   ...p
 }: PresenceRecord): AttritionRow => ({ ...p, watchId: watch });
-
-/** another Skein (or the headless runner) holding the project's runner */
-const otherRunner = ({ token: _token, ...holder }: RunnerRecord): RunnerState => ({ ...holder, holder: 'other' });
 
 /** the projection of a watch (being described, or switched on) from what the project shows now */
 async function projectionFor(
@@ -224,7 +220,7 @@ export function createWatchHandlers(deps: WatchHandlerDeps): WatchHandlers['watc
       const holder = runner.holder === 'self' ? null : await project.store.runner();
       return {
         watches,
-        runner: holder ? otherRunner(holder) : runner,
+        runner: holder ? runnerState(holder, 'other') : runner,
         project: { name: project.name, kind: project.kind },
       };
     },
