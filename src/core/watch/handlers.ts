@@ -26,14 +26,13 @@ import type { ChooseSavePath, Clock, Confirm } from '../ports';
 import { checkTargets, KINDS, STRATEGY_LABELS } from './kinds';
 import { availability, postingRates, projectWatch } from './projection';
 import { runnerState, type WatchScheduler } from './scheduler';
-import { nextSlot, readSpec, readState } from './state';
+import { fmt, isoMinute, nextSlot, readSpec, readState } from './state';
 import type { WatchProject, WatchStore } from './store';
 import { writeTable } from './tables';
 
 export type WatchHandlers = HandlersOf<typeof watchContract>;
 
 const DAY_MS = 86_400_000;
-const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 export interface WatchHandlerDeps {
   project: () => Promise<WatchProject | null>;
@@ -165,7 +164,7 @@ export function createWatchHandlers(deps: WatchHandlerDeps): WatchHandlers['watc
         status === 'ended'
           ? `Ended: ${typeof ended === 'string' ? ended : 'it was stopped'}.`
           : status === 'paused'
-            ? `Paused ${w.pausedAt ? `since ${new Date(w.pausedAt).toISOString().slice(0, 16).replace('T', ' ')} UTC` : ''}.`
+            ? `Paused ${w.pausedAt ? `since ${isoMinute(w.pausedAt)}` : ''}.`
             : null,
       nextRunAt: w.paused ? null : w.nextDue,
       running: stats.running,
@@ -347,7 +346,7 @@ export function createWatchHandlers(deps: WatchHandlerDeps): WatchHandlers['watc
             from: w.pausedAt,
             to: t,
             reason: 'paused',
-            detail: `The watch was paused from ${new Date(w.pausedAt).toISOString().slice(0, 16).replace('T', ' ')} UTC; this run reads back to what the project holds, within its cap.`,
+            detail: `The watch was paused from ${isoMinute(w.pausedAt)}; this run reads back to what the project holds, within its cap.`,
             recordedAt: t,
             pending: [...spec.targets],
           });

@@ -14,7 +14,7 @@ import type { RunRecord, RunnerRecord, WatchRecord } from './tables/records';
 import type { PageSource } from '../walk';
 import type { Clock } from '../ports';
 import { executeRun, journalPathFor, newToken, type RunResult } from './run';
-import { nextSlot, readSpec, readState } from './state';
+import { fmt, isoMinute, nextSlot, readSpec, readState } from './state';
 import type { WatchProject, WatchStore } from './store';
 
 /** a runner whose heartbeat is older than this has stopped (its project may be taken) */
@@ -69,9 +69,6 @@ export const runnerState = ({ token: _token, ...r }: RunnerRecord, holder: Runne
   ...r,
   holder,
 });
-
-const isoMinute = (t: number) => new Date(t).toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
-const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 export class WatchScheduler {
   private readonly token = newToken();
