@@ -34,6 +34,7 @@ export interface SchedulerDeps {
   clock: Clock;
   prices: () => PriceTable;
   identity: RunnerIdentity;
+  /** how often the scheduler looks for due watches (30 s in the app) */
   tickMs: number;
   emit?: (event: WatchEvent) => void;
   /** a line per run (and per page, `verbose`): what the headless runner prints */
