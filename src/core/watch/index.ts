@@ -7,7 +7,7 @@
 import { createWatchHandlers, type WatchHandlerDeps, type WatchHandlers } from './handlers';
 import { WatchScheduler, type SchedulerDeps } from './scheduler';
 
-export { RunnerBusy, type RunnerIdentity } from './scheduler';
+export { RunnerBusy } from './scheduler';
 export type { WatchProject, WatchStore } from './store';
 export { WATCH_PART, WATCH_PART_NAME } from './tables/part';
 export type { WatchTables } from './tables/watch-tables';
