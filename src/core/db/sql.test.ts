@@ -39,4 +39,20 @@ describe('a query written once', () => {
     });
     expect(compile(q, 'sqlite').text).toBe('INSERT INTO t (a, b) VALUES (?, ?), (?, ?) ON CONFLICT DO NOTHING');
   });
+
+  it('binds records by their columns, in order, after the values before them', () => {
+    const q = sql`SELECT ${0} FROM t WHERE (a, b) IN (VALUES ${sql.rows(
+      [
+        { b: 'x', a: 1, c: true },
+        { b: 'y', a: 2, c: false },
+      ],
+      ['a', 'b'],
+    )})`;
+    expect(compile(q, 'postgres')).toEqual({
+      text: 'SELECT $1 FROM t WHERE (a, b) IN (VALUES ($2, $3), ($4, $5))',
+      values: [0, 1, 'x', 2, 'y'],
+    });
+    expect(compile(q, 'sqlite').text).toBe('SELECT ? FROM t WHERE (a, b) IN (VALUES (?, ?), (?, ?))');
+    expect(() => compile(sql`VALUES ${sql.rows([[1, 2], [3]])}`, 'sqlite')).toThrow(/width/);
+  });
 });

@@ -8,8 +8,13 @@
  */
 export type DialectName = 'sqlite' | 'postgres';
 
-type Piece =
-  string | { value: unknown } | { dialect: Record<DialectName, string> } | { rows: ReadonlyArray<readonly unknown[]> };
+type Piece = string | { value: unknown } | { dialect: Record<DialectName, string> } | Batch;
+
+/** rows of values: lists, or records whose `columns` are bound in order */
+interface Batch {
+  rows: readonly object[];
+  columns: readonly PropertyKey[] | null;
+}
 
 /** A query (or part of one), not yet compiled for a dialect. */
 export class Sql {
@@ -51,9 +56,15 @@ sql.join = (parts: readonly unknown[], separator = ', '): Sql => {
 
 /**
  * Rows of bound values, `(a, b), (c, d), …`: a multi-row insert's VALUES or a list of keys. One piece for the
- * whole list, so a batch of thousands of rows builds no object per row.
+ * whole list, so a batch of thousands of rows builds no object per row. Each row is a list of values, or a
+ * record whose `columns` are bound in order (a batch of records then builds no list per row either).
  */
-sql.rows = (rows: ReadonlyArray<readonly unknown[]>): Sql => new Sql([{ rows }]);
+function rows(list: ReadonlyArray<readonly unknown[]>): Sql;
+function rows<T extends object>(list: readonly T[], columns: ReadonlyArray<keyof T>): Sql;
+function rows(list: readonly object[], columns: readonly PropertyKey[] | null = null): Sql {
+  return new Sql([{ rows: list, columns }]);
+}
+sql.rows = rows;
 
 /** A query as one dialect runs it: its text and its values in order. */
 export interface Compiled {
@@ -61,26 +72,58 @@ export interface Compiled {
   values: unknown[];
 }
 
+/** how many values each of a batch's rows binds */
+const widthOf = ({ rows, columns }: Batch): number =>
+  columns?.length ?? (rows[0] as unknown[] | undefined)?.length ?? 0;
+
+/** how many values a piece binds */
+const valueCount = (piece: Piece): number => {
+  if (typeof piece === 'string' || 'dialect' in piece) return 0;
+  return 'value' in piece ? 1 : piece.rows.length * widthOf(piece);
+};
+
 /** The text and values of `q` for `dialect`; `encode` turns each bound value into what the driver takes. */
 export function compile(q: Sql, dialect: DialectName, encode: (v: unknown) => unknown = (v) => v): Compiled {
   let text = '';
-  const values: unknown[] = [];
+  // sized once: a batch's thousands of values are bound without the list growing step by step
+  const values = new Array<unknown>(q.pieces.reduce((n, piece) => n + valueCount(piece), 0));
+  let n = 0;
   for (const piece of q.pieces) {
     if (typeof piece === 'string') text += piece;
     else if ('dialect' in piece) text += piece.dialect[dialect];
-    else if ('rows' in piece)
-      piece.rows.forEach((row, r) => {
-        let tuple = r > 0 ? ', (' : '(';
-        row.forEach((v, i) => {
-          values.push(encode(v));
-          tuple += (i > 0 ? ', ' : '') + (dialect === 'postgres' ? `$${values.length}` : '?');
-        });
-        text += `${tuple})`;
-      });
-    else {
-      values.push(encode(piece.value));
-      text += dialect === 'postgres' ? `$${values.length}` : '?';
+    else if ('value' in piece) {
+      values[n++] = encode(piece.value);
+      text += dialect === 'postgres' ? `$${n}` : '?';
+    } else {
+      text += batch(piece, dialect, values, n, encode);
+      n += valueCount(piece);
     }
   }
   return { text, values };
+}
+
+/** A batch's `(a, b), (c, d), …`, its values encoded into `values` from `at` on. */
+function batch(
+  piece: Batch,
+  dialect: DialectName,
+  values: unknown[],
+  at: number,
+  encode: (v: unknown) => unknown,
+): string {
+  const { rows, columns } = piece;
+  const width = widthOf(piece);
+  let n = at;
+  for (const row of rows) {
+    if (!columns && (row as unknown[]).length !== width) throw new Error('the rows of a batch differ in width');
+    for (let i = 0; i < width; i++)
+      values[n++] = encode(
+        columns ? (row as Record<PropertyKey, unknown>)[columns[i] as PropertyKey] : (row as unknown[])[i],
+      );
+  }
+  const tuple = (r: number) =>
+    `(${Array.from({ length: width }, (_, i) => (dialect === 'postgres' ? `$${at + r * width + i + 1}` : '?')).join(', ')})`;
+  // SQLite's placeholders are the same for every row: built once, not row by row
+  return dialect === 'postgres'
+    ? rows.map((_, r) => tuple(r)).join(', ')
+    : Array<string>(rows.length).fill(tuple(0)).join(', ');
 }

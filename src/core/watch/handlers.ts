@@ -25,15 +25,14 @@ import type { PresenceRecord, RunRecord, WatchRecord } from './tables/records';
 import type { ChooseSavePath, Clock, Confirm } from '../ports';
 import { checkTargets, KINDS, STRATEGY_LABELS } from './kinds';
 import { availability, postingRates, projectWatch } from './projection';
-import type { WatchScheduler } from './scheduler';
-import { nextSlot, readSpec, readState } from './state';
+import { runnerState, type WatchScheduler } from './scheduler';
+import { fmt, isoMinute, nextSlot, readSpec, readState } from './state';
 import type { WatchProject, WatchStore } from './store';
 import { writeTable } from './tables';
 
 export type WatchHandlers = HandlersOf<typeof watchContract>;
 
 const DAY_MS = 86_400_000;
-const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 export interface WatchHandlerDeps {
   project: () => Promise<WatchProject | null>;
@@ -57,40 +56,18 @@ async function projectOf(deps: WatchHandlerDeps): Promise<WatchProject> {
   return p;
 }
 
-const runOf = (r: RunRecord): WatchRun => ({
-  id: r.id,
-  watchId: r.watch,
-  startedAt: r.startedAt,
-  endedAt: r.endedAt,
-  scheduledFor: r.scheduledFor,
-  status: r.status,
-  runner: r.runner,
-  calls: r.calls,
-  credits: r.credits,
-  newItems: r.newItems,
-  seenItems: r.seenItems,
-  rechecked: r.rechecked,
-  gone: r.gone,
-  returned: r.returned,
-  resumed: r.resumed,
-  asked: r.asked,
-  message: r.message,
+const runOf = ({ watch, token: _token, journal: _journal, ...run }: RunRecord): WatchRun => ({
+  ...run,
+  watchId: watch,
 });
 
-const attritionOf = (p: PresenceRecord): AttritionRow => ({
-  watchId: p.watch,
-  kind: p.kind,
-  id: p.id,
-  target: p.target,
-  createdAt: p.createdAt,
-  firstSeen: p.firstSeen,
-  lastSeen: p.lastSeen,
-  firstMissingAt: p.firstMissingAt,
-  rechecks: p.rechecks,
-  status: p.status,
-  reason: p.reason,
-  statusAt: p.statusAt,
-});
+const attritionOf = ({
+  watch,
+  firstRun: _firstRun,
+  baseline: _baseline,
+  nextCheck: _nextCheck,
+  ...p
+}: PresenceRecord): AttritionRow => ({ ...p, watchId: watch });
 
 /** the projection of a watch (being described, or switched on) from what the project shows now */
 async function projectionFor(
@@ -187,7 +164,7 @@ export function createWatchHandlers(deps: WatchHandlerDeps): WatchHandlers['watc
         status === 'ended'
           ? `Ended: ${typeof ended === 'string' ? ended : 'it was stopped'}.`
           : status === 'paused'
-            ? `Paused ${w.pausedAt ? `since ${new Date(w.pausedAt).toISOString().slice(0, 16).replace('T', ' ')} UTC` : ''}.`
+            ? `Paused ${w.pausedAt ? `since ${isoMinute(w.pausedAt)}` : ''}.`
             : null,
       nextRunAt: w.paused ? null : w.nextDue,
       running: stats.running,
@@ -220,6 +197,12 @@ export function createWatchHandlers(deps: WatchHandlerDeps): WatchHandlers['watc
 
   const changed = (watchId: number | null) => deps.emit?.({ watchId, what: 'changed' });
 
+  /** a watch just changed: said so, and its summary as it is now */
+  async function changedNow(project: WatchProject, id: number): Promise<WatchSummary> {
+    changed(id);
+    return summary(project, (await project.store.watch(id)) as WatchRecord);
+  }
+
   return {
     list: async () => {
       const project = await deps.project();
@@ -236,16 +219,7 @@ export function createWatchHandlers(deps: WatchHandlerDeps): WatchHandlers['watc
       const holder = runner.holder === 'self' ? null : await project.store.runner();
       return {
         watches,
-        runner: holder
-          ? {
-              holder: 'other',
-              who: holder.who,
-              host: holder.host,
-              pid: holder.pid,
-              since: holder.since,
-              heartbeat: holder.heartbeat,
-            }
-          : runner,
+        runner: holder ? runnerState(holder, 'other') : runner,
         project: { name: project.name, kind: project.kind },
       };
     },
@@ -323,9 +297,7 @@ export function createWatchHandlers(deps: WatchHandlerDeps): WatchHandlers['watc
         state: JSON.stringify({ runs: 0, targets: {}, names: {}, projectedAtStart: projection }),
       });
       deps.scheduler.kick();
-      changed(id);
-      const w = await project.store.watch(id);
-      return summary(project, w as WatchRecord);
+      return changedNow(project, id);
     },
 
     update: async ({ id, patch }) => {
@@ -353,15 +325,13 @@ export function createWatchHandlers(deps: WatchHandlerDeps): WatchHandlers['watc
       const reopened = w.nextDue === null && looser && !w.paused ? now() : nextDue;
       await project.store.updateWatch(id, { name: next.name, spec: JSON.stringify(next), nextDue: reopened });
       deps.scheduler.kick();
-      changed(id);
-      return summary(project, (await project.store.watch(id)) as WatchRecord);
+      return changedNow(project, id);
     },
 
     pause: async ({ id }) => {
       const { project, w } = await one(id);
       if (!w.paused) await project.store.updateWatch(id, { paused: true, pausedAt: now() });
-      changed(id);
-      return summary(project, (await project.store.watch(id)) as WatchRecord);
+      return changedNow(project, id);
     },
 
     resume: async ({ id }) => {
@@ -376,7 +346,7 @@ export function createWatchHandlers(deps: WatchHandlerDeps): WatchHandlers['watc
             from: w.pausedAt,
             to: t,
             reason: 'paused',
-            detail: `The watch was paused from ${new Date(w.pausedAt).toISOString().slice(0, 16).replace('T', ' ')} UTC; this run reads back to what the project holds, within its cap.`,
+            detail: `The watch was paused from ${isoMinute(w.pausedAt)}; this run reads back to what the project holds, within its cap.`,
             recordedAt: t,
             pending: [...spec.targets],
           });
@@ -388,8 +358,7 @@ export function createWatchHandlers(deps: WatchHandlerDeps): WatchHandlers['watc
         });
       }
       deps.scheduler.kick();
-      changed(id);
-      return summary(project, (await project.store.watch(id)) as WatchRecord);
+      return changedNow(project, id);
     },
 
     runNow: async ({ id }) => {
@@ -415,17 +384,10 @@ export function createWatchHandlers(deps: WatchHandlerDeps): WatchHandlers['watc
 
     gaps: async ({ id }): Promise<WatchGap[]> => {
       const { project } = await one(id);
-      return (await project.store.gaps(id, false)).map((g) => ({
-        id: g.id,
-        watchId: g.watch,
-        from: g.from,
-        to: g.to,
-        reason: g.reason,
-        detail: g.detail,
-        recordedAt: g.recordedAt,
-        filledAt: g.filledAt,
-        filledBy: g.filledBy,
-        pending: g.pending.length,
+      return (await project.store.gaps(id, false)).map(({ watch, pending, ...g }) => ({
+        ...g,
+        watchId: watch,
+        pending: pending.length,
       }));
     },
 

@@ -6,17 +6,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
-import type { PriceTable } from '../../shared/api/pricing';
 import type { RunStatus, WatchSpec } from '../../shared/ipc/watch';
 import type { RunOutcome, RunRecord, WatchRecord } from './tables/records';
-import type { PageSource } from '../walk';
-import type { Clock } from '../ports';
 import { KINDS } from './kinds';
 import { planner, type Walk } from './plan';
 import { readForSettle, settle, type Settlement } from './settle';
 import type { WatchState } from './state';
 import type { WatchProject } from './store';
-import { openRunJournal, RunWalks } from './walk';
+import { openRunJournal, RunWalks, type RunWalkDeps } from './walk';
 
 const DAY_MS = 86_400_000;
 
@@ -29,22 +26,14 @@ export interface RunInput {
   resumed: boolean;
   /** where its journal is */
   journalPath: string;
-  /** spent by the watch's other runs: in the 24 hours before the run, and in all */
-  spentBefore: { lastDay: number; total: number };
+  spentBefore: RunWalkDeps['spentBefore'];
   /** when the next run is due, written with the run's end */
   nextDue: number | null;
 }
 
-export interface RunDeps {
+/** what a run reads through and reports to (its walks take the same) */
+export interface RunDeps extends Pick<RunWalkDeps, 'source' | 'clock' | 'prices' | 'stop' | 'abort' | 'onPage'> {
   project: WatchProject;
-  source: PageSource;
-  clock: Clock;
-  prices: PriceTable;
-  /** a clean stop (quit, SIGTERM): the page in flight is kept, then the run ends `stopped` */
-  stop: AbortSignal;
-  /** a hard stop that reaches the request in flight */
-  abort?: AbortSignal;
-  onPage?: (p: { walk: string; items: number; credits: number; calls: number; runCredits: number }) => void;
 }
 
 export interface RunResult {

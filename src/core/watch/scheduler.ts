@@ -14,7 +14,7 @@ import type { RunRecord, RunnerRecord, WatchRecord } from './tables/records';
 import type { PageSource } from '../walk';
 import type { Clock } from '../ports';
 import { executeRun, journalPathFor, newToken, type RunResult } from './run';
-import { nextSlot, readSpec, readState } from './state';
+import { fmt, isoMinute, nextSlot, readSpec, readState } from './state';
 import type { WatchProject, WatchStore } from './store';
 
 /** a runner whose heartbeat is older than this has stopped (its project may be taken) */
@@ -34,6 +34,7 @@ export interface SchedulerDeps {
   clock: Clock;
   prices: () => PriceTable;
   identity: RunnerIdentity;
+  /** how often the scheduler looks for due watches (30 s in the app) */
   tickMs: number;
   emit?: (event: WatchEvent) => void;
   /** a line per run (and per page, `verbose`): what the headless runner prints */
@@ -62,8 +63,13 @@ const processAlive = (pid: number): boolean => {
   }
 };
 
-const isoMinute = (t: number) => new Date(t).toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
-const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+const NO_RUNNER: RunnerState = { holder: 'none', who: null, host: null, pid: null, since: null, heartbeat: null };
+
+/** a runner's row as the Watches view shows who holds the project */
+export const runnerState = ({ token: _token, ...r }: RunnerRecord, holder: RunnerState['holder']): RunnerState => ({
+  ...r,
+  holder,
+});
 
 export class WatchScheduler {
   private readonly token = newToken();
@@ -77,7 +83,7 @@ export class WatchScheduler {
   private stopRun = new AbortController();
   private readonly requested = new Set<number>();
   private current: { watch: number; run: number } | null = null;
-  private holder: RunnerState = { holder: 'none', who: null, host: null, pid: null, since: null, heartbeat: null };
+  private holder: RunnerState = NO_RUNNER;
 
   constructor(private readonly deps: SchedulerDeps) {}
 
@@ -175,9 +181,13 @@ export class WatchScheduler {
   }
 
   private setHolder(r: RunnerRecord | null, who: RunnerState['holder']): void {
-    this.holder = r
-      ? { holder: who, who: r.who, host: r.host, pid: r.pid, since: r.since, heartbeat: r.heartbeat }
-      : { holder: 'none', who: null, host: null, pid: null, since: null, heartbeat: null };
+    this.holder = r ? runnerState(r, who) : NO_RUNNER;
+  }
+
+  /** whoever holds the project now, as the store says */
+  private async readHolder(store: WatchStore): Promise<void> {
+    const holder = await store.runner();
+    this.setHolder(holder, holder ? 'other' : 'none');
   }
 
   private async release(): Promise<void> {
@@ -221,11 +231,7 @@ export class WatchScheduler {
     const active = watches.filter((w) => !w.paused && w.nextDue !== null);
     if (!this.held) {
       const open = active.length > 0 || this.requested.size > 0 || (await store.openRuns()).length > 0;
-      if (!open) {
-        const holder = await store.runner();
-        this.setHolder(holder, holder ? 'other' : 'none');
-        return;
-      }
+      if (!open) return this.readHolder(store);
       try {
         await this.claim(project);
       } catch (e) {
@@ -236,9 +242,7 @@ export class WatchScheduler {
       if (!(await store.heartbeat(this.token, now))) {
         // another runner took the project (it found this one stale): let it
         this.held = null;
-        const holder = await store.runner();
-        this.setHolder(holder, holder ? 'other' : 'none');
-        return;
+        return this.readHolder(store);
       }
       this.held.lastBeat = now;
     }
@@ -277,14 +281,12 @@ export class WatchScheduler {
     const state = readState(w.state);
     const { schedule, caps } = spec;
     const every = schedule.everyMinutes * 60_000;
-    if (schedule.until !== null && now > schedule.until) {
-      await store.updateWatch(w.id, {
-        nextDue: null,
-        state: JSON.stringify({ ...state, ended: 'its window is over' }),
-      });
+    /** the watch runs no more: why, kept in its state */
+    const end = async (ended: string) => {
+      await store.updateWatch(w.id, { nextDue: null, state: JSON.stringify({ ...state, ended }) });
       this.deps.emit?.({ watchId: w.id, what: 'changed' });
-      return;
-    }
+    };
+    if (schedule.until !== null && now > schedule.until) return end('its window is over');
     if (schedule.from !== null && now < schedule.from) {
       await store.updateWatch(w.id, { nextDue: schedule.from });
       return;
@@ -294,15 +296,9 @@ export class WatchScheduler {
     const spent = await store.spent(w.id, now, null);
     const least = this.deps.prices().minimumPerCall * 4;
     if (spent.total + least > caps.total) {
-      await store.updateWatch(w.id, {
-        nextDue: null,
-        state: JSON.stringify({ ...state, ended: `its total cap of ${fmt(caps.total)} credits is spent` }),
-      });
-      this.deps.progress?.(
-        `${isoMinute(now)}  watch ${w.id} “${spec.name}” ended: its total cap of ${fmt(caps.total)} credits is spent`,
-      );
-      this.deps.emit?.({ watchId: w.id, what: 'changed' });
-      return;
+      const ended = `its total cap of ${fmt(caps.total)} credits is spent`;
+      this.deps.progress?.(`${isoMinute(now)}  watch ${w.id} “${spec.name}” ended: ${ended}`);
+      return end(ended);
     }
     if (spent.lastDay + least > caps.perDay) {
       await store.addGap({
@@ -344,7 +340,7 @@ export class WatchScheduler {
         pending: [...spec.targets],
       });
     }
-    const runId = await store.startRun({
+    const start = {
       watch: w.id,
       startedAt: now,
       scheduledFor,
@@ -352,16 +348,12 @@ export class WatchScheduler {
       token: this.token,
       journal: null,
       asked: '',
-    });
+    };
     const run: RunRecord = {
-      id: runId,
-      watch: w.id,
-      startedAt: now,
+      ...start,
+      id: await store.startRun(start),
       endedAt: null,
-      scheduledFor,
       status: 'running',
-      runner: describeRunner(this.deps.identity),
-      token: this.token,
       calls: 0,
       credits: 0,
       newItems: 0,
@@ -370,9 +362,7 @@ export class WatchScheduler {
       gone: 0,
       returned: 0,
       resumed: false,
-      asked: '',
       message: null,
-      journal: null,
     };
     await this.execute(project, w, spec, run, false, spent, nextDue);
   }

@@ -7,6 +7,12 @@
 import { WatchProjection, WatchSpec } from '../../shared/ipc/watch';
 import type { WatchRecord } from './tables/records';
 
+/** a time as the watches' messages give it: "2026-11-22 06:00 UTC" */
+export const isoMinute = (t: number): string => `${new Date(t).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+/** a whole number of credits, with thousands separators */
+export const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
+
 export interface Hole {
   /** the cursor of the next page to read */
   cursor: string;

@@ -98,26 +98,19 @@ export async function writeTable(
   let rows = 0;
   await writeFileAtomic(target, async (sink) => {
     await sink.write(line(table === 'deltas' ? [...DELTA_COLUMNS] : [...ATTRITION_COLUMNS]));
-    let lastDelta: DeltaRecord | null = null;
-    let lastPresence: PresenceRecord | null = null;
-    for (;;) {
-      let text = '';
-      let n: number;
-      if (table === 'deltas') {
-        const chunk = await source.deltas(lastDelta, CHUNK);
-        for (const r of chunk) text += deltaLine(r);
-        lastDelta = chunk.at(-1) ?? lastDelta;
-        n = chunk.length;
-      } else {
-        const chunk = await source.attrition(lastPresence, CHUNK);
-        for (const r of chunk) text += attritionLine(r);
-        lastPresence = chunk.at(-1) ?? lastPresence;
-        n = chunk.length;
+    /** every row of one table, a page after another, as lines */
+    const pages = async <T>(next: (after: T | null, limit: number) => Promise<T[]>, lineOf: (row: T) => string) => {
+      let last: T | null = null;
+      for (;;) {
+        const chunk = await next(last, CHUNK);
+        if (chunk.length) await sink.write(chunk.map(lineOf).join(''));
+        rows += chunk.length;
+        last = chunk.at(-1) ?? last;
+        if (chunk.length < CHUNK) break;
       }
-      if (text) await sink.write(text);
-      rows += n;
-      if (n < CHUNK) break;
-    }
+    };
+    if (table === 'deltas') await pages((after: DeltaRecord | null, n) => source.deltas(after, n), deltaLine);
+    else await pages((after: PresenceRecord | null, n) => source.attrition(after, n), attritionLine);
   });
   const manifest = {
     table,

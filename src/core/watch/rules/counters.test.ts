@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { counterKey, counterReading, settleCounters, type CounterRow } from './counters';
+import { counterReading, settleCounters, type CounterRow } from './counters';
 
 const T = Date.UTC(2026, 10, 22, 6);
 const reading = (at: number, value: number, metric = 'likes') => ({ kind: 'post', id: 'A', metric, at, value });
@@ -29,7 +29,7 @@ describe('counters: one row per value, first and last seen', () => {
   });
 
   it('settles a run’s readings in order against the newest rows, each row written once as it ends', () => {
-    const newest = new Map([[counterKey('post', 'A', 'likes'), row(T - 100, 1, T - 50)]]);
+    const newest = [row(T - 100, 1, T - 50)];
     const out = settleCounters(
       newest,
       [
@@ -47,6 +47,6 @@ describe('counters: one row per value, first and last seen', () => {
       row(T + 20, 3, T + 30, 2),
       { ...row(T, 10, T, 2), metric: 'views' },
     ]);
-    expect(newest.get(counterKey('post', 'A', 'likes'))).toEqual(row(T - 100, 1, T - 50));
+    expect(newest).toEqual([row(T - 100, 1, T - 50)]);
   });
 });

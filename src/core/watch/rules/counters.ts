@@ -5,24 +5,14 @@
  * history, whatever order readings arrive in); anything else is a new value. Pure: the store reads the newest
  * row of each counter a run touches, applies these, and writes the rows back.
  */
+import type { CounterRecord, RunOutcome } from '../tables/records';
+import { ByItem } from './by-item';
 
 /** One reading of a counter. */
-export interface CounterReading {
-  kind: string;
-  id: string;
-  metric: string;
-  at: number;
-  value: number;
-}
+export type CounterReading = RunOutcome['counters'][number];
 
 /** A counter's row: a value, first seen at `at`, last at `lastAt`, by the run that first saw it. */
-export interface CounterRow {
-  kind: string;
-  id: string;
-  metric: string;
-  at: number;
-  value: number;
-  lastAt: number;
+export interface CounterRow extends CounterRecord {
   run: number | null;
 }
 
@@ -34,27 +24,39 @@ export function counterReading(newest: CounterRow | undefined, r: CounterReading
   return { kind: r.kind, id: r.id, metric: r.metric, at: r.at, value: r.value, lastAt: r.at, run };
 }
 
-/** The key a counter's newest row is found by. */
-export const counterKey = (kind: string, id: string, metric: string): string =>
-  `${kind.length}:${kind}${id.length}:${id}${metric}`;
+/** a counter as a run's end settles it: its newest row, and where that row is among the rows to write (-1: not) */
+interface Slot {
+  newest: CounterRow | undefined;
+  written: number;
+}
 
 /**
- * A run's readings, settled in order against the newest row held of each counter (by `counterKey`): the rows
- * to write, each once by its counter and first sighting, as they end.
+ * A run's readings, settled in order against the newest row held of each counter (`held`, as the store read
+ * them): the rows to write, each once by its counter and first sighting, as they end.
  */
 export function settleCounters(
-  newest: ReadonlyMap<string, CounterRow>,
+  held: readonly CounterRow[],
   readings: readonly CounterReading[],
   run: number,
 ): CounterRow[] {
-  const latest = new Map(newest);
-  const writes = new Map<string, CounterRow>();
+  const counters = new ByItem<Map<string, Slot>>();
+  const slot = (c: { kind: string; id: string; metric: string }): Slot => {
+    let metrics = counters.get(c.kind, c.id);
+    if (!metrics) counters.set(c.kind, c.id, (metrics = new Map<string, Slot>()));
+    let s = metrics.get(c.metric);
+    if (!s) metrics.set(c.metric, (s = { newest: undefined, written: -1 }));
+    return s;
+  };
+  for (const row of held) slot(row).newest = row;
+  const writes: CounterRow[] = [];
   for (const r of readings) {
-    const k = counterKey(r.kind, r.id, r.metric);
-    const row = counterReading(latest.get(k), r, run);
+    const s = slot(r);
+    const row = counterReading(s.newest, r, run);
     if (!row) continue;
-    latest.set(k, row);
-    writes.set(`${k}@${row.at}`, row);
+    // a row's first sighting is the newest row's or a later one: only the newest row's can be written already
+    if (s.written >= 0 && writes[s.written]?.at === row.at) writes[s.written] = row;
+    else s.written = writes.push(row) - 1;
+    s.newest = row;
   }
-  return [...writes.values()];
+  return writes;
 }

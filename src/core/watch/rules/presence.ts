@@ -6,6 +6,7 @@
  * simply present and a gone one has returned.
  */
 import type { PresenceRecord, RunOutcome } from '../tables/records';
+import { ByItem } from './by-item';
 
 type Seen = RunOutcome['seen'][number];
 type Missed = RunOutcome['missing'][number];
@@ -88,42 +89,38 @@ export function rechecked(p: PresenceRecord, c: Rechecked): PresenceRecord {
   };
 }
 
-/** The key a run's presence rows are found by: an item of a watch. */
-export const presenceKey = (kind: string, id: string): string => `${kind.length}:${kind}${id}`;
-
 /**
- * A run's presence, settled: from the rows held for the items it touched (by `presenceKey`), what it saw, then
- * what it missed, then what it asked for again, each in order (an item seen twice takes both sightings). The
- * rows that changed or are new, each once.
+ * A run's presence, settled: from the rows held for the items it touched (`held`, as the store read them), what
+ * it saw, then what it missed, then what it asked for again, each in order (an item seen twice takes both
+ * sightings). The rows that changed or are new, each once.
  */
 export function settlePresence(
-  held: ReadonlyMap<string, PresenceRecord>,
+  held: readonly PresenceRecord[],
   watch: number,
   run: number,
   o: Pick<RunOutcome, 'seen' | 'missing' | 'rechecked'>,
 ): PresenceRecord[] {
-  const rows = new Map(held);
-  const touched = new Set<string>();
+  const rows = new ByItem<{ p: PresenceRecord }>();
+  for (const p of held) rows.set(p.kind, p.id, { p });
+  const touched = new Set<{ p: PresenceRecord }>();
   for (const s of o.seen) {
-    const k = presenceKey(s.kind, s.id);
-    const p = rows.get(k);
-    rows.set(k, p ? seenAgain(p, s) : firstSighting(watch, run, s));
-    touched.add(k);
+    let row = rows.get(s.kind, s.id);
+    if (row) row.p = seenAgain(row.p, s);
+    else rows.set(s.kind, s.id, (row = { p: firstSighting(watch, run, s) }));
+    touched.add(row);
   }
   for (const m of o.missing) {
-    const k = presenceKey(m.kind, m.id);
-    const p = rows.get(k);
-    const next = p && missed(p, m);
-    if (!next) continue;
-    rows.set(k, next);
-    touched.add(k);
+    const row = rows.get(m.kind, m.id);
+    const next = row && missed(row.p, m);
+    if (!row || !next) continue;
+    row.p = next;
+    touched.add(row);
   }
   for (const c of o.rechecked) {
-    const k = presenceKey(c.kind, c.id);
-    const p = rows.get(k);
-    if (!p) continue;
-    rows.set(k, rechecked(p, c));
-    touched.add(k);
+    const row = rows.get(c.kind, c.id);
+    if (!row) continue;
+    row.p = rechecked(row.p, c);
+    touched.add(row);
   }
-  return [...touched].map((k) => rows.get(k) as PresenceRecord);
+  return [...touched].map((row) => row.p);
 }

@@ -126,19 +126,9 @@ export interface RunnerLast {
 
 /** What one run changes in the project, written in one transaction when it ends. */
 export interface RunOutcome {
-  run: {
-    id: number;
-    status: RunStatus;
+  /** the run's record as it ends */
+  run: Omit<RunRecord, 'watch' | 'startedAt' | 'scheduledFor' | 'runner' | 'token' | 'resumed' | 'journal'> & {
     endedAt: number;
-    message: string | null;
-    calls: number;
-    credits: number;
-    newItems: number;
-    seenItems: number;
-    rechecked: number;
-    gone: number;
-    returned: number;
-    asked: string;
   };
   /** items the run read (a missing or gone one becomes `returned`) */
   seen: Array<{
@@ -160,7 +150,8 @@ export interface RunOutcome {
     reason: string;
     nextCheck: number | null;
   }>;
-  counters: Array<{ kind: string; id: string; metric: string; at: number; value: number }>;
+  /** counter readings: a value, read at `at` */
+  counters: Array<Omit<CounterRecord, 'lastAt'>>;
   gaps: {
     add: Array<Omit<GapRecord, 'id' | 'filledAt' | 'filledBy'>>;
     /** open gaps whose pending targets changed: filled when none is left */

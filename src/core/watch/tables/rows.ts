@@ -103,21 +103,24 @@ export const runnerOf = (r: Row): RunnerRecord => ({
   heartbeat: Number(r.heartbeat),
 });
 
-/** A presence row's columns, in the order a copy and a run's end write them. */
-export const PRESENCE_COLUMNS = [
+/** A presence record's fields, in the order a copy and a run's end write its row's columns. */
+export const PRESENCE_FIELDS = [
   'watch',
   'kind',
   'id',
   'target',
-  'created_at',
-  'first_seen',
-  'last_seen',
-  'first_run',
+  'createdAt',
+  'firstSeen',
+  'lastSeen',
+  'firstRun',
   'baseline',
-  'first_missing_at',
+  'firstMissingAt',
   'rechecks',
   'status',
   'reason',
-  'status_at',
-  'next_check',
-] as const;
+  'statusAt',
+  'nextCheck',
+] as const satisfies ReadonlyArray<keyof PresenceRecord>;
+
+/** the presence row's columns, field by field (`firstSeen`: `first_seen`) */
+export const PRESENCE_COLUMNS = PRESENCE_FIELDS.map((f) => f.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));

@@ -15,8 +15,8 @@
  * same host name, is never displaced, and no watch runs twice. A project file has one writer at a time already.
  */
 import { forUpdate, sql, type Db, type Row, type SessionLock, type Sql } from '../../db';
-import { counterKey, settleCounters, type CounterRow } from '../rules/counters';
-import { presenceKey, settlePresence } from '../rules/presence';
+import { settleCounters } from '../rules/counters';
+import { settlePresence } from '../rules/presence';
 import type {
   AccountFacts,
   CounterRecord,
@@ -33,7 +33,17 @@ import type {
   WatchRecord,
   WatchStats,
 } from './records';
-import { counterOf, gapOf, numOrNull, PRESENCE_COLUMNS, presenceOf, runnerOf, runOf, watchOf } from './rows';
+import {
+  counterOf,
+  gapOf,
+  numOrNull,
+  PRESENCE_COLUMNS,
+  PRESENCE_FIELDS,
+  presenceOf,
+  runnerOf,
+  runOf,
+  watchOf,
+} from './rows';
 
 /**
  * The lock every Skein settling a run or taking the runner's row takes for the transaction, and the runner's
@@ -549,41 +559,20 @@ async function setLast(tx: Db, last: RunnerLast): Promise<void> {
 
 /** What a run saw, missed and asked for again: the rows of the items it touched read, settled, written back. */
 async function settleRunPresence(tx: Db, watch: number, run: number, o: RunOutcome): Promise<void> {
-  const keys = new Map<string, { kind: string; id: string }>();
-  for (const x of [...o.seen, ...o.missing, ...o.rechecked]) keys.set(presenceKey(x.kind, x.id), x);
-  if (keys.size === 0) return;
-  const held = new Map<string, PresenceRecord>();
-  for (const chunk of chunks([...keys.values()]))
+  const items = [...o.seen, ...o.missing, ...o.rechecked];
+  if (items.length === 0) return;
+  const held: PresenceRecord[] = [];
+  for (const chunk of chunks(items))
     for (const row of await tx.all(
       sql`SELECT * FROM watch_presence
-          WHERE watch = ${watch} AND (kind, id) IN (VALUES ${sql.rows(chunk.map((k) => [k.kind, k.id]))})`,
-    )) {
-      const p = presenceOf(row);
-      held.set(presenceKey(p.kind, p.id), p);
-    }
+          WHERE watch = ${watch} AND (kind, id) IN (VALUES ${sql.rows(chunk, ['kind', 'id'])})`,
+    ))
+      held.push(presenceOf(row));
   const columns = sql.raw(PRESENCE_COLUMNS.join(', '));
   for (const rows of chunks(settlePresence(held, watch, run, o)))
     await tx.run(
       sql`INSERT INTO watch_presence (${columns})
-          VALUES ${sql.rows(
-            rows.map((p) => [
-              p.watch,
-              p.kind,
-              p.id,
-              p.target,
-              p.createdAt,
-              p.firstSeen,
-              p.lastSeen,
-              p.firstRun,
-              p.baseline,
-              p.firstMissingAt,
-              p.rechecks,
-              p.status,
-              p.reason,
-              p.statusAt,
-              p.nextCheck,
-            ]),
-          )}
+          VALUES ${sql.rows(rows, PRESENCE_FIELDS)}
           ON CONFLICT (watch, kind, id) DO UPDATE SET target = excluded.target, created_at = excluded.created_at,
             last_seen = excluded.last_seen, first_missing_at = excluded.first_missing_at, rechecks = excluded.rechecks,
             status = excluded.status, reason = excluded.reason, status_at = excluded.status_at,
@@ -591,28 +580,29 @@ async function settleRunPresence(tx: Db, watch: number, run: number, o: RunOutco
     );
 }
 
-/** A run's counter readings: the newest row of each counter read, the readings settled, the rows written back. */
+/**
+ * A run's counter readings, a chunk at a time: the newest row of each counter it reads, the readings settled,
+ * the rows written back before the next chunk's newest rows are read (so a counter read again later in the run
+ * finds the row its earlier reading left). Nothing of one chunk outlives it.
+ */
 async function settleRunCounters(tx: Db, run: number, readings: RunOutcome['counters']): Promise<void> {
-  if (readings.length === 0) return;
-  const keys = new Map<string, { kind: string; id: string; metric: string }>();
-  for (const x of readings) keys.set(counterKey(x.kind, x.id, x.metric), x);
-  const newest = new Map<string, CounterRow>();
-  for (const chunk of chunks([...keys.values()]))
-    for (const row of await tx.all<Row>(
-      sql`SELECT w.kind, w.id, w.metric, w.at, w.value, w.last_at, w.run
-          FROM (VALUES ${sql.rows(chunk.map((k) => [k.kind, k.id, k.metric]))}) k
-          JOIN watch_counters w ON w.kind = k.column1 AND w.id = k.column2 AND w.metric = k.column3
-            AND w.at = (SELECT max(at) FROM watch_counters x
-                        WHERE x.kind = k.column1 AND x.id = k.column2 AND x.metric = k.column3)`,
-    )) {
-      const c = counterOf(row);
-      newest.set(counterKey(c.kind, c.id, c.metric), { ...c, run: numOrNull(row.run) });
-    }
-  for (const rows of chunks(settleCounters(newest, readings, run)))
-    await tx.run(
-      sql`INSERT INTO watch_counters (kind, id, metric, at, value, last_at, run)
-          VALUES ${sql.rows(rows.map((c) => [c.kind, c.id, c.metric, c.at, c.value, c.lastAt, c.run]))}
-          ON CONFLICT (kind, id, metric, at) DO UPDATE SET value = excluded.value, last_at = excluded.last_at,
-            run = excluded.run`,
-    );
+  for (const chunk of chunks(readings)) {
+    const newest = (
+      await tx.all<Row>(
+        sql`SELECT w.kind, w.id, w.metric, w.at, w.value, w.last_at, w.run
+            FROM (VALUES ${sql.rows(chunk, ['kind', 'id', 'metric'])}) k
+            JOIN watch_counters w ON w.kind = k.column1 AND w.id = k.column2 AND w.metric = k.column3
+              AND w.at = (SELECT max(at) FROM watch_counters x
+                          WHERE x.kind = k.column1 AND x.id = k.column2 AND x.metric = k.column3)`,
+      )
+    ).map((row) => ({ ...counterOf(row), run: numOrNull(row.run) }));
+    const rows = settleCounters(newest, chunk, run);
+    if (rows.length > 0)
+      await tx.run(
+        sql`INSERT INTO watch_counters (kind, id, metric, at, value, last_at, run)
+            VALUES ${sql.rows(rows, ['kind', 'id', 'metric', 'at', 'value', 'lastAt', 'run'])}
+            ON CONFLICT (kind, id, metric, at) DO UPDATE SET value = excluded.value, last_at = excluded.last_at,
+              run = excluded.run`,
+      );
+  }
 }
