@@ -14,19 +14,26 @@ import type {
   ResearcherActivity,
 } from '../../shared/ipc/archive';
 import { SkeinError } from '../../shared/errors';
-import { codePoint, sql, type Db, type Sql } from '../db';
+import { codePoint, heldTransaction, sql, type Db, type Sql } from '../db';
 import { rebuildBody } from './answer';
 import { heldConversation, type HeldListing } from './conversation';
 import { FLAG } from './derive';
 import { activityOf, activityWindow } from './results';
 import {
+  type Awaitable,
   type CollectionInput,
   type GroupCounts,
+  type GroupedReader,
   type Grouping,
   type HeldAnswer,
   type HeldItem,
   type HeldKey,
+  type Loader,
   type ProjectSummary,
+  type RawRow,
+  type Reader,
+  type RowReader,
+  type Snapshot,
   type SourceRequest,
   type TableName,
   type TableRow,
@@ -148,6 +155,16 @@ export function tableRows(db: Db, table: TableSpec, after: TableRow | null, limi
   );
 }
 
+/** A copy's rows of `table` (a project's fields replace those a new project was made with). */
+export async function insertRows(db: Db, table: TableSpec, rows: readonly TableRow[]): Promise<void> {
+  await db.run(
+    sql`INSERT INTO ${sql.raw(table.name)} (${sql.raw(table.columns.join(', '))})
+        VALUES ${sql.rows(rows.map((row) => table.columns.map((c) => row[c] ?? null)))}${sql.raw(
+          table.name === 'meta' ? ' ON CONFLICT (key) DO UPDATE SET value = excluded.value' : '',
+        )}`,
+  );
+}
+
 /**
  * Refuses a copy into a project that holds anything in a table a copy carries but its own fields (`where`: the
  * project, for the message; `action`: where to copy instead).
@@ -168,8 +185,38 @@ export async function refuseUnlessEmpty(
     );
 }
 
+/** The lock class of a project's writers: a batch of answers, a copy into it (one PostgreSQL advisory lock). */
+export const PROJECT_LOCK = 0x736b6e; // "skn"
+
+/** A snapshot read on `on`, a connection of its own in one read transaction that `end` ends (once). */
+export function snapshotOn(on: Db, end: () => Awaitable<void>): Snapshot {
+  let open = true;
+  return {
+    count: (table) => tableCount(on, table),
+    rows: (table, after, limit) => tableRows(on, table, after, limit),
+    close: async () => {
+      if (!open) return;
+      open = false;
+      await end();
+    },
+  };
+}
+
 /** The archive's tables on one project's executor: the `ProjectStore` methods both stores share, each store's base. */
 export abstract class ArchiveTables {
+  /** where the project is, for messages */
+  abstract readonly location: string;
+  /** the tables a copy carries */
+  abstract readonly tables: readonly TableSpec[];
+  /** where to copy instead of into a project that holds something already */
+  protected abstract readonly copyElsewhere: string;
+
+  /** A query's rows a chunk at a time, read in a snapshot of their own while answers go on being written. */
+  protected abstract cursor<R>(q: Sql): Awaitable<Reader<R>>;
+
+  /** A copy's rows of `table` written in the copy's transaction `tx` (each store indexes items' text its own way). */
+  protected abstract load(tx: Db, table: TableSpec, rows: readonly TableRow[]): Promise<void>;
+
   constructor(
     protected readonly executor: Db,
     /** the store's full-text condition */
@@ -185,25 +232,66 @@ export abstract class ArchiveTables {
   }
 
   /**
-   * A query's raw items as a re-export reads them, each store a chunk at a time from a snapshot of its own: a
-   * collection in its order, with each item's thread position; else by time, items without one first.
+   * A query's raw items as a re-export reads them, a chunk at a time from a snapshot of its own: a collection in
+   * its order, with each item's thread position; else by time, items without one first.
    */
-  protected rawItems(q: ArchiveQueryParsed): Sql {
+  reader(q: ArchiveQueryParsed): Awaitable<RowReader> {
     const columns = sql`i.id AS id, i.raw AS raw, i.first_seen AS "firstSeen", i.last_seen AS "lastSeen",
       ${LATEST_REQUEST} AS request`;
-    return q.collection !== undefined
-      ? sql`SELECT ${columns}, x.place AS place FROM collection_items x JOIN items i ON i.rowid = x.item
-            WHERE x.collection = ${q.collection} AND ${this.where(q)} ORDER BY x.position`
-      : sql`SELECT ${columns}, ${sql.of({ sqlite: 'NULL', postgres: 'NULL::text' })} AS place FROM items i
-            WHERE ${this.where(q)} ORDER BY i.created_at${sql.of({ sqlite: '', postgres: ' NULLS FIRST' })}, i.rowid`;
+    return this.cursor<RawRow>(
+      q.collection !== undefined
+        ? sql`SELECT ${columns}, x.place AS place FROM collection_items x JOIN items i ON i.rowid = x.item
+              WHERE x.collection = ${q.collection} AND ${this.where(q)} ORDER BY x.position`
+        : sql`SELECT ${columns}, ${sql.of({ sqlite: 'NULL', postgres: 'NULL::text' })} AS place FROM items i
+              WHERE ${this.where(q)} ORDER BY i.created_at${sql.of({ sqlite: '', postgres: ' NULLS FIRST' })}, i.rowid`,
+    );
   }
 
-  /** A query's item ids with their group's value (`grp`, read back through `groupOf`), as a cursor walks them. */
-  protected groupedItems(q: ArchiveQueryParsed, by: Grouping | null): Sql {
-    return sql`SELECT i.id AS id, ${groupSql(by)} AS grp FROM items i WHERE ${this.where(q)}${sql.of({
-      sqlite: '',
-      postgres: ' ORDER BY i.rowid',
-    })}`;
+  /** A query's item ids with their group's value (null: no grouping), read a chunk at a time. */
+  async grouped(q: ArchiveQueryParsed, by: Grouping | null): Promise<GroupedReader> {
+    const rows = await this.cursor<{ id: string; grp: string | null }>(
+      sql`SELECT i.id AS id, ${groupSql(by)} AS grp FROM items i WHERE ${this.where(q)}${sql.of({
+        sqlite: '',
+        postgres: ' ORDER BY i.rowid',
+      })}`,
+    );
+    return {
+      next: async (max) => (await rows.next(max)).map((r) => ({ id: r.id, group: groupOf(by, r.grp) })),
+      close: rows.close,
+    };
+  }
+
+  /**
+   * A copy into this project, which must hold nothing yet, in one transaction (under the project's lock, where
+   * other Skeins write too) kept open until the copy is committed or rolled back.
+   */
+  async loader(): Promise<Loader> {
+    const { tx, end } = await heldTransaction(this.executor, PROJECT_LOCK);
+    try {
+      await refuseUnlessEmpty(tx, this.tables, this.location, this.copyElsewhere);
+    } catch (e) {
+      await end(false).catch(() => undefined);
+      throw e;
+    }
+    return {
+      add: (table, rows) => (rows.length === 0 ? undefined : this.load(tx, table, rows)),
+      count: (table) => tableCount(tx, table),
+      commit: async () => {
+        if (tx.dialect === 'postgres')
+          // the next row a Skein adds is numbered after the copied ones
+          for (const table of this.tables) {
+            const [column] = table.key;
+            if (table.key.length !== 1 || (column !== 'rowid' && column !== 'id')) continue;
+            await tx.get(
+              sql.raw(
+                `SELECT setval(pg_get_serial_sequence('${table.name}', '${column}'), coalesce(max(${column}), 0) + 1, false) FROM ${table.name}`,
+              ),
+            );
+          }
+        await end(true);
+      },
+      rollback: () => end(false),
+    };
   }
 
   async summary(): Promise<ProjectSummary> {
@@ -276,12 +364,6 @@ export abstract class ArchiveTables {
       for (const s of statements) kept += await tx.run(s);
       return kept;
     });
-  }
-
-  async addCollection(c: CollectionInput): Promise<number> {
-    const id = await this.createCollection(c);
-    await this.appendCollection(id, 0, c.items);
-    return id;
   }
 
   async collections(): Promise<ArchiveCollection[]> {

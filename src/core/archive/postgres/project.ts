@@ -7,15 +7,12 @@ import type pg from 'pg';
 import { SkeinError } from '../../../shared/errors';
 import type { ArchiveQueryParsed, ArchiveSearchResult } from '../../../shared/ipc/archive';
 import { prepareAnswer, type IngestRecord } from '../answer';
-import { ArchiveTables, groupOf, refuseUnlessEmpty, tableCount, tableRows } from '../common';
+import { ArchiveTables, insertRows, snapshotOn } from '../common';
 import { storedFts } from '../derive';
 import {
+  type ProjectInit,
   type ProjectStore,
-  type GroupedReader,
-  type Grouping,
-  type Loader,
-  type RawRow,
-  type RowReader,
+  type Reader,
   type Snapshot,
   type TableRow,
   type TableSpec,
@@ -23,8 +20,10 @@ import {
 import {
   addressText,
   clientExecutor,
+  cursor,
   pgExecutor,
   type AnyPart,
+  type Db,
   type PgConnection,
   pgDb,
   type PgDb,
@@ -32,24 +31,13 @@ import {
   createPool,
   explain,
   isTransient,
-  toPg,
+  type Sql,
 } from '../../db';
 import { tsvectorOf } from './fts';
 import { withVectors, writeAnswers, type PgAnswer } from './ingest';
-import { cursorOf, search, tsMatch } from './query';
+import { search, tsMatch } from './query';
 import { openParts, tablesOf, type OpenParts } from '../parts';
-import { lockSql, migrate } from './schema';
-
-export interface PgProjectInit {
-  name: string;
-  kind: 'live' | 'demo';
-  now: number;
-  researcher?: string | null;
-}
-
-/** Every string of a row as stored (encoded, text.ts). */
-const encoded = (row: TableRow): TableRow =>
-  Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'string' ? toPg(v) : v]));
+import { migrate } from './schema';
 
 /** A batch parsed ahead (`prepare`): its answers ready to write, and how many could not be read. */
 interface PgBatch {
@@ -91,7 +79,7 @@ export class PostgresProject extends ArchiveTables implements ProjectStore {
   /** Connects, makes or migrates the schema; refuses in plain words what it cannot open. */
   static async open(
     connection: PgConnection,
-    init: PgProjectInit,
+    init: ProjectInit,
     now: () => number = Date.now,
     parts: readonly AnyPart[] = [],
   ): Promise<PostgresProject> {
@@ -127,28 +115,6 @@ export class PostgresProject extends ArchiveTables implements ProjectStore {
     return project;
   }
 
-  /** A query's failure in plain words (never with the password); a transient one keeps its code for the host. */
-  private run<T>(work: () => Promise<T>): Promise<T> {
-    return this.db.run(work);
-  }
-
-  private async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await checkout(this.pool);
-    try {
-      await client.query('BEGIN');
-      try {
-        const out = await work(client);
-        await client.query('COMMIT');
-        return out;
-      } catch (e) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw e;
-      }
-    } finally {
-      client.release();
-    }
-  }
-
   /**
    * Every record in one transaction: a Skein killed mid-batch loses that batch, never half of it, and nothing
    * another Skein wrote. A batch that fails for a reason other than the connection is written again one answer
@@ -174,17 +140,18 @@ export class PostgresProject extends ArchiveTables implements ProjectStore {
       ahead instanceof Object && (ahead as PgBatch).records === records ? (ahead as PgBatch) : this.prepare(records);
     this.skipped += batch.failed;
     const prepared = batch.answers;
+    // a lost connection is thrown marked transient, in plain words (PgDb's `run`)
     const write = (answers: readonly PgAnswer[]) =>
-      this.transaction((client) => writeAnswers(client, this.connection.schema, answers, this.researcher));
+      this.db.transaction((client) => writeAnswers(client, this.connection.schema, answers, this.researcher));
     try {
       await write(prepared);
     } catch (e) {
-      if (isTransient(e)) throw Object.assign(explain(e, this.connection), { transient: true });
+      if (this.transient(e)) throw e;
       for (const answer of prepared) {
         try {
           await write([answer]);
         } catch (e2) {
-          if (isTransient(e2)) throw Object.assign(explain(e2, this.connection), { transient: true });
+          if (this.transient(e2)) throw e2;
           this.skipped++;
         }
       }
@@ -218,22 +185,13 @@ export class PostgresProject extends ArchiveTables implements ProjectStore {
   }
 
   /** A server-side cursor in a read-only snapshot, on a connection of its own until closed. */
-  reader(q: ArchiveQueryParsed): Promise<RowReader> {
-    return cursorOf<RawRow>(this.db, this.rawItems(q));
-  }
-
-  /** A query's item ids with their group's value (null: no grouping), read a chunk at a time through a cursor. */
-  async grouped(q: ArchiveQueryParsed, by: Grouping | null): Promise<GroupedReader> {
-    const rows = await cursorOf<{ id: string; grp: string | null }>(this.db, this.groupedItems(q, by));
-    return {
-      next: async (max) => (await rows.next(max)).map((r) => ({ id: r.id, group: groupOf(by, r.grp) })),
-      close: rows.close,
-    };
+  protected cursor<R>(q: Sql): Promise<Reader<R>> {
+    return cursor<R>(this.db, q);
   }
 
   /** One read-only transaction on a connection of its own: the project as of now while others go on writing. */
   snapshot(): Promise<Snapshot> {
-    return this.run(async () => {
+    return this.db.run(async () => {
       const client = await checkout(this.pool);
       try {
         await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
@@ -241,104 +199,24 @@ export class PostgresProject extends ArchiveTables implements ProjectStore {
         client.release();
         throw e;
       }
-      let open = true;
-      const on = clientExecutor(this.db, client);
-      return {
-        count: (table) => tableCount(on, table),
-        rows: (table, after, limit) => tableRows(on, table, after, limit),
-        close: async () => {
-          if (!open) return;
-          open = false;
-          await client.query('COMMIT').catch(() => undefined);
-          client.release();
-        },
-      };
+      return snapshotOn(clientExecutor(this.db, client), async () => {
+        await client.query('COMMIT').catch(() => undefined);
+        client.release();
+      });
     });
   }
 
-  /** A copy into this schema, which must hold nothing yet, in one transaction under the project's lock. */
-  loader(): Promise<Loader> {
-    return this.run(async () => {
-      const client = await checkout(this.pool);
-      const on = clientExecutor(this.db, client);
-      const schema = this.connection.schema;
-      let open = true;
-      const end = async (sql: 'COMMIT' | 'ROLLBACK') => {
-        if (!open) return;
-        open = false;
-        try {
-          await client.query(sql);
-        } finally {
-          client.release();
-        }
-      };
-      try {
-        await client.query('BEGIN');
-        await client.query(lockSql(schema));
-        await refuseUnlessEmpty(
-          on,
-          this.tables,
-          this.location,
-          'Copy into a new schema (another name in the same database), or into a new project file.',
-        );
-      } catch (e) {
-        await end('ROLLBACK').catch(() => undefined);
-        throw e;
-      }
-      const types = new Map<string, Map<string, string>>();
-      const typesOf = async (table: string) => {
-        let t = types.get(table);
-        if (!t) {
-          const r = await client.query<{ column_name: string; type: string }>(
-            `SELECT attname AS column_name, format_type(atttypid, atttypmod) AS type FROM pg_attribute
-             WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped`,
-            [`${schema}.${table}`],
-          );
-          t = new Map(r.rows.map((row) => [row.column_name, row.type]));
-          types.set(table, t);
-        }
-        return t;
-      };
-      return {
-        add: async (table: TableSpec, rows: readonly TableRow[]) => {
-          if (rows.length === 0) return;
-          const t = await typesOf(table.name);
-          const cols: string[] = [...table.columns];
-          const defs = cols.map((c) => `${c} ${t.get(c) ?? 'text'}`);
-          const payload = rows.map((row) => {
-            const out = encoded(row);
-            if (table.name === 'items') {
-              const f = storedFts(String(row.kind), String(row.raw));
-              out.fts = tsvectorOf(f.text, f.handle, f.name, f.bio);
-            }
-            return out;
-          });
-          const items = table.name === 'items';
-          await this.run(() =>
-            client.query(
-              `INSERT INTO ${table.name} (${cols.join(', ')}${items ? ', fts' : ''})
-               SELECT ${cols.join(', ')}${items ? ', fts::tsvector' : ''}
-               FROM json_to_recordset($1::json) AS x(${defs.join(', ')}${items ? ', fts text' : ''})
-               ${table.name === 'meta' ? 'ON CONFLICT (key) DO UPDATE SET value = excluded.value' : ''}`,
-              [JSON.stringify(payload)],
-            ),
-          );
-        },
-        count: (table) => tableCount(on, table),
-        commit: async () => {
-          // the next row a Skein adds is numbered after the copied ones
-          for (const table of this.tables) {
-            const [column] = table.key;
-            if (table.key.length !== 1 || (column !== 'rowid' && column !== 'id')) continue;
-            await client.query(
-              `SELECT setval(pg_get_serial_sequence('${table.name}', '${column}'), coalesce(max(${column}), 0) + 1, false) FROM ${table.name}`,
-            );
-          }
-          await end('COMMIT');
-        },
-        rollback: () => end('ROLLBACK'),
-      };
+  protected readonly copyElsewhere =
+    'Copy into a new schema (another name in the same database), or into a new project file.';
+
+  /** A copy's rows, an item's with its full-text vector. */
+  protected load(tx: Db, table: TableSpec, rows: readonly TableRow[]): Promise<void> {
+    if (table.name !== 'items') return insertRows(tx, table, rows);
+    const indexed = rows.map((row) => {
+      const f = storedFts(String(row.kind), String(row.raw));
+      return { ...row, fts: tsvectorOf(f.text, f.handle, f.name, f.bio) };
     });
+    return insertRows(tx, { ...table, columns: [...table.columns, 'fts'] }, indexed);
   }
 
   transient(error: unknown): boolean {

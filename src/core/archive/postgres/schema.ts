@@ -6,6 +6,7 @@
  * are not a Skein project's, is refused in plain words and left untouched.
  */
 import type { PoolClient } from 'pg';
+import { PROJECT_LOCK } from '../common';
 import { ProjectFileError } from '../schema';
 import { toPg } from '../../db';
 
@@ -91,8 +92,7 @@ const MIGRATIONS: readonly string[] = [
 export const PG_SCHEMA_VERSION = MIGRATIONS.length;
 
 /** The advisory lock of one project (every Skein writing its items takes it for the transaction). */
-const LOCK_CLASS = 0x736b6e; // "skn"
-export const lockSql = (schema: string) => `SELECT pg_advisory_xact_lock(${LOCK_CLASS}, hashtext('${schema}'))`;
+export const lockSql = (schema: string) => `SELECT pg_advisory_xact_lock(${PROJECT_LOCK}, hashtext('${schema}'))`;
 
 /**
  * Makes (or migrates) the project's schema; `schema` is checked by the caller (a plain lower-case name). Returns

@@ -101,6 +101,43 @@ export function clientExecutor(db: PgDb, client: pg.PoolClient): Db {
 }
 
 /**
+ * A query's rows read a chunk at a time through a server-side cursor, as they were written, in a read-only
+ * snapshot on a connection of its own until closed (or read to its end).
+ */
+export function cursor<R>(
+  db: PgDb,
+  q: Sql,
+): Promise<{ next: (max: number) => Promise<R[]>; close: () => Promise<void> }> {
+  const { text, values } = compile(q, 'postgres', encode);
+  return db.run(async () => {
+    const client = await checkout(db.pool);
+    let open = true;
+    const close = async () => {
+      if (!open) return;
+      open = false;
+      await client.query('COMMIT').catch(() => undefined);
+      client.release();
+    };
+    try {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      await client.query(`DECLARE reader NO SCROLL CURSOR FOR ${text}`, values);
+    } catch (e) {
+      await close();
+      throw e;
+    }
+    return {
+      next: async (max: number) => {
+        if (!open) return [];
+        const r = await db.run(() => client.query(`FETCH FORWARD ${Math.max(1, Math.floor(max))} FROM reader`));
+        if (r.rows.length === 0) await close();
+        return r.rows.map((row: Row) => decoded<R>(row));
+      },
+      close,
+    };
+  });
+}
+
+/**
  * A session-level advisory lock of `lockClass` on this project's schema, on a connection of its own: taken when
  * first held, kept while its connection lives; a connection that was lost is replaced and the lock taken again
  * if nobody took it meanwhile.
