@@ -14,7 +14,8 @@ import type {
   ResearcherActivity,
 } from '../../shared/ipc/archive';
 import { SkeinError } from '../../shared/errors';
-import { codePoint, heldTransaction, sql, type Db, type Sql } from '../db';
+import { codePoint, heldTransaction, sql, type AnyPart, type Db, type Sql } from '../db';
+import { openParts, tablesOf, type OpenParts } from './parts';
 import { rebuildBody } from './answer';
 import { heldConversation, type HeldListing } from './conversation';
 import { FLAG } from './derive';
@@ -42,6 +43,16 @@ import {
 
 /** A store's full-text condition over `items i` for a query's words (null: no words to match). */
 export type TextMatch = (text: string) => Sql | null;
+
+/**
+ * The words a person typed, as both stores' searches read them: split at whitespace and quotes, each without the
+ * punctuation around it (a leading `#` or `@` kept); possibly empty.
+ */
+export const typedWords = (text: string): string[] =>
+  text
+    .normalize('NFKC')
+    .split(/[\s"]+/u)
+    .map((w) => w.replace(/^[^\p{L}\p{N}#@]+|[^\p{L}\p{N}]+$/gu, ''));
 
 /** ids per statement where SQLite binds each one (PostgreSQL binds the list as one array) */
 const HELD_CHUNK = 500;
@@ -206,8 +217,12 @@ export function snapshotOn(on: Db, end: () => Awaitable<void>): Snapshot {
 export abstract class ArchiveTables {
   /** where the project is, for messages */
   abstract readonly location: string;
-  /** the tables a copy carries */
-  abstract readonly tables: readonly TableSpec[];
+  /** the tables a copy carries, the parts' among them */
+  readonly tables: readonly TableSpec[];
+  /** the parts it hosts, opened (`openParts`): their methods by part name */
+  parts: OpenParts = new Map();
+  /** answers that could not be kept (rolled back alone) */
+  skipped = 0;
   /** where to copy instead of into a project that holds something already */
   protected abstract readonly copyElsewhere: string;
 
@@ -224,7 +239,25 @@ export abstract class ArchiveTables {
     private readonly clock: () => number,
     /** the name recorded with what this Skein writes */
     private readonly writer: string | null,
-  ) {}
+    private readonly hosted: readonly AnyPart[],
+  ) {
+    this.tables = tablesOf(hosted);
+  }
+
+  abstract close(): Awaitable<void>;
+
+  /**
+   * Migrates and opens the parts it hosts (`from`: the project's schema version before it was migrated); the
+   * project is closed when one is refused.
+   */
+  protected async openParts(from: number): Promise<void> {
+    try {
+      this.parts = await openParts(this.executor, this.hosted, from, this.location, this.clock);
+    } catch (e) {
+      await this.close();
+      throw e;
+    }
+  }
 
   /** a query's WHERE clause over `items i` */
   private where(q: ArchiveQueryParsed): Sql {

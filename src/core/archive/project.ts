@@ -12,7 +12,6 @@ import { ArchiveTables, insertRows, snapshotOn } from './common';
 import { storedFts } from './derive';
 import { createIngester } from './ingest';
 import { compiled, ftsMatch, search } from './query';
-import { openParts, tablesOf, type OpenParts } from './parts';
 import { openProjectFile } from './schema';
 import { type ProjectInit, type ProjectStore, type Snapshot, type TableRow, type TableSpec } from './store';
 
@@ -40,10 +39,6 @@ function chunked<R>(it: Iterator<R>, end: () => void) {
 export class ArchiveProject extends ArchiveTables implements ProjectStore {
   private readonly db: DatabaseSync;
   private readonly ingester;
-  readonly tables: readonly TableSpec[];
-  private opened: OpenParts = new Map();
-  /** answers that could not be kept (rolled back alone) */
-  skipped = 0;
 
   /** Opens (or creates) the project file with its parts, migrated; refuses in plain words what it will not open. */
   static async open(
@@ -54,12 +49,7 @@ export class ArchiveProject extends ArchiveTables implements ProjectStore {
   ): Promise<ArchiveProject> {
     const { db, from } = openProjectFile(path, init);
     const project = new ArchiveProject(path, db, init, now, parts);
-    try {
-      project.opened = await openParts(project.executor, parts, from, path, now);
-    } catch (e) {
-      project.close();
-      throw e;
-    }
+    await project.openParts(from);
     return project;
   }
 
@@ -70,14 +60,9 @@ export class ArchiveProject extends ArchiveTables implements ProjectStore {
     now: () => number,
     parts: readonly AnyPart[],
   ) {
-    super(sqliteExecutor(db), ftsMatch, now, init.researcher ?? null);
+    super(sqliteExecutor(db), ftsMatch, now, init.researcher ?? null, parts);
     this.db = db;
     this.ingester = createIngester(this.db, init.researcher ?? null);
-    this.tables = tablesOf(parts);
-  }
-
-  get parts(): OpenParts {
-    return this.opened;
   }
 
   get location(): string {

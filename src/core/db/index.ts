@@ -8,7 +8,7 @@ export { bindable, heldTransaction, type Db, type Row, type SessionLock } from '
 export { codePoint, forUpdate, type Ddl } from './dialect';
 export { migrateParts, PartVersionError, type AnyPart, type TablePart, type TableSpec } from './parts';
 export { sqliteExecutor } from './sqlite/executor';
-export { clientExecutor, cursor, pgExecutor } from './postgres/executor';
+export { cursor, pgExecutor, readSnapshot } from './postgres/executor';
 export { pgDb, type PgDb } from './postgres/db';
 export { fromPg, toPg, toPgOrNull } from './postgres/text';
 export { checkout, createPool, explain, isTransient } from './postgres/pool';

@@ -19,8 +19,8 @@ import {
 } from '../store';
 import {
   addressText,
-  clientExecutor,
   cursor,
+  readSnapshot,
   pgExecutor,
   type AnyPart,
   type Db,
@@ -36,7 +36,6 @@ import {
 import { tsvectorOf } from './fts';
 import { withVectors, writeAnswers, type PgAnswer } from './ingest';
 import { search, tsMatch } from './query';
-import { openParts, tablesOf, type OpenParts } from '../parts';
 import { migrate } from './schema';
 
 /** A batch parsed ahead (`prepare`): its answers ready to write, and how many could not be read. */
@@ -50,13 +49,10 @@ interface PgBatch {
 const ANALYZE_AFTER = { items: 5_000, share: 0.5 };
 
 export class PostgresProject extends ArchiveTables implements ProjectStore {
-  skipped = 0;
   readonly location: string;
   private readonly db: PgDb;
-  readonly tables: readonly TableSpec[];
   /** lets go of the parts' session locks */
   private readonly releaseLocks: () => Promise<void>;
-  private opened: OpenParts = new Map();
   /** items written since statistics were gathered, and how many the table held then (null: may not gather them) */
   private sinceAnalyze = 0;
   private analyzedRows: number | null = 0;
@@ -69,11 +65,10 @@ export class PostgresProject extends ArchiveTables implements ProjectStore {
     parts: readonly AnyPart[],
     executor = pgExecutor(db),
   ) {
-    super(executor, tsMatch, db.now, researcher);
+    super(executor, tsMatch, db.now, researcher, parts);
     this.releaseLocks = executor.releaseLocks;
     this.location = addressText(connection);
     this.db = db;
-    this.tables = tablesOf(parts);
   }
 
   /** Connects, makes or migrates the schema; refuses in plain words what it cannot open. */
@@ -106,12 +101,9 @@ export class PostgresProject extends ArchiveTables implements ProjectStore {
       throw e instanceof Error && e.name === 'ProjectFileError' ? e : explain(e, connection);
     }
     const project = new PostgresProject(pool, connection, init.researcher ?? null, pgDb(pool, connection, now), parts);
-    try {
-      project.opened = await openParts(project.executor, parts, from, project.location, now);
-    } catch (e) {
-      await project.close();
+    await project.openParts(from).catch((e: unknown) => {
       throw e instanceof Error && e.name === 'ProjectFileError' ? e : explain(e, connection);
-    }
+    });
     return project;
   }
 
@@ -190,20 +182,9 @@ export class PostgresProject extends ArchiveTables implements ProjectStore {
   }
 
   /** One read-only transaction on a connection of its own: the project as of now while others go on writing. */
-  snapshot(): Promise<Snapshot> {
-    return this.db.run(async () => {
-      const client = await checkout(this.pool);
-      try {
-        await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      } catch (e) {
-        client.release();
-        throw e;
-      }
-      return snapshotOn(clientExecutor(this.db, client), async () => {
-        await client.query('COMMIT').catch(() => undefined);
-        client.release();
-      });
-    });
+  async snapshot(): Promise<Snapshot> {
+    const { tx, end } = await readSnapshot(this.db);
+    return snapshotOn(tx, end);
   }
 
   protected readonly copyElsewhere =
@@ -221,10 +202,6 @@ export class PostgresProject extends ArchiveTables implements ProjectStore {
 
   transient(error: unknown): boolean {
     return (error as { transient?: unknown } | null)?.transient === true || isTransient(error);
-  }
-
-  get parts(): OpenParts {
-    return this.opened;
   }
 
   async close(): Promise<void> {

@@ -7,7 +7,7 @@
  */
 import type pg from 'pg';
 import { bindable, type Db, type Row, type SessionLock } from '../executor';
-import { compile, type Sql } from '../sql';
+import { compile, sql, type Sql } from '../sql';
 import type { PgDb } from './db';
 import { checkout, createPool } from './pool';
 import { fromPg, toPg } from './text';
@@ -100,41 +100,51 @@ export function clientExecutor(db: PgDb, client: pg.PoolClient): Db {
   return inside;
 }
 
-/**
- * A query's rows read a chunk at a time through a server-side cursor, as they were written, in a read-only
- * snapshot on a connection of its own until closed (or read to its end).
- */
-export function cursor<R>(
-  db: PgDb,
-  q: Sql,
-): Promise<{ next: (max: number) => Promise<R[]>; close: () => Promise<void> }> {
-  const { text, values } = compile(q, 'postgres', encode);
+/** One read-only transaction on a connection of its own: `tx` reads as of its start, until `end`. */
+export function readSnapshot(db: PgDb): Promise<{ tx: Db; end: () => Promise<void> }> {
   return db.run(async () => {
     const client = await checkout(db.pool);
-    let open = true;
-    const close = async () => {
-      if (!open) return;
-      open = false;
+    try {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    } catch (e) {
+      client.release();
+      throw e;
+    }
+    const end = async () => {
       await client.query('COMMIT').catch(() => undefined);
       client.release();
     };
-    try {
-      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      await client.query(`DECLARE reader NO SCROLL CURSOR FOR ${text}`, values);
-    } catch (e) {
-      await close();
-      throw e;
-    }
-    return {
-      next: async (max: number) => {
-        if (!open) return [];
-        const r = await db.run(() => client.query(`FETCH FORWARD ${Math.max(1, Math.floor(max))} FROM reader`));
-        if (r.rows.length === 0) await close();
-        return r.rows.map((row: Row) => decoded<R>(row));
-      },
-      close,
-    };
+    return { tx: clientExecutor(db, client), end };
   });
+}
+
+/** A query's rows read a chunk at a time through a server-side cursor in a snapshot of its own, until closed. */
+export async function cursor<R>(
+  db: PgDb,
+  q: Sql,
+): Promise<{ next: (max: number) => Promise<R[]>; close: () => Promise<void> }> {
+  const { tx, end } = await readSnapshot(db);
+  let open = true;
+  const close = async () => {
+    if (!open) return;
+    open = false;
+    await end();
+  };
+  try {
+    await tx.run(sql`DECLARE reader NO SCROLL CURSOR FOR ${q}`);
+  } catch (e) {
+    await close();
+    throw e;
+  }
+  return {
+    next: async (max: number) => {
+      if (!open) return [];
+      const rows = await tx.all<R & object>(sql.raw(`FETCH FORWARD ${Math.max(1, Math.floor(max))} FROM reader`));
+      if (rows.length === 0) await close();
+      return rows;
+    },
+    close,
+  };
 }
 
 /**
