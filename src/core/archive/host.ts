@@ -344,20 +344,10 @@ function served(project: (handle: Handle) => Promise<ProjectStore>): ServedCalls
 
 /** Opens a project's store; a project Skein will not open is refused as `write-failed`, in plain words, on any thread. */
 async function openStore(init: OpenInit, now: () => number, parts: readonly AnyPart[]): Promise<ProjectStore> {
+  const made = { name: init.name, kind: init.kind, now: now(), researcher: init.researcher ?? null };
   try {
-    if (init.store === 'postgres')
-      return await PostgresProject.open(
-        init.connection,
-        { name: init.name, kind: init.kind, now: now(), researcher: init.researcher ?? null },
-        now,
-        parts,
-      );
-    return await ArchiveProject.open(
-      init.path,
-      { name: init.name, kind: init.kind, now: now(), researcher: init.researcher ?? null },
-      now,
-      parts,
-    );
+    if (init.store === 'postgres') return await PostgresProject.open(init.connection, made, now, parts);
+    return await ArchiveProject.open(init.path, made, now, parts);
   } catch (e) {
     if (e instanceof ProjectFileError)
       throw new SkeinError('write-failed', e.message, { action: 'Open another project, or create a new one.' });
