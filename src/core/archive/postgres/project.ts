@@ -7,7 +7,7 @@ import type pg from 'pg';
 import { SkeinError } from '../../../shared/errors';
 import type { ArchiveQueryParsed, ArchiveSearchResult } from '../../../shared/ipc/archive';
 import { prepareAnswer, type IngestRecord } from '../answer';
-import { ArchiveTables, insertRows, snapshotOn } from '../common';
+import { ArchiveTables, insertRows, PROJECT_LOCK, snapshotOn } from '../common';
 import { storedFts } from '../derive';
 import {
   type ProjectInit,
@@ -134,7 +134,7 @@ export class PostgresProject extends ArchiveTables implements ProjectStore {
     const prepared = batch.answers;
     // a lost connection is thrown marked transient, in plain words (PgDb's `run`)
     const write = (answers: readonly PgAnswer[]) =>
-      this.db.transaction((client) => writeAnswers(client, this.connection.schema, answers, this.researcher));
+      this.executor.transaction((tx) => writeAnswers(tx, answers, this.researcher), PROJECT_LOCK);
     try {
       await write(prepared);
     } catch (e) {
