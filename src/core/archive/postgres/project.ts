@@ -3,7 +3,6 @@
  * the interface it fits; what both stores share comes from ../common.ts). Each batch of answers is one transaction under the
  * project's advisory lock (ingest.ts); reads never wait for writers. Every write says which researcher made it.
  */
-import type pg from 'pg';
 import { SkeinError } from '../../../shared/errors';
 import type { ArchiveQueryParsed, ArchiveSearchResult } from '../../../shared/ipc/archive';
 import { prepareAnswer, type IngestRecord } from '../answer';
@@ -27,10 +26,10 @@ import {
   type PgConnection,
   pgDb,
   type PgDb,
-  checkout,
   createPool,
   explain,
   isTransient,
+  sql,
   type Sql,
 } from '../../db';
 import { tsvectorOf } from './fts';
@@ -58,16 +57,14 @@ export class PostgresProject extends ArchiveTables implements ProjectStore {
   private analyzedRows: number | null = 0;
 
   private constructor(
-    private readonly pool: pg.Pool,
-    private readonly connection: PgConnection,
     private readonly researcher: string | null,
     db: PgDb,
+    executor: ReturnType<typeof pgExecutor>,
     parts: readonly AnyPart[],
-    executor = pgExecutor(db),
   ) {
     super(executor, tsMatch, db.now, researcher, parts);
     this.releaseLocks = executor.releaseLocks;
-    this.location = addressText(connection);
+    this.location = addressText(db.connection);
     this.db = db;
   }
 
@@ -79,28 +76,25 @@ export class PostgresProject extends ArchiveTables implements ProjectStore {
     parts: readonly AnyPart[] = [],
   ): Promise<PostgresProject> {
     const pool = createPool(connection);
+    const db = pgDb(pool, connection, now);
+    const executor = pgExecutor(db);
     let from: number;
     try {
-      const client = await checkout(pool);
-      try {
-        const version = await client.query<{ v: string }>("SELECT current_setting('server_version_num') AS v");
-        if (Number(version.rows[0]?.v ?? 0) < 120000)
-          throw new SkeinError(
-            'not-available',
-            `${connection.host} runs a PostgreSQL older than 12, which Skein does not use.`,
-            {
-              action: 'Use PostgreSQL 12 or newer.',
-            },
-          );
-        from = await migrate(client, connection.schema, addressText(connection), init);
-      } finally {
-        client.release();
-      }
+      const version = await executor.get<{ v: string }>(sql`SELECT current_setting('server_version_num') AS v`);
+      if (Number(version?.v ?? 0) < 120000)
+        throw new SkeinError(
+          'not-available',
+          `${connection.host} runs a PostgreSQL older than 12, which Skein does not use.`,
+          {
+            action: 'Use PostgreSQL 12 or newer.',
+          },
+        );
+      from = await migrate(executor, connection.schema, addressText(connection), init);
     } catch (e) {
       await pool.end().catch(() => undefined);
       throw e instanceof Error && e.name === 'ProjectFileError' ? e : explain(e, connection);
     }
-    const project = new PostgresProject(pool, connection, init.researcher ?? null, pgDb(pool, connection, now), parts);
+    const project = new PostgresProject(init.researcher ?? null, db, executor, parts);
     await project.openParts(from).catch((e: unknown) => {
       throw e instanceof Error && e.name === 'ProjectFileError' ? e : explain(e, connection);
     });
@@ -162,11 +156,11 @@ export class PostgresProject extends ArchiveTables implements ProjectStore {
     if (this.sinceAnalyze < Math.max(ANALYZE_AFTER.items, this.analyzedRows * ANALYZE_AFTER.share)) return;
     this.sinceAnalyze = 0;
     try {
-      await this.pool.query('ANALYZE items');
-      const r = await this.pool.query<{ n: number }>(
-        "SELECT reltuples::bigint AS n FROM pg_class WHERE oid = 'items'::regclass",
+      await this.executor.exec('ANALYZE items');
+      const r = await this.executor.get<{ n: number }>(
+        sql`SELECT reltuples::bigint AS n FROM pg_class WHERE oid = 'items'::regclass`,
       );
-      this.analyzedRows = Math.max(0, r.rows[0]?.n ?? 0);
+      this.analyzedRows = Math.max(0, r?.n ?? 0);
     } catch {
       this.analyzedRows = null;
     }
@@ -206,6 +200,6 @@ export class PostgresProject extends ArchiveTables implements ProjectStore {
 
   async close(): Promise<void> {
     await this.releaseLocks();
-    await this.pool.end().catch(() => undefined);
+    await this.db.pool.end().catch(() => undefined);
   }
 }
