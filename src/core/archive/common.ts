@@ -128,7 +128,7 @@ const groupSql = (by: Grouping | null): Sql =>
     : sql`coalesce(${GROUP_SQL[by]}, ${sql.raw(`'${NONE}'`)})`;
 
 /** A group's value as read back: an author's handle with its `@`. */
-export const groupOf = (by: Grouping | null, v: string | null): string | null =>
+const groupOf = (by: Grouping | null, v: string | null): string | null =>
   by === 'author' && v !== null && v !== NONE ? `@${v}` : v;
 
 /** The request that last returned item `i` (the newest answer holding it: its raw JSON is that answer's). */
@@ -153,12 +153,12 @@ function requestIs(db: Db, k: { operation: string; params: string; cursor: strin
 }
 
 /** How many rows a table holds (a copy's check that it carried them all). */
-export async function tableCount(db: Db, table: TableName): Promise<number> {
+async function tableCount(db: Db, table: TableName): Promise<number> {
   return Number((await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM ${sql.raw(table)}`))?.n ?? 0);
 }
 
 /** A table's rows after `after` (the previous page's last key; null: from the start), in key order. */
-export function tableRows(db: Db, table: TableSpec, after: TableRow | null, limit: number): Promise<TableRow[]> {
+function tableRows(db: Db, table: TableSpec, after: TableRow | null, limit: number): Promise<TableRow[]> {
   const key = sql.raw(table.key.join(', '));
   const from = after === null ? sql`1 = 1` : sql`(${key}) > (${sql.join(table.key.map((k) => after[k] ?? null))})`;
   return db.all<TableRow>(
@@ -180,12 +180,7 @@ export async function insertRows(db: Db, table: TableSpec, rows: readonly TableR
  * Refuses a copy into a project that holds anything in a table a copy carries but its own fields (`where`: the
  * project, for the message; `action`: where to copy instead).
  */
-export async function refuseUnlessEmpty(
-  db: Db,
-  tables: readonly TableSpec[],
-  where: string,
-  action: string,
-): Promise<void> {
+async function refuseUnlessEmpty(db: Db, tables: readonly TableSpec[], where: string, action: string): Promise<void> {
   const counts = tables.filter((t) => t.name !== 'meta').map((t) => sql`(SELECT count(*) FROM ${sql.raw(t.name)})`);
   const held = await db.get<{ n: number }>(sql`SELECT ${sql.join(counts, ' + ')} AS n`);
   if (Number(held?.n ?? 0) > 0)

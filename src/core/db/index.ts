@@ -10,6 +10,6 @@ export { migrateParts, PartVersionError, type AnyPart, type TablePart, type Tabl
 export { sqliteExecutor } from './sqlite/executor';
 export { cursor, pgExecutor, readSnapshot } from './postgres/executor';
 export { pgDb, type PgDb } from './postgres/db';
-export { fromPg, toPg, toPgOrNull } from './postgres/text';
-export { checkout, createPool, explain, isTransient } from './postgres/pool';
+export { fromPg, toPg } from './postgres/text';
+export { createPool, explain, isTransient } from './postgres/pool';
 export * from './postgres/connection';

@@ -30,18 +30,16 @@ function decoded<R>(row: Record<string, unknown>): R {
 type Query = (text: string, values: unknown[]) => Promise<pg.QueryResult>;
 
 function over(db: PgDb, query: Query, transaction: Db['transaction']): Db {
-  const rows = async <R>(q: Sql): Promise<R[]> => {
+  const result = (q: Sql) => {
     const { text, values } = compile(q, 'postgres', encode);
-    return (await db.run(() => query(text, values))).rows.map((r) => decoded<R>(r as Row));
+    return db.run(() => query(text, values));
   };
+  const rows = async <R>(q: Sql): Promise<R[]> => (await result(q)).rows.map((r) => decoded<R>(r as Row));
   return {
     dialect: 'postgres',
     all: <R extends object = Row>(q: Sql) => rows<R>(q),
     get: async <R extends object = Row>(q: Sql) => (await rows<R>(q))[0],
-    run: async (q) => {
-      const { text, values } = compile(q, 'postgres', encode);
-      return (await db.run(() => query(text, values))).rowCount ?? 0;
-    },
+    run: async (q) => (await result(q)).rowCount ?? 0,
     exec: async (script) => {
       await db.run(() => query(script, []));
     },
@@ -91,7 +89,7 @@ export function pgExecutor(db: PgDb): Db & { releaseLocks: () => Promise<void> }
 }
 
 /** The executor over one connection of the pool, in whatever transaction it holds (a snapshot, a copy). */
-export function clientExecutor(db: PgDb, client: pg.PoolClient): Db {
+function clientExecutor(db: PgDb, client: pg.PoolClient): Db {
   const inside: Db = over(
     db,
     (text, values) => client.query(text, values),
