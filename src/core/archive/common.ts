@@ -14,19 +14,27 @@ import type {
   ResearcherActivity,
 } from '../../shared/ipc/archive';
 import { SkeinError } from '../../shared/errors';
-import { codePoint, sql, type Db, type Sql } from '../db';
+import { codePoint, heldTransaction, sql, type AnyPart, type Db, type Sql } from '../db';
+import { openParts, tablesOf, type OpenParts } from './parts';
 import { rebuildBody } from './answer';
 import { heldConversation, type HeldListing } from './conversation';
 import { FLAG } from './derive';
 import { activityOf, activityWindow } from './results';
 import {
+  type Awaitable,
   type CollectionInput,
   type GroupCounts,
+  type GroupedReader,
   type Grouping,
   type HeldAnswer,
   type HeldItem,
   type HeldKey,
+  type Loader,
   type ProjectSummary,
+  type RawRow,
+  type Reader,
+  type RowReader,
+  type Snapshot,
   type SourceRequest,
   type TableName,
   type TableRow,
@@ -35,6 +43,16 @@ import {
 
 /** A store's full-text condition over `items i` for a query's words (null: no words to match). */
 export type TextMatch = (text: string) => Sql | null;
+
+/**
+ * The words a person typed, as both stores' searches read them: split at whitespace and quotes, each without the
+ * punctuation around it (a leading `#` or `@` kept); possibly empty.
+ */
+export const typedWords = (text: string): string[] =>
+  text
+    .normalize('NFKC')
+    .split(/[\s"]+/u)
+    .map((w) => w.replace(/^[^\p{L}\p{N}#@]+|[^\p{L}\p{N}]+$/gu, ''));
 
 /** ids per statement where SQLite binds each one (PostgreSQL binds the list as one array) */
 const HELD_CHUNK = 500;
@@ -110,7 +128,7 @@ const groupSql = (by: Grouping | null): Sql =>
     : sql`coalesce(${GROUP_SQL[by]}, ${sql.raw(`'${NONE}'`)})`;
 
 /** A group's value as read back: an author's handle with its `@`. */
-export const groupOf = (by: Grouping | null, v: string | null): string | null =>
+const groupOf = (by: Grouping | null, v: string | null): string | null =>
   by === 'author' && v !== null && v !== NONE ? `@${v}` : v;
 
 /** The request that last returned item `i` (the newest answer holding it: its raw JSON is that answer's). */
@@ -135,12 +153,12 @@ function requestIs(db: Db, k: { operation: string; params: string; cursor: strin
 }
 
 /** How many rows a table holds (a copy's check that it carried them all). */
-export async function tableCount(db: Db, table: TableName): Promise<number> {
+async function tableCount(db: Db, table: TableName): Promise<number> {
   return Number((await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM ${sql.raw(table)}`))?.n ?? 0);
 }
 
 /** A table's rows after `after` (the previous page's last key; null: from the start), in key order. */
-export function tableRows(db: Db, table: TableSpec, after: TableRow | null, limit: number): Promise<TableRow[]> {
+function tableRows(db: Db, table: TableSpec, after: TableRow | null, limit: number): Promise<TableRow[]> {
   const key = sql.raw(table.key.join(', '));
   const from = after === null ? sql`1 = 1` : sql`(${key}) > (${sql.join(table.key.map((k) => after[k] ?? null))})`;
   return db.all<TableRow>(
@@ -148,16 +166,21 @@ export function tableRows(db: Db, table: TableSpec, after: TableRow | null, limi
   );
 }
 
+/** A copy's rows of `table` (a project's fields replace those a new project was made with). */
+export async function insertRows(db: Db, table: TableSpec, rows: readonly TableRow[]): Promise<void> {
+  await db.run(
+    sql`INSERT INTO ${sql.raw(table.name)} (${sql.raw(table.columns.join(', '))})
+        VALUES ${sql.rows(rows.map((row) => table.columns.map((c) => row[c] ?? null)))}${sql.raw(
+          table.name === 'meta' ? ' ON CONFLICT (key) DO UPDATE SET value = excluded.value' : '',
+        )}`,
+  );
+}
+
 /**
  * Refuses a copy into a project that holds anything in a table a copy carries but its own fields (`where`: the
  * project, for the message; `action`: where to copy instead).
  */
-export async function refuseUnlessEmpty(
-  db: Db,
-  tables: readonly TableSpec[],
-  where: string,
-  action: string,
-): Promise<void> {
+async function refuseUnlessEmpty(db: Db, tables: readonly TableSpec[], where: string, action: string): Promise<void> {
   const counts = tables.filter((t) => t.name !== 'meta').map((t) => sql`(SELECT count(*) FROM ${sql.raw(t.name)})`);
   const held = await db.get<{ n: number }>(sql`SELECT ${sql.join(counts, ' + ')} AS n`);
   if (Number(held?.n ?? 0) > 0)
@@ -168,8 +191,42 @@ export async function refuseUnlessEmpty(
     );
 }
 
+/** The lock class of a project's writers: a batch of answers, a copy into it (one PostgreSQL advisory lock). */
+export const PROJECT_LOCK = 0x736b6e; // "skn"
+
+/** A snapshot read on `on`, a connection of its own in one read transaction that `end` ends (once). */
+export function snapshotOn(on: Db, end: () => Awaitable<void>): Snapshot {
+  let open = true;
+  return {
+    count: (table) => tableCount(on, table),
+    rows: (table, after, limit) => tableRows(on, table, after, limit),
+    close: async () => {
+      if (!open) return;
+      open = false;
+      await end();
+    },
+  };
+}
+
 /** The archive's tables on one project's executor: the `ProjectStore` methods both stores share, each store's base. */
 export abstract class ArchiveTables {
+  /** where the project is, for messages */
+  abstract readonly location: string;
+  /** the tables a copy carries, the parts' among them */
+  readonly tables: readonly TableSpec[];
+  /** the parts it hosts, opened (`openParts`): their methods by part name */
+  parts: OpenParts = new Map();
+  /** answers that could not be kept (rolled back alone) */
+  skipped = 0;
+  /** where to copy instead of into a project that holds something already */
+  protected abstract readonly copyElsewhere: string;
+
+  /** A query's rows a chunk at a time, read in a snapshot of their own while answers go on being written. */
+  protected abstract cursor<R>(q: Sql): Awaitable<Reader<R>>;
+
+  /** A copy's rows of `table` written in the copy's transaction `tx` (each store indexes items' text its own way). */
+  protected abstract load(tx: Db, table: TableSpec, rows: readonly TableRow[]): Promise<void>;
+
   constructor(
     protected readonly executor: Db,
     /** the store's full-text condition */
@@ -177,7 +234,25 @@ export abstract class ArchiveTables {
     private readonly clock: () => number,
     /** the name recorded with what this Skein writes */
     private readonly writer: string | null,
-  ) {}
+    private readonly hosted: readonly AnyPart[],
+  ) {
+    this.tables = tablesOf(hosted);
+  }
+
+  abstract close(): Awaitable<void>;
+
+  /**
+   * Migrates and opens the parts it hosts (`from`: the project's schema version before it was migrated); the
+   * project is closed when one is refused.
+   */
+  protected async openParts(from: number): Promise<void> {
+    try {
+      this.parts = await openParts(this.executor, this.hosted, from, this.location, this.clock);
+    } catch (e) {
+      await this.close();
+      throw e;
+    }
+  }
 
   /** a query's WHERE clause over `items i` */
   private where(q: ArchiveQueryParsed): Sql {
@@ -185,25 +260,66 @@ export abstract class ArchiveTables {
   }
 
   /**
-   * A query's raw items as a re-export reads them, each store a chunk at a time from a snapshot of its own: a
-   * collection in its order, with each item's thread position; else by time, items without one first.
+   * A query's raw items as a re-export reads them, a chunk at a time from a snapshot of its own: a collection in
+   * its order, with each item's thread position; else by time, items without one first.
    */
-  protected rawItems(q: ArchiveQueryParsed): Sql {
+  reader(q: ArchiveQueryParsed): Awaitable<RowReader> {
     const columns = sql`i.id AS id, i.raw AS raw, i.first_seen AS "firstSeen", i.last_seen AS "lastSeen",
       ${LATEST_REQUEST} AS request`;
-    return q.collection !== undefined
-      ? sql`SELECT ${columns}, x.place AS place FROM collection_items x JOIN items i ON i.rowid = x.item
-            WHERE x.collection = ${q.collection} AND ${this.where(q)} ORDER BY x.position`
-      : sql`SELECT ${columns}, ${sql.of({ sqlite: 'NULL', postgres: 'NULL::text' })} AS place FROM items i
-            WHERE ${this.where(q)} ORDER BY i.created_at${sql.of({ sqlite: '', postgres: ' NULLS FIRST' })}, i.rowid`;
+    return this.cursor<RawRow>(
+      q.collection !== undefined
+        ? sql`SELECT ${columns}, x.place AS place FROM collection_items x JOIN items i ON i.rowid = x.item
+              WHERE x.collection = ${q.collection} AND ${this.where(q)} ORDER BY x.position`
+        : sql`SELECT ${columns}, ${sql.of({ sqlite: 'NULL', postgres: 'NULL::text' })} AS place FROM items i
+              WHERE ${this.where(q)} ORDER BY i.created_at${sql.of({ sqlite: '', postgres: ' NULLS FIRST' })}, i.rowid`,
+    );
   }
 
-  /** A query's item ids with their group's value (`grp`, read back through `groupOf`), as a cursor walks them. */
-  protected groupedItems(q: ArchiveQueryParsed, by: Grouping | null): Sql {
-    return sql`SELECT i.id AS id, ${groupSql(by)} AS grp FROM items i WHERE ${this.where(q)}${sql.of({
-      sqlite: '',
-      postgres: ' ORDER BY i.rowid',
-    })}`;
+  /** A query's item ids with their group's value (null: no grouping), read a chunk at a time. */
+  async grouped(q: ArchiveQueryParsed, by: Grouping | null): Promise<GroupedReader> {
+    const rows = await this.cursor<{ id: string; grp: string | null }>(
+      sql`SELECT i.id AS id, ${groupSql(by)} AS grp FROM items i WHERE ${this.where(q)}${sql.of({
+        sqlite: '',
+        postgres: ' ORDER BY i.rowid',
+      })}`,
+    );
+    return {
+      next: async (max) => (await rows.next(max)).map((r) => ({ id: r.id, group: groupOf(by, r.grp) })),
+      close: rows.close,
+    };
+  }
+
+  /**
+   * A copy into this project, which must hold nothing yet, in one transaction (under the project's lock, where
+   * other Skeins write too) kept open until the copy is committed or rolled back.
+   */
+  async loader(): Promise<Loader> {
+    const { tx, end } = await heldTransaction(this.executor, PROJECT_LOCK);
+    try {
+      await refuseUnlessEmpty(tx, this.tables, this.location, this.copyElsewhere);
+    } catch (e) {
+      await end(false).catch(() => undefined);
+      throw e;
+    }
+    return {
+      add: (table, rows) => (rows.length === 0 ? undefined : this.load(tx, table, rows)),
+      count: (table) => tableCount(tx, table),
+      commit: async () => {
+        if (tx.dialect === 'postgres')
+          // the next row a Skein adds is numbered after the copied ones
+          for (const table of this.tables) {
+            const [column] = table.key;
+            if (table.key.length !== 1 || (column !== 'rowid' && column !== 'id')) continue;
+            await tx.get(
+              sql.raw(
+                `SELECT setval(pg_get_serial_sequence('${table.name}', '${column}'), coalesce(max(${column}), 0) + 1, false) FROM ${table.name}`,
+              ),
+            );
+          }
+        await end(true);
+      },
+      rollback: () => end(false),
+    };
   }
 
   async summary(): Promise<ProjectSummary> {
@@ -276,12 +392,6 @@ export abstract class ArchiveTables {
       for (const s of statements) kept += await tx.run(s);
       return kept;
     });
-  }
-
-  async addCollection(c: CollectionInput): Promise<number> {
-    const id = await this.createCollection(c);
-    await this.appendCollection(id, 0, c.items);
-    return id;
   }
 
   async collections(): Promise<ArchiveCollection[]> {

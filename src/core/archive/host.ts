@@ -9,7 +9,7 @@
  */
 import { SkeinError } from '../../shared/errors';
 import type { AnyPart } from '../db';
-import type { ArchiveQueryParsed, ActivityBucket } from '../../shared/ipc/archive';
+import type { ArchiveQueryParsed } from '../../shared/ipc/archive';
 import type { IngestRecord } from './answer';
 import { ArchiveProject } from './project';
 import type { PgConnection } from '../db';
@@ -17,13 +17,13 @@ import { PostgresProject } from './postgres/project';
 import { ProjectFileError } from './schema';
 import { readItem } from './results';
 import {
-  type CollectionInput,
-  type GroupedReader,
   type GroupedRow,
   type Grouping,
   type ProjectStore,
+  type ProjectSummary,
   type RawRow,
-  type RowReader,
+  type Reader,
+  type SourceRequest,
   type TableRow,
 } from './store';
 
@@ -40,72 +40,55 @@ export interface CopyReport {
   tookMs: number;
 }
 
-type Result<F> = F extends (...args: never[]) => infer R ? Awaited<R> : never;
+/**
+ * The store's methods the archive serves as they are, on the project of a handle (after its queue is written):
+ * each call is the handle, then the method's own arguments.
+ */
+const SERVED = [
+  'summary',
+  'rename',
+  'search',
+  'activity',
+  'provenance',
+  'held',
+  'forget',
+  'createCollection',
+  'appendCollection',
+  'collections',
+  'conversation',
+  'heldItems',
+  'groupCounts',
+  'accountOf',
+  'meta',
+  'setMeta',
+] as const satisfies ReadonlyArray<keyof ProjectStore>;
+
+type ServedCalls = {
+  [K in (typeof SERVED)[number]]: (
+    handle: Handle,
+    ...args: Parameters<ProjectStore[K]>
+  ) => Promise<Awaited<ReturnType<ProjectStore[K]>>>;
+};
 
 /** Every call the archive answers: name → (args) → result. Main calls it, the worker serves it (../workers). */
-export interface ArchiveApi {
-  open: (handle: Handle, init: OpenInit) => Promise<Result<ProjectStore['summary']>>;
+export interface ArchiveApi extends ServedCalls {
+  open: (handle: Handle, init: OpenInit) => Promise<ProjectSummary>;
   close: (handle: Handle) => Promise<void>;
-  summary: (handle: Handle) => Promise<Result<ProjectStore['summary']>>;
-  rename: (handle: Handle, name: string) => Promise<void>;
-  search: (
-    handle: Handle,
-    q: ArchiveQueryParsed,
-    offset: number,
-    limit: number,
-  ) => Promise<Result<ProjectStore['search']>>;
-  activity: (
-    handle: Handle,
-    q: ArchiveQueryParsed,
-    bucket: ActivityBucket,
-    utcOffsetMinutes: number,
-  ) => Promise<Result<ProjectStore['activity']>>;
-  provenance: (handle: Handle, kind: string, id: string) => Promise<Result<ProjectStore['provenance']>>;
-  held: (handle: Handle, key: Parameters<ProjectStore['held']>[0]) => Promise<Result<ProjectStore['held']>>;
-  forget: (handle: Handle, key: Parameters<ProjectStore['forget']>[0]) => Promise<void>;
-  addCollection: (handle: Handle, c: CollectionInput) => Promise<number>;
-  createCollection: (handle: Handle, c: { name: string; kind: string; manifest: unknown }) => Promise<number>;
-  appendCollection: (handle: Handle, id: number, start: number, items: CollectionInput['items']) => Promise<number>;
-  collections: (handle: Handle) => Promise<Result<ProjectStore['collections']>>;
   /** a re-export's reader: opened once, read in chunks (never the whole set in one message), closed */
   readOpen: (handle: Handle, q: ArchiveQueryParsed) => Promise<number>;
   readNext: (reader: number, max: number) => Promise<RawRow[]>;
   readClose: (reader: number) => Promise<void>;
   /** the requests a query's items were last returned by, oldest first (a re-export's manifest lists them) */
-  readRequests: (handle: Handle, q: ArchiveQueryParsed) => Promise<Result<ProjectStore['requestsOf']>>;
-  /** the reply listings of a post the project holds, one per order (an export's estimate reads them) */
-  conversation: (handle: Handle, rootId: string) => Promise<Result<ProjectStore['conversation']>>;
-  /** which of these ids the project holds (a hydration's "already in the project"), with their raw JSON if asked */
-  heldItems: (
-    handle: Handle,
-    kind: 'post' | 'user',
-    ids: string[],
-    withRaw: boolean,
-  ) => Promise<Result<ProjectStore['heldItems']>>;
+  readRequests: (handle: Handle, q: ArchiveQueryParsed) => Promise<SourceRequest[]>;
   /** items as the views show them (cards), in the order asked; null where the project holds none */
   itemCards: (
     handle: Handle,
     refs: Array<{ kind: 'post' | 'user'; id: string }>,
   ) => Promise<Array<{ kind: 'post' | 'user'; id: string; item: unknown }>>;
-  /** how many items a query holds, and per group (the largest `limit` groups listed) */
-  groupCounts: (
-    handle: Handle,
-    q: ArchiveQueryParsed,
-    by: Grouping | null,
-    limit: number,
-  ) => Promise<Result<ProjectStore['groupCounts']>>;
   /** a query's item ids with their group's value: opened once, read in chunks, closed */
   groupedOpen: (handle: Handle, q: ArchiveQueryParsed, by: Grouping | null) => Promise<number>;
   groupedNext: (reader: number, max: number) => Promise<GroupedRow[]>;
   groupedClose: (reader: number) => Promise<void>;
-  /** an account's id and handle as the project knows them */
-  accountOf: (
-    handle: Handle,
-    ref: Parameters<ProjectStore['accountOf']>[0],
-  ) => Promise<Result<ProjectStore['accountOf']>>;
-  /** the project's own fields */
-  meta: (handle: Handle, key: string) => Promise<string | null>;
-  setMeta: (handle: Handle, key: string, value: string) => Promise<void>;
   /** copies a handle's project into another that holds nothing yet; every table's rows counted in both */
   copy: (from: Handle, to: OpenInit) => Promise<CopyReport>;
   /** one way (posted, never awaited): an answer queued for the next batch; a batch that fails is reported */
@@ -117,12 +100,6 @@ export interface ArchiveApi {
   partOpen: (handle: Handle, part: string, method: string, args: unknown[]) => Promise<number>;
   partNext: (reader: number, max: number) => Promise<unknown[]>;
   partClose: (reader: number) => Promise<void>;
-}
-
-/** What a part's reader method answers with: rows a chunk at a time, then closed. */
-export interface PartReader {
-  next: (max: number) => Promise<unknown[]> | unknown[];
-  close: () => Promise<void> | void;
 }
 
 const BATCH_MS = 100;
@@ -144,9 +121,8 @@ export class ArchiveHost {
   private readonly writing = new Map<Handle, Promise<void>>();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private readonly retry = new Map<Handle, { delay: number; timer: ReturnType<typeof setTimeout> | null }>();
-  private readonly readers = new Map<number, RowReader>();
-  private readonly groupedReaders = new Map<number, GroupedReader>();
-  private readonly partReaders = new Map<number, PartReader>();
+  /** the readers open (a re-export's, a query's groups, a part's), by the number their caller reads them by */
+  private readonly readers = new Map<number, Reader<unknown>>();
   private nextReader = 1;
 
   /**
@@ -264,31 +240,41 @@ export class ArchiveHost {
     await p?.close();
   }
 
+  private openReader(reader: Reader<unknown>): number {
+    const id = this.nextReader++;
+    this.readers.set(id, reader);
+    return id;
+  }
+
+  /** A reader's next rows; read to its end, it is closed. */
+  private async readNext<T>(id: number, max: number): Promise<T[]> {
+    const reader = this.readers.get(id);
+    if (!reader) return [];
+    const rows = await reader.next(max);
+    if (rows.length < max) {
+      this.readers.delete(id);
+      await reader.close();
+    }
+    return rows as T[];
+  }
+
+  private async closeReader(id: number): Promise<void> {
+    const reader = this.readers.get(id);
+    this.readers.delete(id);
+    await reader?.close();
+  }
+
   readonly api: ArchiveApi = {
+    ...served((handle) => this.project(handle)),
     part: async (handle, part, method, args) => (await this.partMethod(handle, part, method))(...args),
     partOpen: async (handle, part, method, args) => {
-      const reader = (await (await this.partMethod(handle, part, method))(...args)) as PartReader;
+      const reader = (await (await this.partMethod(handle, part, method))(...args)) as Reader<unknown>;
       if (typeof reader?.next !== 'function' || typeof reader.close !== 'function')
         throw new Error(`the ${part} tables' ${method} is not a reader`);
-      const id = this.nextReader++;
-      this.partReaders.set(id, reader);
-      return id;
+      return this.openReader(reader);
     },
-    partNext: async (id, max) => {
-      const reader = this.partReaders.get(id);
-      if (!reader) return [];
-      const rows = await reader.next(max);
-      if (rows.length < max) {
-        this.partReaders.delete(id);
-        await reader.close();
-      }
-      return rows;
-    },
-    partClose: async (id) => {
-      const reader = this.partReaders.get(id);
-      this.partReaders.delete(id);
-      await reader?.close();
-    },
+    partNext: (id, max) => this.readNext(id, max),
+    partClose: (id) => this.closeReader(id),
     itemCards: async (handle, refs) => {
       const p = await this.project(handle);
       const raw = new Map<string, string>();
@@ -307,31 +293,9 @@ export class ArchiveHost {
         }
       });
     },
-    groupCounts: async (handle, q, by, limit) => (await this.project(handle)).groupCounts(q, by, limit),
-    groupedOpen: async (handle, q, by) => {
-      const reader = await (await this.project(handle)).grouped(q, by);
-      const id = this.nextReader++;
-      this.groupedReaders.set(id, reader);
-      return id;
-    },
-    groupedNext: async (id, max) => {
-      const reader = this.groupedReaders.get(id);
-      if (!reader) return [];
-      const rows = await reader.next(max);
-      if (rows.length < max) {
-        this.groupedReaders.delete(id);
-        await reader.close();
-      }
-      return rows;
-    },
-    groupedClose: async (id) => {
-      const reader = this.groupedReaders.get(id);
-      this.groupedReaders.delete(id);
-      await reader?.close();
-    },
-    accountOf: async (handle, ref) => (await this.project(handle)).accountOf(ref),
-    meta: async (handle, key) => (await this.project(handle)).meta(key),
-    setMeta: async (handle, key, value) => (await this.project(handle)).setMeta(key, value),
+    groupedOpen: async (handle, q, by) => this.openReader(await (await this.project(handle)).grouped(q, by)),
+    groupedNext: (id, max) => this.readNext(id, max),
+    groupedClose: (id) => this.closeReader(id),
     open: async (handle, init) => {
       await this.closeHandle(handle);
       const p = await openStore(init, this.now, this.parts);
@@ -339,47 +303,10 @@ export class ArchiveHost {
       return p.summary();
     },
     close: (handle) => this.closeHandle(handle),
-    summary: async (handle) => (await this.project(handle)).summary(),
-    rename: async (handle, name) => (await this.project(handle)).rename(name),
-    search: async (handle, q, offset, limit) => (await this.project(handle)).search(q, offset, limit),
-    activity: async (handle, q, bucket, tz) => (await this.project(handle)).activity(q, bucket, tz),
-    provenance: async (handle, kind, id) => (await this.project(handle)).provenance(kind, id),
-    held: async (handle, key) => (await this.project(handle)).held(key),
-    forget: async (handle, key) => (await this.project(handle)).forget(key),
-    addCollection: async (handle, c) => {
-      const p = await this.project(handle);
-      const id = await p.createCollection(c);
-      await p.appendCollection(id, 0, c.items);
-      return id;
-    },
-    collections: async (handle) => (await this.project(handle)).collections(),
-    createCollection: async (handle, c) => (await this.project(handle)).createCollection(c),
-    appendCollection: async (handle, id, start, items) =>
-      (await this.project(handle)).appendCollection(id, start, items),
-    readOpen: async (handle, q) => {
-      const reader = await (await this.project(handle)).reader(q);
-      const id = this.nextReader++;
-      this.readers.set(id, reader);
-      return id;
-    },
-    readNext: async (id, max) => {
-      const reader = this.readers.get(id);
-      if (!reader) return [];
-      const rows = await reader.next(max);
-      if (rows.length < max) {
-        this.readers.delete(id);
-        await reader.close();
-      }
-      return rows;
-    },
-    readClose: async (id) => {
-      const reader = this.readers.get(id);
-      this.readers.delete(id);
-      await reader?.close();
-    },
+    readOpen: async (handle, q) => this.openReader(await (await this.project(handle)).reader(q)),
+    readNext: (id, max) => this.readNext(id, max),
+    readClose: (id) => this.closeReader(id),
     readRequests: async (handle, q) => (await this.project(handle)).requestsOf(q),
-    conversation: async (handle, rootId) => (await this.project(handle)).conversation(rootId),
-    heldItems: async (handle, kind, ids, withRaw) => (await this.project(handle)).heldItems(kind, ids, withRaw),
     copy: async (from, to) => copyProject(await this.project(from), await openStore(to, this.now, this.parts)),
     ingest: (handle, record) => {
       if (!this.projects.has(handle)) return;
@@ -396,33 +323,31 @@ export class ArchiveHost {
   };
 
   async dispose(): Promise<void> {
-    for (const reader of [...this.readers.values(), ...this.groupedReaders.values(), ...this.partReaders.values()])
-      await Promise.resolve(reader.close()).catch(() => undefined);
+    for (const reader of this.readers.values()) await Promise.resolve(reader.close()).catch(() => undefined);
     this.readers.clear();
-    this.groupedReaders.clear();
-    this.partReaders.clear();
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     for (const handle of [...this.projects.keys()]) await this.closeHandle(handle);
   }
 }
 
+/** The calls of `SERVED`, each the method of the project of its handle. */
+function served(project: (handle: Handle) => Promise<ProjectStore>): ServedCalls {
+  const call =
+    (method: (typeof SERVED)[number]) =>
+    async (handle: Handle, ...args: unknown[]) => {
+      const p = await project(handle);
+      return (p[method] as (...a: unknown[]) => unknown).apply(p, args);
+    };
+  return Object.fromEntries(SERVED.map((method) => [method, call(method)])) as unknown as ServedCalls;
+}
+
 /** Opens a project's store; a project Skein will not open is refused as `write-failed`, in plain words, on any thread. */
 async function openStore(init: OpenInit, now: () => number, parts: readonly AnyPart[]): Promise<ProjectStore> {
+  const made = { name: init.name, kind: init.kind, now: now(), researcher: init.researcher ?? null };
   try {
-    if (init.store === 'postgres')
-      return await PostgresProject.open(
-        init.connection,
-        { name: init.name, kind: init.kind, now: now(), researcher: init.researcher ?? null },
-        now,
-        parts,
-      );
-    return await ArchiveProject.open(
-      init.path,
-      { name: init.name, kind: init.kind, now: now(), researcher: init.researcher ?? null },
-      now,
-      parts,
-    );
+    if (init.store === 'postgres') return await PostgresProject.open(init.connection, made, now, parts);
+    return await ArchiveProject.open(init.path, made, now, parts);
   } catch (e) {
     if (e instanceof ProjectFileError)
       throw new SkeinError('write-failed', e.message, { action: 'Open another project, or create a new one.' });

@@ -13,13 +13,7 @@ import { STALE_TIME_MS } from '../../shared/api/cache-policy';
 import type { OperationId } from '../../shared/api/catalog';
 import { SkeinError } from '../../shared/errors';
 import type { Mode } from '../../shared/ipc/app';
-import {
-  ConnectInput,
-  type CopyResult,
-  type ProjectInfo,
-  type ProjectStoreKind,
-  type ProjectsState,
-} from '../../shared/ipc/archive';
+import { ConnectInput, type CopyResult, type ProjectInfo, type ProjectsState } from '../../shared/ipc/archive';
 import { openJsonStore } from '../files/json-store';
 import type { Confirm, SecretStorage } from '../ports';
 import type { IngestRecord } from './answer';
@@ -98,6 +92,10 @@ function placeOf(location: string): Place {
 
 const fileName = (path: string) => basename(path).replace(/\.skein$/, '');
 
+/** a path chosen in a dialog, as a project file's */
+const withExtension = (path: string) =>
+  path.endsWith(`.${PROJECT_EXTENSION}`) ? path : `${path}.${PROJECT_EXTENSION}`;
+
 export interface Projects {
   link: ArchiveLink;
   state: () => Promise<ProjectsState>;
@@ -144,6 +142,18 @@ export function createProjects(deps: ProjectsDeps): Projects {
   /** when a handle's open last failed: it is tried again once REOPEN_MS have passed (a server that came back) */
   const failedAt = new Map<Handle, number>();
   let problem: string | null = null;
+
+  const knownById = (id: string): string => {
+    const location = [...known].find((l) => projectId(l) === id);
+    if (!location) throw new SkeinError('not-found', 'Skein does not know that project.');
+    return location;
+  };
+
+  /** a headless run's project is the only one: it never switches, nor records another name */
+  const refuseIfFixed = () => {
+    if (deps.fixedPath)
+      throw new SkeinError('not-available', `This Skein works on ${deps.fixedPath} only (it was started for it).`);
+  };
 
   const persist = () => {
     if (!deps.fixedPath) registry.write({ current, known: [...known], researcher });
@@ -234,7 +244,6 @@ export function createProjects(deps: ProjectsDeps): Projects {
     },
   };
 
-  const storeOf = (location: string): ProjectStoreKind => placeOf(location).store;
   const nameOf = (location: string): string => {
     const place = placeOf(location);
     return place.store === 'sqlite' ? fileName(place.path) : `${place.address.schema} on ${place.address.host}`;
@@ -277,7 +286,7 @@ export function createProjects(deps: ProjectsDeps): Projects {
         id: projectId(location),
         name: names.get(location) ?? nameOf(location),
         location,
-        store: storeOf(location),
+        store: placeOf(location).store,
       })),
       problem,
       researcher,
@@ -285,8 +294,7 @@ export function createProjects(deps: ProjectsDeps): Projects {
   }
 
   async function use(location: string): Promise<boolean> {
-    if (deps.fixedPath)
-      throw new SkeinError('not-available', `This Skein works on ${deps.fixedPath} only (it was started for it).`);
+    refuseIfFixed();
     await deps.beforeSwitch?.().catch(() => undefined);
     current = location;
     known.add(location);
@@ -348,11 +356,9 @@ export function createProjects(deps: ProjectsDeps): Projects {
     if ('file' in to) {
       const chosen = await deps.chooseNewPath(`${safeFileName(source.name)}.${PROJECT_EXTENSION}`);
       if (chosen === null) return null;
-      target = chosen.endsWith(`.${PROJECT_EXTENSION}`) ? chosen : `${chosen}.${PROJECT_EXTENSION}`;
+      target = withExtension(chosen);
     } else {
-      const found = [...known].find((l) => projectId(l) === to.id);
-      if (!found) throw new SkeinError('not-found', 'Skein does not know that project.');
-      target = found;
+      target = knownById(to.id);
     }
     if (target === current) throw new SkeinError('bad-input', 'A project cannot be copied into itself.');
     const init = await initFor(target, 'live');
@@ -361,7 +367,7 @@ export function createProjects(deps: ProjectsDeps): Projects {
     known.add(target);
     persist();
     return {
-      to: { id: projectId(target), name: source.name, location: target, store: storeOf(target) },
+      to: { id: projectId(target), name: source.name, location: target, store: placeOf(target).store },
       tables: report.tables,
       tookMs: report.tookMs,
     };
@@ -376,7 +382,7 @@ export function createProjects(deps: ProjectsDeps): Projects {
       const id = projectId(location);
       return {
         id,
-        name: place.store === 'sqlite' ? fileName(place.path) : nameOf(location),
+        name: nameOf(location),
         // a file's run journals go beside it; a team project's, in this Skein's own folder (they are this machine's)
         location: place.store === 'sqlite' ? place.path : join(folder, 'team', id),
         kind: which === 'demo' ? 'demo' : 'live',
@@ -386,8 +392,7 @@ export function createProjects(deps: ProjectsDeps): Projects {
     copy,
     secrets: () => [...passwords.secrets(), ...(deps.fixedPassword ? [deps.fixedPassword] : [])],
     setResearcher: async (name) => {
-      if (deps.fixedPath)
-        throw new SkeinError('not-available', `This Skein works on ${deps.fixedPath} only (it was started for it).`);
+      refuseIfFixed();
       // the watches' runner lets go of the project before it is opened again with the new name
       await deps.beforeSwitch?.().catch(() => undefined);
       researcher = name.trim();
@@ -410,8 +415,7 @@ export function createProjects(deps: ProjectsDeps): Projects {
     create: async (name) => {
       const chosen = await deps.chooseNewPath(`${safeFileName(name)}.${PROJECT_EXTENSION}`);
       if (chosen === null) return state();
-      const path = chosen.endsWith(`.${PROJECT_EXTENSION}`) ? chosen : `${chosen}.${PROJECT_EXTENSION}`;
-      if (await use(path)) await (await deps.thread).call('rename', 'current', name);
+      if (await use(withExtension(chosen))) await (await deps.thread).call('rename', 'current', name);
       return state();
     },
     open: async () => {
@@ -429,9 +433,7 @@ export function createProjects(deps: ProjectsDeps): Projects {
       return state();
     },
     switchTo: async (id) => {
-      const location = [...known].find((p) => projectId(p) === id);
-      if (!location) throw new SkeinError('not-found', 'Skein does not know that project.');
-      await use(location);
+      await use(knownById(id));
       return state();
     },
     dispose: async () => {

@@ -6,16 +6,12 @@
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import type { ArchiveQueryParsed, ArchiveSearchResult } from '../../shared/ipc/archive';
 import { bindable, compile, sql, type Sql } from '../db';
-import { whereOf as where, type TextMatch } from './common';
+import { typedWords, whereOf as where, type TextMatch } from './common';
 import { hitsOf, type HitRow } from './results';
 
 /** Words as FTS5 phrases (quotes doubled), the last one a prefix: user input never reaches FTS5's syntax. */
 function ftsQuery(text: string): string | null {
-  const words = text
-    .normalize('NFKC')
-    .split(/[\s"]+/u)
-    .map((w) => w.replace(/^[^\p{L}\p{N}#@]+|[^\p{L}\p{N}]+$/gu, ''))
-    .filter((w) => w !== '');
+  const words = typedWords(text).filter((w) => w !== '');
   if (words.length === 0) return null;
   return words.map((w, i) => `"${w.replace(/"/g, '""')}"${i === words.length - 1 ? ' *' : ''}`).join(' ');
 }

@@ -6,8 +6,8 @@
  *
  * Adding to the archive (docs/archive.md, "Adding to the archive's own tables"): a table is a migration in each store's
  * schema (schema.ts, postgres/schema.ts) and, when a project's copy must carry it, an entry in `TABLES` below; a
- * method is one line here, one implementation in common.ts (in each store where they differ), one line in
- * `ArchiveApi` (host.ts). Other areas' tables are parts the archive hosts (parts.ts).
+ * method is one line here, one implementation in common.ts (in each store where they differ), one entry in
+ * `SERVED` (host.ts). Other areas' tables are parts the archive hosts (parts.ts).
  */
 import type {
   ActivityBucket,
@@ -32,6 +32,14 @@ export interface ProjectSummary {
   requests: number;
   /** who recorded answers into it, most recent first (a team project's collections in progress show here) */
   researchers: ResearcherActivity[];
+}
+
+/** A project to make: its name and kind, when, and who (the name recorded with what this Skein writes; null: none given). */
+export interface ProjectInit {
+  name: string;
+  kind: 'live' | 'demo';
+  now: number;
+  researcher?: string | null;
 }
 
 export interface CollectionInput {
@@ -96,11 +104,14 @@ export interface SourceRequest {
   items: number;
 }
 
-/** A query's items, read a chunk at a time from one snapshot of the project. */
-export interface RowReader {
-  next: (max: number) => Awaitable<RawRow[]>;
+/** Rows read a chunk at a time (from one snapshot of the project), then closed. */
+export interface Reader<T> {
+  next: (max: number) => Awaitable<T[]>;
   close: () => Awaitable<void>;
 }
+
+/** A query's items, read a chunk at a time from one snapshot of the project. */
+export type RowReader = Reader<RawRow>;
 
 /** What items are grouped by: the day, week (from Monday) or month they were made (UTC), their author, language or type. */
 export type Grouping = 'day' | 'week' | 'month' | 'author' | 'lang' | 'type';
@@ -112,10 +123,7 @@ export interface GroupedRow {
 }
 
 /** A query's items with their groups, read a chunk at a time. */
-export interface GroupedReader {
-  next: (max: number) => Awaitable<GroupedRow[]>;
-  close: () => Awaitable<void>;
-}
+export type GroupedReader = Reader<GroupedRow>;
 
 /** How many items a query holds, and per group: the largest `groups` first, and how many groups there are. */
 export interface GroupCounts {

@@ -42,3 +42,35 @@ export function bindable(v: unknown): unknown {
   if (typeof v === 'boolean') return v ? 1 : 0;
   return v;
 }
+
+/** what a held transaction's work throws to roll it back */
+const ROLLBACK = new Error('rolled back');
+
+/**
+ * A transaction on `db` (under `lock`, as `transaction` takes it) held open for work that comes in several calls:
+ * `tx` runs inside it until `end` commits it (true) or rolls it back.
+ */
+export async function heldTransaction(
+  db: Db,
+  lock?: number,
+): Promise<{ tx: Db; end: (commit: boolean) => Promise<void> }> {
+  let begun: (tx: Db) => void = () => undefined;
+  let decide: (commit: boolean) => void = () => undefined;
+  const inside = new Promise<Db>((resolve) => (begun = resolve));
+  const decided = new Promise<boolean>((resolve) => (decide = resolve));
+  const done = db.transaction(async (tx) => {
+    begun(tx);
+    if (!(await decided)) throw ROLLBACK;
+  }, lock);
+  // a transaction that could not begin fails here
+  const tx = await Promise.race([inside, done.then(() => inside)]);
+  return {
+    tx,
+    end: async (commit) => {
+      decide(commit);
+      await done.catch((e: unknown) => {
+        if (e !== ROLLBACK) throw e;
+      });
+    },
+  };
+}

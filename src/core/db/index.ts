@@ -4,13 +4,12 @@
  * and parts — an area's tables registered with the project, migrated on their own.
  */
 export { sql, compile, Sql } from './sql';
-export { bindable, type Db, type Row, type SessionLock } from './executor';
+export { bindable, heldTransaction, type Db, type Row, type SessionLock } from './executor';
 export { codePoint, forUpdate, type Ddl } from './dialect';
 export { migrateParts, PartVersionError, type AnyPart, type TablePart, type TableSpec } from './parts';
 export { sqliteExecutor } from './sqlite/executor';
-export { clientExecutor, pgExecutor } from './postgres/executor';
-export { pgDb, openCursor, type PgDb } from './postgres/db';
-export { Params } from './postgres/params';
-export { fromPg, toPg, toPgOrNull } from './postgres/text';
-export { checkout, createPool, explain, isTransient } from './postgres/pool';
+export { cursor, pgExecutor, readSnapshot } from './postgres/executor';
+export { pgDb, type PgDb } from './postgres/db';
+export { fromPg, toPg } from './postgres/text';
+export { createPool, explain, isTransient } from './postgres/pool';
 export * from './postgres/connection';

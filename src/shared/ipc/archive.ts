@@ -17,8 +17,7 @@ export const ResearcherActivity = z.object({
 export type ResearcherActivity = z.infer<typeof ResearcherActivity>;
 
 /** Where a project lives: a SQLite file (one person), or a schema of a team's PostgreSQL database. */
-export const ProjectStoreKind = z.enum(['sqlite', 'postgres']);
-export type ProjectStoreKind = z.infer<typeof ProjectStoreKind>;
+const ProjectStoreKind = z.enum(['sqlite', 'postgres']);
 
 export const ProjectInfo = z.object({
   /** main's handle for the project (the page never sees or names a path or a password) */

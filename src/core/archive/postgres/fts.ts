@@ -5,6 +5,7 @@
  * phrase matches as one) and the `tsquery` itself as literals of quoted lexemes: the server's parser never reads
  * what a person typed, so no input is ever query syntax.
  */
+import { typedWords } from '../common';
 
 /**
  * PostgreSQL's own bounds: a lexeme of at most 2,047 bytes, positions up to 16,383 (later words share the last
@@ -60,10 +61,7 @@ export function tsvectorOf(...texts: string[]): string {
  * words, all of them required, a word of several tokens a phrase, the last word a prefix. Null: no word at all.
  */
 export function tsqueryOf(text: string): string | null {
-  const parts = text
-    .normalize('NFKC')
-    .split(/[\s"]+/u)
-    .map((w) => w.replace(/^[^\p{L}\p{N}#@]+|[^\p{L}\p{N}]+$/gu, ''))
+  const parts = typedWords(text)
     .map(words)
     .filter((tokens) => tokens.length > 0);
   if (parts.length === 0) return null;

@@ -6,13 +6,11 @@
  * take its advisory lock for the transaction, so two Skeins never interleave their upserts of the same item:
  * readers are never blocked (MVCC), and an item is always one row.
  */
-import type { PoolClient } from 'pg';
 import type { PreparedAnswer } from '../answer';
 import type { Derived } from '../derive';
 import { sighting } from '../versions';
 import { tsvectorOf } from './fts';
-import { lockSql } from './schema';
-import { fromPg, toPg, toPgOrNull } from '../../db';
+import { sql, toPg, type Db } from '../../db';
 
 /** An answer parsed, each item's full-text vector built: all the batch's work that needs no database. */
 export type PgAnswer = PreparedAnswer & { tsv: string[] };
@@ -40,49 +38,40 @@ interface ItemState {
 
 const keyOf = (kind: string, id: string) => `${kind}\u0000${id}`;
 
+/** Rows as a JSON set, each string as stored (the codec: JSON's text never holds a NUL the column could not). */
+const recordset = (rows: readonly object[]): string =>
+  JSON.stringify(rows, (_, v: unknown) => (typeof v === 'string' ? toPg(v) : v));
+
 /** `n` new ids of a table's identity column, allocated at once. */
-async function newIds(client: PoolClient, table: string, n: number): Promise<number[]> {
+async function newIds(tx: Db, table: string, n: number): Promise<number[]> {
   if (n === 0) return [];
-  const r = await client.query<{ id: number }>(
-    `SELECT nextval(pg_get_serial_sequence('${table}', 'rowid')) AS id FROM generate_series(1, $1)`,
-    [n],
+  const rows = await tx.all<{ id: number }>(
+    sql`SELECT nextval(pg_get_serial_sequence(${table}, 'rowid')) AS id FROM generate_series(1, ${n})`,
   );
-  return r.rows.map((row) => row.id);
+  return rows.map((row) => row.id);
 }
 
-/** Writes the answers (inside the caller's transaction): requests, items and their versions, and the links. */
-export async function writeAnswers(
-  client: PoolClient,
-  schema: string,
-  answers: readonly PgAnswer[],
-  researcher: string | null,
-): Promise<void> {
+/**
+ * Writes the answers inside the caller's transaction (under the project's lock): requests, items and their
+ * versions, and the links. Values go in as JSON sets (`recordset`); what is read comes back decoded.
+ */
+export async function writeAnswers(tx: Db, answers: readonly PgAnswer[], researcher: string | null): Promise<void> {
   if (answers.length === 0) return;
-  await client.query(lockSql(schema));
 
   // --- page indexes: a page's index is one more than the answer whose next cursor it was asked with
   const asked = answers.filter((a) => a.record.cursor !== null);
   const earlier = new Map<string, number>();
   const pageKey = (operation: string, params: string, cursor: string) => `${operation}\u0000${params}\u0000${cursor}`;
   if (asked.length > 0) {
-    const r = await client.query<{ operation: string; params: string; next_cursor: string; page_index: number }>(
-      `SELECT DISTINCT ON (q.operation, q.params, q.next_cursor) q.operation, q.params, q.next_cursor, q.page_index
-       FROM json_to_recordset($1::json) AS k(operation text, params text, cursor text)
-       JOIN requests q ON q.operation = k.operation AND md5(q.params) = md5(k.params) AND q.params = k.params
-         AND md5(q.next_cursor) = md5(k.cursor) AND q.next_cursor = k.cursor
-       ORDER BY q.operation, q.params, q.next_cursor, q.at DESC`,
-      [
-        JSON.stringify(
-          asked.map((a) => ({
-            operation: toPg(a.record.operation),
-            params: toPg(a.record.params),
-            cursor: toPg(a.record.cursor ?? ''),
-          })),
-        ),
-      ],
+    const keys = asked.map(({ record: r }) => ({ operation: r.operation, params: r.params, cursor: r.cursor ?? '' }));
+    const rows = await tx.all<{ operation: string; params: string; next_cursor: string; page_index: number }>(
+      sql`SELECT DISTINCT ON (q.operation, q.params, q.next_cursor) q.operation, q.params, q.next_cursor, q.page_index
+          FROM json_to_recordset(${recordset(keys)}::json) AS k(operation text, params text, cursor text)
+          JOIN requests q ON q.operation = k.operation AND md5(q.params) = md5(k.params) AND q.params = k.params
+            AND md5(q.next_cursor) = md5(k.cursor) AND q.next_cursor = k.cursor
+          ORDER BY q.operation, q.params, q.next_cursor, q.at DESC`,
     );
-    // read back as stored (encoded): the map's keys are the stored spellings
-    for (const row of r.rows) earlier.set(pageKey(row.operation, row.params, row.next_cursor), row.page_index);
+    for (const row of rows) earlier.set(pageKey(row.operation, row.params, row.next_cursor), row.page_index);
   }
 
   // --- items: what is held of each, then each occurrence in order, as the SQLite store would one at a time
@@ -92,7 +81,7 @@ export async function writeAnswers(
       wanted.set(keyOf(it.derived.kind, it.derived.id), { kind: it.derived.kind, id: it.derived.id });
   const state = new Map<string, ItemState>();
   if (wanted.size > 0) {
-    const held = await client.query<{
+    const held = await tx.all<{
       rowid: number;
       kind: string;
       id: string;
@@ -100,19 +89,14 @@ export async function writeAnswers(
       last_seen: number;
       version_since: number;
     }>(
-      `SELECT i.rowid, k.kind, k.id, i.raw, i.last_seen, i.version_since
-       FROM json_to_recordset($1::json) AS k(kind text, id text, skind text, sid text)
-       JOIN items i ON i.kind = k.skind AND i.id = k.sid`,
-      [
-        JSON.stringify(
-          [...wanted.values()].map((w) => ({ kind: w.kind, id: w.id, skind: toPg(w.kind), sid: toPg(w.id) })),
-        ),
-      ],
+      sql`SELECT i.rowid, i.kind, i.id, i.raw, i.last_seen, i.version_since
+          FROM json_to_recordset(${recordset([...wanted.values()])}::json) AS k(kind text, id text)
+          JOIN items i ON i.kind = k.kind AND i.id = k.id`,
     );
-    for (const row of held.rows)
+    for (const row of held)
       state.set(keyOf(row.kind, row.id), {
         rowid: row.rowid,
-        raw: fromPg(row.raw),
+        raw: row.raw,
         tsv: '',
         firstSeen: 0,
         lastSeen: row.last_seen,
@@ -122,7 +106,7 @@ export async function writeAnswers(
       });
   }
   const fresh = [...wanted.keys()].filter((k) => !state.has(k));
-  const ids = await newIds(client, 'items', fresh.length);
+  const ids = await newIds(tx, 'items', fresh.length);
   const freshIds = new Map(fresh.map((k, i) => [k, ids[i] ?? 0]));
   const versions: Array<{ item: number; raw: string; seen_from: number; seen_to: number }> = [];
   const links: Array<{ item: number }[]> = [];
@@ -166,15 +150,15 @@ export async function writeAnswers(
 
   const itemRow = (s: ItemState) => ({
     rowid: s.rowid,
-    kind: toPg(s.derived.kind),
-    id: toPg(s.derived.id),
-    raw: toPg(s.raw),
+    kind: s.derived.kind,
+    id: s.derived.id,
+    raw: s.raw,
     first_seen: s.firstSeen,
     last_seen: s.lastSeen,
     version_since: s.versionSince,
     created_at: s.derived.createdAt,
-    author_handle: toPgOrNull(s.derived.handle),
-    lang: toPgOrNull(s.derived.lang),
+    author_handle: s.derived.handle,
+    lang: s.derived.lang,
     flags: s.derived.flags,
     engagement: s.derived.engagement,
     fts: s.tsv,
@@ -182,68 +166,65 @@ export async function writeAnswers(
   const all = [...state.values()];
   const created = all.filter((s) => s.fate === 'new');
   if (created.length > 0)
-    await client.query(
-      `INSERT INTO items (rowid, kind, id, raw, first_seen, last_seen, version_since, created_at, author_handle, lang, flags, engagement, fts)
-       SELECT rowid, kind, id, raw, first_seen, last_seen, version_since, created_at, author_handle, lang, flags, engagement, fts::tsvector
-       FROM json_to_recordset($1::json) AS x(rowid bigint, kind text, id text, raw text, first_seen bigint, last_seen bigint,
-         version_since bigint, created_at bigint, author_handle text, lang text, flags integer, engagement bigint, fts text)
-       ORDER BY rowid`,
-      [JSON.stringify(created.map(itemRow))],
+    await tx.run(
+      sql`INSERT INTO items (rowid, kind, id, raw, first_seen, last_seen, version_since, created_at, author_handle, lang, flags, engagement, fts)
+          SELECT rowid, kind, id, raw, first_seen, last_seen, version_since, created_at, author_handle, lang, flags, engagement, fts::tsvector
+          FROM json_to_recordset(${recordset(created.map(itemRow))}::json) AS x(rowid bigint, kind text, id text, raw text,
+            first_seen bigint, last_seen bigint, version_since bigint, created_at bigint, author_handle text, lang text,
+            flags integer, engagement bigint, fts text)
+          ORDER BY rowid`,
     );
   const changed = all.filter((s) => s.fate === 'changed');
   if (changed.length > 0)
-    await client.query(
-      `UPDATE items i SET raw = x.raw, last_seen = x.last_seen, version_since = x.version_since, created_at = x.created_at,
-         author_handle = x.author_handle, lang = x.lang, flags = x.flags, engagement = x.engagement, fts = x.fts::tsvector
-       FROM json_to_recordset($1::json) AS x(rowid bigint, raw text, last_seen bigint, version_since bigint, created_at bigint,
-         author_handle text, lang text, flags integer, engagement bigint, fts text)
-       WHERE i.rowid = x.rowid`,
-      [JSON.stringify(changed.map(itemRow))],
+    await tx.run(
+      sql`UPDATE items i SET raw = x.raw, last_seen = x.last_seen, version_since = x.version_since, created_at = x.created_at,
+            author_handle = x.author_handle, lang = x.lang, flags = x.flags, engagement = x.engagement, fts = x.fts::tsvector
+          FROM json_to_recordset(${recordset(changed.map(itemRow))}::json) AS x(rowid bigint, raw text, last_seen bigint,
+            version_since bigint, created_at bigint, author_handle text, lang text, flags integer, engagement bigint, fts text)
+          WHERE i.rowid = x.rowid`,
     );
   const seen = all.filter((s) => s.fate === 'seen');
   if (seen.length > 0)
-    await client.query(
-      `UPDATE items i SET last_seen = greatest(i.last_seen, x.last_seen)
-       FROM json_to_recordset($1::json) AS x(rowid bigint, last_seen bigint) WHERE i.rowid = x.rowid`,
-      [JSON.stringify(seen.map((s) => ({ rowid: s.rowid, last_seen: s.lastSeen })))],
+    await tx.run(
+      sql`UPDATE items i SET last_seen = greatest(i.last_seen, x.last_seen)
+          FROM json_to_recordset(${recordset(seen.map((s) => ({ rowid: s.rowid, last_seen: s.lastSeen })))}::json)
+            AS x(rowid bigint, last_seen bigint)
+          WHERE i.rowid = x.rowid`,
     );
   if (versions.length > 0)
-    await client.query(
-      `INSERT INTO item_versions (item, raw, seen_from, seen_to)
-       SELECT item, raw, seen_from, seen_to FROM json_to_recordset($1::json) AS x(item bigint, raw text, seen_from bigint, seen_to bigint)`,
-      [JSON.stringify(versions.map((v) => ({ ...v, raw: toPg(v.raw) })))],
+    await tx.run(
+      sql`INSERT INTO item_versions (item, raw, seen_from, seen_to)
+          SELECT item, raw, seen_from, seen_to
+          FROM json_to_recordset(${recordset(versions)}::json) AS x(item bigint, raw text, seen_from bigint, seen_to bigint)`,
     );
 
   // --- the requests, numbered in order, then each one's items
-  const requestIds = await newIds(client, 'requests', answers.length);
+  const requestIds = await newIds(tx, 'requests', answers.length);
   const rows = answers.map((a, n) => {
     const r = a.record;
-    const params = toPg(r.params);
-    const cursor = toPgOrNull(r.cursor);
-    const next = toPgOrNull(a.nextCursor);
-    const pageIndex = cursor === null ? 0 : (earlier.get(pageKey(r.operation, params, cursor)) ?? -1) + 1;
+    const pageIndex = r.cursor === null ? 0 : (earlier.get(pageKey(r.operation, r.params, r.cursor)) ?? -1) + 1;
     // a later page of the same query in this batch finds this one
-    if (next !== null) earlier.set(pageKey(r.operation, params, next), pageIndex);
+    if (a.nextCursor !== null) earlier.set(pageKey(r.operation, r.params, a.nextCursor), pageIndex);
     return {
       rowid: requestIds[n] ?? 0,
-      operation: toPg(r.operation),
-      params,
-      cursor,
+      operation: r.operation,
+      params: r.params,
+      cursor: r.cursor,
       page_index: pageIndex,
       at: r.at,
-      base_url: toPg(r.baseUrl),
+      base_url: r.baseUrl,
       http_status: r.httpStatus,
-      next_cursor: next,
-      envelope: toPg(a.envelope),
+      next_cursor: a.nextCursor,
+      envelope: a.envelope,
       item_count: a.listed,
-      researcher: toPgOrNull(researcher),
+      researcher,
     };
   });
-  await client.query(
-    `INSERT INTO requests (rowid, operation, params, cursor, page_index, at, base_url, http_status, next_cursor, envelope, item_count, researcher)
-     SELECT * FROM json_to_recordset($1::json) AS x(rowid bigint, operation text, params text, cursor text, page_index integer,
-       at bigint, base_url text, http_status integer, next_cursor text, envelope text, item_count integer, researcher text)`,
-    [JSON.stringify(rows)],
+  await tx.run(
+    sql`INSERT INTO requests (rowid, operation, params, cursor, page_index, at, base_url, http_status, next_cursor, envelope, item_count, researcher)
+        SELECT * FROM json_to_recordset(${recordset(rows)}::json) AS x(rowid bigint, operation text, params text, cursor text,
+          page_index integer, at bigint, base_url text, http_status integer, next_cursor text, envelope text,
+          item_count integer, researcher text)`,
   );
   const request: number[] = [];
   const position: number[] = [];
@@ -256,8 +237,8 @@ export async function writeAnswers(
     }),
   );
   if (item.length > 0)
-    await client.query(
-      'INSERT INTO request_items (request, position, item) SELECT * FROM unnest($1::bigint[], $2::int[], $3::bigint[])',
-      [request, position, item],
+    await tx.run(
+      sql`INSERT INTO request_items (request, position, item)
+          SELECT * FROM unnest(CAST(${request} AS bigint[]), CAST(${position} AS int[]), CAST(${item} AS bigint[]))`,
     );
 }

@@ -1,6 +1,6 @@
 /**
  * What a team project reads its own way: full-text search with the same filters and sorts as the SQLite store
- * (PostgreSQL's own `tsvector` index, fed by fts.ts), and a query's rows streamed through a cursor.
+ * (PostgreSQL's own `tsvector` index, fed by fts.ts).
  * Every value is a bound parameter; the one `tsquery` is a literal Skein built. What both stores read alike is
  * ../common.ts.
  */
@@ -8,16 +8,13 @@ import type { ArchiveQueryParsed, ArchiveSearchResult } from '../../../shared/ip
 import { whereOf, type TextMatch } from '../common';
 import { hitsOf, type HitRow } from '../results';
 import { tsqueryOf } from './fts';
-import { bindable, compile, openCursor, Params, fromPg, sql, toPg, type Db, type PgDb, type Sql } from '../../db';
+import { sql, type Db } from '../../db';
 
 /** A query's words matched through the items' `tsvector`. */
 export const tsMatch: TextMatch = (text) => {
   const match = tsqueryOf(text);
   return match === null ? null : sql`i.fts @@ CAST(${match} AS tsquery)`;
 };
-
-/** a value as bound: a string through the codec (text.ts) */
-const encode = (v: unknown): unknown => (typeof v === 'string' ? toPg(v) : bindable(v));
 
 /** The newest items (by the sort) a search walks looking for its page before it asks the full-text index instead. */
 const WALK = 10_000;
@@ -74,18 +71,4 @@ export async function search(
     }
   }
   return hitsOf(rows, offset, limit, now() - started);
-}
-
-/** A query's rows a chunk at a time through a cursor in a snapshot of its own (openCursor), as they were written. */
-export function cursorOf<R>(
-  db: PgDb,
-  q: Sql,
-): Promise<{ next: (max: number) => Promise<R[]>; close: () => Promise<void> }> {
-  const { text, values } = compile(q, 'postgres', encode);
-  const p = new Params();
-  p.values.push(...values);
-  return openCursor<Record<string, unknown>, R>(db, text, p, (row) => {
-    for (const key in row) if (typeof row[key] === 'string') row[key] = fromPg(row[key]);
-    return row as R;
-  });
 }

@@ -5,9 +5,9 @@
  * index is a `tsvector` column with a GIN index. A schema written by a newer Skein, or one holding tables that
  * are not a Skein project's, is refused in plain words and left untouched.
  */
-import type { PoolClient } from 'pg';
+import { PROJECT_LOCK } from '../common';
 import { ProjectFileError } from '../schema';
-import { toPg } from '../../db';
+import { sql, type Db } from '../../db';
 
 /**
  * Every migration, in order; `MIGRATIONS[n]` takes a schema from version n to n + 1. Long texts (params,
@@ -90,40 +90,33 @@ const MIGRATIONS: readonly string[] = [
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.length;
 
-/** The advisory lock of one project (every Skein writing its items takes it for the transaction). */
-const LOCK_CLASS = 0x736b6e; // "skn"
-export const lockSql = (schema: string) => `SELECT pg_advisory_xact_lock(${LOCK_CLASS}, hashtext('${schema}'))`;
-
 /**
- * Makes (or migrates) the project's schema; `schema` is checked by the caller (a plain lower-case name). Returns
- * the schema's version before (0 for a new one), for the parts made before parts kept their own versions.
+ * Makes (or migrates) the project's schema in one transaction under the project's lock; `schema` is checked by
+ * the caller (a plain lower-case name). Returns the schema's version before (0 for a new one), for the parts
+ * made before parts kept their own versions.
  */
-export async function migrate(
-  client: PoolClient,
+export function migrate(
+  db: Db,
   schema: string,
   where: string,
   init: { name: string; kind: 'live' | 'demo'; now: number },
 ): Promise<number> {
-  await client.query('BEGIN');
-  try {
-    await client.query(lockSql(schema));
-    await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-    await client.query(`SET LOCAL search_path TO ${schema}`);
-    const tables = await client.query<{ name: string }>(
-      'SELECT tablename AS name FROM pg_tables WHERE schemaname = $1',
-      [schema],
+  return db.transaction(async (tx) => {
+    await tx.exec(`CREATE SCHEMA IF NOT EXISTS ${schema}; SET LOCAL search_path TO ${schema}`);
+    const tables = await tx.all<{ name: string }>(
+      sql`SELECT tablename AS name FROM pg_tables WHERE schemaname = ${schema}`,
     );
-    const names = new Set(tables.rows.map((r) => r.name));
+    const names = new Set(tables.map((r) => r.name));
     let version = 0;
     if (names.has('schema_version')) {
-      version = (await client.query<{ v: number }>('SELECT max(version) AS v FROM schema_version')).rows[0]?.v ?? 0;
+      version = (await tx.get<{ v: number }>(sql`SELECT max(version) AS v FROM schema_version`))?.v ?? 0;
     } else if (names.size > 0) {
       throw new ProjectFileError(
         'unreadable',
         `The schema “${schema}” of ${where} holds tables that are not a Skein project's. Skein left it untouched: choose another schema name.`,
       );
     } else {
-      await client.query('CREATE TABLE schema_version (version integer NOT NULL, at bigint NOT NULL)');
+      await tx.exec('CREATE TABLE schema_version (version integer NOT NULL, at bigint NOT NULL)');
     }
     if (version > PG_SCHEMA_VERSION)
       throw new ProjectFileError(
@@ -132,19 +125,15 @@ export async function migrate(
       );
     const from = version;
     while (version < PG_SCHEMA_VERSION) {
-      await client.query(MIGRATIONS[version] ?? '');
+      await tx.exec(MIGRATIONS[version] ?? '');
       if (version === 0)
-        await client.query(
-          "INSERT INTO meta (key, value) VALUES ('name', $1), ('kind', $2), ('created_at', $3) ON CONFLICT (key) DO NOTHING",
-          [toPg(init.name), init.kind, String(init.now)],
+        await tx.run(
+          sql`INSERT INTO meta (key, value) VALUES ('name', ${init.name}), ('kind', ${init.kind}), ('created_at', ${String(init.now)})
+              ON CONFLICT (key) DO NOTHING`,
         );
       version++;
-      await client.query('INSERT INTO schema_version (version, at) VALUES ($1, $2)', [version, init.now]);
+      await tx.run(sql`INSERT INTO schema_version (version, at) VALUES (${version}, ${init.now})`);
     }
-    await client.query('COMMIT');
     return from;
-  } catch (e) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw e;
-  }
+  }, PROJECT_LOCK);
 }

@@ -7,7 +7,7 @@
  */
 import type pg from 'pg';
 import { bindable, type Db, type Row, type SessionLock } from '../executor';
-import { compile, type Sql } from '../sql';
+import { compile, sql, type Sql } from '../sql';
 import type { PgDb } from './db';
 import { checkout, createPool } from './pool';
 import { fromPg, toPg } from './text';
@@ -30,18 +30,16 @@ function decoded<R>(row: Record<string, unknown>): R {
 type Query = (text: string, values: unknown[]) => Promise<pg.QueryResult>;
 
 function over(db: PgDb, query: Query, transaction: Db['transaction']): Db {
-  const rows = async <R>(q: Sql): Promise<R[]> => {
+  const result = (q: Sql) => {
     const { text, values } = compile(q, 'postgres', encode);
-    return (await db.run(() => query(text, values))).rows.map((r) => decoded<R>(r as Row));
+    return db.run(() => query(text, values));
   };
+  const rows = async <R>(q: Sql): Promise<R[]> => (await result(q)).rows.map((r) => decoded<R>(r as Row));
   return {
     dialect: 'postgres',
     all: <R extends object = Row>(q: Sql) => rows<R>(q),
     get: async <R extends object = Row>(q: Sql) => (await rows<R>(q))[0],
-    run: async (q) => {
-      const { text, values } = compile(q, 'postgres', encode);
-      return (await db.run(() => query(text, values))).rowCount ?? 0;
-    },
+    run: async (q) => (await result(q)).rowCount ?? 0,
     exec: async (script) => {
       await db.run(() => query(script, []));
     },
@@ -91,13 +89,60 @@ export function pgExecutor(db: PgDb): Db & { releaseLocks: () => Promise<void> }
 }
 
 /** The executor over one connection of the pool, in whatever transaction it holds (a snapshot, a copy). */
-export function clientExecutor(db: PgDb, client: pg.PoolClient): Db {
+function clientExecutor(db: PgDb, client: pg.PoolClient): Db {
   const inside: Db = over(
     db,
     (text, values) => client.query(text, values),
     (w) => w(inside),
   );
   return inside;
+}
+
+/** One read-only transaction on a connection of its own: `tx` reads as of its start, until `end`. */
+export function readSnapshot(db: PgDb): Promise<{ tx: Db; end: () => Promise<void> }> {
+  return db.run(async () => {
+    const client = await checkout(db.pool);
+    try {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    } catch (e) {
+      client.release();
+      throw e;
+    }
+    const end = async () => {
+      await client.query('COMMIT').catch(() => undefined);
+      client.release();
+    };
+    return { tx: clientExecutor(db, client), end };
+  });
+}
+
+/** A query's rows read a chunk at a time through a server-side cursor in a snapshot of its own, until closed. */
+export async function cursor<R>(
+  db: PgDb,
+  q: Sql,
+): Promise<{ next: (max: number) => Promise<R[]>; close: () => Promise<void> }> {
+  const { tx, end } = await readSnapshot(db);
+  let open = true;
+  const close = async () => {
+    if (!open) return;
+    open = false;
+    await end();
+  };
+  try {
+    await tx.run(sql`DECLARE reader NO SCROLL CURSOR FOR ${q}`);
+  } catch (e) {
+    await close();
+    throw e;
+  }
+  return {
+    next: async (max: number) => {
+      if (!open) return [];
+      const rows = await tx.all<R & object>(sql.raw(`FETCH FORWARD ${Math.max(1, Math.floor(max))} FROM reader`));
+      if (rows.length === 0) await close();
+      return rows;
+    },
+    close,
+  };
 }
 
 /**

@@ -15,5 +15,3 @@ export function toPg(s: string): string {
 export function fromPg(s: string): string {
   return s.startsWith(MARK) ? (JSON.parse(s.slice(1)) as string) : s;
 }
-
-export const toPgOrNull = (s: string | null): string | null => (s === null ? null : toPg(s));
