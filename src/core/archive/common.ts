@@ -221,8 +221,11 @@ export abstract class ArchiveTables {
   /** where to copy instead of into a project that holds something already */
   protected abstract readonly copyElsewhere: string;
 
-  /** A query's rows a chunk at a time, read in a snapshot of their own while answers go on being written. */
-  protected abstract cursor<R>(q: Sql): Awaitable<Reader<R>>;
+  /**
+   * A query's rows a chunk at a time. `apart`: in a snapshot of their own while answers go on being written (a
+   * re-export's long read); else on the store's own connection, its page cache warm (a sample's quick draw).
+   */
+  protected abstract cursor<R>(q: Sql, apart?: boolean): Awaitable<Reader<R>>;
 
   /** A copy's rows of `table` written in the copy's transaction `tx` (each store indexes items' text its own way). */
   protected abstract load(tx: Db, table: TableSpec, rows: readonly TableRow[]): Promise<void>;
@@ -282,6 +285,7 @@ export abstract class ArchiveTables {
         sqlite: '',
         postgres: ' ORDER BY i.rowid',
       })}`,
+      false,
     );
     return {
       next: async (max) => (await rows.next(max)).map((r) => ({ id: r.id, group: groupOf(by, r.grp) })),

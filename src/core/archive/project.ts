@@ -111,8 +111,9 @@ export class ArchiveProject extends ArchiveTables implements ProjectStore {
    * A query's rows a chunk at a time (what a re-export writes, a query's groups), read on a connection of its
    * own in one read transaction: the project as of their start while answers keep being written here.
    */
-  protected cursor<R>(q: Sql) {
+  protected cursor<R>(q: Sql, apart = true) {
     const { sql, args } = compiled(q);
+    if (!apart) return chunked(this.db.prepare(sql).iterate(...args) as Iterator<R>, () => {});
     const db = this.readOnly();
     return chunked(db.prepare(sql).iterate(...args) as Iterator<R>, () => {
       db.exec('COMMIT');
