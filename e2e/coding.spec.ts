@@ -178,15 +178,21 @@ test('a stratified sample of 100 coded blind by two coders with 20 % overlap; α
   await shots(page, testInfo, 'files');
 
   // the package: what was written stays on screen, though the form is remade from the citation it saved
+  // pseudonymising needs a key: said before any click, the button waiting for it
+  const shareForm = page.getByRole('form', { name: 'Share package' });
+  await expect(shareForm.getByText(/^Pseudonymising needs a key/)).toBeVisible();
+  await expect(shareForm.getByRole('button', { name: 'Save the package…' })).toBeDisabled();
   await page.getByRole('button', { name: 'Generate a key' }).click();
   await expect(page.getByText(/^Not set\./)).toHaveCount(0);
-  const shareForm = page.getByRole('form', { name: 'Share package' });
   await shareForm.getByLabel('Title').fill('Stance pilot');
   await shareForm.getByLabel(/^Authors, one per line/).fill('Example, Ana');
   const zip = testInfo.outputPath('stance-pilot.zip');
   await skein.setSavePath(zip);
   await shareForm.getByRole('button', { name: 'Save the package…' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Written to' })).toContainText(zip);
+  const written = page.getByRole('status').filter({ hasText: 'Written to' });
+  await expect(written).toContainText(zip);
+  await written.scrollIntoViewIfNeeded();
+  await shots(page, testInfo, 'share-written');
   await expect(page.getByLabel('Title')).toHaveValue('Stance pilot');
 
   // coding where posts are shown: a thread, the post in focus, the same keys

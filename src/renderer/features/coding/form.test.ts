@@ -136,6 +136,9 @@ describe('the share-and-cite package', () => {
     expect(shareProblem(shareFields(saved), null)).toBe('Choose a sample first.');
     expect(shareProblem(shareFields(null), 4)).toBe('Name at least one author.');
     expect(shareProblem(shareFields(saved), 4)).toBeNull();
+    // pseudonymising with no key is said before the click, not refused after it
+    expect(shareProblem(shareFields(saved), 4, false)).toMatch(/^Pseudonymising needs a key/);
+    expect(shareProblem({ ...shareFields(saved), pseudonymise: false }, 4, false)).toBeNull();
   });
 
   it('lets public figures keep their names only above a whole number of followers', () => {

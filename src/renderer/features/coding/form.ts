@@ -176,8 +176,9 @@ export function citationInput(f: ShareFields): CitationInput {
 }
 
 /** Why the package cannot be made yet, in words; null when it can. */
-export function shareProblem(f: ShareFields, sample: number | null): string | null {
+export function shareProblem(f: ShareFields, sample: number | null, keySet = true): string | null {
   if (sample === null) return 'Choose a sample first.';
+  if (f.pseudonymise && !keySet) return 'Pseudonymising needs a key: generate one or enter your team’s above.';
   if (!f.authors.trim()) return 'Name at least one author.';
   return null;
 }

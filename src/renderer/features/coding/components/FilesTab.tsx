@@ -129,7 +129,10 @@ function SharePackage() {
 
 function ShareForm({ saved, share }: { saved: Citation | null; share: ReturnType<typeof useSharePackage> }) {
   const { codebook, sample } = useCodingSelection();
+  const key = useQuery(pseudonymKeyQuery());
   const [form, change] = useForm(() => shareFields(saved));
+  // said before the click: what the package still needs (a key to pseudonymise with, an author)
+  const problem = shareProblem(form, sample, key.data?.status.configured ?? true);
   return (
     <section className="coding-section" aria-labelledby="coding-share">
       <h2 id="coding-share">Share-and-cite package</h2>
@@ -191,7 +194,7 @@ function ShareForm({ saved, share }: { saved: Citation | null; share: ReturnType
           <label className="field">
             <span>Licence (SPDX)</span>
             <input
-              className="input coding-input--short"
+              className="input coding-input--licence"
               value={form.license}
               onChange={(e) => change({ license: e.target.value })}
             />
@@ -221,14 +224,10 @@ function ShareForm({ saved, share }: { saved: Citation | null; share: ReturnType
           <span>Keywords, separated by commas</span>
           <input className="input" value={form.keywords} onChange={(e) => change({ keywords: e.target.value })} />
         </label>
-        <button
-          type="submit"
-          className="btn btn--primary"
-          disabled={share.isPending || shareProblem(form, sample) !== null}
-        >
+        <button type="submit" className="btn btn--primary" disabled={share.isPending || problem !== null}>
           Save the package…
         </button>
-        {sample === null ? <p className="muted">Choose a sample first.</p> : null}
+        {problem ? <p className="muted">{problem}</p> : null}
         {share.data ? (
           <p role="status">
             Written to {share.data.file}: {share.data.items} items. {share.data.note}
