@@ -227,3 +227,29 @@ describe('errors from the sandbox, mapped', () => {
     expect((await b).code).toBe('cancelled');
   });
 });
+
+describe('a project that may not keep what is bought', () => {
+  it('sends no request and says why in plain words; once it may write again, the call goes out', async () => {
+    let refusal: string | null =
+      'ada may only read the team project “lab” on db.example: Skein does not collect into it.';
+    const recorded: unknown[] = [];
+    h = await sandboxHarness({
+      archive: {
+        record: (a) => recorded.push(a),
+        forget: () => undefined,
+        held: async () => null,
+        refusal: () => refusal,
+      },
+    });
+    const e = await failure(h.client.fetchPage(quotes(h)));
+    expect(e.code).toBe('write-failed');
+    expect(e.message).toContain('may only read the team project');
+    expect(e.details?.action).toMatch(/Switch to a project you may write to/);
+    expect(await h.requests()).toHaveLength(0);
+    expect((await h.ledger()).totals.credits).toBe(0);
+    refusal = null;
+    await h.client.fetchPage(quotes(h));
+    expect(await h.requests()).toHaveLength(1);
+    expect(recorded).toHaveLength(1);
+  });
+});

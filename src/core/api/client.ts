@@ -196,6 +196,13 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
       }
     }
 
+    // nothing is bought that the project could not keep
+    const refusal = deps.archive?.refusal?.() ?? null;
+    if (refusal)
+      throw new SkeinError('write-failed', refusal, {
+        action: 'Switch to a project you may write to (Archive, Manage projects), then try again.',
+      });
+
     const running = calls.start(callId, input.senderId, input.signal);
     let credits = 0;
     /** requests that left (answered or not): what the service may count */

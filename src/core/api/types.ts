@@ -116,4 +116,6 @@ export interface AnswerArchive {
   /** an answer a paging guard stopped on: never served again */
   forget: (key: { operation: OperationId; params: string; cursor: string | null }) => void;
   held: (key: HeldAnswerKey) => Promise<{ at: number; httpStatus: number; text: string } | null>;
+  /** why an answer bought now could not be kept (a project this role may only read): no request is sent then */
+  refusal?: () => string | null;
 }

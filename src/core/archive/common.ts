@@ -218,6 +218,8 @@ export abstract class ArchiveTables {
   parts: OpenParts = new Map();
   /** answers that could not be kept (rolled back alone) */
   skipped = 0;
+  /** why the project may not be written to (a role with read rights only); null while it may */
+  readOnly: string | null = null;
   /** where to copy instead of into a project that holds something already */
   protected abstract readonly copyElsewhere: string;
 
@@ -344,6 +346,7 @@ export abstract class ArchiveTables {
       items: counts?.items ?? 0,
       requests: counts?.requests ?? 0,
       researchers,
+      readOnly: this.readOnly,
     };
   }
 

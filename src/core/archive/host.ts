@@ -184,7 +184,8 @@ export class ArchiveHost {
         this.retry.delete(handle);
       }
     } catch (e) {
-      if (this.projects.get(handle) === p && p.transient(e)) return this.keep(handle, batch, e);
+      // a server away, or a role that may not write (rights may be given back): kept, written again, said
+      if (this.projects.get(handle) === p && (p.transient(e) || p.readOnly !== null)) return this.keep(handle, batch, e);
       this.report(new Error(`the archive could not record answers: ${e instanceof Error ? e.message : String(e)}`));
     }
   }
@@ -214,8 +215,8 @@ export class ArchiveHost {
       this.report(
         new Error(
           dropped > 0
-            ? `the project's server still cannot be reached: ${dropped} answers kept longest were given up (${why})`
-            : `the project's server cannot be reached; ${queue.length} answers are kept and written once it answers (${why})`,
+            ? `the project still cannot take answers: ${dropped} answers kept longest were given up (${why})`
+            : `the project cannot take answers now; ${queue.length} answers are kept and written once it can (${why})`,
         ),
       );
   }

@@ -114,7 +114,7 @@ export class ArchiveProject extends ArchiveTables implements ProjectStore {
   protected cursor<R>(q: Sql, apart = true) {
     const { sql, args } = compiled(q);
     if (!apart) return chunked(this.db.prepare(sql).iterate(...args) as Iterator<R>, () => {});
-    const db = this.readOnly();
+    const db = this.readConnection();
     return chunked(db.prepare(sql).iterate(...args) as Iterator<R>, () => {
       db.exec('COMMIT');
       db.close();
@@ -123,7 +123,7 @@ export class ArchiveProject extends ArchiveTables implements ProjectStore {
 
   /** A second, read-only connection in one read transaction: the file as of now, while this one goes on writing. */
   snapshot(): Snapshot {
-    const db = this.readOnly();
+    const db = this.readConnection();
     // the read transaction's snapshot starts at its first read
     db.prepare('SELECT count(*) FROM meta').get();
     return snapshotOn(sqliteExecutor(db), () => {
@@ -132,7 +132,7 @@ export class ArchiveProject extends ArchiveTables implements ProjectStore {
     });
   }
 
-  private readOnly(): DatabaseSync {
+  private readConnection(): DatabaseSync {
     const db = new DatabaseSync(this.path, { readOnly: true });
     db.exec('BEGIN');
     return db;

@@ -41,6 +41,8 @@ export interface ArchiveLink {
     /** answers received before this are not served (the cache was cleared, the mode or address changed) */
     notBefore: number;
   }) => Promise<HeldAnswer | null>;
+  /** why what is collected now could not be kept (a team project this role may only read); null: it can */
+  refusal: () => string | null;
 }
 
 export interface ProjectsDeps {
@@ -142,6 +144,8 @@ export function createProjects(deps: ProjectsDeps): Projects {
   /** when a handle's open last failed: it is tried again once REOPEN_MS have passed (a server that came back) */
   const failedAt = new Map<Handle, number>();
   let problem: string | null = null;
+  /** why each open project may not be written to, as it last said (on opening, and with each summary) */
+  const readOnly = new Map<Handle, string | null>();
 
   const knownById = (id: string): string => {
     const location = [...known].find((l) => projectId(l) === id);
@@ -192,7 +196,12 @@ export function createProjects(deps: ProjectsDeps): Projects {
       p = (async () => {
         const thread = await deps.thread;
         try {
-          await thread.call('open', handle, await initFor(location, handle === 'demo' ? 'demo' : 'live'));
+          const summary = await thread.call(
+            'open',
+            handle,
+            await initFor(location, handle === 'demo' ? 'demo' : 'live'),
+          );
+          readOnly.set(handle, summary.readOnly);
           if (handle === 'current') problem = null;
           return true;
         } catch (e) {
@@ -223,6 +232,7 @@ export function createProjects(deps: ProjectsDeps): Projects {
         if (ok) await (await deps.thread).call('forget', handle, key).catch(() => undefined);
       });
     },
+    refusal: () => readOnly.get(handleOf(deps.mode())) ?? null,
     held: async (key) => {
       const handle = handleOf(deps.mode());
       if (!(await openHandle(handle))) return null;
@@ -262,6 +272,7 @@ export function createProjects(deps: ProjectsDeps): Projects {
     }
     // a problem lasts as long as its cause: the project answers again
     if (handle === 'current') problem = null;
+    readOnly.set(handle, s.readOnly);
     return {
       id: projectId(location),
       name: s.name,
@@ -272,6 +283,7 @@ export function createProjects(deps: ProjectsDeps): Projects {
       items: s.items,
       requests: s.requests,
       researchers: s.researchers,
+      readOnly: s.readOnly,
     };
   }
 
@@ -300,6 +312,7 @@ export function createProjects(deps: ProjectsDeps): Projects {
     known.add(location);
     persist();
     opened.delete('current');
+    readOnly.delete('current');
     failedAt.delete('current');
     await (await deps.thread).call('close', 'current');
     return openHandle('current');

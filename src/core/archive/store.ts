@@ -32,6 +32,8 @@ export interface ProjectSummary {
   requests: number;
   /** who recorded answers into it, most recent first (a team project's collections in progress show here) */
   researchers: ResearcherActivity[];
+  /** why Skein may not write to it, in plain words (a team member with read rights only); null: writable */
+  readOnly: string | null;
 }
 
 /** A project to make: its name and kind, when, and who (the name recorded with what this Skein writes; null: none given). */
@@ -218,6 +220,8 @@ export interface ProjectStore {
   readonly location: string;
   /** answers that could not be kept (rolled back alone) */
   readonly skipped: number;
+  /** why the project may not be written to, in plain words; null while it may */
+  readonly readOnly: string | null;
   /**
    * A batch parsed ahead, while the one before it is still being written (a store whose writes wait on a
    * server): what it returns is handed back to `ingest` with the same records. Absent: `ingest` parses.

@@ -11,5 +11,5 @@ export { sqliteExecutor } from './sqlite/executor';
 export { cursor, pgExecutor, readSnapshot } from './postgres/executor';
 export { pgDb, type PgDb } from './postgres/db';
 export { fromPg, toPg } from './postgres/text';
-export { createPool, explain, isTransient } from './postgres/pool';
+export { createPool, explain, isDenied, isTransient } from './postgres/pool';
 export * from './postgres/connection';

@@ -8,6 +8,7 @@ import { createApiClient, type UsageSink } from '../api/client';
 import type { RequestPolicy } from '../api/execute';
 import { createRateLimiter, type RateLimiter } from '../api/policy/rate-limiter';
 import type { FetchLike } from '../api/transport';
+import type { AnswerArchive } from '../api/types';
 import type { Clock } from '../ports';
 import { FakeClock } from './fake-clock';
 
@@ -21,6 +22,8 @@ export interface HarnessOptions {
   /** base URL override (e.g. a wrong path prefix) */
   baseUrl?: (sandboxUrl: string) => string;
   seed?: number;
+  /** the project the client records into and reads held answers from */
+  archive?: AnswerArchive;
 }
 
 export interface Harness {
@@ -61,6 +64,7 @@ export async function sandboxHarness(opts: HarnessOptions = {}): Promise<Harness
     random: () => 0.5,
     policy: opts.policy,
     usage: opts.usage,
+    ...(opts.archive ? { archive: opts.archive } : {}),
   });
   const control = async <T>(path: string): Promise<T> => (await (await fetch(`${sandbox.baseUrl}${path}`)).json()) as T;
   return {

@@ -33,6 +33,8 @@ export const ProjectInfo = z.object({
   requests: z.number().int(),
   /** who recorded answers into it, latest first */
   researchers: z.array(ResearcherActivity),
+  /** why this Skein may not write to it, in plain words (read rights only); null: it may */
+  readOnly: z.string().nullable(),
 });
 export type ProjectInfo = z.infer<typeof ProjectInfo>;
 

@@ -133,7 +133,7 @@ describe.skipIf(skip)(`a team project on PostgreSQL${skip ? ` (${skip})` : ''}`,
       await host.api.flush();
       await expect
         .poll(() => reports.join('\n'), { timeout: 20_000 })
-        .toMatch(/cannot be reached; \d+ answers are kept/);
+        .toMatch(/cannot take answers now; \d+ answers are kept/);
       expect(reports.join('\n')).not.toContain(cluster.password);
     } finally {
       cluster.resume();
@@ -187,6 +187,50 @@ describe.skipIf(skip)(`a team project on PostgreSQL${skip ? ` (${skip})` : ''}`,
     );
     expect(cluster.psql(`SELECT string_agg(tablename, ',') FROM pg_tables WHERE schemaname = '${other}'`).trim()).toBe(
       'grades',
+    );
+  });
+
+  it('opens for a member who may only read, says so, keeps what they collect until rights come, and refuses a stranger’s schema_version', async () => {
+    const where = cluster.connection(schema());
+    const s = where.schema;
+    const owner = await PostgresProject.open(where, init('Ada'), Date.now, PARTS);
+    await owner.ingest([threadPage('7', 100, 1000)]);
+    expect((await owner.summary()).readOnly).toBeNull();
+    // USAGE and SELECT only: no CREATE on the database, no write on the tables
+    const role = `reader_${process.pid}_${n}`;
+    cluster.psql(
+      `CREATE ROLE ${role} LOGIN PASSWORD 'reads-only'; GRANT USAGE ON SCHEMA ${s} TO ${role};
+       GRANT SELECT ON ALL TABLES IN SCHEMA ${s} TO ${role}; REVOKE CREATE ON DATABASE ${where.database} FROM PUBLIC;`,
+    );
+    const reader = await PostgresProject.open(
+      { ...where, user: role, password: 'reads-only' },
+      init('Grace'),
+      Date.now,
+      PARTS,
+    );
+    const said = (await reader.summary()).readOnly;
+    expect(said).toMatch(
+      new RegExp(`${role} may only read the team project “${s}”.*Ask the database’s administrator for write rights`),
+    );
+    expect(await reader.summary()).toMatchObject({ items: 20, requests: 1 });
+    // what is collected anyway is refused in plain words, never dropped silently
+    const refused = (await reader.ingest([threadPage('8', 200, 2000)]).catch((e: unknown) => e)) as Error;
+    expect(refused.message).toMatch(/may only read the team project/);
+    expect(reader.skipped).toBe(0);
+    // rights given back: the same batch is written, and the state clears with its cause
+    cluster.psql(
+      `GRANT INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${s} TO ${role}; GRANT USAGE ON ALL SEQUENCES IN SCHEMA ${s} TO ${role};`,
+    );
+    await reader.ingest([threadPage('8', 200, 2000)]);
+    expect(await reader.summary()).toMatchObject({ items: 40, requests: 2, readOnly: null });
+    await reader.close();
+    await owner.close();
+    cluster.psql(`GRANT CREATE ON DATABASE ${where.database} TO PUBLIC`);
+    // another tool's table of that name is not taken for Skein's
+    const other = schema();
+    cluster.psql(`CREATE SCHEMA ${other}; CREATE TABLE ${other}.schema_version (id text, applied timestamptz)`);
+    await expect(PostgresProject.open(cluster.connection(other), init('Ada'))).rejects.toThrow(
+      /holds tables that are not a Skein project's/,
     );
   });
 

@@ -28,6 +28,7 @@ import {
   type PgDb,
   createPool,
   explain,
+  isDenied,
   isTransient,
   sql,
   type Sql,
@@ -35,7 +36,7 @@ import {
 import { tsvectorOf } from './fts';
 import { withVectors, writeAnswers, type PgAnswer } from './ingest';
 import { search, tsMatch } from './query';
-import { migrate } from './schema';
+import { mayWrite, migrate } from './schema';
 
 /** A batch parsed ahead (`prepare`): its answers ready to write, and how many could not be read. */
 interface PgBatch {
@@ -98,7 +99,14 @@ export class PostgresProject extends ArchiveTables implements ProjectStore {
     await project.openParts(from).catch((e: unknown) => {
       throw e instanceof Error && e.name === 'ProjectFileError' ? e : explain(e, connection);
     });
+    if (!(await mayWrite(executor, connection.schema).catch(() => true))) project.readOnly = project.mayOnlyRead();
     return project;
+  }
+
+  /** What a member with read rights only is told: Skein does not collect what it could not keep. */
+  private mayOnlyRead(): string {
+    const c = this.db.connection;
+    return `${c.user} may only read the team project “${c.schema}” on ${c.host}: Skein does not collect into it, as nothing it collected could be kept. Ask the database’s administrator for write rights on the schema “${c.schema}”, or switch to a project of your own.`;
   }
 
   /**
@@ -133,6 +141,8 @@ export class PostgresProject extends ArchiveTables implements ProjectStore {
       await write(prepared);
     } catch (e) {
       if (this.transient(e)) throw e;
+      // rights taken away: every answer would be refused alike; the batch is kept by the host, and said
+      if (isDenied(e)) throw new SkeinError('write-failed', (this.readOnly = this.mayOnlyRead()));
       for (const answer of prepared) {
         try {
           await write([answer]);
@@ -142,6 +152,8 @@ export class PostgresProject extends ArchiveTables implements ProjectStore {
         }
       }
     }
+    // a state derived from the last write, not remembered: rights given back clear it
+    this.readOnly = null;
     await this.analyzeAsItGrows(prepared.reduce((n, a) => n + a.items.length, 0));
   }
 

@@ -101,20 +101,35 @@ export function migrate(
   where: string,
   init: { name: string; kind: 'live' | 'demo'; now: number },
 ): Promise<number> {
+  const notOurs = () =>
+    new ProjectFileError(
+      'unreadable',
+      `The schema “${schema}” of ${where} holds tables that are not a Skein project's. Skein left it untouched: choose another schema name.`,
+    );
   return db.transaction(async (tx) => {
-    await tx.exec(`CREATE SCHEMA IF NOT EXISTS ${schema}; SET LOCAL search_path TO ${schema}`);
+    // PostgreSQL checks CREATE on the database before IF NOT EXISTS: a member who may only read an existing
+    // project would be refused at the door
+    const exists = await tx.get(sql`SELECT 1 AS found FROM pg_namespace WHERE nspname = ${schema}`);
+    await tx.exec(`${exists ? '' : `CREATE SCHEMA ${schema}; `}SET LOCAL search_path TO ${schema}`);
     const tables = await tx.all<{ name: string }>(
       sql`SELECT tablename AS name FROM pg_tables WHERE schemaname = ${schema}`,
     );
     const names = new Set(tables.map((r) => r.name));
     let version = 0;
     if (names.has('schema_version')) {
+      // another tool's table of that name is not read as Skein's
+      const columns = await tx.all<{ name: string; type: string }>(
+        sql`SELECT column_name AS name, data_type AS type FROM information_schema.columns
+            WHERE table_schema = ${schema} AND table_name = 'schema_version'`,
+      );
+      const shape = columns
+        .map((c) => `${c.name}:${c.type}`)
+        .sort()
+        .join(',');
+      if (shape !== 'at:bigint,version:integer') throw notOurs();
       version = (await tx.get<{ v: number }>(sql`SELECT max(version) AS v FROM schema_version`))?.v ?? 0;
     } else if (names.size > 0) {
-      throw new ProjectFileError(
-        'unreadable',
-        `The schema “${schema}” of ${where} holds tables that are not a Skein project's. Skein left it untouched: choose another schema name.`,
-      );
+      throw notOurs();
     } else {
       await tx.exec('CREATE TABLE schema_version (version integer NOT NULL, at bigint NOT NULL)');
     }
@@ -124,6 +139,11 @@ export function migrate(
         `The project in ${where} was written by a newer version of Skein (project format ${version}; this version reads up to ${PG_SCHEMA_VERSION}). Skein left it untouched: update Skein to open it.`,
       );
     const from = version;
+    if (version < PG_SCHEMA_VERSION && version > 0 && !(await mayWrite(tx, schema)))
+      throw new ProjectFileError(
+        'unreadable',
+        `The project in ${where} is in an older format (${version}) that this version of Skein must update first, and you may only read it.`,
+      );
     while (version < PG_SCHEMA_VERSION) {
       await tx.exec(MIGRATIONS[version] ?? '');
       if (version === 0)
@@ -136,4 +156,12 @@ export function migrate(
     }
     return from;
   }, PROJECT_LOCK);
+}
+
+/** Whether this connection's role may write the project's tables (a team member may be given read rights only). */
+export async function mayWrite(db: Db, schema: string): Promise<boolean> {
+  const r = await db.get<{ ok: boolean }>(
+    sql`SELECT has_table_privilege(${`${schema}.items`}, 'INSERT') AND has_table_privilege(${`${schema}.requests`}, 'INSERT') AS ok`,
+  );
+  return r?.ok === true;
 }

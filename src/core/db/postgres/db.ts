@@ -6,7 +6,7 @@
 import type pg from 'pg';
 import { SkeinError } from '../../../shared/errors';
 import type { PgConnection } from './connection';
-import { checkout, explain, isTransient } from './pool';
+import { checkout, explain, isDenied, isTransient } from './pool';
 
 export interface PgDb {
   readonly pool: pg.Pool;
@@ -24,6 +24,7 @@ export function pgDb(pool: pg.Pool, connection: PgConnection, now: () => number)
       return await work();
     } catch (e) {
       if (isTransient(e)) throw Object.assign(explain(e, connection), { transient: true });
+      if (isDenied(e)) throw Object.assign(explain(e, connection), { denied: true });
       throw e instanceof SkeinError ? e : explain(e, connection);
     }
   };

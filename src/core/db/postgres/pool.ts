@@ -109,6 +109,10 @@ export function isTransient(e: unknown): boolean {
   );
 }
 
+/** The server refused this role the statement (insufficient privilege): another attempt meets the same refusal. */
+export const isDenied = (e: unknown): boolean =>
+  codeOf(e) === '42501' || (e instanceof Error && 'denied' in e && e.denied === true);
+
 /** What went wrong reaching or using the database, in plain words, with what to do (never the password). */
 export function explain(e: unknown, c: PgConnection): SkeinError {
   if (e instanceof SkeinError) return e;

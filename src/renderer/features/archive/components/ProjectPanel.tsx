@@ -83,6 +83,11 @@ export function ProjectPanel({ demo }: { demo: boolean }) {
               Refresh
             </button>
           </p>
+          {project.readOnly ? (
+            <p className="archive-project__problem" role="alert">
+              Read only: {project.readOnly}
+            </p>
+          ) : null}
           <Researchers project={project} />
         </>
       ) : null}
