@@ -125,6 +125,14 @@ describe.skipIf(skip)(`a team project in the core${skip ? ` (${skip})` : ''}`, (
       expect(copied.to).toMatchObject({ store: 'sqlite', location: `${copyTo}.skein`, name: 'Elections 2026' });
       for (const t of copied.tables as Array<{ name: string; source: number; copied: number }>)
         expect(t.copied, t.name).toBe(t.source);
+      // one project, one name everywhere: the team project and its copy are listed by it, told apart by store
+      const listed = (await call(a, 'skein:projects.state', undefined)).known as Array<{ name: string; store: string }>;
+      expect(
+        listed
+          .filter((k) => k.name === 'Elections 2026')
+          .map((k) => k.store)
+          .sort(),
+      ).toEqual(['postgres', 'sqlite']);
       expect(
         (copied.tables as Array<{ name: string; source: number }>).find((t) => t.name === 'requests')?.source,
       ).toBe(2);
@@ -257,24 +265,31 @@ describe.skipIf(skip)(`a team project in the core${skip ? ` (${skip})` : ''}`, (
     },
   );
 
-  it('refuses a wrong password in plain words and stays on the project it had', { timeout: 30_000 }, async () => {
-    const core = createCore(skein().deps());
-    const res = await createDispatcher(core.handlers).dispatch(
-      'skein:projects.connect',
-      {
-        connection: `postgresql://skein:not-the-canary-pw@127.0.0.1:${cluster.port}/postgres?sslmode=disable`,
-        schema: 'wrong',
-        researcher: 'Ada',
-      },
-      ctx,
-    );
-    expect(res.ok).toBe(false);
-    expect(JSON.stringify(res)).toMatch(/refused skein/);
-    expect(JSON.stringify(res)).not.toContain('not-the-canary-pw');
-    const state = await call(core, 'skein:projects.state', undefined);
-    expect(state.current).toMatchObject({ store: 'sqlite', name: 'Default' });
-    await core.dispose();
-  });
+  it(
+    'refuses a wrong password in plain words, stays on the project it had and keeps no trace of the attempt',
+    { timeout: 30_000 },
+    async () => {
+      const core = createCore(skein().deps());
+      const before = await call(core, 'skein:projects.state', undefined);
+      const res = await createDispatcher(core.handlers).dispatch(
+        'skein:projects.connect',
+        {
+          connection: `postgresql://skein:not-the-canary-pw@127.0.0.1:${cluster.port}/postgres?sslmode=disable`,
+          schema: 'wrong',
+          researcher: 'Ada',
+        },
+        ctx,
+      );
+      expect(res.ok).toBe(false);
+      expect(JSON.stringify(res)).toMatch(/refused skein/);
+      expect(JSON.stringify(res)).not.toContain('not-the-canary-pw');
+      const state = await call(core, 'skein:projects.state', undefined);
+      expect(state.current).toMatchObject({ store: 'sqlite', name: 'Default' });
+      // a failed connect leaves no entry a later switch or copy could pick
+      expect(state.known).toEqual(before.known);
+      await core.dispose();
+    },
+  );
   it('a problem lasts as long as its cause: the server goes away and comes back', { timeout: 120_000 }, async () => {
     const { deps } = skein();
     const first = createCore(deps());

@@ -75,6 +75,8 @@ interface Registry extends Record<string, unknown> {
   current: string;
   known: string[];
   researcher: string;
+  /** each known project's name as it last said it: one name everywhere, opened or not */
+  names?: Record<string, string>;
 }
 
 /** a project's name as a file name suggestion: no separators, reserved or control characters */
@@ -140,6 +142,11 @@ export function createProjects(deps: ProjectsDeps): Projects {
   const known = new Set<string>(Array.isArray(saved.known) ? saved.known.filter((k) => typeof k === 'string') : []);
   known.add(current);
   known.add(defaultPath);
+  const names = new Map<string, string>(
+    Object.entries(saved.names && typeof saved.names === 'object' ? saved.names : {}).filter(
+      (e): e is [string, string] => typeof e[1] === 'string' && known.has(e[0]),
+    ),
+  );
   const opened = new Map<Handle, Promise<boolean>>();
   /** when a handle's open last failed: it is tried again once REOPEN_MS have passed (a server that came back) */
   const failedAt = new Map<Handle, number>();
@@ -160,7 +167,7 @@ export function createProjects(deps: ProjectsDeps): Projects {
   };
 
   const persist = () => {
-    if (!deps.fixedPath) registry.write({ current, known: [...known], researcher });
+    if (!deps.fixedPath) registry.write({ current, known: [...known], researcher, names: Object.fromEntries(names) });
   };
 
   /** what the archive's worker opens for a location (a team project with its password) */
@@ -255,6 +262,8 @@ export function createProjects(deps: ProjectsDeps): Projects {
   };
 
   const nameOf = (location: string): string => {
+    const said = names.get(location);
+    if (said !== undefined) return said;
     const place = placeOf(location);
     return place.store === 'sqlite' ? fileName(place.path) : `${place.address.schema} on ${place.address.host}`;
   };
@@ -273,6 +282,10 @@ export function createProjects(deps: ProjectsDeps): Projects {
     // a problem lasts as long as its cause: the project answers again
     if (handle === 'current') problem = null;
     readOnly.set(handle, s.readOnly);
+    if (handle === 'current' && names.get(location) !== s.name) {
+      names.set(location, s.name);
+      persist();
+    }
     return {
       id: projectId(location),
       name: s.name,
@@ -289,14 +302,12 @@ export function createProjects(deps: ProjectsDeps): Projects {
 
   async function state(): Promise<ProjectsState> {
     const [cur, demo] = await Promise.all([info('current'), info('demo')]);
-    const names = new Map<string, string>();
-    if (cur) names.set(current, cur.name);
     return {
       current: cur,
       demo,
       known: [...known].map((location) => ({
         id: projectId(location),
-        name: names.get(location) ?? nameOf(location),
+        name: nameOf(location),
         location,
         store: placeOf(location).store,
       })),
@@ -343,13 +354,16 @@ export function createProjects(deps: ProjectsDeps): Projects {
     if (password !== null) await passwords.set(id, password);
     researcher = parsed.researcher;
     const previous = current;
+    const wasKnown = known.has(location);
     if (!(await use(location))) {
       const why = problem ?? 'The project could not be opened.';
-      // back to the project that was open; the address stays known, its password as it was
+      // back to the project that was open, as if nothing was tried: an address never opened is not kept (a later
+      // copy would pick it and fail), its password as it was
       if (password !== null) {
         if (before === null) await passwords.forget(id);
         else await passwords.set(id, before);
       }
+      if (!wasKnown) known.delete(location);
       await use(previous);
       throw new SkeinError('write-failed', why, {
         action: 'Check the connection string, the password and the schema.',
@@ -375,9 +389,11 @@ export function createProjects(deps: ProjectsDeps): Projects {
     }
     if (target === current) throw new SkeinError('bad-input', 'A project cannot be copied into itself.');
     const init = await initFor(target, 'live');
-    if (init.store !== 'postgres') init.name = source.name;
+    // a copy is the same project elsewhere: it keeps its name, on a server too
+    init.name = source.name;
     const report = await (await deps.thread).call('copy', 'current', init);
     known.add(target);
+    names.set(target, source.name);
     persist();
     return {
       to: { id: projectId(target), name: source.name, location: target, store: placeOf(target).store },
