@@ -20,7 +20,7 @@ test('demo Home offers guided starting points; the status bar shows mode, calls 
 }, testInfo) => {
   const { page } = skein;
   await expect(page.getByRole('heading', { name: 'Home', level: 1 })).toBeVisible();
-  const start = page.getByRole('region', { name: 'Start here' });
+  const start = page.getByRole('region', { name: 'Or explore the demo world' });
   for (const name of [
     /A big thread/,
     /A much-quoted post/,

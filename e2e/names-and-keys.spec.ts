@@ -16,7 +16,7 @@ test('a list opened from its card is headed by its name; Copy id puts the whole 
   expect(ex.listName).toBeTruthy();
   const name = ex.listName ?? '';
   await page
-    .getByRole('region', { name: 'Start here' })
+    .getByRole('region', { name: 'Or explore the demo world' })
     .getByRole('link', { name: new RegExp(`A list: ${name}`) })
     .click();
   await expect(page).toHaveURL(new RegExp(`#/list/${ex.listId}$`));
@@ -129,7 +129,7 @@ test('Esc closes the question in front before it means Back; focus returns to th
 test('Back returns focus to the card that was opened, as it does to a post', async ({ skein }) => {
   const { page } = skein;
   await demoExamples(page);
-  const card = page.getByRole('region', { name: 'Start here' }).getByRole('link', { name: /^A community/ });
+  const card = page.getByRole('region', { name: 'Or explore the demo world' }).getByRole('link', { name: /^A community/ });
   await card.focus();
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/#\/community\/\d+$/);

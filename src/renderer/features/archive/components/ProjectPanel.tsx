@@ -96,9 +96,16 @@ export function ProjectPanel({ demo }: { demo: boolean }) {
           {data.problem}
         </p>
       ) : null}
-      {!demo ? (
+      {data ? (
         <details className="archive-project__manage">
           <summary>Manage projects</summary>
+          {demo ? (
+            <p className="archive-project__hint">
+              In demo mode what Skein collects goes to the demo project, kept apart. The projects here — files on this
+              computer or team projects on PostgreSQL — are where your live work goes; the one chosen is used as soon as
+              you switch to Live in Settings.
+            </p>
+          ) : null}
           <form
             className="archive-project__form"
             onSubmit={(e) => {
@@ -119,7 +126,7 @@ export function ProjectPanel({ demo }: { demo: boolean }) {
               disabled={!name.trim() || change.isPending}
               onClick={() => change.mutate({ kind: 'rename', name: name.trim() })}
             >
-              Rename this one
+              {demo ? 'Rename the live project' : 'Rename this one'}
             </button>
             <button type="button" className="btn" onClick={() => change.mutate({ kind: 'open' })}>
               Open…
@@ -128,10 +135,10 @@ export function ProjectPanel({ demo }: { demo: boolean }) {
               <span>Switch to</span>
               <select
                 className="select"
-                value={project?.id ?? ''}
+                value={data.current?.id ?? ''}
                 onChange={(e) => change.mutate({ kind: 'switch', id: e.target.value })}
               >
-                {(data?.known ?? []).map((k) => (
+                {data.known.map((k) => (
                   <option key={k.id} value={k.id}>
                     {k.store === 'postgres' ? 'team project' : 'file'}: {k.name} — {k.location}
                   </option>
@@ -140,13 +147,9 @@ export function ProjectPanel({ demo }: { demo: boolean }) {
             </label>
           </form>
           {change.isError ? <ErrorState compact error={change.error} what="the project" /> : null}
-          {data ? (
-            <>
-              <ResearcherForm key={`name-${data.researcher}`} researcher={data.researcher} />
-              <TeamProjectForm key={`team-${data.researcher}`} researcher={data.researcher} />
-              <CopyProjectForm state={data} />
-            </>
-          ) : null}
+          <ResearcherForm key={`name-${data.researcher}`} researcher={data.researcher} />
+          <TeamProjectForm key={`team-${data.researcher}`} researcher={data.researcher} />
+          <CopyProjectForm state={data} />
         </details>
       ) : null}
     </section>

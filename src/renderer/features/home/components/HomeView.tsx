@@ -6,6 +6,7 @@ import { ErrorState } from '../../../components/ErrorState';
 import { SkeletonList } from '../../../components/states';
 import { formatRoute, routes, type Route } from '../../../lib/routes';
 import { useNames } from '../../../state/names';
+import { JobCards } from './JobCards';
 import './home.css';
 
 interface Start {
@@ -84,6 +85,7 @@ export function HomeView() {
         go back.
       </p>
       {info.status === 'error' ? <ErrorState error={info.error} onRetry={() => void info.refetch()} /> : null}
+      {info.data ? <JobCards mode={info.data.mode} /> : null}
       {demo ? (
         examples.status === 'pending' ? (
           <SkeletonList count={3} label="Loading starting points…" />
@@ -92,7 +94,7 @@ export function HomeView() {
         ) : examples.data ? (
           <section aria-labelledby="start-here">
             <h2 id="start-here" className="section-title">
-              Start here
+              Or explore the demo world
             </h2>
             <ul className="starts">
               {startingPoints(examples.data).map((s) => (
@@ -115,7 +117,7 @@ export function HomeView() {
       ) : info.data ? (
         <section aria-labelledby="live-start">
           <h2 id="live-start" className="section-title">
-            Where to start
+            Or explore
           </h2>
           <ul className="starts">
             <li>
