@@ -1,4 +1,4 @@
-/** Settings: connection (mode, base URL, pace), API key, price table and cache. */
+/** Settings: connection (mode, base URL, pace), API key, where projects are managed, price table and cache. */
 import { useQuery } from '@tanstack/react-query';
 import { ErrorState } from '../../../components/ErrorState';
 import { SkeletonList } from '../../../components/states';
@@ -8,6 +8,7 @@ import { ApiKeySection } from './ApiKeySection';
 import { CacheSection } from './CacheSection';
 import { ConnectionSection } from './ConnectionSection';
 import { PriceTableSection } from './PriceTableSection';
+import { ProjectsSection } from './ProjectsSection';
 import './settings.css';
 
 export function SettingsView() {
@@ -26,6 +27,7 @@ export function SettingsView() {
               settings={settings.data}
             />
             <ApiKeySection persistWithoutKeyring={settings.data.persistKeyWithoutKeyring} mode={settings.data.mode} />
+            <ProjectsSection />
             <PriceTableSection prices={settings.data.prices} />
             <CacheSection />
           </>
