@@ -75,14 +75,34 @@ test('a Skein CSV with damaged ids: refused before spending, the rest hydrated i
   const session = page.getByTestId('session-calls');
   const sessionBefore = Number((await session.innerText()).replace(/\D+/g, ''));
   await panel.getByRole('button', { name: 'Hydrate…' }).click();
-  // the dialog promises what the job will buy: every id asked for, nothing from what is loaded
-  await expect(dialog.getByText(new RegExp(`${calls} calls?`)).first()).toBeVisible();
-  await expect(dialog.getByText(/No new calls/)).toHaveCount(0);
-  await dialog.getByRole('radio', { name: /JSON Lines/ }).check();
+  // titled for what it does, with the formats a hydration is analysed in (no network files)
+  const hydrating = page.getByRole('dialog', { name: 'Hydrate “edited.csv”' });
+  await expect(hydrating.getByRole('radio', { name: /Network/ })).toHaveCount(0);
+  // the dialog promises what the job will buy, with dollars: every id asked for, nothing from what is loaded
+  await expect(hydrating.getByText(new RegExp(`${calls} calls?.*credits \\(\\$`)).first()).toBeVisible();
+  await expect(hydrating.getByText(/No new calls/)).toHaveCount(0);
+  await hydrating.getByRole('radio', { name: /JSON Lines/ }).check();
+  await page.screenshot({ path: test.info().outputPath('hydrate-dialog.png') });
   await skein.setSavePath(join(dir, 'hydrated.jsonl'));
-  await dialog.getByRole('button', { name: 'Choose file and export' }).click();
-  await expect(dialog.getByRole('status')).toContainText('Done:');
-  await dialog.getByRole('button', { name: 'Close' }).click();
+  await hydrating.getByRole('button', { name: 'Choose file and hydrate' }).click();
+  await expect(hydrating.getByRole('status')).toContainText('Done:');
+  await hydrating.getByRole('button', { name: 'Close' }).click();
+  // the after-report: what was spent, what came back and what did not, and the headline follows
+  await expect(
+    panel.getByText(new RegExp(`^Done: ${ids.length} found in ${calls} calls? \\(.* credits \\(\\$`)),
+  ).toBeVisible();
+  await expect(panel.getByText(`${asked} post ids, hydrated: ${ids.length} came back, 2 did not`)).toBeVisible();
+  for (const [scheme, width] of [
+    ['light', 1280],
+    ['dark', 1280],
+    ['light', 760],
+  ] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.setViewportSize({ width, height: 800 });
+    await page.screenshot({ path: test.info().outputPath(`hydrate-report-${scheme}-${width}.png`) });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 1280, height: 800 });
   expect(await ledger()).toBe(before + calls);
   // the status bar's meter counts what the hydration bought
   await expect(session).toHaveText(`Calls this session: ${sessionBefore + calls}`);
@@ -94,7 +114,8 @@ test('a Skein CSV with damaged ids: refused before spending, the rest hydrated i
   const missing = panel.getByRole('region', { name: /Ids that did not come back/ });
   for (const id of GONE) {
     await expect(
-      missing.getByRole('row', { name: `${id} not returned (deleted, protected or suspended)` }),
+      // demo mode: an id from elsewhere is not in the generated world, not "deleted"
+      missing.getByRole('row', { name: new RegExp(`^${id} not in the demo world`) }),
     ).toBeVisible();
   }
   await missing.getByRole('button', { name: 'Retry the missing (2)' }).click();
@@ -155,10 +176,10 @@ test('a hydration stopped by quitting resumes after a restart, buying no batch t
     const panel = first.page.getByRole('region', { name: 'Pasted ids' });
     await expect(panel.getByText('250 post ids ready to hydrate')).toBeVisible();
     await panel.getByRole('button', { name: 'Hydrate…' }).click();
-    const dialog = first.page.getByRole('dialog', { name: /^Export/ });
+    const dialog = first.page.getByRole('dialog', { name: /^Hydrate/ });
     await dialog.getByRole('radio', { name: /JSON Lines/ }).check();
     await first.setSavePath(join(dir, 'hydrated.jsonl'));
-    await dialog.getByRole('button', { name: 'Choose file and export' }).click();
+    await dialog.getByRole('button', { name: 'Choose file and hydrate' }).click();
     await expect(dialog.getByRole('status')).toContainText(/1 call/);
     const lookups = async (a: typeof api) => (await a.requests()).filter((r) => r.operation === 'postsByIds').length;
     await first.close();
@@ -175,7 +196,7 @@ test('a hydration stopped by quitting resumes after a restart, buying no batch t
     const kept1 = Number(/in (\d+) call/.exec(await stopped.innerText())?.[1]);
     expect(kept1).toBeGreaterThanOrEqual(1);
     await kept.getByRole('button', { name: 'Hydrate…' }).click();
-    const resumeDialog = second.page.getByRole('dialog', { name: /^Export/ });
+    const resumeDialog = second.page.getByRole('dialog', { name: /^Hydrate/ });
     await resumeDialog
       .getByRole('region', { name: 'Unfinished exports' })
       .getByRole('button', { name: 'Resume' })
@@ -206,10 +227,10 @@ test('an id a spreadsheet may have rounded, among 100 or more intact ids: if it 
   // among so many intact ids it is accepted (a real id can end in zeros)…
   await expect(panel.getByText('121 post ids ready to hydrate')).toBeVisible();
   await panel.getByRole('button', { name: 'Hydrate…' }).click();
-  const dialog = page.getByRole('dialog', { name: /^Export/ });
+  const dialog = page.getByRole('dialog', { name: /^Hydrate/ });
   await dialog.getByRole('radio', { name: /JSON Lines/ }).check();
   await skein.setSavePath(join(dir, 'hydrated.jsonl'));
-  await dialog.getByRole('button', { name: 'Choose file and export' }).click();
+  await dialog.getByRole('button', { name: 'Choose file and hydrate' }).click();
   await expect(dialog.getByRole('status')).toContainText('Done:');
   await dialog.getByRole('button', { name: 'Close' }).click();
 
@@ -222,9 +243,7 @@ test('an id a spreadsheet may have rounded, among 100 or more intact ids: if it 
   await expect(
     missing.getByRole('row', { name: new RegExp(`^${rounded} .*may be a spreadsheet-rounded id`) }),
   ).toBeVisible();
-  await expect(
-    missing.getByRole('row', { name: `${intact[0]} not returned (deleted, protected or suspended)` }),
-  ).toBeVisible();
+  await expect(missing.getByRole('row', { name: new RegExp(`^${intact[0]} not in the demo world`) })).toBeVisible();
   const manifest = JSON.parse(await readFile(join(dir, 'hydrated.jsonl.manifest.json'), 'utf8')) as {
     ids_not_found_total: number;
     ids_possibly_rounded: { total: number; listed: string[] };

@@ -63,7 +63,8 @@ export function estimateExport(
       calls,
       credits,
       ...(inProject !== undefined && held !== undefined ? { alreadyInProject: inProject } : {}),
-      basis: `${calls} call(s); at most ${credits} credits if every id is found.${inProject ? ` ${inProject} id(s) are already in the project: taken from it, free.` : ''} ${storeNote}`,
+      // a hydration's list has no view to have loaded: what the project holds is its store
+      basis: `${calls} ${calls === 1 ? 'call' : 'calls'}; at most ${credits} credits if every id is found, and only the ids that come back are charged.${inProject ? ` ${inProject} of the ids are already in the project: taken from it, free.` : ''}${view.idsFrom === undefined ? ` ${storeNote}` : ''}`,
     };
   }
   const loadedPages = Math.max(0, view.loadedPages ?? 0);

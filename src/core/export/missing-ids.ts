@@ -8,13 +8,13 @@
  */
 import { appendFileSync, createReadStream, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { looksRounded, MAYBE_ROUNDED } from '../../shared/ids/id-token';
+import { looksRounded, MAYBE_ROUNDED, NOT_RETURNED } from '../../shared/ids/id-token';
 import type { MissingId } from '../../shared/ipc/ids';
 import type { MissingList } from '../ids';
 import type { FailedFetch, PageRecord } from '../walk';
 import type { ViewPlan } from './views';
 
-export const NOT_RETURNED = 'not returned (deleted, protected or suspended)';
+export { NOT_RETURNED };
 
 /** The missing ids of one answered page, with why. */
 function pageMissing(page: Pick<PageRecord, 'notFound' | 'dropped'>): MissingId[] {

@@ -49,6 +49,7 @@ export const csv: Format = {
       label: 'CSV for spreadsheets',
       hint: 'Excel, LibreOffice, Sheets: long ids kept as text',
       options: { csvFlavour: 'spreadsheet' },
+      hydration: true,
       controls: [EXACT_CELLS, COLUMNS, ONE_LINE],
     },
     {
@@ -57,6 +58,7 @@ export const csv: Format = {
       hint: 'pandas, R, DuckDB: plain ids, no byte-order mark, text exactly as received',
       options: { csvFlavour: 'analysis' },
       archive: { kinds: ['post', 'user'] },
+      hydration: true,
       controls: [COLUMNS, ONE_LINE],
     },
   ],

@@ -18,7 +18,7 @@ export const json: Format = {
   label: 'JSON',
   hint: 'one file: the manifest and the raw items',
   extension: 'json',
-  offers: [{ id: 'json', archive: { kinds: ['post', 'user'] } }],
+  offers: [{ id: 'json', archive: { kinds: ['post', 'user'] }, hydration: true }],
   files: (chosen) => [chosen],
   rowProvenance: null,
   columns: 'top-level',

@@ -15,7 +15,7 @@ export const jsonl: Format = {
   label: 'JSON Lines',
   hint: 'one raw item per line with where it came from, manifest beside it',
   extension: 'jsonl',
-  offers: [{ id: 'jsonl', archive: { kinds: ['post', 'user'], first: true } }],
+  offers: [{ id: 'jsonl', archive: { kinds: ['post', 'user'], first: true }, hydration: true }],
   files: fileAndSidecar,
   layout: (plan) => {
     const positioned = plan.rootId !== null;

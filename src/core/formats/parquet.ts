@@ -212,7 +212,7 @@ export const parquet: Format = {
   hint: 'pandas, R arrow, DuckDB, Spark: typed columns, compact; split by collection date when large',
   extension: 'parquet',
   offers: [
-    { id: 'parquet', archive: { kinds: ['post', 'user'] } },
+    { id: 'parquet', archive: { kinds: ['post', 'user'] }, hydration: true },
     {
       id: 'parquet-dataset',
       label: 'Parquet dataset',

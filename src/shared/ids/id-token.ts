@@ -157,3 +157,10 @@ export class RoundedIds<T> {
     this.total = 0;
   }
 }
+
+/** Why an id a batch lookup asked for did not come back, as far as the service tells: it says nothing of them. */
+export const NOT_RETURNED = 'not returned (deleted, protected or suspended)';
+
+/** The same in demo mode, where most such ids were never in the generated world (an id list from elsewhere). */
+export const NOT_IN_DEMO =
+  'not in the demo world (its posts and accounts are generated; ids from elsewhere are not in it)';

@@ -16,6 +16,13 @@ export function offersFor(offers: readonly FormatOffer[], kind: ItemKind): Forma
   return offers.filter((o) => !o.kinds || o.kinds.includes(kind));
 }
 
+/** A hydration's offers for its kind of item: the formats a read-back list is analysed in (all, if none says so). */
+export function hydrationOffers(offers: readonly FormatOffer[], kind: ItemKind): FormatOffer[] {
+  const fit = offersFor(offers, kind);
+  const here = fit.filter((o) => o.hydration);
+  return here.length > 0 ? here : fit;
+}
+
 /** The Archive view's offers for its kind of item: the one marked `first` first, then the registry's order. */
 export function archiveOffers(offers: readonly FormatOffer[], kind: 'post' | 'user'): FormatOffer[] {
   const here = offers.filter((o) => o.archive?.kinds.includes(kind));

@@ -289,6 +289,8 @@ export const FormatOffer = z.object({
   kinds: ItemKinds.optional(),
   /** offered in the Archive view for these kinds of item (`first`: listed first, the default there); absent: not offered there */
   archive: z.object({ kinds: z.array(z.enum(['post', 'user'])), first: z.boolean().optional() }).optional(),
+  /** offered by a hydration's dialog (the items an id list read back, for analysis); absent: not offered there */
+  hydration: z.boolean().optional(),
   controls: z.array(FormatControl),
 });
 export type FormatOffer = z.infer<typeof FormatOffer>;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_PRICES } from '../../../shared/api/pricing';
 import type { ExportJob } from '../../../shared/ipc/export';
 import {
   clockWords,
@@ -42,6 +43,10 @@ describe('export form', () => {
     expect(describeEstimate({ paged: true, remainingPages: 500, calls: 500, credits: 150000, basis: '' })).toBe(
       'About 500 calls, about 150,000 credits.',
     );
+    // with the price table, dollars beside every credit figure
+    expect(
+      describeEstimate({ paged: true, remainingPages: 500, calls: 500, credits: 150000, basis: '' }, DEFAULT_PRICES),
+    ).toBe(`About 500 calls, about 150,000 credits ($${(150000 / DEFAULT_PRICES.creditsPerUsd).toFixed(2)}).`);
     expect(describeEstimate({ paged: true, remainingPages: null, calls: null, credits: null, basis: '' })).toMatch(
       /Unknown/,
     );

@@ -3,6 +3,7 @@
  * dialog shows for an estimate and for a job. Kept apart from React so it is
  * tested on its own.
  */
+import { creditsToUsd, type PriceTable } from '../../../shared/api/pricing';
 import type {
   ExportCaps,
   ExportEstimate,
@@ -37,16 +38,22 @@ export function readCaps(fields: CapFields): CapsResult {
 
 const n = (v: number) => Math.round(v).toLocaleString('en-US');
 
-export function describeEstimate(e: ExportEstimate): string {
+/** Credits with their dollars beside them when a price table is known: `300 credits ($0.045)`. */
+const credited = (credits: number, prices?: PriceTable): string => {
+  const usd = prices ? creditsToUsd(credits, prices) : null;
+  return `${n(credits)} credits${usd === null ? '' : ` (${usd.toLocaleString('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 4 })})`}`;
+};
+
+export function describeEstimate(e: ExportEstimate, prices?: PriceTable): string {
   if (e.calls === 0) return 'No new calls: everything comes from what Skein already loaded.';
   if (e.calls === null) return 'Unknown number of pages.';
   if (e.range) {
     const [low, high] = e.range.calls;
     const [cLow, cHigh] = e.range.credits;
-    return `About ${n(e.calls)} call${e.calls === 1 ? '' : 's'} (between ${n(low)} and ${n(high)}), about ${n(e.credits ?? 0)} credits (between ${n(cLow)} and ${n(cHigh)}).`;
+    return `About ${n(e.calls)} call${e.calls === 1 ? '' : 's'} (between ${n(low)} and ${n(high)}), about ${credited(e.credits ?? 0, prices)} (between ${n(cLow)} and ${prices ? credited(cHigh, prices) : n(cHigh)}).`;
   }
   const about = e.atLeast ? 'at least' : 'about';
-  const credits = e.credits === null ? '' : `, ${about} ${n(e.credits)} credits`;
+  const credits = e.credits === null ? '' : `, ${about} ${credited(e.credits, prices)}`;
   return `${e.atLeast ? 'At least' : 'About'} ${n(e.calls)} call${e.calls === 1 ? '' : 's'}${credits}${e.atLeast ? ' (the true figure is higher: see below)' : ''}.`;
 }
 

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { OPERATIONS } from '../../../../shared/api/catalog';
 import type { ControlKey, ExportJob, ExportScope, ViewDescriptor } from '../../../../shared/ipc/export';
-import { chosenExport, offersFor, type ControlValues } from '../../../../shared/ipc/export-offers';
+import { chosenExport, hydrationOffers, offersFor, type ControlValues } from '../../../../shared/ipc/export-offers';
 import {
   describeEstimate,
   describeJob,
@@ -13,6 +13,7 @@ import {
   sameSubject,
   type CapFields,
 } from '../form';
+import { usePrices } from '../../../lib/settings';
 import { useExportActions, useExportEstimate, useExportJobs, useFormatOffers } from '../queries';
 import { FormatFields } from './FormatFields';
 import { RunningExports, WaitNotice } from './RunningExports';
@@ -124,7 +125,10 @@ export function ExportDialog({ view, onClose }: { view: ViewDescriptor; onClose:
   const paged = OPERATIONS[view.operation].paged;
   const itemKind = OPERATIONS[view.operation].itemKind;
   const formats = useFormatOffers();
-  const offers = offersFor(formats.data ?? [], itemKind);
+  // a hydration reads an id list back for analysis: its dialog says so and offers the formats that serve it
+  const hydrating = view.idsFrom !== undefined;
+  const offers = (hydrating ? hydrationOffers : offersFor)(formats.data ?? [], itemKind);
+  const prices = usePrices();
   // the first offer until one is picked
   const [choice, setChoice] = useState<string | null>(null);
   const offer = offers.find((o) => o.id === choice) ?? offers[0];
@@ -195,7 +199,10 @@ export function ExportDialog({ view, onClose }: { view: ViewDescriptor; onClose:
 
   return (
     <dialog ref={ref} className="export" aria-labelledby={titleId} onClose={onClose} data-testid="export-dialog">
-      <h2 id={titleId}>Export {view.title ? `“${view.title}”` : OPERATIONS[view.operation].title.toLowerCase()}</h2>
+      <h2 id={titleId}>
+        {hydrating ? 'Hydrate' : 'Export'}{' '}
+        {view.title ? `“${view.title}”` : OPERATIONS[view.operation].title.toLowerCase()}
+      </h2>
 
       {job ? (
         <>
@@ -265,7 +272,7 @@ export function ExportDialog({ view, onClose }: { view: ViewDescriptor; onClose:
           <div className="export__estimate" aria-live="polite">
             {estimate.data ? (
               <>
-                <p>{describeEstimate(estimate.data)}</p>
+                <p>{describeEstimate(estimate.data, prices)}</p>
                 <p className="muted">{estimate.data.basis}</p>
               </>
             ) : estimate.error ? (
@@ -284,7 +291,7 @@ export function ExportDialog({ view, onClose }: { view: ViewDescriptor; onClose:
               Close
             </button>
             <button type="submit" className="btn btn--primary" disabled={actions.start.isPending || !offer}>
-              Choose file and export
+              {hydrating ? 'Choose file and hydrate' : 'Choose file and export'}
             </button>
           </div>
         </form>

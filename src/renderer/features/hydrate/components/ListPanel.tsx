@@ -94,12 +94,17 @@ export function ListPanel({ importId, kind }: { importId: string; kind: LookupKi
   }
   const e = estimate.data;
   const rps = settings.data?.requestsPerSecond ?? null;
+  // the headline follows the last hydration that ended: what came back and what did not
+  const last = mine.filter((j) => j.status === 'complete').sort((a, b) => (b.finishedAt ?? 0) - (a.finishedAt ?? 0))[0];
+  const lastMissing = last ? (hydrations.data ?? []).find((h) => h.jobId === last.id)?.missing : undefined;
+  const noun = `${kind === 'posts' ? 'post' : 'user'} ${list.ids === 1 ? 'id' : 'ids'}`;
   return (
     <section className="hydrate-panel" aria-labelledby="hydrate-list-title">
       <h2 id="hydrate-list-title">{list.label}</h2>
       <p className="hydrate-panel__count">
-        {list.ids.toLocaleString()} {kind === 'posts' ? 'post' : 'user'} {list.ids === 1 ? 'id' : 'ids'} ready to
-        hydrate
+        {last
+          ? `${list.ids.toLocaleString()} ${noun}, hydrated: ${last.progress.items.toLocaleString()} came back${lastMissing !== undefined ? `, ${lastMissing.toLocaleString()} did not` : ''}`
+          : `${list.ids.toLocaleString()} ${noun} ready to hydrate`}
       </p>
       {list.report ? <ReadReport report={list.report} /> : null}
       {kind === 'users' ? <ResolveHandles list={list} /> : null}
@@ -130,7 +135,7 @@ export function ListPanel({ importId, kind }: { importId: string; kind: LookupKi
           Read another list
         </button>
       </div>
-      {mine.length > 0 ? <RunningHydrations jobs={mine} /> : null}
+      {mine.length > 0 ? <RunningHydrations jobs={mine} prices={prices} /> : null}
       {(hydrations.data ?? []).map((h) => (
         <MissingIds key={h.jobId} hydration={h} kind={kind} />
       ))}
@@ -148,18 +153,20 @@ export function pace(j: ExportJob, now: number): string {
   return ` (${Math.round(f * 100)}%)${rate > 0 ? ` · ${Math.round(rate).toLocaleString()} found/s` : ''}${left !== null ? ` · about ${duration(left)} left` : ''}`;
 }
 
-function jobLine(j: ExportJob): string {
-  const found = `${j.progress.items.toLocaleString()} found in ${j.progress.calls.toLocaleString()} ${j.progress.calls === 1 ? 'call' : 'calls'}`;
-  if (isActive(j)) return `Hydrating: ${found}${pace(j, Date.now())}`;
+export function jobLine(j: ExportJob, prices: PriceTable, now: number): string {
+  const spent = creditsLabel(j.progress.credits, creditsToUsd(j.progress.credits, prices));
+  const found = `${j.progress.items.toLocaleString()} found in ${j.progress.calls.toLocaleString()} ${j.progress.calls === 1 ? 'call' : 'calls'} (${spent} spent)`;
+  if (isActive(j)) return `Hydrating: ${found}${pace(j, now)}`;
   if (j.status === 'complete') return `Done: ${found}, written to ${j.files[0] ?? 'the file chosen'}`;
   return `Stopped (${j.stopReason ?? j.status}): ${found}${j.resumable ? '; open Hydrate… to resume' : ''}`;
 }
 
-function RunningHydrations({ jobs }: { jobs: ExportJob[] }) {
+function RunningHydrations({ jobs, prices }: { jobs: ExportJob[]; prices: PriceTable }) {
   return (
     <ul className="hydrate-jobs" aria-label="Hydrations of this list">
       {jobs.map((j) => (
-        <li key={j.id}>{jobLine(j)}</li>
+        // eslint-disable-next-line react-hooks/purity -- a running job's "time left" is read as of this render
+        <li key={j.id}>{jobLine(j, prices, Date.now())}</li>
       ))}
     </ul>
   );

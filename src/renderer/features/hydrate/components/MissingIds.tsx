@@ -1,5 +1,8 @@
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { NOT_IN_DEMO, NOT_RETURNED } from '../../../../shared/ids/id-token';
 import type { Hydration } from '../../../../shared/ipc/ids';
+import { appInfoQuery } from '../../../lib/app-info';
 import { navigate } from '../../../lib/navigation';
 import { routes, type LookupKind } from '../../../lib/routes';
 import { useMissing, useRetryMissing } from '../queries';
@@ -24,6 +27,9 @@ export function MissingIds({ hydration, kind }: { hydration: Hydration; kind: Lo
   const [limit, setLimit] = useState(PAGE);
   const missing = useMissing(hydration.jobId, limit);
   const retry = useRetryMissing();
+  // the demo world answers only for what it generated: an id from a real list is not "deleted" there
+  const demo = useQuery(appInfoQuery()).data?.mode === 'demo';
+  const why = (reason: string) => (demo && reason === NOT_RETURNED ? NOT_IN_DEMO : reason);
   const when = new Date(hydration.at).toLocaleString();
   if (hydration.missing === 0) {
     return <p className="hydrate-missing">Hydration of {when}: every id came back.</p>;
@@ -53,7 +59,7 @@ export function MissingIds({ hydration, kind }: { hydration: Hydration; kind: Lo
               <td>
                 <code>{m.id}</code>
               </td>
-              <td>{m.reason}</td>
+              <td>{why(m.reason)}</td>
             </tr>
           ))}
         </tbody>

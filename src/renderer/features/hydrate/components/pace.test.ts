@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ExportJob } from '../../../../shared/ipc/export';
-import { pace } from './ListPanel';
+import { DEFAULT_PRICES } from '../../../../shared/api/pricing';
+import { jobLine, pace } from './ListPanel';
 
 const job = (items: number, fraction: number | null): ExportJob =>
   ({ startedAt: 0, progress: { items, pages: 0, calls: 0, credits: 0, fraction } }) as unknown as ExportJob;
@@ -12,5 +13,24 @@ describe('pace', () => {
   });
   it('says nothing it cannot know', () => {
     expect(pace(job(10, null), 1000)).toBe('');
+  });
+});
+
+describe('a hydration’s line', () => {
+  it('says what came back, in how many calls, and what was spent with its dollars', () => {
+    const done = {
+      startedAt: 0,
+      status: 'complete',
+      files: ['/tmp/posts.jsonl'],
+      progress: { items: 230, pages: 3, calls: 3, credits: 3450, fraction: 1 },
+    } as unknown as ExportJob;
+    const usd = (3450 / DEFAULT_PRICES.creditsPerUsd).toLocaleString(undefined, {
+      style: 'currency',
+      currency: 'USD',
+      maximumFractionDigits: 4,
+    });
+    expect(jobLine(done, DEFAULT_PRICES, 1000)).toBe(
+      `Done: 230 found in 3 calls (3,450 credits (${usd}) spent), written to /tmp/posts.jsonl`,
+    );
   });
 });
