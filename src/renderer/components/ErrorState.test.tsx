@@ -1,7 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ACTIONS, ERROR_CODES, SkeinError } from '../../shared/errors';
-import { ErrorState } from './ErrorState';
+import { ErrorState, fieldWords } from './ErrorState';
 
 const render = (error: unknown, retry = true) =>
   renderToStaticMarkup(<ErrorState error={error} onRetry={retry ? () => {} : undefined} />);
@@ -44,7 +44,25 @@ describe('ErrorState', () => {
     const html = render(
       new SkeinError('validation', 'bad', { fields: [{ field: 'tweetId', message: 'must not be empty' }] }),
     );
-    expect(html).toContain('<code>tweetId</code>: must not be empty');
+    expect(html).toContain('Tweet id: must not be empty');
+    expect(html).not.toContain('<code>');
+  });
+  it('names a field in words, never as a key', () => {
+    expect(fieldWords('caps.perRun')).toBe('Caps, per run');
+    expect(fieldWords('targets[2]')).toBe('Targets, item 3');
+    expect(fieldWords('baseUrl')).toBe('Base URL');
+    expect(fieldWords('ids_possibly_rounded')).toBe('Ids possibly rounded');
+  });
+  it('an input Skein refused, with its fields, is the person’s to correct, not a bug', () => {
+    const html = render(
+      new SkeinError('bad-input', '“@x” is not an account id', {
+        fields: [{ field: 'targets', message: 'not an id' }],
+      }),
+    );
+    expect(html).toContain('Check what was entered');
+    expect(html).toContain('Targets: not an id');
+    expect(html).not.toContain('bug in Skein');
+    expect(html).not.toContain('Something went wrong');
   });
   it('a missing base URL is a setting to fix, not a refusal by the API, with a way to Settings', () => {
     const html = render(

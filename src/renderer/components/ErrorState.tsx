@@ -29,6 +29,27 @@ const NEEDS_KEY: ReadonlySet<string> = new Set(['unauthorized', 'payment-require
 /** fields of Skein's own settings a `validation` error may name */
 const SETTINGS_FIELDS: ReadonlySet<string> = new Set(['baseUrl']);
 
+/**
+ * A field an error names, in words rather than as a key: `caps.perRun` → "Caps, per run", `tweetId` → "Tweet
+ * id", `targets[2]` → "Targets, item 3". Where a form knows its field's label, it says the error there itself.
+ */
+export function fieldWords(field: string): string {
+  const parts = field
+    .split(/\.|\[(\d+)\]/)
+    .filter((p): p is string => p !== undefined && p !== '')
+    .map((p) =>
+      /^\d+$/.test(p)
+        ? `item ${Number(p) + 1}`
+        : p
+            .replace(/_/g, ' ')
+            .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+            .toLowerCase()
+            .replace(/\burl\b/g, 'URL'),
+    );
+  const text = parts.join(', ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 interface Props {
   error: unknown;
   onRetry?: () => void;
@@ -59,12 +80,16 @@ export function ErrorState({ error, onRetry, what, compact = false }: Props) {
   const setting = details?.fields?.find((f) => SETTINGS_FIELDS.has(f.field));
   // a 429 whose words name the free tier: the pace is in Settings
   const pace = code === 'rate-limited' && /\bfree[- ]?tier\b/i.test(details?.serviceMessage ?? '');
+  // what a person typed that Skein refused (fields named): theirs to correct, not a bug of Skein's
+  const entered = code === 'bad-input' && (details?.fields?.length ?? 0) > 0;
   const title: string = setting
     ? 'Skein is not set up for this yet'
     : code === 'unauthorized' && details?.keySent
       ? 'The service refused the API key'
-      : TITLES[code];
-  const action = details?.action ?? DEFAULT_ACTIONS[code];
+      : entered
+        ? 'Check what was entered'
+        : TITLES[code];
+  const action = details?.action ?? (entered ? 'Correct what is named above, then try again.' : DEFAULT_ACTIONS[code]);
   const canRetry = Boolean(onRetry) && !NO_RETRY.has(code);
 
   return (
@@ -84,7 +109,7 @@ export function ErrorState({ error, onRetry, what, compact = false }: Props) {
         <ul className="state__fields">
           {details.fields.map((f) => (
             <li key={f.field}>
-              <code>{f.field}</code>: {f.message}
+              {fieldWords(f.field)}: {f.message}
             </li>
           ))}
         </ul>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { relativeTime } from './time';
+import { relativeTime, stamp } from './time';
 
 describe('relativeTime', () => {
   const now = Date.UTC(2026, 5, 15, 12, 0, 0);
@@ -16,5 +16,12 @@ describe('relativeTime', () => {
   it('shows a date after a week, with the year only when it differs', () => {
     expect(relativeTime(Date.UTC(2026, 2, 5, 12), now, 'en-US')).toBe('Mar 5');
     expect(relativeTime(Date.UTC(2023, 2, 5, 12), now, 'en-US')).toBe('Mar 5, 2023');
+  });
+});
+
+describe('stamp', () => {
+  it('writes when something was kept one way, in UTC as the exports do', () => {
+    expect(stamp(Date.UTC(2026, 10, 28, 16, 16, 59))).toBe('2026-11-28 16:16 UTC');
+    expect(stamp(Number.NaN)).toBe('Invalid Date');
   });
 });

@@ -44,3 +44,11 @@ export function clockTime(at: number, locale?: string): string {
     ? dateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false }).format(at)
     : INVALID;
 }
+
+/**
+ * When something was collected, kept or recorded, the one way the app writes it: "2026-11-28 16:16 UTC". UTC, as
+ * the files and manifests say it, so a time on screen reads the same as the same time in an export.
+ */
+export function stamp(at: number): string {
+  return Number.isFinite(at) ? `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC` : INVALID;
+}

@@ -6,9 +6,8 @@ import { InfiniteFeed } from '../../../components/InfiniteFeed';
 import { PostCard } from '../../../components/post/PostCard';
 import { UserCard } from '../../../components/UserCard';
 import { formatRoute, routes } from '../../../lib/routes';
+import { stamp } from '../../../lib/time';
 import { archiveSearchQuery } from '../queries';
-
-const when = (t: number) => new Date(t).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
 
 /** One kept item: its card, and where it came from (first and last seen, how many answers returned it). */
 function HitRow({ hit }: { hit: ArchiveHit }) {
@@ -16,8 +15,8 @@ function HitRow({ hit }: { hit: ArchiveHit }) {
     <div className="archive-hit">
       {hit.kind === 'post' ? <PostCard post={hit.item as CardPost} /> : <UserCard user={hit.item as User} />}
       <p className="archive-hit__provenance">
-        Returned by {hit.requests} {hit.requests === 1 ? 'request' : 'requests'} · first seen {when(hit.firstSeen)}
-        {hit.lastSeen !== hit.firstSeen ? ` · last seen ${when(hit.lastSeen)}` : ''} ·{' '}
+        Returned by {hit.requests} {hit.requests === 1 ? 'request' : 'requests'} · first seen {stamp(hit.firstSeen)}
+        {hit.lastSeen !== hit.firstSeen ? ` · last seen ${stamp(hit.lastSeen)}` : ''} ·{' '}
         <a href={formatRoute(routes.counters(hit.kind, hit.id))}>Counters over time</a>
       </p>
     </div>

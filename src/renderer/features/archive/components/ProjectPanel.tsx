@@ -3,11 +3,11 @@ import { useState } from 'react';
 import type { ProjectInfo, ProjectsState } from '../../../../shared/ipc/archive';
 import { ErrorState } from '../../../components/ErrorState';
 import { skein } from '../../../lib/bridge';
+import { stamp } from '../../../lib/time';
 import { archiveKeys, projectKeys, projectsQuery } from '../queries';
 import { CopyProjectForm } from './CopyProject';
 import { ResearcherForm, TeamProjectForm } from './TeamProject';
 
-const when = (t: number) => new Date(t).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
 const TLS: Record<NonNullable<ProjectInfo['tls']>, string> = {
   verified: 'TLS, the server’s certificate checked',
   unverified: 'TLS, the server’s certificate not checked',
@@ -27,7 +27,7 @@ function Researchers({ project }: { project: ProjectInfo }) {
             <span key={r.name ?? ''}>
               {i > 0 ? '; ' : ''}
               <strong>{r.name ?? 'unnamed'}</strong> — {r.answers.toLocaleString()}{' '}
-              {r.answers === 1 ? 'answer' : 'answers'}, latest {when(r.lastAt)}
+              {r.answers === 1 ? 'answer' : 'answers'}, latest {stamp(r.lastAt)}
             </span>
           ))}
     </p>

@@ -1,4 +1,5 @@
 import { navigate } from '../../../lib/navigation';
+import { stamp } from '../../../lib/time';
 import { Tabs } from '../../../components/Tabs';
 import { routes, type LookupKind, type Route } from '../../../lib/routes';
 import { useIdLists } from '../queries';
@@ -55,7 +56,7 @@ function KeptLists({ kind, current }: { kind: LookupKind; current: string | null
               {l.label}
             </a>{' '}
             <span className="note">
-              {l.ids.toLocaleString()} ids · read {new Date(l.createdAt).toLocaleString()}
+              {l.ids.toLocaleString()} ids · read {stamp(l.createdAt)}
             </span>
           </li>
         ))}

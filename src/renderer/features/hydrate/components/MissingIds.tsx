@@ -4,6 +4,7 @@ import { NOT_IN_DEMO, NOT_RETURNED } from '../../../../shared/ids/id-token';
 import type { Hydration } from '../../../../shared/ipc/ids';
 import { appInfoQuery } from '../../../lib/app-info';
 import { navigate } from '../../../lib/navigation';
+import { stamp } from '../../../lib/time';
 import { routes, type LookupKind } from '../../../lib/routes';
 import { useMissing, useRetryMissing } from '../queries';
 
@@ -30,7 +31,7 @@ export function MissingIds({ hydration, kind }: { hydration: Hydration; kind: Lo
   // the demo world answers only for what it generated: an id from a real list is not "deleted" there
   const demo = useQuery(appInfoQuery()).data?.mode === 'demo';
   const why = (reason: string) => (demo && reason === NOT_RETURNED ? NOT_IN_DEMO : reason);
-  const when = new Date(hydration.at).toLocaleString();
+  const when = stamp(hydration.at);
   if (hydration.missing === 0) {
     return <p className="hydrate-missing">Hydration of {when}: every id came back.</p>;
   }

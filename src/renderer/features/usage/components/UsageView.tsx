@@ -16,6 +16,7 @@ import { ViewFrame } from '../../../components/ViewFrame';
 import { skein } from '../../../lib/bridge';
 import { fullCount } from '../../../lib/format';
 import { routes } from '../../../lib/routes';
+import { stamp } from '../../../lib/time';
 import { formatCredits, formatUsd } from '../../../lib/usage/money';
 import { RecentCallsTable, ByOperationTable } from './UsageTables';
 import './usage.css';
@@ -136,8 +137,7 @@ export function UsageView() {
                 <ul>
                   {usage.data.history.map((h, i) => (
                     <li key={`${h.at}-${i}`}>
-                      <time dateTime={new Date(h.at).toISOString()}>{new Date(h.at).toLocaleString()}</time> —{' '}
-                      {h.detail}
+                      <time dateTime={new Date(h.at).toISOString()}>{stamp(h.at)}</time> — {h.detail}
                     </li>
                   ))}
                 </ul>
