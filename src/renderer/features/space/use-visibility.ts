@@ -1,5 +1,5 @@
-/** Whether the window is visible (polling stops while it is hidden or minimised), and a ticking clock. */
-import { useEffect, useState, useSyncExternalStore } from 'react';
+/** Whether the window is visible (polling stops while it is hidden or minimised). */
+import { useSyncExternalStore } from 'react';
 
 function subscribe(cb: () => void): () => void {
   document.addEventListener('visibilitychange', cb);
@@ -8,15 +8,4 @@ function subscribe(cb: () => void): () => void {
 
 export function useDocumentVisible(): boolean {
   return useSyncExternalStore(subscribe, () => document.visibilityState !== 'hidden');
-}
-
-/** `Date.now()`, re-read every `ms` while `enabled`. */
-export function useTicker(ms: number, enabled: boolean): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (!enabled) return;
-    const t = setInterval(() => setNow(Date.now()), ms);
-    return () => clearInterval(t);
-  }, [ms, enabled]);
-  return now;
 }

@@ -20,7 +20,8 @@ import { diffParticipants, groupParticipants, type Groups, type ParticipantDiff 
 import { safeInterval } from '../poll-cost';
 import { spaceQuery } from '../queries';
 import { summarizeSpace } from '../space-summary';
-import { useDocumentVisible, useTicker } from '../use-visibility';
+import { useTicker } from '../../../lib/ticker';
+import { useDocumentVisible } from '../use-visibility';
 import { LiveControls } from './LiveControls';
 import { Participants } from './Participants';
 import { SpaceHeader } from './SpaceHeader';
