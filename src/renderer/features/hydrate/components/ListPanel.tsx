@@ -8,6 +8,7 @@ import {
   type ViewDescriptor,
 } from '../../../../shared/ipc/export';
 import { navigate } from '../../../lib/navigation';
+import { useTicker } from '../../../lib/ticker';
 import { creditsLabel } from '../../../lib/format';
 import { routes, type LookupKind } from '../../../lib/routes';
 import { ExportButton, isActive, useExportEstimate, useExportJobs } from '../../export';
@@ -162,11 +163,12 @@ export function jobLine(j: ExportJob, prices: PriceTable, now: number): string {
 }
 
 function RunningHydrations({ jobs, prices }: { jobs: ExportJob[]; prices: PriceTable }) {
+  // the time left grows while a slow batch is out: read again each second, not only when a batch lands
+  const now = useTicker(1000, jobs.some(isActive));
   return (
     <ul className="hydrate-jobs" aria-label="Hydrations of this list">
       {jobs.map((j) => (
-        // eslint-disable-next-line react-hooks/purity -- a running job's "time left" is read as of this render
-        <li key={j.id}>{jobLine(j, prices, Date.now())}</li>
+        <li key={j.id}>{jobLine(j, prices, now)}</li>
       ))}
     </ul>
   );

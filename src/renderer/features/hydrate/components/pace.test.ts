@@ -11,6 +11,11 @@ describe('pace', () => {
     expect(pace(job(3000, 0.25), 10_000)).toBe(' (25%) · 300 found/s · about 30 s left');
     expect(pace(job(0, 0), 1000)).toBe(' (0%)');
   });
+  it('lets the time left grow while a slow batch is out, rather than promise a second', () => {
+    // two thirds done after 3 s; the last batch is slow: 20 s on, the estimate has grown with the wait
+    expect(pace(job(200, 2 / 3), 3_000)).toMatch(/about 2 s left$/);
+    expect(pace(job(200, 2 / 3), 20_000)).toMatch(/about 10 s left$/);
+  });
   it('says nothing it cannot know', () => {
     expect(pace(job(10, null), 1000)).toBe('');
   });
