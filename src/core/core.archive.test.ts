@@ -87,4 +87,32 @@ describe('the archive in the core', () => {
     expect(bad.ok).toBe(false);
     await core.dispose();
   });
+
+  it(
+    'moves a project in one action: copied, every count checked, then worked in; the original left whole',
+    { timeout: 60_000 },
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'skein-core-move-'));
+      dirs.push(dir);
+      const target = join(dir, 'moved', 'Study');
+      const core = createCore(coreDeps(dir, { chooseSavePath: async () => target }));
+      // something to move: a thread read in live mode is not needed, the project's own facts and a rename are
+      await call(core, 'skein:projects.rename', { name: 'Stance study' });
+      const before = await call(core, 'skein:projects.state', undefined);
+      const moved = await call(core, 'skein:projects.copy', { to: { file: true }, move: true });
+      expect(moved.to).toMatchObject({ name: 'Stance study', location: `${target}.skein`, store: 'sqlite' });
+      for (const t of moved.tables as Array<{ name: string; source: number; copied: number }>)
+        expect(t.copied, t.name).toBe(t.source);
+      const after = await call(core, 'skein:projects.state', undefined);
+      // working in the copy now, under the same name; the original still listed, by its name too
+      expect(after.current).toMatchObject({ name: 'Stance study', location: `${target}.skein` });
+      const listed = (after.known as Array<{ name: string; location: string }>).filter(
+        (k) => k.name === 'Stance study',
+      );
+      expect(listed.map((k) => k.location).sort()).toEqual(
+        [(before.current as { location: string }).location, `${target}.skein`].sort(),
+      );
+      await core.dispose();
+    },
+  );
 });

@@ -40,7 +40,7 @@ export function createArchiveHandlers(deps: ArchiveHandlerDeps): Pick<Handlers, 
       switch: ({ id }) => deps.projects.switchTo(id),
       connect: (input) => deps.projects.connect(input),
       researcher: ({ name }) => deps.projects.setResearcher(name),
-      copy: ({ to }) => deps.projects.copy(to),
+      copy: ({ to, move }) => deps.projects.copy(to, move === true),
     },
     archive: {
       search: async (input) => {

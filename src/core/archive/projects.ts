@@ -111,8 +111,11 @@ export interface Projects {
   connect: (input: ConnectInput) => Promise<ProjectsState>;
   /** the name recorded with every answer this Skein collects */
   setResearcher: (name: string) => Promise<ProjectsState>;
-  /** copies the current project into an empty one (a new file, or a known project); null: the dialog was closed */
-  copy: (to: { file: true } | { id: string }) => Promise<CopyResult | null>;
+  /**
+   * copies the current project into an empty one (a new file, or a known project); null: the dialog was closed.
+   * `move`: the copy, its counts checked, then becomes current
+   */
+  copy: (to: { file: true } | { id: string }, move?: boolean) => Promise<CopyResult | null>;
   /** the handle reads go to: the demo project in demo mode */
   handleFor: (which: 'current' | 'demo') => Promise<Handle>;
   /** which project a handle is now, without opening it: main's id, its name, where its watches' run journals go, its kind */
@@ -376,7 +379,7 @@ export function createProjects(deps: ProjectsDeps): Projects {
     return state();
   }
 
-  async function copy(to: { file: true } | { id: string }): Promise<CopyResult | null> {
+  async function copy(to: { file: true } | { id: string }, move = false): Promise<CopyResult | null> {
     if (!(await openHandle('current'))) throw new SkeinError('write-failed', problem ?? 'No project is open.');
     const source = await (await deps.thread).call('summary', 'current');
     let target: string;
@@ -395,6 +398,15 @@ export function createProjects(deps: ProjectsDeps): Projects {
     known.add(target);
     names.set(target, source.name);
     persist();
+    // the copy refuses itself unless every table's count matches: a move switches only to a whole copy
+    const previous = current;
+    if (move && !(await use(target))) {
+      const why = problem ?? 'no reason given';
+      await use(previous);
+      throw new SkeinError('write-failed', `The copy was made but could not be opened: ${why}`, {
+        action: 'Skein stays on the project it had; switch to the copy from the list once it can be opened.',
+      });
+    }
     return {
       to: { id: projectId(target), name: source.name, location: target, store: placeOf(target).store },
       tables: report.tables,

@@ -77,7 +77,7 @@ export type ConnectInput = z.input<typeof ConnectInput>;
 
 /** A project's copy into another: every table counted in both, the copy kept only when they match. */
 export const CopyResult = z.object({
-  /** the project copied into (it becomes known; it does not become current) */
+  /** the project copied into (it becomes known; current only when the copy was a move) */
   to: z.object({ id: z.string(), name: z.string(), location: z.string(), store: ProjectStoreKind }),
   tables: z.array(z.object({ name: z.string(), source: z.number().int(), copied: z.number().int() })),
   tookMs: z.number(),
@@ -211,9 +211,13 @@ export const archiveContract = {
     /**
      * Copies the current project into another that holds nothing yet: a new project file (main's save dialog) or
      * a known project (a team's schema); every table's rows counted in both. Null when the dialog was closed.
+     * `move`: once every count matches, the copy becomes the current project (copy, check, switch in one).
      */
     copy: fn(
-      z.object({ to: z.union([z.object({ file: z.literal(true) }), z.object({ id: z.string().max(64) })]) }),
+      z.object({
+        to: z.union([z.object({ file: z.literal(true) }), z.object({ id: z.string().max(64) })]),
+        move: z.boolean().optional(),
+      }),
       CopyResult.nullable(),
     ),
   },

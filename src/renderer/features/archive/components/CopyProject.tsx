@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { CopyResult, ProjectsState } from '../../../../shared/ipc/archive';
 import { skein } from '../../../lib/bridge';
-import { projectKeys } from '../queries';
+import { archiveKeys, projectKeys } from '../queries';
 import { ProblemAlert } from './TeamProject';
 
 const NEW_FILE = '';
@@ -25,17 +25,22 @@ export function CopyProjectForm({ state }: { state: ProjectsState }) {
   const [to, setTo] = useState(NEW_FILE);
   const targets = state.known.filter((k) => k.id !== state.current?.id);
   const copy = useMutation({
-    mutationFn: () => skein().projects.copy({ to: to === NEW_FILE ? { file: true } : { id: to } }),
-    onSuccess: () => void client.invalidateQueries({ queryKey: projectKeys.all }),
+    mutationFn: (move: boolean) => skein().projects.copy({ to: to === NEW_FILE ? { file: true } : { id: to }, move }),
+    onSuccess: () => {
+      void client.invalidateQueries({ queryKey: projectKeys.all });
+      void client.invalidateQueries({ queryKey: archiveKeys.all });
+    },
   });
   const done: CopyResult | null | undefined = copy.data;
+  const moved = copy.variables === true;
+  const target = targets.find((k) => k.id === to);
   return (
     <form
       className="archive-project__form"
       aria-label="Copy this project"
       onSubmit={(e) => {
         e.preventDefault();
-        copy.mutate();
+        copy.mutate(false);
       }}
     >
       <label className="field">
@@ -50,13 +55,29 @@ export function CopyProjectForm({ state }: { state: ProjectsState }) {
         </select>
       </label>
       <button type="submit" className="btn" disabled={!state.current || copy.isPending}>
-        {copy.isPending ? 'Copying…' : 'Copy'}
+        {copy.isPending && !moved ? 'Copying…' : 'Copy'}
+      </button>
+      <button
+        type="button"
+        className="btn"
+        disabled={!state.current || copy.isPending}
+        onClick={() => copy.mutate(true)}
+        title="Copy, check every count, then work in the copy"
+      >
+        {copy.isPending && moved
+          ? 'Moving…'
+          : target?.store === 'postgres'
+            ? 'Move this project to the team database'
+            : 'Move this project there'}
       </button>
       {done ? (
         <div className="archive-project__copied" role="status">
           <p>
-            Copied into <strong>{done.to.name}</strong> ({done.to.location}) in {(done.tookMs / 1000).toFixed(1)} s;
-            every count matches. Switch to it from the list when you want to work there.
+            {moved ? 'Moved to' : 'Copied into'} <strong>{done.to.name}</strong> ({done.to.location}) in{' '}
+            {(done.tookMs / 1000).toFixed(1)} s; every count matches.{' '}
+            {moved
+              ? 'Skein now works there; the original is left as it was.'
+              : 'Switch to it from the list when you want to work there.'}
           </p>
           <table className="archive-project__counts">
             <thead>
@@ -69,7 +90,7 @@ export function CopyProjectForm({ state }: { state: ProjectsState }) {
             <tbody>
               {done.tables.map((t) => (
                 <tr key={t.name}>
-                  <th scope="row">{LABELS[t.name] ?? t.name}</th>
+                  <th scope="row">{LABELS[t.name] ?? t.name.replace(/_/g, ' ')}</th>
                   <td>{t.source.toLocaleString()}</td>
                   <td>{t.copied.toLocaleString()}</td>
                 </tr>
