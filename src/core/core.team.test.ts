@@ -290,6 +290,42 @@ describe.skipIf(skip)(`a team project in the core${skip ? ` (${skip})` : ''}`, (
       await core.dispose();
     },
   );
+  it(
+    'moves this project to the team database in one action: connected, copied, counts checked, switched',
+    { timeout: 60_000 },
+    async () => {
+      const core = createCore(skein().deps());
+      const ex = api.examples;
+      await call(core, 'skein:api.call', {
+        operation: 'postReplies',
+        params: { tweetId: ex.bigThreadPostId },
+        callId: 'm',
+      });
+      await expect
+        .poll(
+          async () => ((await call(core, 'skein:projects.state', undefined)).current as { requests: number }).requests,
+        )
+        .toBe(1);
+      const local = (await call(core, 'skein:projects.state', undefined)).current as {
+        items: number;
+        location: string;
+      };
+      const moved = await call(core, 'skein:projects.connect', {
+        connection: `postgresql://skein@127.0.0.1:${cluster.port}/postgres?sslmode=disable`,
+        password: cluster.password,
+        schema: 'team_moved',
+        researcher: 'Ada',
+        move: true,
+      });
+      // working in the team's project now, which holds what the file held, under the file's name
+      expect(moved.current).toMatchObject({ store: 'postgres', name: 'Default', requests: 1, items: local.items });
+      expect(cluster.psql('SELECT count(*) FROM team_moved.requests').trim()).toBe('1');
+      // the file is left whole and still listed
+      expect((moved.known as Array<{ location: string }>).map((k) => k.location)).toContain(local.location);
+      await core.dispose();
+    },
+  );
+
   it('a problem lasts as long as its cause: the server goes away and comes back', { timeout: 120_000 }, async () => {
     const { deps } = skein();
     const first = createCore(deps());

@@ -372,6 +372,12 @@ export function createProjects(deps: ProjectsDeps): Projects {
         action: 'Check the connection string, the password and the schema.',
       });
     }
+    if (parsed.move) {
+      // the project to move is the one that was open: back to it, then copied in and switched to as one action
+      await use(previous);
+      await copy({ id }, true);
+      return state();
+    }
     if (parsed.name) {
       const s = await (await deps.thread).call('summary', 'current');
       if (s.items === 0 && s.requests === 0) await (await deps.thread).call('rename', 'current', parsed.name);

@@ -72,6 +72,8 @@ export const ConnectInput = z.object({
   researcher: ResearcherName,
   /** the new project's name, if its schema holds none yet */
   name: ProjectName.optional(),
+  /** move the current project there: connect, copy it in (every count checked), then work there, in one */
+  move: z.boolean().optional(),
 });
 export type ConnectInput = z.input<typeof ConnectInput>;
 

@@ -30,6 +30,7 @@ export function TeamProjectForm({ researcher }: { researcher: string }) {
   const [schema, setSchema] = useState('skein');
   const [name, setName] = useState(researcher);
   const [title, setTitle] = useState('');
+  const [move, setMove] = useState(false);
   const connect = useMutation({
     mutationFn: (typed: { connection: string; password: string }) =>
       skein().projects.connect({
@@ -37,7 +38,8 @@ export function TeamProjectForm({ researcher }: { researcher: string }) {
         ...(typed.password ? { password: typed.password } : {}),
         schema: schema.trim(),
         researcher: name.trim(),
-        ...(title.trim() ? { name: title.trim() } : {}),
+        ...(title.trim() && !move ? { name: title.trim() } : {}),
+        ...(move ? { move: true } : {}),
       }),
     onSuccess: (next: ProjectsState) => {
       setPassword('');
@@ -108,8 +110,12 @@ export function TeamProjectForm({ researcher }: { researcher: string }) {
         <span>Project name (if new)</span>
         <input className="input" value={title} maxLength={120} onChange={(e) => setTitle(e.target.value)} />
       </label>
+      <label className="archive-project__wide">
+        <input type="checkbox" checked={move} onChange={(e) => setMove(e.target.checked)} /> Move this project there:
+        copy it into the empty schema, check every count, then work there (the file is left as it was)
+      </label>
       <button type="submit" className="btn" disabled={!ready}>
-        {connect.isPending ? 'Connecting…' : 'Connect'}
+        {connect.isPending ? (move ? 'Moving…' : 'Connecting…') : move ? 'Connect and move' : 'Connect'}
       </button>
       {connect.isError ? <ProblemAlert error={connect.error} /> : null}
     </form>
