@@ -41,18 +41,8 @@ import {
   type TableSpec,
 } from './store';
 
-/** A store's full-text condition over `items i` for a query's words (null: no words to match). */
+/** A store's condition over `items i` for a query's text in the search language (null: nothing to match). */
 export type TextMatch = (text: string) => Sql | null;
-
-/**
- * The words a person typed, as both stores' searches read them: split at whitespace and quotes, each without the
- * punctuation around it (a leading `#` or `@` kept); possibly empty.
- */
-export const typedWords = (text: string): string[] =>
-  text
-    .normalize('NFKC')
-    .split(/[\s"]+/u)
-    .map((w) => w.replace(/^[^\p{L}\p{N}#@]+|[^\p{L}\p{N}]+$/gu, ''));
 
 /** ids per statement where SQLite binds each one (PostgreSQL binds the list as one array) */
 const HELD_CHUNK = 500;
