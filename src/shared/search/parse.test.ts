@@ -53,7 +53,9 @@ describe('the archive search language', () => {
     expect(tree('min_retweets:5')).toBe('min:{"counter":"reposts","min":5}');
     expect(error('since:2026-02-30')).toMatchObject({ position: 6, expected: 'a date as year-month-day' });
     expect(error('is:constructor').expected).toBe('reply, quote or retweet');
-    expect(error('from:').message).toBe('Expected a handle (letters, digits and _) after from: at character 6 (for example from:ada).');
+    expect(error('from:').message).toBe(
+      'Expected a handle (letters, digits and _) after from: at character 6 (for example from:ada).',
+    );
   });
 
   it('names an unknown filter, and the filters it knows', () => {

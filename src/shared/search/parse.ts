@@ -130,8 +130,7 @@ function lex(input: string): Token[] {
     }
     if (c === '"') {
       const close = input.indexOf('"', i + 1);
-      if (close < 0)
-        fail(i, 'a closing quote', `Expected a closing quote for the quote at character ${i + 1}.`);
+      if (close < 0) fail(i, 'a closing quote', `Expected a closing quote for the quote at character ${i + 1}.`);
       out.push({ kind: 'phrase', text: input.slice(i + 1, close), at: i, end: close + 1 });
       i = close + 1;
       continue;
