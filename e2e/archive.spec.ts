@@ -76,6 +76,7 @@ test('browse a thread and a profile, restart, find a reply offline with zero cal
       .getByRole('button', { name: 'Show these' })
       .click();
     await expect(page.getByText(/^Showing/)).toBeVisible();
+    await results.scrollIntoViewIfNeeded(); // virtualized: rows exist once the list is on screen
     await expect(row).toBeVisible();
     await page.getByRole('button', { name: 'Show all dates' }).click();
 
@@ -130,6 +131,19 @@ test('search the archive in its language: a phrase, OR, -word and from: as chips
   await page.getByRole('button', { name: `Remove From @${handle.toLowerCase()}` }).click();
   await expect(box).toHaveValue(`("${first} ${second}" OR zqxjv) -qzvxj`);
   await expect(chips).toHaveCount(2);
+  await expect(results.locator(`article[data-post-id="${replyId}"]`)).toBeVisible();
+
+  // the search kept as a collection, then used as one
+  const save = page.getByRole('form', { name: 'Save this search' });
+  await save.getByRole('textbox', { name: 'Collection name' }).fill('Kept search');
+  await save.getByRole('button', { name: 'Save as a collection' }).click();
+  await expect(save.getByRole('status')).toContainText('Saved “Kept search”');
+  await box.fill('');
+  await page.getByRole('search', { name: 'Archive' }).getByRole('button', { name: 'Search' }).click();
+  const collection = page.getByRole('combobox', { name: 'Collection' });
+  await collection.selectOption({
+    label: (await collection.locator('option', { hasText: 'Kept search' }).innerText()).trim(),
+  });
   await expect(results.locator(`article[data-post-id="${replyId}"]`)).toBeVisible();
 
   // a quote left open: said in plain words under the box, no chips

@@ -388,6 +388,25 @@ export abstract class ArchiveTables {
     });
   }
 
+  async saveSearch(q: ArchiveQueryParsed, name: string): Promise<ArchiveCollection> {
+    const where = this.where(q);
+    const at = this.clock();
+    const kept = await this.executor.transaction(async (tx) => {
+      const row = await tx.get<{ rowid: number }>(
+        sql`INSERT INTO collections (name, kind, created_at, manifest, researcher)
+            VALUES (${name}, 'search', ${at}, ${JSON.stringify({ search: q })}, ${this.writer}) RETURNING rowid`,
+      );
+      const id = Number(row?.rowid ?? 0);
+      const items = await tx.run(
+        sql`INSERT INTO collection_items (collection, position, item, depth, place)
+            SELECT ${id}, row_number() OVER (ORDER BY i.created_at DESC${sql.of({ sqlite: '', postgres: ' NULLS LAST' })}, i.rowid DESC) - 1,
+              i.rowid, NULL, NULL FROM items i WHERE ${where}`,
+      );
+      return { id, items };
+    });
+    return { id: kept.id, name, kind: 'search', createdAt: at, items: kept.items, researcher: this.writer };
+  }
+
   async collections(): Promise<ArchiveCollection[]> {
     const rows = await this.executor.all<{
       id: number;

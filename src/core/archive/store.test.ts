@@ -312,6 +312,28 @@ describe.each(STORES)('a project on $name', (s) => {
       await p.close();
     });
 
+    it('keeps a search as a collection of what it finds now, to filter on like any other', async () => {
+      const p = await s.open(s.fresh({ researcher: 'Ada' }));
+      await p.ingest([
+        rec(
+          repliesAnswer([
+            post('11', 'the heron flew', { createdAt: 'Sun Nov 22 02:13:21 +0000 2026' }),
+            post('12', 'a heron again', { createdAt: 'Mon Nov 23 02:13:21 +0000 2026' }),
+            post('13', 'an egret', { createdAt: 'Tue Nov 24 02:13:21 +0000 2026' }),
+          ]),
+        ),
+      ]);
+      const saved = await p.saveSearch(q({ text: '(heron OR egret) -again' }), 'Wading birds');
+      expect(saved).toMatchObject({ name: 'Wading birds', kind: 'search', items: 2, researcher: 'Ada' });
+      expect((await p.collections()).map((c) => [c.name, c.items])).toEqual([['Wading birds', 2]]);
+      // later items do not change it: it is what the search found when kept, newest first
+      await p.ingest([rec(repliesAnswer([post('14', 'another heron')]), { at: 2000 })]);
+      const ids = async (over: object) => (await p.search(q(over), 0, 10)).hits.map((h) => h.id);
+      expect(await ids({ collection: saved.id })).toEqual(['13', '11']);
+      expect((await all(p, q({ collection: saved.id }))).map((r) => r.id)).toEqual(['13', '11']);
+      await p.close();
+    });
+
     it('finds the same first page whether a word is rare (sorted) or common (walked by index)', async () => {
       const p = await s.open();
       // 5,400 posts: "heron" is in a tenth of them (sorted: 540), "post" in all (past 5,000: walked)

@@ -10,6 +10,7 @@ import { ArchiveFilters } from './ArchiveFilters';
 import { ArchiveResults } from './ArchiveResults';
 import { TableExports, watchListQuery } from '../../watch';
 import { ProjectPanel } from './ProjectPanel';
+import { SaveSearch } from './SaveSearch';
 import { SearchTerms } from './SearchTerms';
 import { searchTerms } from '../search-terms';
 import './archive.css';
@@ -95,7 +96,10 @@ export function ArchiveView({ route }: { route: ArchiveRoute }) {
           </button>
         </p>
       ) : null}
-      <ArchiveExport query={query} />
+      <div className="archive-actions">
+        <ArchiveExport query={query} />
+        <SaveSearch query={query} suggested={route.q ? `Search: ${route.q}` : 'Everything'} />
+      </div>
       {watches.data && watches.data.watches.length > 0 ? (
         <TableExports label="Counters and disappearances (the watches’ tables)" />
       ) : null}
