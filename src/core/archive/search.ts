@@ -31,7 +31,7 @@ export function searchTree(text: string): SearchNode | null {
 }
 
 /** a tree with only terms of the text */
-export const textOnly = (node: SearchNode): boolean =>
+const textOnly = (node: SearchNode): boolean =>
   node.type === 'text' ||
   (node.type === 'not' && textOnly(node.node)) ||
   ((node.type === 'and' || node.type === 'or') && node.nodes.every(textOnly));
@@ -88,7 +88,7 @@ function fieldSql(f: FieldTerm): Sql {
 }
 
 /** A node as one condition over `items i`: a subtree the index says alone as one match, the rest as SQL. */
-export function conditionOf(node: SearchNode, index: TextIndex): Sql {
+function conditionOf(node: SearchNode, index: TextIndex): Sql {
   if (textOnly(node)) {
     const match = index.match(node);
     if (match !== null) return index.matches(match);

@@ -70,7 +70,7 @@ const COUNTERS: Record<string, Counter> = {
 };
 
 /** the filters, as a person types them (the error for an unknown one lists them) */
-export const SEARCH_FIELDS = [
+const SEARCH_FIELDS = [
   'from',
   'to',
   'lang',

@@ -6,7 +6,7 @@
  */
 
 /** PostgreSQL keeps a lexeme of at most 2,047 bytes: longer words are left out of both the index and a query. */
-export const MAX_TOKEN = 255;
+const MAX_TOKEN = 255;
 
 const TOKEN = /[\p{L}\p{N}\p{Co}]+/gu;
 
