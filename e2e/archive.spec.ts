@@ -76,6 +76,7 @@ test('browse a thread and a profile, restart, find a reply offline with zero cal
       .getByRole('button', { name: 'Show these' })
       .click();
     await expect(page.getByText(/^Showing/)).toBeVisible();
+    await results.scrollIntoViewIfNeeded(); // virtualized: rows exist once the list is on screen
     await expect(row).toBeVisible();
     await page.getByRole('button', { name: 'Show all dates' }).click();
 
@@ -95,4 +96,59 @@ test('browse a thread and a profile, restart, find a reply offline with zero cal
   } finally {
     await rm(userDataDir, { recursive: true, force: true });
   }
+});
+
+test('search the archive in its language: a phrase, OR, -word and from: as chips, a chip removed, a broken search explained', async ({
+  launch,
+}, testInfo) => {
+  hostOnly(testInfo);
+  test.setTimeout(120_000);
+  const { page } = await launch();
+  const ex = await demoExamples(page);
+  const replies = await openThread(page, ex.bigThreadPostId);
+  const reply = replies.locator('article[data-post-id]').nth(1);
+  await expect(reply).toBeVisible();
+  const replyId = (await reply.getAttribute('data-post-id'))!;
+  const [first, second] = (await reply.locator('.post__text').first().innerText())
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+  const handle = (await reply.locator('.post__handle').first().innerText()).trim().replace(/^@/, '');
+
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Archive' }).click();
+  const box = page.getByRole('searchbox', { name: 'Search the archive' });
+  await box.fill(`("${first} ${second}" OR zqxjv) -qzvxj from:${handle}`);
+  const chips = page.getByRole('list', { name: 'Search terms' }).getByRole('listitem');
+  await expect(chips).toHaveText([
+    `“${first} ${second}” or zqxjv×`,
+    'Without qzvxj×',
+    `From @${handle.toLowerCase()}×`,
+  ]);
+  await page.getByRole('search', { name: 'Archive' }).getByRole('button', { name: 'Search' }).click();
+  const results = page.getByRole('region', { name: 'Archive results' });
+  await expect(results.locator(`article[data-post-id="${replyId}"]`)).toBeVisible();
+
+  // a chip removed: the text and the search are without it
+  await page.getByRole('button', { name: `Remove From @${handle.toLowerCase()}` }).click();
+  await expect(box).toHaveValue(`("${first} ${second}" OR zqxjv) -qzvxj`);
+  await expect(chips).toHaveCount(2);
+  await expect(results.locator(`article[data-post-id="${replyId}"]`)).toBeVisible();
+
+  // the search kept as a collection, then used as one
+  const save = page.getByRole('form', { name: 'Save this search' });
+  await save.getByRole('textbox', { name: 'Collection name' }).fill('Kept search');
+  await save.getByRole('button', { name: 'Save as a collection' }).click();
+  await expect(save.getByRole('status')).toContainText('Saved “Kept search”');
+  await box.fill('');
+  await page.getByRole('search', { name: 'Archive' }).getByRole('button', { name: 'Search' }).click();
+  const collection = page.getByRole('combobox', { name: 'Collection' });
+  await collection.selectOption({
+    label: (await collection.locator('option', { hasText: 'Kept search' }).innerText()).trim(),
+  });
+  await expect(results.locator(`article[data-post-id="${replyId}"]`)).toBeVisible();
+
+  // a quote left open: said in plain words under the box, no chips
+  await box.fill(`heron "${first}`);
+  await expect(page.getByRole('alert')).toHaveText('Expected a closing quote for the quote at character 7.');
+  await expect(box).toHaveAttribute('aria-invalid', 'true');
+  await expect(chips).toHaveCount(0);
 });

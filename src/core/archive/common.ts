@@ -41,18 +41,8 @@ import {
   type TableSpec,
 } from './store';
 
-/** A store's full-text condition over `items i` for a query's words (null: no words to match). */
+/** A store's condition over `items i` for a query's text in the search language (null: nothing to match). */
 export type TextMatch = (text: string) => Sql | null;
-
-/**
- * The words a person typed, as both stores' searches read them: split at whitespace and quotes, each without the
- * punctuation around it (a leading `#` or `@` kept); possibly empty.
- */
-export const typedWords = (text: string): string[] =>
-  text
-    .normalize('NFKC')
-    .split(/[\s"]+/u)
-    .map((w) => w.replace(/^[^\p{L}\p{N}#@]+|[^\p{L}\p{N}]+$/gu, ''));
 
 /** ids per statement where SQLite binds each one (PostgreSQL binds the list as one array) */
 const HELD_CHUNK = 500;
@@ -399,6 +389,25 @@ export abstract class ArchiveTables {
       for (const s of statements) kept += await tx.run(s);
       return kept;
     });
+  }
+
+  async saveSearch(q: ArchiveQueryParsed, name: string): Promise<ArchiveCollection> {
+    const where = this.where(q);
+    const at = this.clock();
+    const kept = await this.executor.transaction(async (tx) => {
+      const row = await tx.get<{ rowid: number }>(
+        sql`INSERT INTO collections (name, kind, created_at, manifest, researcher)
+            VALUES (${name}, 'search', ${at}, ${JSON.stringify({ search: q })}, ${this.writer}) RETURNING rowid`,
+      );
+      const id = Number(row?.rowid ?? 0);
+      const items = await tx.run(
+        sql`INSERT INTO collection_items (collection, position, item, depth, place)
+            SELECT ${id}, row_number() OVER (ORDER BY i.created_at DESC${sql.of({ sqlite: '', postgres: ' NULLS LAST' })}, i.rowid DESC) - 1,
+              i.rowid, NULL, NULL FROM items i WHERE ${where}`,
+      );
+      return { id, items };
+    });
+    return { id: kept.id, name, kind: 'search', createdAt: at, items: kept.items, researcher: this.writer };
   }
 
   async collections(): Promise<ArchiveCollection[]> {

@@ -66,6 +66,10 @@ export function createArchiveHandlers(deps: ArchiveHandlerDeps): Pick<Handlers, 
       provenance: async ({ project, kind, id }) =>
         (await deps.thread).call('provenance', await handle(project), kind, id),
       collections: async ({ project }) => (await deps.thread).call('collections', await handle(project)),
+      saveSearch: async (input) => {
+        const { name, ...query } = input;
+        return (await deps.thread).call('saveSearch', await handle(input.project), ArchiveQuery.parse(query), name);
+      },
       export: async (input) => {
         const { format, title } = input;
         // the query, and the export's options beside it (each schema keeps its own fields)

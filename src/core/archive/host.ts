@@ -55,6 +55,7 @@ const SERVED = [
   'createCollection',
   'appendCollection',
   'collections',
+  'saveSearch',
   'conversation',
   'heldItems',
   'groupCounts',

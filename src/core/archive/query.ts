@@ -1,26 +1,53 @@
 /**
  * What a project file reads its own way: full-text search through FTS5 (its matches as a bit set, the index
- * walked when they are many). Synchronous (node:sqlite): it runs in the
+ * walked when they are many), the search language's text compiled to FTS5 expressions Skein quotes itself. Synchronous (node:sqlite): it runs in the
  * archive's worker thread, never on main's event loop. What both stores read alike is common.ts.
  */
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import type { ArchiveQueryParsed, ArchiveSearchResult } from '../../shared/ipc/archive';
 import { bindable, compile, sql, type Sql } from '../db';
-import { typedWords, whereOf as where, type TextMatch } from './common';
+import type { SearchNode } from '../../shared/search/parse';
+import { whereOf as where, type TextMatch } from './common';
+import { compileSearch, searchTree, wholeCondition, type CompiledSearch, type TextIndex } from './search';
 import { hitsOf, type HitRow } from './results';
 
-/** Words as FTS5 phrases (quotes doubled), the last one a prefix: user input never reaches FTS5's syntax. */
-function ftsQuery(text: string): string | null {
-  const words = typedWords(text).filter((w) => w !== '');
-  if (words.length === 0) return null;
-  return words.map((w, i) => `"${w.replace(/"/g, '""')}"${i === words.length - 1 ? ' *' : ''}`).join(' ');
+/** A term's words as one FTS5 phrase Skein quotes (quotes doubled), a prefix if the term is one. */
+const phrase = (tokens: readonly string[], prefix: boolean): string =>
+  `"${tokens.join(' ').replace(/"/g, '""')}"${prefix ? ' *' : ''}`;
+
+/**
+ * A text-only subtree as an FTS5 expression, or null where FTS5 cannot say it: its NOT is binary (`a NOT b`),
+ * so a negation stands only beside a positive term of the same AND, never alone or in an OR.
+ */
+function ftsText(node: SearchNode): string | null {
+  switch (node.type) {
+    case 'text':
+      return phrase(node.tokens, node.prefix);
+    case 'or': {
+      const parts = node.nodes.map((n) => (n.type === 'not' ? null : ftsText(n)));
+      return parts.every((p) => p !== null) ? `(${parts.join(' OR ')})` : null;
+    }
+    case 'and': {
+      const positive = node.nodes.filter((n) => n.type !== 'not').map(ftsText);
+      const negative = node.nodes.flatMap((n) => (n.type === 'not' ? [ftsText(n.node)] : []));
+      if (positive.length === 0 || [...positive, ...negative].some((p) => p === null)) return null;
+      let out = `(${positive.join(' AND ')})`;
+      for (const n of negative) out = `(${out} NOT ${n})`;
+      return out;
+    }
+    default:
+      return null;
+  }
 }
 
-/** A query's words matched through FTS5, as a rowid set. */
-export const ftsMatch: TextMatch = (text) => {
-  const match = ftsQuery(text);
-  return match === null ? null : sql`i.rowid IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ${match})`;
+/** the project file's full-text index as the search language's compiler uses it */
+export const FTS: TextIndex = {
+  match: ftsText,
+  matches: (match) => sql`i.rowid IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ${match})`,
 };
+
+/** A query's text through FTS5 and the filters it names (null: nothing to match). */
+export const ftsMatch: TextMatch = (text) => wholeCondition(compileSearch(searchTree(text), FTS), FTS);
 
 /** a query as node:sqlite takes it */
 export const compiled = (q: Sql): { sql: string; args: SQLInputValue[] } => {
@@ -29,8 +56,8 @@ export const compiled = (q: Sql): { sql: string; args: SQLInputValue[] } => {
 };
 
 /** WHERE clause and its values for a query (the FTS match as a rowid set, unless the caller joins it). */
-const whereOf = (q: ArchiveQueryParsed, joinedMatch = false) =>
-  compiled(where(q, joinedMatch ? null : ftsMatch(q.text)));
+const whereOf = (q: ArchiveQueryParsed, c: CompiledSearch, joinedMatch = false) =>
+  compiled(where(q, joinedMatch ? c.rest : wholeCondition(c, FTS)));
 
 /** up to this many matches, a search sorts them itself rather than walking an index */
 const FEW_MATCHES = 5_000;
@@ -68,20 +95,21 @@ export function search(
   now: () => number,
 ): ArchiveSearchResult {
   const started = now();
-  const match = ftsQuery(q.text);
+  const c = compileSearch(searchTree(q.text), FTS);
+  const { match } = c;
   const key = q.sort === 'engagement' ? 'i.engagement' : 'i.created_at';
   const columns = `i.rowid AS rowid, i.kind AS kind, i.id AS id, i.raw AS raw, i.first_seen AS first_seen,
     i.last_seen AS last_seen, (SELECT count(*) FROM request_items r WHERE r.item = i.rowid) AS requests`;
   let rows: HitRow[];
   if (match === null) {
-    const { sql, args } = whereOf(q);
+    const { sql, args } = whereOf(q, c);
     rows = db
       .prepare(`SELECT ${columns} FROM items i WHERE ${sql} ORDER BY ${key} DESC, i.rowid DESC LIMIT ? OFFSET ?`)
       .all(...args, limit + 1, offset) as HitRow[];
   } else {
     // the word's matches are one cheap read of its doclist (100,000 in ~15 ms as one string); ordering costs
     const matches = matchSet(db, match);
-    const { sql, args } = whereOf(q, true);
+    const { sql, args } = whereOf(q, c, true);
     if (matches.size <= FEW_MATCHES) {
       // few: read those items and sort them
       rows = db

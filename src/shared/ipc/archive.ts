@@ -231,6 +231,8 @@ export const archiveContract = {
       ArchiveProvenance.nullable(),
     ),
     collections: fn(z.object({ project: z.enum(['current', 'demo']).default('current') }), z.array(ArchiveCollection)),
+    /** keeps a search as a collection of the items it finds now (newest first), to filter on, export or code */
+    saveSearch: fn(ArchiveQuery.extend({ name: z.string().trim().min(1).max(120) }), ArchiveCollection),
     /** writes the query's items (a collection in order, a search, or everything) to a file main asks for; no API call */
     export: fn(ArchiveExportInput, ArchiveExportResult),
   },

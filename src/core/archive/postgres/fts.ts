@@ -1,31 +1,23 @@
 /**
  * PostgreSQL's full-text search, fed the way SQLite's FTS5 tokenizer (`unicode61 remove_diacritics 2`) reads
- * text, so both stores find the same items for the same words: a word is a run of letters, digits and private
- * use characters, case-folded with its diacritics removed. Skein builds the `tsvector` (with positions, so a
- * phrase matches as one) and the `tsquery` itself as literals of quoted lexemes: the server's parser never reads
+ * text, so both stores find the same items for the same words (shared/search/tokens.ts). Skein builds the `tsvector` (with positions, so a
+ * phrase matches as one) and the `tsquery` itself, from the search language's tree, as literals of quoted lexemes: the server's parser never reads
  * what a person typed, so no input is ever query syntax.
  */
-import { typedWords } from '../common';
+import type { SearchNode } from '../../../shared/search/parse';
+import { searchTokens } from '../../../shared/search/tokens';
 
 /**
- * PostgreSQL's own bounds: a lexeme of at most 2,047 bytes, positions up to 16,383 (later words share the last
- * one), 255 positions kept per lexeme, a vector under 1 MB (beyond which a text's further new words are left out)
+ * PostgreSQL's own bounds: positions up to 16,383 (later words share the last one), 255 positions kept per
+ * lexeme, a vector under 1 MB (beyond which a text's further new words are left out); a lexeme's (2,047 bytes)
+ * is kept by the words themselves (shared/search/tokens.ts)
  */
-const MAX_WORD = 255;
 const MAX_POSITION = 16_383;
 const MAX_POSITIONS = 255;
 const MAX_VECTOR_BYTES = 900_000;
 
-const WORD = /[\p{L}\p{N}\p{Co}]+/gu;
-
 /** The words of a text as the index keeps them. */
-function words(text: string): string[] {
-  const folded = text
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase();
-  return (folded.match(WORD) ?? []).filter((w) => w.length <= MAX_WORD);
-}
+const words = searchTokens;
 
 const quoted = (w: string) => `'${w.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
 
@@ -56,20 +48,28 @@ export function tsvectorOf(...texts: string[]): string {
   return out;
 }
 
-/**
- * What a person typed as a `tsquery` literal, as SQLite's search reads it (query.ts): whitespace-separated
- * words, all of them required, a word of several tokens a phrase, the last word a prefix. Null: no word at all.
- */
-export function tsqueryOf(text: string): string | null {
-  const parts = typedWords(text)
-    .map(words)
-    .filter((tokens) => tokens.length > 0);
-  if (parts.length === 0) return null;
-  return parts
-    .map((tokens, i) => {
-      const last = i === parts.length - 1;
-      const terms = tokens.map((t, j) => `${quoted(t)}${last && j === tokens.length - 1 ? ':*' : ''}`);
-      return terms.length === 1 ? terms[0] : `(${terms.join(' <-> ')})`;
-    })
-    .join(' & ');
+/** A term's words as a `tsquery` phrase of quoted lexemes, the last one a prefix if the term is one. */
+function phrase(tokens: readonly string[], prefix: boolean): string {
+  const terms = tokens.map((t, j) => `${quoted(t)}${prefix && j === tokens.length - 1 ? ':*' : ''}`);
+  return terms.length === 1 ? terms[0]! : `(${terms.join(' <-> ')})`;
+}
+
+/** A text-only subtree of the search language as a `tsquery` literal (null: a filter in it, SQL's to say). */
+export function tsqueryOf(node: SearchNode): string | null {
+  switch (node.type) {
+    case 'text':
+      return phrase(node.tokens, node.prefix);
+    case 'not': {
+      const inner = tsqueryOf(node.node);
+      return inner === null ? null : `!(${inner})`;
+    }
+    case 'and':
+    case 'or': {
+      const parts = node.nodes.map(tsqueryOf);
+      if (parts.some((p) => p === null)) return null;
+      return `(${parts.join(node.type === 'and' ? ' & ' : ' | ')})`;
+    }
+    case 'field':
+      return null;
+  }
 }

@@ -8,13 +8,17 @@ import type { ArchiveQueryParsed, ArchiveSearchResult } from '../../../shared/ip
 import { whereOf, type TextMatch } from '../common';
 import { hitsOf, type HitRow } from '../results';
 import { tsqueryOf } from './fts';
+import { compileSearch, searchTree, wholeCondition, type TextIndex } from '../search';
 import { sql, type Db } from '../../db';
 
-/** A query's words matched through the items' `tsvector`. */
-export const tsMatch: TextMatch = (text) => {
-  const match = tsqueryOf(text);
-  return match === null ? null : sql`i.fts @@ CAST(${match} AS tsquery)`;
+/** the items' `tsvector` as the search language's compiler uses it */
+export const TSV: TextIndex = {
+  match: tsqueryOf,
+  matches: (match) => sql`i.fts @@ CAST(${match} AS tsquery)`,
 };
+
+/** A query's text through the items' `tsvector` and the filters it names (null: nothing to match). */
+export const tsMatch: TextMatch = (text) => wholeCondition(compileSearch(searchTree(text), TSV), TSV);
 
 /** The newest items (by the sort) a search walks looking for its page before it asks the full-text index instead. */
 const WALK = 10_000;
@@ -33,7 +37,8 @@ export async function search(
   now: () => number,
 ): Promise<ArchiveSearchResult> {
   const started = now();
-  const match = tsqueryOf(q.text);
+  const c = compileSearch(searchTree(q.text), TSV);
+  const { match } = c;
   const key =
     q.sort === 'engagement' ? ['engagement DESC', 'rowid DESC'] : ['created_at DESC NULLS LAST', 'rowid DESC'];
   const order = (alias: string) => sql.raw(key.map((k) => `${alias}.${k}`).join(', '));
@@ -43,13 +48,13 @@ export async function search(
   let rows: HitRow[];
   if (match === null) {
     rows = await db.all<HitRow>(
-      sql`SELECT ${columns} FROM items i WHERE ${whereOf(q, null)} ORDER BY ${order('i')} ${page}`,
+      sql`SELECT ${columns} FROM items i WHERE ${whereOf(q, c.rest)} ORDER BY ${order('i')} ${page}`,
     );
   } else {
     rows = [];
     if (offset + limit + 1 <= WALK / 10)
       rows = await db.all<HitRow>(
-        sql`WITH walked AS (SELECT i.rowid, i.created_at, i.engagement, i.fts FROM items i WHERE ${whereOf(q, null)}
+        sql`WITH walked AS (SELECT i.rowid, i.created_at, i.engagement, i.fts FROM items i WHERE ${whereOf(q, c.rest)}
               ORDER BY ${order('i')} LIMIT ${sql.raw(String(WALK))}),
             page AS (SELECT w.rowid, w.created_at, w.engagement FROM walked w WHERE w.fts @@ CAST(${match} AS tsquery)
               ORDER BY ${order('w')} ${page})
@@ -57,7 +62,7 @@ export async function search(
       );
     if (rows.length <= limit) {
       const matched = sql`WITH matched AS MATERIALIZED (SELECT i.rowid, i.created_at, i.engagement FROM items i
-          WHERE ${whereOf(q, tsMatch(q.text))}),
+          WHERE ${whereOf(q, wholeCondition(c, TSV))}),
         page AS (SELECT m.rowid, m.created_at, m.engagement FROM matched m ORDER BY ${order('m')} ${page})
         SELECT ${columns} FROM page w JOIN items i ON i.rowid = w.rowid ORDER BY ${order('w')}`;
       // the index's matches, never a scan of every item: the planner, taking words as independent, guesses

@@ -10,6 +10,9 @@ import { ArchiveFilters } from './ArchiveFilters';
 import { ArchiveResults } from './ArchiveResults';
 import { TableExports, watchListQuery } from '../../watch';
 import { ProjectPanel } from './ProjectPanel';
+import { SaveSearch } from './SaveSearch';
+import { SearchTerms } from './SearchTerms';
+import { searchTerms } from '../search-terms';
 import './archive.css';
 
 type ArchiveRoute = Extract<Route, { name: 'archive' }>;
@@ -28,6 +31,12 @@ export function ArchiveView({ route }: { route: ArchiveRoute }) {
   const base = useMemo(() => toQuery(route.q, form), [route.q, form]);
   const query = useMemo(() => toQuery(route.q, form, span?.span ?? null), [route.q, form, span]);
   const offset = utcOffsetMinutes(form.zone);
+  // read as typed: chips for the terms, or where the text cannot be read
+  const terms = useMemo(() => searchTerms(text), [text]);
+  const search = (next: string) => {
+    setSpan(null);
+    navigate(routes.archive(next.trim()), { replace: true });
+  };
   return (
     <div className="view view--archive">
       <header className="view__header">
@@ -40,23 +49,32 @@ export function ArchiveView({ route }: { route: ArchiveRoute }) {
         className="search-form"
         onSubmit={(e) => {
           e.preventDefault();
-          setSpan(null);
-          navigate(routes.archive(text.trim()), { replace: true });
+          if (terms.ok) search(text);
         }}
       >
         <input
           className="input"
           type="search"
           aria-label="Search the archive"
-          placeholder="Words from posts, handles, names or bios"
+          placeholder="Words, “phrases”, OR, -word, from:handle, has:media…"
           value={text}
           maxLength={500}
+          aria-invalid={!terms.ok}
+          aria-describedby={terms.ok ? undefined : 'archive-search-error'}
           onChange={(e) => setText(e.target.value)}
         />
         <button type="submit" className="btn btn--primary">
           Search
         </button>
       </form>
+      <SearchTerms
+        terms={terms}
+        errorId="archive-search-error"
+        onRemove={(without) => {
+          setText(without);
+          search(without);
+        }}
+      />
       <ArchiveFilters
         form={form}
         onChange={(patch) => {
@@ -78,7 +96,10 @@ export function ArchiveView({ route }: { route: ArchiveRoute }) {
           </button>
         </p>
       ) : null}
-      <ArchiveExport query={query} />
+      <div className="archive-actions">
+        <ArchiveExport query={query} />
+        <SaveSearch query={query} suggested={route.q ? `Search: ${route.q}` : 'Everything'} />
+      </div>
       {watches.data && watches.data.watches.length > 0 ? (
         <TableExports label="Counters and disappearances (the watches’ tables)" />
       ) : null}
