@@ -129,7 +129,9 @@ test('Esc closes the question in front before it means Back; focus returns to th
 test('Back returns focus to the card that was opened, as it does to a post', async ({ skein }) => {
   const { page } = skein;
   await demoExamples(page);
-  const card = page.getByRole('region', { name: 'Or explore the demo world' }).getByRole('link', { name: /^A community/ });
+  const card = page
+    .getByRole('region', { name: 'Or explore the demo world' })
+    .getByRole('link', { name: /^A community/ });
   await card.focus();
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/#\/community\/\d+$/);

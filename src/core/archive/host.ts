@@ -186,7 +186,8 @@ export class ArchiveHost {
       }
     } catch (e) {
       // a server away, or a role that may not write (rights may be given back): kept, written again, said
-      if (this.projects.get(handle) === p && (p.transient(e) || p.readOnly !== null)) return this.keep(handle, batch, e);
+      if (this.projects.get(handle) === p && (p.transient(e) || p.readOnly !== null))
+        return this.keep(handle, batch, e);
       this.report(new Error(`the archive could not record answers: ${e instanceof Error ? e.message : String(e)}`));
     }
   }
