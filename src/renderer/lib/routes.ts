@@ -35,7 +35,7 @@ export type Route =
   | { name: 'trends'; woeid: number | null }
   | { name: 'settings' }
   | { name: 'usage' }
-  | { name: 'archive'; q: string }
+  | { name: 'archive'; q: string; collection?: number }
   | { name: 'coding'; tab: CodingTab }
   | { name: 'watches' }
   | { name: 'counters'; kind: CounterItemKind; id: string }
@@ -96,7 +96,9 @@ export const routes = {
   trends: (woeid: number | null = null): Route => ({ name: 'trends', woeid }),
   settings: (): Route => ({ name: 'settings' }),
   usage: (): Route => ({ name: 'usage' }),
-  archive: (q = ''): Route => ({ name: 'archive', q }),
+  /** the Archive, searching `q`, within one collection of the project when given */
+  archive: (q = '', collection?: number): Route =>
+    collection === undefined ? { name: 'archive', q } : { name: 'archive', q, collection },
   coding: (tab: CodingTab = 'code'): Route => ({ name: 'coding', tab }),
   watches: (): Route => ({ name: 'watches' }),
   counters: (kind: CounterItemKind, id: string): Route => ({ name: 'counters', kind, id }),
@@ -167,7 +169,8 @@ export function parseRoute(hash: string): Route {
     case 'usage':
       return routes.usage();
     case 'archive':
-      return seg.length === 1 ? routes.archive(q.get('q') ?? '') : unknown;
+      if (seg.length !== 1) return unknown;
+      return routes.archive(q.get('q') ?? '', /^[1-9]\d{0,9}$/.test(q.get('collection') ?? '') ? Number(q.get('collection')) : undefined);
     case 'coding': {
       if (seg.length > 2) return unknown;
       const tab = (a ?? 'code') as CodingTab;
@@ -228,7 +231,10 @@ export function formatRoute(route: Route): string {
     case 'usage':
       return '#/usage';
     case 'archive':
-      return withQuery('/archive', { q: route.q });
+      return withQuery('/archive', {
+        q: route.q,
+        collection: route.collection === undefined ? null : String(route.collection),
+      });
     case 'coding':
       return `#/coding/${route.tab}`;
     case 'watches':
