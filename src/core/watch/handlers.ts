@@ -171,6 +171,12 @@ export function createWatchHandlers(deps: WatchHandlerDeps): WatchHandlers['watc
           ? 'waiting'
           : 'active';
     const runsDone = stats.runs - (stats.running ? 1 : 0);
+    // the first run reads every target's starting point: priced apart when the projection has it
+    const projectedSpend = !started
+      ? 0
+      : started.firstRun === undefined
+        ? started.perRun * runsDone
+        : started.firstRun + started.perRun * Math.max(0, runsDone - 1);
     return {
       id: w.id,
       spec,
@@ -195,9 +201,9 @@ export function createWatchHandlers(deps: WatchHandlerDeps): WatchHandlers['watc
         started && runsDone > 0
           ? {
               days: runsDone / started.runsPerDay,
-              projected: started.perRun * runsDone,
+              projected: projectedSpend,
               spent: stats.spentTotal,
-              ratio: started.perRun > 0 ? stats.spentTotal / (started.perRun * runsDone) : null,
+              ratio: projectedSpend > 0 ? stats.spentTotal / projectedSpend : null,
             }
           : null,
       gaps: stats.gaps,
@@ -283,7 +289,10 @@ export function createWatchHandlers(deps: WatchHandlerDeps): WatchHandlers['watc
       return {
         options: all,
         recommended: cheapest?.strategy ?? 'full',
-        known: { targets: targets.ok.length + draft.unresolved, withHistory: history.filter((h) => h.posts >= 3).length },
+        known: {
+          targets: targets.ok.length + draft.unresolved,
+          withHistory: history.filter((h) => h.posts >= 3).length,
+        },
       };
     },
 

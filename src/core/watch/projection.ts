@@ -89,6 +89,8 @@ export interface ProjectionInput {
 const roundUp = (n: number) => Math.max(100, Math.ceil(n / 100) * 100);
 /** the room a proposed cap leaves over the projection: posting comes in bursts, re-checks come on top */
 const MARGIN = 1.5;
+/** the room a run's cap leaves over the first read: a page may hold more posts than any seen so far */
+const FIRST_MARGIN = 1.2;
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
@@ -209,12 +211,12 @@ export function projectWatch(input: ProjectionInput): WatchProjection {
     notes.push(
       `The first run reads each ${spec.target.noun}’s starting point (${options.firstPages} page${options.firstPages === 1 ? '' : 's'} each, whatever ${options.firstPages === 1 ? 'it holds' : 'they hold'}): up to ${fmt(firstRun)} credits.`,
     );
-  const resolving = unresolved * creditsFor({ operation: 'userSearch', httpStatus: 200, items: TYPICAL_SEARCH }, prices);
+  const resolving =
+    unresolved * creditsFor({ operation: 'userSearch', httpStatus: 200, items: TYPICAL_SEARCH }, prices);
   const days = input.days ?? null;
   const runs = days === null ? null : Math.max(1, Math.ceil(days * runsPerDay));
-  const whole =
-    runs === null || days === null ? null : resolving + firstRun + (runs - 1) * perRun;
-  const proposedPerRun = roundUp(Math.max(firstRun, perRun * MARGIN));
+  const whole = runs === null || days === null ? null : resolving + firstRun + (runs - 1) * perRun;
+  const proposedPerRun = roundUp(Math.max(firstRun * FIRST_MARGIN, perRun * MARGIN));
   const proposedPerDay = roundUp(Math.max(proposedPerRun, firstRun + perDay * MARGIN));
   const proposedTotal = roundUp(Math.max(proposedPerDay, whole === null ? perDay * 30 * MARGIN : whole * MARGIN));
   return {

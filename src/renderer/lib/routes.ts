@@ -170,7 +170,10 @@ export function parseRoute(hash: string): Route {
       return routes.usage();
     case 'archive':
       if (seg.length !== 1) return unknown;
-      return routes.archive(q.get('q') ?? '', /^[1-9]\d{0,9}$/.test(q.get('collection') ?? '') ? Number(q.get('collection')) : undefined);
+      return routes.archive(
+        q.get('q') ?? '',
+        /^[1-9]\d{0,9}$/.test(q.get('collection') ?? '') ? Number(q.get('collection')) : undefined,
+      );
     case 'coding': {
       if (seg.length > 2) return unknown;
       const tab = (a ?? 'code') as CodingTab;

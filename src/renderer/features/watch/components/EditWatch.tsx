@@ -75,7 +75,9 @@ export function EditWatch({ watch, onDone }: { watch: WatchSummary; onDone: () =
           value={Number.isFinite(form.budgetUsd) ? Math.round(form.budgetUsd * 100) / 100 : ''}
           onChange={(e) => change({ budgetUsd: Number(e.target.value) })}
         />
-        <small className="muted">The total cap: {Math.floor(form.budgetUsd * prices.creditsPerUsd).toLocaleString('en-US')} credits.</small>
+        <small className="muted">
+          The total cap: {Math.floor(form.budgetUsd * prices.creditsPerUsd).toLocaleString('en-US')} credits.
+        </small>
       </label>
       {bad ? <p className="watch-form__problem">{bad}</p> : null}
       <div className="watch-form__buttons">

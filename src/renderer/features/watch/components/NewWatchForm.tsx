@@ -70,13 +70,7 @@ function Credits({ credits, perUsd }: { credits: number; perUsd: number }) {
  * The targets' @handles not yet resolved: what resolving them costs (one people search each), asked for with one
  * click; the ids found are kept beside their handles, and the handles no account has are listed by name.
  */
-function ResolveTargets({
-  form,
-  change,
-}: {
-  form: NewWatchFields;
-  change: (c: Partial<NewWatchFields>) => void;
-}) {
+function ResolveTargets({ form, change }: { form: NewWatchFields; change: (c: Partial<NewWatchFields>) => void }) {
   const qc = useQueryClient();
   const prices = usePrices();
   const [progress, setProgress] = useState<number | null>(null);
@@ -96,7 +90,8 @@ function ResolveTargets({
     <div className="watch-resolve" role="group" aria-label="Handles to resolve">
       <p>
         {handles.length === 1 ? 'One handle' : `${handles.length} handles`} to resolve into account ids: {cost.calls}{' '}
-        people {cost.calls === 1 ? 'search' : 'searches'}, about <Credits credits={cost.credits} perUsd={prices.creditsPerUsd} />.
+        people {cost.calls === 1 ? 'search' : 'searches'}, about{' '}
+        <Credits credits={cost.credits} perUsd={prices.creditsPerUsd} />.
       </p>
       <button type="button" className="btn btn--small" disabled={progress !== null} onClick={() => void resolve()}>
         Resolve {handles.length === 1 ? '1 handle' : `${handles.length} handles`}
@@ -366,7 +361,8 @@ export function NewWatchForm({
                     <td className="num">
                       {o.projection ? (
                         <>
-                          {count(o.projection.perDay)} <span className="muted">{formatUsd(o.projection.usdPerDay)}</span>
+                          {count(o.projection.perDay)}{' '}
+                          <span className="muted">{formatUsd(o.projection.usdPerDay)}</span>
                         </>
                       ) : (
                         '—'

@@ -69,14 +69,15 @@ export function WatchCard({ watch }: { watch: WatchSummary }) {
       <p className="watch-card__what">
         {KIND_LABELS[spec.kind]}: {spec.targets.length} {spec.targets.length === 1 ? 'target' : 'targets'} (
         {targetsWords(spec.targets, spec.handles)}), {everyWords(spec.schedule.everyMinutes)}
-        {spec.schedule.until !== null ? ` until ${utcMinute(spec.schedule.until)}` : ''}, {STRATEGY_WORDS[spec.strategy]}
+        {spec.schedule.until !== null ? ` until ${utcMinute(spec.schedule.until)}` : ''},{' '}
+        {STRATEGY_WORDS[spec.strategy]}
         {spec.listId ? ` (list ${spec.listId})` : ''}.
       </p>
       {watch.kept.posts > 0 ? (
         <p className="watch-card__kept">
           <strong data-testid="kept">
-            {count(watch.kept.posts)} {watch.kept.posts === 1 ? 'post' : 'posts'} of {count(watch.kept.targets)}{' '}
-            {noun} kept
+            {count(watch.kept.posts)} {watch.kept.posts === 1 ? 'post' : 'posts'} of {count(watch.kept.targets)} {noun}{' '}
+            kept
           </strong>{' '}
           <button type="button" className="btn btn--small" disabled={actions.collect.isPending} onClick={openKept}>
             Open them in the Archive
@@ -134,9 +135,10 @@ export function WatchCard({ watch }: { watch: WatchSummary }) {
           {watch.comparison && watch.comparison.ratio !== null ? (
             <>
               {' '}
-              Spent over {watch.runs} runs:{' '}
+              Spent over {watch.runs} {watch.runs === 1 ? 'run' : 'runs'}, first read included:{' '}
               <strong data-testid="spent-vs-projected">{count(watch.comparison.spent)}</strong> credits (
-              {usd(watch.comparison.spent)}) against {count(watch.comparison.projected)} projected (×{watch.comparison.ratio.toFixed(2)}
+              {usd(watch.comparison.spent)}) against {count(watch.comparison.projected)} projected (×
+              {watch.comparison.ratio.toFixed(2)}
               {watch.comparison.days < 7 ? '; the comparison settles after a week of runs' : ''}).
             </>
           ) : null}
@@ -179,9 +181,7 @@ export function WatchCard({ watch }: { watch: WatchSummary }) {
         <button type="button" className="btn btn--small" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
           {open ? 'Hide runs, gaps and what disappeared' : 'Runs, gaps and what disappeared'}
         </button>
-        <span className="muted watch-card__usd">
-          Budget: {formatUsd(spec.caps.total / perUsd)} in total
-        </span>
+        <span className="muted watch-card__usd">Budget: {formatUsd(spec.caps.total / perUsd)} in total</span>
       </div>
       {error ? <ErrorState compact error={error} what="the watch" /> : null}
       {editing ? <EditWatch watch={watch} onDone={() => setEditing(false)} /> : null}
