@@ -1,8 +1,8 @@
 /**
  * A new person's watch, from Home in demo mode: ten @handles pasted into the form, their resolution's cost seen
  * before it is asked for, a week's run and a budget in dollars, the whole watch's cost with its first read; it
- * runs, its card says how many posts of the ten accounts it holds, and the Archive opens them as a collection.
- * Looked at in light, dark and a narrow window.
+ * runs, its card says how many posts of the ten accounts it holds, and the Archive opens them as a collection;
+ * a profile's "Watch…" opens the form on its account. Looked at in light, dark and a narrow window.
  */
 import { expect, hostOf, test } from './fixtures';
 import { attachScreenshot, demoExamples } from './support/explorer';
@@ -130,4 +130,15 @@ test('ten @handles watched from the form, their posts opened in the Archive', as
     new RegExp(`^${posts > 50 ? '50\\+' : posts} posts found in this project, offline`),
   );
   await page.screenshot({ path: testInfo.outputPath('watch-archive.png') });
+
+  // from a profile: "Watch…" opens the form on that account, its id known (nothing to resolve)
+  const go = page.getByRole('combobox', { name: 'Go to' });
+  await go.fill(`@${handles[0]}`);
+  await go.press('Enter');
+  await page.getByRole('region', { name: 'Profile' }).getByRole('link', { name: 'Watch…' }).click();
+  const prefilled = page.getByRole('form', { name: 'New watch' });
+  await expect(prefilled.getByLabel('Targets')).toHaveValue(`@${handles[0]}`);
+  await expect(prefilled.getByLabel('Name')).toHaveValue(`@${handles[0]}`);
+  await expect(prefilled.getByText(/1 ready\./)).toBeVisible();
+  await expect(prefilled.getByRole('group', { name: 'Handles to resolve' })).toHaveCount(0);
 });

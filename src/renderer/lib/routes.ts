@@ -37,7 +37,7 @@ export type Route =
   | { name: 'usage' }
   | { name: 'archive'; q: string; collection?: number }
   | { name: 'coding'; tab: CodingTab }
-  | { name: 'watches' }
+  | { name: 'watches'; account?: { id: string; handle: string } }
   | { name: 'counters'; kind: CounterItemKind; id: string }
   | { name: 'unknown'; path: string };
 
@@ -100,7 +100,9 @@ export const routes = {
   archive: (q = '', collection?: number): Route =>
     collection === undefined ? { name: 'archive', q } : { name: 'archive', q, collection },
   coding: (tab: CodingTab = 'code'): Route => ({ name: 'coding', tab }),
-  watches: (): Route => ({ name: 'watches' }),
+  /** the Watches view; with an account, its new-watch form open on it (a profile's "Watch…") */
+  watches: (account?: { id: string; handle: string }): Route =>
+    account === undefined ? { name: 'watches' } : { name: 'watches', account },
   counters: (kind: CounterItemKind, id: string): Route => ({ name: 'counters', kind, id }),
 };
 
@@ -180,7 +182,14 @@ export function parseRoute(hash: string): Route {
       return CODING_TABS.includes(tab) ? routes.coding(tab) : unknown;
     }
     case 'watches':
-      return seg.length === 1 ? routes.watches() : unknown;
+      if (seg.length !== 1) return unknown;
+      {
+        const id = q.get('account') ?? '';
+        const handle = q.get('handle') ?? '';
+        return /^[1-9]\d{0,19}$/.test(id) && /^[A-Za-z0-9_]{1,15}$/.test(handle)
+          ? routes.watches({ id, handle })
+          : routes.watches();
+      }
     case 'counters': {
       const kind = a as CounterItemKind;
       return COUNTER_KINDS.includes(kind) && b && TOKEN.test(b) && seg.length === 3
@@ -241,7 +250,7 @@ export function formatRoute(route: Route): string {
     case 'coding':
       return `#/coding/${route.tab}`;
     case 'watches':
-      return '#/watches';
+      return withQuery('/watches', { account: route.account?.id ?? null, handle: route.account?.handle ?? null });
     case 'counters':
       return `#/counters/${route.kind}/${enc(route.id)}`;
     case 'unknown':

@@ -118,7 +118,7 @@ export function NewWatchForm({
 }: {
   onCreated: () => void;
   /** what the form starts with (a profile's "Watch…": its account) */
-  initial?: Partial<Pick<NewWatchFields, 'name' | 'targets'>>;
+  initial?: Partial<Pick<NewWatchFields, 'name' | 'targets' | 'resolutions'>>;
 }) {
   const [form, change] = useForm(() => ({ ...newWatch(Date.now()), ...initial }));
   const [now] = useState(() => Date.now());
