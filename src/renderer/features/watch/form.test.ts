@@ -9,6 +9,7 @@ import {
   chosenStrategy,
   createRequest,
   daysUntil,
+  describeProblem,
   editFields,
   editProblem,
   estimateIsStale,
@@ -56,6 +57,17 @@ describe('a new watch', () => {
     expect(capsProblem({ perRun: 5, perDay: 1000, total: 100 })).toMatch(/^Budget \(\$\) is below/);
     expect(capsProblem({ perRun: 5, perDay: 10, total: 0 })).toMatch(/^Budget \(\$\)/);
     expect(capsProblem({ perRun: 5, perDay: 10, total: 100 })).toBeNull();
+  });
+
+  it('says in words, naming the field, what main would otherwise refuse', () => {
+    expect(describeProblem(form())).toBeNull();
+    expect(describeProblem(form({ listId: 'my list' }))).toBe(
+      'A list of these accounts: give the list’s numeric id, or leave it empty.',
+    );
+    expect(describeProblem(form({ every: 32, unit: 'days' }))).toBe('Run every: from 1 minute to 31 days.');
+    expect(describeProblem(form({ trackDays: 400 }))).toBe('Counters of posts younger than (days): from 0 to 365.');
+    const ready = form({ name: 'x', targets: '12', listId: 'my list' });
+    expect(canSwitchOn(ready, 'full', capsOf(ready, proposed, prices), NOW)).toBe(false);
   });
 
   it('runs until a day after today, said in words when it is not one', () => {
@@ -151,6 +163,7 @@ describe("a watch's edit", () => {
     expect(editProblem({ ...editFields(spec, prices), budgetUsd: 0 }, prices, NOW)).toMatch(/^Budget \(\$\)/);
     expect(editProblem({ ...editFields(spec, prices), perRun: Number.NaN }, prices, NOW)).toMatch(/above zero/);
     expect(editProblem({ ...editFields(spec, prices), until: '2026-11-01' }, prices, NOW)).toMatch(/^Run until/);
+    expect(editProblem({ ...editFields(spec, prices), every: 0 }, prices, NOW)).toMatch(/^Run every \(minutes\)/);
     expect(editProblem(editFields(spec, prices), prices, NOW)).toBeNull();
   });
 

@@ -112,6 +112,27 @@ export function untilProblem(until: string, now: number): string | null {
   return null;
 }
 
+/** the longest a schedule may wait between runs, and the oldest posts whose counters are read again */
+const MAX_EVERY_MINUTES = 31 * 24 * 60;
+const MAX_TRACK_DAYS = 365;
+
+/**
+ * What is wrong with the rest of the description, in words naming each field (null: nothing): caught here, so
+ * nothing the person typed reaches main as something it must refuse.
+ */
+export function describeProblem(
+  fields: Pick<NewWatchFields, 'every' | 'unit' | 'listId' | 'trackDays' | 'kind'>,
+): string | null {
+  const said: string[] = [];
+  if (!(fields.every >= 1) || everyMinutes(fields) > MAX_EVERY_MINUTES)
+    said.push('Run every: from 1 minute to 31 days.');
+  if (fields.kind === 'accounts' && fields.listId.trim() !== '' && !/^\d{1,25}$/.test(fields.listId.trim()))
+    said.push('A list of these accounts: give the list’s numeric id, or leave it empty.');
+  if (!(fields.trackDays >= 0 && fields.trackDays <= MAX_TRACK_DAYS))
+    said.push('Counters of posts younger than (days): from 0 to 365.');
+  return said.length > 0 ? said.join(' ') : null;
+}
+
 /** The watch as described so far: what the estimate of each way of collecting is asked for. */
 export function watchDraft(fields: NewWatchFields, now: number): WatchDraft {
   const listId = fields.listId.trim();
@@ -180,6 +201,7 @@ export function canSwitchOn(
     read.ids.length > 0 &&
     read.unresolved.length === 0 &&
     targetsProblem(read) === null &&
+    describeProblem(fields) === null &&
     untilProblem(fields.until, now) === null &&
     capsProblem(caps) === null
   );
@@ -237,6 +259,8 @@ export function editFields(spec: WatchSpec, prices: PriceTable): EditWatchFields
 
 /** What is wrong with an edited watch, in words naming the field; null when nothing is. */
 export function editProblem(fields: EditWatchFields, prices: PriceTable, now: number): string | null {
+  if (!(fields.every >= 1 && fields.every <= MAX_EVERY_MINUTES))
+    return 'Run every (minutes): from 1 to 44,640 (31 days).';
   const until = fields.until.trim() === '' ? null : untilProblem(fields.until, now);
   if (until) return until;
   return capsProblem({ perRun: fields.perRun, perDay: fields.perDay, total: usdToCredits(fields.budgetUsd, prices) });

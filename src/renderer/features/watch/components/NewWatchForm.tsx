@@ -13,6 +13,7 @@ import {
   capsProblem,
   chosenStrategy,
   createRequest,
+  describeProblem,
   estimateIsStale,
   newWatch,
   targetsOf,
@@ -133,7 +134,8 @@ export function NewWatchForm({
   const current = proposal.isSuccess && !stale ? proposal.data.options.find((o) => o.strategy === chosen) : undefined;
   const projection = current?.projection ?? null;
   const caps = capsOf(form, projection?.caps ?? null, prices);
-  const problems = [targetsProblem(read), untilProblem(form.until, now), capsProblem(caps)].filter(
+  const describedProblem = describeProblem(form);
+  const problems = [targetsProblem(read), describedProblem, untilProblem(form.until, now), capsProblem(caps)].filter(
     (p): p is string => p !== null,
   );
   const ready = proposal.isSuccess && !stale && canSwitchOn(form, chosen, caps, now);
@@ -280,7 +282,11 @@ export function NewWatchForm({
         <button
           type="button"
           className="btn"
-          disabled={described.targets.length + (described.unresolved ?? 0) === 0 || read.bad.length > 0}
+          disabled={
+            described.targets.length + (described.unresolved ?? 0) === 0 ||
+            read.bad.length > 0 ||
+            describedProblem !== null
+          }
           onClick={() => change({ strategy: null, estimated: described })}
         >
           {form.estimated && !stale ? 'Estimate again' : 'Estimate the cost'}
