@@ -308,7 +308,7 @@ export function createWatchHandlers(deps: WatchHandlerDeps): WatchHandlers['watc
       );
       await ask(
         `Switch on the watch “${spec.name}”?`,
-        `It reads ${spec.targets.length} ${KINDS[spec.kind].target.noun}${spec.targets.length === 1 ? '' : 's'} every ${spec.schedule.everyMinutes} minutes and may spend ${capsWords(spec)}. Projected: about ${fmt(projection.perDay)} credits a day ($${projection.usdPerDay.toFixed(2)}), $${projection.usdPerMonth.toFixed(2)} a month.`,
+        `It reads ${spec.targets.length} ${KINDS[spec.kind].target.noun}${spec.targets.length === 1 ? '' : 's'} every ${spec.schedule.everyMinutes} minutes and may spend ${capsWords(spec)}. Projected: about ${fmt(projection.perDay)} credits a day ($${projection.usdPerDay.toFixed(2)}), $${projection.usdPerMonth.toFixed(2)} a month${projection.whole ? `; about ${fmt(projection.whole.credits)} credits ($${projection.whole.usd.toFixed(2)}) over ${fmt(projection.whole.days)} days, first read included` : ''}.`,
         'Switch it on',
       );
       const id = await project.store.createWatch({
