@@ -93,7 +93,10 @@ export const WatchSpec = z
      * the handle each account id was given as (id → handle without @), kept beside the id: the card and the
      * edit say "@name", the runs use the id; watches stored before it have none
      */
-    handles: z.record(NumericId, z.string().regex(/^[A-Za-z0-9_]{1,15}$/)).default({}),
+    handles: z
+      .record(NumericId, z.string().regex(/^[A-Za-z0-9_]{1,15}$/))
+      .refine((h) => Object.keys(h).length <= 1_000, { message: 'more handles than targets' })
+      .default({}),
     strategy: WatchStrategy,
     /** the list whose timeline the `list` strategy reads */
     listId: NumericId.nullable().default(null),
