@@ -48,7 +48,7 @@ const FALLBACK_CAPS = { perRun: 5_000, perDay: 20_000, total: 200_000 };
 const DEFAULT_DAYS = 7;
 
 /** `YYYY-MM-DD` of a time, in UTC */
-export const utcDay = (t: number): string => new Date(t).toISOString().slice(0, 10);
+const utcDay = (t: number): string => new Date(t).toISOString().slice(0, 10);
 
 /** A new watch's first values: it runs for a week from today. */
 export function newWatch(now: number): NewWatchFields {
