@@ -64,16 +64,18 @@ test('a watch of twenty demo accounts over simulated days', async ({}, testInfo)
     await form.getByLabel('Targets').fill(accounts.join('\n'));
     await form.getByLabel('Run every (number)').fill('2');
     await form.getByLabel('Counters of posts younger than (days)').fill('3');
-    await form.getByLabel('Per run').fill(String(CAPS.perRun));
-    await form.getByLabel('In any 24 hours').fill(String(CAPS.perDay));
-    await form.getByLabel('In total').fill(String(CAPS.total));
     await form.getByRole('button', { name: 'Estimate the cost' }).click();
     const probe = form.getByRole('radio', { name: /Probe first/ });
     await expect(probe).toBeChecked();
+    // tighter caps than the estimate proposes (its run's cap covers the first read): here they must bind
+    await expect(form.getByLabel('Per run')).not.toHaveValue('5000');
+    await form.getByLabel('Per run').fill(String(CAPS.perRun));
+    await form.getByLabel('In any 24 hours').fill(String(CAPS.perDay));
+    await form.getByLabel('Budget ($)').fill(String(CAPS.total / 100_000));
     await expect(form.getByRole('radio', { name: /Through one list/ })).toBeDisabled();
     const probeRow = form.getByRole('row', { name: /Probe first/ });
     const projectedPerDay = Number(
-      (await probeRow.getByRole('cell').nth(1).innerText()).split(' ')[0]?.replace(/,/g, ''),
+      (await probeRow.getByRole('cell').nth(2).innerText()).split(' ')[0]?.replace(/,/g, ''),
     );
     expect(projectedPerDay).toBeGreaterThan(0);
     await attachScreenshot(page, testInfo, 'watch-proposal');
@@ -274,7 +276,7 @@ test('in demo mode: a watch is switched on, paused, resumed, edited and removed'
   await form.getByLabel('Run every (unit)').selectOption('minutes');
   // the caps must hold together: a run's cap above the day's is refused before anything is sent
   await form.getByLabel('Per run').fill('30000');
-  await expect(form.getByText('A run’s cap cannot exceed the daily cap')).toBeVisible();
+  await expect(form.getByText('A run’s cap cannot exceed the cap in any 24 hours.')).toBeVisible();
   await form.getByLabel('Per run').fill('500');
   await form.getByRole('button', { name: 'Estimate the cost' }).click();
   await expect(form.getByRole('radio', { name: /Full page each run/ })).toBeChecked();
@@ -298,7 +300,7 @@ test('in demo mode: a watch is switched on, paused, resumed, edited and removed'
   await card.getByRole('button', { name: 'Edit' }).click();
   const edit = card.getByRole('form', { name: 'Edit “Worldwide trends”' });
   await edit.getByLabel('Name').fill('Trends, worldwide');
-  await edit.getByLabel('Cap in total').fill('90000');
+  await edit.getByLabel('Budget ($)').fill('0.9');
   await edit.getByRole('button', { name: 'Save' }).click();
   const renamed = page.getByRole('article', { name: 'Trends, worldwide' });
   await expect(renamed).toContainText('of 90,000 credits');

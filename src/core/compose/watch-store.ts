@@ -31,7 +31,22 @@ export function watchProject(
     try {
       const handle = await projects.handleFor(which);
       const ref = projects.ref(which);
-      return { ...ref, store: storeOver(await thread, handle) };
+      const archive = await thread;
+      return {
+        ...ref,
+        store: storeOver(archive, handle),
+        keepCollection: async ({ name, manifest, ids }) => {
+          const id = await archive.call('createCollection', handle, { name, kind: 'watch', manifest });
+          let position = 0;
+          for await (const chunk of ids) {
+            if (chunk.length === 0) continue;
+            const items = chunk.map((item) => ({ kind: 'post', id: item, depth: null, place: null }));
+            await archive.call('appendCollection', handle, id, position, items);
+            position += chunk.length;
+          }
+          return id;
+        },
+      };
     } catch {
       return null;
     }

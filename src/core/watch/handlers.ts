@@ -78,6 +78,8 @@ async function projectionFor(
     strategy: WatchStrategy;
     everyMinutes: number;
     options: WatchOptions;
+    unresolved?: number;
+    days?: number | null;
   },
   prices: PriceTable,
   now: number,
@@ -101,19 +103,33 @@ async function projectionFor(
     rates: postingRates(w.targets, history, facts, now),
     prices,
     largestPage: (op) => largest.get(op) ?? 0,
+    unresolved: w.unresolved ?? 0,
+    days: w.days ?? null,
+  });
+}
+
+/** the days a watch's window spans from `now` (null: no end) */
+function daysOf(schedule: WatchSpec['schedule'], now: number): number | null {
+  if (schedule.until === null) return null;
+  return Math.max(0, schedule.until - Math.max(now, schedule.from ?? now)) / DAY_MS || null;
+}
+
+/** an input error in the person's words, naming the field by its label (it is no bug: nothing was sent) */
+function badTargets(kind: WatchSpec['kind'], bad: string): SkeinError {
+  return new SkeinError('validation', `Targets: “${bad}” is not a ${KINDS[kind].target.noun}.`, {
+    fields: [{ field: 'Targets', message: KINDS[kind].target.hint }],
+    action: 'Correct it in Targets, then try again.',
   });
 }
 
 function clean(spec: WatchSpec): WatchSpec {
   const targets = checkTargets(spec.kind, spec.targets);
-  if ('bad' in targets)
-    throw new SkeinError('bad-input', `“${targets.bad}” is not a ${KINDS[spec.kind].target.noun}.`, {
-      fields: [{ field: 'targets', message: `${KINDS[spec.kind].target.hint}` }],
-      action: 'Correct it, then switch the watch on again.',
-    });
+  if ('bad' in targets) throw badTargets(spec.kind, targets.bad);
   const why = availability(spec.kind, spec.strategy, spec.listId);
-  if (why) throw new SkeinError('bad-input', why, { fields: [{ field: 'strategy', message: why }] });
-  return { ...spec, targets: targets.ok };
+  if (why) throw new SkeinError('validation', why, { fields: [{ field: 'How to collect', message: why }] });
+  // a handle is kept only beside an id the watch reads
+  const handles = Object.fromEntries(Object.entries(spec.handles).filter(([id]) => targets.ok.includes(id)));
+  return { ...spec, targets: targets.ok, handles };
 }
 
 export function createWatchHandlers(deps: WatchHandlerDeps): WatchHandlers['watch'] {
@@ -141,7 +157,7 @@ export function createWatchHandlers(deps: WatchHandlerDeps): WatchHandlers['watc
     const stats = await project.store.stats(w.id, t);
     const projection = await projectionFor(
       project.store,
-      { ...spec, everyMinutes: spec.schedule.everyMinutes },
+      { ...spec, everyMinutes: spec.schedule.everyMinutes, days: daysOf(spec.schedule, t) },
       deps.prices(),
       t,
     ).catch(() => null);
@@ -155,6 +171,12 @@ export function createWatchHandlers(deps: WatchHandlerDeps): WatchHandlers['watc
           ? 'waiting'
           : 'active';
     const runsDone = stats.runs - (stats.running ? 1 : 0);
+    // the first run reads every target's starting point: priced apart when the projection has it
+    const projectedSpend = !started
+      ? 0
+      : started.firstRun === undefined
+        ? started.perRun * runsDone
+        : started.firstRun + started.perRun * Math.max(0, runsDone - 1);
     return {
       id: w.id,
       spec,
@@ -171,6 +193,7 @@ export function createWatchHandlers(deps: WatchHandlerDeps): WatchHandlers['watc
       lastRun: stats.lastRun ? runOf(stats.lastRun) : null,
       runs: stats.runs,
       newItems: stats.newItems,
+      kept: stats.kept,
       spent: { lastDay: stats.spentLastDay, total: stats.spentTotal },
       projectedAtStart: started,
       projection,
@@ -178,9 +201,9 @@ export function createWatchHandlers(deps: WatchHandlerDeps): WatchHandlers['watc
         started && runsDone > 0
           ? {
               days: runsDone / started.runsPerDay,
-              projected: started.perRun * runsDone,
+              projected: projectedSpend,
               spent: stats.spentTotal,
-              ratio: started.perRun > 0 ? stats.spentTotal / (started.perRun * runsDone) : null,
+              ratio: projectedSpend > 0 ? stats.spentTotal / projectedSpend : null,
             }
           : null,
       gaps: stats.gaps,
@@ -227,10 +250,7 @@ export function createWatchHandlers(deps: WatchHandlerDeps): WatchHandlers['watc
     propose: async (draft): Promise<WatchProposal> => {
       const project = await projectOf(deps);
       const targets = checkTargets(draft.kind, draft.targets);
-      if ('bad' in targets)
-        throw new SkeinError('bad-input', `“${targets.bad}” is not a ${KINDS[draft.kind].target.noun}.`, {
-          fields: [{ field: 'targets', message: KINDS[draft.kind].target.hint }],
-        });
+      if ('bad' in targets) throw badTargets(draft.kind, targets.bad);
       const t = now();
       const options = (['probe', 'full', 'list'] as const).map(async (strategy) => {
         const reason = availability(draft.kind, strategy, draft.listId);
@@ -249,6 +269,8 @@ export function createWatchHandlers(deps: WatchHandlerDeps): WatchHandlers['watc
                     strategy,
                     everyMinutes: draft.everyMinutes,
                     options: draft.options,
+                    unresolved: draft.unresolved,
+                    days: draft.days,
                   },
                   deps.prices(),
                   t,
@@ -267,7 +289,10 @@ export function createWatchHandlers(deps: WatchHandlerDeps): WatchHandlers['watc
       return {
         options: all,
         recommended: cheapest?.strategy ?? 'full',
-        known: { targets: targets.ok.length, withHistory: history.filter((h) => h.posts >= 3).length },
+        known: {
+          targets: targets.ok.length + draft.unresolved,
+          withHistory: history.filter((h) => h.posts >= 3).length,
+        },
       };
     },
 
@@ -277,13 +302,13 @@ export function createWatchHandlers(deps: WatchHandlerDeps): WatchHandlers['watc
       const t = now();
       const projection = await projectionFor(
         project.store,
-        { ...spec, everyMinutes: spec.schedule.everyMinutes },
+        { ...spec, everyMinutes: spec.schedule.everyMinutes, days: daysOf(spec.schedule, t) },
         deps.prices(),
         t,
       );
       await ask(
         `Switch on the watch “${spec.name}”?`,
-        `It reads ${spec.targets.length} ${KINDS[spec.kind].target.noun}${spec.targets.length === 1 ? '' : 's'} every ${spec.schedule.everyMinutes} minutes and may spend ${capsWords(spec)}. Projected: about ${fmt(projection.perDay)} credits a day ($${projection.usdPerDay.toFixed(2)}), $${projection.usdPerMonth.toFixed(2)} a month.`,
+        `It reads ${spec.targets.length} ${KINDS[spec.kind].target.noun}${spec.targets.length === 1 ? '' : 's'} every ${spec.schedule.everyMinutes} minutes and may spend ${capsWords(spec)}. Projected: about ${fmt(projection.perDay)} credits a day ($${projection.usdPerDay.toFixed(2)}), $${projection.usdPerMonth.toFixed(2)} a month${projection.whole ? `; about ${fmt(projection.whole.credits)} credits ($${projection.whole.usd.toFixed(2)}) over ${fmt(projection.whole.days)} days, first read included` : ''}.`,
         'Switch it on',
       );
       const id = await project.store.createWatch({
@@ -368,6 +393,30 @@ export function createWatchHandlers(deps: WatchHandlerDeps): WatchHandlers['watc
         throw new SkeinError('bad-input', 'This watch has ended: raise its caps or widen its window first.');
       deps.scheduler.runNow(id);
       return summary(project, w);
+    },
+
+    collect: async ({ id }) => {
+      const { project, w } = await one(id);
+      const t = now();
+      const store = project.store;
+      // every post the watch kept, in the order the watch's presence rows keep them (a page at a time)
+      async function* ids(): AsyncIterable<string[]> {
+        let after: { watch: number; kind: string; id: string } | null = null;
+        for (;;) {
+          const page = await store.attritionPage({ watch: id, after, limit: 1_000 });
+          if (page.length === 0) return;
+          yield page.filter((p) => p.kind === 'post').map((p) => p.id);
+          const last = page[page.length - 1] as PresenceRecord;
+          after = { watch: last.watch, kind: last.kind, id: last.id };
+        }
+      }
+      const collection = await project.keepCollection({
+        name: `${w.name} · kept by the watch · ${isoMinute(t)}`,
+        manifest: { mode: project.kind, watch: id, made_at: new Date(t).toISOString() },
+        ids: ids(),
+      });
+      const stats = await store.stats(id, t);
+      return { collection, items: stats.kept.posts };
     },
 
     remove: async ({ id }) => {

@@ -120,3 +120,47 @@ describe('a watch’s projected cost', () => {
     expect(p.parts.at(-1)).toEqual({ label: 'counters of posts younger than 7 days', perDay: 140 * 15 });
   });
 });
+
+describe('the whole watch’s cost, first read included', () => {
+  const quiet = postingRates(
+    targets.slice(0, 10),
+    [],
+    targets.slice(0, 10).map((id) => ({ id, statusesCount: 365, createdAt: NOW - 365 * DAY })),
+    NOW,
+  );
+  const ten = (over: Partial<ProjectionInput>) =>
+    projectWatch(input({ targets: targets.slice(0, 10), rates: quiet, everyMinutes: 120, ...over }));
+
+  it('prices the first run’s read of every account’s starting point, far above a probed run', () => {
+    const p = ten({ strategy: 'probe' });
+    // the probe of 10 (18 each) and each account's first page at its largest (20 posts × 15)
+    expect(p.firstRun).toBe(10 * 18 + 10 * 300);
+    expect(p.perRun).toBeLessThan(1_000);
+    expect(p.basis).toMatch(/The first run reads each account id’s starting point \(1 page each/);
+    // two first pages each: twice the listings
+    expect(ten({ strategy: 'probe', options: WatchOptions.parse({ firstPages: 2 }) }).firstRun).toBe(180 + 6_000);
+  });
+
+  it('over its days: the first run, then the others, and the handles still to resolve (a people search each)', () => {
+    const p = ten({ strategy: 'probe', days: 7 });
+    expect(p.whole?.runs).toBe(84);
+    expect(p.whole?.credits).toBeCloseTo((p.firstRun ?? 0) + 83 * p.perRun, 6);
+    expect(p.whole?.usd).toBeCloseTo((p.whole?.credits ?? 0) / 100_000, 9);
+    const withHandles = ten({ strategy: 'probe', days: 7, targets: targets.slice(0, 7), unresolved: 3 });
+    // the three handles are read as accounts (the assumed rate) and each resolved by one people search (20 × 18)
+    expect(withHandles.resolving).toBe(3 * 360);
+    expect(withHandles.firstRun).toBe(10 * 18 + 10 * 300);
+    expect(ten({ strategy: 'probe' }).whole).toBeUndefined();
+  });
+
+  it('proposes a run’s cap that covers the first read, and a total that covers the whole watch', () => {
+    for (const strategy of ['probe', 'full'] as const) {
+      const p = ten({ strategy, days: 7 });
+      const caps = p.caps as NonNullable<typeof p.caps>;
+      expect(caps.perRun).toBeGreaterThanOrEqual(p.firstRun ?? Infinity);
+      expect(caps.perDay).toBeGreaterThanOrEqual(caps.perRun);
+      expect(caps.perDay).toBeGreaterThanOrEqual((p.firstRun ?? 0) + p.perDay);
+      expect(caps.total).toBeGreaterThanOrEqual(p.whole?.credits ?? Infinity);
+    }
+  });
+});

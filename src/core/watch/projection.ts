@@ -19,6 +19,8 @@ const ASSUMED_POSTS_PER_DAY = 1;
 const MIN_HISTORY_DAYS = 3;
 /** a share of posts that is deleted (a probe sees the count move for those too) */
 const DELETED_SHARE = 0.05;
+/** accounts a people search answers with, each billed (the catalog's typical page) */
+const TYPICAL_SEARCH = largestPageKnown('userSearch');
 
 export interface Rates {
   /** posts a day, per target */
@@ -77,7 +79,18 @@ export interface ProjectionInput {
   prices: PriceTable;
   /** the most items one answer of an operation has held in this project (0: none seen) */
   largestPage: (operation: OperationId) => number;
+  /** @handles still to be resolved (one people search each), read as accounts the project shows nothing of */
+  unresolved?: number;
+  /** the days it is to run, for the whole watch's cost (null: no end) */
+  days?: number | null;
 }
+
+/** a cap proposed with room over what is projected, in round hundreds */
+const roundUp = (n: number) => Math.max(100, Math.ceil(n / 100) * 100);
+/** the room a proposed cap leaves over the projection: posting comes in bursts, re-checks come on top */
+const MARGIN = 1.5;
+/** the room a run's cap leaves over the first read: a page may hold more posts than any seen so far */
+const FIRST_MARGIN = 1.2;
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
@@ -98,7 +111,13 @@ export function availability(kind: WatchKind, strategy: WatchStrategy, listId: s
   return null;
 }
 
-export function projectWatch(p: ProjectionInput): WatchProjection {
+export function projectWatch(input: ProjectionInput): WatchProjection {
+  const unresolved = input.unresolved ?? 0;
+  // handles not yet resolved are accounts the project shows nothing of: the assumed rate
+  const p: ProjectionInput = {
+    ...input,
+    targets: [...input.targets, ...Array.from({ length: unresolved }, (_, i) => `@${i}`)],
+  };
   const { prices, options } = p;
   const spec = KINDS[p.kind];
   const runsPerDay = 1440 / p.everyMinutes;
@@ -106,6 +125,8 @@ export function projectWatch(p: ProjectionInput): WatchProjection {
   const parts: Array<{ label: string; perDay: number }> = [];
   const notes: string[] = [];
   const n = p.targets.length;
+  /** the first run: each target's starting point, its first pages whatever they hold, at their largest */
+  let firstRun: number;
   const rate = (t: string) => p.rates.perTarget.get(t) ?? ASSUMED_POSTS_PER_DAY;
   const pageCost = (operation: OperationId) =>
     creditsFor({ operation, httpStatus: 200, items: largestPageKnown(operation, p.largestPage(operation)) }, prices);
@@ -116,11 +137,13 @@ export function projectWatch(p: ProjectionInput): WatchProjection {
     const op = spec.snapshot.operation;
     const each = creditsFor({ operation: op, httpStatus: 200, items: 1 }, prices);
     parts.push({ label: `${n} ${spec.target.noun}${n === 1 ? '' : 's'} read each run`, perDay: n * each * runsPerDay });
+    firstRun = n * each;
     notes.push(`Each run asks once per ${spec.target.noun} (${fmt(each)} credits).`);
   } else if (p.strategy === 'list') {
     const newPerRun = p.targets.reduce((sum, t) => sum + rate(t), 0) * intervalDays;
     const per = readPages(newPerRun) * pageCost('listTimeline');
     parts.push({ label: 'the list’s timeline each run', perDay: per * runsPerDay });
+    firstRun = Math.max(per, options.firstPages * pageCost('listTimeline'));
     notes.push(
       `One list timeline a run (${fmt(pageCost('listTimeline'))} credits a page, whatever it holds); if the list has members besides these accounts, their posts fill its pages too.`,
     );
@@ -129,6 +152,8 @@ export function projectWatch(p: ProjectionInput): WatchProjection {
     parts.push({ label: `the probe of ${n}`, perDay: probe * runsPerDay });
     const listing = spec.listing as NonNullable<typeof spec.listing>;
     const page = pageCost(listing.operation);
+    // the first run is a full read (run 0 of every `fullEvery`): the probe, then every target's starting point
+    firstRun = probe + n * options.firstPages * page;
     let changed = 0;
     let unchanged = 0;
     for (const t of p.targets) {
@@ -151,6 +176,7 @@ export function projectWatch(p: ProjectionInput): WatchProjection {
     const page = pageCost(listing.operation);
     let per = 0;
     for (const t of p.targets) per += (listing.order === 'newest' ? readPages(rate(t) * intervalDays) : 1) * page;
+    firstRun = Math.max(per, n * options.firstPages * page);
     parts.push({ label: `${n} listing${n === 1 ? '' : 's'} each run`, perDay: per * runsPerDay });
     notes.push(
       listing.order === 'newest'
@@ -180,15 +206,34 @@ export function projectWatch(p: ProjectionInput): WatchProjection {
     notes.push(`Posting rates: ${told.join('; ')}.`);
   }
   notes.push('Re-checks of what goes missing come on top (a batch lookup per 100).');
+  const perRun = perDay / runsPerDay;
+  if (firstRun > perRun)
+    notes.push(
+      `The first run reads each ${spec.target.noun}’s starting point (${options.firstPages} page${options.firstPages === 1 ? '' : 's'} each, whatever ${options.firstPages === 1 ? 'it holds' : 'they hold'}): up to ${fmt(firstRun)} credits.`,
+    );
+  const resolving =
+    unresolved * creditsFor({ operation: 'userSearch', httpStatus: 200, items: TYPICAL_SEARCH }, prices);
+  const days = input.days ?? null;
+  const runs = days === null ? null : Math.max(1, Math.ceil(days * runsPerDay));
+  const whole = runs === null || days === null ? null : resolving + firstRun + (runs - 1) * perRun;
+  const proposedPerRun = roundUp(Math.max(firstRun * FIRST_MARGIN, perRun * MARGIN));
+  const proposedPerDay = roundUp(Math.max(proposedPerRun, firstRun + perDay * MARGIN));
+  const proposedTotal = roundUp(Math.max(proposedPerDay, whole === null ? perDay * 30 * MARGIN : whole * MARGIN));
   return {
     strategy: p.strategy,
     runsPerDay,
-    perRun: perDay / runsPerDay,
+    perRun,
     perDay,
     perMonth: perDay * 30,
     usdPerDay: creditsToUsd(perDay, prices),
     usdPerMonth: creditsToUsd(perDay * 30, prices),
     parts,
     basis: `${STRATEGY_LABELS[p.strategy]}, a run every ${p.everyMinutes} minutes (${fmt(runsPerDay)} a day). ${notes.join(' ')}`,
+    firstRun,
+    resolving,
+    ...(whole !== null && runs !== null && days !== null
+      ? { whole: { days, runs, credits: whole, usd: creditsToUsd(whole, prices) } }
+      : {}),
+    caps: { perRun: proposedPerRun, perDay: proposedPerDay, total: proposedTotal },
   };
 }

@@ -24,4 +24,9 @@ export interface WatchProject {
   location: string;
   kind: 'live' | 'demo';
   store: WatchStore;
+  /**
+   * keeps these posts as a named collection of this project (the archive's, fitted in core/compose: the watch
+   * area names none of its tables), in this order; its id
+   */
+  keepCollection: (c: { name: string; manifest: unknown; ids: AsyncIterable<string[]> }) => Promise<number>;
 }

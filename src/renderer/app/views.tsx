@@ -53,7 +53,7 @@ export function RouteView({ route }: { route: Route }) {
     case 'coding':
       return <CodingView route={route} />;
     case 'watches':
-      return <WatchesView />;
+      return <WatchesView route={route} />;
     case 'counters':
       return <CountersView route={route} />;
     case 'unknown':

@@ -3,7 +3,7 @@
  * Hydrate, a post, a profile and its pinned posts). Each has one key, so what one view looked up is not asked
  * again from another. The keys sit under the `post` and `user` namespaces of those views' own key factories.
  */
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { STALE_TIME_MS } from '../../shared/api/cache-policy';
 import type { User } from '../../shared/api/schemas';
 import { SkeinError } from '../../shared/errors';
@@ -40,3 +40,28 @@ export const handleQuery = (handle: string) =>
       return { user: exact, candidates: res.items.filter((u) => u !== exact).slice(0, 10) };
     },
   });
+
+/** What resolving many handles gave: each handle's account id, or why it has none (in plain words). */
+export type HandlesResolved = Array<{ handle: string; id: string } | { handle: string; why: string }>;
+
+/**
+ * Many `@handles` → account ids, one people search each (the API has no lookup by handles), in turn; what one
+ * view resolved is not asked again (`handleQuery`'s key). `onProgress(i)`: the i-th handle is being asked.
+ */
+export async function resolveHandles(
+  qc: QueryClient,
+  handles: readonly string[],
+  onProgress: (i: number) => void = () => undefined,
+): Promise<HandlesResolved> {
+  const out: HandlesResolved = [];
+  for (const [i, handle] of handles.entries()) {
+    onProgress(i);
+    try {
+      const found = await qc.fetchQuery(handleQuery(handle));
+      out.push(found.user ? { handle, id: found.user.id } : { handle, why: 'no account has exactly this handle' });
+    } catch (e) {
+      out.push({ handle, why: e instanceof Error ? e.message : 'could not be resolved' });
+    }
+  }
+  return out;
+}

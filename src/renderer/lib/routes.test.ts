@@ -82,6 +82,11 @@ const routeArb: fc.Arbitrary<Route> = fc.oneof(
   fc.constant(routes.settings()),
   fc.constant(routes.usage()),
   fc.string().map((q) => routes.archive(q)),
+  fc
+    .tuple(fc.string(), fc.option(fc.integer({ min: 1, max: 2_000_000_000 }), { nil: undefined }))
+    .map(([q, c]) => routes.archive(q, c)),
+  fc.constant(routes.watches()),
+  fc.tuple(idArb, fc.stringMatching(/^[A-Za-z0-9_]{1,15}$/)).map(([id, handle]) => routes.watches({ id, handle })),
   fc.constantFrom(...CODING_TABS).map((t) => routes.coding(t)),
 );
 

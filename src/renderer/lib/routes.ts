@@ -35,9 +35,9 @@ export type Route =
   | { name: 'trends'; woeid: number | null }
   | { name: 'settings' }
   | { name: 'usage' }
-  | { name: 'archive'; q: string }
+  | { name: 'archive'; q: string; collection?: number }
   | { name: 'coding'; tab: CodingTab }
-  | { name: 'watches' }
+  | { name: 'watches'; account?: { id: string; handle: string } }
   | { name: 'counters'; kind: CounterItemKind; id: string }
   | { name: 'unknown'; path: string };
 
@@ -96,9 +96,13 @@ export const routes = {
   trends: (woeid: number | null = null): Route => ({ name: 'trends', woeid }),
   settings: (): Route => ({ name: 'settings' }),
   usage: (): Route => ({ name: 'usage' }),
-  archive: (q = ''): Route => ({ name: 'archive', q }),
+  /** the Archive, searching `q`, within one collection of the project when given */
+  archive: (q = '', collection?: number): Route =>
+    collection === undefined ? { name: 'archive', q } : { name: 'archive', q, collection },
   coding: (tab: CodingTab = 'code'): Route => ({ name: 'coding', tab }),
-  watches: (): Route => ({ name: 'watches' }),
+  /** the Watches view; with an account, its new-watch form open on it (a profile's "Watch…") */
+  watches: (account?: { id: string; handle: string }): Route =>
+    account === undefined ? { name: 'watches' } : { name: 'watches', account },
   counters: (kind: CounterItemKind, id: string): Route => ({ name: 'counters', kind, id }),
 };
 
@@ -167,14 +171,25 @@ export function parseRoute(hash: string): Route {
     case 'usage':
       return routes.usage();
     case 'archive':
-      return seg.length === 1 ? routes.archive(q.get('q') ?? '') : unknown;
+      if (seg.length !== 1) return unknown;
+      return routes.archive(
+        q.get('q') ?? '',
+        /^[1-9]\d{0,9}$/.test(q.get('collection') ?? '') ? Number(q.get('collection')) : undefined,
+      );
     case 'coding': {
       if (seg.length > 2) return unknown;
       const tab = (a ?? 'code') as CodingTab;
       return CODING_TABS.includes(tab) ? routes.coding(tab) : unknown;
     }
     case 'watches':
-      return seg.length === 1 ? routes.watches() : unknown;
+      if (seg.length !== 1) return unknown;
+      {
+        const id = q.get('account') ?? '';
+        const handle = q.get('handle') ?? '';
+        return /^[1-9]\d{0,19}$/.test(id) && /^[A-Za-z0-9_]{1,15}$/.test(handle)
+          ? routes.watches({ id, handle })
+          : routes.watches();
+      }
     case 'counters': {
       const kind = a as CounterItemKind;
       return COUNTER_KINDS.includes(kind) && b && TOKEN.test(b) && seg.length === 3
@@ -228,11 +243,14 @@ export function formatRoute(route: Route): string {
     case 'usage':
       return '#/usage';
     case 'archive':
-      return withQuery('/archive', { q: route.q });
+      return withQuery('/archive', {
+        q: route.q,
+        collection: route.collection === undefined ? null : String(route.collection),
+      });
     case 'coding':
       return `#/coding/${route.tab}`;
     case 'watches':
-      return '#/watches';
+      return withQuery('/watches', { account: route.account?.id ?? null, handle: route.account?.handle ?? null });
     case 'counters':
       return `#/counters/${route.kind}/${enc(route.id)}`;
     case 'unknown':

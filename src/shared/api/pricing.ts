@@ -88,3 +88,8 @@ export function creditsFor(input: ChargeInput, prices: PriceTable = DEFAULT_PRIC
 export function creditsToUsd(credits: number, prices: PriceTable = DEFAULT_PRICES): number {
   return credits / prices.creditsPerUsd;
 }
+
+/** A dollar amount in credits, rounded down (a budget never buys more than it says). */
+export function usdToCredits(usd: number, prices: PriceTable = DEFAULT_PRICES): number {
+  return Math.floor(usd * prices.creditsPerUsd + 1e-6);
+}

@@ -89,6 +89,14 @@ export const WatchSpec = z
     kind: WatchKind,
     /** account ids, a list id, post ids, a community id, WOEIDs or space ids (by kind) */
     targets: z.array(Target).min(1).max(1_000),
+    /**
+     * the handle each account id was given as (id → handle without @), kept beside the id: the card and the
+     * edit say "@name", the runs use the id; watches stored before it have none
+     */
+    handles: z
+      .record(NumericId, z.string().regex(/^[A-Za-z0-9_]{1,15}$/))
+      .refine((h) => Object.keys(h).length <= 1_000, { message: 'more handles than targets' })
+      .default({}),
     strategy: WatchStrategy,
     /** the list whose timeline the `list` strategy reads */
     listId: NumericId.nullable().default(null),
@@ -108,13 +116,19 @@ export type WatchSpec = z.infer<typeof WatchSpec>;
 export type WatchSpecInput = z.input<typeof WatchSpec>;
 
 /** A watch being described: what the proposal needs (no strategy or caps chosen yet). */
-export const WatchDraft = z.object({
-  kind: WatchKind,
-  targets: z.array(Target).min(1).max(1_000),
-  listId: NumericId.nullable().default(null),
-  everyMinutes: WatchSchedule.shape.everyMinutes,
-  options: WatchOptions.default(WatchOptions.parse({})),
-});
+export const WatchDraft = z
+  .object({
+    kind: WatchKind,
+    targets: z.array(Target).max(1_000),
+    /** @handles given and not yet resolved to ids (each one people search): priced in, read as unknown accounts */
+    unresolved: z.number().int().min(0).max(1_000).default(0),
+    listId: NumericId.nullable().default(null),
+    everyMinutes: WatchSchedule.shape.everyMinutes,
+    /** how many days it is to run (its window's end), for the whole watch's cost; null: no end */
+    days: z.number().positive().max(3_650).nullable().default(null),
+    options: WatchOptions.default(WatchOptions.parse({})),
+  })
+  .refine((d) => d.targets.length + d.unresolved >= 1, { message: 'no targets', path: ['targets'] });
 export type WatchDraft = z.input<typeof WatchDraft>;
 
 /** What a watch is projected to cost, from its schedule, strategy, the price table and what the project shows. */
@@ -130,6 +144,17 @@ export const WatchProjection = z.object({
   parts: z.array(z.object({ label: z.string(), perDay: z.number() })),
   /** how it was reckoned, in plain words (what it assumed) */
   basis: z.string(),
+  /**
+   * the first run, at most: it reads each target's starting point (its first pages, whatever it holds), so it
+   * costs more than the runs after it (absent from projections kept before it was reckoned)
+   */
+  firstRun: z.number().optional(),
+  /** resolving the @handles not yet resolved (one people search each) */
+  resolving: z.number().optional(),
+  /** the whole watch over its days: the first run, then the others, and the handles' resolution */
+  whole: z.object({ days: z.number(), runs: z.number().int(), credits: z.number(), usd: z.number() }).optional(),
+  /** the caps Skein proposes: a run's cap covers the first run, the total the whole watch with a margin */
+  caps: z.object({ perRun: z.number(), perDay: z.number(), total: z.number() }).optional(),
 });
 export type WatchProjection = z.infer<typeof WatchProjection>;
 
@@ -245,6 +270,8 @@ export const WatchSummary = z.object({
   lastRun: WatchRun.nullable(),
   runs: z.number().int(),
   newItems: z.number().int(),
+  /** what the watch holds: the posts its runs kept in the project (whatever run found them), of how many targets */
+  kept: z.object({ posts: z.number().int(), targets: z.number().int() }),
   spent: z.object({ lastDay: z.number(), total: z.number() }),
   /** the projection made when it was switched on (kept), and one from what the project shows now */
   projectedAtStart: WatchProjection.nullable(),
@@ -332,6 +359,8 @@ export const watchContract = {
     resume: fn(WatchId, WatchSummary),
     /** a run now, whatever the schedule (within the caps) */
     runNow: fn(WatchId, WatchSummary),
+    /** the posts the watch kept, as a collection of the project (made again each time), for the Archive to open */
+    collect: fn(WatchId, z.object({ collection: z.number().int().positive(), items: z.number().int() })),
     /** stops it for good; what it collected stays in the project */
     remove: fn(WatchId, z.object({ removed: z.boolean() })),
     runs: fn(WatchId.extend({ limit: z.number().int().min(1).max(1_000).default(50) }), z.array(WatchRun)),

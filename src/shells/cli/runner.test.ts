@@ -63,6 +63,7 @@ async function projectWithWatch(
       name: 'Twenty accounts',
       kind: 'accounts',
       targets: list.members.slice(0, 20).map((m) => m.id),
+      handles: {},
       strategy,
       listId: null,
       schedule: { everyMinutes: 60, from: null, until: null },

@@ -187,6 +187,8 @@ export interface WatchStats {
   running: boolean;
   gaps: { open: number; filled: number };
   attrition: { present: number; missing: number; gone: number; returned: number };
+  /** the posts the watch's runs kept, and of how many of its targets */
+  kept: { posts: number; targets: number };
 }
 
 export interface PresenceQuery {

@@ -248,7 +248,7 @@ export class WatchTables {
   }
 
   async stats(watch: number, now: number): Promise<WatchStats> {
-    const [runs, spent, gaps, statuses, last] = await Promise.all([
+    const [runs, spent, gaps, statuses, last, kept] = await Promise.all([
       this.db.get(
         sql`SELECT count(*) AS n, coalesce(sum(new_items), 0) AS fresh, min(started_at) AS first,
               count(*) FILTER (WHERE status = 'running') AS running
@@ -263,6 +263,10 @@ export class WatchTables {
         sql`SELECT status, count(*) AS n FROM watch_presence WHERE watch = ${watch} GROUP BY status`,
       ),
       this.runs(watch, 1),
+      this.db.get(
+        sql`SELECT count(*) AS posts, count(DISTINCT target) AS targets
+            FROM watch_presence WHERE watch = ${watch} AND kind = 'post'`,
+      ),
     ]);
     const attrition = { present: 0, missing: 0, gone: 0, returned: 0 };
     for (const row of statuses) attrition[row.status as keyof typeof attrition] = Number(row.n);
@@ -276,6 +280,7 @@ export class WatchTables {
       running: Number(runs?.running ?? 0) > 0,
       gaps: { open: Number(gaps?.open ?? 0), filled: Number(gaps?.filled ?? 0) },
       attrition,
+      kept: { posts: Number(kept?.posts ?? 0), targets: Number(kept?.targets ?? 0) },
     };
   }
 

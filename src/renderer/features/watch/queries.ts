@@ -94,6 +94,11 @@ export function useWatchActions() {
     resume: useMutation({ mutationFn: (id: number) => skein().watch.resume({ id }), onSettled: done }),
     runNow: useMutation({ mutationFn: (id: number) => skein().watch.runNow({ id }), onSettled: done }),
     remove: useMutation({ mutationFn: (id: number) => skein().watch.remove({ id }), onSettled: done }),
+    /** the posts the watch kept, as a collection for the Archive (the Archive's collections read again) */
+    collect: useMutation({
+      mutationFn: (id: number) => skein().watch.collect({ id }),
+      onSettled: () => void qc.invalidateQueries({ queryKey: ['archive'] }),
+    }),
   };
 }
 

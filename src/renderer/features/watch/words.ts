@@ -2,6 +2,7 @@
  * How the Watches view says things: a schedule, a run's outcome, a gap's reason, a counter's name,
  * and an item's counters as the points of a stepped line. Pure, with its own tests.
  */
+import { formatUsd } from '../../lib/usage/money';
 import type { CounterMetric, CounterSeries, GapReason, RunStatus, WatchKind } from '../../../shared/ipc/watch';
 
 export function everyWords(minutes: number): string {
@@ -25,7 +26,7 @@ export const KIND_LABELS: Record<WatchKind, string> = {
 };
 
 export const TARGET_HINTS: Record<WatchKind, string> = {
-  accounts: 'Numeric account ids, one per line',
+  accounts: '@handles, profile links or numeric account ids, one per line or separated by commas',
   mentions: 'Handles, one per line (@ optional)',
   list: 'The list’s numeric id',
   replies: 'The id of the post the conversation starts with',
@@ -112,7 +113,8 @@ export const count = (n: number): string => Math.round(n).toLocaleString('en-US'
 /** "2026-11-22 14:02 UTC" */
 export const utcMinute = (t: number): string => `${new Date(t).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
-/** a spend against a cap: "5,010 of 20,000 credits", and the share (0–1, for a meter) */
-export function against(spent: number, cap: number): { words: string; share: number } {
-  return { words: `${count(spent)} of ${count(cap)} credits`, share: cap > 0 ? Math.min(1, spent / cap) : 0 };
+/** a spend against a cap: "5,010 of 20,000 credits", with dollars when the rate is given, and the share (0–1) */
+export function against(spent: number, cap: number, creditsPerUsd?: number): { words: string; share: number } {
+  const usd = creditsPerUsd ? ` (${formatUsd(cap / creditsPerUsd)})` : '';
+  return { words: `${count(spent)} of ${count(cap)} credits${usd}`, share: cap > 0 ? Math.min(1, spent / cap) : 0 };
 }

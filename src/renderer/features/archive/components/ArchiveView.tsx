@@ -26,7 +26,10 @@ export function ArchiveView({ route }: { route: ArchiveRoute }) {
   const watches = useQuery(watchListQuery());
   const demo = info.data?.mode === 'demo';
   const [text, setText] = useState(route.q);
-  const [form, setForm] = useState<ArchiveForm>(EMPTY_FORM);
+  // opened on one collection (a watch's "Open in the Archive"): its filter set, to clear like any other
+  const [form, setForm] = useState<ArchiveForm>(() =>
+    route.collection === undefined ? EMPTY_FORM : { ...EMPTY_FORM, collection: String(route.collection) },
+  );
   const [span, setSpan] = useState<{ span: Span; label: string } | null>(null);
   const base = useMemo(() => toQuery(route.q, form), [route.q, form]);
   const query = useMemo(() => toQuery(route.q, form, span?.span ?? null), [route.q, form, span]);

@@ -6,7 +6,7 @@ import { creditsLabel } from '../../../lib/format';
 import { routes } from '../../../lib/routes';
 import { usePrices } from '../../../lib/settings';
 import { estimatePages } from '../../../lib/usage/cost-estimate';
-import { handleQuery } from '../../../lib/lookups';
+import { resolveHandles } from '../../../lib/lookups';
 import { extendWithIds } from '../queries';
 
 /**
@@ -25,20 +25,10 @@ export function ResolveHandles({ list }: { list: IdImport }) {
   const cost = estimatePages('userSearch', handles.length, prices);
 
   const resolve = async () => {
-    const ids: string[] = [];
-    const missed: Array<{ handle: string; why: string }> = [];
     setError(null);
-    for (const [i, handle] of handles.entries()) {
-      setProgress(i);
-      try {
-        const found = await qc.fetchQuery(handleQuery(handle));
-        if (found.user) ids.push(found.user.id);
-        else missed.push({ handle, why: 'no account has exactly this handle' });
-      } catch (e) {
-        missed.push({ handle, why: e instanceof Error ? e.message : 'could not be resolved' });
-      }
-    }
-    setFailed(missed);
+    const resolved = await resolveHandles(qc, handles, setProgress);
+    const ids = resolved.flatMap((r) => ('id' in r ? [r.id] : []));
+    setFailed(resolved.flatMap((r) => ('why' in r ? [r] : [])));
     try {
       if (ids.length > 0) {
         const next = await extendWithIds(list, `${list.label} with handles`.slice(0, 200), ids);

@@ -7,6 +7,7 @@ import { compactCount, fullCount, readCount } from '../../../lib/format';
 import { parseApiDate } from '../../../../shared/api/dates';
 import { Handle, Name } from '../../../components/Identity';
 import { AutomatedLabel } from '../../../components/AutomatedLabel';
+import { formatRoute, routes } from '../../../lib/routes';
 
 function originOf(url: string): string | null {
   try {
@@ -35,11 +36,16 @@ export function ProfileHeader({ user }: { user: User }) {
       </div>
       <div className="profile__top">
         <Avatar src={user.profilePicture} name={user.name} size="xl" decorative={false} />
-        {user.url ? (
-          <ExternalLink href={user.url} className="btn btn--small profile__web">
-            Open on the web
-          </ExternalLink>
-        ) : null}
+        <div className="profile__actions">
+          <a href={formatRoute(routes.watches({ id: user.id, handle: user.userName }))} className="btn btn--small">
+            Watch…
+          </a>
+          {user.url ? (
+            <ExternalLink href={user.url} className="btn btn--small">
+              Open on the web
+            </ExternalLink>
+          ) : null}
+        </div>
       </div>
       <div className="profile__body">
         <h1 className="profile__name" tabIndex={-1} dir="auto">

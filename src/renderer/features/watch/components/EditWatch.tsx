@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import type { WatchSummary } from '../../../../shared/ipc/watch';
 import { ErrorState } from '../../../components/ErrorState';
+import { usePrices } from '../../../lib/settings';
 import { useForm } from '../../../lib/use-form';
+import { formatUsd } from '../../../lib/usage/money';
 import { editFields, editProblem, updatePatch, type EditWatchFields } from '../form';
 import { useWatchActions } from '../queries';
 
@@ -12,10 +14,12 @@ import { useWatchActions } from '../queries';
 export function EditWatch({ watch, onDone }: { watch: WatchSummary; onDone: () => void }) {
   const { spec } = watch;
   const { update, remove } = useWatchActions();
-  const [form, change] = useForm(() => editFields(spec));
+  const prices = usePrices();
+  const [form, change] = useForm(() => editFields(spec, prices));
   const [removing, setRemoving] = useState(false);
-  const bad = editProblem(form);
-  const number = (label: string, field: keyof Omit<EditWatchFields, 'name'>) => (
+  const [now] = useState(() => Date.now());
+  const bad = editProblem(form, prices, now);
+  const number = (label: string, field: 'every' | 'perRun' | 'perDay', credits = true) => (
     <label className="field">
       <span>{label}</span>
       <input
@@ -25,6 +29,7 @@ export function EditWatch({ watch, onDone }: { watch: WatchSummary; onDone: () =
         value={form[field]}
         onChange={(e) => change({ [field]: Math.floor(Number(e.target.value)) })}
       />
+      {credits ? <small className="muted">{formatUsd(form[field] / prices.creditsPerUsd)}</small> : null}
     </label>
   );
   return (
@@ -34,7 +39,7 @@ export function EditWatch({ watch, onDone }: { watch: WatchSummary; onDone: () =
       onSubmit={(e) => {
         e.preventDefault();
         if (bad) return;
-        update.mutate({ id: watch.id, patch: updatePatch(spec, form) }, { onSuccess: onDone });
+        update.mutate({ id: watch.id, patch: updatePatch(spec, form, prices, Date.now()) }, { onSuccess: onDone });
       }}
     >
       <label className="field">
@@ -47,10 +52,33 @@ export function EditWatch({ watch, onDone }: { watch: WatchSummary; onDone: () =
           required
         />
       </label>
-      {number('Run every (minutes)', 'every')}
+      {number('Run every (minutes)', 'every', false)}
+      <label className="field">
+        <span>Run until</span>
+        <input
+          className="input"
+          type="date"
+          value={form.until}
+          onChange={(e) => change({ until: e.target.value } satisfies Partial<EditWatchFields>)}
+        />
+        <small className="muted">{form.until ? 'Its last day (UTC).' : 'No end.'}</small>
+      </label>
       {number('Cap per run', 'perRun')}
       {number('Cap in any 24 hours', 'perDay')}
-      {number('Cap in total', 'total')}
+      <label className="field">
+        <span>Budget ($)</span>
+        <input
+          className="input"
+          type="number"
+          min={0.01}
+          step={0.01}
+          value={Number.isFinite(form.budgetUsd) ? Math.round(form.budgetUsd * 100) / 100 : ''}
+          onChange={(e) => change({ budgetUsd: Number(e.target.value) })}
+        />
+        <small className="muted">
+          The total cap: {Math.floor(form.budgetUsd * prices.creditsPerUsd).toLocaleString('en-US')} credits.
+        </small>
+      </label>
       {bad ? <p className="watch-form__problem">{bad}</p> : null}
       <div className="watch-form__buttons">
         <button type="submit" className="btn btn--primary btn--small" disabled={bad !== null || update.isPending}>

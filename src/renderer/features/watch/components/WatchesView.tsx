@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { RunnerState } from '../../../../shared/ipc/watch';
 import { ErrorState } from '../../../components/ErrorState';
 import { ViewFrame } from '../../../components/ViewFrame';
+import type { Route } from '../../../lib/routes';
 import { useWatchList } from '../queries';
 import { utcMinute } from '../words';
 import { NewWatchForm } from './NewWatchForm';
@@ -34,9 +35,11 @@ function RunnerNote({ runner }: { runner: RunnerState }) {
  * its caps, its projection and how it compares with what was spent, its gaps and what went missing; and a
  * form to describe a new one, which shows what each way of collecting would cost before it is switched on.
  */
-export function WatchesView() {
+export function WatchesView({ route }: { route: Extract<Route, { name: 'watches' }> }) {
   const list = useWatchList();
-  const [adding, setAdding] = useState(false);
+  // a profile's "Watch…": the form opens on that account, its id already known (nothing to resolve)
+  const account = route.account;
+  const [adding, setAdding] = useState(account !== undefined);
   const watches = list.data?.watches ?? [];
   return (
     <ViewFrame
@@ -57,7 +60,20 @@ export function WatchesView() {
           : ''}
       </p>
       {list.data ? <RunnerNote runner={list.data.runner} /> : null}
-      {adding ? <NewWatchForm onCreated={() => setAdding(false)} /> : null}
+      {adding ? (
+        <NewWatchForm
+          onCreated={() => setAdding(false)}
+          {...(account
+            ? {
+                initial: {
+                  name: `@${account.handle}`,
+                  targets: `@${account.handle}`,
+                  resolutions: { [account.handle.toLowerCase()]: { id: account.id } },
+                },
+              }
+            : {})}
+        />
+      ) : null}
       {list.isError ? <ErrorState error={list.error} what="the watches" onRetry={() => void list.refetch()} /> : null}
       {list.isSuccess && watches.length === 0 && !adding ? (
         <p className="watch-empty">No watch in this project yet. “New watch” describes one and shows its cost first.</p>
