@@ -4,6 +4,7 @@
  * coders), Fleiss' κ, percent agreement, and the items and coders behind each. ReCal's CSV of a field.
  */
 import { useQuery } from '@tanstack/react-query';
+import { readAgreement } from '../../../../shared/coding/agreement-reading';
 import { codersQuery, useAgreement, useExport, useReveal } from '../queries';
 import { useCodingSelection } from '../selection';
 import { fmt, pct, Problem } from './parts';
@@ -55,6 +56,7 @@ function Report() {
             <th scope="col">Field</th>
             <th scope="col">Krippendorff’s α</th>
             <th scope="col">95 % interval</th>
+            <th scope="col">Reading</th>
             <th scope="col">Cohen’s κ</th>
             <th scope="col">Fleiss’ κ</th>
             <th scope="col">Agreement</th>
@@ -77,6 +79,7 @@ function Report() {
                 ))}
               </td>
               <td>{row.interval ? `${fmt(row.interval.low)} to ${fmt(row.interval.high)}` : '—'}</td>
+              <td className="coding-table__reading">{readAgreement(row).short}</td>
               <td data-testid={`kappa-${row.field}${row.category ? `-${row.category}` : ''}`}>{fmt(row.cohenKappa)}</td>
               <td>{row.fleissKappa === null ? '—' : `${fmt(row.fleissKappa)} (${row.fleissUnits})`}</td>
               <td>{pct(row.percent)}</td>
@@ -104,7 +107,27 @@ function Report() {
           ))}
         </tbody>
       </table>
-      {r.rows.every((row) => row.units === 0) ? <p className="muted">No item was coded by two coders yet.</p> : null}
+      {r.rows.every((row) => row.units === 0) ? (
+        <p className="muted">No item was coded by two coders yet.</p>
+      ) : (
+        <section className="coding-reading" aria-label="Agreement in words">
+          <h3>In words</h3>
+          <ul>
+            {r.rows
+              .filter((row) => row.units > 0)
+              .map((row) => (
+                <li key={`${row.field}:${row.category ?? ''}`}>
+                  <strong>{row.category === null ? row.label : `${row.label}: ${row.category}`}.</strong>{' '}
+                  {readAgreement(row).sentences.join(' ')}
+                </li>
+              ))}
+          </ul>
+          <p className="muted">
+            These words are the same the shared package’s agreement report carries. The thresholds are a convention
+            (Krippendorff’s), not a test: what a study needs depends on what rides on its codes.
+          </p>
+        </section>
+      )}
       {exporter.data ? (
         <p role="status">
           Written to {exporter.data.file}. {exporter.data.note}
