@@ -100,6 +100,8 @@ export type CodingValue = z.infer<typeof CodingValue>;
 
 export const QueueEntry = CodedItem.extend({
   position: z.number().int(),
+  /** the post a reply answers, as the project holds it (null: not a reply, or not in the project) */
+  parent: z.unknown().nullable().default(null),
   /** this coder's values only: coding is blind */
   values: z.array(CodingValue),
 });
