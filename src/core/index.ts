@@ -32,6 +32,7 @@ import type {
   OpenExternal,
   SandboxHandle,
   SecretStorage,
+  ShowInFolder,
   StartSandbox,
   WorkerEntries,
 } from './ports';
@@ -68,6 +69,8 @@ export interface CoreDeps {
   /** starts the embedded demo sandbox; called lazily, at most once per core */
   startSandbox: StartSandbox;
   chooseSavePath: ChooseSavePath;
+  /** reveals a file the core wrote in the system's file manager; absent (a browser, the CLI): says where it is */
+  showInFolder?: ShowInFolder;
   /**
    * A confirmation the renderer cannot forge (a native dialog in the app, a test double in the e2e
    * host): moving the key to another origin, raising the pace or the hourly budget, resuming an
@@ -241,6 +244,7 @@ export function createCore(deps: CoreDeps): Core {
     now,
     app: deps.app,
     chooseSavePath: deps.chooseSavePath,
+    ...(deps.showInFolder ? { showInFolder: deps.showInFolder } : {}),
     ...(deps.confirm ? { confirm: deps.confirm } : {}),
     fetch: doFetch,
     pseudonymKey: keptLikeTheApiKey('pseudonym-key.json'),

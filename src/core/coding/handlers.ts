@@ -9,7 +9,7 @@ import type { Handlers } from '../../shared/ipc';
 import type { ModelEndpoint, PseudonymKey } from '../../shared/ipc/coding';
 import { baseUrlOrigin, type CredentialsStatus } from '../../shared/ipc/settings';
 import type { JsonStore } from '../files/json-store';
-import { refuseAll, type Confirm } from '../ports';
+import { refuseAll, type Confirm, type ShowInFolder } from '../ports';
 import type { CodingExports } from './exports';
 import type { CodingImports } from './imports';
 import type { ModelRuns, ModelTarget } from './model';
@@ -45,6 +45,8 @@ export interface CodingHandlerDeps {
   /** the keys are read from disk once; every handler that needs one waits for it */
   ready: Promise<void>;
   confirm?: Confirm;
+  /** absent (a browser, the CLI): the page is told where the file is instead */
+  showInFolder?: ShowInFolder;
 }
 
 /** A key's fingerprint: the same HMAC the share package's manifest names it by. */
@@ -118,6 +120,14 @@ export function createCodingHandlers(deps: CodingHandlerDeps): Pick<Handlers, 'c
         return deps.exports.share(input);
       },
       citation: () => deps.exports.citation(),
+      showInFolder: async ({ file }) => {
+        // the page may point only at what Skein itself just wrote, never at a path of its choosing
+        if (!deps.exports.wrote(file))
+          throw new SkeinError('forbidden', 'Skein shows only the files it wrote since it started.');
+        if (!deps.showInFolder) return { shown: false, note: `This window cannot open a folder. The file is ${file}` };
+        await deps.showInFolder(file);
+        return { shown: true, note: 'Shown in your file manager.' };
+      },
 
       uploadBegin: (input) => deps.imports.begin(input),
       uploadAppend: (input) => deps.imports.append(input),

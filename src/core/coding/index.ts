@@ -4,7 +4,7 @@
  * codes an export writes as extra columns (`exportPolicy`).
  */
 import { openJsonStore } from '../files/json-store';
-import type { ChooseSavePath, Confirm } from '../ports';
+import type { ChooseSavePath, Confirm, ShowInFolder } from '../ports';
 import { createCodingExports } from './exports';
 import { createCodingHandlers, modelTarget, type CodingSettings, type KeySlot } from './handlers';
 import { readInWorker, readOnThisThread, type RefiReader } from './files/reader';
@@ -31,6 +31,7 @@ export interface CodingFeatureDeps {
   now: () => number;
   app: { name: string; version: string };
   chooseSavePath: ChooseSavePath;
+  showInFolder?: ShowInFolder;
   confirm?: Confirm;
   fetch: typeof fetch;
   /** the pseudonymisation key and a model endpoint's key, kept like the API key */
@@ -80,6 +81,7 @@ export function createCodingFeature(deps: CodingFeatureDeps) {
     modelKey: deps.modelKey,
     ready,
     ...(deps.confirm ? { confirm: deps.confirm } : {}),
+    ...(deps.showInFolder ? { showInFolder: deps.showInFolder } : {}),
   });
   return {
     handlers,

@@ -183,9 +183,11 @@ export type CitationInput = z.input<typeof Citation>;
 
 const ShareInput = Scope.extend({
   sample: SampleId,
-  /** ids, handles, names and @mentions replaced by keyed pseudonyms (default: on) */
-  pseudonymise: z.boolean().default(true),
-  /** the post texts themselves (off: ids only, dehydrated) */
+  /** the package for review: ids, handles, names and @mentions replaced by keyed pseudonyms; cannot be re-hydrated */
+  review: z.boolean().default(true),
+  /** the package for re-hydration: the platform's real ids only, nothing else of the items */
+  rehydration: z.boolean().default(false),
+  /** the review package carries the post texts, pseudonymised (off: pseudonyms only) */
   includeTexts: z.boolean().default(false),
   /** accounts with at least this many followers keep their id, handle and name (public figures); absent: none */
   publicFigureFollowers: z.number().int().min(1).optional(),
@@ -195,6 +197,26 @@ export type ShareInput = z.input<typeof ShareInput>;
 
 /** What a written file or package holds, for the page to say. */
 const Written = z.object({ file: z.string(), items: z.number().int(), note: z.string() }).nullable();
+
+export const SharePackageKind = z.enum(['review', 'rehydration']);
+export type SharePackageKind = z.infer<typeof SharePackageKind>;
+
+/** The packages one click wrote, each with what it holds; null when the save dialog was cancelled. */
+const SharedPackages = z
+  .object({
+    packages: z.array(
+      z.object({
+        kind: SharePackageKind,
+        file: z.string(),
+        items: z.number().int(),
+        note: z.string(),
+        /** the files inside */
+        contents: z.array(z.string()),
+      }),
+    ),
+  })
+  .nullable();
+export type SharedPackages = z.infer<typeof SharedPackages>;
 
 /** A file the person picked, sent in slices of base64 (a `.qdpx` is a zip; a `.qdc` or CSV is text). */
 export const UploadKind = z.enum(['qdpx', 'qdc', 'codebook-csv']);
@@ -342,7 +364,10 @@ export const codingContract = {
     exportRecal: fn(Scope.extend({ field: FieldKey }), Written),
     exportQdpx: fn(Scope, Written),
     exportCodebook: fn(z.object({ codebook: CodebookId, format: z.enum(['qdc', 'csv']) }), Written),
-    sharePackage: fn(ShareInput, Written),
+    /** the packages asked for, beside the name the save dialog gives: `name.for-review.zip`, `name.for-rehydration.zip` */
+    sharePackage: fn(ShareInput, SharedPackages),
+    /** shows a file this session wrote in the system's file manager */
+    showInFolder: fn(z.object({ file: z.string().max(4096) }), z.object({ shown: z.boolean(), note: z.string() })),
     citation: fn(z.undefined(), Citation.nullable()),
 
     uploadBegin: fn(

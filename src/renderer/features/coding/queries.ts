@@ -222,7 +222,8 @@ export const useSharePackage = () => {
     mutationFn: (input: {
       codebook: number;
       sample: number;
-      pseudonymise: boolean;
+      review: boolean;
+      rehydration: boolean;
       includeTexts: boolean;
       publicFigureFollowers?: number;
       citation: CitationInput;
@@ -230,6 +231,10 @@ export const useSharePackage = () => {
     onSuccess: () => client.invalidateQueries({ queryKey: codingKeys.citation() }),
   });
 };
+
+/** Shows a file Skein wrote in the system's file manager (where the window can: the app, not a browser). */
+export const useShowInFolder = () =>
+  useMutation({ mutationFn: (file: string) => skein().coding.showInFolder({ file }) });
 
 /** base64 of bytes, in slices the bridge takes */
 function base64(bytes: Uint8Array): string {
