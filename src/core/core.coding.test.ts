@@ -211,6 +211,25 @@ describe('the coding workbench in the core', () => {
     ]);
   });
 
+  it('remembers who codes at this computer, and records every switch in the project', async () => {
+    expect(await call('coding.coderHere')).toEqual({ coder: null, switches: [] });
+    await call('coding.setCoderHere', { coder: ana });
+    // the same person again is no switch
+    await call('coding.setCoderHere', { coder: ana });
+    const here = await call<{ coder: number; switches: Array<{ from: number | null; to: number }> }>(
+      'coding.setCoderHere',
+      { coder: ben },
+    );
+    expect(here.coder).toBe(ben);
+    expect(here.switches.map((x) => [x.from, x.to])).toEqual([
+      [ana, ben],
+      [null, ana],
+    ]);
+    expect((await call<{ coder: number }>('coding.coderHere')).coder).toBe(ben);
+    // only a person the project has codes at a computer
+    expect(await failure('coding.setCoderHere', { coder: 9999 })).toBe('bad-input');
+  });
+
   it('codes blind: each coder sees only their values, agreement only once they choose to see it', async () => {
     for (const [coder, who] of [
       [ana, 'ana'],

@@ -240,6 +240,11 @@ export function createCore(deps: CoreDeps): Core {
       const state = await projects.state();
       return (mode() === 'demo' ? state.demo : state.current)?.name ?? 'project';
     },
+    projectId: async () => {
+      const state = await projects.state();
+      return (mode() === 'demo' ? 'demo:' : 'live:') + ((mode() === 'demo' ? state.demo : state.current)?.id ?? '');
+    },
+    researcher: async () => (await projects.state()).researcher,
     userDataDir: deps.userDataDir,
     now,
     app: deps.app,

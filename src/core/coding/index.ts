@@ -27,6 +27,10 @@ export interface CodingFeatureDeps {
   /** the project of the mode Skein is in */
   handle: () => Promise<Handle>;
   projectName: () => Promise<string>;
+  /** main's handle for the project of the mode Skein is in (who codes at this computer is kept per project) */
+  projectId: () => Promise<string>;
+  /** the name this Skein records answers as (a switch of coder is recorded with it) */
+  researcher: () => Promise<string>;
   userDataDir: string;
   now: () => number;
   app: { name: string; version: string };
@@ -80,6 +84,8 @@ export function createCodingFeature(deps: CodingFeatureDeps) {
     pseudonymKey: deps.pseudonymKey,
     modelKey: deps.modelKey,
     ready,
+    projectId: deps.projectId,
+    researcher: deps.researcher,
     ...(deps.confirm ? { confirm: deps.confirm } : {}),
     ...(deps.showInFolder ? { showInFolder: deps.showInFolder } : {}),
   });

@@ -17,6 +17,7 @@ import {
   Coder,
   CoderKind,
   CoderName,
+  CoderSwitch,
   ModelSettings,
   OptOut,
   SampleMethod,
@@ -195,6 +196,10 @@ const ShareInput = Scope.extend({
 });
 export type ShareInput = z.input<typeof ShareInput>;
 
+/** Who codes at this computer in the current project (null: nobody chosen yet), and the switches recorded. */
+const CoderHere = z.object({ coder: CoderId.nullable(), switches: z.array(CoderSwitch) });
+export type CoderHere = z.infer<typeof CoderHere>;
+
 /** What a written file or package holds, for the page to say. */
 const Written = z.object({ file: z.string(), items: z.number().int(), note: z.string() }).nullable();
 
@@ -292,6 +297,10 @@ export const codingContract = {
     updateCoder: fn(z.object({ id: CoderId, name: CoderName.optional(), model: ModelSettings.optional() }), Coder),
     /** the coder chooses to see agreement and the others' values: recorded, and from then on not blind */
     reveal: fn(z.object({ coder: CoderId }), Coder),
+    /** who codes at this computer in the current project (kept in main's settings), and the switches recorded */
+    coderHere: fn(z.undefined(), CoderHere),
+    /** the person at this computer codes as `coder` from now on; a change is recorded in the project */
+    setCoderHere: fn(z.object({ coder: CoderId }), CoderHere),
 
     /** how many items a source holds, per stratum (no API call) */
     population: fn(z.object({ source: SampleSource, stratum: Stratum.optional() }), Population),
