@@ -178,10 +178,12 @@ export function CodeTab() {
         </div>
       </div>
       <div className="coding-workbench__main">
-        <section className="coding-workbench__item" aria-label="Item to code">
+        <div className="coding-workbench__left">
           {entry ? <InReplyTo entry={entry} /> : null}
-          {entry ? <ItemCard item={entry} /> : null}
-        </section>
+          <section className="coding-workbench__item" aria-label="Item to code">
+            {entry ? <ItemCard item={entry} /> : null}
+          </section>
+        </div>
         <section className="coding-workbench__fields" aria-label="Codes">
           <FieldPanel
             definition={definition}
@@ -206,13 +208,13 @@ function InReplyTo({ entry }: { entry: QueueEntry }) {
   if (!post?.isReply) return null;
   const parent = entry.parent as CardPost | null;
   return (
-    <div className="coding-workbench__parent" aria-label="The post it replies to">
-      <p className="muted">In reply to</p>
+    <section className="coding-workbench__parent" aria-label="The post it replies to">
+      <p className="muted">In reply to (from the project)</p>
       {parent ? (
         <PostCard post={parent} variant="quoted" inPlace />
       ) : (
         <p className="coding__missing">The post it replies to is not in this project.</p>
       )}
-    </div>
+    </section>
   );
 }
