@@ -194,6 +194,14 @@ test('a stratified sample of 100 coded blind by two coders with 20 % overlap; α
   const ben = new Map<string, number>();
   await codeQueue(page, 'Ana', ana);
   await shots(page, testInfo, 'workbench');
+  // coding as someone else is asked first (here: not yet)
+  await page.getByRole('button', { name: 'Switch coder…' }).click();
+  const asked = page.getByRole('dialog', { name: 'Code as someone else?' });
+  await expect(asked).toContainText('the switch is recorded in the project');
+  await shots(page, testInfo, 'switch-coder');
+  await asked.getByRole('button', { name: 'Cancel' }).click();
+  await expect(asked).toBeHidden();
+  await expect(page.getByTestId('coding-as')).toHaveText('Ana');
   await codeQueue(page, 'Ben', ben);
   const both = [...ana.keys()].filter((id) => ben.has(id));
   expect(both).toHaveLength(20);
@@ -271,6 +279,15 @@ test('a stratified sample of 100 coded blind by two coders with 20 % overlap; α
   await written.scrollIntoViewIfNeeded();
   await shots(page, testInfo, 'share-written');
   await expect(page.getByLabel('Title')).toHaveValue('Stance pilot');
+
+  // the coders: the switches recorded, and how a colleague on another computer codes
+  await page.getByRole('tab', { name: 'Coders' }).click();
+  await page.getByText(/^Switches recorded in this project/).click();
+  await expect(page.locator('.coders__switches')).toContainText('Ana → Ben');
+  await page.getByRole('heading', { name: 'A colleague on another computer' }).scrollIntoViewIfNeeded();
+  await expect(page.getByRole('heading', { name: 'A colleague on another computer' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Export or import a .qdpx (Files)' })).toBeVisible();
+  await shots(page, testInfo, 'coders');
 
   // coding where posts are shown: a thread, the post in focus, the same keys
   await page.getByRole('tab', { name: 'Code', exact: true }).click();

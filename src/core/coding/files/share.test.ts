@@ -5,6 +5,7 @@
  */
 import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
+import { readAgreement } from '../../../shared/coding/agreement-reading';
 import type { SampleSummary } from '../../../shared/coding/records';
 import type { AgreementReport } from '../../../shared/ipc/coding';
 import { writeRehydrationPackage, writeReviewPackage, type ShareItem } from './share';
@@ -76,7 +77,23 @@ const agreement: AgreementReport = {
   version: 1,
   sample: 1,
   coders: [],
-  rows: [],
+  rows: [
+    {
+      field: 'stance',
+      label: 'Stance',
+      category: null,
+      levels: ['nominal'],
+      units: 20,
+      coders: 2,
+      values: 40,
+      alpha: { nominal: 0.706 },
+      interval: { level: 'nominal', low: 0.397, high: 0.926, draws: 1000 },
+      cohenKappa: 0.7,
+      fleissKappa: 0.7,
+      fleissUnits: 20,
+      percent: 0.85,
+    },
+  ],
   bootstrap: { draws: 1000, seed: 1, level: 0.95 },
   computedAt: 0,
 };
@@ -162,6 +179,9 @@ describe('the two share packages', () => {
       for (const p of ['ada_l', 'bob_99', 'Ada Lovelace', 'Bob Example'])
         expect(content.includes(p), `${name} holds “${p}”`).toBe(false);
     }
+    // the agreement report carries the words the Agreement tab shows
+    expect(files['agreement.md']).toContain(readAgreement(agreement.rows[0]!).sentences.join(' '));
+    expect(files['agreement.md']).toContain('tentative conclusions only');
     expect(files['README.txt']).toContain('package for review');
     expect(files['README.txt']).toContain('cannot be');
     expect(JSON.parse(files['manifest.json']!)).toMatchObject({

@@ -50,63 +50,65 @@ function Report() {
         {r.coders.map((c) => `${c.name}${c.kind === 'model' ? ' (model)' : ''}`).join(', ') || 'none yet'}. Intervals:
         95 % percentile bootstrap over items, {r.bootstrap.draws} draws, seed {r.bootstrap.seed}.
       </p>
-      <table className="coding-table" aria-label="Agreement">
-        <thead>
-          <tr>
-            <th scope="col">Field</th>
-            <th scope="col">Krippendorff’s α</th>
-            <th scope="col">95 % interval</th>
-            <th scope="col">Reading</th>
-            <th scope="col">Cohen’s κ</th>
-            <th scope="col">Fleiss’ κ</th>
-            <th scope="col">Agreement</th>
-            <th scope="col">Items</th>
-            <th scope="col">Coders</th>
-            <th scope="col">
-              <span className="visually-hidden">Files</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {r.rows.map((row) => (
-            <tr key={`${row.field}:${row.category ?? ''}`} data-field={row.field}>
-              <th scope="row">{row.category === null ? row.label : `${row.label}: ${row.category}`}</th>
-              <td data-testid={`alpha-${row.field}${row.category ? `-${row.category}` : ''}`}>
-                {row.levels.map((l) => (
-                  <span key={l} className="coding-table__alpha">
-                    {l} {fmt(row.alpha[l])}
-                  </span>
-                ))}
-              </td>
-              <td>{row.interval ? `${fmt(row.interval.low)} to ${fmt(row.interval.high)}` : '—'}</td>
-              <td className="coding-table__reading">{readAgreement(row).short}</td>
-              <td data-testid={`kappa-${row.field}${row.category ? `-${row.category}` : ''}`}>{fmt(row.cohenKappa)}</td>
-              <td>{row.fleissKappa === null ? '—' : `${fmt(row.fleissKappa)} (${row.fleissUnits})`}</td>
-              <td>{pct(row.percent)}</td>
-              <td>{row.units}</td>
-              <td>{row.coders}</td>
-              <td>
-                {row.category === null ? (
-                  <button
-                    type="button"
-                    className="btn btn--small"
-                    aria-label={`Export ${row.label} for ReCal`}
-                    onClick={() =>
-                      exporter.mutate({
-                        kind: 'recal',
-                        scope: { codebook: codebook!, ...(sample !== null ? { sample } : {}) },
-                        field: row.field,
-                      })
-                    }
-                  >
-                    ReCal CSV
-                  </button>
-                ) : null}
-              </td>
+      {/* wider than a small window: it scrolls in its own box, never under the panel's edge */}
+      <div className="coding-table-wrap">
+        <table className="coding-table" aria-label="Agreement">
+          <thead>
+            <tr>
+              <th scope="col">Field</th>
+              <th scope="col">Krippendorff’s α</th>
+              <th scope="col">95 % interval</th>
+              <th scope="col">Reading</th>
+              <th scope="col">Cohen’s κ</th>
+              <th scope="col">Fleiss’ κ</th>
+              <th scope="col">Agreement</th>
+              <th scope="col">Items</th>
+              <th scope="col">Coders</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {r.rows.map((row) => (
+              <tr key={`${row.field}:${row.category ?? ''}`} data-field={row.field}>
+                <th scope="row">
+                  {row.category === null ? row.label : `${row.label}: ${row.category}`}
+                  {row.category === null ? (
+                    <button
+                      type="button"
+                      className="btn btn--small coding-table__recal"
+                      aria-label={`Export ${row.label} for ReCal`}
+                      onClick={() =>
+                        exporter.mutate({
+                          kind: 'recal',
+                          scope: { codebook: codebook!, ...(sample !== null ? { sample } : {}) },
+                          field: row.field,
+                        })
+                      }
+                    >
+                      ReCal CSV
+                    </button>
+                  ) : null}
+                </th>
+                <td data-testid={`alpha-${row.field}${row.category ? `-${row.category}` : ''}`}>
+                  {row.levels.map((l) => (
+                    <span key={l} className="coding-table__alpha">
+                      {l} {fmt(row.alpha[l])}
+                    </span>
+                  ))}
+                </td>
+                <td>{row.interval ? `${fmt(row.interval.low)} to ${fmt(row.interval.high)}` : '—'}</td>
+                <td className="coding-table__reading">{readAgreement(row).short}</td>
+                <td data-testid={`kappa-${row.field}${row.category ? `-${row.category}` : ''}`}>
+                  {fmt(row.cohenKappa)}
+                </td>
+                <td>{row.fleissKappa === null ? '—' : `${fmt(row.fleissKappa)} (${row.fleissUnits})`}</td>
+                <td>{pct(row.percent)}</td>
+                <td>{row.units}</td>
+                <td>{row.coders}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       {r.rows.every((row) => row.units === 0) ? (
         <p className="muted">No item was coded by two coders yet.</p>
       ) : (

@@ -132,7 +132,12 @@ function SharePackage() {
 function ShareForm({ saved, share }: { saved: Citation | null; share: ReturnType<typeof useSharePackage> }) {
   const { codebook, sample } = useCodingSelection();
   const key = useQuery(pseudonymKeyQuery());
-  const [form, change] = useForm(() => shareFields(saved));
+  // the packages last asked for stay chosen when the form is remade from the citation they saved
+  const last = share.variables;
+  const [form, change] = useForm(() => ({
+    ...shareFields(saved),
+    ...(last ? { review: last.review, rehydration: last.rehydration } : {}),
+  }));
   // said before the click: what the package still needs (a key to pseudonymise with, an author)
   const problem = shareProblem(form, sample, key.data?.status.configured ?? true);
   return (
@@ -276,7 +281,8 @@ function WrittenPackage({ pkg }: { pkg: NonNullable<SharedPackages>['packages'][
     <li className="share__package">
       <strong>{KIND_NAME[pkg.kind]}</strong>: <span className="share__file">{pkg.file}</span>
       <br />
-      {pkg.items} items. {pkg.note} Inside: {pkg.contents.join(', ')}.{' '}
+      {pkg.items} items. {pkg.note} Inside: {pkg.contents.join(', ')}.
+      <br />
       <button
         type="button"
         className="btn btn--small"
