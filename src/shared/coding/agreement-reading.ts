@@ -5,10 +5,10 @@
  */
 
 /** The thresholds of the usual convention (Krippendorff, Content Analysis, 2004/2019). */
-export const ALPHA_RELIABLE = 0.8;
-export const ALPHA_TENTATIVE = 0.667;
+const ALPHA_RELIABLE = 0.8;
+const ALPHA_TENTATIVE = 0.667;
 /** the half-width an interval is narrowed to in the advice */
-export const TARGET_HALF_WIDTH = 0.05;
+const TARGET_HALF_WIDTH = 0.05;
 
 export type AlphaVerdict = 'reliable' | 'tentative' | 'not-reliable';
 

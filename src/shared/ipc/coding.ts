@@ -203,8 +203,7 @@ export type CoderHere = z.infer<typeof CoderHere>;
 /** What a written file or package holds, for the page to say. */
 const Written = z.object({ file: z.string(), items: z.number().int(), note: z.string() }).nullable();
 
-export const SharePackageKind = z.enum(['review', 'rehydration']);
-export type SharePackageKind = z.infer<typeof SharePackageKind>;
+const SharePackageKind = z.enum(['review', 'rehydration']);
 
 /** The packages one click wrote, each with what it holds; null when the save dialog was cancelled. */
 const SharedPackages = z
