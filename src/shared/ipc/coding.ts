@@ -1,7 +1,8 @@
 /**
  * The `coding` namespace of the bridge (the coding workbench): codebooks, coders (people and models), samples and their
  * assignment, coding by keyboard, blind agreement, reconciliation, and the files a coding project is shared
- * with (an annotation table, REFI-QDA `.qdpx` and `.qdc`, ReCal's CSV, a pseudonymised share package).
+ * with (an annotation table, REFI-QDA `.qdpx` and `.qdc`, ReCal's CSV, the share packages for review and for
+ * re-hydration).
  *
  * Every function works on the project of the mode Skein is in (the demo project in demo mode). No input names a
  * path: files are written where main's save dialog says, and read from what the person picked in the page,
