@@ -1,13 +1,15 @@
 /**
  * The coding workbench, as a researcher uses it in demo mode: a codebook, a stratified sample of
- * 100 demo posts, two named coders coding blind by keyboard with 20 % overlap, agreement shown once asked for
- * and equal to a computation made here from what each coder pressed, reconciliation that records the decided
- * value apart, and coding a post where it is shown (a thread) with the same keys. Screenshots of the workbench
- * and the reconciliation view, light, dark and in a small window.
+ * 100 demo posts, two named coders coding blind by keyboard with 20 % overlap — the first key after choosing
+ * who codes already codes, arrows never leave the workbench, a click on the post's text reads it in place at no
+ * call, a switch of coder is confirmed — agreement shown once asked for, equal to a computation made here from
+ * what each coder pressed and read in words, reconciliation that records the decided value apart, both share
+ * packages made at once and named on screen, and coding a post where it is shown (a thread) with the same keys.
+ * Screenshots of the workbench, agreement, reconciliation and files, light, dark and in a 760 px window.
  */
 import type { Page, TestInfo } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { apiCall, demoExamples, hostOnly, openThread } from './support/explorer';
+import { apiCall, demoExamples, hostOnly, openThread, sandbox } from './support/explorer';
 
 /** What a coder presses for a post: from its id, the two coders agreeing on most posts, not all. */
 function choice(id: string, coder: 'Ana' | 'Ben'): number {
@@ -37,7 +39,7 @@ function referenceKappa(pairs: Array<[number, number]>): number {
 }
 
 async function shots(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  const size = page.viewportSize() ?? { width: 1280, height: 860 };
+  const size = page.viewportSize() ?? { width: 1280, height: 800 };
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     const path = testInfo.outputPath(`${name}-${scheme}.png`);
@@ -45,18 +47,37 @@ async function shots(page: Page, testInfo: TestInfo, name: string): Promise<void
     await testInfo.attach(`${name}-${scheme}`, { path, contentType: 'image/png' });
   }
   await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 640, height: 720 });
+  await page.setViewportSize({ width: 760, height: 800 });
   const small = testInfo.outputPath(`${name}-small.png`);
   await page.screenshot({ path: small });
   await testInfo.attach(`${name}-small`, { path: small, contentType: 'image/png' });
   await page.setViewportSize(size);
 }
 
+/** Who codes at this computer: the first choice in place, any later one a confirmed switch. */
+async function codeAs(page: Page, coder: 'Ana' | 'Ben'): Promise<boolean> {
+  const first = page.getByRole('combobox', { name: 'Coding as' });
+  const me = page.getByTestId('coding-as');
+  if ((await me.count()) > 0 && (await me.textContent()) === coder) return false;
+  if (await first.isVisible()) await first.selectOption({ label: coder });
+  else {
+    await page.getByRole('button', { name: 'Switch coder…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Code as someone else?' });
+    await dialog.getByRole('combobox', { name: 'Code as' }).selectOption({ label: coder });
+    await dialog.getByRole('button', { name: `Switch to ${coder}` }).click();
+    await expect(dialog).toBeHidden();
+  }
+  await expect(page.getByTestId('coding-as')).toHaveText(coder);
+  return true;
+}
+
 async function codeQueue(page: Page, coder: 'Ana' | 'Ben', pressed: Map<string, number>): Promise<void> {
-  await page.getByRole('combobox', { name: 'Coding as' }).selectOption({ label: coder });
   await page.getByRole('tab', { name: 'Code', exact: true }).click();
+  const switched = await codeAs(page, coder);
   const progress = page.getByTestId('coding-progress');
   await expect(progress).toContainText('Item 1 of 60 · 0 done');
+  // the workbench took the focus from the switch: the next key codes
+  if (switched) await expect(page.getByRole('region', { name: 'Coding workbench' })).toBeFocused();
   const item = page.getByRole('region', { name: 'Item to code' }).locator('[data-post-id]').first();
   const fields = page.getByRole('group', { name: /^Codes/ });
   for (let i = 0; i < 60; i++) {
@@ -81,7 +102,7 @@ test('a stratified sample of 100 coded blind by two coders with 20 % overlap; α
   hostOnly(testInfo);
   test.setTimeout(300_000);
   const { page } = skein;
-  await page.setViewportSize({ width: 1280, height: 860 });
+  await page.setViewportSize({ width: 1280, height: 800 });
   // browse: pages of the demo's big thread fill the demo project
   const ex = await demoExamples(page);
   let cursor: string | null = null;
@@ -129,17 +150,64 @@ test('a stratified sample of 100 coded blind by two coders with 20 % overlap; α
   await expect(listed).toContainText('Ana: 0 of 60 done');
   await expect(listed).toContainText('Ben: 0 of 60 done');
 
+  // the step guide: a codebook, two coders and a sample made; coding is next
+  const steps = page.getByRole('navigation', { name: 'Coding steps' });
+  await expect(steps.getByRole('listitem')).toHaveText([
+    /Codebook\s*done/,
+    /Coders\s*done/,
+    /Sample\s*done/,
+    /Code\s*next/,
+    /Agreement\s*to do/,
+    /Reconcile\s*to do/,
+    /Share\s*to do/,
+  ]);
+
+  // the workbench owns its keys and reads its item in place
+  await page.getByRole('tab', { name: 'Code', exact: true }).click();
+  await codeAs(page, 'Ana');
+  const progress = page.getByTestId('coding-progress');
+  await expect(progress).toContainText('Item 1 of 60 · 0 done');
+  // the first key after choosing who codes already codes (the picker let go of the focus); again clears it
+  await expect(page.getByRole('region', { name: 'Coding workbench' })).toBeFocused();
+  const codes = page.getByRole('group', { name: /^Codes/ });
+  await page.keyboard.press('1');
+  await expect(codes.getByRole('button', { pressed: true })).toHaveCount(1);
+  await page.keyboard.press('1');
+  await expect(codes.getByRole('button', { pressed: true })).toHaveCount(0);
+  await page.getByRole('tab', { name: 'Code', exact: true }).focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(progress).toContainText('Item 2 of 60');
+  await expect(page.getByRole('tab', { name: 'Code', exact: true })).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('ArrowLeft');
+  await expect(progress).toContainText('Item 1 of 60');
+  await expect(page.getByRole('tab', { name: 'Code', exact: true })).toHaveAttribute('aria-selected', 'true');
+  const control = await sandbox(skein);
+  const callsBefore = (await control.requests()).length;
+  const itemRegion = page.getByRole('region', { name: 'Item to code' });
+  await itemRegion.locator('.post__text').first().click();
+  await expect(progress).toContainText('Item 1 of 60');
+  await expect(itemRegion.getByRole('link', { name: 'Open post page' })).toBeVisible();
+  expect((await control.requests()).length).toBe(callsBefore);
+
   // both code blind, by keyboard
   const ana = new Map<string, number>();
   const ben = new Map<string, number>();
   await codeQueue(page, 'Ana', ana);
   await shots(page, testInfo, 'workbench');
+  // coding as someone else is asked first (here: not yet)
+  await page.getByRole('button', { name: 'Switch coder…' }).click();
+  const asked = page.getByRole('dialog', { name: 'Code as someone else?' });
+  await expect(asked).toContainText('the switch is recorded in the project');
+  await shots(page, testInfo, 'switch-coder');
+  await asked.getByRole('button', { name: 'Cancel' }).click();
+  await expect(asked).toBeHidden();
+  await expect(page.getByTestId('coding-as')).toHaveText('Ana');
   await codeQueue(page, 'Ben', ben);
   const both = [...ana.keys()].filter((id) => ben.has(id));
   expect(both).toHaveLength(20);
 
   // Ana chooses to see agreement: α and κ equal the computation from what each pressed
-  await page.getByRole('combobox', { name: 'Coding as' }).selectOption({ label: 'Ana' });
+  await codeAs(page, 'Ana');
   await page.getByRole('tab', { name: 'Agreement' }).click();
   await expect(page.getByText('Coding is blind')).toBeVisible();
   await page.getByRole('button', { name: 'See agreement' }).click();
@@ -152,8 +220,13 @@ test('a stratified sample of 100 coded blind by two coders with 20 % overlap; α
     .getByRole('table', { name: 'Agreement' })
     .getByRole('row')
     .filter({ has: page.getByTestId('alpha-stance') });
-  await expect(row.getByRole('cell').nth(5)).toHaveText('20');
-  await expect(row.getByRole('cell').nth(6)).toHaveText('2');
+  await expect(row.getByRole('cell').nth(6)).toHaveText('20');
+  await expect(row.getByRole('cell').nth(7)).toHaveText('2');
+  // read in words: the convention named, the interval's width, and what more items would give
+  const words = page.getByRole('region', { name: 'Agreement in words' });
+  await expect(words).toContainText('by the usual convention');
+  await expect(words).toContainText('With 20 items double-coded the interval is');
+  await expect(words).toContainText('approximation');
   await shots(page, testInfo, 'agreement');
 
   // reconciliation: disagreements side by side, the decided value apart
@@ -186,14 +259,35 @@ test('a stratified sample of 100 coded blind by two coders with 20 % overlap; α
   await expect(page.getByText(/^Not set\./)).toHaveCount(0);
   await shareForm.getByLabel('Title').fill('Stance pilot');
   await shareForm.getByLabel(/^Authors, one per line/).fill('Example, Ana');
+  // both packages at once, each named for what it allows
+  await shareForm.getByRole('checkbox', { name: 'For re-hydration' }).check();
   const zip = testInfo.outputPath('stance-pilot.zip');
   await skein.setSavePath(zip);
-  await shareForm.getByRole('button', { name: 'Save the package…' }).click();
-  const written = page.getByRole('status').filter({ hasText: 'Written to' });
-  await expect(written).toContainText(zip);
+  await shareForm.getByRole('button', { name: 'Save both packages…' }).click();
+  const written = page.getByRole('status', { name: 'Packages written' });
+  await expect(written).toContainText('2 packages written');
+  await expect(written.getByRole('listitem').filter({ hasText: 'For review' })).toContainText(
+    testInfo.outputPath('stance-pilot.for-review.zip'),
+  );
+  await expect(written.getByRole('listitem').filter({ hasText: 'For re-hydration' })).toContainText(
+    testInfo.outputPath('stance-pilot.for-rehydration.zip'),
+  );
+  await expect(written.getByRole('listitem').filter({ hasText: 'For re-hydration' })).toContainText('post_ids.txt');
+  await written.getByRole('button', { name: 'Show for re-hydration in folder' }).click();
+  // a browser window cannot open a folder: it says where the file is instead
+  await expect(written).toContainText('This window cannot open a folder');
   await written.scrollIntoViewIfNeeded();
   await shots(page, testInfo, 'share-written');
   await expect(page.getByLabel('Title')).toHaveValue('Stance pilot');
+
+  // the coders: the switches recorded, and how a colleague on another computer codes
+  await page.getByRole('tab', { name: 'Coders' }).click();
+  await page.getByText(/^Switches recorded in this project/).click();
+  await expect(page.locator('.coders__switches')).toContainText('Ana → Ben');
+  await page.getByRole('heading', { name: 'A colleague on another computer' }).scrollIntoViewIfNeeded();
+  await expect(page.getByRole('heading', { name: 'A colleague on another computer' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Export or import a .qdpx (Files)' })).toBeVisible();
+  await shots(page, testInfo, 'coders');
 
   // coding where posts are shown: a thread, the post in focus, the same keys
   await page.getByRole('tab', { name: 'Code', exact: true }).click();

@@ -211,6 +211,25 @@ describe('the coding workbench in the core', () => {
     ]);
   });
 
+  it('remembers who codes at this computer, and records every switch in the project', async () => {
+    expect(await call('coding.coderHere')).toEqual({ coder: null, switches: [] });
+    await call('coding.setCoderHere', { coder: ana });
+    // the same person again is no switch
+    await call('coding.setCoderHere', { coder: ana });
+    const here = await call<{ coder: number; switches: Array<{ from: number | null; to: number }> }>(
+      'coding.setCoderHere',
+      { coder: ben },
+    );
+    expect(here.coder).toBe(ben);
+    expect(here.switches.map((x) => [x.from, x.to])).toEqual([
+      [ana, ben],
+      [null, ana],
+    ]);
+    expect((await call<{ coder: number }>('coding.coderHere')).coder).toBe(ben);
+    // only a person the project has codes at a computer
+    expect(await failure('coding.setCoderHere', { coder: 9999 })).toBe('bad-input');
+  });
+
   it('codes blind: each coder sees only their values, agreement only once they choose to see it', async () => {
     for (const [coder, who] of [
       [ana, 'ana'],
@@ -460,8 +479,16 @@ describe('the coding workbench in the core', () => {
 
     const unzipped = async (name: string) => {
       saveAs(name);
-      await call('coding.sharePackage', { codebook: codebookId, sample: sampleId, includeTexts: true, citation });
-      const files = unzipSync(readFileSync(join(dir, name)));
+      const written = await call<{ packages: Array<{ kind: string; file: string }> }>('coding.sharePackage', {
+        codebook: codebookId,
+        sample: sampleId,
+        includeTexts: true,
+        citation,
+      });
+      // the package is named for what it allows, beside the name the dialog gave
+      const file = join(dir, name.replace(/\.zip$/, '.for-review.zip'));
+      expect(written.packages).toEqual([expect.objectContaining({ kind: 'review', file })]);
+      const files = unzipSync(readFileSync(file));
       return Object.fromEntries(Object.entries(files).map(([k, v]) => [k, strFromU8(v)]));
     };
     const one = await unzipped('share-1.zip');
@@ -532,6 +559,35 @@ describe('the coding workbench in the core', () => {
       expect(content.includes(keyB), `${file} holds the key`).toBe(false);
     }
     expect(logged.join('\n')).not.toContain(keyA);
+  });
+
+  it('makes both packages at once, each named for what it allows; shows only a file it wrote', async () => {
+    const citation = { title: 'Pilot coding', authors: [{ familyNames: 'Example', givenNames: 'Ana' }] };
+    saveAs('both.zip');
+    const written = await call<{ packages: Array<{ kind: string; file: string; contents: string[] }> }>(
+      'coding.sharePackage',
+      { codebook: codebookId, sample: sampleId, review: true, rehydration: true, citation },
+    );
+    expect(written.packages.map((p) => [p.kind, p.file])).toEqual([
+      ['review', join(dir, 'both.for-review.zip')],
+      ['rehydration', join(dir, 'both.for-rehydration.zip')],
+    ]);
+    const files = unzipSync(readFileSync(join(dir, 'both.for-rehydration.zip')));
+    const ids = strFromU8(files['post_ids.txt']!).trim().split('\n');
+    const queue = await call<{ entries: Array<{ id: string }> }>('coding.queue', {
+      sample: sampleId,
+      coder: ana,
+      limit: 100,
+    });
+    // the real ids, the sample's own
+    expect(ids.length).toBeGreaterThan(0);
+    for (const e of queue.entries) expect(ids).toContain(e.id);
+    for (const [name, bytes] of Object.entries(files))
+      for (const h of identities.handles) expect(strFromU8(bytes).includes(h), `${name} holds ${h}`).toBe(false);
+
+    // a file Skein wrote is shown (here, with no file manager, said where it is); any other path is refused
+    expect(await call('coding.showInFolder', { file: written.packages[1]!.file })).toMatchObject({ shown: false });
+    expect(await failure('coding.showInFolder', { file: join(dir, 'elsewhere.zip') })).toBe('forbidden');
   });
 
   it('leaves an opted-out account out of every export, and writes codes as extra columns', async () => {

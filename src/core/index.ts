@@ -32,6 +32,7 @@ import type {
   OpenExternal,
   SandboxHandle,
   SecretStorage,
+  ShowInFolder,
   StartSandbox,
   WorkerEntries,
 } from './ports';
@@ -68,6 +69,8 @@ export interface CoreDeps {
   /** starts the embedded demo sandbox; called lazily, at most once per core */
   startSandbox: StartSandbox;
   chooseSavePath: ChooseSavePath;
+  /** reveals a file the core wrote in the system's file manager; absent (a browser, the CLI): says where it is */
+  showInFolder?: ShowInFolder;
   /**
    * A confirmation the renderer cannot forge (a native dialog in the app, a test double in the e2e
    * host): moving the key to another origin, raising the pace or the hourly budget, resuming an
@@ -237,10 +240,16 @@ export function createCore(deps: CoreDeps): Core {
       const state = await projects.state();
       return (mode() === 'demo' ? state.demo : state.current)?.name ?? 'project';
     },
+    projectId: async () => {
+      const state = await projects.state();
+      return (mode() === 'demo' ? 'demo:' : 'live:') + ((mode() === 'demo' ? state.demo : state.current)?.id ?? '');
+    },
+    researcher: async () => (await projects.state()).researcher,
     userDataDir: deps.userDataDir,
     now,
     app: deps.app,
     chooseSavePath: deps.chooseSavePath,
+    ...(deps.showInFolder ? { showInFolder: deps.showInFolder } : {}),
     ...(deps.confirm ? { confirm: deps.confirm } : {}),
     fetch: doFetch,
     pseudonymKey: keptLikeTheApiKey('pseudonym-key.json'),

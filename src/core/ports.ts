@@ -46,6 +46,9 @@ export interface SaveRequest {
 /** Asks the user where to save; null when they cancel. The renderer never names a path: main asks here. */
 export type ChooseSavePath = (request: SaveRequest) => Promise<string | null>;
 
+/** Shows a file in the system's file manager (only ever called with a file the core wrote this session). */
+export type ShowInFolder = (path: string) => Promise<void>;
+
 /** Asks the user for an existing file (a project to open); null when they cancel. */
 export type ChooseOpenPath = (request: { title: string; filters: FileFilter[] }) => Promise<string | null>;
 

@@ -49,18 +49,33 @@ async function snapshotRows(p: ProjectStore): Promise<Tables> {
   return sorted(out);
 }
 
+/** rows of every table a copy carries; a table a later migration adds, which the old file lacks, is empty */
 function fileRows(path: string): Tables {
   const db = new DatabaseSync(path, { readOnly: true });
   const out: Tables = {};
+  const has = db.prepare(`SELECT 1 AS has FROM sqlite_master WHERE type = 'table' AND name = ?`);
   for (const t of TABLES)
-    out[t.name] = db.prepare(`SELECT ${t.columns.join(', ')} FROM ${t.name}`).all() as unknown as TableRow[];
+    out[t.name] = has.get(t.name)
+      ? (db.prepare(`SELECT ${t.columns.join(', ')} FROM ${t.name}`).all() as unknown as TableRow[])
+      : [];
   db.close();
   return sorted(out);
 }
 
 function schemaRows(cluster: TestCluster, schema: string): Tables {
   const out: Tables = {};
+  // a table a later migration adds, which the old schema lacks, is empty
+  const present = new Set(
+    cluster
+      .psql(`SELECT string_agg(table_name, ',') FROM information_schema.tables WHERE table_schema = '${schema}'`)
+      .trim()
+      .split(','),
+  );
   for (const t of TABLES) {
+    if (!present.has(t.name)) {
+      out[t.name] = [];
+      continue;
+    }
     const json = cluster
       .psql(
         `SELECT coalesce(json_agg(json_build_object(${t.columns.map((c) => `'${c}', ${c}`).join(', ')})), '[]') FROM ${schema}.${t.name}`,

@@ -40,6 +40,7 @@ describe('a project file', () => {
       'sample_items',
       'assignments',
       'opt_outs',
+      'coder_switches',
       'watches',
       'watch_runs',
       'watch_gaps',

@@ -3,16 +3,16 @@
  * atomically: the annotation table, ReCal's CSV, a REFI-QDA project or codebook, a codebook CSV, the share
  * package. Opted-out accounts' items are left out of every one of them.
  */
-import { basename, dirname, extname, join } from 'node:path';
+import { basename, dirname, extname, join, resolve } from 'node:path';
 import { isCompared, type CodedKind } from '../../shared/coding/codebook';
 import type { Coding } from '../../shared/coding/records';
 import { makeError, SkeinError } from '../../shared/errors';
-import type { Citation } from '../../shared/ipc/coding';
+import type { Citation, SharedPackages } from '../../shared/ipc/coding';
 import { writeFileAtomic } from '../files/atomic-file';
 import type { ChooseSavePath } from '../ports';
 import { readAccount, readPost } from './files/items';
 import { qdcXml, writeQdpx, type QdaSource } from './files/refi-project';
-import { optedOutOf, writeSharePackage } from './files/share';
+import { optedOutOf, writeRehydrationPackage, writeReviewPackage } from './files/share';
 import { annotationTable, codebookCsv, recalFile } from './files/tables';
 import { currentVersion, type CodingService } from './service';
 
@@ -103,8 +103,14 @@ export function createCodingExports(deps: CodingExportDeps) {
     });
   }
 
-  const write = (target: string, content: string | Uint8Array) =>
-    writeFileAtomic(target, async (sink) => sink.write(typeof content === 'string' ? content : Buffer.from(content)));
+  /** the files written in this session: the only ones the page may ask to show in a folder */
+  const written = new Set<string>();
+  const write = async (target: string, content: string | Uint8Array) => {
+    await writeFileAtomic(target, async (sink) =>
+      sink.write(typeof content === 'string' ? content : Buffer.from(content)),
+    );
+    written.add(resolve(target));
+  };
 
   const droppedNote = (n: number) => (n > 0 ? ` ${n} items of opted-out accounts were left out.` : '');
   const itemsOf = (codings: readonly Coding[]) => new Set(codings.map((c) => `${c.kind}:${c.id}`)).size;
@@ -207,58 +213,97 @@ export function createCodingExports(deps: CodingExportDeps) {
     async share(input: {
       codebook: number;
       sample: number;
-      pseudonymise: boolean;
+      review: boolean;
+      rehydration: boolean;
       includeTexts: boolean;
       publicFigureFollowers?: number;
       citation: Citation;
-    }): Promise<Written> {
-      const key = input.pseudonymise ? deps.pseudonymKey() : null;
-      if (input.pseudonymise && key === null)
+    }): Promise<SharedPackages> {
+      if (!input.review && !input.rehydration)
+        throw makeError('bad-input', 'Choose at least one package: for review, for re-hydration, or both.');
+      const key = input.review ? deps.pseudonymKey() : null;
+      if (input.review && key === null)
         throw makeError('bad-input', 'Pseudonymising needs a key: none is set.', {
-          action: 'Set or generate the pseudonymisation key (Coding → Share), then make the package again.',
+          action: 'Set or generate the pseudonymisation key (Coding → Files), then make the package again.',
         });
       const s = await scope(input.codebook, input.sample);
       const sample = (await deps.service.samples(s.cb.id)).find((x) => x.id === input.sample);
       if (!sample) throw new SkeinError('not-found', 'This sample is not in this project.');
       const items = await (await store()).sampleItems(input.sample);
       const raw = await rawItems(items);
-      const coders = s.coders.filter(
-        (c) => sample.definition.coders.includes(c.id) || s.codings.some((x) => x.coder === c.id),
-      );
-      const agreement = await deps.service.agreementOf(s.cb.id, input.sample);
+      const shareItems = items.map((i) => ({
+        kind: i.kind,
+        id: i.id,
+        raw: raw.get(`${i.kind}:${i.id}`) ?? null,
+        stratum: i.stratum,
+      }));
       await (await store()).setMeta('citation', JSON.stringify(input.citation));
-      const target = await ask('Save the share package', `${sample.name}-share`, 'zip', 'Zip archive');
-      if (target === null) return null;
-      const pkg = writeSharePackage({
-        app: deps.app,
-        now: deps.now(),
-        projectName: await deps.projectName(),
-        codebook: { id: s.cb.id, name: s.cb.name, version: s.version, definition: s.definition },
-        sample,
-        coders,
-        items: items.map((i) => ({
-          kind: i.kind,
-          id: i.id,
-          raw: raw.get(`${i.kind}:${i.id}`) ?? null,
-          stratum: i.stratum,
-        })),
-        codings: s.codings,
-        adjudications: s.adjudications,
-        agreement,
-        optOuts: s.optOuts,
-        citation: input.citation,
-        pseudonymise: input.pseudonymise,
-        includeTexts: input.includeTexts,
-        ...(input.publicFigureFollowers !== undefined ? { publicFigureFollowers: input.publicFigureFollowers } : {}),
-        key,
-      });
-      await write(target, pkg.zip);
-      return {
-        file: target,
-        items: pkg.items,
-        note: `${pkg.files.length} files, ${input.pseudonymise ? `pseudonymised (key ${pkg.keyFingerprint})` : 'with the platform’s ids'}, ${input.includeTexts ? 'with texts' : 'ids only'}.${droppedNote(pkg.droppedOptedOut)}`,
-      };
+      const both = input.review && input.rehydration;
+      const chosen = await ask(
+        both ? 'Save the share packages (one name for both)' : 'Save the share package',
+        sample.name,
+        'zip',
+        'Zip archive',
+      );
+      if (chosen === null) return null;
+      // each package is named for what it allows, beside the name chosen
+      const base = join(dirname(chosen), basename(chosen, extname(chosen)).replace(/\.for-(review|rehydration)$/, ''));
+      const packages: NonNullable<SharedPackages>['packages'] = [];
+      if (input.review) {
+        const coders = s.coders.filter(
+          (c) => sample.definition.coders.includes(c.id) || s.codings.some((x) => x.coder === c.id),
+        );
+        const pkg = writeReviewPackage({
+          app: deps.app,
+          now: deps.now(),
+          codebook: { id: s.cb.id, name: s.cb.name, version: s.version, definition: s.definition },
+          sample,
+          coders,
+          items: shareItems,
+          codings: s.codings,
+          adjudications: s.adjudications,
+          agreement: await deps.service.agreementOf(s.cb.id, input.sample),
+          optOuts: s.optOuts,
+          citation: input.citation,
+          includeTexts: input.includeTexts,
+          ...(input.publicFigureFollowers !== undefined ? { publicFigureFollowers: input.publicFigureFollowers } : {}),
+          key: key!,
+        });
+        const file = `${base}.for-review.zip`;
+        await write(file, pkg.zip);
+        packages.push({
+          kind: 'review',
+          file,
+          items: pkg.items,
+          contents: pkg.files,
+          note: `Pseudonymised (key ${pkg.keyFingerprint}), ${input.includeTexts ? 'with pseudonymised texts' : 'without texts'}: it cannot be re-hydrated.${droppedNote(pkg.droppedOptedOut)}`,
+        });
+      }
+      if (input.rehydration) {
+        const pkg = writeRehydrationPackage({
+          app: deps.app,
+          now: deps.now(),
+          title: input.citation.title,
+          codebook: { name: s.cb.name, version: s.version },
+          sample,
+          items: shareItems,
+          optOuts: s.optOuts,
+        });
+        const file = `${base}.for-rehydration.zip`;
+        await write(file, pkg.zip);
+        packages.push({
+          kind: 'rehydration',
+          file,
+          items: pkg.items,
+          contents: pkg.files,
+          note: `The platform’s real ids only: no text, no handle, no name, no code.${droppedNote(pkg.droppedOptedOut)}`,
+        });
+      }
+      return { packages };
     },
+
+    /** whether Skein wrote this file in this session (only those are shown in a folder) */
+    wrote: (file: string) => written.has(resolve(file)),
 
     async citation(): Promise<Citation | null> {
       const text = await (await store()).meta('citation');

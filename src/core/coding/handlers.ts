@@ -6,10 +6,10 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { SkeinError } from '../../shared/errors';
 import type { Handlers } from '../../shared/ipc';
-import type { ModelEndpoint, PseudonymKey } from '../../shared/ipc/coding';
+import type { CoderHere, ModelEndpoint, PseudonymKey } from '../../shared/ipc/coding';
 import { baseUrlOrigin, type CredentialsStatus } from '../../shared/ipc/settings';
 import type { JsonStore } from '../files/json-store';
-import { refuseAll, type Confirm } from '../ports';
+import { refuseAll, type Confirm, type ShowInFolder } from '../ports';
 import type { CodingExports } from './exports';
 import type { CodingImports } from './imports';
 import type { ModelRuns, ModelTarget } from './model';
@@ -32,6 +32,8 @@ export interface KeySlot {
 export interface CodingSettings extends Record<string, unknown> {
   modelKind: 'none' | 'demo' | 'custom';
   modelBaseUrl: string | null;
+  /** who codes at this computer, per project (by main's handle for it): a person, not a page's choice */
+  coderHere?: Record<string, number>;
 }
 
 export interface CodingHandlerDeps {
@@ -45,6 +47,11 @@ export interface CodingHandlerDeps {
   /** the keys are read from disk once; every handler that needs one waits for it */
   ready: Promise<void>;
   confirm?: Confirm;
+  /** absent (a browser, the CLI): the page is told where the file is instead */
+  showInFolder?: ShowInFolder;
+  /** main's handle for the project of the mode Skein is in, and the name this Skein records answers as */
+  projectId: () => Promise<string>;
+  researcher: () => Promise<string>;
 }
 
 /** A key's fingerprint: the same HMAC the share package's manifest names it by. */
@@ -87,6 +94,14 @@ export function createCodingHandlers(deps: CodingHandlerDeps): Pick<Handlers, 'c
     return { status: await deps.pseudonymKey.status(), fingerprint: key === null ? null : keyFingerprint(key) };
   };
 
+  const coderHere = async (): Promise<CoderHere> => {
+    const store = await service.store();
+    const id = deps.settings.read().coderHere?.[await deps.projectId()] ?? null;
+    // a coder the project no longer has (another copy of it, a new demo) is nobody
+    const coder = id === null ? null : await store.coder(id);
+    return { coder: coder?.kind === 'person' ? coder.id : null, switches: await store.switches(20) };
+  };
+
   return {
     coding: {
       codebooks: () => service.codebooks(),
@@ -96,6 +111,24 @@ export function createCodingHandlers(deps: CodingHandlerDeps): Pick<Handlers, 'c
       addCoder: (input) => service.addCoder(input),
       updateCoder: (input) => service.updateCoder(input),
       reveal: ({ coder }) => service.reveal(coder),
+      coderHere: () => coderHere(),
+      setCoderHere: async ({ coder }) => {
+        const store = await service.store();
+        const person = await store.coder(coder);
+        if (person?.kind !== 'person')
+          throw new SkeinError(
+            'bad-input',
+            'Only a person codes at a computer: choose one of the people under Coders.',
+          );
+        const before = (await coderHere()).coder;
+        if (before !== coder) {
+          const project = await deps.projectId();
+          const s = deps.settings.read();
+          deps.settings.write({ ...s, coderHere: { ...s.coderHere, [project]: coder } });
+          await store.recordSwitch(before, coder, await deps.researcher());
+        }
+        return coderHere();
+      },
       population: (input) => service.population(input),
       drawSample: (input) => service.drawSample(input),
       samples: ({ codebook }) => service.samples(codebook),
@@ -118,6 +151,14 @@ export function createCodingHandlers(deps: CodingHandlerDeps): Pick<Handlers, 'c
         return deps.exports.share(input);
       },
       citation: () => deps.exports.citation(),
+      showInFolder: async ({ file }) => {
+        // the page may point only at what Skein itself just wrote, never at a path of its choosing
+        if (!deps.exports.wrote(file))
+          throw new SkeinError('forbidden', 'Skein shows only the files it wrote since it started.');
+        if (!deps.showInFolder) return { shown: false, note: `This window cannot open a folder. The file is ${file}` };
+        await deps.showInFolder(file);
+        return { shown: true, note: 'Shown in your file manager.' };
+      },
 
       uploadBegin: (input) => deps.imports.begin(input),
       uploadAppend: (input) => deps.imports.append(input),

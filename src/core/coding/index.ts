@@ -4,7 +4,7 @@
  * codes an export writes as extra columns (`exportPolicy`).
  */
 import { openJsonStore } from '../files/json-store';
-import type { ChooseSavePath, Confirm } from '../ports';
+import type { ChooseSavePath, Confirm, ShowInFolder } from '../ports';
 import { createCodingExports } from './exports';
 import { createCodingHandlers, modelTarget, type CodingSettings, type KeySlot } from './handlers';
 import { readInWorker, readOnThisThread, type RefiReader } from './files/reader';
@@ -27,10 +27,15 @@ export interface CodingFeatureDeps {
   /** the project of the mode Skein is in */
   handle: () => Promise<Handle>;
   projectName: () => Promise<string>;
+  /** main's handle for the project of the mode Skein is in (who codes at this computer is kept per project) */
+  projectId: () => Promise<string>;
+  /** the name this Skein records answers as (a switch of coder is recorded with it) */
+  researcher: () => Promise<string>;
   userDataDir: string;
   now: () => number;
   app: { name: string; version: string };
   chooseSavePath: ChooseSavePath;
+  showInFolder?: ShowInFolder;
   confirm?: Confirm;
   fetch: typeof fetch;
   /** the pseudonymisation key and a model endpoint's key, kept like the API key */
@@ -79,7 +84,10 @@ export function createCodingFeature(deps: CodingFeatureDeps) {
     pseudonymKey: deps.pseudonymKey,
     modelKey: deps.modelKey,
     ready,
+    projectId: deps.projectId,
+    researcher: deps.researcher,
     ...(deps.confirm ? { confirm: deps.confirm } : {}),
+    ...(deps.showInFolder ? { showInFolder: deps.showInFolder } : {}),
   });
   return {
     handlers,

@@ -320,6 +320,19 @@ export function createCodingService(deps: CodingServiceDeps) {
       const coding = await store();
       const { entries, total } = await coding.assignments(input.sample, input.coder, input.offset, input.limit);
       const items = await coding.itemCards(entries.map((e) => ({ kind: e.kind, id: e.id })));
+      // a reply is read with the post it answers, from the project too: coding spends no call
+      const parentOf = (item: unknown): string | null => {
+        const id = (item as { inReplyToId?: unknown } | null)?.inReplyToId;
+        return typeof id === 'string' && /^\d{1,25}$/.test(id) ? id : null;
+      };
+      const parentIds = [
+        ...new Set(items.flatMap((i) => (i.kind === 'post' && parentOf(i.item) ? [parentOf(i.item)!] : []))),
+      ];
+      const parents = new Map(
+        (parentIds.length ? await coding.itemCards(parentIds.map((id) => ({ kind: 'post' as const, id }))) : [])
+          .filter((p) => p.item !== null)
+          .map((p) => [p.id, p.item]),
+      );
       const values: Coding[] = [];
       for (const kind of ['post', 'user'] as const) {
         const ids = entries.filter((e) => e.kind === kind).map((e) => e.id);
@@ -334,6 +347,7 @@ export function createCodingService(deps: CodingServiceDeps) {
           id: e.id,
           item: items[i]?.item ?? null,
           position: e.position,
+          parent: parents.get(parentOf(items[i]?.item ?? null) ?? '') ?? null,
           values: values.filter((v) => v.kind === e.kind && v.id === e.id).map(valueOf),
         })),
         total,

@@ -8,10 +8,15 @@ import './user-card.css';
 import { Handle, handleText, Name } from './Identity';
 import { AutomatedLabel } from './AutomatedLabel';
 
-/** A person in a list: avatar, name, handle, bio snippet and counts; opens the profile. */
-export function UserCard({ user, rank }: { user: User; rank?: number }) {
+/**
+ * A person in a list: avatar, name, handle, bio snippet and counts; opens the profile, unless read in place
+ * (`inPlace`: the coding workbench, where opening a profile may spend calls).
+ */
+export function UserCard({ user, rank, inPlace = false }: { user: User; rank?: number; inPlace?: boolean }) {
   const href = formatRoute(routes.userById(user.id));
-  const open = () => navigate(routes.userById(user.id));
+  const open = () => {
+    if (!inPlace) navigate(routes.userById(user.id));
+  };
   const onClick = (e: MouseEvent) => {
     if ((e.target as HTMLElement).closest('a, button')) return;
     open();

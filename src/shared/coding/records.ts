@@ -57,6 +57,16 @@ export type Coder = z.infer<typeof Coder>;
 
 export const CoderName = z.string().trim().min(1).max(80);
 
+/** The person coding at a computer became `to` (from `from`, or nobody), recorded in the project. */
+export const CoderSwitch = z.object({
+  from: z.number().int().nullable(),
+  to: z.number().int(),
+  /** the name that computer's Skein records answers as */
+  researcher: z.string(),
+  at: z.number(),
+});
+export type CoderSwitch = z.infer<typeof CoderSwitch>;
+
 /** One value: an item × field × coder, with when and under which codebook version. */
 export const Coding = z.object({
   kind: CodedKind,

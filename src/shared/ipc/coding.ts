@@ -1,7 +1,8 @@
 /**
  * The `coding` namespace of the bridge (the coding workbench): codebooks, coders (people and models), samples and their
  * assignment, coding by keyboard, blind agreement, reconciliation, and the files a coding project is shared
- * with (an annotation table, REFI-QDA `.qdpx` and `.qdc`, ReCal's CSV, a pseudonymised share package).
+ * with (an annotation table, REFI-QDA `.qdpx` and `.qdc`, ReCal's CSV, the share packages for review and for
+ * re-hydration).
  *
  * Every function works on the project of the mode Skein is in (the demo project in demo mode). No input names a
  * path: files are written where main's save dialog says, and read from what the person picked in the page,
@@ -17,6 +18,7 @@ import {
   Coder,
   CoderKind,
   CoderName,
+  CoderSwitch,
   ModelSettings,
   OptOut,
   SampleMethod,
@@ -100,6 +102,8 @@ export type CodingValue = z.infer<typeof CodingValue>;
 
 export const QueueEntry = CodedItem.extend({
   position: z.number().int(),
+  /** the post a reply answers, as the project holds it (null: not a reply, or not in the project) */
+  parent: z.unknown().nullable().default(null),
   /** this coder's values only: coding is blind */
   values: z.array(CodingValue),
 });
@@ -181,9 +185,11 @@ export type CitationInput = z.input<typeof Citation>;
 
 const ShareInput = Scope.extend({
   sample: SampleId,
-  /** ids, handles, names and @mentions replaced by keyed pseudonyms (default: on) */
-  pseudonymise: z.boolean().default(true),
-  /** the post texts themselves (off: ids only, dehydrated) */
+  /** the package for review: ids, handles, names and @mentions replaced by keyed pseudonyms; cannot be re-hydrated */
+  review: z.boolean().default(true),
+  /** the package for re-hydration: the platform's real ids only, nothing else of the items */
+  rehydration: z.boolean().default(false),
+  /** the review package carries the post texts, pseudonymised (off: pseudonyms only) */
   includeTexts: z.boolean().default(false),
   /** accounts with at least this many followers keep their id, handle and name (public figures); absent: none */
   publicFigureFollowers: z.number().int().min(1).optional(),
@@ -191,8 +197,31 @@ const ShareInput = Scope.extend({
 });
 export type ShareInput = z.input<typeof ShareInput>;
 
+/** Who codes at this computer in the current project (null: nobody chosen yet), and the switches recorded. */
+const CoderHere = z.object({ coder: CoderId.nullable(), switches: z.array(CoderSwitch) });
+export type CoderHere = z.infer<typeof CoderHere>;
+
 /** What a written file or package holds, for the page to say. */
 const Written = z.object({ file: z.string(), items: z.number().int(), note: z.string() }).nullable();
+
+const SharePackageKind = z.enum(['review', 'rehydration']);
+
+/** The packages one click wrote, each with what it holds; null when the save dialog was cancelled. */
+const SharedPackages = z
+  .object({
+    packages: z.array(
+      z.object({
+        kind: SharePackageKind,
+        file: z.string(),
+        items: z.number().int(),
+        note: z.string(),
+        /** the files inside */
+        contents: z.array(z.string()),
+      }),
+    ),
+  })
+  .nullable();
+export type SharedPackages = z.infer<typeof SharedPackages>;
 
 /** A file the person picked, sent in slices of base64 (a `.qdpx` is a zip; a `.qdc` or CSV is text). */
 export const UploadKind = z.enum(['qdpx', 'qdc', 'codebook-csv']);
@@ -268,6 +297,10 @@ export const codingContract = {
     updateCoder: fn(z.object({ id: CoderId, name: CoderName.optional(), model: ModelSettings.optional() }), Coder),
     /** the coder chooses to see agreement and the others' values: recorded, and from then on not blind */
     reveal: fn(z.object({ coder: CoderId }), Coder),
+    /** who codes at this computer in the current project (kept in main's settings), and the switches recorded */
+    coderHere: fn(z.undefined(), CoderHere),
+    /** the person at this computer codes as `coder` from now on; a change is recorded in the project */
+    setCoderHere: fn(z.object({ coder: CoderId }), CoderHere),
 
     /** how many items a source holds, per stratum (no API call) */
     population: fn(z.object({ source: SampleSource, stratum: Stratum.optional() }), Population),
@@ -340,7 +373,10 @@ export const codingContract = {
     exportRecal: fn(Scope.extend({ field: FieldKey }), Written),
     exportQdpx: fn(Scope, Written),
     exportCodebook: fn(z.object({ codebook: CodebookId, format: z.enum(['qdc', 'csv']) }), Written),
-    sharePackage: fn(ShareInput, Written),
+    /** the packages asked for, beside the name the save dialog gives: `name.for-review.zip`, `name.for-rehydration.zip` */
+    sharePackage: fn(ShareInput, SharedPackages),
+    /** shows a file this session wrote in the system's file manager */
+    showInFolder: fn(z.object({ file: z.string().max(4096) }), z.object({ shown: z.boolean(), note: z.string() })),
     citation: fn(z.undefined(), Citation.nullable()),
 
     uploadBegin: fn(

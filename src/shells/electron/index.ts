@@ -11,7 +11,7 @@ import { chooseOpenPathWithDialog, chooseSavePathWithDialog } from './adapters/d
 import { createExportPlatform } from './adapters/export-dialog';
 import { createMainWindow, denyPermissions, guardContents } from './adapters/main-window';
 import { fetchThroughNet } from './adapters/net-fetch';
-import { openInSystemBrowser } from './adapters/shell';
+import { openInSystemBrowser, showInFileManager } from './adapters/shell';
 import { electronSecretStorage } from './adapters/safe-storage';
 import { APP_ID } from './app-id';
 import { createCore, type Core, type SandboxHandle, isTrustedFrame, menuTemplate, APP_ENTRY_URL } from '../../core';
@@ -113,6 +113,7 @@ if (!app.requestSingleInstanceLock()) {
       // must not block main's event loop, which every window and IPC reply waits on.
       startSandbox: (options) => startDemoSandbox(options),
       chooseSavePath: chooseSavePathWithDialog,
+      showInFolder: showInFileManager,
       chooseOpenPath: chooseOpenPathWithDialog,
       // the research archive's SQLite runs in its own worker thread, never on main's event loop
       workers: {

@@ -153,11 +153,12 @@ describe.skipIf(skip)(`a team project on PostgreSQL${skip ? ` (${skip})` : ''}`,
     const first = await PostgresProject.open(where, init('Ada'), Date.now, PARTS);
     await first.ingest([threadPage('7', 100, 1000)]);
     await first.close();
-    // format 1 was today's without migration 2's tables and functions
+    // format 1 was today's without migration 2's tables and functions (nor the parts' later tables)
     const s = where.schema;
     cluster.psql(
       `DROP TABLE ${s}.codebooks, ${s}.codebook_versions, ${s}.coders, ${s}.codings, ${s}.adjudications,
-         ${s}.samples, ${s}.sample_items, ${s}.assignments, ${s}.opt_outs, ${s}.watches, ${s}.watch_runs,
+         ${s}.samples, ${s}.sample_items, ${s}.assignments, ${s}.opt_outs, ${s}.coder_switches,
+         ${s}.watches, ${s}.watch_runs,
          ${s}.watch_gaps, ${s}.watch_presence, ${s}.watch_counters, ${s}.watch_runner, ${s}.parts;
        DROP FUNCTION ${s}.skein_json_text, ${s}.skein_json_type; DELETE FROM ${s}.schema_version WHERE version > 1`,
     );

@@ -1,5 +1,6 @@
 /** The agreement report as files: a CSV (one row per field, or per category of a multiple-choice field) and in words. */
 import { csv } from './tables';
+import { readAgreement } from '../../../shared/coding/agreement-reading';
 import type { AgreementReport, AgreementRow } from '../../../shared/ipc/coding';
 
 const n = (v: number | null | undefined) => (v === null || v === undefined ? '' : v.toFixed(3));
@@ -54,7 +55,9 @@ function line(r: AgreementRow): string {
   ]
     .filter(Boolean)
     .join(', ');
-  return `- ${name}: ${alphas}${ci}; ${kappa ? `${kappa}; ` : ''}agreement ${r.percent === null ? '—' : `${(r.percent * 100).toFixed(1)} %`}; ${r.units} items, ${r.coders} coders, ${r.values} values.`;
+  const figures = `- ${name}: ${alphas}${ci}; ${kappa ? `${kappa}; ` : ''}agreement ${r.percent === null ? '—' : `${(r.percent * 100).toFixed(1)} %`}; ${r.units} items, ${r.coders} coders, ${r.values} values.`;
+  // the same words the Agreement tab shows beside the figures
+  return `${figures}\n  ${readAgreement(r).sentences.join(' ')}`;
 }
 
 export function agreementMarkdown(report: AgreementReport, codebook: string): string {

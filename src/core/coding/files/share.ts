@@ -1,10 +1,15 @@
 /**
- * The share-and-cite package of a coded sample (what a study deposits beside its paper), one zip, private by
- * default: the items as ids only (dehydrated; with their texts only when asked), every value and the final codes,
- * the codebook (`.qdc` and CSV), the agreement report, a manifest, CITATION.cff and DataCite metadata.
- * Pseudonymised by default: ids, handles and names — in fields, in texts, in the coders' notes, in the codebook's
- * examples and in a stratum's values — replaced by keyed pseudonyms (`pseudonym.ts`). Opted-out accounts' items
- * are left out.
+ * The two packages a coded sample leaves by, each named for what it allows, with a README inside that says so.
+ *
+ * For review (`writeReviewPackage`), what a study deposits beside its paper: every value and the final codes,
+ * the codebook (`.qdc` and CSV), the agreement report, a manifest, CITATION.cff and DataCite metadata; the items
+ * as pseudonyms (with their texts only when asked). Always pseudonymised — ids, handles and names, in fields, in
+ * texts, in the coders' notes, in the codebook's examples and in a stratum's values, replaced by keyed
+ * pseudonyms (`pseudonym.ts`) — so it cannot be re-hydrated.
+ *
+ * For re-hydration (`writeRehydrationPackage`): the platform's real ids of the items, one per line, and nothing
+ * else about them — no text, no handle, no name, no code — so another researcher can fetch the items again
+ * under their own terms. Opted-out accounts' items are left out of both.
  */
 import { strToU8, zipSync, type Zippable } from 'fflate';
 import type { CodebookDefinition, CodedKind, CodeValue } from '../../../shared/coding/codebook';
@@ -29,7 +34,6 @@ export interface ShareItem {
 export interface ShareInput {
   app: { name: string; version: string };
   now: number;
-  projectName: string;
   codebook: { id: number; name: string; version: number; definition: CodebookDefinition };
   sample: SampleSummary;
   coders: readonly Coder[];
@@ -39,11 +43,10 @@ export interface ShareInput {
   agreement: AgreementReport;
   optOuts: readonly OptOut[];
   citation: Citation;
-  pseudonymise: boolean;
   includeTexts: boolean;
   publicFigureFollowers?: number;
-  /** the pseudonymisation key (required when pseudonymising); used here, written nowhere */
-  key: string | null;
+  /** the pseudonymisation key; used here, written nowhere */
+  key: string;
 }
 
 export interface SharePackage {
@@ -52,6 +55,7 @@ export interface SharePackage {
   files: string[];
   items: number;
   droppedOptedOut: number;
+  /** the review package's key fingerprint; null for re-hydration (nothing is pseudonymised) */
   keyFingerprint: string | null;
 }
 
@@ -130,7 +134,7 @@ export function optedOutOf(kind: CodedKind, raw: unknown, optOuts: readonly OptO
   return hit(post.author) || hit(post.quotedAuthor) || hit(post.repostedAuthor);
 }
 
-export function writeSharePackage(input: ShareInput): SharePackage {
+export function writeReviewPackage(input: ShareInput): SharePackage {
   const date = new Date(input.now).toISOString().slice(0, 10);
   const kept = input.items.filter((i) => !optedOutOf(i.kind, i.raw, input.optOuts));
   const keptKeys = new Set(kept.map((i) => `${i.kind}:${i.id}`));
@@ -152,26 +156,18 @@ export function writeSharePackage(input: ShareInput): SharePackage {
     posts.set(i.id, p);
     accounts.push(...p.accounts);
   }
-  let pseudo: Pseudonymiser | null = null;
-  if (input.pseudonymise) {
-    if (!input.key) throw new Error('no pseudonymisation key');
-    pseudo = createPseudonymiser(input.key, accounts, {
-      ...(input.publicFigureFollowers !== undefined ? { publicFigureFollowers: input.publicFigureFollowers } : {}),
-      optedOut: {
-        handles: new Set(input.optOuts.flatMap((o) => (o.handle ? [o.handle.toLowerCase()] : []))),
-        ids: new Set(input.optOuts.flatMap((o) => (o.userId ? [o.userId] : []))),
-      },
-    });
-  }
-  const itemId = (kind: string, id: string) =>
-    pseudo ? (kind === 'user' ? pseudo.userId(id) : pseudo.postId(id)) : id;
-  const text = (t: string) => (pseudo ? pseudo.text(t) : t);
+  if (!input.key) throw new Error('no pseudonymisation key');
+  const pseudo: Pseudonymiser = createPseudonymiser(input.key, accounts, {
+    ...(input.publicFigureFollowers !== undefined ? { publicFigureFollowers: input.publicFigureFollowers } : {}),
+    optedOut: {
+      handles: new Set(input.optOuts.flatMap((o) => (o.handle ? [o.handle.toLowerCase()] : []))),
+      ids: new Set(input.optOuts.flatMap((o) => (o.userId ? [o.userId] : []))),
+    },
+  });
+  const itemId = (kind: string, id: string) => (kind === 'user' ? pseudo.userId(id) : pseudo.postId(id));
+  const text = (t: string) => pseudo.text(t);
   const stratumText = (s: string | null) =>
-    s === null
-      ? ''
-      : input.sample.definition.stratum === 'author' && pseudo
-        ? `@${pseudo.handle(s.replace(/^@/, ''))}`
-        : s;
+    s === null ? '' : input.sample.definition.stratum === 'author' ? `@${pseudo.handle(s.replace(/^@/, ''))}` : s;
   const value = (field: string, v: CodeValue): CodeValue => {
     const f = input.codebook.definition.fields.find((x) => x.key === field);
     return f && (f.type === 'text' || f.type === 'note') && typeof v === 'string' ? text(v) : v;
@@ -191,19 +187,13 @@ export function writeSharePackage(input: ShareInput): SharePackage {
     itemRows.push([
       itemId(i.kind, i.id),
       i.kind,
-      authorId === null ? '' : pseudo ? pseudo.userId(authorId) : authorId,
+      authorId === null ? '' : pseudo.userId(authorId),
       p?.createdAt ?? '',
       stratumText(i.stratum),
       ...(input.includeTexts ? [text(p?.text ?? account?.bio ?? '')] : []),
     ]);
   }
   put('items.csv', csv(itemRows));
-  if (!pseudo) {
-    const postIds = kept.filter((i) => i.kind === 'post').map((i) => i.id);
-    const userIds = kept.filter((i) => i.kind === 'user').map((i) => i.id);
-    if (postIds.length) put('post_ids.txt', `${postIds.join('\n')}\n`);
-    if (userIds.length) put('user_ids.txt', `${userIds.join('\n')}\n`);
-  }
 
   const named = codings.map((c) => ({ ...c, value: value(c.field, c.value) }));
   put('annotations.csv', annotationTable(named, adjudications, input.coders, itemId));
@@ -225,19 +215,17 @@ export function writeSharePackage(input: ShareInput): SharePackage {
   put('codes.csv', csv(codeRows));
 
   // the codebook, its examples pseudonymised too (examples often quote posts)
-  const definition: CodebookDefinition = pseudo
-    ? {
-        fields: fields.map((f) => ({
-          ...f,
-          description: text(f.description),
-          categories: f.categories.map((c) => ({
-            ...c,
-            description: text(c.description),
-            examples: c.examples.map(text),
-          })),
-        })),
-      }
-    : input.codebook.definition;
+  const definition: CodebookDefinition = {
+    fields: fields.map((f) => ({
+      ...f,
+      description: text(f.description),
+      categories: f.categories.map((c) => ({
+        ...c,
+        description: text(c.description),
+        examples: c.examples.map(text),
+      })),
+    })),
+  };
   const codebook = { ...input.codebook, definition };
   put('codebook.qdc', qdcXml(codebook, `${input.app.name} ${input.app.version}`));
   put('codebook.csv', codebookCsv(definition));
@@ -248,9 +236,7 @@ export function writeSharePackage(input: ShareInput): SharePackage {
   const methods = [
     `${s.size} ${s.kind === 'user' ? 'accounts' : 'posts'} drawn from ${s.population} (${s.method === 'stratified' ? `stratified by ${s.stratum}, proportional allocation` : 'simple random sample'}; items ranked by SHA-256 of the seed “${s.seed}” and their id).`,
     `${Math.round(s.overlap * 100)} % coded by every one of ${s.coders.length} coders; codebook “${input.codebook.name}”, version ${input.codebook.version}.`,
-    pseudo
-      ? 'Ids, handles and names are pseudonymised with a keyed hash (HMAC-SHA-256); the key is not part of this package.'
-      : 'Ids are the platform’s own: the items can be hydrated again.',
+    'Ids, handles and names are pseudonymised with a keyed hash (HMAC-SHA-256); the key is not part of this package.',
     droppedOptedOut > 0 ? `${droppedOptedOut} items of accounts that opted out were left out.` : '',
   ]
     .filter(Boolean)
@@ -266,13 +252,14 @@ export function writeSharePackage(input: ShareInput): SharePackage {
   );
   const manifest = {
     schema: 'skein.share/1',
+    package: 'for review: pseudonymised, cannot be re-hydrated',
     app: input.app,
     created_at: new Date(input.now).toISOString(),
-    project: pseudo ? null : input.projectName,
+    project: null,
     codebook: { name: input.codebook.name, version: input.codebook.version },
     sample: {
       name: input.sample.name,
-      source: pseudo ? '(withheld: a search may name accounts)' : s.sourceLabel,
+      source: '(withheld: a search may name accounts)',
       kind: s.kind,
       method: s.method,
       stratum: s.stratum,
@@ -294,31 +281,30 @@ export function writeSharePackage(input: ShareInput): SharePackage {
       adjudicated: adjudications.length,
       dropped_opted_out: droppedOptedOut,
     },
-    pseudonymisation: pseudo
-      ? {
-          method:
-            'HMAC-SHA-256 over the kind and the value; post ids p_…, account ids u_…, handles user_…, names Person …',
-          covers: [
-            'post ids',
-            'account ids',
-            'handles',
-            'names',
-            '@mentions, handles, names and ids inside texts and notes',
-            'codebook descriptions and examples',
-            'author strata',
-          ],
-          key_fingerprint: pseudo.fingerprint,
-          key: 'not included: it stays in the key store of the computer that made this package',
-          public_figures:
-            input.publicFigureFollowers !== undefined
-              ? {
-                  followers_at_least: input.publicFigureFollowers,
-                  note: 'these accounts keep their own id, handle and name',
-                }
-              : null,
-        }
-      : null,
-    texts: input.includeTexts ? 'included (items.csv, column text)' : 'not included: ids only (dehydrated)',
+    pseudonymisation: {
+      method: 'HMAC-SHA-256 over the kind and the value; post ids p_…, account ids u_…, handles user_…, names Person …',
+      covers: [
+        'post ids',
+        'account ids',
+        'handles',
+        'names',
+        '@mentions, handles, names and ids inside texts and notes',
+        'codebook descriptions and examples',
+        'author strata',
+      ],
+      key_fingerprint: pseudo.fingerprint,
+      key: 'not included: it stays in the key store of the computer that made this package',
+      public_figures:
+        input.publicFigureFollowers !== undefined
+          ? {
+              followers_at_least: input.publicFigureFollowers,
+              note: 'these accounts keep their own id, handle and name',
+            }
+          : null,
+    },
+    texts: input.includeTexts
+      ? 'included, pseudonymised (items.csv, column text)'
+      : 'not included: pseudonyms only, which cannot be re-hydrated',
     files: allFiles,
     methods,
   };
@@ -326,19 +312,24 @@ export function writeSharePackage(input: ShareInput): SharePackage {
   put(
     'README.txt',
     [
-      `${input.citation.title}`,
+      `${input.citation.title} — package for review`,
+      '',
+      'What this is: the coded sample for a reviewer or a deposit beside a paper, pseudonymised. Every id,',
+      'handle and name is replaced by a keyed pseudonym (p_…, u_…, user_…, Person …), so the items cannot be',
+      'fetched again from the platform with it, and nobody can be found by it. It allows checking the codes,',
+      'the codebook and the agreement, and recomputing them. To fetch the items again, ask the authors for the',
+      'package for re-hydration (real post ids only).',
       '',
       `Made with ${input.app.name} ${input.app.version} on ${date}. ${methods}`,
       '',
-      'items.csv        one row per item: its id, kind, author id, time, stratum' +
-        (input.includeTexts ? ' and text' : ''),
+      'items.csv        one row per item: its pseudonym, kind, author pseudonym, time, stratum' +
+        (input.includeTexts ? ' and text (pseudonymised)' : ''),
       'annotations.csv  one row per item x field x coder (the adjudicated values as coder "adjudicated")',
       'codes.csv        one row per item: the final value of each field and how it was reached',
       'codebook.qdc     the codebook as REFI-QDA (QualCoder, MAXQDA, NVivo, ATLAS.ti); codebook.csv the same as a table',
       'agreement.csv    Krippendorff alpha, Cohen and Fleiss kappa, percent agreement per field; agreement.md in words',
       'manifest.json    how the sample was drawn and coded',
       'CITATION.cff, datacite.json   how to cite it',
-      ...(pseudo ? [] : ['post_ids.txt, user_ids.txt   the ids, one per line, to hydrate the items again']),
       '',
     ].join('\n'),
   );
@@ -347,6 +338,81 @@ export function writeSharePackage(input: ShareInput): SharePackage {
     files: allFiles,
     items: kept.length,
     droppedOptedOut,
-    keyFingerprint: pseudo?.fingerprint ?? null,
+    keyFingerprint: pseudo.fingerprint,
+  };
+}
+
+export interface RehydrationInput {
+  app: { name: string; version: string };
+  now: number;
+  title: string;
+  codebook: { name: string; version: number };
+  sample: SampleSummary;
+  items: readonly ShareItem[];
+  optOuts: readonly OptOut[];
+}
+
+/**
+ * The package for re-hydration: the real ids, one per line, a README and a manifest of counts and method —
+ * nothing else of the items (no text, no handle, no name, no author, no code, no source query).
+ */
+export function writeRehydrationPackage(input: RehydrationInput): SharePackage {
+  const date = new Date(input.now).toISOString().slice(0, 10);
+  const kept = input.items.filter((i) => !optedOutOf(i.kind, i.raw, input.optOuts));
+  const droppedOptedOut = input.items.length - kept.length;
+  const postIds = kept.filter((i) => i.kind === 'post').map((i) => i.id);
+  const userIds = kept.filter((i) => i.kind === 'user').map((i) => i.id);
+  const files: Zippable = {};
+  const put = (name: string, content: string) => (files[name] = strToU8(content));
+  if (postIds.length) put('post_ids.txt', `${postIds.join('\n')}\n`);
+  if (userIds.length) put('user_ids.txt', `${userIds.join('\n')}\n`);
+  const idFiles = Object.keys(files);
+  const allFiles = [...idFiles, 'manifest.json', 'README.txt'];
+  const s = input.sample.definition;
+  put(
+    'manifest.json',
+    `${JSON.stringify(
+      {
+        schema: 'skein.rehydrate/1',
+        package: 'for re-hydration: the platform’s real ids only',
+        app: input.app,
+        created_at: new Date(input.now).toISOString(),
+        codebook: input.codebook,
+        sample: { name: input.sample.name, kind: s.kind, method: s.method, size: s.size, seed: s.seed },
+        counts: { posts: postIds.length, accounts: userIds.length, dropped_opted_out: droppedOptedOut },
+        contains: 'ids only: no text, handle, name, author or code',
+        files: allFiles,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  put(
+    'README.txt',
+    [
+      `${input.title} — package for re-hydration`,
+      '',
+      'What this is: the platform’s own ids of the coded items, one per line, and nothing else about them: no',
+      'text, no handle, no name, no author, no code. It allows fetching the items again (re-hydrating them) from',
+      'the platform under your own access, as the platform’s terms ask of shared data; items deleted or made',
+      'private since will not come back. Pair it with the package for review to read the codes.',
+      '',
+      `Made with ${input.app.name} ${input.app.version} on ${date}: ${kept.length} items of the sample “${input.sample.name}”, codebook “${input.codebook.name}”, version ${input.codebook.version}.`,
+      droppedOptedOut > 0 ? `${droppedOptedOut} items of accounts that opted out were left out.` : '',
+      '',
+      ...(postIds.length ? ['post_ids.txt     the posts’ ids, one per line'] : []),
+      ...(userIds.length ? ['user_ids.txt     the accounts’ ids, one per line'] : []),
+      'manifest.json    how many, from which sample',
+      '',
+    ]
+      .filter((line, i, all) => line !== '' || all[i - 1] !== '')
+      .join('\n'),
+  );
+  return {
+    zip: zipSync(files, { level: 6, mtime: new Date(input.now) }),
+    files: allFiles,
+    items: kept.length,
+    droppedOptedOut,
+    keyFingerprint: null,
   };
 }

@@ -30,6 +30,7 @@ const CODING_TABLES = [
   'sample_items',
   'assignments',
   'opt_outs',
+  'coder_switches',
 ];
 
 const definition = CodebookDefinition.parse({ fields: [{ key: 'note', label: 'Note', type: 'text' }] });
@@ -93,10 +94,13 @@ describe.each(STORES)('coding in a project made before parts kept versions, on $
       const first = await s.open(init);
       const book = await coding(first).createCodebook('Stance', definition, '');
       await first.close();
-      // as today's projects were: the tables there, no record of parts
-      exec(init, (schema) => `DROP TABLE ${schema}parts`);
+      // as projects were before parts kept versions: coding's first tables there (not the switches, which came
+      // later), no record of parts
+      exec(init, (schema) => `DROP TABLE ${schema}parts; DROP TABLE ${schema}coder_switches`);
       const again = await s.open(init);
       expect((await coding(again).codebooks()).map((b) => b.id)).toEqual([book]);
+      // and the later migration made what came after them
+      expect(await coding(again).switches(5)).toEqual([]);
       await again.close();
     });
 

@@ -48,9 +48,18 @@ const FIRST = (t: Ddl): string => {
   `;
 };
 
+/**
+ * Who coded as whom: a switch of the person coding at a computer (from a coder, or from nobody, to another),
+ * when, and who the computer's Skein records answers as. Kept in the project, so a team sees every switch.
+ */
+const SWITCHES = (t: Ddl): string => `
+  CREATE TABLE coder_switches (rowid ${t.id}, from_coder ${t.int}, to_coder ${t.int} NOT NULL,
+    researcher ${t.text} NOT NULL DEFAULT '', switched_at ${t.int} NOT NULL);
+`;
+
 export const CODING_PART: TablePart<CodingTables> = {
   name: 'coding',
-  migrations: [FIRST],
+  migrations: [FIRST, SWITCHES],
   // projects made before parts kept their own versions had these tables from the archive's schema 3 (a file)
   // and 2 (a team's server)
   before: { sqlite: 3, postgres: 2 },
@@ -85,6 +94,11 @@ export const CODING_PART: TablePart<CodingTables> = {
       columns: ['sample', 'coder', 'position', 'item_kind', 'item_id', 'overlap'],
     },
     { name: 'opt_outs', key: ['rowid'], columns: ['rowid', 'user_id', 'handle', 'note', 'added_at'] },
+    {
+      name: 'coder_switches',
+      key: ['rowid'],
+      columns: ['rowid', 'from_coder', 'to_coder', 'researcher', 'switched_at'],
+    },
   ],
   open: (db, { now }) => new CodingTables(db, now),
 };

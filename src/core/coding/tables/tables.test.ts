@@ -162,6 +162,20 @@ function codingTests(s: StoreUnderTest): void {
     await p.close();
   });
 
+  it('records each switch of the person coding at a computer, the latest first', async () => {
+    const p = await open();
+    const ana = await coding(p).addCoder('Ana', 'person', null);
+    const ben = await coding(p).addCoder('Ben', 'person', null);
+    await coding(p).recordSwitch(null, ana.id, 'ana@lab');
+    await coding(p).recordSwitch(ana.id, ben.id, 'ana@lab');
+    expect(await coding(p).switches(10)).toEqual([
+      { from: ana.id, to: ben.id, researcher: 'ana@lab', at: expect.any(Number) },
+      { from: null, to: ana.id, researcher: 'ana@lab', at: expect.any(Number) },
+    ]);
+    expect(await coding(p).switches(1)).toHaveLength(1);
+    await p.close();
+  });
+
   it('writes many values at once (the last of a repeated one wins), reads them by coder and sample, clears one', async () => {
     const p = await open();
     const id = await coding(p).createCodebook('Stance', definition, '');

@@ -18,6 +18,7 @@ import type {
   Codebook,
   CodebookSummary,
   Coder,
+  CoderSwitch,
   Coding,
   ModelSettings,
   OptOut,
@@ -243,6 +244,29 @@ export class CodingTables {
   async reveal(id: number): Promise<Coder | null> {
     await this.db.run(sql`UPDATE coders SET revealed_at = coalesce(revealed_at, ${this.now()}) WHERE id = ${id}`);
     return this.coder(id);
+  }
+
+  /** Records that the person coding at a computer became `to` (from `from`, or from nobody). */
+  async recordSwitch(from: number | null, to: number, researcher: string): Promise<void> {
+    await this.db.run(
+      sql`INSERT INTO coder_switches (from_coder, to_coder, researcher, switched_at)
+          VALUES (${from}, ${to}, ${researcher}, ${this.now()})`,
+    );
+  }
+
+  /** Every recorded switch, the latest first. */
+  async switches(limit: number): Promise<CoderSwitch[]> {
+    return (
+      await this.db.all(
+        sql`SELECT from_coder, to_coder, researcher, switched_at FROM coder_switches
+            ORDER BY switched_at DESC, rowid DESC LIMIT ${limit}`,
+      )
+    ).map((r) => ({
+      from: r.from_coder === null ? null : Number(r.from_coder),
+      to: Number(r.to_coder),
+      researcher: text(r.researcher),
+      at: Number(r.switched_at),
+    }));
   }
 
   // ─── values ─────────────────────────────────────────────────────────────────────────────────────────────

@@ -28,6 +28,11 @@ export interface PostCardProps {
   quoteDepth?: number;
   /** the post the view is about (the Quotes tab): quoting it collapses to a one-line reference */
   collapseQuoteOf?: string;
+  /**
+   * Read where it is: a click or Enter opens nothing, nor does its quoted post's card (the coding workbench
+   * reads an item from the project, where opening the post page may spend calls)
+   */
+  inPlace?: boolean;
 }
 
 const INTERACTIVE = 'a, button, input, select, textarea, dialog, summary, [role="button"]';
@@ -54,11 +59,12 @@ export const PostCard = memo(function PostCard({
   badge,
   quoteDepth = 0,
   collapseQuoteOf,
+  inPlace = false,
 }: PostCardProps) {
   const reposter = item.retweeted_tweet ? item.author : null;
   const post = item.retweeted_tweet ?? item;
   const a = post.author;
-  const openable = variant !== 'focal';
+  const openable = variant !== 'focal' && !inPlace;
   const open = () => navigate(routes.post(post.id));
   const onClick = (e: MouseEvent<HTMLElement>) => {
     if (!openable || e.defaultPrevented) return;
@@ -175,7 +181,7 @@ export const PostCard = memo(function PostCard({
           </p>
         ) : (
           <div className="post__quoted">
-            <PostCard post={quoted} variant="quoted" quoteDepth={quoteDepth + 1} />
+            <PostCard post={quoted} variant="quoted" quoteDepth={quoteDepth + 1} inPlace={inPlace} />
           </div>
         )
       ) : null}

@@ -97,9 +97,10 @@ describe('the share-and-cite package', () => {
     publisher: '',
   };
 
-  it('starts from the last citation, pseudonymised and without texts', () => {
+  it('starts from the last citation: the package for review only, without texts', () => {
     expect(shareFields(saved)).toEqual({
-      pseudonymise: true,
+      review: true,
+      rehydration: false,
       texts: false,
       publicFigures: '',
       title: 'Vote talk',
@@ -138,7 +139,9 @@ describe('the share-and-cite package', () => {
     expect(shareProblem(shareFields(saved), 4)).toBeNull();
     // pseudonymising with no key is said before the click, not refused after it
     expect(shareProblem(shareFields(saved), 4, false)).toMatch(/^Pseudonymising needs a key/);
-    expect(shareProblem({ ...shareFields(saved), pseudonymise: false }, 4, false)).toBeNull();
+    // the package for re-hydration pseudonymises nothing: it needs no key
+    expect(shareProblem({ ...shareFields(saved), review: false, rehydration: true }, 4, false)).toBeNull();
+    expect(shareProblem({ ...shareFields(saved), review: false, rehydration: false }, 4)).toMatch(/^Choose a package/);
   });
 
   it('lets public figures keep their names only above a whole number of followers', () => {
@@ -146,9 +149,15 @@ describe('the share-and-cite package', () => {
     expect(shareRequest({ ...fields, publicFigures: '10000' }, 1, 4)).toMatchObject({
       codebook: 1,
       sample: 4,
-      pseudonymise: true,
+      review: true,
+      rehydration: false,
       includeTexts: true,
       publicFigureFollowers: 10000,
+    });
+    // texts ride only in the package for review
+    expect(shareRequest({ ...fields, review: false, rehydration: true }, 1, 4)).toMatchObject({
+      rehydration: true,
+      includeTexts: false,
     });
     expect(shareRequest({ ...fields, publicFigures: '0' }, 1, 4)).not.toHaveProperty('publicFigureFollowers');
     expect(shareRequest({ ...fields, publicFigures: 'many' }, 1, 4)).not.toHaveProperty('publicFigureFollowers');

@@ -120,8 +120,11 @@ export function stratumShare(count: number, drawn: number, total: number): numbe
 // ---- the share-and-cite package ----
 
 export interface ShareFields {
-  pseudonymise: boolean;
-  /** include the post texts (off: ids only) */
+  /** the package for review: pseudonymised, cannot be re-hydrated */
+  review: boolean;
+  /** the package for re-hydration: the real post ids only */
+  rehydration: boolean;
+  /** the review package carries the post texts, pseudonymised (off: pseudonyms only) */
   texts: boolean;
   /** accounts with at least this many followers keep their names (empty: none) */
   publicFigures: string;
@@ -138,7 +141,8 @@ export interface ShareFields {
 /** The form starts from the citation the last package was made with, if any. */
 export function shareFields(saved: Citation | null): ShareFields {
   return {
-    pseudonymise: true,
+    review: true,
+    rehydration: false,
     texts: false,
     publicFigures: '',
     title: saved?.title ?? '',
@@ -178,7 +182,9 @@ export function citationInput(f: ShareFields): CitationInput {
 /** Why the package cannot be made yet, in words; null when it can. */
 export function shareProblem(f: ShareFields, sample: number | null, keySet = true): string | null {
   if (sample === null) return 'Choose a sample first.';
-  if (f.pseudonymise && !keySet) return 'Pseudonymising needs a key: generate one or enter your team’s above.';
+  if (!f.review && !f.rehydration) return 'Choose a package: for review, for re-hydration, or both.';
+  if (f.review && !keySet)
+    return 'Pseudonymising needs a key: generate one or enter your team’s above (the package for re-hydration needs none).';
   if (!f.authors.trim()) return 'Name at least one author.';
   return null;
 }
@@ -188,13 +194,14 @@ export function shareRequest(
   f: ShareFields,
   codebook: number,
   sample: number,
-): ShareInput & { pseudonymise: boolean; includeTexts: boolean } {
+): ShareInput & { review: boolean; rehydration: boolean; includeTexts: boolean } {
   const threshold = Math.floor(Number(f.publicFigures));
   return {
     codebook,
     sample,
-    pseudonymise: f.pseudonymise,
-    includeTexts: f.texts,
+    review: f.review,
+    rehydration: f.rehydration,
+    includeTexts: f.review && f.texts,
     ...(f.publicFigures.trim() && threshold > 0 ? { publicFigureFollowers: threshold } : {}),
     citation: citationInput(f),
   };

@@ -17,6 +17,7 @@ const codingKeys = {
   codebooks: () => ['coding', 'codebooks'] as const,
   codebook: (id: number) => ['coding', 'codebook', id] as const,
   coders: () => ['coding', 'coders'] as const,
+  coderHere: () => ['coding', 'coderHere'] as const,
   samples: (codebook: number) => ['coding', 'samples', codebook] as const,
   queue: (sample: number, coder: number) => ['coding', 'queue', sample, coder] as const,
   values: (codebook: number, coder: number, kind: CodedKind, ids: readonly string[]) =>
@@ -46,6 +47,10 @@ export const useCodebook = (id: number | null) =>
 
 export const codersQuery = () =>
   queryOptions({ queryKey: codingKeys.coders(), queryFn: () => skein().coding.coders(), staleTime: 0 });
+
+/** who codes at this computer (main keeps it, per project), and the switches the project recorded */
+export const coderHereQuery = () =>
+  queryOptions({ queryKey: codingKeys.coderHere(), queryFn: () => skein().coding.coderHere(), staleTime: 0 });
 
 export const useSamples = (codebook: number | null) =>
   useQuery({
@@ -147,6 +152,15 @@ function useCodingMutation<I, O>(run: (input: I) => Promise<O>) {
   });
 }
 
+/** the person at this computer codes as `coder` from now on (main records a change) */
+export const useSetCoderHere = () => {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (coder: number) => skein().coding.setCoderHere({ coder }),
+    onSuccess: (here) => client.setQueryData(codingKeys.coderHere(), here),
+  });
+};
+
 export const useSaveCodebook = () =>
   useCodingMutation((input: { id?: number; name: string; definition: CodebookDefinitionInput; note?: string }) =>
     skein().coding.saveCodebook(input),
@@ -222,7 +236,8 @@ export const useSharePackage = () => {
     mutationFn: (input: {
       codebook: number;
       sample: number;
-      pseudonymise: boolean;
+      review: boolean;
+      rehydration: boolean;
       includeTexts: boolean;
       publicFigureFollowers?: number;
       citation: CitationInput;
@@ -230,6 +245,10 @@ export const useSharePackage = () => {
     onSuccess: () => client.invalidateQueries({ queryKey: codingKeys.citation() }),
   });
 };
+
+/** Shows a file Skein wrote in the system's file manager (where the window can: the app, not a browser). */
+export const useShowInFolder = () =>
+  useMutation({ mutationFn: (file: string) => skein().coding.showInFolder({ file }) });
 
 /** base64 of bytes, in slices the bridge takes */
 function base64(bytes: Uint8Array): string {

@@ -1,12 +1,16 @@
 /**
  * Coding a sample by keyboard: the item, the codebook's fields beside it with a key per category, `j`/`→` for
  * the next item and `k`/`←` for the one before, the position and how many are done. The coder sees their own
- * values only.
+ * values only. The workbench owns its keys before anything else on the page (a focused tab strip included),
+ * and takes the focus when a coder is chosen, so the first key press codes. The item, the post it replies to
+ * and the post it quotes are read in place from the project: nothing here spends a call.
  */
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { CodeValue, FieldDef } from '../../../../shared/coding/codebook';
+import type { CardPost } from '../../../../shared/api/schemas';
 import type { QueueEntry } from '../../../../shared/ipc/coding';
+import { PostCard } from '../../../components/post/PostCard';
 import { navigate } from '../../../lib/navigation';
 import { routes } from '../../../lib/routes';
 import { isDone, keyMap, pressed, type KeyTarget } from '../keys';
@@ -25,6 +29,9 @@ export function CodeTab() {
   const code = useCode();
   const [index, setIndex] = useState(0);
   const started = useRef<string | null>(null);
+  const bench = useRef<HTMLDivElement>(null);
+  const chosen = useRef(coder);
+  const wantFocus = useRef(false);
   const version = book.data?.versions.at(-1);
   const definition = version?.definition;
   const keys = useMemo(() => (definition ? keyMap(definition) : new Map<string, KeyTarget>()), [definition]);
@@ -39,6 +46,18 @@ export function CodeTab() {
     const first = queue.data.entries.findIndex((e) => !isDone(definition, e.values));
     setIndex(first < 0 ? 0 : first);
   }, [definition, queue.data, sample, coder]);
+
+  // a coder just chosen: the workbench takes the focus as soon as it shows, so the next key codes
+  useEffect(() => {
+    if (chosen.current === coder) return;
+    chosen.current = coder;
+    wantFocus.current = coder !== null;
+  }, [coder]);
+  useEffect(() => {
+    if (!wantFocus.current || !bench.current) return;
+    wantFocus.current = false;
+    bench.current.focus();
+  });
 
   const values = useMemo(() => new Map((entry?.values ?? []).map((v) => [v.field, v.value])), [entry]);
   const set = (field: FieldDef, value: CodeValue | null) => {
@@ -58,16 +77,21 @@ export function CodeTab() {
       if (document.querySelector('dialog[open]')) return;
       const s = live.current;
       if (!s.entry) return;
-      if (e.key === 'j' || e.key === 'ArrowRight') {
+      // a key the workbench answers goes no further: a focused tab strip must not switch tabs mid-coding
+      const own = () => {
         e.preventDefault();
+        e.stopPropagation();
+      };
+      if (e.key === 'j' || e.key === 'ArrowRight') {
+        own();
         setIndex(Math.min(s.index + 1, s.entries.length - 1));
       } else if (e.key === 'k' || e.key === 'ArrowLeft') {
-        e.preventDefault();
+        own();
         setIndex(Math.max(s.index - 1, 0));
       } else {
         const target = s.keys.get(e.key.toLowerCase());
         if (!target) return;
-        e.preventDefault();
+        own();
         s.set(target.field, pressed(target.field, s.values.get(target.field.key), target.value));
       }
     };
@@ -113,7 +137,7 @@ export function CodeTab() {
     );
   const position = Math.min(index, entries.length - 1);
   return (
-    <div className="coding-workbench">
+    <div className="coding-workbench" ref={bench} tabIndex={-1} role="region" aria-label="Coding workbench">
       <div className="coding-workbench__bar">
         <p role="status" data-testid="coding-progress">
           Item {position + 1} of {queue.data.total} · {queue.data.done} done
@@ -154,9 +178,12 @@ export function CodeTab() {
         </div>
       </div>
       <div className="coding-workbench__main">
-        <section className="coding-workbench__item" aria-label="Item to code">
-          {entry ? <ItemCard item={entry} /> : null}
-        </section>
+        <div className="coding-workbench__left">
+          {entry ? <InReplyTo entry={entry} /> : null}
+          <section className="coding-workbench__item" aria-label="Item to code">
+            {entry ? <ItemCard item={entry} /> : null}
+          </section>
+        </div>
         <section className="coding-workbench__fields" aria-label="Codes">
           <FieldPanel
             definition={definition}
@@ -172,5 +199,22 @@ export function CodeTab() {
         </section>
       </div>
     </div>
+  );
+}
+
+/** The post a reply answers, read in place from the project; or that the project does not hold it. */
+function InReplyTo({ entry }: { entry: QueueEntry }) {
+  const post = entry.kind === 'post' ? (entry.item as CardPost | null) : null;
+  if (!post?.isReply) return null;
+  const parent = entry.parent as CardPost | null;
+  return (
+    <section className="coding-workbench__parent" aria-label="The post it replies to">
+      <p className="muted">In reply to (from the project)</p>
+      {parent ? (
+        <PostCard post={parent} variant="quoted" inPlace />
+      ) : (
+        <p className="coding__missing">The post it replies to is not in this project.</p>
+      )}
+    </section>
   );
 }

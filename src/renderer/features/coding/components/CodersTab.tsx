@@ -1,5 +1,7 @@
 /**
- * Coders: people (two named coders on one computer, or one per profile) and models. A model coder is a model
+ * Coders: people and models. A person codes at a computer: Skein remembers who (main keeps it), coding as
+ * someone else is a confirmed, recorded switch, and a colleague elsewhere codes in a team project or through a
+ * .qdpx out and back. A model coder is a model
  * behind an OpenAI-compatible endpoint with a prompt per field; off until an endpoint is chosen (in demo mode,
  * the sandbox's deterministic stand-in). The endpoint's key is kept like the API key and never shown again.
  */
@@ -20,7 +22,10 @@ import {
 import { useForm } from '../../../lib/use-form';
 import { endpointFields, endpointRequest, modelCoderFields, modelSettings } from '../form';
 import { useCodingSelection } from '../selection';
-import { Problem } from './parts';
+import { navigate } from '../../../lib/navigation';
+import { routes } from '../../../lib/routes';
+import { SwitchCoder, useCoderHere } from './CoderHere';
+import { coderName, Problem } from './parts';
 
 function Endpoint() {
   const endpoint = useQuery(modelEndpointQuery());
@@ -172,10 +177,41 @@ function ModelForm({ coder, onDone }: { coder?: Coder; onDone: () => void }) {
   );
 }
 
+/** How a colleague on another computer codes: the two ways, each a link to where it is done. */
+function Elsewhere() {
+  return (
+    <section className="coding-section" aria-labelledby="coding-elsewhere">
+      <h2 id="coding-elsewhere">A colleague on another computer</h2>
+      <p className="muted">
+        Each person codes at their own computer, as themselves: Skein remembers who codes at this one. To code with a
+        colleague elsewhere, either:
+      </p>
+      <ol className="coders__ways">
+        <li>
+          <strong>Share a team project.</strong> Keep the project on your team’s PostgreSQL server; each of you opens it
+          in Skein, adds themselves here once and codes. Values, samples and agreement are shared as you go.{' '}
+          <button type="button" className="btn btn--small" onClick={() => navigate(routes.archive())}>
+            Open the project panel (Archive)
+          </button>
+        </li>
+        <li>
+          <strong>Send a .qdpx and take it back.</strong> Export the codebook and sample as a REFI-QDA project; your
+          colleague imports it into their Skein (or QualCoder, MAXQDA, NVivo, ATLAS.ti), codes, and sends their .qdpx
+          back; importing it here adds their values under their name.{' '}
+          <button type="button" className="btn btn--small" onClick={() => navigate(routes.coding('files'))}>
+            Export or import a .qdpx (Files)
+          </button>
+        </li>
+      </ol>
+    </section>
+  );
+}
+
 export function CodersTab() {
   const coders = useQuery(codersQuery());
   const add = useAddCoder();
-  const { coder: me, chooseCoder } = useCodingSelection();
+  const { coder: me } = useCodingSelection();
+  const here = useCoderHere();
   const [name, setName] = useState('');
   const [modelOpen, setModelOpen] = useState(false);
   const [editing, setEditing] = useState<number | null>(null);
@@ -194,14 +230,11 @@ export function CodersTab() {
                   : `saw agreement ${new Date(c.revealedAt).toISOString().slice(0, 16).replace('T', ' ')} UTC`}
               </span>
               {c.kind === 'person' ? (
-                <button
-                  type="button"
-                  className="btn btn--small"
-                  disabled={me === c.id}
-                  onClick={() => chooseCoder(c.id)}
-                >
-                  {me === c.id ? 'Coding as' : 'Code as'} {c.name}
-                </button>
+                me === c.id ? (
+                  <span className="chip">coding at this computer</span>
+                ) : me !== null ? (
+                  <SwitchCoder label={`Switch to ${c.name}…`} to={c.id} />
+                ) : null
               ) : (
                 <button
                   type="button"
@@ -223,10 +256,7 @@ export function CodersTab() {
               add.mutate(
                 { name: name.trim(), kind: 'person' },
                 {
-                  onSuccess: (c) => {
-                    setName('');
-                    if (me === null) chooseCoder(c.id);
-                  },
+                  onSuccess: () => setName(''),
                 },
               );
           }}
@@ -244,7 +274,24 @@ export function CodersTab() {
         </form>
         <Problem error={add.error} />
         {modelOpen ? <ModelForm onDone={() => setModelOpen(false)} /> : null}
+        {here.data?.switches.length ? (
+          <details className="coders__switches">
+            <summary>Switches recorded in this project ({here.data.switches.length})</summary>
+            <ul>
+              {here.data.switches.map((s) => (
+                <li key={`${s.at}:${s.to}`}>
+                  {new Date(s.at).toISOString().slice(0, 16).replace('T', ' ')} UTC:{' '}
+                  {s.from === null
+                    ? `${coderName(coders.data, s.to)} began coding`
+                    : `${coderName(coders.data, s.from)} → ${coderName(coders.data, s.to)}`}
+                  {s.researcher ? ` (at ${s.researcher}’s Skein)` : ''}
+                </li>
+              ))}
+            </ul>
+          </details>
+        ) : null}
       </section>
+      <Elsewhere />
       <Endpoint />
     </div>
   );

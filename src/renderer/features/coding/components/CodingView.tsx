@@ -10,15 +10,17 @@ import { navigate } from '../../../lib/navigation';
 import { routes, type CodingTab } from '../../../lib/routes';
 import { Tabs, type TabSpec } from '../../../components/Tabs';
 import { ViewFrame } from '../../../components/ViewFrame';
-import { codebooksQuery, codersQuery, useSamples } from '../queries';
+import { codebooksQuery, useSamples } from '../queries';
 import { useCodingSelection } from '../selection';
 import { AgreementTab } from './AgreementTab';
 import { CodebookTab } from './CodebookTab';
 import { CodersTab } from './CodersTab';
+import { CodingAs } from './CoderHere';
 import { CodeTab } from './CodeTab';
 import { FilesTab } from './FilesTab';
 import { ReconcileTab } from './ReconcileTab';
 import { SamplesTab } from './SamplesTab';
+import { StepGuide } from './StepGuide';
 import './coding.css';
 
 type CodingRoute = Extract<Route, { name: 'coding' }>;
@@ -36,20 +38,15 @@ const TABS: ReadonlyArray<TabSpec<CodingTab>> = [
 /** Codebook, coder and sample pickers: the workbench's place. */
 function Selectors() {
   const books = useQuery(codebooksQuery());
-  const coders = useQuery(codersQuery());
-  const { codebook, coder, sample, chooseCodebook, chooseCoder, chooseSample } = useCodingSelection();
+  const { codebook, sample, chooseCodebook, chooseSample } = useCodingSelection();
   const samples = useSamples(codebook);
-  const ids = { book: useId(), coder: useId(), sample: useId() };
+  const ids = { book: useId(), sample: useId() };
   // a selection the project no longer has (another project, a new demo) is dropped; the first one is taken
   useEffect(() => {
     if (!books.data) return;
     if (codebook !== null && !books.data.some((b) => b.id === codebook)) chooseCodebook(books.data[0]?.id ?? null);
     else if (codebook === null && books.data[0]) chooseCodebook(books.data[0].id);
   }, [books.data, codebook, chooseCodebook]);
-  useEffect(() => {
-    if (!coders.data) return;
-    if (coder !== null && !coders.data.some((c) => c.id === coder)) chooseCoder(null);
-  }, [coders.data, coder, chooseCoder]);
   useEffect(() => {
     if (!samples.data) return;
     if (sample !== null && !samples.data.some((s) => s.id === sample)) chooseSample(samples.data[0]?.id ?? null);
@@ -73,24 +70,7 @@ function Selectors() {
           ))}
         </select>
       </label>
-      <label className="coding-selector" htmlFor={ids.coder}>
-        <span>Coding as</span>
-        <select
-          id={ids.coder}
-          className="select"
-          value={coder ?? ''}
-          onChange={(e) => chooseCoder(e.target.value ? Number(e.target.value) : null)}
-        >
-          <option value="">choose a coder</option>
-          {coders.data
-            ?.filter((c) => c.kind === 'person')
-            .map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}
-              </option>
-            ))}
-        </select>
-      </label>
+      <CodingAs />
       <label className="coding-selector" htmlFor={ids.sample}>
         <span>Sample</span>
         <select
@@ -116,6 +96,7 @@ export function CodingView({ route }: { route: CodingRoute }) {
     <ViewFrame title="Coding" className="view--coding">
       <div className="coding">
         <Selectors />
+        <StepGuide tab={route.tab} />
         <Tabs
           label="Coding"
           tabs={TABS}

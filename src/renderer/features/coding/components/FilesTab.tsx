@@ -1,12 +1,13 @@
 /**
  * The files a coding project leaves by: the annotation table, a REFI-QDA project (QualCoder, MAXQDA, NVivo,
- * ATLAS.ti open it) and its import, and the share-and-cite package — private by default: ids only,
- * pseudonymised with a key kept in the OS key store, opted-out accounts left out. Every file is written where
- * main's save dialog says.
+ * ATLAS.ti open it) and its import, and the two share packages, each named for what it allows — for review
+ * (pseudonymised with a key kept in the OS key store; cannot be re-hydrated) and for re-hydration (the real
+ * post ids only) — opted-out accounts left out of both. Every file is written where main's save dialog says;
+ * what was written stays on screen, each file with “Show in folder”.
  */
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import type { Citation } from '../../../../shared/ipc/coding';
+import type { Citation, SharedPackages } from '../../../../shared/ipc/coding';
 import { useForm } from '../../../lib/use-form';
 import { shareFields, shareProblem, shareRequest } from '../form';
 import {
@@ -20,6 +21,7 @@ import {
   useOptOut,
   useSetPseudonymKey,
   useSharePackage,
+  useShowInFolder,
 } from '../queries';
 import { useCodingSelection } from '../selection';
 import { Problem } from './parts';
@@ -130,15 +132,20 @@ function SharePackage() {
 function ShareForm({ saved, share }: { saved: Citation | null; share: ReturnType<typeof useSharePackage> }) {
   const { codebook, sample } = useCodingSelection();
   const key = useQuery(pseudonymKeyQuery());
-  const [form, change] = useForm(() => shareFields(saved));
+  // the packages last asked for stay chosen when the form is remade from the citation they saved
+  const last = share.variables;
+  const [form, change] = useForm(() => ({
+    ...shareFields(saved),
+    ...(last ? { review: last.review, rehydration: last.rehydration } : {}),
+  }));
   // said before the click: what the package still needs (a key to pseudonymise with, an author)
   const problem = shareProblem(form, sample, key.data?.status.configured ?? true);
   return (
     <section className="coding-section" aria-labelledby="coding-share">
       <h2 id="coding-share">Share-and-cite package</h2>
       <p className="muted">
-        One zip: the sample’s items as ids only (dehydrated), every value and the final codes, the codebook (.qdc and
-        CSV), the agreement report, a manifest, CITATION.cff and DataCite metadata.
+        Two packages, each a zip with a README saying what it is. Make one, or both at once: they are written side by
+        side under the name you choose.
       </p>
       <PseudonymKeySection />
       <form
@@ -150,19 +157,36 @@ function ShareForm({ saved, share }: { saved: Citation | null; share: ReturnType
           share.mutate(shareRequest(form, codebook, sample));
         }}
       >
-        <label className="coding-radio">
-          <input
-            type="checkbox"
-            checked={form.pseudonymise}
-            onChange={(e) => change({ pseudonymise: e.target.checked })}
-          />{' '}
-          Pseudonymise ids, handles, names and @mentions (recommended)
-        </label>
-        <label className="coding-radio">
-          <input type="checkbox" checked={form.texts} onChange={(e) => change({ texts: e.target.checked })} /> Include
-          the post texts (off: ids only)
-        </label>
-        {form.pseudonymise ? (
+        <fieldset className="share__kinds">
+          <legend>Packages</legend>
+          <label className="coding-radio">
+            <input type="checkbox" checked={form.review} onChange={(e) => change({ review: e.target.checked })} /> For
+            review
+          </label>
+          <p className="muted share__kind-note">
+            Every value, the final codes, the codebook, the agreement report and how to cite it; ids, handles, names and
+            @mentions replaced by pseudonyms. It cannot be re-hydrated: nobody can fetch the posts again with it.
+          </p>
+          <label className="coding-radio">
+            <input
+              type="checkbox"
+              checked={form.rehydration}
+              onChange={(e) => change({ rehydration: e.target.checked })}
+            />{' '}
+            For re-hydration
+          </label>
+          <p className="muted share__kind-note">
+            The posts’ real ids, one per line, and nothing else: no text, no handle, no name, no code. Another
+            researcher can fetch the posts again with their own access.
+          </p>
+        </fieldset>
+        {form.review ? (
+          <label className="coding-radio">
+            <input type="checkbox" checked={form.texts} onChange={(e) => change({ texts: e.target.checked })} /> Include
+            the post texts in the package for review (pseudonymised)
+          </label>
+        ) : null}
+        {form.review ? (
           <label className="field">
             <span>Public figures keep their names: accounts with at least this many followers (empty: none)</span>
             <input
@@ -225,17 +249,51 @@ function ShareForm({ saved, share }: { saved: Citation | null; share: ReturnType
           <input className="input" value={form.keywords} onChange={(e) => change({ keywords: e.target.value })} />
         </label>
         <button type="submit" className="btn btn--primary" disabled={share.isPending || problem !== null}>
-          Save the package…
+          {form.review && form.rehydration ? 'Save both packages…' : 'Save the package…'}
         </button>
         {problem ? <p className="muted">{problem}</p> : null}
-        {share.data ? (
-          <p role="status">
-            Written to {share.data.file}: {share.data.items} items. {share.data.note}
-          </p>
-        ) : null}
         <Problem error={share.error} />
       </form>
+      {share.data ? <Written packages={share.data.packages} /> : null}
     </section>
+  );
+}
+
+const KIND_NAME = { review: 'For review', rehydration: 'For re-hydration' } as const;
+
+/** What one click wrote: each package by what it allows, its file, what is inside, and a way to find it. */
+function Written({ packages }: { packages: NonNullable<SharedPackages>['packages'] }) {
+  return (
+    <div role="status" className="share__written" aria-label="Packages written">
+      <p>{packages.length === 1 ? 'One package written:' : `${packages.length} packages written:`}</p>
+      <ul>
+        {packages.map((p) => (
+          <WrittenPackage key={p.file} pkg={p} />
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function WrittenPackage({ pkg }: { pkg: NonNullable<SharedPackages>['packages'][number] }) {
+  const show = useShowInFolder();
+  return (
+    <li className="share__package">
+      <strong>{KIND_NAME[pkg.kind]}</strong>: <span className="share__file">{pkg.file}</span>
+      <br />
+      {pkg.items} items. {pkg.note} Inside: {pkg.contents.join(', ')}.
+      <br />
+      <button
+        type="button"
+        className="btn btn--small"
+        aria-label={`Show ${KIND_NAME[pkg.kind].toLowerCase()} in folder`}
+        onClick={() => show.mutate(pkg.file)}
+      >
+        Show in folder
+      </button>
+      {show.data && !show.data.shown ? <span className="muted"> {show.data.note}</span> : null}
+      <Problem error={show.error} />
+    </li>
   );
 }
 

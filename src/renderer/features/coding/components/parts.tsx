@@ -5,9 +5,27 @@ import { isSkeinError } from '../../../../shared/errors';
 import type { CodedItem } from '../../../../shared/ipc/coding';
 import { PostCard } from '../../../components/post/PostCard';
 import { UserCard } from '../../../components/UserCard';
+import { formatRoute, routes } from '../../../lib/routes';
 
-/** The item as the project holds it (a post's card, an account), or why it cannot be shown. */
+/**
+ * The item as the project holds it (a post's card, an account), or why it cannot be shown. Read in place: a
+ * click on it opens nothing; the post page (or profile), which may spend calls, is an explicit link below.
+ */
 export function ItemCard({ item }: { item: CodedItem }) {
+  return (
+    <div className="coding-item">
+      <ItemBody item={item} />
+      <p className="coding-item__open muted">
+        <a href={formatRoute(item.kind === 'post' ? routes.post(item.id) : routes.userById(item.id))}>
+          {item.kind === 'post' ? 'Open post page' : 'Open profile page'}
+        </a>{' '}
+        (leaves coding; may spend API calls)
+      </p>
+    </div>
+  );
+}
+
+function ItemBody({ item }: { item: CodedItem }) {
   if (item.item === null)
     return (
       <p className="coding__missing" data-post-id={item.kind === 'post' ? item.id : undefined}>
@@ -15,7 +33,11 @@ export function ItemCard({ item }: { item: CodedItem }) {
         same.
       </p>
     );
-  return item.kind === 'post' ? <PostCard post={item.item as CardPost} /> : <UserCard user={item.item as User} />;
+  return item.kind === 'post' ? (
+    <PostCard post={item.item as CardPost} inPlace />
+  ) : (
+    <UserCard user={item.item as User} inPlace />
+  );
 }
 
 /** A failure as the person reads it: what happened, and what to do. */

@@ -1,0 +1,191 @@
+/**
+ * The two share packages, opened as their recipient would: the one for review holds no real id, handle or
+ * name and says it cannot be re-hydrated; the one for re-hydration holds the real post ids and nothing else
+ * of the posts (no text, no handle, no name). Opted-out accounts' posts are in neither.
+ */
+import { strFromU8, unzipSync } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import { readAgreement } from '../../../shared/coding/agreement-reading';
+import type { SampleSummary } from '../../../shared/coding/records';
+import type { AgreementReport } from '../../../shared/ipc/coding';
+import { writeRehydrationPackage, writeReviewPackage, type ShareItem } from './share';
+
+const post = (id: string, handle: string, name: string, text: string) => ({
+  id,
+  text,
+  createdAt: 'Sun Nov 22 02:13:21 +0000 2026',
+  author: { id: `9${id.slice(-6)}`, userName: handle, name, followers: 12 },
+  entities: { user_mentions: [] },
+});
+
+const items: ShareItem[] = [
+  {
+    kind: 'post',
+    id: '1850000000000000001',
+    raw: post('1850000000000000001', 'ada_l', 'Ada Lovelace', 'I agree with @bob_99'),
+    stratum: null,
+  },
+  {
+    kind: 'post',
+    id: '1850000000000000002',
+    raw: post('1850000000000000002', 'bob_99', 'Bob Example', 'Not at all.'),
+    stratum: null,
+  },
+  {
+    kind: 'post',
+    id: '1850000000000000003',
+    raw: post('1850000000000000003', 'gone_away', 'Opted Out', 'Leave me out'),
+    stratum: null,
+  },
+];
+const realIds = ['1850000000000000001', '1850000000000000002'];
+const personal = [
+  'ada_l',
+  'bob_99',
+  'Ada Lovelace',
+  'Bob Example',
+  'I agree',
+  'Not at all',
+  'gone_away',
+  'Leave me out',
+];
+
+const sample: SampleSummary = {
+  id: 1,
+  codebook: 1,
+  name: 'Pilot',
+  createdAt: 0,
+  definition: {
+    source: {},
+    sourceLabel: 'posts matching “@ada_l”',
+    kind: 'post',
+    method: 'random',
+    stratum: null,
+    size: 3,
+    seed: 's',
+    population: 3,
+    strata: [],
+    overlap: 1,
+    coders: [1],
+  },
+  items: 3,
+  progress: [],
+};
+const optOuts = [{ userId: null, handle: 'gone_away', note: '', addedAt: 0 }];
+const agreement: AgreementReport = {
+  codebook: 1,
+  version: 1,
+  sample: 1,
+  coders: [],
+  rows: [
+    {
+      field: 'stance',
+      label: 'Stance',
+      category: null,
+      levels: ['nominal'],
+      units: 20,
+      coders: 2,
+      values: 40,
+      alpha: { nominal: 0.706 },
+      interval: { level: 'nominal', low: 0.397, high: 0.926, draws: 1000 },
+      cohenKappa: 0.7,
+      fleissKappa: 0.7,
+      fleissUnits: 20,
+      percent: 0.85,
+    },
+  ],
+  bootstrap: { draws: 1000, seed: 1, level: 0.95 },
+  computedAt: 0,
+};
+const app = { name: 'Skein', version: '0.1.0' };
+const definition = {
+  fields: [
+    {
+      key: 'stance',
+      label: 'Stance',
+      type: 'category' as const,
+      multiple: false,
+      description: '',
+      categories: [{ value: 'agree', label: 'Agree', key: '1', description: '', examples: [] }],
+    },
+  ],
+};
+
+const open = (zip: Uint8Array) =>
+  Object.fromEntries(Object.entries(unzipSync(zip)).map(([name, bytes]) => [name, strFromU8(bytes)]));
+
+describe('the two share packages', () => {
+  it('for re-hydration: post_ids.txt with the real ids, and no text, handle or name anywhere', () => {
+    const pkg = writeRehydrationPackage({
+      app,
+      now: Date.UTC(2026, 10, 28),
+      title: 'Stance pilot',
+      codebook: { name: 'Stance', version: 1 },
+      sample,
+      items,
+      optOuts,
+    });
+    const files = open(pkg.zip);
+    expect(Object.keys(files).sort()).toEqual(['README.txt', 'manifest.json', 'post_ids.txt']);
+    expect(pkg.files.sort()).toEqual(Object.keys(files).sort());
+    expect(files['post_ids.txt']).toBe(`${realIds.join('\n')}\n`);
+    expect(pkg.droppedOptedOut).toBe(1);
+    for (const [name, content] of Object.entries(files))
+      for (const p of personal) expect(content.includes(p), `${name} holds “${p}”`).toBe(false);
+    expect(files['README.txt']).toContain('package for re-hydration');
+    expect(files['README.txt']).toContain('allows fetching the items again');
+  });
+
+  it('for review: no real id, handle or name; it says it cannot be re-hydrated', () => {
+    const pkg = writeReviewPackage({
+      app,
+      now: Date.UTC(2026, 10, 28),
+      codebook: { id: 1, name: 'Stance', version: 1, definition },
+      sample,
+      coders: [{ id: 1, name: 'Ana', kind: 'person', model: null, revealedAt: null, createdAt: 0 }],
+      items,
+      codings: realIds.map((id) => ({
+        codebook: 1,
+        coder: 1,
+        kind: 'post' as const,
+        id,
+        field: 'stance',
+        value: 'agree',
+        version: 1,
+        codedAt: 0,
+        blind: true,
+      })),
+      adjudications: [],
+      agreement,
+      optOuts,
+      citation: {
+        title: 'Stance pilot',
+        authors: [{ familyNames: 'Example', givenNames: 'Ana' }],
+        description: '',
+        keywords: [],
+        license: 'CC-BY-4.0',
+        version: '1.0',
+        publisher: '',
+      },
+      includeTexts: true,
+      key: 'a-team-key-of-enough-length-0123456789',
+    });
+    const files = open(pkg.zip);
+    expect(files['post_ids.txt']).toBeUndefined();
+    expect(files['items.csv']).toMatch(/p_/);
+    for (const [name, content] of Object.entries(files)) {
+      for (const id of [...realIds, '1850000000000000003'])
+        expect(content.includes(id), `${name} holds the id ${id}`).toBe(false);
+      for (const p of ['ada_l', 'bob_99', 'Ada Lovelace', 'Bob Example'])
+        expect(content.includes(p), `${name} holds “${p}”`).toBe(false);
+    }
+    // the agreement report carries the words the Agreement tab shows
+    expect(files['agreement.md']).toContain(readAgreement(agreement.rows[0]!).sentences.join(' '));
+    expect(files['agreement.md']).toContain('tentative conclusions only');
+    expect(files['README.txt']).toContain('package for review');
+    expect(files['README.txt']).toContain('cannot be');
+    expect(JSON.parse(files['manifest.json']!)).toMatchObject({
+      package: expect.stringContaining('cannot be re-hydrated'),
+    });
+  });
+});
