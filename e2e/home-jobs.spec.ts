@@ -3,6 +3,7 @@
  * the job's first screen; projects are reachable from demo mode. Light, dark and a small window.
  */
 import { expect, test } from './fixtures';
+import { shootLooks } from './support/explorer';
 
 test('Home offers each research job with where you stand, and the team job reaches projects in demo mode', async ({
   skein,
@@ -25,17 +26,7 @@ test('Home offers each research job with where you stand, and the team job reach
   await expect(jobs.getByRole('link', { name: 'Work as a team' })).toHaveAccessibleDescription(
     /Demo data stays on this computer/,
   );
-  for (const [scheme, width] of [
-    ['light', 1280],
-    ['dark', 1280],
-    ['light', 760],
-  ] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.setViewportSize({ width, height: 800 });
-    await page.screenshot({ path: testInfo.outputPath(`home-${scheme}-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.emulateMedia({ colorScheme: 'light' });
+  await shootLooks(page, testInfo, 'home');
 
   await jobs.getByRole('link', { name: 'Work as a team' }).click();
   await expect(page.getByRole('heading', { name: 'Archive', level: 1 })).toBeVisible();

@@ -8,7 +8,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, hostOf, test } from './fixtures';
-import { demoExamples, hostOnly, openRoute, openThread, sandbox } from './support/explorer';
+import { demoExamples, hostOnly, openRoute, openThread, sandbox, shootLooks } from './support/explorer';
 
 const GONE = ['1999999999999999991', '1999999999999999992'];
 
@@ -92,17 +92,7 @@ test('a Skein CSV with damaged ids: refused before spending, the rest hydrated i
     panel.getByText(new RegExp(`^Done: ${ids.length} found in ${calls} calls? \\(.* credits \\(\\$`)),
   ).toBeVisible();
   await expect(panel.getByText(`${asked} post ids, hydrated: ${ids.length} came back, 2 did not`)).toBeVisible();
-  for (const [scheme, width] of [
-    ['light', 1280],
-    ['dark', 1280],
-    ['light', 760],
-  ] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.setViewportSize({ width, height: 800 });
-    await page.screenshot({ path: test.info().outputPath(`hydrate-report-${scheme}-${width}.png`) });
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 1280, height: 800 });
+  await shootLooks(page, test.info(), 'hydrate-report');
   expect(await ledger()).toBe(before + calls);
   // the status bar's meter counts what the hydration bought
   await expect(session).toHaveText(`Calls this session: ${sessionBefore + calls}`);

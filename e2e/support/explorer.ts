@@ -56,6 +56,24 @@ export async function expectAccessible(page: Page, testInfo: TestInfo, name: str
   ).toEqual([]);
 }
 
+/**
+ * The view as a person sees it in light, dark and a small window (760 px), saved beside the test's results to be
+ * looked at; the window is left at 1280×800, light.
+ */
+export async function shootLooks(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  for (const [scheme, width] of [
+    ['light', 1280],
+    ['dark', 1280],
+    ['light', 760],
+  ] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.setViewportSize({ width, height: 800 });
+    await page.screenshot({ path: testInfo.outputPath(`${name}-${scheme}-${width}.png`) });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
 /** Save a screenshot of the current view as a test artifact. */
 export async function attachScreenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
   await testInfo.attach(`${name}.png`, { body: await page.screenshot(), contentType: 'image/png' });

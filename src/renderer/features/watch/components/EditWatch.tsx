@@ -6,6 +6,7 @@ import { useForm } from '../../../lib/use-form';
 import { formatUsd } from '../../../lib/usage/money';
 import { editFields, editProblem, updatePatch, type EditWatchFields } from '../form';
 import { useWatchActions } from '../queries';
+import { BudgetField } from './BudgetField';
 
 /**
  * A watch's name, schedule and caps, changed (raising a cap is confirmed by the person in main; a watch that
@@ -65,20 +66,11 @@ export function EditWatch({ watch, onDone }: { watch: WatchSummary; onDone: () =
       </label>
       {number('Cap per run', 'perRun')}
       {number('Cap in any 24 hours', 'perDay')}
-      <label className="field">
-        <span>Budget ($)</span>
-        <input
-          className="input"
-          type="number"
-          min={0.01}
-          step={0.01}
-          value={Number.isFinite(form.budgetUsd) ? Math.round(form.budgetUsd * 100) / 100 : ''}
-          onChange={(e) => change({ budgetUsd: Number(e.target.value) })}
-        />
-        <small className="muted">
-          The total cap: {Math.floor(form.budgetUsd * prices.creditsPerUsd).toLocaleString('en-US')} credits.
-        </small>
-      </label>
+      <BudgetField
+        usd={Number.isFinite(form.budgetUsd) ? Math.round(form.budgetUsd * 100) / 100 : ''}
+        credits={Math.floor(form.budgetUsd * prices.creditsPerUsd)}
+        onChange={(budgetUsd) => change({ budgetUsd })}
+      />
       {bad ? <p className="watch-form__problem">{bad}</p> : null}
       <div className="watch-form__buttons">
         <button type="submit" className="btn btn--primary btn--small" disabled={bad !== null || update.isPending}>

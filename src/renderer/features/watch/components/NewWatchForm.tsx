@@ -25,6 +25,7 @@ import {
 import { proposalQuery, useWatchActions } from '../queries';
 import { targetsProblem } from '../targets';
 import { count, KIND_LABELS, TARGET_HINTS, type EveryUnit } from '../words';
+import { BudgetField } from './BudgetField';
 import { InputProblem } from './InputProblem';
 
 function NumberField({
@@ -264,18 +265,7 @@ export function NewWatchForm({
           min={1}
           hint={formatUsd(caps.perDay / perUsd)}
         />
-        <label className="field">
-          <span>Budget ($)</span>
-          <input
-            className="input"
-            type="number"
-            min={0.01}
-            step={0.01}
-            value={budget}
-            onChange={(e) => change({ budgetUsd: Number(e.target.value) })}
-          />
-          <small className="muted">The total cap: {count(caps.total)} credits.</small>
-        </label>
+        <BudgetField usd={budget} credits={caps.total} onChange={(budgetUsd) => change({ budgetUsd })} />
       </fieldset>
       {problems.length > 0 ? <InputProblem problems={problems} /> : null}
       <div className="watch-form__buttons">
