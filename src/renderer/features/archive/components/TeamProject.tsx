@@ -112,7 +112,7 @@ export function TeamProjectForm({ researcher }: { researcher: string }) {
       </label>
       <label className="archive-project__wide">
         <input type="checkbox" checked={move} onChange={(e) => setMove(e.target.checked)} /> Move this project there:
-        copy it into the empty schema, check every count, then work there (the file is left as it was)
+        copy it in, check every count, then work there (the file is left as it was)
       </label>
       <button type="submit" className="btn" disabled={!ready}>
         {connect.isPending ? (move ? 'Moving…' : 'Connecting…') : move ? 'Connect and move' : 'Connect'}
