@@ -236,15 +236,14 @@ export function createCore(deps: CoreDeps): Core {
   const coding = createCodingFeature({
     store: codingStores(archiveThread),
     handle: projectOfMode,
-    projectName: async () => {
-      const state = await projects.state();
-      return (mode() === 'demo' ? state.demo : state.current)?.name ?? 'project';
-    },
+    // from the registry, not `projects.state()`: that opens both projects and counts their items, and the coding
+    // view asks for these on every load
+    projectName: async () => projects.ref(mode() === 'demo' ? 'demo' : 'current').name,
     projectId: async () => {
-      const state = await projects.state();
-      return (mode() === 'demo' ? 'demo:' : 'live:') + ((mode() === 'demo' ? state.demo : state.current)?.id ?? '');
+      const ref = projects.ref(mode() === 'demo' ? 'demo' : 'current');
+      return `${ref.kind}:${ref.id}`;
     },
-    researcher: async () => (await projects.state()).researcher,
+    researcher: async () => projects.researcher(),
     userDataDir: deps.userDataDir,
     now,
     app: deps.app,

@@ -120,6 +120,8 @@ export interface Projects {
   handleFor: (which: 'current' | 'demo') => Promise<Handle>;
   /** which project a handle is now, without opening it: main's id, its name, where its watches' run journals go, its kind */
   ref: (which: 'current' | 'demo') => { id: string; name: string; location: string; kind: 'live' | 'demo' };
+  /** the name recorded with every answer this Skein collects ('' when none was given), without opening a project */
+  researcher: () => string;
   /** team projects' passwords, for the logger's redaction */
   secrets: () => string[];
   dispose: () => Promise<void>;
@@ -429,12 +431,13 @@ export function createProjects(deps: ProjectsDeps): Projects {
       const id = projectId(location);
       return {
         id,
-        name: nameOf(location),
+        name: which === 'demo' && !deps.fixedPath ? 'Demo data' : nameOf(location),
         // a file's run journals go beside it; a team project's, in this Skein's own folder (they are this machine's)
         location: place.store === 'sqlite' ? place.path : join(folder, 'team', id),
         kind: which === 'demo' ? 'demo' : 'live',
       };
     },
+    researcher: () => researcher,
     connect,
     copy,
     secrets: () => [...passwords.secrets(), ...(deps.fixedPassword ? [deps.fixedPassword] : [])],
