@@ -31,7 +31,7 @@ const FEATURES = [
   feature('coding', ['archive']),
   feature('community', ['export']),
   feature('export'),
-  feature('home'),
+  feature('home', ['archive']),
   feature('hydrate', ['export']),
   feature('list', ['export']),
   feature('lookup', ['export']),
