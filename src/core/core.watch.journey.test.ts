@@ -3,59 +3,26 @@
  * cap covering the first read), switched on for seven days. Its first run reads every account's starting point
  * within the proposed cap (the sandbox's ledger is the witness), and what it kept opens as a collection.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCore } from '.';
-import { startSandbox, type LedgerEntry, type Sandbox } from '../sandbox';
+import { describe, expect, it } from 'vitest';
+import type { LedgerEntry } from '../sandbox';
 import { WatchDraft, WatchSpec } from '../shared/ipc/watch';
-import { testCoreDeps } from './testing/core-deps';
+import { movingSandbox } from './testing/moving-sandbox';
 
 const DAY = 86_400_000;
-const BASE = Date.UTC(2026, 10, 22, 6, 0, 0);
-const sandboxes: Sandbox[] = [];
-const dirs: string[] = [];
-const t0 = Date.now();
-const now = () => BASE + (Date.now() - t0);
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, now, seed: 5, activity: 4 });
-  sandboxes.push(sandbox);
-});
-afterAll(async () => {
-  for (const s of sandboxes) await s.close();
-  dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
-});
-
-const control = async <T>(path: string, init?: RequestInit): Promise<T> => {
-  const res = await fetch(`${sandbox.baseUrl}${path}`, init);
-  return (res.status === 204 ? undefined : await res.json()) as T;
-};
+const world = movingSandbox({ base: Date.UTC(2026, 10, 22, 6, 0, 0), seed: 5, prefix: 'skein-watch-journey-' });
+const { now, control } = world;
 
 describe('a watch made from the estimate’s proposal', () => {
   it(
     'reads its ten accounts’ starting points in its first run without meeting the proposed cap',
     { timeout: 120_000 },
     async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'skein-watch-journey-'));
-      dirs.push(dir);
-      const c = createCore(
-        testCoreDeps(join(dir, 'data'), sandboxes, {
-          apiBaseUrl: sandbox.baseUrl,
-          apiKey: 'k',
-          requestsPerSecond: 1_000,
-          now,
-          projectPath: join(dir, 'p.skein'),
-          workers: undefined,
-          confirm: async () => true,
-          watches: { start: false },
-        }),
-      );
+      const { core: c } = world.core();
       const ctx = { senderId: 0 };
       try {
-        const list = await control<{ members: Array<{ id: string }> }>(`/__sandbox/lists/${sandbox.examples.listId}`);
+        const list = await control<{ members: Array<{ id: string }> }>(
+          `/__sandbox/lists/${world.sandbox().examples.listId}`,
+        );
         const accounts = list.members.slice(0, 10).map((m) => m.id);
         expect(accounts).toHaveLength(10);
         const proposal = await c.handlers.watch.propose(

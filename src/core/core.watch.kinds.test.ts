@@ -4,60 +4,19 @@
  * a live space — each keeps its counters and counts what is new; and an account suspended, then reinstated,
  * goes missing, is called gone after a re-check, and is marked back when it returns, with its posts.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '.';
-import { startSandbox, type LedgerEntry, type Sandbox } from '../sandbox';
+import { describe, expect, it } from 'vitest';
+import type { Core } from '.';
+import type { LedgerEntry } from '../sandbox';
 import { WatchSpec, type WatchSpecInput, type WatchSummary } from '../shared/ipc/watch';
-import { testCoreDeps } from './testing/core-deps';
+import { movingSandbox } from './testing/moving-sandbox';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const BASE = Date.UTC(2026, 10, 22, 6, 0, 0);
-const sandboxes: Sandbox[] = [];
-const dirs: string[] = [];
-let offset = 0;
-const t0 = Date.now();
-const now = () => BASE + offset + (Date.now() - t0);
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, now, seed: 11, activity: 4 });
-  sandboxes.push(sandbox);
-});
-afterAll(async () => {
-  for (const s of sandboxes) await s.close();
-  dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
-});
-
-const control = async <T>(path: string, init?: RequestInit): Promise<T> => {
-  const res = await fetch(`${sandbox.baseUrl}${path}`, init);
-  return (res.status === 204 ? undefined : await res.json()) as T;
-};
-
-function core(): { core: Core; project: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'skein-watch-kinds-'));
-  dirs.push(dir);
-  const project = join(dir, 'p.skein');
-  return {
-    project,
-    core: createCore(
-      testCoreDeps(join(dir, 'data'), sandboxes, {
-        apiBaseUrl: sandbox.baseUrl,
-        apiKey: 'k',
-        requestsPerSecond: 1_000,
-        now,
-        projectPath: project,
-        workers: undefined,
-        confirm: async () => true,
-        watches: { start: false },
-      }),
-    ),
-  };
-}
+const world = movingSandbox({ base: BASE, seed: 11, prefix: 'skein-watch-kinds-' });
+const { now, control } = world;
+const core = () => world.core();
 
 const ctx = { senderId: 0 };
 const caps = { perRun: 3_000, perDay: 20_000, total: 100_000 };
@@ -74,7 +33,7 @@ const spec = (over: Partial<WatchSpecInput> & Pick<WatchSpecInput, 'kind' | 'tar
 async function runFor(c: Core, steps: number, hours: number): Promise<void> {
   await c.watches.scheduler.tick();
   for (let i = 0; i < steps; i++) {
-    offset += hours * HOUR;
+    world.advance(hours * HOUR);
     await c.watches.scheduler.tick();
   }
 }
@@ -90,7 +49,7 @@ describe('each kind of watch', () => {
     'mentions, a list, accounts through a list, replies, quotes, a community, trends and a space',
     { timeout: 240_000 },
     async () => {
-      const ex = sandbox.examples;
+      const ex = world.sandbox().examples;
       const list = await control<{ members: Array<{ id: string }> }>(`/__sandbox/lists/${ex.listId}`);
       await control('/__sandbox/usage/reset', { method: 'POST' });
       const { core: c, project } = core();
@@ -219,10 +178,10 @@ describe('each kind of watch', () => {
       expect(statusAt('user')).toEqual([expect.objectContaining({ status: 'present' })]);
       expect(statusAt('post').length).toBeGreaterThan(0);
       // suspended: the probe does not return it (missing); a later run asks again by id: gone
-      offset = (s?.at ?? 0) - BASE + HOUR;
+      world.setOffset((s?.at ?? 0) - BASE + HOUR);
       await c.watches.scheduler.tick();
       expect(statusAt('user')).toEqual([expect.objectContaining({ status: 'missing', rechecks: 0 })]);
-      offset += 6 * HOUR;
+      world.advance(6 * HOUR);
       await c.watches.scheduler.tick();
       const gone = statusAt('user')[0];
       expect(gone).toMatchObject({ status: 'gone', rechecks: 1 });
@@ -235,9 +194,9 @@ describe('each kind of watch', () => {
           .every((p) => p.status === 'missing' || p.status === 'gone'),
       ).toBe(true);
       // reinstated: the next probe returns it, and it is marked back (its posts too, when their re-check is due)
-      offset = (s?.liftedAt ?? 0) - BASE + HOUR;
+      world.setOffset((s?.liftedAt ?? 0) - BASE + HOUR);
       await c.watches.scheduler.tick();
-      offset += 6 * HOUR;
+      world.advance(6 * HOUR);
       await c.watches.scheduler.tick();
       expect(statusAt('user')).toEqual([expect.objectContaining({ status: 'returned' })]);
       const posts = statusAt('post');
