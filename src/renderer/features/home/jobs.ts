@@ -36,6 +36,12 @@ export function nextRun(at: number | null, now: number): string {
   return hours < 48 ? `next run in ${hours} h` : `next run in ${Math.round(hours / 24)} days`;
 }
 
+/** a card's standing: unknown while its part is not read, the empty words when there is nothing yet */
+function standing<T>(part: T | null, empty: (p: T) => boolean, none: string, some: (p: T) => string): string | null {
+  if (part === null) return null;
+  return empty(part) ? none : some(part);
+}
+
 export function jobs(s: Standing, now: number): Job[] {
   return [
     {
@@ -46,12 +52,12 @@ export function jobs(s: Standing, now: number): Job[] {
         'Export it: see the cost first, then get JSON, CSV, Parquet or a network file.',
       ],
       href: formatRoute(routes.search()),
-      standing:
-        s.collections === null
-          ? null
-          : s.collections === 0
-            ? 'Nothing collected into this project yet.'
-            : `${plural(s.collections, 'collection')} in this project.`,
+      standing: standing(
+        s.collections,
+        (n) => n === 0,
+        'Nothing collected into this project yet.',
+        (n) => `${plural(n, 'collection')} in this project.`,
+      ),
     },
     {
       id: 'watch',
@@ -61,12 +67,13 @@ export function jobs(s: Standing, now: number): Job[] {
         'Skein collects on a schedule, never past the cap.',
       ],
       href: formatRoute(routes.watches()),
-      standing:
-        s.watches === null
-          ? null
-          : s.watches.total === 0
-            ? 'No watch yet.'
-            : `${plural(s.watches.total, 'watch', 'watches')}, ${s.watches.active.toLocaleString()} active; ${nextRun(s.watches.nextRunAt, now)}.`,
+      standing: standing(
+        s.watches,
+        (w) => w.total === 0,
+        'No watch yet.',
+        (w) =>
+          `${plural(w.total, 'watch', 'watches')}, ${w.active.toLocaleString()} active; ${nextRun(w.nextRunAt, now)}.`,
+      ),
     },
     {
       id: 'hydrate',
@@ -76,24 +83,24 @@ export function jobs(s: Standing, now: number): Job[] {
         'Get the posts or accounts back, and a list of those that did not come back.',
       ],
       href: formatRoute(routes.hydrate()),
-      standing:
-        s.idLists === null
-          ? null
-          : s.idLists.lists === 0
-            ? 'No id list opened yet.'
-            : `${plural(s.idLists.lists, 'id list')} with ${plural(s.idLists.ids, 'id')} opened.`,
+      standing: standing(
+        s.idLists,
+        (l) => l.lists === 0,
+        'No id list opened yet.',
+        (l) => `${plural(l.lists, 'id list')} with ${plural(l.ids, 'id')} opened.`,
+      ),
     },
     {
       id: 'code',
       title: 'Code a sample with a colleague',
       steps: ['Write a codebook, add the coders, draw a sample.', 'Code blind, see the agreement, reconcile.'],
       href: formatRoute(routes.coding(s.coding && s.coding.codebooks > 0 ? 'code' : 'codebook')),
-      standing:
-        s.coding === null
-          ? null
-          : s.coding.codebooks === 0
-            ? 'No codebook yet: start with one.'
-            : `${plural(s.coding.codebooks, 'codebook')}, ${plural(s.coding.coders, 'coder')}.`,
+      standing: standing(
+        s.coding,
+        (c) => c.codebooks === 0,
+        'No codebook yet: start with one.',
+        (c) => `${plural(c.codebooks, 'codebook')}, ${plural(c.coders, 'coder')}.`,
+      ),
     },
     {
       id: 'share',
@@ -103,12 +110,12 @@ export function jobs(s: Standing, now: number): Job[] {
         'Each comes with a README and a citation.',
       ],
       href: formatRoute(routes.coding('files')),
-      standing:
-        s.collections === null
-          ? null
-          : s.collections === 0
-            ? 'Collect something first: a package is made from the project.'
-            : `${plural(s.collections, 'collection')} ready to share.`,
+      standing: standing(
+        s.collections,
+        (n) => n === 0,
+        'Collect something first: a package is made from the project.',
+        (n) => `${plural(n, 'collection')} ready to share.`,
+      ),
     },
     {
       id: 'team',
