@@ -73,6 +73,8 @@ test('ten @handles watched from the form, their posts opened in the Archive', as
   );
   const perRun = Number(await form.getByLabel('Per run (credits)').inputValue());
   expect(perRun).toBeGreaterThanOrEqual(firstRun);
+  // the overshoot the person accepts is said beside the caps: accounts' pages are counted at 20 posts
+  await expect(form.getByText(/A page is counted at the most one has held \(20 items, 300 credits\)/)).toBeVisible();
   await form.getByLabel('Budget ($)').fill('2.5');
   await expect(form.getByText('The total cap: 250,000 credits.')).toBeVisible();
   // looked at: the form's top and its estimate, in light, dark and a narrow window

@@ -22,6 +22,15 @@ function input(over: Partial<ProjectionInput>): ProjectionInput {
 }
 
 describe('a watch’s projected cost', () => {
+  it('states the page its caps assume: the largest seen live for replies, or the project’s own when larger', () => {
+    const replies = projectWatch(input({ kind: 'replies', targets: ['1'] }));
+    // the field notes' 38-post replies page at 15 credits a post
+    expect(replies.pageBound).toEqual({ items: 38, credits: 570 });
+    const bigger = projectWatch(input({ kind: 'replies', targets: ['1'], largestPage: () => 45 }));
+    expect(bigger.pageBound).toEqual({ items: 45, credits: 675 });
+    expect(projectWatch(input({})).pageBound).toEqual({ items: 20, credits: 300 });
+  });
+
   it('full pages: every account’s newest page each run, billed per post on it (the issue’s $430 a month for 200)', () => {
     const p = projectWatch(input({}));
     // 20 accounts × 300 credits (20 posts × 15) × 24 runs a day

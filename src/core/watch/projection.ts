@@ -128,8 +128,14 @@ export function projectWatch(input: ProjectionInput): WatchProjection {
   /** the first run: each target's starting point, its first pages whatever they hold, at their largest */
   let firstRun: number;
   const rate = (t: string) => p.rates.perTarget.get(t) ?? ASSUMED_POSTS_PER_DAY;
-  const pageCost = (operation: OperationId) =>
-    creditsFor({ operation, httpStatus: 200, items: largestPageKnown(operation, p.largestPage(operation)) }, prices);
+  /** the largest page a listing's caps assume: a run stops before a page this big could pass its cap */
+  let bound: { items: number; credits: number } | null = null;
+  const pageCost = (operation: OperationId) => {
+    const items = largestPageKnown(operation, p.largestPage(operation));
+    const credits = creditsFor({ operation, httpStatus: 200, items }, prices);
+    if (bound === null || credits > bound.credits) bound = { items, credits };
+    return credits;
+  };
   /** pages one read of a newest-first listing takes: the new items and the overlap, a page at least */
   const readPages = (newItems: number) => 1 + Math.floor((newItems + options.overlap) / PAGE);
 
@@ -235,5 +241,6 @@ export function projectWatch(input: ProjectionInput): WatchProjection {
       ? { whole: { days, runs, credits: whole, usd: creditsToUsd(whole, prices) } }
       : {}),
     caps: { perRun: proposedPerRun, perDay: proposedPerDay, total: proposedTotal },
+    ...(bound ? { pageBound: bound } : {}),
   };
 }

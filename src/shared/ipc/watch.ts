@@ -155,6 +155,12 @@ export const WatchProjection = z.object({
   whole: z.object({ days: z.number(), runs: z.number().int(), credits: z.number(), usd: z.number() }).optional(),
   /** the caps Skein proposes: a run's cap covers the first run, the total the whole watch with a margin */
   caps: z.object({ perRun: z.number(), perDay: z.number(), total: z.number() }).optional(),
+  /**
+   * the largest page the caps assume (the most items a page of its listing has held, here or on the live
+   * service): a run stops before a page that big could pass a cap, so only a page larger than any seen can
+   * pass one, by what it holds beyond this. Absent for watches that read one item per call.
+   */
+  pageBound: z.object({ items: z.number().int(), credits: z.number() }).optional(),
 });
 export type WatchProjection = z.infer<typeof WatchProjection>;
 

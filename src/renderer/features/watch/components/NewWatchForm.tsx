@@ -266,6 +266,13 @@ export function NewWatchForm({
           hint={formatUsd(caps.perDay / perUsd)}
         />
         <BudgetField usd={budget} credits={caps.total} onChange={(budgetUsd) => change({ budgetUsd })} />
+        {projection?.pageBound ? (
+          <p className="muted watch-form__overshoot">
+            A page is counted at the most one has held ({count(projection.pageBound.items)} items,{' '}
+            {count(projection.pageBound.credits)} credits), so a run stops short of a cap rather than pass it. Only a
+            page bigger than any seen could pass a cap, by what it holds beyond {count(projection.pageBound.items)}.
+          </p>
+        ) : null}
       </fieldset>
       {problems.length > 0 ? <InputProblem problems={problems} /> : null}
       <div className="watch-form__buttons">
