@@ -225,6 +225,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
         keySent,
         cancelWaits: input.cancelWaits,
         onRateLimitWait: input.onRateLimitWait,
+        ...(input.beforeSend ? { beforeSend: input.beforeSend } : {}),
         onAnswer: (a) => {
           sent++;
           const ok = a.status >= 200 && a.status < 300;

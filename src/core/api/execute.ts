@@ -50,6 +50,8 @@ export interface ExecuteInput {
   cancelWaits?: AbortSignal;
   /** a wait for a rate limit starts (until then, epoch ms) or ends (null): a long job shows it */
   onRateLimitWait?: (until: number | null) => void;
+  /** awaited once, after the limiter lets the first attempt go and before it leaves (see FetchPageInput) */
+  beforeSend?: () => Promise<void>;
   /** every HTTP answer, in order (the usage meter counts attempts, as the service bills them) */
   onAnswer?: (answer: HttpAnswer) => void;
   /** a request that left but got no answer (network error, timeout, cancelled in flight) */
@@ -117,6 +119,15 @@ export async function execute(input: ExecuteInput): Promise<Executed> {
           // this attempt never left: refused by the limiter (the hourly budget), or its wait was cancelled
           if (e instanceof SkeinError) throw withAttempts(e, attempts - 1);
           throw stopped(waits.reason, last, attempts - 1, policy, clock.now());
+        }
+        if (attempts === 1 && input.beforeSend) {
+          try {
+            await input.beforeSend();
+          } catch (e) {
+            // nothing left: a walk that could not say it was about to buy the page does not buy it
+            if (e instanceof SkeinError) throw withAttempts(e, 0);
+            throw e;
+          }
         }
         const answer = await attempt({
           url: input.url,

@@ -20,6 +20,11 @@ export interface FetchPageInput {
   cancelWaits?: AbortSignal;
   /** told when the call starts (until, epoch ms) and ends (null) waiting for a rate limit */
   onRateLimitWait?: (until: number | null) => void;
+  /**
+   * awaited just before the first request leaves (after any wait for the limiter; never for an answer the
+   * project or the memory store already holds): a walk says there that it is about to buy the page
+   */
+  beforeSend?: () => Promise<void>;
   /** skip the response store and ask the API */
   fresh?: boolean;
   /**

@@ -19,6 +19,7 @@ export function clientPageSource(client: Pick<ApiClient, 'fetchPage' | 'forgetPa
       signal,
       cancelWaits,
       onRateLimitWait,
+      beforeSend,
       transient,
     }): Promise<SourcePage> {
       const { raw, result } = await client.fetchPage({
@@ -27,6 +28,7 @@ export function clientPageSource(client: Pick<ApiClient, 'fetchPage' | 'forgetPa
         signal,
         cancelWaits,
         onRateLimitWait,
+        ...(beforeSend ? { beforeSend } : {}),
         viewKey: `export:${walkId}`,
         // a hydration's answers are not kept in the response store
         keep: !transient,

@@ -253,7 +253,7 @@ describe('acceptance: mixed faults, cancel/resume, kill/resume and a 429 storm i
   it('ends equal to the fault-free export, with the manifest equal to the ledger', { timeout: 60_000 }, async () => {
     // request by request (two attempts per fetch): a retried 500, cut body and reset; duplicated items;
     // a cancel while page 5 is in flight; then a 429 storm over two fetches, a retried 503 answered by an
-    // empty page; the process dies as request 18 would leave
+    // empty page; the process dies while request 18 is in flight (charged, its answer lost)
     const plan: Record<number, string> = {
       2: '500',
       4: 'truncate',
@@ -274,10 +274,11 @@ describe('acceptance: mixed faults, cancel/resume, kill/resume and a 429 storm i
       faultFor: faults(plan),
       onSend: (n) => {
         if (n === 9) setTimeout(cancel, 50);
-        // the process dies as request 18 would leave (request 17's page is in the journal by then)
+        // the process dies while request 18 is in flight (request 17's page is in the journal by then): the
+        // service charged it, and the resumed export counts it beside the page it buys again
         if (n === 18) {
           killed = true;
-          return 'kill';
+          return 'kill-in-flight';
         }
       },
     });

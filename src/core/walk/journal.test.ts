@@ -208,13 +208,32 @@ describe('Journal', () => {
     // a torn line after it changes nothing
     await appendFile(path, 'a\t{"request":0,"cur');
     const again = await Journal.open(path);
-    expect(again.askedBefore(0, null)).toBeNull();
-    expect(again.askedBefore(0, 'c1')).toBe(30);
-    expect(again.askedBefore(1, null)).toBeNull();
+    expect(again.asksBefore(0, null)).toEqual([]);
+    expect(again.asksBefore(0, 'c1')).toEqual([30]);
+    expect(again.asksBefore(1, null)).toEqual([]);
     // what this life asks is not an earlier life's
     await again.appendAsked({ request: 1, cursor: null, at: 40 });
-    expect(again.askedBefore(1, null)).toBeNull();
+    expect(again.asksBefore(1, null)).toEqual([]);
     expect((await collectItems(again)).map((i) => i.id)).toEqual(['1']);
     await again.close();
+  });
+
+  it('keeps every unsettled ask of earlier lives: a failure settles only the ask just before it', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'skein-journal-')), 'lives.log');
+    const j = await Journal.open(path);
+    // a life asks and is killed in flight; the next asks again, fails, asks once more and is killed too
+    await j.appendAsked({ request: 0, cursor: null, at: 10 });
+    await j.appendAsked({ request: 0, cursor: null, at: 20 });
+    await j.appendFailure({ request: 0, cursor: null, at: 21, calls: 1, credits: 0, code: 'upstream', message: '503' });
+    await j.appendAsked({ request: 0, cursor: null, at: 30 });
+    await j.close();
+    const again = await Journal.open(path);
+    expect(again.asksBefore(0, null)).toEqual([10, 30]);
+    // a page settles them all
+    await again.appendPage([item('1', { id: '1' })], page(1, null, 'c1'));
+    await again.close();
+    const third = await Journal.open(path);
+    expect(third.asksBefore(0, null)).toEqual([]);
+    await third.close();
   });
 });

@@ -193,8 +193,11 @@ export class Journal {
     readonly path: string,
     private readonly handle: FileHandle,
     private committed: number,
-    /** pages an earlier life of the walk was about to ask for, and never kept: it may have paid for them */
-    private readonly unsettled: Map<string, number>,
+    /**
+     * pages earlier lives of the walk were about to ask for and never kept, with when each ask was made: each
+     * may have been paid for
+     */
+    private readonly unsettled: Map<string, number[]>,
   ) {}
 
   /**
@@ -207,7 +210,7 @@ export class Journal {
       const { size } = await handle.stat();
       let committed = 0;
       let pendingItems: Array<{ id: string | null; position: string }> = [];
-      const unsettled = new Map<string, number>();
+      const unsettled = new Map<string, number[]>();
       for await (const { buf, start, stop, next } of lines(handle, size)) {
         const item = parseItemLine(buf, start, stop, false);
         if (item) {
@@ -216,13 +219,18 @@ export class Journal {
         }
         const asked = pendingItems.length === 0 ? parseAskLine(buf, start, stop) : null;
         if (asked) {
-          unsettled.set(askKey(asked.request, asked.cursor), asked.at);
+          const key = askKey(asked.request, asked.cursor);
+          unsettled.set(key, [...(unsettled.get(key) ?? []), asked.at]);
           committed = next;
           continue;
         }
         const failure = pendingItems.length === 0 ? parseFailureLine(buf, start, stop) : null;
         if (failure) {
-          unsettled.delete(askKey(failure.request, failure.cursor));
+          // a failure answers the ask just before it; an earlier life's ask left before it is still unsettled
+          const key = askKey(failure.request, failure.cursor);
+          const asks = unsettled.get(key)?.slice(0, -1) ?? [];
+          if (asks.length > 0) unsettled.set(key, asks);
+          else unsettled.delete(key);
           scan.onFailure?.(failure);
           committed = next;
           continue;
@@ -262,11 +270,11 @@ export class Journal {
   }
 
   /**
-   * When an earlier life of this walk was about to ask for this page and was killed before it kept the page
-   * or its failure; null when it never was. Such a page found already held was bought then: it counts.
+   * When earlier lives of this walk were about to ask for this page and were killed before they kept it or a
+   * failure of it (oldest first; empty when none was). Each may have been paid for: see `walk.ts`.
    */
-  askedBefore(request: number, cursor: string | null): number | null {
-    return this.unsettled.get(askKey(request, cursor)) ?? null;
+  asksBefore(request: number, cursor: string | null): readonly number[] {
+    return this.unsettled.get(askKey(request, cursor)) ?? [];
   }
 
   /** Appends the record of a failed page fetch (one line, committed on its own). */

@@ -23,6 +23,8 @@ export interface PageRequest {
   cancelWaits?: AbortSignal;
   /** told when the fetch starts (until, epoch ms) and ends (null) waiting for a rate limit */
   onRateLimitWait?: (until: number | null) => void;
+  /** awaited just before the page's first request leaves; never when the page is answered from what is held */
+  beforeSend?: () => Promise<void>;
 }
 
 export interface SourcePage {

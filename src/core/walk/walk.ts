@@ -34,7 +34,7 @@ export interface Kept {
 }
 
 /** how the fetch is to be stopped and how it reports its own rate-limit waits */
-export type FetchControls = Pick<PageRequest, 'signal' | 'cancelWaits' | 'onRateLimitWait'>;
+export type FetchControls = Pick<PageRequest, 'signal' | 'cancelWaits' | 'onRateLimitWait' | 'beforeSend'>;
 
 export interface PageWalker<S extends WalkStep, R extends string = string> {
   journal: Journal;
@@ -98,14 +98,17 @@ export async function walkPages<S extends WalkStep, R extends string = string>(
     if (cap) return { done: false, reason: 'cap', cap };
     if (signal.aborted) return { done: false, reason: 'cancelled' };
 
-    // said before the request leaves: a walk killed after paying and before keeping the page still counts it
-    const askedBefore = journal.askedBefore(step.request, step.cursor);
-    try {
-      await journal.appendAsked({ request: step.request, cursor: step.cursor, at: clock.now() });
-    } catch (e) {
-      return errorOutcome(toWriteError(e, journal.path));
-    }
-    const read = await fetchAndKeep(w, step, askedBefore);
+    const asksBefore = journal.asksBefore(step.request, step.cursor);
+    // said as the request leaves (after the limiter's wait, never for a page answered from what is held): a
+    // walk killed after paying and before keeping the page still counts it
+    const beforeSend = async () => {
+      try {
+        await journal.appendAsked({ request: step.request, cursor: step.cursor, at: clock.now() });
+      } catch (e) {
+        throw toWriteError(e, journal.path);
+      }
+    };
+    const read = await fetchAndKeep(w, step, asksBefore, beforeSend);
     if ('error' in read) {
       const { error } = read;
       const failure = failureOf(error, step.request, step.cursor, clock.now());
@@ -160,7 +163,8 @@ export async function walkPages<S extends WalkStep, R extends string = string>(
 async function fetchAndKeep<S extends WalkStep, R extends string>(
   w: PageWalker<S, R>,
   step: S,
-  askedBefore: number | null,
+  asksBefore: readonly number[],
+  beforeSend: () => Promise<void>,
 ): Promise<{ kept: Kept } | { error: unknown }> {
   let page: SourcePage;
   try {
@@ -169,14 +173,34 @@ async function fetchAndKeep<S extends WalkStep, R extends string>(
       cancelWaits: w.signal,
       // the client's own Retry-After waits within the fetch are the walk's waits too
       onRateLimitWait: w.onWait,
+      beforeSend,
     });
   } catch (error) {
     return { error };
   }
-  // held since the killed walk asked for it: that walk's purchase, counted once, here
-  if (askedBefore !== null && page.fromCache && page.credits === 0 && page.fetchedAt >= askedBefore && w.priceOf)
-    page = { ...page, fromCache: false, credits: w.priceOf(page, step), attempts: Math.max(1, page.attempts) };
+  const bought = w.priceOf ? boughtBefore(asksBefore, page) : 0;
+  if (bought > 0 && w.priceOf)
+    page = {
+      ...page,
+      fromCache: false,
+      credits: page.credits + bought * w.priceOf(page, step),
+      attempts: page.attempts + bought,
+    };
   return { kept: await w.keep(page, step) };
+}
+
+/**
+ * How many of the asks earlier, killed lives of the walk made for this page to count as bought, at this
+ * page's price. Held in the project since then: the ask that brought it bought it, and asks before it left
+ * and lost their answers; asks after it were answered from the project, free. Bought afresh now: every
+ * earlier ask lost its answer in flight. The service may have charged each (a request that left before the
+ * kill reached it); one killed before its request left was not charged, and is counted all the same — spend is
+ * recorded before the request, so the records never say less than the service charged.
+ */
+function boughtBefore(asks: readonly number[], page: SourcePage): number {
+  if (asks.length === 0) return 0;
+  const held = page.fromCache && page.credits === 0;
+  return held ? asks.filter((at) => at <= page.fetchedAt).length : asks.length;
 }
 
 /** What the journal keeps of a page as the source sent it; the walker adds what is its own. */

@@ -20,8 +20,11 @@ import { ExportService, type ExportServiceDeps } from '../export-service';
 export interface SandboxExporterOptions {
   /** the `x-sandbox-fault` to send with request `n` (1-based, every request of this exporter) */
   faultFor?: (n: number, url: string) => string | undefined;
-  /** called as request `n` leaves; `'kill'`: the request never leaves and never settles (the process died) */
-  onSend?: (n: number, url: string) => void | 'kill';
+  /**
+   * called as request `n` leaves. `'kill'`: the request never leaves and never settles (the process died);
+   * `'kill-in-flight'`: it reaches the service (which charges it) and its answer never comes back
+   */
+  onSend?: (n: number, url: string) => void | 'kill' | 'kill-in-flight';
   policy?: Partial<RequestPolicy>;
   /** an existing state folder (a restart) */
   stateDir?: string;
@@ -45,11 +48,13 @@ export async function sandboxExporter(
     fetch: (url, init) => {
       const n = ++sent;
       const fault = options.faultFor?.(n, url);
-      if (options.onSend?.(n, url) === 'kill') return new Promise<never>(() => undefined);
-      return fetch(
+      const sendHook = options.onSend?.(n, url);
+      if (sendHook === 'kill') return new Promise<never>(() => undefined);
+      const answer = fetch(
         url,
         fault ? { ...init, headers: { ...(init.headers as Record<string, string>), 'x-sandbox-fault': fault } } : init,
       );
+      return sendHook === 'kill-in-flight' ? answer.then(() => new Promise<never>(() => undefined)) : answer;
     },
     policy: options.policy,
     clock: systemClock,
