@@ -1,7 +1,9 @@
 /**
  * A watch as a new person makes it, against the sandbox: ten accounts, the caps the estimate proposes (a run's
  * cap covering the first read), switched on for seven days. Its first run reads every account's starting point
- * within the proposed cap (the sandbox's ledger is the witness), and what it kept opens as a collection.
+ * within the proposed cap (the sandbox's ledger is the witness), and what it kept opens as a collection. Run
+ * for its seven days on a clock moved run by run, at the demo's own pace, its whole spend is within a quarter of
+ * the whole-watch projection (first read included) and equal to its runs' records.
  */
 import { describe, expect, it } from 'vitest';
 import type { LedgerEntry } from '../sandbox';
@@ -11,6 +13,13 @@ import { movingSandbox } from './testing/moving-sandbox';
 const DAY = 86_400_000;
 const world = movingSandbox({ base: Date.UTC(2026, 10, 22, 6, 0, 0), seed: 5, prefix: 'skein-watch-journey-' });
 const { now, control } = world;
+/** the demo's own pace: the app's sandbox moves at the speed of its generated past */
+const demo = movingSandbox({
+  base: Date.UTC(2026, 10, 22, 6, 0, 0),
+  seed: 5,
+  activity: 1,
+  prefix: 'skein-watch-journey-demo-',
+});
 
 describe('a watch made from the estimate’s proposal', () => {
   it(
@@ -70,6 +79,57 @@ describe('a watch made from the estimate’s proposal', () => {
         expect(kept.items).toBe(summary?.kept.posts);
         const collections = await c.handlers.archive.collections({ project: 'current' }, ctx);
         expect(collections.find((x) => x.id === kept.collection)?.items).toBe(summary?.kept.posts);
+      } finally {
+        await c.dispose();
+      }
+    },
+  );
+
+  it(
+    'run for its seven days on the moved clock, it spends within a quarter of the whole-watch projection',
+    { timeout: 300_000 },
+    async () => {
+      const { core: c } = demo.core();
+      const ctx = { senderId: 0 };
+      try {
+        const list = await demo.control<{ members: Array<{ id: string }> }>(
+          `/__sandbox/lists/${demo.sandbox().examples.listId}`,
+        );
+        const accounts = list.members.slice(10, 20).map((m) => m.id);
+        // as a newcomer's handles are resolved: the project holds the accounts' profiles (counters, age)
+        await c.handlers.api.call({ operation: 'usersByIds', params: { userIds: accounts.join(',') } }, ctx);
+        const everyMinutes = 12 * 60;
+        const proposal = await c.handlers.watch.propose(
+          WatchDraft.parse({ kind: 'accounts', targets: accounts, everyMinutes, days: 7 }),
+          ctx,
+        );
+        const projection = proposal.options.find((o) => o.strategy === proposal.recommended)?.projection;
+        if (!projection?.caps || !projection.whole) throw new Error('no proposal');
+        await demo.control('/__sandbox/usage/reset', { method: 'POST' });
+        const w = await c.handlers.watch.create(
+          WatchSpec.parse({
+            name: 'Seven days',
+            kind: 'accounts',
+            targets: accounts,
+            strategy: proposal.recommended,
+            schedule: { everyMinutes, until: demo.now() + 7 * DAY },
+            caps: projection.caps,
+          }),
+          ctx,
+        );
+        await c.watches.scheduler.tick();
+        for (let i = 1; i < projection.whole.runs + 2; i++) {
+          demo.advance(everyMinutes * 60_000);
+          await c.watches.scheduler.tick();
+        }
+        const runs = await c.handlers.watch.runs({ id: w.id, limit: 100 }, ctx);
+        expect(runs.filter((r) => r.status === 'done')).toHaveLength(projection.whole.runs);
+        const ledger = await demo.control<{ calls: LedgerEntry[] }>('/__sandbox/usage');
+        const spent = ledger.calls.reduce((sum, x) => sum + x.credits, 0);
+        expect(spent).toBeGreaterThanOrEqual(projection.whole.credits * 0.75);
+        expect(spent).toBeLessThanOrEqual(projection.whole.credits * 1.25);
+        // the records agree with the ledger run by run
+        expect(runs.reduce((n, r) => n + r.credits, 0)).toBe(spent);
       } finally {
         await c.dispose();
       }
