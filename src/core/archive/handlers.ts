@@ -92,7 +92,7 @@ export function createArchiveHandlers(deps: ArchiveHandlerDeps): Pick<Handlers, 
             ? null
             : ((await (await deps.thread).call('collections', which)).find((c) => c.id === query.collection)?.name ??
               null);
-        const { text, fileName } = snippetOf({
+        const { text, fileName, note } = snippetOf({
           query,
           language,
           project: { name: project.name, place },
@@ -100,7 +100,7 @@ export function createArchiveHandlers(deps: ArchiveHandlerDeps): Pick<Handlers, 
           at: deps.now(),
           version: deps.version,
         });
-        return { language, text, fileName };
+        return { language, text, fileName, note };
       },
       export: async (input) => {
         const { format, title } = input;

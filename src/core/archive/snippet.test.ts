@@ -64,7 +64,7 @@ describe("a view's script", () => {
   });
 
   it('reaches a team project by its address, its schema and PGPASSWORD', () => {
-    const { text } = snippetOf({
+    const { text, note } = snippetOf({
       query: ArchiveQuery.parse({ text: 'heron' }),
       language: 'python',
       project: { name: 'Team', place: { store: 'postgres', address } },
@@ -75,5 +75,20 @@ describe("a view's script", () => {
     expect(text).toContain('options="-c search_path=team"');
     expect(text).toContain('PGPASSWORD');
     expect(text).not.toMatch(/password=/);
+    expect(note).toMatch(/^Set the environment variable PGPASSWORD/);
+  });
+
+  it("warns before a project file's search with words, which older readers' SQLite cannot run; not before filters", () => {
+    const noteFor = (text: string) =>
+      snippetOf({
+        query: ArchiveQuery.parse({ text }),
+        language: 'r',
+        project: { name: 'P', place: { store: 'sqlite', path: '/tmp/p.skein' } },
+        at: 0,
+        version: '1',
+      }).note;
+    expect(noteFor('heron')).toMatch(/needs SQLite 3\.43\.0 or newer/);
+    expect(noteFor('from:ada OR -heron')).toMatch(/needs SQLite 3\.43\.0 or newer/);
+    expect(noteFor('from:ada since:2026-01-01')).toBeNull();
   });
 });

@@ -96,7 +96,7 @@ export function viewInWords(q: ArchiveQueryParsed, collectionName?: string | nul
 }
 
 /** The view's SELECT for a store, its values still bound, and whether it asks a project file's full-text index. */
-export function viewQuery(q: ArchiveQueryParsed, dialect: DialectName): { query: Sql; fullText: boolean } {
+function viewQuery(q: ArchiveQueryParsed, dialect: DialectName): { query: Sql; fullText: boolean } {
   const index = dialect === 'sqlite' ? FTS : TSV;
   const compiled = compileSearch(searchTree(q.text), index);
   const where = whereOf(q, wholeCondition(compiled, index));
@@ -129,6 +129,8 @@ export interface Snippet {
   text: string;
   /** the file name a person would save it under */
   fileName: string;
+  /** what the person should know before running it, in plain words (null: nothing) */
+  note: string | null;
 }
 
 /** The script for a view: header comment, connection, the view's SELECT, the rows printed as CSV. */
@@ -156,6 +158,11 @@ export function snippetOf(req: SnippetRequest): Snippet {
       ? 'The password is never written here: the driver reads it from the environment variable PGPASSWORD.'
       : null;
   const a = place.store === 'postgres' ? place.address : null;
+  const note = oldSqlite
+    ? `Searching words in a project file needs SQLite ${FTS_SQLITE} or newer where the script runs (Debian 12's Python and R have 3.40; the script says so and stops). Filters and collections run anywhere.`
+    : a
+      ? "Set the environment variable PGPASSWORD to the project's password before running it: the script does not hold it."
+      : null;
   const comment = (mark: string, extra: Array<string | null>) =>
     [...header, ...extra.filter((l): l is string => l !== null)].map((l) => `${mark} ${l}`).join('\n');
   const base = `skein-view-${day(at)}`;
@@ -179,7 +186,7 @@ export function snippetOf(req: SnippetRequest): Snippet {
       `${text};`,
       '',
     ];
-    return { text: lines.join('\n'), fileName: `${base}.sql` };
+    return { text: lines.join('\n'), fileName: `${base}.sql`, note };
   }
 
   if (language === 'python') {
@@ -230,7 +237,7 @@ export function snippetOf(req: SnippetRequest): Snippet {
       'rows.to_csv(sys.stdout, index=False)',
       '',
     ];
-    return { text: lines.join('\n'), fileName: `${base}.py` };
+    return { text: lines.join('\n'), fileName: `${base}.py`, note };
   }
 
   // R: DBI with RSQLite, or RPostgreSQL (Debian's r-cran-rsqlite, r-cran-rpostgresql)
@@ -276,5 +283,5 @@ export function snippetOf(req: SnippetRequest): Snippet {
     'write.csv(rows, stdout(), row.names = FALSE)',
     '',
   ];
-  return { text: lines.join('\n'), fileName: `${base}.R` };
+  return { text: lines.join('\n'), fileName: `${base}.R`, note };
 }

@@ -206,6 +206,8 @@ export const ArchiveSnippet = z.object({
   text: z.string(),
   /** the name a person would save it under */
   fileName: z.string(),
+  /** what to know before running it, in plain words (a password to set, a reader too old for words); null: none */
+  note: z.string().nullable(),
 });
 export type ArchiveSnippet = z.infer<typeof ArchiveSnippet>;
 

@@ -74,6 +74,7 @@ function ScriptDialog({ snippet, copied, onClose }: { snippet: ArchiveSnippet; c
           : 'It could not be put on the clipboard: select the text below and copy it.'}{' '}
         It reads the same rows from the project itself. {kind.runs}
       </p>
+      {snippet.note ? <p className="script-dialog__note">{snippet.note}</p> : null}
       <textarea
         className="script-dialog__text"
         aria-label={`The ${kind.label} script`}
