@@ -6,6 +6,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCore, type CoreDeps } from '.';
 import { createDispatcher } from './bridge/dispatch';
@@ -112,6 +113,41 @@ describe('the archive in the core', () => {
       expect(listed.map((k) => k.location).sort()).toEqual(
         [(before.current as { location: string }).location, `${target}.skein`].sort(),
       );
+      await core.dispose();
+    },
+  );
+
+  it(
+    "copies a view as a script that names the demo project and its collection and reads the view's rows",
+    { timeout: 60_000 },
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'skein-core-snippet-'));
+      dirs.push(dir);
+      const core = createCore(coreDeps(dir));
+      const examples = (await call(core, 'skein:demo.examples', undefined)) as { bigThreadPostId: string };
+      const page = await call(core, 'skein:api.call', {
+        operation: 'postReplies',
+        params: { tweetId: examples.bigThreadPostId },
+        callId: 'a',
+      });
+      const text = (page.items as Array<{ text: string }>)[0]!.text;
+      const word = text.split(/\s+/).find((w) => /^\p{L}{5,}$/u.test(w)) ?? '';
+      const kept = await call(core, 'skein:archive.saveSearch', { text: word, name: 'Kept words' });
+      const view = { collection: kept.id as number, text: word };
+      const found = await call(core, 'skein:archive.search', { ...view, limit: 200 });
+      const ids = (found.hits as Array<{ id: string }>).map((h) => h.id);
+      expect(ids.length).toBeGreaterThan(0);
+
+      const script = await call(core, 'skein:archive.snippet', { ...view, language: 'sql' });
+      const state = await call(core, 'skein:projects.state', undefined);
+      const demo = state.demo as { name: string; location: string };
+      expect(script.text).toContain(`project “${demo.name}”`);
+      expect(script.text).toContain(demo.location);
+      expect(script.text).toContain('in the collection “Kept words”');
+      const db = new DatabaseSync(demo.location, { readOnly: true });
+      const rows = db.prepare(script.text as string).all() as Array<{ id: string }>;
+      db.close();
+      expect(rows.map((r) => r.id)).toEqual(ids);
       await core.dispose();
     },
   );

@@ -349,7 +349,14 @@ export function createCore(deps: CoreDeps): Core {
     ...createSettingsHandlers(client),
     ...exporter.handlers,
     ...ids.handlers,
-    ...createArchiveHandlers({ projects, thread: archiveThread, mode, exportQuery: exporter.fromArchive }),
+    ...createArchiveHandlers({
+      projects,
+      thread: archiveThread,
+      mode,
+      exportQuery: exporter.fromArchive,
+      version: deps.app.version,
+      now,
+    }),
     ...coding.handlers,
     ...watches.handlers,
   };

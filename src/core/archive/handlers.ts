@@ -5,7 +5,10 @@
 import type { Handlers, Mode } from '../../shared/ipc';
 import { ArchiveQuery, type ArchiveQueryParsed } from '../../shared/ipc/archive';
 import { ExportOptions } from '../../shared/ipc/export';
+import { SkeinError } from '../../shared/errors';
+import { addressFrom } from '../db';
 import type { Handle } from './host';
+import { snippetOf, type SnippetPlace } from './snippet';
 import type { Projects } from './projects';
 import type { ArchiveThread } from './thread';
 
@@ -25,6 +28,9 @@ export interface ArchiveHandlerDeps {
   mode: () => Mode;
   /** writes a query's items to a file the user picks in main (the page never names a path); no API call */
   exportQuery: ExportQuery;
+  /** Skein's version, for a script's header */
+  version: string;
+  now: () => number;
 }
 
 export function createArchiveHandlers(deps: ArchiveHandlerDeps): Pick<Handlers, 'projects' | 'archive'> {
@@ -69,6 +75,32 @@ export function createArchiveHandlers(deps: ArchiveHandlerDeps): Pick<Handlers, 
       saveSearch: async (input) => {
         const { name, ...query } = input;
         return (await deps.thread).call('saveSearch', await handle(input.project), ArchiveQuery.parse(query), name);
+      },
+      snippet: async (input) => {
+        const { language } = input;
+        const query = ArchiveQuery.parse(input);
+        const which = await handle(input.project);
+        const state = await deps.projects.state();
+        const project = which === 'demo' ? state.demo : state.current;
+        if (!project) throw new SkeinError('not-found', 'No project is open to read the view from.');
+        const address = project.store === 'postgres' ? addressFrom(project.location) : null;
+        const place: SnippetPlace = address
+          ? { store: 'postgres', address }
+          : { store: 'sqlite', path: project.location };
+        const collectionName =
+          query.collection === undefined
+            ? null
+            : ((await (await deps.thread).call('collections', which)).find((c) => c.id === query.collection)?.name ??
+              null);
+        const { text, fileName, note } = snippetOf({
+          query,
+          language,
+          project: { name: project.name, place },
+          collectionName,
+          at: deps.now(),
+          version: deps.version,
+        });
+        return { language, text, fileName, note };
       },
       export: async (input) => {
         const { format, title } = input;

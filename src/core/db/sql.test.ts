@@ -55,4 +55,27 @@ describe('a query written once', () => {
     expect(compile(q, 'sqlite').text).toBe('SELECT ? FROM t WHERE (a, b) IN (VALUES (?, ?), (?, ?))');
     expect(() => compile(sql`VALUES ${sql.rows([[1, 2], [3]])}`, 'sqlite')).toThrow(/width/);
   });
+
+  it("writes another driver's placeholders when told, each given its value, in a batch too", () => {
+    const q = sql`SELECT ${'a'} WHERE x IN (VALUES ${sql.rows([[1, 2]])}) AND y = ${3}`;
+    expect(
+      compile(
+        q,
+        'postgres',
+        (v) => v,
+        () => '%s',
+      ),
+    ).toEqual({
+      text: 'SELECT %s WHERE x IN (VALUES (%s, %s)) AND y = %s',
+      values: ['a', 1, 2, 3],
+    });
+    expect(
+      compile(
+        q,
+        'sqlite',
+        (v) => v,
+        (n, v) => `<${n}:${String(v)}>`,
+      ).text,
+    ).toBe('SELECT <1:a> WHERE x IN (VALUES (<2:1>, <3:2>)) AND y = <4:3>');
+  });
 });

@@ -82,8 +82,19 @@ const valueCount = (piece: Piece): number => {
   return 'value' in piece ? 1 : piece.rows.length * widthOf(piece);
 };
 
-/** The text and values of `q` for `dialect`; `encode` turns each bound value into what the driver takes. */
-export function compile(q: Sql, dialect: DialectName, encode: (v: unknown) => unknown = (v) => v): Compiled {
+/** A placeholder's text for the `n`th value (from 1), given that value as encoded. */
+export type Mark = (n: number, value: unknown) => string;
+
+/**
+ * The text and values of `q` for `dialect`; `encode` turns each bound value into what the driver takes, `mark`
+ * writes each placeholder (another driver's, such as psycopg2's `%s`, or a value as a literal for a script).
+ */
+export function compile(
+  q: Sql,
+  dialect: DialectName,
+  encode: (v: unknown) => unknown = (v) => v,
+  mark?: Mark,
+): Compiled {
   let text = '';
   // sized once: a batch's thousands of values are bound without the list growing step by step
   const values = new Array<unknown>(q.pieces.reduce((n, piece) => n + valueCount(piece), 0));
@@ -93,9 +104,9 @@ export function compile(q: Sql, dialect: DialectName, encode: (v: unknown) => un
     else if ('dialect' in piece) text += piece.dialect[dialect];
     else if ('value' in piece) {
       values[n++] = encode(piece.value);
-      text += dialect === 'postgres' ? `$${n}` : '?';
+      text += mark ? mark(n, values[n - 1]) : dialect === 'postgres' ? `$${n}` : '?';
     } else {
-      text += batch(piece, dialect, values, n, encode);
+      text += batch(piece, dialect, values, n, encode, mark);
       n += valueCount(piece);
     }
   }
@@ -109,6 +120,7 @@ function batch(
   values: unknown[],
   at: number,
   encode: (v: unknown) => unknown,
+  mark: Mark | undefined,
 ): string {
   const { rows, columns } = piece;
   const width = widthOf(piece);
@@ -122,6 +134,14 @@ function batch(
   }
   const tuple = (r: number) =>
     `(${Array.from({ length: width }, (_, i) => (dialect === 'postgres' ? `$${at + r * width + i + 1}` : '?')).join(', ')})`;
+  if (mark) {
+    const place = (r: number, i: number) => at + r * width + i + 1;
+    return rows
+      .map(
+        (_, r) => `(${Array.from({ length: width }, (_, i) => mark(place(r, i), values[place(r, i) - 1])).join(', ')})`,
+      )
+      .join(', ');
+  }
   // SQLite's placeholders are the same for every row: built once, not row by row
   return dialect === 'postgres'
     ? rows.map((_, r) => tuple(r)).join(', ')

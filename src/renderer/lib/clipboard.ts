@@ -4,8 +4,8 @@
  * is a secure context (loopback) where a click may write.
  */
 
-/** Longest text Skein ever copies (ids, links): anything longer is refused rather than cut. */
-const MAX_COPY_LENGTH = 4096;
+/** Longest text Skein ever copies (ids, links, a view's script): anything longer is refused rather than cut. */
+const MAX_COPY_LENGTH = 16_384;
 
 /** True when the text is on the clipboard. */
 export async function copyText(text: string): Promise<boolean> {

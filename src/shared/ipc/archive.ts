@@ -196,6 +196,21 @@ const ArchiveExportInput = ArchiveQuery.extend({
 export type ArchiveExportInput = z.input<typeof ArchiveExportInput>;
 const ArchiveExportResult = z.object({ file: z.string(), items: z.number().int() }).nullable();
 
+/** What a view's script is written in: Python (pandas), R (DBI) or plain SQL, over the project's own store. */
+export const SnippetLanguage = z.enum(['python', 'r', 'sql']);
+export type SnippetLanguage = z.infer<typeof SnippetLanguage>;
+
+export const ArchiveSnippet = z.object({
+  language: SnippetLanguage,
+  /** the script: a header comment (project, view, date), the connection (never a password), the view's SELECT */
+  text: z.string(),
+  /** the name a person would save it under */
+  fileName: z.string(),
+  /** what to know before running it, in plain words (a password to set, a reader too old for words); null: none */
+  note: z.string().nullable(),
+});
+export type ArchiveSnippet = z.infer<typeof ArchiveSnippet>;
+
 export const archiveContract = {
   projects: {
     state: fn(z.undefined(), ProjectsState),
@@ -233,6 +248,8 @@ export const archiveContract = {
     collections: fn(z.object({ project: z.enum(['current', 'demo']).default('current') }), z.array(ArchiveCollection)),
     /** keeps a search as a collection of the items it finds now (newest first), to filter on, export or code */
     saveSearch: fn(ArchiveQuery.extend({ name: z.string().trim().min(1).max(120) }), ArchiveCollection),
+    /** a script that reads the view's rows from the project itself (Python, R or SQL); nothing is copied by main */
+    snippet: fn(ArchiveQuery.extend({ language: SnippetLanguage }), ArchiveSnippet),
     /** writes the query's items (a collection in order, a search, or everything) to a file main asks for; no API call */
     export: fn(ArchiveExportInput, ArchiveExportResult),
   },

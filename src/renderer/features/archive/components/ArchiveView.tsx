@@ -6,6 +6,7 @@ import { routes, type Route } from '../../../lib/routes';
 import { EMPTY_FORM, toQuery, utcOffsetMinutes, type ArchiveForm, type Span } from '../filters';
 import { ActivityChart } from './ActivityChart';
 import { ArchiveExport } from './ArchiveExport';
+import { CopyAsScript } from './CopyAsScript';
 import { ArchiveFilters } from './ArchiveFilters';
 import { ArchiveResults } from './ArchiveResults';
 import { TableExports, watchListQuery } from '../../watch';
@@ -102,6 +103,7 @@ export function ArchiveView({ route }: { route: ArchiveRoute }) {
       <div className="archive-actions">
         <ArchiveExport query={query} />
         <SaveSearch query={query} suggested={route.q ? `Search: ${route.q}` : 'Everything'} />
+        <CopyAsScript query={query} />
       </div>
       {watches.data && watches.data.watches.length > 0 ? (
         <TableExports label="Counters and disappearances (the watches’ tables)" />
