@@ -3,7 +3,7 @@
  * its text selectable, naming the project and the search; Esc closes it without leaving the view.
  */
 import { expect, test } from './fixtures';
-import { attachScreenshot, demoExamples, expectAccessible, openThread } from './support/explorer';
+import { demoExamples, expectAccessible, openThread, shootLooks } from './support/explorer';
 
 test('a search copied as Python: the script on the clipboard and in a dialog', async ({ skein }, testInfo) => {
   const { page } = skein;
@@ -41,7 +41,7 @@ test('a search copied as Python: the script on the clipboard and in a dialog', a
   await expect(script).toHaveValue(/pd\.read_sql_query\(SQL, con, params=PARAMS\)/);
   if (testInfo.project.name !== 'electron')
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await script.inputValue());
-  await attachScreenshot(page, testInfo, 'archive-snippet');
+  await shootLooks(page, testInfo, 'archive-snippet');
   await expectAccessible(page, testInfo, 'archive-snippet');
 
   await page.keyboard.press('Escape');
