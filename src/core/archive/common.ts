@@ -497,6 +497,13 @@ export abstract class ArchiveTables {
     return text === null ? null : { at: row.at, httpStatus: row.http_status, text };
   }
 
+  async written(record: { operation: string; params: string; cursor: string | null; at: number }): Promise<boolean> {
+    const row = await this.executor.get<{ one: number }>(
+      sql`SELECT 1 AS one FROM requests WHERE ${requestIs(this.executor, record)} AND at = ${record.at} LIMIT 1`,
+    );
+    return row !== undefined;
+  }
+
   /** An answer a paging guard stopped on: kept as received, never served again (asked again, the service may answer right). */
   async forget(key: { operation: string; params: string; cursor: string | null }): Promise<void> {
     await this.executor.run(sql`UPDATE requests SET stopped = 1 WHERE ${requestIs(this.executor, key)}`);

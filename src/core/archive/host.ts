@@ -7,6 +7,8 @@
  * The worker (serve.ts) serves its `api`; when no worker can start, main runs the same host on its own thread
  * (thread.ts).
  */
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { SkeinError } from '../../shared/errors';
 import type { AnyPart } from '../db';
 import type { ArchiveQueryParsed } from '../../shared/ipc/archive';
@@ -29,10 +31,14 @@ import {
 
 export type Handle = 'current' | 'demo';
 
-/** A project to open: a SQLite file (the default), or a schema of a team's PostgreSQL database. */
-export type OpenInit =
+/**
+ * A project to open: a SQLite file (the default), or a schema of a team's PostgreSQL database. `spool`: the file
+ * where answers the project cannot take now (its server away) are kept until it can, so a quit loses none.
+ */
+export type OpenInit = (
   | { store?: 'sqlite'; path: string; name: string; kind: 'live' | 'demo'; researcher?: string | null }
-  | { store: 'postgres'; connection: PgConnection; name: string; kind: 'live'; researcher?: string | null };
+  | { store: 'postgres'; connection: PgConnection; name: string; kind: 'live'; researcher?: string | null }
+) & { spool?: string };
 
 /** A project copied into another: each table's rows in the source (as of the copy's start) and in the copy. */
 export interface CopyReport {
@@ -122,6 +128,8 @@ export class ArchiveHost {
   private readonly writing = new Map<Handle, Promise<void>>();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private readonly retry = new Map<Handle, { delay: number; timer: ReturnType<typeof setTimeout> | null }>();
+  /** where each project's kept answers wait on disk (`OpenInit.spool`) */
+  private readonly spools = new Map<Handle, string>();
   /** the readers open (a re-export's, a query's groups, a part's), by the number their caller reads them by */
   private readonly readers = new Map<number, Reader<unknown>>();
   private nextReader = 1;
@@ -184,6 +192,9 @@ export class ArchiveHost {
         if (r.timer) clearTimeout(r.timer);
         this.retry.delete(handle);
       }
+      // what waited on disk was this batch (a retry writes the whole queue): written, it waits no more
+      const spool = this.spools.get(handle);
+      if (spool && existsSync(spool)) rmSync(spool, { force: true });
     } catch (e) {
       // a server away, or a role that may not write (rights may be given back): kept, written again, said
       if (this.projects.get(handle) === p && (p.transient(e) || p.readOnly !== null))
@@ -203,6 +214,7 @@ export class ArchiveHost {
     }
     this.queues.set(handle, queue);
     this.queuedText.set(handle, text);
+    this.spoolAll(handle, queue);
     const r = this.retry.get(handle) ?? { delay: RETRY_MIN_MS / 2, timer: null };
     const first = !this.retry.has(handle);
     r.delay = Math.min(RETRY_MAX_MS, r.delay * 2);
@@ -223,6 +235,53 @@ export class ArchiveHost {
       );
   }
 
+  /** The answers kept for a project written to its spool whole (a new file renamed over the old: never torn). */
+  private spoolAll(handle: Handle, queue: readonly IngestRecord[]): void {
+    const spool = this.spools.get(handle);
+    if (!spool) return;
+    try {
+      mkdirSync(dirname(spool), { recursive: true });
+      writeFileSync(`${spool}.new`, queue.map((r) => `${JSON.stringify(r)}\n`).join(''));
+      renameSync(`${spool}.new`, spool);
+    } catch (e) {
+      this.report(new Error(`the answers kept for the project could not be saved on disk: ${(e as Error).message}`));
+    }
+  }
+
+  /**
+   * A spool an earlier Skein left (it quit while the project could not take its answers): what it holds that the
+   * project does not, queued to be written now. A line torn by a kill is left out.
+   */
+  private async replaySpool(handle: Handle, p: ProjectStore): Promise<void> {
+    const spool = this.spools.get(handle);
+    if (!spool || !existsSync(spool)) return;
+    const records: IngestRecord[] = [];
+    for (const line of readFileSync(spool, 'utf8').split('\n')) {
+      if (line === '') continue;
+      try {
+        const r = JSON.parse(line) as IngestRecord;
+        if (typeof r.operation === 'string' && typeof r.text === 'string' && typeof r.at === 'number') records.push(r);
+      } catch {
+        /* torn: the rest is whole */
+      }
+    }
+    const missing: IngestRecord[] = [];
+    for (const r of records) if (!(await p.written(r))) missing.push(r);
+    if (missing.length === 0) {
+      rmSync(spool, { force: true });
+      return;
+    }
+    this.queues.set(handle, [...missing, ...(this.queues.get(handle) ?? [])]);
+    this.queuedText.set(
+      handle,
+      missing.reduce((n, r) => n + r.text.length, this.queuedText.get(handle) ?? 0),
+    );
+    this.report(
+      new Error(`${missing.length} answers kept on disk while the project could not take them are written now`),
+    );
+    await this.flushOne(handle);
+  }
+
   private flushAll(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
@@ -234,8 +293,18 @@ export class ArchiveHost {
     const r = this.retry.get(handle);
     if (r?.timer) clearTimeout(r.timer);
     this.retry.delete(handle);
-    const left = this.queues.get(handle)?.length ?? 0;
-    if (left > 0) this.report(new Error(`${left} answers could not be written before the project closed`));
+    const left = this.queues.get(handle) ?? [];
+    const spool = this.spools.get(handle);
+    if (left.length > 0 && spool) {
+      this.spoolAll(handle, left);
+      this.report(
+        new Error(
+          `${left.length} answers could not be written before the project closed: they are kept on this computer and written when it opens again`,
+        ),
+      );
+    } else if (left.length > 0)
+      this.report(new Error(`${left.length} answers could not be written before the project closed`));
+    this.spools.delete(handle);
     this.queues.delete(handle);
     this.queuedText.delete(handle);
     const p = this.projects.get(handle);
@@ -303,6 +372,8 @@ export class ArchiveHost {
       await this.closeHandle(handle);
       const p = await openStore(init, this.now, this.parts);
       this.projects.set(handle, p);
+      if (init.spool) this.spools.set(handle, init.spool);
+      await this.replaySpool(handle, p);
       return p.summary();
     },
     close: (handle) => this.closeHandle(handle),
@@ -318,7 +389,17 @@ export class ArchiveHost {
       this.queues.set(handle, queue);
       const text = (this.queuedText.get(handle) ?? 0) + record.text.length;
       this.queuedText.set(handle, text);
-      if (this.retry.get(handle)?.timer) return; // the server is away: the retry writes it all
+      if (this.retry.get(handle)?.timer) {
+        // the server is away: the retry writes it all; meanwhile it waits on disk too, so a quit loses none
+        const spool = this.spools.get(handle);
+        if (spool)
+          try {
+            appendFileSync(spool, `${JSON.stringify(record)}\n`);
+          } catch {
+            /* said when the queue is next saved whole */
+          }
+        return;
+      }
       if (queue.length >= BATCH_SIZE || text >= BATCH_TEXT) void this.flushOne(handle);
       else this.timer ??= setTimeout(() => void this.flushAll(), BATCH_MS);
     },

@@ -181,7 +181,13 @@ export function createProjects(deps: ProjectsDeps): Projects {
     const who = researcher === '' ? null : researcher;
     if (place.store === 'sqlite') {
       mkdirSync(dirname(place.path), { recursive: true });
-      return { path: place.path, name: kind === 'demo' ? 'Demo data' : fileName(place.path), kind, researcher: who };
+      return {
+        path: place.path,
+        name: kind === 'demo' ? 'Demo data' : fileName(place.path),
+        kind,
+        researcher: who,
+        spool: `${place.path}-held-answers.jsonl`,
+      };
     }
     const password =
       location === deps.fixedPath && deps.fixedPassword !== undefined
@@ -193,6 +199,8 @@ export function createProjects(deps: ProjectsDeps): Projects {
       name: place.address.schema,
       kind: 'live',
       researcher: who,
+      // answers the server could not take wait in this Skein's own folder (they are this machine's)
+      spool: join(folder, 'team', projectId(location), 'held-answers.jsonl'),
     };
   }
 

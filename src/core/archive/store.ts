@@ -235,6 +235,8 @@ export interface ProjectStore {
   activity: (q: ArchiveQueryParsed, bucket: ActivityBucket, utcOffsetMinutes: number) => Awaitable<ArchiveActivity>;
   provenance: (kind: string, id: string) => Awaitable<ArchiveProvenance | null>;
   held: (key: HeldKey) => Awaitable<HeldAnswer | null>;
+  /** whether this answer (the same request, received at the same moment) is written already */
+  written: (record: Pick<IngestRecord, 'operation' | 'params' | 'cursor' | 'at'>) => Awaitable<boolean>;
   /** an answer a paging guard stopped on: kept as received, never served again */
   forget: (key: { operation: string; params: string; cursor: string | null }) => Awaitable<void>;
   /** a new, empty collection; its items come in `appendCollection` chunks (an export may hold millions) */

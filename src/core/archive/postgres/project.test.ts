@@ -3,6 +3,9 @@
  * back, the schema's own checks, the password and TLS. Against a real PostgreSQL started by the test
  * (testing/postgres.ts); skipped with the reason without one, except in CI.
  */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postFixture } from '../../../shared/api/fixtures';
 import { ArchiveQuery } from '../../../shared/ipc/archive';
@@ -146,6 +149,60 @@ describe.skipIf(skip)(`a team project on PostgreSQL${skip ? ` (${skip})` : ''}`,
       .toBe(300);
     expect((await host.api.summary('current')).requests).toBe(15);
     await host.dispose();
+  }, 90_000);
+
+  it('keeps the answers on disk when Skein quits with the server away; the next Skein writes each once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skein-spool-'));
+    const spool = join(dir, 'team', 'held-answers.jsonl');
+    const where = cluster.connection(schema());
+    const open = async (reports: string[]) => {
+      const host = new ArchiveHost((e) => reports.push(e.message));
+      await host.api.open('current', {
+        store: 'postgres',
+        connection: where,
+        name: 'Away',
+        kind: 'live',
+        researcher: 'Ada',
+        spool,
+      });
+      return host;
+    };
+    const first: string[] = [];
+    const a = await open(first);
+    for (let i = 0; i < 5; i++) a.api.ingest('current', repliesPage(i * 20, 20, 1000));
+    await a.api.flush();
+    cluster.pause();
+    try {
+      for (let i = 5; i < 15; i++) a.api.ingest('current', repliesPage(i * 20, 20, 1000));
+      await a.api.flush();
+      await expect.poll(() => first.join('\n'), { timeout: 20_000 }).toMatch(/cannot take answers now/);
+      // while the server is away, what comes in waits on disk at once
+      for (let i = 15; i < 18; i++) a.api.ingest('current', repliesPage(i * 20, 20, 1000));
+      expect(readFileSync(spool, 'utf8').trim().split('\n')).toHaveLength(13);
+      // Skein quits before the server is back: nothing is lost, and it says where the answers wait
+      await a.dispose();
+      expect(first.join('\n')).toMatch(/13 answers could not be written before the project closed: they are kept/);
+      expect(readFileSync(spool, 'utf8').trim().split('\n')).toHaveLength(13);
+    } finally {
+      cluster.resume();
+    }
+    const kept = readFileSync(spool, 'utf8');
+
+    const second: string[] = [];
+    const b = await open(second);
+    expect(await b.api.summary('current')).toMatchObject({ items: 360, requests: 18 });
+    expect(second.join('\n')).toMatch(/13 answers kept on disk .* are written now/);
+    expect(existsSync(spool)).toBe(false);
+    await b.dispose();
+
+    // a Skein killed after writing them and before letting go of its spool: the next writes none twice
+    mkdirSync(dirname(spool), { recursive: true });
+    writeFileSync(spool, kept);
+    const c = await open([]);
+    expect(await c.api.summary('current')).toMatchObject({ items: 360, requests: 18 });
+    expect(existsSync(spool)).toBe(false);
+    await c.dispose();
+    rmSync(dir, { recursive: true, force: true });
   }, 90_000);
 
   it('migrates a team project of the first format (before codes and watches) in place, keeping what it holds', async () => {
