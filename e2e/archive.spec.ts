@@ -141,6 +141,8 @@ test('search the archive in its language: a phrase, OR, -word and from: as chips
   await box.fill('');
   await page.getByRole('search', { name: 'Archive' }).getByRole('button', { name: 'Search' }).click();
   const collection = page.getByRole('combobox', { name: 'Collection' });
+  // said to be a saved search among the collections, whatever its name
+  await expect(collection.locator('option', { hasText: 'Kept search' })).toHaveText(/^Kept search \(saved search, \d+/);
   await collection.selectOption({
     label: (await collection.locator('option', { hasText: 'Kept search' }).innerText()).trim(),
   });

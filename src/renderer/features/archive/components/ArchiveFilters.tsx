@@ -68,7 +68,8 @@ export function ArchiveFilters({
           <option value="">All items</option>
           {(collections.data ?? []).map((c) => (
             <option key={c.id} value={String(c.id)}>
-              {c.name} ({c.items}
+              {c.name} ({c.kind === 'search' ? 'saved search, ' : ''}
+              {c.items}
               {c.researcher ? `, by ${c.researcher}` : ''})
             </option>
           ))}
