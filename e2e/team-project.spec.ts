@@ -16,7 +16,7 @@ import { duckdb } from '../src/core/testing/duckdb';
 import { startSandbox, type Sandbox } from '../src/sandbox';
 import { ROOT, launchChromium } from './host';
 import { expect, test, type SkeinApp } from './fixtures';
-import { hostOnly, openRoute, openThread } from './support/explorer';
+import { hostOnly, openRoute, openThread, shootLooks } from './support/explorer';
 
 const KEY = 'e2e-team-key-0123456789';
 const skipReason = skipWithoutPostgres();
@@ -302,5 +302,57 @@ test.describe('team projects on PostgreSQL', () => {
       await fetch(`${api.baseUrl}/__sandbox/faults`, { method: 'DELETE' }).catch(() => undefined);
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  test('from Home: a wrong password leaves no project behind, then the project moves to the team in one action', async ({
+    launch,
+  }, testInfo) => {
+    hostOnly(testInfo);
+    test.setTimeout(120_000);
+    const schema = `team_e2e_${process.pid}_${++n}`;
+    const app = await liveSkein(launch);
+    const { page } = app;
+    // something in the project to move: a thread read once
+    await openThread(page, api.examples.bigThreadPostId);
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Home' }).click();
+    await page
+      .getByRole('region', { name: 'What do you want to do?' })
+      .getByRole('link', { name: 'Work as a team' })
+      .click();
+    await expect(page.getByRole('heading', { name: 'Archive', level: 1 })).toBeVisible();
+    const panel = page.getByRole('region', { name: 'Project' });
+    await panel.getByText('Manage projects').click();
+    const switchTo = panel.getByRole('combobox', { name: 'Switch to' });
+    const known = async () => (await switchTo.locator('option').allInnerTexts()).length;
+    const before = await known();
+    const local = await panel.locator('.archive-project__summary').innerText();
+    expect(local).toMatch(/\d+ items/);
+
+    const form = panel.getByRole('form', { name: 'Team project on PostgreSQL' });
+    await form
+      .getByLabel('Connection string')
+      .fill(`postgresql://skein@127.0.0.1:${cluster.port}/postgres?sslmode=disable`);
+    await form.getByLabel('Password').fill('not-the-password');
+    await form.getByLabel('Schema').fill(schema);
+    await form.getByLabel('Your name').fill('Ada');
+    await form.getByRole('button', { name: 'Connect' }).click();
+    // said in plain words, and no project is added that cannot be opened
+    await expect(form.getByRole('alert')).toContainText(/password/i);
+    expect(await known()).toBe(before);
+    await shootLooks(page, testInfo, 'team-failed-connect');
+
+    await form.getByLabel('Password').fill(cluster.password);
+    await form.getByRole('checkbox', { name: /Move this project there/ }).check();
+    await form.getByRole('button', { name: 'Connect and move' }).click();
+    await expect(panel.locator('.archive-project__summary')).toContainText('team project on PostgreSQL', {
+      timeout: 60_000,
+    });
+    // one action: connected, copied with every count checked, and working there now
+    const items = Number(/(\d[\d,]*) items/.exec(local)?.[1]?.replace(/,/g, ''));
+    expect(items).toBeGreaterThan(0);
+    await expect(panel.locator('.archive-project__summary')).toContainText(`${items.toLocaleString('en-US')} items`);
+    expect(Number(sql(`SELECT count(*) FROM ${schema}.items`))).toBe(items);
+    expect(await known()).toBe(before + 1);
+    await shootLooks(page, testInfo, 'team-moved');
   });
 });
