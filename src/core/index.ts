@@ -18,7 +18,8 @@ import { clientPageSource } from './compose/client-page-source';
 import { archiveSource } from './compose/archive-reader';
 import { codingStores } from './compose/coding-store';
 import { watchProject } from './compose/watch-store';
-import { createExportFeature } from './export';
+import { savedJobs, type SavedJobs } from './compose/saved-jobs';
+import { createExportFeature, suggestedFileName } from './export';
 import { formatRegistry, type Format } from './formats';
 import { createIdsFeature } from './ids';
 import type {
@@ -123,6 +124,8 @@ export interface Core {
   projects: Projects;
   /** the watches: their scheduler, which the headless runner drives */
   watches: WatchFeature;
+  /** saved jobs: the headless runner's `skein run` (the app's "Save as job…" is the `jobs` handlers) */
+  jobs: SavedJobs;
   /** a window closed or reloaded: cancel what it started */
   onSenderGone: (senderId: number) => void;
   /** the demo sandbox, started on first use; null when Skein points at another server */
@@ -266,8 +269,9 @@ export function createCore(deps: CoreDeps): Core {
     mode: mode(),
     baseUrl: mode() === 'demo' ? (await demo.get()).baseUrl : client.settings().baseUrl,
   });
+  const formats = formatRegistry(deps.formats);
   const exporter = createExportFeature({
-    formats: formatRegistry(deps.formats),
+    formats,
     // the Archive view's export: an export whose source is the archive
     archive: async () => archiveSource(await archiveThread),
     importedIds: ids.importedIds,
@@ -314,6 +318,15 @@ export function createCore(deps: CoreDeps): Core {
     projectHandle: projectOfMode,
   });
   disposers.push(() => exporter.dispose());
+  const jobs = savedJobs({
+    service: exporter.service,
+    ids,
+    formats,
+    chooseSavePath: deps.chooseSavePath,
+    createdBy: `${deps.app.name} ${deps.app.version}`,
+    now,
+    suggestedFileName: (start, extension) => suggestedFileName(start.view, extension, now()),
+  });
 
   // watchlists: run here while the core is up (the app), or driven by the headless runner
   const watchClock = { now, setTimer: systemClock.setTimer, sleep: systemClock.sleep };
@@ -350,6 +363,7 @@ export function createCore(deps: CoreDeps): Core {
     ...createSettingsHandlers(client),
     ...exporter.handlers,
     ...ids.handlers,
+    ...jobs.handlers,
     ...createArchiveHandlers({ projects, thread: archiveThread, mode, exportQuery: exporter.fromArchive }),
     ...coding.handlers,
     ...watches.handlers,
@@ -360,6 +374,7 @@ export function createCore(deps: CoreDeps): Core {
     client,
     projects,
     watches,
+    jobs,
     onSenderGone: (senderId) => {
       for (const listener of senderGone) listener(senderId);
     },

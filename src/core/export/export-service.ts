@@ -97,7 +97,11 @@ export class ExportService {
   async start(input: StartExport): Promise<ExportJob> {
     await this.init();
     const format = this.formats.get(input.format);
-    const id = randomUUID();
+    const id = input.id ?? randomUUID();
+    if (this.jobs.has(id))
+      throw new SkeinError('bad-input', 'This job is already kept: resume it, or discard it first.', {
+        action: 'Resume the job.',
+      });
     await mkdir(this.store.dir(id), { recursive: true });
     let plan: ViewPlan;
     try {
