@@ -326,6 +326,13 @@ export function createCore(deps: CoreDeps): Core {
     createdBy: `${deps.app.name} ${deps.app.version}`,
     now,
     suggestedFileName: (start, extension) => suggestedFileName(start.view, extension, now()),
+    // the project of the mode, as the export's collections: the runner's fixed project, the app's open one
+    records: {
+      read: async (key) => (await archiveThread).call('meta', await projectOfMode(), key),
+      write: async (key, value) => (await archiveThread).call('setMeta', await projectOfMode(), key, value),
+    },
+    host: hostname(),
+    ...(deps.showInFolder ? { showInFolder: deps.showInFolder } : {}),
   });
 
   // watchlists: run here while the core is up (the app), or driven by the headless runner

@@ -5,18 +5,19 @@
  * file on the same project again resumes the job where it stopped and buys no page twice.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute, resolve } from 'node:path';
 import { SkeinError } from '../../shared/errors';
 import type { HandlersOf } from '../../shared/ipc/define';
 import type { ExportJob, ExportStartInput } from '../../shared/ipc/export';
-import type { jobsContract } from '../../shared/ipc/jobs';
+import { HeadlessRun, type jobsContract } from '../../shared/ipc/jobs';
 import { savedJobOf, type SavedJob, type SavedJobKind } from '../../shared/jobs/saved-job';
 import type { ExportService } from '../export';
 import { writeFileAtomic } from '../files/atomic-file';
 import type { Formats } from '../formats';
 import type { IdsFeature } from '../ids';
-import type { ChooseSavePath } from '../ports';
+import type { ChooseSavePath, ShowInFolder } from '../ports';
 
 /** what a job file's name ends with, as the save dialog suggests it */
 const JOB_SUFFIX = '.skein-job.json';
@@ -57,22 +58,92 @@ export interface SavedJobsDeps {
   createdBy: string;
   now: () => number;
   suggestedFileName: (start: ExportStartInput, extension: string) => string;
+  /** the open project's key-value records (its `meta` table), where headless runs are listed */
+  records: { read: (key: string) => Promise<string | null>; write: (key: string, value: string) => Promise<void> };
+  /** this computer's name, recorded with a run (its files are there) */
+  host: string;
+  /** reveals a file in the file manager (absent: a browser, the runner) */
+  showInFolder?: ShowInFolder;
+}
+
+/** the project's record of its headless runs, latest first */
+const RUNS_KEY = 'headless_jobs';
+/** runs a project remembers (older ones drop off; their collections stay) */
+const RUNS_KEPT = 100;
+
+async function readRuns(deps: SavedJobsDeps): Promise<HeadlessRun[]> {
+  let value: unknown;
+  try {
+    value = JSON.parse((await deps.records.read(RUNS_KEY)) ?? '[]');
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(value)) return [];
+  // a record another Skein wrote and this one cannot read is left out, not fatal
+  return value.flatMap((r) => {
+    const read = HeadlessRun.safeParse(r);
+    return read.success ? [read.data] : [];
+  });
+}
+
+/** Records (or updates) a run in the project: the app lists it and can open what it wrote. */
+async function recordRun(deps: SavedJobsDeps, file: SavedJob, job: ExportJob): Promise<void> {
+  const run: HeadlessRun = {
+    jobId: job.id,
+    name: file.name,
+    kind: file.kind,
+    status: job.status === 'collecting' || job.status === 'writing' ? 'running' : job.status,
+    stopReason: job.stopReason,
+    items: job.progress.items,
+    calls: job.progress.calls,
+    credits: job.progress.credits,
+    files: job.files.slice(0, 20),
+    host: deps.host,
+    startedAt: job.startedAt,
+    finishedAt: job.finishedAt,
+  };
+  const others = (await readRuns(deps)).filter((r) => r.jobId !== run.jobId);
+  await deps.records.write(RUNS_KEY, JSON.stringify([run, ...others].slice(0, RUNS_KEPT)));
+}
+
+async function showResult(deps: SavedJobsDeps, jobId: string): Promise<{ shown: boolean; note: string }> {
+  const run = (await readRuns(deps)).find((r) => r.jobId === jobId);
+  const file = run?.files[0];
+  if (!run || !file) return { shown: false, note: 'This run wrote no file.' };
+  // only a path the project records its runner wrote, and only while it is there: never one the page names
+  if (run.host !== deps.host || !existsSync(file))
+    return { shown: false, note: `It was written on ${run.host}, as ${file}; it is not on this computer.` };
+  if (!deps.showInFolder) return { shown: false, note: `This window cannot open a folder. The file is ${file}` };
+  await deps.showInFolder(file);
+  return { shown: true, note: 'Shown in your file manager.' };
 }
 
 export function savedJobs(deps: SavedJobsDeps): SavedJobs {
   const { service } = deps;
   return {
-    handlers: { jobs: { save: ({ kind, start }) => save(deps, kind, start) } },
+    handlers: {
+      jobs: {
+        save: ({ kind, start }) => save(deps, kind, start),
+        headless: async () => (await readRuns(deps)).sort((a, b) => b.startedAt - a.startedAt),
+        showResult: ({ jobId }) => showResult(deps, jobId),
+      },
+    },
     async run(file, where, onStart) {
       const format = deps.formats.get(file.job.format);
       const jobId = jobIdFor(file.id, where.project);
+      const settled = async () => {
+        const job = await service.settled(jobId);
+        // stopped by a signal, the project may already be let go: the record then says it is still running
+        await recordRun(deps, file, job).catch(() => undefined);
+        return job;
+      };
       await service.init();
       const kept = (await service.list()).find((j) => j.id === jobId);
       if (kept?.resumable) {
         onStart?.(jobId, true);
-        // the file's caps; looser ones than the job stopped at would need a yes this runner cannot ask for
-        await service.resume(jobId, file.job.caps ?? {});
-        return { job: await service.settled(jobId), resumed: true };
+        // the file's caps: looser ones than the job stopped at are asked of the runner's confirm
+        await recordRun(deps, file, await service.resume(jobId, file.job.caps ?? {}));
+        return { job: await settled(), resumed: true };
       }
       if (kept) await service.discard(jobId);
       let view = file.job.view;
@@ -86,13 +157,14 @@ export function savedJobs(deps: SavedJobsDeps): SavedJobs {
       onStart?.(jobId, false);
       // no dialog made the folder: the destination's is made here (`out/thread.jsonl` beside the job file)
       await mkdir(dirname(target), { recursive: true });
-      await service.start({
+      const started = await service.start({
         ...file.job,
         view,
         id: jobId,
         targetPath: extname(target) ? target : `${target}.${format.extension}`,
       });
-      return { job: await service.settled(jobId), resumed: false };
+      await recordRun(deps, file, started);
+      return { job: await settled(), resumed: false };
     },
   };
 }

@@ -219,6 +219,49 @@ describe('saved jobs, run headless', () => {
         expect(manifestOf(b).ids_not_found, name).toEqual(manifestOf(a).ids_not_found);
       }
       expect(manifestOf(join(jobsDir, 'hydration.jsonl')).ids_not_found).toEqual(['12345']);
+
+      // the app, opening the project the runner worked on, lists its runs and shows what one wrote
+      const shown: string[] = [];
+      const later = createCore(
+        testCoreDeps(join(dir, 'app-later'), sandboxes, {
+          apiBaseUrl: sandbox.baseUrl,
+          apiKey: KEY,
+          projectPath: project,
+          workers: undefined,
+          watches: { start: false },
+          showInFolder: async (path) => {
+            shown.push(path);
+          },
+        }),
+      );
+      const runs = await later.handlers.jobs.headless(undefined, ctx);
+      expect(runs.map((r) => [r.name, r.kind, r.status, r.stopReason, r.files])).toEqual([
+        [
+          'Posts',
+          'export',
+          'partial',
+          'cap-pages',
+          [join(jobsDir, 'timeline.jsonl'), join(jobsDir, 'timeline.jsonl.manifest.json')],
+        ],
+        [
+          'Read back',
+          'hydrate',
+          'complete',
+          null,
+          [join(jobsDir, 'hydration.jsonl'), join(jobsDir, 'hydration.jsonl.manifest.json')],
+        ],
+        [
+          'Big thread',
+          'export',
+          'partial',
+          'cap-pages',
+          [join(jobsDir, 'thread.jsonl'), join(jobsDir, 'thread.jsonl.manifest.json')],
+        ],
+      ]);
+      expect(runs[1]?.items).toBe(idsIn(join(jobsDir, 'hydration.jsonl')).length);
+      expect(await later.handlers.jobs.showResult({ jobId: runs[2]?.jobId ?? '' }, ctx)).toMatchObject({ shown: true });
+      expect(shown).toEqual([join(jobsDir, 'thread.jsonl')]);
+      await later.dispose();
     },
   );
 
