@@ -1,15 +1,19 @@
 /**
  * Saved jobs: "Save as job…" in the export dialog (a thread collection with a cap) and in the hydration dialog
  * writes a job file where the person chose, holding what the dialog would start — the view, the scope, the caps,
- * the format, a hydration's ids — and never the key or the API's address; nothing is bought by saving.
+ * the format, a hydration's ids — and never the key or the API's address; nothing is bought by saving. The
+ * collection's job run by the built runner (`skein run`) on the open project stops at its cap (exit 4), and the
+ * Archive view lists the run and shows its file.
  */
+import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ROOT } from './host';
 import { expect, hostOf, test } from './fixtures';
-import { demoExamples, openThread } from './support/explorer';
+import { demoExamples, openRoute, openThread } from './support/explorer';
 
-test('Save as job… writes the dialog’s collection and hydration to job files, without the key, buying nothing', async ({
+test('Save as job… writes the dialog’s collection and hydration to job files without the key; a headless run is listed', async ({
   skein,
 }) => {
   test.setTimeout(90_000);
@@ -77,6 +81,41 @@ test('Save as job… writes the dialog’s collection and hydration to job files
     });
     expect(hydration.job.view.idsFrom).toBeUndefined();
     expect(await ledger()).toBe(before);
+
+    // the collection's job run by the headless runner on the open project: the app lists it, with its file
+    if (test.info().project.name !== 'electron') {
+      const state = (await page.evaluate(() =>
+        (window as unknown as { skein: { projects: { state: () => Promise<unknown> } } }).skein.projects.state(),
+      )) as { ok: boolean; data: { demo: { location: string } | null } };
+      const project = state.data.demo?.location;
+      expect(project).toBeTruthy();
+      const runner = spawn(
+        process.execPath,
+        [join(ROOT, 'out', 'main', 'skein.js'), 'run', join(dir, 'thread.skein-job.json'), '--project', project ?? ''],
+        {
+          env: {
+            ...process.env,
+            SKEIN_USER_DATA_DIR: join(dir, 'runner'),
+            SKEIN_API_BASE_URL: sandbox,
+            SKEIN_API_KEY: 'e2e-runner-key',
+          },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let printed = '';
+      runner.stdout.on('data', (c: Buffer) => (printed += c.toString()));
+      runner.stderr.on('data', (c: Buffer) => (printed += c.toString()));
+      const code = await new Promise<number | null>((done) => runner.once('exit', done));
+      expect(code, printed).toBe(4);
+      expect(printed).toMatch(/^page 2 /m);
+      expect(printed).toContain('Stopped at its page cap');
+      await openRoute(page, '#/archive');
+      const runs = page.getByRole('region', { name: 'Jobs run without a window' });
+      await expect(runs.getByRole('listitem')).toHaveCount(1);
+      await expect(runs.getByRole('listitem')).toContainText('collection, stopped at its cap');
+      await runs.getByRole('button', { name: 'Show the file' }).click();
+      await expect(runs.getByRole('status')).toContainText(/Shown in your file manager|thread\.jsonl/);
+    }
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
