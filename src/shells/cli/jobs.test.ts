@@ -337,14 +337,17 @@ describe('saved jobs, run headless', () => {
       expect((await ledgerLines()).length).toBe(8);
 
       // run once more: it stopped at its cap, and stays there without asking the service again
-      expect(
-        await runJob(
-          options,
-          () => {},
-          () => {},
-        ),
-      ).toBe(EXIT_CAP);
+      const quiet = () => {};
+      expect(await runJob(options, quiet, quiet)).toBe(EXIT_CAP);
       expect((await ledgerLines()).length).toBe(8);
+
+      // a larger cap written into the file is the person's yes: it goes on for one page more, none again
+      const raised = JSON.parse(readFileSync(jobFile, 'utf8')) as { job: { caps: { maxPages: number } } };
+      raised.job.caps.maxPages = 9;
+      writeFileSync(jobFile, JSON.stringify(raised));
+      expect(await runJob(options, quiet, quiet)).toBe(EXIT_CAP);
+      expect(manifestOf(join(dir, 'out', 'thread.jsonl')).counts.pages).toBe(9);
+      expect((await ledgerLines()).length).toBe(9);
     },
   );
 

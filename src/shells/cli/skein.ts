@@ -296,8 +296,6 @@ export async function runJob(
   try {
     core = runnerCore(options, err, {
       watches: { who: 'headless', start: false },
-      // a job's looser caps were written into its file by the person who runs it: nothing else can ask here
-      confirm: async () => true,
       emit: (name, payload) => {
         if (name !== 'export') return;
         const job = payload as ExportJob;
