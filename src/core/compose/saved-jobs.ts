@@ -44,7 +44,7 @@ export interface SavedJobs {
 }
 
 /** The id of a job file's run on one project: the same for every run of it there, a UUID's shape. */
-export function jobIdFor(fileId: string, project: string): string {
+function jobIdFor(fileId: string, project: string): string {
   const h = createHash('sha256').update(`${fileId}\n${project}`).digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
 }

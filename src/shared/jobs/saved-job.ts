@@ -25,7 +25,7 @@ import { IdEntity } from '../ipc/ids';
 export const SAVED_JOB_FORMAT = 1;
 
 /** A hydration's id list carried in the file: the ids themselves travel, an import's id would not. */
-export const MAX_SAVED_JOB_IDS = 1_000_000;
+const MAX_SAVED_JOB_IDS = 1_000_000;
 
 /** A post or user id, as the API gives them (digits), or a handle for user lookups. */
 const SavedId = z.string().min(1).max(64);
