@@ -135,6 +135,9 @@ export function savedJobs(deps: SavedJobsDeps): SavedJobs {
         const job = await service.settled(jobId);
         // stopped by a signal, the project may already be let go: the record then says it is still running
         await recordRun(deps, file, job).catch(() => undefined);
+        // the id list this runner made of the file's ids is needed only while the job can go on
+        if (file.ids && !job.resumable && job.view.idsFrom !== undefined)
+          await deps.ids.store.discard(job.view.idsFrom).catch(() => undefined);
         return job;
       };
       await service.init();

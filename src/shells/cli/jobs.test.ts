@@ -5,7 +5,7 @@
  * a job goes on from its journal and no page is paid for twice. The key never reaches a job file.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -219,6 +219,8 @@ describe('saved jobs, run headless', () => {
         expect(manifestOf(b).ids_not_found, name).toEqual(manifestOf(a).ids_not_found);
       }
       expect(manifestOf(join(jobsDir, 'hydration.jsonl')).ids_not_found).toEqual(['12345']);
+      // the id list the runner made of the hydration's ids is let go once the job has ended
+      expect(readdirSync(join(dir, 'runner', 'imports')).filter((f) => f.endsWith('.ids'))).toEqual([]);
 
       // the app, opening the project the runner worked on, lists its runs and shows what one wrote
       const shown: string[] = [];
