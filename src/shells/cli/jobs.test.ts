@@ -353,6 +353,55 @@ describe('saved jobs, run headless', () => {
     },
   );
 
+  it('stopped by SIGTERM, exits 1 and says how to go on', { timeout: 120_000 }, async () => {
+    const dir = tempDir();
+    const jobFile = join(dir, 'thread.skein-job.json');
+    writeFileSync(
+      jobFile,
+      JSON.stringify({
+        skein_job: 1,
+        kind: 'export',
+        id: '7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d',
+        name: 'Big thread',
+        created_by: 'Skein 0.1.0',
+        created_at: '2026-11-28T12:00:00.000Z',
+        job: {
+          view: {
+            kind: 'thread',
+            operation: 'postRepliesV2',
+            params: { tweetId: sandbox.examples.bigThreadPostId, queryType: 'Latest' },
+          },
+          format: 'jsonl',
+          scope: 'all',
+        },
+        destination: { path: 'thread.jsonl' },
+      }),
+    );
+    const project = join(dir, 'study.skein');
+    await newProject(dir, project);
+    const args = ['run', jobFile, '--project', project, '--data-dir', join(dir, 'runner'), '--rate', '1'];
+    const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, SKEIN_API_BASE_URL: sandbox.baseUrl, SKEIN_API_KEY: KEY },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let printed = '';
+    const exit = new Promise<number | null>((done) => child.once('exit', done));
+    await new Promise<void>((resolve, reject) => {
+      const onData = (chunk: Buffer) => {
+        printed += chunk.toString();
+        if (/^page 1 /m.test(printed)) resolve();
+      };
+      child.stdout.on('data', onData);
+      child.stderr.on('data', onData);
+      void exit.then(() => reject(new Error(`the runner ended first:\n${printed}`)));
+    });
+    child.kill('SIGTERM');
+    expect(await exit, printed).toBe(1);
+    expect(printed).toContain('Stopping (SIGTERM)');
+    expect(printed).toMatch(/Stopped \(it was stopped\): \d+ items so far\. Run the same command again to go on/);
+  });
+
   it('refuses a job file a newer Skein wrote, before opening anything', async () => {
     const dir = tempDir();
     const jobFile = join(dir, 'job.json');

@@ -316,7 +316,9 @@ export async function runJob(
     const what =
       file.kind === 'hydrate'
         ? `a hydration of ${file.ids?.list.length ?? 0} ${file.ids?.entity ?? 'ids'}`
-        : `${file.job.scope === 'all' ? 'a collection' : 'an export'} of “${file.name}”`;
+        : file.job.scope === 'all'
+          ? 'a collection'
+          : 'an export';
     out(
       `Skein runner ${appVersion()}: job “${file.name}” (${what}, ${file.job.format}) on ${options.project}, against ${options.demo ? 'the built-in demo API' : options.apiBaseUrl}.`,
     );
@@ -352,11 +354,13 @@ export async function runJob(
       );
       return 0;
     }
-    const why = job.error?.message ?? (job.status === 'interrupted' ? 'it was stopped' : `it ended ${job.status}`);
+    const why = (
+      job.error?.message ?? (job.status === 'interrupted' ? 'it was stopped' : `it ended ${job.status}`)
+    ).replace(/\.$/, '');
     err(
       job.resumable
-        ? `Stopped: ${why} ${job.progress.items} items so far. Run the same command again to go on where it stopped (nothing is paid for twice).`
-        : `Failed: ${why}`,
+        ? `Stopped (${why}): ${job.progress.items} items so far. Run the same command again to go on where it stopped (nothing is paid for twice).`
+        : `Failed: ${why}.`,
     );
     return 1;
   } catch (error) {
@@ -375,7 +379,7 @@ function progressLine(kind: 'export' | 'hydrate', job: ExportJob): string {
     ? `; rate limited, waiting until ${new Date(p.waitingUntil).toISOString().slice(11, 19)} UTC`
     : '';
   const share = p.fraction === null ? '' : ` (${Math.round(p.fraction * 100)}%)`;
-  return `${kind === 'hydrate' ? 'batch' : 'page'} ${p.pages}${share} — ${p.items} items, ${p.calls} calls, ${p.credits} credits${waiting}`;
+  return `${kind === 'hydrate' ? 'batch' : 'page'} ${p.pages}${share} — ${p.items} items, ${p.calls} call${p.calls === 1 ? '' : 's'}, ${p.credits} credits${waiting}`;
 }
 
 /** `skein run …`: the job, then exit with its code; SIGTERM or Ctrl+C stop it so that it can go on. */
