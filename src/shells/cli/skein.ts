@@ -339,18 +339,18 @@ export async function runJob(
     const where = job.files.join(', ');
     const cap = job.stopReason ? CAP_WORDS[job.stopReason] : undefined;
     if (job.status === 'complete') {
-      out(`Done: ${job.progress.items} items in ${where}; this run: ${spent}.`);
+      out(`Done: ${job.progress.items} items in ${where}; the job has cost ${spent}.`);
       return 0;
     }
     if (job.status === 'partial' && cap) {
       out(
-        `Stopped at ${cap}: ${job.progress.items} items in ${where}; this run: ${spent}. To collect more, raise the cap in the job file and run it again: it goes on from where it stopped.`,
+        `Stopped at ${cap}: ${job.progress.items} items in ${where}; the job has cost ${spent}. To collect more, raise the cap in the job file and run it again: it goes on from where it stopped.`,
       );
       return EXIT_CAP;
     }
     if (job.status === 'partial' && !job.resumable) {
       out(
-        `Done, as far as the service goes (${job.stopReason ?? 'stopped'}): ${job.progress.items} items in ${where}; this run: ${spent}.`,
+        `Done, as far as the service goes (${job.stopReason ?? 'stopped'}): ${job.progress.items} items in ${where}; the job has cost ${spent}.`,
       );
       return 0;
     }
