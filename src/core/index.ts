@@ -18,7 +18,8 @@ import { clientPageSource } from './compose/client-page-source';
 import { archiveSource } from './compose/archive-reader';
 import { codingStores } from './compose/coding-store';
 import { watchProject } from './compose/watch-store';
-import { createExportFeature } from './export';
+import { savedJobs, type SavedJobs } from './compose/saved-jobs';
+import { createExportFeature, suggestedFileName } from './export';
 import { formatRegistry, type Format } from './formats';
 import { createIdsFeature } from './ids';
 import type {
@@ -123,6 +124,8 @@ export interface Core {
   projects: Projects;
   /** the watches: their scheduler, which the headless runner drives */
   watches: WatchFeature;
+  /** saved jobs: the headless runner's `skein run` (the app's "Save as job…" is the `jobs` handlers) */
+  jobs: SavedJobs;
   /** a window closed or reloaded: cancel what it started */
   onSenderGone: (senderId: number) => void;
   /** the demo sandbox, started on first use; null when Skein points at another server */
@@ -265,8 +268,9 @@ export function createCore(deps: CoreDeps): Core {
     mode: mode(),
     baseUrl: mode() === 'demo' ? (await demo.get()).baseUrl : client.settings().baseUrl,
   });
+  const formats = formatRegistry(deps.formats);
   const exporter = createExportFeature({
-    formats: formatRegistry(deps.formats),
+    formats,
     // the Archive view's export: an export whose source is the archive
     archive: async () => archiveSource(await archiveThread),
     importedIds: ids.importedIds,
@@ -313,6 +317,22 @@ export function createCore(deps: CoreDeps): Core {
     projectHandle: projectOfMode,
   });
   disposers.push(() => exporter.dispose());
+  const jobs = savedJobs({
+    service: exporter.service,
+    ids,
+    formats,
+    chooseSavePath: deps.chooseSavePath,
+    createdBy: `${deps.app.name} ${deps.app.version}`,
+    now,
+    suggestedFileName: (start, extension) => suggestedFileName(start.view, extension, now()),
+    // the project of the mode, as the export's collections: the runner's fixed project, the app's open one
+    records: {
+      read: async (key) => (await archiveThread).call('meta', await projectOfMode(), key),
+      write: async (key, value) => (await archiveThread).call('setMeta', await projectOfMode(), key, value),
+    },
+    host: hostname(),
+    ...(deps.showInFolder ? { showInFolder: deps.showInFolder } : {}),
+  });
 
   // watchlists: run here while the core is up (the app), or driven by the headless runner
   const watchClock = { now, setTimer: systemClock.setTimer, sleep: systemClock.sleep };
@@ -349,6 +369,7 @@ export function createCore(deps: CoreDeps): Core {
     ...createSettingsHandlers(client),
     ...exporter.handlers,
     ...ids.handlers,
+    ...jobs.handlers,
     ...createArchiveHandlers({
       projects,
       thread: archiveThread,
@@ -366,6 +387,7 @@ export function createCore(deps: CoreDeps): Core {
     client,
     projects,
     watches,
+    jobs,
     onSenderGone: (senderId) => {
       for (const listener of senderGone) listener(senderId);
     },

@@ -46,7 +46,10 @@ export interface SaveRequest {
 /** Asks the user where to save; null when they cancel. The renderer never names a path: main asks here. */
 export type ChooseSavePath = (request: SaveRequest) => Promise<string | null>;
 
-/** Shows a file in the system's file manager (only ever called with a file the core wrote this session). */
+/**
+ * Shows a file in the system's file manager: only ever a file the core wrote this session, or one the open
+ * project records its headless runner wrote on this computer (never a path the page names).
+ */
 export type ShowInFolder = (path: string) => Promise<void>;
 
 /** Asks the user for an existing file (a project to open); null when they cancel. */

@@ -97,7 +97,11 @@ export class ExportService {
   async start(input: StartExport): Promise<ExportJob> {
     await this.init();
     const format = this.formats.get(input.format);
-    const id = randomUUID();
+    const id = input.id ?? randomUUID();
+    if (this.jobs.has(id))
+      throw new SkeinError('bad-input', 'This job is already kept: resume it, or discard it first.', {
+        action: 'Resume the job.',
+      });
     await mkdir(this.store.dir(id), { recursive: true });
     let plan: ViewPlan;
     try {
@@ -129,7 +133,8 @@ export class ExportService {
     return structuredClone(job);
   }
 
-  async resume(id: string, caps?: ExportCaps): Promise<ExportJob> {
+  /** `agreed`: looser caps the person already chose outside a window (a job file they edited), not asked again */
+  async resume(id: string, caps?: ExportCaps, agreed = false): Promise<ExportJob> {
     await this.init();
     const job = this.get(id);
     if (this.running.has(id)) return structuredClone(job);
@@ -137,7 +142,7 @@ export class ExportService {
       throw new SkeinError('bad-input', 'This export cannot be resumed.', { action: 'Start a new export.' });
     // the job keeps its caps; looser ones (or none) need the user's own yes, asked in main
     const next = caps ?? job.caps;
-    if (loosens(job.caps, next)) {
+    if (loosens(job.caps, next) && !agreed) {
       const asked = await (this.deps.confirm ?? (async () => false))({
         title: 'Resume the export with looser limits?',
         detail: `It would continue with ${describeCaps(next)} (it had ${describeCaps(job.caps)}). Every page it fetches is charged.`,

@@ -5,5 +5,7 @@
  */
 export type { ArchiveReader, ArchiveSource } from './archive-source';
 export { createExportFeature } from './handlers';
+export type { ExportService } from './export-service';
+export { suggestedFileName } from './views';
 export { writeReexport } from './reexport';
 export type { ReexportApi } from './reexport-thread';

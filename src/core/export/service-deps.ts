@@ -54,6 +54,8 @@ export interface WrittenRun {
 }
 
 export interface StartExport {
+  /** a saved job's stable id (its file and project), so that running it again resumes it; absent: a new one */
+  id?: string;
   view: ViewDescriptor;
   format: ExportFormat;
   scope: ExportScope;

@@ -3,4 +3,4 @@
  * Export takes what it needs from here, never from the files behind it.
  */
 export { indexIdFile, type IdList, type MissingList } from './id-list';
-export { createIdsFeature } from './handlers';
+export { createIdsFeature, type IdsFeature } from './handlers';

@@ -9,6 +9,7 @@ import { codingContract } from './coding';
 import type { BridgeOf, ClientOf, HandlersOf } from './define';
 import { exportContract } from './export';
 import { idsContract } from './ids';
+import { jobsContract } from './jobs';
 import { settingsContract } from './settings';
 import { watchContract } from './watch';
 
@@ -18,6 +19,7 @@ export const contract = {
   ...settingsContract,
   ...exportContract,
   ...idsContract,
+  ...jobsContract,
   ...archiveContract,
   ...codingContract,
   ...watchContract,
@@ -37,6 +39,7 @@ export * from './api';
 export * from './settings';
 export * from './export';
 export * from './ids';
+export * from './jobs';
 export * from './archive';
 export * from './coding';
 export * from './watch';

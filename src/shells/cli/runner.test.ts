@@ -176,7 +176,7 @@ describe('the headless runner', () => {
     expect(parseRunnerArgs(['watch', '--project', 'p.skein'], {})).toEqual({
       error: expect.stringContaining('address'),
     });
-    expect(parseRunnerArgs(['run'], {})).toEqual({ error: expect.stringContaining('unknown command') });
+    expect(parseRunnerArgs(['serve'], {})).toEqual({ error: expect.stringContaining('unknown command') });
     expect(parseRunnerArgs(['watch', '--project', 'p.skein', '--api-base-url', 'https://api.example'], {})).toEqual({
       error: expect.stringContaining('SKEIN_API_KEY'),
     });

@@ -13,13 +13,19 @@
  */
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createCore, RunnerBusy, type Core } from '../../core';
+import { createCore, RunnerBusy, type Core, type CoreDeps } from '../../core';
+import { creditsToUsd } from '../../shared/api/pricing';
+import type { ExportJob } from '../../shared/ipc/export';
+import { readSavedJob } from '../../shared/jobs/saved-job';
 
 export const USAGE = `Usage: skein watch --project PATH [options]
-  Runs the watches of a Skein project on their schedules, until stopped (SIGTERM, Ctrl+C).
+       skein run JOB.json --project PATH [--demo | --api-base-url URL] [--data-dir DIR] [--rate N] [--researcher NAME]
+  watch: runs the watches of a Skein project on their schedules, until stopped (SIGTERM, Ctrl+C).
+  run:   runs a job saved from Skein (Save as job…) on the project: a line per page or batch; run it again
+         after a stop or a failure and it goes on where it stopped, without paying for a page twice.
 
   --project PATH      the project file (.skein) whose watches run; they are made and switched on in Skein.
                       A team project: its address as Manage projects shows it
@@ -34,9 +40,14 @@ export const USAGE = `Usage: skein watch --project PATH [options]
   --tick SECONDS      how often to look for due watches (default 30)
   --verbose           a line per page, not only per run
 
-Exit codes: 0 done or stopped, 1 an error, 2 a mistake in the command, 3 another runner runs this project.`;
+Exit codes: 0 done (watch: or stopped), 1 an error (run: stopped or failed; run it again to go on), 2 a mistake
+in the command or the job file, 3 another runner runs this project, 4 (run) the job stopped at one of its caps.`;
+
+/** `skein run`'s exit codes beside 0, 1 and 2 (3 is watch's: the project is busy) */
+export const EXIT_CAP = 4;
 
 export interface RunnerOptions {
+  command: 'watch';
   /** a project file's path, or a team project's address (no password) */
   project: string;
   researcher: string | undefined;
@@ -66,17 +77,27 @@ export function defaultDataDir(env = process.env, home = homedir()): string {
   return join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'Skein', 'runner');
 }
 
+/** `skein run JOB.json --project P`: one saved job, then exit */
+export interface JobRunOptions extends Omit<RunnerOptions, 'command' | 'once' | 'tickMs'> {
+  command: 'run';
+  /** the job file's absolute path */
+  jobFile: string;
+}
+
 export function parseRunnerArgs(
   argv: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
-): RunnerOptions | { help: true } | { error: string } {
+): RunnerOptions | JobRunOptions | { help: true } | { error: string } {
   const [command, ...rest] = argv;
   if (command === '--help' || command === '-h' || command === undefined) return { help: true };
-  if (command !== 'watch') return { error: `unknown command “${command}” (the runner has one: watch)` };
+  if (command !== 'watch' && command !== 'run')
+    return { error: `unknown command “${command}” (the runner has two: watch and run)` };
   let values;
+  let positionals: string[];
   try {
-    ({ values } = parseArgs({
+    ({ values, positionals } = parseArgs({
       args: [...rest],
+      allowPositionals: command === 'run',
       options: {
         project: { type: 'string' },
         researcher: { type: 'string' },
@@ -95,7 +116,15 @@ export function parseRunnerArgs(
     return { error: (error as Error).message };
   }
   if (values.help) return { help: true };
-  if (!values.project) return { error: '--project is required: the project file whose watches run' };
+  const [jobFile, ...extra] = positionals;
+  if (command === 'run' && jobFile === undefined) return { error: 'which job? skein run JOB.json --project PATH' };
+  if (extra.length > 0) return { error: `one job at a time (“${extra.join(' ')}” is one too many)` };
+  if (command === 'run' && (values.once !== undefined || values.tick !== undefined))
+    return { error: '--once and --tick are for watch: a job runs once, to its end' };
+  if (!values.project)
+    return {
+      error: `--project is required: the project file ${command === 'run' ? 'the job records its work in' : 'whose watches run'}`,
+    };
   const team = TEAM_PROJECT.test(values.project);
   if (team && passwordIn(values.project))
     return {
@@ -119,7 +148,7 @@ export function parseRunnerArgs(
     return {
       error: `no API key: put it in SKEIN_API_KEY (never on the command line), or use --demo for the built-in demo API`,
     };
-  return {
+  const common = {
     project: team ? values.project : resolve(values.project),
     researcher: values.researcher,
     apiBaseUrl: values.demo ? undefined : apiBaseUrl,
@@ -127,10 +156,10 @@ export function parseRunnerArgs(
     demo: values.demo ?? false,
     dataDir: values['data-dir'] ?? (env.SKEIN_USER_DATA_DIR || defaultDataDir(env)),
     rate,
-    once: values.once ?? false,
-    tickMs: Math.round(tick * 1000),
     verbose: values.verbose ?? false,
   };
+  if (command === 'run') return { command, jobFile: resolve(jobFile as string), ...common };
+  return { command, ...common, once: values.once ?? false, tickMs: Math.round(tick * 1000) };
 }
 
 function appVersion(): string {
@@ -151,18 +180,18 @@ export interface RunningRunner {
   stop: () => Promise<void>;
 }
 
-/** Starts the runner; throws `RunnerBusy` when another runner has the project, an Error with a sentence otherwise. */
-export async function startRunner(
-  options: RunnerOptions,
-  out: (line: string) => void = (l) => console.log(l),
-  err: (line: string) => void = (l) => console.error(l),
-): Promise<RunningRunner> {
+/** The core both commands run over: one project, the key from the environment, no window. */
+function runnerCore(
+  options: RunnerOptions | JobRunOptions,
+  err: (line: string) => void,
+  over: Partial<CoreDeps>,
+): Core {
   const team = TEAM_PROJECT.test(options.project);
   if (!team && !existsSync(options.project))
     throw new Error(
-      `there is no project at ${options.project}. Make it in Skein (Archive → New project), switch its watches on there, and copy the file here.`,
+      `there is no project at ${options.project}. Make it in Skein (Archive → New project)${options.command === 'watch' ? ', switch its watches on there,' : ''} and copy the file here.`,
     );
-  const core = createCore({
+  return createCore({
     userDataDir: options.dataDir,
     // no keyring on a server: the key stays in memory, read from the environment
     secretStorage: {
@@ -183,11 +212,22 @@ export async function startRunner(
     ...(options.researcher !== undefined ? { researcher: options.researcher } : {}),
     ...(options.rate !== undefined ? { requestsPerSecond: options.rate } : {}),
     workers: { archive: new URL('./archive-worker.js', import.meta.url) },
-    watches: { who: 'headless', start: false, tickMs: options.tickMs, progress: out, verbose: options.verbose },
     log: {
       error: (message, error) => err(`[skein] ${message}${error instanceof Error ? `: ${error.message}` : ''}`),
       warn: (message) => err(`[skein] ${message}`),
     },
+    ...over,
+  });
+}
+
+/** Starts the runner; throws `RunnerBusy` when another runner has the project, an Error with a sentence otherwise. */
+export async function startRunner(
+  options: RunnerOptions,
+  out: (line: string) => void = (l) => console.log(l),
+  err: (line: string) => void = (l) => console.error(l),
+): Promise<RunningRunner> {
+  const core = runnerCore(options, err, {
+    watches: { who: 'headless', start: false, tickMs: options.tickMs, progress: out, verbose: options.verbose },
   });
   const { scheduler } = core.watches;
   try {
@@ -220,7 +260,141 @@ export async function startRunner(
   return { core, done, stop };
 }
 
-/** `skein watch …`: until SIGTERM or Ctrl+C (or, with --once, until what is due has run). */
+const CAP_WORDS: Partial<Record<string, string>> = {
+  'cap-pages': 'its page cap',
+  'cap-items': 'its item cap',
+  'cap-credits': 'its credit cap',
+};
+
+/**
+ * `skein run JOB.json --project P`: the saved job, through the export service the app's dialog starts, with a
+ * line per page (a hydration: per batch) and an exit code that says how it ended. `stop` (SIGTERM, Ctrl+C) ends
+ * it as quitting the app does: the page in flight is kept, and the next run goes on from there.
+ */
+export async function runJob(
+  options: JobRunOptions,
+  out: (line: string) => void = (l) => console.log(l),
+  err: (line: string) => void = (l) => console.error(l),
+  stop?: AbortSignal,
+): Promise<number> {
+  let text: string;
+  try {
+    text = readFileSync(options.jobFile, 'utf8');
+  } catch {
+    err(`skein: there is no job file at ${options.jobFile}.`);
+    return 2;
+  }
+  const read = readSavedJob(text);
+  if (!read.ok) {
+    err(`skein: ${options.jobFile}: ${read.message}`);
+    return 2;
+  }
+  const file = read.job;
+  let jobId: string | null = null;
+  let pages = -1;
+  let core: Core;
+  try {
+    core = runnerCore(options, err, {
+      watches: { who: 'headless', start: false },
+      emit: (name, payload) => {
+        if (name !== 'export') return;
+        const job = payload as ExportJob;
+        if (job.id !== jobId || job.status !== 'collecting' || job.progress.pages === pages) return;
+        pages = job.progress.pages;
+        if (pages > 0) out(progressLine(file.kind, job));
+      },
+    });
+  } catch (error) {
+    err(`skein: ${(error as Error).message}`);
+    return 2;
+  }
+  let disposed: Promise<void> | undefined;
+  const dispose = () => (disposed ??= core.dispose());
+  const onStop = () => void dispose();
+  stop?.addEventListener('abort', onStop, { once: true });
+  try {
+    const what =
+      file.kind === 'hydrate'
+        ? `a hydration of ${file.ids?.list.length ?? 0} ${file.ids?.entity ?? 'ids'}`
+        : file.job.scope === 'all'
+          ? 'a collection'
+          : 'an export';
+    out(
+      `Skein runner ${appVersion()}: job “${file.name}” (${what}, ${file.job.format}) on ${options.project}, against ${options.demo ? 'the built-in demo API' : options.apiBaseUrl}.`,
+    );
+    const { job } = await core.jobs.run(
+      file,
+      { jobFolder: dirname(options.jobFile), project: options.project },
+      (id, resumed) => {
+        jobId = id;
+        out(
+          resumed
+            ? `Going on with job ${id} where its last run stopped (pages it paid for are not bought again).`
+            : `Starting job ${id}.`,
+        );
+      },
+    );
+    const prices = core.client.settings().prices;
+    const spent = `${job.progress.calls} call${job.progress.calls === 1 ? '' : 's'}, ${job.progress.credits} credits (about $${creditsToUsd(job.progress.credits, prices).toFixed(4)})`;
+    const where = job.files.join(', ');
+    const cap = job.stopReason ? CAP_WORDS[job.stopReason] : undefined;
+    if (job.status === 'complete') {
+      out(`Done: ${job.progress.items} items in ${where}; the job has cost ${spent}.`);
+      return 0;
+    }
+    if (job.status === 'partial' && cap) {
+      out(
+        `Stopped at ${cap}: ${job.progress.items} items in ${where}; the job has cost ${spent}. To collect more, raise the cap in the job file and run it again: it goes on from where it stopped.`,
+      );
+      return EXIT_CAP;
+    }
+    if (job.status === 'partial' && !job.resumable) {
+      out(
+        `Done, as far as the service goes (${job.stopReason ?? 'stopped'}): ${job.progress.items} items in ${where}; the job has cost ${spent}.`,
+      );
+      return 0;
+    }
+    const why = (
+      job.error?.message ?? (job.status === 'interrupted' ? 'it was stopped' : `it ended ${job.status}`)
+    ).replace(/\.$/, '');
+    err(
+      job.resumable
+        ? `Stopped (${why}): ${job.progress.items} items so far. Run the same command again to go on where it stopped (nothing is paid for twice).`
+        : `Failed: ${why}.`,
+    );
+    return 1;
+  } catch (error) {
+    err(`skein: the job could not run: ${(error as Error).message}`);
+    return 1;
+  } finally {
+    stop?.removeEventListener('abort', onStop);
+    await dispose();
+  }
+}
+
+/** A job's progress line: its page (a hydration's batch), what it holds and what it has cost so far. */
+function progressLine(kind: 'export' | 'hydrate', job: ExportJob): string {
+  const p = job.progress;
+  const waiting = p.waitingUntil
+    ? `; rate limited, waiting until ${new Date(p.waitingUntil).toISOString().slice(11, 19)} UTC`
+    : '';
+  const share = p.fraction === null ? '' : ` (${Math.round(p.fraction * 100)}%)`;
+  return `${kind === 'hydrate' ? 'batch' : 'page'} ${p.pages}${share} — ${p.items} items, ${p.calls} call${p.calls === 1 ? '' : 's'}, ${p.credits} credits${waiting}`;
+}
+
+/** `skein run …`: the job, then exit with its code; SIGTERM or Ctrl+C stop it so that it can go on. */
+async function mainRun(options: JobRunOptions): Promise<void> {
+  const stop = new AbortController();
+  const onSignal = (signal: string) => {
+    console.log(`Stopping (${signal}): the page in flight is kept; run the same command again to go on.`);
+    stop.abort();
+  };
+  process.once('SIGINT', () => onSignal('SIGINT'));
+  process.once('SIGTERM', () => onSignal('SIGTERM'));
+  process.exitCode = await runJob(options, undefined, undefined, stop.signal);
+}
+
+/** `skein watch …` until SIGTERM or Ctrl+C (or, with --once, until what is due has run); `skein run …`. */
 async function main(): Promise<void> {
   const parsed = parseRunnerArgs(process.argv.slice(2));
   if ('help' in parsed) {
@@ -232,6 +406,7 @@ async function main(): Promise<void> {
     process.exitCode = 2;
     return;
   }
+  if (parsed.command === 'run') return mainRun(parsed);
   let running: RunningRunner;
   try {
     running = await startRunner(parsed);

@@ -10,6 +10,7 @@ export const archiveKeys = {
   search: (q: ArchiveQuery) => ['archive', 'search', q] as const,
   activity: (input: ArchiveActivityInput) => ['archive', 'activity', input] as const,
   collections: () => ['archive', 'collections'] as const,
+  headlessRuns: () => ['archive', 'headless-runs'] as const,
 };
 export const projectKeys = {
   all: ['projects'] as const,
@@ -39,6 +40,10 @@ export const collectionsQuery = () =>
     queryFn: () => skein().archive.collections({}),
     staleTime: 0,
   });
+
+/** the saved jobs the headless runner ran on the open project (its records) */
+export const headlessRunsQuery = () =>
+  queryOptions({ queryKey: archiveKeys.headlessRuns(), queryFn: () => skein().jobs.headless(), staleTime: 0 });
 
 export const projectsQuery = () =>
   queryOptions({ queryKey: projectKeys.state(), queryFn: () => skein().projects.state(), staleTime: 0 });

@@ -89,5 +89,9 @@ export function useExportActions() {
     onSuccess: (_r, jobId) =>
       qc.setQueryData<ExportJob[]>(exportKeys.jobs(), (list) => (list ?? []).filter((j) => j.id !== jobId)),
   });
-  return { start, cancel, resume, discard };
+  // "Save as job…": main asks where and writes the file; nothing runs and nothing is cached
+  const saveJob = useMutation({
+    mutationFn: (input: { kind: 'export' | 'hydrate'; start: ExportStartInput }) => skein().jobs.save(input),
+  });
+  return { start, cancel, resume, discard, saveJob };
 }

@@ -6,6 +6,7 @@ import { skein } from '../../../lib/bridge';
 import { stamp } from '../../../lib/time';
 import { archiveKeys, projectKeys, projectsQuery } from '../queries';
 import { CopyProjectForm } from './CopyProject';
+import { HeadlessRuns } from './HeadlessRuns';
 import { ResearcherForm, TeamProjectForm } from './TeamProject';
 
 const TLS: Record<NonNullable<ProjectInfo['tls']>, string> = {
@@ -89,6 +90,7 @@ export function ProjectPanel({ demo }: { demo: boolean }) {
             </p>
           ) : null}
           <Researchers project={project} />
+          <HeadlessRuns />
         </>
       ) : null}
       {data?.problem && !demo ? (

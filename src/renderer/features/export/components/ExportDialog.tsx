@@ -1,6 +1,12 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { OPERATIONS } from '../../../../shared/api/catalog';
-import type { ControlKey, ExportJob, ExportScope, ViewDescriptor } from '../../../../shared/ipc/export';
+import type {
+  ControlKey,
+  ExportJob,
+  ExportScope,
+  ExportStartInput,
+  ViewDescriptor,
+} from '../../../../shared/ipc/export';
 import { chosenExport, hydrationOffers, offersFor, type ControlValues } from '../../../../shared/ipc/export-offers';
 import {
   describeEstimate,
@@ -167,23 +173,42 @@ export function ExportDialog({ view, onClose }: { view: ViewDescriptor; onClose:
   const unfinished = (jobs.data ?? []).filter((j) => j.id !== shownId && j.resumable && !isActive(j));
   const running = (jobs.data ?? []).filter((j) => j.id !== shownId && isActive(j));
 
-  const start = () => {
+  const [savedJob, setSavedJob] = useState<string | null>(null);
+
+  /** what the dialog starts (and what a saved job runs), or null when a cap cannot be read */
+  const request = (): ExportStartInput | null => {
     const read = readCaps(caps);
-    if (!read.ok) return setCapError(read.message);
+    if (!read.ok) {
+      setCapError(read.message);
+      return null;
+    }
     setCapError(null);
     setStartError(null);
-    if (!offer) return;
-    actions.start.mutate(
-      {
-        view: order.view,
-        scope,
-        ...chosenExport(offer, values, itemKind),
-        ...(scope === 'all' ? { caps: read.caps } : {}),
-      },
-      {
-        onSuccess: ({ job: started }) => started && setJobId(started.id),
-        onError: (e) => setStartError(e.message),
-      },
+    if (!offer) return null;
+    return {
+      view: order.view,
+      scope,
+      ...chosenExport(offer, values, itemKind),
+      ...(scope === 'all' ? { caps: read.caps } : {}),
+    };
+  };
+
+  const start = () => {
+    const input = request();
+    if (!input) return;
+    actions.start.mutate(input, {
+      onSuccess: ({ job: started }) => started && setJobId(started.id),
+      onError: (e) => setStartError(e.message),
+    });
+  };
+
+  const saveAsJob = () => {
+    const input = request();
+    if (!input) return;
+    setSavedJob(null);
+    actions.saveJob.mutate(
+      { kind: hydrating ? 'hydrate' : 'export', start: input },
+      { onSuccess: ({ file }) => setSavedJob(file), onError: (e) => setStartError(e.message) },
     );
   };
 
@@ -286,9 +311,23 @@ export function ExportDialog({ view, onClose }: { view: ViewDescriptor; onClose:
               {startError}
             </p>
           ) : null}
+          {savedJob ? (
+            <p className="muted" role="status">
+              Saved as a job: {savedJob}. Run it without a window with skein run (see the manual).
+            </p>
+          ) : null}
           <div className="export__buttons">
             <button type="button" className="btn" onClick={() => ref.current?.close()}>
               Close
+            </button>
+            <button
+              type="button"
+              className="btn"
+              onClick={saveAsJob}
+              disabled={actions.saveJob.isPending || !offer}
+              title="Save what this dialog would start as a job file, to run with skein run on a machine with no display"
+            >
+              Save as job…
             </button>
             <button type="submit" className="btn btn--primary" disabled={actions.start.isPending || !offer}>
               {hydrating ? 'Choose file and hydrate' : 'Choose file and export'}

@@ -1,0 +1,217 @@
+/**
+ * Saved jobs (shared/jobs): running one without a window, and writing one for the app's "Save as job…". A
+ * run is the very export job the dialog would start (export's service: its caps, journal, manifest, the
+ * project's collection), under an id derived from the file's id and the project, so that running the same
+ * file on the same project again resumes the job where it stopped and buys no page twice.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { basename, dirname, extname, isAbsolute, resolve } from 'node:path';
+import { SkeinError } from '../../shared/errors';
+import type { HandlersOf } from '../../shared/ipc/define';
+import type { ExportJob, ExportStartInput } from '../../shared/ipc/export';
+import { HeadlessRun, type jobsContract } from '../../shared/ipc/jobs';
+import { savedJobOf, type SavedJob, type SavedJobKind } from '../../shared/jobs/saved-job';
+import type { ExportService } from '../export';
+import { writeFileAtomic } from '../files/atomic-file';
+import type { Formats } from '../formats';
+import type { IdsFeature } from '../ids';
+import type { ChooseSavePath, ShowInFolder } from '../ports';
+
+/** what a job file's name ends with, as the save dialog suggests it */
+const JOB_SUFFIX = '.skein-job.json';
+
+export interface SavedJobRun {
+  /** the job as it ended (or stopped) */
+  job: ExportJob;
+  /** an earlier run of this file on this project had stopped: this one went on from there */
+  resumed: boolean;
+}
+
+export interface SavedJobs {
+  /**
+   * Runs a job file on the core's project until it ends, stops at a cap or fails; `jobFolder` resolves a
+   * relative destination, `project` names the project for the job's identity, `onStart` gets the job's id.
+   */
+  run: (
+    file: SavedJob,
+    where: { jobFolder: string; project: string },
+    onStart?: (jobId: string, resumed: boolean) => void,
+  ) => Promise<SavedJobRun>;
+  /** `jobs.save`: asks where (main's save dialog) and writes the job file of a dialog's start request */
+  handlers: HandlersOf<typeof jobsContract>;
+}
+
+/** The id of a job file's run on one project: the same for every run of it there, a UUID's shape. */
+function jobIdFor(fileId: string, project: string): string {
+  const h = createHash('sha256').update(`${fileId}\n${project}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+}
+
+export interface SavedJobsDeps {
+  service: ExportService;
+  ids: IdsFeature;
+  formats: Formats;
+  chooseSavePath: ChooseSavePath;
+  /** "Skein 1.2.3", written into the file */
+  createdBy: string;
+  now: () => number;
+  suggestedFileName: (start: ExportStartInput, extension: string) => string;
+  /** the open project's key-value records (its `meta` table), where headless runs are listed */
+  records: { read: (key: string) => Promise<string | null>; write: (key: string, value: string) => Promise<void> };
+  /** this computer's name, recorded with a run (its files are there) */
+  host: string;
+  /** reveals a file in the file manager (absent: a browser, the runner) */
+  showInFolder?: ShowInFolder;
+}
+
+/** the project's record of its headless runs, latest first */
+const RUNS_KEY = 'headless_jobs';
+/** runs a project remembers (older ones drop off; their collections stay) */
+const RUNS_KEPT = 100;
+
+async function readRuns(deps: SavedJobsDeps): Promise<HeadlessRun[]> {
+  let value: unknown;
+  try {
+    value = JSON.parse((await deps.records.read(RUNS_KEY)) ?? '[]');
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(value)) return [];
+  // a record another Skein wrote and this one cannot read is left out, not fatal
+  return value.flatMap((r) => {
+    const read = HeadlessRun.safeParse(r);
+    return read.success ? [read.data] : [];
+  });
+}
+
+/** Records (or updates) a run in the project: the app lists it and can open what it wrote. */
+async function recordRun(deps: SavedJobsDeps, file: SavedJob, job: ExportJob): Promise<void> {
+  const run: HeadlessRun = {
+    jobId: job.id,
+    name: file.name,
+    kind: file.kind,
+    status: job.status === 'collecting' || job.status === 'writing' ? 'running' : job.status,
+    stopReason: job.stopReason,
+    items: job.progress.items,
+    calls: job.progress.calls,
+    credits: job.progress.credits,
+    files: job.files.slice(0, 20),
+    host: deps.host,
+    startedAt: job.startedAt,
+    finishedAt: job.finishedAt,
+  };
+  const others = (await readRuns(deps)).filter((r) => r.jobId !== run.jobId);
+  await deps.records.write(RUNS_KEY, JSON.stringify([run, ...others].slice(0, RUNS_KEPT)));
+}
+
+async function showResult(deps: SavedJobsDeps, jobId: string): Promise<{ shown: boolean; note: string }> {
+  const run = (await readRuns(deps)).find((r) => r.jobId === jobId);
+  const file = run?.files[0];
+  if (!run || !file) return { shown: false, note: 'This run wrote no file.' };
+  // only a path the project records its runner wrote, and only while it is there: never one the page names
+  if (run.host !== deps.host || !existsSync(file))
+    return { shown: false, note: `It was written on ${run.host}, as ${file}; it is not on this computer.` };
+  if (!deps.showInFolder) return { shown: false, note: `This window cannot open a folder. The file is ${file}` };
+  await deps.showInFolder(file);
+  return { shown: true, note: 'Shown in your file manager.' };
+}
+
+export function savedJobs(deps: SavedJobsDeps): SavedJobs {
+  const { service } = deps;
+  return {
+    handlers: {
+      jobs: {
+        save: ({ kind, start }) => save(deps, kind, start),
+        headless: async () => (await readRuns(deps)).sort((a, b) => b.startedAt - a.startedAt),
+        showResult: ({ jobId }) => showResult(deps, jobId),
+      },
+    },
+    async run(file, where, onStart) {
+      const format = deps.formats.get(file.job.format);
+      const jobId = jobIdFor(file.id, where.project);
+      const settled = async () => {
+        const job = await service.settled(jobId);
+        // stopped by a signal, the project may already be let go: the record then says it is still running
+        await recordRun(deps, file, job).catch(() => undefined);
+        // the id list this runner made of the file's ids is needed only while the job can go on
+        if (file.ids && !job.resumable && job.view.idsFrom !== undefined)
+          await deps.ids.store.discard(job.view.idsFrom).catch(() => undefined);
+        return job;
+      };
+      await service.init();
+      const kept = (await service.list()).find((j) => j.id === jobId);
+      if (kept?.resumable) {
+        onStart?.(jobId, true);
+        // the file's caps: looser ones than the job stopped at were written there by the person who runs it
+        await recordRun(deps, file, await service.resume(jobId, file.job.caps ?? {}, true));
+        return { job: await settled(), resumed: true };
+      }
+      if (kept) await service.discard(jobId);
+      let view = file.job.view;
+      if (file.ids) {
+        const list = await deps.ids.store.createFrom(file.ids.entity, file.name, file.ids.list);
+        view = { ...view, idsFrom: list.importId };
+      }
+      const target = isAbsolute(file.destination.path)
+        ? file.destination.path
+        : resolve(where.jobFolder, file.destination.path);
+      onStart?.(jobId, false);
+      // no dialog made the folder: the destination's is made here (`out/thread.jsonl` beside the job file)
+      await mkdir(dirname(target), { recursive: true });
+      const started = await service.start({
+        ...file.job,
+        view,
+        id: jobId,
+        targetPath: extname(target) ? target : `${target}.${format.extension}`,
+      });
+      await recordRun(deps, file, started);
+      return { job: await settled(), resumed: false };
+    },
+  };
+}
+
+async function save(
+  deps: SavedJobsDeps,
+  kind: SavedJobKind,
+  start: ExportStartInput,
+): Promise<{ file: string | null }> {
+  const { service } = deps;
+  const format = deps.formats.get(start.format);
+  await service.plan(start.view); // refuse a view main cannot collect before asking where
+  const suggested = deps.suggestedFileName(start, format.extension).replace(/\.[^.]+$/, '');
+  const chosen = await deps.chooseSavePath({
+    title: 'Save as job',
+    defaultPath: `${suggested}${JOB_SUFFIX}`,
+    filters: [{ name: 'Skein job', extensions: ['json'] }],
+  });
+  if (chosen === null) return { file: null };
+  const path = extname(chosen) ? chosen : `${chosen}.json`;
+  // the job writes beside itself, under its own name: `thread.skein-job.json` writes `thread.jsonl`
+  const stem = basename(path).replace(/(\.skein-job)?\.json$/, '');
+  const destination = `${stem || suggested}.${format.extension}`;
+  let ids: { entity: 'posts' | 'users'; list: string[] } | undefined;
+  if (kind === 'hydrate') {
+    const importId = start.view.idsFrom;
+    const meta = importId === undefined ? null : await deps.ids.store.meta(importId);
+    if (!importId || !meta)
+      throw new SkeinError('bad-input', 'A hydration job needs its list of ids: choose one first.');
+    const list = await deps.ids.store.idList(importId, 10_000);
+    const all: string[] = [];
+    for (let i = 0; i < list.batches; i++) all.push(...(await list.batch(i)));
+    ids = { entity: meta.entity, list: all };
+  }
+  const job = savedJobOf({
+    kind,
+    id: randomUUID(),
+    start,
+    ...(ids ? { ids } : {}),
+    // the written file lands beside the job file, wherever it is run
+    destination,
+    createdBy: deps.createdBy,
+    now: deps.now(),
+  });
+  await writeFileAtomic(path, async (sink) => sink.write(`${JSON.stringify(job, null, 2)}\n`));
+  return { file: path };
+}
