@@ -39,6 +39,7 @@ import type {
 import type { MediaPolicy } from './protocol';
 import { createClientServices, createKeyStore, createSettingsHandlers, type ClientServices } from './session';
 import { createWatchFeature, type WatchFeature } from './watch';
+import { mediaFeature, type MediaFeature } from './compose/media';
 
 // The core's public surface for the shells: createCore and the ports (below), and what both shells serve
 // with — the bridge's handle(), the app protocol's assets and CSP, the menu.
@@ -123,6 +124,8 @@ export interface Core {
   projects: Projects;
   /** the watches: their scheduler, which the headless runner drives */
   watches: WatchFeature;
+  /** the media of the project's posts: keep a collection's, verify what was kept */
+  media: MediaFeature;
   /** a window closed or reloaded: cancel what it started */
   onSenderGone: (senderId: number) => void;
   /** the demo sandbox, started on first use; null when Skein points at another server */
@@ -355,11 +358,21 @@ export function createCore(deps: CoreDeps): Core {
     ...watches.handlers,
   };
 
+  const media = mediaFeature({
+    projects,
+    thread: archiveThread,
+    mode,
+    userDataDir: deps.userDataDir,
+    sandboxOrigin: async () => (deps.apiBaseUrl ? null : new URL((await demo.get()).baseUrl).origin),
+    now,
+  });
+
   return {
     handlers,
     client,
     projects,
     watches,
+    media,
     onSenderGone: (senderId) => {
       for (const listener of senderGone) listener(senderId);
     },
