@@ -40,6 +40,7 @@ import type { MediaPolicy } from './protocol';
 import { createClientServices, createKeyStore, createSettingsHandlers, type ClientServices } from './session';
 import { createWatchFeature, type WatchFeature } from './watch';
 import { mediaFeature, type MediaFeature } from './compose/media';
+import { createMediaHandlers } from './media';
 
 // The core's public surface for the shells: createCore and the ports (below), and what both shells serve
 // with — the bridge's handle(), the app protocol's assets and CSP, the menu.
@@ -341,6 +342,18 @@ export function createCore(deps: CoreDeps): Core {
   // the watches let go of their project first: a run under way ends cleanly, before the archive closes
   disposers.push(() => watches.dispose());
 
+  const media = mediaFeature({
+    projects,
+    thread: archiveThread,
+    mode,
+    userDataDir: deps.userDataDir,
+    sandboxOrigin: async () => (deps.apiBaseUrl ? null : new URL((await demo.get()).baseUrl).origin),
+    now,
+  });
+
+  const mediaJobs = createMediaHandlers(media);
+  disposers.push(mediaJobs.dispose);
+
   const handlers: Handlers = {
     ...createAppHandlers({
       identity: deps.app,
@@ -356,16 +369,8 @@ export function createCore(deps: CoreDeps): Core {
     ...createArchiveHandlers({ projects, thread: archiveThread, mode, exportQuery: exporter.fromArchive }),
     ...coding.handlers,
     ...watches.handlers,
+    ...mediaJobs.handlers,
   };
-
-  const media = mediaFeature({
-    projects,
-    thread: archiveThread,
-    mode,
-    userDataDir: deps.userDataDir,
-    sandboxOrigin: async () => (deps.apiBaseUrl ? null : new URL((await demo.get()).baseUrl).origin),
-    now,
-  });
 
   return {
     handlers,

@@ -42,6 +42,8 @@ export interface MediaFeature {
   keep: (collection: number, signal?: AbortSignal, onProgress?: (p: KeepProgress) => void) => Promise<KeepResult>;
   /** the files kept for these posts */
   kept: (postIds: readonly string[]) => Promise<KeptMedia[]>;
+  /** the files kept for a collection's posts (its first 500) */
+  keptIn: (collection: number) => Promise<KeptMedia[]>;
   /** every kept file re-hashed */
   verify: () => Promise<VerifyReport & { folder: string }>;
   /** the media folder of the project of the mode in use */
@@ -69,26 +71,30 @@ export function mediaFeature(deps: MediaFeatureDeps): MediaFeature {
     const folder = mediaFolderFor(deps.projects.ref(which()).location, deps.userDataDir);
     return { handle, thread, store, folder };
   };
-  const candidates = async (collection: number): Promise<Candidate[]> => {
+  /** a collection's posts, in chunks read from the project: each one's id and the media it carries */
+  const read = async (collection: number, each: (id: string, raw: string) => void): Promise<void> => {
     const { handle, thread } = await open();
     const query = ArchiveQuery.parse({ project: which(), collection, kind: 'post' });
     const reader = await thread.call('readOpen', handle, query);
-    const out: Candidate[] = [];
     try {
       for (;;) {
         const rows = await thread.call('readNext', reader, READ_CHUNK);
-        for (const r of rows) {
-          try {
-            out.push(...candidatesOf(JSON.parse(r.raw)));
-          } catch {
-            /* an item whose raw text is not JSON has no media to keep */
-          }
-        }
+        for (const r of rows) each(r.id, r.raw);
         if (rows.length < READ_CHUNK) break;
       }
     } finally {
       await thread.call('readClose', reader);
     }
+  };
+  const candidates = async (collection: number): Promise<Candidate[]> => {
+    const out: Candidate[] = [];
+    await read(collection, (_id, raw) => {
+      try {
+        out.push(...candidatesOf(JSON.parse(raw)));
+      } catch {
+        /* an item whose raw text is not JSON has no media to keep */
+      }
+    });
     return uniqueByUrl(out);
   };
   return {
@@ -105,6 +111,11 @@ export function mediaFeature(deps: MediaFeatureDeps): MediaFeature {
       return keepMedia(list, { store, folder, policy, now: deps.now }, signal, onProgress);
     },
     kept: async (postIds) => (await open()).store.keptFor(postIds),
+    keptIn: async (collection) => {
+      const ids: string[] = [];
+      await read(collection, (id) => ids.length < READ_CHUNK && ids.push(id));
+      return (await open()).store.keptFor(ids);
+    },
     verify: async () => {
       const { store, folder } = await open();
       return { ...(await verifyMedia(store, folder)), folder };

@@ -8,3 +8,4 @@ export { candidatesOf, estimate, uniqueByUrl, type Candidate, type Estimate } fr
 export { MEDIA_PART, MEDIA_PART_NAME } from './tables/part';
 export type { KeptMedia, MediaTables } from './tables/tables';
 export { verifyMedia, type VerifyReport } from './verify';
+export { createMediaHandlers, type MediaProjectPort } from './handlers';

@@ -9,6 +9,7 @@ import { codingContract } from './coding';
 import type { BridgeOf, ClientOf, HandlersOf } from './define';
 import { exportContract } from './export';
 import { idsContract } from './ids';
+import { mediaContract } from './media';
 import { settingsContract } from './settings';
 import { watchContract } from './watch';
 
@@ -21,6 +22,7 @@ export const contract = {
   ...archiveContract,
   ...codingContract,
   ...watchContract,
+  ...mediaContract,
 };
 
 export type Contract = typeof contract;
@@ -40,3 +42,4 @@ export * from './ids';
 export * from './archive';
 export * from './coding';
 export * from './watch';
+export * from './media';

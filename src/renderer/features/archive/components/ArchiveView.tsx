@@ -8,6 +8,7 @@ import { ActivityChart } from './ActivityChart';
 import { ArchiveExport } from './ArchiveExport';
 import { ArchiveFilters } from './ArchiveFilters';
 import { ArchiveResults } from './ArchiveResults';
+import { KeepMedia } from './KeepMedia';
 import { TableExports, watchListQuery } from '../../watch';
 import { ProjectPanel } from './ProjectPanel';
 import { SaveSearch } from './SaveSearch';
@@ -103,6 +104,7 @@ export function ArchiveView({ route }: { route: ArchiveRoute }) {
         <ArchiveExport query={query} />
         <SaveSearch query={query} suggested={route.q ? `Search: ${route.q}` : 'Everything'} />
       </div>
+      {query.collection !== undefined ? <KeepMedia key={query.collection} collection={query.collection} /> : null}
       {watches.data && watches.data.watches.length > 0 ? (
         <TableExports label="Counters and disappearances (the watches’ tables)" />
       ) : null}
