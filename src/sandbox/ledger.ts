@@ -115,6 +115,8 @@ export interface MediaLogEntry {
   /** the path and query asked for */
   url: string;
   status: number;
+  /** who asked (its User-Agent): the page showing a photo, or Skein keeping it */
+  agent: string;
 }
 
 /** The media files asked for, newest last, the last 10,000 kept. */

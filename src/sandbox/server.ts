@@ -132,7 +132,13 @@ export function buildSandbox(opts: SandboxOptions = {}): BuiltSandbox {
   const images = new LRUCache<string, Buffer | string>({ max: 256 });
   app.addHook('onResponse', async (req, reply) => {
     // every media fetch, so a test can count them (the request log keeps /social/ only)
-    if (req.url.startsWith('/media/')) state.mediaLog.add({ at: clock.now(), url: req.url, status: reply.statusCode });
+    if (req.url.startsWith('/media/'))
+      state.mediaLog.add({
+        at: clock.now(),
+        url: req.url,
+        status: reply.statusCode,
+        agent: String(req.headers['user-agent'] ?? '').slice(0, 120),
+      });
   });
   app.get<{ Params: { name: string } }>('/media/:name', async (req, reply) => {
     const video = parseVideoName(req.params.name);
