@@ -176,14 +176,14 @@ export function mediaEtag(seed: number, name: string): string {
  */
 export type MediaType = 'photo' | 'video' | 'animated_gif';
 
-export function mediaType(seed: number, mediaId: string): MediaType {
+function mediaType(seed: number, mediaId: string): MediaType {
   const r = hash32(seed, 'media-type', mediaId) % 10;
   return r < 2 ? 'video' : r < 4 ? 'animated_gif' : 'photo';
 }
 
-export const VIDEO_BITRATES = [256_000, 832_000, 2_176_000] as const;
+const VIDEO_BITRATES = [256_000, 832_000, 2_176_000] as const;
 
-export function videoUrl(origin: string, type: 'video' | 'animated_gif', id: string, bitrate: number): string {
+function videoUrl(origin: string, type: 'video' | 'animated_gif', id: string, bitrate: number): string {
   return `${origin}/media/${type === 'video' ? 'vid' : 'gif'}-${id}-${bitrate}.mp4`;
 }
 

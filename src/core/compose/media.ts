@@ -30,7 +30,7 @@ import type { Mode } from '../../shared/ipc/app';
 const TEAM_PROJECT = /^postgres(ql)?:\/\//i;
 
 /** Where a project's media files live. */
-export function mediaFolderFor(location: string, userDataDir: string): string {
+function mediaFolderFor(location: string, userDataDir: string): string {
   if (!TEAM_PROJECT.test(location)) return `${location}-media`;
   const id = createHash('sha256').update(location).digest('hex').slice(0, 16);
   return join(userDataDir, 'team-media', id);

@@ -78,7 +78,7 @@ export interface FailedFetch {
 export type FetchOutcome = KeptFile | FailedFetch;
 
 /** the name a kept file has in the media folder: its hash and its type's extension */
-export const keptName = (sha256: string, mime: MediaMime): string => `${sha256}.${EXTENSION[mime]}`;
+const keptName = (sha256: string, mime: MediaMime): string => `${sha256}.${EXTENSION[mime]}`;
 
 class Stop extends Error {
   constructor(

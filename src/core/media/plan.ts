@@ -97,9 +97,9 @@ export function candidatesOf(post: unknown, maxBitrate?: number): Candidate[] {
 }
 
 /** Guesses where nothing says a file's size: a photo, a GIF's MP4 (say so wherever they are shown). */
-export const GUESS = { photo: 300_000, animated_gif: 1_000_000, video: 5_000_000 } as const;
+const GUESS = { photo: 300_000, animated_gif: 1_000_000, video: 5_000_000 } as const;
 /** the pace the time estimate assumes: a file's round trip, and bytes a second */
-export const PACE = { secondsPerFile: 0.3, bytesPerSecond: 2_000_000 } as const;
+const PACE = { secondsPerFile: 0.3, bytesPerSecond: 2_000_000 } as const;
 
 export interface Estimate {
   /** files to fetch (not kept yet) */

@@ -38,7 +38,7 @@ export const MediaJob = z.object({
 });
 export type MediaJob = z.infer<typeof MediaJob>;
 
-export const KeptMediaFile = z.object({
+const KeptMediaFile = z.object({
   postId: z.string(),
   url: z.string(),
   sha256: z.string(),
