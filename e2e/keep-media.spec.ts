@@ -55,7 +55,7 @@ test('keep the media of a collection: files under their hashes, each URL once, a
   // every kept file, re-hashed from the project's media folder, is under the hash the table shows
   const table = keep.getByRole('table', { name: 'Kept media' });
   await expect(table.getByRole('row').nth(1)).toBeVisible();
-  const shown = new Set((await table.locator('tbody tr td:last-child').allInnerTexts()).map((t) => t.trim()));
+  const shown = new Set((await table.locator('tbody tr td:nth-child(4)').allInnerTexts()).map((t) => t.trim()));
   const folder = join(skein.userDataDir, 'projects', 'Demo.skein-media');
   const names = (await readdir(folder)).filter((n) => !n.startsWith('.'));
   expect(names.length).toBeGreaterThan(0);
@@ -74,11 +74,24 @@ test('keep the media of a collection: files under their hashes, each URL once, a
   expect(fetched).toHaveLength(planned);
   expect(new Set(fetched).size).toBe(planned);
 
+  // the viewer shows a kept photo from the project's folder, with when it was kept and its hash: no request
+  await api.clearMediaRequests();
+  const photo = table.getByRole('row').filter({ hasText: 'Photo' }).first();
+  const photoHash = (await photo.locator('td').nth(3).innerText()).trim();
+  await photo.getByRole('button', { name: 'View' }).click();
+  const viewer = keep.getByRole('figure', { name: 'Kept file' });
+  await expect(viewer.getByRole('img', { name: 'The kept photo' })).toBeVisible();
+  expect(await viewer.getByRole('img').evaluate((i) => (i as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+  await expect(viewer).toContainText(photoHash);
+  await expect(viewer).toContainText('its bytes still match');
+  expect(await api.mediaRequests()).toEqual([]);
+
   // keeping again: nothing to fetch, no byte stored, no request
   await keep.getByRole('button', { name: 'Keep media again' }).click();
   await expect(keep.getByRole('status').filter({ hasText: /^Kept 0 files/ })).toContainText(
     `0 kB new; ${planned} were already kept`,
   );
-  expect(await kept()).toHaveLength(planned);
+  // (the log was cleared before the viewer): keeping again asked the sandbox for nothing
+  expect(await kept()).toEqual([]);
   expect((await readdir(folder)).filter((n) => !n.startsWith('.'))).toHaveLength(names.length);
 });

@@ -12,12 +12,14 @@ import {
   DEFAULT_FETCH_POLICY,
   estimate,
   keepMedia,
+  readKept,
   MEDIA_PART_NAME,
   uniqueByUrl,
   verifyMedia,
   type Candidate,
   type Estimate,
   type KeepProgress,
+  type KeptBytes,
   type KeepResult,
   type KeptMedia,
   type MediaStore,
@@ -44,6 +46,8 @@ export interface MediaFeature {
   kept: (postIds: readonly string[]) => Promise<KeptMedia[]>;
   /** the files kept for a collection's posts (its first 500) */
   keptIn: (collection: number) => Promise<KeptMedia[]>;
+  /** one kept file's bytes (for the viewer, offline), checked against its hash */
+  read: (sha256: string) => Promise<KeptBytes | null>;
   /** every kept file re-hashed */
   verify: () => Promise<VerifyReport & { folder: string }>;
   /** the media folder of the project of the mode in use */
@@ -115,6 +119,10 @@ export function mediaFeature(deps: MediaFeatureDeps): MediaFeature {
       const ids: string[] = [];
       await read(collection, (id) => ids.length < READ_CHUNK && ids.push(id));
       return (await open()).store.keptFor(ids);
+    },
+    read: async (sha256) => {
+      const { store, folder } = await open();
+      return readKept(store, folder, sha256);
     },
     verify: async () => {
       const { store, folder } = await open();

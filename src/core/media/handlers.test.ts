@@ -22,6 +22,7 @@ function slowPort(): MediaProjectPort & { calls: number } {
       return { ...p, alreadyKept: 0, cancelled: signal?.aborted ?? false };
     },
     keptIn: async () => [],
+    read: async () => null,
   };
   return port;
 }

@@ -9,6 +9,7 @@ import type { MediaJob, mediaContract } from '../../shared/ipc/media';
 import type { KeepProgress, KeepResult } from './keep';
 import type { Estimate } from './plan';
 import type { KeptMedia } from './tables/tables';
+import type { KeptBytes } from './verify';
 
 export type MediaHandlers = HandlersOf<typeof mediaContract>;
 
@@ -17,6 +18,7 @@ export interface MediaProjectPort {
   estimate: (collection: number) => Promise<Estimate>;
   keep: (collection: number, signal?: AbortSignal, onProgress?: (p: KeepProgress) => void) => Promise<KeepResult>;
   keptIn: (collection: number) => Promise<KeptMedia[]>;
+  read: (sha256: string) => Promise<KeptBytes | null>;
 }
 
 const KEEP_FINISHED = 50;
@@ -82,6 +84,12 @@ export function createMediaHandlers(port: MediaProjectPort): { handlers: MediaHa
           mime: k.mime,
           keptAt: k.firstKeptAt,
         })),
+      file: async ({ sha256 }) => {
+        const kept = await port.read(sha256);
+        if (!kept) return null;
+        const { bytes, ...rest } = kept;
+        return { ...rest, base64: bytes ? bytes.toString('base64') : null };
+      },
     },
   };
   return {

@@ -7,5 +7,5 @@ export { keepMedia, type KeepProgress, type KeepResult, type MediaStore } from '
 export { candidatesOf, estimate, uniqueByUrl, type Candidate, type Estimate } from './plan';
 export { MEDIA_PART, MEDIA_PART_NAME } from './tables/part';
 export type { KeptMedia, MediaTables } from './tables/tables';
-export { verifyMedia, type VerifyReport } from './verify';
+export { readKept, verifyMedia, type KeptBytes, type VerifyReport } from './verify';
 export { createMediaHandlers } from './handlers';

@@ -16,7 +16,7 @@ import { DEFAULT_FETCH_POLICY, type FetchPolicy } from './fetch';
 import { keepMedia } from './keep';
 import { candidatesOf, estimate, type Candidate } from './plan';
 import { MEDIA_PART } from './tables/part';
-import { verifyMedia } from './verify';
+import { readKept, verifyMedia } from './verify';
 
 let sandbox: RunningSandbox;
 let root: string;
@@ -134,6 +134,9 @@ describe.each(DIALECTS)('keeping media on $name', (d) => {
     expect(rest.failed).toBe(0);
 
     const [a, b] = await store.files();
+    const shown = await readKept(store, folder, a?.sha256 as string);
+    expect(shown).toMatchObject({ sha256: a?.sha256, mime: a?.mime, intact: true });
+    expect(shown?.bytes?.length).toBe(a?.size);
     const flipped = await readFile(join(folder, a?.name as string));
     flipped.writeUInt8((flipped.at(-1) as number) ^ 1, flipped.length - 1);
     await writeFile(join(folder, a?.name as string), flipped);
@@ -141,5 +144,8 @@ describe.each(DIALECTS)('keeping media on $name', (d) => {
     const report = await verifyMedia(store, folder);
     expect(report.changed).toEqual([expect.objectContaining({ name: a?.name, expected: a?.sha256 })]);
     expect(report.missing).toEqual([{ name: b?.name }]);
+    expect(await readKept(store, folder, a?.sha256 as string)).toMatchObject({ intact: false });
+    expect(await readKept(store, folder, b?.sha256 as string)).toMatchObject({ bytes: null, intact: false });
+    expect(await readKept(store, folder, 'f'.repeat(64))).toBeNull();
   });
 });

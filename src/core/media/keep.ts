@@ -17,6 +17,7 @@ export interface MediaStore {
   recordFetch: (r: FetchRecord) => Promise<boolean>;
   keptUrls: (urls: readonly string[]) => Promise<string[]>;
   files: () => Promise<KeptFileRow[]>;
+  file: (sha256: string) => Promise<KeptFileRow | null>;
   keptFor: (postIds: readonly string[]) => Promise<KeptMedia[]>;
   summary: () => Promise<{ files: number; bytes: number }>;
 }

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MediaStore } from './keep';
 
@@ -36,4 +37,39 @@ export async function verifyMedia(store: Pick<MediaStore, 'files'>, folder: stri
     else if (found !== f.sha256) report.changed.push({ name: f.name, expected: f.sha256, found });
   }
   return report;
+}
+
+/** the largest kept file the viewer is sent across the bridge (a longer video is opened from its folder) */
+const VIEWABLE_BYTES = 8 * 1024 * 1024;
+
+export interface KeptBytes {
+  sha256: string;
+  mime: string;
+  keptAt: number;
+  /** the bytes, or null when the file is missing or too large to show here */
+  bytes: Buffer | null;
+  /** whether the bytes on disk still hash to what was kept */
+  intact: boolean;
+}
+
+/** A kept file's bytes for the viewer, read from the media folder and checked against its hash. */
+export async function readKept(
+  store: Pick<MediaStore, 'file'>,
+  folder: string,
+  sha256: string,
+): Promise<KeptBytes | null> {
+  const row = await store.file(sha256);
+  if (!row) return null;
+  const path = join(folder, row.name);
+  const size = await stat(path).then(
+    (s) => s.size,
+    () => -1,
+  );
+  if (size < 0 || size > VIEWABLE_BYTES) {
+    const found = size < 0 ? null : await hashOf(path);
+    return { sha256, mime: row.mime, keptAt: row.firstKeptAt, bytes: null, intact: found === sha256 };
+  }
+  const bytes = await readFile(path);
+  const intact = createHash('sha256').update(bytes).digest('hex') === sha256;
+  return { sha256, mime: row.mime, keptAt: row.firstKeptAt, bytes, intact };
 }

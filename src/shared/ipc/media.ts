@@ -48,6 +48,18 @@ const KeptMediaFile = z.object({
 });
 export type KeptMediaFile = z.infer<typeof KeptMediaFile>;
 
+/** a kept file for the viewer: its bytes (base64, up to 8 MB) read from the project's folder, not the network */
+const KeptMediaBytes = z.object({
+  sha256: z.string(),
+  mime: z.string(),
+  keptAt: z.number(),
+  /** null when the file is missing or too large to show here */
+  base64: z.string().max(12_000_000).nullable(),
+  /** whether the bytes still hash to what was kept */
+  intact: z.boolean(),
+});
+export type KeptMediaBytes = z.infer<typeof KeptMediaBytes>;
+
 export const mediaContract = {
   media: {
     estimate: fn(Collection, MediaEstimate),
@@ -57,5 +69,6 @@ export const mediaContract = {
     cancel: fn(z.object({ id: z.string().min(1).max(64) }), z.object({ cancelled: z.boolean() })),
     /** the files kept for a collection's posts (its first 500 posts) */
     kept: fn(Collection, z.array(KeptMediaFile).max(5_000)),
+    file: fn(z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/) }), KeptMediaBytes.nullable()),
   },
 };

@@ -83,6 +83,12 @@ export class MediaTables {
     return out;
   }
 
+  /** One kept file by its hash, or null. */
+  async file(sha256: string): Promise<KeptFileRow | null> {
+    const r = await this.db.get(sql`SELECT * FROM media_files WHERE sha256 = ${sha256}`);
+    return r ? fileOf(r) : null;
+  }
+
   /** Every file kept, oldest first: what `skein verify` re-hashes. */
   async files(): Promise<KeptFileRow[]> {
     return (await this.db.all(sql`SELECT * FROM media_files ORDER BY first_kept_at, sha256`)).map(fileOf);

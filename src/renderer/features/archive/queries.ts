@@ -71,3 +71,11 @@ export const keptMediaQuery = (collection: number) =>
     queryFn: () => skein().media.kept({ collection }),
     staleTime: 0,
   });
+
+export const keptFileQuery = (sha256: string) =>
+  queryOptions({
+    queryKey: ['media', 'file', sha256] as const,
+    queryFn: () => skein().media.file({ sha256 }),
+    staleTime: 0,
+    gcTime: 0,
+  });

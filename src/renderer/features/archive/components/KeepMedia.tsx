@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { ErrorState } from '../../../components/ErrorState';
 import { skein } from '../../../lib/bridge';
 import { estimateSentence, progressSentence, sizeLabel } from '../keep-media';
+import { KeptMediaViewer } from './KeptMediaViewer';
 import { keptMediaQuery, mediaEstimateQuery, mediaJobQuery, mediaKeys } from '../queries';
 
 const KIND: Record<string, string> = {
@@ -21,6 +22,7 @@ const SHOWN = 100;
 export function KeepMedia({ collection }: { collection: number }) {
   const [open, setOpen] = useState(false);
   const [jobId, setJobId] = useState<string | null>(null);
+  const [viewing, setViewing] = useState<string | null>(null);
   const client = useQueryClient();
   const estimate = useQuery({ ...mediaEstimateQuery(collection), enabled: open && jobId === null });
   const job = useQuery({ ...mediaJobQuery(jobId ?? ''), enabled: jobId !== null });
@@ -77,6 +79,7 @@ export function KeepMedia({ collection }: { collection: number }) {
             )}
           </div>
           {start.isError ? <ErrorState compact error={start.error} what="keeping the media" /> : null}
+          {viewing ? <KeptMediaViewer key={viewing} sha256={viewing} onClose={() => setViewing(null)} /> : null}
           {kept.data && kept.data.length > 0 ? (
             <table className="keep-media__kept" aria-label="Kept media">
               <thead>
@@ -85,6 +88,9 @@ export function KeepMedia({ collection }: { collection: number }) {
                   <th scope="col">Kept</th>
                   <th scope="col">Size</th>
                   <th scope="col">SHA-256</th>
+                  <th scope="col">
+                    <span className="visually-hidden">View</span>
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -96,6 +102,11 @@ export function KeepMedia({ collection }: { collection: number }) {
                     </td>
                     <td>{sizeLabel(f.size)}</td>
                     <td className="keep-media__hash">{f.sha256}</td>
+                    <td>
+                      <button type="button" className="btn btn--small" onClick={() => setViewing(f.sha256)}>
+                        View
+                      </button>
+                    </td>
                   </tr>
                 ))}
               </tbody>
