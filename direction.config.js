@@ -74,6 +74,8 @@ export const FLOORS = [
   // coding keeps its codebooks, coders and values in the project as a part (its tables, written once on the floor);
   // it reaches them, and the archive's items, through its store port, which the composition fits
   { ...area('coding'), may: ['shared', 'core-ground', 'core-db'] },
+  // media keeps the photos and videos of collected posts in the project's media folder, its records as a part
+  { ...area('media'), may: ['shared', 'core-ground', 'core-db'] },
   // createCore and the adapters that wire one area to another's port: the core's composition
   {
     name: 'core-compose',
@@ -93,6 +95,7 @@ export const FLOORS = [
       'core-bridge',
       'core-protocol',
       'core-coding',
+      'core-media',
       'core-watch',
     ],
   },

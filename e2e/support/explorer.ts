@@ -155,6 +155,14 @@ export async function sandbox(app: SkeinApp) {
         }
       ).requests,
     clearRequests: () => call('DELETE', '/__sandbox/requests'),
+    /** every media file the sandbox served, oldest first, with who asked (`Skein` when the app kept it) */
+    mediaRequests: async () =>
+      (
+        (await call('GET', '/__sandbox/media-requests')) as {
+          requests: Array<{ url: string; status: number; agent: string }>;
+        }
+      ).requests,
+    clearMediaRequests: () => call('DELETE', '/__sandbox/media-requests'),
   };
 }
 

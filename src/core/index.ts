@@ -40,6 +40,8 @@ import type {
 import type { MediaPolicy } from './protocol';
 import { createClientServices, createKeyStore, createSettingsHandlers, type ClientServices } from './session';
 import { createWatchFeature, type WatchFeature } from './watch';
+import { mediaFeature, type MediaFeature } from './compose/media';
+import { createMediaHandlers } from './media';
 
 // The core's public surface for the shells: createCore and the ports (below), and what both shells serve
 // with — the bridge's handle(), the app protocol's assets and CSP, the menu.
@@ -126,6 +128,8 @@ export interface Core {
   watches: WatchFeature;
   /** saved jobs: the headless runner's `skein run` (the app's "Save as job…" is the `jobs` handlers) */
   jobs: SavedJobs;
+  /** the media of the project's posts: keep a collection's, verify what was kept */
+  media: MediaFeature;
   /** a window closed or reloaded: cancel what it started */
   onSenderGone: (senderId: number) => void;
   /** the demo sandbox, started on first use; null when Skein points at another server */
@@ -357,6 +361,18 @@ export function createCore(deps: CoreDeps): Core {
   // the watches let go of their project first: a run under way ends cleanly, before the archive closes
   disposers.push(() => watches.dispose());
 
+  const media = mediaFeature({
+    projects,
+    thread: archiveThread,
+    mode,
+    userDataDir: deps.userDataDir,
+    sandboxOrigin: async () => (deps.apiBaseUrl ? null : new URL((await demo.get()).baseUrl).origin),
+    now,
+  });
+
+  const mediaJobs = createMediaHandlers(media);
+  disposers.push(mediaJobs.dispose);
+
   const handlers: Handlers = {
     ...createAppHandlers({
       identity: deps.app,
@@ -380,6 +396,7 @@ export function createCore(deps: CoreDeps): Core {
     }),
     ...coding.handlers,
     ...watches.handlers,
+    ...mediaJobs.handlers,
   };
 
   return {
@@ -388,6 +405,7 @@ export function createCore(deps: CoreDeps): Core {
     projects,
     watches,
     jobs,
+    media,
     onSenderGone: (senderId) => {
       for (const listener of senderGone) listener(senderId);
     },

@@ -90,6 +90,13 @@ export function registerControl(app: FastifyInstance, s: SandboxState, info: () 
     return reply.code(204).send();
   });
 
+  // the media files fetched (the app's media keeper, the viewer): each fetch, to count them
+  app.get('/__sandbox/media-requests', async () => ({ requests: s.mediaLog.list() }));
+  app.delete('/__sandbox/media-requests', async (_req, reply) => {
+    s.mediaLog.clear();
+    return reply.code(204).send();
+  });
+
   app.get('/__sandbox/faults', async () => ({ faults: s.rules.list(s.clock.now()) }));
   app.post('/__sandbox/faults', async (req, reply) => {
     const body = FaultRuleBody.safeParse(req.body);

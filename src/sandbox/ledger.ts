@@ -108,3 +108,32 @@ export class RequestLog {
     this.entries = [];
   }
 }
+
+export interface MediaLogEntry {
+  seq: number;
+  at: number;
+  /** the path and query asked for */
+  url: string;
+  status: number;
+  /** who asked (its User-Agent): the page showing a photo, or Skein keeping it */
+  agent: string;
+}
+
+/** The media files asked for, newest last, the last 10,000 kept. */
+export class MediaLog {
+  private entries: MediaLogEntry[] = [];
+  private seq = 0;
+
+  add(e: Omit<MediaLogEntry, 'seq'>): void {
+    this.entries.push({ seq: ++this.seq, ...e });
+    if (this.entries.length > 15_000) this.entries = this.entries.slice(-10_000);
+  }
+
+  list(): MediaLogEntry[] {
+    return this.entries.slice(-10_000);
+  }
+
+  clear(): void {
+    this.entries = [];
+  }
+}

@@ -3,7 +3,7 @@ import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { SpecPost } from '../shared/api';
 import { imageSpec, MEDIA_KINDS, pngImage } from './media';
-import { qs, useSandbox } from './test-utils';
+import { qs, useSandbox, walk } from './test-utils';
 
 const sandbox = useSandbox();
 
@@ -92,5 +92,70 @@ describe('media', () => {
     for (const name of ['x.png', 'img-1.gif', 'img-../../etc.png', 'video-1.png']) {
       expect((await fetch(`${c.sandbox.baseUrl}/media/${name}`)).status).toBe(404);
     }
+  });
+});
+
+interface Extended {
+  type: string;
+  media_key: string;
+  media_url_https: string;
+  video_info?: { variants: { bitrate?: number; content_type: string; url: string }[] };
+}
+
+describe('videos and GIFs', () => {
+  it('posts describe photos, videos and GIFs in extendedEntities, and every MP4 variant is served', async () => {
+    const c = sandbox();
+    const media: Extended[] = [];
+    await walk(
+      c,
+      '/social/user/tweet_timeline',
+      { userId: c.sandbox.examples.profile.id },
+      {
+        maxPages: 30,
+        onPage: (page) => {
+          for (const p of ((page.data as { tweets?: unknown[] } | undefined)?.tweets ?? page.tweets ?? []) as {
+            extendedEntities?: { media?: Extended[] };
+          }[])
+            media.push(...(p.extendedEntities?.media ?? []));
+        },
+      },
+    );
+    const kinds = new Set(media.map((m) => m.type));
+    expect(kinds).toEqual(new Set(['photo', 'video', 'animated_gif']));
+    const video = media.find((m) => m.type === 'video') as Extended;
+    const gif = media.find((m) => m.type === 'animated_gif') as Extended;
+    const mp4s = video.video_info?.variants.filter((v) => v.content_type === 'video/mp4') ?? [];
+    expect(mp4s.map((v) => v.bitrate)).toEqual([256_000, 832_000, 2_176_000]);
+    expect(video.video_info?.variants.find((v) => v.bitrate === undefined)?.content_type).toBe('application/x-mpegURL');
+    expect(gif.video_info?.variants).toEqual([expect.objectContaining({ bitrate: 0, content_type: 'video/mp4' })]);
+
+    await fetch(`${c.sandbox.baseUrl}/__sandbox/media-requests`, { method: 'DELETE' });
+    const sizes: number[] = [];
+    for (const v of [...mp4s, ...(gif.video_info?.variants ?? [])]) {
+      const res = await fetch(v.url);
+      expect(res.headers.get('content-type')).toBe('video/mp4');
+      const bytes = Buffer.from(await res.arrayBuffer());
+      expect(bytes.subarray(4, 8).toString('ascii')).toBe('ftyp');
+      sizes.push(bytes.length);
+    }
+    // the best variant is the largest file; the same name is the same bytes
+    expect(sizes[2]).toBeGreaterThan(sizes[1] as number);
+    expect(sizes[1]).toBeGreaterThan(sizes[0] as number);
+    const again = Buffer.from(await (await fetch(mp4s[0]?.url as string)).arrayBuffer());
+    expect(again.length).toBe(sizes[0]);
+    // the photo's thumbnail, a PNG, at media_url_https
+    expect((await fetch(video.media_url_https)).headers.get('content-type')).toBe('image/png');
+
+    const log = (await (await fetch(`${c.sandbox.baseUrl}/__sandbox/media-requests`)).json()) as {
+      requests: { url: string; status: number }[];
+    };
+    expect(log.requests).toHaveLength(6);
+    expect(log.requests.filter((r) => r.url === new URL(mp4s[0]?.url as string).pathname)).toHaveLength(2);
+    expect(log.requests.every((r) => r.status === 200)).toBe(true);
+  });
+
+  it('a video name the posts never carry is not found', async () => {
+    const c = sandbox();
+    expect((await fetch(`${c.sandbox.baseUrl}/media/vid-123-999.mp4`)).status).toBe(404);
   });
 });

@@ -166,3 +166,136 @@ function chunk(type: string, data: Buffer): Buffer {
 export function mediaEtag(seed: number, name: string): string {
   return `"${hash32(seed, name).toString(36)}"`;
 }
+
+/**
+ * Videos and GIFs. A post's media entry is a photo, a video or a GIF, a pure function of (seed, media id); the
+ * live service describes them in `extendedEntities.media[]` (api-field-notes.md): a video's MP4 variants at
+ * three bitrates plus an HLS playlist with none, a GIF's one MP4 at bitrate 0. The sandbox serves each MP4 as a
+ * small, valid ISO media file (`mp4Bytes`), larger for a higher bitrate, so "the best variant" is visibly the
+ * largest file.
+ */
+export type MediaType = 'photo' | 'video' | 'animated_gif';
+
+function mediaType(seed: number, mediaId: string): MediaType {
+  const r = hash32(seed, 'media-type', mediaId) % 10;
+  return r < 2 ? 'video' : r < 4 ? 'animated_gif' : 'photo';
+}
+
+const VIDEO_BITRATES = [256_000, 832_000, 2_176_000] as const;
+
+function videoUrl(origin: string, type: 'video' | 'animated_gif', id: string, bitrate: number): string {
+  return `${origin}/media/${type === 'video' ? 'vid' : 'gif'}-${id}-${bitrate}.mp4`;
+}
+
+const VIDEO_NAME = /^(vid|gif)-(\d{1,20})-(\d{1,8})\.mp4$/;
+
+export function parseVideoName(
+  name: string,
+): { type: 'video' | 'animated_gif'; id: string; bitrate: number } | undefined {
+  const m = VIDEO_NAME.exec(name);
+  if (!m) return undefined;
+  const type = m[1] === 'vid' ? 'video' : 'animated_gif';
+  const bitrate = Number(m[3]);
+  if (type === 'video' ? !(VIDEO_BITRATES as readonly number[]).includes(bitrate) : bitrate !== 0) return undefined;
+  return { type, id: m[2] as string, bitrate };
+}
+
+function box(type: string, ...payload: Buffer[]): Buffer {
+  const body = Buffer.concat(payload);
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(8 + body.length, 0);
+  head.write(type, 4, 'ascii');
+  return Buffer.concat([head, body]);
+}
+
+/**
+ * An MP4 of its name: `ftyp`, a `moov` with its movie header (the declared duration), and a `free` box whose
+ * bytes are drawn from (seed, name) — a few kilobytes, more for a higher bitrate. No track: players open it as
+ * an empty movie; what the demo needs is bytes a type check and a hash can hold to.
+ */
+export function videoDurationMs(seed: number, id: string): number {
+  return 3_000 + (hash32(seed, 'duration', id) % 57_000);
+}
+
+interface SpecMediaEntity {
+  display_url: string;
+  expanded_url: string;
+  id_str: string;
+  indices: readonly [number, number] | number[];
+  url: string;
+  media_results: {
+    result: {
+      media_info: {
+        original_img_url: string;
+        original_img_width: number;
+        original_img_height: number;
+        alt_text?: string | null;
+      };
+    };
+  };
+}
+
+/** A post's media entry as the live service puts it in `extendedEntities.media[]`, for the spec's entry `m`. */
+export function extendedMedia(seed: number, origin: string, m: SpecMediaEntity): Record<string, unknown> {
+  const info = m.media_results.result.media_info;
+  const type = mediaType(seed, m.id_str);
+  const [w, h] = [info.original_img_width, info.original_img_height];
+  const base = {
+    display_url: m.display_url,
+    expanded_url: type === 'photo' ? m.expanded_url : m.expanded_url.replace('/photo/', '/video/'),
+    id_str: m.id_str,
+    indices: m.indices,
+    media_key: `${type === 'photo' ? 3 : type === 'video' ? 7 : 16}_${m.id_str}`,
+    media_url_https: info.original_img_url,
+    type,
+    url: m.url,
+    original_info: { width: w, height: h, focus_rects: [] },
+    sizes: { large: { w, h, resize: 'fit' } },
+    ext_media_availability: { status: 'Available' },
+    ...(info.alt_text ? { ext_alt_text: info.alt_text } : {}),
+  };
+  if (type === 'photo') return base;
+  const divisor = gcd(w, h);
+  const aspect_ratio = [w / divisor, h / divisor];
+  if (type === 'animated_gif')
+    return {
+      ...base,
+      video_info: {
+        aspect_ratio,
+        variants: [{ bitrate: 0, content_type: 'video/mp4', url: videoUrl(origin, type, m.id_str, 0) }],
+      },
+    };
+  return {
+    ...base,
+    video_info: {
+      aspect_ratio,
+      duration_millis: videoDurationMs(seed, m.id_str),
+      variants: [
+        { content_type: 'application/x-mpegURL', url: `${origin}/media/vid-${m.id_str}.m3u8` },
+        ...VIDEO_BITRATES.map((bitrate) => ({
+          bitrate,
+          content_type: 'video/mp4',
+          url: videoUrl(origin, type, m.id_str, bitrate),
+        })),
+      ],
+    },
+  };
+}
+
+const gcd = (a: number, b: number): number => (b === 0 ? a || 1 : gcd(b, a % b));
+
+export function mp4Bytes(seed: number, name: string, bitrate: number, durationMs: number): Buffer {
+  const ftyp = box('ftyp', Buffer.from('isom'), Buffer.from([0, 0, 2, 0]), Buffer.from('isomiso2mp41'));
+  const mvhd = Buffer.alloc(100);
+  mvhd.writeUInt32BE(1000, 12); // timescale: milliseconds
+  mvhd.writeUInt32BE(durationMs, 16);
+  mvhd.writeUInt32BE(0x00010000, 20); // rate 1.0
+  mvhd.writeUInt16BE(0x0100, 24); // volume 1.0
+  for (const [i, v] of [0x00010000, 0, 0, 0, 0x00010000, 0, 0, 0, 0x40000000].entries())
+    mvhd.writeUInt32BE(v, 36 + i * 4); // the identity matrix
+  mvhd.writeUInt32BE(2, 96); // next track id
+  const filler = Buffer.alloc(1024 + Math.round(bitrate / 200));
+  const rng = new Rng(seed, 'mp4', name);
+  for (let i = 0; i < filler.length; i++) filler[i] = rng.int(256);
+  return Buffer.concat([ftyp, box('moov', box('mvhd', mvhd)), box('free', filler)]);
+}

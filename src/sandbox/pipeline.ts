@@ -17,7 +17,7 @@ import {
   type FaultPlan,
   type FaultRules,
 } from './faults';
-import type { RequestLog, UsageLedger } from './ledger';
+import type { MediaLog, RequestLog, UsageLedger } from './ledger';
 import { applyShapeQuirks } from './quirks';
 import type { SandboxClock } from './clock';
 import { cursorError, detailAsString, parseQuery, type DetailItem } from './validation';
@@ -37,6 +37,8 @@ export interface SandboxState {
   clock: SandboxClock;
   ledger: UsageLedger;
   log: RequestLog;
+  /** every request for a media file: what a media keeper fetched, and how often */
+  mediaLog: MediaLog;
   rules: FaultRules;
   codec: CursorCodec;
   requiredKey: string | undefined;

@@ -10,8 +10,17 @@ import { SandboxClock } from './clock';
 import { registerControl } from './control';
 import { CursorCodec } from './cursor';
 import { FaultRules } from './faults';
-import { RequestLog, UsageLedger } from './ledger';
-import { mediaEtag, parseMediaName, pngImage, svgImage, imageSpec } from './media';
+import { MediaLog, RequestLog, UsageLedger } from './ledger';
+import {
+  mediaEtag,
+  mp4Bytes,
+  parseMediaName,
+  parseVideoName,
+  pngImage,
+  svgImage,
+  imageSpec,
+  videoDurationMs,
+} from './media';
 import { registerModelStandIn } from './model-standin';
 import { handleSocial, type SandboxState } from './pipeline';
 import { Answers } from './answers';
@@ -79,6 +88,7 @@ export function buildSandbox(opts: SandboxOptions = {}): BuiltSandbox {
     clock,
     ledger: new UsageLedger(PriceTable.parse(opts.prices ?? DEFAULT_PRICES)),
     log: new RequestLog(),
+    mediaLog: new MediaLog(),
     rules: new FaultRules(),
     codec: new CursorCodec(seed),
     requiredKey: opts.requiredKey,
@@ -120,7 +130,28 @@ export function buildSandbox(opts: SandboxOptions = {}): BuiltSandbox {
   registerModelStandIn(app, state);
 
   const images = new LRUCache<string, Buffer | string>({ max: 256 });
+  app.addHook('onResponse', async (req, reply) => {
+    // every media fetch, so a test can count them (the request log keeps /social/ only)
+    if (req.url.startsWith('/media/'))
+      state.mediaLog.add({
+        at: clock.now(),
+        url: req.url,
+        status: reply.statusCode,
+        agent: String(req.headers['user-agent'] ?? '').slice(0, 120),
+      });
+  });
   app.get<{ Params: { name: string } }>('/media/:name', async (req, reply) => {
+    const video = parseVideoName(req.params.name);
+    if (video) {
+      const body = cached(images, req.params.name, () =>
+        mp4Bytes(seed, req.params.name, video.bitrate, videoDurationMs(seed, video.id)),
+      );
+      return reply
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .header('etag', mediaEtag(seed, req.params.name))
+        .type('video/mp4')
+        .send(body);
+    }
     const m = parseMediaName(req.params.name);
     if (!m) return reply.code(404).send({ detail: 'Not Found' });
     const body = cached(images, req.params.name, () => {

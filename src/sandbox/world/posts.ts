@@ -9,7 +9,7 @@
  */
 import type { z } from 'zod';
 import type { MediaEntity, SpecPost, User } from '../../shared/api';
-import { imageSpec, mediaUrl } from '../media';
+import { extendedMedia, imageSpec, mediaUrl } from '../media';
 import { seededFaker, type SeededFaker } from './fake';
 import { group, type PostGraph } from './graph';
 import { CASHTAGS, EMOJI, LANGS, MARKUP_PROBE, PHRASES, TOPICS, TextBuilder, type Indices } from './text';
@@ -147,6 +147,10 @@ export class PostRenderer {
         user_mentions: mentions,
         ...(media.length ? { media } : {}),
       },
+      // where the live service describes media, with their kinds and video variants (api-field-notes.md)
+      ...(media.length
+        ? { extendedEntities: { media: media.map((m) => extendedMedia(ctx.seed, ctx.origin(), m)) } }
+        : {}),
       quoted_tweet: quoted >= 0 && quoteDepth < MAX_QUOTE_DEPTH ? nested(quoted, quoteDepth + 1) : null,
       author: ctx.author(user.index),
     };

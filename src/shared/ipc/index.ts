@@ -10,6 +10,7 @@ import type { BridgeOf, ClientOf, HandlersOf } from './define';
 import { exportContract } from './export';
 import { idsContract } from './ids';
 import { jobsContract } from './jobs';
+import { mediaContract } from './media';
 import { settingsContract } from './settings';
 import { watchContract } from './watch';
 
@@ -23,6 +24,7 @@ export const contract = {
   ...archiveContract,
   ...codingContract,
   ...watchContract,
+  ...mediaContract,
 };
 
 export type Contract = typeof contract;
@@ -43,3 +45,4 @@ export * from './jobs';
 export * from './archive';
 export * from './coding';
 export * from './watch';
+export * from './media';

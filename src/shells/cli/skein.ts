@@ -41,7 +41,9 @@ export const USAGE = `Usage: skein watch --project PATH [options]
   --verbose           a line per page, not only per run
 
 Exit codes: 0 done (watch: or stopped), 1 an error (run: stopped or failed; run it again to go on), 2 a mistake
-in the command or the job file, 3 another runner runs this project, 4 (run) the job stopped at one of its caps.`;
+in the command or the job file, 3 another runner runs this project, 4 (run) the job stopped at one of its caps.
+
+  skein verify --project PATH re-hashes the project's kept media files (skein verify --help).`;
 
 /** `skein run`'s exit codes beside 0, 1 and 2 (3 is watch's: the project is busy) */
 export const EXIT_CAP = 4;
@@ -91,7 +93,7 @@ export function parseRunnerArgs(
   const [command, ...rest] = argv;
   if (command === '--help' || command === '-h' || command === undefined) return { help: true };
   if (command !== 'watch' && command !== 'run')
-    return { error: `unknown command “${command}” (the runner has two: watch and run)` };
+    return { error: `unknown command “${command}” (the runner has three: watch, run and verify)` };
   let values;
   let positionals: string[];
   try {
@@ -395,7 +397,99 @@ async function mainRun(options: JobRunOptions): Promise<void> {
 }
 
 /** `skein watch …` until SIGTERM or Ctrl+C (or, with --once, until what is due has run); `skein run …`. */
+export const VERIFY_USAGE = `Usage: skein verify --project PATH [--data-dir DIR]
+  Re-hashes every media file the project kept and reports each one whose bytes changed or that is missing.
+
+  --project PATH      the project file (.skein), or a team project's address (the password in SKEIN_PROJECT_PASSWORD)
+  --data-dir DIR      where the runner keeps its settings (or SKEIN_USER_DATA_DIR; default ~/.config/Skein/runner)
+
+Exit codes: 0 every file as kept, 4 a file changed or is missing, 1 an error, 2 a mistake in the command.`;
+
+/** the exit code of a verify that found a changed or missing file */
+export const VERIFY_CHANGED = 4;
+
+/** `skein verify --project P`: every kept media file re-hashed; the exit code says whether all are as kept. */
+export async function runVerify(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+  out: (line: string) => void = (l) => console.log(l),
+  err: (line: string) => void = (l) => console.error(l),
+): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: { project: { type: 'string' }, 'data-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+    }));
+  } catch (error) {
+    err(`skein: ${(error as Error).message}\n\n${VERIFY_USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    out(VERIFY_USAGE);
+    return 0;
+  }
+  if (!values.project) {
+    err(`skein: --project is required: the project whose media are verified\n\n${VERIFY_USAGE}`);
+    return 2;
+  }
+  const team = TEAM_PROJECT.test(values.project);
+  if (team && passwordIn(values.project)) {
+    err('skein: leave the password out of --project: put it in SKEIN_PROJECT_PASSWORD');
+    return 2;
+  }
+  const project = team ? values.project : resolve(values.project);
+  if (!team && !existsSync(project)) {
+    err(`skein: there is no project at ${project}.`);
+    return 1;
+  }
+  const core = createCore({
+    userDataDir: values['data-dir'] ?? (env.SKEIN_USER_DATA_DIR || defaultDataDir(env)),
+    secretStorage: {
+      isEncryptionAvailable: async () => false,
+      backend: () => 'basic_text',
+      encryptString: async () => new Uint8Array(),
+      decryptString: async () => '',
+    },
+    openExternal: async () => {},
+    app: { name: 'Skein runner', version: appVersion(), platform: process.platform },
+    // nothing is asked of an API: the demo's is named so no key is needed, and never started
+    apiBaseUrl: undefined,
+    startSandbox: async (o) => (await import('../../sandbox')).startSandbox(o),
+    chooseSavePath: async () => null,
+    emit: () => {},
+    projectPath: project,
+    ...(team ? { projectPassword: env.SKEIN_PROJECT_PASSWORD || null } : {}),
+    workers: { archive: new URL('./archive-worker.js', import.meta.url) },
+    watches: { who: 'headless', start: false },
+    log: { error: (message) => err(`[skein] ${message}`), warn: (message) => err(`[skein] ${message}`) },
+  });
+  try {
+    const report = await core.media.verify();
+    for (const c of report.changed) out(`changed: ${c.name} (kept as ${c.expected}, now ${c.found})`);
+    for (const m of report.missing) out(`missing: ${m.name}`);
+    const bad = report.changed.length + report.missing.length;
+    out(
+      bad === 0
+        ? `All ${report.checked} kept media file${report.checked === 1 ? ' is' : 's are'} as kept (${report.folder}).`
+        : `${bad} of ${report.checked} kept media files changed or went missing (${report.folder}).`,
+    );
+    return bad === 0 ? 0 : VERIFY_CHANGED;
+  } catch (error) {
+    err(`skein: the project's media could not be verified: ${(error as Error).message}`);
+    return 1;
+  } finally {
+    await core.dispose();
+  }
+}
+
+/** `skein watch …`: until SIGTERM or Ctrl+C (or, with --once, until what is due has run). */
 async function main(): Promise<void> {
+  if (process.argv[2] === 'verify') {
+    process.exitCode = await runVerify(process.argv.slice(3));
+    return;
+  }
   const parsed = parseRunnerArgs(process.argv.slice(2));
   if ('help' in parsed) {
     console.log(USAGE);

@@ -47,3 +47,40 @@ export const headlessRunsQuery = () =>
 
 export const projectsQuery = () =>
   queryOptions({ queryKey: projectKeys.state(), queryFn: () => skein().projects.state(), staleTime: 0 });
+
+/** Keeping a collection's media: its estimate, a job followed while it runs, the files kept. */
+export const mediaKeys = {
+  all: ['media'] as const,
+  estimate: (collection: number) => ['media', 'estimate', collection] as const,
+  job: (id: string) => ['media', 'job', id] as const,
+  kept: (collection: number) => ['media', 'kept', collection] as const,
+};
+
+export const mediaEstimateQuery = (collection: number) =>
+  queryOptions({
+    queryKey: mediaKeys.estimate(collection),
+    queryFn: () => skein().media.estimate({ collection }),
+    staleTime: 0,
+  });
+
+export const mediaJobQuery = (id: string) =>
+  queryOptions({
+    queryKey: mediaKeys.job(id),
+    queryFn: () => skein().media.job({ id }),
+    refetchInterval: (q) => (q.state.data?.state === 'running' ? 300 : false),
+  });
+
+export const keptMediaQuery = (collection: number) =>
+  queryOptions({
+    queryKey: mediaKeys.kept(collection),
+    queryFn: () => skein().media.kept({ collection }),
+    staleTime: 0,
+  });
+
+export const keptFileQuery = (sha256: string) =>
+  queryOptions({
+    queryKey: ['media', 'file', sha256] as const,
+    queryFn: () => skein().media.file({ sha256 }),
+    staleTime: 0,
+    gcTime: 0,
+  });

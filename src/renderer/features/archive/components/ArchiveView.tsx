@@ -9,6 +9,7 @@ import { ArchiveExport } from './ArchiveExport';
 import { CopyAsScript } from './CopyAsScript';
 import { ArchiveFilters } from './ArchiveFilters';
 import { ArchiveResults } from './ArchiveResults';
+import { KeepMedia } from './KeepMedia';
 import { TableExports, watchListQuery } from '../../watch';
 import { ProjectPanel } from './ProjectPanel';
 import { SaveSearch } from './SaveSearch';
@@ -105,6 +106,7 @@ export function ArchiveView({ route }: { route: ArchiveRoute }) {
         <SaveSearch query={query} suggested={route.q ? `Search: ${route.q}` : 'Everything'} />
         <CopyAsScript query={query} />
       </div>
+      {query.collection !== undefined ? <KeepMedia key={query.collection} collection={query.collection} /> : null}
       {watches.data && watches.data.watches.length > 0 ? (
         <TableExports label="Counters and disappearances (the watches’ tables)" />
       ) : null}

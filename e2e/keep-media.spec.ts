@@ -1,0 +1,97 @@
+/**
+ * Keeping the media of a collection, in demo mode: the estimate first, then every photo, video and GIF kept
+ * under its SHA-256 (re-hashed here from the project's media folder), each media URL fetched once (the
+ * sandbox's media log), and keeping again adds no byte and fetches nothing.
+ */
+import { createHash } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { expect, test } from './fixtures';
+import { demoExamples, hostOnly, openRoute, sandbox } from './support/explorer';
+
+type Bridge = {
+  skein: {
+    api: { call: (i: unknown) => Promise<{ ok: boolean; data: { paging: { nextCursor: string | null } | null } }> };
+    archive: { saveSearch: (i: unknown) => Promise<{ ok: boolean; data: { id: number; items: number } }> };
+  };
+};
+
+test('keep the media of a collection: files under their hashes, each URL once, again adds nothing', async ({
+  skein,
+}, testInfo) => {
+  hostOnly(testInfo);
+  test.setTimeout(120_000);
+  const { page } = skein;
+  const ex = await demoExamples(page);
+  // set-up: a collection of the profile's posts, as browsing its pages and "Save as collection" would make
+  const collection = await page.evaluate(async (userId) => {
+    const s = (window as unknown as Bridge).skein;
+    let cursor: string | null = null;
+    for (let i = 0; i < 20; i++) {
+      const params: Record<string, string> = cursor ? { userId, cursor } : { userId };
+      const r = await s.api.call({ operation: 'userTimeline', params, callId: `keep-${i}` });
+      cursor = r.data.paging?.nextCursor ?? null;
+      if (!cursor) break;
+    }
+    return (await s.archive.saveSearch({ project: 'demo', name: 'Profile' })).data;
+  }, ex.profile.id);
+  expect(collection.items).toBeGreaterThanOrEqual(200);
+
+  const api = await sandbox(skein);
+  await api.clearMediaRequests();
+  const kept = async () => (await api.mediaRequests()).filter((r) => r.agent === 'Skein').map((r) => r.url);
+
+  await openRoute(page, `#/archive?collection=${collection.id}`);
+  const keep = page.getByRole('region', { name: 'Keep media' });
+  await keep.getByRole('button', { name: 'Keep media…' }).click();
+  const estimate = keep.getByRole('status').filter({ hasText: /files? to fetch/ });
+  await expect(estimate).toBeVisible();
+  const planned = Number(/^(\d+) files? to fetch/.exec((await estimate.innerText()).replaceAll(',', ''))?.[1]);
+  expect(planned).toBeGreaterThan(5);
+  await keep.getByRole('button', { name: 'Keep media', exact: true }).click();
+  await expect(keep.getByRole('status').filter({ hasText: /^Kept \d+ files/ })).toBeVisible({ timeout: 60_000 });
+  await expect(keep.getByRole('status').filter({ hasText: /^Kept/ })).toContainText(`Kept ${planned} files`);
+
+  // every kept file, re-hashed from the project's media folder, is under the hash the table shows
+  const table = keep.getByRole('table', { name: 'Kept media' });
+  await expect(table.getByRole('row').nth(1)).toBeVisible();
+  const shown = new Set((await table.locator('tbody tr td:nth-child(4)').allInnerTexts()).map((t) => t.trim()));
+  const folder = join(skein.userDataDir, 'projects', 'Demo.skein-media');
+  const names = (await readdir(folder)).filter((n) => !n.startsWith('.'));
+  expect(names.length).toBeGreaterThan(0);
+  for (const name of names) {
+    const hash = createHash('sha256')
+      .update(await readFile(join(folder, name)))
+      .digest('hex');
+    expect(name.startsWith(hash)).toBe(true);
+  }
+  for (const hash of shown) expect(names.some((n) => n.startsWith(hash))).toBe(true);
+  expect(names.some((n) => n.endsWith('.mp4'))).toBe(true);
+  expect(names.some((n) => n.endsWith('.png'))).toBe(true);
+
+  // each media URL fetched once
+  const fetched = await kept();
+  expect(fetched).toHaveLength(planned);
+  expect(new Set(fetched).size).toBe(planned);
+
+  // the viewer shows a kept photo from the project's folder, with when it was kept and its hash: no request
+  await api.clearMediaRequests();
+  const photo = table.getByRole('row').filter({ hasText: 'Photo' }).first();
+  const photoHash = (await photo.locator('td').nth(3).innerText()).trim();
+  await photo.getByRole('button', { name: 'View' }).click();
+  const viewer = keep.getByRole('figure', { name: 'Kept file' });
+  await expect(viewer.getByRole('img', { name: 'The kept photo' })).toBeVisible();
+  expect(await viewer.getByRole('img').evaluate((i) => (i as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+  await expect(viewer).toContainText(photoHash);
+  await expect(viewer).toContainText('its bytes still match');
+  expect(await api.mediaRequests()).toEqual([]);
+
+  // keeping again: nothing to fetch, no byte stored, no request
+  await keep.getByRole('button', { name: 'Keep media again' }).click();
+  await expect(keep.getByRole('status').filter({ hasText: /^Kept 0 files/ })).toContainText(
+    `0 kB new; ${planned} were already kept`,
+  );
+  // (the log was cleared before the viewer): keeping again asked the sandbox for nothing
+  expect(await kept()).toEqual([]);
+  expect((await readdir(folder)).filter((n) => !n.startsWith('.'))).toHaveLength(names.length);
+});

@@ -1,0 +1,133 @@
+/**
+ * The media area over the archive's thread: its tables through one proxy (`partProxy`, every method by name),
+ * a collection's posts read from the project in chunks, and the project's media folder (beside a project
+ * file; for a team project, in this machine's data folder, under the project's id: its files are this
+ * machine's). The demo sandbox's own origin is the one address fetched over plain http.
+ */
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { partProxy, type ArchiveThread, type Projects } from '../archive';
+import {
+  candidatesOf,
+  DEFAULT_FETCH_POLICY,
+  estimate,
+  keepMedia,
+  readKept,
+  MEDIA_PART_NAME,
+  uniqueByUrl,
+  verifyMedia,
+  type Candidate,
+  type Estimate,
+  type KeepProgress,
+  type KeptBytes,
+  type KeepResult,
+  type KeptMedia,
+  type MediaStore,
+  type MediaTables,
+  type VerifyReport,
+} from '../media';
+import { ArchiveQuery } from '../../shared/ipc/archive';
+import type { Mode } from '../../shared/ipc/app';
+
+const TEAM_PROJECT = /^postgres(ql)?:\/\//i;
+
+/** Where a project's media files live. */
+function mediaFolderFor(location: string, userDataDir: string): string {
+  if (!TEAM_PROJECT.test(location)) return `${location}-media`;
+  const id = createHash('sha256').update(location).digest('hex').slice(0, 16);
+  return join(userDataDir, 'team-media', id);
+}
+
+export interface MediaFeature {
+  /** what keeping a collection's media would fetch, and take */
+  estimate: (collection: number) => Promise<Estimate>;
+  keep: (collection: number, signal?: AbortSignal, onProgress?: (p: KeepProgress) => void) => Promise<KeepResult>;
+  /** the files kept for these posts */
+  kept: (postIds: readonly string[]) => Promise<KeptMedia[]>;
+  /** the files kept for a collection's posts (its first 500) */
+  keptIn: (collection: number) => Promise<KeptMedia[]>;
+  /** one kept file's bytes (for the viewer, offline), checked against its hash */
+  read: (sha256: string) => Promise<KeptBytes | null>;
+  /** every kept file re-hashed */
+  verify: () => Promise<VerifyReport & { folder: string }>;
+  /** the media folder of the project of the mode in use */
+  folder: () => Promise<string>;
+}
+
+export interface MediaFeatureDeps {
+  projects: Projects;
+  thread: Promise<ArchiveThread>;
+  mode: () => Mode;
+  userDataDir: string;
+  /** the demo sandbox's origin, when Skein uses it */
+  sandboxOrigin: () => Promise<string | null>;
+  now: () => number;
+}
+
+const READ_CHUNK = 500;
+
+export function mediaFeature(deps: MediaFeatureDeps): MediaFeature {
+  const which = () => (deps.mode() === 'demo' ? 'demo' : 'current');
+  const open = async () => {
+    const handle = await deps.projects.handleFor(which());
+    const thread = await deps.thread;
+    const store: MediaStore = partProxy<MediaTables>(thread, handle, MEDIA_PART_NAME);
+    const folder = mediaFolderFor(deps.projects.ref(which()).location, deps.userDataDir);
+    return { handle, thread, store, folder };
+  };
+  /** a collection's posts, in chunks read from the project: each one's id and the media it carries */
+  const read = async (collection: number, each: (id: string, raw: string) => void): Promise<void> => {
+    const { handle, thread } = await open();
+    const query = ArchiveQuery.parse({ project: which(), collection, kind: 'post' });
+    const reader = await thread.call('readOpen', handle, query);
+    try {
+      for (;;) {
+        const rows = await thread.call('readNext', reader, READ_CHUNK);
+        for (const r of rows) each(r.id, r.raw);
+        if (rows.length < READ_CHUNK) break;
+      }
+    } finally {
+      await thread.call('readClose', reader);
+    }
+  };
+  const candidates = async (collection: number): Promise<Candidate[]> => {
+    const out: Candidate[] = [];
+    await read(collection, (_id, raw) => {
+      try {
+        out.push(...candidatesOf(JSON.parse(raw)));
+      } catch {
+        /* an item whose raw text is not JSON has no media to keep */
+      }
+    });
+    return uniqueByUrl(out);
+  };
+  return {
+    estimate: async (collection) => {
+      const { store } = await open();
+      const list = await candidates(collection);
+      return estimate(list, new Set(await store.keptUrls(list.map((c) => c.url))));
+    },
+    keep: async (collection, signal, onProgress) => {
+      const { store, folder } = await open();
+      const list = await candidates(collection);
+      const origin = await deps.sandboxOrigin();
+      const policy = { ...DEFAULT_FETCH_POLICY, trustedOrigins: origin ? [origin] : [] };
+      return keepMedia(list, { store, folder, policy, now: deps.now }, signal, onProgress);
+    },
+    kept: async (postIds) => (await open()).store.keptFor(postIds),
+    keptIn: async (collection) => {
+      const ids: string[] = [];
+      await read(collection, (id) => ids.length < READ_CHUNK && ids.push(id));
+      return (await open()).store.keptFor(ids);
+    },
+    read: async (sha256) => {
+      const { store, folder } = await open();
+      return readKept(store, folder, sha256);
+    },
+    verify: async () => {
+      const { store, folder } = await open();
+      return { ...(await verifyMedia(store, folder)), folder };
+    },
+    folder: async () => (await open()).folder,
+  };
+}

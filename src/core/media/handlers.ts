@@ -1,0 +1,101 @@
+/**
+ * The `media` namespace of the bridge: an estimate, then a job that keeps a collection's media while the
+ * renderer polls it (an AbortSignal cannot cross the bridge: the job's id is its cancel). One job per
+ * collection at once; finished jobs are kept for a while so a late poll still reads how it ended.
+ */
+import { randomUUID } from 'node:crypto';
+import type { HandlersOf } from '../../shared/ipc/define';
+import type { MediaJob, mediaContract } from '../../shared/ipc/media';
+import type { KeepProgress, KeepResult } from './keep';
+import type { Estimate } from './plan';
+import type { KeptMedia } from './tables/tables';
+import type { KeptBytes } from './verify';
+
+export type MediaHandlers = HandlersOf<typeof mediaContract>;
+
+/** What the handlers need of the project in use (fitted by the composition over the archive). */
+export interface MediaProjectPort {
+  estimate: (collection: number) => Promise<Estimate>;
+  keep: (collection: number, signal?: AbortSignal, onProgress?: (p: KeepProgress) => void) => Promise<KeepResult>;
+  keptIn: (collection: number) => Promise<KeptMedia[]>;
+  read: (sha256: string) => Promise<KeptBytes | null>;
+}
+
+const KEEP_FINISHED = 50;
+
+export function createMediaHandlers(port: MediaProjectPort): { handlers: MediaHandlers; dispose: () => void } {
+  const jobs = new Map<string, { job: MediaJob; abort: AbortController }>();
+  const finished: string[] = [];
+  const handlers: MediaHandlers = {
+    media: {
+      estimate: ({ collection }) => port.estimate(collection),
+      keep: async ({ collection }) => {
+        const running = [...jobs.values()].find((j) => j.job.collection === collection && j.job.state === 'running');
+        if (running) return running.job;
+        const id = randomUUID();
+        const abort = new AbortController();
+        const job: MediaJob = {
+          id,
+          collection,
+          state: 'running',
+          total: 0,
+          done: 0,
+          kept: 0,
+          storedBytes: 0,
+          failed: 0,
+          reasons: {},
+          alreadyKept: 0,
+          message: null,
+        };
+        const entry = { job, abort };
+        jobs.set(id, entry);
+        const update = (p: Partial<MediaJob>) => (entry.job = { ...entry.job, ...p });
+        void port
+          .keep(collection, abort.signal, (p) => update({ ...p, reasons: p.reasons as Record<string, number> }))
+          .then((r) =>
+            update({
+              ...r,
+              reasons: r.reasons as Record<string, number>,
+              state: r.cancelled ? 'cancelled' : 'done',
+            }),
+          )
+          .catch((e: unknown) =>
+            update({ state: 'failed', message: e instanceof Error ? e.message : 'the media could not be kept' }),
+          )
+          .finally(() => {
+            finished.push(id);
+            while (finished.length > KEEP_FINISHED) jobs.delete(finished.shift() as string);
+          });
+        return entry.job;
+      },
+      job: async ({ id }) => jobs.get(id)?.job ?? null,
+      cancel: async ({ id }) => {
+        const entry = jobs.get(id);
+        if (!entry || entry.job.state !== 'running') return { cancelled: false };
+        entry.abort.abort();
+        return { cancelled: true };
+      },
+      kept: async ({ collection }) =>
+        (await port.keptIn(collection)).map((k) => ({
+          postId: k.postId,
+          url: k.url,
+          sha256: k.sha256,
+          size: k.size,
+          mime: k.mime,
+          keptAt: k.firstKeptAt,
+        })),
+      file: async ({ sha256 }) => {
+        const kept = await port.read(sha256);
+        if (!kept) return null;
+        const { bytes, ...rest } = kept;
+        return { ...rest, base64: bytes ? bytes.toString('base64') : null };
+      },
+    },
+  };
+  return {
+    handlers,
+    dispose: () => {
+      for (const { abort } of jobs.values()) abort.abort();
+    },
+  };
+}

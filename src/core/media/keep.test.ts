@@ -1,0 +1,151 @@
+/**
+ * Keeping the media of demo posts from the sandbox, on a project file and a team's PostgreSQL schema: every
+ * file kept under its hash (re-hashed here), each URL fetched once (the sandbox's media log), keeping again
+ * fetches nothing and stores no byte; a cancel stops, keeping again resumes; verify finds a flipped byte and a
+ * deleted file.
+ */
+import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox as RunningSandbox } from '../../sandbox';
+import { migrateParts } from '../db';
+import { DIALECTS } from '../db/testing/dialects';
+import { DEFAULT_FETCH_POLICY, type FetchPolicy } from './fetch';
+import { keepMedia } from './keep';
+import { candidatesOf, estimate, type Candidate } from './plan';
+import { MEDIA_PART } from './tables/part';
+import { readKept, verifyMedia } from './verify';
+
+let sandbox: RunningSandbox;
+let root: string;
+const posts: unknown[] = [];
+let policy: FetchPolicy;
+
+const mediaLog = async () =>
+  (
+    (await (await fetch(`${sandbox.baseUrl}/__sandbox/media-requests`)).json()) as {
+      requests: { url: string }[];
+    }
+  ).requests.map((r) => r.url);
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ size: 'small', now: () => Date.UTC(2026, 10, 1) });
+  root = await mkdtemp(join(tmpdir(), 'skein-keep-'));
+  policy = { ...DEFAULT_FETCH_POLICY, trustedOrigins: [new URL(sandbox.baseUrl).origin] };
+  let cursor = '';
+  for (let page = 0; page < 6; page++) {
+    const res = await fetch(
+      `${sandbox.baseUrl}/social/user/tweet_timeline?userId=${sandbox.examples.profile.id}${cursor ? `&cursor=${cursor}` : ''}`,
+    );
+    const body = (await res.json()) as { data?: { tweets?: unknown[] }; tweets?: unknown[]; next_cursor?: string };
+    posts.push(...(body.data?.tweets ?? body.tweets ?? []));
+    if (!body.next_cursor) break;
+    cursor = encodeURIComponent(body.next_cursor);
+  }
+}, 60_000);
+
+afterAll(async () => {
+  await sandbox.close();
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('choosing what to keep', () => {
+  it('a video is kept at its highest bitrate (or under a chosen maximum), a photo at its original size', () => {
+    const all = posts.flatMap((p) => candidatesOf(p));
+    const kinds = new Set(all.map((c) => c.kind));
+    expect(kinds).toEqual(new Set(['photo', 'video', 'animated_gif']));
+    const video = all.find((c) => c.kind === 'video') as Candidate;
+    expect(video.url).toMatch(/-2176000\.mp4$/);
+    expect(video.bytes).toBeGreaterThan(0);
+    const capped = posts.flatMap((p) => candidatesOf(p, 1_000_000)).find((c) => c.kind === 'video') as Candidate;
+    expect(capped.url).toMatch(/-832000\.mp4$/);
+    const e = estimate(all, new Set([all[0]?.url as string]));
+    expect(e.alreadyKept).toBe(1);
+    expect(e.files).toBe(all.length - 1);
+    expect(e.knownBytes).toBeGreaterThan(0);
+    expect(e.guessedFiles).toBeGreaterThan(0);
+    expect(e.seconds).toBeGreaterThan(0);
+  });
+});
+
+describe.each(DIALECTS)('keeping media on $name', (d) => {
+  beforeAll(d.setup, 120_000);
+  afterAll(d.teardown);
+  const maybe = d.skip ? it.skip : it;
+  if (d.skip) it.skip(`(${d.skip})`, () => undefined);
+
+  maybe('keeps each file once by content, fetches each URL once, and keeping again adds nothing', async () => {
+    const db = await d.fresh();
+    await migrateParts(db, [MEDIA_PART], 0);
+    const store = MEDIA_PART.open(db, { now: Date.now });
+    const folder = join(root, `${d.name}-media`);
+    const candidates = posts.flatMap((p) => candidatesOf(p));
+    const urls = [...new Set(candidates.map((c) => c.url))];
+    await fetch(`${sandbox.baseUrl}/__sandbox/media-requests`, { method: 'DELETE' });
+
+    const first = await keepMedia(candidates, { store, folder, policy, now: Date.now });
+    expect(first).toMatchObject({ total: urls.length, done: urls.length, kept: urls.length, failed: 0 });
+    expect(first.storedBytes).toBeGreaterThan(0);
+    const fetched = await mediaLog();
+    expect(fetched.sort()).toEqual(urls.map((u) => new URL(u).pathname + new URL(u).search).sort());
+
+    const files = await store.files();
+    expect(await store.summary()).toEqual({
+      files: files.length,
+      bytes: files.reduce((a, f) => a + f.size, 0),
+    });
+    for (const f of files) {
+      const bytes = await readFile(join(folder, f.name));
+      expect(createHash('sha256').update(bytes).digest('hex')).toBe(f.sha256);
+      expect(bytes.length).toBe(f.size);
+    }
+    const video = (await store.keptFor(candidates.map((c) => c.postId))).find((k) => k.mime === 'video/mp4');
+    expect(video?.url).toMatch(/\.mp4$/);
+
+    const again = await keepMedia(candidates, { store, folder, policy, now: Date.now });
+    expect(again).toMatchObject({ total: 0, storedBytes: 0, alreadyKept: urls.length });
+    expect((await mediaLog()).length).toBe(fetched.length);
+
+    expect(await verifyMedia(store, folder)).toEqual({ checked: files.length, changed: [], missing: [] });
+  });
+
+  maybe('a cancelled keeping is resumed by keeping again, and verify finds what changed', async () => {
+    const db = await d.fresh();
+    await migrateParts(db, [MEDIA_PART], 0);
+    const store = MEDIA_PART.open(db, { now: Date.now });
+    const folder = join(root, `${d.name}-resume`);
+    const candidates = posts.flatMap((p) => candidatesOf(p));
+    const ac = new AbortController();
+    const cut = await keepMedia(
+      candidates,
+      { store, folder, policy, now: Date.now, concurrency: 1 },
+      ac.signal,
+      (p) => {
+        if (p.done === 3) ac.abort();
+      },
+    );
+    expect(cut.cancelled).toBe(true);
+    expect(cut.done).toBe(3);
+    const rest = await keepMedia(candidates, { store, folder, policy, now: Date.now });
+    expect(rest.alreadyKept).toBe(3);
+    expect(rest.done).toBe(rest.total);
+    expect(rest.failed).toBe(0);
+
+    const [a, b] = await store.files();
+    const shown = await readKept(store, folder, a?.sha256 as string);
+    expect(shown).toMatchObject({ sha256: a?.sha256, mime: a?.mime, intact: true });
+    expect(shown?.bytes?.length).toBe(a?.size);
+    const flipped = await readFile(join(folder, a?.name as string));
+    flipped.writeUInt8((flipped.at(-1) as number) ^ 1, flipped.length - 1);
+    await writeFile(join(folder, a?.name as string), flipped);
+    await unlink(join(folder, b?.name as string));
+    const report = await verifyMedia(store, folder);
+    expect(report.changed).toEqual([expect.objectContaining({ name: a?.name, expected: a?.sha256 })]);
+    expect(report.missing).toEqual([{ name: b?.name }]);
+    expect(await readKept(store, folder, a?.sha256 as string)).toMatchObject({ intact: false });
+    expect(await readKept(store, folder, b?.sha256 as string)).toMatchObject({ bytes: null, intact: false });
+    expect(await readKept(store, folder, 'f'.repeat(64))).toBeNull();
+  });
+});

@@ -1,0 +1,74 @@
+/**
+ * The `media` namespace of the bridge: keeping the photos and videos of a collection's posts in the project,
+ * with an estimate first, then a job to follow (polled: its progress, a cancel), and the files kept.
+ */
+import { z } from 'zod';
+import { fn } from './define';
+
+const Collection = z.object({ collection: z.number().int().positive() });
+
+export const MediaEstimate = z.object({
+  /** files to fetch (not kept yet) */
+  files: z.number().int(),
+  alreadyKept: z.number().int(),
+  /** bytes the posts give (a video's bitrate × duration) */
+  knownBytes: z.number(),
+  /** bytes guessed for `guessedFiles` files whose size the posts do not give */
+  guessedBytes: z.number(),
+  guessedFiles: z.number().int(),
+  seconds: z.number(),
+});
+export type MediaEstimate = z.infer<typeof MediaEstimate>;
+
+export const MediaJob = z.object({
+  id: z.string(),
+  collection: z.number().int(),
+  state: z.enum(['running', 'done', 'cancelled', 'failed']),
+  total: z.number().int(),
+  done: z.number().int(),
+  kept: z.number().int(),
+  /** bytes new to the project's media folder */
+  storedBytes: z.number(),
+  failed: z.number().int(),
+  /** failures by reason: gone, refused, too-large, timed-out, wrong-type, failed */
+  reasons: z.record(z.string(), z.number().int()),
+  alreadyKept: z.number().int(),
+  /** why the job failed, in plain words */
+  message: z.string().nullable(),
+});
+export type MediaJob = z.infer<typeof MediaJob>;
+
+const KeptMediaFile = z.object({
+  postId: z.string(),
+  url: z.string(),
+  sha256: z.string(),
+  size: z.number(),
+  mime: z.string(),
+  keptAt: z.number(),
+});
+export type KeptMediaFile = z.infer<typeof KeptMediaFile>;
+
+/** a kept file for the viewer: its bytes (base64, up to 8 MB) read from the project's folder, not the network */
+const KeptMediaBytes = z.object({
+  sha256: z.string(),
+  mime: z.string(),
+  keptAt: z.number(),
+  /** null when the file is missing or too large to show here */
+  base64: z.string().max(12_000_000).nullable(),
+  /** whether the bytes still hash to what was kept */
+  intact: z.boolean(),
+});
+export type KeptMediaBytes = z.infer<typeof KeptMediaBytes>;
+
+export const mediaContract = {
+  media: {
+    estimate: fn(Collection, MediaEstimate),
+    /** starts keeping a collection's media (one job per collection at once) */
+    keep: fn(Collection, MediaJob),
+    job: fn(z.object({ id: z.string().min(1).max(64) }), MediaJob.nullable()),
+    cancel: fn(z.object({ id: z.string().min(1).max(64) }), z.object({ cancelled: z.boolean() })),
+    /** the files kept for a collection's posts (its first 500 posts) */
+    kept: fn(Collection, z.array(KeptMediaFile).max(5_000)),
+    file: fn(z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/) }), KeptMediaBytes.nullable()),
+  },
+};
