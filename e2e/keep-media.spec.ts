@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, test } from './fixtures';
-import { demoExamples, hostOnly, openRoute, sandbox } from './support/explorer';
+import { demoExamples, hostOnly, openRoute, sandbox, shootLooks } from './support/explorer';
 
 type Bridge = {
   skein: {
@@ -85,6 +85,8 @@ test('keep the media of a collection: files under their hashes, each URL once, a
   await expect(viewer).toContainText(photoHash);
   await expect(viewer).toContainText('its bytes still match');
   expect(await api.mediaRequests()).toEqual([]);
+  await viewer.scrollIntoViewIfNeeded();
+  await shootLooks(page, testInfo, 'keep-media-viewer');
 
   // keeping again: nothing to fetch, no byte stored, no request
   await keep.getByRole('button', { name: 'Keep media again' }).click();

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { ErrorState } from '../../../components/ErrorState';
 import { skein } from '../../../lib/bridge';
+import { stamp } from '../../../lib/time';
 import { estimateSentence, progressSentence, sizeLabel } from '../keep-media';
 import { KeptMediaViewer } from './KeptMediaViewer';
 import { keptMediaQuery, mediaEstimateQuery, mediaJobQuery, mediaKeys } from '../queries';
@@ -98,7 +99,7 @@ export function KeepMedia({ collection }: { collection: number }) {
                   <tr key={`${f.postId} ${f.sha256}`}>
                     <td>{KIND[f.mime] ?? 'File'}</td>
                     <td>
-                      <time dateTime={new Date(f.keptAt).toISOString()}>{new Date(f.keptAt).toLocaleString()}</time>
+                      <time dateTime={new Date(f.keptAt).toISOString()}>{stamp(f.keptAt)}</time>
                     </td>
                     <td>{sizeLabel(f.size)}</td>
                     <td className="keep-media__hash">{f.sha256}</td>

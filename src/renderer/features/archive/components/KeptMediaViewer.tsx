@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
 import { ErrorState } from '../../../components/ErrorState';
+import { stamp } from '../../../lib/time';
 import { keptFileQuery } from '../queries';
 
 /**
@@ -31,8 +32,8 @@ export function KeptMediaViewer({ sha256, onClose }: { sha256: string; onClose: 
         <p>This file is too large to show here, or is missing from the media folder.</p>
       )}
       <figcaption>
-        Kept <time dateTime={new Date(data.keptAt).toISOString()}>{new Date(data.keptAt).toLocaleString()}</time>, shown
-        from this computer (no network). SHA-256 <span className="keep-media__hash">{data.sha256}</span>
+        Kept <time dateTime={new Date(data.keptAt).toISOString()}>{stamp(data.keptAt)}</time>, shown from this computer
+        (no network). SHA-256 <span className="keep-media__hash">{data.sha256}</span>
         {data.intact ? ' — its bytes still match.' : ' — its bytes no longer match: the file changed or is missing.'}
       </figcaption>
       <button type="button" className="btn btn--small" onClick={onClose}>
