@@ -75,6 +75,14 @@ function passwordIn(address: string): boolean {
   }
 }
 
+/** no keyring on a server: the key stays in memory, read from the environment */
+const NO_KEYRING: CoreDeps['secretStorage'] = {
+  isEncryptionAvailable: async () => false,
+  backend: () => 'basic_text',
+  encryptString: async () => new Uint8Array(),
+  decryptString: async () => '',
+};
+
 export function defaultDataDir(env = process.env, home = homedir()): string {
   return join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'Skein', 'runner');
 }
@@ -195,13 +203,7 @@ function runnerCore(
     );
   return createCore({
     userDataDir: options.dataDir,
-    // no keyring on a server: the key stays in memory, read from the environment
-    secretStorage: {
-      isEncryptionAvailable: async () => false,
-      backend: () => 'basic_text',
-      encryptString: async () => new Uint8Array(),
-      decryptString: async () => '',
-    },
+    secretStorage: NO_KEYRING,
     openExternal: async () => {},
     app: { name: 'Skein runner', version: appVersion(), platform: process.platform },
     apiBaseUrl: options.apiBaseUrl,
@@ -446,12 +448,7 @@ export async function runVerify(
   }
   const core = createCore({
     userDataDir: values['data-dir'] ?? (env.SKEIN_USER_DATA_DIR || defaultDataDir(env)),
-    secretStorage: {
-      isEncryptionAvailable: async () => false,
-      backend: () => 'basic_text',
-      encryptString: async () => new Uint8Array(),
-      decryptString: async () => '',
-    },
+    secretStorage: NO_KEYRING,
     openExternal: async () => {},
     app: { name: 'Skein runner', version: appVersion(), platform: process.platform },
     // nothing is asked of an API: the demo's is named so no key is needed, and never started
