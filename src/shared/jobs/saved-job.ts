@@ -10,15 +10,7 @@
  * refused in plain words otherwise.
  */
 import { z } from 'zod';
-import {
-  CsvCells,
-  ExportCaps,
-  ExportFormat,
-  ExportOptions,
-  ExportScope,
-  ViewDescriptor,
-  type ExportStartInput,
-} from '../ipc/export';
+import { ExportStartInput } from '../ipc/export';
 import { IdEntity } from '../ipc/ids';
 
 /** The job format this Skein writes; it reads every format up to this one. */
@@ -30,15 +22,11 @@ const MAX_SAVED_JOB_IDS = 1_000_000;
 /** A post or user id, as the API gives them (digits), or a handle for user lookups. */
 const SavedId = z.string().min(1).max(64);
 
-/** The start request of the dialog, minus what only the machine that saved it knows (an id import). */
-const SavedStart = z.object({
-  view: ViewDescriptor,
-  format: ExportFormat,
-  scope: ExportScope,
-  caps: ExportCaps.optional(),
-  options: ExportOptions.optional(),
-  csvCells: CsvCells.optional(),
-});
+/**
+ * The start request of the dialog, as the export contract reads it (an id import, which only the machine that
+ * saved it knows, is refused below)
+ */
+const SavedStart = ExportStartInput;
 
 export const SavedJobKind = z.enum(['export', 'hydrate']);
 export type SavedJobKind = z.infer<typeof SavedJobKind>;
