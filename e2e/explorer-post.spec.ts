@@ -211,6 +211,8 @@ test('flat replies in Latest order: newest first exactly, kept as pages arrive; 
   skein,
 }, testInfo) => {
   hostOnly(testInfo);
+  // three pages and two readings on a 14,000 px window, each poll allowed 30 s: more than the default test budget
+  test.setTimeout(120_000);
   const { page } = skein;
   const ex = await demoExamples(page);
   // a window tall enough for three pages of replies, every row on screen at once (nothing scrolls, so nothing
