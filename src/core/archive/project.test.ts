@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ArchiveQuery } from '../../shared/ipc/archive';
 import { PARTS } from '../compose/parts';
 import { post, rec, repliesAnswer } from './testing/answers';
 import { ArchiveProject } from './project';
@@ -69,6 +70,40 @@ describe('a project file', () => {
     expect(check.prepare('PRAGMA user_version').get()).toEqual({ user_version: SCHEMA_VERSION });
     expect(check.prepare("SELECT name FROM sqlite_master WHERE name = 'requests_next'").get()).toBeTruthy();
     expect(check.prepare('SELECT count(*) AS n FROM watches').get()).toEqual({ n: 0 });
+    check.close();
+  });
+
+  it("rebuilds an earlier Skein's contentless word index as one older SQLite reads, finding the same words", async () => {
+    const path = join(dir, 'v5.skein');
+    const p1 = await ArchiveProject.open(path, init, Date.now, PARTS);
+    p1.ingest([rec(repliesAnswer([post('11', 'the héron by the river'), post('12', 'a storm')]))]);
+    p1.close();
+    // version 5's index kept no words of its own, and deleting from it needed SQLite 3.43
+    const db = new DatabaseSync(path);
+    db.exec(`DROP TABLE items_fts;
+      CREATE VIRTUAL TABLE items_fts USING fts5 (text, handle, name, bio, content='', contentless_delete=1,
+        tokenize='unicode61 remove_diacritics 2');
+      INSERT INTO items_fts (rowid, text) SELECT rowid, 'stale' FROM items;
+      PRAGMA user_version = 5;`);
+    db.close();
+    const p = await ArchiveProject.open(path, init, Date.now, PARTS);
+    const ids = (text: string) =>
+      p
+        .search(ArchiveQuery.parse({ text }), 0, 10)
+        .hits.map((h) => h.id)
+        .sort();
+    expect(ids('heron river')).toEqual(['11']);
+    expect(ids('stale')).toEqual([]);
+    // a changed post's words replace its old ones
+    p.ingest([rec(repliesAnswer([post('12', 'a calm sea')]), { at: 2000 })]);
+    expect(ids('storm')).toEqual([]);
+    expect(ids('calm')).toEqual(['12']);
+    p.close();
+    const check = new DatabaseSync(path, { readOnly: true });
+    expect(check.prepare("SELECT sql FROM sqlite_master WHERE name = 'items_fts'").get()).not.toMatchObject({
+      sql: expect.stringContaining('contentless'),
+    });
+    expect(check.prepare('PRAGMA user_version').get()).toEqual({ user_version: SCHEMA_VERSION });
     check.close();
   });
 

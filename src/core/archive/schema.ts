@@ -7,9 +7,37 @@
 import { existsSync, statSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { pathToFileURL } from 'node:url';
+import { storedFts } from './derive';
+
+/**
+ * The full-text index keeps its own copy of the words it indexes (a plain FTS5 table): a contentless one that
+ * can delete needs SQLite 3.43, and the readers researchers run on a project file (Debian 12's Python, R and
+ * sqlite3 shell have 3.40) could then not search it at all. The copy costs the words' bytes once more.
+ */
+const FTS_TABLE = `CREATE VIRTUAL TABLE items_fts USING fts5 (text, handle, name, bio,
+    tokenize='unicode61 remove_diacritics 2')`;
+
+/**
+ * A file whose index is the earlier contentless one gets the readable index, rebuilt from the items it holds
+ * (the words are not in the old index to copy: a contentless table keeps none).
+ */
+function readableFullTextIndex(db: DatabaseSync): void {
+  const row = db.prepare("SELECT sql FROM sqlite_master WHERE name = 'items_fts'").get() as { sql: string } | undefined;
+  if (row && !/content\s*=\s*''/.test(row.sql)) return;
+  db.exec(`DROP TABLE IF EXISTS items_fts; ${FTS_TABLE};`);
+  const insert = db.prepare('INSERT INTO items_fts (rowid, text, handle, name, bio) VALUES (?, ?, ?, ?, ?)');
+  for (const item of db.prepare('SELECT rowid, kind, raw FROM items ORDER BY rowid').iterate() as Iterable<{
+    rowid: number;
+    kind: string;
+    raw: string;
+  }>) {
+    const f = storedFts(item.kind, item.raw);
+    insert.run(item.rowid, f.text, f.handle, f.name, f.bio);
+  }
+}
 
 /** Every migration, in order; `MIGRATIONS[n]` takes a file from version n to n + 1. */
-const MIGRATIONS: readonly string[] = [
+const MIGRATIONS: ReadonlyArray<string | ((db: DatabaseSync) => void)> = [
   `
   CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
   -- one row per (kind, id): the raw JSON as last received and the columns the Archive view filters on
@@ -54,8 +82,7 @@ const MIGRATIONS: readonly string[] = [
   CREATE TABLE request_items (request INTEGER NOT NULL, position INTEGER NOT NULL, item INTEGER NOT NULL,
     PRIMARY KEY (request, position)) WITHOUT ROWID;
   CREATE INDEX request_items_item ON request_items (item);
-  CREATE VIRTUAL TABLE items_fts USING fts5 (text, handle, name, bio, content='', contentless_delete=1,
-    tokenize='unicode61 remove_diacritics 2');
+  ${FTS_TABLE};
   CREATE TABLE collections (rowid INTEGER PRIMARY KEY, name TEXT NOT NULL, kind TEXT NOT NULL,
     created_at INTEGER NOT NULL, manifest TEXT);
   -- place: the item's thread position in the collection as JSON ({root_id, parent_id, depth}), or null
@@ -73,6 +100,8 @@ const MIGRATIONS: readonly string[] = [
   '',
   // 5: who made each request and each collection (a name per Skein; a team project says who collected what)
   `ALTER TABLE requests ADD COLUMN researcher TEXT; ALTER TABLE collections ADD COLUMN researcher TEXT;`,
+  // 6: a full-text index older SQLite can read
+  readableFullTextIndex,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -175,7 +204,9 @@ function migrate(db: DatabaseSync, init: { name: string; kind: 'live' | 'demo'; 
   while (version < SCHEMA_VERSION) {
     db.exec('BEGIN IMMEDIATE');
     try {
-      db.exec(MIGRATIONS[version] ?? '');
+      const step = MIGRATIONS[version] ?? '';
+      if (typeof step === 'string') db.exec(step);
+      else step(db);
       if (version === 0) {
         const put = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
         put.run('name', init.name);

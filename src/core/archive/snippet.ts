@@ -29,9 +29,6 @@ export interface SnippetRequest {
   version: string;
 }
 
-/** FTS5's `contentless_delete`, which the project's index uses, came with SQLite 3.43. */
-export const FTS_SQLITE = '3.43.0';
-
 /** A value as a SQL literal of `dialect`: a string quoted (quotes doubled), a number as digits; never NUL. */
 export function literal(value: unknown, dialect: DialectName): string {
   if (value === null || value === undefined) return 'NULL';
@@ -149,20 +146,18 @@ export function snippetOf(req: SnippetRequest): Snippet {
     `The view: ${viewInWords(q, req.collectionName)}.`,
     `It reads ${where}: the same rows the view lists, in its order; ids as text, times in UTC.`,
   ].map(oneLine);
-  const oldSqlite =
+  const fullTextNote =
     place.store === 'sqlite' && fullText
-      ? `The search's words are matched in the project's full-text index (SQLite FTS5), which needs SQLite ${FTS_SQLITE} or newer.`
+      ? "The search's words are matched in the project's full-text index (SQLite's FTS5, in every common build)."
       : null;
   const password =
     place.store === 'postgres'
       ? 'The password is never written here: the driver reads it from the environment variable PGPASSWORD.'
       : null;
   const a = place.store === 'postgres' ? place.address : null;
-  const note = oldSqlite
-    ? `Searching words in a project file needs SQLite ${FTS_SQLITE} or newer where the script runs (Debian 12's Python and R have 3.40; the script says so and stops). Filters and collections run anywhere.`
-    : a
-      ? "Set the environment variable PGPASSWORD to the project's password before running it: the script does not hold it."
-      : null;
+  const note = a
+    ? "Set the environment variable PGPASSWORD to the project's password before running it: the script does not hold it."
+    : null;
   const comment = (mark: string, extra: Array<string | null>) =>
     [...header, ...extra.filter((l): l is string => l !== null)].map((l) => `${mark} ${l}`).join('\n');
   const base = `skein-view-${day(at)}`;
@@ -179,7 +174,7 @@ export function snippetOf(req: SnippetRequest): Snippet {
         place.store === 'sqlite'
           ? 'Run it on the project file with the sqlite3 shell: sqlite3 -csv -header <the project file> < <this file>'
           : `Run it with psql: psql "postgresql://${a!.user}@${a!.host.includes(':') ? `[${a!.host}]` : a!.host}:${a!.port}/${a!.database}?sslmode=${a!.tls}" -f <this file>`,
-        oldSqlite,
+        fullTextNote,
         password,
       ]),
       ...(a ? ['SET standard_conforming_strings = on;', `SET search_path TO ${a.schema};`] : []),
@@ -208,12 +203,6 @@ export function snippetOf(req: SnippetRequest): Snippet {
             'import pandas as pd',
             '',
             `PROJECT = ${JSON.stringify(place.path)}`,
-            ...(oldSqlite
-              ? [
-                  `if sqlite3.sqlite_version_info < (${FTS_SQLITE.split('.').join(', ')}):`,
-                  `    sys.exit("The search's words need SQLite ${FTS_SQLITE} or newer; this Python has SQLite " + sqlite3.sqlite_version + ".")`,
-                ]
-              : []),
             'con = sqlite3.connect(PROJECT)',
           ]
         : [
@@ -227,7 +216,7 @@ export function snippetOf(req: SnippetRequest): Snippet {
             `                       options=${JSON.stringify(`-c search_path=${a!.schema}`)})`,
           ];
     const lines = [
-      comment('#', [oldSqlite, password]),
+      comment('#', [fullTextNote, password]),
       ...connect,
       `SQL = ${pythonText(statement)}`,
       params,
@@ -251,18 +240,7 @@ export function snippetOf(req: SnippetRequest): Snippet {
   const params = `params <- list(${values.map((v) => r(v, dialect === 'postgres')).join(', ')})`;
   const connect =
     place.store === 'sqlite'
-      ? [
-          'library(DBI)',
-          'library(RSQLite)',
-          '',
-          ...(oldSqlite
-            ? [
-                `if (package_version(rsqliteVersion()[["library"]]) < "${FTS_SQLITE}")`,
-                `  stop("The search's words need SQLite ${FTS_SQLITE} or newer; this RSQLite has SQLite ", rsqliteVersion()[["library"]], ".")`,
-              ]
-            : []),
-          `con <- dbConnect(SQLite(), ${r(place.path)})`,
-        ]
+      ? ['library(DBI)', 'library(RSQLite)', '', `con <- dbConnect(SQLite(), ${r(place.path)})`]
       : [
           'library(DBI)',
           'library(RPostgreSQL)',
@@ -273,7 +251,7 @@ export function snippetOf(req: SnippetRequest): Snippet {
           `invisible(dbGetQuery(con, ${r(`SET search_path TO ${a!.schema}`)}))`,
         ];
   const lines = [
-    comment('#', [oldSqlite, password]),
+    comment('#', [fullTextNote, password]),
     ...connect,
     `sql <- ${rText(text)}`,
     params,
