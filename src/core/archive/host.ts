@@ -130,6 +130,8 @@ export class ArchiveHost {
   private readonly retry = new Map<Handle, { delay: number; timer: ReturnType<typeof setTimeout> | null }>();
   /** where each project's kept answers wait on disk (`OpenInit.spool`) */
   private readonly spools = new Map<Handle, string>();
+  /** the kept answers each project's spool holds now (absent: it has no spool file) */
+  private readonly spooled = new Map<Handle, Set<IngestRecord>>();
   /** the readers open (a re-export's, a query's groups, a part's), by the number their caller reads them by */
   private readonly readers = new Map<number, Reader<unknown>>();
   private nextReader = 1;
@@ -193,8 +195,10 @@ export class ArchiveHost {
         this.retry.delete(handle);
       }
       // what waited on disk was this batch (a retry writes the whole queue): written, it waits no more
-      const spool = this.spools.get(handle);
-      if (spool && existsSync(spool)) rmSync(spool, { force: true });
+      if (this.spooled.delete(handle)) {
+        const spool = this.spools.get(handle);
+        if (spool) rmSync(spool, { force: true });
+      }
     } catch (e) {
       // a server away, or a role that may not write (rights may be given back): kept, written again, said
       if (this.projects.get(handle) === p && (p.transient(e) || p.readOnly !== null))
@@ -214,7 +218,9 @@ export class ArchiveHost {
     }
     this.queues.set(handle, queue);
     this.queuedText.set(handle, text);
-    this.spoolAll(handle, queue);
+    // each failed retry adds to the spool only what it lacks; what was given up is taken out by a rewrite
+    if (dropped > 0) this.spoolAll(handle, queue);
+    else this.spoolNew(handle, queue);
     const r = this.retry.get(handle) ?? { delay: RETRY_MIN_MS / 2, timer: null };
     const first = !this.retry.has(handle);
     r.delay = Math.min(RETRY_MAX_MS, r.delay * 2);
@@ -243,8 +249,27 @@ export class ArchiveHost {
       mkdirSync(dirname(spool), { recursive: true });
       writeFileSync(`${spool}.new`, queue.map((r) => `${JSON.stringify(r)}\n`).join(''));
       renameSync(`${spool}.new`, spool);
+      this.spooled.set(handle, new Set(queue));
     } catch (e) {
+      this.spooled.delete(handle);
       this.report(new Error(`the answers kept for the project could not be saved on disk: ${(e as Error).message}`));
+    }
+  }
+
+  /** The kept answers the spool does not hold yet, appended (a torn last line is left out when read back). */
+  private spoolNew(handle: Handle, queue: readonly IngestRecord[]): void {
+    const spool = this.spools.get(handle);
+    const held = this.spooled.get(handle);
+    if (!spool) return;
+    if (!held) return this.spoolAll(handle, queue);
+    const fresh = queue.filter((r) => !held.has(r));
+    if (fresh.length === 0) return;
+    try {
+      appendFileSync(spool, fresh.map((r) => `${JSON.stringify(r)}\n`).join(''));
+      for (const r of fresh) held.add(r);
+    } catch {
+      // appended in part, perhaps: the next save writes the spool whole
+      this.spoolAll(handle, queue);
     }
   }
 
@@ -271,6 +296,8 @@ export class ArchiveHost {
       rmSync(spool, { force: true });
       return;
     }
+    // they wait on disk until written: the spool holds them (and, harmlessly, what was written already)
+    this.spooled.set(handle, new Set(missing));
     this.queues.set(handle, [...missing, ...(this.queues.get(handle) ?? [])]);
     this.queuedText.set(
       handle,
@@ -296,7 +323,7 @@ export class ArchiveHost {
     const left = this.queues.get(handle) ?? [];
     const spool = this.spools.get(handle);
     if (left.length > 0 && spool) {
-      this.spoolAll(handle, left);
+      this.spoolNew(handle, left);
       this.report(
         new Error(
           `${left.length} answers could not be written before the project closed: they are kept on this computer and written when it opens again`,
@@ -305,6 +332,7 @@ export class ArchiveHost {
     } else if (left.length > 0)
       this.report(new Error(`${left.length} answers could not be written before the project closed`));
     this.spools.delete(handle);
+    this.spooled.delete(handle);
     this.queues.delete(handle);
     this.queuedText.delete(handle);
     const p = this.projects.get(handle);
@@ -391,13 +419,7 @@ export class ArchiveHost {
       this.queuedText.set(handle, text);
       if (this.retry.get(handle)?.timer) {
         // the server is away: the retry writes it all; meanwhile it waits on disk too, so a quit loses none
-        const spool = this.spools.get(handle);
-        if (spool)
-          try {
-            appendFileSync(spool, `${JSON.stringify(record)}\n`);
-          } catch {
-            /* said when the queue is next saved whole */
-          }
+        this.spoolNew(handle, queue);
         return;
       }
       if (queue.length >= BATCH_SIZE || text >= BATCH_TEXT) void this.flushOne(handle);

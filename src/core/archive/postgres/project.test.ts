@@ -3,7 +3,7 @@
  * back, the schema's own checks, the password and TLS. Against a real PostgreSQL started by the test
  * (testing/postgres.ts); skipped with the reason without one, except in CI.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -176,6 +176,9 @@ describe.skipIf(skip)(`a team project on PostgreSQL${skip ? ` (${skip})` : ''}`,
       for (let i = 5; i < 15; i++) a.api.ingest('current', repliesPage(i * 20, 20, 1000));
       await a.api.flush();
       await expect.poll(() => first.join('\n'), { timeout: 20_000 }).toMatch(/cannot take answers now/);
+      // the spool is written whole once; after that it is only added to (a rewrite would be a new file, which a
+      // second name for the first one does not see)
+      linkSync(spool, `${spool}.seen`);
       // while the server is away, what comes in waits on disk at once
       for (let i = 15; i < 18; i++) a.api.ingest('current', repliesPage(i * 20, 20, 1000));
       expect(readFileSync(spool, 'utf8').trim().split('\n')).toHaveLength(13);
@@ -183,6 +186,8 @@ describe.skipIf(skip)(`a team project on PostgreSQL${skip ? ` (${skip})` : ''}`,
       await a.dispose();
       expect(first.join('\n')).toMatch(/13 answers could not be written before the project closed: they are kept/);
       expect(readFileSync(spool, 'utf8').trim().split('\n')).toHaveLength(13);
+      expect(statSync(spool).nlink).toBe(2);
+      rmSync(`${spool}.seen`);
     } finally {
       cluster.resume();
     }
