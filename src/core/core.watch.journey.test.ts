@@ -79,6 +79,9 @@ describe('a watch made from the estimate’s proposal', () => {
         expect(kept.items).toBe(summary?.kept.posts);
         const collections = await c.handlers.archive.collections({ project: 'current' }, ctx);
         expect(collections.find((x) => x.id === kept.collection)?.items).toBe(summary?.kept.posts);
+        // asked again with no run since: the same collection opens, and no second one is made
+        expect((await c.handlers.watch.collect({ id: w.id }, ctx)).collection).toBe(kept.collection);
+        expect(await c.handlers.archive.collections({ project: 'current' }, ctx)).toHaveLength(collections.length);
       } finally {
         await c.dispose();
       }

@@ -433,6 +433,14 @@ export abstract class ArchiveTables {
     }));
   }
 
+  async collectionWith(kind: string, manifest: unknown): Promise<number | null> {
+    const row = await this.executor.get<{ rowid: number }>(
+      sql`SELECT rowid FROM collections WHERE kind = ${kind} AND manifest = ${JSON.stringify(manifest ?? null)}
+          ORDER BY created_at DESC, rowid DESC LIMIT 1`,
+    );
+    return row ? Number(row.rowid) : null;
+  }
+
   async provenance(kind: string, id: string): Promise<ArchiveProvenance | null> {
     const item = await this.executor.get<{ rowid: number; first_seen: number; last_seen: number }>(
       sql`SELECT rowid, first_seen, last_seen FROM items WHERE kind = ${kind} AND id = ${id}`,

@@ -61,6 +61,7 @@ const SERVED = [
   'createCollection',
   'appendCollection',
   'collections',
+  'collectionWith',
   'saveSearch',
   'conversation',
   'heldItems',

@@ -244,6 +244,8 @@ export interface ProjectStore {
   /** items of a collection, in order from `start`; an item the project does not hold is left out; how many were kept */
   appendCollection: (id: number, start: number, items: CollectionInput['items']) => Awaitable<number>;
   collections: () => Awaitable<ArchiveCollection[]>;
+  /** the newest collection of `kind` whose manifest is exactly `manifest` (null: none), to open again, not make twice */
+  collectionWith: (kind: string, manifest: unknown) => Awaitable<number | null>;
   /** a search kept as a collection of the items it finds now (kind `search`, its query in the manifest) */
   saveSearch: (q: ArchiveQueryParsed, name: string) => Awaitable<ArchiveCollection>;
   /** a query's raw items (a collection in its order, with each item's thread position): what a re-export writes */

@@ -36,6 +36,8 @@ export function watchProject(
         ...ref,
         store: storeOver(archive, handle),
         keepCollection: async ({ name, manifest, ids }) => {
+          const same = await archive.call('collectionWith', handle, 'watch', manifest);
+          if (same !== null) return same;
           const id = await archive.call('createCollection', handle, { name, kind: 'watch', manifest });
           let position = 0;
           for await (const chunk of ids) {

@@ -410,12 +410,21 @@ export function createWatchHandlers(deps: WatchHandlerDeps): WatchHandlers['watc
           after = { watch: last.watch, kind: last.kind, id: last.id };
         }
       }
+      const stats = await store.stats(id, t);
+      const last = stats.lastRun;
+      // what the watch holds changes only with a run: asked again with none since, the same collection opens
+      // (a run under way makes a new one each time)
       const collection = await project.keepCollection({
         name: `${w.name} · kept by the watch · ${isoMinute(t)}`,
-        manifest: { mode: project.kind, watch: id, made_at: new Date(t).toISOString() },
+        manifest: {
+          mode: project.kind,
+          watch: id,
+          posts: stats.kept.posts,
+          after_run: last?.id ?? null,
+          ...(last && last.endedAt === null ? { made_at: new Date(t).toISOString() } : {}),
+        },
         ids: ids(),
       });
-      const stats = await store.stats(id, t);
       return { collection, items: stats.kept.posts };
     },
 

@@ -26,7 +26,8 @@ export interface WatchProject {
   store: WatchStore;
   /**
    * keeps these posts as a named collection of this project (the archive's, fitted in core/compose: the watch
-   * area names none of its tables), in this order; its id
+   * area names none of its tables), in this order; its id. A collection kept with the very same manifest is
+   * that one, opened again (its ids are not read).
    */
   keepCollection: (c: { name: string; manifest: unknown; ids: AsyncIterable<string[]> }) => Promise<number>;
 }
