@@ -11,7 +11,9 @@ export default defineConfig({
   testDir: 'e2e',
   testMatch: '**/*.spec.ts',
   outputDir: 'test-results',
-  timeout: 30_000,
+  // a spec's whole budget: most shoot light, dark and a small window and run axe on each, which on a 2-core
+  // runner with two browsers takes 15–25 s alone; its waits for conditions keep their own limits
+  timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
