@@ -147,6 +147,12 @@ test('search the archive in its language: a phrase, OR, -word and from: as chips
     label: (await collection.locator('option', { hasText: 'Kept search' }).innerText()).trim(),
   });
   await expect(results.locator(`article[data-post-id="${replyId}"]`)).toBeVisible();
+  // opened, it says what it is and can take in what its search finds now (nothing was collected since)
+  const upToDate = page.getByRole('region', { name: 'Bring the saved search up to date' });
+  await expect(upToDate).toContainText('“Kept search” is a saved search');
+  await upToDate.getByRole('button', { name: 'Add what it finds now' }).click();
+  await expect(upToDate.getByRole('status')).toHaveText('Nothing new matches it.');
+  await upToDate.screenshot({ path: testInfo.outputPath('archive-saved-search.png') });
 
   // a quote left open: said in plain words under the box, no chips
   await box.fill(`heron "${first}`);

@@ -13,6 +13,7 @@ import type {
   ArchiveQueryParsed,
   ResearcherActivity,
 } from '../../shared/ipc/archive';
+import { ArchiveQuery } from '../../shared/ipc/archive';
 import { SkeinError } from '../../shared/errors';
 import { codePoint, heldTransaction, sql, type AnyPart, type Db, type Sql } from '../db';
 import { openParts, tablesOf, type OpenParts } from './parts';
@@ -196,6 +197,21 @@ export function snapshotOn(on: Db, end: () => Awaitable<void>): Snapshot {
       await end();
     },
   };
+}
+
+interface SearchManifest {
+  search?: unknown;
+  refreshed?: Array<{ at: number; added: number }>;
+}
+
+/** a collection's manifest as kept (null: none, or text that is not an object) */
+function manifestOf(text: string | null): SearchManifest | null {
+  try {
+    const v: unknown = JSON.parse(text ?? 'null');
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The archive's tables on one project's executor: the `ProjectStore` methods both stores share, each store's base. */
@@ -408,6 +424,47 @@ export abstract class ArchiveTables {
       return { id, items };
     });
     return { id: kept.id, name, kind: 'search', createdAt: at, items: kept.items, researcher: this.writer };
+  }
+
+  /**
+   * A saved search brought up to date: the items its search finds now that it does not hold yet, added after the
+   * ones it holds (newest first among them); what it held stays, in its order. Each time is noted in its manifest.
+   */
+  async refreshSearch(collection: number): Promise<{ added: number; collection: ArchiveCollection }> {
+    const row = await this.executor.get<{ name: string; kind: string; manifest: string | null }>(
+      sql`SELECT name, kind, manifest FROM collections WHERE rowid = ${collection}`,
+    );
+    if (!row) throw new SkeinError('not-found', 'This collection is no longer in the project.');
+    const manifest = manifestOf(row.manifest);
+    const search = row.kind === 'search' ? ArchiveQuery.safeParse(manifest?.search) : null;
+    if (!search?.success)
+      throw new SkeinError(
+        'bad-input',
+        `“${row.name}” is not a saved search: only a saved search can take in what its search finds now.`,
+      );
+    const at = this.clock();
+    const added = await this.executor.transaction(async (tx) => {
+      const end = await tx.get<{ next: number }>(
+        sql`SELECT coalesce(max(position) + 1, 0) AS next FROM collection_items WHERE collection = ${collection}`,
+      );
+      const n = await tx.run(
+        sql`INSERT INTO collection_items (collection, position, item, depth, place)
+            SELECT ${collection}, ${Number(end?.next ?? 0)} + row_number() OVER (ORDER BY i.created_at DESC${sql.of({ sqlite: '', postgres: ' NULLS LAST' })}, i.rowid DESC) - 1,
+              i.rowid, NULL, NULL FROM items i
+            WHERE ${this.where(search.data)}
+              AND NOT EXISTS (SELECT 1 FROM collection_items x WHERE x.collection = ${collection} AND x.item = i.rowid)`,
+      );
+      const refreshed = [...(Array.isArray(manifest?.refreshed) ? manifest.refreshed : []), { at, added: n }].slice(
+        -100,
+      );
+      await tx.run(
+        sql`UPDATE collections SET manifest = ${JSON.stringify({ ...manifest, refreshed })} WHERE rowid = ${collection}`,
+      );
+      return n;
+    });
+    const now = (await this.collections()).find((c) => c.id === collection);
+    if (!now) throw new SkeinError('not-found', 'This collection is no longer in the project.');
+    return { added, collection: now };
   }
 
   async collections(): Promise<ArchiveCollection[]> {

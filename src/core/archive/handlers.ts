@@ -76,6 +76,8 @@ export function createArchiveHandlers(deps: ArchiveHandlerDeps): Pick<Handlers, 
         const { name, ...query } = input;
         return (await deps.thread).call('saveSearch', await handle(input.project), ArchiveQuery.parse(query), name);
       },
+      refreshSearch: async ({ project, collection }) =>
+        (await deps.thread).call('refreshSearch', await handle(project), collection),
       snippet: async (input) => {
         const { language } = input;
         const query = ArchiveQuery.parse(input);

@@ -63,6 +63,7 @@ const SERVED = [
   'collections',
   'collectionWith',
   'saveSearch',
+  'refreshSearch',
   'conversation',
   'heldItems',
   'groupCounts',

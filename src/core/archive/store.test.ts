@@ -331,6 +331,19 @@ describe.each(STORES)('a project on $name', (s) => {
       const ids = async (over: object) => (await p.search(q(over), 0, 10)).hits.map((h) => h.id);
       expect(await ids({ collection: saved.id })).toEqual(['13', '11']);
       expect((await all(p, q({ collection: saved.id }))).map((r) => r.id)).toEqual(['13', '11']);
+      // brought up to date, it takes in what the search finds now after what it held; again, nothing new
+      await p.ingest([
+        rec(repliesAnswer([post('15', 'a heron at dusk', { createdAt: 'Wed Nov 25 02:13:21 +0000 2026' })]), {
+          at: 3000,
+        }),
+      ]);
+      const fresh = await p.refreshSearch(saved.id);
+      expect(fresh).toMatchObject({ added: 2, collection: { id: saved.id, items: 4, kind: 'search' } });
+      expect((await all(p, q({ collection: saved.id }))).map((r) => r.id)).toEqual(['13', '11', '15', '14']);
+      expect(await p.refreshSearch(saved.id)).toMatchObject({ added: 0, collection: { items: 4 } });
+      // only a saved search can: another collection is refused in words
+      const other = await p.createCollection({ name: 'Picked', kind: 'export', manifest: { search: {} } });
+      await expect(Promise.resolve(p.refreshSearch(other))).rejects.toThrow(/“Picked” is not a saved search/);
       await p.close();
     });
 

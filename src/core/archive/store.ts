@@ -248,6 +248,8 @@ export interface ProjectStore {
   collectionWith: (kind: string, manifest: unknown) => Awaitable<number | null>;
   /** a search kept as a collection of the items it finds now (kind `search`, its query in the manifest) */
   saveSearch: (q: ArchiveQueryParsed, name: string) => Awaitable<ArchiveCollection>;
+  /** a saved search takes in the items its search finds now that it lacks (after those it holds); how many */
+  refreshSearch: (collection: number) => Awaitable<{ added: number; collection: ArchiveCollection }>;
   /** a query's raw items (a collection in its order, with each item's thread position): what a re-export writes */
   reader: (q: ArchiveQueryParsed) => Awaitable<RowReader>;
   /** the requests a query's items were last returned by (`RawRow.request`), oldest first: a re-export's sources */

@@ -248,6 +248,11 @@ export const archiveContract = {
     collections: fn(z.object({ project: z.enum(['current', 'demo']).default('current') }), z.array(ArchiveCollection)),
     /** keeps a search as a collection of the items it finds now (newest first), to filter on, export or code */
     saveSearch: fn(ArchiveQuery.extend({ name: z.string().trim().min(1).max(120) }), ArchiveCollection),
+    /** a saved search takes in what its search finds now and it lacks, after what it holds; no API call */
+    refreshSearch: fn(
+      z.object({ project: z.enum(['current', 'demo']).default('current'), collection: z.number().int().positive() }),
+      z.object({ added: z.number().int(), collection: ArchiveCollection }),
+    ),
     /** a script that reads the view's rows from the project itself (Python, R or SQL); nothing is copied by main */
     snippet: fn(ArchiveQuery.extend({ language: SnippetLanguage }), ArchiveSnippet),
     /** writes the query's items (a collection in order, a search, or everything) to a file main asks for; no API call */

@@ -12,6 +12,7 @@ import { ArchiveResults } from './ArchiveResults';
 import { KeepMedia } from './KeepMedia';
 import { TableExports, watchListQuery } from '../../watch';
 import { ProjectPanel } from './ProjectPanel';
+import { RefreshSearch } from './RefreshSearch';
 import { SaveSearch } from './SaveSearch';
 import { SearchTerms } from './SearchTerms';
 import { searchTerms } from '../search-terms';
@@ -106,6 +107,7 @@ export function ArchiveView({ route }: { route: ArchiveRoute }) {
         <SaveSearch query={query} suggested={route.q ? `Search: ${route.q}` : 'Everything'} />
         <CopyAsScript query={query} />
       </div>
+      {query.collection !== undefined ? <RefreshSearch key={query.collection} collection={query.collection} /> : null}
       {query.collection !== undefined ? <KeepMedia key={query.collection} collection={query.collection} /> : null}
       {watches.data && watches.data.watches.length > 0 ? (
         <TableExports label="Counters and disappearances (the watches’ tables)" />
