@@ -2,10 +2,14 @@
  * A new person's watch, from Home in demo mode: ten @handles pasted into the form, their resolution's cost seen
  * before it is asked for, a week's run and a budget in dollars, the whole watch's cost with its first read; it
  * runs, its card says how many posts of the ten accounts it holds, and the Archive opens them as a collection;
- * a profile's "Watch…" opens the form on its account. Looked at in light, dark and a narrow window.
+ * a profile's "Watch…" opens the form on its account. Looked at in light, dark and a narrow window. Then the
+ * same journey for a week, on a clock the test moves: the card's posts are the project's rows, and the ledger is
+ * within a quarter of the whole-watch projection the form showed.
  */
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { expect, hostOf, test } from './fixtures';
-import { attachScreenshot, demoExamples } from './support/explorer';
+import { attachScreenshot, demoExamples, hostOnly, shootLooks } from './support/explorer';
 
 test('ten @handles watched from the form, their posts opened in the Archive', async ({ skein }, testInfo) => {
   test.setTimeout(120_000);
@@ -143,4 +147,88 @@ test('ten @handles watched from the form, their posts opened in the Archive', as
   await expect(prefilled.getByLabel('Name')).toHaveValue(`@${handles[0]}`);
   await expect(prefilled.getByText(/1 ready\./)).toBeVisible();
   await expect(prefilled.getByRole('group', { name: 'Handles to resolve' })).toHaveCount(0);
+});
+
+const HOUR = 3_600_000;
+
+test('a week of the watch on a moved clock: its card’s posts are the project’s, and it spends within a quarter of its projection', async ({
+  launch,
+}, testInfo) => {
+  hostOnly(testInfo);
+  test.setTimeout(300_000);
+  // the machine's clock as main and the demo world see it, moved by the test (from today: the form's "until" is
+  // the page's today plus 7 days); at the demo's own pace
+  let offset = 0;
+  const now = () => Date.now() + offset;
+  const app = await launch({ now, sandbox: { now, seed: 5, activity: 1 }, watchTickMs: 200 });
+  const { page } = app;
+  const base = (await hostOf(app).sandboxUrl()) as string;
+  const ex = await demoExamples(page);
+  const list = (await (await fetch(`${base}/__sandbox/lists/${ex.listId}`)).json()) as {
+    members: Array<{ userName: string }>;
+  };
+  const handles = list.members.slice(10, 20).map((m) => `@${m.userName}`);
+
+  await page.getByRole('link', { name: 'Watches' }).click();
+  await page.getByRole('button', { name: 'New watch' }).click();
+  const form = page.getByRole('form', { name: 'New watch' });
+  await form.getByLabel('Name').fill('A week of ten accounts');
+  await form.getByLabel('Targets').fill(handles.join(', '));
+  await form.getByLabel('Run every (number)').fill('12');
+  await form.getByRole('button', { name: 'Estimate the cost' }).click();
+  await form
+    .getByRole('group', { name: 'Handles to resolve' })
+    .getByRole('button', { name: 'Resolve 10 handles' })
+    .click();
+  await expect(form.getByText(/10 ready\./)).toBeVisible();
+  const whole = form.getByTestId('whole-watch');
+  await expect(whole).toHaveText(/^About [\d,]+ credits \(\$[\d.]+\) over 7 days, first read included\.$/);
+  const projected = Number((await whole.innerText()).split(' ')[1]?.replace(/,/g, ''));
+  // from here the ledger holds the watch's own spending only
+  await fetch(`${base}/__sandbox/usage/reset`, { method: 'POST' });
+  await form.getByRole('button', { name: 'Switch it on' }).click();
+
+  const card = page.getByRole('article', { name: 'A week of ten accounts' });
+  const runs = card.getByTestId('runs');
+  const next = card.getByTestId('next-run');
+  await expect(runs).toHaveText('1', { timeout: 30_000 });
+  // half a day at a time until the watch's last day has passed: each due run is the app's own scheduler's
+  for (let step = 0; step < 20 && (await next.innerText()) !== '—'; step++) {
+    const before = Number(await runs.innerText());
+    offset += 12 * HOUR;
+    await expect
+      .poll(async () => Number(await runs.innerText()) > before || (await next.innerText()) === '—', {
+        timeout: 30_000,
+      })
+      .toBe(true);
+    await expect(card.getByText('running now')).toHaveCount(0, { timeout: 30_000 });
+  }
+  await expect(next).toHaveText('—');
+  expect(Number(await runs.innerText())).toBeGreaterThanOrEqual(14);
+
+  const ledger = (await (await fetch(`${base}/__sandbox/usage`)).json()) as { calls: Array<{ credits: number }> };
+  const spent = ledger.calls.reduce((sum, c) => sum + c.credits, 0);
+  testInfo.annotations.push({ type: 'spent ÷ projected', description: (spent / projected).toFixed(2) });
+  expect(spent).toBeGreaterThanOrEqual(projected * 0.75);
+  expect(spent).toBeLessThanOrEqual(projected * 1.25);
+
+  // the card's figure is the project's rows: the posts the watch holds, counted in the file itself
+  const kept = card.getByTestId('kept');
+  const shown = Number((await kept.innerText()).split(' ')[0]?.replace(/,/g, ''));
+  const file = new DatabaseSync(join(app.userDataDir, 'projects', 'Demo.skein'), { readOnly: true });
+  try {
+    const rows = file.prepare("SELECT count(*) AS n FROM watch_presence WHERE kind = 'post'").get() as { n: number };
+    expect(shown).toBe(rows.n);
+  } finally {
+    file.close();
+  }
+  await shootLooks(page, testInfo, 'watch-week');
+
+  await card.getByRole('button', { name: 'Open them in the Archive' }).click();
+  await expect(page.getByLabel('Collection').locator('option:checked')).toHaveText(
+    /^A week of ten accounts · kept by the watch/,
+  );
+  await expect(page.getByRole('status').filter({ hasText: /posts? found in this project/ })).toHaveText(
+    new RegExp(`^${shown > 50 ? '50\\+' : shown} posts found in this project, offline`),
+  );
 });
