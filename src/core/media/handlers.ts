@@ -1,7 +1,8 @@
 /**
  * The `media` namespace of the bridge: an estimate, then a job that keeps a collection's media while the
  * renderer polls it (an AbortSignal cannot cross the bridge: the job's id is its cancel). One job per
- * collection at once; finished jobs are kept for a while so a late poll still reads how it ended.
+ * collection at once; finished jobs are kept for a while so a late poll still reads how it ended. A check of
+ * what was kept re-hashes every file of the project (verify.ts, the runner's own check).
  */
 import { randomUUID } from 'node:crypto';
 import type { HandlersOf } from '../../shared/ipc/define';
@@ -9,7 +10,7 @@ import type { MediaJob, mediaContract } from '../../shared/ipc/media';
 import type { KeepProgress, KeepResult } from './keep';
 import type { Estimate } from './plan';
 import type { KeptMedia } from './tables/tables';
-import type { KeptBytes } from './verify';
+import type { KeptBytes, VerifyReport } from './verify';
 
 export type MediaHandlers = HandlersOf<typeof mediaContract>;
 
@@ -19,9 +20,13 @@ export interface MediaProjectPort {
   keep: (collection: number, signal?: AbortSignal, onProgress?: (p: KeepProgress) => void) => Promise<KeepResult>;
   keptIn: (collection: number) => Promise<KeptMedia[]>;
   read: (sha256: string) => Promise<KeptBytes | null>;
+  verify: () => Promise<VerifyReport>;
 }
 
 const KEEP_FINISHED = 50;
+/** files that no longer match named across the bridge, and posts named per file: the counts say the rest */
+const MISMATCHES_SHOWN = 500;
+const USES_SHOWN = 20;
 
 export function createMediaHandlers(port: MediaProjectPort): { handlers: MediaHandlers; dispose: () => void } {
   const jobs = new Map<string, { job: MediaJob; abort: AbortController }>();
@@ -89,6 +94,20 @@ export function createMediaHandlers(port: MediaProjectPort): { handlers: MediaHa
         if (!kept) return null;
         const { bytes, ...rest } = kept;
         return { ...rest, base64: bytes ? bytes.toString('base64') : null };
+      },
+      verify: async () => {
+        const r = await port.verify();
+        const mismatches = [...r.changed, ...r.missing.map((m) => ({ ...m, found: null }))]
+          .slice(0, MISMATCHES_SHOWN)
+          .map((m) => ({
+            name: m.name,
+            expected: m.expected,
+            found: m.found,
+            size: m.size,
+            keptAt: m.keptAt,
+            uses: m.uses.slice(0, USES_SHOWN),
+          }));
+        return { checked: r.checked, bytes: r.bytes, matched: r.matched, mismatches };
       },
     },
   };

@@ -60,6 +60,30 @@ const KeptMediaBytes = z.object({
 });
 export type KeptMediaBytes = z.infer<typeof KeptMediaBytes>;
 
+/** a kept file that no longer matches: changed (`found` is what its bytes hash to now) or missing (`found` null) */
+const MediaMismatch = z.object({
+  name: z.string(),
+  /** the SHA-256 recorded when it was kept */
+  expected: z.string(),
+  found: z.string().nullable(),
+  size: z.number(),
+  keptAt: z.number(),
+  /** the posts it was kept for (the first 20) */
+  uses: z.array(z.object({ postId: z.string(), mediaKey: z.string(), url: z.string() })).max(20),
+});
+export type MediaMismatch = z.infer<typeof MediaMismatch>;
+
+/** every kept file of the project re-hashed from its media folder (nothing fetched) */
+export const MediaCheck = z.object({
+  checked: z.number().int(),
+  /** the size of the files checked, as kept */
+  bytes: z.number(),
+  matched: z.number().int(),
+  /** the files that no longer match (the first 500; `checked - matched` says how many in all) */
+  mismatches: z.array(MediaMismatch).max(500),
+});
+export type MediaCheck = z.infer<typeof MediaCheck>;
+
 export const mediaContract = {
   media: {
     estimate: fn(Collection, MediaEstimate),
@@ -70,5 +94,7 @@ export const mediaContract = {
     /** the files kept for a collection's posts (its first 500 posts) */
     kept: fn(Collection, z.array(KeptMediaFile).max(5_000)),
     file: fn(z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/) }), KeptMediaBytes.nullable()),
+    /** re-hashes every file the project kept; names each one changed or missing */
+    verify: fn(z.undefined(), MediaCheck),
   },
 };
