@@ -97,8 +97,14 @@ describe.each(DIALECTS)('checking kept files on $name', (d) => {
       const file = { sha256, size: bytes.length, mime: 'image/jpeg', name };
       const at = Date.UTC(2026, 10, 1, 12, i);
       const fetch = { status: 200, file, reason: null, message: null, at };
-      await store.recordFetch({ ...fetch, url: `https://media.example/${i}.jpg`, postId: `10${i}`, mediaKey: `3_${i}` });
-      if (i === 2) await store.recordFetch({ ...fetch, url: `https://media.example/${i}.jpg`, postId: '200', mediaKey: '3_9' });
+      await store.recordFetch({
+        ...fetch,
+        url: `https://media.example/${i}.jpg`,
+        postId: `10${i}`,
+        mediaKey: `3_${i}`,
+      });
+      if (i === 2)
+        await store.recordFetch({ ...fetch, url: `https://media.example/${i}.jpg`, postId: '200', mediaKey: '3_9' });
       files.push({ ...file, at, path: join(folder, name) });
     }
     const port = { ...slowPort(), verify: () => verifyMedia(store, folder) };
