@@ -107,13 +107,23 @@ describe.each(DIALECTS)('checking kept files on $name', (d) => {
         await store.recordFetch({ ...fetch, url: `https://media.example/${i}.jpg`, postId: '200', mediaKey: '3_9' });
       files.push({ ...file, at, path: join(folder, name) });
     }
-    const port = { ...slowPort(), verify: () => verifyMedia(store, folder) };
+    const port = { ...slowPort(), verify: (p?: (c: number, t: number) => void) => verifyMedia(store, folder, p) };
     return { handlers: createMediaHandlers(port).handlers, files };
+  };
+
+  /** "Check kept files": the check started, followed until it ends (a second click joins it), its result */
+  const check = async (handlers: ReturnType<typeof createMediaHandlers>['handlers']) => {
+    const job = await handlers.media.verify(undefined, ctx);
+    expect((await handlers.media.verify(undefined, ctx)).id).toBe(job.id);
+    await until(async () => (await handlers.media.verifyJob({ id: job.id }, ctx))?.state !== 'running');
+    const ended = await handlers.media.verifyJob({ id: job.id }, ctx);
+    expect(ended).toMatchObject({ state: 'done', checked: 3, total: 3 });
+    return ended?.result;
   };
 
   maybe('a project whose files are as kept: every one matches, with their size', async () => {
     const { handlers, files } = await keepThree();
-    expect(await handlers.media.verify(undefined, ctx)).toEqual({
+    expect(await check(handlers)).toEqual({
       checked: 3,
       bytes: files.reduce((a, f) => a + f.size, 0),
       matched: 3,
@@ -129,9 +139,9 @@ describe.each(DIALECTS)('checking kept files on $name', (d) => {
     await writeFile(flipped.path, bytes);
     await unlink(deleted.path);
 
-    const check = await handlers.media.verify(undefined, ctx);
-    expect(check).toMatchObject({ checked: 3, matched: 1 });
-    expect(check.mismatches).toEqual([
+    const result = await check(handlers);
+    expect(result).toMatchObject({ checked: 3, matched: 1 });
+    expect(result?.mismatches).toEqual([
       {
         name: flipped.name,
         expected: flipped.sha256,

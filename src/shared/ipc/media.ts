@@ -84,6 +84,18 @@ export const MediaCheck = z.object({
 });
 export type MediaCheck = z.infer<typeof MediaCheck>;
 
+/** a check under way, polled like a keeping: how far it is, then its result */
+export const MediaCheckJob = z.object({
+  id: z.string(),
+  state: z.enum(['running', 'done', 'failed']),
+  checked: z.number().int(),
+  total: z.number().int(),
+  result: MediaCheck.nullable(),
+  /** why the check failed, in plain words */
+  message: z.string().nullable(),
+});
+export type MediaCheckJob = z.infer<typeof MediaCheckJob>;
+
 export const mediaContract = {
   media: {
     estimate: fn(Collection, MediaEstimate),
@@ -94,7 +106,9 @@ export const mediaContract = {
     /** the files kept for a collection's posts (its first 500 posts) */
     kept: fn(Collection, z.array(KeptMediaFile).max(5_000)),
     file: fn(z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/) }), KeptMediaBytes.nullable()),
-    /** re-hashes every file the project kept; names each one changed or missing */
-    verify: fn(z.undefined(), MediaCheck),
+    /** starts re-hashing every file the project kept (or joins the check under way) */
+    verify: fn(z.undefined(), MediaCheckJob),
+    /** a check's progress, then which files changed or went missing */
+    verifyJob: fn(z.object({ id: z.string().min(1).max(64) }), MediaCheckJob.nullable()),
   },
 };
