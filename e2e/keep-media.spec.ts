@@ -1,13 +1,14 @@
 /**
  * Keeping the media of a collection, in demo mode: the estimate first, then every photo, video and GIF kept
  * under its SHA-256 (re-hashed here from the project's media folder), each media URL fetched once (the
- * sandbox's media log), and keeping again adds no byte and fetches nothing.
+ * sandbox's media log), and keeping again adds no byte and fetches nothing. "Check kept files" re-hashes them
+ * from the disk, fetching nothing: all match, then a flipped byte and a deleted file are each named.
  */
 import { createHash } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, test } from './fixtures';
-import { demoExamples, hostOnly, openRoute, sandbox, shootLooks } from './support/explorer';
+import { demoExamples, expectAccessible, hostOnly, openRoute, sandbox, shootLooks } from './support/explorer';
 
 type Bridge = {
   skein: {
@@ -16,7 +17,7 @@ type Bridge = {
   };
 };
 
-test('keep the media of a collection: files under their hashes, each URL once, again adds nothing', async ({
+test('keep the media of a collection: files under their hashes, each URL once, again adds nothing, checked', async ({
   skein,
 }, testInfo) => {
   hostOnly(testInfo);
@@ -96,4 +97,32 @@ test('keep the media of a collection: files under their hashes, each URL once, a
   // (the log was cleared before the viewer): keeping again asked the sandbox for nothing
   expect(await kept()).toEqual([]);
   expect((await readdir(folder)).filter((n) => !n.startsWith('.'))).toHaveLength(names.length);
+
+  // checking the kept files re-hashes them from this computer: all match, and nothing is fetched
+  await api.clearMediaRequests();
+  const check = keep.getByRole('region', { name: 'Check kept files' });
+  await check.getByRole('button', { name: 'Check kept files' }).click();
+  await expect(check.getByRole('status')).toHaveText(
+    new RegExp(`^All ${names.length} kept files match what was kept \\(\\d+(\\.\\d)? [kMG]B\\)\\.$`),
+  );
+
+  // a photo's byte flipped and a video deleted on disk: the next check names both, with when they were kept
+  const photoFile = names.find((n) => n.endsWith('.png') || n.endsWith('.jpg')) as string;
+  const videoFile = names.find((n) => n.endsWith('.mp4')) as string;
+  const bytes = await readFile(join(folder, photoFile));
+  bytes.writeUInt8((bytes.at(-1) as number) ^ 1, bytes.length - 1);
+  await writeFile(join(folder, photoFile), bytes);
+  await unlink(join(folder, videoFile));
+  await check.getByRole('button', { name: 'Check kept files' }).click();
+  await expect(check.getByRole('status')).toHaveText(`2 of ${names.length} kept files no longer match what was kept:`);
+  const listed = check.getByRole('list', { name: 'Kept files that no longer match' }).getByRole('listitem');
+  await expect(listed).toHaveCount(2);
+  const changed = listed.filter({ hasText: photoFile.slice(0, 64) });
+  await expect(changed).toContainText(/^The photo of post \d+, kept \d{4}-\d\d-\d\d \d\d:\d\d UTC, has changed/);
+  const missing = listed.filter({ hasText: videoFile.slice(0, 64) });
+  await expect(missing).toContainText(/^The video of post \d+, kept .* UTC, is missing from the media folder/);
+  expect(await api.mediaRequests()).toEqual([]);
+  await expectAccessible(page, testInfo, 'keep-media-check');
+  await check.scrollIntoViewIfNeeded();
+  await shootLooks(page, testInfo, 'keep-media-check');
 });

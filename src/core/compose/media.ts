@@ -49,7 +49,7 @@ export interface MediaFeature {
   /** one kept file's bytes (for the viewer, offline), checked against its hash */
   read: (sha256: string) => Promise<KeptBytes | null>;
   /** every kept file re-hashed */
-  verify: () => Promise<VerifyReport & { folder: string }>;
+  verify: (onProgress?: (checked: number, total: number) => void) => Promise<VerifyReport & { folder: string }>;
   /** the media folder of the project of the mode in use */
   folder: () => Promise<string>;
 }
@@ -124,9 +124,9 @@ export function mediaFeature(deps: MediaFeatureDeps): MediaFeature {
       const { store, folder } = await open();
       return readKept(store, folder, sha256);
     },
-    verify: async () => {
+    verify: async (onProgress) => {
       const { store, folder } = await open();
-      return { ...(await verifyMedia(store, folder)), folder };
+      return { ...(await verifyMedia(store, folder, onProgress)), folder };
     },
     folder: async () => (await open()).folder,
   };

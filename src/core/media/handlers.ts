@@ -1,15 +1,17 @@
 /**
  * The `media` namespace of the bridge: an estimate, then a job that keeps a collection's media while the
  * renderer polls it (an AbortSignal cannot cross the bridge: the job's id is its cancel). One job per
- * collection at once; finished jobs are kept for a while so a late poll still reads how it ended.
+ * collection at once; finished jobs are kept for a while so a late poll still reads how it ended. A check of
+ * what was kept re-hashes every file of the project (verify.ts, the runner's own check), polled the same way:
+ * one at a time, a second click joins it.
  */
 import { randomUUID } from 'node:crypto';
 import type { HandlersOf } from '../../shared/ipc/define';
-import type { MediaJob, mediaContract } from '../../shared/ipc/media';
+import type { MediaCheck, MediaCheckJob, MediaJob, mediaContract } from '../../shared/ipc/media';
 import type { KeepProgress, KeepResult } from './keep';
 import type { Estimate } from './plan';
 import type { KeptMedia } from './tables/tables';
-import type { KeptBytes } from './verify';
+import type { KeptBytes, VerifyReport } from './verify';
 
 export type MediaHandlers = HandlersOf<typeof mediaContract>;
 
@@ -19,12 +21,34 @@ export interface MediaProjectPort {
   keep: (collection: number, signal?: AbortSignal, onProgress?: (p: KeepProgress) => void) => Promise<KeepResult>;
   keptIn: (collection: number) => Promise<KeptMedia[]>;
   read: (sha256: string) => Promise<KeptBytes | null>;
+  verify: (onProgress?: (checked: number, total: number) => void) => Promise<VerifyReport>;
 }
 
 const KEEP_FINISHED = 50;
+/** files that no longer match named across the bridge, and posts named per file: the counts say the rest */
+const MISMATCHES_SHOWN = 500;
+const USES_SHOWN = 20;
+const CHECKS_FINISHED = 5;
+
+/** a check's report as the bridge carries it: changed and missing files in one bounded list */
+function forBridge(r: VerifyReport): MediaCheck {
+  const mismatches = [...r.changed, ...r.missing.map((m) => ({ ...m, found: null }))]
+    .slice(0, MISMATCHES_SHOWN)
+    .map((m) => ({
+      name: m.name,
+      expected: m.expected,
+      found: m.found,
+      size: m.size,
+      keptAt: m.keptAt,
+      uses: m.uses.slice(0, USES_SHOWN),
+    }));
+  return { checked: r.checked, bytes: r.bytes, matched: r.matched, mismatches };
+}
 
 export function createMediaHandlers(port: MediaProjectPort): { handlers: MediaHandlers; dispose: () => void } {
   const jobs = new Map<string, { job: MediaJob; abort: AbortController }>();
+  const checks = new Map<string, MediaCheckJob>();
+  const checksFinished: string[] = [];
   const finished: string[] = [];
   const handlers: MediaHandlers = {
     media: {
@@ -90,6 +114,28 @@ export function createMediaHandlers(port: MediaProjectPort): { handlers: MediaHa
         const { bytes, ...rest } = kept;
         return { ...rest, base64: bytes ? bytes.toString('base64') : null };
       },
+      verify: async () => {
+        const running = [...checks.values()].find((c) => c.state === 'running');
+        if (running) return running;
+        const id = randomUUID();
+        checks.set(id, { id, state: 'running', checked: 0, total: 0, result: null, message: null });
+        const update = (p: Partial<MediaCheckJob>) => checks.set(id, { ...(checks.get(id) as MediaCheckJob), ...p });
+        void port
+          .verify((checked, total) => update({ checked, total }))
+          .then((r) => update({ state: 'done', result: forBridge(r) }))
+          .catch((e: unknown) =>
+            update({
+              state: 'failed',
+              message: e instanceof Error ? e.message : 'the kept files could not be checked',
+            }),
+          )
+          .finally(() => {
+            checksFinished.push(id);
+            while (checksFinished.length > CHECKS_FINISHED) checks.delete(checksFinished.shift() as string);
+          });
+        return checks.get(id) as MediaCheckJob;
+      },
+      verifyJob: async ({ id }) => checks.get(id) ?? null,
     },
   };
   return {

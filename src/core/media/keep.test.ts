@@ -108,7 +108,13 @@ describe.each(DIALECTS)('keeping media on $name', (d) => {
     expect(again).toMatchObject({ total: 0, storedBytes: 0, alreadyKept: urls.length });
     expect((await mediaLog()).length).toBe(fetched.length);
 
-    expect(await verifyMedia(store, folder)).toEqual({ checked: files.length, changed: [], missing: [] });
+    expect(await verifyMedia(store, folder)).toEqual({
+      checked: files.length,
+      bytes: files.reduce((a, f) => a + f.size, 0),
+      matched: files.length,
+      changed: [],
+      missing: [],
+    });
   });
 
   maybe('a cancelled keeping is resumed by keeping again, and verify finds what changed', async () => {
@@ -143,7 +149,8 @@ describe.each(DIALECTS)('keeping media on $name', (d) => {
     await unlink(join(folder, b?.name as string));
     const report = await verifyMedia(store, folder);
     expect(report.changed).toEqual([expect.objectContaining({ name: a?.name, expected: a?.sha256 })]);
-    expect(report.missing).toEqual([{ name: b?.name }]);
+    expect(report.missing).toEqual([expect.objectContaining({ name: b?.name, expected: b?.sha256 })]);
+    expect(report.missing[0]?.uses.length).toBeGreaterThan(0);
     expect(await readKept(store, folder, a?.sha256 as string)).toMatchObject({ intact: false });
     expect(await readKept(store, folder, b?.sha256 as string)).toMatchObject({ bytes: null, intact: false });
     expect(await readKept(store, folder, 'f'.repeat(64))).toBeNull();

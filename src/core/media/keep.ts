@@ -10,7 +10,7 @@
 import { mkdir } from 'node:fs/promises';
 import { fetchMedia, type FetchPolicy } from './fetch';
 import { uniqueByUrl, type Candidate } from './plan';
-import type { FetchRecord, KeptFileRow, KeptMedia } from './tables/tables';
+import type { FetchRecord, KeptFileRow, KeptMedia, KeptUse } from './tables/tables';
 
 /** What keeping needs of the project's media tables (the part's calls, across the archive's thread). */
 export interface MediaStore {
@@ -20,6 +20,7 @@ export interface MediaStore {
   file: (sha256: string) => Promise<KeptFileRow | null>;
   keptFor: (postIds: readonly string[]) => Promise<KeptMedia[]>;
   summary: () => Promise<{ files: number; bytes: number }>;
+  usesOf: (sha256s: readonly string[]) => Promise<KeptUse[]>;
 }
 
 export interface KeepDeps {

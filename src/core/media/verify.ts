@@ -7,14 +7,31 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { MediaStore } from './keep';
+import type { KeptUse } from './tables/tables';
+
+/** A kept file whose bytes are no longer what was kept, with the posts it was kept for. */
+export interface VerifyProblem {
+  name: string;
+  /** the SHA-256 recorded when it was kept */
+  expected: string;
+  size: number;
+  keptAt: number;
+  /** the posts it was fetched for: post, media key, URL */
+  uses: Omit<KeptUse, 'sha256'>[];
+}
 
 export interface VerifyReport {
   checked: number;
+  /** the size of the files checked, as kept */
+  bytes: number;
+  /** files whose bytes still hash to what was recorded */
+  matched: number;
   /** files whose bytes no longer hash to what was recorded */
-  changed: { name: string; expected: string; found: string }[];
+  changed: (VerifyProblem & { found: string })[];
   /** files recorded but not in the media folder */
-  missing: { name: string }[];
+  missing: VerifyProblem[];
 }
 
 async function hashOf(path: string): Promise<string | null> {
@@ -28,13 +45,38 @@ async function hashOf(path: string): Promise<string | null> {
   return hash.digest('hex');
 }
 
-export async function verifyMedia(store: Pick<MediaStore, 'files'>, folder: string): Promise<VerifyReport> {
-  const report: VerifyReport = { checked: 0, changed: [], missing: [] };
-  for (const f of await store.files()) {
-    report.checked++;
+/**
+ * Every kept file re-hashed (streamed, one at a time, the event loop given back between files so a window stays
+ * responsive), and each one changed or missing named with the posts it was kept for: the one check both the
+ * runner's `skein verify` and the app's "Check kept files" make.
+ */
+export async function verifyMedia(
+  store: Pick<MediaStore, 'files' | 'usesOf'>,
+  folder: string,
+  onProgress?: (checked: number, total: number) => void,
+): Promise<VerifyReport> {
+  const report: VerifyReport = { checked: 0, bytes: 0, matched: 0, changed: [], missing: [] };
+  const files = await store.files();
+  const bad: (VerifyProblem & { found: string | null })[] = [];
+  for (const f of files) {
     const found = await hashOf(join(folder, f.name));
-    if (found === null) report.missing.push({ name: f.name });
-    else if (found !== f.sha256) report.changed.push({ name: f.name, expected: f.sha256, found });
+    report.checked++;
+    report.bytes += f.size;
+    if (found === f.sha256) report.matched++;
+    else bad.push({ name: f.name, expected: f.sha256, size: f.size, keptAt: f.firstKeptAt, uses: [], found });
+    onProgress?.(report.checked, files.length);
+    await yieldToLoop();
+  }
+  const usesBy = new Map<string, VerifyProblem['uses']>();
+  for (const u of await store.usesOf(bad.map((b) => b.expected))) {
+    const list = usesBy.get(u.sha256) ?? [];
+    list.push({ postId: u.postId, mediaKey: u.mediaKey, url: u.url });
+    usesBy.set(u.sha256, list);
+  }
+  for (const { found, ...b } of bad) {
+    b.uses = usesBy.get(b.expected) ?? [];
+    if (found === null) report.missing.push(b);
+    else report.changed.push({ ...b, found });
   }
   return report;
 }

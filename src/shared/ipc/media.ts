@@ -60,6 +60,42 @@ const KeptMediaBytes = z.object({
 });
 export type KeptMediaBytes = z.infer<typeof KeptMediaBytes>;
 
+/** a kept file that no longer matches: changed (`found` is what its bytes hash to now) or missing (`found` null) */
+const MediaMismatch = z.object({
+  name: z.string(),
+  /** the SHA-256 recorded when it was kept */
+  expected: z.string(),
+  found: z.string().nullable(),
+  size: z.number(),
+  keptAt: z.number(),
+  /** the posts it was kept for (the first 20) */
+  uses: z.array(z.object({ postId: z.string(), mediaKey: z.string(), url: z.string() })).max(20),
+});
+export type MediaMismatch = z.infer<typeof MediaMismatch>;
+
+/** every kept file of the project re-hashed from its media folder (nothing fetched) */
+export const MediaCheck = z.object({
+  checked: z.number().int(),
+  /** the size of the files checked, as kept */
+  bytes: z.number(),
+  matched: z.number().int(),
+  /** the files that no longer match (the first 500; `checked - matched` says how many in all) */
+  mismatches: z.array(MediaMismatch).max(500),
+});
+export type MediaCheck = z.infer<typeof MediaCheck>;
+
+/** a check under way, polled like a keeping: how far it is, then its result */
+export const MediaCheckJob = z.object({
+  id: z.string(),
+  state: z.enum(['running', 'done', 'failed']),
+  checked: z.number().int(),
+  total: z.number().int(),
+  result: MediaCheck.nullable(),
+  /** why the check failed, in plain words */
+  message: z.string().nullable(),
+});
+export type MediaCheckJob = z.infer<typeof MediaCheckJob>;
+
 export const mediaContract = {
   media: {
     estimate: fn(Collection, MediaEstimate),
@@ -70,5 +106,9 @@ export const mediaContract = {
     /** the files kept for a collection's posts (its first 500 posts) */
     kept: fn(Collection, z.array(KeptMediaFile).max(5_000)),
     file: fn(z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/) }), KeptMediaBytes.nullable()),
+    /** starts re-hashing every file the project kept (or joins the check under way) */
+    verify: fn(z.undefined(), MediaCheckJob),
+    /** a check's progress, then which files changed or went missing */
+    verifyJob: fn(z.object({ id: z.string().min(1).max(64) }), MediaCheckJob.nullable()),
   },
 };

@@ -400,7 +400,8 @@ async function mainRun(options: JobRunOptions): Promise<void> {
 
 /** `skein watch …` until SIGTERM or Ctrl+C (or, with --once, until what is due has run); `skein run …`. */
 export const VERIFY_USAGE = `Usage: skein verify --project PATH [--data-dir DIR]
-  Re-hashes every media file the project kept and reports each one whose bytes changed or that is missing.
+  Re-hashes every media file the project kept and reports each one whose bytes changed or that is missing,
+  with the posts it was kept for.
 
   --project PATH      the project file (.skein), or a team project's address (the password in SKEIN_PROJECT_PASSWORD)
   --data-dir DIR      where the runner keeps its settings (or SKEIN_USER_DATA_DIR; default ~/.config/Skein/runner)
@@ -464,8 +465,16 @@ export async function runVerify(
   });
   try {
     const report = await core.media.verify();
-    for (const c of report.changed) out(`changed: ${c.name} (kept as ${c.expected}, now ${c.found})`);
-    for (const m of report.missing) out(`missing: ${m.name}`);
+    const posts = (p: { uses: readonly { postId: string; url: string }[] }) =>
+      p.uses.forEach((u) => out(`  kept for post ${u.postId} from ${u.url}`));
+    for (const c of report.changed) {
+      out(`changed: ${c.name} (kept as ${c.expected}, now ${c.found})`);
+      posts(c);
+    }
+    for (const m of report.missing) {
+      out(`missing: ${m.name}`);
+      posts(m);
+    }
     const bad = report.changed.length + report.missing.length;
     out(
       bad === 0

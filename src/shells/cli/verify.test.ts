@@ -91,6 +91,8 @@ describe('skein verify', () => {
         ),
       ).toBe(VERIFY_CHANGED);
       expect(lines).toContain(`missing: ${b}`);
+      // each is named with the post it was kept for
+      expect(lines[lines.indexOf(`missing: ${b}`) + 1]).toMatch(/^ {2}kept for post \d+ from http/);
       expect(lines.some((l) => l.startsWith(`changed: ${a} `))).toBe(true);
       expect(lines.at(-1)).toMatch(/^2 of \d+ kept media files changed or went missing/);
     },

@@ -37,6 +37,14 @@ export interface KeptMedia extends KeptFileRow {
   fetchedAt: number;
 }
 
+/** A post a kept file was fetched for. */
+export interface KeptUse {
+  sha256: string;
+  postId: string;
+  mediaKey: string;
+  url: string;
+}
+
 const fileOf = (r: Record<string, unknown>): KeptFileRow => ({
   sha256: String(r.sha256),
   size: Number(r.size),
@@ -115,6 +123,29 @@ export class MediaTables {
         url: String(r.url),
         fetchedAt: Number(r.at),
       });
+    }
+    return out;
+  }
+
+  /**
+   * The posts each of these files was kept for (its post, media key and URL; every fetch that gave it, once per
+   * post and media key): how a file that changed or went missing is named to a person.
+   */
+  async usesOf(sha256s: readonly string[]): Promise<KeptUse[]> {
+    const out: KeptUse[] = [];
+    for (let i = 0; i < sha256s.length; i += CHUNK) {
+      const rows = await this.db.all(
+        sql`SELECT sha256, post_id, media_key, MIN(url) AS url FROM media_fetches
+            WHERE sha256 IN (${sql.join(sha256s.slice(i, i + CHUNK))})
+            GROUP BY sha256, post_id, media_key ORDER BY sha256, post_id, media_key`,
+      );
+      for (const r of rows)
+        out.push({
+          sha256: String(r.sha256),
+          postId: String(r.post_id),
+          mediaKey: String(r.media_key),
+          url: String(r.url),
+        });
     }
     return out;
   }

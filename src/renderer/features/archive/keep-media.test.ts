@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MediaJob } from '../../../shared/ipc/media';
-import { estimateSentence, progressSentence } from './keep-media';
+import { checkSentence, estimateSentence, mismatchSentence, progressSentence } from './keep-media';
 
 const job = (over: Partial<MediaJob>): MediaJob => ({
   id: 'j',
@@ -44,5 +44,35 @@ describe('the words of Keep media', () => {
       ),
     ).toBe('Kept 8 files (2.5 MB new; 3 were already kept). Not kept: 1 gone, 1 not a photo or video.');
     expect(progressSentence(job({ state: 'cancelled' }))).toMatch(/Keep media again to go on/);
+  });
+
+  it('a check says all match with their size, or how many no longer do', () => {
+    expect(checkSentence({ checked: 214, bytes: 38_200_000, matched: 214, mismatches: [] })).toBe(
+      'All 214 kept files match what was kept (38.2 MB).',
+    );
+    expect(checkSentence({ checked: 214, bytes: 38_200_000, matched: 212, mismatches: [] })).toBe(
+      '2 of 214 kept files no longer match what was kept:',
+    );
+    expect(checkSentence({ checked: 0, bytes: 0, matched: 0, mismatches: [] })).toMatch(/no kept files/);
+  });
+
+  it('a file that no longer matches is named by its posts and when it was kept (UTC)', () => {
+    const m = {
+      name: `${'a'.repeat(64)}.mp4`,
+      expected: 'a'.repeat(64),
+      found: null,
+      size: 10,
+      keptAt: Date.UTC(2026, 10, 1, 9, 30),
+      uses: [
+        { postId: '17', mediaKey: '7_1', url: 'https://video.example/1.mp4' },
+        { postId: '18', mediaKey: '7_1', url: 'https://video.example/1.mp4' },
+      ],
+    };
+    expect(mismatchSentence(m)).toBe(
+      'The video of posts 17, 18, kept 2026-11-01 09:30 UTC, is missing from the media folder.',
+    );
+    expect(
+      mismatchSentence({ ...m, name: 'b.jpg', found: 'b'.repeat(64), uses: [m.uses[0] as (typeof m.uses)[0]] }),
+    ).toBe('The photo of post 17, kept 2026-11-01 09:30 UTC, has changed: its bytes no longer hash to what was kept.');
   });
 });

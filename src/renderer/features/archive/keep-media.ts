@@ -1,8 +1,9 @@
 /**
- * The words of "Keep media…": an estimate and a job's progress as a person reads them. Pure, so each sentence
- * is tested alone.
+ * The words of "Keep media…": an estimate, a job's progress and a check of the kept files as a person reads
+ * them. Pure, so each sentence is tested alone.
  */
-import type { MediaEstimate, MediaJob } from '../../../shared/ipc/media';
+import type { MediaCheck, MediaEstimate, MediaJob, MediaMismatch } from '../../../shared/ipc/media';
+import { stamp } from '../../lib/time';
 
 export function sizeLabel(bytes: number, locale?: string): string {
   const [unit, value] =
@@ -54,4 +55,29 @@ export function progressSentence(j: MediaJob): string {
     case 'failed':
       return `The media could not be kept: ${j.message ?? 'something went wrong'}.`;
   }
+}
+
+/** what a check of every kept file found, in one sentence (the files that no longer match are listed after it) */
+export function checkSentence(c: MediaCheck): string {
+  if (c.checked === 0) return 'This project has no kept files to check yet.';
+  const bad = c.checked - c.matched;
+  const size = sizeLabel(c.bytes);
+  if (bad === 0)
+    return c.checked === 1
+      ? `The one kept file matches what was kept (${size}).`
+      : `All ${c.checked.toLocaleString('en')} kept files match what was kept (${size}).`;
+  const of = `${bad.toLocaleString('en')} of ${c.checked.toLocaleString('en')} kept ${c.checked === 1 ? 'file' : 'files'}`;
+  return `${of} no longer ${bad === 1 ? 'matches' : 'match'} what was kept:`;
+}
+
+const KIND_BY_EXTENSION: Record<string, string> = { mp4: 'video', gif: 'GIF' };
+
+/** one kept file that no longer matches: what it is, its posts, when it was kept, and what is wrong */
+export function mismatchSentence(m: MediaMismatch): string {
+  const kind = KIND_BY_EXTENSION[m.name.split('.').pop() ?? ''] ?? 'photo';
+  const ids = [...new Set(m.uses.map((u) => u.postId))];
+  const posts = ids.length === 0 ? '' : ` of post${ids.length === 1 ? '' : 's'} ${ids.join(', ')}`;
+  const what =
+    m.found === null ? 'is missing from the media folder' : 'has changed: its bytes no longer hash to what was kept';
+  return `The ${kind}${posts}, kept ${stamp(m.keptAt)}, ${what}.`;
 }

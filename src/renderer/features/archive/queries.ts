@@ -70,6 +70,14 @@ export const mediaJobQuery = (id: string) =>
     refetchInterval: (q) => (q.state.data?.state === 'running' ? 300 : false),
   });
 
+/** a check of every kept file, followed while it runs */
+export const mediaCheckQuery = (id: string) =>
+  queryOptions({
+    queryKey: ['media', 'check', id] as const,
+    queryFn: () => skein().media.verifyJob({ id }),
+    refetchInterval: (q) => (q.state.data?.state === 'running' ? 300 : false),
+  });
+
 export const keptMediaQuery = (collection: number) =>
   queryOptions({
     queryKey: mediaKeys.kept(collection),

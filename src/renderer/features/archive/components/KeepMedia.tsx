@@ -4,6 +4,7 @@ import { ErrorState } from '../../../components/ErrorState';
 import { skein } from '../../../lib/bridge';
 import { stamp } from '../../../lib/time';
 import { estimateSentence, progressSentence, sizeLabel } from '../keep-media';
+import { CheckKeptFiles } from './CheckKeptFiles';
 import { KeptMediaViewer } from './KeptMediaViewer';
 import { keptMediaQuery, mediaEstimateQuery, mediaJobQuery, mediaKeys } from '../queries';
 
@@ -18,7 +19,8 @@ const SHOWN = 100;
 
 /**
  * "Keep media…" on a collection: the estimate first (files, bytes known and guessed, time), then the keeping
- * with its progress and a cancel, then the files kept with when and their SHA-256. Nothing here costs credits.
+ * with its progress and a cancel, then the files kept with when and their SHA-256, and a check that every kept
+ * file still matches. Nothing here costs credits.
  */
 export function KeepMedia({ collection }: { collection: number }) {
   const [open, setOpen] = useState(false);
@@ -80,6 +82,7 @@ export function KeepMedia({ collection }: { collection: number }) {
             )}
           </div>
           {start.isError ? <ErrorState compact error={start.error} what="keeping the media" /> : null}
+          {running ? null : <CheckKeptFiles />}
           {viewing ? <KeptMediaViewer key={viewing} sha256={viewing} onClose={() => setViewing(null)} /> : null}
           {kept.data && kept.data.length > 0 ? (
             <table className="keep-media__kept" aria-label="Kept media">
