@@ -130,8 +130,8 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
     body: unknown,
     meta: ApiCallOutput['meta'],
     viewState: PagingViews,
-    /** the body's text, when at hand and the caller asked for each item's text */
-    text?: string,
+    /** asked for each item's text: the body's text, or null when it is not at hand; not asked: undefined */
+    text?: string | null,
   ): PageResult {
     let items = page.items;
     let rawItems = page.rawItems;
@@ -155,9 +155,10 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
     if (text !== undefined) {
       const located = isList ? locateItems(op, body) : null;
       // an item cut for nesting too deep is no longer the text that arrived: it has none (written out again)
-      texts = located
-        ? receivedTexts(text, located.path.split('.'), located.items, rawItems, new Set(page.cutItems))
-        : (isList ? rawItems : [page.rawData]).map(() => null);
+      texts =
+        located && text !== null
+          ? receivedTexts(text, located.path.split('.'), located.items, rawItems, new Set(page.cutItems))
+          : (isList ? rawItems : [page.rawData]).map(() => null);
     }
     return {
       raw: { body, items: isList ? rawItems : [page.rawData], ...(texts ? { texts } : {}) },
@@ -204,7 +205,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
       if (hit) {
         record(op, c, hit.httpStatus, hit.page.rawCount, true);
         const meta = storedMeta(callId, hit, clock.now() - started);
-        const text = input.withTexts ? held?.text : undefined;
+        const text = input.withTexts ? (held?.text ?? null) : undefined;
         return forgetIfStopped(op, c, shape(op, c, viewKey, hit.page, hit.body, meta, views, text));
       }
     }
@@ -286,7 +287,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
         ...(notice ? { notice } : {}),
       };
       if (notice) logger.info(`${op}: ${notice}`);
-      const text = input.withTexts ? answer.text : undefined;
+      const text = input.withTexts ? (answer.text ?? null) : undefined;
       return forgetIfStopped(op, c, shape(op, c, viewKey, page, answer.body, meta, views, text));
     } catch (e) {
       let err = redacted(e);
