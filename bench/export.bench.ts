@@ -7,9 +7,10 @@
  * parquet)`): the fastest converter a researcher has, on the same data in the same run, and the ratio.
  *
  * Each run is its own child process, so its peak RSS is its own. A page source makes synthetic pages of 20
- * spec-shaped posts on the fly (nothing held), the real ExportService collects them into its journal and
- * writes the file. The source's own time making the posts (the API or the response store in the app) is
- * shown apart (`source s`), and `CPU s` is the process's CPU time over the run (process.cpuUsage), the figure
+ * spec-shaped posts on the fly (nothing held), each as an answer's body text, and does to it what Skein's
+ * client does (parse it once, take each item's text out of it for the journal); the real ExportService
+ * collects them into its journal and writes the file. The source's own time making the posts and the body
+ * (the API in the app) is shown apart (`source s`), and `CPU s` is the process's CPU time over the run (process.cpuUsage), the figure
  * that does not move with the machine's load; DuckDB's CPU time is its process's too. Prints the numbers and
  * writes bench/results/export.json. A measurement, not a test: it never fails (aim: every format at least half
  * DuckDB's MB of posts per second, at most 150 MB peak RSS, flat as the count grows).
@@ -24,6 +25,7 @@ import type { ExportFormat } from '../src/shared/ipc/export';
 import { systemClock } from '../src/core/clock';
 import { ExportService } from '../src/core/export/export-service';
 import type { PageSource, SourcePage } from '../src/core/walk';
+import { receivedTexts } from '../src/shared/api/spans';
 import { writeResults } from './lib/results';
 
 const COUNTS = (process.env.BENCH_COUNTS ?? '10000,50000,100000').split(',').map(Number);
@@ -150,13 +152,18 @@ function syntheticSource(count: number): PageSource {
     async fetchPage({ cursor }): Promise<SourcePage> {
       const start = cursor === null ? 0 : Number(cursor);
       const end = Math.min(count, start + PAGE);
-      const t = performance.now();
-      const rawItems = [];
-      for (let n = start; n < end; n++) rawItems.push(syntheticPost(n));
-      sourceMs += performance.now() - t;
       const more = end < count;
+      const t = performance.now();
+      const posts = [];
+      for (let n = start; n < end; n++) posts.push(syntheticPost(n));
+      // the answer's body as the service sends it: the service's work, not Skein's
+      const text = JSON.stringify({ tweets: posts, has_next_page: more, next_cursor: more ? String(end) : '' });
+      sourceMs += performance.now() - t;
+      // what the client does with an answer: parse it once, and take each item's text out of it
+      const rawItems = (JSON.parse(text) as { tweets: unknown[] }).tweets;
       return {
         rawItems,
+        rawTexts: receivedTexts(text, ['tweets'], rawItems, rawItems),
         dropped: [],
         duplicatesRemoved: 0,
         received: rawItems.length,

@@ -12,7 +12,8 @@ import type { Clock } from '../ports';
 import { redactText, silentLogger, type Logger } from '../logger';
 import { CallRegistry } from './calls';
 import { DEFAULT_POLICY, execute, type RequestPolicy } from './execute';
-import { countRawItems, normalizePage, type NormalizedPage } from '../../shared/api/normalize/page';
+import { countRawItems, locateItems, normalizePage, type NormalizedPage } from '../../shared/api/normalize/page';
+import { receivedTexts } from '../../shared/api/spans';
 import { PagingViews, type Paging } from './paging';
 import type { RateLimiter } from './policy/rate-limiter';
 import { buildRequest, canonicalParams, type CanonicalParams } from './request';
@@ -129,6 +130,8 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
     body: unknown,
     meta: ApiCallOutput['meta'],
     viewState: PagingViews,
+    /** asked for each item's text: the body's text, or null when it is not at hand; not asked: undefined */
+    text?: string | null,
   ): PageResult {
     let items = page.items;
     let rawItems = page.rawItems;
@@ -148,8 +151,17 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
       notFound = [...new Set(asked)].filter((id) => !returned.has(id));
     }
     const isList = isListOperation(op);
+    let texts: Array<string | null> | undefined;
+    if (text !== undefined) {
+      const located = isList ? locateItems(op, body) : null;
+      // an item cut for nesting too deep is no longer the text that arrived: it has none (written out again)
+      texts =
+        located && text !== null
+          ? receivedTexts(text, located.path.split('.'), located.items, rawItems, new Set(page.cutItems))
+          : (isList ? rawItems : [page.rawData]).map(() => null);
+    }
     return {
-      raw: { body, items: isList ? rawItems : [page.rawData] },
+      raw: { body, items: isList ? rawItems : [page.rawData], ...(texts ? { texts } : {}) },
       result: {
         operation: op,
         items,
@@ -185,14 +197,16 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
 
     if (!input.fresh) {
       // this session's memory first, then what the project holds (an earlier session's answer): both free
-      const hit =
+      const inMemory =
         (input.reread ? store.peek(op, c.paramsKey, c.cursor) : undefined) ??
-        store.get(op, c.paramsKey, c.cursor, started) ??
-        (await heldByArchive(op, c, input.reread === true, started, input.keep !== false));
+        store.get(op, c.paramsKey, c.cursor, started);
+      const held = inMemory ? null : await heldByArchive(op, c, input.reread === true, started, input.keep !== false);
+      const hit = inMemory ?? held?.answer;
       if (hit) {
         record(op, c, hit.httpStatus, hit.page.rawCount, true);
         const meta = storedMeta(callId, hit, clock.now() - started);
-        return forgetIfStopped(op, c, shape(op, c, viewKey, hit.page, hit.body, meta, views));
+        const text = input.withTexts ? (held?.text ?? null) : undefined;
+        return forgetIfStopped(op, c, shape(op, c, viewKey, hit.page, hit.body, meta, views, text));
       }
     }
 
@@ -273,7 +287,8 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
         ...(notice ? { notice } : {}),
       };
       if (notice) logger.info(`${op}: ${notice}`);
-      return forgetIfStopped(op, c, shape(op, c, viewKey, page, answer.body, meta, views));
+      const text = input.withTexts ? (answer.text ?? null) : undefined;
+      return forgetIfStopped(op, c, shape(op, c, viewKey, page, answer.body, meta, views, text));
     } catch (e) {
       let err = redacted(e);
       if (err instanceof SkeinError && err.code === 'unauthorized' && !keySent) {
@@ -298,14 +313,17 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
     }
   }
 
-  /** an answer the project holds (from an earlier session too), into the memory store; null when none or unreadable */
+  /**
+   * an answer the project holds (from an earlier session too), into the memory store (its text is not kept there),
+   * with its text; null when none or unreadable
+   */
   async function heldByArchive(
     op: OperationId,
     c: CanonicalParams,
     anyAge: boolean,
     now: number,
     keep: boolean,
-  ): Promise<StoredAnswer | null> {
+  ): Promise<{ answer: StoredAnswer; text: string } | null> {
     if (!deps.archive) return null;
     try {
       const target = await deps.target();
@@ -331,7 +349,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
         bytes: held.text.length,
       };
       if (keep) store.put(stored, { sameSnapshot: c.cursor !== null });
-      return stored;
+      return { answer: stored, text: held.text };
     } catch (e) {
       // no target (live without a base URL), or a held answer that no longer reads: ask the API
       if (!(e instanceof SkeinError)) logger.warn(`${op}: the archive's answer was not used`, { error: String(e) });

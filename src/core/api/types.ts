@@ -25,6 +25,8 @@ export interface FetchPageInput {
    * project or the memory store already holds): a walk says there that it is about to buy the page
    */
   beforeSend?: () => Promise<void>;
+  /** also each raw item's JSON text as it arrived (`PageResult.raw.texts`): a walk's journal keeps it */
+  withTexts?: boolean;
   /** skip the response store and ask the API */
   fresh?: boolean;
   /**
@@ -52,6 +54,12 @@ export interface PageResult {
      * raw `data` object as the only element.
      */
     items: unknown[];
+    /**
+     * asked for (`withTexts`): each item's JSON text as it arrived, aligned with `items` (a slice of the answer's
+     * text); null for an item whose text is not at hand (an answer served from main's memory store, which keeps
+     * the parsed answer only; an object operation's item) or that is not what arrived (cut for nesting too deep)
+     */
+    texts?: Array<string | null>;
   };
   /** canonical items, paging decision, report and meta: what `api.call` returns */
   result: ApiCallOutput;

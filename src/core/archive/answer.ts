@@ -8,7 +8,7 @@ import { OPERATIONS, isListOperation, type OperationId } from '../../shared/api/
 import { locateItems, normalizePage } from '../../shared/api/normalize/page';
 import { isObject } from '../../shared/api/normalize/values';
 import { derive, deriveListItem, type Derived } from './derive';
-import { itemSpans } from './spans';
+import { itemSpans } from '../../shared/api/spans';
 
 /** One answer as the client received it (the body as text: the worker parses it, not main). */
 export interface IngestRecord {

@@ -32,10 +32,13 @@ export function clientPageSource(client: Pick<ApiClient, 'fetchPage' | 'forgetPa
         viewKey: `export:${walkId}`,
         // a hydration's answers are not kept in the response store
         keep: !transient,
+        // the journal keeps each item as it arrived
+        withTexts: true,
       });
       const { report, meta } = result;
       return {
         rawItems: raw.items,
+        ...(raw.texts ? { rawTexts: raw.texts } : {}),
         dropped: report.dropped,
         duplicatesRemoved: report.duplicatesRemoved,
         received: raw.items.length + report.dropped.length + report.duplicatesRemoved,

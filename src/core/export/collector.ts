@@ -17,6 +17,7 @@ import type { Clock } from '../ports';
 import {
   Journal,
   pageRecord,
+  receivedText,
   walkPages,
   type Budget,
   type FailedFetch,
@@ -243,7 +244,7 @@ function keepPage(o: CollectOptions, page: SourcePage, step: Step): Kept {
   const asked = plan.fromList && step.planned.idsAsked ? new Set(step.planned.idsAsked) : null;
   const inPage = new Set<string>();
   const foreign: string[] = [];
-  page.rawItems.forEach((raw) => {
+  page.rawItems.forEach((raw, index) => {
     const id = itemIdOf(raw);
     if (id !== null) {
       if (state.seen.has(id) || inPage.has(id)) {
@@ -258,7 +259,7 @@ function keepPage(o: CollectOptions, page: SourcePage, step: Step): Kept {
       }
     }
     const placed = state.positions ? state.positions.place(id, raw) : null;
-    kept.push({ id, position: placed ? JSON.stringify(placed) : 'null', raw: JSON.stringify(raw) });
+    kept.push({ id, position: placed ? JSON.stringify(placed) : 'null', raw: receivedText(page, index) });
     if (o.onKept) parsed.push({ raw, position: placed });
   });
   const record: PageRecord = {

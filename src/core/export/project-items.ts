@@ -100,6 +100,7 @@ export async function projectPage(
   const held = await project.held(kind, ids, true);
   const byId = new Map(held.map((h) => [h.id, h]));
   const rawItems: unknown[] = [];
+  const rawTexts: string[] = [];
   const notFound: string[] = [];
   let newest = 0;
   // in the list's order
@@ -109,11 +110,15 @@ export async function projectPage(
       notFound.push(id);
       continue;
     }
+    // the journal keeps the text the project holds; the parsed item is still read for its id (de-duplication), its
+    // place in a thread and a live CSV's fields
     rawItems.push(JSON.parse(h.raw) as unknown);
+    rawTexts.push(h.raw);
     newest = Math.max(newest, h.at);
   }
   return {
     rawItems,
+    rawTexts,
     dropped: [],
     duplicatesRemoved: 0,
     received: rawItems.length,

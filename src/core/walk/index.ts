@@ -4,5 +4,5 @@
  */
 export { type Budget } from './caps';
 export { Journal, type FailedFetch, type JournalItem, type PageRecord } from './journal';
-export type { PageRequest, PageSource, SourcePage } from './page-source';
+export { receivedText, type PageRequest, type PageSource, type SourcePage } from './page-source';
 export { pageRecord, walkPages, type Kept, type WalkStep } from './walk';

@@ -102,6 +102,29 @@ describe('Journal', () => {
     await again.close();
   });
 
+  it('keeps an item as the text that arrived, a pretty-printed one on one line with its values unchanged', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'skein-journal-')), 'journal.log');
+    const j = await Journal.open(path);
+    const pretty = '{\r\n\t"id": "1",\n\t"big": 12345678901234567890,\n\t"t": "a\\nb \\u2028"\n}';
+    const flat = '{"id":"2","n":1E+2}';
+    await j.appendPage(
+      [
+        { id: '1', position: 'null', raw: pretty },
+        { id: '2', position: 'null', raw: flat },
+      ],
+      page(2, null, null),
+    );
+    await j.close();
+    const again = await Journal.open(path);
+    const raws = (await collectItems(again)).map((i) => rawText(i));
+    expect(raws).toHaveLength(2);
+    // the digits, escapes and spellings as they arrived; the line breaks between tokens became spaces
+    expect(raws[0]).toBe(pretty.replace(/[\r\n]/g, ' '));
+    expect(raws[1]).toBe(flat);
+    expect(JSON.parse(raws[0] ?? '')).toEqual(JSON.parse(pretty));
+    await again.close();
+  });
+
   it('reads a journal of many read chunks, lines across their edges, whole and in order', async () => {
     const path = join(await mkdtemp(join(tmpdir(), 'skein-journal-')), 'journal.log');
     const j = await Journal.open(path);

@@ -6,7 +6,9 @@
  * twice, and what an export's files are streamed from (items are never all
  * held in memory).
  *
- * Lines (JSON never contains a raw tab or newline, so both are safe separators):
+ * Lines (JSON written out never contains a raw tab or newline, so both are safe separators; an item's JSON as it
+ * arrived may hold either between its tokens: a tab is harmless after the last separator, a line break is made a
+ * space, which changes no value):
  *   i <TAB> idJSON <TAB> positionJSON <TAB> rawJSON
  *   p <TAB> pageRecordJSON
  *   f <TAB> failedFetchJSON      (a page fetch that failed after requests had left: what it cost)
@@ -184,8 +186,15 @@ function parseAskLine(buf: Buffer, start: number, stop: number): Asked | null {
   }
 }
 
+/** a raw line break inside JSON text can only be whitespace between tokens (a string holds it escaped) */
+const LINE_BREAK = /[\r\n]/g;
+
+function oneLine(raw: string): string {
+  return raw.includes('\n') || raw.includes('\r') ? raw.replace(LINE_BREAK, ' ') : raw;
+}
+
 function itemLine(item: JournalItem): string {
-  return `i\t${JSON.stringify(item.id)}\t${item.position}\t${typeof item.raw === 'string' ? item.raw : item.raw.toString('utf8')}\n`;
+  return `i\t${JSON.stringify(item.id)}\t${item.position}\t${typeof item.raw === 'string' ? oneLine(item.raw) : item.raw.toString('utf8')}\n`;
 }
 
 export class Journal {

@@ -34,6 +34,12 @@ export interface SourcePage {
    * the ones the client found malformed or had already seen.
    */
   rawItems: readonly unknown[];
+  /**
+   * Each of `rawItems` as the JSON text that arrived (its slice of the answer's body; a project's item: the text it
+   * keeps), aligned with `rawItems`; null (or absent) where the source has no such text: the journal then writes
+   * the parsed item out again. The journal keeps this text, so it must parse to the `rawItems` entry.
+   */
+  rawTexts?: readonly (string | null)[];
   /** items the client left out as malformed, with the reason (`index`: in the API's answer) */
   dropped: readonly DroppedItem[];
   /** items the client left out because an earlier page of the same walk had them */
@@ -65,4 +71,12 @@ export interface PageSource {
   fetchPage: (request: PageRequest) => Promise<SourcePage>;
   /** drops a stored answer that stopped the walk (a bad paging answer), so it is asked for again next time */
   forget?: (request: Pick<PageRequest, 'operation' | 'params' | 'cursor' | 'walkId'>) => void;
+}
+
+/**
+ * What the journal keeps of a page's item `index`: its text as it arrived (the evidence: escapes, number spellings
+ * and digits beyond 2^53 as the service wrote them), or the parsed item written out when there is none.
+ */
+export function receivedText(page: SourcePage, index: number): string {
+  return page.rawTexts?.[index] ?? JSON.stringify(page.rawItems[index]);
 }

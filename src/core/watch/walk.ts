@@ -11,6 +11,7 @@ import type { RunStatus, WatchSpec } from '../../shared/ipc/watch';
 import {
   Journal,
   pageRecord,
+  receivedText,
   walkPages,
   type FailedFetch,
   type JournalItem,
@@ -253,10 +254,10 @@ export class RunWalks {
       ...pageRecord(page, step, { kept: page.rawItems.length, duplicates: page.duplicatesRemoved }),
       note: { walk: w.key, ended, firstKnown } satisfies Note,
     };
-    const items: JournalItem[] = page.rawItems.map((raw, i) => ({
+    const items: JournalItem[] = page.rawItems.map((_raw, i) => ({
       id: observed[i]?.id ?? null,
       position: 'null',
-      raw: JSON.stringify(raw),
+      raw: receivedText(page, i),
     }));
     // the answer is in the project before its page is in the journal
     await store.flush();

@@ -29,6 +29,8 @@ export interface NormalizedPage {
   dropped: DroppedItem[];
   /** parts of kept items cut for nesting too deep (see depth.ts), at most 20 listed */
   cut?: DroppedItem[];
+  /** every item that was cut, by its index in the answer's list: its raw item is no longer its text as received */
+  cutItems?: number[];
   /** canonical `data` (object operations) */
   data: unknown;
   rawData: unknown;
@@ -158,9 +160,11 @@ export function normalizePage(id: OperationId, body: unknown, httpStatus = 200):
   const rawItems: unknown[] = [];
   const dropped: DroppedItem[] = [];
   const cut: DroppedItem[] = [];
+  const cutItems: number[] = [];
   located.items.forEach((raw, index) => {
-    for (const c of boundDepth(raw, `${located.path}[${index}]`))
-      if (cut.length < 20) cut.push({ index, path: c.path, message: c.message });
+    const cuts = boundDepth(raw, `${located.path}[${index}]`);
+    if (cuts.length > 0) cutItems.push(index);
+    for (const c of cuts) if (cut.length < 20) cut.push({ index, path: c.path, message: c.message });
     const item = read(raw);
     const parsed = schema.safeParse(item);
     if (parsed.success) {
@@ -183,7 +187,7 @@ export function normalizePage(id: OperationId, body: unknown, httpStatus = 200):
     rawItems,
     rawCount: located.items.length,
     dropped,
-    ...(cut.length > 0 ? { cut } : {}),
+    ...(cut.length > 0 ? { cut, cutItems } : {}),
     data: null,
     rawData: undefined,
     paging,

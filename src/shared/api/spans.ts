@@ -1,7 +1,8 @@
 /**
- * Where each item of an answer's list sits in the answer's text: the archive keeps an item's
- * JSON exactly as received (a slice of the text, not the parsed item written out again, which
- * is slower and changes escapes and number spellings) and the envelope as the text between them.
+ * Where each item of an answer's list sits in the answer's text: the archive and a walk's journal keep
+ * an item's JSON exactly as received (a slice of the text, not the parsed item written out again, which
+ * is slower and changes escapes and number spellings: an id written as a number beyond 2^53 keeps its
+ * digits) and the archive the envelope as the text between them.
  * Only called on a text `JSON.parse` accepted, so the scanner skips values without checking them.
  */
 
@@ -95,4 +96,32 @@ export function itemSpans(text: string, path: readonly string[], count: number):
     if (text.charCodeAt(i) === COMMA) i = skipSpace(text, i + 1);
   }
   return spans.length === count ? spans : null;
+}
+
+/**
+ * The text of each of `kept` (elements of `list`, the parsed array at `path` in `text`, in the list's order,
+ * some left out) as it is in `text`, aligned with `kept`; null for an element that is not found in `list`
+ * or was `changed` after parsing (its index in `list`): its text is no longer that item. All null when the
+ * list cannot be found in the text.
+ */
+export function receivedTexts(
+  text: string,
+  path: readonly string[],
+  list: readonly unknown[],
+  kept: readonly unknown[],
+  changed: ReadonlySet<number> = new Set(),
+): Array<string | null> {
+  const spans = kept.length > 0 ? itemSpans(text, path, list.length) : null;
+  if (!spans) return kept.map(() => null);
+  const texts: Array<string | null> = [];
+  // kept is a subsequence of list: the same values (objects by identity), in the same order
+  let at = 0;
+  for (const item of kept) {
+    while (at < list.length && list[at] !== item) at++;
+    const span = spans[at];
+    texts.push(at < list.length && span && !changed.has(at) ? text.slice(span[0], span[1]) : null);
+    if (at < list.length) at++;
+    else at = 0;
+  }
+  return texts;
 }

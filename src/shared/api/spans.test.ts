@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { itemSpans } from './spans';
+import { itemSpans, receivedTexts } from './spans';
 
 const slices = (text: string, path: string[], count: number) =>
   itemSpans(text, path, count)?.map(([a, b]) => text.slice(a, b)) ?? null;
@@ -44,5 +44,22 @@ describe('where the items of an answer sit in its text', () => {
     expect(itemSpans('{"tweets":[1]}', ['replies'], 1)).toBeNull();
     expect(itemSpans('[1,2]', ['replies'], 2)).toBeNull();
     expect(itemSpans('{"replies":[1,2]}', ['replies'], 3)).toBeNull();
+  });
+});
+
+describe("each kept item's text as it arrived", () => {
+  const items = ['{"id":"1","n":12345678901234567890}', '{"id":"2","e":"\\u2028"}', '{"id":"3"}', '"x"'];
+  const text = `{"tweets":[${items.join(', ')}]}`;
+  const list = (JSON.parse(text) as { tweets: unknown[] }).tweets;
+
+  it('gives the slice of each kept item, in order, with some left out', () => {
+    expect(receivedTexts(text, ['tweets'], list, list)).toEqual(items);
+    expect(receivedTexts(text, ['tweets'], list, [list[0], list[2]])).toEqual([items[0], items[2]]);
+  });
+
+  it('gives none for an item changed after parsing, or not in the list, or when the list is not in the text', () => {
+    expect(receivedTexts(text, ['tweets'], list, list, new Set([1]))).toEqual([items[0], null, items[2], items[3]]);
+    expect(receivedTexts(text, ['tweets'], list, [{ id: '9' }, list[3]])).toEqual([null, items[3]]);
+    expect(receivedTexts(text, ['replies'], list, list)).toEqual([null, null, null, null]);
   });
 });
