@@ -208,7 +208,7 @@ interface SearchManifest {
 function manifestOf(text: string | null): SearchManifest | null {
   try {
     const v: unknown = JSON.parse(text ?? 'null');
-    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v) : null;
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? v : null;
   } catch {
     return null;
   }
