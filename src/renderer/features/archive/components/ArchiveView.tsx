@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { Fragment, useMemo, useState } from 'react';
 import { navigate } from '../../../lib/navigation';
 import { appInfoQuery } from '../../../lib/app-info';
 import { routes, type Route } from '../../../lib/routes';
@@ -107,8 +107,13 @@ export function ArchiveView({ route }: { route: ArchiveRoute }) {
         <SaveSearch query={query} suggested={route.q ? `Search: ${route.q}` : 'Everything'} />
         <CopyAsScript query={query} />
       </div>
-      {query.collection !== undefined ? <RefreshSearch key={query.collection} collection={query.collection} /> : null}
-      {query.collection !== undefined ? <KeepMedia key={query.collection} collection={query.collection} /> : null}
+      {query.collection !== undefined ? (
+        // one pair per collection: a collection chosen afresh starts them anew
+        <Fragment key={query.collection}>
+          <RefreshSearch collection={query.collection} />
+          <KeepMedia collection={query.collection} />
+        </Fragment>
+      ) : null}
       {watches.data && watches.data.watches.length > 0 ? (
         <TableExports label="Counters and disappearances (the watches’ tables)" />
       ) : null}
