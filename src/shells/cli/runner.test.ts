@@ -237,14 +237,16 @@ describe('the headless runner', () => {
       await second.line(/run 1 \(picked up again\) done/);
       expect(await second.exit).toBe(0);
 
-      // every page of the run bought once: no request of the sandbox asked twice
+      // every page of the run bought once, but for one whose request was in flight at the kill: the service
+      // charged it and this runner never had its answer, so it is asked again (and its first purchase counted)
       const { requests } = await control<{ requests: RequestLogEntry[] }>('/__sandbox/requests');
       const urls = requests.map((r) => r.url);
-      expect(urls).toHaveLength(20);
-      expect(new Set(urls).size).toBe(urls.length);
+      expect(new Set(urls).size).toBe(20);
+      expect(urls.length - new Set(urls).size).toBeLessThanOrEqual(1);
       const ledger = await control<{ calls: LedgerEntry[]; totals: { calls: number; credits: number } }>(
         '/__sandbox/usage',
       );
+      expect(ledger.totals.calls).toBe(urls.length);
       const db = new DatabaseSync(project, { readOnly: true });
       const runs = db
         .prepare('SELECT status, resumed, calls, credits, new_items FROM watch_runs WHERE watch = ?')
@@ -254,7 +256,10 @@ describe('the headless runner', () => {
         .get(watch) as { n: number };
       const lock = db.prepare('SELECT count(*) AS n FROM watch_runner').get() as { n: number };
       db.close();
-      expect(runs).toEqual([{ status: 'done', resumed: 1, calls: 20, credits: ledger.totals.credits, new_items: 0 }]);
+      // the records say what the ledger says, the purchase lost in flight included
+      expect(runs).toEqual([
+        { status: 'done', resumed: 1, calls: ledger.totals.calls, credits: ledger.totals.credits, new_items: 0 },
+      ]);
       expect(held.n).toBeGreaterThan(200);
       expect(lock.n).toBe(0);
       // its journal is gone once the run is settled
