@@ -16,7 +16,7 @@ import { PostRenderer } from './posts';
 import type { WorldSize } from './size';
 import { buildSpaces, renderSpace, type SpaceRecord } from './spaces';
 import { HOUR_MS, LiveWorld, STILL_HOURS } from './live';
-import { dayAnchor, sequenceOf } from './time';
+import { dayAnchor, sequenceOf, YEAR_MS } from './time';
 import { buildTrends, trendsAt } from './trends';
 import { buildUsers, type UserRecord } from './users';
 
@@ -112,7 +112,7 @@ export class World {
       seed: this.seed,
       users: this.users,
       postIds: g.ids,
-      statusesCount: (u) => group(g.byAuthor, u).length,
+      statusesCount: (u) => group(g.byAuthor, u).length + this.before(u),
     };
     const showcaseAuthors = [g.bigThreadRoot, g.muchQuoted, this.articlePost].map((i) => g.author[i] as number);
     this.live = new LiveWorld({
@@ -371,10 +371,21 @@ export class World {
     };
   }
 
-  /** the posts an account has at the moment: its posts of the graph not deleted, and its live ones */
+  /**
+   * The posts an account made before the generated year, at that year's pace: the live count covers an account's
+   * whole life, while its timeline pages back only so far (the generated year here), and a count of one year's
+   * posts over a life of up to fourteen would make its lifetime average a fraction of how it posts.
+   */
+  private before(u: number): number {
+    const record = this.users[u];
+    if (!record) return 0;
+    return Math.round((group(this.graph.byAuthor, u).length * Math.max(0, record.ageMs - YEAR_MS)) / YEAR_MS);
+  }
+
+  /** the posts an account has at the moment: those before the generated year, its posts of the graph not deleted, and its live ones */
   private statusesCount(u: number): number {
     const mine = group(this.graph.byAuthor, u);
-    let n = mine.length;
+    let n = mine.length + this.before(u);
     if (this.live.deletedAt.size > 0) for (const i of mine) if (!this.visible(i)) n--;
     for (const o of this.live.byAuthor.get(u) ?? []) if (this.visible(this.graph.count + o)) n++;
     return n;
