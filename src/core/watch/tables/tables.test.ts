@@ -398,6 +398,9 @@ function watchTests(s: StoreUnderTest): void {
     expect((await tables(p).known(w, 'post', ['11', '99', '98', "11' OR 1=1"], T)).sort()).toEqual(['11', '99']);
     expect(await tables(p).known(w, 'user', ['500'], T)).toEqual([]);
     expect(await tables(p).known(w, 'user', ['500'], T + 2 * HOUR)).toEqual(['500']);
+    // posts read by id (as from a conversation) are where an account was active, not its posting rate
+    expect(await tables(p).postingHistory(['500'], T - 2 * HOUR)).toEqual([]);
+    await p.ingest([answer({ operation: 'userTimeline', params: '{"userId":"500"}', at: T + 2 * HOUR })]);
     // post 13's author id is U+0000: it reads on neither store as one of these
     expect(await tables(p).postingHistory(['500', '404'], T - 2 * HOUR)).toEqual([
       { author: '500', posts: 2, first: Date.parse('2026-11-22T05:00:00Z'), last: Date.parse('2026-11-22T05:30:00Z') },
@@ -407,6 +410,21 @@ function watchTests(s: StoreUnderTest): void {
     expect(facts.sort((a, b) => a.id.localeCompare(b.id))).toEqual([
       { id: '500', statusesCount: 1234, createdAt: expect.any(Number) as number },
       { id: '501', statusesCount: null, createdAt: expect.any(Number) as number },
+    ]);
+    // an account seen only as an author (its replies in a conversation): its newest post's copy of its profile
+    const by600 = (id: string, statusesCount: number) => ({
+      ...postFixture,
+      id,
+      author: { ...postFixture.author, id: '600', statusesCount, createdAt: 'Sun Nov 01 00:00:00 +0000 2026' },
+      quoted_tweet: null,
+    });
+    await p.ingest([
+      answer({ at: T + 3 * HOUR, text: JSON.stringify({ tweets: [by600('21', 70)], status: 'success', message: '' }) }),
+      answer({ at: T + 4 * HOUR, text: JSON.stringify({ tweets: [by600('22', 71)], status: 'success', message: '' }) }),
+    ]);
+    expect(await tables(p).accountFacts(['600', '500'])).toEqual([
+      { id: '500', statusesCount: 1234, createdAt: expect.any(Number) as number },
+      { id: '600', statusesCount: 71, createdAt: Date.parse('2026-11-01T00:00:00Z') },
     ]);
     expect(await tables(p).largestPage('postsByIds')).toBe(3);
     expect(await tables(p).largestPage('userSearch')).toBe(0);

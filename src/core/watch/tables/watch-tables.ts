@@ -14,6 +14,8 @@
  * its lock is gone too: a live runner on another machine, in a long run, behind a clock that is off, or with the
  * same host name, is never displaced, and no watch runs twice. A project file has one writer at a time already.
  */
+import type { OperationId } from '../../../shared/api/catalog';
+import { parseApiDate } from '../../../shared/api/dates';
 import { forUpdate, sql, type Db, type Row, type SessionLock, type Sql } from '../../db';
 import { settleCounters } from '../rules/counters';
 import { settlePresence } from '../rules/presence';
@@ -86,15 +88,18 @@ const rawText = (path: readonly string[]): Sql =>
     sqlite: `json_extract(raw, '$.${path.join('.')}')`,
     postgres: `skein_json_text(raw, '{${path.join(',')}}')`,
   });
+/** the reads that hold every post of an account over their span */
+const TIMELINES: readonly OperationId[] = ['userTimeline', 'listTimeline'];
 /** the items whose raw JSON reads (PostgreSQL's functions answer null for the others) */
 const rawReads = sql.of({ sqlite: ' AND json_valid(raw)', postgres: '' });
-/** an item's number of posts, where its raw JSON holds one as a number */
-const statusesCount = sql.of({
-  sqlite:
-    "CASE WHEN json_type(raw, '$.statusesCount') IN ('integer', 'real') THEN json_extract(raw, '$.statusesCount') END",
-  postgres:
-    "CASE WHEN skein_json_type(raw, '{statusesCount}') = 'number' THEN skein_json_text(raw, '{statusesCount}')::double precision END",
-});
+/** a number of posts at `path` in an item's raw JSON, where it holds one as a number */
+const statusesCountAt = (path: readonly string[]): Sql => {
+  const dotted = [...path, 'statusesCount'];
+  return sql.of({
+    sqlite: `CASE WHEN json_type(raw, '$.${dotted.join('.')}') IN ('integer', 'real') THEN json_extract(raw, '$.${dotted.join('.')}') END`,
+    postgres: `CASE WHEN skein_json_type(raw, '{${dotted.join(',')}}') = 'number' THEN skein_json_text(raw, '{${dotted.join(',')}}')::double precision END`,
+  });
+};
 
 export class WatchTables {
   /** the runner's session lock (held while this Skein holds the project's runner row) */
@@ -436,14 +441,20 @@ export class WatchTables {
 
   /* ----------------------------------------------------------- projections */
 
-  /** the targets' posts the project holds since `since`: how many, first and last (by the author's id in the raw post) */
+  /**
+   * The targets' posts the project holds since `since` from a read of a timeline: how many, first and last (by the
+   * author's id in the raw post). A timeline holds all of an account's posts over its span; posts that came from
+   * a conversation, quotes or mentions are the ones where it was most active, and would read as a far higher rate.
+   */
   async postingHistory(authors: readonly string[], since: number): Promise<PostingHistory[]> {
     const out: PostingHistory[] = [];
     for (const chunk of chunks(authors))
       for (const r of await this.db.all<{ author: string; posts: unknown; first: unknown; last: unknown }>(
         sql`SELECT a AS author, count(*) AS posts, min(created_at) AS first, max(created_at) AS last FROM (
               SELECT ${rawText(['author', 'id'])} AS a, created_at FROM items
-              WHERE kind = 'post' AND created_at >= ${since}${rawReads}) x
+              WHERE kind = 'post' AND created_at >= ${since}${rawReads}
+                AND EXISTS (SELECT 1 FROM request_items ri JOIN requests q ON q.rowid = ri.request
+                            WHERE ri.item = items.rowid AND q.operation IN ${tuple(TIMELINES)})) x
             WHERE a IN ${tuple(chunk)} GROUP BY a`,
       ))
         out.push({ author: r.author, posts: Number(r.posts), first: Number(r.first), last: Number(r.last) });
@@ -455,10 +466,26 @@ export class WatchTables {
     const out: AccountFacts[] = [];
     for (const chunk of chunks(ids))
       for (const r of await this.db.all<{ id: string; n: unknown; created_at: unknown }>(
-        sql`SELECT id, ${statusesCount} AS n, created_at FROM items
+        sql`SELECT id, ${statusesCountAt([])} AS n, created_at FROM items
             WHERE kind = 'user'${rawReads} AND id IN ${tuple(chunk)}`,
       ))
         out.push({ id: r.id, statusesCount: numOrNull(r.n), createdAt: numOrNull(r.created_at) });
+    // an account seen only as the author of posts (a conversation read reply by reply): the newest post's copy
+    const held = new Set(out.map((f) => f.id));
+    const authorId = rawText(['author', 'id']);
+    for (const chunk of chunks(ids.filter((id) => !held.has(id))))
+      for (const r of await this.db.all<{ id: string; n: unknown; created: unknown }>(
+        sql`SELECT a AS id, n, created FROM (
+              SELECT ${authorId} AS a, ${statusesCountAt(['author'])} AS n, ${rawText(['author', 'createdAt'])} AS created,
+                row_number() OVER (PARTITION BY ${authorId} ORDER BY last_seen DESC, rowid DESC) AS k
+              FROM items WHERE kind = 'post'${rawReads} AND ${authorId} IN ${tuple(chunk)}) x
+            WHERE k = 1`,
+      ))
+        out.push({
+          id: r.id,
+          statusesCount: numOrNull(r.n),
+          createdAt: typeof r.created === 'string' ? parseApiDate(r.created) : null,
+        });
     return out;
   }
 
