@@ -98,7 +98,7 @@ describe('a watch’s projected cost', () => {
     expect(r.perTarget.get('3')).toBe(1);
     expect(r.from).toEqual({ recent: 1, lifetime: 1, assumed: 1 });
     expect(projectWatch(input({ targets: ['1', '2', '3'], rates: r })).basis).toMatch(
-      /1 from their recent posts in this project; 1 from their lifetime averages; 1 assumed at 1 post a day/,
+      /1 from their timelines this project holds; 1 from their lifetime averages; 1 assumed at 1 post a day/,
     );
   });
 
@@ -153,7 +153,16 @@ describe('the whole watch’s cost, first read included', () => {
   it('over its days: the first run, then the others, and the handles still to resolve (a people search each)', () => {
     const p = ten({ strategy: 'probe', days: 7 });
     expect(p.whole?.runs).toBe(84);
-    expect(p.whole?.credits).toBeCloseTo((p.firstRun ?? 0) + 83 * p.perRun, 6);
+    // the full read every 24 runs is made three times after the first read (runs 24, 48 and 72), not a share of each
+    const fullPerDay = p.parts.find((x) => x.label.startsWith('a full read'))?.perDay ?? 0;
+    const full = (fullPerDay * 24) / p.runsPerDay;
+    expect(full).toBeGreaterThan(0);
+    expect(p.whole?.credits).toBeCloseTo((p.firstRun ?? 0) + 83 * (p.perRun - full / 24) + 3 * full, 6);
+    // a week at two runs a day reaches none: its runs are the probe and what it finds moved
+    const week = ten({ strategy: 'probe', days: 7, everyMinutes: 720 });
+    const weekFull = ((week.parts.find((x) => x.label.startsWith('a full read'))?.perDay ?? 0) * 24) / week.runsPerDay;
+    expect(week.whole?.runs).toBe(14);
+    expect(week.whole?.credits).toBeCloseTo((week.firstRun ?? 0) + 13 * (week.perRun - weekFull / 24), 6);
     expect(p.whole?.usd).toBeCloseTo((p.whole?.credits ?? 0) / 100_000, 9);
     const withHandles = ten({ strategy: 'probe', days: 7, targets: targets.slice(0, 7), unresolved: 3 });
     // the three handles are read as accounts (the assumed rate) and each resolved by one people search (20 × 18)

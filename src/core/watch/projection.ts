@@ -1,7 +1,7 @@
 /**
  * What a watch will cost, before it is switched on: per run, per day and per month, for each strategy its kind
  * offers, from its schedule, the price table and how often its targets post (what the project shows: their
- * recent posts it holds, else their lifetime average from a profile it holds, else an assumption it states).
+ * recent posts it holds from their timelines, else their lifetime average from a profile it holds, else an assumption it states).
  * The same arithmetic the runs spend by: a timeline page is billed per post on it, a batch lookup per user
  * or post, a list timeline per call (`creditsFor`, shared with the sandbox's ledger).
  */
@@ -127,6 +127,8 @@ export function projectWatch(input: ProjectionInput): WatchProjection {
   const n = p.targets.length;
   /** the first run: each target's starting point, its first pages whatever they hold, at their largest */
   let firstRun: number;
+  /** what a periodic full read costs over a run that makes none, in `perDay`, for a watch whose runs are counted */
+  let fullRead: { everyRuns: number; credits: number } | null = null;
   const rate = (t: string) => p.rates.perTarget.get(t) ?? ASSUMED_POSTS_PER_DAY;
   /** the largest page a listing's caps assume: a run stops before a page this big could pass its cap */
   let bound: { items: number; credits: number } | null = null;
@@ -174,6 +176,7 @@ export function projectWatch(input: ProjectionInput): WatchProjection {
       label: `a full read every ${options.fullEvery} runs`,
       perDay: (unchanged * runsPerDay) / options.fullEvery,
     });
+    fullRead = { everyRuns: options.fullEvery, credits: unchanged };
     notes.push(
       `A probe (${fmt(probe)} credits for ${n}) each run; a listing (${fmt(page)} credits a page) only where the count moved, and every ${options.fullEvery} runs for all (a probe misses a post made and another deleted between two runs).`,
     );
@@ -203,7 +206,7 @@ export function projectWatch(input: ProjectionInput): WatchProjection {
   const { recent, lifetime, assumed } = p.rates.from;
   if (spec.listing && (p.kind === 'accounts' || p.strategy === 'list')) {
     const told = [
-      recent ? `${recent} from their recent posts in this project` : null,
+      recent ? `${recent} from their timelines this project holds` : null,
       lifetime ? `${lifetime} from their lifetime averages` : null,
       assumed
         ? `${assumed} assumed at ${ASSUMED_POSTS_PER_DAY} post a day (the project shows nothing of them yet)`
@@ -221,7 +224,12 @@ export function projectWatch(input: ProjectionInput): WatchProjection {
     unresolved * creditsFor({ operation: 'userSearch', httpStatus: 200, items: TYPICAL_SEARCH }, prices);
   const days = input.days ?? null;
   const runs = days === null ? null : Math.max(1, Math.ceil(days * runsPerDay));
-  const whole = runs === null || days === null ? null : resolving + firstRun + (runs - 1) * perRun;
+  // a watch of counted runs makes the full reads its runs reach (run 0 is the first read), not a share of each
+  const later = (n: number) =>
+    fullRead === null
+      ? n * perRun
+      : n * (perRun - fullRead.credits / fullRead.everyRuns) + Math.floor(n / fullRead.everyRuns) * fullRead.credits;
+  const whole = runs === null || days === null ? null : resolving + firstRun + later(runs - 1);
   const proposedPerRun = roundUp(Math.max(firstRun * FIRST_MARGIN, perRun * MARGIN));
   const proposedPerDay = roundUp(Math.max(proposedPerRun, firstRun + perDay * MARGIN));
   const proposedTotal = roundUp(Math.max(proposedPerDay, whole === null ? perDay * 30 * MARGIN : whole * MARGIN));
