@@ -123,10 +123,13 @@ export class WatchScheduler {
     return this.holder;
   }
 
-  /** one pass: serialized (a tick never overlaps another) */
-  tick(): Promise<void> {
+  /**
+   * One pass: serialized (a tick never overlaps another). `only`: this watch's run alone (a saved watch job run
+   * headless runs its own watch, not the others the project holds); runs left unfinished are picked up either way.
+   */
+  tick(only?: number): Promise<void> {
     if (this.ticking) return this.ticking;
-    this.ticking = this.pass()
+    this.ticking = this.pass(only)
       .catch((e: unknown) => this.deps.warn?.('a watch tick failed', e))
       .finally(() => {
         this.ticking = null;
@@ -217,7 +220,7 @@ export class WatchScheduler {
     await this.release();
   }
 
-  private async pass(): Promise<void> {
+  private async pass(only?: number): Promise<void> {
     if (this.stopping) return;
     const now = this.deps.clock.now();
     const asleepSince =
@@ -227,7 +230,7 @@ export class WatchScheduler {
     if (this.held && this.held.projectId !== project?.id) await this.release();
     if (!project) return;
     const store = project.store;
-    const watches = await store.watches();
+    const watches = (await store.watches()).filter((w) => only === undefined || w.id === only);
     const active = watches.filter((w) => !w.paused && w.nextDue !== null);
     if (!this.held) {
       const open = active.length > 0 || this.requested.size > 0 || (await store.openRuns()).length > 0;
@@ -252,7 +255,9 @@ export class WatchScheduler {
       if (this.stopping) return;
       await this.resume(project, run);
     }
-    const due = open.length ? (await store.watches()).filter((w) => !w.paused && w.nextDue !== null) : active;
+    const due = open.length
+      ? (await store.watches()).filter((w) => !w.paused && w.nextDue !== null && (only === undefined || w.id === only))
+      : active;
     for (const w of [...due].sort((a, b) => (a.nextDue ?? 0) - (b.nextDue ?? 0))) {
       if (this.stopping) return;
       const asked = this.requested.has(w.id);
