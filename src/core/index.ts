@@ -336,6 +336,7 @@ export function createCore(deps: CoreDeps): Core {
     },
     host: hostname(),
     ...(deps.showInFolder ? { showInFolder: deps.showInFolder } : {}),
+    watch: () => watches.handlers.watch,
   });
 
   // watchlists: run here while the core is up (the app), or driven by the headless runner

@@ -12,7 +12,8 @@ import { SkeinError } from '../../shared/errors';
 import type { HandlersOf } from '../../shared/ipc/define';
 import type { ExportJob, ExportStartInput } from '../../shared/ipc/export';
 import { HeadlessRun, type jobsContract } from '../../shared/ipc/jobs';
-import { savedJobOf, type SavedJob, type SavedJobKind } from '../../shared/jobs/saved-job';
+import type { watchContract, WatchSpec } from '../../shared/ipc/watch';
+import { savedJobOf, watchJobOf, type ExportSavedJob, type WatchSavedJob } from '../../shared/jobs/saved-job';
 import type { ExportService } from '../export';
 import { writeFileAtomic } from '../files/atomic-file';
 import type { Formats } from '../formats';
@@ -35,10 +36,24 @@ export interface SavedJobs {
    * relative destination, `project` names the project for the job's identity, `onStart` gets the job's id.
    */
   run: (
-    file: SavedJob,
+    file: ExportSavedJob,
     where: { jobFolder: string; project: string },
     onStart?: (jobId: string, resumed: boolean) => void,
   ) => Promise<SavedJobRun>;
+  /**
+   * The project's watch for a watch job: the one an earlier run of this file on this project made (its caps
+   * brought to the file's, where the person changed them there), else a new one switched on now, its window
+   * ending the file's number of days from now. `made`: it is new.
+   */
+  watchFor: (file: WatchSavedJob, project: string) => Promise<{ jobId: string; watch: WatchSummary; made: boolean }>;
+  /** records how a watch job's run ended, beside the export and hydration jobs run headless */
+  recordWatch: (
+    file: WatchSavedJob,
+    jobId: string,
+    watch: WatchSummary,
+    status: HeadlessRun['status'],
+    startedAt: number,
+  ) => Promise<void>;
   /** `jobs.save`: asks where (main's save dialog) and writes the job file of a dialog's start request */
   handlers: HandlersOf<typeof jobsContract>;
 }
@@ -64,7 +79,35 @@ export interface SavedJobsDeps {
   host: string;
   /** reveals a file in the file manager (absent: a browser, the runner) */
   showInFolder?: ShowInFolder;
+  /** the watches of the project of the mode in use (a watch job makes and finds its watch there) */
+  watch: () => WatchHandlers;
 }
+
+/** which watch each watch job made on the project (job id → watch id) */
+const WATCH_JOBS_KEY = 'watch_jobs';
+const DAY_MS = 86_400_000;
+/** a watch job's calls to the watch handlers: main's own, no page behind them */
+const MAIN = { senderId: 0 };
+
+async function readWatchJobs(deps: SavedJobsDeps): Promise<Record<string, number>> {
+  try {
+    const value: unknown = JSON.parse((await deps.records.read(WATCH_JOBS_KEY)) ?? '{}');
+    if (typeof value !== 'object' || value === null) return {};
+    return Object.fromEntries(
+      Object.entries(value).filter((e): e is [string, number] => Number.isSafeInteger(e[1]) && (e[1] as number) > 0),
+    );
+  } catch {
+    return {};
+  }
+}
+
+/** the `watch` namespace's handlers, as the core gives them */
+type WatchHandlers = HandlersOf<typeof watchContract>['watch'];
+/** a watch as the watch handlers answer it */
+type WatchSummary = Awaited<ReturnType<WatchHandlers['create']>>;
+
+const sameCaps = (a: WatchSpec['caps'], b: WatchSpec['caps']) =>
+  a.perRun === b.perRun && a.perDay === b.perDay && a.total === b.total;
 
 /** the project's record of its headless runs, latest first */
 const RUNS_KEY = 'headless_jobs';
@@ -87,8 +130,8 @@ async function readRuns(deps: SavedJobsDeps): Promise<HeadlessRun[]> {
 }
 
 /** Records (or updates) a run in the project: the app lists it and can open what it wrote. */
-async function recordRun(deps: SavedJobsDeps, file: SavedJob, job: ExportJob): Promise<void> {
-  const run: HeadlessRun = {
+async function recordRun(deps: SavedJobsDeps, file: ExportSavedJob, job: ExportJob): Promise<void> {
+  await keepRun(deps, {
     jobId: job.id,
     name: file.name,
     kind: file.kind,
@@ -101,7 +144,10 @@ async function recordRun(deps: SavedJobsDeps, file: SavedJob, job: ExportJob): P
     host: deps.host,
     startedAt: job.startedAt,
     finishedAt: job.finishedAt,
-  };
+  });
+}
+
+async function keepRun(deps: SavedJobsDeps, run: HeadlessRun): Promise<void> {
   const others = (await readRuns(deps)).filter((r) => r.jobId !== run.jobId);
   await deps.records.write(RUNS_KEY, JSON.stringify([run, ...others].slice(0, RUNS_KEPT)));
 }
@@ -123,7 +169,8 @@ export function savedJobs(deps: SavedJobsDeps): SavedJobs {
   return {
     handlers: {
       jobs: {
-        save: ({ kind, start }) => save(deps, kind, start),
+        save: (input) =>
+          input.kind === 'watch' ? saveWatch(deps, input.watch, input.days) : save(deps, input.kind, input.start),
         headless: async () => (await readRuns(deps)).sort((a, b) => b.startedAt - a.startedAt),
         showResult: ({ jobId }) => showResult(deps, jobId),
       },
@@ -169,12 +216,65 @@ export function savedJobs(deps: SavedJobsDeps): SavedJobs {
       await recordRun(deps, file, started);
       return { job: await settled(), resumed: false };
     },
+    async watchFor(file, project) {
+      const jobId = jobIdFor(file.id, project);
+      const handlers = deps.watch();
+      const made = await readWatchJobs(deps);
+      const known = made[jobId];
+      const existing = (await handlers.list(undefined, MAIN)).watches.find((w) => w.id === known);
+      if (existing) {
+        // the file's caps: ones changed there were written by the person who runs it, as an export's are
+        const watch = sameCaps(existing.spec.caps, file.watch.caps)
+          ? existing
+          : await handlers.update({ id: existing.id, patch: { caps: file.watch.caps } }, MAIN);
+        return { jobId, watch, made: false };
+      }
+      const until = file.days === null ? null : deps.now() + file.days * DAY_MS;
+      const watch = await handlers.create({ ...file.watch, schedule: { ...file.watch.schedule, until } }, MAIN);
+      await deps.records.write(WATCH_JOBS_KEY, JSON.stringify({ ...made, [jobId]: watch.id }));
+      return { jobId, watch, made: true };
+    },
+    async recordWatch(file, jobId, watch, status, startedAt) {
+      await keepRun(deps, {
+        jobId,
+        name: file.name,
+        kind: 'watch',
+        status,
+        stopReason: null,
+        items: watch.kept.posts,
+        calls: watch.runs,
+        credits: watch.spent.total,
+        files: [],
+        host: deps.host,
+        startedAt,
+        finishedAt: status === 'running' ? null : deps.now(),
+      });
+    },
   };
+}
+
+/** Writes a watch job: the watch its form describes, its window as a number of days from its first run. */
+async function saveWatch(deps: SavedJobsDeps, watch: WatchSpec, days: number | null): Promise<{ file: string | null }> {
+  const stem =
+    watch.name
+      .replace(/[^\p{L}\p{N}]+/gu, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 60) || 'watch';
+  const chosen = await deps.chooseSavePath({
+    title: 'Save as job',
+    defaultPath: `${stem}${JOB_SUFFIX}`,
+    filters: [{ name: 'Skein job', extensions: ['json'] }],
+  });
+  if (chosen === null) return { file: null };
+  const path = extname(chosen) ? chosen : `${chosen}.json`;
+  const job = watchJobOf({ spec: watch, days, id: randomUUID(), createdBy: deps.createdBy, now: deps.now() });
+  await writeFileAtomic(path, async (sink) => sink.write(`${JSON.stringify(job, null, 2)}\n`));
+  return { file: path };
 }
 
 async function save(
   deps: SavedJobsDeps,
-  kind: SavedJobKind,
+  kind: 'export' | 'hydrate',
   start: ExportStartInput,
 ): Promise<{ file: string | null }> {
   const { service } = deps;

@@ -1,12 +1,13 @@
 /**
  * The `jobs` namespace of the bridge: saved jobs (shared/jobs). The renderer sends the start request its dialog
- * would send; main asks where to save and writes the file (the renderer never writes files, and a hydration's ids
+ * would send (a watch: the spec its form would switch on); main asks where to save and writes the file (the renderer never writes files, and a hydration's ids
  * are read from its import in main).
  */
 import { z } from 'zod';
 import { SavedJobKind } from '../jobs/saved-job';
 import { fn } from './define';
 import { ExportStartInput, StopReason } from './export';
+import { WatchSpec } from './watch';
 
 /** A saved job's run by the headless runner, as the project records it (the app lists them). */
 export const HeadlessRun = z.object({
@@ -32,7 +33,14 @@ export type HeadlessRun = z.infer<typeof HeadlessRun>;
 export const jobsContract = {
   jobs: {
     /** `file` is null when the person closed the save dialog */
-    save: fn(z.object({ kind: SavedJobKind, start: ExportStartInput }), z.object({ file: z.string().nullable() })),
+    save: fn(
+      z.discriminatedUnion('kind', [
+        z.object({ kind: z.enum(['export', 'hydrate']), start: ExportStartInput }),
+        /** a watch as its form describes it (its window's end dropped), and how many days it is to run */
+        z.object({ kind: z.literal('watch'), watch: WatchSpec, days: z.number().positive().max(3_650).nullable() }),
+      ]),
+      z.object({ file: z.string().nullable() }),
+    ),
     /** the saved jobs the headless runner ran on the open project, latest first */
     headless: fn(z.undefined(), z.array(HeadlessRun)),
     /** shows a headless run's result in the file manager, when it is on this computer (else `note` says where) */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readSavedJob, SAVED_JOB_FORMAT, savedJobOf, type SavedJobSource } from './saved-job';
+import { readSavedJob, SAVED_JOB_FORMAT, savedJobOf, watchJobOf, type SavedJobSource } from './saved-job';
 
 const thread: SavedJobSource = {
   kind: 'export',
@@ -20,7 +20,8 @@ describe('saved jobs', () => {
     const file = savedJobOf(thread);
     const read = readSavedJob(JSON.stringify(file, null, 2));
     expect(read).toEqual({ ok: true, job: file });
-    expect(file).toMatchObject({ skein_job: SAVED_JOB_FORMAT, kind: 'export', name: 'A thread' });
+    // an export is written in the first format, which every Skein with saved jobs runs
+    expect(file).toMatchObject({ skein_job: 1, kind: 'export', name: 'A thread' });
     expect(file.job.caps).toEqual({ maxPages: 2 });
   });
 
@@ -69,5 +70,36 @@ describe('saved jobs', () => {
       ok: false,
       message: expect.stringContaining('carries its ids'),
     });
+  });
+
+  const watch = {
+    name: 'Ten accounts',
+    kind: 'accounts' as const,
+    targets: ['11', '12'],
+    handles: { '11': 'first_one' },
+    strategy: 'probe' as const,
+    schedule: { everyMinutes: 720, until: Date.UTC(2026, 11, 5) },
+    caps: { perRun: 3_900, perDay: 4_600, total: 13_400 },
+  };
+
+  it('carries a watch with its window as days, in the format that added watches', () => {
+    const file = watchJobOf({ spec: watch, days: 7, id: thread.id, createdBy: 'Skein 0.1.0', now: thread.now });
+    expect(file).toMatchObject({ skein_job: 2, kind: 'watch', name: 'Ten accounts', days: 7 });
+    // a date would be past by the time the file is run elsewhere: the window is its days from the first run
+    expect(file.watch.schedule).toEqual({ everyMinutes: 720, from: null, until: null });
+    expect(file.watch.handles).toEqual({ '11': 'first_one' });
+    expect(readSavedJob(JSON.stringify(file))).toEqual({ ok: true, job: file });
+    // what an older Skein (reading format 1) would be told
+    expect(SAVED_JOB_FORMAT).toBe(2);
+    const dated = { ...file, watch: { ...file.watch, schedule: { ...file.watch.schedule, until: 1 } } };
+    expect(readSavedJob(JSON.stringify(dated))).toEqual({
+      ok: false,
+      message: expect.stringContaining('number of days'),
+    });
+    expect(readSavedJob(JSON.stringify({ ...file, skein_job: 1 }))).toMatchObject({ ok: false });
+    expect(readSavedJob(JSON.stringify({ ...file, apiKey: 'sk-canary' }))).toMatchObject({ ok: false });
+    expect(
+      readSavedJob(JSON.stringify({ ...file, watch: { ...file.watch, caps: { perRun: 5, perDay: 1, total: 1 } } })),
+    ).toMatchObject({ ok: false, message: expect.stringContaining('damaged') });
   });
 });

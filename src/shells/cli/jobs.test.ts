@@ -102,8 +102,9 @@ describe('saved jobs, run headless', () => {
       error: expect.stringContaining('which job'),
     });
     expect(parseRunnerArgs(['run', 'job.json', '--demo'], {})).toEqual({ error: expect.stringContaining('--project') });
-    expect(parseRunnerArgs(['run', 'job.json', '--project', 'p', '--demo', '--once'], {})).toEqual({
-      error: expect.stringContaining('for watch'),
+    // a watch job runs what is due with --once; an export job refuses it when it reads its file
+    expect(parseRunnerArgs(['run', 'job.json', '--project', 'p', '--demo', '--once'], {})).toMatchObject({
+      once: true,
     });
   });
 
@@ -415,6 +416,6 @@ describe('saved jobs, run headless', () => {
         (l) => lines.push(l),
       ),
     ).toBe(2);
-    expect(lines.join('\n')).toContain('made by a newer Skein (job format 99); this Skein reads up to 1');
+    expect(lines.join('\n')).toContain('made by a newer Skein (job format 99); this Skein reads up to 2');
   });
 });

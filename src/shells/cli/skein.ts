@@ -19,13 +19,16 @@ import { parseArgs } from 'node:util';
 import { createCore, RunnerBusy, type Core, type CoreDeps } from '../../core';
 import { creditsToUsd } from '../../shared/api/pricing';
 import type { ExportJob } from '../../shared/ipc/export';
-import { readSavedJob } from '../../shared/jobs/saved-job';
+import type { HeadlessRun } from '../../shared/ipc/jobs';
+import { readSavedJob, type WatchSavedJob } from '../../shared/jobs/saved-job';
 
 export const USAGE = `Usage: skein watch --project PATH [options]
        skein run JOB.json --project PATH [--demo | --api-base-url URL] [--data-dir DIR] [--rate N] [--researcher NAME]
   watch: runs the watches of a Skein project on their schedules, until stopped (SIGTERM, Ctrl+C).
   run:   runs a job saved from Skein (Save as job…) on the project: a line per page or batch; run it again
          after a stop or a failure and it goes on where it stopped, without paying for a page twice.
+         A watch job switches its watch on in the project (the next run of the file finds it again) and runs
+         it alone, a line per run, until its window ends or its total cap is spent.
 
   --project PATH      the project file (.skein) whose watches run; they are made and switched on in Skein.
                       A team project: its address as Manage projects shows it
@@ -36,12 +39,13 @@ export const USAGE = `Usage: skein watch --project PATH [options]
   --data-dir DIR      where the runner keeps its settings and usage (or SKEIN_USER_DATA_DIR;
                       default ~/.config/Skein/runner)
   --rate N            requests per second (default: the settings' pace, 0.2 out of the box)
-  --once              run what is due (and pick up an unfinished run), then exit: for cron
-  --tick SECONDS      how often to look for due watches (default 30)
+  --once              run what is due (and pick up an unfinished run), then exit: for cron (watch, or a watch job)
+  --tick SECONDS      how often to look for due watches (default 30; watch, or a watch job)
   --verbose           a line per page, not only per run
 
-Exit codes: 0 done (watch: or stopped), 1 an error (run: stopped or failed; run it again to go on), 2 a mistake
-in the command or the job file, 3 another runner runs this project, 4 (run) the job stopped at one of its caps.
+Exit codes: 0 done (watch: or stopped; a watch job with --once: what was due ran), 1 an error (run: stopped or
+failed; run it again to go on), 2 a mistake in the command or the job file, 3 another runner runs this project,
+4 (run) the job stopped at one of its caps (a watch job: its total cap).
 
   skein verify --project PATH re-hashes the project's kept media files (skein verify --help).`;
 
@@ -88,10 +92,12 @@ export function defaultDataDir(env = process.env, home = homedir()): string {
 }
 
 /** `skein run JOB.json --project P`: one saved job, then exit */
-export interface JobRunOptions extends Omit<RunnerOptions, 'command' | 'once' | 'tickMs'> {
+export interface JobRunOptions extends Omit<RunnerOptions, 'command' | 'tickMs'> {
   command: 'run';
   /** the job file's absolute path */
   jobFile: string;
+  /** a watch job: how often to look whether its next run is due (absent: 30 s; an export job takes none) */
+  tickMs?: number;
 }
 
 export function parseRunnerArgs(
@@ -129,8 +135,6 @@ export function parseRunnerArgs(
   const [jobFile, ...extra] = positionals;
   if (command === 'run' && jobFile === undefined) return { error: 'which job? skein run JOB.json --project PATH' };
   if (extra.length > 0) return { error: `one job at a time (“${extra.join(' ')}” is one too many)` };
-  if (command === 'run' && (values.once !== undefined || values.tick !== undefined))
-    return { error: '--once and --tick are for watch: a job runs once, to its end' };
   if (!values.project)
     return {
       error: `--project is required: the project file ${command === 'run' ? 'the job records its work in' : 'whose watches run'}`,
@@ -168,7 +172,14 @@ export function parseRunnerArgs(
     rate,
     verbose: values.verbose ?? false,
   };
-  if (command === 'run') return { command, jobFile: resolve(jobFile as string), ...common };
+  if (command === 'run')
+    return {
+      command,
+      jobFile: resolve(jobFile as string),
+      ...common,
+      once: values.once ?? false,
+      ...(values.tick !== undefined ? { tickMs: Math.round(tick * 1000) } : {}),
+    };
   return { command, ...common, once: values.once ?? false, tickMs: Math.round(tick * 1000) };
 }
 
@@ -280,6 +291,8 @@ export async function runJob(
   out: (line: string) => void = (l) => console.log(l),
   err: (line: string) => void = (l) => console.error(l),
   stop?: AbortSignal,
+  /** what a test replaces (the clock) */
+  over: Partial<CoreDeps> = {},
 ): Promise<number> {
   let text: string;
   try {
@@ -294,11 +307,17 @@ export async function runJob(
     return 2;
   }
   const file = read.job;
+  if (file.kind === 'watch') return runWatchJob(file, options, out, err, stop, over);
+  if (options.once || options.tickMs !== undefined) {
+    err('skein: --once and --tick are for a watch job: this job runs once, to its end.');
+    return 2;
+  }
   let jobId: string | null = null;
   let pages = -1;
   let core: Core;
   try {
     core = runnerCore(options, err, {
+      ...over,
       watches: { who: 'headless', start: false },
       emit: (name, payload) => {
         if (name !== 'export') return;
@@ -369,6 +388,134 @@ export async function runJob(
     return 1;
   } catch (error) {
     err(`skein: the job could not run: ${(error as Error).message}`);
+    return 1;
+  } finally {
+    stop?.removeEventListener('abort', onStop);
+    await dispose();
+  }
+}
+
+/**
+ * A watch job: its watch (made by the first run of the file on the project, found by the next), run on its schedule
+ * until its window ends or its total cap is spent, a line per run; `--once` runs what is due and exits (for cron).
+ * Stopped, the run under way keeps its page in flight and the next run of the file goes on with the same watch.
+ * Only this watch runs: others the project holds are left to whoever runs them.
+ */
+async function runWatchJob(
+  file: WatchSavedJob,
+  options: JobRunOptions,
+  out: (line: string) => void,
+  err: (line: string) => void,
+  stop: AbortSignal | undefined,
+  over: Partial<CoreDeps>,
+): Promise<number> {
+  const tickMs = options.tickMs ?? 30_000;
+  let core: Core;
+  try {
+    core = runnerCore(options, err, {
+      ...over,
+      // the caps are the person's, written in the file they run: there is no dialog to confirm them in
+      confirm: async () => true,
+      watches: { who: 'headless', start: false, tickMs, progress: out, verbose: options.verbose },
+    });
+  } catch (error) {
+    err(`skein: ${(error as Error).message}`);
+    return 2;
+  }
+  const now = over.now ?? Date.now;
+  let stopped = stop?.aborted ?? false;
+  let wake: () => void = () => {};
+  let disposed: Promise<void> | undefined;
+  const dispose = () => (disposed ??= core.dispose());
+  const onStop = () => {
+    stopped = true;
+    wake();
+    void dispose();
+  };
+  stop?.addEventListener('abort', onStop, { once: true });
+  const startedAt = now();
+  let record: ((status: HeadlessRun['status']) => Promise<void>) | null = null;
+  try {
+    try {
+      await core.watches.scheduler.claimProject();
+    } catch (error) {
+      if (error instanceof RunnerBusy) {
+        err(`skein: ${error.message}`);
+        return 3;
+      }
+      throw error;
+    }
+    const { jobId, watch, made } = await core.jobs.watchFor(file, options.project);
+    const id = watch.id;
+    let current = watch;
+    record = (status) => core.jobs.recordWatch(file, jobId, current, status, startedAt);
+    const until = current.spec.schedule.until ?? null;
+    out(
+      `Skein runner ${appVersion()}: watch job “${file.name}” (${current.spec.targets.length} target${current.spec.targets.length === 1 ? '' : 's'}, a run every ${current.spec.schedule.everyMinutes} minutes, caps ${current.spec.caps.perRun} a run, ${current.spec.caps.perDay} a day, ${current.spec.caps.total} in all) on ${options.project}, against ${options.demo ? 'the built-in demo API' : options.apiBaseUrl}.`,
+    );
+    out(
+      `${made ? `Switched on watch ${id}` : `Going on with watch ${id}, which this job switched on`}${until === null ? ', with no end' : `, until ${new Date(until).toISOString().slice(0, 16).replace('T', ' ')} UTC`}.`,
+    );
+    await record('running');
+    const read = async () => {
+      const w = (await core.handlers.watch.list(undefined, { senderId: 0 })).watches.find((x) => x.id === id);
+      if (!w) throw new Error('its watch was removed from the project while it ran');
+      return w;
+    };
+    /** its total cap is spent: the watch ended on it, or what is left cannot buy the page its last run stopped before */
+    const atTotalCap = (w: typeof current) =>
+      (w.state === 'ended' && !(until !== null && now() > until)) ||
+      (w.lastRun?.status === 'capped' && w.spent.total + (w.projection?.pageBound?.credits ?? 0) > w.spec.caps.total);
+    for (;;) {
+      if (current.state === 'ended' || current.state === 'paused' || atTotalCap(current) || stopped) break;
+      await core.watches.scheduler.tick(id);
+      if (stopped) break;
+      current = await read();
+      if (current.state === 'ended' || current.state === 'paused' || atTotalCap(current) || options.once) break;
+      const next = current.nextRunAt ?? now() + tickMs;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, Math.max(0, Math.min(tickMs, next - now())));
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+    const spent = `${current.runs} run${current.runs === 1 ? '' : 's'}, ${current.kept.posts} posts kept, ${current.spent.total} credits (about $${creditsToUsd(current.spent.total, core.client.settings().prices).toFixed(4)})`;
+    if (stopped) {
+      err(
+        `Stopped: ${spent} so far. Run the same command again to go on with the same watch (nothing is paid for twice).`,
+      );
+      await record('interrupted').catch(() => undefined);
+      return 1;
+    }
+    if (current.state === 'paused') {
+      err(`The watch is paused in Skein: resume it there, or run the job again once it is. So far: ${spent}.`);
+      await record('interrupted');
+      return 1;
+    }
+    if (atTotalCap(current)) {
+      out(
+        `Stopped at its total cap of ${current.spec.caps.total} credits: ${spent}. To go on, raise the cap in the job file and run it again.`,
+      );
+      await record('partial');
+      return EXIT_CAP;
+    }
+    if (current.state !== 'ended') {
+      const at =
+        current.nextRunAt === null
+          ? ''
+          : ` Its next run is due ${new Date(current.nextRunAt).toISOString().slice(0, 16).replace('T', ' ')} UTC:`;
+      out(`Ran what was due: ${spent}.${at} run the same command again (from cron, say) to go on.`);
+      await record('running');
+      return 0;
+    }
+    out(`Done: its window is over; ${spent}.`);
+    await record('complete');
+    return 0;
+  } catch (error) {
+    err(`skein: the job could not run: ${(error as Error).message}`);
+    await record?.('failed').catch(() => undefined);
     return 1;
   } finally {
     stop?.removeEventListener('abort', onStop);
