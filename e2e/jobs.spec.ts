@@ -120,3 +120,92 @@ test('Save as job… writes the dialog’s collection and hydration to job files
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test('a watch saved as a job from its form is switched on by the built runner, which the Archive and Watches show', async ({
+  skein,
+}) => {
+  test.setTimeout(90_000);
+  const { page } = skein;
+  const ex = await demoExamples(page);
+  const dir = await mkdtemp(join(tmpdir(), 'skein-e2e-watch-job-'));
+  const sandbox = (await hostOf(skein).sandboxUrl())!;
+  const ledger = async () =>
+    ((await (await fetch(`${sandbox}/__sandbox/usage`)).json()) as { totals: { calls: number } }).totals.calls;
+  try {
+    const list = (await (await fetch(`${sandbox}/__sandbox/lists/${ex.listId}`)).json()) as {
+      members: Array<{ id: string }>;
+    };
+    const ids = list.members.slice(0, 4).map((m) => m.id);
+    await page.getByRole('link', { name: 'Watches' }).click();
+    await page.getByRole('button', { name: 'New watch' }).click();
+    const form = page.getByRole('form', { name: 'New watch' });
+    await form.getByLabel('Name').fill('Four accounts');
+    await form.getByLabel('Targets').fill(ids.join(', '));
+    await form.getByLabel('Run every (number)').fill('12');
+    const save = form.getByRole('button', { name: 'Save as job…' });
+    // nothing to save before the cost is estimated and the caps are set
+    await expect(save).toBeDisabled();
+    await form.getByRole('button', { name: 'Estimate the cost' }).click();
+    await expect(form.getByTestId('whole-watch')).toHaveText(/over 7 days, first read included/);
+    const before = await ledger();
+    await skein.setSavePath(join(dir, 'four.skein-job.json'));
+    await save.click();
+    await expect(form.getByRole('status').filter({ hasText: 'Saved as a job' })).toContainText('four.skein-job.json');
+    const file = JSON.parse(await readFile(join(dir, 'four.skein-job.json'), 'utf8')) as Record<string, unknown>;
+    expect(file).toMatchObject({
+      skein_job: 2,
+      kind: 'watch',
+      days: 7,
+      watch: { name: 'Four accounts', targets: ids, schedule: { everyMinutes: 720, until: null } },
+    });
+    expect(JSON.stringify(file)).not.toContain(sandbox);
+    expect(JSON.stringify(file)).not.toMatch(/key/i);
+    // saving switched nothing on and bought nothing
+    expect(await ledger()).toBe(before);
+    await expect(page.getByRole('article', { name: 'Four accounts' })).toHaveCount(0);
+
+    if (test.info().project.name !== 'electron') {
+      const state = (await page.evaluate(() =>
+        (window as unknown as { skein: { projects: { state: () => Promise<unknown> } } }).skein.projects.state(),
+      )) as { ok: boolean; data: { demo: { location: string } | null } };
+      const project = state.data.demo?.location ?? '';
+      const runner = spawn(
+        process.execPath,
+        [
+          join(ROOT, 'out', 'main', 'skein.js'),
+          'run',
+          join(dir, 'four.skein-job.json'),
+          '--project',
+          project,
+          '--once',
+        ],
+        {
+          env: {
+            ...process.env,
+            SKEIN_USER_DATA_DIR: join(dir, 'runner'),
+            SKEIN_API_BASE_URL: sandbox,
+            SKEIN_API_KEY: 'e2e-runner-key',
+          },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let printed = '';
+      runner.stdout.on('data', (c: Buffer) => (printed += c.toString()));
+      runner.stderr.on('data', (c: Buffer) => (printed += c.toString()));
+      const code = await new Promise<number | null>((done) => runner.once('exit', done));
+      expect(code, printed).toBe(0);
+      expect(printed).toMatch(/Switched on watch \d+, until /);
+      expect(printed).toMatch(/Ran what was due: 1 run, \d+ posts kept/);
+      expect(await ledger()).toBeGreaterThan(before);
+
+      await openRoute(page, '#/archive');
+      const runs = page.getByRole('region', { name: 'Jobs run without a window' });
+      const row = runs.getByRole('listitem').filter({ hasText: 'Four accounts' });
+      await expect(row).toContainText('watch, switched on (run the job again, or from cron, to go on)');
+      await row.getByRole('link', { name: 'Open Watches' }).click();
+      await expect(page.getByRole('article', { name: 'Four accounts' })).toBeVisible();
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});

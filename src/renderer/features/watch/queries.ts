@@ -94,6 +94,11 @@ export function useWatchActions() {
     resume: useMutation({ mutationFn: (id: number) => skein().watch.resume({ id }), onSettled: done }),
     runNow: useMutation({ mutationFn: (id: number) => skein().watch.runNow({ id }), onSettled: done }),
     remove: useMutation({ mutationFn: (id: number) => skein().watch.remove({ id }), onSettled: done }),
+    /** the watch the form describes, written as a job file for `skein run` (its window: days from its first run) */
+    saveJob: useMutation({
+      mutationFn: (v: { watch: WatchSpecInput; days: number | null }) =>
+        skein().jobs.save({ kind: 'watch', watch: v.watch, days: v.days }),
+    }),
     /** the posts the watch kept, as a collection for the Archive (the Archive's collections read again) */
     collect: useMutation({
       mutationFn: (id: number) => skein().watch.collect({ id }),

@@ -14,7 +14,19 @@ const STATUS: Record<HeadlessRun['status'], string> = {
   interrupted: 'stopped (run the job again to go on)',
 };
 
+/** a watch job's run: its watch lives on in the project, and its record says how the last run of the file ended */
+const WATCH_STATUS: Record<HeadlessRun['status'], string> = {
+  running: 'switched on (run the job again, or from cron, to go on)',
+  complete: 'done, its window is over',
+  partial: 'stopped at its total cap',
+  cancelled: 'cancelled',
+  failed: 'failed (run the job again to go on)',
+  interrupted: 'stopped (run the job again to go on)',
+};
+
 function describe(run: HeadlessRun): string {
+  if (run.kind === 'watch')
+    return `watch, ${WATCH_STATUS[run.status]}: ${run.items.toLocaleString('en-US')} posts kept, ${run.calls.toLocaleString('en-US')} runs, on ${run.host}, ${stamp(run.finishedAt ?? run.startedAt)}`;
   const what = run.kind === 'hydrate' ? 'hydration' : 'collection';
   const status =
     run.status === 'partial' && run.stopReason?.startsWith('cap-') ? 'stopped at its cap' : STATUS[run.status];
@@ -32,6 +44,11 @@ function RunRow({ run }: { run: HeadlessRun }) {
   return (
     <li>
       <strong>{run.name}</strong> — {describe(run)}{' '}
+      {run.kind === 'watch' ? (
+        <>
+          <a href="#/watches">Open Watches</a>{' '}
+        </>
+      ) : null}
       {run.files.length > 0 ? (
         <button type="button" className="btn btn--small" onClick={() => show.mutate()} disabled={show.isPending}>
           Show the file

@@ -124,7 +124,7 @@ export function NewWatchForm({
 }) {
   const [form, change] = useForm(() => ({ ...newWatch(Date.now()), ...initial }));
   const [now] = useState(() => Date.now());
-  const { create } = useWatchActions();
+  const { create, saveJob } = useWatchActions();
   const prices = usePrices();
   const perUsd = prices.creditsPerUsd;
   const proposal = useQuery(proposalQuery(form.estimated));
@@ -288,10 +288,29 @@ export function NewWatchForm({
         >
           {form.estimated && !stale ? 'Estimate again' : 'Estimate the cost'}
         </button>
+        <button
+          type="button"
+          className="btn"
+          disabled={!ready || saveJob.isPending}
+          title="Save this watch as a job file, to run with skein run on a machine with no display"
+          onClick={() => {
+            if (!ready || chosen === null) return;
+            saveJob.mutate({ watch: createRequest(form, chosen, caps, now), days: described.days ?? null });
+          }}
+        >
+          Save as job…
+        </button>
         <button type="submit" className="btn btn--primary" disabled={!ready || create.isPending}>
           Switch it on
         </button>
       </div>
+      {saveJob.data?.file ? (
+        <p className="muted" role="status">
+          Saved as a job: {saveJob.data.file}. Run it without a window with skein run: its first run switches the watch
+          on in that project, for {described.days ? `${described.days} days from then` : 'no set end'}.
+        </p>
+      ) : null}
+      {saveJob.isError ? <InputProblem error={saveJob.error} what="the job file" /> : null}
       {stale ? <p className="muted">The description changed: estimate again before switching it on.</p> : null}
       {proposal.isError ? <InputProblem error={proposal.error} what="the estimate" /> : null}
       {proposal.isSuccess && !stale ? (
