@@ -14,6 +14,7 @@ const job = (over: Partial<MediaJob>): MediaJob => ({
   reasons: {},
   alreadyKept: 0,
   message: null,
+  timestamp: null,
   ...over,
 });
 
@@ -47,13 +48,15 @@ describe('the words of Keep media', () => {
   });
 
   it('a check says all match with their size, or how many no longer do', () => {
-    expect(checkSentence({ checked: 214, bytes: 38_200_000, matched: 214, mismatches: [] })).toBe(
-      'All 214 kept files match what was kept (38.2 MB).',
+    expect(
+      checkSentence({ checked: 214, bytes: 38_200_000, matched: 214, mismatches: [], tokens: 0, tokenProblems: [] }),
+    ).toBe('All 214 kept files match what was kept (38.2 MB).');
+    expect(
+      checkSentence({ checked: 214, bytes: 38_200_000, matched: 212, mismatches: [], tokens: 0, tokenProblems: [] }),
+    ).toBe('2 of 214 kept files no longer match what was kept:');
+    expect(checkSentence({ checked: 0, bytes: 0, matched: 0, mismatches: [], tokens: 0, tokenProblems: [] })).toMatch(
+      /no kept files/,
     );
-    expect(checkSentence({ checked: 214, bytes: 38_200_000, matched: 212, mismatches: [] })).toBe(
-      '2 of 214 kept files no longer match what was kept:',
-    );
-    expect(checkSentence({ checked: 0, bytes: 0, matched: 0, mismatches: [] })).toMatch(/no kept files/);
   });
 
   it('a file that no longer matches is named by its posts and when it was kept (UTC)', () => {
