@@ -1,8 +1,9 @@
 /**
  * Keeping the media of a collection, in demo mode: the estimate first, then every photo, video and GIF kept
  * under its SHA-256 (re-hashed here from the project's media folder), each media URL fetched once (the
- * sandbox's media log), and keeping again adds no byte and fetches nothing. "Check kept files" re-hashes them
- * from the disk, fetching nothing: all match, then a flipped byte and a deleted file are each named.
+ * sandbox's media log), the run timestamped by the sandbox's stand-in authority, and keeping again adds no
+ * byte and fetches nothing. "Check kept files" re-hashes them from the disk, fetching nothing: all match and the
+ * token proves them, then a flipped byte and a deleted file are each named and the token no longer proves them.
  */
 import { createHash } from 'node:crypto';
 import { readdir, readFile, unlink, writeFile } from 'node:fs/promises';
@@ -52,13 +53,23 @@ test('keep the media of a collection: files under their hashes, each URL once, a
   await keep.getByRole('button', { name: 'Keep media', exact: true }).click();
   await expect(keep.getByRole('status').filter({ hasText: /^Kept \d+ files/ })).toBeVisible({ timeout: 60_000 });
   await expect(keep.getByRole('status').filter({ hasText: /^Kept/ })).toContainText(`Kept ${planned} files`);
+  // the run's files are timestamped by the demo's stand-in authority (the sandbox, on this computer)
+  await expect(
+    keep.getByText(/^Timestamped by 127\.0\.0\.1:\d+ at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC: a token/),
+  ).toBeVisible();
+  await expect(keep.getByText(`the hashes of the ${planned} files kept this time`)).toBeVisible();
 
   // every kept file, re-hashed from the project's media folder, is under the hash the table shows
   const table = keep.getByRole('table', { name: 'Kept media' });
   await expect(table.getByRole('row').nth(1)).toBeVisible();
   const shown = new Set((await table.locator('tbody tr td:nth-child(4)').allInnerTexts()).map((t) => t.trim()));
   const folder = join(skein.userDataDir, 'projects', 'Demo.skein-media');
-  const names = (await readdir(folder)).filter((n) => !n.startsWith('.'));
+  // the kept files themselves (the run's manifest and token are in timestamps/)
+  const keptFiles = async () =>
+    (await readdir(folder, { withFileTypes: true }))
+      .filter((e) => e.isFile() && !e.name.startsWith('.'))
+      .map((e) => e.name);
+  const names = await keptFiles();
   expect(names.length).toBeGreaterThan(0);
   for (const name of names) {
     const hash = createHash('sha256')
@@ -96,15 +107,20 @@ test('keep the media of a collection: files under their hashes, each URL once, a
   );
   // (the log was cleared before the viewer): keeping again asked the sandbox for nothing
   expect(await kept()).toEqual([]);
-  expect((await readdir(folder)).filter((n) => !n.startsWith('.'))).toHaveLength(names.length);
+  expect(await keptFiles()).toHaveLength(names.length);
+  // a run that kept nothing has nothing to timestamp, and says nothing about it
+  await expect(keep.getByText(/^Timestamped by/)).toHaveCount(0);
 
   // checking the kept files re-hashes them from this computer: all match, and nothing is fetched
   await api.clearMediaRequests();
   const check = keep.getByRole('region', { name: 'Check kept files' });
   await check.getByRole('button', { name: 'Check kept files' }).click();
-  await expect(check.getByRole('status')).toHaveText(
+  const files = check.getByRole('status').filter({ hasText: 'kept file' });
+  const tokens = check.getByRole('status').filter({ hasText: 'timestamp token' });
+  await expect(files).toHaveText(
     new RegExp(`^All ${names.length} kept files match what was kept \\(\\d+(\\.\\d)? [kMG]B\\)\\.$`),
   );
+  await expect(tokens).toHaveText('The one timestamp token checked still proves its files.');
 
   // a photo's byte flipped and a video deleted on disk: the next check names both, with when they were kept
   const photoFile = names.find((n) => n.endsWith('.png') || n.endsWith('.jpg')) as string;
@@ -114,7 +130,12 @@ test('keep the media of a collection: files under their hashes, each URL once, a
   await writeFile(join(folder, photoFile), bytes);
   await unlink(join(folder, videoFile));
   await check.getByRole('button', { name: 'Check kept files' }).click();
-  await expect(check.getByRole('status')).toHaveText(`2 of ${names.length} kept files no longer match what was kept:`);
+  await expect(files).toHaveText(`2 of ${names.length} kept files no longer match what was kept:`);
+  // and the run's token no longer proves its files, though the token itself is untouched
+  await expect(tokens).toHaveText('1 of 1 timestamp tokens checked no longer proves its files:');
+  await expect(
+    check.getByRole('list', { name: 'Timestamp tokens that no longer prove their files' }).getByRole('listitem'),
+  ).toHaveText(/^The token from 127\.0\.0\.1:\d+ of .* UTC: 2 of the files it names are no longer kept unchanged\.$/);
   const listed = check.getByRole('list', { name: 'Kept files that no longer match' }).getByRole('listitem');
   await expect(listed).toHaveCount(2);
   const changed = listed.filter({ hasText: photoFile.slice(0, 64) });

@@ -1,6 +1,6 @@
 /**
  * Settings, the usage panel and caching in demo mode: mode and price table
- * edits, a key that is never shown, the usage panel against the sandbox's
+ * edits, a timestamp authority (https only), a key that is never shown, the usage panel against the sandbox's
  * ledger, and a walk post → author → back → forward → back that pays once.
  */
 import { OPERATIONS, type OperationId } from '../src/shared/api/catalog';
@@ -58,6 +58,23 @@ test('settings: mode, price table edit and reset, and a key that is never shown'
   await page.getByRole('button', { name: 'Reset to defaults' }).click();
   await expect(page.getByText('Prices reset to the defaults.')).toBeVisible();
   await expect(minimum).toHaveValue('15');
+
+  // trusted time for kept media: what is sent is said; an authority is https only, and saved when it is
+  const trusted = page.getByRole('region', { name: 'Trusted time for kept media' });
+  await expect(trusted).toContainText('Only hashes are sent');
+  await expect(trusted).toContainText('In demo mode the sandbox’s stand-in authority');
+  const authority = trusted.getByLabel('Timestamp authority');
+  await authority.fill('http://tsa.example.org/tsr');
+  await trusted.getByRole('button', { name: 'Save' }).first().click();
+  await expect(trusted.getByRole('alert')).toHaveText(/^Enter the authority’s https:\/\/ address/);
+  await authority.fill('https://tsa.example.org/tsr');
+  await trusted.getByRole('button', { name: 'Save' }).first().click();
+  await expect(trusted.getByRole('alert')).toHaveCount(0);
+  await expect(authority).toHaveValue('https://tsa.example.org/tsr');
+  const withAuthority = (await page.evaluate(() =>
+    (window as unknown as { skein: { settings: { get: () => Promise<unknown> } } }).skein.settings.get(),
+  )) as { data: { timestampAuthority: string | null } };
+  expect(withAuthority.data.timestampAuthority).toBe('https://tsa.example.org/tsr');
 
   // the key: configured, where it is kept, never on screen
   const keyField = page.getByLabel('Key', { exact: true });

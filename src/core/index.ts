@@ -368,6 +368,15 @@ export function createCore(deps: CoreDeps): Core {
     mode,
     userDataDir: deps.userDataDir,
     sandboxOrigin: async () => (deps.apiBaseUrl ? null : new URL((await demo.get()).baseUrl).origin),
+    authorities: async () => {
+      if (mode() === 'demo' && !deps.apiBaseUrl)
+        return { authorities: [`${(await demo.get()).baseUrl}/tsa`], noneReason: '' };
+      const { timestampAuthority, timestampFallback } = client.settings();
+      return {
+        authorities: [timestampAuthority, timestampFallback].filter((u): u is string => u !== null),
+        noneReason: 'no timestamp authority is set in Settings, so no trusted time was asked for',
+      };
+    },
     now,
   });
 

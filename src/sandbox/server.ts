@@ -22,6 +22,7 @@ import {
   videoDurationMs,
 } from './media';
 import { registerModelStandIn } from './model-standin';
+import { registerTsaStandIn } from './tsa-standin';
 import { handleSocial, type SandboxState } from './pipeline';
 import { Answers } from './answers';
 import { World } from './world';
@@ -128,6 +129,8 @@ export function buildSandbox(opts: SandboxOptions = {}): BuiltSandbox {
 
   // the demo's model coder: an OpenAI-compatible stand-in, deterministic, offline
   registerModelStandIn(app, state);
+  // the demo's timestamp authority (RFC 3161) for kept media, and one that is always down
+  registerTsaStandIn(app, clock);
 
   const images = new LRUCache<string, Buffer | string>({ max: 256 });
   app.addHook('onResponse', async (req, reply) => {

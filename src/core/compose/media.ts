@@ -2,7 +2,8 @@
  * The media area over the archive's thread: its tables through one proxy (`partProxy`, every method by name),
  * a collection's posts read from the project in chunks, and the project's media folder (beside a project
  * file; for a team project, in this machine's data folder, under the project's id: its files are this
- * machine's). The demo sandbox's own origin is the one address fetched over plain http.
+ * machine's). The demo sandbox's own origin is the one address fetched over plain http. Each run's trusted
+ * time is asked of the authorities the mode names (the sandbox's stand-in in demo mode, Settings' otherwise).
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
@@ -61,6 +62,8 @@ export interface MediaFeatureDeps {
   userDataDir: string;
   /** the demo sandbox's origin, when Skein uses it */
   sandboxOrigin: () => Promise<string | null>;
+  /** the timestamp authorities of the mode in use, in order, or why none is asked (in plain words) */
+  authorities: () => Promise<{ authorities: string[]; noneReason: string }>;
   now: () => number;
 }
 
@@ -112,7 +115,8 @@ export function mediaFeature(deps: MediaFeatureDeps): MediaFeature {
       const list = await candidates(collection);
       const origin = await deps.sandboxOrigin();
       const policy = { ...DEFAULT_FETCH_POLICY, trustedOrigins: origin ? [origin] : [] };
-      return keepMedia(list, { store, folder, policy, now: deps.now }, signal, onProgress);
+      const timestamp = { ...(await deps.authorities()), project: deps.projects.ref(which()).name, policy };
+      return keepMedia(list, { store, folder, policy, now: deps.now, timestamp }, signal, onProgress);
     },
     kept: async (postIds) => (await open()).store.keptFor(postIds),
     keptIn: async (collection) => {

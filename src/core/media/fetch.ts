@@ -80,7 +80,8 @@ export type FetchOutcome = KeptFile | FailedFetch;
 /** the name a kept file has in the media folder: its hash and its type's extension */
 const keptName = (sha256: string, mime: MediaMime): string => `${sha256}.${EXTENSION[mime]}`;
 
-class Stop extends Error {
+/** a fetch stopped for a reason, in plain words (thrown inside, always returned as a value) */
+export class Stop extends Error {
   constructor(
     readonly reason: FetchReason,
     message: string,
@@ -126,7 +127,7 @@ export async function fetchMedia(
       touch();
       const target = await checkTarget(current, policy);
       if (ac.signal.aborted) throw why ?? new Stop('cancelled', 'the keeping was cancelled');
-      const res = await get(target, ac.signal, touch);
+      const res = await send(target, { method: 'GET', headers: MEDIA_HEADERS }, ac.signal, touch);
       const status = res.statusCode ?? 0;
       const location = res.headers.location;
       if (status >= 300 && status < 400 && location) {
@@ -161,13 +162,17 @@ export async function fetchMedia(
   }
 }
 
-interface Target {
+export interface Target {
   url: URL;
   /** the checked address to connect to; absent for a trusted origin */
   pinned?: ResolvedAddress;
 }
 
-async function checkTarget(href: string, policy: FetchPolicy): Promise<Target> {
+/**
+ * Whether `href` may be reached under `policy`: a trusted origin as it is, else https to public addresses only
+ * (the first one pinned for the connection). Throws a `Stop` saying why not.
+ */
+export async function checkTarget(href: string, policy: FetchPolicy): Promise<Target> {
   let url: URL;
   try {
     url = new URL(href);
@@ -199,7 +204,15 @@ async function checkTarget(href: string, policy: FetchPolicy): Promise<Target> {
   return { url, pinned: first };
 }
 
-function get(target: Target, signal: AbortSignal, touch: () => void): Promise<IncomingMessage> {
+const MEDIA_HEADERS = { accept: 'image/*, video/mp4', 'accept-encoding': 'identity', 'user-agent': 'Skein' };
+
+/** One request to a checked target, connected to the checked address; resolves with the response's head. */
+export function send(
+  target: Target,
+  init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: Uint8Array },
+  signal: AbortSignal,
+  touch: () => void,
+): Promise<IncomingMessage> {
   const { url, pinned } = target;
   const lookup: LookupFunction | undefined = pinned
     ? (_host, options, callback) => {
@@ -212,9 +225,9 @@ function get(target: Target, signal: AbortSignal, touch: () => void): Promise<In
   const request = url.protocol === 'https:' ? https.request : http.request;
   return new Promise((resolve, reject) => {
     const req = request(url, {
-      method: 'GET',
+      method: init.method,
       signal,
-      headers: { accept: 'image/*, video/mp4', 'accept-encoding': 'identity', 'user-agent': 'Skein' },
+      headers: init.body ? { ...init.headers, 'content-length': String(init.body.byteLength) } : init.headers,
       ...(lookup ? { lookup } : {}),
     });
     req.once('response', (res) => {
@@ -222,7 +235,7 @@ function get(target: Target, signal: AbortSignal, touch: () => void): Promise<In
       resolve(res);
     });
     req.once('error', reject);
-    req.end();
+    req.end(init.body);
   });
 }
 
@@ -303,7 +316,8 @@ async function keep(
   }
 }
 
-function plainNetworkError(error: unknown): string {
+/** a network error in plain words */
+export function plainNetworkError(error: unknown): string {
   const code = (error as { code?: string }).code;
   switch (code) {
     case 'ECONNREFUSED':

@@ -31,11 +31,18 @@ function slowPort(): MediaProjectPort & { calls: number } {
         p.storedBytes += 100;
         onProgress?.({ ...p });
       }
-      return { ...p, alreadyKept: 0, cancelled: signal?.aborted ?? false };
+      return { ...p, alreadyKept: 0, cancelled: signal?.aborted ?? false, timestamp: null };
     },
     keptIn: async () => [],
     read: async () => null,
-    verify: async () => ({ checked: 0, bytes: 0, matched: 0, changed: [], missing: [] }),
+    verify: async () => ({
+      checked: 0,
+      bytes: 0,
+      matched: 0,
+      changed: [],
+      missing: [],
+      tokens: { checked: 0, problems: [] },
+    }),
   };
   return port;
 }
@@ -128,6 +135,8 @@ describe.each(DIALECTS)('checking kept files on $name', (d) => {
       bytes: files.reduce((a, f) => a + f.size, 0),
       matched: 3,
       mismatches: [],
+      tokens: 0,
+      tokenProblems: [],
     });
   });
 

@@ -7,10 +7,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { HandlersOf } from '../../shared/ipc/define';
-import type { MediaCheck, MediaCheckJob, MediaJob, mediaContract } from '../../shared/ipc/media';
+import type { MediaCheck, MediaCheckJob, MediaJob, MediaTimestamp, mediaContract } from '../../shared/ipc/media';
 import type { KeepProgress, KeepResult } from './keep';
 import type { Estimate } from './plan';
 import type { KeptMedia } from './tables/tables';
+import type { TimestampOutcome } from './timestamp';
 import type { KeptBytes, VerifyReport } from './verify';
 
 export type MediaHandlers = HandlersOf<typeof mediaContract>;
@@ -42,7 +43,23 @@ function forBridge(r: VerifyReport): MediaCheck {
       keptAt: m.keptAt,
       uses: m.uses.slice(0, USES_SHOWN),
     }));
-  return { checked: r.checked, bytes: r.bytes, matched: r.matched, mismatches };
+  const tokenProblems = r.tokens.problems
+    .slice(0, MISMATCHES_SHOWN)
+    .map(({ manifest, authority, genTime, problem }) => ({ manifest, authority, genTime, problem }));
+  return {
+    checked: r.checked,
+    bytes: r.bytes,
+    matched: r.matched,
+    mismatches,
+    tokens: r.tokens.checked,
+    tokenProblems,
+  };
+}
+
+/** a run's trusted time as the bridge carries it */
+function timestampForBridge(t: TimestampOutcome | null): MediaTimestamp | null {
+  if (!t) return null;
+  return { files: t.files, authority: t.authority, genTime: t.genTime, serial: t.serial, reason: t.reason };
 }
 
 export function createMediaHandlers(port: MediaProjectPort): { handlers: MediaHandlers; dispose: () => void } {
@@ -70,6 +87,7 @@ export function createMediaHandlers(port: MediaProjectPort): { handlers: MediaHa
           reasons: {},
           alreadyKept: 0,
           message: null,
+          timestamp: null,
         };
         const entry = { job, abort };
         jobs.set(id, entry);
@@ -81,6 +99,7 @@ export function createMediaHandlers(port: MediaProjectPort): { handlers: MediaHa
               ...r,
               reasons: r.reasons as Record<string, number>,
               state: r.cancelled ? 'cancelled' : 'done',
+              timestamp: timestampForBridge(r.timestamp),
             }),
           )
           .catch((e: unknown) =>

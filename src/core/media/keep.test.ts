@@ -2,7 +2,8 @@
  * Keeping the media of demo posts from the sandbox, on a project file and a team's PostgreSQL schema: every
  * file kept under its hash (re-hashed here), each URL fetched once (the sandbox's media log), keeping again
  * fetches nothing and stores no byte; a cancel stops, keeping again resumes; verify finds a flipped byte and a
- * deleted file.
+ * deleted file. Each run's files are timestamped by the sandbox's authority, the attempts recorded in the
+ * project, and verify checks every token: a changed manifest, token or file it names is a problem.
  */
 import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
@@ -17,6 +18,7 @@ import { keepMedia } from './keep';
 import { candidatesOf, estimate, type Candidate } from './plan';
 import { MEDIA_PART } from './tables/part';
 import { readKept, verifyMedia } from './verify';
+import type { TimestampSettings } from './timestamp';
 
 let sandbox: RunningSandbox;
 let root: string;
@@ -114,7 +116,82 @@ describe.each(DIALECTS)('keeping media on $name', (d) => {
       matched: files.length,
       changed: [],
       missing: [],
+      tokens: { checked: 0, problems: [] },
     });
+  });
+
+  maybe('each run’s kept files are timestamped, and verify checks every token it kept', async () => {
+    const db = await d.fresh();
+    await migrateParts(db, [MEDIA_PART], 0);
+    const store = MEDIA_PART.open(db, { now: Date.now });
+    const folder = join(root, `${d.name}-timestamped`);
+    const timestamp: TimestampSettings = {
+      authorities: [`${sandbox.baseUrl}/tsa-down`, `${sandbox.baseUrl}/tsa`],
+      noneReason: 'none set',
+      project: 'study',
+      policy,
+    };
+    const candidates = posts.flatMap((p) => candidatesOf(p));
+    const half = candidates.slice(0, 4);
+    const first = await keepMedia(half, { store, folder, policy, now: Date.now, timestamp });
+    expect(first.timestamp).toMatchObject({ authority: `${sandbox.baseUrl}/tsa`, reason: null, files: first.kept });
+    const second = await keepMedia(candidates, { store, folder, policy, now: Date.now, timestamp });
+    expect(second.timestamp?.token).toBeTruthy();
+    // a run that fetched nothing has nothing to timestamp
+    expect((await keepMedia(candidates, { store, folder, policy, now: Date.now, timestamp })).timestamp).toBeNull();
+    // every attempt is in the project: the authority that was down, then the one that granted, twice
+    const attempts = await store.timestamps();
+    expect(attempts.map((a) => [a.status, a.authority]).reverse()).toEqual([
+      ['failed', `${sandbox.baseUrl}/tsa-down`],
+      ['granted', `${sandbox.baseUrl}/tsa`],
+      ['failed', `${sandbox.baseUrl}/tsa-down`],
+      ['granted', `${sandbox.baseUrl}/tsa`],
+    ]);
+    expect(attempts[3]?.reason).toBe('the authority is unavailable (it answered 503)');
+
+    const clean = await verifyMedia(store, folder);
+    expect(clean.tokens).toEqual({ checked: 2, problems: [] });
+
+    // a changed token, a changed manifest, and a changed file a manifest names: each a problem in plain words
+    const [one, two] = await store.tokens();
+    const token = await readFile(join(folder, one?.token as string));
+    token[token.length - 5] = (token[token.length - 5] as number) ^ 1;
+    await writeFile(join(folder, one?.token as string), token);
+    await writeFile(join(folder, two?.manifest as string), 'a manifest written later\n', { flag: 'a' });
+    const problems = (await verifyMedia(store, folder)).tokens.problems;
+    expect(problems.map((p) => [p.token, p.problem])).toEqual([
+      [one?.token, 'the token changed after it was kept'],
+      [two?.token, 'its manifest changed after it was timestamped'],
+    ]);
+  });
+
+  maybe('a token whose manifest names a file that changed no longer proves it', async () => {
+    const db = await d.fresh();
+    await migrateParts(db, [MEDIA_PART], 0);
+    const store = MEDIA_PART.open(db, { now: Date.now });
+    const folder = join(root, `${d.name}-timestamped-file`);
+    const timestamp: TimestampSettings = {
+      authorities: [`${sandbox.baseUrl}/tsa`],
+      noneReason: 'none set',
+      project: 'study',
+      policy,
+    };
+    await keepMedia(posts.flatMap((p) => candidatesOf(p)).slice(0, 3), {
+      store,
+      folder,
+      policy,
+      now: Date.now,
+      timestamp,
+    });
+    const [file] = await store.files();
+    const bytes = await readFile(join(folder, file?.name as string));
+    bytes[bytes.length - 1] = (bytes[bytes.length - 1] as number) ^ 1;
+    await writeFile(join(folder, file?.name as string), bytes);
+    const report = await verifyMedia(store, folder);
+    expect(report.changed).toHaveLength(1);
+    expect(report.tokens.problems.map((p) => p.problem)).toEqual([
+      '1 of the files it names is no longer kept unchanged',
+    ]);
   });
 
   maybe('a cancelled keeping is resumed by keeping again, and verify finds what changed', async () => {

@@ -10,7 +10,8 @@
 import { mkdir } from 'node:fs/promises';
 import { fetchMedia, type FetchPolicy } from './fetch';
 import { uniqueByUrl, type Candidate } from './plan';
-import type { FetchRecord, KeptFileRow, KeptMedia, KeptUse } from './tables/tables';
+import type { FetchRecord, KeptFileRow, KeptMedia, KeptToken, KeptUse, TimestampRecord } from './tables/tables';
+import { timestampRun, type ManifestEntry, type TimestampOutcome, type TimestampSettings } from './timestamp';
 
 /** What keeping needs of the project's media tables (the part's calls, across the archive's thread). */
 export interface MediaStore {
@@ -21,6 +22,8 @@ export interface MediaStore {
   keptFor: (postIds: readonly string[]) => Promise<KeptMedia[]>;
   summary: () => Promise<{ files: number; bytes: number }>;
   usesOf: (sha256s: readonly string[]) => Promise<KeptUse[]>;
+  recordTimestamp: (r: TimestampRecord) => Promise<void>;
+  tokens: () => Promise<KeptToken[]>;
 }
 
 export interface KeepDeps {
@@ -31,6 +34,8 @@ export interface KeepDeps {
   now: () => number;
   /** fetches at once */
   concurrency?: number;
+  /** trusted time for what a run keeps (absent: none is asked for, as in tests of keeping alone) */
+  timestamp?: TimestampSettings;
 }
 
 export interface KeepProgress {
@@ -49,6 +54,8 @@ export interface KeepProgress {
 export interface KeepResult extends KeepProgress {
   alreadyKept: number;
   cancelled: boolean;
+  /** the run's manifest and its token, or why there is none; null when the run kept nothing to timestamp */
+  timestamp: TimestampOutcome | null;
 }
 
 export async function keepMedia(
@@ -62,6 +69,7 @@ export async function keepMedia(
   const kept = new Set(await deps.store.keptUrls(unique.map((c) => c.url)));
   const todo = unique.filter((c) => !kept.has(c.url));
   const p: KeepProgress = { total: todo.length, done: 0, kept: 0, storedBytes: 0, failed: 0, reasons: {} };
+  const entries: ManifestEntry[] = [];
   onProgress?.({ ...p });
   let next = 0;
   const work = async () => {
@@ -81,6 +89,7 @@ export async function keepMedia(
       });
       p.done++;
       if (out.ok) {
+        entries.push({ sha256: out.sha256, size: out.size, url: c.url });
         p.kept++;
         if (out.stored) p.storedBytes += out.size;
       } else {
@@ -91,5 +100,21 @@ export async function keepMedia(
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, deps.concurrency ?? 4) }, work));
-  return { ...p, alreadyKept: unique.length - todo.length, cancelled: signal?.aborted ?? false };
+  // what a cancelled run kept is timestamped too: keeping again never fetches it, so it would never be
+  const timestamp =
+    deps.timestamp && entries.length > 0
+      ? await timestampRun(entries, deps.timestamp, deps.store, deps.folder, deps.now).catch(
+          (e: unknown): TimestampOutcome => ({
+            manifest: '',
+            manifestSha256: '',
+            files: entries.length,
+            authority: null,
+            genTime: null,
+            serial: null,
+            token: null,
+            reason: `the run's manifest could not be written (${e instanceof Error ? e.message : String(e)})`,
+          }),
+        )
+      : null;
+  return { ...p, alreadyKept: unique.length - todo.length, cancelled: signal?.aborted ?? false, timestamp };
 }

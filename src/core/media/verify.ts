@@ -1,7 +1,9 @@
 /**
  * Verifying what a project kept: every file re-hashed from the disk and compared with the hash recorded when it
  * was kept. A file whose bytes changed, or that is gone, is reported by name; the check reads each file as a
- * stream, never whole.
+ * stream, never whole. Then every timestamp token kept (timestamp.ts): its manifest still the bytes that were
+ * timestamped, the token still the one kept and still verifying against its certificate, and every file the
+ * manifest names still kept unchanged.
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -9,7 +11,8 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { MediaStore } from './keep';
-import type { KeptUse } from './tables/tables';
+import type { KeptToken, KeptUse } from './tables/tables';
+import { checkToken, manifestEntries } from './timestamp';
 
 /** A kept file whose bytes are no longer what was kept, with the posts it was kept for. */
 export interface VerifyProblem {
@@ -32,6 +35,18 @@ export interface VerifyReport {
   changed: (VerifyProblem & { found: string })[];
   /** files recorded but not in the media folder */
   missing: VerifyProblem[];
+  /** the timestamp tokens checked, and those that no longer prove what they proved */
+  tokens: { checked: number; problems: TokenProblem[] };
+}
+
+/** A kept timestamp token that no longer proves its manifest, and why, in plain words. */
+export interface TokenProblem {
+  /** the manifest's and the token's paths inside the media folder */
+  manifest: string;
+  token: string;
+  authority: string;
+  genTime: number;
+  problem: string;
 }
 
 async function hashOf(path: string): Promise<string | null> {
@@ -51,17 +66,26 @@ async function hashOf(path: string): Promise<string | null> {
  * runner's `skein verify` and the app's "Check kept files" make.
  */
 export async function verifyMedia(
-  store: Pick<MediaStore, 'files' | 'usesOf'>,
+  store: Pick<MediaStore, 'files' | 'usesOf' | 'tokens'>,
   folder: string,
   onProgress?: (checked: number, total: number) => void,
 ): Promise<VerifyReport> {
-  const report: VerifyReport = { checked: 0, bytes: 0, matched: 0, changed: [], missing: [] };
+  const report: VerifyReport = {
+    checked: 0,
+    bytes: 0,
+    matched: 0,
+    changed: [],
+    missing: [],
+    tokens: { checked: 0, problems: [] },
+  };
   const files = await store.files();
   const bad: (VerifyProblem & { found: string | null })[] = [];
+  const intact = new Set<string>();
   for (const f of files) {
     const found = await hashOf(join(folder, f.name));
     report.checked++;
     report.bytes += f.size;
+    if (found === f.sha256) intact.add(f.sha256);
     if (found === f.sha256) report.matched++;
     else bad.push({ name: f.name, expected: f.sha256, size: f.size, keptAt: f.firstKeptAt, uses: [], found });
     onProgress?.(report.checked, files.length);
@@ -78,7 +102,43 @@ export async function verifyMedia(
     if (found === null) report.missing.push(b);
     else report.changed.push({ ...b, found });
   }
+  for (const t of await store.tokens()) {
+    const problem = await tokenProblem(t, folder, intact);
+    report.tokens.checked++;
+    if (problem)
+      report.tokens.problems.push({
+        manifest: t.manifest,
+        token: t.token,
+        authority: t.authority,
+        genTime: t.genTime,
+        problem,
+      });
+    await yieldToLoop();
+  }
   return report;
+}
+
+const readOrNull = (path: string): Promise<Buffer | null> =>
+  readFile(path).catch((error: unknown) => {
+    if ((error as { code?: string }).code === 'ENOENT') return null;
+    throw error;
+  });
+
+/** what is wrong with a kept token, in plain words, or null when it still proves its manifest */
+async function tokenProblem(t: KeptToken, folder: string, intact: ReadonlySet<string>): Promise<string | null> {
+  const manifest = await readOrNull(join(folder, t.manifest));
+  if (!manifest) return 'its manifest is missing';
+  if (createHash('sha256').update(manifest).digest('hex') !== t.manifestSha256)
+    return 'its manifest changed after it was timestamped';
+  const token = await readOrNull(join(folder, t.token));
+  if (!token) return 'the token is missing';
+  if (createHash('sha256').update(token).digest('hex') !== t.tokenSha256) return 'the token changed after it was kept';
+  const check = await checkToken(token, manifest);
+  if (!check.ok) return `the token no longer verifies: ${check.reason}`;
+  const gone = manifestEntries(manifest.toString('utf8')).filter((e) => !intact.has(e.sha256));
+  if (gone.length > 0)
+    return `${gone.length} of the files it names ${gone.length === 1 ? 'is' : 'are'} no longer kept unchanged`;
+  return null;
 }
 
 /** the largest kept file the viewer is sent across the bridge (a longer video is opened from its folder) */

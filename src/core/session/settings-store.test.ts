@@ -31,11 +31,26 @@ describe('settings store', () => {
       loadRemoteMedia: true,
       prices: DEFAULT_PRICES,
       persistKeyWithoutKeyring: false,
+      // which authority sees the hashes of a project's files is the researcher's choice: none until set
+      timestampAuthority: null,
+      timestampFallback: null,
     });
     expect(s.get(true).mode).toBe('live');
     s.update({ mode: 'demo' }, true);
     expect(s.get(true).mode).toBe('demo');
     expect(s.modeChosen).toBe(true);
+  });
+
+  it('keeps a timestamp authority and its fallback, https only', () => {
+    const s = createSettingsStore({ dir: tempDir() });
+    s.update({ timestampAuthority: 'https://tsa.example/tsr', timestampFallback: 'https://tsa2.example/' }, true);
+    expect(s.get(true)).toMatchObject({
+      timestampAuthority: 'https://tsa.example/tsr',
+      timestampFallback: 'https://tsa2.example/',
+    });
+    expect(() => s.update({ timestampAuthority: 'http://tsa.example/tsr' }, true)).toThrow();
+    s.update({ timestampFallback: null }, true);
+    expect(s.get(true).timestampFallback).toBeNull();
   });
 
   it('persists across restarts', () => {

@@ -15,6 +15,10 @@
  *   reading at the free pace fits, a runaway loop does not. Live mode only.
  * - loadRemoteMedia: on (images are much of what a post says); off keeps
  *   every image host from learning the user's address.
+ * - timestampAuthority, timestampFallback: none. Which authority to trust with
+ *   the hashes of a project's files is the researcher's choice (their
+ *   institution may run one); until one is set, keeping says plainly that no
+ *   trusted time was asked for. Demo mode always uses the sandbox's stand-in.
  * - paceCeiling (not a setting: main's own record): the highest pace the
  *   user confirmed in main's dialog; the renderer may set any pace up to it.
  */
@@ -38,6 +42,8 @@ const Stored = z.object({
   paceCeiling: Settings.shape.requestsPerSecond.optional(),
   prices: PriceTable.optional(),
   persistKeyWithoutKeyring: z.boolean().optional(),
+  timestampAuthority: Settings.shape.timestampAuthority.optional(),
+  timestampFallback: Settings.shape.timestampFallback.optional(),
 });
 type Stored = z.infer<typeof Stored>;
 
@@ -92,6 +98,8 @@ export function createSettingsStore(opts: { dir: string; configName?: string }):
     loadRemoteMedia: s.loadRemoteMedia ?? true,
     prices: { ...DEFAULT_PRICES, ...s.prices },
     persistKeyWithoutKeyring: s.persistKeyWithoutKeyring ?? false,
+    timestampAuthority: s.timestampAuthority ?? null,
+    timestampFallback: s.timestampFallback ?? null,
   });
 
   return {

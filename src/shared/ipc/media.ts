@@ -20,6 +20,19 @@ export const MediaEstimate = z.object({
 });
 export type MediaEstimate = z.infer<typeof MediaEstimate>;
 
+/** a keeping run's trusted time: the authority that granted a token over its manifest, or why there is none */
+export const MediaTimestamp = z.object({
+  /** files its manifest names */
+  files: z.number().int(),
+  /** the authority's address, its time and the token's serial; null when no token was kept */
+  authority: z.string().max(2048).nullable(),
+  genTime: z.number().nullable(),
+  serial: z.string().max(200).nullable(),
+  /** why no token was kept, in plain words */
+  reason: z.string().max(4000).nullable(),
+});
+export type MediaTimestamp = z.infer<typeof MediaTimestamp>;
+
 export const MediaJob = z.object({
   id: z.string(),
   collection: z.number().int(),
@@ -35,6 +48,8 @@ export const MediaJob = z.object({
   alreadyKept: z.number().int(),
   /** why the job failed, in plain words */
   message: z.string().nullable(),
+  /** the finished run's trusted time; null while running, or when the run kept nothing */
+  timestamp: MediaTimestamp.nullable(),
 });
 export type MediaJob = z.infer<typeof MediaJob>;
 
@@ -81,6 +96,19 @@ export const MediaCheck = z.object({
   matched: z.number().int(),
   /** the files that no longer match (the first 500; `checked - matched` says how many in all) */
   mismatches: z.array(MediaMismatch).max(500),
+  /** timestamp tokens checked, and those that no longer prove their manifest (the first 500) */
+  tokens: z.number().int(),
+  tokenProblems: z
+    .array(
+      z.object({
+        manifest: z.string(),
+        authority: z.string(),
+        genTime: z.number(),
+        /** what is wrong, in plain words */
+        problem: z.string(),
+      }),
+    )
+    .max(500),
 });
 export type MediaCheck = z.infer<typeof MediaCheck>;
 

@@ -49,6 +49,12 @@ const BaseUrl = z
       'The base URL must be https:// (http:// only for this computer: localhost, 127.0.0.1), without user:password@.',
   });
 
+/** a timestamp authority's address: https only (Skein sends it a hash, never a file) */
+const AuthorityUrl = z
+  .url({ protocol: /^https$/ })
+  .max(2048)
+  .refine((u) => !/^https:\/\/[^/]*@/.test(u), { message: 'The authority’s address must not carry user:password@.' });
+
 /** requests per second: what the bridge accepts; raising the pace above the confirmed ceiling asks the user in main */
 const MAX_REQUESTS_PER_SECOND = 50;
 
@@ -63,6 +69,12 @@ export const Settings = z.object({
   prices: PriceTable,
   /** opt-in to keep the key on disk although the OS offers no keyring */
   persistKeyWithoutKeyring: z.boolean(),
+  /**
+   * the RFC 3161 timestamp authority asked for trusted time over each keeping run's manifest of hashes, and the
+   * one asked when it fails (live mode; demo mode uses the sandbox's stand-in); null: none
+   */
+  timestampAuthority: AuthorityUrl.nullable(),
+  timestampFallback: AuthorityUrl.nullable(),
 });
 export type Settings = z.infer<typeof Settings>;
 

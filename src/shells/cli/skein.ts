@@ -548,12 +548,14 @@ async function mainRun(options: JobRunOptions): Promise<void> {
 /** `skein watch …` until SIGTERM or Ctrl+C (or, with --once, until what is due has run); `skein run …`. */
 export const VERIFY_USAGE = `Usage: skein verify --project PATH [--data-dir DIR]
   Re-hashes every media file the project kept and reports each one whose bytes changed or that is missing,
-  with the posts it was kept for.
+  with the posts it was kept for; checks every timestamp token kept over a run's manifest (the manifest and the
+  token unchanged, the token's signature valid, every file it names still kept unchanged).
 
   --project PATH      the project file (.skein), or a team project's address (the password in SKEIN_PROJECT_PASSWORD)
   --data-dir DIR      where the runner keeps its settings (or SKEIN_USER_DATA_DIR; default ~/.config/Skein/runner)
 
-Exit codes: 0 every file as kept, 4 a file changed or is missing, 1 an error, 2 a mistake in the command.`;
+Exit codes: 0 every file and token as kept, 4 a file changed or is missing or a token no longer proves its
+manifest, 1 an error, 2 a mistake in the command.`;
 
 /** the exit code of a verify that found a changed or missing file */
 export const VERIFY_CHANGED = 4;
@@ -622,13 +624,22 @@ export async function runVerify(
       out(`missing: ${m.name}`);
       posts(m);
     }
+    for (const t of report.tokens.problems)
+      out(`timestamp: ${t.token} (from ${t.authority}, ${new Date(t.genTime).toISOString()}): ${t.problem}`);
+    const { checked: tokens, problems } = report.tokens;
+    if (tokens > 0)
+      out(
+        problems.length === 0
+          ? `All ${tokens} timestamp token${tokens === 1 ? '' : 's'} still prove${tokens === 1 ? 's' : ''} ${tokens === 1 ? 'its manifest' : 'their manifests'}.`
+          : `${problems.length} of ${tokens} timestamp tokens no longer prove their manifests.`,
+      );
     const bad = report.changed.length + report.missing.length;
     out(
       bad === 0
         ? `All ${report.checked} kept media file${report.checked === 1 ? ' is' : 's are'} as kept (${report.folder}).`
         : `${bad} of ${report.checked} kept media files changed or went missing (${report.folder}).`,
     );
-    return bad === 0 ? 0 : VERIFY_CHANGED;
+    return bad === 0 && problems.length === 0 ? 0 : VERIFY_CHANGED;
   } catch (error) {
     err(`skein: the project's media could not be verified: ${(error as Error).message}`);
     return 1;

@@ -1,6 +1,7 @@
 /**
  * `skein verify`: a project whose collection's media were kept (in demo mode, from the sandbox) verifies clean
- * (exit 0); a flipped byte in one file and another file deleted are each named and the exit is non-zero.
+ * (exit 0), its timestamp token from the sandbox's authority checked too; a tampered token alone makes the exit
+ * non-zero; a flipped byte in one file and another file deleted are each named and the exit is non-zero.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -61,6 +62,9 @@ describe('skein verify', () => {
       expect(await core.media.estimate(collection.id)).toMatchObject({ files: 0, alreadyKept: kept.kept });
       expect(kept.kept).toBeGreaterThanOrEqual(2);
       expect(kept.failed).toBe(0);
+      // demo mode asks the sandbox's stand-in authority for trusted time over the run's manifest
+      expect(kept.timestamp).toMatchObject({ authority: expect.stringMatching(/\/tsa$/), reason: null });
+      const tokenPath = join(await core.media.folder(), kept.timestamp?.token as string);
       const folder = await core.media.folder();
       await core.dispose();
 
@@ -75,8 +79,29 @@ describe('skein verify', () => {
         ),
       ).toBe(0);
       expect(lines.at(-1)).toMatch(/^All \d+ kept media files are as kept/);
+      expect(lines).toContain('All 1 timestamp token still proves its manifest.');
 
-      const [a, b] = readdirSync(folder);
+      // a token changed by one byte, every file as kept: still a problem, and a non-zero exit
+      const token = readFileSync(tokenPath);
+      writeFileSync(tokenPath, Buffer.concat([token.subarray(0, -1), Buffer.from([(token.at(-1) as number) ^ 1])]));
+      lines.length = 0;
+      expect(
+        await runVerify(
+          args,
+          {},
+          (l) => lines.push(l),
+          (l) => lines.push(l),
+        ),
+      ).toBe(VERIFY_CHANGED);
+      expect(lines).toContain('1 of 1 timestamp tokens no longer prove their manifests.');
+      expect(
+        lines.some((l) => /^timestamp: timestamps\/.*\.tsr .*: the token changed after it was kept$/.test(l)),
+      ).toBe(true);
+      writeFileSync(tokenPath, token);
+
+      const [a, b] = readdirSync(folder, { withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => e.name);
       const bytes = readFileSync(join(folder, a as string));
       bytes.writeUInt8((bytes.at(-1) as number) ^ 1, bytes.length - 1);
       writeFileSync(join(folder, a as string), bytes);
@@ -95,6 +120,8 @@ describe('skein verify', () => {
       expect(lines[lines.indexOf(`missing: ${b}`) + 1]).toMatch(/^ {2}kept for post \d+ from http/);
       expect(lines.some((l) => l.startsWith(`changed: ${a} `))).toBe(true);
       expect(lines.at(-1)).toMatch(/^2 of \d+ kept media files changed or went missing/);
+      // the token is whole again, but the files its manifest names are not
+      expect(lines.some((l) => /files it names are no longer kept unchanged$/.test(l))).toBe(true);
     },
   );
 

@@ -19,6 +19,14 @@ const MIGRATIONS: ReadonlyArray<(t: Ddl) => string> = [
   CREATE INDEX IF NOT EXISTS media_fetches_url ON media_fetches (url);
   CREATE INDEX IF NOT EXISTS media_fetches_post ON media_fetches (post_id);
   `,
+  // trusted time: each run's manifest and every request for a token over it (granted, failed, or not asked
+  // because no authority is set), the token's file and hash when one was kept
+  (t) => `
+  CREATE TABLE IF NOT EXISTS media_timestamps (rowid ${t.id}, at ${t.int} NOT NULL, manifest ${t.text} NOT NULL,
+    manifest_sha256 ${t.text} NOT NULL, authority ${t.text}, status ${t.text} NOT NULL, gen_time ${t.int},
+    serial ${t.text}, token ${t.text}, token_sha256 ${t.text}, reason ${t.text});
+  CREATE INDEX IF NOT EXISTS media_timestamps_manifest ON media_timestamps (manifest);
+  `,
 ];
 
 const TABLES: readonly TableSpec[] = [
@@ -27,6 +35,23 @@ const TABLES: readonly TableSpec[] = [
     name: 'media_fetches',
     key: ['rowid'],
     columns: ['rowid', 'url', 'post_id', 'media_key', 'at', 'status', 'size', 'mime', 'sha256', 'reason', 'message'],
+  },
+  {
+    name: 'media_timestamps',
+    key: ['rowid'],
+    columns: [
+      'rowid',
+      'at',
+      'manifest',
+      'manifest_sha256',
+      'authority',
+      'status',
+      'gen_time',
+      'serial',
+      'token',
+      'token_sha256',
+      'reason',
+    ],
   },
 ];
 

@@ -45,6 +45,35 @@ export interface KeptUse {
   url: string;
 }
 
+/** One request for trusted time over a run's manifest, or the note that none was made. */
+export interface TimestampRecord {
+  /** the manifest's path inside the media folder, and its SHA-256 */
+  manifest: string;
+  manifestSha256: string;
+  /** the authority asked; null when none was (none is set) */
+  authority: string | null;
+  at: number;
+  status: 'granted' | 'failed' | 'not-asked';
+  /** a granted token's time, serial (hex), path inside the media folder and SHA-256 */
+  genTime?: number | null;
+  serial?: string | null;
+  token?: string | null;
+  tokenSha256?: string | null;
+  /** why it failed or was not asked, in plain words */
+  reason?: string | null;
+}
+
+/** A kept token, as recorded: what `verify.ts` checks again. */
+export interface KeptToken {
+  manifest: string;
+  manifestSha256: string;
+  authority: string;
+  genTime: number;
+  serial: string;
+  token: string;
+  tokenSha256: string;
+}
+
 const fileOf = (r: Record<string, unknown>): KeptFileRow => ({
   sha256: String(r.sha256),
   size: Number(r.size),
@@ -148,6 +177,48 @@ export class MediaTables {
         });
     }
     return out;
+  }
+
+  /** Records one request for trusted time (or that none was made). */
+  async recordTimestamp(r: TimestampRecord): Promise<void> {
+    await this.db.run(sql`INSERT INTO media_timestamps (at, manifest, manifest_sha256, authority, status, gen_time,
+        serial, token, token_sha256, reason)
+      VALUES (${r.at}, ${r.manifest}, ${r.manifestSha256}, ${r.authority}, ${r.status}, ${r.genTime ?? null},
+        ${r.serial ?? null}, ${r.token ?? null}, ${r.tokenSha256 ?? null}, ${r.reason ?? null})`);
+  }
+
+  /** Every token kept, oldest first. */
+  async tokens(): Promise<KeptToken[]> {
+    const rows = await this.db.all(
+      sql`SELECT * FROM media_timestamps WHERE status = ${'granted'} AND token IS NOT NULL ORDER BY at, rowid`,
+    );
+    return rows.map((r) => ({
+      manifest: String(r.manifest),
+      manifestSha256: String(r.manifest_sha256),
+      authority: String(r.authority),
+      genTime: Number(r.gen_time),
+      serial: String(r.serial),
+      token: String(r.token),
+      tokenSha256: String(r.token_sha256),
+    }));
+  }
+
+  /** Every request for trusted time, newest first (the last `limit`). */
+  async timestamps(limit = 100): Promise<Required<TimestampRecord>[]> {
+    const rows = await this.db.all(sql`SELECT * FROM media_timestamps ORDER BY at DESC, rowid DESC LIMIT ${limit}`);
+    const orNull = <T>(v: unknown, f: (x: unknown) => T): T | null => (v === null || v === undefined ? null : f(v));
+    return rows.map((r) => ({
+      manifest: String(r.manifest),
+      manifestSha256: String(r.manifest_sha256),
+      authority: orNull(r.authority, String),
+      at: Number(r.at),
+      status: String(r.status) as TimestampRecord['status'],
+      genTime: orNull(r.gen_time, Number),
+      serial: orNull(r.serial, String),
+      token: orNull(r.token, String),
+      tokenSha256: orNull(r.token_sha256, String),
+      reason: orNull(r.reason, String),
+    }));
   }
 
   /** How much is kept: files and bytes. */

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { MediaJob } from '../../../shared/ipc/media';
-import { checkSentence, estimateSentence, mismatchSentence, progressSentence } from './keep-media';
+import {
+  checkSentence,
+  estimateSentence,
+  mismatchSentence,
+  progressSentence,
+  timestampSentence,
+  tokenProblemSentence,
+  tokensSentence,
+} from './keep-media';
 
 const job = (over: Partial<MediaJob>): MediaJob => ({
   id: 'j',
@@ -14,6 +22,7 @@ const job = (over: Partial<MediaJob>): MediaJob => ({
   reasons: {},
   alreadyKept: 0,
   message: null,
+  timestamp: null,
   ...over,
 });
 
@@ -47,13 +56,15 @@ describe('the words of Keep media', () => {
   });
 
   it('a check says all match with their size, or how many no longer do', () => {
-    expect(checkSentence({ checked: 214, bytes: 38_200_000, matched: 214, mismatches: [] })).toBe(
-      'All 214 kept files match what was kept (38.2 MB).',
+    expect(
+      checkSentence({ checked: 214, bytes: 38_200_000, matched: 214, mismatches: [], tokens: 0, tokenProblems: [] }),
+    ).toBe('All 214 kept files match what was kept (38.2 MB).');
+    expect(
+      checkSentence({ checked: 214, bytes: 38_200_000, matched: 212, mismatches: [], tokens: 0, tokenProblems: [] }),
+    ).toBe('2 of 214 kept files no longer match what was kept:');
+    expect(checkSentence({ checked: 0, bytes: 0, matched: 0, mismatches: [], tokens: 0, tokenProblems: [] })).toMatch(
+      /no kept files/,
     );
-    expect(checkSentence({ checked: 214, bytes: 38_200_000, matched: 212, mismatches: [] })).toBe(
-      '2 of 214 kept files no longer match what was kept:',
-    );
-    expect(checkSentence({ checked: 0, bytes: 0, matched: 0, mismatches: [] })).toMatch(/no kept files/);
   });
 
   it('a file that no longer matches is named by its posts and when it was kept (UTC)', () => {
@@ -74,5 +85,45 @@ describe('the words of Keep media', () => {
     expect(
       mismatchSentence({ ...m, name: 'b.jpg', found: 'b'.repeat(64), uses: [m.uses[0] as (typeof m.uses)[0]] }),
     ).toBe('The photo of post 17, kept 2026-11-01 09:30 UTC, has changed: its bytes no longer hash to what was kept.');
+  });
+
+  it('a finished keeping says who timestamped its files and when, or plainly why nobody did', () => {
+    const t = {
+      files: 8,
+      authority: 'https://tsa.example:8443/tsr',
+      genTime: Date.UTC(2026, 10, 1, 9, 30, 5),
+      serial: '2a',
+      reason: null,
+    };
+    expect(timestampSentence(t)).toBe(
+      'Timestamped by tsa.example:8443 at 2026-11-01 09:30:05 UTC: a token over the hashes of the 8 files kept this time is saved beside them.',
+    );
+    expect(
+      timestampSentence({
+        ...t,
+        authority: null,
+        genTime: null,
+        serial: null,
+        reason: 'no timestamp authority is set in Settings, so no trusted time was asked for',
+      }),
+    ).toBe('No timestamp authority is set in Settings, so no trusted time was asked for.');
+  });
+
+  it('a check counts the timestamp tokens, and names each that no longer proves its files', () => {
+    const c = { checked: 3, bytes: 10, matched: 3, mismatches: [], tokens: 2, tokenProblems: [] };
+    expect(tokensSentence(c)).toBe('All 2 timestamp tokens checked still prove their files.');
+    expect(tokensSentence({ ...c, tokens: 0 })).toBe('No timestamp tokens to check yet.');
+    const problem = {
+      manifest: 'timestamps/a.manifest',
+      authority: 'https://tsa.example/tsr',
+      genTime: Date.UTC(2026, 10, 1, 9, 30, 5),
+      problem: 'the token changed after it was kept',
+    };
+    expect(tokensSentence({ ...c, tokenProblems: [problem] })).toBe(
+      '1 of 2 timestamp tokens checked no longer proves its files:',
+    );
+    expect(tokenProblemSentence(problem)).toBe(
+      'The token from tsa.example of 2026-11-01 09:30:05 UTC: the token changed after it was kept.',
+    );
   });
 });

@@ -2,7 +2,7 @@
  * The words of "Keep media…": an estimate, a job's progress and a check of the kept files as a person reads
  * them. Pure, so each sentence is tested alone.
  */
-import type { MediaCheck, MediaEstimate, MediaJob, MediaMismatch } from '../../../shared/ipc/media';
+import type { MediaCheck, MediaEstimate, MediaJob, MediaMismatch, MediaTimestamp } from '../../../shared/ipc/media';
 import { stamp } from '../../lib/time';
 
 export function sizeLabel(bytes: number, locale?: string): string {
@@ -80,4 +80,41 @@ export function mismatchSentence(m: MediaMismatch): string {
   const what =
     m.found === null ? 'is missing from the media folder' : 'has changed: its bytes no longer hash to what was kept';
   return `The ${kind}${posts}, kept ${stamp(m.keptAt)}, ${what}.`;
+}
+
+/** a trusted time to the second, in UTC: what a token says, read as a person would quote it */
+const secondStamp = (at: number) => `${new Date(at).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+
+/** an authority named by its host (what a person recognises), its address when that cannot be read */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
+const sentence = (s: string) => `${s.charAt(0).toUpperCase()}${s.slice(1)}${/[.!?]$/.test(s) ? '' : '.'}`;
+
+/** a finished keeping's trusted time: who timestamped the run's files and when, or plainly why nobody did */
+export function timestampSentence(t: MediaTimestamp): string {
+  if (t.authority !== null && t.genTime !== null)
+    return `Timestamped by ${hostOf(t.authority)} at ${secondStamp(t.genTime)}: a token over the hashes of the ${files(t.files)} kept this time is saved beside them.`;
+  return sentence(t.reason ?? 'no trusted time was obtained');
+}
+
+/** what a check found of the timestamp tokens (each one that no longer proves its manifest is listed after it) */
+export function tokensSentence(c: MediaCheck): string {
+  if (c.tokens === 0) return 'No timestamp tokens to check yet.';
+  const bad = c.tokenProblems.length;
+  if (bad === 0)
+    return c.tokens === 1
+      ? 'The one timestamp token checked still proves its files.'
+      : `All ${c.tokens.toLocaleString('en')} timestamp tokens checked still prove their files.`;
+  return `${bad.toLocaleString('en')} of ${c.tokens.toLocaleString('en')} timestamp tokens checked no longer ${bad === 1 ? 'proves its' : 'prove their'} files:`;
+}
+
+/** one token that no longer proves its manifest: whose, when, and what is wrong */
+export function tokenProblemSentence(p: MediaCheck['tokenProblems'][number]): string {
+  return `The token from ${hostOf(p.authority)} of ${secondStamp(p.genTime)}: ${p.problem}.`;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkBaseUrl, checkRequestsPerSecond } from './connection-form';
+import { checkAuthorityUrl, checkBaseUrl, checkRequestsPerSecond } from './connection-form';
 
 describe('connection fields', () => {
   it('accepts web addresses and trims a trailing slash', () => {
@@ -12,5 +12,18 @@ describe('connection fields', () => {
     expect(checkRequestsPerSecond('0.2')).toEqual({ ok: true, value: 0.2 });
     expect(checkRequestsPerSecond('20')).toEqual({ ok: true, value: 20 });
     for (const bad of ['0', '51', '-1', 'fast', '']) expect(checkRequestsPerSecond(bad).ok).toBe(false);
+  });
+});
+
+describe('a timestamp authority’s address', () => {
+  it('is https only, and empty clears it', () => {
+    expect(checkAuthorityUrl(' https://tsa.example.org/tsr ')).toEqual({
+      ok: true,
+      value: 'https://tsa.example.org/tsr',
+    });
+    expect(checkAuthorityUrl('')).toEqual({ ok: true, value: null });
+    expect(checkAuthorityUrl('http://tsa.example.org/tsr')).toMatchObject({ ok: false });
+    expect(checkAuthorityUrl('https://user:pw@tsa.example.org/')).toMatchObject({ ok: false });
+    expect(checkAuthorityUrl('tsa.example.org')).toMatchObject({ ok: false });
   });
 });

@@ -23,3 +23,16 @@ export function checkRequestsPerSecond(input: string): Checked<number> {
     ? { ok: true, value: r.data }
     : { ok: false, message: 'Requests per second is a number above 0 and at most 50 (0.2 means one every 5 s).' };
 }
+
+/** A timestamp authority's address: https only; empty means none (the setting cleared). */
+export function checkAuthorityUrl(input: string): Checked<string | null> {
+  const text = input.trim();
+  if (text === '') return { ok: true, value: null };
+  const r = Settings.shape.timestampAuthority.safeParse(text);
+  return r.success && r.data !== null
+    ? { ok: true, value: r.data }
+    : {
+        ok: false,
+        message: 'Enter the authority’s https:// address, like https://tsa.example.org/tsr, or leave it empty.',
+      };
+}

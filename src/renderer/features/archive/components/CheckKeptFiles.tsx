@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { ErrorState } from '../../../components/ErrorState';
 import { skein } from '../../../lib/bridge';
 import type { MediaCheck } from '../../../../shared/ipc/media';
-import { checkSentence, mismatchSentence } from '../keep-media';
+import { checkSentence, mismatchSentence, tokenProblemSentence, tokensSentence } from '../keep-media';
 import { mediaCheckQuery } from '../queries';
 
 const SHOWN = 100;
@@ -11,7 +11,7 @@ const SHOWN = 100;
 /**
  * "Check kept files": every file the project kept re-hashed from its media folder on this computer (nothing is
  * fetched), with how far it is, then the result in words, each file that changed or went missing named with
- * its posts.
+ * its posts; then the timestamp tokens checked, each one that no longer proves its files named.
  */
 export function CheckKeptFiles() {
   const [id, setId] = useState<string | null>(null);
@@ -86,6 +86,16 @@ function CheckResult({ check }: { check: MediaCheck }) {
         <p>
           The first {Math.min(SHOWN, check.mismatches.length)} of {bad} are listed.
         </p>
+      ) : null}
+      <p role="status" className={check.tokenProblems.length > 0 ? 'keep-media__alarm' : undefined}>
+        {tokensSentence(check)}
+      </p>
+      {check.tokenProblems.length > 0 ? (
+        <ul className="keep-media__mismatches" aria-label="Timestamp tokens that no longer prove their files">
+          {check.tokenProblems.slice(0, SHOWN).map((p) => (
+            <li key={p.manifest}>{tokenProblemSentence(p)}</li>
+          ))}
+        </ul>
       ) : null}
     </>
   );

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { ErrorState } from '../../../components/ErrorState';
 import { skein } from '../../../lib/bridge';
 import { stamp } from '../../../lib/time';
-import { estimateSentence, progressSentence, sizeLabel } from '../keep-media';
+import { estimateSentence, progressSentence, sizeLabel, timestampSentence } from '../keep-media';
 import { CheckKeptFiles } from './CheckKeptFiles';
 import { KeptMediaViewer } from './KeptMediaViewer';
 import { keptMediaQuery, mediaEstimateQuery, mediaJobQuery, mediaKeys } from '../queries';
@@ -19,8 +19,8 @@ const SHOWN = 100;
 
 /**
  * "Keep media…" on a collection: the estimate first (files, bytes known and guessed, time), then the keeping
- * with its progress and a cancel, then the files kept with when and their SHA-256, and a check that every kept
- * file still matches. Nothing here costs credits.
+ * with its progress and a cancel, then who timestamped the run's files and when (or why nobody did), the files
+ * kept with when and their SHA-256, and a check that every kept file still matches. Nothing here costs credits.
  */
 export function KeepMedia({ collection }: { collection: number }) {
   const [open, setOpen] = useState(false);
@@ -60,6 +60,11 @@ export function KeepMedia({ collection }: { collection: number }) {
           {job.data ? (
             <>
               <p role="status">{progressSentence(job.data)}</p>
+              {job.data.timestamp ? (
+                <p className={job.data.timestamp.authority ? undefined : 'keep-media__alarm'}>
+                  {timestampSentence(job.data.timestamp)}
+                </p>
+              ) : null}
               {running ? (
                 <progress aria-label="Media kept" value={job.data.done} max={Math.max(1, job.data.total)} />
               ) : null}

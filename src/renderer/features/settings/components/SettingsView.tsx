@@ -1,4 +1,7 @@
-/** Settings: connection (mode, base URL, pace), API key, where projects are managed, price table and cache. */
+/**
+ * Settings: connection (mode, base URL, pace), API key, where projects are managed, trusted time for kept media,
+ * price table and cache.
+ */
 import { useQuery } from '@tanstack/react-query';
 import { ErrorState } from '../../../components/ErrorState';
 import { SkeletonList } from '../../../components/states';
@@ -9,6 +12,7 @@ import { CacheSection } from './CacheSection';
 import { ConnectionSection } from './ConnectionSection';
 import { PriceTableSection } from './PriceTableSection';
 import { ProjectsSection } from './ProjectsSection';
+import { TimestampSection } from './TimestampSection';
 import './settings.css';
 
 export function SettingsView() {
@@ -28,6 +32,10 @@ export function SettingsView() {
             />
             <ApiKeySection persistWithoutKeyring={settings.data.persistKeyWithoutKeyring} mode={settings.data.mode} />
             <ProjectsSection />
+            <TimestampSection
+              key={`t-${settings.data.timestampAuthority ?? ''}-${settings.data.timestampFallback ?? ''}`}
+              settings={settings.data}
+            />
             <PriceTableSection prices={settings.data.prices} />
             <CacheSection />
           </>

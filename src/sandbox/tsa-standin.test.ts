@@ -1,0 +1,39 @@
+import { X509Certificate } from 'node:crypto';
+import { PKIStatus, TimeStampResp } from 'pkijs';
+import { describe, expect, it } from 'vitest';
+import { buildSandbox } from './server';
+
+describe('the timestamp authority stand-in', () => {
+  it('publishes its CA, refuses what is not a query, and has a twin that is always down', async () => {
+    const { app, shutdown } = buildSandbox({ size: 'small' });
+    const pem = await app.inject({ method: 'GET', url: '/tsa/certificate.pem' });
+    expect(pem.statusCode).toBe(200);
+    const ca = new X509Certificate(pem.body);
+    expect(ca.ca).toBe(true);
+    expect(ca.subject).toMatch(/CN=Skein sandbox CA/);
+
+    const json = await app.inject({ method: 'POST', url: '/tsa', payload: { hash: 'x' } });
+    expect(json.statusCode).toBe(415);
+    const garbage = await app.inject({
+      method: 'POST',
+      url: '/tsa',
+      headers: { 'content-type': 'application/timestamp-query' },
+      payload: Buffer.from('not a query'),
+    });
+    expect(garbage.statusCode).toBe(200);
+    expect(garbage.headers['content-type']).toBe('application/timestamp-reply');
+    const refused = TimeStampResp.fromBER(Uint8Array.from(garbage.rawPayload).buffer);
+    expect(refused.status.status).toBe(PKIStatus.rejection);
+    expect(refused.timeStampToken).toBeUndefined();
+
+    const down = await app.inject({
+      method: 'POST',
+      url: '/tsa-down',
+      headers: { 'content-type': 'application/timestamp-query' },
+      payload: Buffer.from('any'),
+    });
+    expect(down.statusCode).toBe(503);
+    shutdown();
+    await app.close();
+  });
+});
