@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './host';
 import { expect, hostOf, test } from './fixtures';
-import { demoExamples, openRoute, openThread } from './support/explorer';
+import { demoExamples, openRoute, openThread, shootLooks } from './support/explorer';
 
 test('Save as job… writes the dialog’s collection and hydration to job files without the key; a headless run is listed', async ({
   skein,
@@ -160,6 +160,14 @@ test('a watch saved as a job from its form is switched on by the built runner, w
     });
     expect(JSON.stringify(file)).not.toContain(sandbox);
     expect(JSON.stringify(file)).not.toMatch(/key/i);
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await form
+        .locator('.watch-form__buttons')
+        .screenshot({ path: test.info().outputPath(`watch-saved-as-job-buttons-${scheme}.png`) });
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    await shootLooks(page, test.info(), 'watch-saved-as-job');
     // saving switched nothing on and bought nothing
     expect(await ledger()).toBe(before);
     await expect(page.getByRole('article', { name: 'Four accounts' })).toHaveCount(0);

@@ -58,6 +58,7 @@ test('keep the media of a collection: files under their hashes, each URL once, a
     keep.getByText(/^Timestamped by 127\.0\.0\.1:\d+ at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC: a token/),
   ).toBeVisible();
   await expect(keep.getByText(`the hashes of the ${planned} files kept this time`)).toBeVisible();
+  await shootLooks(page, testInfo, 'keep-media-timestamped');
 
   // every kept file, re-hashed from the project's media folder, is under the hash the table shows
   const table = keep.getByRole('table', { name: 'Kept media' });
