@@ -37,6 +37,22 @@ export interface KeptMedia extends KeptFileRow {
   fetchedAt: number;
 }
 
+/** One fetch as recorded, with the kept file's name when it gave one: what an evidence package lists. */
+export interface FetchRow {
+  postId: string;
+  mediaKey: string;
+  url: string;
+  at: number;
+  status: number | null;
+  size: number | null;
+  mime: string | null;
+  sha256: string | null;
+  /** the kept file's name in the media folder, or null */
+  name: string | null;
+  reason: string | null;
+  message: string | null;
+}
+
 /** A post a kept file was fetched for. */
 export interface KeptUse {
   sha256: string;
@@ -154,6 +170,31 @@ export class MediaTables {
       });
     }
     return out;
+  }
+
+  /** Every fetch for these posts (at most 500 at a time), oldest first: what each gave, or why it failed. */
+  async fetchesFor(postIds: readonly string[]): Promise<FetchRow[]> {
+    if (postIds.length === 0) return [];
+    const rows = await this.db.all(
+      sql`SELECT f.post_id, f.media_key, f.url, f.at, f.status, f.size, f.mime, f.sha256, f.reason, f.message, m.name
+          FROM media_fetches f LEFT JOIN media_files m ON m.sha256 = f.sha256
+          WHERE f.post_id IN (${sql.join(postIds.slice(0, CHUNK))})
+          ORDER BY f.at, f.rowid`,
+    );
+    const orNull = <T>(v: unknown, f: (x: unknown) => T): T | null => (v === null || v === undefined ? null : f(v));
+    return rows.map((r) => ({
+      postId: String(r.post_id),
+      mediaKey: String(r.media_key),
+      url: String(r.url),
+      at: Number(r.at),
+      status: orNull(r.status, Number),
+      size: orNull(r.size, Number),
+      mime: orNull(r.mime, String),
+      sha256: orNull(r.sha256, String),
+      name: orNull(r.name, String),
+      reason: orNull(r.reason, String),
+      message: orNull(r.message, String),
+    }));
   }
 
   /**

@@ -1,0 +1,385 @@
+/**
+ * An evidence package of a collection: one zip a researcher can hand over, holding the posts as collected (their
+ * JSON as the service answered, one per line), the media files kept for them (each under its SHA-256, re-hashed
+ * before it is packed: a file that no longer matches its hash is left out and named), the trusted-time tokens whose
+ * manifests name those files, and a manifest — per post and media: the URL, when it was fetched, the HTTP status,
+ * the hash, size and type, the token that dates it, or the reason it could not be kept — whose own SHA-256 is
+ * timestamped (`manifest.json.tsr`). `SHA256SUMS` lists every file for `sha256sum -c`, and `README.txt` says how
+ * to check it all with standard tools. Written to a `.partial` file and renamed when whole, so a package on disk
+ * is never half of one.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { readFile, rename, rm } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { Zip, ZipDeflate, ZipPassThrough, strToU8 } from 'fflate';
+import type { FetchRow, KeptToken } from './tables/tables';
+import {
+  askAuthority,
+  checkToken,
+  freshNonce,
+  manifestEntries,
+  timestampQuery,
+  type TimestampSettings,
+} from './timestamp';
+
+export interface EvidenceStore {
+  fetchesFor: (postIds: readonly string[]) => Promise<FetchRow[]>;
+  tokens: () => Promise<KeptToken[]>;
+}
+
+export interface EvidenceInput {
+  /** the collection's posts as the project holds them: each one's id and raw JSON, in the collection's order */
+  posts: (each: (id: string, raw: string) => Promise<void>) => Promise<void>;
+  store: EvidenceStore;
+  /** the project's media folder */
+  folder: string;
+  timestamp: TimestampSettings;
+  about: { project: string; collection: { id: number; name: string }; madeBy: string };
+  now: () => number;
+}
+
+/** One post's media as the package records it: kept (with its file and the token that dates it), or why not. */
+export interface EvidenceItem {
+  post_id: string;
+  media_key: string;
+  url: string;
+  fetched_at: string;
+  http_status: number | null;
+  sha256: string | null;
+  size: number | null;
+  type: string | null;
+  /** the file inside the package, or null when it is not in it */
+  file: string | null;
+  /** the earliest token whose manifest names this file: its path in the package and the time it gives */
+  timestamp: { token: string; manifest: string; gen_time: string; authority: string } | null;
+  /** why it is not in the package, in plain words */
+  failure: string | null;
+}
+
+export interface EvidenceSummary {
+  path: string;
+  posts: number;
+  media: number;
+  files: number;
+  bytes: number;
+  /** kept files whose bytes no longer match their hash: left out, named in the manifest */
+  changed: number;
+  tokens: number;
+  /** the package manifest's token: its authority and time, or why there is none */
+  manifestToken: { authority: string; genTime: number } | null;
+  manifestTokenReason: string | null;
+}
+
+/** posts whose fetches are read in one call */
+const POSTS_CHUNK = 500;
+const iso = (ms: number) => new Date(ms).toISOString();
+const sha256 = (b: Uint8Array | string) => createHash('sha256').update(b).digest('hex');
+const hostOf = (url: string) => {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+};
+
+/** A streamed zip on disk: entries added one after another, the file's write pace respected. */
+class ZipFile {
+  private readonly out;
+  private readonly zip: Zip;
+  private failed: Error | null = null;
+  private readonly done: Promise<void>;
+
+  constructor(
+    path: string,
+    private readonly mtime: Date,
+  ) {
+    this.out = createWriteStream(path, { flags: 'wx' });
+    let finish: () => void = () => {};
+    let fail: (e: Error) => void = () => {};
+    this.done = new Promise<void>((res, rej) => {
+      finish = res;
+      fail = rej;
+    });
+    this.out.on('error', (e) => {
+      this.failed = e;
+      fail(e);
+    });
+    this.zip = new Zip((err, chunk, final) => {
+      if (err) {
+        this.failed = err;
+        fail(err);
+        return;
+      }
+      this.out.write(chunk);
+      if (final) this.out.end(() => finish());
+    });
+  }
+
+  private async drained(): Promise<void> {
+    if (this.failed) throw this.failed;
+    if (this.out.writableNeedDrain) await new Promise<void>((r) => this.out.once('drain', () => r()));
+  }
+
+  /** an entry of text or bytes; `stored`: no compression (media files are compressed already) */
+  async add(name: string, data: Uint8Array | string, stored = false): Promise<void> {
+    const entry = stored ? new ZipPassThrough(name) : new ZipDeflate(name, { level: 6 });
+    entry.mtime = this.mtime;
+    this.zip.add(entry);
+    entry.push(typeof data === 'string' ? strToU8(data) : data, true);
+    await this.drained();
+  }
+
+  /** an entry written a chunk at a time (the posts' lines): each push waits for the file to take it */
+  open(name: string): { push: (chunk: Uint8Array) => Promise<void>; end: () => Promise<void> } {
+    const entry = new ZipDeflate(name, { level: 6 });
+    entry.mtime = this.mtime;
+    this.zip.add(entry);
+    return {
+      push: async (chunk) => {
+        entry.push(chunk, false);
+        await this.drained();
+      },
+      end: async () => {
+        entry.push(new Uint8Array(0), true);
+        await this.drained();
+      },
+    };
+  }
+
+  /** an entry streamed from chunks (a media file), each pushed as it comes */
+  async stream(name: string, chunks: AsyncIterable<Uint8Array>, stored = false): Promise<void> {
+    const entry = stored ? new ZipPassThrough(name) : new ZipDeflate(name, { level: 6 });
+    entry.mtime = this.mtime;
+    this.zip.add(entry);
+    for await (const chunk of chunks) {
+      entry.push(chunk, false);
+      await this.drained();
+    }
+    entry.push(new Uint8Array(0), true);
+    await this.drained();
+  }
+
+  async close(): Promise<void> {
+    this.zip.end();
+    await this.done;
+  }
+
+  destroy(): void {
+    this.out.destroy();
+  }
+}
+
+/** A kept file's bytes streamed into the package while they are hashed: whether they still match their name. */
+async function* hashed(path: string, hash: ReturnType<typeof createHash>): AsyncIterable<Uint8Array> {
+  for await (const chunk of createReadStream(path, { highWaterMark: 256 * 1024 })) {
+    hash.update(chunk as Buffer);
+    yield chunk as Buffer;
+  }
+}
+
+/** A file's SHA-256, streamed; null when it is not there. */
+async function hashOf(path: string): Promise<string | null> {
+  const hash = createHash('sha256');
+  try {
+    for await (const chunk of createReadStream(path, { highWaterMark: 256 * 1024 })) hash.update(chunk as Buffer);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  return hash.digest('hex');
+}
+
+/** Writes the evidence package of a collection to `target` (a `.zip`), and says what it holds. */
+export async function writeEvidencePackage(target: string, input: EvidenceInput): Promise<EvidenceSummary> {
+  const madeAt = input.now();
+  const partial = `${target}.partial-${randomBytes(4).toString('hex')}`;
+  const zip = new ZipFile(partial, new Date(madeAt));
+  const sums: Array<[string, string]> = [];
+  try {
+    // 1. the posts as collected, one JSON per line, hashed as they are packed
+    const ids: string[] = [];
+    const postsHash = createHash('sha256');
+    const postsEntry = zip.open('posts.jsonl');
+    await input.posts(async (id, raw) => {
+      ids.push(id);
+      const line = strToU8(`${raw}\n`);
+      postsHash.update(line);
+      await postsEntry.push(line);
+    });
+    await postsEntry.end();
+    sums.push([postsHash.digest('hex'), 'posts.jsonl']);
+
+    // 2. every fetch for those posts: per post and media key, the file it gave, else the last reason it failed
+    const rows: FetchRow[] = [];
+    for (let i = 0; i < ids.length; i += POSTS_CHUNK)
+      rows.push(...(await input.store.fetchesFor(ids.slice(i, i + POSTS_CHUNK))));
+    const best = new Map<string, FetchRow>();
+    for (const r of rows) {
+      const key = `${r.postId} ${r.mediaKey}`;
+      const had = best.get(key);
+      if (!had || (had.sha256 === null && (r.sha256 !== null || r.at >= had.at))) best.set(key, r);
+    }
+
+    // 3. the kept files, hashed again first; one that no longer matches stays out, named
+    const packed = new Map<string, string>();
+    const changed = new Set<string>();
+    let bytes = 0;
+    for (const r of best.values()) {
+      if (r.sha256 === null || r.name === null || packed.has(r.sha256) || changed.has(r.sha256)) continue;
+      const path = join(input.folder, basename(r.name));
+      // hashed before it is packed: a file that no longer matches its hash is not evidence of what was fetched
+      if ((await hashOf(path)) !== r.sha256) {
+        changed.add(r.sha256);
+        continue;
+      }
+      const name = `media/${basename(r.name)}`;
+      const hash = createHash('sha256');
+      await zip.stream(name, hashed(path, hash), true);
+      // changed between the two reads: the zip holds what was read, and says so
+      const found = hash.digest('hex');
+      if (found !== r.sha256) changed.add(r.sha256);
+      packed.set(r.sha256, name);
+      sums.push([found, name]);
+      if (found === r.sha256) bytes += r.size ?? 0;
+    }
+
+    // 4. the tokens whose manifests name a packed file, and for each file the earliest of them
+    const dated = new Map<string, EvidenceItem['timestamp']>();
+    let tokens = 0;
+    for (const t of (await input.store.tokens()).sort((a, b) => a.genTime - b.genTime)) {
+      let text: string;
+      let token: Buffer;
+      try {
+        text = await readFile(join(input.folder, t.manifest), 'utf8');
+        token = await readFile(join(input.folder, t.token));
+      } catch {
+        continue;
+      }
+      const named = manifestEntries(text).filter((e) => packed.has(e.sha256) && !changed.has(e.sha256));
+      if (named.length === 0) continue;
+      const manifest = `timestamps/${basename(t.manifest)}`;
+      const tokenName = `timestamps/${basename(t.token)}`;
+      await zip.add(manifest, text);
+      await zip.add(tokenName, token, true);
+      sums.push([sha256(text), manifest], [sha256(token), tokenName]);
+      tokens++;
+      for (const e of named)
+        if (!dated.has(e.sha256))
+          dated.set(e.sha256, { token: tokenName, manifest, gen_time: iso(t.genTime), authority: hostOf(t.authority) });
+    }
+
+    // 5. the manifest, per post and media key
+    const items: EvidenceItem[] = [...best.values()].map((r) => {
+      const bad = r.sha256 !== null && changed.has(r.sha256);
+      const file = r.sha256 !== null && !bad ? (packed.get(r.sha256) ?? null) : null;
+      return {
+        post_id: r.postId,
+        media_key: r.mediaKey,
+        url: r.url,
+        fetched_at: iso(r.at),
+        http_status: r.status,
+        sha256: r.sha256,
+        size: r.size,
+        type: r.mime,
+        file,
+        timestamp: file && r.sha256 ? (dated.get(r.sha256) ?? null) : null,
+        failure: bad
+          ? 'the kept file no longer matches its hash (changed or missing since it was kept): left out'
+          : r.sha256 === null
+            ? (r.message ?? r.reason ?? 'not kept')
+            : null,
+      };
+    });
+    const manifest = `${JSON.stringify(
+      {
+        skein_evidence: 1,
+        project: input.about.project,
+        collection: input.about.collection,
+        made_at: iso(madeAt),
+        made_by: input.about.madeBy,
+        posts: { file: 'posts.jsonl', count: ids.length, sha256: sums[0]?.[0] },
+        media: { items: items.length, files: packed.size - changed.size, changed: changed.size, bytes },
+        timestamps: tokens,
+        items,
+      },
+      null,
+      2,
+    )}\n`;
+    await zip.add('manifest.json', manifest);
+    sums.push([sha256(manifest), 'manifest.json']);
+
+    // 6. trusted time over the manifest's own hash (it names every other file's hash, directly or in SHA256SUMS)
+    let manifestToken: EvidenceSummary['manifestToken'] = null;
+    const reasons: string[] = [];
+    for (const authority of input.timestamp.authorities) {
+      const nonce = freshNonce();
+      const asked = await askAuthority(
+        authority,
+        timestampQuery(Buffer.from(sha256(manifest), 'hex'), nonce),
+        input.timestamp.policy,
+      );
+      const checked = asked.ok ? await checkToken(asked.reply, strToU8(manifest), nonce) : asked;
+      if (!asked.ok || !checked.ok) {
+        reasons.push(`${hostOf(authority)}: ${checked.ok ? 'the answer could not be read' : checked.reason}`);
+        continue;
+      }
+      await zip.add('manifest.json.tsr', asked.reply, true);
+      sums.push([sha256(asked.reply), 'manifest.json.tsr']);
+      manifestToken = { authority: hostOf(authority), genTime: checked.genTime };
+      break;
+    }
+    const manifestTokenReason = manifestToken
+      ? null
+      : input.timestamp.authorities.length === 0
+        ? input.timestamp.noneReason
+        : `no authority gave a token (${reasons.join('; ')})`;
+
+    await zip.add('SHA256SUMS', sums.map(([h, n]) => `${h}  ${n}\n`).join(''));
+    await zip.add('README.txt', readme(input, madeAt, manifestToken, manifestTokenReason));
+    await zip.close();
+    await rename(partial, target);
+    return {
+      path: target,
+      posts: ids.length,
+      media: items.length,
+      files: packed.size - changed.size,
+      bytes,
+      changed: changed.size,
+      tokens,
+      manifestToken,
+      manifestTokenReason,
+    };
+  } catch (error) {
+    zip.destroy();
+    await rm(partial, { force: true });
+    throw error;
+  }
+}
+
+function readme(
+  input: EvidenceInput,
+  madeAt: number,
+  token: EvidenceSummary['manifestToken'],
+  reason: string | null,
+): string {
+  return `Evidence package of the collection “${input.about.collection.name}” of the project “${input.about.project}”,
+made ${iso(madeAt)} by ${input.about.madeBy}.
+
+posts.jsonl        the posts as collected: each one's JSON as the service answered it, one per line
+media/             the photos, videos and GIFs kept for them, each named by its SHA-256
+timestamps/        the trusted-time tokens (RFC 3161) over the lists of hashes of the runs that kept those files
+manifest.json      per post and media: URL, when fetched, HTTP status, SHA-256, size, type, file, the token that
+                   dates the file, or why it is not here
+manifest.json.tsr  a token over manifest.json's SHA-256 (${token ? `${token.authority}, ${iso(token.genTime)}` : `none: ${reason ?? 'not asked'}`})
+SHA256SUMS         the SHA-256 of every file above
+
+To check it:
+  sha256sum -c SHA256SUMS
+  openssl ts -reply -in manifest.json.tsr -text
+  openssl ts -verify -data manifest.json -in manifest.json.tsr -CAfile AUTHORITY-CA.pem
+  openssl ts -verify -data timestamps/NAME.manifest -in timestamps/NAME.tsr -CAfile AUTHORITY-CA.pem
+AUTHORITY-CA.pem is the timestamp authority's CA certificate, as it publishes it (Skein's demo: /tsa/certificate.pem
+on the demo API's address).
+`;
+}
