@@ -6,7 +6,9 @@
  * token proves them, then a flipped byte and a deleted file are each named and the token no longer proves them.
  */
 import { createHash } from 'node:crypto';
-import { readdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from './fixtures';
 import { demoExamples, expectAccessible, hostOnly, openRoute, sandbox, shootLooks } from './support/explorer';
@@ -100,6 +102,50 @@ test('keep the media of a collection: files under their hashes, each URL once, a
   expect(await api.mediaRequests()).toEqual([]);
   await viewer.scrollIntoViewIfNeeded();
   await shootLooks(page, testInfo, 'keep-media-viewer');
+
+  // the collection's evidence package, opened with the tools a researcher has: nothing fetched to make it
+  const dir = await mkdtemp(join(tmpdir(), 'skein-e2e-evidence-'));
+  try {
+    await skein.setSavePath(join(dir, 'profile.evidence.zip'));
+    await keep.getByRole('button', { name: 'Make an evidence package…' }).click();
+    const made = keep.getByRole('region', { name: 'Evidence package' }).getByRole('status');
+    await expect(made).toContainText(`Evidence package written to ${join(dir, 'profile.evidence.zip')}`, {
+      timeout: 60_000,
+    });
+    await expect(made).toContainText(`${planned} files`);
+    await expect(made).toContainText(/Its manifest is timestamped by 127\.0\.0\.1:\d+ at /);
+    expect(await api.mediaRequests()).toEqual([]);
+    const out = join(dir, 'unpacked');
+    execFileSync('python3', [
+      '-c',
+      'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])',
+      join(dir, 'profile.evidence.zip'),
+      out,
+    ]);
+    expect(execFileSync('sha256sum', ['-c', '--quiet', 'SHA256SUMS'], { cwd: out, encoding: 'utf8' })).toBe('');
+    const manifest = JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8')) as {
+      posts: { count: number };
+      items: Array<{ file: string | null; timestamp: unknown }>;
+    };
+    expect(manifest.posts.count).toBe(collection.items);
+    expect(manifest.items.filter((i) => i.file !== null && i.timestamp !== null)).toHaveLength(planned);
+    await writeFile(join(dir, 'ca.pem'), await (await fetch(`${api.baseUrl}/tsa/certificate.pem`)).text());
+    expect(
+      execFileSync(
+        'openssl',
+        ['ts', '-verify', '-data', 'manifest.json', '-in', 'manifest.json.tsr', '-CAfile', join(dir, 'ca.pem')],
+        {
+          cwd: out,
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      ),
+    ).toContain('Verification: OK');
+    await made.scrollIntoViewIfNeeded();
+    await shootLooks(page, testInfo, 'keep-media-evidence');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 
   // keeping again: nothing to fetch, no byte stored, no request
   await keep.getByRole('button', { name: 'Keep media again' }).click();

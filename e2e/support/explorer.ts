@@ -143,6 +143,8 @@ export async function sandbox(app: SkeinApp) {
     return res.status === 204 ? null : ((await res.json()) as unknown);
   };
   return {
+    /** the sandbox's address (its stand-in timestamp authority publishes its CA at /tsa/certificate.pem) */
+    baseUrl: base,
     /** inject a fault or quirk (`401`, `page-size;n=100`, `empty-page` …) for some operations */
     fault: (fault: string, operations: string[], count?: number) =>
       call('POST', '/__sandbox/faults', { fault, operations, count }),

@@ -367,6 +367,8 @@ export function createCore(deps: CoreDeps): Core {
     thread: archiveThread,
     mode,
     userDataDir: deps.userDataDir,
+    chooseSavePath: deps.chooseSavePath,
+    madeBy: `${deps.app.name} ${deps.app.version}`,
     sandboxOrigin: async () => (deps.apiBaseUrl ? null : new URL((await demo.get()).baseUrl).origin),
     authorities: async () => {
       if (mode() === 'demo' && !deps.apiBaseUrl)

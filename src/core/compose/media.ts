@@ -6,7 +6,7 @@
  * time is asked of the authorities the mode names (the sandbox's stand-in in demo mode, Settings' otherwise).
  */
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
+import { extname, join } from 'node:path';
 import { partProxy, type ArchiveThread, type Projects } from '../archive';
 import {
   candidatesOf,
@@ -17,6 +17,7 @@ import {
   MEDIA_PART_NAME,
   uniqueByUrl,
   verifyMedia,
+  writeEvidencePackage,
   type Candidate,
   type Estimate,
   type KeepProgress,
@@ -26,7 +27,11 @@ import {
   type MediaStore,
   type MediaTables,
   type VerifyReport,
+  type EvidenceStore,
+  type EvidenceSummary,
 } from '../media';
+import type { ChooseSavePath } from '../ports';
+import { SkeinError } from '../../shared/errors';
 import { ArchiveQuery } from '../../shared/ipc/archive';
 import type { Mode } from '../../shared/ipc/app';
 
@@ -53,6 +58,8 @@ export interface MediaFeature {
   verify: (onProgress?: (checked: number, total: number) => void) => Promise<VerifyReport & { folder: string }>;
   /** the media folder of the project of the mode in use */
   folder: () => Promise<string>;
+  /** asks where, then writes a collection's evidence package; null when the person closed the dialog */
+  evidence: (collection: number) => Promise<EvidenceSummary | null>;
 }
 
 export interface MediaFeatureDeps {
@@ -62,6 +69,10 @@ export interface MediaFeatureDeps {
   userDataDir: string;
   /** the demo sandbox's origin, when Skein uses it */
   sandboxOrigin: () => Promise<string | null>;
+  /** main's save dialog (an evidence package is written where the person chooses) */
+  chooseSavePath: ChooseSavePath;
+  /** "Skein 1.2.3", written into an evidence package */
+  madeBy: string;
   /** the timestamp authorities of the mode in use, in order, or why none is asked (in plain words) */
   authorities: () => Promise<{ authorities: string[]; noneReason: string }>;
   now: () => number;
@@ -74,19 +85,19 @@ export function mediaFeature(deps: MediaFeatureDeps): MediaFeature {
   const open = async () => {
     const handle = await deps.projects.handleFor(which());
     const thread = await deps.thread;
-    const store: MediaStore = partProxy<MediaTables>(thread, handle, MEDIA_PART_NAME);
+    const store: MediaStore & EvidenceStore = partProxy<MediaTables>(thread, handle, MEDIA_PART_NAME);
     const folder = mediaFolderFor(deps.projects.ref(which()).location, deps.userDataDir);
     return { handle, thread, store, folder };
   };
   /** a collection's posts, in chunks read from the project: each one's id and the media it carries */
-  const read = async (collection: number, each: (id: string, raw: string) => void): Promise<void> => {
+  const read = async (collection: number, each: (id: string, raw: string) => void | Promise<void>): Promise<void> => {
     const { handle, thread } = await open();
     const query = ArchiveQuery.parse({ project: which(), collection, kind: 'post' });
     const reader = await thread.call('readOpen', handle, query);
     try {
       for (;;) {
         const rows = await thread.call('readNext', reader, READ_CHUNK);
-        for (const r of rows) each(r.id, r.raw);
+        for (const r of rows) await each(r.id, r.raw);
         if (rows.length < READ_CHUNK) break;
       }
     } finally {
@@ -121,7 +132,9 @@ export function mediaFeature(deps: MediaFeatureDeps): MediaFeature {
     kept: async (postIds) => (await open()).store.keptFor(postIds),
     keptIn: async (collection) => {
       const ids: string[] = [];
-      await read(collection, (id) => ids.length < READ_CHUNK && ids.push(id));
+      await read(collection, (id) => {
+        if (ids.length < READ_CHUNK) ids.push(id);
+      });
       return (await open()).store.keptFor(ids);
     },
     read: async (sha256) => {
@@ -133,5 +146,31 @@ export function mediaFeature(deps: MediaFeatureDeps): MediaFeature {
       return { ...(await verifyMedia(store, folder, onProgress)), folder };
     },
     folder: async () => (await open()).folder,
+    evidence: async (collection) => {
+      const { store, folder, handle, thread } = await open();
+      const named = (await thread.call('collections', handle)).find((c) => c.id === collection);
+      if (!named) throw new SkeinError('not-found', 'That collection is no longer in the project.');
+      const project = deps.projects.ref(which()).name;
+      const stem = `${project}-${named.name}`
+        .replace(/[^\p{L}\p{N}]+/gu, '-')
+        .replace(/^-|-$/g, '')
+        .slice(0, 80);
+      const chosen = await deps.chooseSavePath({
+        title: 'Save the evidence package',
+        defaultPath: `${stem || 'collection'}.evidence.zip`,
+        filters: [{ name: 'Zip archive', extensions: ['zip'] }],
+      });
+      if (chosen === null) return null;
+      const origin = await deps.sandboxOrigin();
+      const policy = { ...DEFAULT_FETCH_POLICY, trustedOrigins: origin ? [origin] : [] };
+      return writeEvidencePackage(extname(chosen) ? chosen : `${chosen}.zip`, {
+        posts: (each) => read(collection, each),
+        store,
+        folder,
+        timestamp: { ...(await deps.authorities()), project, policy },
+        about: { project, collection: { id: collection, name: named.name }, madeBy: deps.madeBy },
+        now: deps.now,
+      });
+    },
   };
 }

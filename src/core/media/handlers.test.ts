@@ -43,6 +43,7 @@ function slowPort(): MediaProjectPort & { calls: number } {
       missing: [],
       tokens: { checked: 0, problems: [] },
     }),
+    evidence: async () => null,
   };
   return port;
 }

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { HandlersOf } from '../../shared/ipc/define';
 import type { MediaCheck, MediaCheckJob, MediaJob, MediaTimestamp, mediaContract } from '../../shared/ipc/media';
 import type { KeepProgress, KeepResult } from './keep';
+import type { EvidenceSummary } from './evidence';
 import type { Estimate } from './plan';
 import type { KeptMedia } from './tables/tables';
 import type { TimestampOutcome } from './timestamp';
@@ -23,6 +24,7 @@ export interface MediaProjectPort {
   keptIn: (collection: number) => Promise<KeptMedia[]>;
   read: (sha256: string) => Promise<KeptBytes | null>;
   verify: (onProgress?: (checked: number, total: number) => void) => Promise<VerifyReport>;
+  evidence: (collection: number) => Promise<EvidenceSummary | null>;
 }
 
 const KEEP_FINISHED = 50;
@@ -155,6 +157,7 @@ export function createMediaHandlers(port: MediaProjectPort): { handlers: MediaHa
         return checks.get(id) as MediaCheckJob;
       },
       verifyJob: async ({ id }) => checks.get(id) ?? null,
+      evidence: ({ collection }) => port.evidence(collection),
     },
   };
   return {

@@ -124,6 +124,22 @@ export const MediaCheckJob = z.object({
 });
 export type MediaCheckJob = z.infer<typeof MediaCheckJob>;
 
+/** An evidence package written: where, what it holds, and its manifest's trusted time (or why there is none). */
+export const EvidencePackage = z.object({
+  path: z.string(),
+  posts: z.number().int(),
+  /** the posts' media in the manifest, kept or not */
+  media: z.number().int(),
+  files: z.number().int(),
+  bytes: z.number(),
+  /** kept files left out because their bytes no longer match their hash */
+  changed: z.number().int(),
+  tokens: z.number().int(),
+  manifestToken: z.object({ authority: z.string(), genTime: z.number() }).nullable(),
+  manifestTokenReason: z.string().nullable(),
+});
+export type EvidencePackage = z.infer<typeof EvidencePackage>;
+
 export const mediaContract = {
   media: {
     estimate: fn(Collection, MediaEstimate),
@@ -138,5 +154,7 @@ export const mediaContract = {
     verify: fn(z.undefined(), MediaCheckJob),
     /** a check's progress, then which files changed or went missing */
     verifyJob: fn(z.object({ id: z.string().min(1).max(64) }), MediaCheckJob.nullable()),
+    /** asks where (main's save dialog), then writes the collection's evidence package there; null: not saved */
+    evidence: fn(Collection, EvidencePackage.nullable()),
   },
 };

@@ -3,6 +3,7 @@ import type { MediaJob } from '../../../shared/ipc/media';
 import {
   checkSentence,
   estimateSentence,
+  evidenceSentence,
   mismatchSentence,
   progressSentence,
   timestampSentence,
@@ -124,6 +125,34 @@ describe('the words of Keep media', () => {
     );
     expect(tokenProblemSentence(problem)).toBe(
       'The token from tsa.example of 2026-11-01 09:30:05 UTC: the token changed after it was kept.',
+    );
+  });
+
+  it('an evidence package says what it holds, what was left out, and the trusted time over its manifest', () => {
+    const e = {
+      path: '/home/r/study-Profile.evidence.zip',
+      posts: 400,
+      media: 31,
+      files: 29,
+      bytes: 247_700,
+      changed: 0,
+      tokens: 2,
+      manifestToken: { authority: 'tsa.example', genTime: Date.UTC(2026, 10, 1, 9, 30, 5) },
+      manifestTokenReason: null,
+    };
+    expect(evidenceSentence(e)).toBe(
+      'Evidence package written to /home/r/study-Profile.evidence.zip: 400 posts, 29 files (247.7 kB) and 2 timestamp tokens. Its manifest is timestamped by tsa.example at 2026-11-01 09:30:05 UTC.',
+    );
+    expect(
+      evidenceSentence({
+        ...e,
+        changed: 1,
+        files: 28,
+        manifestToken: null,
+        manifestTokenReason: 'no timestamp authority is set in Settings',
+      }),
+    ).toBe(
+      'Evidence package written to /home/r/study-Profile.evidence.zip: 400 posts, 28 files (247.7 kB) and 2 timestamp tokens. 1 file no longer matches its hash and was left out, named in its manifest. Its manifest has no trusted time: no timestamp authority is set in Settings.',
     );
   });
 });

@@ -2,7 +2,14 @@
  * The words of "Keep media…": an estimate, a job's progress and a check of the kept files as a person reads
  * them. Pure, so each sentence is tested alone.
  */
-import type { MediaCheck, MediaEstimate, MediaJob, MediaMismatch, MediaTimestamp } from '../../../shared/ipc/media';
+import type {
+  EvidencePackage,
+  MediaCheck,
+  MediaEstimate,
+  MediaJob,
+  MediaMismatch,
+  MediaTimestamp,
+} from '../../../shared/ipc/media';
 import { stamp } from '../../lib/time';
 
 export function sizeLabel(bytes: number, locale?: string): string {
@@ -117,4 +124,18 @@ export function tokensSentence(c: MediaCheck): string {
 /** one token that no longer proves its manifest: whose, when, and what is wrong */
 export function tokenProblemSentence(p: MediaCheck['tokenProblems'][number]): string {
   return `The token from ${hostOf(p.authority)} of ${secondStamp(p.genTime)}: ${p.problem}.`;
+}
+
+/** an evidence package written: what it holds, where, and the trusted time over its manifest (or why none) */
+export function evidenceSentence(e: EvidencePackage): string {
+  const held = `${e.posts.toLocaleString('en')} post${e.posts === 1 ? '' : 's'}, ${files(e.files)} (${sizeLabel(e.bytes)}) and ${e.tokens.toLocaleString('en')} timestamp token${e.tokens === 1 ? '' : 's'}`;
+  const left =
+    e.changed > 0
+      ? ` ${files(e.changed)} no longer ${e.changed === 1 ? 'matches its' : 'match their'} hash and ${e.changed === 1 ? 'was' : 'were'} left out, named in its manifest.`
+      : '';
+  const time =
+    e.manifestToken !== null
+      ? ` Its manifest is timestamped by ${e.manifestToken.authority} at ${secondStamp(e.manifestToken.genTime)}.`
+      : ` Its manifest has no trusted time: ${e.manifestTokenReason ?? 'none was asked for'}.`;
+  return `Evidence package written to ${e.path}: ${held}.${left}${time}`;
 }

@@ -5,6 +5,7 @@ import { skein } from '../../../lib/bridge';
 import { stamp } from '../../../lib/time';
 import { estimateSentence, progressSentence, sizeLabel, timestampSentence } from '../keep-media';
 import { CheckKeptFiles } from './CheckKeptFiles';
+import { EvidencePackage } from './EvidencePackage';
 import { KeptMediaViewer } from './KeptMediaViewer';
 import { keptMediaQuery, mediaEstimateQuery, mediaJobQuery, mediaKeys } from '../queries';
 
@@ -20,7 +21,8 @@ const SHOWN = 100;
 /**
  * "Keep media…" on a collection: the estimate first (files, bytes known and guessed, time), then the keeping
  * with its progress and a cancel, then who timestamped the run's files and when (or why nobody did), the files
- * kept with when and their SHA-256, and a check that every kept file still matches. Nothing here costs credits.
+ * kept with when and their SHA-256, a check that every kept file still matches, and the collection's evidence
+ * package. Nothing here costs credits.
  */
 export function KeepMedia({ collection }: { collection: number }) {
   const [open, setOpen] = useState(false);
@@ -88,6 +90,7 @@ export function KeepMedia({ collection }: { collection: number }) {
           </div>
           {start.isError ? <ErrorState compact error={start.error} what="keeping the media" /> : null}
           {running ? null : <CheckKeptFiles />}
+          {running ? null : <EvidencePackage collection={collection} />}
           {viewing ? <KeptMediaViewer key={viewing} sha256={viewing} onClose={() => setViewing(null)} /> : null}
           {kept.data && kept.data.length > 0 ? (
             <table className="keep-media__kept" aria-label="Kept media">
