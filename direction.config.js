@@ -52,7 +52,14 @@ export const FLOORS = [
   // the core's ground floor: the ports a shell provides, and what every area may use
   {
     name: 'core-ground',
-    files: ['src/core/ports.ts', 'src/core/clock.ts', 'src/core/logger.ts', 'src/core/files/**', 'src/core/workers/**'],
+    files: [
+      'src/core/ports.ts',
+      'src/core/clock.ts',
+      'src/core/logger.ts',
+      'src/core/files/**',
+      'src/core/workers/**',
+      'src/core/net/**',
+    ],
     may: ['shared'],
   },
   // the data floor: the executor port (a project file, a team's PostgreSQL), queries written once, parts
