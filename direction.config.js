@@ -83,6 +83,8 @@ export const FLOORS = [
   { ...area('coding'), may: ['shared', 'core-ground', 'core-db'] },
   // media keeps the photos and videos of collected posts in the project's media folder, its records as a part
   { ...area('media'), may: ['shared', 'core-ground', 'core-db'] },
+  // pages keeps the pages collected posts link to, as WARC records in a WACZ, its records as a part
+  { ...area('pages'), may: ['shared', 'core-ground', 'core-db'] },
   // createCore and the adapters that wire one area to another's port: the core's composition
   {
     name: 'core-compose',
@@ -103,6 +105,7 @@ export const FLOORS = [
       'core-protocol',
       'core-coding',
       'core-media',
+      'core-pages',
       'core-watch',
     ],
   },
