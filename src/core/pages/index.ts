@@ -13,3 +13,4 @@ export {
 export { distinctUrls, linksOf, pageUrlOf, type PageLink } from './links';
 export { PAGES_PART, PAGES_PART_NAME } from './tables/part';
 export type { PageRow, PageTables } from './tables/tables';
+export { createPagesHandlers, type PagesProjectPort } from './handlers';
