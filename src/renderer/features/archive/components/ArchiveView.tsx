@@ -112,8 +112,11 @@ export function ArchiveView({ route }: { route: ArchiveRoute }) {
         // one set per collection: a collection chosen afresh starts them anew
         <Fragment key={query.collection}>
           <RefreshSearch collection={query.collection} />
-          <KeepMedia collection={query.collection} />
-          <KeepPages collection={query.collection} />
+          {/* side by side, so the results keep their room below */}
+          <div className="archive-keeps">
+            <KeepMedia collection={query.collection} />
+            <KeepPages collection={query.collection} />
+          </div>
         </Fragment>
       ) : null}
       {watches.data && watches.data.watches.length > 0 ? (
