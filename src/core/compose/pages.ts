@@ -18,7 +18,6 @@ import {
   type CaptureResult,
   type PageLink,
   type PageRoute,
-  type PageRow,
   type PagesStore,
   type PageTables,
 } from '../pages';
@@ -65,8 +64,6 @@ export interface PagesFeature {
     signal?: AbortSignal,
     onProgress?: (p: CaptureProgress) => void,
   ) => Promise<CaptureResult & { folder: string }>;
-  /** the outcomes of a collection's linked URLs (its first 5,000) */
-  outcomesIn: (collection: number) => Promise<PageRow[]>;
   folder: () => Promise<string>;
 }
 
@@ -82,7 +79,6 @@ export interface PagesFeatureDeps {
 }
 
 const READ_CHUNK = 500;
-const OUTCOMES_SHOWN = 5_000;
 
 export function pagesFeature(deps: PagesFeatureDeps): PagesFeature {
   const which = () => (deps.mode() === 'demo' ? 'demo' : 'current');
@@ -145,10 +141,6 @@ export function pagesFeature(deps: PagesFeatureDeps): PagesFeature {
         onProgress,
       );
       return { ...result, folder };
-    },
-    outcomesIn: async (collection) => {
-      const { store } = await open();
-      return store.outcomes(distinctUrls(await links(collection)).slice(0, OUTCOMES_SHOWN));
     },
     folder: async () => (await open()).folder,
   };
