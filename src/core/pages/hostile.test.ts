@@ -1,15 +1,16 @@
 /**
  * Hostile hosts, met by a page capture: a local server (the test's one trusted origin) whose links redirect to
  * loopback and to the cloud's metadata address (as a literal and behind a name the injected resolver points
- * there), claim five gigabytes, or never finish their body. Each URL ends with its row and its reason, within
- * the limits; the one honest page is captured; nothing is written outside the project's pages folder, and
- * nothing half-written is left in it.
+ * there), claim five gigabytes, send more than the limit with no length said, send a gzip bomb, or never finish
+ * their body. Each URL ends with its row and its reason, within the limits; the one honest page is captured;
+ * nothing is written outside the project's pages folder, and nothing half-written is left in it.
  */
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateParts } from '../db';
 import { DIALECTS } from '../db/testing/dialects';
@@ -18,6 +19,8 @@ import { capturePages } from './capture';
 import { PAGES_PART } from './tables/part';
 
 const PAGE = '<!doctype html><title>An honest page</title><p>Hello.</p>\n';
+// 64 MB of spaces in about 64 kB
+const BOMB = gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x20));
 let server: Server;
 let origin: string;
 let root: string;
@@ -49,6 +52,16 @@ beforeAll(async () => {
         const t = setInterval(() => res.write('more '), 20);
         return res.on('close', () => clearInterval(t));
       }
+      case '/flood': {
+        // no declared length, more than the limit
+        res.writeHead(200, { 'content-type': 'text/html' });
+        for (let i = 0; i < 40; i++) res.write(Buffer.alloc(64 * 1024, 0x20));
+        return res.end();
+      }
+      case '/gzipped':
+        return res
+          .writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip', 'content-length': BOMB.length })
+          .end(BOMB);
       case '/silent':
         res.writeHead(200, { 'content-type': 'text/html' });
         return res.write('<!doctype html>'); // ...and never another byte
@@ -102,6 +115,8 @@ describe('capturing pages from hostile hosts', () => {
       '/huge',
       '/endless',
       '/silent',
+      '/flood',
+      '/gzipped',
     ];
     const links = paths.map((p) => ({ url: `${origin}${p}`, postId: '1' }));
     const start = performance.now();
@@ -125,6 +140,10 @@ describe('capturing pages from hostile hosts', () => {
     expect(rows.get('/endless')).toMatchObject({ state: 'failed', reason: 'timed-out' });
     expect(rows.get('/silent')).toMatchObject({ state: 'failed', reason: 'timed-out' });
     expect(rows.get('/silent')?.message).toMatch(/sent nothing/);
+    expect(rows.get('/flood')).toMatchObject({ state: 'failed', reason: 'too-large' });
+    expect(rows.get('/flood')?.message).toMatch(/grew past the 1 MB limit/);
+    expect(rows.get('/gzipped')).toMatchObject({ state: 'failed', reason: 'wrong-type' });
+    expect(rows.get('/gzipped')?.message).toMatch(/never unpacked/);
 
     // the project's folder holds the one package; its parent nothing else; no .partial file anywhere
     expect(await readdir(root)).toEqual(['project-pages']);
