@@ -161,6 +161,10 @@ export function buildSandbox(opts: SandboxOptions = {}): BuiltSandbox {
       case 'moved':
       case 'inner':
         return reply.code(301).header('location', answer.location).send();
+      case 'image':
+        return reply
+          .type('image/png')
+          .send(cached(images, `img-${answer.id}.png`, () => pngImage(imageSpec(seed, 'img', answer.id))));
       case 'slow':
         await state.sleep(answer.delayMs);
         return reply.type('text/html; charset=utf-8').send(answer.html);

@@ -41,6 +41,10 @@ describe('the small web', () => {
     const img = await get(`${c.sandbox.baseUrl}${image}`);
     expect(img.status).toBe(200);
     expect(img.headers.get('content-type')).toBe('image/png');
+    // and on the page's own host, where a browser showing the page asks for it
+    const there = await get(`${c.sandbox.baseUrl}/web/${page.hostname}${image}`);
+    expect(there.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await there.arrayBuffer())).toEqual(Buffer.from(await img.arrayBuffer()));
   });
 
   it('answers the ways the web goes wrong: gone, moved, sent to this machine, slow', async () => {

@@ -2,9 +2,9 @@
  * A small web for the posts' links. The world's posts link to pages on made-up domains (`entities.urls[]`),
  * which demo mode cannot reach; the sandbox answers for them at `/web/<host>/<path>`, so keeping linked pages
  * works offline and tests can count what was fetched. Each page is a pure function of (seed, host, path): a
- * title, a paragraph, one of the sandbox's images and a few links, or one of the ways the real web goes wrong —
- * gone (404), moved to another page of the small web, a redirect to this machine (`http://127.0.0.1/`, which a
- * safe fetcher must refuse), or slow to answer.
+ * title, a paragraph, an image (at `/media/img-<n>.png` on the same host: one of the sandbox's own photos) and a
+ * few links, or one of the ways the real web goes wrong — gone (404), moved to another page of the small web, a
+ * redirect to this machine (`http://127.0.0.1/`, which a safe fetcher must refuse), or slow to answer.
  */
 import { hash32, Rng } from './random';
 
@@ -13,7 +13,8 @@ export type WebAnswer =
   | { kind: 'slow'; html: string; delayMs: number }
   | { kind: 'gone' }
   | { kind: 'moved'; location: string }
-  | { kind: 'inner'; location: string };
+  | { kind: 'inner'; location: string }
+  | { kind: 'image'; id: string };
 
 export type WebKind = WebAnswer['kind'];
 
@@ -28,8 +29,12 @@ const WORDS = (
   'window market summit canvas engine station letter island bridge forest studio season column pattern village'
 ).split(' ');
 
+/** a page's image, at `https://<host>/media/img-<n>.png`: the sandbox's own photo of that id */
+const IMAGE = /^media\/img-(\d{1,20})\.png$/;
+
 /** which way a URL of the small web answers (most are pages) */
 export function webKind(seed: number, host: string, path: string): WebKind {
+  if (IMAGE.test(path)) return 'image';
   if (path.startsWith(MOVED)) return 'page';
   const r = hash32(seed, 'web', host, path) % 100;
   return r < 8 ? 'gone' : r < 14 ? 'moved' : r < 19 ? 'inner' : r < 24 ? 'slow' : 'page';
@@ -76,6 +81,8 @@ export function webAnswer(seed: number, host: string, path: string): WebAnswer {
       return { kind: 'inner', location: 'http://127.0.0.1/' };
     case 'slow':
       return { kind: 'slow', html: webPage(seed, host, path), delayMs: SLOW_MS };
+    case 'image':
+      return { kind: 'image', id: (IMAGE.exec(path) as RegExpExecArray)[1] as string };
     default:
       return { kind: 'page', html: webPage(seed, host, path) };
   }

@@ -161,21 +161,20 @@ describe.each(DIALECTS)('capturing linked pages on $name', (d) => {
       const captured = rows.filter((r) => r.state === 'captured').map((r) => r.url);
       expect(py.pageUrls.sort()).toEqual([...captured].sort());
       expect(py.records[0]?.type).toBe('warcinfo');
-      expect(
-        py.records
-          .filter((r) => r.type === 'response')
-          .map((r) => r.target)
-          .sort(),
-      ).toEqual([...captured].sort());
-      expect(py.records.filter((r) => r.type === 'request')).toHaveLength(captured.length);
-      expect(py.cdx.length).toBeGreaterThanOrEqual(captured.length);
+      // each page's response, and its image's beside it (so the page replays whole), each with its request
+      const isImage = (u: string | null) => /\/media\/img-\d+\.png$/.test(u ?? '');
+      const responses = py.records.filter((r) => r.type === 'response').map((r) => r.target as string);
+      expect(responses.filter((u) => !isImage(u)).sort()).toEqual([...captured].sort());
+      expect(responses.filter(isImage).length).toBe(captured.length);
+      expect(py.records.filter((r) => r.type === 'request')).toHaveLength(responses.length);
+      expect(py.cdx.length).toBeGreaterThanOrEqual(responses.length);
       for (const line of py.cdx) expect(line.target).toBe(line.url);
       expect(
         py.cdx
           .filter((l) => l.type === 'response')
           .map((l) => l.url)
           .sort(),
-      ).toEqual([...captured].sort());
+      ).toEqual([...responses].sort());
 
       const records = await readWithWarcio(page);
       for (const url of captured) {
@@ -186,6 +185,10 @@ describe.each(DIALECTS)('capturing linked pages on $name', (d) => {
         expect(response?.status).toBe(200);
         expect(response?.payload?.toString('utf8')).toBe(served);
         expect(createHash('sha256').update(served).digest('hex')).toBe(byUrl.get(url)?.sha256);
+        // its image, where a browser replaying the page asks for it: the sandbox's PNG
+        const src = /<img src="([^"]+)"/.exec(served)?.[1] as string;
+        const image = records.find((r) => r.type === 'response' && r.target === new URL(src, url).href);
+        expect(image?.payload?.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
       }
       // the row's offset is its response record's, as the index says
       for (const r of rows.filter((x) => x.state === 'captured'))

@@ -1,10 +1,11 @@
 /**
  * Capturing the pages a set of posts links to: each URL not captured yet is fetched (the core's safe GET, in
  * demo mode from the sandbox's small web through `route`, the URL recorded still the post's), a few at a time;
- * each page becomes a response and a request record in this run's WARC, and the run's captures one WACZ in the
- * project's pages folder. Every URL ends with a row: captured (its WACZ, the record's offset) or the reason it
- * was not. A URL captured before is never fetched again, so capturing again costs nothing and a run that was
- * cancelled or cut off is resumed by capturing again; what failed is tried once more.
+ * each page becomes a response and a request record in this run's WARC (and so do its images, at most eight,
+ * fetched the same safe way, so it replays whole), and the run's captures one WACZ in the project's pages
+ * folder. Every URL ends with a row: captured (its WACZ, the record's offset) or the reason it was not. A URL
+ * captured before is never fetched again, so capturing again costs nothing and a run that was cancelled or cut
+ * off is resumed by capturing again; what failed is tried once more.
  *
  * A capture's row is written only once its WACZ is whole and in place: no row ever names a file that is not
  * there. A failure's row is written at once.
@@ -70,6 +71,30 @@ export interface CaptureResult extends CaptureProgress {
 export const PAGE_LIMITS = { maxBytes: 50 * 1024 * 1024, totalMs: 2 * 60_000, idleMs: 30_000 } as const;
 
 const ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+const IMAGE_ACCEPT = 'image/avif,image/webp,image/png,image/jpeg,image/gif,image/*;q=0.8';
+/** a page's images kept beside it, at most */
+const IMAGES_PER_PAGE = 8;
+
+/** The images an HTML page shows (`<img src>`), as absolute web addresses against where the page is. */
+export function imagesOf(html: Buffer, mime: string | null, base: string): string[] {
+  if (!mime || !/html/i.test(mime)) return [];
+  const text = html.subarray(0, 2 * 1024 * 1024).toString('utf8');
+  const out = new Set<string>();
+  for (const m of text.matchAll(/<img\b[^>]*?\ssrc\s*=\s*(?:"([^"]*)"|'([^']*)')/gi)) {
+    const src = (m[1] ?? m[2] ?? '').trim();
+    if (!src || src.startsWith('data:')) continue;
+    try {
+      const url = new URL(src, base);
+      if (url.protocol !== 'https:' && url.protocol !== 'http:') continue;
+      url.hash = '';
+      out.add(url.href);
+    } catch {
+      /* not an address */
+    }
+    if (out.size >= IMAGES_PER_PAGE) break;
+  }
+  return [...out];
+}
 
 interface Fetched {
   body: Buffer;
@@ -144,18 +169,43 @@ export async function capturePages(
   const warcPath = join(deps.folder, `.partial-${name}.warc.gz`);
   const warc = await WarcWriter.create(warcPath, 'data.warc.gz', runAt, { software: deps.software });
   const captures: Array<PageOutcome & { title: string | null }> = [];
+  const fetchOne = (from: string, accept: string) =>
+    safeGet(
+      from,
+      deps.policy,
+      { accept, cancelled: 'the capture was cancelled', gone: 'the page is gone', signal },
+      (answer) => readPage(answer, deps.policy).then((page) => ({ page, request: answer.request })),
+    );
+  /** a page's images, each once a run, kept beside it in the WARC so the page replays whole */
+  const seenImages = new Set<string>();
+  const keepImages = async (html: Buffer, mime: string | null, base: string) => {
+    for (const src of imagesOf(html, mime, base)) {
+      if (seenImages.has(src) || signal?.aborted) continue;
+      seenImages.add(src);
+      const at = deps.now();
+      const out = await fetchOne(deps.route ? deps.route.to(src) : src, IMAGE_ACCEPT);
+      // an image that cannot be had leaves the page as it is: the page is what the post linked to
+      if (!out.ok) continue;
+      const { page, request } = out.value;
+      await warc.capture({
+        url: src,
+        at,
+        request,
+        status: out.status,
+        statusText: page.statusText,
+        httpVersion: page.httpVersion,
+        headers: page.headers,
+        body: page.body,
+      });
+    }
+  };
   let next = 0;
   const work = async () => {
     while (next < todo.length && !signal?.aborted) {
       const url = todo[next++] as string;
       const from = deps.route ? deps.route.to(url) : url;
       const at = deps.now();
-      const out = await safeGet(
-        from,
-        deps.policy,
-        { accept: ACCEPT, cancelled: 'the capture was cancelled', gone: 'the page is gone', signal },
-        (answer) => readPage(answer, deps.policy).then((page) => ({ page, request: answer.request })),
-      );
+      const out = await fetchOne(from, ACCEPT);
       if (!out.ok && out.reason === 'cancelled') return;
       p.done++;
       if (out.ok) {
@@ -189,6 +239,7 @@ export async function capturePages(
         });
         p.captured++;
         p.bytes += page.body.length;
+        await keepImages(page.body, page.mime, deps.route ? deps.route.back(out.finalUrl) : out.finalUrl);
       } else {
         await deps.store.recordOutcome({
           url,

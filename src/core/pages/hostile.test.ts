@@ -17,8 +17,12 @@ import { DIALECTS } from '../db/testing/dialects';
 import type { FetchPolicy } from '../net';
 import { capturePages } from './capture';
 import { PAGES_PART } from './tables/part';
+import { readWithPython } from './testing/readers';
 
-const PAGE = '<!doctype html><title>An honest page</title><p>Hello.</p>\n';
+// honest, but its images point at this machine and at the cloud's metadata: the page is kept, they are not
+const PAGE =
+  '<!doctype html><title>An honest page</title><p>Hello.</p>' +
+  '<img src="https://inner.example/secret.png"><img src="http://169.254.169.254/latest/meta-data/">\n';
 // 64 MB of spaces in about 64 kB
 const BOMB = gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x20));
 let server: Server;
@@ -127,6 +131,8 @@ describe('capturing pages from hostile hosts', () => {
     const rows = new Map((await store.outcomes(links.map((l) => l.url))).map((r) => [new URL(r.url).pathname, r]));
     expect(rows.size).toBe(paths.length);
     expect(rows.get('/page')).toMatchObject({ state: 'captured', status: 200, size: Buffer.byteLength(PAGE) });
+    const inWacz = readWithPython(join(folder, (await readdir(folder))[0] as string)).records.map((r) => r.target);
+    expect(inWacz.filter((t) => t !== null)).toEqual([`${origin}/page`, `${origin}/page`]);
     expect(rows.get('/to-loopback')).toMatchObject({ state: 'failed', reason: 'refused' });
     expect(rows.get('/to-loopback-name')).toMatchObject({ state: 'failed', reason: 'refused' });
     expect(rows.get('/to-loopback-name')?.message).toMatch(/private or local address \(127\.0\.0\.1\)/);
