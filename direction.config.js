@@ -52,7 +52,14 @@ export const FLOORS = [
   // the core's ground floor: the ports a shell provides, and what every area may use
   {
     name: 'core-ground',
-    files: ['src/core/ports.ts', 'src/core/clock.ts', 'src/core/logger.ts', 'src/core/files/**', 'src/core/workers/**'],
+    files: [
+      'src/core/ports.ts',
+      'src/core/clock.ts',
+      'src/core/logger.ts',
+      'src/core/files/**',
+      'src/core/workers/**',
+      'src/core/net/**',
+    ],
     may: ['shared'],
   },
   // the data floor: the executor port (a project file, a team's PostgreSQL), queries written once, parts
@@ -76,6 +83,8 @@ export const FLOORS = [
   { ...area('coding'), may: ['shared', 'core-ground', 'core-db'] },
   // media keeps the photos and videos of collected posts in the project's media folder, its records as a part
   { ...area('media'), may: ['shared', 'core-ground', 'core-db'] },
+  // pages keeps the pages collected posts link to, as WARC records in a WACZ, its records as a part
+  { ...area('pages'), may: ['shared', 'core-ground', 'core-db'] },
   // createCore and the adapters that wire one area to another's port: the core's composition
   {
     name: 'core-compose',
@@ -96,6 +105,7 @@ export const FLOORS = [
       'core-protocol',
       'core-coding',
       'core-media',
+      'core-pages',
       'core-watch',
     ],
   },

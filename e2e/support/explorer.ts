@@ -165,6 +165,14 @@ export async function sandbox(app: SkeinApp) {
         }
       ).requests,
     clearMediaRequests: () => call('DELETE', '/__sandbox/media-requests'),
+    /** every page of the small web the sandbox served, oldest first, with who asked */
+    webRequests: async () =>
+      (
+        (await call('GET', '/__sandbox/web-requests')) as {
+          requests: Array<{ url: string; status: number; agent: string }>;
+        }
+      ).requests,
+    clearWebRequests: () => call('DELETE', '/__sandbox/web-requests'),
   };
 }
 

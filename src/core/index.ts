@@ -42,6 +42,8 @@ import { createClientServices, createKeyStore, createSettingsHandlers, type Clie
 import { createWatchFeature, type WatchFeature } from './watch';
 import { mediaFeature, type MediaFeature } from './compose/media';
 import { createMediaHandlers } from './media';
+import { pagesFeature, type PagesFeature } from './compose/pages';
+import { createPagesHandlers } from './pages';
 
 // The core's public surface for the shells: createCore and the ports (below), and what both shells serve
 // with — the bridge's handle(), the app protocol's assets and CSP, the menu.
@@ -130,6 +132,8 @@ export interface Core {
   jobs: SavedJobs;
   /** the media of the project's posts: keep a collection's, verify what was kept */
   media: MediaFeature;
+  /** the pages the project's posts link to: capture a collection's */
+  pages: PagesFeature;
   /** a window closed or reloaded: cancel what it started */
   onSenderGone: (senderId: number) => void;
   /** the demo sandbox, started on first use; null when Skein points at another server */
@@ -385,6 +389,19 @@ export function createCore(deps: CoreDeps): Core {
   const mediaJobs = createMediaHandlers(media);
   disposers.push(mediaJobs.dispose);
 
+  // the pages the posts link to; in demo mode fetched from the sandbox's small web
+  const pages = pagesFeature({
+    projects,
+    thread: archiveThread,
+    mode,
+    userDataDir: deps.userDataDir,
+    sandboxBaseUrl: async () => (mode() === 'demo' && !deps.apiBaseUrl ? (await demo.get()).baseUrl : null),
+    now,
+    software: `${deps.app.name} ${deps.app.version}`,
+  });
+  const pageJobs = createPagesHandlers(pages);
+  disposers.push(pageJobs.dispose);
+
   const handlers: Handlers = {
     ...createAppHandlers({
       identity: deps.app,
@@ -409,6 +426,7 @@ export function createCore(deps: CoreDeps): Core {
     ...coding.handlers,
     ...watches.handlers,
     ...mediaJobs.handlers,
+    ...pageJobs.handlers,
   };
 
   return {
@@ -418,6 +436,7 @@ export function createCore(deps: CoreDeps): Core {
     watches,
     jobs,
     media,
+    pages,
     onSenderGone: (senderId) => {
       for (const listener of senderGone) listener(senderId);
     },

@@ -97,6 +97,13 @@ export function registerControl(app: FastifyInstance, s: SandboxState, info: () 
     return reply.code(204).send();
   });
 
+  // the pages of the small web fetched (the app's page keeper): each fetch, to count them
+  app.get('/__sandbox/web-requests', async () => ({ requests: s.webLog.list() }));
+  app.delete('/__sandbox/web-requests', async (_req, reply) => {
+    s.webLog.clear();
+    return reply.code(204).send();
+  });
+
   app.get('/__sandbox/faults', async () => ({ faults: s.rules.list(s.clock.now()) }));
   app.post('/__sandbox/faults', async (req, reply) => {
     const body = FaultRuleBody.safeParse(req.body);

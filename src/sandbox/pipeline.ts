@@ -39,6 +39,8 @@ export interface SandboxState {
   log: RequestLog;
   /** every request for a media file: what a media keeper fetched, and how often */
   mediaLog: MediaLog;
+  /** every request for a page of the small web (web.ts): what a page keeper fetched */
+  webLog: MediaLog;
   rules: FaultRules;
   codec: CursorCodec;
   requiredKey: string | undefined;

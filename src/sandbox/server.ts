@@ -1,6 +1,6 @@
 /**
  * The sandbox server: Fastify, with one route per catalog operation (looped,
- * never hand-written), the control plane and the media files.
+ * never hand-written), the control plane, the media files and the small web the posts link to.
  */
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -25,6 +25,7 @@ import { registerModelStandIn } from './model-standin';
 import { registerTsaStandIn } from './tsa-standin';
 import { handleSocial, type SandboxState } from './pipeline';
 import { Answers } from './answers';
+import { parseWebPath, webAnswer } from './web';
 import { World } from './world';
 import type { AnyIdsOptions } from './world/any-ids';
 import { LRUCache } from 'lru-cache';
@@ -90,6 +91,7 @@ export function buildSandbox(opts: SandboxOptions = {}): BuiltSandbox {
     ledger: new UsageLedger(PriceTable.parse(opts.prices ?? DEFAULT_PRICES)),
     log: new RequestLog(),
     mediaLog: new MediaLog(),
+    webLog: new MediaLog(),
     rules: new FaultRules(),
     codec: new CursorCodec(seed),
     requiredKey: opts.requiredKey,
@@ -142,6 +144,36 @@ export function buildSandbox(opts: SandboxOptions = {}): BuiltSandbox {
         status: reply.statusCode,
         agent: String(req.headers['user-agent'] ?? '').slice(0, 120),
       });
+    // and every request for a page of the small web
+    if (req.url.startsWith('/web/'))
+      state.webLog.add({
+        at: clock.now(),
+        url: req.url,
+        status: reply.statusCode,
+        agent: String(req.headers['user-agent'] ?? '').slice(0, 120),
+      });
+  });
+  // the small web the posts link to (web.ts): a page, or one of the ways the web goes wrong
+  app.get('/web/*', async (req, reply) => {
+    const at = parseWebPath(req.url);
+    if (!at) return reply.code(404).type('text/plain').send('Not Found');
+    const answer = webAnswer(seed, at.host, at.path);
+    switch (answer.kind) {
+      case 'gone':
+        return reply.code(404).type('text/html; charset=utf-8').send('<!doctype html><title>Not found</title>\n');
+      case 'moved':
+      case 'inner':
+        return reply.code(301).header('location', answer.location).send();
+      case 'image':
+        return reply
+          .type('image/png')
+          .send(cached(images, `img-${answer.id}.png`, () => pngImage(imageSpec(seed, 'img', answer.id))));
+      case 'slow':
+        await state.sleep(answer.delayMs);
+        return reply.type('text/html; charset=utf-8').send(answer.html);
+      default:
+        return reply.type('text/html; charset=utf-8').send(answer.html);
+    }
   });
   app.get<{ Params: { name: string } }>('/media/:name', async (req, reply) => {
     const video = parseVideoName(req.params.name);

@@ -6,6 +6,7 @@
 import { CODING_PART } from '../coding';
 import type { AnyPart } from '../db';
 import { MEDIA_PART } from '../media';
+import { PAGES_PART } from '../pages';
 import { WATCH_PART } from '../watch';
 
-export const PARTS: readonly AnyPart[] = [CODING_PART, WATCH_PART, MEDIA_PART];
+export const PARTS: readonly AnyPart[] = [CODING_PART, WATCH_PART, MEDIA_PART, PAGES_PART];

@@ -27,7 +27,7 @@ import {
   id_ContentType_SignedData,
   id_eContentType_TSTInfo,
 } from 'pkijs';
-import { checkTarget, plainNetworkError, send, Stop, type FetchPolicy } from './fetch';
+import { checkTarget, FetchStop as Stop, plainNetworkError, send, type FetchPolicy } from '../net';
 import type { TimestampRecord } from './tables/tables';
 
 /** the media folder's subfolder for manifests and their tokens */

@@ -11,6 +11,7 @@ import { exportContract } from './export';
 import { idsContract } from './ids';
 import { jobsContract } from './jobs';
 import { mediaContract } from './media';
+import { pagesContract } from './pages';
 import { settingsContract } from './settings';
 import { watchContract } from './watch';
 
@@ -25,6 +26,7 @@ export const contract = {
   ...codingContract,
   ...watchContract,
   ...mediaContract,
+  ...pagesContract,
 };
 
 export type Contract = typeof contract;
@@ -46,3 +48,4 @@ export * from './archive';
 export * from './coding';
 export * from './watch';
 export * from './media';
+export * from './pages';

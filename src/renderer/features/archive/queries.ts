@@ -92,3 +92,24 @@ export const keptFileQuery = (sha256: string) =>
     staleTime: 0,
     gcTime: 0,
   });
+
+/** Keeping the pages a collection links to: the count, then a capture followed while it runs. */
+export const pagesKeys = {
+  all: ['pages'] as const,
+  estimate: (collection: number) => ['pages', 'estimate', collection] as const,
+  job: (id: string) => ['pages', 'job', id] as const,
+};
+
+export const pagesEstimateQuery = (collection: number) =>
+  queryOptions({
+    queryKey: pagesKeys.estimate(collection),
+    queryFn: () => skein().pages.estimate({ collection }),
+    staleTime: 0,
+  });
+
+export const pagesJobQuery = (id: string) =>
+  queryOptions({
+    queryKey: pagesKeys.job(id),
+    queryFn: () => skein().pages.job({ id }),
+    refetchInterval: (q) => (q.state.data?.state === 'running' ? 300 : false),
+  });

@@ -10,6 +10,7 @@ import { CopyAsScript } from './CopyAsScript';
 import { ArchiveFilters } from './ArchiveFilters';
 import { ArchiveResults } from './ArchiveResults';
 import { KeepMedia } from './KeepMedia';
+import { KeepPages } from './KeepPages';
 import { TableExports, watchListQuery } from '../../watch';
 import { ProjectPanel } from './ProjectPanel';
 import { RefreshSearch } from './RefreshSearch';
@@ -108,10 +109,14 @@ export function ArchiveView({ route }: { route: ArchiveRoute }) {
         <CopyAsScript query={query} />
       </div>
       {query.collection !== undefined ? (
-        // one pair per collection: a collection chosen afresh starts them anew
+        // one set per collection: a collection chosen afresh starts them anew
         <Fragment key={query.collection}>
           <RefreshSearch collection={query.collection} />
-          <KeepMedia collection={query.collection} />
+          {/* side by side, so the results keep their room below */}
+          <div className="archive-keeps">
+            <KeepMedia collection={query.collection} />
+            <KeepPages collection={query.collection} />
+          </div>
         </Fragment>
       ) : null}
       {watches.data && watches.data.watches.length > 0 ? (

@@ -1,7 +1,7 @@
 /**
- * Which addresses a media fetch may reach: public unicast only. A post's media URL, or a redirect it leads to,
- * must not point Skein at the machine it runs on or the network around it (the browser shell may run on a
- * server, where 169.254.169.254 answers with the cloud's credentials).
+ * Which addresses a fetch of an untrusted URL may reach: public unicast only. A post's media URL or linked
+ * page, or a redirect it leads to, must not point Skein at the machine it runs on or the network around it (the
+ * browser shell may run on a server, where 169.254.169.254 answers with the cloud's credentials).
  */
 import { BlockList, isIP } from 'node:net';
 
@@ -35,7 +35,7 @@ for (const [net, prefix] of [
 ] as const)
   BLOCKED.addSubnet(net, prefix, 'ipv6');
 
-/** true when `address` (an IP literal) is a public unicast address a media fetch may connect to */
+/** true when `address` (an IP literal) is a public unicast address a fetch may connect to */
 export function isPublicAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 4) return !BLOCKED.check(address, 'ipv4');

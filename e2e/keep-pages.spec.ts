@@ -1,0 +1,78 @@
+/**
+ * Keeping the pages a collection links to, in demo mode: the count first, then the capture from the sandbox's
+ * small web with its progress, then how it ended — pages kept, pages not kept with their reasons in plain words
+ * — and where the web archive (WACZ) is; the file is there, and keeping again fetches nothing.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from './fixtures';
+import { demoExamples, expectAccessible, hostOnly, openRoute, sandbox } from './support/explorer';
+
+type Bridge = {
+  skein: {
+    api: { call: (i: unknown) => Promise<{ ok: boolean; data: { paging: { nextCursor: string | null } | null } }> };
+    archive: { saveSearch: (i: unknown) => Promise<{ ok: boolean; data: { id: number; items: number } }> };
+  };
+};
+
+test('keep the linked pages of a collection: counted, kept or refused with reasons, a WACZ, again nothing', async ({
+  skein,
+}, testInfo) => {
+  hostOnly(testInfo);
+  test.setTimeout(120_000);
+  const { page } = skein;
+  const ex = await demoExamples(page);
+  const collection = await page.evaluate(async (userId) => {
+    const s = (window as unknown as Bridge).skein;
+    let cursor: string | null = null;
+    for (let i = 0; i < 20; i++) {
+      const params: Record<string, string> = cursor ? { userId, cursor } : { userId };
+      const r = await s.api.call({ operation: 'userTimeline', params, callId: `pages-${i}` });
+      cursor = r.data.paging?.nextCursor ?? null;
+      if (!cursor) break;
+    }
+    return (await s.archive.saveSearch({ project: 'demo', name: 'Profile' })).data;
+  }, ex.profile.id);
+
+  const api = await sandbox(skein);
+  await api.clearWebRequests();
+  await openRoute(page, `#/archive?collection=${collection.id}`);
+  const keep = page.getByRole('region', { name: 'Keep linked pages' });
+  await keep.getByRole('button', { name: 'Keep linked pages…' }).click();
+  const estimate = keep.getByRole('status').filter({ hasText: /linked pages? to fetch/ });
+  await expect(estimate).toBeVisible();
+  const planned = Number(/^(\d+) linked pages? to fetch/.exec((await estimate.innerText()).replaceAll(',', ''))?.[1]);
+  expect(planned).toBeGreaterThan(3);
+
+  await keep.getByRole('button', { name: 'Keep linked pages', exact: true }).click();
+  const ended = keep.getByRole('status').filter({ hasText: /^Kept \d+ linked pages?/ });
+  await expect(ended).toBeVisible({ timeout: 60_000 });
+  const text = await ended.innerText();
+  const captured = Number(/^Kept (\d+)/.exec(text)?.[1]);
+  expect(captured).toBeGreaterThan(0);
+  // what was not kept is said in words, never as a code
+  if (captured < planned) expect(text).toMatch(/Not kept: \d+ (gone|refused|timed out|failed)/);
+  expect(text).not.toMatch(/timed-out|too-large|wrong-type/);
+
+  // where the web archive is: a WACZ in the demo project's pages folder, there on disk
+  const where = keep.getByText(/^Saved as a web archive \(WACZ\) that ReplayWeb\.page opens: /);
+  await expect(where).toBeVisible();
+  const path = (await where.innerText()).replace(/^.*opens: /, '').trim();
+  expect(path.startsWith(join(skein.userDataDir, 'projects', 'Demo.skein-pages'))).toBe(true);
+  expect(path).toMatch(/\.wacz$/);
+  expect(existsSync(path)).toBe(true);
+  const fetched = (await api.webRequests()).filter((r) => r.agent === 'Skein').map((r) => r.url);
+  expect(fetched.length).toBeGreaterThanOrEqual(planned);
+  await expectAccessible(page, testInfo, 'keep-pages');
+
+  // again: nothing fetched
+  await api.clearWebRequests();
+  await keep.getByRole('button', { name: 'Keep linked pages again' }).click();
+  await expect(keep.getByRole('status').filter({ hasText: /^Kept 0 linked pages/ })).toContainText(
+    `${captured} were already kept`,
+  );
+  const again = (await api.webRequests()).filter((r) => r.agent === 'Skein').map((r) => r.url);
+  // only what failed is asked again
+  expect(again.length).toBeLessThanOrEqual(planned - captured);
+  for (const url of again) expect(fetched).toContain(url);
+});

@@ -1,0 +1,86 @@
+/**
+ * The pages a collection links to, through the bridge of a demo core: the count first, then a capture the page
+ * polls — every linked URL captured from the sandbox's small web or failed with its reason — into a WACZ in the
+ * demo project's pages folder; capturing again fetches nothing new.
+ */
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createCore } from '.';
+import { createDispatcher } from './bridge/dispatch';
+import type { Sandbox } from '../sandbox';
+import type { PagesJob } from '../shared/ipc/pages';
+import { testCoreDeps } from './testing/core-deps';
+
+const dirs: string[] = [];
+const sandboxes: Sandbox[] = [];
+afterAll(async () => {
+  for (const s of sandboxes) await s.close();
+  dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
+});
+const ctx = { senderId: 1 };
+
+describe('keeping linked pages in the core', () => {
+  it(
+    'counts, captures into a WACZ in the project’s pages folder, and again fetches nothing',
+    { timeout: 120_000 },
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'skein-core-pages-'));
+      dirs.push(dir);
+      const core = createCore(testCoreDeps(dir, sandboxes));
+      const bridge = createDispatcher(core.handlers);
+      const call = async <T = Record<string, unknown>>(channel: string, input: unknown): Promise<T> => {
+        const res = await bridge.dispatch(channel, input, ctx);
+        if (!res.ok) throw new Error(`${channel}: ${res.error.message}`);
+        return res.data as T;
+      };
+      const ex = await call<{ profile: { id: string } }>('skein:demo.examples', undefined);
+      let cursor: string | null = null;
+      for (let i = 0; i < 12; i++) {
+        const params: Record<string, string> = cursor ? { userId: ex.profile.id, cursor } : { userId: ex.profile.id };
+        const page = await call<{ paging: { nextCursor: string | null } | null }>('skein:api.call', {
+          operation: 'userTimeline',
+          params,
+          callId: `pages-${i}`,
+        });
+        cursor = page.paging?.nextCursor ?? null;
+        if (!cursor) break;
+      }
+      const collection = await call<{ id: number }>('skein:archive.saveSearch', { project: 'demo', name: 'Profile' });
+
+      const estimate = await call<{ urls: number; alreadyCaptured: number; posts: number }>('skein:pages.estimate', {
+        collection: collection.id,
+      });
+      expect(estimate.urls).toBeGreaterThan(3);
+      expect(estimate.alreadyCaptured).toBe(0);
+
+      const until = async (id: string): Promise<PagesJob> => {
+        for (let i = 0; i < 600; i++) {
+          const job = await call<PagesJob | null>('skein:pages.job', { id });
+          if (job && job.state !== 'running') return job;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        throw new Error('the capture did not end');
+      };
+      const started = await call<PagesJob>('skein:pages.capture', { collection: collection.id });
+      const first = await until(started.id);
+      expect(first).toMatchObject({ state: 'done', total: estimate.urls, done: estimate.urls });
+      expect(first.captured + first.failed).toBe(estimate.urls);
+      expect(first.captured).toBeGreaterThan(0);
+      expect(first.wacz).toMatch(/pages-\d{8}T\d{6}Z-[0-9a-f]{8}\.wacz$/);
+      expect(existsSync(first.wacz as string)).toBe(true);
+      expect(dirname(first.wacz as string)).toBe(first.folder);
+      expect(first.folder).toBe(join(dir, 'projects', 'Demo.skein-pages'));
+
+      const again = await until((await call<PagesJob>('skein:pages.capture', { collection: collection.id })).id);
+      expect(again).toMatchObject({ state: 'done', captured: 0, alreadyCaptured: first.captured, wacz: null });
+      expect(readdirSync(first.folder as string)).toEqual([first.wacz?.split('/').pop()]);
+      const after = await call<{ urls: number; alreadyCaptured: number }>('skein:pages.estimate', {
+        collection: collection.id,
+      });
+      expect(after).toMatchObject({ urls: first.failed, alreadyCaptured: first.captured });
+      await core.dispose();
+    },
+  );
+});

@@ -1,0 +1,16 @@
+/**
+ * The pages area's face: the pages a collection's posts link to, captured safely as WARC records packaged in a
+ * WACZ in the project's pages folder, each URL's outcome recorded in the project's page tables (a part).
+ */
+export {
+  capturePages,
+  PAGE_LIMITS,
+  type CaptureProgress,
+  type CaptureResult,
+  type PageRoute,
+  type PagesStore,
+} from './capture';
+export { distinctUrls, linksOf, pageUrlOf, type PageLink } from './links';
+export { PAGES_PART, PAGES_PART_NAME } from './tables/part';
+export type { PageRow, PageTables } from './tables/tables';
+export { createPagesHandlers, type PagesProjectPort } from './handlers';

@@ -1,0 +1,159 @@
+/**
+ * The pages area's tables in a project, written once for a project file and a team's PostgreSQL schema: one row
+ * per linked URL with its outcome — captured (when, HTTP status, size, type, the payload's SHA-256, the WACZ
+ * that holds it and the response record's offset and length in its `archive/data.warc.gz`) or the reason it
+ * was not, in plain words — and which posts link to it. A URL has one row however often it is tried: a failure
+ * is overwritten by the next try, a capture never is (capturing again skips it).
+ *
+ * Every method is a call main makes by name across the archive's thread (plain data in and out).
+ */
+import { sql, type Db } from '../../db';
+
+export interface PageLinkRow {
+  url: string;
+  postId: string;
+}
+
+/** One URL's outcome, as a capture run records it. */
+export interface PageOutcome {
+  url: string;
+  at: number;
+  status: number | null;
+  /** the capture, or null when it failed */
+  capture: {
+    size: number;
+    mime: string;
+    sha256: string;
+    finalUrl: string;
+    /** the WACZ's file name in the project's pages folder */
+    wacz: string;
+    offset: number;
+    length: number;
+  } | null;
+  /** gone, refused, too-large, timed-out, wrong-type, failed: with `message`, when it failed */
+  reason: string | null;
+  message: string | null;
+}
+
+export interface PageRow {
+  url: string;
+  state: 'captured' | 'failed';
+  at: number;
+  attempts: number;
+  status: number | null;
+  size: number | null;
+  mime: string | null;
+  sha256: string | null;
+  finalUrl: string | null;
+  wacz: string | null;
+  offset: number | null;
+  length: number | null;
+  reason: string | null;
+  message: string | null;
+  /** the posts that link to it (the first 20) */
+  postIds: string[];
+}
+
+/** rows per statement when many URLs are asked about at once: within both stores' limits on bound values */
+const CHUNK = 400;
+
+const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+const str = (v: unknown): string | null =>
+  typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'bigint' ? String(v) : null;
+
+export class PageTables {
+  constructor(private readonly db: Db) {}
+
+  /** Records which posts link to which URLs; a pair already there is left alone. */
+  async recordLinks(links: readonly PageLinkRow[]): Promise<void> {
+    for (let i = 0; i < links.length; i += CHUNK) {
+      const chunk = links.slice(i, i + CHUNK);
+      await this.db.run(
+        sql`INSERT INTO page_links (url, post_id) VALUES ${sql.join(
+          chunk.map((l) => sql`(${l.url}, ${l.postId})`),
+        )} ON CONFLICT (url, post_id) DO NOTHING`,
+      );
+    }
+  }
+
+  /**
+   * Records one URL's outcome: its one row made, or brought up to date when it had failed before. A URL
+   * captured before keeps its capture (true when this outcome was recorded).
+   */
+  async recordOutcome(o: PageOutcome): Promise<boolean> {
+    const c = o.capture;
+    const changed = await this.db.run(
+      sql`INSERT INTO page_captures (url, state, at, attempts, status, size, mime, sha256, final_url, wacz,
+          record_offset, record_length, reason, message)
+        VALUES (${o.url}, ${c ? 'captured' : 'failed'}, ${o.at}, 1, ${o.status}, ${c?.size ?? null},
+          ${c?.mime ?? null}, ${c?.sha256 ?? null}, ${c?.finalUrl ?? null}, ${c?.wacz ?? null},
+          ${c?.offset ?? null}, ${c?.length ?? null}, ${o.reason}, ${o.message})
+        ON CONFLICT (url) DO UPDATE SET state = excluded.state, at = excluded.at,
+          attempts = page_captures.attempts + 1, status = excluded.status, size = excluded.size,
+          mime = excluded.mime, sha256 = excluded.sha256, final_url = excluded.final_url, wacz = excluded.wacz,
+          record_offset = excluded.record_offset, record_length = excluded.record_length,
+          reason = excluded.reason, message = excluded.message
+        WHERE page_captures.state <> 'captured'`,
+    );
+    return changed > 0;
+  }
+
+  /** Of `urls`, those already captured: capturing again fetches none of them. */
+  async capturedUrls(urls: readonly string[]): Promise<string[]> {
+    const out: string[] = [];
+    for (let i = 0; i < urls.length; i += CHUNK) {
+      const rows = await this.db.all<{ url: string }>(
+        sql`SELECT url FROM page_captures WHERE state = 'captured' AND url IN (${sql.join(urls.slice(i, i + CHUNK))})`,
+      );
+      out.push(...rows.map((r) => r.url));
+    }
+    return out;
+  }
+
+  /** The rows of these URLs (those tried), in URL order, each with the posts that link to it. */
+  async outcomes(urls: readonly string[]): Promise<PageRow[]> {
+    const out: PageRow[] = [];
+    for (let i = 0; i < urls.length; i += CHUNK) {
+      const chunk = urls.slice(i, i + CHUNK);
+      const rows = await this.db.all(sql`SELECT * FROM page_captures WHERE url IN (${sql.join(chunk)})`);
+      const links = await this.db.all<{ url: string; post_id: string }>(
+        sql`SELECT url, post_id FROM page_links WHERE url IN (${sql.join(chunk)}) ORDER BY url, post_id`,
+      );
+      const posts = new Map<string, string[]>();
+      for (const l of links) {
+        const list = posts.get(String(l.url)) ?? [];
+        if (list.length < 20) list.push(String(l.post_id));
+        posts.set(String(l.url), list);
+      }
+      for (const r of rows)
+        out.push({
+          url: String(r.url),
+          state: r.state === 'captured' ? 'captured' : 'failed',
+          at: Number(r.at),
+          attempts: Number(r.attempts),
+          status: num(r.status),
+          size: num(r.size),
+          mime: str(r.mime),
+          sha256: str(r.sha256),
+          finalUrl: str(r.final_url),
+          wacz: str(r.wacz),
+          offset: num(r.record_offset),
+          length: num(r.record_length),
+          reason: str(r.reason),
+          message: str(r.message),
+          postIds: posts.get(String(r.url)) ?? [],
+        });
+    }
+    return out.sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+  }
+
+  /** How many URLs are captured, how many failed, and the captured payloads' bytes. */
+  async summary(): Promise<{ captured: number; failed: number; bytes: number }> {
+    const r = await this.db.get(
+      sql`SELECT COALESCE(SUM(CASE WHEN state = 'captured' THEN 1 ELSE 0 END), 0) AS captured,
+          COALESCE(SUM(CASE WHEN state = 'captured' THEN 0 ELSE 1 END), 0) AS failed,
+          COALESCE(SUM(size), 0) AS bytes FROM page_captures`,
+    );
+    return { captured: Number(r?.captured ?? 0), failed: Number(r?.failed ?? 0), bytes: Number(r?.bytes ?? 0) };
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * The words of "Keep linked pages…": the count, a capture's progress and how it ended, as a person reads them.
+ * Pure, so each sentence is tested alone.
+ */
+import type { PagesEstimate, PagesJob } from '../../../shared/ipc/pages';
+import { sizeLabel } from './keep-media';
+
+const pages = (n: number) => `${n.toLocaleString('en')} linked ${n === 1 ? 'page' : 'pages'}`;
+const posts = (n: number) => `${n.toLocaleString('en')} ${n === 1 ? 'post' : 'posts'}`;
+
+export function pagesEstimateSentence(e: PagesEstimate): string {
+  const kept = e.alreadyCaptured > 0 ? ` ${pages(e.alreadyCaptured)} already kept will not be fetched again.` : '';
+  if (e.urls === 0 && e.alreadyCaptured === 0) return 'The posts of this collection link to no web pages.';
+  if (e.urls === 0) return `Nothing to fetch: every page this collection links to is kept.${kept}`;
+  return `${pages(e.urls)} to fetch, from ${posts(e.posts)}. No API credits: pages come from their own sites.${kept}`;
+}
+
+const REASONS: Record<string, string> = {
+  gone: 'gone',
+  refused: 'refused',
+  'too-large': 'too large',
+  'timed-out': 'timed out',
+  'wrong-type': 'sent in a form Skein does not unpack',
+  failed: 'failed',
+};
+
+/** the failures of a capture by reason, in words: "2 gone, 1 refused" */
+export function failuresPhrase(reasons: Record<string, number>): string {
+  return Object.entries(reasons)
+    .map(([reason, n]) => `${n.toLocaleString('en')} ${REASONS[reason] ?? reason}`)
+    .join(', ');
+}
+
+export function pagesProgressSentence(j: PagesJob): string {
+  const failed = j.failed > 0 ? ` Not kept: ${failuresPhrase(j.reasons)}.` : '';
+  switch (j.state) {
+    case 'running':
+      return `Keeping linked pages: ${j.done.toLocaleString('en')} of ${pages(j.total)}.${failed}`;
+    case 'done':
+      return `Kept ${pages(j.captured)} (${sizeLabel(j.bytes)}; ${j.alreadyCaptured.toLocaleString('en')} were already kept).${failed}`;
+    case 'cancelled':
+      return `Stopped after ${pages(j.done)}. Keep linked pages again to go on where it stopped.${failed}`;
+    case 'failed':
+      return `The linked pages could not be kept: ${j.message ?? 'something went wrong'}.`;
+  }
+}
+
+/** where the capture's web archive is, for a person to open it in ReplayWeb.page */
+export function waczSentence(j: PagesJob): string | null {
+  if (!j.wacz) return null;
+  return `Saved as a web archive (WACZ) that ReplayWeb.page opens: ${j.wacz}`;
+}
