@@ -3,7 +3,10 @@
  * small web with its progress, then how it ended — pages kept, pages not kept with their reasons in plain words
  * — and where the web archive (WACZ) is; the file is there, and keeping again fetches nothing.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from './fixtures';
 import { demoExamples, expectAccessible, hostOnly, openRoute, sandbox } from './support/explorer';
@@ -75,4 +78,31 @@ test('keep the linked pages of a collection: counted, kept or refused with reaso
   // only what failed is asked again
   expect(again.length).toBeLessThanOrEqual(planned - captured);
   for (const url of again) expect(fetched).toContain(url);
+
+  // the evidence package holds the web archives of the pages kept, and says why each other page is not there
+  const dir = await mkdtemp(join(tmpdir(), 'skein-e2e-evidence-pages-'));
+  try {
+    const media = page.getByRole('region', { name: 'Keep media' });
+    await media.getByRole('button', { name: 'Keep media…' }).click();
+    await skein.setSavePath(join(dir, 'pages.evidence.zip'));
+    await media.getByRole('button', { name: 'Make an evidence package…' }).click();
+    const made = media.getByRole('region', { name: 'Evidence package' }).getByRole('status');
+    await expect(made).toContainText(`${captured} of the `, { timeout: 60_000 });
+    const out = join(dir, 'unpacked');
+    execFileSync('python3', [
+      '-c',
+      'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])',
+      join(dir, 'pages.evidence.zip'),
+      out,
+    ]);
+    expect(execFileSync('sha256sum', ['-c', '--quiet', 'SHA256SUMS'], { cwd: out, encoding: 'utf8' })).toBe('');
+    const manifest = JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8')) as {
+      linked_pages: Array<{ wacz: string | null; failure: string | null }>;
+    };
+    expect(manifest.linked_pages.filter((p) => p.wacz !== null)).toHaveLength(captured);
+    for (const p of manifest.linked_pages.filter((x) => x.wacz === null)) expect(p.failure).toBeTruthy();
+    expect(existsSync(join(out, manifest.linked_pages.find((p) => p.wacz)?.wacz ?? 'none'))).toBe(true);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });

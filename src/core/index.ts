@@ -373,6 +373,8 @@ export function createCore(deps: CoreDeps): Core {
     userDataDir: deps.userDataDir,
     chooseSavePath: deps.chooseSavePath,
     madeBy: `${deps.app.name} ${deps.app.version}`,
+    // made below: read only when a package is made
+    linked: () => pages.linked(),
     sandboxOrigin: async () => (deps.apiBaseUrl ? null : new URL((await demo.get()).baseUrl).origin),
     authorities: async () => {
       if (mode() === 'demo' && !deps.apiBaseUrl)

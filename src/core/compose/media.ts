@@ -29,6 +29,7 @@ import {
   type VerifyReport,
   type EvidenceStore,
   type EvidenceSummary,
+  type LinkedPages,
 } from '../media';
 import type { ChooseSavePath } from '../ports';
 import { SkeinError } from '../../shared/errors';
@@ -69,6 +70,8 @@ export interface MediaFeatureDeps {
   userDataDir: string;
   /** the demo sandbox's origin, when Skein uses it */
   sandboxOrigin: () => Promise<string | null>;
+  /** the linked pages of the project in use, for its evidence packages */
+  linked: () => Promise<LinkedPages>;
   /** main's save dialog (an evidence package is written where the person chooses) */
   chooseSavePath: ChooseSavePath;
   /** "Skein 1.2.3", written into an evidence package */
@@ -167,6 +170,7 @@ export function mediaFeature(deps: MediaFeatureDeps): MediaFeature {
         posts: (each) => read(collection, each),
         store,
         folder,
+        pages: await deps.linked(),
         timestamp: { ...(await deps.authorities()), project, policy },
         about: { project, collection: { id: collection, name: named.name }, madeBy: deps.madeBy },
         now: deps.now,

@@ -21,6 +21,7 @@ import {
   type PagesStore,
   type PageTables,
 } from '../pages';
+import type { LinkedPages } from '../media';
 import { ArchiveQuery } from '../../shared/ipc/archive';
 import type { Mode } from '../../shared/ipc/app';
 
@@ -65,6 +66,8 @@ export interface PagesFeature {
     onProgress?: (p: CaptureProgress) => void,
   ) => Promise<CaptureResult & { folder: string }>;
   folder: () => Promise<string>;
+  /** the project's linked pages as an evidence package reads them: the links of a post, the outcomes, the folder */
+  linked: () => Promise<LinkedPages>;
 }
 
 export interface PagesFeatureDeps {
@@ -113,6 +116,20 @@ export function pagesFeature(deps: PagesFeatureDeps): PagesFeature {
     return out;
   };
   return {
+    linked: async () => {
+      const { store, folder } = await open();
+      return {
+        folder,
+        urlsOf: (raw) => {
+          try {
+            return distinctUrls(linksOf(JSON.parse(raw)));
+          } catch {
+            return [];
+          }
+        },
+        outcomes: (urls) => store.outcomes(urls),
+      };
+    },
     estimate: async (collection) => {
       const { store } = await open();
       const list = await links(collection);

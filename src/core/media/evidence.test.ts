@@ -7,14 +7,14 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox as RunningSandbox } from '../../sandbox';
 import { migrateParts } from '../db';
 import { DIALECTS } from '../db/testing/dialects';
-import { writeEvidencePackage, type EvidenceItem } from './evidence';
+import { writeEvidencePackage, type EvidenceItem, type EvidencePage } from './evidence';
 import { DEFAULT_FETCH_POLICY, type FetchPolicy } from './fetch';
 import { keepMedia } from './keep';
 import { candidatesOf } from './plan';
@@ -77,6 +77,34 @@ describe.each(DIALECTS)('an evidence package on $name', (d) => {
     expect(kept.failed).toBe(1);
     expect(kept.timestamp?.token).toBeTruthy();
 
+    // the linked pages, as the pages area would answer: one captured (its WACZ in the pages folder), one that
+    // failed, the rest never tried
+    const pagesFolder = join(root, `${d.name}-pages`);
+    await mkdir(pagesFolder, { recursive: true });
+    await writeFile(join(pagesFolder, 'run-1.wacz'), 'a web archive standing in for one');
+    const linkOf = (raw: string) => `https://example.org/${(JSON.parse(raw) as { id: string }).id.slice(-4)}`;
+    const linked = posts.slice(0, 3).map((p) => linkOf(p.raw));
+    const pages = {
+      folder: pagesFolder,
+      urlsOf: (raw: string) => (linked.includes(linkOf(raw)) ? [linkOf(raw)] : []),
+      outcomes: async (urls: readonly string[]) =>
+        urls
+          .filter((u) => u !== linked[2])
+          .map((url) => ({
+            url,
+            state: url === linked[0] ? ('captured' as const) : ('failed' as const),
+            at: Date.UTC(2026, 10, 1),
+            status: url === linked[0] ? 200 : 404,
+            size: url === linked[0] ? 1234 : null,
+            mime: url === linked[0] ? 'text/html' : null,
+            sha256: url === linked[0] ? 'a'.repeat(64) : null,
+            finalUrl: url === linked[0] ? url : null,
+            wacz: url === linked[0] ? 'run-1.wacz' : null,
+            reason: url === linked[0] ? null : 'gone',
+            message: url === linked[0] ? null : 'the page is gone (404)',
+          })),
+    };
+
     const target = join(root, `${d.name}-evidence.zip`);
     const summary = await writeEvidencePackage(target, {
       posts: async (each) => {
@@ -84,11 +112,19 @@ describe.each(DIALECTS)('an evidence package on $name', (d) => {
       },
       store,
       folder,
+      pages,
       timestamp,
       about: { project: 'study', collection: { id: 3, name: 'Profile' }, madeBy: 'Skein test' },
       now: Date.now,
     });
-    expect(summary).toMatchObject({ posts: posts.length, changed: 0, tokens: 1, manifestTokenReason: null });
+    expect(summary).toMatchObject({
+      posts: posts.length,
+      changed: 0,
+      tokens: 1,
+      pages: 3,
+      pagesCaptured: 1,
+      manifestTokenReason: null,
+    });
     expect(summary.files).toBe(kept.kept);
 
     // unpacked by Python's zipfile, as a researcher would
@@ -107,7 +143,17 @@ describe.each(DIALECTS)('an evidence package on $name', (d) => {
     const manifest = JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8')) as {
       items: EvidenceItem[];
       posts: { count: number };
+      linked_pages: EvidencePage[];
     };
+    expect(await readFile(join(out, 'pages', 'run-1.wacz'), 'utf8')).toBe('a web archive standing in for one');
+    expect(manifest.linked_pages.map((p) => [p.url, p.wacz, p.failure])).toEqual(
+      [
+        [linked[0], 'pages/run-1.wacz', null],
+        [linked[1], null, 'the page is gone (404)'],
+        [linked[2], null, 'not captured yet (Keep linked pages first)'],
+      ].sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+    );
+    expect(manifest.linked_pages.find((p) => p.url === linked[0])?.post_ids).toEqual([posts[0]?.id]);
     expect(manifest.posts.count).toBe(posts.length);
     const failed = manifest.items.filter((i) => i.file === null);
     expect(failed).toEqual([expect.objectContaining({ url: gone.url, failure: expect.any(String), sha256: null })]);

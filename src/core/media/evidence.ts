@@ -1,12 +1,13 @@
 /**
  * An evidence package of a collection: one zip a researcher can hand over, holding the posts as collected (their
- * JSON as the service answered, one per line), the media files kept for them (each under its SHA-256, re-hashed
- * before it is packed: a file that no longer matches its hash is left out and named), the trusted-time tokens whose
- * manifests name those files, and a manifest — per post and media: the URL, when it was fetched, the HTTP status,
- * the hash, size and type, the token that dates it, or the reason it could not be kept — whose own SHA-256 is
- * timestamped (`manifest.json.tsr`). `SHA256SUMS` lists every file for `sha256sum -c`, and `README.txt` says how
- * to check it all with standard tools. Written to a `.partial` file and renamed when whole, so a package on disk
- * is never half of one.
+ * JSON as the service answered, one per line), the media files kept for them (each under its SHA-256, hashed
+ * again before it is packed: a file that no longer matches its hash is left out and named), the trusted-time
+ * tokens whose manifests name those files, the web archives (WACZ) holding the pages the posts link to, and a
+ * manifest — per post and media: the URL, when it was fetched, the HTTP status, the hash, size and type, the token
+ * that dates it, or the reason it could not be kept; per linked page: its capture and WACZ, or why there is none
+ * — whose own SHA-256 is timestamped (`manifest.json.tsr`). `SHA256SUMS` lists every file for `sha256sum -c`,
+ * and `README.txt` says how to check it all with standard tools. Written to a `.partial` file and renamed when
+ * whole, so a package on disk is never half of one.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
@@ -28,12 +29,55 @@ export interface EvidenceStore {
   tokens: () => Promise<KeptToken[]>;
 }
 
+/** A linked page's outcome as the pages area records it. */
+export interface LinkedRow {
+  url: string;
+  state: 'captured' | 'failed';
+  at: number;
+  status: number | null;
+  size: number | null;
+  mime: string | null;
+  sha256: string | null;
+  finalUrl: string | null;
+  /** the WACZ's file name in the pages folder */
+  wacz: string | null;
+  reason: string | null;
+  message: string | null;
+}
+
+/** The pages the posts link to, as the composition reads them from the pages area. */
+export interface LinkedPages {
+  /** the page links of one post (its raw JSON) */
+  urlsOf: (raw: string) => string[];
+  /** the recorded outcomes of these URLs (those tried) */
+  outcomes: (urls: readonly string[]) => Promise<LinkedRow[]>;
+  /** the project's pages folder, where the WACZ files are */
+  folder: string;
+}
+
+/** One linked page as the package records it. */
+export interface EvidencePage {
+  url: string;
+  post_ids: string[];
+  captured_at: string | null;
+  http_status: number | null;
+  sha256: string | null;
+  size: number | null;
+  type: string | null;
+  final_url: string | null;
+  /** the WACZ inside the package that holds its capture, or null */
+  wacz: string | null;
+  failure: string | null;
+}
+
 export interface EvidenceInput {
   /** the collection's posts as the project holds them: each one's id and raw JSON, in the collection's order */
   posts: (each: (id: string, raw: string) => Promise<void>) => Promise<void>;
   store: EvidenceStore;
   /** the project's media folder */
   folder: string;
+  /** the linked pages, when the project keeps them */
+  pages?: LinkedPages;
   timestamp: TimestampSettings;
   about: { project: string; collection: { id: number; name: string }; madeBy: string };
   now: () => number;
@@ -66,6 +110,9 @@ export interface EvidenceSummary {
   /** kept files whose bytes no longer match their hash: left out, named in the manifest */
   changed: number;
   tokens: number;
+  /** distinct pages the posts link to, and how many of them are in the package as captures */
+  pages: number;
+  pagesCaptured: number;
   /** the package manifest's token: its authority and time, or why there is none */
   manifestToken: { authority: string; genTime: number } | null;
   manifestTokenReason: string | null;
@@ -201,8 +248,14 @@ export async function writeEvidencePackage(target: string, input: EvidenceInput)
     const ids: string[] = [];
     const postsHash = createHash('sha256');
     const postsEntry = zip.open('posts.jsonl');
+    const linkedBy = new Map<string, string[]>();
     await input.posts(async (id, raw) => {
       ids.push(id);
+      for (const url of input.pages?.urlsOf(raw) ?? []) {
+        const by = linkedBy.get(url) ?? [];
+        if (by.length < 20 && !by.includes(id)) by.push(id);
+        linkedBy.set(url, by);
+      }
       const line = strToU8(`${raw}\n`);
       postsHash.update(line);
       await postsEntry.push(line);
@@ -269,6 +322,52 @@ export async function writeEvidencePackage(target: string, input: EvidenceInput)
           dated.set(e.sha256, { token: tokenName, manifest, gen_time: iso(t.genTime), authority: hostOf(t.authority) });
     }
 
+    // 4b. the pages the posts link to: each WACZ holding a capture of one, whole (hashed as it is packed)
+    const pages: EvidencePage[] = [];
+    const waczs = new Map<string, string>();
+    if (input.pages && linkedBy.size > 0) {
+      const urls = [...linkedBy.keys()].sort();
+      const rows = new Map((await input.pages.outcomes(urls)).map((r) => [r.url, r]));
+      for (const url of urls) {
+        const r = rows.get(url);
+        let wacz: string | null = null;
+        if (r?.state === 'captured' && r.wacz) {
+          wacz = waczs.get(r.wacz) ?? null;
+          if (wacz === null) {
+            const name = `pages/${basename(r.wacz)}`;
+            const hash = createHash('sha256');
+            try {
+              await zip.stream(name, hashed(join(input.pages.folder, basename(r.wacz)), hash), true);
+              sums.push([hash.digest('hex'), name]);
+              waczs.set(r.wacz, name);
+              wacz = name;
+            } catch (error) {
+              if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+            }
+          }
+        }
+        pages.push({
+          url,
+          post_ids: linkedBy.get(url) ?? [],
+          captured_at: r ? iso(r.at) : null,
+          http_status: r?.status ?? null,
+          sha256: r?.sha256 ?? null,
+          size: r?.size ?? null,
+          type: r?.mime ?? null,
+          final_url: r?.finalUrl ?? null,
+          wacz,
+          failure:
+            wacz !== null
+              ? null
+              : r?.state === 'captured'
+                ? 'its web archive is no longer in the project’s pages folder'
+                : r
+                  ? (r.message ?? r.reason ?? 'not captured')
+                  : 'not captured yet (Keep linked pages first)',
+        });
+      }
+    }
+
     // 5. the manifest, per post and media key
     const items: EvidenceItem[] = [...best.values()].map((r) => {
       const bad = r.sha256 !== null && changed.has(r.sha256);
@@ -302,6 +401,7 @@ export async function writeEvidencePackage(target: string, input: EvidenceInput)
         media: { items: items.length, files: packed.size - changed.size, changed: changed.size, bytes },
         timestamps: tokens,
         items,
+        linked_pages: pages,
       },
       null,
       2,
@@ -347,6 +447,8 @@ export async function writeEvidencePackage(target: string, input: EvidenceInput)
       bytes,
       changed: changed.size,
       tokens,
+      pages: pages.length,
+      pagesCaptured: pages.filter((p) => p.wacz !== null).length,
       manifestToken,
       manifestTokenReason,
     };
@@ -369,8 +471,10 @@ made ${iso(madeAt)} by ${input.about.madeBy}.
 posts.jsonl        the posts as collected: each one's JSON as the service answered it, one per line
 media/             the photos, videos and GIFs kept for them, each named by its SHA-256
 timestamps/        the trusted-time tokens (RFC 3161) over the lists of hashes of the runs that kept those files
+pages/             the web archives (WACZ, for ReplayWeb.page) holding the pages the posts link to, as captured
 manifest.json      per post and media: URL, when fetched, HTTP status, SHA-256, size, type, file, the token that
-                   dates the file, or why it is not here
+                   dates the file, or why it is not here; per linked page: the posts linking to it, when
+                   captured, HTTP status, SHA-256, size, type, where it led, its WACZ, or why it is not here
 manifest.json.tsr  a token over manifest.json's SHA-256 (${token ? `${token.authority}, ${iso(token.genTime)}` : `none: ${reason ?? 'not asked'}`})
 SHA256SUMS         the SHA-256 of every file above
 

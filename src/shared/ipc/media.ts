@@ -135,6 +135,9 @@ export const EvidencePackage = z.object({
   /** kept files left out because their bytes no longer match their hash */
   changed: z.number().int(),
   tokens: z.number().int(),
+  /** distinct pages the posts link to, and those whose captures are in the package */
+  pages: z.number().int(),
+  pagesCaptured: z.number().int(),
   manifestToken: z.object({ authority: z.string(), genTime: z.number() }).nullable(),
   manifestTokenReason: z.string().nullable(),
 });

@@ -137,11 +137,22 @@ describe('the words of Keep media', () => {
       bytes: 247_700,
       changed: 0,
       tokens: 2,
+      pages: 0,
+      pagesCaptured: 0,
       manifestToken: { authority: 'tsa.example', genTime: Date.UTC(2026, 10, 1, 9, 30, 5) },
       manifestTokenReason: null,
     };
     expect(evidenceSentence(e)).toBe(
       'Evidence package written to /home/r/study-Profile.evidence.zip: 400 posts, 29 files (247.7 kB) and 2 timestamp tokens. Its manifest is timestamped by tsa.example at 2026-11-01 09:30:05 UTC.',
+    );
+    expect(
+      evidenceSentence({
+        ...e,
+        pages: 12,
+        pagesCaptured: 9,
+      }),
+    ).toBe(
+      'Evidence package written to /home/r/study-Profile.evidence.zip: 400 posts, 29 files (247.7 kB), 9 of the 12 linked pages as captured and 2 timestamp tokens. Its manifest is timestamped by tsa.example at 2026-11-01 09:30:05 UTC.',
     );
     expect(
       evidenceSentence({

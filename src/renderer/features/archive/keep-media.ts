@@ -128,7 +128,11 @@ export function tokenProblemSentence(p: MediaCheck['tokenProblems'][number]): st
 
 /** an evidence package written: what it holds, where, and the trusted time over its manifest (or why none) */
 export function evidenceSentence(e: EvidencePackage): string {
-  const held = `${e.posts.toLocaleString('en')} post${e.posts === 1 ? '' : 's'}, ${files(e.files)} (${sizeLabel(e.bytes)}) and ${e.tokens.toLocaleString('en')} timestamp token${e.tokens === 1 ? '' : 's'}`;
+  const pages =
+    e.pages === 0
+      ? ''
+      : `, ${e.pagesCaptured.toLocaleString('en')} of the ${e.pages.toLocaleString('en')} linked page${e.pages === 1 ? '' : 's'} as captured`;
+  const held = `${e.posts.toLocaleString('en')} post${e.posts === 1 ? '' : 's'}, ${files(e.files)} (${sizeLabel(e.bytes)})${pages} and ${e.tokens.toLocaleString('en')} timestamp token${e.tokens === 1 ? '' : 's'}`;
   const left =
     e.changed > 0
       ? ` ${files(e.changed)} no longer ${e.changed === 1 ? 'matches its' : 'match their'} hash and ${e.changed === 1 ? 'was' : 'were'} left out, named in its manifest.`
