@@ -14,19 +14,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { open, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  DEFAULT_FETCH_POLICY,
-  FetchStop,
-  MB,
-  safeGet,
-  type Answer,
-  type FailedFetch,
-  type FetchPolicy,
-  type FetchReason,
-} from '../net';
+import { DEFAULT_FETCH_POLICY, FetchStop, MB, safeGet, type Answer, type FailedFetch, type FetchPolicy } from '../net';
 import { declaredMatches, EXTENSION, sniffMime, SNIFF_BYTES, type MediaMime } from './sniff';
 
-export { DEFAULT_FETCH_POLICY, type FailedFetch, type FetchPolicy, type FetchReason };
+export { DEFAULT_FETCH_POLICY, type FailedFetch, type FetchPolicy };
 
 export interface KeptFile {
   ok: true;

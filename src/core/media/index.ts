@@ -8,11 +8,5 @@ export { candidatesOf, estimate, uniqueByUrl, type Candidate, type Estimate } fr
 export { MEDIA_PART, MEDIA_PART_NAME } from './tables/part';
 export type { KeptMedia, MediaTables } from './tables/tables';
 export { readKept, verifyMedia, type KeptBytes, type VerifyReport } from './verify';
-export {
-  writeEvidencePackage,
-  type EvidenceStore,
-  type EvidenceSummary,
-  type LinkedPages,
-  type LinkedRow,
-} from './evidence';
+export { writeEvidencePackage, type EvidenceStore, type EvidenceSummary, type LinkedPages } from './evidence';
 export { createMediaHandlers } from './handlers';

@@ -12,11 +12,6 @@ export {
   send,
   type Answer,
   type FailedFetch,
-  type Fetched,
   type FetchPolicy,
-  type FetchReason,
-  type GetOptions,
-  type ResolvedAddress,
   type SentRequest,
-  type Target,
 } from './safe-get';

@@ -76,7 +76,7 @@ const IMAGE_ACCEPT = 'image/avif,image/webp,image/png,image/jpeg,image/gif,image
 const IMAGES_PER_PAGE = 8;
 
 /** The images an HTML page shows (`<img src>`), as absolute web addresses against where the page is. */
-export function imagesOf(html: Buffer, mime: string | null, base: string): string[] {
+function imagesOf(html: Buffer, mime: string | null, base: string): string[] {
   if (!mime || !/html/i.test(mime)) return [];
   const text = html.subarray(0, 2 * 1024 * 1024).toString('utf8');
   const out = new Set<string>();

@@ -10,7 +10,7 @@ export {
   type PageRoute,
   type PagesStore,
 } from './capture';
-export { distinctUrls, linksOf, pageUrlOf, type PageLink } from './links';
+export { distinctUrls, linksOf, type PageLink } from './links';
 export { PAGES_PART, PAGES_PART_NAME } from './tables/part';
-export type { PageRow, PageTables } from './tables/tables';
-export { createPagesHandlers, type PagesProjectPort } from './handlers';
+export type { PageTables } from './tables/tables';
+export { createPagesHandlers } from './handlers';

@@ -11,8 +11,8 @@ import { open, rename, rm } from 'node:fs/promises';
 import { Zip, ZipPassThrough } from 'fflate';
 import { CDXIndexer } from 'warcio';
 
-export const WACZ_VERSION = '1.1.1';
-export const WARC_NAME = 'data.warc.gz';
+const WACZ_VERSION = '1.1.1';
+const WARC_NAME = 'data.warc.gz';
 
 export interface WaczPage {
   url: string;
@@ -37,7 +37,7 @@ export interface WaczInput {
 const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
 /** The CDXJ lines of a WARC, sorted as a CDXJ index is. */
-export async function cdxjOf(warcPath: string, filename = WARC_NAME): Promise<string[]> {
+async function cdxjOf(warcPath: string, filename = WARC_NAME): Promise<string[]> {
   const indexer = new CDXIndexer({ format: 'cdxj' } as ConstructorParameters<typeof CDXIndexer>[0]);
   const lines: string[] = [];
   const reader = createReadStream(warcPath);

@@ -25,7 +25,7 @@ const REASONS: Record<string, string> = {
 };
 
 /** the failures of a capture by reason, in words: "2 gone, 1 refused" */
-export function failuresPhrase(reasons: Record<string, number>): string {
+function failuresPhrase(reasons: Record<string, number>): string {
   return Object.entries(reasons)
     .map(([reason, n]) => `${n.toLocaleString('en')} ${REASONS[reason] ?? reason}`)
     .join(', ');
