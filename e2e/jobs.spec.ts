@@ -13,6 +13,28 @@ import { ROOT } from './host';
 import { expect, hostOf, test } from './fixtures';
 import { demoExamples, openRoute, openThread, shootLooks } from './support/explorer';
 
+/** the built runner (`skein run …`) against the demo sandbox as a live API, to its end: its exit code and output */
+async function runBuiltRunner(
+  args: string[],
+  dir: string,
+  sandbox: string,
+): Promise<{ code: number | null; printed: string }> {
+  const runner = spawn(process.execPath, [join(ROOT, 'out', 'main', 'skein.js'), 'run', ...args], {
+    env: {
+      ...process.env,
+      SKEIN_USER_DATA_DIR: join(dir, 'runner'),
+      SKEIN_API_BASE_URL: sandbox,
+      SKEIN_API_KEY: 'e2e-runner-key',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let printed = '';
+  runner.stdout.on('data', (c: Buffer) => (printed += c.toString()));
+  runner.stderr.on('data', (c: Buffer) => (printed += c.toString()));
+  const code = await new Promise<number | null>((done) => runner.once('exit', done));
+  return { code, printed };
+}
+
 test('Save as job… writes the dialog’s collection and hydration to job files without the key; a headless run is listed', async ({
   skein,
 }) => {
@@ -89,23 +111,11 @@ test('Save as job… writes the dialog’s collection and hydration to job files
       )) as { ok: boolean; data: { demo: { location: string } | null } };
       const project = state.data.demo?.location;
       expect(project).toBeTruthy();
-      const runner = spawn(
-        process.execPath,
-        [join(ROOT, 'out', 'main', 'skein.js'), 'run', join(dir, 'thread.skein-job.json'), '--project', project ?? ''],
-        {
-          env: {
-            ...process.env,
-            SKEIN_USER_DATA_DIR: join(dir, 'runner'),
-            SKEIN_API_BASE_URL: sandbox,
-            SKEIN_API_KEY: 'e2e-runner-key',
-          },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
+      const { code, printed } = await runBuiltRunner(
+        [join(dir, 'thread.skein-job.json'), '--project', project ?? ''],
+        dir,
+        sandbox,
       );
-      let printed = '';
-      runner.stdout.on('data', (c: Buffer) => (printed += c.toString()));
-      runner.stderr.on('data', (c: Buffer) => (printed += c.toString()));
-      const code = await new Promise<number | null>((done) => runner.once('exit', done));
       expect(code, printed).toBe(4);
       expect(printed).toMatch(/^page 2 /m);
       expect(printed).toContain('Stopped at its page cap');
@@ -177,30 +187,11 @@ test('a watch saved as a job from its form is switched on by the built runner, w
         (window as unknown as { skein: { projects: { state: () => Promise<unknown> } } }).skein.projects.state(),
       )) as { ok: boolean; data: { demo: { location: string } | null } };
       const project = state.data.demo?.location ?? '';
-      const runner = spawn(
-        process.execPath,
-        [
-          join(ROOT, 'out', 'main', 'skein.js'),
-          'run',
-          join(dir, 'four.skein-job.json'),
-          '--project',
-          project,
-          '--once',
-        ],
-        {
-          env: {
-            ...process.env,
-            SKEIN_USER_DATA_DIR: join(dir, 'runner'),
-            SKEIN_API_BASE_URL: sandbox,
-            SKEIN_API_KEY: 'e2e-runner-key',
-          },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
+      const { code, printed } = await runBuiltRunner(
+        [join(dir, 'four.skein-job.json'), '--project', project, '--once'],
+        dir,
+        sandbox,
       );
-      let printed = '';
-      runner.stdout.on('data', (c: Buffer) => (printed += c.toString()));
-      runner.stderr.on('data', (c: Buffer) => (printed += c.toString()));
-      const code = await new Promise<number | null>((done) => runner.once('exit', done));
       expect(code, printed).toBe(0);
       expect(printed).toMatch(/Switched on watch \d+, until /);
       expect(printed).toMatch(/Ran what was due: 1 run, \d+ posts kept/);

@@ -11,14 +11,15 @@ import { mkdtemp, readdir, readFile, rm, unlink, writeFile } from 'node:fs/promi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from './fixtures';
-import { demoExamples, expectAccessible, hostOnly, openRoute, sandbox, shootLooks } from './support/explorer';
-
-type Bridge = {
-  skein: {
-    api: { call: (i: unknown) => Promise<{ ok: boolean; data: { paging: { nextCursor: string | null } | null } }> };
-    archive: { saveSearch: (i: unknown) => Promise<{ ok: boolean; data: { id: number; items: number } }> };
-  };
-};
+import {
+  demoExamples,
+  expectAccessible,
+  hostOnly,
+  openRoute,
+  sandbox,
+  shootLooks,
+  profileCollection,
+} from './support/explorer';
 
 test('keep the media of a collection: files under their hashes, each URL once, again adds nothing, checked', async ({
   skein,
@@ -28,17 +29,7 @@ test('keep the media of a collection: files under their hashes, each URL once, a
   const { page } = skein;
   const ex = await demoExamples(page);
   // set-up: a collection of the profile's posts, as browsing its pages and "Save as collection" would make
-  const collection = await page.evaluate(async (userId) => {
-    const s = (window as unknown as Bridge).skein;
-    let cursor: string | null = null;
-    for (let i = 0; i < 20; i++) {
-      const params: Record<string, string> = cursor ? { userId, cursor } : { userId };
-      const r = await s.api.call({ operation: 'userTimeline', params, callId: `keep-${i}` });
-      cursor = r.data.paging?.nextCursor ?? null;
-      if (!cursor) break;
-    }
-    return (await s.archive.saveSearch({ project: 'demo', name: 'Profile' })).data;
-  }, ex.profile.id);
+  const collection = await profileCollection(page, ex.profile.id);
   expect(collection.items).toBeGreaterThanOrEqual(200);
 
   const api = await sandbox(skein);

@@ -9,14 +9,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from './fixtures';
-import { demoExamples, expectAccessible, hostOnly, openRoute, sandbox } from './support/explorer';
-
-type Bridge = {
-  skein: {
-    api: { call: (i: unknown) => Promise<{ ok: boolean; data: { paging: { nextCursor: string | null } | null } }> };
-    archive: { saveSearch: (i: unknown) => Promise<{ ok: boolean; data: { id: number; items: number } }> };
-  };
-};
+import { demoExamples, expectAccessible, hostOnly, openRoute, sandbox, profileCollection } from './support/explorer';
 
 test('keep the linked pages of a collection: counted, kept or refused with reasons, a WACZ, again nothing', async ({
   skein,
@@ -25,17 +18,7 @@ test('keep the linked pages of a collection: counted, kept or refused with reaso
   test.setTimeout(120_000);
   const { page } = skein;
   const ex = await demoExamples(page);
-  const collection = await page.evaluate(async (userId) => {
-    const s = (window as unknown as Bridge).skein;
-    let cursor: string | null = null;
-    for (let i = 0; i < 20; i++) {
-      const params: Record<string, string> = cursor ? { userId, cursor } : { userId };
-      const r = await s.api.call({ operation: 'userTimeline', params, callId: `pages-${i}` });
-      cursor = r.data.paging?.nextCursor ?? null;
-      if (!cursor) break;
-    }
-    return (await s.archive.saveSearch({ project: 'demo', name: 'Profile' })).data;
-  }, ex.profile.id);
+  const collection = await profileCollection(page, ex.profile.id);
 
   const api = await sandbox(skein);
   await api.clearWebRequests();

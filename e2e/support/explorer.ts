@@ -297,3 +297,28 @@ export async function postTimesInOrder(list: Locator, min: number): Promise<numb
   expect(seen.size, `posts seen in the list`).toBeGreaterThanOrEqual(min);
   return [...seen.entries()].sort((a, b) => a[0] - b[0]).map(([, t]) => t);
 }
+
+type CollectionBridge = {
+  skein: {
+    api: { call: (i: unknown) => Promise<{ ok: boolean; data: { paging: { nextCursor: string | null } | null } }> };
+    archive: { saveSearch: (i: unknown) => Promise<{ ok: boolean; data: { id: number; items: number } }> };
+  };
+};
+
+/**
+ * A collection of the demo profile's posts in the demo project, as browsing its pages and "Save as collection"
+ * would make it (set-up for what is done with a collection: its media, its linked pages).
+ */
+export async function profileCollection(page: Page, userId: string): Promise<{ id: number; items: number }> {
+  return page.evaluate(async (id) => {
+    const s = (window as unknown as CollectionBridge).skein;
+    let cursor: string | null = null;
+    for (let i = 0; i < 20; i++) {
+      const params: Record<string, string> = cursor ? { userId: id, cursor } : { userId: id };
+      const r = await s.api.call({ operation: 'userTimeline', params, callId: `profile-${i}` });
+      cursor = r.data.paging?.nextCursor ?? null;
+      if (!cursor) break;
+    }
+    return (await s.archive.saveSearch({ project: 'demo', name: 'Profile' })).data;
+  }, userId);
+}

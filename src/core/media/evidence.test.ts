@@ -19,6 +19,7 @@ import { DEFAULT_FETCH_POLICY, type FetchPolicy } from './fetch';
 import { keepMedia } from './keep';
 import { candidatesOf } from './plan';
 import { MEDIA_PART } from './tables/part';
+import { profilePosts } from './testing/profile-posts';
 import type { TimestampSettings } from './timestamp';
 
 const tool = (name: string) =>
@@ -35,16 +36,7 @@ beforeAll(async () => {
   sandbox = await startSandbox({ size: 'small', now: () => Date.UTC(2026, 10, 1) });
   root = await mkdtemp(join(tmpdir(), 'skein-evidence-'));
   policy = { ...DEFAULT_FETCH_POLICY, trustedOrigins: [new URL(sandbox.baseUrl).origin] };
-  let cursor = '';
-  for (let page = 0; page < 6; page++) {
-    const res = await fetch(
-      `${sandbox.baseUrl}/social/user/tweet_timeline?userId=${sandbox.examples.profile.id}${cursor ? `&cursor=${cursor}` : ''}`,
-    );
-    const body = (await res.json()) as { tweets?: Array<{ id: string }>; next_cursor?: string };
-    for (const p of body.tweets ?? []) posts.push({ id: p.id, raw: JSON.stringify(p) });
-    if (!body.next_cursor) break;
-    cursor = encodeURIComponent(body.next_cursor);
-  }
+  for (const p of await profilePosts(sandbox)) posts.push({ id: p.id, raw: JSON.stringify(p) });
 }, 60_000);
 
 afterAll(async () => {

@@ -17,6 +17,7 @@ import { DEFAULT_FETCH_POLICY, type FetchPolicy } from './fetch';
 import { keepMedia } from './keep';
 import { candidatesOf, estimate, type Candidate } from './plan';
 import { MEDIA_PART } from './tables/part';
+import { profilePosts } from './testing/profile-posts';
 import { readKept, verifyMedia } from './verify';
 import type { TimestampSettings } from './timestamp';
 
@@ -36,16 +37,7 @@ beforeAll(async () => {
   sandbox = await startSandbox({ size: 'small', now: () => Date.UTC(2026, 10, 1) });
   root = await mkdtemp(join(tmpdir(), 'skein-keep-'));
   policy = { ...DEFAULT_FETCH_POLICY, trustedOrigins: [new URL(sandbox.baseUrl).origin] };
-  let cursor = '';
-  for (let page = 0; page < 6; page++) {
-    const res = await fetch(
-      `${sandbox.baseUrl}/social/user/tweet_timeline?userId=${sandbox.examples.profile.id}${cursor ? `&cursor=${cursor}` : ''}`,
-    );
-    const body = (await res.json()) as { data?: { tweets?: unknown[] }; tweets?: unknown[]; next_cursor?: string };
-    posts.push(...(body.data?.tweets ?? body.tweets ?? []));
-    if (!body.next_cursor) break;
-    cursor = encodeURIComponent(body.next_cursor);
-  }
+  posts.push(...(await profilePosts(sandbox)));
 }, 60_000);
 
 afterAll(async () => {
