@@ -213,7 +213,16 @@ describe.skipIf(skip)(`a team project on PostgreSQL${skip ? ` (${skip})` : ''}`,
   it('migrates a team project of the first format (before codes and watches) in place, keeping what it holds', async () => {
     const where = cluster.connection(schema());
     const first = await PostgresProject.open(where, init('Ada'), Date.now, PARTS);
-    await first.ingest([threadPage('7', 100, 1000)]);
+    // read as the author's timeline: the posting history the migrated JSON functions are checked on below
+    const page = threadPage('7', 100, 1000);
+    await first.ingest([
+      {
+        ...page,
+        operation: 'userTimeline',
+        params: `{"userId":"${postFixture.author.id}"}`,
+        text: page.text.replace('"replies":', '"tweets":'),
+      },
+    ]);
     await first.close();
     // format 1 was today's without migration 2's tables and functions (nor the parts' later tables)
     const s = where.schema;
