@@ -41,5 +41,10 @@ describe('postLabel', () => {
     expect(postLabel({ author: { userName: 'li' }, text: '漢'.repeat(59) + '😀😀' }, 'x')).toBe(
       `@li: “${'漢'.repeat(59)}😀…”`,
     );
+    // a megabyte of one word, as a hostile server sends it, is quoted by its first 60 code points
+    expect(postLabel({ author: { userName: 'x' }, text: 'a'.repeat(1_000_000) + ' b' }, 'x')).toBe(
+      `@x: “${'a'.repeat(60)}…”`,
+    );
+    expect(postLabel({ author: { userName: 'x' }, text: 'see:https://t.co/x  two' }, 'x')).toBe('@x: “see: two”');
   });
 });

@@ -34,6 +34,9 @@ export function creditsLabel(credits: number, usd: number | null, locale?: strin
   return `${c} (${u})`;
 }
 
+/** the most code points a post's label quotes */
+const LABEL_POINTS = 60;
+
 /**
  * A post as people name it: `@ann: “the first words of the post…”` (never its id).
  * Counted in code points, so an emoji or a CJK character is never cut in half.
@@ -44,15 +47,22 @@ export function postLabel(
   words = 8,
 ): string {
   if (!post) return fallback;
-  const all = (post.text ?? '')
-    .replace(/https?:\/\/\S+/g, '')
-    .trim()
-    .split(/\s+/)
-    .filter(Boolean);
-  let head = all.slice(0, words).join(' ');
-  const points = [...head];
-  if (points.length > 60) head = `${points.slice(0, 60).join('')}`;
-  const cut = head.length < all.join(' ').length;
+  // word by word, never the whole text: a label needs a few words, and a post may be a megabyte of one
+  const parts: string[] = [];
+  let more = false;
+  for (const m of (post.text ?? '').matchAll(/\S+/g)) {
+    const w = m[0].replace(/https?:\/\/\S+/g, '');
+    if (!w) continue;
+    if (parts.length === words) {
+      more = true;
+      break;
+    }
+    // one unit past what the label can show, so that a cut is still seen as one
+    parts.push(w.length > 2 * LABEL_POINTS ? w.slice(0, 2 * LABEL_POINTS + 1) : w);
+  }
+  const points = [...parts.join(' ')];
+  const head = points.slice(0, LABEL_POINTS).join('');
+  const cut = more || points.length > LABEL_POINTS;
   const quote = head ? `“${head}${cut ? '…' : ''}”` : '';
   const who = post.author?.userName ? `@${post.author.userName}` : '';
   return [who, quote].filter(Boolean).join(': ') || fallback;
