@@ -5,8 +5,7 @@
  * machine's). The demo sandbox's own origin is the one address fetched over plain http. Each run's trusted
  * time is asked of the authorities the mode names (the sandbox's stand-in in demo mode, Settings' otherwise).
  */
-import { createHash } from 'node:crypto';
-import { extname, join } from 'node:path';
+import { extname } from 'node:path';
 import { partProxy, type ArchiveThread, type Projects } from '../archive';
 import {
   candidatesOf,
@@ -35,15 +34,7 @@ import type { ChooseSavePath } from '../ports';
 import { SkeinError } from '../../shared/errors';
 import { ArchiveQuery } from '../../shared/ipc/archive';
 import type { Mode } from '../../shared/ipc/app';
-
-const TEAM_PROJECT = /^postgres(ql)?:\/\//i;
-
-/** Where a project's media files live. */
-function mediaFolderFor(location: string, userDataDir: string): string {
-  if (!TEAM_PROJECT.test(location)) return `${location}-media`;
-  const id = createHash('sha256').update(location).digest('hex').slice(0, 16);
-  return join(userDataDir, 'team-media', id);
-}
+import { projectFolder } from './folders';
 
 export interface MediaFeature {
   /** what keeping a collection's media would fetch, and take */
@@ -89,7 +80,7 @@ export function mediaFeature(deps: MediaFeatureDeps): MediaFeature {
     const handle = await deps.projects.handleFor(which());
     const thread = await deps.thread;
     const store: MediaStore & EvidenceStore = partProxy<MediaTables>(thread, handle, MEDIA_PART_NAME);
-    const folder = mediaFolderFor(deps.projects.ref(which()).location, deps.userDataDir);
+    const folder = projectFolder(deps.projects.ref(which()).location, deps.userDataDir, 'media');
     return { handle, thread, store, folder };
   };
   /** a collection's posts, in chunks read from the project: each one's id and the media it carries */

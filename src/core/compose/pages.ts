@@ -4,8 +4,6 @@
  * for a team project, in this machine's data folder, under the project's id). In demo mode a linked URL is
  * fetched from the sandbox's small web (`sandboxWebRoute`), the URL recorded still the post's.
  */
-import { createHash } from 'node:crypto';
-import { join } from 'node:path';
 import { partProxy, type ArchiveThread, type Projects } from '../archive';
 import { DEFAULT_FETCH_POLICY } from '../net';
 import {
@@ -24,15 +22,7 @@ import {
 import type { LinkedPages } from '../media';
 import { ArchiveQuery } from '../../shared/ipc/archive';
 import type { Mode } from '../../shared/ipc/app';
-
-const TEAM_PROJECT = /^postgres(ql)?:\/\//i;
-
-/** Where a project's captured pages live. */
-function pagesFolderFor(location: string, userDataDir: string): string {
-  if (!TEAM_PROJECT.test(location)) return `${location}-pages`;
-  const id = createHash('sha256').update(location).digest('hex').slice(0, 16);
-  return join(userDataDir, 'team-pages', id);
-}
+import { projectFolder } from './folders';
 
 /**
  * The sandbox's small web (`GET /web/<host>/<path>`) standing in for the web in demo mode: an https link is
@@ -89,7 +79,7 @@ export function pagesFeature(deps: PagesFeatureDeps): PagesFeature {
     const handle = await deps.projects.handleFor(which());
     const thread = await deps.thread;
     const store: PagesStore = partProxy<PageTables>(thread, handle, PAGES_PART_NAME);
-    const folder = pagesFolderFor(deps.projects.ref(which()).location, deps.userDataDir);
+    const folder = projectFolder(deps.projects.ref(which()).location, deps.userDataDir, 'pages');
     return { handle, thread, store, folder };
   };
   /** a collection's posts' links, read from the project in chunks */
