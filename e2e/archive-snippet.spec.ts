@@ -1,7 +1,9 @@
 /**
  * "Copy as Python" in the Archive view (demo): a search's script is put on the clipboard and shown in a dialog,
- * its text selectable, naming the project and the search; Esc closes it without leaving the view.
+ * its text selectable, naming the project and the search; Esc closes it without leaving the view. "Copy as DuckDB"
+ * copies the project as Parquet first, and its script, run by DuckDB as printed, lists the view's posts.
  */
+import { DuckDBInstance } from '@duckdb/node-api';
 import { expect, test } from './fixtures';
 import { demoExamples, expectAccessible, openThread, shootLooks } from './support/explorer';
 
@@ -47,4 +49,31 @@ test('a search copied as Python: the script on the clipboard and in a dialog', a
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
   await expect(page.getByRole('heading', { name: 'Archive', level: 1 })).toBeVisible();
+
+  await page
+    .getByRole('group', { name: 'Copy this view as a script' })
+    .getByRole('button', { name: 'Copy as DuckDB' })
+    .click();
+  const duck = page.getByRole('dialog', { name: 'This view as DuckDB' });
+  await expect(duck).toBeVisible({ timeout: 30_000 });
+  await expect(duck).toContainText('The project was copied as Parquet to');
+  const duckScript = duck.getByRole('textbox', { name: 'The DuckDB script' });
+  await expect(duckScript).toHaveValue(/read_parquet\(/);
+  await shootLooks(page, testInfo, 'archive-snippet-duckdb');
+  // the script as printed, in DuckDB: the posts the view lists first, in its order
+  const shown = await page
+    .getByRole('region', { name: 'Archive results' })
+    .locator('article[data-post-id]')
+    .evaluateAll((as) => as.slice(0, 5).map((a) => a.getAttribute('data-post-id')));
+  const db = await DuckDBInstance.create(':memory:');
+  const con = await db.connect();
+  try {
+    const rows = (await con.runAndReadAll(await duckScript.inputValue())).getRowObjects();
+    expect(rows.slice(0, shown.length).map((r) => r.id)).toEqual(shown);
+  } finally {
+    con.closeSync();
+    db.closeSync();
+  }
+  await page.keyboard.press('Escape');
+  await expect(duck).toBeHidden();
 });

@@ -43,6 +43,7 @@ import { createWatchFeature, type WatchFeature } from './watch';
 import { mediaFeature, type MediaFeature } from './compose/media';
 import { createMediaHandlers } from './media';
 import { pagesFeature, type PagesFeature } from './compose/pages';
+import { projectFolder } from './compose/folders';
 import { createPagesHandlers } from './pages';
 
 // The core's public surface for the shells: createCore and the ports (below), and what both shells serve
@@ -424,6 +425,7 @@ export function createCore(deps: CoreDeps): Core {
       exportQuery: exporter.fromArchive,
       version: deps.app.version,
       now,
+      datasetFolder: (location) => projectFolder(location, deps.userDataDir, 'dataset'),
     }),
     ...coding.handlers,
     ...watches.handlers,

@@ -31,6 +31,8 @@ export interface ArchiveHandlerDeps {
   /** Skein's version, for a script's header */
   version: string;
   now: () => number;
+  /** where a project's Parquet dataset is written (a DuckDB script reads it), by the project's location */
+  datasetFolder: (location: string) => string;
 }
 
 export function createArchiveHandlers(deps: ArchiveHandlerDeps): Pick<Handlers, 'projects' | 'archive'> {
@@ -94,6 +96,10 @@ export function createArchiveHandlers(deps: ArchiveHandlerDeps): Pick<Handlers, 
             ? null
             : ((await (await deps.thread).call('collections', which)).find((c) => c.id === query.collection)?.name ??
               null);
+        const dataset =
+          language === 'duckdb'
+            ? await (await deps.thread).call('dataset', which, deps.datasetFolder(project.location))
+            : undefined;
         const { text, fileName, note } = snippetOf({
           query,
           language,
@@ -101,6 +107,7 @@ export function createArchiveHandlers(deps: ArchiveHandlerDeps): Pick<Handlers, 
           collectionName,
           at: deps.now(),
           version: deps.version,
+          dataset,
         });
         return { language, text, fileName, note };
       },

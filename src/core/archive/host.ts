@@ -13,6 +13,7 @@ import { SkeinError } from '../../shared/errors';
 import type { AnyPart } from '../db';
 import type { ArchiveQueryParsed } from '../../shared/ipc/archive';
 import type { IngestRecord } from './answer';
+import { writeDataset, type DatasetReport } from './dataset';
 import { ArchiveProject } from './project';
 import type { PgConnection } from '../db';
 import { PostgresProject } from './postgres/project';
@@ -100,6 +101,8 @@ export interface ArchiveApi extends ServedCalls {
   groupedClose: (reader: number) => Promise<void>;
   /** copies a handle's project into another that holds nothing yet; every table's rows counted in both */
   copy: (from: Handle, to: OpenInit) => Promise<CopyReport>;
+  /** copies the project as Parquet files into a folder (what a DuckDB script reads) */
+  dataset: (handle: Handle, folder: string) => Promise<DatasetReport>;
   /** one way (posted, never awaited): an answer queued for the next batch; a batch that fails is reported */
   ingest: (handle: Handle, record: IngestRecord) => void;
   flush: () => Promise<void>;
@@ -412,6 +415,7 @@ export class ArchiveHost {
     readClose: (id) => this.closeReader(id),
     readRequests: async (handle, q) => (await this.project(handle)).requestsOf(q),
     copy: async (from, to) => copyProject(await this.project(from), await openStore(to, this.now, this.parts)),
+    dataset: async (handle, folder) => writeDataset(await this.project(handle), folder),
     ingest: (handle, record) => {
       if (!this.projects.has(handle)) return;
       const queue = this.queues.get(handle) ?? [];

@@ -16,6 +16,12 @@ import { FTS } from './query';
 import { compileSearch, wholeCondition, type TextIndex } from './search';
 import { rec, repliesAnswer } from './testing/answers';
 import { makeStores } from './testing/stores';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeDataset, type DatasetReport } from './dataset';
+import { snippetOf } from './snippet';
 import type { ProjectStore } from './store';
 
 const VOCAB = ['heron', 'river', 'storm', 'garden', 'vote', 'amber', 'delta', 'herald'];
@@ -346,3 +352,51 @@ describe.each(makeStores().map((s) => ({ s, name: s.name, runs: s.name === 'sqli
     );
   },
 );
+
+describe("a DuckDB script over the project's dataset equals the reference reading", () => {
+  const store = makeStores().find((s) => s.name === 'sqlite')!;
+  let dir = '';
+  let dataset: DatasetReport;
+  let db: DuckDBInstance;
+  let con: DuckDBConnection;
+  beforeAll(async () => {
+    await store.setup();
+    const p = await store.open();
+    await p.ingest([rec(repliesAnswer(POSTS.map((g, i) => rawOf(g, String(100 + i)))))]);
+    dir = mkdtempSync(join(tmpdir(), 'skein-dataset-'));
+    dataset = await writeDataset(p, join(dir, 'dataset'));
+    await p.close();
+    db = await DuckDBInstance.create(':memory:');
+    con = await db.connect();
+  }, 120_000);
+  afterAll(() => {
+    con?.closeSync();
+    db?.closeSync();
+    store.teardown();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('1,000 generated queries, run as the script prints them', async () => {
+    expect(dataset.items).toBe(POSTS.length);
+    await fc.assert(
+      fc.asyncProperty(query, async (text) => {
+        const parsed = parseSearch(text);
+        if (!parsed.ok) throw new Error(parsed.error.message);
+        const want = POSTS.flatMap((g, i) =>
+          parsed.query === null || holds(parsed.query, g) ? [String(100 + i)] : [],
+        );
+        const script = snippetOf({
+          query: ArchiveQuery.parse({ text }),
+          language: 'duckdb',
+          project: { name: 'generated', place: { store: 'sqlite', path: 'p.skein' } },
+          at: START,
+          version: '0',
+          dataset,
+        }).text;
+        const rows = (await con.runAndReadAll(script)).getRowObjects() as Array<{ id: string }>;
+        expect(rows.map((r) => r.id).sort()).toEqual(want);
+      }),
+      { numRuns: 1_000 },
+    );
+  }, 600_000);
+});

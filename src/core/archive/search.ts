@@ -43,6 +43,7 @@ const jsonText = (path: string[]): Sql =>
   sql.of({
     sqlite: `json_extract(i.raw, '$.${path.join('.')}')`,
     postgres: `skein_json_text(i.raw, '{${path.join(',')}}')`,
+    duckdb: `json_extract_string(i.raw, '$.${path.join('.')}')`,
   });
 
 /** an item's counter from its raw JSON: a JSON number, else 0 */
@@ -50,6 +51,7 @@ const counter = (key: string): Sql =>
   sql.of({
     sqlite: `coalesce(CASE WHEN json_type(i.raw, '$.${key}') IN ('integer', 'real') THEN json_extract(i.raw, '$.${key}') END, 0)`,
     postgres: `coalesce(CASE WHEN skein_json_type(i.raw, '{${key}}') = 'number' THEN CAST(skein_json_text(i.raw, '{${key}}') AS numeric) END, 0)`,
+    duckdb: `coalesce(CASE WHEN json_type(i.raw, '$.${key}') IN ('BIGINT', 'UBIGINT', 'HUGEINT', 'DOUBLE') THEN TRY_CAST(json_extract_string(i.raw, '$.${key}') AS DOUBLE) END, 0)`,
   });
 
 /** `s` lower-cased on PostgreSQL, whose index is on `lower(author_handle)`; SQLite's column compares without case */
@@ -75,6 +77,7 @@ function fieldSql(f: FieldTerm): Sql {
         return sql.of({
           sqlite: `json_array_length(i.raw, '$.entities.urls') > 0`,
           postgres: `skein_json_type(i.raw, '{entities,urls}') = 'array' AND skein_json_type(i.raw, '{entities,urls,0}') IS NOT NULL`,
+          duckdb: `json_array_length(i.raw, '$.entities.urls') > 0`,
         });
       // a poll is a card named poll2choice_…, poll3…, poll4… (the card may sit under `legacy`)
       return sql`(substr(${jsonText(['card', 'name'])}, 1, 4) = 'poll' OR substr(${jsonText(['card', 'legacy', 'name'])}, 1, 4) = 'poll')`;

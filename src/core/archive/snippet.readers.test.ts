@@ -1,8 +1,9 @@
 /**
  * "Copy as Python / R / SQL", run as printed: each script is written to a file and run by the reader a researcher
  * uses (Debian's python3 with sqlite3 and pandas or psycopg2; Rscript with RSQLite or RPostgreSQL; the sqlite3
- * shell and psql; node:sqlite for the plain SQL, as DuckDB or a newer shell would run it), on a project file and
- * on a team project, and the ids it prints are the view's, in the view's order. Without a reader (or PostgreSQL)
+ * shell and psql; node:sqlite for the plain SQL, as a newer shell would run it; DuckDB for its script over the
+ * project's Parquet dataset), on a project file and on a team project, and the ids it prints are the view's, in
+ * the view's order. Without a reader (or PostgreSQL)
  * its tests are skipped with the reason, except in CI, where they fail.
  */
 import { spawnSync } from 'node:child_process';
@@ -13,6 +14,8 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postFixture, userFixture } from '../../shared/api/fixtures';
 import { ArchiveQuery, type ArchiveQuery as Query, type SnippetLanguage } from '../../shared/ipc/archive';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { writeDataset, type DatasetReport } from './dataset';
 import type { OpenInit } from './host';
 import { snippetOf, type SnippetPlace } from './snippet';
 import type { ProjectStore } from './store';
@@ -103,6 +106,7 @@ for (const store of makeStores()) {
       let init: OpenInit;
       let project: ProjectStore;
       let collection = 0;
+      let dataset: DatasetReport;
       const queryOf = (view: (typeof VIEWS)[number]): Query =>
         view.query === 'the collection' ? { collection } : view.query;
 
@@ -113,6 +117,7 @@ for (const store of makeStores()) {
         project = await store.open(init);
         await project.ingest([rec(repliesAnswer(POSTS.map(post)))]);
         collection = (await project.saveSearch(ArchiveQuery.parse({ text: 'heron' }), 'Herons')).id;
+        dataset = await writeDataset(project, join(dir, 'dataset'));
         await project.close();
       }, 60_000);
       afterAll(() => {
@@ -147,6 +152,7 @@ for (const store of makeStores()) {
           collectionName: 'Herons',
           at: Date.UTC(2026, 10, 28, 18, 30),
           version: '0.1.0',
+          dataset,
         });
         const file = join(dir, `${n}-${fileName}`);
         writeFileSync(file, text);
@@ -162,12 +168,12 @@ for (const store of makeStores()) {
         });
 
       it('says the project, the view and the date, and never the password', () => {
-        for (const language of ['python', 'r', 'sql'] as const) {
+        for (const language of ['python', 'r', 'sql', 'duckdb'] as const) {
           const { text } = script({ text: 'heron from:ada' }, language, 0);
           expect(text).toContain('Skein 0.1.0');
           expect(text).toContain('2026-11-28 18:30 UTC');
           expect(text).toContain('matching the search “heron from:ada”');
-          if (store.name === 'postgres') {
+          if (store.name === 'postgres' && language !== 'duckdb') {
             expect(password()).not.toBe('');
             expect(text).not.toContain(password());
             expect(text).toContain('PGPASSWORD');
@@ -195,6 +201,27 @@ for (const store of makeStores()) {
           const out = run('Rscript', [file]);
           expect(out.status, out.stderr).toBe(0);
           expect(idsOf(out.stdout)).toEqual(await viewIds(query));
+        });
+
+        it(`DuckDB returns the view's ids from the project's dataset: ${view.name}`, async () => {
+          const query = queryOf(view);
+          const { text } = script(query, 'duckdb', n);
+          expect(text).toContain(dataset.folder);
+          const db = await DuckDBInstance.create(':memory:');
+          const con = await db.connect();
+          try {
+            const rows = (await con.runAndReadAll(text)).getRowObjects() as Array<{
+              id: string;
+              created_at: string | null;
+            }>;
+            expect(rows.map((r) => r.id)).toEqual(await viewIds(query));
+            expect(
+              rows.every((r) => r.created_at === null || /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(r.created_at)),
+            ).toBe(true);
+          } finally {
+            con.closeSync();
+            db.closeSync();
+          }
         });
 
         it(`the plain SQL returns the view's ids: ${view.name}`, async (ctx) => {

@@ -8,8 +8,9 @@
  */
 import type { ArchiveQueryParsed, SnippetLanguage } from '../../shared/ipc/archive';
 import { SkeinError } from '../../shared/errors';
-import { compile, sql, type DialectName, type PgAddress, type Sql } from '../db';
+import { compile, sql, type DialectName, type PgAddress, type ScriptDialect, type Sql } from '../db';
 import { whereOf } from './common';
+import { DATASET_FILES, datasetIndex, type DatasetReport } from './dataset';
 import { FTS } from './query';
 import { TSV } from './postgres/query';
 import { compileSearch, searchTree, wholeCondition } from './search';
@@ -27,17 +28,19 @@ export interface SnippetRequest {
   at: number;
   /** Skein's version, for the header */
   version: string;
+  /** the project's Parquet copy, made for this script (a DuckDB script reads it, not the project) */
+  dataset?: DatasetReport;
 }
 
 /** A value as a SQL literal of `dialect`: a string quoted (quotes doubled), a number as digits; never NUL. */
-export function literal(value: unknown, dialect: DialectName): string {
+export function literal(value: unknown, dialect: ScriptDialect): string {
   if (value === null || value === undefined) return 'NULL';
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new Error('a number a script cannot say');
     return Number.isInteger(value) ? BigInt(value).toString() : String(value);
   }
   if (typeof value === 'bigint') return value.toString();
-  if (typeof value === 'boolean') return dialect === 'postgres' ? String(value).toUpperCase() : value ? '1' : '0';
+  if (typeof value === 'boolean') return dialect === 'sqlite' ? (value ? '1' : '0') : String(value).toUpperCase();
   if (typeof value === 'string') {
     // neither store keeps a NUL in a value, and a shell's script would end there
     if (value.includes('\0')) throw new SkeinError('bad-input', 'The search holds a character a script cannot carry.');
@@ -92,9 +95,12 @@ export function viewInWords(q: ArchiveQueryParsed, collectionName?: string | nul
   return parts.join(', ');
 }
 
-/** The view's SELECT for a store, its values still bound, and whether it asks a project file's full-text index. */
-function viewQuery(q: ArchiveQueryParsed, dialect: DialectName): { query: Sql; fullText: boolean } {
-  const index = dialect === 'sqlite' ? FTS : TSV;
+/**
+ * The view's SELECT for a store (or for DuckDB over the dataset), its values still bound, and whether it asks a
+ * project file's full-text index.
+ */
+function viewQuery(q: ArchiveQueryParsed, dialect: ScriptDialect): { query: Sql; fullText: boolean } {
+  const index = dialect === 'sqlite' ? FTS : dialect === 'postgres' ? TSV : datasetIndex();
   const compiled = compileSearch(searchTree(q.text), index);
   const where = whereOf(q, wholeCondition(compiled, index));
   const columns = sql.of({
@@ -103,6 +109,9 @@ function viewQuery(q: ArchiveQueryParsed, dialect: DialectName): { query: Sql; f
   i.author_handle AS author, i.lang AS lang, i.raw AS raw`,
     postgres: `CAST(i.id AS text) AS id,
   to_char(to_timestamp(i.created_at / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
+  i.author_handle AS author, i.lang AS lang, i.raw AS raw`,
+    duckdb: `CAST(i.id AS VARCHAR) AS id,
+  strftime(epoch_ms(i.created_at), '%Y-%m-%dT%H:%M:%S.%gZ') AS created_at,
   i.author_handle AS author, i.lang AS lang, i.raw AS raw`,
   });
   // the view's own order: its sort, then the newest kept first (PostgreSQL's undated last, as SQLite's are)
@@ -132,6 +141,7 @@ export interface Snippet {
 
 /** The script for a view: header comment, connection, the view's SELECT, the rows printed as CSV. */
 export function snippetOf(req: SnippetRequest): Snippet {
+  if (req.language === 'duckdb') return duckdbSnippet(req);
   const { query: q, language, project, at, version } = req;
   const place = project.place;
   const dialect: DialectName = place.store;
@@ -262,4 +272,42 @@ export function snippetOf(req: SnippetRequest): Snippet {
     '',
   ];
   return { text: lines.join('\n'), fileName: `${base}.R`, note };
+}
+
+/**
+ * DuckDB's script: the Parquet copy's two files as the views `items` and `collection_items`, then the view's
+ * SELECT compiled for DuckDB (its words matched in the copy's word columns), the rows printed as the shell prints them.
+ */
+function duckdbSnippet(req: SnippetRequest): Snippet {
+  const { query: q, project, at, version, dataset } = req;
+  if (!dataset) throw new Error('a DuckDB script reads a dataset written for it');
+  const { query } = viewQuery(q, 'duckdb');
+  const { text } = compile(
+    query,
+    'duckdb',
+    (v) => v,
+    (_, v) => literal(v, 'duckdb'),
+  );
+  const written = `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  const file = (name: string) => literal(`${dataset.folder}/${name}`, 'duckdb');
+  const header = [
+    `Skein ${version}: an archive view of the project “${project.name}”, copied ${written}.`,
+    `The view: ${viewInWords(q, req.collectionName)}.`,
+    `It reads the project's Parquet copy in ${dataset.folder} (${dataset.items.toLocaleString('en-US')} items, made ${written}):`,
+    "the rows the view lists as of then, in its order; ids as text, times in UTC. The search's words are matched in",
+    "the copy's word columns, read as the project's full-text index reads them.",
+    'Run it with the DuckDB shell: duckdb -csv < <this file>',
+  ].map(oneLine);
+  const lines = [
+    header.map((l) => `-- ${l}`).join('\n'),
+    `CREATE OR REPLACE TEMP VIEW items AS SELECT * FROM read_parquet(${file(DATASET_FILES.items)});`,
+    `CREATE OR REPLACE TEMP VIEW collection_items AS SELECT * FROM read_parquet(${file(DATASET_FILES.collectionItems)});`,
+    `${text};`,
+    '',
+  ];
+  return {
+    text: lines.join('\n'),
+    fileName: `skein-view-${day(at)}.duckdb.sql`,
+    note: `The project was copied as Parquet to ${dataset.folder} for this script, which reads that copy rather than the project: copy the script again to take in what the project collects later.`,
+  };
 }

@@ -3,7 +3,7 @@
  * PostgreSQL schema through node-postgres), queries written once (`sql`), the few real dialect differences,
  * and parts — an area's tables registered with the project, migrated on their own.
  */
-export { sql, compile, Sql, type DialectName } from './sql';
+export { sql, compile, Sql, type DialectName, type ScriptDialect } from './sql';
 export { bindable, heldTransaction, type Db, type Row, type SessionLock } from './executor';
 export { codePoint, forUpdate, type Ddl } from './dialect';
 export { migrateParts, PartVersionError, type AnyPart, type TablePart, type TableSpec } from './parts';

@@ -8,7 +8,17 @@
  */
 export type DialectName = 'sqlite' | 'postgres';
 
-type Piece = string | { value: unknown } | { dialect: Record<DialectName, string> } | Batch;
+/**
+ * What a query may be compiled for: a store's dialect, or DuckDB, which no store runs but a script a person
+ * runs does (over a Parquet copy of the project). DuckDB reads PostgreSQL's SQL except where a piece says
+ * its own text.
+ */
+export type ScriptDialect = DialectName | 'duckdb';
+
+/** the text of a piece that differs by dialect: each store's, and DuckDB's where it is not PostgreSQL's */
+type ByDialect = Record<DialectName, string> & { duckdb?: string };
+
+type Piece = string | { value: unknown } | { dialect: ByDialect } | Batch;
 
 /** rows of values: lists, or records whose `columns` are bound in order */
 interface Batch {
@@ -41,7 +51,7 @@ export function sql(strings: TemplateStringsArray, ...values: unknown[]): Sql {
 sql.raw = (text: string): Sql => new Sql([text]);
 
 /** Text that differs by dialect (a function's name, a type, a clause only one of them has). */
-sql.of = (by: Record<DialectName, string>): Sql => new Sql([{ dialect: by }]);
+sql.of = (by: ByDialect): Sql => new Sql([{ dialect: by }]);
 
 /** Parts joined by a separator (`, ` unless told): a list of values becomes one bound parameter each. */
 sql.join = (parts: readonly unknown[], separator = ', '): Sql => {
@@ -91,7 +101,7 @@ export type Mark = (n: number, value: unknown) => string;
  */
 export function compile(
   q: Sql,
-  dialect: DialectName,
+  dialect: ScriptDialect,
   encode: (v: unknown) => unknown = (v) => v,
   mark?: Mark,
 ): Compiled {
@@ -101,10 +111,11 @@ export function compile(
   let n = 0;
   for (const piece of q.pieces) {
     if (typeof piece === 'string') text += piece;
-    else if ('dialect' in piece) text += piece.dialect[dialect];
+    else if ('dialect' in piece)
+      text += dialect === 'duckdb' ? (piece.dialect.duckdb ?? piece.dialect.postgres) : piece.dialect[dialect];
     else if ('value' in piece) {
       values[n++] = encode(piece.value);
-      text += mark ? mark(n, values[n - 1]) : dialect === 'postgres' ? `$${n}` : '?';
+      text += mark ? mark(n, values[n - 1]) : dialect === 'sqlite' ? '?' : `$${n}`;
     } else {
       text += batch(piece, dialect, values, n, encode, mark);
       n += valueCount(piece);
@@ -116,7 +127,7 @@ export function compile(
 /** A batch's `(a, b), (c, d), …`, its values encoded into `values` from `at` on. */
 function batch(
   piece: Batch,
-  dialect: DialectName,
+  dialect: ScriptDialect,
   values: unknown[],
   at: number,
   encode: (v: unknown) => unknown,
@@ -133,7 +144,7 @@ function batch(
       );
   }
   const tuple = (r: number) =>
-    `(${Array.from({ length: width }, (_, i) => (dialect === 'postgres' ? `$${at + r * width + i + 1}` : '?')).join(', ')})`;
+    `(${Array.from({ length: width }, (_, i) => (dialect === 'sqlite' ? '?' : `$${at + r * width + i + 1}`)).join(', ')})`;
   if (mark) {
     const place = (r: number, i: number) => at + r * width + i + 1;
     return rows
@@ -143,7 +154,7 @@ function batch(
       .join(', ');
   }
   // SQLite's placeholders are the same for every row: built once, not row by row
-  return dialect === 'postgres'
-    ? rows.map((_, r) => tuple(r)).join(', ')
-    : Array<string>(rows.length).fill(tuple(0)).join(', ');
+  return dialect === 'sqlite'
+    ? Array<string>(rows.length).fill(tuple(0)).join(', ')
+    : rows.map((_, r) => tuple(r)).join(', ');
 }

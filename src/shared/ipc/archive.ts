@@ -196,8 +196,11 @@ const ArchiveExportInput = ArchiveQuery.extend({
 export type ArchiveExportInput = z.input<typeof ArchiveExportInput>;
 const ArchiveExportResult = z.object({ file: z.string(), items: z.number().int() }).nullable();
 
-/** What a view's script is written in: Python (pandas), R (DBI) or plain SQL, over the project's own store. */
-export const SnippetLanguage = z.enum(['python', 'r', 'sql']);
+/**
+ * What a view's script is written in: Python (pandas), R (DBI) or plain SQL, over the project's own store; or
+ * DuckDB's SQL over a Parquet copy of the project, which main makes beside the project when it is asked for.
+ */
+export const SnippetLanguage = z.enum(['python', 'r', 'sql', 'duckdb']);
 export type SnippetLanguage = z.infer<typeof SnippetLanguage>;
 
 export const ArchiveSnippet = z.object({

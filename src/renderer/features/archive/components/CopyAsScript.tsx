@@ -5,15 +5,23 @@ import { ErrorState } from '../../../components/ErrorState';
 import { skein } from '../../../lib/bridge';
 import { copyText } from '../../../lib/clipboard';
 
-const LANGUAGES: ReadonlyArray<{ language: SnippetLanguage; label: string; runs: string }> = [
-  { language: 'python', label: 'Python', runs: 'Run it with Python 3 and pandas.' },
-  { language: 'r', label: 'R', runs: 'Run it with R (DBI).' },
-  { language: 'sql', label: 'SQL', runs: 'Run it with the sqlite3 shell or psql.' },
+const FROM_PROJECT = 'It reads the same rows from the project itself.';
+const LANGUAGES: ReadonlyArray<{ language: SnippetLanguage; label: string; reads: string; runs: string }> = [
+  { language: 'python', label: 'Python', reads: FROM_PROJECT, runs: 'Run it with Python 3 and pandas.' },
+  { language: 'r', label: 'R', reads: FROM_PROJECT, runs: 'Run it with R (DBI).' },
+  { language: 'sql', label: 'SQL', reads: FROM_PROJECT, runs: 'Run it with the sqlite3 shell or psql.' },
+  {
+    language: 'duckdb',
+    label: 'DuckDB',
+    reads: 'It reads the same rows from a Parquet copy of the project, made for it now.',
+    runs: 'Run it with the DuckDB shell.',
+  },
 ];
 
 /**
- * "Copy as Python / R / SQL": a script, written by main for this project, that reads the rows the view shows
- * straight from the project, put on the clipboard and shown in a dialog to read or select.
+ * "Copy as Python / R / SQL / DuckDB": a script, written by main for this project, that reads the rows the view
+ * shows straight from the project (DuckDB's from a Parquet copy of the project, which main makes first), put on
+ * the clipboard and shown in a dialog to read or select.
  */
 export function CopyAsScript({ query }: { query: ArchiveQuery }) {
   const write = useMutation({
@@ -37,6 +45,9 @@ export function CopyAsScript({ query }: { query: ArchiveQuery }) {
           {label}
         </button>
       ))}
+      {write.isPending && write.variables === 'duckdb' ? (
+        <span role="status">Copying the project as Parquet for DuckDB…</span>
+      ) : null}
       {write.isError ? <ErrorState compact error={write.error} what="the script" /> : null}
       {write.isSuccess ? (
         <ScriptDialog snippet={write.data.snippet} copied={write.data.copied} onClose={() => write.reset()} />
@@ -72,7 +83,7 @@ function ScriptDialog({ snippet, copied, onClose }: { snippet: ArchiveSnippet; c
         {copied
           ? 'Copied to the clipboard.'
           : 'It could not be put on the clipboard: select the text below and copy it.'}{' '}
-        It reads the same rows from the project itself. {kind.runs}
+        {kind.reads} {kind.runs}
       </p>
       {snippet.note ? <p className="script-dialog__note">{snippet.note}</p> : null}
       <textarea
