@@ -50,6 +50,20 @@ describe('drawing a sample', () => {
     ]);
   });
 
+  it("with the store's own counts the source is read once, and the same sample is drawn", async () => {
+    let reads = 0;
+    const read = () => {
+      reads++;
+      return source(population)();
+    };
+    const counts = new Map<string, number>();
+    for (const i of population) counts.set(i.group!, (counts.get(i.group!) ?? 0) + 1);
+    const once = await drawSample(read, { kind: 'post', size: 100, seed: '1', stratified: true }, async () => counts);
+    expect(reads).toBe(1);
+    const twice = await drawSample(source(population), { kind: 'post', size: 100, seed: '1', stratified: true });
+    expect(once).toEqual(twice);
+  });
+
   it('a sample as large as the source is the whole source; a larger one too', async () => {
     const s = await drawSample(source(population.slice(0, 30)), {
       kind: 'post',

@@ -281,13 +281,17 @@ export function createCodingService(deps: CodingServiceDeps) {
       const q = sourceOf(input.source);
       const stratum = input.method === 'stratified' ? (input.stratum ?? null) : null;
       const project = await store();
-      // the rows as the worker sends them: a draw reads the whole source twice, so no row is copied on the way
-      const drawn = await drawSample(() => project.grouped(q, stratum, SOURCE_CHUNK), {
-        kind: q.kind,
-        size: input.size,
-        seed: input.seed,
-        stratified: stratum !== null,
-      });
+      // the rows as the worker sends them: a draw reads the whole source, so no row is copied on the way
+      // the strata counted by the store, in SQL: the source is read once, for the draw
+      const counted = async () => {
+        const c = await project.groupCounts(q, stratum, Number.MAX_SAFE_INTEGER);
+        return new Map(stratum === null ? [['', c.total]] : c.groups.map((g) => [g.value, g.count]));
+      };
+      const drawn = await drawSample(
+        () => project.grouped(q, stratum, SOURCE_CHUNK),
+        { kind: q.kind, size: input.size, seed: input.seed, stratified: stratum !== null },
+        counted,
+      );
       if (drawn.items.length === 0)
         throw new SkeinError('not-found', 'The source holds no items to draw from.', {
           action: 'Browse or hydrate some items into this project first, or change the search.',
