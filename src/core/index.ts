@@ -399,6 +399,14 @@ export function createCore(deps: CoreDeps): Core {
     userDataDir: deps.userDataDir,
     sandboxBaseUrl: async () => (mode() === 'demo' && !deps.apiBaseUrl ? (await demo.get()).baseUrl : null),
     now,
+    clock: { now, sleep: systemClock.sleep },
+    // off unless the researcher turned it on; demo mode sends to the sandbox's stand-in, never to a real archive
+    saveService: async () => {
+      const s = client.settings();
+      if (!s.saveService) return null;
+      const service = mode() === 'demo' && !deps.apiBaseUrl ? `${(await demo.get()).baseUrl}/save/` : s.saveServiceUrl;
+      return { service, paceMs: s.saveServicePaceSeconds * 1000 };
+    },
     software: `${deps.app.name} ${deps.app.version}`,
   });
   const pageJobs = createPagesHandlers(pages);

@@ -30,11 +30,7 @@
 import { z } from 'zod';
 import { DEFAULT_PRICES, PriceTable } from '../../shared/api/pricing';
 import { Mode } from '../../shared/ipc/app';
-import {
-  DEFAULT_SAVE_PACE_SECONDS,
-  DEFAULT_SAVE_SERVICE_URL,
-  Settings,
-} from '../../shared/ipc/settings';
+import { DEFAULT_SAVE_PACE_SECONDS, DEFAULT_SAVE_SERVICE_URL, Settings } from '../../shared/ipc/settings';
 import { openJsonStore } from '../files/json-store';
 
 export const UNCONFIRMED_BASE_URL = 'https://social-data-api.invalid';

@@ -59,7 +59,9 @@ const AuthorityUrl = z
 const SaveServiceUrl = z
   .url({ protocol: /^https$/ })
   .max(2048)
-  .refine((u) => !/^https:\/\/[^/]*@/.test(u), { message: 'The save service’s address must not carry user:password@.' });
+  .refine((u) => !/^https:\/\/[^/]*@/.test(u), {
+    message: 'The save service’s address must not carry user:password@.',
+  });
 
 /** the Internet Archive's Save Page Now, the save service's default address */
 export const DEFAULT_SAVE_SERVICE_URL = 'https://web.archive.org/save/';

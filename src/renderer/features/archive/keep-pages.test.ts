@@ -16,6 +16,7 @@ const job = (over: Partial<PagesJob>): PagesJob => ({
   wacz: null,
   folder: null,
   message: null,
+  save: null,
   ...over,
 });
 
