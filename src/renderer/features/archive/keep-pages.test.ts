@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PagesJob } from '../../../shared/ipc/pages';
-import { pagesEstimateSentence, pagesProgressSentence, waczSentence } from './keep-pages';
+import { pageRowWords, pagesEstimateSentence, pagesProgressSentence, saveSentence, waczSentence } from './keep-pages';
 
 const job = (over: Partial<PagesJob>): PagesJob => ({
   id: 'j',
@@ -50,5 +50,43 @@ describe('the words of Keep linked pages', () => {
     expect(pagesProgressSentence(job({ state: 'failed', message: 'the disk is full' }))).toBe(
       'The linked pages could not be kept: the disk is full.',
     );
+  });
+});
+
+describe('the words of the web archive save service', () => {
+  it('says how far the sending is, then what was saved and why the rest was not', () => {
+    const save = { total: 5, done: 2, saved: 1, failed: 1, reasons: { 'rate-limited': 1 }, alreadySaved: 0 };
+    expect(saveSentence(job({ save: null }))).toBeNull();
+    expect(saveSentence(job({ save }))).toBe(
+      'Sending to the web archive: 2 of 5 linked pages. Not saved: 1 rate limited.',
+    );
+    expect(
+      saveSentence(
+        job({ state: 'done', save: { ...save, done: 5, saved: 3, failed: 2, reasons: { failed: 1, refused: 1 } } }),
+      ),
+    ).toBe('Saved at the web archive: 3 linked pages (0 were already saved). Not saved: 1 failed, 1 refused.');
+  });
+
+  it('a URL: kept or why not, and saved or why not, in words', () => {
+    const row = {
+      url: 'https://news.example/a',
+      state: 'failed' as const,
+      at: 0,
+      reason: 'timed-out',
+      message: 'it took longer than 120 s',
+      save: { state: 'failed' as const, at: 0, captureUrl: null, reason: 'rate-limited', message: 'wait' },
+    };
+    expect(pageRowWords(row)).toEqual({
+      kept: 'Not kept: timed out (it took longer than 120 s).',
+      saved: 'Not saved at the web archive: rate limited (wait).',
+    });
+    expect(
+      pageRowWords({
+        ...row,
+        state: 'captured',
+        save: { ...row.save, state: 'saved', captureUrl: 'https://web.archive.org/web/1/x', reason: null },
+      }),
+    ).toEqual({ kept: 'Kept in this project’s web archive.', saved: 'Saved at the web archive:' });
+    expect(pageRowWords({ ...row, save: null }).saved).toBeNull();
   });
 });

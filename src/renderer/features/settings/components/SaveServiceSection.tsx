@@ -15,10 +15,10 @@ export function SaveServiceSection({ settings }: { settings: Settings }) {
     <section className="settings__section" aria-labelledby="settings-save-service">
       <h2 id="settings-save-service">Web archive save service</h2>
       <p className="muted settings__hint">
-        When on, keeping a collection’s linked pages also sends each page’s address to a web archive’s save service
-        (the Internet Archive’s Save Page Now unless you set another), which captures it publicly and answers with
-        the capture’s address. Only the page’s address is sent, never a post or your key; the archive learns which
-        pages your project links to.
+        When on, keeping a collection’s linked pages also sends each page’s address to a web archive’s save service (the
+        Internet Archive’s Save Page Now unless you set another), which captures it publicly and answers with the
+        capture’s address. Only the page’s address is sent, never a post or your key; the archive learns which pages
+        your project links to.
       </p>
       <label className="settings__check">
         <input
@@ -33,8 +33,8 @@ export function SaveServiceSection({ settings }: { settings: Settings }) {
         <>
           {settings.mode === 'demo' ? (
             <p className="muted settings__hint">
-              In demo mode the sandbox’s stand-in save service, on this computer, answers; the address below is for
-              live mode.
+              In demo mode the sandbox’s stand-in save service, on this computer, answers; the address below is for live
+              mode.
             </p>
           ) : null}
           <SaveField
