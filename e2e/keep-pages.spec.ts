@@ -109,7 +109,9 @@ test('send the linked pages to a web archive: turned on in Settings, paced, each
   await expect(service).toContainText('Only the page’s address is sent');
   const on = service.getByRole('checkbox', { name: 'Send linked pages to a web archive’s save service' });
   await expect(on).not.toBeChecked();
-  await on.check();
+  // the box shows what main kept, once it answers
+  await on.click();
+  await expect(on).toBeChecked();
   await expect(service).toContainText('In demo mode the sandbox’s stand-in save service');
   await expect(service.getByLabel('Save service address')).toHaveValue('https://web.archive.org/save/');
   const pace = service.getByLabel('Seconds between requests');
@@ -129,6 +131,9 @@ test('send the linked pages to a web archive: turned on in Settings, paced, each
   const estimate = keep.getByRole('status').filter({ hasText: /linked pages? to fetch/ });
   await expect(estimate).toBeVisible();
   const planned = Number(/^(\d+) linked pages? to fetch/.exec((await estimate.innerText()).replaceAll(',', ''))?.[1]);
+  await expect(estimate).toContainText(
+    `${planned.toLocaleString('en')} linked pages to send to the web archive’s save service, one every 1 s`,
+  );
   await keep.getByRole('button', { name: 'Keep linked pages', exact: true }).click();
   const saved = keep.getByRole('status').filter({ hasText: /^Saved at the web archive: \d+ linked pages?/ });
   await expect(saved).toBeVisible({ timeout: 180_000 });

@@ -28,6 +28,7 @@ import {
 import type { LinkedPages } from '../media';
 import { ArchiveQuery } from '../../shared/ipc/archive';
 import type { Mode } from '../../shared/ipc/app';
+import type { PagesEstimate } from '../../shared/ipc/pages';
 
 const TEAM_PROJECT = /^postgres(ql)?:\/\//i;
 
@@ -52,14 +53,6 @@ export function sandboxWebRoute(sandboxBaseUrl: string): PageRoute {
     },
     back: (fetched) => (fetched.startsWith(web) ? `https://${fetched.slice(web.length)}` : fetched),
   };
-}
-
-export interface PagesEstimate {
-  /** distinct linked URLs not captured yet */
-  urls: number;
-  alreadyCaptured: number;
-  /** posts of the collection that link to a page */
-  posts: number;
 }
 
 export interface PagesFeature {
@@ -145,10 +138,14 @@ export function pagesFeature(deps: PagesFeatureDeps): PagesFeature {
       const list = await links(collection);
       const urls = distinctUrls(list);
       const captured = (await store.capturedUrls(urls)).length;
+      const saving = await deps.saveService();
       return {
         urls: urls.length - captured,
         alreadyCaptured: captured,
         posts: new Set(list.map((l) => l.postId)).size,
+        save: saving
+          ? { urls: urls.length - (await store.savedUrls(urls)).length, paceSeconds: saving.paceMs / 1000 }
+          : null,
       };
     },
     capture: async (collection, signal, onProgress) => {

@@ -14,6 +14,8 @@ export const PagesEstimate = z.object({
   alreadyCaptured: z.number().int(),
   /** posts of the collection that link to a page */
   posts: z.number().int(),
+  /** when the web archive save service is on: the pages not saved there yet, and the seconds between requests */
+  save: z.object({ urls: z.number().int(), paceSeconds: z.number() }).nullable(),
 });
 export type PagesEstimate = z.infer<typeof PagesEstimate>;
 

@@ -22,11 +22,11 @@ const job = (over: Partial<PagesJob>): PagesJob => ({
 
 describe('the words of Keep linked pages', () => {
   it('the count says how many pages, from how many posts, and what is kept already', () => {
-    expect(pagesEstimateSentence({ urls: 12, alreadyCaptured: 3, posts: 11 })).toBe(
+    expect(pagesEstimateSentence({ urls: 12, alreadyCaptured: 3, posts: 11, save: null })).toBe(
       '12 linked pages to fetch, from 11 posts. No API credits: pages come from their own sites. 3 linked pages already kept will not be fetched again.',
     );
-    expect(pagesEstimateSentence({ urls: 0, alreadyCaptured: 1, posts: 1 })).toMatch(/^Nothing to fetch/);
-    expect(pagesEstimateSentence({ urls: 0, alreadyCaptured: 0, posts: 0 })).toBe(
+    expect(pagesEstimateSentence({ urls: 0, alreadyCaptured: 1, posts: 1, save: null })).toMatch(/^Nothing to fetch/);
+    expect(pagesEstimateSentence({ urls: 0, alreadyCaptured: 0, posts: 0, save: null })).toBe(
       'The posts of this collection link to no web pages.',
     );
   });
@@ -54,6 +54,15 @@ describe('the words of Keep linked pages', () => {
 });
 
 describe('the words of the web archive save service', () => {
+  it('the count says how many pages go to the save service and about how long that takes at its pace', () => {
+    expect(pagesEstimateSentence({ urls: 2, alreadyCaptured: 0, posts: 2, save: { urls: 60, paceSeconds: 10 } })).toBe(
+      '2 linked pages to fetch, from 2 posts. No API credits: pages come from their own sites. 60 linked pages to send to the web archive’s save service, one every 10 s (about 10 min).',
+    );
+    expect(
+      pagesEstimateSentence({ urls: 0, alreadyCaptured: 3, posts: 3, save: { urls: 0, paceSeconds: 10 } }),
+    ).toMatch(/is kept\. .* Every one is saved at the web archive already\.$/);
+  });
+
   it('says how far the sending is, then what was saved and why the rest was not', () => {
     const save = { total: 5, done: 2, saved: 1, failed: 1, reasons: { 'rate-limited': 1 }, alreadySaved: 0 };
     expect(saveSentence(job({ save: null }))).toBeNull();

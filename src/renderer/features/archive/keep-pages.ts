@@ -11,8 +11,22 @@ const posts = (n: number) => `${n.toLocaleString('en')} ${n === 1 ? 'post' : 'po
 export function pagesEstimateSentence(e: PagesEstimate): string {
   const kept = e.alreadyCaptured > 0 ? ` ${pages(e.alreadyCaptured)} already kept will not be fetched again.` : '';
   if (e.urls === 0 && e.alreadyCaptured === 0) return 'The posts of this collection link to no web pages.';
-  if (e.urls === 0) return `Nothing to fetch: every page this collection links to is kept.${kept}`;
-  return `${pages(e.urls)} to fetch, from ${posts(e.posts)}. No API credits: pages come from their own sites.${kept}`;
+  const save = saveEstimate(e.save);
+  if (e.urls === 0) return `Nothing to fetch: every page this collection links to is kept.${kept}${save}`;
+  return `${pages(e.urls)} to fetch, from ${posts(e.posts)}. No API credits: pages come from their own sites.${kept}${save}`;
+}
+
+/** how long sending to the save service takes at its pace, roughly, in the unit a person plans with */
+function roughly(seconds: number): string {
+  if (seconds < 90) return `${Math.max(1, Math.round(seconds))} s`;
+  if (seconds < 90 * 60) return `${Math.round(seconds / 60)} min`;
+  return `${Math.round((seconds / 3600) * 10) / 10} h`;
+}
+
+function saveEstimate(s: PagesEstimate['save']): string {
+  if (!s) return '';
+  if (s.urls === 0) return ' Every one is saved at the web archive already.';
+  return ` ${pages(s.urls)} to send to the web archive’s save service, one every ${s.paceSeconds.toLocaleString('en')} s (about ${roughly(s.urls * s.paceSeconds)}).`;
 }
 
 const REASONS: Record<string, string> = {
