@@ -1,7 +1,9 @@
 /**
  * Keeping the pages a collection links to, in demo mode: the count first, then the capture from the sandbox's
  * small web with its progress, then how it ended — pages kept, pages not kept with their reasons in plain words
- * — and where the web archive (WACZ) is; the file is there, and keeping again fetches nothing.
+ * — and where the web archive (WACZ) is; the file is there, and keeping again fetches nothing. With the web
+ * archive save service turned on in Settings, each page is also sent (paced) to the sandbox's stand-in, and each
+ * one is listed with its capture at the web archive or the reason there is none.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -88,4 +90,70 @@ test('keep the linked pages of a collection: counted, kept or refused with reaso
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+});
+
+test('send the linked pages to a web archive: turned on in Settings, paced, each with its capture or a reason', async ({
+  skein,
+}, testInfo) => {
+  hostOnly(testInfo);
+  test.setTimeout(240_000);
+  const { page } = skein;
+  const ex = await demoExamples(page);
+  const collection = await profileCollection(page, ex.profile.id);
+  const api = await sandbox(skein);
+  await api.clearSaveRequests();
+
+  // off until turned on; what is sent is said beside it
+  await openRoute(page, '#/settings');
+  const service = page.getByRole('region', { name: 'Web archive save service' });
+  await expect(service).toContainText('Only the page’s address is sent');
+  const on = service.getByRole('checkbox', { name: 'Send linked pages to a web archive’s save service' });
+  await expect(on).not.toBeChecked();
+  // the box shows what main kept, once it answers
+  await on.click();
+  await expect(on).toBeChecked();
+  await expect(service).toContainText('In demo mode the sandbox’s stand-in save service');
+  await expect(service.getByLabel('Save service address')).toHaveValue('https://web.archive.org/save/');
+  const pace = service.getByLabel('Seconds between requests');
+  await expect(pace).toHaveValue('10');
+  // a page cannot make Skein ask faster than once a second
+  await pace.fill('0.1');
+  await service.getByRole('button', { name: 'Save' }).nth(1).click();
+  await expect(service.getByRole('alert')).toHaveText(/^Seconds between two requests: at least 1/);
+  await pace.fill('1');
+  await service.getByRole('button', { name: 'Save' }).nth(1).click();
+  await expect(service.getByRole('alert')).toHaveCount(0);
+  await expect(pace).toHaveValue('1');
+
+  await openRoute(page, `#/archive?collection=${collection.id}`);
+  const keep = page.getByRole('region', { name: 'Keep linked pages' });
+  await keep.getByRole('button', { name: 'Keep linked pages…' }).click();
+  const estimate = keep.getByRole('status').filter({ hasText: /linked pages? to fetch/ });
+  await expect(estimate).toBeVisible();
+  const planned = Number(/^(\d+) linked pages? to fetch/.exec((await estimate.innerText()).replaceAll(',', ''))?.[1]);
+  await expect(estimate).toContainText(
+    `${planned.toLocaleString('en')} linked pages to send to the web archive’s save service, one every 1 s`,
+  );
+  await keep.getByRole('button', { name: 'Keep linked pages', exact: true }).click();
+  const saved = keep.getByRole('status').filter({ hasText: /^Saved at the web archive: \d+ linked pages?/ });
+  await expect(saved).toBeVisible({ timeout: 180_000 });
+  const savedCount = Number(/^Saved at the web archive: (\d+)/.exec(await saved.innerText())?.[1]);
+  expect(savedCount).toBeGreaterThan(0);
+  if (savedCount < planned) await expect(saved).toContainText(/Not saved: \d+ failed/);
+
+  // each page: its capture at the web archive (a link the browser opens) or the reason in words
+  await keep.getByText(/^Each linked page \(\d+\)$/).click();
+  const items = keep.getByRole('list', { name: 'Linked pages' }).getByRole('listitem');
+  await expect(items).toHaveCount(planned);
+  await expect(keep.getByRole('link', { name: /^The web archive’s capture of https:\/\// })).toHaveCount(savedCount);
+  await expect(
+    items.filter({ hasText: /Not saved at the web archive: failed \(the save service answered 520: / }),
+  ).toHaveCount(planned - savedCount);
+  await expectAccessible(page, testInfo, 'keep-pages-save-service');
+
+  // sent once each, at most one a second (the stand-in's log, on its own clock)
+  const log = await api.saveRequests();
+  expect(log).toHaveLength(planned);
+  expect(new Set(log.map((r) => r.url)).size).toBe(planned);
+  for (let i = 1; i < log.length; i++) expect((log[i]?.at ?? 0) - (log[i - 1]?.at ?? 0)).toBeGreaterThanOrEqual(900);
 });

@@ -173,6 +173,14 @@ export async function sandbox(app: SkeinApp) {
         }
       ).requests,
     clearWebRequests: () => call('DELETE', '/__sandbox/web-requests'),
+    /** the URLs sent to the stand-in save service, with when each came (the sandbox clock's epoch ms) */
+    saveRequests: async () =>
+      (
+        (await call('GET', '/__sandbox/save-requests')) as {
+          requests: Array<{ at: number; url: string; status: number; agent: string }>;
+        }
+      ).requests,
+    clearSaveRequests: () => call('DELETE', '/__sandbox/save-requests'),
   };
 }
 

@@ -1,7 +1,9 @@
 /**
  * The pages a collection links to, through the bridge of a demo core: the count first, then a capture the page
  * polls — every linked URL captured from the sandbox's small web or failed with its reason — into a WACZ in the
- * demo project's pages folder; capturing again fetches nothing new.
+ * demo project's pages folder; capturing again fetches nothing new. With the web archive save service turned on
+ * in Settings, each linked URL is also sent to the sandbox's stand-in, its capture address or reason listed per
+ * URL; sending again sends nothing saved before.
  */
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createCore } from '.';
 import { createDispatcher } from './bridge/dispatch';
 import type { Sandbox } from '../sandbox';
-import type { PagesJob } from '../shared/ipc/pages';
+import type { PageListRow, PagesJob } from '../shared/ipc/pages';
 import { testCoreDeps } from './testing/core-deps';
 
 const dirs: string[] = [];
@@ -23,7 +25,7 @@ const ctx = { senderId: 1 };
 
 describe('keeping linked pages in the core', () => {
   it(
-    'counts, captures into a WACZ in the project’s pages folder, and again fetches nothing',
+    'counts, captures into a WACZ in the project’s pages folder, again fetches nothing; sends to the save service',
     { timeout: 120_000 },
     async () => {
       const dir = mkdtempSync(join(tmpdir(), 'skein-core-pages-'));
@@ -56,7 +58,7 @@ describe('keeping linked pages in the core', () => {
       expect(estimate.alreadyCaptured).toBe(0);
 
       const until = async (id: string): Promise<PagesJob> => {
-        for (let i = 0; i < 600; i++) {
+        for (let i = 0; i < 2_400; i++) {
           const job = await call<PagesJob | null>('skein:pages.job', { id });
           if (job && job.state !== 'running') return job;
           await new Promise((r) => setTimeout(r, 50));
@@ -80,6 +82,23 @@ describe('keeping linked pages in the core', () => {
         collection: collection.id,
       });
       expect(after).toMatchObject({ urls: first.failed, alreadyCaptured: first.captured });
+      expect(first.save).toBeNull();
+
+      // the save service on: every linked URL sent to the sandbox's stand-in, once a second at most
+      await call('skein:settings.update', { saveService: true, saveServicePaceSeconds: 1 });
+      const sent = await until((await call<PagesJob>('skein:pages.capture', { collection: collection.id })).id);
+      expect(sent.save).toMatchObject({ total: estimate.urls, done: estimate.urls, alreadySaved: 0 });
+      expect((sent.save?.saved ?? 0) + (sent.save?.failed ?? 0)).toBe(estimate.urls);
+      expect(sent.save?.saved).toBeGreaterThan(0);
+      const list = await call<PageListRow[]>('skein:pages.list', { collection: collection.id });
+      expect(list).toHaveLength(estimate.urls);
+      for (const row of list) {
+        if (row.save?.state === 'saved')
+          expect(row.save.captureUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/web-archive\/\d{14}\/https?:\/\//);
+        else expect(row.save?.message).toMatch(/^the save service answered 520: /);
+      }
+      const resent = await until((await call<PagesJob>('skein:pages.capture', { collection: collection.id })).id);
+      expect(resent.save).toMatchObject({ total: sent.save?.failed, saved: 0, alreadySaved: sent.save?.saved });
       await core.dispose();
     },
   );

@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Handlers, Mode } from '../shared/ipc';
+import { SAVE_PACE_FLOOR_SECONDS } from '../shared/ipc/settings';
 import { createApiHandlers } from './api';
 import { createAppHandlers } from './app';
 import { PARTS } from './compose/parts';
@@ -400,6 +401,16 @@ export function createCore(deps: CoreDeps): Core {
     userDataDir: deps.userDataDir,
     sandboxBaseUrl: async () => (mode() === 'demo' && !deps.apiBaseUrl ? (await demo.get()).baseUrl : null),
     now,
+    clock: { now, sleep: systemClock.sleep },
+    // off unless the researcher turned it on; demo mode sends to the sandbox's stand-in, never to a real archive
+    saveService: async () => {
+      const s = client.settings();
+      if (!s.saveService) return null;
+      const service = mode() === 'demo' && !deps.apiBaseUrl ? `${(await demo.get()).baseUrl}/save/` : s.saveServiceUrl;
+      // the floor again here: a settings file edited by hand is read through the same schema, but the pace is
+      // what keeps a public archive from being flooded
+      return { service, paceMs: Math.max(SAVE_PACE_FLOOR_SECONDS, s.saveServicePaceSeconds) * 1000 };
+    },
     software: `${deps.app.name} ${deps.app.version}`,
   });
   const pageJobs = createPagesHandlers(pages);

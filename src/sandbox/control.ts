@@ -104,6 +104,13 @@ export function registerControl(app: FastifyInstance, s: SandboxState, info: () 
     return reply.code(204).send();
   });
 
+  // the URLs sent to the save service stand-in, with the time each arrived (to see the pace)
+  app.get('/__sandbox/save-requests', async () => ({ requests: s.saveLog.list() }));
+  app.delete('/__sandbox/save-requests', async (_req, reply) => {
+    s.saveLog.clear();
+    return reply.code(204).send();
+  });
+
   app.get('/__sandbox/faults', async () => ({ faults: s.rules.list(s.clock.now()) }));
   app.post('/__sandbox/faults', async (req, reply) => {
     const body = FaultRuleBody.safeParse(req.body);

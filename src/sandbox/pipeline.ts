@@ -41,6 +41,8 @@ export interface SandboxState {
   mediaLog: MediaLog;
   /** every request for a page of the small web (web.ts): what a page keeper fetched */
   webLog: MediaLog;
+  /** every request to the save service stand-in (save-standin.ts): which URLs were sent, and when */
+  saveLog: MediaLog;
   rules: FaultRules;
   codec: CursorCodec;
   requiredKey: string | undefined;

@@ -22,6 +22,7 @@ import {
   videoDurationMs,
 } from './media';
 import { registerModelStandIn } from './model-standin';
+import { registerSaveStandIn } from './save-standin';
 import { registerTsaStandIn } from './tsa-standin';
 import { handleSocial, type SandboxState } from './pipeline';
 import { Answers } from './answers';
@@ -92,6 +93,7 @@ export function buildSandbox(opts: SandboxOptions = {}): BuiltSandbox {
     log: new RequestLog(),
     mediaLog: new MediaLog(),
     webLog: new MediaLog(),
+    saveLog: new MediaLog(),
     rules: new FaultRules(),
     codec: new CursorCodec(seed),
     requiredKey: opts.requiredKey,
@@ -133,6 +135,8 @@ export function buildSandbox(opts: SandboxOptions = {}): BuiltSandbox {
   registerModelStandIn(app, state);
   // the demo's timestamp authority (RFC 3161) for kept media, and one that is always down
   registerTsaStandIn(app, clock);
+  // the demo's web archive save service (Save Page Now's answers), for the pages the posts link to
+  registerSaveStandIn(app, seed, clock, state.saveLog);
 
   const images = new LRUCache<string, Buffer | string>({ max: 256 });
   app.addHook('onResponse', async (req, reply) => {

@@ -6,23 +6,28 @@
  */
 import { partProxy, type ArchiveThread, type Projects } from '../archive';
 import { DEFAULT_FETCH_POLICY } from '../net';
+import type { Clock } from '../ports';
 import {
   capturePages,
   distinctUrls,
   linksOf,
   PAGE_LIMITS,
   PAGES_PART_NAME,
-  type CaptureProgress,
-  type CaptureResult,
+  saveToArchive,
   type PageLink,
+  type PageListRow,
   type PageRoute,
   type PagesStore,
   type PageTables,
+  type PagesRunProgress,
+  type PagesRunResult,
+  type SaveProgress,
 } from '../pages';
 import type { LinkedPages } from '../media';
 import { ArchiveQuery } from '../../shared/ipc/archive';
 import type { Mode } from '../../shared/ipc/app';
 import { projectFolder } from './folders';
+import type { PagesEstimate } from '../../shared/ipc/pages';
 
 /**
  * The sandbox's small web (`GET /web/<host>/<path>`) standing in for the web in demo mode: an https link is
@@ -40,21 +45,15 @@ export function sandboxWebRoute(sandboxBaseUrl: string): PageRoute {
   };
 }
 
-export interface PagesEstimate {
-  /** distinct linked URLs not captured yet */
-  urls: number;
-  alreadyCaptured: number;
-  /** posts of the collection that link to a page */
-  posts: number;
-}
-
 export interface PagesFeature {
   estimate: (collection: number) => Promise<PagesEstimate>;
   capture: (
     collection: number,
     signal?: AbortSignal,
-    onProgress?: (p: CaptureProgress) => void,
-  ) => Promise<CaptureResult & { folder: string }>;
+    onProgress?: (p: PagesRunProgress) => void,
+  ) => Promise<PagesRunResult>;
+  /** each linked URL of a collection that was tried: captured or why not, and its save service's answer */
+  list: (collection: number) => Promise<PageListRow[]>;
   folder: () => Promise<string>;
   /** the project's linked pages as an evidence package reads them: the links of a post, the outcomes, the folder */
   linked: () => Promise<LinkedPages>;
@@ -68,6 +67,10 @@ export interface PagesFeatureDeps {
   /** the demo sandbox's base URL, when Skein uses it */
   sandboxBaseUrl: () => Promise<string | null>;
   now: () => number;
+  /** waits between requests to a save service */
+  clock: Pick<Clock, 'now' | 'sleep'>;
+  /** the web archive save service to send each linked URL to (demo mode: the sandbox's stand-in), or null: none */
+  saveService: () => Promise<{ service: string; paceMs: number } | null>;
   software: string;
 }
 
@@ -125,10 +128,14 @@ export function pagesFeature(deps: PagesFeatureDeps): PagesFeature {
       const list = await links(collection);
       const urls = distinctUrls(list);
       const captured = (await store.capturedUrls(urls)).length;
+      const saving = await deps.saveService();
       return {
         urls: urls.length - captured,
         alreadyCaptured: captured,
         posts: new Set(list.map((l) => l.postId)).size,
+        save: saving
+          ? { urls: urls.length - (await store.savedUrls(urls)).length, paceSeconds: saving.paceMs / 1000 }
+          : null,
       };
     },
     capture: async (collection, signal, onProgress) => {
@@ -141,13 +148,56 @@ export function pagesFeature(deps: PagesFeatureDeps): PagesFeature {
         trustedOrigins: base ? [new URL(base).origin] : [],
       };
       const route = base && deps.mode() === 'demo' ? sandboxWebRoute(base) : undefined;
-      const result = await capturePages(
-        list,
-        { store, folder, policy, now: deps.now, software: deps.software, ...(route ? { route } : {}) },
-        signal,
-        onProgress,
-      );
-      return { ...result, folder };
+      const saving = await deps.saveService();
+      // the local capture and the save service run side by side: the service's pace is the slow part
+      let save: SaveProgress | null = null;
+      let captured: Parameters<NonNullable<typeof onProgress>>[0] | null = null;
+      const report = () => {
+        if (captured) onProgress?.({ ...captured, save });
+      };
+      const [result, saved] = await Promise.all([
+        capturePages(
+          list,
+          { store, folder, policy, now: deps.now, software: deps.software, ...(route ? { route } : {}) },
+          signal,
+          (p) => {
+            captured = { ...p, save };
+            report();
+          },
+        ),
+        saving
+          ? saveToArchive(
+              distinctUrls(list),
+              { store, service: saving.service, paceMs: saving.paceMs, policy, clock: deps.clock },
+              signal,
+              (p) => {
+                save = p;
+                report();
+              },
+            )
+          : Promise.resolve(null),
+      ]);
+      return { ...result, folder, save: saved };
+    },
+    list: async (collection) => {
+      const { store } = await open();
+      const rows = await store.outcomes(distinctUrls(await links(collection)));
+      return rows.map((r) => ({
+        url: r.url,
+        state: r.state,
+        at: r.at,
+        reason: r.reason,
+        message: r.message,
+        save: r.save
+          ? {
+              state: r.save.state,
+              at: r.save.at,
+              captureUrl: r.save.captureUrl,
+              reason: r.save.reason,
+              message: r.save.message,
+            }
+          : null,
+      }));
     },
     folder: async () => (await open()).folder,
   };

@@ -94,6 +94,16 @@ describe.each(DIALECTS)('an evidence package on $name', (d) => {
             wacz: url === linked[0] ? 'run-1.wacz' : null,
             reason: url === linked[0] ? null : 'gone',
             message: url === linked[0] ? null : 'the page is gone (404)',
+            // what a web archive's save service answered: a capture for the first, a reason for the second
+            save: {
+              state: url === linked[0] ? ('saved' as const) : ('failed' as const),
+              at: Date.UTC(2026, 10, 1, 0, 1),
+              service: 'https://web.archive.org/save/',
+              status: url === linked[0] ? 302 : 520,
+              captureUrl: url === linked[0] ? `https://web.archive.org/web/20261101000100/${url}` : null,
+              reason: url === linked[0] ? null : 'failed',
+              message: url === linked[0] ? null : 'the save service answered 520',
+            },
           })),
     };
 
@@ -146,6 +156,18 @@ describe.each(DIALECTS)('an evidence package on $name', (d) => {
       ].sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
     );
     expect(manifest.linked_pages.find((p) => p.url === linked[0])?.post_ids).toEqual([posts[0]?.id]);
+    expect(manifest.linked_pages.find((p) => p.url === linked[0])?.web_archive).toEqual({
+      service: 'https://web.archive.org/save/',
+      capture_url: `https://web.archive.org/web/20261101000100/${linked[0]}`,
+      asked_at: '2026-11-01T00:01:00.000Z',
+      http_status: 302,
+      failure: null,
+    });
+    expect(manifest.linked_pages.find((p) => p.url === linked[1])?.web_archive).toMatchObject({
+      capture_url: null,
+      failure: 'the save service answered 520',
+    });
+    expect(manifest.linked_pages.find((p) => p.url === linked[2])?.web_archive).toBeNull();
     expect(manifest.posts.count).toBe(posts.length);
     const failed = manifest.items.filter((i) => i.file === null);
     expect(failed).toEqual([expect.objectContaining({ url: gone.url, failure: expect.any(String), sha256: null })]);

@@ -43,6 +43,16 @@ export interface LinkedRow {
   wacz: string | null;
   reason: string | null;
   message: string | null;
+  /** its answer from a web archive's save service, when it was sent to one */
+  save?: {
+    state: 'saved' | 'failed';
+    at: number;
+    service: string;
+    status: number | null;
+    captureUrl: string | null;
+    reason: string | null;
+    message: string | null;
+  } | null;
 }
 
 /** The pages the posts link to, as the composition reads them from the pages area. */
@@ -68,6 +78,14 @@ export interface EvidencePage {
   /** the WACZ inside the package that holds its capture, or null */
   wacz: string | null;
   failure: string | null;
+  /** what a web archive's save service answered for it (its capture's address, or why none), when it was sent */
+  web_archive: {
+    service: string;
+    capture_url: string | null;
+    asked_at: string;
+    http_status: number | null;
+    failure: string | null;
+  } | null;
 }
 
 export interface EvidenceInput {
@@ -364,6 +382,15 @@ export async function writeEvidencePackage(target: string, input: EvidenceInput)
                 : r
                   ? (r.message ?? r.reason ?? 'not captured')
                   : 'not captured yet (Keep linked pages first)',
+          web_archive: r?.save
+            ? {
+                service: r.save.service,
+                capture_url: r.save.captureUrl,
+                asked_at: iso(r.save.at),
+                http_status: r.save.status,
+                failure: r.save.captureUrl ? null : (r.save.message ?? r.save.reason ?? 'not saved'),
+              }
+            : null,
         });
       }
     }
@@ -474,7 +501,8 @@ timestamps/        the trusted-time tokens (RFC 3161) over the lists of hashes o
 pages/             the web archives (WACZ, for ReplayWeb.page) holding the pages the posts link to, as captured
 manifest.json      per post and media: URL, when fetched, HTTP status, SHA-256, size, type, file, the token that
                    dates the file, or why it is not here; per linked page: the posts linking to it, when
-                   captured, HTTP status, SHA-256, size, type, where it led, its WACZ, or why it is not here
+                   captured, HTTP status, SHA-256, size, type, where it led, its WACZ, or why it is not here,
+                   and when a web archive's save service was asked, its capture's address or why there is none
 manifest.json.tsr  a token over manifest.json's SHA-256 (${token ? `${token.authority}, ${iso(token.genTime)}` : `none: ${reason ?? 'not asked'}`})
 SHA256SUMS         the SHA-256 of every file above
 

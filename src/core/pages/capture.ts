@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { createHash, randomUUID } from 'node:crypto';
 import { FetchStop, MB, safeGet, type Answer, type FetchPolicy } from '../net';
 import { distinctUrls, type PageLink } from './links';
-import type { PageLinkRow, PageOutcome, PageRow } from './tables/tables';
+import type { PageLinkRow, PageOutcome, PageRow, SaveOutcome } from './tables/tables';
 import { titleOf, writeWacz, type WaczPage } from './wacz';
 import { WarcWriter, type Capture } from './warc';
 
@@ -26,6 +26,8 @@ export interface PagesStore {
   capturedUrls: (urls: readonly string[]) => Promise<string[]>;
   outcomes: (urls: readonly string[]) => Promise<PageRow[]>;
   summary: () => Promise<{ captured: number; failed: number; bytes: number }>;
+  recordSave: (o: SaveOutcome) => Promise<boolean>;
+  savedUrls: (urls: readonly string[]) => Promise<string[]>;
 }
 
 /** Demo mode's detour: the address a linked URL is fetched from, and the linked URL an address stands for. */

@@ -5,8 +5,20 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { HandlersOf } from '../../shared/ipc/define';
-import type { PagesEstimate, PagesJob, pagesContract } from '../../shared/ipc/pages';
+import {
+  PAGE_LIST_MAX,
+  type PageListRow,
+  type PagesEstimate,
+  type PagesJob,
+  type pagesContract,
+} from '../../shared/ipc/pages';
 import type { CaptureProgress, CaptureResult } from './capture';
+import type { SaveProgress } from './save';
+
+export type { PageListRow };
+/** a run's progress: the local capture's, and the save service's when it is on */
+export type PagesRunProgress = CaptureProgress & { save: SaveProgress | null };
+export type PagesRunResult = CaptureResult & { folder: string; save: SaveProgress | null };
 
 export type PagesHandlers = HandlersOf<typeof pagesContract>;
 
@@ -16,8 +28,9 @@ export interface PagesProjectPort {
   capture: (
     collection: number,
     signal?: AbortSignal,
-    onProgress?: (p: CaptureProgress) => void,
-  ) => Promise<CaptureResult & { folder: string }>;
+    onProgress?: (p: PagesRunProgress) => void,
+  ) => Promise<PagesRunResult>;
+  list: (collection: number) => Promise<PageListRow[]>;
 }
 
 const FINISHED = 50;
@@ -47,16 +60,21 @@ export function createPagesHandlers(port: PagesProjectPort): { handlers: PagesHa
           wacz: null,
           folder: null,
           message: null,
+          save: null,
         };
         const entry = { job, abort };
         jobs.set(id, entry);
         const update = (p: Partial<PagesJob>) => (entry.job = { ...entry.job, ...p });
+        const saveOf = (s: SaveProgress | null) => (s ? { ...s, reasons: s.reasons as Record<string, number> } : null);
         void port
-          .capture(collection, abort.signal, (p) => update({ ...p, reasons: p.reasons as Record<string, number> }))
+          .capture(collection, abort.signal, (p) =>
+            update({ ...p, reasons: p.reasons as Record<string, number>, save: saveOf(p.save) }),
+          )
           .then((r) =>
             update({
               ...r,
               reasons: r.reasons as Record<string, number>,
+              save: saveOf(r.save),
               state: r.cancelled ? 'cancelled' : 'done',
             }),
           )
@@ -70,6 +88,7 @@ export function createPagesHandlers(port: PagesProjectPort): { handlers: PagesHa
         return entry.job;
       },
       job: async ({ id }) => jobs.get(id)?.job ?? null,
+      list: async ({ collection }) => (await port.list(collection)).slice(0, PAGE_LIST_MAX),
       cancel: async ({ id }) => {
         const entry = jobs.get(id);
         if (!entry || entry.job.state !== 'running') return { cancelled: false };

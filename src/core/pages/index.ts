@@ -11,6 +11,8 @@ export {
   type PagesStore,
 } from './capture';
 export { distinctUrls, linksOf, type PageLink } from './links';
+export { saveToArchive, type SaveProgress } from './save';
+export type { PageListRow, PagesRunProgress, PagesRunResult } from './handlers';
 export { PAGES_PART, PAGES_PART_NAME } from './tables/part';
 export type { PageTables } from './tables/tables';
 export { createPagesHandlers } from './handlers';

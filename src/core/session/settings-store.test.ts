@@ -34,6 +34,10 @@ describe('settings store', () => {
       // which authority sees the hashes of a project's files is the researcher's choice: none until set
       timestampAuthority: null,
       timestampFallback: null,
+      // sending linked pages to a web archive tells it what the project links to: off until the researcher turns it on
+      saveService: false,
+      saveServiceUrl: 'https://web.archive.org/save/',
+      saveServicePaceSeconds: 10,
     });
     expect(s.get(true).mode).toBe('live');
     s.update({ mode: 'demo' }, true);
@@ -51,6 +55,21 @@ describe('settings store', () => {
     expect(() => s.update({ timestampAuthority: 'http://tsa.example/tsr' }, true)).toThrow();
     s.update({ timestampFallback: null }, true);
     expect(s.get(true).timestampFallback).toBeNull();
+  });
+
+  it('keeps the save service on, its https address and a pace no faster than the floor', () => {
+    const s = createSettingsStore({ dir: tempDir() });
+    s.update({ saveService: true, saveServiceUrl: 'https://archive.example/save/', saveServicePaceSeconds: 30 }, true);
+    expect(s.get(true)).toMatchObject({
+      saveService: true,
+      saveServiceUrl: 'https://archive.example/save/',
+      saveServicePaceSeconds: 30,
+    });
+    // a page cannot make Skein flood the service, nor send the links in clear text or to credentials
+    expect(() => s.update({ saveServicePaceSeconds: 0.1 }, true)).toThrow();
+    expect(() => s.update({ saveServiceUrl: 'http://archive.example/save/' }, true)).toThrow();
+    expect(() => s.update({ saveServiceUrl: 'https://me:pw@archive.example/save/' }, true)).toThrow();
+    expect(s.get(true).saveServicePaceSeconds).toBe(30);
   });
 
   it('persists across restarts', () => {

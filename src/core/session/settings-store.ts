@@ -19,13 +19,18 @@
  *   the hashes of a project's files is the researcher's choice (their
  *   institution may run one); until one is set, keeping says plainly that no
  *   trusted time was asked for. Demo mode always uses the sandbox's stand-in.
+ * - saveService: off. Sending a linked page to a web archive tells that
+ *   archive which pages the project links to; it is the researcher's choice.
+ *   Its address defaults to the Internet Archive's Save Page Now, its pace to
+ *   one request every 10 s (the bridge refuses under 1 s). Demo mode always
+ *   sends to the sandbox's stand-in.
  * - paceCeiling (not a setting: main's own record): the highest pace the
  *   user confirmed in main's dialog; the renderer may set any pace up to it.
  */
 import { z } from 'zod';
 import { DEFAULT_PRICES, PriceTable } from '../../shared/api/pricing';
 import { Mode } from '../../shared/ipc/app';
-import { Settings } from '../../shared/ipc/settings';
+import { DEFAULT_SAVE_PACE_SECONDS, DEFAULT_SAVE_SERVICE_URL, Settings } from '../../shared/ipc/settings';
 import { openJsonStore } from '../files/json-store';
 
 export const UNCONFIRMED_BASE_URL = 'https://social-data-api.invalid';
@@ -44,6 +49,9 @@ const Stored = z.object({
   persistKeyWithoutKeyring: z.boolean().optional(),
   timestampAuthority: Settings.shape.timestampAuthority.optional(),
   timestampFallback: Settings.shape.timestampFallback.optional(),
+  saveService: z.boolean().optional(),
+  saveServiceUrl: Settings.shape.saveServiceUrl.optional(),
+  saveServicePaceSeconds: Settings.shape.saveServicePaceSeconds.optional(),
 });
 type Stored = z.infer<typeof Stored>;
 
@@ -100,6 +108,9 @@ export function createSettingsStore(opts: { dir: string; configName?: string }):
     persistKeyWithoutKeyring: s.persistKeyWithoutKeyring ?? false,
     timestampAuthority: s.timestampAuthority ?? null,
     timestampFallback: s.timestampFallback ?? null,
+    saveService: s.saveService ?? false,
+    saveServiceUrl: s.saveServiceUrl ?? DEFAULT_SAVE_SERVICE_URL,
+    saveServicePaceSeconds: s.saveServicePaceSeconds ?? DEFAULT_SAVE_PACE_SECONDS,
   });
 
   return {

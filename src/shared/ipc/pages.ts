@@ -14,8 +14,23 @@ export const PagesEstimate = z.object({
   alreadyCaptured: z.number().int(),
   /** posts of the collection that link to a page */
   posts: z.number().int(),
+  /** when the web archive save service is on: the pages not saved there yet, and the seconds between requests */
+  save: z.object({ urls: z.number().int(), paceSeconds: z.number() }).nullable(),
 });
 export type PagesEstimate = z.infer<typeof PagesEstimate>;
+
+/** a run's sending of the linked pages to a web archive's save service */
+export const PagesSaveProgress = z.object({
+  /** URLs to send this time (those saved before are not sent again) */
+  total: z.number().int(),
+  done: z.number().int(),
+  saved: z.number().int(),
+  failed: z.number().int(),
+  /** failures by reason: refused, rate-limited, timed-out, failed */
+  reasons: z.record(z.string(), z.number().int()),
+  alreadySaved: z.number().int(),
+});
+export type PagesSaveProgress = z.infer<typeof PagesSaveProgress>;
 
 export const PagesJob = z.object({
   id: z.string(),
@@ -36,8 +51,33 @@ export const PagesJob = z.object({
   folder: z.string().max(4096).nullable(),
   /** why the job failed, in plain words */
   message: z.string().nullable(),
+  /** the save service's part of the run, when the service is on */
+  save: PagesSaveProgress.nullable(),
 });
 export type PagesJob = z.infer<typeof PagesJob>;
+
+/** One linked URL of a collection that was tried: kept or why not, and what a save service answered for it. */
+export const PageListRow = z.object({
+  url: z.string().max(8192),
+  state: z.enum(['captured', 'failed']),
+  at: z.number(),
+  reason: z.string().max(64).nullable(),
+  message: z.string().max(2000).nullable(),
+  save: z
+    .object({
+      state: z.enum(['saved', 'failed']),
+      at: z.number(),
+      /** the capture's address at the web archive (never fetched by Skein) */
+      captureUrl: z.string().max(8192).nullable(),
+      reason: z.string().max(64).nullable(),
+      message: z.string().max(2000).nullable(),
+    })
+    .nullable(),
+});
+export type PageListRow = z.infer<typeof PageListRow>;
+
+/** the most URLs a collection's list shows */
+export const PAGE_LIST_MAX = 2000;
 
 export const pagesContract = {
   pages: {
@@ -45,6 +85,8 @@ export const pagesContract = {
     /** starts capturing a collection's linked pages (one job per collection at once) */
     capture: fn(Collection, PagesJob),
     job: fn(z.object({ id: z.string().min(1).max(64) }), PagesJob.nullable()),
+    /** each linked URL of a collection that was tried, with its outcome and its save (the first PAGE_LIST_MAX) */
+    list: fn(Collection, z.array(PageListRow).max(PAGE_LIST_MAX)),
     cancel: fn(z.object({ id: z.string().min(1).max(64) }), z.object({ cancelled: z.boolean() })),
   },
 };

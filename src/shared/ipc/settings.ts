@@ -55,6 +55,20 @@ const AuthorityUrl = z
   .max(2048)
   .refine((u) => !/^https:\/\/[^/]*@/.test(u), { message: 'The authority’s address must not carry user:password@.' });
 
+/** a web archive's save service: the URL to save is appended to this address; https only, no user:password@ */
+const SaveServiceUrl = z
+  .url({ protocol: /^https$/ })
+  .max(2048)
+  .refine((u) => !/^https:\/\/[^/]*@/.test(u), {
+    message: 'The save service’s address must not carry user:password@.',
+  });
+
+/** the Internet Archive's Save Page Now, the save service's default address */
+export const DEFAULT_SAVE_SERVICE_URL = 'https://web.archive.org/save/';
+/** the fewest seconds between two requests to a save service: the bridge refuses a faster pace */
+export const SAVE_PACE_FLOOR_SECONDS = 1;
+export const DEFAULT_SAVE_PACE_SECONDS = 10;
+
 /** requests per second: what the bridge accepts; raising the pace above the confirmed ceiling asks the user in main */
 const MAX_REQUESTS_PER_SECOND = 50;
 
@@ -75,6 +89,12 @@ export const Settings = z.object({
    */
   timestampAuthority: AuthorityUrl.nullable(),
   timestampFallback: AuthorityUrl.nullable(),
+  /** send each linked page to a web archive's save service when keeping a collection's linked pages (live mode) */
+  saveService: z.boolean(),
+  /** the save service's address; the URL to save is appended (demo mode uses the sandbox's stand-in) */
+  saveServiceUrl: SaveServiceUrl,
+  /** at most one request to the save service every this many seconds */
+  saveServicePaceSeconds: z.number().min(SAVE_PACE_FLOOR_SECONDS).max(3600),
 });
 export type Settings = z.infer<typeof Settings>;
 

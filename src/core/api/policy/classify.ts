@@ -6,7 +6,7 @@
 import { operation, type OperationId } from '../../../shared/api/catalog';
 import { makeError, type ErrorCode, type SkeinError, type FieldError } from '../../../shared/errors';
 import { MAX_PAUSE_MS } from './rate-limiter';
-import { parseRetryAfter } from './retry-after';
+import { parseRetryAfter } from '../../net';
 import { scalarText } from '../../../shared/scalar-text';
 
 export interface Answer {

@@ -18,6 +18,12 @@ const MIGRATIONS: ReadonlyArray<(t: Ddl) => string> = [
     PRIMARY KEY (url, post_id))${t.keyed};
   CREATE INDEX IF NOT EXISTS page_links_post ON page_links (post_id);
   `,
+  // one row per linked URL sent to a web archive's save service: the capture's address and when, or why not
+  (t) => `
+  CREATE TABLE IF NOT EXISTS page_saves (url ${t.key} PRIMARY KEY, state ${t.text} NOT NULL, at ${t.int} NOT NULL,
+    attempts ${t.small} NOT NULL, service ${t.text} NOT NULL, status ${t.small}, capture_url ${t.text},
+    reason ${t.text}, message ${t.text})${t.keyed};
+  `,
 ];
 
 const TABLES: readonly TableSpec[] = [
@@ -42,6 +48,11 @@ const TABLES: readonly TableSpec[] = [
     ],
   },
   { name: 'page_links', key: ['url', 'post_id'], columns: ['url', 'post_id'] },
+  {
+    name: 'page_saves',
+    key: ['url'],
+    columns: ['url', 'state', 'at', 'attempts', 'service', 'status', 'capture_url', 'reason', 'message'],
+  },
 ];
 
 export const PAGES_PART: TablePart<PageTables> = {

@@ -5,6 +5,9 @@
  * was not, in plain words — and which posts link to it. A URL has one row however often it is tried: a failure
  * is overwritten by the next try, a capture never is (capturing again skips it).
  *
+ * A URL sent to a web archive's save service has one row in `page_saves` too: the capture's address the service
+ * answered with and when, or why there is none; a save is never overwritten (it is not sent again).
+ *
  * Every method is a call main makes by name across the archive's thread (plain data in and out).
  */
 import { sql, type Db } from '../../db';
@@ -35,6 +38,32 @@ export interface PageOutcome {
   message: string | null;
 }
 
+/** One URL's answer from a web archive's save service, as a run records it. */
+export interface SaveOutcome {
+  url: string;
+  at: number;
+  /** the save service's address the URL was appended to */
+  service: string;
+  status: number | null;
+  /** the capture's address (absolute), or null when there is none */
+  captureUrl: string | null;
+  /** refused, rate-limited, timed-out, failed: with `message`, when there is no capture */
+  reason: string | null;
+  message: string | null;
+}
+
+/** A URL's save, as the project keeps it. */
+export interface SaveRow {
+  state: 'saved' | 'failed';
+  at: number;
+  attempts: number;
+  service: string;
+  status: number | null;
+  captureUrl: string | null;
+  reason: string | null;
+  message: string | null;
+}
+
 export interface PageRow {
   url: string;
   state: 'captured' | 'failed';
@@ -52,6 +81,8 @@ export interface PageRow {
   message: string | null;
   /** the posts that link to it (the first 20) */
   postIds: string[];
+  /** its answer from a web archive's save service, when it was sent to one */
+  save: SaveRow | null;
 }
 
 /** rows per statement when many URLs are asked about at once: within both stores' limits on bound values */
@@ -119,6 +150,7 @@ export class PageTables {
       const links = await this.db.all<{ url: string; post_id: string }>(
         sql`SELECT url, post_id FROM page_links WHERE url IN (${sql.join(chunk)}) ORDER BY url, post_id`,
       );
+      const saves = new Map((await this.saves(chunk)).map((r) => [r.url, r]));
       const posts = new Map<string, string[]>();
       for (const l of links) {
         const list = posts.get(String(l.url)) ?? [];
@@ -142,7 +174,49 @@ export class PageTables {
           reason: str(r.reason),
           message: str(r.message),
           postIds: posts.get(String(r.url)) ?? [],
+          save: saveOnly(saves.get(String(r.url))),
         });
+    }
+    return out.sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+  }
+
+  /**
+   * Records one URL's answer from a save service: its one row made, or brought up to date when it was not saved
+   * before. A URL saved before keeps its capture (true when this answer was recorded).
+   */
+  async recordSave(o: SaveOutcome): Promise<boolean> {
+    const changed = await this.db.run(
+      sql`INSERT INTO page_saves (url, state, at, attempts, service, status, capture_url, reason, message)
+        VALUES (${o.url}, ${o.captureUrl ? 'saved' : 'failed'}, ${o.at}, 1, ${o.service}, ${o.status},
+          ${o.captureUrl}, ${o.reason}, ${o.message})
+        ON CONFLICT (url) DO UPDATE SET state = excluded.state, at = excluded.at,
+          attempts = page_saves.attempts + 1, service = excluded.service, status = excluded.status,
+          capture_url = excluded.capture_url, reason = excluded.reason, message = excluded.message
+        WHERE page_saves.state <> 'saved'`,
+    );
+    return changed > 0;
+  }
+
+  /** Of `urls`, those a save service already captured: none of them is sent again. */
+  async savedUrls(urls: readonly string[]): Promise<string[]> {
+    const out: string[] = [];
+    for (let i = 0; i < urls.length; i += CHUNK) {
+      const rows = await this.db.all<{ url: string }>(
+        sql`SELECT url FROM page_saves WHERE state = 'saved' AND url IN (${sql.join(urls.slice(i, i + CHUNK))})`,
+      );
+      out.push(...rows.map((r) => r.url));
+    }
+    return out;
+  }
+
+  /** The save service's rows of these URLs (those sent), in URL order. */
+  async saves(urls: readonly string[]): Promise<Array<SaveRow & { url: string }>> {
+    const out: Array<SaveRow & { url: string }> = [];
+    for (let i = 0; i < urls.length; i += CHUNK) {
+      const rows = await this.db.all(
+        sql`SELECT * FROM page_saves WHERE url IN (${sql.join(urls.slice(i, i + CHUNK))})`,
+      );
+      out.push(...rows.map((r) => ({ url: String(r.url), ...saveRow(r) })));
     }
     return out.sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
   }
@@ -157,3 +231,22 @@ export class PageTables {
     return { captured: Number(r?.captured ?? 0), failed: Number(r?.failed ?? 0), bytes: Number(r?.bytes ?? 0) };
   }
 }
+
+function saveRow(r: Record<string, unknown>): SaveRow {
+  return {
+    state: r.state === 'saved' ? 'saved' : 'failed',
+    at: Number(r.at),
+    attempts: Number(r.attempts),
+    service: String(r.service),
+    status: num(r.status),
+    captureUrl: str(r.capture_url),
+    reason: str(r.reason),
+    message: str(r.message),
+  };
+}
+
+const saveOnly = (r: (SaveRow & { url: string }) | undefined): SaveRow | null => {
+  if (!r) return null;
+  const { url: _url, ...save } = r;
+  return save;
+};

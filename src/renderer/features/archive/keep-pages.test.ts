@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PagesJob } from '../../../shared/ipc/pages';
-import { pagesEstimateSentence, pagesProgressSentence, waczSentence } from './keep-pages';
+import { pageRowWords, pagesEstimateSentence, pagesProgressSentence, saveSentence, waczSentence } from './keep-pages';
 
 const job = (over: Partial<PagesJob>): PagesJob => ({
   id: 'j',
@@ -16,16 +16,17 @@ const job = (over: Partial<PagesJob>): PagesJob => ({
   wacz: null,
   folder: null,
   message: null,
+  save: null,
   ...over,
 });
 
 describe('the words of Keep linked pages', () => {
   it('the count says how many pages, from how many posts, and what is kept already', () => {
-    expect(pagesEstimateSentence({ urls: 12, alreadyCaptured: 3, posts: 11 })).toBe(
+    expect(pagesEstimateSentence({ urls: 12, alreadyCaptured: 3, posts: 11, save: null })).toBe(
       '12 linked pages to fetch, from 11 posts. No API credits: pages come from their own sites. 3 linked pages already kept will not be fetched again.',
     );
-    expect(pagesEstimateSentence({ urls: 0, alreadyCaptured: 1, posts: 1 })).toMatch(/^Nothing to fetch/);
-    expect(pagesEstimateSentence({ urls: 0, alreadyCaptured: 0, posts: 0 })).toBe(
+    expect(pagesEstimateSentence({ urls: 0, alreadyCaptured: 1, posts: 1, save: null })).toMatch(/^Nothing to fetch/);
+    expect(pagesEstimateSentence({ urls: 0, alreadyCaptured: 0, posts: 0, save: null })).toBe(
       'The posts of this collection link to no web pages.',
     );
   });
@@ -49,5 +50,52 @@ describe('the words of Keep linked pages', () => {
     expect(pagesProgressSentence(job({ state: 'failed', message: 'the disk is full' }))).toBe(
       'The linked pages could not be kept: the disk is full.',
     );
+  });
+});
+
+describe('the words of the web archive save service', () => {
+  it('the count says how many pages go to the save service and about how long that takes at its pace', () => {
+    expect(pagesEstimateSentence({ urls: 2, alreadyCaptured: 0, posts: 2, save: { urls: 60, paceSeconds: 10 } })).toBe(
+      '2 linked pages to fetch, from 2 posts. No API credits: pages come from their own sites. 60 linked pages to send to the web archive’s save service, one every 10 s (about 10 min).',
+    );
+    expect(
+      pagesEstimateSentence({ urls: 0, alreadyCaptured: 3, posts: 3, save: { urls: 0, paceSeconds: 10 } }),
+    ).toMatch(/is kept\. .* Every one is saved at the web archive already\.$/);
+  });
+
+  it('says how far the sending is, then what was saved and why the rest was not', () => {
+    const save = { total: 5, done: 2, saved: 1, failed: 1, reasons: { 'rate-limited': 1 }, alreadySaved: 0 };
+    expect(saveSentence(job({ save: null }))).toBeNull();
+    expect(saveSentence(job({ save }))).toBe(
+      'Sending to the web archive: 2 of 5 linked pages. Not saved: 1 rate limited.',
+    );
+    expect(
+      saveSentence(
+        job({ state: 'done', save: { ...save, done: 5, saved: 3, failed: 2, reasons: { failed: 1, refused: 1 } } }),
+      ),
+    ).toBe('Saved at the web archive: 3 linked pages (0 were already saved). Not saved: 1 failed, 1 refused.');
+  });
+
+  it('a URL: kept or why not, and saved or why not, in words', () => {
+    const row = {
+      url: 'https://news.example/a',
+      state: 'failed' as const,
+      at: 0,
+      reason: 'timed-out',
+      message: 'it took longer than 120 s',
+      save: { state: 'failed' as const, at: 0, captureUrl: null, reason: 'rate-limited', message: 'wait' },
+    };
+    expect(pageRowWords(row)).toEqual({
+      kept: 'Not kept: timed out (it took longer than 120 s).',
+      saved: 'Not saved at the web archive: rate limited (wait).',
+    });
+    expect(
+      pageRowWords({
+        ...row,
+        state: 'captured',
+        save: { ...row.save, state: 'saved', captureUrl: 'https://web.archive.org/web/1/x', reason: null },
+      }),
+    ).toEqual({ kept: 'Kept in this project’s web archive.', saved: 'Saved at the web archive:' });
+    expect(pageRowWords({ ...row, save: null }).saved).toBeNull();
   });
 });

@@ -2,7 +2,7 @@
  * The words of "Keep linked pages…": the count, a capture's progress and how it ended, as a person reads them.
  * Pure, so each sentence is tested alone.
  */
-import type { PagesEstimate, PagesJob } from '../../../shared/ipc/pages';
+import type { PageListRow, PagesEstimate, PagesJob } from '../../../shared/ipc/pages';
 import { sizeLabel } from './keep-media';
 
 const pages = (n: number) => `${n.toLocaleString('en')} linked ${n === 1 ? 'page' : 'pages'}`;
@@ -11,8 +11,22 @@ const posts = (n: number) => `${n.toLocaleString('en')} ${n === 1 ? 'post' : 'po
 export function pagesEstimateSentence(e: PagesEstimate): string {
   const kept = e.alreadyCaptured > 0 ? ` ${pages(e.alreadyCaptured)} already kept will not be fetched again.` : '';
   if (e.urls === 0 && e.alreadyCaptured === 0) return 'The posts of this collection link to no web pages.';
-  if (e.urls === 0) return `Nothing to fetch: every page this collection links to is kept.${kept}`;
-  return `${pages(e.urls)} to fetch, from ${posts(e.posts)}. No API credits: pages come from their own sites.${kept}`;
+  const save = saveEstimate(e.save);
+  if (e.urls === 0) return `Nothing to fetch: every page this collection links to is kept.${kept}${save}`;
+  return `${pages(e.urls)} to fetch, from ${posts(e.posts)}. No API credits: pages come from their own sites.${kept}${save}`;
+}
+
+/** how long sending to the save service takes at its pace, roughly, in the unit a person plans with */
+function roughly(seconds: number): string {
+  if (seconds < 90) return `${Math.max(1, Math.round(seconds))} s`;
+  if (seconds < 90 * 60) return `${Math.round(seconds / 60)} min`;
+  return `${Math.round((seconds / 3600) * 10) / 10} h`;
+}
+
+function saveEstimate(s: PagesEstimate['save']): string {
+  if (!s) return '';
+  if (s.urls === 0) return ' Every one is saved at the web archive already.';
+  return ` ${pages(s.urls)} to send to the web archive’s save service, one every ${s.paceSeconds.toLocaleString('en')} s (about ${roughly(s.urls * s.paceSeconds)}).`;
 }
 
 const REASONS: Record<string, string> = {
@@ -22,6 +36,7 @@ const REASONS: Record<string, string> = {
   'timed-out': 'timed out',
   'wrong-type': 'sent in a form Skein does not unpack',
   failed: 'failed',
+  'rate-limited': 'rate limited',
 };
 
 /** the failures of a capture by reason, in words: "2 gone, 1 refused" */
@@ -49,4 +64,30 @@ export function pagesProgressSentence(j: PagesJob): string {
 export function waczSentence(j: PagesJob): string | null {
   if (!j.wacz) return null;
   return `Saved as a web archive (WACZ) that ReplayWeb.page opens: ${j.wacz}`;
+}
+
+/** the save service's part of a run, when it is on: how far, then saved, already saved, and why not */
+export function saveSentence(j: PagesJob): string | null {
+  const s = j.save;
+  if (!s) return null;
+  const n = (k: number) => k.toLocaleString('en');
+  const failed = s.failed > 0 ? ` Not saved: ${failuresPhrase(s.reasons)}.` : '';
+  if (j.state === 'running') return `Sending to the web archive: ${n(s.done)} of ${pages(s.total)}.${failed}`;
+  return `Saved at the web archive: ${pages(s.saved)} (${n(s.alreadySaved)} were already saved).${failed}`;
+}
+
+/** one linked URL's line: kept here or why not, and its web archive capture or why there is none */
+export function pageRowWords(r: PageListRow): { kept: string; saved: string | null } {
+  const kept =
+    r.state === 'captured'
+      ? 'Kept in this project’s web archive.'
+      : `Not kept: ${REASONS[r.reason ?? ''] ?? 'failed'}${r.message ? ` (${r.message})` : ''}.`;
+  const saved = !r.save
+    ? null
+    : r.save.state === 'saved'
+      ? 'Saved at the web archive:'
+      : `Not saved at the web archive: ${REASONS[r.save.reason ?? ''] ?? 'failed'}${
+          r.save.message ? ` (${r.save.message})` : ''
+        }.`;
+  return { kept, saved };
 }

@@ -98,12 +98,21 @@ export const pagesKeys = {
   all: ['pages'] as const,
   estimate: (collection: number) => ['pages', 'estimate', collection] as const,
   job: (id: string) => ['pages', 'job', id] as const,
+  list: (collection: number) => ['pages', 'list', collection] as const,
 };
 
 export const pagesEstimateQuery = (collection: number) =>
   queryOptions({
     queryKey: pagesKeys.estimate(collection),
     queryFn: () => skein().pages.estimate({ collection }),
+    staleTime: 0,
+  });
+
+/** each linked URL of a collection that was tried: kept or why not, and its web archive capture or why not */
+export const pagesListQuery = (collection: number) =>
+  queryOptions({
+    queryKey: pagesKeys.list(collection),
+    queryFn: () => skein().pages.list({ collection }),
     staleTime: 0,
   });
 

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { checkAuthorityUrl, checkBaseUrl, checkRequestsPerSecond } from './connection-form';
+import {
+  checkAuthorityUrl,
+  checkBaseUrl,
+  checkRequestsPerSecond,
+  checkSavePace,
+  checkSaveServiceUrl,
+} from './connection-form';
 
 describe('connection fields', () => {
   it('accepts web addresses and trims a trailing slash', () => {
@@ -25,5 +31,19 @@ describe('a timestamp authority’s address', () => {
     expect(checkAuthorityUrl('http://tsa.example.org/tsr')).toMatchObject({ ok: false });
     expect(checkAuthorityUrl('https://user:pw@tsa.example.org/')).toMatchObject({ ok: false });
     expect(checkAuthorityUrl('tsa.example.org')).toMatchObject({ ok: false });
+  });
+});
+
+describe('a web archive save service', () => {
+  it('is https only at an address, at a pace no faster than the floor', () => {
+    expect(checkSaveServiceUrl(' https://web.archive.org/save/ ')).toEqual({
+      ok: true,
+      value: 'https://web.archive.org/save/',
+    });
+    for (const bad of ['', 'http://web.archive.org/save/', 'https://me:pw@archive.example/', 'archive.example'])
+      expect(checkSaveServiceUrl(bad).ok).toBe(false);
+    expect(checkSavePace('10')).toEqual({ ok: true, value: 10 });
+    expect(checkSavePace('1.5')).toEqual({ ok: true, value: 1.5 });
+    for (const bad of ['0', '0.5', '3601', 'soon', '']) expect(checkSavePace(bad).ok).toBe(false);
   });
 });

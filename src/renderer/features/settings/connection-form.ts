@@ -1,5 +1,5 @@
 /** Validation of the connection fields (base URL, requests per second), with the bridge's own schema. */
-import { Settings } from '../../../shared/ipc/settings';
+import { SAVE_PACE_FLOOR_SECONDS, Settings } from '../../../shared/ipc/settings';
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; message: string };
 
@@ -34,5 +34,26 @@ export function checkAuthorityUrl(input: string): Checked<string | null> {
     : {
         ok: false,
         message: 'Enter the authority’s https:// address, like https://tsa.example.org/tsr, or leave it empty.',
+      };
+}
+
+/** A web archive save service's address: https only (the URL to save is appended to it). */
+export function checkSaveServiceUrl(input: string): Checked<string> {
+  const r = Settings.shape.saveServiceUrl.safeParse(input.trim());
+  return r.success
+    ? { ok: true, value: r.data }
+    : { ok: false, message: 'Enter the save service’s https:// address, like https://web.archive.org/save/.' };
+}
+
+/** The save service's pace: whole or decimal seconds, from the floor to an hour. */
+export function checkSavePace(input: string): Checked<number> {
+  const text = input.trim();
+  const n = /^\d+(?:\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
+  const r = Settings.shape.saveServicePaceSeconds.safeParse(n);
+  return r.success
+    ? { ok: true, value: r.data }
+    : {
+        ok: false,
+        message: `Seconds between two requests: at least ${SAVE_PACE_FLOOR_SECONDS}, at most 3600.`,
       };
 }

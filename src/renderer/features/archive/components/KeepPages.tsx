@@ -2,13 +2,14 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { ErrorState } from '../../../components/ErrorState';
 import { skein } from '../../../lib/bridge';
-import { pagesEstimateSentence, pagesProgressSentence, waczSentence } from '../keep-pages';
+import { pagesEstimateSentence, pagesProgressSentence, saveSentence, waczSentence } from '../keep-pages';
+import { LinkedPageList } from './LinkedPageList';
 import { pagesEstimateQuery, pagesJobQuery, pagesKeys } from '../queries';
 
 /**
  * "Keep linked pages…" on a collection: the count of pages its posts link to first, then the capture with its
- * progress and a cancel, then how it ended (kept, not kept and why) and where the web archive is. Nothing here
- * costs credits.
+ * progress and a cancel, then how it ended (kept, not kept and why; sent to a web archive's save service, when
+ * that is on) and where the web archive is, and each page's line. Nothing here costs credits.
  */
 export function KeepPages({ collection }: { collection: number }) {
   const [open, setOpen] = useState(false);
@@ -24,9 +25,13 @@ export function KeepPages({ collection }: { collection: number }) {
   const cancel = useMutation({ mutationFn: (id: string) => skein().pages.cancel({ id }) });
   const ended = job.data && !running ? job.data.state : null;
   useEffect(() => {
-    if (ended) void client.invalidateQueries({ queryKey: pagesKeys.estimate(collection) });
+    if (ended) {
+      void client.invalidateQueries({ queryKey: pagesKeys.estimate(collection) });
+      void client.invalidateQueries({ queryKey: pagesKeys.list(collection) });
+    }
   }, [ended, client, collection]);
   const where = job.data && !running ? waczSentence(job.data) : null;
+  const saved = job.data ? saveSentence(job.data) : null;
 
   return (
     <section className="keep-media" aria-label="Keep linked pages">
@@ -52,7 +57,9 @@ export function KeepPages({ collection }: { collection: number }) {
               ) : null}
             </>
           ) : null}
+          {saved ? <p role="status">{saved}</p> : null}
           {where ? <p className="keep-media__hash">{where}</p> : null}
+          {!running ? <LinkedPageList collection={collection} /> : null}
           <div className="keep-media__actions">
             {running && jobId ? (
               <button type="button" className="btn" onClick={() => cancel.mutate(jobId)}>

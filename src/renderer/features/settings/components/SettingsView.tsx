@@ -1,6 +1,6 @@
 /**
  * Settings: connection (mode, base URL, pace), API key, where projects are managed, trusted time for kept media,
- * price table and cache.
+ * the web archive save service, price table and cache.
  */
 import { useQuery } from '@tanstack/react-query';
 import { ErrorState } from '../../../components/ErrorState';
@@ -12,6 +12,7 @@ import { CacheSection } from './CacheSection';
 import { ConnectionSection } from './ConnectionSection';
 import { PriceTableSection } from './PriceTableSection';
 import { ProjectsSection } from './ProjectsSection';
+import { SaveServiceSection } from './SaveServiceSection';
 import { TimestampSection } from './TimestampSection';
 import './settings.css';
 
@@ -34,6 +35,10 @@ export function SettingsView() {
             <ProjectsSection />
             <TimestampSection
               key={`t-${settings.data.timestampAuthority ?? ''}-${settings.data.timestampFallback ?? ''}`}
+              settings={settings.data}
+            />
+            <SaveServiceSection
+              key={`s-${settings.data.saveServiceUrl}-${settings.data.saveServicePaceSeconds}`}
               settings={settings.data}
             />
             <PriceTableSection prices={settings.data.prices} />
