@@ -8,6 +8,8 @@ import { shootLooks } from './support/explorer';
 test('Home offers each research job with where you stand, and the team job reaches projects in demo mode', async ({
   skein,
 }, testInfo) => {
+  // four steps shot in three looks each: 22 s alone, 41 s of the default 60 with two other suites running
+  test.setTimeout(90_000);
   const { page } = skein;
   const jobs = page.getByRole('region', { name: 'What do you want to do?' });
   for (const name of [

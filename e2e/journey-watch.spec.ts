@@ -12,7 +12,8 @@ import { expect, hostOf, test } from './fixtures';
 import { attachScreenshot, demoExamples, hostOnly, shootLooks } from './support/explorer';
 
 test('ten @handles watched from the form, their posts opened in the Archive', async ({ skein }, testInfo) => {
-  test.setTimeout(120_000);
+  // fourteen steps shot in three looks each: 52 s alone, 84 s with two other suites running on the 2 cores
+  test.setTimeout(180_000);
   const { page } = skein;
   await page.setViewportSize({ width: 1280, height: 800 });
   // ten accounts of the demo world (its generated list's members), as a person would paste their handles
