@@ -7,9 +7,9 @@
  * packages made at once and named on screen, and coding a post where it is shown (a thread) with the same keys.
  * Screenshots of the workbench, agreement, reconciliation and files, light, dark and in a 760 px window.
  */
-import type { Page, TestInfo } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { apiCall, demoExamples, hostOnly, openThread, sandbox } from './support/explorer';
+import { apiCall, demoExamples, hostOnly, openThread, sandbox, shootLooks } from './support/explorer';
 
 /** What a coder presses for a post: from its id, the two coders agreeing on most posts, not all. */
 function choice(id: string, coder: 'Ana' | 'Ben'): number {
@@ -38,21 +38,8 @@ function referenceKappa(pairs: Array<[number, number]>): number {
   return (po - pe) / (1 - pe);
 }
 
-async function shots(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  const size = page.viewportSize() ?? { width: 1280, height: 800 };
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    const path = testInfo.outputPath(`${name}-${scheme}.png`);
-    await page.screenshot({ path });
-    await testInfo.attach(`${name}-${scheme}`, { path, contentType: 'image/png' });
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 760, height: 800 });
-  const small = testInfo.outputPath(`${name}-small.png`);
-  await page.screenshot({ path: small });
-  await testInfo.attach(`${name}-small`, { path: small, contentType: 'image/png' });
-  await page.setViewportSize(size);
-}
+/** "1 disagreement", "2 disagreements": the count reads as a person would say it. */
+const disagreements = (n: number) => (n === 1 ? 'disagreement' : 'disagreements');
 
 /** Who codes at this computer: the first choice in place, any later one a confirmed switch. */
 async function codeAs(page: Page, coder: 'Ana' | 'Ben'): Promise<boolean> {
@@ -112,15 +99,21 @@ test('a stratified sample of 100 coded blind by two coders with 20 % overlap; α
     if (!cursor) break;
   }
 
-  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Coding' }).click();
+  // from Home, as a person starts: the coding job opens on the codebook
+  const jobs = page.getByRole('region', { name: 'What do you want to do?' });
+  await expect(jobs.getByRole('link', { name: 'Code a sample with a colleague' })).toBeVisible();
+  await shootLooks(page, testInfo, 'coding-01-home');
+  await jobs.getByRole('link', { name: 'Code a sample with a colleague' }).click();
   await expect(page.getByRole('heading', { name: 'Coding', level: 1 })).toBeVisible();
+  await expect(page.getByRole('tab', { name: 'Codebook' })).toHaveAttribute('aria-selected', 'true');
+  await shootLooks(page, testInfo, 'coding-02-codebook-starter');
 
   // a codebook: the starter's Stance field, renamed
-  await page.getByRole('tab', { name: 'Codebook' }).click();
   await page.getByLabel('Codebook name').fill('Stance toward the claim');
   await page.getByRole('button', { name: 'Create codebook' }).click();
   await expect(page.getByRole('combobox', { name: 'Codebook', exact: true })).toHaveValue(/\d+/);
   await expect(page.getByTestId('codebook-version')).toContainText('Version 1');
+  await shootLooks(page, testInfo, 'coding-03-codebook-made');
 
   // two named coders
   await page.getByRole('tab', { name: 'Coders' }).click();
@@ -129,6 +122,7 @@ test('a stratified sample of 100 coded blind by two coders with 20 % overlap; α
     await page.getByRole('button', { name: 'Add coder' }).click();
     await expect(page.locator('.coders__list').getByText(name, { exact: true })).toBeVisible();
   }
+  await shootLooks(page, testInfo, 'coding-04-coders');
 
   // a stratified sample of 100, 20 % double-coded
   await page.getByRole('tab', { name: 'Samples' }).click();
@@ -143,6 +137,7 @@ test('a stratified sample of 100 coded blind by two coders with 20 % overlap; α
   await form.getByRole('checkbox', { name: 'Ben' }).check();
   await expect(page.getByTestId('sample-represents')).toContainText('100 of them is');
   await expect(page.getByTestId('sample-represents')).toContainText('20 double-coded by all 2 coders');
+  await shootLooks(page, testInfo, 'coding-05-sample-form', { show: page.getByTestId('sample-represents') });
   await form.getByRole('button', { name: 'Draw and assign' }).click();
   const listed = page.getByRole('listitem', { name: 'Sample Pilot' });
   await expect(listed).toContainText('100 posts of');
@@ -161,6 +156,7 @@ test('a stratified sample of 100 coded blind by two coders with 20 % overlap; α
     /Reconcile\s*to do/,
     /Share\s*to do/,
   ]);
+  await shootLooks(page, testInfo, 'coding-06-sample-drawn', { show: listed });
 
   // the workbench owns its keys and reads its item in place
   await page.getByRole('tab', { name: 'Code', exact: true }).click();
@@ -169,6 +165,11 @@ test('a stratified sample of 100 coded blind by two coders with 20 % overlap; α
   await expect(progress).toContainText('Item 1 of 60 · 0 done');
   // the first key after choosing who codes already codes (the picker let go of the focus); again clears it
   await expect(page.getByRole('region', { name: 'Coding workbench' })).toBeFocused();
+  await shootLooks(page, testInfo, 'coding-07-workbench-first-item');
+  // in a small window the codes stack above the item, in sight while their keys are pressed
+  await page.setViewportSize({ width: 760, height: 800 });
+  await expect(page.getByRole('region', { name: 'Codes' })).toBeInViewport();
+  await page.setViewportSize({ width: 1280, height: 800 });
   const codes = page.getByRole('group', { name: /^Codes/ });
   await page.keyboard.press('1');
   await expect(codes.getByRole('button', { pressed: true })).toHaveCount(1);
@@ -188,17 +189,18 @@ test('a stratified sample of 100 coded blind by two coders with 20 % overlap; α
   await expect(progress).toContainText('Item 1 of 60');
   await expect(itemRegion.getByRole('link', { name: 'Open post page' })).toBeVisible();
   expect((await control.requests()).length).toBe(callsBefore);
+  await shootLooks(page, testInfo, 'coding-08-read-in-place');
 
   // both code blind, by keyboard
   const ana = new Map<string, number>();
   const ben = new Map<string, number>();
   await codeQueue(page, 'Ana', ana);
-  await shots(page, testInfo, 'workbench');
+  await shootLooks(page, testInfo, 'coding-09-ana-done');
   // coding as someone else is asked first (here: not yet)
   await page.getByRole('button', { name: 'Switch coder…' }).click();
   const asked = page.getByRole('dialog', { name: 'Code as someone else?' });
   await expect(asked).toContainText('the switch is recorded in the project');
-  await shots(page, testInfo, 'switch-coder');
+  await shootLooks(page, testInfo, 'coding-10-switch-coder-dialog');
   await asked.getByRole('button', { name: 'Cancel' }).click();
   await expect(asked).toBeHidden();
   await expect(page.getByTestId('coding-as')).toHaveText('Ana');
@@ -210,6 +212,7 @@ test('a stratified sample of 100 coded blind by two coders with 20 % overlap; α
   await codeAs(page, 'Ana');
   await page.getByRole('tab', { name: 'Agreement' }).click();
   await expect(page.getByText('Coding is blind')).toBeVisible();
+  await shootLooks(page, testInfo, 'coding-11-agreement-blind');
   await page.getByRole('button', { name: 'See agreement' }).click();
   const pairs = both.map((id) => [ana.get(id)!, ben.get(id)!] as [number, number]);
   const alpha = referenceAlpha(pairs);
@@ -227,40 +230,55 @@ test('a stratified sample of 100 coded blind by two coders with 20 % overlap; α
   await expect(words).toContainText('by the usual convention');
   await expect(words).toContainText('With 20 items double-coded the interval is');
   await expect(words).toContainText('approximation');
-  await shots(page, testInfo, 'agreement');
+  await shootLooks(page, testInfo, 'coding-12-agreement');
+  await shootLooks(page, testInfo, 'coding-13-agreement-in-words', { show: words });
 
   // reconciliation: disagreements side by side, the decided value apart
   await page.getByRole('tab', { name: 'Reconcile' }).click();
   const disagreed = pairs.filter(([a, b]) => a !== b).length;
   expect(disagreed).toBeGreaterThan(0);
-  await expect(page.getByTestId('disagreements')).toHaveText(`${disagreed} undecided disagreements`);
+  await expect(page.getByTestId('disagreements')).toHaveText(`${disagreed} undecided ${disagreements(disagreed)}`);
   const first = page.locator('.reconcile__item').first();
   await expect(first.getByRole('row')).toHaveCount(2);
-  await shots(page, testInfo, 'reconcile');
+  await shootLooks(page, testInfo, 'coding-14-reconcile');
   await first.getByRole('group', { name: 'Decide' }).getByRole('button').first().click();
-  await expect(page.getByTestId('disagreements')).toHaveText(`${disagreed - 1} undecided disagreements`);
+  await expect(page.getByTestId('disagreements')).toHaveText(
+    `${disagreed - 1} undecided ${disagreements(disagreed - 1)}`,
+  );
   await page.getByRole('checkbox', { name: 'Only undecided' }).uncheck();
-  await expect(page.getByTestId('disagreements')).toHaveText(`${disagreed} disagreements`);
+  await expect(page.getByTestId('disagreements')).toHaveText(`${disagreed} ${disagreements(disagreed)}`);
   await expect(page.getByTestId('decided').first()).toContainText('(by Ana)');
+  await shootLooks(page, testInfo, 'coding-15-decided', { show: page.getByTestId('decided').first() });
   // the coders' own values are untouched: agreement is the same
   await page.getByRole('tab', { name: 'Agreement' }).click();
   await expect(page.getByTestId('alpha-stance')).toHaveText(`nominal ${alpha.toFixed(3)}`);
 
-  await page.getByRole('tab', { name: 'Files' }).click();
+  // sharing starts at Home too: its job opens the Files tab
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Home' }).click();
+  await expect(jobs.getByRole('link', { name: 'Share or cite a dataset' })).toBeVisible();
+  await shootLooks(page, testInfo, 'share-01-home');
+  await jobs.getByRole('link', { name: 'Share or cite a dataset' }).click();
+  await expect(page.getByRole('tab', { name: 'Files' })).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByRole('heading', { name: 'Share-and-cite package' })).toBeVisible();
-  await shots(page, testInfo, 'files');
+  await shootLooks(page, testInfo, 'share-02-files');
 
   // the package: what was written stays on screen, though the form is remade from the citation it saved
   // pseudonymising needs a key: said before any click, the button waiting for it
   const shareForm = page.getByRole('form', { name: 'Share package' });
   await expect(shareForm.getByText(/^Pseudonymising needs a key/)).toBeVisible();
   await expect(shareForm.getByRole('button', { name: 'Save the package…' })).toBeDisabled();
+  await shootLooks(page, testInfo, 'share-03-package-needs-a-key', {
+    show: shareForm.getByText(/^Pseudonymising needs a key/),
+  });
   await page.getByRole('button', { name: 'Generate a key' }).click();
   await expect(page.getByText(/^Not set\./)).toHaveCount(0);
   await shareForm.getByLabel('Title').fill('Stance pilot');
   await shareForm.getByLabel(/^Authors, one per line/).fill('Example, Ana');
   // both packages at once, each named for what it allows
   await shareForm.getByRole('checkbox', { name: 'For re-hydration' }).check();
+  await shootLooks(page, testInfo, 'share-04-both-packages', {
+    show: shareForm.getByRole('button', { name: 'Save both packages…' }),
+  });
   const zip = testInfo.outputPath('stance-pilot.zip');
   await skein.setSavePath(zip);
   await shareForm.getByRole('button', { name: 'Save both packages…' }).click();
@@ -276,8 +294,7 @@ test('a stratified sample of 100 coded blind by two coders with 20 % overlap; α
   await written.getByRole('button', { name: 'Show for re-hydration in folder' }).click();
   // a browser window cannot open a folder: it says where the file is instead
   await expect(written).toContainText('This window cannot open a folder');
-  await written.scrollIntoViewIfNeeded();
-  await shots(page, testInfo, 'share-written');
+  await shootLooks(page, testInfo, 'share-05-written', { show: written });
   await expect(page.getByLabel('Title')).toHaveValue('Stance pilot');
 
   // the coders: the switches recorded, and how a colleague on another computer codes
@@ -287,7 +304,9 @@ test('a stratified sample of 100 coded blind by two coders with 20 % overlap; α
   await page.getByRole('heading', { name: 'A colleague on another computer' }).scrollIntoViewIfNeeded();
   await expect(page.getByRole('heading', { name: 'A colleague on another computer' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Export or import a .qdpx (Files)' })).toBeVisible();
-  await shots(page, testInfo, 'coders');
+  await shootLooks(page, testInfo, 'coding-16-coders-switches', {
+    show: page.getByRole('heading', { name: 'A colleague on another computer' }),
+  });
 
   // coding where posts are shown: a thread, the post in focus, the same keys
   await page.getByRole('tab', { name: 'Code', exact: true }).click();
@@ -302,6 +321,14 @@ test('a stratified sample of 100 coded blind by two coders with 20 % overlap; α
   await expect(panel.getByTestId('coding-panel-item')).toHaveText(`post ${id}`);
   await page.keyboard.press('3');
   await expect(panel.getByRole('button', { name: /Neither/, pressed: true })).toBeVisible();
+  await shootLooks(page, testInfo, 'coding-17-coding-in-a-thread');
+  // the panel sits above the status bar, which wraps to two lines in a small window
+  await page.setViewportSize({ width: 760, height: 800 });
+  const status = page.getByRole('contentinfo');
+  await expect(status.getByRole('link', { name: 'Usage details' })).toBeInViewport();
+  const [box, bar] = await Promise.all([panel.boundingBox(), status.boundingBox()]);
+  expect(box!.y + box!.height).toBeLessThanOrEqual(bar!.y);
+  await page.setViewportSize({ width: 1280, height: 800 });
   await panel.getByRole('button', { name: 'Stop coding here' }).click();
   await expect(panel).toBeHidden();
 });

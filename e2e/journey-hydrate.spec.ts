@@ -47,8 +47,13 @@ test('a shared id file hydrated from Home, its cost shown first, read back in pa
     );
 
     const jobs = page.getByRole('region', { name: 'What do you want to do?' });
+    await expect(jobs.getByRole('link', { name: 'Hydrate a shared id list' })).toBeVisible();
+    await shootLooks(page, testInfo, 'hydrate-01-home', {
+      show: jobs.getByRole('link', { name: 'Hydrate a shared id list' }),
+    });
     await jobs.getByRole('link', { name: 'Hydrate a shared id list' }).click();
     await expect(page.getByRole('heading', { name: 'Hydrate ids', level: 1 })).toBeVisible();
+    await shootLooks(page, testInfo, 'hydrate-02-open-a-file');
     await page.getByLabel(/A file of post ids/).setInputFiles(join(dir, 'shared-ids.txt'));
     const before = await ledger();
     await page.getByRole('button', { name: 'Read the ids' }).click();
@@ -61,18 +66,20 @@ test('a shared id file hydrated from Home, its cost shown first, read back in pa
     // the cost before any call: one call of up to 100, in credits and dollars
     await expect(panel.getByText(/in 1 call of up to 100: at most [\d,]+ credits \(\$/)).toBeVisible();
     expect(await ledger()).toBe(before);
-    await shootLooks(page, testInfo, 'journey-hydrate-read');
+    await shootLooks(page, testInfo, 'hydrate-03-read-and-cost');
 
     await panel.getByRole('button', { name: 'Hydrate…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Hydrate “shared-ids.txt”' });
     await expect(dialog.getByText(/1 call.*credits \(\$/).first()).toBeVisible();
+    await shootLooks(page, testInfo, 'hydrate-04-dialog-estimate');
     await dialog.getByRole('radio', { name: /CSV for analysis/ }).check();
     await skein.setSavePath(join(dir, 'hydrated.csv'));
     await dialog.getByRole('button', { name: 'Choose file and hydrate' }).click();
     await expect(dialog.getByRole('status')).toContainText('Done:');
+    await shootLooks(page, testInfo, 'hydrate-05-dialog-done', { show: dialog.getByRole('status') });
     await dialog.getByRole('button', { name: 'Close' }).click();
     await expect(panel.getByText(`${asked} post ids, hydrated: ${ids.length} came back, 1 did not`)).toBeVisible();
-    await shootLooks(page, testInfo, 'journey-hydrate-done');
+    await shootLooks(page, testInfo, 'hydrate-06-after-report', { show: panel });
     expect(await ledger()).toBe(before + 1);
 
     // what a researcher does next: pandas, ids kept as text

@@ -12,7 +12,8 @@ import { expect, hostOf, test } from './fixtures';
 import { attachScreenshot, demoExamples, hostOnly, shootLooks } from './support/explorer';
 
 test('ten @handles watched from the form, their posts opened in the Archive', async ({ skein }, testInfo) => {
-  test.setTimeout(120_000);
+  // fourteen steps shot in three looks each: 52 s alone, 84 s with two other suites running on the 2 cores
+  test.setTimeout(180_000);
   const { page } = skein;
   await page.setViewportSize({ width: 1280, height: 800 });
   // ten accounts of the demo world (its generated list's members), as a person would paste their handles
@@ -29,15 +30,23 @@ test('ten @handles watched from the form, their posts opened in the Archive', as
     `https://twitter.com/${handles[9]}`,
   ].join(', ');
 
-  await page.getByRole('link', { name: 'Watches' }).click();
+  // from Home, as a person starts
+  const jobs = page.getByRole('region', { name: 'What do you want to do?' });
+  await expect(jobs.getByRole('link', { name: 'Watch accounts over time' })).toBeVisible();
+  await shootLooks(page, testInfo, 'watch-01-home');
+  await jobs.getByRole('link', { name: 'Watch accounts over time' }).click();
   await expect(page.getByRole('heading', { name: 'Watches', level: 1 })).toBeVisible();
+  await shootLooks(page, testInfo, 'watch-02-no-watch-yet');
   await page.getByRole('button', { name: 'New watch' }).click();
   const form = page.getByRole('form', { name: 'New watch' });
+  await expect(form.getByLabel('Targets')).toBeVisible();
+  await shootLooks(page, testInfo, 'watch-03-empty-form');
   await form.getByLabel('Name').fill('Ten demo accounts');
   // a typo first: said in plain words, naming the field, never as a bug
   await form.getByLabel('Targets').fill(`${pasted}, https://x.com/home`);
   await expect(form.getByRole('alert')).toContainText('Targets: “https://x.com/home” is not a user id');
   await expect(page.getByText(/bug in Skein/)).toHaveCount(0);
+  await shootLooks(page, testInfo, 'watch-04-typo', { show: form.getByRole('alert') });
   await form.getByLabel('Targets').fill(pasted);
 
   const resolve = form.getByRole('group', { name: 'Handles to resolve' });
@@ -45,15 +54,12 @@ test('ten @handles watched from the form, their posts opened in the Archive', as
     /10 handles to resolve into account ids: 10 people searches, about [\d,]+ credits \(\$[\d.]+\)/,
   );
   await expect(form.getByRole('button', { name: 'Switch it on' })).toBeDisabled();
-  await resolve.scrollIntoViewIfNeeded();
-  await page.screenshot({ path: testInfo.outputPath('watch-resolve-light.png') });
-  await page.setViewportSize({ width: 760, height: 800 });
-  await page.screenshot({ path: testInfo.outputPath('watch-resolve-760.png') });
-  await page.setViewportSize({ width: 1280, height: 800 });
+  await shootLooks(page, testInfo, 'watch-05-handles-to-resolve', { show: resolve });
   await form.getByRole('button', { name: 'Estimate the cost' }).click();
   await expect(form.getByTestId('whole-watch')).toContainText(
     /About [\d,]+ credits \(\$[\d.]+\) over 7 days, first read included, and resolving the handles\./,
   );
+  await shootLooks(page, testInfo, 'watch-06-estimate-before-resolving', { show: form.getByTestId('whole-watch') });
   await resolve.getByRole('button', { name: 'Resolve 10 handles' }).click();
   await expect(resolve).toHaveCount(0);
   await expect(form.getByText(/10 ready\./)).toBeVisible();
@@ -81,22 +87,13 @@ test('ten @handles watched from the form, their posts opened in the Archive', as
   await expect(form.getByText(/A page is counted at the most one has held \(20 items, 300 credits\)/)).toBeVisible();
   await form.getByLabel('Budget ($)').fill('2.5');
   await expect(form.getByText('The total cap: 250,000 credits.')).toBeVisible();
-  // looked at: the form's top and its estimate, in light, dark and a narrow window
+  // looked at: the form's top, its estimate and its caps, before switching it on
+  await shootLooks(page, testInfo, 'watch-07-resolved-form', { show: form.getByLabel('Targets') });
   const estimate = form.getByRole('group', { name: 'How to collect, and what it costs' });
-  for (const [name, scheme, width] of [
-    ['light', 'light', 1280],
-    ['dark', 'dark', 1280],
-    ['760', 'light', 760],
-  ] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.setViewportSize({ width, height: 800 });
-    await form.getByLabel('Targets').scrollIntoViewIfNeeded();
-    await page.screenshot({ path: testInfo.outputPath(`watch-form-${name}.png`) });
-    await estimate.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: testInfo.outputPath(`watch-estimate-${name}.png`) });
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 1280, height: 800 });
+  await shootLooks(page, testInfo, 'watch-08-estimate', { show: estimate });
+  await shootLooks(page, testInfo, 'watch-09-caps-and-switch-on', {
+    show: form.getByRole('button', { name: 'Switch it on' }),
+  });
   await form.getByRole('button', { name: 'Switch it on' }).click();
 
   // its first run is due at once, and reads every account's starting point within the proposed cap
@@ -111,20 +108,8 @@ test('ten @handles watched from the form, their posts opened in the Archive', as
   await expect(kept).toHaveText(/^[\d,]+ posts of 10 accounts kept$/);
   const posts = Number((await kept.innerText()).split(' ')[0]?.replace(/,/g, ''));
   expect(posts).toBeGreaterThan(10);
-  for (const [name, scheme, width] of [
-    ['light', 'light', 1280],
-    ['dark', 'dark', 1280],
-    ['760', 'light', 760],
-  ] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.setViewportSize({ width, height: 800 });
-    await card.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: testInfo.outputPath(`watch-card-${name}.png`) });
-    await card.getByRole('button', { name: 'Run now' }).scrollIntoViewIfNeeded();
-    await page.screenshot({ path: testInfo.outputPath(`watch-card-${name}-end.png`) });
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 1280, height: 800 });
+  await shootLooks(page, testInfo, 'watch-10-first-run-card', { show: card });
+  await shootLooks(page, testInfo, 'watch-11-card-actions', { show: card.getByRole('button', { name: 'Run now' }) });
   await attachScreenshot(page, testInfo, 'watch-card');
 
   // the Archive opens on that collection: the watch's posts, offline
@@ -135,18 +120,23 @@ test('ten @handles watched from the form, their posts opened in the Archive', as
   await expect(page.getByRole('status').filter({ hasText: /posts? found in this project/ })).toHaveText(
     new RegExp(`^${posts > 50 ? '50\\+' : posts} posts found in this project, offline`),
   );
-  await page.screenshot({ path: testInfo.outputPath('watch-archive.png') });
+  await shootLooks(page, testInfo, 'watch-12-archive-collection', {
+    show: page.getByRole('status').filter({ hasText: /posts? found in this project/ }),
+  });
 
   // from a profile: "Watch…" opens the form on that account, its id known (nothing to resolve)
   const go = page.getByRole('combobox', { name: 'Go to' });
   await go.fill(`@${handles[0]}`);
   await go.press('Enter');
+  await expect(page.getByRole('region', { name: 'Profile' }).getByRole('link', { name: 'Watch…' })).toBeVisible();
+  await shootLooks(page, testInfo, 'watch-13-profile');
   await page.getByRole('region', { name: 'Profile' }).getByRole('link', { name: 'Watch…' }).click();
   const prefilled = page.getByRole('form', { name: 'New watch' });
   await expect(prefilled.getByLabel('Targets')).toHaveValue(`@${handles[0]}`);
   await expect(prefilled.getByLabel('Name')).toHaveValue(`@${handles[0]}`);
   await expect(prefilled.getByText(/1 ready\./)).toBeVisible();
   await expect(prefilled.getByRole('group', { name: 'Handles to resolve' })).toHaveCount(0);
+  await shootLooks(page, testInfo, 'watch-14-form-from-profile', { show: prefilled.getByLabel('Targets') });
 });
 
 const HOUR = 3_600_000;
@@ -222,7 +212,7 @@ test('a week of the watch on a moved clock: its card’s posts are the project�
   } finally {
     file.close();
   }
-  await shootLooks(page, testInfo, 'watch-week');
+  await shootLooks(page, testInfo, 'watch-week-01-card-after-a-week', { show: card });
 
   await card.getByRole('button', { name: 'Open them in the Archive' }).click();
   await expect(page.getByLabel('Collection').locator('option:checked')).toHaveText(
@@ -231,4 +221,7 @@ test('a week of the watch on a moved clock: its card’s posts are the project�
   await expect(page.getByRole('status').filter({ hasText: /posts? found in this project/ })).toHaveText(
     new RegExp(`^${shown > 50 ? '50\\+' : shown} posts found in this project, offline`),
   );
+  await shootLooks(page, testInfo, 'watch-week-02-archive', {
+    show: page.getByRole('status').filter({ hasText: /posts? found in this project/ }),
+  });
 });

@@ -315,10 +315,10 @@ test.describe('team projects on PostgreSQL', () => {
     // something in the project to move: a thread read once
     await openThread(page, api.examples.bigThreadPostId);
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Home' }).click();
-    await page
-      .getByRole('region', { name: 'What do you want to do?' })
-      .getByRole('link', { name: 'Work as a team' })
-      .click();
+    const jobs = page.getByRole('region', { name: 'What do you want to do?' });
+    await expect(jobs.getByRole('link', { name: 'Work as a team' })).toBeVisible();
+    await shootLooks(page, testInfo, 'team-01-home');
+    await jobs.getByRole('link', { name: 'Work as a team' }).click();
     await expect(page.getByRole('heading', { name: 'Archive', level: 1 })).toBeVisible();
     const panel = page.getByRole('region', { name: 'Project' });
     await panel.getByText('Manage projects').click();
@@ -335,14 +335,18 @@ test.describe('team projects on PostgreSQL', () => {
     await form.getByLabel('Password').fill('not-the-password');
     await form.getByLabel('Schema').fill(schema);
     await form.getByLabel('Your name').fill('Ada');
+    await shootLooks(page, testInfo, 'team-02-connection-filled', { show: form });
     await form.getByRole('button', { name: 'Connect' }).click();
     // said in plain words, and no project is added that cannot be opened
     await expect(form.getByRole('alert')).toContainText(/password/i);
     expect(await known()).toBe(before);
-    await shootLooks(page, testInfo, 'team-failed-connect');
+    await shootLooks(page, testInfo, 'team-03-wrong-password', { show: form.getByRole('alert') });
 
     await form.getByLabel('Password').fill(cluster.password);
     await form.getByRole('checkbox', { name: /Move this project there/ }).check();
+    await shootLooks(page, testInfo, 'team-04-connect-and-move', {
+      show: form.getByRole('button', { name: 'Connect and move' }),
+    });
     await form.getByRole('button', { name: 'Connect and move' }).click();
     await expect(panel.locator('.archive-project__summary')).toContainText('team project on PostgreSQL', {
       timeout: 60_000,
@@ -353,6 +357,8 @@ test.describe('team projects on PostgreSQL', () => {
     await expect(panel.locator('.archive-project__summary')).toContainText(`${items.toLocaleString('en-US')} items`);
     expect(Number(sql(`SELECT count(*) FROM ${schema}.items`))).toBe(items);
     expect(await known()).toBe(before + 1);
-    await shootLooks(page, testInfo, 'team-moved');
+    // and said where the person clicked, not only in the summary at the panel's top
+    await expect(form.getByRole('status')).toContainText(/^Moved: this project is now the team project/);
+    await shootLooks(page, testInfo, 'team-05-moved', { show: form.getByRole('status') });
   });
 });

@@ -58,9 +58,15 @@ export async function expectAccessible(page: Page, testInfo: TestInfo, name: str
 
 /**
  * The view as a person sees it in light, dark and a small window (760 px), saved beside the test's results to be
- * looked at; the window is left at 1280×800, light.
+ * looked at; the window is left at 1280×800, light. `show`: what the step is about, scrolled into view at each
+ * size (a narrower window pushes it further down).
  */
-export async function shootLooks(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+export async function shootLooks(
+  page: Page,
+  testInfo: TestInfo,
+  name: string,
+  opts: { show?: Locator } = {},
+): Promise<void> {
   for (const [scheme, width] of [
     ['light', 1280],
     ['dark', 1280],
@@ -68,6 +74,7 @@ export async function shootLooks(page: Page, testInfo: TestInfo, name: string): 
   ] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await page.setViewportSize({ width, height: 800 });
+    if (opts.show) await opts.show.scrollIntoViewIfNeeded();
     await page.screenshot({ path: testInfo.outputPath(`${name}-${scheme}-${width}.png`) });
   }
   await page.emulateMedia({ colorScheme: 'light' });

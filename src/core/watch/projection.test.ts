@@ -168,6 +168,16 @@ describe('the whole watch’s cost, first read included', () => {
     // the three handles are read as accounts (the assumed rate) and each resolved by one people search (20 × 18)
     expect(withHandles.resolving).toBe(3 * 360);
     expect(withHandles.firstRun).toBe(10 * 18 + 10 * 300);
+    // every handle unresolved: their rates are said as assumed, not an empty list
+    const allHandles = ten({
+      strategy: 'probe',
+      days: 7,
+      targets: [],
+      unresolved: 10,
+      rates: postingRates([], [], [], NOW),
+    });
+    expect(allHandles.basis).toContain('Posting rates: 10 assumed at');
+    expect(allHandles.basis).not.toMatch(/Posting rates: \./);
     expect(ten({ strategy: 'probe' }).whole).toBeUndefined();
   });
 

@@ -204,15 +204,17 @@ export function projectWatch(input: ProjectionInput): WatchProjection {
   }
   const perDay = parts.reduce((sum, x) => sum + x.perDay, 0);
   const { recent, lifetime, assumed } = p.rates.from;
+  // handles still to resolve are read at the assumed rate too: said with the others, never an empty list
+  const guessed = assumed + unresolved;
   if (spec.listing && (p.kind === 'accounts' || p.strategy === 'list')) {
     const told = [
       recent ? `${recent} from their timelines this project holds` : null,
       lifetime ? `${lifetime} from their lifetime averages` : null,
-      assumed
-        ? `${assumed} assumed at ${ASSUMED_POSTS_PER_DAY} post a day (the project shows nothing of them yet)`
+      guessed
+        ? `${guessed} assumed at ${ASSUMED_POSTS_PER_DAY} post a day (the project shows nothing of them yet)`
         : null,
     ].filter(Boolean);
-    notes.push(`Posting rates: ${told.join('; ')}.`);
+    if (told.length) notes.push(`Posting rates: ${told.join('; ')}.`);
   }
   notes.push('Re-checks of what goes missing come on top (a batch lookup per 100).');
   const perRun = perDay / runsPerDay;

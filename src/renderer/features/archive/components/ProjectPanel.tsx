@@ -150,7 +150,7 @@ export function ProjectPanel({ demo }: { demo: boolean }) {
           </form>
           {change.isError ? <ErrorState compact error={change.error} what="the project" /> : null}
           <ResearcherForm key={`name-${data.researcher}`} researcher={data.researcher} />
-          <TeamProjectForm key={`team-${data.researcher}`} researcher={data.researcher} />
+          <TeamProjectForm researcher={data.researcher} />
           <CopyProjectForm state={data} />
         </details>
       ) : null}

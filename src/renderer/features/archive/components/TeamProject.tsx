@@ -28,21 +28,24 @@ export function TeamProjectForm({ researcher }: { researcher: string }) {
   const [connection, setConnection] = useState('');
   const [password, setPassword] = useState('');
   const [schema, setSchema] = useState('skein');
-  const [name, setName] = useState(researcher);
+  // the name recorded, until typed here: kept when the form stays mounted across a connection (its report shows)
+  const [typedName, setName] = useState<string | null>(null);
+  const name = typedName ?? researcher;
   const [title, setTitle] = useState('');
   const [move, setMove] = useState(false);
   const connect = useMutation({
-    mutationFn: (typed: { connection: string; password: string }) =>
+    mutationFn: (typed: { connection: string; password: string; move: boolean }) =>
       skein().projects.connect({
         connection: typed.connection,
         ...(typed.password ? { password: typed.password } : {}),
         schema: schema.trim(),
         researcher: name.trim(),
-        ...(title.trim() && !move ? { name: title.trim() } : {}),
-        ...(move ? { move: true } : {}),
+        ...(title.trim() && !typed.move ? { name: title.trim() } : {}),
+        ...(typed.move ? { move: true } : {}),
       }),
     onSuccess: (next: ProjectsState) => {
       setPassword('');
+      setMove(false);
       client.setQueryData(projectKeys.state(), next);
       void client.invalidateQueries({ queryKey: archiveKeys.all });
     },
@@ -59,7 +62,7 @@ export function TeamProjectForm({ researcher }: { researcher: string }) {
         const typed = splitPassword(connection);
         setConnection(typed.connection);
         if (typed.password !== null && !password) setPassword(typed.password);
-        connect.mutate({ connection: typed.connection, password: password || (typed.password ?? '') });
+        connect.mutate({ connection: typed.connection, password: password || (typed.password ?? ''), move });
       }}
     >
       <h3 id={`${id}-title`} className="archive-project__subtitle">
@@ -118,6 +121,13 @@ export function TeamProjectForm({ researcher }: { researcher: string }) {
         {connect.isPending ? (move ? 'Moving…' : 'Connecting…') : move ? 'Connect and move' : 'Connect'}
       </button>
       {connect.isError ? <ProblemAlert error={connect.error} /> : null}
+      {connect.isSuccess && connect.data.current ? (
+        <p className="archive-project__copied" role="status">
+          {connect.variables.move
+            ? `Moved: this project is now the team project “${connect.data.current.name}”, every count checked; Skein works there, and the file is left as it was.`
+            : `Connected: Skein now works in the team project “${connect.data.current.name}”.`}
+        </p>
+      ) : null}
     </form>
   );
 }

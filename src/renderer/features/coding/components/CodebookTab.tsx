@@ -207,6 +207,14 @@ function FieldEditor({
       {choosing ? (
         <>
           <p className="muted">{f.type === 'ordinal' ? 'Levels, lowest first:' : 'Categories:'}</p>
+          {/* once filled, the inputs' placeholders are gone: the columns keep saying which is which */}
+          {f.categories.length ? (
+            <div className="codebook-category codebook-category--head" aria-hidden="true">
+              <span className="codebook-category__value">Value in the data</span>
+              <span className="codebook-category__label">Label coders see</span>
+              <span className="codebook-category__key">Key</span>
+            </div>
+          ) : null}
           <ol className="codebook-categories">
             {f.categories.map((c, i) => (
               <CategoryRow

@@ -26,7 +26,7 @@ function List() {
     <>
       <div className="coding-row">
         <p role="status" data-testid="disagreements">
-          {list.data.total} {undecided ? 'undecided ' : ''}disagreements
+          {list.data.total} {undecided ? 'undecided ' : ''}disagreement{list.data.total === 1 ? '' : 's'}
         </p>
         <label className="coding-radio">
           <input

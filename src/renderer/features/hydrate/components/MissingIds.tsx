@@ -20,7 +20,7 @@ function roundedNote(rounded: number, missing: number): string {
       : rounded === 1
         ? '1 of them has'
         : `${rounded.toLocaleString()} of them have`;
-  return `${who} the shape a spreadsheet leaves when it rounds an id (15 significant digits, then zeros): more likely damaged in your list than deleted. ${rounded === 1 ? 'It is' : 'They are'} counted apart from the deleted, protected or suspended posts (the manifest's ids_possibly_rounded): check ${rounded === 1 ? 'it' : 'them'} against the original list.`;
+  return `${who} the shape a spreadsheet leaves when it rounds an id (15 significant digits, then zeros): more likely damaged in your list than deleted. ${rounded === 1 ? 'It is' : 'They are'} counted apart from the deleted, protected or suspended posts, in the file's manifest too: check ${rounded === 1 ? 'it' : 'them'} against the original list.`;
 }
 
 /** The ids one hydration asked for and did not get, with why; "retry the missing" asks only for those. */

@@ -56,7 +56,9 @@ export function WatchesView({ route }: { route: Extract<Route, { name: 'watches'
         credit caps: each run reads only until it meets what the project holds, keeps counters over time, and re-checks
         what disappeared before calling it gone.
         {list.data?.project
-          ? ` Project: ${list.data.project.name}${list.data.project.kind === 'demo' ? ' (demo data)' : ''}.`
+          ? list.data.project.kind === 'demo'
+            ? ' Watches made here run on the demo data, kept apart from your live projects.'
+            : ` Project: ${list.data.project.name}.`
           : ''}
       </p>
       {list.data ? <RunnerNote runner={list.data.runner} /> : null}
