@@ -38,7 +38,8 @@ export function saveTarget(
   const path = `${url.pathname.slice(1)}${url.search}`;
   const kind = webKind(seed, host, path);
   if (kind === 'gone') return { ok: false, message: 'The page is gone: the site answered 404.' };
-  if (kind === 'inner') return { ok: false, message: 'The page redirects to a private address, which is not archived.' };
+  if (kind === 'inner')
+    return { ok: false, message: 'The page redirects to a private address, which is not archived.' };
   return { ok: true, url: url.href, host, path };
 }
 
