@@ -385,6 +385,7 @@ export function createCore(deps: CoreDeps): Core {
         noneReason: 'no timestamp authority is set in Settings, so no trusted time was asked for',
       };
     },
+    maxVideoBitrate: () => client.settings().maxVideoBitrate,
     now,
   });
 

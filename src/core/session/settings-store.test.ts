@@ -34,6 +34,8 @@ describe('settings store', () => {
       // which authority sees the hashes of a project's files is the researcher's choice: none until set
       timestampAuthority: null,
       timestampFallback: null,
+      // evidence wants the best copy: no maximum until one is chosen
+      maxVideoBitrate: null,
     });
     expect(s.get(true).mode).toBe('live');
     s.update({ mode: 'demo' }, true);
@@ -51,6 +53,15 @@ describe('settings store', () => {
     expect(() => s.update({ timestampAuthority: 'http://tsa.example/tsr' }, true)).toThrow();
     s.update({ timestampFallback: null }, true);
     expect(s.get(true).timestampFallback).toBeNull();
+  });
+
+  it('keeps a largest video to keep, and forgets it again', () => {
+    const dir = tempDir();
+    createSettingsStore({ dir }).update({ maxVideoBitrate: 900_000 }, true);
+    expect(createSettingsStore({ dir }).get(true).maxVideoBitrate).toBe(900_000);
+    expect(() => createSettingsStore({ dir }).update({ maxVideoBitrate: -1 }, true)).toThrow();
+    createSettingsStore({ dir }).update({ maxVideoBitrate: null }, true);
+    expect(createSettingsStore({ dir }).get(true).maxVideoBitrate).toBeNull();
   });
 
   it('persists across restarts', () => {

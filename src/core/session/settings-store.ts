@@ -19,6 +19,9 @@
  *   the hashes of a project's files is the researcher's choice (their
  *   institution may run one); until one is set, keeping says plainly that no
  *   trusted time was asked for. Demo mode always uses the sandbox's stand-in.
+ * - maxVideoBitrate: none (the best variant). Keeping is for evidence, where
+ *   the best copy matters more than the disk; a researcher short of space
+ *   chooses a maximum.
  * - paceCeiling (not a setting: main's own record): the highest pace the
  *   user confirmed in main's dialog; the renderer may set any pace up to it.
  */
@@ -44,6 +47,7 @@ const Stored = z.object({
   persistKeyWithoutKeyring: z.boolean().optional(),
   timestampAuthority: Settings.shape.timestampAuthority.optional(),
   timestampFallback: Settings.shape.timestampFallback.optional(),
+  maxVideoBitrate: Settings.shape.maxVideoBitrate.optional(),
 });
 type Stored = z.infer<typeof Stored>;
 
@@ -100,6 +104,7 @@ export function createSettingsStore(opts: { dir: string; configName?: string }):
     persistKeyWithoutKeyring: s.persistKeyWithoutKeyring ?? false,
     timestampAuthority: s.timestampAuthority ?? null,
     timestampFallback: s.timestampFallback ?? null,
+    maxVideoBitrate: s.maxVideoBitrate ?? null,
   });
 
   return {

@@ -55,6 +55,9 @@ const AuthorityUrl = z
   .max(2048)
   .refine((u) => !/^https:\/\/[^/]*@/.test(u), { message: 'The authority’s address must not carry user:password@.' });
 
+/** a chosen maximum for kept videos, in bits a second */
+const MaxVideoBitrate = z.number().int().positive().max(1e9);
+
 /** requests per second: what the bridge accepts; raising the pace above the confirmed ceiling asks the user in main */
 const MAX_REQUESTS_PER_SECOND = 50;
 
@@ -75,6 +78,11 @@ export const Settings = z.object({
    */
   timestampAuthority: AuthorityUrl.nullable(),
   timestampFallback: AuthorityUrl.nullable(),
+  /**
+   * the largest video (and GIF) kept, as the highest MP4 variant at or under this many bits a second (the
+   * lowest when every one is larger); null: the best there is
+   */
+  maxVideoBitrate: MaxVideoBitrate.nullable(),
 });
 export type Settings = z.infer<typeof Settings>;
 

@@ -1,0 +1,96 @@
+/**
+ * Keeping media through a demo core: Settings' largest video to keep changes what the estimate counts and which
+ * variant a keeping stores (the lower one, fetched from the sandbox), and a second keeping fetches nothing.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createCore, type Core } from '.';
+import { createDispatcher } from './bridge';
+import type { Sandbox } from '../sandbox';
+import type { MediaEstimate } from '../shared/ipc/media';
+import { testCoreDeps } from './testing/core-deps';
+
+const sandboxes: Sandbox[] = [];
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const s of sandboxes) await s.close();
+  dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
+});
+const ctx = { senderId: 1 };
+
+/** a demo core whose project holds a profile's timeline, and a bridge to call it */
+async function demoCore(name: string, over: Parameters<typeof testCoreDeps>[2] = {}) {
+  const dir = mkdtempSync(join(tmpdir(), `skein-core-media-${name}-`));
+  dirs.push(dir);
+  const core = createCore(testCoreDeps(dir, sandboxes, { watches: { start: false }, ...over }));
+  const bridge = createDispatcher(core.handlers);
+  const call = async <T = Record<string, unknown>>(channel: string, input: unknown): Promise<T> => {
+    const res = await bridge.dispatch(channel, input, ctx);
+    if (!res.ok) throw new Error(`${channel}: ${res.error.message}`);
+    return res.data as T;
+  };
+  const ex = await call<{ profile: { id: string } }>('skein:demo.examples', undefined);
+  return { core, call, dir, profile: ex.profile.id };
+}
+
+async function readTimeline(call: Awaited<ReturnType<typeof demoCore>>['call'], userId: string): Promise<void> {
+  let cursor: string | null = null;
+  for (let page = 0; page < 4; page++) {
+    const params: Record<string, string> = { userId, ...(cursor ? { cursor } : {}) };
+    const answer = await call<{ paging: { nextCursor: string | null } | null }>('skein:api.call', {
+      operation: 'userTimeline',
+      params,
+      callId: `p${page}`,
+    });
+    cursor = answer.paging?.nextCursor ?? null;
+    if (!cursor) break;
+  }
+}
+
+const mediaLog = async (core: Core): Promise<string[]> => {
+  const s = await core.sandbox();
+  const body = (await (await fetch(`${s?.baseUrl}/__sandbox/media-requests`)).json()) as { requests: { url: string }[] };
+  return body.requests.map((r) => r.url);
+};
+
+describe('the largest video to keep', () => {
+  it(
+    'lowers the estimate, and a keeping stores the variant under the maximum',
+    { timeout: 120_000 },
+    async () => {
+      const { core, call, profile } = await demoCore('limit');
+      try {
+        await readTimeline(call, profile);
+        const collection = await call<{ id: number }>('skein:archive.saveSearch', {
+          project: 'demo',
+          name: 'With media',
+          media: true,
+        });
+        const best = await call<MediaEstimate>('skein:media.estimate', { collection: collection.id });
+        expect(best.knownBytes).toBeGreaterThan(0);
+
+        const settings = await call<{ maxVideoBitrate: number | null }>('skein:settings.update', {
+          maxVideoBitrate: 900_000,
+        });
+        expect(settings.maxVideoBitrate).toBe(900_000);
+        const capped = await call<MediaEstimate>('skein:media.estimate', { collection: collection.id });
+        expect(capped.files).toBe(best.files);
+        expect(capped.knownBytes).toBeLessThan(best.knownBytes);
+
+        const kept = await core.media.keep(collection.id);
+        expect(kept.failed).toBe(0);
+        const videos = (await mediaLog(core)).filter((u) => /\/vid-/.test(u));
+        expect(videos.length).toBeGreaterThan(0);
+        // every video fetched is the 832 kbit/s variant, the highest under 900 kbit/s; none of the 2.2 Mbit/s
+        expect(videos.every((u) => u.endsWith('-832000.mp4'))).toBe(true);
+        const files = await call<{ url: string; mime: string }[]>('skein:media.kept', { collection: collection.id });
+        expect(files.filter((f) => f.mime === 'video/mp4' && /\/vid-/.test(f.url)).length).toBeGreaterThan(0);
+        expect(files.some((f) => f.url.endsWith('-2176000.mp4'))).toBe(false);
+      } finally {
+        await core.dispose();
+      }
+    },
+  );
+});
