@@ -9,7 +9,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '.';
 import { createDispatcher } from './bridge';
 import type { Sandbox } from '../sandbox';
-import type { MediaEstimate } from '../shared/ipc/media';
+import type { ExportJob } from '../shared/ipc/export';
+import type { MediaEstimate, MediaJob } from '../shared/ipc/media';
 import { testCoreDeps } from './testing/core-deps';
 
 const sandboxes: Sandbox[] = [];
@@ -51,43 +52,111 @@ async function readTimeline(call: Awaited<ReturnType<typeof demoCore>>['call'], 
 
 const mediaLog = async (core: Core): Promise<string[]> => {
   const s = await core.sandbox();
-  const body = (await (await fetch(`${s?.baseUrl}/__sandbox/media-requests`)).json()) as { requests: { url: string }[] };
+  const body = (await (await fetch(`${s?.baseUrl}/__sandbox/media-requests`)).json()) as {
+    requests: { url: string }[];
+  };
   return body.requests.map((r) => r.url);
 };
 
 describe('the largest video to keep', () => {
+  it('lowers the estimate, and a keeping stores the variant under the maximum', { timeout: 120_000 }, async () => {
+    const { core, call, profile } = await demoCore('limit');
+    try {
+      await readTimeline(call, profile);
+      const collection = await call<{ id: number }>('skein:archive.saveSearch', {
+        project: 'demo',
+        name: 'With media',
+        media: true,
+      });
+      const best = await call<MediaEstimate>('skein:media.estimate', { collection: collection.id });
+      expect(best.knownBytes).toBeGreaterThan(0);
+
+      const settings = await call<{ maxVideoBitrate: number | null }>('skein:settings.update', {
+        maxVideoBitrate: 900_000,
+      });
+      expect(settings.maxVideoBitrate).toBe(900_000);
+      const capped = await call<MediaEstimate>('skein:media.estimate', { collection: collection.id });
+      expect(capped.files).toBe(best.files);
+      expect(capped.knownBytes).toBeLessThan(best.knownBytes);
+
+      const kept = await core.media.keep(collection.id);
+      expect(kept.failed).toBe(0);
+      const videos = (await mediaLog(core)).filter((u) => /\/vid-/.test(u));
+      expect(videos.length).toBeGreaterThan(0);
+      // every video fetched is the 832 kbit/s variant, the highest under 900 kbit/s; none of the 2.2 Mbit/s
+      expect(videos.every((u) => u.endsWith('-832000.mp4'))).toBe(true);
+      const files = await call<{ url: string; mime: string }[]>('skein:media.kept', { collection: collection.id });
+      expect(files.filter((f) => f.mime === 'video/mp4' && /\/vid-/.test(f.url)).length).toBeGreaterThan(0);
+      expect(files.some((f) => f.url.endsWith('-2176000.mp4'))).toBe(false);
+    } finally {
+      await core.dispose();
+    }
+  });
+});
+
+describe('an export that keeps its posts’ media', () => {
   it(
-    'lowers the estimate, and a keeping stores the variant under the maximum',
+    'keeps the written collection’s media as one job, told on the export’s job, and refuses a view of accounts',
     { timeout: 120_000 },
     async () => {
-      const { core, call, profile } = await demoCore('limit');
+      const jobs: ExportJob[] = [];
+      const target = { path: '' };
+      const { core, call, dir, profile } = await demoCore('export', {
+        chooseSavePath: async () => target.path,
+        emit: (channel, payload) => {
+          if (channel === 'export') jobs.push(payload as ExportJob);
+        },
+      });
+      target.path = join(dir, 'timeline.jsonl');
       try {
-        await readTimeline(call, profile);
-        const collection = await call<{ id: number }>('skein:archive.saveSearch', {
-          project: 'demo',
-          name: 'With media',
-          media: true,
-        });
-        const best = await call<MediaEstimate>('skein:media.estimate', { collection: collection.id });
-        expect(best.knownBytes).toBeGreaterThan(0);
+        const s = await core.sandbox();
+        await fetch(`${s?.baseUrl}/__sandbox/media-requests`, { method: 'DELETE' });
+        const view = { kind: 'timeline', operation: 'userTimeline', params: { userId: profile }, title: 'Profile' };
+        // the option is checked at the bridge: a view of accounts has no media to keep
+        const accounts = { kind: 'peopleSearch', operation: 'userSearch', params: { query: 'a' } };
+        await expect(
+          call('skein:export.start', { view: accounts, format: 'jsonl', scope: 'all', keepMedia: true }),
+        ).rejects.toThrow(/Only the media of posts can be kept/);
 
-        const settings = await call<{ maxVideoBitrate: number | null }>('skein:settings.update', {
-          maxVideoBitrate: 900_000,
+        const started = await call<{ job: ExportJob }>('skein:export.start', {
+          view,
+          format: 'jsonl',
+          scope: 'all',
+          caps: { maxPages: 3 },
+          keepMedia: true,
         });
-        expect(settings.maxVideoBitrate).toBe(900_000);
-        const capped = await call<MediaEstimate>('skein:media.estimate', { collection: collection.id });
-        expect(capped.files).toBe(best.files);
-        expect(capped.knownBytes).toBeLessThan(best.knownBytes);
+        expect(started.job.keepMedia).toBe(true);
+        await expect
+          .poll(() => jobs.findLast((j) => j.id === started.job.id)?.mediaJob, { timeout: 60_000 })
+          .toBeTruthy();
+        const told = jobs.findLast((j) => j.id === started.job.id) as ExportJob;
+        expect(told.collection).toBeGreaterThan(0);
+        await expect
+          .poll(async () => call<MediaJob | null>('skein:media.job', { id: told.mediaJob }), { timeout: 60_000 })
+          .toMatchObject({ state: 'done', collection: told.collection });
+        const media = await call<MediaJob>('skein:media.job', { id: told.mediaJob });
+        expect(media.kept).toBeGreaterThan(0);
+        // what it would take was worked out as it started (nobody saw an estimate before the export was written)
+        expect(media.estimate).toMatchObject({ files: media.kept, alreadyKept: 0 });
+        expect(media.failed).toBe(0);
+        // the collection's media are kept now: keeping it again has nothing to fetch
+        expect(await call<MediaEstimate>('skein:media.estimate', { collection: told.collection })).toMatchObject({
+          files: 0,
+          alreadyKept: media.kept,
+        });
+        const fetched = await mediaLog(core);
+        expect(new Set(fetched).size).toBe(fetched.length);
 
-        const kept = await core.media.keep(collection.id);
-        expect(kept.failed).toBe(0);
-        const videos = (await mediaLog(core)).filter((u) => /\/vid-/.test(u));
-        expect(videos.length).toBeGreaterThan(0);
-        // every video fetched is the 832 kbit/s variant, the highest under 900 kbit/s; none of the 2.2 Mbit/s
-        expect(videos.every((u) => u.endsWith('-832000.mp4'))).toBe(true);
-        const files = await call<{ url: string; mime: string }[]>('skein:media.kept', { collection: collection.id });
-        expect(files.filter((f) => f.mime === 'video/mp4' && /\/vid-/.test(f.url)).length).toBeGreaterThan(0);
-        expect(files.some((f) => f.url.endsWith('-2176000.mp4'))).toBe(false);
+        // an export that did not ask keeps nothing: its job names a collection and no keeping
+        const plain = await call<{ job: ExportJob }>('skein:export.start', {
+          view,
+          format: 'jsonl',
+          scope: 'loaded',
+        });
+        await expect
+          .poll(() => jobs.findLast((j) => j.id === plain.job.id)?.collection, { timeout: 60_000 })
+          .toBeTruthy();
+        expect(jobs.findLast((j) => j.id === plain.job.id)?.mediaJob).toBeUndefined();
       } finally {
         await core.dispose();
       }

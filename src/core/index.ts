@@ -41,7 +41,7 @@ import type { MediaPolicy } from './protocol';
 import { createClientServices, createKeyStore, createSettingsHandlers, type ClientServices } from './session';
 import { createWatchFeature, type WatchFeature } from './watch';
 import { mediaFeature, type MediaFeature } from './compose/media';
-import { createMediaHandlers } from './media';
+import { createMediaHandlers, type MediaJobs } from './media';
 import { pagesFeature, type PagesFeature } from './compose/pages';
 import { createPagesHandlers } from './pages';
 
@@ -132,6 +132,8 @@ export interface Core {
   jobs: SavedJobs;
   /** the media of the project's posts: keep a collection's, verify what was kept */
   media: MediaFeature;
+  /** keepings of media as jobs (the bridge's, an export's, a watch's): how one ended, for the headless runner */
+  mediaJobs: Pick<MediaJobs, 'start' | 'settled'>;
   /** the pages the project's posts link to: capture a collection's */
   pages: PagesFeature;
   /** a window closed or reloaded: cancel what it started */
@@ -310,9 +312,14 @@ export function createCore(deps: CoreDeps): Core {
     source: clientPageSource(client.client),
     clock: { now, setTimer: systemClock.setTimer, sleep: systemClock.sleep },
     context: exportContext,
-    // every export written becomes a collection of the project holding its items (to export again, no call)
+    // every export written becomes a collection of the project holding its items (to export again, no call);
+    // an export that asked for its posts' media starts keeping that collection's, as the Archive's button does
+    // (only in the project of the mode in use, where the media feature keeps them)
     onWritten: async (run) => {
-      await keepAsCollection(await archiveThread, projects.handleFor, run);
+      const collection = await keepAsCollection(await archiveThread, projects.handleFor, run);
+      const sameProject = (run.manifest.mode === 'demo') === (mode() === 'demo');
+      if (!run.job.keepMedia || !sameProject) return { collection };
+      return { collection, mediaJob: mediaJobs.start(collection, { estimate: true }).id };
     },
     prices: () => client.settings().prices,
     chooseSavePath: deps.chooseSavePath,
@@ -439,6 +446,7 @@ export function createCore(deps: CoreDeps): Core {
     watches,
     jobs,
     media,
+    mediaJobs: { start: mediaJobs.start, settled: mediaJobs.settled },
     pages,
     onSenderGone: (senderId) => {
       for (const listener of senderGone) listener(senderId);

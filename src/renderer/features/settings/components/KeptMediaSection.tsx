@@ -16,8 +16,8 @@ export function KeptMediaSection({ settings }: { settings: Settings }) {
     <section className="settings__section" aria-labelledby="settings-kept-media">
       <h2 id="settings-kept-media">Kept media</h2>
       <p className="muted settings__hint">
-        Photos are kept at their original size. Videos and GIFs are kept as one MP4: the best there is, or the best
-        at or under the size you choose here (the smallest when every one is larger).
+        Photos are kept at their original size. Videos and GIFs are kept as one MP4: the best there is, or the best at
+        or under the size you choose here (the smallest when every one is larger).
       </p>
       <div className="settings__row">
         <label htmlFor={id} className="settings__label">
