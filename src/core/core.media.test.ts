@@ -8,9 +8,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '.';
 import { createDispatcher } from './bridge';
-import type { Sandbox } from '../sandbox';
+import { startSandbox, type Sandbox } from '../sandbox';
 import type { ExportJob } from '../shared/ipc/export';
 import type { MediaEstimate, MediaJob } from '../shared/ipc/media';
+import type { WatchSummary } from '../shared/ipc/watch';
 import { testCoreDeps } from './testing/core-deps';
 
 const sandboxes: Sandbox[] = [];
@@ -157,6 +158,64 @@ describe('an export that keeps its posts’ media', () => {
           .poll(() => jobs.findLast((j) => j.id === plain.job.id)?.collection, { timeout: 60_000 })
           .toBeTruthy();
         expect(jobs.findLast((j) => j.id === plain.job.id)?.mediaJob).toBeUndefined();
+      } finally {
+        await core.dispose();
+      }
+    },
+  );
+});
+
+describe('a watch that keeps its media after each run', () => {
+  it(
+    'keeps the media of its posts run by run, each file fetched once, and its card says how many',
+    { timeout: 180_000 },
+    async () => {
+      let offset = 0;
+      const now = () => Date.UTC(2026, 10, 1, 9) + offset;
+      const { core, call, profile } = await demoCore('watch', {
+        now,
+        confirm: async () => true,
+        watches: { start: false, tickMs: 60_000 },
+        startSandbox: async () => {
+          const s = await startSandbox({ port: 0, size: 'small', now, seed: 7, activity: 4 });
+          sandboxes.push(s);
+          return s;
+        },
+      });
+      try {
+        const s = await core.sandbox();
+        await fetch(`${s?.baseUrl}/__sandbox/media-requests`, { method: 'DELETE' });
+        const created = await call<WatchSummary>('skein:watch.create', {
+          name: 'Profile with media',
+          kind: 'accounts',
+          targets: [profile],
+          strategy: 'full',
+          schedule: { everyMinutes: 60 },
+          caps: { perRun: 5_000, perDay: 20_000, total: 100_000 },
+          options: { firstPages: 3, keepMedia: true },
+        });
+        await core.watches.scheduler.tick();
+        const first = (await call<{ watches: WatchSummary[] }>('skein:watch.list', undefined)).watches.find(
+          (w) => w.id === created.id,
+        ) as WatchSummary;
+        expect(first.kept.posts).toBeGreaterThan(0);
+        const afterFirst = await mediaLog(core);
+        expect(afterFirst.length).toBeGreaterThan(0);
+        expect(first.media).toMatchObject({ files: afterFirst.length, failure: null });
+
+        offset += 72 * 60 * 60_000;
+        await core.watches.scheduler.tick();
+        const second = (await call<{ watches: WatchSummary[] }>('skein:watch.list', undefined)).watches.find(
+          (w) => w.id === created.id,
+        ) as WatchSummary;
+        expect(second.runs).toBe(2);
+        // the second run found new posts, so the watch's media were kept again (only what was not kept yet)
+        expect(second.lastRun?.newItems).toBeGreaterThan(0);
+        expect(second.media?.at).toBeGreaterThan(first.media?.at ?? Infinity);
+        // across both runs each media address was fetched once: the second run fetched only what was new
+        const fetched = await mediaLog(core);
+        expect(new Set(fetched).size).toBe(fetched.length);
+        expect(second.media?.files).toBe(fetched.length);
       } finally {
         await core.dispose();
       }

@@ -367,6 +367,21 @@ export function createCore(deps: CoreDeps): Core {
     verbose: deps.watches?.verbose ?? false,
     warn: (message, error) => deps.log?.error(message, error),
     appName: `${deps.app.name} ${deps.app.version}`,
+    // a watch that keeps its media: the same keeping job as the Archive's, awaited (a stop cancels it)
+    keepMedia: async (collection, signal) => {
+      const started = mediaJobs.start(collection);
+      const stop = () => mediaJobs.cancel(started.id);
+      signal.addEventListener('abort', stop, { once: true });
+      try {
+        const m = await mediaJobs.settled(started.id);
+        if (!m) return { kept: 0, failed: 0, message: 'the keeping of the media was lost' };
+        const message =
+          m.state === 'failed' ? m.message : m.state === 'cancelled' ? 'stopped before every file was kept' : null;
+        return { kept: m.kept, failed: m.failed, message };
+      } finally {
+        signal.removeEventListener('abort', stop);
+      }
+    },
   });
   beforeSwitch = () => watches.scheduler.stop().then(() => watches.scheduler.restart());
   if (deps.watches?.start !== false) watches.scheduler.start();

@@ -78,6 +78,8 @@ export interface MediaJobs {
    * Archive's button, an export that asked for its media, a watch's run
    */
   start: (collection: number, opts?: { estimate?: boolean }) => MediaJob;
+  /** stops a job under way; false when none runs under that id */
+  cancel: (id: string) => boolean;
   /** how a job ended, once it has (null: no such job) */
   settled: (id: string) => Promise<MediaJob | null>;
   dispose: () => void;
@@ -136,17 +138,18 @@ export function createMediaHandlers(port: MediaProjectPort): MediaJobs {
       });
     return entry.job;
   };
+  const cancel = (id: string): boolean => {
+    const entry = jobs.get(id);
+    if (!entry || entry.job.state !== 'running') return false;
+    entry.abort.abort();
+    return true;
+  };
   const handlers: MediaHandlers = {
     media: {
       estimate: ({ collection }) => port.estimate(collection),
       keep: async ({ collection }) => start(collection),
       job: async ({ id }) => jobs.get(id)?.job ?? null,
-      cancel: async ({ id }) => {
-        const entry = jobs.get(id);
-        if (!entry || entry.job.state !== 'running') return { cancelled: false };
-        entry.abort.abort();
-        return { cancelled: true };
-      },
+      cancel: async ({ id }) => ({ cancelled: cancel(id) }),
       kept: async ({ collection }) =>
         (await port.keptIn(collection)).map((k) => ({
           postId: k.postId,
@@ -190,6 +193,7 @@ export function createMediaHandlers(port: MediaProjectPort): MediaJobs {
   return {
     handlers,
     start,
+    cancel,
     settled: async (id) => (await jobs.get(id)?.ended) ?? null,
     dispose: () => {
       for (const { abort } of jobs.values()) abort.abort();
