@@ -42,7 +42,7 @@ import type { MediaPolicy } from './protocol';
 import { createClientServices, createKeyStore, createSettingsHandlers, type ClientServices } from './session';
 import { createWatchFeature, type WatchFeature } from './watch';
 import { mediaFeature, type MediaFeature } from './compose/media';
-import { createMediaHandlers } from './media';
+import { createMediaHandlers, type MediaJobs } from './media';
 import { pagesFeature, type PagesFeature } from './compose/pages';
 import { projectFolder } from './compose/folders';
 import { createPagesHandlers } from './pages';
@@ -134,6 +134,8 @@ export interface Core {
   jobs: SavedJobs;
   /** the media of the project's posts: keep a collection's, verify what was kept */
   media: MediaFeature;
+  /** keepings of media as jobs (the bridge's, an export's, a watch's): how one ended, for the headless runner */
+  mediaJobs: Pick<MediaJobs, 'start' | 'settled'>;
   /** the pages the project's posts link to: capture a collection's */
   pages: PagesFeature;
   /** a window closed or reloaded: cancel what it started */
@@ -312,9 +314,14 @@ export function createCore(deps: CoreDeps): Core {
     source: clientPageSource(client.client),
     clock: { now, setTimer: systemClock.setTimer, sleep: systemClock.sleep },
     context: exportContext,
-    // every export written becomes a collection of the project holding its items (to export again, no call)
+    // every export written becomes a collection of the project holding its items (to export again, no call);
+    // an export that asked for its posts' media starts keeping that collection's, as the Archive's button does
+    // (only in the project of the mode in use, where the media feature keeps them)
     onWritten: async (run) => {
-      await keepAsCollection(await archiveThread, projects.handleFor, run);
+      const collection = await keepAsCollection(await archiveThread, projects.handleFor, run);
+      const sameProject = (run.manifest.mode === 'demo') === (mode() === 'demo');
+      if (!run.job.keepMedia || !sameProject) return { collection };
+      return { collection, mediaJob: mediaJobs.start(collection, { estimate: true }).id };
     },
     prices: () => client.settings().prices,
     chooseSavePath: deps.chooseSavePath,
@@ -362,6 +369,21 @@ export function createCore(deps: CoreDeps): Core {
     verbose: deps.watches?.verbose ?? false,
     warn: (message, error) => deps.log?.error(message, error),
     appName: `${deps.app.name} ${deps.app.version}`,
+    // a watch that keeps its media: the same keeping job as the Archive's, awaited (a stop cancels it)
+    keepMedia: async (collection, signal) => {
+      const started = mediaJobs.start(collection);
+      const stop = () => mediaJobs.cancel(started.id);
+      signal.addEventListener('abort', stop, { once: true });
+      try {
+        const m = await mediaJobs.settled(started.id);
+        if (!m) return { kept: 0, failed: 0, message: 'the keeping of the media was lost' };
+        const message =
+          m.state === 'failed' ? m.message : m.state === 'cancelled' ? 'stopped before every file was kept' : null;
+        return { kept: m.kept, failed: m.failed, message };
+      } finally {
+        signal.removeEventListener('abort', stop);
+      }
+    },
   });
   beforeSwitch = () => watches.scheduler.stop().then(() => watches.scheduler.restart());
   if (deps.watches?.start !== false) watches.scheduler.start();
@@ -387,6 +409,7 @@ export function createCore(deps: CoreDeps): Core {
         noneReason: 'no timestamp authority is set in Settings, so no trusted time was asked for',
       };
     },
+    maxVideoBitrate: () => client.settings().maxVideoBitrate,
     now,
   });
 
@@ -451,6 +474,7 @@ export function createCore(deps: CoreDeps): Core {
     watches,
     jobs,
     media,
+    mediaJobs: { start: mediaJobs.start, settled: mediaJobs.settled },
     pages,
     onSenderGone: (senderId) => {
       for (const listener of senderGone) listener(senderId);

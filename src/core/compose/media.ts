@@ -2,7 +2,8 @@
  * The media area over the archive's thread: its tables through one proxy (`partProxy`, every method by name),
  * a collection's posts read from the project in chunks, and the project's media folder (beside a project
  * file; for a team project, in this machine's data folder, under the project's id: its files are this
- * machine's). The demo sandbox's own origin is the one address fetched over plain http. Each run's trusted
+ * machine's). Videos and GIFs are kept at the best variant, or the best under Settings' chosen maximum (the
+ * estimate reads the same choice). The demo sandbox's own origin is the one address fetched over plain http. Each run's trusted
  * time is asked of the authorities the mode names (the sandbox's stand-in in demo mode, Settings' otherwise).
  */
 import { extname } from 'node:path';
@@ -69,6 +70,8 @@ export interface MediaFeatureDeps {
   madeBy: string;
   /** the timestamp authorities of the mode in use, in order, or why none is asked (in plain words) */
   authorities: () => Promise<{ authorities: string[]; noneReason: string }>;
+  /** Settings' largest video to keep (bits a second), read at each estimate and keeping; null: the best */
+  maxVideoBitrate: () => number | null;
   now: () => number;
 }
 
@@ -100,9 +103,10 @@ export function mediaFeature(deps: MediaFeatureDeps): MediaFeature {
   };
   const candidates = async (collection: number): Promise<Candidate[]> => {
     const out: Candidate[] = [];
+    const max = deps.maxVideoBitrate() ?? undefined;
     await read(collection, (_id, raw) => {
       try {
-        out.push(...candidatesOf(JSON.parse(raw)));
+        out.push(...candidatesOf(JSON.parse(raw), max));
       } catch {
         /* an item whose raw text is not JSON has no media to keep */
       }

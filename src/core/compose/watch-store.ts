@@ -48,6 +48,10 @@ export function watchProject(
           }
           return id;
         },
+        notes: {
+          read: async (key) => archive.call('meta', handle, key),
+          write: async (key, value) => archive.call('setMeta', handle, key, value),
+        },
       };
     } catch {
       return null;

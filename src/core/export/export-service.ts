@@ -126,6 +126,7 @@ export class ExportService {
       resumable: false,
       startedAt: this.deps.clock.now(),
       finishedAt: null,
+      ...(input.keepMedia ? { keepMedia: true } : {}),
     };
     this.jobs.set(id, job);
     await this.store.save(job);
@@ -396,9 +397,13 @@ export class ExportService {
       // the file is whole: the person sees it done now, not after the project has kept the collection
       job.finishedAt = clock.now();
       this.update(job);
-      await this.deps
+      const made = await this.deps
         .onWritten?.({ job, manifest, items: () => journal.items() })
         .catch((error: unknown) => this.deps.onInternalError?.(error));
+      if (made) {
+        Object.assign(job, made);
+        this.update(job);
+      }
     } finally {
       await live?.discard();
       await journal.close();

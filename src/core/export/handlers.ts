@@ -62,7 +62,7 @@ export function createExportFeature(deps: ExportFeatureDeps): ExportFeature {
   const handlers: ExportHandlers = {
     export: {
       estimate: ({ view, scope }) => service.estimate(view, scope),
-      start: async ({ view, format: id, scope, caps, options, csvCells }) => {
+      start: async ({ view, format: id, scope, caps, options, csvCells, keepMedia }) => {
         // refuse a format or params main cannot export before asking for a file
         const format = formats.get(id);
         await service.plan(view);
@@ -73,7 +73,9 @@ export function createExportFeature(deps: ExportFeatureDeps): ExportFeature {
         });
         if (chosen === null) return { job: null };
         const targetPath = extname(chosen) ? chosen : `${chosen}.${format.extension}`;
-        return { job: await service.start({ view, format: id, scope, caps, options, csvCells, targetPath }) };
+        return {
+          job: await service.start({ view, format: id, scope, caps, options, csvCells, keepMedia, targetPath }),
+        };
       },
       status: ({ jobId }) => service.status(jobId),
       list: () => service.list(),

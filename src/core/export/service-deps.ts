@@ -39,8 +39,11 @@ export interface ExportServiceDeps {
   onMissing?: (job: ExportJob, missing: MissingList) => Promise<void>;
   /** the current project: a hydration takes the ids it already holds from it, at no cost (absent: all are fetched) */
   project?: ProjectItems;
-  /** a file was written: its items in order (the research project keeps them as a collection) */
-  onWritten?: (run: WrittenRun) => Promise<void>;
+  /**
+   * a file was written: its items in order (the research project keeps them as a collection); what it made of
+   * them (the collection, a keeping of its media) is told on the job
+   */
+  onWritten?: (run: WrittenRun) => Promise<WrittenOutcome | void>;
   /** the formats it writes (default: the built-in ones) */
   formats?: Formats;
   /** what the project asks of an export of these items: codes as extra columns, opted-out accounts left out */
@@ -53,6 +56,9 @@ export interface WrittenRun {
   items: () => AsyncIterable<JournalItem>;
 }
 
+/** what the project made of a written export, as its job tells it */
+export type WrittenOutcome = Pick<ExportJob, 'collection' | 'mediaJob'>;
+
 export interface StartExport {
   /** a saved job's stable id (its file and project), so that running it again resumes it; absent: a new one */
   id?: string;
@@ -63,6 +69,8 @@ export interface StartExport {
   options?: ExportOptions;
   /** CSV text cells; absent: neutralised for spreadsheets, exact for analysis (pandas, R, DuckDB run no formulas) */
   csvCells?: CsvCells;
+  /** keep the media of the posts once written (a view of posts only) */
+  keepMedia?: boolean;
   /** chosen in main (save dialog) */
   targetPath: string;
 }

@@ -64,62 +64,92 @@ function timestampForBridge(t: TimestampOutcome | null): MediaTimestamp | null {
   return { files: t.files, authority: t.authority, genTime: t.genTime, serial: t.serial, reason: t.reason };
 }
 
-export function createMediaHandlers(port: MediaProjectPort): { handlers: MediaHandlers; dispose: () => void } {
-  const jobs = new Map<string, { job: MediaJob; abort: AbortController }>();
+interface Entry {
+  job: MediaJob;
+  abort: AbortController;
+  /** how it ended (never rejects) */
+  ended: Promise<MediaJob>;
+}
+
+export interface MediaJobs {
+  handlers: MediaHandlers;
+  /**
+   * starts keeping a collection's media as a job the page can follow and cancel (joining one under way): the
+   * Archive's button, an export that asked for its media, a watch's run
+   */
+  start: (collection: number, opts?: { estimate?: boolean }) => MediaJob;
+  /** stops a job under way; false when none runs under that id */
+  cancel: (id: string) => boolean;
+  /** how a job ended, once it has (null: no such job) */
+  settled: (id: string) => Promise<MediaJob | null>;
+  dispose: () => void;
+}
+
+export function createMediaHandlers(port: MediaProjectPort): MediaJobs {
+  const jobs = new Map<string, Entry>();
   const checks = new Map<string, MediaCheckJob>();
   const checksFinished: string[] = [];
   const finished: string[] = [];
+  /** starts keeping a collection's media, or joins the keeping of it under way */
+  const start = (collection: number, opts: { estimate?: boolean } = {}): MediaJob => {
+    const running = [...jobs.values()].find((j) => j.job.collection === collection && j.job.state === 'running');
+    if (running) return running.job;
+    const id = randomUUID();
+    const abort = new AbortController();
+    const job: MediaJob = {
+      id,
+      collection,
+      state: 'running',
+      total: 0,
+      done: 0,
+      kept: 0,
+      storedBytes: 0,
+      failed: 0,
+      reasons: {},
+      alreadyKept: 0,
+      message: null,
+      timestamp: null,
+    };
+    const entry: Entry = { job, abort, ended: Promise.resolve(job) };
+    jobs.set(id, entry);
+    const update = (p: Partial<MediaJob>) => (entry.job = { ...entry.job, ...p });
+    // the estimate first, when asked (whoever follows this keeping saw none before it began)
+    const estimated = opts.estimate
+      ? port.estimate(collection).then((estimate) => void update({ estimate }))
+      : Promise.resolve();
+    entry.ended = estimated
+      .then(() =>
+        port.keep(collection, abort.signal, (p) => update({ ...p, reasons: p.reasons as Record<string, number> })),
+      )
+      .then((r) =>
+        update({
+          ...r,
+          reasons: r.reasons as Record<string, number>,
+          state: r.cancelled ? 'cancelled' : 'done',
+          timestamp: timestampForBridge(r.timestamp),
+        }),
+      )
+      .catch((e: unknown) =>
+        update({ state: 'failed', message: e instanceof Error ? e.message : 'the media could not be kept' }),
+      )
+      .finally(() => {
+        finished.push(id);
+        while (finished.length > KEEP_FINISHED) jobs.delete(finished.shift() as string);
+      });
+    return entry.job;
+  };
+  const cancel = (id: string): boolean => {
+    const entry = jobs.get(id);
+    if (!entry || entry.job.state !== 'running') return false;
+    entry.abort.abort();
+    return true;
+  };
   const handlers: MediaHandlers = {
     media: {
       estimate: ({ collection }) => port.estimate(collection),
-      keep: async ({ collection }) => {
-        const running = [...jobs.values()].find((j) => j.job.collection === collection && j.job.state === 'running');
-        if (running) return running.job;
-        const id = randomUUID();
-        const abort = new AbortController();
-        const job: MediaJob = {
-          id,
-          collection,
-          state: 'running',
-          total: 0,
-          done: 0,
-          kept: 0,
-          storedBytes: 0,
-          failed: 0,
-          reasons: {},
-          alreadyKept: 0,
-          message: null,
-          timestamp: null,
-        };
-        const entry = { job, abort };
-        jobs.set(id, entry);
-        const update = (p: Partial<MediaJob>) => (entry.job = { ...entry.job, ...p });
-        void port
-          .keep(collection, abort.signal, (p) => update({ ...p, reasons: p.reasons as Record<string, number> }))
-          .then((r) =>
-            update({
-              ...r,
-              reasons: r.reasons as Record<string, number>,
-              state: r.cancelled ? 'cancelled' : 'done',
-              timestamp: timestampForBridge(r.timestamp),
-            }),
-          )
-          .catch((e: unknown) =>
-            update({ state: 'failed', message: e instanceof Error ? e.message : 'the media could not be kept' }),
-          )
-          .finally(() => {
-            finished.push(id);
-            while (finished.length > KEEP_FINISHED) jobs.delete(finished.shift() as string);
-          });
-        return entry.job;
-      },
+      keep: async ({ collection }) => start(collection),
       job: async ({ id }) => jobs.get(id)?.job ?? null,
-      cancel: async ({ id }) => {
-        const entry = jobs.get(id);
-        if (!entry || entry.job.state !== 'running') return { cancelled: false };
-        entry.abort.abort();
-        return { cancelled: true };
-      },
+      cancel: async ({ id }) => ({ cancelled: cancel(id) }),
       kept: async ({ collection }) =>
         (await port.keptIn(collection)).map((k) => ({
           postId: k.postId,
@@ -162,6 +192,9 @@ export function createMediaHandlers(port: MediaProjectPort): { handlers: MediaHa
   };
   return {
     handlers,
+    start,
+    cancel,
+    settled: async (id) => (await jobs.get(id)?.ended) ?? null,
     dispose: () => {
       for (const { abort } of jobs.values()) abort.abort();
     },

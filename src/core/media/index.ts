@@ -9,4 +9,4 @@ export { MEDIA_PART, MEDIA_PART_NAME } from './tables/part';
 export type { KeptMedia, MediaTables } from './tables/tables';
 export { readKept, verifyMedia, type KeptBytes, type VerifyReport } from './verify';
 export { writeEvidencePackage, type EvidenceStore, type EvidenceSummary, type LinkedPages } from './evidence';
-export { createMediaHandlers } from './handlers';
+export { createMediaHandlers, type MediaJobs } from './handlers';

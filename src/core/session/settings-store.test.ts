@@ -38,6 +38,8 @@ describe('settings store', () => {
       saveService: false,
       saveServiceUrl: 'https://web.archive.org/save/',
       saveServicePaceSeconds: 10,
+      // evidence wants the best copy: no maximum until one is chosen
+      maxVideoBitrate: null,
     });
     expect(s.get(true).mode).toBe('live');
     s.update({ mode: 'demo' }, true);
@@ -70,6 +72,15 @@ describe('settings store', () => {
     expect(() => s.update({ saveServiceUrl: 'http://archive.example/save/' }, true)).toThrow();
     expect(() => s.update({ saveServiceUrl: 'https://me:pw@archive.example/save/' }, true)).toThrow();
     expect(s.get(true).saveServicePaceSeconds).toBe(30);
+  });
+
+  it('keeps a largest video to keep, and forgets it again', () => {
+    const dir = tempDir();
+    createSettingsStore({ dir }).update({ maxVideoBitrate: 900_000 }, true);
+    expect(createSettingsStore({ dir }).get(true).maxVideoBitrate).toBe(900_000);
+    expect(() => createSettingsStore({ dir }).update({ maxVideoBitrate: -1 }, true)).toThrow();
+    createSettingsStore({ dir }).update({ maxVideoBitrate: null }, true);
+    expect(createSettingsStore({ dir }).get(true).maxVideoBitrate).toBeNull();
   });
 
   it('persists across restarts', () => {

@@ -24,6 +24,9 @@
  *   Its address defaults to the Internet Archive's Save Page Now, its pace to
  *   one request every 10 s (the bridge refuses under 1 s). Demo mode always
  *   sends to the sandbox's stand-in.
+ * - maxVideoBitrate: none (the best variant). Keeping is for evidence, where
+ *   the best copy matters more than the disk; a researcher short of space
+ *   chooses a maximum.
  * - paceCeiling (not a setting: main's own record): the highest pace the
  *   user confirmed in main's dialog; the renderer may set any pace up to it.
  */
@@ -52,6 +55,7 @@ const Stored = z.object({
   saveService: z.boolean().optional(),
   saveServiceUrl: Settings.shape.saveServiceUrl.optional(),
   saveServicePaceSeconds: Settings.shape.saveServicePaceSeconds.optional(),
+  maxVideoBitrate: Settings.shape.maxVideoBitrate.optional(),
 });
 type Stored = z.infer<typeof Stored>;
 
@@ -111,6 +115,7 @@ export function createSettingsStore(opts: { dir: string; configName?: string }):
     saveService: s.saveService ?? false,
     saveServiceUrl: s.saveServiceUrl ?? DEFAULT_SAVE_SERVICE_URL,
     saveServicePaceSeconds: s.saveServicePaceSeconds ?? DEFAULT_SAVE_PACE_SECONDS,
+    maxVideoBitrate: s.maxVideoBitrate ?? null,
   });
 
   return {

@@ -29,6 +29,7 @@ import { runnerState, type WatchScheduler } from './scheduler';
 import { fmt, isoMinute, nextSlot, readSpec, readState } from './state';
 import type { WatchProject, WatchStore } from './store';
 import { writeTable } from './tables';
+import { readMediaNote, watchCollection } from './media';
 
 export type WatchHandlers = HandlersOf<typeof watchContract>;
 
@@ -208,6 +209,7 @@ export function createWatchHandlers(deps: WatchHandlerDeps): WatchHandlers['watc
           : null,
       gaps: stats.gaps,
       attrition: stats.attrition,
+      media: await readMediaNote(project, w.id),
     };
   }
 
@@ -397,35 +399,7 @@ export function createWatchHandlers(deps: WatchHandlerDeps): WatchHandlers['watc
 
     collect: async ({ id }) => {
       const { project, w } = await one(id);
-      const t = now();
-      const store = project.store;
-      // every post the watch kept, in the order the watch's presence rows keep them (a page at a time)
-      async function* ids(): AsyncIterable<string[]> {
-        let after: { watch: number; kind: string; id: string } | null = null;
-        for (;;) {
-          const page = await store.attritionPage({ watch: id, after, limit: 1_000 });
-          if (page.length === 0) return;
-          yield page.filter((p) => p.kind === 'post').map((p) => p.id);
-          const last = page[page.length - 1] as PresenceRecord;
-          after = { watch: last.watch, kind: last.kind, id: last.id };
-        }
-      }
-      const stats = await store.stats(id, t);
-      const last = stats.lastRun;
-      // what the watch holds changes only with a run: asked again with none since, the same collection opens
-      // (a run under way makes a new one each time)
-      const collection = await project.keepCollection({
-        name: `${w.name} · kept by the watch · ${isoMinute(t)}`,
-        manifest: {
-          mode: project.kind,
-          watch: id,
-          posts: stats.kept.posts,
-          after_run: last?.id ?? null,
-          ...(last && last.endedAt === null ? { made_at: new Date(t).toISOString() } : {}),
-        },
-        ids: ids(),
-      });
-      return { collection, items: stats.kept.posts };
+      return watchCollection(project, w, now());
     },
 
     remove: async ({ id }) => {

@@ -15,6 +15,7 @@ import type { PageSource } from '../walk';
 import type { Clock } from '../ports';
 import { executeRun, journalPathFor, newToken, type RunResult } from './run';
 import { fmt, isoMinute, nextSlot, readSpec, readState } from './state';
+import { keepRunMedia, type KeepWatchMedia } from './media';
 import type { WatchProject, WatchStore } from './store';
 
 /** a runner whose heartbeat is older than this has stopped (its project may be taken) */
@@ -43,6 +44,8 @@ export interface SchedulerDeps {
   warn?: (message: string, error?: unknown) => void;
   /** whether a process of this host is alive (a runner killed without letting go is not) */
   alive?: (pid: number) => boolean;
+  /** keeps the media of a watch's collection (core/media, fitted by the composition); absent: `keepMedia` does nothing */
+  keepMedia?: KeepWatchMedia;
 }
 
 export class RunnerBusy extends Error {
@@ -469,6 +472,21 @@ export class WatchScheduler {
       `${isoMinute(r.endedAt)}  watch ${w.id} “${spec.name}” run ${run.id}${resumed ? ' (picked up again)' : ''} ${r.status}: ${r.asked} — ${r.calls} calls, ${fmt(r.credits)} credits; ${r.newItems} new, ${r.gone} gone${r.returned ? `, ${r.returned} back` : ''}; last 24 h ${fmt(after.lastDay)}/${fmt(spec.caps.perDay)}, total ${fmt(after.total)}/${fmt(spec.caps.total)}${nextDue !== null ? `; next ${isoMinute(nextDue)}` : ''}${result.message ? ` — ${result.message}` : ''}`,
     );
     this.deps.emit?.({ watchId: w.id, what: 'run-ended' });
+    // the run is settled: its new posts' media now, whose failure is noted, never the run's
+    if (spec.options.keepMedia && this.deps.keepMedia) {
+      const line = await keepRunMedia(
+        project,
+        w,
+        r,
+        this.deps.keepMedia,
+        () => this.deps.clock.now(),
+        this.stopRun.signal,
+      );
+      if (line !== null) {
+        this.deps.progress?.(`${isoMinute(this.deps.clock.now())}  watch ${w.id} “${spec.name}” run ${run.id} ${line}`);
+        this.deps.emit?.({ watchId: w.id, what: 'changed' });
+      }
+    }
   }
 }
 

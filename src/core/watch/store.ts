@@ -30,4 +30,6 @@ export interface WatchProject {
    * that one, opened again (its ids are not read).
    */
   keepCollection: (c: { name: string; manifest: unknown; ids: AsyncIterable<string[]> }) => Promise<number>;
+  /** small notes kept in the project by key (how a watch's media keeping went); absent: none are kept */
+  notes?: { read: (key: string) => Promise<string | null>; write: (key: string, value: string) => Promise<void> };
 }

@@ -5,7 +5,7 @@
  * never passes a path), collects the raw items and writes them atomically.
  */
 import { z } from 'zod';
-import { OperationIdSchema, type ItemKind, type OperationId } from '../api/catalog';
+import { OPERATIONS, OperationIdSchema, type ItemKind, type OperationId } from '../api/catalog';
 import { SkeinErrorData } from '../errors';
 import { PagingStopReason } from './api';
 import { fn } from './define';
@@ -224,17 +224,30 @@ export const ExportJob = z.object({
   resumable: z.boolean(),
   startedAt: z.number(),
   finishedAt: z.number().nullable(),
+  /** a view of posts: once written, main also keeps the media of its posts (photos, videos, GIFs) */
+  keepMedia: z.boolean().optional(),
+  /** once written: the project's collection of its items (absent until then, or when it could not be made) */
+  collection: z.number().int().positive().optional(),
+  /** the keeping of that collection's media main started (`media.job` follows it) */
+  mediaJob: z.string().max(64).optional(),
 });
 export type ExportJob = z.infer<typeof ExportJob>;
 
-export const ExportStartInput = z.object({
-  view: ViewDescriptor,
-  format: ExportFormat,
-  scope: ExportScope,
-  caps: ExportCaps.optional(),
-  options: ExportOptions.optional(),
-  csvCells: CsvCells.optional(),
-});
+export const ExportStartInput = z
+  .object({
+    view: ViewDescriptor,
+    format: ExportFormat,
+    scope: ExportScope,
+    caps: ExportCaps.optional(),
+    options: ExportOptions.optional(),
+    csvCells: CsvCells.optional(),
+    /** also keep the media of the posts once the file is written (a view of posts only) */
+    keepMedia: z.boolean().optional(),
+  })
+  .refine((s) => s.keepMedia !== true || OPERATIONS[s.view.operation].itemKind === 'post', {
+    message: 'Only the media of posts can be kept: this view does not list posts.',
+    path: ['keepMedia'],
+  });
 export type ExportStartInput = z.infer<typeof ExportStartInput>;
 
 const JobRef = z.object({ jobId: z.string().min(1).max(100) });

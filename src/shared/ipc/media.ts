@@ -50,6 +50,8 @@ export const MediaJob = z.object({
   message: z.string().nullable(),
   /** the finished run's trusted time; null while running, or when the run kept nothing */
   timestamp: MediaTimestamp.nullable(),
+  /** what it would take, worked out as it started (a keeping nobody saw an estimate for: an export's) */
+  estimate: MediaEstimate.optional(),
 });
 export type MediaJob = z.infer<typeof MediaJob>;
 

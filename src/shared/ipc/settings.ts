@@ -68,6 +68,8 @@ export const DEFAULT_SAVE_SERVICE_URL = 'https://web.archive.org/save/';
 /** the fewest seconds between two requests to a save service: the bridge refuses a faster pace */
 export const SAVE_PACE_FLOOR_SECONDS = 1;
 export const DEFAULT_SAVE_PACE_SECONDS = 10;
+/** a chosen maximum for kept videos, in bits a second */
+const MaxVideoBitrate = z.number().int().positive().max(1e9);
 
 /** requests per second: what the bridge accepts; raising the pace above the confirmed ceiling asks the user in main */
 const MAX_REQUESTS_PER_SECOND = 50;
@@ -95,6 +97,11 @@ export const Settings = z.object({
   saveServiceUrl: SaveServiceUrl,
   /** at most one request to the save service every this many seconds */
   saveServicePaceSeconds: z.number().min(SAVE_PACE_FLOOR_SECONDS).max(3600),
+  /**
+   * the largest video (and GIF) kept, as the highest MP4 variant at or under this many bits a second (the
+   * lowest when every one is larger); null: the best there is
+   */
+  maxVideoBitrate: MaxVideoBitrate.nullable(),
 });
 export type Settings = z.infer<typeof Settings>;
 

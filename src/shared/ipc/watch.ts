@@ -79,6 +79,8 @@ export const WatchOptions = z.object({
   trackDays: z.number().int().min(0).max(365).default(0),
   /** ...every this many runs */
   trackEvery: z.number().int().min(1).max(10_000).default(24),
+  /** after each run with new posts, keep the media of the watch’s posts (each file fetched once); absent: off */
+  keepMedia: z.boolean().optional(),
 });
 export type WatchOptions = z.infer<typeof WatchOptions>;
 
@@ -293,6 +295,8 @@ export const WatchSummary = z.object({
     gone: z.number().int(),
     returned: z.number().int(),
   }),
+  /** the media kept for it after its runs (`keepMedia`): files so far, when, the last failure in words; null: none yet */
+  media: z.object({ files: z.number().int(), at: z.number(), failure: z.string().nullable() }).nullable().optional(),
 });
 export type WatchSummary = z.infer<typeof WatchSummary>;
 

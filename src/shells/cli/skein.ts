@@ -19,6 +19,7 @@ import { parseArgs } from 'node:util';
 import { createCore, RunnerBusy, type Core, type CoreDeps } from '../../core';
 import { creditsToUsd } from '../../shared/api/pricing';
 import type { ExportJob } from '../../shared/ipc/export';
+import type { MediaJob } from '../../shared/ipc/media';
 import type { HeadlessRun } from '../../shared/ipc/jobs';
 import { readSavedJob, type WatchSavedJob } from '../../shared/jobs/saved-job';
 
@@ -357,6 +358,12 @@ export async function runJob(
         );
       },
     );
+    // the media of its posts, when the job asked: kept after the file, never failing the job
+    if (job.mediaJob) {
+      out('Keeping the photos and videos of its posts…');
+      const media = await core.mediaJobs.settled(job.mediaJob);
+      if (media) out(mediaLine(media));
+    }
     const prices = core.client.settings().prices;
     const spent = `${job.progress.calls} call${job.progress.calls === 1 ? '' : 's'}, ${job.progress.credits} credits (about $${creditsToUsd(job.progress.credits, prices).toFixed(4)})`;
     const where = job.files.join(', ');
@@ -524,6 +531,28 @@ async function runWatchJob(
 }
 
 /** A job's progress line: its page (a hydration's batch), what it holds and what it has cost so far. */
+/** how a keeping of media ended, in one line (a failure is said, never an exit code) */
+export function mediaLine(m: MediaJob): string {
+  const files = (n: number) => `${n} file${n === 1 ? '' : 's'}`;
+  const failed =
+    m.failed > 0
+      ? ` ${files(m.failed)} not kept (${Object.entries(m.reasons)
+          .map(([reason, n]) => `${n} ${reason.replace('-', ' ')}`)
+          .join(', ')}); running it again tries them once more.`
+      : '';
+  const megabytes = (m.storedBytes / 1e6).toFixed(1);
+  switch (m.state) {
+    case 'done':
+      return `Media: kept ${files(m.kept)} (${megabytes} MB new; ${m.alreadyKept} already kept, not fetched again).${failed}`;
+    case 'cancelled':
+      return `Media: stopped after ${files(m.done)}; running it again goes on where it stopped.${failed}`;
+    case 'failed':
+      return `Media: not kept (${(m.message ?? 'something went wrong').replace(/\.$/, '')}).`;
+    case 'running':
+      return `Media: ${m.done} of ${files(m.total)} kept so far.`;
+  }
+}
+
 function progressLine(kind: 'export' | 'hydrate', job: ExportJob): string {
   const p = job.progress;
   const waiting = p.waitingUntil

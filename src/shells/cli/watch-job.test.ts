@@ -18,7 +18,11 @@ const ctx = { senderId: 1 };
 const WIDE = { perRun: 2_000, perDay: 4_000, total: 50_000 };
 
 /** the app saves the watch its form describes as a job file in `dir` */
-async function saveWatchJob(caps: { perRun: number; perDay: number; total: number }, days: number) {
+async function saveWatchJob(
+  caps: { perRun: number; perDay: number; total: number },
+  days: number,
+  options: { keepMedia?: boolean } = {},
+) {
   const list = await world.control<{ members: Array<{ id: string }> }>(
     `/__sandbox/lists/${world.sandbox().examples.listId}`,
   );
@@ -44,7 +48,7 @@ async function saveWatchJob(caps: { perRun: number; perDay: number; total: numbe
           listId: null,
           schedule: { everyMinutes: 720, from: null, until: null },
           caps,
-          options: { overlap: 3, firstPages: 1, fullEvery: 24, trackDays: 0, trackEvery: 24 },
+          options: { overlap: 3, firstPages: 1, fullEvery: 24, trackDays: 0, trackEvery: 24, ...options },
         },
         days,
       },
@@ -88,6 +92,17 @@ const ledger = () => world.control<{ calls: LedgerEntry[] }>('/__sandbox/usage')
 const credits = async () => (await ledger()).calls.reduce((n, c) => n + c.credits, 0);
 
 describe('a watch saved as a job, run headless', () => {
+  it('keeps its media after the run when asked, and a media failure never fails the run', async () => {
+    const { jobFile, project, dir } = await saveWatchJob(WIDE, 2, { keepMedia: true });
+    expect(JSON.parse(readFileSync(jobFile, 'utf8'))).toMatchObject({ watch: { options: { keepMedia: true } } });
+    const first = run(jobFile, project, dir);
+    // live mode against a server on this computer: its media addresses are local, so every file is refused
+    expect(await first.exit(), first.lines.join('\n')).toBe(0);
+    const out = first.lines.join('\n');
+    expect(out).toMatch(/run \d+ media: 0 files kept \(0 for the watch so far\) — \d+ files? w(as|ere) not kept/);
+    expect(out).toMatch(/Ran what was due: 1 run, \d+ posts kept/);
+  });
+
   it('switches its watch on once, goes on with it run after run, and ends with its window', async () => {
     const { jobFile, project, dir } = await saveWatchJob(WIDE, 2);
     const text = readFileSync(jobFile, 'utf8');

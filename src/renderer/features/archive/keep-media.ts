@@ -2,67 +2,13 @@
  * The words of "Keep media…": an estimate, a job's progress and a check of the kept files as a person reads
  * them. Pure, so each sentence is tested alone.
  */
-import type {
-  EvidencePackage,
-  MediaCheck,
-  MediaEstimate,
-  MediaJob,
-  MediaMismatch,
-  MediaTimestamp,
-} from '../../../shared/ipc/media';
+import type { EvidencePackage, MediaCheck, MediaMismatch, MediaTimestamp } from '../../../shared/ipc/media';
+import { sizeLabel } from '../../lib/media-words';
 import { stamp } from '../../lib/time';
 
-export function sizeLabel(bytes: number, locale?: string): string {
-  const [unit, value] =
-    bytes >= 1e9 ? ['gigabyte', bytes / 1e9] : bytes >= 1e6 ? ['megabyte', bytes / 1e6] : ['kilobyte', bytes / 1e3];
-  return new Intl.NumberFormat(locale, { style: 'unit', unit, maximumFractionDigits: 1 }).format(value);
-}
+export { estimateSentence, progressSentence, sizeLabel } from '../../lib/media-words';
 
 const files = (n: number) => `${n.toLocaleString('en')} ${n === 1 ? 'file' : 'files'}`;
-
-function duration(seconds: number): string {
-  if (seconds < 60) return `${Math.max(1, Math.round(seconds))} s`;
-  const minutes = Math.round(seconds / 60);
-  return minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
-}
-
-export function estimateSentence(e: MediaEstimate): string {
-  const kept = e.alreadyKept > 0 ? ` ${files(e.alreadyKept)} already kept will not be fetched again.` : '';
-  if (e.files === 0) return `Nothing to fetch: every photo and video of this collection is kept.${kept}`;
-  const total = e.knownBytes + e.guessedBytes;
-  const guess =
-    e.guessedFiles > 0
-      ? ` (${sizeLabel(e.knownBytes)} known from the videos; ${sizeLabel(e.guessedBytes)} a guess for ${files(e.guessedFiles)} whose size the posts do not give)`
-      : '';
-  return `${files(e.files)} to fetch, about ${sizeLabel(total)}${guess}, about ${duration(e.seconds)}. No API credits: media come from their servers.${kept}`;
-}
-
-const REASONS: Record<string, string> = {
-  gone: 'gone',
-  refused: 'refused',
-  'too-large': 'too large',
-  'timed-out': 'timed out',
-  'wrong-type': 'not a photo or video',
-  failed: 'failed',
-};
-
-export function progressSentence(j: MediaJob): string {
-  const failures = Object.entries(j.reasons)
-    .map(([reason, n]) => `${n} ${REASONS[reason] ?? reason}`)
-    .join(', ');
-  const failed = j.failed > 0 ? ` Not kept: ${failures}.` : '';
-  const fresh = `${sizeLabel(j.storedBytes)} new`;
-  switch (j.state) {
-    case 'running':
-      return `Keeping media: ${j.done.toLocaleString('en')} of ${files(j.total)}, ${fresh}.${failed}`;
-    case 'done':
-      return `Kept ${files(j.kept)} (${fresh}; ${j.alreadyKept.toLocaleString('en')} were already kept).${failed}`;
-    case 'cancelled':
-      return `Stopped after ${files(j.done)} (${fresh}). Keep media again to go on where it stopped.${failed}`;
-    case 'failed':
-      return `The media could not be kept: ${j.message ?? 'something went wrong'}.`;
-  }
-}
 
 /** what a check of every kept file found, in one sentence (the files that no longer match are listed after it) */
 export function checkSentence(c: MediaCheck): string {

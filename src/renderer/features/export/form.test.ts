@@ -6,10 +6,13 @@ import {
   describeEstimate,
   describeJob,
   fileName,
+  mediaPendingWords,
+  offersKeepMedia,
   readCaps,
   sameSubject,
   sameView,
   waitWords,
+  withKeepMedia,
 } from './form';
 import { exportView } from './view-descriptor';
 
@@ -146,5 +149,26 @@ describe('export choices', () => {
       view: shownRelevance,
     });
     expect(exportOrder(shownRelevance, 'Latest', 'loaded')).toMatchObject({ chosen: 'Latest', loadedAvailable: false });
+  });
+
+  it('offers to keep media for views of posts only, and asks main for it only when ticked', () => {
+    const posts = exportView('timeline', { userId: '7' }, { pages: 1 });
+    const people = exportView('peopleSearch', { query: 'ada' }, { pages: 1 });
+    expect(offersKeepMedia(posts)).toBe(true);
+    expect(offersKeepMedia(people)).toBe(false);
+    const input = { view: posts, format: 'jsonl', scope: 'loaded' as const };
+    expect(withKeepMedia(input, true)).toEqual({ ...input, keepMedia: true });
+    expect(withKeepMedia({ ...input, keepMedia: true }, false)).toEqual(input);
+    // a view of accounts never asks, whatever the box said before the view changed
+    expect(withKeepMedia({ ...input, view: people }, true)).toEqual({ ...input, view: people });
+  });
+
+  it('says what happens to the media of an export before their keeping starts', () => {
+    const job = { keepMedia: true, status: 'collecting', progress: {} } as unknown as ExportJob;
+    expect(mediaPendingWords(job)).toBe('Once the file is written, Skein keeps the photos and videos of its posts.');
+    expect(mediaPendingWords({ ...job, status: 'cancelled' })).toBe('No file was written, so no media were kept.');
+    expect(mediaPendingWords({ ...job, status: 'complete', collection: 3 })).toMatch(/project in use changed/);
+    expect(mediaPendingWords({ ...job, status: 'complete', collection: 3, mediaJob: 'k' })).toBeNull();
+    expect(mediaPendingWords({ ...job, keepMedia: false, status: 'complete' })).toBeNull();
   });
 });

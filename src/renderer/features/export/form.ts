@@ -3,12 +3,14 @@
  * dialog shows for an estimate and for a job. Kept apart from React so it is
  * tested on its own.
  */
+import { OPERATIONS } from '../../../shared/api/catalog';
 import { creditsToUsd, type PriceTable } from '../../../shared/api/pricing';
 import type {
   ExportCaps,
   ExportEstimate,
   ExportJob,
   ExportScope,
+  ExportStartInput,
   StopReason,
   ViewDescriptor,
 } from '../../../shared/ipc/export';
@@ -177,4 +179,26 @@ export function exportOrder(view: ViewDescriptor, chosen: string | null, scope: 
     loadedAvailable: false,
     warning,
   };
+}
+
+/** "Also keep the media of these posts" is offered for views of posts only (accounts, trends carry none) */
+export function offersKeepMedia(view: ViewDescriptor): boolean {
+  return OPERATIONS[view.operation].itemKind === 'post';
+}
+
+/** the start input with the media option, when the view offers it and the person ticked it */
+export function withKeepMedia(input: ExportStartInput, keep: boolean): ExportStartInput {
+  const { keepMedia: _k, ...rest } = input;
+  return keep && offersKeepMedia(input.view) ? { ...rest, keepMedia: true } : rest;
+}
+
+/** The line under a written export that asked for its media, before its keeping has been started. */
+export function mediaPendingWords(job: ExportJob): string | null {
+  if (!job.keepMedia || job.mediaJob !== undefined) return null;
+  if (job.status === 'cancelled' || job.status === 'failed') return 'No file was written, so no media were kept.';
+  if (job.status === 'interrupted') return 'Skein quit before the file was written: resume it to keep its media.';
+  if (isActive(job)) return 'Once the file is written, Skein keeps the photos and videos of its posts.';
+  return job.collection === undefined
+    ? 'Keeping the photos and videos of its posts will start in a moment…'
+    : 'The photos and videos were not kept: the project in use changed while the export ran. Keep them from the collection in the Archive.';
 }

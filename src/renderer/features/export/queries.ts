@@ -5,7 +5,7 @@
  * runs), the pre-flight estimate, and the job actions.
  */
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import type { ExportCaps, ExportJob, ExportScope, ExportStartInput, ViewDescriptor } from '../../../shared/ipc/export';
 import { onBridgeEvent, skein } from '../../lib/bridge';
 import { isActive } from './form';
@@ -15,6 +15,7 @@ const exportKeys = {
   formats: () => ['export', 'formats'] as const,
   jobs: () => ['export', 'jobs'] as const,
   estimate: (view: ViewDescriptor, scope: ExportScope) => ['export', 'estimate', JSON.stringify(view), scope] as const,
+  media: (id: string) => ['export', 'media', id] as const,
 };
 
 /** The formats main can write, as the dialogs offer them (they never change while Skein runs). */
@@ -67,6 +68,27 @@ export function useExportEstimate(view: ViewDescriptor | null, scope: ExportScop
     // grow as the view loads more
     staleTime: 0,
   });
+}
+
+/**
+ * The keeping of an export's media main started once the file was written (polled while it runs), and its
+ * actions: a cancel, and keeping again, which goes on where it stopped.
+ */
+export function useExportMedia(id: string | null) {
+  const [keepingId, setKeepingId] = useState<string | null>(null);
+  const current = keepingId ?? id;
+  const job = useQuery({
+    queryKey: exportKeys.media(current ?? ''),
+    queryFn: () => skein().media.job({ id: current as string }),
+    enabled: current !== null,
+    refetchInterval: (q) => (q.state.data?.state === 'running' ? 300 : false),
+  });
+  const cancel = useMutation({ mutationFn: (jobId: string) => skein().media.cancel({ id: jobId }) });
+  const again = useMutation({
+    mutationFn: (collection: number) => skein().media.keep({ collection }),
+    onSuccess: (j) => setKeepingId(j.id),
+  });
+  return { job, cancel, again };
 }
 
 export function useExportActions() {

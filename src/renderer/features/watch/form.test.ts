@@ -136,6 +136,16 @@ describe('a new watch', () => {
       options: { trackDays: 0, trackEvery: 1 },
     });
     expect(createRequest(fields, 'list', proposed, NOW).listId).toBe('99');
+    // off unless ticked; ticked, main is asked to keep the media of new posts after each run
+    expect(createRequest({ ...fields, keepMedia: true }, 'full', proposed, NOW).options).toEqual({
+      trackDays: 0,
+      trackEvery: 1,
+      keepMedia: true,
+    });
+    expect(createRequest({ ...fields, kind: 'trends', keepMedia: true }, 'full', proposed, NOW).options).toEqual({
+      trackDays: 0,
+      trackEvery: 1,
+    });
   });
 });
 
@@ -143,8 +153,10 @@ describe("a watch's edit", () => {
   const until = Date.UTC(2026, 11, 1, 9, 15);
   const spec = {
     name: 'Election',
+    kind: 'trends',
     schedule: { everyMinutes: 60, from: null, until },
     caps: { perRun: 100, perDay: 1_000, total: 10_000 },
+    options: {},
   } as WatchSpec;
 
   it('starts from what the watch is: its last day, and its total cap as a budget in dollars', () => {
@@ -155,7 +167,18 @@ describe("a watch's edit", () => {
       perRun: 100,
       perDay: 1_000,
       budgetUsd: 0.1,
+      keepMedia: false,
     });
+  });
+
+  it('switches keeping media after each run on and off for a watch of posts only', () => {
+    const posts = { ...spec, kind: 'accounts', options: { ...spec.options, keepMedia: true } } as WatchSpec;
+    expect(editFields(posts, prices).keepMedia).toBe(true);
+    expect(updatePatch(posts, { ...editFields(posts, prices), keepMedia: false }, prices, NOW).options).toEqual({
+      keepMedia: false,
+    });
+    // trends carry no posts: nothing to switch
+    expect(updatePatch(spec, { ...editFields(spec, prices), keepMedia: true }, prices, NOW).options).toBeUndefined();
   });
 
   it('says in words what is wrong, naming the field', () => {

@@ -31,6 +31,8 @@ export interface NewWatchFields {
   listId: string;
   /** posts younger than this many days have their counters read again (0: off) */
   trackDays: number;
+  /** keep the media of its posts after each run (kinds whose items are posts) */
+  keepMedia: boolean;
   /** the caps in credits, and the total as a budget in dollars; null: the ones the estimate proposes */
   perRun: number | null;
   perDay: number | null;
@@ -62,6 +64,7 @@ export function newWatch(now: number): NewWatchFields {
     until: utcDay(now + DEFAULT_DAYS * DAY),
     listId: '',
     trackDays: 0,
+    keepMedia: false,
     perRun: null,
     perDay: null,
     budgetUsd: null,
@@ -88,8 +91,17 @@ function everyMinutes(fields: Pick<NewWatchFields, 'every' | 'unit'>): number {
   return Math.max(1, fields.every * UNIT_MINUTES[fields.unit]);
 }
 
+/** Kinds whose items are posts, whose media can be kept after each run. */
+export function keepsMedia(kind: WatchKind): boolean {
+  return tracksCounters(kind);
+}
+
 function watchOptions(fields: NewWatchFields) {
-  return { trackDays: fields.trackDays, trackEvery: Math.max(1, Math.round(1440 / everyMinutes(fields))) };
+  return {
+    trackDays: fields.trackDays,
+    trackEvery: Math.max(1, Math.round(1440 / everyMinutes(fields))),
+    ...(fields.keepMedia && keepsMedia(fields.kind) ? { keepMedia: true } : {}),
+  };
 }
 
 /** The days from today to the end of the "Run until" day (null: no end, or not a date). */
@@ -243,6 +255,8 @@ export interface EditWatchFields {
   perDay: number;
   /** the total cap, as a budget in dollars */
   budgetUsd: number;
+  /** keep the media of its posts after each run */
+  keepMedia: boolean;
 }
 
 /** A watch's edit starts from what it is. */
@@ -254,6 +268,7 @@ export function editFields(spec: WatchSpec, prices: PriceTable): EditWatchFields
     perRun: spec.caps.perRun,
     perDay: spec.caps.perDay,
     budgetUsd: spec.caps.total / prices.creditsPerUsd,
+    keepMedia: spec.options.keepMedia === true,
   };
 }
 
@@ -279,5 +294,6 @@ export function updatePatch(spec: WatchSpec, fields: EditWatchFields, prices: Pr
     name: fields.name,
     schedule: { ...spec.schedule, everyMinutes: fields.every, until },
     caps: { perRun: fields.perRun, perDay: fields.perDay, total: usdToCredits(fields.budgetUsd, prices) },
+    ...(keepsMedia(spec.kind) ? { options: { keepMedia: fields.keepMedia } } : {}),
   };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { against, everyWords, metricsOf, steps } from './words';
+import type { WatchSummary } from '../../../shared/ipc/watch';
+import { against, everyWords, mediaWords, metricsOf, steps } from './words';
 
 describe('the Watches view’s words', () => {
   it('says a schedule in the largest whole unit', () => {
@@ -38,5 +39,22 @@ describe('the Watches view’s words', () => {
   it('puts a spend against its cap, never past a full meter', () => {
     expect(against(5010, 20000)).toEqual({ words: '5,010 of 20,000 credits', share: 0.2505 });
     expect(against(30, 20).share).toBe(1);
+  });
+});
+
+describe('a watch card’s media line', () => {
+  const spec = (keepMedia?: boolean) => ({ options: { keepMedia } }) as unknown as WatchSummary['spec'];
+  it('says how many files were kept for the watch, or the last failure in words', () => {
+    expect(mediaWords({ spec: spec(), media: null })).toBeNull();
+    expect(mediaWords({ spec: spec(true), media: null })).toMatch(/^No media kept yet/);
+    expect(mediaWords({ spec: spec(true), media: { files: 12, at: 1, failure: null } })).toBe(
+      '12 media files kept for this watch.',
+    );
+    expect(mediaWords({ spec: spec(true), media: { files: 1, at: 1, failure: '2 files were not kept' } })).toBe(
+      '1 media file kept for this watch. The last keeping: 2 files were not kept.',
+    );
+    expect(mediaWords({ spec: spec(false), media: { files: 3, at: 1, failure: null } })).toBe(
+      '3 media files kept for this watch (no longer kept after each run).',
+    );
   });
 });

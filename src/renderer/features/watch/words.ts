@@ -3,7 +3,14 @@
  * and an item's counters as the points of a stepped line. Pure, with its own tests.
  */
 import { formatUsd } from '../../lib/usage/money';
-import type { CounterMetric, CounterSeries, GapReason, RunStatus, WatchKind } from '../../../shared/ipc/watch';
+import type {
+  CounterMetric,
+  CounterSeries,
+  GapReason,
+  RunStatus,
+  WatchKind,
+  WatchSummary,
+} from '../../../shared/ipc/watch';
 
 export function everyWords(minutes: number): string {
   if (minutes % 1440 === 0) return minutes === 1440 ? 'every day' : `every ${minutes / 1440} days`;
@@ -117,4 +124,18 @@ export const utcMinute = (t: number): string => `${new Date(t).toISOString().sli
 export function against(spent: number, cap: number, creditsPerUsd?: number): { words: string; share: number } {
   const usd = creditsPerUsd ? ` (${formatUsd(cap / creditsPerUsd)})` : '';
   return { words: `${count(spent)} of ${count(cap)} credits${usd}`, share: cap > 0 ? Math.min(1, spent / cap) : 0 };
+}
+
+/**
+ * What a watch that keeps its media says of them: the files kept for it so far, or that none are yet, and the last
+ * failure in words; null when it does not keep media.
+ */
+export function mediaWords(watch: Pick<WatchSummary, 'spec' | 'media'>): string | null {
+  const m = watch.media ?? null;
+  if (!watch.spec.options.keepMedia && !m) return null;
+  const files = m
+    ? `${m.files.toLocaleString('en')} media ${m.files === 1 ? 'file' : 'files'} kept for this watch`
+    : 'No media kept yet: they are kept after its next run that finds posts';
+  const off = watch.spec.options.keepMedia ? '' : ' (no longer kept after each run)';
+  return m?.failure ? `${files}${off}. The last keeping: ${m.failure}.` : `${files}${off}.`;
 }

@@ -15,12 +15,15 @@ import {
   exportOrder,
   fileName,
   isActive,
+  offersKeepMedia,
   readCaps,
   sameSubject,
+  withKeepMedia,
   type CapFields,
 } from '../form';
 import { usePrices } from '../../../lib/settings';
 import { useExportActions, useExportEstimate, useExportJobs, useFormatOffers } from '../queries';
+import { ExportMedia } from './ExportMedia';
 import { FormatFields } from './FormatFields';
 import { RunningExports, WaitNotice } from './RunningExports';
 import './export.css';
@@ -150,6 +153,7 @@ export function ExportDialog({ view, onClose }: { view: ViewDescriptor; onClose:
   // only an order the user chose can rule out "what is loaded" (the default follows the scope)
   const loadedRuledOut = chosenOrder !== null && !exportOrder(view, chosenOrder, 'loaded').loadedAvailable;
   const [caps, setCaps] = useState<CapFields>(EMPTY_CAPS);
+  const [keepMedia, setKeepMedia] = useState(false);
   const [capError, setCapError] = useState<string | null>(null);
   const [jobId, setJobId] = useState<string | null>(null);
   const [startError, setStartError] = useState<string | null>(null);
@@ -185,12 +189,15 @@ export function ExportDialog({ view, onClose }: { view: ViewDescriptor; onClose:
     setCapError(null);
     setStartError(null);
     if (!offer) return null;
-    return {
-      view: order.view,
-      scope,
-      ...chosenExport(offer, values, itemKind),
-      ...(scope === 'all' ? { caps: read.caps } : {}),
-    };
+    return withKeepMedia(
+      {
+        view: order.view,
+        scope,
+        ...chosenExport(offer, values, itemKind),
+        ...(scope === 'all' ? { caps: read.caps } : {}),
+      },
+      keepMedia,
+    );
   };
 
   const start = () => {
@@ -232,6 +239,7 @@ export function ExportDialog({ view, onClose }: { view: ViewDescriptor; onClose:
       {job ? (
         <>
           <JobProgress job={job} />
+          <ExportMedia job={job} onLeave={() => ref.current?.close()} />
           {job.resumable && !isActive(job) ? <CapsFields fields={caps} onChange={setCaps} error={capError} /> : null}
         </>
       ) : (
@@ -294,6 +302,20 @@ export function ExportDialog({ view, onClose }: { view: ViewDescriptor; onClose:
             </fieldset>
           ) : null}
           {scope === 'all' ? <CapsFields fields={caps} onChange={setCaps} error={capError} /> : null}
+          {offersKeepMedia(order.view) ? (
+            <fieldset>
+              <legend>Media</legend>
+              <label className="export__choice">
+                <input type="checkbox" checked={keepMedia} onChange={(e) => setKeepMedia(e.target.checked)} />
+                <span>Also keep the media of these posts</span>
+              </label>
+              <p className="muted">
+                Once the file is written, Skein keeps their photos at their original size and their videos and GIFs as
+                their best MP4 (or the largest Settings allows) in the project, each file once. How many files, how
+                large and how long is shown then; media cost no credits.
+              </p>
+            </fieldset>
+          ) : null}
           <div className="export__estimate" aria-live="polite">
             {estimate.data ? (
               <>

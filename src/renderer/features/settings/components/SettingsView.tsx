@@ -10,6 +10,7 @@ import { settingsQuery } from '../../../lib/settings';
 import { ApiKeySection } from './ApiKeySection';
 import { CacheSection } from './CacheSection';
 import { ConnectionSection } from './ConnectionSection';
+import { KeptMediaSection } from './KeptMediaSection';
 import { PriceTableSection } from './PriceTableSection';
 import { ProjectsSection } from './ProjectsSection';
 import { SaveServiceSection } from './SaveServiceSection';
@@ -33,6 +34,7 @@ export function SettingsView() {
             />
             <ApiKeySection persistWithoutKeyring={settings.data.persistKeyWithoutKeyring} mode={settings.data.mode} />
             <ProjectsSection />
+            <KeptMediaSection settings={settings.data} />
             <TimestampSection
               key={`t-${settings.data.timestampAuthority ?? ''}-${settings.data.timestampFallback ?? ''}`}
               settings={settings.data}

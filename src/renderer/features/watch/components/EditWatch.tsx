@@ -4,9 +4,10 @@ import { ErrorState } from '../../../components/ErrorState';
 import { usePrices } from '../../../lib/settings';
 import { useForm } from '../../../lib/use-form';
 import { formatUsd } from '../../../lib/usage/money';
-import { editFields, editProblem, updatePatch, type EditWatchFields } from '../form';
+import { editFields, editProblem, keepsMedia, updatePatch, type EditWatchFields } from '../form';
 import { useWatchActions } from '../queries';
 import { BudgetField } from './BudgetField';
+import { KeepMediaField } from './KeepMediaField';
 
 /**
  * A watch's name, schedule and caps, changed (raising a cap is confirmed by the person in main; a watch that
@@ -71,6 +72,9 @@ export function EditWatch({ watch, onDone }: { watch: WatchSummary; onDone: () =
         credits={Math.floor(form.budgetUsd * prices.creditsPerUsd)}
         onChange={(budgetUsd) => change({ budgetUsd })}
       />
+      {keepsMedia(spec.kind) ? (
+        <KeepMediaField checked={form.keepMedia} onChange={(keepMedia) => change({ keepMedia })} />
+      ) : null}
       {bad ? <p className="watch-form__problem">{bad}</p> : null}
       <div className="watch-form__buttons">
         <button type="submit" className="btn btn--primary btn--small" disabled={bad !== null || update.isPending}>

@@ -17,6 +17,7 @@ import {
   estimateIsStale,
   newWatch,
   targetsOf,
+  keepsMedia,
   tracksCounters,
   untilProblem,
   watchDraft,
@@ -27,6 +28,7 @@ import { targetsProblem } from '../targets';
 import { count, KIND_LABELS, TARGET_HINTS, type EveryUnit } from '../words';
 import { BudgetField } from './BudgetField';
 import { InputProblem } from './InputProblem';
+import { KeepMediaField } from './KeepMediaField';
 
 function NumberField({
   label,
@@ -242,6 +244,9 @@ export function NewWatchForm({
             onChange={(trackDays) => change({ trackDays })}
             hint="Read again by id once a day; 0: off."
           />
+        ) : null}
+        {keepsMedia(form.kind) ? (
+          <KeepMediaField checked={form.keepMedia} onChange={(keepMedia) => change({ keepMedia })} />
         ) : null}
       </div>
       <fieldset className="watch-form__caps">

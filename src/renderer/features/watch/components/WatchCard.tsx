@@ -7,7 +7,7 @@ import { usePrices } from '../../../lib/settings';
 import { formatUsd } from '../../../lib/usage/money';
 import { useWatchActions } from '../queries';
 import { targetLabel } from '../targets';
-import { against, count, everyWords, KIND_LABELS, RUN_WORDS, utcMinute } from '../words';
+import { against, count, everyWords, KIND_LABELS, mediaWords, RUN_WORDS, utcMinute } from '../words';
 import { EditWatch } from './EditWatch';
 import { TableExports } from './TableExports';
 import { WatchDetails } from './WatchDetails';
@@ -84,6 +84,7 @@ export function WatchCard({ watch }: { watch: WatchSummary }) {
           </button>
         </p>
       ) : null}
+      {mediaWords(watch) ? <p className="watch-card__media">{mediaWords(watch)}</p> : null}
       {watch.stateReason ? <p className="watch-card__reason">{watch.stateReason}</p> : null}
       <dl className="watch-card__facts">
         <div>
