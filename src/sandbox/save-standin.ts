@@ -14,14 +14,14 @@ import { webAnswer, webKind } from './web';
 const HOST = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/i;
 
 /** a capture's timestamp, as the Wayback Machine writes it: 14 digits, UTC */
-export const waybackStamp = (at: number): string =>
+const waybackStamp = (at: number): string =>
   new Date(at)
     .toISOString()
     .replace(/[-:T]/g, '')
     .replace(/\.\d+Z$/, '');
 
 /** The small web's host and path of a URL to save, or the reason the stand-in cannot capture it. */
-export function saveTarget(
+function saveTarget(
   seed: number,
   raw: string,
 ): { ok: true; url: string; host: string; path: string } | { ok: false; message: string } {

@@ -34,7 +34,7 @@ export interface DatasetReport {
 }
 
 /** A text's words as the dataset keeps them: between spaces, and a space at each end. */
-export const wordsColumn = (text: string): string => ` ${searchTokens(text).join(' ')} `;
+const wordsColumn = (text: string): string => ` ${searchTokens(text).join(' ')} `;
 
 /** A table's rows from a snapshot, a chunk at a time, in key order. */
 async function* rowsOf(snapshot: Snapshot, store: ProjectStore, name: string): AsyncGenerator<TableRow> {

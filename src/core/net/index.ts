@@ -15,4 +15,4 @@ export {
   type FetchPolicy,
   type SentRequest,
 } from './safe-get';
-export { MAX_RETRY_AFTER_MS, parseRetryAfter } from './retry-after';
+export { parseRetryAfter } from './retry-after';

@@ -57,8 +57,8 @@ export interface SaveProgress {
   alreadySaved: number;
 }
 
-export const SAVE_TIMEOUT_MS = 2 * 60_000;
-export const SAVE_MAX_WAIT_MS = 5 * 60_000;
+const SAVE_TIMEOUT_MS = 2 * 60_000;
+const SAVE_MAX_WAIT_MS = 5 * 60_000;
 /** asks of one URL at most, when the service says to wait and the wait is short */
 const TRIES = 3;
 /** a failure's message: this much of its body, read for this long at most */

@@ -20,7 +20,7 @@ export const PagesEstimate = z.object({
 export type PagesEstimate = z.infer<typeof PagesEstimate>;
 
 /** a run's sending of the linked pages to a web archive's save service */
-export const PagesSaveProgress = z.object({
+const PagesSaveProgress = z.object({
   /** URLs to send this time (those saved before are not sent again) */
   total: z.number().int(),
   done: z.number().int(),

@@ -9,7 +9,7 @@ export interface VideoLimit {
   label: string;
 }
 
-export const VIDEO_LIMITS: readonly VideoLimit[] = [
+const VIDEO_LIMITS: readonly VideoLimit[] = [
   { value: null, label: 'The best there is' },
   { value: 2_200_000, label: 'Up to 2.2 Mbit/s (about 720p)' },
   { value: 900_000, label: 'Up to 900 kbit/s (about 480p)' },
