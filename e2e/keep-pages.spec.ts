@@ -12,12 +12,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from './fixtures';
 import { demoExamples, expectAccessible, hostOnly, openRoute, sandbox, profileCollection } from './support/explorer';
+import { expectReplayed, replayWebPage, waczPages } from './support/replayweb';
 
 test('keep the linked pages of a collection: counted, kept or refused with reasons, a WACZ, again nothing', async ({
   skein,
 }, testInfo) => {
   hostOnly(testInfo);
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   const { page } = skein;
   const ex = await demoExamples(page);
   const collection = await profileCollection(page, ex.profile.id);
@@ -49,6 +50,16 @@ test('keep the linked pages of a collection: counted, kept or refused with reaso
   expect(path.startsWith(join(skein.userDataDir, 'projects', 'Demo.skein-pages'))).toBe(true);
   expect(path).toMatch(/\.wacz$/);
   expect(existsSync(path)).toBe(true);
+  // ReplayWeb.page itself opens it and replays a kept page, offline
+  const bundle = replayWebPage();
+  if (bundle === null && process.env.CI) throw new Error("npm could not fetch ReplayWeb.page's bundle");
+  if (bundle === null)
+    testInfo.annotations.push({ type: 'not checked', description: 'ReplayWeb.page: npm could not fetch its bundle' });
+  else {
+    const kept = waczPages(path).find((p) => p.title !== undefined);
+    expect(kept, 'a kept page with a title').toBeDefined();
+    await expectReplayed(page.context().browser()!, bundle, path, { url: kept!.url, title: kept!.title! });
+  }
   const fetched = (await api.webRequests()).filter((r) => r.agent === 'Skein').map((r) => r.url);
   expect(fetched.length).toBeGreaterThanOrEqual(planned);
   await expectAccessible(page, testInfo, 'keep-pages');
