@@ -1,11 +1,12 @@
 /**
  * The headless runner as a process: started, killed with SIGKILL in the middle of a run, and
  * started again, it picks the run up from its journal without buying a page twice and without losing the
- * run's record; a second runner (or the app) refuses a project another runner has; SIGTERM stops a run
+ * run's record (a watch saved as a job too: the same watch and run, never a second); a second runner (or the app) refuses a project another runner has; SIGTERM stops a run
  * cleanly (a gap, the project let go). The sandbox runs in this process; the runner is `node --import tsx`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -16,6 +17,7 @@ import { addressText } from '../../core/db/postgres/connection';
 import { skipWithoutPostgres, startTestCluster, type TestCluster } from '../../core/db/testing/postgres';
 import { testCoreDeps } from '../../core/testing/core-deps';
 import { startSandbox, type LedgerEntry, type RequestLogEntry, type Sandbox } from '../../sandbox';
+import { watchJobOf } from '../../shared/jobs/saved-job';
 import { parseRunnerArgs } from './skein';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -86,14 +88,20 @@ interface Runner {
   exit: Promise<number | null>;
 }
 
-function runner(project: string, dataDir: string, extra: string[] = [], env: NodeJS.ProcessEnv = {}): Runner {
+function runner(
+  project: string,
+  dataDir: string,
+  extra: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+  command: string[] = ['watch'],
+): Runner {
   const child = spawn(
     process.execPath,
     [
       '--import',
       'tsx',
       ENTRY,
-      'watch',
+      ...command,
       '--project',
       project,
       '--data-dir',
@@ -264,6 +272,84 @@ describe('the headless runner', () => {
       expect(lock.n).toBe(0);
       // its journal is gone once the run is settled
       expect(existsSync(`${project}-watch`) ? readdirSync(`${project}-watch`) : []).toEqual([]);
+    },
+  );
+
+  it(
+    'a watch saved as a job, killed with SIGKILL mid-run and run again, goes on with its watch and run',
+    { timeout: 180_000 },
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'skein-runner-'));
+      dirs.push(dir);
+      const project = join(dir, 'study.skein');
+      const maker = createCore(
+        testCoreDeps(join(dir, 'app'), sandboxes, {
+          apiBaseUrl: sandbox.baseUrl,
+          apiKey: 'k',
+          projectPath: project,
+          workers: undefined,
+          watches: { start: false },
+        }),
+      );
+      await maker.projects.handleFor('current');
+      await maker.dispose();
+      const list = await control<{ members: Array<{ id: string }> }>(`/__sandbox/lists/${sandbox.examples.listId}`);
+      const jobFile = join(dir, 'twenty.skein-job.json');
+      writeFileSync(
+        jobFile,
+        JSON.stringify(
+          watchJobOf({
+            spec: {
+              name: 'Twenty accounts',
+              kind: 'accounts',
+              targets: list.members.slice(0, 20).map((m) => m.id),
+              handles: {},
+              strategy: 'full',
+              listId: null,
+              schedule: { everyMinutes: 60, from: null, until: null },
+              caps: { perRun: 20_000, perDay: 100_000, total: 1_000_000 },
+              options: { overlap: 3, firstPages: 1, fullEvery: 24, trackDays: 0, trackEvery: 24 },
+            },
+            days: 7,
+            id: randomUUID(),
+            createdBy: 'Skein test',
+            now: Date.now(),
+          }),
+        ),
+      );
+      await fetch(`${sandbox.baseUrl}/__sandbox/usage/reset`, { method: 'POST' });
+      await fetch(`${sandbox.baseUrl}/__sandbox/requests`, { method: 'DELETE' });
+
+      // the job's first run switches its watch on and is killed at its seventh page of twenty
+      const first = runner(project, join(dir, 'runner'), ['--verbose'], {}, ['run', jobFile]);
+      await first.count(/ tl:\d+ — /, 7);
+      first.child.kill('SIGKILL');
+      await first.exit;
+      const id = /Switched on watch (\d+)/.exec(first.lines.join('\n'))?.[1];
+      expect(id, first.lines.join('\n')).toBeDefined();
+
+      // the same command again: the same watch, its run picked up where the kill left it
+      const second = runner(project, join(dir, 'runner'), ['--once'], {}, ['run', jobFile]);
+      expect(await second.exit, second.lines.join('\n')).toBe(0);
+      expect(second.lines.join('\n')).toContain(`Going on with watch ${id}, which this job switched on`);
+      expect(second.lines.join('\n')).toMatch(/picking up run 1/);
+
+      // every timeline bought once, but for a page in flight at the kill (charged, its answer never read)
+      const { requests } = await control<{ requests: RequestLogEntry[] }>('/__sandbox/requests');
+      const urls = requests.map((r) => r.url);
+      expect(new Set(urls).size).toBe(20);
+      expect(urls.length - new Set(urls).size).toBeLessThanOrEqual(1);
+      const ledger = await control<{ totals: { calls: number; credits: number } }>('/__sandbox/usage');
+      expect(ledger.totals.calls).toBe(urls.length);
+      const db = new DatabaseSync(project, { readOnly: true });
+      const watches = db.prepare('SELECT rowid AS id FROM watches').all() as Array<{ id: number }>;
+      const runs = db.prepare('SELECT status, resumed, calls, credits FROM watch_runs').all();
+      db.close();
+      // one watch, never a second; one run, whose record says what the ledger says
+      expect(watches.map((w) => String(w.id))).toEqual([id]);
+      expect(runs).toEqual([
+        { status: 'done', resumed: 1, calls: ledger.totals.calls, credits: ledger.totals.credits },
+      ]);
     },
   );
 
