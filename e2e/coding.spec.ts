@@ -350,6 +350,12 @@ test('a stratified sample of 100 coded blind by two coders with 20 % overlap; α
   expect(visible).not.toBeNull();
   expect(overlap(visible!, under!)).toBe(false);
   expect(view!.y + view!.height).toBeLessThanOrEqual(under!.y);
+  // in between, where beside the view would leave it too narrow to read, the panel is under it too
+  await page.setViewportSize({ width: 1000, height: 800 });
+  await focused.scrollIntoViewIfNeeded();
+  const mid = await Promise.all([focused.boundingBox(), main.boundingBox(), panel.boundingBox()]);
+  expect(mid[1]!.width).toBeGreaterThan(700);
+  expect(overlap(seen(mid[0]!, mid[1]!)!, mid[2]!)).toBe(false);
   await page.setViewportSize({ width: 1280, height: 800 });
   await panel.getByRole('button', { name: 'Stop coding here' }).click();
   await expect(panel).toBeHidden();
