@@ -11,6 +11,8 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { apiCall, demoExamples, hostOnly, openThread, sandbox, shootLooks } from './support/explorer';
 
+type Box = { x: number; y: number; width: number; height: number };
+
 /** What a coder presses for a post: from its id, the two coders agreeing on most posts, not all. */
 function choice(id: string, coder: 'Ana' | 'Ben'): number {
   const n = Number(id.slice(-4));
@@ -321,6 +323,19 @@ test('a stratified sample of 100 coded blind by two coders with 20 % overlap; α
   await expect(panel.getByTestId('coding-panel-item')).toHaveText(`post ${id}`);
   await page.keyboard.press('3');
   await expect(panel.getByRole('button', { name: /Neither/, pressed: true })).toBeVisible();
+  // the panel never covers the post being coded: beside the view in a wide window, under it in a narrow one
+  const main = page.getByRole('main');
+  const overlap = (a: Box, b: Box) =>
+    a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+  const seen = (post: Box, view: Box): Box | null => {
+    const x = Math.max(post.x, view.x);
+    const y = Math.max(post.y, view.y);
+    const right = Math.min(post.x + post.width, view.x + view.width);
+    const bottom = Math.min(post.y + post.height, view.y + view.height);
+    return right > x && bottom > y ? { x, y, width: right - x, height: bottom - y } : null;
+  };
+  const wide = await Promise.all([focused.boundingBox(), panel.boundingBox()]);
+  expect(overlap(wide[0]!, wide[1]!)).toBe(false);
   await shootLooks(page, testInfo, 'coding-17-coding-in-a-thread');
   // the panel sits above the status bar, which wraps to two lines in a small window
   await page.setViewportSize({ width: 760, height: 800 });
@@ -328,6 +343,19 @@ test('a stratified sample of 100 coded blind by two coders with 20 % overlap; α
   await expect(status.getByRole('link', { name: 'Usage details' })).toBeInViewport();
   const [box, bar] = await Promise.all([panel.boundingBox(), status.boundingBox()]);
   expect(box!.y + box!.height).toBeLessThanOrEqual(bar!.y);
+  // and under the view: what a person sees of the post in focus is never behind it
+  await focused.scrollIntoViewIfNeeded();
+  const [post, view, under] = await Promise.all([focused.boundingBox(), main.boundingBox(), panel.boundingBox()]);
+  const visible = seen(post!, view!);
+  expect(visible).not.toBeNull();
+  expect(overlap(visible!, under!)).toBe(false);
+  expect(view!.y + view!.height).toBeLessThanOrEqual(under!.y);
+  // in between, where beside the view would leave it too narrow to read, the panel is under it too
+  await page.setViewportSize({ width: 1000, height: 800 });
+  await focused.scrollIntoViewIfNeeded();
+  const mid = await Promise.all([focused.boundingBox(), main.boundingBox(), panel.boundingBox()]);
+  expect(mid[1]!.width).toBeGreaterThan(700);
+  expect(overlap(seen(mid[0]!, mid[1]!)!, mid[2]!)).toBe(false);
   await page.setViewportSize({ width: 1280, height: 800 });
   await panel.getByRole('button', { name: 'Stop coding here' }).click();
   await expect(panel).toBeHidden();

@@ -63,14 +63,21 @@ test('a shared id file hydrated from Home, its cost shown first, read back in pa
     // the comment line is not an id: refused and listed with its line, never sent
     await panel.getByText(/^Refused/).click();
     await expect(panel.getByRole('row', { name: /# post ids shared with the paper/ })).toBeVisible();
-    // the cost before any call: one call of up to 100, in credits and dollars
-    await expect(panel.getByText(/in 1 call of up to 100: at most [\d,]+ credits \(\$/)).toBeVisible();
+    // the cost before any call: one call of up to 100, in credits and in dollars that read like money (to the cent,
+    // "< $0.01" under a cent)
+    await expect(panel.getByText(/in 1 call of up to 100: at most [\d,]+ credits \((< )?\$\d+\.\d\d\)/)).toBeVisible();
     expect(await ledger()).toBe(before);
     await shootLooks(page, testInfo, 'hydrate-03-read-and-cost');
 
     await panel.getByRole('button', { name: 'Hydrate…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Hydrate “shared-ids.txt”' });
-    await expect(dialog.getByText(/1 call.*credits \(\$/).first()).toBeVisible();
+    await expect(dialog.getByText(/1 call.*credits \((< )?\$\d+\.\d\d\)/).first()).toBeVisible();
+    // the first heading has room under the dialog's title, as in every dialog
+    const [title, format] = await Promise.all([
+      dialog.getByRole('heading', { name: 'Hydrate “shared-ids.txt”' }).boundingBox(),
+      dialog.getByRole('group', { name: 'Format' }).boundingBox(),
+    ]);
+    expect(format!.y - (title!.y + title!.height)).toBeGreaterThanOrEqual(10);
     await shootLooks(page, testInfo, 'hydrate-04-dialog-estimate');
     await dialog.getByRole('radio', { name: /CSV for analysis/ }).check();
     await skein.setSavePath(join(dir, 'hydrated.csv'));

@@ -7,6 +7,7 @@
  * within a quarter of the whole-watch projection the form showed.
  */
 import { join } from 'node:path';
+import type { Locator } from '@playwright/test';
 import { DatabaseSync } from 'node:sqlite';
 import { expect, hostOf, test } from './fixtures';
 import { attachScreenshot, demoExamples, hostOnly, shootLooks } from './support/explorer';
@@ -51,13 +52,13 @@ test('ten @handles watched from the form, their posts opened in the Archive', as
 
   const resolve = form.getByRole('group', { name: 'Handles to resolve' });
   await expect(resolve).toContainText(
-    /10 handles to resolve into account ids: 10 people searches, about [\d,]+ credits \(\$[\d.]+\)/,
+    /10 handles to resolve into account ids: 10 people searches, about [\d,]+ credits \((< )?\$[\d,]+\.\d\d\)/,
   );
   await expect(form.getByRole('button', { name: 'Switch it on' })).toBeDisabled();
   await shootLooks(page, testInfo, 'watch-05-handles-to-resolve', { show: resolve });
   await form.getByRole('button', { name: 'Estimate the cost' }).click();
   await expect(form.getByTestId('whole-watch')).toContainText(
-    /About [\d,]+ credits \(\$[\d.]+\) over 7 days, first read included, and resolving the handles\./,
+    /About [\d,]+ credits \((< )?\$[\d,]+\.\d\d\) over 7 days, first read included, and resolving the handles\./,
   );
   await shootLooks(page, testInfo, 'watch-06-estimate-before-resolving', { show: form.getByTestId('whole-watch') });
   await resolve.getByRole('button', { name: 'Resolve 10 handles' }).click();
@@ -65,7 +66,7 @@ test('ten @handles watched from the form, their posts opened in the Archive', as
   await expect(form.getByText(/10 ready\./)).toBeVisible();
   // resolved: the estimate asked again for the ids, without the searches already made
   await expect(form.getByTestId('whole-watch')).toHaveText(
-    /^About [\d,]+ credits \(\$[\d.]+\) over 7 days, first read included\.$/,
+    /^About [\d,]+ credits \((< )?\$[\d,]+\.\d\d\) over 7 days, first read included\.$/,
   );
   await expect(form.getByLabel('Run until')).toHaveValue(/^\d{4}-\d{2}-\d{2}$/);
   await expect(form.getByText('Its last day (UTC); 7 days from today.')).toBeVisible();
@@ -90,6 +91,12 @@ test('ten @handles watched from the form, their posts opened in the Archive', as
   // looked at: the form's top, its estimate and its caps, before switching it on
   await shootLooks(page, testInfo, 'watch-07-resolved-form', { show: form.getByLabel('Targets') });
   const estimate = form.getByRole('group', { name: 'How to collect, and what it costs' });
+  // every dollar figure reads like money: to the cent ("< $0.01" under a cent), never "$0.004512"
+  // (read as laid out: a table's cells apart, not run together)
+  const dollars = async (l: Locator) => (await l.innerText()).match(/\$[\d,]*\.\d+/g) ?? [];
+  const notMoney = (figures: string[]) => figures.filter((f) => !/^\$[\d,]+\.\d\d$/.test(f));
+  expect((await dollars(form)).length).toBeGreaterThan(4);
+  expect(notMoney(await dollars(form))).toEqual([]);
   await shootLooks(page, testInfo, 'watch-08-estimate', { show: estimate });
   await shootLooks(page, testInfo, 'watch-09-caps-and-switch-on', {
     show: form.getByRole('button', { name: 'Switch it on' }),
@@ -104,6 +111,7 @@ test('ten @handles watched from the form, their posts opened in the Archive', as
   await expect(card.getByTestId('last-run')).toContainText(': done,');
   await expect(card).toContainText(`(@${handles[0]}, @${handles[1]}`);
   await expect(card).toContainText('Budget: $2.50 in total');
+  expect(notMoney(await dollars(card))).toEqual([]);
   const kept = card.getByTestId('kept');
   await expect(kept).toHaveText(/^[\d,]+ posts of 10 accounts kept$/);
   const posts = Number((await kept.innerText()).split(' ')[0]?.replace(/,/g, ''));
@@ -172,7 +180,7 @@ test('a week of the watch on a moved clock: its cardâ€™s posts are the projectâ€
     .click();
   await expect(form.getByText(/10 ready\./)).toBeVisible();
   const whole = form.getByTestId('whole-watch');
-  await expect(whole).toHaveText(/^About [\d,]+ credits \(\$[\d.]+\) over 7 days, first read included\.$/);
+  await expect(whole).toHaveText(/^About [\d,]+ credits \((< )?\$[\d,]+\.\d\d\) over 7 days, first read included\.$/);
   const projected = Number((await whole.innerText()).split(' ')[1]?.replace(/,/g, ''));
   // from here the ledger holds the watch's own spending only
   await fetch(`${base}/__sandbox/usage/reset`, { method: 'POST' });

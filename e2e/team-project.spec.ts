@@ -342,7 +342,11 @@ test.describe('team projects on PostgreSQL', () => {
     expect(await known()).toBe(before);
     await shootLooks(page, testInfo, 'team-03-wrong-password', { show: form.getByRole('alert') });
 
+    // the refusal stays while the person only looks, and goes once they retype the password
+    await form.getByLabel('Password').focus();
+    await expect(form.getByRole('alert')).toContainText(/password/i);
     await form.getByLabel('Password').fill(cluster.password);
+    await expect(form.getByRole('alert')).toBeHidden();
     await form.getByRole('checkbox', { name: /Move this project there/ }).check();
     await shootLooks(page, testInfo, 'team-04-connect-and-move', {
       show: form.getByRole('button', { name: 'Connect and move' }),

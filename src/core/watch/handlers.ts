@@ -3,7 +3,7 @@
  * the app is open), the projections, and the tables. No input names a path; switching a watch on in live mode,
  * and loosening its caps, is confirmed by the person in main (the page cannot spend on its own).
  */
-import type { PriceTable } from '../../shared/api/pricing';
+import { usdLabel, type PriceTable } from '../../shared/api/pricing';
 import { SkeinError } from '../../shared/errors';
 import type { HandlersOf } from '../../shared/ipc/define';
 import type { Mode } from '../../shared/ipc/app';
@@ -145,9 +145,9 @@ export function createWatchHandlers(deps: WatchHandlerDeps): WatchHandlers['watc
   }
 
   function capsWords(spec: WatchSpec): string {
-    const usd = (c: number) => (c / deps.prices().creditsPerUsd).toLocaleString('en-US', { maximumFractionDigits: 2 });
+    const usd = (c: number) => usdLabel(c / deps.prices().creditsPerUsd, 'en-US');
     const { caps } = spec;
-    return `at most ${fmt(caps.perRun)} credits a run, ${fmt(caps.perDay)} in any 24 hours ($${usd(caps.perDay)}) and ${fmt(caps.total)} in total ($${usd(caps.total)})`;
+    return `at most ${fmt(caps.perRun)} credits a run, ${fmt(caps.perDay)} in any 24 hours (${usd(caps.perDay)}) and ${fmt(caps.total)} in total (${usd(caps.total)})`;
   }
 
   async function summary(project: WatchProject, w: WatchRecord): Promise<WatchSummary> {
@@ -310,7 +310,7 @@ export function createWatchHandlers(deps: WatchHandlerDeps): WatchHandlers['watc
       );
       await ask(
         `Switch on the watch “${spec.name}”?`,
-        `It reads ${spec.targets.length} ${KINDS[spec.kind].target.noun}${spec.targets.length === 1 ? '' : 's'} every ${spec.schedule.everyMinutes} minutes and may spend ${capsWords(spec)}. Projected: about ${fmt(projection.perDay)} credits a day ($${projection.usdPerDay.toFixed(2)}), $${projection.usdPerMonth.toFixed(2)} a month${projection.whole ? `; about ${fmt(projection.whole.credits)} credits ($${projection.whole.usd.toFixed(2)}) over ${fmt(projection.whole.days)} days, first read included` : ''}.`,
+        `It reads ${spec.targets.length} ${KINDS[spec.kind].target.noun}${spec.targets.length === 1 ? '' : 's'} every ${spec.schedule.everyMinutes} minutes and may spend ${capsWords(spec)}. Projected: about ${fmt(projection.perDay)} credits a day (${usdLabel(projection.usdPerDay, 'en-US')}), ${usdLabel(projection.usdPerMonth, 'en-US')} a month${projection.whole ? `; about ${fmt(projection.whole.credits)} credits (${usdLabel(projection.whole.usd, 'en-US')}) over ${fmt(projection.whole.days)} days, first read included` : ''}.`,
         'Switch it on',
       );
       const id = await project.store.createWatch({

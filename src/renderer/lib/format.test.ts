@@ -23,7 +23,8 @@ describe('counts', () => {
     expect(countLabel(null, 'reply', 'replies')).toBe('unknown replies');
   });
   it('shows credits with dollars', () => {
-    expect(creditsLabel(1500, 0.015, 'en-US')).toBe('1,500 credits ($0.015)');
+    expect(creditsLabel(1500, 0.015, 'en-US')).toBe('1,500 credits ($0.02)');
+    expect(creditsLabel(451, 0.00451, 'en-US')).toBe('451 credits (< $0.01)');
     expect(creditsLabel(15, null, 'en-US')).toBe('15 credits');
   });
 });

@@ -1,5 +1,6 @@
 /** Numbers as people read them, with "unknown" kept distinct from 0. */
 import { numberFormat } from './intl-cache';
+import { formatUsd } from './usage/money';
 
 /** A counter as the API may send it: a number, a numeric string, or anything else (= unknown). */
 export function readCount(value: unknown): number | null {
@@ -26,12 +27,11 @@ export function countLabel(n: number | null, singular: string, plural: string, l
   return `${fullCount(n, locale)} ${n === 1 ? singular : plural}`;
 }
 
-/** "1,234 credits (US$0.0123)". */
+/** "1,234 credits ($0.45)", "15 credits (< $0.01)": dollars as money, to the cent. */
 export function creditsLabel(credits: number, usd: number | null, locale?: string): string {
   const c = `${numberFormat(locale, { maximumFractionDigits: 1 }).format(credits)} credits`;
   if (usd === null) return c;
-  const u = numberFormat(locale, { style: 'currency', currency: 'USD', maximumFractionDigits: 4 }).format(usd);
-  return `${c} (${u})`;
+  return `${c} (${formatUsd(usd, locale)})`;
 }
 
 /** the most code points a post's label quotes */

@@ -86,6 +86,41 @@ export const CopyResult = z.object({
 });
 export type CopyResult = z.infer<typeof CopyResult>;
 
+/**
+ * What each table a project's copy carries holds, in plain words, for the copy's report. Every table of the archive
+ * and of every part the project hosts has an entry (a test in core/compose checks it against the tables themselves).
+ */
+export const COPY_TABLE_WORDS: Readonly<Record<string, string>> = Object.freeze({
+  meta: 'project facts',
+  items: 'posts and people',
+  item_versions: 'earlier versions of posts and people',
+  requests: 'answers from the API',
+  request_items: 'posts and people in each answer',
+  collections: 'collections',
+  collection_items: 'posts and people in collections',
+  watches: 'watches',
+  watch_runs: 'watch runs',
+  watch_gaps: 'gaps in what watches saw',
+  watch_presence: 'posts’ and people’s presence at each watch run',
+  watch_counters: 'counts recorded by watches over time',
+  media_files: 'kept media files',
+  media_fetches: 'media downloads tried',
+  media_timestamps: 'trusted timestamps of kept media',
+  codebooks: 'codebooks',
+  codebook_versions: 'codebook versions',
+  coders: 'coders',
+  codings: 'codes given',
+  adjudications: 'decisions between coders',
+  samples: 'samples',
+  sample_items: 'posts in samples',
+  assignments: 'posts assigned to coders',
+  opt_outs: 'people who opted out',
+  coder_switches: 'switches between coders',
+  page_captures: 'linked pages captured',
+  page_links: 'links from posts to pages',
+  page_saves: 'linked pages sent to a web archive',
+});
+
 const ArchiveKind = z.enum(['post', 'user']);
 export type ArchiveKind = z.infer<typeof ArchiveKind>;
 const ArchiveSort = z.enum(['time', 'engagement']);

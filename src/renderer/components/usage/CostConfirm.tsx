@@ -10,7 +10,7 @@
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { fullCount } from '../../lib/format';
 import type { CostEstimate } from '../../lib/usage/cost-estimate';
-import { formatCredits, formatUsd } from '../../lib/usage/money';
+import { aboutUsd, formatCredits } from '../../lib/usage/money';
 import './cost.css';
 
 export interface CostQuestion {
@@ -67,7 +67,7 @@ function CostConfirm({ question, onAnswer }: Props) {
           <div>
             <dt>Estimated cost</dt>
             <dd>
-              {formatCredits(estimate.credits)} ≈ {formatUsd(estimate.usd)}
+              {formatCredits(estimate.credits)} {aboutUsd(estimate.usd)}
               {suffix}
             </dd>
           </div>

@@ -50,6 +50,13 @@ describe('export form', () => {
     expect(
       describeEstimate({ paged: true, remainingPages: 500, calls: 500, credits: 150000, basis: '' }, DEFAULT_PRICES),
     ).toBe(`About 500 calls, about 150,000 credits ($${(150000 / DEFAULT_PRICES.creditsPerUsd).toFixed(2)}).`);
+    // dollars read like money: cents, and "< $0.01" under a cent, never "$0.0045"
+    expect(
+      describeEstimate({ paged: true, remainingPages: 3, calls: 3, credits: 451, basis: '' }, DEFAULT_PRICES),
+    ).toBe('About 3 calls, about 451 credits (< $0.01).');
+    expect(
+      describeEstimate({ paged: true, remainingPages: 3, calls: 3, credits: 4512, basis: '' }, DEFAULT_PRICES),
+    ).toBe('About 3 calls, about 4,512 credits ($0.05).');
     expect(describeEstimate({ paged: true, remainingPages: null, calls: null, credits: null, basis: '' })).toMatch(
       /Unknown/,
     );

@@ -5,6 +5,7 @@
  */
 import { OPERATIONS } from '../../../shared/api/catalog';
 import { creditsToUsd, type PriceTable } from '../../../shared/api/pricing';
+import { formatUsd } from '../../lib/usage/money';
 import type {
   ExportCaps,
   ExportEstimate,
@@ -40,11 +41,9 @@ export function readCaps(fields: CapFields): CapsResult {
 
 const n = (v: number) => Math.round(v).toLocaleString('en-US');
 
-/** Credits with their dollars beside them when a price table is known: `300 credits ($0.045)`. */
-const credited = (credits: number, prices?: PriceTable): string => {
-  const usd = prices ? creditsToUsd(credits, prices) : null;
-  return `${n(credits)} credits${usd === null ? '' : ` (${usd.toLocaleString('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 4 })})`}`;
-};
+/** Credits with their dollars beside them when a price table is known: `3,000 credits ($0.03)`. */
+const credited = (credits: number, prices?: PriceTable): string =>
+  `${n(credits)} credits${prices ? ` (${formatUsd(creditsToUsd(credits, prices), 'en-US')})` : ''}`;
 
 export function describeEstimate(e: ExportEstimate, prices?: PriceTable): string {
   if (e.calls === 0) return 'No new calls: everything comes from what Skein already loaded.';

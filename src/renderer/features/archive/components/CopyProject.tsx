@@ -1,20 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { CopyResult, ProjectsState } from '../../../../shared/ipc/archive';
+import { COPY_TABLE_WORDS, type CopyResult, type ProjectsState } from '../../../../shared/ipc/archive';
 import { skein } from '../../../lib/bridge';
 import { archiveKeys, projectKeys } from '../queries';
 import { ProblemAlert } from './TeamProject';
 
 const NEW_FILE = '';
-const LABELS: Record<string, string> = {
-  meta: 'project facts',
-  items: 'items',
-  item_versions: 'earlier versions',
-  requests: 'answers',
-  request_items: 'items in answers',
-  collections: 'collections',
-  collection_items: 'items in collections',
-};
 
 /**
  * Moving a project: the current one copied into a new project file or into a known project that holds nothing
@@ -90,7 +81,7 @@ export function CopyProjectForm({ state }: { state: ProjectsState }) {
             <tbody>
               {done.tables.map((t) => (
                 <tr key={t.name}>
-                  <th scope="row">{LABELS[t.name] ?? t.name.replace(/_/g, ' ')}</th>
+                  <th scope="row">{COPY_TABLE_WORDS[t.name] ?? 'other records'}</th>
                   <td>{t.source.toLocaleString()}</td>
                   <td>{t.copied.toLocaleString()}</td>
                 </tr>

@@ -55,6 +55,10 @@ export function TeamProjectForm({ researcher }: { researcher: string }) {
     <form
       className="archive-project__form archive-project__team-form"
       aria-labelledby={`${id}-title`}
+      // a refusal is about what was sent: once the person changes what they typed, it no longer describes the form
+      onChange={() => {
+        if (connect.isError) connect.reset();
+      }}
       onSubmit={(e) => {
         e.preventDefault();
         if (!ready) return;

@@ -1,8 +1,9 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { Settings } from '../../../../shared/ipc/settings';
 import { ErrorState } from '../../../components/ErrorState';
 import { checkBaseUrl, checkRequestsPerSecond } from '../connection-form';
 import { useUpdateSettings } from '../use-settings';
+import { SettingRow } from './SettingRow';
 
 const MODES: ReadonlyArray<{ id: Settings['mode']; label: string; hint: string }> = [
   { id: 'demo', label: 'Demo', hint: 'the embedded sandbox: made-up data, no key, nothing charged' },
@@ -19,11 +20,8 @@ export function ConnectionSection({ settings }: { settings: Settings }) {
   const [rps, setRps] = useState(String(settings.requestsPerSecond));
   const [budget, setBudget] = useState(String(settings.creditsPerHour));
   const [budgetError, setBudgetError] = useState<string | null>(null);
-  const budgetId = useId();
   const [urlError, setUrlError] = useState<string | null>(null);
   const [rpsError, setRpsError] = useState<string | null>(null);
-  const urlId = useId();
-  const rpsId = useId();
 
   const saveUrl = (e: FormEvent) => {
     e.preventDefault();
@@ -74,31 +72,19 @@ export function ConnectionSection({ settings }: { settings: Settings }) {
         </p>
       </fieldset>
 
-      <form className="settings__row" onSubmit={saveUrl} noValidate>
-        <label htmlFor={urlId} className="settings__label">
-          Base URL
-        </label>
-        <input
-          id={urlId}
-          className="input settings__input"
-          type="url"
-          value={baseUrl}
-          aria-invalid={urlError ? true : undefined}
-          aria-describedby={urlError ? `${urlId}-error` : undefined}
-          onChange={(e) => setBaseUrl(e.target.value)}
-        />
-        <button type="submit" className="btn" disabled={update.isPending || baseUrl.trim() === settings.baseUrl}>
-          Save
-        </button>
-        {urlError ? (
-          <p id={`${urlId}-error`} className="settings__error" role="alert">
-            {urlError}
-          </p>
-        ) : null}
-      </form>
+      <SettingRow
+        label="Base URL"
+        value={baseUrl}
+        onChange={setBaseUrl}
+        onSubmit={saveUrl}
+        unchanged={update.isPending || baseUrl.trim() === settings.baseUrl}
+        error={urlError}
+        input={{ type: 'url' }}
+      />
 
-      <NumberSetting
-        id={rpsId}
+      <SettingRow
+        short
+        input={{ inputMode: 'decimal' }}
         label="Requests per second"
         value={rps}
         onChange={setRps}
@@ -107,8 +93,9 @@ export function ConnectionSection({ settings }: { settings: Settings }) {
         error={rpsError}
         hint="Skein paces its calls to stay under the API’s rate limit, which follows your balance (about 1 every 5 s on a free balance)."
       />
-      <NumberSetting
-        id={budgetId}
+      <SettingRow
+        short
+        input={{ inputMode: 'decimal' }}
         label="Credits per hour"
         value={budget}
         onChange={setBudget}
@@ -135,47 +122,5 @@ export function ConnectionSection({ settings }: { settings: Settings }) {
       </label>
       {update.isError ? <ErrorState compact error={update.error} what="the setting" /> : null}
     </section>
-  );
-}
-
-/** One numeric setting: its field, Save, a hint and the error of the last try. */
-function NumberSetting(props: {
-  id: string;
-  label: string;
-  value: string;
-  onChange: (value: string) => void;
-  onSubmit: (e: FormEvent) => void;
-  /** nothing to save (or a save is under way) */
-  unchanged: boolean;
-  error: string | null;
-  hint: string;
-}) {
-  const { id, error } = props;
-  return (
-    <form className="settings__row" onSubmit={props.onSubmit} noValidate>
-      <label htmlFor={id} className="settings__label">
-        {props.label}
-      </label>
-      <input
-        id={id}
-        className="input settings__input settings__input--short"
-        inputMode="decimal"
-        value={props.value}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={`${id}-hint${error ? ` ${id}-error` : ''}`}
-        onChange={(e) => props.onChange(e.target.value)}
-      />
-      <button type="submit" className="btn" disabled={props.unchanged}>
-        Save
-      </button>
-      <p id={`${id}-hint`} className="muted settings__hint">
-        {props.hint}
-      </p>
-      {error ? (
-        <p id={`${id}-error`} className="settings__error" role="alert">
-          {error}
-        </p>
-      ) : null}
-    </form>
   );
 }

@@ -1,8 +1,9 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { Settings } from '../../../../shared/ipc/settings';
 import { ErrorState } from '../../../components/ErrorState';
 import { checkSavePace, checkSaveServiceUrl } from '../connection-form';
 import { useUpdateSettings } from '../use-settings';
+import { SettingRow } from './SettingRow';
 
 /**
  * A web archive's save service: off by default (sending a page tells the archive what the project links to);
@@ -68,7 +69,6 @@ function SaveField<T>(props: {
   const update = useUpdateSettings();
   const [text, setText] = useState(props.value);
   const [error, setError] = useState<string | null>(null);
-  const id = useId();
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const r = props.check(text);
@@ -76,30 +76,16 @@ function SaveField<T>(props: {
     if (r.ok) update.mutate(props.save(r.value));
   };
   return (
-    <form className="settings__row" onSubmit={submit} noValidate>
-      <label htmlFor={id} className="settings__label">
-        {props.label}
-      </label>
-      <input
-        id={id}
-        className="input settings__input"
-        value={text}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={`${id}-hint${error ? ` ${id}-error` : ''}`}
-        onChange={(e) => setText(e.target.value)}
-      />
-      <button type="submit" className="btn" disabled={update.isPending || text.trim() === props.value}>
-        Save
-      </button>
-      <p id={`${id}-hint`} className="muted settings__hint">
-        {props.hint}
-      </p>
-      {error ? (
-        <p id={`${id}-error`} className="settings__error" role="alert">
-          {error}
-        </p>
-      ) : null}
+    <SettingRow
+      label={props.label}
+      value={text}
+      onChange={setText}
+      onSubmit={submit}
+      unchanged={update.isPending || text.trim() === props.value}
+      error={error}
+      hint={props.hint}
+    >
       {update.isError ? <ErrorState compact error={update.error} what="the setting" /> : null}
-    </form>
+    </SettingRow>
   );
 }

@@ -1,8 +1,9 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { Settings } from '../../../../shared/ipc/settings';
 import { ErrorState } from '../../../components/ErrorState';
 import { checkAuthorityUrl } from '../connection-form';
 import { useUpdateSettings } from '../use-settings';
+import { SettingRow } from './SettingRow';
 
 /**
  * Trusted time for kept media: the timestamp authority asked after each keeping, and the one asked when it
@@ -42,7 +43,6 @@ function AuthoritySetting(props: {
   const update = useUpdateSettings();
   const [text, setText] = useState(props.value ?? '');
   const [error, setError] = useState<string | null>(null);
-  const id = useId();
   const save = (e: FormEvent) => {
     e.preventDefault();
     const r = checkAuthorityUrl(text);
@@ -51,29 +51,16 @@ function AuthoritySetting(props: {
       update.mutate({ [props.field]: r.value }, { onSuccess: ({ after }) => setText(after[props.field] ?? '') });
   };
   return (
-    <form className="settings__row" onSubmit={save} noValidate>
-      <label htmlFor={id} className="settings__label">
-        {props.label}
-      </label>
-      <input
-        id={id}
-        className="input settings__input"
-        type="url"
-        placeholder="none"
-        value={text}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        onChange={(e) => setText(e.target.value)}
-      />
-      <button type="submit" className="btn" disabled={update.isPending || text.trim() === (props.value ?? '')}>
-        Save
-      </button>
-      {error ? (
-        <p id={`${id}-error`} className="settings__error" role="alert">
-          {error}
-        </p>
-      ) : null}
+    <SettingRow
+      label={props.label}
+      value={text}
+      onChange={setText}
+      onSubmit={save}
+      unchanged={update.isPending || text.trim() === (props.value ?? '')}
+      error={error}
+      input={{ type: 'url', placeholder: 'none' }}
+    >
       {update.isError ? <ErrorState compact error={update.error} what="the setting" /> : null}
-    </form>
+    </SettingRow>
   );
 }

@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { useCostConfirm } from '../../../components/usage/CostConfirm';
-import { formatCredits, formatUsd } from '../../../lib/usage/money';
+import { aboutUsd, formatCredits } from '../../../lib/usage/money';
 import { usePrices } from '../../../lib/settings';
 import { useLive } from '../live-store';
 import { callsPerMinuteLabel, pollCost } from '../poll-cost';
@@ -26,7 +26,7 @@ export function LiveControls({ spaceId, summary, polling, visible, fetchedAt, no
   const { ask, dialog } = useCostConfirm();
   const costId = useId();
   const cost = pollCost(summary.pollIntervalSec, prices);
-  const costText = `every ${cost.intervalSec} s: ${callsPerMinuteLabel(cost)}, ${formatCredits(cost.creditsPerMinute)} ≈ ${formatUsd(cost.usdPerMinute)} a minute`;
+  const costText = `every ${cost.intervalSec} s: ${callsPerMinuteLabel(cost)}, ${formatCredits(cost.creditsPerMinute)} ${aboutUsd(cost.usdPerMinute)} a minute`;
 
   if (!summary.live) {
     return (

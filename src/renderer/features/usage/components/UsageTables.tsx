@@ -3,7 +3,7 @@ import type { UsageSnapshot } from '../../../../shared/ipc/settings';
 import { fullCount } from '../../../lib/format';
 import { absoluteTime, clockTime } from '../../../lib/time';
 import { usePrices } from '../../../lib/settings';
-import { formatUsd } from '../../../lib/usage/money';
+import { formatUsdExact } from '../../../lib/usage/money';
 import { callRows, operationRows } from '../usage-rows';
 
 export function ByOperationTable({ snapshot }: { snapshot: UsageSnapshot }) {
@@ -32,7 +32,7 @@ export function ByOperationTable({ snapshot }: { snapshot: UsageSnapshot }) {
             <th scope="row">{r.title}</th>
             <td className="num">{fullCount(r.calls)}</td>
             <td className="num">{fullCount(r.credits)}</td>
-            <td className="num">{formatUsd(creditsToUsd(r.credits, prices))}</td>
+            <td className="num">{formatUsdExact(creditsToUsd(r.credits, prices))}</td>
           </tr>
         ))}
         {rows.length === 0 ? <NoCallsRow columns={4} /> : null}

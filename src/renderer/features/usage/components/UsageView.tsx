@@ -17,7 +17,7 @@ import { skein } from '../../../lib/bridge';
 import { fullCount } from '../../../lib/format';
 import { routes } from '../../../lib/routes';
 import { stamp } from '../../../lib/time';
-import { formatCredits, formatUsd } from '../../../lib/usage/money';
+import { formatCredits, formatUsdExact } from '../../../lib/usage/money';
 import { RecentCallsTable, ByOperationTable } from './UsageTables';
 import './usage.css';
 
@@ -87,7 +87,8 @@ export function UsageView() {
             Settings
           </a>
           ; the API does not report what it charged. Answers served from cache and calls the API announces as not
-          available (HTTP 501) are free.
+          available (HTTP 501) are free. Dollars here are exact to the last fraction of a cent, so that the cost of a
+          few calls stays visible.
         </p>
         {usage.status === 'pending' ? (
           <SkeletonList count={2} label="Loading usage…" />
@@ -106,7 +107,7 @@ export function UsageView() {
               </div>
               <div>
                 <dt>Cost this session</dt>
-                <dd>{formatUsd(usage.data.session.usd)}</dd>
+                <dd>{formatUsdExact(usage.data.session.usd)}</dd>
               </div>
               {usage.data.lastHour ? (
                 <div>
@@ -119,7 +120,7 @@ export function UsageView() {
               <div>
                 <dt>All sessions (live mode)</dt>
                 <dd>
-                  {fullCount(usage.data.lifetime.calls)} calls · {formatUsd(usage.data.lifetime.usd)}
+                  {fullCount(usage.data.lifetime.calls)} calls · {formatUsdExact(usage.data.lifetime.usd)}
                 </dd>
               </div>
             </dl>
