@@ -26,6 +26,7 @@ import {
   type CollectionInput,
   type GroupCounts,
   type GroupedReader,
+  type Quota,
   type RankedRow,
   type Grouping,
   type HeldAnswer,
@@ -311,17 +312,20 @@ export abstract class ArchiveTables {
   /**
    * A sample's draw, in SQL: every item ranked in the store (db/rank.ts), the lowest of each group kept by a
    * window, so only the drawn items leave it (reading all of them out to rank them cost 8 times DuckDB's draw).
+   * Only items ranked within a group's bound reach the window, so it sorts about the sample, not the source.
    */
   async lowestRanked(
     q: ArchiveQueryParsed,
     by: Grouping | null,
     prefix: string,
-    quotas: ReadonlyArray<readonly [string, number]>,
+    quotas: ReadonlyArray<Quota>,
   ): Promise<RankedRow[]> {
     const source = sql`SELECT i.id AS id, ${groupSql(by)} AS grp,
       ${sampleRankSql(this.executor.dialect, prefix, sql`i.id`)} AS rk FROM items i WHERE ${this.where(q)}`;
     // ties (a 64-bit rank) broken by id, so either store keeps the same
     const order = sql`ORDER BY s.rk${codePoint}, s.id${codePoint}`;
+    // what PostgreSQL could not rank passes every bound, and is sent besides the quota
+    const unranked = (rank: string) => sql.of({ sqlite: '', postgres: ` OR ${rank} IS NULL` });
     const read = async (query: Sql) =>
       (await this.executor.all<{ id: string; grp: string | null; rk: string | null }>(query)).map((r) => ({
         id: r.id,
@@ -329,21 +333,27 @@ export abstract class ArchiveTables {
         rank: r.rk,
       }));
     if (by === null) {
-      const size = quotas.reduce((n, [, quota]) => n + quota, 0);
+      const [, size, bound] = quotas[0] ?? ['', 0, null];
+      if (size === 0) return [];
+      const within = bound === null ? sql`1 = 1` : sql`(s.rk <= ${bound}${codePoint}${unranked('s.rk')})`;
       return read(sql`SELECT r.id AS id, r.grp AS grp, r.rk AS rk FROM (
-          SELECT s.id AS id, s.grp AS grp, s.rk AS rk, row_number() OVER (${order}) AS rn FROM (${source}) s) r
-        WHERE r.rn <= ${size} OR r.rk IS NULL`);
+          SELECT s.id AS id, s.grp AS grp, s.rk AS rk, row_number() OVER (${order}) AS rn FROM (${source}) s
+          WHERE ${within}) r
+        WHERE r.rn <= ${size}${unranked('r.rk')}`);
     }
-    const wanted = quotas.filter(([, quota]) => quota > 0).map(([value, quota]) => [groupAsSql(by, value), quota]);
+    const wanted = quotas
+      .filter(([, quota]) => quota > 0)
+      .map(([value, quota, bound]) => [groupAsSql(by, value), quota, bound]);
     const out: RankedRow[] = [];
     for (let at = 0; at < wanted.length; at += QUOTA_CHUNK)
       out.push(
-        ...(await read(sql`WITH quota(value, n) AS (VALUES ${sql.rows(wanted.slice(at, at + QUOTA_CHUNK))})
+        ...(await read(sql`WITH quota(value, n, bound) AS (VALUES ${sql.rows(wanted.slice(at, at + QUOTA_CHUNK))})
           SELECT r.id AS id, r.grp AS grp, r.rk AS rk FROM (
             SELECT s.id AS id, s.grp AS grp, s.rk AS rk, row_number() OVER (PARTITION BY s.grp ${order}) AS rn
-            FROM (${source}) s WHERE s.grp IN (SELECT value FROM quota)) r
+            FROM (${source}) s JOIN quota q ON q.value = s.grp
+            WHERE q.bound IS NULL OR s.rk <= q.bound${codePoint}${unranked('s.rk')}) r
           JOIN quota q ON q.value = r.grp
-          WHERE r.rn <= CAST(q.n AS INTEGER) OR r.rk IS NULL`)),
+          WHERE r.rn <= CAST(q.n AS INTEGER)${unranked('r.rk')}`)),
       );
     return out;
   }

@@ -127,6 +127,13 @@ export interface GroupedRow {
 /** A query's items with their groups, read a chunk at a time. */
 export type GroupedReader = Reader<GroupedRow>;
 
+/**
+ * A group's share of a sample's draw: its value (as `groupCounts` names it), how many to keep, and the rank its
+ * lowest are expected under (null: none) — items ranked above it may be left out, so a group with fewer under
+ * it than its quota gives fewer.
+ */
+export type Quota = readonly [value: string, quota: number, bound: string | null];
+
 /** An item a sample's draw picked, with its rank (db/rank.ts; null where the store could not rank it). */
 export interface RankedRow extends GroupedRow {
   rank: string | null;
@@ -269,14 +276,14 @@ export interface ProjectStore {
   grouped: (q: ArchiveQueryParsed, by: Grouping | null) => Awaitable<GroupedReader>;
   /**
    * A sample's draw: the lowest-ranked items of each group (ranked by `prefix`, db/rank.ts), as many as its quota
-   * (groups as `groupCounts` names them; not grouped: the one quota is the whole query's), each with its rank;
-   * besides, every item the store could not rank (rank null), for the caller to rank.
+   * within its bound (not grouped: the one quota is the whole query's), each with its rank; besides, every item
+   * the store could not rank (rank null), for the caller to rank.
    */
   lowestRanked: (
     q: ArchiveQueryParsed,
     by: Grouping | null,
     prefix: string,
-    quotas: ReadonlyArray<readonly [string, number]>,
+    quotas: ReadonlyArray<Quota>,
   ) => Awaitable<RankedRow[]>;
   /** an account's id and handle as the project knows them (the newest user item, else a post's author) */
   accountOf: (ref: { userId?: string; handle?: string }) => Awaitable<{ userId: string | null; handle: string | null }>;

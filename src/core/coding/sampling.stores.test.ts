@@ -67,7 +67,7 @@ const inStore = (p: ProjectStore, by: Stratum | null, seed: string, size: number
         const c = await p.groupCounts(q, by, Number.MAX_SAFE_INTEGER);
         return new Map(by === null ? [['', c.total]] : c.groups.map((g) => [g.value, g.count]));
       },
-      lowest: async (prefix, quotas) => p.lowestRanked(q, by, prefix, [...quotas]),
+      lowest: async (prefix, quotas) => p.lowestRanked(q, by, prefix, quotas),
     },
     { kind: 'post', size, seed, stratified: by !== null },
   );

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { allocate, assign, drawSample, readingSource, type SampleSource, type SourceItem } from './sampling';
+import { sampleRank } from '../db';
+import { allocate, assign, boundFor, drawSample, readingSource, type SampleSource, type SourceItem } from './sampling';
 
 function chunks(items: SourceItem[], chunk = 7) {
   return async function* () {
@@ -80,6 +81,35 @@ describe('drawing a sample', () => {
     const whole = await drawSample(js, options);
     expect(await drawSample(partial, options)).toEqual(whole);
     expect(whole.items.some((i) => unranked.has(i.id))).toBe(true);
+  });
+
+  it('a stratum with fewer items within its bound than its quota is drawn again without it', async () => {
+    const js = source(population, true);
+    const options = { kind: 'post' as const, size: 100, seed: '1', stratified: true };
+    const asks: Array<Array<string | null>> = [];
+    // a store that keeps the bounds, one of them (wrongly) far too tight the first time
+    const bounded: SampleSource = {
+      counts: js.counts,
+      lowest: async (prefix, quotas) => {
+        asks.push(quotas.map(([, , bound]) => bound));
+        const tight = asks.length === 1 ? quotas[0]![0] : null;
+        return (await js.lowest(prefix, quotas)).filter(
+          (item) => item.group !== tight || sampleRank(prefix, item.id) < '08',
+        );
+      },
+    };
+    expect(await drawSample(bounded, options)).toEqual(await drawSample(js, options));
+    expect(asks).toHaveLength(2);
+    expect(asks[0]!.every((b) => b !== null)).toBe(true);
+    expect(asks[1]).toEqual([null]);
+  });
+
+  it('bounds a stratum by the share of ranks its quota needs, with room to spare; none for the whole stratum', () => {
+    expect(boundFor(10, 400)).toMatch(/^[0-9a-f]{8}f{8}$/);
+    // 10 of 400 is 2.5 %; the bound leaves room for 10 + 6·√10 + 10 ≈ 39 of them: about 9.7 %
+    expect(parseInt(boundFor(10, 400)!.slice(0, 8), 16) / 2 ** 32).toBeCloseTo(0.097, 2);
+    expect(boundFor(30, 30)).toBeNull();
+    expect(boundFor(20, 40)).toBeNull();
   });
 
   it('a sample as large as the source is the whole source; a larger one too', async () => {

@@ -33,9 +33,26 @@ export interface SampleSource {
   counts: () => Promise<ReadonlyMap<string, number>>;
   /**
    * the lowest-ranked items (by `prefix`) of each stratum, as many as its quota ('' for the whole source when
-   * unstratified; strata missing or at 0 give none), and any it could not rank
+   * unstratified; strata missing or at 0 give none), and any it could not rank. It may leave out items ranked
+   * above a stratum's bound (null: none), and then gives fewer than the quota where fewer are within it.
    */
-  lowest: (prefix: string, quotas: ReadonlyMap<string, number>) => Promise<readonly RankedItem[]>;
+  lowest: (prefix: string, quotas: ReadonlyArray<Quota>) => Promise<readonly RankedItem[]>;
+}
+
+/** A stratum's share of a draw: its value, how many to draw, and the rank they are expected under (null: any). */
+export type Quota = readonly [value: string, quota: number, bound: string | null];
+
+/**
+ * The rank a stratum's `quota` lowest of `n` are all but sure to be under: ranks are uniform, so the count under
+ * a share f of them is about n·f; the share asked for is the quota and six standard deviations more (a draw that
+ * finds fewer under it asks again without it). Null where that is the whole stratum.
+ */
+export function boundFor(quota: number, n: number): string | null {
+  const share = (quota + 6 * Math.sqrt(quota) + 10) / n;
+  if (quota >= n || share >= 1) return null;
+  return `${Math.floor(share * 2 ** 32)
+    .toString(16)
+    .padStart(8, '0')}ffffffff`;
 }
 
 /** What every rank of a draw starts with: its seed and kind. */
@@ -122,7 +139,8 @@ export function readingSource(read: SourceReader, stratified: boolean): SampleSo
       return counts;
     },
     async lowest(prefix, quotas) {
-      const keep = await keepLowest(quotas, stratified, async (offer) => {
+      // every item is ranked here anyway: the bounds save nothing
+      const keep = await keepLowest(new Map(quotas.map(([v, n]) => [v, n])), stratified, async (offer) => {
         for await (const chunk of read()) for (const item of chunk) offer(sampleRank(prefix, item.id), item);
       });
       return [...keep.values()].flatMap((l) => l.items.map(({ rank, item }) => ({ ...item, rank })));
@@ -146,7 +164,25 @@ export async function drawSample(
   const population = [...counts.values()].reduce((n, c) => n + c, 0);
   const quotas = allocate(counts, options.size);
   const prefix = prefixOf(options.seed, options.kind);
-  const found = await source.lowest(prefix, quotas);
+  const asked = [...quotas]
+    .filter(([, quota]) => quota > 0)
+    .map(([value, quota]): Quota => [value, quota, boundFor(quota, counts.get(value) ?? 0)]);
+  const key = (item: SourceItem) => (options.stratified ? (item.group ?? '') : '');
+  let found = await source.lowest(prefix, asked);
+  // a stratum with fewer within its bound than its quota (all but never) is asked again, without it
+  const within = new Map<string, number>();
+  for (const f of found) if (f.rank !== null) within.set(key(f), (within.get(key(f)) ?? 0) + 1);
+  const short = asked.filter(([value, quota, bound]) => bound !== null && (within.get(value) ?? 0) < quota);
+  if (short.length > 0) {
+    const again = new Set(short.map(([value]) => value));
+    found = [
+      ...found.filter((f) => !again.has(key(f))),
+      ...(await source.lowest(
+        prefix,
+        short.map(([value, quota]) => [value, quota, null]),
+      )),
+    ];
+  }
   // the source's picks, kept again to each quota: what it could not rank is ranked here, and may displace a pick
   const keep = await keepLowest(quotas, options.stratified, async (offer) => {
     for (const f of found) offer(f.rank ?? sampleRank(prefix, f.id), { id: f.id, group: f.group });

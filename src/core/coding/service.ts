@@ -286,7 +286,7 @@ export function createCodingService(deps: CodingServiceDeps) {
             const c = await project.groupCounts(q, stratum, Number.MAX_SAFE_INTEGER);
             return new Map(stratum === null ? [['', c.total]] : c.groups.map((g) => [g.value, g.count]));
           },
-          lowest: (prefix, quotas) => project.lowestRanked(q, stratum, prefix, [...quotas]),
+          lowest: (prefix, quotas) => project.lowestRanked(q, stratum, prefix, quotas),
         },
         { kind: q.kind, size: input.size, seed: input.seed, stratified: stratum !== null },
       );
