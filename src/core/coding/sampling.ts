@@ -23,7 +23,7 @@ export interface SourceItem {
 export type SourceReader = () => AsyncIterable<readonly SourceItem[]>;
 
 /** An item a source picked, with its rank (null: the source could not rank it, and leaves that to the draw). */
-export interface RankedItem extends SourceItem {
+interface RankedItem extends SourceItem {
   rank: string | null;
 }
 
@@ -40,7 +40,7 @@ export interface SampleSource {
 }
 
 /** A stratum's share of a draw: its value, how many to draw, and the rank they are expected under (null: any). */
-export type Quota = readonly [value: string, quota: number, bound: string | null];
+type Quota = readonly [value: string, quota: number, bound: string | null];
 
 /**
  * The rank a stratum's `quota` lowest of `n` are all but sure to be under: ranks are uniform, so the count under
