@@ -1,11 +1,12 @@
 /**
  * `npm run bench:coding`: the coding workbench's costs, measured through the archive's real worker:
  * - drawing a stratified sample (by day) of 1,000 from a project of BENCH_CODING_POSTS posts (default 100,000):
- *   two passes over the source in chunks from the worker, a SHA-256 rank per item; against DuckDB drawing the
+ *   the strata counted and every item ranked (SHA-256) and kept by a window in the project's SQL, in the worker,
+ *   only the drawn items crossing to main; against DuckDB drawing the
  *   same kind of sample (rank by hash within each day, proportional quota) from the same (id, day) rows in a
  *   table, the fastest tool a researcher has for it;
  * - the agreement report (α nominal, κ, Fleiss, percent, a 1,000-draw bootstrap) of 5,000 items × 3 coders;
- * - the main thread's longest event-loop block while drawing (the draw's hashing runs on main).
+ * - the main thread's longest event-loop block while drawing (the assignment's ranking runs on main).
  * Writes bench/results/coding.json. A measurement: it never fails.
  */
 import { rm } from 'node:fs/promises';

@@ -1,7 +1,7 @@
 /**
  * The archive's own tables as both stores read and write them, written once over the project's executor: the
  * project's fields and summary, collections, an item's provenance, held answers, items held, an account as the
- * project knows it, a query's groups, its activity and its sources, and a copy's count and pages of a table.
+ * project knows it, a query's groups (and a sample drawn from them), its activity and its sources, and a copy's count and pages of a table.
  * What each store keeps for itself: its full-text index (the one condition it hands in, `TextMatch`), search's
  * ranking, readers that stream, ingest, migrations and a copy's loading.
  */
@@ -15,7 +15,7 @@ import type {
 } from '../../shared/ipc/archive';
 import { ArchiveQuery } from '../../shared/ipc/archive';
 import { SkeinError } from '../../shared/errors';
-import { codePoint, heldTransaction, sql, type AnyPart, type Db, type Sql } from '../db';
+import { codePoint, heldTransaction, sampleRankSql, sql, type AnyPart, type Db, type Sql } from '../db';
 import { openParts, tablesOf, type OpenParts } from './parts';
 import { rebuildBody } from './answer';
 import { heldConversation, type HeldListing } from './conversation';
@@ -26,6 +26,8 @@ import {
   type CollectionInput,
   type GroupCounts,
   type GroupedReader,
+  type Quota,
+  type RankedRow,
   type Grouping,
   type HeldAnswer,
   type HeldItem,
@@ -121,6 +123,12 @@ const groupSql = (by: Grouping | null): Sql =>
 /** A group's value as read back: an author's handle with its `@`. */
 const groupOf = (by: Grouping | null, v: string | null): string | null =>
   by === 'author' && v !== null && v !== NONE ? `@${v}` : v;
+
+/** A group's value as `groupSql` gives it: what `groupOf` read back, its `@` taken off again. */
+const groupAsSql = (by: Grouping, v: string): string => (by === 'author' && v !== NONE ? v.slice(1) : v);
+
+/** groups' quotas per statement of a draw: two bound values each, within both stores' limits */
+const QUOTA_CHUNK = 5_000;
 
 /** The request that last returned item `i` (the newest answer holding it: its raw JSON is that answer's). */
 const LATEST_REQUEST = sql`(SELECT r.request FROM request_items r JOIN requests rq ON rq.rowid = r.request
@@ -299,6 +307,55 @@ export abstract class ArchiveTables {
       next: async (max) => (await rows.next(max)).map((r) => ({ id: r.id, group: groupOf(by, r.grp) })),
       close: rows.close,
     };
+  }
+
+  /**
+   * A sample's draw, in SQL: every item ranked in the store (db/rank.ts), the lowest of each group kept by a
+   * window, so only the drawn items leave it (reading all of them out to rank them cost 8 times DuckDB's draw).
+   * Only items ranked within a group's bound reach the window, so it sorts about the sample, not the source.
+   */
+  async lowestRanked(
+    q: ArchiveQueryParsed,
+    by: Grouping | null,
+    prefix: string,
+    quotas: ReadonlyArray<Quota>,
+  ): Promise<RankedRow[]> {
+    const source = sql`SELECT i.id AS id, ${groupSql(by)} AS grp,
+      ${sampleRankSql(this.executor.dialect, prefix, sql`i.id`)} AS rk FROM items i WHERE ${this.where(q)}`;
+    // ties (a 64-bit rank) broken by id, so either store keeps the same
+    const order = sql`ORDER BY s.rk${codePoint}, s.id${codePoint}`;
+    // what PostgreSQL could not rank passes every bound, and is sent besides the quota
+    const unranked = (rank: string) => sql.of({ sqlite: '', postgres: ` OR ${rank} IS NULL` });
+    const read = async (query: Sql) =>
+      (await this.executor.all<{ id: string; grp: string | null; rk: string | null }>(query)).map((r) => ({
+        id: r.id,
+        group: groupOf(by, r.grp),
+        rank: r.rk,
+      }));
+    if (by === null) {
+      const [, size, bound] = quotas[0] ?? ['', 0, null];
+      if (size === 0) return [];
+      const within = bound === null ? sql`1 = 1` : sql`(s.rk <= ${bound}${codePoint}${unranked('s.rk')})`;
+      return read(sql`SELECT r.id AS id, r.grp AS grp, r.rk AS rk FROM (
+          SELECT s.id AS id, s.grp AS grp, s.rk AS rk, row_number() OVER (${order}) AS rn FROM (${source}) s
+          WHERE ${within}) r
+        WHERE r.rn <= ${size}${unranked('r.rk')}`);
+    }
+    const wanted = quotas
+      .filter(([, quota]) => quota > 0)
+      .map(([value, quota, bound]) => [groupAsSql(by, value), quota, bound]);
+    const out: RankedRow[] = [];
+    for (let at = 0; at < wanted.length; at += QUOTA_CHUNK)
+      out.push(
+        ...(await read(sql`WITH quota(value, n, bound) AS (VALUES ${sql.rows(wanted.slice(at, at + QUOTA_CHUNK))})
+          SELECT r.id AS id, r.grp AS grp, r.rk AS rk FROM (
+            SELECT s.id AS id, s.grp AS grp, s.rk AS rk, row_number() OVER (PARTITION BY s.grp ${order}) AS rn
+            FROM (${source}) s JOIN quota q ON q.value = s.grp
+            WHERE q.bound IS NULL OR s.rk <= q.bound${codePoint}${unranked('s.rk')}) r
+          JOIN quota q ON q.value = r.grp
+          WHERE r.rn <= CAST(q.n AS INTEGER)${unranked('r.rk')}`)),
+      );
+    return out;
   }
 
   /**

@@ -68,6 +68,7 @@ const SERVED = [
   'conversation',
   'heldItems',
   'groupCounts',
+  'lowestRanked',
   'accountOf',
   'meta',
   'setMeta',

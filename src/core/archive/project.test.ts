@@ -69,6 +69,13 @@ describe('a project file', () => {
     const check = new DatabaseSync(path, { readOnly: true });
     expect(check.prepare('PRAGMA user_version').get()).toEqual({ user_version: SCHEMA_VERSION });
     expect(check.prepare("SELECT name FROM sqlite_master WHERE name = 'requests_next'").get()).toBeTruthy();
+    // a sample's draw reads the items' ids and times from the index by time alone
+    expect(
+      check
+        .prepare("EXPLAIN QUERY PLAN SELECT id, created_at FROM items WHERE kind = 'post'")
+        .all()
+        .map((r) => (r as { detail: string }).detail),
+    ).toEqual(['SEARCH items USING COVERING INDEX items_created (kind=?)']);
     expect(check.prepare('SELECT count(*) AS n FROM watches').get()).toEqual({ n: 0 });
     check.close();
   });

@@ -127,6 +127,18 @@ export interface GroupedRow {
 /** A query's items with their groups, read a chunk at a time. */
 export type GroupedReader = Reader<GroupedRow>;
 
+/**
+ * A group's share of a sample's draw: its value (as `groupCounts` names it), how many to keep, and the rank its
+ * lowest are expected under (null: none) — items ranked above it may be left out, so a group with fewer under
+ * it than its quota gives fewer.
+ */
+export type Quota = readonly [value: string, quota: number, bound: string | null];
+
+/** An item a sample's draw picked, with its rank (db/rank.ts; null where the store could not rank it). */
+export interface RankedRow extends GroupedRow {
+  rank: string | null;
+}
+
 /** How many items a query holds, and per group: the largest `groups` first, and how many groups there are. */
 export interface GroupCounts {
   total: number;
@@ -262,6 +274,17 @@ export interface ProjectStore {
   groupCounts: (q: ArchiveQueryParsed, by: Grouping | null, limit: number) => Awaitable<GroupCounts>;
   /** a query's items with their group's value (null: no grouping), read a chunk at a time */
   grouped: (q: ArchiveQueryParsed, by: Grouping | null) => Awaitable<GroupedReader>;
+  /**
+   * A sample's draw: the lowest-ranked items of each group (ranked by `prefix`, db/rank.ts), as many as its quota
+   * within its bound (not grouped: the one quota is the whole query's), each with its rank; besides, every item
+   * the store could not rank (rank null), for the caller to rank.
+   */
+  lowestRanked: (
+    q: ArchiveQueryParsed,
+    by: Grouping | null,
+    prefix: string,
+    quotas: ReadonlyArray<Quota>,
+  ) => Awaitable<RankedRow[]>;
   /** an account's id and handle as the project knows them (the newest user item, else a post's author) */
   accountOf: (ref: { userId?: string; handle?: string }) => Awaitable<{ userId: string | null; handle: string | null }>;
   /** one of the project's own fields (null: not set), and setting one */

@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { allocate, assign, drawSample, type SourceItem } from './sampling';
+import { sampleRank } from '../db';
+import { allocate, assign, boundFor, drawSample, readingSource, type SampleSource, type SourceItem } from './sampling';
 
-function source(items: SourceItem[], chunk = 7) {
+function chunks(items: SourceItem[], chunk = 7) {
   return async function* () {
     for (let i = 0; i < items.length; i += chunk) yield items.slice(i, i + chunk);
   };
 }
+
+const source = (items: SourceItem[], stratified: boolean, chunk = 7) => readingSource(chunks(items, chunk), stratified);
 
 const days = ['2026-11-01', '2026-11-02', '2026-11-03', '2026-11-04'];
 /** 1,000 posts: 400, 300, 200 and 100 on four days */
@@ -16,14 +19,24 @@ const population: SourceItem[] = Array.from({ length: 1000 }, (_, i) => ({
 
 describe('drawing a sample', () => {
   it('the same seed draws the same items whatever order the source is read in; another seed others', async () => {
-    const a = await drawSample(source(population), { kind: 'post', size: 100, seed: 'heron', stratified: false });
-    const b = await drawSample(source([...population].reverse(), 13), {
+    const a = await drawSample(source(population, false), {
       kind: 'post',
       size: 100,
       seed: 'heron',
       stratified: false,
     });
-    const c = await drawSample(source(population), { kind: 'post', size: 100, seed: 'egret', stratified: false });
+    const b = await drawSample(source([...population].reverse(), false, 13), {
+      kind: 'post',
+      size: 100,
+      seed: 'heron',
+      stratified: false,
+    });
+    const c = await drawSample(source(population, false), {
+      kind: 'post',
+      size: 100,
+      seed: 'egret',
+      stratified: false,
+    });
     expect(a.items.map((i) => i.id)).toEqual(b.items.map((i) => i.id));
     expect(a.items).toHaveLength(100);
     expect(new Set(a.items.map((i) => i.id)).size).toBe(100);
@@ -33,7 +46,7 @@ describe('drawing a sample', () => {
   });
 
   it('stratified: each day in proportion to its size', async () => {
-    const s = await drawSample(source(population), { kind: 'post', size: 100, seed: '1', stratified: true });
+    const s = await drawSample(source(population, true), { kind: 'post', size: 100, seed: '1', stratified: true });
     const byDay = new Map<string, number>();
     for (const i of s.items) byDay.set(i.stratum!, (byDay.get(i.stratum!) ?? 0) + 1);
     expect(Object.fromEntries(byDay)).toEqual({
@@ -50,22 +63,57 @@ describe('drawing a sample', () => {
     ]);
   });
 
-  it("with the store's own counts the source is read once, and the same sample is drawn", async () => {
-    let reads = 0;
-    const read = () => {
-      reads++;
-      return source(population)();
+  it('what a source could not rank is ranked by the draw, and the same sample is drawn', async () => {
+    const js = source(population, true);
+    const options = { kind: 'post' as const, size: 100, seed: '1', stratified: true };
+    // a store that ranks every item but these (PostgreSQL's escaped ids) sends those besides its picks
+    const unranked = new Set(population.filter((_, i) => i % 3 === 0).map((p) => p.id));
+    const partial: SampleSource = {
+      counts: js.counts,
+      lowest: async (prefix, quotas) => {
+        const ranked = await readingSource(chunks(population.filter((p) => !unranked.has(p.id))), true).lowest(
+          prefix,
+          quotas,
+        );
+        return [...ranked, ...population.filter((p) => unranked.has(p.id)).map((p) => ({ ...p, rank: null }))];
+      },
     };
-    const counts = new Map<string, number>();
-    for (const i of population) counts.set(i.group!, (counts.get(i.group!) ?? 0) + 1);
-    const once = await drawSample(read, { kind: 'post', size: 100, seed: '1', stratified: true }, async () => counts);
-    expect(reads).toBe(1);
-    const twice = await drawSample(source(population), { kind: 'post', size: 100, seed: '1', stratified: true });
-    expect(once).toEqual(twice);
+    const whole = await drawSample(js, options);
+    expect(await drawSample(partial, options)).toEqual(whole);
+    expect(whole.items.some((i) => unranked.has(i.id))).toBe(true);
+  });
+
+  it('a stratum with fewer items within its bound than its quota is drawn again without it', async () => {
+    const js = source(population, true);
+    const options = { kind: 'post' as const, size: 100, seed: '1', stratified: true };
+    const asks: Array<Array<string | null>> = [];
+    // a store that keeps the bounds, one of them (wrongly) far too tight the first time
+    const bounded: SampleSource = {
+      counts: js.counts,
+      lowest: async (prefix, quotas) => {
+        asks.push(quotas.map(([, , bound]) => bound));
+        const tight = asks.length === 1 ? quotas[0]![0] : null;
+        return (await js.lowest(prefix, quotas)).filter(
+          (item) => item.group !== tight || sampleRank(prefix, item.id) < '08',
+        );
+      },
+    };
+    expect(await drawSample(bounded, options)).toEqual(await drawSample(js, options));
+    expect(asks).toHaveLength(2);
+    expect(asks[0]!.every((b) => b !== null)).toBe(true);
+    expect(asks[1]).toEqual([null]);
+  });
+
+  it('bounds a stratum by the share of ranks its quota needs, with room to spare; none for the whole stratum', () => {
+    expect(boundFor(10, 400)).toMatch(/^[0-9a-f]{8}f{8}$/);
+    // 10 of 400 is 2.5 %; the bound leaves room for 10 + 6·√10 + 10 ≈ 39 of them: about 9.7 %
+    expect(parseInt(boundFor(10, 400)!.slice(0, 8), 16) / 2 ** 32).toBeCloseTo(0.097, 2);
+    expect(boundFor(30, 30)).toBeNull();
+    expect(boundFor(20, 40)).toBeNull();
   });
 
   it('a sample as large as the source is the whole source; a larger one too', async () => {
-    const s = await drawSample(source(population.slice(0, 30)), {
+    const s = await drawSample(source(population.slice(0, 30), true), {
       kind: 'post',
       size: 50,
       seed: 'x',
@@ -75,7 +123,7 @@ describe('drawing a sample', () => {
   });
 
   it('an empty source draws nothing', async () => {
-    const s = await drawSample(source([]), { kind: 'user', size: 10, seed: 'x', stratified: false });
+    const s = await drawSample(source([], false), { kind: 'user', size: 10, seed: 'x', stratified: false });
     expect(s).toEqual({ items: [], population: 0, strata: [] });
   });
 });

@@ -50,8 +50,6 @@ export interface CodingServiceDeps {
   now: () => number;
 }
 
-const SOURCE_CHUNK = 1_000;
-
 function badInput(field: string, message: string): SkeinError {
   return new SkeinError('bad-input', message, { fields: [{ field, message }], action: 'Correct it and try again.' });
 }
@@ -281,16 +279,16 @@ export function createCodingService(deps: CodingServiceDeps) {
       const q = sourceOf(input.source);
       const stratum = input.method === 'stratified' ? (input.stratum ?? null) : null;
       const project = await store();
-      // the rows as the worker sends them: a draw reads the whole source, so no row is copied on the way
-      // the strata counted by the store, in SQL: the source is read once, for the draw
-      const counted = async () => {
-        const c = await project.groupCounts(q, stratum, Number.MAX_SAFE_INTEGER);
-        return new Map(stratum === null ? [['', c.total]] : c.groups.map((g) => [g.value, g.count]));
-      };
+      // the project counts and ranks in SQL: only the drawn items cross from its worker
       const drawn = await drawSample(
-        () => project.grouped(q, stratum, SOURCE_CHUNK),
+        {
+          counts: async () => {
+            const c = await project.groupCounts(q, stratum, Number.MAX_SAFE_INTEGER);
+            return new Map(stratum === null ? [['', c.total]] : c.groups.map((g) => [g.value, g.count]));
+          },
+          lowest: (prefix, quotas) => project.lowestRanked(q, stratum, prefix, quotas),
+        },
         { kind: q.kind, size: input.size, seed: input.seed, stratified: stratum !== null },
-        counted,
       );
       if (drawn.items.length === 0)
         throw new SkeinError('not-found', 'The source holds no items to draw from.', {

@@ -29,6 +29,17 @@ export interface ProjectItems {
     by: Stratum | null,
     chunk: number,
   ) => AsyncIterable<Array<{ id: string; group: string | null }>>;
+  /**
+   * a sample's draw in the project: the lowest-ranked items of each group (db/rank.ts's rank, by `prefix`), as
+   * many as its quota among those ranked within its bound (null: any), with their ranks; and every item the
+   * project could not rank (rank null)
+   */
+  lowestRanked: (
+    q: ArchiveQueryParsed,
+    by: Stratum | null,
+    prefix: string,
+    quotas: ReadonlyArray<readonly [value: string, quota: number, bound: string | null]>,
+  ) => Promise<Array<{ id: string; group: string | null; rank: string | null }>>;
   /** items as the views show them (cards), in the order asked; null where the project holds none */
   itemCards: (refs: ItemRef[]) => Promise<Array<ItemRef & { item: unknown }>>;
   /** which of these ids the project holds, with their raw JSON if asked */

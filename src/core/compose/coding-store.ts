@@ -22,6 +22,7 @@ export function codingStore(thread: ArchiveThread, handle: Handle): CodingStore 
         await c('groupedClose', reader);
       }
     },
+    lowestRanked: (q, by, prefix, quotas) => c('lowestRanked', handle, q, by, prefix, quotas),
     itemCards: (refs) => c('itemCards', handle, refs),
     heldItems: (kind, ids, withRaw) => c('heldItems', handle, kind, ids, withRaw),
     accountOf: (ref) => c('accountOf', handle, ref),

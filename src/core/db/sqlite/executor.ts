@@ -5,6 +5,7 @@
  */
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import { bindable, type Db, type Row, type SessionLock } from '../executor';
+import { registerSampleRank } from '../rank';
 import { compile, type Sql } from '../sql';
 
 /** statements kept prepared (a query's text is its key) */
@@ -13,6 +14,8 @@ const CACHE = 256;
 const ALWAYS_HELD: SessionLock = { hold: () => Promise.resolve(true), release: () => Promise.resolve() };
 
 export function sqliteExecutor(db: DatabaseSync): Db {
+  // a sample is drawn in the file: its rank is the one SQL function of ours a query may call
+  registerSampleRank(db);
   const cache = new Map<string, StatementSync>();
   /** the transaction under way: others wait for it */
   let open: Promise<unknown> | null = null;
