@@ -125,8 +125,10 @@ export async function saveToArchive(
       if (wait > 0) await deps.clock.sleep(wait, signal).catch(() => undefined);
       if (signal?.aborted) break;
       at = deps.clock.now();
-      nextAt = at + deps.paceMs;
       answer = await ask(url, deps, signal);
+      // the pace counts from the answer: the request left after its address was checked, some time after `at`,
+      // and only the answer's time is sure to be after it reached the service
+      nextAt = deps.clock.now() + deps.paceMs;
       if (answer.kind !== 'rate-limited') break;
       const waitMs = answer.waitMs ?? deps.paceMs * 2 ** attempt;
       if (waitMs > maxWait || attempt === TRIES) {
