@@ -399,6 +399,7 @@ export function createCore(deps: CoreDeps): Core {
     madeBy: `${deps.app.name} ${deps.app.version}`,
     // made below: read only when a package is made
     linked: () => pages.linked(),
+    checkPages: (onProgress) => pages.verify(onProgress),
     sandboxOrigin: async () => (deps.apiBaseUrl ? null : new URL((await demo.get()).baseUrl).origin),
     authorities: async () => {
       if (mode() === 'demo' && !deps.apiBaseUrl)

@@ -35,6 +35,7 @@ import type { ChooseSavePath } from '../ports';
 import { SkeinError } from '../../shared/errors';
 import { ArchiveQuery } from '../../shared/ipc/archive';
 import type { Mode } from '../../shared/ipc/app';
+import type { PagesCheck } from '../../shared/ipc/pages';
 import { projectFolder } from './folders';
 
 export interface MediaFeature {
@@ -47,8 +48,10 @@ export interface MediaFeature {
   keptIn: (collection: number) => Promise<KeptMedia[]>;
   /** one kept file's bytes (for the viewer, offline), checked against its hash */
   read: (sha256: string) => Promise<KeptBytes | null>;
-  /** every kept file re-hashed */
-  verify: (onProgress?: (checked: number, total: number) => void) => Promise<VerifyReport & { folder: string }>;
+  /** every kept file re-hashed, and every file of captured pages (through `checkPages`) */
+  verify: (
+    onProgress?: (checked: number, total: number) => void,
+  ) => Promise<VerifyReport & { folder: string; pages: PagesCheck }>;
   /** the media folder of the project of the mode in use */
   folder: () => Promise<string>;
   /** asks where, then writes a collection's evidence package; null when the person closed the dialog */
@@ -64,6 +67,8 @@ export interface MediaFeatureDeps {
   sandboxOrigin: () => Promise<string | null>;
   /** the linked pages of the project in use, for its evidence packages */
   linked: () => Promise<LinkedPages>;
+  /** the project's files of captured pages re-hashed (the pages area's check), after the media's */
+  checkPages: (onProgress?: (checked: number, total: number) => void) => Promise<PagesCheck>;
   /** main's save dialog (an evidence package is written where the person chooses) */
   chooseSavePath: ChooseSavePath;
   /** "Skein 1.2.3", written into an evidence package */
@@ -141,7 +146,12 @@ export function mediaFeature(deps: MediaFeatureDeps): MediaFeature {
     },
     verify: async (onProgress) => {
       const { store, folder } = await open();
-      return { ...(await verifyMedia(store, folder, onProgress)), folder };
+      const media = await verifyMedia(store, folder, onProgress);
+      // the pages' files counted after the media's, so one bar runs to the end of both
+      const pages = await deps.checkPages((checked, total) =>
+        onProgress?.(media.checked + checked, media.checked + total),
+      );
+      return { ...media, folder, pages };
     },
     folder: async () => (await open()).folder,
     evidence: async (collection) => {

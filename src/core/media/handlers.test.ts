@@ -42,6 +42,7 @@ function slowPort(): MediaProjectPort & { calls: number } {
       changed: [],
       missing: [],
       tokens: { checked: 0, problems: [] },
+      pages: { checked: 0, matched: 0, unrecorded: 0, problems: [], folder: '' },
     }),
     evidence: async () => null,
   };
@@ -115,7 +116,13 @@ describe.each(DIALECTS)('checking kept files on $name', (d) => {
         await store.recordFetch({ ...fetch, url: `https://media.example/${i}.jpg`, postId: '200', mediaKey: '3_9' });
       files.push({ ...file, at, path: join(folder, name) });
     }
-    const port = { ...slowPort(), verify: (p?: (c: number, t: number) => void) => verifyMedia(store, folder, p) };
+    const port = {
+      ...slowPort(),
+      verify: async (p?: (c: number, t: number) => void) => ({
+        ...(await verifyMedia(store, folder, p)),
+        pages: { checked: 0, matched: 0, unrecorded: 0, problems: [], folder: '' },
+      }),
+    };
     return { handlers: createMediaHandlers(port).handlers, files };
   };
 
@@ -138,6 +145,7 @@ describe.each(DIALECTS)('checking kept files on $name', (d) => {
       mismatches: [],
       tokens: 0,
       tokenProblems: [],
+      pages: { checked: 0, matched: 0, unrecorded: 0, problems: [], folder: '' },
     });
   });
 

@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { HandlersOf } from '../../shared/ipc/define';
+import type { PagesCheck } from '../../shared/ipc/pages';
 import type { MediaCheck, MediaCheckJob, MediaJob, MediaTimestamp, mediaContract } from '../../shared/ipc/media';
 import type { KeepProgress, KeepResult } from './keep';
 import type { EvidenceSummary } from './evidence';
@@ -23,7 +24,8 @@ export interface MediaProjectPort {
   keep: (collection: number, signal?: AbortSignal, onProgress?: (p: KeepProgress) => void) => Promise<KeepResult>;
   keptIn: (collection: number) => Promise<KeptMedia[]>;
   read: (sha256: string) => Promise<KeptBytes | null>;
-  verify: (onProgress?: (checked: number, total: number) => void) => Promise<VerifyReport>;
+  /** every kept file re-hashed, and the project's files of captured pages */
+  verify: (onProgress?: (checked: number, total: number) => void) => Promise<VerifyReport & { pages: PagesCheck }>;
   evidence: (collection: number) => Promise<EvidenceSummary | null>;
 }
 
@@ -34,7 +36,7 @@ const USES_SHOWN = 20;
 const CHECKS_FINISHED = 5;
 
 /** a check's report as the bridge carries it: changed and missing files in one bounded list */
-function forBridge(r: VerifyReport): MediaCheck {
+function forBridge(r: VerifyReport & { pages: PagesCheck }): MediaCheck {
   const mismatches = [...r.changed, ...r.missing.map((m) => ({ ...m, found: null }))]
     .slice(0, MISMATCHES_SHOWN)
     .map((m) => ({
@@ -55,6 +57,7 @@ function forBridge(r: VerifyReport): MediaCheck {
     mismatches,
     tokens: r.tokens.checked,
     tokenProblems,
+    pages: { ...r.pages, problems: r.pages.problems.slice(0, MISMATCHES_SHOWN) },
   };
 }
 

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { createHash, randomUUID } from 'node:crypto';
 import { FetchStop, MB, safeGet, type Answer, type FetchPolicy } from '../net';
 import { distinctUrls, type PageLink } from './links';
-import type { PageLinkRow, PageOutcome, PageRow, SaveOutcome } from './tables/tables';
+import type { PageLinkRow, PageOutcome, PageRow, SaveOutcome, WaczRow } from './tables/tables';
 import { titleOf, writeWacz, type WaczPage } from './wacz';
 import { WarcWriter, type Capture } from './warc';
 
@@ -28,6 +28,8 @@ export interface PagesStore {
   summary: () => Promise<{ captured: number; failed: number; bytes: number }>;
   recordSave: (o: SaveOutcome) => Promise<boolean>;
   savedUrls: (urls: readonly string[]) => Promise<string[]>;
+  recordWacz: (w: { name: string; sha256: string; size: number; at: number }) => Promise<void>;
+  waczs: () => Promise<WaczRow[]>;
 }
 
 /** Demo mode's detour: the address a linked URL is fetched from, and the linked URL an address stands for. */
@@ -272,7 +274,7 @@ export async function capturePages(
   const wacz = `${name}.wacz`;
   try {
     const pages: WaczPage[] = captures.map((c) => ({ url: c.url, at: c.at, title: c.title }));
-    await writeWacz({
+    const written = await writeWacz({
       warcPath,
       warcSha256: sha256,
       warcSize: size,
@@ -282,6 +284,8 @@ export async function capturePages(
       software: deps.software,
       title: `Linked pages, captured ${new Date(runAt).toISOString().slice(0, 16).replace('T', ' ')} UTC`,
     });
+    // the file's hash first, so every WACZ a capture names has what a later check compares it with
+    await deps.store.recordWacz({ name: wacz, ...written, at: runAt });
   } finally {
     await rm(warcPath, { force: true });
   }

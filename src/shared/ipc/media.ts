@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { fn } from './define';
+import { PagesCheck } from './pages';
 
 const Collection = z.object({ collection: z.number().int().positive() });
 
@@ -111,6 +112,8 @@ export const MediaCheck = z.object({
       }),
     )
     .max(500),
+  /** the project's files of captured pages (WACZ), re-hashed the same way */
+  pages: PagesCheck,
 });
 export type MediaCheck = z.infer<typeof MediaCheck>;
 

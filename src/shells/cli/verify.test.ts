@@ -1,11 +1,13 @@
 /**
  * `skein verify`: a project whose collection's media were kept (in demo mode, from the sandbox) verifies clean
  * (exit 0), its timestamp token from the sandbox's authority checked too; a tampered token alone makes the exit
- * non-zero; a flipped byte in one file and another file deleted are each named and the exit is non-zero.
+ * non-zero; a flipped byte in one file and another file deleted are each named and the exit is non-zero. The
+ * pages its posts link to, captured as a WACZ, are re-hashed too: a flipped byte in the WACZ, and the WACZ
+ * deleted, each make the exit non-zero and are named with the pages they hold.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCore } from '../../core';
 import { createDispatcher } from '../../core/bridge';
@@ -66,6 +68,9 @@ describe('skein verify', () => {
       expect(kept.timestamp).toMatchObject({ authority: expect.stringMatching(/\/tsa$/), reason: null });
       const tokenPath = join(await core.media.folder(), kept.timestamp?.token as string);
       const folder = await core.media.folder();
+      const captured = await core.pages.capture(collection.id);
+      expect(captured.captured).toBeGreaterThanOrEqual(1);
+      const wacz = captured.wacz as string;
       await core.dispose();
 
       const lines: string[] = [];
@@ -80,6 +85,47 @@ describe('skein verify', () => {
       ).toBe(0);
       expect(lines.at(-1)).toMatch(/^All \d+ kept media files are as kept/);
       expect(lines).toContain('All 1 timestamp token still proves its manifest.');
+      expect(lines).toContain(`All 1 file of captured pages (WACZ) is as written (${dirname(wacz)}).`);
+
+      // the WACZ of the captured pages: a byte flipped, then the file deleted, each named, each a non-zero exit
+      const written = readFileSync(wacz);
+      const flipped = Buffer.from(written);
+      flipped.writeUInt8((flipped[100] as number) ^ 1, 100);
+      writeFileSync(wacz, flipped);
+      lines.length = 0;
+      expect(
+        await runVerify(
+          args,
+          {},
+          (l) => lines.push(l),
+          (l) => lines.push(l),
+        ),
+      ).toBe(VERIFY_CHANGED);
+      expect(lines).toContain(
+        `changed: ${basename(wacz)}, a file of captured pages: its bytes are no longer the ones written`,
+      );
+      expect(
+        lines[
+          lines.indexOf(
+            `changed: ${basename(wacz)}, a file of captured pages: its bytes are no longer the ones written`,
+          ) + 2
+        ],
+      ).toMatch(/^ {2}holds the page https:\/\//);
+      expect(lines).toContain(`1 of 1 files of captured pages (WACZ) changed or went missing (${dirname(wacz)}).`);
+      unlinkSync(wacz);
+      lines.length = 0;
+      expect(
+        await runVerify(
+          args,
+          {},
+          (l) => lines.push(l),
+          (l) => lines.push(l),
+        ),
+      ).toBe(VERIFY_CHANGED);
+      expect(lines).toContain(
+        `missing: ${basename(wacz)}, a file of captured pages: it is no longer in the pages folder`,
+      );
+      writeFileSync(wacz, written);
 
       // a token changed by one byte, every file as kept: still a problem, and a non-zero exit
       const token = readFileSync(tokenPath);
