@@ -15,6 +15,7 @@
  * Every method is a call main makes by name across the archive's thread (plain data in and out).
  */
 import { sql, type Db } from '../../db';
+import type { PageRecord, SaveRecord } from '../../../shared/pages/records';
 
 export interface PageLinkRow {
   url: string;
@@ -42,50 +43,22 @@ export interface PageOutcome {
   message: string | null;
 }
 
-/** One URL's answer from a web archive's save service, as a run records it. */
-export interface SaveOutcome {
+/** One URL's answer from a web archive's save service, as a run records it (its state follows from it). */
+export interface SaveOutcome extends Omit<SaveRecord, 'state'> {
   url: string;
-  at: number;
-  /** the save service's address the URL was appended to */
-  service: string;
-  status: number | null;
-  /** the capture's address (absolute), or null when there is none */
-  captureUrl: string | null;
-  /** refused, rate-limited, timed-out, failed: with `message`, when there is no capture */
-  reason: string | null;
-  message: string | null;
 }
 
 /** A URL's save, as the project keeps it. */
-export interface SaveRow {
-  state: 'saved' | 'failed';
-  at: number;
+export interface SaveRow extends SaveRecord {
   attempts: number;
-  service: string;
-  status: number | null;
-  captureUrl: string | null;
-  reason: string | null;
-  message: string | null;
 }
 
-export interface PageRow {
-  url: string;
-  state: 'captured' | 'failed';
-  at: number;
+export interface PageRow extends PageRecord {
   attempts: number;
-  status: number | null;
-  size: number | null;
-  mime: string | null;
-  sha256: string | null;
-  finalUrl: string | null;
-  wacz: string | null;
   offset: number | null;
   length: number | null;
-  reason: string | null;
-  message: string | null;
   /** the posts that link to it (the first 20) */
   postIds: string[];
-  /** its answer from a web archive's save service, when it was sent to one */
   save: SaveRow | null;
 }
 
