@@ -178,7 +178,12 @@ export async function capturePages(
       from,
       deps.policy,
       { accept, cancelled: 'the capture was cancelled', gone: 'the page is gone', signal },
-      (answer) => readPage(answer, deps.policy).then((page) => ({ page, request: answer.request })),
+      (answer) =>
+        readPage(answer, deps.policy).then((page) => ({
+          page,
+          request: answer.request,
+          redirects: answer.redirects,
+        })),
     );
   /** a page's images, each once a run, kept beside it in the WARC so the page replays whole */
   const seenImages = new Set<string>();
@@ -213,9 +218,31 @@ export async function capturePages(
       if (!out.ok && out.reason === 'cancelled') return;
       p.done++;
       if (out.ok) {
-        const { page, request } = out.value;
+        const { page, request, redirects } = out.value;
+        const finalUrl = deps.route ? deps.route.back(out.finalUrl) : out.finalUrl;
+        // each redirect its own response record (its Location where it led, as the web gave it), before the page,
+        // so a replay follows it as the browser did; the row points at the record under the post's link
+        let first: Awaited<ReturnType<typeof warc.capture>> | null = null;
+        for (const [i, hop] of redirects.entries()) {
+          const from = i === 0 ? url : deps.route ? deps.route.back(hop.url) : hop.url;
+          const place = await warc.capture({
+            url: from,
+            at,
+            request: hop.request,
+            status: hop.status,
+            statusText: hop.statusText,
+            httpVersion: hop.httpVersion,
+            headers: hop.headers.map(([name, value]): [string, string] =>
+              name.toLowerCase() === 'location' && deps.route
+                ? [name, deps.route.back(new URL(value, hop.url).href)]
+                : [name, value],
+            ),
+            body: Buffer.alloc(0),
+          });
+          first ??= place;
+        }
         const capture: Capture = {
-          url,
+          url: redirects.length > 0 ? finalUrl : url,
           at,
           request,
           status: out.status,
@@ -224,7 +251,8 @@ export async function capturePages(
           headers: page.headers,
           body: page.body,
         };
-        const place = await warc.capture(capture);
+        const landed = await warc.capture(capture);
+        const place = first ?? landed;
         captures.push({
           url,
           at,
@@ -233,7 +261,7 @@ export async function capturePages(
             size: page.body.length,
             mime: page.mime ?? 'application/octet-stream',
             sha256: createHash('sha256').update(page.body).digest('hex'),
-            finalUrl: deps.route ? deps.route.back(out.finalUrl) : out.finalUrl,
+            finalUrl,
             wacz: '',
             ...place,
           },
@@ -243,7 +271,7 @@ export async function capturePages(
         });
         p.captured++;
         p.bytes += page.body.length;
-        await keepImages(page.body, page.mime, deps.route ? deps.route.back(out.finalUrl) : out.finalUrl);
+        await keepImages(page.body, page.mime, finalUrl);
       } else {
         await deps.store.recordOutcome({
           url,
