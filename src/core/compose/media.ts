@@ -36,11 +36,15 @@ import { SkeinError } from '../../shared/errors';
 import { ArchiveQuery } from '../../shared/ipc/archive';
 import type { Mode } from '../../shared/ipc/app';
 import type { PagesCheck } from '../../shared/ipc/pages';
+import type { ExportScope, ViewDescriptor } from '../../shared/ipc/export';
+import type { ViewMediaEstimate } from '../../shared/ipc/media';
 import { projectFolder } from './folders';
 
 export interface MediaFeature {
   /** what keeping a collection's media would fetch, and take */
   estimate: (collection: number) => Promise<Estimate>;
+  /** the same for the posts a view has loaded: what an export of it that keeps its media would take */
+  estimateView: (view: ViewDescriptor, scope: ExportScope) => Promise<ViewMediaEstimate>;
   keep: (collection: number, signal?: AbortSignal, onProgress?: (p: KeepProgress) => void) => Promise<KeepResult>;
   /** the files kept for these posts */
   kept: (postIds: readonly string[]) => Promise<KeptMedia[]>;
@@ -67,6 +71,8 @@ export interface MediaFeatureDeps {
   sandboxOrigin: () => Promise<string | null>;
   /** the linked pages of the project in use, for its evidence packages */
   linked: () => Promise<LinkedPages>;
+  /** the raw items of the pages a view has loaded, in paging order (main's store: no call, no credit) */
+  loadedItems: (view: ViewDescriptor) => unknown[][];
   /** the project's files of captured pages re-hashed (the pages area's check), after the media's */
   checkPages: (onProgress?: (checked: number, total: number) => void) => Promise<PagesCheck>;
   /** main's save dialog (an evidence package is written where the person chooses) */
@@ -131,6 +137,17 @@ export function mediaFeature(deps: MediaFeatureDeps): MediaFeature {
       const policy = { ...DEFAULT_FETCH_POLICY, trustedOrigins: origin ? [origin] : [] };
       const timestamp = { ...(await deps.authorities()), project: deps.projects.ref(which()).name, policy };
       return keepMedia(list, { store, folder, policy, now: deps.now, timestamp }, signal, onProgress);
+    },
+    estimateView: async (view, scope) => {
+      const { store } = await open();
+      const pages = deps.loadedItems(view);
+      // "what is loaded" is the pages the view shows; fetching everything goes on past them
+      const shown = scope === 'loaded' ? pages.slice(0, Math.max(1, view.loadedPages ?? 1)) : pages;
+      const max = deps.maxVideoBitrate() ?? undefined;
+      const items = shown.flat();
+      const list = uniqueByUrl(items.flatMap((item) => candidatesOf(item, max)));
+      const e = estimate(list, new Set(await store.keptUrls(list.map((c) => c.url))));
+      return { ...e, posts: items.length, partial: scope === 'all' && view.reachedEnd !== true };
     },
     kept: async (postIds) => (await open()).store.keptFor(postIds),
     keptIn: async (collection) => {

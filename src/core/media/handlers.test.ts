@@ -33,6 +33,16 @@ function slowPort(): MediaProjectPort & { calls: number } {
       }
       return { ...p, alreadyKept: 0, cancelled: signal?.aborted ?? false, timestamp: null };
     },
+    estimateView: async () => ({
+      files: 3,
+      alreadyKept: 0,
+      knownBytes: 0,
+      guessedBytes: 0,
+      guessedFiles: 3,
+      seconds: 1,
+      posts: 3,
+      partial: false,
+    }),
     keptIn: async () => [],
     read: async () => null,
     verify: async () => ({

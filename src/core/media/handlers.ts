@@ -9,7 +9,15 @@ import { randomUUID } from 'node:crypto';
 import { collectionJobs } from '../jobs';
 import type { HandlersOf } from '../../shared/ipc/define';
 import type { PagesCheck } from '../../shared/ipc/pages';
-import type { MediaCheck, MediaCheckJob, MediaJob, MediaTimestamp, mediaContract } from '../../shared/ipc/media';
+import type { ExportScope, ViewDescriptor } from '../../shared/ipc/export';
+import type {
+  MediaCheck,
+  MediaCheckJob,
+  MediaJob,
+  MediaTimestamp,
+  ViewMediaEstimate,
+  mediaContract,
+} from '../../shared/ipc/media';
 import type { KeepProgress, KeepResult } from './keep';
 import type { EvidenceSummary } from './evidence';
 import type { Estimate } from './plan';
@@ -22,6 +30,8 @@ export type MediaHandlers = HandlersOf<typeof mediaContract>;
 /** What the handlers need of the project in use (fitted by the composition over the archive). */
 export interface MediaProjectPort {
   estimate: (collection: number) => Promise<Estimate>;
+  /** the media of the posts a view has loaded (all its loaded pages, or with `partial` when more will be fetched) */
+  estimateView: (view: ViewDescriptor, scope: ExportScope) => Promise<ViewMediaEstimate>;
   keep: (collection: number, signal?: AbortSignal, onProgress?: (p: KeepProgress) => void) => Promise<KeepResult>;
   keptIn: (collection: number) => Promise<KeptMedia[]>;
   read: (sha256: string) => Promise<KeptBytes | null>;
@@ -106,6 +116,7 @@ export function createMediaHandlers(port: MediaProjectPort): MediaJobs {
   const handlers: MediaHandlers = {
     media: {
       estimate: ({ collection }) => port.estimate(collection),
+      estimateView: ({ view, scope }) => port.estimateView(view, scope),
       keep: async ({ collection }) => start(collection),
       job: async ({ id }) => jobs.get(id),
       cancel: async ({ id }) => ({ cancelled: jobs.cancel(id) }),
