@@ -15,10 +15,10 @@ import { testCoreDeps } from './core-deps';
 /** the one window a test's calls come from */
 const ctx = { senderId: 1 };
 
-export type BridgeCall = <T = Record<string, unknown>>(channel: string, input: unknown) => Promise<T>;
+type BridgeCall = <T = Record<string, unknown>>(channel: string, input: unknown) => Promise<T>;
 
 /** calls a core's handlers by channel, as the preload would; a failed call throws */
-export function bridgeOf(core: Core): BridgeCall {
+function bridgeOf(core: Core): BridgeCall {
   const bridge = createDispatcher(core.handlers);
   return async <T>(channel: string, input: unknown): Promise<T> => {
     const res = await bridge.dispatch(channel, input, ctx);
