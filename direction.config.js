@@ -59,6 +59,7 @@ export const FLOORS = [
       'src/core/files/**',
       'src/core/workers/**',
       'src/core/net/**',
+      'src/core/jobs/**',
     ],
     may: ['shared'],
   },

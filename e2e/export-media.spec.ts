@@ -1,6 +1,6 @@
 /**
  * An export that keeps its posts' media, in demo mode: "Also keep the media of these posts" in the export dialog
- * of a profile's timeline; once the file is written, the dialog shows what keeping takes and how it ended (each
+ * of a profile's timeline, with what keeping the media of the posts loaded so far takes before the export starts; once the file is written, the dialog shows what keeping takes and how it ended (each
  * media URL fetched once: the sandbox's media log), and links to the collection the export became in the Archive.
  */
 import { mkdtemp } from 'node:fs/promises';
@@ -29,6 +29,11 @@ test('an export keeps the media of its posts, then links to its collection', asy
   const keep = dialog.getByRole('checkbox', { name: 'Also keep the media of these posts' });
   await expect(keep).not.toBeChecked();
   await keep.check();
+  // before anything starts: what keeping the media of the posts loaded so far takes (the rest is still to fetch)
+  const before = dialog.getByRole('status').filter({ hasText: /^Media of the/ });
+  await expect(before).toHaveText(
+    /^Media of the \d+ posts loaded so far: \d+ files to fetch, about [\d.]+ [kMG]?B.*, about .*\. No API credits: media come from their servers\. The pages still to fetch add their media, counted once they are fetched\.$/,
+  );
   await skein.setSavePath(join(await mkdtemp(join(tmpdir(), 'skein-e2e-export-media-')), 'timeline.jsonl'));
   await dialog.getByRole('button', { name: 'Choose file and export' }).click();
 

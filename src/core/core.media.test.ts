@@ -2,37 +2,22 @@
  * Keeping media through a demo core: Settings' largest video to keep changes what the estimate counts and which
  * variant a keeping stores (the lower one, fetched from the sandbox), and a second keeping fetches nothing.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '.';
-import { createDispatcher } from './bridge';
-import { startSandbox, type Sandbox } from '../sandbox';
+import { describe, expect, it } from 'vitest';
+import { demoCores } from './testing/demo-cores';
+import type { Core, CoreDeps } from '.';
+import { startSandbox } from '../sandbox';
 import type { ExportJob } from '../shared/ipc/export';
 import type { MediaEstimate, MediaJob } from '../shared/ipc/media';
 import type { WatchSummary } from '../shared/ipc/watch';
-import { testCoreDeps } from './testing/core-deps';
 
-const sandboxes: Sandbox[] = [];
-const dirs: string[] = [];
-afterAll(async () => {
-  for (const s of sandboxes) await s.close();
-  dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
-});
-const ctx = { senderId: 1 };
+const cores = demoCores('skein-core-media');
+const { sandboxes } = cores;
 
 /** a demo core whose project holds a profile's timeline, and a bridge to call it */
-async function demoCore(name: string, over: Parameters<typeof testCoreDeps>[2] = {}) {
-  const dir = mkdtempSync(join(tmpdir(), `skein-core-media-${name}-`));
-  dirs.push(dir);
-  const core = createCore(testCoreDeps(dir, sandboxes, { watches: { start: false }, ...over }));
-  const bridge = createDispatcher(core.handlers);
-  const call = async <T = Record<string, unknown>>(channel: string, input: unknown): Promise<T> => {
-    const res = await bridge.dispatch(channel, input, ctx);
-    if (!res.ok) throw new Error(`${channel}: ${res.error.message}`);
-    return res.data as T;
-  };
+async function demoCore(name: string, over: Partial<CoreDeps> = {}) {
+  const dir = cores.folder(name);
+  const { core, call } = cores.core(dir, { watches: { start: false }, ...over });
   const ex = await call<{ profile: { id: string } }>('skein:demo.examples', undefined);
   return { core, call, dir, profile: ex.profile.id };
 }

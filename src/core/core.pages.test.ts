@@ -5,38 +5,21 @@
  * in Settings, each linked URL is also sent to the sandbox's stand-in, its capture address or reason listed per
  * URL; sending again sends nothing saved before.
  */
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { createCore } from '.';
-import { createDispatcher } from './bridge/dispatch';
-import type { Sandbox } from '../sandbox';
+import { describe, expect, it } from 'vitest';
+import { demoCores } from './testing/demo-cores';
 import type { PageListRow, PagesJob } from '../shared/ipc/pages';
-import { testCoreDeps } from './testing/core-deps';
 
-const dirs: string[] = [];
-const sandboxes: Sandbox[] = [];
-afterAll(async () => {
-  for (const s of sandboxes) await s.close();
-  dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
-});
-const ctx = { senderId: 1 };
+const cores = demoCores('skein-core-pages');
 
 describe('keeping linked pages in the core', () => {
   it(
     'counts, captures into a WACZ in the project’s pages folder, again fetches nothing; sends to the save service',
     { timeout: 120_000 },
     async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'skein-core-pages-'));
-      dirs.push(dir);
-      const core = createCore(testCoreDeps(dir, sandboxes));
-      const bridge = createDispatcher(core.handlers);
-      const call = async <T = Record<string, unknown>>(channel: string, input: unknown): Promise<T> => {
-        const res = await bridge.dispatch(channel, input, ctx);
-        if (!res.ok) throw new Error(`${channel}: ${res.error.message}`);
-        return res.data as T;
-      };
+      const dir = cores.folder();
+      const { core, call } = cores.core(dir);
       const ex = await call<{ profile: { id: string } }>('skein:demo.examples', undefined);
       let cursor: string | null = null;
       for (let i = 0; i < 12; i++) {

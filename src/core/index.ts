@@ -399,6 +399,9 @@ export function createCore(deps: CoreDeps): Core {
     madeBy: `${deps.app.name} ${deps.app.version}`,
     // made below: read only when a package is made
     linked: () => pages.linked(),
+    checkPages: (onProgress) => pages.verify(onProgress),
+    loadedItems: (view) =>
+      client.client.loadedPages({ operation: view.operation, params: view.params }).map((p) => p.raw.items),
     sandboxOrigin: async () => (deps.apiBaseUrl ? null : new URL((await demo.get()).baseUrl).origin),
     authorities: async () => {
       if (mode() === 'demo' && !deps.apiBaseUrl)

@@ -35,11 +35,16 @@ import type { ChooseSavePath } from '../ports';
 import { SkeinError } from '../../shared/errors';
 import { ArchiveQuery } from '../../shared/ipc/archive';
 import type { Mode } from '../../shared/ipc/app';
+import type { PagesCheck } from '../../shared/ipc/pages';
+import type { ExportScope, ViewDescriptor } from '../../shared/ipc/export';
+import type { ViewMediaEstimate } from '../../shared/ipc/media';
 import { projectFolder } from './folders';
 
 export interface MediaFeature {
   /** what keeping a collection's media would fetch, and take */
   estimate: (collection: number) => Promise<Estimate>;
+  /** the same for the posts a view has loaded: what an export of it that keeps its media would take */
+  estimateView: (view: ViewDescriptor, scope: ExportScope) => Promise<ViewMediaEstimate>;
   keep: (collection: number, signal?: AbortSignal, onProgress?: (p: KeepProgress) => void) => Promise<KeepResult>;
   /** the files kept for these posts */
   kept: (postIds: readonly string[]) => Promise<KeptMedia[]>;
@@ -47,8 +52,10 @@ export interface MediaFeature {
   keptIn: (collection: number) => Promise<KeptMedia[]>;
   /** one kept file's bytes (for the viewer, offline), checked against its hash */
   read: (sha256: string) => Promise<KeptBytes | null>;
-  /** every kept file re-hashed */
-  verify: (onProgress?: (checked: number, total: number) => void) => Promise<VerifyReport & { folder: string }>;
+  /** every kept file re-hashed, and every file of captured pages (through `checkPages`) */
+  verify: (
+    onProgress?: (checked: number, total: number) => void,
+  ) => Promise<VerifyReport & { folder: string; pages: PagesCheck }>;
   /** the media folder of the project of the mode in use */
   folder: () => Promise<string>;
   /** asks where, then writes a collection's evidence package; null when the person closed the dialog */
@@ -64,6 +71,10 @@ export interface MediaFeatureDeps {
   sandboxOrigin: () => Promise<string | null>;
   /** the linked pages of the project in use, for its evidence packages */
   linked: () => Promise<LinkedPages>;
+  /** the raw items of the pages a view has loaded, in paging order (main's store: no call, no credit) */
+  loadedItems: (view: ViewDescriptor) => unknown[][];
+  /** the project's files of captured pages re-hashed (the pages area's check), after the media's */
+  checkPages: (onProgress?: (checked: number, total: number) => void) => Promise<PagesCheck>;
   /** main's save dialog (an evidence package is written where the person chooses) */
   chooseSavePath: ChooseSavePath;
   /** "Skein 1.2.3", written into an evidence package */
@@ -127,6 +138,17 @@ export function mediaFeature(deps: MediaFeatureDeps): MediaFeature {
       const timestamp = { ...(await deps.authorities()), project: deps.projects.ref(which()).name, policy };
       return keepMedia(list, { store, folder, policy, now: deps.now, timestamp }, signal, onProgress);
     },
+    estimateView: async (view, scope) => {
+      const { store } = await open();
+      const pages = deps.loadedItems(view);
+      // "what is loaded" is the pages the view shows; fetching everything goes on past them
+      const shown = scope === 'loaded' ? pages.slice(0, Math.max(1, view.loadedPages ?? 1)) : pages;
+      const max = deps.maxVideoBitrate() ?? undefined;
+      const items = shown.flat();
+      const list = uniqueByUrl(items.flatMap((item) => candidatesOf(item, max)));
+      const e = estimate(list, new Set(await store.keptUrls(list.map((c) => c.url))));
+      return { ...e, posts: items.length, partial: scope === 'all' && view.reachedEnd !== true };
+    },
     kept: async (postIds) => (await open()).store.keptFor(postIds),
     keptIn: async (collection) => {
       const ids: string[] = [];
@@ -141,7 +163,12 @@ export function mediaFeature(deps: MediaFeatureDeps): MediaFeature {
     },
     verify: async (onProgress) => {
       const { store, folder } = await open();
-      return { ...(await verifyMedia(store, folder, onProgress)), folder };
+      const media = await verifyMedia(store, folder, onProgress);
+      // the pages' files counted after the media's, so one bar runs to the end of both
+      const pages = await deps.checkPages((checked, total) =>
+        onProgress?.(media.checked + checked, media.checked + total),
+      );
+      return { ...media, folder, pages };
     },
     folder: async () => (await open()).folder,
     evidence: async (collection) => {

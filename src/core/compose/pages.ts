@@ -22,12 +22,13 @@ import {
   type PagesRunProgress,
   type PagesRunResult,
   type SaveProgress,
+  verifyPages,
 } from '../pages';
 import type { LinkedPages } from '../media';
 import { ArchiveQuery } from '../../shared/ipc/archive';
 import type { Mode } from '../../shared/ipc/app';
 import { projectFolder } from './folders';
-import type { PagesEstimate } from '../../shared/ipc/pages';
+import type { PagesCheck, PagesEstimate } from '../../shared/ipc/pages';
 
 /**
  * The sandbox's small web (`GET /web/<host>/<path>`) standing in for the web in demo mode: an https link is
@@ -57,6 +58,8 @@ export interface PagesFeature {
   folder: () => Promise<string>;
   /** the project's linked pages as an evidence package reads them: the links of a post, the outcomes, the folder */
   linked: () => Promise<LinkedPages>;
+  /** every file of captured pages (WACZ) re-hashed, the check `skein verify` and "Check kept files" make */
+  verify: (onProgress?: (checked: number, total: number) => void) => Promise<PagesCheck>;
 }
 
 export interface PagesFeatureDeps {
@@ -200,5 +203,9 @@ export function pagesFeature(deps: PagesFeatureDeps): PagesFeature {
       }));
     },
     folder: async () => (await open()).folder,
+    verify: async (onProgress) => {
+      const { store, folder } = await open();
+      return verifyPages(store, folder, onProgress);
+    },
   };
 }

@@ -14,6 +14,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { readFile, rename, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Zip, ZipDeflate, ZipPassThrough, strToU8 } from 'fflate';
+import type { PageRecord } from '../../shared/pages/records';
 import type { FetchRow, KeptToken } from './tables/tables';
 import {
   askAuthority,
@@ -29,38 +30,12 @@ export interface EvidenceStore {
   tokens: () => Promise<KeptToken[]>;
 }
 
-/** A linked page's outcome as the pages area records it. */
-export interface LinkedRow {
-  url: string;
-  state: 'captured' | 'failed';
-  at: number;
-  status: number | null;
-  size: number | null;
-  mime: string | null;
-  sha256: string | null;
-  finalUrl: string | null;
-  /** the WACZ's file name in the pages folder */
-  wacz: string | null;
-  reason: string | null;
-  message: string | null;
-  /** its answer from a web archive's save service, when it was sent to one */
-  save?: {
-    state: 'saved' | 'failed';
-    at: number;
-    service: string;
-    status: number | null;
-    captureUrl: string | null;
-    reason: string | null;
-    message: string | null;
-  } | null;
-}
-
 /** The pages the posts link to, as the composition reads them from the pages area. */
 export interface LinkedPages {
   /** the page links of one post (its raw JSON) */
   urlsOf: (raw: string) => string[];
   /** the recorded outcomes of these URLs (those tried) */
-  outcomes: (urls: readonly string[]) => Promise<LinkedRow[]>;
+  outcomes: (urls: readonly string[]) => Promise<PageRecord[]>;
   /** the project's pages folder, where the WACZ files are */
   folder: string;
 }

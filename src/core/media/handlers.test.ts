@@ -33,6 +33,16 @@ function slowPort(): MediaProjectPort & { calls: number } {
       }
       return { ...p, alreadyKept: 0, cancelled: signal?.aborted ?? false, timestamp: null };
     },
+    estimateView: async () => ({
+      files: 3,
+      alreadyKept: 0,
+      knownBytes: 0,
+      guessedBytes: 0,
+      guessedFiles: 3,
+      seconds: 1,
+      posts: 3,
+      partial: false,
+    }),
     keptIn: async () => [],
     read: async () => null,
     verify: async () => ({
@@ -42,6 +52,7 @@ function slowPort(): MediaProjectPort & { calls: number } {
       changed: [],
       missing: [],
       tokens: { checked: 0, problems: [] },
+      pages: { checked: 0, matched: 0, unrecorded: 0, problems: [], folder: '' },
     }),
     evidence: async () => null,
   };
@@ -115,7 +126,13 @@ describe.each(DIALECTS)('checking kept files on $name', (d) => {
         await store.recordFetch({ ...fetch, url: `https://media.example/${i}.jpg`, postId: '200', mediaKey: '3_9' });
       files.push({ ...file, at, path: join(folder, name) });
     }
-    const port = { ...slowPort(), verify: (p?: (c: number, t: number) => void) => verifyMedia(store, folder, p) };
+    const port = {
+      ...slowPort(),
+      verify: async (p?: (c: number, t: number) => void) => ({
+        ...(await verifyMedia(store, folder, p)),
+        pages: { checked: 0, matched: 0, unrecorded: 0, problems: [], folder: '' },
+      }),
+    };
     return { handlers: createMediaHandlers(port).handlers, files };
   };
 
@@ -138,6 +155,7 @@ describe.each(DIALECTS)('checking kept files on $name', (d) => {
       mismatches: [],
       tokens: 0,
       tokenProblems: [],
+      pages: { checked: 0, matched: 0, unrecorded: 0, problems: [], folder: '' },
     });
   });
 

@@ -1,13 +1,23 @@
 /**
  * The `media` namespace of the bridge: an estimate, then a job that keeps a collection's media while the
- * renderer polls it (an AbortSignal cannot cross the bridge: the job's id is its cancel). One job per
- * collection at once; finished jobs are kept for a while so a late poll still reads how it ended. A check of
+ * renderer polls it (core/jobs' `collectionJobs`: the job's id is its cancel, one job per collection at once,
+ * finished jobs kept for a while so a late poll still reads how it ended). A check of
  * what was kept re-hashes every file of the project (verify.ts, the runner's own check), polled the same way:
  * one at a time, a second click joins it.
  */
 import { randomUUID } from 'node:crypto';
+import { collectionJobs } from '../jobs';
 import type { HandlersOf } from '../../shared/ipc/define';
-import type { MediaCheck, MediaCheckJob, MediaJob, MediaTimestamp, mediaContract } from '../../shared/ipc/media';
+import type { PagesCheck } from '../../shared/ipc/pages';
+import type { ExportScope, ViewDescriptor } from '../../shared/ipc/export';
+import type {
+  MediaCheck,
+  MediaCheckJob,
+  MediaJob,
+  MediaTimestamp,
+  ViewMediaEstimate,
+  mediaContract,
+} from '../../shared/ipc/media';
 import type { KeepProgress, KeepResult } from './keep';
 import type { EvidenceSummary } from './evidence';
 import type { Estimate } from './plan';
@@ -20,10 +30,13 @@ export type MediaHandlers = HandlersOf<typeof mediaContract>;
 /** What the handlers need of the project in use (fitted by the composition over the archive). */
 export interface MediaProjectPort {
   estimate: (collection: number) => Promise<Estimate>;
+  /** the media of the posts a view has loaded (all its loaded pages, or with `partial` when more will be fetched) */
+  estimateView: (view: ViewDescriptor, scope: ExportScope) => Promise<ViewMediaEstimate>;
   keep: (collection: number, signal?: AbortSignal, onProgress?: (p: KeepProgress) => void) => Promise<KeepResult>;
   keptIn: (collection: number) => Promise<KeptMedia[]>;
   read: (sha256: string) => Promise<KeptBytes | null>;
-  verify: (onProgress?: (checked: number, total: number) => void) => Promise<VerifyReport>;
+  /** every kept file re-hashed, and the project's files of captured pages */
+  verify: (onProgress?: (checked: number, total: number) => void) => Promise<VerifyReport & { pages: PagesCheck }>;
   evidence: (collection: number) => Promise<EvidenceSummary | null>;
 }
 
@@ -34,7 +47,7 @@ const USES_SHOWN = 20;
 const CHECKS_FINISHED = 5;
 
 /** a check's report as the bridge carries it: changed and missing files in one bounded list */
-function forBridge(r: VerifyReport): MediaCheck {
+function forBridge(r: VerifyReport & { pages: PagesCheck }): MediaCheck {
   const mismatches = [...r.changed, ...r.missing.map((m) => ({ ...m, found: null }))]
     .slice(0, MISMATCHES_SHOWN)
     .map((m) => ({
@@ -55,6 +68,7 @@ function forBridge(r: VerifyReport): MediaCheck {
     mismatches,
     tokens: r.tokens.checked,
     tokenProblems,
+    pages: { ...r.pages, problems: r.pages.problems.slice(0, MISMATCHES_SHOWN) },
   };
 }
 
@@ -62,13 +76,6 @@ function forBridge(r: VerifyReport): MediaCheck {
 function timestampForBridge(t: TimestampOutcome | null): MediaTimestamp | null {
   if (!t) return null;
   return { files: t.files, authority: t.authority, genTime: t.genTime, serial: t.serial, reason: t.reason };
-}
-
-interface Entry {
-  job: MediaJob;
-  abort: AbortController;
-  /** how it ended (never rejects) */
-  ended: Promise<MediaJob>;
 }
 
 export interface MediaJobs {
@@ -86,70 +93,33 @@ export interface MediaJobs {
 }
 
 export function createMediaHandlers(port: MediaProjectPort): MediaJobs {
-  const jobs = new Map<string, Entry>();
+  const jobs = collectionJobs<MediaJob>(KEEP_FINISHED, 'the media could not be kept');
   const checks = new Map<string, MediaCheckJob>();
   const checksFinished: string[] = [];
-  const finished: string[] = [];
   /** starts keeping a collection's media, or joins the keeping of it under way */
-  const start = (collection: number, opts: { estimate?: boolean } = {}): MediaJob => {
-    const running = [...jobs.values()].find((j) => j.job.collection === collection && j.job.state === 'running');
-    if (running) return running.job;
-    const id = randomUUID();
-    const abort = new AbortController();
-    const job: MediaJob = {
-      id,
+  const start = (collection: number, opts: { estimate?: boolean } = {}): MediaJob =>
+    jobs.start(
       collection,
-      state: 'running',
-      total: 0,
-      done: 0,
-      kept: 0,
-      storedBytes: 0,
-      failed: 0,
-      reasons: {},
-      alreadyKept: 0,
-      message: null,
-      timestamp: null,
-    };
-    const entry: Entry = { job, abort, ended: Promise.resolve(job) };
-    jobs.set(id, entry);
-    const update = (p: Partial<MediaJob>) => (entry.job = { ...entry.job, ...p });
-    // the estimate first, when asked (whoever follows this keeping saw none before it began)
-    const estimated = opts.estimate
-      ? port.estimate(collection).then((estimate) => void update({ estimate }))
-      : Promise.resolve();
-    entry.ended = estimated
-      .then(() =>
-        port.keep(collection, abort.signal, (p) => update({ ...p, reasons: p.reasons as Record<string, number> })),
-      )
-      .then((r) =>
-        update({
-          ...r,
-          reasons: r.reasons as Record<string, number>,
-          state: r.cancelled ? 'cancelled' : 'done',
-          timestamp: timestampForBridge(r.timestamp),
-        }),
-      )
-      .catch((e: unknown) =>
-        update({ state: 'failed', message: e instanceof Error ? e.message : 'the media could not be kept' }),
-      )
-      .finally(() => {
-        finished.push(id);
-        while (finished.length > KEEP_FINISHED) jobs.delete(finished.shift() as string);
-      });
-    return entry.job;
-  };
-  const cancel = (id: string): boolean => {
-    const entry = jobs.get(id);
-    if (!entry || entry.job.state !== 'running') return false;
-    entry.abort.abort();
-    return true;
-  };
+      (base) => ({ ...base, kept: 0, storedBytes: 0, failed: 0, reasons: {}, alreadyKept: 0, timestamp: null }),
+      async (signal, update) => {
+        // the estimate first, when asked (whoever follows this keeping saw none before it began)
+        if (opts.estimate) update({ estimate: await port.estimate(collection) });
+        const r = await port.keep(collection, signal, (p) =>
+          update({ ...p, reasons: p.reasons as Record<string, number> }),
+        );
+        return {
+          fields: { ...r, reasons: r.reasons as Record<string, number>, timestamp: timestampForBridge(r.timestamp) },
+          cancelled: r.cancelled,
+        };
+      },
+    );
   const handlers: MediaHandlers = {
     media: {
       estimate: ({ collection }) => port.estimate(collection),
+      estimateView: ({ view, scope }) => port.estimateView(view, scope),
       keep: async ({ collection }) => start(collection),
-      job: async ({ id }) => jobs.get(id)?.job ?? null,
-      cancel: async ({ id }) => ({ cancelled: cancel(id) }),
+      job: async ({ id }) => jobs.get(id),
+      cancel: async ({ id }) => ({ cancelled: jobs.cancel(id) }),
       kept: async ({ collection }) =>
         (await port.keptIn(collection)).map((k) => ({
           postId: k.postId,
@@ -190,13 +160,5 @@ export function createMediaHandlers(port: MediaProjectPort): MediaJobs {
       evidence: ({ collection }) => port.evidence(collection),
     },
   };
-  return {
-    handlers,
-    start,
-    cancel,
-    settled: async (id) => (await jobs.get(id)?.ended) ?? null,
-    dispose: () => {
-      for (const { abort } of jobs.values()) abort.abort();
-    },
-  };
+  return { handlers, start, cancel: jobs.cancel, settled: jobs.settled, dispose: jobs.dispose };
 }

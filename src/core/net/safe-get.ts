@@ -73,6 +73,18 @@ export interface SentRequest {
   headers: Array<[string, string]>;
 }
 
+/** A redirect followed on the way to the answer: what a WARC keeps of it, so a replay follows it too. */
+export interface Redirect {
+  /** the address that answered with the redirect */
+  url: string;
+  status: number;
+  statusText: string;
+  httpVersion: string;
+  /** its headers as sent (their case kept), `Location` among them; its body is not read */
+  headers: Array<[string, string]>;
+  request: SentRequest;
+}
+
 /** A 2xx answer handed to the caller's reading. */
 export interface Answer {
   res: IncomingMessage;
@@ -80,6 +92,8 @@ export interface Answer {
   /** the URL that answered (after redirects) */
   finalUrl: string;
   request: SentRequest;
+  /** the redirects followed to get here, in order (none when the first address answered) */
+  redirects: readonly Redirect[];
   /** call on every chunk: the idle limit counts from the last one */
   touch: () => void;
   /** why the fetch was stopped (a limit, a cancel) while the body was read, if it was */
@@ -138,6 +152,7 @@ export async function safeGet<T>(
   };
   try {
     let current = url;
+    const redirects: Redirect[] = [];
     for (let hop = 0; ; hop++) {
       touch();
       const target = await checkTarget(current, policy);
@@ -159,6 +174,17 @@ export async function safeGet<T>(
         res.destroy();
         if (hop >= policy.maxRedirects)
           throw new FetchStop('refused', `it redirected more than ${policy.maxRedirects} times`, status);
+        const headers: Array<[string, string]> = [];
+        for (let i = 0; i + 1 < res.rawHeaders.length; i += 2)
+          headers.push([res.rawHeaders[i] as string, res.rawHeaders[i + 1] as string]);
+        redirects.push({
+          url: current,
+          status,
+          statusText: res.statusMessage ?? '',
+          httpVersion: res.httpVersion || '1.1',
+          headers,
+          request,
+        });
         current = new URL(location, current).href;
         continue;
       }
@@ -189,7 +215,7 @@ export async function safeGet<T>(
         throw new FetchStop('too-large', `it is ${MB(declared)}, over the ${MB(policy.maxBytes)} limit`, status);
       }
       try {
-        const value = await consume({ res, status, finalUrl: current, request, touch, stopped: () => why });
+        const value = await consume({ res, status, finalUrl: current, request, redirects, touch, stopped: () => why });
         return { ok: true, url, finalUrl: current, status, value };
       } catch (error) {
         res.destroy();

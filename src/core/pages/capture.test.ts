@@ -160,12 +160,18 @@ describe.each(DIALECTS)('capturing linked pages on $name', (d) => {
       expect(py.pagesHeader).toMatchObject({ format: 'json-pages-1.0' });
       const captured = rows.filter((r) => r.state === 'captured').map((r) => r.url);
       expect(py.pageUrls.sort()).toEqual([...captured].sort());
+      // a page that moved has two response records: the redirect under the link, the page under where it led
+      const landed = rows.filter((r) => r.state === 'captured' && r.finalUrl !== r.url).map((r) => r.finalUrl);
+      expect(landed).toContain(`https://news.example/moved/${pathOf('moved')}`);
+      for (const u of landed) expect(u).toMatch(/^https:\/\/[^/]+\/moved\//);
       expect(py.records[0]?.type).toBe('warcinfo');
       // each page's response, and its image's beside it (so the page replays whole), each with its request
       const isImage = (u: string | null) => /\/media\/img-\d+\.png$/.test(u ?? '');
       const responses = py.records.filter((r) => r.type === 'response').map((r) => r.target as string);
-      expect(responses.filter((u) => !isImage(u)).sort()).toEqual([...captured].sort());
+      expect(responses.filter((u) => !isImage(u)).sort()).toEqual([...captured, ...landed].sort());
       expect(responses.filter(isImage).length).toBe(captured.length);
+      const movedAt = (u: string) => py.records.findIndex((r) => r.type === 'response' && r.target === u);
+      expect(movedAt(at('moved')?.url as string)).toBeLessThan(movedAt(at('moved')?.finalUrl as string));
       expect(py.records.filter((r) => r.type === 'request')).toHaveLength(responses.length);
       expect(py.cdx.length).toBeGreaterThanOrEqual(responses.length);
       for (const line of py.cdx) expect(line.target).toBe(line.url);
@@ -178,16 +184,23 @@ describe.each(DIALECTS)('capturing linked pages on $name', (d) => {
 
       const records = await readWithWarcio(page);
       for (const url of captured) {
-        const response = records.find((r) => r.type === 'response' && r.target === url);
-        // a page that moved is kept with the bytes of where it led, under the URL the post gave
-        const u = new URL(byUrl.get(url)?.finalUrl as string);
+        const finalUrl = byUrl.get(url)?.finalUrl as string;
+        if (finalUrl !== url) {
+          // the link's own answer: the redirect, its Location where it led (the web's address, not the sandbox's)
+          const redirect = records.find((r) => r.type === 'response' && r.target === url);
+          expect(redirect).toMatchObject({ status: 301, location: finalUrl });
+          expect(redirect?.payload?.length).toBe(0);
+        }
+        // the page itself, under where it led
+        const response = records.find((r) => r.type === 'response' && r.target === finalUrl);
+        const u = new URL(finalUrl);
         const served = webPage(DEFAULT_SEED, u.host, u.pathname.slice(1));
         expect(response?.status).toBe(200);
         expect(response?.payload?.toString('utf8')).toBe(served);
         expect(createHash('sha256').update(served).digest('hex')).toBe(byUrl.get(url)?.sha256);
         // its image, where a browser replaying the page asks for it: the sandbox's PNG
         const src = /<img src="([^"]+)"/.exec(served)?.[1] as string;
-        const image = records.find((r) => r.type === 'response' && r.target === new URL(src, url).href);
+        const image = records.find((r) => r.type === 'response' && r.target === new URL(src, finalUrl).href);
         expect(image?.payload?.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
       }
       // the row's offset is its response record's, as the index says

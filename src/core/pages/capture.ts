@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { createHash, randomUUID } from 'node:crypto';
 import { FetchStop, MB, safeGet, type Answer, type FetchPolicy } from '../net';
 import { distinctUrls, type PageLink } from './links';
-import type { PageLinkRow, PageOutcome, PageRow, SaveOutcome } from './tables/tables';
+import type { PageLinkRow, PageOutcome, PageRow, SaveOutcome, WaczRow } from './tables/tables';
 import { titleOf, writeWacz, type WaczPage } from './wacz';
 import { WarcWriter, type Capture } from './warc';
 
@@ -28,6 +28,8 @@ export interface PagesStore {
   summary: () => Promise<{ captured: number; failed: number; bytes: number }>;
   recordSave: (o: SaveOutcome) => Promise<boolean>;
   savedUrls: (urls: readonly string[]) => Promise<string[]>;
+  recordWacz: (w: { name: string; sha256: string; size: number; at: number }) => Promise<void>;
+  waczs: () => Promise<WaczRow[]>;
 }
 
 /** Demo mode's detour: the address a linked URL is fetched from, and the linked URL an address stands for. */
@@ -176,7 +178,12 @@ export async function capturePages(
       from,
       deps.policy,
       { accept, cancelled: 'the capture was cancelled', gone: 'the page is gone', signal },
-      (answer) => readPage(answer, deps.policy).then((page) => ({ page, request: answer.request })),
+      (answer) =>
+        readPage(answer, deps.policy).then((page) => ({
+          page,
+          request: answer.request,
+          redirects: answer.redirects,
+        })),
     );
   /** a page's images, each once a run, kept beside it in the WARC so the page replays whole */
   const seenImages = new Set<string>();
@@ -211,9 +218,31 @@ export async function capturePages(
       if (!out.ok && out.reason === 'cancelled') return;
       p.done++;
       if (out.ok) {
-        const { page, request } = out.value;
+        const { page, request, redirects } = out.value;
+        const finalUrl = deps.route ? deps.route.back(out.finalUrl) : out.finalUrl;
+        // each redirect its own response record (its Location where it led, as the web gave it), before the page,
+        // so a replay follows it as the browser did; the row points at the record under the post's link
+        let first: Awaited<ReturnType<typeof warc.capture>> | null = null;
+        for (const [i, hop] of redirects.entries()) {
+          const from = i === 0 ? url : deps.route ? deps.route.back(hop.url) : hop.url;
+          const place = await warc.capture({
+            url: from,
+            at,
+            request: hop.request,
+            status: hop.status,
+            statusText: hop.statusText,
+            httpVersion: hop.httpVersion,
+            headers: hop.headers.map(([name, value]): [string, string] =>
+              name.toLowerCase() === 'location' && deps.route
+                ? [name, deps.route.back(new URL(value, hop.url).href)]
+                : [name, value],
+            ),
+            body: Buffer.alloc(0),
+          });
+          first ??= place;
+        }
         const capture: Capture = {
-          url,
+          url: redirects.length > 0 ? finalUrl : url,
           at,
           request,
           status: out.status,
@@ -222,7 +251,8 @@ export async function capturePages(
           headers: page.headers,
           body: page.body,
         };
-        const place = await warc.capture(capture);
+        const landed = await warc.capture(capture);
+        const place = first ?? landed;
         captures.push({
           url,
           at,
@@ -231,7 +261,7 @@ export async function capturePages(
             size: page.body.length,
             mime: page.mime ?? 'application/octet-stream',
             sha256: createHash('sha256').update(page.body).digest('hex'),
-            finalUrl: deps.route ? deps.route.back(out.finalUrl) : out.finalUrl,
+            finalUrl,
             wacz: '',
             ...place,
           },
@@ -241,7 +271,7 @@ export async function capturePages(
         });
         p.captured++;
         p.bytes += page.body.length;
-        await keepImages(page.body, page.mime, deps.route ? deps.route.back(out.finalUrl) : out.finalUrl);
+        await keepImages(page.body, page.mime, finalUrl);
       } else {
         await deps.store.recordOutcome({
           url,
@@ -272,7 +302,7 @@ export async function capturePages(
   const wacz = `${name}.wacz`;
   try {
     const pages: WaczPage[] = captures.map((c) => ({ url: c.url, at: c.at, title: c.title }));
-    await writeWacz({
+    const written = await writeWacz({
       warcPath,
       warcSha256: sha256,
       warcSize: size,
@@ -282,6 +312,8 @@ export async function capturePages(
       software: deps.software,
       title: `Linked pages, captured ${new Date(runAt).toISOString().slice(0, 16).replace('T', ' ')} UTC`,
     });
+    // the file's hash first, so every WACZ a capture names has what a later check compares it with
+    await deps.store.recordWacz({ name: wacz, ...written, at: runAt });
   } finally {
     await rm(warcPath, { force: true });
   }

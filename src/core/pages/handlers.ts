@@ -1,9 +1,9 @@
 /**
  * The `pages` namespace of the bridge: a count, then a job that captures a collection's linked pages while the
- * renderer polls it (an AbortSignal cannot cross the bridge: the job's id is its cancel). One job per
- * collection at once; finished jobs are kept for a while so a late poll still reads how it ended.
+ * renderer polls it (core/jobs' `collectionJobs`, as media's keeping: the job's id is its cancel, one job per
+ * collection at once, finished jobs kept for a while so a late poll still reads how it ended).
  */
-import { randomUUID } from 'node:crypto';
+import { collectionJobs } from '../jobs';
 import type { HandlersOf } from '../../shared/ipc/define';
 import {
   PAGE_LIST_MAX,
@@ -36,71 +36,39 @@ export interface PagesProjectPort {
 const FINISHED = 50;
 
 export function createPagesHandlers(port: PagesProjectPort): { handlers: PagesHandlers; dispose: () => void } {
-  const jobs = new Map<string, { job: PagesJob; abort: AbortController }>();
-  const finished: string[] = [];
+  const jobs = collectionJobs<PagesJob>(FINISHED, 'the pages could not be kept');
+  const saveOf = (s: SaveProgress | null) => (s ? { ...s, reasons: s.reasons as Record<string, number> } : null);
   const handlers: PagesHandlers = {
     pages: {
       estimate: ({ collection }) => port.estimate(collection),
-      capture: async ({ collection }) => {
-        const running = [...jobs.values()].find((j) => j.job.collection === collection && j.job.state === 'running');
-        if (running) return running.job;
-        const id = randomUUID();
-        const abort = new AbortController();
-        const job: PagesJob = {
-          id,
+      capture: async ({ collection }) =>
+        jobs.start(
           collection,
-          state: 'running',
-          total: 0,
-          done: 0,
-          captured: 0,
-          bytes: 0,
-          failed: 0,
-          reasons: {},
-          alreadyCaptured: 0,
-          wacz: null,
-          folder: null,
-          message: null,
-          save: null,
-        };
-        const entry = { job, abort };
-        jobs.set(id, entry);
-        const update = (p: Partial<PagesJob>) => (entry.job = { ...entry.job, ...p });
-        const saveOf = (s: SaveProgress | null) => (s ? { ...s, reasons: s.reasons as Record<string, number> } : null);
-        void port
-          .capture(collection, abort.signal, (p) =>
-            update({ ...p, reasons: p.reasons as Record<string, number>, save: saveOf(p.save) }),
-          )
-          .then((r) =>
-            update({
-              ...r,
-              reasons: r.reasons as Record<string, number>,
-              save: saveOf(r.save),
-              state: r.cancelled ? 'cancelled' : 'done',
-            }),
-          )
-          .catch((e: unknown) =>
-            update({ state: 'failed', message: e instanceof Error ? e.message : 'the pages could not be kept' }),
-          )
-          .finally(() => {
-            finished.push(id);
-            while (finished.length > FINISHED) jobs.delete(finished.shift() as string);
-          });
-        return entry.job;
-      },
-      job: async ({ id }) => jobs.get(id)?.job ?? null,
+          (base) => ({
+            ...base,
+            captured: 0,
+            bytes: 0,
+            failed: 0,
+            reasons: {},
+            alreadyCaptured: 0,
+            wacz: null,
+            folder: null,
+            save: null,
+          }),
+          async (signal, update) => {
+            const r = await port.capture(collection, signal, (p) =>
+              update({ ...p, reasons: p.reasons as Record<string, number>, save: saveOf(p.save) }),
+            );
+            return {
+              fields: { ...r, reasons: r.reasons as Record<string, number>, save: saveOf(r.save) },
+              cancelled: r.cancelled,
+            };
+          },
+        ),
+      job: async ({ id }) => jobs.get(id),
       list: async ({ collection }) => (await port.list(collection)).slice(0, PAGE_LIST_MAX),
-      cancel: async ({ id }) => {
-        const entry = jobs.get(id);
-        if (!entry || entry.job.state !== 'running') return { cancelled: false };
-        entry.abort.abort();
-        return { cancelled: true };
-      },
+      cancel: async ({ id }) => ({ cancelled: jobs.cancel(id) }),
     },
   };
-  return {
-    handlers,
-    dispose: () => {
-      for (const { abort } of jobs.values()) abort.abort();
-    },
-  };
+  return { handlers, dispose: jobs.dispose };
 }

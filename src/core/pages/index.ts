@@ -9,3 +9,4 @@ export type { PageListRow, PagesRunProgress, PagesRunResult } from './handlers';
 export { PAGES_PART, PAGES_PART_NAME } from './tables/part';
 export type { PageTables } from './tables/tables';
 export { createPagesHandlers } from './handlers';
+export { verifyPages } from './verify';

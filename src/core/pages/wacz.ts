@@ -3,7 +3,8 @@
  * is (the WARC is gzip already), holding `archive/data.warc.gz`, its CDXJ index `indexes/index.cdx` (made by
  * warcio's own indexer, the one ReplayWeb.page's stack uses), `pages/pages.jsonl` (the pages a person opens),
  * `datapackage.json` (each file's SHA-256 and size) and `datapackage-digest.json` (the hash of that). Written
- * to a temporary file beside its target and renamed when whole: never half a package.
+ * to a temporary file beside its target and renamed when whole: never half a package. The whole file is hashed
+ * as it is written, so the project can record what it was (a later check re-hashes it against that).
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -65,7 +66,8 @@ function pagesJsonl(pages: readonly WaczPage[]): string {
   return `${lines.join('\n')}\n`;
 }
 
-export async function writeWacz(input: WaczInput): Promise<void> {
+/** Writes the package; the SHA-256 and size of the whole file as written. */
+export async function writeWacz(input: WaczInput): Promise<{ sha256: string; size: number }> {
   const index = Buffer.from(`${(await cdxjOf(input.warcPath)).join('\n')}\n`);
   const pages = Buffer.from(pagesJsonl(input.pages));
   const created = new Date(input.created).toISOString();
@@ -96,13 +98,19 @@ export async function writeWacz(input: WaczInput): Promise<void> {
 
   const temp = `${input.target}.partial`;
   const file = await open(temp, 'wx');
+  const whole = createHash('sha256');
+  let size = 0;
   let writing: Promise<unknown> = Promise.resolve();
   const zipped: { error?: Error } = {};
   let ended!: () => void;
   const done = new Promise<void>((resolve) => (ended = resolve));
   const zip = new Zip((error, chunk, final) => {
     if (error) zipped.error = error;
-    else writing = writing.then(() => file.write(chunk));
+    else {
+      whole.update(chunk);
+      size += chunk.length;
+      writing = writing.then(() => file.write(chunk));
+    }
     if (final || error) ended();
   });
   const mtime = new Date(input.created);
@@ -133,6 +141,7 @@ export async function writeWacz(input: WaczInput): Promise<void> {
     await file.sync();
     await file.close();
     await rename(temp, input.target);
+    return { sha256: whole.digest('hex'), size };
   } catch (error) {
     await file.close().catch(() => undefined);
     await rm(temp, { force: true });

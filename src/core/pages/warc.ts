@@ -1,7 +1,8 @@
 /**
  * A WARC 1.1 file written as pages are captured (warcio, Webrecorder's own library, so the records are the ones
  * ReplayWeb.page reads): a `warcinfo` record first, then per capture its `response` record and the `request`
- * that asked for it (`WARC-Concurrent-To` the response). Each record is its own gzip member, so an index can
+ * that asked for it (`WARC-Concurrent-To` the response); a redirect is a capture of its own (its 3xx, no body).
+ * Each record is its own gzip member, so an index can
  * point at one by offset and length. The file is hashed as it is written (a WACZ names its hash), and records
  * are appended one at a time, in the order captures finish.
  */

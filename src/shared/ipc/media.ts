@@ -4,6 +4,8 @@
  */
 import { z } from 'zod';
 import { fn } from './define';
+import { ExportScope, ViewDescriptor } from './export';
+import { PagesCheck } from './pages';
 
 const Collection = z.object({ collection: z.number().int().positive() });
 
@@ -111,6 +113,8 @@ export const MediaCheck = z.object({
       }),
     )
     .max(500),
+  /** the project's files of captured pages (WACZ), re-hashed the same way */
+  pages: PagesCheck,
 });
 export type MediaCheck = z.infer<typeof MediaCheck>;
 
@@ -145,9 +149,20 @@ export const EvidencePackage = z.object({
 });
 export type EvidencePackage = z.infer<typeof EvidencePackage>;
 
+/** the media an export of a view would keep, worked out before it starts from the posts the view has loaded */
+export const ViewMediaEstimate = MediaEstimate.extend({
+  /** the posts the estimate read (those the view has loaded now) */
+  posts: z.number().int(),
+  /** only part of what the export takes: it fetches more pages, whose media are counted once they are fetched */
+  partial: z.boolean(),
+});
+export type ViewMediaEstimate = z.infer<typeof ViewMediaEstimate>;
+
 export const mediaContract = {
   media: {
     estimate: fn(Collection, MediaEstimate),
+    /** what keeping the media of an export of this view would take, before the export starts */
+    estimateView: fn(z.object({ view: ViewDescriptor, scope: ExportScope }), ViewMediaEstimate),
     /** starts keeping a collection's media (one job per collection at once) */
     keep: fn(Collection, MediaJob),
     job: fn(z.object({ id: z.string().min(1).max(64) }), MediaJob.nullable()),

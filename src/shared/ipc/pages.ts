@@ -76,6 +76,40 @@ export const PageListRow = z.object({
 });
 export type PageListRow = z.infer<typeof PageListRow>;
 
+/** A file of captured pages (WACZ) that is no longer as it was written, in plain words. */
+export const WaczProblem = z.object({
+  /** its name in the project's pages folder */
+  name: z.string().max(512),
+  /** changed: its bytes are not what was written; missing: it is gone from the folder */
+  state: z.enum(['changed', 'missing']),
+  /** the SHA-256 recorded when it was written (null: written before Skein recorded one) */
+  expected: z.string().nullable(),
+  /** what its bytes hash to now (null: missing, or not hashed whole because no hash was recorded) */
+  found: z.string().nullable(),
+  /** what is wrong, in plain words */
+  problem: z.string().max(2000),
+  /** the captured pages it holds, and the first 20 of their addresses */
+  pages: z.number().int(),
+  urls: z.array(z.string().max(8192)).max(20),
+});
+export type WaczProblem = z.infer<typeof WaczProblem>;
+
+/** every file of captured pages (WACZ) of the project re-hashed from its pages folder (nothing fetched) */
+export const PagesCheck = z.object({
+  checked: z.number().int(),
+  matched: z.number().int(),
+  /**
+   * of those checked, the files written before Skein recorded a file's hash: each checked against the hashes
+   * listed inside it instead (its archived pages, index and page list)
+   */
+  unrecorded: z.number().int(),
+  /** the files that changed or went missing (the first 500; `checked - matched` says how many in all) */
+  problems: z.array(WaczProblem).max(500),
+  /** the project's pages folder */
+  folder: z.string().max(4096),
+});
+export type PagesCheck = z.infer<typeof PagesCheck>;
+
 /** the most URLs a collection's list shows */
 export const PAGE_LIST_MAX = 2000;
 

@@ -48,7 +48,7 @@ Exit codes: 0 done (watch: or stopped; a watch job with --once: what was due ran
 failed; run it again to go on), 2 a mistake in the command or the job file, 3 another runner runs this project,
 4 (run) the job stopped at one of its caps (a watch job: its total cap).
 
-  skein verify --project PATH re-hashes the project's kept media files (skein verify --help).`;
+  skein verify --project PATH re-hashes the project's kept media files and captured pages (skein verify --help).`;
 
 /** `skein run`'s exit codes beside 0, 1 and 2 (3 is watch's: the project is busy) */
 export const EXIT_CAP = 4;
@@ -578,18 +578,24 @@ async function mainRun(options: JobRunOptions): Promise<void> {
 export const VERIFY_USAGE = `Usage: skein verify --project PATH [--data-dir DIR]
   Re-hashes every media file the project kept and reports each one whose bytes changed or that is missing,
   with the posts it was kept for; checks every timestamp token kept over a run's manifest (the manifest and the
-  token unchanged, the token's signature valid, every file it names still kept unchanged).
+  token unchanged, the token's signature valid, every file it names still kept unchanged). Then re-hashes every
+  file of captured pages (WACZ) against the hash recorded when it was written; one written before Skein recorded
+  that hash is checked against the hashes listed inside it (its archived pages, index and list of pages), and
+  the report says how many were checked that way.
 
   --project PATH      the project file (.skein), or a team project's address (the password in SKEIN_PROJECT_PASSWORD)
   --data-dir DIR      where the runner keeps its settings (or SKEIN_USER_DATA_DIR; default ~/.config/Skein/runner)
 
-Exit codes: 0 every file and token as kept, 4 a file changed or is missing or a token no longer proves its
-manifest, 1 an error, 2 a mistake in the command.`;
+Exit codes: 0 every file and token as kept, 4 a file (media or captured pages) changed or is missing or a token
+no longer proves its manifest, 1 an error, 2 a mistake in the command.`;
 
 /** the exit code of a verify that found a changed or missing file */
 export const VERIFY_CHANGED = 4;
 
-/** `skein verify --project P`: every kept media file re-hashed; the exit code says whether all are as kept. */
+/**
+ * `skein verify --project P`: every kept media file and every file of captured pages re-hashed; the exit code
+ * says whether all are as kept.
+ */
 export async function runVerify(
   argv: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
@@ -662,13 +668,31 @@ export async function runVerify(
           ? `All ${tokens} timestamp token${tokens === 1 ? '' : 's'} still prove${tokens === 1 ? 's' : ''} ${tokens === 1 ? 'its manifest' : 'their manifests'}.`
           : `${problems.length} of ${tokens} timestamp tokens no longer prove their manifests.`,
       );
+    const pages = report.pages;
+    for (const p of pages.problems) {
+      out(`${p.state}: ${p.name}, a file of captured pages: ${p.problem}`);
+      if (p.expected && p.found) out(`  written as ${p.expected}, now ${p.found}`);
+      p.urls.forEach((u) => out(`  holds the page ${u}`));
+      if (p.pages > p.urls.length) out(`  and ${p.pages - p.urls.length} more pages`);
+    }
+    if (pages.unrecorded > 0)
+      out(
+        `${pages.unrecorded} file${pages.unrecorded === 1 ? '' : 's'} of captured pages ${pages.unrecorded === 1 ? 'was' : 'were'} written before Skein recorded a whole file's hash: checked against the hashes listed inside ${pages.unrecorded === 1 ? 'it' : 'them'} instead.`,
+      );
+    const pagesBad = pages.checked - pages.matched;
+    if (pages.checked > 0)
+      out(
+        pagesBad === 0
+          ? `All ${pages.checked} file${pages.checked === 1 ? '' : 's'} of captured pages (WACZ) ${pages.checked === 1 ? 'is' : 'are'} as written (${pages.folder}).`
+          : `${pagesBad} of ${pages.checked} files of captured pages (WACZ) changed or went missing (${pages.folder}).`,
+      );
     const bad = report.changed.length + report.missing.length;
     out(
       bad === 0
         ? `All ${report.checked} kept media file${report.checked === 1 ? ' is' : 's are'} as kept (${report.folder}).`
         : `${bad} of ${report.checked} kept media files changed or went missing (${report.folder}).`,
     );
-    return bad === 0 && problems.length === 0 ? 0 : VERIFY_CHANGED;
+    return bad === 0 && problems.length === 0 && pagesBad === 0 ? 0 : VERIFY_CHANGED;
   } catch (error) {
     err(`skein: the project's media could not be verified: ${(error as Error).message}`);
     return 1;

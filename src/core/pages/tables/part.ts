@@ -24,6 +24,11 @@ const MIGRATIONS: ReadonlyArray<(t: Ddl) => string> = [
     attempts ${t.small} NOT NULL, service ${t.text} NOT NULL, status ${t.small}, capture_url ${t.text},
     reason ${t.text}, message ${t.text})${t.keyed};
   `,
+  // one row per WACZ a run wrote: the SHA-256 and size of the whole file, so a later check can tell it changed
+  (t) => `
+  CREATE TABLE IF NOT EXISTS page_waczs (name ${t.key} PRIMARY KEY, sha256 ${t.text} NOT NULL, size ${t.int} NOT NULL,
+    at ${t.int} NOT NULL)${t.keyed};
+  `,
 ];
 
 const TABLES: readonly TableSpec[] = [
@@ -53,6 +58,7 @@ const TABLES: readonly TableSpec[] = [
     key: ['url'],
     columns: ['url', 'state', 'at', 'attempts', 'service', 'status', 'capture_url', 'reason', 'message'],
   },
+  { name: 'page_waczs', key: ['name'], columns: ['name', 'sha256', 'size', 'at'] },
 ];
 
 export const PAGES_PART: TablePart<PageTables> = {

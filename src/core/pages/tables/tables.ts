@@ -8,9 +8,14 @@
  * A URL sent to a web archive's save service has one row in `page_saves` too: the capture's address the service
  * answered with and when, or why there is none; a save is never overwritten (it is not sent again).
  *
+ * Each WACZ a run writes has one row in `page_waczs`: the SHA-256 and size of the whole file as written, so a
+ * later check re-hashes it against that (a project made before the row existed has captures naming a WACZ with
+ * no row: `waczs` lists those too, without a hash).
+ *
  * Every method is a call main makes by name across the archive's thread (plain data in and out).
  */
 import { sql, type Db } from '../../db';
+import type { PageRecord, SaveRecord } from '../../../shared/pages/records';
 
 export interface PageLinkRow {
   url: string;
@@ -38,51 +43,34 @@ export interface PageOutcome {
   message: string | null;
 }
 
-/** One URL's answer from a web archive's save service, as a run records it. */
-export interface SaveOutcome {
+/** One URL's answer from a web archive's save service, as a run records it (its state follows from it). */
+export interface SaveOutcome extends Omit<SaveRecord, 'state'> {
   url: string;
-  at: number;
-  /** the save service's address the URL was appended to */
-  service: string;
-  status: number | null;
-  /** the capture's address (absolute), or null when there is none */
-  captureUrl: string | null;
-  /** refused, rate-limited, timed-out, failed: with `message`, when there is no capture */
-  reason: string | null;
-  message: string | null;
 }
 
 /** A URL's save, as the project keeps it. */
-export interface SaveRow {
-  state: 'saved' | 'failed';
-  at: number;
+export interface SaveRow extends SaveRecord {
   attempts: number;
-  service: string;
-  status: number | null;
-  captureUrl: string | null;
-  reason: string | null;
-  message: string | null;
 }
 
-export interface PageRow {
-  url: string;
-  state: 'captured' | 'failed';
-  at: number;
+export interface PageRow extends PageRecord {
   attempts: number;
-  status: number | null;
-  size: number | null;
-  mime: string | null;
-  sha256: string | null;
-  finalUrl: string | null;
-  wacz: string | null;
   offset: number | null;
   length: number | null;
-  reason: string | null;
-  message: string | null;
   /** the posts that link to it (the first 20) */
   postIds: string[];
-  /** its answer from a web archive's save service, when it was sent to one */
   save: SaveRow | null;
+}
+
+/** A WACZ the project's captures are in: its hash and size as written (null: written before they were recorded). */
+export interface WaczRow {
+  name: string;
+  sha256: string | null;
+  size: number | null;
+  at: number | null;
+  /** the captured pages it holds, and the first 20 of their URLs */
+  pages: number;
+  urls: string[];
 }
 
 /** rows per statement when many URLs are asked about at once: within both stores' limits on bound values */
@@ -219,6 +207,39 @@ export class PageTables {
       out.push(...rows.map((r) => ({ url: String(r.url), ...saveRow(r) })));
     }
     return out.sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+  }
+
+  /** Records a WACZ a run wrote: the SHA-256 and size of the whole file (a name is written once). */
+  async recordWacz(w: { name: string; sha256: string; size: number; at: number }): Promise<void> {
+    await this.db.run(
+      sql`INSERT INTO page_waczs (name, sha256, size, at) VALUES (${w.name}, ${w.sha256}, ${w.size}, ${w.at})
+        ON CONFLICT (name) DO NOTHING`,
+    );
+  }
+
+  /**
+   * Every WACZ the project's captures are in or a run recorded, in name order: its hash and size as written, or
+   * nulls for one written before they were recorded, and the pages it holds.
+   */
+  async waczs(): Promise<WaczRow[]> {
+    const recorded = await this.db.all(sql`SELECT name, sha256, size, at FROM page_waczs`);
+    const held = await this.db.all<{ wacz: string; url: string }>(
+      sql`SELECT wacz, url FROM page_captures WHERE state = 'captured' AND wacz IS NOT NULL ORDER BY wacz, url`,
+    );
+    const out = new Map<string, WaczRow>();
+    const row = (name: string): WaczRow => {
+      const found = out.get(name) ?? { name, sha256: null, size: null, at: null, pages: 0, urls: [] };
+      out.set(name, found);
+      return found;
+    };
+    for (const r of recorded)
+      Object.assign(row(String(r.name)), { sha256: str(r.sha256), size: num(r.size), at: num(r.at) });
+    for (const h of held) {
+      const w = row(String(h.wacz));
+      w.pages++;
+      if (w.urls.length < 20) w.urls.push(String(h.url));
+    }
+    return [...out.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
   /** How many URLs are captured, how many failed, and the captured payloads' bytes. */

@@ -72,6 +72,8 @@ export interface WarcioRecord {
   type: string;
   target: string | null;
   status: number | null;
+  /** its HTTP `Location` header, for a redirect's response */
+  location: string | null;
   /** the HTTP payload, for a response */
   payload: Buffer | null;
 }
@@ -92,6 +94,7 @@ export async function readWithWarcio(waczBytes: Uint8Array): Promise<WarcioRecor
       type: record.warcType ?? '',
       target: record.warcTargetURI ?? null,
       status: record.httpHeaders ? Number(record.httpHeaders.statusCode) : null,
+      location: record.httpHeaders?.headers.get('Location') ?? null,
       payload,
     });
   }

@@ -5,11 +5,15 @@ import {
   estimateSentence,
   evidenceSentence,
   mismatchSentence,
+  pagesCheckSentence,
   progressSentence,
   timestampSentence,
   tokenProblemSentence,
   tokensSentence,
+  waczProblemSentence,
 } from './keep-media';
+
+const NO_PAGES = { checked: 0, matched: 0, unrecorded: 0, problems: [], folder: '/p/study-pages' };
 
 const job = (over: Partial<MediaJob>): MediaJob => ({
   id: 'j',
@@ -58,14 +62,38 @@ describe('the words of Keep media', () => {
 
   it('a check says all match with their size, or how many no longer do', () => {
     expect(
-      checkSentence({ checked: 214, bytes: 38_200_000, matched: 214, mismatches: [], tokens: 0, tokenProblems: [] }),
+      checkSentence({
+        checked: 214,
+        bytes: 38_200_000,
+        matched: 214,
+        mismatches: [],
+        tokens: 0,
+        tokenProblems: [],
+        pages: NO_PAGES,
+      }),
     ).toBe('All 214 kept files match what was kept (38.2 MB).');
     expect(
-      checkSentence({ checked: 214, bytes: 38_200_000, matched: 212, mismatches: [], tokens: 0, tokenProblems: [] }),
+      checkSentence({
+        checked: 214,
+        bytes: 38_200_000,
+        matched: 212,
+        mismatches: [],
+        tokens: 0,
+        tokenProblems: [],
+        pages: NO_PAGES,
+      }),
     ).toBe('2 of 214 kept files no longer match what was kept:');
-    expect(checkSentence({ checked: 0, bytes: 0, matched: 0, mismatches: [], tokens: 0, tokenProblems: [] })).toMatch(
-      /no kept files/,
-    );
+    expect(
+      checkSentence({
+        checked: 0,
+        bytes: 0,
+        matched: 0,
+        mismatches: [],
+        tokens: 0,
+        tokenProblems: [],
+        pages: NO_PAGES,
+      }),
+    ).toMatch(/no kept files/);
   });
 
   it('a file that no longer matches is named by its posts and when it was kept (UTC)', () => {
@@ -111,7 +139,7 @@ describe('the words of Keep media', () => {
   });
 
   it('a check counts the timestamp tokens, and names each that no longer proves its files', () => {
-    const c = { checked: 3, bytes: 10, matched: 3, mismatches: [], tokens: 2, tokenProblems: [] };
+    const c = { checked: 3, bytes: 10, matched: 3, mismatches: [], tokens: 2, tokenProblems: [], pages: NO_PAGES };
     expect(tokensSentence(c)).toBe('All 2 timestamp tokens checked still prove their files.');
     expect(tokensSentence({ ...c, tokens: 0 })).toBe('No timestamp tokens to check yet.');
     const problem = {
@@ -164,6 +192,31 @@ describe('the words of Keep media', () => {
       }),
     ).toBe(
       'Evidence package written to /home/r/study-Profile.evidence.zip: 400 posts, 28 files (247.7 kB) and 2 timestamp tokens. 1 file no longer matches its hash and was left out, named in its manifest. Its manifest has no trusted time: no timestamp authority is set in Settings.',
+    );
+  });
+
+  it('a check of the captured pages says they match, or names each file that changed or went missing', () => {
+    expect(pagesCheckSentence(NO_PAGES)).toBe('No captured pages to check yet.');
+    expect(pagesCheckSentence({ ...NO_PAGES, checked: 3, matched: 3 })).toBe(
+      'All 3 files of captured pages match what was written.',
+    );
+    expect(pagesCheckSentence({ ...NO_PAGES, checked: 3, matched: 1, unrecorded: 1 })).toBe(
+      "2 of 3 files of captured pages no longer match what was written. 1 file of captured pages was written before Skein recorded a whole file's hash, so it was checked against the hashes listed inside it.",
+    );
+    const gone = {
+      name: 'pages-20261101T000000Z-abcd1234.wacz',
+      state: 'missing' as const,
+      expected: 'a'.repeat(64),
+      found: null,
+      problem: 'it is no longer in the pages folder',
+      pages: 4,
+      urls: ['https://news.example/story-1'],
+    };
+    expect(waczProblemSentence(gone)).toBe(
+      'The file of 4 captured pages (https://news.example/story-1 and others): it is no longer in the pages folder.',
+    );
+    expect(waczProblemSentence({ ...gone, pages: 1 })).toBe(
+      'The captured page of https://news.example/story-1: it is no longer in the pages folder.',
     );
   });
 });

@@ -3,6 +3,7 @@
  * them. Pure, so each sentence is tested alone.
  */
 import type { EvidencePackage, MediaCheck, MediaMismatch, MediaTimestamp } from '../../../shared/ipc/media';
+import type { PagesCheck, WaczProblem } from '../../../shared/ipc/pages';
 import { sizeLabel } from '../../lib/media-words';
 import { stamp } from '../../lib/time';
 
@@ -33,6 +34,33 @@ export function mismatchSentence(m: MediaMismatch): string {
   const what =
     m.found === null ? 'is missing from the media folder' : 'has changed: its bytes no longer hash to what was kept';
   return `The ${kind}${posts}, kept ${stamp(m.keptAt)}, ${what}.`;
+}
+
+const pageFiles = (n: number) => `${n.toLocaleString('en')} ${n === 1 ? 'file' : 'files'} of captured pages`;
+
+/** what the check found of the project's files of captured pages, in one sentence (those that no longer match after it) */
+export function pagesCheckSentence(c: PagesCheck): string {
+  if (c.checked === 0) return 'No captured pages to check yet.';
+  const bad = c.checked - c.matched;
+  const older =
+    c.unrecorded === 0
+      ? ''
+      : ` ${c.unrecorded === c.checked ? (c.checked === 1 ? 'It was' : 'They were') : `${pageFiles(c.unrecorded)} ${c.unrecorded === 1 ? 'was' : 'were'}`} written before Skein recorded a whole file's hash, so ${c.unrecorded === 1 ? 'it was' : 'they were'} checked against the hashes listed inside ${c.unrecorded === 1 ? 'it' : 'them'}.`;
+  if (bad === 0)
+    return `${c.checked === 1 ? 'The one file of captured pages matches' : `All ${pageFiles(c.checked)} match`} what was written.${older}`;
+  return `${bad.toLocaleString('en')} of ${pageFiles(c.checked)} no longer ${bad === 1 ? 'matches' : 'match'} what was written.${older}`;
+}
+
+/** one file of captured pages that changed or went missing: the pages it holds, and what is wrong */
+export function waczProblemSentence(p: WaczProblem): string {
+  const first = p.urls[0];
+  const holds =
+    p.pages === 0 || !first
+      ? 'The file of captured pages'
+      : p.pages === 1
+        ? `The captured page of ${first}`
+        : `The file of ${p.pages.toLocaleString('en')} captured pages (${first} and others)`;
+  return `${holds}: ${p.problem}.`;
 }
 
 /** a trusted time to the second, in UTC: what a token says, read as a person would quote it */

@@ -11,6 +11,7 @@ import {
   readCaps,
   sameSubject,
   sameView,
+  viewMediaWords,
   waitWords,
   withKeepMedia,
 } from './form';
@@ -168,6 +169,17 @@ describe('export choices', () => {
     expect(withKeepMedia({ ...input, keepMedia: true }, false)).toEqual(input);
     // a view of accounts never asks, whatever the box said before the view changed
     expect(withKeepMedia({ ...input, view: people }, true)).toEqual({ ...input, view: people });
+  });
+
+  it('says what keeping the media of an export takes before it starts, and that more pages add theirs', () => {
+    const e = { files: 3, alreadyKept: 0, knownBytes: 2_000_000, guessedBytes: 0, guessedFiles: 0, seconds: 4 };
+    expect(viewMediaWords({ ...e, posts: 20, partial: false })).toMatch(
+      /^Media of the 20 posts to export: 3 files to fetch, about 2(\.0)? MB, about .*No API credits/,
+    );
+    expect(viewMediaWords({ ...e, posts: 20, partial: true })).toMatch(
+      /^Media of the 20 posts loaded so far: .* The pages still to fetch add their media, counted once they are fetched\.$/,
+    );
+    expect(viewMediaWords({ ...e, files: 0, posts: 0, partial: true })).toMatch(/^No posts are loaded yet/);
   });
 
   it('says what happens to the media of an export before their keeping starts', () => {

@@ -15,6 +15,8 @@ import type {
   StopReason,
   ViewDescriptor,
 } from '../../../shared/ipc/export';
+import type { ViewMediaEstimate } from '../../../shared/ipc/media';
+import { estimateSentence } from '../../lib/media-words';
 
 export interface CapFields {
   maxPages: string;
@@ -189,6 +191,18 @@ export function offersKeepMedia(view: ViewDescriptor): boolean {
 export function withKeepMedia(input: ExportStartInput, keep: boolean): ExportStartInput {
   const { keepMedia: _k, ...rest } = input;
   return keep && offersKeepMedia(input.view) ? { ...rest, keepMedia: true } : rest;
+}
+
+/** What keeping the media of an export would take, said before it starts (from the posts the view has loaded). */
+export function viewMediaWords(e: ViewMediaEstimate): string {
+  if (e.posts === 0)
+    return e.partial
+      ? 'No posts are loaded yet: their media are counted once the export has fetched them.'
+      : 'No posts are loaded, so there are no media to keep.';
+  const posts = `${e.posts.toLocaleString('en')} post${e.posts === 1 ? '' : 's'}`;
+  const what = e.partial ? `the ${posts} loaded so far` : `the ${posts} to export`;
+  const rest = e.partial ? ' The pages still to fetch add their media, counted once they are fetched.' : '';
+  return `Media of ${what}: ${estimateSentence(e, 'these posts')}${rest}`;
 }
 
 /** The line under a written export that asked for its media, before its keeping has been started. */

@@ -16,7 +16,19 @@ const exportKeys = {
   jobs: () => ['export', 'jobs'] as const,
   estimate: (view: ViewDescriptor, scope: ExportScope) => ['export', 'estimate', JSON.stringify(view), scope] as const,
   media: (id: string) => ['export', 'media', id] as const,
+  mediaEstimate: (view: ViewDescriptor, scope: ExportScope) =>
+    ['export', 'media-estimate', JSON.stringify(view), scope] as const,
 };
+
+/** What keeping the media of this export would take, from the posts the view has loaded (before it starts). */
+export function useViewMediaEstimate(view: ViewDescriptor, scope: ExportScope, enabled: boolean) {
+  return useQuery({
+    queryKey: exportKeys.mediaEstimate(view, scope),
+    queryFn: () => skein().media.estimateView({ view, scope }),
+    enabled,
+    staleTime: 0,
+  });
+}
 
 /** The formats main can write, as the dialogs offer them (they never change while Skein runs). */
 export function useFormatOffers() {

@@ -3,7 +3,14 @@ import { useState } from 'react';
 import { ErrorState } from '../../../components/ErrorState';
 import { skein } from '../../../lib/bridge';
 import type { MediaCheck } from '../../../../shared/ipc/media';
-import { checkSentence, mismatchSentence, tokenProblemSentence, tokensSentence } from '../keep-media';
+import {
+  checkSentence,
+  mismatchSentence,
+  pagesCheckSentence,
+  tokenProblemSentence,
+  tokensSentence,
+  waczProblemSentence,
+} from '../keep-media';
 import { mediaCheckQuery } from '../queries';
 
 const SHOWN = 100;
@@ -11,7 +18,8 @@ const SHOWN = 100;
 /**
  * "Check kept files": every file the project kept re-hashed from its media folder on this computer (nothing is
  * fetched), with how far it is, then the result in words, each file that changed or went missing named with
- * its posts; then the timestamp tokens checked, each one that no longer proves its files named.
+ * its posts; then the timestamp tokens checked, each one that no longer proves its files named; then the files of
+ * captured pages, each one that changed or went missing named by the pages it holds.
  */
 export function CheckKeptFiles() {
   const [id, setId] = useState<string | null>(null);
@@ -94,6 +102,16 @@ function CheckResult({ check }: { check: MediaCheck }) {
         <ul className="keep-media__mismatches" aria-label="Timestamp tokens that no longer prove their files">
           {check.tokenProblems.slice(0, SHOWN).map((p) => (
             <li key={p.manifest}>{tokenProblemSentence(p)}</li>
+          ))}
+        </ul>
+      ) : null}
+      <p role="status" className={check.pages.problems.length > 0 ? 'keep-media__alarm' : undefined}>
+        {pagesCheckSentence(check.pages)}
+      </p>
+      {check.pages.problems.length > 0 ? (
+        <ul className="keep-media__mismatches" aria-label="Captured pages that no longer match">
+          {check.pages.problems.slice(0, SHOWN).map((p) => (
+            <li key={p.name}>{waczProblemSentence(p)}</li>
           ))}
         </ul>
       ) : null}

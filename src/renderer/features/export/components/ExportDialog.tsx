@@ -18,11 +18,13 @@ import {
   offersKeepMedia,
   readCaps,
   sameSubject,
+  viewMediaWords,
   withKeepMedia,
   type CapFields,
 } from '../form';
+import { ErrorState } from '../../../components/ErrorState';
 import { usePrices } from '../../../lib/settings';
-import { useExportActions, useExportEstimate, useExportJobs, useFormatOffers } from '../queries';
+import { useExportActions, useExportEstimate, useExportJobs, useFormatOffers, useViewMediaEstimate } from '../queries';
 import { ExportMedia } from './ExportMedia';
 import { FormatFields } from './FormatFields';
 import { RunningExports, WaitNotice } from './RunningExports';
@@ -159,6 +161,11 @@ export function ExportDialog({ view, onClose }: { view: ViewDescriptor; onClose:
   const [startError, setStartError] = useState<string | null>(null);
   const jobs = useExportJobs();
   const estimate = useExportEstimate(order.view, scope, jobId === null);
+  const mediaEstimate = useViewMediaEstimate(
+    order.view,
+    scope,
+    keepMedia && jobId === null && offersKeepMedia(order.view),
+  );
   const actions = useExportActions();
 
   useEffect(() => {
@@ -311,9 +318,17 @@ export function ExportDialog({ view, onClose }: { view: ViewDescriptor; onClose:
               </label>
               <p className="muted">
                 Once the file is written, Skein keeps their photos at their original size and their videos and GIFs as
-                their best MP4 (or the largest Settings allows) in the project, each file once. How many files, how
-                large and how long is shown then; media cost no credits.
+                their best MP4 (or the largest Settings allows) in the project, each file once; media cost no credits.
               </p>
+              {keepMedia && jobId === null ? (
+                mediaEstimate.data ? (
+                  <p role="status">{viewMediaWords(mediaEstimate.data)}</p>
+                ) : mediaEstimate.error ? (
+                  <ErrorState compact error={mediaEstimate.error} what="the estimate of the media" />
+                ) : (
+                  <p role="status">Counting the photos and videos of these posts…</p>
+                )
+              ) : null}
             </fieldset>
           ) : null}
           <div className="export__estimate" aria-live="polite">
