@@ -78,6 +78,18 @@ async function projectWithWatch(
   return { dir, project, watch: w.id };
 }
 
+/** the app on a project file, its scheduler not started (it only makes or looks) */
+const appOn = (project: string, dir: string) =>
+  createCore(
+    testCoreDeps(join(dir, 'app'), sandboxes, {
+      apiBaseUrl: sandbox.baseUrl,
+      apiKey: 'k',
+      projectPath: project,
+      workers: undefined,
+      watches: { start: false },
+    }),
+  );
+
 interface Runner {
   child: ChildProcess;
   lines: string[];
@@ -282,15 +294,7 @@ describe('the headless runner', () => {
       const dir = mkdtempSync(join(tmpdir(), 'skein-runner-'));
       dirs.push(dir);
       const project = join(dir, 'study.skein');
-      const maker = createCore(
-        testCoreDeps(join(dir, 'app'), sandboxes, {
-          apiBaseUrl: sandbox.baseUrl,
-          apiKey: 'k',
-          projectPath: project,
-          workers: undefined,
-          watches: { start: false },
-        }),
-      );
+      const maker = appOn(project, dir);
       await maker.projects.handleFor('current');
       await maker.dispose();
       const list = await control<{ members: Array<{ id: string }> }>(`/__sandbox/lists/${sandbox.examples.listId}`);
@@ -368,15 +372,7 @@ describe('the headless runner', () => {
       expect(second.lines.join('\n')).toMatch(/already run by the headless runner on .* \(process \d+/);
 
       // the app on the same project stays out too
-      const app = createCore(
-        testCoreDeps(join(dir, 'app'), sandboxes, {
-          apiBaseUrl: sandbox.baseUrl,
-          apiKey: 'k',
-          projectPath: project,
-          workers: undefined,
-          watches: { start: false },
-        }),
-      );
+      const app = appOn(project, dir);
       await app.watches.scheduler.tick();
       expect(app.watches.scheduler.state()).toMatchObject({ holder: 'other', who: 'headless' });
       const listed = await app.handlers.watch.list(undefined, { senderId: 0 });
