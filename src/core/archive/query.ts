@@ -55,15 +55,50 @@ export const compiled = (q: Sql): { sql: string; args: SQLInputValue[] } => {
   return { sql: text, args: values as SQLInputValue[] };
 };
 
-/** WHERE clause and its values for a query (the FTS match as a rowid set, unless the caller joins it). */
-const whereOf = (q: ArchiveQueryParsed, c: CompiledSearch, joinedMatch = false) =>
-  compiled(where(q, joinedMatch ? c.rest : wholeCondition(c, FTS)));
+/** the condition that an item is in a search's set */
+const inSet = (set: number): Sql => sql`${sql.raw(SET_FUNCTION)}(${set}, i.rowid) <> 0`;
+
+/** A query's match sets as a search reads them: each set once per search, looked up by its number per row. */
+let searchSets: ReadonlyArray<Pick<MatchSet, 'has'>> = [];
+const SET_FUNCTION = 'skein_match_set';
+const withSets = new WeakSet<DatabaseSync>();
+
+/**
+ * The full-text index as a search (not a script) reads it: each match string read once into a bit set, and the
+ * condition a lookup in it. SQLite would otherwise build a temporary index of every subquery's rowids before
+ * the first row, which for a query of three common words on a million posts costs more than the whole page.
+ * Only the app's connection knows the function; a snippet's reader gets `FTS`'s plain subqueries.
+ */
+function searchIndex(db: DatabaseSync, sets: Pick<MatchSet, 'has'>[]): TextIndex {
+  if (!withSets.has(db)) {
+    // directOnly: never callable from a trigger or view a project file might carry
+    db.function(SET_FUNCTION, { directOnly: true }, (set, rowid) =>
+      searchSets[Number(set)]?.has(Number(rowid)) ? 1 : 0,
+    );
+    withSets.add(db);
+  }
+  return {
+    match: ftsText,
+    matches: (match) => {
+      // read when a row first asks: a branch SQLite never reaches (`a OR (b AND …)` where b matches nothing)
+      // never reads its words
+      let set: MatchSet | null = null;
+      sets.push({ has: (rowid) => (set ??= matchSet(db, match)).has(rowid) });
+      return inSet(sets.length - 1);
+    },
+  };
+}
 
 /** up to this many matches, a search sorts them itself rather than walking an index */
 const FEW_MATCHES = 5_000;
 
+interface MatchSet {
+  size: number;
+  has: (rowid: number) => boolean;
+}
+
 /** The rowids an FTS query matches, as a bit set (read as one string: 10x faster than a row each). */
-function matchSet(db: DatabaseSync, match: string): { size: number; has: (rowid: number) => boolean } {
+function matchSet(db: DatabaseSync, match: string): MatchSet {
   const max = (db.prepare('SELECT max(rowid) AS m FROM items').get() as { m: number | null }).m ?? 0;
   const bits = new Uint8Array((max >> 3) + 1);
   const list = (
@@ -95,50 +130,50 @@ export function search(
   now: () => number,
 ): ArchiveSearchResult {
   const started = now();
-  const c = compileSearch(searchTree(q.text), FTS);
+  const sets: Pick<MatchSet, 'has'>[] = [];
+  const c = compileSearch(searchTree(q.text), searchIndex(db, sets));
+  searchSets = sets;
+  try {
+    return hitsOf(searchRows(db, q, c, offset, limit, sets), offset, limit, now() - started);
+  } finally {
+    searchSets = [];
+  }
+}
+
+function searchRows(
+  db: DatabaseSync,
+  q: ArchiveQueryParsed,
+  c: CompiledSearch,
+  offset: number,
+  limit: number,
+  sets: Pick<MatchSet, 'has'>[],
+): HitRow[] {
   const { match } = c;
   const key = q.sort === 'engagement' ? 'i.engagement' : 'i.created_at';
   const columns = `i.rowid AS rowid, i.kind AS kind, i.id AS id, i.raw AS raw, i.first_seen AS first_seen,
     i.last_seen AS last_seen, (SELECT count(*) FROM request_items r WHERE r.item = i.rowid) AS requests`;
-  let rows: HitRow[];
-  if (match === null) {
-    const { sql, args } = whereOf(q, c);
-    rows = db
-      .prepare(`SELECT ${columns} FROM items i WHERE ${sql} ORDER BY ${key} DESC, i.rowid DESC LIMIT ? OFFSET ?`)
-      .all(...args, limit + 1, offset) as HitRow[];
-  } else {
+  let condition = c.rest;
+  if (match !== null) {
     // the word's matches are one cheap read of its doclist (100,000 in ~15 ms as one string); ordering costs
     const matches = matchSet(db, match);
-    const { sql, args } = whereOf(q, c, true);
     if (matches.size <= FEW_MATCHES) {
       // few: read those items and sort them
-      rows = db
+      const { sql: text, args } = compiled(where(q, c.rest));
+      return db
         .prepare(
           `SELECT ${columns} FROM items_fts f CROSS JOIN items i ON i.rowid = f.rowid
-           WHERE items_fts MATCH ? AND ${sql} ORDER BY +${key} DESC, i.rowid DESC LIMIT ? OFFSET ?`,
+           WHERE items_fts MATCH ? AND ${text} ORDER BY +${key} DESC, i.rowid DESC LIMIT ? OFFSET ?`,
         )
         .all(match, ...args, limit + 1, offset) as HitRow[];
-    } else {
-      // many: walk the time (or engagement) index newest first and keep the matches; a page is found
-      // after about (page / share of items matching) steps
-      const picked: number[] = [];
-      let skipped = 0;
-      const walk = db.prepare(`SELECT i.rowid AS rowid FROM items i WHERE ${sql} ORDER BY ${key} DESC, i.rowid DESC`);
-      for (const row of walk.iterate(...args) as Iterable<{ rowid: number }>) {
-        if (!matches.has(row.rowid)) continue;
-        if (skipped++ < offset) continue;
-        picked.push(row.rowid);
-        if (picked.length > limit) break;
-      }
-      const byRowid = new Map(
-        (
-          db
-            .prepare(`SELECT ${columns} FROM items i WHERE i.rowid IN (${picked.map(() => '?').join(',') || 'NULL'})`)
-            .all(...picked) as HitRow[]
-        ).map((r) => [r.rowid, r]),
-      );
-      rows = picked.flatMap((id) => byRowid.get(id) ?? []);
     }
+    // many: the set first, so the rest is read only for matches
+    sets.push(matches);
+    condition = sql.join([inSet(sets.length - 1), ...(c.rest === null ? [] : [c.rest])], ' AND ');
   }
-  return hitsOf(rows, offset, limit, now() - started);
+  // walk the time (or engagement) index newest first and keep the matches: a page is found after about
+  // (page / share of items matching) steps, each set looked up in memory
+  const { sql: text, args } = compiled(where(q, condition));
+  return db
+    .prepare(`SELECT ${columns} FROM items i WHERE ${text} ORDER BY ${key} DESC, i.rowid DESC LIMIT ? OFFSET ?`)
+    .all(...args, limit + 1, offset) as HitRow[];
 }
