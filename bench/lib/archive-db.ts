@@ -1,11 +1,12 @@
 /**
  * The archive the archive and re-export benches measure, in the archive's worker: a project file in a fresh
  * folder, or the one named by `BENCH_ARCHIVE_DB` (built by an earlier run: nothing is ingested again); or, with
+ * `BENCH_ARCHIVE_SAVE=<file>` set, a fresh one moved there after the run (for later runs to name); or, with
  * `store: 'postgres'`, a schema of the server `BENCH_ARCHIVE_PG` names (a connection string; the schema is
  * dropped after) or else of a throwaway cluster started for the run, durable as a real server (fsync and
  * synchronous commits on; shared_buffers 256 MB, max_wal_size 2 GB: a team's server tuned for writes).
  */
-import { rm, stat } from 'node:fs/promises';
+import { rename, rm, stat } from 'node:fs/promises';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -72,7 +73,11 @@ export async function openBenchArchive(
       /** the project's bytes on disk (the write-ahead log included) */
       size: async () => (await stat(path)).size + (await stat(`${path}-wal`).catch(() => ({ size: 0 }))).size,
       settings: 'node:sqlite, WAL, synchronous=NORMAL',
-      cleanup: () => rm(dir, { recursive: true, force: true }),
+      cleanup: async () => {
+        const save = process.env.BENCH_ARCHIVE_SAVE;
+        if (save && !existing) await rename(path, save);
+        await rm(dir, { recursive: true, force: true });
+      },
     };
   }
   const url = process.env.BENCH_ARCHIVE_PG;
