@@ -104,11 +104,21 @@ function conditionOf(node: SearchNode, index: TextIndex): Sql {
     case 'not':
       // a condition may read NULL (a post without a date); NOT of it is true, as the reference reads it
       return sql`NOT coalesce((${conditionOf(node.node, index)}), false)`;
-    case 'and':
+    case 'and': {
+      // the terms of the text beside a filter as one match (`river -storm lang:en`: one read of the index, which
+      // takes the NOT itself), as the top level does
+      const text = node.nodes.filter(textOnly);
+      const match = text.length > 1 ? index.match({ type: 'and', nodes: text, span: node.span }) : null;
+      const parts = match === null ? node.nodes : node.nodes.filter((n) => !textOnly(n));
+      return sql`(${sql.join(
+        [...(match === null ? [] : [index.matches(match)]), ...parts.map((n) => conditionOf(n, index))],
+        ' AND ',
+      )})`;
+    }
     case 'or':
       return sql`(${sql.join(
         node.nodes.map((n) => conditionOf(n, index)),
-        node.type === 'and' ? ' AND ' : ' OR ',
+        ' OR ',
       )})`;
   }
 }
