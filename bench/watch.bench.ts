@@ -13,6 +13,7 @@
  * fails. Writes bench/results/watch.json (watch-postgres.json).
  */
 import { stat, writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -100,13 +101,14 @@ async function measure(store: BenchStore): Promise<Record<string, unknown>> {
 
     // Skein: the export as the Watches view runs it (pages through the worker, CSV and manifest)
     const file = join(dir, 'deltas.csv');
+    const loadBefore = round(loadavg()[0] ?? 0, 2);
     const skeinStart = performance.now();
     const written = await writeTable(
       'deltas',
       file,
       {
-        deltas: (after, limit) => watches.deltas({ after, limit }),
-        attrition: async () => [],
+        deltas: (after, limit) => watches.deltaPage({ after, limit }),
+        attrition: (after, limit) => watches.attritionCsv({ after, limit }),
       },
       { project: 'bench', scope: 'all', exportedAt: T, app: 'bench' },
     );
@@ -130,6 +132,7 @@ async function measure(store: BenchStore): Promise<Record<string, unknown>> {
     const duckS = (performance.now() - duckStart) / 1000;
     con.closeSync();
     duck.closeSync();
+    const load = [loadBefore, round(loadavg()[0] ?? 0, 2)];
 
     // one run's end: what it writes in its one transaction (seen items, each with six counters)
     const watch = await watches.createWatch({
@@ -193,10 +196,11 @@ async function measure(store: BenchStore): Promise<Record<string, unknown>> {
       },
       duckdb: { seconds: round(duckS, 2), rowsPerSecond: Math.round(rows / duckS) },
       ratio: round(skeinS / duckS, 1),
+      load,
       settle: { seen: SEEN, counters: SEEN * METRICS.length, ms: Math.round(settleMs) },
     };
     console.log(
-      `${store}: deltas table, ${written.toLocaleString()} rows: Skein ${result.skein.seconds} s (${result.skein.rowsPerSecond.toLocaleString()} rows/s, ${result.skein.megabytes} MB); DuckDB ${result.duckdb.seconds} s (${result.duckdb.rowsPerSecond.toLocaleString()} rows/s): Skein takes ${result.ratio}× DuckDB's time`,
+      `${store}: deltas table, ${written.toLocaleString()} rows: Skein ${result.skein.seconds} s (${result.skein.rowsPerSecond.toLocaleString()} rows/s, ${result.skein.megabytes} MB); DuckDB ${result.duckdb.seconds} s (${result.duckdb.rowsPerSecond.toLocaleString()} rows/s): Skein takes ${result.ratio}× DuckDB's time (load average ${load.join(' → ')})`,
     );
     console.log(
       `a run's end with ${SEEN} items seen (${SEEN * METRICS.length} counters): ${result.settle.ms} ms in one transaction`,

@@ -466,18 +466,14 @@ export function createWatchHandlers(deps: WatchHandlerDeps): WatchHandlers['watc
         file,
         {
           deltas: (after, limit) =>
-            project.store.deltas({
+            project.store.deltaPage({
               ...(watchId ? { watch: watchId } : {}),
               ...(item ? { item } : {}),
-              after: after ? { kind: after.kind, id: after.id, metric: after.metric, at: after.at } : null,
+              after,
               limit,
             }),
           attrition: (after, limit) =>
-            project.store.attritionPage({
-              ...(watchId ? { watch: watchId } : {}),
-              after: after ? { watch: after.watch, kind: after.kind, id: after.id } : null,
-              limit,
-            }),
+            project.store.attritionCsv({ ...(watchId ? { watch: watchId } : {}), after, limit }),
         },
         {
           project: project.name,

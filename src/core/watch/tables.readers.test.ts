@@ -153,8 +153,8 @@ async function write(table: 'deltas' | 'attrition'): Promise<{ file: string; rea
     table,
     file,
     {
-      deltas: async (after, limit) => w.deltas({ watch, after, limit }),
-      attrition: async (after, limit) => w.attritionPage({ watch, after, limit }),
+      deltas: (after, limit) => w.deltaPage({ watch, after, limit }),
+      attrition: (after, limit) => w.attritionCsv({ watch, after, limit }),
     },
     { project: 'p', scope: 'watch 1', exportedAt: T, app: 'Skein test' },
   );

@@ -80,7 +80,10 @@ describe('the watch tables, page after page', () => {
     const rows = await writeTable(
       'deltas',
       file,
-      { deltas: async (after, limit) => w.deltas({ after, limit }), attrition: async () => [] },
+      {
+        deltas: (after, limit) => w.deltaPage({ after, limit }),
+        attrition: (after, limit) => w.attritionCsv({ after, limit }),
+      },
       { project: 'p', scope: 'all', exportedAt: T, app: 'test' },
     );
     expect(rows).toBe(6_001 * 2 * 3);
@@ -101,7 +104,10 @@ describe('the watch tables, page after page', () => {
     const rows = await writeTable(
       'attrition',
       file,
-      { deltas: async () => [], attrition: async (after, limit) => w.attritionPage({ after, limit }) },
+      {
+        deltas: (after, limit) => w.deltaPage({ after, limit }),
+        attrition: (after, limit) => w.attritionCsv({ after, limit }),
+      },
       { project: 'p', scope: 'all', exportedAt: T, app: 'test' },
     );
     expect(rows).toBe(6_001);

@@ -8,11 +8,13 @@
  *   `kind, status_at, watch, target, created_at` — every item a watch follows and whether it is still there.
  * Times are ISO 8601 in UTC; ids plain digits; an empty cell is "none". Rows are read from the project a page
  * at a time after the last one (never all at once, and never by an offset that would grow with the table):
- * deltas by item, metric and time; attrition by watch, kind and id.
+ * deltas by item, metric and time; attrition by watch, kind and id. The store makes each page's lines where it
+ * reads the rows (./tables/csv), so a page reaches this thread as one string, not thousands of objects.
  */
 import { writeFileAtomic } from '../files/atomic-file';
 import type { WatchTable } from '../../shared/ipc/watch';
-import type { DeltaRecord, PresenceRecord } from './tables/records';
+import { csvLine } from './tables/csv';
+import type { AttritionKey, CsvPage, DeltaKey } from './tables/records';
 
 const CHUNK = 5_000;
 
@@ -32,50 +34,13 @@ export const ATTRITION_COLUMNS = [
   'created_at',
 ] as const;
 
-const iso = (t: number | null): string => (t === null ? '' : new Date(t).toISOString());
-
-/** RFC 4180: quoted only when it holds a comma, a quote or a line break; quotes doubled. */
-function cell(v: string | number | null): string {
-  if (v === null) return '';
-  const s = String(v);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-const line = (cells: ReadonlyArray<string | number | null>) => `${cells.map(cell).join(',')}\n`;
-
-function deltaLine(d: DeltaRecord): string {
-  return line([
-    d.id,
-    d.metric,
-    iso(d.at),
-    d.value,
-    d.previous,
-    d.previous === null ? null : d.value - d.previous,
-    d.kind,
-    iso(d.previousSeenAt),
-  ]);
-}
-
-function attritionLine(p: PresenceRecord): string {
-  return line([
-    p.id,
-    iso(p.firstSeen),
-    iso(p.lastSeen),
-    iso(p.firstMissingAt),
-    p.rechecks,
-    p.status,
-    p.reason,
-    p.kind,
-    iso(p.statusAt),
-    p.watch,
-    p.target,
-    iso(p.createdAt),
-  ]);
-}
-
-/** The rows, a page at a time after the last row of the page before (null: from the start). */
+/**
+ * The rows as CSV lines, a page at a time after the last row of the page before (null: from the start); the
+ * store makes the lines (./tables/csv), so a page crosses from the archive's worker as one string.
+ */
 export interface TableSource {
-  deltas: (after: DeltaRecord | null, limit: number) => Promise<DeltaRecord[]>;
-  attrition: (after: PresenceRecord | null, limit: number) => Promise<PresenceRecord[]>;
+  deltas: (after: DeltaKey | null, limit: number) => Promise<CsvPage<DeltaKey>>;
+  attrition: (after: AttritionKey | null, limit: number) => Promise<CsvPage<AttritionKey>>;
 }
 
 /** the exact lines a researcher reads the table with (ids as text: R's read.csv would round them) */
@@ -97,20 +62,20 @@ export async function writeTable(
 ): Promise<number> {
   let rows = 0;
   await writeFileAtomic(target, async (sink) => {
-    await sink.write(line(table === 'deltas' ? [...DELTA_COLUMNS] : [...ATTRITION_COLUMNS]));
-    /** every row of one table, a page after another, as lines */
-    const pages = async <T>(next: (after: T | null, limit: number) => Promise<T[]>, lineOf: (row: T) => string) => {
-      let last: T | null = null;
+    await sink.write(csvLine(table === 'deltas' ? [...DELTA_COLUMNS] : [...ATTRITION_COLUMNS]));
+    /** every row of one table, a page after another */
+    const pages = async <K>(next: (after: K | null, limit: number) => Promise<CsvPage<K>>) => {
+      let last: K | null = null;
       for (;;) {
-        const chunk = await next(last, CHUNK);
-        if (chunk.length) await sink.write(chunk.map(lineOf).join(''));
-        rows += chunk.length;
-        last = chunk.at(-1) ?? last;
-        if (chunk.length < CHUNK) break;
+        const page = await next(last, CHUNK);
+        if (page.rows) await sink.write(page.text);
+        rows += page.rows;
+        last = page.last ?? last;
+        if (page.rows < CHUNK) break;
       }
     };
-    if (table === 'deltas') await pages((after: DeltaRecord | null, n) => source.deltas(after, n), deltaLine);
-    else await pages((after: PresenceRecord | null, n) => source.attrition(after, n), attritionLine);
+    if (table === 'deltas') await pages((after: DeltaKey | null, n) => source.deltas(after, n));
+    else await pages((after: AttritionKey | null, n) => source.attrition(after, n));
   });
   const manifest = {
     table,

@@ -92,6 +92,29 @@ export interface CounterRecord {
   lastAt: number;
 }
 
+/** Where a page of the deltas table ends: the next one starts after it. */
+export interface DeltaKey {
+  kind: string;
+  id: string;
+  metric: string;
+  at: number;
+}
+
+/** Where a page of the attrition table ends. */
+export interface AttritionKey {
+  watch: number;
+  kind: string;
+  id: string;
+}
+
+/** A page of a table as CSV lines: the store's, one string however many rows. */
+export interface CsvPage<K> {
+  text: string;
+  rows: number;
+  /** the last row's key (null: none) */
+  last: K | null;
+}
+
 /** One row of the deltas table: a counter's value when first seen, and each change after. */
 export interface DeltaRecord {
   kind: string;

@@ -10,8 +10,9 @@ import type { IngestRecord } from '../../archive/answer';
 import { ArchiveHost } from '../../archive/host';
 import type { ProjectStore as Project } from '../../archive/store';
 import { makeStores, STORES, type StoreUnderTest } from '../../archive/testing/stores';
+import { csvLine } from './csv';
 import { WATCH_PART_NAME } from './part';
-import type { RunOutcome } from './records';
+import type { DeltaKey, DeltaRecord, RunOutcome } from './records';
 import type { WatchTables } from './watch-tables';
 
 const T = Date.UTC(2026, 10, 22, 6);
@@ -196,6 +197,126 @@ function watchTests(s: StoreUnderTest): void {
       limit: 2,
     });
     expect([...first, ...next].map((x) => x.id)).toEqual(['A', 'B', 'C']);
+    await p.close();
+  });
+
+  /** a project holding these counters, each item's values one after another an hour apart (the same value again: its last sighting later) */
+  async function withCounters(
+    values: ReadonlyArray<{ kind: string; id: string; metric: string; values: number[]; at?: number[] }>,
+  ) {
+    const p = await s.open();
+    const w = await aWatch(p);
+    const counters = values.flatMap((c) =>
+      c.values.map((value, k) => ({ kind: c.kind, id: c.id, metric: c.metric, at: c.at?.[k] ?? T + k * HOUR, value })),
+    );
+    await tables(p).finishRun(outcome(await aRun(p, w, T), w, T, { counters }));
+    return p;
+  }
+
+  /** the line the export made of a row before its pages were made in the store: what they must match, byte for byte */
+  const rowLine = (d: DeltaRecord): string =>
+    csvLine([
+      d.id,
+      d.metric,
+      new Date(d.at).toISOString(),
+      d.value,
+      d.previous,
+      d.previous === null ? null : d.value - d.previous,
+      d.kind,
+      d.previousSeenAt === null ? '' : new Date(d.previousSeenAt).toISOString(),
+    ]);
+
+  /** the deltas table's lines as the export wrote them before the store made them: rows read, lines made here */
+  async function linesFromRows(p: Project): Promise<{ text: string; rows: number }> {
+    let text = '';
+    let rows = 0;
+    let after: DeltaKey | null = null;
+    for (;;) {
+      const page = await tables(p).deltas({ after, limit: 1_000 });
+      text += page.map(rowLine).join('');
+      rows += page.length;
+      if (page.length < 1_000) return { text, rows };
+      after = page.at(-1) ?? null;
+    }
+  }
+
+  /** the same table made by the store, pages of `limit` rows */
+  async function linesFromStore(p: Project, limit: number): Promise<{ text: string; rows: number }> {
+    let text = '';
+    let rows = 0;
+    let after: DeltaKey | null = null;
+    for (;;) {
+      const page = await tables(p).deltaPage({ after, limit });
+      text += page.text;
+      rows += page.rows;
+      if (page.rows < limit) return { text, rows };
+      after = page.last;
+    }
+  }
+
+  it('makes the deltas table in the store, byte for byte as the export made it from rows, hostile text and all', async () => {
+    const odd = [
+      'a,b',
+      'say "hi"',
+      'two\nlines',
+      'cr\rlf\r\n',
+      'cr\ronly',
+      '東京:#トレンド',
+      '',
+      ' spaced ',
+      '""',
+      ',',
+    ];
+    odd.push('nul\u0000in', 'mark\u0001', 'half \uD800 a pair');
+    // increasing (an older reading is kept out): the first and last milliseconds of four-digit years, and 1970's edges
+    const far = [-62_135_596_800_000, -62_135_596_799_999, -1_001, -999, -1, 0, 999, 253_402_300_799_999];
+    const p = await withCounters([
+      ...odd.map((id, i) => ({
+        kind: 'trend',
+        id,
+        metric: odd[(i + 1) % odd.length] ?? 'rank',
+        values: [1, 2, 2, -3],
+      })),
+      { kind: 'post,x', id: '1', metric: 'likes', values: [-4_503_599_627_370_495, 4_503_599_627_370_495, 0, -7] },
+      { kind: 'post', id: '2', metric: 'views', values: far.map((_, k) => k * 1_000 - 3), at: far },
+      ...Array.from({ length: 40 }, (_, i) => ({
+        kind: 'post',
+        id: String(1e18 + i * 1_000),
+        metric: 'likes',
+        values: [i, i + 1, i * 3],
+      })),
+    ]);
+    const expected = await linesFromRows(p);
+    expect(expected.rows).toBe(odd.length * 3 + 4 + far.length + 40 * 3);
+    expect(expected.text).toContain('"say ""hi""",');
+    expect(expected.text).toContain('0001-01-01T00:00:00.000Z,-3,,,post,');
+    expect(expected.text).toContain('9999-12-31T23:59:59.999Z');
+    // pages cut anywhere, the value before a page's first row carried across
+    for (const limit of [1, 2, 7, 5_000]) expect(await linesFromStore(p, limit)).toEqual(expected);
+    await p.close();
+  });
+
+  it('writes times past four-digit years and counters past 2^52 or not whole as the export did', async () => {
+    const p = await withCounters([
+      {
+        kind: 'post',
+        id: 'a',
+        metric: 'likes',
+        values: [4_503_599_627_370_496, -4_503_599_627_370_497, 1.5, 1e21, -0, 3],
+      },
+      {
+        kind: 'post',
+        id: 'b',
+        metric: 'likes',
+        values: [1, 2, 3, 4],
+        at: [-62_135_596_800_001, -62_135_596_800_000, 253_402_300_800_000, 8.64e15],
+      },
+      { kind: 'post', id: 'f', metric: 'likes', values: [5, 6] },
+    ]);
+    const expected = await linesFromRows(p);
+    expect(expected.text).toContain('+275760-09-13T00:00:00.000Z');
+    expect(expected.text).toContain(',1e+21,');
+    for (const limit of [1, 3, 5_000]) expect(await linesFromStore(p, limit)).toEqual(expected);
     await p.close();
   });
 

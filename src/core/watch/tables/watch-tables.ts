@@ -18,10 +18,14 @@ import type { OperationId } from '../../../shared/api/catalog';
 import { parseApiDate } from '../../../shared/api/dates';
 import { forUpdate, sql, type Db, type Row, type SessionLock, type Sql } from '../../db';
 import { settleCounters } from '../rules/counters';
+import { attritionLine, deltaLines } from './csv';
 import { settlePresence } from '../rules/presence';
 import type {
   AccountFacts,
+  AttritionKey,
   CounterRecord,
+  CsvPage,
+  DeltaKey,
   DeltaRecord,
   GapRecord,
   PostingHistory,
@@ -59,6 +63,14 @@ const RUNNER_LOCK = 0x736b72; // "skr"
 const CHUNK = 500;
 const DAY_MS = 86_400_000;
 const LAST_RUNNER = 'watch_runner_last';
+
+/** which rows of the deltas table: a watch's (the items it saw), an item's, or all; a page after `after` */
+interface DeltaQuery {
+  watch?: number;
+  item?: { kind: string; id: string };
+  after: DeltaKey | null;
+  limit: number;
+}
 
 const WATCH_COLUMNS = {
   name: 'name',
@@ -378,6 +390,17 @@ export class WatchTables {
     ).map(presenceOf);
   }
 
+  /** The attrition table as the export writes it: a page of `attritionPage` as CSV lines, one string. */
+  async attritionCsv(q: { watch?: number; after: AttritionKey | null; limit: number }): Promise<CsvPage<AttritionKey>> {
+    const records = await this.attritionPage(q);
+    const last = records.at(-1);
+    return {
+      text: records.map(attritionLine).join(''),
+      rows: records.length,
+      last: last ? { watch: last.watch, kind: last.kind, id: last.id } : null,
+    };
+  }
+
   /* -------------------------------------------------------------- counters */
 
   async counters(kind: string, id: string): Promise<CounterRecord[]> {
@@ -392,12 +415,63 @@ export class WatchTables {
    * items it saw), an item, or the whole project. Ordered by item, metric and time, so the value before each
    * one is the row before it (the page's first row: the `after` row, read once through the primary key).
    */
-  async deltas(q: {
-    watch?: number;
-    item?: { kind: string; id: string };
-    after: { kind: string; id: string; metric: string; at: number } | null;
-    limit: number;
-  }): Promise<DeltaRecord[]> {
+  async deltas(q: DeltaQuery): Promise<DeltaRecord[]> {
+    const { rows, before } = await this.deltaRows(q);
+    let last = before ? counterOf(before) : null;
+    return rows.map((r) => {
+      const row = counterOf(r);
+      const same = last !== null && last.kind === row.kind && last.id === row.id && last.metric === row.metric;
+      const d: DeltaRecord = {
+        kind: row.kind,
+        id: row.id,
+        metric: row.metric,
+        at: row.at,
+        value: row.value,
+        previous: same && last ? last.value : null,
+        previousSeenAt: same && last ? last.lastAt : null,
+      };
+      last = row;
+      return d;
+    });
+  }
+
+  /**
+   * The deltas table as the export writes it, a page at a time after `after`: the page's CSV lines, made here
+   * straight from its rows as one string (thousands of rows cross to main as one value, with no object per row
+   * made on the way), how many, and the last one's key.
+   */
+  async deltaPage(q: DeltaQuery): Promise<CsvPage<DeltaKey>> {
+    const { rows, before } = await this.deltaRows(q);
+    const line = deltaLines();
+    const lines = new Array<string>(rows.length);
+    let kind = before ? String(before.kind) : '';
+    let id = before ? String(before.id) : '';
+    let metric = before ? String(before.metric) : '';
+    let value = before ? Number(before.value) : 0;
+    let lastAt = before ? Number(before.last_at) : 0;
+    let at = 0;
+    let held = before !== undefined;
+    for (let n = 0; n < rows.length; n++) {
+      const r = rows[n] as Row;
+      const k = String(r.kind);
+      const i = String(r.id);
+      const m = String(r.metric);
+      const same = held && k === kind && i === id && m === metric;
+      held = true;
+      at = Number(r.at);
+      const v = Number(r.value);
+      lines[n] = line(k, i, m, at, v, same ? value : null, same ? lastAt : null);
+      kind = k;
+      id = i;
+      metric = m;
+      value = v;
+      lastAt = Number(r.last_at);
+    }
+    return { text: lines.join(''), rows: rows.length, last: rows.length ? { kind, id, metric, at } : null };
+  }
+
+  /** the deltas table's rows of a page, and the row before its first (the `after` row, read by its key) */
+  private async deltaRows(q: DeltaQuery): Promise<{ rows: Row[]; before: Row | undefined }> {
     const conditions: Sql[] = [];
     if (q.after)
       conditions.push(
@@ -408,35 +482,18 @@ export class WatchTables {
       conditions.push(
         sql`EXISTS (SELECT 1 FROM watch_presence p WHERE p.watch = ${q.watch} AND p.kind = c.kind AND p.id = c.id)`,
       );
-    const rows = (
-      await this.db.all(
-        sql`SELECT c.kind, c.id, c.metric, c.at, c.value, c.last_at FROM watch_counters c ${where(conditions)}
-            ORDER BY c.kind, c.id, c.metric, c.at LIMIT ${q.limit}`,
-      )
-    ).map(counterOf);
+    const rows = await this.db.all(
+      sql`SELECT c.kind, c.id, c.metric, c.at, c.value, c.last_at FROM watch_counters c ${where(conditions)}
+          ORDER BY c.kind, c.id, c.metric, c.at LIMIT ${q.limit}`,
+    );
     const after = q.after;
-    let before: CounterRecord | null = null;
-    if (after) {
-      const r = await this.db.get(
-        sql`SELECT * FROM watch_counters
-            WHERE kind = ${after.kind} AND id = ${after.id} AND metric = ${after.metric} AND at = ${after.at}`,
-      );
-      before = r ? counterOf(r) : null;
-    }
-    return rows.map((row) => {
-      const same = before !== null && before.kind === row.kind && before.id === row.id && before.metric === row.metric;
-      const d: DeltaRecord = {
-        kind: row.kind,
-        id: row.id,
-        metric: row.metric,
-        at: row.at,
-        value: row.value,
-        previous: same && before ? before.value : null,
-        previousSeenAt: same && before ? before.lastAt : null,
-      };
-      before = row;
-      return d;
-    });
+    const before = after
+      ? await this.db.get(
+          sql`SELECT kind, id, metric, value, last_at FROM watch_counters
+              WHERE kind = ${after.kind} AND id = ${after.id} AND metric = ${after.metric} AND at = ${after.at}`,
+        )
+      : undefined;
+    return { rows, before };
   }
 
   /* ----------------------------------------------------------- projections */

@@ -1,0 +1,96 @@
+/**
+ * The watches' tables as CSV lines, made two ways that must give the same bytes: in JavaScript from a row (the
+ * reference, and what a page the store cannot make safely falls back to), and in SQL by the store itself, so a
+ * page of thousands of rows leaves the archive's worker as one string instead of one object per row.
+ *
+ * The SQL cells match the JavaScript ones only inside a range that is checked row by row (`safe`): integers whose
+ * differences JavaScript still holds exactly, times in years 1 to 9999 (`toISOString` writes others with a sign
+ * and six digits), and text PostgreSQL keeps as it is (not escaped by core/db's NUL-safe codec). A page with any
+ * other row is made in JavaScript.
+ */
+import type { PresenceRecord } from './records';
+
+const iso = (t: number | null): string => (t === null ? '' : new Date(t).toISOString());
+
+/** RFC 4180: quoted only when it holds a comma, a quote or a line break; quotes doubled. */
+function cell(v: string | number | null): string {
+  if (v === null) return '';
+  const s = String(v);
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+export const csvLine = (cells: ReadonlyArray<string | number | null>): string => `${cells.map(cell).join(',')}\n`;
+
+/** 0001-01-01T00:00:00.000Z and 10000-01-01T00:00:00.000Z: the times `toISOString` writes with four-digit years */
+const FIRST_TIME = -62_135_596_800_000;
+const PAST_LAST_TIME = 253_402_300_800_000;
+const QUOTED = /[",\r\n]/;
+const DAY_MS = 86_400_000;
+/** a text cell as `cell` writes it (a number's text never needs quoting) */
+const textCell = (s: string): string => (QUOTED.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+const pad2 = (n: number): string => (n < 10 ? `0${n}` : `${n}`);
+
+/**
+ * `toISOString` a table's times are written with, made faster: rows in order share their day, so the date is
+ * written once a day and only the time of day each row (whole milliseconds in years 1 to 9999; any other time as
+ * `toISOString` writes it).
+ */
+function isoTimes(): (t: number) => string {
+  let day = Number.NaN;
+  let date = '';
+  return (t) => {
+    if (!Number.isInteger(t) || t < FIRST_TIME || t >= PAST_LAST_TIME) return new Date(t).toISOString();
+    const d = Math.floor(t / DAY_MS);
+    if (d !== day) {
+      day = d;
+      date = new Date(d * DAY_MS).toISOString().slice(0, 11);
+    }
+    const ms = t - d * DAY_MS;
+    const s = Math.floor(ms / 1000);
+    const milli = ms - s * 1000;
+    return `${date}${pad2(Math.floor(s / 3600))}:${pad2(Math.floor(s / 60) % 60)}:${pad2(s % 60)}.${milli < 10 ? '00' : milli < 100 ? '0' : ''}${milli}Z`;
+  };
+}
+
+/**
+ * The deltas table's line maker: `deltaLine(kind, id, metric, at, value, previous, previousSeenAt)`, the same
+ * bytes as `csvLine` of the cells; one per page (it remembers the day it last wrote).
+ */
+export function deltaLines(): (
+  kind: string,
+  id: string,
+  metric: string,
+  at: number,
+  value: number,
+  previous: number | null,
+  previousSeenAt: number | null,
+) => string {
+  const iso = isoTimes();
+  return (kind, id, metric, at, value, previous, previousSeenAt) =>
+    [
+      textCell(id),
+      textCell(metric),
+      iso(at),
+      value,
+      previous ?? '',
+      previous === null ? '' : value - previous,
+      textCell(kind),
+      previousSeenAt === null ? '\n' : `${iso(previousSeenAt)}\n`,
+    ].join(',');
+}
+
+export function attritionLine(p: PresenceRecord): string {
+  return csvLine([
+    p.id,
+    iso(p.firstSeen),
+    iso(p.lastSeen),
+    iso(p.firstMissingAt),
+    p.rechecks,
+    p.status,
+    p.reason,
+    p.kind,
+    iso(p.statusAt),
+    p.watch,
+    p.target,
+    iso(p.createdAt),
+  ]);
+}
