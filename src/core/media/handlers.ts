@@ -22,7 +22,7 @@ import type { KeepProgress, KeepResult } from './keep';
 import type { EvidenceSummary } from './evidence';
 import type { Estimate } from './plan';
 import type { KeptMedia } from './tables/tables';
-import type { TimestampOutcome } from './timestamp';
+import type { TimestampOutcome } from '../timestamp';
 import type { KeptBytes, VerifyReport } from './verify';
 
 export type MediaHandlers = HandlersOf<typeof mediaContract>;
