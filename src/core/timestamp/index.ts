@@ -12,6 +12,7 @@ export {
   tokenProblem,
   type KeptToken,
   type ManifestEntry,
+  type ManifestKind,
   type TimestampOutcome,
   type TimestampRecord,
   type TimestampSettings,

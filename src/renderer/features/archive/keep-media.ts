@@ -75,12 +75,16 @@ function hostOf(url: string): string {
   }
 }
 
-const sentence = (s: string) => `${s.charAt(0).toUpperCase()}${s.slice(1)}${/[.!?]$/.test(s) ? '' : '.'}`;
+/** who gave a run trusted time and when, as the finished run says it: "Timestamped by host at time" */
+export const timestampedBy = (authority: string, genTime: number): string =>
+  `Timestamped by ${hostOf(authority)} at ${secondStamp(genTime)}`;
+
+export const sentence = (s: string) => `${s.charAt(0).toUpperCase()}${s.slice(1)}${/[.!?]$/.test(s) ? '' : '.'}`;
 
 /** a finished keeping's trusted time: who timestamped the run's files and when, or plainly why nobody did */
 export function timestampSentence(t: MediaTimestamp): string {
   if (t.authority !== null && t.genTime !== null)
-    return `Timestamped by ${hostOf(t.authority)} at ${secondStamp(t.genTime)}: a token over the hashes of the ${files(t.files)} kept this time is saved beside them.`;
+    return `${timestampedBy(t.authority, t.genTime)}: a token over the hashes of the ${files(t.files)} kept this time is saved beside them.`;
   return sentence(t.reason ?? 'no trusted time was obtained');
 }
 
