@@ -68,7 +68,11 @@ function forBridge(r: VerifyReport & { pages: PagesCheck }): MediaCheck {
     mismatches,
     tokens: r.tokens.checked,
     tokenProblems,
-    pages: { ...r.pages, problems: r.pages.problems.slice(0, MISMATCHES_SHOWN) },
+    pages: {
+      ...r.pages,
+      problems: r.pages.problems.slice(0, MISMATCHES_SHOWN),
+      tokenProblems: r.pages.tokenProblems.slice(0, MISMATCHES_SHOWN),
+    },
   };
 }
 

@@ -118,6 +118,21 @@ export const PagesCheck = z.object({
   unrecorded: z.number().int(),
   /** the files that changed or went missing (the first 500; `checked - matched` says how many in all) */
   problems: z.array(WaczProblem).max(500),
+  /** the capture runs' timestamp tokens checked, and those that no longer prove their WACZ (the first 500) */
+  tokens: z.number().int(),
+  tokenProblems: z
+    .array(
+      z.object({
+        /** the manifest's and the token's paths inside the pages folder */
+        manifest: z.string().max(4096),
+        token: z.string().max(4096),
+        authority: z.string().max(2048),
+        genTime: z.number(),
+        /** what is wrong, in plain words */
+        problem: z.string().max(2000),
+      }),
+    )
+    .max(500),
   /** the project's pages folder */
   folder: z.string().max(4096),
 });
