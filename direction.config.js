@@ -60,6 +60,7 @@ export const FLOORS = [
       'src/core/workers/**',
       'src/core/net/**',
       'src/core/jobs/**',
+      'src/core/timestamp/**',
     ],
     may: ['shared'],
   },

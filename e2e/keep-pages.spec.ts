@@ -1,9 +1,9 @@
 /**
  * Keeping the pages a collection links to, in demo mode: the count first, then the capture from the sandbox's
  * small web with its progress, then how it ended — pages kept, pages not kept with their reasons in plain words
- * — and where the web archive (WACZ) is; the file is there, and keeping again fetches nothing. With the web
- * archive save service turned on in Settings, each page is also sent (paced) to the sandbox's stand-in, and each
- * one is listed with its capture at the web archive or the reason there is none.
+ * — where the web archive (WACZ) is and who timestamped it; the file is there, and keeping again fetches
+ * nothing. With the web archive save service turned on in Settings, each page is also sent (paced) to the
+ * sandbox's stand-in, and each one is listed with its capture at the web archive or the reason there is none.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -50,6 +50,12 @@ test('keep the linked pages of a collection: counted, kept or refused with reaso
   expect(path.startsWith(join(skein.userDataDir, 'projects', 'Demo.skein-pages'))).toBe(true);
   expect(path).toMatch(/\.wacz$/);
   expect(existsSync(path)).toBe(true);
+  // its web archive timestamped by the demo's stand-in authority (the sandbox, on this computer), as media's runs are
+  await expect(
+    keep.getByText(
+      /^Timestamped by 127\.0\.0\.1:\d+ at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC: a token over this web archive/,
+    ),
+  ).toBeVisible();
   // ReplayWeb.page itself opens it and replays a kept page, offline
   const bundle = replayWebPage();
   if (bundle === null && process.env.CI) throw new Error("npm could not fetch ReplayWeb.page's bundle");
@@ -71,6 +77,8 @@ test('keep the linked pages of a collection: counted, kept or refused with reaso
     `${captured} were already kept`,
   );
   const again = (await api.webRequests()).filter((r) => r.agent === 'Skein').map((r) => r.url);
+  // a run that wrote no web archive has nothing to timestamp, and says nothing about it
+  await expect(keep.getByText(/^Timestamped by/)).toHaveCount(0);
   // only what failed is asked again
   expect(again.length).toBeLessThanOrEqual(planned - captured);
   for (const url of again) expect(fetched).toContain(url);

@@ -57,10 +57,21 @@ describe('keeping linked pages in the core', () => {
       expect(existsSync(first.wacz as string)).toBe(true);
       expect(dirname(first.wacz as string)).toBe(first.folder);
       expect(first.folder).toBe(join(dir, 'projects', 'Demo.skein-pages'));
+      // demo mode: the run's WACZ timestamped by the sandbox's stand-in authority, as media's runs are
+      expect(first.timestamp).toMatchObject({ authority: expect.stringMatching(/\/tsa$/), reason: null });
+      expect(first.timestamp?.genTime).toEqual(expect.any(Number));
 
       const again = await until((await call<PagesJob>('skein:pages.capture', { collection: collection.id })).id);
-      expect(again).toMatchObject({ state: 'done', captured: 0, alreadyCaptured: first.captured, wacz: null });
-      expect(readdirSync(first.folder as string)).toEqual([first.wacz?.split('/').pop()]);
+      expect(again).toMatchObject({
+        state: 'done',
+        captured: 0,
+        alreadyCaptured: first.captured,
+        wacz: null,
+        timestamp: null,
+      });
+      // nothing new written: the one WACZ, and its run's manifest and token
+      expect(readdirSync(first.folder as string).sort()).toEqual([first.wacz?.split('/').pop(), 'timestamps']);
+      expect(readdirSync(join(first.folder as string, 'timestamps'))).toHaveLength(2);
       const after = await call<{ urls: number; alreadyCaptured: number }>('skein:pages.estimate', {
         collection: collection.id,
       });

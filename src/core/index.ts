@@ -390,6 +390,17 @@ export function createCore(deps: CoreDeps): Core {
   // the watches let go of their project first: a run under way ends cleanly, before the archive closes
   disposers.push(() => watches.dispose());
 
+  // trusted time for media's keeping runs and pages' capture runs alike: the sandbox's stand-in in demo mode
+  const authorities = async () => {
+    if (mode() === 'demo' && !deps.apiBaseUrl)
+      return { authorities: [`${(await demo.get()).baseUrl}/tsa`], noneReason: '' };
+    const { timestampAuthority, timestampFallback } = client.settings();
+    return {
+      authorities: [timestampAuthority, timestampFallback].filter((u): u is string => u !== null),
+      noneReason: 'no timestamp authority is set in Settings, so no trusted time was asked for',
+    };
+  };
+
   const media = mediaFeature({
     projects,
     thread: archiveThread,
@@ -403,15 +414,7 @@ export function createCore(deps: CoreDeps): Core {
     loadedItems: (view) =>
       client.client.loadedPages({ operation: view.operation, params: view.params }).map((p) => p.raw.items),
     sandboxOrigin: async () => (deps.apiBaseUrl ? null : new URL((await demo.get()).baseUrl).origin),
-    authorities: async () => {
-      if (mode() === 'demo' && !deps.apiBaseUrl)
-        return { authorities: [`${(await demo.get()).baseUrl}/tsa`], noneReason: '' };
-      const { timestampAuthority, timestampFallback } = client.settings();
-      return {
-        authorities: [timestampAuthority, timestampFallback].filter((u): u is string => u !== null),
-        noneReason: 'no timestamp authority is set in Settings, so no trusted time was asked for',
-      };
-    },
+    authorities,
     maxVideoBitrate: () => client.settings().maxVideoBitrate,
     now,
   });
@@ -438,6 +441,7 @@ export function createCore(deps: CoreDeps): Core {
       return { service, paceMs: Math.max(SAVE_PACE_FLOOR_SECONDS, s.saveServicePaceSeconds) * 1000 };
     },
     software: `${deps.app.name} ${deps.app.version}`,
+    authorities,
   });
   const pageJobs = createPagesHandlers(pages);
   disposers.push(pageJobs.dispose);

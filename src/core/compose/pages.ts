@@ -2,7 +2,8 @@
  * The pages area over the archive's thread: its tables through one proxy (`partProxy`, every method by name),
  * a collection's posts read from the project in chunks, and the project's pages folder (beside a project file;
  * for a team project, in this machine's data folder, under the project's id). In demo mode a linked URL is
- * fetched from the sandbox's small web (`sandboxWebRoute`), the URL recorded still the post's.
+ * fetched from the sandbox's small web (`sandboxWebRoute`), the URL recorded still the post's. A run's WACZ is
+ * timestamped by the authorities media's runs use (the sandbox's stand-in in demo mode, Settings' otherwise).
  */
 import { partProxy, type ArchiveThread, type Projects } from '../archive';
 import { DEFAULT_FETCH_POLICY } from '../net';
@@ -75,6 +76,8 @@ export interface PagesFeatureDeps {
   /** the web archive save service to send each linked URL to (demo mode: the sandbox's stand-in), or null: none */
   saveService: () => Promise<{ service: string; paceMs: number } | null>;
   software: string;
+  /** the timestamp authorities of the mode in use, in order, or why none is asked (media's, the same settings) */
+  authorities: () => Promise<{ authorities: string[]; noneReason: string }>;
 }
 
 const READ_CHUNK = 500;
@@ -152,6 +155,7 @@ export function pagesFeature(deps: PagesFeatureDeps): PagesFeature {
       };
       const route = base && deps.mode() === 'demo' ? sandboxWebRoute(base) : undefined;
       const saving = await deps.saveService();
+      const timestamp = { ...(await deps.authorities()), project: deps.projects.ref(which()).name, policy };
       // the local capture and the save service run side by side: the service's pace is the slow part
       let save: SaveProgress | null = null;
       let captured: Parameters<NonNullable<typeof onProgress>>[0] | null = null;
@@ -161,7 +165,7 @@ export function pagesFeature(deps: PagesFeatureDeps): PagesFeature {
       const [result, saved] = await Promise.all([
         capturePages(
           list,
-          { store, folder, policy, now: deps.now, software: deps.software, ...(route ? { route } : {}) },
+          { store, folder, policy, now: deps.now, software: deps.software, timestamp, ...(route ? { route } : {}) },
           signal,
           (p) => {
             captured = { ...p, save };

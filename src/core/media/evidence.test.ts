@@ -20,7 +20,7 @@ import { keepMedia } from './keep';
 import { candidatesOf } from './plan';
 import { MEDIA_PART } from './tables/part';
 import { profilePosts } from './testing/profile-posts';
-import type { TimestampSettings } from './timestamp';
+import type { TimestampSettings } from '../timestamp';
 
 const tool = (name: string) =>
   ['/usr/bin', '/bin', '/usr/local/bin'].some((d) => existsSync(join(d, name))) ? null : `${name} is not installed`;

@@ -15,15 +15,16 @@ import { readFile, rename, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Zip, ZipDeflate, ZipPassThrough, strToU8 } from 'fflate';
 import type { PageRecord } from '../../shared/pages/records';
-import type { FetchRow, KeptToken } from './tables/tables';
+import type { FetchRow } from './tables/tables';
 import {
   askAuthority,
   checkToken,
   freshNonce,
   manifestEntries,
   timestampQuery,
+  type KeptToken,
   type TimestampSettings,
-} from './timestamp';
+} from '../timestamp';
 
 export interface EvidenceStore {
   fetchesFor: (postIds: readonly string[]) => Promise<FetchRow[]>;

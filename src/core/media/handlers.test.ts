@@ -52,7 +52,7 @@ function slowPort(): MediaProjectPort & { calls: number } {
       changed: [],
       missing: [],
       tokens: { checked: 0, problems: [] },
-      pages: { checked: 0, matched: 0, unrecorded: 0, problems: [], folder: '' },
+      pages: { checked: 0, matched: 0, unrecorded: 0, problems: [], folder: '', tokens: 0, tokenProblems: [] },
     }),
     evidence: async () => null,
   };
@@ -130,7 +130,7 @@ describe.each(DIALECTS)('checking kept files on $name', (d) => {
       ...slowPort(),
       verify: async (p?: (c: number, t: number) => void) => ({
         ...(await verifyMedia(store, folder, p)),
-        pages: { checked: 0, matched: 0, unrecorded: 0, problems: [], folder: '' },
+        pages: { checked: 0, matched: 0, unrecorded: 0, problems: [], folder: '', tokens: 0, tokenProblems: [] },
       }),
     };
     return { handlers: createMediaHandlers(port).handlers, files };
@@ -155,7 +155,7 @@ describe.each(DIALECTS)('checking kept files on $name', (d) => {
       mismatches: [],
       tokens: 0,
       tokenProblems: [],
-      pages: { checked: 0, matched: 0, unrecorded: 0, problems: [], folder: '' },
+      pages: { checked: 0, matched: 0, unrecorded: 0, problems: [], folder: '', tokens: 0, tokenProblems: [] },
     });
   });
 

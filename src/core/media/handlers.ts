@@ -22,7 +22,7 @@ import type { KeepProgress, KeepResult } from './keep';
 import type { EvidenceSummary } from './evidence';
 import type { Estimate } from './plan';
 import type { KeptMedia } from './tables/tables';
-import type { TimestampOutcome } from './timestamp';
+import type { TimestampOutcome } from '../timestamp';
 import type { KeptBytes, VerifyReport } from './verify';
 
 export type MediaHandlers = HandlersOf<typeof mediaContract>;
@@ -68,7 +68,11 @@ function forBridge(r: VerifyReport & { pages: PagesCheck }): MediaCheck {
     mismatches,
     tokens: r.tokens.checked,
     tokenProblems,
-    pages: { ...r.pages, problems: r.pages.problems.slice(0, MISMATCHES_SHOWN) },
+    pages: {
+      ...r.pages,
+      problems: r.pages.problems.slice(0, MISMATCHES_SHOWN),
+      tokenProblems: r.pages.tokenProblems.slice(0, MISMATCHES_SHOWN),
+    },
   };
 }
 

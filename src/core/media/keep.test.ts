@@ -19,7 +19,7 @@ import { candidatesOf, estimate, type Candidate } from './plan';
 import { MEDIA_PART } from './tables/part';
 import { profilePosts } from './testing/profile-posts';
 import { readKept, verifyMedia } from './verify';
-import type { TimestampSettings } from './timestamp';
+import type { TimestampSettings } from '../timestamp';
 
 let sandbox: RunningSandbox;
 let root: string;

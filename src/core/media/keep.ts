@@ -10,8 +10,15 @@
 import { mkdir } from 'node:fs/promises';
 import { fetchMedia, type FetchPolicy } from './fetch';
 import { uniqueByUrl, type Candidate } from './plan';
-import type { FetchRecord, KeptFileRow, KeptMedia, KeptToken, KeptUse, TimestampRecord } from './tables/tables';
-import { timestampRun, type ManifestEntry, type TimestampOutcome, type TimestampSettings } from './timestamp';
+import {
+  timestampRun,
+  type KeptToken,
+  type ManifestEntry,
+  type TimestampOutcome,
+  type TimestampRecord,
+  type TimestampSettings,
+} from '../timestamp';
+import type { FetchRecord, KeptFileRow, KeptMedia, KeptUse } from './tables/tables';
 
 /** What keeping needs of the project's media tables (the part's calls, across the archive's thread). */
 export interface MediaStore {

@@ -11,8 +11,8 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { MediaStore } from './keep';
-import type { KeptToken, KeptUse } from './tables/tables';
-import { checkToken, manifestEntries } from './timestamp';
+import { tokenProblem } from '../timestamp';
+import type { KeptUse } from './tables/tables';
 
 /** A kept file whose bytes are no longer what was kept, with the posts it was kept for. */
 export interface VerifyProblem {
@@ -116,29 +116,6 @@ export async function verifyMedia(
     await yieldToLoop();
   }
   return report;
-}
-
-const readOrNull = (path: string): Promise<Buffer | null> =>
-  readFile(path).catch((error: unknown) => {
-    if ((error as { code?: string }).code === 'ENOENT') return null;
-    throw error;
-  });
-
-/** what is wrong with a kept token, in plain words, or null when it still proves its manifest */
-async function tokenProblem(t: KeptToken, folder: string, intact: ReadonlySet<string>): Promise<string | null> {
-  const manifest = await readOrNull(join(folder, t.manifest));
-  if (!manifest) return 'its manifest is missing';
-  if (createHash('sha256').update(manifest).digest('hex') !== t.manifestSha256)
-    return 'its manifest changed after it was timestamped';
-  const token = await readOrNull(join(folder, t.token));
-  if (!token) return 'the token is missing';
-  if (createHash('sha256').update(token).digest('hex') !== t.tokenSha256) return 'the token changed after it was kept';
-  const check = await checkToken(token, manifest);
-  if (!check.ok) return `the token no longer verifies: ${check.reason}`;
-  const gone = manifestEntries(manifest.toString('utf8')).filter((e) => !intact.has(e.sha256));
-  if (gone.length > 0)
-    return `${gone.length} of the files it names ${gone.length === 1 ? 'is' : 'are'} no longer kept unchanged`;
-  return null;
 }
 
 /** the largest kept file the viewer is sent across the bridge (a longer video is opened from its folder) */

@@ -6,8 +6,9 @@
  * warcio's WARCParser: the hashes hold, every page is there with the bytes the sandbox served, and each CDXJ
  * line points at a record of its URL.
  */
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +19,7 @@ import { sandboxWebRoute } from '../compose/pages';
 import { migrateParts, sql } from '../db';
 import { DIALECTS } from '../db/testing/dialects';
 import { DEFAULT_FETCH_POLICY, type FetchPolicy } from '../net';
+import { checkToken, type TimestampSettings } from '../timestamp';
 import { capturePages, PAGE_LIMITS, type PageRoute } from './capture';
 import { linksOf, type PageLink } from './links';
 import { PAGES_PART } from './tables/part';
@@ -33,6 +35,10 @@ const pathOf = (kind: WebKind, host = 'news.example'): string => {
   for (let i = 0; i < 1_000; i++) if (webKind(DEFAULT_SEED, host, `story-${i}`) === kind) return `story-${i}`;
   throw new Error(`no ${kind} page`);
 };
+
+/** a post linking to these URLs */
+const made = (id: string, ...urls: string[]) =>
+  linksOf({ id, entities: { urls: urls.map((u) => ({ expanded_url: u, url: 'https://t.co/x' })) } });
 
 const webLog = async () =>
   ((await (await fetch(`${sandbox.baseUrl}/__sandbox/web-requests`)).json()) as { requests: { url: string }[] })
@@ -55,8 +61,6 @@ beforeAll(async () => {
   }
   // posts of the collection whose links answer every way the web can, two posts sharing one, and links that
   // are the platform's own (left out)
-  const made = (id: string, ...urls: string[]) =>
-    linksOf({ id, entities: { urls: urls.map((u) => ({ expanded_url: u, url: 'https://t.co/x' })) } });
   links.push(
     ...made(
       '9001',
@@ -71,6 +75,15 @@ afterAll(async () => {
   await sandbox.close();
   await rm(root, { recursive: true, force: true });
 });
+
+/** why `openssl` cannot be run here, or null; in CI its absence is a failure (.ci/run installs it) */
+function opensslMissing(): string | null {
+  const probe = spawnSync('openssl', ['version'], { encoding: 'utf8' });
+  if (!probe.error && probe.status === 0) return null;
+  if (process.env.CI) throw new Error('openssl is missing: .ci/run installs it');
+  return 'openssl is not installed here';
+}
+const NO_AUTHORITY = 'no timestamp authority is set in Settings, so no trusted time was asked for';
 
 describe('which links a post has', () => {
   it("its expanded links, without the platform's own status and photo links or a fragment", () => {
@@ -252,4 +265,94 @@ describe.each(DIALECTS)('capturing linked pages on $name', (d) => {
     },
     60_000,
   );
+
+  describe('a capture run’s trusted time', () => {
+    const stamped = async (name: string, authorities: string[]) => {
+      const db = await d.fresh();
+      await migrateParts(db, [PAGES_PART], 0);
+      const store = PAGES_PART.open(db, { now: Date.now });
+      const folder = join(root, `${d.name}-${name}`);
+      const timestamp: TimestampSettings = { authorities, noneReason: NO_AUTHORITY, project: 'study', policy };
+      const one = made('9100', `https://stamp.example/${pathOf('page', 'stamp.example')}`);
+      const run = await capturePages(one, {
+        store,
+        folder,
+        policy,
+        now: Date.now,
+        route,
+        software: 'Skein test',
+        timestamp,
+      });
+      expect(run.captured).toBe(1);
+      return { run, store, folder };
+    };
+    const missing = opensslMissing();
+
+    maybe(
+      `the run's WACZ gets a token from the demo's authority that openssl ts -verify accepts${missing ? ` (openssl skipped: ${missing})` : ''}`,
+      async () => {
+        const { run, store, folder } = await stamped('stamped', [`${sandbox.baseUrl}/tsa`]);
+        const wacz = basename(run.wacz as string);
+        expect(run.timestamp).toMatchObject({ authority: `${sandbox.baseUrl}/tsa`, files: 1, reason: null });
+        // the manifest names the WACZ by its hash, size and name
+        const manifest = await readFile(join(folder, run.timestamp?.manifest as string));
+        const bytes = await readFile(run.wacz as string);
+        const sha = createHash('sha256').update(bytes).digest('hex');
+        expect(manifest.toString('utf8')).toContain(`${sha}  ${bytes.length}  ${wacz}`);
+        const token = await readFile(join(folder, run.timestamp?.token as string));
+        expect(await checkToken(token, manifest)).toMatchObject({ ok: true, genTime: run.timestamp?.genTime });
+        // recorded in the pages part's own table, as kept
+        expect(await store.tokens()).toEqual([
+          expect.objectContaining({
+            manifest: run.timestamp?.manifest,
+            token: run.timestamp?.token,
+            serial: run.timestamp?.serial,
+            tokenSha256: createHash('sha256').update(token).digest('hex'),
+          }),
+        ]);
+        if (missing) return;
+        const ca = join(folder, 'ca.pem');
+        await writeFile(ca, await (await fetch(`${sandbox.baseUrl}/tsa/certificate.pem`)).text());
+        const verify = spawnSync(
+          'openssl',
+          [
+            'ts',
+            '-verify',
+            '-data',
+            join(folder, run.timestamp?.manifest as string),
+            '-in',
+            join(folder, run.timestamp?.token as string),
+            '-CAfile',
+            ca,
+          ],
+          { encoding: 'utf8' },
+        );
+        expect(verify.stdout + verify.stderr).toMatch(/Verification: OK/);
+        expect(verify.status).toBe(0);
+      },
+      60_000,
+    );
+
+    maybe('with no authority set, the run records plainly why no trusted time was asked for', async () => {
+      const { run, store } = await stamped('unstamped', []);
+      expect(run.timestamp).toMatchObject({ authority: null, token: null, reason: NO_AUTHORITY });
+      expect(await store.timestamps()).toEqual([
+        expect.objectContaining({ status: 'not-asked', authority: null, reason: NO_AUTHORITY }),
+      ]);
+      expect(await store.tokens()).toEqual([]);
+    });
+
+    maybe('an authority that fails is recorded with its reason, and the fallback is asked', async () => {
+      // the sandbox's authority that is down (503)
+      const broken = `${sandbox.baseUrl}/tsa-down`;
+      const { run, store } = await stamped('fallback', [broken, `${sandbox.baseUrl}/tsa`]);
+      expect(run.timestamp).toMatchObject({ authority: `${sandbox.baseUrl}/tsa`, reason: null });
+      const attempts = await store.timestamps();
+      expect(attempts.map((a) => [a.authority, a.status])).toEqual([
+        [broken, 'failed'],
+        [`${sandbox.baseUrl}/tsa`, 'granted'],
+      ]);
+      expect(attempts[0]?.reason).toBe('the authority is unavailable (it answered 503)');
+    });
+  });
 });

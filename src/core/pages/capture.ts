@@ -8,12 +8,22 @@
  * off is resumed by capturing again; what failed is tried once more.
  *
  * A capture's row is written only once its WACZ is whole and in place: no row ever names a file that is not
- * there. A failure's row is written at once.
+ * there. A failure's row is written at once. Then the run's WACZ gets trusted time of its own (core/timestamp,
+ * with media's settings: the configured authority, then its fallback): a manifest naming it (its SHA-256, size
+ * and name) and a token over that, every attempt, or why none was made, in `page_timestamps`.
  */
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createHash, randomUUID } from 'node:crypto';
 import { FetchStop, MB, safeGet, type Answer, type FetchPolicy } from '../net';
+import {
+  timestampRun,
+  type KeptToken,
+  type ManifestKind,
+  type TimestampOutcome,
+  type TimestampRecord,
+  type TimestampSettings,
+} from '../timestamp';
 import { distinctUrls, type PageLink } from './links';
 import type { PageLinkRow, PageOutcome, PageRow, SaveOutcome, WaczRow } from './tables/tables';
 import { titleOf, writeWacz, type WaczPage } from './wacz';
@@ -30,6 +40,8 @@ export interface PagesStore {
   savedUrls: (urls: readonly string[]) => Promise<string[]>;
   recordWacz: (w: { name: string; sha256: string; size: number; at: number }) => Promise<void>;
   waczs: () => Promise<WaczRow[]>;
+  recordTimestamp: (r: TimestampRecord) => Promise<void>;
+  tokens: () => Promise<KeptToken[]>;
 }
 
 /** Demo mode's detour: the address a linked URL is fetched from, and the linked URL an address stands for. */
@@ -50,6 +62,8 @@ export interface CaptureDeps {
   concurrency?: number;
   /** the software named in the WARC and the WACZ */
   software: string;
+  /** where the run's trusted time comes from (the same settings as media's); none asked when absent */
+  timestamp?: TimestampSettings;
 }
 
 export interface CaptureProgress {
@@ -69,7 +83,15 @@ export interface CaptureResult extends CaptureProgress {
   cancelled: boolean;
   /** the WACZ this run wrote (its path), or null when it captured nothing */
   wacz: string | null;
+  /** the trusted time of the WACZ it wrote: the token kept, or why there is none; null when it wrote none */
+  timestamp: TimestampOutcome | null;
 }
+
+/** what a capture run's manifest lists: the one WACZ it wrote */
+const PAGES_MANIFEST: ManifestKind = {
+  title: 'Skein linked pages manifest',
+  lines: 'one line per web archive (WACZ) written in this run: its SHA-256, its size in bytes, its file name',
+};
 
 /** the pages policy: the safe GET's, with limits for a web page rather than a video */
 export const PAGE_LIMITS = { maxBytes: 50 * 1024 * 1024, totalMs: 2 * 60_000, idleMs: 30_000 } as const;
@@ -159,12 +181,13 @@ export async function capturePages(
   const p: CaptureProgress = { total: todo.length, done: 0, captured: 0, bytes: 0, failed: 0, reasons: {} };
   const report = () => onProgress?.({ ...p, reasons: { ...p.reasons } });
   report();
-  const result = (wacz: string | null): CaptureResult => ({
+  const result = (wacz: string | null, timestamp: TimestampOutcome | null = null): CaptureResult => ({
     ...p,
     reasons: { ...p.reasons },
     alreadyCaptured: urls.length - todo.length,
     cancelled: signal?.aborted ?? false,
     wacz,
+    timestamp,
   });
   if (todo.length === 0) return result(null);
 
@@ -300,9 +323,10 @@ export async function capturePages(
     return result(null);
   }
   const wacz = `${name}.wacz`;
+  let written: { sha256: string; size: number };
   try {
     const pages: WaczPage[] = captures.map((c) => ({ url: c.url, at: c.at, title: c.title }));
-    const written = await writeWacz({
+    written = await writeWacz({
       warcPath,
       warcSha256: sha256,
       warcSize: size,
@@ -320,5 +344,24 @@ export async function capturePages(
   for (const { url, at, status, capture } of captures)
     if (capture)
       await deps.store.recordOutcome({ url, at, status, capture: { ...capture, wacz }, reason: null, message: null });
-  return result(join(deps.folder, wacz));
+  // a cancelled run's WACZ is timestamped too: capturing again never fetches what it holds, so it would never be
+  const timestamp = deps.timestamp
+    ? await timestampRun(
+        [{ sha256: written.sha256, size: written.size, url: wacz }],
+        { ...deps.timestamp, kind: PAGES_MANIFEST },
+        deps.store,
+        deps.folder,
+        deps.now,
+      ).catch((e: unknown): TimestampOutcome => ({
+        manifest: '',
+        manifestSha256: '',
+        files: 1,
+        authority: null,
+        genTime: null,
+        serial: null,
+        token: null,
+        reason: `the run's manifest could not be written (${e instanceof Error ? e.message : String(e)})`,
+      }))
+    : null;
+  return result(join(deps.folder, wacz), timestamp);
 }

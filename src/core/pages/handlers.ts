@@ -54,13 +54,18 @@ export function createPagesHandlers(port: PagesProjectPort): { handlers: PagesHa
             wacz: null,
             folder: null,
             save: null,
+            timestamp: null,
           }),
           async (signal, update) => {
             const r = await port.capture(collection, signal, (p) =>
               update({ ...p, reasons: p.reasons as Record<string, number>, save: saveOf(p.save) }),
             );
+            const t = r.timestamp;
+            const timestamp = t
+              ? { authority: t.authority, genTime: t.genTime, serial: t.serial, reason: t.reason }
+              : null;
             return {
-              fields: { ...r, reasons: r.reasons as Record<string, number>, save: saveOf(r.save) },
+              fields: { ...r, reasons: r.reasons as Record<string, number>, save: saveOf(r.save), timestamp },
               cancelled: r.cancelled,
             };
           },

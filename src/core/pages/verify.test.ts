@@ -15,6 +15,7 @@ import { sandboxWebRoute } from '../compose/pages';
 import { migrateParts, sql } from '../db';
 import { DIALECTS } from '../db/testing/dialects';
 import { DEFAULT_FETCH_POLICY, type FetchPolicy } from '../net';
+import type { TimestampSettings } from '../timestamp';
 import { capturePages, PAGE_LIMITS, type PageRoute } from './capture';
 import { linksOf, type PageLink } from './links';
 import { PAGES_PART } from './tables/part';
@@ -66,12 +67,26 @@ describe.each(DIALECTS)('checking captured pages on $name', (d) => {
     await migrateParts(db, [PAGES_PART], 0);
     const store = PAGES_PART.open(db, { now: Date.now });
     const folder = join(root, `${d.name}-${name}`);
-    const capture = async (links: PageLink[]) => {
-      const r = await capturePages(links, { store, folder, policy, now: Date.now, route, software: 'Skein test' });
+    const capture = async (links: PageLink[], timestamp?: TimestampSettings) => {
+      const r = await capturePages(links, {
+        store,
+        folder,
+        policy,
+        now: Date.now,
+        route,
+        software: 'Skein test',
+        ...(timestamp ? { timestamp } : {}),
+      });
       expect(r.failed).toBe(0);
-      return r.wacz as string;
+      return r;
     };
-    return { db, store, folder, capture };
+    return {
+      db,
+      store,
+      folder,
+      capture: async (links: PageLink[]) => (await capture(links)).wacz as string,
+      stamped: capture,
+    };
   };
 
   maybe(
@@ -88,6 +103,8 @@ describe.each(DIALECTS)('checking captured pages on $name', (d) => {
         unrecorded: 0,
         problems: [],
         folder,
+        tokens: 0,
+        tokenProblems: [],
       });
 
       await flip(first);
@@ -136,6 +153,8 @@ describe.each(DIALECTS)('checking captured pages on $name', (d) => {
         unrecorded: 2,
         problems: [],
         folder,
+        tokens: 0,
+        tokenProblems: [],
       });
 
       await flip(first);
@@ -148,6 +167,53 @@ describe.each(DIALECTS)('checking captured pages on $name', (d) => {
         "the hashes listed inside it no longer hold for its archived pages (it was written before Skein recorded a whole file's hash)",
       );
       expect(byName.get(basename(second))).toMatchObject({ state: 'missing', expected: null, urls: [b1] });
+    },
+    60_000,
+  );
+
+  maybe(
+    'each capture run’s token checked again: a flipped byte in its WACZ and a changed token are each a token problem',
+    async () => {
+      const { store, folder, stamped } = await project('stamped');
+      const authority = `${sandbox.baseUrl}/tsa`;
+      const timestamp: TimestampSettings = { authorities: [authority], noneReason: '', project: 'study', policy };
+      const [a1, b1] = pages(2, 'stamp.example');
+      const first = await stamped(post('9201', [a1 as string]), timestamp);
+      await stamped(post('9202', [b1 as string]), timestamp);
+      expect(first.timestamp?.token).toBeTruthy();
+      expect(await verifyPages(store, folder)).toMatchObject({ checked: 2, matched: 2, tokens: 2, tokenProblems: [] });
+
+      // one byte of the first WACZ flipped: its token no longer proves it, the second's still does
+      const wacz = first.wacz as string;
+      const written = await readFile(wacz);
+      await flip(wacz);
+      const changed = await verifyPages(store, folder);
+      expect(changed).toMatchObject({ checked: 2, matched: 1, tokens: 2 });
+      expect(changed.tokenProblems).toEqual([
+        {
+          manifest: first.timestamp?.manifest,
+          token: first.timestamp?.token,
+          authority,
+          genTime: first.timestamp?.genTime,
+          problem: '1 of the files it names is no longer kept unchanged',
+        },
+      ]);
+      await writeFile(wacz, written);
+
+      // the token itself changed by one byte, the WACZ as written
+      const tokenPath = join(folder, first.timestamp?.token as string);
+      const token = await readFile(tokenPath);
+      token.writeUInt8((token.at(-1) as number) ^ 1, token.length - 1);
+      await writeFile(tokenPath, token);
+      const retoken = await verifyPages(store, folder);
+      expect(retoken).toMatchObject({ checked: 2, matched: 2, tokens: 2 });
+      expect(retoken.tokenProblems.map((p) => p.problem)).toEqual(['the token changed after it was kept']);
+
+      // and its manifest gone
+      await unlink(join(folder, first.timestamp?.manifest as string));
+      expect((await verifyPages(store, folder)).tokenProblems.map((p) => p.problem)).toEqual([
+        'its manifest is missing',
+      ]);
     },
     60_000,
   );

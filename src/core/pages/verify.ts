@@ -1,6 +1,8 @@
 /**
  * Verifying the files of captured pages a project kept: every WACZ re-hashed from the disk, streamed, and
- * compared with the SHA-256 recorded when it was written. A project made before that hash was recorded has
+ * compared with the SHA-256 recorded when it was written; then every capture run's timestamp token checked as
+ * media's are (core/timestamp's `tokenProblem`: its manifest and the token unchanged, the token verifying, the
+ * WACZ it names still unchanged). A project made before that hash was recorded has
  * WACZ files with none: each of those is checked as far as it can be, against the hashes the package lists
  * inside it (`datapackage.json`: the archived pages, the index, the page list; `datapackage-digest.json`: the
  * list itself), and the report counts them apart so nobody reads that weaker check as the whole-file one.
@@ -12,6 +14,7 @@ import { join } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { createInflateRaw } from 'node:zlib';
 import type { PagesCheck, WaczProblem } from '../../shared/ipc/pages';
+import { tokenProblem, type KeptToken } from '../timestamp';
 import type { WaczRow } from './tables/tables';
 
 const notFound = (error: unknown): boolean => (error as { code?: string }).code === 'ENOENT';
@@ -190,7 +193,11 @@ async function innerProblem(path: string): Promise<string | null> {
 /** What checking the files of captured pages needs of the project's page tables. */
 export interface WaczStore {
   waczs: () => Promise<WaczRow[]>;
+  tokens: () => Promise<KeptToken[]>;
 }
+
+/** the most token problems a report carries (the bridge's bound) */
+const TOKEN_PROBLEMS = 500;
 
 /**
  * Every WACZ of the project re-hashed (streamed, one at a time, the event loop given back between files), and
@@ -201,8 +208,18 @@ export async function verifyPages(
   folder: string,
   onProgress?: (checked: number, total: number) => void,
 ): Promise<PagesCheck> {
-  const report: PagesCheck = { checked: 0, matched: 0, unrecorded: 0, problems: [], folder };
+  const report: PagesCheck = {
+    checked: 0,
+    matched: 0,
+    unrecorded: 0,
+    problems: [],
+    folder,
+    tokens: 0,
+    tokenProblems: [],
+  };
   const files = await store.waczs();
+  /** the SHA-256s of the WACZ files found as written: a token's manifest names its WACZ by that */
+  const intact = new Set<string>();
   for (const w of files) {
     const path = join(folder, w.name);
     const problem = (state: WaczProblem['state'], found: string | null, what: string): WaczProblem => ({
@@ -221,7 +238,10 @@ export async function verifyPages(
       if (found === null) report.problems.push(problem('missing', null, 'it is no longer in the pages folder'));
       else if (found !== w.sha256)
         report.problems.push(problem('changed', found, 'its bytes are no longer the ones written'));
-      else report.matched++;
+      else {
+        report.matched++;
+        intact.add(found);
+      }
     } else {
       const there = await hashOf(path);
       if (there === null) report.problems.push(problem('missing', null, 'it is no longer in the pages folder'));
@@ -231,10 +251,26 @@ export async function verifyPages(
           report.problems.push(
             problem('changed', there, `${inner} (it was written before Skein recorded a whole file's hash)`),
           );
-        else report.matched++;
+        else {
+          report.matched++;
+          intact.add(there);
+        }
       }
     }
     onProgress?.(report.checked, files.length);
+    await yieldToLoop();
+  }
+  for (const t of await store.tokens()) {
+    const problem = await tokenProblem(t, folder, intact);
+    report.tokens++;
+    if (problem && report.tokenProblems.length < TOKEN_PROBLEMS)
+      report.tokenProblems.push({
+        manifest: t.manifest,
+        token: t.token,
+        authority: t.authority,
+        genTime: t.genTime,
+        problem,
+      });
     await yieldToLoop();
   }
   return report;

@@ -120,6 +120,7 @@ export const COPY_TABLE_WORDS: Readonly<Record<string, string>> = Object.freeze(
   page_links: 'links from posts to pages',
   page_saves: 'linked pages sent to a web archive',
   page_waczs: 'web archive files of captured pages',
+  page_timestamps: 'trusted timestamps of captured pages',
 });
 
 const ArchiveKind = z.enum(['post', 'user']);

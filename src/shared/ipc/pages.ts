@@ -32,6 +32,17 @@ const PagesSaveProgress = z.object({
 });
 export type PagesSaveProgress = z.infer<typeof PagesSaveProgress>;
 
+/** a capture run's trusted time: the authority that granted a token over its WACZ's manifest, or why there is none */
+export const PagesTimestamp = z.object({
+  /** the authority's address, its time and the token's serial; null when no token was kept */
+  authority: z.string().max(2048).nullable(),
+  genTime: z.number().nullable(),
+  serial: z.string().max(200).nullable(),
+  /** why no token was kept, in plain words */
+  reason: z.string().max(4000).nullable(),
+});
+export type PagesTimestamp = z.infer<typeof PagesTimestamp>;
+
 export const PagesJob = z.object({
   id: z.string(),
   collection: z.number().int(),
@@ -53,6 +64,8 @@ export const PagesJob = z.object({
   message: z.string().nullable(),
   /** the save service's part of the run, when the service is on */
   save: PagesSaveProgress.nullable(),
+  /** the trusted time of the WACZ the run wrote; null while running, or when it wrote none */
+  timestamp: PagesTimestamp.nullable(),
 });
 export type PagesJob = z.infer<typeof PagesJob>;
 
@@ -105,6 +118,21 @@ export const PagesCheck = z.object({
   unrecorded: z.number().int(),
   /** the files that changed or went missing (the first 500; `checked - matched` says how many in all) */
   problems: z.array(WaczProblem).max(500),
+  /** the capture runs' timestamp tokens checked, and those that no longer prove their WACZ (the first 500) */
+  tokens: z.number().int(),
+  tokenProblems: z
+    .array(
+      z.object({
+        /** the manifest's and the token's paths inside the pages folder */
+        manifest: z.string().max(4096),
+        token: z.string().max(4096),
+        authority: z.string().max(2048),
+        genTime: z.number(),
+        /** what is wrong, in plain words */
+        problem: z.string().max(2000),
+      }),
+    )
+    .max(500),
   /** the project's pages folder */
   folder: z.string().max(4096),
 });

@@ -581,7 +581,8 @@ export const VERIFY_USAGE = `Usage: skein verify --project PATH [--data-dir DIR]
   token unchanged, the token's signature valid, every file it names still kept unchanged). Then re-hashes every
   file of captured pages (WACZ) against the hash recorded when it was written; one written before Skein recorded
   that hash is checked against the hashes listed inside it (its archived pages, index and list of pages), and
-  the report says how many were checked that way.
+  the report says how many were checked that way; and checks every timestamp token kept over a capture run's
+  WACZ the same way as the media's.
 
   --project PATH      the project file (.skein), or a team project's address (the password in SKEIN_PROJECT_PASSWORD)
   --data-dir DIR      where the runner keeps its settings (or SKEIN_USER_DATA_DIR; default ~/.config/Skein/runner)
@@ -679,12 +680,22 @@ export async function runVerify(
       out(
         `${pages.unrecorded} file${pages.unrecorded === 1 ? '' : 's'} of captured pages ${pages.unrecorded === 1 ? 'was' : 'were'} written before Skein recorded a whole file's hash: checked against the hashes listed inside ${pages.unrecorded === 1 ? 'it' : 'them'} instead.`,
       );
-    const pagesBad = pages.checked - pages.matched;
+    for (const t of pages.tokenProblems)
+      out(
+        `timestamp: ${t.token}, of captured pages (from ${t.authority}, ${new Date(t.genTime).toISOString()}): ${t.problem}`,
+      );
+    if (pages.tokens > 0)
+      out(
+        pages.tokenProblems.length === 0
+          ? `All ${pages.tokens} timestamp token${pages.tokens === 1 ? '' : 's'} of captured pages still prove${pages.tokens === 1 ? 's its web archive' : ' their web archives'}.`
+          : `${pages.tokenProblems.length} of ${pages.tokens} timestamp tokens of captured pages no longer prove their web archives.`,
+      );
+    const pagesBad = pages.checked - pages.matched + pages.tokenProblems.length;
     if (pages.checked > 0)
       out(
-        pagesBad === 0
+        pages.checked === pages.matched
           ? `All ${pages.checked} file${pages.checked === 1 ? '' : 's'} of captured pages (WACZ) ${pages.checked === 1 ? 'is' : 'are'} as written (${pages.folder}).`
-          : `${pagesBad} of ${pages.checked} files of captured pages (WACZ) changed or went missing (${pages.folder}).`,
+          : `${pages.checked - pages.matched} of ${pages.checked} files of captured pages (WACZ) changed or went missing (${pages.folder}).`,
       );
     const bad = report.changed.length + report.missing.length;
     out(

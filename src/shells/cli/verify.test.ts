@@ -68,6 +68,7 @@ describe('skein verify', () => {
       expect(lines.at(-1)).toMatch(/^All \d+ kept media files are as kept/);
       expect(lines).toContain('All 1 timestamp token still proves its manifest.');
       expect(lines).toContain(`All 1 file of captured pages (WACZ) is as written (${dirname(wacz)}).`);
+      expect(lines).toContain('All 1 timestamp token of captured pages still proves its web archive.');
 
       // the WACZ of the captured pages: a byte flipped, then the file deleted, each named, each a non-zero exit
       const written = readFileSync(wacz);
@@ -86,12 +87,30 @@ describe('skein verify', () => {
         ],
       ).toMatch(/^ {2}holds the page https:\/\//);
       expect(lines).toContain(`1 of 1 files of captured pages (WACZ) changed or went missing (${dirname(wacz)}).`);
+      // and the run's token over that WACZ no longer proves it
+      expect(
+        lines.some((l) =>
+          /^timestamp: timestamps\/.*\.tsr, of captured pages .*: 1 of the files it names is no longer kept unchanged$/.test(
+            l,
+          ),
+        ),
+      ).toBe(true);
       unlinkSync(wacz);
       expect(await verify()).toBe(VERIFY_CHANGED);
       expect(lines).toContain(
         `missing: ${basename(wacz)}, a file of captured pages: it is no longer in the pages folder`,
       );
       writeFileSync(wacz, written);
+      expect(await verify()).toBe(0);
+
+      // the capture run's token changed by one byte, the WACZ as written: a problem, and a non-zero exit
+      const pagesToken = join(dirname(wacz), captured.timestamp?.token as string);
+      const stamp = readFileSync(pagesToken);
+      writeFileSync(pagesToken, Buffer.concat([stamp.subarray(0, -1), Buffer.from([(stamp.at(-1) as number) ^ 1])]));
+      expect(await verify()).toBe(VERIFY_CHANGED);
+      expect(lines).toContain('1 of 1 timestamp tokens of captured pages no longer prove their web archives.');
+      expect(lines).toContain(`All 1 file of captured pages (WACZ) is as written (${dirname(wacz)}).`);
+      writeFileSync(pagesToken, stamp);
 
       // a token changed by one byte, every file as kept: still a problem, and a non-zero exit
       const token = readFileSync(tokenPath);

@@ -7,6 +7,7 @@
  * Every method is a call main makes by name across the archive's thread (plain data in and out).
  */
 import { sql, type Db } from '../../db';
+import type { KeptToken, TimestampRecord } from '../../timestamp';
 
 export interface FetchRecord {
   url: string;
@@ -59,35 +60,6 @@ export interface KeptUse {
   postId: string;
   mediaKey: string;
   url: string;
-}
-
-/** One request for trusted time over a run's manifest, or the note that none was made. */
-export interface TimestampRecord {
-  /** the manifest's path inside the media folder, and its SHA-256 */
-  manifest: string;
-  manifestSha256: string;
-  /** the authority asked; null when none was (none is set) */
-  authority: string | null;
-  at: number;
-  status: 'granted' | 'failed' | 'not-asked';
-  /** a granted token's time, serial (hex), path inside the media folder and SHA-256 */
-  genTime?: number | null;
-  serial?: string | null;
-  token?: string | null;
-  tokenSha256?: string | null;
-  /** why it failed or was not asked, in plain words */
-  reason?: string | null;
-}
-
-/** A kept token, as recorded: what `verify.ts` checks again. */
-export interface KeptToken {
-  manifest: string;
-  manifestSha256: string;
-  authority: string;
-  genTime: number;
-  serial: string;
-  token: string;
-  tokenSha256: string;
 }
 
 const fileOf = (r: Record<string, unknown>): KeptFileRow => ({

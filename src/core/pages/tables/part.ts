@@ -29,6 +29,14 @@ const MIGRATIONS: ReadonlyArray<(t: Ddl) => string> = [
   CREATE TABLE IF NOT EXISTS page_waczs (name ${t.key} PRIMARY KEY, sha256 ${t.text} NOT NULL, size ${t.int} NOT NULL,
     at ${t.int} NOT NULL)${t.keyed};
   `,
+  // trusted time: each capture run's manifest (its WACZ) and every request for a token over it (granted, failed,
+  // or not asked because no authority is set), the token's file and hash when one was kept
+  (t) => `
+  CREATE TABLE IF NOT EXISTS page_timestamps (rowid ${t.id}, at ${t.int} NOT NULL, manifest ${t.text} NOT NULL,
+    manifest_sha256 ${t.text} NOT NULL, authority ${t.text}, status ${t.text} NOT NULL, gen_time ${t.int},
+    serial ${t.text}, token ${t.text}, token_sha256 ${t.text}, reason ${t.text});
+  CREATE INDEX IF NOT EXISTS page_timestamps_manifest ON page_timestamps (manifest);
+  `,
 ];
 
 const TABLES: readonly TableSpec[] = [
@@ -59,6 +67,23 @@ const TABLES: readonly TableSpec[] = [
     columns: ['url', 'state', 'at', 'attempts', 'service', 'status', 'capture_url', 'reason', 'message'],
   },
   { name: 'page_waczs', key: ['name'], columns: ['name', 'sha256', 'size', 'at'] },
+  {
+    name: 'page_timestamps',
+    key: ['rowid'],
+    columns: [
+      'rowid',
+      'at',
+      'manifest',
+      'manifest_sha256',
+      'authority',
+      'status',
+      'gen_time',
+      'serial',
+      'token',
+      'token_sha256',
+      'reason',
+    ],
+  },
 ];
 
 export const PAGES_PART: TablePart<PageTables> = {

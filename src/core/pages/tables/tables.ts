@@ -12,10 +12,15 @@
  * later check re-hashes it against that (a project made before the row existed has captures naming a WACZ with
  * no row: `waczs` lists those too, without a hash).
  *
+ * Each request for trusted time over a run's manifest (the WACZ it wrote, core/timestamp) has one row in
+ * `page_timestamps`: granted (the authority, its time, the serial, the token's file and hash), failed (why), or
+ * not asked (why); a row is never rewritten.
+ *
  * Every method is a call main makes by name across the archive's thread (plain data in and out).
  */
 import { sql, type Db } from '../../db';
 import type { PageRecord, SaveRecord } from '../../../shared/pages/records';
+import type { KeptToken, TimestampRecord } from '../../timestamp';
 
 export interface PageLinkRow {
   url: string;
@@ -240,6 +245,47 @@ export class PageTables {
       if (w.urls.length < 20) w.urls.push(String(h.url));
     }
     return [...out.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  /** Records one request for trusted time over a run's manifest (or that none was made). */
+  async recordTimestamp(r: TimestampRecord): Promise<void> {
+    await this.db.run(sql`INSERT INTO page_timestamps (at, manifest, manifest_sha256, authority, status, gen_time,
+        serial, token, token_sha256, reason)
+      VALUES (${r.at}, ${r.manifest}, ${r.manifestSha256}, ${r.authority}, ${r.status}, ${r.genTime ?? null},
+        ${r.serial ?? null}, ${r.token ?? null}, ${r.tokenSha256 ?? null}, ${r.reason ?? null})`);
+  }
+
+  /** Every token kept over a run's manifest, oldest first: what verify checks again. */
+  async tokens(): Promise<KeptToken[]> {
+    const rows = await this.db.all(
+      sql`SELECT * FROM page_timestamps WHERE status = ${'granted'} AND token IS NOT NULL ORDER BY at, rowid`,
+    );
+    return rows.map((r) => ({
+      manifest: String(r.manifest),
+      manifestSha256: String(r.manifest_sha256),
+      authority: String(r.authority),
+      genTime: Number(r.gen_time),
+      serial: String(r.serial),
+      token: String(r.token),
+      tokenSha256: String(r.token_sha256),
+    }));
+  }
+
+  /** Every request for trusted time, oldest first: what each run asked and how it ended. */
+  async timestamps(): Promise<Array<TimestampRecord & { reason: string | null }>> {
+    const rows = await this.db.all(sql`SELECT * FROM page_timestamps ORDER BY at, rowid`);
+    return rows.map((r) => ({
+      manifest: String(r.manifest),
+      manifestSha256: String(r.manifest_sha256),
+      authority: str(r.authority),
+      at: Number(r.at),
+      status: String(r.status) as TimestampRecord['status'],
+      genTime: num(r.gen_time),
+      serial: str(r.serial),
+      token: str(r.token),
+      tokenSha256: str(r.token_sha256),
+      reason: str(r.reason),
+    }));
   }
 
   /** How many URLs are captured, how many failed, and the captured payloads' bytes. */

@@ -6,6 +6,7 @@ import {
   evidenceSentence,
   mismatchSentence,
   pagesCheckSentence,
+  pagesTokensSentence,
   progressSentence,
   timestampSentence,
   tokenProblemSentence,
@@ -13,7 +14,15 @@ import {
   waczProblemSentence,
 } from './keep-media';
 
-const NO_PAGES = { checked: 0, matched: 0, unrecorded: 0, problems: [], folder: '/p/study-pages' };
+const NO_PAGES = {
+  checked: 0,
+  matched: 0,
+  unrecorded: 0,
+  problems: [],
+  folder: '/p/study-pages',
+  tokens: 0,
+  tokenProblems: [],
+};
 
 const job = (over: Partial<MediaJob>): MediaJob => ({
   id: 'j',
@@ -192,6 +201,23 @@ describe('the words of Keep media', () => {
       }),
     ).toBe(
       'Evidence package written to /home/r/study-Profile.evidence.zip: 400 posts, 28 files (247.7 kB) and 2 timestamp tokens. 1 file no longer matches its hash and was left out, named in its manifest. Its manifest has no trusted time: no timestamp authority is set in Settings.',
+    );
+  });
+
+  it('a check counts the capture runs’ timestamp tokens, and says when one no longer holds', () => {
+    expect(pagesTokensSentence(NO_PAGES)).toBeNull();
+    expect(pagesTokensSentence({ ...NO_PAGES, tokens: 1 })).toBe(
+      'The one timestamp token of captured pages still proves its web archive.',
+    );
+    const problem = {
+      manifest: 'timestamps/a.manifest',
+      token: 'timestamps/a.tsr',
+      authority: 'https://tsa.example/tsr',
+      genTime: 0,
+      problem: '1 of the files it names is no longer kept unchanged',
+    };
+    expect(pagesTokensSentence({ ...NO_PAGES, tokens: 2, tokenProblems: [problem] })).toBe(
+      '1 of 2 timestamp tokens of captured pages no longer proves its web archive:',
     );
   });
 

@@ -51,6 +51,17 @@ export function pagesCheckSentence(c: PagesCheck): string {
   return `${bad.toLocaleString('en')} of ${pageFiles(c.checked)} no longer ${bad === 1 ? 'matches' : 'match'} what was written.${older}`;
 }
 
+/** what a check found of the capture runs' timestamp tokens; null when there were none to check */
+export function pagesTokensSentence(c: PagesCheck): string | null {
+  if (c.tokens === 0) return null;
+  const bad = c.tokenProblems.length;
+  if (bad === 0)
+    return c.tokens === 1
+      ? 'The one timestamp token of captured pages still proves its web archive.'
+      : `All ${c.tokens.toLocaleString('en')} timestamp tokens of captured pages still prove their web archives.`;
+  return `${bad.toLocaleString('en')} of ${c.tokens.toLocaleString('en')} timestamp tokens of captured pages no longer ${bad === 1 ? 'proves its web archive' : 'prove their web archives'}:`;
+}
+
 /** one file of captured pages that changed or went missing: the pages it holds, and what is wrong */
 export function waczProblemSentence(p: WaczProblem): string {
   const first = p.urls[0];
@@ -75,12 +86,16 @@ function hostOf(url: string): string {
   }
 }
 
-const sentence = (s: string) => `${s.charAt(0).toUpperCase()}${s.slice(1)}${/[.!?]$/.test(s) ? '' : '.'}`;
+/** who gave a run trusted time and when, as the finished run says it: "Timestamped by host at time" */
+export const timestampedBy = (authority: string, genTime: number): string =>
+  `Timestamped by ${hostOf(authority)} at ${secondStamp(genTime)}`;
+
+export const sentence = (s: string) => `${s.charAt(0).toUpperCase()}${s.slice(1)}${/[.!?]$/.test(s) ? '' : '.'}`;
 
 /** a finished keeping's trusted time: who timestamped the run's files and when, or plainly why nobody did */
 export function timestampSentence(t: MediaTimestamp): string {
   if (t.authority !== null && t.genTime !== null)
-    return `Timestamped by ${hostOf(t.authority)} at ${secondStamp(t.genTime)}: a token over the hashes of the ${files(t.files)} kept this time is saved beside them.`;
+    return `${timestampedBy(t.authority, t.genTime)}: a token over the hashes of the ${files(t.files)} kept this time is saved beside them.`;
   return sentence(t.reason ?? 'no trusted time was obtained');
 }
 

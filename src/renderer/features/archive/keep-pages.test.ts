@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { PagesJob } from '../../../shared/ipc/pages';
-import { pageRowWords, pagesEstimateSentence, pagesProgressSentence, saveSentence, waczSentence } from './keep-pages';
+import {
+  pageRowWords,
+  pagesEstimateSentence,
+  pagesProgressSentence,
+  pagesTimestampSentence,
+  saveSentence,
+  waczSentence,
+} from './keep-pages';
 
 const job = (over: Partial<PagesJob>): PagesJob => ({
   id: 'j',
@@ -17,10 +24,26 @@ const job = (over: Partial<PagesJob>): PagesJob => ({
   folder: null,
   message: null,
   save: null,
+  timestamp: null,
   ...over,
 });
 
 describe('the words of Keep linked pages', () => {
+  it('a finished run says who timestamped its web archive and when, or plainly why nobody did', () => {
+    const t = { authority: 'https://tsa.example:8443/tsr', genTime: Date.UTC(2026, 10, 1, 9, 30, 5), serial: '0a' };
+    expect(pagesTimestampSentence({ ...t, reason: null })).toBe(
+      'Timestamped by tsa.example:8443 at 2026-11-01 09:30:05 UTC: a token over this web archive’s hash is saved beside it.',
+    );
+    expect(
+      pagesTimestampSentence({
+        authority: null,
+        genTime: null,
+        serial: null,
+        reason: 'no timestamp authority is set in Settings, so no trusted time was asked for',
+      }),
+    ).toBe('No timestamp authority is set in Settings, so no trusted time was asked for.');
+  });
+
   it('the count says how many pages, from how many posts, and what is kept already', () => {
     expect(pagesEstimateSentence({ urls: 12, alreadyCaptured: 3, posts: 11, save: null })).toBe(
       '12 linked pages to fetch, from 11 posts. No API credits: pages come from their own sites. 3 linked pages already kept will not be fetched again.',

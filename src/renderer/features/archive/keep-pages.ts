@@ -2,8 +2,8 @@
  * The words of "Keep linked pages…": the count, a capture's progress and how it ended, as a person reads them.
  * Pure, so each sentence is tested alone.
  */
-import type { PageListRow, PagesEstimate, PagesJob } from '../../../shared/ipc/pages';
-import { sizeLabel } from './keep-media';
+import type { PageListRow, PagesEstimate, PagesJob, PagesTimestamp } from '../../../shared/ipc/pages';
+import { sentence, sizeLabel, timestampedBy } from './keep-media';
 
 const pages = (n: number) => `${n.toLocaleString('en')} linked ${n === 1 ? 'page' : 'pages'}`;
 const posts = (n: number) => `${n.toLocaleString('en')} ${n === 1 ? 'post' : 'posts'}`;
@@ -64,6 +64,13 @@ export function pagesProgressSentence(j: PagesJob): string {
 export function waczSentence(j: PagesJob): string | null {
   if (!j.wacz) return null;
   return `Saved as a web archive (WACZ) that ReplayWeb.page opens: ${j.wacz}`;
+}
+
+/** the trusted time of the WACZ a run wrote: who timestamped it and when, or plainly why nobody did */
+export function pagesTimestampSentence(t: PagesTimestamp): string {
+  if (t.authority !== null && t.genTime !== null)
+    return `${timestampedBy(t.authority, t.genTime)}: a token over this web archive’s hash is saved beside it.`;
+  return sentence(t.reason ?? 'no trusted time was obtained');
 }
 
 /** the save service's part of a run, when it is on: how far, then saved, already saved, and why not */

@@ -7,6 +7,7 @@ import {
   checkSentence,
   mismatchSentence,
   pagesCheckSentence,
+  pagesTokensSentence,
   tokenProblemSentence,
   tokensSentence,
   waczProblemSentence,
@@ -66,6 +67,7 @@ export function CheckKeptFiles() {
 
 function CheckResult({ check }: { check: MediaCheck }) {
   const bad = check.checked - check.matched;
+  const pagesTokens = pagesTokensSentence(check.pages);
   return (
     <>
       <p role="status" className={bad > 0 ? 'keep-media__alarm' : undefined}>
@@ -112,6 +114,18 @@ function CheckResult({ check }: { check: MediaCheck }) {
         <ul className="keep-media__mismatches" aria-label="Captured pages that no longer match">
           {check.pages.problems.slice(0, SHOWN).map((p) => (
             <li key={p.name}>{waczProblemSentence(p)}</li>
+          ))}
+        </ul>
+      ) : null}
+      {pagesTokens ? (
+        <p role="status" className={check.pages.tokenProblems.length > 0 ? 'keep-media__alarm' : undefined}>
+          {pagesTokens}
+        </p>
+      ) : null}
+      {check.pages.tokenProblems.length > 0 ? (
+        <ul className="keep-media__mismatches" aria-label="Timestamp tokens of captured pages that no longer hold">
+          {check.pages.tokenProblems.slice(0, SHOWN).map((p) => (
+            <li key={p.manifest}>{tokenProblemSentence(p)}</li>
           ))}
         </ul>
       ) : null}

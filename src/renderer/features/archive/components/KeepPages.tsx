@@ -1,7 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { skein } from '../../../lib/bridge';
-import { pagesEstimateSentence, pagesProgressSentence, saveSentence, waczSentence } from '../keep-pages';
+import {
+  pagesEstimateSentence,
+  pagesProgressSentence,
+  pagesTimestampSentence,
+  saveSentence,
+  waczSentence,
+} from '../keep-pages';
 import { KeepJobPanel } from './KeepJobPanel';
 import { LinkedPageList } from './LinkedPageList';
 import { pagesEstimateQuery, pagesJobQuery, pagesKeys } from '../queries';
@@ -19,7 +25,7 @@ const WORDS = {
 /**
  * "Keep linked pages…" on a collection: the count of pages its posts link to first, then the capture with its
  * progress and a cancel, then how it ended (kept, not kept and why; sent to a web archive's save service, when
- * that is on) and where the web archive is, and each page's line. Nothing here costs credits.
+ * that is on), where the web archive is and who timestamped it (or why nobody did), and each page's line. Nothing here costs credits.
  */
 export function KeepPages({ collection }: { collection: number }) {
   const client = useQueryClient();
@@ -38,10 +44,14 @@ export function KeepPages({ collection }: { collection: number }) {
       details={(job, running) => {
         const saved = job ? saveSentence(job) : null;
         const where = job && !running ? waczSentence(job) : null;
+        const stamp = job && !running && job.timestamp ? job.timestamp : null;
         return (
           <>
             {saved ? <p role="status">{saved}</p> : null}
             {where ? <p className="keep-media__hash">{where}</p> : null}
+            {stamp ? (
+              <p className={stamp.authority ? undefined : 'keep-media__alarm'}>{pagesTimestampSentence(stamp)}</p>
+            ) : null}
             {!running ? <LinkedPageList collection={collection} /> : null}
           </>
         );

@@ -1,18 +1,20 @@
 /**
- * Trusted time for kept media (RFC 3161). After a keeping run, the files it kept are listed in a manifest (a
- * plain text file, one sorted line per file: its SHA-256, size and URL, under a header naming the project and
- * the time), written into the media folder's `timestamps/`; a timestamp authority is asked for a token over
- * the manifest's SHA-256 (a fresh nonce, its certificate asked for), and a second one when the first fails.
- * The answer is checked before it is kept beside the manifest as `<stamp>.tsr`: granted, over the same imprint
- * and nonce, its signature valid against the certificate in the token, that certificate one for timestamps.
- * Every attempt is recorded in media's tables with its authority, time and serial, or the reason it failed.
+ * Trusted time for what a run kept (RFC 3161): media's keeping runs and the pages area's capture runs. After a
+ * run, the files it kept are listed in a manifest (a plain text file, one sorted line per file: its SHA-256, size
+ * and where it came from, under a header naming the project and the time), written into the area's folder's
+ * `timestamps/`; a timestamp authority is asked for a token over the manifest's SHA-256 (a fresh nonce, its
+ * certificate asked for), and a second one when the first fails. The answer is checked before it is kept beside
+ * the manifest as `<stamp>.tsr`: granted, over the same imprint and nonce, its signature valid against the
+ * certificate in the token, that certificate one for timestamps. Every attempt is recorded through the area's
+ * store (its own table) with its authority, time and serial, or the reason it failed.
  *
  * Only the manifest's hash leaves the machine. The authority's address is untrusted network like a media URL:
- * https only (the demo sandbox's origin aside), every address checked (fetch.ts), no redirect, size and time
- * limits. A token's check is one function (`checkToken`), used when it arrives and again by `verify.ts`.
+ * https only (the demo sandbox's origin aside), every address checked (core/net), no redirect, size and time
+ * limits. A token's check is one function (`checkToken`), used when it arrives and again by `tokenProblem`,
+ * which each area's verify calls for every token it kept.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as asn1js from 'asn1js';
 import {
@@ -28,9 +30,37 @@ import {
   id_eContentType_TSTInfo,
 } from 'pkijs';
 import { checkTarget, FetchStop as Stop, plainNetworkError, send, type FetchPolicy } from '../net';
-import type { TimestampRecord } from './tables/tables';
 
-/** the media folder's subfolder for manifests and their tokens */
+/** One request for trusted time over a run's manifest, or the note that none was made (an area's table row). */
+export interface TimestampRecord {
+  /** the manifest's path inside the area's folder, and its SHA-256 */
+  manifest: string;
+  manifestSha256: string;
+  /** the authority asked; null when none was (none is set) */
+  authority: string | null;
+  at: number;
+  status: 'granted' | 'failed' | 'not-asked';
+  /** a granted token's time, serial (hex), path inside the area's folder and SHA-256 */
+  genTime?: number | null;
+  serial?: string | null;
+  token?: string | null;
+  tokenSha256?: string | null;
+  /** why it failed or was not asked, in plain words */
+  reason?: string | null;
+}
+
+/** A kept token, as recorded: what `tokenProblem` checks again. */
+export interface KeptToken {
+  manifest: string;
+  manifestSha256: string;
+  authority: string;
+  genTime: number;
+  serial: string;
+  token: string;
+  tokenSha256: string;
+}
+
+/** the area folder's subfolder for manifests and their tokens */
 const TIMESTAMPS_DIR = 'timestamps';
 
 const SHA256 = '2.16.840.1.101.3.4.2.1';
@@ -45,24 +75,42 @@ const ASK_IDLE_MS = 15_000;
 
 const sha256 = (bytes: Uint8Array | string): string => createHash('sha256').update(bytes).digest('hex');
 
-/** one file a keeping run kept */
+/** one file a run kept */
 export interface ManifestEntry {
   sha256: string;
   size: number;
+  /** where it came from (a media file's URL), or the file's name (a WACZ) */
   url: string;
 }
+
+/** What a manifest lists, named in its header: its title, and what each line is. */
+export interface ManifestKind {
+  title: string;
+  lines: string;
+}
+
+/** a keeping run's media files (the first kind, and the words every media manifest already carries) */
+const MEDIA_MANIFEST: ManifestKind = {
+  title: 'Skein media manifest',
+  lines: 'one line per file kept in this run: its SHA-256, its size in bytes, the address it was fetched from',
+};
 
 /** a URL on one line, whatever a post said: white space (never part of a parsed URL) percent-encoded */
 const oneLine = (s: string) => s.replace(/\s/g, (c) => encodeURIComponent(c));
 
 /** The manifest of a run: deterministic for the same project, time and files (sorted, each once). */
-export function manifestText(project: string, at: number, entries: readonly ManifestEntry[]): string {
+export function manifestText(
+  project: string,
+  at: number,
+  entries: readonly ManifestEntry[],
+  kind: ManifestKind = MEDIA_MANIFEST,
+): string {
   const lines = [...new Set(entries.map((e) => `${e.sha256}  ${e.size}  ${oneLine(e.url)}`))].sort();
   return [
-    '# Skein media manifest',
+    `# ${kind.title}`,
     `# project: ${project.replace(/[\r\n]+/g, ' ')}`,
     `# written: ${new Date(at).toISOString()}`,
-    '# one line per file kept in this run: its SHA-256, its size in bytes, the address it was fetched from',
+    `# ${kind.lines}`,
     ...lines,
     '',
   ].join('\n');
@@ -258,11 +306,13 @@ export interface TimestampSettings {
   project: string;
   /** the reach of a request (https only, public addresses, the sandbox's origin trusted) */
   policy: FetchPolicy;
+  /** what the manifest lists (media's files when not said) */
+  kind?: ManifestKind;
 }
 
 /** How a run's trusted time ended: the token kept (its authority, time, serial), or why there is none. */
 export interface TimestampOutcome {
-  /** the manifest's path inside the media folder */
+  /** the manifest's path inside the area's folder */
   manifest: string;
   manifestSha256: string;
   /** files the manifest names */
@@ -271,7 +321,7 @@ export interface TimestampOutcome {
   authority: string | null;
   genTime: number | null;
   serial: string | null;
-  /** the token's path inside the media folder, or null */
+  /** the token's path inside the area's folder, or null */
   token: string | null;
   /** why no token was kept, in plain words; null when one was */
   reason: string | null;
@@ -303,11 +353,12 @@ export async function timestampRun(
   entries: readonly ManifestEntry[],
   settings: TimestampSettings,
   store: { recordTimestamp: (r: TimestampRecord) => Promise<void> },
+  /** the area's folder (the project's media or pages folder): the manifest and token go in its `timestamps/` */
   folder: string,
   now: () => number,
 ): Promise<TimestampOutcome> {
   const at = now();
-  const text = manifestText(settings.project, at, entries);
+  const text = manifestText(settings.project, at, entries, settings.kind);
   const hash = sha256(text);
   const stamp = stampOf(at, hash);
   await mkdir(join(folder, TIMESTAMPS_DIR), { recursive: true });
@@ -366,4 +417,30 @@ function hostOf(url: string): string {
   } catch {
     return url;
   }
+}
+
+const readOrNull = (path: string): Promise<Buffer | null> =>
+  readFile(path).catch((error: unknown) => {
+    if ((error as { code?: string }).code === 'ENOENT') return null;
+    throw error;
+  });
+
+/**
+ * What is wrong with a kept token, in plain words, or null when it still proves its manifest: the manifest and
+ * the token unchanged (their recorded hashes), the token verifying, and every file the manifest names in
+ * `intact` (the SHA-256s the area's own check found unchanged).
+ */
+export async function tokenProblem(t: KeptToken, folder: string, intact: ReadonlySet<string>): Promise<string | null> {
+  const manifest = await readOrNull(join(folder, t.manifest));
+  if (!manifest) return 'its manifest is missing';
+  if (sha256(manifest) !== t.manifestSha256) return 'its manifest changed after it was timestamped';
+  const token = await readOrNull(join(folder, t.token));
+  if (!token) return 'the token is missing';
+  if (sha256(token) !== t.tokenSha256) return 'the token changed after it was kept';
+  const check = await checkToken(token, manifest);
+  if (!check.ok) return `the token no longer verifies: ${check.reason}`;
+  const gone = manifestEntries(manifest.toString('utf8')).filter((e) => !intact.has(e.sha256));
+  if (gone.length > 0)
+    return `${gone.length} of the files it names ${gone.length === 1 ? 'is' : 'are'} no longer kept unchanged`;
+  return null;
 }

@@ -15,8 +15,7 @@ import * as asn1js from 'asn1js';
 import { TimeStampReq } from 'pkijs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox';
-import { DEFAULT_FETCH_POLICY, type FetchPolicy } from './fetch';
-import type { TimestampRecord } from './tables/tables';
+import { DEFAULT_FETCH_POLICY, type FetchPolicy } from '../net';
 import {
   askAuthority,
   checkToken,
@@ -26,6 +25,7 @@ import {
   timestampQuery,
   timestampRun,
   type ManifestEntry,
+  type TimestampRecord,
   type TimestampSettings,
 } from './timestamp';
 
