@@ -163,7 +163,7 @@ export async function writeFileAtomic(
 }
 
 /** Flushes a folder's entries (the rename) to disk; not possible on Windows, where rename is already durable enough. */
-async function syncFolder(folder: string): Promise<void> {
+export async function syncFolder(folder: string): Promise<void> {
   let dir: FileHandle | undefined;
   try {
     dir = await open(folder, 'r');

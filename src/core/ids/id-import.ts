@@ -258,7 +258,13 @@ export class IdImporter {
     this.pending = '';
     this.rounded.settle((held) => this.accept(held.id), this.refuseRounded);
     this.summary.damaged.sort((a, b) => a.line - b.line);
+    this.release();
     return this.summary;
+  }
+
+  /** Lets the table of ids seen go (at the end, or for a reading given up). */
+  release(): void {
+    this.seen.release();
   }
 }
 

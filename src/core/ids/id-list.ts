@@ -3,7 +3,8 @@
  * `batchSize`-th id starts (8 bytes per batch: 80 KB for a million ids), and each batch is read from there when
  * it is asked for. A hydration of millions of ids holds one batch of them at a time.
  */
-import { createReadStream } from 'node:fs';
+import { closeSync, createReadStream, fsyncSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { open } from 'node:fs/promises';
 import type { MissingId } from '../../shared/ipc/ids';
 
@@ -81,27 +82,58 @@ export async function indexIdFile(path: string, batchSize: number): Promise<IdLi
 /** bytes per piece of an `IdLines` */
 const PIECE = 1 << 20;
 
-/** Ids as the lines of an id file, in pieces of bytes: what an import holds until it is sealed. */
+/**
+ * Ids as the lines of an id file, written to `path` a piece of bytes at a time as they are read: what an import
+ * holds until it is sealed is one piece (a million ids would be 20 MB of buffers, and more for each million).
+ */
 export class IdLines {
-  private readonly full: Buffer[] = [];
-  private piece = Buffer.allocUnsafe(PIECE);
+  private readonly piece = Buffer.allocUnsafe(PIECE);
   private at = 0;
+  /** the file, opened (afresh, its folder made) when the first piece is written out: a list of no ids writes none */
+  private fd: number | null = null;
+  private closed = false;
   count = 0;
+
+  constructor(readonly path: string) {}
 
   /** Adds an id (digits: one byte a character). */
   add(id: string): void {
-    if (this.at + id.length + 1 > this.piece.length) {
-      this.full.push(this.piece.subarray(0, this.at));
-      this.piece = Buffer.allocUnsafe(Math.max(PIECE, id.length + 1));
-      this.at = 0;
-    }
+    if (this.at + id.length + 1 > PIECE) this.spill();
     this.at += this.piece.write(id, this.at, 'latin1');
     this.piece[this.at++] = NL;
     this.count++;
   }
 
-  /** The lines so far, `id\n` each. */
-  chunks(): Buffer[] {
-    return [...this.full, this.piece.subarray(0, this.at)];
+  /** Writes out the lines not yet on disk, flushes the file to disk and closes it. */
+  finish(): void {
+    const fd = this.open();
+    this.spill();
+    fsyncSync(fd);
+    closeSync(fd);
+    this.fd = null;
+    this.closed = true;
+  }
+
+  /** Closes and removes the file (a list not kept). */
+  drop(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+    this.closed = true;
+    rmSync(this.path, { force: true });
+  }
+
+  private open(): number {
+    if (this.closed) throw new Error('this id list is closed');
+    if (this.fd === null) {
+      mkdirSync(dirname(this.path), { recursive: true });
+      this.fd = openSync(this.path, 'w', 0o644);
+    }
+    return this.fd;
+  }
+
+  private spill(): void {
+    const fd = this.open();
+    for (let done = 0; done < this.at;) done += writeSync(fd, this.piece, done, this.at - done);
+    this.at = 0;
   }
 }

@@ -40,6 +40,19 @@ export class IdSet {
     return true;
   }
 
+  /**
+   * Lets the tables go now (the set is empty and unusable after): as garbage they would stay resident until V8's
+   * next full collection, through the hydration that follows a reading.
+   */
+  release(): void {
+    detach(this.high.buffer);
+    detach(this.low.buffer);
+    this.high = new Float64Array(0);
+    this.low = new Uint32Array(0);
+    this.used = 0;
+    this.other.clear();
+  }
+
   private insert(high: number, low: number): boolean {
     const mask = this.high.length - 1;
     let at = slot(high, low) & mask;
@@ -59,6 +72,9 @@ export class IdSet {
     this.high = new Float64Array(high.length * 2);
     this.low = new Uint32Array(low.length * 2);
     for (let i = 0; i < high.length; i++) if (high[i] !== 0) this.insert(high[i]!, low[i]!);
+    // the old tables go now, not at the next full collection
+    detach(high.buffer);
+    detach(low.buffer);
   }
 }
 
@@ -68,4 +84,9 @@ function slot(high: number, low: number): number {
   h ^= Math.imul((high / 4294967296) >>> 0, 0x85ebca6b);
   h ^= h >>> 15;
   return Math.imul(h, 0xc2b2ae35) ^ (h >>> 13);
+}
+
+/** Frees an array buffer's memory at once (`ArrayBuffer.prototype.transfer`, ES2024: Node 22 and later). */
+function detach(buffer: ArrayBufferLike): void {
+  (buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer }).transfer?.(0);
 }

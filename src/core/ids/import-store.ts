@@ -3,11 +3,14 @@
  * text in pieces (it never names a path); main reads it with the one id reader (`id-import.ts`: Skein's
  * `="…"` cells, spreadsheet-damaged ids refused with their line and why), then keeps the list in
  * `<userData>/imports` as two files: `<id>.ids` (one id per line, in the order first seen) and `<id>.json`
- * (what it is, and the reading's report). Both are written atomically, so a hydration that names an import
- * finds the same ids after any restart or crash. Main enforces the size limits, whatever the page does.
+ * (what it is, and the reading's report). The ids are written to `<id>.ids.part` as they are read (a list of
+ * millions is never held), and renamed into place when sealed; both files are whole or absent, so a hydration
+ * that names an import finds the same ids after any restart or crash. Main enforces the size limits, whatever
+ * the page does.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, unlink, type FileHandle } from 'node:fs/promises';
+import { readdirSync, rmSync } from 'node:fs';
+import { mkdir, open, readdir, readFile, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SkeinError } from '../../shared/errors';
 import { z } from 'zod';
@@ -21,7 +24,7 @@ import {
   type IdSource,
   type ImportReport,
 } from '../../shared/ipc/ids';
-import { writeFileAtomic } from '../files/atomic-file';
+import { syncFolder, toWriteError, writeFileAtomic } from '../files/atomic-file';
 import { IdImporter } from './id-import';
 import { IdLines, indexIdFile, type IdList, type MissingList } from './id-list';
 
@@ -47,7 +50,7 @@ export const MAX_OPEN_IMPORTS = 4;
 
 interface Open {
   meta: IdImport;
-  /** the ids read so far, as the lines of the file `seal` writes (bytes, not a million heap strings) */
+  /** the ids read so far, written as they come to the file `seal` renames into place (never held whole) */
   ids: IdLines;
   importer: IdImporter;
   /** characters read so far */
@@ -75,6 +78,8 @@ export class ImportStore {
   private readonly open = new Map<string, Open>();
   /** the batch index of the sealed import read last (a hydration asks for the same list at each step) */
   private cached: { importId: string; list: IdList } | null = null;
+  /** whether the ids files of imports left open by an earlier run were removed */
+  private swept = false;
 
   constructor(private readonly deps: ImportStoreDeps) {}
 
@@ -90,7 +95,8 @@ export class ImportStore {
       sealed: false,
       createdAt: this.deps.now(),
     };
-    const ids = new IdLines();
+    this.sweepParts();
+    const ids = new IdLines(this.path(meta.importId, 'part'));
     const importer = new IdImporter({
       kind: entity,
       source,
@@ -116,7 +122,7 @@ export class ImportStore {
       entry.importer.push(text);
     } catch (error) {
       // a list that broke a limit is not half kept
-      this.open.delete(importId);
+      this.forget(importId);
       throw error;
     }
     entry.meta.ids = entry.ids.count;
@@ -135,7 +141,13 @@ export class ImportStore {
       throw notFound(importId);
     }
     this.open.delete(importId);
-    const read = entry.importer.end();
+    let read: ReturnType<IdImporter['end']>;
+    try {
+      read = entry.importer.end();
+    } catch (error) {
+      entry.ids.drop();
+      throw error;
+    }
     const report: ImportReport = {
       lines: read.lines,
       duplicates: read.duplicates,
@@ -151,11 +163,19 @@ export class ImportStore {
     // a list of @handles only is kept too: its handles are resolved (at a shown cost) into a list of ids
     const keep = lines.count > 0 || report.handleList.length > 0;
     const meta: IdImport = { ...entry.meta, ids: lines.count, sealed: keep, report };
-    if (!keep) return meta;
-    await mkdir(this.deps.dir, { recursive: true });
-    await writeFileAtomic(this.path(importId, 'ids'), async (sink) => {
-      for (const chunk of lines.chunks()) await sink.write(chunk);
-    });
+    if (!keep) {
+      lines.drop();
+      return meta;
+    }
+    try {
+      // the ids are on disk already: flushed, then renamed into place whole
+      lines.finish();
+      await rename(lines.path, this.path(importId, 'ids'));
+      await syncFolder(this.deps.dir);
+    } catch (error) {
+      lines.drop();
+      throw toWriteError(error, this.path(importId, 'ids'));
+    }
     await writeFileAtomic(this.path(importId, 'json'), async (sink) => sink.write(JSON.stringify(meta)));
     return meta;
   }
@@ -178,7 +198,7 @@ export class ImportStore {
         this.append(meta.importId, `${ids.slice(i, i + 10_000).join('\n')}\n`);
       return await this.seal(meta.importId);
     } finally {
-      this.open.delete(meta.importId);
+      this.forget(meta.importId);
     }
   }
 
@@ -220,7 +240,7 @@ export class ImportStore {
   }
 
   async discard(importId: string): Promise<boolean> {
-    if (this.open.delete(importId)) return true;
+    if (this.forget(importId)) return true;
     if (!(await this.meta(importId))) return false;
     if (this.cached?.importId === importId) this.cached = null;
     await unlink(this.path(importId, 'json')).catch(() => undefined);
@@ -321,7 +341,34 @@ export class ImportStore {
     return join(this.deps.dir, `missing-${jobId}.jsonl`);
   }
 
-  private path(importId: string, ext: 'ids' | 'json'): string {
+  /** Ends an open import without keeping it: its ids file goes, its table of ids seen is let go. */
+  private forget(importId: string): boolean {
+    const entry = this.open.get(importId);
+    if (!entry) return false;
+    this.open.delete(importId);
+    entry.ids.drop();
+    entry.importer.release();
+    return true;
+  }
+
+  /** Removes, once, the ids files of imports a killed Skein was reading (never sealed, never to be). */
+  private sweepParts(): void {
+    if (this.swept) return;
+    this.swept = true;
+    let names: string[];
+    try {
+      names = readdirSync(this.deps.dir);
+    } catch {
+      return; // no folder yet: nothing left
+    }
+    for (const name of names) {
+      const importId = name.endsWith('.part') ? name.slice(0, -'.ids.part'.length) : null;
+      if (importId && !this.open.has(importId)) rmSync(join(this.deps.dir, name), { force: true });
+    }
+  }
+
+  private path(importId: string, ext: 'ids' | 'json' | 'part'): string {
+    if (ext === 'part') return join(this.deps.dir, `${importId}.ids.part`);
     return join(this.deps.dir, `${importId}.${ext}`);
   }
 }
