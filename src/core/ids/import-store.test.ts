@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -70,7 +70,7 @@ describe('ImportStore', () => {
     const ids = Array.from({ length: 60_000 }, (_, i) => String(1_600_000_000_000_000_000n + BigInt(i) * 7919n));
     s.append(imp.importId, `${ids.join('\n')}\n`);
     const [part] = await readdir(dir);
-    expect(part).toBe(`${imp.importId}.ids.part`);
+    expect(part).toBe(`${imp.importId}.${process.pid}.ids.part`);
     expect((await stat(join(dir, part!))).size).toBeGreaterThanOrEqual(1_000_000);
     expect(await s.seal(imp.importId)).toMatchObject({ ids: 60_000, sealed: true });
     expect((await readdir(dir)).sort()).toEqual([`${imp.importId}.ids`, `${imp.importId}.json`]);
@@ -81,11 +81,15 @@ describe('ImportStore', () => {
     const dropped = s.create('posts', 'dropped.txt', { format: 'txt' });
     s.append(dropped.importId, `${ids.join('\n')}\n`);
     expect(await s.discard(dropped.importId)).toBe(true);
-    const killed = s.create('posts', 'killed.txt', { format: 'txt' });
-    s.append(killed.importId, `${ids.join('\n')}\n`);
+    // a Skein killed while reading (its process gone: no pid past Linux's largest), and another still reading
+    // into the same folder (the app beside a headless runner: a running process)
+    await writeFile(join(dir, `killed.${4_194_400}.ids.part`), '1\n');
+    await writeFile(join(dir, `reading.${process.ppid}.ids.part`), '1\n');
     const next = new ImportStore({ dir, now: () => 1 });
     next.create('posts', 'after the restart', { format: 'txt' });
-    expect((await readdir(dir)).sort()).toEqual([`${imp.importId}.ids`, `${imp.importId}.json`]);
+    expect((await readdir(dir)).sort()).toEqual(
+      [`${imp.importId}.ids`, `${imp.importId}.json`, `reading.${process.ppid}.ids.part`].sort(),
+    );
   });
 
   it('refuses unknown and forged import ids, and too many open lists', async () => {

@@ -3,7 +3,7 @@
  * text in pieces (it never names a path); main reads it with the one id reader (`id-import.ts`: Skein's
  * `="…"` cells, spreadsheet-damaged ids refused with their line and why), then keeps the list in
  * `<userData>/imports` as two files: `<id>.ids` (one id per line, in the order first seen) and `<id>.json`
- * (what it is, and the reading's report). The ids are written to `<id>.ids.part` as they are read (a list of
+ * (what it is, and the reading's report). The ids are written to `<id>.<pid>.ids.part` as they are read (a list of
  * millions is never held), and renamed into place when sealed; both files are whole or absent, so a hydration
  * that names an import finds the same ids after any restart or crash. Main enforces the size limits, whatever
  * the page does.
@@ -362,13 +362,26 @@ export class ImportStore {
       return; // no folder yet: nothing left
     }
     for (const name of names) {
-      const importId = name.endsWith('.part') ? name.slice(0, -'.ids.part'.length) : null;
-      if (importId && !this.open.has(importId)) rmSync(join(this.deps.dir, name), { force: true });
+      // another Skein (the app beside a headless runner) may be reading a list into the same folder: only a
+      // part whose reader is gone is left over
+      const m = /^(.+)\.(\d+)\.ids\.part$/.exec(name);
+      if (m && !this.open.has(m[1]!) && !alive(Number(m[2]))) rmSync(join(this.deps.dir, name), { force: true });
     }
   }
 
   private path(importId: string, ext: 'ids' | 'json' | 'part'): string {
-    if (ext === 'part') return join(this.deps.dir, `${importId}.ids.part`);
+    if (ext === 'part') return join(this.deps.dir, `${importId}.${process.pid}.ids.part`);
     return join(this.deps.dir, `${importId}.${ext}`);
+  }
+}
+
+/** Whether a process of this id is running (one of another user's counts: it cannot be signalled). */
+function alive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: string }).code === 'EPERM';
   }
 }
