@@ -127,6 +127,7 @@ export function pagesFeature(deps: PagesFeatureDeps): PagesFeature {
           }
         },
         outcomes: (urls) => store.outcomes(urls),
+        tokens: () => store.tokens(),
       };
     },
     estimate: async (collection) => {

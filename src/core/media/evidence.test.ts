@@ -20,7 +20,8 @@ import { keepMedia } from './keep';
 import { candidatesOf } from './plan';
 import { MEDIA_PART } from './tables/part';
 import { profilePosts } from './testing/profile-posts';
-import type { TimestampSettings } from '../timestamp';
+import { timestampRun, type KeptToken, type TimestampSettings } from '../timestamp';
+import { createHash } from 'node:crypto';
 
 const tool = (name: string) =>
   ['/usr/bin', '/bin', '/usr/local/bin'].some((d) => existsSync(join(d, name))) ? null : `${name} is not installed`;
@@ -73,12 +74,29 @@ describe.each(DIALECTS)('an evidence package on $name', (d) => {
     // failed, the rest never tried
     const pagesFolder = join(root, `${d.name}-pages`);
     await mkdir(pagesFolder, { recursive: true });
-    await writeFile(join(pagesFolder, 'run-1.wacz'), 'a web archive standing in for one');
+    const waczText = 'a web archive standing in for one';
+    await writeFile(join(pagesFolder, 'run-1.wacz'), waczText);
+    // its capture run's token, as the pages area keeps one (in the pages folder's timestamps/)
+    const pageTokens: KeptToken[] = [];
+    const waczSha = createHash('sha256').update(waczText).digest('hex');
+    await timestampRun(
+      [{ sha256: waczSha, size: waczText.length, url: 'run-1.wacz' }],
+      timestamp,
+      {
+        recordTimestamp: async (r) => {
+          if (r.status === 'granted') pageTokens.push(r as KeptToken);
+        },
+      },
+      pagesFolder,
+      Date.now,
+    );
+    expect(pageTokens).toHaveLength(1);
     const linkOf = (raw: string) => `https://example.org/${(JSON.parse(raw) as { id: string }).id.slice(-4)}`;
     const linked = posts.slice(0, 3).map((p) => linkOf(p.raw));
     const pages = {
       folder: pagesFolder,
       urlsOf: (raw: string) => (linked.includes(linkOf(raw)) ? [linkOf(raw)] : []),
+      tokens: async () => pageTokens,
       outcomes: async (urls: readonly string[]) =>
         urls
           .filter((u) => u !== linked[2])
@@ -122,7 +140,7 @@ describe.each(DIALECTS)('an evidence package on $name', (d) => {
     expect(summary).toMatchObject({
       posts: posts.length,
       changed: 0,
-      tokens: 1,
+      tokens: 2,
       pages: 3,
       pagesCaptured: 1,
       manifestTokenReason: null,
@@ -188,6 +206,12 @@ describe.each(DIALECTS)('an evidence package on $name', (d) => {
     expect(verify('manifest.json', 'manifest.json.tsr')).toContain('Verification: OK');
     const run = manifest.items.find((i) => i.timestamp)?.timestamp;
     expect(verify(run!.manifest, run!.token)).toContain('Verification: OK');
+    // the captured page's WACZ is dated by its capture run's token, which names the WACZ's hash and verifies
+    const dated = manifest.linked_pages.find((p) => p.url === linked[0])?.timestamp;
+    expect(dated?.token).toMatch(/^timestamps\/pages\/.+\.tsr$/);
+    expect(await readFile(join(out, dated!.manifest), 'utf8')).toContain(waczSha);
+    expect(verify(dated!.manifest, dated!.token)).toContain('Verification: OK');
+    expect(manifest.linked_pages.filter((p) => p.url !== linked[0]).map((p) => p.timestamp)).toEqual([null, null]);
     // a manifest changed by one byte no longer verifies
     await writeFile(join(out, 'manifest.json'), ' ', { flag: 'a' });
     expect(() => verify('manifest.json', 'manifest.json.tsr')).toThrow();

@@ -4,7 +4,8 @@
  * again before it is packed: a file that no longer matches its hash is left out and named), the trusted-time
  * tokens whose manifests name those files, the web archives (WACZ) holding the pages the posts link to, and a
  * manifest — per post and media: the URL, when it was fetched, the HTTP status, the hash, size and type, the token
- * that dates it, or the reason it could not be kept; per linked page: its capture and WACZ, or why there is none
+ * that dates it, or the reason it could not be kept; per linked page: its capture, WACZ and the token that dates
+ * that WACZ, or why there is none
  * — whose own SHA-256 is timestamped (`manifest.json.tsr`). `SHA256SUMS` lists every file for `sha256sum -c`,
  * and `README.txt` says how to check it all with standard tools. Written to a `.partial` file and renamed when
  * whole, so a package on disk is never half of one.
@@ -39,6 +40,8 @@ export interface LinkedPages {
   outcomes: (urls: readonly string[]) => Promise<PageRecord[]>;
   /** the project's pages folder, where the WACZ files are */
   folder: string;
+  /** the tokens of the capture runs (their manifests name each run's WACZ; paths inside the pages folder) */
+  tokens: () => Promise<KeptToken[]>;
 }
 
 /** One linked page as the package records it. */
@@ -53,6 +56,8 @@ export interface EvidencePage {
   final_url: string | null;
   /** the WACZ inside the package that holds its capture, or null */
   wacz: string | null;
+  /** the earliest token whose manifest names that WACZ: its path in the package and the time it gives */
+  timestamp: EvidenceItem['timestamp'];
   failure: string | null;
   /** what a web archive's save service answered for it (its capture's address, or why none), when it was sent */
   web_archive: {
@@ -319,6 +324,8 @@ export async function writeEvidencePackage(target: string, input: EvidenceInput)
     // 4b. the pages the posts link to: each WACZ holding a capture of one, whole (hashed as it is packed)
     const pages: EvidencePage[] = [];
     const waczs = new Map<string, string>();
+    /** each packed WACZ's hash, as it was packed */
+    const waczHash = new Map<string, string>();
     if (input.pages && linkedBy.size > 0) {
       const urls = [...linkedBy.keys()].sort();
       const rows = new Map((await input.pages.outcomes(urls)).map((r) => [r.url, r]));
@@ -332,7 +339,9 @@ export async function writeEvidencePackage(target: string, input: EvidenceInput)
             const hash = createHash('sha256');
             try {
               await zip.stream(name, hashed(join(input.pages.folder, basename(r.wacz)), hash), true);
-              sums.push([hash.digest('hex'), name]);
+              const found = hash.digest('hex');
+              sums.push([found, name]);
+              waczHash.set(name, found);
               waczs.set(r.wacz, name);
               wacz = name;
             } catch (error) {
@@ -350,6 +359,7 @@ export async function writeEvidencePackage(target: string, input: EvidenceInput)
           type: r?.mime ?? null,
           final_url: r?.finalUrl ?? null,
           wacz,
+          timestamp: null,
           failure:
             wacz !== null
               ? null
@@ -368,6 +378,42 @@ export async function writeEvidencePackage(target: string, input: EvidenceInput)
               }
             : null,
         });
+      }
+    }
+
+    // 4c. the capture runs' tokens whose manifests name a packed WACZ, and for each page the earliest of them
+    if (input.pages && waczHash.size > 0) {
+      const packedWaczs = new Set(waczHash.values());
+      const waczDated = new Map<string, EvidenceItem['timestamp']>();
+      for (const t of (await input.pages.tokens()).sort((a, b) => a.genTime - b.genTime)) {
+        let text: string;
+        let token: Buffer;
+        try {
+          text = await readFile(join(input.pages.folder, t.manifest), 'utf8');
+          token = await readFile(join(input.pages.folder, t.token));
+        } catch {
+          continue;
+        }
+        const named = manifestEntries(text).filter((e) => packedWaczs.has(e.sha256));
+        if (named.length === 0) continue;
+        const manifest = `timestamps/pages/${basename(t.manifest)}`;
+        const tokenName = `timestamps/pages/${basename(t.token)}`;
+        await zip.add(manifest, text);
+        await zip.add(tokenName, token, true);
+        sums.push([sha256(text), manifest], [sha256(token), tokenName]);
+        tokens++;
+        for (const e of named)
+          if (!waczDated.has(e.sha256))
+            waczDated.set(e.sha256, {
+              token: tokenName,
+              manifest,
+              gen_time: iso(t.genTime),
+              authority: hostOf(t.authority),
+            });
+      }
+      for (const page of pages) {
+        const hash = page.wacz === null ? undefined : waczHash.get(page.wacz);
+        page.timestamp = hash === undefined ? null : (waczDated.get(hash) ?? null);
       }
     }
 
@@ -474,10 +520,12 @@ made ${iso(madeAt)} by ${input.about.madeBy}.
 posts.jsonl        the posts as collected: each one's JSON as the service answered it, one per line
 media/             the photos, videos and GIFs kept for them, each named by its SHA-256
 timestamps/        the trusted-time tokens (RFC 3161) over the lists of hashes of the runs that kept those files
+                   (timestamps/pages/: those of the runs that captured the web archives below)
 pages/             the web archives (WACZ, for ReplayWeb.page) holding the pages the posts link to, as captured
 manifest.json      per post and media: URL, when fetched, HTTP status, SHA-256, size, type, file, the token that
                    dates the file, or why it is not here; per linked page: the posts linking to it, when
-                   captured, HTTP status, SHA-256, size, type, where it led, its WACZ, or why it is not here,
+                   captured, HTTP status, SHA-256, size, type, where it led, its WACZ and the token that
+                   dates it, or why it is not here,
                    and when a web archive's save service was asked, its capture's address or why there is none
 manifest.json.tsr  a token over manifest.json's SHA-256 (${token ? `${token.authority}, ${iso(token.genTime)}` : `none: ${reason ?? 'not asked'}`})
 SHA256SUMS         the SHA-256 of every file above
