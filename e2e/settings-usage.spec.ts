@@ -60,7 +60,7 @@ test('settings: mode, price table edit and reset, and a key that is never shown'
   await expect(minimum).toHaveValue('15');
 
   // trusted time for kept media: what is sent is said; an authority is https only, and saved when it is
-  const trusted = page.getByRole('region', { name: 'Trusted time for kept media' });
+  const trusted = page.getByRole('region', { name: 'Trusted time for kept media and pages' });
   await expect(trusted).toContainText('Only hashes are sent');
   await expect(trusted).toContainText('In demo mode the sandbox’s stand-in authority');
   const authority = trusted.getByLabel('Timestamp authority');

@@ -6,18 +6,19 @@ import { useUpdateSettings } from '../use-settings';
 import { SettingRow } from './SettingRow';
 
 /**
- * Trusted time for kept media: the timestamp authority asked after each keeping, and the one asked when it
+ * Trusted time for kept media and pages: the timestamp authority asked after each keeping, and the one asked when it
  * fails. What is sent is said beside the setting: the hash of a list of hashes, nothing else.
  */
 export function TimestampSection({ settings }: { settings: Settings }) {
   const none = settings.timestampAuthority === null && settings.timestampFallback === null;
   return (
     <section className="settings__section" aria-labelledby="settings-timestamps">
-      <h2 id="settings-timestamps">Trusted time for kept media</h2>
+      <h2 id="settings-timestamps">Trusted time for kept media and pages</h2>
       <p className="muted settings__hint">
-        After each keeping of media, Skein asks a timestamp authority (RFC 3161) to sign the time over the list of the
-        files it kept, so you can later prove when they were captured. Only hashes are sent: the hash of that list,
-        never a file, a post or your key. If the first authority fails, the second is asked.
+        After each keeping of media, and each capture of linked pages, Skein asks a timestamp authority (RFC 3161) to
+        sign the time over the list of the files it kept, so you can later prove when they were captured. Only hashes
+        are sent: the hash of that list, never a file, a post or your key. If the first authority fails, the second is
+        asked.
       </p>
       {settings.mode === 'demo' ? (
         <p className="muted settings__hint">
@@ -26,7 +27,7 @@ export function TimestampSection({ settings }: { settings: Settings }) {
         </p>
       ) : none ? (
         <p className="settings__hint" role="status">
-          No authority is set: keeping media says that no trusted time was asked for.
+          No authority is set: keeping media and pages says that no trusted time was asked for.
         </p>
       ) : null}
       <AuthoritySetting label="Timestamp authority" field="timestampAuthority" value={settings.timestampAuthority} />
