@@ -11,7 +11,15 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from './fixtures';
-import { demoExamples, expectAccessible, hostOnly, openRoute, sandbox, profileCollection } from './support/explorer';
+import {
+  demoExamples,
+  expectAccessible,
+  hostOnly,
+  openRoute,
+  sandbox,
+  profileCollection,
+  shootLooks,
+} from './support/explorer';
 import { expectReplayed, replayWebPage, waczPages } from './support/replayweb';
 
 test('keep the linked pages of a collection: counted, kept or refused with reasons, a WACZ, again nothing', async ({
@@ -56,6 +64,7 @@ test('keep the linked pages of a collection: counted, kept or refused with reaso
       /^Timestamped by 127\.0\.0\.1:\d+ at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC: a token over this web archive/,
     ),
   ).toBeVisible();
+  await shootLooks(page, testInfo, 'keep-pages-done', { show: keep });
   // ReplayWeb.page itself opens it and replays a kept page, offline
   const bundle = replayWebPage();
   if (bundle === null && process.env.CI) throw new Error("npm could not fetch ReplayWeb.page's bundle");
