@@ -297,29 +297,49 @@ export async function writeEvidencePackage(target: string, input: EvidenceInput)
     }
 
     // 4. the tokens whose manifests name a packed file, and for each file the earliest of them
-    const dated = new Map<string, EvidenceItem['timestamp']>();
     let tokens = 0;
-    for (const t of (await input.store.tokens()).sort((a, b) => a.genTime - b.genTime)) {
-      let text: string;
-      let token: Buffer;
-      try {
-        text = await readFile(join(input.folder, t.manifest), 'utf8');
-        token = await readFile(join(input.folder, t.token));
-      } catch {
-        continue;
+    /** the tokens (in `folder`) whose manifests name a file of `packedHashes`, packed under `into`; by hash */
+    const packTokens = async (
+      kept: KeptToken[],
+      folder: string,
+      packedHashes: (sha: string) => boolean,
+      into: string,
+    ) => {
+      const dated = new Map<string, EvidenceItem['timestamp']>();
+      for (const t of kept.sort((x, y) => x.genTime - y.genTime)) {
+        let text: string;
+        let token: Buffer;
+        try {
+          text = await readFile(join(folder, t.manifest), 'utf8');
+          token = await readFile(join(folder, t.token));
+        } catch {
+          continue;
+        }
+        const named = manifestEntries(text).filter((e) => packedHashes(e.sha256));
+        if (named.length === 0) continue;
+        const manifest = `${into}/${basename(t.manifest)}`;
+        const tokenName = `${into}/${basename(t.token)}`;
+        await zip.add(manifest, text);
+        await zip.add(tokenName, token, true);
+        sums.push([sha256(text), manifest], [sha256(token), tokenName]);
+        tokens++;
+        for (const e of named)
+          if (!dated.has(e.sha256))
+            dated.set(e.sha256, {
+              token: tokenName,
+              manifest,
+              gen_time: iso(t.genTime),
+              authority: hostOf(t.authority),
+            });
       }
-      const named = manifestEntries(text).filter((e) => packed.has(e.sha256) && !changed.has(e.sha256));
-      if (named.length === 0) continue;
-      const manifest = `timestamps/${basename(t.manifest)}`;
-      const tokenName = `timestamps/${basename(t.token)}`;
-      await zip.add(manifest, text);
-      await zip.add(tokenName, token, true);
-      sums.push([sha256(text), manifest], [sha256(token), tokenName]);
-      tokens++;
-      for (const e of named)
-        if (!dated.has(e.sha256))
-          dated.set(e.sha256, { token: tokenName, manifest, gen_time: iso(t.genTime), authority: hostOf(t.authority) });
-    }
+      return dated;
+    };
+    const dated = await packTokens(
+      await input.store.tokens(),
+      input.folder,
+      (sha) => packed.has(sha) && !changed.has(sha),
+      'timestamps',
+    );
 
     // 4b. the pages the posts link to: each WACZ holding a capture of one, whole (hashed as it is packed)
     const pages: EvidencePage[] = [];
@@ -384,33 +404,12 @@ export async function writeEvidencePackage(target: string, input: EvidenceInput)
     // 4c. the capture runs' tokens whose manifests name a packed WACZ, and for each page the earliest of them
     if (input.pages && waczHash.size > 0) {
       const packedWaczs = new Set(waczHash.values());
-      const waczDated = new Map<string, EvidenceItem['timestamp']>();
-      for (const t of (await input.pages.tokens()).sort((a, b) => a.genTime - b.genTime)) {
-        let text: string;
-        let token: Buffer;
-        try {
-          text = await readFile(join(input.pages.folder, t.manifest), 'utf8');
-          token = await readFile(join(input.pages.folder, t.token));
-        } catch {
-          continue;
-        }
-        const named = manifestEntries(text).filter((e) => packedWaczs.has(e.sha256));
-        if (named.length === 0) continue;
-        const manifest = `timestamps/pages/${basename(t.manifest)}`;
-        const tokenName = `timestamps/pages/${basename(t.token)}`;
-        await zip.add(manifest, text);
-        await zip.add(tokenName, token, true);
-        sums.push([sha256(text), manifest], [sha256(token), tokenName]);
-        tokens++;
-        for (const e of named)
-          if (!waczDated.has(e.sha256))
-            waczDated.set(e.sha256, {
-              token: tokenName,
-              manifest,
-              gen_time: iso(t.genTime),
-              authority: hostOf(t.authority),
-            });
-      }
+      const waczDated = await packTokens(
+        await input.pages.tokens(),
+        input.pages.folder,
+        (sha) => packedWaczs.has(sha),
+        'timestamps/pages',
+      );
       for (const page of pages) {
         const hash = page.wacz === null ? undefined : waczHash.get(page.wacz);
         page.timestamp = hash === undefined ? null : (waczDated.get(hash) ?? null);
