@@ -10,12 +10,14 @@
 /** up to 19 digits, no leading zero: below 2^64, and one number for one id */
 const COMPACT = /^[1-9]\d{0,18}$/;
 const LOW_DIGITS = 9;
+/** a new set's slots: 48 KB, grown as ids come */
+const FIRST_SLOTS = 1 << 12;
 
 export class IdSet {
   /** the id's leading digits + 1 (0: an empty slot) */
-  private high = new Float64Array(1 << 12);
+  private high = new Float64Array(FIRST_SLOTS);
   /** its last nine digits */
-  private low = new Uint32Array(1 << 12);
+  private low = new Uint32Array(FIRST_SLOTS);
   private used = 0;
   private readonly other = new Set<string>();
 
@@ -41,14 +43,14 @@ export class IdSet {
   }
 
   /**
-   * Lets the tables go now (the set is empty and unusable after): as garbage they would stay resident until V8's
-   * next full collection, through the hydration that follows a reading.
+   * Lets the tables go now: as garbage they would stay resident until V8's next full collection, through the
+   * hydration that follows a reading. The set is empty after, and takes ids again from a new set's small tables.
    */
   release(): void {
     detach(this.high.buffer);
     detach(this.low.buffer);
-    this.high = new Float64Array(0);
-    this.low = new Uint32Array(0);
+    this.high = new Float64Array(FIRST_SLOTS);
+    this.low = new Uint32Array(FIRST_SLOTS);
     this.used = 0;
     this.other.clear();
   }
