@@ -116,6 +116,17 @@ export interface CsvPage<K> {
 }
 
 /** One row of the deltas table: a counter's value when first seen, and each change after. */
+/** A row of the deltas table field by field, as a page's rows are walked (no object made per row). */
+export type DeltaFields<R> = (
+  kind: string,
+  id: string,
+  metric: string,
+  at: number,
+  value: number,
+  previous: number | null,
+  previousSeenAt: number | null,
+) => R;
+
 export interface DeltaRecord {
   kind: string;
   id: string;

@@ -25,6 +25,7 @@ import type {
   AttritionKey,
   CounterRecord,
   CsvPage,
+  DeltaFields,
   DeltaKey,
   DeltaRecord,
   GapRecord,
@@ -674,19 +675,7 @@ async function settleRunCounters(tx: Db, run: number, readings: RunOutcome['coun
  * before each one is the row before it when that row is the same item's same metric (for a page's first row, the
  * `after` row). Fields go to `visit` one by one, so a page of thousands makes no object per row on the way.
  */
-function eachDelta(
-  rows: Row[],
-  before: Row | undefined,
-  visit: (
-    kind: string,
-    id: string,
-    metric: string,
-    at: number,
-    value: number,
-    previous: number | null,
-    previousSeenAt: number | null,
-  ) => void,
-): void {
+function eachDelta(rows: Row[], before: Row | undefined, visit: DeltaFields<void>): void {
   let kind = before ? String(before.kind) : '';
   let id = before ? String(before.id) : '';
   let metric = before ? String(before.metric) : '';
