@@ -7,6 +7,7 @@ export { sql, compile, Sql, type DialectName, type ScriptDialect } from './sql';
 export { bindable, heldTransaction, type Db, type Row, type SessionLock } from './executor';
 export { codePoint, forUpdate, type Ddl } from './dialect';
 export { sampleRank, sampleRankSql } from './rank';
+export { keptTokens, recordTimestamp, timestampTableDdl, timestampTableSpec } from './timestamps';
 export { migrateParts, PartVersionError, type AnyPart, type TablePart, type TableSpec } from './parts';
 export { sqliteExecutor } from './sqlite/executor';
 export { cursor, pgExecutor, readSnapshot } from './postgres/executor';

@@ -2,7 +2,7 @@
  * The media area's tables as a part of every project (core/db's parts): written once for a project file and a
  * team's PostgreSQL schema, carried by a project's copy, opened on the project's executor.
  */
-import type { Ddl, TablePart, TableSpec } from '../../db';
+import { timestampTableDdl, timestampTableSpec, type Ddl, type TablePart, type TableSpec } from '../../db';
 import { MediaTables } from './tables';
 
 export const MEDIA_PART_NAME = 'media';
@@ -21,12 +21,7 @@ const MIGRATIONS: ReadonlyArray<(t: Ddl) => string> = [
   `,
   // trusted time: each run's manifest and every request for a token over it (granted, failed, or not asked
   // because no authority is set), the token's file and hash when one was kept
-  (t) => `
-  CREATE TABLE IF NOT EXISTS media_timestamps (rowid ${t.id}, at ${t.int} NOT NULL, manifest ${t.text} NOT NULL,
-    manifest_sha256 ${t.text} NOT NULL, authority ${t.text}, status ${t.text} NOT NULL, gen_time ${t.int},
-    serial ${t.text}, token ${t.text}, token_sha256 ${t.text}, reason ${t.text});
-  CREATE INDEX IF NOT EXISTS media_timestamps_manifest ON media_timestamps (manifest);
-  `,
+  timestampTableDdl('media_timestamps'),
 ];
 
 const TABLES: readonly TableSpec[] = [
@@ -36,23 +31,7 @@ const TABLES: readonly TableSpec[] = [
     key: ['rowid'],
     columns: ['rowid', 'url', 'post_id', 'media_key', 'at', 'status', 'size', 'mime', 'sha256', 'reason', 'message'],
   },
-  {
-    name: 'media_timestamps',
-    key: ['rowid'],
-    columns: [
-      'rowid',
-      'at',
-      'manifest',
-      'manifest_sha256',
-      'authority',
-      'status',
-      'gen_time',
-      'serial',
-      'token',
-      'token_sha256',
-      'reason',
-    ],
-  },
+  timestampTableSpec('media_timestamps'),
 ];
 
 export const MEDIA_PART: TablePart<MediaTables> = {

@@ -6,7 +6,7 @@
  *
  * Every method is a call main makes by name across the archive's thread (plain data in and out).
  */
-import { sql, type Db } from '../../db';
+import { keptTokens, recordTimestamp, sql, type Db } from '../../db';
 import type { KeptToken, TimestampRecord } from '../../timestamp';
 
 export interface FetchRecord {
@@ -194,26 +194,12 @@ export class MediaTables {
 
   /** Records one request for trusted time (or that none was made). */
   async recordTimestamp(r: TimestampRecord): Promise<void> {
-    await this.db.run(sql`INSERT INTO media_timestamps (at, manifest, manifest_sha256, authority, status, gen_time,
-        serial, token, token_sha256, reason)
-      VALUES (${r.at}, ${r.manifest}, ${r.manifestSha256}, ${r.authority}, ${r.status}, ${r.genTime ?? null},
-        ${r.serial ?? null}, ${r.token ?? null}, ${r.tokenSha256 ?? null}, ${r.reason ?? null})`);
+    await recordTimestamp(this.db, 'media_timestamps', r);
   }
 
-  /** Every token kept, oldest first. */
+  /** Every token kept over a run's manifest, oldest first: what verify checks again. */
   async tokens(): Promise<KeptToken[]> {
-    const rows = await this.db.all(
-      sql`SELECT * FROM media_timestamps WHERE status = ${'granted'} AND token IS NOT NULL ORDER BY at, rowid`,
-    );
-    return rows.map((r) => ({
-      manifest: String(r.manifest),
-      manifestSha256: String(r.manifest_sha256),
-      authority: String(r.authority),
-      genTime: Number(r.gen_time),
-      serial: String(r.serial),
-      token: String(r.token),
-      tokenSha256: String(r.token_sha256),
-    }));
+    return keptTokens(this.db, 'media_timestamps');
   }
 
   /** Every request for trusted time, newest first (the last `limit`). */

@@ -2,7 +2,7 @@
  * The pages area's tables as a part of every project (core/db's parts): written once for a project file and a
  * team's PostgreSQL schema, carried by a project's copy, opened on the project's executor.
  */
-import type { Ddl, TablePart, TableSpec } from '../../db';
+import { timestampTableDdl, timestampTableSpec, type Ddl, type TablePart, type TableSpec } from '../../db';
 import { PageTables } from './tables';
 
 export const PAGES_PART_NAME = 'pages';
@@ -31,12 +31,7 @@ const MIGRATIONS: ReadonlyArray<(t: Ddl) => string> = [
   `,
   // trusted time: each capture run's manifest (its WACZ) and every request for a token over it (granted, failed,
   // or not asked because no authority is set), the token's file and hash when one was kept
-  (t) => `
-  CREATE TABLE IF NOT EXISTS page_timestamps (rowid ${t.id}, at ${t.int} NOT NULL, manifest ${t.text} NOT NULL,
-    manifest_sha256 ${t.text} NOT NULL, authority ${t.text}, status ${t.text} NOT NULL, gen_time ${t.int},
-    serial ${t.text}, token ${t.text}, token_sha256 ${t.text}, reason ${t.text});
-  CREATE INDEX IF NOT EXISTS page_timestamps_manifest ON page_timestamps (manifest);
-  `,
+  timestampTableDdl('page_timestamps'),
 ];
 
 const TABLES: readonly TableSpec[] = [
@@ -67,23 +62,7 @@ const TABLES: readonly TableSpec[] = [
     columns: ['url', 'state', 'at', 'attempts', 'service', 'status', 'capture_url', 'reason', 'message'],
   },
   { name: 'page_waczs', key: ['name'], columns: ['name', 'sha256', 'size', 'at'] },
-  {
-    name: 'page_timestamps',
-    key: ['rowid'],
-    columns: [
-      'rowid',
-      'at',
-      'manifest',
-      'manifest_sha256',
-      'authority',
-      'status',
-      'gen_time',
-      'serial',
-      'token',
-      'token_sha256',
-      'reason',
-    ],
-  },
+  timestampTableSpec('page_timestamps'),
 ];
 
 export const PAGES_PART: TablePart<PageTables> = {
