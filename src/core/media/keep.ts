@@ -110,18 +110,7 @@ export async function keepMedia(
   // what a cancelled run kept is timestamped too: keeping again never fetches it, so it would never be
   const timestamp =
     deps.timestamp && entries.length > 0
-      ? await timestampRun(entries, deps.timestamp, deps.store, deps.folder, deps.now).catch(
-          (e: unknown): TimestampOutcome => ({
-            manifest: '',
-            manifestSha256: '',
-            files: entries.length,
-            authority: null,
-            genTime: null,
-            serial: null,
-            token: null,
-            reason: `the run's manifest could not be written (${e instanceof Error ? e.message : String(e)})`,
-          }),
-        )
+      ? await timestampRun(entries, deps.timestamp, deps.store, deps.folder, deps.now)
       : null;
   return { ...p, alreadyKept: unique.length - todo.length, cancelled: signal?.aborted ?? false, timestamp };
 }

@@ -352,16 +352,7 @@ export async function capturePages(
         deps.store,
         deps.folder,
         deps.now,
-      ).catch((e: unknown): TimestampOutcome => ({
-        manifest: '',
-        manifestSha256: '',
-        files: 1,
-        authority: null,
-        genTime: null,
-        serial: null,
-        token: null,
-        reason: `the run's manifest could not be written (${e instanceof Error ? e.message : String(e)})`,
-      }))
+      )
     : null;
   return result(join(deps.folder, wacz), timestamp);
 }

@@ -161,6 +161,17 @@ describe('asking for trusted time', () => {
     expect(store.records).toEqual([expect.objectContaining({ status: 'not-asked', authority: null })]);
   });
 
+  it('never throws when the manifest cannot be written: the run keeps what it kept and says why there is no time', async () => {
+    const store = recorder();
+    // the area's folder is a file, so its timestamps/ folder cannot be made
+    const notAFolder = folderFor();
+    await writeFile(notAFolder, 'x');
+    const out = await timestampRun(ENTRIES, settings([`${sandbox.baseUrl}/tsa`]), store, notAFolder, clock);
+    expect(out).toMatchObject({ token: null, authority: null, files: ENTRIES.length });
+    expect(out.reason).toMatch(/^the run's manifest could not be written \(.+\)$/);
+    expect(store.records).toEqual([]);
+  });
+
   it('refuses a validly signed answer with another nonce (a replay) and asks the fallback', async () => {
     lie = (q) => void (q.nonce = asn1js.Integer.fromBigInt((q.nonce?.toBigInt() ?? 0n) + 1n));
     const store = recorder();

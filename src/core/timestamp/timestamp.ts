@@ -347,13 +347,33 @@ const stampOf = (at: number, hash: string) =>
 
 /**
  * Writes the run's manifest and asks for a token over it (each authority in turn until one is granted and
- * checks), keeping the token beside it; every attempt, or the reason none was made, recorded.
+ * checks), keeping the token beside it; every attempt, or the reason none was made, recorded. It never throws:
+ * what the run kept stays kept, and a manifest that could not be written (a full disk) is the reason given.
  */
-export async function timestampRun(
+export function timestampRun(
   entries: readonly ManifestEntry[],
   settings: TimestampSettings,
   store: { recordTimestamp: (r: TimestampRecord) => Promise<void> },
   /** the area's folder (the project's media or pages folder): the manifest and token go in its `timestamps/` */
+  folder: string,
+  now: () => number,
+): Promise<TimestampOutcome> {
+  return stampRun(entries, settings, store, folder, now).catch((e: unknown): TimestampOutcome => ({
+    manifest: '',
+    manifestSha256: '',
+    files: entries.length,
+    authority: null,
+    genTime: null,
+    serial: null,
+    token: null,
+    reason: `the run's manifest could not be written (${e instanceof Error ? e.message : String(e)})`,
+  }));
+}
+
+async function stampRun(
+  entries: readonly ManifestEntry[],
+  settings: TimestampSettings,
+  store: { recordTimestamp: (r: TimestampRecord) => Promise<void> },
   folder: string,
   now: () => number,
 ): Promise<TimestampOutcome> {
