@@ -11,7 +11,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { MediaStore } from './keep';
-import { tokenProblem } from '../timestamp';
+import { checkTokens, type TokenProblem } from '../timestamp';
 import type { KeptUse } from './tables/tables';
 
 /** A kept file whose bytes are no longer what was kept, with the posts it was kept for. */
@@ -37,16 +37,6 @@ export interface VerifyReport {
   missing: VerifyProblem[];
   /** the timestamp tokens checked, and those that no longer prove what they proved */
   tokens: { checked: number; problems: TokenProblem[] };
-}
-
-/** A kept timestamp token that no longer proves its manifest, and why, in plain words. */
-export interface TokenProblem {
-  /** the manifest's and the token's paths inside the media folder */
-  manifest: string;
-  token: string;
-  authority: string;
-  genTime: number;
-  problem: string;
 }
 
 async function hashOf(path: string): Promise<string | null> {
@@ -102,19 +92,7 @@ export async function verifyMedia(
     if (found === null) report.missing.push(b);
     else report.changed.push({ ...b, found });
   }
-  for (const t of await store.tokens()) {
-    const problem = await tokenProblem(t, folder, intact);
-    report.tokens.checked++;
-    if (problem)
-      report.tokens.problems.push({
-        manifest: t.manifest,
-        token: t.token,
-        authority: t.authority,
-        genTime: t.genTime,
-        problem,
-      });
-    await yieldToLoop();
-  }
+  report.tokens = await checkTokens(await store.tokens(), folder, intact);
   return report;
 }
 

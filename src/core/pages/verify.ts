@@ -1,7 +1,7 @@
 /**
  * Verifying the files of captured pages a project kept: every WACZ re-hashed from the disk, streamed, and
  * compared with the SHA-256 recorded when it was written; then every capture run's timestamp token checked as
- * media's are (core/timestamp's `tokenProblem`: its manifest and the token unchanged, the token verifying, the
+ * media's are (core/timestamp's `checkTokens`: its manifest and the token unchanged, the token verifying, the
  * WACZ it names still unchanged). A project made before that hash was recorded has
  * WACZ files with none: each of those is checked as far as it can be, against the hashes the package lists
  * inside it (`datapackage.json`: the archived pages, the index, the page list; `datapackage-digest.json`: the
@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { createInflateRaw } from 'node:zlib';
 import type { PagesCheck, WaczProblem } from '../../shared/ipc/pages';
-import { tokenProblem, type KeptToken } from '../timestamp';
+import { checkTokens, type KeptToken } from '../timestamp';
 import type { WaczRow } from './tables/tables';
 
 const notFound = (error: unknown): boolean => (error as { code?: string }).code === 'ENOENT';
@@ -260,18 +260,8 @@ export async function verifyPages(
     onProgress?.(report.checked, files.length);
     await yieldToLoop();
   }
-  for (const t of await store.tokens()) {
-    const problem = await tokenProblem(t, folder, intact);
-    report.tokens++;
-    if (problem && report.tokenProblems.length < TOKEN_PROBLEMS)
-      report.tokenProblems.push({
-        manifest: t.manifest,
-        token: t.token,
-        authority: t.authority,
-        genTime: t.genTime,
-        problem,
-      });
-    await yieldToLoop();
-  }
+  const tokens = await checkTokens(await store.tokens(), folder, intact, TOKEN_PROBLEMS);
+  report.tokens = tokens.checked;
+  report.tokenProblems = tokens.problems;
   return report;
 }

@@ -5,15 +5,16 @@
 export {
   askAuthority,
   checkToken,
+  checkTokens,
   freshNonce,
   manifestEntries,
   timestampQuery,
   timestampRun,
-  tokenProblem,
   type KeptToken,
   type ManifestEntry,
   type ManifestKind,
   type TimestampOutcome,
   type TimestampRecord,
   type TimestampSettings,
+  type TokenProblem,
 } from './timestamp';

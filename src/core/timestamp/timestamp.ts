@@ -13,6 +13,7 @@
  * limits. A token's check is one function (`checkToken`), used when it arrives and again by `tokenProblem`,
  * which each area's verify calls for every token it kept.
  */
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -450,7 +451,7 @@ const readOrNull = (path: string): Promise<Buffer | null> =>
  * the token unchanged (their recorded hashes), the token verifying, and every file the manifest names in
  * `intact` (the SHA-256s the area's own check found unchanged).
  */
-export async function tokenProblem(t: KeptToken, folder: string, intact: ReadonlySet<string>): Promise<string | null> {
+async function tokenProblem(t: KeptToken, folder: string, intact: ReadonlySet<string>): Promise<string | null> {
   const manifest = await readOrNull(join(folder, t.manifest));
   if (!manifest) return 'its manifest is missing';
   if (sha256(manifest) !== t.manifestSha256) return 'its manifest changed after it was timestamped';
@@ -463,4 +464,34 @@ export async function tokenProblem(t: KeptToken, folder: string, intact: Readonl
   if (gone.length > 0)
     return `${gone.length} of the files it names ${gone.length === 1 ? 'is' : 'are'} no longer kept unchanged`;
   return null;
+}
+
+/** A kept timestamp token that no longer proves its manifest, and why, in plain words. */
+export interface TokenProblem {
+  /** the manifest's and the token's paths inside the area's folder */
+  manifest: string;
+  token: string;
+  authority: string;
+  genTime: number;
+  problem: string;
+}
+
+/**
+ * Every kept token checked again (`tokenProblem`), the event loop given back between them: how many were checked,
+ * and the first `limit` that no longer prove their manifest.
+ */
+export async function checkTokens(
+  tokens: readonly KeptToken[],
+  folder: string,
+  intact: ReadonlySet<string>,
+  limit = Number.POSITIVE_INFINITY,
+): Promise<{ checked: number; problems: TokenProblem[] }> {
+  const problems: TokenProblem[] = [];
+  for (const t of tokens) {
+    const problem = await tokenProblem(t, folder, intact);
+    if (problem && problems.length < limit)
+      problems.push({ manifest: t.manifest, token: t.token, authority: t.authority, genTime: t.genTime, problem });
+    await yieldToLoop();
+  }
+  return { checked: tokens.length, problems };
 }
