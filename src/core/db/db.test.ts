@@ -32,6 +32,30 @@ describe.each(DIALECTS)('the executor on $name', (d) => {
     expect(await db.get<{ id: number }>(sql`SELECT id FROM t WHERE k = ${'a\u0000b'}`)).toEqual({ id: 1 });
   });
 
+  maybe(
+    'reads rows as arrays of their columns in the order selected, text as written, and as objects after',
+    async () => {
+      const db = await d.fresh();
+      await table(db);
+      const at = Date.UTC(2026, 10, 29);
+      for (const [k, n] of [
+        ['a\u0000b', at],
+        ['\u0001{"x":1}', 2],
+      ] as const)
+        await db.run(sql`INSERT INTO t (k, n) VALUES (${k}, ${n})`);
+      expect(await db.tuples(sql`SELECT n, k, id FROM t ORDER BY id`)).toEqual([
+        [at, 'a\u0000b', 1],
+        [2, '\u0001{"x":1}', 2],
+      ]);
+      // the same statement (kept prepared) gives objects to the next call that asks for them
+      expect(await db.all(sql`SELECT n, k, id FROM t ORDER BY id`)).toEqual([
+        { n: at, k: 'a\u0000b', id: 1 },
+        { n: 2, k: '\u0001{"x":1}', id: 2 },
+      ]);
+      expect(await db.transaction((tx) => tx.tuples(sql`SELECT count(*) AS c FROM t`))).toEqual([[2]]);
+    },
+  );
+
   maybe('numbers its rows, updates on conflict, and reads 64-bit times as numbers', async () => {
     const db = await d.fresh();
     await table(db);

@@ -27,17 +27,26 @@ function decoded<R>(row: Record<string, unknown>): R {
   return row as R;
 }
 
-type Query = (text: string, values: unknown[]) => Promise<pg.QueryResult>;
+type Query = (text: string, values: unknown[], rowMode?: 'array') => Promise<pg.QueryResult>;
 
 function over(db: PgDb, query: Query, transaction: Db['transaction']): Db {
-  const result = (q: Sql) => {
+  const result = (q: Sql, rowMode?: 'array') => {
     const { text, values } = compile(q, 'postgres', encode);
-    return db.run(() => query(text, values));
+    return db.run(() => query(text, values, rowMode));
   };
   const rows = async <R>(q: Sql): Promise<R[]> => (await result(q)).rows.map((r) => decoded<R>(r as Row));
   return {
     dialect: 'postgres',
     all: <R extends object = Row>(q: Sql) => rows<R>(q),
+    tuples: async (q) => {
+      const tuples = (await result(q, 'array')).rows as unknown[][];
+      for (const t of tuples)
+        for (let i = 0; i < t.length; i++) {
+          const v = t[i];
+          if (typeof v === 'string' && v.charCodeAt(0) === 1) t[i] = fromPg(v);
+        }
+      return tuples;
+    },
     get: async <R extends object = Row>(q: Sql) => (await rows<R>(q))[0],
     run: async (q) => (await result(q)).rowCount ?? 0,
     exec: async (script) => {
@@ -73,7 +82,11 @@ export function pgExecutor(db: PgDb): Db & { releaseLocks: () => Promise<void> }
       throw own ? (own as { error: unknown }).error : e;
     }
   };
-  const executor = over(db, (text, values) => db.pool.query(text, values), transaction);
+  const executor = over(
+    db,
+    (text, values, rowMode) => (rowMode ? db.pool.query({ text, values, rowMode }) : db.pool.query(text, values)),
+    transaction,
+  );
   return {
     ...executor,
     sessionLock: (lockClass) => {
@@ -92,7 +105,7 @@ export function pgExecutor(db: PgDb): Db & { releaseLocks: () => Promise<void> }
 function clientExecutor(db: PgDb, client: pg.PoolClient): Db {
   const inside: Db = over(
     db,
-    (text, values) => client.query(text, values),
+    (text, values, rowMode) => (rowMode ? client.query({ text, values, rowMode }) : client.query(text, values)),
     (w) => w(inside),
   );
   return inside;

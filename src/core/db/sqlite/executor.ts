@@ -47,6 +47,16 @@ export function sqliteExecutor(db: DatabaseSync): Db {
       const { s, values } = statement(q);
       return s.all(...values) as R[];
     },
+    tuples: (q: Sql) => {
+      const { s, values } = statement(q);
+      // the statement is shared by the cache: arrays for this call only
+      s.setReturnArrays(true);
+      try {
+        return s.all(...values) as unknown as unknown[][];
+      } finally {
+        s.setReturnArrays(false);
+      }
+    },
     get: <R extends object = Row>(q: Sql) => {
       const { s, values } = statement(q);
       return s.get(...values) as R | undefined;
@@ -64,6 +74,7 @@ export function sqliteExecutor(db: DatabaseSync): Db {
   const inside: Db = {
     dialect: 'sqlite',
     all: async (q) => calls.all(q),
+    tuples: async (q) => calls.tuples(q),
     get: async (q) => calls.get(q),
     run: async (q) => calls.run(q),
     exec: async (script) => calls.exec(script),
@@ -74,6 +85,7 @@ export function sqliteExecutor(db: DatabaseSync): Db {
   return {
     dialect: 'sqlite',
     all: (q) => when(() => calls.all(q)),
+    tuples: (q) => when(() => calls.tuples(q)),
     get: (q) => when(() => calls.get(q)),
     run: (q) => when(() => calls.run(q)),
     exec: (script) => when(() => calls.exec(script)),

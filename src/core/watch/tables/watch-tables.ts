@@ -438,14 +438,15 @@ export class WatchTables {
       lines.push(line(kind, id, metric, at, value, previous, previousSeenAt));
     });
     const end = rows.at(-1);
-    const last = end
-      ? { kind: String(end.kind), id: String(end.id), metric: String(end.metric), at: Number(end.at) }
-      : null;
+    const last = end ? { kind: String(end[0]), id: String(end[1]), metric: String(end[2]), at: Number(end[3]) } : null;
     return { text: lines.join(''), rows: rows.length, last };
   }
 
-  /** the deltas table's rows of a page, and the row before its first (the `after` row, read by its key) */
-  private async deltaRows(q: DeltaQuery): Promise<{ rows: Row[]; before: Row | undefined }> {
+  /**
+   * the deltas table's rows of a page, and the row before its first (the `after` row, read by its key), each as
+   * `[kind, id, metric, at, value, last_at]`
+   */
+  private async deltaRows(q: DeltaQuery): Promise<{ rows: unknown[][]; before: unknown[] | undefined }> {
     const conditions: Sql[] = [];
     if (q.after)
       conditions.push(
@@ -456,16 +457,18 @@ export class WatchTables {
       conditions.push(
         sql`EXISTS (SELECT 1 FROM watch_presence p WHERE p.watch = ${q.watch} AND p.kind = c.kind AND p.id = c.id)`,
       );
-    const rows = await this.db.all(
+    const rows = await this.db.tuples(
       sql`SELECT c.kind, c.id, c.metric, c.at, c.value, c.last_at FROM watch_counters c ${where(conditions)}
           ORDER BY c.kind, c.id, c.metric, c.at LIMIT ${q.limit}`,
     );
     const after = q.after;
     const before = after
-      ? await this.db.get(
-          sql`SELECT kind, id, metric, value, last_at FROM watch_counters
-              WHERE kind = ${after.kind} AND id = ${after.id} AND metric = ${after.metric} AND at = ${after.at}`,
-        )
+      ? (
+          await this.db.tuples(
+            sql`SELECT kind, id, metric, at, value, last_at FROM watch_counters
+                WHERE kind = ${after.kind} AND id = ${after.id} AND metric = ${after.metric} AND at = ${after.at}`,
+          )
+        )[0]
       : undefined;
     return { rows, before };
   }
@@ -675,25 +678,25 @@ async function settleRunCounters(tx: Db, run: number, readings: RunOutcome['coun
  * before each one is the row before it when that row is the same item's same metric (for a page's first row, the
  * `after` row). Fields go to `visit` one by one, so a page of thousands makes no object per row on the way.
  */
-function eachDelta(rows: Row[], before: Row | undefined, visit: DeltaFields<void>): void {
-  let kind = before ? String(before.kind) : '';
-  let id = before ? String(before.id) : '';
-  let metric = before ? String(before.metric) : '';
-  let value = before ? Number(before.value) : 0;
-  let lastAt = before ? Number(before.last_at) : 0;
+function eachDelta(rows: unknown[][], before: unknown[] | undefined, visit: DeltaFields<void>): void {
+  let kind = before ? String(before[0]) : '';
+  let id = before ? String(before[1]) : '';
+  let metric = before ? String(before[2]) : '';
+  let value = before ? Number(before[4]) : 0;
+  let lastAt = before ? Number(before[5]) : 0;
   let held = before !== undefined;
   for (const r of rows) {
-    const k = String(r.kind);
-    const i = String(r.id);
-    const m = String(r.metric);
+    const k = String(r[0]);
+    const i = String(r[1]);
+    const m = String(r[2]);
     const same = held && k === kind && i === id && m === metric;
-    const v = Number(r.value);
-    visit(k, i, m, Number(r.at), v, same ? value : null, same ? lastAt : null);
+    const v = Number(r[4]);
+    visit(k, i, m, Number(r[3]), v, same ? value : null, same ? lastAt : null);
     held = true;
     kind = k;
     id = i;
     metric = m;
     value = v;
-    lastAt = Number(r.last_at);
+    lastAt = Number(r[5]);
   }
 }
