@@ -11,14 +11,19 @@
  *    interrupted job. The sandbox's ledger says how many batches were bought, the file how many ids came back.
  *    Budget: no batch bought twice but the one in flight at the kill, no id lost.
  * A measurement, not a test: it prints the figures and writes bench/results/hydrate.json.
+ * To study the process's memory: BENCH_TRACE=1, BENCH_NODE_FLAGS, BENCH_SNAPSHOT; BENCH_IN_WORKER=young,old
+ * (the child hydrates in a worker with those resource limits), with BENCH_FETCH_IN_MAIN=1 (its requests leave
+ * from the child's main thread, which hands the worker the answers' bytes; `=http`: sent there with `node:http`).
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
 import { createReadStream } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeHeapSnapshot } from 'node:v8';
+import { MessageChannel, Worker, isMainThread, parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import type { ViewDescriptor } from '../src/shared/ipc/export';
 import { createIdsFeature } from '../src/core/ids/handlers';
 import { startSandbox } from '../src/sandbox';
@@ -59,6 +64,120 @@ interface ChildResult {
   peakHeapMb: number;
 }
 
+/** the child's messages to the parent: from its main thread, or from the worker it runs in (BENCH_IN_WORKER) */
+function send(message: unknown): void {
+  if (isMainThread) process.send?.(message);
+  else parentPort?.postMessage(message);
+}
+
+interface Sent {
+  n: number;
+  url: string;
+  headers: Record<string, string>;
+}
+interface Bytes {
+  status: number;
+  headers: Array<[string, string]>;
+  body: ArrayBuffer;
+}
+type Answered = (Bytes & { n: number }) | { n: number; error: string };
+
+/** One GET on `node:http`: the status, the headers and the body's bytes. */
+function httpGet(url: string, headers: Record<string, string>): Promise<Bytes> {
+  return new Promise((resolve, reject) => {
+    httpRequest(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.once('error', reject);
+      res.once('end', () => {
+        const bytes = Buffer.concat(chunks);
+        const pairs: Array<[string, string]> = [];
+        for (const [name, value] of Object.entries(res.headers))
+          for (const v of Array.isArray(value) ? value : [value]) if (v !== undefined) pairs.push([name, v]);
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: pairs,
+          body: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
+        });
+      });
+    })
+      .once('error', reject)
+      .end();
+  });
+}
+
+/**
+ * The child's main thread sends the worker's requests and hands back each answer's bytes, unparsed: through
+ * Node's `fetch`, or through `node:http` (BENCH_FETCH_IN_MAIN=http).
+ */
+function serveFetch(port: MessagePort, via: string): void {
+  port.on('message', ({ n, url, headers }: Sent) => {
+    const answer =
+      via === 'http'
+        ? httpGet(url, headers)
+        : fetch(url, { method: 'GET', headers, redirect: 'manual' }).then(async (res) => ({
+            status: res.status,
+            headers: [...res.headers],
+            body: await res.arrayBuffer(),
+          }));
+    void answer
+      .then((a) => port.postMessage({ n, ...a } satisfies Answered, [a.body]))
+      .catch((error: unknown) => port.postMessage({ n, error: String(error) } satisfies Answered));
+  });
+}
+
+/** In the worker: a fetch whose request leaves from the main thread (as a key kept in main would need). */
+function fetchThrough(port: MessagePort): (url: string, init: RequestInit) => Promise<Response> {
+  let sent = 0;
+  const waiting = new Map<number, { resolve: (r: Response) => void; reject: (e: Error) => void }>();
+  port.on('message', (a: Answered) => {
+    const w = waiting.get(a.n);
+    waiting.delete(a.n);
+    // the port keeps the worker alive only while an answer is awaited
+    if (waiting.size === 0) port.unref();
+    if ('error' in a) w?.reject(new TypeError(a.error));
+    else w?.resolve(new Response(a.body, { status: a.status, headers: a.headers }));
+  });
+  return (url, init) =>
+    new Promise((resolve, reject) => {
+      const n = ++sent;
+      waiting.set(n, { resolve, reject });
+      port.ref();
+      port.postMessage({ n, url, headers: init.headers as Record<string, string> } satisfies Sent);
+    });
+}
+
+/**
+ * BENCH_IN_WORKER=young,old (MB): the child hydrates in a worker thread with those `resourceLimits`, to measure what
+ * a heap bounded by design costs the process (its peak RSS is the whole process's, both threads). With
+ * BENCH_FETCH_IN_MAIN=1 the requests leave from the child's main thread, which hands the worker bytes.
+ */
+function inWorker(limits: string, args: string): Promise<void> {
+  const [young, old] = limits.split(',').map(Number);
+  const via = process.env.BENCH_FETCH_IN_MAIN;
+  const channel = via ? new MessageChannel() : null;
+  if (channel && via) serveFetch(channel.port1, via);
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL(import.meta.url), {
+      argv: ['--child', args],
+      execArgv: ['--import', 'tsx'],
+      resourceLimits: { maxYoungGenerationSizeMb: young, ...(old ? { maxOldGenerationSizeMb: old } : {}) },
+      workerData: { fetchPort: channel?.port2 },
+      transferList: channel ? [channel.port2] : [],
+    });
+    worker.on('message', (m: ChildResult | { started: true }) => {
+      if ('started' in m) return process.send?.(m);
+      // the process's peak, both threads: getrusage from this thread
+      process.send?.({ ...m, peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024) });
+    });
+    worker.once('error', reject);
+    worker.once('exit', () => {
+      channel?.port1.close();
+      resolve();
+    });
+  });
+}
+
 /** In the child: read the file into a list and hydrate it (or resume the interrupted hydration). */
 async function child({ mode, baseUrl, dir, idFile }: ChildArgs): Promise<ChildResult> {
   let peakHeap = 0;
@@ -73,7 +192,12 @@ async function child({ mode, baseUrl, dir, idFile }: ChildArgs): Promise<ChildRe
       );
   }, 100);
   const ids = createIdsFeature({ userDataDir: dir, now: Date.now });
-  const { service } = await sandboxExporter(baseUrl, null, { stateDir: join(dir, 'exports'), ids });
+  const fetchPort = isMainThread ? undefined : (workerData as { fetchPort?: MessagePort }).fetchPort;
+  const { service } = await sandboxExporter(baseUrl, null, {
+    stateDir: join(dir, 'exports'),
+    ids,
+    ...(fetchPort ? { fetch: fetchThrough(fetchPort) } : {}),
+  });
   const t0 = performance.now();
   let importMs = 0;
   let jobId: string;
@@ -95,7 +219,7 @@ async function child({ mode, baseUrl, dir, idFile }: ChildArgs): Promise<ChildRe
     };
     const job = await service.start({ view, format: 'jsonl', scope: 'all', targetPath: join(dir, 'out.jsonl') });
     jobId = job.id;
-    process.send?.({ started: true });
+    send({ started: true });
     if (process.env.BENCH_SNAPSHOT) {
       const at = Number(process.env.BENCH_SNAPSHOT_AT ?? 1000);
       const timer = setInterval(() => {
@@ -157,7 +281,8 @@ async function ledgerCalls(baseUrl: string): Promise<number> {
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   if (args[0] === '--child') {
-    process.send?.(await child(JSON.parse(args[1] ?? '{}') as ChildArgs));
+    if (isMainThread && process.env.BENCH_IN_WORKER) return inWorker(process.env.BENCH_IN_WORKER, args[1] ?? '{}');
+    send(await child(JSON.parse(args[1] ?? '{}') as ChildArgs));
     return;
   }
   const loadBefore = loadavg()[0] ?? 0;

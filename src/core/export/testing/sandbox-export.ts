@@ -11,6 +11,7 @@ import { toQueryString } from '../../../shared/api/params';
 import { creditsFor } from '../../../shared/api/pricing';
 import type { ExportJob } from '../../../shared/ipc/export';
 import { createApiClient } from '../../api/client';
+import type { FetchLike } from '../../api/transport';
 import type { RequestPolicy } from '../../api/execute';
 import { createRateLimiter } from '../../api/policy/rate-limiter';
 import { systemClock } from '../../clock';
@@ -33,6 +34,8 @@ export interface SandboxExporterOptions {
   ids?: Pick<ExportServiceDeps, 'importedIds' | 'onMissing'>;
   /** hydrations: the current project, whose ids are taken from it rather than bought */
   project?: ExportServiceDeps['project'];
+  /** what sends the requests (default: this thread's `fetch`); the faults and hooks above still apply */
+  fetch?: FetchLike;
 }
 
 export async function sandboxExporter(
@@ -50,7 +53,7 @@ export async function sandboxExporter(
       const fault = options.faultFor?.(n, url);
       const sendHook = options.onSend?.(n, url);
       if (sendHook === 'kill') return new Promise<never>(() => undefined);
-      const answer = fetch(
+      const answer = (options.fetch ?? fetch)(
         url,
         fault ? { ...init, headers: { ...(init.headers as Record<string, string>), 'x-sandbox-fault': fault } } : init,
       );
