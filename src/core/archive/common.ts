@@ -345,16 +345,24 @@ export abstract class ArchiveTables {
       .filter(([, quota]) => quota > 0)
       .map(([value, quota, bound]) => [groupAsSql(by, value), quota, bound]);
     const out: RankedRow[] = [];
-    for (let at = 0; at < wanted.length; at += QUOTA_CHUNK)
+    for (let at = 0; at < wanted.length; at += QUOTA_CHUNK) {
+      const chunk = wanted.slice(at, at + QUOTA_CHUNK);
+      // the largest bound, tested on the rank alone before the group is worked out and joined to its quota: most
+      // items fail it, and the group's value (a date formatted per item) cost more than the rank itself
+      const widest = chunk.some(([, , bound]) => bound === null)
+        ? null
+        : chunk.reduce((m, [, , bound]) => (bound! > m ? bound! : m), '');
+      const first = widest === null ? sql`` : sql`(s.rk <= ${widest}${codePoint}${unranked('s.rk')}) AND `;
       out.push(
-        ...(await read(sql`WITH quota(value, n, bound) AS (VALUES ${sql.rows(wanted.slice(at, at + QUOTA_CHUNK))})
+        ...(await read(sql`WITH quota(value, n, bound) AS (VALUES ${sql.rows(chunk)})
           SELECT r.id AS id, r.grp AS grp, r.rk AS rk FROM (
             SELECT s.id AS id, s.grp AS grp, s.rk AS rk, row_number() OVER (PARTITION BY s.grp ${order}) AS rn
             FROM (${source}) s JOIN quota q ON q.value = s.grp
-            WHERE q.bound IS NULL OR s.rk <= q.bound${codePoint}${unranked('s.rk')}) r
+            WHERE ${first}(q.bound IS NULL OR s.rk <= q.bound${codePoint}${unranked('s.rk')})) r
           JOIN quota q ON q.value = r.grp
           WHERE r.rn <= CAST(q.n AS INTEGER)${unranked('r.rk')}`)),
       );
+    }
     return out;
   }
 

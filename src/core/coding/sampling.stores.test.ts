@@ -113,6 +113,9 @@ const CASES: Array<{ by: Stratum | null; seed: string; size: number }> = [
   { by: 'author', seed: 'heron', size: 30 },
   { by: 'author', seed: 'n\u0000ul seed \ud83d', size: 7 },
   { by: 'lang', seed: 'egret', size: 50 },
+  // quotas small next to their strata: every stratum has a bound, and most items are ranked above them all
+  { by: 'lang', seed: 'heron', size: 12 },
+  { by: 'author', seed: 'egret', size: 5 },
   { by: 'lang', seed: 'egret', size: 10_000 },
 ];
 
