@@ -348,17 +348,22 @@ export abstract class ArchiveTables {
     for (let at = 0; at < wanted.length; at += QUOTA_CHUNK) {
       const chunk = wanted.slice(at, at + QUOTA_CHUNK);
       // the largest bound, tested on the rank alone before the group is worked out and joined to its quota: most
-      // items fail it, and the group's value (a date formatted per item) cost more than the rank itself
+      // items fail it, and the group's value (a date formatted per item) cost more than the rank itself. The few
+      // within it are set aside with their ranks, which SQLite would otherwise compute again at each mention.
       const widest = chunk.some(([, , bound]) => bound === null)
         ? null
         : chunk.reduce((m, [, , bound]) => (bound! > m ? bound! : m), '');
-      const first = widest === null ? sql`` : sql`(s.rk <= ${widest}${codePoint}${unranked('s.rk')}) AND `;
+      const within =
+        widest === null
+          ? sql`s AS (${source})`
+          : sql`s AS MATERIALIZED (SELECT w.id AS id, w.grp AS grp, w.rk AS rk FROM (${source}) w
+              WHERE w.rk <= ${widest}${codePoint}${unranked('w.rk')})`;
       out.push(
-        ...(await read(sql`WITH quota(value, n, bound) AS (VALUES ${sql.rows(chunk)})
+        ...(await read(sql`WITH quota(value, n, bound) AS (VALUES ${sql.rows(chunk)}), ${within}
           SELECT r.id AS id, r.grp AS grp, r.rk AS rk FROM (
             SELECT s.id AS id, s.grp AS grp, s.rk AS rk, row_number() OVER (PARTITION BY s.grp ${order}) AS rn
-            FROM (${source}) s JOIN quota q ON q.value = s.grp
-            WHERE ${first}(q.bound IS NULL OR s.rk <= q.bound${codePoint}${unranked('s.rk')})) r
+            FROM s JOIN quota q ON q.value = s.grp
+            WHERE q.bound IS NULL OR s.rk <= q.bound${codePoint}${unranked('s.rk')}) r
           JOIN quota q ON q.value = r.grp
           WHERE r.rn <= CAST(q.n AS INTEGER)${unranked('r.rk')}`)),
       );
