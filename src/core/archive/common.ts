@@ -343,16 +343,15 @@ export abstract class ArchiveTables {
     }
     const wanted = quotas
       .filter(([, quota]) => quota > 0)
-      .map(([value, quota, bound]) => [groupAsSql(by, value), quota, bound]);
+      .map(([value, quota, bound]): [string, number, string | null] => [groupAsSql(by, value), quota, bound]);
     const out: RankedRow[] = [];
     for (let at = 0; at < wanted.length; at += QUOTA_CHUNK) {
       const chunk = wanted.slice(at, at + QUOTA_CHUNK);
       // the largest bound, tested on the rank alone before the group is worked out and joined to its quota: most
       // items fail it, and the group's value (a date formatted per item) cost more than the rank itself. The few
       // within it are set aside with their ranks, which SQLite would otherwise compute again at each mention.
-      const widest = chunk.some(([, , bound]) => bound === null)
-        ? null
-        : chunk.reduce((m, [, , bound]) => (bound! > m ? bound! : m), '');
+      const bounds = chunk.map(([, , bound]) => bound);
+      const widest = bounds.includes(null) ? null : bounds.reduce<string>((m, b) => (b! > m ? b! : m), '');
       const within =
         widest === null
           ? sql`s AS (${source})`
