@@ -120,6 +120,22 @@ const groupSql = (by: Grouping | null): Sql =>
     ? sql.of({ sqlite: 'NULL', postgres: 'NULL::text' })
     : sql`coalesce(${GROUP_SQL[by]}, ${sql.raw(`'${NONE}'`)})`;
 
+/**
+ * Days counted by a whole number instead of their formatted date (which cost counting half its time), named once
+ * per day: `key` is the day since 1970 wherever that and the date are the same day (an integer time after
+ * -1000 ms: the date truncates the time to seconds), else null, and the item is counted by its date as before.
+ */
+const DAY_KEY = {
+  key: sql.of({
+    sqlite: "CASE WHEN typeof(i.created_at) = 'integer' AND i.created_at > -1000 THEN i.created_at / 86400000 END",
+    postgres: 'CASE WHEN i.created_at > -1000 THEN i.created_at / 86400000 END',
+  }),
+  date: sql.of({
+    sqlite: "strftime('%Y-%m-%d', g.k * 86400, 'unixepoch')",
+    postgres: "to_char(to_timestamp(g.k * 86400) AT TIME ZONE 'UTC', 'YYYY-MM-DD')",
+  }),
+};
+
 /** A group's value as read back: an author's handle with its `@`. */
 const groupOf = (by: Grouping | null, v: string | null): string | null =>
   by === 'author' && v !== null && v !== NONE ? `@${v}` : v;
@@ -710,7 +726,12 @@ export abstract class ArchiveTables {
     );
     if (by === null) return { total, groups: [], groupCount: 0 };
     const rows = await this.executor.all<{ value: string; n: number }>(
-      sql`SELECT ${groupSql(by)}${codePoint} AS value, count(*) AS n FROM items i WHERE ${where}
+      by === 'day'
+        ? sql`SELECT coalesce(${DAY_KEY.date}, g.other)${codePoint} AS value, g.n AS n FROM (
+            SELECT ${DAY_KEY.key} AS k, CASE WHEN ${DAY_KEY.key} IS NULL THEN ${groupSql(by)} END AS other,
+              count(*) AS n FROM items i WHERE ${where} GROUP BY 1, 2) g
+            ORDER BY 2 DESC, 1`
+        : sql`SELECT ${groupSql(by)}${codePoint} AS value, count(*) AS n FROM items i WHERE ${where}
           GROUP BY 1 ORDER BY 2 DESC, 1`,
     );
     return {
