@@ -29,6 +29,8 @@ const HOSTILE = [
   'case',
 ];
 
+const EDGES = [null, 0, 999, 1000, -1, -999, -1000, -1001, -DAY, -DAY - 1, DAY - 1, DAY];
+
 /** 600 items: mostly numeric ids, every 7th hostile; authors and languages from the list, some none; 40 days */
 const rows = Array.from({ length: 600 }, (_, i) => ({
   rowid: i + 1,
@@ -38,7 +40,8 @@ const rows = Array.from({ length: 600 }, (_, i) => ({
   first_seen: T,
   last_seen: T,
   version_since: T,
-  created_at: T + (i % 40) * DAY + (i % 3) * 3_600_000,
+  // a few at the edges of a day's number: none, 1970's first second, just before it, a day before it
+  created_at: i % 50 === 1 ? EDGES[((i / 50) % EDGES.length) | 0]! : T + (i % 40) * DAY + (i % 3) * 3_600_000,
   // one author holds half the items; a few hold one each (a quota of nothing in a small sample)
   author_handle: i % 2 === 0 ? 'big' : i % 5 === 1 ? null : `${HOSTILE[i % HOSTILE.length]!}${i % 31 === 0 ? i : ''}`,
   lang: i % 9 === 0 ? null : (['en', 'ja', HOSTILE[i % HOSTILE.length]!] as const)[i % 3]!,
@@ -113,6 +116,9 @@ const CASES: Array<{ by: Stratum | null; seed: string; size: number }> = [
   { by: 'author', seed: 'heron', size: 30 },
   { by: 'author', seed: 'n\u0000ul seed \ud83d', size: 7 },
   { by: 'lang', seed: 'egret', size: 50 },
+  // quotas small next to their strata: every stratum has a bound, and most items are ranked above them all
+  { by: 'lang', seed: 'heron', size: 12 },
+  { by: 'author', seed: 'egret', size: 5 },
   { by: 'lang', seed: 'egret', size: 10_000 },
 ];
 
@@ -141,6 +147,21 @@ describe('a sample drawn in the project, on ' + running.map((s) => s.name).join(
       ).toEqual(before);
       expect(drawn.items.length, name).toBe(Math.min(size, rows.length));
       expect(drawn.population, name).toBe(rows.length);
+    }
+  });
+
+  it('counts each day as the items read out with their dates do', async () => {
+    for (const [name, p] of projects) {
+      const reader = await p.grouped(q, 'day');
+      const expected = new Map<string, number>();
+      for (let chunk = await reader.next(100); chunk.length > 0; chunk = await reader.next(100))
+        for (const item of chunk) expected.set(item.group!, (expected.get(item.group!) ?? 0) + 1);
+      await reader.close();
+      const counted = await p.groupCounts(q, 'day', Number.MAX_SAFE_INTEGER);
+      expect(new Map(counted.groups.map((g) => [g.value, g.count])), name).toEqual(expected);
+      expect(counted.groupCount, name).toBe(expected.size);
+      expect(expected.get('1970-01-01'), name).toBe(6);
+      expect(expected.get('1969-12-31'), name).toBe(4);
     }
   });
 
