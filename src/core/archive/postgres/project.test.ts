@@ -343,6 +343,48 @@ describe.skipIf(skip)(`a team project on PostgreSQL${skip ? ` (${skip})` : ''}`,
       secure.stop();
     }
   }, 60_000);
+
+  it('marks a big run’s pages all-visible once answers stop, so the chart counts from the index, and stays exact', async () => {
+    const name = schema();
+    const p = await PostgresProject.open(cluster.connection(name), init('Ada'));
+    try {
+      const at = Date.UTC(2026, 10, 1);
+      const pages = Array.from({ length: 501 }, (_, n) => repliesPage(n * 20, 20, at + n));
+      for (let i = 0; i < pages.length; i += 100) await p.ingest(pages.slice(i, i + 100));
+      const vacuums = () =>
+        Number(
+          cluster
+            .psql(`SELECT vacuum_count FROM pg_stat_user_tables WHERE schemaname = '${name}' AND relname = 'items'`)
+            .trim(),
+        );
+      const visible = () =>
+        cluster
+          .psql(`SELECT relpages, relallvisible FROM pg_class WHERE oid = '${name}.items'::regclass`)
+          .trim()
+          .split('|')
+          .map(Number);
+      const deadline = Date.now() + 30_000;
+      while (vacuums() === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      const [pagesHeld, allVisible] = visible();
+      expect(pagesHeld).toBeGreaterThan(0);
+      expect(allVisible).toBe(pagesHeld);
+      const chart = async () => {
+        const a = await p.activity(ArchiveQuery.parse({}), 'day', 0);
+        return { total: a.total, dated: a.buckets.reduce((n, b) => n + b.count, 0) + a.undated };
+      };
+      expect(await chart()).toEqual({ total: 10_020, dated: 10_020 });
+      // a newer version of a post is the same post; new posts count at once, vacuumed or not
+      const newer = JSON.parse(pages[0]!.text) as { replies: Array<Record<string, unknown>> };
+      newer.replies[0] = { ...newer.replies[0], text: 'edited' };
+      await p.ingest([{ ...pages[0]!, at: at + 10_000, text: JSON.stringify(newer) }]);
+      await p.ingest([repliesPage(20_000, 20, at + 10_001)]);
+      expect(await chart()).toEqual({ total: 10_040, dated: 10_040 });
+      const filtered = await p.activity(ArchiveQuery.parse({ text: 'edited' }), 'day', 0);
+      expect(filtered.total).toBe(1);
+    } finally {
+      await p.close();
+    }
+  }, 120_000);
 });
 
 describe('a connection string', () => {
