@@ -344,6 +344,26 @@ describe.skipIf(skip)(`a team project on PostgreSQL${skip ? ` (${skip})` : ''}`,
     }
   }, 60_000);
 
+  it('keeps every item and every earlier version of a batch larger than one statement carries', async () => {
+    const name = schema();
+    const p = await PostgresProject.open(cluster.connection(name), init('Ada'));
+    try {
+      const at = Date.UTC(2026, 10, 1);
+      const pages = Array.from({ length: 300 }, (_, n) => repliesPage(n * 20, 20, at + n));
+      expect(pages.reduce((n, r) => n + r.text.length, 0)).toBeGreaterThan(5_000_000);
+      await p.ingest(pages);
+      const edited = pages.map((r, n) => ({ ...r, at: at + 1_000 + n, text: r.text.replaceAll('"post ', '"edited ') }));
+      await p.ingest(edited);
+      const count = (table: string) => Number(cluster.psql(`SELECT count(*) FROM ${name}.${table}`).trim());
+      expect(count('items')).toBe(6_000);
+      expect(count('item_versions')).toBe(6_000);
+      expect(count('request_items')).toBe(12_000);
+      expect((await p.activity(ArchiveQuery.parse({ text: 'edited' }), 'day', 0)).total).toBe(6_000);
+    } finally {
+      await p.close();
+    }
+  }, 120_000);
+
   it('marks a big run’s pages all-visible once answers stop, so the chart counts from the index, and stays exact', async () => {
     const name = schema();
     const p = await PostgresProject.open(cluster.connection(name), init('Ada'));
