@@ -6,10 +6,12 @@
 import { existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { postFixture } from '../../../shared/api/fixtures';
 import { ArchiveQuery } from '../../../shared/ipc/archive';
 import type { IngestRecord } from '../answer';
+import { PROJECT_LOCK } from '../common';
 import { ArchiveHost } from '../host';
 import { repliesPage } from '../testing/answers';
 import { skipWithoutPostgres, startTestCluster, type TestCluster } from '../../db/testing/postgres';
@@ -343,6 +345,39 @@ describe.skipIf(skip)(`a team project on PostgreSQL${skip ? ` (${skip})` : ''}`,
       secure.stop();
     }
   }, 60_000);
+
+  it('holds one batch parsed ahead while the server is slower than the answers, and writes them all', async () => {
+    const host = new ArchiveHost(() => undefined);
+    const where = cluster.connection(schema());
+    await host.api.open('current', {
+      store: 'postgres',
+      connection: where,
+      name: 'Slow',
+      kind: 'live',
+      researcher: 'Ada',
+    });
+    host.api.ingest('current', repliesPage(0, 20, 1000));
+    await host.api.flush();
+    // another writer holds the project's lock: the batch under way waits for it, as on a busy server
+    const other = new pg.Client({ connectionString: cluster.url });
+    await other.connect();
+    const parsed = vi.spyOn(PostgresProject.prototype, 'prepare');
+    try {
+      await other.query('BEGIN');
+      await other.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [PROJECT_LOCK, where.schema]);
+      for (let i = 1; i <= 1_000; i++) host.api.ingest('current', repliesPage(i * 20, 20, 1000 + i));
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      // the batch being written and one parsed behind it; the rest waits as received
+      expect(parsed.mock.calls.length).toBeLessThanOrEqual(2);
+      await other.query('COMMIT');
+      await host.api.flush();
+      expect(await host.api.summary('current')).toMatchObject({ requests: 1_001, items: 20_020 });
+    } finally {
+      parsed.mockRestore();
+      await other.end();
+      await host.dispose();
+    }
+  }, 120_000);
 
   it('keeps every item and every earlier version of a batch larger than one statement carries', async () => {
     const name = schema();
