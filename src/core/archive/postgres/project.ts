@@ -142,6 +142,9 @@ export class PostgresProject extends ArchiveTables implements ProjectStore {
 
   async ingest(records: readonly IngestRecord[], ahead?: unknown): Promise<void> {
     if (records.length === 0) return;
+    // a write under way is not the run's end: its rows would not be visible to the vacuum yet
+    if (this.vacuumTimer) clearTimeout(this.vacuumTimer);
+    this.vacuumTimer = null;
     const batch =
       ahead instanceof Object && (ahead as PgBatch).records === records ? (ahead as PgBatch) : this.prepare(records);
     this.skipped += batch.failed;
@@ -168,8 +171,8 @@ export class PostgresProject extends ArchiveTables implements ProjectStore {
     this.readOnly = null;
     const written = prepared.reduce((n, a) => n + a.items.length, 0);
     this.sinceVacuum += written;
-    this.vacuumWhenIdle();
     await this.analyzeAsItGrows(written);
+    this.vacuumWhenIdle();
   }
 
   /**
