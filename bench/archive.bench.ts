@@ -16,7 +16,8 @@
  * `--store=postgres` measures a team project on PostgreSQL instead (bench/lib/archive-db.ts: a throwaway durable
  * cluster, or the server BENCH_ARCHIVE_PG names), `--store=both` one after the other on the same data, with
  * their ratios (the team projects' budgets: ingest >= 10,000 posts/s, search p95 <= 200 ms at 1M). The server's own
- * processes are not the bench process: PostgreSQL's CPU and memory are not in its CPU and RSS figures.
+ * processes are not the bench process: PostgreSQL's CPU and memory are not in its CPU and RSS figures. A team
+ * project's chart is measured right after the run and again once the run's vacuum has ended (and how long that took).
  * Writes bench/results/archive.json (archive-postgres.json). A measurement: it never fails.
  */
 import { fork } from 'node:child_process';
@@ -56,6 +57,7 @@ async function measure(store: BenchStore): Promise<Record<string, unknown>> {
     size: sizeOf,
     where,
     settings,
+    vacuumed,
     cleanup,
   } = await openBenchArchive('skein-bench-archive-', {}, store);
 
@@ -169,9 +171,16 @@ async function measure(store: BenchStore): Promise<Record<string, unknown>> {
       await thread.call('search', 'current', ArchiveQuery.parse({ text }), 0, 50);
       languageMs.push(performance.now() - t);
     }
-  const ta = performance.now();
-  const activity = await thread.call('activity', 'current', ArchiveQuery.parse({}), 'day', 0);
-  const activityMs = performance.now() - ta;
+  // a team project's chart right after the run, then once the run's vacuum (a second after the last answer) ended
+  const chart = async () => {
+    const t = performance.now();
+    const buckets = (await thread.call('activity', 'current', ArchiveQuery.parse({}), 'day', 0)).buckets.length;
+    return { ms: performance.now() - t, buckets };
+  };
+  const rightAfter = store === 'postgres' ? await chart() : null;
+  const vacuum = await vacuumed();
+  const activity = await chart();
+  const activityMs = activity.ms;
   const summary = await thread.call('summary', 'current');
   await thread.close();
   const size = await sizeOf();
@@ -213,7 +222,15 @@ async function measure(store: BenchStore): Promise<Record<string, unknown>> {
     // each word's three first pages: which query the p95 is
     searchByWordMs: byWord,
     activityMs: round(activityMs),
-    activityBuckets: activity.buckets.length,
+    activityBuckets: activity.buckets,
+    ...(rightAfter && vacuum
+      ? {
+          activityRightAfterIngestMs: round(rightAfter.ms),
+          vacuumWaitS: round(vacuum.waitedS),
+          itemsPages: vacuum.pages,
+          itemsPagesNotAllVisible: vacuum.notVisible,
+        }
+      : {}),
     budgets: store === 'postgres' ? { ...ARCHIVE_BUDGETS, ...POSTGRES_BUDGETS } : ARCHIVE_BUDGETS,
     loadAverage: loadavg().map((l) => round(l, 2)),
     cpus: cpus().length,

@@ -741,17 +741,23 @@ export abstract class ArchiveTables {
     };
   }
 
-  /** How a query's items fall in time: counted per bucket (hour, day or week from the origin), in one window. */
+  /**
+   * How a query's items fall in time: counted per bucket (hour, day or week from the origin), in one window. One
+   * pass over the query's items counts both the buckets and the whole (the items outside the window, or without a
+   * time, are the null bucket): over all of a project's posts that pass is the creation-time index alone.
+   */
   async activity(q: ArchiveQueryParsed, bucket: ActivityBucket, utcOffsetMinutes: number): Promise<ArchiveActivity> {
     const window = activityWindow(bucket, utcOffsetMinutes, this.clock());
-    const where = this.where(q);
-    const [rows, all] = await Promise.all([
-      this.executor.all<{ b: number; n: number }>(
-        sql`SELECT CAST((i.created_at - ${window.origin}) / ${window.size} AS INTEGER) AS b, count(*) AS n FROM items i
-            WHERE ${where} AND i.created_at >= ${window.from} AND i.created_at <= ${window.to} GROUP BY b ORDER BY b`,
-      ),
-      this.executor.get<{ n: number }>(sql`SELECT count(*) AS n FROM items i WHERE ${where}`),
-    ]);
-    return activityOf(rows, all?.n ?? 0, window);
+    const rows = await this.executor.all<{ b: number | null; n: number }>(
+      sql`SELECT CASE WHEN i.created_at >= ${window.from} AND i.created_at <= ${window.to}
+            THEN CAST((i.created_at - ${window.origin}) / ${window.size} AS INTEGER) END AS b, count(*) AS n
+          FROM items i WHERE ${this.where(q)} GROUP BY 1 ORDER BY 1`,
+    );
+    const dated = rows.flatMap((r) => (r.b === null ? [] : [{ b: Number(r.b), n: Number(r.n) }]));
+    return activityOf(
+      dated,
+      rows.reduce((n, r) => n + Number(r.n), 0),
+      window,
+    );
   }
 }

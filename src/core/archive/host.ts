@@ -132,6 +132,11 @@ export class ArchiveHost {
   private readonly queuedText = new Map<Handle, number>();
   /** each project's batch being written: the next waits for it */
   private readonly writing = new Map<Handle, Promise<void>>();
+  /**
+   * each project's batch parsed ahead and waiting for the one being written (at most one: answers arriving
+   * meanwhile wait as received, so a server slower than the answers holds one parsed batch, not a pile of them)
+   */
+  private readonly waiting = new Set<Handle>();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private readonly retry = new Map<Handle, { delay: number; timer: ReturnType<typeof setTimeout> | null }>();
   /** where each project's kept answers wait on disk (`OpenInit.spool`) */
@@ -175,6 +180,8 @@ export class ArchiveHost {
     const p = this.projects.get(handle);
     const under = this.writing.get(handle) ?? Promise.resolve();
     if (!queue || queue.length === 0 || !p) return under;
+    // written after the waiting batch (a full queue is cut already when that one starts being written)
+    if (this.waiting.has(handle)) return under.then(() => this.flushOne(handle));
     this.queues.set(handle, []);
     this.queuedText.set(handle, 0);
     // parsed now, while the batch before it is written (a team's server works meanwhile)
@@ -184,7 +191,16 @@ export class ArchiveHost {
     } catch {
       prepared = undefined; // parsed again, answer by answer, by `ingest`
     }
-    const next = under.then(() => this.write(handle, p, queue, prepared));
+    this.waiting.add(handle);
+    const next = under.then(() => {
+      this.waiting.delete(handle);
+      const written = this.write(handle, p, queue, prepared);
+      // what filled up meanwhile is parsed now, while this one is written
+      const more = this.queues.get(handle);
+      if (more && (more.length >= BATCH_SIZE || (this.queuedText.get(handle) ?? 0) >= BATCH_TEXT))
+        void this.flushOne(handle);
+      return written;
+    });
     this.writing.set(handle, next);
     void next.then(() => {
       if (this.writing.get(handle) === next) this.writing.delete(handle);
@@ -429,8 +445,10 @@ export class ArchiveHost {
         this.spoolNew(handle, queue);
         return;
       }
-      if (queue.length >= BATCH_SIZE || text >= BATCH_TEXT) void this.flushOne(handle);
-      else this.timer ??= setTimeout(() => void this.flushAll(), BATCH_MS);
+      // a full queue behind a waiting batch is cut when that one starts being written
+      if (queue.length >= BATCH_SIZE || text >= BATCH_TEXT) {
+        if (!this.waiting.has(handle)) void this.flushOne(handle);
+      } else this.timer ??= setTimeout(() => void this.flushAll(), BATCH_MS);
     },
     flush: () => this.flushAll(),
   };

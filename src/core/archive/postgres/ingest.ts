@@ -42,6 +42,33 @@ const keyOf = (kind: string, id: string) => `${kind}\u0000${id}`;
 const recordset = (rows: readonly object[]): string =>
   JSON.stringify(rows, (_, v: unknown) => (typeof v === 'string' ? toPg(v) : v));
 
+/**
+ * Text a statement's JSON set carries at most (UTF-16 code units): a batch (up to 8 MB of answers) goes in as a
+ * few statements, so the JSON text and the driver's buffer of each stay a few MB, not the batch's size twice over.
+ */
+const STATEMENT_TEXT = 2_000_000;
+
+/** `rows` in consecutive slices whose `size`s add up to at most `max` (a row larger than that alone). */
+function slices<T>(rows: readonly T[], size: (row: T) => number, max = STATEMENT_TEXT): T[][] {
+  const out: T[][] = [];
+  let slice: T[] = [];
+  let held = 0;
+  for (const row of rows) {
+    const n = size(row);
+    if (slice.length > 0 && held + n > max) {
+      out.push(slice);
+      slice = [];
+      held = 0;
+    }
+    slice.push(row);
+    held += n;
+  }
+  if (slice.length > 0) out.push(slice);
+  return out;
+}
+
+const itemText = (s: { raw: string; tsv: string }) => s.raw.length + s.tsv.length;
+
 /** `n` new ids of a table's identity column, allocated at once. */
 async function newIds(tx: Db, table: string, n: number): Promise<number[]> {
   if (n === 0) return [];
@@ -165,21 +192,21 @@ export async function writeAnswers(tx: Db, answers: readonly PgAnswer[], researc
   });
   const all = [...state.values()];
   const created = all.filter((s) => s.fate === 'new');
-  if (created.length > 0)
+  for (const slice of slices(created, itemText))
     await tx.run(
       sql`INSERT INTO items (rowid, kind, id, raw, first_seen, last_seen, version_since, created_at, author_handle, lang, flags, engagement, fts)
           SELECT rowid, kind, id, raw, first_seen, last_seen, version_since, created_at, author_handle, lang, flags, engagement, fts::tsvector
-          FROM json_to_recordset(${recordset(created.map(itemRow))}::json) AS x(rowid bigint, kind text, id text, raw text,
+          FROM json_to_recordset(${recordset(slice.map(itemRow))}::json) AS x(rowid bigint, kind text, id text, raw text,
             first_seen bigint, last_seen bigint, version_since bigint, created_at bigint, author_handle text, lang text,
             flags integer, engagement bigint, fts text)
           ORDER BY rowid`,
     );
   const changed = all.filter((s) => s.fate === 'changed');
-  if (changed.length > 0)
+  for (const slice of slices(changed, itemText))
     await tx.run(
       sql`UPDATE items i SET raw = x.raw, last_seen = x.last_seen, version_since = x.version_since, created_at = x.created_at,
             author_handle = x.author_handle, lang = x.lang, flags = x.flags, engagement = x.engagement, fts = x.fts::tsvector
-          FROM json_to_recordset(${recordset(changed.map(itemRow))}::json) AS x(rowid bigint, raw text, last_seen bigint,
+          FROM json_to_recordset(${recordset(slice.map(itemRow))}::json) AS x(rowid bigint, raw text, last_seen bigint,
             version_since bigint, created_at bigint, author_handle text, lang text, flags integer, engagement bigint, fts text)
           WHERE i.rowid = x.rowid`,
     );
@@ -191,11 +218,11 @@ export async function writeAnswers(tx: Db, answers: readonly PgAnswer[], researc
             AS x(rowid bigint, last_seen bigint)
           WHERE i.rowid = x.rowid`,
     );
-  if (versions.length > 0)
+  for (const slice of slices(versions, (v) => v.raw.length))
     await tx.run(
       sql`INSERT INTO item_versions (item, raw, seen_from, seen_to)
           SELECT item, raw, seen_from, seen_to
-          FROM json_to_recordset(${recordset(versions)}::json) AS x(item bigint, raw text, seen_from bigint, seen_to bigint)`,
+          FROM json_to_recordset(${recordset(slice)}::json) AS x(item bigint, raw text, seen_from bigint, seen_to bigint)`,
     );
 
   // --- the requests, numbered in order, then each one's items

@@ -6,10 +6,12 @@
 import { existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { postFixture } from '../../../shared/api/fixtures';
 import { ArchiveQuery } from '../../../shared/ipc/archive';
 import type { IngestRecord } from '../answer';
+import { PROJECT_LOCK } from '../common';
 import { ArchiveHost } from '../host';
 import { repliesPage } from '../testing/answers';
 import { skipWithoutPostgres, startTestCluster, type TestCluster } from '../../db/testing/postgres';
@@ -343,6 +345,101 @@ describe.skipIf(skip)(`a team project on PostgreSQL${skip ? ` (${skip})` : ''}`,
       secure.stop();
     }
   }, 60_000);
+
+  it('holds one batch parsed ahead while the server is slower than the answers, and writes them all', async () => {
+    const host = new ArchiveHost(() => undefined);
+    const where = cluster.connection(schema());
+    await host.api.open('current', {
+      store: 'postgres',
+      connection: where,
+      name: 'Slow',
+      kind: 'live',
+      researcher: 'Ada',
+    });
+    host.api.ingest('current', repliesPage(0, 20, 1000));
+    await host.api.flush();
+    // another writer holds the project's lock: the batch under way waits for it, as on a busy server
+    const other = new pg.Client({ connectionString: cluster.url });
+    await other.connect();
+    const parsed = vi.spyOn(PostgresProject.prototype, 'prepare');
+    try {
+      await other.query('BEGIN');
+      await other.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [PROJECT_LOCK, where.schema]);
+      for (let i = 1; i <= 1_000; i++) host.api.ingest('current', repliesPage(i * 20, 20, 1000 + i));
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      // the batch being written and one parsed behind it; the rest waits as received
+      expect(parsed.mock.calls.length).toBeLessThanOrEqual(2);
+      await other.query('COMMIT');
+      await host.api.flush();
+      expect(await host.api.summary('current')).toMatchObject({ requests: 1_001, items: 20_020 });
+    } finally {
+      parsed.mockRestore();
+      await other.end();
+      await host.dispose();
+    }
+  }, 120_000);
+
+  it('keeps every item and every earlier version of a batch larger than one statement carries', async () => {
+    const name = schema();
+    const p = await PostgresProject.open(cluster.connection(name), init('Ada'));
+    try {
+      const at = Date.UTC(2026, 10, 1);
+      const pages = Array.from({ length: 300 }, (_, n) => repliesPage(n * 20, 20, at + n));
+      expect(pages.reduce((n, r) => n + r.text.length, 0)).toBeGreaterThan(5_000_000);
+      await p.ingest(pages);
+      const edited = pages.map((r, n) => ({ ...r, at: at + 1_000 + n, text: r.text.replaceAll('"post ', '"edited ') }));
+      await p.ingest(edited);
+      const count = (table: string) => Number(cluster.psql(`SELECT count(*) FROM ${name}.${table}`).trim());
+      expect(count('items')).toBe(6_000);
+      expect(count('item_versions')).toBe(6_000);
+      expect(count('request_items')).toBe(12_000);
+      expect((await p.activity(ArchiveQuery.parse({ text: 'edited' }), 'day', 0)).total).toBe(6_000);
+    } finally {
+      await p.close();
+    }
+  }, 120_000);
+
+  it('marks a big run’s pages all-visible once answers stop, so the chart counts from the index, and stays exact', async () => {
+    const name = schema();
+    const p = await PostgresProject.open(cluster.connection(name), init('Ada'));
+    try {
+      const at = Date.UTC(2026, 10, 1);
+      const pages = Array.from({ length: 501 }, (_, n) => repliesPage(n * 20, 20, at + n));
+      for (let i = 0; i < pages.length; i += 100) await p.ingest(pages.slice(i, i + 100));
+      const vacuums = () =>
+        Number(
+          cluster
+            .psql(`SELECT vacuum_count FROM pg_stat_user_tables WHERE schemaname = '${name}' AND relname = 'items'`)
+            .trim(),
+        );
+      const visible = () =>
+        cluster
+          .psql(`SELECT relpages, relallvisible FROM pg_class WHERE oid = '${name}.items'::regclass`)
+          .trim()
+          .split('|')
+          .map(Number);
+      const deadline = Date.now() + 30_000;
+      while (vacuums() === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      const [pagesHeld, allVisible] = visible();
+      expect(pagesHeld).toBeGreaterThan(0);
+      expect(allVisible).toBe(pagesHeld);
+      const chart = async () => {
+        const a = await p.activity(ArchiveQuery.parse({}), 'day', 0);
+        return { total: a.total, dated: a.buckets.reduce((n, b) => n + b.count, 0) + a.undated };
+      };
+      expect(await chart()).toEqual({ total: 10_020, dated: 10_020 });
+      // a newer version of a post is the same post; new posts count at once, vacuumed or not
+      const newer = JSON.parse(pages[0]!.text) as { replies: Array<Record<string, unknown>> };
+      newer.replies[0] = { ...newer.replies[0], text: 'edited' };
+      await p.ingest([{ ...pages[0]!, at: at + 10_000, text: JSON.stringify(newer) }]);
+      await p.ingest([repliesPage(20_000, 20, at + 10_001)]);
+      expect(await chart()).toEqual({ total: 10_040, dated: 10_040 });
+      const filtered = await p.activity(ArchiveQuery.parse({ text: 'edited' }), 'day', 0);
+      expect(filtered.total).toBe(1);
+    } finally {
+      await p.close();
+    }
+  }, 120_000);
 });
 
 describe('a connection string', () => {

@@ -48,6 +48,13 @@ interface PgBatch {
 /** Items written since the planner's statistics were last gathered, beyond which they are gathered again. */
 const ANALYZE_AFTER = { items: 5_000, share: 0.5 };
 
+/**
+ * Once no answer has come for `idleMs`, a run that wrote at least `items` items has `items` vacuumed: its pages
+ * marked all-visible, so a count or a chart over the project's posts reads the creation-time index alone instead
+ * of every row (autovacuum does it too, but a minute or more later, and PostgreSQL 12 not for inserts at all).
+ */
+const VACUUM_AFTER = { items: 10_000, idleMs: 1_000 };
+
 export class PostgresProject extends ArchiveTables implements ProjectStore {
   readonly location: string;
   private readonly db: PgDb;
@@ -56,6 +63,11 @@ export class PostgresProject extends ArchiveTables implements ProjectStore {
   /** items written since statistics were gathered, and how many the table held then (null: may not gather them) */
   private sinceAnalyze = 0;
   private analyzedRows: number | null = 0;
+  /** items written since the run's pages were last vacuumed; the vacuum under way; its timer */
+  private sinceVacuum = 0;
+  private vacuuming: Promise<void> | null = null;
+  private vacuumTimer: ReturnType<typeof setTimeout> | null = null;
+  private closing = false;
 
   private constructor(
     private readonly researcher: string | null,
@@ -130,6 +142,9 @@ export class PostgresProject extends ArchiveTables implements ProjectStore {
 
   async ingest(records: readonly IngestRecord[], ahead?: unknown): Promise<void> {
     if (records.length === 0) return;
+    // a write under way is not the run's end: its rows would not be visible to the vacuum yet
+    if (this.vacuumTimer) clearTimeout(this.vacuumTimer);
+    this.vacuumTimer = null;
     const batch =
       ahead instanceof Object && (ahead as PgBatch).records === records ? (ahead as PgBatch) : this.prepare(records);
     this.skipped += batch.failed;
@@ -154,7 +169,37 @@ export class PostgresProject extends ArchiveTables implements ProjectStore {
     }
     // a state derived from the last write, not remembered: rights given back clear it
     this.readOnly = null;
-    await this.analyzeAsItGrows(prepared.reduce((n, a) => n + a.items.length, 0));
+    const written = prepared.reduce((n, a) => n + a.items.length, 0);
+    this.sinceVacuum += written;
+    await this.analyzeAsItGrows(written);
+    this.vacuumWhenIdle();
+  }
+
+  /**
+   * The run's end is the moment answers stop coming: the vacuum starts then, off the writes' path (readers and
+   * later batches do not wait for it; a batch meanwhile is written alongside). A role that does not own the
+   * tables is told no by PostgreSQL with a warning only, and leaves it to autovacuum.
+   */
+  private vacuumWhenIdle(): void {
+    if (this.vacuumTimer) clearTimeout(this.vacuumTimer);
+    this.vacuumTimer = null;
+    if (this.closing || this.vacuuming || this.sinceVacuum < VACUUM_AFTER.items) return;
+    this.vacuumTimer = setTimeout(() => {
+      this.vacuumTimer = null;
+      this.sinceVacuum = 0;
+      this.vacuuming = this.executor
+        .exec('VACUUM (ANALYZE) items')
+        .then(() => {
+          this.sinceAnalyze = 0;
+        })
+        .catch(() => undefined)
+        .finally(() => {
+          this.vacuuming = null;
+          // what was written while it ran is the next run's
+          this.vacuumWhenIdle();
+        });
+    }, VACUUM_AFTER.idleMs);
+    this.vacuumTimer.unref?.();
   }
 
   /**
@@ -211,6 +256,9 @@ export class PostgresProject extends ArchiveTables implements ProjectStore {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
+    if (this.vacuumTimer) clearTimeout(this.vacuumTimer);
+    await this.vacuuming;
     await this.releaseLocks();
     await this.db.pool.end().catch(() => undefined);
   }
