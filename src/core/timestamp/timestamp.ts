@@ -372,11 +372,7 @@ export function timestampRun(
 }
 
 async function stampRun(
-  entries: readonly ManifestEntry[],
-  settings: TimestampSettings,
-  store: { recordTimestamp: (r: TimestampRecord) => Promise<void> },
-  folder: string,
-  now: () => number,
+  ...[entries, settings, store, folder, now]: Parameters<typeof timestampRun>
 ): Promise<TimestampOutcome> {
   const at = now();
   const text = manifestText(settings.project, at, entries, settings.kind);
