@@ -1,9 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ArchiveProject } from '../archive/project';
 import { PARTS } from '../compose/parts';
+import type { CsvPage, DeltaKey } from './tables/records';
 import type { WatchTables } from './tables/watch-tables';
 import { writeTable } from './tables';
 
@@ -118,5 +119,52 @@ describe('the watch tables, page after page', () => {
       .map((l) => l.split(',')[0]);
     expect(ids).toEqual([...ids].sort());
     expect(new Set(ids).size).toBe(6_001);
+  });
+});
+
+describe('the watch tables, written while the next page is made', () => {
+  /** a source of `pages` full pages then a short one, each page answered after a turn of the event loop */
+  function source(pages: number, fail?: number) {
+    let asked = 0;
+    let waiting = 0;
+    let mostWaiting = 0;
+    const deltas = async (after: DeltaKey | null, limit: number): Promise<CsvPage<DeltaKey>> => {
+      const n = asked++;
+      waiting++;
+      mostWaiting = Math.max(mostWaiting, waiting);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      waiting--;
+      if (n === fail) throw new Error('the project went away');
+      const rows = n < pages ? limit : 3;
+      const at = (after?.at ?? 0) + 1;
+      return {
+        text: Array.from({ length: rows }, (_, k) => `${n},${at + k}\n`).join(''),
+        rows,
+        last: { kind: 'post', id: String(n), metric: 'likes', at: at + rows - 1 },
+      };
+    };
+    return { deltas, attrition: () => Promise.reject(new Error('not asked')), most: () => mostWaiting };
+  }
+  const about = { project: 'p', scope: 'all', exportedAt: T, app: 'test' };
+
+  it('writes every page in order, never asking for more than one page ahead', async () => {
+    const s = source(3);
+    const file = join(dir, 'ahead.csv');
+    expect(await writeTable('deltas', file, s, about)).toBe(3 * 5_000 + 3);
+    const pages = readFileSync(file, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .slice(1)
+      .map((l) => Number(l.split(',')[0]));
+    expect(pages).toEqual([...pages].sort((a, b) => a - b));
+    expect(new Set(pages)).toEqual(new Set([0, 1, 2, 3]));
+    expect(s.most()).toBe(1);
+  });
+
+  it('leaves no file and no manifest when a page fails, the rows before it written or not', async () => {
+    const file = join(dir, 'failed.csv');
+    await expect(writeTable('deltas', file, source(5, 3), about)).rejects.toThrow('the project went away');
+    expect(existsSync(file)).toBe(false);
+    expect(existsSync(`${file}.manifest.json`)).toBe(false);
   });
 });

@@ -9,7 +9,8 @@
  * Times are ISO 8601 in UTC; ids plain digits; an empty cell is "none". Rows are read from the project a page
  * at a time after the last one (never all at once, and never by an offset that would grow with the table):
  * deltas by item, metric and time; attrition by watch, kind and id. The store makes each page's lines where it
- * reads the rows (./tables/csv), so a page reaches this thread as one string, not thousands of objects.
+ * reads the rows (./tables/csv), so a page reaches this thread as one string, not thousands of objects, and the
+ * next page is asked for before this one is written, so the store makes it meanwhile.
  */
 import { writeFileAtomic } from '../files/atomic-file';
 import type { WatchTable } from '../../shared/ipc/watch';
@@ -63,15 +64,25 @@ export async function writeTable(
   let rows = 0;
   await writeFileAtomic(target, async (sink) => {
     await sink.write(csvLine(table === 'deltas' ? [...DELTA_COLUMNS] : [...ATTRITION_COLUMNS]));
-    /** every row of one table, a page after another */
+    /**
+     * every row of one table, a page after another: the next page is asked for as soon as a page arrives, so the
+     * archive's worker (or the server) makes it while this thread writes the one before; never more than two
+     * pages held at once
+     */
     const pages = async <K>(next: (after: K | null, limit: number) => Promise<CsvPage<K>>) => {
-      let last: K | null = null;
-      for (;;) {
-        const page = await next(last, CHUNK);
-        if (page.rows) await sink.write(page.text);
-        rows += page.rows;
-        last = page.last ?? last;
-        if (page.rows < CHUNK) break;
+      let coming: Promise<CsvPage<K>> | null = next(null, CHUNK);
+      try {
+        let last: K | null = null;
+        while (coming) {
+          const page: CsvPage<K> = await coming;
+          rows += page.rows;
+          last = page.last ?? last;
+          coming = page.rows < CHUNK ? null : next(last, CHUNK);
+          if (page.rows) await sink.write(page.text);
+        }
+      } finally {
+        // a write that failed leaves the page asked for ahead unread: its failure, if any, is not the export's
+        coming?.catch(() => undefined);
       }
     };
     if (table === 'deltas') await pages((after: DeltaKey | null, n) => source.deltas(after, n));
