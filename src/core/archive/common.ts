@@ -721,21 +721,30 @@ export abstract class ArchiveTables {
   /** How many items a query holds, and per group (the largest first, `limit` of them listed). */
   async groupCounts(q: ArchiveQueryParsed, by: Grouping | null, limit: number): Promise<GroupCounts> {
     const where = this.where(q);
-    const total = Number(
-      (await this.executor.get<{ n: number }>(sql`SELECT count(*) AS n FROM items i WHERE ${where}`))?.n,
-    );
-    if (by === null) return { total, groups: [], groupCount: 0 };
-    const rows = await this.executor.all<{ value: string; n: number }>(
-      by === 'day'
-        ? sql`SELECT coalesce(${DAY_KEY.date}, g.other)${codePoint} AS value, g.n AS n FROM (
-            SELECT ${DAY_KEY.key} AS k, CASE WHEN ${DAY_KEY.key} IS NULL THEN ${groupSql(by)} END AS other,
-              count(*) AS n FROM items i WHERE ${where} GROUP BY 1, 2) g
-            ORDER BY 2 DESC, 1`
-        : sql`SELECT ${groupSql(by)}${codePoint} AS value, count(*) AS n FROM items i WHERE ${where}
-          GROUP BY 1 ORDER BY 2 DESC, 1`,
-    );
+    if (by === null) {
+      const total = await this.executor.get<{ n: number }>(sql`SELECT count(*) AS n FROM items i WHERE ${where}`);
+      return { total: Number(total?.n), groups: [], groupCount: 0 };
+    }
+    let counted: Sql;
+    if (by !== 'day')
+      counted = sql`SELECT ${groupSql(by)}${codePoint} AS value, count(*) AS n FROM items i WHERE ${where}
+        GROUP BY 1 ORDER BY 2 DESC, 1`;
+    else if (this.executor.dialect === 'sqlite')
+      // one key per item, the day's number or else its date's text (SQLite groups an integer apart from any text):
+      // the key worked out once and one column sorted cut counting by a fifth
+      counted = sql`SELECT CASE WHEN typeof(g.k) = 'integer' THEN ${DAY_KEY.date} ELSE g.k END${codePoint} AS value,
+          g.n AS n FROM (
+            SELECT coalesce(${DAY_KEY.key}, ${groupSql(by)}) AS k, count(*) AS n FROM items i WHERE ${where} GROUP BY 1
+          ) g ORDER BY 2 DESC, 1`;
+    else
+      counted = sql`SELECT coalesce(${DAY_KEY.date}, g.other)${codePoint} AS value, g.n AS n FROM (
+          SELECT ${DAY_KEY.key} AS k, CASE WHEN ${DAY_KEY.key} IS NULL THEN ${groupSql(by)} END AS other,
+            count(*) AS n FROM items i WHERE ${where} GROUP BY 1, 2) g
+          ORDER BY 2 DESC, 1`;
+    const rows = await this.executor.all<{ value: string; n: number }>(counted);
     return {
-      total,
+      // every item is in one group (none is '(none)'): the groups' sum is the total, without counting again
+      total: rows.reduce((t, r) => t + Number(r.n), 0),
       groups: rows.slice(0, limit).map((r) => ({ value: groupOf(by, r.value) ?? '', count: Number(r.n) })),
       groupCount: rows.length,
     };

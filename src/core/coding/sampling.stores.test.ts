@@ -160,6 +160,8 @@ describe('a sample drawn in the project, on ' + running.map((s) => s.name).join(
       const counted = await p.groupCounts(q, 'day', Number.MAX_SAFE_INTEGER);
       expect(new Map(counted.groups.map((g) => [g.value, g.count])), name).toEqual(expected);
       expect(counted.groupCount, name).toBe(expected.size);
+      expect(counted.total, name).toBe(rows.length);
+      expect((await p.groupCounts(q, 'author', 3)).total, name).toBe(rows.length);
       expect(expected.get('1970-01-01'), name).toBe(6);
       expect(expected.get('1969-12-31'), name).toBe(4);
     }

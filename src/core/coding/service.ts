@@ -309,8 +309,8 @@ export function createCodingService(deps: CodingServiceDeps) {
         coders: input.coders,
       };
       const id = await project.addSample(cb.id, input.name, definition, drawn.items, assignments);
-      const list = await samples(cb.id);
-      return list.find((s) => s.id === id)!;
+      const [summary] = await project.samples(cb.id, compared(cb), id);
+      return summary!;
     },
 
     samples,

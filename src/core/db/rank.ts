@@ -18,11 +18,22 @@ const SQLITE_RANK = 'skein_sample_rank';
 
 /** Gives a project file's connection the rank as an SQL function (deterministic: SQLite may reuse its value). */
 export function registerSampleRank(db: DatabaseSync): void {
-  db.function(SQLITE_RANK, { deterministic: true }, (prefix, id) =>
-    typeof prefix === 'string' && (typeof id === 'string' || typeof id === 'number' || typeof id === 'bigint')
-      ? sampleRank(prefix, String(id))
-      : null,
-  );
+  // SQLite computes a rank a row is filtered on once more when it is also selected (the draw's subquery, flattened):
+  // the last answer kept saves that second hash (a twelfth of a draw's hashes)
+  let lastPrefix = '';
+  let lastId = '';
+  let lastRank: string | null = null;
+  db.function(SQLITE_RANK, { deterministic: true }, (prefix, id) => {
+    if (typeof prefix !== 'string' || (typeof id !== 'string' && typeof id !== 'number' && typeof id !== 'bigint'))
+      return null;
+    const text = String(id);
+    if (lastRank === null || text !== lastId || prefix !== lastPrefix) {
+      lastRank = sampleRank(prefix, text);
+      lastId = text;
+      lastPrefix = prefix;
+    }
+    return lastRank;
+  });
 }
 
 /**

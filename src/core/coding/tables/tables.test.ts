@@ -291,6 +291,10 @@ function codingTests(s: StoreUnderTest): void {
     ]);
     expect(await coding(p).sample(sample)).toMatchObject({ codebook: id, name: 'Six thousand' });
     expect(await coding(p).sample(sample + 1)).toBeNull();
+    // a draw asks for its new sample's summary alone, the same as in the list of all
+    const other = await coding(p).addSample(id, 'Other', sampleDefinition(1), [items[0]!], []);
+    expect((await coding(p).samples(id, ['stance', 'note'])).map((s) => s.id)).toEqual([other, sample]);
+    expect(await coding(p).samples(id, ['stance', 'note'], sample)).toEqual([summary]);
     const held = await coding(p).sampleItems(sample);
     expect(held).toHaveLength(6000);
     expect(held[1]).toEqual({ position: 1, kind: 'post', id: '5001', stratum: 'en' });

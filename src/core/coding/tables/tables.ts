@@ -370,12 +370,16 @@ export class CodingTables {
     });
   }
 
-  /** A codebook's samples with each assigned coder's progress (`compared`: the fields an item is done with). */
-  async samples(codebook: number, compared: readonly string[]): Promise<SampleSummary[]> {
+  /**
+   * A codebook's samples with each assigned coder's progress (`compared`: the fields an item is done with); `only`:
+   * that one sample alone (a draw's answer, without working out every other sample's progress again).
+   */
+  async samples(codebook: number, compared: readonly string[], only: number | null = null): Promise<SampleSummary[]> {
     const rows = await this.db.all(
       sql`SELECT s.id, s.codebook, s.name, s.definition, s.created_at,
             (SELECT count(*) FROM sample_items i WHERE i.sample = s.id) AS items
-          FROM samples s WHERE s.codebook = ${codebook} ORDER BY s.created_at DESC, s.id DESC`,
+          FROM samples s WHERE s.codebook = ${codebook}${only === null ? sql`` : sql` AND s.id = ${only}`}
+          ORDER BY s.created_at DESC, s.id DESC`,
     );
     const fields = compared.length > 0 ? compared : [''];
     const out: SampleSummary[] = [];
