@@ -194,10 +194,6 @@ function oneLine(raw: string): string {
   return raw.includes('\n') || raw.includes('\r') ? raw.replace(LINE_BREAK, ' ') : raw;
 }
 
-function itemLine(item: JournalItem): string {
-  return `i\t${JSON.stringify(item.id)}\t${item.position}\t${typeof item.raw === 'string' ? oneLine(item.raw) : item.raw.toString('utf8')}\n`;
-}
-
 export class Journal {
   private scratch = Buffer.alloc(0);
 
@@ -270,15 +266,21 @@ export class Journal {
 
   /** Appends one page's items and its commit line in a single write. */
   async appendPage(items: readonly JournalItem[], page: PageRecord): Promise<void> {
-    let text = '';
-    for (const item of items) text += itemLine(item);
-    text += `p\t${JSON.stringify(page)}\n`;
-    await this.append(text);
+    // each item's text goes into the write as it is, never joined into one page-long string first
+    const parts: Array<string | Buffer> = [];
+    for (const item of items)
+      parts.push(
+        `i\t${JSON.stringify(item.id)}\t${item.position}\t`,
+        typeof item.raw === 'string' ? oneLine(item.raw) : item.raw,
+        '\n',
+      );
+    parts.push(`p\t${JSON.stringify(page)}\n`);
+    await this.append(parts);
   }
 
   /** Appends that a page is about to be asked for (one line, committed on its own), before its request leaves. */
   async appendAsked(asked: Asked): Promise<void> {
-    await this.append(`a\t${JSON.stringify(asked)}\n`);
+    await this.append([`a\t${JSON.stringify(asked)}\n`]);
   }
 
   /**
@@ -291,7 +293,7 @@ export class Journal {
 
   /** Appends the record of a failed page fetch (one line, committed on its own). */
   async appendFailure(failure: FailedFetch): Promise<void> {
-    await this.append(`f\t${JSON.stringify(failure)}\n`);
+    await this.append([`f\t${JSON.stringify(failure)}\n`]);
   }
 
   /**
@@ -300,10 +302,14 @@ export class Journal {
    * Once the call returns the page is the OS's, so a kill of the process loses none of it (`sync` is for a
    * crash of the machine).
    */
-  private async append(text: string): Promise<void> {
+  private async append(parts: ReadonlyArray<string | Buffer>): Promise<void> {
     // encoded once into a buffer kept between pages (a UTF-16 unit is at most 3 bytes of UTF-8)
-    if (this.scratch.length < text.length * 3) this.scratch = Buffer.allocUnsafe(text.length * 3);
-    const length = this.scratch.write(text, 'utf8');
+    let most = 0;
+    for (const part of parts) most += typeof part === 'string' ? part.length * 3 : part.length;
+    if (this.scratch.length < most) this.scratch = Buffer.allocUnsafe(most);
+    let length = 0;
+    for (const part of parts)
+      length += typeof part === 'string' ? this.scratch.write(part, length, 'utf8') : part.copy(this.scratch, length);
     for (let written = 0; written < length;)
       written += writeSync(this.handle.fd, this.scratch, written, length - written, this.committed + written);
     this.committed += length;
