@@ -29,7 +29,7 @@ export type Next<S extends WalkStep, R extends string> =
 export interface Kept {
   items: readonly JournalItem[];
   record: PageRecord;
-  /** other work on the page that runs while its journal write is on its way (a live file's lines) */
+  /** other work on the page (a live file's lines), done after its journal write is made and before it counts */
   alongside?: () => Promise<void>;
 }
 
