@@ -42,7 +42,7 @@ export async function openLiveParquet(
           const item = kept[i] as (typeof kept)[number];
           for (const row of table.rows(item.raw, item.position, { params, index: first + i })) {
             const grouped = part.add(toCells(row, from));
-            if (grouped) await grouped;
+            if (grouped !== undefined) await grouped;
           }
         }
       },
