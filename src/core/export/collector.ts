@@ -276,8 +276,8 @@ function keepPage(o: CollectOptions, page: SourcePage, step: Step): Kept {
       cursor: step.cursor,
       walkId: o.walkId,
     });
-  // the kept items' other work (a live CSV's lines) runs while the journal's write is on its way; the page
-  // counts only once the journal has it (a page the journal lost makes the live CSV give way to the journal)
+  // the kept items' other work (a live CSV's lines) runs after the journal's write is made; the page counts
+  // only once the journal has it (a page the journal lost makes the live CSV give way to the journal)
   const onKept = o.onKept;
   return {
     items: kept,

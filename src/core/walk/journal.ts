@@ -16,6 +16,7 @@
  * A page counts only once its commit line is complete; whatever follows the
  * last commit (a torn write) is cut off when the journal is opened again.
  */
+import { writeSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import type { AnswerSnapshot, DroppedItem, PagingStopReason } from '../../shared/ipc/api';
 
@@ -193,11 +194,9 @@ function oneLine(raw: string): string {
   return raw.includes('\n') || raw.includes('\r') ? raw.replace(LINE_BREAK, ' ') : raw;
 }
 
-function itemLine(item: JournalItem): string {
-  return `i\t${JSON.stringify(item.id)}\t${item.position}\t${typeof item.raw === 'string' ? oneLine(item.raw) : item.raw.toString('utf8')}\n`;
-}
-
 export class Journal {
+  private scratch = Buffer.alloc(0);
+
   private constructor(
     readonly path: string,
     private readonly handle: FileHandle,
@@ -267,15 +266,21 @@ export class Journal {
 
   /** Appends one page's items and its commit line in a single write. */
   async appendPage(items: readonly JournalItem[], page: PageRecord): Promise<void> {
-    let text = '';
-    for (const item of items) text += itemLine(item);
-    text += `p\t${JSON.stringify(page)}\n`;
-    await this.append(text);
+    // each item's text goes into the write as it is, never joined into one page-long string first
+    const parts: Array<string | Buffer> = [];
+    for (const item of items)
+      parts.push(
+        `i\t${JSON.stringify(item.id)}\t${item.position}\t`,
+        typeof item.raw === 'string' ? oneLine(item.raw) : item.raw,
+        '\n',
+      );
+    parts.push(`p\t${JSON.stringify(page)}\n`);
+    await this.append(parts);
   }
 
   /** Appends that a page is about to be asked for (one line, committed on its own), before its request leaves. */
   async appendAsked(asked: Asked): Promise<void> {
-    await this.append(`a\t${JSON.stringify(asked)}\n`);
+    await this.append([`a\t${JSON.stringify(asked)}\n`]);
   }
 
   /**
@@ -288,17 +293,26 @@ export class Journal {
 
   /** Appends the record of a failed page fetch (one line, committed on its own). */
   async appendFailure(failure: FailedFetch): Promise<void> {
-    await this.append(`f\t${JSON.stringify(failure)}\n`);
+    await this.append([`f\t${JSON.stringify(failure)}\n`]);
   }
 
-  private async append(text: string): Promise<void> {
-    const buf = Buffer.from(text, 'utf8');
-    let written = 0;
-    while (written < buf.length) {
-      const { bytesWritten } = await this.handle.write(buf, written, buf.length - written, this.committed + written);
-      written += bytesWritten;
-    }
-    this.committed += buf.length;
+  /**
+   * One write call, made at once: a page's lines (tens of KB) go to the OS's cache in microseconds, where an
+   * awaited write waits its turn on the thread pool for each page, and that wait was most of a page's time.
+   * Once the call returns the page is the OS's, so a kill of the process loses none of it (`sync` is for a
+   * crash of the machine).
+   */
+  private async append(parts: ReadonlyArray<string | Buffer>): Promise<void> {
+    // encoded once into a buffer kept between pages (a UTF-16 unit is at most 3 bytes of UTF-8)
+    let most = 0;
+    for (const part of parts) most += typeof part === 'string' ? part.length * 3 : part.length;
+    if (this.scratch.length < most) this.scratch = Buffer.allocUnsafe(most);
+    let length = 0;
+    for (const part of parts)
+      length += typeof part === 'string' ? this.scratch.write(part, length, 'utf8') : part.copy(this.scratch, length);
+    for (let written = 0; written < length;)
+      written += writeSync(this.handle.fd, this.scratch, written, length - written, this.committed + written);
+    this.committed += length;
   }
 
   /** Flushes appended pages to disk. */

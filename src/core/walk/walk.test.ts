@@ -92,6 +92,35 @@ async function listing(
   return { outcome, pages, failures, asked, clock, replay };
 }
 
+/** a 5-page listing whose every page takes 600 ms: the journal is due a flush every second page */
+async function slowPages() {
+  const clock = new FakeClock();
+  const journal = await Journal.open(join(dir, 'slow.log'));
+  const asked: Array<string | null> = [];
+  const pages: PageRecord[] = [];
+  const walker: PageWalker<WalkStep> = {
+    journal,
+    clock,
+    signal: new AbortController().signal,
+    next: async () => {
+      const last = pages.at(-1);
+      if (!last) return { page: { request: 0, cursor: null } };
+      return last.nextCursor ? { page: { request: 0, cursor: last.nextCursor } } : { done: true };
+    },
+    fetch: async (step) => {
+      asked.push(step.cursor);
+      await clock.advance(600);
+      return sourcePage(step.cursor, step.cursor === '4', clock.now());
+    },
+    keep: async (page, step) => {
+      const record = pageRecord(page, step, { kept: 0, duplicates: 0 });
+      pages.push(record);
+      return { items: [], record };
+    },
+  };
+  return { walker, asked, journal };
+}
+
 describe('walkPages', () => {
   it('walks every page to the end, each journaled once', async () => {
     const w = await listing();
@@ -161,6 +190,34 @@ describe('walkPages', () => {
     });
     expect(w.outcome).toMatchObject({ done: false, reason: 'unreadable', failure: { code: 'not-found' } });
     expect(w.replay.failures).toMatchObject([{ code: 'not-found', calls: 0 }]);
+  });
+
+  it('goes on fetching while the journal is flushed to disk, and ends only once the flush has', async () => {
+    const { walker, asked, journal } = await slowPages();
+    let flushed = false;
+    let startedAfter = -1;
+    let release = () => undefined as void;
+    journal.sync = () => {
+      if (startedAfter >= 0) return Promise.resolve();
+      startedAfter = asked.length;
+      return new Promise<void>((resolve) => (release = () => ((flushed = true), resolve())));
+    };
+    walker.onCommitted = () => {
+      // the flush finishes only once two more pages have come in behind it
+      if (startedAfter >= 0 && asked.length === startedAfter + 2) release();
+    };
+    await expect(walkPages(walker)).resolves.toEqual({ done: true });
+    expect(asked.length).toBeGreaterThanOrEqual(startedAfter + 2);
+    expect(flushed).toBe(true);
+    await journal.close();
+  });
+
+  it('a flush to disk that failed stops the walk at the next page, with its error', async () => {
+    const { walker, asked, journal } = await slowPages();
+    journal.sync = () => Promise.reject(new Error('The disk went away.'));
+    await expect(walkPages(walker)).rejects.toThrow('The disk went away.');
+    expect(asked.length).toBeLessThan(5);
+    await journal.close();
   });
 
   it('a stop asked for before a page ends the walk without asking for it', async () => {

@@ -38,9 +38,12 @@ export async function openLiveParquet(
     });
     return {
       async add(kept, from, first) {
-        for (const [i, item] of kept.entries()) {
-          for (const row of table.rows(item.raw, item.position, { params, index: first + i }))
-            await part.add(toCells(row, from));
+        for (let i = 0; i < kept.length; i++) {
+          const item = kept[i] as (typeof kept)[number];
+          for (const row of table.rows(item.raw, item.position, { params, index: first + i })) {
+            const grouped = part.add(toCells(row, from));
+            if (grouped !== undefined) await grouped;
+          }
         }
       },
       usable: (manifest) => manifest.counts.items <= PARTITION_ABOVE_ITEMS,

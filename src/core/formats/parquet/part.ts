@@ -112,10 +112,11 @@ export class PartFile {
     });
   }
 
-  async add(cells: Cell[]): Promise<void> {
+  /** a row's cells; a promise only when they complete a row group, which is then written (most rows: none to wait for) */
+  add(cells: Cell[]): Promise<void> | undefined {
     for (let i = 0; i < this.columns.length; i++)
       (this.columns[i] as unknown[]).push(typed(this.types[i] as ColumnType, cells[i] ?? null));
-    if (++this.rows >= ROW_GROUP_ROWS) await this.group();
+    return ++this.rows >= ROW_GROUP_ROWS ? this.group() : undefined;
   }
 
   private async group(): Promise<void> {
@@ -175,5 +176,10 @@ export const createdByOf = (manifest: Pick<ExportManifest, 'app'>): string =>
 export function parquetCells(table: Table, names: readonly string[]): (row: Row, from: Provenance) => Cell[] {
   const cellsOf = rowCells(table, writeOptions({ csvFlavour: 'analysis' }));
   const ids = names.map((n) => table.idColumns.includes(n));
-  return (row, from) => cellsOf(row, from).map((v, i) => (ids[i] && v === '' ? null : v));
+  return (row, from) => {
+    // the cells are this row's own array: changed in place, not copied
+    const cells = cellsOf(row, from);
+    for (let i = 0; i < cells.length; i++) if (ids[i] && cells[i] === '') cells[i] = null;
+    return cells;
+  };
 }
