@@ -444,6 +444,26 @@ describe.skipIf(skip)(`a team project on PostgreSQL${skip ? ` (${skip})` : ''}`,
       await p.close();
     }
   }, 120_000);
+
+  it('reports a vacuum after a big run that fails, instead of keeping quiet about it', async () => {
+    const name = schema();
+    const reported: Error[] = [];
+    const p = await PostgresProject.open(cluster.connection(name), init('Ada'), Date.now, [], (e) => reported.push(e));
+    try {
+      const at = Date.UTC(2026, 10, 1);
+      await p.ingest(Array.from({ length: 501 }, (_, n) => repliesPage(n * 20, 20, at + n)));
+      // the table is away when the vacuum starts, a second after the last answer
+      cluster.psql(`ALTER TABLE ${name}.items RENAME TO items_away`);
+      const deadline = Date.now() + 30_000;
+      while (reported.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      cluster.psql(`ALTER TABLE ${name}.items_away RENAME TO items`);
+      expect(reported.map((e) => e.message)).toEqual([
+        expect.stringMatching(/could not be vacuumed after the run.*items/),
+      ]);
+    } finally {
+      await p.close();
+    }
+  }, 120_000);
 });
 
 describe('a connection string', () => {
