@@ -20,6 +20,7 @@ import { openParts, tablesOf, type OpenParts } from './parts';
 import { rebuildBody } from './answer';
 import { heldConversation, type HeldListing } from './conversation';
 import { FLAG } from './derive';
+import { activityFromCounts, countsServe } from './counts';
 import { activityOf, activityWindow } from './results';
 import {
   type Awaitable,
@@ -753,10 +754,11 @@ export abstract class ArchiveTables {
   /**
    * How a query's items fall in time: counted per bucket (hour, day or week from the origin), in one window. One
    * pass over the query's items counts both the buckets and the whole (the items outside the window, or without a
-   * time, are the null bucket): over all of a project's posts that pass is the creation-time index alone.
+   * time, are the null bucket). A chart of all of a kind's items reads the counts ingest keeps instead (counts.ts).
    */
   async activity(q: ArchiveQueryParsed, bucket: ActivityBucket, utcOffsetMinutes: number): Promise<ArchiveActivity> {
     const window = activityWindow(bucket, utcOffsetMinutes, this.clock());
+    if (countsServe(q, window)) return activityFromCounts(this.executor, q.kind, window);
     const rows = await this.executor.all<{ b: number | null; n: number }>(
       sql`SELECT CASE WHEN i.created_at >= ${window.from} AND i.created_at <= ${window.to}
             THEN CAST((i.created_at - ${window.origin}) / ${window.size} AS INTEGER) END AS b, count(*) AS n

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ArchiveQuery } from '../../shared/ipc/archive';
 import type { OpenInit } from './host';
 import { STORES } from './testing/stores';
 
@@ -66,6 +67,20 @@ describe.each(STORES)('crash safety on $name', (s) => {
         expect(items).toBeLessThanOrEqual((committed + writers) * POSTS_PER_BATCH);
         expect(items % 20).toBe(0);
         expect(items).toBe(requests * 20);
+        // the chart's counts hold exactly the committed posts: the chart of all of them (read from the counts)
+        // equals those of replies and of the rest added up (read from the posts)
+        const chart = async (over: object) => {
+          const a = await p.activity(ArchiveQuery.parse(over), 'day', 0);
+          return { total: a.total, undated: a.undated, dated: a.buckets.map((b) => [b.start, b.count] as const) };
+        };
+        const [whole, replies, rest] = [await chart({}), await chart({ reply: true }), await chart({ reply: false })];
+        expect(whole.total).toBe(items);
+        expect(whole.total).toBe(replies.total + rest.total);
+        expect(whole.undated).toBe(replies.undated + rest.undated);
+        const added = new Map<number, number>();
+        for (const [start, n] of [...replies.dated, ...rest.dated])
+          if (n) added.set(start, (added.get(start) ?? 0) + n);
+        expect(new Map(whole.dated.filter(([, n]) => n))).toEqual(added);
         await p.close();
       },
     );

@@ -420,7 +420,7 @@ export class ArchiveHost {
     groupedClose: (id) => this.closeReader(id),
     open: async (handle, init) => {
       await this.closeHandle(handle);
-      const p = await openStore(init, this.now, this.parts);
+      const p = await openStore(init, this.now, this.parts, this.report);
       this.projects.set(handle, p);
       if (init.spool) this.spools.set(handle, init.spool);
       await this.replaySpool(handle, p);
@@ -431,7 +431,8 @@ export class ArchiveHost {
     readNext: (id, max) => this.readNext(id, max),
     readClose: (id) => this.closeReader(id),
     readRequests: async (handle, q) => (await this.project(handle)).requestsOf(q),
-    copy: async (from, to) => copyProject(await this.project(from), await openStore(to, this.now, this.parts)),
+    copy: async (from, to) =>
+      copyProject(await this.project(from), await openStore(to, this.now, this.parts, this.report)),
     dataset: async (handle, folder) => writeDataset(await this.project(handle), folder),
     ingest: (handle, record) => {
       if (!this.projects.has(handle)) return;
@@ -473,11 +474,19 @@ function served(project: (handle: Handle) => Promise<ProjectStore>): ServedCalls
   return Object.fromEntries(SERVED.map((method) => [method, call(method)])) as unknown as ServedCalls;
 }
 
-/** Opens a project's store; a project Skein will not open is refused as `write-failed`, in plain words, on any thread. */
-async function openStore(init: OpenInit, now: () => number, parts: readonly AnyPart[]): Promise<ProjectStore> {
+/**
+ * Opens a project's store; a project Skein will not open is refused as `write-failed`, in plain words, on any thread.
+ * `report`: what goes wrong in the store's own upkeep, when no call waits for it.
+ */
+async function openStore(
+  init: OpenInit,
+  now: () => number,
+  parts: readonly AnyPart[],
+  report: (error: Error) => void,
+): Promise<ProjectStore> {
   const made = { name: init.name, kind: init.kind, now: now(), researcher: init.researcher ?? null };
   try {
-    if (init.store === 'postgres') return await PostgresProject.open(init.connection, made, now, parts);
+    if (init.store === 'postgres') return await PostgresProject.open(init.connection, made, now, parts, report);
     return await ArchiveProject.open(init.path, made, now, parts);
   } catch (e) {
     if (e instanceof ProjectFileError)

@@ -3,8 +3,8 @@
  * and watch tables itself): a project file and a team schema it wrote are kept as fixtures (testing/fixtures:
  * answers with hostile text, a thread collection, a codebook with two versions, coders, values, an
  * adjudication, a sample, an opt-out, a watch with two runs, presence, counters, a gap and its last runner).
- * Today's Skein opens each, records its parts as already made, changes no row, and copies it to the other
- * store and back unchanged.
+ * Today's Skein opens each, records its parts as already made, changes no row (it adds the chart's counts,
+ * made from the items), and copies it to the other store and back unchanged.
  */
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PARTS } from '../compose/parts';
 import { fromPg } from '../db';
 import { skipWithoutPostgres, startTestCluster, type TestCluster } from '../db/testing/postgres';
+import { COUNTS_PART, slotOf } from './counts';
 import { ArchiveHost, type OpenInit } from './host';
 import { tablesOf } from './parts';
 import type { ProjectStore, TableRow } from './store';
@@ -117,9 +118,26 @@ async function snapshotPartsTable(p: ProjectStore): Promise<Array<{ name: string
   }
 }
 
-const expectedParts = PARTS.map((p) => ({ name: p.name, version: p.migrations.length })).sort((a, b) =>
-  a.name < b.name ? -1 : 1,
-);
+const expectedParts = [COUNTS_PART, ...PARTS]
+  .map((p) => ({ name: p.name, version: p.migrations.length }))
+  .sort((a, b) => (a.name < b.name ? -1 : 1));
+
+/**
+ * The rows an old project holds once opened: its own unchanged, and the chart's counts (a table it lacked) made from
+ * its items, each kind's items counted per quarter hour of their creation.
+ */
+function withCounts(before: Tables): Tables {
+  expect(before.activity_counts).toEqual([]);
+  const counts = new Map<string, TableRow>();
+  for (const item of before.items ?? []) {
+    const kind = String(item.kind);
+    const slot = slotOf(item.created_at === null ? null : Number(item.created_at));
+    const row = counts.get(`${kind} ${slot}`) ?? { kind, slot, n: 0 };
+    row.n = Number(row.n) + 1;
+    counts.set(`${kind} ${slot}`, row);
+  }
+  return sorted({ ...before, activity_counts: [...counts.values()] });
+}
 
 describe('a project made before the areas kept their own tables', () => {
   let dir = '';
@@ -145,13 +163,15 @@ describe('a project made before the areas kept their own tables', () => {
     expect(before.items?.length).toBeGreaterThan(40);
     expect(before.watch_presence).toHaveLength(3);
     expect(before.codings).toHaveLength(4);
+    const after = withCounts(before);
+    expect(after.activity_counts?.length).toBeGreaterThan(1);
     const file: OpenInit = { path, ...init };
     await opened(file, async (p) => {
       expect((await p.summary()).name).toBe('Made by f939964');
-      expect(await snapshotRows(p)).toEqual(before);
+      expect(await snapshotRows(p)).toEqual(after);
       expect(await partVersions(p)).toEqual(expectedParts);
     });
-    expect(fileRows(path)).toEqual(before);
+    expect(fileRows(path)).toEqual(after);
     if (skip) return;
     const team: OpenInit = { store: 'postgres', connection: running().connection('from_file'), ...init, kind: 'live' };
     const back: OpenInit = { path: join(dir, 'back.skein'), ...init };
@@ -159,10 +179,10 @@ describe('a project made before the areas kept their own tables', () => {
       await host.api.copy('current', team);
     });
     await opened(team, async (p, host) => {
-      expect(await snapshotRows(p)).toEqual(before);
+      expect(await snapshotRows(p)).toEqual(after);
       await host.api.copy('current', back);
     });
-    expect(fileRows(back.path)).toEqual(before);
+    expect(fileRows(back.path)).toEqual(after);
   });
 
   (skip ? it.skip : it)(
@@ -172,19 +192,20 @@ describe('a project made before the areas kept their own tables', () => {
       c.restore(join(FIXTURES, 'f939964.sql'));
       const before = schemaRows(c, 'legacy');
       expect(before.items?.length).toBeGreaterThan(40);
+      const after = withCounts(before);
       const team: OpenInit = { store: 'postgres', connection: c.connection('legacy'), ...init, kind: 'live' };
       await opened(team, async (p) => {
         expect((await p.summary()).name).toBe('Made by f939964');
-        expect(await snapshotRows(p)).toEqual(before);
+        expect(await snapshotRows(p)).toEqual(after);
         expect(await partVersions(p)).toEqual(expectedParts);
       });
-      expect(schemaRows(c, 'legacy')).toEqual(before);
+      expect(schemaRows(c, 'legacy')).toEqual(after);
       const file: OpenInit = { path: join(dir, 'from-team.skein'), ...init };
       const again: OpenInit = { store: 'postgres', connection: c.connection('back_again'), ...init, kind: 'live' };
       await opened(team, async (_, host) => host.api.copy('current', file));
-      expect(fileRows(file.path)).toEqual(before);
+      expect(fileRows(file.path)).toEqual(after);
       await opened(file, async (_, host) => host.api.copy('current', again));
-      expect(schemaRows(c, 'back_again')).toEqual(before);
+      expect(schemaRows(c, 'back_again')).toEqual(after);
       // four opens and two copies against a real server: ~9 s alone, more beside the rest of the suite
     },
     60_000,

@@ -4,6 +4,7 @@
  * their tables with its own.
  */
 import { migrateParts, PartVersionError, type AnyPart, type Db, type TableSpec } from '../db';
+import { COUNTS_PART } from './counts';
 import { ProjectFileError } from './schema';
 import { TABLES } from './store';
 
@@ -19,7 +20,7 @@ export async function openParts(
   now: () => number,
 ): Promise<OpenParts> {
   try {
-    await migrateParts(db, parts, from);
+    await migrateParts(db, hostedParts(parts), from);
   } catch (e) {
     if (e instanceof PartVersionError)
       throw new ProjectFileError(
@@ -28,11 +29,14 @@ export async function openParts(
       );
     throw e;
   }
-  return new Map(parts.map((part) => [part.name, part.open(db, { now })]));
+  return new Map(hostedParts(parts).map((part) => [part.name, part.open(db, { now })]));
 }
+
+/** The archive's own parts (what it keeps beside its items, written once for both stores), then the registered ones. */
+const hostedParts = (parts: readonly AnyPart[]): readonly AnyPart[] => [COUNTS_PART, ...parts];
 
 /** The tables a project's copy carries: the archive's, then each part's. */
 export const tablesOf = (parts: readonly AnyPart[]): readonly TableSpec[] => [
   ...TABLES,
-  ...parts.flatMap((p) => p.tables),
+  ...hostedParts(parts).flatMap((p) => p.tables),
 ];

@@ -48,6 +48,7 @@ describe('a project file', () => {
       'watch_presence',
       'watch_counters',
       'watch_runner',
+      'activity_counts',
       'parts',
     ])
       db.exec(`DROP TABLE ${table}`);
@@ -65,6 +66,8 @@ describe('a project file', () => {
     });
     // answers recorded before names were asked are nobody's
     expect((await p.summary()).researchers.map((r) => r.name)).toEqual(['Ada', null]);
+    // the chart of all posts: the one the file held (counted by the migration) and the two written since
+    expect((await p.activity(ArchiveQuery.parse({}), 'day', 0)).total).toBe(3);
     p.close();
     const check = new DatabaseSync(path, { readOnly: true });
     expect(check.prepare('PRAGMA user_version').get()).toEqual({ user_version: SCHEMA_VERSION });

@@ -57,6 +57,7 @@ export function activityWindow(bucket: ActivityBucket, utcOffsetMinutes: number,
   const origin = (bucket === 'week' ? MONDAY : 0) - utcOffsetMinutes * 60_000;
   return { size, origin, from: PLAUSIBLE_FROM, to: now + DAY };
 }
+export type ActivityWindow = ReturnType<typeof activityWindow>;
 
 /** The chart from its counted buckets (`b`: bucket number from the origin), zero-filled, at most 2,000 buckets. */
 export function activityOf(

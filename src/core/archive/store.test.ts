@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { postFixture, userFixture } from '../../shared/api/fixtures';
 import { CodebookDefinition } from '../../shared/coding/codebook';
-import { ArchiveQuery } from '../../shared/ipc/archive';
+import { ArchiveQuery, type ArchiveActivity } from '../../shared/ipc/archive';
 import { CODING_PART, type CodingTables } from '../coding';
 import { PARTS } from '../compose/parts';
 import { inProcess } from '../workers';
@@ -29,6 +29,24 @@ async function all(store: ProjectStore, query = q()): Promise<RawRow[]> {
   }
   await reader.close();
   return out;
+}
+
+const DAY_MS = 86_400_000;
+
+/** a chart's buckets that hold anything, by start */
+const nonZero = (a: ArchiveActivity): Record<number, number> =>
+  Object.fromEntries(a.buckets.filter((b) => b.count > 0).map((b) => [b.start, b.count]));
+
+/** charts of disjoint sets of items added up */
+function added(charts: readonly ArchiveActivity[]) {
+  const buckets: Record<number, number> = {};
+  for (const c of charts)
+    for (const [start, n] of Object.entries(nonZero(c))) buckets[Number(start)] = (buckets[Number(start)] ?? 0) + n;
+  return {
+    buckets,
+    total: charts.reduce((n, c) => n + c.total, 0),
+    undated: charts.reduce((n, c) => n + c.undated, 0),
+  };
 }
 
 describe.each(STORES)('a project on $name', (s) => {
@@ -391,6 +409,64 @@ describe.each(STORES)('a project on $name', (s) => {
       expect((await p.activity(q(), 'day', 60)).buckets.map((b) => b.count)).toEqual([1, 2]);
       expect((await p.activity(q(), 'week', 0)).buckets.map((b) => b.count)).toEqual([1, 2]);
       expect((await p.activity(q({ text: 'b' }), 'hour', 0)).buckets.map((b) => b.count)).toEqual([1]);
+      await p.close();
+    });
+
+    it('charts all posts from the counts ingest keeps, as a pass over the posts would, in any time zone', async () => {
+      const now = Date.UTC(2026, 11, 1, 12, 7);
+      const p = await s.open(undefined, () => now);
+      const iso = (ms: number) => new Date(ms).toISOString();
+      await p.ingest([
+        rec(
+          repliesAnswer([
+            post('11', 'a', { createdAt: iso(Date.UTC(2026, 10, 22, 23, 30)) }),
+            post('12', 'b', { createdAt: iso(Date.UTC(2026, 10, 24, 10)) }),
+            // 23:59:59.999 on the 24th in India (UTC+5:30)
+            post('13', 'c', { createdAt: iso(Date.UTC(2026, 10, 24, 18, 29, 59, 999)) }),
+            post('14', 'd', { createdAt: 'not a date' }),
+            post('15', 'e', { createdAt: iso(Date.UTC(2003, 0, 1)) }),
+            // a day ahead of the clock, a minute inside the chart's end and a minute past it (undated)
+            post('16', 'f', { createdAt: iso(now + DAY_MS - 60_000) }),
+            post('17', 'g', { createdAt: iso(now + DAY_MS + 60_000) }),
+          ]),
+          { at: 1000 },
+        ),
+      ]);
+      await p.ingest([
+        // the same post again; a newer version of one, its time the same; a newer one whose time moved (to the 25th);
+        // an older answer, kept only as an earlier version
+        rec(repliesAnswer([post('16', 'f', { createdAt: iso(now + DAY_MS - 60_000) })]), { at: 2000 }),
+        rec(repliesAnswer([post('11', 'a, edited', { createdAt: iso(Date.UTC(2026, 10, 22, 23, 30)) })]), {
+          at: 2000,
+          cursor: 'x',
+        }),
+        rec(repliesAnswer([post('12', 'b, edited', { createdAt: iso(Date.UTC(2026, 10, 25, 9)) })]), {
+          at: 3000,
+          cursor: 'y',
+        }),
+        rec(repliesAnswer([post('13', 'c, older', { createdAt: iso(Date.UTC(2026, 10, 1)) })]), {
+          at: 500,
+          cursor: 'z',
+        }),
+      ]);
+      const utc = await p.activity(q(), 'day', 0);
+      expect(nonZero(utc)).toEqual({
+        [Date.UTC(2026, 10, 22)]: 1,
+        [Date.UTC(2026, 10, 24)]: 1,
+        [Date.UTC(2026, 10, 25)]: 1,
+        [Date.UTC(2026, 11, 2)]: 1,
+      });
+      expect(utc).toMatchObject({ total: 7, undated: 3 });
+      // every chart of all posts equals the charts of replies and of the rest added up (those read the posts)
+      for (const bucket of ['hour', 'day', 'week'] as const)
+        for (const offset of [0, 60, 330, 345, -570, 7]) {
+          const whole = await p.activity(q(), bucket, offset);
+          const parts = [
+            await p.activity(q({ reply: true }), bucket, offset),
+            await p.activity(q({ reply: false }), bucket, offset),
+          ];
+          expect({ buckets: nonZero(whole), total: whole.total, undated: whole.undated }).toEqual(added(parts));
+        }
       await p.close();
     });
 

@@ -98,6 +98,7 @@ export const COPY_TABLE_WORDS: Readonly<Record<string, string>> = Object.freeze(
   request_items: 'posts and people in each answer',
   collections: 'collections',
   collection_items: 'posts and people in collections',
+  activity_counts: 'posts and people counted per quarter hour',
   watches: 'watches',
   watch_runs: 'watch runs',
   watch_gaps: 'gaps in what watches saw',

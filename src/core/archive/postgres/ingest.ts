@@ -7,6 +7,7 @@
  * readers are never blocked (MVCC), and an item is always one row.
  */
 import type { PreparedAnswer } from '../answer';
+import { addCounts } from '../counts';
 import type { Derived } from '../derive';
 import { sighting } from '../versions';
 import { tsvectorOf } from './fts';
@@ -31,6 +32,8 @@ interface ItemState {
   firstSeen: number;
   lastSeen: number;
   versionSince: number;
+  /** the creation time the project held before this batch (a held item's) */
+  heldCreatedAt: number | null;
   derived: Derived;
   /** new: inserted; changed: every column written; seen: last_seen only */
   fate: 'new' | 'changed' | 'seen' | 'same';
@@ -115,8 +118,9 @@ export async function writeAnswers(tx: Db, answers: readonly PgAnswer[], researc
       raw: string;
       last_seen: number;
       version_since: number;
+      created_at: number | null;
     }>(
-      sql`SELECT i.rowid, i.kind, i.id, i.raw, i.last_seen, i.version_since
+      sql`SELECT i.rowid, i.kind, i.id, i.raw, i.last_seen, i.version_since, i.created_at
           FROM json_to_recordset(${recordset([...wanted.values()])}::json) AS k(kind text, id text)
           JOIN items i ON i.kind = k.kind AND i.id = k.id`,
     );
@@ -128,6 +132,7 @@ export async function writeAnswers(tx: Db, answers: readonly PgAnswer[], researc
         firstSeen: 0,
         lastSeen: row.last_seen,
         versionSince: row.version_since,
+        heldCreatedAt: row.created_at === null ? null : Number(row.created_at),
         derived: null as unknown as Derived,
         fate: 'same',
       });
@@ -152,6 +157,7 @@ export async function writeAnswers(tx: Db, answers: readonly PgAnswer[], researc
           firstSeen: at,
           lastSeen: at,
           versionSince: at,
+          heldCreatedAt: null,
           derived,
           fate: 'new',
         };
@@ -210,6 +216,11 @@ export async function writeAnswers(tx: Db, answers: readonly PgAnswer[], researc
             version_since bigint, created_at bigint, author_handle text, lang text, flags integer, engagement bigint, fts text)
           WHERE i.rowid = x.rowid`,
     );
+  // the chart's counts, in the same transaction: a new item counted once, a changed one moved if its time did
+  await addCounts(tx, [
+    ...created.map((s) => ({ kind: s.derived.kind, after: s.derived.createdAt })),
+    ...changed.map((s) => ({ kind: s.derived.kind, before: s.heldCreatedAt, after: s.derived.createdAt })),
+  ]);
   const seen = all.filter((s) => s.fate === 'seen');
   if (seen.length > 0)
     await tx.run(

@@ -74,6 +74,8 @@ export class PostgresProject extends ArchiveTables implements ProjectStore {
     db: PgDb,
     executor: ReturnType<typeof pgExecutor>,
     parts: readonly AnyPart[],
+    /** what goes wrong off any call's path (the run's vacuum): the host's report, main's log */
+    private readonly report: (error: Error) => void,
   ) {
     super(executor, tsMatch, db.now, researcher, parts);
     this.releaseLocks = executor.releaseLocks;
@@ -87,6 +89,7 @@ export class PostgresProject extends ArchiveTables implements ProjectStore {
     init: ProjectInit,
     now: () => number = Date.now,
     parts: readonly AnyPart[] = [],
+    report: (error: Error) => void = () => undefined,
   ): Promise<PostgresProject> {
     const pool = createPool(connection);
     const db = pgDb(pool, connection, now);
@@ -107,7 +110,7 @@ export class PostgresProject extends ArchiveTables implements ProjectStore {
       await pool.end().catch(() => undefined);
       throw e instanceof Error && e.name === 'ProjectFileError' ? e : explain(e, connection);
     }
-    const project = new PostgresProject(init.researcher ?? null, db, executor, parts);
+    const project = new PostgresProject(init.researcher ?? null, db, executor, parts, report);
     await project.openParts(from).catch((e: unknown) => {
       throw e instanceof Error && e.name === 'ProjectFileError' ? e : explain(e, connection);
     });
@@ -178,7 +181,8 @@ export class PostgresProject extends ArchiveTables implements ProjectStore {
   /**
    * The run's end is the moment answers stop coming: the vacuum starts then, off the writes' path (readers and
    * later batches do not wait for it; a batch meanwhile is written alongside). A role that does not own the
-   * tables is told no by PostgreSQL with a warning only, and leaves it to autovacuum.
+   * tables is told no by PostgreSQL with a warning only, and leaves it to autovacuum; a vacuum that fails is
+   * reported (`report`), never thrown: no call waits for it.
    */
   private vacuumWhenIdle(): void {
     if (this.vacuumTimer) clearTimeout(this.vacuumTimer);
@@ -192,7 +196,13 @@ export class PostgresProject extends ArchiveTables implements ProjectStore {
         .then(() => {
           this.sinceAnalyze = 0;
         })
-        .catch(() => undefined)
+        .catch((e: unknown) =>
+          this.report(
+            new Error(
+              `the team project's posts could not be vacuumed after the run, so its chart and counts read every row until PostgreSQL's autovacuum does: ${e instanceof Error ? e.message : String(e)}`,
+            ),
+          ),
+        )
         .finally(() => {
           this.vacuuming = null;
           // what was written while it ran is the next run's
