@@ -150,6 +150,8 @@ function rawJsonBytes(count: number): number {
 function syntheticSource(count: number): PageSource {
   return {
     async fetchPage({ cursor }): Promise<SourcePage> {
+      // an answer arrives as the network's event, a turn of the event loop, as fetch's does in the app
+      await new Promise<void>((resolve) => setImmediate(resolve));
       const start = cursor === null ? 0 : Number(cursor);
       const end = Math.min(count, start + PAGE);
       const more = end < count;
