@@ -102,6 +102,18 @@ describe('Journal', () => {
     await again.close();
   });
 
+  it('writes an outsized item whole without keeping a buffer its size for the rest of the walk', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'skein-journal-')), 'journal.log');
+    const j = await Journal.open(path);
+    const huge = { id: '1', text: 'ü'.repeat(5_000_000) };
+    await j.appendPage([item('1', huge)], page(1, null, 'c1'));
+    await j.appendPage([item('2', { id: '2' })], page(1, 'c1', null));
+    // what the journal holds between pages: a page's text three times over would be 30 MB here
+    expect((j as unknown as { scratch: Buffer }).scratch.length).toBeLessThanOrEqual(4 * 1024 * 1024);
+    expect((await collectItems(j)).map((i): unknown => JSON.parse(rawText(i)))).toEqual([huge, { id: '2' }]);
+    await j.close();
+  });
+
   it('keeps an item as the text that arrived, a pretty-printed one on one line with its values unchanged', async () => {
     const path = join(await mkdtemp(join(tmpdir(), 'skein-journal-')), 'journal.log');
     const j = await Journal.open(path);

@@ -194,6 +194,9 @@ function oneLine(raw: string): string {
   return raw.includes('\n') || raw.includes('\r') ? raw.replace(LINE_BREAK, ' ') : raw;
 }
 
+/** the most a journal keeps between pages for encoding them: a page of ordinary posts is well under it */
+const KEPT_BUFFER = 4 * 1024 * 1024;
+
 export class Journal {
   private scratch = Buffer.alloc(0);
 
@@ -303,15 +306,20 @@ export class Journal {
    * crash of the machine).
    */
   private async append(parts: ReadonlyArray<string | Buffer>): Promise<void> {
-    // encoded once into a buffer kept between pages (a UTF-16 unit is at most 3 bytes of UTF-8)
+    // encoded once into a buffer kept between pages (a UTF-16 unit is at most 3 bytes of UTF-8); an outsized
+    // page (one hostile 10 MB item) gets a buffer of its own, so the walk does not hold three times it to its end
     let most = 0;
     for (const part of parts) most += typeof part === 'string' ? part.length * 3 : part.length;
-    if (this.scratch.length < most) this.scratch = Buffer.allocUnsafe(most);
+    let buffer = this.scratch;
+    if (buffer.length < most) {
+      buffer = Buffer.allocUnsafe(most);
+      if (most <= KEPT_BUFFER) this.scratch = buffer;
+    }
     let length = 0;
     for (const part of parts)
-      length += typeof part === 'string' ? this.scratch.write(part, length, 'utf8') : part.copy(this.scratch, length);
+      length += typeof part === 'string' ? buffer.write(part, length, 'utf8') : part.copy(buffer, length);
     for (let written = 0; written < length;)
-      written += writeSync(this.handle.fd, this.scratch, written, length - written, this.committed + written);
+      written += writeSync(this.handle.fd, buffer, written, length - written, this.committed + written);
     this.committed += length;
   }
 

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SkeinError } from '../../shared/errors';
 import { FakeClock } from '../testing/fake-clock';
 import type { Budget } from './caps';
@@ -217,6 +217,28 @@ describe('walkPages', () => {
     journal.sync = () => Promise.reject(new Error('The disk went away.'));
     await expect(walkPages(walker)).rejects.toThrow('The disk went away.');
     expect(asked.length).toBeLessThan(5);
+    await journal.close();
+  });
+
+  it('a flush to disk that fails behind the last page fails the walk in plain words, not silently', async () => {
+    const { walker, journal } = await slowPages();
+    let pages = 0;
+    let fail = () => undefined as void;
+    walker.onCommitted = () => void pages++;
+    journal.sync = () =>
+      new Promise<void>((_, reject) => (fail = () => reject(Object.assign(new Error('EIO'), { code: 'EIO' }))));
+    const walking = walkPages(walker);
+    // the flush started behind a page fails only once the walk has had its last page
+    const outcome = walking.then(
+      (o) => o,
+      (e: unknown) => e,
+    );
+    await vi.waitFor(() => expect(pages).toBe(5));
+    fail();
+    expect(await outcome).toMatchObject({
+      code: 'write-failed',
+      message: expect.stringContaining('could not be written'),
+    });
     await journal.close();
   });
 

@@ -87,11 +87,15 @@ export async function walkPages<S extends WalkStep, R extends string = string>(
   w: PageWalker<S, R>,
 ): Promise<WalkOutcome<R>> {
   const flush = behindFlush(w.journal, w.clock);
+  let outcome: WalkOutcome<R>;
   try {
-    return await walk(w, flush);
+    outcome = await walk(w, flush);
   } finally {
     await flush.settled();
   }
+  // a flush that failed behind the last page is the same trouble as one behind any other: said, not dropped
+  flush.check();
+  return outcome;
 }
 
 /**
@@ -103,9 +107,13 @@ function behindFlush(journal: Journal, clock: Clock) {
   let last = clock.now();
   let inFlight: Promise<void> | null = null;
   let failure: { error: unknown } | null = null;
+  const check = () => {
+    if (failure) throw toWriteError(failure.error, journal.path);
+  };
   return {
+    check,
     afterPage(): void {
-      if (failure) throw failure.error;
+      check();
       if (inFlight || clock.now() - last < SYNC_EVERY_MS) return;
       last = clock.now();
       inFlight = journal.sync().then(
