@@ -75,24 +75,20 @@ export async function addCounts(tx: Db, changes: readonly CountChange[]): Promis
     await tx.run(addCountSql(deltas.slice(i, i + ROWS_PER_STATEMENT)));
 }
 
+/** a query's fields that leave a chart of all of a kind's items whole: which project, which kind, the list's order */
+const WHOLE = new Set<string>(['project', 'kind', 'sort']);
+
 /**
- * A chart the counts can answer exactly as a pass over the items would: every item of a kind (no text, time,
- * author, language, collection or type filter), in buckets that are whole quarter hours (a time zone whose
- * offset is not is left to the items).
+ * A chart the counts can answer exactly as a pass over the items would: every item of a kind, in buckets that are
+ * whole quarter hours (a time zone whose offset is not is left to the items). Any other field set — a filter
+ * added to the query later included — leaves the chart to the items, so a new filter can never be ignored.
  */
 export function countsServe(q: ArchiveQueryParsed, window: ActivityWindow): boolean {
-  const filtered =
-    q.text.trim() !== '' ||
-    q.from !== undefined ||
-    q.to !== undefined ||
-    !!q.author ||
-    !!q.lang ||
-    q.collection !== undefined ||
-    q.media !== undefined ||
-    q.reply !== undefined ||
-    q.quote !== undefined ||
-    q.retweet !== undefined;
-  return !filtered && window.origin % SLOT === 0 && window.from % SLOT === 0;
+  const whole = Object.entries(q).every(
+    ([field, value]) =>
+      WHOLE.has(field) || value === undefined || value === '' || (field === 'text' && String(value).trim() === ''),
+  );
+  return whole && window.origin % SLOT === 0 && window.from % SLOT === 0;
 }
 
 /**
