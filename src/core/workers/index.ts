@@ -4,5 +4,5 @@
  * that one interface; `connectPort` reaches it from another thread, `inProcess` serves it on this one.
  */
 export { connectPort, inProcess, type Client } from './client';
-export { startWorker, type RunningWorker, type StartOptions } from './start';
+export { outOfMemory, startWorker, type RunningWorker, type StartOptions } from './start';
 export { serveWorker } from './serve';

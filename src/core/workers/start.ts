@@ -37,6 +37,13 @@ export interface RunningWorker<Api, Ready = undefined> extends Client<Api> {
   stop: () => Promise<void>;
 }
 
+/** Whether `e` (or an error it was caused by) is a worker ended for passing its heap's limit (`resourceLimits`). */
+export function outOfMemory(e: unknown): boolean {
+  for (let c: unknown = e; c instanceof Error; c = c.cause)
+    if ((c as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY') return true;
+  return false;
+}
+
 /**
  * Starts the worker at `entry` and resolves once it is ready; rejects if it fails (its error, code kept),
  * crashes or exits first. Once running, a crash or an exit rejects the calls still waiting and every later one.

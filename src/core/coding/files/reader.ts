@@ -4,7 +4,7 @@
  * in a short-lived worker thread with a heap of its own: a file that defeats the bounds ends that worker, and
  * the person is told, while main (every window's IPC) goes on.
  */
-import { startWorker, type Client } from '../../workers';
+import { outOfMemory, startWorker, type Client } from '../../workers';
 import { UnsafeFile } from './bounded';
 import { readQdc, readQdpx, type ReadProject } from './refi-project';
 
@@ -40,10 +40,4 @@ export function readInWorker(entry: URL, execArgv?: string[], heap = HEAP): Refi
     qdpx: (zip, now) => inWorker((w) => w.call('qdpx', zip, now)),
     qdc: (text) => inWorker((w) => w.call('qdc', text)),
   };
-}
-
-function outOfMemory(e: unknown): boolean {
-  for (let c: unknown = e; c instanceof Error; c = c.cause)
-    if ((c as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY') return true;
-  return false;
 }
