@@ -4,7 +4,7 @@
  * makes no call, and DuckDB reads back exactly the archive's items — with the archive on main's thread, and
  * with it in its worker and each re-export written in a worker of its own (so encoding never blocks main).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { duckdb } from './testing/duckdb';
@@ -14,6 +14,10 @@ import { createCore, type CoreDeps } from '.';
 import { createDispatcher } from './bridge/dispatch';
 import type { Sandbox } from '../sandbox';
 import { testCoreDeps } from './testing/core-deps';
+import { ArchiveQuery } from '../shared/ipc/archive';
+import { startArchiveThread } from './archive/thread';
+import { post, rec, repliesAnswer } from './archive/testing/answers';
+import { reexportInWorker, STREAMING_HEAP } from './export/reexport-thread';
 
 const dirs: string[] = [];
 const sandboxes: Sandbox[] = [];
@@ -144,6 +148,64 @@ describe.each([
       );
       expect(Number(toRoot[0]?.n)).toBeGreaterThan(0);
       await core.dispose();
+    },
+  );
+});
+
+describe('a re-export held to its heap', () => {
+  it(
+    'stops in plain words when its heap is too small, writing nothing; a streaming heap writes the same export',
+    { timeout: 60_000 },
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'skein-reexport-heap-'));
+      dirs.push(dir);
+      const thread = await startArchiveThread({
+        entry: new URL('./compose/archive-worker.ts', import.meta.url),
+        reexportEntry: new URL('./compose/reexport-worker.ts', import.meta.url),
+        execArgv: ['--import', 'tsx'],
+      });
+      try {
+        await thread.call('open', 'current', { path: join(dir, 'p.skein'), name: 'P', kind: 'live' });
+        const input = {
+          handle: 'current' as const,
+          query: ArchiveQuery.parse({}),
+          format: 'parquet' as const,
+          target: join(dir, 'one.parquet'),
+          context: { appName: 'Skein', appVersion: 'test', mode: 'live' as const, baseUrl: 'https://api.example' },
+          now: Date.now(),
+          title: 'the whole project',
+          project: { name: 'P', location: join(dir, 'p.skein') },
+        };
+        const small = { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 8 };
+        // the small heap is enough for the worker and an ordinary post: what it cannot hold is the export below
+        thread.ingest('current', rec(repliesAnswer([post('99', 'an ordinary post')])));
+        await thread.call('flush');
+        await expect(reexportInWorker(thread.offMain!, input, small)).resolves.toMatchObject({ items: 1 });
+        // 3,000 posts of 20 KB of text, one Parquet row group in memory: many ordinary allocations, none of them
+        // big (one huge string at the limit can abort the whole process, nodejs/node#47224, which no export risks)
+        for (let first = 0; first < 3_000; first += 100) {
+          const page = Array.from({ length: 100 }, (_, i) =>
+            post(String(1_000 + first + i), `${i} ${'x'.repeat(20_000)}`),
+          );
+          thread.ingest('current', rec(repliesAnswer(page), { cursor: `c${first}` }));
+        }
+        await thread.call('flush');
+        const tooBig = { ...input, target: join(dir, 'small.parquet') };
+        await expect(reexportInWorker(thread.offMain!, tooBig, small)).rejects.toMatchObject({
+          code: 'internal',
+          message: expect.stringMatching(/^The export needed more memory than Skein gives one export \(56 MB\)/),
+        });
+        expect(existsSync(tooBig.target)).toBe(false);
+        const target = join(dir, 'whole.parquet');
+        await expect(reexportInWorker(thread.offMain!, { ...input, target }, STREAMING_HEAP)).resolves.toMatchObject({
+          items: 3_001,
+        });
+        const rows = await duckdb(`SELECT count(*) AS n, sum(length(text)) AS chars FROM read_parquet('${target}')`);
+        expect(Number(rows[0]?.n)).toBe(3_001);
+        expect(Number(rows[0]?.chars)).toBeGreaterThan(3_000 * 20_000);
+      } finally {
+        await thread.close();
+      }
     },
   );
 });

@@ -14,7 +14,7 @@ import type { ArchiveHandle, ArchiveSource } from './archive-source';
 import type { ItemPolicy } from './item-policy';
 import type { ExportContext } from './manifest';
 import { writeReexport, type ReexportInput } from './reexport';
-import { reexportInWorker } from './reexport-thread';
+import { reexportInWorker, STREAMING_HEAP } from './reexport-thread';
 import type { ChooseSavePath } from '../ports';
 import { fileStamp } from './views';
 
@@ -28,8 +28,9 @@ export async function reexport(
   formats: Formats = formatRegistry(),
 ): Promise<{ items: number; files: string[] }> {
   const offMain = archive.offMain;
-  return offMain && formats.builtIn(formats.get(input.format))
-    ? reexportInWorker(offMain, input)
+  const format = formats.get(input.format);
+  return offMain && formats.builtIn(format)
+    ? reexportInWorker(offMain, input, format.holds === 'graph' ? undefined : STREAMING_HEAP)
     : writeReexport(archive, input, formats);
 }
 

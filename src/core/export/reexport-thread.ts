@@ -4,8 +4,9 @@
  * The worker (core/compose/reexport-worker.ts) asks the archive's worker for the items over a port of its own and
  * writes the file; main only waits for its answer. One short-lived worker per re-export.
  */
-import type { MessagePort } from 'node:worker_threads';
-import { startWorker } from '../workers';
+import type { MessagePort, ResourceLimits } from 'node:worker_threads';
+import { SkeinError } from '../../shared/errors';
+import { outOfMemory, startWorker } from '../workers';
 import type { ReexportInput } from './reexport';
 
 export type ReexportJob = Omit<ReexportInput, 'signal'>;
@@ -18,9 +19,18 @@ export interface ReexportApi {
   abort: () => void;
 }
 
+/**
+ * A streaming format's writer holds a chunk of items and a row group at a time, so its heap is bounded: left to
+ * size itself, V8 let a re-export's garbage grow the process by 220 MB at 200,000 posts; held to this it grows
+ * by about 120 MB, for a few per cent more CPU (BENCHMARKS.md). A network's graph grows with the export, so its
+ * writer is not held to it.
+ */
+export const STREAMING_HEAP: ResourceLimits = { maxYoungGenerationSizeMb: 32, maxOldGenerationSizeMb: 256 };
+
 export async function reexportInWorker(
   offMain: { entry: URL; execArgv?: string[]; port: () => MessagePort },
   input: ReexportInput,
+  heap?: ResourceLimits,
 ): Promise<{ items: number; files: string[] }> {
   const { signal, ...job } = input;
   signal?.throwIfAborted();
@@ -30,15 +40,32 @@ export async function reexportInWorker(
     execArgv: offMain.execArgv,
     workerData: { port },
     transferList: [port],
+    resourceLimits: heap,
     name: 'the re-export',
-  });
+  }).catch(tooBig(heap));
   const abort = () => worker.post('abort');
   signal?.addEventListener('abort', abort, { once: true });
   if (signal?.aborted) abort();
   try {
-    return await worker.call('write', job);
+    return await worker.call('write', job).catch(tooBig(heap));
   } finally {
     signal?.removeEventListener('abort', abort);
     void worker.stop();
   }
 }
+
+/** A worker ended at its heap's limit, said in plain words (the file was not written: its temp is cleared next time). */
+const tooBig =
+  (heap: ResourceLimits | undefined) =>
+  (e: unknown): never => {
+    if (!outOfMemory(e)) throw e;
+    const mb = (heap?.maxOldGenerationSizeMb ?? 0) + (heap?.maxYoungGenerationSizeMb ?? 0);
+    throw new SkeinError(
+      'internal',
+      `The export needed more memory than Skein gives one export (${mb ? `${mb} MB` : 'its limit'}) and was stopped; no file was written.`,
+      {
+        action:
+          'Export a smaller selection (a collection or a search), then retry; if it happens again, please report it.',
+      },
+    );
+  };

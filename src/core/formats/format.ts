@@ -184,6 +184,11 @@ export interface Format {
    * `<file>.codes.csv` the export writes beside it (an id list and a network have no row per item)
    */
   columns?: 'rows' | 'top-level';
+  /**
+   * What its writer holds whole until the end (absent: nothing but a few rows, it streams): a network keeps its
+   * graph, which grows with the export, so a worker writing one is not held to a streaming format's heap
+   */
+  holds?: 'graph';
 }
 
 /** How an export's formula-like text cells are written: as it asks, else its format's default, else neutralised. */

@@ -19,6 +19,7 @@ export const gephiCsv: Format = {
     return [nodes, edges, sidecarPath(nodes)];
   },
   rowProvenance: null,
+  holds: 'graph',
   section: () => ({ network: networkSection('gephi-csv') }),
   // `target` is the nodes file (the first file); the edges go beside it
   write: (job) =>

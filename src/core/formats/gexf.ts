@@ -33,6 +33,7 @@ export const gexf: Format = {
   ],
   files: fileAndSidecar,
   rowProvenance: null,
+  holds: 'graph',
   section: ({ options }) => ({ network: networkSection(`gexf-${writeOptions(options).gexfVersion}`) }),
   write: (job) =>
     writeNetwork(job, (graph, meta) => [[job.target, gexfChunks(graph, meta, writeOptions(job.options).gexfVersion)]]),

@@ -16,6 +16,7 @@ export const graphml: Format = {
   offers: [{ id: 'graphml', label: 'Network (GraphML)', kinds: NETWORK_KINDS, archive: { kinds: ['post'] } }],
   files: fileAndSidecar,
   rowProvenance: null,
+  holds: 'graph',
   section: () => ({ network: networkSection('graphml') }),
   write: (job) => writeNetwork(job, (graph, meta) => [[job.target, graphmlChunks(graph, meta)]]),
 };
