@@ -74,6 +74,8 @@ export type SearchPlan = 'probes' | 'sets';
 
 interface Probing {
   plan: SearchPlan;
+  /** whether a match string matches few items (counted once a search): its set is cheaper than any probes */
+  few: (match: string) => boolean;
   /** what the walk has cost so far: a row checked 1, a row's words asked of FTS5 `PROBE` */
   spent: number;
   /** rows the walk found matching the whole query so far */
@@ -82,11 +84,11 @@ interface Probing {
 
 /**
  * What a walk may spend before it gives up (a unit ~10 µs at a million posts: a row checked 1, a probe 4): a
- * little to learn how often rows match (~4 ms), then more per row found (a query matching fewer than one row in
+ * little to learn how often rows match (~6 ms), then more per row found (a query matching fewer than one row in
  * ~12 it asks FTS5 about reads its sets instead), and never more than about what one common word's set costs.
  */
 const PROBE = 4;
-const FIRST_SPENT = 400;
+const FIRST_SPENT = 600;
 const SPENT_PER_FOUND = 48;
 const MAX_SPENT = 2_500;
 /** rows of one time (or engagement) the walk sorts by rowid itself before it checks them; more: the sets */
@@ -144,7 +146,7 @@ function searchIndex(
       asked.push(match);
       sets.push({
         has: (rowid) =>
-          probing.plan === 'probes' && !prefix
+          probing.plan === 'probes' && !prefix && !probing.few(match)
             ? probe(db, match, rowid, probing)
             : (set ??= matchSet(db, match)).has(rowid),
       });
@@ -225,7 +227,13 @@ export function plannedSearch(
 ): { result: ArchiveSearchResult; plan: SearchPlan } {
   const started = now();
   const sets: Pick<MatchSet, 'has'>[] = [];
-  const probing: Probing = { plan, spent: 0, found: 0 };
+  const counted = new Map<string, boolean>();
+  const isFew = (m: string): boolean => {
+    let answer = counted.get(m);
+    if (answer === undefined) counted.set(m, (answer = few(db, m)));
+    return answer;
+  };
+  const probing: Probing = { plan, few: isFew, spent: 0, found: 0 };
   const asked: string[] = [];
   const index = searchIndex(db, sets, probing, asked);
   const c = compileSearch(searchTree(q.text), index);
@@ -234,7 +242,7 @@ export function plannedSearch(
     // probes pay only where a set would be big and is not a prefix's: never for a query without words, nor where
     // the words beside the filters match few items (their sort is cheaper) or end in a prefix (its set is read
     // anyway, and the walk on sets is cheap); nor in a collection, whose rows a row's check would list each time
-    const big = (m: string): boolean => !isPrefix(m) && !few(db, m);
+    const big = (m: string): boolean => !isPrefix(m) && !isFew(m);
     const probes =
       plan === 'probes' && q.collection === undefined && (c.match !== null ? big(c.match) : asked.some(big));
     let rows = probes ? probed(db, q, c, offset, limit, index, probing) : null;
