@@ -1,9 +1,10 @@
 /**
- * What a project file reads its own way: full-text search through FTS5 (its matches as a bit set, the index
- * walked when they are many), the search language's text compiled to FTS5 expressions Skein quotes itself. Synchronous (node:sqlite): it runs in the
- * archive's worker thread, never on main's event loop. What both stores read alike is common.ts.
+ * What a project file reads its own way: full-text search through FTS5 (the time index walked with FTS5 asked
+ * row by row, else its matches as a bit set, the index walked when they are many), the search language's text
+ * compiled to FTS5 expressions Skein quotes itself. Synchronous (node:sqlite): it runs in the archive's worker
+ * thread, never on main's event loop. What both stores read alike is common.ts.
  */
-import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
+import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import type { ArchiveQueryParsed, ArchiveSearchResult } from '../../shared/ipc/archive';
 import { bindable, compile, sql, type Sql } from '../db';
 import type { SearchNode } from '../../shared/search/parse';
@@ -64,12 +65,70 @@ const SET_FUNCTION = 'skein_match_set';
 const withSets = new WeakSet<DatabaseSync>();
 
 /**
- * The full-text index as a search (not a script) reads it: each match string read once into a bit set, and the
- * condition a lookup in it. SQLite would otherwise build a temporary index of every subquery's rowids before
- * the first row, which for a query of three common words on a million posts costs more than the whole page.
- * Only the app's connection knows the function; a snippet's reader gets `FTS`'s plain subqueries.
+ * How a search asks the index whether a row matches. First row by row (`probes`): the first page wants only the
+ * newest matches, and asking FTS5 about the rows the time index walks past costs ~20-50 µs a row, where reading a
+ * common word's every match into a set costs 15-30 ms. When the rows walked prove to match too rarely for that
+ * to pay, the search gives up and starts again on the sets (`sets`), which the sort of a few matches also needs.
  */
-function searchIndex(db: DatabaseSync, sets: Pick<MatchSet, 'has'>[]): TextIndex {
+export type SearchPlan = 'probes' | 'sets';
+
+interface Probing {
+  plan: SearchPlan;
+  /** whether a match string matches few items (counted once a search): its set is cheaper than any probes */
+  few: (match: string) => boolean;
+  /** what the walk has cost so far: a row checked 1, a row's words asked of FTS5 `PROBE` */
+  spent: number;
+  /** rows the walk found matching the whole query so far */
+  found: number;
+}
+
+/**
+ * What a walk may spend before it gives up (a unit ~10 µs at a million posts: a row checked 1, a probe 4): a
+ * little to learn how often rows match (~6 ms), then more per row found (a query matching fewer than one row in
+ * ~12 it asks FTS5 about reads its sets instead), and never more than about what one common word's set costs.
+ */
+const PROBE = 4;
+const FIRST_SPENT = 600;
+const SPENT_PER_FOUND = 48;
+const MAX_SPENT = 2_500;
+/** rows of one time (or engagement) the walk sorts by rowid itself before it checks them; more: the sets */
+const MAX_TIES = 2_000;
+
+/** thrown from inside a walk's row function to stop the statement: the sets answer instead */
+const GIVE_UP = new Error('the search reads its sets instead');
+
+function spend(probing: Probing, cost: number): void {
+  probing.spent += cost;
+  if (probing.spent > Math.min(MAX_SPENT, FIRST_SPENT + SPENT_PER_FOUND * probing.found)) throw GIVE_UP;
+}
+
+const probes = new WeakMap<DatabaseSync, StatementSync>();
+
+/** Whether FTS5 matches `match` at `rowid`, one lookup through the index's doclists (no set read). */
+function probe(db: DatabaseSync, match: string, rowid: number, probing: Probing): boolean {
+  spend(probing, PROBE);
+  let statement = probes.get(db);
+  if (!statement) {
+    statement = db.prepare('SELECT 1 AS x FROM items_fts WHERE items_fts MATCH ? AND rowid = ?');
+    probes.set(db, statement);
+  }
+  // a rowid bound as a double is not a rowid constraint FTS5 takes: it must be an integer
+  return statement.get(match, BigInt(rowid)) !== undefined;
+}
+
+/**
+ * The full-text index as a search (not a script) reads it: each match string asked row by row while the search
+ * probes, else read once into a bit set, and the condition a lookup in it. SQLite would otherwise build a
+ * temporary index of every subquery's rowids before the first row, which for a query of three common words on a
+ * million posts costs more than the whole page. Only the app's connection knows the function; a snippet's
+ * reader gets `FTS`'s plain subqueries.
+ */
+function searchIndex(
+  db: DatabaseSync,
+  sets: Pick<MatchSet, 'has'>[],
+  probing: Probing,
+  asked: string[] = [],
+): TextIndex {
   if (!withSets.has(db)) {
     // directOnly: never callable from a trigger or view a project file might carry
     db.function(SET_FUNCTION, { directOnly: true }, (set, rowid) =>
@@ -83,7 +142,14 @@ function searchIndex(db: DatabaseSync, sets: Pick<MatchSet, 'has'>[]): TextIndex
       // read when a row first asks: a branch SQLite never reaches (`a OR (b AND …)` where b matches nothing)
       // never reads its words
       let set: MatchSet | null = null;
-      sets.push({ has: (rowid) => (set ??= matchSet(db, match)).has(rowid) });
+      const prefix = isPrefix(match);
+      asked.push(match);
+      sets.push({
+        has: (rowid) =>
+          probing.plan === 'probes' && !prefix && !probing.few(match)
+            ? probe(db, match, rowid, probing)
+            : (set ??= matchSet(db, match)).has(rowid),
+      });
       return inSet(sets.length - 1);
     },
   };
@@ -91,6 +157,21 @@ function searchIndex(db: DatabaseSync, sets: Pick<MatchSet, 'has'>[]): TextIndex
 
 /** up to this many matches, a search sorts them itself rather than walking an index */
 const FEW_MATCHES = 5_000;
+
+/**
+ * A match string with a prefix (`"her" *`, which `phrase` writes, the only star it writes outside quotes):
+ * FTS5 reads every word of a prefix whole on each lookup (~3 ms at a million posts), so its set, read once, is
+ * always cheaper than probes
+ */
+const isPrefix = (match: string): boolean => match.includes('" *');
+
+/** Whether FTS5 matches `match` at most FEW_MATCHES times: counted only that far (~0.3 ms for a common word). */
+function few(db: DatabaseSync, match: string): boolean {
+  const row = db
+    .prepare('SELECT count(*) AS n FROM (SELECT 1 FROM items_fts WHERE items_fts MATCH ? LIMIT ?)')
+    .get(match, FEW_MATCHES + 1) as { n: number };
+  return row.n <= FEW_MATCHES;
+}
 
 interface MatchSet {
   size: number;
@@ -129,15 +210,124 @@ export function search(
   limit: number,
   now: () => number,
 ): ArchiveSearchResult {
+  return plannedSearch(db, q, offset, limit, now, 'probes').result;
+}
+
+/**
+ * A search that starts on `plan` (`sets`: never row by row), and the plan that answered. Both plans find the
+ * same rows in the same order; only their cost differs.
+ */
+export function plannedSearch(
+  db: DatabaseSync,
+  q: ArchiveQueryParsed,
+  offset: number,
+  limit: number,
+  now: () => number,
+  plan: SearchPlan,
+): { result: ArchiveSearchResult; plan: SearchPlan } {
   const started = now();
   const sets: Pick<MatchSet, 'has'>[] = [];
-  const c = compileSearch(searchTree(q.text), searchIndex(db, sets));
+  const counted = new Map<string, boolean>();
+  const isFew = (m: string): boolean => {
+    let answer = counted.get(m);
+    if (answer === undefined) counted.set(m, (answer = few(db, m)));
+    return answer;
+  };
+  const probing: Probing = { plan, few: isFew, spent: 0, found: 0 };
+  const asked: string[] = [];
+  const index = searchIndex(db, sets, probing, asked);
+  const c = compileSearch(searchTree(q.text), index);
   searchSets = sets;
   try {
-    return hitsOf(searchRows(db, q, c, offset, limit, sets), offset, limit, now() - started);
+    // probes pay only where a set would be big and is not a prefix's: never for a query without words, nor where
+    // the words beside the filters match few items (their sort is cheaper) or end in a prefix (its set is read
+    // anyway, and the walk on sets is cheap); nor in a collection, whose rows a row's check would list each time
+    const big = (m: string): boolean => !isPrefix(m) && !isFew(m);
+    const probes =
+      plan === 'probes' && q.collection === undefined && (c.match !== null ? big(c.match) : asked.some(big));
+    let rows = probes ? probed(db, q, c, offset, limit, index, probing) : null;
+    if (rows === null) {
+      probing.plan = 'sets';
+      rows = searchRows(db, q, c, offset, limit, sets);
+    }
+    return { result: hitsOf(rows, offset, limit, now() - started), plan: probing.plan };
   } finally {
     searchSets = [];
   }
+}
+
+/** an item's columns as a page of hits reads them */
+const COLUMNS = `i.rowid AS rowid, i.kind AS kind, i.id AS id, i.raw AS raw, i.first_seen AS first_seen,
+    i.last_seen AS last_seen, (SELECT count(*) FROM request_items r WHERE r.item = i.rowid) AS requests`;
+
+const orderKey = (q: ArchiveQueryParsed): string => (q.sort === 'engagement' ? 'i.engagement' : 'i.created_at');
+
+/**
+ * The time (or engagement) index walked newest first, each row checked against the whole query (its words asked
+ * of FTS5 once its filters hold) until the page is full; null where the walk gave up (too few of the rows it
+ * checked matched). The index keeps rows of one time by id, the page by rowid: a time's rows are sorted here.
+ * The rows an offset skips count as found, so a later page gives up no sooner than the first.
+ */
+function probed(
+  db: DatabaseSync,
+  q: ArchiveQueryParsed,
+  c: CompiledSearch,
+  offset: number,
+  limit: number,
+  index: TextIndex,
+  probing: Probing,
+): HitRow[] | null {
+  const key = orderKey(q);
+  const condition = where(q, c.rest);
+  const { sql: text, args } = compiled(
+    c.match === null ? condition : sql.join([condition, index.matches(c.match)], ' AND '),
+  );
+  const check = db.prepare(`SELECT ${COLUMNS} FROM items i WHERE i.rowid = ? AND ${text}`);
+  // what the walked index narrows to itself (the kind; by time, the form's range) in the walk, the rest checked
+  const byTime = q.sort !== 'engagement';
+  const range = compiled(
+    sql.join(
+      [
+        sql`i.kind = ${q.kind}`,
+        ...(q.from === undefined || !byTime ? [] : [sql`i.created_at >= ${q.from}`]),
+        ...(q.to === undefined || !byTime ? [] : [sql`i.created_at < ${q.to}`]),
+      ],
+      ' AND ',
+    ),
+  );
+  const walk = db.prepare(`SELECT i.rowid AS rowid, ${key} AS k FROM items i WHERE ${range.sql} ORDER BY ${key} DESC`);
+  const want = offset + limit + 1;
+  const rows: HitRow[] = [];
+  let ties: number[] = [];
+  let tied: unknown = undefined;
+  /** the rows of one time, newest kept first; true once the page is full */
+  const checkTies = (): boolean => {
+    ties.sort((a, b) => b - a);
+    for (const rowid of ties) {
+      spend(probing, 1);
+      const row = check.get(rowid, ...args) as HitRow | undefined;
+      if (row === undefined) continue;
+      rows.push(row);
+      probing.found++;
+      if (rows.length === want) return true;
+    }
+    ties = [];
+    return false;
+  };
+  try {
+    let full = false;
+    for (const { rowid, k } of walk.iterate(...range.args) as Iterable<{ rowid: number; k: unknown }>) {
+      if (k !== tied && ties.length > 0 && (full = checkTies())) break;
+      tied = k;
+      ties.push(rowid);
+      if (ties.length > MAX_TIES) return null;
+    }
+    if (!full) checkTies();
+  } catch (e) {
+    if (e === GIVE_UP) return null;
+    throw e;
+  }
+  return rows.slice(offset);
 }
 
 function searchRows(
@@ -149,9 +339,8 @@ function searchRows(
   sets: Pick<MatchSet, 'has'>[],
 ): HitRow[] {
   const { match } = c;
-  const key = q.sort === 'engagement' ? 'i.engagement' : 'i.created_at';
-  const columns = `i.rowid AS rowid, i.kind AS kind, i.id AS id, i.raw AS raw, i.first_seen AS first_seen,
-    i.last_seen AS last_seen, (SELECT count(*) FROM request_items r WHERE r.item = i.rowid) AS requests`;
+  const key = orderKey(q);
+  const columns = COLUMNS;
   let condition = c.rest;
   if (match !== null) {
     // the word's matches are one cheap read of its doclist (100,000 in ~15 ms as one string); ordering costs
