@@ -48,24 +48,51 @@ export function tsvectorOf(...texts: string[]): string {
   return out;
 }
 
+/**
+ * The words a prefix stands for, where the project's words were read for it (postgres/query.ts): its last word
+ * named as one of them instead of as a prefix, which GIN answers from sorted lists rather than a bitmap of every
+ * match. A prefix missing from it stays a prefix.
+ */
+export type PrefixWords = ReadonlyMap<string, readonly string[]>;
+
 /** A term's words as a `tsquery` phrase of quoted lexemes, the last one a prefix if the term is one. */
-function phrase(tokens: readonly string[], prefix: boolean): string {
-  const terms = tokens.map((t, j) => `${quoted(t)}${prefix && j === tokens.length - 1 ? ':*' : ''}`);
+function phrase(tokens: readonly string[], prefix: boolean, words: PrefixWords): string {
+  const terms = tokens.map((t, j) => {
+    if (!prefix || j < tokens.length - 1) return quoted(t);
+    const named = words.get(t);
+    if (!named || named.length === 0) return `${quoted(t)}:*`;
+    return named.length === 1 ? quoted(named[0]!) : `(${named.map(quoted).join(' | ')})`;
+  });
   return terms.length === 1 ? terms[0]! : `(${terms.join(' <-> ')})`;
 }
 
-/** A text-only subtree of the search language as a `tsquery` literal (null: a filter in it, SQL's to say). */
-export function tsqueryOf(node: SearchNode): string | null {
+/** The prefixes of a tree's terms (each one's last word), to read their words before the `tsquery` is made. */
+export function prefixesOf(node: SearchNode): string[] {
   switch (node.type) {
     case 'text':
-      return phrase(node.tokens, node.prefix);
+      return node.prefix && node.tokens.length > 0 ? [node.tokens[node.tokens.length - 1]!] : [];
+    case 'not':
+      return prefixesOf(node.node);
+    case 'and':
+    case 'or':
+      return node.nodes.flatMap(prefixesOf);
+    case 'field':
+      return [];
+  }
+}
+
+/** A text-only subtree of the search language as a `tsquery` literal (null: a filter in it, SQL's to say). */
+export function tsqueryOf(node: SearchNode, words: PrefixWords = new Map()): string | null {
+  switch (node.type) {
+    case 'text':
+      return phrase(node.tokens, node.prefix, words);
     case 'not': {
-      const inner = tsqueryOf(node.node);
+      const inner = tsqueryOf(node.node, words);
       return inner === null ? null : `!(${inner})`;
     }
     case 'and':
     case 'or': {
-      const parts = node.nodes.map(tsqueryOf);
+      const parts = node.nodes.map((n) => tsqueryOf(n, words));
       if (parts.some((p) => p === null)) return null;
       return `(${parts.join(node.type === 'and' ? ' & ' : ' | ')})`;
     }

@@ -13,7 +13,7 @@ import { ArchiveQuery } from '../../../shared/ipc/archive';
 import type { IngestRecord } from '../answer';
 import { PROJECT_LOCK } from '../common';
 import { ArchiveHost } from '../host';
-import { repliesPage } from '../testing/answers';
+import { post, rec, repliesAnswer, repliesPage } from '../testing/answers';
 import { skipWithoutPostgres, startTestCluster, type TestCluster } from '../../db/testing/postgres';
 import { parseConnection } from '../../db/postgres/connection';
 import { PostgresProject } from './project';
@@ -226,17 +226,20 @@ describe.skipIf(skip)(`a team project on PostgreSQL${skip ? ` (${skip})` : ''}`,
       },
     ]);
     await first.close();
-    // format 1 was today's without migration 2's tables and functions (nor the parts' later tables)
+    // format 1 was today's without migrations 2 and 3's tables and functions (nor the parts' later tables)
     const s = where.schema;
     cluster.psql(
       `DROP TABLE ${s}.codebooks, ${s}.codebook_versions, ${s}.coders, ${s}.codings, ${s}.adjudications,
          ${s}.samples, ${s}.sample_items, ${s}.assignments, ${s}.opt_outs, ${s}.coder_switches,
          ${s}.watches, ${s}.watch_runs,
          ${s}.watch_gaps, ${s}.watch_presence, ${s}.watch_counters, ${s}.watch_runner, ${s}.activity_counts, ${s}.parts;
+       DROP TABLE ${s}.fts_words; DROP FUNCTION ${s}.skein_fts_words_added, ${s}.skein_fts_words_changed CASCADE;
        DROP FUNCTION ${s}.skein_json_text, ${s}.skein_json_type; DELETE FROM ${s}.schema_version WHERE version > 1`,
     );
     const again = await PostgresProject.open(where, init('Grace'), Date.now, PARTS);
     expect(await again.summary()).toMatchObject({ items: 20, requests: 1 });
+    // the words the migration read from the posts held: a prefix finds them
+    expect((await again.search(ArchiveQuery.parse({ text: 'thre' }), 0, 50)).hits.map((h) => h.id)).toEqual(['7']);
     // the chart of all posts reads counts the migration made from the posts held
     expect((await again.activity(ArchiveQuery.parse({}), 'day', 0)).total).toBe(20);
     const watches = again.parts.get('watch') as WatchTables;
@@ -246,6 +249,37 @@ describe.skipIf(skip)(`a team project on PostgreSQL${skip ? ` (${skip})` : ''}`,
     ]);
     await again.close();
     expect(cluster.psql(`SELECT max(version) FROM ${s}.schema_version`).trim()).toBe(String(PG_SCHEMA_VERSION));
+  });
+
+  it('finds by a prefix every word a post holds, as written, as changed, and past the words a prefix is named by', async () => {
+    const p = await PostgresProject.open(cluster.connection(schema()), init('Ada'));
+    const found = async (text: string) =>
+      (await p.search(ArchiveQuery.parse({ text }), 0, 100)).hits.map((h) => h.id).sort((a, b) => a.localeCompare(b));
+    await p.ingest([
+      rec(
+        repliesAnswer([
+          post('1', 'gardens in bloom after the storm'),
+          post('2', 'the gardener sleeps'),
+          post('3', 'garlic and a storm'),
+          // more words of one prefix than a search names: that prefix is asked of the index as a prefix
+          ...Array.from({ length: 70 }, (_, k) => post(String(100 + k), `zz${k} apart`)),
+        ]),
+      ),
+    ]);
+    expect(await found('gard')).toEqual(['1', '2']);
+    expect(await found('gar')).toEqual(['1', '2', '3']);
+    expect(await found('storm gard')).toEqual(['1']);
+    expect(await found('gard* storm')).toEqual(['1']);
+    expect(await found('after-the-sto')).toEqual(['1']);
+    expect(await found('gardenias')).toEqual([]);
+    expect(await found('zz')).toHaveLength(70);
+    expect(await found('zz6')).toEqual(['106', '160', '161', '162', '163', '164', '165', '166', '167', '168', '169']);
+    // a post changed to hold a word no post held before is found by its prefix at once
+    await p.ingest([rec(repliesAnswer([post('3', 'gardenias instead')]), { at: 2000 })]);
+    expect(await found('gardeni')).toEqual(['3']);
+    expect(await found('gar')).toEqual(['1', '2', '3']);
+    expect(await found('garl')).toEqual([]);
+    await p.close();
   });
 
   it('refuses a schema from a newer Skein, or one holding other tables, in plain words, and leaves it untouched', async () => {
@@ -289,6 +323,10 @@ describe.skipIf(skip)(`a team project on PostgreSQL${skip ? ` (${skip})` : ''}`,
       new RegExp(`${role} may only read the team project “${s}”.*Ask the database’s administrator for write rights`),
     );
     expect(await reader.summary()).toMatchObject({ items: 20, requests: 1 });
+    // read rights given table by table before the project kept its words: a prefix is asked as typed, still found
+    cluster.psql(`REVOKE SELECT ON ${s}.fts_words FROM ${role}`);
+    expect((await reader.search(ArchiveQuery.parse({ text: 'thre' }), 0, 50)).hits.map((h) => h.id)).toEqual(['7']);
+    cluster.psql(`GRANT SELECT ON ${s}.fts_words TO ${role}`);
     // what is collected anyway is refused in plain words, never dropped silently
     const refused = (await reader.ingest([threadPage('8', 200, 2000)]).catch((e: unknown) => e)) as Error;
     expect(refused.message).toMatch(/may only read the team project/);

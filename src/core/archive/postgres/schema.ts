@@ -86,6 +86,31 @@ const MIGRATIONS: readonly string[] = [
   CREATE FUNCTION skein_json_type(doc text, path text[]) RETURNS text LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS
     $f$ BEGIN RETURN json_typeof(doc::json #> path); EXCEPTION WHEN others THEN RETURN NULL; END $f$;
   `,
+  // 3: every word the items' vectors hold, kept by the database itself whatever writes an item (ingest, a copy), so
+  // a search can name the few words a prefix stands for: GIN answers a prefix with a bitmap of all its matches,
+  // 300 ms for a common word's 200,000 at a million items, where a word it names is read as a sorted list in
+  // 20 ms. Words are added in order, so two writers adding the same ones wait for each other instead of
+  // deadlocking; an item's words left behind when it changes only name a word that matches nothing more.
+  `
+  CREATE TABLE fts_words (word text COLLATE "C" PRIMARY KEY);
+  CREATE FUNCTION skein_fts_words_added() RETURNS trigger LANGUAGE plpgsql AS $f$ BEGIN
+    INSERT INTO fts_words SELECT DISTINCT w FROM added, unnest(tsvector_to_array(added.fts)) AS w ORDER BY 1
+      ON CONFLICT DO NOTHING;
+    RETURN NULL;
+  END $f$;
+  CREATE FUNCTION skein_fts_words_changed() RETURNS trigger LANGUAGE plpgsql AS $f$ BEGIN
+    INSERT INTO fts_words SELECT DISTINCT w FROM added JOIN was ON was.rowid = added.rowid,
+        unnest(tsvector_to_array(added.fts)) AS w
+      WHERE added.fts <> was.fts ORDER BY 1
+      ON CONFLICT DO NOTHING;
+    RETURN NULL;
+  END $f$;
+  CREATE TRIGGER items_words_added AFTER INSERT ON items REFERENCING NEW TABLE AS added
+    FOR EACH STATEMENT EXECUTE FUNCTION skein_fts_words_added();
+  CREATE TRIGGER items_words_changed AFTER UPDATE ON items REFERENCING OLD TABLE AS was NEW TABLE AS added
+    FOR EACH STATEMENT EXECUTE FUNCTION skein_fts_words_changed();
+  INSERT INTO fts_words SELECT word FROM ts_stat('SELECT fts FROM items') ORDER BY 1;
+  `,
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.length;
