@@ -332,11 +332,17 @@ describe.skipIf(skip)(`a team project on PostgreSQL${skip ? ` (${skip})` : ''}`,
     expect(refused.message).toMatch(/may only read the team project/);
     expect(reader.skipped).toBe(0);
     // rights given back: the same batch is written, and the state clears with its cause
+    // write rights given table by table before the project kept its words (none on them): the database keeps
+    // the words of what this member writes all the same
     cluster.psql(
-      `GRANT INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${s} TO ${role}; GRANT USAGE ON ALL SEQUENCES IN SCHEMA ${s} TO ${role};`,
+      `GRANT INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${s} TO ${role}; GRANT USAGE ON ALL SEQUENCES IN SCHEMA ${s} TO ${role};
+       REVOKE ALL ON ${s}.fts_words FROM ${role};`,
     );
     await reader.ingest([threadPage('8', 200, 2000)]);
     expect(await reader.summary()).toMatchObject({ items: 40, requests: 2, readOnly: null });
+    await reader.ingest([rec(repliesAnswer([post('900', 'quixotic marmalade')]), { at: 3000 })]);
+    expect((await owner.search(ArchiveQuery.parse({ text: 'quixo' }), 0, 50)).hits.map((h) => h.id)).toEqual(['900']);
+    expect(cluster.psql(`SELECT count(*) FROM ${s}.fts_words WHERE word = 'quixotic'`).trim()).toBe('1');
     await reader.close();
     await owner.close();
     cluster.psql(`GRANT CREATE ON DATABASE ${where.database} TO PUBLIC`);

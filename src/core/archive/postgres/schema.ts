@@ -90,19 +90,23 @@ const MIGRATIONS: readonly string[] = [
   // a search can name the few words a prefix stands for: GIN answers a prefix with a bitmap of all its matches,
   // 300 ms for a common word's 200,000 at a million items, where a word it names is read as a sorted list in
   // 20 ms. Words are added in order, so two writers adding the same ones wait for each other instead of
-  // deadlocking; an item's words left behind when it changes only name a word that matches nothing more.
+  // deadlocking; an item's words left behind when it changes only name a word that matches nothing more. The
+  // triggers run as the table's owner (a member may write the items without rights on the words, as one given
+  // rights table by table before this table existed is), with nothing found by a search path but the catalog and
+  // the words named in the items' own schema.
   `
   CREATE TABLE fts_words (word text COLLATE "C" PRIMARY KEY);
-  CREATE FUNCTION skein_fts_words_added() RETURNS trigger LANGUAGE plpgsql AS $f$ BEGIN
-    INSERT INTO fts_words SELECT DISTINCT w FROM added, unnest(tsvector_to_array(added.fts)) AS w ORDER BY 1
-      ON CONFLICT DO NOTHING;
+  CREATE FUNCTION skein_fts_words_added() RETURNS trigger LANGUAGE plpgsql
+    SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $f$ BEGIN
+    EXECUTE format('INSERT INTO %I.fts_words SELECT DISTINCT w FROM added, unnest(tsvector_to_array(added.fts)) AS w
+      ORDER BY 1 ON CONFLICT DO NOTHING', TG_TABLE_SCHEMA);
     RETURN NULL;
   END $f$;
-  CREATE FUNCTION skein_fts_words_changed() RETURNS trigger LANGUAGE plpgsql AS $f$ BEGIN
-    INSERT INTO fts_words SELECT DISTINCT w FROM added JOIN was ON was.rowid = added.rowid,
+  CREATE FUNCTION skein_fts_words_changed() RETURNS trigger LANGUAGE plpgsql
+    SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $f$ BEGIN
+    EXECUTE format('INSERT INTO %I.fts_words SELECT DISTINCT w FROM added JOIN was ON was.rowid = added.rowid,
         unnest(tsvector_to_array(added.fts)) AS w
-      WHERE added.fts <> was.fts ORDER BY 1
-      ON CONFLICT DO NOTHING;
+      WHERE added.fts <> was.fts ORDER BY 1 ON CONFLICT DO NOTHING', TG_TABLE_SCHEMA);
     RETURN NULL;
   END $f$;
   CREATE TRIGGER items_words_added AFTER INSERT ON items REFERENCING NEW TABLE AS added
