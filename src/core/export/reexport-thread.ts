@@ -21,11 +21,11 @@ export interface ReexportApi {
 
 /**
  * A streaming format's writer holds a chunk of items and a row group at a time, so its heap is bounded: left to
- * size itself, V8 let a re-export's garbage grow the process by 220 MB at 200,000 posts; held to this it grows
- * by about 120 MB, for a few per cent more CPU (BENCHMARKS.md). A network's graph grows with the export, so its
- * writer is not held to it.
+ * size itself, V8 let a re-export of 200,000 posts grow the process to 400-450 MB on garbage; held to this, 350-380
+ * MB, in the same wall time (a smaller young generation cut more memory for 10 % more time; BENCHMARKS.md). A
+ * network's graph grows with the export, so its writer is not held to it.
  */
-export const STREAMING_HEAP: ResourceLimits = { maxYoungGenerationSizeMb: 32, maxOldGenerationSizeMb: 256 };
+export const STREAMING_HEAP: ResourceLimits = { maxYoungGenerationSizeMb: 64, maxOldGenerationSizeMb: 256 };
 
 export async function reexportInWorker(
   offMain: { entry: URL; execArgv?: string[]; port: () => MessagePort },
