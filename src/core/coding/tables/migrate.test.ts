@@ -124,6 +124,8 @@ describe.each(STORES)('coding in a project made before parts kept versions, on $
             .map((t) => `DROP TABLE IF EXISTS ${schema}${t};`)
             .join(' ')}
            DROP FUNCTION IF EXISTS ${schema}skein_json_text, ${schema}skein_json_type;
+           DROP TABLE IF EXISTS ${schema}fts_words;
+           DROP FUNCTION IF EXISTS ${schema}skein_fts_words_added, ${schema}skein_fts_words_changed CASCADE;
            DELETE FROM ${schema}schema_version WHERE version > 1`,
       );
       const again = await s.open(init);
