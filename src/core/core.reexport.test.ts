@@ -4,7 +4,7 @@
  * makes no call, and DuckDB reads back exactly the archive's items — with the archive on main's thread, and
  * with it in its worker and each re-export written in a worker of its own (so encoding never blocks main).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { duckdb } from './testing/duckdb';
@@ -196,6 +196,8 @@ describe('a re-export held to its heap', () => {
           message: expect.stringMatching(/^The export needed more memory than Skein gives one export \(56 MB\)/),
         });
         expect(existsSync(tooBig.target)).toBe(false);
+        // nor half of it: the stopped worker's hidden temp file, which could be hundreds of MB, is cleared at once
+        expect(readdirSync(dir).filter((name) => name.includes('skein-tmp'))).toEqual([]);
         const target = join(dir, 'whole.parquet');
         await expect(reexportInWorker(thread.offMain!, { ...input, target }, STREAMING_HEAP)).resolves.toMatchObject({
           items: 3_001,

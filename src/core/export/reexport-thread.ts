@@ -7,7 +7,8 @@
 import type { MessagePort, ResourceLimits } from 'node:worker_threads';
 import { SkeinError } from '../../shared/errors';
 import { outOfMemory, startWorker } from '../workers';
-import type { ReexportInput } from './reexport';
+import { removeStaleTemps } from '../files/atomic-file';
+import { reexportFiles, type ReexportInput } from './reexport';
 
 export type ReexportJob = Omit<ReexportInput, 'signal'>;
 
@@ -47,14 +48,19 @@ export async function reexportInWorker(
   signal?.addEventListener('abort', abort, { once: true });
   if (signal?.aborted) abort();
   try {
-    return await worker.call('write', job).catch(tooBig(heap));
+    return await worker.call('write', job).catch(async (e: unknown) => {
+      // a worker stopped mid-write (its heap's limit, a crash) could not clear what it had staged: a hidden temp
+      // file as big as the export so far, which would otherwise stay until the next export to the same path
+      await Promise.all(reexportFiles(job).map((file) => removeStaleTemps(file)));
+      return tooBig(heap)(e);
+    });
   } finally {
     signal?.removeEventListener('abort', abort);
     void worker.stop();
   }
 }
 
-/** A worker ended at its heap's limit, said in plain words (the file was not written: its temp is cleared next time). */
+/** A worker ended at its heap's limit, said in plain words (the file was not written). */
 const tooBig =
   (heap: ResourceLimits | undefined) =>
   (e: unknown): never => {

@@ -141,27 +141,13 @@ export interface ReexportInput {
 /** The built-in formats: what a re-export's own worker writes (a registry of functions cannot cross threads). */
 const BUILT_IN = formatRegistry();
 
-/**
- * Writes a re-export here, reading the archive through `archive`; returns the items written and the files
- * (data first, manifest last).
- */
-export async function writeReexport(
-  archive: ArchiveReader,
-  input: ReexportInput,
-  formats: Formats = BUILT_IN,
-): Promise<{ items: number; files: string[] }> {
-  const format = formats.get(input.format);
-  const posts = input.query.kind === 'post';
-  const view = {
-    kind: posts ? ('postsByIds' as const) : ('usersByIds' as const),
-    operation: posts ? ('postsByIds' as const) : ('usersByIds' as const),
-    params: {},
-    title: input.title,
-  };
-  // no request is made: the plan of a lookup of the items by id, with none to ask for
-  const plan: ViewPlan = {
-    kind: view.kind,
-    operation: view.operation,
+/** A re-export's plan: a lookup of the items by id, with none to ask for (no request is made). */
+function reexportPlan(query: ArchiveQueryParsed): ViewPlan {
+  const posts = query.kind === 'post';
+  const operation = posts ? ('postsByIds' as const) : ('usersByIds' as const);
+  return {
+    kind: operation,
+    operation,
     paged: false,
     itemKind: posts ? 'post' : 'user',
     requestCount: 0,
@@ -172,6 +158,25 @@ export async function writeReexport(
     fromList: null,
     rootId: null,
   };
+}
+
+/** The files a built-in format's re-export writes (data first, manifest last). */
+export function reexportFiles(input: Pick<ReexportInput, 'format' | 'query' | 'target'>): string[] {
+  return BUILT_IN.get(input.format).files(input.target, reexportPlan(input.query));
+}
+
+/**
+ * Writes a re-export here, reading the archive through `archive`; returns the items written and the files
+ * (data first, manifest last).
+ */
+export async function writeReexport(
+  archive: ArchiveReader,
+  input: ReexportInput,
+  formats: Formats = BUILT_IN,
+): Promise<{ items: number; files: string[] }> {
+  const format = formats.get(input.format);
+  const plan = reexportPlan(input.query);
+  const view = { kind: plan.kind, operation: plan.operation, params: {}, title: input.title };
   const files = format.files(input.target, plan);
   // the requests the items were last returned by: listed in the manifest before any row is written (JSON
   // writes its manifest first), each row pointing at its own

@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { isSkeinError } from '../../shared/errors';
-import { holdFileAtomic, toWriteError, writeFileAtomic } from './atomic-file';
+import { holdFileAtomic, removeStaleTemps, tempPathFor, toWriteError, writeFileAtomic } from './atomic-file';
 
 const CHILD = join(dirname(fileURLToPath(import.meta.url)), '..', 'export', 'testing', 'write-child.ts');
 
@@ -50,6 +50,22 @@ describe('writeFileAtomic', () => {
     // the killed writer's temp file is cleaned up by the next write
     await writeFileAtomic(target, async (sink) => sink.write('{}'));
     expect(await readdir(dir)).toEqual(['export.json']);
+  });
+
+  it("clears what a killed writer staged for this target only: a temp file and a dataset's hidden folder", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'skein-atomic-'));
+    const target = join(dir, 'posts.parquet');
+    // a dataset is built in a hidden folder named as a temp file is (parquet.ts), part files inside it
+    const staged = tempPathFor(target);
+    await mkdir(join(staged, 'collected_date=2026-11-29'), { recursive: true });
+    await writeFile(join(staged, 'collected_date=2026-11-29', 'part-00000.parquet'), 'half');
+    await writeFile(tempPathFor(target), 'half a file');
+    // another export's temp beside it, and a file that only looks alike, are not ours to clear
+    const other = tempPathFor(join(dir, 'users.parquet'));
+    await writeFile(other, 'someone else');
+    await writeFile(join(dir, 'posts.parquet.skein-tmp-notes.txt'), 'kept');
+    expect(await removeStaleTemps(target)).toBe(2);
+    expect((await readdir(dir)).sort()).toEqual([basename(other), 'posts.parquet.skein-tmp-notes.txt'].sort());
   });
 
   it('keeps every byte in order while a write is in flight and the next chunk is made', async () => {

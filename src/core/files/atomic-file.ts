@@ -5,7 +5,7 @@
  * at any moment leaves the target absent or the previous complete file.
  */
 import { randomBytes } from 'node:crypto';
-import { open, readdir, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { open, readdir, rename, rm, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { SkeinError } from '../../shared/errors';
 
@@ -16,8 +16,11 @@ export function tempPathFor(target: string): string {
   return join(dirname(target), `.${basename(target)}${TEMP_MARK}${randomBytes(6).toString('hex')}`);
 }
 
-/** Removes temporary files a killed writer left beside `target`. */
-async function removeStaleTemps(target: string): Promise<number> {
+/**
+ * Removes what a killed writer left staged beside `target`: its hidden temp file, or the hidden folder a dataset is
+ * built in. Only names made by `tempPathFor` for this target are touched.
+ */
+export async function removeStaleTemps(target: string): Promise<number> {
   const prefix = `.${basename(target)}${TEMP_MARK}`;
   let names: string[];
   try {
@@ -28,7 +31,7 @@ async function removeStaleTemps(target: string): Promise<number> {
   let removed = 0;
   for (const name of names) {
     if (!name.startsWith(prefix)) continue;
-    await unlink(join(dirname(target), name)).then(
+    await rm(join(dirname(target), name), { recursive: true, force: true }).then(
       () => removed++,
       () => undefined,
     );
