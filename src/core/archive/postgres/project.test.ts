@@ -251,6 +251,60 @@ describe.skipIf(skip)(`a team project on PostgreSQL${skip ? ` (${skip})` : ''}`,
     expect(cluster.psql(`SELECT max(version) FROM ${s}.schema_version`).trim()).toBe(String(PG_SCHEMA_VERSION));
   });
 
+  it('a connection killed half-way through the words migration leaves the older format whole; the next open makes it', async () => {
+    const where = cluster.connection(schema());
+    const first = await PostgresProject.open(where, init('Ada'), Date.now, PARTS);
+    await first.ingest([threadPage('7', 100, 1000)]);
+    await first.close();
+    const s = where.schema;
+    // the format before the words table: migration 3 undone
+    cluster.psql(
+      `DROP TABLE ${s}.fts_words; DROP FUNCTION ${s}.skein_fts_words_added, ${s}.skein_fts_words_changed CASCADE;
+       DELETE FROM ${s}.schema_version WHERE version > 2`,
+    );
+    // another session's writes hold the posts' table: the migration makes its table and functions, then waits to
+    // put its triggers on the posts, and is killed there (as a Skein quit mid-open would leave it)
+    const other = new pg.Client({ connectionString: cluster.url });
+    // a transaction sees the server's activity as it was at its start: the waiting migration is looked for apart
+    const watcher = new pg.Client({ connectionString: cluster.url });
+    await Promise.all([other.connect(), watcher.connect()]);
+    try {
+      await other.query('BEGIN');
+      await other.query(`LOCK TABLE ${s}.items IN ROW EXCLUSIVE MODE`);
+      const opening = PostgresProject.open(where, init('Ada'), Date.now, PARTS).catch((e: unknown) => e);
+      let waiting: number | null = null;
+      for (let tries = 0; waiting === null && tries < 400; tries++) {
+        const found = await watcher.query<{ pid: number }>(
+          `SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%CREATE TABLE fts_words%'`,
+        );
+        waiting = found.rows[0]?.pid ?? null;
+        if (waiting === null) await new Promise((r) => setTimeout(r, 25));
+      }
+      expect(waiting).not.toBeNull();
+      await watcher.query('SELECT pg_terminate_backend($1)', [waiting]);
+      const failed = (await opening) as Error;
+      expect(failed).toBeInstanceOf(Error);
+      // said in plain words: the connection was lost, where to (never the password)
+      expect(failed.message).toMatch(/^The connection to 127\.0\.0\.1:\d+ was lost/);
+      await other.query('ROLLBACK');
+    } finally {
+      await Promise.all([other.end(), watcher.end()]);
+    }
+    // nothing of the half-made migration was kept: the older format, as it was
+    expect(
+      cluster.psql(`SELECT count(*) FROM pg_tables WHERE schemaname = '${s}' AND tablename = 'fts_words'`).trim(),
+    ).toBe('0');
+    expect(cluster.psql(`SELECT max(version) FROM ${s}.schema_version`).trim()).toBe('2');
+    const again = await PostgresProject.open(where, init('Ada'), Date.now, PARTS);
+    expect(await again.summary()).toMatchObject({ items: 20, requests: 1 });
+    // the words were read from the posts held: a prefix finds them, and a new post's words are kept as written
+    expect((await again.search(ArchiveQuery.parse({ text: 'thre' }), 0, 50)).hits.map((h) => h.id)).toEqual(['7']);
+    await again.ingest([rec(repliesAnswer([post('900', 'quixotic marmalade')]), { at: 3000 })]);
+    expect((await again.search(ArchiveQuery.parse({ text: 'quixo' }), 0, 50)).hits.map((h) => h.id)).toEqual(['900']);
+    await again.close();
+    expect(cluster.psql(`SELECT max(version) FROM ${s}.schema_version`).trim()).toBe(String(PG_SCHEMA_VERSION));
+  }, 60_000);
+
   it('finds by a prefix every word a post holds, as written, as changed, and past the words a prefix is named by', async () => {
     const p = await PostgresProject.open(cluster.connection(schema()), init('Ada'));
     const found = async (text: string) =>
