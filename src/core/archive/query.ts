@@ -1,6 +1,7 @@
 /**
- * What a project file reads its own way: full-text search through FTS5 (the time index walked with FTS5 asked
- * row by row, else its matches as a bit set, the index walked when they are many), the search language's text
+ * What a project file reads its own way: full-text search through FTS5 (the time index walked with each row's
+ * words read in JS where FTS5 would read them alike, else FTS5 asked row by row; or its matches as a bit set, the
+ * index walked when they are many), the search language's text
  * compiled to FTS5 expressions Skein quotes itself. Synchronous (node:sqlite): it runs in the archive's worker
  * thread, never on main's event loop. What both stores read alike is common.ts.
  */
@@ -11,6 +12,7 @@ import type { SearchNode } from '../../shared/search/parse';
 import { whereOf as where, type TextMatch } from './common';
 import { compileSearch, searchTree, wholeCondition, type CompiledSearch, type TextIndex } from './search';
 import { hitsOf, type HitRow } from './results';
+import { holdsPlain, plainTree, plainWords } from './plain-words';
 
 /** A term's words as one FTS5 phrase Skein quotes (quotes doubled), a prefix if the term is one. */
 const phrase = (tokens: readonly string[], prefix: boolean): string =>
@@ -76,18 +78,28 @@ interface Probing {
   plan: SearchPlan;
   /** whether a match string matches few items (counted once a search): its set is cheaper than any probes */
   few: (match: string) => boolean;
-  /** what the walk has cost so far: a row checked 1, a row's words asked of FTS5 `PROBE` */
+  /** what the walk has cost so far: a row checked 1, its words read `WORDS`, its words asked of FTS5 `PROBE` */
   spent: number;
+  /** what it may spend before its first match */
+  first: number;
   /** rows the walk found matching the whole query so far */
   found: number;
+  /** the text-only trees JS reads as FTS5 does, by their match string (plain-words.ts) */
+  plain: Map<string, SearchNode>;
+  /** the last row whose words were read, and its words (null: not plain, FTS5 answers for it) */
+  wordsOf: number;
+  words: string[][] | null;
 }
 
 /**
- * What a walk may spend before it gives up (a unit ~10 µs at a million posts: a row checked 1, a probe 4): a
- * little to learn how often rows match (~6 ms), then more per row found (a query matching fewer than one row in
- * ~12 it asks FTS5 about reads its sets instead), and never more than about what one common word's set costs.
+ * What a walk may spend before it gives up (a unit ~10 µs at a million posts: a row checked 1, its words read 1,
+ * a probe 4): to learn how often rows match, about what the sets it would fall back to cost at least (~6 ms for
+ * each word of the big match strings: `heron OR river -storm` reads three words' doclists whole, 40-80 ms), then
+ * more per row found (a query matching fewer than one row in ~12 it asks FTS5 about reads its sets instead), and
+ * never more than about what one common word's set costs.
  */
 const PROBE = 4;
+const WORDS = 1;
 const FIRST_SPENT = 600;
 const SPENT_PER_FOUND = 48;
 const MAX_SPENT = 2_500;
@@ -99,10 +111,39 @@ const GIVE_UP = new Error('the search reads its sets instead');
 
 function spend(probing: Probing, cost: number): void {
   probing.spent += cost;
-  if (probing.spent > Math.min(MAX_SPENT, FIRST_SPENT + SPENT_PER_FOUND * probing.found)) throw GIVE_UP;
+  if (probing.spent > Math.min(MAX_SPENT, probing.first + SPENT_PER_FOUND * probing.found)) throw GIVE_UP;
 }
 
 const probes = new WeakMap<DatabaseSync, StatementSync>();
+const rowFields = new WeakMap<DatabaseSync, StatementSync>();
+
+/**
+ * A row's words as FTS5 keeps them, where JS reads them as FTS5 does (plain-words.ts), else null; the last row's
+ * kept, as a row may be asked several match strings.
+ */
+function rowWords(db: DatabaseSync, rowid: number, probing: Probing): string[][] | null {
+  if (probing.wordsOf === rowid) return probing.words;
+  spend(probing, WORDS);
+  let statement = rowFields.get(db);
+  if (!statement) {
+    // the words FTS5 indexed, from its own copy of them (the items' raw JSON would have to be parsed)
+    statement = db.prepare('SELECT text, handle, name, bio FROM items_fts WHERE rowid = ?');
+    statement.setReturnArrays(true);
+    rowFields.set(db, statement);
+  }
+  const fields = statement.get(BigInt(rowid)) as unknown as Array<string | null> | undefined;
+  probing.wordsOf = rowid;
+  probing.words = fields === undefined ? [] : plainWords(fields);
+  return probing.words;
+}
+
+/** Whether a row matches a match string, read from the row's words where JS reads them as FTS5 (null: it cannot). */
+function plainMatch(db: DatabaseSync, match: string, rowid: number, probing: Probing): boolean | null {
+  const tree = probing.plain.get(match);
+  if (tree === undefined) return null;
+  const words = rowWords(db, rowid, probing);
+  return words === null ? null : holdsPlain(tree, words);
+}
 
 /** Whether FTS5 matches `match` at `rowid`, one lookup through the index's doclists (no set read). */
 function probe(db: DatabaseSync, match: string, rowid: number, probing: Probing): boolean {
@@ -137,7 +178,11 @@ function searchIndex(
     withSets.add(db);
   }
   return {
-    match: ftsText,
+    match: (node) => {
+      const match = ftsText(node);
+      if (match !== null && plainTree(node)) probing.plain.set(match, node);
+      return match;
+    },
     matches: (match) => {
       // read when a row first asks: a branch SQLite never reaches (`a OR (b AND …)` where b matches nothing)
       // never reads its words
@@ -145,15 +190,19 @@ function searchIndex(
       const prefix = isPrefix(match);
       asked.push(match);
       sets.push({
-        has: (rowid) =>
-          probing.plan === 'probes' && !prefix && !probing.few(match)
-            ? probe(db, match, rowid, probing)
-            : (set ??= matchSet(db, match)).has(rowid),
+        has: (rowid) => {
+          if (probing.plan === 'probes' && !prefix && !probing.few(match))
+            return plainMatch(db, match, rowid, probing) ?? probe(db, match, rowid, probing);
+          return (set ??= matchSet(db, match)).has(rowid);
+        },
       });
       return inSet(sets.length - 1);
     },
   };
 }
+
+/** the phrases of a match string `phrase` wrote (each in Skein's quotes, a quote inside doubled) */
+const phrases = (match: string): number => match.match(/"(?:[^"]|"")*"/g)?.length ?? 0;
 
 /** up to this many matches, a search sorts them itself rather than walking an index */
 const FEW_MATCHES = 5_000;
@@ -165,12 +214,16 @@ const FEW_MATCHES = 5_000;
  */
 const isPrefix = (match: string): boolean => match.includes('" *');
 
+const counts = new WeakMap<DatabaseSync, StatementSync>();
+
 /** Whether FTS5 matches `match` at most FEW_MATCHES times: counted only that far (~0.3 ms for a common word). */
 function few(db: DatabaseSync, match: string): boolean {
-  const row = db
-    .prepare('SELECT count(*) AS n FROM (SELECT 1 FROM items_fts WHERE items_fts MATCH ? LIMIT ?)')
-    .get(match, FEW_MATCHES + 1) as { n: number };
-  return row.n <= FEW_MATCHES;
+  let statement = counts.get(db);
+  if (!statement) {
+    statement = db.prepare('SELECT count(*) AS n FROM (SELECT 1 FROM items_fts WHERE items_fts MATCH ? LIMIT ?)');
+    counts.set(db, statement);
+  }
+  return (statement.get(match, FEW_MATCHES + 1) as { n: number }).n <= FEW_MATCHES;
 }
 
 interface MatchSet {
@@ -233,7 +286,16 @@ export function plannedSearch(
     if (answer === undefined) counted.set(m, (answer = few(db, m)));
     return answer;
   };
-  const probing: Probing = { plan, few: isFew, spent: 0, found: 0 };
+  const probing: Probing = {
+    plan,
+    few: isFew,
+    spent: 0,
+    first: 0,
+    found: 0,
+    plain: new Map(),
+    wordsOf: -1,
+    words: null,
+  };
   const asked: string[] = [];
   const index = searchIndex(db, sets, probing, asked);
   const c = compileSearch(searchTree(q.text), index);
@@ -243,8 +305,10 @@ export function plannedSearch(
     // the words beside the filters match few items (their sort is cheaper) or end in a prefix (its set is read
     // anyway, and the walk on sets is cheap); nor in a collection, whose rows a row's check would list each time
     const big = (m: string): boolean => !isPrefix(m) && !isFew(m);
-    const probes =
-      plan === 'probes' && q.collection === undefined && (c.match !== null ? big(c.match) : asked.some(big));
+    const bigs =
+      plan === 'probes' && q.collection === undefined ? (c.match !== null ? [c.match] : asked).filter(big) : [];
+    const probes = bigs.length > 0;
+    probing.first = Math.min(MAX_SPENT, FIRST_SPENT * bigs.reduce((n, m) => n + phrases(m), 0));
     let rows = probes ? probed(db, q, c, offset, limit, index, probing) : null;
     if (rows === null) {
       probing.plan = 'sets';
@@ -304,6 +368,8 @@ function probed(
   const checkTies = (): boolean => {
     ties.sort((a, b) => b - a);
     for (const rowid of ties) {
+      // a row whose words JS reads and which they do not match is passed without reading the row itself
+      if (c.match !== null && plainMatch(db, c.match, rowid, probing) === false) continue;
       spend(probing, 1);
       const row = check.get(rowid, ...args) as HitRow | undefined;
       if (row === undefined) continue;
