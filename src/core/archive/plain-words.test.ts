@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseSearch } from '../../shared/search/parse';
-import { holdsPlain, plainTree, plainWords } from './plain-words';
+import { parseSearch, type SearchNode } from '../../shared/search/parse';
+import { holdsPlain, plainTree, plainWords, wordsDecide } from './plain-words';
 import { FTS } from './query';
 import { openProjectFile } from './schema';
 
@@ -65,6 +65,33 @@ const query: fc.Arbitrary<string> = fc.letrec<{ q: string }>((tie) => ({
   ),
 })).q;
 
+/** a tree read over a row's words with each filter given a value of its own (`filter(n)`) */
+function holdsWith(node: SearchNode, words: string[][], filter: (n: SearchNode) => boolean): boolean {
+  switch (node.type) {
+    case 'text':
+      return holdsPlain(node, words);
+    case 'field':
+      return filter(node);
+    case 'not':
+      return !holdsWith(node.node, words, filter);
+    case 'and':
+      return node.nodes.every((n) => holdsWith(n, words, filter));
+    case 'or':
+      return node.nodes.some((n) => holdsWith(n, words, filter));
+  }
+}
+
+const withFilters = fc.letrec<{ q: string }>((tie) => ({
+  q: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    term,
+    fc.constantFrom('lang:en', 'min_likes:3', 'is:reply', 'from:ada'),
+    fc.tuple(tie('q'), tie('q')).map(([a, b]) => `${a} ${b}`),
+    fc.tuple(tie('q'), tie('q')).map(([a, b]) => `(${a}) OR (${b})`),
+    tie('q').map((a) => `-(${a})`),
+  ),
+})).q;
+
 describe("a row's words read in JS", () => {
   let dir = '';
   let db: DatabaseSync;
@@ -109,6 +136,31 @@ describe("a row's words read in JS", () => {
       { numRuns: 2_000, seed: 17 },
     );
     expect(matched).toBeGreaterThan(10_000);
+  });
+
+  it('rule a query in or out only where no values of its filters would say otherwise', () => {
+    let decided = 0;
+    fc.assert(
+      fc.property(withFilters, fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }), (text, bits) => {
+        const parsed = parseSearch(text);
+        if (!parsed.ok || parsed.query === null) return;
+        const tree = parsed.query;
+        for (const r of ROWS) {
+          const words = plainWords(r);
+          if (words === null) continue;
+          const said = wordsDecide(tree, words);
+          if (said === null) continue;
+          decided++;
+          // the filters given values by their place in the tree: eight ways, each must agree
+          for (let k = 0; k < 8; k++) {
+            let i = k;
+            expect(holdsWith(tree, words, () => bits[i++ % 8]!)).toBe(said);
+          }
+        }
+      }),
+      { numRuns: 300, seed: 3 },
+    );
+    expect(decided).toBeGreaterThan(10_000);
   });
 
   it('leave a query FTS5 reads its own way to FTS5', () => {

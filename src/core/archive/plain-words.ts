@@ -80,3 +80,33 @@ export function holdsPlain(node: SearchNode, words: readonly string[][]): boolea
       throw new Error('a filter is never part of a match string');
   }
 }
+
+/**
+ * What a row's words alone say of a whole query (filters and all): false where no values of its filters could
+ * make it match (`heron OR (river lang:en)` for a row with neither word), true where every value would, null
+ * where a filter or a word JS does not read as FTS5 (`plainTree`) decides.
+ */
+export function wordsDecide(node: SearchNode, words: readonly string[][]): boolean | null {
+  switch (node.type) {
+    case 'text':
+      return plainTree(node) ? holdsPlain(node, words) : null;
+    case 'field':
+      return null;
+    case 'not': {
+      const inner = wordsDecide(node.node, words);
+      return inner === null ? null : !inner;
+    }
+    case 'and':
+    case 'or': {
+      // the value that decides the whole (false for AND, true for OR), else unknown if any part is
+      const decisive = node.type === 'or';
+      let unknown = false;
+      for (const n of node.nodes) {
+        const v = wordsDecide(n, words);
+        if (v === decisive) return decisive;
+        if (v === null) unknown = true;
+      }
+      return unknown ? null : !decisive;
+    }
+  }
+}

@@ -12,7 +12,7 @@ import type { SearchNode } from '../../shared/search/parse';
 import { whereOf as where, type TextMatch } from './common';
 import { compileSearch, searchTree, wholeCondition, type CompiledSearch, type TextIndex } from './search';
 import { hitsOf, type HitRow } from './results';
-import { holdsPlain, plainTree, plainWords } from './plain-words';
+import { holdsPlain, plainTree, plainWords, wordsDecide } from './plain-words';
 
 /** A term's words as one FTS5 phrase Skein quotes (quotes doubled), a prefix if the term is one. */
 const phrase = (tokens: readonly string[], prefix: boolean): string =>
@@ -80,26 +80,23 @@ interface Probing {
   few: (match: string) => boolean;
   /** what the walk has cost so far: a row checked 1, its words read `WORDS`, its words asked of FTS5 `PROBE` */
   spent: number;
-  /** what it may spend before its first match */
-  first: number;
   /** rows the walk found matching the whole query so far */
   found: number;
   /** the text-only trees JS reads as FTS5 does, by their match string (plain-words.ts) */
   plain: Map<string, SearchNode>;
-  /** the last row whose words were read, and its words (null: not plain, FTS5 answers for it) */
+  /** the row the walk is at, and its words as FTS5 keeps them (null: not plain ASCII, FTS5 answers for it) */
   wordsOf: number;
   words: string[][] | null;
 }
 
 /**
- * What a walk may spend before it gives up (a unit ~10 µs at a million posts: a row checked 1, its words read 1,
- * a probe 4): to learn how often rows match, about what the sets it would fall back to cost at least (~6 ms for
- * each word of the big match strings: `heron OR river -storm` reads three words' doclists whole, 40-80 ms), then
- * more per row found (a query matching fewer than one row in ~12 it asks FTS5 about reads its sets instead), and
- * never more than about what one common word's set costs.
+ * What a walk may spend before it gives up (a unit ~10 µs at a million posts: a row checked 1, a probe 4, a row's
+ * words read with the walk and read in JS 1/4): a little to learn how often rows match (~6 ms), then more per row
+ * found (a query matching fewer than one row in ~12 it asks FTS5 about reads its sets instead), and never more
+ * than about what one common word's set costs.
  */
 const PROBE = 4;
-const WORDS = 1;
+const WORDS = 0.25;
 const FIRST_SPENT = 600;
 const SPENT_PER_FOUND = 48;
 const MAX_SPENT = 2_500;
@@ -111,38 +108,18 @@ const GIVE_UP = new Error('the search reads its sets instead');
 
 function spend(probing: Probing, cost: number): void {
   probing.spent += cost;
-  if (probing.spent > Math.min(MAX_SPENT, probing.first + SPENT_PER_FOUND * probing.found)) throw GIVE_UP;
+  if (probing.spent > Math.min(MAX_SPENT, FIRST_SPENT + SPENT_PER_FOUND * probing.found)) throw GIVE_UP;
 }
 
 const probes = new WeakMap<DatabaseSync, StatementSync>();
-const rowFields = new WeakMap<DatabaseSync, StatementSync>();
-
 /**
- * A row's words as FTS5 keeps them, where JS reads them as FTS5 does (plain-words.ts), else null; the last row's
- * kept, as a row may be asked several match strings.
+ * Whether the row the walk is at matches a match string, read from its words where JS reads them as FTS5 does
+ * (null: FTS5 must say).
  */
-function rowWords(db: DatabaseSync, rowid: number, probing: Probing): string[][] | null {
-  if (probing.wordsOf === rowid) return probing.words;
-  spend(probing, WORDS);
-  let statement = rowFields.get(db);
-  if (!statement) {
-    // the words FTS5 indexed, from its own copy of them (the items' raw JSON would have to be parsed)
-    statement = db.prepare('SELECT text, handle, name, bio FROM items_fts WHERE rowid = ?');
-    statement.setReturnArrays(true);
-    rowFields.set(db, statement);
-  }
-  const fields = statement.get(BigInt(rowid)) as unknown as Array<string | null> | undefined;
-  probing.wordsOf = rowid;
-  probing.words = fields === undefined ? [] : plainWords(fields);
-  return probing.words;
-}
-
-/** Whether a row matches a match string, read from the row's words where JS reads them as FTS5 (null: it cannot). */
-function plainMatch(db: DatabaseSync, match: string, rowid: number, probing: Probing): boolean | null {
+function plainMatch(match: string, rowid: number, probing: Probing): boolean | null {
   const tree = probing.plain.get(match);
-  if (tree === undefined) return null;
-  const words = rowWords(db, rowid, probing);
-  return words === null ? null : holdsPlain(tree, words);
+  if (tree === undefined || probing.wordsOf !== rowid || probing.words === null) return null;
+  return holdsPlain(tree, probing.words);
 }
 
 /** Whether FTS5 matches `match` at `rowid`, one lookup through the index's doclists (no set read). */
@@ -192,7 +169,7 @@ function searchIndex(
       sets.push({
         has: (rowid) => {
           if (probing.plan === 'probes' && !prefix && !probing.few(match))
-            return plainMatch(db, match, rowid, probing) ?? probe(db, match, rowid, probing);
+            return plainMatch(match, rowid, probing) ?? probe(db, match, rowid, probing);
           return (set ??= matchSet(db, match)).has(rowid);
         },
       });
@@ -200,9 +177,6 @@ function searchIndex(
     },
   };
 }
-
-/** the phrases of a match string `phrase` wrote (each in Skein's quotes, a quote inside doubled) */
-const phrases = (match: string): number => match.match(/"(?:[^"]|"")*"/g)?.length ?? 0;
 
 /** up to this many matches, a search sorts them itself rather than walking an index */
 const FEW_MATCHES = 5_000;
@@ -290,7 +264,6 @@ export function plannedSearch(
     plan,
     few: isFew,
     spent: 0,
-    first: 0,
     found: 0,
     plain: new Map(),
     wordsOf: -1,
@@ -298,18 +271,17 @@ export function plannedSearch(
   };
   const asked: string[] = [];
   const index = searchIndex(db, sets, probing, asked);
-  const c = compileSearch(searchTree(q.text), index);
+  const tree = searchTree(q.text);
+  const c = compileSearch(tree, index);
   searchSets = sets;
   try {
     // probes pay only where a set would be big and is not a prefix's: never for a query without words, nor where
     // the words beside the filters match few items (their sort is cheaper) or end in a prefix (its set is read
     // anyway, and the walk on sets is cheap); nor in a collection, whose rows a row's check would list each time
     const big = (m: string): boolean => !isPrefix(m) && !isFew(m);
-    const bigs =
-      plan === 'probes' && q.collection === undefined ? (c.match !== null ? [c.match] : asked).filter(big) : [];
-    const probes = bigs.length > 0;
-    probing.first = Math.min(MAX_SPENT, FIRST_SPENT * bigs.reduce((n, m) => n + phrases(m), 0));
-    let rows = probes ? probed(db, q, c, offset, limit, index, probing) : null;
+    const probes =
+      plan === 'probes' && q.collection === undefined && (c.match !== null ? big(c.match) : asked.some(big));
+    let rows = probes && tree !== null ? probed(db, q, tree, c, offset, limit, index, probing) : null;
     if (rows === null) {
       probing.plan = 'sets';
       rows = searchRows(db, q, c, offset, limit, sets);
@@ -326,15 +298,19 @@ const COLUMNS = `i.rowid AS rowid, i.kind AS kind, i.id AS id, i.raw AS raw, i.f
 
 const orderKey = (q: ArchiveQueryParsed): string => (q.sort === 'engagement' ? 'i.engagement' : 'i.created_at');
 
+/** a row as the walk reads it: its rowid, its time (or engagement), and its indexed fields */
+type WalkedRow = [number, unknown, string | null, string | null, string | null, string | null];
+
 /**
- * The time (or engagement) index walked newest first, each row checked against the whole query (its words asked
- * of FTS5 once its filters hold) until the page is full; null where the walk gave up (too few of the rows it
+ * The time (or engagement) index walked newest first, each row checked against the whole query (its words read
+ * in JS where FTS5 reads them alike, else asked of FTS5 once its filters hold) until the page is full; null where the walk gave up (too few of the rows it
  * checked matched). The index keeps rows of one time by id, the page by rowid: a time's rows are sorted here.
  * The rows an offset skips count as found, so a later page gives up no sooner than the first.
  */
 function probed(
   db: DatabaseSync,
   q: ArchiveQueryParsed,
+  tree: SearchNode,
   c: CompiledSearch,
   offset: number,
   limit: number,
@@ -359,17 +335,27 @@ function probed(
       ' AND ',
     ),
   );
-  const walk = db.prepare(`SELECT i.rowid AS rowid, ${key} AS k FROM items i WHERE ${range.sql} ORDER BY ${key} DESC`);
+  // each row's words, for JS to read where it reads them as FTS5 does (plain-words.ts), from FTS5's own copy as
+  // the walk goes: one statement, ~1 µs a row, where a lookup of its own costs ~8
+  const walk = db.prepare(
+    `SELECT i.rowid AS rowid, ${key} AS k, f.text, f.handle, f.name, f.bio FROM items i
+     LEFT JOIN items_fts f ON f.rowid = i.rowid WHERE ${range.sql} ORDER BY ${key} DESC`,
+  );
+  walk.setReturnArrays(true);
   const want = offset + limit + 1;
   const rows: HitRow[] = [];
-  let ties: number[] = [];
+  let ties: WalkedRow[] = [];
   let tied: unknown = undefined;
   /** the rows of one time, newest kept first; true once the page is full */
   const checkTies = (): boolean => {
-    ties.sort((a, b) => b - a);
-    for (const rowid of ties) {
-      // a row whose words JS reads and which they do not match is passed without reading the row itself
-      if (c.match !== null && plainMatch(db, c.match, rowid, probing) === false) continue;
+    ties.sort((a, b) => b[0] - a[0]);
+    for (const walked of ties) {
+      const rowid = walked[0];
+      spend(probing, WORDS);
+      probing.wordsOf = rowid;
+      probing.words = plainWords([walked[2] ?? null, walked[3] ?? null, walked[4] ?? null, walked[5] ?? null]);
+      // a row whose words JS reads and which alone rule the query out is passed without reading the row itself
+      if (probing.words !== null && wordsDecide(tree, probing.words) === false) continue;
       spend(probing, 1);
       const row = check.get(rowid, ...args) as HitRow | undefined;
       if (row === undefined) continue;
@@ -382,10 +368,11 @@ function probed(
   };
   try {
     let full = false;
-    for (const { rowid, k } of walk.iterate(...range.args) as Iterable<{ rowid: number; k: unknown }>) {
+    for (const walked of walk.iterate(...range.args) as unknown as Iterable<WalkedRow>) {
+      const k = walked[1];
       if (k !== tied && ties.length > 0 && (full = checkTies())) break;
       tied = k;
-      ties.push(rowid);
+      ties.push(walked);
       if (ties.length > MAX_TIES) return null;
     }
     if (!full) checkTies();
