@@ -165,11 +165,13 @@ async function measure(store: BenchStore): Promise<Record<string, unknown>> {
     'storm OR pix -garden since:2026-03-01',
   ];
   const languageMs: number[] = [];
+  const byQuery: Record<string, number[]> = {};
   for (let round_ = 0; round_ < 3; round_++)
     for (const text of language) {
       const t = performance.now();
       await thread.call('search', 'current', ArchiveQuery.parse({ text }), 0, 50);
       languageMs.push(performance.now() - t);
+      (byQuery[text] ??= []).push(round(performance.now() - t));
     }
   // a team project's chart right after the run, then once the run's vacuum (a second after the last answer) ended
   const chart = async () => {
@@ -219,6 +221,8 @@ async function measure(store: BenchStore): Promise<Record<string, unknown>> {
     searchFirstPageMedianMs: round([...searchMs].sort((a, b) => a - b)[Math.floor(searchMs.length / 2)]!),
     searchFilteredByEngagementP95Ms: round(p95(filteredMs)),
     searchLanguageP95Ms: round(p95(languageMs)),
+    // each query's three first pages: which one the p95 is
+    searchLanguageByQueryMs: byQuery,
     // each word's three first pages: which query the p95 is
     searchByWordMs: byWord,
     activityMs: round(activityMs),

@@ -1,6 +1,7 @@
 /**
- * What a project file reads its own way: full-text search through FTS5 (the time index walked with FTS5 asked
- * row by row, else its matches as a bit set, the index walked when they are many), the search language's text
+ * What a project file reads its own way: full-text search through FTS5 (the time index walked with each row's
+ * words read in JS where FTS5 would read them alike, else FTS5 asked row by row; or its matches as a bit set, the
+ * index walked when they are many), the search language's text
  * compiled to FTS5 expressions Skein quotes itself. Synchronous (node:sqlite): it runs in the archive's worker
  * thread, never on main's event loop. What both stores read alike is common.ts.
  */
@@ -11,6 +12,7 @@ import type { SearchNode } from '../../shared/search/parse';
 import { whereOf as where, type TextMatch } from './common';
 import { compileSearch, searchTree, wholeCondition, type CompiledSearch, type TextIndex } from './search';
 import { hitsOf, type HitRow } from './results';
+import { holdsPlain, plainTree, plainWords, wordsDecide } from './plain-words';
 
 /** A term's words as one FTS5 phrase Skein quotes (quotes doubled), a prefix if the term is one. */
 const phrase = (tokens: readonly string[], prefix: boolean): string =>
@@ -76,18 +78,25 @@ interface Probing {
   plan: SearchPlan;
   /** whether a match string matches few items (counted once a search): its set is cheaper than any probes */
   few: (match: string) => boolean;
-  /** what the walk has cost so far: a row checked 1, a row's words asked of FTS5 `PROBE` */
+  /** what the walk has cost so far: a row checked 1, its words read `WORDS`, its words asked of FTS5 `PROBE` */
   spent: number;
   /** rows the walk found matching the whole query so far */
   found: number;
+  /** the text-only trees JS reads as FTS5 does, by their match string (plain-words.ts) */
+  plain: Map<string, SearchNode>;
+  /** the row the walk is at, and its words as FTS5 keeps them (null: not plain ASCII, FTS5 answers for it) */
+  wordsOf: number;
+  words: string[][] | null;
 }
 
 /**
- * What a walk may spend before it gives up (a unit ~10 µs at a million posts: a row checked 1, a probe 4): a
- * little to learn how often rows match (~6 ms), then more per row found (a query matching fewer than one row in
- * ~12 it asks FTS5 about reads its sets instead), and never more than about what one common word's set costs.
+ * What a walk may spend before it gives up (a unit ~10 µs at a million posts: a row checked 1, a probe 4, a row's
+ * words read with the walk and read in JS 1/4): a little to learn how often rows match (~6 ms), then more per row
+ * found (a query matching fewer than one row in ~12 it asks FTS5 about reads its sets instead), and never more
+ * than about what one common word's set costs.
  */
 const PROBE = 4;
+const WORDS = 0.25;
 const FIRST_SPENT = 600;
 const SPENT_PER_FOUND = 48;
 const MAX_SPENT = 2_500;
@@ -103,6 +112,15 @@ function spend(probing: Probing, cost: number): void {
 }
 
 const probes = new WeakMap<DatabaseSync, StatementSync>();
+/**
+ * Whether the row the walk is at matches a match string, read from its words where JS reads them as FTS5 does
+ * (null: FTS5 must say).
+ */
+function plainMatch(match: string, rowid: number, probing: Probing): boolean | null {
+  const tree = probing.plain.get(match);
+  if (tree === undefined || probing.wordsOf !== rowid || probing.words === null) return null;
+  return holdsPlain(tree, probing.words);
+}
 
 /** Whether FTS5 matches `match` at `rowid`, one lookup through the index's doclists (no set read). */
 function probe(db: DatabaseSync, match: string, rowid: number, probing: Probing): boolean {
@@ -137,7 +155,11 @@ function searchIndex(
     withSets.add(db);
   }
   return {
-    match: ftsText,
+    match: (node) => {
+      const match = ftsText(node);
+      if (match !== null && plainTree(node)) probing.plain.set(match, node);
+      return match;
+    },
     matches: (match) => {
       // read when a row first asks: a branch SQLite never reaches (`a OR (b AND …)` where b matches nothing)
       // never reads its words
@@ -145,10 +167,11 @@ function searchIndex(
       const prefix = isPrefix(match);
       asked.push(match);
       sets.push({
-        has: (rowid) =>
-          probing.plan === 'probes' && !prefix && !probing.few(match)
-            ? probe(db, match, rowid, probing)
-            : (set ??= matchSet(db, match)).has(rowid),
+        has: (rowid) => {
+          if (probing.plan === 'probes' && !prefix && !probing.few(match))
+            return plainMatch(match, rowid, probing) ?? probe(db, match, rowid, probing);
+          return (set ??= matchSet(db, match)).has(rowid);
+        },
       });
       return inSet(sets.length - 1);
     },
@@ -165,12 +188,16 @@ const FEW_MATCHES = 5_000;
  */
 const isPrefix = (match: string): boolean => match.includes('" *');
 
+const counts = new WeakMap<DatabaseSync, StatementSync>();
+
 /** Whether FTS5 matches `match` at most FEW_MATCHES times: counted only that far (~0.3 ms for a common word). */
 function few(db: DatabaseSync, match: string): boolean {
-  const row = db
-    .prepare('SELECT count(*) AS n FROM (SELECT 1 FROM items_fts WHERE items_fts MATCH ? LIMIT ?)')
-    .get(match, FEW_MATCHES + 1) as { n: number };
-  return row.n <= FEW_MATCHES;
+  let statement = counts.get(db);
+  if (!statement) {
+    statement = db.prepare('SELECT count(*) AS n FROM (SELECT 1 FROM items_fts WHERE items_fts MATCH ? LIMIT ?)');
+    counts.set(db, statement);
+  }
+  return (statement.get(match, FEW_MATCHES + 1) as { n: number }).n <= FEW_MATCHES;
 }
 
 interface MatchSet {
@@ -233,10 +260,19 @@ export function plannedSearch(
     if (answer === undefined) counted.set(m, (answer = few(db, m)));
     return answer;
   };
-  const probing: Probing = { plan, few: isFew, spent: 0, found: 0 };
+  const probing: Probing = {
+    plan,
+    few: isFew,
+    spent: 0,
+    found: 0,
+    plain: new Map(),
+    wordsOf: -1,
+    words: null,
+  };
   const asked: string[] = [];
   const index = searchIndex(db, sets, probing, asked);
-  const c = compileSearch(searchTree(q.text), index);
+  const tree = searchTree(q.text);
+  const c = compileSearch(tree, index);
   searchSets = sets;
   try {
     // probes pay only where a set would be big and is not a prefix's: never for a query without words, nor where
@@ -245,7 +281,7 @@ export function plannedSearch(
     const big = (m: string): boolean => !isPrefix(m) && !isFew(m);
     const probes =
       plan === 'probes' && q.collection === undefined && (c.match !== null ? big(c.match) : asked.some(big));
-    let rows = probes ? probed(db, q, c, offset, limit, index, probing) : null;
+    let rows = probes && tree !== null ? probed(db, q, tree, c, offset, limit, index, probing) : null;
     if (rows === null) {
       probing.plan = 'sets';
       rows = searchRows(db, q, c, offset, limit, sets);
@@ -262,15 +298,19 @@ const COLUMNS = `i.rowid AS rowid, i.kind AS kind, i.id AS id, i.raw AS raw, i.f
 
 const orderKey = (q: ArchiveQueryParsed): string => (q.sort === 'engagement' ? 'i.engagement' : 'i.created_at');
 
+/** a row as the walk reads it: its rowid, its time (or engagement), and its indexed fields */
+type WalkedRow = [number, unknown, string | null, string | null, string | null, string | null];
+
 /**
- * The time (or engagement) index walked newest first, each row checked against the whole query (its words asked
- * of FTS5 once its filters hold) until the page is full; null where the walk gave up (too few of the rows it
+ * The time (or engagement) index walked newest first, each row checked against the whole query (its words read
+ * in JS where FTS5 reads them alike, else asked of FTS5 once its filters hold) until the page is full; null where the walk gave up (too few of the rows it
  * checked matched). The index keeps rows of one time by id, the page by rowid: a time's rows are sorted here.
  * The rows an offset skips count as found, so a later page gives up no sooner than the first.
  */
 function probed(
   db: DatabaseSync,
   q: ArchiveQueryParsed,
+  tree: SearchNode,
   c: CompiledSearch,
   offset: number,
   limit: number,
@@ -295,15 +335,27 @@ function probed(
       ' AND ',
     ),
   );
-  const walk = db.prepare(`SELECT i.rowid AS rowid, ${key} AS k FROM items i WHERE ${range.sql} ORDER BY ${key} DESC`);
+  // each row's words, for JS to read where it reads them as FTS5 does (plain-words.ts), from FTS5's own copy as
+  // the walk goes: one statement, ~1 µs a row, where a lookup of its own costs ~8
+  const walk = db.prepare(
+    `SELECT i.rowid AS rowid, ${key} AS k, f.text, f.handle, f.name, f.bio FROM items i
+     LEFT JOIN items_fts f ON f.rowid = i.rowid WHERE ${range.sql} ORDER BY ${key} DESC`,
+  );
+  walk.setReturnArrays(true);
   const want = offset + limit + 1;
   const rows: HitRow[] = [];
-  let ties: number[] = [];
+  let ties: WalkedRow[] = [];
   let tied: unknown = undefined;
   /** the rows of one time, newest kept first; true once the page is full */
   const checkTies = (): boolean => {
-    ties.sort((a, b) => b - a);
-    for (const rowid of ties) {
+    ties.sort((a, b) => b[0] - a[0]);
+    for (const walked of ties) {
+      const rowid = walked[0];
+      spend(probing, WORDS);
+      probing.wordsOf = rowid;
+      probing.words = plainWords([walked[2] ?? null, walked[3] ?? null, walked[4] ?? null, walked[5] ?? null]);
+      // a row whose words JS reads and which alone rule the query out is passed without reading the row itself
+      if (probing.words !== null && wordsDecide(tree, probing.words) === false) continue;
       spend(probing, 1);
       const row = check.get(rowid, ...args) as HitRow | undefined;
       if (row === undefined) continue;
@@ -316,10 +368,11 @@ function probed(
   };
   try {
     let full = false;
-    for (const { rowid, k } of walk.iterate(...range.args) as Iterable<{ rowid: number; k: unknown }>) {
+    for (const walked of walk.iterate(...range.args) as unknown as Iterable<WalkedRow>) {
+      const k = walked[1];
       if (k !== tied && ties.length > 0 && (full = checkTies())) break;
       tied = k;
-      ties.push(rowid);
+      ties.push(walked);
       if (ties.length > MAX_TIES) return null;
     }
     if (!full) checkTies();

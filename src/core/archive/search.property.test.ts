@@ -408,6 +408,34 @@ describe('a search with many matches on sqlite pages newest first as the referen
     expect(answered.sets).toBeGreaterThan(30);
   }, 300_000);
 
+  // the walk reads a plain ASCII row's words in JS and asks FTS5 about the others (a Héron): its page, wherever it
+  // answers, is the reference's page
+  it('200 generated queries under a common word: the walk finds the reference reading', () => {
+    let walked = 0;
+    fc.assert(
+      fc.property(
+        fc.constantFrom('heron OR river', 'storm OR garden OR vote', 'amber', 'river -storm', '"heron river" OR vote'),
+        query,
+        fc.constantFrom(0, 30),
+        (common, rest, offset) => {
+          const text = `(${common}) ${rest}`;
+          const parsed = parseSearch(text);
+          if (!parsed.ok || parsed.query === null) return;
+          const tree = parsed.query;
+          const want = MANY.flatMap((g, i) => (holds(tree, g) ? [i] : []))
+            .sort((a, b) => atOf(MANY[b]!) - atOf(MANY[a]!) || b - a)
+            .map((i) => String(100 + i));
+          const got = plannedSearch(db, ArchiveQuery.parse({ text }), offset, 30, () => 0, 'probes');
+          if (got.plan === 'probes') walked++;
+          expect(got.result.hits.map((h) => h.id)).toEqual(want.slice(offset, offset + 30));
+          expect(got.result.nextOffset).toBe(want.length > offset + 30 ? offset + 30 : null);
+        },
+      ),
+      { numRuns: 200, seed: 29 },
+    );
+    expect(walked).toBeGreaterThan(30);
+  }, 300_000);
+
   it('300 generated queries under a common word, two pages each', async () => {
     let walked = 0;
     await fc.assert(
