@@ -84,6 +84,8 @@ interface Probing {
   found: number;
   /** the text-only trees JS reads as FTS5 does, by their match string (plain-words.ts) */
   plain: Map<string, SearchNode>;
+  /** the match strings that hold a prefix */
+  prefixed: Set<string>;
   /** the row the walk is at, and its words as FTS5 keeps them (null: not plain ASCII, FTS5 answers for it) */
   wordsOf: number;
   words: string[][] | null;
@@ -158,13 +160,14 @@ function searchIndex(
     match: (node) => {
       const match = ftsText(node);
       if (match !== null && plainTree(node)) probing.plain.set(match, node);
+      if (match !== null && hasPrefix(node)) probing.prefixed.add(match);
       return match;
     },
     matches: (match) => {
       // read when a row first asks: a branch SQLite never reaches (`a OR (b AND …)` where b matches nothing)
       // never reads its words
       let set: MatchSet | null = null;
-      const prefix = isPrefix(match);
+      const prefix = probing.prefixed.has(match);
       asked.push(match);
       sets.push({
         has: (rowid) => {
@@ -182,11 +185,22 @@ function searchIndex(
 const FEW_MATCHES = 5_000;
 
 /**
- * A match string with a prefix (`"her" *`, which `phrase` writes, the only star it writes outside quotes):
- * FTS5 reads every word of a prefix whole on each lookup (~3 ms at a million posts), so its set, read once, is
- * always cheaper than probes
+ * Whether a text-only subtree holds a prefix (`her*`, or the last word as typed): FTS5 reads every word of a
+ * prefix whole on each lookup (~3 ms at a million posts), so its set, read once, is always cheaper than probes
  */
-const isPrefix = (match: string): boolean => match.includes('" *');
+function hasPrefix(node: SearchNode): boolean {
+  switch (node.type) {
+    case 'text':
+      return node.prefix;
+    case 'not':
+      return hasPrefix(node.node);
+    case 'and':
+    case 'or':
+      return node.nodes.some(hasPrefix);
+    case 'field':
+      return false;
+  }
+}
 
 const counts = new WeakMap<DatabaseSync, StatementSync>();
 
@@ -266,6 +280,7 @@ export function plannedSearch(
     spent: 0,
     found: 0,
     plain: new Map(),
+    prefixed: new Set(),
     wordsOf: -1,
     words: null,
   };
@@ -278,7 +293,7 @@ export function plannedSearch(
     // probes pay only where a set would be big and is not a prefix's: never for a query without words, nor where
     // the words beside the filters match few items (their sort is cheaper) or end in a prefix (its set is read
     // anyway, and the walk on sets is cheap); nor in a collection, whose rows a row's check would list each time
-    const big = (m: string): boolean => !isPrefix(m) && !isFew(m);
+    const big = (m: string): boolean => !probing.prefixed.has(m) && !isFew(m);
     const probes =
       plan === 'probes' && q.collection === undefined && (c.match !== null ? big(c.match) : asked.some(big));
     let rows = probes && tree !== null ? probed(db, q, tree, c, offset, limit, index, probing) : null;
