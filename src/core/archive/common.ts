@@ -15,7 +15,7 @@ import type {
 } from '../../shared/ipc/archive';
 import { ArchiveQuery } from '../../shared/ipc/archive';
 import { SkeinError } from '../../shared/errors';
-import { codePoint, heldTransaction, sampleRankSql, sql, type AnyPart, type Db, type Sql } from '../db';
+import { codePoint, heldTransaction, sampleRankSql, sql, type AnyPart, type Db, type SideQuery, type Sql } from '../db';
 import { openParts, tablesOf, type OpenParts } from './parts';
 import { rebuildBody } from './answer';
 import { heldConversation, type HeldListing } from './conversation';
@@ -147,6 +147,31 @@ const groupAsSql = (by: Grouping, v: string): string => (by === 'author' && v !=
 /** groups' quotas per statement of a draw: two bound values each, within both stores' limits */
 const QUOTA_CHUNK = 5_000;
 
+/** A drawn item as a draw's statement reads it: its group's value as stored, its rank (null: not ranked). */
+type RankedSqlRow = { id: string; grp: string | null; rk: string | null };
+
+/**
+ * Each group's quota of the lowest-ranked among `rows` (the lowest of each half of the items), ties broken by id
+ * in code point order (UTF-8's byte order) as the draw's SQL breaks them; an item without a rank is kept.
+ */
+function lowestOfEach(rows: readonly RankedRow[], by: Grouping | null, quotas: ReadonlyArray<Quota>): RankedRow[] {
+  const left = new Map(quotas.map(([value, quota]) => [value, quota]));
+  const order = (a: RankedRow, b: RankedRow) =>
+    a.rank! < b.rank! ? -1 : a.rank! > b.rank! ? 1 : Buffer.compare(Buffer.from(a.id), Buffer.from(b.id));
+  return [
+    ...rows.filter((r) => r.rank === null),
+    ...rows
+      .filter((r) => r.rank !== null)
+      .sort(order)
+      .filter((r) => {
+        const key = by === null ? '' : (r.group ?? '');
+        const n = left.get(key) ?? 0;
+        left.set(key, n - 1);
+        return n > 0;
+      }),
+  ];
+}
+
 /** The request that last returned item `i` (the newest answer holding it: its raw JSON is that answer's). */
 const LATEST_REQUEST = sql`(SELECT r.request FROM request_items r JOIN requests rq ON rq.rowid = r.request
   WHERE r.item = i.rowid ORDER BY rq.at DESC, r.request DESC LIMIT 1)`;
@@ -253,6 +278,8 @@ export abstract class ArchiveTables {
   readOnly: string | null = null;
   /** where to copy instead of into a project that holds something already */
   protected abstract readonly copyElsewhere: string;
+  /** a reader of the same project on another thread, which a draw gives half its items to (a project file's) */
+  protected side: SideQuery | null = null;
 
   /**
    * A query's rows a chunk at a time. `apart`: in a snapshot of their own while answers go on being written (a
@@ -330,6 +357,9 @@ export abstract class ArchiveTables {
    * A sample's draw, in SQL: every item ranked in the store (db/rank.ts), the lowest of each group kept by a
    * window, so only the drawn items leave it (reading all of them out to rank them cost 8 times DuckDB's draw).
    * Only items ranked within a group's bound reach the window, so it sorts about the sample, not the source.
+   * With a side reader (a project file's, on a thread of its own) the items up to the middle rowid are ranked
+   * there while this thread ranks the rest: the ranks are most of a draw's work, and each half's lowest hold the
+   * whole's lowest.
    */
   async lowestRanked(
     q: ArchiveQueryParsed,
@@ -337,18 +367,45 @@ export abstract class ArchiveTables {
     prefix: string,
     quotas: ReadonlyArray<Quota>,
   ): Promise<RankedRow[]> {
+    const here = (query: Sql) => this.executor.all<RankedSqlRow>(query);
+    const side = this.side;
+    if (side === null) return (await this.lowestOf(q, by, prefix, quotas, null, here))!;
+    const bounds = await this.executor.get<{ m: number | null }>(
+      sql`SELECT (min(rowid) + max(rowid)) / 2 AS m FROM items`,
+    );
+    const middle = bounds?.m ?? null;
+    if (middle === null) return [];
+    // the side's half asked first, so both run at once; the unary plus keeps the rowid off the index's choice
+    const lower = sql`+i.rowid <= ${middle}`;
+    const there = this.lowestOf(q, by, prefix, quotas, lower, (query) => side.all<RankedSqlRow>(query)).catch(
+      () => null,
+    );
+    const mine = (await this.lowestOf(q, by, prefix, quotas, sql`+i.rowid > ${middle}`, here))!;
+    // a side reader not started yet (or stopped) leaves its half to this thread
+    const theirs = (await there) ?? (await this.lowestOf(q, by, prefix, quotas, lower, here))!;
+    return lowestOfEach([...theirs, ...mine], by, quotas);
+  }
+
+  /**
+   * The draw over the items `part` keeps (null: all of them), its statements run by `fetch`; null when `fetch`
+   * could not run one.
+   */
+  private async lowestOf(
+    q: ArchiveQueryParsed,
+    by: Grouping | null,
+    prefix: string,
+    quotas: ReadonlyArray<Quota>,
+    part: Sql | null,
+    fetch: (query: Sql) => Promise<RankedSqlRow[] | null>,
+  ): Promise<RankedRow[] | null> {
     const source = sql`SELECT i.id AS id, ${groupSql(by)} AS grp,
-      ${sampleRankSql(this.executor.dialect, prefix, sql`i.id`)} AS rk FROM items i WHERE ${this.where(q)}`;
+      ${sampleRankSql(this.executor.dialect, prefix, sql`i.id`)} AS rk FROM items i WHERE ${part === null ? this.where(q) : sql`${this.where(q)} AND ${part}`}`;
     // ties (a 64-bit rank) broken by id, so either store keeps the same
     const order = sql`ORDER BY s.rk${codePoint}, s.id${codePoint}`;
     // what PostgreSQL could not rank passes every bound, and is sent besides the quota
     const unranked = (rank: string) => sql.of({ sqlite: '', postgres: ` OR ${rank} IS NULL` });
-    const read = async (query: Sql) =>
-      (await this.executor.all<{ id: string; grp: string | null; rk: string | null }>(query)).map((r) => ({
-        id: r.id,
-        group: groupOf(by, r.grp),
-        rank: r.rk,
-      }));
+    const read = async (query: Sql): Promise<RankedRow[] | null> =>
+      (await fetch(query))?.map((r) => ({ id: r.id, group: groupOf(by, r.grp), rank: r.rk })) ?? null;
     if (by === null) {
       const [, size, bound] = quotas[0] ?? ['', 0, null];
       if (size === 0) return [];
@@ -374,15 +431,15 @@ export abstract class ArchiveTables {
           ? sql`s AS (${source})`
           : sql`s AS MATERIALIZED (SELECT w.id AS id, w.grp AS grp, w.rk AS rk FROM (${source}) w
               WHERE w.rk <= ${widest}${codePoint}${unranked('w.rk')})`;
-      out.push(
-        ...(await read(sql`WITH quota(value, n, bound) AS (VALUES ${sql.rows(chunk)}), ${within}
+      const rows = await read(sql`WITH quota(value, n, bound) AS (VALUES ${sql.rows(chunk)}), ${within}
           SELECT r.id AS id, r.grp AS grp, r.rk AS rk FROM (
             SELECT s.id AS id, s.grp AS grp, s.rk AS rk, row_number() OVER (PARTITION BY s.grp ${order}) AS rn
             FROM s JOIN quota q ON q.value = s.grp
             WHERE q.bound IS NULL OR s.rk <= q.bound${codePoint}${unranked('s.rk')}) r
           JOIN quota q ON q.value = r.grp
-          WHERE r.rn <= CAST(q.n AS INTEGER)${unranked('r.rk')}`)),
-      );
+          WHERE r.rn <= CAST(q.n AS INTEGER)${unranked('r.rk')}`);
+      if (rows === null) return null;
+      out.push(...rows);
     }
     return out;
   }

@@ -10,7 +10,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { SkeinError } from '../../shared/errors';
-import type { AnyPart } from '../db';
+import type { AnyPart, SideReader } from '../db';
 import type { ArchiveQueryParsed } from '../../shared/ipc/archive';
 import type { IngestRecord } from './answer';
 import { writeDataset, type DatasetReport } from './dataset';
@@ -149,12 +149,14 @@ export class ArchiveHost {
 
   /**
    * `report`: a batch that could not be written (nobody waits for an ingest); `parts`: the other areas' tables
-   * every project hosts (the composition registers them).
+   * every project hosts (the composition registers them); `side`: a reader on another thread that project
+   * files' draws give half their items to (the archive's worker starts one; on main's thread there is none).
    */
   constructor(
     private readonly report: (error: Error) => void,
     private readonly parts: readonly AnyPart[] = [],
     private readonly now: () => number = Date.now,
+    private readonly side: SideReader | null = null,
   ) {}
 
   /** A part's method on the project of the handle (after its queue is written), by the part's and method's name. */
@@ -420,7 +422,7 @@ export class ArchiveHost {
     groupedClose: (id) => this.closeReader(id),
     open: async (handle, init) => {
       await this.closeHandle(handle);
-      const p = await openStore(init, this.now, this.parts, this.report);
+      const p = await openStore(init, this.now, this.parts, this.report, this.side);
       this.projects.set(handle, p);
       if (init.spool) this.spools.set(handle, init.spool);
       await this.replaySpool(handle, p);
@@ -432,7 +434,7 @@ export class ArchiveHost {
     readClose: (id) => this.closeReader(id),
     readRequests: async (handle, q) => (await this.project(handle)).requestsOf(q),
     copy: async (from, to) =>
-      copyProject(await this.project(from), await openStore(to, this.now, this.parts, this.report)),
+      copyProject(await this.project(from), await openStore(to, this.now, this.parts, this.report, this.side)),
     dataset: async (handle, folder) => writeDataset(await this.project(handle), folder),
     ingest: (handle, record) => {
       if (!this.projects.has(handle)) return;
@@ -460,6 +462,7 @@ export class ArchiveHost {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     for (const handle of [...this.projects.keys()]) await this.closeHandle(handle);
+    await this.side?.close();
   }
 }
 
@@ -483,11 +486,12 @@ async function openStore(
   now: () => number,
   parts: readonly AnyPart[],
   report: (error: Error) => void,
+  side: SideReader | null,
 ): Promise<ProjectStore> {
   const made = { name: init.name, kind: init.kind, now: now(), researcher: init.researcher ?? null };
   try {
     if (init.store === 'postgres') return await PostgresProject.open(init.connection, made, now, parts, report);
-    return await ArchiveProject.open(init.path, made, now, parts);
+    return await ArchiveProject.open(init.path, made, now, parts, side);
   } catch (e) {
     if (e instanceof ProjectFileError)
       throw new SkeinError('write-failed', e.message, { action: 'Open another project, or create a new one.' });

@@ -5,7 +5,7 @@
  * (store.ts is the interface it fits).
  */
 import { DatabaseSync } from 'node:sqlite';
-import { sql, sqliteExecutor, type AnyPart, type Db, type Sql } from '../db';
+import { sql, sqliteExecutor, type AnyPart, type Db, type SideReader, type Sql } from '../db';
 import type { ArchiveQueryParsed, ArchiveSearchResult } from '../../shared/ipc/archive';
 import type { IngestRecord } from './answer';
 import { ArchiveTables, insertRows, snapshotOn } from './common';
@@ -40,15 +40,20 @@ export class ArchiveProject extends ArchiveTables implements ProjectStore {
   private readonly db: DatabaseSync;
   private readonly ingester;
 
-  /** Opens (or creates) the project file with its parts, migrated; refuses in plain words what it will not open. */
+  /**
+   * Opens (or creates) the project file with its parts, migrated; refuses in plain words what it will not open.
+   * `side`: a reader on another thread a sample's draw gives half its items to (the archive's worker has one).
+   */
   static async open(
     path: string,
     init: ProjectInit,
     now: () => number = Date.now,
     parts: readonly AnyPart[] = [],
+    side: SideReader | null = null,
   ): Promise<ArchiveProject> {
     const { db, from } = openProjectFile(path, init);
     const project = new ArchiveProject(path, db, init, now, parts);
+    project.side = side?.of(path) ?? null;
     await project.openParts(from);
     return project;
   }
@@ -160,5 +165,7 @@ export class ArchiveProject extends ArchiveTables implements ProjectStore {
 
   close(): void {
     if (this.db.isOpen) this.db.close();
+    // the side reader lets its connection go in its own time; one that stopped holds none
+    void this.side?.forget().catch(() => undefined);
   }
 }

@@ -2,14 +2,17 @@
  * The archive in a worker thread (see thread.ts; the entry is the composition's, compose/archive-worker.ts): node:sqlite is synchronous, and a team project's answers are
  * parsed before they are sent, so every ingest, search, chart and re-export runs here, never on main's event loop.
  */
-import type { AnyPart } from '../db';
+import { sideReader, type AnyPart } from '../db';
 import { serveWorker } from '../workers';
 import { ArchiveHost, type ArchiveApi } from './host';
 
-/** Serves the archive in this worker thread, its projects hosting `parts` (the composition's entry calls it). */
-export function serveArchive(parts: readonly AnyPart[]): void {
+/**
+ * Serves the archive in this worker thread, its projects hosting `parts` (the composition's entry calls it);
+ * `entry`, the entry's own module, started again as the project files' side reader (db/sqlite/side.ts).
+ */
+export function serveArchive(parts: readonly AnyPart[], entry: URL): void {
   serveWorker<ArchiveApi>(({ report }) => {
-    const host = new ArchiveHost(report, parts);
+    const host = new ArchiveHost(report, parts, Date.now, sideReader(entry, { onError: report }));
     return { api: host.api, attach: () => closingReaders(host.api), close: () => host.dispose() };
   });
 }

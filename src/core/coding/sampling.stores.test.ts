@@ -9,7 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Stratum } from '../../shared/coding/records';
 import { ArchiveQuery } from '../../shared/ipc/archive';
 import { TABLES, type ProjectStore } from '../archive/store';
+import { ArchiveProject } from '../archive/project';
 import { STORES } from '../archive/testing/stores';
+import { PARTS } from '../compose/parts';
+import { sideReaderHere } from '../db/testing/side';
 import { allocate, drawSample, type Drawn } from './sampling';
 
 const DAY = 86_400_000;
@@ -126,14 +129,25 @@ const running = STORES.filter((s) => !s.skip);
 
 describe('a sample drawn in the project, on ' + running.map((s) => s.name).join(' and '), () => {
   const projects = new Map<string, ProjectStore>();
+  // a project file whose draws rank the items up to the middle rowid on a second reader, the rest on its own
+  const side = sideReaderHere();
   beforeAll(async () => {
     for (const s of running) {
       await s.setup();
       projects.set(s.name, await loaded(() => s.open()));
     }
+    const file = running.find((s) => s.name === 'sqlite')!.fresh();
+    if (file.store === 'postgres') throw new Error('a file');
+    projects.set(
+      'sqlite, ranked on two readers',
+      await loaded(() =>
+        ArchiveProject.open(file.path, { name: 'Test', kind: 'live', now: 1, researcher: null }, () => 1, PARTS, side),
+      ),
+    );
   }, 120_000);
   afterAll(async () => {
     for (const p of projects.values()) await p.close();
+    await side.close();
     for (const s of running) s.teardown();
   });
 
@@ -148,6 +162,7 @@ describe('a sample drawn in the project, on ' + running.map((s) => s.name).join(
       expect(drawn.items.length, name).toBe(Math.min(size, rows.length));
       expect(drawn.population, name).toBe(rows.length);
     }
+    expect(side.asked()).toBeGreaterThan(0);
   });
 
   it('counts each day as the items read out with their dates do', async () => {

@@ -10,6 +10,7 @@ export { sampleRank, sampleRankSql } from './rank';
 export { keptTokens, recordTimestamp, timestampTableDdl, timestampTableSpec } from './timestamps';
 export { migrateParts, PartVersionError, type AnyPart, type TablePart, type TableSpec } from './parts';
 export { sqliteExecutor } from './sqlite/executor';
+export { isSideReader, serveSideReader, sideReader, type SideQuery, type SideReader } from './sqlite/side';
 export { cursor, pgExecutor, readSnapshot } from './postgres/executor';
 export { pgDb, type PgDb } from './postgres/db';
 export { fromPg, toPg } from './postgres/text';
