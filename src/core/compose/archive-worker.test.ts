@@ -34,7 +34,7 @@ describe('the side reader', () => {
     const side = sideReader(new URL('./archive-worker.ts', import.meta.url), { execArgv: ['--import', 'tsx'] });
     const q = sql`SELECT id, ${sampleRankSql('sqlite', PREFIX, sql`id`)} AS rk FROM items ORDER BY rowid`;
     try {
-      // asked for a file, it starts; until it runs, it answers null and the caller does that work itself
+      // the first asks start it and are answered null: the caller does that work itself meanwhile
       let rows = await side.of(path).all<{ id: string; rk: string }>(q);
       expect(rows).toBeNull();
       for (let waited = 0; rows === null && waited < 25_000; waited += 50) {

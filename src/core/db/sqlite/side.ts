@@ -59,22 +59,22 @@ export function serveSideReader(): void {
 
 /** One file's queries on the side reader. */
 export interface SideQuery {
-  /** the rows of `q` there; null while the reader is not running: run it here then */
+  /** the rows of `q` there; null while the reader is not running (it starts on the first ask): run it here then */
   all: <R extends object>(q: Sql) => Promise<R[] | null>;
   /** the file is closed: its connection there too */
   forget: () => Promise<void>;
 }
 
 export interface SideReader {
-  /** the queries on the file at `path` (the first file asked for starts the reader) */
+  /** the queries on the file at `path` */
   of: (path: string) => SideQuery;
   close: () => Promise<void>;
 }
 
 /**
- * The side reader of the archive's worker, started from `entry` (the worker's own module) once the first project
- * file opens. A query asked before it is ready, or after it failed to start, is answered null: no draw waits for
- * a thread to start, and one that cannot start leaves the work to the archive's worker, as before.
+ * The side reader of the archive's worker, started from `entry` (the worker's own module) on the first query asked
+ * of it. A query asked before it is ready, or after it failed to start, is answered null: no draw waits for a
+ * thread to start, and one that cannot start leaves the work to the archive's worker, as before.
  */
 export function sideReader(
   entry: URL,
@@ -109,21 +109,19 @@ export function sideReader(
     );
   };
   return {
-    of: (path) => {
-      // started with the first file, so a draw finds it running: its start (its module loaded, a connection
-      // opened) would otherwise take the CPU the first draws are timed on
-      if (!failed) start();
-      return {
-        all: async <R extends object>(q: Sql) => {
-          if (!running) return null;
-          const { text, values } = compile(q, 'sqlite', bindable);
-          return (await running.call('all', path, text, values as SQLInputValue[])) as R[];
-        },
-        forget: async () => {
-          await running?.call('forget', path);
-        },
-      };
-    },
+    of: (path) => ({
+      all: async <R extends object>(q: Sql) => {
+        if (!running) {
+          if (!failed) start();
+          return null;
+        }
+        const { text, values } = compile(q, 'sqlite', bindable);
+        return (await running.call('all', path, text, values as SQLInputValue[])) as R[];
+      },
+      forget: async () => {
+        await running?.call('forget', path);
+      },
+    }),
     close: async () => {
       await starting;
       await running?.stop();
