@@ -378,6 +378,11 @@ describe('a search with many matches on sqlite pages newest first as the referen
     store.teardown();
   });
   const atOf = (g: Gen) => (g.day === null ? -1 : g.day);
+  /** the reference's ids for a tree: newest first; a post without a date last; the later kept first among equals */
+  const newestFirst = (tree: SearchNode): string[] =>
+    MANY.flatMap((g, i) => (holds(tree, g) ? [i] : []))
+      .sort((a, b) => atOf(MANY[b]!) - atOf(MANY[a]!) || b - a)
+      .map((i) => String(100 + i));
 
   // the first page found by asking FTS5 row by row as the time index is walked, and the same page from each word's
   // matches read whole: the same rows in the same order, on every page, newest first or by engagement
@@ -422,9 +427,7 @@ describe('a search with many matches on sqlite pages newest first as the referen
           const parsed = parseSearch(text);
           if (!parsed.ok || parsed.query === null) return;
           const tree = parsed.query;
-          const want = MANY.flatMap((g, i) => (holds(tree, g) ? [i] : []))
-            .sort((a, b) => atOf(MANY[b]!) - atOf(MANY[a]!) || b - a)
-            .map((i) => String(100 + i));
+          const want = newestFirst(tree);
           const got = plannedSearch(db, ArchiveQuery.parse({ text }), offset, 30, () => 0, 'probes');
           if (got.plan === 'probes') walked++;
           expect(got.result.hits.map((h) => h.id)).toEqual(want.slice(offset, offset + 30));
@@ -447,10 +450,7 @@ describe('a search with many matches on sqlite pages newest first as the referen
           const parsed = parseSearch(text);
           if (!parsed.ok || parsed.query === null) return;
           const tree = parsed.query;
-          // newest first; a post without a date last; the later kept first among equals
-          const want = MANY.flatMap((g, i) => (holds(tree, g) ? [i] : []))
-            .sort((a, b) => atOf(MANY[b]!) - atOf(MANY[a]!) || b - a)
-            .map((i) => String(100 + i));
+          const want = newestFirst(tree);
           if (want.length > 5_000) walked++;
           const q = ArchiveQuery.parse({ text });
           const first = await p.search(q, 0, 60);
