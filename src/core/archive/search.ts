@@ -146,3 +146,18 @@ export function wholeCondition(c: CompiledSearch, index: TextIndex): Sql | null 
   const parts = [...(c.match === null ? [] : [index.matches(c.match)]), ...(c.rest === null ? [] : [c.rest])];
   return parts.length === 0 ? null : sql.join(parts, ' AND ');
 }
+
+/** The prefixes of a tree's terms (each one's last word), (a team project reads their words before its `tsquery` is made). */
+export function prefixesOf(node: SearchNode): string[] {
+  switch (node.type) {
+    case 'text':
+      return node.prefix && node.tokens.length > 0 ? [node.tokens[node.tokens.length - 1]!] : [];
+    case 'not':
+      return prefixesOf(node.node);
+    case 'and':
+    case 'or':
+      return node.nodes.flatMap(prefixesOf);
+    case 'field':
+      return [];
+  }
+}

@@ -66,21 +66,6 @@ function phrase(tokens: readonly string[], prefix: boolean, words: PrefixWords):
   return terms.length === 1 ? terms[0]! : `(${terms.join(' <-> ')})`;
 }
 
-/** The prefixes of a tree's terms (each one's last word), to read their words before the `tsquery` is made. */
-export function prefixesOf(node: SearchNode): string[] {
-  switch (node.type) {
-    case 'text':
-      return node.prefix && node.tokens.length > 0 ? [node.tokens[node.tokens.length - 1]!] : [];
-    case 'not':
-      return prefixesOf(node.node);
-    case 'and':
-    case 'or':
-      return node.nodes.flatMap(prefixesOf);
-    case 'field':
-      return [];
-  }
-}
-
 /** A text-only subtree of the search language as a `tsquery` literal (null: a filter in it, SQL's to say). */
 export function tsqueryOf(node: SearchNode, words: PrefixWords = new Map()): string | null {
   switch (node.type) {

@@ -7,8 +7,8 @@
 import type { ArchiveQueryParsed, ArchiveSearchResult } from '../../../shared/ipc/archive';
 import { whereOf, type TextMatch } from '../common';
 import { hitsOf, type HitRow } from '../results';
-import { prefixesOf, tsqueryOf, type PrefixWords } from './fts';
-import { compileSearch, searchTree, wholeCondition, type TextIndex } from '../search';
+import { tsqueryOf, type PrefixWords } from './fts';
+import { compileSearch, prefixesOf, searchTree, wholeCondition, type TextIndex } from '../search';
 import type { SearchNode } from '../../../shared/search/parse';
 import { isDenied, sql, type Db } from '../../db';
 
