@@ -10,7 +10,7 @@ import type { ArchiveQueryParsed, ArchiveSearchResult } from '../../shared/ipc/a
 import { bindable, compile, sql, type Sql } from '../db';
 import type { SearchNode } from '../../shared/search/parse';
 import { whereOf as where, type TextMatch } from './common';
-import { compileSearch, searchTree, wholeCondition, type CompiledSearch, type TextIndex } from './search';
+import { compileSearch, prefixesOf, searchTree, wholeCondition, type CompiledSearch, type TextIndex } from './search';
 import { hitsOf, type HitRow } from './results';
 import { holdsPlain, plainTree, plainWords, wordsDecide } from './plain-words';
 
@@ -160,7 +160,9 @@ function searchIndex(
     match: (node) => {
       const match = ftsText(node);
       if (match !== null && plainTree(node)) probing.plain.set(match, node);
-      if (match !== null && hasPrefix(node)) probing.prefixed.add(match);
+      // FTS5 reads every word of a prefix whole on each lookup (~3 ms at a million posts): its set, read once, is
+      // always cheaper than probes
+      if (match !== null && prefixesOf(node).length > 0) probing.prefixed.add(match);
       return match;
     },
     matches: (match) => {
@@ -183,24 +185,6 @@ function searchIndex(
 
 /** up to this many matches, a search sorts them itself rather than walking an index */
 const FEW_MATCHES = 5_000;
-
-/**
- * Whether a text-only subtree holds a prefix (`her*`, or the last word as typed): FTS5 reads every word of a
- * prefix whole on each lookup (~3 ms at a million posts), so its set, read once, is always cheaper than probes
- */
-function hasPrefix(node: SearchNode): boolean {
-  switch (node.type) {
-    case 'text':
-      return node.prefix;
-    case 'not':
-      return hasPrefix(node.node);
-    case 'and':
-    case 'or':
-      return node.nodes.some(hasPrefix);
-    case 'field':
-      return false;
-  }
-}
 
 const counts = new WeakMap<DatabaseSync, StatementSync>();
 

@@ -147,7 +147,7 @@ export function wholeCondition(c: CompiledSearch, index: TextIndex): Sql | null 
   return parts.length === 0 ? null : sql.join(parts, ' AND ');
 }
 
-/** The prefixes of a tree's terms (each one's last word), (a team project reads their words before its `tsquery` is made). */
+/** The prefixes of a tree's terms (each one's last word): a team project reads their words before its `tsquery`. */
 export function prefixesOf(node: SearchNode): string[] {
   switch (node.type) {
     case 'text':
