@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSearch, type SearchNode } from '../../shared/search/parse';
-import { holdsPlain, plainTree, plainWords, wordsDecide } from './plain-words';
+import { holdsPlain, plainTree, plainWords, wordsDecide, type PlainRow } from './plain-words';
 import { FTS } from './query';
 import { openProjectFile } from './schema';
 
@@ -66,7 +66,7 @@ const query: fc.Arbitrary<string> = fc.letrec<{ q: string }>((tie) => ({
 })).q;
 
 /** a tree read over a row's words with each filter given a value of its own (`filter(n)`) */
-function holdsWith(node: SearchNode, words: string[][], filter: (n: SearchNode) => boolean): boolean {
+function holdsWith(node: SearchNode, words: PlainRow, filter: (n: SearchNode) => boolean): boolean {
   switch (node.type) {
     case 'text':
       return holdsPlain(node, words);

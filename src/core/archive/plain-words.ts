@@ -12,12 +12,14 @@ import type { SearchNode } from '../../shared/search/parse';
 const PLAIN_WORD = /^[a-z0-9]+$/;
 /** a character FTS5 may read otherwise than JS: any past ASCII */
 const FOREIGN = /[^\p{ASCII}]/u;
-const WORD = /[a-z0-9]+/g;
 /**
  * FTS5 reads a word longer than 32,768 bytes apart (it may cut it); a field this long is left to FTS5 rather than
  * read as one word, which a prefix could then match where FTS5 does not.
  */
 const MAX_FIELD = 30_000;
+
+/** A row's indexed fields lower-cased, each all plain ASCII: its words are its runs of letters and digits. */
+export type PlainRow = readonly string[];
 
 /** Whether a text-only tree is one JS reads as FTS5 does: every word of every term plain. */
 export function plainTree(node: SearchNode): boolean {
@@ -35,29 +37,48 @@ export function plainTree(node: SearchNode): boolean {
 }
 
 /**
- * A row's indexed fields (text, handle, name, bio; null: none) as FTS5 keeps their words, one list a field, or
- * null where a field is not plain ASCII (FTS5 must answer for it).
+ * A row's indexed fields (text, handle, name, bio; null: none) as JS reads their words, or null where a field is
+ * not plain ASCII (FTS5 must answer for it). The words are not split out here: a walk reads hundreds of rows to
+ * rule most out, and finding a query's few words in a field costs less than listing all of the field's.
  */
-export function plainWords(fields: ReadonlyArray<string | null>): string[][] | null {
-  const words: string[][] = [];
+export function plainWords(fields: ReadonlyArray<string | null>): PlainRow | null {
+  const row: string[] = [];
   for (const field of fields) {
     if (field === null || field === '') {
-      words.push([]);
+      row.push('');
       continue;
     }
     if (field.length > MAX_FIELD || FOREIGN.test(field)) return null;
-    words.push(field.toLowerCase().match(WORD) ?? []);
+    row.push(field.toLowerCase());
   }
-  return words;
+  return row;
 }
 
-/** one field holds the phrase: its words in a row, the last a prefix where the term is one */
-function fieldHas(words: readonly string[], tokens: readonly string[], prefix: boolean): boolean {
+/** an ASCII letter or digit after lower-casing: a character of a word */
+const inWord = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
+
+/**
+ * One field holds the phrase: its words in a row (any run of other characters between two), the last a prefix
+ * where the term is one. Each place the first word occurs is tried: it must start a word, each word must end one
+ * (but a prefix), and the next word must start after the run of other characters that follows.
+ */
+function fieldHas(field: string, tokens: readonly string[], prefix: boolean): boolean {
   const last = tokens.length - 1;
-  for (let i = 0; i + last < words.length; i++) {
+  const first = tokens[0]!;
+  for (let at = field.indexOf(first); at >= 0; at = field.indexOf(first, at + 1)) {
+    if (at > 0 && inWord(field.charCodeAt(at - 1))) continue;
+    let end = at + first.length;
     let j = 0;
-    while (j <= last && (prefix && j === last ? words[i + j]!.startsWith(tokens[j]!) : words[i + j] === tokens[j])) j++;
-    if (j > last) return true;
+    for (;;) {
+      if (j === last && prefix) return true;
+      if (end < field.length && inWord(field.charCodeAt(end))) break;
+      if (j === last) return true;
+      let next = end;
+      while (next < field.length && !inWord(field.charCodeAt(next))) next++;
+      j++;
+      if (!field.startsWith(tokens[j]!, next)) break;
+      end = next + tokens[j]!.length;
+    }
   }
   return false;
 }
@@ -66,7 +87,7 @@ function fieldHas(words: readonly string[], tokens: readonly string[], prefix: b
  * Whether a row's words (from `plainWords`) match a plain tree (`plainTree`) as FTS5 matches the expression
  * `query.ts` writes of it: a phrase within one field, AND, OR and NOT over the whole row.
  */
-export function holdsPlain(node: SearchNode, words: readonly string[][]): boolean {
+export function holdsPlain(node: SearchNode, words: PlainRow): boolean {
   switch (node.type) {
     case 'text':
       return words.some((field) => fieldHas(field, node.tokens, node.prefix));
@@ -86,7 +107,7 @@ export function holdsPlain(node: SearchNode, words: readonly string[][]): boolea
  * make it match (`heron OR (river lang:en)` for a row with neither word), true where every value would, null
  * where a filter or a word JS does not read as FTS5 (`plainTree`) decides.
  */
-export function wordsDecide(node: SearchNode, words: readonly string[][]): boolean | null {
+export function wordsDecide(node: SearchNode, words: PlainRow): boolean | null {
   switch (node.type) {
     case 'text':
       return plainTree(node) ? holdsPlain(node, words) : null;

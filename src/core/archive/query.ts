@@ -12,7 +12,7 @@ import type { SearchNode } from '../../shared/search/parse';
 import { whereOf as where, type TextMatch } from './common';
 import { compileSearch, prefixesOf, searchTree, wholeCondition, type CompiledSearch, type TextIndex } from './search';
 import { hitsOf, type HitRow } from './results';
-import { holdsPlain, plainTree, plainWords, wordsDecide } from './plain-words';
+import { holdsPlain, plainTree, plainWords, wordsDecide, type PlainRow } from './plain-words';
 
 /** A term's words as one FTS5 phrase Skein quotes (quotes doubled), a prefix if the term is one. */
 const phrase = (tokens: readonly string[], prefix: boolean): string =>
@@ -88,7 +88,7 @@ interface Probing {
   prefixed: Set<string>;
   /** the row the walk is at, and its words as FTS5 keeps them (null: not plain ASCII, FTS5 answers for it) */
   wordsOf: number;
-  words: string[][] | null;
+  words: PlainRow | null;
 }
 
 /**
