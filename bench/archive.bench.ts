@@ -164,9 +164,10 @@ async function measure(store: BenchStore): Promise<Record<string, unknown>> {
     '(market OR signal) -w123 min_likes:50',
     'storm OR pix -garden since:2026-03-01',
   ];
+  // 30 first pages, as many as the plain words' figure it is held against (a p95 of 9 would be their slowest)
   const languageMs: number[] = [];
   const byQuery: Record<string, number[]> = {};
-  for (let round_ = 0; round_ < 3; round_++)
+  for (let round_ = 0; round_ < 10; round_++)
     for (const text of language) {
       const t = performance.now();
       await thread.call('search', 'current', ArchiveQuery.parse({ text }), 0, 50);
@@ -221,7 +222,9 @@ async function measure(store: BenchStore): Promise<Record<string, unknown>> {
     searchFirstPageMedianMs: round([...searchMs].sort((a, b) => a - b)[Math.floor(searchMs.length / 2)]!),
     searchFilteredByEngagementP95Ms: round(p95(filteredMs)),
     searchLanguageP95Ms: round(p95(languageMs)),
-    // each query's three first pages: which one the p95 is
+    // the first round's slowest: each query's first page on a connection that has not read its rows yet
+    searchLanguageFirstRoundMaxMs: round(Math.max(...languageMs.slice(0, language.length))),
+    // each query's ten first pages: which one the p95 is
     searchLanguageByQueryMs: byQuery,
     // each word's three first pages: which query the p95 is
     searchByWordMs: byWord,
