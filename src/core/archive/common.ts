@@ -20,7 +20,7 @@ import { openParts, tablesOf, type OpenParts } from './parts';
 import { rebuildBody } from './answer';
 import { heldConversation, type HeldListing } from './conversation';
 import { FLAG } from './derive';
-import { activityFromCounts, countsServe } from './counts';
+import { activityFromCounts, countsServe, dayCounts, wholeKind } from './counts';
 import { activityOf, activityWindow } from './results';
 import {
   type Awaitable,
@@ -783,6 +783,8 @@ export abstract class ArchiveTables {
       const total = await this.executor.get<{ n: number }>(sql`SELECT count(*) AS n FROM items i WHERE ${where}`);
       return { total: Number(total?.n), groups: [], groupCount: 0 };
     }
+    // every item of a kind by day: the counts ingest keeps answer it without reading the items (a draw's strata)
+    const days = by === 'day' && wholeKind(q) ? await dayCounts(this.executor, q.kind) : null;
     let counted: Sql;
     if (by !== 'day')
       counted = sql`SELECT ${groupSql(by)}${codePoint} AS value, count(*) AS n FROM items i WHERE ${where}
@@ -799,7 +801,9 @@ export abstract class ArchiveTables {
           SELECT ${DAY_KEY.key} AS k, CASE WHEN ${DAY_KEY.key} IS NULL THEN ${groupSql(by)} END AS other,
             count(*) AS n FROM items i WHERE ${where} GROUP BY 1, 2) g
           ORDER BY 2 DESC, 1`;
-    const rows = await this.executor.all<{ value: string; n: number }>(counted);
+    const rows =
+      days?.sort((a, b) => b.n - a.n || (a.value < b.value ? -1 : 1)) ??
+      (await this.executor.all<{ value: string; n: number }>(counted));
     return {
       // every item is in one group (none is '(none)'): the groups' sum is the total, without counting again
       total: rows.reduce((t, r) => t + Number(r.n), 0),

@@ -84,11 +84,44 @@ const WHOLE = new Set<string>(['project', 'kind', 'sort']);
  * added to the query later included — leaves the chart to the items, so a new filter can never be ignored.
  */
 export function countsServe(q: ArchiveQueryParsed, window: ActivityWindow): boolean {
-  const whole = Object.entries(q).every(
+  return wholeKind(q) && window.origin % SLOT === 0 && window.from % SLOT === 0;
+}
+
+/** Whether a query asks for every item of its kind (no words, no filter): what the counts count. */
+export function wholeKind(q: ArchiveQueryParsed): boolean {
+  return Object.entries(q).every(
     ([field, value]) =>
       WHOLE.has(field) || value === undefined || value === '' || (field === 'text' && String(value).trim() === ''),
   );
-  return whole && window.origin % SLOT === 0 && window.from % SLOT === 0;
+}
+
+/** slots in a day */
+const DAY_SLOTS = 86_400_000 / SLOT;
+/** the last slot of 9999-12-31 UTC: past it a date has no four-digit year, and the stores write it their own ways */
+const LAST_SLOT = Math.floor(253_402_300_799_999 / SLOT);
+
+/**
+ * Every item of a kind counted per UTC day (YYYY-MM-DD) from the counts, as a pass over the items would count it;
+ * null where a slot holds what a day's number cannot name (items undated or from before 1970, after year 9999, or a
+ * count gone negative) or the counts do not add up to the items, which the items must answer then. Days whose count is 0 are left out, as a pass finds none.
+ */
+export async function dayCounts(db: Db, kind: string): Promise<Array<{ value: string; n: number }> | null> {
+  const odd = await db.get<{ n: number }>(
+    sql`SELECT count(*) AS n FROM activity_counts WHERE kind = ${kind}
+        AND (slot < 0 OR slot > ${LAST_SLOT} OR round(slot) <> slot OR n < 0) AND n <> 0`,
+  );
+  if (Number(odd?.n ?? 0) > 0) return null;
+  // counts that are not the items' (a copy loaded without them) are never trusted for a sample's population
+  const [kept, held] = await Promise.all([
+    db.get<{ n: number | null }>(sql`SELECT sum(n) AS n FROM activity_counts WHERE kind = ${kind}`),
+    db.get<{ n: number }>(sql`SELECT count(*) AS n FROM items WHERE kind = ${kind}`),
+  ]);
+  if (Number(kept?.n ?? 0) !== Number(held?.n ?? 0)) return null;
+  const rows = await db.all<{ d: number; n: number }>(
+    sql`SELECT slot / ${sql.raw(String(DAY_SLOTS))} AS d, sum(n) AS n FROM activity_counts WHERE kind = ${kind}
+        GROUP BY 1 HAVING sum(n) > 0`,
+  );
+  return rows.map((r) => ({ value: new Date(Number(r.d) * 86_400_000).toISOString().slice(0, 10), n: Number(r.n) }));
 }
 
 /**
