@@ -103,7 +103,8 @@ const LAST_SLOT = Math.floor(253_402_300_799_999 / SLOT);
 /**
  * Every item of a kind counted per UTC day (YYYY-MM-DD) from the counts, as a pass over the items would count it;
  * null where a slot holds what a day's number cannot name (items undated or from before 1970, after year 9999, or a
- * count gone negative) or the counts do not add up to the items, which the items must answer then. Days whose count is 0 are left out, as a pass finds none.
+ * count gone negative) or the counts do not add up to the items: the items answer then. Days whose count is 0 are
+ * left out, as a pass finds none.
  */
 export async function dayCounts(db: Db, kind: string): Promise<Array<{ value: string; n: number }> | null> {
   const odd = await db.get<{ n: number }>(

@@ -86,7 +86,7 @@ interface Probing {
   plain: Map<string, SearchNode>;
   /** the match strings that hold a prefix */
   prefixed: Set<string>;
-  /** the row the walk is at, and its words as FTS5 keeps them (null: not plain ASCII, FTS5 answers for it) */
+  /** the row the walk is at, and its fields lower-cased for JS to find words in (null: not plain ASCII, FTS5's) */
   wordsOf: number;
   words: PlainRow | null;
 }
