@@ -72,6 +72,28 @@ describe('segmentText', () => {
     expect(segs).toEqual([{ kind: 'hashtag', text: '#a', tag: 'a' }]);
   });
 
+  it('places a post seen again from its answer once, and anew when its text or range differ', () => {
+    const text = '@bob see #ml and #ml';
+    const entities: EntitiesLike = {
+      user_mentions: [{ screen_name: 'bob', indices: [0, 4] }],
+      hashtags: [{ text: 'ml', indices: [99, 102] }],
+    };
+    const first = segmentText(text, entities, [5, 20]);
+    expect(segmentText(text, entities, [5, 20])).toBe(first);
+    expect(segmentText(text, entities, [0, 20])).toEqual([
+      { kind: 'mention', text: '@bob', userId: null, screenName: 'bob' },
+      { kind: 'text', text: ' see ' },
+      { kind: 'hashtag', text: '#ml', tag: 'ml' },
+      { kind: 'text', text: ' and #ml' },
+    ]);
+    expect(segmentText('see #ml', entities, [0, 7])).toEqual([
+      { kind: 'text', text: 'see ' },
+      { kind: 'hashtag', text: '#ml', tag: 'ml' },
+    ]);
+    // an equal copy of the same entities gives equal segments
+    expect(segmentText(text, structuredClone(entities), [5, 20])).toEqual(first);
+  });
+
   it('keeps plain text intact when there are no entities', () => {
     expect(segmentText('just words', undefined)).toEqual([{ kind: 'text', text: 'just words' }]);
     expect(segmentText('', null)).toEqual([]);

@@ -59,12 +59,38 @@ function tokenKey(token: string): string {
 }
 
 /**
+ * The last segments worked out for each entities object: a post's entities are the same object for as
+ * long as its answer stays cached, so a post seen again (a revisit, a re-render of its list) is not
+ * segmented again; a post may carry thousands of entities, which take tens of milliseconds to place.
+ */
+const lastSegments = new WeakMap<
+  object,
+  { text: string; range: readonly number[] | null | undefined; segments: readonly Segment[] }
+>();
+
+const sameRange = (a: readonly number[] | null | undefined, b: readonly number[] | null | undefined) =>
+  a === b || (!!a && !!b && a.length === b.length && a.every((n, i) => n === b[i]));
+
+/**
  * Linear in the text's length whatever the indices (a hostile server may send any): an index that
  * does not point at its token costs one lookup in a token index built once by
  * a single scan, never a search of the text per entity; a span is checked
  * against an occupancy map, never against every span placed before.
  */
 export function segmentText(
+  text: string,
+  entities: EntitiesLike | null | undefined,
+  displayRange?: readonly [number, number] | readonly number[] | null,
+): readonly Segment[] {
+  if (!entities) return segmentAll(text, null, displayRange);
+  const last = lastSegments.get(entities);
+  if (last && last.text === text && sameRange(last.range, displayRange)) return last.segments;
+  const segments = segmentAll(text, entities, displayRange);
+  lastSegments.set(entities, { text, range: displayRange ? [...displayRange] : displayRange, segments });
+  return segments;
+}
+
+function segmentAll(
   text: string,
   entities: EntitiesLike | null | undefined,
   displayRange?: readonly [number, number] | readonly number[] | null,
