@@ -71,16 +71,21 @@ test('a 1 MB post with bad entity indices renders without freezing the page', as
   await openRoute(app.page, `#/post/${POST}`);
   await expect(shown).toBeVisible({ timeout: 20_000 });
   const first = await longest();
-  // a later visit renders it again from the cache: the item's own cost
-  await openRoute(app.page, '#/settings');
-  await expect(app.page.getByRole('heading', { name: 'Settings' })).toBeVisible();
-  await watchLongTasks();
-  await openRoute(app.page, `#/post/${POST}`);
-  await expect(shown).toBeVisible();
-  const again = await longest();
+  // later visits render it again from the cache: the item's own cost. The fastest of three is that cost; a
+  // slower one measured the other browser of the run or a collection as well (seen 2× on a loaded runner)
+  const visits: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    await openRoute(app.page, '#/settings');
+    await expect(app.page.getByRole('heading', { name: 'Settings' })).toBeVisible();
+    await watchLongTasks();
+    await openRoute(app.page, `#/post/${POST}`);
+    await expect(shown).toBeVisible();
+    visits.push(await longest());
+  }
+  const again = Math.min(...visits);
   testInfo.annotations.push({
     type: 'longest task (ms)',
-    description: `first visit ${Math.round(first)}, again ${Math.round(again)}`,
+    description: `first visit ${Math.round(first)}, again ${visits.map(Math.round).join(' / ')}`,
   });
   await expect(app.page.getByRole('button', { name: /Show all 999,999 characters/ }).first()).toBeVisible();
   // the quadratic search blocked the page 23 s (5.7 s at 0.5 MB) on every visit
