@@ -10,7 +10,7 @@
  * at a time after the last one (never all at once, and never by an offset that would grow with the table):
  * deltas by item, metric and time; attrition by watch, kind and id. The store makes each page's lines where it
  * reads the rows (./tables/csv), so a page reaches this thread as one string, not thousands of objects, and the
- * next page is asked for before this one is written, so the store makes it meanwhile.
+ * next page is asked for before this one is written; the store has begun it already (./tables/read-ahead).
  */
 import { writeFileAtomic } from '../files/atomic-file';
 import type { WatchTable } from '../../shared/ipc/watch';

@@ -19,6 +19,7 @@ import { parseApiDate } from '../../../shared/api/dates';
 import { forUpdate, sql, type Db, type Row, type SessionLock, type Sql } from '../../db';
 import { settleCounters } from '../rules/counters';
 import { attritionLine, deltaLines } from './csv';
+import { readAhead } from './read-ahead';
 import { settlePresence } from '../rules/presence';
 import type {
   AccountFacts,
@@ -70,6 +71,13 @@ interface DeltaQuery {
   watch?: number;
   item?: { kind: string; id: string };
   after: DeltaKey | null;
+  limit: number;
+}
+
+/** a page of the attrition table as the export asks for it: a watch's or all, after `after` */
+interface AttritionCsvQuery {
+  watch?: number;
+  after: AttritionKey | null;
   limit: number;
 }
 
@@ -391,8 +399,15 @@ export class WatchTables {
     ).map(presenceOf);
   }
 
-  /** The attrition table as the export writes it: a page of `attritionPage` as CSV lines, one string. */
-  async attritionCsv(q: { watch?: number; after: AttritionKey | null; limit: number }): Promise<CsvPage<AttritionKey>> {
+  /**
+   * The attrition table as the export writes it: a page of `attritionPage` as CSV lines, one string; the page after
+   * a full one is read at once, while this one crosses to main and is written (./read-ahead).
+   */
+  async attritionCsv(q: AttritionCsvQuery): Promise<CsvPage<AttritionKey>> {
+    return this.attritionPages(q);
+  }
+
+  private readonly attritionPages = readAhead(async (q: AttritionCsvQuery): Promise<CsvPage<AttritionKey>> => {
     const records = await this.attritionPage(q);
     const last = records.at(-1);
     return {
@@ -400,7 +415,7 @@ export class WatchTables {
       rows: records.length,
       last: last ? { watch: last.watch, kind: last.kind, id: last.id } : null,
     };
-  }
+  });
 
   /* -------------------------------------------------------------- counters */
 
@@ -428,9 +443,14 @@ export class WatchTables {
   /**
    * The deltas table as the export writes it, a page at a time after `after`: the page's CSV lines, made here
    * straight from its rows as one string (thousands of rows cross to main as one value, with no object per row
-   * made on the way), how many, and the last one's key.
+   * made on the way), how many, and the last one's key. The page after a full one is read at once, while this one
+   * crosses to main and is written (./read-ahead).
    */
   async deltaPage(q: DeltaQuery): Promise<CsvPage<DeltaKey>> {
+    return this.deltaPages(q);
+  }
+
+  private readonly deltaPages = readAhead(async (q: DeltaQuery): Promise<CsvPage<DeltaKey>> => {
     const { rows, before } = await this.deltaRows(q);
     const line = deltaLines();
     const lines: string[] = [];
@@ -440,7 +460,7 @@ export class WatchTables {
     const end = rows.at(-1);
     const last = end ? { kind: String(end[0]), id: String(end[1]), metric: String(end[2]), at: Number(end[3]) } : null;
     return { text: lines.join(''), rows: rows.length, last };
-  }
+  });
 
   /**
    * the deltas table's rows of a page, and the row before its first (the `after` row, read by its key), each as
