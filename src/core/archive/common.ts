@@ -778,6 +778,9 @@ export abstract class ArchiveTables {
 
   /** How many items a query holds, and per group (the largest first, `limit` of them listed). */
   async groupCounts(q: ArchiveQueryParsed, by: Grouping | null, limit: number): Promise<GroupCounts> {
+    // a draw's dialog counts its population first: the side reader that ranks half of the draw's items starts now,
+    // so the draw finds it running instead of ranking all of them here while it starts
+    void this.side?.start();
     const where = this.where(q);
     if (by === null) {
       const total = await this.executor.get<{ n: number }>(sql`SELECT count(*) AS n FROM items i WHERE ${where}`);

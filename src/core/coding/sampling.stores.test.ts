@@ -165,6 +165,28 @@ describe('a sample drawn in the project, on ' + running.map((s) => s.name).join(
     expect(side.asked()).toBeGreaterThan(0);
   });
 
+  it('starts a project file’s side reader when a draw’s population is counted, before the draw asks it anything', async () => {
+    const file = running.find((s) => s.name === 'sqlite')!.fresh();
+    if (file.store === 'postgres') throw new Error('a file');
+    const own = sideReaderHere();
+    const p = await ArchiveProject.open(
+      file.path,
+      { name: 'Test', kind: 'live', now: 1, researcher: null },
+      () => 1,
+      PARTS,
+      own,
+    );
+    try {
+      expect(own.started()).toBe(0);
+      await p.groupCounts(q, 'day', 200);
+      expect(own.started()).toBe(1);
+      expect(own.asked()).toBe(0);
+    } finally {
+      p.close();
+      await own.close();
+    }
+  });
+
   it('counts each day as the items read out with their dates do', async () => {
     for (const [name, p] of projects) {
       const reader = await p.grouped(q, 'day');

@@ -48,12 +48,28 @@ describe('the side reader', () => {
     }
   });
 
+  it('answers the first ask when it was started ahead of it', { timeout: 30_000 }, async () => {
+    const path = file();
+    const side = sideReader(new URL('./archive-worker.ts', import.meta.url), { execArgv: ['--import', 'tsx'] });
+    const q = sql`SELECT id FROM items ORDER BY rowid`;
+    try {
+      await side.of(path).start();
+      expect(await side.of(path).all<{ id: string }>(q)).toEqual(IDS.map((id) => ({ id })));
+      await side.of(path).forget();
+    } finally {
+      await side.close();
+    }
+  });
+
   it('answers nothing when it cannot start, so the draw is done where it was asked', async () => {
     const path = file();
     const side = sideReader(new URL('./no-such-worker.ts', import.meta.url), { execArgv: ['--import', 'tsx'] });
     const q = sql`SELECT id FROM items`;
     expect(await side.of(path).all(q)).toBeNull();
     await sleep(500);
+    expect(await side.of(path).all(q)).toBeNull();
+    // nor does starting it ahead: it settles, and the asks after it are still answered nothing
+    await side.of(path).start();
     expect(await side.of(path).all(q)).toBeNull();
     await side.close();
   });

@@ -61,6 +61,11 @@ export function serveSideReader(): void {
 export interface SideQuery {
   /** the rows of `q` there; null while the reader is not running (it starts on the first ask): run it here then */
   all: <R extends object>(q: Sql) => Promise<R[] | null>;
+  /**
+   * has the reader start now, before it is asked (a draw's dialog counts its population first); settles once it
+   * runs, or could not start
+   */
+  start: () => Promise<void>;
   /** the file is closed: its connection there too */
   forget: () => Promise<void>;
 }
@@ -117,6 +122,10 @@ export function sideReader(
         }
         const { text, values } = compile(q, 'sqlite', bindable);
         return (await running.call('all', path, text, values as SQLInputValue[])) as R[];
+      },
+      start: async () => {
+        if (!running && !failed) start();
+        await starting;
       },
       forget: async () => {
         await running?.call('forget', path);

@@ -7,12 +7,17 @@ import { DatabaseSync } from 'node:sqlite';
 import { sqliteExecutor } from '../sqlite/executor';
 import type { SideReader } from '../sqlite/side';
 
-export function sideReaderHere(): SideReader & { asked: () => number } {
+export function sideReaderHere(): SideReader & { asked: () => number; started: () => number } {
   const open = new Map<string, DatabaseSync>();
   let asked = 0;
+  let started = 0;
   return {
     asked: () => asked,
+    started: () => started,
     of: (path) => ({
+      start: async () => {
+        started++;
+      },
       all: async (q) => {
         asked++;
         let db = open.get(path);
