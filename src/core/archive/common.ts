@@ -778,7 +778,7 @@ export abstract class ArchiveTables {
 
   /** How many items a query holds, and per group (the largest first, `limit` of them listed). */
   async groupCounts(q: ArchiveQueryParsed, by: Grouping | null, limit: number): Promise<GroupCounts> {
-    // a draw's dialog counts its population first: the side reader that ranks half of the draw's items starts now,
+    // a draw's form counts its population first: the side reader that ranks half of the draw's items starts now,
     // so the draw finds it running instead of ranking all of them here while it starts
     void this.side?.start();
     const where = this.where(q);

@@ -62,7 +62,7 @@ export interface SideQuery {
   /** the rows of `q` there; null while the reader is not running (it starts on the first ask): run it here then */
   all: <R extends object>(q: Sql) => Promise<R[] | null>;
   /**
-   * has the reader start now, before it is asked (a draw's dialog counts its population first); settles once it
+   * has the reader start now, before it is asked (a draw's form counts its population first); settles once it
    * runs, or could not start
    */
   start: () => Promise<void>;
