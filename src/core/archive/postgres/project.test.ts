@@ -16,7 +16,13 @@ import { ArchiveHost } from '../host';
 import { post, rec, repliesAnswer, repliesPage } from '../testing/answers';
 import { skipWithoutPostgres, startTestCluster, type TestCluster } from '../../db/testing/postgres';
 import { parseConnection } from '../../db/postgres/connection';
+import { pgDb } from '../../db/postgres/db';
+import { pgExecutor } from '../../db/postgres/executor';
+import { createPool } from '../../db/postgres/pool';
+import type { Db } from '../../db/executor';
+import { sql, type Sql } from '../../db/sql';
 import { PostgresProject } from './project';
+import { search } from './query';
 import { PG_SCHEMA_VERSION } from './schema';
 import { PARTS } from '../../compose/parts';
 import type { WatchTables } from '../../watch';
@@ -539,6 +545,49 @@ describe.skipIf(skip)(`a team project on PostgreSQL${skip ? ` (${skip})` : ''}`,
       const filtered = await p.activity(ArchiveQuery.parse({ text: 'edited' }), 'day', 0);
       expect(filtered.total).toBe(1);
     } finally {
+      await p.close();
+    }
+  }, 120_000);
+
+  it('finds a word by engagement with replies left out by walking the index, never reading every post', async () => {
+    const name = schema();
+    const p = await PostgresProject.open(cluster.connection(name), init('Ada'));
+    const connection = cluster.connection(name);
+    const pool = createPool(connection);
+    const db = pgExecutor(pgDb(pool, connection, Date.now));
+    try {
+      const at = Date.UTC(2026, 10, 1);
+      const pages = Array.from({ length: 501 }, (_, n) => repliesPage(n * 20, 20, at + n));
+      for (let i = 0; i < pages.length; i += 100) await p.ingest(pages.slice(i, i + 100));
+      // every query the search sends, explained first in the same transaction (so with its own settings)
+      const plans: string[] = [];
+      const explaining = (d: Db): Db => ({
+        ...d,
+        all: async <R extends object>(q: Sql) => {
+          const plan = await d.all<{ 'QUERY PLAN': string }>(sql`EXPLAIN ${q}`);
+          plans.push(plan.map((r) => r['QUERY PLAN']).join('\n'));
+          return d.all<R>(q);
+        },
+        transaction: (work, lock) => d.transaction((tx) => work(explaining(tx)), lock),
+      });
+      const query = (text: string) => ArchiveQuery.parse({ text, sort: 'engagement', reply: false });
+      // a common word: the page is found among the most engaging posts
+      const common = await search(explaining(db), query('heron'), 0, 50, Date.now);
+      expect(common.hits).toHaveLength(50);
+      const likes = common.hits.map((h) => (h.item as { likeCount: number }).likeCount);
+      expect(likes).toEqual([...likes].sort((a, b) => b - a));
+      // a rare word: the walk finds no full page, the word's own matches are read
+      const rare = await search(explaining(db), query('w123'), 0, 50, Date.now);
+      expect(rare.hits.map((h) => h.id).sort()).toEqual(
+        Array.from({ length: 11 }, (_, k) => String(1_000_000_123 + k * 1000)).filter(
+          (id) => Number(id) < 1_000_010_020,
+        ),
+      );
+      expect(plans.length).toBeGreaterThanOrEqual(3);
+      for (const plan of plans) expect(plan).not.toMatch(/Seq Scan on items/);
+    } finally {
+      await db.releaseLocks();
+      await pool.end();
       await p.close();
     }
   }, 120_000);
