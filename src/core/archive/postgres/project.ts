@@ -7,7 +7,7 @@ import { SkeinError } from '../../../shared/errors';
 import type { ArchiveQueryParsed, ArchiveSearchResult } from '../../../shared/ipc/archive';
 import { prepareAnswer, type IngestRecord } from '../answer';
 import { ArchiveTables, insertRows, PROJECT_LOCK, snapshotOn } from '../common';
-import { storedFts } from '../derive';
+import { FLAG, storedFts } from '../derive';
 import {
   type ProjectInit,
   type ProjectStore,
@@ -66,6 +66,8 @@ export class PostgresProject extends ArchiveTables implements ProjectStore {
   /** items written since the run's pages were last vacuumed; the vacuum under way; its timer */
   private sinceVacuum = 0;
   private vacuuming: Promise<void> | null = null;
+  /** the statistics on `flags` being made (`flagStatistics`) */
+  private gathering: Promise<void> | null = null;
   private vacuumTimer: ReturnType<typeof setTimeout> | null = null;
   private closing = false;
 
@@ -95,9 +97,11 @@ export class PostgresProject extends ArchiveTables implements ProjectStore {
     const db = pgDb(pool, connection, now);
     const executor = pgExecutor(db);
     let from: number;
+    let server: number;
     try {
       const version = await executor.get<{ v: string }>(sql`SELECT current_setting('server_version_num') AS v`);
-      if (Number(version?.v ?? 0) < 120000)
+      server = Number(version?.v ?? 0);
+      if (server < 120000)
         throw new SkeinError(
           'not-available',
           `${connection.host} runs a PostgreSQL older than 12, which Skein does not use.`,
@@ -115,7 +119,45 @@ export class PostgresProject extends ArchiveTables implements ProjectStore {
       throw e instanceof Error && e.name === 'ProjectFileError' ? e : explain(e, connection);
     });
     if (!(await mayWrite(executor, connection.schema).catch(() => true))) project.readOnly = project.mayOnlyRead();
+    else project.flagStatistics(server);
     return project;
+  }
+
+  /**
+   * Statistics on each bit of `flags` (PostgreSQL 14 and later: statistics on expressions), so the planner knows
+   * how many posts a filter such as "no replies" keeps. Without them it guesses one in two hundred, and from a
+   * list's ninth page on read and sorted every post for each page (0.55 s at 200,000 posts) where walking the
+   * sort's index takes milliseconds. Made once, by the tables' owner, and gathered at once (in the background: a
+   * project of a million posts takes a second or two); anyone else, or an older server, does without. Made at
+   * open rather than by a migration, so that a server upgraded to 14 gets them, and a member with fewer rights
+   * still opens the project.
+   */
+  private flagStatistics(server: number): void {
+    if (server < 140000) return;
+    const bits = Object.values(FLAG)
+      .map((bit) => `(flags & ${bit})`)
+      .join(', ');
+    this.gathering = (async () => {
+      const made = await this.executor.get(
+        sql`SELECT 1 AS found FROM pg_statistic_ext
+            WHERE stxname = 'items_flag_bits' AND stxnamespace = ${this.db.connection.schema}::regnamespace`,
+      );
+      if (made) return;
+      await this.executor.exec(`CREATE STATISTICS IF NOT EXISTS items_flag_bits ON ${bits} FROM items`);
+      if (!this.closing) await this.executor.exec('ANALYZE items');
+    })()
+      .catch((e: unknown) => {
+        // not the owner, or another Skein making them at the same moment: nothing is lost but speed
+        if (this.closing || isDenied(e) || (e as { code?: string }).code === '23505') return;
+        this.report(
+          new Error(
+            `the team project's statistics on its posts' kinds could not be made, so lists filtered by kind (no replies, only quotes) may read every post: ${e instanceof Error ? e.message : String(e)}`,
+          ),
+        );
+      })
+      .finally(() => {
+        this.gathering = null;
+      });
   }
 
   /** What a member with read rights only is told: Skein does not collect what it could not keep. */
@@ -269,6 +311,7 @@ export class PostgresProject extends ArchiveTables implements ProjectStore {
     this.closing = true;
     if (this.vacuumTimer) clearTimeout(this.vacuumTimer);
     await this.vacuuming;
+    await this.gathering;
     await this.releaseLocks();
     await this.db.pool.end().catch(() => undefined);
   }
