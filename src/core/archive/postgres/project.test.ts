@@ -622,6 +622,19 @@ describe.skipIf(skip)(`a team project on PostgreSQL${skip ? ` (${skip})` : ''}`,
       expect(
         cluster.psql(`SELECT stxname FROM pg_statistic_ext WHERE stxnamespace = '${name}'::regnamespace`).trim(),
       ).toBe(server >= 140000 ? 'items_flag_bits' : '');
+      // Skeins opening a new project at the same moment make them once, and none of them reports a failure
+      const fresh = schema();
+      const reported: Error[] = [];
+      const skeins = await Promise.all(
+        [1, 2, 3].map(() =>
+          PostgresProject.open(cluster.connection(fresh), init('Ada'), Date.now, [], (e) => reported.push(e)),
+        ),
+      );
+      for (const s of skeins) await s.close();
+      expect(reported).toEqual([]);
+      expect(
+        cluster.psql(`SELECT count(*) FROM pg_statistic_ext WHERE stxnamespace = '${fresh}'::regnamespace`).trim(),
+      ).toBe(server >= 140000 ? '1' : '0');
     } finally {
       await db.releaseLocks();
       await pool.end();

@@ -137,18 +137,19 @@ export class PostgresProject extends ArchiveTables implements ProjectStore {
     const bits = Object.values(FLAG)
       .map((bit) => `(flags & ${bit})`)
       .join(', ');
-    this.gathering = (async () => {
-      const made = await this.executor.get(
+    const made = async () =>
+      (await this.executor.get(
         sql`SELECT 1 AS found FROM pg_statistic_ext
             WHERE stxname = 'items_flag_bits' AND stxnamespace = ${this.db.connection.schema}::regnamespace`,
-      );
-      if (made) return;
+      )) !== undefined;
+    this.gathering = (async () => {
+      if (await made()) return;
       await this.executor.exec(`CREATE STATISTICS IF NOT EXISTS items_flag_bits ON ${bits} FROM items`);
       if (!this.closing) await this.executor.exec('ANALYZE items');
     })()
-      .catch((e: unknown) => {
-        // not the owner, or another Skein making them at the same moment: nothing is lost but speed
-        if (this.closing || isDenied(e) || (e as { code?: string }).code === '23505') return;
+      .catch(async (e: unknown) => {
+        // not the owner, or another Skein made them at the same moment: nothing is lost but speed
+        if (this.closing || isDenied(e) || (await made().catch(() => false))) return;
         this.report(
           new Error(
             `the team project's statistics on its posts' kinds could not be made, so lists filtered by kind (no replies, only quotes) may read every post: ${e instanceof Error ? e.message : String(e)}`,
