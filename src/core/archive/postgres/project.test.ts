@@ -549,7 +549,11 @@ describe.skipIf(skip)(`a team project on PostgreSQL${skip ? ` (${skip})` : ''}`,
     }
   }, 120_000);
 
-  it('finds a word by engagement with replies left out by walking the index, never reading every post', async () => {
+  /**
+   * A project of 10,020 posts (none a reply), and `work` given its name and a Db on its schema that explains each
+   * query before running it (in the same transaction, so under the query's own settings), the plans kept in order.
+   */
+  async function explained(work: (name: string, db: Db, plans: string[]) => Promise<void>): Promise<void> {
     const name = schema();
     const p = await PostgresProject.open(cluster.connection(name), init('Ada'));
     const connection = cluster.connection(name);
@@ -559,7 +563,6 @@ describe.skipIf(skip)(`a team project on PostgreSQL${skip ? ` (${skip})` : ''}`,
       const at = Date.UTC(2026, 10, 1);
       const pages = Array.from({ length: 501 }, (_, n) => repliesPage(n * 20, 20, at + n));
       for (let i = 0; i < pages.length; i += 100) await p.ingest(pages.slice(i, i + 100));
-      // every query the search sends, explained first in the same transaction (so with its own settings)
       const plans: string[] = [];
       const explaining = (d: Db): Db => ({
         ...d,
@@ -568,79 +571,66 @@ describe.skipIf(skip)(`a team project on PostgreSQL${skip ? ` (${skip})` : ''}`,
           plans.push(plan.map((r) => r['QUERY PLAN']).join('\n'));
           return d.all<R>(q);
         },
-        transaction: (work, lock) => d.transaction((tx) => work(explaining(tx)), lock),
+        transaction: (w, lock) => d.transaction((tx) => w(explaining(tx)), lock),
       });
-      const query = (text: string) => ArchiveQuery.parse({ text, sort: 'engagement', reply: false });
-      // a common word: the page is found among the most engaging posts
-      const common = await search(explaining(db), query('heron'), 0, 50, Date.now);
-      expect(common.hits).toHaveLength(50);
-      const likes = common.hits.map((h) => (h.item as { likeCount: number }).likeCount);
-      expect(likes).toEqual([...likes].sort((a, b) => b - a));
-      // a rare word: the walk finds no full page, the word's own matches are read
-      const rare = await search(explaining(db), query('w123'), 0, 50, Date.now);
-      expect(rare.hits.map((h) => h.id).sort()).toEqual(
-        Array.from({ length: 11 }, (_, k) => String(1_000_000_123 + k * 1000)).filter(
-          (id) => Number(id) < 1_000_010_020,
-        ),
-      );
-      expect(plans.length).toBeGreaterThanOrEqual(3);
-      for (const plan of plans) expect(plan).not.toMatch(/Seq Scan on items/);
+      await work(name, explaining(db), plans);
     } finally {
       await db.releaseLocks();
       await pool.end();
       await p.close();
     }
-  }, 120_000);
+  }
 
-  it('pages deep into a list without replies by walking the index (PostgreSQL 14 and later), never sorting every post', async () => {
-    const name = schema();
-    const p = await PostgresProject.open(cluster.connection(name), init('Ada'));
-    const connection = cluster.connection(name);
-    const pool = createPool(connection);
-    const db = pgExecutor(pgDb(pool, connection, Date.now));
-    try {
-      const server = Number(cluster.psql('SHOW server_version_num').trim());
-      const at = Date.UTC(2026, 10, 1);
-      const pages = Array.from({ length: 501 }, (_, n) => repliesPage(n * 20, 20, at + n));
-      for (let i = 0; i < pages.length; i += 100) await p.ingest(pages.slice(i, i + 100));
-      const plans: string[] = [];
-      const explaining: Db = {
-        ...db,
-        all: async <R extends object>(q: Sql) => {
-          const plan = await db.all<{ 'QUERY PLAN': string }>(sql`EXPLAIN ${q}`);
-          plans.push(plan.map((r) => r['QUERY PLAN']).join('\n'));
-          return db.all<R>(q);
-        },
-      };
-      // the twenty-first page, newest first, of the posts that are not replies
-      const deep = await search(explaining, ArchiveQuery.parse({ reply: false }), 1000, 50, Date.now);
-      expect(deep.hits).toHaveLength(50);
-      const times = deep.hits.map((h) => Date.parse((h.item as { createdAt: string }).createdAt));
-      expect(times).toEqual([...times].sort((a, b) => b - a));
-      // statistics on expressions came with PostgreSQL 14; before it the planner still guesses
-      if (server >= 140000) for (const plan of plans) expect(plan).not.toMatch(/Seq Scan on items/);
-      expect(
-        cluster.psql(`SELECT stxname FROM pg_statistic_ext WHERE stxnamespace = '${name}'::regnamespace`).trim(),
-      ).toBe(server >= 140000 ? 'items_flag_bits' : '');
-      // Skeins opening a new project at the same moment make them once, and none of them reports a failure
-      const fresh = schema();
-      const reported: Error[] = [];
-      const skeins = await Promise.all(
-        [1, 2, 3].map(() =>
-          PostgresProject.open(cluster.connection(fresh), init('Ada'), Date.now, [], (e) => reported.push(e)),
-        ),
-      );
-      for (const s of skeins) await s.close();
-      expect(reported).toEqual([]);
-      expect(
-        cluster.psql(`SELECT count(*) FROM pg_statistic_ext WHERE stxnamespace = '${fresh}'::regnamespace`).trim(),
-      ).toBe(server >= 140000 ? '1' : '0');
-    } finally {
-      await db.releaseLocks();
-      await pool.end();
-      await p.close();
-    }
-  }, 120_000);
+  it(
+    'finds a word by engagement with replies left out by walking the index, never reading every post',
+    () =>
+      explained(async (_, db, plans) => {
+        const query = (text: string) => ArchiveQuery.parse({ text, sort: 'engagement', reply: false });
+        // a common word: the page is found among the most engaging posts
+        const common = await search(db, query('heron'), 0, 50, Date.now);
+        expect(common.hits).toHaveLength(50);
+        const likes = common.hits.map((h) => (h.item as { likeCount: number }).likeCount);
+        expect(likes).toEqual([...likes].sort((a, b) => b - a));
+        // a rare word: the walk finds no full page, the word's own matches are read
+        const rare = await search(db, query('w123'), 0, 50, Date.now);
+        expect(rare.hits.map((h) => h.id).sort()).toEqual(
+          Array.from({ length: 10 }, (_, k) => String(1_000_000_123 + k * 1000)),
+        );
+        expect(plans.length).toBeGreaterThanOrEqual(3);
+        for (const plan of plans) expect(plan).not.toMatch(/Seq Scan on items/);
+      }),
+    120_000,
+  );
+
+  it(
+    'pages deep into a list without replies by walking the index (PostgreSQL 14 and later), never sorting every post',
+    () =>
+      explained(async (name, db, plans) => {
+        const server = Number(cluster.psql('SHOW server_version_num').trim());
+        // the twenty-first page, newest first, of the posts that are not replies
+        const deep = await search(db, ArchiveQuery.parse({ reply: false }), 1000, 50, Date.now);
+        expect(deep.hits).toHaveLength(50);
+        const times = deep.hits.map((h) => Date.parse((h.item as { createdAt: string }).createdAt));
+        expect(times).toEqual([...times].sort((a, b) => b - a));
+        // statistics on expressions came with PostgreSQL 14; before it the planner still guesses
+        if (server >= 140000) for (const plan of plans) expect(plan).not.toMatch(/Seq Scan on items/);
+        const statistics = (of: string) =>
+          cluster.psql(`SELECT stxname FROM pg_statistic_ext WHERE stxnamespace = '${of}'::regnamespace`).trim();
+        expect(statistics(name)).toBe(server >= 140000 ? 'items_flag_bits' : '');
+        // Skeins opening a new project at the same moment make them once, and none of them reports a failure
+        const fresh = schema();
+        const reported: Error[] = [];
+        const skeins = await Promise.all(
+          [1, 2, 3].map(() =>
+            PostgresProject.open(cluster.connection(fresh), init('Ada'), Date.now, [], (e) => reported.push(e)),
+          ),
+        );
+        for (const s of skeins) await s.close();
+        expect(reported).toEqual([]);
+        expect(statistics(fresh)).toBe(server >= 140000 ? 'items_flag_bits' : '');
+      }),
+    120_000,
+  );
 
   it('reports a vacuum after a big run that fails, instead of keeping quiet about it', async () => {
     const name = schema();
