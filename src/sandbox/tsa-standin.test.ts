@@ -1,7 +1,10 @@
 import { X509Certificate } from 'node:crypto';
 import { PKIStatus, TimeStampResp } from 'pkijs';
+import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { buildSandbox } from './server';
+import { registerTsaStandIn } from './tsa-standin';
+import type { SandboxClock } from './clock';
 
 describe('the timestamp authority stand-in', () => {
   it('publishes its CA, refuses what is not a query, and has a twin that is always down', async () => {
@@ -35,5 +38,17 @@ describe('the timestamp authority stand-in', () => {
     expect(down.statusCode).toBe(503);
     shutdown();
     await app.close();
+  });
+
+  it('closes only once its keys are made, so the thread it runs in may be ended then', async () => {
+    const app = Fastify();
+    const tsa = registerTsaStandIn(app, { now: () => Date.UTC(2026, 10, 30) } as SandboxClock);
+    await app.ready();
+    await app.close();
+    const made = await Promise.race([
+      tsa.caPem().then(() => 'made'),
+      new Promise<string>((resolve) => setImmediate(() => resolve('still making'))),
+    ]);
+    expect(made).toBe('made');
   });
 });

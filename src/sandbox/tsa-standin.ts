@@ -149,6 +149,8 @@ interface SandboxTsa {
   caPem: () => Promise<string>;
   /** a TimeStampResp (DER) for a TimeStampReq (DER) */
   answer: (query: Uint8Array) => Promise<ArrayBuffer>;
+  /** settles once the keys and certificates are made, or could not be */
+  settled: Promise<void>;
 }
 
 /** The stand-in authority: its keys and certificates are made now, in the background; answers wait for them. */
@@ -181,6 +183,10 @@ function createSandboxTsa(clock: Pick<SandboxClock, 'now'>): SandboxTsa {
   let serial = 0;
 
   return {
+    settled: ready.then(
+      () => undefined,
+      () => undefined,
+    ),
     caPem: async () => pem((await ready).ca.toSchema(true).toBER(false)),
     answer: async (query) => {
       let req: TimeStampReq;
@@ -262,6 +268,9 @@ const REPLY = 'application/timestamp-reply';
 
 export function registerTsaStandIn(app: FastifyInstance, clock: SandboxClock): SandboxTsa {
   const tsa = createSandboxTsa(clock);
+  // The sandbox closes only once its keys are made: a worker thread ended while Node makes a key pair aborts the
+  // whole process (an assertion in Node's crypto), and the sandbox's worker is ended as soon as it has closed.
+  app.addHook('onClose', async () => tsa.settled);
   app.addContentTypeParser(QUERY, { parseAs: 'buffer', bodyLimit: 16 * 1024 }, (_req, body, done) => done(null, body));
   app.get('/tsa/certificate.pem', async (_req, reply) => reply.type('application/x-pem-file').send(await tsa.caPem()));
   app.post('/tsa', async (req, reply) => {
