@@ -3,12 +3,12 @@
  * or a team's PostgreSQL schema), ingest queued and written in batched transactions (every 100 ms, or at 256
  * answers or 8 MB of text), one batch at a time per project, every read waiting for its project's queue first
  * so it sees what was received. A batch a team's server could not take (the connection lost) is kept and
- * written again once it answers. Other areas' tables are parts the project hosts, served by part and method name.
+ * written again once it answers, a batch at a time; kept answers beyond a window in memory wait in the project's
+ * spool alone (spool.ts) and are read back as the ones before them are written. Other areas' tables are parts the project hosts, served by part and method name.
  * The worker (serve.ts) serves its `api`; when no worker can start, main runs the same host on its own thread
  * (thread.ts).
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { appendFileSync, existsSync, rmSync } from 'node:fs';
 import { SkeinError } from '../../shared/errors';
 import type { AnyPart, SideReader } from '../db';
 import type { ArchiveQueryParsed } from '../../shared/ipc/archive';
@@ -19,6 +19,7 @@ import type { PgConnection } from '../db';
 import { PostgresProject } from './postgres/project';
 import { ProjectFileError } from './schema';
 import { readItem } from './results';
+import { countSpool, readSpool, rewriteSpool, spoolLine, spoolSize } from './spool';
 import {
   type GroupedRow,
   type Grouping,
@@ -121,6 +122,11 @@ const BATCH_SIZE = 256;
 const BATCH_TEXT = 8_000_000;
 /** answers kept while a team's server cannot be reached, beyond which the oldest are given up (and said so) */
 const KEPT_TEXT = 256_000_000;
+/**
+ * ...of which this much text is held in memory; the rest waits in the project's spool and is read back as the
+ * kept answers are written (the archive's worker has a 128 MB heap: a server away for hours must not fill it).
+ */
+const KEPT_IN_MEMORY = 16_000_000;
 const RETRY_MIN_MS = 1_000;
 const RETRY_MAX_MS = 30_000;
 const COPY_CHUNK = 1_000;
@@ -143,6 +149,14 @@ export class ArchiveHost {
   private readonly spools = new Map<Handle, string>();
   /** the kept answers each project's spool holds now (absent: it has no spool file) */
   private readonly spooled = new Map<Handle, Set<IngestRecord>>();
+  /**
+   * Kept answers only on disk: the spool's lines from byte `offset` on, after every answer in memory (answers
+   * arriving meanwhile join them there, in order). `verifyTo`: lines before it came from an earlier Skein, which
+   * may have written them before it was stopped, so each is checked before it is written again.
+   */
+  private readonly tails = new Map<Handle, { offset: number; count: number; text: number; verifyTo: number }>();
+  /** each project's read of its tail under way (one at a time: two would read the same lines) */
+  private readonly refilling = new Map<Handle, Promise<void>>();
   /** the readers open (a re-export's, a query's groups, a part's), by the number their caller reads them by */
   private readonly readers = new Map<number, Reader<unknown>>();
   private nextReader = 1;
@@ -176,16 +190,35 @@ export class ArchiveHost {
     return p;
   }
 
-  /** Writes what is queued for `handle` after the batch under way; resolves once written (or kept for later). */
+  /**
+   * Writes what is queued for `handle` after the batch under way, a batch at a time (and what its spool keeps
+   * on disk); resolves once written, or kept for later.
+   */
   private flushOne(handle: Handle): Promise<void> {
-    const queue = this.queues.get(handle);
+    const all = this.queues.get(handle) ?? [];
     const p = this.projects.get(handle);
     const under = this.writing.get(handle) ?? Promise.resolve();
-    if (!queue || queue.length === 0 || !p) return under;
+    if (!p) return under;
+    if (all.length === 0) {
+      if (!this.tails.has(handle)) return under;
+      // the next of the answers kept on disk, read once the batch under way is written
+      return under
+        .then(() => this.refill(handle))
+        .then(() =>
+          (this.queues.get(handle)?.length ?? 0) > 0 || this.tails.has(handle) ? this.flushOne(handle) : undefined,
+        );
+    }
     // written after the waiting batch (a full queue is cut already when that one starts being written)
     if (this.waiting.has(handle)) return under.then(() => this.flushOne(handle));
-    this.queues.set(handle, []);
-    this.queuedText.set(handle, 0);
+    // a batch of at most BATCH_SIZE answers or BATCH_TEXT of text (one answer at least): a long queue (kept while
+    // the server was away) goes in as many batches, each parsed and held alone
+    let cut = 0;
+    let text = 0;
+    while (cut < all.length && cut < BATCH_SIZE && (cut === 0 || text < BATCH_TEXT)) text += all[cut++]!.text.length;
+    const queue = all.slice(0, cut);
+    const rest = all.length - cut;
+    this.queues.set(handle, all.slice(cut));
+    this.queuedText.set(handle, Math.max(0, (this.queuedText.get(handle) ?? 0) - text));
     // parsed now, while the batch before it is written (a team's server works meanwhile)
     let prepared: unknown;
     try {
@@ -207,7 +240,64 @@ export class ArchiveHost {
     void next.then(() => {
       if (this.writing.get(handle) === next) this.writing.delete(handle);
     });
-    return next;
+    // the rest of what was queued when this was called (and of the spool), unless the server is away again (its
+    // retry writes it); what arrives meanwhile waits for its own batch, as ever
+    return next.then(() =>
+      !this.retry.get(handle)?.timer && (rest > 0 || this.tails.has(handle)) ? this.flushOne(handle) : undefined,
+    );
+  }
+
+  /** The next of the answers kept on disk into memory, up to the window; a spool read to its end is let go. */
+  private refill(handle: Handle): Promise<void> {
+    const under = this.refilling.get(handle);
+    if (under) return under;
+    const run = (async () => {
+      const tail = this.tails.get(handle);
+      const spool = this.spools.get(handle);
+      const p = this.projects.get(handle);
+      const queue = this.queues.get(handle) ?? [];
+      if (!tail || !spool || !p || queue.length > 0) return;
+      let read: ReturnType<typeof readSpool>;
+      try {
+        read = readSpool(spool, tail.offset, KEPT_IN_MEMORY);
+      } catch (e) {
+        this.tails.delete(handle);
+        this.report(new Error(`the answers kept on disk for the project could not be read: ${(e as Error).message}`));
+        return;
+      }
+      const checked = tail.offset < tail.verifyTo;
+      let records = read.records;
+      if (checked) {
+        const missing: IngestRecord[] = [];
+        for (const r of records) if (!(await p.written(r))) missing.push(r);
+        records = missing;
+      }
+      if (this.tails.get(handle) !== tail || this.projects.get(handle) !== p) return;
+      tail.offset = read.offset;
+      tail.count = Math.max(0, tail.count - read.lines);
+      tail.text = Math.max(0, tail.text - read.records.reduce((n, r) => n + r.text.length, 0));
+      // answers that arrived while those were checked were added after them: the end is the file's end now
+      if (read.offset >= spoolSize(spool)) this.tails.delete(handle);
+      const held = this.spooled.get(handle) ?? new Set<IngestRecord>();
+      for (const r of records) held.add(r);
+      this.spooled.set(handle, held);
+      this.queues.set(handle, [...(this.queues.get(handle) ?? []), ...records]);
+      this.queuedText.set(
+        handle,
+        records.reduce((n, r) => n + r.text.length, this.queuedText.get(handle) ?? 0),
+      );
+      this.letGoOfSpool(handle);
+    })().finally(() => this.refilling.delete(handle));
+    this.refilling.set(handle, run);
+    return run;
+  }
+
+  /** A spool holding nothing left to write (every answer in it written) is removed. */
+  private letGoOfSpool(handle: Handle): void {
+    if (this.tails.has(handle) || (this.spooled.get(handle)?.size ?? 0) > 0) return;
+    const hadSpool = this.spooled.delete(handle);
+    const spool = this.spools.get(handle);
+    if (spool && (hadSpool || existsSync(spool))) rmSync(spool, { force: true });
   }
 
   private async write(handle: Handle, p: ProjectStore, batch: IngestRecord[], prepared?: unknown): Promise<void> {
@@ -218,10 +308,11 @@ export class ArchiveHost {
         if (r.timer) clearTimeout(r.timer);
         this.retry.delete(handle);
       }
-      // what waited on disk was this batch (a retry writes the whole queue): written, it waits no more
-      if (this.spooled.delete(handle)) {
-        const spool = this.spools.get(handle);
-        if (spool) rmSync(spool, { force: true });
+      // written, these wait on disk no more; the spool goes once nothing in it is left to write
+      const held = this.spooled.get(handle);
+      if (held) {
+        for (const r of batch) held.delete(r);
+        this.letGoOfSpool(handle);
       }
     } catch (e) {
       // a server away, or a role that may not write (rights may be given back): kept, written again, said
@@ -236,15 +327,30 @@ export class ArchiveHost {
     const queue = [...batch, ...(this.queues.get(handle) ?? [])];
     let text = queue.reduce((n, r) => n + r.text.length, 0);
     let dropped = 0;
-    while (text > KEPT_TEXT && queue.length > 1) {
+    const tail = this.tails.get(handle);
+    const spool = this.spools.get(handle);
+    while (text + (tail?.text ?? 0) > KEPT_TEXT && queue.length > 1) {
       text -= queue.shift()?.text.length ?? 0;
       dropped++;
+    }
+    // still too much: the oldest of those only on disk go too
+    if (tail && spool && text + tail.text > KEPT_TEXT) {
+      try {
+        const skipped = readSpool(spool, tail.offset, text + tail.text - KEPT_TEXT);
+        tail.offset = skipped.offset;
+        tail.count = Math.max(0, tail.count - skipped.lines);
+        tail.text = Math.max(0, tail.text - skipped.records.reduce((n, r) => n + r.text.length, 0));
+        dropped += skipped.lines;
+      } catch {
+        /* unreadable: the rewrite below says so */
+      }
     }
     this.queues.set(handle, queue);
     this.queuedText.set(handle, text);
     // each failed retry adds to the spool only what it lacks; what was given up is taken out by a rewrite
     if (dropped > 0) this.spoolAll(handle, queue);
     else this.spoolNew(handle, queue);
+    this.spill(handle);
     const r = this.retry.get(handle) ?? { delay: RETRY_MIN_MS / 2, timer: null };
     const first = !this.retry.has(handle);
     r.delay = Math.min(RETRY_MAX_MS, r.delay * 2);
@@ -265,19 +371,53 @@ export class ArchiveHost {
       );
   }
 
-  /** The answers kept for a project written to its spool whole (a new file renamed over the old: never torn). */
+  /**
+   * The answers kept for a project written to its spool whole: those in memory, then those only on disk (a new
+   * file renamed over the old: never torn).
+   */
   private spoolAll(handle: Handle, queue: readonly IngestRecord[]): void {
     const spool = this.spools.get(handle);
     if (!spool) return;
+    const tail = this.tails.get(handle);
     try {
-      mkdirSync(dirname(spool), { recursive: true });
-      writeFileSync(`${spool}.new`, queue.map((r) => `${JSON.stringify(r)}\n`).join(''));
-      renameSync(`${spool}.new`, spool);
+      const offset = rewriteSpool(spool, queue, tail ? tail.offset : null);
+      if (tail) {
+        tail.verifyTo = tail.verifyTo > tail.offset ? offset + (tail.verifyTo - tail.offset) : 0;
+        tail.offset = offset;
+      }
       this.spooled.set(handle, new Set(queue));
     } catch (e) {
       this.spooled.delete(handle);
       this.report(new Error(`the answers kept for the project could not be saved on disk: ${(e as Error).message}`));
     }
+  }
+
+  /**
+   * Kept answers beyond the memory window, the newest first, left on disk only (the spool holds them, last): read
+   * back as the ones before them are written.
+   */
+  private spill(handle: Handle): void {
+    const spool = this.spools.get(handle);
+    const held = this.spooled.get(handle);
+    const queue = this.queues.get(handle) ?? [];
+    let text = this.queuedText.get(handle) ?? 0;
+    if (!spool || !held || this.tails.has(handle) || text <= KEPT_IN_MEMORY) return;
+    let bytes = 0;
+    let count = 0;
+    let spilled = 0;
+    while (queue.length > 1 && text > KEPT_IN_MEMORY) {
+      const r = queue[queue.length - 1]!;
+      if (!held.has(r)) break;
+      queue.pop();
+      held.delete(r);
+      bytes += Buffer.byteLength(spoolLine(r));
+      count++;
+      text -= r.text.length;
+      spilled += r.text.length;
+    }
+    if (count === 0) return;
+    this.queuedText.set(handle, text);
+    this.tails.set(handle, { offset: spoolSize(spool) - bytes, count, text: spilled, verifyTo: 0 });
   }
 
   /** The kept answers the spool does not hold yet, appended (a torn last line is left out when read back). */
@@ -288,8 +428,11 @@ export class ArchiveHost {
     if (!held) return this.spoolAll(handle, queue);
     const fresh = queue.filter((r) => !held.has(r));
     if (fresh.length === 0) return;
+    // appended only where that keeps the file in the queue's order (then the answers only on disk)
+    const last = queue.slice(queue.length - fresh.length);
+    if (this.tails.has(handle) || fresh.some((r, i) => last[i] !== r)) return this.spoolAll(handle, queue);
     try {
-      appendFileSync(spool, fresh.map((r) => `${JSON.stringify(r)}\n`).join(''));
+      appendFileSync(spool, fresh.map(spoolLine).join(''));
       for (const r of fresh) held.add(r);
     } catch {
       // appended in part, perhaps: the next save writes the spool whole
@@ -299,37 +442,17 @@ export class ArchiveHost {
 
   /**
    * A spool an earlier Skein left (it quit while the project could not take its answers): what it holds that the
-   * project does not, queued to be written now. A line torn by a kill is left out.
+   * project does not, written now, read a window at a time. A line torn by a kill is left out.
    */
-  private async replaySpool(handle: Handle, p: ProjectStore): Promise<void> {
+  private async replaySpool(handle: Handle): Promise<void> {
     const spool = this.spools.get(handle);
     if (!spool || !existsSync(spool)) return;
-    const records: IngestRecord[] = [];
-    for (const line of readFileSync(spool, 'utf8').split('\n')) {
-      if (line === '') continue;
-      try {
-        const r = JSON.parse(line) as IngestRecord;
-        if (typeof r.operation === 'string' && typeof r.text === 'string' && typeof r.at === 'number') records.push(r);
-      } catch {
-        /* torn: the rest is whole */
-      }
-    }
-    const missing: IngestRecord[] = [];
-    for (const r of records) if (!(await p.written(r))) missing.push(r);
-    if (missing.length === 0) {
-      rmSync(spool, { force: true });
-      return;
-    }
-    // they wait on disk until written: the spool holds them (and, harmlessly, what was written already)
-    this.spooled.set(handle, new Set(missing));
-    this.queues.set(handle, [...missing, ...(this.queues.get(handle) ?? [])]);
-    this.queuedText.set(
-      handle,
-      missing.reduce((n, r) => n + r.text.length, this.queuedText.get(handle) ?? 0),
-    );
-    this.report(
-      new Error(`${missing.length} answers kept on disk while the project could not take them are written now`),
-    );
+    const { lines, bytes } = countSpool(spool);
+    this.tails.set(handle, { offset: 0, count: lines, text: bytes, verifyTo: bytes });
+    await this.refill(handle);
+    const waiting = (this.queues.get(handle)?.length ?? 0) + (this.tails.get(handle)?.count ?? 0);
+    if (waiting === 0) return;
+    this.report(new Error(`${waiting} answers kept on disk while the project could not take them are written now`));
     await this.flushOne(handle);
   }
 
@@ -344,17 +467,20 @@ export class ArchiveHost {
     const r = this.retry.get(handle);
     if (r?.timer) clearTimeout(r.timer);
     this.retry.delete(handle);
+    await this.refilling.get(handle);
     const left = this.queues.get(handle) ?? [];
     const spool = this.spools.get(handle);
-    if (left.length > 0 && spool) {
+    const unwritten = left.length + (this.tails.get(handle)?.count ?? 0);
+    if (unwritten > 0 && spool) {
       this.spoolNew(handle, left);
       this.report(
         new Error(
-          `${left.length} answers could not be written before the project closed: they are kept on this computer and written when it opens again`,
+          `${unwritten} answers could not be written before the project closed: they are kept on this computer and written when it opens again`,
         ),
       );
-    } else if (left.length > 0)
-      this.report(new Error(`${left.length} answers could not be written before the project closed`));
+    } else if (unwritten > 0)
+      this.report(new Error(`${unwritten} answers could not be written before the project closed`));
+    this.tails.delete(handle);
     this.spools.delete(handle);
     this.spooled.delete(handle);
     this.queues.delete(handle);
@@ -425,7 +551,7 @@ export class ArchiveHost {
       const p = await openStore(init, this.now, this.parts, this.report, this.side);
       this.projects.set(handle, p);
       if (init.spool) this.spools.set(handle, init.spool);
-      await this.replaySpool(handle, p);
+      await this.replaySpool(handle);
       return p.summary();
     },
     close: (handle) => this.closeHandle(handle),
@@ -438,14 +564,29 @@ export class ArchiveHost {
     dataset: async (handle, folder) => writeDataset(await this.project(handle), folder),
     ingest: (handle, record) => {
       if (!this.projects.has(handle)) return;
+      const tail = this.tails.get(handle);
+      const spool = this.spools.get(handle);
+      if (tail && spool) {
+        // answers wait on disk only: this one joins them there, in order
+        try {
+          appendFileSync(spool, spoolLine(record));
+          tail.count++;
+          tail.text += record.text.length;
+          if (!this.retry.get(handle)?.timer) this.timer ??= setTimeout(() => void this.flushAll(), BATCH_MS);
+          return;
+        } catch {
+          /* kept in memory, and the spool written whole with it below */
+        }
+      }
       const queue = this.queues.get(handle) ?? [];
       queue.push(record);
       this.queues.set(handle, queue);
       const text = (this.queuedText.get(handle) ?? 0) + record.text.length;
       this.queuedText.set(handle, text);
-      if (this.retry.get(handle)?.timer) {
+      if (this.retry.get(handle)?.timer || tail) {
         // the server is away: the retry writes it all; meanwhile it waits on disk too, so a quit loses none
         this.spoolNew(handle, queue);
+        this.spill(handle);
         return;
       }
       // a full queue behind a waiting batch is cut when that one starts being written

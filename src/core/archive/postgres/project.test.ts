@@ -3,7 +3,17 @@
  * back, the schema's own checks, the password and TLS. Against a real PostgreSQL started by the test
  * (testing/postgres.ts); skipped with the reason without one, except in CI.
  */
-import { existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
@@ -25,6 +35,8 @@ import { PostgresProject } from './project';
 import { search } from './query';
 import { PG_SCHEMA_VERSION } from './schema';
 import { PARTS } from '../../compose/parts';
+import { countSpool } from '../spool';
+import { startArchiveThread } from '../thread';
 import type { WatchTables } from '../../watch';
 
 const skip = skipWithoutPostgres();
@@ -217,6 +229,115 @@ describe.skipIf(skip)(`a team project on PostgreSQL${skip ? ` (${skip})` : ''}`,
     await c.dispose();
     rmSync(dir, { recursive: true, force: true });
   }, 90_000);
+
+  it('keeps a long outage’s answers on disk, not in the archive worker’s heap, and writes each once the server is back', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skein-outage-'));
+    const spool = join(dir, 'team', 'held-answers.jsonl');
+    const reports: string[] = [];
+    // the archive's own worker, with the heap it has in the app (128 MB): more answers than that wait meanwhile
+    const thread = await startArchiveThread({
+      entry: new URL('../../compose/archive-worker.ts', import.meta.url),
+      execArgv: ['--import', 'tsx'],
+      onError: (e) => reports.push(e.message),
+    });
+    expect(thread.inWorker).toBe(true);
+    try {
+      await thread.call('open', 'current', {
+        store: 'postgres',
+        connection: cluster.connection(schema()),
+        name: 'Outage',
+        kind: 'live',
+        researcher: 'Ada',
+        spool,
+      });
+      for (let i = 0; i < 5; i++) thread.ingest('current', repliesPage(i * 20, 20, 1000));
+      await thread.call('flush');
+      cluster.pause();
+      let pages = 5;
+      let text = 0;
+      try {
+        for (; pages < 10; pages++) thread.ingest('current', repliesPage(pages * 20, 20, 1000));
+        await thread.call('flush');
+        await expect.poll(() => reports.join('\n'), { timeout: 20_000 }).toMatch(/cannot take answers now/);
+        // hours of collecting: 160 MB of answers, more than the worker's whole heap
+        for (; text < 160_000_000; pages++) {
+          const page = repliesPage(pages * 20, 20, 1000);
+          text += page.text.length;
+          thread.ingest('current', page);
+        }
+        await expect.poll(() => (existsSync(spool) ? countSpool(spool).lines : 0), { timeout: 60_000 }).toBe(pages - 5);
+        expect(reports.join('\n')).not.toMatch(/stopped|memory|given up/);
+      } finally {
+        cluster.resume();
+      }
+      // back: every answer written once, a batch at a time, and the spool let go
+      await expect
+        .poll(async () => (await thread.call('summary', 'current').catch(() => ({ items: -1 }))).items, {
+          timeout: 120_000,
+          interval: 1_000,
+        })
+        .toBe(pages * 20);
+      expect((await thread.call('summary', 'current')).requests).toBe(pages);
+      expect(existsSync(spool)).toBe(false);
+      expect(reports.join('\n')).not.toMatch(/stopped|memory|given up|could not be/);
+    } finally {
+      await thread.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
+
+  it('opens with a spool bigger than the archive worker’s heap that a killed Skein left, and writes each answer once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skein-big-spool-'));
+    const spool = join(dir, 'team', 'held-answers.jsonl');
+    const where = cluster.connection(schema());
+    const start = () =>
+      startArchiveThread({
+        entry: new URL('../../compose/archive-worker.ts', import.meta.url),
+        execArgv: ['--import', 'tsx'],
+        onError: (e) => reports.push(e.message),
+      });
+    const reports: string[] = [];
+    const open = (thread: Awaited<ReturnType<typeof start>>) =>
+      thread.call('open', 'current', {
+        store: 'postgres',
+        connection: where,
+        name: 'Big spool',
+        kind: 'live',
+        researcher: 'Ada',
+        spool,
+      });
+    const first = await start();
+    await open(first);
+    for (let i = 0; i < 5; i++) first.ingest('current', repliesPage(i * 20, 20, 1000));
+    await first.call('flush');
+    await first.close();
+    // what that Skein kept on disk: the five it wrote before it was killed (written once only), then 150 MB more
+    mkdirSync(dirname(spool), { recursive: true });
+    let pages = 0;
+    let text = 0;
+    let lines: string[] = [];
+    for (; pages < 5 || text < 150_000_000; pages++) {
+      const page = repliesPage(pages * 20, 20, 1000);
+      text += page.text.length;
+      lines.push(`${JSON.stringify(page)}\n`);
+      if (lines.length === 200) {
+        appendFileSync(spool, lines.join(''));
+        lines = [];
+      }
+    }
+    appendFileSync(spool, lines.join(''));
+    const second = await start();
+    try {
+      await open(second);
+      expect(await second.call('summary', 'current')).toMatchObject({ items: pages * 20, requests: pages });
+      expect(existsSync(spool)).toBe(false);
+      expect(reports.join('\n')).toMatch(new RegExp(`${pages - 5} answers kept on disk .* are written now`));
+      expect(reports.join('\n')).not.toMatch(/stopped|memory|given up|could not be/);
+    } finally {
+      await second.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
 
   it('migrates a team project of the first format (before codes and watches) in place, keeping what it holds', async () => {
     const where = cluster.connection(schema());
