@@ -17,7 +17,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { postFixture } from '../../../shared/api/fixtures';
 import { ArchiveQuery } from '../../../shared/ipc/archive';
 import type { IngestRecord } from '../answer';
@@ -35,8 +35,8 @@ import { PostgresProject } from './project';
 import { search } from './query';
 import { PG_SCHEMA_VERSION } from './schema';
 import { PARTS } from '../../compose/parts';
-import { countSpool } from '../spool';
-import { startArchiveThread } from '../thread';
+import { countSpool, spoolLine } from '../spool';
+import { startArchiveThread, type ArchiveThread } from '../thread';
 import type { WatchTables } from '../../watch';
 
 const skip = skipWithoutPostgres();
@@ -230,113 +230,111 @@ describe.skipIf(skip)(`a team project on PostgreSQL${skip ? ` (${skip})` : ''}`,
     rmSync(dir, { recursive: true, force: true });
   }, 90_000);
 
-  it('keeps a long outage’s answers on disk, not in the archive worker’s heap, and writes each once the server is back', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'skein-outage-'));
-    const spool = join(dir, 'team', 'held-answers.jsonl');
-    const reports: string[] = [];
-    // the archive's own worker, with the heap it has in the app (128 MB): more answers than that wait meanwhile
-    const thread = await startArchiveThread({
-      entry: new URL('../../compose/archive-worker.ts', import.meta.url),
-      execArgv: ['--import', 'tsx'],
-      onError: (e) => reports.push(e.message),
+  /**
+   * The archive's own worker, with the heap it has in the app (128 MB), and an opener of one team project in it
+   * keeping its answers in `spool`; what the worker reports goes to `reports`.
+   */
+  function teamWorker(spool: string, reports: string[]) {
+    const where = cluster.connection(schema());
+    const threads: ArchiveThread[] = [];
+    onTestFinished(async () => {
+      for (const thread of threads) await thread.close();
+      rmSync(dirname(dirname(spool)), { recursive: true, force: true });
     });
-    expect(thread.inWorker).toBe(true);
-    try {
+    const start = async () => {
+      const thread = await startArchiveThread({
+        entry: new URL('../../compose/archive-worker.ts', import.meta.url),
+        execArgv: ['--import', 'tsx'],
+        onError: (e) => reports.push(e.message),
+      });
+      threads.push(thread);
+      expect(thread.inWorker).toBe(true);
       await thread.call('open', 'current', {
         store: 'postgres',
-        connection: cluster.connection(schema()),
+        connection: where,
         name: 'Outage',
         kind: 'live',
         researcher: 'Ada',
         spool,
       });
-      for (let i = 0; i < 5; i++) thread.ingest('current', repliesPage(i * 20, 20, 1000));
-      await thread.call('flush');
-      cluster.pause();
-      let pages = 5;
-      let text = 0;
-      try {
-        for (; pages < 10; pages++) thread.ingest('current', repliesPage(pages * 20, 20, 1000));
-        await thread.call('flush');
-        await expect.poll(() => reports.join('\n'), { timeout: 20_000 }).toMatch(/cannot take answers now/);
-        // hours of collecting: 160 MB of answers, more than the worker's whole heap
-        for (; text < 160_000_000; pages++) {
-          const page = repliesPage(pages * 20, 20, 1000);
-          text += page.text.length;
-          thread.ingest('current', page);
-        }
-        await expect.poll(() => (existsSync(spool) ? countSpool(spool).lines : 0), { timeout: 60_000 }).toBe(pages - 5);
-        expect(reports.join('\n')).not.toMatch(/stopped|memory|given up/);
-      } finally {
-        cluster.resume();
-      }
-      // back: every answer written once, a batch at a time, and the spool let go
-      await expect
-        .poll(async () => (await thread.call('summary', 'current').catch(() => ({ items: -1 }))).items, {
-          timeout: 120_000,
-          interval: 1_000,
-        })
-        .toBe(pages * 20);
-      expect((await thread.call('summary', 'current')).requests).toBe(pages);
-      expect(existsSync(spool)).toBe(false);
-      expect(reports.join('\n')).not.toMatch(/stopped|memory|given up|could not be/);
-    } finally {
-      await thread.close();
-      rmSync(dir, { recursive: true, force: true });
+      return thread;
+    };
+    return start;
+  }
+
+  /** Every answer written once (`pages` of 20 posts), the spool let go, and nothing went wrong on the way. */
+  async function writtenOnce(thread: ArchiveThread, pages: number, spool: string, reports: string[]) {
+    expect(await thread.call('summary', 'current')).toMatchObject({ items: pages * 20, requests: pages });
+    expect(existsSync(spool)).toBe(false);
+    expect(reports.join('\n')).not.toMatch(/stopped|memory|given up|could not be/);
+  }
+
+  /** Pages of replies from the `first`th on, until their text passes `bytes` (at least up to the fifth). */
+  function* pagesPast(first: number, bytes: number): Generator<IngestRecord> {
+    let text = 0;
+    for (let n = first; n < 5 || text < bytes; n++) {
+      const page = repliesPage(n * 20, 20, 1000);
+      text += page.text.length;
+      yield page;
     }
+  }
+
+  it('keeps a long outage’s answers on disk, not in the archive worker’s heap, and writes each once the server is back', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skein-outage-'));
+    const spool = join(dir, 'team', 'held-answers.jsonl');
+    const reports: string[] = [];
+    const thread = await teamWorker(spool, reports)();
+    for (let i = 0; i < 5; i++) thread.ingest('current', repliesPage(i * 20, 20, 1000));
+    await thread.call('flush');
+    cluster.pause();
+    let pages = 5;
+    try {
+      for (; pages < 10; pages++) thread.ingest('current', repliesPage(pages * 20, 20, 1000));
+      await thread.call('flush');
+      await expect.poll(() => reports.join('\n'), { timeout: 20_000 }).toMatch(/cannot take answers now/);
+      // hours of collecting: 160 MB of answers, more than the worker's whole heap
+      for (const page of pagesPast(pages, 160_000_000)) {
+        thread.ingest('current', page);
+        pages++;
+      }
+      await expect.poll(() => (existsSync(spool) ? countSpool(spool).lines : 0), { timeout: 60_000 }).toBe(pages - 5);
+      expect(reports.join('\n')).not.toMatch(/stopped|memory|given up/);
+    } finally {
+      cluster.resume();
+    }
+    // back: every answer written once, a batch at a time, and the spool let go
+    await expect
+      .poll(async () => (await thread.call('summary', 'current').catch(() => ({ items: -1 }))).items, {
+        timeout: 120_000,
+        interval: 1_000,
+      })
+      .toBe(pages * 20);
+    await writtenOnce(thread, pages, spool, reports);
   }, 300_000);
 
   it('opens with a spool bigger than the archive worker’s heap that a killed Skein left, and writes each answer once', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'skein-big-spool-'));
     const spool = join(dir, 'team', 'held-answers.jsonl');
-    const where = cluster.connection(schema());
-    const start = () =>
-      startArchiveThread({
-        entry: new URL('../../compose/archive-worker.ts', import.meta.url),
-        execArgv: ['--import', 'tsx'],
-        onError: (e) => reports.push(e.message),
-      });
     const reports: string[] = [];
-    const open = (thread: Awaited<ReturnType<typeof start>>) =>
-      thread.call('open', 'current', {
-        store: 'postgres',
-        connection: where,
-        name: 'Big spool',
-        kind: 'live',
-        researcher: 'Ada',
-        spool,
-      });
+    const start = teamWorker(spool, reports);
     const first = await start();
-    await open(first);
     for (let i = 0; i < 5; i++) first.ingest('current', repliesPage(i * 20, 20, 1000));
-    await first.call('flush');
     await first.close();
-    // what that Skein kept on disk: the five it wrote before it was killed (written once only), then 150 MB more
+    // what a killed Skein kept on disk: the five it wrote before (to be written once only), then 150 MB more
     mkdirSync(dirname(spool), { recursive: true });
     let pages = 0;
-    let text = 0;
     let lines: string[] = [];
-    for (; pages < 5 || text < 150_000_000; pages++) {
-      const page = repliesPage(pages * 20, 20, 1000);
-      text += page.text.length;
-      lines.push(`${JSON.stringify(page)}\n`);
+    for (const page of pagesPast(0, 150_000_000)) {
+      lines.push(spoolLine(page));
+      pages++;
       if (lines.length === 200) {
         appendFileSync(spool, lines.join(''));
         lines = [];
       }
     }
     appendFileSync(spool, lines.join(''));
-    const second = await start();
-    try {
-      await open(second);
-      expect(await second.call('summary', 'current')).toMatchObject({ items: pages * 20, requests: pages });
-      expect(existsSync(spool)).toBe(false);
-      expect(reports.join('\n')).toMatch(new RegExp(`${pages - 5} answers kept on disk .* are written now`));
-      expect(reports.join('\n')).not.toMatch(/stopped|memory|given up|could not be/);
-    } finally {
-      await second.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    await writtenOnce(await start(), pages, spool, reports);
+    expect(reports.join('\n')).toMatch(new RegExp(`${pages - 5} answers kept on disk .* are written now`));
   }, 300_000);
 
   it('migrates a team project of the first format (before codes and watches) in place, keeping what it holds', async () => {
