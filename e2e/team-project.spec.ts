@@ -10,7 +10,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from '@playwright/test';
+import type { Browser, Page, TestInfo } from '@playwright/test';
 import { skipWithoutPostgres, startTestCluster, type TestCluster } from '../src/core/db/testing/postgres';
 import { duckdb } from '../src/core/testing/duckdb';
 import { startSandbox, type Sandbox } from '../src/sandbox';
@@ -106,13 +106,17 @@ test.describe('team projects on PostgreSQL', () => {
     return best.id;
   }
 
+  /** A long test's own schema and folder, on the host only (it starts processes and a cluster of its own). */
+  async function ownSchemaAndFolder(testInfo: TestInfo, folder: string): Promise<{ schema: string; dir: string }> {
+    hostOnly(testInfo);
+    test.setTimeout(180_000);
+    return { schema: `team_e2e_${process.pid}_${++n}`, dir: await mkdtemp(join(tmpdir(), `skein-e2e-${folder}-`)) };
+  }
+
   test('two Skeins collect two threads at once into one project: both see both, no item twice, every request recorded', async ({
     launch,
   }, testInfo) => {
-    hostOnly(testInfo);
-    test.setTimeout(180_000);
-    const schema = `team_e2e_${process.pid}_${++n}`;
-    const dir = await mkdtemp(join(tmpdir(), 'skein-e2e-team-'));
+    const { schema, dir } = await ownSchemaAndFolder(testInfo, 'team');
     try {
       const [ada, grace] = await Promise.all([liveSkein(launch), liveSkein(launch)]);
       await connect(ada.page, schema, 'Ada');
@@ -206,10 +210,7 @@ test.describe('team projects on PostgreSQL', () => {
   test('killing a Skein mid-collection loses nothing another wrote and leaves no answer half-written', async ({
     launch,
   }, testInfo) => {
-    hostOnly(testInfo);
-    test.setTimeout(180_000);
-    const schema = `team_e2e_${process.pid}_${++n}`;
-    const dir = await mkdtemp(join(tmpdir(), 'skein-e2e-team-kill-'));
+    const { schema, dir } = await ownSchemaAndFolder(testInfo, 'team-kill');
     let child: ChildProcess | undefined;
     let browser: Browser | undefined;
     try {
@@ -300,6 +301,63 @@ test.describe('team projects on PostgreSQL', () => {
       if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await browser?.close();
       await fetch(`${api.baseUrl}/__sandbox/faults`, { method: 'DELETE' }).catch(() => undefined);
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('the team’s server goes away while reading: the window says so, an export waits to be resumed, and every answer is kept', async ({
+    launch,
+  }, testInfo) => {
+    const { schema, dir } = await ownSchemaAndFolder(testInfo, 'team-away');
+    const app = await liveSkein(launch);
+    const { page } = app;
+    try {
+      await connect(page, schema, 'Ada');
+      await fetch(`${api.baseUrl}/__sandbox/requests`, { method: 'DELETE' });
+      const file = join(dir, 'thread.jsonl');
+      const notice = page.getByRole('status', { name: 'Project notice' });
+      const dialog = page.getByRole('dialog', { name: /^Export/ });
+      cluster.pause();
+      try {
+        // reading goes on: the thread's pages come from the service, and the project keeps what it cannot write
+        const replies = await openThread(page, api.examples.bigThreadPostId);
+        await expect(notice).toContainText(
+          /The project cannot take answers now; \d+ answers? (is|are) kept and written once it can \(Nothing answers at .+\)/,
+          { timeout: 30_000 },
+        );
+        await expect(notice).not.toContainText(cluster.password);
+        // an export needs the project (its codes, the accounts left out): it stops in plain words, resumable
+        await replies.page().getByRole('button', { name: 'Export…' }).click();
+        await dialog.getByRole('radio', { name: /JSON Lines/ }).check();
+        await dialog.getByRole('radio', { name: /Fetch everything/ }).check();
+        await app.setSavePath(file);
+        await dialog.getByRole('button', { name: 'Choose file and export' }).click();
+        await expect(dialog.getByText(/^Failed: Nothing answers at /)).toBeVisible({ timeout: 30_000 });
+        await expect(dialog.getByText('Check that PostgreSQL runs there and accepts connections')).toBeVisible();
+        await shootLooks(page, testInfo, 'team-away', { show: notice });
+      } finally {
+        cluster.resume();
+      }
+      // back: the export resumed to its end, every answer the service served is in the project, each post once
+      await dialog.getByRole('button', { name: 'Resume' }).click();
+      await expect(dialog.getByRole('status')).toContainText(/^Done: /, { timeout: 60_000 });
+      await expect(notice).toContainText('The project takes answers again: those kept meanwhile are being written');
+      const served = await answered();
+      await expect
+        .poll(() => Number(sql(`SELECT count(*) FROM ${schema}.requests`)), { timeout: 90_000, intervals: [1_000] })
+        .toBe(served);
+      const held = new Set(sql(`SELECT id FROM ${schema}.items WHERE kind = 'post'`).split('\n'));
+      const ids = await idsIn(file);
+      expect(ids.length).toBeGreaterThan(100);
+      for (const id of ids) expect(held.has(id), id).toBe(true);
+      expect(sql(`SELECT count(*) - count(DISTINCT (kind, id)) FROM ${schema}.items`)).toBe('0');
+      await dialog.getByRole('button', { name: 'Close' }).click();
+      await notice.getByRole('button', { name: 'Dismiss' }).click();
+      await expect(notice).toBeHidden();
+      // main logged only the outage: the archive's reports, and what found the server away (code offline)
+      for (const e of app.host?.internalErrors() ?? [])
+        expect(JSON.stringify(e)).toMatch(/^\{"message":"the archive failed"|"code":"offline"/);
+    } finally {
       await rm(dir, { recursive: true, force: true });
     }
   });

@@ -175,6 +175,12 @@ function reserveLoopbackPort(): Promise<number> {
   });
 }
 
+/** A report's words as a sentence for the status bar: its first letter capital, at most 2,000 characters. */
+function asSentence(text: string): string {
+  const cut = text.length > 2_000 ? `${text.slice(0, 1_999)}…` : text;
+  return cut.charAt(0).toUpperCase() + cut.slice(1);
+}
+
 export function createCore(deps: CoreDeps): Core {
   const now = deps.now ?? Date.now;
   const doFetch = deps.fetch ?? globalThis.fetch.bind(globalThis);
@@ -194,7 +200,11 @@ export function createCore(deps: CoreDeps): Core {
     entry: deps.workers?.archive,
     reexportEntry: deps.workers?.reexport,
     execArgv: deps.workers?.execArgv,
-    onError: (error) => deps.log?.error('the archive failed', error),
+    // said in the window too: nobody waits for an ingest, so this is the only word a person gets
+    onError: (error) => {
+      deps.log?.error('the archive failed', error);
+      deps.emit('archive', { text: asSentence(error.message), at: Date.now() });
+    },
     parts: PARTS,
   });
   const projectFilters = [{ name: 'Skein project', extensions: ['skein'] }];

@@ -131,6 +131,9 @@ const RETRY_MIN_MS = 1_000;
 const RETRY_MAX_MS = 30_000;
 const COPY_CHUNK = 1_000;
 
+/** "1 answer is", "13 answers are" */
+const answers = (n: number) => (n === 1 ? '1 answer is' : `${n} answers are`);
+
 export class ArchiveHost {
   private readonly projects = new Map<Handle, ProjectStore>();
   private readonly queues = new Map<Handle, IngestRecord[]>();
@@ -307,6 +310,7 @@ export class ArchiveHost {
       if (r) {
         if (r.timer) clearTimeout(r.timer);
         this.retry.delete(handle);
+        this.report(new Error('the project takes answers again: those kept meanwhile are being written'));
       }
       // written, these wait on disk no more; the spool goes once nothing in it is left to write
       const held = this.spooled.get(handle);
@@ -366,7 +370,7 @@ export class ArchiveHost {
         new Error(
           dropped > 0
             ? `the project still cannot take answers: ${dropped} answers kept longest were given up (${why})`
-            : `the project cannot take answers now; ${queue.length} answers are kept and written once it can (${why})`,
+            : `the project cannot take answers now; ${answers(queue.length + (this.tails.get(handle)?.count ?? 0))} kept and written once it can (${why})`,
         ),
       );
   }

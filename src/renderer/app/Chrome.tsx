@@ -73,13 +73,21 @@ export function HistoryButtons() {
   );
 }
 
-/** The latest thing a successful call met on the way (a 403 that was throttling), until dismissed. */
-function CallNotice() {
+/**
+ * The latest thing a successful call met on the way (a 403 that was throttling), or the project met on its own (a
+ * team's server away: answers kept, then written), until dismissed.
+ */
+function Notice() {
   const latest = useNotices((s) => s.latest);
   const dismiss = useNotices((s) => s.dismiss);
+  useEffect(() => onBridgeEvent('archive', (n) => useNotices.getState().add(n.text, n.at, 'project')), []);
   if (!latest) return null;
   return (
-    <span className="statusbar__notice" role="status" aria-label="Call notice">
+    <span
+      className="statusbar__notice"
+      role="status"
+      aria-label={latest.from === 'project' ? 'Project notice' : 'Call notice'}
+    >
       <span>
         {clockTime(latest.at)}: {latest.text}
       </span>{' '}
@@ -111,7 +119,7 @@ export function StatusBar() {
         Estimated: <strong>{session ? creditsLabel(session.credits, session.usd) : '…'}</strong>
       </span>
       <ProjectStatus mode={mode} />
-      <CallNotice />
+      <Notice />
       <a href={formatRoute(routes.usage())} className="statusbar__link">
         Usage details
       </a>

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { fn } from './define';
+import { ArchiveNotice } from './archive';
 import { ExportJob } from './export';
 import { WatchEvent } from './watch';
 
@@ -81,6 +82,8 @@ export const events = {
   export: ExportJob,
   /** a watch ran, changed, or its runner did (so the Watches view refreshes without polling) */
   watch: WatchEvent,
+  /** the project's store met something on its own (a team's server away, answers kept, written again) */
+  archive: ArchiveNotice,
 } as const;
 export type EventName = keyof typeof events;
 export type EventPayload<E extends EventName> = z.infer<(typeof events)[E]>;

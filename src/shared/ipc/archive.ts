@@ -19,6 +19,13 @@ export type ResearcherActivity = z.infer<typeof ResearcherActivity>;
 /** Where a project lives: a SQLite file (one person), or a schema of a team's PostgreSQL database. */
 const ProjectStoreKind = z.enum(['sqlite', 'postgres']);
 
+/**
+ * What the archive met when no call waited for it, in plain words: answers a team's server could not take (kept,
+ * written once it can, or given up), and the project's upkeep that failed. Main pushes each as it happens.
+ */
+export const ArchiveNotice = z.object({ text: z.string().max(2_000), at: z.number() });
+export type ArchiveNotice = z.infer<typeof ArchiveNotice>;
+
 export const ProjectInfo = z.object({
   /** main's handle for the project (the page never sees or names a path or a password) */
   id: z.string(),

@@ -168,6 +168,10 @@ describe.skipIf(skip)(`a team project on PostgreSQL${skip ? ` (${skip})` : ''}`,
       })
       .toBe(300);
     expect((await host.api.summary('current')).requests).toBe(15);
+    // and says it is over, once, after saying it began
+    expect(reports.filter((r) => r.startsWith('the project takes answers again'))).toEqual([
+      'the project takes answers again: those kept meanwhile are being written',
+    ]);
     await host.dispose();
   }, 90_000);
 
