@@ -4,7 +4,8 @@
  * answers or 8 MB of text), one batch at a time per project, every read waiting for its project's queue first
  * so it sees what was received. A batch a team's server could not take (the connection lost) is kept and
  * written again once it answers, a batch at a time; kept answers beyond a window in memory wait in the project's
- * spool alone (spool.ts) and are read back as the ones before them are written. Other areas' tables are parts the project hosts, served by part and method name.
+ * spool alone (spool.ts) and are read back as the ones before them are written. Other areas' tables are parts the
+ * project hosts, served by part and method name.
  * The worker (serve.ts) serves its `api`; when no worker can start, main runs the same host on its own thread
  * (thread.ts).
  */
