@@ -203,7 +203,7 @@ export function createCore(deps: CoreDeps): Core {
     // said in the window too: nobody waits for an ingest, so this is the only word a person gets
     onError: (error) => {
       deps.log?.error('the archive failed', error);
-      deps.emit('archive', { text: asSentence(error.message), at: Date.now() });
+      deps.emit('archive', { text: asSentence(error.message), at: now() });
     },
     parts: PARTS,
   });

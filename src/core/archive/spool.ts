@@ -86,22 +86,22 @@ export function readSpool(
   }
 }
 
-/** The lines of the file from byte `offset` on and their bytes, counted without holding them. */
-export function countSpool(path: string, offset = 0): { lines: number; bytes: number } {
+/** The file's lines and bytes, counted without holding them. */
+export function countSpool(path: string): { lines: number; bytes: number } {
   const fd = openSync(path, 'r');
   try {
     const size = fstatSync(fd).size;
     const buffer = Buffer.allocUnsafe(CHUNK);
     let lines = 0;
     let endsWithNewline = true;
-    for (let at = offset; at < size;) {
+    for (let at = 0; at < size;) {
       const n = readSync(fd, buffer, 0, Math.min(CHUNK, size - at), at);
       if (n <= 0) break;
       for (let i = buffer.indexOf(10); i !== -1 && i < n; i = buffer.indexOf(10, i + 1)) lines++;
       endsWithNewline = buffer[n - 1] === 10;
       at += n;
     }
-    return { lines: lines + (endsWithNewline ? 0 : 1), bytes: Math.max(0, size - offset) };
+    return { lines: lines + (endsWithNewline ? 0 : 1), bytes: size };
   } finally {
     closeSync(fd);
   }
