@@ -326,6 +326,10 @@ test.describe('team projects on PostgreSQL', () => {
           { timeout: 30_000 },
         );
         await expect(notice).not.toContainText(cluster.password);
+        // what it costs: the project cannot say which pages it holds, so opening one buys it again
+        await expect(notice).toContainText(
+          'Until it answers, pages it holds from before cannot be looked up in it, so opening one buys it from the API again.',
+        );
         // an export needs the project (its codes, the accounts left out): it stops in plain words, resumable
         await replies.page().getByRole('button', { name: 'Export…' }).click();
         await dialog.getByRole('radio', { name: /JSON Lines/ }).check();

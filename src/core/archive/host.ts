@@ -121,6 +121,13 @@ const BATCH_MS = 100;
 const BATCH_SIZE = 256;
 /** ...or this much answer text, so a batch stays within the project's page cache (schema.ts) */
 const BATCH_TEXT = 8_000_000;
+/**
+ * What an outage costs, said with it: the client asks the project for a page it holds before buying it, and a
+ * server that does not answer cannot say, so the page is bought (reading goes on; a researcher must know it costs)
+ */
+const AWAY_COSTS =
+  '. Until it answers, pages it holds from before cannot be looked up in it, so opening one buys it from the API again.';
+
 /** answers kept while a team's server cannot be reached, beyond which the oldest are given up (and said so) */
 const KEPT_TEXT = 256_000_000;
 /**
@@ -322,13 +329,16 @@ export class ArchiveHost {
     } catch (e) {
       // a server away, or a role that may not write (rights may be given back): kept, written again, said
       if (this.projects.get(handle) === p && (p.transient(e) || p.readOnly !== null))
-        return this.keep(handle, batch, e);
+        return this.keep(handle, batch, e, p.transient(e));
       this.report(new Error(`the archive could not record answers: ${e instanceof Error ? e.message : String(e)}`));
     }
   }
 
-  /** A batch the server could not take: back at the head of the queue, written again after a growing pause. */
-  private keep(handle: Handle, batch: IngestRecord[], error: unknown): void {
+  /**
+   * A batch the server could not take: back at the head of the queue, written again after a growing pause.
+   * `away`: the server does not answer (not a role that may not write), so it cannot be asked what it holds either.
+   */
+  private keep(handle: Handle, batch: IngestRecord[], error: unknown, away: boolean): void {
     const queue = [...batch, ...(this.queues.get(handle) ?? [])];
     let text = queue.reduce((n, r) => n + r.text.length, 0);
     let dropped = 0;
@@ -371,7 +381,7 @@ export class ArchiveHost {
         new Error(
           dropped > 0
             ? `the project still cannot take answers: ${dropped} answers kept longest were given up (${why})`
-            : `the project cannot take answers now; ${answers(queue.length + (this.tails.get(handle)?.count ?? 0))} kept and written once it can (${why})`,
+            : `the project cannot take answers now; ${answers(queue.length + (this.tails.get(handle)?.count ?? 0))} kept and written once it can (${why})${away ? AWAY_COSTS : ''}`,
         ),
       );
   }

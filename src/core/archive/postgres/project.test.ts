@@ -158,6 +158,10 @@ describe.skipIf(skip)(`a team project on PostgreSQL${skip ? ` (${skip})` : ''}`,
         .poll(() => reports.join('\n'), { timeout: 20_000 })
         .toMatch(/cannot take answers now; \d+ answers are kept/);
       expect(reports.join('\n')).not.toContain(cluster.password);
+      // it cannot say what it holds either: a researcher is told that opening such a page costs again
+      expect(reports.join('\n')).toMatch(
+        /\)\. Until it answers, pages it holds from before cannot be looked up in it, so opening one buys it from the API again\.$/m,
+      );
     } finally {
       cluster.resume();
     }
