@@ -171,7 +171,7 @@ export function explain(e: unknown, c: PgConnection): SkeinError {
     return say(
       'write-failed',
       `${c.user} may not do this in the database “${c.database}”: ${raw}.`,
-      `Ask the database’s administrator to run: CREATE SCHEMA ${c.schema} AUTHORIZATION ${c.user};`,
+      `Ask the database’s administrator for the rights it needs: to make the project, CREATE SCHEMA ${c.schema} AUTHORIZATION ${c.user}; to write to one, write rights on its tables.`,
     );
   if (isTransient(e))
     return say(
