@@ -366,6 +366,73 @@ test.describe('team projects on PostgreSQL', () => {
     }
   });
 
+  test('an export the project could not keep (its rights taken away) is said on the dialog and kept later, at no cost', async ({
+    launch,
+  }, testInfo) => {
+    const { schema, dir } = await ownSchemaAndFolder(testInfo, 'team-unrecorded');
+    const app = await liveSkein(launch);
+    const { page } = app;
+    const denied = (on: boolean) =>
+      sql(
+        on
+          ? `CREATE FUNCTION ${schema}.deny() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+               RAISE EXCEPTION 'permission denied for table collections' USING ERRCODE = '42501'; END $$;
+             CREATE TRIGGER deny BEFORE INSERT ON ${schema}.collections FOR EACH ROW EXECUTE FUNCTION ${schema}.deny();`
+          : `DROP TRIGGER deny ON ${schema}.collections`,
+      );
+    try {
+      await connect(page, schema, 'Ada');
+      const replies = await openThread(page, api.examples.bigThreadPostId);
+      // the project may no longer make collections: the file is written all the same
+      denied(true);
+      const file = join(dir, 'loaded.jsonl');
+      const dialog = page.getByRole('dialog', { name: /^Export/ });
+      await replies.page().getByRole('button', { name: 'Export…' }).click();
+      await dialog.getByRole('radio', { name: /JSON Lines/ }).check();
+      await dialog.getByRole('radio', { name: /What is loaded now/ }).check();
+      await app.setSavePath(file);
+      await dialog.getByRole('button', { name: 'Choose file and export' }).click();
+      await expect(dialog.getByRole('status').first()).toContainText(
+        /^Saved a partial export \(only what the view had loaded\)/,
+        {
+          timeout: 30_000,
+        },
+      );
+      const unkept = dialog.getByRole('region', { name: 'Not kept in the project' });
+      await expect(unkept.getByRole('alert')).toContainText(
+        'The file is written, but the project could not keep this export as a collection: skein may not do this',
+      );
+      await expect(unkept).toContainText('keeping it in the project makes no call and costs nothing');
+      const ids = await idsIn(file);
+      expect(ids.length).toBeGreaterThan(0);
+      await shootLooks(page, testInfo, 'export-unkept', { show: unkept });
+      // closed and opened again, the dialog still offers it
+      await dialog.getByRole('button', { name: 'Close' }).click();
+      await replies.page().getByRole('button', { name: 'Export…' }).click();
+      const waiting = dialog.getByRole('region', { name: 'Unfinished exports' });
+      await expect(waiting).toContainText('Not kept in the project yet: skein may not do this');
+      await waiting.getByRole('button', { name: 'Keep in project…' }).click();
+      // still refused: said again, nothing lost
+      await unkept.getByRole('button', { name: 'Keep it in the project' }).click();
+      await expect(unkept.getByRole('button', { name: 'Keep it in the project' })).toBeEnabled();
+      await expect(unkept.getByRole('alert')).toContainText('could not keep this export as a collection');
+      // rights back: kept, in the file's order, with no call
+      denied(false);
+      await fetch(`${api.baseUrl}/__sandbox/requests`, { method: 'DELETE' });
+      await unkept.getByRole('button', { name: 'Keep it in the project' }).click();
+      await expect(dialog.getByRole('link', { name: 'Open its collection in the Archive' })).toBeVisible();
+      await expect(unkept).toBeHidden();
+      expect(await answered()).toBe(0);
+      const kept = sql(
+        `SELECT i.id FROM ${schema}.collection_items c JOIN ${schema}.items i ON i.rowid = c.item ORDER BY c.position`,
+      ).split('\n');
+      expect(kept).toEqual(ids);
+      expect(sql(`SELECT count(*) FROM ${schema}.collections`)).toBe('1');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   test('from Home: a wrong password leaves no project behind, then the project moves to the team in one action', async ({
     launch,
   }, testInfo) => {

@@ -357,4 +357,86 @@ describe.skipIf(skip)(`a team project in the core${skip ? ` (${skip})` : ''}`, (
     await first.dispose();
     await restarted.dispose();
   });
+
+  it(
+    'an export written just as the server goes away: said on the job, then kept as its collection once it is back, with no call',
+    { timeout: 120_000 },
+    async () => {
+      const { dir, deps } = skein();
+      const target = join(dir, 'thread.jsonl');
+      const jobs: Array<Record<string, unknown>> = [];
+      let paused = false;
+      let away = false;
+      const core = createCore({
+        ...deps(),
+        chooseSavePath: async () => target,
+        // the file is whole and said so before the project keeps it: the server goes away at that very moment
+        emit: (channel, payload) => {
+          if (channel !== 'export') return;
+          const job = payload as Record<string, unknown>;
+          jobs.push(job);
+          if ((job.status === 'complete' || job.status === 'partial') && !away) {
+            away = paused = true;
+            cluster.pause();
+          }
+        },
+      });
+      const requests = async () =>
+        ((await (await fetch(`${api.baseUrl}/__sandbox/requests`)).json()) as { requests: unknown[] }).requests.length;
+      try {
+        await call(core, 'skein:projects.connect', {
+          connection: `postgresql://skein@127.0.0.1:${cluster.port}/postgres?sslmode=disable`,
+          password: cluster.password,
+          schema: 'unrecorded',
+          researcher: 'Ada',
+        });
+        const started = await call(core, 'skein:export.start', {
+          view: { kind: 'thread', operation: 'postRepliesV2', params: { tweetId: api.examples.bigThreadPostId } },
+          format: 'jsonl',
+          scope: 'all',
+          caps: { maxPages: 2 },
+        });
+        const id = (started.job as { id: string }).id;
+        const status = () => call(core, 'skein:export.status', { jobId: id });
+        await expect
+          .poll(async () => (await status()).unrecorded, { timeout: 60_000, interval: 250 })
+          .toMatchObject({ error: { code: 'offline' } });
+        const unrecorded = await status();
+        expect(unrecorded).toMatchObject({ status: 'partial', stopReason: 'cap-pages' });
+        expect(unrecorded.collection).toBeUndefined();
+        expect(JSON.stringify(jobs)).not.toContain(cluster.password);
+        // still listed after the file is written, so the window can offer to keep it
+        expect(
+          ((await call(core, 'skein:export.list', undefined)) as unknown as Array<{ id: string }>).map((j) => j.id),
+        ).toContain(id);
+        cluster.resume();
+        paused = false;
+        const before = await requests();
+        // kept once the server is back: every line of the file, in order, once; nothing bought
+        await expect
+          .poll(async () => (await call(core, 'skein:export.record', { jobId: id })).collection, {
+            timeout: 60_000,
+            interval: 1_000,
+          })
+          .toEqual(expect.any(Number));
+        const kept = await status();
+        expect(kept.unrecorded).toBeUndefined();
+        const lines = readFileSync(target, 'utf8').trim().split('\n');
+        const fileIds = lines.map((l) => (JSON.parse(l) as { item: { id: string } }).item.id);
+        const inCollection = cluster
+          .psql(
+            `SELECT i.id FROM unrecorded.collection_items c JOIN unrecorded.items i ON i.rowid = c.item
+             WHERE c.collection = ${String(kept.collection)} ORDER BY c.position`,
+          )
+          .trim()
+          .split('\n');
+        expect(inCollection).toEqual(fileIds);
+        expect(cluster.psql('SELECT count(*) FROM unrecorded.collections').trim()).toBe('1');
+        expect(await requests()).toBe(before);
+      } finally {
+        if (paused) cluster.resume();
+        await core.dispose();
+      }
+    },
+  );
 });

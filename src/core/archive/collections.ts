@@ -14,6 +14,10 @@ export interface WrittenExport {
   job: { view: { operation: OperationId; kind: string; title?: string }; scope: 'loaded' | 'all' };
   manifest: { mode: string; exported_at: string };
   items: () => AsyncIterable<{ id: string | null; position: string }>;
+  /** a collection an earlier try began: its items are written again from the first (each place once), none begun anew */
+  collection?: number;
+  /** told the new collection's number as soon as it exists */
+  begun?: (collection: number) => void;
 }
 
 /** Keeps a written export's items, in order with their thread depth, as a collection of the project that holds them. */
@@ -27,11 +31,14 @@ export async function keepAsCollection(
   const kind = OPERATIONS[job.view.operation].itemKind;
   const itemKind = kind === 'listFollower' ? 'user' : kind;
   const name = `${job.view.title ?? job.view.kind} · ${manifest.exported_at.slice(0, 16).replace('T', ' ')} UTC`;
-  const id = await thread.call('createCollection', handle, {
-    name,
-    kind: job.scope === 'all' ? 'fetch-everything' : 'export',
-    manifest,
-  });
+  const id =
+    run.collection ??
+    (await thread.call('createCollection', handle, {
+      name,
+      kind: job.scope === 'all' ? 'fetch-everything' : 'export',
+      manifest,
+    }));
+  run.begun?.(id);
   let chunk: Array<{ kind: string; id: string; depth: number | null; place: string | null }> = [];
   let position = 0;
   const flush = async () => {

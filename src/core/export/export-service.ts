@@ -7,7 +7,7 @@
  * caller (main's save dialog), never from the renderer.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
+import { access, mkdir, readFile } from 'node:fs/promises';
 import { DEFAULT_PRICES } from '../../shared/api/pricing';
 import { DEFAULT_ACTIONS, SkeinError, isSkeinError, type SkeinErrorData } from '../../shared/errors';
 import {
@@ -18,15 +18,17 @@ import {
   type StopReason,
   type ViewDescriptor,
 } from '../../shared/ipc/export';
-import { cellsFor, formatRegistry, type Formats, type LiveWriter } from '../formats';
+import { writeFileAtomic } from '../files/atomic-file';
+import { cellsFor, formatRegistry, type ExportManifest, type Formats, type LiveWriter } from '../formats';
 import { describeCaps, loosens, progressFraction } from './caps';
 import { collect, CollectionState, type CollectOutcome } from './collector';
 import { estimateView, planFor } from './hydration-plan';
 import { writeWithPolicy } from './item-policy';
 import { JobStore } from './job-store';
 import { buildManifest, type ManifestInput } from './manifest';
-import type { ExportServiceDeps, StartExport } from './service-deps';
+import type { ExportServiceDeps, StartExport, WrittenRun } from './service-deps';
 import type { ViewPlan } from './views';
+import { Journal } from '../walk';
 
 export type { ExportServiceDeps, StartExport } from './service-deps';
 
@@ -68,6 +70,8 @@ function errorData(error: unknown): SkeinErrorData {
 export class ExportService {
   private readonly jobs = new Map<string, ExportJob>();
   private readonly running = new Map<string, Running>();
+  /** a written export being kept as the project's collection again (`record`) */
+  private readonly recording = new Map<string, Promise<ExportJob>>();
   private runs = 0;
   private quitting = false;
   private loaded: Promise<void> | undefined;
@@ -142,6 +146,7 @@ export class ExportService {
   /** `agreed`: looser caps the person already chose outside a window (a job file they edited), not asked again */
   async resume(id: string, caps?: ExportCaps, agreed = false): Promise<ExportJob> {
     await this.init();
+    await this.recording.get(id)?.catch(() => undefined);
     const job = this.get(id);
     if (this.running.has(id)) return structuredClone(job);
     if (!job.resumable)
@@ -181,6 +186,7 @@ export class ExportService {
 
   async discard(id: string): Promise<boolean> {
     await this.init();
+    await this.recording.get(id)?.catch(() => undefined);
     if (!this.jobs.has(id)) return false;
     const run = this.running.get(id);
     if (run) {
@@ -406,19 +412,77 @@ export class ExportService {
       // the file is whole: the person sees it done now, not after the project has kept the collection
       job.finishedAt = clock.now();
       this.update(job);
-      const made = await this.deps
-        .onWritten?.({ job, manifest, items: () => journal.items() })
-        .catch((error: unknown) => this.deps.onInternalError?.(error));
-      if (made) {
-        Object.assign(job, made);
-        this.update(job);
-      }
+      await this.keepWritten(job, manifest, () => journal.items());
     } finally {
       await live?.discard();
       await journal.close();
       job.finishedAt ??= clock.now();
-      if (job.resumable) await this.store.save(job);
+      // a file the project has not kept yet keeps its journal too: its items are kept again from there
+      if (job.resumable || job.unrecorded) await this.store.save(job);
       else await this.store.remove(job.id);
     }
+  }
+
+  /**
+   * Hands a written file's items to the project (`onWritten`), completing a collection an earlier try began. What it
+   * could not do stays on the job, with the manifest beside its journal, for `record` to do again.
+   */
+  private async keepWritten(job: ExportJob, manifest: ExportManifest, items: WrittenRun['items']): Promise<void> {
+    if (!this.deps.onWritten) return;
+    let begun = job.unrecorded?.collection;
+    try {
+      const made = await this.deps.onWritten({
+        job: structuredClone(job),
+        manifest,
+        items,
+        ...(begun !== undefined ? { collection: begun } : {}),
+        begun: (id) => (begun = id),
+      });
+      delete job.unrecorded;
+      if (made) Object.assign(job, made);
+    } catch (error) {
+      this.deps.onInternalError?.(error);
+      job.unrecorded = { error: errorData(error), ...(begun !== undefined ? { collection: begun } : {}) };
+      await writeFileAtomic(this.store.manifestPath(job.id), async (sink) => sink.write(JSON.stringify(manifest)));
+    }
+    this.update(job);
+  }
+
+  /**
+   * Keeps a written export as the project's collection, once it could not (its server was away): from the job's
+   * journal and manifest, with no call. The job is forgotten once kept, unless it can still be resumed.
+   */
+  record(id: string): Promise<ExportJob> {
+    const recording = this.recording.get(id) ?? this.recordOnce(id).finally(() => this.recording.delete(id));
+    this.recording.set(id, recording);
+    return recording;
+  }
+
+  private async recordOnce(id: string): Promise<ExportJob> {
+    await this.init();
+    const job = this.get(id);
+    if (this.running.has(id) || !job.unrecorded) return structuredClone(job);
+    let manifest: ExportManifest;
+    try {
+      await access(this.store.journalPath(id));
+      manifest = JSON.parse(await readFile(this.store.manifestPath(id), 'utf8')) as ExportManifest;
+    } catch {
+      throw new SkeinError('not-found', 'What this export collected is no longer kept, so it cannot be kept again.', {
+        action: 'Export the view again: what the project holds costs nothing.',
+      });
+    }
+    // the items as written, nothing else: no plan (a hydration's id list may be gone by now)
+    const journal = await Journal.open(this.store.journalPath(id));
+    try {
+      await this.keepWritten(job, manifest, () => journal.items());
+    } finally {
+      await journal.close();
+    }
+    if (job.resumable || job.unrecorded) await this.store.save(job);
+    else {
+      this.jobs.delete(id);
+      await this.store.remove(id);
+    }
+    return structuredClone(job);
   }
 }

@@ -81,6 +81,7 @@ export function createExportFeature(deps: ExportFeatureDeps): ExportFeature {
       list: () => service.list(),
       cancel: ({ jobId }) => service.cancel(jobId),
       resume: ({ jobId, caps }) => service.resume(jobId, caps),
+      record: ({ jobId }) => service.record(jobId),
       discard: async ({ jobId }) => ({ discarded: await service.discard(jobId) }),
       formats: () => formats.offers(),
     },

@@ -10,6 +10,7 @@ import { writeFileAtomic } from '../files/atomic-file';
 const JOB_FILE = 'job.json';
 const JOURNAL_FILE = 'journal.log';
 const MISSING_FILE = 'missing.jsonl';
+const MANIFEST_FILE = 'manifest.json';
 
 export class JobStore {
   private readonly persisting = new Map<string, Promise<void>>();
@@ -27,6 +28,11 @@ export class JobStore {
   /** a hydration's missing ids, written as its batches are recorded */
   missingPath(id: string): string {
     return join(this.dir(id), MISSING_FILE);
+  }
+
+  /** a written export's manifest, kept while the project has not kept the export as a collection */
+  manifestPath(id: string): string {
+    return join(this.dir(id), MANIFEST_FILE);
   }
 
   /** The jobs an earlier run left; those that were running are `interrupted`. Unreadable folders are left alone. */

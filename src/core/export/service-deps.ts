@@ -54,6 +54,10 @@ export interface WrittenRun {
   job: ExportJob;
   manifest: ExportManifest;
   items: () => AsyncIterable<JournalItem>;
+  /** the collection an earlier try began before it failed: completed (its items written again), not begun anew */
+  collection?: number;
+  /** told the collection's number as soon as it exists, so a try that fails after it does not begin another */
+  begun: (collection: number) => void;
 }
 
 /** what the project made of a written export, as its job tells it */

@@ -230,6 +230,11 @@ export const ExportJob = z.object({
   collection: z.number().int().positive().optional(),
   /** the keeping of that collection's media main started (`media.job` follows it) */
   mediaJob: z.string().max(64).optional(),
+  /**
+   * the file is written, but the project could not keep it as a collection (its server away, rights taken): why,
+   * and the collection it had begun; `export.record` tries again, from the job's saved items, at no cost
+   */
+  unrecorded: z.object({ error: SkeinErrorData, collection: z.number().int().positive().optional() }).optional(),
 });
 export type ExportJob = z.infer<typeof ExportJob>;
 
@@ -319,6 +324,8 @@ export const exportContract = {
     cancel: fn(JobRef, ExportJob),
     /** continues from the last cursor; `caps` replace the earlier ones (none: to the end) */
     resume: fn(JobRef.extend({ caps: ExportCaps.optional() }), ExportJob),
+    /** keeps a written export as the project's collection again, once it could not (`unrecorded`); no call is made */
+    record: fn(JobRef, ExportJob),
     /** forgets a job and its saved progress (never deletes written exports) */
     discard: fn(JobRef, z.object({ discarded: z.boolean() })),
     /** the formats main can write, as the dialogs offer them, in the registry's order */

@@ -364,6 +364,11 @@ export async function runJob(
       const media = await core.mediaJobs.settled(job.mediaJob);
       if (media) out(mediaLine(media));
     }
+    // the file is whole; what the project could not do with it is said, never a failure of the job
+    if (job.unrecorded)
+      err(
+        `The file is written, but the project could not keep this export as a collection: ${job.unrecorded.error.message.replace(/\.$/, '')}. Its items reach the project once it answers, without the collection that groups them.`,
+      );
     const prices = core.client.settings().prices;
     const spent = `${job.progress.calls} call${job.progress.calls === 1 ? '' : 's'}, ${job.progress.credits} credits (about $${creditsToUsd(job.progress.credits, prices).toFixed(4)})`;
     const where = job.files.join(', ');

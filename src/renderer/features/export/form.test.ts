@@ -11,6 +11,7 @@ import {
   readCaps,
   sameSubject,
   sameView,
+  unrecordedWords,
   viewMediaWords,
   waitWords,
   withKeepMedia,
@@ -189,5 +190,30 @@ describe('export choices', () => {
     expect(mediaPendingWords({ ...job, status: 'complete', collection: 3 })).toMatch(/project in use changed/);
     expect(mediaPendingWords({ ...job, status: 'complete', collection: 3, mediaJob: 'k' })).toBeNull();
     expect(mediaPendingWords({ ...job, keepMedia: false, status: 'complete' })).toBeNull();
+    const unrecorded = { code: 'offline', message: 'Nothing answers at 127.0.0.1:5432.' } as const;
+    expect(mediaPendingWords({ ...job, status: 'complete', unrecorded: { error: unrecorded } })).toBe(
+      'Its photos and videos are kept once the project has kept this export.',
+    );
+  });
+
+  it('says a written export the project could not keep, why, and that keeping it later costs nothing', () => {
+    const job = { status: 'complete', progress: {} } as unknown as ExportJob;
+    expect(unrecordedWords(job)).toBeNull();
+    const words = unrecordedWords({
+      ...job,
+      unrecorded: {
+        error: {
+          code: 'offline',
+          message: 'Nothing answers at 127.0.0.1:5432.',
+          details: { action: 'Check that PostgreSQL runs there.' },
+        },
+        collection: 4,
+      },
+    });
+    expect(words).toEqual({
+      text: 'The file is written, but the project could not keep this export as a collection: Nothing answers at 127.0.0.1:5432.',
+      action:
+        'Check that PostgreSQL runs there. Its items wait on this computer: keeping it in the project makes no call and costs nothing.',
+    });
   });
 });

@@ -211,7 +211,21 @@ export function mediaPendingWords(job: ExportJob): string | null {
   if (job.status === 'cancelled' || job.status === 'failed') return 'No file was written, so no media were kept.';
   if (job.status === 'interrupted') return 'Skein quit before the file was written: resume it to keep its media.';
   if (isActive(job)) return 'Once the file is written, Skein keeps the photos and videos of its posts.';
+  if (job.unrecorded) return 'Its photos and videos are kept once the project has kept this export.';
   return job.collection === undefined
     ? 'Keeping the photos and videos of its posts will start in a moment…'
     : 'The photos and videos were not kept: the project in use changed while the export ran. Keep them from the collection in the Archive.';
+}
+
+/**
+ * A written export the project could not keep as a collection (its server away): what happened and what to do,
+ * in plain words; null when there is nothing to say.
+ */
+export function unrecordedWords(job: ExportJob): { text: string; action: string } | null {
+  if (!job.unrecorded) return null;
+  const why = job.unrecorded.error.message.replace(/\.$/, '');
+  return {
+    text: `The file is written, but the project could not keep this export as a collection: ${why}.`,
+    action: `${job.unrecorded.error.details?.action ? `${job.unrecorded.error.details.action} ` : ''}Its items wait on this computer: keeping it in the project makes no call and costs nothing.`,
+  };
 }

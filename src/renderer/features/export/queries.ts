@@ -118,6 +118,11 @@ export function useExportActions() {
       skein().export.resume(caps ? { jobId, caps } : { jobId }),
     onSuccess: (job) => remember(qc, job),
   });
+  // a written export the project could not keep as a collection, kept now from what main saved of it (no call)
+  const record = useMutation({
+    mutationFn: (jobId: string) => skein().export.record({ jobId }),
+    onSuccess: (job) => remember(qc, job),
+  });
   const discard = useMutation({
     mutationFn: (jobId: string) => skein().export.discard({ jobId }),
     onSuccess: (_r, jobId) =>
@@ -127,5 +132,5 @@ export function useExportActions() {
   const saveJob = useMutation({
     mutationFn: (input: { kind: 'export' | 'hydrate'; start: ExportStartInput }) => skein().jobs.save(input),
   });
-  return { start, cancel, resume, discard, saveJob };
+  return { start, cancel, resume, record, discard, saveJob };
 }

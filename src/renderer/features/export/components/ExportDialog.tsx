@@ -26,6 +26,7 @@ import { ErrorState } from '../../../components/ErrorState';
 import { usePrices } from '../../../lib/settings';
 import { useExportActions, useExportEstimate, useExportJobs, useFormatOffers, useViewMediaEstimate } from '../queries';
 import { ExportMedia } from './ExportMedia';
+import { KeepInProject } from './KeepInProject';
 import { FormatFields } from './FormatFields';
 import { RunningExports, WaitNotice } from './RunningExports';
 import './export.css';
@@ -181,7 +182,9 @@ export function ExportDialog({ view, onClose }: { view: ViewDescriptor; onClose:
   if (runningHere) setJobId(runningHere.id);
   const shownId = jobId ?? runningHere?.id ?? null;
   const job = shownId ? (jobs.data ?? []).find((j) => j.id === shownId) : undefined;
-  const unfinished = (jobs.data ?? []).filter((j) => j.id !== shownId && j.resumable && !isActive(j));
+  const unfinished = (jobs.data ?? []).filter(
+    (j) => j.id !== shownId && (j.resumable || j.unrecorded !== undefined) && !isActive(j),
+  );
   const running = (jobs.data ?? []).filter((j) => j.id !== shownId && isActive(j));
 
   const [savedJob, setSavedJob] = useState<string | null>(null);
@@ -246,6 +249,7 @@ export function ExportDialog({ view, onClose }: { view: ViewDescriptor; onClose:
       {job ? (
         <>
           <JobProgress job={job} />
+          <KeepInProject job={job} />
           <ExportMedia job={job} onLeave={() => ref.current?.close()} />
           {job.resumable && !isActive(job) ? <CapsFields fields={caps} onChange={setCaps} error={capError} /> : null}
         </>
@@ -403,11 +407,24 @@ export function ExportDialog({ view, onClose }: { view: ViewDescriptor; onClose:
                   <strong>{j.view.title ?? OPERATIONS[j.view.operation].title}</strong> → {fileName(j.files[0] ?? '')}
                   <br />
                   <span className="muted">{describeJob(j)}</span>
+                  {j.unrecorded ? (
+                    <>
+                      <br />
+                      <span className="muted">Not kept in the project yet: {j.unrecorded.error.message}</span>
+                    </>
+                  ) : null}
                 </span>
                 <span className="export__row-buttons">
-                  <button type="button" className="btn btn--small" onClick={() => resume(j.id)}>
-                    Resume
-                  </button>
+                  {j.unrecorded ? (
+                    <button type="button" className="btn btn--small" onClick={() => setJobId(j.id)}>
+                      Keep in project…
+                    </button>
+                  ) : null}
+                  {j.resumable ? (
+                    <button type="button" className="btn btn--small" onClick={() => resume(j.id)}>
+                      Resume
+                    </button>
+                  ) : null}
                   <button type="button" className="btn btn--small" onClick={() => actions.discard.mutate(j.id)}>
                     Discard
                   </button>
