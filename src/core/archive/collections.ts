@@ -16,8 +16,8 @@ export interface WrittenExport {
   items: () => AsyncIterable<{ id: string | null; position: string }>;
   /** a collection an earlier try began: its items are written again from the first (each place once), none begun anew */
   collection?: number;
-  /** told the new collection's number as soon as it exists */
-  begun?: (collection: number) => void;
+  /** told the new collection's number as soon as it exists, before any of its items are written */
+  begun?: (collection: number) => Promise<void>;
 }
 
 /** Keeps a written export's items, in order with their thread depth, as a collection of the project that holds them. */
@@ -38,7 +38,7 @@ export async function keepAsCollection(
       kind: job.scope === 'all' ? 'fetch-everything' : 'export',
       manifest,
     }));
-  run.begun?.(id);
+  await run.begun?.(id);
   let chunk: Array<{ kind: string; id: string; depth: number | null; place: string | null }> = [];
   let position = 0;
   const flush = async () => {

@@ -429,15 +429,20 @@ export class ExportService {
    */
   private async keepWritten(job: ExportJob, manifest: ExportManifest, items: WrittenRun['items']): Promise<void> {
     if (!this.deps.onWritten) return;
-    let begun = job.unrecorded?.collection;
+    let begun = job.unrecorded?.collection ?? (await this.store.begun(job.id)) ?? undefined;
     try {
       const made = await this.deps.onWritten({
         job: structuredClone(job),
         manifest,
         items,
         ...(begun !== undefined ? { collection: begun } : {}),
-        begun: (id) => (begun = id),
+        begun: async (id) => {
+          begun = id;
+          await this.store.setBegun(job.id, id);
+        },
       });
+      // whole: a later write of this job (resumed) is a collection of its own
+      await this.store.setBegun(job.id, null).catch(() => undefined);
       delete job.unrecorded;
       if (made) Object.assign(job, made);
     } catch (error) {

@@ -11,6 +11,7 @@ const JOB_FILE = 'job.json';
 const JOURNAL_FILE = 'journal.log';
 const MISSING_FILE = 'missing.jsonl';
 const MANIFEST_FILE = 'manifest.json';
+const BEGUN_FILE = 'collection.json';
 
 export class JobStore {
   private readonly persisting = new Map<string, Promise<void>>();
@@ -33,6 +34,27 @@ export class JobStore {
   /** a written export's manifest, kept while the project has not kept the export as a collection */
   manifestPath(id: string): string {
     return join(this.dir(id), MANIFEST_FILE);
+  }
+
+  /**
+   * The project's collection a written file's keeping began, kept from the moment it exists until it is whole, so a
+   * Skein killed meanwhile completes that one instead of beginning another; null: none begun.
+   */
+  async begun(id: string): Promise<number | null> {
+    try {
+      const { collection } = JSON.parse(await readFile(join(this.dir(id), BEGUN_FILE), 'utf8')) as {
+        collection?: unknown;
+      };
+      return typeof collection === 'number' && Number.isInteger(collection) && collection > 0 ? collection : null;
+    } catch {
+      return null;
+    }
+  }
+
+  async setBegun(id: string, collection: number | null): Promise<void> {
+    const path = join(this.dir(id), BEGUN_FILE);
+    if (collection === null) await rm(path, { force: true });
+    else await writeFileAtomic(path, async (sink) => sink.write(JSON.stringify({ collection })));
   }
 
   /** The jobs an earlier run left; those that were running are `interrupted`. Unreadable folders are left alone. */

@@ -56,8 +56,11 @@ export interface WrittenRun {
   items: () => AsyncIterable<JournalItem>;
   /** the collection an earlier try began before it failed: completed (its items written again), not begun anew */
   collection?: number;
-  /** told the collection's number as soon as it exists, so a try that fails after it does not begin another */
-  begun: (collection: number) => void;
+  /**
+   * told the collection's number as soon as it exists, and awaited: kept with the job, so a try that fails (or a
+   * Skein killed) after it completes that collection instead of beginning another
+   */
+  begun: (collection: number) => Promise<void>;
 }
 
 /** what the project made of a written export, as its job tells it */

@@ -65,7 +65,7 @@ describe('ExportService and onWritten', () => {
       const onWritten: ExportServiceDeps['onWritten'] = async (run: WrittenRun) => {
         const got: string[] = [];
         const collection = run.collection ?? 7;
-        run.begun(collection);
+        await run.begun(collection);
         for await (const item of run.items()) {
           if (failing && got.length === 30) throw away();
           got.push(item.id ?? '');
@@ -140,6 +140,47 @@ describe('ExportService and onWritten', () => {
       expect(a.collection).toBe(7);
       expect(b.collection).toBe(7);
       expect(runs).toHaveLength(1);
+    });
+
+    it('a Skein killed while keeping it completes the collection it had begun, and begins no other', async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'skein-unrecorded-kill-'));
+      const stateDir = join(dir, 'state');
+      const keeps: Array<number | undefined> = [];
+      let hang = true;
+      const deps = (): ExportServiceDeps => ({
+        source: memorySource(pages),
+        stateDir,
+        clock: new FakeClock(),
+        context: () => ({ appName: 'Skein', appVersion: 'test', mode: 'live', baseUrl: 'http://127.0.0.1:1' }),
+        onWritten: async (run) => {
+          keeps.push(run.collection);
+          await run.begun(run.collection ?? 9);
+          // killed here: the collection exists, its items are not written
+          if (hang) await new Promise<never>(() => undefined);
+          return { collection: run.collection ?? 9 };
+        },
+      });
+      const first = new ExportService(deps());
+      const started = await first.start({
+        view: { kind: 'thread', operation: 'postRepliesV2', params: { tweetId: '1' } },
+        format: 'jsonl',
+        scope: 'all',
+        caps: { maxPages: 10 },
+        targetPath: join(dir, 'posts.jsonl'),
+      });
+      await expect
+        .poll(() => readFile(join(stateDir, started.id, 'collection.json'), 'utf8').catch(() => ''))
+        .toBe('{"collection":9}');
+      hang = false;
+      const source = memorySource(pages);
+      const later = new ExportService({ ...deps(), source });
+      const [kept] = await later.list();
+      expect(kept).toMatchObject({ status: 'interrupted', resumable: true });
+      await later.resume(started.id);
+      const done = await later.settled(started.id);
+      expect(done).toMatchObject({ status: 'complete', collection: 9 });
+      expect(keeps).toEqual([undefined, 9]);
+      expect(source.requests).toHaveLength(0);
     });
 
     it('says in plain words when what it was kept from is gone', async () => {
