@@ -403,6 +403,11 @@ test.describe('team projects on PostgreSQL', () => {
         'The file is written, but the project could not keep this export as a collection: skein may not do this',
       );
       await expect(unkept).toContainText('keeping it in the project makes no call and costs nothing');
+      // the status bar says it too, for a dialog closed while the export ran
+      const notice = page.getByRole('status', { name: 'Project notice' });
+      await expect(notice).toContainText(
+        /The export “.+” is written, but the project could not keep it as a collection: skein may not do this.+Its Export… dialog keeps it later, at no cost\./,
+      );
       const ids = await idsIn(file);
       expect(ids.length).toBeGreaterThan(0);
       await shootLooks(page, testInfo, 'export-unkept', { show: unkept });
@@ -422,6 +427,8 @@ test.describe('team projects on PostgreSQL', () => {
       await unkept.getByRole('button', { name: 'Keep it in the project' }).click();
       await expect(dialog.getByRole('link', { name: 'Open its collection in the Archive' })).toBeVisible();
       await expect(unkept).toBeHidden();
+      // kept: the status bar no longer says otherwise
+      await expect(notice).toBeHidden();
       expect(await answered()).toBe(0);
       const kept = sql(
         `SELECT i.id FROM ${schema}.collection_items c JOIN ${schema}.items i ON i.rowid = c.item ORDER BY c.position`,

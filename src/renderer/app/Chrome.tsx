@@ -5,6 +5,7 @@ import { creditsLabel } from '../lib/format';
 import { formatRoute, routes, type Route, type RouteName } from '../lib/routes';
 import { goBack, goForward, useHistoryAvailability } from '../lib/navigation';
 import { ProjectStatus } from '../features/archive';
+import { unrecordedNotice } from '../features/export';
 import { appInfoQuery } from '../lib/app-info';
 import { usageKeys, usageQuery } from '../lib/usage/meter';
 import { clockTime } from '../lib/time';
@@ -81,6 +82,23 @@ function Notice() {
   const latest = useNotices((s) => s.latest);
   const dismiss = useNotices((s) => s.dismiss);
   useEffect(() => onBridgeEvent('archive', (n) => useNotices.getState().add(n.text, n.at, 'project')), []);
+  // an export the project could not keep is said here too (its dialog may have been closed while it ran), until
+  // it is kept
+  useEffect(() => {
+    const shown = new Map<string, number>();
+    return onBridgeEvent('export', (job) => {
+      const text = unrecordedNotice(job);
+      const notices = useNotices.getState();
+      if (text) {
+        notices.add(text, Date.now(), 'project');
+        const latest = useNotices.getState().latest;
+        if (latest) shown.set(job.id, latest.id);
+      } else if (shown.has(job.id)) {
+        if (notices.latest?.id === shown.get(job.id)) notices.dismiss();
+        shown.delete(job.id);
+      }
+    });
+  }, []);
   if (!latest) return null;
   return (
     <span

@@ -11,6 +11,7 @@ import {
   readCaps,
   sameSubject,
   sameView,
+  unrecordedNotice,
   unrecordedWords,
   viewMediaWords,
   waitWords,
@@ -193,6 +194,23 @@ describe('export choices', () => {
     const unrecorded = { code: 'offline', message: 'Nothing answers at 127.0.0.1:5432.' } as const;
     expect(mediaPendingWords({ ...job, status: 'complete', unrecorded: { error: unrecorded } })).toBe(
       'Its photos and videos are kept once the project has kept this export.',
+    );
+  });
+
+  it('says in the status bar which export the project could not keep, and where to keep it', () => {
+    const job = {
+      status: 'complete',
+      progress: {},
+      view: { kind: 'thread', operation: 'postRepliesV2', params: { tweetId: '1' }, title: 'Replies to @ada' },
+    } as unknown as ExportJob;
+    expect(unrecordedNotice(job)).toBeNull();
+    expect(
+      unrecordedNotice({
+        ...job,
+        unrecorded: { error: { code: 'offline', message: 'Nothing answers at 127.0.0.1:5432.' } },
+      }),
+    ).toBe(
+      'The export “Replies to @ada” is written, but the project could not keep it as a collection: Nothing answers at 127.0.0.1:5432. Its Export… dialog keeps it later, at no cost.',
     );
   });
 

@@ -229,3 +229,11 @@ export function unrecordedWords(job: ExportJob): { text: string; action: string 
     action: `${job.unrecorded.error.details?.action ? `${job.unrecorded.error.details.action} ` : ''}Its items wait on this computer: keeping it in the project makes no call and costs nothing.`,
   };
 }
+
+/** The status bar's word on a written export the project could not keep (the dialog may be closed by then). */
+export function unrecordedNotice(job: ExportJob): string | null {
+  if (!job.unrecorded) return null;
+  const title = job.view.title ?? OPERATIONS[job.view.operation].title;
+  const why = job.unrecorded.error.message.replace(/\.$/, '');
+  return `The export “${title}” is written, but the project could not keep it as a collection: ${why}. Its Export… dialog keeps it later, at no cost.`;
+}

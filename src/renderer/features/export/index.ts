@@ -1,5 +1,5 @@
 /** The export feature: drop `<ExportButton view={exportView(…)} />` into any view's actions. */
 export { ExportButton } from './components/ExportButton';
 export { exportView, pagedExportView, type PagedQueryState } from './view-descriptor';
-export { isActive } from './form';
+export { isActive, unrecordedNotice } from './form';
 export { useExportEstimate, useExportJobs, useFormatOffers } from './queries';
