@@ -471,6 +471,8 @@ export class ExportService {
     try {
       await access(this.store.journalPath(id));
       manifest = JSON.parse(await readFile(this.store.manifestPath(id), 'utf8')) as ExportManifest;
+      // what the collection is named and filed by; a file that lacks them is not this export's
+      if (typeof manifest.mode !== 'string' || typeof manifest.exported_at !== 'string') throw new Error('unreadable');
     } catch {
       throw new SkeinError('not-found', 'What this export collected is no longer kept, so it cannot be kept again.', {
         action: 'Export the view again: what the project holds costs nothing.',

@@ -3,7 +3,7 @@
  * kept it as a collection (`onWritten` reads the journal again and writes to the archive). A project that
  * cannot keep it then (a team's server away) loses nothing: the job says so and keeps it again later, free.
  */
-import { access, mkdtemp, readFile, stat } from 'node:fs/promises';
+import { access, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -183,10 +183,13 @@ describe('ExportService and onWritten', () => {
       expect(source.requests).toHaveLength(0);
     });
 
-    it('says in plain words when what it was kept from is gone', async () => {
-      const { done, dir, deps } = await setUp();
-      const { rm } = await import('node:fs/promises');
-      await rm(join(dir, 'state', done.id, 'manifest.json'));
+    it('says in plain words when what it was kept from is gone or unreadable', async () => {
+      const { done, dir, deps, service } = await setUp();
+      const manifest = join(dir, 'state', done.id, 'manifest.json');
+      // a file that is not this export's manifest (cut short, or written by something else) reads as gone
+      await writeFile(manifest, '{"mode":null}');
+      await expect(service.record(done.id)).rejects.toThrow(/no longer kept, so it cannot be kept again/);
+      await rm(manifest);
       const later = new ExportService(deps());
       await expect(later.record(done.id)).rejects.toThrow(/no longer kept, so it cannot be kept again/);
     });
