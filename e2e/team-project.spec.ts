@@ -419,8 +419,11 @@ test.describe('team projects on PostgreSQL', () => {
       await waiting.getByRole('button', { name: 'Keep in project…' }).click();
       // still refused: said again, nothing lost
       await unkept.getByRole('button', { name: 'Keep it in the project' }).click();
-      await expect(unkept.getByRole('button', { name: 'Keep it in the project' })).toBeEnabled();
+      await expect(unkept.getByRole('status')).toContainText(
+        /^Tried again at \d\d:\d\d:\d\d: the project still could not keep it\.$/,
+      );
       await expect(unkept.getByRole('alert')).toContainText('could not keep this export as a collection');
+      await shootLooks(page, testInfo, 'export-unkept-again', { show: unkept });
       // rights back: kept, in the file's order, with no call
       denied(false);
       await fetch(`${api.baseUrl}/__sandbox/requests`, { method: 'DELETE' });

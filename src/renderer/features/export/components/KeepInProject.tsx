@@ -1,4 +1,5 @@
 import { ErrorState } from '../../../components/ErrorState';
+import { clockTime } from '../../../lib/time';
 import type { ExportJob } from '../../../../shared/ipc/export';
 import { unrecordedWords } from '../form';
 import { useExportActions } from '../queries';
@@ -25,6 +26,10 @@ export function KeepInProject({ job }: { job: ExportJob }) {
           {record.isPending ? 'Keeping it in the project…' : 'Keep it in the project'}
         </button>
       </div>
+      {record.isSuccess && record.data.unrecorded ? (
+        // the same words as before: without this a try that failed alike would look like no try at all
+        <p role="status">Tried again at {clockTime(record.submittedAt)}: the project still could not keep it.</p>
+      ) : null}
       {record.isError ? <ErrorState compact error={record.error} what="keeping the export in the project" /> : null}
     </section>
   );
