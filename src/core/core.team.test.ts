@@ -384,12 +384,14 @@ describe.skipIf(skip)(`a team project in the core${skip ? ` (${skip})` : ''}`, (
       const requests = async () =>
         ((await (await fetch(`${api.baseUrl}/__sandbox/requests`)).json()) as { requests: unknown[] }).requests.length;
       try {
-        await call(core, 'skein:projects.connect', {
-          connection: `postgresql://skein@127.0.0.1:${cluster.port}/postgres?sslmode=disable`,
-          password: cluster.password,
-          schema: 'unrecorded',
-          researcher: 'Ada',
-        });
+        const connectTo = (schema: string) =>
+          call(core, 'skein:projects.connect', {
+            connection: `postgresql://skein@127.0.0.1:${cluster.port}/postgres?sslmode=disable`,
+            password: cluster.password,
+            schema,
+            researcher: 'Ada',
+          });
+        const first = (await connectTo('unrecorded')).current as { id: string; name: string };
         const started = await call(core, 'skein:export.start', {
           view: { kind: 'thread', operation: 'postRepliesV2', params: { tweetId: api.examples.bigThreadPostId } },
           format: 'jsonl',
@@ -411,6 +413,16 @@ describe.skipIf(skip)(`a team project in the core${skip ? ` (${skip})` : ''}`, (
         ).toContain(id);
         cluster.resume();
         paused = false;
+        // another project open now: the items are not there, so it is refused in plain words, and nothing made
+        await connectTo('unrecorded_other');
+        const refused = await call(core, 'skein:export.record', { jobId: id });
+        expect(refused.collection).toBeUndefined();
+        expect(refused.unrecorded).toMatchObject({
+          error: { message: expect.stringContaining(`went into the project “${first.name}”, not the one open now`) },
+          project: { id: first.id },
+        });
+        expect(cluster.psql('SELECT count(*) FROM unrecorded_other.collections').trim()).toBe('0');
+        await call(core, 'skein:projects.switch', { id: first.id });
         const before = await requests();
         // kept once the server is back: every line of the file, in order, once; nothing bought
         await expect

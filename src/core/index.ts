@@ -9,6 +9,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Handlers, Mode } from '../shared/ipc';
 import { SAVE_PACE_FLOOR_SECONDS } from '../shared/ipc/settings';
+import { SkeinError } from '../shared/errors';
 import { createApiHandlers } from './api';
 import { createAppHandlers } from './app';
 import { PARTS } from './compose/parts';
@@ -328,6 +329,15 @@ export function createCore(deps: CoreDeps): Core {
     // an export that asked for its posts' media starts keeping that collection's, as the Archive's button does
     // (only in the project of the mode in use, where the media feature keeps them)
     onWritten: async (run) => {
+      // the project that holds the items (of the mode they were collected in); a later try keeps them only there
+      const held = projects.ref(run.manifest.mode === 'demo' ? 'demo' : 'current');
+      if (run.project && run.project.id !== held.id)
+        throw new SkeinError(
+          'bad-input',
+          `This export's items went into the project “${run.project.name}”, not the one open now (“${held.name}”).`,
+          { action: `Open “${run.project.name}” (Archive, Manage projects), then keep the export in it.` },
+        );
+      run.into({ id: held.id, name: held.name });
       const collection = await keepAsCollection(await archiveThread, projects.handleFor, run);
       const sameProject = (run.manifest.mode === 'demo') === (mode() === 'demo');
       if (!run.job.keepMedia || !sameProject) return { collection };

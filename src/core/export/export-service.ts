@@ -429,16 +429,21 @@ export class ExportService {
    */
   private async keepWritten(job: ExportJob, manifest: ExportManifest, items: WrittenRun['items']): Promise<void> {
     if (!this.deps.onWritten) return;
-    let begun = job.unrecorded?.collection ?? (await this.store.begun(job.id)) ?? undefined;
+    const noted = await this.store.begun(job.id);
+    let begun = job.unrecorded?.collection ?? noted?.collection;
+    let project = job.unrecorded?.project ?? noted?.project;
     try {
       const made = await this.deps.onWritten({
         job: structuredClone(job),
         manifest,
         items,
         ...(begun !== undefined ? { collection: begun } : {}),
+        ...(project ? { project } : {}),
+        into: (p) => (project ??= p),
         begun: async (id) => {
           begun = id;
-          await this.store.setBegun(job.id, id);
+          // named by `into` first, as onWritten must (a collection's number means nothing in another project)
+          if (project) await this.store.setBegun(job.id, { collection: id, project });
         },
       });
       // whole: a later write of this job (resumed) is a collection of its own
@@ -447,7 +452,11 @@ export class ExportService {
       if (made) Object.assign(job, made);
     } catch (error) {
       this.deps.onInternalError?.(error);
-      job.unrecorded = { error: errorData(error), ...(begun !== undefined ? { collection: begun } : {}) };
+      job.unrecorded = {
+        error: errorData(error),
+        ...(begun !== undefined ? { collection: begun } : {}),
+        ...(project ? { project } : {}),
+      };
       await writeFileAtomic(this.store.manifestPath(job.id), async (sink) => sink.write(JSON.stringify(manifest)));
     }
     this.update(job);

@@ -13,6 +13,12 @@ const MISSING_FILE = 'missing.jsonl';
 const MANIFEST_FILE = 'manifest.json';
 const BEGUN_FILE = 'collection.json';
 
+/** a collection a written export's keeping began, in the project that holds it */
+export interface Begun {
+  collection: number;
+  project: { id: string; name: string };
+}
+
 export class JobStore {
   private readonly persisting = new Map<string, Promise<void>>();
 
@@ -40,21 +46,24 @@ export class JobStore {
    * The project's collection a written file's keeping began, kept from the moment it exists until it is whole, so a
    * Skein killed meanwhile completes that one instead of beginning another; null: none begun.
    */
-  async begun(id: string): Promise<number | null> {
+  async begun(id: string): Promise<Begun | null> {
     try {
-      const { collection } = JSON.parse(await readFile(join(this.dir(id), BEGUN_FILE), 'utf8')) as {
+      const { collection, project } = JSON.parse(await readFile(join(this.dir(id), BEGUN_FILE), 'utf8')) as {
         collection?: unknown;
+        project?: { id?: unknown; name?: unknown };
       };
-      return typeof collection === 'number' && Number.isInteger(collection) && collection > 0 ? collection : null;
+      if (typeof collection !== 'number' || !Number.isInteger(collection) || collection <= 0) return null;
+      if (typeof project?.id !== 'string' || typeof project.name !== 'string') return null;
+      return { collection, project: { id: project.id, name: project.name } };
     } catch {
       return null;
     }
   }
 
-  async setBegun(id: string, collection: number | null): Promise<void> {
+  async setBegun(id: string, begun: Begun | null): Promise<void> {
     const path = join(this.dir(id), BEGUN_FILE);
-    if (collection === null) await rm(path, { force: true });
-    else await writeFileAtomic(path, async (sink) => sink.write(JSON.stringify({ collection })));
+    if (begun === null) await rm(path, { force: true });
+    else await writeFileAtomic(path, async (sink) => sink.write(JSON.stringify(begun)));
   }
 
   /** The jobs an earlier run left; those that were running are `interrupted`. Unreadable folders are left alone. */

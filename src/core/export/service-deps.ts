@@ -50,12 +50,22 @@ export interface ExportServiceDeps {
   policy?: (itemKind: ItemKind) => Promise<ItemPolicy | null>;
 }
 
+/** a project, as a written export's keeping names it */
+export interface KeptIn {
+  id: string;
+  name: string;
+}
+
 export interface WrittenRun {
   job: ExportJob;
   manifest: ExportManifest;
   items: () => AsyncIterable<JournalItem>;
   /** the collection an earlier try began before it failed: completed (its items written again), not begun anew */
   collection?: number;
+  /** the project an earlier try kept it in (its items are there): another project must not take it */
+  project?: KeptIn;
+  /** told which project this try keeps it in, before anything is written there */
+  into: (project: KeptIn) => void;
   /**
    * told the collection's number as soon as it exists, and awaited: kept with the job, so a try that fails (or a
    * Skein killed) after it completes that collection instead of beginning another

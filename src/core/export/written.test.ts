@@ -65,6 +65,7 @@ describe('ExportService and onWritten', () => {
       const onWritten: ExportServiceDeps['onWritten'] = async (run: WrittenRun) => {
         const got: string[] = [];
         const collection = run.collection ?? 7;
+        run.into({ id: 'p1', name: 'Elections' });
         await run.begun(collection);
         for await (const item of run.items()) {
           if (failing && got.length === 30) throw away();
@@ -106,6 +107,7 @@ describe('ExportService and onWritten', () => {
           details: { action: 'Check the server.' },
         },
         collection: 7,
+        project: { id: 'p1', name: 'Elections' },
       });
       expect(updates.at(-1)?.unrecorded?.error.code).toBe('offline');
       expect(runs).toEqual([]);
@@ -154,6 +156,7 @@ describe('ExportService and onWritten', () => {
         context: () => ({ appName: 'Skein', appVersion: 'test', mode: 'live', baseUrl: 'http://127.0.0.1:1' }),
         onWritten: async (run) => {
           keeps.push(run.collection);
+          run.into({ id: 'p1', name: 'Elections' });
           await run.begun(run.collection ?? 9);
           // killed here: the collection exists, its items are not written
           if (hang) await new Promise<never>(() => undefined);
@@ -170,7 +173,7 @@ describe('ExportService and onWritten', () => {
       });
       await expect
         .poll(() => readFile(join(stateDir, started.id, 'collection.json'), 'utf8').catch(() => ''))
-        .toBe('{"collection":9}');
+        .toBe('{"collection":9,"project":{"id":"p1","name":"Elections"}}');
       hang = false;
       const source = memorySource(pages);
       const later = new ExportService({ ...deps(), source });

@@ -234,7 +234,14 @@ export const ExportJob = z.object({
    * the file is written, but the project could not keep it as a collection (its server away, rights taken): why,
    * and the collection it had begun; `export.record` tries again, from the job's saved items, at no cost
    */
-  unrecorded: z.object({ error: SkeinErrorData, collection: z.number().int().positive().optional() }).optional(),
+  unrecorded: z
+    .object({
+      error: SkeinErrorData,
+      collection: z.number().int().positive().optional(),
+      /** the project it goes into: its items are there, and the collection it began */
+      project: z.object({ id: z.string().max(200), name: z.string().max(500) }).optional(),
+    })
+    .optional(),
 });
 export type ExportJob = z.infer<typeof ExportJob>;
 
