@@ -67,6 +67,14 @@ function errorData(error: unknown): SkeinErrorData {
   };
 }
 
+/**
+ * Whether a job's folder outlives its run: one that can go on, or a file the project has not kept yet (its items
+ * are kept again from the journal there)
+ */
+function keepsFolder(job: ExportJob): boolean {
+  return job.resumable || job.unrecorded !== undefined;
+}
+
 export class ExportService {
   private readonly jobs = new Map<string, ExportJob>();
   private readonly running = new Map<string, Running>();
@@ -417,8 +425,7 @@ export class ExportService {
       await live?.discard();
       await journal.close();
       job.finishedAt ??= clock.now();
-      // a file the project has not kept yet keeps its journal too: its items are kept again from there
-      if (job.resumable || job.unrecorded) await this.store.save(job);
+      if (keepsFolder(job)) await this.store.save(job);
       else await this.store.remove(job.id);
     }
   }
@@ -494,7 +501,7 @@ export class ExportService {
     } finally {
       await journal.close();
     }
-    if (job.resumable || job.unrecorded) await this.store.save(job);
+    if (keepsFolder(job)) await this.store.save(job);
     else {
       this.jobs.delete(id);
       await this.store.remove(id);

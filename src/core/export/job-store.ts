@@ -6,6 +6,7 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ExportJob } from '../../shared/ipc/export';
 import { writeFileAtomic } from '../files/atomic-file';
+import type { KeptIn } from './service-deps';
 
 const JOB_FILE = 'job.json';
 const JOURNAL_FILE = 'journal.log';
@@ -16,7 +17,7 @@ const BEGUN_FILE = 'collection.json';
 /** a collection a written export's keeping began, in the project that holds it */
 export interface Begun {
   collection: number;
-  project: { id: string; name: string };
+  project: KeptIn;
 }
 
 export class JobStore {

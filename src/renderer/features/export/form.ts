@@ -217,13 +217,18 @@ export function mediaPendingWords(job: ExportJob): string | null {
     : 'The photos and videos were not kept: the project in use changed while the export ran. Keep them from the collection in the Archive.';
 }
 
+/** why the project could not keep it, to go inside a sentence (its own full stop dropped) */
+function unrecordedWhy(unrecorded: NonNullable<ExportJob['unrecorded']>): string {
+  return unrecorded.error.message.replace(/\.$/, '');
+}
+
 /**
  * A written export the project could not keep as a collection (its server away): what happened and what to do,
  * in plain words; null when there is nothing to say.
  */
 export function unrecordedWords(job: ExportJob): { text: string; action: string } | null {
   if (!job.unrecorded) return null;
-  const why = job.unrecorded.error.message.replace(/\.$/, '');
+  const why = unrecordedWhy(job.unrecorded);
   return {
     text: `The file is written, but the project could not keep this export as a collection: ${why}.`,
     action: `${job.unrecorded.error.details?.action ? `${job.unrecorded.error.details.action} ` : ''}Its items wait on this computer: keeping it in the project makes no call and costs nothing.`,
@@ -234,6 +239,5 @@ export function unrecordedWords(job: ExportJob): { text: string; action: string 
 export function unrecordedNotice(job: ExportJob): string | null {
   if (!job.unrecorded) return null;
   const title = job.view.title ?? OPERATIONS[job.view.operation].title;
-  const why = job.unrecorded.error.message.replace(/\.$/, '');
-  return `The export “${title}” is written, but the project could not keep it as a collection: ${why}. Its Export… dialog keeps it later, at no cost.`;
+  return `The export “${title}” is written, but the project could not keep it as a collection: ${unrecordedWhy(job.unrecorded)}. Its Export… dialog keeps it later, at no cost.`;
 }
