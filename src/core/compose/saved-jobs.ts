@@ -8,7 +8,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute, resolve } from 'node:path';
-import { SkeinError } from '../../shared/errors';
+import { SkeinError, isSkeinError } from '../../shared/errors';
 import type { HandlersOf } from '../../shared/ipc/define';
 import type { ExportJob, ExportStartInput } from '../../shared/ipc/export';
 import { HeadlessRun, type jobsContract } from '../../shared/ipc/jobs';
@@ -26,9 +26,12 @@ const JOB_SUFFIX = '.skein-job.json';
 export interface SavedJobRun {
   /** the job as it ended (or stopped) */
   job: ExportJob;
-  /** an earlier run of this file on this project had stopped: this one went on from there */
+  /** an earlier run of this file on this project had stopped, or its file was not kept yet: this one went on */
   resumed: boolean;
 }
+
+/** how a run of a job file begins: a new job, one that had stopped going on, or a written file kept in the project */
+export type RunStart = 'new' | 'resumed' | 'keeping';
 
 export interface SavedJobs {
   /**
@@ -38,7 +41,7 @@ export interface SavedJobs {
   run: (
     file: ExportSavedJob,
     where: { jobFolder: string; project: string },
-    onStart?: (jobId: string, resumed: boolean) => void,
+    onStart?: (jobId: string, how: RunStart) => void,
   ) => Promise<SavedJobRun>;
   /**
    * The project's watch for a watch job: the one an earlier run of this file on this project made (its caps
@@ -190,10 +193,24 @@ export function savedJobs(deps: SavedJobsDeps): SavedJobs {
       await service.init();
       const kept = (await service.list()).find((j) => j.id === jobId);
       if (kept?.resumable) {
-        onStart?.(jobId, true);
+        onStart?.(jobId, 'resumed');
         // the file's caps: looser ones than the job stopped at were written there by the person who runs it
         await recordRun(deps, file, await service.resume(jobId, file.job.caps ?? {}, true));
         return { job: await settled(), resumed: true };
+      }
+      // its file is written but the project did not keep it as a collection: keep it now, from the job's journal
+      // (no call); buying it all again would pay twice for the same file
+      if (kept?.unrecorded) {
+        onStart?.(jobId, 'keeping');
+        const job = await service.record(jobId).catch((error: unknown) => {
+          // what it collected is gone from the job's folder: only a new run can make the file and its collection
+          if (isSkeinError(error) && error.code === 'not-found') return null;
+          throw error;
+        });
+        if (job) {
+          await recordRun(deps, file, job).catch(() => undefined);
+          return { job, resumed: true };
+        }
       }
       if (kept) await service.discard(jobId);
       let view = file.job.view;
@@ -204,7 +221,7 @@ export function savedJobs(deps: SavedJobsDeps): SavedJobs {
       const target = isAbsolute(file.destination.path)
         ? file.destination.path
         : resolve(where.jobFolder, file.destination.path);
-      onStart?.(jobId, false);
+      onStart?.(jobId, 'new');
       // no dialog made the folder: the destination's is made here (`out/thread.jsonl` beside the job file)
       await mkdir(dirname(target), { recursive: true });
       const started = await service.start({

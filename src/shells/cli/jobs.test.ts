@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../core';
@@ -402,6 +403,144 @@ describe('saved jobs, run headless', () => {
     expect(printed).toContain('Stopping (SIGTERM)');
     expect(printed).toMatch(/Stopped \(it was stopped\): \d+ items so far\. Run the same command again to go on/);
   });
+
+  it(
+    'a file the project could not keep as a collection is kept by the next run, with no call',
+    { timeout: 120_000 },
+    async () => {
+      const dir = tempDir();
+      const { examples } = sandbox;
+      const asked = [examples.mediaPostId, examples.muchQuotedPostId, '12345'];
+      const jobFile = join(dir, 'read-back.skein-job.json');
+      writeFileSync(
+        jobFile,
+        JSON.stringify({
+          skein_job: 1,
+          kind: 'hydrate',
+          id: '0b9e8d7c-6a5f-4e3d-9c2b-1a0f9e8d7c6b',
+          name: 'Read back',
+          created_by: 'Skein 0.1.0',
+          created_at: '2026-11-28T12:00:00.000Z',
+          job: {
+            view: { kind: 'postsByIds', operation: 'postsByIds', params: {}, title: 'Read back' },
+            format: 'jsonl',
+            scope: 'all',
+          },
+          ids: { entity: 'posts', list: asked },
+          destination: { path: 'out/read-back.jsonl' },
+        }),
+      );
+      const project = join(dir, 'study.skein');
+      await newProject(dir, project);
+      // the project takes items but refuses new collections (as a member's rights to write one can be taken)
+      const refuse = new DatabaseSync(project);
+      refuse.exec(
+        "CREATE TRIGGER refuse_collections BEFORE INSERT ON collections BEGIN SELECT RAISE(ABORT, 'collections refused'); END",
+      );
+      refuse.close();
+      const options = parseRunnerArgs(
+        ['run', jobFile, '--project', project, '--data-dir', join(dir, 'runner'), '--api-base-url', sandbox.baseUrl],
+        { SKEIN_API_KEY: KEY },
+      ) as JobRunOptions;
+      const out: string[] = [];
+      const err: string[] = [];
+      await resetLedger();
+      expect(
+        await runJob(
+          options,
+          (l) => out.push(l),
+          (l) => err.push(l),
+        ),
+        [...out, ...err].join('\n'),
+      ).toBe(0);
+      const file = join(dir, 'out', 'read-back.jsonl');
+      const written = idsIn(file);
+      expect(written).toEqual(asked.slice(0, 2));
+      expect(err.join('\n')).toMatch(
+        /The file is written, but the project could not keep this export as a collection: .*Run the same command again once the project can take it/,
+      );
+      const bought = await ledgerLines();
+      expect(bought.length).toBeGreaterThan(0);
+
+      // rights back: the same command keeps the written file as the project's collection, buying nothing
+      const allow = new DatabaseSync(project);
+      allow.exec('DROP TRIGGER refuse_collections');
+      allow.close();
+      await resetLedger();
+      out.length = 0;
+      err.length = 0;
+      expect(
+        await runJob(
+          options,
+          (l) => out.push(l),
+          (l) => err.push(l),
+        ),
+        [...out, ...err].join('\n'),
+      ).toBe(0);
+      expect(err).toEqual([]);
+      expect(out.join('\n')).toMatch(
+        /wrote its file last run, but the project did not keep it .*: keeping it now \(no call/,
+      );
+      expect(out.join('\n')).toMatch(/Done: 2 items in .*read-back\.jsonl/);
+      expect(await ledgerLines()).toEqual([]);
+      expect(idsIn(file)).toEqual(written);
+      const db = new DatabaseSync(project, { readOnly: true });
+      const collections = db.prepare('SELECT rowid FROM collections').all() as Array<{ rowid: number }>;
+      expect(collections).toHaveLength(1);
+      const kept = db
+        .prepare(
+          'SELECT i.id AS id FROM collection_items c JOIN items i ON i.rowid = c.item WHERE c.collection = ? ORDER BY c.position',
+        )
+        .all(collections[0]?.rowid ?? -1)
+        .map((r) => (r as { id: string }).id);
+      db.close();
+      expect(kept).toEqual(written);
+
+      // kept once: the next run is a new run of the job (the file made again), not a second keeping
+      await resetLedger();
+      out.length = 0;
+      expect(
+        await runJob(
+          options,
+          (l) => out.push(l),
+          () => undefined,
+        ),
+      ).toBe(0);
+      expect(out.join('\n')).toMatch(/Starting job/);
+
+      // refused again, and what the run collected then deleted from its folder: the next run cannot keep it, so it
+      // runs the job anew (its file and its collection made again) instead of stopping there at every run after
+      const again = new DatabaseSync(project);
+      again.exec(
+        "CREATE TRIGGER refuse_collections BEFORE INSERT ON collections BEGIN SELECT RAISE(ABORT, 'collections refused'); END",
+      );
+      again.close();
+      expect(
+        await runJob(
+          options,
+          () => undefined,
+          () => undefined,
+        ),
+      ).toBe(0);
+      const [jobDir] = readdirSync(join(dir, 'runner', 'exports'));
+      rmSync(join(dir, 'runner', 'exports', jobDir ?? '', 'journal.log'));
+      const back = new DatabaseSync(project);
+      back.exec('DROP TRIGGER refuse_collections');
+      back.close();
+      out.length = 0;
+      expect(
+        await runJob(
+          options,
+          (l) => out.push(l),
+          () => undefined,
+        ),
+      ).toBe(0);
+      expect(out.join('\n')).toMatch(/Starting job/);
+      const after = new DatabaseSync(project, { readOnly: true });
+      expect(after.prepare('SELECT count(*) AS n FROM collections').get()).toEqual({ n: 3 });
+      after.close();
+    },
+  );
 
   it('refuses a job file a newer Skein wrote, before opening anything', async () => {
     const dir = tempDir();

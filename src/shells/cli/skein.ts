@@ -349,12 +349,14 @@ export async function runJob(
     const { job } = await core.jobs.run(
       file,
       { jobFolder: dirname(options.jobFile), project: options.project },
-      (id, resumed) => {
+      (id, how) => {
         jobId = id;
         out(
-          resumed
-            ? `Going on with job ${id} where its last run stopped (pages it paid for are not bought again).`
-            : `Starting job ${id}.`,
+          how === 'keeping'
+            ? `Job ${id} wrote its file last run, but the project did not keep it as a collection then: keeping it now (no call, nothing to pay).`
+            : how === 'resumed'
+              ? `Going on with job ${id} where its last run stopped (pages it paid for are not bought again).`
+              : `Starting job ${id}.`,
         );
       },
     );
@@ -367,7 +369,7 @@ export async function runJob(
     // the file is whole; what the project could not do with it is said, never a failure of the job
     if (job.unrecorded)
       err(
-        `The file is written, but the project could not keep this export as a collection: ${job.unrecorded.error.message.replace(/\.$/, '')}. Its items reach the project once it answers, without the collection that groups them.`,
+        `The file is written, but the project could not keep this export as a collection: ${job.unrecorded.error.message.replace(/\.$/, '')}. Run the same command again once the project can take it: the file is kept as its collection then, with no call.`,
       );
     const prices = core.client.settings().prices;
     const spent = `${job.progress.calls} call${job.progress.calls === 1 ? '' : 's'}, ${job.progress.credits} credits (about $${creditsToUsd(job.progress.credits, prices).toFixed(4)})`;
