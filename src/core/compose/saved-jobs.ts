@@ -37,6 +37,7 @@ export interface SavedJobs {
   /**
    * Runs a job file on the core's project until it ends, stops at a cap or fails; `jobFolder` resolves a
    * relative destination, `project` names the project for the job's identity, `onStart` gets the job's id.
+   * A hydration's ids are taken out of the file (`file.ids.list` is empty once it runs) into an id list of the core's.
    */
   run: (
     file: ExportSavedJob,
@@ -192,7 +193,11 @@ export function savedJobs(deps: SavedJobsDeps): SavedJobs {
       };
       await service.init();
       const kept = (await service.list()).find((j) => j.id === jobId);
+      // a hydration's ids leave the file: only a new job needs them (for its id list), and a million of them need
+      // not stay in memory for the whole run: they are let go as soon as the run knows which it is
+      const held = { ids: file.ids?.list.splice(0) ?? [] };
       if (kept?.resumable) {
+        held.ids = [];
         onStart?.(jobId, 'resumed');
         // the file's caps: looser ones than the job stopped at were written there by the person who runs it
         await recordRun(deps, file, await service.resume(jobId, file.job.caps ?? {}, true));
@@ -208,6 +213,7 @@ export function savedJobs(deps: SavedJobsDeps): SavedJobs {
           throw error;
         });
         if (job) {
+          held.ids = [];
           await recordRun(deps, file, job).catch(() => undefined);
           return { job, resumed: true };
         }
@@ -215,7 +221,8 @@ export function savedJobs(deps: SavedJobsDeps): SavedJobs {
       if (kept) await service.discard(jobId);
       let view = file.job.view;
       if (file.ids) {
-        const list = await deps.ids.store.createFrom(file.ids.entity, file.name, file.ids.list);
+        const list = await deps.ids.store.createFrom(file.ids.entity, file.name, held.ids);
+        held.ids = [];
         view = { ...view, idsFrom: list.importId };
       }
       const target = isAbsolute(file.destination.path)

@@ -16,15 +16,16 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createCore, RunnerBusy, type Core, type CoreDeps } from '../../core';
-import { creditsToUsd } from '../../shared/api/pricing';
+import { isMainThread } from 'node:worker_threads';
+import type { Core, CoreDeps } from '../../core';
 import type { ExportJob } from '../../shared/ipc/export';
 import type { MediaJob } from '../../shared/ipc/media';
 import type { HeadlessRun } from '../../shared/ipc/jobs';
-import { readSavedJob, type WatchSavedJob } from '../../shared/jobs/saved-job';
+import type { WatchSavedJob } from '../../shared/jobs/saved-job';
+import { JOB_MEMORY_MB, jobOfThisThread, reportExitCode, runJobInThread, stopFromMain } from './job-thread';
 
 export const USAGE = `Usage: skein watch --project PATH [options]
-       skein run JOB.json --project PATH [--demo | --api-base-url URL] [--data-dir DIR] [--rate N] [--researcher NAME]
+       skein run JOB.json --project PATH [--demo | --api-base-url URL] [--data-dir DIR] [--rate N] [--researcher NAME] [--memory MB]
   watch: runs the watches of a Skein project on their schedules, until stopped (SIGTERM, Ctrl+C).
   run:   runs a job saved from Skein (Save as job…) on the project: a line per page or batch; run it again
          after a stop or a failure and it goes on where it stopped, without paying for a page twice.
@@ -43,12 +44,17 @@ export const USAGE = `Usage: skein watch --project PATH [options]
   --once              run what is due (and pick up an unfinished run), then exit: for cron (watch, or a watch job)
   --tick SECONDS      how often to look for due watches (default 30; watch, or a watch job)
   --verbose           a line per page, not only per run
+  --memory MB         run: the most memory the job's heap may take (default ${JOB_MEMORY_MB}); a job that needs more stops,
+                      says so, and goes on where it stopped when run again with more
 
 Exit codes: 0 done (watch: or stopped; a watch job with --once: what was due ran), 1 an error (run: stopped or
 failed; run it again to go on), 2 a mistake in the command or the job file, 3 another runner runs this project,
 4 (run) the job stopped at one of its caps (a watch job: its total cap).
 
   skein verify --project PATH re-hashes the project's kept media files and captured pages (skein verify --help).`;
+
+/** the least `--memory` a job may be given: the runner's own modules take ~20 MB of it */
+const MIN_JOB_MEMORY_MB = 64;
 
 /** `skein run`'s exit codes beside 0, 1 and 2 (3 is watch's: the project is busy) */
 export const EXIT_CAP = 4;
@@ -99,6 +105,8 @@ export interface JobRunOptions extends Omit<RunnerOptions, 'command' | 'tickMs'>
   jobFile: string;
   /** a watch job: how often to look whether its next run is due (absent: 30 s; an export job takes none) */
   tickMs?: number;
+  /** the most the job's heap may take (its thread's old generation), in MB */
+  memoryMb: number;
 }
 
 export function parseRunnerArgs(
@@ -124,6 +132,7 @@ export function parseRunnerArgs(
         rate: { type: 'string' },
         once: { type: 'boolean' },
         tick: { type: 'string' },
+        memory: { type: 'string' },
         verbose: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -152,6 +161,10 @@ export function parseRunnerArgs(
   const tick = values.tick === undefined ? 30 : Number(values.tick);
   if (!(tick >= 0.05 && tick <= 3600))
     return { error: `--tick must be between 0.05 and 3600 seconds, not ${values.tick}` };
+  const memory = values.memory === undefined ? JOB_MEMORY_MB : Number(values.memory);
+  if (values.memory !== undefined && command !== 'run') return { error: '--memory is for skein run (a job)' };
+  if (!(Number.isInteger(memory) && memory >= MIN_JOB_MEMORY_MB && memory <= 65_536))
+    return { error: `--memory must be a whole number of MB from ${MIN_JOB_MEMORY_MB} to 65536, not ${values.memory}` };
   const apiBaseUrl = values['api-base-url'] ?? (env.SKEIN_API_BASE_URL || undefined);
   if (!values.demo && !apiBaseUrl)
     return {
@@ -178,6 +191,7 @@ export function parseRunnerArgs(
       command,
       jobFile: resolve(jobFile as string),
       ...common,
+      memoryMb: memory,
       once: values.once ?? false,
       ...(values.tick !== undefined ? { tickMs: Math.round(tick * 1000) } : {}),
     };
@@ -202,17 +216,29 @@ export interface RunningRunner {
   stop: () => Promise<void>;
 }
 
+/**
+ * The core, loaded where a command runs it: not by the main thread of `skein run`, which only starts the job's
+ * thread (loading it there too took ~65 MB of the process's memory for nothing).
+ */
+const loadCore = () => import('../../core');
+/** what a job's run reads its file and bill with (zod's schemas: loaded with the core, where the job runs) */
+const loadJobs = async () => ({
+  ...(await import('../../shared/jobs/saved-job')),
+  ...(await import('../../shared/api/pricing')),
+});
+
 /** The core both commands run over: one project, the key from the environment, no window. */
-function runnerCore(
+async function runnerCore(
   options: RunnerOptions | JobRunOptions,
   err: (line: string) => void,
   over: Partial<CoreDeps>,
-): Core {
+): Promise<Core> {
   const team = TEAM_PROJECT.test(options.project);
   if (!team && !existsSync(options.project))
     throw new Error(
       `there is no project at ${options.project}. Make it in Skein (Archive → New project)${options.command === 'watch' ? ', switch its watches on there,' : ''} and copy the file here.`,
     );
+  const { createCore } = await loadCore();
   return createCore({
     userDataDir: options.dataDir,
     secretStorage: NO_KEYRING,
@@ -242,7 +268,7 @@ export async function startRunner(
   out: (line: string) => void = (l) => console.log(l),
   err: (line: string) => void = (l) => console.error(l),
 ): Promise<RunningRunner> {
-  const core = runnerCore(options, err, {
+  const core = await runnerCore(options, err, {
     watches: { who: 'headless', start: false, tickMs: options.tickMs, progress: out, verbose: options.verbose },
   });
   const { scheduler } = core.watches;
@@ -295,14 +321,15 @@ export async function runJob(
   /** what a test replaces (the clock) */
   over: Partial<CoreDeps> = {},
 ): Promise<number> {
-  let text: string;
+  const { readSavedJob, creditsToUsd } = await loadJobs();
+  let read: ReturnType<typeof readSavedJob>;
   try {
-    text = readFileSync(options.jobFile, 'utf8');
+    // read and parsed in one step: the text of a file of a million ids is not kept for the whole run
+    read = readSavedJob(readFileSync(options.jobFile, 'utf8'));
   } catch {
     err(`skein: there is no job file at ${options.jobFile}.`);
     return 2;
   }
-  const read = readSavedJob(text);
   if (!read.ok) {
     err(`skein: ${options.jobFile}: ${read.message}`);
     return 2;
@@ -317,7 +344,7 @@ export async function runJob(
   let pages = -1;
   let core: Core;
   try {
-    core = runnerCore(options, err, {
+    core = await runnerCore(options, err, {
       ...over,
       watches: { who: 'headless', start: false },
       emit: (name, payload) => {
@@ -426,7 +453,7 @@ async function runWatchJob(
   const tickMs = options.tickMs ?? 30_000;
   let core: Core;
   try {
-    core = runnerCore(options, err, {
+    core = await runnerCore(options, err, {
       ...over,
       // the caps are the person's, written in the file they run: there is no dialog to confirm them in
       confirm: async () => true,
@@ -453,7 +480,7 @@ async function runWatchJob(
     try {
       await core.watches.scheduler.claimProject();
     } catch (error) {
-      if (error instanceof RunnerBusy) {
+      if (error instanceof (await loadCore()).RunnerBusy) {
         err(`skein: ${error.message}`);
         return 3;
       }
@@ -495,6 +522,7 @@ async function runWatchJob(
         };
       });
     }
+    const { creditsToUsd } = await loadJobs();
     const spent = `${current.runs} run${current.runs === 1 ? '' : 's'}, ${current.kept.posts} posts kept, ${current.spent.total} credits (about $${creditsToUsd(current.spent.total, core.client.settings().prices).toFixed(4)})`;
     if (stopped) {
       err(
@@ -569,7 +597,10 @@ function progressLine(kind: 'export' | 'hydrate', job: ExportJob): string {
   return `${kind === 'hydrate' ? 'batch' : 'page'} ${p.pages}${share} — ${p.items} items, ${p.calls} call${p.calls === 1 ? '' : 's'}, ${p.credits} credits${waiting}`;
 }
 
-/** `skein run …`: the job, then exit with its code; SIGTERM or Ctrl+C stop it so that it can go on. */
+/**
+ * `skein run …`: the job, in a thread whose heap is held to `--memory` (job-thread.ts), then exit with its code;
+ * SIGTERM or Ctrl+C stop it so that it can go on.
+ */
 async function mainRun(options: JobRunOptions): Promise<void> {
   const stop = new AbortController();
   const onSignal = (signal: string) => {
@@ -578,7 +609,12 @@ async function mainRun(options: JobRunOptions): Promise<void> {
   };
   process.once('SIGINT', () => onSignal('SIGINT'));
   process.once('SIGTERM', () => onSignal('SIGTERM'));
-  process.exitCode = await runJob(options, undefined, undefined, stop.signal);
+  process.exitCode = await runJobInThread(new URL(import.meta.url), options, stop.signal, console.error);
+}
+
+/** In the job's thread (this module, started by `mainRun`): the job itself. */
+async function jobThread(options: JobRunOptions): Promise<void> {
+  reportExitCode(await runJob(options, undefined, undefined, stopFromMain()));
 }
 
 /** `skein watch …` until SIGTERM or Ctrl+C (or, with --once, until what is due has run); `skein run …`. */
@@ -639,6 +675,7 @@ export async function runVerify(
     err(`skein: there is no project at ${project}.`);
     return 1;
   }
+  const { createCore } = await loadCore();
   const core = createCore({
     userDataDir: values['data-dir'] ?? (env.SKEIN_USER_DATA_DIR || defaultDataDir(env)),
     secretStorage: NO_KEYRING,
@@ -740,7 +777,7 @@ async function main(): Promise<void> {
   try {
     running = await startRunner(parsed);
   } catch (error) {
-    if (error instanceof RunnerBusy) {
+    if (error instanceof (await loadCore()).RunnerBusy) {
       console.error(`skein: ${error.message}`);
       process.exitCode = 3;
       return;
@@ -769,4 +806,6 @@ function isEntryPoint(): boolean {
   }
 }
 
-if (isEntryPoint()) void main();
+const threadJob = jobOfThisThread<JobRunOptions>();
+if (threadJob) void jobThread(threadJob);
+else if (isMainThread && isEntryPoint()) void main();

@@ -75,6 +75,7 @@ function run(jobFile: string, project: string, dir: string, over: Partial<JobRun
     rate: 100,
     verbose: false,
     once: true,
+    memoryMb: 256,
     ...over,
   };
   const exit = (signal?: AbortSignal) =>
