@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseRunnerArgs } from './skein';
+import { parseRunnerArgs, readInPieces } from './skein';
 import { runJobInThread } from './job-thread';
 
 const dir = mkdtempSync(join(tmpdir(), 'skein-job-thread-'));
@@ -57,6 +57,16 @@ describe("skein run's job thread", () => {
     expect(said).toEqual([
       'Stopped: the disk went away. Run the same command again to go on where it stopped (no page is paid for twice).',
     ]);
+  });
+
+  it('reads a job file a piece at a time, a character split between two pieces intact', () => {
+    const file = join(dir, 'job.json');
+    // “ and ” are three bytes each: the first straddles the 64 KB a piece holds
+    const text = `${'a'.repeat(64 * 1024 - 1)}“Replies to @例え”${'b'.repeat(70_000)}é`;
+    writeFileSync(file, text);
+    expect(readInPieces(file)).toBe(text);
+    writeFileSync(file, '');
+    expect(readInPieces(file)).toBe('');
   });
 
   it('reads --memory for a job, and refuses what cannot hold one', () => {
