@@ -432,113 +432,83 @@ describe('saved jobs, run headless', () => {
       );
       const project = join(dir, 'study.skein');
       await newProject(dir, project);
-      // the project takes items but refuses new collections (as a member's rights to write one can be taken)
-      const refuse = new DatabaseSync(project);
-      refuse.exec(
-        "CREATE TRIGGER refuse_collections BEFORE INSERT ON collections BEGIN SELECT RAISE(ABORT, 'collections refused'); END",
-      );
-      refuse.close();
+      /** the project takes items but refuses new collections (as a member's rights to write one can be taken) */
+      const refuseCollections = (refused: boolean) => {
+        const db = new DatabaseSync(project);
+        db.exec(
+          refused
+            ? "CREATE TRIGGER refuse_collections BEFORE INSERT ON collections BEGIN SELECT RAISE(ABORT, 'refused'); END"
+            : 'DROP TRIGGER refuse_collections',
+        );
+        db.close();
+      };
       const options = parseRunnerArgs(
         ['run', jobFile, '--project', project, '--data-dir', join(dir, 'runner'), '--api-base-url', sandbox.baseUrl],
         { SKEIN_API_KEY: KEY },
       ) as JobRunOptions;
-      const out: string[] = [];
-      const err: string[] = [];
-      await resetLedger();
-      expect(
-        await runJob(
+      /** the same command run again: its exit code and what it printed on standard output and standard error */
+      const run = async () => {
+        const said = { out: '', err: '' };
+        const code = await runJob(
           options,
-          (l) => out.push(l),
-          (l) => err.push(l),
-        ),
-        [...out, ...err].join('\n'),
-      ).toBe(0);
+          (l) => (said.out += `${l}\n`),
+          (l) => (said.err += `${l}\n`),
+        );
+        return { code, ...said };
+      };
+      const collections = () => {
+        const db = new DatabaseSync(project, { readOnly: true });
+        const ids = (db.prepare('SELECT rowid FROM collections ORDER BY rowid').all() as Array<{ rowid: number }>).map(
+          (c) =>
+            db
+              .prepare(
+                'SELECT i.id AS id FROM collection_items c JOIN items i ON i.rowid = c.item WHERE c.collection = ? ORDER BY c.position',
+              )
+              .all(c.rowid)
+              .map((r) => (r as { id: string }).id),
+        );
+        db.close();
+        return ids;
+      };
+
+      refuseCollections(true);
+      await resetLedger();
+      const first = await run();
+      expect(first.code, first.out + first.err).toBe(0);
       const file = join(dir, 'out', 'read-back.jsonl');
       const written = idsIn(file);
       expect(written).toEqual(asked.slice(0, 2));
-      expect(err.join('\n')).toMatch(
+      expect(first.err).toMatch(
         /The file is written, but the project could not keep this export as a collection: .*Run the same command again once the project can take it/,
       );
-      const bought = await ledgerLines();
-      expect(bought.length).toBeGreaterThan(0);
+      expect((await ledgerLines()).length).toBeGreaterThan(0);
+      expect(collections()).toEqual([]);
 
       // rights back: the same command keeps the written file as the project's collection, buying nothing
-      const allow = new DatabaseSync(project);
-      allow.exec('DROP TRIGGER refuse_collections');
-      allow.close();
+      refuseCollections(false);
       await resetLedger();
-      out.length = 0;
-      err.length = 0;
-      expect(
-        await runJob(
-          options,
-          (l) => out.push(l),
-          (l) => err.push(l),
-        ),
-        [...out, ...err].join('\n'),
-      ).toBe(0);
-      expect(err).toEqual([]);
-      expect(out.join('\n')).toMatch(
-        /wrote its file last run, but the project did not keep it .*: keeping it now \(no call/,
-      );
-      expect(out.join('\n')).toMatch(/Done: 2 items in .*read-back\.jsonl/);
+      const kept = await run();
+      expect(kept.code, kept.out + kept.err).toBe(0);
+      expect(kept.err).toBe('');
+      expect(kept.out).toMatch(/wrote its file last run, but the project did not keep it .*: keeping it now \(no call/);
+      expect(kept.out).toMatch(/Done: 2 items in .*read-back\.jsonl/);
       expect(await ledgerLines()).toEqual([]);
       expect(idsIn(file)).toEqual(written);
-      const db = new DatabaseSync(project, { readOnly: true });
-      const collections = db.prepare('SELECT rowid FROM collections').all() as Array<{ rowid: number }>;
-      expect(collections).toHaveLength(1);
-      const kept = db
-        .prepare(
-          'SELECT i.id AS id FROM collection_items c JOIN items i ON i.rowid = c.item WHERE c.collection = ? ORDER BY c.position',
-        )
-        .all(collections[0]?.rowid ?? -1)
-        .map((r) => (r as { id: string }).id);
-      db.close();
-      expect(kept).toEqual(written);
+      expect(collections()).toEqual([written]);
 
       // kept once: the next run is a new run of the job (the file made again), not a second keeping
-      await resetLedger();
-      out.length = 0;
-      expect(
-        await runJob(
-          options,
-          (l) => out.push(l),
-          () => undefined,
-        ),
-      ).toBe(0);
-      expect(out.join('\n')).toMatch(/Starting job/);
+      expect((await run()).out).toMatch(/Starting job/);
+      expect(collections()).toHaveLength(2);
 
       // refused again, and what the run collected then deleted from its folder: the next run cannot keep it, so it
       // runs the job anew (its file and its collection made again) instead of stopping there at every run after
-      const again = new DatabaseSync(project);
-      again.exec(
-        "CREATE TRIGGER refuse_collections BEFORE INSERT ON collections BEGIN SELECT RAISE(ABORT, 'collections refused'); END",
-      );
-      again.close();
-      expect(
-        await runJob(
-          options,
-          () => undefined,
-          () => undefined,
-        ),
-      ).toBe(0);
+      refuseCollections(true);
+      expect((await run()).code).toBe(0);
       const [jobDir] = readdirSync(join(dir, 'runner', 'exports'));
       rmSync(join(dir, 'runner', 'exports', jobDir ?? '', 'journal.log'));
-      const back = new DatabaseSync(project);
-      back.exec('DROP TRIGGER refuse_collections');
-      back.close();
-      out.length = 0;
-      expect(
-        await runJob(
-          options,
-          (l) => out.push(l),
-          () => undefined,
-        ),
-      ).toBe(0);
-      expect(out.join('\n')).toMatch(/Starting job/);
-      const after = new DatabaseSync(project, { readOnly: true });
-      expect(after.prepare('SELECT count(*) AS n FROM collections').get()).toEqual({ n: 3 });
-      after.close();
+      refuseCollections(false);
+      expect((await run()).out).toMatch(/Starting job/);
+      expect(collections()).toHaveLength(3);
     },
   );
 
