@@ -1,10 +1,11 @@
 /**
  * `skein run`'s job runs in a worker thread whose heap is held to a limit. On the main thread V8 sizes a long
  * job's heap by what it allocates, not by what it keeps: a hydration of a million ids peaked at 350–400 MB there
- * while 35 MB stayed live after each full collection. Near a limit V8 collects instead of growing, so the process
- * stays flat in the job's size (bench/hydrate.bench.ts with BENCH_IN_WORKER=16,256: 226 MB at 100,000 ids,
- * 250 MB at 1,000,000, at the same rate). The old generation's limit is the one that bounds it (a young one
- * alone left 316 / 348 MB); a job that needs more ends like a kill, resumable, and says how to give it more.
+ * while 35 MB stayed live after each full collection. Near a limit V8 collects instead of growing, so the job's
+ * heap stays flat in its size (the export service alone, bench/hydrate.bench.ts with BENCH_IN_WORKER=16,256:
+ * 226 MB at 100,000 ids, 250 MB at 1,000,000, at the same rate; the whole runner, bench:hydrate:runner: 485 → 248
+ * MB and 602 → 308–323 MB). The old generation's limit is the one that bounds it (a young one alone left 316 / 348
+ * MB); a job that needs more ends like a kill, resumable, and says how to give it more.
  */
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 
