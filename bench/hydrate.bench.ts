@@ -7,8 +7,9 @@
  *    file into an id list (the real ImportStore), hydrates it with the real ExportService and API client
  *    (batches of 100, journaled, JSONL out) and reports ids/s end to end and its peak RSS.
  *    Budget: >= 3,000 ids/s, <= 300 MB, flat as the count grows.
- * 2. Crash: a child hydrating 30,000 ids is killed with SIGKILL at a random moment; a second child resumes the
- *    interrupted job. The sandbox's ledger says how many batches were bought, the file how many ids came back.
+ * 2. Crash: a child hydrating 30,000 ids (BENCH_CRASH_COUNT; 0: no crash run) is killed with SIGKILL at a random
+ *    moment; a second child resumes the interrupted job. The sandbox's ledger says how many batches were bought,
+ *    the file how many ids came back.
  *    Budget: no batch bought twice but the one in flight at the kill, no id lost.
  * A measurement, not a test: it prints the figures and writes bench/results/hydrate.json.
  * To study the process's memory: BENCH_TRACE=1, BENCH_NODE_FLAGS, BENCH_SNAPSHOT; BENCH_IN_WORKER=young,old
@@ -307,46 +308,48 @@ async function main(): Promise<void> {
       }
     }
 
-    // crash: SIGKILL at a random moment, then resume in a new process
-    const dir = await mkdtemp(join(tmpdir(), 'skein-bench-hydrate-kill-'));
-    let crash: Record<string, unknown>;
-    try {
-      const idFile = join(dir, 'ids.txt');
-      await writeIdFile(idFile, CRASH_COUNT);
-      await reset();
-      const first = forkChild({ mode: 'run', baseUrl: sandbox.baseUrl, dir, idFile });
-      await new Promise<void>((resolve) =>
-        first.on('message', (m) => (m as { started?: boolean }).started && resolve()),
-      );
-      const after = 200 + Math.floor(Math.random() * 1500);
-      await new Promise((r) => setTimeout(r, after));
-      // a short list may be done before the kill: its child has exited already
-      if (first.exitCode === null && first.signalCode === null) {
-        const exited = new Promise((r) => first.once('exit', r));
-        first.kill('SIGKILL');
-        await exited;
+    // crash: SIGKILL at a random moment, then resume in a new process (BENCH_CRASH_COUNT=0: none)
+    let crash: Record<string, unknown> | null = null;
+    if (CRASH_COUNT > 0) {
+      const dir = await mkdtemp(join(tmpdir(), 'skein-bench-hydrate-kill-'));
+      try {
+        const idFile = join(dir, 'ids.txt');
+        await writeIdFile(idFile, CRASH_COUNT);
+        await reset();
+        const first = forkChild({ mode: 'run', baseUrl: sandbox.baseUrl, dir, idFile });
+        await new Promise<void>((resolve) =>
+          first.on('message', (m) => (m as { started?: boolean }).started && resolve()),
+        );
+        const after = 200 + Math.floor(Math.random() * 1500);
+        await new Promise((r) => setTimeout(r, after));
+        // a short list may be done before the kill: its child has exited already
+        if (first.exitCode === null && first.signalCode === null) {
+          const exited = new Promise((r) => first.once('exit', r));
+          first.kill('SIGKILL');
+          await exited;
+        }
+        const boughtBeforeKill = await ledgerCalls(sandbox.baseUrl);
+        const resumed = await result(forkChild({ mode: 'resume', baseUrl: sandbox.baseUrl, dir, idFile }));
+        const calls = await ledgerCalls(sandbox.baseUrl);
+        const batches = Math.ceil(CRASH_COUNT / 100);
+        const written = (await readFile(join(dir, 'out.jsonl'), 'utf8')).trim().split('\n').length;
+        crash = {
+          ids: CRASH_COUNT,
+          killedAfterMs: after,
+          boughtBeforeKill,
+          ledgerCalls: calls,
+          batches,
+          boughtTwice: calls - batches,
+          found: resumed.items,
+          written,
+          lost: resumed.items - written,
+        };
+        console.log(
+          `kill -9 after ${after} ms (${boughtBeforeKill} of ${batches} batches bought), resumed: ledger ${calls} calls for ${batches} batches (bought twice: ${calls - batches}), ${written} ids written of ${resumed.items} found`,
+        );
+      } finally {
+        await rm(dir, { recursive: true, force: true });
       }
-      const boughtBeforeKill = await ledgerCalls(sandbox.baseUrl);
-      const resumed = await result(forkChild({ mode: 'resume', baseUrl: sandbox.baseUrl, dir, idFile }));
-      const calls = await ledgerCalls(sandbox.baseUrl);
-      const batches = Math.ceil(CRASH_COUNT / 100);
-      const written = (await readFile(join(dir, 'out.jsonl'), 'utf8')).trim().split('\n').length;
-      crash = {
-        ids: CRASH_COUNT,
-        killedAfterMs: after,
-        boughtBeforeKill,
-        ledgerCalls: calls,
-        batches,
-        boughtTwice: calls - batches,
-        found: resumed.items,
-        written,
-        lost: resumed.items - written,
-      };
-      console.log(
-        `kill -9 after ${after} ms (${boughtBeforeKill} of ${batches} batches bought), resumed: ledger ${calls} calls for ${batches} batches (bought twice: ${calls - batches}), ${written} ids written of ${resumed.items} found`,
-      );
-    } finally {
-      await rm(dir, { recursive: true, force: true });
     }
 
     const file = writeResults('hydrate', {
