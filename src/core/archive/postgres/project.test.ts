@@ -636,7 +636,6 @@ describe.skipIf(skip)(`a team project on PostgreSQL${skip ? ` (${skip})` : ''}`,
 
   it('marks a big run’s pages all-visible once answers stop, so the chart counts from the index, and stays exact', async () => {
     const name = schema();
-    const p = await PostgresProject.open(cluster.connection(name), init('Ada'));
     // Skein's vacuum alone: an autovacuum worker's analyze of any table in the database (this project's others, an
     // earlier test's) holds a snapshot, and a vacuum leaves unmarked the pages newer than it (400 to 800 of 2,004 in
     // full runs on a busy machine), so no worker may run during this test
@@ -651,6 +650,7 @@ describe.skipIf(skip)(`a team project on PostgreSQL${skip ? ` (${skip})` : ''}`,
     const quiet = Date.now() + 60_000;
     while (workers() > 0 && Date.now() < quiet) await new Promise((r) => setTimeout(r, 100));
     expect(workers()).toBe(0);
+    const p = await PostgresProject.open(cluster.connection(name), init('Ada'));
     try {
       const at = Date.UTC(2026, 10, 1);
       const pages = Array.from({ length: 501 }, (_, n) => repliesPage(n * 20, 20, at + n));
