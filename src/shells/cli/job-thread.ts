@@ -25,9 +25,9 @@ interface Process {
  * On Linux, starts this runner again in the same process (its id, its standard streams) with `MALLOC_ARENA_MAX=2`
  * in its environment, which glibc reads only as a process starts. Without it each of the runner's threads (the
  * job's, the project's, V8's) gets an arena of its own that keeps what it freed: a hydration of a million ids
- * peaked at 308–323 MB, with it at 282–287 MB, at the same speed. A value the environment sets is kept (no new start);
- * elsewhere, or where `process.execve` is missing or fails, this returns and the runner goes on as it is. Called
- * before anything is written or opened: nothing of this start survives the new one.
+ * peaked at 308–323 MB, with it at 282–287 MB, at the same speed. A value the environment sets is kept (no new
+ * start); elsewhere, or where `process.execve` is missing or fails, this returns and the runner goes on as it is.
+ * Called before anything is written or opened: nothing of this start survives the new one.
  */
 export function withFewerArenas(proc: Process = process): void {
   if (proc.platform !== 'linux' || proc.env.MALLOC_ARENA_MAX !== undefined || !proc.execve) return;
