@@ -56,10 +56,39 @@ describe('id import', () => {
     const zeros = '1850000001234560000';
     const txt: IdImportOptions = { kind: 'posts', source: { format: 'txt' } };
 
-    it('among many long ids with all their digits, one ending in zeros is a genuine id (it comes last)', async () => {
-      const s = await read([...genuine.slice(0, 150), zeros, ...genuine.slice(150)].join('\n'), txt);
+    it('among many long ids with all their digits, one ending in zeros is a genuine id, in its place', async () => {
+      const list = [...genuine.slice(0, 150), zeros, ...genuine.slice(150)];
+      const s = await read(list.join('\n'), txt);
       expect(s).toMatchObject({ accepted: 301, damagedTotal: 0 });
-      expect(s.ids?.at(-1)).toBe(zeros);
+      expect(s.ids).toEqual(list);
+    });
+
+    it('ids given out as they are read are taken back when the verdict refuses them, the counts as if it had waited', async () => {
+      const given: string[] = [];
+      const withdrawn: string[][] = [];
+      const other = '1850000001234590000';
+      // refused (1 in 51 is more than chance): the zeros twice (a repeat), and another whose text form (a JSON
+      // string, which no spreadsheet rounds) comes later
+      const lines = [...genuine.slice(0, 50), zeros, other, zeros].map((id) => `{"id":${id}}`);
+      const s = await importIds([[...lines, `{"id":"${other}"}`].join('\n')], {
+        kind: 'posts',
+        source: { format: 'jsonl', path: 'id' },
+        onId: (id) => given.push(id),
+        onWithdraw: (ids) => withdrawn.push([...ids]),
+      });
+      expect(withdrawn).toEqual([[zeros]]);
+      expect(given.filter((id) => !withdrawn[0]!.includes(id))).toEqual([...genuine.slice(0, 50), other]);
+      expect(s).toMatchObject({ accepted: 51, duplicates: 0, damagedTotal: 3 });
+      expect(s.damaged.map((d) => d.line)).toEqual([51, 52, 53]);
+      // judged genuine: nothing taken back
+      const kept: string[] = [];
+      await importIds([[...genuine.slice(0, 150), zeros, ...genuine.slice(150)].join('\n')], {
+        kind: 'posts',
+        source: { format: 'txt' },
+        onId: (id) => kept.push(id),
+        onWithdraw: () => expect.unreachable('nothing to take back'),
+      });
+      expect(kept.indexOf(zeros)).toBe(150);
     });
 
     it('when the other long numbers look rounded too, or are too few to tell, each is refused with its line', async () => {

@@ -52,6 +52,11 @@ export interface IdImportOptions {
   source: IdFileFormat;
   /** each accepted id, once, in file order */
   onId?: (id: string) => void;
+  /**
+   * ids given to `onId` that the list's verdict at the end refused (they looked rounded by a spreadsheet, and the
+   * list says they were): to be taken out of what `onId` kept
+   */
+  onWithdraw?: (ids: ReadonlySet<string>) => void;
   /** keep the accepted ids in the summary (default: true unless `onId` is given) */
   keepIds?: boolean;
 }
@@ -82,7 +87,6 @@ function parseExact(line: string): unknown {
 interface HeldId {
   line: number;
   token: string;
-  id: string;
 }
 
 /** Reads an id list fed in chunks. */
@@ -99,6 +103,7 @@ export class IdImporter {
   /** ids that look rounded by a spreadsheet, judged when the whole list is read */
   private readonly rounded = new RoundedIds<HeldId>();
   private readonly refuseRounded = (held: HeldId, why: string) => this.refuse('damaged', held.line, held.token, why);
+  private readonly acceptId = (id: string) => this.accept(id);
 
   constructor(private readonly options: IdImportOptions) {
     this.keep = options.keepIds ?? !options.onId;
@@ -130,22 +135,23 @@ export class IdImporter {
     if (s[list].length < MAX_LISTED) s[list].push({ line, token: token.slice(0, MAX_TOKEN_SHOWN), why });
   }
 
-  private accept(id: string): void {
+  /** true: the id's first time, now in the list; false: a repeat */
+  private accept(id: string): boolean {
     if (!this.seen.add(id)) {
       this.summary.duplicates++;
-      return;
+      return false;
     }
     this.summary.accepted++;
     this.summary.ids?.push(id);
     this.options.onId?.(id);
+    return true;
   }
 
   private token(raw: string, line: number, text = false): void {
     const read = readIdToken(raw, this.options.kind, text);
     switch (read.kind) {
       case 'id':
-        if (!this.rounded.hold(read, { line, token: raw, id: read.id }, this.refuseRounded)) this.accept(read.id);
-        return;
+        return this.rounded.take(read, { line, token: raw }, this.acceptId, this.refuseRounded);
       case 'handle': {
         const key = read.handle.toLowerCase();
         if (this.handleSeen.has(key)) this.summary.duplicates++;
@@ -251,15 +257,25 @@ export class IdImporter {
     this.pending = text.slice(start);
   }
 
-  /** Ends the input; returns what was read (ids that looked rounded, and were judged genuine, come last). */
+  /** Ends the input; returns what was read. */
   end(): IdImportSummary {
     if (this.csv) this.csv.end((r) => this.record(r));
     else if (this.pending !== '') this.line(this.pending.replace(/\r$/, ''));
     this.pending = '';
-    this.rounded.settle((held) => this.accept(held.id), this.refuseRounded);
+    this.settleRounded();
     this.summary.damaged.sort((a, b) => a.line - b.line);
     this.release();
     return this.summary;
+  }
+
+  /** The verdict on ids that looked rounded, taken in their places: what a refusal takes back is taken back. */
+  private settleRounded(): void {
+    const { withdrawn, repeats } = this.rounded.settle(this.refuseRounded);
+    this.summary.duplicates -= repeats;
+    if (withdrawn.size === 0) return;
+    this.summary.accepted -= withdrawn.size;
+    if (this.summary.ids) this.summary.ids = this.summary.ids.filter((id) => !withdrawn.has(id));
+    this.options.onWithdraw?.(withdrawn);
   }
 
   /** Lets the table of ids seen go (at the end, or for a reading given up). */

@@ -3,7 +3,7 @@
  * `batchSize`-th id starts (8 bytes per batch: 80 KB for a million ids), and each batch is read from there when
  * it is asked for. A hydration of millions of ids holds one batch of them at a time.
  */
-import { closeSync, createReadStream, fsyncSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, fsyncSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { open } from 'node:fs/promises';
 import type { MissingId } from '../../shared/ipc/ids';
@@ -102,6 +102,24 @@ export class IdLines {
     this.at += this.piece.write(id, this.at, 'latin1');
     this.piece[this.at++] = NL;
     this.count++;
+  }
+
+  /**
+   * Takes these ids out of the list, the others kept in their order: the file read back and written again without
+   * them (rare: ids a spreadsheet rounded, known only once the whole list is read).
+   */
+  withdraw(ids: ReadonlySet<string>): void {
+    if (ids.size === 0) return;
+    const fd = this.open();
+    this.spill();
+    closeSync(fd);
+    this.fd = null;
+    const kept = readFileSync(this.path, 'latin1')
+      .split('\n')
+      .filter((id) => id !== '' && !ids.has(id));
+    this.count = 0;
+    this.fd = openSync(this.path, 'w', 0o644);
+    for (const id of kept) this.add(id);
   }
 
   /** Writes out the lines not yet on disk, flushes the file to disk and closes it. */

@@ -106,6 +106,7 @@ export class ImportStore {
         }
         ids.add(id);
       },
+      onWithdraw: (withdrawn) => ids.withdraw(withdrawn),
     });
     this.open.set(meta.importId, { meta, ids, importer, chars: 0 });
     return { ...meta };

@@ -49,9 +49,15 @@ describe('parseIdList', () => {
   });
   it('an id ending in zeros among many long ids with all their digits is genuine, not rounded', () => {
     const many = Array.from({ length: 120 }, (_, i) => `18500000000${String(i * 7919 + 12345678).padStart(8, '0')}`);
-    const parsed = parseIdList([...many, '1850000001234560000'].join(' '), 'posts');
+    const list = [...many.slice(0, 60), '1850000001234560000', ...many.slice(60)];
+    const parsed = parseIdList(list.join(' '), 'posts');
     expect(parsed.damaged).toEqual([]);
-    expect(parsed.ids).toHaveLength(121);
+    // in the place it was pasted: the looked-up posts come in the list's order
+    expect(parsed.ids).toEqual(list);
+    // refused, it is taken out again, and its repeat is no repeat
+    const few = parseIdList([...many.slice(0, 20), '1850000001234560000', '1850000001234560000'].join(' '), 'posts');
+    expect(few).toMatchObject({ ids: many.slice(0, 20), repeated: 0 });
+    expect(few.damaged).toHaveLength(2);
   });
   it('users: accepts @handles, bare handles and profile URLs, to be resolved', () => {
     const parsed = parseIdList(

@@ -32,14 +32,16 @@ export function parseIdList(text: string, kind: 'posts' | 'users'): ParsedIds {
   const handles: string[] = [];
   const damaged: ParsedIds['damaged'] = [];
   let repeated = 0;
-  const rounded = new RoundedIds<{ token: string; id: string }>();
+  const rounded = new RoundedIds<{ token: string }>();
   const refuse = (held: { token: string }, why: string) => damaged.push({ token: held.token, why });
   const accept = (id: string) => {
-    if (seen.has(id)) repeated++;
-    else {
-      seen.add(id);
-      ids.push(id);
+    if (seen.has(id)) {
+      repeated++;
+      return false;
     }
+    seen.add(id);
+    ids.push(id);
+    return true;
   };
   for (const raw of tokens) {
     const read = readIdToken(raw, kind);
@@ -55,14 +57,16 @@ export function parseIdList(text: string, kind: 'posts' | 'users'): ParsedIds {
         else handles.push(read.handle);
         break;
       case 'id':
-        if (!rounded.hold(read, { token: raw, id: read.id }, refuse)) accept(read.id);
+        rounded.take(read, { token: raw }, accept, refuse);
         break;
       default:
         missingCaseError(read);
     }
   }
-  rounded.settle((held) => accept(held.id), refuse);
-  return { ids, invalid, repeated, handles, damaged };
+  // ids that looked rounded were taken in their places; a refusal takes them back
+  const { withdrawn, repeats } = rounded.settle(refuse);
+  repeated -= repeats;
+  return { ids: withdrawn.size ? ids.filter((id) => !withdrawn.has(id)) : ids, invalid, repeated, handles, damaged };
 }
 
 /** Split into batches of at most `size` (the API's per-call id limit). */

@@ -126,35 +126,77 @@ export function readIdToken(raw: string, kind: IdKind, text = false): TokenRead 
 /** Held ids past this many are refused without waiting (no genuine list has that many ending in zeros). */
 const MAX_HELD = 100_000;
 
+interface Held<T> {
+  item: T;
+  id: string;
+  /** given to the list as new (not a repeat) */
+  fresh: boolean;
+  /** the same id came again in a form no spreadsheet rounds (a text cell): it stays whatever the verdict */
+  confirmed: boolean;
+}
+
+/** What a refusing verdict undoes: the ids to take back out of the list, and the held ones counted as repeats. */
+export interface RoundedVerdict {
+  withdrawn: Set<string>;
+  repeats: number;
+}
+
 /**
  * The list's verdict on ids that look rounded by a spreadsheet: they are genuine when the list's other long bare
  * numbers keep all their digits (the column was not rounded) and they are no more than 1 in 100 of them (chance
- * gives 1 in 1,000 to 1 in 10,000); otherwise each is refused as rounded. Feed every id read, then `settle`.
+ * gives 1 in 1,000 to 1 in 10,000); otherwise each is refused as rounded. Every id read goes through `take`, which
+ * gives it to the list at once, in its place (a list keeps the order it was given in), then `settle` says what a
+ * refusal takes back.
  */
 export class RoundedIds<T> {
   private long = 0;
   private total = 0;
-  private readonly held: T[] = [];
+  private readonly held: Held<T>[] = [];
+  private readonly fresh = new Map<string, Held<T>>();
 
-  /** Counts an id read; true when it is held for the verdict (the caller then does nothing more with it). */
-  hold(read: Extract<TokenRead, { kind: 'id' }>, item: T, refuse: (item: T, why: string) => void): boolean {
+  /**
+   * An id read: `accept` (true: new to the list, false: a repeat) is called at once, unless the id looks rounded
+   * and too many such are held already (then it is refused at once).
+   */
+  take(
+    read: Extract<TokenRead, { kind: 'id' }>,
+    item: T,
+    accept: (id: string) => boolean,
+    refuse: (item: T, why: string) => void,
+  ): void {
     if (read.bareLong) this.long++;
-    if (!read.rounded) return false;
+    if (!read.rounded) {
+      if (!accept(read.id)) {
+        const earlier = this.fresh.get(read.id);
+        if (earlier) earlier.confirmed = true;
+      }
+      return;
+    }
     this.total++;
-    if (this.held.length < MAX_HELD) this.held.push(item);
-    else refuse(item, ROUNDED_WHY);
-    return true;
+    if (this.held.length >= MAX_HELD) return refuse(item, ROUNDED_WHY);
+    const held: Held<T> = { item, id: read.id, fresh: accept(read.id), confirmed: false };
+    this.held.push(held);
+    if (held.fresh) this.fresh.set(read.id, held);
   }
 
-  /** The verdict: each held id is accepted, or refused with the reason. */
-  settle(accept: (item: T) => void, refuse: (item: T, why: string) => void): void {
+  /**
+   * The verdict. Genuine: nothing to undo. Otherwise each held id is refused with the reason, and the caller
+   * takes back what it counted as if it had waited: the ids it took as new (none came again unrounded), and the
+   * others it counted as repeats.
+   */
+  settle(refuse: (item: T, why: string) => void): RoundedVerdict {
     const genuine = this.total < MAX_HELD && this.long > this.total && this.total <= this.long / 100;
-    for (const item of this.held.splice(0)) {
-      if (genuine) accept(item);
-      else refuse(item, ROUNDED_WHY);
+    const verdict: RoundedVerdict = { withdrawn: new Set(), repeats: 0 };
+    for (const held of this.held.splice(0)) {
+      if (genuine) continue;
+      if (held.fresh && !held.confirmed) verdict.withdrawn.add(held.id);
+      else verdict.repeats++;
+      refuse(held.item, ROUNDED_WHY);
     }
+    this.fresh.clear();
     this.long = 0;
     this.total = 0;
+    return verdict;
   }
 }
 
