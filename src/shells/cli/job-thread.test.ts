@@ -3,14 +3,13 @@
  * outgrows the memory it was given ends with words that say how to go on, never silently. The jobs here are small
  * stand-ins (plain modules), so that what is tested is the thread around a job; `jobs.test.ts` runs real ones.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseRunnerArgs, readInPieces } from './skein';
-import { runJobInThread, withFewerArenas } from './job-thread';
+import { runJobInThread } from './job-thread';
 
 const dir = mkdtempSync(join(tmpdir(), 'skein-job-thread-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -81,61 +80,5 @@ describe("skein run's job thread", () => {
     expect(parseRunnerArgs(['watch', '--project', 'p.skein', '--demo', '--memory', '512'], {})).toEqual({
       error: '--memory is for skein run (a job)',
     });
-  });
-
-  it.skipIf(process.platform !== 'linux' || !process.execve)(
-    'starts again in the same process with fewer arenas, its arguments as they were, a set value kept',
-    () => {
-      const script = join(dir, 'arenas.ts');
-      writeFileSync(
-        script,
-        `import { withFewerArenas } from ${JSON.stringify(join(import.meta.dirname, 'job-thread.ts'))};
-withFewerArenas();
-console.log(JSON.stringify({ pid: process.pid, arenas: process.env.MALLOC_ARENA_MAX ?? null, args: process.argv.slice(2) }));`,
-      );
-      const run = (env: NodeJS.ProcessEnv) => {
-        // the shell prints its own id, then becomes node (exec): the id node must still have after its new start
-        const out = execFileSync(
-          'sh',
-          ['-c', 'echo $$; exec "$@"', 'sh', process.execPath, '--import', 'tsx', script, 'a', 'b c'],
-          { env, encoding: 'utf8' },
-        );
-        const [pid, line, ...rest] = out.trim().split('\n');
-        expect(rest).toEqual([]);
-        return { shell: Number(pid), ...(JSON.parse(line!) as { pid: number; arenas: string | null; args: string[] }) };
-      };
-      const { MALLOC_ARENA_MAX: _, ...env } = process.env;
-      const started = run(env);
-      expect(started).toEqual({ shell: started.pid, pid: started.pid, arenas: '2', args: ['a', 'b c'] });
-      expect(run({ ...env, MALLOC_ARENA_MAX: '8' })).toMatchObject({ arenas: '8', args: ['a', 'b c'] });
-    },
-  );
-
-  it('starts again only on Linux, only once, and runs on as it is where it cannot', () => {
-    const calls: unknown[][] = [];
-    const proc = (over: object) => ({
-      platform: 'linux',
-      env: { HOME: '/home/r' } as Record<string, string | undefined>,
-      execPath: '/usr/bin/node',
-      execArgv: ['--import', 'tsx'],
-      argv: ['/usr/bin/node', '/opt/skein.js', 'run', 'job.json'],
-      execve: (...args: unknown[]): never => {
-        calls.push(args);
-        throw Object.assign(new Error('execve failed'), { code: 'E2BIG' });
-      },
-      ...over,
-    });
-    expect(() => withFewerArenas(proc({}))).not.toThrow();
-    expect(calls).toEqual([
-      [
-        '/usr/bin/node',
-        ['/usr/bin/node', '--import', 'tsx', '/opt/skein.js', 'run', 'job.json'],
-        { HOME: '/home/r', MALLOC_ARENA_MAX: '2' },
-      ],
-    ]);
-    withFewerArenas(proc({ platform: 'darwin' }));
-    withFewerArenas(proc({ env: { MALLOC_ARENA_MAX: '2' } }));
-    withFewerArenas(proc({ execve: undefined }));
-    expect(calls).toHaveLength(1);
   });
 });

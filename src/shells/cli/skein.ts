@@ -23,14 +23,8 @@ import type { ExportJob } from '../../shared/ipc/export';
 import type { MediaJob } from '../../shared/ipc/media';
 import type { HeadlessRun } from '../../shared/ipc/jobs';
 import type { WatchSavedJob } from '../../shared/jobs/saved-job';
-import {
-  JOB_MEMORY_MB,
-  jobOfThisThread,
-  reportExitCode,
-  runJobInThread,
-  stopFromMain,
-  withFewerArenas,
-} from './job-thread';
+import { withFewerArenas } from './arenas';
+import { JOB_MEMORY_MB, jobOfThisThread, reportExitCode, runJobInThread, stopFromMain } from './job-thread';
 
 export const USAGE = `Usage: skein watch --project PATH [options]
        skein run JOB.json --project PATH [--demo | --api-base-url URL] [--data-dir DIR] [--rate N] [--researcher NAME] [--memory MB]
@@ -799,7 +793,7 @@ async function main(): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  // a long job holds less of what its threads freed (job-thread.ts); the process starts again here, once
+  // a long job holds less of what its threads freed (arenas.ts); the process starts again here, once
   withFewerArenas();
   if (parsed.command === 'run') return mainRun(parsed);
   let running: RunningRunner;
