@@ -742,9 +742,12 @@ export abstract class ArchiveTables {
     return heldConversation(this.executor, rootId);
   }
 
-  /** The requests a query's items were last returned by (a reader's `request`), oldest first: a re-export's sources. */
-  requestsOf(q: ArchiveQueryParsed): Promise<SourceRequest[]> {
-    return this.executor.all<SourceRequest>(
+  /**
+   * The requests a query's items were last returned by (a reader's `request`), oldest first: a re-export's sources,
+   * a chunk at a time, in a snapshot of their own as the items' reader is.
+   */
+  requests(q: ArchiveQueryParsed): Awaitable<Reader<SourceRequest>> {
+    return this.cursor<SourceRequest>(
       sql`SELECT q.rowid AS id, q.operation AS operation, q.params AS params, q.cursor AS cursor,
             q.page_index AS "pageIndex", q.at AS at, q.base_url AS "baseUrl", q.http_status AS "httpStatus",
             q.item_count AS items

@@ -91,8 +91,9 @@ export interface ArchiveApi extends ServedCalls {
   readOpen: (handle: Handle, q: ArchiveQueryParsed) => Promise<number>;
   readNext: (reader: number, max: number) => Promise<RawRow[]>;
   readClose: (reader: number) => Promise<void>;
-  /** the requests a query's items were last returned by, oldest first (a re-export's manifest lists them) */
-  readRequests: (handle: Handle, q: ArchiveQueryParsed) => Promise<SourceRequest[]>;
+  /** the requests a query's items were last returned by, oldest first (a re-export's manifest lists them): a reader */
+  requestsOpen: (handle: Handle, q: ArchiveQueryParsed) => Promise<number>;
+  requestsNext: (reader: number, max: number) => Promise<SourceRequest[]>;
   /** items as the views show them (cards), in the order asked; null where the project holds none */
   itemCards: (
     handle: Handle,
@@ -573,7 +574,8 @@ export class ArchiveHost {
     readOpen: async (handle, q) => this.openReader(await (await this.project(handle)).reader(q)),
     readNext: (id, max) => this.readNext(id, max),
     readClose: (id) => this.closeReader(id),
-    readRequests: async (handle, q) => (await this.project(handle)).requestsOf(q),
+    requestsOpen: async (handle, q) => this.openReader(await (await this.project(handle)).requests(q)),
+    requestsNext: (id, max) => this.readNext(id, max),
     copy: async (from, to) =>
       copyProject(await this.project(from), await openStore(to, this.now, this.parts, this.report, this.side)),
     dataset: async (handle, folder) => writeDataset(await this.project(handle), folder),

@@ -4,7 +4,8 @@
  */
 import { sideReader, type AnyPart } from '../db';
 import { serveWorker } from '../workers';
-import { ArchiveHost, type ArchiveApi } from './host';
+import type { ArchiveQueryParsed } from '../../shared/ipc/archive';
+import { ArchiveHost, type ArchiveApi, type Handle } from './host';
 
 /**
  * Serves the archive in this worker thread, its projects hosting `parts` (the composition's entry calls it);
@@ -24,14 +25,18 @@ export function serveArchive(parts: readonly AnyPart[], entry: URL): void {
  */
 function closingReaders(api: ArchiveApi): { api: ArchiveApi; closed: () => void } {
   const open = new Set<number>();
+  const tracked =
+    (start: (handle: Handle, q: ArchiveQueryParsed) => Promise<number>) =>
+    async (handle: Handle, q: ArchiveQueryParsed) => {
+      const reader = await start(handle, q);
+      open.add(reader);
+      return reader;
+    };
   return {
     api: {
       ...api,
-      readOpen: async (handle, q) => {
-        const reader = await api.readOpen(handle, q);
-        open.add(reader);
-        return reader;
-      },
+      readOpen: tracked(api.readOpen),
+      requestsOpen: tracked(api.requestsOpen),
       readClose: async (reader) => {
         open.delete(reader);
         await api.readClose(reader);

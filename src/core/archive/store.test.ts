@@ -15,13 +15,16 @@ import { partProxy } from './part-proxy';
 import { tablesOf } from './parts';
 import { post, rec, repliesAnswer, repliesPage } from './testing/answers';
 import { STORES, makeStores } from './testing/stores';
-import type { ProjectStore, RawRow } from './store';
+import type { ProjectStore, RawRow, Reader } from './store';
 
 const q = (over: object = {}) => ArchiveQuery.parse(over);
 
 async function all(store: ProjectStore, query = q()): Promise<RawRow[]> {
-  const reader = await store.reader(query);
-  const out: RawRow[] = [];
+  return readAll(await store.reader(query));
+}
+
+async function readAll<T>(reader: Reader<T>): Promise<T[]> {
+  const out: T[] = [];
   for (;;) {
     const rows = await reader.next(7);
     out.push(...rows);
@@ -114,7 +117,7 @@ describe.each(STORES)('a project on $name', (s) => {
       expect(JSON.parse(row?.raw ?? '{}')).toMatchObject({ id: '21', text: 'v2' });
       expect(row).toMatchObject({ firstSeen: 1000, lastSeen: 1200 });
       // the row's raw JSON is that of the request that last returned it, which a re-export's manifest lists
-      const sources = await p.requestsOf(q({ text: 'v2' }));
+      const sources = await readAll(await p.requests(q({ text: 'v2' })));
       expect(sources).toEqual([
         expect.objectContaining({ id: row?.request, operation: 'postReplies', cursor: 'n2', pageIndex: 2, at: 1200 }),
       ]);

@@ -264,8 +264,11 @@ export interface ProjectStore {
   refreshSearch: (collection: number) => Awaitable<{ added: number; collection: ArchiveCollection }>;
   /** a query's raw items (a collection in its order, with each item's thread position): what a re-export writes */
   reader: (q: ArchiveQueryParsed) => Awaitable<RowReader>;
-  /** the requests a query's items were last returned by (`RawRow.request`), oldest first: a re-export's sources */
-  requestsOf: (q: ArchiveQueryParsed) => Awaitable<SourceRequest[]>;
+  /**
+   * the requests a query's items were last returned by (`RawRow.request`), oldest first: a re-export's sources,
+   * read a chunk at a time (a million posts draw on some 50,000 of them)
+   */
+  requests: (q: ArchiveQueryParsed) => Awaitable<Reader<SourceRequest>>;
   /** the reply listings of a post the project holds, one per order (what an export's estimate reads; no call) */
   conversation: (rootId: string) => Awaitable<HeldListing[]>;
   /** which of these ids it holds as items of `kind`, with their raw JSON if asked (a hydration's "already held") */

@@ -10,7 +10,8 @@ export function archiveReader(thread: Pick<ArchiveThread, 'call'>): ArchiveReade
     readOpen: (handle, query) => thread.call('readOpen', handle, query),
     readNext: (reader, max) => thread.call('readNext', reader, max),
     readClose: (reader) => thread.call('readClose', reader),
-    readRequests: (handle, query) => thread.call('readRequests', handle, query),
+    requestsOpen: (handle, query) => thread.call('requestsOpen', handle, query),
+    requestsNext: (reader, max) => thread.call('requestsNext', reader, max),
     heldPosts: (handle, ids) => thread.call('heldItems', handle, 'post', ids, true),
   };
 }

@@ -46,8 +46,9 @@ export interface ArchiveReader {
   readOpen: (handle: ArchiveHandle, query: ArchiveQueryParsed) => Promise<number>;
   readNext: (reader: number, max: number) => Promise<ArchiveRow[]>;
   readClose: (reader: number) => Promise<void>;
-  /** the requests a query's items were last returned by, oldest first */
-  readRequests: (handle: ArchiveHandle, query: ArchiveQueryParsed) => Promise<ArchiveRequest[]>;
+  /** the requests a query's items were last returned by, oldest first: a reader, closed by `readClose` */
+  requestsOpen: (handle: ArchiveHandle, query: ArchiveQueryParsed) => Promise<number>;
+  requestsNext: (reader: number, max: number) => Promise<ArchiveRequest[]>;
   /** the posts of these ids the project holds, with their raw JSON */
   heldPosts: (handle: ArchiveHandle, ids: string[]) => Promise<Array<{ raw: string }>>;
 }

@@ -29,7 +29,8 @@ function fakeThread(count: number) {
       calls.push(method);
       await new Promise<void>((resolve) => setImmediate(resolve));
       if (method === 'readOpen') return 7;
-      if (method === 'readRequests') return [];
+      if (method === 'requestsOpen') return 8;
+      if (method === 'requestsNext') return [];
       if (method === 'readNext') {
         const max = args[1] as number;
         const rows = [];
@@ -73,7 +74,16 @@ describe('reexport', () => {
       .map((line) => (JSON.parse(line) as { item: { id: string } }).item.id);
     expect(ids).toEqual(Array.from({ length: 2_500 }, (_, i) => String(i)));
     // three chunks of 1,000 and the short last one ends it; the reader is closed after the last read
-    expect(calls).toEqual(['readRequests', 'readOpen', 'readNext', 'readNext', 'readNext', 'readClose']);
+    expect(calls).toEqual([
+      'requestsOpen',
+      'requestsNext',
+      'readClose',
+      'readOpen',
+      'readNext',
+      'readNext',
+      'readNext',
+      'readClose',
+    ]);
   });
 });
 
@@ -169,6 +179,36 @@ describe('a re-export keeps per-row provenance', () => {
          FROM read_parquet('${parquet}') ORDER BY id`,
       );
       expect(fromParquet.map((r) => [r.id, r.f, r.l, Number(r.page), r.cursor])).toEqual(expected);
+    } finally {
+      await thread.close();
+    }
+  });
+
+  it('lists every request when they are more than one read of the archive holds, each row pointing at its own', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'skein-reexport-many-'));
+    const thread = await startArchiveThread();
+    try {
+      await thread.call('open', 'current', { path: join(dir, 'p.skein'), name: 'P', kind: 'live' });
+      // one post per answer: 2,345 requests, read from the archive 1,000 at a time
+      const n = 2_345;
+      for (let i = 0; i < n; i++) thread.ingest('current', repliesPage(i, 1, T1 + i * 1000, i === 0 ? null : `c${i}`));
+      await thread.call('flush');
+      const jsonl = await write(thread, dir, 'jsonl', 'all.jsonl');
+      const manifest = JSON.parse(await readFile(`${jsonl}.manifest.json`, 'utf8')) as ExportManifest;
+      const listed = manifest.source?.requests ?? [];
+      expect(listed.map((r) => [r.fetched_at, r.cursor, r.params])).toEqual(
+        Array.from({ length: n }, (_, i) => [iso(T1 + i * 1000), i === 0 ? null : `c${i}`, { tweetId: String(i) }]),
+      );
+      const rows = (await readFile(jsonl, 'utf8'))
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { item: { id: string }; __skein: { page: number; cursor: string } });
+      expect(rows).toHaveLength(n);
+      const wrong = rows.filter((r) => {
+        const i = Number(r.item.id) - 1_000_000_000;
+        return r.__skein.page !== i || r.__skein.cursor !== (i === 0 ? '' : `c${i}`);
+      });
+      expect(wrong).toEqual([]);
     } finally {
       await thread.close();
     }

@@ -28,17 +28,25 @@ const CHUNK = 1_000;
 
 const iso = (ms: number): string | null => (Number.isFinite(ms) ? new Date(ms).toISOString() : null);
 
+/**
+ * What rows need of the requests they came from: each one's place in the manifest's list (by the archive's id),
+ * its operation and its cursor. Numbers and shared strings, not the requests themselves: a million posts draw
+ * on some 50,000 requests, which the manifest's list already holds once.
+ */
+interface DrawnOn {
+  index: Map<number, number>;
+  operation: string[];
+  cursor: Array<string | null>;
+}
+
 /** A row's provenance: when the project first and last received it, and the request (by its index) that last returned it. */
-function rowProvenance(
-  row: ArchiveRow,
-  requests: ReadonlyMap<number, { index: number; request: ArchiveRequest }>,
-): Provenance {
-  const from = row.request === null ? undefined : requests.get(row.request);
+function rowProvenance(row: ArchiveRow, drawnOn: DrawnOn): Provenance {
+  const index = row.request === null ? undefined : drawnOn.index.get(row.request);
   return {
     retrieved_at: iso(row.lastSeen),
-    operation: from?.request.operation ?? '',
-    page: from?.index ?? null,
-    cursor: from ? (from.request.cursor ?? '') : null,
+    operation: index === undefined ? '' : (drawnOn.operation[index] ?? ''),
+    page: index ?? null,
+    cursor: index === undefined ? null : (drawnOn.cursor[index] ?? ''),
     first_retrieved_at: iso(row.firstSeen),
   };
 }
@@ -60,27 +68,56 @@ function paramsOf(json: string): unknown {
   }
 }
 
-/** The manifest's list of the requests a re-export draws on, in index order. */
-function sourceRequests(requests: readonly ArchiveRequest[]): NonNullable<ExportManifest['source']>['requests'] {
-  return requests.map((r) => ({
-    operation: r.operation,
-    params: paramsOf(r.params),
-    cursor: r.cursor,
-    page_index: r.pageIndex,
-    fetched_at: new Date(r.at).toISOString(),
-    base_url: r.baseUrl,
-    http_status: r.httpStatus,
-    items: r.items,
-  }));
-}
+type SourceRequests = NonNullable<ExportManifest['source']>['requests'];
 
-/** The items of a query, read from the archive in chunks, as the writers' item stream, each with its provenance. */
-function archiveStream(
+/**
+ * The requests a re-export draws on, read from the archive a chunk at a time: the manifest's list (in index
+ * order) and what the rows need of them. The few distinct operations and addresses are kept once each.
+ */
+async function readDrawnOn(
   archive: ArchiveReader,
   handle: ArchiveHandle,
   q: ArchiveQueryParsed,
-  requests: ReadonlyMap<number, { index: number; request: ArchiveRequest }>,
-) {
+): Promise<{ listed: SourceRequests; drawnOn: DrawnOn }> {
+  const listed: SourceRequests = [];
+  const drawnOn: DrawnOn = { index: new Map(), operation: [], cursor: [] };
+  const shared = new Map<string, string>();
+  const once = (s: string): string => {
+    const known = shared.get(s);
+    if (known !== undefined) return known;
+    shared.set(s, s);
+    return s;
+  };
+  const reader = await archive.requestsOpen(handle, q);
+  try {
+    for (;;) {
+      const rows: ArchiveRequest[] = await archive.requestsNext(reader, CHUNK);
+      for (const r of rows) {
+        const operation = once(r.operation);
+        drawnOn.index.set(r.id, listed.length);
+        drawnOn.operation.push(operation);
+        drawnOn.cursor.push(r.cursor);
+        listed.push({
+          operation,
+          params: paramsOf(r.params),
+          cursor: r.cursor,
+          page_index: r.pageIndex,
+          fetched_at: new Date(r.at).toISOString(),
+          base_url: once(r.baseUrl),
+          http_status: r.httpStatus,
+          items: r.items,
+        });
+      }
+      if (rows.length < CHUNK) break;
+    }
+  } finally {
+    await archive.readClose(reader);
+  }
+  return { listed, drawnOn };
+}
+
+/** The items of a query, read from the archive in chunks, as the writers' item stream, each with its provenance. */
+function archiveStream(archive: ArchiveReader, handle: ArchiveHandle, q: ArchiveQueryParsed, drawnOn: DrawnOn) {
   const stream = {
     /** items handed out by the last read */
     count: 0,
@@ -105,7 +142,7 @@ function archiveStream(
               id: row.id,
               position: row.place ?? 'null',
               raw: row.raw,
-              provenance: rowProvenance(row, requests),
+              provenance: rowProvenance(row, drawnOn),
             };
           }
           if (next === null) return;
@@ -180,8 +217,7 @@ export async function writeReexport(
   const files = format.files(input.target, plan);
   // the requests the items were last returned by: listed in the manifest before any row is written (JSON
   // writes its manifest first), each row pointing at its own
-  const drawnOn = await archive.readRequests(input.handle, input.query);
-  const requests = new Map(drawnOn.map((request, index) => [request.id, { index, request }]));
+  const { listed, drawnOn } = await readDrawnOn(archive, input.handle, input.query);
   const manifest = buildManifest({
     context: input.context,
     now: input.now,
@@ -201,11 +237,11 @@ export async function writeReexport(
       project: input.project,
       query: input.query,
       note: "written from the research project without an API call; each item as last received. Each row's provenance: when the project first and last received the item, and the request that last returned it (an index into `requests`, oldest first)",
-      requests: sourceRequests(drawnOn),
+      requests: listed,
     },
   });
   if (manifest.row_provenance) manifest.row_provenance.fields = REEXPORT_PROVENANCE;
-  const stream = archiveStream(archive, input.handle, input.query, requests);
+  const stream = archiveStream(archive, input.handle, input.query, drawnOn);
   const policy = input.policy ?? null;
   const items = await writeWithPolicy(
     format,
