@@ -22,16 +22,19 @@ describe('the archive over a port of its own', () => {
     });
     expect(thread.offMain).toBeDefined();
     await thread.call('open', 'current', { path: join(dir, 'p.skein'), name: 'P', kind: 'live' });
-    // more rows than the polls below could take one at a time: only a closed reader answers none
-    for (let first = 0; first < 1_000; first += 100) thread.ingest('current', repliesPage(first, 100, Date.now()));
+    // more rows (and requests) than the polls below could take one at a time: only a closed reader answers none
+    for (let first = 0; first < 1_000; first++) thread.ingest('current', repliesPage(first, 1, Date.now()));
     await thread.call('flush');
     const port = thread.offMain!.port();
     const other = threadOverPort(port);
     const reader = await other.call('readOpen', 'current', ArchiveQuery.parse({}));
     expect(await other.call('readNext', reader, 10)).toHaveLength(10);
+    const requests = await other.call('requestsOpen', 'current', ArchiveQuery.parse({}));
+    expect(await other.call('requestsNext', requests, 10)).toHaveLength(10);
     await other.close();
-    // the port's end in the archive's worker closed the reader: no more rows from it
+    // the port's end in the archive's worker closed the readers: no more rows from either
     await expect.poll(() => thread.call('readNext', reader, 1), { timeout: 10_000 }).toEqual([]);
+    await expect.poll(() => thread.call('requestsNext', requests, 1), { timeout: 10_000 }).toEqual([]);
     await thread.close();
   });
 });
