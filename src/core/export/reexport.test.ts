@@ -15,7 +15,7 @@ import type { ArchiveThread } from '../archive';
 import { archiveSource } from '../compose/archive-reader';
 import { startArchiveThread } from '../archive';
 import { repliesPage } from '../archive/testing/answers';
-import type { ExportManifest } from '../formats';
+import type { ExportManifest, SourceRequestEntry } from '../formats';
 import { duckdb } from '../testing/duckdb';
 
 function fakeThread(count: number) {
@@ -195,7 +195,8 @@ describe('a re-export keeps per-row provenance', () => {
       await thread.call('flush');
       const jsonl = await write(thread, dir, 'jsonl', 'all.jsonl');
       const manifest = JSON.parse(await readFile(`${jsonl}.manifest.json`, 'utf8')) as ExportManifest;
-      const listed = manifest.source?.requests ?? [];
+      // read back from the file: a list
+      const listed = (manifest.source?.requests ?? []) as readonly SourceRequestEntry[];
       expect(listed.map((r) => [r.fetched_at, r.cursor, r.params])).toEqual(
         Array.from({ length: n }, (_, i) => [iso(T1 + i * 1000), i === 0 ? null : `c${i}`, { tweetId: String(i) }]),
       );

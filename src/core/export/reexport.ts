@@ -14,9 +14,10 @@ import type { CsvCells, ExportFormat, ExportOptions } from '../../shared/ipc/exp
 import {
   cellsFor,
   formatRegistry,
-  type ExportManifest,
+  JsonList,
   type Formats,
   type Provenance,
+  type SourceRequestEntry,
   type StreamItem,
 } from '../formats';
 import type { ArchiveHandle, ArchiveReader, ArchiveRequest, ArchiveRow } from './archive-source';
@@ -68,8 +69,6 @@ function paramsOf(json: string): unknown {
   }
 }
 
-type SourceRequests = NonNullable<ExportManifest['source']>['requests'];
-
 /**
  * The requests a re-export draws on, read from the archive a chunk at a time: the manifest's list (in index
  * order) and what the rows need of them. The few distinct operations and addresses are kept once each.
@@ -78,8 +77,8 @@ async function readDrawnOn(
   archive: ArchiveReader,
   handle: ArchiveHandle,
   q: ArchiveQueryParsed,
-): Promise<{ listed: SourceRequests; drawnOn: DrawnOn }> {
-  const listed: SourceRequests = [];
+): Promise<{ listed: JsonList<SourceRequestEntry>; drawnOn: DrawnOn }> {
+  const listed = new JsonList<SourceRequestEntry>();
   const drawnOn: DrawnOn = { index: new Map(), operation: [], cursor: [] };
   const shared = new Map<string, string>();
   const once = (s: string): string => {

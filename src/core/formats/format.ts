@@ -7,6 +7,7 @@ import type { ItemKind, OperationId } from '../../shared/api/catalog';
 import type { CsvCells, ExportOptions, FormatOffer, ViewKind } from '../../shared/ipc/export';
 import { writeFileAtomic } from '../files/atomic-file';
 import type { ExportManifest } from './manifest';
+import { jsonText } from './json-list';
 
 /** What a format reads of an export's plan (the export area's `ViewPlan` has all of it). */
 export interface WritePlan {
@@ -205,7 +206,14 @@ export function sidecarPath(target: string): string {
 }
 
 export async function writeManifestFile(path: string, manifest: ExportManifest, signal?: AbortSignal): Promise<number> {
-  return writeFileAtomic(path, async (sink) => sink.write(`${JSON.stringify(manifest, null, 2)}\n`), signal);
+  return writeFileAtomic(
+    path,
+    async (sink) => {
+      for (const piece of jsonText(manifest)) await sink.write(piece);
+      await sink.write('\n');
+    },
+    signal,
+  );
 }
 
 /** A format's data, then its sidecar manifest beside `target`: the bytes of both. */

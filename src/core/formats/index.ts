@@ -17,6 +17,7 @@ export {
   type ThreadPosition,
   type WriteJob,
 } from './format';
-export { MANIFEST_SCHEMA, type ExportManifest, type ManifestSnapshot } from './manifest';
+export { MANIFEST_SCHEMA, type ExportManifest, type ManifestSnapshot, type SourceRequestEntry } from './manifest';
+export { JsonList } from './json-list';
 export { itemIdOf } from './item-fields';
 export { writeColumnsSidecar } from './columns';

@@ -5,6 +5,7 @@
 import { writeFileAtomic } from '../files/atomic-file';
 import type { Format } from './format';
 import { EMPTY, writeEntry } from './json-entry';
+import { jsonText } from './json-list';
 
 const FIRST = Buffer.from('\n    ');
 const NEXT = Buffer.from(',\n    ');
@@ -26,7 +27,9 @@ export const json: Format = {
     writeFileAtomic(
       target,
       async (sink) => {
-        await sink.write(`{\n  "manifest": ${indented(manifest)},\n`);
+        await sink.write('{\n  "manifest": ');
+        for (const piece of jsonText(manifest, 2)) await sink.write(piece);
+        await sink.write(',\n');
         // the project's codes: a map by item id beside the items, which stay as received
         if (extra) {
           const byId: Record<string, Record<string, string | null>> = {};

@@ -14,8 +14,22 @@ import type {
   StopReason,
   ViewDescriptor,
 } from '../../shared/ipc/export';
+import type { JsonList } from './json-list';
 
 export const MANIFEST_SCHEMA = 'skein.export/1';
+
+/** A request a re-export's rows were last returned by, as its manifest lists it (never the key). */
+export interface SourceRequestEntry {
+  operation: string;
+  params: unknown;
+  cursor: string | null;
+  /** its page's place in its listing (0: the first page) */
+  page_index: number;
+  fetched_at: string;
+  base_url: string;
+  http_status: number;
+  items: number;
+}
 
 export interface ManifestPage {
   request: number;
@@ -147,18 +161,11 @@ export interface ExportManifest {
     project: { name: string; location: string };
     query: unknown;
     note: string;
-    /** the requests the rows were last returned by, oldest first: a row's provenance `page` is an index here */
-    requests: Array<{
-      operation: string;
-      params: unknown;
-      cursor: string | null;
-      /** its page's place in its listing (0: the first page) */
-      page_index: number;
-      fetched_at: string;
-      base_url: string;
-      http_status: number;
-      items: number;
-    }>;
+    /**
+     * the requests the rows were last returned by, oldest first: a row's provenance `page` is an index here (a
+     * long list kept as text until it is written)
+     */
+    requests: readonly SourceRequestEntry[] | JsonList<SourceRequestEntry>;
   };
   /** a registered format's own section (`Format.section`) */
   [section: string]: unknown;
