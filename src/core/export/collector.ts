@@ -29,6 +29,7 @@ import {
   type WalkStep,
 } from '../walk';
 import { itemIdOf, type KeptItem } from '../formats';
+import { IdSet } from '../ids';
 import { projectPage, type ProjectItems } from './project-items';
 import { MAX_LISTED_NOT_FOUND } from './manifest';
 import { MissingLog } from './missing-ids';
@@ -46,7 +47,7 @@ export class CollectionState {
   /** page fetches that failed after requests had left (their calls and credits count) */
   readonly failures: FailedFetch[] = [];
   /** ids kept so far (a hydration: only those its batches returned unasked) */
-  readonly seen = new Set<string>();
+  readonly seen = new IdSet();
   readonly positions: ThreadPositions | null;
   /** a hydration: where its missing ids go, page by page */
   readonly missing: MissingLog | null;

@@ -24,6 +24,20 @@ describe('IdSet', () => {
     expect(set.size).toBe(hostile.length + 1 + 4997 + 4998);
   });
 
+  it('says whether it holds an id without adding it, across growth and for ids held as text', () => {
+    const set = new IdSet();
+    const held = Array.from({ length: 30_000 }, (_, i) => String(1_600_000_000_000_000_000n + BigInt(i) * 7919n));
+    const text = ['01', 'abc', '99999999999999999999', ''];
+    for (const id of [...held, ...text]) set.add(id);
+    for (const id of [...held, ...text]) expect(set.has(id)).toBe(true);
+    // near misses: one more, the same last nine digits, a leading zero, a number held only as text
+    for (const id of ['1600000000000000001', '2600000000000000000', '0' + held[5], '1', '9999999999999999999'])
+      expect(set.has(id)).toBe(false);
+    expect(set.size).toBe(held.length + text.length);
+    expect(set.add('1600000000000000001')).toBe(true);
+    expect(set.has('1600000000000000001')).toBe(true);
+  });
+
   it('gives its memory back as soon as the reading is done, not at the next full collection', () => {
     const set = new IdSet();
     for (let i = 0; i < 200_000; i++) set.add(String(1_600_000_000_000_000_000n + BigInt(i) * 7919n));

@@ -1,5 +1,5 @@
 /**
- * The ids an import has seen, held outside V8's heap. A million ids in a `Set<string>` (and the list beside
+ * The ids an import or a collection has seen, held outside V8's heap. A million ids in a `Set<string>` (and the list beside
  * it) are ~90 MB of small heap objects alive while the file is read: the full GC that runs then sizes the
  * old generation from them, and the hydration that follows lets garbage pile up to several times that before
  * its next full GC (a million ids: ~600 MB resident instead of ~300). Here an id of up to 19 digits without a
@@ -32,14 +32,16 @@ export class IdSet {
       this.other.add(id);
       return true;
     }
-    const cut = Math.max(0, id.length - LOW_DIGITS);
-    let high = 0;
-    for (let i = 0; i < cut; i++) high = high * 10 + (id.charCodeAt(i) - 48);
-    let low = 0;
-    for (let i = cut; i < id.length; i++) low = low * 10 + (id.charCodeAt(i) - 48);
-    if (!this.insert(high + 1, low)) return false;
+    const [high, low] = halves(id);
+    if (!this.insert(high, low)) return false;
     if (++this.used * 3 > this.high.length * 2) this.grow();
     return true;
+  }
+
+  has(id: string): boolean {
+    if (!COMPACT.test(id)) return this.other.has(id);
+    const [high, low] = halves(id);
+    return this.find(high, low) !== null;
   }
 
   /**
@@ -55,17 +57,25 @@ export class IdSet {
     this.other.clear();
   }
 
-  private insert(high: number, low: number): boolean {
+  /** the slot holding the id (null: none), or in `free` the empty slot where it would go */
+  private find(high: number, low: number, free?: { at: number }): number | null {
     const mask = this.high.length - 1;
     let at = slot(high, low) & mask;
     for (;;) {
       const h = this.high[at];
       if (h === 0) break;
-      if (h === high && this.low[at] === low) return false;
+      if (h === high && this.low[at] === low) return at;
       at = (at + 1) & mask;
     }
-    this.high[at] = high;
-    this.low[at] = low;
+    if (free) free.at = at;
+    return null;
+  }
+
+  private insert(high: number, low: number): boolean {
+    const free = { at: 0 };
+    if (this.find(high, low, free) !== null) return false;
+    this.high[free.at] = high;
+    this.low[free.at] = low;
     return true;
   }
 
@@ -78,6 +88,16 @@ export class IdSet {
     detach(high.buffer);
     detach(low.buffer);
   }
+}
+
+/** a compact id as the tables keep it: its leading digits + 1 (0 marks an empty slot), and its last nine */
+function halves(id: string): [number, number] {
+  const cut = Math.max(0, id.length - LOW_DIGITS);
+  let high = 0;
+  for (let i = 0; i < cut; i++) high = high * 10 + (id.charCodeAt(i) - 48);
+  let low = 0;
+  for (let i = cut; i < id.length; i++) low = low * 10 + (id.charCodeAt(i) - 48);
+  return [high + 1, low];
 }
 
 /** a slot from the two halves (the leading digits stay below 2^53) */
