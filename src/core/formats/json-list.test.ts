@@ -65,6 +65,24 @@ describe('a manifest list kept as text', () => {
     expect(JSON.parse(none)).toEqual(JSON.parse(JSON.stringify(manifestWith([]))));
   });
 
+  it('writes an array of more than 1,000 entries one a line, and a shorter manifest exactly as JSON.stringify', () => {
+    const pages = entries(2_500).map((e, i) => (i === 7 ? undefined : i === 8 ? () => 1 : e));
+    const manifest = { schema: 'x', pages, counts: { pages: 2_500 }, nested: { long: entries(1_001) } };
+    const text = [...jsonText(manifest)].join('');
+    expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(manifest)));
+    const lines = text.split('\n');
+    expect(lines[2]).toBe('  "pages": [');
+    expect(lines[3]).toBe(`    ${JSON.stringify(pages[0])},`);
+    expect(lines[10]).toBe('    null,');
+    expect(lines[11]).toBe('    null,');
+    expect(lines[3 + 2_499]).toBe(`    ${JSON.stringify(pages[2_499])}`);
+    expect(lines[3 + 2_500]).toBe('  ],');
+    // a manifest without a long list is written byte for byte as before
+    const short = { schema: 'x', pages: entries(1_000), title: hostile.join(' ') };
+    expect([...jsonText(short)].join('')).toBe(JSON.stringify(short, null, 2));
+    expect([...jsonText(short, 2)].join('')).toBe(JSON.stringify(short, null, 2).replaceAll('\n', '\n  '));
+  });
+
   it('gives its objects to a plain JSON.stringify, and keeps strings that look like its marker', () => {
     const items = entries(1_001);
     expect(JSON.parse(JSON.stringify(manifestWith(listOf(items))))).toEqual(
