@@ -1,7 +1,9 @@
 /**
- * A manifest's list too long to hold as objects — a re-export of a million posts lists the some 50,000 requests
- * its rows point at — kept as its entries' JSON text, a line each, and spliced into the manifest where it stands
- * when the manifest is written (`manifestText`). Text is a fraction of the objects' memory.
+ * A manifest written a piece at a time (`jsonText`), its long lists one entry a line: at a million posts an
+ * export's manifest lists 50,000 pages, a re-export's some 50,000 requests, and as one pretty-printed text they were
+ * tens of MB made just as the file was finished. A list too long to hold as objects until then (a re-export's
+ * requests, read from the project while the rows need only their index) is kept as its entries' JSON text
+ * (`JsonList`), a fraction of the objects' memory, and spliced in where it stands.
  */
 import { randomUUID } from 'node:crypto';
 
