@@ -3,11 +3,12 @@
  * keeping is started or followed (the Archive's collections, an export's, a watch's).
  */
 import type { MediaEstimate, MediaJob } from '../../shared/ipc/media';
+import { numberFormat } from './intl-cache';
 
 export function sizeLabel(bytes: number, locale?: string): string {
   const [unit, value] =
     bytes >= 1e9 ? ['gigabyte', bytes / 1e9] : bytes >= 1e6 ? ['megabyte', bytes / 1e6] : ['kilobyte', bytes / 1e3];
-  return new Intl.NumberFormat(locale, { style: 'unit', unit, maximumFractionDigits: 1 }).format(value);
+  return numberFormat(locale, { style: 'unit', unit, maximumFractionDigits: 1 }).format(value);
 }
 
 const files = (n: number) => `${n.toLocaleString('en')} ${n === 1 ? 'file' : 'files'}`;

@@ -4,6 +4,7 @@
  * and in the confirmation before auto-polling starts.
  */
 import { creditsFor, creditsToUsd, type PriceTable } from '../../../shared/api/pricing';
+import { numberFormat } from '../../lib/intl-cache';
 
 export interface PollCost {
   intervalSec: number;
@@ -37,6 +38,6 @@ export function pollCost(pollIntervalSec: number | null | undefined, prices: Pri
 
 /** "12 calls a minute" / "1.5 calls a minute". */
 export function callsPerMinuteLabel(cost: PollCost, locale?: string): string {
-  const n = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(cost.callsPerMinute);
+  const n = numberFormat(locale, { maximumFractionDigits: 1 }).format(cost.callsPerMinute);
   return `${n} ${cost.callsPerMinute === 1 ? 'call' : 'calls'} a minute`;
 }

@@ -4,6 +4,7 @@
  * a few calls must stay visible to the last digit ("$0.00015"): it uses `formatUsdExact` and says its figures are exact.
  */
 import { creditsToUsd, usdLabel, type PriceTable } from '../../../shared/api/pricing';
+import { numberFormat } from '../intl-cache';
 
 /** "$0.00", "< $0.01", "$0.45", "$12.40". */
 export function formatUsd(usd: number, locale?: string): string {
@@ -14,7 +15,7 @@ export function formatUsd(usd: number, locale?: string): string {
 export function formatUsdExact(usd: number, locale?: string): string {
   const abs = Math.abs(usd);
   const max = abs === 0 || abs >= 1 ? 2 : abs >= 0.01 ? 4 : 6;
-  return new Intl.NumberFormat(locale, {
+  return numberFormat(locale, {
     style: 'currency',
     currency: 'USD',
     minimumFractionDigits: 2,
@@ -24,7 +25,7 @@ export function formatUsdExact(usd: number, locale?: string): string {
 
 /** "1,234 credits" (one decimal at most). */
 export function formatCredits(credits: number, locale?: string): string {
-  const n = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(credits);
+  const n = numberFormat(locale, { maximumFractionDigits: 1 }).format(credits);
   return `${n} ${credits === 1 ? 'credit' : 'credits'}`;
 }
 
