@@ -15,6 +15,9 @@
  *                                      heap100k, first, interactions, data, main, children, archive
  *   npm run bench -- --quick           shorter scroll runs, fewer repetitions, no 100k session
  *   npm run bench -- --electron        the real app (where an Electron binary exists)
+ *   npm run bench -- --cpu-slowdown=2.5  the renderer's main thread slowed 2.5 times (Chromium's CPU throttling,
+ *                                      as DevTools does it): a machine that much slower, for the frame budgets
+ *                                      (its CPU times are read under it too: compare runs at the same rate only)
  */
 import { execFileSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
@@ -51,9 +54,12 @@ const SECTIONS = [
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
-function parseArgs(argv: string[]): { target: Target; only: Set<Section>; quick: boolean } {
+function parseArgs(argv: string[]): { target: Target; only: Set<Section>; quick: boolean; slowdown: number } {
   const target: Target = argv.includes('--electron') ? 'electron' : 'chromium-host';
   const quick = argv.includes('--quick');
+  const slowArg = argv.find((a) => a.startsWith('--cpu-slowdown='));
+  const slowdown = slowArg ? Number(slowArg.slice('--cpu-slowdown='.length)) : 1;
+  if (!Number.isFinite(slowdown) || slowdown < 1) throw new Error(`--cpu-slowdown takes a number of at least 1`);
   const onlyArg = argv.find((a) => a.startsWith('--only='));
   const only = new Set<Section>(SECTIONS);
   if (onlyArg) {
@@ -65,7 +71,7 @@ function parseArgs(argv: string[]): { target: Target; only: Set<Section>; quick:
     }
   }
   if (quick && !onlyArg) only.delete('heap100k');
-  return { target, only, quick };
+  return { target, only, quick, slowdown };
 }
 
 function chromiumVersion(): string {
@@ -84,7 +90,7 @@ async function main(): Promise<number> {
   const started = performance.now();
   const loadAtStart = loadavg();
   const cpuAtStart = cpuTimes();
-  const { target, only, quick } = parseArgs(process.argv.slice(2));
+  const { target, only, quick, slowdown } = parseArgs(process.argv.slice(2));
   const metrics: Metric[] = [];
   const details: Record<string, unknown> = {};
   const notes: string[] = [];
@@ -158,6 +164,14 @@ async function main(): Promise<number> {
     if (needsApp) {
       app = await openApp({ target, browser });
       bridges.push(app.bridge);
+      if (slowdown > 1) {
+        // held for the page's whole life, reloads included: it belongs to the page's target, not to a document
+        await app.cdp.send('Emulation.setCPUThrottlingRate', { rate: slowdown });
+        notes.push(
+          `The renderer's main thread was slowed ${slowdown}× (Chromium's CPU throttling): every renderer figure, frame intervals and CPU times alike, is that of a machine that much slower; compare it only with runs at the same rate.`,
+        );
+        log(`renderer slowed ${slowdown}×`);
+      }
       const a = app;
       await section('baseline', 'idle frame cadence (rAF baseline)', async () => {
         await a.goto('#/settings');
