@@ -1,5 +1,5 @@
 /** Numbers as people read them, with "unknown" kept distinct from 0. */
-import { numberFormat } from './intl-cache';
+import { numberFormat } from '../../shared/intl-cache';
 import { formatUsd } from './usage/money';
 
 /** A counter as the API may send it: a number, a numeric string, or anything else (= unknown). */

@@ -3,7 +3,7 @@
  * keeping is started or followed (the Archive's collections, an export's, a watch's).
  */
 import type { MediaEstimate, MediaJob } from '../../shared/ipc/media';
-import { numberFormat } from './intl-cache';
+import { numberFormat } from '../../shared/intl-cache';
 
 export function sizeLabel(bytes: number, locale?: string): string {
   const [unit, value] =

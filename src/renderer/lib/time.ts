@@ -2,7 +2,7 @@
  * Dates as people read them ("5m", "Mar 5", absolute local time on hover). The API's own format is read by
  * `parseApiDate` (src/shared/api/dates.ts).
  */
-import { dateTimeFormat } from './intl-cache';
+import { dateTimeFormat } from '../../shared/intl-cache';
 
 /** what Date#toLocaleString says of an invalid date (Intl formatters throw instead) */
 const INVALID = 'Invalid Date';

@@ -4,7 +4,7 @@
  * and in the confirmation before auto-polling starts.
  */
 import { creditsFor, creditsToUsd, type PriceTable } from '../../../shared/api/pricing';
-import { numberFormat } from '../../lib/intl-cache';
+import { numberFormat } from '../../../shared/intl-cache';
 
 export interface PollCost {
   intervalSec: number;

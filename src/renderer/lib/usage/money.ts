@@ -4,7 +4,7 @@
  * a few calls must stay visible to the last digit ("$0.00015"): it uses `formatUsdExact` and says its figures are exact.
  */
 import { creditsToUsd, usdLabel, type PriceTable } from '../../../shared/api/pricing';
-import { numberFormat } from '../intl-cache';
+import { numberFormat } from '../../../shared/intl-cache';
 
 /** "$0.00", "< $0.01", "$0.45", "$12.40". */
 export function formatUsd(usd: number, locale?: string): string {
