@@ -3,6 +3,7 @@
  * more than using it (tens of µs each): cards format several counters and a
  * time on every render, so fresh formatters made scrolling a long thread
  * spend most of its script time constructing them (measured by `npm run bench`).
+ * Shared: the price labels main and the renderer both make come from here too.
  */
 const numbers = new Map<string, Intl.NumberFormat>();
 const dates = new Map<string, Intl.DateTimeFormat>();

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { operation, type OperationId } from './catalog';
+import { numberFormat } from '../intl-cache';
 
 export const PriceTable = z.object({
   minimumPerCall: z.number().nonnegative(),
@@ -94,21 +95,12 @@ export function usdToCredits(usd: number, prices: PriceTable = DEFAULT_PRICES): 
   return Math.floor(usd * prices.creditsPerUsd + 1e-6);
 }
 
-/** one formatter per locale: building one costs tens of µs, far more than using it, and labels are made per render */
-const dollarFormats = new Map<string, Intl.NumberFormat>();
-function dollars(locale: string | undefined): Intl.NumberFormat {
-  let f = dollarFormats.get(locale ?? '');
-  if (!f) {
-    f = new Intl.NumberFormat(locale, {
-      style: 'currency',
-      currency: 'USD',
-      minimumFractionDigits: 2,
-      maximumFractionDigits: 2,
-    });
-    dollarFormats.set(locale ?? '', f);
-  }
-  return f;
-}
+const DOLLARS: Intl.NumberFormatOptions = {
+  style: 'currency',
+  currency: 'USD',
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+};
 
 /**
  * Dollars as a person reads money: to the cent, and "< $0.01" for a sum that is not zero but under a cent (one call
@@ -116,7 +108,7 @@ function dollars(locale: string | undefined): Intl.NumberFormat {
  * said this way everywhere; only the usage meter keeps exact sub-cent figures, and says that it does.
  */
 export function usdLabel(usd: number, locale?: string): string {
-  const money = dollars(locale);
+  const money = numberFormat(locale, DOLLARS);
   const abs = Math.abs(usd);
   if (abs > 0 && abs < 0.01) return `< ${money.format(usd < 0 ? -0.01 : 0.01)}`;
   return money.format(usd);
