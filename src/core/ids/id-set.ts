@@ -41,7 +41,7 @@ export class IdSet {
   has(id: string): boolean {
     if (!COMPACT.test(id)) return this.other.has(id);
     const [high, low] = halves(id);
-    return this.find(high, low) !== null;
+    return this.probe(high, low) >= 0;
   }
 
   /**
@@ -57,25 +57,23 @@ export class IdSet {
     this.other.clear();
   }
 
-  /** the slot holding the id (null: none), or in `free` the empty slot where it would go */
-  private find(high: number, low: number, free?: { at: number }): number | null {
+  /** the slot holding the id, or, when none does, -1 - the empty slot where it would go */
+  private probe(high: number, low: number): number {
     const mask = this.high.length - 1;
     let at = slot(high, low) & mask;
     for (;;) {
       const h = this.high[at];
-      if (h === 0) break;
+      if (h === 0) return -1 - at;
       if (h === high && this.low[at] === low) return at;
       at = (at + 1) & mask;
     }
-    if (free) free.at = at;
-    return null;
   }
 
   private insert(high: number, low: number): boolean {
-    const free = { at: 0 };
-    if (this.find(high, low, free) !== null) return false;
-    this.high[free.at] = high;
-    this.low[free.at] = low;
+    const at = this.probe(high, low);
+    if (at >= 0) return false;
+    this.high[-1 - at] = high;
+    this.low[-1 - at] = low;
     return true;
   }
 
