@@ -273,4 +273,31 @@ test('"Mentions of @…" from Home lands on the mentions, not above them', async
   const box = (await first.boundingBox())!;
   expect(box.y).toBeLessThan(main.y + main.height);
   expect(box.y).toBeGreaterThanOrEqual(main.y);
+
+  // something above grows late (a pinned post's card, its video) where the browser's scroll anchoring does not
+  // hold the view: the mentions stay where the reader landed
+  const firstTop = async () => (await first.boundingBox())!.y;
+  const landed = await firstTop();
+  const grow = (px: number) =>
+    page.locator('main').evaluate((el, height) => {
+      el.style.overflowAnchor = 'none';
+      const late = document.createElement('div');
+      late.style.height = `${height}px`;
+      el.querySelector('.view--profile')!.prepend(late);
+    }, px);
+  await grow(400);
+  await expect.poll(async () => Math.abs((await firstTop()) - landed)).toBeLessThan(2);
+  // once the reader scrolls, the view is theirs: nothing pulls it back
+  await page.locator('main').hover();
+  await page.mouse.wheel(0, 120);
+  // (a wheel's scroll may be smooth: read where it comes to rest)
+  const settled = async () => {
+    const at = await firstTop();
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    return at === (await firstTop()) && at < landed - 60;
+  };
+  await expect.poll(settled).toBe(true);
+  const read = await firstTop();
+  await grow(300);
+  await expect.poll(firstTop).toBeGreaterThan(read + 250);
 });

@@ -8,6 +8,7 @@ import { EmptyState, SkeletonList } from '../../../components/states';
 import { Tabs } from '../../../components/Tabs';
 import { UserCard } from '../../../components/UserCard';
 import { useViewScroll } from '../../../components/view-scroll';
+import { holdAtTop } from '../../../lib/hold-at-top';
 import { summarizePages } from '../../../lib/pages';
 import type { Route, UserTab } from '../../../lib/routes';
 import { ExportButton, pagedExportView } from '../../export';
@@ -159,9 +160,8 @@ function Timeline({ user, route }: { user: User; route: UserRoute }) {
 
 /**
  * `land`: the view was opened on Mentions: once the first mentions are in, scroll them to the top, not
- * 1.5 screens below under the banner and pinned posts (the browser's scroll anchoring then keeps them
- * there while pinned posts load above). Runs before the view restores a Back position, which wins; a
- * reader who already scrolled is left alone.
+ * 1.5 screens below under the banner and pinned posts, and hold them there while pinned posts load above
+ * until the reader moves. A Back position restored on arrival wins; a reader who already scrolled is left alone.
  */
 function Mentions({ user, land }: { user: User; land: boolean }) {
   const query = useInfiniteQuery(mentionsQuery(user.userName));
@@ -177,7 +177,7 @@ function Mentions({ user, land }: { user: User; land: boolean }) {
     const tabs = root
       .querySelector<HTMLElement>(`#${CSS.escape(`user-${user.id}-tab-mentions`)}`)
       ?.closest<HTMLElement>('.tabs');
-    if (tabs) root.scrollBy({ top: tabs.getBoundingClientRect().top - root.getBoundingClientRect().top });
+    return tabs ? holdAtTop(root, tabs) : undefined;
   }, [ready, scroller, user.id]);
   return (
     <>
