@@ -22,12 +22,12 @@
  */
 import { fork } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { ArchiveQuery } from '../src/shared/ipc/archive';
 import type { IngestRecord } from '../src/core/archive/answer';
 import { openBenchArchive, storesAsked, type BenchStore } from './lib/archive-db';
 import { writeResults } from './lib/results';
+import { benchFile } from './lib/runtime';
 
 /** a team project on PostgreSQL */
 const POSTGRES_BUDGETS = { postsPerSecond: 10_000, searchP95Ms: 200 };
@@ -71,7 +71,7 @@ async function measure(store: BenchStore): Promise<Record<string, unknown>> {
   const rssProbe = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
   // the answers come from a producer process, as they come from the network in the app: main only
   // hands each to the archive, so its loop, CPU and memory measure what the app's main does per answer
-  const producer = fork(fileURLToPath(new URL('./lib/archive-producer.ts', import.meta.url)), {
+  const producer = fork(benchFile('lib/archive-producer.ts'), {
     execArgv: ['--import', 'tsx'],
     serialization: 'advanced',
   });
@@ -88,7 +88,7 @@ async function measure(store: BenchStore): Promise<Record<string, unknown>> {
     asked++;
   };
   // a loop that only waits, in a process of its own, over the same time: the machine's share of any block
-  const probe = fork(fileURLToPath(new URL('./lib/loop-probe.ts', import.meta.url)), { execArgv: ['--import', 'tsx'] });
+  const probe = fork(benchFile('lib/loop-probe.ts'), { execArgv: ['--import', 'tsx'] });
   await new Promise((resolve) => probe.once('message', resolve));
   gcObserver.observe({ entryTypes: ['gc'] });
   loop.enable();

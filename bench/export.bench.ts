@@ -29,6 +29,7 @@ import { ExportService } from '../src/core/export/export-service';
 import type { PageSource, SourcePage } from '../src/core/walk';
 import { receivedTexts } from '../src/shared/api/spans';
 import { writeResults } from './lib/results';
+import { OWN_EXEC_ARGV, RUNS_AS } from './lib/runtime';
 
 const COUNTS = (process.env.BENCH_COUNTS ?? '10000,50000,100000').split(',').map(Number);
 const FORMATS: ExportFormat[] = (process.env.BENCH_FORMATS ?? 'json,jsonl,csv,parquet').split(',');
@@ -306,7 +307,7 @@ function retainedHeapMb(): number {
 function runChild<T>(args: string[]): Promise<T> {
   return new Promise((resolve, reject) => {
     const proc = fork(fileURLToPath(import.meta.url), args, {
-      execArgv: ['--import', 'tsx', '--expose-gc'],
+      execArgv: [...OWN_EXEC_ARGV, '--expose-gc'],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     proc.once('message', (m) => resolve(m as T));
@@ -336,7 +337,7 @@ async function main(): Promise<void> {
   const loadBefore = loadavg()[0] ?? 0;
   const baseline = await runChild<{ peakRssMb: number; retainedHeapMb: number }>(['--baseline']);
   console.log(
-    `baseline (node + tsx + modules, no export): peak RSS ${baseline.peakRssMb} MB, heap ${baseline.retainedHeapMb} MB`,
+    `baseline (Skein's modules loaded ${RUNS_AS}, no export): peak RSS ${baseline.peakRssMb} MB, heap ${baseline.retainedHeapMb} MB`,
   );
   console.log(
     `load average before: ${loadBefore.toFixed(1)} on ${cpus().length} cores (other work on the machine slows every number)\n`,

@@ -30,6 +30,7 @@ import { createIdsFeature } from '../src/core/ids/handlers';
 import { startSandbox } from '../src/sandbox';
 import { sandboxExporter } from '../src/core/export/testing/sandbox-export';
 import { writeResults } from './lib/results';
+import { OWN_EXEC_ARGV } from './lib/runtime';
 
 const COUNTS = (process.env.BENCH_COUNTS ?? '100000,1000000').split(',').map(Number);
 const CRASH_COUNT = Number(process.env.BENCH_CRASH_COUNT ?? 30_000);
@@ -161,7 +162,7 @@ function inWorker(limits: string, args: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL(import.meta.url), {
       argv: ['--child', args],
-      execArgv: ['--import', 'tsx'],
+      execArgv: OWN_EXEC_ARGV,
       resourceLimits: { maxYoungGenerationSizeMb: young, ...(old ? { maxOldGenerationSizeMb: old } : {}) },
       workerData: { fetchPort: channel?.port2 },
       transferList: channel ? [channel.port2] : [],
@@ -257,7 +258,7 @@ async function child({ mode, baseUrl, dir, idFile }: ChildArgs): Promise<ChildRe
 function forkChild(args: ChildArgs): ChildProcess {
   return fork(fileURLToPath(import.meta.url), ['--child', JSON.stringify(args)], {
     // BENCH_NODE_FLAGS: extra V8/Node flags for the child (e.g. --trace-gc), to study its memory
-    execArgv: ['--import', 'tsx', ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [])],
+    execArgv: [...OWN_EXEC_ARGV, ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [])],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
 }

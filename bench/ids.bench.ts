@@ -14,6 +14,7 @@ import { importIds, type IdFileFormat } from '../src/core/ids/id-import';
 import { World } from '../src/sandbox/world';
 import { resolveSize } from '../src/sandbox/world/size';
 import { writeResults } from './lib/results';
+import { OWN_EXEC_ARGV } from './lib/runtime';
 
 const COUNT = Number(process.env.BENCH_IDS ?? 1_000_000);
 
@@ -101,7 +102,7 @@ async function child(format: 'txt' | 'csv', keep: boolean) {
 function runChild(args: string[]): Promise<Awaited<ReturnType<typeof child>>> {
   return new Promise((resolve, reject) => {
     const proc = fork(fileURLToPath(import.meta.url), args, {
-      execArgv: ['--import', 'tsx'],
+      execArgv: OWN_EXEC_ARGV,
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     proc.once('message', (m) => resolve(m as Awaited<ReturnType<typeof child>>));

@@ -16,7 +16,6 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { migrateParts, sqliteExecutor } from '../src/core/db';
 import { DEFAULT_FETCH_POLICY } from '../src/core/media/fetch';
 import { keepMedia } from '../src/core/media/keep';
@@ -24,6 +23,7 @@ import type { Candidate } from '../src/core/media/plan';
 import { MEDIA_PART } from '../src/core/media/tables/part';
 import { DatabaseSync } from 'node:sqlite';
 import { writeResults } from './lib/results';
+import { benchFile } from './lib/runtime';
 
 const FILES = Number(process.env.BENCH_MEDIA_FILES ?? 1000);
 const CONCURRENCY = 4;
@@ -33,7 +33,7 @@ interface Ready {
   baseUrl: string;
 }
 
-const sandbox = fork(fileURLToPath(new URL('./lib/sandbox-server.ts', import.meta.url)), {
+const sandbox = fork(benchFile('lib/sandbox-server.ts'), {
   execArgv: ['--import', 'tsx'],
   env: { ...process.env, SANDBOX_SIZE: 'small' },
   stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -119,7 +119,7 @@ async function curl(): Promise<{ ms: number; bytes: number; files: number } | nu
   return { ms, bytes: bytes ?? 0, files: files ?? 0 };
 }
 
-const probe = fork(fileURLToPath(new URL('./lib/loop-probe.ts', import.meta.url)), { execArgv: ['--import', 'tsx'] });
+const probe = fork(benchFile('lib/loop-probe.ts'), { execArgv: ['--import', 'tsx'] });
 await new Promise((resolve) => probe.once('message', resolve));
 const load0 = loadavg()[0] ?? 0;
 const s = await skein();

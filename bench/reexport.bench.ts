@@ -21,7 +21,6 @@ import { copyFile, readdir, rm, stat } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { ArchiveQuery } from '../src/shared/ipc/archive';
 import { reexport } from '../src/core/export/from-archive';
@@ -29,6 +28,7 @@ import { archiveSource } from '../src/core/compose/archive-reader';
 import { repliesPage } from '../src/core/archive/testing/answers';
 import { openBenchArchive, storesAsked } from './lib/archive-db';
 import { writeResults } from './lib/results';
+import { benchFile, workerEntry } from './lib/runtime';
 
 const POSTS = Number(process.env.BENCH_ARCHIVE_POSTS ?? 200_000);
 const FORMATS = (process.env.BENCH_FORMATS ?? 'parquet,csv,jsonl').split(',');
@@ -53,7 +53,7 @@ async function main(): Promise<void> {
   const store = storesAsked(process.argv.slice(2))[0] ?? 'sqlite';
   const { existing, dir, path, where, thread, cleanup } = await openBenchArchive(
     'skein-bench-reexport-',
-    ON_MAIN ? {} : { reexportEntry: new URL('../src/core/compose/reexport-worker.ts', import.meta.url) },
+    ON_MAIN ? {} : { reexportEntry: workerEntry('reexport').entry },
     store,
   );
   const t0 = performance.now();
@@ -75,7 +75,7 @@ async function main(): Promise<void> {
   const results = [];
   for (const format of FORMATS) {
     // a loop that only waits, in a process of its own, over the same time: the machine's share of any block
-    const control = fork(fileURLToPath(new URL('./lib/loop-probe.ts', import.meta.url)), {
+    const control = fork(benchFile('lib/loop-probe.ts'), {
       execArgv: ['--import', 'tsx'],
     });
     await new Promise((resolve) => control.once('message', resolve));

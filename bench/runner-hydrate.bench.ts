@@ -17,9 +17,10 @@ import { createCore } from '../src/core';
 import { testCoreDeps } from '../src/core/testing/core-deps';
 import { startSandbox, type Sandbox } from '../src/sandbox';
 import { writeResults } from './lib/results';
+import { REPO } from './lib/runtime';
 
 const COUNTS = (process.env.BENCH_COUNTS ?? '100000,1000000').split(',').map(Number);
-const RUNNER = resolve(process.env.BENCH_RUNNER ?? join(import.meta.dirname, '..', 'out', 'main', 'skein.js'));
+const RUNNER = resolve(process.env.BENCH_RUNNER ?? join(REPO, 'out', 'main', 'skein.js'));
 const EXTRA = (process.env.BENCH_RUNNER_ARGS ?? '').split(' ').filter(Boolean);
 const AIM = { peakRssMb: 300 };
 

@@ -5,10 +5,10 @@
  * budget (aim: generation <= 2 s at default size, >= 3,000 req/s).
  */
 import { fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { buildSandbox, PAGE_SIZE, type DemoExamples } from '../src/sandbox';
 import { load } from './lib/load';
 import { writeResults } from './lib/results';
+import { benchFile } from './lib/runtime';
 
 const GENERATION_BUDGET_MS = 2_000;
 const RPS_AIM = 3_000;
@@ -34,7 +34,7 @@ interface Server {
 }
 
 async function serverProcess(): Promise<Server> {
-  const child = fork(fileURLToPath(new URL('./lib/sandbox-server.ts', import.meta.url)), {
+  const child = fork(benchFile('lib/sandbox-server.ts'), {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

@@ -15,6 +15,7 @@ import type { OpenInit } from '../../src/core/archive/host';
 import { parseConnection, type PgConnection } from '../../src/core/db/postgres/connection';
 import { startTestCluster } from '../../src/core/db/testing/postgres';
 import { startArchiveThread } from '../../src/core/archive/thread';
+import { workerEntry } from './runtime';
 
 export type BenchStore = 'sqlite' | 'postgres';
 
@@ -88,8 +89,7 @@ export async function openBenchArchive(
 ) {
   const dir = await mkdtemp(join(tmpdir(), prefix));
   const thread = await startArchiveThread({
-    entry: new URL('../../src/core/compose/archive-worker.ts', import.meta.url),
-    execArgv: ['--import', 'tsx'],
+    ...workerEntry('archive'),
     ...extra,
   });
   if (!thread.inWorker) throw new Error('the archive worker did not start');

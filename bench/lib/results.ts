@@ -2,9 +2,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { REPO } from './runtime';
 
-const RESULTS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'results');
+const RESULTS = path.join(REPO, 'bench', 'results');
 
 export function writeResults(name: string, data: Record<string, unknown>): string {
   mkdirSync(RESULTS, { recursive: true });

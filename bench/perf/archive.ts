@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { budget, info, skipped, type Metric } from './budgets';
-import { BENCH_DIR, RESULTS_DIR } from './children';
+import { BENCH_DIR, BENCH_RUNNER, RESULTS_DIR } from './children';
 
 interface ArchiveJson {
   posts: number;
@@ -30,7 +30,7 @@ export async function measureArchive(options: { timeoutMs: number; posts?: numbe
 }> {
   const since = Date.now();
   const code = await new Promise<number | null>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(BENCH_DIR, 'archive.bench.ts')], {
+    const child = spawn(process.execPath, [BENCH_RUNNER, join(BENCH_DIR, 'archive.bench.ts')], {
       stdio: ['ignore', 'inherit', 'inherit'],
       cwd: join(BENCH_DIR, '..'),
       env: { ...process.env, ...(options.posts ? { BENCH_ARCHIVE_POSTS: String(options.posts) } : {}) },

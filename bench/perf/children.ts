@@ -13,11 +13,13 @@ import { round } from './stats';
 
 export const BENCH_DIR = join(import.meta.dirname, '..');
 export const RESULTS_DIR = join(BENCH_DIR, 'results');
+/** runs a dataset bench as `npm run bench:<name>` does: as built, without tsx's loader in its memory */
+export const BENCH_RUNNER = join(BENCH_DIR, '..', 'scripts', 'bench.mjs');
 
 function runBench(file: string, timeoutMs: number): Promise<{ code: number | null; ms: number; tail: string }> {
   return new Promise((resolve) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, ['--import', 'tsx', join(BENCH_DIR, file)], {
+    const child = spawn(process.execPath, [BENCH_RUNNER, join(BENCH_DIR, file)], {
       stdio: ['ignore', 'pipe', 'pipe'],
       cwd: join(BENCH_DIR, '..'),
     });

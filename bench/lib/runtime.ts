@@ -1,0 +1,42 @@
+/**
+ * How the bench runs Skein's code. `npm run bench:*` (scripts/bench.mjs) runs a bench as the app runs Skein:
+ * bundled JavaScript on plain Node, its worker threads from the built `out/main/*-worker.js`. Under tsx, as before
+ * (`BENCH_FROM_SOURCE=1`, or `npx tsx bench/x.bench.ts` for a profile with source names), every process and worker
+ * also held tsx's loader: some 35 MB in each peak RSS, and 17 MB more in the archive's worker, none of them the app's.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+/** true when this module runs from its TypeScript source (under tsx), false in the bench's bundle */
+const FROM_SOURCE = import.meta.url.endsWith('.ts');
+
+/** how this run runs Skein's code, for the bench's own lines */
+export const RUNS_AS = FROM_SOURCE ? 'from source, under tsx' : 'as built, on plain Node';
+
+/** the repository's root (the folder of package.json), wherever the bench's module runs from */
+export const REPO = ((): string => {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json'))) {
+    const up = dirname(dir);
+    if (up === dir) throw new Error('the bench runs outside the repository');
+    dir = up;
+  }
+  return dir;
+})();
+
+/** a file of the bench (`lib/loop-probe.ts`), wherever the bench's module runs from */
+export const benchFile = (name: string): string => join(REPO, 'bench', name);
+
+/** the Node options a process or worker of the bench's own module needs (its bundle needs none) */
+export const OWN_EXEC_ARGV: string[] = FROM_SOURCE ? ['--import', 'tsx'] : [];
+
+/** a worker of the app: its TypeScript source under tsx, or the file `npm run build` made of it */
+export function workerEntry(name: 'archive' | 'reexport'): { entry: URL; execArgv: string[] } {
+  return FROM_SOURCE
+    ? {
+        entry: pathToFileURL(join(REPO, 'src', 'core', 'compose', `${name}-worker.ts`)),
+        execArgv: ['--import', 'tsx'],
+      }
+    : { entry: pathToFileURL(join(REPO, 'out', 'main', `${name}-worker.js`)), execArgv: [] };
+}
