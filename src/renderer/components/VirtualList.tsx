@@ -1,5 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { Virtualizer, type VirtualizerHandle } from 'virtua';
+import { observeAbove } from '../lib/above';
 import { useUi } from '../state/ui';
 import './virtual-list.css';
 import { useViewScroll } from './view-scroll';
@@ -47,9 +48,7 @@ export function VirtualList<T>({ rows, getKey, renderRow, label, busy, onNearEnd
     const measure = () =>
       setStartMargin(el.getBoundingClientRect().top - root.getBoundingClientRect().top + root.scrollTop);
     measure();
-    const ro = new ResizeObserver(measure);
-    if (root.firstElementChild) ro.observe(root.firstElementChild);
-    return () => ro.disconnect();
+    return observeAbove(root, el, measure);
   }, [scrollRef]);
 
   // keep the measured sizes for Back

@@ -1,3 +1,5 @@
+import { observeAbove } from './above';
+
 /** What a reader does to move a view; after any of them the view is theirs. */
 const READER_MOVES = ['wheel', 'touchstart', 'pointerdown', 'keydown'] as const;
 
@@ -13,15 +15,9 @@ export function holdAtTop(root: HTMLElement, target: HTMLElement): () => void {
     if (Math.abs(by) >= 1) root.scrollBy({ top: by, behavior: 'instant' });
   };
   align();
-  const sizes = new ResizeObserver(align);
-  // what can push the target down: every element before it at each level up to the scroller, and each level
-  // itself (it grows when an element is added above the target)
-  for (let el: HTMLElement | null = target; el && el !== root; el = el.parentElement) {
-    for (let above = el.previousElementSibling; above; above = above.previousElementSibling) sizes.observe(above);
-    if (el !== target) sizes.observe(el);
-  }
+  const stopWatching = observeAbove(root, target, align);
   const release = () => {
-    sizes.disconnect();
+    stopWatching();
     for (const type of READER_MOVES) window.removeEventListener(type, release, true);
   };
   for (const type of READER_MOVES) window.addEventListener(type, release, { capture: true, passive: true });
