@@ -67,10 +67,11 @@ test('browse a thread and a profile, restart, find a reply offline with zero cal
     await expect(page.getByRole('status').filter({ hasText: 'offline: no API call' })).toBeVisible();
 
     // the activity chart's numbers as a table: picking a day narrows the results to it
+    // (the reply's own day, UTC as the chart counts, read first: the table opens above the results and pushes
+    // their list below the screen, where a virtualized list draws no rows)
+    const day = (await row.locator('time').first().getAttribute('datetime'))!.slice(0, 10);
     const activity = page.getByRole('region', { name: 'Activity' });
     await activity.getByText('Table of the chart').click();
-    // the reply's own day (UTC, as the chart counts): other items of the search may fall on other days
-    const day = (await row.locator('time').first().getAttribute('datetime'))!.slice(0, 10);
     await activity
       .getByRole('row', { name: new RegExp(`^${day} `) })
       .getByRole('button', { name: 'Show these' })
