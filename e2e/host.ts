@@ -219,6 +219,7 @@ export async function launchApp(options: LaunchOptions = {}): Promise<SkeinApp> 
       workers: {
         archive: new URL('../src/core/compose/archive-worker.ts', import.meta.url),
         reexport: new URL('../src/core/compose/reexport-worker.ts', import.meta.url),
+        live: new URL('../src/core/compose/live-worker.ts', import.meta.url),
         files: new URL('../src/core/compose/files-worker.ts', import.meta.url),
         execArgv: ['--import', 'tsx'],
       },

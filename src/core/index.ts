@@ -21,7 +21,7 @@ import { archiveSource } from './compose/archive-reader';
 import { codingStores } from './compose/coding-store';
 import { watchProject } from './compose/watch-store';
 import { savedJobs, type SavedJobs } from './compose/saved-jobs';
-import { createExportFeature, suggestedFileName } from './export';
+import { createExportFeature, liveInWorker, suggestedFileName } from './export';
 import { formatRegistry, type Format } from './formats';
 import { createIdsFeature } from './ids';
 import type {
@@ -322,6 +322,10 @@ export function createCore(deps: CoreDeps): Core {
       },
     },
     stateDir: join(deps.userDataDir, 'exports'),
+    // a CSV's or Parquet file's rows made and encoded off main's event loop, under a heap's limit of their own
+    ...(deps.workers?.live
+      ? { openLive: liveInWorker({ entry: deps.workers.live, execArgv: deps.workers.execArgv }) }
+      : {}),
     source: clientPageSource(client.client),
     clock: { now, setTimer: systemClock.setTimer, sleep: systemClock.sleep },
     context: exportContext,

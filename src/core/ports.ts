@@ -136,6 +136,8 @@ export interface WorkerEntries {
   archive?: URL;
   /** a re-export's own worker, used when the archive runs in its worker (out/main/reexport-worker.js) */
   reexport?: URL;
+  /** an export's file written while it collects, under a memory limit of its own (out/main/live-worker.js) */
+  live?: URL;
   /** reading files another person made (a .qdpx, a .qdc) under a memory limit (out/main/files-worker.js) */
   files?: URL;
   /** Node flags for every worker started from these entries */

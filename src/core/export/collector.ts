@@ -260,8 +260,9 @@ function keepPage(o: CollectOptions, page: SourcePage, step: Step): Kept {
       }
     }
     const placed = state.positions ? state.positions.place(id, raw) : null;
-    kept.push({ id, position: placed ? JSON.stringify(placed) : 'null', raw: receivedText(page, index) });
-    if (o.onKept) parsed.push({ raw, position: placed });
+    const text = receivedText(page, index);
+    kept.push({ id, position: placed ? JSON.stringify(placed) : 'null', raw: text });
+    if (o.onKept) parsed.push({ raw, position: placed, text });
   });
   const record: PageRecord = {
     ...pageRecord(page, step, { kept: kept.length, duplicates }),

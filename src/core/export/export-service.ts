@@ -25,6 +25,7 @@ import { collect, CollectionState, type CollectOutcome } from './collector';
 import { estimateView, planFor } from './hydration-plan';
 import { writeWithPolicy } from './item-policy';
 import { JobStore } from './job-store';
+import { liveInProcess } from './live-thread';
 import { buildManifest, type ManifestInput } from './manifest';
 import type { ExportServiceDeps, StartExport, WrittenRun } from './service-deps';
 import type { ViewPlan } from './views';
@@ -318,7 +319,7 @@ export class ExportService {
         // what the rows say about the export: the manifest's context as it will be (checked again at the end)
         const context = await manifestOf(null);
         const input = { target: job.files[0] as string, plan, options: job.options, csvCells, context };
-        live = await format.live(input).catch(() => null);
+        live = await (this.deps.openLive ?? liveInProcess)(format, input).catch(() => null);
       }
       let lastPersist = clock.now();
       let lastTold = -Infinity;

@@ -9,3 +9,4 @@ export type { ExportService } from './export-service';
 export { suggestedFileName } from './views';
 export { writeReexport } from './reexport';
 export type { ReexportApi } from './reexport-thread';
+export { liveInWorker, type LiveApi } from './live-thread';

@@ -18,6 +18,7 @@ import type { JournalItem } from '../walk';
 import type { ExportContext } from './manifest';
 import type { PageSource } from '../walk';
 import type { ProjectItems } from './project-items';
+import type { OpenLive } from './live-thread';
 
 export interface ExportServiceDeps {
   source: PageSource;
@@ -44,6 +45,11 @@ export interface ExportServiceDeps {
    * them (the collection, a keeping of its media) is told on the job
    */
   onWritten?: (run: WrittenRun) => Promise<WrittenOutcome | void>;
+  /**
+   * opens a format's file written while the export collects: in a worker thread of its own in the app
+   * (`liveInWorker`); default: in this thread
+   */
+  openLive?: OpenLive;
   /** the formats it writes (default: the built-in ones) */
   formats?: Formats;
   /** what the project asks of an export of these items: codes as extra columns, opted-out accounts left out */

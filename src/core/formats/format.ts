@@ -113,6 +113,8 @@ export interface SectionInput {
 export interface KeptItem {
   raw: unknown;
   position: ThreadPosition | null;
+  /** its JSON as the journal keeps it: what a file written in a worker thread parses there (the object cannot cross) */
+  text?: string;
 }
 
 /** What a file written while its export collects is told of each page. */

@@ -11,6 +11,8 @@ export {
   type Format,
   type ItemStream,
   type KeptItem,
+  type KeptPage,
+  type LiveInput,
   type LiveWriter,
   type Provenance,
   type StreamItem,

@@ -119,6 +119,7 @@ if (!app.requestSingleInstanceLock()) {
       workers: {
         archive: new URL('./archive-worker.js', import.meta.url),
         reexport: new URL('./reexport-worker.js', import.meta.url),
+        live: new URL('./live-worker.js', import.meta.url),
         files: new URL('./files-worker.js', import.meta.url),
       },
       confirm: confirmWithDialog,

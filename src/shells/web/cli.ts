@@ -124,6 +124,7 @@ export async function runWebShell(
     workers: {
       archive: new URL('./archive-worker.js', import.meta.url),
       reexport: new URL('./reexport-worker.js', import.meta.url),
+      live: new URL('./live-worker.js', import.meta.url),
       files: new URL('./files-worker.js', import.meta.url),
     },
     // moving the key, raising spending, keeping the key without a keyring: asked in this terminal

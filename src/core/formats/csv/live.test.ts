@@ -1,7 +1,9 @@
 /**
  * A CSV written while it collects (`csv-live.ts`) is byte for byte the CSV the journal's path writes: the
  * same export run fresh (live) and run capped then resumed (the journal's path, as every resume is) give
- * the same file, for hostile cells, both flavours, the column presets, threads and people.
+ * the same file, for hostile cells, both flavours, the column presets, threads and people — written in this
+ * thread or, as the app writes it, in a worker of its own; a worker lost mid-collection leaves the file to the
+ * journal's path, whole, and nothing of its own beside it.
  */
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,6 +13,8 @@ import type { ExportOptions, ViewDescriptor } from '../../../shared/ipc/export';
 import { FakeClock } from '../../testing/fake-clock';
 import { ExportService } from '../../export/export-service';
 import { memorySource, post, type MemoryPage } from '../../export/testing/memory-source';
+import { openLiveFor, recorded, type LiveWhere } from '../../export/testing/live';
+import type { OpenLive } from '../../export/live-thread';
 
 const ROOT = '1000000000000000001';
 const HOSTILE = ['=1+1', '@SUM(A1)', '-2', 'a,"b"\nc', '\tTAB', 'line\r\nbreak', '日本 ✓ é 🧵', '', '="123"'];
@@ -56,7 +60,13 @@ function peoplePages(): MemoryPage[] {
 
 const context = () => ({ appName: 'Skein', appVersion: '1.0.0', mode: 'demo' as const, baseUrl: 'http://127.0.0.1:1' });
 
-async function exportCsv(pages: MemoryPage[], view: ViewDescriptor, options: ExportOptions, resumed: boolean) {
+async function exportCsv(
+  pages: MemoryPage[],
+  view: ViewDescriptor,
+  options: ExportOptions,
+  resumed: boolean,
+  openLive?: OpenLive,
+) {
   const dir = await mkdtemp(join(tmpdir(), 'skein-csv-live-'));
   const service = new ExportService({
     source: memorySource(pages),
@@ -64,6 +74,7 @@ async function exportCsv(pages: MemoryPage[], view: ViewDescriptor, options: Exp
     clock: new FakeClock(),
     context,
     confirm: async () => true,
+    ...(openLive ? { openLive } : {}),
   });
   const target = join(dir, 'out.csv');
   const input = { view, format: 'csv' as const, scope: 'all' as const, targetPath: target, options };
@@ -75,7 +86,7 @@ async function exportCsv(pages: MemoryPage[], view: ViewDescriptor, options: Exp
     done = await service.settled(first.id);
   }
   expect(done.status).toBe('complete');
-  return readFile(target);
+  return { bytes: await readFile(target), beside: (await readdir(dir)).sort() };
 }
 
 const thread: ViewDescriptor = {
@@ -105,12 +116,54 @@ describe('a CSV written while it collects', () => {
     ['thread, 4CAT columns', threadPages(), thread, { csvColumns: '4cat', csvFlavour: 'analysis' }],
     ['people, spreadsheet', peoplePages(), people, {}],
   ];
-  it.each(cases)('%s: the same bytes as the journal writes', async (_name, pages, view, options) => {
-    const live = await exportCsv(pages, view, options, false);
-    const journaled = await exportCsv(pages, view, options, true);
-    expect(live.length).toBeGreaterThan(500);
-    expect(live.equals(journaled)).toBe(true);
-  });
+  const where: LiveWhere[] = ['in this thread', 'in a worker'];
+  const placed = where.flatMap((w) =>
+    cases.map(([name, pages, view, options]) => [`${name}, ${w}`, pages, view, options, w] as const),
+  );
+  it.each(placed)(
+    '%s: the same bytes as the journal writes',
+    { timeout: 30_000 },
+    async (_name, pages, view, options, w) => {
+      const live = recorded(openLiveFor(w));
+      const written = await exportCsv(pages, view, options, false, live.open);
+      const journaled = await exportCsv(pages, view, options, true);
+      // the file was the one written while collecting, not the journal's path's
+      expect(live.used).toEqual([true]);
+      expect(written.bytes.length).toBeGreaterThan(500);
+      expect(written.bytes.equals(journaled.bytes)).toBe(true);
+    },
+  );
+
+  it('a worker lost mid-collection leaves the file to the journal, whole, and nothing of its own', async () => {
+    const dying = new URL('../../export/testing/dying-live-worker.ts', import.meta.url);
+    const live = recorded(openLiveFor('in a worker', dying));
+    const written = await exportCsv(threadPages(), thread, {}, false, live.open);
+    const journaled = await exportCsv(threadPages(), thread, {}, true);
+    expect(live.used).toEqual([false]);
+    expect(written.bytes.equals(journaled.bytes)).toBe(true);
+    // no hidden temp file the dead worker held open
+    expect(written.beside).toEqual(['out.csv', 'out.csv.load.R', 'out.csv.load.py', 'out.csv.manifest.json', 'state']);
+  }, 30_000);
+
+  it('a worker lost, then Skein quitting mid-collection, leaves no hidden file beside the target', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'skein-csv-live-'));
+    const source = memorySource(threadPages(), { hold: 3 });
+    const dying = new URL('../../export/testing/dying-live-worker.ts', import.meta.url);
+    const live = recorded(openLiveFor('in a worker', dying));
+    const service = new ExportService({
+      source,
+      stateDir: join(dir, 'state'),
+      clock: new FakeClock(),
+      context,
+      openLive: live.open,
+    });
+    const job = await service.start({ view: thread, format: 'csv', scope: 'all', targetPath: join(dir, 'out.csv') });
+    await source.held;
+    await service.dispose();
+    expect((await service.settled(job.id)).status).toBe('interrupted');
+    // the journal keeps what was collected (a resume goes on from it); the dead worker's temp file is gone
+    expect(await readdir(dir)).toEqual(['state']);
+  }, 30_000);
 
   it('a live file lost while collecting (another export to the same path) leaves the file to the journal', async () => {
     const { dir, service, target, job } = await heldAtThirdPage();

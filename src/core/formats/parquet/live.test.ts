@@ -2,7 +2,7 @@
  * A Parquet file written while it collects (parquet/live.ts) holds what the journal's path writes: the same
  * export run fresh (live) and run capped then resumed (the journal's path, as every resume is) read back the
  * same in DuckDB — every column of every row, across row groups, with hostile cells — and the live one really
- * was written while collecting (the write phase left only its footer).
+ * was written while collecting — in this thread, or as the app writes it, in a worker of its own.
  */
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,6 +13,8 @@ import { ExportService } from '../../export/export-service';
 import { memorySource, post, type MemoryPage } from '../../export/testing/memory-source';
 import { duckdb } from '../../testing/duckdb';
 import { FakeClock } from '../../testing/fake-clock';
+import { openLiveFor, recorded, type LiveWhere } from '../../export/testing/live';
+import type { OpenLive } from '../../export/live-thread';
 import type { ExportManifest } from '../manifest';
 
 const ROOT = '1000000000000000001';
@@ -42,7 +44,7 @@ function pages(): MemoryPage[] {
 const context = () => ({ appName: 'Skein', appVersion: '1.0.0', mode: 'demo' as const, baseUrl: 'http://127.0.0.1:1' });
 const view: ViewDescriptor = { kind: 'thread', operation: 'postRepliesV2', params: { tweetId: ROOT } };
 
-async function exportParquet(resumed: boolean) {
+async function exportParquet(resumed: boolean, openLive?: OpenLive) {
   const dir = await mkdtemp(join(tmpdir(), 'skein-parquet-live-'));
   const service = new ExportService({
     source: memorySource(pages()),
@@ -50,6 +52,7 @@ async function exportParquet(resumed: boolean) {
     clock: new FakeClock(),
     context,
     confirm: async () => true,
+    ...(openLive ? { openLive } : {}),
   });
   const target = join(dir, 'out.parquet');
   const input = { view, format: 'parquet' as const, scope: 'all' as const, targetPath: target };
@@ -69,9 +72,12 @@ const rows = (path: string) =>
   duckdb(`SELECT * EXCLUDE (retrieved_at, first_retrieved_at) FROM read_parquet('${path}') ORDER BY id`);
 
 describe('a Parquet file written while it collects', () => {
-  it('reads back as the journal path writes it, row for row, across row groups', async () => {
-    const live = await exportParquet(false);
+  const where: LiveWhere[] = ['in this thread', 'in a worker'];
+  it.each(where)('reads back as the journal path writes it, row for row, across row groups, %s', async (w) => {
+    const opened = recorded(openLiveFor(w));
+    const live = await exportParquet(false, opened.open);
     const journal = await exportParquet(true);
+    expect(opened.used).toEqual([true]);
     const a = await rows(live.target);
     const b = await rows(journal.target);
     expect(a).toHaveLength(6001);

@@ -1,0 +1,134 @@
+/**
+ * A file written while its export collects (a CSV's lines, a Parquet file's row groups), in a worker thread of its
+ * own: making each item's row and encoding it is most of an export's CPU after the answers' parse, and on main it
+ * held the event loop every window waits on (a Parquet row group: tens of ms) and grew main's heap with garbage
+ * V8 sizes by what is allocated. Here the collection posts each kept page's items as the journal keeps them (their
+ * JSON) and goes on to the next page; the worker (core/compose/live-worker.ts) parses them again, as the journal's
+ * path does, and writes the file under its own heap's limit, a few pages behind.
+ *
+ * Whatever goes wrong there (the worker's heap, a crash, a row it cannot make) only loses the live file: `finish`
+ * answers false and the journal's path writes the export from the journal, as it does for a resumed job.
+ */
+import type { ResourceLimits } from 'node:worker_threads';
+import type { ExportManifest, Format, KeptPage, LiveInput, LiveWriter, ThreadPosition } from '../formats';
+import { removeStaleTemps } from '../files/atomic-file';
+import { startWorker, type RunningWorker } from '../workers';
+
+/** an item as it crosses to the worker: its JSON, and its place in a thread */
+export interface LiveItemText {
+  text: string;
+  position: ThreadPosition | null;
+}
+
+/** What the live file's worker answers (core/compose/live-worker.ts serves it). */
+export interface LiveApi {
+  /** opens the format's live file; false when it writes none for this export */
+  open: (format: string, input: LiveInput) => Promise<boolean>;
+  add: (items: LiveItemText[], record: KeptPage, page: number) => Promise<void>;
+  finish: (manifest: ExportManifest, items: number) => Promise<boolean>;
+  discard: () => Promise<void>;
+  /** stops a `finish` under way (an AbortSignal cannot cross threads); posted */
+  abort: () => void;
+}
+
+/**
+ * The worker's heap: a row group and a few pages at a time. A young generation this small is collected often, so
+ * short-lived rows do not pile up to what V8 would otherwise let them (measured in BENCHMARKS.md).
+ */
+const LIVE_HEAP: ResourceLimits = { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 192 };
+
+/** pages posted and not yet written: the collection waits only when the worker is this far behind */
+const PAGES_AHEAD = 8;
+
+/** What a format's live file is opened with: in this thread (`format.live`), or in a worker (`liveInWorker`). */
+export type OpenLive = (format: Format, input: LiveInput) => Promise<LiveWriter | null>;
+
+export const liveInProcess: OpenLive = (format, input) => format.live?.(input) ?? Promise.resolve(null);
+
+/** The plan's data only: the view's plan also holds functions, which cannot cross to a thread. */
+function crossing(input: LiveInput): LiveInput {
+  const { kind, operation, itemKind, params, rootId } = input.plan;
+  return { ...input, plan: { kind, operation, itemKind, params, rootId } };
+}
+
+/** Opens `format`'s live file in a worker of its own; null when the format writes none, or the worker cannot start. */
+export function liveInWorker(offMain: { entry: URL; execArgv?: string[] }, heap: ResourceLimits = LIVE_HEAP): OpenLive {
+  return async (format, input) => {
+    if (!format.live) return null;
+    let worker: RunningWorker<LiveApi>;
+    try {
+      worker = await startWorker<LiveApi>({
+        entry: offMain.entry,
+        execArgv: offMain.execArgv,
+        resourceLimits: heap,
+        name: 'the export’s file',
+      });
+    } catch {
+      return null;
+    }
+    const opened = await worker.call('open', format.id, crossing(input)).catch(() => false);
+    if (!opened) {
+      await worker.stop();
+      return null;
+    }
+    return workerWriter(worker, format.files(input.target, input.plan));
+  };
+}
+
+/** main's end of the worker's live file; `files`: every path the export writes, cleared of what a dead worker left */
+function workerWriter(worker: RunningWorker<LiveApi>, files: readonly string[]): LiveWriter {
+  const inFlight: Array<Promise<void>> = [];
+  let broken = false;
+  let stopped: Promise<void> | null = null;
+  const settle = () => Promise.all(inFlight.splice(0));
+  /** ends the worker; one that did not end its own file (a crash, its heap) left a hidden temp file as big as it */
+  const stop = (clean: boolean) =>
+    (stopped ??= worker
+      .stop()
+      .catch(() => undefined)
+      .then(async () => {
+        if (!clean) await Promise.all(files.map((file) => removeStaleTemps(file)));
+      }));
+  const discard = async () => {
+    if (stopped) return stopped;
+    await settle();
+    const ended = await worker.call('discard').then(
+      () => true,
+      () => false,
+    );
+    await stop(ended);
+  };
+  return {
+    async add(kept, record, page) {
+      if (broken || stopped) return;
+      const items = kept.map((item) => ({ text: item.text ?? JSON.stringify(item.raw), position: item.position }));
+      const added = worker.call('add', items, record, page).catch(() => {
+        // the worker's heap, a crash, a row it could not make: the journal's path writes the file at the end
+        broken = true;
+      });
+      inFlight.push(added);
+      if (inFlight.length >= PAGES_AHEAD) await inFlight.shift();
+    },
+    async finish(manifest, items, signal) {
+      await settle();
+      if (broken || stopped || signal?.aborted) {
+        await discard();
+        return false;
+      }
+      const abort = () => worker.post('abort');
+      signal?.addEventListener('abort', abort, { once: true });
+      let ended = false;
+      try {
+        const used = await worker.call('finish', manifest, items);
+        ended = true;
+        return used;
+      } catch {
+        return false;
+      } finally {
+        signal?.removeEventListener('abort', abort);
+        await stop(ended);
+      }
+    },
+    discard,
+  };
+}
