@@ -9,7 +9,9 @@
  * Each run is its own child process, so its peak RSS is its own. A page source makes synthetic pages of 20
  * spec-shaped posts on the fly (nothing held), each as an answer's body text, and does to it what Skein's
  * client does (parse it once, take each item's text out of it for the journal); the real ExportService
- * collects them into its journal and writes the file. The source's own time making the posts and the body
+ * collects them into its journal and writes the file — a CSV's or Parquet file's rows in a worker of their own
+ * (out/main/live-worker.js), as the app writes them (`BENCH_LIVE=main`: on the export's thread, as before); how
+ * long main's event loop was held at most (and its p99) is printed with each run. The source's own time making the posts and the body
  * (the API in the app) is shown apart (`source s`), and Skein's figure is also printed net of it ("net of the
  * source": DuckDB's time does not hold the making of its input either; the client's parse of each body stays in
  * both); `CPU s` is the process's CPU time over the run (process.cpuUsage), the figure that does not move with the
@@ -21,15 +23,17 @@ import { fork } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ExportFormat } from '../src/shared/ipc/export';
 import { systemClock } from '../src/core/clock';
 import { ExportService } from '../src/core/export/export-service';
+import { liveInWorker } from '../src/core/export/live-thread';
 import type { PageSource, SourcePage } from '../src/core/walk';
 import { receivedTexts } from '../src/shared/api/spans';
 import { writeResults } from './lib/results';
-import { OWN_EXEC_ARGV, RUNS_AS } from './lib/runtime';
+import { OWN_EXEC_ARGV, RUNS_AS, workerEntry } from './lib/runtime';
 
 const COUNTS = (process.env.BENCH_COUNTS ?? '10000,50000,100000').split(',').map(Number);
 const FORMATS: ExportFormat[] = (process.env.BENCH_FORMATS ?? 'json,jsonl,csv,parquet').split(',');
@@ -78,6 +82,9 @@ interface RunResult {
   /** output MB per CPU second: what the run costs whatever the load */
   cpuMbPerSecond: number;
   peakRssMb: number;
+  /** the longest main's event loop was held while the export ran (every window's reply waits on it), and its p99 */
+  loopMaxMs: number;
+  loopP99Ms: number;
   /** heap still in use after a full GC at the end: what the export kept */
   retainedHeapMb: number;
 }
@@ -198,6 +205,8 @@ async function child(count: number, format: ExportFormat): Promise<RunResult> {
       source: syntheticSource(count),
       stateDir: join(dir, 'state'),
       clock: systemClock,
+      // as in the app: a CSV's or Parquet file's rows made in a worker of their own (BENCH_LIVE=main: on this thread)
+      ...(process.env.BENCH_LIVE === 'main' ? {} : { openLive: liveInWorker(workerEntry('live')) }),
       context: () => ({ appName: 'Skein', appVersion: 'bench', mode: 'demo', baseUrl: 'http://127.0.0.1:1' }),
       onUpdate: (job) => {
         if (job.status === 'writing' && collectEnd === 0) {
@@ -208,6 +217,8 @@ async function child(count: number, format: ExportFormat): Promise<RunResult> {
       },
     });
     const target = join(dir, `posts.${format}`);
+    const loop = monitorEventLoopDelay({ resolution: 5 });
+    loop.enable();
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     const job = await service.start({
@@ -218,6 +229,7 @@ async function child(count: number, format: ExportFormat): Promise<RunResult> {
     });
     const done = await service.settled(job.id);
     const t1 = performance.now();
+    loop.disable();
     const cpu = process.cpuUsage(cpu0);
     const cpuMs = (cpu.user + cpu.system) / 1000;
     if (done.status !== 'complete') throw new Error(`export ended ${done.status}: ${done.error?.message ?? ''}`);
@@ -241,6 +253,8 @@ async function child(count: number, format: ExportFormat): Promise<RunResult> {
       collectCpuMs: Math.round(collectCpu),
       cpuMbPerSecond: Math.round(bytes / 1e6 / (cpuMs / 1000)),
       peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+      loopMaxMs: Math.round(loop.max / 1e6),
+      loopP99Ms: Math.round(loop.percentile(99) / 1e6),
       retainedHeapMb: retainedHeapMb(),
     };
   } finally {
@@ -376,12 +390,12 @@ async function main(): Promise<void> {
     await rm(inputDir, { recursive: true, force: true });
   }
   console.log(
-    '\nSkein, every run (collect s: pages into the journal; write s: the file; source s: making the synthetic posts):',
+    `\nSkein, every run (collect s: pages into the journal; write s: the file; source s: making the synthetic posts; main held ms: the longest its event loop was held, and the p99 — every window's reply waits on it). ${process.env.BENCH_LIVE === 'main' ? "The file's rows made on the export's thread (BENCH_LIVE=main)" : "The file's rows made in a worker of their own, as in the app"}:`,
   );
-  console.log('posts    format  collect s  write s  source s  CPU s (collect)  heap after GC MB');
+  console.log('posts    format  collect s  write s  source s  CPU s (collect)  heap after GC MB  main held ms (p99)');
   for (const r of results) {
     console.log(
-      `${String(r.count).padEnd(8)} ${r.format.padEnd(7)} ${(r.collectMs / 1000).toFixed(2).padStart(9)}  ${(r.writeMs / 1000).toFixed(2).padStart(7)}  ${(r.sourceMs / 1000).toFixed(2).padStart(8)}  ${(r.cpuMs / 1000).toFixed(2).padStart(5)} (${(r.collectCpuMs / 1000).toFixed(2)})  ${String(r.retainedHeapMb).padStart(16)}`,
+      `${String(r.count).padEnd(8)} ${r.format.padEnd(7)} ${(r.collectMs / 1000).toFixed(2).padStart(9)}  ${(r.writeMs / 1000).toFixed(2).padStart(7)}  ${(r.sourceMs / 1000).toFixed(2).padStart(8)}  ${(r.cpuMs / 1000).toFixed(2).padStart(5)} (${(r.collectCpuMs / 1000).toFixed(2)})  ${String(r.retainedHeapMb).padStart(16)}  ${String(r.loopMaxMs).padStart(12)} (${r.loopP99Ms})`,
     );
   }
   const file = writeResults('export', {

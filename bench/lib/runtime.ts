@@ -32,7 +32,7 @@ export const benchFile = (name: string): string => join(REPO, 'bench', name);
 export const OWN_EXEC_ARGV: string[] = FROM_SOURCE ? ['--import', 'tsx'] : [];
 
 /** a worker of the app: its TypeScript source under tsx, or the file `npm run build` made of it */
-export function workerEntry(name: 'archive' | 'reexport'): { entry: URL; execArgv: string[] } {
+export function workerEntry(name: 'archive' | 'reexport' | 'live'): { entry: URL; execArgv: string[] } {
   return FROM_SOURCE
     ? {
         entry: pathToFileURL(join(REPO, 'src', 'core', 'compose', `${name}-worker.ts`)),
