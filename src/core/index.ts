@@ -21,7 +21,7 @@ import { archiveSource } from './compose/archive-reader';
 import { codingStores } from './compose/coding-store';
 import { watchProject } from './compose/watch-store';
 import { savedJobs, type SavedJobs } from './compose/saved-jobs';
-import { createExportFeature, liveInWorker, suggestedFileName } from './export';
+import { createExportFeature, liveInWorker, suggestedFileName, writeFromJournalInWorker } from './export';
 import { formatRegistry, type Format } from './formats';
 import { createIdsFeature } from './ids';
 import type {
@@ -182,6 +182,12 @@ function asSentence(text: string): string {
   return cut.charAt(0).toUpperCase() + cut.slice(1);
 }
 
+/** An export's file written off main's event loop: while it collects, or from its journal at its end. */
+const exportFileWorkers = (offMain: { entry: URL; execArgv?: string[] }) => ({
+  openLive: liveInWorker(offMain),
+  writeFromJournal: writeFromJournalInWorker(offMain),
+});
+
 export function createCore(deps: CoreDeps): Core {
   const now = deps.now ?? Date.now;
   const doFetch = deps.fetch ?? globalThis.fetch.bind(globalThis);
@@ -322,10 +328,8 @@ export function createCore(deps: CoreDeps): Core {
       },
     },
     stateDir: join(deps.userDataDir, 'exports'),
-    // a CSV's or Parquet file's rows made and encoded off main's event loop, under a heap's limit of their own
-    ...(deps.workers?.live
-      ? { openLive: liveInWorker({ entry: deps.workers.live, execArgv: deps.workers.execArgv }) }
-      : {}),
+    // an export's file written off main's event loop (while it collects, or from its journal), under a heap's limit
+    ...(deps.workers?.live ? exportFileWorkers({ entry: deps.workers.live, execArgv: deps.workers.execArgv }) : {}),
     source: clientPageSource(client.client),
     clock: { now, setTimer: systemClock.setTimer, sleep: systemClock.sleep },
     context: exportContext,

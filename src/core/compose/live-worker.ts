@@ -1,9 +1,11 @@
 /**
- * The worker thread of a file written while its export collects (see export/live-thread.ts): the format's own
- * live writer, fed each kept page's items parsed again from their JSON, as the journal's path reads them.
+ * The worker thread of an export's file (see export/live-thread.ts): the format's own live writer, fed each kept
+ * page's items parsed again from their JSON, as the journal's path reads them; or the journal's path itself, the
+ * committed items read from the journal's file.
  */
 import { formatRegistry, type LiveWriter } from '../formats';
-import type { LiveApi } from '../export';
+import { writeWithPolicy, type LiveApi } from '../export';
+import { committedItems } from '../walk';
 import { serveWorker } from '../workers';
 
 serveWorker<LiveApi>(() => {
@@ -29,6 +31,12 @@ serveWorker<LiveApi>(() => {
       finish: (manifest, items) => {
         finishing = new AbortController();
         return opened().finish(manifest, items, finishing.signal);
+      },
+      write: async ({ format, journal, policy, ...job }) => {
+        finishing = new AbortController();
+        const items = { items: () => committedItems(journal) };
+        await writeWithPolicy(formats.get(format), { ...job, items, signal: finishing.signal }, policy);
+        return job.manifest;
       },
       discard: async () => {
         await live?.discard();

@@ -19,13 +19,20 @@ import {
   type ViewDescriptor,
 } from '../../shared/ipc/export';
 import { writeFileAtomic } from '../files/atomic-file';
-import { cellsFor, formatRegistry, type ExportManifest, type Formats, type LiveWriter } from '../formats';
+import {
+  BUILT_IN_FORMATS,
+  cellsFor,
+  formatRegistry,
+  type ExportManifest,
+  type Formats,
+  type LiveWriter,
+} from '../formats';
 import { describeCaps, loosens, progressFraction } from './caps';
 import { collect, CollectionState, type CollectOutcome } from './collector';
 import { estimateView, planFor } from './hydration-plan';
 import { writeWithPolicy } from './item-policy';
 import { JobStore } from './job-store';
-import { liveInProcess } from './live-thread';
+import { liveInProcess, planData } from './live-thread';
 import { buildManifest, type ManifestInput } from './manifest';
 import type { ExportServiceDeps, StartExport, WrittenRun } from './service-deps';
 import type { ViewPlan } from './views';
@@ -392,20 +399,32 @@ export class ExportService {
         await this.deps.onMissing?.(job, await state.missing.finish(plan, state.pages, state.failures));
       try {
         if (!(await live?.finish(manifest, state.items, writing))) {
-          await writeWithPolicy(
-            format,
-            {
-              target: job.files[0] as string,
-              items: journal,
+          const target = job.files[0] as string;
+          const { writeFromJournal } = this.deps;
+          // a built-in format that streams is written in a worker (it knows only those); a network reads the project's posts here
+          if (writeFromJournal && BUILT_IN_FORMATS.includes(format) && !format.holds) {
+            const journaled = { path: journal.path, bytes: journal.size };
+            const crossing = { target, journal: journaled, manifest, plan: planData(plan), csvCells, policy };
+            Object.assign(
               manifest,
-              plan,
-              options: job.options,
-              csvCells,
-              signal: writing,
-              posts: this.heldPosts,
-            },
-            policy,
-          );
+              await writeFromJournal({ ...crossing, format: format.id, options: job.options }, writing),
+            );
+          } else {
+            await writeWithPolicy(
+              format,
+              {
+                target,
+                items: journal,
+                manifest,
+                plan,
+                options: job.options,
+                csvCells,
+                signal: writing,
+                posts: this.heldPosts,
+              },
+              policy,
+            );
+          }
         }
       } catch (error) {
         if (this.quitting) return interrupted();

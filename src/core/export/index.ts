@@ -9,4 +9,5 @@ export type { ExportService } from './export-service';
 export { suggestedFileName } from './views';
 export { writeReexport } from './reexport';
 export type { ReexportApi } from './reexport-thread';
-export { liveInWorker, type LiveApi } from './live-thread';
+export { liveInWorker, writeFromJournalInWorker, type LiveApi } from './live-thread';
+export { writeWithPolicy } from './item-policy';

@@ -10,9 +10,14 @@
  * answers false and the journal's path writes the export from the journal, as it does for a resumed job.
  */
 import type { ResourceLimits } from 'node:worker_threads';
-import type { ExportManifest, Format, KeptPage, LiveInput, LiveWriter, ThreadPosition } from '../formats';
+import type { CsvCells, ExportOptions } from '../../shared/ipc/export';
+import type { ExportManifest, Format, KeptPage, LiveInput, LiveWriter, ThreadPosition, WritePlan } from '../formats';
+import type { CommittedPart } from '../walk';
+import type { ItemPolicy } from './item-policy';
+import { STREAMING_HEAP, tooBig } from './reexport-thread';
 import { removeStaleTemps } from '../files/atomic-file';
-import { startWorker, type RunningWorker } from '../workers';
+import { isSkeinError, SkeinError } from '../../shared/errors';
+import { outOfMemory, startWorker, type RunningWorker } from '../workers';
 
 /** an item as it crosses to the worker: its JSON, and its place in a thread */
 export interface LiveItemText {
@@ -20,14 +25,32 @@ export interface LiveItemText {
   position: ThreadPosition | null;
 }
 
-/** What the live file's worker answers (core/compose/live-worker.ts serves it). */
+/** An export written at its end from the journal's committed items, in the worker (`writeFromJournalInWorker`). */
+export interface JournalWrite {
+  /** a built-in format's id: the worker knows only those */
+  format: string;
+  target: string;
+  journal: CommittedPart;
+  manifest: ExportManifest;
+  plan: WritePlan;
+  options: ExportOptions | undefined;
+  csvCells: CsvCells;
+  policy: ItemPolicy | null;
+}
+
+/**
+ * What the export's file worker answers (core/compose/live-worker.ts serves it): a file written while the export
+ * collects (`open`, `add`, `finish`, `discard`), or one written from the journal at its end (`write`).
+ */
 export interface LiveApi {
   /** opens the format's live file; false when it writes none for this export */
   open: (format: string, input: LiveInput) => Promise<boolean>;
   add: (items: LiveItemText[], record: KeptPage, page: number) => Promise<void>;
   finish: (manifest: ExportManifest, items: number) => Promise<boolean>;
   discard: () => Promise<void>;
-  /** stops a `finish` under way (an AbortSignal cannot cross threads); posted */
+  /** writes `job`'s files from the journal; answers the manifest as written (with its policy's sections) */
+  write: (job: JournalWrite) => Promise<ExportManifest>;
+  /** stops a `finish` or `write` under way (an AbortSignal cannot cross threads); posted */
   abort: () => void;
 }
 
@@ -46,9 +69,53 @@ export type OpenLive = (format: Format, input: LiveInput) => Promise<LiveWriter 
 export const liveInProcess: OpenLive = (format, input) => format.live?.(input) ?? Promise.resolve(null);
 
 /** The plan's data only: the view's plan also holds functions, which cannot cross to a thread. */
-function crossing(input: LiveInput): LiveInput {
-  const { kind, operation, itemKind, params, rootId } = input.plan;
-  return { ...input, plan: { kind, operation, itemKind, params, rootId } };
+export function planData(plan: WritePlan): WritePlan {
+  const { kind, operation, itemKind, params, rootId } = plan;
+  return { kind, operation, itemKind, params, rootId };
+}
+
+const crossing = (input: LiveInput): LiveInput => ({ ...input, plan: planData(input.plan) });
+
+/** An export's files written from its journal somewhere else; answers the manifest as written. */
+export type WriteFromJournal = (job: JournalWrite, signal?: AbortSignal) => Promise<ExportManifest>;
+
+/**
+ * Writes an export's files from its journal in a worker of its own (a resumed job, JSON and JSON Lines, a space's
+ * tables, a Parquet dataset, codes as columns: every built-in format but a network, whose graph grows with the
+ * export and which reads posts from the project), held to a streaming writer's heap. A worker past its limit ends
+ * the write in plain words; the job stays resumable, its journal whole.
+ */
+export function writeFromJournalInWorker(
+  offMain: { entry: URL; execArgv?: string[] },
+  heap: ResourceLimits = STREAMING_HEAP,
+): WriteFromJournal {
+  const memory = tooBig(heap, 'Resume the export to write its file again; if it happens again, please report it.');
+  return async (job, signal) => {
+    signal?.throwIfAborted();
+    const worker = await startWorker<LiveApi>({
+      entry: offMain.entry,
+      execArgv: offMain.execArgv,
+      resourceLimits: heap,
+      name: 'the export’s file',
+    }).catch(memory);
+    const abort = () => worker.post('abort');
+    signal?.addEventListener('abort', abort, { once: true });
+    try {
+      return await worker.call('write', job).catch(async (e: unknown) => {
+        // a worker stopped mid-write (its heap's limit, a crash) could not clear the hidden temp file it staged
+        await Promise.all(job.manifest.files.map((file) => removeStaleTemps(file)));
+        if (isSkeinError(e) || outOfMemory(e)) return memory(e);
+        throw new SkeinError(
+          'internal',
+          'Writing the export’s file stopped unexpectedly; no file was written, and the collected items are kept.',
+          { action: 'Resume the export to write its file again; if it happens again, please report it.' },
+        );
+      });
+    } finally {
+      signal?.removeEventListener('abort', abort);
+      await worker.stop().catch(() => undefined);
+    }
+  };
 }
 
 /** Opens `format`'s live file in a worker of its own; null when the format writes none, or the worker cannot start. */

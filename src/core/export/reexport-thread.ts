@@ -60,18 +60,18 @@ export async function reexportInWorker(
   }
 }
 
-/** A worker ended at its heap's limit, said in plain words (the file was not written). */
-const tooBig =
-  (heap: ResourceLimits | undefined) =>
+/** A worker ended at its heap's limit, said in plain words (the file was not written), with what to do next. */
+export const tooBig =
+  (
+    heap: ResourceLimits | undefined,
+    action = 'Export a smaller selection (a collection or a search), then retry; if it happens again, please report it.',
+  ) =>
   (e: unknown): never => {
     if (!outOfMemory(e)) throw e;
     const mb = (heap?.maxOldGenerationSizeMb ?? 0) + (heap?.maxYoungGenerationSizeMb ?? 0);
     throw new SkeinError(
       'internal',
       `The export needed more memory than Skein gives one export (${mb ? `${mb} MB` : 'its limit'}) and was stopped; no file was written.`,
-      {
-        action:
-          'Export a smaller selection (a collection or a search), then retry; if it happens again, please report it.',
-      },
+      { action },
     );
   };

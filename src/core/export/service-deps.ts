@@ -18,7 +18,7 @@ import type { JournalItem } from '../walk';
 import type { ExportContext } from './manifest';
 import type { PageSource } from '../walk';
 import type { ProjectItems } from './project-items';
-import type { OpenLive } from './live-thread';
+import type { OpenLive, WriteFromJournal } from './live-thread';
 
 export interface ExportServiceDeps {
   source: PageSource;
@@ -50,6 +50,11 @@ export interface ExportServiceDeps {
    * (`liveInWorker`); default: in this thread
    */
   openLive?: OpenLive;
+  /**
+   * writes an export's files from its journal at its end, in a worker of its own in the app
+   * (`writeFromJournalInWorker`; a built-in format that streams); default: in this thread
+   */
+  writeFromJournal?: WriteFromJournal;
   /** the formats it writes (default: the built-in ones) */
   formats?: Formats;
   /** what the project asks of an export of these items: codes as extra columns, opted-out accounts left out */

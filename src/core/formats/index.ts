@@ -18,6 +18,7 @@ export {
   type StreamItem,
   type ThreadPosition,
   type WriteJob,
+  type WritePlan,
 } from './format';
 export { MANIFEST_SCHEMA, type ExportManifest, type ManifestSnapshot, type SourceRequestEntry } from './manifest';
 export { JsonList } from './json-list';

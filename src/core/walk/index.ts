@@ -3,6 +3,13 @@
  * through, and the journal that keeps every page and failure so a walk resumes without buying a page twice.
  */
 export { type Budget } from './caps';
-export { Journal, type FailedFetch, type JournalItem, type PageRecord } from './journal';
+export {
+  committedItems,
+  Journal,
+  type CommittedPart,
+  type FailedFetch,
+  type JournalItem,
+  type PageRecord,
+} from './journal';
 export { receivedText, type PageRequest, type PageSource, type SourcePage } from './page-source';
 export { pageRecord, walkPages, type Kept, type WalkStep } from './walk';

@@ -197,6 +197,25 @@ function oneLine(raw: string): string {
 /** the most a journal keeps between pages for encoding them: a page of ordinary posts is well under it */
 const KEPT_BUFFER = 4 * 1024 * 1024;
 
+/** A journal's committed part, as another thread reads it while the journal is not appended to. */
+export interface CommittedPart {
+  path: string;
+  bytes: number;
+}
+
+/** The items of a journal's committed part, in order, read from disk as they are consumed (the file is only read). */
+export async function* committedItems(part: CommittedPart): AsyncGenerator<JournalItem> {
+  const handle = await open(part.path, 'r');
+  try {
+    for await (const { buf, start, stop } of lines(handle, part.bytes)) {
+      const item = parseItemLine(buf, start, stop, true);
+      if (item) yield item;
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
 export class Journal {
   private scratch = Buffer.alloc(0);
 

@@ -1,0 +1,126 @@
+/**
+ * An export's file written from its journal in a worker of its own (`writeFromJournalInWorker`, as the app does
+ * for a resumed job, JSON and JSON Lines, and a project's codes or opted-out accounts) is the file the export's own
+ * thread writes, byte for byte, with the manifest's sections main keeps; a worker lost while writing fails the job
+ * in words, resumable, and the resume writes the same file.
+ */
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ExportFormat, ViewDescriptor } from '../../shared/ipc/export';
+import { FakeClock } from '../testing/fake-clock';
+import type { ExportManifest } from '../formats';
+import { ExportService, type ExportServiceDeps } from './export-service';
+import type { ItemPolicy } from './item-policy';
+import { writeFromJournalInWorker } from './live-thread';
+import { memorySource, post, type MemoryPage } from './testing/memory-source';
+
+const ROOT = '1000000000000000001';
+const OPTED_OUT = '2000000000000000099';
+const FROM_SOURCE = ['--import', 'tsx'];
+const worker = (entry = new URL('../compose/live-worker.ts', import.meta.url)) =>
+  writeFromJournalInWorker({ entry, execArgv: FROM_SOURCE });
+
+function pages(): MemoryPage[] {
+  return [0, 1, 2].map((p) => ({
+    items: Array.from({ length: 10 }, (_, i) => {
+      const n = p * 10 + i;
+      const author = n % 7 === 3 ? { type: 'user', id: OPTED_OUT, userName: 'gone', name: 'Gone' } : undefined;
+      return post(String(9007199254740993n + BigInt(n)), ROOT, {
+        text: ['=1+1', 'a,"b"\nc', '日本 ✓ é 🧵', ''][n % 4],
+        ...(author ? { author } : {}),
+      });
+    }),
+  }));
+}
+
+const view: ViewDescriptor = { kind: 'thread', operation: 'postRepliesV2', params: { tweetId: ROOT } };
+const context = () => ({ appName: 'Skein', appVersion: '1.0.0', mode: 'demo' as const, baseUrl: 'http://127.0.0.1:1' });
+const optedOut: ItemPolicy = { extra: null, exclusions: { userIds: [OPTED_OUT], handles: [], accounts: 1 } };
+
+/** An export capped at one page, then resumed: its file is written from the journal at the end. */
+async function resumed(format: ExportFormat, deps: Partial<ExportServiceDeps> = {}) {
+  const dir = await mkdtemp(join(tmpdir(), 'skein-journal-write-'));
+  const service = new ExportService({
+    source: memorySource(pages()),
+    stateDir: join(dir, 'state'),
+    clock: new FakeClock(),
+    context,
+    confirm: async () => true,
+    ...deps,
+  });
+  const target = join(dir, `out.${format}`);
+  const job = await service.start({ view, format, scope: 'all', targetPath: target, caps: { maxPages: 1 } });
+  expect((await service.settled(job.id)).status).toBe('partial');
+  await service.resume(job.id, {});
+  const done = await service.settled(job.id);
+  // a JSON file holds its manifest; the others have it beside them
+  const manifest = (
+    format === 'json'
+      ? (JSON.parse(await readFile(target, 'utf8')) as { manifest: ExportManifest }).manifest
+      : JSON.parse(await readFile(`${target}.manifest.json`, 'utf8'))
+  ) as ExportManifest;
+  return { dir, service, target, done, manifest };
+}
+
+describe('an export written from its journal in a worker of its own', () => {
+  it.each<ExportFormat>(['csv', 'jsonl', 'json', 'parquet'])(
+    '%s: the bytes its own thread writes',
+    { timeout: 30_000 },
+    async (format) => {
+      const here = await resumed(format);
+      const there = await resumed(format, { writeFromJournal: worker() });
+      expect(there.done.status).toBe('complete');
+      const [a, b] = [await readFile(there.target), await readFile(here.target)];
+      if (format === 'json') {
+        // a JSON file holds its manifest, which names the file's own path: the items, then, byte for byte
+        const items = (file: Buffer) => file.toString('utf8').split('\n  "items": [')[1];
+        expect(items(a)).toBeTruthy();
+        expect(items(a)).toBe(items(b));
+      } else expect(a.equals(b)).toBe(true);
+      expect(there.manifest.counts).toEqual(here.manifest.counts);
+    },
+  );
+
+  it('leaves out an opted-out account as here, and the manifest main keeps says so', { timeout: 30_000 }, async () => {
+    const policy = async () => optedOut;
+    const kept: ExportManifest[] = [];
+    const onWritten: ExportServiceDeps['onWritten'] = async (run) => {
+      kept.push(run.manifest);
+    };
+    const here = await resumed('jsonl', { policy, onWritten });
+    const there = await resumed('jsonl', { policy, onWritten, writeFromJournal: worker() });
+    const written = await readFile(there.target, 'utf8');
+    expect(written).toBe(await readFile(here.target, 'utf8'));
+    expect(written).not.toContain(OPTED_OUT);
+    expect(there.manifest.left_out).toMatchObject({ accounts: 1 });
+    // what main hands the project is the manifest as written in the worker
+    expect(kept.at(-1)?.left_out).toEqual(there.manifest.left_out);
+  });
+
+  it('a worker lost while writing fails the job in words, resumable; the resume writes the file', async () => {
+    const dying = new URL('./testing/dying-live-worker.ts', import.meta.url);
+    const dir = await mkdtemp(join(tmpdir(), 'skein-journal-write-'));
+    const deps = { stateDir: join(dir, 'state'), clock: new FakeClock(), context, confirm: async () => true };
+    const service = new ExportService({ ...deps, source: memorySource(pages()), writeFromJournal: worker(dying) });
+    const target = join(dir, 'out.jsonl');
+    const job = await service.start({ view, format: 'jsonl', scope: 'all', targetPath: target });
+    const failed = await service.settled(job.id);
+    expect(failed).toMatchObject({ status: 'failed', resumable: true });
+    expect(failed.error).toMatchObject({
+      message: 'Writing the export’s file stopped unexpectedly; no file was written, and the collected items are kept.',
+      details: { action: 'Resume the export to write its file again; if it happens again, please report it.' },
+    });
+    expect(await readdir(dir)).toEqual(['state']);
+
+    // Skein started again, writing in its own thread: the journal's items, no page asked for again
+    const source = memorySource(pages());
+    const again = new ExportService({ ...deps, source });
+    await again.resume(job.id, {});
+    expect((await again.settled(job.id)).status).toBe('complete');
+    expect(source.requests).toHaveLength(0);
+    const reference = await resumed('jsonl');
+    expect(await readFile(target, 'utf8')).toBe(await readFile(reference.target, 'utf8'));
+  }, 30_000);
+});
