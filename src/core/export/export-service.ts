@@ -401,8 +401,10 @@ export class ExportService {
         if (!(await live?.finish(manifest, state.items, writing))) {
           const target = job.files[0] as string;
           const { writeFromJournal } = this.deps;
-          // a built-in format that streams is written in a worker (it knows only those); a network reads the project's posts here
-          if (writeFromJournal && BUILT_IN_FORMATS.includes(format) && !format.holds) {
+          // a built-in format that makes rows (the ones written live: CSV, Parquet) is written in a worker, which knows
+          // only those; JSON and JSON Lines copy the journal's bytes (a worker measured slower, and bigger), a network
+          // holds its graph and reads the project's posts
+          if (writeFromJournal && BUILT_IN_FORMATS.includes(format) && format.live) {
             const journaled = { path: journal.path, bytes: journal.size };
             const crossing = { target, journal: journaled, manifest, plan: planData(plan), csvCells, policy };
             Object.assign(

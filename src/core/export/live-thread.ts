@@ -80,10 +80,9 @@ const crossing = (input: LiveInput): LiveInput => ({ ...input, plan: planData(in
 export type WriteFromJournal = (job: JournalWrite, signal?: AbortSignal) => Promise<ExportManifest>;
 
 /**
- * Writes an export's files from its journal in a worker of its own (a resumed job, JSON and JSON Lines, a space's
- * tables, a Parquet dataset, codes as columns: every built-in format but a network, whose graph grows with the
- * export and which reads posts from the project), held to a streaming writer's heap. A worker past its limit ends
- * the write in plain words; the job stays resumable, its journal whole.
+ * Writes an export's files from its journal in a worker of its own (a CSV's or Parquet file's rows when the export
+ * was resumed, is a space's two tables or a Parquet dataset, or carries a project's codes), held to a streaming
+ * writer's heap. A worker past its limit ends the write in plain words; the job stays resumable, its journal whole.
  */
 export function writeFromJournalInWorker(
   offMain: { entry: URL; execArgv?: string[] },
