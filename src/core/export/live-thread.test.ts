@@ -15,6 +15,7 @@ import { ExportService, type ExportServiceDeps } from './export-service';
 import type { ItemPolicy } from './item-policy';
 import { writeFromJournalInWorker } from './live-thread';
 import { memorySource, post, type MemoryPage } from './testing/memory-source';
+import { runExport } from './testing/run-export';
 
 const ROOT = '1000000000000000001';
 const OPTED_OUT = '2000000000000000099';
@@ -41,27 +42,14 @@ const optedOut: ItemPolicy = { extra: null, exclusions: { userIds: [OPTED_OUT], 
 
 /** An export capped at one page, then resumed: its file is written from the journal at the end. */
 async function resumed(format: ExportFormat, deps: Partial<ExportServiceDeps> = {}) {
-  const dir = await mkdtemp(join(tmpdir(), 'skein-journal-write-'));
-  const service = new ExportService({
-    source: memorySource(pages()),
-    stateDir: join(dir, 'state'),
-    clock: new FakeClock(),
-    context,
-    confirm: async () => true,
-    ...deps,
-  });
-  const target = join(dir, `out.${format}`);
-  const job = await service.start({ view, format, scope: 'all', targetPath: target, caps: { maxPages: 1 } });
-  expect((await service.settled(job.id)).status).toBe('partial');
-  await service.resume(job.id, {});
-  const done = await service.settled(job.id);
+  const run = await runExport(pages(), { view, format, resumed: true, deps });
   // a JSON file holds its manifest; the others have it beside them
   const manifest = (
     format === 'json'
-      ? (JSON.parse(await readFile(target, 'utf8')) as { manifest: ExportManifest }).manifest
-      : JSON.parse(await readFile(`${target}.manifest.json`, 'utf8'))
+      ? (JSON.parse(await readFile(run.target, 'utf8')) as { manifest: ExportManifest }).manifest
+      : JSON.parse(await readFile(`${run.target}.manifest.json`, 'utf8'))
   ) as ExportManifest;
-  return { dir, service, target, done, manifest };
+  return { ...run, manifest };
 }
 
 describe('an export written from its journal in a worker of its own', () => {

@@ -13,6 +13,7 @@ import type { ExportOptions, ViewDescriptor } from '../../../shared/ipc/export';
 import { FakeClock } from '../../testing/fake-clock';
 import { ExportService } from '../../export/export-service';
 import { memorySource, post, type MemoryPage } from '../../export/testing/memory-source';
+import { runExport } from '../../export/testing/run-export';
 import { openLiveFor, recorded, type LiveWhere } from '../../export/testing/live';
 import type { OpenLive } from '../../export/live-thread';
 
@@ -67,24 +68,13 @@ async function exportCsv(
   resumed: boolean,
   openLive?: OpenLive,
 ) {
-  const dir = await mkdtemp(join(tmpdir(), 'skein-csv-live-'));
-  const service = new ExportService({
-    source: memorySource(pages),
-    stateDir: join(dir, 'state'),
-    clock: new FakeClock(),
-    context,
-    confirm: async () => true,
-    ...(openLive ? { openLive } : {}),
+  const { dir, target, done } = await runExport(pages, {
+    view,
+    format: 'csv',
+    options,
+    resumed,
+    ...(openLive ? { deps: { openLive } } : {}),
   });
-  const target = join(dir, 'out.csv');
-  const input = { view, format: 'csv' as const, scope: 'all' as const, targetPath: target, options };
-  const first = await service.start(resumed ? { ...input, caps: { maxPages: 1 } } : input);
-  let done = await service.settled(first.id);
-  if (resumed) {
-    expect(done.status).toBe('partial');
-    await service.resume(first.id, {});
-    done = await service.settled(first.id);
-  }
   expect(done.status).toBe('complete');
   return { bytes: await readFile(target), beside: (await readdir(dir)).sort() };
 }

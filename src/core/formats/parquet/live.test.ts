@@ -4,15 +4,12 @@
  * same in DuckDB — every column of every row, across row groups, with hostile cells — and the live one really
  * was written while collecting — in this thread, or as the app writes it, in a worker of its own.
  */
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { ViewDescriptor } from '../../../shared/ipc/export';
-import { ExportService } from '../../export/export-service';
-import { memorySource, post, type MemoryPage } from '../../export/testing/memory-source';
+import { post, type MemoryPage } from '../../export/testing/memory-source';
+import { runExport } from '../../export/testing/run-export';
 import { duckdb } from '../../testing/duckdb';
-import { FakeClock } from '../../testing/fake-clock';
 import { openLiveFor, recorded, type LiveWhere } from '../../export/testing/live';
 import type { OpenLive } from '../../export/live-thread';
 import type { ExportManifest } from '../manifest';
@@ -41,28 +38,15 @@ function pages(): MemoryPage[] {
   return out;
 }
 
-const context = () => ({ appName: 'Skein', appVersion: '1.0.0', mode: 'demo' as const, baseUrl: 'http://127.0.0.1:1' });
 const view: ViewDescriptor = { kind: 'thread', operation: 'postRepliesV2', params: { tweetId: ROOT } };
 
 async function exportParquet(resumed: boolean, openLive?: OpenLive) {
-  const dir = await mkdtemp(join(tmpdir(), 'skein-parquet-live-'));
-  const service = new ExportService({
-    source: memorySource(pages()),
-    stateDir: join(dir, 'state'),
-    clock: new FakeClock(),
-    context,
-    confirm: async () => true,
-    ...(openLive ? { openLive } : {}),
+  const { target, done } = await runExport(pages(), {
+    view,
+    format: 'parquet',
+    resumed,
+    ...(openLive ? { deps: { openLive } } : {}),
   });
-  const target = join(dir, 'out.parquet');
-  const input = { view, format: 'parquet' as const, scope: 'all' as const, targetPath: target };
-  const first = await service.start(resumed ? { ...input, caps: { maxPages: 1 } } : input);
-  let done = await service.settled(first.id);
-  if (resumed) {
-    expect(done.status).toBe('partial');
-    await service.resume(first.id, {});
-    done = await service.settled(first.id);
-  }
   expect(done.status).toBe('complete');
   const manifest = JSON.parse(await readFile(`${target}.manifest.json`, 'utf8')) as ExportManifest;
   return { target, manifest };
