@@ -88,6 +88,14 @@ describe('an export written from its journal in a worker of its own', () => {
     },
   );
 
+  it('a worker that cannot start leaves the file to the export’s own thread', { timeout: 30_000 }, async () => {
+    const here = await resumed('csv');
+    const missing = new URL('./testing/no-such-worker.ts', import.meta.url);
+    const there = await resumed('csv', { writeFromJournal: worker(missing) });
+    expect(there.done.status).toBe('complete');
+    expect((await readFile(there.target)).equals(await readFile(here.target))).toBe(true);
+  });
+
   it('leaves out an opted-out account as here, and the manifest main keeps says so', { timeout: 30_000 }, async () => {
     const policy = async () => optedOut;
     const kept: ExportManifest[] = [];

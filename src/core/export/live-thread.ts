@@ -1,13 +1,13 @@
 /**
- * A file written while its export collects (a CSV's lines, a Parquet file's row groups), in a worker thread of its
- * own: making each item's row and encoding it is most of an export's CPU after the answers' parse, and on main it
- * held the event loop every window waits on (a Parquet row group: tens of ms) and grew main's heap with garbage
- * V8 sizes by what is allocated. Here the collection posts each kept page's items as the journal keeps them (their
- * JSON) and goes on to the next page; the worker (core/compose/live-worker.ts) parses them again, as the journal's
- * path does, and writes the file under its own heap's limit, a few pages behind.
+ * An export's CSV or Parquet file written in a worker thread of its own: making each item's row and encoding it is
+ * most of an export's CPU after the answers' parse, and on main it held the event loop every window waits on (a
+ * Parquet row group: 83–151 ms) and grew main's heap with garbage V8 sizes by what is allocated.
  *
- * Whatever goes wrong there (the worker's heap, a crash, a row it cannot make) only loses the live file: `finish`
- * answers false and the journal's path writes the export from the journal, as it does for a resumed job.
+ * While the export collects (`liveInWorker`), the collection posts each kept page's items as the journal keeps them
+ * (their JSON) and goes on to the next page; the worker (core/compose/live-worker.ts) parses them again, as the
+ * journal's path does, and writes the file a few pages behind. Whatever goes wrong there (the worker's heap, a
+ * crash, a row it cannot make) only loses the live file: `finish` answers false and the journal's path writes the
+ * export at the end — in such a worker too (`writeFromJournalInWorker`), reading the journal's file.
  */
 import type { ResourceLimits } from 'node:worker_threads';
 import type { CsvCells, ExportOptions } from '../../shared/ipc/export';
@@ -78,13 +78,17 @@ export function planData(plan: WritePlan): WritePlan {
 
 const crossing = (input: LiveInput): LiveInput => ({ ...input, plan: planData(input.plan) });
 
-/** An export's files written from its journal somewhere else; answers the manifest as written. */
-export type WriteFromJournal = (job: JournalWrite, signal?: AbortSignal) => Promise<ExportManifest>;
+/**
+ * An export's files written from its journal somewhere else; answers the manifest as written, or null when that
+ * place could not be had (the export's own thread writes them then).
+ */
+export type WriteFromJournal = (job: JournalWrite, signal?: AbortSignal) => Promise<ExportManifest | null>;
 
 /**
  * Writes an export's files from its journal in a worker of its own (a CSV's or Parquet file's rows when the export
  * was resumed, is a space's two tables or a Parquet dataset, or carries a project's codes), under `FILE_HEAP`. A
- * worker past its limit ends the write in plain words; the job stays resumable, its journal whole.
+ * worker past its limit ends the write in plain words; the job stays resumable, its journal whole. A worker that
+ * cannot start (its file missing from a broken install, say) leaves the write to the export's own thread.
  */
 export function writeFromJournalInWorker(
   offMain: { entry: URL; execArgv?: string[] },
@@ -98,7 +102,8 @@ export function writeFromJournalInWorker(
       execArgv: offMain.execArgv,
       resourceLimits: heap,
       name: 'the export’s file',
-    }).catch(memory);
+    }).catch((e: unknown) => (outOfMemory(e) ? memory(e) : null));
+    if (!worker) return null;
     const abort = () => worker.post('abort');
     signal?.addEventListener('abort', abort, { once: true });
     try {
