@@ -44,7 +44,7 @@ export default defineConfig({
           'archive-worker': resolve(import.meta.dirname, 'src/core/compose/archive-worker.ts'),
           // a re-export's own worker (src/core/export/reexport-thread.ts, entry in src/core/compose): encoding off main's loop
           'reexport-worker': resolve(import.meta.dirname, 'src/core/compose/reexport-worker.ts'),
-          // an export's file written while it collects (src/core/export/live-thread.ts): rows and encoding off main's loop
+          // an export's CSV or Parquet file, while it collects or from its journal (src/core/export/live-thread.ts)
           'live-worker': resolve(import.meta.dirname, 'src/core/compose/live-worker.ts'),
           // files another person made (a .qdpx, a .qdc) read under a memory limit of their own
           'files-worker': resolve(import.meta.dirname, 'src/core/compose/files-worker.ts'),

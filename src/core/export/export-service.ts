@@ -404,11 +404,21 @@ export class ExportService {
           // a built-in format that makes rows (the ones written live: CSV, Parquet) is written in a worker, which knows
           // only those; JSON and JSON Lines copy the journal's bytes (a worker measured slower, and bigger), a network
           // holds its graph and reads the project's posts
-          const journaled = { path: journal.path, bytes: journal.size };
-          const crossing = { target, journal: journaled, manifest, plan: planData(plan), csvCells, policy };
           const written =
             writeFromJournal && BUILT_IN_FORMATS.includes(format) && format.live
-              ? await writeFromJournal({ ...crossing, format: format.id, options: job.options }, writing)
+              ? await writeFromJournal(
+                  {
+                    format: format.id,
+                    target,
+                    journal: { path: journal.path, bytes: journal.size },
+                    manifest,
+                    plan: planData(plan),
+                    options: job.options,
+                    csvCells,
+                    policy,
+                  },
+                  writing,
+                )
               : null;
           if (written) Object.assign(manifest, written);
           else {

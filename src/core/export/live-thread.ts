@@ -15,7 +15,7 @@ import type { ExportManifest, Format, KeptPage, LiveInput, LiveWriter, ThreadPos
 import type { CommittedPart } from '../walk';
 import type { ItemPolicy } from './item-policy';
 import { tooBig } from './reexport-thread';
-import { removeStaleTemps } from '../files/atomic-file';
+import { removeStaleTempsOf } from '../files/atomic-file';
 import { isSkeinError, SkeinError } from '../../shared/errors';
 import { outOfMemory, startWorker, type RunningWorker } from '../workers';
 
@@ -65,6 +65,11 @@ const FILE_HEAP: ResourceLimits = { maxYoungGenerationSizeMb: 16, maxOldGenerati
 /** pages posted and not yet written: the collection waits only when the worker is this far behind */
 const PAGES_AHEAD = 8;
 
+type OffMain = { entry: URL; execArgv?: string[] };
+
+const startFileWorker = (offMain: OffMain, heap: ResourceLimits) =>
+  startWorker<LiveApi>({ ...offMain, resourceLimits: heap, name: 'the export’s file' });
+
 /** What a format's live file is opened with: in this thread (`format.live`), or in a worker (`liveInWorker`). */
 export type OpenLive = (format: Format, input: LiveInput) => Promise<LiveWriter | null>;
 
@@ -90,26 +95,18 @@ export type WriteFromJournal = (job: JournalWrite, signal?: AbortSignal) => Prom
  * worker past its limit ends the write in plain words; the job stays resumable, its journal whole. A worker that
  * cannot start (its file missing from a broken install, say) leaves the write to the export's own thread.
  */
-export function writeFromJournalInWorker(
-  offMain: { entry: URL; execArgv?: string[] },
-  heap: ResourceLimits = FILE_HEAP,
-): WriteFromJournal {
+export function writeFromJournalInWorker(offMain: OffMain, heap: ResourceLimits = FILE_HEAP): WriteFromJournal {
   const memory = tooBig(heap, 'Resume the export to write its file again; if it happens again, please report it.');
   return async (job, signal) => {
     signal?.throwIfAborted();
-    const worker = await startWorker<LiveApi>({
-      entry: offMain.entry,
-      execArgv: offMain.execArgv,
-      resourceLimits: heap,
-      name: 'the export’s file',
-    }).catch((e: unknown) => (outOfMemory(e) ? memory(e) : null));
+    const worker = await startFileWorker(offMain, heap).catch((e: unknown) => (outOfMemory(e) ? memory(e) : null));
     if (!worker) return null;
     const abort = () => worker.post('abort');
     signal?.addEventListener('abort', abort, { once: true });
     try {
       return await worker.call('write', job).catch(async (e: unknown) => {
         // a worker stopped mid-write (its heap's limit, a crash) could not clear the hidden temp file it staged
-        await Promise.all(job.manifest.files.map((file) => removeStaleTemps(file)));
+        await removeStaleTempsOf(job.manifest.files);
         if (isSkeinError(e) || outOfMemory(e)) return memory(e);
         throw new SkeinError(
           'internal',
@@ -125,20 +122,11 @@ export function writeFromJournalInWorker(
 }
 
 /** Opens `format`'s live file in a worker of its own; null when the format writes none, or the worker cannot start. */
-export function liveInWorker(offMain: { entry: URL; execArgv?: string[] }, heap: ResourceLimits = FILE_HEAP): OpenLive {
+export function liveInWorker(offMain: OffMain, heap: ResourceLimits = FILE_HEAP): OpenLive {
   return async (format, input) => {
     if (!format.live) return null;
-    let worker: RunningWorker<LiveApi>;
-    try {
-      worker = await startWorker<LiveApi>({
-        entry: offMain.entry,
-        execArgv: offMain.execArgv,
-        resourceLimits: heap,
-        name: 'the export’s file',
-      });
-    } catch {
-      return null;
-    }
+    const worker = await startFileWorker(offMain, heap).catch(() => null);
+    if (!worker) return null;
     const opened = await worker.call('open', format.id, crossing(input)).catch(() => false);
     if (!opened) {
       await worker.stop();
@@ -160,7 +148,7 @@ function workerWriter(worker: RunningWorker<LiveApi>, files: readonly string[]):
       .stop()
       .catch(() => undefined)
       .then(async () => {
-        if (!clean) await Promise.all(files.map((file) => removeStaleTemps(file)));
+        if (!clean) await removeStaleTempsOf(files);
       }));
   const discard = async () => {
     if (stopped) return stopped;

@@ -7,7 +7,7 @@
 import type { MessagePort, ResourceLimits } from 'node:worker_threads';
 import { SkeinError } from '../../shared/errors';
 import { outOfMemory, startWorker } from '../workers';
-import { removeStaleTemps } from '../files/atomic-file';
+import { removeStaleTempsOf } from '../files/atomic-file';
 import { reexportFiles, type ReexportInput } from './reexport';
 
 export type ReexportJob = Omit<ReexportInput, 'signal'>;
@@ -51,7 +51,7 @@ export async function reexportInWorker(
     return await worker.call('write', job).catch(async (e: unknown) => {
       // a worker stopped mid-write (its heap's limit, a crash) could not clear what it had staged: a hidden temp
       // file as big as the export so far, which would otherwise stay until the next export to the same path
-      await Promise.all(reexportFiles(job).map((file) => removeStaleTemps(file)));
+      await removeStaleTempsOf(reexportFiles(job));
       return tooBig(heap)(e);
     });
   } finally {

@@ -52,7 +52,7 @@ export interface ExportServiceDeps {
   openLive?: OpenLive;
   /**
    * writes an export's files from its journal at its end, in a worker of its own in the app
-   * (`writeFromJournalInWorker`; a built-in format that streams); default: in this thread
+   * (`writeFromJournalInWorker`: a built-in format that makes rows, CSV and Parquet); default: in this thread
    */
   writeFromJournal?: WriteFromJournal;
   /** the formats it writes (default: the built-in ones) */

@@ -39,6 +39,11 @@ export async function removeStaleTemps(target: string): Promise<number> {
   return removed;
 }
 
+/** `removeStaleTemps` for each of an export's files (a writer that died could have staged any of them). */
+export async function removeStaleTempsOf(targets: readonly string[]): Promise<void> {
+  await Promise.all(targets.map((target) => removeStaleTemps(target)));
+}
+
 /** A plain-words `write-failed` error for a file-system failure, or the error itself. */
 export function toWriteError(error: unknown, target: string): unknown {
   const code = (error as NodeJS.ErrnoException | null)?.code;
