@@ -1,9 +1,10 @@
-import { cp, mkdtemp, readFile, readdir, stat } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, readdir, readlink, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ExportJob, ViewDescriptor } from '../../shared/ipc/export';
 import { PAGING_STOP_MESSAGES } from '../../shared/api/paging-guard';
+import { SkeinError } from '../../shared/errors';
 import { FakeClock } from '../testing/fake-clock';
 import { ExportService } from './export-service';
 import type { ExportManifest } from '../formats';
@@ -75,6 +76,16 @@ const exists = (path: string) =>
     () => false,
   );
 const allItems = (pages: MemoryPage[]) => pages.flatMap((p) => p.items);
+/** the files under `dir` this process holds open (Linux's /proc; elsewhere the check is not made and says so) */
+async function openFilesUnder(dir: string): Promise<string[]> {
+  const fds = await readdir('/proc/self/fd').catch(() => null);
+  if (fds === null) {
+    console.warn('no /proc/self/fd on this system: open files not checked');
+    return [];
+  }
+  const paths = await Promise.all(fds.map((fd) => readlink(join('/proc/self/fd', fd)).catch(() => '')));
+  return paths.filter((p) => p.startsWith(dir));
+}
 
 describe('ExportService', () => {
   it('exports a whole thread to JSON: raw items in order, positions alongside, a complete manifest', async () => {
@@ -379,6 +390,35 @@ describe('ExportService', () => {
         { page: expect.any(Number) as number, reason, message: PAGING_STOP_MESSAGES[reason] },
       ]);
     }
+  });
+
+  it('a project that cannot answer what it asks of the export (its server gone) fails it in words, holds no file open, and resumes', async () => {
+    const pages = makePages(2);
+    const dir = await mkdtemp(join(tmpdir(), 'skein-export-'));
+    let serverUp = false;
+    const service = new ExportService({
+      source: memorySource(pages),
+      stateDir: join(dir, 'state'),
+      clock: new FakeClock(),
+      context,
+      // resuming an uncapped export asks the person at the screen: they say yes
+      confirm: async () => true,
+      policy: async () => {
+        if (!serverUp) throw new SkeinError('offline', 'The team project’s server does not answer.');
+        return null;
+      },
+    });
+    const target = join(dir, 'p.jsonl');
+    const job = await service.start({ view: threadView(), format: 'jsonl', scope: 'all', targetPath: target });
+    const failed = await service.settled(job.id);
+    expect(failed).toMatchObject({ status: 'failed', resumable: true, error: { code: 'offline' } });
+    expect(failed.error?.message).toContain('does not answer');
+    // the job's journal is not left open (a handle the collector dropped, closed only when collected)
+    expect(await openFilesUnder(join(dir, 'state'))).toEqual([]);
+    serverUp = true;
+    await service.resume(job.id);
+    expect((await service.settled(job.id)).status).toBe('complete');
+    expect((await readFile(target, 'utf8')).trimEnd().split('\n')).toHaveLength(allItems(pages).length);
   });
 
   it('a folder that cannot be written fails clearly, leaves nothing, and can be retried', async () => {

@@ -296,8 +296,6 @@ export class ExportService {
     );
     let outcome: CollectOutcome;
     let live: LiveWriter | null = null;
-    // the project's codes as extra columns, opted-out accounts left out (coding's policy): written at the end, not live
-    const policy = (await this.deps.policy?.(plan.itemKind)) ?? null;
     const manifestOf = async (stop: ManifestInput['stop']) =>
       buildManifest({
         context: await this.deps.context(),
@@ -321,6 +319,9 @@ export class ExportService {
       job.resumable = true;
     };
     try {
+      // the project's codes as extra columns, opted-out accounts left out (coding's policy): written at the end, not
+      // live; asked inside the try, so that a project that cannot answer (its server gone) still closes the journal
+      const policy = (await this.deps.policy?.(plan.itemKind)) ?? null;
       // a run that collects from the first page can have its file written as it collects (CSV)
       if (format.live && !policy && state.pages.length === 0 && state.failures.length === 0) {
         // what the rows say about the export: the manifest's context as it will be (checked again at the end)
@@ -453,6 +454,14 @@ export class ExportService {
       job.finishedAt = clock.now();
       this.update(job);
       await this.keepWritten(job, manifest, () => journal.items());
+    } catch (error) {
+      if (this.quitting) return interrupted();
+      // anything else that failed (the project's server gone, the job's own folder): the journal keeps every page
+      // paid for, so the job stays, resumable, and says why
+      if (!isSkeinError(error)) this.deps.onInternalError?.(error);
+      job.status = 'failed';
+      job.error = errorData(error);
+      job.resumable = true;
     } finally {
       await live?.discard();
       await journal.close();
