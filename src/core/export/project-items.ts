@@ -72,7 +72,10 @@ export async function splitList(
   jobDir: string,
 ): Promise<{ held: IdList; fetch: IdList }> {
   const held = await open(join(jobDir, HELD_FILE), 'w');
-  const fetch = await open(join(jobDir, FETCH_FILE), 'w');
+  const fetch = await open(join(jobDir, FETCH_FILE), 'w').catch(async (error: unknown) => {
+    await held.close();
+    throw error;
+  });
   try {
     await eachChunk(list, async (ids) => {
       const have = new Set((await project.held(kind, ids, false)).map((h) => h.id));

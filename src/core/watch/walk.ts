@@ -113,7 +113,13 @@ export async function openRunJournal(path: string): Promise<{ journal: Journal; 
   const failures: FailedFetch[] = [];
   const journal = await Journal.open(path, { onPage: (page) => pages.push(page), onFailure: (f) => failures.push(f) });
   const items: JournalItem[] = [];
-  if (pages.length > 0) for await (const item of journal.items()) items.push(item);
+  try {
+    if (pages.length > 0) for await (const item of journal.items()) items.push(item);
+  } catch (error) {
+    // the caller never gets the journal to close
+    await journal.close();
+    throw error;
+  }
   const pagesByWalk = new Map<string, Array<{ page: PageRecord; raws: unknown[] }>>();
   let at = 0;
   for (const page of pages) {
