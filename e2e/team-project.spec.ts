@@ -282,8 +282,13 @@ test.describe('team projects on PostgreSQL', () => {
       const idsA = await idsIn(join(dir, 'a.jsonl'));
       const held = new Set(sql(`SELECT id FROM ${schema}.items WHERE kind = 'post'`).split('\n'));
       for (const id of idsA) expect(held.has(id), id).toBe(true);
-      const collections = await ada.page.evaluate(() => window.skein!.archive.collections({}));
-      expect(collections.ok && collections.data.find((c) => c.researcher === 'Ada')?.items).toBe(idsA.length);
+      // "Done" is said once the file is whole; the project keeps its collection just after
+      await expect
+        .poll(async () => {
+          const collections = await ada.page.evaluate(() => window.skein!.archive.collections({}));
+          return collections.ok && collections.data.find((c) => c.researcher === 'Ada')?.items;
+        })
+        .toBe(idsA.length);
       // no answer half-written: every request holds as many linked items as it listed
       expect(
         sql(
