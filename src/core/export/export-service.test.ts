@@ -7,6 +7,7 @@ import { PAGING_STOP_MESSAGES } from '../../shared/api/paging-guard';
 import { SkeinError } from '../../shared/errors';
 import { FakeClock } from '../testing/fake-clock';
 import { ExportService } from './export-service';
+import type { ExportServiceDeps } from './service-deps';
 import type { ExportManifest } from '../formats';
 import type { PageSource } from '../walk';
 import { memorySource, post, type MemoryPage } from './testing/memory-source';
@@ -45,7 +46,7 @@ const threadView = (extra: Partial<ViewDescriptor> = {}): ViewDescriptor => ({
   ...extra,
 });
 
-async function setup(source: PageSource, stateDir?: string, answer = true) {
+async function setup(source: PageSource, stateDir?: string, answer = true, more: Partial<ExportServiceDeps> = {}) {
   const dir = await mkdtemp(join(tmpdir(), 'skein-export-'));
   const updates: ExportJob[] = [];
   const asked: string[] = [];
@@ -61,6 +62,7 @@ async function setup(source: PageSource, stateDir?: string, answer = true) {
       asked.push(request.title);
       return answer;
     },
+    ...more,
   });
   return { dir, service, updates, asked, clock, stateDir: stateDir ?? join(dir, 'state') };
 }
@@ -394,15 +396,9 @@ describe('ExportService', () => {
 
   it('a project that cannot answer what it asks of the export (its server gone) fails it in words, holds no file open, and resumes', async () => {
     const pages = makePages(2);
-    const dir = await mkdtemp(join(tmpdir(), 'skein-export-'));
     let serverUp = false;
-    const service = new ExportService({
-      source: memorySource(pages),
-      stateDir: join(dir, 'state'),
-      clock: new FakeClock(),
-      context,
-      // resuming an uncapped export asks the person at the screen: they say yes
-      confirm: async () => true,
+    // resuming an uncapped export asks the person at the screen (`setup`): they say yes
+    const { dir, stateDir, service } = await setup(memorySource(pages), undefined, true, {
       policy: async () => {
         if (!serverUp) throw new SkeinError('offline', 'The team project’s server does not answer.');
         return null;
@@ -414,7 +410,7 @@ describe('ExportService', () => {
     expect(failed).toMatchObject({ status: 'failed', resumable: true, error: { code: 'offline' } });
     expect(failed.error?.message).toContain('does not answer');
     // the job's journal is not left open (a handle the collector dropped, closed only when collected)
-    expect(await openFilesUnder(join(dir, 'state'))).toEqual([]);
+    expect(await openFilesUnder(stateDir)).toEqual([]);
     serverUp = true;
     await service.resume(job.id);
     expect((await service.settled(job.id)).status).toBe('complete');
