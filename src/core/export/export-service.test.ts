@@ -409,7 +409,7 @@ describe('ExportService', () => {
     const failed = await service.settled(job.id);
     expect(failed).toMatchObject({ status: 'failed', resumable: true, error: { code: 'offline' } });
     expect(failed.error?.message).toContain('does not answer');
-    // the job's journal is not left open (a handle the collector dropped, closed only when collected)
+    // the job's journal is not left open (a handle dropped unclosed waits for the garbage collector)
     expect(await openFilesUnder(stateDir)).toEqual([]);
     serverUp = true;
     await service.resume(job.id);
