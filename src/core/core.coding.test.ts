@@ -590,6 +590,69 @@ describe('the coding workbench in the core', () => {
     expect(await failure('coding.showInFolder', { file: join(dir, 'elsewhere.zip') })).toBe('forbidden');
   });
 
+  it('shares a collection with no codebook or sample: its real ids for re-hydration, pseudonyms for review', async () => {
+    // what a researcher has before any coding: a collection of the project (a saved search here)
+    const collection = await call<{ id: number; name: string; items: number }>('archive.saveSearch', {
+      project: 'demo',
+      kind: 'post',
+      name: 'Everything so far',
+    });
+    expect(collection.items).toBeGreaterThan(50);
+    const hits: Array<{ id: string; item: { author: { id: string; userName: string; name: string } } }> = [];
+    for (let offset: number | null = 0; offset !== null;) {
+      const page: { hits: typeof hits; nextOffset: number | null } = await call('archive.search', {
+        project: 'demo',
+        collection: collection.id,
+        offset,
+        limit: 200,
+      });
+      hits.push(...page.hits);
+      offset = page.nextOffset;
+    }
+    expect(hits).toHaveLength(collection.items);
+    // an account that opted out is left out of both
+    const out = hits[0]!.item.author;
+    await call('coding.optOut', { account: `@${out.userName}`, note: 'asked by email' });
+    const theirs = new Set(hits.filter((h) => h.item.author.id === out.id).map((h) => h.id));
+    const citation = { title: 'Everything so far', authors: [{ familyNames: 'Example', givenNames: 'Ana' }] };
+    saveAs('collection.zip');
+    const written = await call<{ packages: Array<{ kind: string; file: string; items: number; note: string }> }>(
+      'coding.shareCollection',
+      { collection: collection.id, review: true, rehydration: true, includeTexts: true, citation },
+    );
+    expect(written.packages.map((p) => [p.kind, p.file])).toEqual([
+      ['review', join(dir, 'collection.for-review.zip')],
+      ['rehydration', join(dir, 'collection.for-rehydration.zip')],
+    ]);
+    expect(written.packages[1]!.note).toContain(`${theirs.size} items of opted-out accounts were left out`);
+
+    const rehydration = unzipSync(readFileSync(join(dir, 'collection.for-rehydration.zip')));
+    const ids = strFromU8(rehydration['post_ids.txt']!).trim().split('\n');
+    expect(ids.sort()).toEqual(
+      hits
+        .map((h) => h.id)
+        .filter((id) => !theirs.has(id))
+        .sort(),
+    );
+    expect(Object.keys(rehydration)).toEqual(expect.arrayContaining(['CITATION.cff', 'datacite.json', 'README.txt']));
+
+    const review = Object.fromEntries(
+      Object.entries(unzipSync(readFileSync(join(dir, 'collection.for-review.zip')))).map(([k, v]) => [
+        k,
+        strFromU8(v),
+      ]),
+    );
+    expect(review['items.csv']!.trim().split('\n')).toHaveLength(ids.length + 1);
+    for (const [name, content] of Object.entries(review))
+      for (const h of hits.slice(0, 40)) {
+        expect(content.includes(h.id), `${name} holds the id ${h.id}`).toBe(false);
+        expect(content.includes(h.item.author.userName), `${name} holds @${h.item.author.userName}`).toBe(false);
+      }
+    // the citation is kept with the project, for the next package
+    expect(await call('coding.citation')).toMatchObject({ title: 'Everything so far' });
+    await call('coding.optIn', { account: out.id });
+  });
+
   it('leaves an opted-out account out of every export, and writes codes as extra columns', async () => {
     const author = (sampleItems[0] as unknown as { item: { author: { userName: string; id: string } } }).item.author;
     await call('coding.optOut', { account: `@${author.userName}`, note: 'asked by email' });

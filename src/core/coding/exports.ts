@@ -7,14 +7,26 @@ import { basename, dirname, extname, join, resolve } from 'node:path';
 import { isCompared, type CodedKind } from '../../shared/coding/codebook';
 import type { Coding } from '../../shared/coding/records';
 import { makeError, SkeinError } from '../../shared/errors';
+import { ArchiveQuery } from '../../shared/ipc/archive';
 import type { Citation, SharedPackages } from '../../shared/ipc/coding';
 import { writeFileAtomic } from '../files/atomic-file';
 import type { ChooseSavePath } from '../ports';
 import { readAccount, readPost } from './files/items';
 import { qdcXml, writeQdpx, type QdaSource } from './files/refi-project';
-import { optedOutOf, writeRehydrationPackage, writeReviewPackage } from './files/share';
+import {
+  keptIds,
+  optedOutOf,
+  shareRow,
+  writeCollectionReviewPackage,
+  writeRehydrationPackage,
+  writeReviewPackage,
+  type SharePackage,
+  type ShareRow,
+} from './files/share';
+import type { KnownAccount } from './files/pseudonym';
 import { annotationTable, codebookCsv, recalFile } from './files/tables';
 import { currentVersion, type CodingService } from './service';
+import type { CodingStore } from './store';
 
 export interface CodingExportDeps {
   service: CodingService;
@@ -31,6 +43,37 @@ type Written = { file: string; items: number; note: string } | null;
 
 const RAW_CHUNK = 500;
 
+/**
+ * The citation kept with the project, for the next package's form. A project this person may only read (a team's)
+ * cannot keep it, and that must not keep them from sharing: the package is made and the note says so.
+ */
+async function keepCitation(project: CodingStore, citation: Citation): Promise<string> {
+  try {
+    await project.setMeta('citation', JSON.stringify(citation));
+    return '';
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    return ` The citation was not kept in the project for next time (${why.replace(/\.$/, '')}).`;
+  }
+}
+
+/** `f`'s answer, asked for once however often it is wanted */
+function once<T>(f: () => Promise<T>): () => Promise<T> {
+  let answer: Promise<T> | undefined;
+  return () => (answer ??= f());
+}
+/** the most items a collection's package for review holds (its pseudonymiser looks for every name in every text) */
+export const REVIEW_MAX_ITEMS = 10_000;
+
+/** what a share of a sample or of a collection asks for */
+interface SharePackagesInput {
+  review: boolean;
+  rehydration: boolean;
+  includeTexts: boolean;
+  publicFigureFollowers?: number;
+  citation: Citation;
+}
+
 function slug(text: string): string {
   return (
     text
@@ -46,6 +89,51 @@ const stamp = (ms: number) => new Date(ms).toISOString().replace(/[-:]/g, '').sl
 function beside(target: string, suffix: string): string {
   const ext = extname(target);
   return join(dirname(target), `${basename(target, ext)}.${suffix}${ext || '.csv'}`);
+}
+
+/**
+ * A collection's items as its packages need them, a chunk at a time: every id not of an opted-out account, and for
+ * a review each one's row and the accounts it names (the raw JSON is read only when a review or an opt-out needs it).
+ */
+async function readCollection(project: CodingStore, collection: number, review: boolean, texts: boolean) {
+  const optOuts = await project.optOuts();
+  const rows: ShareRow[] = [];
+  const accounts = new Map<string, KnownAccount>();
+  const ids = { postIds: [] as string[], userIds: [] as string[], droppedOptedOut: 0 };
+  const needRaw = review || optOuts.length > 0;
+  for (const kind of ['post', 'user'] as const) {
+    const query = ArchiveQuery.parse({ kind, collection });
+    for await (const chunk of project.grouped(query, null, RAW_CHUNK)) {
+      const held = needRaw
+        ? await project.heldItems(
+            kind,
+            chunk.map((r) => r.id),
+            true,
+          )
+        : [];
+      const rawOf = new Map(held.map((h) => [h.id, h.raw]));
+      for (const { id } of chunk) {
+        let raw: unknown = null;
+        const text = rawOf.get(id);
+        if (text !== undefined)
+          try {
+            raw = JSON.parse(text) as unknown;
+          } catch {
+            // an item that no longer reads is shared by its id alone
+          }
+        if (optedOutOf(kind, raw, optOuts)) {
+          ids.droppedOptedOut++;
+          continue;
+        }
+        (kind === 'post' ? ids.postIds : ids.userIds).push(id);
+        if (!review) continue;
+        const read = shareRow({ kind, id, raw, stratum: null });
+        rows.push(texts ? read.row : { ...read.row, text: '' });
+        for (const a of read.accounts) accounts.set(`${a.id}\u0000${a.handle}\u0000${a.name}`, a);
+      }
+    }
+  }
+  return { rows, accounts: [...accounts.values()], optOuts, ids };
 }
 
 export function createCodingExports(deps: CodingExportDeps) {
@@ -111,6 +199,66 @@ export function createCodingExports(deps: CodingExportDeps) {
     );
     written.add(resolve(target));
   };
+
+  /** the pseudonymisation key a package for review needs; the choice of packages checked first */
+  function keyFor(input: SharePackagesInput): string | null {
+    if (!input.review && !input.rehydration)
+      throw makeError('bad-input', 'Choose at least one package: for review, for re-hydration, or both.');
+    const key = input.review ? deps.pseudonymKey() : null;
+    if (input.review && key === null)
+      throw makeError('bad-input', 'Pseudonymising needs a key: none is set.', {
+        action: 'Set or generate the pseudonymisation key (Coding → Files), then make the package again.',
+      });
+    return key;
+  }
+
+  const publicFigures = (input: SharePackagesInput) =>
+    input.publicFigureFollowers !== undefined ? { publicFigureFollowers: input.publicFigureFollowers } : {};
+
+  /** asks where, then writes each package asked for, named for what it allows, side by side under that name */
+  async function writePackages(
+    input: SharePackagesInput,
+    name: string,
+    /** what became of the citation kept for next time, said after each package's own note ('' when kept) */
+    kept: string,
+    make: Record<'review' | 'rehydration', () => SharePackage | Promise<SharePackage>>,
+  ): Promise<SharedPackages> {
+    const both = input.review && input.rehydration;
+    const chosen = await ask(
+      both ? 'Save the share packages (one name for both)' : 'Save the share package',
+      name,
+      'zip',
+      'Zip archive',
+    );
+    if (chosen === null) return null;
+    const base = join(dirname(chosen), basename(chosen, extname(chosen)).replace(/\.for-(review|rehydration)$/, ''));
+    const packages: NonNullable<SharedPackages>['packages'] = [];
+    if (input.review) {
+      const pkg = await make.review();
+      const file = `${base}.for-review.zip`;
+      await write(file, pkg.zip);
+      packages.push({
+        kind: 'review',
+        file,
+        items: pkg.items,
+        contents: pkg.files,
+        note: `Pseudonymised (key ${pkg.keyFingerprint}), ${input.includeTexts ? 'with pseudonymised texts' : 'without texts'}: it cannot be re-hydrated.${droppedNote(pkg.droppedOptedOut)}${kept}`,
+      });
+    }
+    if (input.rehydration) {
+      const pkg = await make.rehydration();
+      const file = `${base}.for-rehydration.zip`;
+      await write(file, pkg.zip);
+      packages.push({
+        kind: 'rehydration',
+        file,
+        items: pkg.items,
+        contents: pkg.files,
+        note: `The platform’s real ids only: no text, no handle, no name, no code.${droppedNote(pkg.droppedOptedOut)}${kept}`,
+      });
+    }
+    return { packages };
+  }
 
   const droppedNote = (n: number) => (n > 0 ? ` ${n} items of opted-out accounts were left out.` : '');
   const itemsOf = (codings: readonly Coding[]) => new Set(codings.map((c) => `${c.kind}:${c.id}`)).size;
@@ -210,22 +358,8 @@ export function createCodingExports(deps: CodingExportDeps) {
       };
     },
 
-    async share(input: {
-      codebook: number;
-      sample: number;
-      review: boolean;
-      rehydration: boolean;
-      includeTexts: boolean;
-      publicFigureFollowers?: number;
-      citation: Citation;
-    }): Promise<SharedPackages> {
-      if (!input.review && !input.rehydration)
-        throw makeError('bad-input', 'Choose at least one package: for review, for re-hydration, or both.');
-      const key = input.review ? deps.pseudonymKey() : null;
-      if (input.review && key === null)
-        throw makeError('bad-input', 'Pseudonymising needs a key: none is set.', {
-          action: 'Set or generate the pseudonymisation key (Coding → Files), then make the package again.',
-        });
+    async share(input: SharePackagesInput & { codebook: number; sample: number }): Promise<SharedPackages> {
+      const key = keyFor(input);
       const s = await scope(input.codebook, input.sample);
       const sample = (await deps.service.samples(s.cb.id)).find((x) => x.id === input.sample);
       if (!sample) throw new SkeinError('not-found', 'This sample is not in this project.');
@@ -237,69 +371,82 @@ export function createCodingExports(deps: CodingExportDeps) {
         raw: raw.get(`${i.kind}:${i.id}`) ?? null,
         stratum: i.stratum,
       }));
-      await (await store()).setMeta('citation', JSON.stringify(input.citation));
-      const both = input.review && input.rehydration;
-      const chosen = await ask(
-        both ? 'Save the share packages (one name for both)' : 'Save the share package',
-        sample.name,
-        'zip',
-        'Zip archive',
+      const kept = await keepCitation(await store(), input.citation);
+      const coders = s.coders.filter(
+        (c) => sample.definition.coders.includes(c.id) || s.codings.some((x) => x.coder === c.id),
       );
-      if (chosen === null) return null;
-      // each package is named for what it allows, beside the name chosen
-      const base = join(dirname(chosen), basename(chosen, extname(chosen)).replace(/\.for-(review|rehydration)$/, ''));
-      const packages: NonNullable<SharedPackages>['packages'] = [];
-      if (input.review) {
-        const coders = s.coders.filter(
-          (c) => sample.definition.coders.includes(c.id) || s.codings.some((x) => x.coder === c.id),
+      const common = { app: deps.app, now: deps.now(), citation: input.citation };
+      return writePackages(input, sample.name, kept, {
+        review: async () =>
+          writeReviewPackage({
+            ...common,
+            codebook: { id: s.cb.id, name: s.cb.name, version: s.version, definition: s.definition },
+            sample,
+            coders,
+            items: shareItems,
+            codings: s.codings,
+            adjudications: s.adjudications,
+            agreement: await deps.service.agreementOf(s.cb.id, input.sample),
+            optOuts: s.optOuts,
+            includeTexts: input.includeTexts,
+            ...publicFigures(input),
+            key: key!,
+          }),
+        rehydration: async () =>
+          writeRehydrationPackage({
+            ...common,
+            source: { of: 'sample', sample, codebook: { name: s.cb.name, version: s.version } },
+            ...keptIds(shareItems, s.optOuts),
+          }),
+      });
+    },
+
+    /**
+     * The same packages of a collection of the project, without codes: no codebook or sample needed. Read a chunk
+     * at a time, keeping only what a package says of each item; a package for review has a bound (its
+     * pseudonymiser looks for every account's name in every text), one for re-hydration none.
+     */
+    async shareCollection(input: SharePackagesInput & { collection: number }): Promise<SharedPackages> {
+      const key = keyFor(input);
+      const project = await store();
+      const collection = (await project.collections()).find((c) => c.id === input.collection);
+      if (!collection) throw new SkeinError('not-found', 'This collection is no longer in the project.');
+      if (input.review && collection.items > REVIEW_MAX_ITEMS)
+        throw makeError(
+          'bad-input',
+          `A package for review holds at most ${REVIEW_MAX_ITEMS.toLocaleString('en-US')} items, and “${collection.name}” has ${collection.items.toLocaleString('en-US')}: every account’s name is looked for in every text, which would take hours.`,
+          {
+            action:
+              'Draw a sample of the collection (Coding, Samples) and share that, or make only the package for re-hydration (any size).',
+          },
         );
-        const pkg = writeReviewPackage({
-          app: deps.app,
-          now: deps.now(),
-          codebook: { id: s.cb.id, name: s.cb.name, version: s.version, definition: s.definition },
-          sample,
-          coders,
-          items: shareItems,
-          codings: s.codings,
-          adjudications: s.adjudications,
-          agreement: await deps.service.agreementOf(s.cb.id, input.sample),
-          optOuts: s.optOuts,
-          citation: input.citation,
-          includeTexts: input.includeTexts,
-          ...(input.publicFigureFollowers !== undefined ? { publicFigureFollowers: input.publicFigureFollowers } : {}),
-          key: key!,
-        });
-        const file = `${base}.for-review.zip`;
-        await write(file, pkg.zip);
-        packages.push({
-          kind: 'review',
-          file,
-          items: pkg.items,
-          contents: pkg.files,
-          note: `Pseudonymised (key ${pkg.keyFingerprint}), ${input.includeTexts ? 'with pseudonymised texts' : 'without texts'}: it cannot be re-hydrated.${droppedNote(pkg.droppedOptedOut)}`,
-        });
-      }
-      if (input.rehydration) {
-        const pkg = writeRehydrationPackage({
-          app: deps.app,
-          now: deps.now(),
-          title: input.citation.title,
-          codebook: { name: s.cb.name, version: s.version },
-          sample,
-          items: shareItems,
-          optOuts: s.optOuts,
-        });
-        const file = `${base}.for-rehydration.zip`;
-        await write(file, pkg.zip);
-        packages.push({
-          kind: 'rehydration',
-          file,
-          items: pkg.items,
-          contents: pkg.files,
-          note: `The platform’s real ids only: no text, no handle, no name, no code.${droppedNote(pkg.droppedOptedOut)}`,
-        });
-      }
-      return { packages };
+      const kept = await keepCitation(project, input.citation);
+      const common = { app: deps.app, now: deps.now(), citation: input.citation };
+      const source = { name: collection.name, kind: collection.kind, createdAt: collection.createdAt };
+      // read once the dialog has answered (a big collection takes a while), for whichever packages are asked
+      const read = once(() => readCollection(project, input.collection, input.review, input.includeTexts));
+      return writePackages(input, collection.name, kept, {
+        review: async () => {
+          const { rows, accounts, optOuts, ids } = await read();
+          return writeCollectionReviewPackage({
+            ...common,
+            collection: source,
+            rows,
+            accounts,
+            optOuts,
+            droppedOptedOut: ids.droppedOptedOut,
+            includeTexts: input.includeTexts,
+            ...publicFigures(input),
+            key: key!,
+          });
+        },
+        rehydration: async () =>
+          writeRehydrationPackage({
+            ...common,
+            source: { of: 'collection', collection: source },
+            ...(await read()).ids,
+          }),
+      });
     },
 
     /** whether Skein wrote this file in this session (only those are shown in a folder) */

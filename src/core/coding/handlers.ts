@@ -150,6 +150,10 @@ export function createCodingHandlers(deps: CodingHandlerDeps): Pick<Handlers, 'c
         await deps.ready;
         return deps.exports.share(input);
       },
+      shareCollection: async (input) => {
+        await deps.ready;
+        return deps.exports.shareCollection(input);
+      },
       citation: () => deps.exports.citation(),
       showInFolder: async ({ file }) => {
         // the page may point only at what Skein itself just wrote, never at a path of its choosing

@@ -4,7 +4,7 @@
  * archive's thread (compose/coding-store.ts), so this area names no archive code and a new table method is a
  * new call here without an edit.
  */
-import type { ArchiveQueryParsed } from '../../shared/ipc/archive';
+import type { ArchiveCollection, ArchiveQueryParsed } from '../../shared/ipc/archive';
 import type { Stratum } from '../../shared/coding/records';
 import type { CodingTables } from './tables/tables';
 
@@ -50,6 +50,8 @@ export interface ProjectItems {
   ) => Promise<Array<{ id: string; raw: string; at: number }>>;
   /** an account's id and handle as the project knows them */
   accountOf: (ref: { userId?: string; handle?: string }) => Promise<{ userId: string | null; handle: string | null }>;
+  /** the project's collections (a share package can be of one), newest first */
+  collections: () => Promise<ArchiveCollection[]>;
   /** the project's own fields (a share package's citation) */
   meta: (key: string) => Promise<string | null>;
   setMeta: (key: string, value: string) => Promise<void>;

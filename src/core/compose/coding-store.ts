@@ -26,6 +26,7 @@ export function codingStore(thread: ArchiveThread, handle: Handle): CodingStore 
     itemCards: (refs) => c('itemCards', handle, refs),
     heldItems: (kind, ids, withRaw) => c('heldItems', handle, kind, ids, withRaw),
     accountOf: (ref) => c('accountOf', handle, ref),
+    collections: () => c('collections', handle),
     meta: (key) => c('meta', handle, key),
     setMeta: (key, value) => c('setMeta', handle, key, value),
   };

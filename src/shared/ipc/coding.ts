@@ -183,8 +183,7 @@ export const Citation = z.object({
 export type Citation = z.infer<typeof Citation>;
 export type CitationInput = z.input<typeof Citation>;
 
-const ShareInput = Scope.extend({
-  sample: SampleId,
+const ShareChoice = z.object({
   /** the package for review: ids, handles, names and @mentions replaced by keyed pseudonyms; cannot be re-hydrated */
   review: z.boolean().default(true),
   /** the package for re-hydration: the platform's real ids only, nothing else of the items */
@@ -195,7 +194,11 @@ const ShareInput = Scope.extend({
   publicFigureFollowers: z.number().int().min(1).optional(),
   citation: Citation,
 });
+const ShareInput = Scope.extend({ sample: SampleId }).extend(ShareChoice.shape);
 export type ShareInput = z.input<typeof ShareInput>;
+/** the same packages of a collection of the project (no codes: no codebook or sample needed) */
+const ShareCollectionInput = ShareChoice.extend({ collection: z.number().int().positive() });
+export type ShareCollectionInput = z.input<typeof ShareCollectionInput>;
 
 /** Who codes at this computer in the current project (null: nobody chosen yet), and the switches recorded. */
 const CoderHere = z.object({ coder: CoderId.nullable(), switches: z.array(CoderSwitch) });
@@ -375,6 +378,7 @@ export const codingContract = {
     exportCodebook: fn(z.object({ codebook: CodebookId, format: z.enum(['qdc', 'csv']) }), Written),
     /** the packages asked for, beside the name the save dialog gives: `name.for-review.zip`, `name.for-rehydration.zip` */
     sharePackage: fn(ShareInput, SharedPackages),
+    shareCollection: fn(ShareCollectionInput, SharedPackages),
     /** shows a file this session wrote in the system's file manager */
     showInFolder: fn(z.object({ file: z.string().max(4096) }), z.object({ shown: z.boolean(), note: z.string() })),
     citation: fn(z.undefined(), Citation.nullable()),

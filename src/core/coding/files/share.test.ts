@@ -8,7 +8,14 @@ import { describe, expect, it } from 'vitest';
 import { readAgreement } from '../../../shared/coding/agreement-reading';
 import type { SampleSummary } from '../../../shared/coding/records';
 import type { AgreementReport } from '../../../shared/ipc/coding';
-import { writeRehydrationPackage, writeReviewPackage, type ShareItem } from './share';
+import {
+  keptIds,
+  shareRow,
+  writeCollectionReviewPackage,
+  writeRehydrationPackage,
+  writeReviewPackage,
+  type ShareItem,
+} from './share';
 
 const post = (id: string, handle: string, name: string, text: string) => ({
   id,
@@ -111,6 +118,16 @@ const definition = {
   ],
 };
 
+const citation = {
+  title: 'Stance pilot',
+  authors: [{ familyNames: 'Example', givenNames: 'Ana' }],
+  description: '',
+  keywords: [],
+  license: 'CC-BY-4.0',
+  version: '1.0',
+  publisher: '',
+};
+
 const open = (zip: Uint8Array) =>
   Object.fromEntries(Object.entries(unzipSync(zip)).map(([name, bytes]) => [name, strFromU8(bytes)]));
 
@@ -119,14 +136,18 @@ describe('the two share packages', () => {
     const pkg = writeRehydrationPackage({
       app,
       now: Date.UTC(2026, 10, 28),
-      title: 'Stance pilot',
-      codebook: { name: 'Stance', version: 1 },
-      sample,
-      items,
-      optOuts,
+      citation,
+      source: { of: 'sample', sample, codebook: { name: 'Stance', version: 1 } },
+      ...keptIds(items, optOuts),
     });
     const files = open(pkg.zip);
-    expect(Object.keys(files).sort()).toEqual(['README.txt', 'manifest.json', 'post_ids.txt']);
+    expect(Object.keys(files).sort()).toEqual([
+      'CITATION.cff',
+      'README.txt',
+      'datacite.json',
+      'manifest.json',
+      'post_ids.txt',
+    ]);
     expect(pkg.files.sort()).toEqual(Object.keys(files).sort());
     expect(files['post_ids.txt']).toBe(`${realIds.join('\n')}\n`);
     expect(pkg.droppedOptedOut).toBe(1);
@@ -134,6 +155,9 @@ describe('the two share packages', () => {
       for (const p of personal) expect(content.includes(p), `${name} holds “${p}”`).toBe(false);
     expect(files['README.txt']).toContain('package for re-hydration');
     expect(files['README.txt']).toContain('allows fetching the items again');
+    // how to cite it, with the researchers' names (the only names in it)
+    expect(files['CITATION.cff']).toContain('title: "Stance pilot"');
+    expect(JSON.parse(files['datacite.json']!)).toMatchObject({ titles: [{ title: 'Stance pilot' }] });
   });
 
   it('for review: no real id, handle or name; it says it cannot be re-hydrated', () => {
@@ -158,15 +182,7 @@ describe('the two share packages', () => {
       adjudications: [],
       agreement,
       optOuts,
-      citation: {
-        title: 'Stance pilot',
-        authors: [{ familyNames: 'Example', givenNames: 'Ana' }],
-        description: '',
-        keywords: [],
-        license: 'CC-BY-4.0',
-        version: '1.0',
-        publisher: '',
-      },
+      citation,
       includeTexts: true,
       key: 'a-team-key-of-enough-length-0123456789',
     });
@@ -187,5 +203,79 @@ describe('the two share packages', () => {
     expect(JSON.parse(files['manifest.json']!)).toMatchObject({
       package: expect.stringContaining('cannot be re-hydrated'),
     });
+  });
+});
+
+describe('a collection’s packages, with no codebook or sample', () => {
+  const collection = { name: 'Profile of @ada_l', kind: 'export', createdAt: Date.UTC(2026, 10, 20) };
+  const account = {
+    kind: 'user' as const,
+    id: '42',
+    raw: { id: '42', userName: 'ada_l', name: 'Ada Lovelace', description: 'Maths with @bob_99' },
+    stratum: null,
+  };
+
+  it('for review: every id, handle and name pseudonymised, the collection’s name withheld, how to cite it', () => {
+    const kept = [...items.slice(0, 2), account];
+    const read = kept.map(shareRow);
+    const pkg = writeCollectionReviewPackage({
+      app,
+      now: Date.UTC(2026, 10, 28),
+      collection,
+      rows: read.map((r) => r.row),
+      accounts: read.flatMap((r) => r.accounts),
+      droppedOptedOut: 1,
+      optOuts,
+      citation,
+      includeTexts: true,
+      key: 'a-team-key-of-enough-length-0123456789',
+    });
+    const files = open(pkg.zip);
+    expect(Object.keys(files).sort()).toEqual([
+      'CITATION.cff',
+      'README.txt',
+      'datacite.json',
+      'items.csv',
+      'manifest.json',
+    ]);
+    expect(pkg.items).toBe(3);
+    const rows = files['items.csv']!.trim().split('\n');
+    expect(rows[0]).toBe('item_id,item_kind,author_id,created_at,text');
+    expect(rows).toHaveLength(4);
+    // texts are there, pseudonymised: the words stay, the people do not
+    expect(files['items.csv']).toContain('I agree with @user_');
+    expect(files['items.csv']).toContain('Maths with @user_');
+    for (const [name, content] of Object.entries(files)) {
+      for (const id of [...realIds, '42']) expect(content.includes(id), `${name} holds the id ${id}`).toBe(false);
+      for (const p of ['ada_l', 'bob_99', 'Ada Lovelace', 'Bob Example'])
+        expect(content.includes(p), `${name} holds “${p}”`).toBe(false);
+    }
+    expect(JSON.parse(files['manifest.json']!)).toMatchObject({
+      package: expect.stringContaining('cannot be re-hydrated'),
+      collection: { name: expect.stringContaining('withheld'), kind: 'export' },
+      counts: { items: 3, dropped_opted_out: 1 },
+    });
+    expect(files['README.txt']).toContain('1 items of accounts that opted out were left out');
+    expect(files['CITATION.cff']).toContain('title: "Stance pilot"');
+  });
+
+  it('for re-hydration: post and account ids apart, one per line, and the collection it came from', () => {
+    const pkg = writeRehydrationPackage({
+      app,
+      now: Date.UTC(2026, 10, 28),
+      citation,
+      source: { of: 'collection', collection },
+      ...keptIds([...items, account], optOuts),
+    });
+    const files = open(pkg.zip);
+    expect(files['post_ids.txt']).toBe(`${realIds.join('\n')}\n`);
+    expect(files['user_ids.txt']).toBe('42\n');
+    expect(pkg.items).toBe(3);
+    expect(JSON.parse(files['manifest.json']!)).toMatchObject({
+      collection: { name: 'Profile of @ada_l', kind: 'export' },
+      counts: { posts: 2, accounts: 1, dropped_opted_out: 1 },
+    });
+    expect(files['README.txt']).toContain('3 items of the collection “Profile of @ada_l”');
+    expect(files['README.txt']).not.toContain('Pair it with the package for review');
   });
 });

@@ -1,5 +1,6 @@
 /**
- * The two packages a coded sample leaves by, each named for what it allows, with a README inside that says so.
+ * The two packages a coded sample (or a collection of the project) leaves by, each named for what it allows, with a
+ * README inside that says so and how to cite it (CITATION.cff, DataCite).
  *
  * For review (`writeReviewPackage`), what a study deposits beside its paper: every value and the final codes,
  * the codebook (`.qdc` and CSV), the agreement report, a manifest, CITATION.cff and DataCite metadata; the items
@@ -10,6 +11,9 @@
  * For re-hydration (`writeRehydrationPackage`): the platform's real ids of the items, one per line, and nothing
  * else about them — no text, no handle, no name, no code — so another researcher can fetch the items again
  * under their own terms. Opted-out accounts' items are left out of both.
+ *
+ * A collection's package for review (`writeCollectionReviewPackage`) is the same without codes: its items as
+ * pseudonyms, their authors' and times (texts only when asked), and how the collection was named and made.
  */
 import { strToU8, zipSync, type Zippable } from 'fflate';
 import type { CodebookDefinition, CodedKind, CodeValue } from '../../../shared/coding/codebook';
@@ -84,10 +88,10 @@ function citationCff(c: Citation, date: string, abstract: string): string {
 
 function dataCite(
   c: Citation,
-  input: { date: string; abstract: string; methods: string; files: string[]; items: number },
+  input: { date: string; abstract: string; methods: string; files: string[]; items: number; resourceType: string },
 ) {
   return {
-    types: { resourceTypeGeneral: 'Dataset', resourceType: 'Coded social media items (identifiers and codes)' },
+    types: { resourceTypeGeneral: 'Dataset', resourceType: input.resourceType },
     titles: [{ title: c.title }],
     creators: c.authors.map((a) => ({
       name: a.givenNames ? `${a.familyNames}, ${a.givenNames}` : a.familyNames,
@@ -134,6 +138,112 @@ export function optedOutOf(kind: CodedKind, raw: unknown, optOuts: readonly OptO
   return hit(post.author) || hit(post.quotedAuthor) || hit(post.repostedAuthor);
 }
 
+/**
+ * What a package says of an item, read once from its raw JSON (nothing else of it is kept): a collection of a
+ * hundred thousand posts is read a chunk at a time into these.
+ */
+export interface ShareRow {
+  kind: CodedKind;
+  id: string;
+  authorId: string | null;
+  createdAt: string | null;
+  /** a post's text (a repost's original whole), an account's bio; '' when none or not held */
+  text: string;
+  stratum: string | null;
+}
+
+/** An item's row, and every account it names (for the pseudonymiser to find in texts). */
+export function shareRow(item: ShareItem): { row: ShareRow; accounts: KnownAccount[] } {
+  const { kind, id, raw, stratum } = item;
+  if (raw === null) return { row: { kind, id, authorId: null, createdAt: null, text: '', stratum }, accounts: [] };
+  if (kind === 'user') {
+    const a = readAccount(raw);
+    return { row: { kind, id, authorId: null, createdAt: null, text: a.bio ?? '', stratum }, accounts: [a] };
+  }
+  const p = readPost(raw);
+  return {
+    row: { kind, id, authorId: p.author?.id ?? null, createdAt: p.createdAt, text: p.text, stratum },
+    accounts: p.accounts,
+  };
+}
+
+interface Pseudonymising {
+  key: string;
+  accounts: readonly KnownAccount[];
+  optOuts: readonly OptOut[];
+  publicFigureFollowers?: number;
+}
+
+function pseudonymiserFor(p: Pseudonymising): Pseudonymiser {
+  if (!p.key) throw new Error('no pseudonymisation key');
+  return createPseudonymiser(p.key, p.accounts, {
+    ...(p.publicFigureFollowers !== undefined ? { publicFigureFollowers: p.publicFigureFollowers } : {}),
+    optedOut: {
+      handles: new Set(p.optOuts.flatMap((o) => (o.handle ? [o.handle.toLowerCase()] : []))),
+      ids: new Set(p.optOuts.flatMap((o) => (o.userId ? [o.userId] : []))),
+    },
+  });
+}
+
+const itemIdOf = (pseudo: Pseudonymiser) => (kind: string, id: string) =>
+  kind === 'user' ? pseudo.userId(id) : pseudo.postId(id);
+
+/** items.csv: one row per item, its pseudonym, kind, author's pseudonym, time, (stratum,) and text if asked. */
+function itemsCsv(
+  rows: readonly ShareRow[],
+  pseudo: Pseudonymiser,
+  includeTexts: boolean,
+  stratum?: (value: string | null) => string,
+): string {
+  const itemId = itemIdOf(pseudo);
+  const out: Array<Array<string | number | null>> = [
+    [
+      'item_id',
+      'item_kind',
+      'author_id',
+      'created_at',
+      ...(stratum ? ['stratum'] : []),
+      ...(includeTexts ? ['text'] : []),
+    ],
+  ];
+  for (const r of rows)
+    out.push([
+      itemId(r.kind, r.id),
+      r.kind,
+      r.authorId === null ? '' : pseudo.userId(r.authorId),
+      r.createdAt ?? '',
+      ...(stratum ? [stratum(r.stratum)] : []),
+      ...(includeTexts ? [pseudo.text(r.text)] : []),
+    ]);
+  return csv(out);
+}
+
+/** The manifest's account of the pseudonymisation: what it covers, the key's fingerprint (never the key). */
+function pseudonymisation(pseudo: Pseudonymiser, publicFigureFollowers: number | undefined, covers: string[]) {
+  return {
+    method: 'HMAC-SHA-256 over the kind and the value; post ids p_…, account ids u_…, handles user_…, names Person …',
+    covers,
+    key_fingerprint: pseudo.fingerprint,
+    key: 'not included: it stays in the key store of the computer that made this package',
+    public_figures:
+      publicFigureFollowers !== undefined
+        ? { followers_at_least: publicFigureFollowers, note: 'these accounts keep their own id, handle and name' }
+        : null,
+  };
+}
+
+/** CITATION.cff and datacite.json, put into a package's files. */
+function putCitation(
+  put: (name: string, content: string) => void,
+  c: Citation,
+  input: { date: string; abstract: string; methods: string; files: string[]; items: number; resourceType: string },
+): void {
+  put('CITATION.cff', citationCff(c, input.date, input.abstract));
+  put('datacite.json', `${JSON.stringify(dataCite(c, input), null, 2)}\n`);
+}
+
+const CITATION_FILES = ['CITATION.cff', 'datacite.json'];
+
 export function writeReviewPackage(input: ShareInput): SharePackage {
   const date = new Date(input.now).toISOString().slice(0, 10);
   const kept = input.items.filter((i) => !optedOutOf(i.kind, i.raw, input.optOuts));
@@ -143,28 +253,9 @@ export function writeReviewPackage(input: ShareInput): SharePackage {
   const adjudications = input.adjudications.filter((a) => keptKeys.has(`${a.kind}:${a.id}`));
 
   // every account the items name: authors, mentioned, quoted, reposted, answered; and accounts coded themselves
-  const accounts: KnownAccount[] = [];
-  const posts = new Map<string, ReturnType<typeof readPost>>();
-  for (const i of input.items) {
-    if (i.raw === null) continue;
-    if (i.kind === 'user') {
-      const a = readAccount(i.raw);
-      if (a) accounts.push(a);
-      continue;
-    }
-    const p = readPost(i.raw);
-    posts.set(i.id, p);
-    accounts.push(...p.accounts);
-  }
-  if (!input.key) throw new Error('no pseudonymisation key');
-  const pseudo: Pseudonymiser = createPseudonymiser(input.key, accounts, {
-    ...(input.publicFigureFollowers !== undefined ? { publicFigureFollowers: input.publicFigureFollowers } : {}),
-    optedOut: {
-      handles: new Set(input.optOuts.flatMap((o) => (o.handle ? [o.handle.toLowerCase()] : []))),
-      ids: new Set(input.optOuts.flatMap((o) => (o.userId ? [o.userId] : []))),
-    },
-  });
-  const itemId = (kind: string, id: string) => (kind === 'user' ? pseudo.userId(id) : pseudo.postId(id));
+  const read = input.items.map(shareRow);
+  const pseudo = pseudonymiserFor({ ...input, accounts: read.flatMap((r) => r.accounts) });
+  const itemId = itemIdOf(pseudo);
   const text = (t: string) => pseudo.text(t);
   const stratumText = (s: string | null) =>
     s === null ? '' : input.sample.definition.stratum === 'author' ? `@${pseudo.handle(s.replace(/^@/, ''))}` : s;
@@ -177,23 +268,8 @@ export function writeReviewPackage(input: ShareInput): SharePackage {
   const put = (name: string, content: string) => (files[name] = strToU8(content));
 
   // the items: ids only unless texts were asked for
-  const itemRows: Array<Array<string | number | null>> = [
-    ['item_id', 'item_kind', 'author_id', 'created_at', 'stratum', ...(input.includeTexts ? ['text'] : [])],
-  ];
-  for (const i of kept) {
-    const p = i.kind === 'post' ? posts.get(i.id) : null;
-    const account = i.kind === 'user' && i.raw !== null ? readAccount(i.raw) : null;
-    const authorId = p?.author?.id ?? null;
-    itemRows.push([
-      itemId(i.kind, i.id),
-      i.kind,
-      authorId === null ? '' : pseudo.userId(authorId),
-      p?.createdAt ?? '',
-      stratumText(i.stratum),
-      ...(input.includeTexts ? [text(p?.text ?? account?.bio ?? '')] : []),
-    ]);
-  }
-  put('items.csv', csv(itemRows));
+  const keptRows = read.filter((r) => keptKeys.has(`${r.row.kind}:${r.row.id}`)).map((r) => r.row);
+  put('items.csv', itemsCsv(keptRows, pseudo, input.includeTexts, stratumText));
 
   const named = codings.map((c) => ({ ...c, value: value(c.field, c.value) }));
   put('annotations.csv', annotationTable(named, adjudications, input.coders, itemId));
@@ -243,13 +319,15 @@ export function writeReviewPackage(input: ShareInput): SharePackage {
     .join(' ');
   const abstract =
     input.citation.description || `${input.citation.title}: identifiers and codes of ${kept.length} items.`;
-  const names = Object.keys(files);
-  const allFiles = [...names, 'manifest.json', 'CITATION.cff', 'datacite.json', 'README.txt'];
-  put('CITATION.cff', citationCff(input.citation, date, abstract));
-  put(
-    'datacite.json',
-    `${JSON.stringify(dataCite(input.citation, { date, abstract, methods, files: allFiles, items: kept.length }), null, 2)}\n`,
-  );
+  const allFiles = [...Object.keys(files), 'manifest.json', ...CITATION_FILES, 'README.txt'];
+  putCitation(put, input.citation, {
+    date,
+    abstract,
+    methods,
+    files: allFiles,
+    items: kept.length,
+    resourceType: 'Coded social media items (identifiers and codes)',
+  });
   const manifest = {
     schema: 'skein.share/1',
     package: 'for review: pseudonymised, cannot be re-hydrated',
@@ -281,27 +359,15 @@ export function writeReviewPackage(input: ShareInput): SharePackage {
       adjudicated: adjudications.length,
       dropped_opted_out: droppedOptedOut,
     },
-    pseudonymisation: {
-      method: 'HMAC-SHA-256 over the kind and the value; post ids p_…, account ids u_…, handles user_…, names Person …',
-      covers: [
-        'post ids',
-        'account ids',
-        'handles',
-        'names',
-        '@mentions, handles, names and ids inside texts and notes',
-        'codebook descriptions and examples',
-        'author strata',
-      ],
-      key_fingerprint: pseudo.fingerprint,
-      key: 'not included: it stays in the key store of the computer that made this package',
-      public_figures:
-        input.publicFigureFollowers !== undefined
-          ? {
-              followers_at_least: input.publicFigureFollowers,
-              note: 'these accounts keep their own id, handle and name',
-            }
-          : null,
-    },
+    pseudonymisation: pseudonymisation(pseudo, input.publicFigureFollowers, [
+      'post ids',
+      'account ids',
+      'handles',
+      'names',
+      '@mentions, handles, names and ids inside texts and notes',
+      'codebook descriptions and examples',
+      'author strata',
+    ]),
     texts: input.includeTexts
       ? 'included, pseudonymised (items.csv, column text)'
       : 'not included: pseudonyms only, which cannot be re-hydrated',
@@ -342,33 +408,66 @@ export function writeReviewPackage(input: ShareInput): SharePackage {
   };
 }
 
+/** A collection of the project, as a package names it. */
+export interface SharedCollection {
+  name: string;
+  /** what made it: an export's view, a saved search, … */
+  kind: string;
+  createdAt: number;
+}
+
+/** What a package's items are: a coded sample, or a collection of the project. */
+export type ShareSource =
+  | { of: 'sample'; sample: SampleSummary; codebook: { name: string; version: number } }
+  | { of: 'collection'; collection: SharedCollection };
+
 export interface RehydrationInput {
   app: { name: string; version: string };
   now: number;
-  title: string;
-  codebook: { name: string; version: number };
-  sample: SampleSummary;
-  items: readonly ShareItem[];
-  optOuts: readonly OptOut[];
+  citation: Citation;
+  source: ShareSource;
+  /** the ids to share, opted-out accounts' items already left out (`keptIds`) */
+  postIds: readonly string[];
+  userIds: readonly string[];
+  droppedOptedOut: number;
+}
+
+/** The real ids of the items no opted-out account wrote or is, by kind. */
+export function keptIds(
+  items: readonly ShareItem[],
+  optOuts: readonly OptOut[],
+): Pick<RehydrationInput, 'postIds' | 'userIds' | 'droppedOptedOut'> {
+  const kept = items.filter((i) => !optedOutOf(i.kind, i.raw, optOuts));
+  return {
+    postIds: kept.filter((i) => i.kind === 'post').map((i) => i.id),
+    userIds: kept.filter((i) => i.kind === 'user').map((i) => i.id),
+    droppedOptedOut: items.length - kept.length,
+  };
 }
 
 /**
- * The package for re-hydration: the real ids, one per line, a README and a manifest of counts and method —
- * nothing else of the items (no text, no handle, no name, no author, no code, no source query).
+ * The package for re-hydration: the real ids, one per line, a README, a manifest of counts and method, and how to
+ * cite it — nothing else of the items (no text, no handle, no name, no author, no code, no source query).
  */
 export function writeRehydrationPackage(input: RehydrationInput): SharePackage {
   const date = new Date(input.now).toISOString().slice(0, 10);
-  const kept = input.items.filter((i) => !optedOutOf(i.kind, i.raw, input.optOuts));
-  const droppedOptedOut = input.items.length - kept.length;
-  const postIds = kept.filter((i) => i.kind === 'post').map((i) => i.id);
-  const userIds = kept.filter((i) => i.kind === 'user').map((i) => i.id);
+  const { postIds, userIds, droppedOptedOut, source } = input;
+  const items = postIds.length + userIds.length;
   const files: Zippable = {};
   const put = (name: string, content: string) => (files[name] = strToU8(content));
   if (postIds.length) put('post_ids.txt', `${postIds.join('\n')}\n`);
   if (userIds.length) put('user_ids.txt', `${userIds.join('\n')}\n`);
-  const idFiles = Object.keys(files);
-  const allFiles = [...idFiles, 'manifest.json', 'README.txt'];
-  const s = input.sample.definition;
+  const allFiles = [...Object.keys(files), 'manifest.json', ...CITATION_FILES, 'README.txt'];
+  const what =
+    source.of === 'sample'
+      ? `the sample “${source.sample.name}”, codebook “${source.codebook.name}”, version ${source.codebook.version}`
+      : `the collection “${source.collection.name}” (${source.collection.kind}, made ${new Date(source.collection.createdAt).toISOString().slice(0, 10)})`;
+  const methods = [
+    `${items} items of ${what}: the platform’s ids only.`,
+    droppedOptedOut > 0 ? `${droppedOptedOut} items of accounts that opted out were left out.` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
   put(
     'manifest.json',
     `${JSON.stringify(
@@ -377,8 +476,24 @@ export function writeRehydrationPackage(input: RehydrationInput): SharePackage {
         package: 'for re-hydration: the platform’s real ids only',
         app: input.app,
         created_at: new Date(input.now).toISOString(),
-        codebook: input.codebook,
-        sample: { name: input.sample.name, kind: s.kind, method: s.method, size: s.size, seed: s.seed },
+        ...(source.of === 'sample'
+          ? {
+              codebook: source.codebook,
+              sample: {
+                name: source.sample.name,
+                kind: source.sample.definition.kind,
+                method: source.sample.definition.method,
+                size: source.sample.definition.size,
+                seed: source.sample.definition.seed,
+              },
+            }
+          : {
+              collection: {
+                name: source.collection.name,
+                kind: source.collection.kind,
+                created_at: new Date(source.collection.createdAt).toISOString(),
+              },
+            }),
         counts: { posts: postIds.length, accounts: userIds.length, dropped_opted_out: droppedOptedOut },
         contains: 'ids only: no text, handle, name, author or code',
         files: allFiles,
@@ -387,22 +502,31 @@ export function writeRehydrationPackage(input: RehydrationInput): SharePackage {
       2,
     )}\n`,
   );
+  putCitation(put, input.citation, {
+    date,
+    abstract: input.citation.description || `${input.citation.title}: the platform’s ids of ${items} items.`,
+    methods,
+    files: allFiles,
+    items,
+    resourceType: 'Social media item identifiers (to re-hydrate)',
+  });
   put(
     'README.txt',
     [
-      `${input.title} — package for re-hydration`,
+      `${input.citation.title} — package for re-hydration`,
       '',
-      'What this is: the platform’s own ids of the coded items, one per line, and nothing else about them: no',
+      `What this is: the platform’s own ids of the ${source.of === 'sample' ? 'coded ' : ''}items, one per line, and nothing else about them: no`,
       'text, no handle, no name, no author, no code. It allows fetching the items again (re-hydrating them) from',
       'the platform under your own access, as the platform’s terms ask of shared data; items deleted or made',
-      'private since will not come back. Pair it with the package for review to read the codes.',
+      `private since will not come back.${source.of === 'sample' ? ' Pair it with the package for review to read the codes.' : ''}`,
       '',
-      `Made with ${input.app.name} ${input.app.version} on ${date}: ${kept.length} items of the sample “${input.sample.name}”, codebook “${input.codebook.name}”, version ${input.codebook.version}.`,
+      `Made with ${input.app.name} ${input.app.version} on ${date}: ${items} items of ${what}.`,
       droppedOptedOut > 0 ? `${droppedOptedOut} items of accounts that opted out were left out.` : '',
       '',
       ...(postIds.length ? ['post_ids.txt     the posts’ ids, one per line'] : []),
       ...(userIds.length ? ['user_ids.txt     the accounts’ ids, one per line'] : []),
-      'manifest.json    how many, from which sample',
+      `manifest.json    how many, from which ${source.of}`,
+      'CITATION.cff, datacite.json   how to cite it',
       '',
     ]
       .filter((line, i, all) => line !== '' || all[i - 1] !== '')
@@ -411,8 +535,107 @@ export function writeRehydrationPackage(input: RehydrationInput): SharePackage {
   return {
     zip: zipSync(files, { level: 6, mtime: new Date(input.now) }),
     files: allFiles,
-    items: kept.length,
+    items,
     droppedOptedOut,
     keyFingerprint: null,
+  };
+}
+
+export interface CollectionReviewInput extends Pseudonymising {
+  app: { name: string; version: string };
+  now: number;
+  collection: SharedCollection;
+  /** the items, opted-out accounts' already left out */
+  rows: readonly ShareRow[];
+  droppedOptedOut: number;
+  citation: Citation;
+  includeTexts: boolean;
+}
+
+/**
+ * A collection's package for review: its items as pseudonyms, their authors' pseudonyms and times (and texts,
+ * pseudonymised, when asked), a manifest and how to cite it. The collection's name is withheld (it may name an
+ * account: “Profile of @…”), so the package cannot be re-hydrated and names nobody.
+ */
+export function writeCollectionReviewPackage(input: CollectionReviewInput): SharePackage {
+  const date = new Date(input.now).toISOString().slice(0, 10);
+  const pseudo = pseudonymiserFor(input);
+  const files: Zippable = {};
+  const put = (name: string, content: string) => (files[name] = strToU8(content));
+  put('items.csv', itemsCsv(input.rows, pseudo, input.includeTexts));
+  const items = input.rows.length;
+  const made = new Date(input.collection.createdAt).toISOString().slice(0, 10);
+  const methods = [
+    `${items} items of a collection made with ${input.app.name} on ${made} (${input.collection.kind}).`,
+    'Ids, handles and names are pseudonymised with a keyed hash (HMAC-SHA-256); the key is not part of this package.',
+    input.droppedOptedOut > 0 ? `${input.droppedOptedOut} items of accounts that opted out were left out.` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  const allFiles = [...Object.keys(files), 'manifest.json', ...CITATION_FILES, 'README.txt'];
+  putCitation(put, input.citation, {
+    date,
+    abstract: input.citation.description || `${input.citation.title}: ${items} social media items, pseudonymised.`,
+    methods,
+    files: allFiles,
+    items,
+    resourceType: 'Social media items (pseudonymised)',
+  });
+  put(
+    'manifest.json',
+    `${JSON.stringify(
+      {
+        schema: 'skein.share/1',
+        package: 'for review: pseudonymised, cannot be re-hydrated',
+        app: input.app,
+        created_at: new Date(input.now).toISOString(),
+        collection: {
+          name: '(withheld: a collection’s name may name accounts)',
+          kind: input.collection.kind,
+          created_at: new Date(input.collection.createdAt).toISOString(),
+        },
+        counts: { items, dropped_opted_out: input.droppedOptedOut },
+        pseudonymisation: pseudonymisation(pseudo, input.publicFigureFollowers, [
+          'post ids',
+          'account ids',
+          'handles',
+          'names',
+          '@mentions, handles, names and ids inside texts',
+        ]),
+        texts: input.includeTexts
+          ? 'included, pseudonymised (items.csv, column text)'
+          : 'not included: pseudonyms only, which cannot be re-hydrated',
+        files: allFiles,
+        methods,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  put(
+    'README.txt',
+    [
+      `${input.citation.title} — package for review`,
+      '',
+      'What this is: a collected dataset for a reviewer or a deposit beside a paper, pseudonymised. Every id,',
+      'handle and name is replaced by a keyed pseudonym (p_…, u_…, user_…, Person …), so the items cannot be',
+      'fetched again from the platform with it, and nobody can be found by it. To fetch the items again, ask the',
+      'authors for the package for re-hydration (real ids only).',
+      '',
+      `Made with ${input.app.name} ${input.app.version} on ${date}. ${methods}`,
+      '',
+      'items.csv        one row per item: its pseudonym, kind, author pseudonym, time' +
+        (input.includeTexts ? ' and text (pseudonymised)' : ''),
+      'manifest.json    what the collection was and how it was pseudonymised',
+      'CITATION.cff, datacite.json   how to cite it',
+      '',
+    ].join('\n'),
+  );
+  return {
+    zip: zipSync(files, { level: 6, mtime: new Date(input.now) }),
+    files: allFiles,
+    items,
+    droppedOptedOut: input.droppedOptedOut,
+    keyFingerprint: pseudo.fingerprint,
   };
 }
