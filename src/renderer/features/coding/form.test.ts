@@ -14,6 +14,7 @@ import {
   sampleSource,
   shareFields,
   shareProblem,
+  shareCollectionRequest,
   shareRequest,
   stratumShare,
   withCoder,
@@ -99,6 +100,8 @@ describe('the share-and-cite package', () => {
 
   it('starts from the last citation: the package for review only, without texts', () => {
     expect(shareFields(saved)).toEqual({
+      of: 'sample',
+      collection: '',
       review: true,
       rehydration: false,
       texts: false,
@@ -135,6 +138,9 @@ describe('the share-and-cite package', () => {
 
   it('says in words why it cannot be made', () => {
     expect(shareProblem(shareFields(saved), null)).toBe('Choose a sample first.');
+    // a collection needs no sample, only to be chosen
+    expect(shareProblem(shareFields(saved, 'collection'), null)).toBe('Choose a collection first.');
+    expect(shareProblem({ ...shareFields(saved, 'collection'), collection: '3' }, null)).toBeNull();
     expect(shareProblem(shareFields(null), 4)).toBe('Name at least one author.');
     expect(shareProblem(shareFields(saved), 4)).toBeNull();
     // pseudonymising with no key is said before the click, not refused after it
@@ -142,6 +148,18 @@ describe('the share-and-cite package', () => {
     // the package for re-hydration pseudonymises nothing: it needs no key
     expect(shareProblem({ ...shareFields(saved), review: false, rehydration: true }, 4, false)).toBeNull();
     expect(shareProblem({ ...shareFields(saved), review: false, rehydration: false }, 4)).toMatch(/^Choose a package/);
+  });
+
+  it('asks for a collection’s packages by its id, with no codebook or sample; its untitled citation says what it is', () => {
+    const fields = { ...shareFields(null, 'collection'), collection: '12', authors: 'Example, Ana', rehydration: true };
+    expect(shareCollectionRequest(fields)).toEqual({
+      collection: 12,
+      review: true,
+      rehydration: true,
+      includeTexts: false,
+      citation: expect.objectContaining({ title: 'Collected dataset' }),
+    });
+    expect(citationInput(shareFields(null)).title).toBe('Coded sample');
   });
 
   it('lets public figures keep their names only above a whole number of followers', () => {

@@ -5,7 +5,14 @@
  */
 import { marginOfError } from '../../../shared/coding/margin';
 import type { Coder, ModelSettingsInput, SampleMethod, Stratum } from '../../../shared/coding/records';
-import type { Citation, CitationInput, DrawSampleRequest, ModelEndpoint, ShareInput } from '../../../shared/ipc/coding';
+import type {
+  Citation,
+  CitationInput,
+  DrawSampleRequest,
+  ModelEndpoint,
+  ShareCollectionInput,
+  ShareInput,
+} from '../../../shared/ipc/coding';
 import type { SampleSource } from './queries';
 
 /** A count typed by the person: a whole number, 0 for anything else. */
@@ -119,7 +126,13 @@ export function stratumShare(count: number, drawn: number, total: number): numbe
 
 // ---- the share-and-cite package ----
 
+/** what a package is of: the coded sample chosen above, or a collection of the project (no coding needed) */
+export type ShareOf = 'sample' | 'collection';
+
 export interface ShareFields {
+  of: ShareOf;
+  /** the collection's id, when `of` is a collection ('' none chosen) */
+  collection: string;
   /** the package for review: pseudonymised, cannot be re-hydrated */
   review: boolean;
   /** the package for re-hydration: the real post ids only */
@@ -139,8 +152,10 @@ export interface ShareFields {
 }
 
 /** The form starts from the citation the last package was made with, if any. */
-export function shareFields(saved: Citation | null): ShareFields {
+export function shareFields(saved: Citation | null, of: ShareOf = 'sample'): ShareFields {
   return {
+    of,
+    collection: '',
     review: true,
     rehydration: false,
     texts: false,
@@ -159,7 +174,7 @@ export function shareFields(saved: Citation | null): ShareFields {
 /** The citation as CITATION.cff and DataCite will carry it. */
 export function citationInput(f: ShareFields): CitationInput {
   return {
-    title: f.title.trim() || 'Coded sample',
+    title: f.title.trim() || (f.of === 'sample' ? 'Coded sample' : 'Collected dataset'),
     authors: f.authors
       .split('\n')
       .map((line) => line.trim())
@@ -181,7 +196,8 @@ export function citationInput(f: ShareFields): CitationInput {
 
 /** Why the package cannot be made yet, in words; null when it can. */
 export function shareProblem(f: ShareFields, sample: number | null, keySet = true): string | null {
-  if (sample === null) return 'Choose a sample first.';
+  if (f.of === 'sample' && sample === null) return 'Choose a sample first.';
+  if (f.of === 'collection' && f.collection === '') return 'Choose a collection first.';
   if (!f.review && !f.rehydration) return 'Choose a package: for review, for re-hydration, or both.';
   if (f.review && !keySet)
     return 'Pseudonymising needs a key: generate one or enter your team’s above (the package for re-hydration needs none).';
@@ -189,22 +205,32 @@ export function shareProblem(f: ShareFields, sample: number | null, keySet = tru
   return null;
 }
 
-/** The package main is asked to write. */
-export function shareRequest(
-  f: ShareFields,
-  codebook: number,
-  sample: number,
-): ShareInput & { review: boolean; rehydration: boolean; includeTexts: boolean } {
+/** The packages asked for and how to cite them, whatever they are of. */
+function packagesAsked(f: ShareFields) {
   const threshold = Math.floor(Number(f.publicFigures));
   return {
-    codebook,
-    sample,
     review: f.review,
     rehydration: f.rehydration,
     includeTexts: f.review && f.texts,
     ...(f.publicFigures.trim() && threshold > 0 ? { publicFigureFollowers: threshold } : {}),
     citation: citationInput(f),
   };
+}
+
+/** The package of a coded sample main is asked to write. */
+export function shareRequest(
+  f: ShareFields,
+  codebook: number,
+  sample: number,
+): ShareInput & { review: boolean; rehydration: boolean; includeTexts: boolean } {
+  return { codebook, sample, ...packagesAsked(f) };
+}
+
+/** The package of a collection main is asked to write. */
+export function shareCollectionRequest(
+  f: ShareFields,
+): ShareCollectionInput & { review: boolean; rehydration: boolean; includeTexts: boolean } {
+  return { collection: Number(f.collection), ...packagesAsked(f) };
 }
 
 // ---- a model coder and where its calls go ----

@@ -7,7 +7,7 @@ import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient }
 import type { CodedKind, CodeValue } from '../../../shared/coding/codebook';
 import type { CodebookDefinitionInput } from '../../../shared/coding/codebook';
 import type { ModelSettingsInput, Stratum } from '../../../shared/coding/records';
-import type { CitationInput, DrawSampleRequest, UploadKind } from '../../../shared/ipc/coding';
+import type { DrawSampleRequest, ShareCollectionInput, ShareInput, UploadKind } from '../../../shared/ipc/coding';
 import { MAX_UPLOAD_SLICE } from '../../../shared/ipc/coding';
 import type { ArchiveQuery } from '../../../shared/ipc/archive';
 import { skein } from '../../lib/bridge';
@@ -230,18 +230,22 @@ export const useExport = () =>
     },
   });
 
+/** a package asked for: of a coded sample, or of a collection of the project */
+type PackagesAsked = { review: boolean; rehydration: boolean; includeTexts: boolean };
+export type ShareAsk =
+  ({ of: 'sample' } & ShareInput & PackagesAsked) | ({ of: 'collection' } & ShareCollectionInput & PackagesAsked);
+
 export const useSharePackage = () => {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (input: {
-      codebook: number;
-      sample: number;
-      review: boolean;
-      rehydration: boolean;
-      includeTexts: boolean;
-      publicFigureFollowers?: number;
-      citation: CitationInput;
-    }) => skein().coding.sharePackage(input),
+    mutationFn: (ask: ShareAsk) => {
+      if (ask.of === 'sample') {
+        const { of: _sample, ...input } = ask;
+        return skein().coding.sharePackage(input);
+      }
+      const { of: _collection, ...input } = ask;
+      return skein().coding.shareCollection(input);
+    },
     onSuccess: () => client.invalidateQueries({ queryKey: codingKeys.citation() }),
   });
 };

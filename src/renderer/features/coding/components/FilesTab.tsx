@@ -6,10 +6,11 @@
  * what was written stays on screen, each file with “Show in folder”.
  */
 import { useQuery } from '@tanstack/react-query';
+import { collectionsQuery } from '../../archive';
 import { useId, useState } from 'react';
 import type { Citation, SharedPackages } from '../../../../shared/ipc/coding';
 import { useForm } from '../../../lib/use-form';
-import { shareFields, shareProblem, shareRequest } from '../form';
+import { shareCollectionRequest, shareFields, shareProblem, shareRequest, type ShareFields } from '../form';
 import {
   citationQuery,
   optOutsQuery,
@@ -129,32 +130,99 @@ function SharePackage() {
   );
 }
 
+/** What a package is of: the coded sample chosen above, or any collection of the project (no coding needed). */
+function ShareSource({ form, change }: { form: ShareFields; change: (patch: Partial<ShareFields>) => void }) {
+  const { sample } = useCodingSelection();
+  const collections = useQuery(collectionsQuery());
+  const collectionId = useId();
+  return (
+    <fieldset className="share__kinds">
+      <legend>What to share</legend>
+      <label className="coding-radio">
+        <input
+          type="radio"
+          name="share-of"
+          checked={form.of === 'sample'}
+          disabled={sample === null}
+          onChange={() => change({ of: 'sample' })}
+        />{' '}
+        The coded sample chosen above{sample === null ? ' (none yet)' : ''}
+      </label>
+      <label className="coding-radio">
+        <input
+          type="radio"
+          name="share-of"
+          checked={form.of === 'collection'}
+          onChange={() => change({ of: 'collection' })}
+        />{' '}
+        A collection of this project, as collected (no coding needed)
+      </label>
+      {form.of === 'collection' ? (
+        collections.data?.length === 0 ? (
+          <p className="muted share__kind-note">
+            This project holds no collection yet: every export of a view (a thread, a profile, a search) becomes one,
+            and so does a search saved in the Archive.
+          </p>
+        ) : (
+          <div className="field share__kind-note">
+            <label htmlFor={collectionId}>Collection</label>
+            <select
+              id={collectionId}
+              className="input"
+              value={form.collection}
+              onChange={(e) => change({ collection: e.target.value })}
+            >
+              <option value="">choose one</option>
+              {collections.data?.map((c) => (
+                <option key={c.id} value={String(c.id)}>
+                  {c.name} ({c.items.toLocaleString('en-US')} {c.items === 1 ? 'item' : 'items'})
+                </option>
+              ))}
+            </select>
+          </div>
+        )
+      ) : null}
+      <Problem error={collections.error} />
+    </fieldset>
+  );
+}
+
 function ShareForm({ saved, share }: { saved: Citation | null; share: ReturnType<typeof useSharePackage> }) {
   const { codebook, sample } = useCodingSelection();
   const key = useQuery(pseudonymKeyQuery());
   // the packages last asked for stay chosen when the form is remade from the citation they saved
   const last = share.variables;
   const [form, change] = useForm(() => ({
-    ...shareFields(saved),
-    ...(last ? { review: last.review, rehydration: last.rehydration } : {}),
+    ...shareFields(saved, sample === null ? 'collection' : 'sample'),
+    ...(last
+      ? {
+          review: last.review,
+          rehydration: last.rehydration,
+          of: last.of,
+          ...(last.of === 'collection' ? { collection: String(last.collection) } : {}),
+        }
+      : {}),
   }));
   // said before the click: what the package still needs (a key to pseudonymise with, an author)
   const problem = shareProblem(form, sample, key.data?.status.configured ?? true);
+  const coded = form.of === 'sample';
   return (
     <section className="coding-section" aria-labelledby="coding-share">
       <h2 id="coding-share">Share-and-cite package</h2>
       <p className="muted">
-        Two packages, each a zip with a README saying what it is. Make one, or both at once: they are written side by
-        side under the name you choose.
+        Two packages, each a zip with a README saying what it is and how to cite it. Make one, or both at once: they are
+        written side by side under the name you choose.
       </p>
+      <ShareSource form={form} change={change} />
       <PseudonymKeySection />
       <form
         className="share__form"
         aria-label="Share package"
         onSubmit={(e) => {
           e.preventDefault();
-          if (codebook === null || sample === null) return;
-          share.mutate(shareRequest(form, codebook, sample));
+          if (form.of === 'collection') share.mutate({ of: 'collection', ...shareCollectionRequest(form) });
+          else if (codebook !== null && sample !== null)
+            share.mutate({ of: 'sample', ...shareRequest(form, codebook, sample) });
         }}
       >
         <fieldset className="share__kinds">
@@ -164,8 +232,11 @@ function ShareForm({ saved, share }: { saved: Citation | null; share: ReturnType
             review
           </label>
           <p className="muted share__kind-note">
-            Every value, the final codes, the codebook, the agreement report and how to cite it; ids, handles, names and
-            @mentions replaced by pseudonyms. It cannot be re-hydrated: nobody can fetch the posts again with it.
+            {coded
+              ? 'Every value, the final codes, the codebook, the agreement report and how to cite it;'
+              : 'Each item’s pseudonym, its author’s and its time (its text if you ask) and how to cite it;'}{' '}
+            ids, handles, names and @mentions replaced by pseudonyms. It cannot be re-hydrated: nobody can fetch the
+            posts again with it.
           </p>
           <label className="coding-radio">
             <input
@@ -176,8 +247,8 @@ function ShareForm({ saved, share }: { saved: Citation | null; share: ReturnType
             For re-hydration
           </label>
           <p className="muted share__kind-note">
-            The posts’ real ids, one per line, and nothing else: no text, no handle, no name, no code. Another
-            researcher can fetch the posts again with their own access.
+            The real ids, one per line, and how to cite them, nothing else: no text, no handle, no name, no code.
+            Another researcher can fetch the items again with their own access.
           </p>
         </fieldset>
         {form.review ? (
@@ -302,7 +373,18 @@ export function FilesTab() {
   const exporter = useExport();
   const importer = useImportFile();
   const fileId = useId();
-  if (codebook === null) return <p className="coding__empty">Write a codebook first.</p>;
+  // sharing a collected dataset needs no coding: only the coding's own files wait for a codebook
+  if (codebook === null)
+    return (
+      <div className="files">
+        <p className="coding__empty">
+          The annotation table and a REFI-QDA project need a codebook (the Codebook tab). A collection of this project
+          can be shared and cited now.
+        </p>
+        <SharePackage />
+        <OptOuts />
+      </div>
+    );
   const scope = { codebook, ...(sample !== null ? { sample } : {}) };
   return (
     <div className="files">
