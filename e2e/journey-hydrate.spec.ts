@@ -5,28 +5,18 @@
  * back in pandas with every id as text, equal to the ids that came back.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, hostOf, test } from './fixtures';
 import { demoExamples, hostOnly, shootLooks } from './support/explorer';
+import { hasPandas, PYTHON } from './support/readers';
 
 const GONE = '1999999999999999993';
-/** Debian's Python, where python3-pandas lives (`.ci/run` installs it) */
-const PYTHON = '/usr/bin/python3';
-const hasPandas = (): boolean => {
-  try {
-    execFileSync(PYTHON, ['-c', 'import pandas'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 test('a shared id file hydrated from Home, its cost shown first, read back in pandas', async ({ skein }, testInfo) => {
   hostOnly(testInfo);
-  test.skip(!process.env.CI && (!existsSync(PYTHON) || !hasPandas()), 'needs python3-pandas (README, Readers)');
+  test.skip(!process.env.CI && !hasPandas(), 'needs python3-pandas (README, Readers)');
   test.setTimeout(90_000);
   const { page } = skein;
   const dir = await mkdtemp(join(tmpdir(), 'skein-e2e-journey-hydrate-'));

@@ -5,23 +5,12 @@
  * which no id or handle of the collection is found) — each with a README and a citation.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from './fixtures';
 import { hostOnly, shootLooks } from './support/explorer';
-
-/** Debian's Python, where python3-pandas lives (`.ci/run` installs it) */
-const PYTHON = '/usr/bin/python3';
-const hasPandas = (): boolean => {
-  try {
-    execFileSync(PYTHON, ['-c', 'import pandas'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-};
+import { hasPandas, PYTHON } from './support/readers';
 
 /** what a recipient reads of the two zips: the ids as text, the review's items and the files inside */
 const READ = `
@@ -41,7 +30,7 @@ test('a collected dataset shared and cited from Home, with no coding: real ids t
   skein,
 }, testInfo) => {
   hostOnly(testInfo);
-  test.skip(!process.env.CI && (!existsSync(PYTHON) || !hasPandas()), 'needs python3-pandas (README, Readers)');
+  test.skip(!process.env.CI && !hasPandas(), 'needs python3-pandas (README, Readers)');
   test.setTimeout(120_000);
   const { page } = skein;
   const dir = await mkdtemp(join(tmpdir(), 'skein-e2e-journey-share-'));

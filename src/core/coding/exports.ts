@@ -233,28 +233,21 @@ export function createCodingExports(deps: CodingExportDeps) {
     if (chosen === null) return null;
     const base = join(dirname(chosen), basename(chosen, extname(chosen)).replace(/\.for-(review|rehydration)$/, ''));
     const packages: NonNullable<SharedPackages>['packages'] = [];
-    if (input.review) {
-      const pkg = await make.review();
-      const file = `${base}.for-review.zip`;
+    for (const kind of ['review', 'rehydration'] as const) {
+      if (!input[kind]) continue;
+      const pkg = await make[kind]();
+      const file = `${base}.for-${kind}.zip`;
       await write(file, pkg.zip);
+      const what =
+        kind === 'review'
+          ? `Pseudonymised (key ${pkg.keyFingerprint}), ${input.includeTexts ? 'with pseudonymised texts' : 'without texts'}: it cannot be re-hydrated.`
+          : 'The platform’s real ids only: no text, no handle, no name, no code.';
       packages.push({
-        kind: 'review',
+        kind,
         file,
         items: pkg.items,
         contents: pkg.files,
-        note: `Pseudonymised (key ${pkg.keyFingerprint}), ${input.includeTexts ? 'with pseudonymised texts' : 'without texts'}: it cannot be re-hydrated.${droppedNote(pkg.droppedOptedOut)}${kept}`,
-      });
-    }
-    if (input.rehydration) {
-      const pkg = await make.rehydration();
-      const file = `${base}.for-rehydration.zip`;
-      await write(file, pkg.zip);
-      packages.push({
-        kind: 'rehydration',
-        file,
-        items: pkg.items,
-        contents: pkg.files,
-        note: `The platform’s real ids only: no text, no handle, no name, no code.${droppedNote(pkg.droppedOptedOut)}${kept}`,
+        note: `${what}${droppedNote(pkg.droppedOptedOut)}${kept}`,
       });
     }
     return { packages };

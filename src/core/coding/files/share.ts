@@ -244,6 +244,13 @@ function putCitation(
 
 const CITATION_FILES = ['CITATION.cff', 'datacite.json'];
 
+/** what a package for review's README says of its pseudonyms, whatever it holds */
+const PSEUDONYMISED = [
+  'Every id, handle and name is replaced by a keyed pseudonym (p_…, u_…, user_…, Person …), so the items',
+  'cannot be fetched again from the platform with it, and nobody can be found by it.',
+];
+const ASK_FOR_IDS = 'To fetch the items again, ask the authors for the package for re-hydration (real ids only).';
+
 export function writeReviewPackage(input: ShareInput): SharePackage {
   const date = new Date(input.now).toISOString().slice(0, 10);
   const kept = input.items.filter((i) => !optedOutOf(i.kind, i.raw, input.optOuts));
@@ -380,11 +387,10 @@ export function writeReviewPackage(input: ShareInput): SharePackage {
     [
       `${input.citation.title} — package for review`,
       '',
-      'What this is: the coded sample for a reviewer or a deposit beside a paper, pseudonymised. Every id,',
-      'handle and name is replaced by a keyed pseudonym (p_…, u_…, user_…, Person …), so the items cannot be',
-      'fetched again from the platform with it, and nobody can be found by it. It allows checking the codes,',
-      'the codebook and the agreement, and recomputing them. To fetch the items again, ask the authors for the',
-      'package for re-hydration (real post ids only).',
+      'What this is: the coded sample for a reviewer or a deposit beside a paper, pseudonymised.',
+      ...PSEUDONYMISED,
+      'It allows checking the codes, the codebook and the agreement, and recomputing them.',
+      ASK_FOR_IDS,
       '',
       `Made with ${input.app.name} ${input.app.version} on ${date}. ${methods}`,
       '',
@@ -617,10 +623,9 @@ export function writeCollectionReviewPackage(input: CollectionReviewInput): Shar
     [
       `${input.citation.title} — package for review`,
       '',
-      'What this is: a collected dataset for a reviewer or a deposit beside a paper, pseudonymised. Every id,',
-      'handle and name is replaced by a keyed pseudonym (p_…, u_…, user_…, Person …), so the items cannot be',
-      'fetched again from the platform with it, and nobody can be found by it. To fetch the items again, ask the',
-      'authors for the package for re-hydration (real ids only).',
+      'What this is: a collected dataset for a reviewer or a deposit beside a paper, pseudonymised.',
+      ...PSEUDONYMISED,
+      ASK_FOR_IDS,
       '',
       `Made with ${input.app.name} ${input.app.version} on ${date}. ${methods}`,
       '',
