@@ -278,4 +278,47 @@ describe('a collection’s packages, with no codebook or sample', () => {
     expect(files['README.txt']).toContain('3 items of the collection “Profile of @ada_l”');
     expect(files['README.txt']).not.toContain('Pair it with the package for review');
   });
+
+  it('reads hostile items without failing: markup kept as text, odd shapes, nothing held, deep nesting', () => {
+    let deep: Record<string, unknown> = { text: 'bottom' };
+    for (let i = 0; i < 2_000; i++) deep = { quoted_tweet: deep };
+    const hostile: ShareItem[] = [
+      { kind: 'post', id: '1', raw: { text: '<img src=x onerror=alert(1)>', author: [] }, stratum: null },
+      {
+        kind: 'post',
+        id: '2',
+        raw: { text: 42, author: { id: {}, userName: 7 }, entities: { user_mentions: 'x' } },
+        stratum: null,
+      },
+      { kind: 'post', id: '3', raw: null, stratum: null },
+      { kind: 'post', id: '4', raw: '"a string"', stratum: null },
+      { kind: 'user', id: '5', raw: { description: { nested: true } }, stratum: null },
+      { kind: 'post', id: '6', raw: deep, stratum: null },
+    ];
+    const read = hostile.map(shareRow);
+    const pkg = writeCollectionReviewPackage({
+      app,
+      now: Date.UTC(2026, 10, 28),
+      collection,
+      rows: read.map((r) => r.row),
+      accounts: read.flatMap((r) => r.accounts),
+      droppedOptedOut: 0,
+      optOuts: [],
+      citation,
+      includeTexts: true,
+      key: 'a-team-key-of-enough-length-0123456789',
+    });
+    const rows = open(pkg.zip)['items.csv']!.trim().split('\n');
+    expect(rows).toHaveLength(hostile.length + 1);
+    // markup is a text like any other: kept, quoted as CSV, never interpreted
+    expect(rows[1]).toContain('<img src=x onerror=alert(1)>');
+    const ids = writeRehydrationPackage({
+      app,
+      now: Date.UTC(2026, 10, 28),
+      citation,
+      source: { of: 'collection', collection },
+      ...keptIds(hostile, optOuts),
+    });
+    expect(ids.items).toBe(hostile.length);
+  });
 });

@@ -323,6 +323,11 @@ function ShareForm({ saved, share }: { saved: Citation | null; share: ReturnType
           {form.review && form.rehydration ? 'Save both packages…' : 'Save the package…'}
         </button>
         {problem ? <p className="muted">{problem}</p> : null}
+        {share.isPending ? (
+          <p role="status" className="muted">
+            Making the {form.review && form.rehydration ? 'packages' : 'package'}: a big collection takes a moment.
+          </p>
+        ) : null}
         <Problem error={share.error} />
       </form>
       {share.data ? <Written packages={share.data.packages} /> : null}
