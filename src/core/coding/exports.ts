@@ -13,16 +13,8 @@ import { writeFileAtomic } from '../files/atomic-file';
 import type { ChooseSavePath } from '../ports';
 import { readAccount, readPost } from './files/items';
 import { qdcXml, writeQdpx, type QdaSource } from './files/refi-project';
-import {
-  keptIds,
-  optedOutOf,
-  shareRow,
-  writeCollectionReviewPackage,
-  writeRehydrationPackage,
-  writeReviewPackage,
-  type SharePackage,
-  type ShareRow,
-} from './files/share';
+import { keptIds, optedOutOf, shareRow, type SharePackage, type ShareRow } from './files/share';
+import { packOnThisThread, type SharePackager } from './files/packager';
 import type { KnownAccount } from './files/pseudonym';
 import { annotationTable, codebookCsv, recalFile } from './files/tables';
 import { currentVersion, type CodingService } from './service';
@@ -37,6 +29,8 @@ export interface CodingExportDeps {
   projectName: () => Promise<string>;
   /** the pseudonymisation key (never written anywhere), null when none is set */
   pseudonymKey: () => string | null;
+  /** makes the share packages (in a worker of their own in the app); default: on this thread */
+  pack?: SharePackager;
 }
 
 type Written = { file: string; items: number; note: string } | null;
@@ -138,6 +132,7 @@ async function readCollection(project: CodingStore, collection: number, review: 
 
 export function createCodingExports(deps: CodingExportDeps) {
   const { store } = deps.service;
+  const pack = deps.pack ?? packOnThisThread;
 
   /** Raw items of these refs (the project's last received JSON), in chunks. */
   async function rawItems(refs: ReadonlyArray<{ kind: CodedKind; id: string }>): Promise<Map<string, unknown>> {
@@ -371,7 +366,7 @@ export function createCodingExports(deps: CodingExportDeps) {
       const common = { app: deps.app, now: deps.now(), citation: input.citation };
       return writePackages(input, sample.name, kept, {
         review: async () =>
-          writeReviewPackage({
+          pack.review({
             ...common,
             codebook: { id: s.cb.id, name: s.cb.name, version: s.version, definition: s.definition },
             sample,
@@ -386,7 +381,7 @@ export function createCodingExports(deps: CodingExportDeps) {
             key: key!,
           }),
         rehydration: async () =>
-          writeRehydrationPackage({
+          pack.rehydration({
             ...common,
             source: { of: 'sample', sample, codebook: { name: s.cb.name, version: s.version } },
             ...keptIds(shareItems, s.optOuts),
@@ -421,7 +416,7 @@ export function createCodingExports(deps: CodingExportDeps) {
       return writePackages(input, collection.name, kept, {
         review: async () => {
           const { rows, accounts, optOuts, ids } = await read();
-          return writeCollectionReviewPackage({
+          return pack.collectionReview({
             ...common,
             collection: source,
             rows,
@@ -434,7 +429,7 @@ export function createCodingExports(deps: CodingExportDeps) {
           });
         },
         rehydration: async () =>
-          writeRehydrationPackage({
+          pack.rehydration({
             ...common,
             source: { of: 'collection', collection: source },
             ...(await read()).ids,

@@ -7,6 +7,7 @@ import { openJsonStore } from '../files/json-store';
 import type { ChooseSavePath, Confirm, ShowInFolder } from '../ports';
 import { createCodingExports } from './exports';
 import { createCodingHandlers, modelTarget, type CodingSettings, type KeySlot } from './handlers';
+import { packInWorker, packOnThisThread, type SharePackager } from './files/packager';
 import { readInWorker, readOnThisThread, type RefiReader } from './files/reader';
 import { createCodingImports } from './imports';
 import { createModelRuns } from './model';
@@ -15,8 +16,8 @@ import { createCodingService, type Handle } from './service';
 import type { StoreOf } from './store';
 
 export type { KeySlot } from './handlers';
-export type { RefiReader };
-export { readOnThisThread as readRefiFiles };
+export type { RefiReader, SharePackager };
+export { readOnThisThread as readRefiFiles, packOnThisThread as makeSharePackages };
 export type { CodingStore, Handle, ProjectItems, StoreOf } from './store';
 export type { CodingTables } from './tables/tables';
 export { CODING_PART } from './tables/part';
@@ -43,7 +44,10 @@ export interface CodingFeatureDeps {
   modelKey: KeySlot;
   /** the demo sandbox's base URL (its deterministic model stand-in is at /v1); null when there is none */
   sandboxBaseUrl: () => Promise<string | null>;
-  /** the worker that reads files another person made (a .qdpx, a .qdc) with a memory limit; absent: this thread */
+  /**
+   * the worker that reads files another person made (a .qdpx, a .qdc) and makes the share packages, each with a
+   * memory limit; absent: this thread
+   */
   filesWorker?: { entry: URL; execArgv?: string[] };
   onError?: (error: unknown) => void;
 }
@@ -62,6 +66,7 @@ export function createCodingFeature(deps: CodingFeatureDeps) {
     app: deps.app,
     projectName: deps.projectName,
     pseudonymKey: () => deps.pseudonymKey.key(),
+    ...(deps.filesWorker ? { pack: packInWorker(deps.filesWorker.entry, deps.filesWorker.execArgv) } : {}),
   });
   const imports = createCodingImports({
     service,

@@ -1,8 +1,10 @@
 /**
- * The worker that reads files another person made (a .qdpx, a .qdc), one file per worker, under the heap limit
- * its starter sets (coding/files/reader.ts): a file that defeats the bounds ends this thread, not main.
+ * The files worker, one job per worker under the heap limit its starter sets: reading a file another person made
+ * (a .qdpx, a .qdc: coding/files/reader.ts), where a file that defeats the bounds ends this thread, not main; and
+ * making a share package (coding/files/packager.ts), whose pseudonymising and zipping would otherwise hold main's
+ * event loop.
  */
-import { readRefiFiles, type RefiReader } from '../coding';
+import { makeSharePackages, readRefiFiles, type RefiReader, type SharePackager } from '../coding';
 import { serveWorker } from '../workers';
 
-serveWorker<RefiReader>(() => ({ api: readRefiFiles }));
+serveWorker<RefiReader & SharePackager>(() => ({ api: { ...readRefiFiles, ...makeSharePackages } }));
