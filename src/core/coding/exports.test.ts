@@ -74,7 +74,7 @@ describe('a collection’s share package', () => {
       citation,
     });
     await expect(share).rejects.toThrow(SkeinError);
-    await expect(share).rejects.toThrow(/at most 10,000 items, and “Big” has 10,001/);
+    await expect(share).rejects.toThrow(/at most 100,000 items, and “Big” has 100,001/);
     expect(asked).toEqual([]);
     expect(read).toEqual([]);
   });
