@@ -6,8 +6,8 @@
  * what was written stays on screen, each file with “Show in folder”.
  */
 import { useQuery } from '@tanstack/react-query';
-import { collectionsQuery } from '../../archive';
 import { useId, useState } from 'react';
+import { collectionsQuery } from '../../archive';
 import type { Citation, SharedPackages } from '../../../../shared/ipc/coding';
 import { useForm } from '../../../lib/use-form';
 import { shareCollectionRequest, shareFields, shareProblem, shareRequest, type ShareFields } from '../form';
@@ -146,7 +146,7 @@ function ShareSource({ form, change }: { form: ShareFields; change: (patch: Part
           disabled={sample === null}
           onChange={() => change({ of: 'sample' })}
         />{' '}
-        The coded sample chosen above{sample === null ? ' (none yet)' : ''}
+        The coded sample chosen above{sample === null ? ' (none chosen)' : ''}
       </label>
       <label className="coding-radio">
         <input
