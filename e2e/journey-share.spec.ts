@@ -43,6 +43,9 @@ test('a collected dataset shared and cited from Home, with no coding: real ids t
 
     // collect: a profile's posts, two pages, as JSON Lines
     await jobs.getByRole('link', { name: 'Collect a dataset from a view' }).click();
+    // where the card lands says how a dataset is collected from here
+    await expect(page.getByText(/use its Export… button: it shows the cost before anything is bought/)).toBeVisible();
+    await shootLooks(page, testInfo, 'share-collection-00-collect');
     await page.getByPlaceholder('Name, handle or words from a bio').fill('anne');
     await page.keyboard.press('Enter');
     const first = page.locator('article[data-user-id]').first();

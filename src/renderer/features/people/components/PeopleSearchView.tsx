@@ -45,7 +45,11 @@ export function PeopleSearchView({ route }: { route: SearchRoute }) {
       {q ? (
         <Results query={q} />
       ) : (
-        <EmptyState title="Search for people by name, handle or bio">Results are ranked by relevance.</EmptyState>
+        <EmptyState title="Search for people by name, handle or bio">
+          Results are ranked by relevance. To collect a dataset, open what you want (these results, a profile, a thread,
+          a list or a community, or paste its link into the Go box) and use its Export… button: it shows the cost before
+          anything is bought.
+        </EmptyState>
       )}
     </div>
   );
