@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { SkeinError } from '../../shared/errors';
-import { createCodingExports, REVIEW_MAX_ITEMS } from './exports';
+import { REVIEW_MAX_ITEMS } from '../../shared/ipc/coding';
+import { createCodingExports } from './exports';
 import type { CodingService } from './service';
 import type { CodingStore } from './store';
 

@@ -8,7 +8,7 @@ import { isCompared, type CodedKind } from '../../shared/coding/codebook';
 import type { Coding } from '../../shared/coding/records';
 import { makeError, SkeinError } from '../../shared/errors';
 import { ArchiveQuery } from '../../shared/ipc/archive';
-import type { Citation, SharedPackages } from '../../shared/ipc/coding';
+import { REVIEW_MAX_ITEMS, type Citation, type SharedPackages } from '../../shared/ipc/coding';
 import { writeFileAtomic } from '../files/atomic-file';
 import type { ChooseSavePath } from '../ports';
 import { readAccount, readPost } from './files/items';
@@ -56,12 +56,6 @@ function once<T>(f: () => Promise<T>): () => Promise<T> {
   let answer: Promise<T> | undefined;
   return () => (answer ??= f());
 }
-
-/**
- * the most items a collection's package for review holds: its pseudonymiser looks for every account's name in every
- * text, which grows with both (100,000 posts with texts: ~6.6 s, within the files worker's 512 MB heap)
- */
-export const REVIEW_MAX_ITEMS = 100_000;
 
 /** what a share of a sample or of a collection asks for */
 interface SharePackagesInput {

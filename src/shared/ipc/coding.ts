@@ -196,6 +196,12 @@ const ShareChoice = z.object({
 });
 const ShareInput = Scope.extend({ sample: SampleId }).extend(ShareChoice.shape);
 export type ShareInput = z.input<typeof ShareInput>;
+/**
+ * the most items a collection's package for review holds: its pseudonymiser looks for every account's name in every
+ * text, which grows with both (100,000 posts with texts: ~6.6 s, within the files worker's 512 MB heap)
+ */
+export const REVIEW_MAX_ITEMS = 100_000;
+
 /** the same packages of a collection of the project (no codes: no codebook or sample needed) */
 const ShareCollectionInput = ShareChoice.extend({ collection: z.number().int().positive() });
 export type ShareCollectionInput = z.input<typeof ShareCollectionInput>;

@@ -141,6 +141,10 @@ describe('the share-and-cite package', () => {
     // a collection needs no sample, only to be chosen
     expect(shareProblem(shareFields(saved, 'collection'), null)).toBe('Choose a collection first.');
     expect(shareProblem({ ...shareFields(saved, 'collection'), collection: '3' }, null)).toBeNull();
+    // a collection too big to pseudonymise is said before the click, with the way on
+    const big = { ...shareFields(saved, 'collection'), collection: '3' };
+    expect(shareProblem(big, null, true, 100_001)).toMatch(/^A package for review holds at most 100,000 items/);
+    expect(shareProblem({ ...big, review: false, rehydration: true }, null, true, 100_001)).toBeNull();
     expect(shareProblem(shareFields(null), 4)).toBe('Name at least one author.');
     expect(shareProblem(shareFields(saved), 4)).toBeNull();
     // pseudonymising with no key is said before the click, not refused after it

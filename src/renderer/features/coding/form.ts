@@ -5,13 +5,14 @@
  */
 import { marginOfError } from '../../../shared/coding/margin';
 import type { Coder, ModelSettingsInput, SampleMethod, Stratum } from '../../../shared/coding/records';
-import type {
-  Citation,
-  CitationInput,
-  DrawSampleRequest,
-  ModelEndpoint,
-  ShareCollectionInput,
-  ShareInput,
+import {
+  REVIEW_MAX_ITEMS,
+  type Citation,
+  type CitationInput,
+  type DrawSampleRequest,
+  type ModelEndpoint,
+  type ShareCollectionInput,
+  type ShareInput,
 } from '../../../shared/ipc/coding';
 import type { SampleSource } from './queries';
 
@@ -195,9 +196,17 @@ export function citationInput(f: ShareFields): CitationInput {
 }
 
 /** Why the package cannot be made yet, in words; null when it can. */
-export function shareProblem(f: ShareFields, sample: number | null, keySet = true): string | null {
+export function shareProblem(
+  f: ShareFields,
+  sample: number | null,
+  keySet = true,
+  /** the chosen collection's items, when known */
+  collectionItems?: number,
+): string | null {
   if (f.of === 'sample' && sample === null) return 'Choose a sample first.';
   if (f.of === 'collection' && f.collection === '') return 'Choose a collection first.';
+  if (f.of === 'collection' && f.review && collectionItems !== undefined && collectionItems > REVIEW_MAX_ITEMS)
+    return `A package for review holds at most ${REVIEW_MAX_ITEMS.toLocaleString('en-US')} items and this collection has ${collectionItems.toLocaleString('en-US')}: make only the package for re-hydration, or draw a sample of it (Samples) and share that.`;
   if (!f.review && !f.rehydration) return 'Choose a package: for review, for re-hydration, or both.';
   if (f.review && !keySet)
     return 'Pseudonymising needs a key: generate one or enter your team’s above (the package for re-hydration needs none).';

@@ -204,7 +204,9 @@ function ShareForm({ saved, share }: { saved: Citation | null; share: ReturnType
       : {}),
   }));
   // said before the click: what the package still needs (a key to pseudonymise with, an author)
-  const problem = shareProblem(form, sample, key.data?.status.configured ?? true);
+  const collections = useQuery(collectionsQuery());
+  const chosen = collections.data?.find((c) => String(c.id) === form.collection);
+  const problem = shareProblem(form, sample, key.data?.status.configured ?? true, chosen?.items);
   const coded = form.of === 'sample';
   return (
     <section className="coding-section" aria-labelledby="coding-share">
