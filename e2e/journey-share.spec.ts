@@ -2,7 +2,8 @@
  * A newcomer shares a collected dataset, from Home, with no coding at all: a profile's posts collected to JSON
  * Lines, then the "Share or cite a dataset" card, a collection chosen, both packages written — the real ids for
  * re-hydration (read back in pandas as text, equal to the file's ids) and the pseudonymised one for review (in
- * which no id or handle of the collection is found) — each with a README and a citation.
+ * which no id or handle of the collection is found) — each with a README and a citation; then the package for
+ * re-hydration read back, zip and all, in Hydrate ids, as the colleague who receives it would.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -116,6 +117,21 @@ test('a collected dataset shared and cited from Home, with no coding: real ids t
     expect(read.review_columns).toEqual(['item_id', 'item_kind', 'author_id', 'created_at']);
     for (const id of collectedIds) expect(read.review_text.includes(id), `the review holds ${id}`).toBe(false);
     expect(read.review_text).toContain('orcid: "https://orcid.org/0000-0002-1825-0097"');
+
+    // and the colleague who receives the package for re-hydration reads it in Hydrate ids as it is, zip and all
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Hydrate ids' }).click();
+    await page.getByLabel(/A file of post ids/).setInputFiles(join(dir, 'annes-posts.for-rehydration.zip'));
+    await page.getByRole('button', { name: 'Read the ids' }).click();
+    const panel = page.getByRole('region', { name: 'annes-posts.for-rehydration.zip › post_ids.txt' });
+    await expect(panel.getByText(`${collectedIds.length} post ids ready to hydrate`)).toBeVisible();
+    await shootLooks(page, testInfo, 'share-collection-04-hydrate-the-package');
+    // the package for review holds no id to read, and says which file it lacks
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Hydrate ids' }).click();
+    await page.getByLabel(/A file of post ids/).setInputFiles(join(dir, 'annes-posts.for-review.zip'));
+    await page.getByRole('button', { name: 'Read the ids' }).click();
+    await expect(page.getByRole('alert')).toHaveText(
+      'This zip holds no post_ids.txt: a package for re-hydration holds post_ids.txt or user_ids.txt.',
+    );
     if (skein.host) expect(skein.host.internalErrors()).toEqual([]);
   } finally {
     await rm(dir, { recursive: true, force: true });

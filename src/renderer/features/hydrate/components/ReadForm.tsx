@@ -2,15 +2,18 @@ import { useState } from 'react';
 import type { IdFilePreview, IdImport, IdSource } from '../../../../shared/ipc/ids';
 import { skein } from '../../../lib/bridge';
 import type { LookupKind } from '../../../lib/routes';
+import { idsFromPackage } from '../id-package';
 import { useReadIdList } from '../queries';
 import { ReadReport } from './ReadReport';
 
-type Format = 'txt' | 'csv' | 'jsonl';
+/** how a file is read: a zip is a package for re-hydration, its id file read as text */
+type Format = 'txt' | 'csv' | 'jsonl' | 'zip';
 
 function formatOf(name: string): Format {
   const ext = name.toLowerCase().split('.').pop() ?? '';
   if (ext === 'csv' || ext === 'tsv') return 'csv';
   if (ext === 'jsonl' || ext === 'ndjson') return 'jsonl';
+  if (ext === 'zip') return 'zip';
   return 'txt';
 }
 
@@ -27,12 +30,15 @@ export function ReadForm({ kind, onRead }: { kind: LookupKind; onRead: (importId
   const [pasted, setPasted] = useState('');
   const [progress, setProgress] = useState<number | null>(null);
   const [empty, setEmpty] = useState<IdImport | null>(null);
+  /** why a zip gave no ids to read (none of this kind, cut short, too big) */
+  const [unpacked, setUnpacked] = useState<string | null>(null);
   const read = useReadIdList();
 
   const choose = async (f: File | null) => {
     setFile(f);
     setPreview(null);
     setEmpty(null);
+    setUnpacked(null);
     if (!f) return;
     const fmt = formatOf(f.name);
     setFormat(fmt);
@@ -51,15 +57,27 @@ export function ReadForm({ kind, onRead }: { kind: LookupKind; onRead: (importId
     return { format: 'txt' };
   };
 
-  const submit = () => {
+  const submit = async () => {
     setEmpty(null);
+    setUnpacked(null);
     setProgress(0);
+    let label = file ? file.name.slice(0, 200) : 'Pasted ids';
+    let content: Blob | string = file ?? pasted;
+    if (file && format === 'zip') {
+      const ids = await idsFromPackage(file, kind);
+      if (!ids.ok) {
+        setProgress(null);
+        return setUnpacked(ids.problem);
+      }
+      label = `${file.name} › ${ids.file}`.slice(0, 200);
+      content = ids.text;
+    }
     read.mutate(
       {
         entity: kind,
-        label: file ? file.name.slice(0, 200) : 'Pasted ids',
+        label,
         source: source(),
-        content: file ?? pasted,
+        content,
         onProgress: setProgress,
       },
       {
@@ -75,7 +93,7 @@ export function ReadForm({ kind, onRead }: { kind: LookupKind; onRead: (importId
       className="hydrate-form"
       onSubmit={(e) => {
         e.preventDefault();
-        if (file || pasted.trim()) submit();
+        if (file || pasted.trim()) void submit();
       }}
     >
       <p className="note">
@@ -83,10 +101,10 @@ export function ReadForm({ kind, onRead }: { kind: LookupKind; onRead: (importId
         id are refused and listed before anything is spent.
       </p>
       <label className="field">
-        <span>A file of {what} (.txt one per line, .csv or .tsv, .jsonl)</span>
+        <span>A file of {what} (.txt one per line, .csv or .tsv, .jsonl, or a package for re-hydration .zip)</span>
         <input
           type="file"
-          accept=".txt,.csv,.tsv,.jsonl,.ndjson,text/plain,text/csv"
+          accept=".txt,.csv,.tsv,.jsonl,.ndjson,.zip,text/plain,text/csv,application/zip"
           onChange={(e) => void choose(e.target.files?.[0] ?? null)}
         />
       </label>
@@ -146,6 +164,11 @@ export function ReadForm({ kind, onRead }: { kind: LookupKind; onRead: (importId
         </button>
         {progress !== null ? <span role="status">Reading… {Math.round(progress * 100)}%</span> : null}
       </div>
+      {unpacked ? (
+        <p role="alert" className="error-text">
+          {unpacked}
+        </p>
+      ) : null}
       {read.error ? (
         <p role="alert" className="error-text">
           {read.error.message}
