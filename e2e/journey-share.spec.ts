@@ -86,6 +86,7 @@ test('a collected dataset shared and cited from Home, with no coding: real ids t
     const option = choice.getByRole('option', { name: new RegExp(`\\(${collectedIds.length} items\\)$`) });
     await choice.selectOption({ label: (await option.textContent()) ?? '' });
     await shootLooks(page, testInfo, 'share-collection-02-chosen', { show: choice });
+    const chosenId = await choice.inputValue();
 
     // both packages: the one for review needs a key, said before the click
     await form.getByRole('checkbox', { name: 'For re-hydration' }).check();
@@ -132,6 +133,17 @@ test('a collected dataset shared and cited from Home, with no coding: real ids t
     await expect(page.getByRole('alert')).toHaveText(
       'This zip holds no post_ids.txt: a package for re-hydration holds post_ids.txt or user_ids.txt.',
     );
+
+    // the Archive, showing that collection, offers the same form with it chosen
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Archive' }).click();
+    await page.getByRole('combobox', { name: 'Collection' }).selectOption(chosenId);
+    await shootLooks(page, testInfo, 'share-collection-05-archive', {
+      show: page.getByRole('link', { name: 'Share or cite this collection…' }),
+    });
+    await page.getByRole('link', { name: 'Share or cite this collection…' }).click();
+    await expect(page.getByRole('tab', { name: 'Files' })).toHaveAttribute('aria-selected', 'true');
+    await expect(share.getByRole('combobox', { name: 'Collection' })).toHaveValue(chosenId);
+    await expect(share.getByRole('radio', { name: /A collection of this project/ })).toBeChecked();
     if (skein.host) expect(skein.host.internalErrors()).toEqual([]);
   } finally {
     await rm(dir, { recursive: true, force: true });

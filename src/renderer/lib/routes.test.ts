@@ -88,6 +88,7 @@ const routeArb: fc.Arbitrary<Route> = fc.oneof(
   fc.constant(routes.watches()),
   fc.tuple(idArb, fc.stringMatching(/^[A-Za-z0-9_]{1,15}$/)).map(([id, handle]) => routes.watches({ id, handle })),
   fc.constantFrom(...CODING_TABS).map((t) => routes.coding(t)),
+  fc.integer({ min: 1, max: 2_000_000_000 }).map((c) => routes.coding('files', c)),
 );
 
 describe('formatRoute', () => {

@@ -36,7 +36,8 @@ export type Route =
   | { name: 'settings' }
   | { name: 'usage' }
   | { name: 'archive'; q: string; collection?: number }
-  | { name: 'coding'; tab: CodingTab }
+  /** `share`: on the Files tab, the collection its share form starts with (the Archive's "Share or cite…") */
+  | { name: 'coding'; tab: CodingTab; share?: number }
   | { name: 'watches'; account?: { id: string; handle: string } }
   | { name: 'counters'; kind: CounterItemKind; id: string }
   | { name: 'unknown'; path: string };
@@ -99,7 +100,8 @@ export const routes = {
   /** the Archive, searching `q`, within one collection of the project when given */
   archive: (q = '', collection?: number): Route =>
     collection === undefined ? { name: 'archive', q } : { name: 'archive', q, collection },
-  coding: (tab: CodingTab = 'code'): Route => ({ name: 'coding', tab }),
+  coding: (tab: CodingTab = 'code', share?: number): Route =>
+    tab === 'files' && share !== undefined ? { name: 'coding', tab, share } : { name: 'coding', tab },
   /** the Watches view; with an account, its new-watch form open on it (a profile's "Watch…") */
   watches: (account?: { id: string; handle: string }): Route =>
     account === undefined ? { name: 'watches' } : { name: 'watches', account },
@@ -179,7 +181,10 @@ export function parseRoute(hash: string): Route {
     case 'coding': {
       if (seg.length > 2) return unknown;
       const tab = (a ?? 'code') as CodingTab;
-      return CODING_TABS.includes(tab) ? routes.coding(tab) : unknown;
+      const share = q.get('share') ?? '';
+      return CODING_TABS.includes(tab)
+        ? routes.coding(tab, /^[1-9]\d{0,9}$/.test(share) ? Number(share) : undefined)
+        : unknown;
     }
     case 'watches':
       if (seg.length !== 1) return unknown;
@@ -248,7 +253,7 @@ export function formatRoute(route: Route): string {
         collection: route.collection === undefined ? null : String(route.collection),
       });
     case 'coding':
-      return `#/coding/${route.tab}`;
+      return withQuery(`/coding/${route.tab}`, { share: route.share === undefined ? null : String(route.share) });
     case 'watches':
       return withQuery('/watches', { account: route.account?.id ?? null, handle: route.account?.handle ?? null });
     case 'counters':

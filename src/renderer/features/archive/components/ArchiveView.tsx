@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Fragment, useMemo, useState } from 'react';
 import { navigate } from '../../../lib/navigation';
 import { appInfoQuery } from '../../../lib/app-info';
-import { routes, type Route } from '../../../lib/routes';
+import { formatRoute, routes, type Route } from '../../../lib/routes';
 import { EMPTY_FORM, toQuery, utcOffsetMinutes, type ArchiveForm, type Span } from '../filters';
 import { ActivityChart } from './ActivityChart';
 import { ArchiveExport } from './ArchiveExport';
@@ -116,6 +116,12 @@ export function ArchiveView({ route }: { route: ArchiveRoute }) {
           <div className="archive-keeps">
             <KeepMedia collection={query.collection} />
             <KeepPages collection={query.collection} />
+            {/* its ids for re-hydration, or its items pseudonymised for review, each with a README and a citation */}
+            <section className="keep-media" aria-label="Share or cite">
+              <a className="btn" href={formatRoute(routes.coding('files', query.collection))}>
+                Share or cite this collection…
+              </a>
+            </section>
           </div>
         </Fragment>
       ) : null}

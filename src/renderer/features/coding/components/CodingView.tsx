@@ -111,7 +111,7 @@ export function CodingView({ route }: { route: CodingRoute }) {
             {route.tab === 'samples' ? <SamplesTab /> : null}
             {route.tab === 'agreement' ? <AgreementTab /> : null}
             {route.tab === 'reconcile' ? <ReconcileTab /> : null}
-            {route.tab === 'files' ? <FilesTab /> : null}
+            {route.tab === 'files' ? <FilesTab share={route.share} /> : null}
           </div>
         </Tabs>
       </div>

@@ -119,14 +119,20 @@ function OptOuts() {
   );
 }
 
-function SharePackage() {
+/** `share`: the collection the form starts with (the Archive's "Share or cite this collection…") */
+function SharePackage({ share: collection }: { share?: number }) {
   const saved = useQuery(citationQuery());
   // held here, not in the form: the form is remade from the citation a package saves, and what was written
   // must stay on screen through that
   const share = useSharePackage();
   // the citation the last package was made with fills the form (keyed: a newer one starts it afresh)
   return saved.isPending ? null : (
-    <ShareForm key={JSON.stringify(saved.data ?? null)} saved={saved.data ?? null} share={share} />
+    <ShareForm
+      key={JSON.stringify([saved.data ?? null, collection ?? null])}
+      saved={saved.data ?? null}
+      share={share}
+      collection={collection}
+    />
   );
 }
 
@@ -187,13 +193,22 @@ function ShareSource({ form, change }: { form: ShareFields; change: (patch: Part
   );
 }
 
-function ShareForm({ saved, share }: { saved: Citation | null; share: ReturnType<typeof useSharePackage> }) {
+function ShareForm({
+  saved,
+  share,
+  collection,
+}: {
+  saved: Citation | null;
+  share: ReturnType<typeof useSharePackage>;
+  collection?: number;
+}) {
   const { codebook, sample } = useCodingSelection();
   const key = useQuery(pseudonymKeyQuery());
   // the packages last asked for stay chosen when the form is remade from the citation they saved
   const last = share.variables;
   const [form, change] = useForm(() => ({
-    ...shareFields(saved, sample === null ? 'collection' : 'sample'),
+    ...shareFields(saved, sample === null || collection !== undefined ? 'collection' : 'sample'),
+    ...(collection !== undefined ? { collection: String(collection) } : {}),
     ...(last
       ? {
           review: last.review,
@@ -375,7 +390,7 @@ function WrittenPackage({ pkg }: { pkg: NonNullable<SharedPackages>['packages'][
   );
 }
 
-export function FilesTab() {
+export function FilesTab({ share }: { share?: number | undefined }) {
   const { codebook, sample, chooseCodebook } = useCodingSelection();
   const exporter = useExport();
   const importer = useImportFile();
@@ -388,7 +403,7 @@ export function FilesTab() {
           The annotation table and a REFI-QDA project need a codebook (the Codebook tab). A collection of this project
           can be shared and cited now.
         </p>
-        <SharePackage />
+        <SharePackage share={share} />
         <OptOuts />
       </div>
     );
@@ -439,7 +454,7 @@ export function FilesTab() {
         ) : null}
         <Problem error={exporter.error ?? importer.error} />
       </section>
-      <SharePackage />
+      <SharePackage share={share} />
       <OptOuts />
     </div>
   );
