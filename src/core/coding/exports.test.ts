@@ -13,6 +13,7 @@ import { REVIEW_MAX_ITEMS } from '../../shared/ipc/coding';
 import { createCodingExports } from './exports';
 import type { CodingService } from './service';
 import type { CodingStore } from './store';
+import { aCitation } from './testing/citation';
 
 interface Over {
   /** where the save dialog answers (null: cancelled) */
@@ -54,15 +55,7 @@ function exportsOver(items: number, over: Over = {}) {
   return { exports, asked, read };
 }
 
-const citation = {
-  title: 'T',
-  authors: [{ familyNames: 'Example', givenNames: 'Ana' }],
-  description: '',
-  keywords: [],
-  license: 'CC-BY-4.0',
-  version: '1.0',
-  publisher: '',
-};
+const citation = aCitation;
 
 describe('a collection’s share package', () => {
   it('refuses a package for review of a collection over the bound, before the dialog, saying what to do', async () => {

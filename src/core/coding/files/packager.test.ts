@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { packInWorker, packOnThisThread } from './packager';
 import type { RehydrationInput } from './share';
+import { aCitation } from '../testing/citation';
 
 const entry = new URL('../../compose/files-worker.ts', import.meta.url);
 const execArgv = ['--import', 'tsx'];
@@ -13,15 +14,7 @@ function ids(n: number): RehydrationInput {
   return {
     app: { name: 'Skein', version: '0' },
     now: Date.UTC(2026, 11, 1),
-    citation: {
-      title: 'Ids',
-      authors: [{ familyNames: 'Example', givenNames: 'Ana' }],
-      description: '',
-      keywords: [],
-      license: 'CC-BY-4.0',
-      version: '1.0',
-      publisher: '',
-    },
+    citation: aCitation,
     source: { of: 'collection', collection: { name: 'Everything', kind: 'search', createdAt: 0 } },
     postIds: Array.from({ length: n }, (_, i) => String(1_850_000_000_000_000_000n + BigInt(i) * 7919n)),
     userIds: [],

@@ -16,6 +16,7 @@ import {
   writeReviewPackage,
   type ShareItem,
 } from './share';
+import { aCitation } from '../testing/citation';
 
 const post = (id: string, handle: string, name: string, text: string) => ({
   id,
@@ -118,15 +119,7 @@ const definition = {
   ],
 };
 
-const citation = {
-  title: 'Stance pilot',
-  authors: [{ familyNames: 'Example', givenNames: 'Ana' }],
-  description: '',
-  keywords: [],
-  license: 'CC-BY-4.0',
-  version: '1.0',
-  publisher: '',
-};
+const citation = aCitation;
 
 const open = (zip: Uint8Array) =>
   Object.fromEntries(Object.entries(unzipSync(zip)).map(([name, bytes]) => [name, strFromU8(bytes)]));
