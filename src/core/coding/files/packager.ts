@@ -30,7 +30,7 @@ export const packOnThisThread: SharePackager = {
   rehydration: async (input) => writeRehydrationPackage(input),
 };
 
-/** a package's making gets this much heap: a million ids and their zip take about a tenth of it */
+/** a package's making gets this much heap: 100,000 posts pseudonymised with their texts fit in it (measured: 6.6 s) */
 const HEAP = { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: 32 };
 
 export function packInWorker(entry: URL, execArgv?: string[], heap = HEAP): SharePackager {
