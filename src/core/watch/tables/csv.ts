@@ -46,21 +46,31 @@ function isoTimes(): (t: number) => string {
   };
 }
 
+/** `textCell`, remembering the last text it wrote: rows in key order repeat their kind, id and metric */
+function lastTextCell(): (s: string) => string {
+  let text: string | undefined;
+  let written = '';
+  return (s) => (s === text ? written : ((text = s), (written = textCell(s))));
+}
+
 /**
  * The deltas table's line maker: `deltaLine(kind, id, metric, at, value, previous, previousSeenAt)`, the same
- * bytes as `csvLine` of the cells; one per page (it remembers the day it last wrote).
+ * bytes as `csvLine` of the cells; one per page (it remembers the day, kind, id and metric it last wrote).
  */
 export function deltaLines(): DeltaFields<string> {
   const iso = isoTimes();
+  const kindCell = lastTextCell();
+  const idCell = lastTextCell();
+  const metricCell = lastTextCell();
   return (kind, id, metric, at, value, previous, previousSeenAt) =>
     [
-      textCell(id),
-      textCell(metric),
+      idCell(id),
+      metricCell(metric),
       iso(at),
       value,
       previous ?? '',
       previous === null ? '' : value - previous,
-      textCell(kind),
+      kindCell(kind),
       previousSeenAt === null ? '\n' : `${iso(previousSeenAt)}\n`,
     ].join(',');
 }
