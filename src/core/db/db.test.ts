@@ -105,6 +105,72 @@ describe.each(DIALECTS)('the executor on $name', (d) => {
     expect((await db.all<{ k: string }>(sql`SELECT k FROM t`)).map((r) => r.k)).toEqual(['out']);
   });
 
+  maybe(
+    'streams a query’s rows as tuples reads them, a batch at a time, hostile text, nulls and literals alike',
+    async () => {
+      const db = await d.fresh();
+      await db.exec(
+        `CREATE TABLE s (id bigint PRIMARY KEY, k text, x ${d.name === 'sqlite' ? 'REAL' : 'double precision'})`,
+      );
+      const texts = [
+        'tab\there',
+        'line\nbreak\r\n',
+        'back\\slash',
+        '\\N',
+        '\\',
+        'a\u0000b',
+        '\u0001{"x":1}',
+        "it's",
+        '',
+        '東京 \u2028 ü',
+        '<b>markup</b>',
+      ];
+      for (const [i, k] of texts.entries())
+        await db.run(sql`INSERT INTO s (id, k, x) VALUES (${2 ** 53 - 1 - i}, ${k}, ${i % 3 === 0 ? null : i / 4})`);
+      await db.run(sql`INSERT INTO s (id, k, x) VALUES (${1}, ${null}, ${-0.1})`);
+      // the query's values become literals on PostgreSQL: a quote and a backslash among them
+      const q = sql`SELECT id, k, x FROM s WHERE k IS NULL OR k <> ${"it's \\ not"} ORDER BY id`;
+      const whole = await db.tuples(q);
+      expect(whole).toHaveLength(texts.length + 1);
+      for (const size of [1, 4, 100]) {
+        const stream = db.stream(q, [true, false, true]);
+        const read: unknown[][] = [];
+        for (let batch = await stream.next(size); batch.length > 0; batch = await stream.next(size)) {
+          expect(batch.length).toBeLessThanOrEqual(size);
+          read.push(...batch);
+        }
+        expect(read).toEqual(whole);
+        // read to its end, it has closed itself; asked again, it has nothing
+        expect(await stream.next(size)).toEqual([]);
+      }
+      // closed early, again and again: each lets go of what it holds, and the database goes on answering
+      for (let i = 0; i < 12; i++) {
+        const stream = db.stream(q, [true, false, true]);
+        expect(await stream.next(2)).toEqual(whole.slice(0, 2));
+        await stream.close();
+        expect(await stream.next(2)).toEqual([]);
+      }
+      expect(await db.tuples(sql`SELECT count(*) AS n FROM s`)).toEqual([[texts.length + 1]]);
+      // inside a transaction, on its one connection
+      expect(
+        await db.transaction(async (tx) => {
+          const stream = tx.stream(q, [true, false, true]);
+          const first = await stream.next(3);
+          await tx.run(sql`UPDATE s SET x = 1 WHERE id = 1`);
+          return [...first, ...(await stream.next(100))];
+        }),
+      ).toEqual(whole);
+    },
+  );
+
+  maybe('says a stream’s failure in words, and lets go of its connection', async () => {
+    const db = await d.fresh();
+    const stream = db.stream(sql`SELECT no_such_column FROM no_such_table`, [true]);
+    await expect(stream.next(10)).rejects.toThrow(/no_such_table|no such table/);
+    await stream.close();
+    expect(await db.tuples(sql`SELECT 1 AS one`)).toEqual([[1]]);
+  });
+
   maybe('holds a session lock in one process at a time', async () => {
     const a = await d.fresh();
     const b = await d.same();

@@ -25,6 +25,14 @@ export interface Db {
    * which read the same fields of each (no object per row, no property looked up by name)
    */
   tuples: (q: Sql) => Promise<unknown[][]>;
+  /**
+   * a query's rows in order as `tuples` gives them, read as they are asked for: for a table of millions written out
+   * page after page, each page continuing where the last one stopped (no page sought again by its key). On
+   * PostgreSQL one `COPY (query) TO STDOUT` on a connection of its own, its text parsed here rather than field by
+   * field by the driver; `numbers` says which columns are numbers (the others are text). On SQLite the statement is
+   * stepped. Not a snapshot: rows written meanwhile may or may not be read. `close` it when done with it early.
+   */
+  stream: (q: Sql, numbers: readonly boolean[]) => RowStream;
   /** the first row of a query, or undefined */
   get: <R extends object = Row>(q: Sql) => Promise<R | undefined>;
   /** a statement that returns no rows; how many rows it changed */
@@ -39,6 +47,14 @@ export interface Db {
   transaction: <T>(work: (tx: Db) => Promise<T>, lock?: number) => Promise<T>;
   /** a session lock of this class on this project (see SessionLock) */
   sessionLock: (lockClass: number) => SessionLock;
+}
+
+/** A query's rows, a batch at a time (see `Db.stream`). */
+export interface RowStream {
+  /** up to `max` more rows; fewer only at the end (then the stream has closed itself) */
+  next: (max: number) => Promise<unknown[][]>;
+  /** lets go of what it holds (a connection, a statement); nothing once ended */
+  close: () => Promise<void>;
 }
 
 /** A bound value as both drivers take it: booleans as 0/1 (no column is boolean), undefined as null. */

@@ -4,7 +4,7 @@
  * and parts — an area's tables registered with the project, migrated on their own.
  */
 export { sql, compile, Sql, type DialectName, type ScriptDialect } from './sql';
-export { bindable, heldTransaction, type Db, type Row, type SessionLock } from './executor';
+export { bindable, heldTransaction, type Db, type Row, type RowStream, type SessionLock } from './executor';
 export { codePoint, forUpdate, type Ddl } from './dialect';
 export { sampleRank, sampleRankSql } from './rank';
 export { keptTokens, recordTimestamp, timestampTableDdl, timestampTableSpec } from './timestamps';

@@ -124,6 +124,9 @@ describe('electron-builder configuration', () => {
         'fast-xml-parser',
         'csv-parse',
         'csv-stringify',
+        // a team project's connection, and its tables read through COPY
+        'pg',
+        'pg-copy-streams',
       ]),
     );
   });

@@ -6,9 +6,10 @@
  * network going: TCP keepalives, and an idle session's timeout where the server has one).
  */
 import type pg from 'pg';
-import { bindable, type Db, type Row, type SessionLock } from '../executor';
+import { bindable, type Db, type Row, type RowStream, type SessionLock } from '../executor';
 import { compile, sql, type Sql } from '../sql';
 import type { PgDb } from './db';
+import { copyStream } from './copy';
 import { checkout, createPool } from './pool';
 import { fromPg, toPg } from './text';
 
@@ -28,8 +29,9 @@ function decoded<R>(row: Record<string, unknown>): R {
 }
 
 type Query = (text: string, values: unknown[], rowMode?: 'array') => Promise<pg.QueryResult>;
+type Stream = Db['stream'];
 
-function over(db: PgDb, query: Query, transaction: Db['transaction']): Db {
+function over(db: PgDb, query: Query, transaction: Db['transaction'], stream: Stream): Db {
   const result = (q: Sql, rowMode?: 'array') => {
     const { text, values } = compile(q, 'postgres', encode);
     return db.run(() => query(text, values, rowMode));
@@ -47,6 +49,7 @@ function over(db: PgDb, query: Query, transaction: Db['transaction']): Db {
         }
       return tuples;
     },
+    stream,
     get: async <R extends object = Row>(q: Sql) => (await rows<R>(q))[0],
     run: async (q) => (await result(q)).rowCount ?? 0,
     exec: async (script) => {
@@ -82,10 +85,16 @@ export function pgExecutor(db: PgDb): Db & { releaseLocks: () => Promise<void> }
       throw own ? (own as { error: unknown }).error : e;
     }
   };
+  const streams = new Set<RowStream>();
   const executor = over(
     db,
     (text, values, rowMode) => (rowMode ? db.pool.query({ text, values, rowMode }) : db.pool.query(text, values)),
     transaction,
+    (q, numbers) => {
+      const s = pooledStream(db, q, numbers, () => streams.delete(s));
+      streams.add(s);
+      return s;
+    },
   );
   return {
     ...executor,
@@ -97,16 +106,56 @@ export function pgExecutor(db: PgDb): Db & { releaseLocks: () => Promise<void> }
     releaseLocks: async () => {
       for (const lock of locks) await lock.release();
       locks.clear();
+      // a stream left open holds a connection the pool would wait for
+      for (const s of streams) await s.close();
     },
   };
 }
 
-/** The executor over one connection of the pool, in whatever transaction it holds (a snapshot, a copy). */
+/**
+ * A stream on a connection of its own, checked out at its first batch and given back at its end (dropped if it
+ * ended early: a COPY cannot be stopped halfway on it). `gone`: told once it holds nothing.
+ */
+function pooledStream(db: PgDb, q: Sql, numbers: readonly boolean[], gone: () => void): RowStream {
+  let open: Promise<RowStream> | null = null;
+  let closed = false;
+  const start = () =>
+    (open ??= db.run(async () => {
+      const client = await checkout(db.pool);
+      return copyStream(client, q, numbers, encode, (clean) => {
+        client.release(clean ? undefined : true);
+        gone();
+      });
+    }));
+  return {
+    next: async (max) => (closed ? [] : db.run(async () => (await start()).next(max))),
+    close: async () => {
+      closed = true;
+      if (!open) return gone();
+      await (await open.catch(() => null))?.close();
+    },
+  };
+}
+
+/**
+ * The executor over one connection of the pool, in whatever transaction it holds (a snapshot, a copy). Its
+ * connection answers one query at a time, so a stream here is read whole at its first batch (a COPY left
+ * half-read would hold every other query of the transaction behind it).
+ */
 function clientExecutor(db: PgDb, client: pg.PoolClient): Db {
   const inside: Db = over(
     db,
     (text, values, rowMode) => (rowMode ? client.query({ text, values, rowMode }) : client.query(text, values)),
     (w) => w(inside),
+    (q) => {
+      let rows: Promise<unknown[][]> | null = null;
+      return {
+        next: async (max) => (await (rows ??= inside.tuples(q))).splice(0, max),
+        close: async () => {
+          rows = Promise.resolve([]);
+        },
+      };
+    },
   );
   return inside;
 }

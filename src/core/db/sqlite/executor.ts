@@ -4,7 +4,7 @@
  * arrives meanwhile (another message to the worker) waits for it rather than landing inside it.
  */
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
-import { bindable, type Db, type Row, type SessionLock } from '../executor';
+import { bindable, type Db, type Row, type RowStream, type SessionLock } from '../executor';
 import { registerSampleRank } from '../rank';
 import { compile, type Sql } from '../sql';
 
@@ -70,11 +70,49 @@ export function sqliteExecutor(db: DatabaseSync): Db {
     },
   };
 
+  /** a statement of its own (not the cache's: it stays open between batches), stepped a batch at a time */
+  const stream = (q: Sql, at: <T>(f: () => T) => Promise<T>): RowStream => {
+    const { text, values } = compile(q, 'sqlite', bindable);
+    let rows: Iterator<unknown> | null = null;
+    const close = () => {
+      rows?.return?.();
+      rows = null;
+    };
+    let ended = false;
+    return {
+      next: (max) =>
+        at(() => {
+          if (ended) return [];
+          if (!rows) {
+            const s = db.prepare(text);
+            s.setReturnArrays(true);
+            rows = s.iterate(...(values as SQLInputValue[]));
+          }
+          const batch: unknown[][] = [];
+          while (batch.length < max) {
+            const step = rows.next();
+            if (step.done) {
+              ended = true;
+              close();
+              break;
+            }
+            batch.push(step.value as unknown[]);
+          }
+          return batch;
+        }),
+      close: async () => {
+        ended = true;
+        close();
+      },
+    };
+  };
+
   /** the executor inside a transaction: its calls run at once */
   const inside: Db = {
     dialect: 'sqlite',
     all: async (q) => calls.all(q),
     tuples: async (q) => calls.tuples(q),
+    stream: (q) => stream(q, async (f) => f()),
     get: async (q) => calls.get(q),
     run: async (q) => calls.run(q),
     exec: async (script) => calls.exec(script),
@@ -86,6 +124,7 @@ export function sqliteExecutor(db: DatabaseSync): Db {
     dialect: 'sqlite',
     all: (q) => when(() => calls.all(q)),
     tuples: (q) => when(() => calls.tuples(q)),
+    stream: (q) => stream(q, when),
     get: (q) => when(() => calls.get(q)),
     run: (q) => when(() => calls.run(q)),
     exec: (script) => when(() => calls.exec(script)),
