@@ -268,6 +268,8 @@ function watchTests(s: StoreUnderTest): void {
       ',',
     ];
     odd.push('nul\u0000in', 'mark\u0001', 'half \uD800 a pair');
+    // what PostgreSQL's COPY text escapes or means: a tab, a backslash, its null's spelling, a backslash at the end
+    odd.push('tab\there', 'back\\slash', '\\N', 'ends\\', '\\t\\n', 'ü\u00a0\u2028');
     // increasing (an older reading is kept out): the first and last milliseconds of four-digit years, and 1970's edges
     const far = [-62_135_596_800_000, -62_135_596_799_999, -1_001, -999, -1, 0, 999, 253_402_300_799_999];
     const p = await withCounters([
@@ -293,6 +295,65 @@ function watchTests(s: StoreUnderTest): void {
     expect(expected.text).toContain('9999-12-31T23:59:59.999Z');
     // pages cut anywhere, the value before a page's first row carried across
     for (const limit of [1, 2, 7, 5_000]) expect(await linesFromStore(p, limit)).toEqual(expected);
+    await p.close();
+  });
+
+  it('makes the deltas table right when exports are left halfway, cross, and a run lands between their pages', async () => {
+    const p = await withCounters(
+      Array.from({ length: 30 }, (_, i) => ({
+        kind: 'post',
+        id: `19${String(i).padStart(17, '0')}`,
+        metric: i % 2 ? 'likes' : 'views',
+        values: [i, i + 1, i + 3],
+      })),
+    );
+    const expected = await linesFromRows(p);
+    // one export left after its first page (its rows still being read, on a team project), then another whole
+    const first = await tables(p).deltaPage({ after: null, limit: 7 });
+    expect(await linesFromStore(p, 7)).toEqual(expected);
+    // the first goes on where it stood
+    let text = first.text;
+    let after = first.last;
+    for (;;) {
+      const page = await tables(p).deltaPage({ after, limit: 7 });
+      text += page.text;
+      if (page.rows < 7) break;
+      after = page.last;
+    }
+    expect(text).toBe(expected.text);
+    // two exports a page each in turn: an item's and the whole table's
+    const item = { kind: 'post', id: `19${String(1).padStart(17, '0')}` };
+    const whole = await tables(p).deltaPage({ after: null, limit: 10 });
+    const itemPage = await tables(p).deltaPage({ item, after: null, limit: 2 });
+    const wholeNext = await tables(p).deltaPage({ after: whole.last, limit: 10 });
+    const itemNext = await tables(p).deltaPage({ item, after: itemPage.last, limit: 2 });
+    expect(whole.text + wholeNext.text).toBe(`${expected.text.split('\n').slice(0, 20).join('\n')}\n`);
+    expect(itemPage.text + itemNext.text).toBe(
+      (await tables(p).deltas({ item, after: null, limit: 100 })).map(rowLine).join(''),
+    );
+    expect(itemPage.rows + itemNext.rows).toBe(3);
+    // a run lands between two pages: the export finishes, and the table read afresh holds the run's new values
+    const page = await tables(p).deltaPage({ after: null, limit: 50 });
+    const w = (await tables(p).watches())[0]!.id;
+    const r = await aRun(p, w, T + 10 * HOUR);
+    await tables(p).finishRun(
+      outcome(r, w, T + 10 * HOUR, {
+        counters: [
+          { kind: 'post', id: `19${String(29).padStart(17, '0')}`, metric: 'likes', at: T + 10 * HOUR, value: 99 },
+        ],
+      }),
+    );
+    let rows = page.rows;
+    for (let next = page.last; next;) {
+      const more = await tables(p).deltaPage({ after: next, limit: 50 });
+      rows += more.rows;
+      next = more.rows < 50 ? null : more.last;
+    }
+    expect(rows).toBeGreaterThanOrEqual(expected.rows);
+    expect((await linesFromStore(p, 50)).text).toContain(',likes,');
+    expect((await linesFromStore(p, 50)).rows).toBe(expected.rows + 1);
+    // closing the project while a page is held waits for nothing
+    await tables(p).deltaPage({ after: null, limit: 5 });
     await p.close();
   });
 

@@ -16,10 +16,10 @@
  */
 import type { OperationId } from '../../../shared/api/catalog';
 import { parseApiDate } from '../../../shared/api/dates';
-import { forUpdate, sql, type Db, type Row, type SessionLock, type Sql } from '../../db';
+import { forUpdate, sql, type Db, type Row, type RowStream, type SessionLock, type Sql } from '../../db';
 import { settleCounters } from '../rules/counters';
 import { attritionLine, deltaLines } from './csv';
-import { readAhead } from './read-ahead';
+import { HOLD_MS, readAhead } from './read-ahead';
 import { settlePresence } from '../rules/presence';
 import type {
   AccountFacts,
@@ -450,23 +450,64 @@ export class WatchTables {
     return this.deltaPages(q);
   }
 
+  /**
+   * On PostgreSQL an export's pages, which come one after another each after the last one's final row, are read
+   * from one stream of the table's rows (one COPY: no driver parse per field, the server sending while this thread
+   * makes lines), each page continuing it, its first row's value before it the last row read. Any other ask
+   * (another filter, another key, none within HOLD_MS) lets the stream go, and begins one after its key. A project
+   * file reads each page whole by its key instead: node:sqlite steps a statement a row at a time more slowly
+   * (1.2M rows: 1.2–1.5 s stepped, 0.9–1.0 s in pages of 5,000).
+   */
+  private deltaReading: {
+    filter: string;
+    last: unknown[];
+    stream: RowStream;
+    timer: ReturnType<typeof setTimeout>;
+  } | null = null;
+  /** one page read at a time: a page read ahead and an ask must not share the stream */
+  private deltaTurn: Promise<unknown> = Promise.resolve();
+
   private readonly deltaPages = readAhead(async (q: DeltaQuery): Promise<CsvPage<DeltaKey>> => {
-    const { rows, before } = await this.deltaRows(q);
-    const line = deltaLines();
-    const lines: string[] = [];
-    eachDelta(rows, before, (kind, id, metric, at, value, previous, previousSeenAt) => {
-      lines.push(line(kind, id, metric, at, value, previous, previousSeenAt));
-    });
-    const end = rows.at(-1);
-    const last = end ? { kind: String(end[0]), id: String(end[1]), metric: String(end[2]), at: Number(end[3]) } : null;
-    return { text: lines.join(''), rows: rows.length, last };
+    if (this.db.dialect === 'sqlite') {
+      const { rows, before } = await this.deltaRows(q);
+      return deltaCsv(rows, before);
+    }
+    const page = this.deltaTurn.then(() => this.streamedDeltaPage(q));
+    this.deltaTurn = page.catch(() => undefined);
+    return page;
   });
 
-  /**
-   * the deltas table's rows of a page, and the row before its first (the `after` row, read by its key), each as
-   * `[kind, id, metric, at, value, last_at]`
-   */
-  private async deltaRows(q: DeltaQuery): Promise<{ rows: unknown[][]; before: unknown[] | undefined }> {
+  private async streamedDeltaPage(q: DeltaQuery): Promise<CsvPage<DeltaKey>> {
+    const filter = JSON.stringify([q.watch ?? null, q.item ?? null]);
+    const held = this.deltaReading;
+    this.deltaReading = null;
+    if (held) clearTimeout(held.timer);
+    const goesOn = held !== null && held.filter === filter && q.after !== null && isKeyOf(held.last, q.after);
+    if (held && !goesOn) await held.stream.close();
+    const before = goesOn ? held.last : q.after ? await this.deltaRow(q.after) : undefined;
+    const stream = goesOn ? held.stream : this.db.stream(this.deltaQuery(q), DELTA_NUMBERS);
+    let rows: unknown[][];
+    try {
+      rows = await stream.next(q.limit);
+    } catch (e) {
+      await stream.close().catch(() => undefined);
+      throw e;
+    }
+    const end = rows.at(-1);
+    if (end && rows.length >= q.limit) {
+      const timer = setTimeout(() => {
+        if (this.deltaReading?.stream !== stream) return;
+        this.deltaReading = null;
+        stream.close().catch(() => undefined);
+      }, HOLD_MS);
+      timer.unref?.();
+      this.deltaReading = { filter, last: end, stream, timer };
+    } else await stream.close();
+    return deltaCsv(rows, before);
+  }
+
+  /** the deltas table's rows after `q.after` (all of them: a page takes what it needs), `[kind, id, metric, at, value, last_at]` */
+  private deltaQuery(q: Omit<DeltaQuery, 'limit'>): Sql {
     const conditions: Sql[] = [];
     if (q.after)
       conditions.push(
@@ -477,20 +518,27 @@ export class WatchTables {
       conditions.push(
         sql`EXISTS (SELECT 1 FROM watch_presence p WHERE p.watch = ${q.watch} AND p.kind = c.kind AND p.id = c.id)`,
       );
-    const rows = await this.db.tuples(
-      sql`SELECT c.kind, c.id, c.metric, c.at, c.value, c.last_at FROM watch_counters c ${where(conditions)}
-          ORDER BY c.kind, c.id, c.metric, c.at LIMIT ${q.limit}`,
-    );
-    const after = q.after;
-    const before = after
-      ? (
-          await this.db.tuples(
-            sql`SELECT kind, id, metric, at, value, last_at FROM watch_counters
-                WHERE kind = ${after.kind} AND id = ${after.id} AND metric = ${after.metric} AND at = ${after.at}`,
-          )
-        )[0]
-      : undefined;
-    return { rows, before };
+    return sql`SELECT c.kind, c.id, c.metric, c.at, c.value, c.last_at FROM watch_counters c ${where(conditions)}
+          ORDER BY c.kind, c.id, c.metric, c.at`;
+  }
+
+  /** the deltas table's row at `key`, read through the primary key */
+  private async deltaRow(key: DeltaKey): Promise<unknown[] | undefined> {
+    return (
+      await this.db.tuples(
+        sql`SELECT kind, id, metric, at, value, last_at FROM watch_counters
+            WHERE kind = ${key.kind} AND id = ${key.id} AND metric = ${key.metric} AND at = ${key.at}`,
+      )
+    )[0];
+  }
+
+  /**
+   * the deltas table's rows of a page, and the row before its first (the `after` row, read by its key), each as
+   * `[kind, id, metric, at, value, last_at]`
+   */
+  private async deltaRows(q: DeltaQuery): Promise<{ rows: unknown[][]; before: unknown[] | undefined }> {
+    const rows = await this.db.tuples(sql`${this.deltaQuery(q)} LIMIT ${q.limit}`);
+    return { rows, before: q.after ? await this.deltaRow(q.after) : undefined };
   }
 
   /* ----------------------------------------------------------- projections */
@@ -691,6 +739,31 @@ async function settleRunCounters(tx: Db, run: number, readings: RunOutcome['coun
               run = excluded.run`,
       );
   }
+}
+
+/** which of the deltas table's columns are numbers: at, value, last_at */
+const DELTA_NUMBERS = [false, false, false, true, true, true];
+
+/** a page of the deltas table's rows as CSV lines, `before` the row before its first (absent: none) */
+function deltaCsv(rows: unknown[][], before: unknown[] | undefined): CsvPage<DeltaKey> {
+  const line = deltaLines();
+  const lines: string[] = [];
+  eachDelta(rows, before, (kind, id, metric, at, value, previous, previousSeenAt) => {
+    lines.push(line(kind, id, metric, at, value, previous, previousSeenAt));
+  });
+  const end = rows.at(-1);
+  const last = end ? { kind: String(end[0]), id: String(end[1]), metric: String(end[2]), at: Number(end[3]) } : null;
+  return { text: lines.join(''), rows: rows.length, last };
+}
+
+/** whether `row` (`[kind, id, metric, at, …]`) is the row of `key` */
+function isKeyOf(row: unknown[], key: DeltaKey): boolean {
+  return (
+    String(row[0]) === key.kind &&
+    String(row[1]) === key.id &&
+    String(row[2]) === key.metric &&
+    Number(row[3]) === key.at
+  );
 }
 
 /**
