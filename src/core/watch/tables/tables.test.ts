@@ -357,6 +357,49 @@ function watchTests(s: StoreUnderTest): void {
     await p.close();
   });
 
+  if (s.name === 'postgres')
+    it('says so when the team’s server goes away mid-table, and goes on from the last page once it is back', async () => {
+      // more rows than the connection's buffers hold, so the server's going is met mid-stream
+      const p = await withCounters(
+        Array.from({ length: 20_000 }, (_, i) => ({
+          kind: 'post',
+          id: `19${String(i).padStart(17, '0')}`,
+          metric: 'likes',
+          values: [i, i + 1, i + 3],
+        })),
+      );
+      const expected = await linesFromRows(p);
+      let text = '';
+      let after: DeltaKey | null = null;
+      const page = (limit: number) => tables(p).deltaPage({ after, limit });
+      const first = await page(1_000);
+      text += first.text;
+      after = first.last;
+      s.cluster!().pause();
+      let failure: unknown = null;
+      try {
+        for (;;) {
+          const next = await page(1_000);
+          text += next.text;
+          after = next.last;
+          if (next.rows < 1_000) break;
+        }
+      } catch (e) {
+        failure = e;
+      } finally {
+        s.cluster!().resume();
+      }
+      expect(String(failure)).toMatch(/Nothing answers at|lost|server/i);
+      for (;;) {
+        const next = await page(1_000);
+        text += next.text;
+        after = next.last;
+        if (next.rows < 1_000) break;
+      }
+      expect(text).toBe(expected.text);
+      await p.close();
+    }, 60_000);
+
   it('writes times past four-digit years and counters past 2^52 or not whole as the export did', async () => {
     const p = await withCounters([
       {
