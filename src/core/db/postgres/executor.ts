@@ -131,8 +131,9 @@ function pooledStream(db: PgDb, q: Sql, numbers: readonly boolean[], gone: () =>
     next: async (max) => (closed ? [] : db.run(async () => (await start()).next(max))),
     close: async () => {
       closed = true;
-      if (!open) return gone();
-      await (await open.catch(() => null))?.close();
+      // a stream that never got its connection (the server away) holds nothing to give back
+      await (await open?.catch(() => null))?.close();
+      gone();
     },
   };
 }
