@@ -442,10 +442,7 @@ export function createWatchHandlers(deps: WatchHandlerDeps): WatchHandlers['watc
       return {
         kind,
         id,
-        metrics: [...byMetric].map(([metric, points]) => ({
-          metric: metric as CounterSeries['metrics'][number]['metric'],
-          points,
-        })),
+        metrics: [...byMetric].map(([metric, points]) => ({ metric, points })),
       };
     },
 

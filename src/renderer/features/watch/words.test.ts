@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WatchSummary } from '../../../shared/ipc/watch';
-import { against, everyWords, mediaWords, metricsOf, steps } from './words';
+import { against, everyWords, mediaWords, metricWords, metricsOf, steps } from './words';
 
 describe('the Watches view’s words', () => {
   it('says a schedule in the largest whole unit', () => {
@@ -34,6 +34,24 @@ describe('the Watches view’s words', () => {
     ]);
     expect(steps(series, 'followers')).toEqual([]);
     expect(metricsOf(series)).toEqual(['likes', 'views']);
+  });
+
+  it('shows a metric this Skein does not know by the name it was kept under, after the known ones', () => {
+    const series = {
+      kind: 'post' as const,
+      id: '1',
+      metrics: [
+        { metric: 'saves_v2', points: [{ at: 1, value: 5, lastAt: 1 }] },
+        { metric: 'likes', points: [{ at: 1, value: 2, lastAt: 1 }] },
+        { metric: 'constructor', points: [{ at: 1, value: 1, lastAt: 1 }] },
+      ],
+    };
+    expect(metricsOf(series)).toEqual(['likes', 'constructor', 'saves_v2']);
+    expect(metricWords('likes')).toBe('Likes');
+    expect(metricWords('saves_v2')).toBe('saves_v2');
+    // a name that is also an object's own key is still only a name
+    expect(metricWords('constructor')).toBe('constructor');
+    expect(steps(series, 'saves_v2')).toEqual([{ x: 1, y: 5 }]);
   });
 
   it('puts a spend against its cap, never past a full meter', () => {

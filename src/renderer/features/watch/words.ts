@@ -63,7 +63,7 @@ export const GAP_WORDS: Record<GapReason, string> = {
   paused: 'paused',
 };
 
-export const METRIC_WORDS: Record<CounterMetric, string> = {
+const METRIC_WORDS: Record<CounterMetric, string> = {
   likes: 'Likes',
   reposts: 'Reposts',
   replies: 'Replies',
@@ -96,8 +96,13 @@ const METRIC_ORDER: readonly CounterMetric[] = [
   'rank',
 ];
 
+/** a metric's name in words; one this Skein does not know (kept by a newer one) as it was written */
+export function metricWords(metric: string): string {
+  return Object.hasOwn(METRIC_WORDS, metric) ? METRIC_WORDS[metric as CounterMetric] : metric;
+}
+
 /** A metric's values as a stepped line: each value from when it was first seen to when it was last seen. */
-export function steps(series: CounterSeries, metric: CounterMetric): Array<{ x: number; y: number }> {
+export function steps(series: CounterSeries, metric: string): Array<{ x: number; y: number }> {
   const m = series.metrics.find((s) => s.metric === metric);
   if (!m) return [];
   const out: Array<{ x: number; y: number }> = [];
@@ -108,10 +113,12 @@ export function steps(series: CounterSeries, metric: CounterMetric): Array<{ x: 
   return out;
 }
 
-/** the metrics a series has, in the usual order */
-export function metricsOf(series: CounterSeries): CounterMetric[] {
+/** the metrics a series has, in the usual order; any this Skein does not know after those, by name */
+export function metricsOf(series: CounterSeries): string[] {
   const have = new Set(series.metrics.map((m) => m.metric));
-  return METRIC_ORDER.filter((m) => have.has(m));
+  const known = new Set<string>(METRIC_ORDER);
+  const others = [...have].filter((m) => !known.has(m)).sort();
+  return [...METRIC_ORDER.filter((m) => have.has(m)), ...others];
 }
 
 /** "12,345" */

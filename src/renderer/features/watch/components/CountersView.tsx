@@ -1,12 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { Chart, LinearScale, LineController, LineElement, PointElement, Tooltip } from 'chart.js';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { CounterMetric } from '../../../../shared/ipc/watch';
 import { ErrorState } from '../../../components/ErrorState';
 import { ViewFrame } from '../../../components/ViewFrame';
 import { formatRoute, routes, type Route } from '../../../lib/routes';
 import { countersQuery, useWatchEvents } from '../queries';
-import { count, METRIC_WORDS, metricsOf, steps, utcMinute } from '../words';
+import { count, metricWords, metricsOf, steps, utcMinute } from '../words';
 import { TableExports } from './TableExports';
 import './watch.css';
 
@@ -76,7 +75,7 @@ export function CountersView({ route }: { route: Extract<Route, { name: 'counter
   useWatchEvents();
   const series = useQuery(countersQuery(route.kind, route.id));
   const metrics = useMemo(() => (series.data ? metricsOf(series.data) : []), [series.data]);
-  const [picked, setPicked] = useState<CounterMetric | null>(null);
+  const [picked, setPicked] = useState<string | null>(null);
   const metric = picked && metrics.includes(picked) ? picked : (metrics[0] ?? null);
   const points = useMemo(() => (series.data && metric ? steps(series.data, metric) : []), [series.data, metric]);
   const rows = series.data?.metrics.find((m) => m.metric === metric)?.points ?? [];
@@ -118,14 +117,14 @@ export function CountersView({ route }: { route: Extract<Route, { name: 'counter
                 aria-pressed={m === metric}
                 onClick={() => setPicked(m)}
               >
-                {METRIC_WORDS[m]}
+                {metricWords(m)}
               </button>
             ))}
           </div>
-          <CounterChart points={points} label={METRIC_WORDS[metric]} />
-          <table className="watch-table" aria-label={`${METRIC_WORDS[metric]} over time`}>
+          <CounterChart points={points} label={metricWords(metric)} />
+          <table className="watch-table" aria-label={`${metricWords(metric)} over time`}>
             <caption>
-              {METRIC_WORDS[metric]}: {rows.length} {rows.length === 1 ? 'value' : 'values'}
+              {metricWords(metric)}: {rows.length} {rows.length === 1 ? 'value' : 'values'}
             </caption>
             <thead>
               <tr>
