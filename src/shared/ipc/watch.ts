@@ -339,7 +339,7 @@ export const CounterSeries = z.object({
        * Any metric's name, not only those this Skein reads: a team project is shared with other versions of
        * Skein, and a newer one may have kept a metric this one does not know. Its readings are still shown.
        */
-      metric: z.string().min(1).max(200),
+      metric: z.string(),
       points: z.array(z.object({ at: z.number(), value: z.number(), lastAt: z.number() })),
     }),
   ),

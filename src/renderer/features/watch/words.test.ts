@@ -51,6 +51,7 @@ describe('the Watches view’s words', () => {
     expect(metricWords('saves_v2')).toBe('saves_v2');
     // a name that is also an object's own key is still only a name
     expect(metricWords('constructor')).toBe('constructor');
+    expect(metricWords(' ')).toBe('A metric with no name');
     expect(steps(series, 'saves_v2')).toEqual([{ x: 1, y: 5 }]);
   });
 

@@ -98,7 +98,8 @@ const METRIC_ORDER: readonly CounterMetric[] = [
 
 /** a metric's name in words; one this Skein does not know (kept by a newer one) as it was written */
 export function metricWords(metric: string): string {
-  return Object.hasOwn(METRIC_WORDS, metric) ? METRIC_WORDS[metric as CounterMetric] : metric;
+  if (Object.hasOwn(METRIC_WORDS, metric)) return METRIC_WORDS[metric as CounterMetric];
+  return metric.trim() === '' ? 'A metric with no name' : metric;
 }
 
 /** A metric's values as a stepped line: each value from when it was first seen to when it was last seen. */
