@@ -235,6 +235,13 @@ test('a watch of twenty demo accounts over simulated days', async ({}, testInfo)
     await expect(page.getByRole('img', { name: /Line chart of Likes/ })).toBeVisible();
     // the chart takes the column's width (a class name shared with another feature once shrank it to 300 px)
     expect(await page.locator('.watch-counters__chart canvas').evaluate((c) => c.clientWidth)).toBeGreaterThan(600);
+    // the metric shown stays marked under the pointer (a plain button's hover once lightened it behind white text)
+    const pressed = page.getByRole('group', { name: 'Counter' }).getByRole('button', { pressed: true });
+    const background = () => pressed.evaluate((b) => getComputedStyle(b).backgroundColor);
+    await page.mouse.move(0, 0);
+    const marked = await background();
+    await pressed.hover();
+    expect(await background()).toBe(marked);
     await expectAccessible(page, testInfo, 'counters');
     await attachScreenshot(page, testInfo, 'counters-light');
     await page.emulateMedia({ colorScheme: 'dark' });
