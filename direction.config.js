@@ -9,8 +9,18 @@
  * that area's `index.ts`, its public surface; tests and testing/ helpers may import anything.
  */
 
-/** A core area: one folder under src/core that owns a part of what createCore builds, and its IPC handlers. */
-const area = (name) => ({ name: `core-${name}`, files: [`src/core/${name}/**`], entry: `src/core/${name}/index.ts` });
+/**
+ * A core area: one folder under src/core that owns a part of what createCore builds, and its IPC handlers. Its face
+ * is `index.ts`. Two more let a worker thread load less than the whole area: an area that keeps tables in the
+ * project has `tables/part.ts` (the part alone: the archive's worker hosts every area's tables, and would otherwise
+ * load their network, timestamp, WARC and XML libraries, ~20 MB of its memory), and an area whose worker's entry is
+ * the composition's has `worker.ts` (what that entry needs, without main's side of the area).
+ */
+const area = (name) => ({
+  name: `core-${name}`,
+  files: [`src/core/${name}/**`],
+  entry: `src/core/${name}/{index.ts,tables/part.ts,worker.ts}`,
+});
 
 /**
  * A renderer feature: one folder under src/renderer/features, with its face `index.ts`. It may use shared and

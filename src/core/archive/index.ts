@@ -7,5 +7,4 @@ export { keepAsCollection } from './collections';
 export { createArchiveHandlers } from './handlers';
 export { createProjects, type Projects } from './projects';
 export { startArchiveThread, threadOverPort, type ArchiveThread } from './thread';
-export { serveArchive } from './serve';
 export { partProxy } from './part-proxy';

@@ -9,6 +9,6 @@ import { isSideReader, serveSideReader } from '../db';
 
 if (isSideReader(workerData)) serveSideReader();
 else {
-  const [{ serveArchive }, { PARTS }] = await Promise.all([import('../archive'), import('./parts')]);
+  const [{ serveArchive }, { PARTS }] = await Promise.all([import('../archive/worker'), import('./parts')]);
   serveArchive(PARTS, new URL(import.meta.url));
 }

@@ -5,7 +5,7 @@
 export { DEFAULT_FETCH_POLICY } from './fetch';
 export { keepMedia, type KeepProgress, type KeepResult, type MediaStore } from './keep';
 export { candidatesOf, estimate, uniqueByUrl, type Candidate, type Estimate } from './plan';
-export { MEDIA_PART, MEDIA_PART_NAME } from './tables/part';
+export { MEDIA_PART_NAME } from './tables/part';
 export type { KeptMedia, MediaTables } from './tables/tables';
 export { readKept, verifyMedia, type KeptBytes, type VerifyReport } from './verify';
 export { writeEvidencePackage, type EvidenceStore, type EvidenceSummary, type LinkedPages } from './evidence';

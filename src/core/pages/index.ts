@@ -6,7 +6,7 @@ export { capturePages, PAGE_LIMITS, type PageRoute, type PagesStore } from './ca
 export { distinctUrls, linksOf, type PageLink } from './links';
 export { saveToArchive, type SaveProgress } from './save';
 export type { PageListRow, PagesRunProgress, PagesRunResult } from './handlers';
-export { PAGES_PART, PAGES_PART_NAME } from './tables/part';
+export { PAGES_PART_NAME } from './tables/part';
 export type { PageTables } from './tables/tables';
 export { createPagesHandlers } from './handlers';
 export { verifyPages } from './verify';
