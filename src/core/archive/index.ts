@@ -6,5 +6,5 @@
 export { keepAsCollection } from './collections';
 export { createArchiveHandlers } from './handlers';
 export { createProjects, type Projects } from './projects';
-export { startArchiveThread, threadOverPort, type ArchiveThread } from './thread';
+export { startArchiveThread, type ArchiveThread } from './thread';
 export { partProxy } from './part-proxy';

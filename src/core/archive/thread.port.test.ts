@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ArchiveQuery } from '../../shared/ipc/archive';
 import { repliesPage } from './testing/answers';
-import { startArchiveThread, threadOverPort } from './thread';
+import { threadOverPort } from './over-port';
+import { startArchiveThread } from './thread';
 
 const dir = mkdtempSync(join(tmpdir(), 'skein-archive-port-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -3,25 +3,12 @@
  * resolves with its answer; ingest is posted and never awaited. When no worker can start (no entry
  * given, as in unit tests, or a packaged app where it fails), the same host runs on main's thread.
  */
-import type { MessagePort } from 'node:worker_threads';
 import type { AnyPart } from '../db';
-import { connectPort, inProcess, startWorker, type Client, type RunningWorker } from '../workers';
-import { ArchiveHost, type ArchiveApi, type Handle } from './host';
-import type { IngestRecord } from './answer';
+import { inProcess, startWorker, type RunningWorker } from '../workers';
+import { ArchiveHost, type ArchiveApi } from './host';
+import { thread, type ArchiveThread } from './over-port';
 
-export interface ArchiveThread {
-  /** true when SQLite runs in a worker, off main's event loop */
-  readonly inWorker: boolean;
-  call: Client<ArchiveApi>['call'];
-  /** queued and written in the next batch; never waits */
-  ingest: (handle: Handle, record: IngestRecord) => void;
-  close: () => Promise<void>;
-  /**
-   * Present when the archive runs in a worker and a re-export worker's module is known: a re-export
-   * then runs in a worker of its own (reexport-thread.ts) that asks the archive over `port()`.
-   */
-  readonly offMain?: { entry: URL; execArgv?: string[]; port: () => MessagePort };
-}
+export type { ArchiveThread } from './over-port';
 
 export interface ArchiveThreadOptions {
   /** the worker's module (built: out/main/archive-worker.js; from source: compose/archive-worker.ts with tsx); absent: main's thread */
@@ -35,19 +22,9 @@ export interface ArchiveThreadOptions {
   parts?: readonly AnyPart[];
 }
 
-function thread(client: Client<ArchiveApi>, inWorker: boolean, close: () => Promise<void>): ArchiveThread {
-  return { inWorker, call: client.call, ingest: (handle, record) => client.post('ingest', handle, record), close };
-}
-
 function onMainThread(options: ArchiveThreadOptions): ArchiveThread {
   const host = new ArchiveHost((error) => options.onError?.(error), options.parts);
   return thread(inProcess(host.api), false, () => host.dispose());
-}
-
-/** The archive as seen from another worker: the same calls, over a port the archive's worker answers on. */
-export function threadOverPort(port: MessagePort): ArchiveThread {
-  const client = connectPort<ArchiveApi>(port);
-  return thread(client, true, client.close);
 }
 
 export async function startArchiveThread(options: ArchiveThreadOptions = {}): Promise<ArchiveThread> {

@@ -10,5 +10,5 @@ import { isSideReader, serveSideReader } from '../db';
 if (isSideReader(workerData)) serveSideReader();
 else {
   const [{ serveArchive }, { PARTS }] = await Promise.all([import('../archive/worker'), import('./parts')]);
-  serveArchive(PARTS, new URL(import.meta.url));
+  await serveArchive(PARTS, new URL(import.meta.url));
 }

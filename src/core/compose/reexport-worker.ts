@@ -5,7 +5,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import { serveWorker } from '../workers';
 import { writeReexport, type ReexportApi } from '../export';
-import { threadOverPort } from '../archive';
+import { threadOverPort } from '../archive/worker';
 import { archiveReader } from './archive-reader';
 
 serveWorker<ReexportApi>(({ data }) => {

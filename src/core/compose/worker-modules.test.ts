@@ -1,7 +1,8 @@
 /**
- * What the archive's worker loads: the archive's serving side and every area's tables, never the libraries only main's
- * side of an area uses (timestamps, WARC, XML, the settings file). Each such library is memory the worker keeps for
- * as long as the app runs (~27 MB together, BENCHMARKS.md), in a thread that never calls it.
+ * What the workers load: the archive's worker its serving side and every area's tables, a re-export's worker the
+ * archive's client and the formats; never the libraries only main's side of an area uses (timestamps, WARC, XML,
+ * the settings file) or, for a worker that only asks the archive, its host's. Each is memory a worker keeps while it
+ * runs (the archive's: as long as the app) in a thread that never calls it: ~27 MB together (BENCHMARKS.md).
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -39,11 +40,19 @@ async function packagesLoadedBy(entry: URL): Promise<string[]> {
   return JSON.parse(stdout) as string[];
 }
 
-describe('the archive’s worker', () => {
-  it('loads the tables of every area without what the areas do with them', { timeout: 90_000 }, async () => {
+/** what only main's side of an area uses */
+const MAIN_ONLY = ['pkijs', 'asn1js', 'warcio', 'hash-wasm', 'fast-xml-parser', 'conf', 'ajv', 'csv-parse'];
+
+describe('a worker’s modules', () => {
+  it('the archive’s: every area’s tables, without what the areas do with them', { timeout: 90_000 }, async () => {
     const loaded = await packagesLoadedBy(new URL('./archive-worker.ts', import.meta.url));
     expect(loaded).toContain('pg'); // the probe sees packages at all: a team project's driver is one the worker needs
-    for (const mainOnly of ['pkijs', 'asn1js', 'warcio', 'hash-wasm', 'fast-xml-parser', 'conf', 'ajv', 'csv-parse'])
-      expect(loaded).not.toContain(mainOnly);
+    for (const name of MAIN_ONLY) expect(loaded).not.toContain(name);
+  });
+
+  it('a re-export’s: the archive’s client and the formats, not the archive’s host', { timeout: 90_000 }, async () => {
+    const loaded = await packagesLoadedBy(new URL('./reexport-worker.ts', import.meta.url));
+    expect(loaded).toContain('hyparquet-writer');
+    for (const name of [...MAIN_ONLY, 'pg']) expect(loaded).not.toContain(name);
   });
 });
