@@ -4,7 +4,7 @@
  * making a share package (coding/files/packager.ts), whose pseudonymising and zipping would otherwise hold main's
  * event loop.
  */
-import { makeSharePackages, readRefiFiles, type RefiReader, type SharePackager } from '../coding';
+import { makeSharePackages, readRefiFiles, type RefiReader, type SharePackager } from '../coding/worker';
 import { serveWorker } from '../workers';
 
 serveWorker<RefiReader & SharePackager>(() => ({ api: { ...readRefiFiles, ...makeSharePackages } }));

@@ -1,6 +1,6 @@
 /**
  * What the workers load: the archive's worker its serving side and every area's tables, a re-export's worker the
- * archive's client and the formats; never the libraries only main's side of an area uses (timestamps, WARC, XML,
+ * archive's client and the formats, the files worker coding's readers and writers of files; never the libraries only main's side of an area uses (timestamps, WARC, XML,
  * the settings file) or, for a worker that only asks the archive, its host's. Each is memory a worker keeps while it
  * runs (the archive's: as long as the app) in a thread that never calls it: ~27 MB together (BENCHMARKS.md).
  */
@@ -54,5 +54,11 @@ describe('a worker’s modules', () => {
     const loaded = await packagesLoadedBy(new URL('./reexport-worker.ts', import.meta.url));
     expect(loaded).toContain('hyparquet-writer');
     for (const name of [...MAIN_ONLY, 'pg']) expect(loaded).not.toContain(name);
+  });
+
+  it('the files worker’s: the readers and writers of files, not coding’s service', { timeout: 90_000 }, async () => {
+    const loaded = await packagesLoadedBy(new URL('./files-worker.ts', import.meta.url));
+    expect(loaded).toContain('fast-xml-parser');
+    for (const name of ['conf', 'ajv', 'pg', 'pkijs', 'warcio']) expect(loaded).not.toContain(name);
   });
 });
