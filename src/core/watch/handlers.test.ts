@@ -8,6 +8,7 @@ import { PARTS } from '../compose/parts';
 import { createWatchHandlers, type WatchHandlerDeps } from './handlers';
 import type { WatchProject, WatchStore } from './store';
 import type { WatchTables } from './tables/watch-tables';
+import { runOutcome, watchWithRun } from './testing/outcome';
 
 const T = Date.UTC(2026, 10, 22);
 const dirs: string[] = [];
@@ -21,16 +22,7 @@ describe('an item’s counters over time, across the bridge', () => {
     const project = await ArchiveProject.open(location, { name: 'p', kind: 'live', now: T }, Date.now, PARTS);
     try {
       const w = project.parts.get('watch') as WatchTables;
-      const watch = await w.createWatch({ name: 'w', kind: 'accounts', spec: '{}', createdAt: T, nextDue: T });
-      const run = await w.startRun({
-        watch,
-        startedAt: T,
-        scheduledFor: T,
-        runner: 't',
-        token: 't',
-        journal: null,
-        asked: '',
-      });
+      const { watch, run } = await watchWithRun(w, T);
       const reading = (metric: string, k: number, value: number) => ({
         kind: 'post',
         id: '7',
@@ -38,28 +30,11 @@ describe('an item’s counters over time, across the bridge', () => {
         at: T + k,
         value,
       });
-      await w.finishRun({
-        run: {
-          id: run,
-          status: 'done',
-          endedAt: T,
-          message: null,
-          calls: 0,
-          credits: 0,
-          newItems: 0,
-          seenItems: 0,
-          rechecked: 0,
-          gone: 0,
-          returned: 0,
-          asked: '',
-        },
-        seen: [],
-        missing: [],
-        rechecked: [],
-        counters: [reading('likes', 0, 3), reading('saves_v2', 0, 10), reading('saves_v2', 1000, 12)],
-        gaps: { add: [], progress: [] },
-        watch: { id: watch, state: '{}', nextDue: null },
-      });
+      await w.finishRun(
+        runOutcome(run, watch, T, {
+          counters: [reading('likes', 0, 3), reading('saves_v2', 0, 10), reading('saves_v2', 1000, 12)],
+        }),
+      );
       // only what the counters page reads: the project and its store
       const open = { id: 'p', name: 'p', location, kind: 'live', store: w as unknown as WatchStore };
       const handlers = createWatchHandlers({

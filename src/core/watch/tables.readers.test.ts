@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ArchiveProject } from '../archive/project';
 import { PARTS } from '../compose/parts';
+import { runOutcome } from './testing/outcome';
 import type { WatchTables } from './tables/watch-tables';
 import type { RunOutcome } from './tables/records';
 import { ATTRITION_COLUMNS, DELTA_COLUMNS, writeTable } from './tables';
@@ -51,29 +52,7 @@ beforeAll(async () => {
   project = await ArchiveProject.open(join(dir, 'p.skein'), { name: 'p', kind: 'live', now: T }, Date.now, PARTS);
   const w = project.parts.get('watch') as WatchTables;
   watch = await w.createWatch({ name: 'w', kind: 'accounts', spec: '{}', createdAt: T, nextDue: T });
-  const run = (id: number, at: number, o: Partial<RunOutcome>): RunOutcome => ({
-    run: {
-      id,
-      status: 'done',
-      endedAt: at,
-      message: null,
-      calls: 1,
-      credits: 15,
-      newItems: 0,
-      seenItems: 0,
-      rechecked: 0,
-      gone: 0,
-      returned: 0,
-      asked: '',
-    },
-    seen: [],
-    missing: [],
-    rechecked: [],
-    counters: [],
-    gaps: { add: [], progress: [] },
-    watch: { id: watch, state: '{}', nextDue: at + HOUR },
-    ...o,
-  });
+  const run = (id: number, at: number, o: Partial<RunOutcome>): RunOutcome => runOutcome(id, watch, at, o);
   const r1 = await w.startRun({
     watch,
     startedAt: T,

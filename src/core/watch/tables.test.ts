@@ -7,6 +7,7 @@ import { PARTS } from '../compose/parts';
 import type { CsvPage, DeltaKey } from './tables/records';
 import type { WatchTables } from './tables/watch-tables';
 import { writeTable } from './tables';
+import { runOutcome, watchWithRun } from './testing/outcome';
 
 const T = Date.UTC(2026, 10, 22);
 let dir: string;
@@ -16,17 +17,8 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'skein-tables-pages-'));
   project = await ArchiveProject.open(join(dir, 'p.skein'), { name: 'p', kind: 'live', now: T }, Date.now, PARTS);
   const w = project.parts.get('watch') as WatchTables;
-  const watch = await w.createWatch({ name: 'w', kind: 'accounts', spec: '{}', createdAt: T, nextDue: T });
   // 6,001 items × 2 metrics × 3 values: more than one page of 5,000 rows, a page boundary inside an item's values
-  const run = await w.startRun({
-    watch,
-    startedAt: T,
-    scheduledFor: T,
-    runner: 't',
-    token: 't',
-    journal: null,
-    asked: '',
-  });
+  const { watch, run } = await watchWithRun(w, T);
   const seen = Array.from({ length: 6_001 }, (_, i) => ({
     kind: 'post' as const,
     id: String(1_000_000_000_000 + i),
@@ -46,28 +38,7 @@ beforeAll(async () => {
       })),
     ),
   );
-  await w.finishRun({
-    run: {
-      id: run,
-      status: 'done',
-      endedAt: T,
-      message: null,
-      calls: 0,
-      credits: 0,
-      newItems: 0,
-      seenItems: 0,
-      rechecked: 0,
-      gone: 0,
-      returned: 0,
-      asked: '',
-    },
-    seen,
-    missing: [],
-    rechecked: [],
-    counters,
-    gaps: { add: [], progress: [] },
-    watch: { id: watch, state: '{}', nextDue: null },
-  });
+  await w.finishRun(runOutcome(run, watch, T, { seen, counters, watch: { id: watch, state: '{}', nextDue: null } }));
 });
 afterAll(() => {
   project.close();

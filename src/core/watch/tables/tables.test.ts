@@ -12,39 +12,13 @@ import type { ProjectStore as Project } from '../../archive/store';
 import { makeStores, STORES, type StoreUnderTest } from '../../archive/testing/stores';
 import { csvLine } from './csv';
 import { WATCH_PART_NAME } from './part';
-import type { DeltaKey, DeltaRecord, RunOutcome } from './records';
+import { runOutcome } from '../testing/outcome';
+import type { DeltaKey, DeltaRecord } from './records';
 import type { WatchTables } from './watch-tables';
 
 const T = Date.UTC(2026, 10, 22, 6);
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-
-/** A run's outcome with nothing in it but what `o` says. */
-function outcome(run: number, watch: number, at: number, o: Partial<RunOutcome> = {}): RunOutcome {
-  return {
-    run: {
-      id: run,
-      status: 'done',
-      endedAt: at,
-      message: null,
-      calls: 1,
-      credits: 15,
-      newItems: 0,
-      seenItems: 0,
-      rechecked: 0,
-      gone: 0,
-      returned: 0,
-      asked: '',
-    },
-    seen: [],
-    missing: [],
-    rechecked: [],
-    counters: [],
-    gaps: { add: [], progress: [] },
-    watch: { id: watch, state: '{}', nextDue: at + HOUR },
-    ...o,
-  };
-}
 
 /** a project's watch tables, as the archive's host serves them */
 const tables = (p: Project): WatchTables => p.parts.get(WATCH_PART_NAME) as WatchTables;
@@ -93,7 +67,7 @@ function watchTests(s: StoreUnderTest): void {
       expect.objectContaining({ id: r1, calls: 3, credits: 45, status: 'running' }),
     ]);
     await tables(p).finishRun(
-      outcome(r1, w, T, {
+      runOutcome(r1, w, T, {
         seen: [
           { kind: 'post', id: 'A', target: null, createdAt: T - HOUR, at: T, baseline: true },
           { kind: 'post', id: 'B', target: 'u', createdAt: T - 2 * HOUR, at: T, baseline: true },
@@ -132,7 +106,7 @@ function watchTests(s: StoreUnderTest): void {
     // run 2: B missing, C missing; run 3: B asked again and not found (gone), C found (present again)
     const r2 = await aRun(p, w, T + HOUR);
     await tables(p).finishRun(
-      outcome(r2, w, T + HOUR, {
+      runOutcome(r2, w, T + HOUR, {
         missing: [
           { kind: 'post', id: 'B', at: T + HOUR, reason: 'not in the listing' },
           { kind: 'post', id: 'C', at: T + HOUR, reason: 'not in the listing' },
@@ -145,7 +119,7 @@ function watchTests(s: StoreUnderTest): void {
     ]);
     const r3 = await aRun(p, w, T + 2 * HOUR);
     await tables(p).finishRun(
-      outcome(r3, w, T + 2 * HOUR, {
+      runOutcome(r3, w, T + 2 * HOUR, {
         rechecked: [
           { kind: 'post', id: 'B', at: T + 2 * HOUR, found: false, reason: 'not found by id', nextCheck: T + DAY },
           { kind: 'post', id: 'C', at: T + 2 * HOUR, found: true, reason: 'found by id', nextCheck: null },
@@ -163,7 +137,7 @@ function watchTests(s: StoreUnderTest): void {
     // asked again, still gone: when it went stays; then seen in a listing: back
     const r4 = await aRun(p, w, T + DAY);
     await tables(p).finishRun(
-      outcome(r4, w, T + DAY, {
+      runOutcome(r4, w, T + DAY, {
         rechecked: [
           { kind: 'post', id: 'B', at: T + DAY, found: false, reason: 'still not found', nextCheck: T + 7 * DAY },
         ],
@@ -175,7 +149,7 @@ function watchTests(s: StoreUnderTest): void {
     });
     const r5 = await aRun(p, w, T + 2 * DAY);
     await tables(p).finishRun(
-      outcome(r5, w, T + 2 * DAY, {
+      runOutcome(r5, w, T + 2 * DAY, {
         seen: [{ kind: 'post', id: 'B', target: 'u', createdAt: T - 2 * HOUR, at: T + 2 * DAY, baseline: false }],
       }),
     );
@@ -209,7 +183,7 @@ function watchTests(s: StoreUnderTest): void {
     const counters = values.flatMap((c) =>
       c.values.map((value, k) => ({ kind: c.kind, id: c.id, metric: c.metric, at: c.at?.[k] ?? T + k * HOUR, value })),
     );
-    await tables(p).finishRun(outcome(await aRun(p, w, T), w, T, { counters }));
+    await tables(p).finishRun(runOutcome(await aRun(p, w, T), w, T, { counters }));
     return p;
   }
 
@@ -337,7 +311,7 @@ function watchTests(s: StoreUnderTest): void {
     const w = (await tables(p).watches())[0]!.id;
     const r = await aRun(p, w, T + 10 * HOUR);
     await tables(p).finishRun(
-      outcome(r, w, T + 10 * HOUR, {
+      runOutcome(r, w, T + 10 * HOUR, {
         counters: [
           { kind: 'post', id: `19${String(29).padStart(17, '0')}`, metric: 'likes', at: T + 10 * HOUR, value: 99 },
         ],
@@ -430,7 +404,7 @@ function watchTests(s: StoreUnderTest): void {
     const r1 = await aRun(p, w, T);
     const c = (id: string, metric: string, at: number, value: number) => ({ kind: 'post', id, metric, at, value });
     await tables(p).finishRun(
-      outcome(r1, w, T, {
+      runOutcome(r1, w, T, {
         seen: [{ kind: 'post', id: 'A', target: null, createdAt: T, at: T, baseline: true }],
         counters: [
           c('A', 'likes', T, 1),
@@ -444,7 +418,7 @@ function watchTests(s: StoreUnderTest): void {
     );
     const r2 = await aRun(p, w, T + HOUR);
     await tables(p).finishRun(
-      outcome(r2, w, T + HOUR, { counters: [c('A', 'likes', T + HOUR, 3), c('A', 'views', T + HOUR, 1.5e15)] }),
+      runOutcome(r2, w, T + HOUR, { counters: [c('A', 'likes', T + HOUR, 3), c('A', 'views', T + HOUR, 1.5e15)] }),
     );
     expect(await tables(p).counters('post', 'A')).toEqual([
       { kind: 'post', id: 'A', metric: 'likes', at: T, value: 1, lastAt: T + 10 },
@@ -499,7 +473,7 @@ function watchTests(s: StoreUnderTest): void {
       ),
     );
     const started = performance.now();
-    await tables(p).finishRun(outcome(r, w, T, { seen, counters }));
+    await tables(p).finishRun(runOutcome(r, w, T, { seen, counters }));
     const tookMs = performance.now() - started;
     expect((await tables(p).stats(w, T)).attrition.present).toBe(3_000);
     expect(await tables(p).deltas({ after: null, limit: 100_000 })).toHaveLength(18_000);
@@ -522,12 +496,12 @@ function watchTests(s: StoreUnderTest): void {
     });
     const r1 = await aRun(p, w, T - 2 * DAY);
     await tables(p).finishRun(
-      outcome(r1, w, T - 2 * DAY, { run: { ...outcome(r1, w, 0).run, endedAt: T - 2 * DAY, credits: 100 } }),
+      runOutcome(r1, w, T - 2 * DAY, { run: { ...runOutcome(r1, w, 0).run, endedAt: T - 2 * DAY, credits: 100 } }),
     );
     const r2 = await aRun(p, w, T);
     await tables(p).finishRun(
-      outcome(r2, w, T, {
-        run: { ...outcome(r2, w, T).run, credits: 30, newItems: 4 },
+      runOutcome(r2, w, T, {
+        run: { ...runOutcome(r2, w, T).run, credits: 30, newItems: 4 },
         gaps: {
           add: [
             { watch: w, from: T - HOUR, to: T, reason: 'cap', detail: 'the daily cap', recordedAt: T, pending: [] },
@@ -542,7 +516,7 @@ function watchTests(s: StoreUnderTest): void {
       ['closed', ['v'], null],
     ]);
     const r3 = await aRun(p, w, T + HOUR);
-    await tables(p).finishRun(outcome(r3, w, T + HOUR, { gaps: { add: [], progress: [{ id: g1, pending: [] }] } }));
+    await tables(p).finishRun(runOutcome(r3, w, T + HOUR, { gaps: { add: [], progress: [{ id: g1, pending: [] }] } }));
     const gaps = await tables(p).gaps(w, false);
     expect(gaps.find((g) => g.id === g1)).toMatchObject({ pending: [], filledAt: T + HOUR, filledBy: r3 });
     expect(gaps.find((g) => g.reason === 'cap')).toMatchObject({ filledAt: T, filledBy: r2 });
@@ -618,7 +592,9 @@ function watchTests(s: StoreUnderTest): void {
     ]);
     const r = await aRun(p, w, T);
     await tables(p).finishRun(
-      outcome(r, w, T, { seen: [{ kind: 'post', id: '99', target: null, createdAt: null, at: T, baseline: false }] }),
+      runOutcome(r, w, T, {
+        seen: [{ kind: 'post', id: '99', target: null, createdAt: null, at: T, baseline: false }],
+      }),
     );
     expect((await tables(p).known(w, 'post', ['11', '99', '98', "11' OR 1=1"], T)).sort()).toEqual(['11', '99']);
     expect(await tables(p).known(w, 'user', ['500'], T)).toEqual([]);
@@ -740,7 +716,7 @@ function copyTests(s: StoreUnderTest): void {
       asked: '',
     });
     await w.finishRun(
-      outcome(runId, watch, 3, {
+      runOutcome(runId, watch, 3, {
         seen: [{ kind: 'post', id: '1000000001', target: null, createdAt: 1, at: 3, baseline: true }],
         counters: [{ kind: 'post', id: '1000000001', metric: 'likes', at: 3, value: 9 }],
       }),
