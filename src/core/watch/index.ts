@@ -1,8 +1,9 @@
 /**
  * Watchlists: the `watch` handlers and the scheduler that runs a project's watches (in the app while it is open,
- * or headless on a server), the tables it keeps in every project (`WATCH_PART`, its tables face `tables/part.ts`, hosted by the archive’s worker),
- * and the ports it declares: the project it keeps them in (`WatchStore`, its tables' methods, reached through
- * core/compose). The pages it reads come through core/walk's `PageSource`.
+ * or headless on a server), the tables it keeps in every project (`WATCH_PART`, from the tables face
+ * `tables/part.ts`, hosted by the archive's worker), and the ports it declares: the project it keeps them in
+ * (`WatchStore`, its tables' methods, reached through core/compose). The pages it reads come through core/walk's
+ * `PageSource`.
  */
 import { createWatchHandlers, type WatchHandlerDeps, type WatchHandlers } from './handlers';
 import { WatchScheduler, type SchedulerDeps } from './scheduler';

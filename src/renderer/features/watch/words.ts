@@ -117,8 +117,7 @@ export function steps(series: CounterSeries, metric: string): Array<{ x: number;
 /** the metrics a series has, in the usual order; any this Skein does not know after those, by name */
 export function metricsOf(series: CounterSeries): string[] {
   const have = new Set(series.metrics.map((m) => m.metric));
-  const known = new Set<string>(METRIC_ORDER);
-  const others = [...have].filter((m) => !known.has(m)).sort();
+  const others = [...have].filter((m) => !Object.hasOwn(METRIC_WORDS, m)).sort();
   return [...METRIC_ORDER.filter((m) => have.has(m)), ...others];
 }
 
