@@ -13,6 +13,7 @@ import {
   type CounterSeries,
   type WatchEvent,
   type WatchGap,
+  type WatchList,
   type WatchOptions,
   type WatchProjection,
   type WatchProposal,
@@ -26,7 +27,7 @@ import type { ChooseSavePath, Clock, Confirm } from '../ports';
 import { checkTargets, KINDS, STRATEGY_LABELS } from './kinds';
 import { availability, postingRates, projectWatch } from './projection';
 import { runnerState, type WatchScheduler } from './scheduler';
-import { fmt, isoMinute, nextSlot, readSpec, readState } from './state';
+import { endedOf, fmt, isoMinute, nextSlot, readSpec, readState } from './state';
 import type { WatchProject, WatchStore } from './store';
 import { writeTable } from './tables';
 import { readMediaNote, watchCollection } from './media';
@@ -152,7 +153,11 @@ export function createWatchHandlers(deps: WatchHandlerDeps): WatchHandlers['watc
 
   async function summary(project: WatchProject, w: WatchRecord): Promise<WatchSummary> {
     const spec = readSpec(w);
-    if (!spec) throw new SkeinError('internal', `Watch ${w.id} no longer reads.`);
+    if (!spec)
+      throw new SkeinError(
+        'bad-input',
+        `This Skein cannot read the watch “${w.name}” (${w.kind}): a newer Skein may have made it. It is left as it is.`,
+      );
     const t = now();
     const state = readState(w.state);
     const stats = await project.store.stats(w.id, t);
@@ -163,7 +168,7 @@ export function createWatchHandlers(deps: WatchHandlerDeps): WatchHandlers['watc
       t,
     ).catch(() => null);
     const started = state.projectedAtStart ?? null;
-    const ended = (JSON.parse(w.state) as { ended?: unknown }).ended;
+    const ended = endedOf(w.state);
     const status: WatchSummary['state'] = w.paused
       ? 'paused'
       : w.nextDue === null
@@ -185,7 +190,7 @@ export function createWatchHandlers(deps: WatchHandlerDeps): WatchHandlers['watc
       state: status,
       stateReason:
         status === 'ended'
-          ? `Ended: ${typeof ended === 'string' ? ended : 'it was stopped'}.`
+          ? `Ended: ${ended ?? 'it was stopped'}.`
           : status === 'paused'
             ? `Paused ${w.pausedAt ? `since ${isoMinute(w.pausedAt)}` : ''}.`
             : null,
@@ -231,19 +236,19 @@ export function createWatchHandlers(deps: WatchHandlerDeps): WatchHandlers['watc
   return {
     list: async () => {
       const project = await deps.project();
-      if (!project) return { watches: [], runner: deps.scheduler.state(), project: null };
+      if (!project) return { watches: [], unreadable: [], runner: deps.scheduler.state(), project: null };
       const watches: WatchSummary[] = [];
+      const unreadable: WatchList['unreadable'] = [];
       for (const w of await project.store.watches()) {
-        try {
-          watches.push(await summary(project, w));
-        } catch {
-          // a watch that no longer reads is left out of the list, not the whole list
-        }
+        // one this Skein cannot read is named apart, not left out in silence, and does not hide the others
+        if (readSpec(w)) watches.push(await summary(project, w));
+        else unreadable.push({ id: w.id, name: w.name, kind: w.kind });
       }
       const runner = deps.scheduler.state();
       const holder = runner.holder === 'self' ? null : await project.store.runner();
       return {
         watches,
+        unreadable,
         runner: holder ? runnerState(holder, 'other') : runner,
         project: { name: project.name, kind: project.kind },
       };

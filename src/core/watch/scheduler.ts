@@ -66,6 +66,12 @@ const processAlive = (pid: number): boolean => {
   }
 };
 
+/**
+ * A watch this runner runs when due: switched on, with a next run, and a spec this Skein reads. One a newer Skein
+ * made (a team's project) is neither run, paused nor a reason to claim the project's runner: it is left as it is.
+ */
+const runnable = (w: WatchRecord): boolean => !w.paused && w.nextDue !== null && readSpec(w) !== null;
+
 const NO_RUNNER: RunnerState = { holder: 'none', who: null, host: null, pid: null, since: null, heartbeat: null };
 
 /** a runner's row as the Watches view shows who holds the project */
@@ -234,7 +240,7 @@ export class WatchScheduler {
     if (!project) return;
     const store = project.store;
     const watches = (await store.watches()).filter((w) => only === undefined || w.id === only);
-    const active = watches.filter((w) => !w.paused && w.nextDue !== null);
+    const active = watches.filter(runnable);
     if (!this.held) {
       const open = active.length > 0 || this.requested.size > 0 || (await store.openRuns()).length > 0;
       if (!open) return this.readHolder(store);
@@ -259,7 +265,7 @@ export class WatchScheduler {
       await this.resume(project, run);
     }
     const due = open.length
-      ? (await store.watches()).filter((w) => !w.paused && w.nextDue !== null && (only === undefined || w.id === only))
+      ? (await store.watches()).filter((w) => runnable(w) && (only === undefined || w.id === only))
       : active;
     for (const w of [...due].sort((a, b) => (a.nextDue ?? 0) - (b.nextDue ?? 0))) {
       if (this.stopping) return;
@@ -281,11 +287,8 @@ export class WatchScheduler {
     const { store } = project;
     const spec = readSpec(w);
     const now = this.deps.clock.now();
-    if (!spec) {
-      this.deps.warn?.(`watch ${w.id} no longer reads; it is paused`);
-      await store.updateWatch(w.id, { paused: true, pausedAt: now });
-      return;
-    }
+    // never due here (`runnable`): a watch only a newer Skein reads is that Skein’s to run
+    if (!spec) return;
     const state = readState(w.state);
     const { schedule, caps } = spec;
     const every = schedule.everyMinutes * 60_000;

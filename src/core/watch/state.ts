@@ -60,6 +60,16 @@ export function readState(text: string): WatchState {
   }
 }
 
+/** Why the watch runs no more, as its runner kept it in its state; null when it did not say (or the state is damaged). */
+export function endedOf(text: string): string | null {
+  try {
+    const v = JSON.parse(text) as { ended?: unknown } | null;
+    return v && typeof v === 'object' && typeof v.ended === 'string' ? v.ended : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The watch's spec as kept (a spec that no longer parses is reported, never run). */
 export function readSpec(w: WatchRecord): WatchSpec | null {
   try {

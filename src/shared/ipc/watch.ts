@@ -188,13 +188,21 @@ const RUN_STATUSES = ['running', 'done', 'capped', 'failed', 'stopped', 'interru
 export const RunStatus = z.enum(RUN_STATUSES);
 export type RunStatus = z.infer<typeof RunStatus>;
 
+/**
+ * A word a project keeps (a run's status, a gap's reason, an item's presence), as main reads it back: one of this
+ * Skein's, or one a newer Skein wrote into the same project (a team's schema, a file passed along), carried as
+ * written for the renderer to show as it is. Main writes only this Skein's words.
+ */
+const KeptWord = z.string();
+
 export const WatchRun = z.object({
   id: z.number().int(),
   watchId: z.number().int(),
   startedAt: z.number(),
   endedAt: z.number().nullable(),
   scheduledFor: z.number().nullable(),
-  status: RunStatus,
+  /** a `RunStatus`, or a newer Skein's as written */
+  status: KeptWord,
   /** who ran it: the app, or the headless runner (host, pid) */
   runner: z.string(),
   calls: z.number().int(),
@@ -221,7 +229,8 @@ export const WatchGap = z.object({
   watchId: z.number().int(),
   from: z.number(),
   to: z.number(),
-  reason: GapReason,
+  /** a `GapReason`, or a newer Skein's as written */
+  reason: KeptWord,
   /** in plain words */
   detail: z.string(),
   recordedAt: z.number(),
@@ -239,7 +248,8 @@ export type PresenceStatus = z.infer<typeof PresenceStatus>;
 /** One row of the attrition table: an item a watch follows, and whether it is still there. */
 export const AttritionRow = z.object({
   watchId: z.number().int(),
-  kind: z.enum(['post', 'user']),
+  /** 'post' or 'user', or a newer Skein's kind as written */
+  kind: KeptWord,
   id: z.string(),
   /** the account (or list, conversation) it came through */
   target: z.string().nullable(),
@@ -248,7 +258,8 @@ export const AttritionRow = z.object({
   lastSeen: z.number(),
   firstMissingAt: z.number().nullable(),
   rechecks: z.number().int(),
-  status: PresenceStatus,
+  /** a `PresenceStatus`, or a newer Skein's as written */
+  status: KeptWord,
   reason: z.string().nullable(),
   /** when it took this status (for `gone`: when a re-check confirmed it) */
   statusAt: z.number(),
@@ -302,6 +313,11 @@ export type WatchSummary = z.infer<typeof WatchSummary>;
 
 const WatchList = z.object({
   watches: z.array(WatchSummary),
+  /**
+   * watches this Skein cannot read (a kind or setting a newer Skein made, or a damaged record): named, left as they
+   * are, never run or changed here
+   */
+  unreadable: z.array(z.object({ id: z.number().int(), name: z.string(), kind: z.string() })),
   runner: RunnerState,
   /** the project they live in */
   project: z.object({ name: z.string(), kind: z.enum(['live', 'demo']) }).nullable(),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WatchSummary } from '../../../shared/ipc/watch';
-import { against, everyWords, mediaWords, metricWords, metricsOf, steps } from './words';
+import { against, everyWords, gapWords, mediaWords, metricWords, metricsOf, runWords, steps } from './words';
 
 describe('the Watches view’s words', () => {
   it('says a schedule in the largest whole unit', () => {
@@ -53,6 +53,17 @@ describe('the Watches view’s words', () => {
     expect(metricWords('constructor')).toBe('constructor');
     expect(metricWords(' ')).toBe('A metric with no name');
     expect(steps(series, 'saves_v2')).toEqual([{ x: 1, y: 5 }]);
+  });
+
+  it('says a run’s status and a gap’s reason; one a newer Skein kept, as written', () => {
+    expect(runWords('capped')).toBe('stopped at a cap');
+    expect(runWords('partial')).toBe('partial');
+    expect(runWords('toString')).toBe('toString');
+    expect(runWords('')).toBe('no status');
+    expect(gapWords('busy')).toBe('runs were late');
+    expect(gapWords('maintenance')).toBe('maintenance');
+    expect(gapWords('__proto__')).toBe('__proto__');
+    expect(gapWords('  ')).toBe('no reason given');
   });
 
   it('puts a spend against its cap, never past a full meter', () => {

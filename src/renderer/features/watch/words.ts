@@ -43,7 +43,7 @@ export const TARGET_HINTS: Record<WatchKind, string> = {
   space: 'The space’s id',
 };
 
-export const RUN_WORDS: Record<RunStatus, string> = {
+const RUN_WORDS: Record<RunStatus, string> = {
   running: 'running',
   done: 'done',
   capped: 'stopped at a cap',
@@ -53,7 +53,7 @@ export const RUN_WORDS: Record<RunStatus, string> = {
   skipped: 'skipped',
 };
 
-export const GAP_WORDS: Record<GapReason, string> = {
+const GAP_WORDS: Record<GapReason, string> = {
   closed: 'Skein was closed',
   stopped: 'the runner stopped',
   asleep: 'asleep',
@@ -96,11 +96,24 @@ const METRIC_ORDER: readonly CounterMetric[] = [
   'rank',
 ];
 
-/** a metric's name in words; one this Skein does not know (kept by a newer one) as it was written */
-export function metricWords(metric: string): string {
-  if (Object.hasOwn(METRIC_WORDS, metric)) return METRIC_WORDS[metric as CounterMetric];
-  return metric.trim() === '' ? 'A metric with no name' : metric;
+/**
+ * A word the project keeps, said in words: this Skein's own from `words`; one it does not know (a newer Skein's,
+ * on a shared project) as it was written, and an empty one as `blank`. Only own keys count, so a word such as
+ * `constructor` is shown as written too.
+ */
+function keptWords<K extends string>(words: Record<K, string>, word: string, blank: string): string {
+  if (Object.hasOwn(words, word)) return words[word as K];
+  return word.trim() === '' ? blank : word;
 }
+
+/** a metric's name in words; one this Skein does not know (kept by a newer one) as it was written */
+export const metricWords = (metric: string): string => keptWords(METRIC_WORDS, metric, 'A metric with no name');
+
+/** a run's status in words (a newer Skein's as written) */
+export const runWords = (status: string): string => keptWords(RUN_WORDS, status, 'no status');
+
+/** why a gap was recorded, in words (a newer Skein's reason as written) */
+export const gapWords = (reason: string): string => keptWords(GAP_WORDS, reason, 'no reason given');
 
 /** A metric's values as a stepped line: each value from when it was first seen to when it was last seen. */
 export function steps(series: CounterSeries, metric: string): Array<{ x: number; y: number }> {

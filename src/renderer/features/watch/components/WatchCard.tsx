@@ -7,7 +7,7 @@ import { usePrices } from '../../../lib/settings';
 import { formatUsd } from '../../../lib/usage/money';
 import { useWatchActions } from '../queries';
 import { targetLabel } from '../targets';
-import { against, count, everyWords, KIND_LABELS, mediaWords, RUN_WORDS, utcMinute } from '../words';
+import { against, count, everyWords, KIND_LABELS, mediaWords, runWords, utcMinute } from '../words';
 import { EditWatch } from './EditWatch';
 import { TableExports } from './TableExports';
 import { WatchDetails } from './WatchDetails';
@@ -95,7 +95,7 @@ export function WatchCard({ watch }: { watch: WatchSummary }) {
           <dt>Last run</dt>
           <dd data-testid="last-run">
             {last
-              ? `${utcMinute(last.startedAt)}: ${RUN_WORDS[last.status]}, ${count(last.credits)} credits (${usd(last.credits)}), ${last.newItems} new`
+              ? `${utcMinute(last.startedAt)}: ${runWords(last.status)}, ${count(last.credits)} credits (${usd(last.credits)}), ${last.newItems} new`
               : 'none yet'}
           </dd>
         </div>

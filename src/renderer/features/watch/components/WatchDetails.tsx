@@ -3,7 +3,7 @@ import type { WatchSummary } from '../../../../shared/ipc/watch';
 import { ErrorState } from '../../../components/ErrorState';
 import { formatRoute, routes } from '../../../lib/routes';
 import { attritionQuery, watchGapsQuery, watchRunsQuery } from '../queries';
-import { count, GAP_WORDS, RUN_WORDS, utcMinute } from '../words';
+import { count, gapWords, runWords, utcMinute } from '../words';
 
 /** A watch's history: its runs (what each asked and cost), its gaps (why, and whether filled), and what went. */
 export function WatchDetails({ watch }: { watch: WatchSummary }) {
@@ -36,7 +36,7 @@ export function WatchDetails({ watch }: { watch: WatchSummary }) {
             <tr key={r.id}>
               <th scope="row">{utcMinute(r.startedAt)}</th>
               <td>
-                {RUN_WORDS[r.status]}
+                {runWords(r.status)}
                 {r.resumed ? ' (picked up again)' : ''}
                 {r.message ? <span className="watch-table__note">{r.message}</span> : null}
               </td>
@@ -66,7 +66,7 @@ export function WatchDetails({ watch }: { watch: WatchSummary }) {
               <th scope="row">{utcMinute(g.from)}</th>
               <td>{utcMinute(g.to)}</td>
               <td>
-                {GAP_WORDS[g.reason]}
+                {gapWords(g.reason)}
                 <span className="watch-table__note">{g.detail}</span>
               </td>
               <td>
@@ -102,11 +102,16 @@ export function WatchDetails({ watch }: { watch: WatchSummary }) {
           {missingOrGone.map((r) => (
             <tr key={`${r.kind}:${r.id}`} data-status={r.status}>
               <th scope="row">
-                <a href={formatRoute(routes.counters(r.kind, r.id))} title="Counters over time">
-                  {r.kind === 'user' ? 'account' : 'post'} {r.id}
-                </a>
+                {r.kind === 'post' || r.kind === 'user' ? (
+                  <a href={formatRoute(routes.counters(r.kind, r.id))} title="Counters over time">
+                    {r.kind === 'user' ? 'account' : 'post'} {r.id}
+                  </a>
+                ) : (
+                  // a kind of item a newer Skein follows: named as written, with no counters page here
+                  `${r.kind} ${r.id}`
+                )}
               </th>
-              <td>{r.status === 'returned' ? 'back' : r.status}</td>
+              <td>{r.status === 'returned' ? 'back' : r.status || 'no status'}</td>
               <td>{r.firstMissingAt !== null ? utcMinute(r.firstMissingAt) : '—'}</td>
               <td>{utcMinute(r.statusAt)}</td>
               <td className="num">{r.rechecks}</td>

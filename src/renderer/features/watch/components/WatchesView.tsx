@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { RunnerState } from '../../../../shared/ipc/watch';
+import type { RunnerState, WatchList } from '../../../../shared/ipc/watch';
 import { ErrorState } from '../../../components/ErrorState';
 import { ViewFrame } from '../../../components/ViewFrame';
 import type { Route } from '../../../lib/routes';
@@ -30,6 +30,29 @@ function RunnerNote({ runner }: { runner: RunnerState }) {
   return null;
 }
 
+/** The project's watches this Skein cannot read, named, so that none is missing without a word. */
+function UnreadableNote({ watches }: { watches: WatchList['unreadable'] }) {
+  if (watches.length === 0) return null;
+  const one = watches.length === 1;
+  return (
+    <div className="watch-runner watch-runner--other" role="note" aria-label="Watches this Skein cannot read">
+      <p>
+        This Skein cannot read {one ? 'one watch' : `${watches.length} watches`} of this project. A newer Skein may have
+        made {one ? 'it' : 'them'} (on a shared project), or {one ? 'its record is' : 'their records are'} damaged.{' '}
+        {one ? 'It is' : 'They are'} left as {one ? 'it is' : 'they are'}: this Skein does not run, pause or change{' '}
+        {one ? 'it' : 'them'}, and what {one ? 'it' : 'they'} collected stays in the project.
+      </p>
+      <ul>
+        {watches.map((w) => (
+          <li key={w.id}>
+            “{w.name}” (watch {w.id}, kind: {w.kind.trim() === '' ? 'none given' : w.kind})
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 /**
  * The Watches view: every watch of the project with its next and last run, its spend against
  * its caps, its projection and how it compares with what was spent, its gaps and what went missing; and a
@@ -41,6 +64,7 @@ export function WatchesView({ route }: { route: Extract<Route, { name: 'watches'
   const account = route.account;
   const [adding, setAdding] = useState(account !== undefined);
   const watches = list.data?.watches ?? [];
+  const unreadable = list.data?.unreadable ?? [];
   return (
     <ViewFrame
       title="Watches"
@@ -62,6 +86,7 @@ export function WatchesView({ route }: { route: Extract<Route, { name: 'watches'
           : ''}
       </p>
       {list.data ? <RunnerNote runner={list.data.runner} /> : null}
+      <UnreadableNote watches={unreadable} />
       {adding ? (
         <NewWatchForm
           onCreated={() => setAdding(false)}
@@ -77,7 +102,7 @@ export function WatchesView({ route }: { route: Extract<Route, { name: 'watches'
         />
       ) : null}
       {list.isError ? <ErrorState error={list.error} what="the watches" onRetry={() => void list.refetch()} /> : null}
-      {list.isSuccess && watches.length === 0 && !adding ? (
+      {list.isSuccess && watches.length === 0 && unreadable.length === 0 && !adding ? (
         <p className="watch-empty">No watch in this project yet. “New watch” describes one and shows its cost first.</p>
       ) : null}
       <ul className="watch-list" aria-label="Watches">

@@ -1,0 +1,114 @@
+/**
+ * A project a newer Skein wrote into (a team's shared project, a file passed along): the Watches view shows the
+ * run statuses, gaps' reasons and items' presence it has no words for as they were written, and names the watches
+ * it cannot read instead of leaving them out in silence. The project is made by the core, then written into as a
+ * newer Skein would, before the app opens it.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { createCore } from '../src/core';
+import { createDispatcher } from '../src/core/bridge/dispatch';
+import { testCoreDeps } from '../src/core/testing/core-deps';
+import { startSandbox, type Sandbox } from '../src/sandbox';
+import { expect, test } from './fixtures';
+import { launchApp } from './host';
+import { attachScreenshot, expectAccessible, hostOnly } from './support/explorer';
+
+const KEY = 'newer-skein-key-0123456789';
+
+// eslint-disable-next-line no-empty-pattern -- this spec makes its project first, then launches its own app on it
+test('watches a newer Skein wrote into are shown as written, and those it cannot read are named', async ({}, testInfo) => {
+  hostOnly(testInfo);
+  test.setTimeout(120_000);
+  const sandbox: Sandbox = await startSandbox({ port: 0, size: 'small' });
+  const sandboxes: Sandbox[] = [];
+  const userDataDir = await mkdtemp(join(tmpdir(), 'skein-e2e-newer-'));
+  try {
+    const core = createCore(
+      testCoreDeps(userDataDir, sandboxes, {
+        apiBaseUrl: sandbox.baseUrl,
+        apiKey: KEY,
+        workers: undefined,
+        confirm: async () => true,
+        watches: { start: false, tickMs: 60_000 },
+      }),
+    );
+    const made = await createDispatcher(core.handlers).dispatch(
+      'skein:watch.create',
+      {
+        name: 'One account',
+        kind: 'accounts',
+        targets: [sandbox.examples.profile.id],
+        strategy: 'full',
+        schedule: { everyMinutes: 60 },
+        caps: { perRun: 1_000, perDay: 5_000, total: 10_000 },
+      },
+      { senderId: 1 },
+    );
+    if (!made.ok) throw new Error(made.error.message);
+    const watch = (made.data as { id: number }).id;
+    await core.watches.scheduler.tick();
+    await core.dispose();
+
+    const db = new DatabaseSync(join(userDataDir, 'projects', 'Default.skein'));
+    const held = db.prepare('SELECT id FROM watch_presence ORDER BY id').all() as Array<{ id: string }>;
+    db.exec(`UPDATE watch_runs SET status = 'partial'`);
+    db.prepare(`UPDATE watch_presence SET status = 'hidden', reason = 'withheld in some countries' WHERE id = ?`).run(
+      held[0]?.id ?? '',
+    );
+    db.prepare(`UPDATE watch_presence SET kind = 'community', status = 'missing' WHERE id = ?`).run(held[1]?.id ?? '');
+    db.prepare(
+      `INSERT INTO watch_gaps (watch, from_at, to_at, reason, detail, recorded_at, pending) VALUES (?, 1, 2, 'maintenance', 'The API was down.', 3, '[]')`,
+    ).run(watch);
+    const add = db.prepare(
+      `INSERT INTO watches (name, kind, spec, created_at, paused, next_due, state) VALUES (?, ?, ?, 1, 0, 1, '{}')`,
+    );
+    add.run('Bookmarks of the team', 'bookmarks', JSON.stringify({ name: 'Bookmarks of the team', kind: 'bookmarks' }));
+    add.run('<b>Damaged</b>', 'accounts', '{not json');
+    db.close();
+
+    const app = await launchApp({ apiBaseUrl: sandbox.baseUrl, apiKey: KEY, userDataDir });
+    try {
+      const { page } = app;
+      await page.evaluate(() => (window.location.hash = '#/watches'));
+      const note = page.getByRole('note', { name: 'Watches this Skein cannot read' });
+      await expect(note).toContainText('This Skein cannot read 2 watches of this project');
+      await expect(note.getByRole('listitem')).toHaveText([
+        /“Bookmarks of the team” \(watch \d+, kind: bookmarks\)/,
+        // markup in a name is text
+        /“<b>Damaged<\/b>” \(watch \d+, kind: accounts\)/,
+      ]);
+      const card = page.getByRole('list', { name: 'Watches' }).getByRole('listitem');
+      await expect(card).toHaveCount(1);
+      await expect(card).toContainText('One account');
+      await expect(card).toContainText(/UTC: partial, \d+ credits/);
+      await attachScreenshot(page, testInfo, 'watches-newer');
+      await card.getByRole('button', { name: 'Runs, gaps and what disappeared' }).click();
+      await expect(page.getByRole('table', { name: 'Runs' }).getByRole('cell', { name: 'partial' })).toBeVisible();
+      await expect(page.getByRole('table', { name: 'Gaps' })).toContainText('maintenance');
+      const gone = page.getByRole('table', { name: 'Disappeared' });
+      await expect(gone.getByRole('row', { name: /hidden/ })).toContainText('withheld in some countries');
+      // a kind of item this Skein has no counters page for: named, not linked
+      await expect(gone.getByRole('rowheader', { name: /^community \d+$/ })).toBeVisible();
+      await expect(gone.getByRole('link', { name: /^community/ })).toHaveCount(0);
+      await expectAccessible(page, testInfo, 'watches-newer');
+      expect(app.host?.internalErrors() ?? []).toEqual([]);
+    } finally {
+      await app.close();
+    }
+    // the app left the watches it cannot read as they were
+    const after = new DatabaseSync(join(userDataDir, 'projects', 'Default.skein'), { readOnly: true });
+    const rows = after.prepare(`SELECT paused, next_due FROM watches WHERE rowid <> ? ORDER BY rowid`).all(watch);
+    after.close();
+    expect(rows.map((r) => ({ ...r }))).toEqual([
+      { paused: 0, next_due: 1 },
+      { paused: 0, next_due: 1 },
+    ]);
+  } finally {
+    await sandbox.close();
+    for (const s of sandboxes) await s.close();
+    await rm(userDataDir, { recursive: true, force: true });
+  }
+});
