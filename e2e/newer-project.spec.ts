@@ -1,8 +1,9 @@
 /**
  * A project a newer Skein wrote into (a team's shared project, a file passed along): the Watches view shows the
  * run statuses, gaps' reasons and items' presence it has no words for as they were written, and names the watches
- * it cannot read instead of leaving them out in silence. The project is made by the core, then written into as a
- * newer Skein would, before the app opens it.
+ * it cannot read instead of leaving them out in silence; the coding workbench says why it cannot open a codebook
+ * with a field of a kind it does not know, and still makes a new one. Each project is made by the core, then
+ * written into as a newer Skein would, before the app opens it.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -106,6 +107,66 @@ test('watches a newer Skein wrote into are shown as written, and those it cannot
       { paused: 0, next_due: 1 },
       { paused: 0, next_due: 1 },
     ]);
+  } finally {
+    await sandbox.close();
+    for (const s of sandboxes) await s.close();
+    await rm(userDataDir, { recursive: true, force: true });
+  }
+});
+
+// eslint-disable-next-line no-empty-pattern -- this spec makes its project first, then launches its own app on it
+test('a codebook a newer Skein made is refused in words; a new one can still be made', async ({}, testInfo) => {
+  hostOnly(testInfo);
+  test.setTimeout(120_000);
+  const sandbox: Sandbox = await startSandbox({ port: 0, size: 'small' });
+  const sandboxes: Sandbox[] = [];
+  const userDataDir = await mkdtemp(join(tmpdir(), 'skein-e2e-newer-coding-'));
+  try {
+    const core = createCore(
+      testCoreDeps(userDataDir, sandboxes, { apiBaseUrl: sandbox.baseUrl, apiKey: KEY, workers: undefined }),
+    );
+    const stance = {
+      fields: [
+        {
+          key: 'stance',
+          label: 'Stance',
+          type: 'category',
+          categories: [
+            { value: 'for', label: 'For' },
+            { value: 'against', label: 'Against' },
+          ],
+        },
+      ],
+    };
+    const made = await createDispatcher(core.handlers).dispatch(
+      'skein:coding.saveCodebook',
+      { name: 'Team codebook', definition: stance },
+      { senderId: 1 },
+    );
+    if (!made.ok) throw new Error(made.error.message);
+    await core.dispose();
+    const db = new DatabaseSync(join(userDataDir, 'projects', 'Default.skein'));
+    db.prepare(
+      `INSERT INTO codebook_versions (codebook, version, definition, note, created_at) VALUES (1, 2, ?, 'stars', 5)`,
+    ).run(JSON.stringify({ fields: [...stance.fields, { key: 'rating', label: 'Rating', type: 'stars' }] }));
+    db.close();
+
+    const app = await launchApp({ apiBaseUrl: sandbox.baseUrl, apiKey: KEY, userDataDir });
+    try {
+      const { page } = app;
+      await page.evaluate(() => (window.location.hash = '#/coding/codebook'));
+      const panel = page.getByRole('tabpanel', { name: 'Codebook' });
+      await expect(panel.getByRole('alert')).toContainText(
+        'This Skein cannot open the codebook “Team codebook”: its version 2 has a field (“rating”) of a kind this Skein does not know (“stars”).',
+      );
+      await expect(panel.getByRole('alert')).toContainText('It is left as it is.');
+      await attachScreenshot(page, testInfo, 'coding-newer');
+      await panel.getByRole('button', { name: 'New codebook' }).click();
+      await expect(panel.getByRole('textbox', { name: 'Codebook name' })).toBeVisible();
+      expect(app.host?.internalErrors() ?? []).toEqual([]);
+    } finally {
+      await app.close();
+    }
   } finally {
     await sandbox.close();
     for (const s of sandboxes) await s.close();

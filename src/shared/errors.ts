@@ -36,6 +36,8 @@ export const ERROR_CODES = [
   'bad-input',
   /** the bridge refused the sender */
   'forbidden',
+  /** a record of the project this Skein cannot read: a newer Skein made it (a shared project), or it is damaged */
+  'unreadable',
   /** a bug in Skein */
   'internal',
 ] as const;
@@ -115,6 +117,7 @@ export const DEFAULT_ACTIONS: Record<ErrorCode, string> = {
   'write-failed': 'Choose another folder, or free some disk space, then retry.',
   'bad-input': 'This is a bug in Skein; please report it.',
   forbidden: 'This is a bug in Skein; please report it.',
+  unreadable: 'It is left as it is. Open it with the Skein that made it, or update Skein.',
   internal: 'This is a bug in Skein; please report it.',
 };
 

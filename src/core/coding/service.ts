@@ -8,6 +8,7 @@
 import {
   assignKeys,
   canonicalValue,
+  FieldType,
   isCompared,
   valueProblem,
   type CodebookDefinition,
@@ -90,12 +91,36 @@ function sourceLabel(q: ArchiveQueryParsed): string {
   return `${parts.join(' ')} in this project`;
 }
 
+/**
+ * Why this Skein cannot open a codebook's version, or null: a field of a kind it has no form, check or agreement
+ * for (a newer Skein added it, on a shared project), or a damaged record. Opening such a codebook is refused in
+ * words, so that nothing is coded, compared or exported under a version this Skein would misread.
+ */
+export function unreadableVersion(definition: unknown): string | null {
+  const fields = (definition as { fields?: unknown } | null)?.fields;
+  if (!Array.isArray(fields) || fields.length === 0) return 'is damaged in this project';
+  for (const f of fields as Array<{ key?: unknown; type?: unknown } | null>) {
+    if (typeof f?.key !== 'string') return 'is damaged in this project';
+    if (!FieldType.safeParse(f.type).success)
+      return `has a field (“${f.key}”) of a kind this Skein does not know (“${String(f.type)}”)`;
+  }
+  return null;
+}
+
 export function createCodingService(deps: CodingServiceDeps) {
   const store = async () => deps.store(await deps.handle());
 
   const codebook = async (id: number): Promise<Codebook> => {
     const found = await (await store()).codebook(id);
     if (!found) throw notFound('This codebook');
+    for (const v of found.versions) {
+      const why = unreadableVersion(v.definition);
+      if (why)
+        throw makeError(
+          'unreadable',
+          `This Skein cannot open the codebook “${found.name}”: its version ${v.version} ${why}. A newer Skein may have made it; the project’s other codebooks open as usual.`,
+        );
+    }
     return found;
   };
 

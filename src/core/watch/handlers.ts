@@ -4,7 +4,7 @@
  * and loosening its caps, is confirmed by the person in main (the page cannot spend on its own).
  */
 import { usdLabel, type PriceTable } from '../../shared/api/pricing';
-import { SkeinError } from '../../shared/errors';
+import { makeError, SkeinError } from '../../shared/errors';
 import type { HandlersOf } from '../../shared/ipc/define';
 import type { Mode } from '../../shared/ipc/app';
 import {
@@ -154,9 +154,9 @@ export function createWatchHandlers(deps: WatchHandlerDeps): WatchHandlers['watc
   async function summary(project: WatchProject, w: WatchRecord): Promise<WatchSummary> {
     const spec = readSpec(w);
     if (!spec)
-      throw new SkeinError(
-        'bad-input',
-        `This Skein cannot read the watch “${w.name}” (${w.kind}): a newer Skein may have made it. It is left as it is.`,
+      throw makeError(
+        'unreadable',
+        `This Skein cannot read the watch “${w.name}” (${w.kind}): a newer Skein may have made it, or its record is damaged.`,
       );
     const t = now();
     const state = readState(w.state);

@@ -21,10 +21,18 @@ const TITLES = {
   'bad-input': 'Something went wrong in Skein',
   forbidden: 'Something went wrong in Skein',
   internal: 'Something went wrong in Skein',
+  unreadable: 'This Skein cannot read it',
   'write-failed': 'Could not write the file',
 } satisfies Record<ErrorCode, string>;
 
-const NO_RETRY: ReadonlySet<string> = new Set(['not-available', 'validation', 'bad-input', 'forbidden', 'not-found']);
+const NO_RETRY: ReadonlySet<string> = new Set([
+  'not-available',
+  'validation',
+  'bad-input',
+  'forbidden',
+  'not-found',
+  'unreadable',
+]);
 const NEEDS_KEY: ReadonlySet<string> = new Set(['unauthorized', 'payment-required']);
 /** fields of Skein's own settings a `validation` error may name */
 const SETTINGS_FIELDS: ReadonlySet<string> = new Set(['baseUrl']);

@@ -2,7 +2,7 @@
  * Coding's rows read as records, once for both stores: the executor hands text back as it was written on
  * either (a PostgreSQL schema's NUL-safe codec is its business), so numbers, flags and nulls read the same.
  */
-import type { CodedKind, CodeValue } from '../../../shared/coding/codebook';
+import type { CodebookDefinition, CodedKind, CodeValue } from '../../../shared/coding/codebook';
 import type { Adjudication, Coder, Coding, ModelSettings } from '../../../shared/coding/records';
 
 type Row = Record<string, unknown>;
@@ -14,6 +14,18 @@ export const text = (v: unknown): string =>
 export const textOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : text(v));
 
 export const parse = <T>(v: unknown): T => JSON.parse(text(v)) as T;
+
+/**
+ * A codebook version's definition as kept: a damaged one (not JSON) reads as a definition with no fields, which
+ * the coding service refuses to open in words and an export's code columns pass over.
+ */
+export function definitionOf(v: unknown): CodebookDefinition {
+  try {
+    return parse<CodebookDefinition>(v);
+  } catch {
+    return { fields: [] };
+  }
+}
 
 export const coderOf = (r: Row): Coder => ({
   id: Number(r.id),

@@ -26,7 +26,7 @@ import type {
   SampleItem,
   SampleSummary,
 } from '../../../shared/coding/records';
-import { adjudicationOf, coderOf, codingOf, parse, text, textOrNull } from './rows';
+import { adjudicationOf, coderOf, codingOf, definitionOf, parse, text, textOrNull } from './rows';
 
 /** A value written for one item × field × coder. */
 export interface CodingInput {
@@ -158,7 +158,7 @@ export class CodingTables {
       )
     ).map((r) => ({
       version: Number(r.version),
-      definition: parse<CodebookDefinition>(r.definition),
+      definition: definitionOf(r.definition),
       note: text(r.note),
       createdAt: Number(r.created_at),
     }));

@@ -249,6 +249,18 @@ export function CodebookTab() {
   const book = useCodebook(codebook);
   const save = useSaveCodebook();
   const [creating, setCreating] = useState(false);
+  // one this Skein cannot open (a newer Skein's) says why, and a new codebook can still be made
+  if (codebook !== null && !creating && book.isError)
+    return (
+      <>
+        <Problem error={book.error} />
+        <p>
+          <button type="button" className="btn" onClick={() => setCreating(true)}>
+            New codebook
+          </button>
+        </p>
+      </>
+    );
   if (codebook !== null && !creating && !book.data) return <p className="muted">Loading the codebook…</p>;
   const current = creating ? undefined : book.data?.versions.at(-1);
   return (

@@ -1,0 +1,117 @@
+/**
+ * Codebooks in a project a newer Skein wrote into (a team's shared project, a file passed along): one with a field
+ * of a kind this Skein has no form for, or a damaged one, is refused in words when opened, never read wrongly or
+ * reported as a bug, and the project's other codebooks open as usual.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCore, type Core } from '.';
+import { createDispatcher } from './bridge/dispatch';
+import { unreadableVersion } from './coding/service';
+import { startSandbox, type Sandbox } from '../sandbox';
+import { testCoreDeps } from './testing/core-deps';
+
+const dirs: string[] = [];
+const sandboxes: Sandbox[] = [];
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, size: 'small' });
+  sandboxes.push(sandbox);
+});
+afterAll(async () => {
+  for (const s of sandboxes) await s.close();
+  dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
+});
+
+const core = (dir: string) =>
+  createCore(
+    testCoreDeps(dir, sandboxes, {
+      apiBaseUrl: sandbox.baseUrl,
+      apiKey: 'k',
+      workers: undefined,
+      confirm: async () => true,
+    }),
+  );
+async function answer(c: Core, channel: string, input?: unknown) {
+  return createDispatcher(c.handlers).dispatch(`skein:${channel}`, input, { senderId: 1 });
+}
+const stance = {
+  fields: [
+    {
+      key: 'stance',
+      label: 'Stance',
+      type: 'category',
+      categories: [
+        { value: 'for', label: 'For' },
+        { value: 'against', label: 'Against' },
+      ],
+    },
+  ],
+};
+
+describe('codebooks a newer Skein wrote into', () => {
+  it('refuses in words to open one with a field of an unknown kind or a damaged version; opens the others', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skein-coding-newer-'));
+    dirs.push(dir);
+    let c = core(dir);
+    for (const name of ['Stance', 'Newer', 'Damaged']) {
+      const made = await answer(c, 'coding.saveCodebook', { name, definition: stance });
+      expect(made.ok).toBe(true);
+    }
+    await c.dispose();
+    const db = new DatabaseSync(join(dir, 'projects', 'Default.skein'));
+    const newer = { fields: [...stance.fields, { key: 'rating', label: 'Rating', type: 'stars', max: 5 }] };
+    db.prepare(
+      `INSERT INTO codebook_versions (codebook, version, definition, note, created_at) VALUES (2, 2, ?, 'stars', 5)`,
+    ).run(JSON.stringify(newer));
+    db.exec(`UPDATE codebook_versions SET definition = '{"fields": [' WHERE codebook = 3`);
+    db.close();
+
+    c = core(dir);
+    try {
+      const list = await answer(c, 'coding.codebooks');
+      expect(list.ok && (list.data as Array<{ name: string }>).map((b) => b.name)).toEqual([
+        'Stance',
+        'Newer',
+        'Damaged',
+      ]);
+      const opened = await answer(c, 'coding.codebook', { id: 1 });
+      expect(opened.ok).toBe(true);
+      const refused = await answer(c, 'coding.codebook', { id: 2 });
+      expect(refused.ok ? null : refused.error).toMatchObject({
+        code: 'unreadable',
+        message:
+          'This Skein cannot open the codebook “Newer”: its version 2 has a field (“rating”) of a kind this Skein does not know (“stars”). A newer Skein may have made it; the project’s other codebooks open as usual.',
+      });
+      const damaged = await answer(c, 'coding.codebook', { id: 3 });
+      expect(damaged.ok ? null : damaged.error).toMatchObject({ code: 'unreadable' });
+      expect(damaged.ok ? '' : damaged.error.message).toContain('its version 1 is damaged in this project');
+      // nothing is written under a version this Skein would misread
+      const saved = await answer(c, 'coding.saveCodebook', { id: 2, name: 'Newer', definition: stance });
+      expect(saved.ok ? null : saved.error.code).toBe('unreadable');
+    } finally {
+      await c.dispose();
+    }
+  }, 60_000);
+
+  it('says what it cannot read in a version', () => {
+    expect(unreadableVersion(stance)).toBeNull();
+    expect(unreadableVersion({ fields: [{ key: 'x', type: 'stars' }] })).toBe(
+      'has a field (“x”) of a kind this Skein does not know (“stars”)',
+    );
+    for (const damaged of [
+      null,
+      {},
+      { fields: [] },
+      { fields: 'x' },
+      { fields: [null] },
+      { fields: [{ type: 'text' }] },
+    ])
+      expect(unreadableVersion(damaged)).toBe('is damaged in this project');
+    // an own key of every object is not a kind either
+    expect(unreadableVersion({ fields: [{ key: 'x', type: 'constructor' }] })).toContain('“constructor”');
+  });
+});
