@@ -85,6 +85,9 @@ test('watches a newer Skein wrote into are shown as written, and those it cannot
       await expect(card).toHaveCount(1);
       await expect(card).toContainText('One account');
       await expect(card).toContainText(/UTC: partial, \d+ credits/);
+      await expect(card.getByTestId('attrition')).toHaveText(
+        '0 gone, 1 missing, 0 back, 1 of a status this Skein does not know',
+      );
       await attachScreenshot(page, testInfo, 'watches-newer');
       await card.getByRole('button', { name: 'Runs, gaps and what disappeared' }).click();
       await expect(page.getByRole('table', { name: 'Runs' }).getByRole('cell', { name: 'partial' })).toBeVisible();

@@ -64,10 +64,12 @@ async function projectANewerSkeinWroteInto(): Promise<{ dir: string; watch: numb
   const db = new DatabaseSync(join(dir, 'projects', 'Default.skein'));
   try {
     const held = db.prepare('SELECT id FROM watch_presence ORDER BY id').all() as Array<{ id: string }>;
-    expect(held.length).toBeGreaterThan(1);
+    expect(held.length).toBeGreaterThan(2);
     db.exec(`UPDATE watch_runs SET status = 'partial'`);
     db.prepare(`UPDATE watch_presence SET status = 'hidden' WHERE id = ?`).run(held[0]?.id ?? '');
     db.prepare(`UPDATE watch_presence SET kind = 'community' WHERE id = ?`).run(held[1]?.id ?? '');
+    // a status named like an object's own key is a status like any other
+    db.prepare(`UPDATE watch_presence SET status = '__proto__' WHERE id = ?`).run(held[2]?.id ?? '');
     db.exec(
       `INSERT INTO watch_gaps (watch, from_at, to_at, reason, detail, recorded_at, pending) VALUES (${created.id}, 1, 2, 'maintenance', 'the server was down', 3, '[]')`,
     );
@@ -100,6 +102,10 @@ describe('watches a newer Skein wrote into', () => {
         const list = await call<WatchList>(c, 'skein:watch.list');
         expect(list.watches.map((w) => w.id)).toEqual([watch]);
         expect(list.watches[0]?.lastRun?.status).toBe('partial');
+        // counted apart from this Skein's statuses, none lost
+        const attrition = list.watches[0]?.attrition;
+        expect(attrition).toMatchObject({ missing: 0, gone: 0, returned: 0, other: 2 });
+        expect(attrition?.present).toBeGreaterThan(0);
         expect(list.unreadable).toEqual([
           { id: newer, name: 'Bookmarks', kind: 'bookmarks' },
           { id: damaged, name: 'Damaged', kind: 'accounts' },
@@ -109,7 +115,7 @@ describe('watches a newer Skein wrote into', () => {
         const gaps = await call<WatchGap[]>(c, 'skein:watch.gaps', { id: watch });
         expect(gaps.map((g) => g.reason)).toContain('maintenance');
         const rows = await call<AttritionRow[]>(c, 'skein:watch.attrition', {});
-        expect(rows.map((r) => r.status)).toContain('hidden');
+        expect(rows.map((r) => r.status)).toEqual(expect.arrayContaining(['hidden', '__proto__']));
         expect(rows.map((r) => r.kind)).toContain('community');
         // the known filters still work beside them
         const present = await call<AttritionRow[]>(c, 'skein:watch.attrition', { status: 'present' });

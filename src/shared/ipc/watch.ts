@@ -305,6 +305,8 @@ export const WatchSummary = z.object({
     missing: z.number().int(),
     gone: z.number().int(),
     returned: z.number().int(),
+    /** items whose status only a newer Skein knows (a shared project): listed in the attrition table as written */
+    other: z.number().int(),
   }),
   /** the media kept for it after its runs (`keepMedia`): files so far, when, the last failure in words; null: none yet */
   media: z.object({ files: z.number().int(), at: z.number(), failure: z.string().nullable() }).nullable().optional(),

@@ -220,7 +220,8 @@ export interface WatchStats {
   lastRun: RunRecord | null;
   running: boolean;
   gaps: { open: number; filled: number };
-  attrition: { present: number; missing: number; gone: number; returned: number };
+  /** items by presence; `other`: a status only a newer Skein knows */
+  attrition: { present: number; missing: number; gone: number; returned: number; other: number };
   /** the posts the watch's runs kept, and of how many of its targets */
   kept: { posts: number; targets: number };
 }

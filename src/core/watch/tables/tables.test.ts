@@ -10,6 +10,7 @@ import type { IngestRecord } from '../../archive/answer';
 import { ArchiveHost } from '../../archive/host';
 import type { ProjectStore as Project } from '../../archive/store';
 import { makeStores, STORES, type StoreUnderTest } from '../../archive/testing/stores';
+import { sql, type Db } from '../../db';
 import { csvLine } from './csv';
 import { WATCH_PART_NAME } from './part';
 import { runOutcome } from '../testing/outcome';
@@ -159,7 +160,27 @@ function watchTests(s: StoreUnderTest): void {
       ['A', 'present'],
       ['B', 'returned'],
     ]);
-    expect((await tables(p).stats(w, T + 2 * DAY)).attrition).toEqual({ present: 2, missing: 0, gone: 0, returned: 1 });
+    expect((await tables(p).stats(w, T + 2 * DAY)).attrition).toEqual({
+      present: 2,
+      missing: 0,
+      gone: 0,
+      returned: 1,
+      other: 0,
+    });
+    // a status a newer Skein wrote (a shared project), one named like an object's own key among them, is counted
+    // apart: never as a key of its own, never lost
+    const db = (tables(p) as unknown as { db: Db }).db;
+    await db.run(sql`UPDATE watch_presence SET status = '__proto__' WHERE watch = ${w} AND id = 'A'`);
+    await db.run(sql`UPDATE watch_presence SET status = 'hidden' WHERE watch = ${w} AND id = 'B'`);
+    expect((await tables(p).stats(w, T + 2 * DAY)).attrition).toEqual({
+      present: 1,
+      missing: 0,
+      gone: 0,
+      returned: 0,
+      other: 2,
+    });
+    await db.run(sql`UPDATE watch_presence SET status = 'present' WHERE watch = ${w} AND id = 'A'`);
+    await db.run(sql`UPDATE watch_presence SET status = 'returned' WHERE watch = ${w} AND id = 'B'`);
     // the attrition table: gone, missing, back, then the rest; its pages by key
     // (C's status changed after A's: the later first)
     expect((await tables(p).attrition({ watch: w, offset: 0, limit: 10 })).map((x) => x.id)).toEqual(['B', 'C', 'A']);

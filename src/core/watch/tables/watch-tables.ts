@@ -294,8 +294,12 @@ export class WatchTables {
             FROM watch_presence WHERE watch = ${watch} AND kind = 'post'`,
       ),
     ]);
-    const attrition = { present: 0, missing: 0, gone: 0, returned: 0 };
-    for (const row of statuses) attrition[row.status as keyof typeof attrition] = Number(row.n);
+    const attrition = { present: 0, missing: 0, gone: 0, returned: 0, other: 0 };
+    for (const row of statuses) {
+      // a status a newer Skein wrote (a shared project) is counted apart, never as a key of its own
+      const known = row.status !== 'other' && Object.hasOwn(attrition, row.status);
+      attrition[known ? (row.status as PresenceRecord['status']) : 'other'] += Number(row.n);
+    }
     return {
       runs: Number(runs?.n ?? 0),
       newItems: Number(runs?.fresh ?? 0),

@@ -117,6 +117,7 @@ export function WatchCard({ watch }: { watch: WatchSummary }) {
           <dt>Disappeared</dt>
           <dd data-testid="attrition">
             {watch.attrition.gone} gone, {watch.attrition.missing} missing, {watch.attrition.returned} back
+            {watch.attrition.other > 0 ? `, ${watch.attrition.other} of a status this Skein does not know` : ''}
           </dd>
         </div>
       </dl>
