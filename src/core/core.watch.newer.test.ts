@@ -32,7 +32,7 @@ async function call<T>(core: Core, channel: string, input?: unknown): Promise<T>
   if (!res.ok) throw new Error(`${channel}: ${res.error.message}`);
   return res.data as T;
 }
-const core = (dir: string) =>
+const core = (dir: string, progress?: (line: string) => void) =>
   createCore(
     testCoreDeps(dir, sandboxes, {
       apiBaseUrl: sandbox.baseUrl,
@@ -40,7 +40,7 @@ const core = (dir: string) =>
       requestsPerSecond: 1_000,
       workers: undefined,
       confirm: async () => true,
-      watches: { start: false, tickMs: 60_000 },
+      watches: { start: false, tickMs: 60_000, ...(progress ? { progress } : {}) },
     }),
   );
 
@@ -140,10 +140,18 @@ describe('watches a newer Skein wrote into', () => {
       const before = await fetch(`${sandbox.baseUrl}/__sandbox/requests`).then(
         (r) => r.json() as Promise<{ requests: unknown[] }>,
       );
-      const c = core(dir);
+      const said: string[] = [];
+      const c = core(dir, (line) => said.push(line));
       try {
-        // the readable watch is not due for an hour: only the two unreadable ones are
         await c.watches.scheduler.tick();
+        await c.watches.scheduler.tick();
+        // the headless runner's output says, once each, which watches it leaves alone
+        expect(said).toEqual([
+          expect.stringMatching(
+            new RegExp(`watch ${newer} “Bookmarks” \\(bookmarks\\): this Skein cannot read it .* left as it is`),
+          ),
+          expect.stringMatching(new RegExp(`watch ${damaged} “Damaged” \\(accounts\\): this Skein cannot read it`)),
+        ]);
         expect((await call<WatchList>(c, 'skein:watch.list')).runner.holder).toBe('none');
       } finally {
         await c.dispose();

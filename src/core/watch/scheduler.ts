@@ -91,6 +91,8 @@ export class WatchScheduler {
   private stopping = false;
   private stopRun = new AbortController();
   private readonly requested = new Set<number>();
+  /** the watches this Skein cannot read that the runner has said it leaves alone (once each) */
+  private readonly leftAlone = new Set<number>();
   private current: { watch: number; run: number } | null = null;
   private holder: RunnerState = NO_RUNNER;
 
@@ -241,6 +243,7 @@ export class WatchScheduler {
     const store = project.store;
     const watches = (await store.watches()).filter((w) => only === undefined || w.id === only);
     const active = watches.filter(runnable);
+    this.sayLeftAlone(watches, now);
     if (!this.held) {
       const open = active.length > 0 || this.requested.size > 0 || (await store.openRuns()).length > 0;
       if (!open) return this.readHolder(store);
@@ -276,6 +279,17 @@ export class WatchScheduler {
     }
     for (const id of this.requested) if (!active.some((w) => w.id === id)) this.requested.delete(id);
     if (active.length === 0 && (await store.openRuns()).length === 0) await this.release();
+  }
+
+  /** A switched-on watch this Skein cannot read is never run here: the headless runner's output says so, once. */
+  private sayLeftAlone(watches: readonly WatchRecord[], now: number): void {
+    for (const w of watches) {
+      if (w.paused || w.nextDue === null || readSpec(w) !== null || this.leftAlone.has(w.id)) continue;
+      this.leftAlone.add(w.id);
+      this.deps.progress?.(
+        `${isoMinute(now)}  watch ${w.id} “${w.name}” (${w.kind}): this Skein cannot read it (a newer Skein made it, or its record is damaged); it is left as it is and not run here`,
+      );
+    }
   }
 
   private async runWatch(
