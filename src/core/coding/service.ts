@@ -94,7 +94,8 @@ function sourceLabel(q: ArchiveQueryParsed): string {
 /**
  * Why this Skein cannot open a codebook's version, or null: a field of a kind it has no form, check or agreement
  * for (a newer Skein added it, on a shared project), or a damaged record. Opening such a codebook is refused in
- * words, so that nothing is coded, compared or exported under a version this Skein would misread.
+ * words, so that nothing is coded or compared under a version this Skein would misread (an export's code columns
+ * still carry its values, as written: policy.ts).
  */
 export function unreadableVersion(definition: unknown): string | null {
   const fields = (definition as { fields?: unknown } | null)?.fields;

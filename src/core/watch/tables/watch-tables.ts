@@ -297,8 +297,9 @@ export class WatchTables {
     const attrition = { present: 0, missing: 0, gone: 0, returned: 0, other: 0 };
     for (const row of statuses) {
       // a status a newer Skein wrote (a shared project) is counted apart, never as a key of its own
-      const known = row.status !== 'other' && Object.hasOwn(attrition, row.status);
-      attrition[known ? (row.status as PresenceRecord['status']) : 'other'] += Number(row.n);
+      attrition[Object.hasOwn(attrition, row.status) ? (row.status as keyof typeof attrition) : 'other'] += Number(
+        row.n,
+      );
     }
     return {
       runs: Number(runs?.n ?? 0),
