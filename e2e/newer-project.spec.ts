@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { createCore } from '../src/core';
 import { createDispatcher } from '../src/core/bridge/dispatch';
+import { STANCE } from '../src/core/coding/testing/codebooks';
 import { testCoreDeps } from '../src/core/testing/core-deps';
 import { startSandbox, type Sandbox } from '../src/sandbox';
 import { expect, test } from './fixtures';
@@ -128,22 +129,9 @@ test('a codebook a newer Skein made is refused in words; a new one can still be 
     const core = createCore(
       testCoreDeps(userDataDir, sandboxes, { apiBaseUrl: sandbox.baseUrl, apiKey: KEY, workers: undefined }),
     );
-    const stance = {
-      fields: [
-        {
-          key: 'stance',
-          label: 'Stance',
-          type: 'category',
-          categories: [
-            { value: 'for', label: 'For' },
-            { value: 'against', label: 'Against' },
-          ],
-        },
-      ],
-    };
     const made = await createDispatcher(core.handlers).dispatch(
       'skein:coding.saveCodebook',
-      { name: 'Team codebook', definition: stance },
+      { name: 'Team codebook', definition: STANCE },
       { senderId: 1 },
     );
     if (!made.ok) throw new Error(made.error.message);
@@ -151,7 +139,7 @@ test('a codebook a newer Skein made is refused in words; a new one can still be 
     const db = new DatabaseSync(join(userDataDir, 'projects', 'Default.skein'));
     db.prepare(
       `INSERT INTO codebook_versions (codebook, version, definition, note, created_at) VALUES (1, 2, ?, 'stars', 5)`,
-    ).run(JSON.stringify({ fields: [...stance.fields, { key: 'rating', label: 'Rating', type: 'stars' }] }));
+    ).run(JSON.stringify({ fields: [...STANCE.fields, { key: 'rating', label: 'Rating', type: 'stars' }] }));
     db.close();
 
     const app = await launchApp({ apiBaseUrl: sandbox.baseUrl, apiKey: KEY, userDataDir });

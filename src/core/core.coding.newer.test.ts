@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '.';
 import { createDispatcher } from './bridge/dispatch';
 import { unreadableVersion } from './coding/service';
+import { STANCE } from './coding/testing/codebooks';
 import { startSandbox, type Sandbox } from '../sandbox';
 import { testCoreDeps } from './testing/core-deps';
 
@@ -38,19 +39,6 @@ const core = (dir: string) =>
 async function answer(c: Core, channel: string, input?: unknown) {
   return createDispatcher(c.handlers).dispatch(`skein:${channel}`, input, { senderId: 1 });
 }
-const stance = {
-  fields: [
-    {
-      key: 'stance',
-      label: 'Stance',
-      type: 'category',
-      categories: [
-        { value: 'for', label: 'For' },
-        { value: 'against', label: 'Against' },
-      ],
-    },
-  ],
-};
 
 describe('codebooks a newer Skein wrote into', () => {
   it('refuses in words to open one with a field of an unknown kind or a damaged version; opens the others', async () => {
@@ -58,12 +46,12 @@ describe('codebooks a newer Skein wrote into', () => {
     dirs.push(dir);
     let c = core(dir);
     for (const name of ['Stance', 'Newer', 'Damaged']) {
-      const made = await answer(c, 'coding.saveCodebook', { name, definition: stance });
+      const made = await answer(c, 'coding.saveCodebook', { name, definition: STANCE });
       expect(made.ok).toBe(true);
     }
     await c.dispose();
     const db = new DatabaseSync(join(dir, 'projects', 'Default.skein'));
-    const newer = { fields: [...stance.fields, { key: 'rating', label: 'Rating', type: 'stars', max: 5 }] };
+    const newer = { fields: [...STANCE.fields, { key: 'rating', label: 'Rating', type: 'stars', max: 5 }] };
     db.prepare(
       `INSERT INTO codebook_versions (codebook, version, definition, note, created_at) VALUES (2, 2, ?, 'stars', 5)`,
     ).run(JSON.stringify(newer));
@@ -90,7 +78,7 @@ describe('codebooks a newer Skein wrote into', () => {
       expect(damaged.ok ? null : damaged.error).toMatchObject({ code: 'unreadable' });
       expect(damaged.ok ? '' : damaged.error.message).toContain('its version 1 is damaged in this project');
       // nothing is written under a version this Skein would misread
-      const saved = await answer(c, 'coding.saveCodebook', { id: 2, name: 'Newer', definition: stance });
+      const saved = await answer(c, 'coding.saveCodebook', { id: 2, name: 'Newer', definition: STANCE });
       expect(saved.ok ? null : saved.error.code).toBe('unreadable');
     } finally {
       await c.dispose();
@@ -98,7 +86,7 @@ describe('codebooks a newer Skein wrote into', () => {
   }, 60_000);
 
   it('says what it cannot read in a version', () => {
-    expect(unreadableVersion(stance)).toBeNull();
+    expect(unreadableVersion(STANCE)).toBeNull();
     expect(unreadableVersion({ fields: [{ key: 'x', type: 'stars' }] })).toBe(
       'has a field (“x”) of a kind this Skein does not know (“stars”)',
     );

@@ -14,6 +14,7 @@ import { createCore, type CoreDeps } from '.';
 import { startSandbox, type Sandbox } from '../sandbox';
 import { skipWithoutPostgres, startTestCluster, type TestCluster } from './db/testing/postgres';
 import { createDispatcher } from './bridge/dispatch';
+import { STANCE } from './coding/testing/codebooks';
 import { testCoreDeps } from './testing/core-deps';
 import { fakeSecretStorage } from './testing/fake-secret-storage';
 
@@ -181,19 +182,7 @@ describe.skipIf(skip)(`a team project in the core${skip ? ` (${skip})` : ''}`, (
       // Ada makes the codebook and draws the sample; Grace, on her own computer, joins as a coder
       const book = await call(a, 'skein:coding.saveCodebook', {
         name: 'Stance',
-        definition: {
-          fields: [
-            {
-              key: 'stance',
-              label: 'Stance',
-              type: 'category',
-              categories: [
-                { value: 'for', label: 'For' },
-                { value: 'against', label: 'Against' },
-              ],
-            },
-          ],
-        },
+        definition: STANCE,
       });
       const ada = await call(a, 'skein:coding.addCoder', { name: 'Ada', kind: 'person' });
       const grace = await call(b, 'skein:coding.addCoder', { name: 'Grace', kind: 'person' });

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '.';
-import { createDispatcher } from './bridge/dispatch';
+import { call } from './testing/bridge-call';
 import { startSandbox, type Sandbox } from '../sandbox';
 import type { WatchSummary } from '../shared/ipc/watch';
 import { FakeClock } from './testing/fake-clock';
@@ -26,12 +26,6 @@ afterAll(async () => {
   dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
 });
 
-const ctx = { senderId: 1 };
-async function call<T>(core: Core, channel: string, input?: unknown): Promise<T> {
-  const res = await createDispatcher(core.handlers).dispatch(channel, input, ctx);
-  if (!res.ok) throw new Error(`${channel}: ${res.error.message}`);
-  return res.data as T;
-}
 const charged = async () =>
   ((await (await fetch(`${sandbox.baseUrl}/__sandbox/requests`)).json()) as { requests: unknown[] }).requests.length;
 

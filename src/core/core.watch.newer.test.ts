@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '.';
-import { createDispatcher } from './bridge/dispatch';
+import { createCore } from '.';
+import { call } from './testing/bridge-call';
 import { startSandbox, type Sandbox } from '../sandbox';
 import type { AttritionRow, WatchGap, WatchList, WatchRun, WatchSummary } from '../shared/ipc/watch';
 import { testCoreDeps } from './testing/core-deps';
@@ -26,12 +26,6 @@ afterAll(async () => {
   dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
 });
 
-const ctx = { senderId: 1 };
-async function call<T>(core: Core, channel: string, input?: unknown): Promise<T> {
-  const res = await createDispatcher(core.handlers).dispatch(channel, input, ctx);
-  if (!res.ok) throw new Error(`${channel}: ${res.error.message}`);
-  return res.data as T;
-}
 const core = (dir: string, progress?: (line: string) => void) =>
   createCore(
     testCoreDeps(dir, sandboxes, {

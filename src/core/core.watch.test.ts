@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type Core, type CoreDeps } from '.';
-import { createDispatcher } from './bridge/dispatch';
+import { call } from './testing/bridge-call';
 import { startSandbox, type LedgerEntry, type Sandbox } from '../sandbox';
 import type { WatchSummary } from '../shared/ipc/watch';
 import { testCoreDeps } from './testing/core-deps';
@@ -35,12 +35,6 @@ afterAll(async () => {
   dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
 });
 
-const ctx = { senderId: 1 };
-async function call<T>(core: Core, channel: string, input?: unknown): Promise<T> {
-  const res = await createDispatcher(core.handlers).dispatch(channel, input, ctx);
-  if (!res.ok) throw new Error(`${channel}: ${res.error.message}`);
-  return res.data as T;
-}
 const control = async <T>(path: string): Promise<T> => (await (await fetch(`${sandbox.baseUrl}${path}`)).json()) as T;
 
 function liveCore(dir: string, over: Partial<CoreDeps> = {}): Core {
