@@ -3,47 +3,37 @@
  * of a kind this Skein has no form for, or a damaged one, is refused in words when opened, never read wrongly or
  * reported as a bug, and the project's other codebooks open as usual.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '.';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Core } from '.';
 import { createDispatcher } from './bridge/dispatch';
 import { unreadableVersion } from './coding/service';
 import { STANCE } from './coding/testing/codebooks';
 import { startSandbox, type Sandbox } from '../sandbox';
-import { testCoreDeps } from './testing/core-deps';
+import { demoCores } from './testing/demo-cores';
 
-const dirs: string[] = [];
-const sandboxes: Sandbox[] = [];
+const cores = demoCores('skein-coding-newer');
 let sandbox: Sandbox;
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, size: 'small' });
-  sandboxes.push(sandbox);
-});
-afterAll(async () => {
-  for (const s of sandboxes) await s.close();
-  dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
+  cores.sandboxes.push(sandbox);
 });
 
 const core = (dir: string) =>
-  createCore(
-    testCoreDeps(dir, sandboxes, {
-      apiBaseUrl: sandbox.baseUrl,
-      apiKey: 'k',
-      workers: undefined,
-      confirm: async () => true,
-    }),
-  );
+  cores.core(dir, {
+    apiBaseUrl: sandbox.baseUrl,
+    apiKey: 'k',
+    workers: undefined,
+    confirm: async () => true,
+  }).core;
 async function answer(c: Core, channel: string, input?: unknown) {
   return createDispatcher(c.handlers).dispatch(`skein:${channel}`, input, { senderId: 1 });
 }
 
 describe('codebooks a newer Skein wrote into', () => {
   it('refuses in words to open one with a field of an unknown kind or a damaged version; opens the others', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'skein-coding-newer-'));
-    dirs.push(dir);
+    const dir = cores.folder();
     let c = core(dir);
     for (const name of ['Stance', 'Newer', 'Damaged']) {
       const made = await answer(c, 'coding.saveCodebook', { name, definition: STANCE });

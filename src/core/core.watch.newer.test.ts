@@ -3,47 +3,36 @@
  * reason, an item's presence or a kind of watch this Skein has no word for is shown as written, never as a bug, and
  * the watches around it keep reading.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCore } from '.';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { call } from './testing/bridge-call';
 import { startSandbox, type Sandbox } from '../sandbox';
 import type { AttritionRow, WatchGap, WatchList, WatchRun, WatchSummary } from '../shared/ipc/watch';
-import { testCoreDeps } from './testing/core-deps';
+import { demoCores } from './testing/demo-cores';
 
-const dirs: string[] = [];
-const sandboxes: Sandbox[] = [];
+const cores = demoCores('skein-watch-newer');
 let sandbox: Sandbox;
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, size: 'small' });
-  sandboxes.push(sandbox);
-});
-afterAll(async () => {
-  for (const s of sandboxes) await s.close();
-  dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
+  cores.sandboxes.push(sandbox);
 });
 
 const core = (dir: string, progress?: (line: string) => void) =>
-  createCore(
-    testCoreDeps(dir, sandboxes, {
-      apiBaseUrl: sandbox.baseUrl,
-      apiKey: 'k',
-      requestsPerSecond: 1_000,
-      workers: undefined,
-      confirm: async () => true,
-      watches: { start: false, tickMs: 60_000, ...(progress ? { progress } : {}) },
-    }),
-  );
+  cores.core(dir, {
+    apiBaseUrl: sandbox.baseUrl,
+    apiKey: 'k',
+    requestsPerSecond: 1_000,
+    workers: undefined,
+    confirm: async () => true,
+    watches: { start: false, tickMs: 60_000, ...(progress ? { progress } : {}) },
+  }).core;
 
 const CAPS = { perRun: 1_000, perDay: 5_000, total: 10_000 };
 
 /** A project with a watch that has run once, then written into as a newer Skein would: its words and a watch of its own. */
 async function projectANewerSkeinWroteInto(): Promise<{ dir: string; watch: number; newer: number; damaged: number }> {
-  const dir = mkdtempSync(join(tmpdir(), 'skein-watch-newer-'));
-  dirs.push(dir);
+  const dir = cores.folder();
   const c = core(dir);
   const created = await call<WatchSummary>(c, 'skein:watch.create', {
     name: 'Accounts',

@@ -8,24 +8,17 @@ import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import type { Core, CoreDeps } from '..';
 import { createCore } from '..';
-import { createDispatcher } from '../bridge';
 import type { Sandbox } from '../../sandbox';
+import { call } from './bridge-call';
 import { testCoreDeps } from './core-deps';
-
-/** the one window a test's calls come from */
-const ctx = { senderId: 1 };
 
 type BridgeCall = <T = Record<string, unknown>>(channel: string, input: unknown) => Promise<T>;
 
 /** calls a core's handlers by channel, as the preload would; a failed call throws */
-function bridgeOf(core: Core): BridgeCall {
-  const bridge = createDispatcher(core.handlers);
-  return async <T>(channel: string, input: unknown): Promise<T> => {
-    const res = await bridge.dispatch(channel, input, ctx);
-    if (!res.ok) throw new Error(`${channel}: ${res.error.message}`);
-    return res.data as T;
-  };
-}
+const bridgeOf =
+  (core: Core): BridgeCall =>
+  <T>(channel: string, input: unknown) =>
+    call<T>(core, channel, input);
 
 /** Registers the file's clean-up (vitest's afterAll); call it at the top of a test file. */
 export function demoCores(prefix: string) {
