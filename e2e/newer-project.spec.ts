@@ -9,24 +9,32 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { createCore } from '../src/core';
-import { createDispatcher } from '../src/core/bridge/dispatch';
+import { createCore, type Core } from '../src/core';
 import { STANCE } from '../src/core/coding/testing/codebooks';
+import { call } from '../src/core/testing/bridge-call';
 import { testCoreDeps } from '../src/core/testing/core-deps';
 import { startSandbox, type Sandbox } from '../src/sandbox';
 import { expect, test } from './fixtures';
-import { launchApp } from './host';
+import { launchApp, type SkeinApp } from './host';
 import { attachScreenshot, expectAccessible, hostOnly } from './support/explorer';
 
 const KEY = 'newer-skein-key-0123456789';
 
-// eslint-disable-next-line no-empty-pattern -- this spec makes its project first, then launches its own app on it
-test('watches a newer Skein wrote into are shown as written, and those it cannot read are named', async ({}, testInfo) => {
-  hostOnly(testInfo);
-  test.setTimeout(120_000);
+/**
+ * A project made by the core on a sandbox of its own (`make`, with a core pointed at it), written into as a newer
+ * Skein would (`writeInto`, on the project file), opened in the app (`use`), and read again once the app is closed
+ * (`afterwards`); everything is closed and removed after.
+ */
+async function onANewerProject<T>(
+  make: (core: Core, sandbox: Sandbox) => Promise<T>,
+  writeInto: (db: DatabaseSync, made: T) => void,
+  use: (app: SkeinApp, made: T) => Promise<void>,
+  afterwards?: (file: string, made: T) => void,
+): Promise<void> {
   const sandbox: Sandbox = await startSandbox({ port: 0, size: 'small' });
   const sandboxes: Sandbox[] = [];
   const userDataDir = await mkdtemp(join(tmpdir(), 'skein-e2e-newer-'));
+  const file = join(userDataDir, 'projects', 'Default.skein');
   try {
     const core = createCore(
       testCoreDeps(userDataDir, sandboxes, {
@@ -37,42 +45,68 @@ test('watches a newer Skein wrote into are shown as written, and those it cannot
         watches: { start: false, tickMs: 60_000 },
       }),
     );
-    const made = await createDispatcher(core.handlers).dispatch(
-      'skein:watch.create',
-      {
+    const made = await make(core, sandbox);
+    await core.dispose();
+    const db = new DatabaseSync(file);
+    try {
+      writeInto(db, made);
+    } finally {
+      db.close();
+    }
+    const app = await launchApp({ apiBaseUrl: sandbox.baseUrl, apiKey: KEY, userDataDir });
+    try {
+      await use(app, made);
+    } finally {
+      await app.close();
+    }
+    afterwards?.(file, made);
+  } finally {
+    await sandbox.close();
+    for (const s of sandboxes) await s.close();
+    await rm(userDataDir, { recursive: true, force: true });
+  }
+}
+
+// eslint-disable-next-line no-empty-pattern -- this spec makes its project first, then launches its own app on it
+test('watches a newer Skein wrote into are shown as written, and those it cannot read are named', async ({}, testInfo) => {
+  hostOnly(testInfo);
+  test.setTimeout(120_000);
+  await onANewerProject(
+    async (core, sandbox) => {
+      const made = await call<{ id: number }>(core, 'skein:watch.create', {
         name: 'One account',
         kind: 'accounts',
         targets: [sandbox.examples.profile.id],
         strategy: 'full',
         schedule: { everyMinutes: 60 },
         caps: { perRun: 1_000, perDay: 5_000, total: 10_000 },
-      },
-      { senderId: 1 },
-    );
-    if (!made.ok) throw new Error(made.error.message);
-    const watch = (made.data as { id: number }).id;
-    await core.watches.scheduler.tick();
-    await core.dispose();
-
-    const db = new DatabaseSync(join(userDataDir, 'projects', 'Default.skein'));
-    const held = db.prepare('SELECT id FROM watch_presence ORDER BY id').all() as Array<{ id: string }>;
-    db.exec(`UPDATE watch_runs SET status = 'partial'`);
-    db.prepare(`UPDATE watch_presence SET status = 'hidden', reason = 'withheld in some countries' WHERE id = ?`).run(
-      held[0]?.id ?? '',
-    );
-    db.prepare(`UPDATE watch_presence SET kind = 'community', status = 'missing' WHERE id = ?`).run(held[1]?.id ?? '');
-    db.prepare(
-      `INSERT INTO watch_gaps (watch, from_at, to_at, reason, detail, recorded_at, pending) VALUES (?, 1, 2, 'maintenance', 'The API was down.', 3, '[]')`,
-    ).run(watch);
-    const add = db.prepare(
-      `INSERT INTO watches (name, kind, spec, created_at, paused, next_due, state) VALUES (?, ?, ?, 1, 0, 1, '{}')`,
-    );
-    add.run('Bookmarks of the team', 'bookmarks', JSON.stringify({ name: 'Bookmarks of the team', kind: 'bookmarks' }));
-    add.run('<b>Damaged</b>', 'accounts', '{not json');
-    db.close();
-
-    const app = await launchApp({ apiBaseUrl: sandbox.baseUrl, apiKey: KEY, userDataDir });
-    try {
+      });
+      await core.watches.scheduler.tick();
+      return made.id;
+    },
+    (db, watch) => {
+      const held = db.prepare('SELECT id FROM watch_presence ORDER BY id').all() as Array<{ id: string }>;
+      db.exec(`UPDATE watch_runs SET status = 'partial'`);
+      db.prepare(`UPDATE watch_presence SET status = 'hidden', reason = 'withheld in some countries' WHERE id = ?`).run(
+        held[0]?.id ?? '',
+      );
+      db.prepare(`UPDATE watch_presence SET kind = 'community', status = 'missing' WHERE id = ?`).run(
+        held[1]?.id ?? '',
+      );
+      db.prepare(
+        `INSERT INTO watch_gaps (watch, from_at, to_at, reason, detail, recorded_at, pending) VALUES (?, 1, 2, 'maintenance', 'The API was down.', 3, '[]')`,
+      ).run(watch);
+      const add = db.prepare(
+        `INSERT INTO watches (name, kind, spec, created_at, paused, next_due, state) VALUES (?, ?, ?, 1, 0, 1, '{}')`,
+      );
+      add.run(
+        'Bookmarks of the team',
+        'bookmarks',
+        JSON.stringify({ name: 'Bookmarks of the team', kind: 'bookmarks' }),
+      );
+      add.run('<b>Damaged</b>', 'accounts', '{not json');
+    },
+    async (app) => {
       const { page } = app;
       await page.evaluate(() => (window.location.hash = '#/watches'));
       const note = page.getByRole('note', { name: 'Watches this Skein cannot read' });
@@ -100,50 +134,32 @@ test('watches a newer Skein wrote into are shown as written, and those it cannot
       await expect(gone.getByRole('link', { name: /^community/ })).toHaveCount(0);
       await expectAccessible(page, testInfo, 'watches-newer');
       expect(app.host?.internalErrors() ?? []).toEqual([]);
-    } finally {
-      await app.close();
-    }
-    // the app left the watches it cannot read as they were
-    const after = new DatabaseSync(join(userDataDir, 'projects', 'Default.skein'), { readOnly: true });
-    const rows = after.prepare(`SELECT paused, next_due FROM watches WHERE rowid <> ? ORDER BY rowid`).all(watch);
-    after.close();
-    expect(rows.map((r) => ({ ...r }))).toEqual([
-      { paused: 0, next_due: 1 },
-      { paused: 0, next_due: 1 },
-    ]);
-  } finally {
-    await sandbox.close();
-    for (const s of sandboxes) await s.close();
-    await rm(userDataDir, { recursive: true, force: true });
-  }
+    },
+    (file, watch) => {
+      // the app left the watches it cannot read as they were
+      const after = new DatabaseSync(file, { readOnly: true });
+      const rows = after.prepare(`SELECT paused, next_due FROM watches WHERE rowid <> ? ORDER BY rowid`).all(watch);
+      after.close();
+      expect(rows.map((r) => ({ ...r }))).toEqual([
+        { paused: 0, next_due: 1 },
+        { paused: 0, next_due: 1 },
+      ]);
+    },
+  );
 });
 
 // eslint-disable-next-line no-empty-pattern -- this spec makes its project first, then launches its own app on it
 test('a codebook a newer Skein made is refused in words; a new one can still be made', async ({}, testInfo) => {
   hostOnly(testInfo);
   test.setTimeout(120_000);
-  const sandbox: Sandbox = await startSandbox({ port: 0, size: 'small' });
-  const sandboxes: Sandbox[] = [];
-  const userDataDir = await mkdtemp(join(tmpdir(), 'skein-e2e-newer-coding-'));
-  try {
-    const core = createCore(
-      testCoreDeps(userDataDir, sandboxes, { apiBaseUrl: sandbox.baseUrl, apiKey: KEY, workers: undefined }),
-    );
-    const made = await createDispatcher(core.handlers).dispatch(
-      'skein:coding.saveCodebook',
-      { name: 'Team codebook', definition: STANCE },
-      { senderId: 1 },
-    );
-    if (!made.ok) throw new Error(made.error.message);
-    await core.dispose();
-    const db = new DatabaseSync(join(userDataDir, 'projects', 'Default.skein'));
-    db.prepare(
-      `INSERT INTO codebook_versions (codebook, version, definition, note, created_at) VALUES (1, 2, ?, 'stars', 5)`,
-    ).run(JSON.stringify({ fields: [...STANCE.fields, { key: 'rating', label: 'Rating', type: 'stars' }] }));
-    db.close();
-
-    const app = await launchApp({ apiBaseUrl: sandbox.baseUrl, apiKey: KEY, userDataDir });
-    try {
+  await onANewerProject(
+    (core) => call(core, 'skein:coding.saveCodebook', { name: 'Team codebook', definition: STANCE }),
+    (db) => {
+      db.prepare(
+        `INSERT INTO codebook_versions (codebook, version, definition, note, created_at) VALUES (1, 2, ?, 'stars', 5)`,
+      ).run(JSON.stringify({ fields: [...STANCE.fields, { key: 'rating', label: 'Rating', type: 'stars' }] }));
+    },
+    async (app) => {
       const { page } = app;
       await page.evaluate(() => (window.location.hash = '#/coding/codebook'));
       const panel = page.getByRole('tabpanel', { name: 'Codebook' });
@@ -155,12 +171,6 @@ test('a codebook a newer Skein made is refused in words; a new one can still be 
       await panel.getByRole('button', { name: 'New codebook' }).click();
       await expect(panel.getByRole('textbox', { name: 'Codebook name' })).toBeVisible();
       expect(app.host?.internalErrors() ?? []).toEqual([]);
-    } finally {
-      await app.close();
-    }
-  } finally {
-    await sandbox.close();
-    for (const s of sandboxes) await s.close();
-    await rm(userDataDir, { recursive: true, force: true });
-  }
+    },
+  );
 });

@@ -284,7 +284,7 @@ export class WatchScheduler {
   /** A switched-on watch this Skein cannot read is never run here: the headless runner's output says so, once. */
   private sayLeftAlone(watches: readonly WatchRecord[], now: number): void {
     for (const w of watches) {
-      if (w.paused || w.nextDue === null || readSpec(w) !== null || this.leftAlone.has(w.id)) continue;
+      if (w.paused || w.nextDue === null || this.leftAlone.has(w.id) || readSpec(w) !== null) continue;
       this.leftAlone.add(w.id);
       this.deps.progress?.(
         `${isoMinute(now)}  watch ${w.id} “${w.name}” (${w.kind}): this Skein cannot read it (a newer Skein made it, or its record is damaged); it is left as it is and not run here`,
