@@ -2,7 +2,8 @@
  * A project a newer Skein wrote into (a team's shared project, a file passed along): the Watches view shows the
  * run statuses, gaps' reasons and items' presence it has no words for as they were written, and names the watches
  * it cannot read instead of leaving them out in silence; the coding workbench says why it cannot open a codebook
- * with a field of a kind it does not know, and still makes a new one. Each project is made by the core, then
+ * with a field of a kind it does not know, and still makes a new one; values, model settings and a sample's drawing
+ * it cannot read are shown as written, left out of agreement, and replaced only by a person's choice. Each project is made by the core, then
  * written into as a newer Skein would, before the app opens it.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -11,6 +12,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { createCore, type Core } from '../src/core';
 import { STANCE } from '../src/core/coding/testing/codebooks';
+import { codedProject, writeAsANewerSkein } from '../src/core/coding/testing/coded-project';
 import { call } from '../src/core/testing/bridge-call';
 import { testCoreDeps } from '../src/core/testing/core-deps';
 import { startSandbox, type Sandbox } from '../src/sandbox';
@@ -170,6 +172,58 @@ test('a codebook a newer Skein made is refused in words; a new one can still be 
       await attachScreenshot(page, testInfo, 'coding-newer');
       await panel.getByRole('button', { name: 'New codebook' }).click();
       await expect(panel.getByRole('textbox', { name: 'Codebook name' })).toBeVisible();
+      expect(app.host?.internalErrors() ?? []).toEqual([]);
+    },
+  );
+});
+
+// eslint-disable-next-line no-empty-pattern -- this spec makes its project first, then launches its own app on it
+test('values, settings and a drawing a newer Skein wrote are shown as written and never counted', async ({}, testInfo) => {
+  hostOnly(testInfo);
+  test.setTimeout(120_000);
+  await onANewerProject(
+    (core, sandbox) => codedProject(core, sandbox.examples.bigThreadPostId),
+    (db, made) => writeAsANewerSkein(db, made),
+    async (app) => {
+      const { page } = app;
+      await page.evaluate(() => (window.location.hash = '#/coding/samples'));
+      const sample = page.getByRole('listitem', { name: 'Sample Pilot' });
+      await expect(sample).toContainText('6 items · drawn in a way this Skein cannot read');
+      await expect(sample).toContainText('Bot: this Skein cannot read its model settings');
+      await expect(sample.getByRole('button', { name: 'Run Bot' })).toHaveCount(0);
+      await attachScreenshot(page, testInfo, 'coding-newer-sample');
+
+      // agreement says what it left out (Ana chose to see it)
+      await page.getByRole('combobox', { name: 'Coding as' }).selectOption({ label: 'Ana' });
+      await page.getByRole('tab', { name: 'Agreement' }).click();
+      const words = page.getByRole('region', { name: 'Agreement in words' });
+      await expect(words).toContainText(
+        '2 values of this field this Skein cannot read (a newer Skein’s, or damaged) are left out of these figures.',
+      );
+
+      // reconciliation shows them as written, and offers no way to take one
+      await page.getByRole('tab', { name: 'Reconcile' }).click();
+      await page.getByRole('checkbox', { name: 'Only undecided' }).uncheck();
+      const unread = page.locator('.reconcile__item').filter({ hasText: '{"stars":4}' });
+      await expect(unread.getByRole('row', { name: /Ana/ })).toContainText(
+        '{"stars":4} (as written; this Skein cannot read it)',
+      );
+      await expect(unread.getByTestId('decided')).toHaveText('{"x":1} (as written; this Skein cannot read it) (by me)');
+      await attachScreenshot(page, testInfo, 'coding-newer-reconcile');
+
+      // coding: the kept value is said, not shown as a choice; a choice replaces it
+      await page.getByRole('tab', { name: 'Code', exact: true }).click();
+      const codes = page.getByRole('group', { name: /^Codes/ });
+      const kept = codes.getByRole('note');
+      await expect(kept).toHaveText(
+        'Kept: “{"stars":4}” (as written; this Skein cannot read it). A value chosen here replaces it.',
+      );
+      await expect(codes.getByRole('button', { pressed: true })).toHaveCount(0);
+      await attachScreenshot(page, testInfo, 'coding-newer-code');
+      await codes.getByRole('button', { name: /For$/ }).click();
+      await expect(codes.getByRole('button', { name: /For$/ })).toHaveAttribute('aria-pressed', 'true');
+      await expect(kept).toHaveCount(0);
+      await expectAccessible(page, testInfo, 'coding-newer');
       expect(app.host?.internalErrors() ?? []).toEqual([]);
     },
   );

@@ -1,15 +1,22 @@
 /**
- * Codebooks in a project a newer Skein wrote into (a team's shared project, a file passed along): one with a field
- * of a kind this Skein has no form for, or a damaged one, is refused in words when opened, never read wrongly or
- * reported as a bug, and the project's other codebooks open as usual.
+ * Coding in a project a newer Skein wrote into (a team's shared project, a file passed along). A codebook with a
+ * field of a kind this Skein has no form for, or a damaged one, is refused in words when opened, and the project's
+ * other codebooks open as usual. Values of a shape this Skein cannot read (or damaged ones), model settings and
+ * samples' drawings it cannot read are shown and exported as written, never taken for a category, counted in
+ * agreement or reported as a bug.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { strFromU8, unzipSync } from 'fflate';
 import { DatabaseSync } from 'node:sqlite';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '.';
 import { createDispatcher } from './bridge/dispatch';
 import { unreadableVersion } from './coding/service';
+import { aCitation } from './coding/testing/citation';
 import { STANCE } from './coding/testing/codebooks';
+import { codedProject, writeAsANewerSkein } from './coding/testing/coded-project';
+import { call as bridgeCall } from './testing/bridge-call';
 import { startSandbox, type Sandbox } from '../sandbox';
 import { demoCores } from './testing/demo-cores';
 
@@ -92,4 +99,103 @@ describe('codebooks a newer Skein wrote into', () => {
     // an own key of every object is not a kind either
     expect(unreadableVersion({ fields: [{ key: 'x', type: 'constructor' }] })).toContain('“constructor”');
   });
+});
+
+describe('values a newer Skein wrote', () => {
+  it('shows, compares and exports them as written, and never takes them for a category', async () => {
+    const dir = cores.folder();
+    const saves: string[] = [];
+    const open = (d: string) =>
+      cores.core(d, {
+        apiBaseUrl: sandbox.baseUrl,
+        apiKey: 'k',
+        workers: undefined,
+        confirm: async () => true,
+        chooseSavePath: async () => saves.shift() ?? null,
+      }).core;
+    let c = open(dir);
+    const p = await codedProject(c, sandbox.examples.bigThreadPostId);
+    await c.dispose();
+    const db = new DatabaseSync(join(dir, 'projects', 'Default.skein'));
+    writeAsANewerSkein(db, p);
+    db.close();
+
+    c = open(dir);
+    const call = <T>(channel: string, input?: unknown) => bridgeCall<T>(c, `skein:${channel}`, input);
+    try {
+      const coders = await call<Array<{ name: string; model: unknown }>>('coding.coders');
+      expect(coders.find((x) => x.name === 'Bot')?.model).toBeNull();
+      const [sample] = await call<Array<{ definition: unknown; items: number }>>('coding.samples', {
+        codebook: p.codebook,
+      });
+      expect(sample).toMatchObject({ definition: null, items: 6 });
+
+      // the coder's own values, as written: the object's text, the damaged note's text
+      const queue = await call<{ entries: Array<{ id: string; values: Array<{ field: string; value: unknown }> }> }>(
+        'coding.queue',
+        { sample: p.sample, coder: p.ana, limit: 10 },
+      );
+      const of = (id: string, field: string) =>
+        queue.entries.find((e) => e.id === id)?.values.find((v) => v.field === field)?.value;
+      expect(of(p.ids[0]!, 'stance')).toEqual({ unread: '{"stars":4}' });
+      expect(of(p.ids[2]!, 'memo')).toEqual({ unread: '{' });
+      expect(of(p.ids[3]!, 'stance')).toBe('for');
+
+      // agreement leaves the two unread values out, and says so
+      const report = await call<{ rows: Array<{ field: string; units: number; unread?: number }> }>(
+        'coding.agreement',
+        { codebook: p.codebook, sample: p.sample, viewer: p.ana },
+      );
+      expect(report.rows.find((r) => r.field === 'stance')).toMatchObject({ units: 4, unread: 2 });
+
+      // reconciliation lists them beside the others, with the decisions as written
+      const open6 = await call<{
+        items: Array<{ id: string; values: Array<{ value: unknown }>; adjudication: { value: unknown } | null }>;
+      }>('coding.disagreements', { codebook: p.codebook, sample: p.sample, viewer: p.ana, limit: 10 });
+      expect(open6.items).toHaveLength(6);
+      const first = open6.items.find((i) => i.id === p.ids[0]);
+      expect(first?.values.map((v) => v.value)).toEqual([{ unread: '{"stars":4}' }, 'against']);
+      expect(first?.adjudication?.value).toEqual({ unread: '{"x":1}' });
+      expect(open6.items.find((i) => i.id === p.ids[1])?.adjudication?.value).toEqual({ unread: 'nope' });
+
+      // exports write them as written
+      const table = join(dir, 'annotations.csv');
+      const qdpx = join(dir, 'project.qdpx');
+      saves.push(table);
+      await call('coding.exportAnnotations', { codebook: p.codebook, sample: p.sample });
+      const csv = readFileSync(table, 'utf8');
+      expect(csv).toContain(`${p.ids[0]},post,stance,"{""stars"":4}",Ana`);
+      expect(csv).toContain(`${p.ids[1]},post,stance,7,Ben`);
+      expect(csv).toContain(`${p.ids[1]},post,stance,nope,adjudicated`);
+      // ReCal compares whole items: the two with a value it cannot read are left out, as agreement leaves them
+      const recal = join(dir, 'recal.csv');
+      saves.push(recal);
+      const written = await call<{ items: number }>('coding.exportRecal', {
+        codebook: p.codebook,
+        sample: p.sample,
+        field: 'stance',
+      });
+      expect(written.items).toBe(4);
+      saves.push(qdpx);
+      await call('coding.exportQdpx', { codebook: p.codebook, sample: p.sample });
+      const qde = strFromU8(unzipSync(readFileSync(qdpx))['project.qde']!);
+      expect(qde).toContain('<Description>{"stars":4} (as written; this Skein cannot read it)</Description>');
+
+      // what needs what this Skein cannot read is refused in words
+      const share = await answer(c, 'coding.sharePackage', {
+        codebook: p.codebook,
+        sample: p.sample,
+        review: false,
+        rehydration: true,
+        citation: aCitation,
+      });
+      expect(share.ok ? null : share.error).toMatchObject({ code: 'unreadable' });
+      expect(share.ok ? '' : share.error.message).toContain('cannot read how the sample “Pilot” was drawn');
+      const run = await answer(c, 'coding.runModel', { codebook: p.codebook, sample: p.sample, coder: p.bot });
+      expect(run.ok ? null : run.error).toMatchObject({ code: 'unreadable' });
+      expect(run.ok ? '' : run.error.message).toContain('cannot read Bot’s model settings');
+    } finally {
+      await c.dispose();
+    }
+  }, 60_000);
 });

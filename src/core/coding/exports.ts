@@ -349,6 +349,13 @@ export function createCodingExports(deps: CodingExportDeps) {
       const s = await scope(input.codebook, input.sample);
       const sample = (await deps.service.samples(s.cb.id)).find((x) => x.id === input.sample);
       if (!sample) throw new SkeinError('not-found', 'This sample is not in this project.');
+      const { definition } = sample;
+      if (!definition)
+        throw new SkeinError(
+          'unreadable',
+          `This Skein cannot read how the sample “${sample.name}” was drawn (a newer Skein may have drawn it), which its packages must say. Its values export as usual.`,
+        );
+      const drawn = { ...sample, definition };
       const items = await (await store()).sampleItems(input.sample);
       const raw = await rawItems(items);
       const shareItems = items.map((i) => ({
@@ -359,15 +366,15 @@ export function createCodingExports(deps: CodingExportDeps) {
       }));
       const kept = await keepCitation(await store(), input.citation);
       const coders = s.coders.filter(
-        (c) => sample.definition.coders.includes(c.id) || s.codings.some((x) => x.coder === c.id),
+        (c) => definition.coders.includes(c.id) || s.codings.some((x) => x.coder === c.id),
       );
       const common = { app: deps.app, now: deps.now(), citation: input.citation };
-      return writePackages(input, sample.name, kept, {
+      return writePackages(input, drawn.name, kept, {
         review: async () =>
           pack.review({
             ...common,
             codebook: { id: s.cb.id, name: s.cb.name, version: s.version, definition: s.definition },
-            sample,
+            sample: drawn,
             coders,
             items: shareItems,
             codings: s.codings,
@@ -381,7 +388,7 @@ export function createCodingExports(deps: CodingExportDeps) {
         rehydration: async () =>
           pack.rehydration({
             ...common,
-            source: { of: 'sample', sample, codebook: { name: s.cb.name, version: s.version } },
+            source: { of: 'sample', sample: drawn, codebook: { name: s.cb.name, version: s.version } },
             ...keptIds(shareItems, s.optOuts),
           }),
       });

@@ -223,10 +223,15 @@ export function createModelRuns(deps: ModelRunDeps) {
   return {
     async start(input: { codebook: number; sample: number; coder: number }): Promise<ModelRun> {
       const coder = await deps.service.coder(input.coder);
-      if (coder.kind !== 'model' || !coder.model)
+      if (coder.kind !== 'model')
         throw new SkeinError('bad-input', `${coder.name} is a person: only a model coder runs.`, {
           fields: [{ field: 'coder', message: 'not a model' }],
         });
+      if (!coder.model)
+        throw new SkeinError(
+          'unreadable',
+          `This Skein cannot read ${coder.name}’s model settings (a newer Skein may have set them), so it does not run them. Its values are kept; setting its model again under Coders replaces the settings.`,
+        );
       const target = await deps.target();
       if (!target)
         throw new SkeinError('not-available', 'Model coders are off: no endpoint is configured.', {

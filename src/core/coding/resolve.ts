@@ -3,13 +3,14 @@
  * a QDA project's consensus show): the adjudicated value when there is one, else the value every coder gave,
  * else the one coder's; several coders who disagree and no adjudication leave it open.
  */
-import { canonicalValue, valueText, type CodeValue } from '../../shared/coding/codebook';
+import { canonicalValue, valueText, type KeptValue } from '../../shared/coding/codebook';
 import type { Adjudication, Coding } from '../../shared/coding/records';
 
 export type ResolvedStatus = 'adjudicated' | 'agreed' | 'single' | 'disagreed';
 
 export interface Resolved {
-  value: CodeValue | null;
+  /** a value this Skein cannot read resolves as written (it is exported as its text, never read as a category) */
+  value: KeptValue | null;
   status: ResolvedStatus;
   coders: number;
 }
@@ -47,7 +48,7 @@ export function resolvedKey(kind: string, id: string, field: string): string {
 }
 
 /** Whether the coders' values of one cell differ (what reconciliation lists). */
-export function disagree(values: ReadonlyArray<{ value: CodeValue }>): boolean {
+export function disagree(values: ReadonlyArray<{ value: KeptValue }>): boolean {
   if (values.length < 2) return false;
   return new Set(values.map((v) => valueText(canonicalValue(v.value)))).size > 1;
 }

@@ -10,6 +10,7 @@ import {
   canonicalValue,
   FieldType,
   isCompared,
+  isUnread,
   valueProblem,
   type CodebookDefinition,
   type CodedKind,
@@ -30,6 +31,7 @@ import { makeError, SkeinError } from '../../shared/errors';
 import { ArchiveQuery, type ArchiveQueryParsed } from '../../shared/ipc/archive';
 import type {
   AgreementReport,
+  AgreementRow,
   CodingValue,
   Disagreement,
   DrawSampleInput,
@@ -38,6 +40,13 @@ import type {
 } from '../../shared/ipc/coding';
 import { agreementRows, BOOTSTRAP } from './agreement/report';
 import { disagree } from './resolve';
+
+/** each agreement row with how many of its field's values this Skein cannot read, and so left out of it */
+function withUnread(rows: AgreementRow[], codings: readonly Coding[]): AgreementRow[] {
+  const unread = new Map<string, number>();
+  for (const c of codings) if (isUnread(c.value)) unread.set(c.field, (unread.get(c.field) ?? 0) + 1);
+  return rows.map((r) => (unread.has(r.field) ? { ...r, unread: unread.get(r.field) } : r));
+}
 import { assign, drawSample } from './sampling';
 import type { Handle, StoreOf } from './store';
 
@@ -176,9 +185,14 @@ export function createCodingService(deps: CodingServiceDeps) {
       coders: coders
         .filter((c) => involved.has(c.id))
         .map((c) => ({ id: c.id, name: c.name, kind: c.kind, blindUntil: c.revealedAt })),
-      rows: await agreementRows(
-        definition,
-        codings.map((c) => ({ unit: `${c.kind}:${c.id}`, coder: c.coder, field: c.field, value: c.value })),
+      rows: withUnread(
+        await agreementRows(
+          definition,
+          codings.flatMap((c) =>
+            isUnread(c.value) ? [] : [{ unit: `${c.kind}:${c.id}`, coder: c.coder, field: c.field, value: c.value }],
+          ),
+        ),
+        codings,
       ),
       bootstrap: { ...BOOTSTRAP },
       computedAt: deps.now(),
@@ -450,17 +464,18 @@ export function createCodingService(deps: CodingServiceDeps) {
         await (await store()).clearAdjudication(cb.id, input.kind, input.id, field.key);
         return null;
       }
+      const value = checked(field, input.value);
       const decided: Adjudication = {
         kind: input.kind,
         id: input.id,
         field: field.key,
-        value: checked(field, input.value),
+        value,
         version,
         decidedAt: deps.now(),
         decidedBy: input.decidedBy,
         note: input.note,
       };
-      await (await store()).adjudicate({ codebook: cb.id, ...decided });
+      await (await store()).adjudicate({ codebook: cb.id, ...decided, value });
       return decided;
     },
 

@@ -48,4 +48,15 @@ describe('agreement read in words', () => {
     expect(readAgreement(row(null, null)).sentences[0]).toContain('undefined');
     expect(readAgreement(row(0.9, null, 0)).sentences[0]).toContain('No item was coded by two coders');
   });
+
+  it('says how many values it could not read were left out, last', () => {
+    expect(readAgreement({ ...row(0.9, null), unread: 2 }).sentences.at(-1)).toBe(
+      '2 values of this field this Skein cannot read (a newer Skein’s, or damaged) are left out of these figures.',
+    );
+    expect(readAgreement({ ...row(0.9, null, 0), unread: 1 }).sentences).toEqual([
+      'No item was coded by two coders or more yet.',
+      '1 value of this field this Skein cannot read (a newer Skein’s, or damaged) is left out of these figures.',
+    ]);
+    expect(readAgreement({ ...row(0.9, null), unread: 0 }).sentences).toHaveLength(1);
+  });
 });

@@ -21,6 +21,8 @@ export interface ReadableRow {
   };
   interval: { low: number; high: number } | null;
   units: number;
+  /** values this Skein cannot read, left out of the figures */
+  unread?: number | undefined;
 }
 
 export interface AgreementReading {
@@ -62,7 +64,21 @@ export function itemsFor(units: number, halfWidth: number, target = TARGET_HALF_
 
 const f3 = (v: number) => v.toFixed(3);
 
+/** the sentence a row's values this Skein cannot read add, last: the figures are without them */
+function unreadSentence(unread: number | undefined): string[] {
+  if (!unread) return [];
+  const values = unread === 1 ? '1 value' : `${unread} values`;
+  return [
+    `${values} of this field this Skein cannot read (a newer Skein’s, or damaged) ${unread === 1 ? 'is' : 'are'} left out of these figures.`,
+  ];
+}
+
 export function readAgreement(row: ReadableRow): AgreementReading {
+  const reading = readFigures(row);
+  return { ...reading, sentences: [...reading.sentences, ...unreadSentence(row.unread)] };
+}
+
+function readFigures(row: ReadableRow): AgreementReading {
   if (row.units === 0)
     return {
       verdict: null,

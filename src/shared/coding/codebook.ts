@@ -121,8 +121,25 @@ export function assignKeys(def: CodebookDefinition): CodebookDefinition {
 }
 
 /** A value as stored: one choice, several (multiple choice, sorted), or text. */
-export const CodeValue = z.union([z.string().max(20_000), z.array(z.string().max(80)).max(40)]);
+/** the longest text a value holds */
+export const CODE_TEXT_MAX = 20_000;
+export const CodeValue = z.union([z.string().max(CODE_TEXT_MAX), z.array(z.string().max(80)).max(40)]);
 export type CodeValue = z.infer<typeof CodeValue>;
+
+/**
+ * A value the project keeps that this Skein cannot read: of a shape a newer Skein writes, or damaged. It comes as
+ * written (its first 2,000 characters), is shown and exported as that text, and is never taken as a category,
+ * compared or counted in agreement.
+ */
+export const UnreadValue = z.object({ unread: z.string().max(2_001) });
+export type UnreadValue = z.infer<typeof UnreadValue>;
+
+/** A value as the project keeps it and this Skein reads it. */
+export const KeptValue = z.union([CodeValue, UnreadValue]);
+export type KeptValue = z.infer<typeof KeptValue>;
+
+/** Whether a kept value is one this Skein cannot read. */
+export const isUnread = (value: KeptValue): value is UnreadValue => typeof value === 'object' && !Array.isArray(value);
 
 /** Why a value does not fit a field, or null when it does (main checks every value against the version coded under). */
 export function valueProblem(field: FieldDef, value: CodeValue): string | null {
@@ -146,14 +163,18 @@ export function valueProblem(field: FieldDef, value: CodeValue): string | null {
 }
 
 /** A multiple-choice value in its one stored form (sorted, no repeats); other values as they are. */
-export function canonicalValue(value: CodeValue): CodeValue {
-  return Array.isArray(value) ? [...new Set(value)].sort() : value;
+export function canonicalValue<V extends KeptValue>(value: V): V {
+  return Array.isArray(value) ? ([...new Set(value)].sort() as V) : value;
 }
 
-/** A value as one cell: a choice, choices joined with `|` (no category value holds one), or text. */
-export function valueText(value: CodeValue | null | undefined): string {
+/**
+ * A value as one cell: a choice, choices joined with `|` (no category value holds one), or text; one this Skein
+ * cannot read, as written.
+ */
+export function valueText(value: KeptValue | null | undefined): string {
   if (value === null || value === undefined) return '';
-  return Array.isArray(value) ? value.join('|') : value;
+  if (Array.isArray(value)) return value.join('|');
+  return typeof value === 'string' ? value : value.unread;
 }
 
 /** Whether a field's values are compared between coders (agreement, reconciliation): category and ordinal ones. */

@@ -4,7 +4,7 @@
  * version, adjudicated values apart from the coders', samples and their assignment, and opted-out accounts.
  */
 import { z } from 'zod';
-import { CodebookDefinition, CodedKind, CodeValue, FieldKey } from './codebook';
+import { CodebookDefinition, CodedKind, FieldKey, KeptValue } from './codebook';
 
 const CodebookVersion = z.object({
   version: z.number().int().min(1),
@@ -73,7 +73,7 @@ export const Coding = z.object({
   id: z.string(),
   field: FieldKey,
   coder: z.number().int(),
-  value: CodeValue,
+  value: KeptValue,
   codedAt: z.number(),
   version: z.number().int(),
   /** a model's value: the model, the prompt and the settings it was made with, and its answer as received */
@@ -86,7 +86,7 @@ export const Adjudication = z.object({
   kind: CodedKind,
   id: z.string(),
   field: FieldKey,
-  value: CodeValue,
+  value: KeptValue,
   decidedAt: z.number(),
   /** who decided (a coder's name, or the researcher's own words) */
   decidedBy: z.string(),
@@ -128,7 +128,8 @@ export const SampleSummary = z.object({
   codebook: z.number().int(),
   name: z.string(),
   createdAt: z.number(),
-  definition: SampleDefinition,
+  /** null where this Skein cannot read how it was drawn (a newer Skein's way, or damaged): its items still code */
+  definition: SampleDefinition.nullable(),
   items: z.number().int(),
   /** per assigned coder: items assigned, and how many of them have every compared field coded */
   progress: z.array(z.object({ coder: z.number().int(), assigned: z.number().int(), done: z.number().int() })),

@@ -10,7 +10,7 @@
  * learns whether they are set, and where they are kept.
  */
 import { z } from 'zod';
-import { CodebookDefinition, CodedKind, CodeValue, FieldKey } from '../coding/codebook';
+import { CodebookDefinition, CodedKind, CodeValue, FieldKey, KeptValue } from '../coding/codebook';
 import {
   Adjudication,
   Codebook,
@@ -69,6 +69,8 @@ export const AgreementRow = z.object({
   /** units Fleiss' κ is computed over (those coded by the most common number of coders) */
   fleissUnits: z.number().int(),
   percent: z.number().nullable(),
+  /** values of the field this Skein cannot read (a newer Skein's, or damaged): left out of every figure */
+  unread: z.number().int().optional(),
 });
 export type AgreementRow = z.infer<typeof AgreementRow>;
 
@@ -94,7 +96,7 @@ export type CodedItem = z.infer<typeof CodedItem>;
 export const CodingValue = z.object({
   field: FieldKey,
   coder: z.number().int(),
-  value: CodeValue,
+  value: KeptValue,
   codedAt: z.number(),
   version: z.number().int(),
 });

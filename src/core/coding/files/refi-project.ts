@@ -11,9 +11,11 @@ import { strFromU8, strToU8, zipSync, type Zippable } from 'fflate';
 import { checkXml, UnsafeFile, unzipOne } from './bounded';
 import {
   canonicalValue,
+  isUnread,
   type CodebookDefinition,
   type CodedKind,
   type CodeValue,
+  type KeptValue,
 } from '../../../shared/coding/codebook';
 import type { Adjudication, Coder, Coding } from '../../../shared/coding/records';
 import { categoryGuid, codebookFromCodes, codesXml, fieldGuid, textOf } from './refi-codes';
@@ -98,7 +100,7 @@ export function writeQdpx(input: QdaProjectInput): Uint8Array {
     source: QdaSource,
     end: number,
     field: string,
-    value: CodeValue,
+    value: KeptValue,
     user: string,
     at: number,
     version: number,
@@ -111,7 +113,13 @@ export function writeQdpx(input: QdaProjectInput): Uint8Array {
       `      <PlainTextSelection guid="${guid}" name="${xmlAttr(`${f.label} · codebook v${version}`)}" startPosition="0" endPosition="${end}" creatingUser="${user}" creationDateTime="${xmlDateTime(at)}">`,
     ];
     const refs: string[] = [];
-    if (f.type === 'text' || f.type === 'note') {
+    if (isUnread(value)) {
+      // a value this Skein cannot read: kept as written, as text on the field
+      lines.push(
+        `        <Description>${xmlText(`${value.unread} (as written; this Skein cannot read it)`)}</Description>`,
+      );
+      refs.push(fieldGuid(scope, f));
+    } else if (f.type === 'text' || f.type === 'note') {
       lines.push(`        <Description>${xmlText(typeof value === 'string' ? value : value.join('|'))}</Description>`);
       refs.push(fieldGuid(scope, f));
     } else {

@@ -6,7 +6,6 @@
 import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { readAgreement } from '../../../shared/coding/agreement-reading';
-import type { SampleSummary } from '../../../shared/coding/records';
 import type { AgreementReport } from '../../../shared/ipc/coding';
 import {
   keptIds,
@@ -14,6 +13,7 @@ import {
   writeCollectionReviewPackage,
   writeRehydrationPackage,
   writeReviewPackage,
+  type DrawnSample,
   type ShareItem,
 } from './share';
 import { aCitation } from '../testing/citation';
@@ -58,7 +58,7 @@ const personal = [
   'Leave me out',
 ];
 
-const sample: SampleSummary = {
+const sample: DrawnSample = {
   id: 1,
   codebook: 1,
   name: 'Pilot',
@@ -154,6 +154,9 @@ describe('the two share packages', () => {
   });
 
   it('for review: no real id, handle or name; it says it cannot be re-hydrated', () => {
+    // values a newer Skein wrote, which this Skein cannot read, may name people too
+    const unread = { unread: '{"said":"@ada_l with Ada Lovelace"}' };
+    const aCoding = { codebook: 1, kind: 'post' as const, field: 'stance', version: 1, codedAt: 0, blind: true };
     const pkg = writeReviewPackage({
       app,
       now: Date.UTC(2026, 10, 28),
@@ -161,18 +164,22 @@ describe('the two share packages', () => {
       sample,
       coders: [{ id: 1, name: 'Ana', kind: 'person', model: null, revealedAt: null, createdAt: 0 }],
       items,
-      codings: realIds.map((id) => ({
-        codebook: 1,
-        coder: 1,
-        kind: 'post' as const,
-        id,
-        field: 'stance',
-        value: 'agree',
-        version: 1,
-        codedAt: 0,
-        blind: true,
-      })),
-      adjudications: [],
+      codings: [
+        ...realIds.map((id) => ({ ...aCoding, coder: 1, id, value: 'agree' })),
+        { ...aCoding, coder: 2, id: realIds[0]!, value: unread },
+      ],
+      adjudications: [
+        {
+          kind: 'post',
+          id: realIds[1]!,
+          field: 'stance',
+          value: unread,
+          decidedAt: 0,
+          decidedBy: 'me',
+          note: '',
+          version: 1,
+        },
+      ],
       agreement,
       optOuts,
       citation,
@@ -182,6 +189,7 @@ describe('the two share packages', () => {
     const files = open(pkg.zip);
     expect(files['post_ids.txt']).toBeUndefined();
     expect(files['items.csv']).toMatch(/p_/);
+    expect(files['annotations.csv']).toMatch(/said"":""@user_\w+ with/);
     for (const [name, content] of Object.entries(files)) {
       for (const id of [...realIds, '1850000000000000003'])
         expect(content.includes(id), `${name} holds the id ${id}`).toBe(false);

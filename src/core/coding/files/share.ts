@@ -16,9 +16,19 @@
  * pseudonyms, their authors' and times (texts only when asked), and how the collection was named and made.
  */
 import { strToU8, zipSync, type Zippable } from 'fflate';
-import type { CodebookDefinition, CodedKind, CodeValue } from '../../../shared/coding/codebook';
-import { valueText } from '../../../shared/coding/codebook';
-import type { Adjudication, Coder, Coding, OptOut, SampleSummary } from '../../../shared/coding/records';
+import type { CodebookDefinition, CodedKind, KeptValue } from '../../../shared/coding/codebook';
+import { isUnread, valueText } from '../../../shared/coding/codebook';
+import type {
+  Adjudication,
+  Coder,
+  Coding,
+  OptOut,
+  SampleDefinition,
+  SampleSummary,
+} from '../../../shared/coding/records';
+
+/** a sample whose drawing this Skein reads: a package says how it was drawn */
+export type DrawnSample = SampleSummary & { definition: SampleDefinition };
 import type { AgreementReport, Citation } from '../../../shared/ipc/coding';
 import { resolveValues, resolvedKey } from '../resolve';
 import { createPseudonymiser, type KnownAccount, type Pseudonymiser } from './pseudonym';
@@ -39,7 +49,7 @@ export interface ShareInput {
   app: { name: string; version: string };
   now: number;
   codebook: { id: number; name: string; version: number; definition: CodebookDefinition };
-  sample: SampleSummary;
+  sample: DrawnSample;
   coders: readonly Coder[];
   items: readonly ShareItem[];
   codings: readonly Coding[];
@@ -266,7 +276,9 @@ export function writeReviewPackage(input: ShareInput): SharePackage {
   const text = (t: string) => pseudo.text(t);
   const stratumText = (s: string | null) =>
     s === null ? '' : input.sample.definition.stratum === 'author' ? `@${pseudo.handle(s.replace(/^@/, ''))}` : s;
-  const value = (field: string, v: CodeValue): CodeValue => {
+  const value = (field: string, v: KeptValue): KeptValue => {
+    // a value this Skein cannot read may hold anything, names included: its text is pseudonymised as a note's is
+    if (isUnread(v)) return { unread: text(v.unread) };
     const f = input.codebook.definition.fields.find((x) => x.key === field);
     return f && (f.type === 'text' || f.type === 'note') && typeof v === 'string' ? text(v) : v;
   };
@@ -279,7 +291,8 @@ export function writeReviewPackage(input: ShareInput): SharePackage {
   put('items.csv', itemsCsv(keptRows, pseudo, input.includeTexts, stratumText));
 
   const named = codings.map((c) => ({ ...c, value: value(c.field, c.value) }));
-  put('annotations.csv', annotationTable(named, adjudications, input.coders, itemId));
+  const decided = adjudications.map((a) => ({ ...a, value: value(a.field, a.value) }));
+  put('annotations.csv', annotationTable(named, decided, input.coders, itemId));
   const resolved = resolveValues(codings, adjudications);
   const fields = input.codebook.definition.fields;
   const codeRows: Array<Array<string | number>> = [
@@ -424,7 +437,7 @@ export interface SharedCollection {
 
 /** What a package's items are: a coded sample, or a collection of the project. */
 export type ShareSource =
-  | { of: 'sample'; sample: SampleSummary; codebook: { name: string; version: number } }
+  | { of: 'sample'; sample: DrawnSample; codebook: { name: string; version: number } }
   | { of: 'collection'; collection: SharedCollection };
 
 export interface RehydrationInput {

@@ -7,7 +7,13 @@
  */
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import { CodebookDefinition, valueText, type CategoryDef, type FieldDef } from '../../../shared/coding/codebook';
+import {
+  CodebookDefinition,
+  isUnread,
+  valueText,
+  type CategoryDef,
+  type FieldDef,
+} from '../../../shared/coding/codebook';
 import type { Adjudication, Coder, Coding } from '../../../shared/coding/records';
 
 /** Rows as CSV, each line ended by a line feed (every coding file writes it so). */
@@ -105,7 +111,8 @@ export function recalFile(field: FieldDef, codings: readonly Coding[], coders: r
       for (const coder of coderIds) columns.push(`${cat.value} · ${names.get(coder) ?? coder}`);
   } else for (const coder of coderIds) columns.push(names.get(coder) ?? String(coder));
   for (const [unit, cells] of byUnit) {
-    if (coderIds.some((c) => !cells.has(c))) continue;
+    // a unit is compared whole: every coder's value, none this Skein cannot read (agreement leaves those out too)
+    if (coderIds.some((c) => !cells.has(c) || isUnread(cells.get(c)!.value))) continue;
     if (field.multiple) {
       const row: number[] = [];
       for (const cat of field.categories)

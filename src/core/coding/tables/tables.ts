@@ -26,7 +26,7 @@ import type {
   SampleItem,
   SampleSummary,
 } from '../../../shared/coding/records';
-import { adjudicationOf, coderOf, codingOf, definitionOf, parse, text, textOrNull } from './rows';
+import { adjudicationOf, coderOf, codingOf, definitionOf, sampleDefinitionOf, text, textOrNull } from './rows';
 
 /** A value written for one item × field × coder. */
 export interface CodingInput {
@@ -396,7 +396,7 @@ export class CodingTables {
         codebook: Number(r.codebook),
         name: text(r.name),
         createdAt: Number(r.created_at),
-        definition: parse<SampleDefinition>(r.definition),
+        definition: sampleDefinitionOf(r.definition),
         items: Number(r.items),
         progress: progress.map((p) => ({
           coder: Number(p.coder),
@@ -408,10 +408,10 @@ export class CodingTables {
     return out;
   }
 
-  async sample(id: number): Promise<{ codebook: number; name: string; definition: SampleDefinition } | null> {
+  async sample(id: number): Promise<{ codebook: number; name: string; definition: SampleDefinition | null } | null> {
     const r = await this.db.get(sql`SELECT codebook, name, definition FROM samples WHERE id = ${id}`);
     return r
-      ? { codebook: Number(r.codebook), name: text(r.name), definition: parse<SampleDefinition>(r.definition) }
+      ? { codebook: Number(r.codebook), name: text(r.name), definition: sampleDefinitionOf(r.definition) }
       : null;
   }
 

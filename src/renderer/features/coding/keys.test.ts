@@ -71,6 +71,11 @@ describe('coding by keyboard', () => {
     expect(pressed(topics, ['x'], 'x')).toBeNull();
   });
 
+  it('replaces a value this Skein cannot read with the choice', () => {
+    expect(pressed(def.fields[0]!, { unread: '{"stars":4}' }, 'a')).toBe('a');
+    expect(pressed(def.fields[1]!, { unread: '{"stars":4}' }, 'x')).toEqual(['x']);
+  });
+
   it('an item is done when every compared field has a value (notes do not count)', () => {
     expect(isDone(def, [{ field: 'stance' }])).toBe(false);
     expect(isDone(def, [{ field: 'stance' }, { field: 'topics' }])).toBe(true);
@@ -80,5 +85,7 @@ describe('coding by keyboard', () => {
     expect(valueLabel(def.fields[1], ['x', 'y'])).toBe('X, Y');
     expect(valueLabel(def.fields[2], 'see <b>')).toBe('see <b>');
     expect(valueLabel(def.fields[0], null)).toBe('—');
+    // a value this Skein cannot read: as written, and said so, never as a category's label
+    expect(valueLabel(def.fields[0], { unread: 'a' })).toBe('a (as written; this Skein cannot read it)');
   });
 });

@@ -3,8 +3,8 @@
  * multiple-choice field's key toggles its category, and an item is done when every compared field has a value.
  * Pure functions over a codebook version.
  */
-import type { CodebookDefinition, CodeValue, FieldDef } from '../../../shared/coding/codebook';
-import { isCompared } from '../../../shared/coding/codebook';
+import type { CodebookDefinition, CodeValue, FieldDef, KeptValue } from '../../../shared/coding/codebook';
+import { isCompared, isUnread } from '../../../shared/coding/codebook';
 
 export interface KeyTarget {
   field: FieldDef;
@@ -19,8 +19,11 @@ export function keyMap(definition: CodebookDefinition): Map<string, KeyTarget> {
   return map;
 }
 
-/** The value a key press leaves: one choice picked (again: cleared), or a multiple choice toggled. */
-export function pressed(field: FieldDef, current: CodeValue | null | undefined, value: string): CodeValue | null {
+/**
+ * The value a key press leaves: one choice picked (again: cleared), or a multiple choice toggled. A value this
+ * Skein cannot read is replaced by the choice.
+ */
+export function pressed(field: FieldDef, current: KeptValue | null | undefined, value: string): CodeValue | null {
   if (!field.multiple) return current === value ? null : value;
   const chosen = new Set(Array.isArray(current) ? current : []);
   if (chosen.has(value)) chosen.delete(value);
@@ -35,9 +38,13 @@ export function isDone(definition: CodebookDefinition, values: ReadonlyArray<{ f
   return fields.length > 0 && fields.every((f) => have.has(f.key));
 }
 
-/** A value in words: categories by their labels. */
-export function valueLabel(field: FieldDef | undefined, value: CodeValue | null | undefined): string {
+/** words for a value this Skein cannot read, after its text as written */
+export const UNREAD_WORDS = 'as written; this Skein cannot read it';
+
+/** A value in words: categories by their labels; one this Skein cannot read, as written and said so. */
+export function valueLabel(field: FieldDef | undefined, value: KeptValue | null | undefined): string {
   if (value === null || value === undefined) return '—';
+  if (isUnread(value)) return `${value.unread} (${UNREAD_WORDS})`;
   const label = (v: string) => field?.categories.find((c) => c.value === v)?.label ?? v;
   return Array.isArray(value)
     ? value.map(label).join(', ')

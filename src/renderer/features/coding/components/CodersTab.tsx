@@ -223,7 +223,9 @@ export function CodersTab() {
           {coders.data?.map((c) => (
             <li key={c.id} className="coders__item">
               <strong>{c.name}</strong>{' '}
-              <span className="chip">{c.kind === 'model' ? `model · ${c.model?.model ?? ''}` : 'person'}</span>{' '}
+              <span className="chip">
+                {c.kind === 'model' ? `model · ${c.model?.model ?? 'settings this Skein cannot read'}` : 'person'}
+              </span>{' '}
               <span className="muted">
                 {c.revealedAt === null
                   ? 'blind'

@@ -3,8 +3,9 @@
  * note field a box saved when it loses focus. Only the current coder's values are shown (coding is blind).
  */
 import { useState } from 'react';
-import type { CodebookDefinition, CodeValue, FieldDef } from '../../../../shared/coding/codebook';
-import { pressed } from '../keys';
+import type { CodebookDefinition, CodeValue, FieldDef, KeptValue } from '../../../../shared/coding/codebook';
+import { isUnread } from '../../../../shared/coding/codebook';
+import { pressed, UNREAD_WORDS } from '../keys';
 
 function TextField({
   field,
@@ -46,7 +47,7 @@ export function FieldPanel({
   label,
 }: {
   definition: CodebookDefinition;
-  values: ReadonlyMap<string, CodeValue>;
+  values: ReadonlyMap<string, KeptValue>;
   onSet: (field: FieldDef, value: CodeValue | null) => void;
   disabled?: boolean;
   label: string;
@@ -63,6 +64,11 @@ export function FieldPanel({
               {f.type === 'ordinal' ? <span className="muted"> (scale)</span> : null}
             </legend>
             {f.description ? <p className="coding-field__description muted">{f.description}</p> : null}
+            {current !== undefined && isUnread(current) ? (
+              <p className="coding-field__unread" role="note">
+                Kept: “{current.unread}” ({UNREAD_WORDS}). A value chosen here replaces it.
+              </p>
+            ) : null}
             {f.type === 'text' || f.type === 'note' ? (
               <TextField
                 field={f}

@@ -5,6 +5,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { codersQuery, useAdjudicate, useCodebook, useDisagreements } from '../queries';
+import { isUnread } from '../../../../shared/coding/codebook';
 import { valueLabel } from '../keys';
 import { useCodingSelection } from '../selection';
 import { RevealGate } from './AgreementTab';
@@ -112,25 +113,28 @@ function List() {
                   </div>
                 ) : (
                   <div className="coding-field__choices" role="group" aria-label="Decide">
-                    {d.values.map((v) => (
-                      <button
-                        key={v.coder}
-                        type="button"
-                        className="coding-choice"
-                        onClick={() =>
-                          decide.mutate({
-                            codebook: codebook!,
-                            kind: d.kind,
-                            id: d.id,
-                            field: d.field,
-                            value: v.value,
-                            decidedBy: me?.name ?? 'researcher',
-                          })
-                        }
-                      >
-                        Take {coderName(coders.data, v.coder)}’s
-                      </button>
-                    ))}
+                    {d.values.map(({ coder, value }) =>
+                      // a value this Skein cannot read is not taken: it could not be checked against the field
+                      isUnread(value) ? null : (
+                        <button
+                          key={coder}
+                          type="button"
+                          className="coding-choice"
+                          onClick={() =>
+                            decide.mutate({
+                              codebook: codebook!,
+                              kind: d.kind,
+                              id: d.id,
+                              field: d.field,
+                              value,
+                              decidedBy: me?.name ?? 'researcher',
+                            })
+                          }
+                        >
+                          Take {coderName(coders.data, coder)}’s
+                        </button>
+                      ),
+                    )}
                   </div>
                 )}
               </div>

@@ -6,7 +6,7 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { SampleMethod, Stratum } from '../../../../shared/coding/records';
+import type { SampleMethod, SampleSummary, Stratum } from '../../../../shared/coding/records';
 import { useForm } from '../../../lib/use-form';
 import { collectionsQuery } from '../../archive';
 import {
@@ -55,7 +55,9 @@ function ModelRuns({ sample }: { sample: number }) {
   const cancel = useCancelModelRun();
   const samples = useSamples(codebook);
   const s = samples.data?.find((x) => x.id === sample);
-  const models = (coders.data ?? []).filter((c) => c.kind === 'model' && s?.definition.coders.includes(c.id));
+  // the coders it was drawn for; of a drawing this Skein cannot read, those it assigned items to
+  const drawnFor = s?.definition?.coders ?? s?.progress.map((p) => p.coder) ?? [];
+  const models = (coders.data ?? []).filter((c) => c.kind === 'model' && drawnFor.includes(c.id));
   if (models.length === 0 || codebook === null) return null;
   return (
     <div className="coding-models">
@@ -63,6 +65,15 @@ function ModelRuns({ sample }: { sample: number }) {
         const last = runs.data?.find((r) => r.coder === m.id && r.sample === sample);
         const assigned = s?.progress.find((p) => p.coder === m.id)?.assigned ?? 0;
         const fields = Object.values(m.model?.prompts ?? {}).filter((p) => p.trim() !== '').length;
+        if (!m.model)
+          return (
+            <div key={m.id} className="coding-row">
+              <span>
+                {m.name}: this Skein cannot read its model settings (a newer Skein may have set them), so it does not
+                run it here. Its values are kept; setting its model again under Coders replaces the settings.
+              </span>
+            </div>
+          );
         return (
           <div key={m.id} className="coding-row">
             <span>
@@ -303,10 +314,7 @@ export function SamplesTab() {
         <ul className="samples__list">
           {samples.data?.map((s) => (
             <li key={s.id} className="samples__item" aria-label={`Sample ${s.name}`}>
-              <strong>{s.name}</strong> · {s.items} {s.definition.kind === 'user' ? 'accounts' : 'posts'} of{' '}
-              {s.definition.population.toLocaleString()} ·{' '}
-              {s.definition.method === 'stratified' ? `stratified by ${s.definition.stratum}` : 'random'} · seed “
-              {s.definition.seed}” · {Math.round(s.definition.overlap * 100)} % double-coded
+              <strong>{s.name}</strong> · <SampleLine sample={s} />
               <ul>
                 {s.progress.map((p) => (
                   <li key={p.coder}>
@@ -320,5 +328,24 @@ export function SamplesTab() {
         </ul>
       </section>
     </div>
+  );
+}
+
+/** how a sample was drawn, in one line; one this Skein cannot read said so */
+function SampleLine({ sample: s }: { sample: SampleSummary }) {
+  const d = s.definition;
+  if (!d)
+    return (
+      <>
+        {s.items} items · drawn in a way this Skein cannot read (a newer Skein may have drawn it); its items code as
+        usual
+      </>
+    );
+  return (
+    <>
+      {s.items} {d.kind === 'user' ? 'accounts' : 'posts'} of {d.population.toLocaleString()} ·{' '}
+      {d.method === 'stratified' ? `stratified by ${d.stratum}` : 'random'} · seed “{d.seed}” ·{' '}
+      {Math.round(d.overlap * 100)} % double-coded
+    </>
   );
 }
