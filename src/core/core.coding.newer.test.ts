@@ -199,3 +199,45 @@ describe('values a newer Skein wrote', () => {
     }
   }, 60_000);
 });
+
+describe('items of a kind a newer Skein codes', () => {
+  it('are refused in words where they would be shown, and go out as written in tables', async () => {
+    const dir = cores.folder();
+    const saves: string[] = [];
+    const open = (d: string) =>
+      cores.core(d, {
+        apiBaseUrl: sandbox.baseUrl,
+        apiKey: 'k',
+        workers: undefined,
+        confirm: async () => true,
+        chooseSavePath: async () => saves.shift() ?? null,
+      }).core;
+    let c = open(dir);
+    const p = await codedProject(c, sandbox.examples.bigThreadPostId);
+    await c.dispose();
+    const db = new DatabaseSync(join(dir, 'projects', 'Default.skein'));
+    for (const table of ['codings', 'adjudications', 'assignments', 'sample_items'])
+      db.prepare(`UPDATE ${table} SET item_kind = 'space' WHERE item_id = ?`).run(p.ids[0]!);
+    db.close();
+
+    c = open(dir);
+    try {
+      for (const [channel, input] of [
+        ['coding.queue', { sample: p.sample, coder: p.ana }],
+        ['coding.disagreements', { codebook: p.codebook, sample: p.sample, viewer: p.ana }],
+      ] as const) {
+        const refused = await answer(c, channel, input);
+        expect(refused.ok ? null : refused.error).toMatchObject({ code: 'unreadable' });
+        expect(refused.ok ? '' : refused.error.message).toContain(
+          `an item of a kind this Skein does not code (“space”, ${p.ids[0]})`,
+        );
+      }
+      const table = join(dir, 'annotations.csv');
+      saves.push(table);
+      expect((await answer(c, 'coding.exportAnnotations', { codebook: p.codebook, sample: p.sample })).ok).toBe(true);
+      expect(readFileSync(table, 'utf8')).toContain(`${p.ids[0]},space,stance,for,Ana`);
+    } finally {
+      await c.dispose();
+    }
+  }, 60_000);
+});

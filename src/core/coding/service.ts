@@ -8,12 +8,12 @@
 import {
   assignKeys,
   canonicalValue,
+  CodedKind,
   FieldType,
   isCompared,
   isUnread,
   valueProblem,
   type CodebookDefinition,
-  type CodedKind,
   type CodeValue,
   type FieldDef,
 } from '../../shared/coding/codebook';
@@ -40,6 +40,19 @@ import type {
 } from '../../shared/ipc/coding';
 import { agreementRows, BOOTSTRAP } from './agreement/report';
 import { disagree } from './resolve';
+
+/**
+ * Refuses in words to show items of a kind this Skein does not code (a newer Skein may have added them to a
+ * sample or coded them), rather than show them as posts or accounts.
+ */
+function onlyCodedKinds(items: ReadonlyArray<{ kind: string; id: string }>, what: string): void {
+  const other = items.find((i) => !CodedKind.safeParse(i.kind).success);
+  if (other)
+    throw new SkeinError(
+      'unreadable',
+      `This Skein cannot show ${what}: it holds an item of a kind this Skein does not code (“${other.kind}”, ${other.id}). A newer Skein may have added it; the project's other samples and values work as usual.`,
+    );
+}
 
 /** each agreement row with how many of its field's values this Skein cannot read, and so left out of it */
 function withUnread(rows: AgreementRow[], codings: readonly Coding[]): AgreementRow[] {
@@ -361,6 +374,7 @@ export function createCodingService(deps: CodingServiceDeps) {
       const cb = await codebook(sample.codebook);
       const coding = await store();
       const { entries, total } = await coding.assignments(input.sample, input.coder, input.offset, input.limit);
+      onlyCodedKinds(entries, 'this sample’s items');
       const items = await coding.itemCards(entries.map((e) => ({ kind: e.kind, id: e.id })));
       // a reply is read with the post it answers, from the project too: coding spends no call
       const parentOf = (item: unknown): string | null => {
@@ -433,6 +447,10 @@ export function createCodingService(deps: CodingServiceDeps) {
         .filter(([k, list]) => disagree(list) && (!input.unresolvedOnly || !decided.has(k)))
         .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
       const page = open.slice(input.offset, input.offset + input.limit);
+      onlyCodedKinds(
+        page.map(([, list]) => list[0]!),
+        'these disagreements',
+      );
       const items = await (await store()).itemCards(page.map(([, list]) => ({ kind: list[0]!.kind, id: list[0]!.id })));
       return {
         items: page.map(([k, list], i) => ({
