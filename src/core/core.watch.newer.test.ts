@@ -163,4 +163,36 @@ describe('watches a newer Skein wrote into', () => {
       }
     },
   );
+
+  it(
+    'lets the project’s runner go between its own runs while a watch only another Skein reads is due',
+    {
+      timeout: 120_000,
+    },
+    async () => {
+      // the readable watch ran and is due again in an hour; the two this Skein cannot read are due now
+      const { dir, watch } = await projectANewerSkeinWroteInto();
+      const c = core(dir);
+      const other = core(dir);
+      try {
+        await c.watches.scheduler.tick();
+        expect((await call<WatchList>(c, 'skein:watch.list')).runner.holder).toBe('none');
+        // a runner that reads them (here: another of the same) can take the project meanwhile, and let it go
+        await other.watches.scheduler.claimProject();
+        await other.watches.scheduler.stop();
+        // its own watch due: it takes the project, runs it, and lets the project go again
+        const edit = new DatabaseSync(join(dir, 'projects', 'Default.skein'));
+        edit.prepare('UPDATE watches SET next_due = 1 WHERE rowid = ?').run(watch);
+        edit.close();
+        await c.watches.scheduler.tick();
+        const list = await call<WatchList>(c, 'skein:watch.list');
+        expect(list.runner.holder).toBe('none');
+        const runs = await call<Array<{ status: string }>>(c, 'skein:watch.runs', { id: watch });
+        expect(runs).toHaveLength(2);
+      } finally {
+        await other.dispose();
+        await c.dispose();
+      }
+    },
+  );
 });

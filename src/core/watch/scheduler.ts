@@ -68,9 +68,14 @@ const processAlive = (pid: number): boolean => {
 
 /**
  * A watch this runner runs when due: switched on, with a next run, and a spec this Skein reads. One a newer Skein
- * made (a team's project) is neither run, paused nor a reason to claim the project's runner: it is left as it is.
+ * made (a team's project) is neither run, paused nor a reason to claim the project's runner: it is left as it is,
+ * and while it is due this runner lets the project go between its own runs (`awaitsAnother`).
  */
 const runnable = (w: WatchRecord): boolean => !w.paused && w.nextDue !== null && readSpec(w) !== null;
+
+/** a switched-on watch this Skein cannot read, due: another Skein's to run */
+const awaitsAnother = (w: WatchRecord, now: number): boolean =>
+  !w.paused && w.nextDue !== null && w.nextDue <= now && readSpec(w) === null;
 
 const NO_RUNNER: RunnerState = { holder: 'none', who: null, host: null, pid: null, since: null, heartbeat: null };
 
@@ -241,11 +246,18 @@ export class WatchScheduler {
     if (this.held && this.held.projectId !== project?.id) await this.release();
     if (!project) return;
     const store = project.store;
-    const watches = (await store.watches()).filter((w) => only === undefined || w.id === only);
+    const all = await store.watches();
+    const watches = all.filter((w) => only === undefined || w.id === only);
     const active = watches.filter(runnable);
     this.sayLeftAlone(watches, now);
+    // a due watch only another Skein reads (a newer one, on a team's project) waits for a runner that reads it:
+    // this one then holds the project only while it has something to run, so that runner can take it between
+    const yielding = all.some((w) => awaitsAnother(w, now));
     if (!this.held) {
-      const open = active.length > 0 || this.requested.size > 0 || (await store.openRuns()).length > 0;
+      const open =
+        (yielding ? active.some((w) => (w.nextDue ?? Infinity) <= now) : active.length > 0) ||
+        this.requested.size > 0 ||
+        (await store.openRuns()).length > 0;
       if (!open) return this.readHolder(store);
       try {
         await this.claim(project);
@@ -278,7 +290,7 @@ export class WatchScheduler {
       await this.runWatch(project, w, asked, asleepSince);
     }
     for (const id of this.requested) if (!active.some((w) => w.id === id)) this.requested.delete(id);
-    if (active.length === 0 && (await store.openRuns()).length === 0) await this.release();
+    if ((yielding || active.length === 0) && (await store.openRuns()).length === 0) await this.release();
   }
 
   /** A switched-on watch this Skein cannot read is never run here: the headless runner's output says so, once. */
@@ -287,7 +299,7 @@ export class WatchScheduler {
       if (w.paused || w.nextDue === null || this.leftAlone.has(w.id) || readSpec(w) !== null) continue;
       this.leftAlone.add(w.id);
       this.deps.progress?.(
-        `${isoMinute(now)}  watch ${w.id} “${w.name}” (${w.kind}): this Skein cannot read it (a newer Skein made it, or its record is damaged); it is left as it is and not run here`,
+        `${isoMinute(now)}  watch ${w.id} “${w.name}” (${w.kind}): this Skein cannot read it (a newer Skein made it, or its record is damaged); it is left as it is and not run here, and while it is due this runner holds the project only during its own runs`,
       );
     }
   }
