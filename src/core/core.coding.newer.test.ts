@@ -101,26 +101,34 @@ describe('codebooks a newer Skein wrote into', () => {
   });
 });
 
+/** a coded project (`codedProject`) in a folder of its own, and how to open it again: saves answered from `saves` */
+async function aCodedProject() {
+  const dir = cores.folder();
+  const saves: string[] = [];
+  const open = () =>
+    cores.core(dir, {
+      apiBaseUrl: sandbox.baseUrl,
+      apiKey: 'k',
+      workers: undefined,
+      confirm: async () => true,
+      chooseSavePath: async () => saves.shift() ?? null,
+    }).core;
+  const c = open();
+  try {
+    return { dir, saves, open, made: await codedProject(c, sandbox.examples.bigThreadPostId) };
+  } finally {
+    await c.dispose();
+  }
+}
+
 describe('values a newer Skein wrote', () => {
   it('shows, compares and exports them as written, and never takes them for a category', async () => {
-    const dir = cores.folder();
-    const saves: string[] = [];
-    const open = (d: string) =>
-      cores.core(d, {
-        apiBaseUrl: sandbox.baseUrl,
-        apiKey: 'k',
-        workers: undefined,
-        confirm: async () => true,
-        chooseSavePath: async () => saves.shift() ?? null,
-      }).core;
-    let c = open(dir);
-    const p = await codedProject(c, sandbox.examples.bigThreadPostId);
-    await c.dispose();
+    const { dir, saves, open, made: p } = await aCodedProject();
     const db = new DatabaseSync(join(dir, 'projects', 'Default.skein'));
     writeAsANewerSkein(db, p);
     db.close();
 
-    c = open(dir);
+    const c = open();
     const call = <T>(channel: string, input?: unknown) => bridgeCall<T>(c, `skein:${channel}`, input);
     try {
       const coders = await call<Array<{ name: string; model: unknown }>>('coding.coders');
@@ -202,25 +210,13 @@ describe('values a newer Skein wrote', () => {
 
 describe('items of a kind a newer Skein codes', () => {
   it('are refused in words where they would be shown, and go out as written in tables', async () => {
-    const dir = cores.folder();
-    const saves: string[] = [];
-    const open = (d: string) =>
-      cores.core(d, {
-        apiBaseUrl: sandbox.baseUrl,
-        apiKey: 'k',
-        workers: undefined,
-        confirm: async () => true,
-        chooseSavePath: async () => saves.shift() ?? null,
-      }).core;
-    let c = open(dir);
-    const p = await codedProject(c, sandbox.examples.bigThreadPostId);
-    await c.dispose();
+    const { dir, saves, open, made: p } = await aCodedProject();
     const db = new DatabaseSync(join(dir, 'projects', 'Default.skein'));
     for (const table of ['codings', 'adjudications', 'assignments', 'sample_items'])
       db.prepare(`UPDATE ${table} SET item_kind = 'space' WHERE item_id = ?`).run(p.ids[0]!);
     db.close();
 
-    c = open(dir);
+    const c = open();
     try {
       for (const [channel, input] of [
         ['coding.queue', { sample: p.sample, coder: p.ana }],

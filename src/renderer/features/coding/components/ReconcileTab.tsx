@@ -5,7 +5,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { codersQuery, useAdjudicate, useCodebook, useDisagreements } from '../queries';
-import { isUnread } from '../../../../shared/coding/codebook';
+import { isUnread, type CodeValue } from '../../../../shared/coding/codebook';
+import type { Disagreement } from '../../../../shared/ipc/coding';
 import { valueLabel } from '../keys';
 import { useCodingSelection } from '../selection';
 import { RevealGate } from './AgreementTab';
@@ -20,6 +21,16 @@ function List() {
   const list = useDisagreements(codebook, sample, coder, true, undecided, offset);
   const decide = useAdjudicate();
   const me = coders.data?.find((c) => c.id === coder);
+  /** decides an item's field: a category, or a coder's value taken */
+  const take = (d: Disagreement, value: CodeValue) =>
+    decide.mutate({
+      codebook: codebook!,
+      kind: d.kind,
+      id: d.id,
+      field: d.field,
+      value,
+      decidedBy: me?.name ?? 'researcher',
+    });
   const fields = new Map((book.data?.versions.at(-1)?.definition.fields ?? []).map((f) => [f.key, f]));
   if (list.isError) return <Problem error={list.error} />;
   if (!list.data) return <p className="muted">Finding disagreements…</p>;
@@ -96,16 +107,7 @@ function List() {
                         type="button"
                         className={`coding-choice${d.adjudication?.value === c.value ? ' coding-choice--on' : ''}`}
                         aria-pressed={d.adjudication?.value === c.value}
-                        onClick={() =>
-                          decide.mutate({
-                            codebook: codebook!,
-                            kind: d.kind,
-                            id: d.id,
-                            field: d.field,
-                            value: c.value,
-                            decidedBy: me?.name ?? 'researcher',
-                          })
-                        }
+                        onClick={() => take(d, c.value)}
                       >
                         {c.label}
                       </button>
@@ -116,21 +118,7 @@ function List() {
                     {d.values.map(({ coder, value }) =>
                       // a value this Skein cannot read is not taken: it could not be checked against the field
                       isUnread(value) ? null : (
-                        <button
-                          key={coder}
-                          type="button"
-                          className="coding-choice"
-                          onClick={() =>
-                            decide.mutate({
-                              codebook: codebook!,
-                              kind: d.kind,
-                              id: d.id,
-                              field: d.field,
-                              value,
-                              decidedBy: me?.name ?? 'researcher',
-                            })
-                          }
-                        >
+                        <button key={coder} type="button" className="coding-choice" onClick={() => take(d, value)}>
                           Take {coderName(coders.data, coder)}’s
                         </button>
                       ),
