@@ -1,10 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import type { Codebook, Coding } from '../../shared/coding/records';
 import { exportPolicy } from './policy';
+import { keptValueOf } from './tables/rows';
 import type { Handle, StoreOf } from './store';
 
-const coding = (id: string, field: string, value: unknown, coder = 1): Coding =>
-  ({ kind: 'post', id, field, coder, value, codedAt: 1, version: 2, detail: null }) as Coding;
+/** a value as the project's row holds it (JSON text), read as the store reads it */
+const coding = (id: string, field: string, written: string, coder = 1): Coding => ({
+  kind: 'post',
+  id,
+  field,
+  coder,
+  value: keptValueOf(written),
+  codedAt: 1,
+  version: 2,
+  detail: null,
+});
 
 describe('the code columns of an export', () => {
   it('writes a value of a field a newer Skein added as its JSON, as written', async () => {
@@ -33,10 +43,10 @@ describe('the code columns of an export', () => {
       codebooks: async () => [book],
       codebook: async () => book,
       codings: async () => [
-        coding('7', 'stance', 'for'),
-        coding('7', 'rating', { stars: 4 }),
-        coding('8', 'rating', 3),
-        coding('8', 'stance', ['b', 'a']),
+        coding('7', 'stance', '"for"'),
+        coding('7', 'rating', '{"stars":4}'),
+        coding('8', 'rating', '3'),
+        coding('8', 'stance', '["b","a"]'),
       ],
       adjudications: async () => [],
     };

@@ -21,16 +21,6 @@ const slug = (s: string) =>
     .replace(/^_+|_+$/g, '')
     .slice(0, 30) || 'codebook';
 
-/**
- * A value as an export's cell: this Skein's values as the annotation table writes them; one of another shape (a
- * field of a kind a newer Skein added, on a shared project) as its JSON, as written, never as "[object Object]".
- */
-function cellOf(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return valueText(value);
-  return JSON.stringify(value) ?? '';
-}
-
 export function exportPolicy(deps: { store: StoreOf }) {
   return async (handle: Handle, itemKind: string): Promise<ExportPolicy | null> => {
     const project = await deps.store(handle);
@@ -65,7 +55,8 @@ export function exportPolicy(deps: { store: StoreOf }) {
           const cells = values.get(id) ?? [];
           definition.fields.forEach((f, i) => {
             const r = resolved.get(resolvedKey(kind, id, f.key));
-            cells[start + 2 * i] = r && r.value !== null ? cellOf(r.value) : null;
+            // a value this Skein cannot read (a newer Skein's, on a shared project) goes out as written
+            cells[start + 2 * i] = r && r.value !== null ? valueText(r.value) : null;
             cells[start + 2 * i + 1] = r ? r.status : null;
           });
           values.set(id, cells);

@@ -40,6 +40,8 @@ import type {
 } from '../../shared/ipc/coding';
 import { agreementRows, BOOTSTRAP } from './agreement/report';
 import { disagree } from './resolve';
+import { assign, drawSample } from './sampling';
+import type { Handle, StoreOf } from './store';
 
 /**
  * Refuses in words to show items of a kind this Skein does not code (a newer Skein may have added them to a
@@ -60,8 +62,6 @@ function withUnread(rows: AgreementRow[], codings: readonly Coding[]): Agreement
   for (const c of codings) if (isUnread(c.value)) unread.set(c.field, (unread.get(c.field) ?? 0) + 1);
   return rows.map((r) => (unread.has(r.field) ? { ...r, unread: unread.get(r.field) } : r));
 }
-import { assign, drawSample } from './sampling';
-import type { Handle, StoreOf } from './store';
 
 export type { Handle };
 
