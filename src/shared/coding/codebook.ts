@@ -126,12 +126,15 @@ export const CODE_TEXT_MAX = 20_000;
 export const CodeValue = z.union([z.string().max(CODE_TEXT_MAX), z.array(z.string().max(80)).max(40)]);
 export type CodeValue = z.infer<typeof CodeValue>;
 
+/** the most of a value this Skein cannot read that is shown, as written (a cut one ends in "…") */
+export const UNREAD_SHOWN = 2_000;
+
 /**
  * A value the project keeps that this Skein cannot read: of a shape a newer Skein writes, or damaged. It comes as
  * written (its first 2,000 characters), is shown and exported as that text, and is never taken as a category,
  * compared or counted in agreement.
  */
-export const UnreadValue = z.object({ unread: z.string().max(2_001) });
+export const UnreadValue = z.object({ unread: z.string().max(UNREAD_SHOWN + 1) });
 export type UnreadValue = z.infer<typeof UnreadValue>;
 
 /** A value as the project keeps it and this Skein reads it. */

@@ -5,6 +5,7 @@
 import {
   CODE_TEXT_MAX,
   CodeValue,
+  UNREAD_SHOWN,
   type CodebookDefinition,
   type CodedKind,
   type KeptValue,
@@ -42,9 +43,6 @@ function json(v: unknown): unknown {
     return undefined;
   }
 }
-
-/** the most of a value this Skein cannot read that comes back, as written */
-const UNREAD_SHOWN = 2_000;
 
 /**
  * A value as kept: one this Skein codes (a choice, choices, text), or, where a newer Skein wrote another shape or
