@@ -3,11 +3,11 @@
  * shows the running job with its progress and Cancel, and the dialog of any other view lists it
  * under "Running exports".
  */
-import { mkdtemp } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, hostOf, test } from './fixtures';
-import { demoExamples, openRoute, openThread } from './support/explorer';
+import { attachScreenshot, demoExamples, expectAccessible, hostOnly, openRoute, openThread } from './support/explorer';
 
 test('a running export hidden from its dialog is shown again, with its progress and Cancel, from every Export dialog', async ({
   skein,
@@ -110,4 +110,43 @@ test('a rate-limited export shows its wait counting down, then goes on by itself
     await fetch(`${sandbox}/__sandbox/faults`, { method: 'DELETE' });
   }
   if (skein.host) expect(skein.host.internalErrors()).toEqual([]);
+});
+
+test('exports a newer Skein saved are named, with the folder that keeps them, and left as they were', async ({
+  launch,
+}, testInfo) => {
+  hostOnly(testInfo);
+  const userDataDir = await mkdtemp(join(tmpdir(), 'skein-e2e-export-newer-'));
+  // what a newer Skein leaves after going back to this one: a job record of a shape this Skein does not know
+  const folder = join(userDataDir, 'exports', '5d0c2a4e-newer');
+  await mkdir(folder, { recursive: true });
+  const record = JSON.stringify({
+    id: '5d0c2a4e-newer',
+    status: 'verifying',
+    files: [join(userDataDir, 'out', 'thread-for-the-newer-skein.csv')],
+    startedAt: Date.UTC(2026, 10, 30, 14, 5),
+  });
+  await writeFile(join(folder, 'job.json'), record);
+  await writeFile(join(folder, 'journal.log'), '{"page":1}\n');
+  try {
+    const app = await launch({ userDataDir });
+    const ex = await demoExamples(app.page);
+    const replies = await openThread(app.page, ex.bigThreadPostId);
+    await replies.page().getByRole('button', { name: 'Export…' }).click();
+    const dialog = app.page.getByRole('dialog', { name: /^Export/ });
+    const unread = dialog.getByRole('region', { name: 'Exports this Skein cannot read' });
+    await expect(unread).toContainText('An export was saved by a newer Skein, or is damaged.');
+    await expect(unread).toContainText(join(userDataDir, 'exports'));
+    await expect(unread).toContainText('thread-for-the-newer-skein.csv');
+    await expect(unread).toContainText(/Begun .*2026/);
+    // nothing offered that would resume it here or throw its paid pages away
+    await expect(unread.getByRole('button')).toHaveCount(0);
+    await expectAccessible(app.page, testInfo, 'unread-exports');
+    await attachScreenshot(app.page, testInfo, 'unread-exports');
+    await app.close();
+    expect(await readFile(join(folder, 'job.json'), 'utf8')).toBe(record);
+    expect(await readFile(join(folder, 'journal.log'), 'utf8')).toBe('{"page":1}\n');
+  } finally {
+    await rm(userDataDir, { recursive: true, force: true });
+  }
 });

@@ -193,6 +193,7 @@ export function savedJobs(deps: SavedJobsDeps): SavedJobs {
       };
       await service.init();
       const kept = (await service.list()).find((j) => j.id === jobId);
+      if (!kept) await service.refuseUnread(jobId);
       // a hydration's ids leave the file: only a new job needs them (for its id list), and a million of them need
       // not stay in memory for the whole run: they are let go as soon as the run knows which it is
       const held = { ids: file.ids?.list.splice(0) ?? [] };

@@ -1,4 +1,4 @@
-import { cp, mkdtemp, readFile, readdir, readlink, stat } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, readdir, readlink, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -425,5 +425,59 @@ describe('ExportService', () => {
     expect(failed).toMatchObject({ status: 'failed', resumable: true, error: { code: 'write-failed' } });
     expect(failed.error?.message).toContain('does not exist');
     expect(await exists(target)).toBe(false);
+  });
+
+  it('a job a newer Skein saved (or a damaged one) is listed as unread, kept byte for byte, and never started over', async () => {
+    const pages = makePages(6);
+    const source = memorySource(pages, { hold: 3 });
+    const first = await setup(source);
+    const target = join(first.dir, 'newer.json');
+    const job = await first.service.start({
+      id: 'saved-job-1',
+      view: threadView(),
+      format: 'json',
+      scope: 'all',
+      targetPath: target,
+    });
+    await source.held;
+    await first.service.dispose();
+    // a newer Skein wrote the record: a status and a field this one does not know
+    const record = JSON.parse(await readFile(join(first.stateDir, job.id, 'job.json'), 'utf8')) as ExportJob;
+    const newer = JSON.stringify({ ...record, status: 'verifying', checks: 2 });
+    await writeFile(join(first.stateDir, job.id, 'job.json'), newer);
+    // and a damaged one, and a folder that is no job's
+    await mkdir(join(first.stateDir, 'damaged'));
+    await writeFile(join(first.stateDir, 'damaged', 'job.json'), '{"id":"damaged","files":["/x/half.csv"');
+    await mkdir(join(first.stateDir, 'not-a-job'));
+    const journal = await readFile(join(first.stateDir, job.id, 'journal.log'));
+
+    const second = await setup(memorySource(pages), first.stateDir);
+    expect(await second.service.list()).toEqual([]);
+    const unread = await second.service.unread();
+    expect(unread.folder).toBe(first.stateDir);
+    expect(unread.jobs).toEqual([
+      { id: job.id, file: target, startedAt: record.startedAt },
+      { id: 'damaged', file: null, startedAt: null },
+    ]);
+    // running the saved job again here would start it afresh over a newer Skein's paid pages: refused in words
+    const again = second.service.start({
+      id: job.id,
+      view: threadView(),
+      format: 'json',
+      scope: 'all',
+      targetPath: target,
+    });
+    await expect(again).rejects.toMatchObject({ code: 'unreadable', message: expect.stringContaining('newer Skein') });
+    await expect(second.service.discard(job.id)).resolves.toBe(false);
+    expect(await readFile(join(first.stateDir, job.id, 'job.json'), 'utf8')).toBe(newer);
+    expect(await readFile(join(first.stateDir, job.id, 'journal.log'))).toEqual(journal);
+    // a new export beside them goes on as usual
+    const fresh = await second.service.start({
+      view: threadView(),
+      format: 'json',
+      scope: 'all',
+      targetPath: join(first.dir, 'fresh.json'),
+    });
+    expect((await second.service.settled(fresh.id)).status).toBe('complete');
   });
 });

@@ -16,6 +16,7 @@ import {
   type ExportEstimate,
   type ExportScope,
   type StopReason,
+  type UnreadExport,
   type ViewDescriptor,
 } from '../../shared/ipc/export';
 import { writeFileAtomic } from '../files/atomic-file';
@@ -91,6 +92,7 @@ export class ExportService {
   private runs = 0;
   private quitting = false;
   private loaded: Promise<void> | undefined;
+  private unreadJobs: UnreadExport[] = [];
 
   private readonly store: JobStore;
   private readonly formats: Formats;
@@ -107,7 +109,28 @@ export class ExportService {
   }
 
   private async loadJobs(): Promise<void> {
-    for (const job of await this.store.load()) if (!this.jobs.has(job.id)) this.jobs.set(job.id, job);
+    const { jobs, unread } = await this.store.load();
+    for (const job of jobs) if (!this.jobs.has(job.id)) this.jobs.set(job.id, job);
+    this.unreadJobs = unread.sort((a, b) => (b.startedAt ?? 0) - (a.startedAt ?? 0));
+  }
+
+  /**
+   * Refuses, in words, to start saved job `id` afresh when its folder holds progress this Skein cannot read (a
+   * newer Skein's, or damaged): starting over would write over pages paid for.
+   */
+  async refuseUnread(id: string): Promise<void> {
+    if ((await this.store.read(id)).kind !== 'unread') return;
+    throw new SkeinError(
+      'unreadable',
+      `This job's saved progress was written by a newer Skein, or is damaged, so this Skein leaves it as it is (in ${this.store.dir(id)}).`,
+      { action: 'Run the job with the newer Skein, or move that folder away to start the job afresh here.' },
+    );
+  }
+
+  /** The saved exports this Skein cannot read (a newer Skein's, or damaged), and the folder that keeps them. */
+  async unread(): Promise<{ folder: string; jobs: UnreadExport[] }> {
+    await this.init();
+    return { folder: this.deps.stateDir, jobs: this.unreadJobs.map((j) => ({ ...j })) };
   }
 
   estimate(view: ViewDescriptor, scope: ExportScope): Promise<ExportEstimate> {
@@ -127,6 +150,7 @@ export class ExportService {
       throw new SkeinError('bad-input', 'This job is already kept: resume it, or discard it first.', {
         action: 'Resume the job.',
       });
+    if (input.id !== undefined) await this.refuseUnread(id);
     await mkdir(this.store.dir(id), { recursive: true });
     let plan: ViewPlan;
     try {

@@ -79,6 +79,7 @@ export function createExportFeature(deps: ExportFeatureDeps): ExportFeature {
       },
       status: ({ jobId }) => service.status(jobId),
       list: () => service.list(),
+      unread: () => service.unread(),
       cancel: ({ jobId }) => service.cancel(jobId),
       resume: ({ jobId, caps }) => service.resume(jobId, caps),
       record: ({ jobId }) => service.record(jobId),

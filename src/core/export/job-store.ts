@@ -4,7 +4,7 @@
  */
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ExportJob } from '../../shared/ipc/export';
+import { ExportJob, type UnreadExport } from '../../shared/ipc/export';
 import { writeFileAtomic } from '../files/atomic-file';
 import type { KeptIn } from './service-deps';
 
@@ -67,26 +67,54 @@ export class JobStore {
     else await writeFileAtomic(path, async (sink) => sink.write(JSON.stringify(begun)));
   }
 
-  /** The jobs an earlier run left; those that were running are `interrupted`. Unreadable folders are left alone. */
-  async load(): Promise<ExportJob[]> {
+  /**
+   * The jobs an earlier run left; those that were running are `interrupted`. A job record this Skein cannot read
+   * (a newer Skein's, or damaged) is listed as such and its folder left as it is: its journal holds pages paid for.
+   */
+  async load(): Promise<{ jobs: ExportJob[]; unread: UnreadExport[] }> {
     // no folder yet: nothing kept
     const names = await readdir(this.stateDir).catch((): string[] => []);
     const jobs: ExportJob[] = [];
+    const unread: UnreadExport[] = [];
     for (const name of names) {
-      try {
-        const job = ExportJob.parse(JSON.parse(await readFile(join(this.stateDir, name, JOB_FILE), 'utf8')));
-        if (job.status === 'collecting' || job.status === 'writing') {
-          job.status = 'interrupted';
-          job.stopReason = 'interrupted';
-          job.resumable = true;
-          job.progress.waitingUntil = null;
-        }
-        jobs.push(job);
-      } catch {
-        // not a job folder, or an unreadable one: leave it alone
+      const record = await this.read(name);
+      if (record.kind === 'none') continue;
+      if (record.kind === 'unread') {
+        unread.push(record.unread);
+        continue;
       }
+      const job = record.job;
+      if (job.status === 'collecting' || job.status === 'writing') {
+        job.status = 'interrupted';
+        job.stopReason = 'interrupted';
+        job.resumable = true;
+        job.progress.waitingUntil = null;
+      }
+      jobs.push(job);
     }
-    return jobs;
+    return { jobs, unread };
+  }
+
+  /** The job record in folder `id`: none (not a job's folder), a job, or one this Skein cannot read. */
+  async read(
+    id: string,
+  ): Promise<{ kind: 'none' } | { kind: 'job'; job: ExportJob } | { kind: 'unread'; unread: UnreadExport }> {
+    let text: string;
+    try {
+      text = await readFile(join(this.stateDir, id, JOB_FILE), 'utf8');
+    } catch {
+      // no record (a folder a job is still being made in, or not a job's folder at all)
+      return { kind: 'none' };
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      value = undefined;
+    }
+    const job = ExportJob.safeParse(value);
+    if (job.success) return { kind: 'job', job: job.data };
+    return { kind: 'unread', unread: unreadExport(id, value) };
   }
 
   /** Saves the job record (as it is now), after the job's earlier saves. */
@@ -107,4 +135,13 @@ export class JobStore {
     this.persisting.delete(id);
     await rm(this.dir(id), { recursive: true, force: true });
   }
+}
+
+/** What can still be told of a job record this Skein cannot read: its file and when it began, where they are readable. */
+function unreadExport(id: string, value: unknown): UnreadExport {
+  const record = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+  const files = Array.isArray(record.files) ? record.files : [];
+  const file = typeof files[0] === 'string' && files[0].length <= 4096 ? files[0] : null;
+  const startedAt = typeof record.startedAt === 'number' && Number.isFinite(record.startedAt) ? record.startedAt : null;
+  return { id, file, startedAt };
 }

@@ -264,6 +264,20 @@ export type ExportStartInput = z.infer<typeof ExportStartInput>;
 
 const JobRef = z.object({ jobId: z.string().min(1).max(100) });
 
+/**
+ * An export's saved progress this Skein cannot read: a newer Skein's (after going back to an older one), or a
+ * damaged record. Its folder is kept as it is (its journal holds pages paid for): never resumed, written over or
+ * discarded here.
+ */
+export const UnreadExport = z.object({
+  /** its folder's name */
+  id: z.string().max(255),
+  /** the file it writes, where that can still be read */
+  file: z.string().max(4096).nullable(),
+  startedAt: z.number().nullable(),
+});
+export type UnreadExport = z.infer<typeof UnreadExport>;
+
 const ItemKinds = z.array(
   z.enum(['post', 'user', 'trend', 'listFollower', 'community', 'space', 'article'] as const satisfies ItemKind[]),
 );
@@ -328,6 +342,8 @@ export const exportContract = {
     status: fn(JobRef, ExportJob),
     /** every job Skein remembers (running, or resumable from an earlier run) */
     list: fn(z.undefined(), z.array(ExportJob)),
+    /** the saved exports this Skein cannot read, and the folder that keeps them */
+    unread: fn(z.undefined(), z.object({ folder: z.string(), jobs: z.array(UnreadExport) })),
     cancel: fn(JobRef, ExportJob),
     /** continues from the last cursor; `caps` replace the earlier ones (none: to the end) */
     resume: fn(JobRef.extend({ caps: ExportCaps.optional() }), ExportJob),

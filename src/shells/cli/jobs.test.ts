@@ -527,4 +527,62 @@ describe('saved jobs, run headless', () => {
     ).toBe(2);
     expect(lines.join('\n')).toContain('made by a newer Skein (job format 99); this Skein reads up to 2');
   });
+
+  it(
+    'leaves a saved job a newer Skein went on with as it is: refused in words, no call made',
+    { timeout: 60_000 },
+    async () => {
+      const dir = tempDir();
+      const save = { next: join(dir, 'thread.skein-job.json') };
+      const gui = app(dir, join(dir, 'gui.skein'), save);
+      const start: ExportStartInput = {
+        view: {
+          kind: 'thread',
+          operation: 'postRepliesV2',
+          params: { tweetId: sandbox.examples.bigThreadPostId, queryType: 'Latest' },
+          title: 'Big thread',
+        },
+        format: 'jsonl',
+        scope: 'all',
+        caps: { maxPages: 1 },
+      };
+      const { file } = await gui.core.handlers.jobs.save({ kind: 'export', start }, ctx);
+      await gui.core.dispose();
+      const project = join(dir, 'headless.skein');
+      await newProject(dir, project);
+      const options = parseRunnerArgs(
+        [
+          'run',
+          file as string,
+          '--project',
+          project,
+          '--data-dir',
+          join(dir, 'runner'),
+          '--api-base-url',
+          sandbox.baseUrl,
+        ],
+        { SKEIN_API_KEY: KEY },
+      ) as JobRunOptions;
+      const lines: string[] = [];
+      const run = () =>
+        runJob(
+          options,
+          (l) => lines.push(l),
+          (l) => lines.push(l),
+        );
+      expect(await run(), lines.join('\n')).toBe(EXIT_CAP);
+      // a newer Skein then ran it on: its record is of a shape this Skein does not know
+      const [folder] = readdirSync(join(dir, 'runner', 'exports'));
+      const record = join(dir, 'runner', 'exports', folder as string, 'job.json');
+      const newer = JSON.stringify({ ...JSON.parse(readFileSync(record, 'utf8')), status: 'verifying' });
+      writeFileSync(record, newer);
+      await resetLedger();
+      lines.length = 0;
+      expect(await run()).toBe(2);
+      expect(lines.join('\n')).toContain("This job's saved progress was written by a newer Skein, or is damaged");
+      expect(lines.join('\n')).toContain('Run the job with the newer Skein');
+      expect(await ledgerLines()).toEqual([]);
+      expect(readFileSync(record, 'utf8')).toBe(newer);
+    },
+  );
 });

@@ -19,6 +19,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { parseArgs } from 'node:util';
 import { isMainThread } from 'node:worker_threads';
 import type { Core, CoreDeps } from '../../core';
+import { isSkeinError } from '../../shared/errors';
 import type { ExportJob } from '../../shared/ipc/export';
 import type { MediaJob } from '../../shared/ipc/media';
 import type { HeadlessRun } from '../../shared/ipc/jobs';
@@ -78,6 +79,12 @@ export function readInPieces(path: string): string {
 }
 
 /** `skein run`'s exit codes beside 0, 1 and 2 (3 is watch's: the project is busy) */
+/** Why a job could not run, and what to do about it where Skein knows (a refusal's action). */
+function couldNotRun(error: unknown): string {
+  const action = isSkeinError(error) ? error.details?.action : undefined;
+  return `skein: the job could not run: ${(error as Error).message}${action ? ` ${action}` : ''}`;
+}
+
 export const EXIT_CAP = 4;
 
 export interface RunnerOptions {
@@ -449,8 +456,9 @@ export async function runJob(
     );
     return 1;
   } catch (error) {
-    err(`skein: the job could not run: ${(error as Error).message}`);
-    return 1;
+    err(couldNotRun(error));
+    // what this Skein cannot read will not run by trying again: like a newer Skein's job file, a 2
+    return isSkeinError(error) && error.code === 'unreadable' ? 2 : 1;
   } finally {
     stop?.removeEventListener('abort', onStop);
     await dispose();
@@ -577,7 +585,7 @@ async function runWatchJob(
     await record('complete');
     return 0;
   } catch (error) {
-    err(`skein: the job could not run: ${(error as Error).message}`);
+    err(couldNotRun(error));
     await record?.('failed').catch(() => undefined);
     return 1;
   } finally {

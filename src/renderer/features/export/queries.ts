@@ -14,6 +14,7 @@ const exportKeys = {
   all: ['export'] as const,
   formats: () => ['export', 'formats'] as const,
   jobs: () => ['export', 'jobs'] as const,
+  unread: () => ['export', 'unread'] as const,
   estimate: (view: ViewDescriptor, scope: ExportScope) => ['export', 'estimate', JSON.stringify(view), scope] as const,
   media: (id: string) => ['export', 'media', id] as const,
   mediaEstimate: (view: ViewDescriptor, scope: ExportScope) =>
@@ -69,6 +70,15 @@ export function useExportJobs() {
     [qc],
   );
   return useQuery(exportJobsQuery());
+}
+
+/** The saved exports this Skein cannot read (a newer Skein's, or damaged): read once, as main found them at its start. */
+export function useUnreadExports() {
+  return useQuery({
+    queryKey: exportKeys.unread(),
+    queryFn: () => skein().export.unread(),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
 }
 
 export function useExportEstimate(view: ViewDescriptor | null, scope: ExportScope, enabled: boolean) {

@@ -29,6 +29,7 @@ import { ExportMedia } from './ExportMedia';
 import { KeepInProject } from './KeepInProject';
 import { FormatFields } from './FormatFields';
 import { RunningExports, WaitNotice } from './RunningExports';
+import { UnreadExports } from './UnreadExports';
 import './export.css';
 
 const ORDERS = ['Latest', 'Relevance', 'Likes'] as const;
@@ -434,6 +435,7 @@ export function ExportDialog({ view, onClose }: { view: ViewDescriptor; onClose:
           </ul>
         </section>
       ) : null}
+      <UnreadExports />
     </dialog>
   );
 }
