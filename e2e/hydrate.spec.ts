@@ -4,7 +4,7 @@
  * ⌈n/100⌉ calls by the sandbox's own ledger; the ids that did not come back are listed with the reason, and
  * "Retry the missing" asks for only those; dehydrating the hydration's collection gives back the same ids.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, hostOf, test } from './fixtures';
@@ -240,4 +240,36 @@ test('an id a spreadsheet may have rounded, among 100 or more intact ids: if it 
   };
   expect(manifest.ids_not_found_total).toBe(120);
   expect(manifest.ids_possibly_rounded).toMatchObject({ total: 1, listed: [rounded] });
+});
+
+test('id lists a newer Skein kept are named, with the folder that keeps them, and left as they were', async ({
+  launch,
+}, testInfo) => {
+  hostOnly(testInfo);
+  const userDataDir = await mkdtemp(join(tmpdir(), 'skein-e2e-hydrate-newer-'));
+  // a list of a kind of id this Skein does not hydrate, as a newer Skein keeps it
+  const record = JSON.stringify({
+    importId: 'imp-newer0001',
+    entity: 'communities',
+    label: 'Communities of the election',
+    ids: 3,
+    sealed: true,
+    createdAt: Date.UTC(2026, 10, 30, 14, 5),
+  });
+  await mkdir(join(userDataDir, 'imports'), { recursive: true });
+  await writeFile(join(userDataDir, 'imports', 'imp-newer0001.json'), record);
+  try {
+    const app = await launch({ userDataDir });
+    await openRoute(app.page, '#/hydrate/posts');
+    const note = app.page.getByRole('note', { name: 'Id lists this Skein cannot read' });
+    await expect(note).toContainText('An id list was kept by a newer Skein, or is damaged');
+    await expect(note).toContainText(join(userDataDir, 'imports'));
+    await expect(note).toContainText('Communities of the election');
+    await expect(note).toContainText('read 2026-11-30 14:05 UTC');
+    await expect(note.getByRole('link')).toHaveCount(0);
+    await app.close();
+    expect(await readFile(join(userDataDir, 'imports', 'imp-newer0001.json'), 'utf8')).toBe(record);
+  } finally {
+    await rm(userDataDir, { recursive: true, force: true });
+  }
 });

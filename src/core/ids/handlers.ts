@@ -33,6 +33,7 @@ export function createIdsFeature(deps: { userDataDir: string; now: () => number 
       append: ({ importId, text }) => store.append(importId, text),
       seal: ({ importId }) => store.seal(importId),
       list: () => store.list(),
+      unread: async () => ({ folder: store.folder, lists: await store.unread() }),
       discard: async ({ importId }) => ({ discarded: await store.discard(importId) }),
       hydrations: ({ importId }) => store.hydrations(importId),
       missing: async ({ jobId, offset, limit }) => {

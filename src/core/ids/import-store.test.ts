@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -39,6 +39,30 @@ describe('ImportStore', () => {
     const b = new ImportStore({ dir, now: Date.now });
     expect(await allIds(b, imp.importId)).toEqual(['3', '1', '2']);
     expect(await b.list()).toEqual([sealed]);
+  });
+
+  it('names the lists a newer Skein kept (or damaged ones) instead of leaving them out, and leaves their files', async () => {
+    const { dir, store: a } = await store();
+    const imp = a.create('posts', 'ours.txt', { format: 'txt' });
+    a.append(imp.importId, '1\n2\n');
+    const ours = await a.seal(imp.importId);
+    const newer = JSON.stringify({
+      ...ours,
+      importId: 'imp-newer0001',
+      entity: 'communities',
+      label: 'Their communities',
+    });
+    await writeFile(join(dir, 'imp-newer0001.json'), newer);
+    await writeFile(join(dir, 'imp-damaged01.json'), '{"label":');
+    await writeFile(join(dir, 'notes.json'), '{}');
+    const b = new ImportStore({ dir, now: Date.now });
+    expect(await b.list()).toEqual([ours]);
+    expect(await b.unread()).toEqual([
+      { importId: 'imp-newer0001', label: 'Their communities', createdAt: ours.createdAt },
+      { importId: 'imp-damaged01', label: null, createdAt: null },
+    ]);
+    expect(b.folder).toBe(dir);
+    expect(await readFile(join(dir, 'imp-newer0001.json'), 'utf8')).toBe(newer);
   });
 
   it('keeps an id ending in zeros in its place, and takes such ids back out of the kept file when refused', async () => {

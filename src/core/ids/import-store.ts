@@ -17,12 +17,14 @@ import { z } from 'zod';
 import {
   IdEntity,
   IdImport,
+  ImportId,
   MAX_IDS_PER_IMPORT,
   MAX_KEPT_HANDLES,
   MissingId,
   type Hydration,
   type IdSource,
   type ImportReport,
+  type UnreadIdList,
 } from '../../shared/ipc/ids';
 import { syncFolder, toWriteError, writeFileAtomic } from '../files/atomic-file';
 import { IdImporter } from './id-import';
@@ -82,6 +84,11 @@ export class ImportStore {
   private swept = false;
 
   constructor(private readonly deps: ImportStoreDeps) {}
+
+  /** the folder that keeps the lists */
+  get folder(): string {
+    return this.deps.dir;
+  }
 
   create(entity: IdEntity, label: string, source: IdSource): IdImport {
     if (this.open.size >= MAX_OPEN_IMPORTS) {
@@ -238,6 +245,34 @@ export class ImportStore {
       names.filter((n) => n.endsWith('.json')).map((n) => this.meta(n.slice(0, -'.json'.length))),
     );
     return metas.filter((m): m is IdImport => m !== null).sort((a, b) => b.createdAt - a.createdAt);
+  }
+
+  /**
+   * The id lists kept here this Skein cannot read (a newer Skein's, after going back to this one, or damaged): their
+   * label and when they were read, where readable. Their files are left as they are.
+   */
+  async unread(): Promise<UnreadIdList[]> {
+    // no folder yet: nothing kept
+    const names = await readdir(this.deps.dir).catch((): string[] => []);
+    const out: UnreadIdList[] = [];
+    for (const name of names) {
+      const importId = name.slice(0, -'.json'.length);
+      if (!name.endsWith('.json') || !ImportId.safeParse(importId).success || this.open.has(importId)) continue;
+      let value: unknown;
+      try {
+        value = JSON.parse(await readFile(this.path(importId, 'json'), 'utf8'));
+      } catch {
+        value = undefined;
+      }
+      if (IdImport.safeParse(value).success) continue;
+      const record = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+      out.push({
+        importId,
+        label: typeof record.label === 'string' ? record.label.slice(0, 200) : null,
+        createdAt: typeof record.createdAt === 'number' && Number.isFinite(record.createdAt) ? record.createdAt : null,
+      });
+    }
+    return out.sort((a, b) => (b.createdAt ?? 0) - (a.createdAt ?? 0));
   }
 
   async discard(importId: string): Promise<boolean> {

@@ -81,6 +81,17 @@ export const IdImport = z.object({
 });
 export type IdImport = z.infer<typeof IdImport>;
 
+/**
+ * An id list kept on this computer this Skein cannot read (a newer Skein's, after going back to this one, or
+ * damaged): its label and when it was read, where readable. Its files are left as they are.
+ */
+export const UnreadIdList = z.object({
+  importId: ImportId,
+  label: z.string().max(200).nullable(),
+  createdAt: z.number().nullable(),
+});
+export type UnreadIdList = z.infer<typeof UnreadIdList>;
+
 /** An id a hydration asked for and did not get, with the reason as far as it is known. */
 export const MissingId = z.object({ id: z.string(), reason: z.string() });
 export type MissingId = z.infer<typeof MissingId>;
@@ -110,6 +121,8 @@ export const idsContract = {
     /** the text is complete: the list is kept (across restarts) and can be hydrated; the report says what was refused */
     seal: fn(Ref, IdImport),
     list: fn(z.undefined(), z.array(IdImport)),
+    /** the kept id lists this Skein cannot read, and the folder that keeps them */
+    unread: fn(z.undefined(), z.object({ folder: z.string(), lists: z.array(UnreadIdList) })),
     discard: fn(Ref, z.object({ discarded: z.boolean() })),
     /** the hydrations of a list that have stopped (running ones are export jobs) */
     hydrations: fn(Ref, z.array(Hydration)),

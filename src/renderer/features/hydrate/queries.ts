@@ -9,6 +9,7 @@ import { skein } from '../../lib/bridge';
 export const idsKeys = {
   all: ['ids'] as const,
   lists: () => ['ids', 'lists'] as const,
+  unread: () => ['ids', 'unread'] as const,
   hydrations: (importId: string) => ['ids', 'hydrations', importId] as const,
   missing: (jobId: string, limit: number) => ['ids', 'missing', jobId, limit] as const,
 };
@@ -18,6 +19,15 @@ const idListsQuery = () =>
 
 export function useIdLists() {
   return useQuery(idListsQuery());
+}
+
+/** The kept lists this Skein cannot read (a newer Skein's, or damaged), as main found them. */
+export function useUnreadIdLists() {
+  return useQuery({
+    queryKey: idsKeys.unread(),
+    queryFn: () => skein().ids.unread(),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
 }
 
 /** Stopped hydrations of a list; asked again whenever one of its export jobs changes (see HydrateView). */

@@ -1,7 +1,6 @@
+import { stamp } from '../../../lib/time';
 import { fileName } from '../form';
 import { useUnreadExports } from '../queries';
-
-const when = (ms: number) => new Date(ms).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /**
  * Exports whose saved progress this Skein cannot read (a newer Skein's, after going back to this one, or damaged):
@@ -29,7 +28,7 @@ export function UnreadExports() {
               <strong>{j.file === null ? 'A file this Skein cannot name' : fileName(j.file)}</strong>
               <br />
               <span className="muted">
-                {j.startedAt === null ? 'Begun at a time this Skein cannot read' : `Begun ${when(j.startedAt)}`} ·
+                {j.startedAt === null ? 'Begun at a time this Skein cannot read' : `Begun ${stamp(j.startedAt)}`} ·
                 folder {j.id}
               </span>
             </span>
