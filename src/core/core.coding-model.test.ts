@@ -183,7 +183,10 @@ describe('model coders', () => {
 
   it('send a custom endpoint its key, and only that origin; the page never sees it', async () => {
     const key = 'sk-model-canary-1234567890';
+    await call('coding.setCoderHere', { coder: person });
     const status = await call('coding.setModelEndpoint', { kind: 'custom', baseUrl: endpointUrl, key });
+    // choosing a model's address forgets nothing else kept on this computer: who codes here stays
+    expect((await call<{ coder: number | null }>('coding.coderHere')).coder).toBe(person);
     expect(JSON.stringify(status)).not.toContain(key);
     expect(status).toMatchObject({ kind: 'custom', key: { configured: true } });
     const other = await call<{ id: number }>('coding.addCoder', {

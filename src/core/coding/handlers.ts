@@ -198,7 +198,7 @@ export function createCodingHandlers(deps: CodingHandlerDeps): Pick<Handlers, 'c
             });
           await deps.modelKey.rebind(origin);
         }
-        deps.settings.write({ modelKind: 'custom', modelBaseUrl: baseUrl });
+        deps.settings.write({ ...deps.settings.read(), modelKind: 'custom', modelBaseUrl: baseUrl });
         return endpoint();
       },
       clearModelKey: async () => {
