@@ -117,6 +117,35 @@ describe('settings store', () => {
     expect(readFileSync(s.path!, 'utf8')).toBeDefined();
   });
 
+  it('writes back what a newer Skein kept that it does not read: its settings, its values, its prices', () => {
+    const dir = tempDir();
+    const path = createSettingsStore({ dir }).path!;
+    const newer = {
+      mode: 'offline',
+      requestsPerSecond: 3,
+      modelEndpoint: { url: 'https://models.example/v1', name: 'local' },
+      prices: { ...DEFAULT_PRICES, perPost: 12, perSpace: 40 },
+    };
+    writeFileSync(path, JSON.stringify(newer));
+    const s = createSettingsStore({ dir });
+    // what it reads is in effect; what it does not falls back to its default here
+    expect(s.get(true)).toMatchObject({
+      mode: 'live',
+      requestsPerSecond: 3,
+      prices: { ...DEFAULT_PRICES, perPost: 12 },
+    });
+    s.update({ creditsPerHour: 50_000, prices: { ...DEFAULT_PRICES, perPost: 14 } }, true);
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({
+      ...newer,
+      creditsPerHour: 50_000,
+      prices: { ...DEFAULT_PRICES, perPost: 14, perSpace: 40 },
+    });
+    // a value a person sets here replaces the one it could not read
+    s.update({ mode: 'demo' }, true);
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toMatchObject({ mode: 'demo', modelEndpoint: newer.modelEndpoint });
+    expect(createSettingsStore({ dir }).get(true).mode).toBe('demo');
+  });
+
   it('reads its file once and then answers from memory, its own updates included', () => {
     const dir = tempDir();
     const s = createSettingsStore({ dir });

@@ -84,20 +84,38 @@ export function createSettingsStore(opts: { dir: string; configName?: string }):
   let stored: Stored | null = null;
   const read = (): Stored => (stored ??= readFile());
 
+  /**
+   * What this Skein does not read of the file: a newer Skein's settings, a value it cannot read, prices for what it
+   * does not price. Written back as they were, so that going back to an older Skein for a while loses none of them.
+   */
+  let unread: { fields: Record<string, unknown>; prices: Record<string, unknown> } = { fields: {}, prices: {} };
+
   /** each stored field checked on its own: one bad value falls back to its default, not the whole file */
   const readFile = (): Stored => {
     const raw: Record<string, unknown> = file.read();
-    const out: Stored = {};
-    for (const k of Object.keys(Stored.shape) as Array<keyof Stored>) {
-      const parsed = Stored.shape[k].safeParse(raw[k]);
-      if (parsed.success && parsed.data !== undefined) (out as Record<string, unknown>)[k] = parsed.data;
+    const out: Record<string, unknown> = {};
+    const fields: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(raw)) {
+      const parsed = Object.hasOwn(Stored.shape, k) ? Stored.shape[k as keyof Stored].safeParse(v) : null;
+      if (!parsed?.success) fields[k] = v;
+      else if (parsed.data !== undefined) out[k] = parsed.data;
     }
+    const prices =
+      typeof raw.prices === 'object' && raw.prices !== null && !Array.isArray(raw.prices)
+        ? Object.fromEntries(Object.entries(raw.prices).filter(([k]) => !Object.hasOwn(PriceTable.shape, k)))
+        : {};
+    unread = { fields, prices };
     return out;
   };
 
   const write = (next: Stored): Stored => {
     const checkedNext = Stored.parse(next);
-    file.write(checkedNext);
+    const kept = Object.fromEntries(
+      Object.entries(unread.fields).filter(([k]) => checkedNext[k as keyof Stored] === undefined),
+    );
+    const prices = checkedNext.prices ? { prices: { ...unread.prices, ...checkedNext.prices } } : {};
+    // the type is this Skein's fields; the file also keeps what it does not read
+    file.write({ ...kept, ...checkedNext, ...prices });
     stored = checkedNext;
     return checkedNext;
   };
