@@ -3,7 +3,7 @@
  * apart from live), an answer held from an earlier session served without a call, and projects
  * created, renamed and switched through the bridge's handlers with paths only from main's dialogs.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -87,6 +87,25 @@ describe('the archive in the core', () => {
     const bad = await createDispatcher(core.handlers).dispatch('skein:projects.switch', { id: '/etc/passwd' }, ctx);
     expect(bad.ok).toBe(false);
     await core.dispose();
+  });
+
+  it('keeps what a newer Skein listed of projects that it cannot read when it records a new one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skein-core-projects-newer-'));
+    dirs.push(dir);
+    const teamEntry = { kind: 'team', address: 'postgresql://ana@db.example:5432/study?schema=s1' };
+    writeFileSync(
+      join(dir, 'projects.json'),
+      JSON.stringify({ known: [teamEntry], researcher: 'Ana', pinned: ['Default'] }),
+    );
+    const chosen = join(dir, 'elsewhere', 'Study');
+    const core = createCore(coreDeps(dir, { chooseSavePath: async () => chosen }));
+    const created = await call(core, 'skein:projects.create', { name: 'Study' });
+    expect(created.current).toMatchObject({ name: 'Study' });
+    await core.dispose();
+    const written = JSON.parse(readFileSync(join(dir, 'projects.json'), 'utf8')) as { known: unknown[] };
+    expect(written).toMatchObject({ researcher: 'Ana', pinned: ['Default'], current: `${chosen}.skein` });
+    expect(written.known).toContainEqual(teamEntry);
+    expect(written.known).toContain(`${chosen}.skein`);
   });
 
   it(

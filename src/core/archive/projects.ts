@@ -134,7 +134,9 @@ export function createProjects(deps: ProjectsDeps): Projects {
   const folder = join(deps.userDataDir, 'projects');
   const defaultPath = deps.fixedPath ?? join(folder, `Default.${PROJECT_EXTENSION}`);
   const demoPath = deps.fixedPath ?? join(folder, `Demo.${PROJECT_EXTENSION}`);
-  const registry = openJsonStore<Registry>(deps.userDataDir, 'projects');
+  const registry = openJsonStore<Registry>(deps.userDataDir, 'projects', {
+    owns: ['current', 'known', 'researcher', 'names'],
+  });
   const passwords = createPasswordStore(deps.secretStorage, join(deps.userDataDir, 'project-passwords.json'));
   if (deps.fixedPath && /^postgres(ql)?:\/\//i.test(deps.fixedPath) && !addressFrom(deps.fixedPath))
     throw new SkeinError(
@@ -145,6 +147,8 @@ export function createProjects(deps: ProjectsDeps): Projects {
   let current = typeof saved.current === 'string' ? saved.current : defaultPath;
   let researcher = deps.fixedResearcher ?? (typeof saved.researcher === 'string' ? saved.researcher : '');
   const known = new Set<string>(Array.isArray(saved.known) ? saved.known.filter((k) => typeof k === 'string') : []);
+  /** projects a newer Skein lists in a way this one cannot read: not offered here, written back as they were */
+  const unreadKnown: unknown[] = Array.isArray(saved.known) ? saved.known.filter((k) => typeof k !== 'string') : [];
   known.add(current);
   known.add(defaultPath);
   const names = new Map<string, string>(
@@ -172,7 +176,14 @@ export function createProjects(deps: ProjectsDeps): Projects {
   };
 
   const persist = () => {
-    if (!deps.fixedPath) registry.write({ current, known: [...known], researcher, names: Object.fromEntries(names) });
+    if (!deps.fixedPath)
+      registry.write({
+        current,
+        // the type lists this Skein's entries; the file also keeps those it cannot read
+        known: [...known, ...(unreadKnown as string[])],
+        researcher,
+        names: Object.fromEntries(names),
+      });
   };
 
   /** what the archive's worker opens for a location (a team project with its password) */

@@ -52,7 +52,9 @@ export interface CodingFeatureDeps {
 
 export function createCodingFeature(deps: CodingFeatureDeps) {
   const service = createCodingService({ store: deps.store, handle: deps.handle, now: deps.now });
-  const settings = openJsonStore<CodingSettings>(deps.userDataDir, 'coding');
+  const settings = openJsonStore<CodingSettings>(deps.userDataDir, 'coding', {
+    owns: ['modelKind', 'modelBaseUrl', 'coderHere'],
+  });
   const ready = Promise.all([deps.pseudonymKey.load(), deps.modelKey.load()]).then(
     () => undefined,
     (error: unknown) => deps.onError?.(error),

@@ -3,6 +3,8 @@
  * creates anything on disk (the folder appears with the first write). If the
  * folder cannot be used (read-only, no permission), values live in memory
  * for the session instead of taking the app down; `problem` says why.
+ * A store that names the keys it `owns` writes only those: the file's other keys (a newer Skein's, after going back
+ * to this one) are written back as they were.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,7 +18,11 @@ export interface JsonStore<T extends Record<string, unknown>> {
   readonly problem: string | null;
 }
 
-export function openJsonStore<T extends Record<string, unknown>>(dir: string | undefined, name: string): JsonStore<T> {
+export function openJsonStore<T extends Record<string, unknown>>(
+  dir: string | undefined,
+  name: string,
+  options: { owns?: ReadonlyArray<keyof T & string> } = {},
+): JsonStore<T> {
   let memory: Partial<T> = {};
   let conf: Conf<Partial<T>> | null = null;
   let problem: string | null = dir ? null : 'kept in memory by design';
@@ -50,9 +56,21 @@ export function openJsonStore<T extends Record<string, unknown>>(dir: string | u
       }
     },
     write(value) {
-      memory = { ...value };
       const c = open();
-      if (c) c.store = value;
+      const owns = options.owns;
+      let others: Record<string, unknown> = {};
+      if (owns) {
+        let before: Record<string, unknown> = memory;
+        try {
+          if (c) before = c.store;
+        } catch {
+          // a file that cannot be read now keeps nothing of its own
+        }
+        others = Object.fromEntries(Object.entries(before).filter(([k]) => !owns.includes(k as keyof T & string)));
+      }
+      // the other keys are not T's: kept as they were, beside what this store writes
+      memory = { ...others, ...value };
+      if (c) c.store = memory;
     },
   };
 }

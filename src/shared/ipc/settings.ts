@@ -123,8 +123,10 @@ const UsageTotals = z.object({ calls: z.number().int(), credits: z.number(), usd
 
 /** something that changed how spending is counted or limited, kept so it cannot be hidden */
 export const UsageEvent = z.object({
-  at: z.number(),
-  kind: z.enum(['reset', 'prices', 'pace', 'budget']),
+  /** epoch ms: a time a date can show */
+  at: z.number().int().min(0).max(8.64e15),
+  /** `other`: a kind of change a newer Skein recorded, shown by its words */
+  kind: z.enum(['reset', 'prices', 'pace', 'budget', 'other']),
   /** what changed, in plain words */
   detail: z.string(),
 });
@@ -136,6 +138,8 @@ export const UsageSnapshot = z.object({
   lastHour: z.object({ credits: z.number(), budget: z.number() }).optional(),
   /** meter resets, price edits, pace and budget changes, newest first */
   history: z.array(UsageEvent).optional(),
+  /** changes the history keeps that this Skein cannot read (damaged): kept as they were, not shown */
+  historyUnread: z.number().int().nonnegative().optional(),
   lifetime: UsageTotals,
   byOperation: z.array(z.object({ operation: OperationIdSchema, calls: z.number().int(), credits: z.number() })),
   recent: z.array(UsageCall),

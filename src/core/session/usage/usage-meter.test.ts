@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -70,6 +70,37 @@ describe('usage meter', () => {
       lifetime: { calls: 2, credits: 45 },
       recent: [],
       byOperation: [],
+    });
+  });
+
+  it('keeps a newer Skein’s history and totals: its kinds of change shown by their words, nothing written over', () => {
+    const dir = tempDir();
+    const history = [
+      { at: 1_764_000_300_000, kind: 'key', detail: 'The API key was replaced.', by: 'a newer Skein' },
+      { at: 1_764_000_200_000, kind: 'budget', detail: 'Hourly budget 50,000 credits.' },
+      { at: 'yesterday', kind: 'reset' },
+      { at: 1e300, kind: 'pace', detail: 'Pace 3/s.' },
+    ];
+    writeFileSync(
+      join(dir, 'usage.json'),
+      JSON.stringify({ lifetime: { calls: 7, credits: 105 }, history, monthly: { '2026-11': 105 } }),
+    );
+    const m = meter({ dir });
+    expect(m.snapshot()).toMatchObject({
+      lifetime: { calls: 7, credits: 105 },
+      history: [
+        { at: 1_764_000_300_000, kind: 'other', detail: 'The API key was replaced.' },
+        { at: 1_764_000_200_000, kind: 'budget', detail: 'Hourly budget 50,000 credits.' },
+      ],
+      historyUnread: 2,
+    });
+    m.record(rec({ items: 1 }));
+    m.note('pace', 'Pace 1/s.');
+    const written = JSON.parse(readFileSync(join(dir, 'usage.json'), 'utf8')) as Record<string, unknown>;
+    expect(written).toMatchObject({
+      lifetime: { calls: 8, credits: 120 },
+      history: [expect.objectContaining({ kind: 'pace', detail: 'Pace 1/s.' }), ...history],
+      monthly: { '2026-11': 105 },
     });
   });
 

@@ -55,6 +55,23 @@ const HOUR_MS = 60 * 60 * 1000;
 const Lifetime = z.object({ calls: z.number().int().nonnegative(), credits: z.number().nonnegative() });
 type Lifetime = z.infer<typeof Lifetime>;
 
+/** A change of the history as the file keeps it (written back as it was), and as it is shown (null: unreadable). */
+interface KeptEvent {
+  written: unknown;
+  shown: UsageEvent | null;
+}
+
+/**
+ * A change another Skein recorded: one of a kind this Skein has no word for (a newer Skein's) is shown by its time
+ * and words as `other`; a damaged one is counted, not shown. Both are written back as they were.
+ */
+function keptEvent(written: unknown): KeptEvent {
+  const read = UsageEvent.safeParse(written);
+  if (read.success) return { written, shown: read.data };
+  const other = UsageEvent.safeParse({ ...(typeof written === 'object' ? written : {}), kind: 'other' });
+  return { written, shown: other.success ? other.data : null };
+}
+
 export function paramsDigest(operation: OperationId, paramsKey: string, cursor: string | null): string {
   return createHash('sha256')
     .update(`${operation}\u0000${paramsKey}\u0000${cursor ?? ''}`)
@@ -90,12 +107,15 @@ function listed(r: RecentCall): UsageCall {
 export function createUsageMeter(opts: UsageMeterOptions): UsageMeter {
   const recentMax = opts.recentMax ?? 100;
   const now = opts.now ?? Date.now;
-  const file = openJsonStore<{ lifetime: Lifetime; history?: UsageEvent[] }>(opts.dir, 'usage');
+  const file = openJsonStore<{ lifetime: Lifetime; history?: unknown[] }>(opts.dir, 'usage', {
+    owns: ['lifetime', 'history'],
+  });
   const onDisk = file.read();
   const stored = Lifetime.safeParse(onDisk.lifetime);
   let lifetime: Lifetime = stored.success ? stored.data : { calls: 0, credits: 0 };
-  const storedHistory = UsageEvent.array().safeParse(onDisk.history);
-  const history: UsageEvent[] = storedHistory.success ? storedHistory.data.slice(0, HISTORY_MAX) : [];
+  const history: KeptEvent[] = (Array.isArray(onDisk.history) ? onDisk.history : [])
+    .slice(0, HISTORY_MAX)
+    .map(keptEvent);
   /** live charges, oldest first, pruned past an hour */
   const spending: Array<{ at: number; credits: number }> = [];
   const prune = () => {
@@ -106,7 +126,7 @@ export function createUsageMeter(opts: UsageMeterOptions): UsageMeter {
   };
   const persist = () => {
     try {
-      file.write({ lifetime, history });
+      file.write({ lifetime, history: history.map((e) => e.written) });
     } catch {
       // lifetime totals are a convenience: a full disk must not fail the call
     }
@@ -139,12 +159,14 @@ export function createUsageMeter(opts: UsageMeterOptions): UsageMeter {
         .sort((a, b) => b.credits - a.credits || b.calls - a.calls),
       recent: recent.map(listed),
       lastHour: opts.budget ? { credits: spentSince(now() - HOUR_MS), budget: opts.budget() } : undefined,
-      history: [...history],
+      history: history.flatMap((e) => (e.shown ? [e.shown] : [])),
+      historyUnread: history.filter((e) => !e.shown).length,
     };
   }
 
   function note(kind: UsageEvent['kind'], detail: string): void {
-    history.unshift({ at: now(), kind, detail });
+    const event: UsageEvent = { at: now(), kind, detail };
+    history.unshift({ written: event, shown: event });
     if (history.length > HISTORY_MAX) history.length = HISTORY_MAX;
     persist();
   }

@@ -132,16 +132,23 @@ export function UsageView() {
             ) : null}
             <ByOperationTable snapshot={usage.data} />
             <RecentCallsTable snapshot={usage.data} />
-            {usage.data.history?.length ? (
+            {usage.data.history?.length || usage.data.historyUnread ? (
               <section aria-labelledby="usage-history" className="usage__history">
                 <h2 id="usage-history">Changes to counting and limits</h2>
                 <ul>
-                  {usage.data.history.map((h, i) => (
+                  {(usage.data.history ?? []).map((h, i) => (
                     <li key={`${h.at}-${i}`}>
                       <time dateTime={new Date(h.at).toISOString()}>{stamp(h.at)}</time> — {h.detail}
                     </li>
                   ))}
                 </ul>
+                {usage.data.historyUnread ? (
+                  <p className="note">
+                    {usage.data.historyUnread === 1
+                      ? 'One more change is kept that this Skein cannot read (damaged); it is left as it is.'
+                      : `${usage.data.historyUnread} more changes are kept that this Skein cannot read (damaged); they are left as they are.`}
+                  </p>
+                ) : null}
               </section>
             ) : null}
           </>
