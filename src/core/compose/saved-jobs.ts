@@ -11,7 +11,7 @@ import { basename, dirname, extname, isAbsolute, resolve } from 'node:path';
 import { SkeinError, isSkeinError } from '../../shared/errors';
 import type { HandlersOf } from '../../shared/ipc/define';
 import type { ExportJob, ExportStartInput } from '../../shared/ipc/export';
-import { HeadlessRun, type jobsContract } from '../../shared/ipc/jobs';
+import { HeadlessRun, type UnreadRun, type jobsContract } from '../../shared/ipc/jobs';
 import type { watchContract, WatchSpec } from '../../shared/ipc/watch';
 import { savedJobOf, watchJobOf, type ExportSavedJob, type WatchSavedJob } from '../../shared/jobs/saved-job';
 import type { ExportService } from '../export';
@@ -118,7 +118,13 @@ const RUNS_KEY = 'headless_jobs';
 /** runs a project remembers (older ones drop off; their collections stay) */
 const RUNS_KEPT = 100;
 
-async function readRuns(deps: SavedJobsDeps): Promise<HeadlessRun[]> {
+/** A run record as the project keeps it: read (null: one this Skein cannot read, a newer Skein's), and as written. */
+interface KeptRun {
+  run: HeadlessRun | null;
+  written: unknown;
+}
+
+async function readRuns(deps: SavedJobsDeps): Promise<KeptRun[]> {
   let value: unknown;
   try {
     value = JSON.parse((await deps.records.read(RUNS_KEY)) ?? '[]');
@@ -126,11 +132,26 @@ async function readRuns(deps: SavedJobsDeps): Promise<HeadlessRun[]> {
     return [];
   }
   if (!Array.isArray(value)) return [];
-  // a record another Skein wrote and this one cannot read is left out, not fatal
-  return value.flatMap((r) => {
-    const read = HeadlessRun.safeParse(r);
-    return read.success ? [read.data] : [];
+  return (value as unknown[]).map((written) => {
+    const read = HeadlessRun.safeParse(written);
+    return { run: read.success ? read.data : null, written };
   });
+}
+
+const readable = (kept: readonly KeptRun[]): HeadlessRun[] => kept.flatMap((k) => (k.run ? [k.run] : []));
+
+/** What can still be told of a run record this Skein cannot read (a newer Skein's status or kind of job). */
+function unreadRun(written: unknown): UnreadRun {
+  const r = typeof written === 'object' && written !== null ? (written as Record<string, unknown>) : {};
+  const text = (v: unknown, max: number) => (typeof v === 'string' ? v.slice(0, max) : null);
+  const time = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+  return {
+    name: text(r.name, 200),
+    kind: text(r.kind, 100),
+    status: text(r.status, 100),
+    host: text(r.host, 200),
+    at: time(r.finishedAt) ?? time(r.startedAt),
+  };
 }
 
 /** Records (or updates) a run in the project: the app lists it and can open what it wrote. */
@@ -152,12 +173,13 @@ async function recordRun(deps: SavedJobsDeps, file: ExportSavedJob, job: ExportJ
 }
 
 async function keepRun(deps: SavedJobsDeps, run: HeadlessRun): Promise<void> {
-  const others = (await readRuns(deps)).filter((r) => r.jobId !== run.jobId);
+  // a record this Skein cannot read (a newer Skein's run on a team's project) is kept where it was, as written
+  const others = (await readRuns(deps)).filter((k) => k.run?.jobId !== run.jobId).map((k) => k.written);
   await deps.records.write(RUNS_KEY, JSON.stringify([run, ...others].slice(0, RUNS_KEPT)));
 }
 
 async function showResult(deps: SavedJobsDeps, jobId: string): Promise<{ shown: boolean; note: string }> {
-  const run = (await readRuns(deps)).find((r) => r.jobId === jobId);
+  const run = readable(await readRuns(deps)).find((r) => r.jobId === jobId);
   const file = run?.files[0];
   if (!run || !file) return { shown: false, note: 'This run wrote no file.' };
   // only a path the project records its runner wrote, and only while it is there: never one the page names
@@ -175,7 +197,13 @@ export function savedJobs(deps: SavedJobsDeps): SavedJobs {
       jobs: {
         save: (input) =>
           input.kind === 'watch' ? saveWatch(deps, input.watch, input.days) : save(deps, input.kind, input.start),
-        headless: async () => (await readRuns(deps)).sort((a, b) => b.startedAt - a.startedAt),
+        headless: async () => {
+          const kept = await readRuns(deps);
+          return {
+            runs: readable(kept).sort((a, b) => b.startedAt - a.startedAt),
+            unread: kept.flatMap((k) => (k.run ? [] : [unreadRun(k.written)])),
+          };
+        },
         showResult: ({ jobId }) => showResult(deps, jobId),
       },
     },

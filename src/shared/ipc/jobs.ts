@@ -30,6 +30,19 @@ export const HeadlessRun = z.object({
 });
 export type HeadlessRun = z.infer<typeof HeadlessRun>;
 
+/**
+ * A run record on the project this Skein cannot read (a newer Skein's status or kind of job, on a team's project):
+ * what can still be told of it, each part null where unreadable. The record is kept as it was.
+ */
+export const UnreadRun = z.object({
+  name: z.string().max(200).nullable(),
+  kind: z.string().max(100).nullable(),
+  status: z.string().max(100).nullable(),
+  host: z.string().max(200).nullable(),
+  at: z.number().nullable(),
+});
+export type UnreadRun = z.infer<typeof UnreadRun>;
+
 export const jobsContract = {
   jobs: {
     /** `file` is null when the person closed the save dialog */
@@ -42,7 +55,7 @@ export const jobsContract = {
       z.object({ file: z.string().nullable() }),
     ),
     /** the saved jobs the headless runner ran on the open project, latest first */
-    headless: fn(z.undefined(), z.array(HeadlessRun)),
+    headless: fn(z.undefined(), z.object({ runs: z.array(HeadlessRun), unread: z.array(UnreadRun) })),
     /** shows a headless run's result in the file manager, when it is on this computer (else `note` says where) */
     showResult: fn(z.object({ jobId: z.string().min(1).max(100) }), z.object({ shown: z.boolean(), note: z.string() })),
   },

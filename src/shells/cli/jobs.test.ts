@@ -238,7 +238,8 @@ describe('saved jobs, run headless', () => {
           },
         }),
       );
-      const runs = await later.handlers.jobs.headless(undefined, ctx);
+      const { runs, unread } = await later.handlers.jobs.headless(undefined, ctx);
+      expect(unread).toEqual([]);
       expect(runs.map((r) => [r.name, r.kind, r.status, r.stopReason, r.files])).toEqual([
         [
           'Posts',
@@ -529,7 +530,7 @@ describe('saved jobs, run headless', () => {
   });
 
   it(
-    'leaves a saved job a newer Skein went on with as it is: refused in words, no call made',
+    'keeps what a newer Skein did on the project: its run listed as written, its progress refused in words, no call',
     { timeout: 60_000 },
     async () => {
       const dir = tempDir();
@@ -550,6 +551,19 @@ describe('saved jobs, run headless', () => {
       await gui.core.dispose();
       const project = join(dir, 'headless.skein');
       await newProject(dir, project);
+      // a newer Skein's run on the same (team's) project: a status this Skein has no word for
+      const theirs = {
+        jobId: 'theirs-1',
+        name: 'Their thread',
+        kind: 'export',
+        status: 'verifying',
+        host: 'lab-server',
+        startedAt: 1_764_000_000_000,
+        finishedAt: null,
+      };
+      const db = new DatabaseSync(project);
+      db.prepare("INSERT INTO meta (key, value) VALUES ('headless_jobs', ?)").run(JSON.stringify([theirs]));
+      db.close();
       const options = parseRunnerArgs(
         [
           'run',
@@ -571,6 +585,18 @@ describe('saved jobs, run headless', () => {
           (l) => lines.push(l),
         );
       expect(await run(), lines.join('\n')).toBe(EXIT_CAP);
+      // the app lists both runs: its own, and the newer Skein's as written, whose record is kept as it was
+      const later = app(join(dir, 'later'), project, { next: '' });
+      const listed = await later.core.handlers.jobs.headless(undefined, ctx);
+      await later.core.dispose();
+      expect(listed.runs.map((r) => [r.name, r.status])).toEqual([['Big thread', 'partial']]);
+      expect(listed.unread).toEqual([
+        { name: 'Their thread', kind: 'export', status: 'verifying', host: 'lab-server', at: theirs.startedAt },
+      ]);
+      const meta = new DatabaseSync(project);
+      const kept = meta.prepare("SELECT value FROM meta WHERE key = 'headless_jobs'").get() as { value: string };
+      meta.close();
+      expect(JSON.parse(kept.value)).toContainEqual(theirs);
       // a newer Skein then ran it on: its record is of a shape this Skein does not know
       const [folder] = readdirSync(join(dir, 'runner', 'exports'));
       const record = join(dir, 'runner', 'exports', folder as string, 'job.json');

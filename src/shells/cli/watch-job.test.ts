@@ -141,7 +141,7 @@ describe('a watch saved as a job, run headless', () => {
       const runs = await core.handlers.watch.runs({ id: Number(id), limit: 10 }, ctx);
       expect(runs.reduce((n, r) => n + r.credits, 0)).toBe(await credits());
       const headless = await core.handlers.jobs.headless(undefined, ctx);
-      expect(headless).toEqual([
+      expect(headless.runs).toEqual([
         expect.objectContaining({ kind: 'watch', name: 'Four accounts', status: 'complete', credits: await credits() }),
       ]);
     } finally {

@@ -1,6 +1,6 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { HeadlessRun } from '../../../../shared/ipc/jobs';
+import type { HeadlessRun, UnreadRun } from '../../../../shared/ipc/jobs';
 import { skein } from '../../../lib/bridge';
 import { stamp } from '../../../lib/time';
 import { headlessRunsQuery } from '../queries';
@@ -64,16 +64,35 @@ function RunRow({ run }: { run: HeadlessRun }) {
   );
 }
 
+/** A run recorded by a newer Skein (a status or kind of job this one has no word for): its record as written. */
+function UnreadRow({ run }: { run: UnreadRun }) {
+  const parts = [
+    run.kind ?? 'a job',
+    run.status === null ? null : `“${run.status}”`,
+    run.host === null ? null : `on ${run.host}`,
+    run.at === null ? null : stamp(run.at),
+  ].filter((p): p is string => p !== null);
+  return (
+    <li>
+      <strong>{run.name ?? 'A job this Skein cannot name'}</strong> — {parts.join(', ')}{' '}
+      <span className="muted">(recorded by a newer Skein, or damaged: shown as written)</span>
+    </li>
+  );
+}
+
 /** The saved jobs the headless runner (skein run) ran on this project, latest first; nothing when there are none. */
 export function HeadlessRuns() {
   const runs = useQuery(headlessRunsQuery());
-  if (!runs.data || runs.data.length === 0) return null;
+  if (!runs.data || runs.data.runs.length + runs.data.unread.length === 0) return null;
   return (
     <section className="archive-project__jobs" aria-label="Jobs run without a window">
       <h3 className="archive-project__subtitle">Jobs run without a window</h3>
       <ul>
-        {runs.data.map((r) => (
+        {runs.data.runs.map((r) => (
           <RunRow key={r.jobId} run={r} />
+        ))}
+        {runs.data.unread.map((r, i) => (
+          <UnreadRow key={i} run={r} />
         ))}
       </ul>
     </section>
