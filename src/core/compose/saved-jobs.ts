@@ -93,15 +93,20 @@ const DAY_MS = 86_400_000;
 /** a watch job's calls to the watch handlers: main's own, no page behind them */
 const MAIN = { senderId: 0 };
 
-async function readWatchJobs(deps: SavedJobsDeps): Promise<Record<string, number>> {
+/** the watches watch jobs made (`made`), and the record as written: entries a newer Skein wrote are kept by writers */
+async function readWatchJobs(
+  deps: SavedJobsDeps,
+): Promise<{ made: Record<string, number>; written: Record<string, unknown> }> {
   try {
     const value: unknown = JSON.parse((await deps.records.read(WATCH_JOBS_KEY)) ?? '{}');
-    if (typeof value !== 'object' || value === null) return {};
-    return Object.fromEntries(
-      Object.entries(value).filter((e): e is [string, number] => Number.isSafeInteger(e[1]) && (e[1] as number) > 0),
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return { made: {}, written: {} };
+    const written = value as Record<string, unknown>;
+    const made = Object.fromEntries(
+      Object.entries(written).filter((e): e is [string, number] => Number.isSafeInteger(e[1]) && (e[1] as number) > 0),
     );
+    return { made, written };
   } catch {
-    return {};
+    return { made: {}, written: {} };
   }
 }
 
@@ -272,7 +277,7 @@ export function savedJobs(deps: SavedJobsDeps): SavedJobs {
     async watchFor(file, project) {
       const jobId = jobIdFor(file.id, project);
       const handlers = deps.watch();
-      const made = await readWatchJobs(deps);
+      const { made, written } = await readWatchJobs(deps);
       const known = made[jobId];
       const existing = (await handlers.list(undefined, MAIN)).watches.find((w) => w.id === known);
       if (existing) {
@@ -284,7 +289,7 @@ export function savedJobs(deps: SavedJobsDeps): SavedJobs {
       }
       const until = file.days === null ? null : deps.now() + file.days * DAY_MS;
       const watch = await handlers.create({ ...file.watch, schedule: { ...file.watch.schedule, until } }, MAIN);
-      await deps.records.write(WATCH_JOBS_KEY, JSON.stringify({ ...made, [jobId]: watch.id }));
+      await deps.records.write(WATCH_JOBS_KEY, JSON.stringify({ ...written, [jobId]: watch.id }));
       return { jobId, watch, made: true };
     },
     async recordWatch(file, jobId, watch, status, startedAt) {

@@ -7,6 +7,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { movingSandbox } from '../../core/testing/moving-sandbox';
 import type { LedgerEntry } from '../../sandbox';
@@ -110,6 +111,11 @@ describe('a watch saved as a job, run headless', () => {
     expect(JSON.parse(text)).toMatchObject({ skein_job: 2, kind: 'watch', days: 2, name: 'Four accounts' });
     expect(text).not.toMatch(/"until": \d/);
     await world.control('/__sandbox/usage/reset', { method: 'POST' });
+    // what a newer Skein's watch job recorded on the same project, in a shape this Skein does not read
+    const theirs = { watch: 41, until: null };
+    const db = new DatabaseSync(project);
+    db.prepare("INSERT INTO meta (key, value) VALUES ('watch_jobs', ?)").run(JSON.stringify({ 'their-job': theirs }));
+    db.close();
 
     const first = run(jobFile, project, dir);
     expect(await first.exit(), first.lines.join('\n')).toBe(0);
@@ -140,6 +146,13 @@ describe('a watch saved as a job, run headless', () => {
       expect(watches.map((w) => w.id)).toEqual([Number(id)]);
       const runs = await core.handlers.watch.runs({ id: Number(id), limit: 10 }, ctx);
       expect(runs.reduce((n, r) => n + r.credits, 0)).toBe(await credits());
+      const meta = new DatabaseSync(project);
+      const made = meta.prepare("SELECT value FROM meta WHERE key = 'watch_jobs'").get() as { value: string };
+      meta.close();
+      // the job's watch beside what the newer Skein recorded, kept as it was
+      const recorded = JSON.parse(made.value) as Record<string, unknown>;
+      expect(recorded['their-job']).toEqual(theirs);
+      expect(Object.values(recorded)).toEqual([theirs, Number(id)]);
       const headless = await core.handlers.jobs.headless(undefined, ctx);
       expect(headless.runs).toEqual([
         expect.objectContaining({ kind: 'watch', name: 'Four accounts', status: 'complete', credits: await credits() }),
