@@ -133,7 +133,9 @@ describe('watches a newer Skein wrote into', () => {
           expect.stringMatching(
             new RegExp(`watch ${newer} “Bookmarks” \\(bookmarks\\): this Skein cannot read it .* left as it is`),
           ),
-          expect.stringMatching(new RegExp(`watch ${damaged} “Damaged” \\(accounts\\): this Skein cannot read it`)),
+          expect.stringMatching(
+            new RegExp(`watch ${damaged} “Damaged” \\(accounts\\): its record is damaged; it is left as it is`),
+          ),
         ]);
         expect((await call<WatchList>(c, 'skein:watch.list')).runner.holder).toBe('none');
       } finally {
@@ -195,4 +197,18 @@ describe('watches a newer Skein wrote into', () => {
       }
     },
   );
+
+  it('holds the project’s runner as usual when the only watch it cannot read is damaged: no Skein runs that one', async () => {
+    const { dir, newer } = await projectANewerSkeinWroteInto();
+    const edit = new DatabaseSync(join(dir, 'projects', 'Default.skein'));
+    edit.prepare('UPDATE watches SET paused = 1 WHERE rowid = ?').run(newer);
+    edit.close();
+    const c = core(dir);
+    try {
+      await c.watches.scheduler.tick();
+      expect((await call<WatchList>(c, 'skein:watch.list')).runner.holder).toBe('self');
+    } finally {
+      await c.dispose();
+    }
+  });
 });

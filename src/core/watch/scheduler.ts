@@ -73,9 +73,21 @@ const processAlive = (pid: number): boolean => {
  */
 const runnable = (w: WatchRecord): boolean => !w.paused && w.nextDue !== null && readSpec(w) !== null;
 
-/** a switched-on watch this Skein cannot read, due: another Skein's to run */
+/**
+ * a switched-on watch this Skein cannot read, due: another Skein's to run. A spec that is not JSON at all is damaged,
+ * not a newer Skein's: no Skein runs it, so it is no reason to let the project go.
+ */
 const awaitsAnother = (w: WatchRecord, now: number): boolean =>
-  !w.paused && w.nextDue !== null && w.nextDue <= now && readSpec(w) === null;
+  !w.paused && w.nextDue !== null && w.nextDue <= now && readSpec(w) === null && isJson(w.spec);
+
+const isJson = (text: string): boolean => {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 const NO_RUNNER: RunnerState = { holder: 'none', who: null, host: null, pid: null, since: null, heartbeat: null };
 
@@ -299,7 +311,9 @@ export class WatchScheduler {
       if (w.paused || w.nextDue === null || this.leftAlone.has(w.id) || readSpec(w) !== null) continue;
       this.leftAlone.add(w.id);
       this.deps.progress?.(
-        `${isoMinute(now)}  watch ${w.id} “${w.name}” (${w.kind}): this Skein cannot read it (a newer Skein made it, or its record is damaged); it is left as it is and not run here, and while it is due this runner holds the project only during its own runs`,
+        isJson(w.spec)
+          ? `${isoMinute(now)}  watch ${w.id} “${w.name}” (${w.kind}): this Skein cannot read it (a newer Skein made it); it is left as it is and not run here, and while it is due this runner holds the project only during its own runs`
+          : `${isoMinute(now)}  watch ${w.id} “${w.name}” (${w.kind}): its record is damaged; it is left as it is and not run here`,
       );
     }
   }

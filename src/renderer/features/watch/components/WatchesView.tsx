@@ -40,9 +40,9 @@ function UnreadableNote({ watches }: { watches: WatchList['unreadable'] }) {
         This Skein cannot read {one ? 'one watch' : `${watches.length} watches`} of this project. A newer Skein may have
         made {one ? 'it' : 'them'} (on a shared project), or {one ? 'its record is' : 'their records are'} damaged.{' '}
         {one ? 'It is' : 'They are'} left as {one ? 'it is' : 'they are'}: this Skein does not run, pause or change{' '}
-        {one ? 'it' : 'them'}, and what {one ? 'it' : 'they'} collected stays in the project. While{' '}
-        {one ? 'it is' : 'one is'} due, this Skein holds the project’s runner only during its own runs, so a Skein that
-        reads {one ? 'it' : 'them'} can run {one ? 'it' : 'them'}.
+        {one ? 'it' : 'them'}, and what {one ? 'it' : 'they'} collected stays in the project. While a watch a newer
+        Skein made is due, this Skein holds the project’s runner only during its own runs, so a Skein that reads it can
+        run it.
       </p>
       <ul>
         {watches.map((w) => (
