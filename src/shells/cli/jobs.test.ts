@@ -92,6 +92,19 @@ const manifestOf = (file: string) =>
     pages: unknown[];
   };
 
+/** the sandbox's big thread collected to JSON Lines, at most `maxPages` pages */
+const bigThread = (maxPages: number): ExportStartInput => ({
+  view: {
+    kind: 'thread',
+    operation: 'postRepliesV2',
+    params: { tweetId: sandbox.examples.bigThreadPostId, queryType: 'Latest' },
+    title: 'Big thread',
+  },
+  format: 'jsonl',
+  scope: 'all',
+  caps: { maxPages },
+});
+
 describe('saved jobs, run headless', () => {
   it('reads its command line', () => {
     expect(parseRunnerArgs(['run', 'job.json', '--project', 'p.skein', '--demo'], {})).toMatchObject({
@@ -285,17 +298,7 @@ describe('saved jobs, run headless', () => {
           name: 'Big thread',
           created_by: 'Skein 0.1.0',
           created_at: '2026-11-28T12:00:00.000Z',
-          job: {
-            view: {
-              kind: 'thread',
-              operation: 'postRepliesV2',
-              params: { tweetId: sandbox.examples.bigThreadPostId, queryType: 'Latest' },
-              title: 'Big thread',
-            },
-            format: 'jsonl',
-            scope: 'all',
-            caps: { maxPages: 8 },
-          },
+          job: bigThread(8),
           destination: { path: 'out/thread.jsonl' },
         }),
       );
@@ -536,18 +539,7 @@ describe('saved jobs, run headless', () => {
       const dir = tempDir();
       const save = { next: join(dir, 'thread.skein-job.json') };
       const gui = app(dir, join(dir, 'gui.skein'), save);
-      const start: ExportStartInput = {
-        view: {
-          kind: 'thread',
-          operation: 'postRepliesV2',
-          params: { tweetId: sandbox.examples.bigThreadPostId, queryType: 'Latest' },
-          title: 'Big thread',
-        },
-        format: 'jsonl',
-        scope: 'all',
-        caps: { maxPages: 1 },
-      };
-      const { file } = await gui.core.handlers.jobs.save({ kind: 'export', start }, ctx);
+      const { file } = await gui.core.handlers.jobs.save({ kind: 'export', start: bigThread(1) }, ctx);
       await gui.core.dispose();
       const project = join(dir, 'headless.skein');
       await newProject(dir, project);
