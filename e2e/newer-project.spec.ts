@@ -228,3 +228,33 @@ test('values, settings and a drawing a newer Skein wrote are shown as written an
     },
   );
 });
+
+test('items of a kind a newer Skein codes are left out of the queue and the disagreements, and counted in words', async ({}, testInfo) => {
+  hostOnly(testInfo);
+  test.setTimeout(120_000);
+  await onANewerProject(
+    (core, sandbox) => codedProject(core, sandbox.examples.bigThreadPostId),
+    (db, made) => {
+      for (const table of ['codings', 'adjudications', 'assignments', 'sample_items'])
+        db.prepare(`UPDATE ${table} SET item_kind = 'space' WHERE item_id = ?`).run(made.ids.at(-1)!);
+    },
+    async (app) => {
+      const { page } = app;
+      const words =
+        'One item here is of a kind this Skein does not code (a newer Skein may have added it): left out of this';
+      await page.evaluate(() => (window.location.hash = '#/coding/samples'));
+      await page.getByRole('combobox', { name: 'Coding as' }).selectOption({ label: 'Ana' });
+      await page.getByRole('tab', { name: 'Code', exact: true }).click();
+      await expect(page.getByRole('note').filter({ hasText: words })).toContainText('left out of this queue');
+      await expect(page.getByTestId('coding-progress')).toContainText('Item 1 of 6');
+      await attachScreenshot(page, testInfo, 'coding-other-kinds-code');
+      await page.getByRole('tab', { name: 'Reconcile' }).click();
+      await page.getByRole('checkbox', { name: 'Only undecided' }).uncheck();
+      await expect(page.getByRole('note').filter({ hasText: words })).toContainText('left out of this list');
+      await expect(page.locator('.reconcile__item')).toHaveCount(5);
+      await attachScreenshot(page, testInfo, 'coding-other-kinds-reconcile');
+      await expectAccessible(page, testInfo, 'coding-other-kinds');
+      expect(app.host?.internalErrors() ?? []).toEqual([]);
+    },
+  );
+});

@@ -209,7 +209,7 @@ describe('values a newer Skein wrote', () => {
 });
 
 describe('items of a kind a newer Skein codes', () => {
-  it('are refused in words where they would be shown, and go out as written in tables', async () => {
+  it('are left out where they would be shown, counted in words, and go out as written in tables', async () => {
     const { dir, saves, open, made: p } = await aCodedProject();
     const db = new DatabaseSync(join(dir, 'projects', 'Default.skein'));
     for (const table of ['codings', 'adjudications', 'assignments', 'sample_items'])
@@ -218,16 +218,20 @@ describe('items of a kind a newer Skein codes', () => {
 
     const c = open();
     try {
-      for (const [channel, input] of [
-        ['coding.queue', { sample: p.sample, coder: p.ana }],
-        ['coding.disagreements', { codebook: p.codebook, sample: p.sample, viewer: p.ana }],
-      ] as const) {
-        const refused = await answer(c, channel, input);
-        expect(refused.ok ? null : refused.error).toMatchObject({ code: 'unreadable' });
-        expect(refused.ok ? '' : refused.error.message).toContain(
-          `an item of a kind this Skein does not code (“space”, ${p.ids[0]})`,
-        );
-      }
+      // the other items are coded and reconciled as usual; the one of another kind is left out and counted
+      const queue = await answer(c, 'coding.queue', { sample: p.sample, coder: p.ana });
+      const q = (queue.ok ? queue.data : null) as {
+        entries: Array<{ id: string }>;
+        total: number;
+        otherKinds?: number;
+      };
+      expect(q.entries.map((e) => e.id)).toEqual(p.ids.slice(1));
+      expect(q).toMatchObject({ total: p.ids.length, otherKinds: 1, nextOffset: null });
+      const listed = await answer(c, 'coding.disagreements', { codebook: p.codebook, sample: p.sample, viewer: p.ana });
+      const d = (listed.ok ? listed.data : null) as { items: Array<{ id: string; kind: string }>; otherKinds?: number };
+      expect(d.items.map((i) => i.id).sort()).toEqual(p.ids.slice(1).sort());
+      expect(d.items.every((i) => i.kind === 'post')).toBe(true);
+      expect(d.otherKinds).toBe(1);
       const table = join(dir, 'annotations.csv');
       saves.push(table);
       expect((await answer(c, 'coding.exportAnnotations', { codebook: p.codebook, sample: p.sample })).ok).toBe(true);

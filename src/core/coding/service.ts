@@ -44,17 +44,16 @@ import { assign, drawSample } from './sampling';
 import type { Handle, StoreOf } from './store';
 
 /**
- * Refuses in words to show items of a kind this Skein does not code (a newer Skein may have added them to a
- * sample or coded them), rather than show them as posts or accounts.
+ * Items of a kind this Skein codes, and how many others were left out: a newer Skein may have added items of another
+ * kind to a sample (or coded them); they stay in the project for it, and are never shown here as posts or accounts.
  */
-function onlyCodedKinds(items: ReadonlyArray<{ kind: string; id: string }>, what: string): void {
-  const other = items.find((i) => !CodedKind.safeParse(i.kind).success);
-  if (other)
-    throw new SkeinError(
-      'unreadable',
-      `This Skein cannot show ${what}: it holds an item of a kind this Skein does not code (“${other.kind}”, ${other.id}). A newer Skein may have added it; the project's other samples and values work as usual.`,
-    );
+function ofCodedKinds<T extends { kind: string }>(items: readonly T[]): { coded: T[]; otherKinds: number } {
+  const coded = items.filter((i) => CodedKind.safeParse(i.kind).success);
+  return { coded, otherKinds: items.length - coded.length };
 }
+
+/** the reply's count of items left out, only where there were some */
+const leftOut = (otherKinds: number): { otherKinds?: number } => (otherKinds > 0 ? { otherKinds } : {});
 
 /** each agreement row with how many of its field's values this Skein cannot read, and so left out of it */
 function withUnread(rows: AgreementRow[], codings: readonly Coding[]): AgreementRow[] {
@@ -373,8 +372,9 @@ export function createCodingService(deps: CodingServiceDeps) {
       if (!sample) throw notFound('This sample');
       const cb = await codebook(sample.codebook);
       const coding = await store();
-      const { entries, total } = await coding.assignments(input.sample, input.coder, input.offset, input.limit);
-      onlyCodedKinds(entries, 'this sample’s items');
+      const page = await coding.assignments(input.sample, input.coder, input.offset, input.limit);
+      const { coded: entries, otherKinds } = ofCodedKinds(page.entries);
+      const { total } = page;
       const items = await coding.itemCards(entries.map((e) => ({ kind: e.kind, id: e.id })));
       // a reply is read with the post it answers, from the project too: coding spends no call
       const parentOf = (item: unknown): string | null => {
@@ -408,7 +408,8 @@ export function createCodingService(deps: CodingServiceDeps) {
         })),
         total,
         done: progress?.done ?? 0,
-        nextOffset: input.offset + entries.length < total ? input.offset + entries.length : null,
+        nextOffset: input.offset + page.entries.length < total ? input.offset + page.entries.length : null,
+        ...leftOut(otherKinds),
       };
     },
 
@@ -446,23 +447,23 @@ export function createCodingService(deps: CodingServiceDeps) {
       const open = [...cells.entries()]
         .filter(([k, list]) => disagree(list) && (!input.unresolvedOnly || !decided.has(k)))
         .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-      const page = open.slice(input.offset, input.offset + input.limit);
-      onlyCodedKinds(
-        page.map(([, list]) => list[0]!),
-        'these disagreements',
+      const slice = open.slice(input.offset, input.offset + input.limit);
+      const { coded: page, otherKinds } = ofCodedKinds(
+        slice.map(([key, list]) => ({ key, list, kind: list[0]!.kind, id: list[0]!.id })),
       );
-      const items = await (await store()).itemCards(page.map(([, list]) => ({ kind: list[0]!.kind, id: list[0]!.id })));
+      const items = await (await store()).itemCards(page.map(({ kind, id }) => ({ kind, id })));
       return {
-        items: page.map(([k, list], i) => ({
-          kind: list[0]!.kind,
-          id: list[0]!.id,
+        items: page.map(({ key, list, kind, id }, i) => ({
+          kind,
+          id,
           item: items[i]?.item ?? null,
           field: list[0]!.field,
           values: list.map(valueOf),
-          adjudication: decided.get(k) ?? null,
+          adjudication: decided.get(key) ?? null,
         })),
         total: open.length,
-        nextOffset: input.offset + page.length < open.length ? input.offset + page.length : null,
+        nextOffset: input.offset + slice.length < open.length ? input.offset + slice.length : null,
+        ...leftOut(otherKinds),
       };
     },
 

@@ -111,12 +111,19 @@ export const QueueEntry = CodedItem.extend({
 });
 export type QueueEntry = z.infer<typeof QueueEntry>;
 
+/**
+ * Items of this page of a kind this Skein does not code (a newer Skein may have added them): left out of the page,
+ * kept in the project; absent when none were.
+ */
+const OtherKinds = z.number().int().positive().optional();
+
 export const Queue = z.object({
   entries: z.array(QueueEntry),
   total: z.number().int(),
   /** items with every compared field coded by this coder */
   done: z.number().int(),
   nextOffset: z.number().int().nullable(),
+  otherKinds: OtherKinds,
 });
 export type Queue = z.infer<typeof Queue>;
 
@@ -354,7 +361,12 @@ export const codingContract = {
         offset: z.number().int().min(0).default(0),
         limit: z.number().int().min(1).max(100).default(20),
       }),
-      z.object({ items: z.array(Disagreement), total: z.number().int(), nextOffset: z.number().int().nullable() }),
+      z.object({
+        items: z.array(Disagreement),
+        total: z.number().int(),
+        nextOffset: z.number().int().nullable(),
+        otherKinds: OtherKinds,
+      }),
     ),
     /** the reconciled value, kept apart from the coders' values; null removes it */
     adjudicate: fn(

@@ -41,6 +41,14 @@ export function isDone(definition: CodebookDefinition, values: ReadonlyArray<{ f
 /** words for a value this Skein cannot read, after its text as written */
 export const UNREAD_WORDS = 'as written; this Skein cannot read it';
 
+/** Words for the items a page left out because this Skein does not code their kind (a newer Skein's). */
+export function otherKindsWords(count: number, where: 'queue' | 'disagreements'): string {
+  const items = count === 1 ? 'One item here is' : `${count} items here are`;
+  const them = count === 1 ? 'it' : 'them';
+  const left = where === 'queue' ? 'left out of this queue' : 'left out of this list';
+  return `${items} of a kind this Skein does not code (a newer Skein may have added ${them}): ${left}, and kept in the project for the Skein that codes ${them}.`;
+}
+
 /** A value in words: categories by their labels; one this Skein cannot read, as written and said so. */
 export function valueLabel(field: FieldDef | undefined, value: KeptValue | null | undefined): string {
   if (value === null || value === undefined) return '—';

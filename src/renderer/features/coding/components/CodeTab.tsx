@@ -13,7 +13,7 @@ import type { QueueEntry } from '../../../../shared/ipc/coding';
 import { PostCard } from '../../../components/post/PostCard';
 import { navigate } from '../../../lib/navigation';
 import { routes } from '../../../lib/routes';
-import { isDone, keyMap, pressed, type KeyTarget } from '../keys';
+import { isDone, keyMap, otherKindsWords, pressed, type KeyTarget } from '../keys';
 import { codersQuery, useCode, useCodebook, useQueue } from '../queries';
 import { useCodingSelection } from '../selection';
 import { FieldPanel } from './FieldPanel';
@@ -135,13 +135,20 @@ export function CodeTab() {
         coder, or draw a sample assigned to them.
       </p>
     );
+  const otherKinds = queue.data.otherKinds ? (
+    <p className="note" role="note">
+      {otherKindsWords(queue.data.otherKinds, 'queue')}
+    </p>
+  ) : null;
+  if (entries.length === 0) return otherKinds;
   const position = Math.min(index, entries.length - 1);
   return (
     <div className="coding-workbench" ref={bench} tabIndex={-1} role="region" aria-label="Coding workbench">
+      {otherKinds}
       <div className="coding-workbench__bar">
         <p role="status" data-testid="coding-progress">
           Item {position + 1} of {queue.data.total} · {queue.data.done} done
-          {queue.data.total > entries.length ? ` (the first ${entries.length} listed)` : ''}
+          {queue.data.nextOffset !== null ? ` (the first ${entries.length} listed)` : ''}
         </p>
         <div className="coding-workbench__nav">
           <button

@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { codersQuery, useAdjudicate, useCodebook, useDisagreements } from '../queries';
 import { isUnread, type CodeValue } from '../../../../shared/coding/codebook';
 import type { Disagreement } from '../../../../shared/ipc/coding';
-import { valueLabel } from '../keys';
+import { otherKindsWords, valueLabel } from '../keys';
 import { useCodingSelection } from '../selection';
 import { RevealGate } from './AgreementTab';
 import { coderName, ItemCard, Problem } from './parts';
@@ -68,6 +68,11 @@ function List() {
           Next 20
         </button>
       </div>
+      {list.data.otherKinds ? (
+        <p className="note" role="note">
+          {otherKindsWords(list.data.otherKinds, 'disagreements')}
+        </p>
+      ) : null}
       <ul className="reconcile__list">
         {list.data.items.map((d) => {
           const field = fields.get(d.field);
