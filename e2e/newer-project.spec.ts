@@ -229,6 +229,7 @@ test('values, settings and a drawing a newer Skein wrote are shown as written an
   );
 });
 
+// eslint-disable-next-line no-empty-pattern -- this spec makes its project first, then launches its own app on it
 test('items of a kind a newer Skein codes are left out of the queue and the disagreements, and counted in words', async ({}, testInfo) => {
   hostOnly(testInfo);
   test.setTimeout(120_000);
