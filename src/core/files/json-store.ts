@@ -24,6 +24,8 @@ export function openJsonStore<T extends Record<string, unknown>>(
   options: { owns?: ReadonlyArray<keyof T & string> } = {},
 ): JsonStore<T> {
   let memory: Partial<T> = {};
+  /** whether `memory` holds what the file holds (after this store's first write) */
+  let written = false;
   let conf: Conf<Partial<T>> | null = null;
   let problem: string | null = dir ? null : 'kept in memory by design';
   const file = dir ? join(dir, `${name}.json`) : null;
@@ -60,9 +62,11 @@ export function openJsonStore<T extends Record<string, unknown>>(
       const owns = options.owns;
       let others: Record<string, unknown> = {};
       if (owns) {
+        // the file is read for the keys it does not own once, at the first write: after it, `memory` holds them
+        // (Skein is the file's only writer), so a store written on every call reads nothing more
         let before: Record<string, unknown> = memory;
         try {
-          if (c) before = c.store;
+          if (c && !written) before = c.store;
         } catch {
           // a file that cannot be read now keeps nothing of its own
         }
@@ -70,6 +74,7 @@ export function openJsonStore<T extends Record<string, unknown>>(
       }
       // the other keys are not T's: kept as they were, beside what this store writes
       memory = { ...others, ...value };
+      written = true;
       if (c) c.store = memory;
     },
   };
