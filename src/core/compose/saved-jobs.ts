@@ -16,6 +16,7 @@ import type { watchContract, WatchSpec } from '../../shared/ipc/watch';
 import { savedJobOf, watchJobOf, type ExportSavedJob, type WatchSavedJob } from '../../shared/jobs/saved-job';
 import type { ExportService } from '../export';
 import { writeFileAtomic } from '../files/atomic-file';
+import { recordFields, textField, timeField } from '../files/unread-record';
 import type { Formats } from '../formats';
 import type { IdsFeature } from '../ids';
 import type { ChooseSavePath, ShowInFolder } from '../ports';
@@ -147,15 +148,13 @@ const readable = (kept: readonly KeptRun[]): HeadlessRun[] => kept.flatMap((k) =
 
 /** What can still be told of a run record this Skein cannot read (a newer Skein's status or kind of job). */
 function unreadRun(written: unknown): UnreadRun {
-  const r = typeof written === 'object' && written !== null ? (written as Record<string, unknown>) : {};
-  const text = (v: unknown, max: number) => (typeof v === 'string' ? v.slice(0, max) : null);
-  const time = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+  const r = recordFields(written);
   return {
-    name: text(r.name, 200),
-    kind: text(r.kind, 100),
-    status: text(r.status, 100),
-    host: text(r.host, 200),
-    at: time(r.finishedAt) ?? time(r.startedAt),
+    name: textField(r.name, 200),
+    kind: textField(r.kind, 100),
+    status: textField(r.status, 100),
+    host: textField(r.host, 200),
+    at: timeField(r.finishedAt) ?? timeField(r.startedAt),
   };
 }
 

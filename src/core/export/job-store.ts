@@ -6,6 +6,7 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ExportJob, type UnreadExport } from '../../shared/ipc/export';
 import { writeFileAtomic } from '../files/atomic-file';
+import { recordFields, timeField } from '../files/unread-record';
 import type { KeptIn } from './service-deps';
 
 const JOB_FILE = 'job.json';
@@ -139,9 +140,8 @@ export class JobStore {
 
 /** What can still be told of a job record this Skein cannot read: its file and when it began, where they are readable. */
 function unreadExport(id: string, value: unknown): UnreadExport {
-  const record = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
-  const files = Array.isArray(record.files) ? record.files : [];
+  const record = recordFields(value);
+  const files: unknown[] = Array.isArray(record.files) ? record.files : [];
   const file = typeof files[0] === 'string' && files[0].length <= 4096 ? files[0] : null;
-  const startedAt = typeof record.startedAt === 'number' && Number.isFinite(record.startedAt) ? record.startedAt : null;
-  return { id, file, startedAt };
+  return { id, file, startedAt: timeField(record.startedAt) };
 }

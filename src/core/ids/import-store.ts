@@ -27,6 +27,7 @@ import {
   type UnreadIdList,
 } from '../../shared/ipc/ids';
 import { syncFolder, toWriteError, writeFileAtomic } from '../files/atomic-file';
+import { recordFields, textField, timeField } from '../files/unread-record';
 import { IdImporter } from './id-import';
 import { IdLines, indexIdFile, type IdList, type MissingList } from './id-list';
 
@@ -265,12 +266,8 @@ export class ImportStore {
         value = undefined;
       }
       if (IdImport.safeParse(value).success) continue;
-      const record = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
-      out.push({
-        importId,
-        label: typeof record.label === 'string' ? record.label.slice(0, 200) : null,
-        createdAt: typeof record.createdAt === 'number' && Number.isFinite(record.createdAt) ? record.createdAt : null,
-      });
+      const record = recordFields(value);
+      out.push({ importId, label: textField(record.label, 200), createdAt: timeField(record.createdAt) });
     }
     return out.sort((a, b) => (b.createdAt ?? 0) - (a.createdAt ?? 0));
   }
