@@ -74,7 +74,10 @@ export interface SettingsStore {
 }
 
 export function createSettingsStore(opts: { dir: string; configName?: string }): SettingsStore {
-  const file = openJsonStore<Stored>(opts.dir, opts.configName ?? 'settings');
+  // keys a newer Skein added are the store's to keep: written back as they were
+  const file = openJsonStore<Stored>(opts.dir, opts.configName ?? 'settings', {
+    owns: Object.keys(Stored.shape) as Array<keyof Stored>,
+  });
 
   /**
    * What is stored, read from the file once and then kept: Skein is the file's only writer, and
@@ -85,8 +88,9 @@ export function createSettingsStore(opts: { dir: string; configName?: string }):
   const read = (): Stored => (stored ??= readFile());
 
   /**
-   * What this Skein does not read of the file: a newer Skein's settings, a value it cannot read, prices for what it
-   * does not price. Written back as they were, so that going back to an older Skein for a while loses none of them.
+   * What this Skein does not read of its own settings: a value it cannot read (a mode it has no word for), prices
+   * for what it does not price. Written back as they were, so that going back to an older Skein for a while loses
+   * none of them (a newer Skein's own settings the JSON store keeps).
    */
   let unread: { fields: Record<string, unknown>; prices: Record<string, unknown> } = { fields: {}, prices: {} };
 
@@ -95,10 +99,11 @@ export function createSettingsStore(opts: { dir: string; configName?: string }):
     const raw: Record<string, unknown> = file.read();
     const out: Record<string, unknown> = {};
     const fields: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(raw)) {
-      const parsed = Object.hasOwn(Stored.shape, k) ? Stored.shape[k as keyof Stored].safeParse(v) : null;
-      if (!parsed?.success) fields[k] = v;
-      else if (parsed.data !== undefined) out[k] = parsed.data;
+    for (const key of Object.keys(Stored.shape) as Array<keyof Stored>) {
+      if (!Object.hasOwn(raw, key)) continue;
+      const parsed = Stored.shape[key].safeParse(raw[key]);
+      if (!parsed.success) fields[key] = raw[key];
+      else if (parsed.data !== undefined) out[key] = parsed.data;
     }
     const prices =
       typeof raw.prices === 'object' && raw.prices !== null && !Array.isArray(raw.prices)
