@@ -108,6 +108,25 @@ describe('the archive in the core', () => {
     expect(written.known).toContain(`${chosen}.skein`);
   });
 
+  it('keeps the project a newer Skein worked in, named in a way it cannot read, until one is chosen here', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skein-core-projects-current-'));
+    dirs.push(dir);
+    const teamEntry = { kind: 'team', address: 'postgresql://ana@db.example:5432/study?schema=s1' };
+    const file = join(dir, 'projects.json');
+    writeFileSync(file, JSON.stringify({ current: teamEntry, known: [teamEntry] }));
+    const chosen = join(dir, 'elsewhere', 'Study');
+    const core = createCore(coreDeps(dir, { chooseSavePath: async () => chosen }));
+    // meanwhile this Skein works in the default project, and a change to it keeps the newer Skein's choice
+    const state = await call(core, 'skein:projects.state', undefined);
+    expect(state.current).toMatchObject({ name: 'Default' });
+    await call(core, 'skein:projects.rename', { name: 'Pilot' });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ current: teamEntry });
+    // a project chosen here is the current one from then on
+    await call(core, 'skein:projects.create', { name: 'Study' });
+    await core.dispose();
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ current: `${chosen}.skein` });
+  });
+
   it(
     'moves a project in one action: copied, every count checked, then worked in; the original left whole',
     { timeout: 60_000 },

@@ -145,6 +145,11 @@ export function createProjects(deps: ProjectsDeps): Projects {
     );
   const saved: Partial<Registry> = deps.fixedPath ? {} : registry.read();
   let current = typeof saved.current === 'string' ? saved.current : defaultPath;
+  /**
+   * the project a newer Skein worked in, named in a way this one cannot read: this Skein works in the default
+   * project meanwhile, and writes the newer Skein's choice back as it was until a project is chosen here
+   */
+  let unreadCurrent: unknown = typeof saved.current === 'string' ? undefined : saved.current;
   let researcher = deps.fixedResearcher ?? (typeof saved.researcher === 'string' ? saved.researcher : '');
   const known = new Set<string>(Array.isArray(saved.known) ? saved.known.filter((k) => typeof k === 'string') : []);
   /** projects a newer Skein lists in a way this one cannot read: not offered here, written back as they were */
@@ -178,7 +183,8 @@ export function createProjects(deps: ProjectsDeps): Projects {
   const persist = () => {
     if (!deps.fixedPath)
       registry.write({
-        current,
+        // the type is this Skein's; the file keeps a newer Skein's choice until one is made here
+        current: unreadCurrent === undefined ? current : (unreadCurrent as string),
         // the type lists this Skein's entries; the file also keeps those it cannot read
         known: [...known, ...(unreadKnown as string[])],
         researcher,
@@ -344,6 +350,7 @@ export function createProjects(deps: ProjectsDeps): Projects {
     refuseIfFixed();
     await deps.beforeSwitch?.().catch(() => undefined);
     current = location;
+    unreadCurrent = undefined;
     known.add(location);
     persist();
     opened.delete('current');
