@@ -3,10 +3,14 @@
  * edits, a timestamp authority (https only), a key that is never shown, the usage panel against the sandbox's
  * ledger, and a walk post → author → back → forward → back that pays once.
  */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { OPERATIONS, type OperationId } from '../src/shared/api/catalog';
 import type { SkeinApp } from './fixtures';
 import { expect, hostOf, test } from './fixtures';
-import { attachScreenshot, demoExamples, expectAccessible, openRoute } from './support/explorer';
+import { launchApp } from './host';
+import { attachScreenshot, demoExamples, expectAccessible, hostOnly, openRoute } from './support/explorer';
 
 interface Ledger {
   calls: Array<{ operation: OperationId; status: number; credits: number }>;
@@ -212,4 +216,33 @@ test('post → author → back → forward → back makes no repeated call withi
   expect(urls).toEqual(afterTwoViews);
   const repeated = urls.filter((u, i) => urls.indexOf(u) !== i);
   expect(repeated).toEqual([]);
+});
+
+// eslint-disable-next-line no-empty-pattern -- this spec writes the usage file first, then launches its own app on it
+test('damaged lifetime totals are set aside and said so; the totals count on from then', async ({}, testInfo) => {
+  hostOnly(testInfo);
+  const userDataDir = await mkdtemp(join(tmpdir(), 'skein-e2e-usage-damaged-'));
+  const file = join(userDataDir, 'usage.json');
+  await writeFile(file, JSON.stringify({ lifetime: { calls: '<b>12</b>', credits: -1 } }));
+  const app = await launchApp({ userDataDir });
+  try {
+    const { page } = app;
+    await openRoute(page, '#/usage');
+    const figures = page.getByText('All sessions (live mode)', { exact: true }).locator('xpath=..');
+    await expect(figures).toContainText(/0 calls · \$0\.00\d* since \d{4}-\d{2}-\d{2}/);
+    await expect(page.getByRole('note').filter({ hasText: 'could not be read' })).toContainText(
+      'They are kept in the usage file as they were',
+    );
+    await attachScreenshot(page, testInfo, 'usage-lifetime-damaged');
+    await expectAccessible(page, testInfo, 'usage-lifetime-damaged');
+    expect(app.host?.internalErrors() ?? []).toEqual([]);
+  } finally {
+    await app.close();
+  }
+  // the damaged totals are in the file as they were, beside the totals counted since
+  expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({
+    lifetime: { calls: 0, credits: 0 },
+    lifetimeUnread: { value: { calls: '<b>12</b>', credits: -1 } },
+  });
+  await rm(userDataDir, { recursive: true, force: true });
 });

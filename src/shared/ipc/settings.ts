@@ -141,6 +141,8 @@ export const UsageSnapshot = z.object({
   /** changes the history keeps that this Skein cannot read (damaged): kept as they were, not shown */
   historyUnread: z.number().int().nonnegative().optional(),
   lifetime: UsageTotals,
+  /** epoch ms: the lifetime totals count from then, the totals before it could not be read (kept in the file) */
+  lifetimeSince: UsageEvent.shape.at.optional(),
   byOperation: z.array(z.object({ operation: OperationIdSchema, calls: z.number().int(), credits: z.number() })),
   recent: z.array(UsageCall),
 });

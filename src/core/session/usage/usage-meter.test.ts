@@ -28,11 +28,12 @@ const rec = (r: Partial<AttemptRecord>): AttemptRecord => ({
   ...r,
 });
 
-function meter(opts: { dir?: string; prices?: PriceTable; mode?: Mode } = {}) {
+function meter(opts: { dir?: string; prices?: PriceTable; mode?: Mode; now?: () => number } = {}) {
   return createUsageMeter({
     dir: opts.dir,
     prices: () => opts.prices ?? DEFAULT_PRICES,
     mode: () => opts.mode ?? 'live',
+    ...(opts.now ? { now: opts.now } : {}),
   });
 }
 
@@ -101,6 +102,42 @@ describe('usage meter', () => {
       lifetime: { calls: 8, credits: 120 },
       history: [expect.objectContaining({ kind: 'pace', detail: 'Pace 1/s.' }), ...history],
       monthly: { '2026-11': 105 },
+    });
+  });
+
+  it('sets damaged lifetime totals aside, as they were, and says from when the totals count again', () => {
+    const dir = tempDir();
+    const file = join(dir, 'usage.json');
+    writeFileSync(file, JSON.stringify({ lifetime: { calls: -3, credits: 'many' } }));
+    let t = 1_764_000_000_000;
+    const m = meter({ dir, now: () => t });
+    expect(m.snapshot()).toMatchObject({ lifetime: { calls: 0, credits: 0 }, lifetimeSince: 1_764_000_000_000 });
+    m.record(rec({ items: 1 }));
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({
+      lifetime: { calls: 1, credits: 15 },
+      lifetimeUnread: { value: { calls: -3, credits: 'many' }, since: 1_764_000_000_000 },
+    });
+    // a later start counts on from the same time, with the damaged totals still kept
+    t += 86_400_000;
+    const again = meter({ dir, now: () => t });
+    expect(again.snapshot()).toMatchObject({ lifetime: { calls: 1, credits: 15 }, lifetimeSince: 1_764_000_000_000 });
+    again.record(rec({ items: 1 }));
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({
+      lifetime: { calls: 2, credits: 30 },
+      lifetimeUnread: { value: { calls: -3, credits: 'many' } },
+    });
+  });
+
+  it('keeps what a newer Skein counts beside the lifetime totals', () => {
+    const dir = tempDir();
+    const file = join(dir, 'usage.json');
+    writeFileSync(file, JSON.stringify({ lifetime: { calls: 2, credits: 30, byMonth: { '2026-11': 30 } } }));
+    const m = meter({ dir });
+    expect(m.snapshot().lifetimeSince).toBeUndefined();
+    m.record(rec({ items: 1 }));
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
+      lifetime: { calls: 3, credits: 45, byMonth: { '2026-11': 30 } },
+      history: [],
     });
   });
 

@@ -54,6 +54,14 @@ const HOUR_MS = 60 * 60 * 1000;
 
 const Lifetime = z.object({ calls: z.number().int().nonnegative(), credits: z.number().nonnegative() });
 type Lifetime = z.infer<typeof Lifetime>;
+/** totals this Skein could not read, as the file had them, and when it began counting again */
+const LifetimeUnread = z.object({ value: z.unknown(), since: UsageEvent.shape.at });
+type LifetimeUnread = z.infer<typeof LifetimeUnread>;
+interface UsageFile extends Record<string, unknown> {
+  lifetime: Lifetime;
+  history?: unknown[];
+  lifetimeUnread?: LifetimeUnread;
+}
 
 /** A change of the history as the file keeps it (written back as it was), and as it is shown (null: unreadable). */
 interface KeptEvent {
@@ -107,12 +115,21 @@ function listed(r: RecentCall): UsageCall {
 export function createUsageMeter(opts: UsageMeterOptions): UsageMeter {
   const recentMax = opts.recentMax ?? 100;
   const now = opts.now ?? Date.now;
-  const file = openJsonStore<{ lifetime: Lifetime; history?: unknown[] }>(opts.dir, 'usage', {
-    owns: ['lifetime', 'history'],
-  });
+  const file = openJsonStore<UsageFile>(opts.dir, 'usage', { owns: ['lifetime', 'history'] });
   const onDisk = file.read();
   const stored = Lifetime.safeParse(onDisk.lifetime);
   let lifetime: Lifetime = stored.success ? stored.data : { calls: 0, credits: 0 };
+  /** what a newer Skein keeps beside the totals (written back as it was) */
+  const lifetimeOthers: Record<string, unknown> =
+    stored.success && typeof onDisk.lifetime === 'object' ? { ...(onDisk.lifetime as Record<string, unknown>) } : {};
+  /**
+   * totals this Skein could not read (damaged): kept in the file as they were, beside the totals counted since, so
+   * that a person can still add them up; the view says from when its totals count
+   */
+  const lifetimeUnread: LifetimeUnread | undefined =
+    onDisk.lifetime !== undefined && !stored.success
+      ? { value: onDisk.lifetime, since: now() }
+      : LifetimeUnread.safeParse(onDisk.lifetimeUnread).data;
   const history: KeptEvent[] = (Array.isArray(onDisk.history) ? onDisk.history : [])
     .slice(0, HISTORY_MAX)
     .map(keptEvent);
@@ -126,11 +143,17 @@ export function createUsageMeter(opts: UsageMeterOptions): UsageMeter {
   };
   const persist = () => {
     try {
-      file.write({ lifetime, history: history.map((e) => e.written) });
+      file.write({
+        lifetime: { ...lifetimeOthers, ...lifetime },
+        history: history.map((e) => e.written),
+        ...(lifetimeUnread ? { lifetimeUnread } : {}),
+      });
     } catch {
       // lifetime totals are a convenience: a full disk must not fail the call
     }
   };
+  // damaged totals are set aside at once, so that the time counting began again stays the same across starts
+  if (onDisk.lifetime !== undefined && !stored.success) persist();
   const spentSince = (epochMs: number) => {
     prune();
     let sum = 0;
@@ -161,6 +184,7 @@ export function createUsageMeter(opts: UsageMeterOptions): UsageMeter {
       lastHour: opts.budget ? { credits: spentSince(now() - HOUR_MS), budget: opts.budget() } : undefined,
       history: history.flatMap((e) => (e.shown ? [e.shown] : [])),
       historyUnread: history.filter((e) => !e.shown).length,
+      ...(lifetimeUnread ? { lifetimeSince: lifetimeUnread.since } : {}),
     };
   }
 

@@ -121,9 +121,24 @@ export function UsageView() {
                 <dt>All sessions (live mode)</dt>
                 <dd>
                   {fullCount(usage.data.lifetime.calls)} calls · {formatUsdExact(usage.data.lifetime.usd)}
+                  {usage.data.lifetimeSince !== undefined ? (
+                    <>
+                      {' '}
+                      since{' '}
+                      <time dateTime={new Date(usage.data.lifetimeSince).toISOString()}>
+                        {stamp(usage.data.lifetimeSince)}
+                      </time>
+                    </>
+                  ) : null}
                 </dd>
               </div>
             </dl>
+            {usage.data.lifetimeSince !== undefined ? (
+              <p className="note" role="note">
+                The totals from before then could not be read (the usage file was damaged). They are kept in the usage
+                file as they were, under “lifetimeUnread”, beside the totals counted since.
+              </p>
+            ) : null}
             {mode === 'demo' ? (
               <p className="note" role="note">
                 Demo mode: calls go to Skein&apos;s built-in sample service. They are free and not kept: the session
