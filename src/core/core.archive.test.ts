@@ -121,6 +121,14 @@ describe('the archive in the core', () => {
     expect(state.current).toMatchObject({ name: 'Default' });
     await call(core, 'skein:projects.rename', { name: 'Pilot' });
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ current: teamEntry });
+    // a switch that fails leaves it so too: as if none was tried
+    const refused = await createDispatcher(core.handlers).dispatch(
+      'skein:projects.connect',
+      { connection: 'postgresql://ana@127.0.0.1:1/study?sslmode=disable', schema: 's1', researcher: 'Ana' },
+      ctx,
+    );
+    expect(refused.ok).toBe(false);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ current: teamEntry });
     // a project chosen here is the current one from then on
     await call(core, 'skein:projects.create', { name: 'Study' });
     await core.dispose();

@@ -346,6 +346,14 @@ export function createProjects(deps: ProjectsDeps): Projects {
     };
   }
 
+  /** back to the project that was open after a switch that failed, as if none was tried */
+  async function back(previous: string, unreadBefore: unknown): Promise<void> {
+    await use(previous);
+    if (unreadBefore === undefined) return;
+    unreadCurrent = unreadBefore;
+    persist();
+  }
+
   async function use(location: string): Promise<boolean> {
     refuseIfFixed();
     await deps.beforeSwitch?.().catch(() => undefined);
@@ -385,6 +393,7 @@ export function createProjects(deps: ProjectsDeps): Projects {
     if (password !== null) await passwords.set(id, password);
     researcher = parsed.researcher;
     const previous = current;
+    const unreadBefore = unreadCurrent;
     const wasKnown = known.has(location);
     if (!(await use(location))) {
       const why = problem ?? 'The project could not be opened.';
@@ -395,7 +404,7 @@ export function createProjects(deps: ProjectsDeps): Projects {
         else await passwords.set(id, before);
       }
       if (!wasKnown) known.delete(location);
-      await use(previous);
+      await back(previous, unreadBefore);
       throw new SkeinError('write-failed', why, {
         action: 'Check the connection string, the password and the schema.',
       });
@@ -434,9 +443,10 @@ export function createProjects(deps: ProjectsDeps): Projects {
     persist();
     // the copy refuses itself unless every table's count matches: a move switches only to a whole copy
     const previous = current;
+    const unreadBefore = unreadCurrent;
     if (move && !(await use(target))) {
       const why = problem ?? 'no reason given';
-      await use(previous);
+      await back(previous, unreadBefore);
       throw new SkeinError('write-failed', `The copy was made but could not be opened: ${why}`, {
         action: 'Skein stays on the project it had; switch to the copy from the list once it can be opened.',
       });
