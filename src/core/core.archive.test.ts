@@ -113,14 +113,24 @@ describe('the archive in the core', () => {
     dirs.push(dir);
     const teamEntry = { kind: 'team', address: 'postgresql://ana@db.example:5432/study?schema=s1' };
     const file = join(dir, 'projects.json');
-    writeFileSync(file, JSON.stringify({ current: teamEntry, known: [teamEntry] }));
+    const newerNames = { '/gone/Old.skein': 'Old study', [teamEntry.address]: { label: 'Team' } };
+    const newerResearcher = { name: 'Ana', orcid: '0000-0002-1825-0097' };
+    writeFileSync(
+      file,
+      JSON.stringify({ current: teamEntry, known: [teamEntry], names: newerNames, researcher: newerResearcher }),
+    );
     const chosen = join(dir, 'elsewhere', 'Study');
     const core = createCore(coreDeps(dir, { chooseSavePath: async () => chosen }));
     // meanwhile this Skein works in the default project, and a change to it keeps the newer Skein's choice
     const state = await call(core, 'skein:projects.state', undefined);
     expect(state.current).toMatchObject({ name: 'Default' });
     await call(core, 'skein:projects.rename', { name: 'Pilot' });
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ current: teamEntry });
+    // with the names and the researcher it wrote in ways this Skein cannot read or place
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({
+      current: teamEntry,
+      names: { ...newerNames, [(state.current as { location: string }).location]: 'Pilot' },
+      researcher: newerResearcher,
+    });
     // a switch that fails leaves it so too: as if none was tried
     const refused = await createDispatcher(core.handlers).dispatch(
       'skein:projects.connect',

@@ -151,16 +151,21 @@ export function createProjects(deps: ProjectsDeps): Projects {
    */
   let unreadCurrent: unknown = typeof saved.current === 'string' ? undefined : saved.current;
   let researcher = deps.fixedResearcher ?? (typeof saved.researcher === 'string' ? saved.researcher : '');
+  /** who a newer Skein says works here, written in a way this one cannot read: kept until a name is given here */
+  let unreadResearcher: unknown =
+    typeof saved.researcher === 'string' || deps.fixedResearcher !== undefined ? undefined : saved.researcher;
   const known = new Set<string>(Array.isArray(saved.known) ? saved.known.filter((k) => typeof k === 'string') : []);
   /** projects a newer Skein lists in a way this one cannot read: not offered here, written back as they were */
   const unreadKnown: unknown[] = Array.isArray(saved.known) ? saved.known.filter((k) => typeof k !== 'string') : [];
   known.add(current);
   known.add(defaultPath);
+  const savedNames: Array<[string, unknown]> =
+    saved.names && typeof saved.names === 'object' && !Array.isArray(saved.names) ? Object.entries(saved.names) : [];
   const names = new Map<string, string>(
-    Object.entries(saved.names && typeof saved.names === 'object' ? saved.names : {}).filter(
-      (e): e is [string, string] => typeof e[1] === 'string' && known.has(e[0]),
-    ),
+    savedNames.filter((e): e is [string, string] => typeof e[1] === 'string' && known.has(e[0])),
   );
+  /** names a newer Skein gave that this one cannot read or place: written back as they were, under its own */
+  const unreadNames = Object.fromEntries(savedNames.filter(([k, v]) => typeof v !== 'string' || !known.has(k)));
   const opened = new Map<Handle, Promise<boolean>>();
   /** when a handle's open last failed: it is tried again once REOPEN_MS have passed (a server that came back) */
   const failedAt = new Map<Handle, number>();
@@ -187,8 +192,9 @@ export function createProjects(deps: ProjectsDeps): Projects {
         current: unreadCurrent === undefined ? current : (unreadCurrent as string),
         // the type lists this Skein's entries; the file also keeps those it cannot read
         known: [...known, ...(unreadKnown as string[])],
-        researcher,
-        names: Object.fromEntries(names),
+        researcher: unreadResearcher === undefined ? researcher : (unreadResearcher as string),
+        // the type is this Skein's names; the file also keeps those it cannot read or place
+        names: { ...(unreadNames as Record<string, string>), ...Object.fromEntries(names) },
       });
   };
 
@@ -392,6 +398,7 @@ export function createProjects(deps: ProjectsDeps): Projects {
     const before = password === null ? null : await passwords.get(id);
     if (password !== null) await passwords.set(id, password);
     researcher = parsed.researcher;
+    unreadResearcher = undefined;
     const previous = current;
     const unreadBefore = unreadCurrent;
     const wasKnown = known.has(location);
@@ -482,6 +489,7 @@ export function createProjects(deps: ProjectsDeps): Projects {
       // the watches' runner lets go of the project before it is opened again with the new name
       await deps.beforeSwitch?.().catch(() => undefined);
       researcher = name.trim();
+      unreadResearcher = undefined;
       persist();
       // the open projects record the new name from their next write on
       opened.clear();
