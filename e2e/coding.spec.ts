@@ -7,8 +7,12 @@
  * packages made at once and named on screen, and coding a post where it is shown (a thread) with the same keys.
  * Screenshots of the workbench, agreement, reconciliation and files, light, dark and in a 760 px window.
  */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { launchApp } from './host';
 import { apiCall, demoExamples, hostOnly, openThread, sandbox, shootLooks } from './support/explorer';
 
 type Box = { x: number; y: number; width: number; height: number };
@@ -359,4 +363,32 @@ test('a stratified sample of 100 coded blind by two coders with 20 % overlap; α
   await page.setViewportSize({ width: 1280, height: 800 });
   await panel.getByRole('button', { name: 'Stop coding here' }).click();
   await expect(panel).toBeHidden();
+});
+
+// eslint-disable-next-line no-empty-pattern -- this spec writes the coding settings first, then launches its own app
+test('a model endpoint a newer Skein set up is off here and said so; choosing one replaces it', async ({}, testInfo) => {
+  hostOnly(testInfo);
+  const userDataDir = await mkdtemp(join(tmpdir(), 'skein-e2e-coding-newer-'));
+  const file = join(userDataDir, 'coding.json');
+  await writeFile(file, JSON.stringify({ modelKind: 'local', modelBaseUrl: { path: '/models' } }));
+  const app = await launchApp({ userDataDir });
+  try {
+    const { page } = app;
+    await page.evaluate(() => (window.location.hash = '#/coding/coders'));
+    const endpoint = page.getByRole('region', { name: 'Model endpoint' });
+    await expect(endpoint.getByRole('note')).toContainText(
+      'A newer Skein set up a kind of endpoint this Skein cannot use (“local”). It is off here and kept as it was',
+    );
+    await expect(page.getByTestId('model-endpoint')).toContainText('Now: off.');
+    await shootLooks(page, testInfo, 'coding-newer-endpoint', { show: endpoint });
+    await endpoint.getByRole('radio', { name: /demo stand-in/i }).check();
+    await endpoint.getByRole('button', { name: 'Use this endpoint' }).click();
+    await expect(page.getByTestId('model-endpoint')).toContainText('Now: the demo stand-in.');
+    await expect(endpoint.getByRole('note')).toHaveCount(0);
+    expect(app.host?.internalErrors() ?? []).toEqual([]);
+  } finally {
+    await app.close();
+  }
+  expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({ modelKind: 'demo' });
+  await rm(userDataDir, { recursive: true, force: true });
 });

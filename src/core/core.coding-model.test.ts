@@ -4,7 +4,7 @@
  * a person cannot overwrite them, a second run asks nothing again, and the model enters agreement like any
  * coder. A custom endpoint's key goes only to the origin it was entered for, and never back to the page.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -244,5 +244,42 @@ describe('model coders', () => {
     expect(await code('coding.setModelEndpoint', { kind: 'custom', baseUrl: 'http://models.example/v1', key })).toBe(
       'bad-input',
     );
+  });
+});
+
+describe('model settings a newer Skein wrote', () => {
+  it('are off here and say what was set; choosing one here replaces them, the other projects’ coders kept', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skein-core-model-newer-'));
+    dirs.push(dir);
+    const file = join(dir, 'coding.json');
+    writeFileSync(
+      file,
+      JSON.stringify({ modelKind: 'local', modelBaseUrl: { path: '/models/llama' }, coderHere: { other: { id: 3 } } }),
+    );
+    const newer = createCore(testCoreDeps(dir, sandboxes));
+    try {
+      const ask = async (channel: string, input?: unknown) =>
+        createDispatcher(newer.handlers).dispatch(`skein:${channel}`, input, { senderId: 1 });
+      // before: "Something went wrong inside Skein" for the whole Coders tab
+      expect(await ask('coding.modelEndpoint')).toMatchObject({
+        ok: true,
+        data: { kind: 'none', baseUrl: null, unreadKind: 'local' },
+      });
+      expect(await ask('coding.coderHere')).toMatchObject({ ok: true, data: { coder: null } });
+      expect(await ask('coding.setModelEndpoint', { kind: 'demo' })).toMatchObject({
+        ok: true,
+        data: { kind: 'demo', unreadKind: null },
+      });
+      const ana = await ask('coding.addCoder', { name: 'Ana', kind: 'person' });
+      expect(ana.ok).toBe(true);
+      const id = (ana as { data: { id: number } }).data.id;
+      expect(await ask('coding.setCoderHere', { coder: id })).toMatchObject({ ok: true, data: { coder: id } });
+      const written = JSON.parse(readFileSync(file, 'utf8')) as { coderHere: Record<string, unknown> };
+      expect(written).toMatchObject({ modelKind: 'demo' });
+      expect(written.coderHere.other).toEqual({ id: 3 });
+      expect(Object.values(written.coderHere)).toContain(id);
+    } finally {
+      await newer.dispose();
+    }
   });
 });

@@ -59,6 +59,35 @@ function keyFingerprint(key: string): string {
   return createHmac('sha256', key).update('fingerprint\u0000skein pseudonymisation key').digest('hex').slice(0, 16);
 }
 
+/**
+ * The model endpoint the settings name, as this Skein can use it: a kind it has no word for (a newer Skein's), or an
+ * address it cannot read, is off here, and `unreadKind` says which kind was written (the file keeps it until an
+ * endpoint is chosen here).
+ */
+export function endpointOf(s: Partial<CodingSettings>): {
+  kind: CodingSettings['modelKind'];
+  baseUrl: string | null;
+  unreadKind: string | null;
+} {
+  const kind: unknown = s.modelKind;
+  const baseUrl: unknown = s.modelBaseUrl;
+  const url = typeof baseUrl === 'string' && baseUrl.length <= 2048 ? baseUrl : null;
+  if (kind === undefined || kind === 'none' || kind === 'demo')
+    return { kind: kind ?? 'none', baseUrl: url, unreadKind: null };
+  if (kind === 'custom' && url !== null && baseUrlOrigin(url) !== null) return { kind, baseUrl: url, unreadKind: null };
+  return {
+    kind: 'none',
+    baseUrl: null,
+    unreadKind: typeof kind === 'string' ? kind.slice(0, 100) : 'of another shape',
+  };
+}
+
+/** who codes at this computer, per project, as written (a list or a text of a newer Skein's: nobody here) */
+function coderHereOf(s: Partial<CodingSettings>): Record<string, unknown> {
+  const map: unknown = s.coderHere;
+  return typeof map === 'object' && map !== null && !Array.isArray(map) ? (map as Record<string, unknown>) : {};
+}
+
 /** Where a model coder's calls go now, or null (off). */
 export function modelTarget(
   settings: JsonStore<CodingSettings>,
@@ -66,16 +95,16 @@ export function modelTarget(
   demoBaseUrl: () => Promise<string | null>,
 ): () => Promise<ModelTarget | null> {
   return async () => {
-    const s = settings.read();
-    if (s.modelKind === 'demo') {
+    const s = endpointOf(settings.read());
+    if (s.kind === 'demo') {
       const base = await demoBaseUrl();
       return base ? { baseUrl: `${base}/v1`, key: null } : null;
     }
-    if (s.modelKind !== 'custom' || !s.modelBaseUrl) return null;
-    const origin = baseUrlOrigin(s.modelBaseUrl);
+    if (s.kind !== 'custom' || !s.baseUrl) return null;
+    const origin = baseUrlOrigin(s.baseUrl);
     if (origin === null) return null;
     // the key goes only to the origin it was entered for
-    return { baseUrl: s.modelBaseUrl, key: modelKey.origin() === origin ? modelKey.key() : null };
+    return { baseUrl: s.baseUrl, key: modelKey.origin() === origin ? modelKey.key() : null };
   };
 }
 
@@ -84,8 +113,8 @@ export function createCodingHandlers(deps: CodingHandlerDeps): Pick<Handlers, 'c
 
   const endpoint = async (): Promise<ModelEndpoint> => {
     await deps.ready;
-    const s = deps.settings.read();
-    return { kind: s.modelKind ?? 'none', baseUrl: s.modelBaseUrl ?? null, key: await deps.modelKey.status() };
+    const { kind, baseUrl, unreadKind } = endpointOf(deps.settings.read());
+    return { kind, baseUrl, key: await deps.modelKey.status(), unreadKind };
   };
 
   const pseudonym = async (): Promise<PseudonymKey> => {
@@ -96,9 +125,10 @@ export function createCodingHandlers(deps: CodingHandlerDeps): Pick<Handlers, 'c
 
   const coderHere = async (): Promise<CoderHere> => {
     const store = await service.store();
-    const id = deps.settings.read().coderHere?.[await deps.projectId()] ?? null;
+    const id = coderHereOf(deps.settings.read())[await deps.projectId()];
+
     // a coder the project no longer has (another copy of it, a new demo) is nobody
-    const coder = id === null ? null : await store.coder(id);
+    const coder = typeof id === 'number' ? await store.coder(id) : null;
     return { coder: coder?.kind === 'person' ? coder.id : null, switches: await store.switches(20) };
   };
 
@@ -124,7 +154,9 @@ export function createCodingHandlers(deps: CodingHandlerDeps): Pick<Handlers, 'c
         if (before !== coder) {
           const project = await deps.projectId();
           const s = deps.settings.read();
-          deps.settings.write({ ...s, coderHere: { ...s.coderHere, [project]: coder } });
+          // the type is this Skein's entries; the file keeps those of other projects as they were
+          const others = coderHereOf(s) as Record<string, number>;
+          deps.settings.write({ ...s, coderHere: { ...others, [project]: coder } });
           await store.recordSwitch(before, coder, await deps.researcher());
         }
         return coderHere();

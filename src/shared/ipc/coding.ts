@@ -270,6 +270,11 @@ export const ModelEndpoint = z.object({
   /** `…/v1` of an OpenAI-compatible server (`http://localhost:11434/v1` for Ollama) */
   baseUrl: z.string().max(2048).nullable(),
   key: CredentialsStatus,
+  /**
+   * a model endpoint set up by a newer Skein (its kind, as written) or one whose address cannot be read
+   * (`custom`): off here, kept in the settings until one is chosen here; null or absent: none
+   */
+  unreadKind: z.string().max(100).nullable().optional(),
 });
 export type ModelEndpoint = z.infer<typeof ModelEndpoint>;
 

@@ -109,6 +109,14 @@ function EndpointForm({ endpoint }: { endpoint: ModelEndpoint | undefined }) {
           Key: {endpoint.key.configured ? `set. ${endpoint.key.reason}` : 'none.'}
         </p>
       ) : null}
+      {endpoint?.unreadKind ? (
+        <p className="note" role="note">
+          {endpoint.unreadKind === 'custom'
+            ? 'The endpoint set up before has an address this Skein cannot read (a newer Skein’s settings, or a damaged file).'
+            : `A newer Skein set up a kind of endpoint this Skein cannot use (“${endpoint.unreadKind}”).`}{' '}
+          It is off here and kept as it was; choosing an endpoint here replaces it.
+        </p>
+      ) : null}
       <Problem error={set.error ?? clear.error} />
     </section>
   );
