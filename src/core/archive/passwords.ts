@@ -31,13 +31,21 @@ async function keyring(secrets: SecretStorage): Promise<boolean> {
 export function createPasswordStore(secrets: SecretStorage, file: string): PasswordStore {
   const memory = new Map<string, string>();
   let loaded: Promise<Record<string, string>> | null = null;
+  /**
+   * a file a newer Skein wrote (another version): never written over, so going back to this Skein for a while loses
+   * none of the passwords it keeps; the passwords given here are kept for the session instead
+   */
+  let newer = false;
   const onDisk = (): Promise<Record<string, string>> =>
     (loaded ??= readFile(file, 'utf8')
       .then((text) => {
-        const parsed = JSON.parse(text) as { v?: unknown; entries?: unknown };
-        return parsed.v === 1 && parsed.entries && typeof parsed.entries === 'object'
-          ? (parsed.entries as Record<string, string>)
-          : {};
+        const parsed = JSON.parse(text) as { v?: unknown; entries?: unknown } | null;
+        if (parsed === null || typeof parsed !== 'object') return {};
+        if (parsed.v !== 1) {
+          newer = true;
+          return {};
+        }
+        return parsed.entries && typeof parsed.entries === 'object' ? (parsed.entries as Record<string, string>) : {};
       })
       .catch((): Record<string, string> => ({})));
   const save = async (entries: Record<string, string>) => {
@@ -64,6 +72,7 @@ export function createPasswordStore(secrets: SecretStorage, file: string): Passw
     async set(project, password) {
       memory.set(project, password);
       const entries = { ...(await onDisk()) };
+      if (newer) return 'session';
       if (await keyring(secrets)) {
         entries[project] = Buffer.from(await secrets.encryptString(password)).toString('base64');
         await save(entries);
@@ -78,7 +87,7 @@ export function createPasswordStore(secrets: SecretStorage, file: string): Passw
     async forget(project) {
       memory.delete(project);
       const entries = { ...(await onDisk()) };
-      if (project in entries) {
+      if (!newer && project in entries) {
         delete entries[project];
         await save(entries);
       }
