@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -88,6 +88,25 @@ describe('key store', () => {
     await b.store.load();
     expect(b.store.key()).toBeNull();
     expect((await b.store.status()).reason).toMatch(/could not be decrypted/);
+  });
+
+  it('neither uses nor binds elsewhere a key a newer Skein kept in a way it cannot read, and says so', async () => {
+    const a = setup('keychain');
+    await a.store.set('CANARY-newer', 'https://api.example.org');
+    const kept = JSON.parse(readFileSync(join(a.dir, 'api-key.json'), 'utf8')) as Record<string, unknown>;
+    for (const newer of [
+      { ...kept, v: 2 },
+      { ...kept, origin: { scheme: 'https', host: 'api.example.org', paths: ['/v2'] } },
+    ]) {
+      writeFileSync(join(a.dir, 'api-key.json'), JSON.stringify(newer));
+      const b = setup('keychain', { dir: a.dir });
+      await b.store.load();
+      expect(b.store.key()).toBeNull();
+      expect(b.store.origin()).toBeNull();
+      expect((await b.store.status()).reason).toMatch(/kept by a newer Skein/);
+      // left as it was until a key is entered here
+      expect(JSON.parse(readFileSync(join(a.dir, 'api-key.json'), 'utf8'))).toEqual(newer);
+    }
   });
 
   it('writes the key again when the OS store asks for a re-encryption (shouldReEncrypt)', async () => {

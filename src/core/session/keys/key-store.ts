@@ -117,8 +117,24 @@ export function createKeyStore(opts: KeyStoreOptions): KeyStore {
       } catch {
         return;
       }
+      let parsed: { v?: unknown; cipher?: unknown; origin?: unknown };
       try {
-        const parsed = JSON.parse(text) as { cipher?: unknown; origin?: unknown };
+        parsed = JSON.parse(text) as typeof parsed;
+      } catch {
+        parsed = {};
+      }
+      // a key a newer Skein kept (another version, or bound in a way this one cannot read) is neither used nor
+      // bound here to another address: it stays as it is until a key is entered here
+      const origin = parsed.origin;
+      if (
+        (parsed.v !== undefined && parsed.v !== 1) ||
+        (origin !== undefined && origin !== null && typeof origin !== 'string')
+      ) {
+        loadProblem =
+          'The stored key was kept by a newer Skein in a way this one cannot read. Enter it again to use it here (that replaces the stored one).';
+        return;
+      }
+      try {
         if (typeof parsed.cipher !== 'string') throw new Error('no cipher');
         const cipher = Buffer.from(parsed.cipher, 'base64');
         const decrypted = opts.secrets.decrypt
