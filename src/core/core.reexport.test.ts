@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { duckdb } from './testing/duckdb';
+import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ExportJob } from '../shared/ipc';
 import { createCore, type CoreDeps } from '.';
@@ -148,6 +149,68 @@ describe.each([
       );
       expect(Number(toRoot[0]?.n)).toBeGreaterThan(0);
       await core.dispose();
+    },
+  );
+
+  it(
+    'leaves out items whose kept JSON is damaged, counts and names them; every file still reads',
+    { timeout: 60_000 },
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'skein-reexport-damaged-'));
+      dirs.push(dir);
+      const first = createCore(testCoreDeps(dir, sandboxes, threads));
+      const ask = async (core: ReturnType<typeof createCore>, channel: string, input: unknown) => {
+        const res = await createDispatcher(core.handlers).dispatch(channel, input, { senderId: 1 });
+        if (!res.ok) throw new Error(`${channel}: ${res.error.message}`);
+        return res.data as Record<string, unknown>;
+      };
+      const ex = (await ask(first, 'skein:demo.examples', undefined)) as { bigThreadPostId: string };
+      await ask(first, 'skein:api.call', {
+        operation: 'postReplies',
+        params: { tweetId: ex.bigThreadPostId },
+        callId: 'a',
+      });
+      const state = (await ask(first, 'skein:projects.state', undefined)) as { demo: { location: string } };
+      await first.dispose();
+      // damaged in the project: text that is no JSON, and JSON that is no object
+      const db = new DatabaseSync(state.demo.location);
+      const posts = db.prepare(`SELECT rowid, id FROM items WHERE kind = 'post' ORDER BY rowid`).all() as Array<{
+        rowid: number;
+        id: string;
+      }>;
+      db.prepare(`UPDATE items SET raw = '{"id": "<b>cut' WHERE rowid = ?`).run(posts[1]!.rowid);
+      db.prepare(`UPDATE items SET raw = '[1, 2]' WHERE rowid = ?`).run(posts[2]!.rowid);
+      db.close();
+      const damaged = [posts[1]!.id, posts[2]!.id];
+
+      let nextPath = '';
+      const core = createCore(testCoreDeps(dir, sandboxes, { ...threads, chooseSavePath: async () => nextPath }));
+      for (const format of ['jsonl', 'csv', 'parquet', 'gexf'] as const) {
+        nextPath = join(dir, `out.${format}`);
+        const written = await ask(core, 'skein:archive.export', { project: 'demo', format });
+        expect(written, format).toMatchObject({ items: posts.length - 2, damaged: 2 });
+        const manifest = JSON.parse(readFileSync(`${nextPath}.manifest.json`, 'utf8')) as {
+          source: { left_out_damaged: { items: number; ids: string[] } };
+        };
+        expect(manifest.source.left_out_damaged).toMatchObject({ items: 2, ids: damaged });
+      }
+      // the search lists them where they fall, said so
+      const hits = (await ask(core, 'skein:archive.search', { project: 'demo' })) as {
+        hits: Array<{ id: string; unread?: true }>;
+      };
+      expect(
+        hits.hits
+          .filter((h) => h.unread)
+          .map((h) => h.id)
+          .sort(),
+      ).toEqual([...damaged].sort());
+      await core.dispose();
+      const fromJsonl = await duckdb(`SELECT count(*) AS n FROM read_json_auto('${join(dir, 'out.jsonl')}')`);
+      expect(Number(fromJsonl[0]?.n)).toBe(posts.length - 2);
+      const fromCsv = await duckdb(`SELECT id FROM read_csv('${join(dir, 'out.csv')}', types={'id': 'VARCHAR'})`);
+      expect(fromCsv.map((r) => String(r.id))).not.toContain(damaged[0]);
+      const fromParquet = await duckdb(`SELECT count(*) AS n FROM read_parquet('${join(dir, 'out.parquet')}')`);
+      expect(Number(fromParquet[0]?.n)).toBe(posts.length - 2);
     },
   );
 });

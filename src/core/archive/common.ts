@@ -25,6 +25,7 @@ import { activityOf, activityWindow } from './results';
 import {
   type Awaitable,
   type CollectionInput,
+  type DamagedItems,
   type GroupCounts,
   type GroupedReader,
   type Quota,
@@ -175,6 +176,18 @@ function lowestOfEach(rows: readonly RankedRow[], by: Grouping | null, quotas: R
 /** The request that last returned item `i` (the newest answer holding it: its raw JSON is that answer's). */
 const LATEST_REQUEST = sql`(SELECT r.request FROM request_items r JOIN requests rq ON rq.rowid = r.request
   WHERE r.item = i.rowid ORDER BY rq.at DESC, r.request DESC LIMIT 1)`;
+
+/**
+ * Item `i`'s kept JSON reads as an object: every item Skein keeps does, one damaged in the project (or written by
+ * hand) may not. SQLite checks in C (json_type would fail on malformed text, so it is asked only of valid text).
+ * PostgreSQL's own JSON parser refuses what JavaScript reads (half a surrogate pair, escaped), and its version 15
+ * has no test that does not throw, so there the text is only checked to be braced as an object is: cut text and
+ * JSON of another kind are told apart, damage inside the braces is not.
+ */
+const READABLE = sql.of({
+  sqlite: "(CASE WHEN json_valid(i.raw) THEN json_type(i.raw) = 'object' ELSE 0 END)",
+  postgres: "(left(i.raw, 1) = '{' AND right(i.raw, 1) = '}')",
+});
 
 /** The requests `rowid` of the request that last returned each of a query's items. */
 function latestRequests(q: ArchiveQueryParsed, where: Sql): Sql {
@@ -332,10 +345,23 @@ export abstract class ArchiveTables {
     return this.cursor<RawRow>(
       q.collection !== undefined
         ? sql`SELECT ${columns}, x.place AS place FROM collection_items x JOIN items i ON i.rowid = x.item
-              WHERE x.collection = ${q.collection} AND ${this.where(q)} ORDER BY x.position`
+              WHERE x.collection = ${q.collection} AND ${this.where(q)} AND ${READABLE} ORDER BY x.position`
         : sql`SELECT ${columns}, ${sql.of({ sqlite: 'NULL', postgres: 'NULL::text' })} AS place FROM items i
-              WHERE ${this.where(q)} ORDER BY i.created_at${sql.of({ sqlite: '', postgres: ' NULLS FIRST' })}, i.rowid`,
+              WHERE ${this.where(q)} AND ${READABLE}
+              ORDER BY i.created_at${sql.of({ sqlite: '', postgres: ' NULLS FIRST' })}, i.rowid`,
     );
+  }
+
+  async damaged(q: ArchiveQueryParsed, listed: number): Promise<DamagedItems> {
+    const from =
+      q.collection !== undefined
+        ? sql`FROM collection_items x JOIN items i ON i.rowid = x.item WHERE x.collection = ${q.collection} AND`
+        : sql`FROM items i WHERE`;
+    const rows = await this.executor.all<{ id: string; n: unknown }>(
+      sql`SELECT i.id AS id, count(*) OVER () AS n ${from} ${this.where(q)} AND NOT ${READABLE} ORDER BY i.rowid
+          LIMIT ${listed}`,
+    );
+    return { count: Number(rows[0]?.n ?? 0), ids: rows.map((r) => r.id) };
   }
 
   /** A query's item ids with their group's value (null: no grouping), read a chunk at a time. */

@@ -22,6 +22,7 @@ import { ProjectFileError } from './schema';
 import { readItem } from './results';
 import { countSpool, readSpool, rewriteSpool, spoolLine, spoolSize } from './spool';
 import {
+  type DamagedItems,
   type GroupedRow,
   type Grouping,
   type ProjectStore,
@@ -91,6 +92,8 @@ export interface ArchiveApi extends ServedCalls {
   readOpen: (handle: Handle, q: ArchiveQueryParsed) => Promise<number>;
   readNext: (reader: number, max: number) => Promise<RawRow[]>;
   readClose: (reader: number) => Promise<void>;
+  /** a query's items a re-export leaves out, their kept JSON damaged: how many, the first `listed` ids */
+  damagedItems: (handle: Handle, q: ArchiveQueryParsed, listed: number) => Promise<DamagedItems>;
   /** the requests a query's items were last returned by, oldest first (a re-export's manifest lists them): a reader */
   requestsOpen: (handle: Handle, q: ArchiveQueryParsed) => Promise<number>;
   requestsNext: (reader: number, max: number) => Promise<SourceRequest[]>;
@@ -575,6 +578,7 @@ export class ArchiveHost {
     readNext: (id, max) => this.readNext(id, max),
     readClose: (id) => this.closeReader(id),
     requestsOpen: async (handle, q) => this.openReader(await (await this.project(handle)).requests(q)),
+    damagedItems: async (handle, q, listed) => (await this.project(handle)).damaged(q, listed),
     requestsNext: (id, max) => this.readNext(id, max),
     copy: async (from, to) =>
       copyProject(await this.project(from), await openStore(to, this.now, this.parts, this.report, this.side)),

@@ -20,6 +20,8 @@ export type HitRow = {
 /** The canonical item again from the raw JSON kept; posts cut to cards as the bridge carries them. */
 export function readItem(kind: 'post' | 'user', raw: string): unknown {
   const parsed = JSON.parse(raw) as unknown;
+  // what Skein keeps of an item is an object: anything else was damaged in the project
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new TypeError('not an item');
   return kind === 'post' ? cardPost(normalizePost(parsed) as Post) : normalizeUser(parsed);
 }
 
@@ -27,17 +29,18 @@ export function readItem(kind: 'post' | 'user', raw: string): unknown {
 export function hitsOf(rows: readonly HitRow[], offset: number, limit: number, tookMs: number): ArchiveSearchResult {
   const hits: ArchiveHit[] = [];
   for (const row of rows.slice(0, limit)) {
+    const hit = {
+      kind: row.kind,
+      id: row.id,
+      firstSeen: row.first_seen,
+      lastSeen: row.last_seen,
+      requests: row.requests,
+    };
     try {
-      hits.push({
-        kind: row.kind,
-        id: row.id,
-        item: readItem(row.kind, row.raw),
-        firstSeen: row.first_seen,
-        lastSeen: row.last_seen,
-        requests: row.requests,
-      });
+      hits.push({ ...hit, item: readItem(row.kind, row.raw) });
     } catch {
-      // a row that no longer reads is left out of the page, not the whole search
+      // a row that no longer reads is listed as such, where it falls: not left out in silence, nor the whole search
+      hits.push({ ...hit, item: null, unread: true });
     }
   }
   return { hits, nextOffset: rows.length > limit ? offset + limit : null, tookMs };

@@ -234,6 +234,39 @@ describe.each(STORES)('a project on $name', (s) => {
       await p.close();
     });
 
+    it('leaves items whose kept JSON is damaged out of what a re-export reads, and counts and names them', async () => {
+      const source = await s.open();
+      await source.ingest([
+        rec(
+          repliesAnswer([post('41', 'kept'), post('42', 'cut'), post('43', 'a list'), post('44', 'half \ud83d pair')]),
+        ),
+      ]);
+      // the project copied with two items damaged on the way, as a file damaged on disk (or by hand) holds them
+      const damage: Record<string, string> = { '42': '{"id": "42", "text": "cu', '43': '[1, 2]' };
+      const target = await s.open();
+      const snapshot = await source.snapshot();
+      const loader = await target.loader();
+      for (const table of source.tables) {
+        let after: Record<string, number | string | null> | null = null;
+        for (;;) {
+          const rows = await snapshot.rows(table, after, 500);
+          await loader.add(
+            table,
+            table.name === 'items' ? rows.map((r) => ({ ...r, raw: damage[String(r.id)] ?? r.raw ?? null })) : rows,
+          );
+          if (rows.length < 500) break;
+          after = rows.at(-1) ?? null;
+        }
+      }
+      await loader.commit();
+      await snapshot.close();
+      await source.close();
+      expect((await all(target)).map((r) => r.id).sort()).toEqual(['41', '44']);
+      expect(await target.damaged(q(), 1)).toEqual({ count: 2, ids: ['42'] });
+      expect(await target.damaged(q({ text: 'kept' }), 10)).toEqual({ count: 0, ids: [] });
+      await target.close();
+    });
+
     it('keeps hostile text exactly: NUL, half a surrogate pair, markup, odd cursors, a huge and deep item', async () => {
       const p = await s.open();
       const nul = 'before\u0000after <img src=x onerror=alert(1)>';

@@ -91,6 +91,12 @@ export interface RawRow {
   request: number | null;
 }
 
+/** Items a re-export leaves out because their kept JSON no longer reads: how many, and the first of their ids. */
+export interface DamagedItems {
+  count: number;
+  ids: string[];
+}
+
 /** A request a re-export's items came from (`requestsOf`): what was asked (never the key), when, what came. */
 export interface SourceRequest {
   id: number;
@@ -262,8 +268,13 @@ export interface ProjectStore {
   saveSearch: (q: ArchiveQueryParsed, name: string) => Awaitable<ArchiveCollection>;
   /** a saved search takes in the items its search finds now that it lacks (after those it holds); how many */
   refreshSearch: (collection: number) => Awaitable<{ added: number; collection: ArchiveCollection }>;
-  /** a query's raw items (a collection in its order, with each item's thread position): what a re-export writes */
+  /**
+   * a query's raw items (a collection in its order, with each item's thread position): what a re-export writes;
+   * only those whose kept JSON reads as an object (`damaged` counts the others)
+   */
   reader: (q: ArchiveQueryParsed) => Awaitable<RowReader>;
+  /** a query's items whose kept JSON no longer reads as an object (damaged in the project): how many, the first ids */
+  damaged: (q: ArchiveQueryParsed, listed: number) => Awaitable<DamagedItems>;
   /**
    * the requests a query's items were last returned by (`RawRow.request`), oldest first: a re-export's sources,
    * read a chunk at a time (a million posts draw on some 50,000 of them)

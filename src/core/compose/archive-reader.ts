@@ -10,6 +10,7 @@ export function archiveReader(thread: Pick<ArchiveThread, 'call'>): ArchiveReade
     readOpen: (handle, query) => thread.call('readOpen', handle, query),
     readNext: (reader, max) => thread.call('readNext', reader, max),
     readClose: (reader) => thread.call('readClose', reader),
+    damagedItems: (handle, query, listed) => thread.call('damagedItems', handle, query, listed),
     requestsOpen: (handle, query) => thread.call('requestsOpen', handle, query),
     requestsNext: (reader, max) => thread.call('requestsNext', reader, max),
     heldPosts: (handle, ids) => thread.call('heldItems', handle, 'post', ids, true),

@@ -46,6 +46,12 @@ export interface ArchiveReader {
   readOpen: (handle: ArchiveHandle, query: ArchiveQueryParsed) => Promise<number>;
   readNext: (reader: number, max: number) => Promise<ArchiveRow[]>;
   readClose: (reader: number) => Promise<void>;
+  /** a query's items whose kept JSON no longer reads (damaged in the project): left out, counted, the first named */
+  damagedItems: (
+    handle: ArchiveHandle,
+    query: ArchiveQueryParsed,
+    listed: number,
+  ) => Promise<{ count: number; ids: string[] }>;
   /** the requests a query's items were last returned by, oldest first: a reader, closed by `readClose` */
   requestsOpen: (handle: ArchiveHandle, query: ArchiveQueryParsed) => Promise<number>;
   requestsNext: (reader: number, max: number) => Promise<ArchiveRequest[]>;

@@ -26,7 +26,7 @@ export async function reexport(
   archive: ArchiveSource,
   input: ReexportInput,
   formats: Formats = formatRegistry(),
-): Promise<{ items: number; files: string[] }> {
+): Promise<{ items: number; files: string[]; damaged: number }> {
   const offMain = archive.offMain;
   const format = formats.get(input.format);
   return offMain && formats.builtIn(format)
@@ -68,7 +68,7 @@ function archiveFileName(project: string, extension: string, now: number): strin
 /** Asks where, then writes; null when the person closes the dialog. */
 export function archiveExport(
   deps: ArchiveExportDeps,
-): (request: QueryExport) => Promise<{ file: string; items: number } | null> {
+): (request: QueryExport) => Promise<{ file: string; items: number; damaged: number } | null> {
   return async (request) => {
     const format = deps.formats.get(request.format);
     const now = deps.now();
@@ -91,6 +91,6 @@ export function archiveExport(
       },
       deps.formats,
     );
-    return { file: written.files[0] ?? target, items: written.items };
+    return { file: written.files[0] ?? target, items: written.items, damaged: written.damaged };
   };
 }

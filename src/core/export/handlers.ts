@@ -40,7 +40,7 @@ export interface ExportFeature {
   handlers: ExportHandlers;
   service: ExportService;
   /** the Archive view's export: a query's items to a file main asks for (null: the dialog was closed) */
-  fromArchive: (request: QueryExport) => Promise<{ file: string; items: number } | null>;
+  fromArchive: (request: QueryExport) => Promise<{ file: string; items: number; damaged: number } | null>;
   dispose: () => Promise<void>;
 }
 

@@ -15,7 +15,7 @@ export type ReexportJob = Omit<ReexportInput, 'signal'>;
 /** What the re-export's worker answers (reexport-worker.ts serves it). */
 export interface ReexportApi {
   /** writes the job's files: the items written and the files (data first, manifest last) */
-  write: (job: ReexportJob) => Promise<{ items: number; files: string[] }>;
+  write: (job: ReexportJob) => Promise<{ items: number; files: string[]; damaged: number }>;
   /** stops the write under way (an AbortSignal cannot cross threads); posted */
   abort: () => void;
 }
@@ -32,7 +32,7 @@ export async function reexportInWorker(
   offMain: { entry: URL; execArgv?: string[]; port: () => MessagePort },
   input: ReexportInput,
   heap?: ResourceLimits,
-): Promise<{ items: number; files: string[] }> {
+): Promise<{ items: number; files: string[]; damaged: number }> {
   const { signal, ...job } = input;
   signal?.throwIfAborted();
   const port = offMain.port();

@@ -31,6 +31,7 @@ function fakeThread(count: number) {
       if (method === 'readOpen') return 7;
       if (method === 'requestsOpen') return 8;
       if (method === 'requestsNext') return [];
+      if (method === 'damagedItems') return { count: 0, ids: [] };
       if (method === 'readNext') {
         const max = args[1] as number;
         const rows = [];
@@ -78,6 +79,7 @@ describe('reexport', () => {
       'requestsOpen',
       'requestsNext',
       'readClose',
+      'damagedItems',
       'readOpen',
       'readNext',
       'readNext',

@@ -26,6 +26,8 @@ import { buildManifest, type ExportContext } from './manifest';
 import type { ViewPlan } from './views';
 
 const CHUNK = 1_000;
+/** how many of the damaged items left out the manifest names */
+const LISTED_DAMAGED = 100;
 
 const iso = (ms: number): string | null => (Number.isFinite(ms) ? new Date(ms).toISOString() : null);
 
@@ -209,7 +211,7 @@ export async function writeReexport(
   archive: ArchiveReader,
   input: ReexportInput,
   formats: Formats = BUILT_IN,
-): Promise<{ items: number; files: string[] }> {
+): Promise<{ items: number; files: string[]; damaged: number }> {
   const format = formats.get(input.format);
   const plan = reexportPlan(input.query);
   const view = { kind: plan.kind, operation: plan.operation, params: {}, title: input.title };
@@ -217,6 +219,8 @@ export async function writeReexport(
   // the requests the items were last returned by: listed in the manifest before any row is written (JSON
   // writes its manifest first), each row pointing at its own
   const { listed, drawnOn } = await readDrawnOn(archive, input.handle, input.query);
+  // items whose kept JSON no longer reads are not written (a reader would fail on them, or a writer stop): named
+  const damaged = await archive.damagedItems(input.handle, input.query, LISTED_DAMAGED);
   const manifest = buildManifest({
     context: input.context,
     now: input.now,
@@ -237,6 +241,15 @@ export async function writeReexport(
       query: input.query,
       note: "written from the research project without an API call; each item as last received. Each row's provenance: when the project first and last received the item, and the request that last returned it (an index into `requests`, oldest first)",
       requests: listed,
+      ...(damaged.count > 0
+        ? {
+            left_out_damaged: {
+              items: damaged.count,
+              ids: damaged.ids,
+              note: `the kept JSON of these items no longer reads as an object (damaged in the project), so they are not in this file${damaged.count > damaged.ids.length ? `; the first ${damaged.ids.length} are named` : ''}`,
+            },
+          }
+        : {}),
     },
   });
   if (manifest.row_provenance) manifest.row_provenance.fields = REEXPORT_PROVENANCE;
@@ -259,5 +272,5 @@ export async function writeReexport(
   );
   // the stream is read once per table: count what it handed out the last time, less what was left out
   const written = stream.count;
-  return { items: policy ? Math.max(0, written - items.left()) : written, files };
+  return { items: policy ? Math.max(0, written - items.left()) : written, files, damaged: damaged.count };
 }

@@ -166,6 +166,8 @@ export interface ExportManifest {
      * long list kept as text until it is written)
      */
     requests: readonly SourceRequestEntry[] | JsonList<SourceRequestEntry>;
+    /** items the query holds whose kept JSON no longer reads (damaged in the project): left out of the file */
+    left_out_damaged?: { items: number; ids: string[]; note: string };
   };
   /** a registered format's own section (`Format.section`) */
   [section: string]: unknown;

@@ -171,6 +171,8 @@ export const ArchiveHit = z.object({
   lastSeen: z.number(),
   /** how many answers returned it */
   requests: z.number().int(),
+  /** its kept JSON could not be read (damaged in the project): `item` is null, its provenance still shown */
+  unread: z.literal(true).optional(),
 });
 export type ArchiveHit = z.infer<typeof ArchiveHit>;
 
@@ -239,7 +241,14 @@ const ArchiveExportInput = ArchiveQuery.extend({
   title: z.string().max(200).optional(),
 });
 export type ArchiveExportInput = z.input<typeof ArchiveExportInput>;
-const ArchiveExportResult = z.object({ file: z.string(), items: z.number().int() }).nullable();
+const ArchiveExportResult = z
+  .object({
+    file: z.string(),
+    items: z.number().int(),
+    /** items of the query left out because their kept JSON no longer reads (damaged in the project), named in the manifest */
+    damaged: z.number().int().nonnegative().optional(),
+  })
+  .nullable();
 
 /**
  * What a view's script is written in: Python (pandas), R (DBI) or plain SQL, over the project's own store; or

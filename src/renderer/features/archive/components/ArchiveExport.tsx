@@ -44,6 +44,9 @@ export function ArchiveExport({ query }: { query: ArchiveQuery }) {
       {run.isSuccess && run.data ? (
         <span role="status">
           {run.data.items.toLocaleString()} items written to {run.data.file}, without an API call.
+          {run.data.damaged
+            ? ` ${run.data.damaged.toLocaleString()} ${run.data.damaged === 1 ? 'item was' : 'items were'} left out: ${run.data.damaged === 1 ? 'its' : 'their'} kept copy in the project is damaged and cannot be read (the manifest names ${run.data.damaged === 1 ? 'it' : 'them'}).`
+            : ''}
         </span>
       ) : null}
       {run.isError ? <ErrorState compact error={run.error} what="the export" /> : null}

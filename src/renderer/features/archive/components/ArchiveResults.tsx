@@ -13,7 +13,16 @@ import { archiveSearchQuery } from '../queries';
 function HitRow({ hit }: { hit: ArchiveHit }) {
   return (
     <div className="archive-hit">
-      {hit.kind === 'post' ? <PostCard post={hit.item as CardPost} /> : <UserCard user={hit.item as User} />}
+      {hit.unread ? (
+        <p className="note" role="note">
+          The kept copy of {hit.kind === 'post' ? 'post' : 'account'} {hit.id} cannot be read: it is damaged in the
+          project file. Where it came from is below.
+        </p>
+      ) : hit.kind === 'post' ? (
+        <PostCard post={hit.item as CardPost} />
+      ) : (
+        <UserCard user={hit.item as User} />
+      )}
       <p className="archive-hit__provenance">
         Returned by {hit.requests} {hit.requests === 1 ? 'request' : 'requests'} · first seen {stamp(hit.firstSeen)}
         {hit.lastSeen !== hit.firstSeen ? ` · last seen ${stamp(hit.lastSeen)}` : ''} ·{' '}
