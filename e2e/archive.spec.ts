@@ -3,11 +3,17 @@
  * restart, and is searched offline with zero API calls; a post reached from two views is one row
  * with both requests recorded.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { createCore } from '../src/core';
+import { call } from '../src/core/testing/bridge-call';
+import { testCoreDeps } from '../src/core/testing/core-deps';
+import { startSandbox, type Sandbox } from '../src/sandbox';
 import { expect, test } from './fixtures';
-import { demoExamples, hostOnly, openRoute, openThread, sandbox } from './support/explorer';
+import { launchApp } from './host';
+import { demoExamples, hostOnly, openRoute, openThread, sandbox, shootLooks } from './support/explorer';
 
 test('browse a thread and a profile, restart, find a reply offline with zero calls', async ({ launch }, testInfo) => {
   hostOnly(testInfo);
@@ -160,4 +166,65 @@ test('search the archive in its language: a phrase, OR, -word and from: as chips
   await expect(page.getByRole('alert')).toHaveText('Expected a closing quote for the quote at character 7.');
   await expect(box).toHaveAttribute('aria-invalid', 'true');
   await expect(chips).toHaveCount(0);
+});
+
+// eslint-disable-next-line no-empty-pattern -- this spec makes its project first, then launches its own app on it
+test('an item damaged in the project is listed as such and left out of an export, which says so', async ({}, testInfo) => {
+  hostOnly(testInfo);
+  test.setTimeout(120_000);
+  const api: Sandbox = await startSandbox({ port: 0, size: 'small' });
+  const sandboxes: Sandbox[] = [];
+  const userDataDir = await mkdtemp(join(tmpdir(), 'skein-e2e-damaged-'));
+  const key = 'damaged-item-key-0123456789';
+  try {
+    const core = createCore(
+      testCoreDeps(userDataDir, sandboxes, { apiBaseUrl: api.baseUrl, apiKey: key, workers: undefined }),
+    );
+    await call(core, 'skein:api.call', {
+      operation: 'postReplies',
+      params: { tweetId: api.examples.bigThreadPostId },
+      callId: 'a',
+    });
+    await core.dispose();
+    // the newest post's kept JSON cut short, as a damaged file holds it
+    const db = new DatabaseSync(join(userDataDir, 'projects', 'Default.skein'));
+    const newest = db
+      .prepare(`SELECT rowid, id FROM items WHERE kind = 'post' ORDER BY created_at DESC LIMIT 1`)
+      .get() as { rowid: number; id: string };
+    const held = (db.prepare(`SELECT count(*) AS n FROM items WHERE kind = 'post'`).get() as { n: number }).n;
+    db.prepare(`UPDATE items SET raw = '{"id": "<b>cut' WHERE rowid = ?`).run(newest.rowid);
+    db.close();
+
+    const app = await launchApp({ apiBaseUrl: api.baseUrl, apiKey: key, userDataDir });
+    try {
+      const { page } = app;
+      await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Archive' }).click();
+      await expect(
+        page.getByRole('note').filter({ hasText: `The kept copy of post ${newest.id} cannot be read` }),
+      ).toBeVisible();
+      const archiveExport = page.getByRole('group', { name: 'Export from the archive' });
+      await archiveExport.getByRole('combobox', { name: 'Format' }).selectOption('jsonl');
+      await app.setSavePath(join(userDataDir, 'posts.jsonl'));
+      await archiveExport.getByRole('button', { name: 'Export these results…' }).click();
+      await expect(archiveExport.getByRole('status')).toContainText(
+        `${held - 1} items written to ${join(userDataDir, 'posts.jsonl')}, without an API call. 1 item was left out: its kept copy in the project is damaged`,
+      );
+      await shootLooks(page, testInfo, 'archive-damaged-item', { show: archiveExport });
+      expect(app.host?.internalErrors() ?? []).toEqual([]);
+    } finally {
+      await app.close();
+    }
+    // every line reads; the manifest names the one left out
+    const lines = (await readFile(join(userDataDir, 'posts.jsonl'), 'utf8')).trim().split('\n');
+    expect(lines.map((l) => (JSON.parse(l) as { item: { id: string } }).item.id)).not.toContain(newest.id);
+    expect(lines).toHaveLength(held - 1);
+    const manifest = JSON.parse(await readFile(join(userDataDir, 'posts.jsonl.manifest.json'), 'utf8')) as {
+      source: { left_out_damaged: { items: number; ids: string[] } };
+    };
+    expect(manifest.source.left_out_damaged).toMatchObject({ items: 1, ids: [newest.id] });
+  } finally {
+    await api.close();
+    for (const s of sandboxes) await s.close();
+    await rm(userDataDir, { recursive: true, force: true });
+  }
 });
