@@ -64,7 +64,7 @@ function keyFingerprint(key: string): string {
  * address it cannot read, is off here, and `unreadKind` says which kind was written (the file keeps it until an
  * endpoint is chosen here).
  */
-export function endpointOf(s: Partial<CodingSettings>): {
+function endpointOf(s: Partial<CodingSettings>): {
   kind: CodingSettings['modelKind'];
   baseUrl: string | null;
   unreadKind: string | null;
