@@ -743,20 +743,23 @@ export abstract class ArchiveTables {
     await this.executor.run(sql`UPDATE requests SET stopped = 1 WHERE ${requestIs(this.executor, key)}`);
   }
 
+  /** an item damaged in the project is not held: a hydration buys it again (which mends it), a view shows none */
   async heldItems(kind: 'post' | 'user', ids: readonly string[], withRaw: boolean): Promise<HeldItem[]> {
     const raw = sql.raw(withRaw ? 'raw' : "'' AS raw");
     if (this.executor.dialect === 'postgres')
       return ids.length === 0
         ? []
         : this.executor.all<HeldItem>(
-            sql`SELECT id, ${raw}, last_seen AS at FROM items WHERE kind = ${kind} AND id = ANY(CAST(${ids} AS text[]))`,
+            sql`SELECT id, ${raw}, last_seen AS at FROM items i
+                WHERE kind = ${kind} AND id = ANY(CAST(${ids} AS text[])) AND ${READABLE}`,
           );
     const out: HeldItem[] = [];
     for (let i = 0; i < ids.length; i += HELD_CHUNK) {
       const chunk = ids.slice(i, i + HELD_CHUNK);
       out.push(
         ...(await this.executor.all<HeldItem>(
-          sql`SELECT id, ${raw}, last_seen AS at FROM items WHERE kind = ${kind} AND id IN (${sql.join(chunk)})`,
+          sql`SELECT id, ${raw}, last_seen AS at FROM items i
+              WHERE kind = ${kind} AND id IN (${sql.join(chunk)}) AND ${READABLE}`,
         )),
       );
     }

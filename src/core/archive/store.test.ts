@@ -264,6 +264,17 @@ describe.each(STORES)('a project on $name', (s) => {
       expect((await all(target)).map((r) => r.id).sort()).toEqual(['41', '44']);
       expect(await target.damaged(q(), 1)).toEqual({ count: 2, ids: ['42'] });
       expect(await target.damaged(q({ text: 'kept' }), 10)).toEqual({ count: 0, ids: [] });
+      // nor are they held: a hydration buys them again, which mends them
+      for (const withRaw of [true, false])
+        expect((await target.heldItems('post', ['41', '42', '43', '44'], withRaw)).map((h) => h.id).sort()).toEqual([
+          '41',
+          '44',
+        ]);
+      await target.ingest([rec(repliesAnswer([post('42', 'cut')]), { at: 5000 })]);
+      expect(await target.damaged(q(), 10)).toEqual({ count: 1, ids: ['43'] });
+      expect((await target.heldItems('post', ['42'], true)).map((h) => JSON.parse(h.raw) as { text: string })).toEqual([
+        expect.objectContaining({ text: 'cut' }),
+      ]);
       await target.close();
     });
 
