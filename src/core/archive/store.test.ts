@@ -275,6 +275,11 @@ describe.each(STORES)('a project on $name', (s) => {
       expect((await target.heldItems('post', ['42'], true)).map((h) => JSON.parse(h.raw) as { text: string })).toEqual([
         expect.objectContaining({ text: 'cut' }),
       ]);
+      // the damaged text stays among the item's earlier versions
+      const versions = await target.snapshot();
+      const spec = target.tables.find((t) => t.name === 'item_versions');
+      expect((await versions.rows(spec!, null, 100)).map((r) => r.raw)).toContain(damage['42']);
+      await versions.close();
       await target.close();
     });
 
