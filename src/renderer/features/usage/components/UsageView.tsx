@@ -136,7 +136,7 @@ export function UsageView() {
             {usage.data.lifetimeSince !== undefined ? (
               <p className="note" role="note">
                 The totals from before then could not be read (the usage file was damaged). They are kept in the usage
-                file as they were, under “lifetimeUnread”, beside the totals counted since.
+                file as they were, beside the totals counted since.
               </p>
             ) : null}
             {mode === 'demo' ? (
