@@ -15,6 +15,7 @@ import { SkeinError } from '../../shared/errors';
 import type { Mode } from '../../shared/ipc/app';
 import { ConnectInput, type CopyResult, type ProjectInfo, type ProjectsState } from '../../shared/ipc/archive';
 import { openJsonStore } from '../files/json-store';
+import { recordFields } from '../files/unread-record';
 import type { Confirm, SecretStorage } from '../ports';
 import type { IngestRecord } from './answer';
 import type { Handle, OpenInit } from './host';
@@ -159,8 +160,7 @@ export function createProjects(deps: ProjectsDeps): Projects {
   const unreadKnown: unknown[] = Array.isArray(saved.known) ? saved.known.filter((k) => typeof k !== 'string') : [];
   known.add(current);
   known.add(defaultPath);
-  const savedNames: Array<[string, unknown]> =
-    saved.names && typeof saved.names === 'object' && !Array.isArray(saved.names) ? Object.entries(saved.names) : [];
+  const savedNames = Object.entries(recordFields(saved.names));
   const names = new Map<string, string>(
     savedNames.filter((e): e is [string, string] => typeof e[1] === 'string' && known.has(e[0])),
   );

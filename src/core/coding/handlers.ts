@@ -9,6 +9,7 @@ import type { Handlers } from '../../shared/ipc';
 import type { CoderHere, ModelEndpoint, PseudonymKey } from '../../shared/ipc/coding';
 import { baseUrlOrigin, type CredentialsStatus } from '../../shared/ipc/settings';
 import type { JsonStore } from '../files/json-store';
+import { recordFields } from '../files/unread-record';
 import { refuseAll, type Confirm, type ShowInFolder } from '../ports';
 import type { CodingExports } from './exports';
 import type { CodingImports } from './imports';
@@ -83,9 +84,8 @@ function endpointOf(s: Partial<CodingSettings>): {
 }
 
 /** who codes at this computer, per project, as written (a list or a text of a newer Skein's: nobody here) */
-function coderHereOf(s: Partial<CodingSettings>): Record<string, unknown> {
-  const map: unknown = s.coderHere;
-  return typeof map === 'object' && map !== null && !Array.isArray(map) ? (map as Record<string, unknown>) : {};
+function coderHereOf(s: Partial<CodingSettings>): Readonly<Record<string, unknown>> {
+  return recordFields(s.coderHere);
 }
 
 /** Where a model coder's calls go now, or null (off). */

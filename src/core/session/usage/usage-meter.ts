@@ -22,6 +22,7 @@ import type { Mode } from '../../../shared/ipc/app';
 import { UsageEvent, type UsageCall, type UsageSnapshot } from '../../../shared/ipc/settings';
 import type { AttemptRecord, UsageSink } from '../../api';
 import { openJsonStore } from '../../files/json-store';
+import { recordFields } from '../../files/unread-record';
 import { callSubject, PageNumbers } from './call-subject';
 
 export interface UsageMeterOptions {
@@ -120,8 +121,7 @@ export function createUsageMeter(opts: UsageMeterOptions): UsageMeter {
   const stored = Lifetime.safeParse(onDisk.lifetime);
   let lifetime: Lifetime = stored.success ? stored.data : { calls: 0, credits: 0 };
   /** what a newer Skein keeps beside the totals (written back as it was) */
-  const lifetimeOthers: Record<string, unknown> =
-    stored.success && typeof onDisk.lifetime === 'object' ? { ...(onDisk.lifetime as Record<string, unknown>) } : {};
+  const lifetimeOthers = stored.success ? recordFields(onDisk.lifetime) : {};
   /**
    * totals this Skein could not read (damaged): kept in the file as they were, beside the totals counted since, so
    * that a person can still add them up; the view says from when its totals count
