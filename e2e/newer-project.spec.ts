@@ -18,7 +18,7 @@ import { testCoreDeps } from '../src/core/testing/core-deps';
 import { startSandbox, type Sandbox } from '../src/sandbox';
 import { expect, test } from './fixtures';
 import { launchApp, type SkeinApp } from './host';
-import { attachScreenshot, expectAccessible, hostOnly } from './support/explorer';
+import { attachScreenshot, expectAccessible, hostOnly, shootLooks } from './support/explorer';
 
 const KEY = 'newer-skein-key-0123456789';
 
@@ -255,6 +255,38 @@ test('items of a kind a newer Skein codes are left out of the queue and the disa
       await expect(page.locator('.reconcile__item')).toHaveCount(5);
       await attachScreenshot(page, testInfo, 'coding-other-kinds-reconcile');
       await expectAccessible(page, testInfo, 'coding-other-kinds');
+      expect(app.host?.internalErrors() ?? []).toEqual([]);
+    },
+  );
+});
+
+// eslint-disable-next-line no-empty-pattern -- this spec makes its project first, then launches its own app on it
+test('an item damaged in the project is said to be damaged where it is coded and reconciled, its values kept', async ({}, testInfo) => {
+  hostOnly(testInfo);
+  test.setTimeout(120_000);
+  await onANewerProject(
+    (core, sandbox) => codedProject(core, sandbox.examples.bigThreadPostId),
+    (db, made) => {
+      db.prepare(`UPDATE items SET raw = '{"id": "<b>cut' WHERE kind = 'post' AND id = ?`).run(made.ids[0]!);
+    },
+    async (app, made) => {
+      const { page } = app;
+      const words = `This post's copy in the project (${made.ids[0]}) is damaged and cannot be shown. Hydrating its id again mends it.`;
+      await page.evaluate(() => (window.location.hash = '#/coding/samples'));
+      await page.getByRole('combobox', { name: 'Coding as' }).selectOption({ label: 'Ana' });
+      await page.getByRole('tab', { name: 'Code', exact: true }).click();
+      await expect(page.getByTestId('coding-progress')).toContainText('Item 1 of 6');
+      const item = page.getByRole('region', { name: 'Item to code' });
+      await expect(item).toContainText(words);
+      await expect(item).not.toContainText('<b>');
+      // what Ana coded on it is kept
+      await expect(page.getByRole('group', { name: /^Codes/ }).getByRole('button', { pressed: true })).toHaveCount(1);
+      await shootLooks(page, testInfo, 'coding-damaged-item-code', { show: item });
+      await page.getByRole('tab', { name: 'Reconcile' }).click();
+      await page.getByRole('checkbox', { name: 'Only undecided' }).uncheck();
+      await expect(page.locator('.reconcile__item').filter({ hasText: words })).toHaveCount(1);
+      await attachScreenshot(page, testInfo, 'coding-damaged-item-reconcile');
+      await expectAccessible(page, testInfo, 'coding-damaged-item');
       expect(app.host?.internalErrors() ?? []).toEqual([]);
     },
   );

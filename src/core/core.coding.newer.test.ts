@@ -241,3 +241,37 @@ describe('items of a kind a newer Skein codes', () => {
     }
   }, 60_000);
 });
+
+describe('items damaged in the project', () => {
+  it('are shown as damaged, not as missing, where they would be coded and reconciled', async () => {
+    const { dir, open, made: p } = await aCodedProject();
+    const db = new DatabaseSync(join(dir, 'projects', 'Default.skein'));
+    // one cut short, one JSON that is not an object: a file damaged on disk (or by hand) holds them so
+    db.prepare(`UPDATE items SET raw = '{"id": "cu' WHERE kind = 'post' AND id = ?`).run(p.ids[0]!);
+    db.prepare(`UPDATE items SET raw = '[1, 2]' WHERE kind = 'post' AND id = ?`).run(p.ids[1]!);
+    db.close();
+
+    const c = open();
+    try {
+      type Shown = { id: string; item: unknown; damaged?: true };
+      const queue = await answer(c, 'coding.queue', { sample: p.sample, coder: p.ana });
+      const entries = (queue.ok ? (queue.data as { entries: Array<Shown & { values: unknown[] }> }) : null)!.entries;
+      expect(entries.map((e) => [e.id, e.item === null, e.damaged ?? false])).toEqual(
+        p.ids.map((id, i) => [id, i < 2, i < 2]),
+      );
+      // what was coded on them is kept
+      expect(entries[0]!.values.length).toBeGreaterThan(0);
+      const listed = await answer(c, 'coding.disagreements', { codebook: p.codebook, sample: p.sample, viewer: p.ana });
+      const items = (listed.ok ? (listed.data as { items: Shown[] }) : null)!.items;
+      expect(
+        items
+          .filter((i) => i.damaged)
+          .map((i) => i.id)
+          .sort(),
+      ).toEqual(p.ids.slice(0, 2).sort());
+      expect(items.filter((i) => !i.damaged).every((i) => i.item !== null)).toBe(true);
+    } finally {
+      await c.dispose();
+    }
+  }, 60_000);
+});

@@ -744,22 +744,40 @@ export abstract class ArchiveTables {
   }
 
   /** an item damaged in the project is not held: a hydration buys it again (which mends it), a view shows none */
-  async heldItems(kind: 'post' | 'user', ids: readonly string[], withRaw: boolean): Promise<HeldItem[]> {
-    const raw = sql.raw(withRaw ? 'raw' : "'' AS raw");
+  heldItems(kind: 'post' | 'user', ids: readonly string[], withRaw: boolean): Promise<HeldItem[]> {
+    return this.itemsAmong<HeldItem>(
+      kind,
+      ids,
+      sql.raw(`id, ${withRaw ? 'raw' : "'' AS raw"}, last_seen AS at`),
+      READABLE,
+    );
+  }
+
+  /** which of these items the project holds damaged (a view says so, where it would show them) */
+  async damagedAmong(kind: 'post' | 'user', ids: readonly string[]): Promise<string[]> {
+    const rows = await this.itemsAmong<{ id: string }>(kind, ids, sql.raw('id'), sql`NOT ${READABLE}`);
+    return rows.map((r) => r.id);
+  }
+
+  private async itemsAmong<R extends object>(
+    kind: 'post' | 'user',
+    ids: readonly string[],
+    columns: Sql,
+    test: Sql,
+  ): Promise<R[]> {
     if (this.executor.dialect === 'postgres')
       return ids.length === 0
         ? []
-        : this.executor.all<HeldItem>(
-            sql`SELECT id, ${raw}, last_seen AS at FROM items i
-                WHERE kind = ${kind} AND id = ANY(CAST(${ids} AS text[])) AND ${READABLE}`,
+        : this.executor.all<R>(
+            sql`SELECT ${columns} FROM items i
+                WHERE kind = ${kind} AND id = ANY(CAST(${ids} AS text[])) AND ${test}`,
           );
-    const out: HeldItem[] = [];
+    const out: R[] = [];
     for (let i = 0; i < ids.length; i += HELD_CHUNK) {
       const chunk = ids.slice(i, i + HELD_CHUNK);
       out.push(
-        ...(await this.executor.all<HeldItem>(
-          sql`SELECT id, ${raw}, last_seen AS at FROM items i
-              WHERE kind = ${kind} AND id IN (${sql.join(chunk)}) AND ${READABLE}`,
+        ...(await this.executor.all<R>(
+          sql`SELECT ${columns} FROM items i WHERE kind = ${kind} AND id IN (${sql.join(chunk)}) AND ${test}`,
         )),
       );
     }

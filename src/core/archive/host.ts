@@ -101,7 +101,7 @@ export interface ArchiveApi extends ServedCalls {
   itemCards: (
     handle: Handle,
     refs: Array<{ kind: 'post' | 'user'; id: string }>,
-  ) => Promise<Array<{ kind: 'post' | 'user'; id: string; item: unknown }>>;
+  ) => Promise<Array<{ kind: 'post' | 'user'; id: string; item: unknown; damaged?: true }>>;
   /** a query's item ids with their group's value: opened once, read in chunks, closed */
   groupedOpen: (handle: Handle, q: ArchiveQueryParsed, by: Grouping | null) => Promise<number>;
   groupedNext: (reader: number, max: number) => Promise<GroupedRow[]>;
@@ -547,18 +547,23 @@ export class ArchiveHost {
     itemCards: async (handle, refs) => {
       const p = await this.project(handle);
       const raw = new Map<string, string>();
+      const damaged = new Set<string>();
       for (const kind of ['post', 'user'] as const) {
         const ids = refs.filter((r) => r.kind === kind).map((r) => r.id);
-        if (ids.length > 0)
-          for (const held of await p.heldItems(kind, ids, true)) raw.set(`${kind}:${held.id}`, held.raw);
+        if (ids.length === 0) continue;
+        for (const held of await p.heldItems(kind, ids, true)) raw.set(`${kind}:${held.id}`, held.raw);
+        const missing = ids.filter((id) => !raw.has(`${kind}:${id}`));
+        if (missing.length > 0) for (const id of await p.damagedAmong(kind, missing)) damaged.add(`${kind}:${id}`);
       }
       return refs.map((r) => {
-        const text = raw.get(`${r.kind}:${r.id}`);
+        const key = `${r.kind}:${r.id}`;
+        const text = raw.get(key);
+        const card = { kind: r.kind, id: r.id, item: null, ...(damaged.has(key) ? { damaged: true as const } : {}) };
         try {
-          return { kind: r.kind, id: r.id, item: text === undefined ? null : readItem(r.kind, text) };
+          return text === undefined ? card : { ...card, item: readItem(r.kind, text) };
         } catch {
-          // an item that no longer reads is shown as not held
-          return { kind: r.kind, id: r.id, item: null };
+          // an item whose kept JSON no longer reads as an item is as damaged as one that no longer parses
+          return { ...card, damaged: true as const };
         }
       });
     },

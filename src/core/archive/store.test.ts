@@ -270,6 +270,9 @@ describe.each(STORES)('a project on $name', (s) => {
           '41',
           '44',
         ]);
+      // and a view where they would be shown says so
+      expect((await target.damagedAmong('post', ['41', '42', '43', '44', '45'])).sort()).toEqual(['42', '43']);
+      expect(await target.damagedAmong('user', ['42'])).toEqual([]);
       await target.ingest([rec(repliesAnswer([post('42', 'cut')]), { at: 5000 })]);
       expect(await target.damaged(q(), 10)).toEqual({ count: 1, ids: ['43'] });
       expect((await target.heldItems('post', ['42'], true)).map((h) => JSON.parse(h.raw) as { text: string })).toEqual([

@@ -284,6 +284,8 @@ export interface ProjectStore {
   conversation: (rootId: string) => Awaitable<HeldListing[]>;
   /** which of these ids it holds as items of `kind`, with their raw JSON if asked (a hydration's "already held") */
   heldItems: (kind: 'post' | 'user', ids: readonly string[], withRaw: boolean) => Awaitable<HeldItem[]>;
+  /** which of these ids it holds as items of `kind` whose kept JSON is damaged (never among `heldItems`) */
+  damagedAmong: (kind: 'post' | 'user', ids: readonly string[]) => Awaitable<string[]>;
   /** how many items a query holds, and per group (the largest `limit` groups listed) */
   groupCounts: (q: ArchiveQueryParsed, by: Grouping | null, limit: number) => Awaitable<GroupCounts>;
   /** a query's items with their group's value (null: no grouping), read a chunk at a time */

@@ -40,8 +40,8 @@ export interface ProjectItems {
     prefix: string,
     quotas: ReadonlyArray<readonly [value: string, quota: number, bound: string | null]>,
   ) => Promise<Array<{ id: string; group: string | null; rank: string | null }>>;
-  /** items as the views show them (cards), in the order asked; null where the project holds none */
-  itemCards: (refs: ItemRef[]) => Promise<Array<ItemRef & { item: unknown }>>;
+  /** items as the views show them (cards), in the order asked; null where the project holds none, or holds it damaged */
+  itemCards: (refs: ItemRef[]) => Promise<Array<ItemRef & { item: unknown; damaged?: true }>>;
   /** which of these ids the project holds, with their raw JSON if asked */
   heldItems: (
     kind: 'post' | 'user',

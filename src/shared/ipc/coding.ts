@@ -88,8 +88,16 @@ export const AgreementReport = z.object({
 });
 export type AgreementReport = z.infer<typeof AgreementReport>;
 
-/** An item as the coding views show it: its card (a post cut to a card, or an account), or null when the project no longer holds it. */
-export const CodedItem = z.object({ kind: CodedKind, id: ItemId, item: z.unknown().nullable() });
+/**
+ * An item as the coding views show it: its card (a post cut to a card, or an account), or null when the project no
+ * longer holds it, or holds it `damaged` (its kept JSON no longer reads; a hydration of its id mends it).
+ */
+export const CodedItem = z.object({
+  kind: CodedKind,
+  id: ItemId,
+  item: z.unknown().nullable(),
+  damaged: z.literal(true).optional(),
+});
 export type CodedItem = z.infer<typeof CodedItem>;
 
 /** A value as the coding views show it (one coder's, or in reconciliation every coder's). */

@@ -26,11 +26,13 @@ export function ItemCard({ item }: { item: CodedItem }) {
 }
 
 function ItemBody({ item }: { item: CodedItem }) {
+  const what = item.kind === 'post' ? 'post' : 'account';
   if (item.item === null)
     return (
       <p className="coding__missing" data-post-id={item.kind === 'post' ? item.id : undefined}>
-        This {item.kind === 'post' ? 'post' : 'account'} ({item.id}) is not in this project: its values are kept all the
-        same.
+        {item.damaged
+          ? `This ${what}'s copy in the project (${item.id}) is damaged and cannot be shown. Hydrating its id again mends it. Its values are kept all the same.`
+          : `This ${what} (${item.id}) is not in this project: its values are kept all the same.`}
       </p>
     );
   return item.kind === 'post' ? (
