@@ -128,6 +128,28 @@ describe('usage meter', () => {
     });
   });
 
+  it('keeps the totals set aside before when the totals are damaged again, and what a newer Skein wrote beside them', () => {
+    const dir = tempDir();
+    const file = join(dir, 'usage.json');
+    const before = { value: { calls: -3 }, since: 1_700_000_000_000, by: 'a newer Skein' };
+    writeFileSync(file, JSON.stringify({ lifetime: { calls: 'x' }, lifetimeUnread: before }));
+    const m = meter({ dir, now: () => 1_764_000_000_000 });
+    expect(m.snapshot()).toMatchObject({ lifetime: { calls: 0, credits: 0 }, lifetimeSince: 1_764_000_000_000 });
+    m.record(rec({ items: 1 }));
+    const kept = { value: { calls: 'x' }, since: 1_764_000_000_000, earlier: before };
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ lifetime: { calls: 1 }, lifetimeUnread: kept });
+    // read again at a later start, all of it is written back as it was
+    meter({ dir, now: () => 1_765_000_000_000 }).record(rec({ items: 1 }));
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ lifetime: { calls: 2 }, lifetimeUnread: kept });
+    // a set-aside record this Skein cannot read at all is kept too when the totals are damaged again
+    writeFileSync(file, JSON.stringify({ lifetime: null, lifetimeUnread: 'cut' }));
+    meter({ dir, now: () => 1_766_000_000_000 }).record(rec({ items: 1 }));
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({
+      lifetime: { calls: 1 },
+      lifetimeUnread: { value: null, since: 1_766_000_000_000, earlier: 'cut' },
+    });
+  });
+
   it('keeps what a newer Skein counts beside the lifetime totals', () => {
     const dir = tempDir();
     const file = join(dir, 'usage.json');

@@ -55,8 +55,15 @@ const HOUR_MS = 60 * 60 * 1000;
 
 const Lifetime = z.object({ calls: z.number().int().nonnegative(), credits: z.number().nonnegative() });
 type Lifetime = z.infer<typeof Lifetime>;
-/** totals this Skein could not read, as the file had them, and when it began counting again */
-const LifetimeUnread = z.object({ value: z.unknown(), since: UsageEvent.shape.at });
+/**
+ * totals this Skein could not read, as the file had them, and when it began counting again; totals damaged again
+ * keep the ones set aside before as `earlier` (as they were), so nothing a person could still add up is lost
+ */
+const LifetimeUnread = z.looseObject({
+  value: z.unknown(),
+  since: UsageEvent.shape.at,
+  earlier: z.unknown().optional(),
+});
 type LifetimeUnread = z.infer<typeof LifetimeUnread>;
 interface UsageFile extends Record<string, unknown> {
   lifetime: Lifetime;
@@ -128,7 +135,11 @@ export function createUsageMeter(opts: UsageMeterOptions): UsageMeter {
    */
   const lifetimeUnread: LifetimeUnread | undefined =
     onDisk.lifetime !== undefined && !stored.success
-      ? { value: onDisk.lifetime, since: now() }
+      ? {
+          value: onDisk.lifetime,
+          since: now(),
+          ...(onDisk.lifetimeUnread !== undefined ? { earlier: onDisk.lifetimeUnread } : {}),
+        }
       : LifetimeUnread.safeParse(onDisk.lifetimeUnread).data;
   const history: KeptEvent[] = (Array.isArray(onDisk.history) ? onDisk.history : [])
     .slice(0, HISTORY_MAX)
