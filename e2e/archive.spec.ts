@@ -228,3 +228,66 @@ test('an item damaged in the project is listed as such and left out of an export
     await rm(userDataDir, { recursive: true, force: true });
   }
 });
+
+// eslint-disable-next-line no-empty-pattern -- this spec makes its project first, then launches its own app on it
+test('an evidence package of a collection holding a damaged post leaves it out and says so', async ({}, testInfo) => {
+  hostOnly(testInfo);
+  test.setTimeout(120_000);
+  const api: Sandbox = await startSandbox({ port: 0, size: 'small' });
+  const sandboxes: Sandbox[] = [];
+  const userDataDir = await mkdtemp(join(tmpdir(), 'skein-e2e-damaged-evidence-'));
+  const key = 'damaged-evidence-key-0123456789';
+  try {
+    const core = createCore(
+      testCoreDeps(userDataDir, sandboxes, { apiBaseUrl: api.baseUrl, apiKey: key, workers: undefined }),
+    );
+    let cursor: string | null = null;
+    for (let page = 0; page < 3; page++) {
+      const answer: { paging: { nextCursor: string | null } | null } = await call(core, 'skein:api.call', {
+        operation: 'userTimeline',
+        params: { userId: api.examples.profile.id, ...(cursor ? { cursor } : {}) },
+        callId: `p${page}`,
+      });
+      cursor = answer.paging?.nextCursor ?? null;
+      if (!cursor) break;
+    }
+    const collection: { id: number; items: number } = await call(core, 'skein:archive.saveSearch', {
+      project: 'current',
+      name: 'Profile',
+    });
+    await core.dispose();
+    const db = new DatabaseSync(join(userDataDir, 'projects', 'Default.skein'));
+    const damaged = db
+      .prepare(
+        `SELECT i.id AS id FROM collection_items x JOIN items i ON i.rowid = x.item WHERE x.collection = ? ORDER BY x.position LIMIT 1`,
+      )
+      .get(collection.id) as { id: string };
+    db.prepare(`UPDATE items SET raw = '{"id": "<b>cut' WHERE kind = 'post' AND id = ?`).run(damaged.id);
+    db.close();
+
+    const app = await launchApp({ apiBaseUrl: api.baseUrl, apiKey: key, userDataDir });
+    try {
+      const { page } = app;
+      await openRoute(page, `#/archive?collection=${collection.id}`);
+      const keep = page.getByRole('region', { name: 'Keep media' });
+      const target = join(userDataDir, 'profile.evidence.zip');
+      await app.setSavePath(target);
+      await keep.getByRole('button', { name: 'Keep media…' }).click();
+      await keep.getByRole('button', { name: 'Make an evidence package…' }).click();
+      const made = keep.getByRole('region', { name: 'Evidence package' }).getByRole('status');
+      await expect(made).toContainText(`Evidence package written to ${target}: ${collection.items - 1} posts`);
+      await expect(made).toContainText(
+        '1 post of the collection was left out, named in its manifest: its kept copy in the project is damaged. Hydrating its id mends it.',
+      );
+      await made.scrollIntoViewIfNeeded();
+      await shootLooks(page, testInfo, 'evidence-damaged-post', { show: made });
+      expect(app.host?.internalErrors() ?? []).toEqual([]);
+    } finally {
+      await app.close();
+    }
+  } finally {
+    await api.close();
+    for (const s of sandboxes) await s.close();
+    await rm(userDataDir, { recursive: true, force: true });
+  }
+});

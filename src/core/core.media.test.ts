@@ -2,13 +2,16 @@
  * Keeping media through a demo core: Settings' largest video to keep changes what the estimate counts and which
  * variant a keeping stores (the lower one, fetched from the sandbox), and a second keeping fetches nothing.
  */
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { demoCores } from './testing/demo-cores';
 import type { Core, CoreDeps } from '.';
 import { startSandbox } from '../sandbox';
 import type { ExportJob } from '../shared/ipc/export';
-import type { MediaEstimate, MediaJob } from '../shared/ipc/media';
+import type { EvidencePackage, MediaEstimate, MediaJob } from '../shared/ipc/media';
 import type { WatchSummary } from '../shared/ipc/watch';
 
 const cores = demoCores('skein-core-media');
@@ -201,6 +204,49 @@ describe('a watch that keeps its media after each run', () => {
         const fetched = await mediaLog(core);
         expect(new Set(fetched).size).toBe(fetched.length);
         expect(second.media?.files).toBe(fetched.length);
+      } finally {
+        await core.dispose();
+      }
+    },
+  );
+});
+
+describe('an evidence package of a collection holding a damaged post', () => {
+  it(
+    'leaves the post out, counts it, and names it in the manifest with how to mend it',
+    { timeout: 120_000 },
+    async () => {
+      const first = await demoCore('evidence-damaged');
+      await readTimeline(first.call, first.profile);
+      const collection = await first.call<{ id: number; items: number }>('skein:archive.saveSearch', {
+        project: 'demo',
+        name: 'Profile',
+      });
+      await first.core.dispose();
+      const db = new DatabaseSync(join(first.dir, 'projects', 'Demo.skein'));
+      const damaged = db
+        .prepare(
+          `SELECT i.id AS id FROM collection_items x JOIN items i ON i.rowid = x.item WHERE x.collection = ? ORDER BY x.position LIMIT 1`,
+        )
+        .get(collection.id) as { id: string };
+      db.prepare(`UPDATE items SET raw = '{"id": "cut' WHERE kind = 'post' AND id = ?`).run(damaged.id);
+      db.close();
+
+      const target = join(first.dir, 'profile.evidence.zip');
+      const { core, call } = cores.core(first.dir, { watches: { start: false }, chooseSavePath: async () => target });
+      try {
+        const made = await call<EvidencePackage>('skein:media.evidence', { collection: collection.id });
+        expect(made).toMatchObject({ path: target, posts: collection.items - 1, damaged: 1 });
+        const zip = unzipSync(await readFile(target));
+        const manifest = JSON.parse(strFromU8(zip['manifest.json']!)) as {
+          posts: { count: number; left_out_damaged: { posts: number; ids: string[] } };
+        };
+        expect(manifest.posts).toMatchObject({
+          count: collection.items - 1,
+          left_out_damaged: { posts: 1, ids: [damaged.id] },
+        });
+        const lines = strFromU8(zip['posts.jsonl']!).trim().split('\n');
+        expect(lines.map((l) => (JSON.parse(l) as { id: string }).id)).not.toContain(damaged.id);
       } finally {
         await core.dispose();
       }

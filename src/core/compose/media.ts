@@ -87,6 +87,8 @@ export interface MediaFeatureDeps {
 }
 
 const READ_CHUNK = 500;
+/** an evidence package's manifest names every damaged post it leaves out, up to this many */
+const EVIDENCE_DAMAGED_LISTED = 100_000;
 
 export function mediaFeature(deps: MediaFeatureDeps): MediaFeature {
   const which = () => (deps.mode() === 'demo' ? 'demo' : 'current');
@@ -97,11 +99,11 @@ export function mediaFeature(deps: MediaFeatureDeps): MediaFeature {
     const folder = projectFolder(deps.projects.ref(which()).location, deps.userDataDir, 'media');
     return { handle, thread, store, folder };
   };
+  const postsOf = (collection: number) => ArchiveQuery.parse({ project: which(), collection, kind: 'post' });
   /** a collection's posts, in chunks read from the project: each one's id and the media it carries */
   const read = async (collection: number, each: (id: string, raw: string) => void | Promise<void>): Promise<void> => {
     const { handle, thread } = await open();
-    const query = ArchiveQuery.parse({ project: which(), collection, kind: 'post' });
-    const reader = await thread.call('readOpen', handle, query);
+    const reader = await thread.call('readOpen', handle, postsOf(collection));
     try {
       for (;;) {
         const rows = await thread.call('readNext', reader, READ_CHUNK);
@@ -190,6 +192,7 @@ export function mediaFeature(deps: MediaFeatureDeps): MediaFeature {
       const policy = { ...DEFAULT_FETCH_POLICY, trustedOrigins: origin ? [origin] : [] };
       return writeEvidencePackage(extname(chosen) ? chosen : `${chosen}.zip`, {
         posts: (each) => read(collection, each),
+        damaged: await thread.call('damagedItems', handle, postsOf(collection), EVIDENCE_DAMAGED_LISTED),
         store,
         folder,
         pages: await deps.linked(),

@@ -144,6 +144,7 @@ describe.each(DIALECTS)('an evidence package on $name', (d) => {
       pages: 3,
       pagesCaptured: 1,
       manifestTokenReason: null,
+      damaged: 0,
     });
     expect(summary.files).toBe(kept.kept);
 
@@ -235,11 +236,17 @@ describe.each(DIALECTS)('an evidence package on $name', (d) => {
       },
       store,
       folder,
+      damaged: { count: 3, ids: ['1990000000000000001', '1990000000000000002'] },
       timestamp: { authorities: [], noneReason: 'no authority is set', project: 'study', policy },
       about: { project: 'study', collection: { id: 1, name: 'Three' }, madeBy: 'Skein test' },
       now: Date.now,
     });
-    expect(summary).toMatchObject({ changed: 1, manifestToken: null, manifestTokenReason: 'no authority is set' });
+    expect(summary).toMatchObject({
+      changed: 1,
+      damaged: 3,
+      manifestToken: null,
+      manifestTokenReason: 'no authority is set',
+    });
     const out = join(root, `${d.name}-changed-unpacked`);
     execFileSync('python3', [
       '-c',
@@ -247,7 +254,20 @@ describe.each(DIALECTS)('an evidence package on $name', (d) => {
       target,
       out,
     ]);
-    const manifest = JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8')) as { items: EvidenceItem[] };
+    const manifest = JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8')) as {
+      items: EvidenceItem[];
+      posts: { count: number; left_out_damaged?: { posts: number; ids: string[]; note: string } };
+    };
+    // the damaged posts it could not pack are named, with why and how to mend them, in the manifest and README
+    expect(manifest.posts.count).toBe(posts.length);
+    expect(manifest.posts.left_out_damaged).toEqual({
+      posts: 3,
+      ids: ['1990000000000000001', '1990000000000000002'],
+      note: expect.stringMatching(/no longer reads .* hydrating their ids buys them again .*; the first 2 are named$/),
+    });
+    expect(await readFile(join(out, 'README.txt'), 'utf8')).toContain(
+      'Not here: 3 posts of the collection (named in manifest.json, posts.left_out_damaged)',
+    );
     const named = manifest.items.filter((i) => i.sha256 === first!.sha256);
     expect(named.length).toBeGreaterThan(0);
     for (const i of named) {

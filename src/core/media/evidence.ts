@@ -72,6 +72,11 @@ export interface EvidencePage {
 export interface EvidenceInput {
   /** the collection's posts as the project holds them: each one's id and raw JSON, in the collection's order */
   posts: (each: (id: string, raw: string) => Promise<void>) => Promise<void>;
+  /**
+   * the collection's posts whose kept JSON no longer reads (damaged in the project): never among `posts`, so left
+   * out of the package, and named in its manifest and README (the first `ids`, of `count`)
+   */
+  damaged?: { count: number; ids: string[] };
   store: EvidenceStore;
   /** the project's media folder */
   folder: string;
@@ -103,6 +108,8 @@ export interface EvidenceItem {
 export interface EvidenceSummary {
   path: string;
   posts: number;
+  /** the collection's posts left out because their kept copy in the project is damaged */
+  damaged: number;
   media: number;
   files: number;
   bytes: number;
@@ -239,6 +246,7 @@ async function hashOf(path: string): Promise<string | null> {
 /** Writes the evidence package of a collection to `target` (a `.zip`), and says what it holds. */
 export async function writeEvidencePackage(target: string, input: EvidenceInput): Promise<EvidenceSummary> {
   const madeAt = input.now();
+  const damaged = input.damaged ?? { count: 0, ids: [] };
   const partial = `${target}.partial-${randomBytes(4).toString('hex')}`;
   const zip = new ZipFile(partial, new Date(madeAt));
   const sums: Array<[string, string]> = [];
@@ -445,7 +453,20 @@ export async function writeEvidencePackage(target: string, input: EvidenceInput)
         collection: input.about.collection,
         made_at: iso(madeAt),
         made_by: input.about.madeBy,
-        posts: { file: 'posts.jsonl', count: ids.length, sha256: sums[0]?.[0] },
+        posts: {
+          file: 'posts.jsonl',
+          count: ids.length,
+          sha256: sums[0]?.[0],
+          ...(damaged.count > 0
+            ? {
+                left_out_damaged: {
+                  posts: damaged.count,
+                  ids: damaged.ids,
+                  note: `${damagedWords(damaged)}${damaged.count > damaged.ids.length ? `; the first ${damaged.ids.length} are named` : ''}`,
+                },
+              }
+            : {}),
+        },
         media: { items: items.length, files: packed.size - changed.size, changed: changed.size, bytes },
         timestamps: tokens,
         items,
@@ -490,6 +511,7 @@ export async function writeEvidencePackage(target: string, input: EvidenceInput)
     return {
       path: target,
       posts: ids.length,
+      damaged: damaged.count,
       media: items.length,
       files: packed.size - changed.size,
       bytes,
@@ -505,6 +527,12 @@ export async function writeEvidencePackage(target: string, input: EvidenceInput)
     await rm(partial, { force: true });
     throw error;
   }
+}
+
+/** why the damaged posts are not in the package, and how to mend them */
+function damagedWords(damaged: { count: number }): string {
+  const one = damaged.count === 1;
+  return `${one ? 'its' : 'their'} kept JSON in the project no longer reads (damaged on disk or by hand), so ${one ? 'it is' : 'they are'} not in posts.jsonl; hydrating ${one ? 'its id' : 'their ids'} buys ${one ? 'it' : 'them'} again and mends the project, and a package made after that holds ${one ? 'it' : 'them'}`;
 }
 
 function readme(
@@ -528,7 +556,14 @@ manifest.json      per post and media: URL, when fetched, HTTP status, SHA-256, 
                    and when a web archive's save service was asked, its capture's address or why there is none
 manifest.json.tsr  a token over manifest.json's SHA-256 (${token ? `${token.authority}, ${iso(token.genTime)}` : `none: ${reason ?? 'not asked'}`})
 SHA256SUMS         the SHA-256 of every file above
-
+${
+  (input.damaged?.count ?? 0) > 0
+    ? `
+Not here: ${input.damaged!.count} post${input.damaged!.count === 1 ? '' : 's'} of the collection (named in manifest.json, posts.left_out_damaged):
+${damagedWords(input.damaged!)}.
+`
+    : ''
+}
 To check it:
   sha256sum -c SHA256SUMS
   openssl ts -reply -in manifest.json.tsr -text

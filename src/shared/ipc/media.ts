@@ -134,6 +134,8 @@ export type MediaCheckJob = z.infer<typeof MediaCheckJob>;
 export const EvidencePackage = z.object({
   path: z.string(),
   posts: z.number().int(),
+  /** the collection's posts left out because their kept copy in the project is damaged (named in the manifest) */
+  damaged: z.number().int(),
   /** the posts' media in the manifest, kept or not */
   media: z.number().int(),
   files: z.number().int(),

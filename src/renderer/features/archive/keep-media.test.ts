@@ -169,6 +169,7 @@ describe('the words of Keep media', () => {
     const e = {
       path: '/home/r/study-Profile.evidence.zip',
       posts: 400,
+      damaged: 0,
       media: 31,
       files: 29,
       bytes: 247_700,
@@ -201,6 +202,9 @@ describe('the words of Keep media', () => {
       }),
     ).toBe(
       'Evidence package written to /home/r/study-Profile.evidence.zip: 400 posts, 28 files (247.7 kB) and 2 timestamp tokens. 1 file no longer matches its hash and was left out, named in its manifest. Its manifest has no trusted time: no timestamp authority is set in Settings.',
+    );
+    expect(evidenceSentence({ ...e, posts: 398, damaged: 2 })).toBe(
+      'Evidence package written to /home/r/study-Profile.evidence.zip: 398 posts, 29 files (247.7 kB) and 2 timestamp tokens. 2 posts of the collection were left out, named in its manifest: their kept copy in the project is damaged. Hydrating their ids mends them. Its manifest is timestamped by tsa.example at 2026-11-01 09:30:05 UTC.',
     );
   });
 

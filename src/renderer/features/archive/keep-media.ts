@@ -126,9 +126,14 @@ export function evidenceSentence(e: EvidencePackage): string {
     e.changed > 0
       ? ` ${files(e.changed)} no longer ${e.changed === 1 ? 'matches its' : 'match their'} hash and ${e.changed === 1 ? 'was' : 'were'} left out, named in its manifest.`
       : '';
+  const one = e.damaged === 1;
+  const damaged =
+    e.damaged > 0
+      ? ` ${e.damaged.toLocaleString('en')} post${one ? '' : 's'} of the collection ${one ? 'was' : 'were'} left out, named in its manifest: ${one ? 'its' : 'their'} kept copy in the project is damaged. Hydrating ${one ? 'its id' : 'their ids'} mends ${one ? 'it' : 'them'}.`
+      : '';
   const time =
     e.manifestToken !== null
       ? ` Its manifest is timestamped by ${e.manifestToken.authority} at ${secondStamp(e.manifestToken.genTime)}.`
       : ` Its manifest has no trusted time: ${e.manifestTokenReason ?? 'none was asked for'}.`;
-  return `Evidence package written to ${e.path}: ${held}.${left}${time}`;
+  return `Evidence package written to ${e.path}: ${held}.${damaged}${left}${time}`;
 }

@@ -6,7 +6,8 @@ import { evidenceSentence } from '../keep-media';
 /**
  * "Make an evidence package…": the collection's posts as collected, the media kept for them, the tokens that date
  * those files and a manifest whose own hash is timestamped, in one zip saved where the person chooses. Nothing is
- * fetched and nothing costs credits; media not kept yet are in its manifest with the reason.
+ * fetched and nothing costs credits; media not kept yet are in its manifest with the reason. What is left out (a
+ * changed file, a post damaged in the project) or missing (trusted time) is said as an alarm.
  */
 export function EvidencePackage({ collection }: { collection: number }) {
   const make = useMutation({ mutationFn: () => skein().media.evidence({ collection }) });
@@ -18,7 +19,9 @@ export function EvidencePackage({ collection }: { collection: number }) {
       {make.data ? (
         <p
           role="status"
-          className={make.data.changed > 0 || !make.data.manifestToken ? 'keep-media__alarm' : undefined}
+          className={
+            make.data.changed > 0 || make.data.damaged > 0 || !make.data.manifestToken ? 'keep-media__alarm' : undefined
+          }
         >
           {evidenceSentence(make.data)}
         </p>
