@@ -274,4 +274,60 @@ describe('items damaged in the project', () => {
       await c.dispose();
     }
   }, 60_000);
+
+  it('are left out of what leaves the project while anyone opted out, since whose they are cannot be told', async () => {
+    const { dir, saves, open, made: p } = await aCodedProject();
+    const db = new DatabaseSync(join(dir, 'projects', 'Default.skein'));
+    db.prepare(`UPDATE items SET raw = '{"id": "cu' WHERE kind = 'post' AND id = ?`).run(p.ids[0]!);
+    db.close();
+    const citation = { title: 'Pilot', authors: [{ familyNames: 'Example', givenNames: 'Ana' }] };
+    const words =
+      '1 item kept damaged in the project was left out too: while accounts are opted out, whose it is cannot be told.';
+    const share = async (c: Core, name: string) => {
+      saves.push(join(dir, `${name}.zip`));
+      const made = await answer(c, 'coding.sharePackage', {
+        codebook: p.codebook,
+        sample: p.sample,
+        review: false,
+        rehydration: true,
+        includeTexts: false,
+        citation,
+      });
+      const note = (made.ok ? (made.data as { packages: Array<{ note: string }> }).packages[0]!.note : '') ?? '';
+      const ids = strFromU8(unzipSync(readFileSync(join(dir, `${name}.for-rehydration.zip`)))['post_ids.txt']!);
+      return { note, ids: ids.trim().split('\n') };
+    };
+    const c = open();
+    try {
+      // nobody opted out: the damaged item is shared by its id alone
+      expect((await share(c, 'before')).ids).toContain(p.ids[0]);
+      // someone (not one of these items' authors) opted out: it can no longer be told not to be theirs
+      expect((await answer(c, 'coding.optOut', { account: '@someone_else', note: '' })).ok).toBe(true);
+      const after = await share(c, 'after');
+      expect(after.ids).not.toContain(p.ids[0]);
+      expect(after.ids.sort()).toEqual(p.ids.slice(1).sort());
+      expect(after.note).toContain(words);
+      saves.push(join(dir, 'annotations.csv'));
+      const table = await answer(c, 'coding.exportAnnotations', { codebook: p.codebook, sample: p.sample });
+      expect(table.ok && (table.data as { note: string }).note).toContain(words);
+      expect(readFileSync(join(dir, 'annotations.csv'), 'utf8')).not.toContain(p.ids[0]!);
+      // and a collection of the project, read a chunk at a time
+      const all = await answer(c, 'archive.saveSearch', { project: 'current', kind: 'post', name: 'All' });
+      const collection = (all.ok ? all.data : null) as { id: number; items: number };
+      saves.push(join(dir, 'all.zip'));
+      const made = await answer(c, 'coding.shareCollection', {
+        collection: collection.id,
+        review: false,
+        rehydration: true,
+        includeTexts: false,
+        citation,
+      });
+      expect(made.ok && (made.data as { packages: Array<{ note: string }> }).packages[0]!.note).toContain(words);
+      const shared = strFromU8(unzipSync(readFileSync(join(dir, 'all.for-rehydration.zip')))['post_ids.txt']!);
+      expect(shared.trim().split('\n')).toHaveLength(collection.items - 1);
+      expect(shared).not.toContain(p.ids[0]!);
+    } finally {
+      await c.dispose();
+    }
+  }, 60_000);
 });

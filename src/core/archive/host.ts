@@ -70,6 +70,7 @@ const SERVED = [
   'refreshSearch',
   'conversation',
   'heldItems',
+  'damagedAmong',
   'groupCounts',
   'lowestRanked',
   'accountOf',

@@ -13,7 +13,16 @@ import { writeFileAtomic } from '../files/atomic-file';
 import type { ChooseSavePath } from '../ports';
 import { readAccount, readPost } from './files/items';
 import { qdcXml, writeQdpx, type QdaSource } from './files/refi-project';
-import { keptIds, optedOutOf, shareRow, type SharePackage, type ShareRow } from './files/share';
+import {
+  damagedLeftOutSentence,
+  keptIds,
+  leftOutAs,
+  leftOutCounts,
+  shareRow,
+  type LeftOut,
+  type SharePackage,
+  type ShareRow,
+} from './files/share';
 import { packOnThisThread, type SharePackager } from './files/packager';
 import type { KnownAccount } from './files/pseudonym';
 import { annotationTable, codebookCsv, recalFile } from './files/tables';
@@ -91,7 +100,7 @@ async function readCollection(project: CodingStore, collection: number, review: 
   const optOuts = await project.optOuts();
   const rows: ShareRow[] = [];
   const accounts = new Map<string, KnownAccount>();
-  const ids = { postIds: [] as string[], userIds: [] as string[], droppedOptedOut: 0 };
+  const ids = { postIds: [] as string[], userIds: [] as string[], droppedOptedOut: 0, droppedDamaged: 0 };
   const needRaw = review || optOuts.length > 0;
   for (const kind of ['post', 'user'] as const) {
     const query = ArchiveQuery.parse({ kind, collection });
@@ -104,17 +113,24 @@ async function readCollection(project: CodingStore, collection: number, review: 
           )
         : [];
       const rawOf = new Map(held.map((h) => [h.id, h.raw]));
+      // while anyone opted out, an item kept damaged cannot be told not to be theirs (without opt-outs it is shared
+      // by its id alone)
+      const missing = optOuts.length > 0 ? chunk.filter((r) => !rawOf.has(r.id)).map((r) => r.id) : [];
+      const damaged = new Set(missing.length > 0 ? await project.damagedAmong(kind, missing) : []);
       for (const { id } of chunk) {
         let raw: unknown = null;
+        let unreadable = damaged.has(id);
         const text = rawOf.get(id);
         if (text !== undefined)
           try {
             raw = JSON.parse(text) as unknown;
           } catch {
-            // an item that no longer reads is shared by its id alone
+            unreadable = true;
           }
-        if (optedOutOf(kind, raw, optOuts)) {
-          ids.droppedOptedOut++;
+        const why = leftOutAs({ kind, raw, damaged: unreadable }, optOuts);
+        if (why !== null) {
+          if (why === 'damaged') ids.droppedDamaged++;
+          else ids.droppedOptedOut++;
           continue;
         }
         (kind === 'post' ? ids.postIds : ids.userIds).push(id);
@@ -132,23 +148,54 @@ export function createCodingExports(deps: CodingExportDeps) {
   const { store } = deps.service;
   const pack = deps.pack ?? packOnThisThread;
 
-  /** Raw items of these refs (the project's last received JSON), in chunks. */
-  async function rawItems(refs: ReadonlyArray<{ kind: CodedKind; id: string }>): Promise<Map<string, unknown>> {
-    const out = new Map<string, unknown>();
+  /**
+   * Raw items of these refs (the project's last received JSON), in chunks; and those it holds damaged (written as not
+   * held, and, while anyone opted out, left out: whose they are cannot be told).
+   */
+  async function rawItems(
+    refs: ReadonlyArray<{ kind: CodedKind; id: string }>,
+  ): Promise<{ raw: Map<string, unknown>; damaged: Set<string> }> {
+    const raw = new Map<string, unknown>();
+    const damaged = new Set<string>();
     for (const kind of ['post', 'user'] as const) {
       const ids = [...new Set(refs.filter((r) => r.kind === kind).map((r) => r.id))];
       for (let i = 0; i < ids.length; i += RAW_CHUNK) {
-        const held = await (await store()).heldItems(kind, ids.slice(i, i + RAW_CHUNK), true);
+        const slice = ids.slice(i, i + RAW_CHUNK);
+        const held = await (await store()).heldItems(kind, slice, true);
         for (const item of held) {
           try {
-            out.set(`${kind}:${item.id}`, JSON.parse(item.raw) as unknown);
+            raw.set(`${kind}:${item.id}`, JSON.parse(item.raw) as unknown);
           } catch {
-            // an item that no longer reads is written as not held
+            damaged.add(`${kind}:${item.id}`);
           }
         }
+        const missing = slice.filter((id) => !raw.has(`${kind}:${id}`) && !damaged.has(`${kind}:${id}`));
+        if (missing.length > 0)
+          for (const id of await (await store()).damagedAmong(kind, missing)) damaged.add(`${kind}:${id}`);
       }
     }
-    return out;
+    return { raw, damaged };
+  }
+
+  /** why each of these refs stays out of what leaves the project (null: it goes out), and the counts */
+  function leftOutOf(
+    refs: ReadonlyArray<{ kind: CodedKind; id: string }>,
+    items: { raw: Map<string, unknown>; damaged: Set<string> },
+    optOuts: Parameters<typeof leftOutAs>[1],
+  ): { out: Set<string>; left: LeftOut } {
+    const why = new Map(
+      refs.map((r) => {
+        const key = `${r.kind}:${r.id}`;
+        return [
+          key,
+          leftOutAs({ kind: r.kind, raw: items.raw.get(key) ?? null, damaged: items.damaged.has(key) }, optOuts),
+        ] as const;
+      }),
+    );
+    return {
+      out: new Set([...why].flatMap(([key, w]) => (w === null ? [] : [key]))),
+      left: leftOutCounts([...why.values()]),
+    };
   }
 
   /** A scope's values, adjudications and coders, opted-out accounts' items left out. */
@@ -161,9 +208,8 @@ export function createCodingExports(deps: CodingExportDeps) {
       (await store()).optOuts(),
     ]);
     const refs = [...codings, ...adjudications].map((c) => ({ kind: c.kind, id: c.id }));
-    const raw = await rawItems(refs);
-    const out = (kind: CodedKind, id: string) => optedOutOf(kind, raw.get(`${kind}:${id}`) ?? null, optOuts);
-    const dropped = new Set(refs.filter((r) => out(r.kind, r.id)).map((r) => `${r.kind}:${r.id}`));
+    const items = await rawItems(refs);
+    const { out: dropped, left } = leftOutOf(refs, items, optOuts);
     return {
       cb,
       ...currentVersion(cb),
@@ -171,8 +217,7 @@ export function createCodingExports(deps: CodingExportDeps) {
       adjudications: adjudications.filter((a) => !dropped.has(`${a.kind}:${a.id}`)),
       coders,
       optOuts,
-      raw,
-      dropped: dropped.size,
+      left,
     };
   }
 
@@ -240,13 +285,14 @@ export function createCodingExports(deps: CodingExportDeps) {
         file,
         items: pkg.items,
         contents: pkg.files,
-        note: `${what}${droppedNote(pkg.droppedOptedOut)}${kept}`,
+        note: `${what}${droppedNote(pkg)}${kept}`,
       });
     }
     return { packages };
   }
 
-  const droppedNote = (n: number) => (n > 0 ? ` ${n} items of opted-out accounts were left out.` : '');
+  const droppedNote = ({ droppedOptedOut, droppedDamaged }: LeftOut) =>
+    `${droppedOptedOut > 0 ? ` ${droppedOptedOut} items of opted-out accounts were left out.` : ''}${droppedDamaged > 0 ? ` ${damagedLeftOutSentence(droppedDamaged)}` : ''}`;
   const itemsOf = (codings: readonly Coding[]) => new Set(codings.map((c) => `${c.kind}:${c.id}`)).size;
 
   return {
@@ -258,7 +304,7 @@ export function createCodingExports(deps: CodingExportDeps) {
       return {
         file: target,
         items: itemsOf(s.codings),
-        note: `${s.codings.length} values and ${s.adjudications.length} adjudicated ones.${droppedNote(s.dropped)}`,
+        note: `${s.codings.length} values and ${s.adjudications.length} adjudicated ones.${droppedNote(s.left)}`,
       };
     },
 
@@ -281,7 +327,7 @@ export function createCodingExports(deps: CodingExportDeps) {
       return {
         file: target,
         items: file.units,
-        note: `${file.units} items × ${file.coders} coders, no header (ReCal's form); ${basename(beside(target, 'legend'))} says which column is whom.${droppedNote(s.dropped)}`,
+        note: `${file.units} items × ${file.coders} coders, no header (ReCal's form); ${basename(beside(target, 'legend'))} says which column is whom.${droppedNote(s.left)}`,
       };
     },
 
@@ -291,13 +337,10 @@ export function createCodingExports(deps: CodingExportDeps) {
       if (input.sample !== undefined)
         for (const i of await (await store()).sampleItems(input.sample)) refs.set(`${i.kind}:${i.id}`, i);
       for (const c of [...s.codings, ...s.adjudications]) refs.set(`${c.kind}:${c.id}`, { kind: c.kind, id: c.id });
-      const raw = await rawItems([...refs.values()]);
+      const items = await rawItems([...refs.values()]);
+      const { out, left } = leftOutOf([...refs.values()], items, s.optOuts);
       const sources: QdaSource[] = [];
-      for (const r of refs.values()) {
-        const item = raw.get(`${r.kind}:${r.id}`) ?? null;
-        if (optedOutOf(r.kind, item, s.optOuts)) continue;
-        sources.push(sourceOf(r.kind, r.id, item));
-      }
+      for (const [key, r] of refs) if (!out.has(key)) sources.push(sourceOf(r.kind, r.id, items.raw.get(key) ?? null));
       const target = await ask('Export a REFI-QDA project', s.cb.name, 'qdpx', 'REFI-QDA project');
       if (target === null) return null;
       const coders = s.coders.filter((c) => s.codings.some((x) => x.coder === c.id));
@@ -317,7 +360,7 @@ export function createCodingExports(deps: CodingExportDeps) {
       return {
         file: target,
         items: sources.length,
-        note: `${sources.length} sources, ${coders.length} coders, ${s.codings.length} values. QualCoder: Project → Import → REFI-QDA project.${droppedNote(s.dropped)}`,
+        note: `${sources.length} sources, ${coders.length} coders, ${s.codings.length} values. QualCoder: Project → Import → REFI-QDA project.${droppedNote(left)}`,
       };
     },
 
@@ -357,11 +400,12 @@ export function createCodingExports(deps: CodingExportDeps) {
         );
       const drawn = { ...sample, definition };
       const items = await (await store()).sampleItems(input.sample);
-      const raw = await rawItems(items);
+      const { raw, damaged } = await rawItems(items);
       const shareItems = items.map((i) => ({
         kind: i.kind,
         id: i.id,
         raw: raw.get(`${i.kind}:${i.id}`) ?? null,
+        ...(damaged.has(`${i.kind}:${i.id}`) ? { damaged: true } : {}),
         stratum: i.stratum,
       }));
       const kept = await keepCitation(await store(), input.citation);
@@ -428,6 +472,7 @@ export function createCodingExports(deps: CodingExportDeps) {
             accounts,
             optOuts,
             droppedOptedOut: ids.droppedOptedOut,
+            droppedDamaged: ids.droppedDamaged,
             includeTexts: input.includeTexts,
             ...publicFigures(input),
             key: key!,

@@ -19,6 +19,7 @@ function ids(n: number): RehydrationInput {
     postIds: Array.from({ length: n }, (_, i) => String(1_850_000_000_000_000_000n + BigInt(i) * 7919n)),
     userIds: [],
     droppedOptedOut: 0,
+    droppedDamaged: 0,
   };
 }
 

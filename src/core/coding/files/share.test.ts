@@ -226,6 +226,7 @@ describe('a collection’s packages, with no codebook or sample', () => {
       rows: read.map((r) => r.row),
       accounts: read.flatMap((r) => r.accounts),
       droppedOptedOut: 1,
+      droppedDamaged: 0,
       optOuts,
       citation,
       includeTexts: true,
@@ -280,6 +281,32 @@ describe('a collection’s packages, with no codebook or sample', () => {
     expect(files['README.txt']).not.toContain('Pair it with the package for review');
   });
 
+  it('leaves out items kept damaged while anyone opted out (whose they are cannot be told), and says so', () => {
+    const damaged: ShareItem = { kind: 'post', id: '1850000000000000777', raw: null, damaged: true, stratum: null };
+    const all = [...items, account, damaged];
+    // nobody opted out: a damaged item is shared by its id alone
+    expect(keptIds(all, []).postIds).toContain(damaged.id);
+    const left = keptIds(all, optOuts);
+    expect(left).toMatchObject({ droppedOptedOut: 1, droppedDamaged: 1 });
+    expect(left.postIds).not.toContain(damaged.id);
+    const pkg = writeRehydrationPackage({
+      app,
+      now: Date.UTC(2026, 10, 28),
+      citation,
+      source: { of: 'collection', collection },
+      ...left,
+    });
+    const files = open(pkg.zip);
+    expect(files['post_ids.txt']).not.toContain(damaged.id);
+    expect(JSON.parse(files['manifest.json']!)).toMatchObject({
+      counts: { posts: 2, accounts: 1, dropped_opted_out: 1, dropped_damaged: 1 },
+    });
+    expect(files['README.txt']).toContain(
+      '1 item kept damaged in the project was left out too: while accounts are opted out, whose it is cannot be told.',
+    );
+    expect(pkg).toMatchObject({ droppedOptedOut: 1, droppedDamaged: 1 });
+  });
+
   it('reads hostile items without failing: markup kept as text, odd shapes, nothing held, deep nesting', () => {
     let deep: Record<string, unknown> = { text: 'bottom' };
     for (let i = 0; i < 2_000; i++) deep = { quoted_tweet: deep };
@@ -304,6 +331,7 @@ describe('a collection’s packages, with no codebook or sample', () => {
       rows: read.map((r) => r.row),
       accounts: read.flatMap((r) => r.accounts),
       droppedOptedOut: 0,
+      droppedDamaged: 0,
       optOuts: [],
       citation,
       includeTexts: true,

@@ -42,8 +42,61 @@ export interface ShareItem {
   id: string;
   /** the raw item as the project last received it; null when it holds none */
   raw: unknown;
+  /** held in the project, but its kept JSON no longer reads: whose it is cannot be told */
+  damaged?: boolean;
   stratum: string | null;
 }
+
+/**
+ * Why an item stays out of what leaves the project for the people who opted out: theirs, or (while anyone has opted
+ * out) kept damaged in the project, so that whose it is cannot be told; null when it goes out.
+ */
+export function leftOutAs(
+  item: { kind: CodedKind; raw: unknown; damaged?: boolean },
+  optOuts: readonly OptOut[],
+): 'opted-out' | 'damaged' | null {
+  if (optOuts.length === 0) return null;
+  if (item.damaged) return 'damaged';
+  return optedOutOf(item.kind, item.raw, optOuts) ? 'opted-out' : null;
+}
+
+/** how many items a package or file left out, and why */
+export interface LeftOut {
+  droppedOptedOut: number;
+  droppedDamaged: number;
+}
+
+/** counts the items left out, by why */
+export function leftOutCounts(why: ReadonlyArray<ReturnType<typeof leftOutAs>>): LeftOut {
+  return {
+    droppedOptedOut: why.filter((w) => w === 'opted-out').length,
+    droppedDamaged: why.filter((w) => w === 'damaged').length,
+  };
+}
+
+/** what a package or file says of the damaged items it left out ('' when none) */
+export function damagedLeftOutSentence(droppedDamaged: number): string {
+  const one = droppedDamaged === 1;
+  return droppedDamaged > 0
+    ? `${droppedDamaged} item${one ? '' : 's'} kept damaged in the project ${one ? 'was' : 'were'} left out too: while accounts are opted out, whose ${one ? 'it is' : 'they are'} cannot be told.`
+    : '';
+}
+
+/** what a package says of the items it left out ('' when none) */
+function leftOutSentence({ droppedOptedOut, droppedDamaged }: LeftOut): string {
+  return [
+    droppedOptedOut > 0 ? `${droppedOptedOut} items of accounts that opted out were left out.` : '',
+    damagedLeftOutSentence(droppedDamaged),
+  ]
+    .filter(Boolean)
+    .join(' ');
+}
+
+/** a manifest's counts of the items left out (the damaged ones only when there are any) */
+const leftOutManifest = ({ droppedOptedOut, droppedDamaged }: LeftOut) => ({
+  dropped_opted_out: droppedOptedOut,
+  ...(droppedDamaged > 0 ? { dropped_damaged: droppedDamaged } : {}),
+});
 
 export interface ShareInput {
   app: { name: string; version: string };
@@ -69,6 +122,7 @@ export interface SharePackage {
   files: string[];
   items: number;
   droppedOptedOut: number;
+  droppedDamaged: number;
   /** the review package's key fingerprint; null for re-hydration (nothing is pseudonymised) */
   keyFingerprint: string | null;
 }
@@ -263,9 +317,10 @@ const ASK_FOR_IDS = 'To fetch the items again, ask the authors for the package f
 
 export function writeReviewPackage(input: ShareInput): SharePackage {
   const date = new Date(input.now).toISOString().slice(0, 10);
-  const kept = input.items.filter((i) => !optedOutOf(i.kind, i.raw, input.optOuts));
+  const why = input.items.map((i) => leftOutAs(i, input.optOuts));
+  const kept = input.items.filter((_, k) => why[k] === null);
   const keptKeys = new Set(kept.map((i) => `${i.kind}:${i.id}`));
-  const droppedOptedOut = input.items.length - kept.length;
+  const left = leftOutCounts(why);
   const codings = input.codings.filter((c) => keptKeys.has(`${c.kind}:${c.id}`));
   const adjudications = input.adjudications.filter((a) => keptKeys.has(`${a.kind}:${a.id}`));
 
@@ -333,7 +388,7 @@ export function writeReviewPackage(input: ShareInput): SharePackage {
     `${s.size} ${s.kind === 'user' ? 'accounts' : 'posts'} drawn from ${s.population} (${s.method === 'stratified' ? `stratified by ${s.stratum}, proportional allocation` : 'simple random sample'}; items ranked by SHA-256 of the seed “${s.seed}” and their id).`,
     `${Math.round(s.overlap * 100)} % coded by every one of ${s.coders.length} coders; codebook “${input.codebook.name}”, version ${input.codebook.version}.`,
     'Ids, handles and names are pseudonymised with a keyed hash (HMAC-SHA-256); the key is not part of this package.',
-    droppedOptedOut > 0 ? `${droppedOptedOut} items of accounts that opted out were left out.` : '',
+    leftOutSentence(left),
   ]
     .filter(Boolean)
     .join(' ');
@@ -377,7 +432,7 @@ export function writeReviewPackage(input: ShareInput): SharePackage {
       items: kept.length,
       values: codings.length,
       adjudicated: adjudications.length,
-      dropped_opted_out: droppedOptedOut,
+      ...leftOutManifest(left),
     },
     pseudonymisation: pseudonymisation(pseudo, input.publicFigureFollowers, [
       'post ids',
@@ -422,7 +477,7 @@ export function writeReviewPackage(input: ShareInput): SharePackage {
     zip: zipSync(files, { level: 6, mtime: new Date(input.now) }),
     files: allFiles,
     items: kept.length,
-    droppedOptedOut,
+    ...left,
     keyFingerprint: pseudo.fingerprint,
   };
 }
@@ -449,18 +504,20 @@ export interface RehydrationInput {
   postIds: readonly string[];
   userIds: readonly string[];
   droppedOptedOut: number;
+  droppedDamaged: number;
 }
 
-/** The real ids of the items no opted-out account wrote or is, by kind. */
+/** The real ids of the items no opted-out account wrote or is (as far as can be told), by kind. */
 export function keptIds(
   items: readonly ShareItem[],
   optOuts: readonly OptOut[],
-): Pick<RehydrationInput, 'postIds' | 'userIds' | 'droppedOptedOut'> {
-  const kept = items.filter((i) => !optedOutOf(i.kind, i.raw, optOuts));
+): Pick<RehydrationInput, 'postIds' | 'userIds' | 'droppedOptedOut' | 'droppedDamaged'> {
+  const why = items.map((i) => leftOutAs(i, optOuts));
+  const kept = items.filter((_, k) => why[k] === null);
   return {
     postIds: kept.filter((i) => i.kind === 'post').map((i) => i.id),
     userIds: kept.filter((i) => i.kind === 'user').map((i) => i.id),
-    droppedOptedOut: items.length - kept.length,
+    ...leftOutCounts(why),
   };
 }
 
@@ -470,7 +527,8 @@ export function keptIds(
  */
 export function writeRehydrationPackage(input: RehydrationInput): SharePackage {
   const date = new Date(input.now).toISOString().slice(0, 10);
-  const { postIds, userIds, droppedOptedOut, source } = input;
+  const { postIds, userIds, source } = input;
+  const left = { droppedOptedOut: input.droppedOptedOut, droppedDamaged: input.droppedDamaged };
   const items = postIds.length + userIds.length;
   const files: Zippable = {};
   const put = (name: string, content: string) => (files[name] = strToU8(content));
@@ -481,10 +539,7 @@ export function writeRehydrationPackage(input: RehydrationInput): SharePackage {
     source.of === 'sample'
       ? `the sample “${source.sample.name}”, codebook “${source.codebook.name}”, version ${source.codebook.version}`
       : `the collection “${source.collection.name}” (${source.collection.kind}, made ${new Date(source.collection.createdAt).toISOString().slice(0, 10)})`;
-  const methods = [
-    `${items} items of ${what}: the platform’s ids only.`,
-    droppedOptedOut > 0 ? `${droppedOptedOut} items of accounts that opted out were left out.` : '',
-  ]
+  const methods = [`${items} items of ${what}: the platform’s ids only.`, leftOutSentence(left)]
     .filter(Boolean)
     .join(' ');
   put(
@@ -513,7 +568,7 @@ export function writeRehydrationPackage(input: RehydrationInput): SharePackage {
                 created_at: new Date(source.collection.createdAt).toISOString(),
               },
             }),
-        counts: { posts: postIds.length, accounts: userIds.length, dropped_opted_out: droppedOptedOut },
+        counts: { posts: postIds.length, accounts: userIds.length, ...leftOutManifest(left) },
         contains: 'ids only: no text, handle, name, author or code',
         files: allFiles,
       },
@@ -540,7 +595,7 @@ export function writeRehydrationPackage(input: RehydrationInput): SharePackage {
       `private since will not come back.${source.of === 'sample' ? ' Pair it with the package for review to read the codes.' : ''}`,
       '',
       `Made with ${input.app.name} ${input.app.version} on ${date}: ${items} items of ${what}.`,
-      droppedOptedOut > 0 ? `${droppedOptedOut} items of accounts that opted out were left out.` : '',
+      leftOutSentence(left),
       '',
       ...(postIds.length ? ['post_ids.txt     the posts’ ids, one per line'] : []),
       ...(userIds.length ? ['user_ids.txt     the accounts’ ids, one per line'] : []),
@@ -555,7 +610,7 @@ export function writeRehydrationPackage(input: RehydrationInput): SharePackage {
     zip: zipSync(files, { level: 6, mtime: new Date(input.now) }),
     files: allFiles,
     items,
-    droppedOptedOut,
+    ...left,
     keyFingerprint: null,
   };
 }
@@ -567,6 +622,7 @@ export interface CollectionReviewInput extends Pseudonymising {
   /** the items, opted-out accounts' already left out */
   rows: readonly ShareRow[];
   droppedOptedOut: number;
+  droppedDamaged: number;
   citation: Citation;
   includeTexts: boolean;
 }
@@ -587,7 +643,7 @@ export function writeCollectionReviewPackage(input: CollectionReviewInput): Shar
   const methods = [
     `${items} items of a collection made with ${input.app.name} on ${made} (${input.collection.kind}).`,
     'Ids, handles and names are pseudonymised with a keyed hash (HMAC-SHA-256); the key is not part of this package.',
-    input.droppedOptedOut > 0 ? `${input.droppedOptedOut} items of accounts that opted out were left out.` : '',
+    leftOutSentence(input),
   ]
     .filter(Boolean)
     .join(' ');
@@ -613,7 +669,7 @@ export function writeCollectionReviewPackage(input: CollectionReviewInput): Shar
           kind: input.collection.kind,
           created_at: new Date(input.collection.createdAt).toISOString(),
         },
-        counts: { items, dropped_opted_out: input.droppedOptedOut },
+        counts: { items, ...leftOutManifest(input) },
         pseudonymisation: pseudonymisation(pseudo, input.publicFigureFollowers, [
           'post ids',
           'account ids',
@@ -654,6 +710,7 @@ export function writeCollectionReviewPackage(input: CollectionReviewInput): Shar
     files: allFiles,
     items,
     droppedOptedOut: input.droppedOptedOut,
+    droppedDamaged: input.droppedDamaged,
     keyFingerprint: pseudo.fingerprint,
   };
 }
