@@ -230,7 +230,7 @@ test('an item damaged in the project is listed as such and left out of an export
 });
 
 // eslint-disable-next-line no-empty-pattern -- this spec makes its project first, then launches its own app on it
-test('an evidence package of a collection holding a damaged post leaves it out and says so', async ({}, testInfo) => {
+test('keeping the media of a collection holding a damaged post, and its evidence package, say they cannot read it', async ({}, testInfo) => {
   hostOnly(testInfo);
   test.setTimeout(120_000);
   const api: Sandbox = await startSandbox({ port: 0, size: 'small' });
@@ -273,6 +273,9 @@ test('an evidence package of a collection holding a damaged post leaves it out a
       const target = join(userDataDir, 'profile.evidence.zip');
       await app.setSavePath(target);
       await keep.getByRole('button', { name: 'Keep media…' }).click();
+      await expect(keep.getByRole('status').filter({ hasText: /to fetch/ })).toContainText(
+        '1 post is kept damaged in the project, so its media cannot be read and is not counted; hydrating its id mends it.',
+      );
       await keep.getByRole('button', { name: 'Make an evidence package…' }).click();
       const made = keep.getByRole('region', { name: 'Evidence package' }).getByRole('status');
       await expect(made).toContainText(`Evidence package written to ${target}: ${collection.items - 1} posts`);

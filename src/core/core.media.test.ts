@@ -247,6 +247,9 @@ describe('an evidence package of a collection holding a damaged post', () => {
         });
         const lines = strFromU8(zip['posts.jsonl']!).trim().split('\n');
         expect(lines.map((l) => (JSON.parse(l) as { id: string }).id)).not.toContain(damaged.id);
+        // what keeping the collection's media or linked pages would fetch says it cannot read that post
+        expect(await call('skein:media.estimate', { collection: collection.id })).toMatchObject({ damagedPosts: 1 });
+        expect(await call('skein:pages.estimate', { collection: collection.id })).toMatchObject({ damagedPosts: 1 });
       } finally {
         await core.dispose();
       }

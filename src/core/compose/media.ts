@@ -128,9 +128,13 @@ export function mediaFeature(deps: MediaFeatureDeps): MediaFeature {
   };
   return {
     estimate: async (collection) => {
-      const { store } = await open();
+      const { store, handle, thread } = await open();
       const list = await candidates(collection);
-      return estimate(list, new Set(await store.keptUrls(list.map((c) => c.url))));
+      const damaged = (await thread.call('damagedItems', handle, postsOf(collection), 1)).count;
+      return {
+        ...estimate(list, new Set(await store.keptUrls(list.map((c) => c.url)))),
+        ...(damaged > 0 ? { damagedPosts: damaged } : {}),
+      };
     },
     keep: async (collection, signal, onProgress) => {
       const { store, folder } = await open();

@@ -92,10 +92,10 @@ export function pagesFeature(deps: PagesFeatureDeps): PagesFeature {
     return { handle, thread, store, folder };
   };
   /** a collection's posts' links, read from the project in chunks */
+  const postsOf = (collection: number) => ArchiveQuery.parse({ project: which(), collection, kind: 'post' });
   const links = async (collection: number): Promise<PageLink[]> => {
     const { handle, thread } = await open();
-    const query = ArchiveQuery.parse({ project: which(), collection, kind: 'post' });
-    const reader = await thread.call('readOpen', handle, query);
+    const reader = await thread.call('readOpen', handle, postsOf(collection));
     const out: PageLink[] = [];
     try {
       for (;;) {
@@ -131,12 +131,14 @@ export function pagesFeature(deps: PagesFeatureDeps): PagesFeature {
       };
     },
     estimate: async (collection) => {
-      const { store } = await open();
+      const { store, handle, thread } = await open();
       const list = await links(collection);
       const urls = distinctUrls(list);
       const captured = (await store.capturedUrls(urls)).length;
       const saving = await deps.saveService();
+      const damaged = (await thread.call('damagedItems', handle, postsOf(collection), 1)).count;
       return {
+        ...(damaged > 0 ? { damagedPosts: damaged } : {}),
         urls: urls.length - captured,
         alreadyCaptured: captured,
         posts: new Set(list.map((l) => l.postId)).size,

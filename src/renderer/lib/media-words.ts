@@ -19,9 +19,16 @@ function duration(seconds: number): string {
   return minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
+/** what an estimate says of the posts it could not read ('' when none): `what` they carry (media, links) */
+export function damagedPostsSentence(n: number | undefined, what: string): string {
+  if (!n) return '';
+  const one = n === 1;
+  return ` ${n.toLocaleString('en')} ${one ? 'post is' : 'posts are'} kept damaged in the project, so ${one ? 'its' : 'their'} ${what} cannot be read and ${one ? 'is' : 'are'} not counted; hydrating ${one ? 'its id' : 'their ids'} mends ${one ? 'it' : 'them'}.`;
+}
+
 /** `what`: whose media (this collection, this export) */
 export function estimateSentence(e: MediaEstimate, what = 'this collection'): string {
-  const kept = e.alreadyKept > 0 ? ` ${files(e.alreadyKept)} already kept will not be fetched again.` : '';
+  const kept = `${e.alreadyKept > 0 ? ` ${files(e.alreadyKept)} already kept will not be fetched again.` : ''}${damagedPostsSentence(e.damagedPosts, 'media')}`;
   if (e.files === 0) return `Nothing to fetch: every photo and video of ${what} is kept.${kept}`;
   const total = e.knownBytes + e.guessedBytes;
   const guess =

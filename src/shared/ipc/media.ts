@@ -19,6 +19,8 @@ export const MediaEstimate = z.object({
   guessedBytes: z.number(),
   guessedFiles: z.number().int(),
   seconds: z.number(),
+  /** posts of the collection kept damaged in the project: their media cannot be read, so are not counted (absent: none) */
+  damagedPosts: z.number().int().positive().optional(),
 });
 export type MediaEstimate = z.infer<typeof MediaEstimate>;
 

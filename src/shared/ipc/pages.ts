@@ -16,6 +16,8 @@ export const PagesEstimate = z.object({
   posts: z.number().int(),
   /** when the web archive save service is on: the pages not saved there yet, and the seconds between requests */
   save: z.object({ urls: z.number().int(), paceSeconds: z.number() }).nullable(),
+  /** posts of the collection kept damaged in the project: their links cannot be read, so are not counted (absent: none) */
+  damagedPosts: z.number().int().positive().optional(),
 });
 export type PagesEstimate = z.infer<typeof PagesEstimate>;
 

@@ -57,6 +57,14 @@ describe('the words of Keep media', () => {
     expect(
       estimateSentence({ files: 0, alreadyKept: 5, knownBytes: 0, guessedBytes: 0, guessedFiles: 0, seconds: 0 }),
     ).toMatch(/^Nothing to fetch/);
+    // posts kept damaged in the project: their media are not counted, and the estimate says so
+    const none = { files: 0, alreadyKept: 0, knownBytes: 0, guessedBytes: 0, guessedFiles: 0, seconds: 0 };
+    expect(estimateSentence({ ...none, files: 1, knownBytes: 1e6, seconds: 1, damagedPosts: 2 })).toBe(
+      '1 file to fetch, about 1 MB, about 1 s. No API credits: media come from their servers. 2 posts are kept damaged in the project, so their media cannot be read and are not counted; hydrating their ids mends them.',
+    );
+    expect(estimateSentence({ ...none, damagedPosts: 1 })).toBe(
+      'Nothing to fetch: every photo and video of this collection is kept. 1 post is kept damaged in the project, so its media cannot be read and is not counted; hydrating its id mends it.',
+    );
   });
 
   it('progress names failures by reason in plain words', () => {

@@ -52,6 +52,9 @@ describe('the words of Keep linked pages', () => {
     expect(pagesEstimateSentence({ urls: 0, alreadyCaptured: 0, posts: 0, save: null })).toBe(
       'The posts of this collection link to no web pages.',
     );
+    expect(pagesEstimateSentence({ urls: 2, alreadyCaptured: 0, posts: 2, save: null, damagedPosts: 1 })).toBe(
+      '2 linked pages to fetch, from 2 posts. No API credits: pages come from their own sites. 1 post is kept damaged in the project, so its links cannot be read and is not counted; hydrating its id mends it.',
+    );
   });
 
   it('progress, then captured and failed with reasons in plain words, and where the archive is', () => {

@@ -3,14 +3,16 @@
  * Pure, so each sentence is tested alone.
  */
 import type { PageListRow, PagesEstimate, PagesJob, PagesTimestamp } from '../../../shared/ipc/pages';
+import { damagedPostsSentence } from '../../lib/media-words';
 import { sentence, sizeLabel, timestampedBy } from './keep-media';
 
 const pages = (n: number) => `${n.toLocaleString('en')} linked ${n === 1 ? 'page' : 'pages'}`;
 const posts = (n: number) => `${n.toLocaleString('en')} ${n === 1 ? 'post' : 'posts'}`;
 
 export function pagesEstimateSentence(e: PagesEstimate): string {
-  const kept = e.alreadyCaptured > 0 ? ` ${pages(e.alreadyCaptured)} already kept will not be fetched again.` : '';
-  if (e.urls === 0 && e.alreadyCaptured === 0) return 'The posts of this collection link to no web pages.';
+  const kept = `${e.alreadyCaptured > 0 ? ` ${pages(e.alreadyCaptured)} already kept will not be fetched again.` : ''}${damagedPostsSentence(e.damagedPosts, 'links')}`;
+  if (e.urls === 0 && e.alreadyCaptured === 0)
+    return `The posts of this collection link to no web pages.${damagedPostsSentence(e.damagedPosts, 'links')}`;
   const save = saveEstimate(e.save);
   if (e.urls === 0) return `Nothing to fetch: every page this collection links to is kept.${kept}${save}`;
   return `${pages(e.urls)} to fetch, from ${posts(e.posts)}. No API credits: pages come from their own sites.${kept}${save}`;
