@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { createCore } from '../src/core';
+import { damageFirstPostOf } from '../src/core/archive/testing/damage';
 import { call } from '../src/core/testing/bridge-call';
 import { testCoreDeps } from '../src/core/testing/core-deps';
 import { startSandbox, type Sandbox } from '../src/sandbox';
@@ -256,14 +257,7 @@ test('keeping the media of a collection holding a damaged post, and its evidence
       name: 'Profile',
     });
     await core.dispose();
-    const db = new DatabaseSync(join(userDataDir, 'projects', 'Default.skein'));
-    const damaged = db
-      .prepare(
-        `SELECT i.id AS id FROM collection_items x JOIN items i ON i.rowid = x.item WHERE x.collection = ? ORDER BY x.position LIMIT 1`,
-      )
-      .get(collection.id) as { id: string };
-    db.prepare(`UPDATE items SET raw = '{"id": "<b>cut' WHERE kind = 'post' AND id = ?`).run(damaged.id);
-    db.close();
+    damageFirstPostOf(join(userDataDir, 'projects', 'Default.skein'), collection.id);
 
     const app = await launchApp({ apiBaseUrl: api.baseUrl, apiKey: key, userDataDir });
     try {

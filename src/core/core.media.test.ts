@@ -4,9 +4,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
+import { damageFirstPostOf } from './archive/testing/damage';
 import { demoCores } from './testing/demo-cores';
 import type { Core, CoreDeps } from '.';
 import { startSandbox } from '../sandbox';
@@ -223,14 +223,7 @@ describe('an evidence package of a collection holding a damaged post', () => {
         name: 'Profile',
       });
       await first.core.dispose();
-      const db = new DatabaseSync(join(first.dir, 'projects', 'Demo.skein'));
-      const damaged = db
-        .prepare(
-          `SELECT i.id AS id FROM collection_items x JOIN items i ON i.rowid = x.item WHERE x.collection = ? ORDER BY x.position LIMIT 1`,
-        )
-        .get(collection.id) as { id: string };
-      db.prepare(`UPDATE items SET raw = '{"id": "cut' WHERE kind = 'post' AND id = ?`).run(damaged.id);
-      db.close();
+      const damaged = { id: damageFirstPostOf(join(first.dir, 'projects', 'Demo.skein'), collection.id) };
 
       const target = join(first.dir, 'profile.evidence.zip');
       const { core, call } = cores.core(first.dir, { watches: { start: false }, chooseSavePath: async () => target });
