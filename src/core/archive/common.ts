@@ -33,6 +33,7 @@ import {
   type Grouping,
   type HeldAnswer,
   type HeldItem,
+  type KeptItems,
   type HeldKey,
   type Loader,
   type ProjectSummary,
@@ -753,10 +754,24 @@ export abstract class ArchiveTables {
     );
   }
 
-  /** which of these items the project holds damaged (a view says so, where it would show them) */
-  async damagedAmong(kind: 'post' | 'user', ids: readonly string[]): Promise<string[]> {
-    const rows = await this.itemsAmong<{ id: string }>(kind, ids, sql.raw('id'), sql`NOT ${READABLE}`);
-    return rows.map((r) => r.id);
+  /**
+   * which of these ids the project holds as items of `kind`, in one read: those that read (their raw JSON if asked)
+   * and those kept damaged (a view says so where it would show them; a package leaves them out while whose they are
+   * matters)
+   */
+  async keptItems(kind: 'post' | 'user', ids: readonly string[], withRaw: boolean): Promise<KeptItems> {
+    const rows = await this.itemsAmong<HeldItem & { readable: unknown }>(
+      kind,
+      ids,
+      sql`id, ${withRaw ? sql`CASE WHEN ${READABLE} THEN raw ELSE '' END` : sql.raw("''")} AS raw, last_seen AS at,
+        ${READABLE} AS readable`,
+      sql.raw('1 = 1'),
+    );
+    const kept: KeptItems = { held: [], damaged: [] };
+    for (const { readable, ...item } of rows)
+      if (readable === true || Number(readable) === 1) kept.held.push(item);
+      else kept.damaged.push(item.id);
+    return kept;
   }
 
   private async itemsAmong<R extends object>(

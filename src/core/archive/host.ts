@@ -70,7 +70,7 @@ const SERVED = [
   'refreshSearch',
   'conversation',
   'heldItems',
-  'damagedAmong',
+  'keptItems',
   'groupCounts',
   'lowestRanked',
   'accountOf',
@@ -552,9 +552,9 @@ export class ArchiveHost {
       for (const kind of ['post', 'user'] as const) {
         const ids = refs.filter((r) => r.kind === kind).map((r) => r.id);
         if (ids.length === 0) continue;
-        for (const held of await p.heldItems(kind, ids, true)) raw.set(`${kind}:${held.id}`, held.raw);
-        const missing = ids.filter((id) => !raw.has(`${kind}:${id}`));
-        if (missing.length > 0) for (const id of await p.damagedAmong(kind, missing)) damaged.add(`${kind}:${id}`);
+        const kept = await p.keptItems(kind, ids, true);
+        for (const held of kept.held) raw.set(`${kind}:${held.id}`, held.raw);
+        for (const id of kept.damaged) damaged.add(`${kind}:${id}`);
       }
       return refs.map((r) => {
         const key = `${r.kind}:${r.id}`;

@@ -271,8 +271,13 @@ describe.each(STORES)('a project on $name', (s) => {
           '44',
         ]);
       // and a view where they would be shown says so
-      expect((await target.damagedAmong('post', ['41', '42', '43', '44', '45'])).sort()).toEqual(['42', '43']);
-      expect(await target.damagedAmong('user', ['42'])).toEqual([]);
+      for (const withRaw of [true, false]) {
+        const kept = await target.keptItems('post', ['41', '42', '43', '44', '45'], withRaw);
+        expect(kept.damaged.sort()).toEqual(['42', '43']);
+        expect(kept.held.map((h) => h.id).sort()).toEqual(['41', '44']);
+        expect(kept.held.every((h) => (withRaw ? JSON.parse(h.raw) !== null : h.raw === ''))).toBe(true);
+      }
+      expect(await target.keptItems('user', ['42'], true)).toEqual({ held: [], damaged: [] });
       await target.ingest([rec(repliesAnswer([post('42', 'cut')]), { at: 5000 })]);
       expect(await target.damaged(q(), 10)).toEqual({ count: 1, ids: ['43'] });
       expect((await target.heldItems('post', ['42'], true)).map((h) => JSON.parse(h.raw) as { text: string })).toEqual([

@@ -59,6 +59,12 @@ export interface HeldItem {
   at: number;
 }
 
+/** the items of some ids a project holds: those that read, and the ids of those whose kept JSON is damaged */
+export interface KeptItems {
+  held: HeldItem[];
+  damaged: string[];
+}
+
 /** An answer the project holds, rebuilt from its envelope and its items. */
 export interface HeldAnswer {
   at: number;
@@ -284,8 +290,8 @@ export interface ProjectStore {
   conversation: (rootId: string) => Awaitable<HeldListing[]>;
   /** which of these ids it holds as items of `kind`, with their raw JSON if asked (a hydration's "already held") */
   heldItems: (kind: 'post' | 'user', ids: readonly string[], withRaw: boolean) => Awaitable<HeldItem[]>;
-  /** which of these ids it holds as items of `kind` whose kept JSON is damaged (never among `heldItems`) */
-  damagedAmong: (kind: 'post' | 'user', ids: readonly string[]) => Awaitable<string[]>;
+  /** which of these ids it holds as items of `kind`, in one read: as `heldItems`, and those whose kept JSON is damaged */
+  keptItems: (kind: 'post' | 'user', ids: readonly string[], withRaw: boolean) => Awaitable<KeptItems>;
   /** how many items a query holds, and per group (the largest `limit` groups listed) */
   groupCounts: (q: ArchiveQueryParsed, by: Grouping | null, limit: number) => Awaitable<GroupCounts>;
   /** a query's items with their group's value (null: no grouping), read a chunk at a time */

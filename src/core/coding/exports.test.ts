@@ -37,8 +37,14 @@ function exportsOver(items: number, over: Over = {}) {
         if (q.kind === 'post' && posts.length) yield posts.map((id) => ({ id, group: null }));
       })();
     },
-    heldItems: async (_kind: string, ids: string[]) =>
-      ids.map((id) => ({ id, raw: JSON.stringify({ id, text: 'hi', author: { id: '9', userName: 'ada' } }), at: 0 })),
+    keptItems: async (_kind: string, ids: string[]) => ({
+      held: ids.map((id) => ({
+        id,
+        raw: JSON.stringify({ id, text: 'hi', author: { id: '9', userName: 'ada' } }),
+        at: 0,
+      })),
+      damaged: [],
+    }),
     setMeta: over.setMeta ?? (async () => undefined),
   } as unknown as CodingStore;
   const exports = createCodingExports({

@@ -105,18 +105,17 @@ async function readCollection(project: CodingStore, collection: number, review: 
   for (const kind of ['post', 'user'] as const) {
     const query = ArchiveQuery.parse({ kind, collection });
     for await (const chunk of project.grouped(query, null, RAW_CHUNK)) {
-      const held = needRaw
-        ? await project.heldItems(
+      // while anyone opted out, an item kept damaged cannot be told not to be theirs (without opt-outs it is shared
+      // by its id alone)
+      const kept = needRaw
+        ? await project.keptItems(
             kind,
             chunk.map((r) => r.id),
             true,
           )
-        : [];
-      const rawOf = new Map(held.map((h) => [h.id, h.raw]));
-      // while anyone opted out, an item kept damaged cannot be told not to be theirs (without opt-outs it is shared
-      // by its id alone)
-      const missing = optOuts.length > 0 ? chunk.filter((r) => !rawOf.has(r.id)).map((r) => r.id) : [];
-      const damaged = new Set(missing.length > 0 ? await project.damagedAmong(kind, missing) : []);
+        : { held: [], damaged: [] };
+      const rawOf = new Map(kept.held.map((h) => [h.id, h.raw]));
+      const damaged = new Set(kept.damaged);
       for (const { id } of chunk) {
         let raw: unknown = null;
         let unreadable = damaged.has(id);
@@ -161,17 +160,15 @@ export function createCodingExports(deps: CodingExportDeps) {
       const ids = [...new Set(refs.filter((r) => r.kind === kind).map((r) => r.id))];
       for (let i = 0; i < ids.length; i += RAW_CHUNK) {
         const slice = ids.slice(i, i + RAW_CHUNK);
-        const held = await (await store()).heldItems(kind, slice, true);
-        for (const item of held) {
+        const kept = await (await store()).keptItems(kind, slice, true);
+        for (const id of kept.damaged) damaged.add(`${kind}:${id}`);
+        for (const item of kept.held) {
           try {
             raw.set(`${kind}:${item.id}`, JSON.parse(item.raw) as unknown);
           } catch {
             damaged.add(`${kind}:${item.id}`);
           }
         }
-        const missing = slice.filter((id) => !raw.has(`${kind}:${id}`) && !damaged.has(`${kind}:${id}`));
-        if (missing.length > 0)
-          for (const id of await (await store()).damagedAmong(kind, missing)) damaged.add(`${kind}:${id}`);
       }
     }
     return { raw, damaged };

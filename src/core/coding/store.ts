@@ -48,8 +48,12 @@ export interface ProjectItems {
     ids: string[],
     withRaw: boolean,
   ) => Promise<Array<{ id: string; raw: string; at: number }>>;
-  /** which of these ids the project holds damaged (their kept JSON no longer reads) */
-  damagedAmong: (kind: 'post' | 'user', ids: string[]) => Promise<string[]>;
+  /** which of these ids the project holds, in one read: those that read (raw JSON if asked) and those kept damaged */
+  keptItems: (
+    kind: 'post' | 'user',
+    ids: string[],
+    withRaw: boolean,
+  ) => Promise<{ held: Array<{ id: string; raw: string; at: number }>; damaged: string[] }>;
   /** an account's id and handle as the project knows them */
   accountOf: (ref: { userId?: string; handle?: string }) => Promise<{ userId: string | null; handle: string | null }>;
   /** the project's collections (a share package can be of one), newest first */

@@ -25,7 +25,7 @@ export function codingStore(thread: ArchiveThread, handle: Handle): CodingStore 
     lowestRanked: (q, by, prefix, quotas) => c('lowestRanked', handle, q, by, prefix, quotas),
     itemCards: (refs) => c('itemCards', handle, refs),
     heldItems: (kind, ids, withRaw) => c('heldItems', handle, kind, ids, withRaw),
-    damagedAmong: (kind, ids) => c('damagedAmong', handle, kind, ids),
+    keptItems: (kind, ids, withRaw) => c('keptItems', handle, kind, ids, withRaw),
     accountOf: (ref) => c('accountOf', handle, ref),
     collections: () => c('collections', handle),
     meta: (key) => c('meta', handle, key),
