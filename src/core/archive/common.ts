@@ -190,6 +190,16 @@ const READABLE = sql.of({
   postgres: "(left(i.raw, 1) = '{' AND right(i.raw, 1) = '}')",
 });
 
+/** whether a kept JSON text reads as an object (what READABLE tests on SQLite) */
+function readsAsObject(raw: string): boolean {
+  try {
+    const v = JSON.parse(raw) as unknown;
+    return typeof v === 'object' && v !== null && !Array.isArray(v);
+  } catch {
+    return false;
+  }
+}
+
 /** The requests `rowid` of the request that last returned each of a query's items. */
 function latestRequests(q: ArchiveQueryParsed, where: Sql): Sql {
   return q.collection !== undefined
@@ -745,7 +755,11 @@ export abstract class ArchiveTables {
   }
 
   /** an item damaged in the project is not held: a hydration buys it again (which mends it), a view shows none */
-  heldItems(kind: 'post' | 'user', ids: readonly string[], withRaw: boolean): Promise<HeldItem[]> {
+  async heldItems(kind: 'post' | 'user', ids: readonly string[], withRaw: boolean): Promise<HeldItem[]> {
+    if (this.executor.dialect === 'postgres') {
+      const { held } = await this.keptItems(kind, ids, withRaw);
+      return held;
+    }
     return this.itemsAmong<HeldItem>(
       kind,
       ids,
@@ -760,16 +774,21 @@ export abstract class ArchiveTables {
    * matters)
    */
   async keptItems(kind: 'post' | 'user', ids: readonly string[], withRaw: boolean): Promise<KeptItems> {
+    // PostgreSQL's test sees only the braces at either end (it has no JSON test for text short of version 16), so
+    // there the text is read and parsed here, off main: damage between the braces would otherwise pass for an item
+    // held, and a hydration would take it from the project instead of buying it again
+    const parse = this.executor.dialect === 'postgres';
     const rows = await this.itemsAmong<HeldItem & { readable: unknown }>(
       kind,
       ids,
-      sql`id, ${withRaw ? sql`CASE WHEN ${READABLE} THEN raw ELSE '' END` : sql.raw("''")} AS raw, last_seen AS at,
-        ${READABLE} AS readable`,
+      sql`id, ${withRaw || parse ? sql`CASE WHEN ${READABLE} THEN raw ELSE '' END` : sql.raw("''")} AS raw,
+        last_seen AS at, ${READABLE} AS readable`,
       sql.raw('1 = 1'),
     );
     const kept: KeptItems = { held: [], damaged: [] };
     for (const { readable, ...item } of rows)
-      if (readable === true || Number(readable) === 1) kept.held.push(item);
+      if ((readable === true || Number(readable) === 1) && (!parse || readsAsObject(item.raw)))
+        kept.held.push(withRaw ? item : { ...item, raw: '' });
       else kept.damaged.push(item.id);
     return kept;
   }

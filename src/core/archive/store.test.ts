@@ -243,24 +243,7 @@ describe.each(STORES)('a project on $name', (s) => {
       ]);
       // the project copied with two items damaged on the way, as a file damaged on disk (or by hand) holds them
       const damage: Record<string, string> = { '42': '{"id": "42", "text": "cu', '43': '[1, 2]' };
-      const target = await s.open();
-      const snapshot = await source.snapshot();
-      const loader = await target.loader();
-      for (const table of source.tables) {
-        let after: Record<string, number | string | null> | null = null;
-        for (;;) {
-          const rows = await snapshot.rows(table, after, 500);
-          await loader.add(
-            table,
-            table.name === 'items' ? rows.map((r) => ({ ...r, raw: damage[String(r.id)] ?? r.raw ?? null })) : rows,
-          );
-          if (rows.length < 500) break;
-          after = rows.at(-1) ?? null;
-        }
-      }
-      await loader.commit();
-      await snapshot.close();
-      await source.close();
+      const target = await copiedWithDamage(source, await s.open(), damage);
       expect((await all(target)).map((r) => r.id).sort()).toEqual(['41', '44']);
       expect(await target.damaged(q(), 1)).toEqual({ count: 2, ids: ['42'] });
       expect(await target.damaged(q({ text: 'kept' }), 10)).toEqual({ count: 0, ids: [] });
@@ -288,6 +271,21 @@ describe.each(STORES)('a project on $name', (s) => {
       const spec = target.tables.find((t) => t.name === 'item_versions');
       expect((await versions.rows(spec!, null, 100)).map((r) => r.raw)).toContain(damage['42']);
       await versions.close();
+      await target.close();
+    });
+
+    it('takes an item damaged inside its braces as damaged, never as held, so a hydration buys it again', async () => {
+      const source = await s.open();
+      await source.ingest([rec(repliesAnswer([post('51', 'kept'), post('52', 'torn'), post('53', 'torn too')]))]);
+      // braces whole, what lies between them not JSON: a test of the first and last character lets these through
+      const damage = { '52': '{"id": "52", "text": "to rn}', '53': '{"id": "53",, "text": "x"}' };
+      const target = await copiedWithDamage(source, await s.open(), damage);
+      for (const withRaw of [true, false]) {
+        expect((await target.heldItems('post', ['51', '52', '53'], withRaw)).map((h) => h.id)).toEqual(['51']);
+        const kept = await target.keptItems('post', ['51', '52', '53'], withRaw);
+        expect(kept.held.map((h) => h.id)).toEqual(['51']);
+        expect(kept.damaged.sort()).toEqual(['52', '53']);
+      }
       await target.close();
     });
 
@@ -692,3 +690,25 @@ describe.each(STORES)("the archive's host on $name", (s) => {
     }, 120_000);
   });
 });
+
+/** a copy of `source` into `target` (empty) with some items' kept JSON replaced: a project damaged on disk or by hand */
+async function copiedWithDamage(source: ProjectStore, target: ProjectStore, damage: Record<string, string>) {
+  const snapshot = await source.snapshot();
+  const loader = await target.loader();
+  for (const table of source.tables) {
+    let after: Record<string, number | string | null> | null = null;
+    for (;;) {
+      const rows = await snapshot.rows(table, after, 500);
+      await loader.add(
+        table,
+        table.name === 'items' ? rows.map((r) => ({ ...r, raw: damage[String(r.id)] ?? r.raw ?? null })) : rows,
+      );
+      if (rows.length < 500) break;
+      after = rows.at(-1) ?? null;
+    }
+  }
+  await loader.commit();
+  await snapshot.close();
+  await source.close();
+  return target;
+}
