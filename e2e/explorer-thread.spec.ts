@@ -166,7 +166,8 @@ test('loading more keeps the Load more button, and its focus, under placeholders
       .locator('.vlist__row')
       .evaluateAll((rows) => Math.max(...rows.map((r) => Number((r as HTMLElement).dataset.index))));
 
-  await (await sandbox(skein)).fault('latency;ms=1500', ['postRepliesV2'], 1);
+  // the page held long enough for every check of the loading state to run on a busy machine (1.5 s was not)
+  await (await sandbox(skein)).fault('latency;ms=5000', ['postRepliesV2'], 1);
   await more.focus();
   const before = await lastRow();
   await page.keyboard.press('Enter');
@@ -176,7 +177,7 @@ test('loading more keeps the Load more button, and its focus, under placeholders
   await expect(more).toHaveAttribute('aria-disabled', 'true');
   await expect(more).toBeFocused();
 
-  await expect(loading).toHaveCount(0, { timeout: 10_000 });
+  await expect(loading).toHaveCount(0, { timeout: 15_000 });
   await expect(more).not.toHaveAttribute('aria-disabled');
   await expect(more).toBeFocused();
   await expect(replies.locator('.list-more__placeholders')).toBeHidden();
