@@ -84,7 +84,7 @@ export function toWriteError(error: unknown, target: string): unknown {
 
 /** Something the writer streams into; `write` waits while the disk catches up. */
 export interface Sink {
-  write: (chunk: string | Buffer) => Promise<void> | void;
+  write: (chunk: string | Uint8Array) => Promise<void> | void;
   /** bytes handed to the disk so far (buffered text not counted) */
   readonly bytes: number;
 }
@@ -108,10 +108,10 @@ export async function writeFileAtomic(
   try {
     handle = await open(temp, 'wx', 0o644);
     const fh = handle;
-    let pending: Buffer[] = [];
+    let pending: Uint8Array[] = [];
     let pendingBytes = 0;
     let bytes = 0;
-    const writeOut = async (buffers: Buffer[], size: number) => {
+    const writeOut = async (buffers: Uint8Array[], size: number) => {
       let written = (await fh.writev(buffers)).bytesWritten;
       if (written < size) {
         // a short write: finish the rest one buffer at a time
@@ -137,7 +137,7 @@ export async function writeFileAtomic(
       return previous;
     };
     const sink: Sink = {
-      write(chunk: string | Buffer) {
+      write(chunk: string | Uint8Array) {
         if (signal?.aborted) throw signal.reason;
         const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
         pending.push(buf);

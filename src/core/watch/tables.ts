@@ -40,7 +40,7 @@ export const ATTRITION_COLUMNS = [
  * store makes the lines (./tables/csv), so a page crosses from the archive's worker as one string.
  */
 export interface TableSource {
-  deltas: (after: DeltaKey | null, limit: number) => Promise<CsvPage<DeltaKey>>;
+  deltas: (after: DeltaKey | null, limit: number) => Promise<CsvPage<DeltaKey, string | Uint8Array>>;
   attrition: (after: AttritionKey | null, limit: number) => Promise<CsvPage<AttritionKey>>;
 }
 
@@ -69,12 +69,14 @@ export async function writeTable(
      * archive's worker (or the server) makes it while this thread writes the one before; never more than two
      * pages held at once
      */
-    const pages = async <K>(next: (after: K | null, limit: number) => Promise<CsvPage<K>>) => {
-      let coming: Promise<CsvPage<K>> | null = next(null, CHUNK);
+    const pages = async <K, T extends string | Uint8Array>(
+      next: (after: K | null, limit: number) => Promise<CsvPage<K, T>>,
+    ) => {
+      let coming: Promise<CsvPage<K, T>> | null = next(null, CHUNK);
       try {
         let last: K | null = null;
         while (coming) {
-          const page: CsvPage<K> = await coming;
+          const page: CsvPage<K, T> = await coming;
           rows += page.rows;
           last = page.last ?? last;
           coming = page.rows < CHUNK ? null : next(last, CHUNK);

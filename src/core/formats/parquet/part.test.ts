@@ -34,7 +34,7 @@ async function written(rows: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   const sink = {
     bytes: 0,
-    write: (chunk: string | Buffer) => {
+    write: (chunk: string | Uint8Array) => {
       chunks.push(Buffer.from(chunk));
       sink.bytes += chunks.at(-1)?.length ?? 0;
     },

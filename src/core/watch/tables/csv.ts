@@ -1,7 +1,8 @@
 /**
  * The watches' tables as CSV lines (RFC 4180, times as `toISOString` writes them), made in the archive's worker so
- * a page of thousands of rows leaves it as one string instead of one object per row. `csvLine` is the reference:
- * the deltas table's faster line maker gives its bytes for every row, hostile ones included (tested).
+ * a page of thousands of rows leaves it as one value (a string, or the deltas table's bytes) instead of one object
+ * per row. `csvLine` is the reference: the deltas table's faster page maker gives its bytes for every row, hostile
+ * ones included (tested).
  */
 import type { DeltaFields, PresenceRecord } from './records';
 
@@ -20,59 +21,126 @@ const FIRST_TIME = -62_135_596_800_000;
 const PAST_LAST_TIME = 253_402_300_800_000;
 const QUOTED = /[",\r\n]/;
 const DAY_MS = 86_400_000;
+const COMMA = 0x2c;
+const NEWLINE = 0x0a;
+const ZERO = 0x30;
+const utf8 = new TextEncoder();
 /** a text cell as `cell` writes it (a number's text never needs quoting) */
 const textCell = (s: string): string => (QUOTED.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
-const pad2 = (n: number): string => (n < 10 ? `0${n}` : `${n}`);
 
 /**
- * `toISOString` a table's times are written with, made faster: rows in order share their day, so the date is
- * written once a day and only the time of day each row (whole milliseconds in years 1 to 9999; any other time as
- * `toISOString` writes it).
+ * The deltas table's page maker: each row's line written as UTF-8 straight into the page's bytes, the same bytes as
+ * `csvLine` of its cells (tested, hostile ones included). No string is made per cell or line: a page's lines cost
+ * about half the time they took as strings joined, and leave the collector nothing but the page. Rows in order
+ * repeat their kind, id, metric and day, so each of those is encoded once while it repeats; whole numbers and the
+ * times of years 1 to 9999 are written digit by digit (any other number or time as JavaScript writes it).
  */
-function isoTimes(): (t: number) => string {
+export function deltaPageBytes(): { row: DeltaFields<void>; take: () => Uint8Array } {
+  let buf = new Uint8Array(64 * 1024);
+  let n = 0;
+  const room = (bytes: number) => {
+    if (n + bytes <= buf.length) return;
+    const grown = new Uint8Array(Math.max(buf.length * 2, n + bytes));
+    grown.set(buf.subarray(0, n));
+    buf = grown;
+  };
+  const put = (bytes: Uint8Array) => {
+    room(bytes.length);
+    buf.set(bytes, n);
+    n += bytes.length;
+  };
+  const byte = (b: number) => {
+    room(1);
+    buf[n++] = b;
+  };
+  const digits2 = (v: number) => {
+    buf[n++] = ZERO + Math.floor(v / 10);
+    buf[n++] = ZERO + (v % 10);
+  };
+  const number = (v: number) => {
+    if (!Number.isSafeInteger(v)) return put(utf8.encode(String(v)));
+    room(17);
+    let rest = v;
+    if (rest < 0) {
+      buf[n++] = 0x2d;
+      rest = -rest;
+    }
+    const start = n;
+    do {
+      const next = Math.floor(rest / 10);
+      buf[n++] = ZERO + (rest - next * 10);
+      rest = next;
+    } while (rest > 0);
+    for (let a = start, b = n - 1; a < b; a++, b--) {
+      const t = buf[a]!;
+      buf[a] = buf[b]!;
+      buf[b] = t;
+    }
+  };
   let day = Number.NaN;
-  let date = '';
-  return (t) => {
-    if (!Number.isInteger(t) || t < FIRST_TIME || t >= PAST_LAST_TIME) return new Date(t).toISOString();
+  let date = new Uint8Array(0);
+  const time = (t: number) => {
+    if (!Number.isInteger(t) || t < FIRST_TIME || t >= PAST_LAST_TIME)
+      return put(utf8.encode(new Date(t).toISOString()));
     const d = Math.floor(t / DAY_MS);
     if (d !== day) {
       day = d;
-      date = new Date(d * DAY_MS).toISOString().slice(0, 11);
+      date = utf8.encode(new Date(d * DAY_MS).toISOString().slice(0, 11));
     }
+    put(date);
+    room(13);
     const ms = t - d * DAY_MS;
     const s = Math.floor(ms / 1000);
     const milli = ms - s * 1000;
-    return `${date}${pad2(Math.floor(s / 3600))}:${pad2(Math.floor(s / 60) % 60)}:${pad2(s % 60)}.${milli < 10 ? '00' : milli < 100 ? '0' : ''}${milli}Z`;
+    digits2(Math.floor(s / 3600));
+    buf[n++] = 0x3a;
+    digits2(Math.floor(s / 60) % 60);
+    buf[n++] = 0x3a;
+    digits2(s % 60);
+    buf[n++] = 0x2e;
+    buf[n++] = ZERO + Math.floor(milli / 100);
+    digits2(milli % 100);
+    buf[n++] = 0x5a;
   };
-}
-
-/** `textCell`, remembering the last text it wrote: rows in key order repeat their kind, id and metric */
-function lastTextCell(): (s: string) => string {
-  let text: string | undefined;
-  let written = '';
-  return (s) => (s === text ? written : ((text = s), (written = textCell(s))));
-}
-
-/**
- * The deltas table's line maker: `deltaLine(kind, id, metric, at, value, previous, previousSeenAt)`, the same
- * bytes as `csvLine` of the cells; one per page (it remembers the day, kind, id and metric it last wrote).
- */
-export function deltaLines(): DeltaFields<string> {
-  const iso = isoTimes();
-  const kindCell = lastTextCell();
-  const idCell = lastTextCell();
-  const metricCell = lastTextCell();
-  return (kind, id, metric, at, value, previous, previousSeenAt) =>
-    [
-      idCell(id),
-      metricCell(metric),
-      iso(at),
-      value,
-      previous ?? '',
-      previous === null ? '' : value - previous,
-      kindCell(kind),
-      previousSeenAt === null ? '\n' : `${iso(previousSeenAt)}\n`,
-    ].join(',');
+  /** a text cell, remembering the last text it wrote */
+  const lastText = () => {
+    let text: string | undefined;
+    let bytes = new Uint8Array(0);
+    return (s: string) => {
+      if (s !== text) {
+        text = s;
+        bytes = utf8.encode(textCell(s));
+      }
+      put(bytes);
+    };
+  };
+  const kindCell = lastText();
+  const idCell = lastText();
+  const metricCell = lastText();
+  return {
+    row: (kind, id, metric, at, value, previous, previousSeenAt) => {
+      idCell(id);
+      byte(COMMA);
+      metricCell(metric);
+      byte(COMMA);
+      time(at);
+      byte(COMMA);
+      number(value);
+      byte(COMMA);
+      if (previous !== null) {
+        number(previous);
+        byte(COMMA);
+        number(value - previous);
+      } else byte(COMMA);
+      byte(COMMA);
+      kindCell(kind);
+      byte(COMMA);
+      if (previousSeenAt !== null) time(previousSeenAt);
+      byte(NEWLINE);
+    },
+    // a copy the page's size: a page crossing threads takes its whole buffer with it
+    take: () => buf.slice(0, n),
+  };
 }
 
 export function attritionLine(p: PresenceRecord): string {

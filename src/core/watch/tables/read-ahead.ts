@@ -23,11 +23,11 @@ interface PageQuery<K> {
  * `read`, one page ahead: the page after each full one it answers is read at once (the next turn of this thread,
  * after the answer has gone), and answers the next call if that call asks for exactly it.
  */
-export function readAhead<Q extends PageQuery<K>, K>(
-  read: (q: Q) => Promise<CsvPage<K>>,
+export function readAhead<Q extends PageQuery<K>, K, T extends string | Uint8Array>(
+  read: (q: Q) => Promise<CsvPage<K, T>>,
   now: () => number = () => performance.now(),
-): (q: Q) => Promise<CsvPage<K>> {
-  let held: { query: string; at: number; page: Promise<CsvPage<K>> } | null = null;
+): (q: Q) => Promise<CsvPage<K, T>> {
+  let held: { query: string; at: number; page: Promise<CsvPage<K, T>> } | null = null;
   return async (q) => {
     const query = JSON.stringify(q);
     const ahead = held;

@@ -107,15 +107,14 @@ export interface AttritionKey {
   id: string;
 }
 
-/** A page of a table as CSV lines: the store's, one string however many rows. */
-export interface CsvPage<K> {
-  text: string;
+/** A page of a table as CSV lines: the store's, one value however many rows (text, or its UTF-8 bytes). */
+export interface CsvPage<K, T extends string | Uint8Array = string> {
+  text: T;
   rows: number;
   /** the last row's key (null: none) */
   last: K | null;
 }
 
-/** One row of the deltas table: a counter's value when first seen, and each change after. */
 /** A row of the deltas table field by field, as a page's rows are walked (no object made per row). */
 export type DeltaFields<R> = (
   kind: string,
@@ -127,6 +126,7 @@ export type DeltaFields<R> = (
   previousSeenAt: number | null,
 ) => R;
 
+/** One row of the deltas table: a counter's value when first seen, and each change after. */
 export interface DeltaRecord {
   kind: string;
   id: string;

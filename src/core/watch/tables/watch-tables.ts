@@ -18,7 +18,7 @@ import type { OperationId } from '../../../shared/api/catalog';
 import { parseApiDate } from '../../../shared/api/dates';
 import { forUpdate, sql, type Db, type Row, type RowStream, type SessionLock, type Sql } from '../../db';
 import { settleCounters } from '../rules/counters';
-import { attritionLine, deltaLines } from './csv';
+import { attritionLine, deltaPageBytes } from './csv';
 import { HOLD_MS, readAhead } from './read-ahead';
 import { settlePresence } from '../rules/presence';
 import type {
@@ -451,7 +451,7 @@ export class WatchTables {
    * made on the way), how many, and the last one's key. The page after a full one is read at once, while this one
    * crosses to main and is written (./read-ahead).
    */
-  async deltaPage(q: DeltaQuery): Promise<CsvPage<DeltaKey>> {
+  async deltaPage(q: DeltaQuery): Promise<CsvPage<DeltaKey, Uint8Array>> {
     return this.deltaPages(q);
   }
 
@@ -472,7 +472,7 @@ export class WatchTables {
   /** one page read at a time: a page read ahead and an ask must not share the stream */
   private deltaTurn: Promise<unknown> = Promise.resolve();
 
-  private readonly deltaPages = readAhead(async (q: DeltaQuery): Promise<CsvPage<DeltaKey>> => {
+  private readonly deltaPages = readAhead(async (q: DeltaQuery): Promise<CsvPage<DeltaKey, Uint8Array>> => {
     if (this.db.dialect === 'sqlite') {
       const { rows, before } = await this.deltaRows(q);
       return deltaCsv(rows, before);
@@ -482,7 +482,7 @@ export class WatchTables {
     return page;
   });
 
-  private async streamedDeltaPage(q: DeltaQuery): Promise<CsvPage<DeltaKey>> {
+  private async streamedDeltaPage(q: DeltaQuery): Promise<CsvPage<DeltaKey, Uint8Array>> {
     const filter = JSON.stringify([q.watch ?? null, q.item ?? null]);
     const held = this.deltaReading;
     this.deltaReading = null;
@@ -750,15 +750,12 @@ async function settleRunCounters(tx: Db, run: number, readings: RunOutcome['coun
 const DELTA_NUMBERS = [false, false, false, true, true, true];
 
 /** a page of the deltas table's rows as CSV lines, `before` the row before its first (absent: none) */
-function deltaCsv(rows: unknown[][], before: unknown[] | undefined): CsvPage<DeltaKey> {
-  const line = deltaLines();
-  const lines: string[] = [];
-  eachDelta(rows, before, (kind, id, metric, at, value, previous, previousSeenAt) => {
-    lines.push(line(kind, id, metric, at, value, previous, previousSeenAt));
-  });
+function deltaCsv(rows: unknown[][], before: unknown[] | undefined): CsvPage<DeltaKey, Uint8Array> {
+  const page = deltaPageBytes();
+  eachDelta(rows, before, page.row);
   const end = rows.at(-1);
   const last = end ? { kind: String(end[0]), id: String(end[1]), metric: String(end[2]), at: Number(end[3]) } : null;
-  return { text: lines.join(''), rows: rows.length, last };
+  return { text: page.take(), rows: rows.length, last };
 }
 
 /** whether `row` (`[kind, id, metric, at, …]`) is the row of `key` */
