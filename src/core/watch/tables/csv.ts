@@ -31,9 +31,9 @@ const textCell = (s: string): string => (QUOTED.test(s) ? `"${s.replace(/"/g, '"
 /**
  * The deltas table's page maker: each row's line written as UTF-8 straight into the page's bytes, the same bytes as
  * `csvLine` of its cells (tested, hostile ones included). No string is made per cell or line: a page's lines cost
- * about half the time they took as strings joined, and leave the collector nothing but the page. Rows in order
- * repeat their kind, id, metric and day, so each of those is encoded once while it repeats; whole numbers and the
- * times of years 1 to 9999 are written digit by digit (any other number or time as JavaScript writes it).
+ * about half the time they took as strings joined, and leave the collector nothing but the page. A page's kinds and
+ * metrics are few, so each one's bytes are made once, as is each day's date; ids in plain ASCII, whole numbers and
+ * the times of years 1 to 9999 are written byte by byte (any other text, number or time as JavaScript writes it).
  */
 export function deltaPageBytes(): { row: DeltaFields<void>; take: () => Uint8Array } {
   let buf = new Uint8Array(64 * 1024);
@@ -102,24 +102,36 @@ export function deltaPageBytes(): { row: DeltaFields<void>; take: () => Uint8Arr
     digits2(milli % 100);
     buf[n++] = 0x5a;
   };
-  /** a text cell, remembering the last text it wrote */
-  const lastText = () => {
-    let text: string | undefined;
-    let bytes = new Uint8Array(0);
-    return (s: string) => {
-      if (s !== text) {
-        text = s;
-        bytes = utf8.encode(textCell(s));
+  /** a text cell: ASCII needing no quotes byte by byte, any other through the encoder */
+  const text = (s: string) => {
+    const length = s.length;
+    room(length);
+    const start = n;
+    for (let i = 0; i < length; i++) {
+      const c = s.charCodeAt(i);
+      // a quote, a comma, a line break or anything past ASCII: the cell as `cell` writes it, encoded
+      if (c >= 0x80 || c === 0x22 || c === 0x2c || c === 0x0a || c === 0x0d) {
+        n = start;
+        return put(utf8.encode(textCell(s)));
       }
+      buf[start + i] = c;
+    }
+    n = start + length;
+  };
+  /** a text cell of few values (a kind, a metric): each one's bytes made once */
+  const fewTexts = () => {
+    const known = new Map<string, Uint8Array>();
+    return (s: string) => {
+      let bytes = known.get(s);
+      if (bytes === undefined) known.set(s, (bytes = utf8.encode(textCell(s))));
       put(bytes);
     };
   };
-  const kindCell = lastText();
-  const idCell = lastText();
-  const metricCell = lastText();
+  const kindCell = fewTexts();
+  const metricCell = fewTexts();
   return {
     row: (kind, id, metric, at, value, previous, previousSeenAt) => {
-      idCell(id);
+      text(id);
       byte(COMMA);
       metricCell(metric);
       byte(COMMA);
