@@ -183,7 +183,8 @@ const LATEST_REQUEST = sql`(SELECT r.request FROM request_items r JOIN requests 
  * hand) may not. SQLite checks in C (json_type would fail on malformed text, so it is asked only of valid text).
  * PostgreSQL's own JSON parser refuses what JavaScript reads (half a surrogate pair, escaped), and its version 15
  * has no test that does not throw, so there the text is only checked to be braced as an object is: cut text and
- * JSON of another kind are told apart, damage inside the braces is not.
+ * JSON of another kind are told apart, damage inside the braces is not (where an item is taken as held, `keptItems`
+ * parses its text too; a view lists such an item where it falls, as one that does not read).
  */
 const READABLE = sql.of({
   sqlite: "(CASE WHEN json_valid(i.raw) THEN json_type(i.raw) = 'object' ELSE 0 END)",
