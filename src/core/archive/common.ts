@@ -14,6 +14,7 @@ import type {
   ResearcherActivity,
 } from '../../shared/ipc/archive';
 import { ArchiveQuery } from '../../shared/ipc/archive';
+import { isObject } from '../../shared/api/normalize/values';
 import { SkeinError } from '../../shared/errors';
 import { codePoint, heldTransaction, sampleRankSql, sql, type AnyPart, type Db, type SideQuery, type Sql } from '../db';
 import { openParts, tablesOf, type OpenParts } from './parts';
@@ -194,8 +195,7 @@ const READABLE = sql.of({
 /** whether a kept JSON text reads as an object (what READABLE tests on SQLite) */
 function readsAsObject(raw: string): boolean {
   try {
-    const v = JSON.parse(raw) as unknown;
-    return typeof v === 'object' && v !== null && !Array.isArray(v);
+    return isObject(JSON.parse(raw));
   } catch {
     return false;
   }
@@ -789,7 +789,7 @@ export abstract class ArchiveTables {
     const kept: KeptItems = { held: [], damaged: [] };
     for (const { readable, ...item } of rows)
       if ((readable === true || Number(readable) === 1) && (!parse || readsAsObject(item.raw)))
-        kept.held.push(withRaw ? item : { ...item, raw: '' });
+        kept.held.push(parse && !withRaw ? { ...item, raw: '' } : item);
       else kept.damaged.push(item.id);
     return kept;
   }

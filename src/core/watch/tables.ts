@@ -37,7 +37,8 @@ export const ATTRITION_COLUMNS = [
 
 /**
  * The rows as CSV lines, a page at a time after the last row of the page before (null: from the start); the
- * store makes the lines (./tables/csv), so a page crosses from the archive's worker as one string.
+ * store makes the lines (./tables/csv), so a page crosses from the archive's worker as one value (the deltas
+ * table's as its UTF-8 bytes, written to the file as they are).
  */
 export interface TableSource {
   deltas: (after: DeltaKey | null, limit: number) => Promise<CsvPage<DeltaKey, string | Uint8Array>>;

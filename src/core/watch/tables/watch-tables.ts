@@ -447,8 +447,8 @@ export class WatchTables {
 
   /**
    * The deltas table as the export writes it, a page at a time after `after`: the page's CSV lines, made here
-   * straight from its rows as one string (thousands of rows cross to main as one value, with no object per row
-   * made on the way), how many, and the last one's key. The page after a full one is read at once, while this one
+   * straight from its rows as their UTF-8 bytes (thousands of rows cross to main as one value, with no object or
+   * string per row made on the way), how many, and the last one's key. The page after a full one is read at once, while this one
    * crosses to main and is written (./read-ahead).
    */
   async deltaPage(q: DeltaQuery): Promise<CsvPage<DeltaKey, Uint8Array>> {
