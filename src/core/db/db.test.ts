@@ -162,6 +162,36 @@ describe.each(DIALECTS)('the executor on $name', (d) => {
       ).toEqual(whole);
     },
   );
+  maybe(
+    'streams a table bigger than a read exactly: characters of several bytes cut between reads, long lines, big numbers',
+    async () => {
+      const db = await d.fresh();
+      await db.exec(`CREATE TABLE b (id bigint PRIMARY KEY, k text, n bigint)`);
+      // ~1 MB of rows: the server's answer arrives in many reads, and some cut a character of 2, 3 or 4 bytes
+      const word = (i: number) => ['é', '東京', '🦩', 'a\tb', 'back\\slash', ''][i % 6]!;
+      const n = (i: number) => [0, -1, 2 ** 53 - 1, -(2 ** 53 - 1), 123_456_789_012_345, 1_763_769_600_000][i % 6]!;
+      await db.transaction(async (tx) => {
+        for (let from = 0; from < 4_000; from += 200)
+          await tx.run(
+            sql`INSERT INTO b (id, k, n) VALUES ${sql.rows(
+              Array.from({ length: 200 }, (_, j) => {
+                const i = from + j;
+                // every 97th row a line longer than any piece the reader decodes at once
+                return [i, `${word(i)} ${i} `.repeat(i % 97 === 0 ? 4_000 : 1 + (i % 30)), n(i)];
+              }),
+            )}`,
+          );
+      });
+      const q = sql`SELECT id, k, n FROM b ORDER BY id`;
+      const whole = await db.tuples(q);
+      expect(whole).toHaveLength(4_000);
+      const stream = db.stream(q, [true, false, true]);
+      const read: unknown[][] = [];
+      for (let batch = await stream.next(333); batch.length > 0; batch = await stream.next(333)) read.push(...batch);
+      expect(read).toEqual(whole);
+      expect(read[2]).toEqual([2, '🦩 2 🦩 2 🦩 2 ', 2 ** 53 - 1]);
+    },
+  );
 
   maybe('says a stream’s failure in words, and lets go of its connection', async () => {
     const db = await d.fresh();
