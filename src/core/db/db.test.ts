@@ -190,6 +190,13 @@ describe.each(DIALECTS)('the executor on $name', (d) => {
       for (let batch = await stream.next(333); batch.length > 0; batch = await stream.next(333)) read.push(...batch);
       expect(read).toEqual(whole);
       expect(read[2]).toEqual([2, '🦩 2 🦩 2 🦩 2 ', 2 ** 53 - 1]);
+      // visited a row at a time (the array may be the same each time): the same rows, a batch's worth per call
+      const visiting = db.stream(q, [true, false, true]);
+      const visited: unknown[][] = [];
+      const counts: number[] = [];
+      for (let n = -1; n !== 0; counts.push(n)) n = await visiting.visit(333, (row) => visited.push([...row]));
+      expect(visited).toEqual(whole);
+      expect(counts).toEqual([...Array<number>(12).fill(333), 4, 0]);
     },
   );
 

@@ -53,8 +53,23 @@ export interface Db {
 export interface RowStream {
   /** up to `max` more rows; fewer only at the end (then the stream has closed itself) */
   next: (max: number) => Promise<unknown[][]>;
+  /**
+   * up to `max` more rows, each handed to `each` as it is read; how many (fewer only at the end). The array may be
+   * the same one each time, its values good until `each` returns: for a page that keeps nothing of a row but what
+   * it writes (no array per row for the collector to copy while the page is read)
+   */
+  visit: (max: number, each: (row: readonly unknown[]) => void) => Promise<number>;
   /** lets go of what it holds (a connection, a statement); nothing once ended */
   close: () => Promise<void>;
+}
+
+/** `visit` for a stream whose rows come as arrays of their own anyway: each batch's rows handed on. */
+export function visitBatches(next: RowStream['next']): RowStream['visit'] {
+  return async (max, each) => {
+    const rows = await next(max);
+    for (const row of rows) each(row);
+    return rows.length;
+  };
 }
 
 /** A bound value as both drivers take it: booleans as 0/1 (no column is boolean), undefined as null. */

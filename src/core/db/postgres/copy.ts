@@ -59,32 +59,31 @@ function numberAt(text: string, from: number, to: number): number {
 }
 
 /**
- * Every row of `text` (whole lines, each ending with a newline) onto `rows`: text decoded, numbers as numbers, `\N`
- * as null. Fields are read where they lie in the chunk's text: no string per line, none per number.
+ * The row of `text` (whole lines, each ending with a newline) that starts at `at`, into `row`: text decoded, numbers
+ * as numbers, `\N` as null. Fields are read where they lie in the text: no string per line, none per number. Returns
+ * where the next row starts.
  */
-function copyRows(text: string, numbers: readonly boolean[], rows: unknown[][]): void {
+function copyRow(text: string, at: number, numbers: readonly boolean[], row: unknown[]): number {
   const last = numbers.length - 1;
-  let at = 0;
-  while (at < text.length) {
-    const lineEnd = text.indexOf('\n', at);
-    const row = new Array<unknown>(numbers.length);
-    for (let i = 0; i <= last; i++) {
-      let end = i === last ? lineEnd : text.indexOf('\t', at);
-      // a line with fewer fields than asked (none has): the rest stay undefined
-      if (end < 0 || end > lineEnd) end = lineEnd;
-      if (end - at === 2 && text.charCodeAt(at) === BACKSLASH && text.charCodeAt(at + 1) === 78) row[i] = null;
-      else if (numbers[i]) row[i] = numberAt(text, at, end);
-      else {
-        const field = text.slice(at, end);
-        const plain = field.includes('\\') ? unescapeCopy(field) : field;
-        row[i] = plain.charCodeAt(0) === 1 ? fromPg(plain) : plain;
-      }
-      at = end + 1;
-      if (end === lineEnd) break;
+  const lineEnd = text.indexOf('\n', at);
+  for (let i = 0; i <= last; i++) {
+    let end = i === last ? lineEnd : text.indexOf('\t', at);
+    // a line with fewer fields than asked (none has): the rest are undefined
+    if (end < 0 || end > lineEnd) {
+      end = lineEnd;
+      row.fill(undefined, i + 1);
     }
-    at = lineEnd + 1;
-    rows.push(row);
+    if (end - at === 2 && text.charCodeAt(at) === BACKSLASH && text.charCodeAt(at + 1) === 78) row[i] = null;
+    else if (numbers[i]) row[i] = numberAt(text, at, end);
+    else {
+      const field = text.slice(at, end);
+      const plain = field.includes('\\') ? unescapeCopy(field) : field;
+      row[i] = plain.charCodeAt(0) === 1 ? fromPg(plain) : plain;
+    }
+    if (end === lineEnd) break;
+    at = end + 1;
   }
+  return lineEnd + 1;
 }
 
 /**
@@ -102,45 +101,87 @@ export function copyStream(
   const { text } = compile(q, 'postgres', encode, (_n, v) => pgLiteral(v));
   const stream = client.query(copyTo(`COPY (${text}) TO STDOUT`));
   const chunks: AsyncIterator<Buffer> = stream[Symbol.asyncIterator]();
-  const rows: unknown[][] = [];
-  /** the bytes after the last whole line: a row (and a character) may be cut between chunks */
-  let partial: Buffer | null = null;
+  /** the read in hand (with the last one's cut row before it), its last newline, and its first byte not decoded */
+  let bytes: Buffer | null = null;
+  let cut = -1;
+  let from = 0;
+  /** the piece of whole lines decoded, and where its next row starts */
+  let piece = '';
+  let at = 0;
   let over = false;
+  let closed = false;
   const finish = (clean: boolean) => {
     if (over) return;
     over = true;
     if (!clean) stream.destroy();
     done(clean);
   };
+  /** a piece with a row in it to read (decoded, or a read waited for): false at the end */
+  const fill = async (): Promise<boolean> => {
+    while (at >= piece.length) {
+      if (closed) return false;
+      if (bytes !== null && from <= cut) {
+        // whole lines decoded (UTF-8 never has a newline byte inside a character): no decoder state carried
+        // between reads, no string joined to the last read's rest; a few KB at a time (see PIECE)
+        const to = from + PIECE >= cut ? cut : bytes.indexOf(NEWLINE, from + PIECE);
+        piece = bytes.toString('utf8', from, to + 1);
+        at = 0;
+        from = to + 1;
+        continue;
+      }
+      if (over) return false;
+      // the bytes after the last whole line: a row (and a character) may be cut between reads
+      const partial = bytes !== null && cut + 1 < bytes.length ? bytes.subarray(cut + 1) : null;
+      const step: IteratorResult<Buffer> = await chunks.next();
+      if (step.done === true) {
+        finish(true);
+        bytes = null;
+        // COPY ends every row with a newline: anything after the last one would be a row cut short
+        if (partial === null) return false;
+        piece = `${partial.toString('utf8')}\n`;
+        at = 0;
+        continue;
+      }
+      bytes = partial ? Buffer.concat([partial, step.value]) : step.value;
+      cut = bytes.lastIndexOf(NEWLINE);
+      from = 0;
+    }
+    return true;
+  };
+  /** up to `max` rows, each into `into()` and handed to `each`; how many */
+  const read = async (max: number, into: () => unknown[], each: (row: unknown[]) => void): Promise<number> => {
+    let n = 0;
+    try {
+      while (n < max && (await fill()))
+        for (; n < max && at < piece.length; n++) {
+          const row = into();
+          at = copyRow(piece, at, numbers, row);
+          each(row);
+        }
+    } catch (e) {
+      finish(false);
+      throw e;
+    }
+    return n;
+  };
+  const width = numbers.length;
   return {
     next: async (max) => {
-      try {
-        while (rows.length < max && !over) {
-          const step: IteratorResult<Buffer> = await chunks.next();
-          if (step.done === true) {
-            // COPY ends every row with a newline: anything after the last one would be a row cut short
-            if (partial) copyRows(`${partial.toString('utf8')}\n`, numbers, rows);
-            partial = null;
-            finish(true);
-            break;
-          }
-          const bytes: Buffer = partial ? Buffer.concat([partial, step.value]) : step.value;
-          // whole lines decoded (UTF-8 never has a newline byte inside a character): no decoder state carried
-          // between chunks, no string joined to the last chunk's rest; a few KB at a time (see PIECE)
-          const cut = bytes.lastIndexOf(NEWLINE);
-          partial = cut + 1 < bytes.length ? bytes.subarray(cut + 1) : null;
-          for (let from = 0; from <= cut;) {
-            const to = from + PIECE >= cut ? cut : bytes.indexOf(NEWLINE, from + PIECE);
-            copyRows(bytes.toString('utf8', from, to + 1), numbers, rows);
-            from = to + 1;
-          }
-        }
-      } catch (e) {
-        finish(false);
-        throw e;
-      }
-      return rows.splice(0, max);
+      const rows: unknown[][] = [];
+      await read(
+        max,
+        () => new Array<unknown>(width),
+        (row) => rows.push(row),
+      );
+      return rows;
     },
-    close: async () => finish(false),
+    visit: (max, each) => {
+      const row = new Array<unknown>(width);
+      return read(max, () => row, each);
+    },
+    close: async () => {
+      closed = true;
+      finish(false);
+    },
   };
 }

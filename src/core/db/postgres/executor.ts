@@ -6,7 +6,7 @@
  * network going: TCP keepalives, and an idle session's timeout where the server has one).
  */
 import type pg from 'pg';
-import { bindable, type Db, type Row, type RowStream, type SessionLock } from '../executor';
+import { bindable, visitBatches, type Db, type Row, type RowStream, type SessionLock } from '../executor';
 import { compile, sql, type Sql } from '../sql';
 import type { PgDb } from './db';
 import { copyStream } from './copy';
@@ -129,6 +129,7 @@ function pooledStream(db: PgDb, q: Sql, numbers: readonly boolean[], gone: () =>
     }));
   return {
     next: async (max) => (closed ? [] : db.run(async () => (await start()).next(max))),
+    visit: async (max, each) => (closed ? 0 : db.run(async () => (await start()).visit(max, each))),
     close: async () => {
       closed = true;
       // a stream that never got its connection (the server away) holds nothing to give back
@@ -150,8 +151,10 @@ function clientExecutor(db: PgDb, client: pg.PoolClient): Db {
     (w) => w(inside),
     (q) => {
       let rows: Promise<unknown[][]> | null = null;
+      const next: RowStream['next'] = async (max) => (await (rows ??= inside.tuples(q))).splice(0, max);
       return {
-        next: async (max) => (await (rows ??= inside.tuples(q))).splice(0, max),
+        next,
+        visit: visitBatches(next),
         close: async () => {
           rows = Promise.resolve([]);
         },

@@ -4,7 +4,7 @@
  * arrives meanwhile (another message to the worker) waits for it rather than landing inside it.
  */
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
-import { bindable, type Db, type Row, type RowStream, type SessionLock } from '../executor';
+import { bindable, visitBatches, type Db, type Row, type RowStream, type SessionLock } from '../executor';
 import { registerSampleRank } from '../rank';
 import { compile, type Sql } from '../sql';
 
@@ -79,27 +79,29 @@ export function sqliteExecutor(db: DatabaseSync): Db {
       rows = null;
     };
     let ended = false;
+    const next: RowStream['next'] = (max) =>
+      at(() => {
+        if (ended) return [];
+        if (!rows) {
+          const s = db.prepare(text);
+          s.setReturnArrays(true);
+          rows = s.iterate(...(values as SQLInputValue[]));
+        }
+        const batch: unknown[][] = [];
+        while (batch.length < max) {
+          const step = rows.next();
+          if (step.done) {
+            ended = true;
+            close();
+            break;
+          }
+          batch.push(step.value as unknown[]);
+        }
+        return batch;
+      });
     return {
-      next: (max) =>
-        at(() => {
-          if (ended) return [];
-          if (!rows) {
-            const s = db.prepare(text);
-            s.setReturnArrays(true);
-            rows = s.iterate(...(values as SQLInputValue[]));
-          }
-          const batch: unknown[][] = [];
-          while (batch.length < max) {
-            const step = rows.next();
-            if (step.done) {
-              ended = true;
-              close();
-              break;
-            }
-            batch.push(step.value as unknown[]);
-          }
-          return batch;
-        }),
+      next,
+      visit: visitBatches(next),
       close: async () => {
         ended = true;
         close();

@@ -491,15 +491,18 @@ export class WatchTables {
     if (held && !goesOn) await held.stream.close();
     const before = goesOn ? held.last : q.after ? await this.deltaRow(q.after) : undefined;
     const stream = goesOn ? held.stream : this.db.stream(this.deltaQuery(q), DELTA_NUMBERS);
-    let rows: unknown[][];
+    // each row written as it is read: the page holds its lines' bytes, never its rows
+    const page = deltaPageBytes();
+    const walk = deltaWalk(before, page.row);
+    let rows: number;
     try {
-      rows = await stream.next(q.limit);
+      rows = await stream.visit(q.limit, walk.row);
     } catch (e) {
       await stream.close().catch(() => undefined);
       throw e;
     }
-    const end = rows.at(-1);
-    if (end && rows.length >= q.limit) {
+    const end = rows > 0 ? walk.last() : undefined;
+    if (end && rows >= q.limit) {
       const timer = setTimeout(() => {
         if (this.deltaReading?.stream !== stream) return;
         this.deltaReading = null;
@@ -508,7 +511,7 @@ export class WatchTables {
       timer.unref?.();
       this.deltaReading = { filter, last: end, stream, timer };
     } else await stream.close();
-    return deltaCsv(rows, before);
+    return { text: page.take(), rows, last: end ? deltaKey(end) : null };
   }
 
   /** the deltas table's rows after `q.after` (all of them: a page takes what it needs), `[kind, id, metric, at, value, last_at]` */
@@ -754,9 +757,16 @@ function deltaCsv(rows: unknown[][], before: unknown[] | undefined): CsvPage<Del
   const page = deltaPageBytes();
   eachDelta(rows, before, page.row);
   const end = rows.at(-1);
-  const last = end ? { kind: String(end[0]), id: String(end[1]), metric: String(end[2]), at: Number(end[3]) } : null;
-  return { text: page.take(), rows: rows.length, last };
+  return { text: page.take(), rows: rows.length, last: end ? deltaKey(end) : null };
 }
+
+/** the key of a deltas table's row (`[kind, id, metric, at, …]`) */
+const deltaKey = (row: readonly unknown[]): DeltaKey => ({
+  kind: String(row[0]),
+  id: String(row[1]),
+  metric: String(row[2]),
+  at: Number(row[3]),
+});
 
 /** whether `row` (`[kind, id, metric, at, …]`) is the row of `key` */
 function isKeyOf(row: unknown[], key: DeltaKey): boolean {
@@ -771,27 +781,41 @@ function isKeyOf(row: unknown[], key: DeltaKey): boolean {
 /**
  * The deltas rule, once for the records and the CSV lines: rows come ordered by item, metric and time, so the value
  * before each one is the row before it when that row is the same item's same metric (for a page's first row, the
- * `after` row). Fields go to `visit` one by one, so a page of thousands makes no object per row on the way.
+ * `after` row). Fields go to `visit` one by one, and nothing of a row is kept but its fields, so a page of thousands
+ * makes no object per row on the way; `last` is the last row's `[kind, id, metric, at, value, last_at]`.
  */
-function eachDelta(rows: unknown[][], before: unknown[] | undefined, visit: DeltaFields<void>): void {
+function deltaWalk(
+  before: readonly unknown[] | undefined,
+  visit: DeltaFields<void>,
+): { row: (r: readonly unknown[]) => void; last: () => unknown[] } {
   let kind = before ? String(before[0]) : '';
   let id = before ? String(before[1]) : '';
   let metric = before ? String(before[2]) : '';
+  let at = before ? Number(before[3]) : 0;
   let value = before ? Number(before[4]) : 0;
   let lastAt = before ? Number(before[5]) : 0;
   let held = before !== undefined;
-  for (const r of rows) {
-    const k = String(r[0]);
-    const i = String(r[1]);
-    const m = String(r[2]);
-    const same = held && k === kind && i === id && m === metric;
-    const v = Number(r[4]);
-    visit(k, i, m, Number(r[3]), v, same ? value : null, same ? lastAt : null);
-    held = true;
-    kind = k;
-    id = i;
-    metric = m;
-    value = v;
-    lastAt = Number(r[5]);
-  }
+  return {
+    row: (r) => {
+      const k = String(r[0]);
+      const i = String(r[1]);
+      const m = String(r[2]);
+      const same = held && k === kind && i === id && m === metric;
+      const v = Number(r[4]);
+      at = Number(r[3]);
+      visit(k, i, m, at, v, same ? value : null, same ? lastAt : null);
+      held = true;
+      kind = k;
+      id = i;
+      metric = m;
+      value = v;
+      lastAt = Number(r[5]);
+    },
+    last: () => [kind, id, metric, at, value, lastAt],
+  };
+}
+
+function eachDelta(rows: unknown[][], before: unknown[] | undefined, visit: DeltaFields<void>): void {
+  const walk = deltaWalk(before, visit);
+  for (const r of rows) walk.row(r);
 }
