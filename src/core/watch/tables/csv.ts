@@ -21,6 +21,8 @@ const FIRST_TIME = -62_135_596_800_000;
 const PAST_LAST_TIME = 253_402_300_800_000;
 const QUOTED = /[",\r\n]/;
 const DAY_MS = 86_400_000;
+/** the bytes made ready for each row a page is asked for */
+const ROW_BYTES = 96;
 const COMMA = 0x2c;
 const NEWLINE = 0x0a;
 const ZERO = 0x30;
@@ -35,8 +37,9 @@ const textCell = (s: string): string => (QUOTED.test(s) ? `"${s.replace(/"/g, '"
  * metrics are few, so each one's bytes are made once, as is each day's date; ids in plain ASCII, whole numbers and
  * the times of years 1 to 9999 are written byte by byte (any other text, number or time as JavaScript writes it).
  */
-export function deltaPageBytes(): { row: DeltaFields<void>; take: () => Uint8Array } {
-  let buf = new Uint8Array(64 * 1024);
+export function deltaPageBytes(rows = 0): { row: DeltaFields<void>; take: () => Uint8Array } {
+  // room for a page of `rows` at once (a row of a plain id with both times is ~85 bytes): no page grown row by row
+  let buf = new Uint8Array(Math.max(64 * 1024, rows * ROW_BYTES));
   let n = 0;
   const room = (bytes: number) => {
     if (n + bytes <= buf.length) return;
@@ -150,8 +153,8 @@ export function deltaPageBytes(): { row: DeltaFields<void>; take: () => Uint8Arr
       if (previousSeenAt !== null) time(previousSeenAt);
       byte(NEWLINE);
     },
-    // a copy the page's size: a page crossing threads takes its whole buffer with it
-    take: () => buf.slice(0, n),
+    // a page crossing threads takes its whole buffer with it: a buffer mostly empty is cut to the page's size
+    take: () => (n >= buf.length * 0.75 ? buf.subarray(0, n) : buf.slice(0, n)),
   };
 }
 

@@ -492,7 +492,7 @@ export class WatchTables {
     const before = goesOn ? held.last : q.after ? await this.deltaRow(q.after) : undefined;
     const stream = goesOn ? held.stream : this.db.stream(this.deltaQuery(q), DELTA_NUMBERS);
     // each row written as it is read: the page holds its lines' bytes, never its rows
-    const page = deltaPageBytes();
+    const page = deltaPageBytes(q.limit);
     const walk = deltaWalk(before, page.row);
     let rows: number;
     try {
@@ -754,7 +754,7 @@ const DELTA_NUMBERS = [false, false, false, true, true, true];
 
 /** a page of the deltas table's rows as CSV lines, `before` the row before its first (absent: none) */
 function deltaCsv(rows: unknown[][], before: unknown[] | undefined): CsvPage<DeltaKey, Uint8Array> {
-  const page = deltaPageBytes();
+  const page = deltaPageBytes(rows.length);
   eachDelta(rows, before, page.row);
   const end = rows.at(-1);
   return { text: page.take(), rows: rows.length, last: end ? deltaKey(end) : null };
