@@ -2,7 +2,8 @@
  * A query's rows read with `COPY (query) TO STDOUT` (pg-copy-streams): the server sends each row as one line of
  * text, and this parses them here, the whole lines of each read at once, with no driver parse per field
  * (node-postgres makes a string and runs a type parser for every field of every row: for a table of millions, as
- * much time as the rest of its export). The stream is read as rows are asked for, so the server is never ahead by more than the socket holds.
+ * much time as the rest of its export). The stream is read as rows are asked for, so the server is never ahead by
+ * more than the socket holds.
  *
  * COPY takes no bound parameters: the query's values are written into it as literals (strings through the
  * NUL-safe codec and pg's quoting, numbers as digits). Text format: rows end with a newline, fields with a tab,
@@ -43,7 +44,7 @@ const MINUS = 45;
  */
 const PIECE = 8192;
 
-/** a number field of `text` from `from` to `to`: up to 15 digits read in place (no slice), any other as `Number` reads it */
+/** a number field of `text` from `from` to `to`: up to 15 digits read in place (no slice), others by `Number` */
 function numberAt(text: string, from: number, to: number): number {
   let i = from;
   const negative = text.charCodeAt(i) === MINUS;
