@@ -36,9 +36,25 @@ function chunked<R>(it: Iterator<R>, end: () => void) {
   return { next, close };
 }
 
+/** SQLite's own bound on the log, in pages: past it, a commit copies the log into the file */
+const OWN_LOG_BOUND = 1000;
+/**
+ * the same while the side reader checkpoints: 256 MB of 4 KB pages. Its checkpoints wait on the disk's random
+ * writes (a batch's ~40 MB took a second here), so a log bound of a few batches had the writer checkpoint itself
+ * again; the log file is cut back to `LOG_KEPT` once the side reader has caught up.
+ */
+const SIDE_LOG_BOUND = 65_536;
+/** bytes of an emptied log file kept for the next writes (SQLite keeps all of it by default) */
+const LOG_KEPT = 64 * 1024 * 1024;
+
 export class ArchiveProject extends ArchiveTables implements ProjectStore {
   private readonly db: DatabaseSync;
   private readonly ingester;
+  /** a checkpoint asked of the side reader and not answered yet; another wanted after it */
+  private checkpointing = false;
+  private checkpointAgain = false;
+  /** whether the side reader checkpoints this file (the last one asked of it was done) */
+  private checkpointsBeside = false;
 
   /**
    * Opens (or creates) the project file with its parts, migrated; refuses in plain words what it will not open.
@@ -85,6 +101,7 @@ export class ArchiveProject extends ArchiveTables implements ProjectStore {
     try {
       for (const r of records) this.ingester.ingest(r);
       this.db.exec('COMMIT');
+      this.checkpointBeside();
       return;
     } catch {
       this.db.exec('ROLLBACK');
@@ -106,6 +123,38 @@ export class ArchiveProject extends ArchiveTables implements ProjectStore {
       this.db.exec('ROLLBACK');
       throw e;
     }
+    this.checkpointBeside();
+  }
+
+  /**
+   * Has the side reader copy the log into the file, one checkpoint asked at a time (one more if batches were written
+   * meanwhile). While it does, this connection checkpoints only a log grown to `SIDE_LOG_BOUND` (a side reader
+   * falling behind, or a read keeping the log); while it cannot (not started yet, or stopped), it does so after a
+   * commit past SQLite's own bound, as without one.
+   */
+  private checkpointBeside(): void {
+    const side = this.side;
+    if (!side) return;
+    if (this.checkpointing) {
+      this.checkpointAgain = true;
+      return;
+    }
+    this.checkpointing = true;
+    this.checkpointAgain = false;
+    void side
+      .checkpoint()
+      .catch(() => false)
+      .then((beside) => {
+        this.checkpointing = false;
+        if (!this.db.isOpen) return;
+        if (beside !== this.checkpointsBeside) {
+          this.checkpointsBeside = beside;
+          this.db.exec(
+            `PRAGMA wal_autocheckpoint = ${beside ? SIDE_LOG_BOUND : OWN_LOG_BOUND}; PRAGMA journal_size_limit = ${LOG_KEPT}`,
+          );
+        }
+        if (beside && this.checkpointAgain) this.checkpointBeside();
+      });
   }
 
   search(q: ArchiveQueryParsed, offset: number, limit: number): ArchiveSearchResult {

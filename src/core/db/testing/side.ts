@@ -27,6 +27,7 @@ export function sideReaderHere(): SideReader & { asked: () => number; started: (
         }
         return sqliteExecutor(db).all(q);
       },
+      checkpoint: async () => false,
       forget: async () => {
         open.get(path)?.close();
         open.delete(path);
