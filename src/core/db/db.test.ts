@@ -162,6 +162,7 @@ describe.each(DIALECTS)('the executor on $name', (d) => {
       ).toEqual(whole);
     },
   );
+
   maybe(
     'streams a table bigger than a read exactly: characters of several bytes cut between reads, long lines, big numbers',
     async () => {
@@ -194,7 +195,7 @@ describe.each(DIALECTS)('the executor on $name', (d) => {
       const visiting = db.stream(q, [true, false, true]);
       const visited: unknown[][] = [];
       const counts: number[] = [];
-      for (let n = -1; n !== 0; counts.push(n)) n = await visiting.visit(333, (row) => visited.push([...row]));
+      for (let got = -1; got !== 0; counts.push(got)) got = await visiting.visit(333, (row) => visited.push([...row]));
       expect(visited).toEqual(whole);
       expect(counts).toEqual([...Array<number>(12).fill(333), 4, 0]);
     },
