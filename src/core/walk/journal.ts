@@ -18,6 +18,7 @@
  */
 import { writeSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
+import { oneLine } from '../../shared/api/spans';
 import type { AnswerSnapshot, DroppedItem, PagingStopReason } from '../../shared/ipc/api';
 
 export interface JournalItem {
@@ -185,13 +186,6 @@ function parseAskLine(buf: Buffer, start: number, stop: number): Asked | null {
   } catch {
     return null;
   }
-}
-
-/** a raw line break inside JSON text can only be whitespace between tokens (a string holds it escaped) */
-const LINE_BREAK = /[\r\n]/g;
-
-function oneLine(raw: string): string {
-  return raw.includes('\n') || raw.includes('\r') ? raw.replace(LINE_BREAK, ' ') : raw;
 }
 
 /** the most a journal keeps between pages for encoding them: a page of ordinary posts is well under it */

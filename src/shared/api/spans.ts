@@ -125,3 +125,11 @@ export function receivedTexts(
   }
   return texts;
 }
+
+/** a raw line break inside JSON text can only be whitespace between tokens (a string holds it escaped) */
+const LINE_BREAK = /[\r\n]/g;
+
+/** An item's received JSON on one line (a journal's line, a JSON Lines file's): its line breaks made spaces. */
+export function oneLine(raw: string): string {
+  return raw.includes('\n') || raw.includes('\r') ? raw.replace(LINE_BREAK, ' ') : raw;
+}
