@@ -426,11 +426,11 @@ export class ExportService {
         if (!(await live?.finish(manifest, state.items, writing))) {
           const target = job.files[0] as string;
           const { writeFromJournal } = this.deps;
-          // a built-in format that makes rows (the ones written live: CSV, Parquet) is written in a worker, which knows
+          // a built-in format that makes rows (CSV, Parquet) is written in a worker, which knows
           // only those; JSON and JSON Lines copy the journal's bytes (a worker measured slower, and bigger), a network
           // holds its graph and reads the project's posts
           const written =
-            writeFromJournal && BUILT_IN_FORMATS.includes(format) && format.live
+            writeFromJournal && BUILT_IN_FORMATS.includes(format) && format.live && !format.copiesItems
               ? await writeFromJournal(
                   {
                     format: format.id,

@@ -121,10 +121,15 @@ export function writeFromJournalInWorker(offMain: OffMain, heap: ResourceLimits 
   };
 }
 
-/** Opens `format`'s live file in a worker of its own; null when the format writes none, or the worker cannot start. */
+/**
+ * Opens `format`'s live file in a worker of its own; null when the format writes none, or the worker cannot start.
+ * A format that copies the items' text as it is (JSON Lines) writes it on this thread: it makes nothing of them for
+ * a worker to take off it, and the crossing cost more than the writing.
+ */
 export function liveInWorker(offMain: OffMain, heap: ResourceLimits = FILE_HEAP): OpenLive {
   return async (format, input) => {
     if (!format.live) return null;
+    if (format.copiesItems) return liveInProcess(format, input);
     const worker = await startFileWorker(offMain, heap).catch(() => null);
     if (!worker) return null;
     const opened = await worker.call('open', format.id, crossing(input)).catch(() => false);

@@ -183,6 +183,11 @@ export interface Format {
   /** a file written while the export collects; null when this run cannot have one */
   live?: (input: LiveInput) => Promise<LiveWriter | null>;
   /**
+   * Its file written from the journal copies the items' bytes as they are (JSON, JSON Lines), with no row made of
+   * them: on the export's own thread, where a worker measured slower (absent: it makes rows of them)
+   */
+  copiesItems?: true;
+  /**
    * Where it writes extra columns (`WriteJob.extra`): in its rows, or (absent) in a sidecar table
    * `<file>.codes.csv` the export writes beside it (an id list and a network have no row per item)
    */

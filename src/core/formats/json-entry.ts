@@ -7,6 +7,13 @@ import type { Provenance, StreamItem } from './format';
 
 export const EMPTY = Buffer.alloc(0);
 
+/** A JSON Lines entry up to its item: `{"__skein": provenance, [codes,] [position keys,] "item":` */
+export function wrappedHead(provenance: string, position: string, codes?: string | null): string {
+  const placed = position === 'null' ? '' : `${position.slice(1, -1)},`;
+  const extra = codes === undefined ? '' : `"codes":${codes ?? 'null'},`;
+  return `{"__skein":${provenance},${extra}${placed}"item":`;
+}
+
 export async function writeEntry(
   sink: Sink,
   item: StreamItem,
@@ -18,9 +25,7 @@ export async function writeEntry(
 ): Promise<void> {
   await sink.write(before);
   if (provenance) {
-    const position = item.position === 'null' ? '' : `${item.position.slice(1, -1)},`;
-    const extra = codes === undefined ? '' : `"codes":${codes ?? 'null'},`;
-    await sink.write(`{"__skein":${JSON.stringify(provenance)},${extra}${position}"item":`);
+    await sink.write(wrappedHead(JSON.stringify(provenance), item.position, codes));
     await sink.write(item.raw);
     await sink.write('}');
   } else if (item.position === 'null') {

@@ -23,6 +23,7 @@ export const json: Format = {
   files: (chosen) => [chosen],
   rowProvenance: null,
   columns: 'top-level',
+  copiesItems: true,
   write: ({ target, items, manifest, signal, extra }) =>
     writeFileAtomic(
       target,

@@ -1,11 +1,19 @@
 /**
- * What every file written while its export collects shares (csv/live.ts, parquet/live.ts): an atomic temp file
+ * What every file written while its export collects shares (csv/live.ts, parquet/live.ts, jsonl.ts): an atomic temp file
  * held open beside the target, each kept page's provenance, a failure that leaves the file to the journal's
  * path, and the checks at the end: the file is used only when it holds every journaled item and the manifest's
  * context (app, address, view) is the one its rows were made with, else the journal's path writes it as before.
  */
 import { holdFileAtomic, type Sink } from '../files/atomic-file';
-import { pageProvenance, type KeptItem, type LiveInput, type LiveWriter, type Provenance } from './format';
+import {
+  pageProvenance,
+  sidecarPath,
+  writeManifestFile,
+  type KeptItem,
+  type LiveInput,
+  type LiveWriter,
+  type Provenance,
+} from './format';
 import { writeLoadersAndManifest, type LoaderSource } from './loaders';
 import type { ExportManifest } from './manifest';
 
@@ -17,8 +25,8 @@ export interface LiveFile {
   usable?: (manifest: ExportManifest) => boolean;
   /** the file's last bytes, once it is known to be used */
   seal?: (manifest: ExportManifest) => Promise<void>;
-  /** what the loaders beside it read */
-  loaders: LoaderSource;
+  /** what the loaders beside it read; absent: it has none, only its manifest beside it (JSON Lines) */
+  loaders?: LoaderSource;
 }
 
 type Context = LiveInput['context'];
@@ -88,7 +96,8 @@ export async function openLiveFile(
       // a temp file lost while collecting (an export to the same path cleared it): the journal's path writes
       // the file, and a disk that really fails says so there
       if (!(await done.then(() => true).catch(() => false))) return false;
-      await writeLoadersAndManifest(input.target, file.loaders, manifest, signal);
+      if (file.loaders) await writeLoadersAndManifest(input.target, file.loaders, manifest, signal);
+      else await writeManifestFile(sidecarPath(input.target), manifest, signal);
       return true;
     },
     discard,
