@@ -8,7 +8,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { ViewDescriptor } from '../../shared/ipc/export';
 import type { OpenLive } from '../export/live-thread';
-import { openLiveFor, recorded, type LiveWhere } from '../export/testing/live';
+import { liveViews, openLiveFor, recorded, type LiveWhere } from '../export/testing/live';
 import { memorySource, post, type MemoryPage } from '../export/testing/memory-source';
 import { runExport } from '../export/testing/run-export';
 import type { PageSource } from '../walk';
@@ -63,13 +63,7 @@ function asReceived(source: PageSource): PageSource {
   };
 }
 
-const thread: ViewDescriptor = {
-  kind: 'thread',
-  operation: 'postRepliesV2',
-  params: { tweetId: ROOT, queryType: 'Latest' },
-  title: 'A thread',
-};
-const people: ViewDescriptor = { kind: 'peopleSearch', operation: 'userSearch', params: { query: 'x' } };
+const { thread, people } = liveViews(ROOT);
 
 async function exportJsonl(pages: MemoryPage[], view: ViewDescriptor, resumed: boolean, openLive?: OpenLive) {
   const { dir, target, done } = await runExport(pages, {

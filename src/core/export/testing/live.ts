@@ -3,6 +3,7 @@
  * starts its built one), and what became of each: whether its `finish` put it in place (true) or left the export
  * to the journal's path (false).
  */
+import type { ViewDescriptor } from '../../../shared/ipc/export';
 import { liveInProcess, liveInWorker, type OpenLive } from '../live-thread';
 
 export type LiveWhere = 'in this thread' | 'in a worker';
@@ -33,5 +34,18 @@ export function recorded(open: OpenLive): { open: OpenLive; used: boolean[] } {
         },
       };
     },
+  };
+}
+
+/** The views the live files' tests export: a thread under `root` (its items placed in it), and a people search. */
+export function liveViews(root: string): { thread: ViewDescriptor; people: ViewDescriptor } {
+  return {
+    thread: {
+      kind: 'thread',
+      operation: 'postRepliesV2',
+      params: { tweetId: root, queryType: 'Latest' },
+      title: 'A thread',
+    },
+    people: { kind: 'peopleSearch', operation: 'userSearch', params: { query: 'x' } },
   };
 }

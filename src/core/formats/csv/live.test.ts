@@ -14,7 +14,7 @@ import { FakeClock } from '../../testing/fake-clock';
 import { ExportService } from '../../export/export-service';
 import { memorySource, post, type MemoryPage } from '../../export/testing/memory-source';
 import { runExport } from '../../export/testing/run-export';
-import { openLiveFor, recorded, type LiveWhere } from '../../export/testing/live';
+import { liveViews, openLiveFor, recorded, type LiveWhere } from '../../export/testing/live';
 import type { OpenLive } from '../../export/live-thread';
 
 const ROOT = '1000000000000000001';
@@ -79,13 +79,7 @@ async function exportCsv(
   return { bytes: await readFile(target), beside: (await readdir(dir)).sort() };
 }
 
-const thread: ViewDescriptor = {
-  kind: 'thread',
-  operation: 'postRepliesV2',
-  params: { tweetId: ROOT, queryType: 'Latest' },
-  title: 'A thread',
-};
-const people: ViewDescriptor = { kind: 'peopleSearch', operation: 'userSearch', params: { query: 'x' } };
+const { thread, people } = liveViews(ROOT);
 
 /** A thread's CSV export waiting for its third page, its first two kept. */
 async function heldAtThirdPage() {
