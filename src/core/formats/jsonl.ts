@@ -27,8 +27,10 @@ function openLiveJsonl(input: LiveInput): Promise<LiveWriter | null> {
     async add(kept, from) {
       const provenance = JSON.stringify(from);
       let lines = '';
-      for (const item of kept)
-        lines += `${wrappedHead(provenance, item.position ? JSON.stringify(item.position) : 'null')}${oneLine(item.text ?? JSON.stringify(item.raw))}}\n`;
+      for (const item of kept) {
+        const position = item.position ? JSON.stringify(item.position) : 'null';
+        lines += `${wrappedHead(provenance, position)}${oneLine(item.text ?? JSON.stringify(item.raw))}}\n`;
+      }
       await sink.write(lines);
     },
   }));

@@ -1,8 +1,9 @@
 /**
- * What every file written while its export collects shares (csv/live.ts, parquet/live.ts, jsonl.ts): an atomic temp file
- * held open beside the target, each kept page's provenance, a failure that leaves the file to the journal's
- * path, and the checks at the end: the file is used only when it holds every journaled item and the manifest's
- * context (app, address, view) is the one its rows were made with, else the journal's path writes it as before.
+ * What every file written while its export collects shares (csv/live.ts, parquet/live.ts, jsonl.ts): an atomic
+ * temp file held open beside the target, each kept page's provenance, a failure that leaves the file to the
+ * journal's path, and the checks at the end: the file is used only when it holds every journaled item and the
+ * manifest's context (app, address, view) is the one its rows were made with, else the journal's path writes it
+ * as before.
  */
 import { holdFileAtomic, type Sink } from '../files/atomic-file';
 import {

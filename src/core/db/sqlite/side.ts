@@ -21,7 +21,7 @@ import { bindable } from '../executor';
 import { registerSampleRank } from '../rank';
 import { compile, type Sql } from '../sql';
 
-/** What the reader's thread answers: a statement's rows on a file's read-only connection; a checkpoint; a file let go. */
+/** What the reader's thread answers: a statement's rows (a read-only connection), a checkpoint, a file let go. */
 interface SideApi {
   all: (path: string, text: string, values: SQLInputValue[]) => unknown[];
   checkpoint: (path: string) => void;
