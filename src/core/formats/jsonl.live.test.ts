@@ -11,6 +11,8 @@ import type { OpenLive } from '../export/live-thread';
 import { liveViews, openLiveFor, recorded, type LiveWhere } from '../export/testing/live';
 import { memorySource, post, type MemoryPage } from '../export/testing/memory-source';
 import { runExport } from '../export/testing/run-export';
+import { duckdb } from '../testing/duckdb';
+import { pythonWith, readerIt, runJson } from '../testing/readers';
 import type { PageSource } from '../walk';
 
 const ROOT = '1000000000000000001';
@@ -73,8 +75,10 @@ async function exportJsonl(pages: MemoryPage[], view: ViewDescriptor, resumed: b
     deps: { source: asReceived(memorySource(pages)), ...(openLive ? { openLive } : {}) },
   });
   expect(done.status).toBe('complete');
-  return { text: await readFile(target, 'utf8'), beside: (await readdir(dir)).sort() };
+  return { target, text: await readFile(target, 'utf8'), beside: (await readdir(dir)).sort() };
 }
+
+const pandas = readerIt(pythonWith('pandas'), 'Python with pandas (python3-pandas)');
 
 describe('a JSON Lines file written while it collects', () => {
   const cases: Array<[string, () => MemoryPage[], ViewDescriptor]> = [
@@ -107,4 +111,21 @@ describe('a JSON Lines file written while it collects', () => {
       }
     },
   );
+
+  pandas('pandas and DuckDB read the file written while collecting: a row per item, its id as sent', async (python) => {
+    const { target } = await exportJsonl(threadPages(), thread, false, recorded(openLiveFor('in a worker')).open);
+    const ids = threadPages().flatMap((p) => p.items.map((item) => (item as { id?: string }).id ?? null));
+    const read = runJson<Array<string | null>>(
+      python,
+      `import sys, json, pandas as pd
+df = pd.read_json(sys.argv[1], lines=True, dtype=False)
+print(json.dumps([item.get("id") for item in df["item"]]))`,
+      [target],
+    );
+    expect(read).toEqual(ids);
+    const rows = await duckdb(
+      `SELECT item->>'$.id' AS id, __skein.page AS page FROM read_json_auto('${target}') ORDER BY page, id`,
+    );
+    expect(rows.map((r) => r.id).sort()).toEqual(ids.map((id) => id ?? null).sort());
+  });
 });
