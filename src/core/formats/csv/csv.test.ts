@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../../testing/fake-clock';
+import { MAX_POLL_CHOICES } from '../../../shared/api/normalize/card';
 import { csvId, decodeCsvId, TABLES } from './rows';
 import { isoFromCreatedAt, mediaUrls } from '../item-fields';
 import { ExportService } from '../../export/export-service';
@@ -117,6 +118,13 @@ describe('CSV export', () => {
       index: 0,
     });
     expect(trend).toMatchObject({ position: 1, name: '#x', query: '%23x' });
+  });
+
+  it('gives every post row each of its columns, a poll choice column for each choice the reader keeps', () => {
+    const posts = TABLES.post[0]!;
+    const [row] = posts.rows({ id: '1', card: { name: 'poll4choice_text_only' } }, null, { params: {}, index: 0 });
+    expect(Object.keys(row!).sort()).toEqual([...posts.columns].sort());
+    expect(posts.columns.filter((c) => /^poll_choice\d+_label$/.test(c))).toHaveLength(MAX_POLL_CHOICES);
   });
 
   it.each([
