@@ -19,13 +19,11 @@
  * A measurement, not a test: it never fails (aim: every format at least half DuckDB's MB of posts per second, at
  * most 150 MB peak RSS, flat as the count grows).
  */
-import { fork } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { ExportFormat } from '../src/shared/ipc/export';
 import { systemClock } from '../src/core/clock';
 import { ExportService } from '../src/core/export/export-service';
@@ -34,11 +32,13 @@ import type { PageSource, SourcePage } from '../src/core/walk';
 import { receivedTexts } from '../src/shared/api/spans';
 import { writeResults } from './lib/results';
 import { syntheticPost } from './lib/synthetic-post';
-import { OWN_EXEC_ARGV, RUNS_AS, workerEntry } from './lib/runtime';
+import { RUNS_AS, runOwnChild, workerEntry } from './lib/runtime';
 
 const COUNTS = (process.env.BENCH_COUNTS ?? '10000,50000,100000').split(',').map(Number);
 const FORMATS: ExportFormat[] = (process.env.BENCH_FORMATS ?? 'json,jsonl,csv,parquet').split(',');
 const PAGE = 20;
+/** each run's child may force a collection, to read what the export kept */
+const GC = ['--expose-gc'];
 /** every export capped at its first page and resumed: its file written from the journal at the end, as a resumed job's is */
 const RESUMED = process.env.BENCH_RESUMED === '1';
 const AIM = { ofDuckDb: 0.5, peakRssMb: 150 };
@@ -274,18 +274,6 @@ function retainedHeapMb(): number {
   return Math.round(process.memoryUsage().heapUsed / 1e6);
 }
 
-function runChild<T>(args: string[]): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const proc = fork(fileURLToPath(import.meta.url), args, {
-      execArgv: [...OWN_EXEC_ARGV, '--expose-gc'],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    proc.once('message', (m) => resolve(m as T));
-    proc.once('error', reject);
-    proc.once('exit', (code) => code !== 0 && reject(new Error(`bench child exited ${code}`)));
-  });
-}
-
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   if (args[0] === '--child') {
@@ -305,7 +293,11 @@ async function main(): Promise<void> {
     return;
   }
   const loadBefore = loadavg()[0] ?? 0;
-  const baseline = await runChild<{ peakRssMb: number; retainedHeapMb: number }>(['--baseline']);
+  const baseline = await runOwnChild<{ peakRssMb: number; retainedHeapMb: number }>(
+    import.meta.url,
+    ['--baseline'],
+    GC,
+  );
   console.log(
     `baseline (Skein's modules loaded ${RUNS_AS}, no export): peak RSS ${baseline.peakRssMb} MB, heap ${baseline.retainedHeapMb} MB`,
   );
@@ -325,12 +317,12 @@ async function main(): Promise<void> {
       );
       const duckOf = new Map<string, DuckResult>();
       for (const target of new Set(FORMATS.map((f) => DUCK_TARGET[f] ?? 'json'))) {
-        const d = await runChild<DuckResult>(['--duckdb', input, String(count), target]);
+        const d = await runOwnChild<DuckResult>(import.meta.url, ['--duckdb', input, String(count), target], GC);
         duck.push(d);
         duckOf.set(target, d);
       }
       for (const format of FORMATS) {
-        const r = await runChild<RunResult>(['--child', String(count), format]);
+        const r = await runOwnChild<RunResult>(import.meta.url, ['--child', String(count), format], GC);
         results.push(r);
         const d = duckOf.get(DUCK_TARGET[format] ?? 'json');
         const ratio = d ? (r.itemsMbPerSecond / d.itemsMbPerSecond).toFixed(2) : '—';

@@ -4,17 +4,15 @@
  * ids, a text column), streamed from disk; and the sandbox (`anyIds`) answering 1M foreign post ids in batches
  * of 100 (10% not found). Each run in its own process so its peak RSS is its own.
  */
-import { fork } from 'node:child_process';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { importIds, type IdFileFormat } from '../src/core/ids/id-import';
 import { World } from '../src/sandbox/world';
 import { resolveSize } from '../src/sandbox/world/size';
 import { writeResults } from './lib/results';
-import { OWN_EXEC_ARGV } from './lib/runtime';
+import { runOwnChild } from './lib/runtime';
 
 const COUNT = Number(process.env.BENCH_IDS ?? 1_000_000);
 
@@ -99,18 +97,6 @@ async function child(format: 'txt' | 'csv', keep: boolean) {
   }
 }
 
-function runChild(args: string[]): Promise<Awaited<ReturnType<typeof child>>> {
-  return new Promise((resolve, reject) => {
-    const proc = fork(fileURLToPath(import.meta.url), args, {
-      execArgv: OWN_EXEC_ARGV,
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    proc.once('message', (m) => resolve(m as Awaited<ReturnType<typeof child>>));
-    proc.once('error', reject);
-    proc.once('exit', (code) => code !== 0 && reject(new Error(`bench child exited ${code}`)));
-  });
-}
-
 const args = process.argv.slice(2);
 if (args[0] === '--child') {
   process.send?.(args[1] === 'sandbox' ? sandboxChild() : await child(args[1] as 'txt' | 'csv', args[2] === 'keep'));
@@ -122,7 +108,7 @@ if (args[0] === '--child') {
     ['txt', 'stream'],
     ['sandbox', 'stream'],
   ] as const) {
-    const r = await runChild(['--child', format, keep]);
+    const r = await runOwnChild<Awaited<ReturnType<typeof child>>>(import.meta.url, ['--child', format, keep]);
     results.push(r);
     console.log(
       `${format} ${keep.padEnd(6)} ${r.lines} lines: ${r.accepted} ids, ${r.duplicates} repeats, ${r.damaged} damaged in ${r.ms} ms (${r.idsPerSecond} ids/s), peak RSS ${r.peakRssMb} MB (${r.rssBeforeMb} MB before)`,

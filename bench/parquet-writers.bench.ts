@@ -14,12 +14,10 @@
  * peak RSS (the posts held in memory are in every figure alike). Prints the numbers and writes
  * bench/results/parquet-writers.json. A measurement, not a test.
  */
-import { fork } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { DuckDBInstance, DuckDBTimestampTZValue, type DuckDBAppender } from '@duckdb/node-api';
 import { columnType, type ColumnType } from '../src/core/formats/column-types';
 import { TABLES } from '../src/core/formats/csv/rows';
@@ -28,7 +26,7 @@ import { csvTableText, csvWriteOptions, tableHeader } from '../src/core/formats/
 import { pageProvenance } from '../src/core/formats/format';
 import { parquetCells, PartFile } from '../src/core/formats/parquet/part';
 import { writeResults } from './lib/results';
-import { OWN_EXEC_ARGV } from './lib/runtime';
+import { runOwnChild } from './lib/runtime';
 import { syntheticPost } from './lib/synthetic-post';
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 100_000);
@@ -149,18 +147,6 @@ async function child(writer: Writer, threads: string, memoryLimit: string, dir: 
   };
 }
 
-function runChild(args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const proc = fork(fileURLToPath(import.meta.url), ['--child', ...args], {
-      execArgv: OWN_EXEC_ARGV,
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    proc.once('message', (m) => resolve(m as Run));
-    proc.once('error', reject);
-    proc.once('exit', (code) => code !== 0 && reject(new Error(`bench child exited ${code}`)));
-  });
-}
-
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   if (args[0] === '--child') {
@@ -177,7 +163,7 @@ async function main(): Promise<void> {
   try {
     for (const writer of WRITERS)
       for (const s of writer === 'hyparquet' ? DUCKDB_SETTINGS.slice(0, 1) : DUCKDB_SETTINGS) {
-        const run = await runChild([writer, s.threads, s.memory_limit, dir]);
+        const run = await runOwnChild<Run>(import.meta.url, ['--child', writer, s.threads, s.memory_limit, dir]);
         runs.push(run);
         const step = run.duckdbMs === null ? '' : ` (${run.duckdbMs})`;
         console.log(

@@ -4,6 +4,7 @@
  * (`BENCH_FROM_SOURCE=1`, or `npx tsx bench/x.bench.ts` for a profile with source names), every process and worker
  * also held tsx's loader: some 35 MB in each peak RSS, and 17 MB more in the archive's worker, none of them the app's.
  */
+import { fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -39,4 +40,20 @@ export function workerEntry(name: 'archive' | 'reexport' | 'live'): { entry: URL
         execArgv: ['--import', 'tsx'],
       }
     : { entry: pathToFileURL(join(REPO, 'out', 'main', `${name}-worker.js`)), execArgv: [] };
+}
+
+/**
+ * Runs the bench's own module (`moduleUrl`: its `import.meta.url`) again in a child process with `args`, so a run's
+ * peak RSS is its own; answers the first message the child sends, and fails when it exits without one.
+ */
+export function runOwnChild<T>(moduleUrl: string, args: string[], execArgv: string[] = []): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const proc = fork(fileURLToPath(moduleUrl), args, {
+      execArgv: [...OWN_EXEC_ARGV, ...execArgv],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    proc.once('message', (m) => resolve(m as T));
+    proc.once('error', reject);
+    proc.once('exit', (code) => code !== 0 && reject(new Error(`bench child exited ${code}`)));
+  });
 }
