@@ -52,8 +52,15 @@ export function runOwnChild<T>(moduleUrl: string, args: string[], execArgv: stri
       execArgv: [...OWN_EXEC_ARGV, ...execArgv],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
-    proc.once('message', (m) => resolve(m as T));
+    let answered = false;
+    proc.once('message', (m) => {
+      answered = true;
+      resolve(m as T);
+    });
     proc.once('error', reject);
-    proc.once('exit', (code) => code !== 0 && reject(new Error(`bench child exited ${code}`)));
+    // 'close', not 'exit': by then every message the child sent has arrived
+    proc.once('close', (code) => {
+      if (!answered) reject(new Error(`bench child exited (${code}) without its result`));
+    });
   });
 }
