@@ -63,6 +63,7 @@ export {
 } from './protocol';
 export { menuTemplate, type MenuItem } from './app';
 export { RunnerBusy, type WatchFeature } from './watch';
+export { holdYoungGeneration } from './workers';
 
 export interface CoreDeps {
   /** where settings, usage and caches live */

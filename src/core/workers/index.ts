@@ -6,3 +6,4 @@
 export { connectPort, inProcess, type Client } from './client';
 export { outOfMemory, startWorker, type RunningWorker, type StartOptions } from './start';
 export { serveWorker } from './serve';
+export { holdYoungGeneration } from './young-generation';

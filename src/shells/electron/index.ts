@@ -14,7 +14,15 @@ import { fetchThroughNet } from './adapters/net-fetch';
 import { openInSystemBrowser, showInFileManager } from './adapters/shell';
 import { electronSecretStorage } from './adapters/safe-storage';
 import { APP_ID } from './app-id';
-import { createCore, type Core, type SandboxHandle, isTrustedFrame, menuTemplate, APP_ENTRY_URL } from '../../core';
+import {
+  createCore,
+  holdYoungGeneration,
+  type Core,
+  type SandboxHandle,
+  isTrustedFrame,
+  menuTemplate,
+  APP_ENTRY_URL,
+} from '../../core';
 import { registerIpc, sendEvent } from './ipc';
 import { handleAppProtocol, registerAppScheme } from './protocol';
 import { startSandboxInWorker } from '../../sandbox/thread';
@@ -98,6 +106,8 @@ if (!app.requestSingleInstanceLock()) {
     guardContents(contents, origins, (url) => void openInSystemBrowser(url)),
   );
 
+  // before the core starts its workers: a long export or hydration on main stays within its young generation
+  holdYoungGeneration();
   void app.whenReady().then(() => {
     denyPermissions(session.defaultSession, origins);
     core = createCore({

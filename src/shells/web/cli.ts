@@ -12,7 +12,7 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createCore, type Core } from '../../core';
+import { createCore, holdYoungGeneration, type Core } from '../../core';
 import { bindHost, startWebShell, type WebShell } from './server';
 import { isLoopback } from './security';
 import {
@@ -177,6 +177,8 @@ export async function runWebShell(
 
 /** `node out/main/web.js [options]`: run until Ctrl+C. */
 async function main(): Promise<void> {
+  // before the core starts its workers: a long export on this thread stays within its young generation
+  holdYoungGeneration();
   let running: RunningWebShell | null;
   try {
     running = await runWebShell(process.argv.slice(2));
