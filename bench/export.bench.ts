@@ -11,7 +11,8 @@
  * client does (parse it once, take each item's text out of it for the journal); the real ExportService
  * collects them into its journal and writes the file, a CSV's or Parquet file's rows in a worker of their own
  * (out/main/live-worker.js), as the app writes them (`BENCH_LIVE=main`: on the export's thread, as before); how
- * long main's event loop was held at most (and its p99) is printed with each run. The source's own time making the posts and the body
+ * long main's event loop was held at most (and its p99) is printed with each run. Each child holds its young
+ * generations as the app does (`BENCH_YOUNG=free`: V8's own sizing, to compare). The source's own time making the posts and the body
  * (the API in the app) is shown apart (`source s`), and Skein's figure is also printed net of it ("net of the
  * source": DuckDB's time does not hold the making of its input either; the client's parse of each body stays in
  * both); `CPU s` is the process's CPU time over the run (process.cpuUsage), the figure that does not move with the
@@ -32,7 +33,7 @@ import type { PageSource, SourcePage } from '../src/core/walk';
 import { receivedTexts } from '../src/shared/api/spans';
 import { writeResults } from './lib/results';
 import { syntheticPost } from './lib/synthetic-post';
-import { RUNS_AS, runOwnChild, workerEntry } from './lib/runtime';
+import { RUNS_AS, YOUNG_GENERATION, runOwnChild, workerEntry, youngGenerationAsTheApp } from './lib/runtime';
 
 const COUNTS = (process.env.BENCH_COUNTS ?? '10000,50000,100000').split(',').map(Number);
 const FORMATS: ExportFormat[] = (process.env.BENCH_FORMATS ?? 'json,jsonl,csv,parquet').split(',');
@@ -277,6 +278,7 @@ function retainedHeapMb(): number {
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   if (args[0] === '--child') {
+    youngGenerationAsTheApp();
     const result = await child(Number(args[1]), args[2] as ExportFormat);
     // run by hand (a profile: node --cpu-prof --import tsx bench/export.bench.ts --child 50000 parquet): printed
     if (process.send) process.send(result);
@@ -299,7 +301,7 @@ async function main(): Promise<void> {
     GC,
   );
   console.log(
-    `baseline (Skein's modules loaded ${RUNS_AS}, no export): peak RSS ${baseline.peakRssMb} MB, heap ${baseline.retainedHeapMb} MB`,
+    `baseline (Skein's modules loaded ${RUNS_AS}, ${YOUNG_GENERATION}, no export): peak RSS ${baseline.peakRssMb} MB, heap ${baseline.retainedHeapMb} MB`,
   );
   console.log(
     `load average before: ${loadBefore.toFixed(1)} on ${cpus().length} cores (other work on the machine slows every number)\n`,

@@ -12,6 +12,7 @@
  *    the file how many ids came back.
  *    Budget: no batch bought twice but the one in flight at the kill, no id lost.
  * A measurement, not a test: it prints the figures and writes bench/results/hydrate.json.
+ * Each child holds its young generations as the app does (BENCH_YOUNG=free: V8's own sizing, to compare).
  * To study the process's memory: BENCH_TRACE=1, BENCH_NODE_FLAGS, BENCH_SNAPSHOT; BENCH_IN_WORKER=young,old
  * (the child hydrates in a worker with those resource limits), with BENCH_FETCH_IN_MAIN=1 (its requests leave
  * from the child's main thread, which hands the worker the answers' bytes; `=http`: sent there with `node:http`).
@@ -30,7 +31,7 @@ import { createIdsFeature } from '../src/core/ids/handlers';
 import { startSandbox } from '../src/sandbox';
 import { sandboxExporter } from '../src/core/export/testing/sandbox-export';
 import { writeResults } from './lib/results';
-import { OWN_EXEC_ARGV } from './lib/runtime';
+import { OWN_EXEC_ARGV, YOUNG_GENERATION, youngGenerationAsTheApp } from './lib/runtime';
 
 const COUNTS = (process.env.BENCH_COUNTS ?? '100000,1000000').split(',').map(Number);
 const CRASH_COUNT = Number(process.env.BENCH_CRASH_COUNT ?? 30_000);
@@ -283,6 +284,7 @@ async function ledgerCalls(baseUrl: string): Promise<number> {
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   if (args[0] === '--child') {
+    if (isMainThread) youngGenerationAsTheApp();
     if (isMainThread && process.env.BENCH_IN_WORKER) return inWorker(process.env.BENCH_IN_WORKER, args[1] ?? '{}');
     send(await child(JSON.parse(args[1] ?? '{}') as ChildArgs));
     return;
@@ -361,7 +363,9 @@ async function main(): Promise<void> {
       runs,
       crash,
     });
-    console.log(`aim: >= ${AIM.idsPerSecond} ids/s, <= ${AIM.peakRssMb} MB peak RSS; written ${file}`);
+    console.log(
+      `${YOUNG_GENERATION}. aim: >= ${AIM.idsPerSecond} ids/s, <= ${AIM.peakRssMb} MB peak RSS; written ${file}`,
+    );
   } finally {
     await sandbox.close();
   }

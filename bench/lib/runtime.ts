@@ -8,6 +8,7 @@ import { fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { holdYoungGeneration } from '../../src/core/workers/young-generation';
 
 /** true when this module runs from its TypeScript source (under tsx), false in the bench's bundle */
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
@@ -63,4 +64,18 @@ export function runOwnChild<T>(moduleUrl: string, args: string[], execArgv: stri
       if (!answered) reject(new Error(`bench child exited (${code}) without its result`));
     });
   });
+}
+
+/** how the bench's processes size their young generations, for the bench's lines */
+export const YOUNG_GENERATION =
+  process.env.BENCH_YOUNG === 'free'
+    ? 'young generation V8’s own (BENCH_YOUNG=free)'
+    : 'young generation held as in the app';
+
+/**
+ * Holds this process's young generations as the app's shells do (`holdYoungGeneration`), before it starts a
+ * worker; `BENCH_YOUNG=free` leaves V8's own sizing, to compare.
+ */
+export function youngGenerationAsTheApp(): void {
+  if (process.env.BENCH_YOUNG !== 'free') holdYoungGeneration();
 }
