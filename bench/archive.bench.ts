@@ -15,7 +15,8 @@
  * a process of its own over the same time (lib/loop-probe.ts) say whose the loop's longest block was.
  * `--store=postgres` measures a team project on PostgreSQL instead (bench/lib/archive-db.ts: a throwaway durable
  * cluster, or the server BENCH_ARCHIVE_PG names), `--store=both` one after the other on the same data, with
- * their ratios (the team projects' budgets: ingest >= 10,000 posts/s, search p95 <= 200 ms at 1M). The server's own
+ * their ratios, each store in a process of its own so that its peak RSS is its own (the team projects' budgets:
+ * ingest >= 10,000 posts/s, search p95 <= 200 ms at 1M). The server's own
  * processes are not the bench process: PostgreSQL's CPU and memory are not in its CPU and RSS figures. A team
  * project's chart is measured right after the run and again once the run's vacuum has ended (and how long that took).
  * Writes bench/results/archive.json (archive-postgres.json). A measurement: it never fails.
@@ -27,7 +28,7 @@ import { ArchiveQuery } from '../src/shared/ipc/archive';
 import type { IngestRecord } from '../src/core/archive/answer';
 import { openBenchArchive, storesAsked, type BenchStore } from './lib/archive-db';
 import { writeResults } from './lib/results';
-import { benchFile } from './lib/runtime';
+import { benchFile, runOwnChild } from './lib/runtime';
 
 /** a team project on PostgreSQL */
 const POSTGRES_BUDGETS = { postsPerSecond: 10_000, searchP95Ms: 200 };
@@ -253,8 +254,25 @@ async function measure(store: BenchStore): Promise<Record<string, unknown>> {
 }
 
 async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const stores = storesAsked(argv);
+  // the second store measured in the process of the first would start from the RSS the first left (freed heap
+  // is not handed back to the system): each store of `--store=both` is measured in a child process of its own
+  if (argv.includes('--own-child')) {
+    process.send?.(await measure(stores[0]!));
+    return;
+  }
   const results: Array<Record<string, unknown>> = [];
-  for (const store of storesAsked(process.argv.slice(2))) results.push(await measure(store));
+  for (const store of stores)
+    results.push(
+      stores.length === 1
+        ? await measure(store)
+        : await runOwnChild<Record<string, unknown>>(import.meta.url, [
+            ...argv.filter((a) => !a.startsWith('--store=')),
+            `--store=${store}`,
+            '--own-child',
+          ]),
+    );
   const [sqlite, postgres] = results;
   if (results.length === 2 && sqlite && postgres) {
     // the two stores on the same data, in the same run
