@@ -96,7 +96,8 @@ export async function openBenchArchive(
   if (store === 'sqlite') {
     const existing = process.env.BENCH_ARCHIVE_DB;
     const path = existing ?? join(dir, 'bench.skein');
-    await thread.call('open', 'current', { path, name: 'Bench', kind: 'live' });
+    // with the spool the app gives every project (archive/projects.ts): where answers wait when it falls behind
+    await thread.call('open', 'current', { path, name: 'Bench', kind: 'live', spool: `${path}-held-answers.jsonl` });
     return {
       existing,
       thread,
@@ -125,7 +126,14 @@ export async function openBenchArchive(
     const { address, password } = parseConnection(url, schema);
     connection = { ...address, password };
   } else connection = cluster!.connection(schema);
-  const init: OpenInit = { store: 'postgres', connection, name: 'Bench', kind: 'live', researcher: 'bench' };
+  const init: OpenInit = {
+    store: 'postgres',
+    connection,
+    name: 'Bench',
+    kind: 'live',
+    researcher: 'bench',
+    spool: join(dir, 'held-answers.jsonl'),
+  };
   await thread.call('open', 'current', init);
   return {
     existing: undefined,

@@ -137,7 +137,8 @@ const AWAY_COSTS =
 const KEPT_TEXT = 256_000_000;
 /**
  * ...of which this much text is held in memory; the rest waits in the project's spool and is read back as the
- * kept answers are written (the archive's worker has a 128 MB heap: a server away for hours must not fill it).
+ * kept answers are written (the archive's worker has a 128 MB heap: a server away for hours, or slower than the
+ * answers for hours, must not fill it).
  */
 const KEPT_IN_MEMORY = 16_000_000;
 const RETRY_MIN_MS = 1_000;
@@ -616,8 +617,15 @@ export class ArchiveHost {
         this.spill(handle);
         return;
       }
+      // a server slower than the answers (far away, busy, or behind a collection at the sandbox's pace) gets no
+      // say in how fast they come, since nobody waits for an ingest: past the memory window they wait on disk,
+      // as for a server away, and are read back as the ones before them are written
+      if (text > KEPT_IN_MEMORY && spool) {
+        this.spoolNew(handle, queue);
+        this.spill(handle);
+      }
       // a full queue behind a waiting batch is cut when that one starts being written
-      if (queue.length >= BATCH_SIZE || text >= BATCH_TEXT) {
+      if (queue.length >= BATCH_SIZE || (this.queuedText.get(handle) ?? 0) >= BATCH_TEXT) {
         if (!this.waiting.has(handle)) void this.flushOne(handle);
       } else this.timer ??= setTimeout(() => void this.flushAll(), BATCH_MS);
     },

@@ -267,7 +267,7 @@ describe.skipIf(skip)(`a team project on PostgreSQL${skip ? ` (${skip})` : ''}`,
       });
       return thread;
     };
-    return start;
+    return Object.assign(start, { where });
   }
 
   /** Every answer written once (`pages` of 20 posts), the spool let go, and nothing went wrong on the way. */
@@ -317,6 +317,39 @@ describe.skipIf(skip)(`a team project on PostgreSQL${skip ? ` (${skip})` : ''}`,
         interval: 1_000,
       })
       .toBe(pages * 20);
+    await writtenOnce(thread, pages, spool, reports);
+  }, 300_000);
+
+  it('keeps what a server slower than the answers has not taken on disk past the memory window, never in the archive worker’s heap, and writes each once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skein-slow-'));
+    const spool = join(dir, 'team', 'held-answers.jsonl');
+    const reports: string[] = [];
+    const start = teamWorker(spool, reports);
+    const thread = await start();
+    thread.ingest('current', repliesPage(0, 20, 1000));
+    await thread.call('flush');
+    // another writer holds the project's lock: the server answers, but takes nothing, as a busy one far away
+    const other = new pg.Client({ connectionString: cluster.url });
+    await other.connect();
+    let pages = 1;
+    try {
+      await other.query('BEGIN');
+      await other.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [PROJECT_LOCK, start.where.schema]);
+      // a collection at the sandbox's pace: 160 MB of answers, more than the worker's whole heap
+      for (const page of pagesPast(pages, 160_000_000)) {
+        thread.ingest('current', page);
+        pages++;
+      }
+      // they wait on disk (all but the memory window and the batch under way)
+      await expect
+        .poll(() => (existsSync(spool) ? countSpool(spool).lines : 0), { timeout: 60_000 })
+        .toBeGreaterThan(pages / 2);
+      expect(reports.join('\n')).not.toMatch(/stopped|memory|given up/);
+    } finally {
+      await other.query('COMMIT');
+      await other.end();
+    }
+    await thread.call('flush');
     await writtenOnce(thread, pages, spool, reports);
   }, 300_000);
 
