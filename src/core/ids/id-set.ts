@@ -12,6 +12,13 @@ const COMPACT = /^[1-9]\d{0,18}$/;
 const LOW_DIGITS = 9;
 /** a new set's slots: 48 KB, grown as ids come */
 const FIRST_SLOTS = 1 << 12;
+/**
+ * Slots of the tables being outgrown moved with each id added. Moving them all at once held the thread for as
+ * long as it took (a collection of a million posts: 80 ms of main's event loop, 700,000 ids moved in one go; twice
+ * that at two million). At least 1.5 a new id keeps the move ahead of the next growth; at 8, tables of 2^20
+ * slots are moved by the next 131,072 ids.
+ */
+const MOVE_PER_ADD = 8;
 
 export class IdSet {
   /** the id's leading digits + 1 (0: an empty slot) */
@@ -19,6 +26,8 @@ export class IdSet {
   /** its last nine digits */
   private low = new Uint32Array(FIRST_SLOTS);
   private used = 0;
+  /** the tables being outgrown, while their ids are moved into the new ones a few at a time (null: none) */
+  private old: { high: Float64Array; low: Uint32Array; moved: number } | null = null;
   private readonly other = new Set<string>();
 
   get size(): number {
@@ -33,6 +42,9 @@ export class IdSet {
       return true;
     }
     const [high, low] = halves(id);
+    if (this.old) this.move(MOVE_PER_ADD);
+    // one still in the tables being outgrown is held as much as one in the new ones
+    if (this.old && probe(this.old.high, this.old.low, high, low) >= 0) return false;
     if (!this.insert(high, low)) return false;
     if (++this.used * 3 > this.high.length * 2) this.grow();
     return true;
@@ -41,7 +53,10 @@ export class IdSet {
   has(id: string): boolean {
     if (!COMPACT.test(id)) return this.other.has(id);
     const [high, low] = halves(id);
-    return this.probe(high, low) >= 0;
+    return (
+      probe(this.high, this.low, high, low) >= 0 ||
+      (this.old !== null && probe(this.old.high, this.old.low, high, low) >= 0)
+    );
   }
 
   /**
@@ -49,6 +64,7 @@ export class IdSet {
    * hydration that follows a reading. The set is empty after, and takes ids again from a new set's small tables.
    */
   release(): void {
+    this.dropOld();
     detach(this.high.buffer);
     detach(this.low.buffer);
     this.high = new Float64Array(FIRST_SLOTS);
@@ -57,34 +73,52 @@ export class IdSet {
     this.other.clear();
   }
 
-  /** the slot holding the id, or, when none does, -1 - the empty slot where it would go */
-  private probe(high: number, low: number): number {
-    const mask = this.high.length - 1;
-    let at = slot(high, low) & mask;
-    for (;;) {
-      const h = this.high[at];
-      if (h === 0) return -1 - at;
-      if (h === high && this.low[at] === low) return at;
-      at = (at + 1) & mask;
-    }
-  }
-
   private insert(high: number, low: number): boolean {
-    const at = this.probe(high, low);
+    const at = probe(this.high, this.low, high, low);
     if (at >= 0) return false;
     this.high[-1 - at] = high;
     this.low[-1 - at] = low;
     return true;
   }
 
+  /**
+   * New tables twice the size; the ids of the old ones are moved a few with each id added (`move`). The old
+   * tables are left as they are until all have moved: an id not moved yet is found there, one moved is found in
+   * the new ones first.
+   */
   private grow(): void {
-    const { high, low } = this;
-    this.high = new Float64Array(high.length * 2);
-    this.low = new Uint32Array(low.length * 2);
-    for (let i = 0; i < high.length; i++) if (high[i] !== 0) this.insert(high[i]!, low[i]!);
-    // the old tables go now, not at the next full collection
-    detach(high.buffer);
-    detach(low.buffer);
+    if (this.old) this.move(Infinity);
+    this.old = { high: this.high, low: this.low, moved: 0 };
+    this.high = new Float64Array(this.old.high.length * 2);
+    this.low = new Uint32Array(this.old.low.length * 2);
+  }
+
+  private move(slots: number): void {
+    const old = this.old!;
+    const end = Math.min(old.high.length, old.moved + slots);
+    for (let i = old.moved; i < end; i++) if (old.high[i] !== 0) this.insert(old.high[i]!, old.low[i]!);
+    old.moved = end;
+    if (end === old.high.length) this.dropOld();
+  }
+
+  /** the old tables go as soon as they are moved, not at the next full collection */
+  private dropOld(): void {
+    if (!this.old) return;
+    detach(this.old.high.buffer);
+    detach(this.old.low.buffer);
+    this.old = null;
+  }
+}
+
+/** the slot of the tables holding the id, or, when none does, -1 - the empty slot where it would go */
+function probe(highs: Float64Array, lows: Uint32Array, high: number, low: number): number {
+  const mask = highs.length - 1;
+  let at = slot(high, low) & mask;
+  for (;;) {
+    const h = highs[at];
+    if (h === 0) return -1 - at;
+    if (h === high && lows[at] === low) return at;
+    at = (at + 1) & mask;
   }
 }
 
