@@ -13,7 +13,7 @@ import { FakeClock } from '../testing/fake-clock';
 import type { ExportManifest } from '../formats';
 import { ExportService, type ExportServiceDeps } from './export-service';
 import type { ItemPolicy } from './item-policy';
-import { writeFromJournalInWorker } from './live-thread';
+import { liveInWorker, writeFromJournalInWorker } from './live-thread';
 import { memorySource, post, type MemoryPage } from './testing/memory-source';
 import { runExport } from './testing/run-export';
 
@@ -87,6 +87,44 @@ describe('an export written from its journal in a worker of its own', () => {
       expect(sent).toEqual([]);
     },
   );
+
+  it('a manifest of 1,500 pages crosses a piece at a time, live or from the journal: every page listed, once', async () => {
+    const many: MemoryPage[] = Array.from({ length: 1_500 }, (_, p) => ({
+      items: [post(String(9007199254740993n + BigInt(p)), ROOT, { text: p % 2 ? '日本 ✓ "q"\n' : '=1+1' })],
+    }));
+    const kept: ExportManifest[] = [];
+    const onWritten: ExportServiceDeps['onWritten'] = async (run) => {
+      kept.push(run.manifest);
+    };
+    const read = async (target: string) =>
+      JSON.parse(await readFile(`${target}.manifest.json`, 'utf8')) as ExportManifest;
+    const entry = new URL('../compose/live-worker.ts', import.meta.url);
+    const here = await runExport(many, { view, format: 'csv', deps: { onWritten } });
+    const live = await runExport(many, {
+      view,
+      format: 'csv',
+      deps: { onWritten, openLive: liveInWorker({ entry, execArgv: FROM_SOURCE }) },
+    });
+    const journal = await runExport(many, {
+      view,
+      format: 'csv',
+      resumed: true,
+      deps: { onWritten, writeFromJournal: worker() },
+    });
+    const reference = await read(here.target);
+    expect(reference.pages).toHaveLength(1_500);
+    for (const run of [live, journal]) {
+      expect(run.done.status).toBe('complete');
+      expect((await readFile(run.target)).equals(await readFile(here.target))).toBe(true);
+      const manifest = await read(run.target);
+      expect(manifest.pages.map((p) => [p.cursor, p.items_kept])).toEqual(
+        reference.pages.map((p) => [p.cursor, p.items_kept]),
+      );
+      expect(manifest.counts).toEqual(reference.counts);
+    }
+    // what main hands the project: every page too (the resumed one's first run was capped at a page)
+    expect(kept.map((m) => m.pages.length)).toEqual([1_500, 1_500, 1, 1_500]);
+  }, 60_000);
 
   it('a worker that cannot start leaves the file to the export’s own thread', { timeout: 30_000 }, async () => {
     const here = await resumed('csv');

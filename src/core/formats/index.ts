@@ -21,6 +21,6 @@ export {
   type WritePlan,
 } from './format';
 export { MANIFEST_SCHEMA, type ExportManifest, type ManifestSnapshot, type SourceRequestEntry } from './manifest';
-export { JsonList } from './json-list';
+export { JsonList, jsonText } from './json-list';
 export { itemIdOf } from './item-fields';
 export { writeColumnsSidecar } from './columns';
