@@ -71,24 +71,27 @@ describe('IdSet', () => {
     expect(fresh.size).toBe(5_000);
   });
 
-  it('never holds the thread to grow: the longest add of 1.5 million ids is a sliver of moving them at once', () => {
-    const set = new IdSet();
-    const ids = Array.from({ length: 1_500_000 }, (_, i) => String(1_600_000_000_000_000_000n + BigInt(i) * 7919n));
-    let longest = 0;
-    for (const id of ids) {
-      const t = performance.now();
-      set.add(id);
-      longest = Math.max(longest, performance.now() - t);
+  it('never holds the thread to grow: adding the id that outgrows 2^21 slots is a sliver of moving them at once', () => {
+    const ids = Array.from({ length: 1_398_102 }, (_, i) => String(1_600_000_000_000_000_000n + BigInt(i) * 7919n));
+    // the tables grow at the 1,398,102nd id: moved at once, the ids in the old ones held the thread 180-241 ms
+    // here, about as long as adding 932,068 ids to a new set; moved 8 slots an id, that add took 1-8 ms. The least
+    // of three tries: the work shows in each, a collection or the scheduler only now and then
+    const growing: number[] = [];
+    const adding: number[] = [];
+    for (let t = 0; t < 3; t++) {
+      const set = new IdSet();
+      for (let i = 0; i < ids.length - 1; i++) set.add(ids[i]!);
+      const at = performance.now();
+      set.add(ids.at(-1)!);
+      growing.push(performance.now() - at);
+      expect(set.size).toBe(ids.length);
+      const start = performance.now();
+      const copy = new IdSet();
+      for (let i = 0; i < 932_068; i++) copy.add(ids[i]!);
+      adding.push(performance.now() - start);
     }
-    // the tables grew at the 1,398,102nd id: moved at once, the 932,068 ids in the old ones held the thread 153 ms
-    // here, about half the time of adding them to a new set (below); moved 8 slots an id, the longest add took 5 ms
-    const start = performance.now();
-    const copy = new IdSet();
-    for (let i = 0; i < 932_068; i++) copy.add(ids[i]!);
-    const movingAll = performance.now() - start;
-    expect(set.size).toBe(ids.length);
-    expect(longest).toBeLessThan(Math.max(20, movingAll / 10));
-  });
+    expect(Math.min(...growing)).toBeLessThan(Math.min(...adding) / 10);
+  }, 60_000);
 
   it('gives its memory back as soon as the reading is done, not at the next full collection', () => {
     const set = new IdSet();
