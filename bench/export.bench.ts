@@ -4,7 +4,10 @@
  * with the MB it wrote beside it — and its peak RSS, for exports of 10,000, 50,000 and 100,000 posts (JSON,
  * JSONL, CSV, Parquet). Beside each, **DuckDB** (@duckdb/node-api) converting the same posts, written once as
  * a JSONL file, to the same kind of file (`COPY (SELECT * FROM read_json(…)) TO … (FORMAT json | csv |
- * parquet)`): the fastest converter a researcher has, on the same data in the same run, and the ratio.
+ * parquet)`): the fastest converter a researcher has, on the same data in the same run, and the ratio. DuckDB runs
+ * right before each of Skein's runs, so that each ratio is of two runs on the machine as it was then: a VM of this
+ * kind drifts (the same run's source took 0.53 s and, minutes later, 0.90 s), and a ratio of runs minutes apart
+ * moved with it. `BENCH_REPEAT=n` makes n such pairs of each format and prints their median ratio.
  *
  * Each run is its own child process, so its peak RSS is its own. A page source makes synthetic pages of 20
  * spec-shaped posts on the fly (nothing held), each as an answer's body text, and does to it what Skein's
@@ -43,6 +46,9 @@ const GC = ['--expose-gc'];
 /** every export capped at its first page and resumed: its file written from the journal at the end, as a resumed job's is */
 const RESUMED = process.env.BENCH_RESUMED === '1';
 const AIM = { ofDuckDb: 0.5, peakRssMb: 150 };
+/** pairs (DuckDB, then Skein) of each format and count */
+const REPEAT = Math.max(1, Number(process.env.BENCH_REPEAT ?? 1));
+const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 /** The DuckDB conversion each format is compared with. */
 const DUCK_TARGET: Record<string, 'json' | 'csv' | 'parquet'> = {
   json: 'json',
@@ -317,24 +323,30 @@ async function main(): Promise<void> {
       console.log(
         'format   Skein MB of posts/s  written MB  peak RSS MB  CPU s  | DuckDB MB of posts/s  written MB  peak RSS MB  CPU s  | Skein/DuckDB  net of the source',
       );
-      const duckOf = new Map<string, DuckResult>();
-      for (const target of new Set(FORMATS.map((f) => DUCK_TARGET[f] ?? 'json'))) {
-        const d = await runOwnChild<DuckResult>(import.meta.url, ['--duckdb', input, String(count), target], GC);
-        duck.push(d);
-        duckOf.set(target, d);
-      }
+      const medians: string[] = [];
       for (const format of FORMATS) {
-        const r = await runOwnChild<RunResult>(import.meta.url, ['--child', String(count), format], GC);
-        results.push(r);
-        const d = duckOf.get(DUCK_TARGET[format] ?? 'json');
-        const ratio = d ? (r.itemsMbPerSecond / d.itemsMbPerSecond).toFixed(2) : '—';
-        const net = d
-          ? `${r.netItemsMbPerSecond} MB/s, ${(r.netItemsMbPerSecond / d.itemsMbPerSecond).toFixed(2)}`
-          : '—';
-        console.log(
-          `${format.padEnd(8)} ${String(r.itemsMbPerSecond).padStart(19)}  ${(r.bytes / 1e6).toFixed(1).padStart(10)}  ${String(r.peakRssMb).padStart(11)}  ${(r.cpuMs / 1000).toFixed(1).padStart(5)}  | ${String(d?.itemsMbPerSecond ?? '—').padStart(20)}  ${((d?.bytes ?? 0) / 1e6).toFixed(1).padStart(10)}  ${String(d?.peakRssMb ?? '—').padStart(11)}  ${((d?.cpuMs ?? 0) / 1000).toFixed(1).padStart(5)}  | ${ratio.padStart(12)}  ${net}`,
-        );
+        const ratios: number[] = [];
+        const nets: number[] = [];
+        for (let pair = 0; pair < REPEAT; pair++) {
+          const target = DUCK_TARGET[format] ?? 'json';
+          const d = await runOwnChild<DuckResult>(import.meta.url, ['--duckdb', input, String(count), target], GC);
+          duck.push(d);
+          const r = await runOwnChild<RunResult>(import.meta.url, ['--child', String(count), format], GC);
+          results.push(r);
+          ratios.push(r.itemsMbPerSecond / d.itemsMbPerSecond);
+          nets.push(r.netItemsMbPerSecond / d.itemsMbPerSecond);
+          const net = `${r.netItemsMbPerSecond} MB/s, ${(r.netItemsMbPerSecond / d.itemsMbPerSecond).toFixed(2)}`;
+          console.log(
+            `${format.padEnd(8)} ${String(r.itemsMbPerSecond).padStart(19)}  ${(r.bytes / 1e6).toFixed(1).padStart(10)}  ${String(r.peakRssMb).padStart(11)}  ${(r.cpuMs / 1000).toFixed(1).padStart(5)}  | ${String(d.itemsMbPerSecond).padStart(20)}  ${(d.bytes / 1e6).toFixed(1).padStart(10)}  ${String(d.peakRssMb).padStart(11)}  ${(d.cpuMs / 1000).toFixed(1).padStart(5)}  | ${(r.itemsMbPerSecond / d.itemsMbPerSecond).toFixed(2).padStart(12)}  ${net}`,
+          );
+        }
+        if (REPEAT > 1)
+          medians.push(
+            `${format}: ${median(ratios).toFixed(2)} (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}), net of the source ${median(nets).toFixed(2)}`,
+          );
       }
+      if (medians.length > 0)
+        console.log(`Skein/DuckDB, the median of ${REPEAT} pairs (least–most): ${medians.join('; ')}`);
     }
   } finally {
     await rm(inputDir, { recursive: true, force: true });
