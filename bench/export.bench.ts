@@ -47,7 +47,7 @@ const GC = ['--expose-gc'];
 const RESUMED = process.env.BENCH_RESUMED === '1';
 const AIM = { ofDuckDb: 0.5, peakRssMb: 150 };
 /** pairs (DuckDB, then Skein) of each format and count */
-const REPEAT = Math.max(1, Number(process.env.BENCH_REPEAT ?? 1));
+const REPEAT = Math.max(1, Math.floor(Number(process.env.BENCH_REPEAT ?? 1)) || 1);
 const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 /** The DuckDB conversion each format is compared with. */
 const DUCK_TARGET: Record<string, 'json' | 'csv' | 'parquet'> = {
