@@ -20,6 +20,7 @@ import { codingStore } from '../src/core/compose/coding-store';
 import { CodebookDefinition } from '../src/shared/coding/codebook';
 import { openBenchArchive } from './lib/archive-db';
 import { writeResults } from './lib/results';
+import { median } from './lib/stats';
 
 const POSTS = Number(process.env.BENCH_CODING_POSTS ?? 100_000);
 const SAMPLE = 1_000;
@@ -33,7 +34,6 @@ const cpuMs = (c0: NodeJS.CpuUsage) => {
   const c = process.cpuUsage(c0);
   return Math.round((c.user + c.system) / 100) / 10;
 };
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 const { dir, thread } = await openBenchArchive('skein-bench-coding-');
 try {

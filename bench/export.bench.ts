@@ -35,6 +35,7 @@ import { liveInWorker, writeFromJournalInWorker } from '../src/core/export/live-
 import type { PageSource, SourcePage } from '../src/core/walk';
 import { receivedTexts } from '../src/shared/api/spans';
 import { writeResults } from './lib/results';
+import { median } from './lib/stats';
 import { syntheticPost } from './lib/synthetic-post';
 import { RUNS_AS, YOUNG_GENERATION, runOwnChild, workerEntry, youngGenerationAsTheApp } from './lib/runtime';
 
@@ -48,7 +49,6 @@ const RESUMED = process.env.BENCH_RESUMED === '1';
 const AIM = { ofDuckDb: 0.5, peakRssMb: 150 };
 /** pairs (DuckDB, then Skein) of each format and count */
 const REPEAT = Math.max(1, Math.floor(Number(process.env.BENCH_REPEAT ?? 1)) || 1);
-const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 /** The DuckDB conversion each format is compared with. */
 const DUCK_TARGET: Record<string, 'json' | 'csv' | 'parquet'> = {
   json: 'json',
