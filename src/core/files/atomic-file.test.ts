@@ -85,6 +85,38 @@ describe('writeFileAtomic', () => {
     expect(bytes).toBe(Buffer.byteLength(expected));
   });
 
+  it('writes every byte of chunks of any size and script, however they fall on its buffers', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'skein-atomic-'));
+    const target = join(dir, 'mixed.jsonl');
+    const expected: Buffer[] = [];
+    // a small buffer the producer fills again after each write, as a row builder may
+    const reused = Buffer.alloc(1000);
+    const bytes = await writeFileAtomic(target, async (sink) => {
+      for (let i = 0; i < 600; i++) {
+        // text of every width (1 to 4 bytes a character, a lone surrogate written as U+FFFD), some near a buffer's size
+        const unit = ['a', 'é', '語', '😀', '\ud800'][i % 5]!;
+        const text = unit.repeat([1, 77, 4_099, 30_000, 90_000, 131_071][i % 6]!);
+        expected.push(Buffer.from(text, 'utf8'));
+        await sink.write(text);
+        reused.fill(i % 251);
+        expected.push(Buffer.from(reused));
+        await sink.write(reused);
+        if (i % 29 === 0) {
+          // a chunk big enough to go to the disk alone
+          const big = Buffer.alloc(300_000 + i, i % 7);
+          expected.push(big);
+          await sink.write(big);
+        }
+        if (i % 5 === 0) await sink.write('');
+      }
+    });
+    const want = Buffer.concat(expected);
+    const got = await readFile(target);
+    expect(got.length).toBe(want.length);
+    expect(got.equals(want)).toBe(true);
+    expect(bytes).toBe(want.length);
+  });
+
   it('a failure while producing leaves the previous file and no temp file', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'skein-atomic-'));
     const target = join(dir, 'x.csv');
