@@ -12,8 +12,8 @@
  * Each run is its own child process, so its peak RSS is its own. A page source makes synthetic pages of 20
  * spec-shaped posts on the fly (nothing held), each as an answer's body text, and does to it what Skein's
  * client does (parse it once, take each item's text out of it for the journal); the real ExportService
- * collects them into its journal and writes the file, a CSV's or Parquet file's rows in a worker of their own
- * (out/main/live-worker.js), as the app writes them (`BENCH_LIVE=main`: on the export's thread, as before); how
+ * collects them into its journal and writes the file as the app does: a Parquet file's rows in a worker of their
+ * own (out/main/live-worker.js), a CSV's on the export's thread (`BENCH_LIVE=main`: every file there); how
  * long main's event loop was held at most (and its p99) is printed with each run. Each child holds its young
  * generations as the app does (`BENCH_YOUNG=free`: V8's own sizing, to compare). The source's own time making the posts and the body
  * (the API in the app) is shown apart (`source s`), and Skein's figure is also printed net of it ("net of the
@@ -152,7 +152,7 @@ async function child(count: number, format: ExportFormat): Promise<RunResult> {
       source: syntheticSource(count),
       stateDir: join(dir, 'state'),
       clock: systemClock,
-      // as in the app: a CSV's or Parquet file written in a worker of its own, while collecting or from the journal;
+      // as in the app: a Parquet file written in a worker of its own while collecting, a CSV or Parquet file from the journal;
       // BENCH_LIVE=main: on this thread
       ...(process.env.BENCH_LIVE === 'main'
         ? {}
@@ -352,7 +352,7 @@ async function main(): Promise<void> {
     await rm(inputDir, { recursive: true, force: true });
   }
   console.log(
-    `\nSkein, every run (collect s: pages into the journal; write s: the file; source s: making the synthetic posts; main held ms: the longest its event loop was held, and the p99 — every window's reply waits on it). ${process.env.BENCH_LIVE === 'main' ? "The file written on the export's thread (BENCH_LIVE=main)" : "A CSV's or Parquet file written in a worker of its own, as in the app"}:`,
+    `\nSkein, every run (collect s: pages into the journal; write s: the file; source s: making the synthetic posts; main held ms: the longest its event loop was held, and the p99 — every window's reply waits on it). ${process.env.BENCH_LIVE === 'main' ? "The file written on the export's thread (BENCH_LIVE=main)" : "A Parquet file written in a worker of its own, a CSV on the export's thread, as in the app"}:`,
   );
   console.log('posts    format  collect s  write s  source s  CPU s (collect)  heap after GC MB  main held ms (p99)');
   for (const r of results) {

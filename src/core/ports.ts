@@ -136,7 +136,7 @@ export interface WorkerEntries {
   archive?: URL;
   /** a re-export's own worker, used when the archive runs in its worker (out/main/reexport-worker.js) */
   reexport?: URL;
-  /** an export's CSV or Parquet file, while it collects or from its journal, under a memory limit (out/main/live-worker.js) */
+  /** an export's Parquet file while it collects, or a CSV or Parquet file from its journal, under a memory limit (out/main/live-worker.js) */
   live?: URL;
   /** reading files another person made (a .qdpx, a .qdc) under a memory limit (out/main/files-worker.js) */
   files?: URL;

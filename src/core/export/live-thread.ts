@@ -1,13 +1,15 @@
 /**
- * An export's CSV or Parquet file written in a worker thread of its own: making each item's row and encoding it is
- * most of an export's CPU after the answers' parse, and on main it held the event loop every window waits on (a
- * Parquet row group: 83–151 ms) and grew main's heap with garbage V8 sizes by what is allocated.
+ * An export's file written in a worker thread of its own: encoding a Parquet file's rows is most of its export's CPU
+ * after the answers' parse, and on main a row group held the event loop every window waits on (83–151 ms) and grew
+ * main's heap with garbage V8 sizes by what is allocated. A format whose page costs the export's thread less than
+ * handing it over (`liveOnExportThread`: JSON Lines, a CSV's lines from the items already parsed) writes its live
+ * file there instead.
  *
  * While the export collects (`liveInWorker`), the collection posts each kept page's items as the journal keeps them
  * (their JSON) and goes on to the next page; the worker (core/compose/live-worker.ts) parses them again, as the
  * journal's path does, and writes the file a few pages behind. Whatever goes wrong there (the worker's heap, a
  * crash, a row it cannot make) only loses the live file: `finish` answers false and the journal's path writes the
- * export at the end — in such a worker too (`writeFromJournalInWorker`), reading the journal's file.
+ * export at the end — in such a worker too (`writeFromJournalInWorker`, a CSV's as well), reading the journal's file.
  */
 import type { ResourceLimits } from 'node:worker_threads';
 import type { CsvCells, ExportOptions } from '../../shared/ipc/export';
@@ -146,13 +148,12 @@ export function writeFromJournalInWorker(offMain: OffMain, heap: ResourceLimits 
 
 /**
  * Opens `format`'s live file in a worker of its own; null when the format writes none, or the worker cannot start.
- * A format that copies the items' text as it is (JSON Lines) writes it on this thread: it makes nothing of them for
- * a worker to take off it, and the crossing cost more than the writing.
+ * A format whose page costs this thread less than the crossing (`liveOnExportThread`: JSON Lines, CSV) writes here.
  */
 export function liveInWorker(offMain: OffMain, heap: ResourceLimits = FILE_HEAP): OpenLive {
   return async (format, input) => {
     if (!format.live) return null;
-    if (format.copiesItems) return liveInProcess(format, input);
+    if (format.liveOnExportThread) return liveInProcess(format, input);
     const worker = await startFileWorker(offMain, heap).catch(() => null);
     if (!worker) return null;
     const opened = await worker.call('open', format.id, crossing(input)).catch(() => false);

@@ -73,5 +73,6 @@ export const csv: Format = {
   textCells: defaultCsvCells,
   write: writeCsv,
   live: (input) => openLiveCsv(input),
+  liveOnExportThread: true,
   columns: 'rows',
 };

@@ -77,4 +77,5 @@ export const jsonl: Format = {
       ),
     ),
   live: openLiveJsonl,
+  liveOnExportThread: true,
 };

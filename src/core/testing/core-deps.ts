@@ -26,7 +26,7 @@ export function testCoreDeps(userDataDir: string, sandboxes: Sandbox[], over: Pa
     workers: {
       archive: new URL('../compose/archive-worker.ts', import.meta.url),
       files: new URL('../compose/files-worker.ts', import.meta.url),
-      // an export's CSV or Parquet file written in a worker of its own, as in the app
+      // an export's Parquet file (or a file from its journal) written in a worker of its own, as in the app
       live: new URL('../compose/live-worker.ts', import.meta.url),
       execArgv: ['--import', 'tsx'],
     },

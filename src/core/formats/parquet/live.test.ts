@@ -2,12 +2,17 @@
  * A Parquet file written while it collects (parquet/live.ts) holds what the journal's path writes: the same
  * export run fresh (live) and run capped then resumed (the journal's path, as every resume is) read back the
  * same in DuckDB — every column of every row, across row groups, with hostile cells — and the live one really
- * was written while collecting — in this thread, or as the app writes it, in a worker of its own.
+ * was written while collecting — in this thread, or as the app writes it, in a worker of its own; a worker lost
+ * mid-collection leaves the file to the journal's path, whole, and nothing of its own beside it.
  */
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ViewDescriptor } from '../../../shared/ipc/export';
-import { post, type MemoryPage } from '../../export/testing/memory-source';
+import { ExportService } from '../../export/export-service';
+import { FakeClock } from '../../testing/fake-clock';
+import { memorySource, post, type MemoryPage } from '../../export/testing/memory-source';
 import { runExport } from '../../export/testing/run-export';
 import { duckdb } from '../../testing/duckdb';
 import { openLiveFor, recorded, type LiveWhere } from '../../export/testing/live';
@@ -41,7 +46,7 @@ function pages(): MemoryPage[] {
 const view: ViewDescriptor = { kind: 'thread', operation: 'postRepliesV2', params: { tweetId: ROOT } };
 
 async function exportParquet(resumed: boolean, openLive?: OpenLive) {
-  const { target, done } = await runExport(pages(), {
+  const { dir, target, done } = await runExport(pages(), {
     view,
     format: 'parquet',
     resumed,
@@ -49,8 +54,11 @@ async function exportParquet(resumed: boolean, openLive?: OpenLive) {
   });
   expect(done.status).toBe('complete');
   const manifest = JSON.parse(await readFile(`${target}.manifest.json`, 'utf8')) as ExportManifest;
-  return { target, manifest };
+  return { target, manifest, beside: (await readdir(dir)).sort() };
 }
+
+const DYING = new URL('../../export/testing/dying-live-worker.ts', import.meta.url);
+const context = () => ({ appName: 'Skein', appVersion: '1.0.0', mode: 'demo' as const, baseUrl: 'http://127.0.0.1:1' });
 
 const rows = (path: string) =>
   duckdb(`SELECT * EXCLUDE (retrieved_at, first_retrieved_at) FROM read_parquet('${path}') ORDER BY id`);
@@ -79,4 +87,40 @@ describe('a Parquet file written while it collects', () => {
       `${live.target}.manifest.json`,
     ]);
   });
+
+  it('a worker lost mid-collection leaves the file to the journal, whole, and nothing of its own', async () => {
+    const opened = recorded(openLiveFor('in a worker', DYING));
+    const live = await exportParquet(false, opened.open);
+    const journal = await exportParquet(true);
+    expect(opened.used).toEqual([false]);
+    expect(await rows(live.target)).toEqual(await rows(journal.target));
+    // no hidden temp file the dead worker held open
+    expect(live.beside).toEqual([
+      'out.parquet',
+      'out.parquet.load.R',
+      'out.parquet.load.py',
+      'out.parquet.manifest.json',
+      'state',
+    ]);
+  }, 30_000);
+
+  it('a worker lost, then Skein quitting mid-collection, leaves no hidden file beside the target', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'skein-parquet-live-'));
+    const source = memorySource(pages(), { hold: 3 });
+    const opened = recorded(openLiveFor('in a worker', DYING));
+    const service = new ExportService({
+      source,
+      stateDir: join(dir, 'state'),
+      clock: new FakeClock(),
+      context,
+      openLive: opened.open,
+    });
+    const target = join(dir, 'out.parquet');
+    const job = await service.start({ view, format: 'parquet', scope: 'all', targetPath: target });
+    await source.held;
+    await service.dispose();
+    expect((await service.settled(job.id)).status).toBe('interrupted');
+    // the journal keeps what was collected (a resume goes on from it); the dead worker's temp file is gone
+    expect(await readdir(dir)).toEqual(['state']);
+  }, 30_000);
 });
