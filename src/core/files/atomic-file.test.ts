@@ -101,11 +101,14 @@ describe('writeFileAtomic', () => {
         reused.fill(i % 251);
         expected.push(Buffer.from(reused));
         await sink.write(reused);
-        if (i % 29 === 0) {
-          // a chunk big enough to go to the disk alone
-          const big = Buffer.alloc(300_000 + i, i % 7);
-          expected.push(big);
-          await sink.write(big);
+        if (i % 29 === 0 || i % 7 === 3) {
+          // bytes that go to the disk as they are, between two pieces of text in one buffer
+          const own = Buffer.alloc(i % 29 === 0 ? 300_000 + i : 20_000 + i, i % 7);
+          expected.push(own);
+          await sink.write(own);
+          const after = `after ${i}\n`;
+          expected.push(Buffer.from(after));
+          await sink.write(after);
         }
         if (i % 5 === 0) await sink.write('');
       }
@@ -115,6 +118,21 @@ describe('writeFileAtomic', () => {
     expect(got.length).toBe(want.length);
     expect(got.equals(want)).toBe(true);
     expect(bytes).toBe(want.length);
+  });
+
+  it('holds many files open at the cost of their bytes, not of a big buffer each (a dataset holds a file per day)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'skein-atomic-'));
+    const before = process.memoryUsage().arrayBuffers;
+    const held = await Promise.all(Array.from({ length: 200 }, (_, i) => holdFileAtomic(join(dir, `part-${i}.bin`))));
+    for (const [i, file] of held.entries()) {
+      await file.sink.write(Buffer.from('PAR1'));
+      await file.sink.write(`day ${i}`);
+    }
+    const grown = process.memoryUsage().arrayBuffers - before;
+    for (const file of held) file.close(false);
+    await Promise.allSettled(held.map((file) => file.done));
+    // 200 files of a few bytes: a 512 KB buffer each would be 100 MB
+    expect(grown).toBeLessThan(200 * 48 * 1024);
   });
 
   it('a failure while producing leaves the previous file and no temp file', async () => {
