@@ -28,6 +28,13 @@ describe('where the items of an answer sit in its text', () => {
     const escaped = '{"replies":[{"id":"1"}],"repl\\u0069es":[{"id":"2"}]}';
     expect(JSON.parse(escaped)).toEqual({ replies: [{ id: '2' }] });
     expect(slices(escaped, ['replies'], 1)).toEqual(['{"id":"2"}']);
+    // a later repeat of an outer key, or of the list's, replaces what the earlier one held
+    expect(slices('{"data":{"other":1},"data":{"tweets":[{"id":"2"}]}}', ['data', 'tweets'], 1)).toEqual([
+      '{"id":"2"}',
+    ]);
+    expect(itemSpans('{"data":{"tweets":[{"id":"1"}]},"data":{"other":1}}', ['data', 'tweets'], 1)).toBeNull();
+    expect(itemSpans('{"data":{"tweets":[{"id":"1"}]},"data":"x"}', ['data', 'tweets'], 1)).toBeNull();
+    expect(itemSpans('{"tweets":[{"id":"1"}],"tweets":{"id":"2"}}', ['tweets'], 1)).toBeNull();
   });
 
   it('reads a pretty-printed answer', () => {

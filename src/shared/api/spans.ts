@@ -57,21 +57,34 @@ function valueEnd(s: string, i: number): number {
   return s.length;
 }
 
-/** where the value of member `key` of the object at `i` starts (the last one, as JSON.parse keeps), or -1 */
-function memberValue(s: string, i: number, key: string): number {
-  let found = -1;
+/** the index after the object at `i`, each value of its members named `key` passed over by `pass`, the others by `valueEnd` */
+function objectEnd(s: string, i: number, key: string, pass: (s: string, i: number) => number): number {
   i = skipSpace(s, i + 1);
   while (s.charCodeAt(i) === QUOTE) {
     const end = stringEnd(s, i);
     const written = s.slice(i + 1, end - 1);
     const name = written.includes('\\') ? (JSON.parse(s.slice(i, end)) as string) : written;
     i = skipSpace(s, skipSpace(s, end) + 1);
-    if (name === key) found = i;
-    i = skipSpace(s, valueEnd(s, i));
+    i = skipSpace(s, name === key ? pass(s, i) : valueEnd(s, i));
     if (s.charCodeAt(i) !== COMMA) break;
     i = skipSpace(s, i + 1);
   }
-  return found;
+  return Math.min(i + 1, s.length);
+}
+
+/** the [start, end) of each element of the array at `i` and the index after the array; null when `i` is not one */
+function elementSpans(s: string, i: number): { spans: Array<[number, number]>; end: number } | null {
+  if (s.charCodeAt(i) !== OPEN_ARRAY) return null;
+  const spans: Array<[number, number]> = [];
+  i = skipSpace(s, i + 1);
+  while (i < s.length && s.charCodeAt(i) !== CLOSE_ARRAY) {
+    const end = valueEnd(s, i);
+    if (end <= i) return null;
+    spans.push([i, end]);
+    i = skipSpace(s, end);
+    if (s.charCodeAt(i) === COMMA) i = skipSpace(s, i + 1);
+  }
+  return { spans, end: Math.min(i + 1, s.length) };
 }
 
 /**
@@ -79,23 +92,26 @@ function memberValue(s: string, i: number, key: string): number {
  * or null when it is not where the path says or holds other than `count` elements.
  */
 export function itemSpans(text: string, path: readonly string[], count: number): Array<[number, number]> | null {
-  let i = skipSpace(text, 0);
-  for (const key of path) {
-    if (text.charCodeAt(i) !== OPEN_OBJECT) return null;
-    i = memberValue(text, i, key);
-    if (i < 0) return null;
+  // One pass over the text: the list's elements are measured while the objects holding it are walked past
+  // (scanning the list to skip it, then again for its elements, was most of this function's time). Every
+  // member is walked, those after the list too: a repeated key wins, as in JSON.parse, and starts over.
+  let list: ReturnType<typeof elementSpans> = null;
+  const passes: Array<(s: string, i: number) => number> = [];
+  passes[path.length] = (s, i) => {
+    list = elementSpans(s, i);
+    return list ? list.end : valueEnd(s, i);
+  };
+  for (let p = path.length - 1; p >= 0; p--) {
+    const key = path[p]!;
+    const inner = passes[p + 1]!;
+    passes[p] = (s, i) => {
+      list = null;
+      return s.charCodeAt(i) === OPEN_OBJECT ? objectEnd(s, i, key, inner) : valueEnd(s, i);
+    };
   }
-  if (text.charCodeAt(i) !== OPEN_ARRAY) return null;
-  const spans: Array<[number, number]> = [];
-  i = skipSpace(text, i + 1);
-  while (i < text.length && text.charCodeAt(i) !== CLOSE_ARRAY) {
-    const end = valueEnd(text, i);
-    if (end <= i) return null;
-    spans.push([i, end]);
-    i = skipSpace(text, end);
-    if (text.charCodeAt(i) === COMMA) i = skipSpace(text, i + 1);
-  }
-  return spans.length === count ? spans : null;
+  passes[0]!(text, skipSpace(text, 0));
+  const spans = (list as ReturnType<typeof elementSpans>)?.spans;
+  return spans?.length === count ? spans : null;
 }
 
 /**
