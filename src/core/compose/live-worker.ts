@@ -1,7 +1,6 @@
 /**
  * The worker thread of an export's file (see export/live-thread.ts): the format's own live writer, fed each kept
- * page's items parsed again from their JSON, as the journal's path reads them; or the journal's path itself, the
- * committed items read from the journal's file.
+ * page's rows as main made them; or the journal's path itself, the committed items read from the journal's file.
  */
 import { formatRegistry, type ExportManifest, type LiveWriter } from '../formats';
 import { writeWithPolicy, type LiveApi } from '../export';
@@ -32,12 +31,11 @@ serveWorker<LiveApi>(() => {
         live = (await formats.get(format).live?.(input)) ?? null;
         return live !== null;
       },
-      add: (items, record, page) =>
-        opened().add(
-          items.map(({ text, position }) => ({ raw: JSON.parse(text) as unknown, position })),
-          record,
-          page,
-        ),
+      add: (rows, items) => {
+        const writer = opened();
+        if (!writer.addRows) throw new Error('this live file takes no rows');
+        return writer.addRows(rows, items);
+      },
       manifestText: (piece) => {
         manifestText += piece;
         return Promise.resolve();

@@ -1,26 +1,28 @@
 /**
  * An export's file written in a worker thread of its own: encoding a Parquet file's rows is most of its export's CPU
  * after the answers' parse, and on main a row group held the event loop every window waits on (83–151 ms) and grew
- * main's heap with garbage V8 sizes by what is allocated. A format whose page costs the export's thread less than
- * handing it over (`liveOnExportThread`: JSON Lines, a CSV's lines from the items already parsed) writes its live
+ * main's heap with garbage V8 sizes by what is allocated. A format without `liveRows` (JSON Lines, a CSV's lines
+ * from the items already parsed) costs the export's thread less than handing a page over would: it writes its live
  * file there instead.
  *
- * While the export collects (`liveInWorker`), the collection posts each kept page's items as the journal keeps them
- * (their JSON) and goes on to the next page; the worker (core/compose/live-worker.ts) parses them again, as the
- * journal's path does, and writes the file a few pages behind. Whatever goes wrong there (the worker's heap, a
- * crash, a row it cannot make) only loses the live file: `finish` answers false and the journal's path writes the
- * export at the end — in such a worker too (`writeFromJournalInWorker`, a CSV's as well), reading the journal's file.
+ * While the export collects (`liveInWorker`), the collection makes each kept page's rows from the items the client
+ * parsed (the format's `liveRows`), posts their cells and goes on to the next page; the worker
+ * (core/compose/live-worker.ts) types and encodes them a few pages behind. Whatever goes wrong there (the worker's
+ * heap, a crash, a row it cannot make) only loses the live file: `finish` answers false and the journal's path
+ * writes the export at the end — in such a worker too (`writeFromJournalInWorker`, a CSV's as well), reading the
+ * journal's file.
  */
 import type { ResourceLimits } from 'node:worker_threads';
 import type { CsvCells, ExportOptions } from '../../shared/ipc/export';
 import {
   jsonText,
+  pageProvenance,
   type ExportManifest,
   type Format,
-  type KeptPage,
   type LiveInput,
+  type LiveRows,
   type LiveWriter,
-  type ThreadPosition,
+  type RowCells,
   type WritePlan,
 } from '../formats';
 import type { CommittedPart } from '../walk';
@@ -29,12 +31,6 @@ import { tooBig } from './reexport-thread';
 import { removeStaleTempsOf } from '../files/atomic-file';
 import { isSkeinError, SkeinError } from '../../shared/errors';
 import { outOfMemory, startWorker, type RunningWorker } from '../workers';
-
-/** an item as it crosses to the worker: its JSON, and its place in a thread */
-export interface LiveItemText {
-  text: string;
-  position: ThreadPosition | null;
-}
 
 /** An export written at its end from the journal's committed items, in the worker (`writeFromJournalInWorker`). */
 export interface JournalWrite {
@@ -56,7 +52,8 @@ export interface JournalWrite {
 export interface LiveApi {
   /** opens the format's live file; false when it writes none for this export */
   open: (format: string, input: LiveInput) => Promise<boolean>;
-  add: (items: LiveItemText[], record: KeptPage, page: number) => Promise<void>;
+  /** a kept page's rows (`items`: how many items they are of) */
+  add: (rows: RowCells[], items: number) => Promise<void>;
   /** the next piece of the manifest's JSON text, which `finish` and `write` then read (`sendManifest`) */
   manifestText: (piece: string) => Promise<void>;
   finish: (items: number) => Promise<boolean>;
@@ -148,12 +145,14 @@ export function writeFromJournalInWorker(offMain: OffMain, heap: ResourceLimits 
 
 /**
  * Opens `format`'s live file in a worker of its own; null when the format writes none, or the worker cannot start.
- * A format whose page costs this thread less than the crossing (`liveOnExportThread`: JSON Lines, CSV) writes here.
+ * A format that makes no rows for a worker (`liveRows`: JSON Lines, CSV) writes it here.
  */
 export function liveInWorker(offMain: OffMain, heap: ResourceLimits = FILE_HEAP): OpenLive {
   return async (format, input) => {
     if (!format.live) return null;
-    if (format.liveOnExportThread) return liveInProcess(format, input);
+    if (!format.liveRows) return liveInProcess(format, input);
+    const rows = format.liveRows(input);
+    if (!rows) return null;
     const worker = await startFileWorker(offMain, heap).catch(() => null);
     if (!worker) return null;
     const opened = await worker.call('open', format.id, crossing(input)).catch(() => false);
@@ -161,12 +160,22 @@ export function liveInWorker(offMain: OffMain, heap: ResourceLimits = FILE_HEAP)
       await worker.stop();
       return null;
     }
-    return workerWriter(worker, format.files(input.target, input.plan));
+    return workerWriter(worker, input, rows, format.files(input.target, input.plan));
   };
 }
 
-/** main's end of the worker's live file; `files`: every path the export writes, cleared of what a dead worker left */
-function workerWriter(worker: RunningWorker<LiveApi>, files: readonly string[]): LiveWriter {
+/**
+ * main's end of the worker's live file: each page's rows made here; `files`: every path the export writes, cleared
+ * of what a dead worker left
+ */
+function workerWriter(
+  worker: RunningWorker<LiveApi>,
+  input: LiveInput,
+  rowsOf: LiveRows,
+  files: readonly string[],
+): LiveWriter {
+  /** items whose rows were posted: the export's index of the next page's first */
+  let posted = 0;
   const inFlight: Array<Promise<void>> = [];
   let broken = false;
   let stopped: Promise<void> | null = null;
@@ -191,9 +200,23 @@ function workerWriter(worker: RunningWorker<LiveApi>, files: readonly string[]):
   return {
     async add(kept, record, page) {
       if (broken || stopped) return;
-      const items = kept.map((item) => ({ text: item.text ?? JSON.stringify(item.raw), position: item.position }));
-      const added = worker.call('add', items, record, page).catch(() => {
-        // the worker's heap, a crash, a row it could not make: the journal's path writes the file at the end
+      let rows: RowCells[];
+      try {
+        const from = pageProvenance(
+          input.context.view.operation,
+          page,
+          new Date(record.fetchedAt).toISOString(),
+          record.cursor,
+        );
+        rows = rowsOf(kept, from, posted);
+      } catch {
+        // a row that could not be made: the journal's path writes the file, and says why, at the end
+        broken = true;
+        return;
+      }
+      posted += kept.length;
+      const added = worker.call('add', rows, kept.length).catch(() => {
+        // the worker's heap, a crash: the journal's path writes the file at the end
         broken = true;
       });
       inFlight.push(added);

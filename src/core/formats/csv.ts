@@ -73,6 +73,5 @@ export const csv: Format = {
   textCells: defaultCsvCells,
   write: writeCsv,
   live: (input) => openLiveCsv(input),
-  liveOnExportThread: true,
   columns: 'rows',
 };

@@ -113,9 +113,15 @@ export interface SectionInput {
 export interface KeptItem {
   raw: unknown;
   position: ThreadPosition | null;
-  /** its JSON as the journal keeps it: what a file written in a worker thread parses there (the object cannot cross) */
+  /** its JSON as the journal keeps it, when the client kept it (a JSON Lines file copies it) */
   text?: string;
 }
+
+/** A row's cells as a live file written in a worker takes them (`Format.liveRows`): plain values, which cross threads. */
+export type RowCells = Array<string | number | boolean | null>;
+
+/** Makes the rows of a page's kept items, with their provenance (`first`: the export's index of the first). */
+export type LiveRows = (items: readonly KeptItem[], from: Provenance, first: number) => RowCells[];
 
 /** What a file written while its export collects is told of each page. */
 export interface KeptPage {
@@ -130,6 +136,11 @@ export interface KeptPage {
 export interface LiveWriter {
   /** a page's kept items, in order, once the journal has them (`page`: its index in the manifest) */
   add: (items: readonly KeptItem[], record: KeptPage, page: number) => Promise<void>;
+  /**
+   * a page's rows, made where its items were parsed by the format's `liveRows` (`items`: how many items they are
+   * of); present on the live file of a format that has `liveRows`, in place of `add`
+   */
+  addRows?: (rows: RowCells[], items: number) => Promise<void>;
   /** puts the file in place and writes the manifest; false when the journal's path must write it */
   finish: (manifest: ExportManifest, items: number, signal?: AbortSignal) => Promise<boolean>;
   /** removes what was written (any time; nothing after `finish`) */
@@ -183,12 +194,14 @@ export interface Format {
   /** a file written while the export collects; null when this run cannot have one */
   live?: (input: LiveInput) => Promise<LiveWriter | null>;
   /**
-   * Its live file is written on the export's own thread, not in a worker: what it makes of a page costs that thread
-   * less than handing the page over would (JSON Lines copies the items' text; a CSV makes a page's lines, ~0.15 ms,
-   * from the items the client already parsed, where a worker parses each again). Absent: a worker of its own, for
-   * work that would hold the thread every window's reply waits on (a Parquet row group is encoded in one go).
+   * Its live file is written in a worker of its own, for work that would hold the thread every window's reply
+   * waits on (a Parquet row group is encoded in one go): this makes each page's rows on the export's thread, from
+   * the items the client already parsed, and the rows cross to the worker's `addRows` (parsing the items' JSON
+   * again there was a third of its work). Null for an input its live file takes none of. Absent: the live file
+   * is written on the export's own thread, where a page costs less than handing it over would (JSON Lines copies
+   * the items' text; a CSV makes a page's lines, ~0.15 ms).
    */
-  liveOnExportThread?: true;
+  liveRows?: (input: LiveInput) => LiveRows | null;
   /**
    * Its file written from the journal copies the items' bytes as they are (JSON, JSON Lines), with no row made of
    * them: on the export's own thread, where a worker measured slower (absent: it makes rows of them)

@@ -6,6 +6,7 @@ export { BUILT_IN_FORMATS, formatRegistry, saveFilter, type Formats } from './re
 export {
   cellsFor,
   defaultLayout,
+  pageProvenance,
   rawText,
   type ExtraColumns,
   type Format,
@@ -13,8 +14,10 @@ export {
   type KeptItem,
   type KeptPage,
   type LiveInput,
+  type LiveRows,
   type LiveWriter,
   type Provenance,
+  type RowCells,
   type StreamItem,
   type ThreadPosition,
   type WriteJob,

@@ -77,5 +77,4 @@ export const jsonl: Format = {
       ),
     ),
   live: openLiveJsonl,
-  liveOnExportThread: true,
 };

@@ -14,6 +14,7 @@ import {
   type LiveInput,
   type LiveWriter,
   type Provenance,
+  type RowCells,
 } from './format';
 import { writeLoadersAndManifest, type LoaderSource } from './loaders';
 import type { ExportManifest } from './manifest';
@@ -22,6 +23,8 @@ import type { ExportManifest } from './manifest';
 export interface LiveFile {
   /** a page's kept items, with their provenance (`first`: the export's index of the first) */
   add: (items: readonly KeptItem[], from: Provenance, first: number) => Promise<void>;
+  /** a page's rows, made by its format's `liveRows` where the items were parsed (its provenance in them) */
+  addRows?: (rows: RowCells[]) => Promise<void>;
   /** whether the file can stand for this manifest's export (default: yes) */
   usable?: (manifest: ExportManifest) => boolean;
   /** the file's last bytes, once it is known to be used */
@@ -66,20 +69,28 @@ export async function openLiveFile(
           () => false,
         )
       : Promise.resolve(true);
+  /** a page written into the file: the target's folder failing (or a row that could not be made) leaves the file to the journal's path */
+  const adding = async (count: number, add: () => Promise<void>) => {
+    if (broken || settled) return;
+    try {
+      await add();
+      items += count;
+    } catch {
+      // the journal's path writes the file, and reports why, at the end; the collection goes on either way
+      broken = true;
+    }
+  };
+  const addRows = file.addRows;
   return {
-    async add(kept, record, page) {
-      if (broken || settled) return;
-      const fetched = new Date(record.fetchedAt).toISOString();
-      const from = pageProvenance(input.context.view.operation, page, fetched, record.cursor);
-      try {
-        await file.add(kept, from, items);
-        items += kept.length;
-      } catch {
-        // the target's folder failed (or a row could not be made): the journal's path writes the file, and
-        // reports why, at the end; the collection goes on either way
-        broken = true;
-      }
-    },
+    add: (kept, record, page) =>
+      adding(kept.length, () =>
+        file.add(
+          kept,
+          pageProvenance(input.context.view.operation, page, new Date(record.fetchedAt).toISOString(), record.cursor),
+          items,
+        ),
+      ),
+    ...(addRows ? { addRows: (rows: RowCells[], count: number) => adding(count, () => addRows(rows)) } : {}),
     async finish(manifest, journaled, signal) {
       if (
         broken ||

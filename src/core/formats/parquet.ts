@@ -29,7 +29,7 @@ import {
   type WritePlan,
   writeOptions,
 } from './format';
-import { openLiveParquet } from './parquet/live';
+import { liveParquetRows, openLiveParquet } from './parquet/live';
 import {
   createdByOf,
   parquetCells,
@@ -249,5 +249,6 @@ export const parquet: Format = {
   },
   // written while the export collects, from the pages as they are kept (parquet/live.ts)
   live: (input) => openLiveParquet(input, (partitioned) => parquetLoaderSource(input.target, input.plan, partitioned)),
+  liveRows: liveParquetRows,
   columns: 'rows',
 };
