@@ -13,7 +13,7 @@ import { FakeClock } from '../testing/fake-clock';
 import type { ExportManifest } from '../formats';
 import { ExportService, type ExportServiceDeps } from './export-service';
 import type { ItemPolicy } from './item-policy';
-import { liveInWorker, writeFromJournalInWorker } from './live-thread';
+import { liveInWorker, PagesAhead, writeFromJournalInWorker } from './live-thread';
 import { memorySource, post, type MemoryPage } from './testing/memory-source';
 import { runExport } from './testing/run-export';
 
@@ -178,4 +178,54 @@ describe('an export written from its journal in a worker of its own', () => {
     const reference = await resumed('csv');
     expect(await readFile(target, 'utf8')).toBe(await readFile(reference.target, 'utf8'));
   }, 30_000);
+});
+
+describe('pages posted to the file worker ahead of it', () => {
+  /** a page the worker has not written yet, and its writing */
+  const page = () => {
+    let write = () => {};
+    const written = new Promise<void>((resolve) => (write = resolve));
+    return { written, write };
+  };
+  /** whether `p` has settled once the microtasks queued so far have run */
+  const settled = async (p: Promise<void>) => {
+    let done = false;
+    void p.then(() => (done = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    return done;
+  };
+
+  it('lets the collection go on until that many pages are unwritten, then waits for the oldest', async () => {
+    const ahead = new PagesAhead(3, 1_000);
+    const [a, b, c] = [page(), page(), page()];
+    expect(await settled(ahead.posted(a.written, 10))).toBe(true);
+    expect(await settled(ahead.posted(b.written, 10))).toBe(true);
+    const third = ahead.posted(c.written, 10);
+    expect(await settled(third)).toBe(false);
+    a.write();
+    expect(await settled(third)).toBe(true);
+    const all = ahead.settled();
+    expect(await settled(all)).toBe(false);
+    b.write();
+    c.write();
+    expect(await settled(all)).toBe(true);
+  });
+
+  it('waits sooner for pages of huge items: what they hold, not their count', async () => {
+    const ahead = new PagesAhead(100, 1_000);
+    const [a, b] = [page(), page()];
+    expect(await settled(ahead.posted(a.written, 600))).toBe(true);
+    // past the text allowed: the oldest pages are written first, down to what is allowed
+    const second = ahead.posted(b.written, 600);
+    expect(await settled(second)).toBe(false);
+    a.write();
+    expect(await settled(second)).toBe(true);
+    // one page over it alone is written before the next is made
+    const huge = page();
+    const third = ahead.posted(huge.written, 5_000);
+    b.write();
+    expect(await settled(third)).toBe(false);
+    huge.write();
+    expect(await settled(third)).toBe(true);
+  });
 });

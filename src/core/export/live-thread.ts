@@ -75,8 +75,51 @@ export interface LiveApi {
  */
 const FILE_HEAP: ResourceLimits = { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 192 };
 
-/** pages posted and not yet written: the collection waits only when the worker is this far behind */
-const PAGES_AHEAD = 8;
+/**
+ * Pages posted and not yet written: the collection waits only when the worker is this far behind. A row group's
+ * encoding keeps the worker from taking pages for tens of milliseconds; as many pages as a row group holds let the
+ * collection go on meanwhile (8 left main idle 40 % of a Parquet export of 100,000 posts: 32 against 42 MB of
+ * posts/s; peak RSS 186–194 against 160–168 MB, the worker holding a second row group's cells as they arrive).
+ */
+const PAGES_AHEAD = 128;
+/** … or when the rows posted and not yet written hold this much text (pages of huge items) */
+const TEXT_AHEAD = 4 * 1024 * 1024;
+
+/** the text a page's rows hold (UTF-16 units): what they cost to cross and to hold until written */
+function rowsText(rows: readonly RowCells[]): number {
+  let text = 0;
+  for (const cells of rows) for (const cell of cells) if (typeof cell === 'string') text += cell.length;
+  return text;
+}
+
+/** The pages posted to the worker and not yet written, oldest first. */
+export class PagesAhead {
+  private readonly pages: Array<{ written: Promise<void>; text: number }> = [];
+  private text = 0;
+
+  constructor(
+    private readonly most = PAGES_AHEAD,
+    private readonly mostText = TEXT_AHEAD,
+  ) {}
+
+  /** a page posted (`written`: settles once the worker has it, never rejects); resolves when the next may be made */
+  async posted(written: Promise<void>, text: number): Promise<void> {
+    this.pages.push({ written, text });
+    this.text += text;
+    while (this.pages.length >= this.most || (this.text > this.mostText && this.pages.length > 0)) {
+      const oldest = this.pages.shift() as (typeof this.pages)[number];
+      this.text -= oldest.text;
+      await oldest.written;
+    }
+  }
+
+  /** resolves once every page posted is written */
+  async settled(): Promise<void> {
+    const pages = this.pages.splice(0);
+    this.text = 0;
+    await Promise.all(pages.map((page) => page.written));
+  }
+}
 
 type OffMain = { entry: URL; execArgv?: string[] };
 
@@ -176,10 +219,10 @@ function workerWriter(
 ): LiveWriter {
   /** items whose rows were posted: the export's index of the next page's first */
   let posted = 0;
-  const inFlight: Array<Promise<void>> = [];
+  const ahead = new PagesAhead();
   let broken = false;
   let stopped: Promise<void> | null = null;
-  const settle = () => Promise.all(inFlight.splice(0));
+  const settle = () => ahead.settled();
   /** ends the worker; one that did not end its own file (a crash, its heap) left a hidden temp file as big as it */
   const stop = (clean: boolean) =>
     (stopped ??= worker
@@ -219,8 +262,7 @@ function workerWriter(
         // the worker's heap, a crash: the journal's path writes the file at the end
         broken = true;
       });
-      inFlight.push(added);
-      if (inFlight.length >= PAGES_AHEAD) await inFlight.shift();
+      await ahead.posted(added, rowsText(rows));
     },
     async finish(manifest, items, signal) {
       await settle();
