@@ -12,7 +12,6 @@ export {
   type Format,
   type ItemStream,
   type KeptItem,
-  type KeptPage,
   type LiveInput,
   type LiveRows,
   type LiveWriter,
