@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Cell } from '../csv/table';
-import { PartFile } from './part';
+import { PartFile, plainBySample } from './part';
 
 const NAMES = ['id', 'text', 'likeCount', 'isReply', 'created_at', 'author_userName'] as const;
 
@@ -30,7 +30,7 @@ function row(i: number): Cell[] {
   ];
 }
 
-async function written(rows: number): Promise<Buffer> {
+async function written(rows: number, names: readonly string[] = NAMES, make = row): Promise<Buffer> {
   const chunks: Buffer[] = [];
   const sink = {
     bytes: 0,
@@ -39,8 +39,8 @@ async function written(rows: number): Promise<Buffer> {
       sink.bytes += chunks.at(-1)?.length ?? 0;
     },
   };
-  const part = new PartFile(sink, { names: NAMES, kv: [{ key: 'skein.view', value: '{}' }], createdBy: 'Skein test' });
-  for (let i = 0; i < rows; i++) await part.add(row(i));
+  const part = new PartFile(sink, { names, kv: [{ key: 'skein.view', value: '{}' }], createdBy: 'Skein test' });
+  for (let i = 0; i < rows; i++) await part.add(make(i));
   await part.finish();
   return Buffer.concat(chunks);
 }
@@ -61,5 +61,30 @@ describe('a Parquet part file', () => {
       (this as { writer: { pendingIndexes: unknown[] } }).writer.pendingIndexes = [];
     });
     expect((await written(6_100)).equals(kept)).toBe(false);
+  });
+
+  /** free-text columns: unique text (plain), text that repeats (a dictionary), mostly empty, hostile */
+  const FREE = ['id', 'text', 'url', 'description', 'full_text'] as const;
+  const freeRow = (i: number): Cell[] => [
+    String(1_000_000_000 + i),
+    i % 11 === 0 ? null : `${noise(i, 40 + (i % 50))} 日本 é \u0000 🧵 ${'"'.repeat(i % 3)}`,
+    `https://example.invalid/${i % 7}`,
+    i % 4 === 0 ? '' : null,
+    i % 200 === 0 ? `lone \ud800 surrogate ${i}` : `${noise(i, 8)}`,
+  ];
+
+  it('encodes free text itself only where the writer would write it plain, and the bytes are the same', async () => {
+    const column = (k: number, n: number) => Array.from({ length: n }, (_, i) => freeRow(i)[k] as string | null);
+    expect(plainBySample(column(1, 2_500))).toBe(true);
+    expect(plainBySample(column(2, 2_500))).toBe(false);
+    expect(plainBySample(column(3, 2_500))).toBe(false);
+    expect(plainBySample([null, null])).toBe(true);
+    const here = await written(6_100, FREE, freeRow);
+    const spy = vi
+      .spyOn(PartFile.prototype as unknown as { encodedHere: () => null }, 'encodedHere')
+      .mockImplementation(() => null);
+    const writers = await written(6_100, FREE, freeRow);
+    expect(spy).toHaveBeenCalled();
+    expect(here.equals(writers)).toBe(true);
   });
 });

@@ -60,6 +60,28 @@ function typed(type: ColumnType, v: Cell): string | bigint | boolean | number | 
   }
 }
 
+/**
+ * Whether hyparquet-writer's sample rules a column of text out of a dictionary (`useDictionary` in its
+ * dictionary.js): up to 1,000 values spread over the column, each distinct one counted once at its length plus a
+ * 4-byte prefix, against all of them; more than 90 % distinct is written plain. The same rule on the same values.
+ */
+export function plainBySample(values: ReadonlyArray<string | null>): boolean {
+  const sampleSize = Math.min(values.length, 1000);
+  const seen = new Set<string | null>();
+  let distinct = 0;
+  let total = 0;
+  for (let i = 0; i < sampleSize; i++) {
+    const value = values[sampleSize === 1 ? 0 : Math.floor((i * (values.length - 1)) / (sampleSize - 1))] ?? null;
+    const size = value === null ? 0 : value.length + 4;
+    if (!seen.has(value)) {
+      seen.add(value);
+      distinct += size;
+    }
+    total += size;
+  }
+  return !total || distinct / total > 0.9;
+}
+
 /** Rows per row group: small groups keep main's peak RSS down (200k posts: 270 MB at 2,500 rows, 388 MB at 10,000). */
 const ROW_GROUP_ROWS = 2_500;
 /** Above this many items a Parquet export is a folder partitioned by collection day. */
@@ -121,11 +143,14 @@ export class PartFile {
 
   private async group(): Promise<void> {
     if (this.rows === 0) return;
-    const columnData = this.names.map((name, i): ColumnSource => ({
-      name,
-      data: this.columns[i] as ColumnSource['data'],
-      ...(NO_STATISTICS.has(name) ? { statistics: false } : {}),
-    }));
+    const columnData = this.names.map((name, i): ColumnSource => {
+      const data = this.columns[i] as ColumnSource['data'];
+      if (!NO_STATISTICS.has(name)) return { name, data };
+      const encoded = this.types[i] === 'STRING' ? this.encodedHere(data as ReadonlyArray<string | null>) : null;
+      return encoded
+        ? { name, data: encoded, encoding: 'PLAIN', statistics: false }
+        : { name, data, statistics: false };
+    });
     await this.writer.write({ columnData, rowGroupSize: this.rows });
     for (const c of this.columns) c.length = 0;
     this.rows = 0;
@@ -152,6 +177,32 @@ export class PartFile {
       (p) =>
         p.bloomFilter !== undefined || !onePage(p.columnIndex?.min_values) || !onePage(p.offsetIndex?.page_locations),
     );
+  }
+
+  /**
+   * Free text that hyparquet-writer would write plain, encoded here: its UTF-8 in one buffer for the row group, each
+   * value a view of it, where the writer encodes each string into an array of its own (an ArrayBuffer each, most of
+   * its garbage). Only a column the writer's own sample already keeps out of a dictionary (`plainBySample`), so the
+   * bytes are those it would write; null for the others.
+   */
+  private encodedHere(values: ReadonlyArray<string | null>): Array<Uint8Array | null> | null {
+    if (!plainBySample(values)) return null;
+    let most = 0;
+    for (const v of values) if (v !== null) most += v.length * 3;
+    const bytes = Buffer.allocUnsafeSlow(most);
+    const views: Array<Uint8Array | null> = new Array<Uint8Array | null>(values.length);
+    let at = 0;
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i] ?? null;
+      if (v === null) {
+        views[i] = null;
+        continue;
+      }
+      const n = bytes.write(v, at, 'utf8');
+      views[i] = bytes.subarray(at, at + n);
+      at += n;
+    }
+    return views;
   }
 
   private readonly shared = new Map<string, unknown>();
