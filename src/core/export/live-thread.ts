@@ -16,7 +16,7 @@ import type { ResourceLimits } from 'node:worker_threads';
 import type { CsvCells, ExportOptions } from '../../shared/ipc/export';
 import {
   jsonText,
-  pageProvenance,
+  keptPageProvenance,
   type ExportManifest,
   type Format,
   type LiveInput,
@@ -245,13 +245,7 @@ function workerWriter(
       if (broken || stopped) return;
       let rows: RowCells[];
       try {
-        const from = pageProvenance(
-          input.context.view.operation,
-          page,
-          new Date(record.fetchedAt).toISOString(),
-          record.cursor,
-        );
-        rows = rowsOf(kept, from, posted);
+        rows = rowsOf(kept, keptPageProvenance(input, record, page), posted);
       } catch {
         // a row that could not be made: the journal's path writes the file, and says why, at the end
         broken = true;

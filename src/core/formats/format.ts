@@ -264,6 +264,11 @@ export function pageProvenance(
   return { retrieved_at: fetchedAt, operation, page, cursor, first_retrieved_at: fetchedAt };
 }
 
+/** The provenance of the rows of a page kept while its export collects (`page`: its index in the manifest). */
+export function keptPageProvenance(input: Pick<LiveInput, 'context'>, record: KeptPage, page: number): Provenance {
+  return pageProvenance(input.context.view.operation, page, new Date(record.fetchedAt).toISOString(), record.cursor);
+}
+
 /**
  * Hands out each item's provenance in stream order, from the manifest's page records (an item with its own, a
  * re-export's, takes that instead).

@@ -6,7 +6,7 @@ export { BUILT_IN_FORMATS, formatRegistry, saveFilter, type Formats } from './re
 export {
   cellsFor,
   defaultLayout,
-  pageProvenance,
+  keptPageProvenance,
   rawText,
   type ExtraColumns,
   type Format,

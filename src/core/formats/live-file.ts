@@ -7,7 +7,7 @@
  */
 import { holdFileAtomic, type Sink } from '../files/atomic-file';
 import {
-  pageProvenance,
+  keptPageProvenance,
   sidecarPath,
   writeManifestFile,
   type KeptItem,
@@ -83,13 +83,7 @@ export async function openLiveFile(
   const addRows = file.addRows;
   return {
     add: (kept, record, page) =>
-      adding(kept.length, () =>
-        file.add(
-          kept,
-          pageProvenance(input.context.view.operation, page, new Date(record.fetchedAt).toISOString(), record.cursor),
-          items,
-        ),
-      ),
+      adding(kept.length, () => file.add(kept, keptPageProvenance(input, record, page), items)),
     ...(addRows ? { addRows: (rows: RowCells[], count: number) => adding(count, () => addRows(rows)) } : {}),
     async finish(manifest, journaled, signal) {
       if (
