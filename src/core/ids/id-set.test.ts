@@ -24,6 +24,17 @@ describe('IdSet', () => {
     expect(set.size).toBe(hostile.length + 1 + 4997 + 4998);
   });
 
+  it('holds an id with anything but ASCII digits as text, apart from the number its digits spell', () => {
+    const set = new IdSet();
+    // a stray character among the leading digits or the last nine, at either end; other scripts' digits; signs
+    const notPlain = ['16x0000000000000001', '160000000000000000x', '1600000000 00000001', '١٢٣', '１２３', '-1', '+1'];
+    const plain = ['1600000000000000001', '123', '1'];
+    for (const id of [...notPlain, ...plain]) expect(set.add(id)).toBe(true);
+    for (const id of [...notPlain, ...plain]) expect(set.has(id)).toBe(true);
+    for (const id of ['12', '1e5', '16000000000000000011', '1600000000000000000']) expect(set.has(id)).toBe(false);
+    expect(set.size).toBe(notPlain.length + plain.length);
+  });
+
   it('says whether it holds an id without adding it, across growth and for ids held as text', () => {
     const set = new IdSet();
     const held = Array.from({ length: 30_000 }, (_, i) => String(1_600_000_000_000_000_000n + BigInt(i) * 7919n));
