@@ -248,12 +248,16 @@ function keepPage(o: CollectOptions, page: SourcePage, step: Step): Kept {
   page.rawItems.forEach((raw, index) => {
     const id = itemIdOf(raw);
     if (id !== null) {
-      if (state.seen.has(id) || inPage.has(id)) {
+      // most pages: the set is asked once whether it had the id, by adding it (a million posts: a million asks)
+      if (!asked) {
+        if (!state.seen.add(id)) {
+          duplicates++;
+          return;
+        }
+      } else if (state.seen.has(id) || inPage.has(id)) {
         duplicates++;
         return;
-      }
-      if (!asked) state.seen.add(id);
-      else if (asked.has(id)) inPage.add(id);
+      } else if (asked.has(id)) inPage.add(id);
       else {
         state.seen.add(id);
         foreign.push(id);
