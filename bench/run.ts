@@ -8,7 +8,9 @@
  *
  * Writes bench/results/report.json and bench/results/summary.md and prints
  * the table. Exit code 0 whether budgets pass or fail (it is a measurement);
- * 1 only when the bench itself could not run.
+ * 1 only when the bench itself could not run. A section in the browser that
+ * gives no answer in 12 minutes is reported as not measured, and the next one
+ * runs in a fresh app.
  *
  *   npm run bench                      everything (~8–10 min on the 2-core dev machine)
  *   npm run bench -- --only=scroll,dom first sections only: baseline, scroll, prepend, dom (with heap),
@@ -84,6 +86,13 @@ function chromiumVersion(): string {
   }
 }
 
+/**
+ * The longest a section measuring in the browser may take (the longest, the DOM's and the 100k session's, take 1–5
+ * min): past it the section is reported as not measured and the run goes on. The child processes' sections bound
+ * their children themselves.
+ */
+const SECTION_TIMEOUT_MS = 12 * 60_000;
+
 const log = (s: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${s}`);
 
 async function main(): Promise<number> {
@@ -122,17 +131,30 @@ async function main(): Promise<number> {
   const browser = target === 'chromium-host' ? await launchChromium() : undefined;
   const bridges: BridgeLog[] = [];
   let loadedCalls: PageCall[] = [];
+  /** sections that timed out: their app is closed and the next one opens another */
+  let timedOut = false;
   const section = async (
     name: Section,
     what: string,
     fn: () => Promise<{ metrics: Metric[]; detail?: unknown; details?: unknown }>,
+    timeoutMs: number | null = SECTION_TIMEOUT_MS,
   ) => {
     if (!only.has(name)) return;
     log(`${what}…`);
     const t0 = performance.now();
     const cpu0 = cpuTimes();
+    let timer: NodeJS.Timeout | undefined;
     try {
-      const r = await fn();
+      const r = await Promise.race([
+        fn(),
+        new Promise<never>((_, reject) => {
+          if (timeoutMs === null) return;
+          timer = setTimeout(() => {
+            timedOut = true;
+            reject(new Error(`no answer in ${timeoutMs / 60_000} min: the section was stopped`));
+          }, timeoutMs);
+        }),
+      ]);
       metrics.push(...r.metrics);
       details[name] = r.detail ?? r.details;
       const steal = stealShare(cpu0, cpuTimes());
@@ -153,48 +175,67 @@ async function main(): Promise<number> {
       const message = error instanceof Error ? error.message.split('\n')[0]! : String(error);
       log(`${what}: FAILED — ${message}`);
       metrics.push(skipped(`${name}.error`, name, `${what} (the bench could not measure it)`, '', undefined, message));
+    } finally {
+      clearTimeout(timer);
     }
   };
 
   let app: BenchApp | null = null;
+  /**
+   * The app the next section measures: after a section that timed out (its page may still be busy with it), a
+   * fresh one, so one hang costs one section and not the rest of the run.
+   */
+  const appNow = async (): Promise<BenchApp> => {
+    if (app && !timedOut) return app;
+    if (app) {
+      log('the section before timed out: the app is opened again for the next one');
+      await app.close().catch(() => {});
+    }
+    timedOut = false;
+    const opened = await openApp({ target, browser });
+    app = opened;
+    bridges.push(opened.bridge);
+    // held for the page's whole life, reloads included: it belongs to the page's target, not to a document
+    if (slowdown > 1) await opened.cdp.send('Emulation.setCPUThrottlingRate', { rate: slowdown });
+    return opened;
+  };
   try {
     const needsApp = (
       ['baseline', 'scroll', 'archiveScroll', 'prepend', 'dom', 'first', 'interactions', 'data'] as Section[]
     ).some((s) => only.has(s));
     if (needsApp) {
-      app = await openApp({ target, browser });
-      bridges.push(app.bridge);
+      await appNow();
       if (slowdown > 1) {
-        // held for the page's whole life, reloads included: it belongs to the page's target, not to a document
-        await app.cdp.send('Emulation.setCPUThrottlingRate', { rate: slowdown });
         notes.push(
           `The renderer's main thread was slowed ${slowdown}× (Chromium's CPU throttling): every renderer figure, frame intervals and CPU times alike, is that of a machine that much slower; compare it only with runs at the same rate.`,
         );
         log(`renderer slowed ${slowdown}×`);
       }
-      const a = app;
       await section('baseline', 'idle frame cadence (rAF baseline)', async () => {
+        const a = await appNow();
         await a.goto('#/settings');
         await a.page.waitForTimeout(500);
         return rafBaseline(a, 3000);
       });
-      await section('scroll', 'scroll the 10,000-reply thread', () =>
-        measureScroll(a, { speeds: [2400, 9000], durationMs: quick ? 2500 : 5000 }),
+      await section('scroll', 'scroll the 10,000-reply thread', async () =>
+        measureScroll(await appNow(), { speeds: [2400, 9000], durationMs: quick ? 2500 : 5000 }),
       );
-      await section('archiveScroll', 'scroll the Archive view (the thread, kept in the project)', () =>
-        measureArchiveScroll(a, { speeds: [2400, 9000], durationMs: quick ? 2500 : 5000 }),
+      await section('archiveScroll', 'scroll the Archive view (the thread, kept in the project)', async () =>
+        measureArchiveScroll(await appNow(), { speeds: [2400, 9000], durationMs: quick ? 2500 : 5000 }),
       );
-      await section('prepend', 'prepend drift', () =>
-        measurePrepend(a, { depthItems: quick ? 1500 : 3000, events: 5 }),
+      await section('prepend', 'prepend drift', async () =>
+        measurePrepend(await appNow(), { depthItems: quick ? 1500 : 3000, events: 5 }),
       );
       await section('dom', 'DOM size and heap (1k, 10k, round trip)', async () => {
-        const r = await measureDomAndHeap(a);
+        const r = await measureDomAndHeap(await appNow());
         loadedCalls = (r.detail.loadCalls as PageCall[] | undefined) ?? [];
         delete r.detail.loadCalls;
         return r;
       });
-      await section('first', 'time to first content', () => measureFirstContent(a, quick ? 5 : 10));
-      await section('interactions', 'interaction latency', () => measureInteractions(a, quick ? 5 : 12));
+      await section('first', 'time to first content', async () => measureFirstContent(await appNow(), quick ? 5 : 10));
+      await section('interactions', 'interaction latency', async () =>
+        measureInteractions(await appNow(), quick ? 5 : 12),
+      );
     }
     await section('heap100k', 'heap with 100k replies in a session', async () => {
       if (target === 'electron')
@@ -217,18 +258,25 @@ async function main(): Promise<number> {
             ),
           ],
         };
-      return measureDataPath({ pages: 60, app, appCalls: loadedCalls, bridge: bridges });
+      return measureDataPath({ pages: 60, app: await appNow(), appCalls: loadedCalls, bridge: bridges });
     });
   } finally {
-    await app?.close().catch(() => {});
+    // set by appNow, which the compiler's narrowing does not follow
+    await (app as BenchApp | null)?.close().catch(() => {});
     await browser?.close().catch(() => {});
   }
   await section('main', "main's longest event-loop block during the first demo call", () => measureMainBlock());
-  await section('children', 'sandbox and export benches (child processes)', () =>
-    measureChildren({ timeoutMs: 300_000 }),
+  await section(
+    'children',
+    'sandbox and export benches (child processes)',
+    () => measureChildren({ timeoutMs: 300_000 }),
+    null,
   );
-  await section('archive', 'research archive: ingest, size, search, chart (child process)', () =>
-    measureArchive({ timeoutMs: 900_000, posts: quick ? 50_000 : undefined }),
+  await section(
+    'archive',
+    'research archive: ingest, size, search, chart (child process)',
+    () => measureArchive({ timeoutMs: 900_000, posts: quick ? 50_000 : undefined }),
+    null,
   );
 
   const loadAtEnd = loadavg();
