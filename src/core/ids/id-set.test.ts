@@ -24,6 +24,34 @@ describe('IdSet', () => {
     expect(set.size).toBe(hostile.length + 1 + 4997 + 4998);
   });
 
+  it('keeps apart ids whose leading digits share their high word, up to the largest 19 digits', () => {
+    const set = new IdSet();
+    const ids: string[] = [];
+    // the leading digits' two lowest bits ride in the low word: every value of them, at the bottom and the top
+    for (let lead = 1; lead <= 40; lead++)
+      for (const low of ['000000000', '000000001', '073741823', '073741824', '999999999']) ids.push(`${lead}${low}`);
+    for (let k = 0; k < 8; k++) ids.push(`${9_999_999_999 - k}999999999`, `${9_999_999_999 - k}000000000`);
+    for (const id of ids) expect(set.add(id)).toBe(true);
+    for (const id of ids) expect(set.has(id)).toBe(true);
+    for (const id of ids) expect(set.add(id)).toBe(false);
+    expect(set.has('41000000000')).toBe(false);
+    expect(set.size).toBe(ids.length);
+  });
+
+  it('holds a million ids in 8 bytes a slot, its tables moved into bigger ones included', () => {
+    const before = process.memoryUsage().arrayBuffers;
+    const set = new IdSet();
+    let most = 0;
+    for (let i = 0; i < 1_000_000; i++) {
+      set.add(String(1_600_000_000_000_000_000n + BigInt(i) * 7919n));
+      if (i % 1000 === 0) most = Math.max(most, process.memoryUsage().arrayBuffers - before);
+    }
+    expect(set.size).toBe(1_000_000);
+    // 2^21 slots, and the 2^20 being moved into them: 25 MB (12 bytes a slot held 38)
+    expect(most).toBeLessThanOrEqual(8 * (2 ** 21 + 2 ** 20) + 4 * (1 << 20));
+    set.release();
+  }, 60_000);
+
   it('holds an id with anything but ASCII digits as text, apart from the number its digits spell', () => {
     const set = new IdSet();
     // a stray character among the leading digits or the last nine, at either end; other scripts' digits; signs
@@ -109,8 +137,8 @@ describe('IdSet', () => {
     for (let i = 0; i < 200_000; i++) set.add(String(1_600_000_000_000_000_000n + BigInt(i) * 7919n));
     const before = process.memoryUsage().arrayBuffers;
     set.release();
-    // 200,000 ids: a table of 2^19 slots, 12 bytes each, for a new set's 2^12
-    expect(before - process.memoryUsage().arrayBuffers).toBeGreaterThanOrEqual(12 * (2 ** 19 - 2 ** 12));
+    // 200,000 ids: a table of 2^19 slots, 8 bytes each, for a new set's 2^12
+    expect(before - process.memoryUsage().arrayBuffers).toBeGreaterThanOrEqual(8 * (2 ** 19 - 2 ** 12));
     // empty after, and usable again: nothing it held is still "seen"
     expect(set.size).toBe(0);
     for (let i = 0; i < 10_000; i++) expect(set.add(String(1_600_000_000_000_000_000n + BigInt(i) * 7919n))).toBe(true);
