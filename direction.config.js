@@ -71,6 +71,7 @@ export const FLOORS = [
       'src/core/net/**',
       'src/core/jobs/**',
       'src/core/timestamp/**',
+      'src/core/id-table/**',
     ],
     may: ['shared'],
   },

@@ -10,7 +10,7 @@
 import { readIdToken, RoundedIds, type IdKind } from '../../shared/ids/id-token';
 import { missingCaseError } from '../../shared/missing-case';
 import { CsvRecords, sniffDelimiter } from './csv-records';
-import { IdSet } from './id-set';
+import { IdSet } from '../id-table';
 
 export type IdFileFormat =
   | { format: 'txt' }

@@ -3,5 +3,5 @@
  * Export takes what it needs from here, never from the files behind it.
  */
 export { indexIdFile, type IdList, type MissingList } from './id-list';
-export { IdSet } from './id-set';
+export { IdSet } from '../id-table';
 export { createIdsFeature, type IdsFeature } from './handlers';
