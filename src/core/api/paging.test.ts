@@ -38,6 +38,46 @@ describe('PagingViews', () => {
     expect(again.paging.stop).toBeNull();
   });
 
+  it('tells duplicates apart across a long walk, each page read again still its own, ids of any shape', () => {
+    const v = new PagingViews();
+    const idOf = (n: number) => (n % 7 === 0 ? `user:${n}` : String(1_600_000_000_000_000_000n + BigInt(n) * 7919n));
+    const cursorOf = (p: number) => (p === 0 ? null : `c${p}`);
+    // 2,000 pages of 20: each repeats the last item of the page before it
+    for (let p = 0; p < 2000; p++) {
+      const ids = Array.from({ length: 20 }, (_, i) => idOf(p * 20 + i));
+      if (p > 0) ids.unshift(idOf(p * 20 - 1));
+      const d = v.apply('walk', page(cursorOf(p), ids, `c${p + 1}`));
+      expect(d.duplicatesRemoved).toBe(p > 0 ? 1 : 0);
+    }
+    // an early page and a late one read again (the response store): nothing in them is a duplicate of itself
+    for (const p of [1, 1500]) {
+      const ids = [idOf(p * 20 - 1), ...Array.from({ length: 20 }, (_, i) => idOf(p * 20 + i))];
+      expect(v.apply('walk', page(cursorOf(p), ids, `c${p + 1}`)).keep).toEqual([
+        false,
+        ...ids.slice(1).map(() => true),
+      ]);
+    }
+  });
+
+  it("gives a view's memory back when it is let go, not at the next full collection", () => {
+    const v = new PagingViews(1);
+    for (let p = 0; p < 5000; p++)
+      v.apply(
+        'big',
+        page(
+          p === 0 ? null : `c${p}`,
+          Array.from({ length: 20 }, (_, i) => String(1_600_000_000_000_000_000n + BigInt(p * 20 + i))),
+          `c${p + 1}`,
+        ),
+      );
+    const before = process.memoryUsage().arrayBuffers;
+    // a second view pushes the first out (one view kept)
+    v.apply('small', page(null, ['1'], 'c1'));
+    // 100,000 ids: a table of 2^18 slots at 12 bytes
+    expect(before - process.memoryUsage().arrayBuffers).toBeGreaterThanOrEqual(12 * 2 ** 18);
+    expect(v.apply('big', page(null, ['1600000000000000000'], 'c1')).keep).toEqual([true]);
+  });
+
   it('starts afresh on a page without cursor', () => {
     const v = new PagingViews();
     v.apply('view', page(null, ['1'], 'c1'));

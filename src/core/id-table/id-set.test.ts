@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IdSet } from './id-set';
+import { IdMap, IdSet } from './id-set';
 
 describe('IdSet', () => {
   it('tells a new id from one seen before, across growth, for 19-digit ids and short ones', () => {
@@ -144,5 +144,47 @@ describe('IdSet', () => {
     for (let i = 0; i < 10_000; i++) expect(set.add(String(1_600_000_000_000_000_000n + BigInt(i) * 7919n))).toBe(true);
     expect(set.add(String(1_600_000_000_000_000_000n))).toBe(false);
     expect(set.size).toBe(10_000);
+  });
+});
+
+describe('IdMap', () => {
+  it('keeps the number each id was first given, while its tables grow from 64 slots and move a few at a time', () => {
+    const map = new IdMap();
+    const ids = Array.from({ length: 50_000 }, (_, i) =>
+      i % 10 === 0 ? `not-a-number-${i}` : String(1_600_000_000_000_000_000n + BigInt(i) * 7919n),
+    );
+    ids.forEach((id, i) => {
+      expect(map.claim(id, Math.floor(i / 20))).toBeUndefined();
+      // asked again at once, and a few earlier ones (in the table being outgrown or moved already)
+      expect(map.claim(id, 999_999)).toBe(Math.floor(i / 20));
+      const back = ids[i >> 1]!;
+      expect(map.get(back)).toBe(Math.floor((i >> 1) / 20));
+    });
+    expect(map.size).toBe(ids.length);
+    ids.forEach((id, i) => expect(map.get(id)).toBe(Math.floor(i / 20)));
+    expect(map.get('1600000000000000001')).toBeUndefined();
+    expect(map.get('not-a-number')).toBeUndefined();
+  });
+
+  it('holds the largest number a word holds, and refuses what is not one', () => {
+    const map = new IdMap();
+    expect(map.claim('123', 0xffffffff)).toBeUndefined();
+    expect(map.get('123')).toBe(0xffffffff);
+    expect(map.claim('124', 0)).toBeUndefined();
+    expect(map.get('124')).toBe(0);
+    for (const bad of [-1, 2 ** 32, 1.5, NaN]) expect(() => map.claim('125', bad)).toThrow(RangeError);
+    expect(map.get('125')).toBeUndefined();
+  });
+
+  it('is empty after it lets its tables go, and takes ids again', () => {
+    const map = new IdMap();
+    for (let i = 0; i < 10_000; i++) map.claim(String(1_000_000 + i), i);
+    map.claim('x', 1);
+    map.release();
+    expect(map.size).toBe(0);
+    expect(map.get('1000000')).toBeUndefined();
+    expect(map.get('x')).toBeUndefined();
+    expect(map.claim('1000000', 7)).toBeUndefined();
+    expect(map.get('1000000')).toBe(7);
   });
 });

@@ -4,7 +4,7 @@
  * old generation from them, and the hydration that follows lets garbage pile up to several times that before
  * its next full GC (a million ids: ~600 MB resident instead of ~300). Here an id of up to 19 digits without a
  * leading zero is two 32-bit words in a typed array (8 bytes a slot, open addressing); anything else, rare, goes
- * to an ordinary set.
+ * to an ordinary set. `IdMap` gives each id a number as well (the API client's views: the page that brought it).
  */
 
 /** a compact id: up to 19 digits, no leading zero (below 2^64, and one number for one id) */
@@ -12,6 +12,8 @@ const MAX_DIGITS = 19;
 const LOW_DIGITS = 9;
 /** a new set's slots: 32 KB, grown as ids come */
 const FIRST_SLOTS = 1 << 12;
+/** a new map's slots */
+const MAP_FIRST_SLOTS = 1 << 6;
 /**
  * Slots of the tables being outgrown moved with each id added. Moving them all at once held the thread for as
  * long as it took (a collection of a million posts: 80 ms of main's event loop, 700,000 ids moved in one go; twice
@@ -20,62 +22,91 @@ const FIRST_SLOTS = 1 << 12;
  */
 const MOVE_PER_ADD = 8;
 
-export class IdSet {
+/**
+ * The table under both: slots of two words (the id), and for a map a third beside them in an array of its own
+ * (its value). A set and a map differ only in that array.
+ */
+abstract class IdTable {
   /**
    * Each slot's two words side by side (`HI`, `LO`: one cache line for both): the id's leading digits + 1 in
    * the high word's 32 bits and the low word's top two, its last nine digits below them (0, 0: an empty slot).
    * Eight bytes a slot, where a number and a word were twelve: a million ids, their tables moved into bigger
    * ones, held 38 MB at the move's height; now 25.
    */
-  private table = new Uint32Array(FIRST_SLOTS * 2);
+  private table: Uint32Array;
+  /** a map's value of each slot (null: a set) */
+  protected values: Uint32Array | null;
   private used = 0;
   /** the table being outgrown, while its ids are moved into the new one a few at a time (null: none) */
-  private old: { table: Uint32Array; moved: number } | null = null;
-  private readonly other = new Set<string>();
+  private old: { table: Uint32Array; values: Uint32Array | null; moved: number } | null = null;
 
-  get size(): number {
-    return this.used + this.other.size;
+  constructor(
+    private readonly firstSlots: number,
+    withValues: boolean,
+  ) {
+    this.table = new Uint32Array(firstSlots * 2);
+    this.values = withValues ? new Uint32Array(firstSlots) : null;
   }
 
-  /** Adds `id`; false when it was there already. */
-  add(id: string): boolean {
-    if (!read(id)) {
-      if (this.other.has(id)) return false;
-      this.other.add(id);
-      return true;
-    }
-    const hi = readHi;
-    const lo = readLo;
-    if (this.old) this.move(MOVE_PER_ADD);
-    // one still in the table being outgrown is held as much as one in the new one
-    if (this.old && probe(this.old.table, hi, lo) >= 0) return false;
-    if (!this.insert(hi, lo)) return false;
-    if (++this.used * 3 > this.table.length) this.grow();
-    return true;
-  }
-
-  has(id: string): boolean {
-    if (!read(id)) return this.other.has(id);
-    return probe(this.table, readHi, readLo) >= 0 || (this.old !== null && probe(this.old.table, readHi, readLo) >= 0);
+  /** ids held in the table (not those held as text) */
+  protected get compact(): number {
+    return this.used;
   }
 
   /**
-   * Lets the tables go now: as garbage they would stay resident until V8's next full collection, through the
-   * hydration that follows a reading. The set is empty after, and takes ids again from a new set's small tables.
+   * Puts the id `read` last took in, with `value`, and answers -1; when it is there already, answers its value
+   * instead (a set's: 0). One in the table being outgrown and not moved yet stays there until its turn.
+   */
+  protected place(value: number): number {
+    const hi = readHi;
+    const lo = readLo;
+    if (this.old) this.move(MOVE_PER_ADD);
+    const old = this.old;
+    if (old) {
+      const there = probe(old.table, hi, lo);
+      if (there >= 0) return old.values ? old.values[there >> 1]! : 0;
+    }
+    const at = probe(this.table, hi, lo);
+    if (at >= 0) return this.values ? this.values[at >> 1]! : 0;
+    this.put(-1 - at, hi, lo, value);
+    if (++this.used * 3 > this.table.length) this.grow();
+    return -1;
+  }
+
+  /** the value of the id `read` last took (a set's: 0), or -1 when it is not there */
+  protected lookup(): number {
+    const at = probe(this.table, readHi, readLo);
+    if (at >= 0) return this.values ? this.values[at >> 1]! : 0;
+    const old = this.old;
+    if (!old) return -1;
+    const there = probe(old.table, readHi, readLo);
+    if (there < 0) return -1;
+    return old.values ? old.values[there >> 1]! : 0;
+  }
+
+  /**
+   * Lets the tables go now: as garbage they would stay resident until V8's next full collection. The table is
+   * empty after, and takes ids again from a new one's small tables.
    */
   release(): void {
     this.dropOld();
     detach(this.table.buffer);
-    this.table = new Uint32Array(FIRST_SLOTS * 2);
+    if (this.values) detach(this.values.buffer);
+    this.table = new Uint32Array(this.firstSlots * 2);
+    this.values = this.values ? new Uint32Array(this.firstSlots) : null;
     this.used = 0;
-    this.other.clear();
   }
 
-  private insert(hi: number, lo: number): boolean {
+  private put(at: number, hi: number, lo: number, value: number): void {
+    this.table[at] = hi;
+    this.table[at + LO] = lo;
+    if (this.values) this.values[at >> 1] = value;
+  }
+
+  private insert(hi: number, lo: number, value: number): boolean {
     const at = probe(this.table, hi, lo);
     if (at >= 0) return false;
-    this.table[-1 - at] = hi;
-    this.table[-1 - at + LO] = lo;
+    this.put(-1 - at, hi, lo, value);
     return true;
   }
 
@@ -86,8 +117,9 @@ export class IdSet {
    */
   private grow(): void {
     if (this.old) this.move(Infinity);
-    this.old = { table: this.table, moved: 0 };
+    this.old = { table: this.table, values: this.values, moved: 0 };
     this.table = new Uint32Array(this.old.table.length * 2);
+    this.values = this.values ? new Uint32Array(this.values.length * 2) : null;
   }
 
   private move(slots: number): void {
@@ -97,7 +129,7 @@ export class IdSet {
     for (let i = old.moved; i < end; i += 2) {
       const hi = from[i]!;
       const lo = from[i + LO]!;
-      if (hi !== 0 || lo !== 0) this.insert(hi, lo);
+      if (hi !== 0 || lo !== 0) this.insert(hi, lo, old.values ? old.values[i >> 1]! : 0);
     }
     old.moved = end;
     if (end === from.length) this.dropOld();
@@ -107,7 +139,82 @@ export class IdSet {
   private dropOld(): void {
     if (!this.old) return;
     detach(this.old.table.buffer);
+    if (this.old.values) detach(this.old.values.buffer);
     this.old = null;
+  }
+}
+
+/** A set of ids. */
+export class IdSet extends IdTable {
+  private readonly other = new Set<string>();
+
+  constructor() {
+    super(FIRST_SLOTS, false);
+  }
+
+  get size(): number {
+    return this.compact + this.other.size;
+  }
+
+  /** Adds `id`; false when it was there already. */
+  add(id: string): boolean {
+    if (!read(id)) {
+      if (this.other.has(id)) return false;
+      this.other.add(id);
+      return true;
+    }
+    return this.place(0) < 0;
+  }
+
+  has(id: string): boolean {
+    if (!read(id)) return this.other.has(id);
+    return this.lookup() >= 0;
+  }
+
+  override release(): void {
+    super.release();
+    this.other.clear();
+  }
+}
+
+/**
+ * Ids, each with a number below 2^32 (a page's, say): four bytes more a slot. It starts small (64 slots, 768
+ * bytes), since an app may hold hundreds: a view of a few pages costs next to nothing, one of a million ids 38 MB
+ * at its height where a `Map` of them held 80 MB of V8's heap.
+ */
+export class IdMap extends IdTable {
+  private readonly other = new Map<string, number>();
+
+  constructor() {
+    super(MAP_FIRST_SLOTS, true);
+  }
+
+  get size(): number {
+    return this.compact + this.other.size;
+  }
+
+  /** The number `id` has; when it has none, it is given `value` and the answer is undefined. */
+  claim(id: string, value: number): number | undefined {
+    if (!Number.isInteger(value) || value < 0 || value > 0xffffffff)
+      throw new RangeError(`an id's number is a whole number below 2^32, not ${value}`);
+    if (!read(id)) {
+      const had = this.other.get(id);
+      if (had === undefined) this.other.set(id, value);
+      return had;
+    }
+    const had = this.place(value);
+    return had < 0 ? undefined : had;
+  }
+
+  get(id: string): number | undefined {
+    if (!read(id)) return this.other.get(id);
+    const value = this.lookup();
+    return value < 0 ? undefined : value;
+  }
+
+  override release(): void {
+    super.release();
+    this.other.clear();
   }
 }
 
