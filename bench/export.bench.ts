@@ -11,7 +11,8 @@
  *
  * Each run is its own child process, so its peak RSS is its own. A page source makes synthetic pages of 20
  * spec-shaped posts on the fly (nothing held), each as an answer's body text, and does to it what Skein's
- * client does (parse it once, take each item's text out of it for the journal); the real ExportService
+ * client does (parse it once, hold its ids against the view's paging guard, take each item's text out of it for
+ * the journal); the real ExportService
  * collects them into its journal and writes the file as the app does: a Parquet file's rows in a worker of their
  * own (out/main/live-worker.js), a CSV's on the export's thread (`BENCH_LIVE=main`: every file there); how
  * long main's event loop was held at most (and its p99) is printed with each run. Each child holds its young
@@ -20,6 +21,8 @@
  * source": DuckDB's time does not hold the making of its input either; the client's parse of each body stays in
  * both); `CPU s` is the process's CPU time over the run (process.cpuUsage), the figure that does not move with the
  * machine's load; DuckDB's CPU time is its process's too. Prints the numbers and writes bench/results/export.json.
+ * `BENCH_IN_WORKER=young,old` (MB) runs each export in a worker thread held to those heap limits, the design a
+ * bounded export would take (its peak RSS is the process's, every thread's).
  * A measurement, not a test: it never fails (aim: every format at least half DuckDB's MB of posts per second, at
  * most 150 MB peak RSS, flat as the count grows).
  */
@@ -27,17 +30,26 @@ import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { Worker, isMainThread, parentPort } from 'node:worker_threads';
 import { join } from 'node:path';
 import type { ExportFormat } from '../src/shared/ipc/export';
 import { systemClock } from '../src/core/clock';
 import { ExportService } from '../src/core/export/export-service';
 import { liveInWorker, writeFromJournalInWorker } from '../src/core/export/live-thread';
 import type { PageSource, SourcePage } from '../src/core/walk';
+import { PagingViews } from '../src/core/api/paging';
 import { receivedTexts } from '../src/shared/api/spans';
 import { writeResults } from './lib/results';
 import { median } from './lib/stats';
 import { syntheticPost } from './lib/synthetic-post';
-import { RUNS_AS, YOUNG_GENERATION, runOwnChild, workerEntry, youngGenerationAsTheApp } from './lib/runtime';
+import {
+  OWN_EXEC_ARGV,
+  RUNS_AS,
+  YOUNG_GENERATION,
+  runOwnChild,
+  workerEntry,
+  youngGenerationAsTheApp,
+} from './lib/runtime';
 
 const COUNTS = (process.env.BENCH_COUNTS ?? '10000,50000,100000').split(',').map(Number);
 const FORMATS: ExportFormat[] = (process.env.BENCH_FORMATS ?? 'json,jsonl,csv,parquet').split(',');
@@ -97,6 +109,8 @@ interface RunResult {
   loopP99Ms: number;
   /** heap still in use after a full GC at the end: what the export kept */
   retainedHeapMb: number;
+  /** the most seen over the run (sampled every 50 ms): this thread's V8 heap as reserved, and memory outside it */
+  peak: { heapTotalMb: number; externalMb: number; arrayBuffersMb: number };
 }
 
 /** Time spent making synthetic posts inside the source (not Skein's work). */
@@ -110,6 +124,7 @@ function rawJsonBytes(count: number): number {
 }
 
 function syntheticSource(count: number): PageSource {
+  const views = new PagingViews();
   return {
     async fetchPage({ cursor }): Promise<SourcePage> {
       // an answer arrives as the network's event, a turn of the event loop, as fetch's does in the app
@@ -123,13 +138,21 @@ function syntheticSource(count: number): PageSource {
       // the answer's body as the service sends it: the service's work, not Skein's
       const text = JSON.stringify({ tweets: posts, has_next_page: more, next_cursor: more ? String(end) : '' });
       sourceMs += performance.now() - t;
-      // what the client does with an answer: parse it once, and take each item's text out of it
-      const rawItems = (JSON.parse(text) as { tweets: unknown[] }).tweets;
+      // what the client does with an answer: parse it once, hold its ids against the view's (its paging guard and
+      // de-duplication), and take each item's text out of it
+      const parsed = (JSON.parse(text) as { tweets: Array<{ id: string }> }).tweets;
+      const decision = views.apply('export:bench', {
+        cursor,
+        ids: parsed.map((p) => p.id),
+        hasNextPage: more,
+        nextCursor: more ? String(end) : '',
+      });
+      const rawItems = parsed.filter((_, i) => decision.keep[i]);
       return {
         rawItems,
-        rawTexts: receivedTexts(text, ['tweets'], rawItems, rawItems),
+        rawTexts: receivedTexts(text, ['tweets'], parsed, rawItems),
         dropped: [],
-        duplicatesRemoved: 0,
+        duplicatesRemoved: decision.duplicatesRemoved,
         received: rawItems.length,
         notFound: [],
         paging: { hasNextPage: more, nextCursor: more ? String(end) : null, stop: null },
@@ -174,6 +197,13 @@ async function child(count: number, format: ExportFormat): Promise<RunResult> {
     const target = join(dir, `posts.${format}`);
     // BENCH_RESUMED=1: capped at its first page, then resumed, so its file is written from the journal at the end
     let counting = !RESUMED;
+    const peak = { heapTotalMb: 0, externalMb: 0, arrayBuffersMb: 0 };
+    const sampler = setInterval(() => {
+      const m = process.memoryUsage();
+      peak.heapTotalMb = Math.max(peak.heapTotalMb, Math.round(m.heapTotal / 1e6));
+      peak.externalMb = Math.max(peak.externalMb, Math.round(m.external / 1e6));
+      peak.arrayBuffersMb = Math.max(peak.arrayBuffersMb, Math.round(m.arrayBuffers / 1e6));
+    }, 50);
     const loop = monitorEventLoopDelay({ resolution: 5 });
     loop.enable();
     const cpu0 = process.cpuUsage();
@@ -192,6 +222,7 @@ async function child(count: number, format: ExportFormat): Promise<RunResult> {
     }
     const done = await service.settled(job.id);
     const t1 = performance.now();
+    clearInterval(sampler);
     loop.disable();
     const cpu = process.cpuUsage(cpu0);
     const cpuMs = (cpu.user + cpu.system) / 1000;
@@ -219,10 +250,38 @@ async function child(count: number, format: ExportFormat): Promise<RunResult> {
       loopMaxMs: Math.round(loop.max / 1e6),
       loopP99Ms: Math.round(loop.percentile(99) / 1e6),
       retainedHeapMb: retainedHeapMb(),
+      peak,
     };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * BENCH_IN_WORKER=young,old (MB): the child exports in a worker thread with those `resourceLimits` (the synthetic
+ * source with it), to measure what a heap bounded by design would hold the process to; its peak RSS is the whole
+ * process's, every thread's.
+ */
+const IN_WORKER = process.env.BENCH_IN_WORKER;
+
+function inWorker(limits: string, argv: string[]): Promise<RunResult> {
+  const [young, old] = limits.split(',').map(Number);
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL(import.meta.url), {
+      argv: ['--child', ...argv],
+      execArgv: OWN_EXEC_ARGV,
+      resourceLimits: { maxYoungGenerationSizeMb: young, ...(old ? { maxOldGenerationSizeMb: old } : {}) },
+    });
+    let result: RunResult | undefined;
+    worker.on('message', (m: RunResult) => {
+      // the process's peak, both threads: getrusage from this thread
+      result = { ...m, peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024) };
+    });
+    worker.once('error', reject);
+    worker.once('exit', () =>
+      result ? resolve(result) : reject(new Error('the export worker ended without a result')),
+    );
+  });
 }
 
 /** The posts as DuckDB reads them: the same raw JSON, one post a line. */
@@ -284,8 +343,16 @@ function retainedHeapMb(): number {
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   if (args[0] === '--child') {
-    youngGenerationAsTheApp();
+    if (isMainThread) youngGenerationAsTheApp();
+    if (isMainThread && IN_WORKER) {
+      process.send?.(await inWorker(IN_WORKER, args.slice(1)));
+      return;
+    }
     const result = await child(Number(args[1]), args[2] as ExportFormat);
+    if (!isMainThread) {
+      parentPort?.postMessage(result);
+      return;
+    }
     // run by hand (a profile: node --cpu-prof --import tsx bench/export.bench.ts --child 50000 parquet): printed
     if (process.send) process.send(result);
     else console.log(result);
@@ -352,12 +419,14 @@ async function main(): Promise<void> {
     await rm(inputDir, { recursive: true, force: true });
   }
   console.log(
-    `\nSkein, every run (collect s: pages into the journal; write s: the file; source s: making the synthetic posts; main held ms: the longest its event loop was held, and the p99 — every window's reply waits on it). ${process.env.BENCH_LIVE === 'main' ? "The file written on the export's thread (BENCH_LIVE=main)" : "A Parquet file written in a worker of its own, a CSV on the export's thread, as in the app"}:`,
+    `\nSkein, every run (collect s: pages into the journal; write s: the file; source s: making the synthetic posts; main held ms: the longest its event loop was held, and the p99 — every window's reply waits on it). ${process.env.BENCH_LIVE === 'main' ? "The file written on the export's thread (BENCH_LIVE=main)" : "A Parquet file written in a worker of its own, a CSV on the export's thread, as in the app"}${IN_WORKER ? `; the export in a worker held to ${IN_WORKER} MB of young and old generation (BENCH_IN_WORKER)` : ''}:`,
   );
-  console.log('posts    format  collect s  write s  source s  CPU s (collect)  heap after GC MB  main held ms (p99)');
+  console.log(
+    'posts    format  collect s  write s  source s  CPU s (collect)  heap after GC MB  main held ms (p99)  most heap / external / array buffers MB',
+  );
   for (const r of results) {
     console.log(
-      `${String(r.count).padEnd(8)} ${r.format.padEnd(7)} ${(r.collectMs / 1000).toFixed(2).padStart(9)}  ${(r.writeMs / 1000).toFixed(2).padStart(7)}  ${(r.sourceMs / 1000).toFixed(2).padStart(8)}  ${(r.cpuMs / 1000).toFixed(2).padStart(5)} (${(r.collectCpuMs / 1000).toFixed(2)})  ${String(r.retainedHeapMb).padStart(16)}  ${String(r.loopMaxMs).padStart(12)} (${r.loopP99Ms})`,
+      `${String(r.count).padEnd(8)} ${r.format.padEnd(7)} ${(r.collectMs / 1000).toFixed(2).padStart(9)}  ${(r.writeMs / 1000).toFixed(2).padStart(7)}  ${(r.sourceMs / 1000).toFixed(2).padStart(8)}  ${(r.cpuMs / 1000).toFixed(2).padStart(5)} (${(r.collectCpuMs / 1000).toFixed(2)})  ${String(r.retainedHeapMb).padStart(16)}  ${String(r.loopMaxMs).padStart(12)} (${r.loopP99Ms})  ${`${r.peak.heapTotalMb} / ${r.peak.externalMb} / ${r.peak.arrayBuffersMb}`.padStart(19)}`,
     );
   }
   const file = writeResults('export', {
