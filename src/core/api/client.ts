@@ -400,6 +400,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
     fetchPage,
     loadedPages,
     forgetPage,
+    forgetView: (viewKey) => views.forget(viewKey),
     cancel: (callId, senderId) => calls.cancel(callId, senderId),
     cancelSender: (senderId) => calls.cancelSender(senderId),
     clearStore: () => {

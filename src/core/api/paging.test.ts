@@ -78,6 +78,16 @@ describe('PagingViews', () => {
     expect(v.apply('big', page(null, ['1600000000000000000'], 'c1')).keep).toEqual([true]);
   });
 
+  it('forgets a view it is told to, and takes its pages afresh after', () => {
+    const v = new PagingViews();
+    v.apply('walk', page(null, ['1', '2'], 'c1'));
+    v.apply('other', page(null, ['1'], 'c1'));
+    v.forget('walk');
+    // a later page of it is a new view's: nothing in it is a duplicate of what the forgotten view saw
+    expect(v.apply('walk', page('c1', ['2', '3'], 'c2')).keep).toEqual([true, true]);
+    expect(v.apply('other', page('c1', ['1', '4'], 'c2')).keep).toEqual([false, true]);
+  });
+
   it('starts afresh on a page without cursor', () => {
     const v = new PagingViews();
     v.apply('view', page(null, ['1'], 'c1'));

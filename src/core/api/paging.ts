@@ -66,6 +66,11 @@ export class PagingViews {
     this.views.clear();
   }
 
+  /** forget one view: its memory goes now; a page of it asked again starts it afresh */
+  forget(viewKey: string): void {
+    this.views.delete(viewKey);
+  }
+
   /** Apply one page to its view; a page without cursor starts the view afresh. */
   apply(viewKey: string, page: PageFacts): ViewDecision {
     const pageKey = page.cursor ?? FIRST;

@@ -86,6 +86,11 @@ export interface ApiClient {
    * next read asks the API again: an answer that stopped a walk (a bad paging answer) must not be replayed.
    */
   forgetPage: (page: ViewRef) => boolean;
+  /**
+   * Lets a view's paging guard go (the ids it has seen, its cursors): a walk that is over. Asked again, the
+   * view starts afresh. Unasked, it goes when hundreds of newer views push it out.
+   */
+  forgetView: (viewKey: string) => void;
   /** cancel one call; false when no such call is running */
   cancel: (callId: string, senderId?: number) => boolean;
   /** cancel every call of a window (closed or reloaded) */

@@ -6,10 +6,16 @@
 import type { ApiClient } from '../api';
 import type { PageSource, SourcePage } from '../walk';
 
-export function clientPageSource(client: Pick<ApiClient, 'fetchPage' | 'forgetPage'>): PageSource {
+/** a walk's view of the client's paging guards: its own, apart from what a window shows */
+const walkView = (walkId: string): string => `export:${walkId}`;
+
+export function clientPageSource(client: Pick<ApiClient, 'fetchPage' | 'forgetPage' | 'forgetView'>): PageSource {
   return {
     forget({ operation, params, cursor }) {
       client.forgetPage({ operation, params: cursor === null ? params : { ...params, cursor } });
+    },
+    endWalk(walkId) {
+      client.forgetView(walkView(walkId));
     },
     async fetchPage({
       operation,
@@ -29,7 +35,7 @@ export function clientPageSource(client: Pick<ApiClient, 'fetchPage' | 'forgetPa
         cancelWaits,
         onRateLimitWait,
         ...(beforeSend ? { beforeSend } : {}),
-        viewKey: `export:${walkId}`,
+        viewKey: walkView(walkId),
         // a hydration's answers are not kept in the response store
         keep: !transient,
         // the journal keeps each item as it arrived

@@ -366,6 +366,7 @@ export async function collect(o: CollectOptions): Promise<CollectOutcome> {
         return missingCaseError(outcome);
     }
   } finally {
+    o.source.endWalk?.(o.walkId);
     await journal.sync().catch(() => undefined);
   }
 }

@@ -71,6 +71,11 @@ export interface PageSource {
   fetchPage: (request: PageRequest) => Promise<SourcePage>;
   /** drops a stored answer that stopped the walk (a bad paging answer), so it is asked for again next time */
   forget?: (request: Pick<PageRequest, 'operation' | 'params' | 'cursor' | 'walkId'>) => void;
+  /**
+   * the walk is over for now (done, capped, stopped, failed): what the source holds for it alone (its paging
+   * guard's ids: tens of MB at a million items) goes; a walk that goes on later is a new one to the source
+   */
+  endWalk?: (walkId: string) => void;
 }
 
 /**

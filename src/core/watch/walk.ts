@@ -276,6 +276,7 @@ export class RunWalks {
     const d = this.d;
     const request = this.order.indexOf(ws);
     let read: ReadItem[] = [];
+    const walkId = `watch:${d.runId}:${w.key}`;
     const outcome = await walkPages<WalkStep>({
       journal: d.journal,
       clock: d.clock,
@@ -294,7 +295,7 @@ export class RunWalks {
           operation: w.operation,
           params: w.params,
           cursor: step.cursor,
-          walkId: `watch:${d.runId}:${w.key}`,
+          walkId,
         }),
       unreadable: (failure) => unreadable(failure, w),
       priceOf: (page) =>
@@ -329,7 +330,8 @@ export class RunWalks {
           runCredits: this.credits,
         });
       },
-    });
+      // what the source held for this walk alone (its paging guard's ids) goes with it
+    }).finally(() => d.source.endWalk?.(walkId));
     if (outcome.done) {
       ws.ended = true;
       return true;
