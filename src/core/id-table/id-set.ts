@@ -28,14 +28,14 @@ const MOVE_PER_ADD = 8;
  */
 abstract class IdTable {
   /**
-   * Each slot's two words side by side (`HI`, `LO`: one cache line for both): the id's leading digits + 1 in
-   * the high word's 32 bits and the low word's top two, its last nine digits below them (0, 0: an empty slot).
-   * Eight bytes a slot, where a number and a word were twelve: a million ids, their tables moved into bigger
-   * ones, held 38 MB at the move's height; now 25.
+   * Each slot's two words side by side (the high one, then the low one `LO` after it: one cache line for both):
+   * the id's leading digits + 1 in the high word's 32 bits and the low word's top two, its last nine digits below
+   * them (0, 0: an empty slot). Eight bytes a slot, where a number and a word were twelve: a million ids, their
+   * tables moved into bigger ones, held 38 MB at the move's height; now 25.
    */
   private table: Uint32Array;
   /** a map's value of each slot (null: a set) */
-  protected values: Uint32Array | null;
+  private values: Uint32Array | null;
   private used = 0;
   /** the table being outgrown, while its ids are moved into the new one a few at a time (null: none) */
   private old: { table: Uint32Array; values: Uint32Array | null; moved: number } | null = null;
