@@ -153,7 +153,7 @@ function syntheticSource(count: number): PageSource {
         rawTexts: receivedTexts(text, ['tweets'], parsed, rawItems),
         dropped: [],
         duplicatesRemoved: decision.duplicatesRemoved,
-        received: rawItems.length,
+        received: parsed.length,
         notFound: [],
         paging: { hasNextPage: more, nextCursor: more ? String(end) : null, stop: null },
         fetchedAt: Date.now(),
