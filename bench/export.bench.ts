@@ -126,7 +126,7 @@ function rawJsonBytes(count: number): number {
 function syntheticSource(count: number): PageSource {
   const views = new PagingViews();
   return {
-    async fetchPage({ cursor }): Promise<SourcePage> {
+    async fetchPage({ cursor, deduplicates }): Promise<SourcePage> {
       // an answer arrives as the network's event, a turn of the event loop, as fetch's does in the app
       await new Promise<void>((resolve) => setImmediate(resolve));
       const start = cursor === null ? 0 : Number(cursor);
@@ -138,15 +138,15 @@ function syntheticSource(count: number): PageSource {
       // the answer's body as the service sends it: the service's work, not Skein's
       const text = JSON.stringify({ tweets: posts, has_next_page: more, next_cursor: more ? String(end) : '' });
       sourceMs += performance.now() - t;
-      // what the client does with an answer: parse it once, hold its ids against the view's (its paging guard and
-      // de-duplication), and take each item's text out of it
+      // what the client does with an answer: parse it once, apply it to the walk's paging view, and take each
+      // item's text out of it
       const parsed = (JSON.parse(text) as { tweets: Array<{ id: string }> }).tweets;
-      const decision = views.apply('export:bench', {
-        cursor,
-        ids: parsed.map((p) => p.id),
-        hasNextPage: more,
-        nextCursor: more ? String(end) : '',
-      });
+      const decision = views.apply(
+        'export:bench',
+        { cursor, ids: parsed.map((p) => p.id), hasNextPage: more, nextCursor: more ? String(end) : '' },
+        // as the client: a walk that de-duplicates its own items leaves the view its cursors only
+        { ids: deduplicates !== true },
+      );
       const rawItems = parsed.filter((_, i) => decision.keep[i]);
       return {
         rawItems,

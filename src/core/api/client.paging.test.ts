@@ -24,12 +24,13 @@ async function walk(
   hh: Harness,
   faultFor: (i: number) => string | undefined = () => undefined,
   max = 200,
+  extra: { viewIds?: boolean } = {},
 ): Promise<PageResult[]> {
   const pages: PageResult[] = [];
   let cursor: string | undefined;
   for (let i = 0; i < max; i++) {
     hh.fault(faultFor(i));
-    const page = await hh.client.fetchPage(quotesOf(hh, cursor));
+    const page = await hh.client.fetchPage({ ...quotesOf(hh, cursor), ...extra });
     pages.push(page);
     const next = page.result.paging?.nextCursor;
     if (!next) break;
@@ -99,6 +100,23 @@ describe('paging guards', () => {
     expect(new Set(ids)).toEqual(new Set(clean));
     // raw items follow the same cut
     for (const p of pages) expect(p.raw.items).toHaveLength(p.result.items.length);
+  });
+
+  it('a caller that de-duplicates itself gets every item, repeats too, and the cursor guards still hold', async () => {
+    h = await sandboxHarness();
+    const clean = (await walk(h)).flatMap((p) => p.result.items.map((x) => (x as { id: string }).id));
+    h.client.clearStore();
+    const bare = { viewIds: false };
+    const pages = await walk(h, () => 'duplicates', 200, bare);
+    const ids = pages.flatMap((p) => p.result.items.map((x) => (x as { id: string }).id));
+    expect(pages.every((p) => p.result.report.duplicatesRemoved === 0)).toBe(true);
+    expect(ids.length).toBeGreaterThan(new Set(ids).size);
+    expect(new Set(ids)).toEqual(new Set(clean));
+
+    h.client.clearStore();
+    const looped = await walk(h, (i) => (i === 1 ? 'repeat-cursor' : undefined), 200, bare);
+    expect(looped).toHaveLength(2);
+    expect(looped[1]?.result.paging?.stop?.reason).toBe('repeated-cursor');
   });
 });
 

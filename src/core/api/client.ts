@@ -125,7 +125,8 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
   function shape(
     op: OperationId,
     c: CanonicalParams,
-    viewKey: string,
+    /** the paging view, and whether it de-duplicates (its caller may do that itself) */
+    view: { key: string; ids: boolean },
     page: NormalizedPage,
     body: unknown,
     meta: ApiCallOutput['meta'],
@@ -138,7 +139,8 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
     let paging: Paging | null = null;
     let duplicatesRemoved = 0;
     if (page.paging) {
-      const decision = viewState.apply(viewKey, { cursor: c.cursor, ids: items.map(itemId), ...page.paging });
+      const facts = { cursor: c.cursor, ids: items.map(itemId), ...page.paging };
+      const decision = viewState.apply(view.key, facts, { ids: view.ids });
       items = items.filter((_, i) => decision.keep[i]);
       rawItems = rawItems.filter((_, i) => decision.keep[i]);
       paging = decision.paging;
@@ -193,7 +195,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
     const callId = input.callId ?? newCallId();
     const started = clock.now();
     const c = canonicalParams(op, input.params);
-    const viewKey = input.viewKey ?? `${op}\u0000${c.paramsKey}`;
+    const view = { key: input.viewKey ?? `${op}\u0000${c.paramsKey}`, ids: input.viewIds !== false };
 
     if (!input.fresh) {
       // this session's memory first, then what the project holds (an earlier session's answer): both free
@@ -206,7 +208,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
         record(op, c, hit.httpStatus, hit.page.rawCount, true);
         const meta = storedMeta(callId, hit, clock.now() - started);
         const text = input.withTexts ? (held?.text ?? null) : undefined;
-        return forgetIfStopped(op, c, shape(op, c, viewKey, hit.page, hit.body, meta, views, text));
+        return forgetIfStopped(op, c, shape(op, c, view, hit.page, hit.body, meta, views, text));
       }
     }
 
@@ -288,7 +290,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
       };
       if (notice) logger.info(`${op}: ${notice}`);
       const text = input.withTexts ? (answer.text ?? null) : undefined;
-      return forgetIfStopped(op, c, shape(op, c, viewKey, page, answer.body, meta, views, text));
+      return forgetIfStopped(op, c, shape(op, c, view, page, answer.body, meta, views, text));
     } catch (e) {
       let err = redacted(e);
       if (err instanceof SkeinError && err.code === 'unauthorized' && !keySent) {
@@ -386,7 +388,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient & { readonly sto
       const hit = store.peek(op, c.paramsKey, cursor);
       if (!hit) break;
       const meta = storedMeta(`loaded:${out.length}`, hit, 0);
-      const page = shape(op, { ...c, cursor }, viewKey, hit.page, hit.body, meta, local);
+      const page = shape(op, { ...c, cursor }, { key: viewKey, ids: true }, hit.page, hit.body, meta, local);
       out.push(page);
       const next = page.result.paging?.nextCursor ?? null;
       if (next === null || !OPERATIONS[op].paged) break;

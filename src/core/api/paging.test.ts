@@ -145,4 +145,44 @@ describe('PagingViews', () => {
       v.apply('view', { cursor: null, ids: [undefined, undefined], hasNextPage: false, nextCursor: '' }).keep,
     ).toEqual([true, true]);
   });
+
+  describe('applied without its ids (its caller de-duplicates)', () => {
+    const bare = { ids: false };
+
+    it('keeps every item, repeats too, and counts a page of repeats as bringing something', () => {
+      const v = new PagingViews();
+      expect(v.apply('walk', page(null, ['1', '2'], 'c1'), bare).keep).toEqual([true, true]);
+      const again = v.apply('walk', page('c1', ['1', '1'], 'c2'), bare);
+      expect(again).toMatchObject({ keep: [true, true], duplicatesRemoved: 0, paging: { stop: null } });
+      expect(v.apply('walk', page('c2', ['2'], 'c3'), bare).paging.stop).toBeNull();
+    });
+
+    it('still stops on a cursor that loops, on a missing cursor, and on two pages in a row with no items', () => {
+      const v = new PagingViews();
+      v.apply('walk', page(null, ['1'], 'c1'), bare);
+      expect(v.apply('walk', page('c1', ['2'], 'c1'), bare).paging.stop?.reason).toBe('repeated-cursor');
+      expect(v.apply('other', page(null, ['1'], ''), bare).paging.stop?.reason).toBe('missing-cursor');
+      const w = new PagingViews();
+      w.apply('walk', page(null, ['1'], 'c1'), bare);
+      expect(w.apply('walk', page('c1', [], 'c2'), bare).paging.stop).toBeNull();
+      expect(w.apply('walk', page('c2', [], 'c3'), bare).paging.stop?.reason).toBe('empty-pages');
+    });
+
+    it('holds none of its ids: a long walk leaves no table behind', () => {
+      const v = new PagingViews();
+      const before = process.memoryUsage().arrayBuffers;
+      for (let p = 0; p < 5000; p++)
+        v.apply(
+          'walk',
+          page(
+            p === 0 ? null : `c${p}`,
+            Array.from({ length: 20 }, (_, i) => String(1_600_000_000_000_000_000n + BigInt(p * 20 + i))),
+            `c${p + 1}`,
+          ),
+          bare,
+        );
+      // 100,000 ids held would be a table of 2^18 slots at 8 bytes or more
+      expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(2 ** 18);
+    });
+  });
 });

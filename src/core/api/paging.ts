@@ -8,6 +8,12 @@
  * Re-reading a page (same cursor, e.g. from the response store) gives the
  * same answer again: ids and cursors are remembered with the page that
  * brought them, so a page is never a duplicate of itself.
+ *
+ * A view whose caller de-duplicates the items itself (an export's walk keeps
+ * every id it collected, for its resume) is applied without its ids: it
+ * guards the cursors only, and a page "brings nothing" when it has no items;
+ * the caller guards against pages of nothing new. The walk's ids are then
+ * held once, not twice (a million: 38 MB).
  */
 import { LRUCache } from 'lru-cache';
 import type { PagingStopReason } from '../../shared/ipc/api';
@@ -30,6 +36,11 @@ export interface PageFacts {
   nextCursor: string;
 }
 
+export interface ApplyOptions {
+  /** false: the caller de-duplicates; every item is kept and no id is held (default true) */
+  ids?: boolean;
+}
+
 export interface ViewDecision {
   /** per item: keep it (false = a duplicate) */
   keep: boolean[];
@@ -41,8 +52,9 @@ interface ViewState {
   /**
    * id → the number of the page that first brought it (`pageNumbers`). Held outside V8's heap: an export's walk
    * is a view too, and its million ids as a `Map` of strings held 80 MB of main's heap through the export.
+   * Made at the first id it holds (never for a view applied without its ids).
    */
-  seen: IdMap;
+  seen: IdMap | null;
   /** page key → its number, in the order the pages first came */
   pageNumbers: Map<string, number>;
   /** next cursor → key of the page that gave it */
@@ -58,7 +70,7 @@ export class PagingViews {
 
   constructor(maxViews = 500) {
     // a view let go (evicted, started afresh, cleared) gives its ids' tables back at once
-    this.views = new LRUCache({ max: maxViews, dispose: (view) => view.seen.release() });
+    this.views = new LRUCache({ max: maxViews, dispose: (view) => view.seen?.release() });
   }
 
   /** forget every view */
@@ -72,38 +84,37 @@ export class PagingViews {
   }
 
   /** Apply one page to its view; a page without cursor starts the view afresh. */
-  apply(viewKey: string, page: PageFacts): ViewDecision {
+  apply(viewKey: string, page: PageFacts, options: ApplyOptions = {}): ViewDecision {
     const pageKey = page.cursor ?? FIRST;
     let view = this.views.get(viewKey);
     if (!view || page.cursor === null) {
-      view = { seen: new IdMap(), pageNumbers: new Map(), parentOf: new Map(), empty: new Set() };
+      view = { seen: null, pageNumbers: new Map(), parentOf: new Map(), empty: new Set() };
       this.views.set(viewKey, view);
     }
     let pageNumber = view.pageNumbers.get(pageKey);
     if (pageNumber === undefined) view.pageNumbers.set(pageKey, (pageNumber = view.pageNumbers.size));
 
+    const keep = options.ids === false ? page.ids.map(() => true) : this.claim(view, pageNumber, page.ids);
+    const fresh = keep.filter(Boolean).length;
+    if (fresh === 0) view.empty.add(pageKey);
+    else view.empty.delete(pageKey);
+
+    return { keep, duplicatesRemoved: keep.length - fresh, paging: this.decide(view, pageKey, page, fresh) };
+  }
+
+  /** per id: new to the view, or already brought by another page (or earlier in this one) */
+  private claim(view: ViewState, pageNumber: number, ids: PageFacts['ids']): boolean[] {
     const local = new Set<string>();
-    let fresh = 0;
-    const seen = view.seen;
-    const keep = page.ids.map((id) => {
-      if (id === undefined) {
-        fresh++;
-        return true;
-      }
+    const seen = (view.seen ??= new IdMap());
+    return ids.map((id) => {
+      if (id === undefined) return true;
       if (local.has(id)) return false;
       // the page that first brought it: this one (now, or when it was read before) or another
       const owner = seen.claim(id, pageNumber);
       if (owner !== undefined && owner !== pageNumber) return false;
       local.add(id);
-      fresh++;
       return true;
     });
-    const duplicatesRemoved = keep.filter((k) => !k).length;
-
-    if (fresh === 0) view.empty.add(pageKey);
-    else view.empty.delete(pageKey);
-
-    return { keep, duplicatesRemoved, paging: this.decide(view, pageKey, page, fresh) };
   }
 
   private decide(view: ViewState, pageKey: string, page: PageFacts, fresh: number): Paging {

@@ -42,6 +42,11 @@ export interface FetchPageInput {
    * that must not disturb the screen's view (an export) passes its own key.
    */
   viewKey?: string;
+  /**
+   * false: the caller de-duplicates the view's items itself (an export's collection, which keeps its ids for its
+   * resume): the view guards its cursors only, keeps every item and holds no id; default true
+   */
+  viewIds?: boolean;
 }
 
 export interface PageResult {

@@ -1,8 +1,9 @@
 /**
- * An export's walk is a view of the client's paging guards, which holds every id it has seen (tens of MB at a
- * million items): when a run of the walk is over (done, capped, cancelled) the view its pages were asked under goes,
- * not hundreds of views later. A resumed run walks under a view of its own; its de-duplication across runs is the
- * collection's (rebuilt from the journal).
+ * An export's walk is a view of the client's paging guards. The collection de-duplicates its items itself (it keeps
+ * every id for its resume), so the view guards the walk's cursors and holds none of its ids (tens of MB at a million
+ * items, held twice otherwise). When a run of the walk is over (done, capped, cancelled) the view its pages were
+ * asked under goes, not hundreds of views later. A resumed run walks under a view of its own; its de-duplication
+ * across runs is the collection's (rebuilt from the journal).
  */
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -24,7 +25,7 @@ beforeAll(async () => {
 afterAll(async () => sandbox?.close());
 
 /** the real client, its views' comings and goings watched */
-function watchedClient(): { client: ApiClient; asked: string[]; forgotten: string[] } {
+function watchedClient(): { client: ApiClient; asked: string[]; forgotten: string[]; withIds: number } {
   const real = createApiClient({
     target: async () => ({ baseUrl: sandbox.baseUrl, key: null, limiter: createRateLimiter(systemClock, Infinity) }),
     fetch,
@@ -32,10 +33,12 @@ function watchedClient(): { client: ApiClient; asked: string[]; forgotten: strin
   });
   const asked: string[] = [];
   const forgotten: string[] = [];
+  const watched = { asked, forgotten, withIds: 0 };
   const client: ApiClient = {
     ...real,
     fetchPage: (input) => {
       if (input.viewKey) asked.push(input.viewKey);
+      if (input.viewIds !== false) watched.withIds++;
       return real.fetchPage(input);
     },
     forgetView: (viewKey) => {
@@ -43,12 +46,13 @@ function watchedClient(): { client: ApiClient; asked: string[]; forgotten: strin
       real.forgetView(viewKey);
     },
   };
-  return { client, asked, forgotten };
+  return Object.assign(watched, { client });
 }
 
 describe("an export's walk and the client's paging view", () => {
   it('lets the view go when each run of the walk ends, capped and resumed', async () => {
-    const { client, asked, forgotten } = watchedClient();
+    const watched = watchedClient();
+    const { client, asked, forgotten } = watched;
     const dir = await mkdtemp(join(tmpdir(), 'skein-walk-view-'));
     const service = new ExportService({
       source: clientPageSource(client),
@@ -72,6 +76,9 @@ describe("an export's walk and the client's paging view", () => {
     });
     const capped = await service.settled(job.id);
     expect(capped.stopReason).toBe('cap-pages');
+    // the collection de-duplicates: no page asked its view to hold ids
+    expect(asked).toHaveLength(3);
+    expect(watched.withIds).toBe(0);
     const walkViews = [...new Set(asked)];
     expect(walkViews).toHaveLength(1);
     // the capped walk is over: its view went

@@ -27,6 +27,7 @@ export function clientPageSource(client: Pick<ApiClient, 'fetchPage' | 'forgetPa
       onRateLimitWait,
       beforeSend,
       transient,
+      deduplicates,
     }): Promise<SourcePage> {
       const { raw, result } = await client.fetchPage({
         operation,
@@ -36,6 +37,8 @@ export function clientPageSource(client: Pick<ApiClient, 'fetchPage' | 'forgetPa
         onRateLimitWait,
         ...(beforeSend ? { beforeSend } : {}),
         viewKey: walkView(walkId),
+        // a walk that de-duplicates its own items: the view guards its cursors and holds none of its ids
+        viewIds: deduplicates !== true,
         // a hydration's answers are not kept in the response store
         keep: !transient,
         // the journal keeps each item as it arrived

@@ -213,9 +213,10 @@ function guardStop(state: CollectionState, page: PageRecord): PageRecord['stop']
     cursor: page.cursor,
     hasNextPage: true,
     nextCursor: page.nextCursor,
-    broughtNothing: page.received === 0,
+    // nothing new: the collection de-duplicates its pages itself (the source holds none of its ids)
+    broughtNothing: page.kept === 0,
     cursorSeenBefore: chain.cursors.has(page.nextCursor),
-    previousBroughtNothing: !!previous && previous.received === 0 && previous.hasNextPage === true,
+    previousBroughtNothing: !!previous && previous.kept === 0 && previous.hasNextPage === true,
   });
   // the manifest names the cursor that would loop, for whoever reads it later
   return stop?.reason === 'repeated-cursor'
@@ -323,6 +324,7 @@ export async function collect(o: CollectOptions): Promise<CollectOutcome> {
               cursor: step.cursor,
               walkId: o.walkId,
               transient: plan.fromList !== null,
+              deduplicates: true,
             }),
       onFailure: (failure) => {
         state.recordFailure(failure);

@@ -136,6 +136,26 @@ describe('ExportService', () => {
     expect(manifest.counts.duplicates_removed).toBe(1);
   });
 
+  it('stops on two pages in a row of items it already has, counting them, with a source that keeps every item', async () => {
+    // the source is told the collection de-duplicates (it holds none of the walk's ids) and passes repeats through
+    const pages = makePages(6);
+    pages[2]!.items = [...pages[1]!.items];
+    pages[3]!.items = [pages[0]!.items[1], pages[1]!.items[2]];
+    const source = memorySource(pages);
+    const { dir, service } = await setup(source);
+    const target = join(dir, 'r.json');
+    const job = await service.start({ view: threadView(), format: 'json', scope: 'all', targetPath: target });
+    expect(await service.settled(job.id)).toMatchObject({ status: 'partial', stopReason: 'empty-pages' });
+    expect(source.requests.every((r) => r.deduplicates === true)).toBe(true);
+    expect(source.requests).toHaveLength(4);
+    const { manifest, items } = await readJson(target);
+    expect(items.map((e) => e.item)).toEqual(allItems(pages.slice(0, 2)));
+    expect(manifest.counts.duplicates_removed).toBe(7);
+    expect(manifest.paging_stops).toEqual([
+      { page: 3, reason: 'empty-pages', message: PAGING_STOP_MESSAGES['empty-pages'] },
+    ]);
+  });
+
   it('a cap stops between pages; resume continues from the last cursor and ends with the same items as one run', async () => {
     const pages = makePages(30);
     const source = memorySource(pages);

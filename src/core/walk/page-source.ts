@@ -19,6 +19,11 @@ export interface PageRequest {
   signal: AbortSignal;
   /** a hydration's batch: asked once, so the answer is not kept in the client's memory store */
   transient?: boolean;
+  /**
+   * the walker de-duplicates the items by id itself, across the walk, and stops on pages of nothing new: the source
+   * passes every item and holds none of the walk's ids (a million: tens of MB, held once instead of twice)
+   */
+  deduplicates?: boolean;
   /** the job's Cancel: ends waits and keeps new attempts from starting, but lets a request in flight finish */
   cancelWaits?: AbortSignal;
   /** told when the fetch starts (until, epoch ms) and ends (null) waiting for a rate limit */
@@ -42,7 +47,7 @@ export interface SourcePage {
   rawTexts?: readonly (string | null)[];
   /** items the client left out as malformed, with the reason (`index`: in the API's answer) */
   dropped: readonly DroppedItem[];
-  /** items the client left out because an earlier page of the same walk had them */
+  /** items the client left out because an earlier page of the same walk had them (0 when the walker de-duplicates) */
   duplicatesRemoved: number;
   /** items in the API's answer, before anything was left out */
   received: number;
