@@ -34,7 +34,7 @@ import { estimateView, planFor } from './hydration-plan';
 import { writeWithPolicy } from './item-policy';
 import { JobStore } from './job-store';
 import { liveInProcess, planData } from './live-thread';
-import { buildManifest, type ManifestInput } from './manifest';
+import { buildManifest, manifestPages, type ManifestInput } from './manifest';
 import type { ExportServiceDeps, StartExport, WrittenRun } from './service-deps';
 import type { ViewPlan } from './views';
 import { Journal } from '../walk';
@@ -321,22 +321,26 @@ export class ExportService {
     let outcome: CollectOutcome;
     let live: LiveWriter | null = null;
     const manifestOf = async (stop: ManifestInput['stop']) =>
-      buildManifest({
-        context: await this.deps.context(),
-        now: clock.now(),
-        view: job.view,
-        plan,
-        scope: job.scope,
-        caps: job.caps,
-        format,
-        pages: state.pages,
-        notFound: state.notFound,
-        failures: state.failures,
-        stop,
-        files: job.files,
-        options: job.options,
-        csvCells,
-      });
+      buildManifest(
+        {
+          context: await this.deps.context(),
+          now: clock.now(),
+          view: job.view,
+          plan,
+          scope: job.scope,
+          caps: job.caps,
+          format,
+          pages: state.pages,
+          notFound: state.notFound,
+          failures: state.failures,
+          stop,
+          files: job.files,
+          options: job.options,
+          csvCells,
+        },
+        // a long collection's pages (ten thousand at a million posts) a slice at a time, main let go between
+        await manifestPages(state.pages),
+      );
     const interrupted = () => {
       job.status = 'interrupted';
       job.stopReason = 'interrupted';
