@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PagingViews } from './paging';
+import { PagingViews, type ApplyOptions } from './paging';
 
 const page = (cursor: string | null, ids: string[], next: string, hasNext = true) => ({
   cursor,
@@ -7,6 +7,14 @@ const page = (cursor: string | null, ids: string[], next: string, hasNext = true
   hasNextPage: hasNext,
   nextCursor: next,
 });
+
+/** 5,000 pages of 20 ids each (100,000 ids) through one view */
+function longWalk(v: PagingViews, viewKey: string, options?: ApplyOptions): void {
+  for (let p = 0; p < 5000; p++) {
+    const ids = Array.from({ length: 20 }, (_, i) => String(1_600_000_000_000_000_000n + BigInt(p * 20 + i)));
+    v.apply(viewKey, page(p === 0 ? null : `c${p}`, ids, `c${p + 1}`), options);
+  }
+}
 
 describe('PagingViews', () => {
   it('passes a normal walk through untouched', () => {
@@ -61,15 +69,7 @@ describe('PagingViews', () => {
 
   it("gives a view's memory back when it is let go, not at the next full collection", () => {
     const v = new PagingViews(1);
-    for (let p = 0; p < 5000; p++)
-      v.apply(
-        'big',
-        page(
-          p === 0 ? null : `c${p}`,
-          Array.from({ length: 20 }, (_, i) => String(1_600_000_000_000_000_000n + BigInt(p * 20 + i))),
-          `c${p + 1}`,
-        ),
-      );
+    longWalk(v, 'big');
     const before = process.memoryUsage().arrayBuffers;
     // a second view pushes the first out (one view kept)
     v.apply('small', page(null, ['1'], 'c1'));
@@ -171,16 +171,7 @@ describe('PagingViews', () => {
     it('holds none of its ids: a long walk leaves no table behind', () => {
       const v = new PagingViews();
       const before = process.memoryUsage().arrayBuffers;
-      for (let p = 0; p < 5000; p++)
-        v.apply(
-          'walk',
-          page(
-            p === 0 ? null : `c${p}`,
-            Array.from({ length: 20 }, (_, i) => String(1_600_000_000_000_000_000n + BigInt(p * 20 + i))),
-            `c${p + 1}`,
-          ),
-          bare,
-        );
+      longWalk(v, 'walk', bare);
       // 100,000 ids held would be a table of 2^18 slots at 8 bytes or more
       expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(2 ** 18);
     });
