@@ -16,6 +16,7 @@ import { pagingGuard } from '../../shared/api/paging-guard';
 import type { Clock } from '../ports';
 import {
   Journal,
+  PageLog,
   pageRecord,
   receivedText,
   walkPages,
@@ -43,7 +44,7 @@ import type { PlannedRequest, ViewPlan } from './views';
  * distinct, so an id asked for once comes back in one batch only).
  */
 export class CollectionState {
-  readonly pages: PageRecord[] = [];
+  readonly pages = new PageLog();
   /** page fetches that failed after requests had left (their calls and credits count) */
   readonly failures: FailedFetch[] = [];
   /** ids kept so far (a hydration: only those its batches returned unasked) */
@@ -60,8 +61,6 @@ export class CollectionState {
   items = 0;
   credits = 0;
   calls = 0;
-  /** per request: the cursors its pages were asked with, and its last page (the paging guards ask per page) */
-  private readonly chains = new Map<number, { cursors: Set<string | null>; last: PageRecord }>();
   /** pages the service charged for, and their credits (the credit cap's average) */
   charged = { pages: 0, credits: 0 };
 
@@ -105,23 +104,10 @@ export class CollectionState {
       delete page.foreign;
     }
     this.pages.push(page);
-    if (page.hasNextPage !== null) {
-      const chain = this.chains.get(page.request);
-      if (chain) {
-        chain.cursors.add(page.cursor);
-        chain.last = page;
-      } else this.chains.set(page.request, { cursors: new Set([page.cursor]), last: page });
-    }
     if (!page.fromCache) this.charged = { pages: this.charged.pages + 1, credits: this.charged.credits + page.credits };
     this.items += page.kept;
     this.credits += page.credits;
     this.calls += page.attempts;
-  }
-
-  /** The cursors a request's pages were asked with, and its last page: constant time, however long the walk. */
-  chain(request: number): { cursors: ReadonlySet<string | null>; last: PageRecord | undefined } {
-    const c = this.chains.get(request);
-    return c ?? { cursors: new Set(), last: undefined };
   }
 
   recordFailure(failure: FailedFetch): void {
@@ -207,15 +193,14 @@ function capsOf(o: CollectOptions, request: number): Budget<StopReason>[] {
 /** The paging guards (the client's own, `pagingGuard`), over the journal's pages of this request. */
 function guardStop(state: CollectionState, page: PageRecord): PageRecord['stop'] {
   if (page.stop || !page.hasNextPage) return page.stop;
-  const chain = state.chain(page.request);
-  const previous = chain.last;
+  const previous = state.pages.lastOf(page.request);
   const stop = pagingGuard({
     cursor: page.cursor,
     hasNextPage: true,
     nextCursor: page.nextCursor,
     // nothing new: the collection de-duplicates its pages itself (the source holds none of its ids)
     broughtNothing: page.kept === 0,
-    cursorSeenBefore: chain.cursors.has(page.nextCursor),
+    cursorSeenBefore: state.pages.askedWith(page.request, page.nextCursor),
     previousBroughtNothing: !!previous && previous.kept === 0 && previous.hasNextPage === true,
   });
   // the manifest names the cursor that would loop, for whoever reads it later

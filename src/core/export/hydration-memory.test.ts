@@ -92,7 +92,7 @@ describe('a hydration in memory', () => {
     expect(state.items).toBe(2_050 - 205);
     // no set of the ids kept, no ids not found on the pages: counted, and on disk
     expect(state.seen.size).toBe(0);
-    expect(state.pages.every((p) => p.notFound.length === 0)).toBe(true);
+    expect([...state.pages].every((p) => p.notFound.length === 0)).toBe(true);
     expect(state.notFound.total).toBe(205);
     const missing = await state.missing!.finish(plan, state.pages, state.failures);
     expect(missing.count).toBe(205);

@@ -3,7 +3,7 @@
  * at a time so that main, which answers every window, is never held for all of them at once.
  */
 import { describe, expect, it } from 'vitest';
-import type { PageRecord } from '../walk';
+import { PageLog, type PageRecord } from '../walk';
 import { manifestPages } from './manifest';
 
 const record = (i: number, extra: Partial<PageRecord> = {}): PageRecord => ({
@@ -27,7 +27,7 @@ const record = (i: number, extra: Partial<PageRecord> = {}): PageRecord => ({
 
 describe('manifestPages', () => {
   it("writes each page's entry, its fields in the manifest's order, a held batch and an answer's own time marked", async () => {
-    const entries = await manifestPages([
+    const { entries } = await manifestPages([
       record(0),
       record(1, { fromProject: true, fromCache: true, credits: 0, attempts: 0 }),
       record(2, { snapshot: { asOf: Date.UTC(2026, 11, 4, 12), refreshIntervalMs: 300_000, place: null } }),
@@ -54,11 +54,37 @@ describe('manifestPages', () => {
     };
     setImmediate(count);
     const pages = Array.from({ length: 10_000 }, (_, i) => record(i));
-    const entries = await manifestPages(pages);
+    const { entries } = await manifestPages(pages);
     counting = false;
     expect(entries).toHaveLength(10_000);
     expect(entries.map((e) => e.cursor)).toEqual(pages.map((p) => p.cursor));
     // ten slices of a thousand: the loop turned between each
     expect(turns).toBeGreaterThanOrEqual(9);
+  });
+
+  it('adds up what the pages say, the same from a page log as from their records', async () => {
+    const pages = [
+      record(0, { dropped: [{ index: 3, path: 'id', message: 'no id' }] }),
+      record(1, { notFound: ['1700000000000000001', '1234567890123450000'] }),
+      record(2, { snapshot: { asOf: 1, refreshIntervalMs: null, place: { name: 'Berlin', woeid: 638242 } } }),
+      record(3, { stop: { reason: 'repeated-cursor', message: 'the same cursor again' }, hasNextPage: true }),
+    ];
+    const log = new PageLog();
+    for (const page of pages) log.push(page);
+    const fromRecords = await manifestPages(pages);
+    const fromLog = await manifestPages(log);
+    expect(fromLog).toEqual(fromRecords);
+    expect(fromLog).toMatchObject({
+      items: 4 * 99,
+      duplicates: 4,
+      calls: 4,
+      credits: 4 * 1500,
+      droppedTotal: 1,
+      dropped: [{ page: 0, index: 3, path: 'id', message: 'no id' }],
+      stops: [{ page: 3, reason: 'repeated-cursor', message: 'the same cursor again' }],
+      notFound: ['1700000000000000001'],
+      rounded: ['1234567890123450000'],
+      snapshot: { asOf: 1, refreshIntervalMs: null, place: { name: 'Berlin', woeid: 638242 } },
+    });
   });
 });

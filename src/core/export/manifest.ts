@@ -25,7 +25,7 @@ import {
 } from '../formats';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { AnswerSnapshot } from '../../shared/ipc/api';
-import type { FailedFetch, PageRecord } from '../walk';
+import type { FailedFetch, PageList, PageRecord } from '../walk';
 import type { ViewPlan } from './views';
 
 /** a manifest's page entries made in one turn of the event loop (a few ms) */
@@ -76,7 +76,7 @@ export interface ManifestInput {
   caps: ExportCaps;
   /** the format (the registry's), whose layout, row provenance and section the manifest says */
   format: Format;
-  pages: readonly PageRecord[];
+  pages: PageList;
   /** ids not found, when the pages do not keep theirs (a hydration's state); `rounded`: those that look rounded */
   notFound?: { total: number; listed: readonly string[]; rounded: { total: number; listed: readonly string[] } };
   failures?: readonly FailedFetch[];
@@ -154,44 +154,59 @@ function pageEntry(p: PageRecord): ExportManifest['pages'][number] {
   };
 }
 
-/**
- * The manifest's page entries, a thousand pages at a time, the event loop let go between them: a million posts are
- * ten thousand pages, whose entries made at once held main (every window's reply) for 85 ms.
- */
-export async function manifestPages(pages: readonly PageRecord[]): Promise<ExportManifest['pages']> {
-  const entries: ExportManifest['pages'] = [];
-  for (let i = 0; i < pages.length; i++) {
-    if (i > 0 && i % PAGES_PER_TURN === 0) await yieldToLoop();
-    entries.push(pageEntry(pages[i] as PageRecord));
+/** What the manifest says of a collection's pages: each page's entry, and what they add up to. */
+export class PagesTally {
+  readonly entries: ExportManifest['pages'] = [];
+  readonly dropped: ExportManifest['dropped'] = [];
+  readonly stops: ExportManifest['paging_stops'] = [];
+  readonly notFound: string[] = [];
+  readonly rounded: string[] = [];
+  droppedTotal = 0;
+  items = 0;
+  duplicates = 0;
+  calls = 0;
+  credits = 0;
+  snapshot: AnswerSnapshot | undefined;
+
+  add(p: PageRecord): void {
+    const i = this.entries.length;
+    this.entries.push(pageEntry(p));
+    this.snapshot ??= p.snapshot;
+    this.items += p.kept;
+    this.duplicates += p.duplicates;
+    this.calls += p.attempts;
+    this.credits += p.credits;
+    this.droppedTotal += p.dropped.length;
+    for (const d of p.dropped) if (this.dropped.length < MAX_LISTED_DROPS) this.dropped.push({ page: i, ...d });
+    if (p.stop) this.stops.push({ page: i, ...p.stop });
+    for (const id of p.notFound) (looksRounded(id) ? this.rounded : this.notFound).push(id);
   }
-  return entries;
 }
 
-/** The manifest of a collection; `entries`: its pages' (`manifestPages`), made at once when not given. */
-export function buildManifest(
-  input: ManifestInput,
-  entries: ExportManifest['pages'] = input.pages.map(pageEntry),
-): ExportManifest {
+const tallyNow = (pages: PageList): PagesTally => {
+  const tally = new PagesTally();
+  for (const page of pages) tally.add(page);
+  return tally;
+};
+
+/**
+ * A collection's pages tallied a thousand at a time, the event loop let go between them: a million posts are
+ * fifty thousand pages, whose entries made at once held main (every window's reply) for 85 ms.
+ */
+export async function manifestPages(pages: PageList): Promise<PagesTally> {
+  const tally = new PagesTally();
+  for (const page of pages) {
+    if (tally.entries.length > 0 && tally.entries.length % PAGES_PER_TURN === 0) await yieldToLoop();
+    tally.add(page);
+  }
+  return tally;
+}
+
+/** The manifest of a collection; `tally`: its pages' (`manifestPages`), made at once when not given. */
+export function buildManifest(input: ManifestInput, tally: PagesTally = tallyNow(input.pages)): ExportManifest {
   const { plan, pages, format } = input;
-  const dropped: ExportManifest['dropped'] = [];
-  let droppedTotal = 0;
-  const stops: ExportManifest['paging_stops'] = [];
-  const notFound: string[] = [];
-  const rounded: string[] = [];
-  let items = 0;
-  let duplicates = 0;
-  let calls = 0;
-  let credits = 0;
-  pages.forEach((p, i) => {
-    items += p.kept;
-    duplicates += p.duplicates;
-    calls += p.attempts;
-    credits += p.credits;
-    droppedTotal += p.dropped.length;
-    for (const d of p.dropped) if (dropped.length < MAX_LISTED_DROPS) dropped.push({ page: i, ...d });
-    if (p.stop) stops.push({ page: i, ...p.stop });
-    for (const id of p.notFound) (looksRounded(id) ? rounded : notFound).push(id);
-  });
+  const { dropped, droppedTotal, stops, notFound, rounded, items, duplicates } = tally;
+  let { calls, credits } = tally;
   const failures = input.failures ?? [];
   for (const f of failures) {
     calls += f.calls;
@@ -216,7 +231,7 @@ export function buildManifest(
     layout: (format.layout ?? defaultLayout)(plan),
     row_provenance: format.rowProvenance === null ? null : { fields: PROVENANCE_FIELDS, where: format.rowProvenance },
     order: orderOf(plan),
-    pages: entries,
+    pages: tally.entries,
     failed_fetches: failures.map((f) => ({
       request: f.request,
       cursor: f.cursor,
@@ -241,8 +256,7 @@ export function buildManifest(
     incomplete_message: input.stop ? (input.stop.message ?? STOP_MESSAGES[input.stop.reason]) : null,
     files: input.files,
   };
-  const said = pages.find((p) => p.snapshot)?.snapshot;
-  if (said) manifest.snapshot = manifestSnapshot(said);
+  if (tally.snapshot) manifest.snapshot = manifestSnapshot(tally.snapshot);
   if (plan.fromList) {
     manifest.ids_not_found_total = input.notFound?.total ?? notFound.length;
     manifest.id_list = {

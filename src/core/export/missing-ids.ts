@@ -29,7 +29,7 @@ function pageMissing(page: Pick<PageRecord, 'notFound' | 'dropped'>): MissingId[
 }
 
 /** Batches whose fetch failed and that no page answered later: their ids were never asked again. */
-function unansweredFailures(pages: readonly Pick<PageRecord, 'request'>[], failures: readonly FailedFetch[]) {
+function unansweredFailures(pages: Iterable<Pick<PageRecord, 'request'>>, failures: readonly FailedFetch[]) {
   const answered = new Set<number>();
   for (const page of pages) answered.add(page.request);
   const failed = new Map<number, FailedFetch>();
@@ -76,7 +76,7 @@ export class MissingLog {
    */
   async finish(
     plan: ViewPlan,
-    pages: readonly Pick<PageRecord, 'request'>[],
+    pages: Iterable<Pick<PageRecord, 'request'>>,
     failures: readonly FailedFetch[],
   ): Promise<MissingList> {
     this.flush();

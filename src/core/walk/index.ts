@@ -11,5 +11,6 @@ export {
   type JournalItem,
   type PageRecord,
 } from './journal';
+export { PageLog, type PageList } from './page-log';
 export { receivedText, type PageRequest, type PageSource, type SourcePage } from './page-source';
 export { pageRecord, walkPages, type Kept, type WalkStep } from './walk';
