@@ -193,7 +193,6 @@ function capsOf(o: CollectOptions, request: number): Budget<StopReason>[] {
 /** The paging guards (the client's own, `pagingGuard`), over the journal's pages of this request. */
 function guardStop(state: CollectionState, page: PageRecord): PageRecord['stop'] {
   if (page.stop || !page.hasNextPage) return page.stop;
-  const previous = state.pages.lastOf(page.request);
   const stop = pagingGuard({
     cursor: page.cursor,
     hasNextPage: true,
@@ -201,7 +200,7 @@ function guardStop(state: CollectionState, page: PageRecord): PageRecord['stop']
     // nothing new: the collection de-duplicates its pages itself (the source holds none of its ids)
     broughtNothing: page.kept === 0,
     cursorSeenBefore: state.pages.askedWith(page.request, page.nextCursor),
-    previousBroughtNothing: !!previous && previous.kept === 0 && previous.hasNextPage === true,
+    previousBroughtNothing: state.pages.lastBroughtNothing(page.request),
   });
   // the manifest names the cursor that would loop, for whoever reads it later
   return stop?.reason === 'repeated-cursor'

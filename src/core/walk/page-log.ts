@@ -181,10 +181,18 @@ export class PageLog implements Iterable<PageRecord> {
     }
   }
 
-  /** `request`'s last page that takes part in paging */
-  lastOf(request: number): PageRecord | undefined {
+  /**
+   * Whether `request`'s last page that takes part in paging kept nothing and said another page follows (the
+   * guard against a walk that brings nothing page after page), read from its numbers and flags: making its
+   * record again for two fields cost ~4 µs a page.
+   */
+  lastBroughtNothing(request: number): boolean {
     const i = this.lastOfRequest.get(request);
-    return i === undefined ? undefined : this.at(i);
+    if (i === undefined) return false;
+    return (
+      this.numbers[i * NUMBERS + KEPT] === 0 &&
+      fromTwoBits(((this.flags[i] as number) >> HAS_NEXT_SHIFT) & 3) === true
+    );
   }
 
   private cursorOf(i: number): string | null {
