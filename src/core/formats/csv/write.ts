@@ -132,6 +132,9 @@ function rowLine(
       return csvCell(value.replace(LINE_BREAK, '\\n'), neutral);
     return csvCell(value, neutral);
   };
+  // a page's rows share one provenance: its cells are made once, not for every row
+  let lastFrom: Provenance | null = null;
+  let trailerText = '';
   return (row, from) => {
     let line = '';
     for (let i = 0; i < columns.length; i++) {
@@ -139,8 +142,12 @@ function rowLine(
       if (isId[i] && typeof v === 'string' && v !== '') v = idCell(v, written.csvFlavour);
       line += i === 0 ? cell(v) : `,${cell(v)}`;
     }
-    for (const v of trailer.cells(from)) line += `,${cell(v)}`;
-    return `${line}\n`;
+    if (from !== lastFrom) {
+      trailerText = '';
+      for (const v of trailer.cells(from)) trailerText += `,${cell(v)}`;
+      lastFrom = from;
+    }
+    return `${line}${trailerText}\n`;
   };
 }
 
