@@ -38,23 +38,51 @@ export function youngGenerationSize(): number {
 }
 
 /**
- * Holds this process's young generations (see above) until the returned function is called; call it on the main
- * thread before the workers it should hold start. Checked after every collection, which is when V8 resizes.
+ * How often a held young generation is looked at again (ms): held, it can only shrink, which V8 does in a quiet
+ * spell, so a look now and then is enough. An observer of every collection made a performance entry at each
+ * one, delivered a turn later: they outlived the scavenge after them and were promoted, 4 of the 15 MB an export
+ * of 200,000 posts promoted to main's old generation, which V8 then grew to several times what lives there.
  */
-export function holdYoungGeneration(limits: YoungGeneration = APP_YOUNG_GENERATION): () => void {
+const RECHECK_MS = 2_000;
+
+/**
+ * Holds this process's young generations (see above) until the returned function is called; call it on the main
+ * thread before the workers it should hold start. Until main's is held it is checked after every collection (when V8
+ * resizes it); once held, every `recheckMs`, and after every collection again if V8 has shrunk it.
+ */
+export function holdYoungGeneration(
+  limits: YoungGeneration = APP_YOUNG_GENERATION,
+  recheckMs: number = RECHECK_MS,
+): () => void {
   setFlagsFromString(`--min-semi-space-size=${limits.workersMb}`);
   let held = false;
+  let timer: ReturnType<typeof setInterval> | null = null;
+  let observing = false;
   const check = () => {
     const hold = youngGenerationSize() >= limits.mainMb * MB;
-    if (hold === held) return;
-    held = hold;
-    setFlagsFromString(`--semi-space-growth-factor=${hold ? 1 : 2}`);
+    if (hold !== held) {
+      held = hold;
+      setFlagsFromString(`--semi-space-growth-factor=${hold ? 1 : 2}`);
+    }
+    if (held && !timer) {
+      if (observing) observer.disconnect();
+      observing = false;
+      timer = setInterval(check, recheckMs);
+      timer.unref();
+    } else if (!held && !observing) {
+      if (timer) clearInterval(timer);
+      timer = null;
+      observer.observe({ entryTypes: ['gc'] });
+      observing = true;
+    }
   };
   const observer = new PerformanceObserver(check);
-  observer.observe({ entryTypes: ['gc'] });
   check();
   return () => {
-    observer.disconnect();
+    if (observing) observer.disconnect();
+    observing = false;
+    if (timer) clearInterval(timer);
+    timer = null;
     setFlagsFromString('--min-semi-space-size=0');
     if (held) setFlagsFromString('--semi-space-growth-factor=2');
     held = false;
