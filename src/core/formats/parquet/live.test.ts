@@ -2,7 +2,8 @@
  * A Parquet file written while it collects (parquet/live.ts) holds what the journal's path writes: the same
  * export run fresh (live) and run capped then resumed (the journal's path, as every resume is) read back the
  * same in DuckDB — every column of every row, across row groups, with hostile cells — and the live one really
- * was written while collecting — in this thread, or as the app writes it, in a worker of its own; a worker lost
+ * was written while collecting — in this thread, or as the app writes it, in a worker of its own; long posts are
+ * each there once, in the order collected, where row groups end mid-page while later pages wait; a worker lost
  * mid-collection leaves the file to the journal's path, whole, and nothing of its own beside it.
  */
 import { mkdtemp, readdir, readFile } from 'node:fs/promises';
@@ -43,10 +44,28 @@ function pages(): MemoryPage[] {
   return out;
 }
 
+/**
+ * 3,000 replies of long text, not Latin (2,700 characters, every 50th 25,000): row groups end by their text, mid-page,
+ * while the pages after them are already posted to the worker
+ */
+function longPages(): MemoryPage[] {
+  const out: MemoryPage[] = [];
+  for (let p = 0; p < 150; p++) {
+    const items = [];
+    for (let i = 0; i < 20; i++) {
+      const n = p * 20 + i;
+      const text = `${n} ${'長い投稿の本文です。'.repeat(n % 50 === 0 ? 2_500 : 270)}`;
+      items.push(post(String(9007199254740993n + BigInt(n)), ROOT, { text }));
+    }
+    out.push({ items: p === 0 ? [post(ROOT), ...items] : items });
+  }
+  return out;
+}
+
 const view: ViewDescriptor = { kind: 'thread', operation: 'postRepliesV2', params: { tweetId: ROOT } };
 
-async function exportParquet(resumed: boolean, openLive?: OpenLive) {
-  const { dir, target, done } = await runExport(pages(), {
+async function exportParquet(resumed: boolean, openLive?: OpenLive, made: MemoryPage[] = pages()) {
+  const { dir, target, done } = await runExport(made, {
     view,
     format: 'parquet',
     resumed,
@@ -87,6 +106,25 @@ describe('a Parquet file written while it collects', () => {
       `${live.target}.manifest.json`,
     ]);
   });
+
+  it.each(where)(
+    'holds long posts once each, in the order collected, %s',
+    async (w) => {
+      const opened = recorded(openLiveFor(w));
+      const live = await exportParquet(false, opened.open, longPages());
+      const journal = await exportParquet(true, undefined, longPages());
+      // the live file was used, not left to the journal's path (a row group of 2,500 such rows ended the worker)
+      expect(opened.used).toEqual([true]);
+      const inFile = (path: string) => duckdb(`SELECT id, text FROM read_parquet('${path}')`);
+      const a = await inFile(live.target);
+      expect(a).toHaveLength(3001);
+      expect(new Set(a.map((r) => r.id)).size).toBe(3001);
+      expect(a).toEqual(await inFile(journal.target));
+      const groups = await duckdb(`SELECT count(DISTINCT row_group_id) AS n FROM parquet_metadata('${live.target}')`);
+      expect(Number(groups[0]?.n)).toBeGreaterThan(2);
+    },
+    60_000,
+  );
 
   it('a worker lost mid-collection leaves the file to the journal, whole, and nothing of its own', async () => {
     const opened = recorded(openLiveFor('in a worker', DYING));

@@ -84,6 +84,12 @@ export function plainBySample(values: ReadonlyArray<string | null>): boolean {
 
 /** Rows per row group: small groups keep main's peak RSS down (200k posts: 270 MB at 2,500 rows, 388 MB at 10,000). */
 const ROW_GROUP_ROWS = 2_500;
+/**
+ * …and characters of text: a row group is held whole until it is encoded, so long posts (25,000 characters, not
+ * Latin: 2,500 of them 125 MB as V8's strings) ended the file's worker at its heap limit and left the export to
+ * the journal's slower path. Posts of a usual length (~700 characters of text a row) fill a group by rows first.
+ */
+const ROW_GROUP_CHARS = 4_000_000;
 /** Above this many items a Parquet export is a folder partitioned by collection day. */
 export const PARTITION_ABOVE_ITEMS = 1_000_000;
 
@@ -117,6 +123,8 @@ export class PartFile {
   private readonly types: ColumnType[];
   private readonly columns: Array<Array<string | bigint | boolean | number | null>>;
   private rows = 0;
+  /** characters of text in the row group being filled */
+  private chars = 0;
   private readonly writer: ParquetWriter;
 
   constructor(sink: Sink, { names, kv, createdBy }: PartSpec) {
@@ -136,9 +144,12 @@ export class PartFile {
 
   /** a row's cells; a promise only when they complete a row group, which is then written (most rows: none to wait for) */
   add(cells: Cell[]): Promise<void> | undefined {
-    for (let i = 0; i < this.columns.length; i++)
-      (this.columns[i] as unknown[]).push(typed(this.types[i] as ColumnType, cells[i] ?? null));
-    return ++this.rows >= ROW_GROUP_ROWS ? this.group() : undefined;
+    for (let i = 0; i < this.columns.length; i++) {
+      const cell = cells[i] ?? null;
+      if (typeof cell === 'string') this.chars += cell.length;
+      (this.columns[i] as unknown[]).push(typed(this.types[i] as ColumnType, cell));
+    }
+    return ++this.rows >= ROW_GROUP_ROWS || this.chars >= ROW_GROUP_CHARS ? this.group() : undefined;
   }
 
   private async group(): Promise<void> {
@@ -154,6 +165,7 @@ export class PartFile {
     await this.writer.write({ columnData, rowGroupSize: this.rows });
     for (const c of this.columns) c.length = 0;
     this.rows = 0;
+    this.chars = 0;
     this.compact();
   }
 
