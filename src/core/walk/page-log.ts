@@ -190,8 +190,7 @@ export class PageLog implements Iterable<PageRecord> {
     const i = this.lastOfRequest.get(request);
     if (i === undefined) return false;
     return (
-      this.numbers[i * NUMBERS + KEPT] === 0 &&
-      fromTwoBits(((this.flags[i] as number) >> HAS_NEXT_SHIFT) & 3) === true
+      this.numbers[i * NUMBERS + KEPT] === 0 && fromTwoBits(((this.flags[i] as number) >> HAS_NEXT_SHIFT) & 3) === true
     );
   }
 
