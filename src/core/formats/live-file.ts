@@ -69,16 +69,25 @@ export async function openLiveFile(
           () => false,
         )
       : Promise.resolve(true);
-  /** a page written into the file: the target's folder failing (or a row that could not be made) leaves the file to the journal's path */
-  const adding = async (count: number, add: () => Promise<void>) => {
-    if (broken || settled) return;
-    try {
-      await add();
-      items += count;
-    } catch {
-      // the journal's path writes the file, and reports why, at the end; the collection goes on either way
-      broken = true;
-    }
+  /**
+   * A page written into the file: the target's folder failing (or a row that could not be made) leaves the file to
+   * the journal's path. Each page after the one before is done: a worker serves the pages posted to it as they
+   * come, and a page's rows added while the one before waited for the disk went into its row group, out of order
+   * (Parquet: rows lost, rows twice).
+   */
+  let last: Promise<void> = Promise.resolve();
+  const adding = (count: number, add: () => Promise<void>): Promise<void> => {
+    last = last.then(async () => {
+      if (broken || settled) return;
+      try {
+        await add();
+        items += count;
+      } catch {
+        // the journal's path writes the file, and reports why, at the end; the collection goes on either way
+        broken = true;
+      }
+    });
+    return last;
   };
   const addRows = file.addRows;
   return {
@@ -86,6 +95,7 @@ export async function openLiveFile(
       adding(kept.length, () => file.add(kept, keptPageProvenance(input, record, page), items)),
     ...(addRows ? { addRows: (rows: RowCells[], count: number) => adding(count, () => addRows(rows)) } : {}),
     async finish(manifest, journaled, signal) {
+      await last;
       if (
         broken ||
         settled ||

@@ -61,19 +61,11 @@ export async function openLiveParquet(
       kv: parquetMetadata({ view: input.context.view, exported_at: '' }, target),
       createdBy: createdByOf(input.context),
     });
-    // A worker serves the pages posted to it as they come, so a page's rows could be added while the one before
-    // waited for its row group to reach the disk, into the same group, out of order (rows lost, rows twice).
-    // Each page's rows are added after the page before it is done.
-    let last: Promise<void> = Promise.resolve();
-    const addRows = (rows: readonly RowCells[]): Promise<void> => {
-      const adding = last.then(async () => {
-        for (const cells of rows) {
-          const grouped = part.add(cells);
-          if (grouped !== undefined) await grouped;
-        }
-      });
-      last = adding.catch(() => undefined);
-      return adding;
+    const addRows = async (rows: readonly RowCells[]) => {
+      for (const cells of rows) {
+        const grouped = part.add(cells);
+        if (grouped !== undefined) await grouped;
+      }
     };
     return {
       add: (kept, from, first) => addRows(rowsOf(kept, from, first)),
