@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { isSkeinError } from '../../shared/errors';
 import { holdFileAtomic, removeStaleTemps, tempPathFor, toWriteError, writeFileAtomic } from './atomic-file';
 
@@ -133,6 +133,29 @@ describe('writeFileAtomic', () => {
     await Promise.allSettled(held.map((file) => file.done));
     // 200 files of a few bytes: a 512 KB buffer each would be 100 MB
     expect(grown).toBeLessThan(200 * 48 * 1024);
+  });
+
+  it('writes a long file through a few buffers, whether the disk is quicker or slower than the producer', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'skein-atomic-'));
+    const target = join(dir, 'long.jsonl');
+    const made = vi.spyOn(Buffer, 'allocUnsafeSlow');
+    const page = (i: number) => `${String(i).padStart(8, '0')}${'x'.repeat(90_000)}\n`;
+    try {
+      await writeFileAtomic(target, async (sink) => {
+        for (let i = 0; i < 600; i++) {
+          await sink.write(page(i));
+          // a producer that sometimes waits (for the network) while the disk finishes every write in flight
+          if (i % 6 === 5) await new Promise((resolve) => setTimeout(resolve, 2));
+        }
+      });
+      // the first few buffers, each twice the one before; never one made again for each write the disk returns
+      expect(made.mock.calls.length).toBeLessThanOrEqual(8);
+    } finally {
+      made.mockRestore();
+    }
+    const text = await readFile(target, 'utf8');
+    expect(text.length).toBe(600 * page(0).length);
+    expect(text.startsWith(page(0)) && text.endsWith(page(599))).toBe(true);
   });
 
   it('a failure while producing leaves the previous file and no temp file', async () => {
