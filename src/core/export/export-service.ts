@@ -353,7 +353,8 @@ export class ExportService {
       // a run that collects from the first page can have its file written as it collects (CSV)
       if (format.live && !policy && state.pages.length === 0 && state.failures.length === 0) {
         // what the rows say about the export: the manifest's context as it will be (checked again at the end)
-        const context = await manifestOf(null);
+        const { app, base_url, view } = await manifestOf(null);
+        const context = { app, base_url, view };
         const input = { target: job.files[0] as string, plan, options: job.options, csvCells, context };
         live = await (this.deps.openLive ?? liveInProcess)(format, input).catch(() => null);
       }
@@ -511,7 +512,8 @@ export class ExportService {
     try {
       const made = await this.deps.onWritten({
         job: structuredClone(job),
-        manifest,
+        // as plain data, to cross to the project's thread: its pages were made only as its file was written
+        manifest: { ...manifest, pages: [...manifest.pages] },
         items,
         ...(begun !== undefined ? { collection: begun } : {}),
         ...(project ? { project } : {}),

@@ -18,9 +18,11 @@ import { looksRounded } from '../../shared/ids/id-token';
 import {
   cellsFor,
   defaultLayout,
+  MadeList,
   MANIFEST_SCHEMA,
   type ExportManifest,
   type Format,
+  type ManifestPage,
   type ManifestSnapshot,
 } from '../formats';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
@@ -28,7 +30,7 @@ import type { AnswerSnapshot } from '../../shared/ipc/api';
 import type { FailedFetch, PageList, PageRecord } from '../walk';
 import type { ViewPlan } from './views';
 
-/** a manifest's page entries made in one turn of the event loop (a few ms) */
+/** pages tallied in one turn of the event loop (a few ms) */
 const PAGES_PER_TURN = 1000;
 /** At most this many dropped items are listed one by one (all are counted). */
 const MAX_LISTED_DROPS = 1000;
@@ -136,7 +138,7 @@ function possiblyRounded(found: { total: number; listed: readonly string[] }): P
 }
 
 /** One page's entry in the manifest. */
-function pageEntry(p: PageRecord): ExportManifest['pages'][number] {
+function pageEntry(p: PageRecord): ManifestPage {
   return {
     request: p.request,
     cursor: p.cursor,
@@ -154,9 +156,17 @@ function pageEntry(p: PageRecord): ExportManifest['pages'][number] {
   };
 }
 
-/** What the manifest says of a collection's pages: each page's entry, and what they add up to. */
+/** The manifest's entries of a collection's first `count` pages, each made when it is read or written. */
+export const pageEntries = (pages: PageList, count = pages.length): MadeList<ManifestPage> =>
+  new MadeList(count, (i) => pageEntry(pages.at(i) as PageRecord));
+
+/**
+ * What a collection's pages add up to, for its manifest. Each page's entry is made as the manifest is written
+ * (`MadeList`), from the pages as they are held.
+ */
 export class PagesTally {
-  readonly entries: ExportManifest['pages'] = [];
+  /** pages tallied */
+  count = 0;
   readonly dropped: ExportManifest['dropped'] = [];
   readonly stops: ExportManifest['paging_stops'] = [];
   readonly notFound: string[] = [];
@@ -169,8 +179,7 @@ export class PagesTally {
   snapshot: AnswerSnapshot | undefined;
 
   add(p: PageRecord): void {
-    const i = this.entries.length;
-    this.entries.push(pageEntry(p));
+    const i = this.count++;
     this.snapshot ??= p.snapshot;
     this.items += p.kept;
     this.duplicates += p.duplicates;
@@ -191,12 +200,13 @@ const tallyNow = (pages: PageList): PagesTally => {
 
 /**
  * A collection's pages tallied a thousand at a time, the event loop let go between them: a million posts are
- * fifty thousand pages, whose entries made at once held main (every window's reply) for 85 ms.
+ * fifty thousand pages, whose entries made at once held main (every window's reply) for 85 ms, and each page is
+ * still read back from its log.
  */
 export async function manifestPages(pages: PageList): Promise<PagesTally> {
   const tally = new PagesTally();
   for (const page of pages) {
-    if (tally.entries.length > 0 && tally.entries.length % PAGES_PER_TURN === 0) await yieldToLoop();
+    if (tally.count > 0 && tally.count % PAGES_PER_TURN === 0) await yieldToLoop();
     tally.add(page);
   }
   return tally;
@@ -231,7 +241,8 @@ export function buildManifest(input: ManifestInput, tally: PagesTally = tallyNow
     layout: (format.layout ?? defaultLayout)(plan),
     row_provenance: format.rowProvenance === null ? null : { fields: PROVENANCE_FIELDS, where: format.rowProvenance },
     order: orderOf(plan),
-    pages: tally.entries,
+    // the pages tallied: an export's collection may go on after a manifest made while it collects
+    pages: pageEntries(pages, tally.count),
     failed_fetches: failures.map((f) => ({
       request: f.request,
       cursor: f.cursor,

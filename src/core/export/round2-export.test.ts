@@ -166,6 +166,6 @@ describe('round-2 shapes exported', () => {
       place: { name: 'Worldwide', woeid: 1 },
     };
     expect(manifest.snapshot).toEqual(said);
-    expect(manifest.pages[0]?.snapshot).toEqual(said);
+    expect(manifest.pages.at(0)?.snapshot).toEqual(said);
   });
 });

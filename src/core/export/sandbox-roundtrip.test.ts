@@ -79,7 +79,7 @@ describe('export round trip against the sandbox, every view kind', () => {
       });
       expect(m.pages.map((p) => p.cursor)).toEqual(walked.map((p) => p.cursor));
       expect(m.pages.map((p) => p.next_cursor)).toEqual(walked.map((p) => p.nextCursor));
-      expect(m.pages.every((p) => !Number.isNaN(Date.parse(p.fetched_at)) && !p.from_cache)).toBe(true);
+      expect([...m.pages].every((p) => !Number.isNaN(Date.parse(p.fetched_at)) && !p.from_cache)).toBe(true);
       if (kind === 'postsByIds' || kind === 'usersByIds') expect(m.ids_not_found).toEqual([MISSING_ID]);
       else expect(m.ids_not_found).toEqual([]);
       expect(m.estimated_credits).toBeGreaterThan(0);

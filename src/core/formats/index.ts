@@ -22,7 +22,13 @@ export {
   type WriteJob,
   type WritePlan,
 } from './format';
-export { MANIFEST_SCHEMA, type ExportManifest, type ManifestSnapshot, type SourceRequestEntry } from './manifest';
-export { JsonList, jsonText } from './json-list';
+export {
+  MANIFEST_SCHEMA,
+  type ExportManifest,
+  type ManifestPage,
+  type ManifestSnapshot,
+  type SourceRequestEntry,
+} from './manifest';
+export { JsonList, MadeList, jsonText } from './json-list';
 export { itemIdOf } from './item-fields';
 export { writeColumnsSidecar } from './columns';

@@ -3,7 +3,7 @@
  * objects would have: through `jsonText` (the writers) and through a plain `JSON.stringify` (anything else).
  */
 import { describe, expect, it } from 'vitest';
-import { JsonList, jsonText } from './json-list';
+import { JsonList, MadeList, jsonText } from './json-list';
 
 interface Entry {
   n: number;
@@ -28,7 +28,7 @@ function entries(n: number): Entry[] {
   }));
 }
 
-function manifestWith(list: JsonList<Entry> | Entry[]) {
+function manifestWith(list: JsonList<Entry> | MadeList<Entry> | Entry[]) {
   return {
     schema: 'x',
     title: hostile.join(' | '),
@@ -91,5 +91,38 @@ describe('a manifest list kept as text', () => {
     const two = { a: listOf(entries(2)), b: listOf(entries(1_200)), c: hostile[5] };
     const text = [...jsonText(two)].join('');
     expect(JSON.parse(text)).toEqual({ a: entries(2), b: entries(1_200), c: hostile[5] });
+  });
+});
+
+describe('a manifest list made as it is written', () => {
+  it('makes each entry only while its piece is written, reading back as the objects would', () => {
+    const items = entries(2_345);
+    let made = 0;
+    let most = 0;
+    const list = new MadeList(items.length, (i) => {
+      made++;
+      return items[i] as Entry;
+    });
+    const manifest = manifestWith(list);
+    expect(made).toBe(0);
+    const pieces: string[] = [];
+    for (const piece of jsonText(manifest)) {
+      pieces.push(piece);
+      most = Math.max(most, made);
+      made = 0;
+    }
+    // a piece of at most 1,000 entries made at a time, never the whole list
+    expect(most).toBe(1_000);
+    const text = pieces.join('');
+    expect(text).toBe([...jsonText(manifestWith(listOf(items)))].join(''));
+    expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(manifestWith(items))));
+    expect(JSON.parse(JSON.stringify(manifest))).toEqual(JSON.parse(JSON.stringify(manifestWith(items))));
+    expect(list.at(-1)).toEqual(items[2_344]);
+    expect(list.at(2_345)).toBeUndefined();
+    expect([...list]).toEqual(items);
+    const none = new MadeList<Entry>(0, () => {
+      throw new Error('no entry to make');
+    });
+    expect([...jsonText(manifestWith(none))].join('')).toBe([...jsonText(manifestWith([]))].join(''));
   });
 });

@@ -14,7 +14,7 @@ import type {
   StopReason,
   ViewDescriptor,
 } from '../../shared/ipc/export';
-import type { JsonList } from './json-list';
+import type { JsonList, MadeList } from './json-list';
 
 export const MANIFEST_SCHEMA = 'skein.export/1';
 
@@ -95,7 +95,7 @@ export interface ExportManifest {
   row_provenance: { fields: Record<string, string>; where: string } | null;
   /** the order the API was asked for (views that take one), and what it means for completeness */
   order: { param: string; value: string; note: string } | null;
-  pages: ManifestPage[];
+  pages: ManifestPage[] | MadeList<ManifestPage>;
   /** fetches that failed (and were retried later, or stopped the job): their calls and credits are in the totals */
   failed_fetches: ManifestFailedFetch[];
   counts: { pages: number; items: number; duplicates_removed: number; dropped: number; calls: number };

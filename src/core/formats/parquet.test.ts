@@ -11,7 +11,7 @@ import type { ViewDescriptor } from '../../shared/ipc/export';
 import { FakeClock } from '../testing/fake-clock';
 import { ExportService } from '../export/export-service';
 import type { JournalItem } from '../walk';
-import type { ExportManifest } from './manifest';
+import type { ExportManifest, ManifestPage } from './manifest';
 import { writeParquet } from './parquet';
 import { memorySource, post, type MemoryPage } from '../export/testing/memory-source';
 import { planView } from '../export/views';
@@ -125,7 +125,7 @@ describe('Parquet export', () => {
     const dir = await mkdtemp(join(tmpdir(), 'skein-parquet-part-'));
     const day = (d: number) => Date.UTC(2026, 10, 20 + d, 12);
     const items: JournalItem[] = [];
-    const manifestPages: Array<Pick<ExportManifest['pages'][number], 'fetched_at' | 'items_kept' | 'cursor'>> = [];
+    const manifestPages: Array<Pick<ManifestPage, 'fetched_at' | 'items_kept' | 'cursor'>> = [];
     for (let p = 0; p < 3; p++) {
       manifestPages.push({ fetched_at: new Date(day(p)).toISOString(), items_kept: 4, cursor: p ? `c${p}` : null });
       for (let i = 0; i < 4; i++) {

@@ -64,7 +64,10 @@ function hashOf(request: number, cursor: string | null): number {
 }
 
 /** A walk's pages in order, however they are held (a `PageLog`, or an array of records). */
-export type PageList = Iterable<PageRecord> & { readonly length: number };
+export type PageList = Iterable<PageRecord> & {
+  readonly length: number;
+  at: (index: number) => PageRecord | undefined;
+};
 
 export class PageLog implements Iterable<PageRecord> {
   private count = 0;
