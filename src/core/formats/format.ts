@@ -275,14 +275,18 @@ export function keptPageProvenance(input: Pick<LiveInput, 'context'>, record: Ke
  */
 export function provenanceCounter(manifest: Pick<ExportManifest, 'pages' | 'view'>): () => Provenance {
   let page = 0;
-  let left = manifest.pages.at(0)?.items_kept ?? 0;
+  // each page's entry read once (a manifest's pages may be made as they are read)
+  let p = manifest.pages.at(0);
+  let left = p?.items_kept ?? 0;
   // one object for a page's items, as a live writer is handed: a CSV makes a page's provenance cells once
   let made: { page: number; provenance: Provenance } | null = null;
   return () => {
-    while (left <= 0 && page < manifest.pages.length - 1) left = manifest.pages.at(++page)?.items_kept ?? 0;
+    while (left <= 0 && page < manifest.pages.length - 1) {
+      p = manifest.pages.at(++page);
+      left = p?.items_kept ?? 0;
+    }
     left--;
     if (made?.page === page) return made.provenance;
-    const p = manifest.pages.at(page);
     const provenance = pageProvenance(
       manifest.view.operation,
       p ? page : null,
