@@ -116,8 +116,8 @@ describe('ExportService', () => {
       incomplete_reason: null,
       files: [target],
     });
-    expect(manifest.pages.map((p) => p.cursor)).toEqual([null, 'c1', 'c2', 'c3']);
-    expect(manifest.pages.map((p) => p.next_cursor)).toEqual(['c1', 'c2', 'c3', null]);
+    expect([...manifest.pages].map((p) => p.cursor)).toEqual([null, 'c1', 'c2', 'c3']);
+    expect([...manifest.pages].map((p) => p.next_cursor)).toEqual(['c1', 'c2', 'c3', null]);
     expect(manifest.estimated_credits).toBe(15 * 21);
     expect(Date.parse(manifest.exported_at)).not.toBeNaN();
     // a finished job leaves no state behind
@@ -181,7 +181,7 @@ describe('ExportService', () => {
     expect(finished).toMatchObject({ status: 'complete', resumable: false });
     const full = await readJson(target);
     expect(full.items.map((e) => e.item)).toEqual(allItems(pages));
-    expect(full.manifest.pages.map((p) => p.cursor)).toEqual(pages.map((_, i) => (i === 0 ? null : `c${i}`)));
+    expect([...full.manifest.pages].map((p) => p.cursor)).toEqual(pages.map((_, i) => (i === 0 ? null : `c${i}`)));
     // every page was asked for exactly once across the three runs
     expect(source.requests.map((r) => r.cursor)).toEqual(pages.map((_, i) => (i === 0 ? null : `c${i}`)));
   });

@@ -104,7 +104,7 @@ describe('fetch everything under faults equals the fault-free export, and the ma
     await expectExact(doc);
     expect(doc.manifest.counts.calls).toBe(baseline.manifest.counts.pages + 5);
     expect(doc.manifest.failed_fetches).toEqual([]);
-    expect(doc.manifest.pages.map((p) => p.cursor)).toEqual(baseline.manifest.pages.map((p) => p.cursor));
+    expect([...doc.manifest.pages].map((p) => p.cursor)).toEqual([...baseline.manifest.pages].map((p) => p.cursor));
   });
 
   it('a page out of retries and an unreadable answer stop the job; what they cost is in the manifest, and resume ends exact', async () => {
@@ -244,7 +244,7 @@ describe('fetch everything under faults equals the fault-free export, and the ma
       const doc = await read(join(dir, 'b.json'));
       await expectExact(doc);
       // the good pages came from the store; the bad one was asked for again
-      expect(doc.manifest.pages.map((p) => p.from_cache).slice(0, 4)).toEqual([true, true, true, false]);
+      expect([...doc.manifest.pages].map((p) => p.from_cache).slice(0, 4)).toEqual([true, true, true, false]);
     },
   );
 });

@@ -117,8 +117,8 @@ describe('an export written from its journal in a worker of its own', () => {
       expect(run.done.status).toBe('complete');
       expect((await readFile(run.target)).equals(await readFile(here.target))).toBe(true);
       const manifest = await read(run.target);
-      expect(manifest.pages.map((p) => [p.cursor, p.items_kept])).toEqual(
-        reference.pages.map((p) => [p.cursor, p.items_kept]),
+      expect([...manifest.pages].map((p) => [p.cursor, p.items_kept])).toEqual(
+        [...reference.pages].map((p) => [p.cursor, p.items_kept]),
       );
       expect(manifest.counts).toEqual(reference.counts);
     }

@@ -59,7 +59,7 @@ describe('manifestPages', () => {
     const { count: tallied } = await manifestPages(pages);
     counting = false;
     expect(tallied).toBe(10_000);
-    expect(pageEntries(pages).map((e) => e.cursor)).toEqual(pages.map((p) => p.cursor));
+    expect([...pageEntries(pages)].map((e) => e.cursor)).toEqual(pages.map((p) => p.cursor));
     // ten slices of a thousand: the loop turned between each
     expect(turns).toBeGreaterThanOrEqual(9);
   });

@@ -77,8 +77,8 @@ describe('export round trip against the sandbox, every view kind', () => {
           calls: walked.length,
         },
       });
-      expect(m.pages.map((p) => p.cursor)).toEqual(walked.map((p) => p.cursor));
-      expect(m.pages.map((p) => p.next_cursor)).toEqual(walked.map((p) => p.nextCursor));
+      expect([...m.pages].map((p) => p.cursor)).toEqual(walked.map((p) => p.cursor));
+      expect([...m.pages].map((p) => p.next_cursor)).toEqual(walked.map((p) => p.nextCursor));
       expect([...m.pages].every((p) => !Number.isNaN(Date.parse(p.fetched_at)) && !p.from_cache)).toBe(true);
       if (kind === 'postsByIds' || kind === 'usersByIds') expect(m.ids_not_found).toEqual([MISSING_ID]);
       else expect(m.ids_not_found).toEqual([]);
