@@ -243,7 +243,14 @@ export function buildSandbox(opts: SandboxOptions = {}): BuiltSandbox {
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
   const built = buildSandbox(opts);
   const host = opts.host ?? '127.0.0.1';
-  await built.app.listen({ port: opts.port ?? 0, host });
+  try {
+    await built.app.listen({ port: opts.port ?? 0, host });
+  } catch (e) {
+    // closed before the error leaves: a worker thread ended while Node still makes the stand-in authority's keys
+    // aborts the whole process, and the sandbox's worker is ended as soon as its start fails
+    await built.app.close().catch(() => {});
+    throw e;
+  }
   const address = built.app.server.address();
   const port = typeof address === 'object' && address ? address.port : (opts.port ?? 0);
   const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;

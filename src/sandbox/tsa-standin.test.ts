@@ -1,8 +1,9 @@
-import { X509Certificate } from 'node:crypto';
+import { createServer } from 'node:net';
+import { X509Certificate, webcrypto } from 'node:crypto';
 import { PKIStatus, TimeStampResp } from 'pkijs';
 import Fastify from 'fastify';
-import { describe, expect, it } from 'vitest';
-import { buildSandbox } from './server';
+import { describe, expect, it, vi } from 'vitest';
+import { buildSandbox, startSandbox } from './server';
 import { registerTsaStandIn } from './tsa-standin';
 import type { SandboxClock } from './clock';
 
@@ -50,5 +51,29 @@ describe('the timestamp authority stand-in', () => {
       new Promise<string>((resolve) => setImmediate(() => resolve('still making'))),
     ]);
     expect(made).toBe('made');
+  });
+
+  it('a sandbox that cannot listen fails only once its keys are made, so its worker may be ended then', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as { port: number };
+    const subtle = webcrypto.subtle;
+    const generate = subtle.generateKey.bind(subtle);
+    let made = 0;
+    // slower than a refused listen, as a key pair is on a busy machine
+    const spy = vi.spyOn(subtle, 'generateKey').mockImplementation((...args: Parameters<typeof generate>) =>
+      new Promise((resolve) => setTimeout(resolve, 150)).then(async () => {
+        const keys = await generate(...args);
+        made += 1;
+        return keys;
+      }),
+    );
+    try {
+      await expect(startSandbox({ port, size: 'small' })).rejects.toThrow(/EADDRINUSE/);
+      expect(made).toBe(2);
+    } finally {
+      spy.mockRestore();
+      taken.close();
+    }
   });
 });
