@@ -15,37 +15,38 @@ const FIRST_SLOTS = 1 << 12;
 /** a new map's slots */
 const MAP_FIRST_SLOTS = 1 << 6;
 /**
- * Slots of the tables being outgrown moved with each id added. Moving them all at once held the thread for as
- * long as it took (a collection of a million posts: 80 ms of main's event loop, 700,000 ids moved in one go; twice
- * that at two million). At least 1.5 a new id keeps the move ahead of the next growth; at 8, tables of 2^20
- * slots are moved by the next 131,072 ids.
+ * The parts a table is cut into, by its ids' hashes, each grown on its own (twice the size, its ids moved at
+ * once) when it fills. One table grown whole held the thread for as long as moving every id took (a collection of
+ * a million posts: 80 ms of main's event loop at 700,000 ids; twice that at two million); moved a few slots with
+ * each id added, it held the old table beside the new one until all had moved (a million ids: 8 MB and 16 for
+ * some 130,000 ids). In 32 parts, a growth moves a 32nd of the ids and holds a 32nd of the old beside the new.
  */
-const MOVE_PER_ADD = 8;
+const PART_BITS = 5;
+const PARTS = 1 << PART_BITS;
 
-/**
- * The table under both: slots of two words (the id), and for a map a third beside them in an array of its own
- * (its value). A set and a map differ only in that array.
- */
-abstract class IdTable {
+/** one part: slots of two words (the id), and for a map a third beside them in an array of its own (its value) */
+interface Part {
   /**
    * Each slot's two words side by side (the high one, then the low one `LO` after it: one cache line for both):
    * the id's leading digits + 1 in the high word's 32 bits and the low word's top two, its last nine digits below
-   * them (0, 0: an empty slot). Eight bytes a slot, where a number and a word were twelve: a million ids, their
-   * tables moved into bigger ones, held 38 MB at the move's height; now 25.
+   * them (0, 0: an empty slot). Eight bytes a slot, where a number and a word were twelve.
    */
-  private table: Uint32Array;
+  table: Uint32Array;
   /** a map's value of each slot (null: a set) */
-  private values: Uint32Array | null;
+  values: Uint32Array | null;
+  used: number;
+}
+
+/** The table under both: a set and a map differ only in their parts' `values`. */
+abstract class IdTable {
+  private parts: Part[];
   private used = 0;
-  /** the table being outgrown, while its ids are moved into the new one a few at a time (null: none) */
-  private old: { table: Uint32Array; values: Uint32Array | null; moved: number } | null = null;
 
   constructor(
     private readonly firstSlots: number,
-    withValues: boolean,
+    private readonly withValues: boolean,
   ) {
-    this.table = new Uint32Array(firstSlots * 2);
-    this.values = withValues ? new Uint32Array(firstSlots) : null;
+    this.parts = this.fresh();
   }
 
   /** ids held in the table (not those held as text) */
@@ -53,35 +54,25 @@ abstract class IdTable {
     return this.used;
   }
 
-  /**
-   * Puts the id `read` last took in, with `value`, and answers -1; when it is there already, answers its value
-   * instead (a set's: 0). One in the table being outgrown and not moved yet stays there until its turn.
-   */
+  /** Puts the id `read` last took in, with `value`, and answers -1; when it is there already, answers its value instead (a set's: 0). */
   protected place(value: number): number {
-    const hi = readHi;
-    const lo = readLo;
-    if (this.old) this.move(MOVE_PER_ADD);
-    const old = this.old;
-    if (old) {
-      const there = probe(old.table, hi, lo);
-      if (there >= 0) return old.values ? old.values[there >> 1]! : 0;
-    }
-    const at = probe(this.table, hi, lo);
-    if (at >= 0) return this.values ? this.values[at >> 1]! : 0;
-    this.put(-1 - at, hi, lo, value);
-    if (++this.used * 3 > this.table.length) this.grow();
+    const hash = slot(readHi, readLo);
+    const part = this.parts[hash >>> (32 - PART_BITS)]!;
+    const at = probe(part.table, hash, readHi, readLo);
+    if (at >= 0) return part.values ? part.values[at >> 1]! : 0;
+    put(part, -1 - at, readHi, readLo, value);
+    this.used++;
+    if (++part.used * 3 > part.table.length) grow(part);
     return -1;
   }
 
   /** the value of the id `read` last took (a set's: 0), or -1 when it is not there */
   protected lookup(): number {
-    const at = probe(this.table, readHi, readLo);
-    if (at >= 0) return this.values ? this.values[at >> 1]! : 0;
-    const old = this.old;
-    if (!old) return -1;
-    const there = probe(old.table, readHi, readLo);
-    if (there < 0) return -1;
-    return old.values ? old.values[there >> 1]! : 0;
+    const hash = slot(readHi, readLo);
+    const part = this.parts[hash >>> (32 - PART_BITS)]!;
+    const at = probe(part.table, hash, readHi, readLo);
+    if (at < 0) return -1;
+    return part.values ? part.values[at >> 1]! : 0;
   }
 
   /**
@@ -89,59 +80,47 @@ abstract class IdTable {
    * empty after, and takes ids again from a new one's small tables.
    */
   release(): void {
-    this.dropOld();
-    detach(this.table.buffer);
-    if (this.values) detach(this.values.buffer);
-    this.table = new Uint32Array(this.firstSlots * 2);
-    this.values = this.values ? new Uint32Array(this.firstSlots) : null;
+    for (const part of this.parts) drop(part);
+    this.parts = this.fresh();
     this.used = 0;
   }
 
-  private put(at: number, hi: number, lo: number, value: number): void {
-    this.table[at] = hi;
-    this.table[at + LO] = lo;
-    if (this.values) this.values[at >> 1] = value;
+  private fresh(): Part[] {
+    const slots = Math.max(2, this.firstSlots / PARTS);
+    return Array.from({ length: PARTS }, () => ({
+      table: new Uint32Array(slots * 2),
+      values: this.withValues ? new Uint32Array(slots) : null,
+      used: 0,
+    }));
   }
+}
 
-  private insert(hi: number, lo: number, value: number): boolean {
-    const at = probe(this.table, hi, lo);
-    if (at >= 0) return false;
-    this.put(-1 - at, hi, lo, value);
-    return true;
-  }
+function put(part: Part, at: number, hi: number, lo: number, value: number): void {
+  part.table[at] = hi;
+  part.table[at + LO] = lo;
+  if (part.values) part.values[at >> 1] = value;
+}
 
-  /**
-   * A new table twice the size; the ids of the old one are moved a few with each id added (`move`). The old
-   * table is left as it is until all have moved: an id not moved yet is found there, one moved is found in the
-   * new one first.
-   */
-  private grow(): void {
-    if (this.old) this.move(Infinity);
-    this.old = { table: this.table, values: this.values, moved: 0 };
-    this.table = new Uint32Array(this.old.table.length * 2);
-    this.values = this.values ? new Uint32Array(this.values.length * 2) : null;
+/** the part's tables twice the size, its ids moved into them at once, the old ones let go */
+function grow(part: Part): void {
+  const from = part.table;
+  const values = part.values;
+  part.table = new Uint32Array(from.length * 2);
+  part.values = values ? new Uint32Array(values.length * 2) : null;
+  for (let i = 0; i < from.length; i += 2) {
+    const hi = from[i]!;
+    const lo = from[i + LO]!;
+    if (hi === 0 && lo === 0) continue;
+    put(part, -1 - probe(part.table, slot(hi, lo), hi, lo), hi, lo, values ? values[i >> 1]! : 0);
   }
+  detach(from.buffer);
+  if (values) detach(values.buffer);
+}
 
-  private move(slots: number): void {
-    const old = this.old!;
-    const from = old.table;
-    const end = Math.min(from.length, old.moved + slots * 2);
-    for (let i = old.moved; i < end; i += 2) {
-      const hi = from[i]!;
-      const lo = from[i + LO]!;
-      if (hi !== 0 || lo !== 0) this.insert(hi, lo, old.values ? old.values[i >> 1]! : 0);
-    }
-    old.moved = end;
-    if (end === from.length) this.dropOld();
-  }
-
-  /** the old table goes as soon as it is moved, not at the next full collection */
-  private dropOld(): void {
-    if (!this.old) return;
-    detach(this.old.table.buffer);
-    if (this.old.values) detach(this.old.values.buffer);
-    this.old = null;
-  }
+/** a part's tables go at once, not at the next full collection */
+function drop(part: Part): void {
+  detach(part.table.buffer);
+  if (part.values) detach(part.values.buffer);
 }
 
 /** A set of ids. */
@@ -178,9 +157,9 @@ export class IdSet extends IdTable {
 }
 
 /**
- * Ids, each with a number below 2^32 (a page's, say): four bytes more a slot. It starts small (64 slots, 768
- * bytes), since an app may hold hundreds: a view of a few pages costs next to nothing, one of a million ids 38 MB
- * at its height where a `Map` of them held 80 MB of V8's heap.
+ * Ids, each with a number below 2^32 (a page's, say): four bytes more a slot. It starts small (two slots in each
+ * part, a few KB), since an app may hold hundreds: a view of a few pages costs next to nothing, one of a million ids
+ * 25 MB where a `Map` of them held 80 MB of V8's heap.
  */
 export class IdMap extends IdTable {
   private readonly other = new Map<string, number>();
@@ -223,10 +202,10 @@ const LO = 1;
 /** 2^30: the low word's part below the two bits the leading digits lend it */
 const LOW_SPAN = 1 << 30;
 
-/** the index of the slot holding the id, or, when none does, -1 - the empty slot's where it would go */
-function probe(table: Uint32Array, hi: number, lo: number): number {
+/** the index of the slot holding the id (whose `slot` is `hash`), or, when none does, -1 - the empty slot's where it would go */
+function probe(table: Uint32Array, hash: number, hi: number, lo: number): number {
   const mask = table.length - 2;
-  let at = (slot(hi, lo) << 1) & mask;
+  let at = (hash << 1) & mask;
   for (;;) {
     const h = table[at]!;
     const l = table[at + LO]!;
@@ -271,7 +250,7 @@ function read(id: string): boolean {
   return true;
 }
 
-/** a slot from the two words */
+/** the two words' hash: its top bits choose the part, its low ones the slot in it */
 function slot(hi: number, lo: number): number {
   let h = Math.imul(lo, 0x9e3779b1) ^ Math.imul(hi, 0x85ebca6b);
   h ^= h >>> 15;
