@@ -270,11 +270,15 @@ function keepPage(o: CollectOptions, page: SourcePage, step: Step): Kept {
   // the kept items' other work (a live CSV's lines) runs after the journal's write is made; the page counts
   // only once the journal has it (a page the journal lost makes the live CSV give way to the journal)
   const onKept = o.onKept;
-  return {
-    items: kept,
-    record,
-    ...(onKept ? { alongside: () => onKept(parsed, record, state.pages.length) } : {}),
-  };
+  const alongside = onKept
+    ? () => {
+        // the bytes the journal just wrote for each item, which a JSON Lines file copies rather than encoding again
+        const bytes = o.journal.writtenTexts(kept);
+        if (bytes) parsed.forEach((item, i) => (item.bytes = bytes[i]));
+        return onKept(parsed, record, state.pages.length);
+      }
+    : undefined;
+  return { items: kept, record, ...(alongside ? { alongside } : {}) };
 }
 
 /** Collects the view's pages through the page walk, from where the journal left off. */

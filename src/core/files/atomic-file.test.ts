@@ -120,6 +120,24 @@ describe('writeFileAtomic', () => {
     expect(bytes).toBe(want.length);
   });
 
+  it("copies bytes lent to it, whatever their size: the lender's buffer filled again does not change the file", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'skein-atomic-'));
+    const target = join(dir, 'lent.jsonl');
+    // one buffer filled afresh for each write, as the journal's is for each page: small and big views of it lent
+    const lender = Buffer.alloc(300_000);
+    const expected: Buffer[] = [];
+    await writeFileAtomic(target, async (sink) => {
+      for (let i = 0; i < 40; i++) {
+        lender.fill(i + 1);
+        const view = lender.subarray(0, [100, 20_000, 299_000][i % 3]);
+        expected.push(Buffer.from(view));
+        const flushed = sink.write(view, true);
+        if (flushed) await flushed;
+      }
+    });
+    expect((await readFile(target)).equals(Buffer.concat(expected))).toBe(true);
+  });
+
   it('holds many files open at the cost of their bytes, not of a big buffer each (a dataset holds a file per day)', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'skein-atomic-'));
     const before = process.memoryUsage().arrayBuffers;

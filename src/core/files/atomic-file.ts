@@ -84,7 +84,11 @@ export function toWriteError(error: unknown, target: string): unknown {
 
 /** Something the writer streams into; `write` waits while the disk catches up. */
 export interface Sink {
-  write: (chunk: string | Uint8Array) => Promise<void> | void;
+  /**
+   * `borrowed`: bytes their owner fills again once this returns (a view of another writer's buffer), copied
+   * whatever their size; others of `OWN_BYTES` or more go to the disk as they are
+   */
+  write: (chunk: string | Uint8Array, borrowed?: boolean) => Promise<void> | void;
   /** bytes handed to the disk so far (buffered text not counted) */
   readonly bytes: number;
 }
@@ -209,7 +213,7 @@ export async function writeFileAtomic(
       return previous;
     };
     const sink: Sink = {
-      write(chunk: string | Uint8Array) {
+      write(chunk: string | Uint8Array, borrowed = false) {
         if (signal?.aborted) throw signal.reason;
         if (chunk.length === 0) return;
         if (typeof chunk === 'string') {
@@ -229,7 +233,8 @@ export async function writeFileAtomic(
           used += chunk.length;
         } else {
           cut();
-          pending.push(chunk);
+          // a big borrowed chunk gets a buffer of its own, not a spare one that would keep its size to the end
+          pending.push(borrowed ? Buffer.from(chunk) : chunk);
           pendingBytes += chunk.length;
         }
         if (pendingBytes + used - mark >= CHUNK || pending.length >= 1024) return flush();

@@ -115,6 +115,11 @@ export interface KeptItem {
   position: ThreadPosition | null;
   /** its JSON as the journal keeps it, when the client kept it (a JSON Lines file copies it) */
   text?: string;
+  /**
+   * the same text as the journal wrote it (UTF-8, on one line), when it did: a view of the journal's buffer, good
+   * only while the page is being added, never posted to another thread
+   */
+  bytes?: Uint8Array;
 }
 
 /** A row's cells as a live file written in a worker takes them (`Format.liveRows`): plain values, which cross threads. */

@@ -49,6 +49,21 @@ function peoplePages(): MemoryPage[] {
 }
 
 /**
+ * People whose descriptions run long (a post's text can reach 25,000 characters): lines bigger than a write's buffer,
+ * each page shorter than the one before, so the journal encodes each into the same buffer
+ */
+function longPages(): MemoryPage[] {
+  return [0, 1, 2].map((p) => ({
+    items: [0, 1, 2].map((i) => ({
+      type: 'user',
+      id: String(3000000000000000000n + BigInt(p * 100 + i)),
+      userName: `long${p}${i}`,
+      description: `${'日本 ✓ é '.repeat(5_000 - p * 1_500)}${p}${i}`,
+    })),
+  }));
+}
+
+/**
  * The items' text as a service may send it: spread over lines, with a number spelled as it was (a big id's
  * digits, an exponent) — what the journal keeps, and what a JSON Lines line must carry on one line.
  */
@@ -84,6 +99,7 @@ describe('a JSON Lines file written while it collects', () => {
   const cases: Array<[string, () => MemoryPage[], ViewDescriptor]> = [
     ['a thread', threadPages, thread],
     ['people', peoplePages, people],
+    ['people with long descriptions', longPages, people],
   ];
   const where: LiveWhere[] = ['in this thread', 'in a worker'];
   it.each(where.flatMap((w) => cases.map(([name, pages, view]) => [`${name}, ${w}`, pages, view, w] as const)))(

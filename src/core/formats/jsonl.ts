@@ -20,16 +20,27 @@ const NEWLINE = Buffer.from('\n');
 /**
  * The live file: only for a run that collects from its first page (a resumed job's earlier items are in its
  * journal). A page's lines are written at once, on the export's own thread: they are the items' text as kept,
- * with nothing parsed or made of it, which costs less there than crossing to a worker (measured).
+ * with nothing parsed or made of it, which costs less there than crossing to a worker (measured). Each item's
+ * bytes are copied from the journal's write of the same page (`KeptItem.bytes`), not encoded from its text again
+ * (a tenth of a JSON Lines export's time).
  */
 function openLiveJsonl(input: LiveInput): Promise<LiveWriter | null> {
   return openLiveFile(input, input.target, (sink) => ({
     async add(kept, from) {
       const provenance = JSON.stringify(from);
+      // text not yet handed to the sink: the page's lines between the items whose bytes the journal wrote
       let lines = '';
       for (const item of kept) {
         const position = item.position ? JSON.stringify(item.position) : 'null';
-        lines += `${wrappedHead(provenance, position)}${oneLine(item.text ?? JSON.stringify(item.raw))}}\n`;
+        lines += wrappedHead(provenance, position);
+        if (item.bytes) {
+          // the journal's bytes of the item, copied as they are: its text is not encoded a second time
+          const flushed = sink.write(lines);
+          if (flushed) await flushed;
+          const copied = sink.write(item.bytes, true);
+          if (copied) await copied;
+          lines = '}\n';
+        } else lines += `${oneLine(item.text ?? JSON.stringify(item.raw))}}\n`;
       }
       await sink.write(lines);
     },

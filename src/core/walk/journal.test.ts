@@ -114,6 +114,33 @@ describe('Journal', () => {
     await j.close();
   });
 
+  it("hands out the last page's items as it wrote them, and nothing for any other page", async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'skein-journal-')), 'journal.log');
+    const j = await Journal.open(path);
+    const first = [
+      { id: '1', position: '{"depth":1}', raw: '{\n "id": "1", "t": "日本 ✓"\n}' },
+      item('2', { id: '2', t: '😀' }),
+    ];
+    await j.appendPage(first, page(2, null, 'c1'));
+    const texts = j.writtenTexts(first);
+    // each item's text as its journal line holds it: UTF-8, its line breaks made spaces
+    expect(texts?.map((t) => Buffer.from(t).toString('utf8'))).toEqual([
+      '{  "id": "1", "t": "日本 ✓" }',
+      '{"id":"2","t":"😀"}',
+    ]);
+    expect(j.writtenTexts([...first])).toBeNull();
+    const second = [item('3', { id: '3' })];
+    await j.appendPage(second, page(1, 'c1', null));
+    expect(j.writtenTexts(first)).toBeNull();
+    expect(j.writtenTexts(second)?.map((t) => Buffer.from(t).toString('utf8'))).toEqual(['{"id":"3"}']);
+    // a page that could not be written (its file gone from under it) leaves none to hand out
+    await (j as unknown as { handle: { close: () => Promise<void> } }).handle.close();
+    const third = [item('4', { id: '4' })];
+    await expect(j.appendPage(third, page(1, null, null))).rejects.toThrow();
+    expect(j.writtenTexts(second)).toBeNull();
+    expect(j.writtenTexts(third)).toBeNull();
+  });
+
   it('keeps an item as the text that arrived, a pretty-printed one on one line with its values unchanged', async () => {
     const path = join(await mkdtemp(join(tmpdir(), 'skein-journal-')), 'journal.log');
     const j = await Journal.open(path);

@@ -210,8 +210,13 @@ export async function* committedItems(part: CommittedPart): AsyncGenerator<Journ
   }
 }
 
+/** Parts a page's item takes in its write: its line's head, its text, the line's end. */
+const ITEM_PARTS = 3;
+
 export class Journal {
   private scratch = Buffer.alloc(0);
+  /** the page last appended, as written: the buffer it was encoded into and where each of its parts ends */
+  private written: { items: readonly JournalItem[]; buffer: Buffer; ends: number[] } | null = null;
 
   private constructor(
     readonly path: string,
@@ -291,12 +296,26 @@ export class Journal {
         '\n',
       );
     parts.push(`p\t${JSON.stringify(page)}\n`);
-    await this.append(parts);
+    // written before this returns its promise: the page's texts are there for whoever runs beside the write
+    const { buffer, ends } = this.append(parts);
+    this.written = { items, buffer, ends };
+  }
+
+  /**
+   * The text of each item of the page last appended, if `items` is that page's, as the journal wrote it (UTF-8, on
+   * one line): views of the journal's own buffer, good only until its next append, so a writer that keeps them
+   * copies them (`Sink.write`'s `borrowed`). A JSON Lines file written beside the journal takes its items' bytes
+   * from here instead of encoding the same text again. Null for any other page.
+   */
+  writtenTexts(items: readonly JournalItem[]): Uint8Array[] | null {
+    const w = this.written;
+    if (!w || w.items !== items) return null;
+    return items.map((_, i) => w.buffer.subarray(w.ends[i * ITEM_PARTS] ?? 0, w.ends[i * ITEM_PARTS + 1] ?? 0));
   }
 
   /** Appends that a page is about to be asked for (one line, committed on its own), before its request leaves. */
   async appendAsked(asked: Asked): Promise<void> {
-    await this.append([`a\t${JSON.stringify(asked)}\n`]);
+    this.append([`a\t${JSON.stringify(asked)}\n`]);
   }
 
   /**
@@ -309,7 +328,7 @@ export class Journal {
 
   /** Appends the record of a failed page fetch (one line, committed on its own). */
   async appendFailure(failure: FailedFetch): Promise<void> {
-    await this.append([`f\t${JSON.stringify(failure)}\n`]);
+    this.append([`f\t${JSON.stringify(failure)}\n`]);
   }
 
   /**
@@ -318,7 +337,9 @@ export class Journal {
    * Once the call returns the page is the OS's, so a kill of the process loses none of it (`sync` is for a
    * crash of the machine).
    */
-  private async append(parts: ReadonlyArray<string | Buffer>): Promise<void> {
+  private append(parts: ReadonlyArray<string | Buffer>): { buffer: Buffer; ends: number[] } {
+    // a page that fails to be written leaves no page behind it to be read as written
+    this.written = null;
     // encoded once into a buffer kept between pages (a UTF-16 unit is at most 3 bytes of UTF-8); an outsized
     // page (one hostile 10 MB item) gets a buffer of its own, so the walk does not hold three times it to its end
     let most = 0;
@@ -329,11 +350,15 @@ export class Journal {
       if (most <= KEPT_BUFFER) this.scratch = buffer;
     }
     let length = 0;
-    for (const part of parts)
+    const ends: number[] = [];
+    for (const part of parts) {
       length += typeof part === 'string' ? buffer.write(part, length, 'utf8') : part.copy(buffer, length);
+      ends.push(length);
+    }
     for (let written = 0; written < length;)
       written += writeSync(this.handle.fd, buffer, written, length - written, this.committed + written);
     this.committed += length;
+    return { buffer, ends };
   }
 
   /** Flushes appended pages to disk. */
@@ -350,6 +375,7 @@ export class Journal {
   }
 
   async close(): Promise<void> {
+    this.written = null;
     await this.handle.close();
   }
 }
