@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, readdir, readFile, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { isSkeinError } from '../../shared/errors';
-import { holdFileAtomic, removeStaleTemps, tempPathFor, toWriteError, writeFileAtomic } from './atomic-file';
+import { holdFileAtomic, removeStaleTemps, tempPathFor, toWriteError, writeFileAtomic, type Sink } from './atomic-file';
 
 const CHILD = join(dirname(fileURLToPath(import.meta.url)), '..', 'export', 'testing', 'write-child.ts');
 
@@ -189,6 +189,56 @@ describe('writeFileAtomic', () => {
     expect((error as Error).message).toContain('disk is full');
     expect(await readFile(target, 'utf8')).toBe('previous');
     expect(await readdir(dir)).toEqual(['x.csv']);
+  });
+
+  it('hands a long file to the disk as it grows, so its end waits for its last part only; a failed sync fails the file', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'skein-atomic-'));
+    const probe = await open(join(dir, 'probe'), 'w');
+    const proto = Object.getPrototypeOf(probe) as FileHandle;
+    await probe.close();
+    // the bytes handed to the disk when each sync was asked for, and whether the file's end sync came after them
+    const asked: Array<{ at: number; end: boolean }> = [];
+    let size = 0;
+    const datasync = vi.spyOn(proto, 'datasync').mockImplementation(() => {
+      asked.push({ at: size, end: false });
+      return Promise.resolve();
+    });
+    const sync = vi.spyOn(proto, 'sync').mockImplementation(() => {
+      asked.push({ at: size, end: true });
+      return Promise.resolve();
+    });
+    const chunk = Buffer.alloc(1 << 20, 'x');
+    const produce = async (sink: Sink, megabytes: number) => {
+      for (let i = 0; i < megabytes; i++) {
+        await sink.write(chunk);
+        size = sink.bytes;
+      }
+    };
+    try {
+      const target = join(dir, 'long.jsonl');
+      expect(await writeFileAtomic(target, (sink) => produce(sink, 200))).toBe(200 << 20);
+      expect((await stat(target)).size).toBe(200 << 20);
+      const mid = asked.filter((a) => !a.end);
+      // every 64 MB or so while it was written, then once at its end
+      expect(mid.length).toBeGreaterThanOrEqual(2);
+      expect(mid.every((a) => a.at < 200 << 20)).toBe(true);
+      expect(asked.findIndex((a) => a.end)).toBe(mid.length);
+      // a short file is synced at its end only, as before (the file, then its folder)
+      asked.length = 0;
+      await writeFileAtomic(join(dir, 'short.jsonl'), (sink) => produce(sink, 3));
+      expect(asked.length).toBeGreaterThan(0);
+      expect(asked.every((a) => a.end)).toBe(true);
+      // a disk that fails a sync while the file is written: the file fails in plain words, nothing is left behind
+      datasync.mockImplementation(() => Promise.reject(Object.assign(new Error('EIO'), { code: 'EIO' })));
+      await writeFile(target, 'previous');
+      const error = await writeFileAtomic(target, (sink) => produce(sink, 100)).catch((e: unknown) => e);
+      expect(isSkeinError(error) && error.code).toBe('write-failed');
+      expect(await readFile(target, 'utf8')).toBe('previous');
+      expect((await readdir(dir)).sort()).toEqual(['long.jsonl', 'probe', 'short.jsonl']);
+    } finally {
+      datasync.mockRestore();
+      sync.mockRestore();
+    }
   });
 
   it('says what to do for permission and read-only problems', () => {

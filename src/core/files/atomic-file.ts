@@ -108,6 +108,8 @@ const BUFFER = 2 * CHUNK;
 const SPARE_BUFFERS = 2;
 /** bytes at least this many go to the disk as they are (their owner does not fill them again); fewer are copied */
 const OWN_BYTES = 16 * 1024;
+/** bytes written between the syncs a long file gets while it is written */
+const SYNC_EVERY = 64 * 1024 * 1024;
 /** text this long (as UTF-8) is encoded into a buffer of its own */
 const OWN_TEXT = CHUNK;
 
@@ -156,7 +158,22 @@ export async function writeFileAtomic(
         written = size;
       }
       bytes += written;
+      if (bytes - synced >= SYNC_EVERY && !syncBusy) {
+        synced = bytes;
+        syncBusy = true;
+        lastSync = fh.datasync().finally(() => (syncBusy = false));
+        // awaited (and its failure thrown) before the file is closed
+        lastSync.catch(() => undefined);
+      }
     };
+    /**
+     * A long file's bytes are handed to the disk as it grows, on the thread pool beside the writes, so that the
+     * sync that ends the file waits for its last part only, not for all of it (a million posts: 1.5 GB, about a
+     * second and a half after the collection ended)
+     */
+    let synced = 0;
+    let syncBusy = false;
+    let lastSync: Promise<void> = Promise.resolve();
     /** what was encoded since the last cut joins `pending`; the buffer goes on filling after it */
     const cut = () => {
       if (!filling || used === mark) return;
@@ -246,11 +263,13 @@ export async function writeFileAtomic(
     try {
       await produce(sink);
     } finally {
-      // never close the file under a write in flight
+      // never close the file under a write or a sync in flight
       await inFlight.catch(() => undefined);
+      await lastSync.catch(() => undefined);
     }
     await flush();
     await inFlight;
+    await lastSync;
     if (signal?.aborted) throw signal.reason;
     await handle.sync();
     await handle.close();
