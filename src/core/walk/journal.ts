@@ -296,16 +296,18 @@ export class Journal {
         '\n',
       );
     parts.push(`p\t${JSON.stringify(page)}\n`);
-    // written before this returns its promise: the page's texts are there for whoever runs beside the write
+    // written before this returns its promise: the page's texts are there for whoever runs beside the write; not
+    // an outsized page's, whose buffer is let go at once
     const { buffer, ends } = this.append(parts);
-    this.written = { items, buffer, ends };
+    if (buffer === this.scratch) this.written = { items, buffer, ends };
   }
 
   /**
    * The text of each item of the page last appended, if `items` is that page's, as the journal wrote it (UTF-8, on
    * one line): views of the journal's own buffer, good only until its next append, so a writer that keeps them
    * copies them (`Sink.write`'s `borrowed`). A JSON Lines file written beside the journal takes its items' bytes
-   * from here instead of encoding the same text again. Null for any other page.
+   * from here instead of encoding the same text again. Null for any other page, and for one too big to keep its
+   * buffer (the writer encodes its text then).
    */
   writtenTexts(items: readonly JournalItem[]): Uint8Array[] | null {
     const w = this.written;
