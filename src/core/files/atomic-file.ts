@@ -96,6 +96,15 @@ export interface Sink {
 /** bytes gathered before they go to the disk in one call */
 const CHUNK = 256 * 1024;
 /**
+ * Characters of text a writer joins before handing them to a sink (CSV lines, a network file's elements). Joined
+ * text is a tree of strings that V8 flattens when it is encoded, and a flat string over 128 KB (64K characters
+ * once any of them is outside Latin-1: an emoji, an accent, a CJK name) is a large object: memory of its own,
+ * mapped for it and unmapped after it, its pages touched afresh each time. Flattening and encoding such a chunk
+ * cost four to nine times as much a character as one under the limit (a CSV of 100,000 posts written from the
+ * journal: 1.8 s against 2.4 s with chunks of 64K characters; BENCHMARKS.md).
+ */
+export const TEXT_CHUNK_CHARS = 16 * 1024;
+/**
  * The buffers a file's text is encoded into: each is reused once its write is done, so a file of any size is
  * written through two or three of them, where a Buffer made per chunk (several per post of a JSON file) was an allocation,
  * and work for V8's collector, each time (a million posts to JSON Lines: 12 % less CPU this way). A file's first

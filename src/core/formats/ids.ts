@@ -5,7 +5,7 @@
  * file. The manifest goes beside it.
  */
 import type { IdsOf } from '../../shared/ipc/export';
-import { writeFileAtomic } from '../files/atomic-file';
+import { TEXT_CHUNK_CHARS, writeFileAtomic } from '../files/atomic-file';
 import { decodeCsvId, TABLES } from './csv/rows';
 import {
   fileAndSidecar,
@@ -62,7 +62,7 @@ async function writeIds(
           seen.add(id);
           chunk += `${id}\n`;
         }
-        if (chunk.length > 1 << 16) {
+        if (chunk.length >= TEXT_CHUNK_CHARS) {
           await sink.write(chunk);
           chunk = '';
         }

@@ -15,6 +15,7 @@ import { memorySource, post, type MemoryPage } from '../../export/testing/memory
 import { runExport } from '../../export/testing/run-export';
 import { liveViews, openLiveFor, recorded, type LiveWhere } from '../../export/testing/live';
 import type { OpenLive } from '../../export/live-thread';
+import { TEXT_CHUNK_CHARS } from '../../files/atomic-file';
 
 const ROOT = '1000000000000000001';
 const HOSTILE = ['=1+1', '@SUM(A1)', '-2', 'a,"b"\nc', '\tTAB', 'line\r\nbreak', '日本 ✓ é 🧵', '', '="123"'];
@@ -58,6 +59,21 @@ function peoplePages(): MemoryPage[] {
   }));
 }
 
+/** pages of 200 people whose lines are longer than a chunk of text handed to the file (`TEXT_CHUNK_CHARS`) */
+function longPeoplePages(): MemoryPage[] {
+  return [0, 1].map((p) => ({
+    items: Array.from({ length: 200 }, (_, i) => ({
+      type: 'user',
+      id: String(3000000000000000000n + BigInt(p * 1000 + i)),
+      userName: `long${p}${i}`,
+      name: HOSTILE[i % HOSTILE.length],
+      description: `${HOSTILE[(i + 3) % HOSTILE.length]} 🧵 ${'research, "data"\n'.repeat(10 + (i % 7))}`,
+      createdAt: 'Mon Jan 05 10:00:00 +0000 2015',
+      followers: i,
+    })),
+  }));
+}
+
 const context = () => ({ appName: 'Skein', appVersion: '1.0.0', mode: 'demo' as const, baseUrl: 'http://127.0.0.1:1' });
 
 async function exportCsv(
@@ -92,12 +108,14 @@ async function heldAtThirdPage() {
 }
 
 describe('a CSV written while it collects', () => {
+  const longPages = longPeoplePages();
   const cases: Array<[string, MemoryPage[], ViewDescriptor, ExportOptions]> = [
     ['thread, spreadsheet', threadPages(), thread, {}],
     ['thread, analysis, one line per row', threadPages(), thread, { csvFlavour: 'analysis', oneLinePerRow: true }],
     ['thread, twarc columns', threadPages(), thread, { csvColumns: 'twarc' }],
     ['thread, 4CAT columns', threadPages(), thread, { csvColumns: '4cat', csvFlavour: 'analysis' }],
     ['people, spreadsheet', peoplePages(), people, {}],
+    ['people, pages longer than a chunk of text', longPages, people, { csvFlavour: 'analysis' }],
   ];
   // opened in this thread, and as the app opens it (`liveInWorker`, which keeps a CSV on the export's thread)
   const where: Array<[string, LiveWhere]> = [
@@ -117,6 +135,7 @@ describe('a CSV written while it collects', () => {
       // the file was the one written while collecting, not the journal's path's
       expect(live.used).toEqual([true]);
       expect(written.bytes.length).toBeGreaterThan(500);
+      if (pages === longPages) expect(written.bytes.length).toBeGreaterThan(2 * 3 * TEXT_CHUNK_CHARS);
       expect(written.bytes.equals(journaled.bytes)).toBe(true);
     },
   );

@@ -5,7 +5,7 @@
  */
 import { basename, dirname, extname, join } from 'node:path';
 import type { CsvFlavour, ExportOptions } from '../../../shared/ipc/export';
-import { writeFileAtomic, type Sink } from '../../files/atomic-file';
+import { TEXT_CHUNK_CHARS, writeFileAtomic, type Sink } from '../../files/atomic-file';
 import {
   provenanceCounter,
   rawText,
@@ -64,13 +64,6 @@ export function loaderTables(tables: readonly Table[], path: (table: Table) => s
     idColumns: t.idColumns,
   }));
 }
-
-/**
- * Text handed to the file at a time (csv lines are joined into chunks of about this many characters). Lines
- * held for a larger chunk outlive the young generation and grow the heap: 100k posts peaked at 228-240 MB
- * RSS with 256K characters, 161-190 MB with 64K, at the same speed.
- */
-const CSV_CHUNK_CHARS = 64 * 1024;
 
 /**
  * An id cell in a flavour: for spreadsheets a numeric id becomes `="…"` (Excel
@@ -204,7 +197,7 @@ async function writeTable(
   for await (const item of source.items()) {
     const position = item.position === 'null' ? null : (JSON.parse(item.position) as ThreadPosition);
     chunk += text.lines(JSON.parse(rawText(item)), position, index++, item.provenance ?? provenance());
-    if (chunk.length >= CSV_CHUNK_CHARS) {
+    if (chunk.length >= TEXT_CHUNK_CHARS) {
       await sink.write(chunk);
       chunk = '';
     }

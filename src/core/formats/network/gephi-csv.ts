@@ -5,6 +5,7 @@
  * run as formulas are neutralised (ids are digits and never touched).
  */
 import { csvLine } from '../csv/line';
+import { TEXT_CHUNK_CHARS } from '../../files/atomic-file';
 import type { NetworkBuilder } from './graph';
 
 const GEPHI_NODE_COLUMNS = ['Id', 'Label', 'Handle', 'Name', 'Followers', 'First seen', 'Node type'] as const;
@@ -16,7 +17,7 @@ export function* gephiNodeChunks(graph: NetworkBuilder): Generator<string> {
     // the handle without its @ (a cell starting with @ is a formula to a spreadsheet)
     const label = n.handle ?? n.name ?? n.id;
     chunk += csvLine([n.id, label, n.handle, n.name, n.followers, n.firstSeen, n.type], true);
-    if (chunk.length > 1 << 16) {
+    if (chunk.length >= TEXT_CHUNK_CHARS) {
       yield chunk;
       chunk = '';
     }
@@ -29,7 +30,7 @@ export function* gephiEdgeChunks(graph: NetworkBuilder): Generator<string> {
   for (const e of graph.edges.values()) {
     const times = [...e.times].sort();
     chunk += csvLine([e.source, e.target, 'Directed', e.kind, e.weight, times[0] ?? null, times.at(-1) ?? null], true);
-    if (chunk.length > 1 << 16) {
+    if (chunk.length >= TEXT_CHUNK_CHARS) {
       yield chunk;
       chunk = '';
     }
