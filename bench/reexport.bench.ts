@@ -65,7 +65,15 @@ async function main(): Promise<void> {
   await thread.call('flush');
   if (!existing) console.log(`ingested ${POSTS} posts in ${round((performance.now() - t0) / 1000)} s`);
   const keep = process.env.BENCH_KEEP_DB;
-  if (keep && !existing && path) await copyFile(path, keep);
+  if (keep && !existing && path) {
+    // the project is open in WAL mode: what the flush committed is in its -wal file until a checkpoint, so the
+    // copy takes both (the file alone read as damaged)
+    await copyFile(path, keep);
+    await rm(`${keep}-wal`, { force: true });
+    await copyFile(`${path}-wal`, `${keep}-wal`).catch((e: NodeJS.ErrnoException) => {
+      if (e.code !== 'ENOENT') throw e;
+    });
+  }
 
   // what this machine does to an idle loop (other processes, the scheduler): the floor of any block figure
   const idle = monitorEventLoopDelay({ resolution: 5 });
