@@ -25,6 +25,24 @@ describe('boundDepth', () => {
     expect(JSON.stringify(item).length).toBeLessThan(2000);
   });
 
+  it('names each cut by where it sits, through lists and keys (a key named __proto__ too)', () => {
+    let deep: unknown = { leaf: true };
+    for (let i = 0; i < MAX_DEPTH + 5; i++) deep = i % 2 ? { k: deep } : [0, deep];
+    const posts = { quoted_tweet: { retweeted_tweet: { quoted_tweet: { quoted_tweet: { id: 'x' } } } } };
+    // as an answer arrives: parsed, so `__proto__` is a key of its own
+    const root = JSON.parse(JSON.stringify({ list: [deep], ['__proto__']: posts })) as Record<string, unknown>;
+    expect(boundDepth(root, 'tweets[2]')).toEqual([
+      {
+        path: 'tweets[2].__proto__.quoted_tweet.retweeted_tweet.quoted_tweet.quoted_tweet',
+        message: 'a post nested more than 3 posts deep: cut',
+      },
+      { path: `tweets[2].list[0][1]${'.k[1]'.repeat(30)}.k`, message: `nested deeper than ${MAX_DEPTH} levels: cut` },
+    ]);
+    expect(Object.getOwnPropertyDescriptor(root, '__proto__')?.value).toEqual({
+      quoted_tweet: { retweeted_tweet: { quoted_tweet: { quoted_tweet: null } } },
+    });
+  });
+
   it('property: after the cut no path is deeper than the bound', () => {
     const depthOf = (v: unknown): number =>
       typeof v === 'object' && v !== null ? 1 + Math.max(0, ...Object.values(v).map(depthOf)) : 0;
