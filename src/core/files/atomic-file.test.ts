@@ -5,7 +5,17 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { isSkeinError } from '../../shared/errors';
-import { holdFileAtomic, removeStaleTemps, tempPathFor, toWriteError, writeFileAtomic, type Sink } from './atomic-file';
+import {
+  chunked,
+  holdFileAtomic,
+  removeStaleTemps,
+  TEXT_CHUNK_CHARS,
+  tempPathFor,
+  toWriteError,
+  writeFileAtomic,
+  writeJoined,
+  type Sink,
+} from './atomic-file';
 
 const CHILD = join(dirname(fileURLToPath(import.meta.url)), '..', 'export', 'testing', 'write-child.ts');
 
@@ -254,6 +264,54 @@ describe('writeFileAtomic', () => {
     }
     const other = new Error('other');
     expect(toWriteError(other, '/x')).toBe(other);
+  });
+});
+
+describe('text joined into chunks', () => {
+  // items of every length up to a third of a chunk, some outside Latin-1 (the text a CSV line or a GEXF node is)
+  const items = Array.from(
+    { length: 3_000 },
+    (_, i) => `${i},${'é日'.repeat(i % 97)}${'x'.repeat((i * 7919) % 5_000)}\n`,
+  );
+  const whole = 'header\n' + items.join('');
+
+  it('keeps every character in order, the header first, each chunk but the last a full one and none much over', () => {
+    const chunks = [...chunked(items, (t) => t, 'header\n')];
+    expect(chunks.join('')).toBe(whole);
+    expect(chunks.length).toBeGreaterThan(10);
+    for (const c of chunks.slice(0, -1)) {
+      expect(c.length).toBeGreaterThanOrEqual(TEXT_CHUNK_CHARS);
+      expect(c.length).toBeLessThan(TEXT_CHUNK_CHARS + 5_000 + 2 * 97 + 8);
+    }
+    expect([...chunked([], (t: string) => t)]).toEqual([]);
+    expect([...chunked([], (t: string) => t, 'only a header\n')]).toEqual(['only a header\n']);
+    expect([...chunked(['a', 'b'], (t, i) => `${i}${t}`)]).toEqual(['0a1b']);
+  });
+
+  it('hands items arriving over time to a file in the same chunks, the last one too', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'skein-chunks-'));
+    const target = join(dir, 'joined.txt');
+    async function* arriving() {
+      for (const t of items) {
+        if (t.length % 11 === 0) await new Promise((r) => setImmediate(r));
+        yield t;
+      }
+    }
+    const sizes: number[] = [];
+    await writeFileAtomic(target, async (sink) => {
+      const counting: Sink = {
+        write: (c, borrowed) => {
+          sizes.push(c.length);
+          return sink.write(c, borrowed);
+        },
+        get bytes() {
+          return sink.bytes;
+        },
+      };
+      await writeJoined(counting, arriving(), (t) => t, 'header\n');
+    });
+    expect(await readFile(target, 'utf8')).toBe(whole);
+    expect(sizes).toEqual([...chunked(items, (t) => t, 'header\n')].map((c) => c.length));
   });
 });
 

@@ -5,7 +5,7 @@
  * file. The manifest goes beside it.
  */
 import type { IdsOf } from '../../shared/ipc/export';
-import { TEXT_CHUNK_CHARS, writeFileAtomic } from '../files/atomic-file';
+import { writeFileAtomic, writeJoined } from '../files/atomic-file';
 import { decodeCsvId, TABLES } from './csv/rows';
 import {
   fileAndSidecar,
@@ -54,21 +54,16 @@ async function writeIds(
   const params = plan.params;
   return writeFileAtomic(
     target,
-    async (sink) => {
-      let chunk = '';
-      for await (const item of source.items()) {
+    (sink) =>
+      writeJoined(sink, source.items(), (item) => {
+        let lines = '';
         for (const id of idsOf(JSON.parse(rawText(item)), plan, of, params)) {
           if (!DIGITS.test(id) || seen.has(id)) continue;
           seen.add(id);
-          chunk += `${id}\n`;
+          lines += `${id}\n`;
         }
-        if (chunk.length >= TEXT_CHUNK_CHARS) {
-          await sink.write(chunk);
-          chunk = '';
-        }
-      }
-      if (chunk) await sink.write(chunk);
-    },
+        return lines;
+      }),
     signal,
   );
 }

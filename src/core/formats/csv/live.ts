@@ -10,7 +10,7 @@
  * phase uses this file only when it holds every journaled item and the manifest's context (app, address,
  * view) is the one the lines were made with, else the journal's path writes the file as before.
  */
-import { TEXT_CHUNK_CHARS } from '../../files/atomic-file';
+import { chunked } from '../../files/atomic-file';
 import type { LiveInput, LiveWriter } from '../format';
 import { openLiveFile } from '../live-file';
 import { csvTables } from './presets';
@@ -28,16 +28,8 @@ export async function openLiveCsv(input: LiveInput): Promise<LiveWriter | null> 
     return {
       async add(kept, from, first) {
         // a page of many items (200 people) is handed over in chunks, as the journal's path hands its lines
-        let chunk = '';
-        for (let i = 0; i < kept.length; i++) {
-          const item = kept[i] as (typeof kept)[number];
-          chunk += text.lines(item.raw, item.position, first + i, from);
-          if (chunk.length >= TEXT_CHUNK_CHARS) {
-            await sink.write(chunk);
-            chunk = '';
-          }
-        }
-        if (chunk !== '') await sink.write(chunk);
+        for (const chunk of chunked(kept, (item, i) => text.lines(item.raw, item.position, first + i, from)))
+          await sink.write(chunk);
       },
       loaders: csvLoaderSource(input.target, input.plan, input.options),
     };

@@ -5,7 +5,7 @@
  */
 import { basename, dirname, extname, join } from 'node:path';
 import type { CsvFlavour, ExportOptions } from '../../../shared/ipc/export';
-import { TEXT_CHUNK_CHARS, writeFileAtomic, type Sink } from '../../files/atomic-file';
+import { writeFileAtomic, writeJoined, type Sink } from '../../files/atomic-file';
 import {
   provenanceCounter,
   rawText,
@@ -191,18 +191,17 @@ async function writeTable(
   cells: CsvCells,
 ): Promise<void> {
   const text = csvTableText(table, written, cells, params);
-  let chunk = text.header;
   const provenance = provenanceCounter(manifest);
   let index = 0;
-  for await (const item of source.items()) {
-    const position = item.position === 'null' ? null : (JSON.parse(item.position) as ThreadPosition);
-    chunk += text.lines(JSON.parse(rawText(item)), position, index++, item.provenance ?? provenance());
-    if (chunk.length >= TEXT_CHUNK_CHARS) {
-      await sink.write(chunk);
-      chunk = '';
-    }
-  }
-  if (chunk.length > 0) await sink.write(chunk);
+  await writeJoined(
+    sink,
+    source.items(),
+    (item) => {
+      const position = item.position === 'null' ? null : (JSON.parse(item.position) as ThreadPosition);
+      return text.lines(JSON.parse(rawText(item)), position, index++, item.provenance ?? provenance());
+    },
+    text.header,
+  );
 }
 
 /** Writes every table of the export's items, then the sidecar manifest; the bytes of all. */

@@ -5,35 +5,31 @@
  * run as formulas are neutralised (ids are digits and never touched).
  */
 import { csvLine } from '../csv/line';
-import { TEXT_CHUNK_CHARS } from '../../files/atomic-file';
+import { chunked } from '../../files/atomic-file';
 import type { NetworkBuilder } from './graph';
 
 const GEPHI_NODE_COLUMNS = ['Id', 'Label', 'Handle', 'Name', 'Followers', 'First seen', 'Node type'] as const;
 const GEPHI_EDGE_COLUMNS = ['Source', 'Target', 'Type', 'Kind', 'Weight', 'First', 'Last'] as const;
 
-export function* gephiNodeChunks(graph: NetworkBuilder): Generator<string> {
-  let chunk = csvLine(GEPHI_NODE_COLUMNS, true);
-  for (const n of graph.nodes.values()) {
-    // the handle without its @ (a cell starting with @ is a formula to a spreadsheet)
-    const label = n.handle ?? n.name ?? n.id;
-    chunk += csvLine([n.id, label, n.handle, n.name, n.followers, n.firstSeen, n.type], true);
-    if (chunk.length >= TEXT_CHUNK_CHARS) {
-      yield chunk;
-      chunk = '';
-    }
-  }
-  yield chunk;
+export function gephiNodeChunks(graph: NetworkBuilder): Generator<string> {
+  return chunked(
+    graph.nodes.values(),
+    (n) => {
+      // the handle without its @ (a cell starting with @ is a formula to a spreadsheet)
+      const label = n.handle ?? n.name ?? n.id;
+      return csvLine([n.id, label, n.handle, n.name, n.followers, n.firstSeen, n.type], true);
+    },
+    csvLine(GEPHI_NODE_COLUMNS, true),
+  );
 }
 
-export function* gephiEdgeChunks(graph: NetworkBuilder): Generator<string> {
-  let chunk = csvLine(GEPHI_EDGE_COLUMNS, true);
-  for (const e of graph.edges.values()) {
-    const times = [...e.times].sort();
-    chunk += csvLine([e.source, e.target, 'Directed', e.kind, e.weight, times[0] ?? null, times.at(-1) ?? null], true);
-    if (chunk.length >= TEXT_CHUNK_CHARS) {
-      yield chunk;
-      chunk = '';
-    }
-  }
-  yield chunk;
+export function gephiEdgeChunks(graph: NetworkBuilder): Generator<string> {
+  return chunked(
+    graph.edges.values(),
+    (e) => {
+      const times = [...e.times].sort();
+      return csvLine([e.source, e.target, 'Directed', e.kind, e.weight, times[0] ?? null, times.at(-1) ?? null], true);
+    },
+    csvLine(GEPHI_EDGE_COLUMNS, true),
+  );
 }

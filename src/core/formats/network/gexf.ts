@@ -14,7 +14,8 @@
  */
 import type { GexfVersion } from '../../../shared/ipc/export';
 import type { GraphEdge, GraphNode, NetworkBuilder } from './graph';
-import { chunked, xmlEscape } from './xml';
+import { chunked } from '../../files/atomic-file';
+import { xmlEscape } from './xml';
 
 const NODE_ATTRIBUTES = [
   ['id', 'string'],

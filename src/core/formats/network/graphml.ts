@@ -7,7 +7,8 @@
  */
 import type { GraphEdge, GraphNode, NetworkBuilder } from './graph';
 import type { GexfMeta } from './gexf';
-import { chunked, xmlEscape } from './xml';
+import { chunked } from '../../files/atomic-file';
+import { xmlEscape } from './xml';
 
 const NODE_KEYS = [
   ['label', 'string'],

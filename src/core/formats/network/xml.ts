@@ -3,8 +3,6 @@
  * characters as entities, characters XML forbids (controls, lone surrogates, U+FFFE/FFFF) replaced by U+FFFD,
  * and line breaks and tabs as character references so parsers keep them in attributes.
  */
-import { TEXT_CHUNK_CHARS } from '../../files/atomic-file';
-
 const FORBIDDEN =
   // eslint-disable-next-line no-control-regex -- the characters XML 1.0 forbids are what this removes
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
@@ -23,18 +21,4 @@ const ENTITIES: Record<string, string> = {
 /** A string as an XML 1.0 attribute value (or text): always well-formed, whatever it held. */
 export function xmlEscape(value: string): string {
   return value.replace(FORBIDDEN, '\uFFFD').replace(SPECIAL, (c) => ENTITIES[c] ?? c);
-}
-
-/** Each item's text, joined into chunks of about `TEXT_CHUNK_CHARS`: a file written piece by piece. */
-export function* chunked<T>(items: Iterable<T>, text: (item: T, index: number) => string): Generator<string> {
-  let chunk = '';
-  let i = 0;
-  for (const item of items) {
-    chunk += text(item, i++);
-    if (chunk.length >= TEXT_CHUNK_CHARS) {
-      yield chunk;
-      chunk = '';
-    }
-  }
-  if (chunk) yield chunk;
 }
