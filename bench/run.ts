@@ -151,7 +151,10 @@ async function main(): Promise<number> {
           if (timeoutMs === null) return;
           timer = setTimeout(() => {
             timedOut = true;
-            reject(new Error(`no answer in ${timeoutMs / 60_000} min: the section was stopped`));
+            void pageState().then((state) => {
+              if (state) log(`${what}: the page when it was stopped: ${state}`);
+              reject(new Error(`no answer in ${timeoutMs / 60_000} min: the section was stopped`));
+            });
           }, timeoutMs);
         }),
       ]);
@@ -181,6 +184,23 @@ async function main(): Promise<number> {
   };
 
   let app: BenchApp | null = null;
+  /** what the probe in a hung section's page says (calls in flight, an answer held, the page hidden), or null */
+  const pageState = async (): Promise<string | null> => {
+    const page = app?.page;
+    if (!page) return null;
+    const read = page.evaluate(() => {
+      const p = window.__bench;
+      return JSON.stringify({
+        visibility: document.visibilityState,
+        inFlight: p?.inFlight,
+        hold: p?.hold,
+        held: p?.held,
+        lastCalls: p?.calls.slice(-3),
+      });
+    });
+    const late = new Promise<string>((r) => setTimeout(() => r('no answer from the page in 10 s either'), 10_000));
+    return Promise.race([read, late]).catch((error: unknown) => `unreadable (${String(error).split('\n')[0]})`);
+  };
   /**
    * The app the next section measures: after a section that timed out (its page may still be busy with it), a
    * fresh one, so one hang costs one section and not the rest of the run.
