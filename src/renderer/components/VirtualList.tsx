@@ -77,16 +77,25 @@ export function VirtualList<T>({ rows, getKey, renderRow, label, busy, onNearEnd
     const w = wrap.current;
     if (!root || !s || !w) return;
     let frame = 0;
+    let ask = 0;
+    // Asking starts the bridge call and a render (the footer's loading state) that needs a layout of its own:
+    // inside this frame callback both would land in the frame that is laying out the rows just scrolled in,
+    // so they run in a task after it. The latest callback is asked, at most once per check.
+    const askNow = () => {
+      ask = 0;
+      nearEnd.current?.();
+    };
     const check = () => {
       frame = 0;
       // only once the reader has scrolled: opening a view buys its first page, never a second one unasked
       // (a list that fits on screen offers its "Load more" button instead)
       if (
+        !ask &&
         nearEnd.current &&
         root.scrollTop > 0 &&
         s.getBoundingClientRect().top - root.getBoundingClientRect().bottom < NEAR_END_PX
       )
-        nearEnd.current();
+        ask = window.setTimeout(askNow, 0);
     };
     const schedule = () => {
       if (!frame) frame = requestAnimationFrame(check);
@@ -101,6 +110,7 @@ export function VirtualList<T>({ rows, getKey, renderRow, label, busy, onNearEnd
       root.removeEventListener('scroll', schedule);
       ro.disconnect();
       if (frame) cancelAnimationFrame(frame);
+      if (ask) clearTimeout(ask);
     };
   }, [scrollRef]);
   useEffect(() => {
