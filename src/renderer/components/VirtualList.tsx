@@ -7,6 +7,13 @@ import { useViewScroll } from './view-scroll';
 
 /** How close (px) the end of the list must come before the next page is asked for: about two screens. */
 const NEAR_END_PX = 1600;
+/**
+ * How far beyond the viewport (px) rows are rendered, so measured before they come into view. A frame that
+ * scrolls further shows rows virtua has not measured yet, and the card being read moves as their sizes settle:
+ * with 600 px, a fast scroll on a slow machine (frames of 50–150 ms at 9,000 px/s) moved it 20–80 px. This
+ * covers such a frame, for about ten more rows in the DOM.
+ */
+const BUFFER_PX = 1400;
 
 export interface VirtualListProps<T> {
   rows: readonly T[];
@@ -125,7 +132,7 @@ export function VirtualList<T>({ rows, getKey, renderRow, label, busy, onNearEnd
         startMargin={startMargin}
         data={rows}
         cache={initialCache}
-        bufferSize={600}
+        bufferSize={BUFFER_PX}
       >
         {(row: T, i: number) => (
           <div key={getKey(row, i)} className="vlist__row" data-index={i}>
