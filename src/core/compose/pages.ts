@@ -16,12 +16,10 @@ import {
   PAGES_PART_NAME,
   saveToArchive,
   type PageLink,
-  type PageListRow,
   type PageRoute,
+  type PagesProjectPort,
   type PagesStore,
   type PageTables,
-  type PagesRunProgress,
-  type PagesRunResult,
   type SaveProgress,
   verifyPages,
 } from '../pages';
@@ -29,7 +27,7 @@ import type { LinkedPages } from '../media';
 import { ArchiveQuery } from '../../shared/ipc/archive';
 import type { Mode } from '../../shared/ipc/app';
 import { projectFolder } from './folders';
-import type { PagesCheck, PagesEstimate } from '../../shared/ipc/pages';
+import type { PagesCheck } from '../../shared/ipc/pages';
 
 /**
  * The sandbox's small web (`GET /web/<host>/<path>`) standing in for the web in demo mode: an https link is
@@ -47,15 +45,8 @@ export function sandboxWebRoute(sandboxBaseUrl: string): PageRoute {
   };
 }
 
-export interface PagesFeature {
-  estimate: (collection: number) => Promise<PagesEstimate>;
-  capture: (
-    collection: number,
-    signal?: AbortSignal,
-    onProgress?: (p: PagesRunProgress) => void,
-  ) => Promise<PagesRunResult>;
-  /** each linked URL of a collection that was tried: captured or why not, and its save service's answer */
-  list: (collection: number) => Promise<PageListRow[]>;
+/** The handlers' port, with what the composition and the evidence package read of the project's pages. */
+export interface PagesFeature extends PagesProjectPort {
   folder: () => Promise<string>;
   /** the project's linked pages as an evidence package reads them: the links of a post, the outcomes, the folder */
   linked: () => Promise<LinkedPages>;

@@ -5,7 +5,7 @@
 export { capturePages, PAGE_LIMITS, type PageRoute, type PagesStore } from './capture';
 export { distinctUrls, linksOf, type PageLink } from './links';
 export { saveToArchive, type SaveProgress } from './save';
-export type { PageListRow, PagesRunProgress, PagesRunResult } from './handlers';
+export type { PagesProjectPort } from './handlers';
 export { PAGES_PART_NAME } from './tables/part';
 export type { PageTables } from './tables/tables';
 export { createPagesHandlers } from './handlers';
