@@ -207,3 +207,29 @@ test('opening a thread buys its first page only; the second comes when the reade
   await page.locator('main').evaluate((m) => m.scrollTo(0, m.scrollHeight));
   await expect.poll(threadCalls).toBe(2);
 });
+
+test('in a small window the replies are in the page before the reader scrolls down to them', async ({
+  skein,
+}, testInfo) => {
+  hostOnly(testInfo);
+  const { page } = skein;
+  await page.setViewportSize({ width: 760, height: 540 });
+  const ex = await demoExamples(page);
+  await openRoute(page, `#/post/${ex.bigThreadPostId}`);
+  const replies = page.getByRole('region', { name: 'Replies' });
+  // the post and the replies' controls fill the view: the list starts below its bottom
+  await expect(page.getByRole('button', { name: 'Collapse all' })).toBeVisible();
+  await expect
+    .poll(() =>
+      page.evaluate(() => {
+        const list = document.querySelector('main .vlist')?.getBoundingClientRect();
+        const view = document.querySelector('main')!.getBoundingClientRect();
+        return list ? list.top >= view.bottom : null;
+      }),
+    )
+    .toBe(true);
+  // yet the first replies are there, for Tab and a screen reader, without a scroll
+  await expect(replies.getByRole('article').nth(3)).toBeAttached();
+  expect(await page.locator('main').evaluate((m) => m.scrollTop)).toBe(0);
+  await attachScreenshot(page, testInfo, 'thread-small-window');
+});

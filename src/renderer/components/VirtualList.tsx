@@ -14,6 +14,13 @@ const NEAR_END_PX = 1600;
  * covers such a frame, for about ten more rows in the DOM.
  */
 const BUFFER_PX = 1400;
+/**
+ * The rows rendered while a list that starts below the fold waits to come into view. virtua renders
+ * no row while the list is out of view and applies `bufferSize` only once it has measured some, so such a list
+ * (a thread's replies under a long post, or in a small window) had none in the page: Tab went past them and a
+ * screen reader could not reach them until the reader scrolled. Once these are measured the buffer applies.
+ */
+const FIRST_ROWS = [0, 1, 2, 3, 4, 5];
 
 export interface VirtualListProps<T> {
   rows: readonly T[];
@@ -40,6 +47,7 @@ export function VirtualList<T>({ rows, getKey, renderRow, label, busy, onNearEnd
   const wrap = useRef<HTMLElement>(null);
   const sentinel = useRef<HTMLDivElement>(null);
   const [startMargin, setStartMargin] = useState(0);
+  const [belowFold, setBelowFold] = useState(false);
   const rememberListSizes = useUi((s) => s.rememberListSizes);
   // a snapshot fits only the same rows; read once, at mount
   const [initialCache] = useState(() => {
@@ -52,10 +60,35 @@ export function VirtualList<T>({ rows, getKey, renderRow, label, busy, onNearEnd
     const el = wrap.current;
     const root = scrollRef.current;
     if (!el || !root) return;
-    const measure = () =>
-      setStartMargin(el.getBoundingClientRect().top - root.getBoundingClientRect().top + root.scrollTop);
+    // whether the list starts below the fold, until a scroll brings it into view: from then on virtua's range holds
+    // (not a layout: the content above may still be loading, and push a list that showed an edge below the fold)
+    let seen = false;
+    const measure = () => {
+      const top = el.getBoundingClientRect().top;
+      const box = root.getBoundingClientRect();
+      setStartMargin(top - box.top + root.scrollTop);
+      if (!seen) setBelowFold(top >= box.bottom);
+    };
+    // the fold moves too: the window resized, the status bar wrapping to a second line once its figures load
+    const fold = new ResizeObserver(() => {
+      if (!seen) setBelowFold(el.getBoundingClientRect().top >= root.getBoundingClientRect().bottom);
+    });
+    const onScroll = () => {
+      if (el.getBoundingClientRect().top >= root.getBoundingClientRect().bottom) return;
+      seen = true;
+      setBelowFold(false);
+      root.removeEventListener('scroll', onScroll);
+      fold.disconnect();
+    };
+    root.addEventListener('scroll', onScroll, { passive: true });
+    fold.observe(root);
     measure();
-    return observeAbove(root, el, measure);
+    const stopObserving = observeAbove(root, el, measure);
+    return () => {
+      root.removeEventListener('scroll', onScroll);
+      fold.disconnect();
+      stopObserving();
+    };
   }, [scrollRef]);
 
   // keep the measured sizes for Back
@@ -133,6 +166,7 @@ export function VirtualList<T>({ rows, getKey, renderRow, label, busy, onNearEnd
         data={rows}
         cache={initialCache}
         bufferSize={BUFFER_PX}
+        keepMounted={belowFold ? FIRST_ROWS : undefined}
       >
         {(row: T, i: number) => (
           <div key={getKey(row, i)} className="vlist__row" data-index={i}>
