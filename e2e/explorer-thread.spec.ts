@@ -233,3 +233,24 @@ test('in a small window the replies are in the page before the reader scrolls do
   expect(await page.locator('main').evaluate((m) => m.scrollTop)).toBe(0);
   await attachScreenshot(page, testInfo, 'thread-small-window');
 });
+
+test('a thread opened a second time draws the replies where the reader scrolls to', async ({ skein }, testInfo) => {
+  hostOnly(testInfo);
+  const { page } = skein;
+  await page.setViewportSize({ width: 760, height: 540 });
+  const ex = await demoExamples(page);
+  for (const visit of ['first', 'second']) {
+    await openRoute(page, '#/');
+    await expect(page.getByRole('heading', { name: 'Home' })).toBeVisible();
+    // the second time the thread is in the app's cache: the list mounts with its view
+    const replies = await openThread(page, ex.bigThreadPostId);
+    // bring the list's top to the middle of the view, as Tab or a short scroll does
+    await page.locator('main').evaluate((m) => {
+      const list = m.querySelector('.vlist')!.getBoundingClientRect();
+      m.scrollTop += list.top - m.getBoundingClientRect().top - m.clientHeight / 2;
+    });
+    await expect(replies.getByRole('article').first(), `${visit} visit`).toBeInViewport();
+    await expect(replies.getByText('Original post'), `${visit} visit`).toBeInViewport();
+  }
+  await attachScreenshot(page, testInfo, 'thread-second-visit');
+});

@@ -3,7 +3,7 @@ import { Virtualizer, type VirtualizerHandle } from 'virtua';
 import { observeAbove } from '../lib/above';
 import { useUi } from '../state/ui';
 import './virtual-list.css';
-import { useViewScroll } from './view-scroll';
+import { useViewScroll, withScroller } from './view-scroll';
 
 /** How close (px) the end of the list must come before the next page is asked for: about two screens. */
 const NEAR_END_PX = 1600;
@@ -58,37 +58,38 @@ export function VirtualList<T>({ rows, getKey, renderRow, label, busy, onNearEnd
   // where the list starts inside the scroll container (content above it can change height)
   useLayoutEffect(() => {
     const el = wrap.current;
-    const root = scrollRef.current;
-    if (!el || !root) return;
-    // whether the list starts below the fold, until a scroll brings it into view: from then on virtua's range holds
-    // (not a layout: the content above may still be loading, and push a list that showed an edge below the fold)
-    let seen = false;
-    const measure = () => {
-      const top = el.getBoundingClientRect().top;
-      const box = root.getBoundingClientRect();
-      setStartMargin(top - box.top + root.scrollTop);
-      if (!seen) setBelowFold(top >= box.bottom);
-    };
-    // the fold moves too: the window resized, the status bar wrapping to a second line once its figures load
-    const fold = new ResizeObserver(() => {
-      if (!seen) setBelowFold(el.getBoundingClientRect().top >= root.getBoundingClientRect().bottom);
+    if (!el) return;
+    return withScroller(scrollRef, (root) => {
+      const belowView = () => el.getBoundingClientRect().top >= root.getBoundingClientRect().bottom;
+      // whether the list starts below the fold, until a scroll brings it into view: from then on virtua's range
+      // holds (not a layout: the content above may still be loading, and push a list that showed an edge below)
+      let seen = false;
+      const measure = () => {
+        const top = el.getBoundingClientRect().top;
+        setStartMargin(top - root.getBoundingClientRect().top + root.scrollTop);
+        if (!seen) setBelowFold(belowView());
+      };
+      // the fold moves too: the window resized, the status bar wrapping to a second line once its figures load
+      const fold = new ResizeObserver(() => {
+        if (!seen) setBelowFold(belowView());
+      });
+      const onScroll = () => {
+        if (belowView()) return;
+        seen = true;
+        setBelowFold(false);
+        root.removeEventListener('scroll', onScroll);
+        fold.disconnect();
+      };
+      root.addEventListener('scroll', onScroll, { passive: true });
+      fold.observe(root);
+      measure();
+      const stopObserving = observeAbove(root, el, measure);
+      return () => {
+        root.removeEventListener('scroll', onScroll);
+        fold.disconnect();
+        stopObserving();
+      };
     });
-    const onScroll = () => {
-      if (el.getBoundingClientRect().top >= root.getBoundingClientRect().bottom) return;
-      seen = true;
-      setBelowFold(false);
-      root.removeEventListener('scroll', onScroll);
-      fold.disconnect();
-    };
-    root.addEventListener('scroll', onScroll, { passive: true });
-    fold.observe(root);
-    measure();
-    const stopObserving = observeAbove(root, el, measure);
-    return () => {
-      root.removeEventListener('scroll', onScroll);
-      fold.disconnect();
-      stopObserving();
-    };
   }, [scrollRef]);
 
   // keep the measured sizes for Back

@@ -13,3 +13,28 @@ export function useViewScroll(): ViewScroll {
   if (!v) throw new Error('useViewScroll outside a view');
   return v;
 }
+
+/**
+ * Runs `attach` with the view's scroller from a layout effect, once the scroller is in the page. A component
+ * mounted in the same commit as its view runs its layout effects before React attaches the view's ref (children
+ * first), so the ref is still empty then: `attach` runs in a microtask instead, after the commit and before paint.
+ * Without this a list opened again from cache never measured where it starts, and drew the rows of the wrong
+ * place. Returns the cleanup for the effect.
+ */
+export function withScroller(
+  ref: RefObject<HTMLElement | null>,
+  attach: (root: HTMLElement) => (() => void) | void,
+): () => void {
+  let detach: (() => void) | void;
+  let cancelled = false;
+  const run = () => {
+    const root = ref.current;
+    if (!cancelled && root) detach = attach(root);
+  };
+  if (ref.current) run();
+  else queueMicrotask(run);
+  return () => {
+    cancelled = true;
+    detach?.();
+  };
+}

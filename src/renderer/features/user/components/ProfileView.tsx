@@ -7,7 +7,7 @@ import { PostFeed } from '../../../components/PostFeed';
 import { EmptyState, SkeletonList } from '../../../components/states';
 import { Tabs } from '../../../components/Tabs';
 import { UserCard } from '../../../components/UserCard';
-import { useViewScroll } from '../../../components/view-scroll';
+import { useViewScroll, withScroller } from '../../../components/view-scroll';
 import { holdAtTop } from '../../../lib/hold-at-top';
 import { summarizePages } from '../../../lib/pages';
 import type { Route, UserTab } from '../../../lib/routes';
@@ -170,14 +170,15 @@ function Mentions({ user, land }: { user: User; land: boolean }) {
   const landed = useRef(!land);
   const ready = query.data !== undefined;
   useLayoutEffect(() => {
-    const root = scroller.current;
-    if (landed.current || !ready || !root) return;
-    landed.current = true;
-    if (root.scrollTop > 0) return;
-    const tabs = root
-      .querySelector<HTMLElement>(`#${CSS.escape(`user-${user.id}-tab-mentions`)}`)
-      ?.closest<HTMLElement>('.tabs');
-    return tabs ? holdAtTop(root, tabs) : undefined;
+    if (landed.current || !ready) return;
+    return withScroller(scroller, (root) => {
+      landed.current = true;
+      if (root.scrollTop > 0) return;
+      const tabs = root
+        .querySelector<HTMLElement>(`#${CSS.escape(`user-${user.id}-tab-mentions`)}`)
+        ?.closest<HTMLElement>('.tabs');
+      return tabs ? holdAtTop(root, tabs) : undefined;
+    });
   }, [ready, scroller, user.id]);
   return (
     <>
