@@ -49,7 +49,9 @@ export function VirtualList<T>({ rows, getKey, renderRow, label, busy, onNearEnd
   const [startMargin, setStartMargin] = useState(0);
   const [belowFold, setBelowFold] = useState(false);
   const rememberListSizes = useUi((s) => s.rememberListSizes);
-  // a snapshot fits only the same rows; read once, at mount
+  // a snapshot fits only the same rows; read once, at mount. With one, its default size is given as the rows' size
+  // too: virtua otherwise waits to estimate one from new measurements before it applies `bufferSize`, and rows it
+  // already knows bring none, so a list opened again rendered only what was on screen and a fast scroll met blanks
   const [initialCache] = useState(() => {
     const m = useUi.getState().scroll[viewKey];
     return m?.list && m.rows === rows.length ? m.list : undefined;
@@ -166,6 +168,7 @@ export function VirtualList<T>({ rows, getKey, renderRow, label, busy, onNearEnd
         startMargin={startMargin}
         data={rows}
         cache={initialCache}
+        itemSize={initialCache?.[1]}
         bufferSize={BUFFER_PX}
         keepMounted={belowFold ? FIRST_ROWS : undefined}
       >
