@@ -251,6 +251,8 @@ test('a thread opened a second time draws the replies where the reader scrolls t
     });
     await expect(replies.getByRole('article').first(), `${visit} visit`).toBeInViewport();
     await expect(replies.getByText('Original post'), `${visit} visit`).toBeInViewport();
+    // and the rows below the view are rendered ahead (measured before a fast scroll brings them in)
+    await expect.poll(() => replies.getByRole('article').count(), `${visit} visit`).toBeGreaterThanOrEqual(8);
   }
   await attachScreenshot(page, testInfo, 'thread-second-visit');
 });
