@@ -307,3 +307,29 @@ test('"Mentions of @…" from Home lands on the mentions, not above them', async
   await expect.poll(top).toBeGreaterThan(read + 250);
   await expect(landedOn).toBeVisible();
 });
+
+test('"Mentions of @…" opened again, after the reader went back to the top, lands on the mentions again', async ({
+  skein,
+}) => {
+  const { page } = skein;
+  const link = page.getByRole('link', { name: /Mentions of @/ });
+  const tabsAtTop = async () => {
+    const main = (await page.locator('main').boundingBox())!;
+    const tabs = await page.getByRole('tablist', { name: 'Profile sections' }).boundingBox();
+    return tabs ? Math.abs(tabs.y - main.y) : Number.NaN;
+  };
+  await link.click();
+  const mentions = page.getByRole('region', { name: /^Posts mentioning @/ });
+  await expect(mentions.locator('article[data-post-id]').first()).toBeVisible();
+  await expect.poll(tabsAtTop).toBeLessThan(8);
+  // the reader scrolls back up to the banner, then leaves: the view is remembered at its top
+  await page.locator('main').hover();
+  await page.mouse.wheel(0, -5000);
+  await expect.poll(() => page.locator('main').evaluate((m) => m.scrollTop)).toBe(0);
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Home' }).click();
+  await expect(page.getByRole('heading', { name: 'Home', level: 1 })).toBeVisible();
+  // opened again, its mentions already in the app's cache: the view mounts with them, and still lands on them
+  await link.click();
+  await expect(mentions.locator('article[data-post-id]').first()).toBeVisible();
+  await expect.poll(tabsAtTop).toBeLessThan(8);
+});
