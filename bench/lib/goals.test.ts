@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { formatGoals, goalRows } from './goals';
+
+const exportFile = (skein: number, duck: number, rss: number) => ({
+  results: ['json', 'jsonl', 'csv', 'parquet'].flatMap((format) =>
+    [100_000, 1_000_000].map((count) => ({ count, format, itemsMbPerSecond: skein, peakRssMb: rss })),
+  ),
+  duckdb: ['json', 'json', 'csv', 'parquet'].flatMap((target) =>
+    [100_000, 1_000_000].map((count) => ({ count, target, itemsMbPerSecond: duck })),
+  ),
+});
+
+describe('goalRows', () => {
+  it('says which goals a run met, with DuckDB and the ratio beside each figure', () => {
+    const rows = goalRows({
+      export: exportFile(60, 100, 140),
+      watch: { skein: { seconds: 1.3 }, duckdb: { seconds: 1 } },
+      'watch-postgres': { skein: { seconds: 2.5 }, duckdb: { seconds: 1 } },
+      coding: { drawMs: { skein: [150, 140, 160], duckdb: [70, 80, 90], ratio: 1.9 } },
+      hydrate: {
+        runs: [
+          { count: 100_000, peakRssMb: 220 },
+          { count: 1_000_000, peakRssMb: 310 },
+        ],
+      },
+    });
+    const row = (work: string) => rows.find((r) => r.work.startsWith(work));
+    expect(row('export 100,000')).toMatchObject({ ratio: '0.60 / 0.60 / 0.60 / 0.60', met: true });
+    expect(row('  their peak RSS')).toMatchObject({ skein: '140 / 140 / 140 / 140', met: true });
+    expect(row('watch deltas')).toMatchObject({ ratio: '1.3× / 2.5×', met: false });
+    expect(row('stratified sample')).toMatchObject({ skein: '150.0', duckdb: '80.0', met: true });
+    expect(row('hydrate')).toMatchObject({ skein: '220 / 310', met: false });
+    // no results file: not run, never a pass
+    expect(row('team project')?.met).toBeNull();
+    expect(row('npm run bench')?.met).toBeNull();
+  });
+
+  it('pairs each export with the DuckDB run of its own format, and one failing format fails the line', () => {
+    const file = exportFile(60, 100, 100);
+    file.results = file.results.map((r) => (r.format === 'parquet' ? { ...r, itemsMbPerSecond: 30 } : r));
+    file.duckdb = file.duckdb.map((d) => (d.target === 'csv' ? { ...d, itemsMbPerSecond: 200 } : d));
+    const line = goalRows({ export: file }).find((r) => r.work.startsWith('export 100,000'));
+    expect(line).toMatchObject({ ratio: '0.60 / 0.60 / 0.30 / 0.30', met: false });
+  });
+
+  it('reads the app bench’s budgets and its page arriving', () => {
+    const report = {
+      metrics: [
+        { id: 'data.renderer.arrival.p95', value: 5.4, status: 'fail' },
+        { id: 'scroll.fast.p95', value: 16.7, status: 'pass' },
+      ],
+    };
+    const rows = goalRows({ report });
+    expect(rows.find((r) => r.work.startsWith('a page arriving'))).toMatchObject({ skein: '5.40', met: false });
+    expect(rows.find((r) => r.work.startsWith('npm run bench:'))).toMatchObject({ skein: '1 of 2', met: false });
+    expect(formatGoals(rows)).toMatch(/^0 met, 2 not met, 9 not run$/m);
+  });
+
+  it('takes hostile or partial files as not run rather than throwing', () => {
+    const rows = goalRows({ export: { results: 'x' }, coding: null, hydrate: [], report: { metrics: {} } });
+    expect(rows.every((r) => r.met === null)).toBe(true);
+  });
+});
