@@ -8,28 +8,31 @@
  *
  *   npm run bench:goals                         everything
  *   npm run bench:goals -- --only=export,coding  some benches: export, watch, coding, hydrate, team, app, slowed
- *   npm run bench:goals -- --read                no run: the table from the results files already there
+ *   npm run bench:goals -- --read                no run: the table from what the last run kept (bench/results/goals)
  *
  * A measurement: it exits 0 whether goals are met or not (1 only when a bench could not run).
  */
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { formatGoals, goalRows, type ResultFiles } from './lib/goals';
 import { REPO } from './lib/runtime';
 
 const RESULTS = join(REPO, 'bench', 'results');
+/** Each bench's files are copied here as it ends: a later bench may write the same file (`npm run bench` runs the export bench again). */
+const KEPT = join(RESULTS, 'goals');
 const SATURATED = 2;
+/** Before each bench, the load is let fall below this (the previous bench's browser or server winding down), for at most SETTLE_S. */
+const QUIET = 1.5;
+const SETTLE_S = 180;
 
 interface Step {
   name: string;
-  /** the results files it writes (bench/results/<file>.json) */
-  files: string[];
+  /** the results files it writes (bench/results/<file>.json), each kept as bench/results/goals/<name>.json */
+  keep: Array<{ file: string; as: string }>;
   argv: string[];
   env?: Record<string, string>;
-  /** `npm run bench` writes report.json whatever it measured: copied to this name, so that the next run keeps it */
-  keepReportAs?: string;
 }
 
 const bench = (file: string, ...args: string[]) => [
@@ -38,24 +41,24 @@ const bench = (file: string, ...args: string[]) => [
   ...args,
 ];
 const app = (...args: string[]) => [join(REPO, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'bench/run.ts', ...args];
+const same = (...files: string[]) => files.map((file) => ({ file, as: file }));
 
 const STEPS: Step[] = [
-  { name: 'export', files: ['export'], argv: bench('export'), env: { BENCH_COUNTS: '100000,1000000' } },
-  { name: 'watch', files: ['watch', 'watch-postgres'], argv: bench('watch', '--store=both') },
-  { name: 'coding', files: ['coding'], argv: bench('coding') },
-  { name: 'hydrate', files: ['hydrate'], argv: bench('hydrate'), env: { BENCH_COUNTS: '100000,1000000' } },
+  { name: 'export', keep: same('export'), argv: bench('export'), env: { BENCH_COUNTS: '100000,1000000' } },
+  { name: 'watch', keep: same('watch', 'watch-postgres'), argv: bench('watch', '--store=both') },
+  { name: 'coding', keep: same('coding'), argv: bench('coding') },
+  { name: 'hydrate', keep: same('hydrate'), argv: bench('hydrate'), env: { BENCH_COUNTS: '100000,1000000' } },
   {
     name: 'team',
-    files: ['archive-postgres'],
+    keep: same('archive-postgres'),
     argv: bench('archive', '--store=postgres'),
     env: { BENCH_ARCHIVE_POSTS: '1000000' },
   },
-  { name: 'app', files: ['report'], argv: app() },
+  { name: 'app', keep: [{ file: 'report', as: 'report' }], argv: app() },
   {
     name: 'slowed',
-    files: ['report-slowed'],
+    keep: [{ file: 'report', as: 'report-slowed' }],
     argv: app('--only=baseline,scroll,data', '--cpu-slowdown=2.5'),
-    keepReportAs: 'report-slowed',
   },
 ];
 
@@ -81,10 +84,16 @@ function run(step: Step): Promise<number> {
   });
 }
 
+async function settle(): Promise<number> {
+  const until = Date.now() + SETTLE_S * 1000;
+  while ((loadavg()[0] ?? 0) >= QUIET && Date.now() < until) await new Promise((r) => setTimeout(r, 5000));
+  return loadavg()[0] ?? 0;
+}
+
 function readResults(names: readonly string[]): ResultFiles {
   const files: ResultFiles = {};
   for (const name of names) {
-    const path = join(RESULTS, `${name}.json`);
+    const path = join(KEPT, `${name}.json`);
     if (existsSync(path)) files[name] = JSON.parse(readFileSync(path, 'utf8')) as unknown;
   }
   return files;
@@ -106,12 +115,14 @@ async function main(): Promise<void> {
   let failed = 0;
   if (!argv.includes('--read')) {
     for (const step of steps) {
-      const load = loadavg()[0] ?? 0;
+      const load = await settle();
       const note = load >= SATURATED ? ' — saturated: its figures are not a result' : '';
       if (note) saturated.push(step.name);
       console.log(
         `\n[bench:goals ${new Date().toISOString()}] ${step.name}, load ${load.toFixed(2)} on ${cpus().length} cores${note}`,
       );
+      // what an earlier run kept of this bench is not this run's figure
+      for (const { as } of step.keep) rmSync(join(KEPT, `${as}.json`), { force: true });
       const code = await run(step);
       if (stopped) {
         console.error(`[bench:goals] stopped (${stopped}) during ${step.name}`);
@@ -120,11 +131,16 @@ async function main(): Promise<void> {
       if (code !== 0) {
         failed++;
         console.error(`[bench:goals] ${step.name} could not run (exit ${code})`);
-      } else if (step.keepReportAs)
-        copyFileSync(join(RESULTS, 'report.json'), join(RESULTS, `${step.keepReportAs}.json`));
+      } else {
+        mkdirSync(KEPT, { recursive: true });
+        for (const { file, as } of step.keep) {
+          const from = join(RESULTS, `${file}.json`);
+          if (existsSync(from)) copyFileSync(from, join(KEPT, `${as}.json`));
+        }
+      }
     }
   }
-  const files = readResults(steps.flatMap((s) => s.files));
+  const files = readResults(steps.flatMap((s) => s.keep.map((k) => k.as)));
   console.log(`\n${formatGoals(goalRows(files))}`);
   if (saturated.length > 0) console.log(`started at a load of ${SATURATED} or more: ${saturated.join(', ')}`);
   console.log(

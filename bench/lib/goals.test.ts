@@ -5,6 +5,7 @@ const exportFile = (skein: number, duck: number, rss: number) => ({
   results: ['json', 'jsonl', 'csv', 'parquet'].flatMap((format) =>
     [100_000, 1_000_000].map((count) => ({ count, format, itemsMbPerSecond: skein, peakRssMb: rss })),
   ),
+  // index by index, the DuckDB run made right before each of Skein's
   duckdb: ['json', 'json', 'csv', 'parquet'].flatMap((target) =>
     [100_000, 1_000_000].map((count) => ({ count, target, itemsMbPerSecond: duck })),
   ),
@@ -39,8 +40,10 @@ describe('goalRows', () => {
     const file = exportFile(60, 100, 100);
     file.results = file.results.map((r) => (r.format === 'parquet' ? { ...r, itemsMbPerSecond: 30 } : r));
     file.duckdb = file.duckdb.map((d) => (d.target === 'csv' ? { ...d, itemsMbPerSecond: 200 } : d));
+    // JSON and JSON Lines are both compared with DuckDB writing JSON: each with the DuckDB run before it
+    file.duckdb[2] = { ...file.duckdb[2]!, itemsMbPerSecond: 120 };
     const line = goalRows({ export: file }).find((r) => r.work.startsWith('export 100,000'));
-    expect(line).toMatchObject({ ratio: '0.60 / 0.60 / 0.30 / 0.30', met: false });
+    expect(line).toMatchObject({ ratio: '0.60 / 0.50 / 0.30 / 0.30', duckdb: '100 / 120 / 200 / 100', met: false });
   });
 
   it('reads the app bench’s budgets and its page arriving', () => {
