@@ -57,6 +57,8 @@ describe('goalRows', () => {
     expect(rows.find((r) => r.work.startsWith('a page arriving'))).toMatchObject({ skein: '5.40', met: false });
     expect(rows.find((r) => r.work.startsWith('npm run bench:'))).toMatchObject({ skein: '1 of 2', met: false });
     expect(formatGoals(rows)).toMatch(/^0 met, 2 not met, 9 not run$/m);
+    // which budgets failed, under the table
+    expect(formatGoals(rows)).toMatch(/^npm run bench failed data\.renderer\.arrival\.p95$/m);
   });
 
   it('takes hostile or partial files as not run rather than throwing', () => {

@@ -192,7 +192,7 @@ function appRows(file: unknown, label: string): GoalRow[] {
     ratio: '',
     goal: 'every budget',
     met: failed.length === 0,
-    ...(failed.length > 0 ? { note: `failed: ${failed.join(', ')}` } : {}),
+    ...(failed.length > 0 ? { note: `npm run bench${label} failed ${failed.join(', ')}` } : {}),
   });
   return rows;
 }
@@ -229,7 +229,7 @@ export function formatGoals(rows: readonly GoalRow[]): string {
   const met = rows.filter((r) => r.met === true).length;
   const notMet = rows.filter((r) => r.met === false).length;
   const notRun = rows.filter((r) => r.met === null).length;
-  const notes = rows.filter((r) => r.note).map((r) => `${r.work.trim()}: ${r.note}`);
+  const notes = rows.flatMap((r) => (r.note ? [r.note] : []));
   const under = notes.length > 0 ? `\n\n${notes.join('\n')}` : '';
   return `${lines.join('\n')}${under}\n\n${met} met, ${notMet} not met, ${notRun} not run`;
 }
