@@ -17,9 +17,9 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { formatGoals, goalRows, type ResultFiles } from './lib/goals';
+import { RESULTS } from './lib/results';
 import { REPO } from './lib/runtime';
 
-const RESULTS = join(REPO, 'bench', 'results');
 /** Each bench's files are copied here as it ends: a later bench may write the same file (`npm run bench` runs the export bench again). */
 const KEPT = join(RESULTS, 'goals');
 const SATURATED = 2;
@@ -35,6 +35,7 @@ interface Step {
   env?: Record<string, string>;
 }
 
+/** as `npm run bench:<name>` runs it */
 const bench = (file: string, ...args: string[]) => [
   join(REPO, 'scripts', 'bench.mjs'),
   `bench/${file}.bench.ts`,

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { REPO } from './runtime';
 
-const RESULTS = path.join(REPO, 'bench', 'results');
+export const RESULTS = path.join(REPO, 'bench', 'results');
 
 export function writeResults(name: string, data: Record<string, unknown>): string {
   mkdirSync(RESULTS, { recursive: true });
