@@ -31,7 +31,10 @@
  * The budget is on the renderer: a page arriving costs its main thread at most 4 ms of CPU at p95. Measured
  * load-independently with ThreadTime: the probe holds a parsed answer until the "loading more" frames are over,
  * then hands it to the app (`arrive`) and waits for its commit and two frames; the same wait with nothing
- * handed over is taken off. The sum of the parts (main + IPC + renderer, p50) is information.
+ * handed over is taken off. The sum of the parts (main + IPC + renderer, p50) is information. Beside it, measured
+ * the same way on the same page, the browser's own floor under that budget: the two changes of a page that the
+ * reader sees (the status bar's call count, the list's height) made by hand, with no script of Skein's, so what a
+ * page costs beyond them is React's commit and Skein's own work.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -48,6 +51,10 @@ import { loadUntil, type PageCall } from './page';
 import { distribution, percentile, round } from './stats';
 
 const SECTION = 'data path';
+/** how much the list's box grows in the floor below: about what a page of 20 replies adds */
+const FLOOR_GROWTH_PX = 1500;
+/** the floor's samples */
+const FLOOR_SAMPLES = 30;
 
 interface DirectResult {
   cold: number[];
@@ -216,6 +223,36 @@ function arrive(release: boolean): Promise<void> {
   })();
 }
 
+/**
+ * In the page: the two smallest changes a page arriving makes that the reader sees, made by hand with no script of
+ * Skein's: the status bar's call count gets a new number and the list's box grows by about a page of rows (what
+ * the scrollbar shows). `undo` puts both back. Then two frames, as `arrive` waits.
+ */
+function smallestChange({ step, growth }: { step: 'change' | 'undo' | 'none'; growth: number }): Promise<void> {
+  const frame = () => new Promise<void>((r) => requestAnimationFrame(() => r()));
+  return (async () => {
+    const count = [...document.querySelectorAll('footer strong')].find((el) =>
+      el.parentElement?.textContent?.startsWith('Calls this session'),
+    );
+    // virtua's box of the rows: its height is the list's
+    const box = document.querySelector<HTMLElement>('.vlist > div');
+    const text = count?.firstChild;
+    if (step !== 'none' && box && text instanceof Text) {
+      const w = window as unknown as { __floor?: { text: string; height: string } };
+      if (step === 'change') {
+        w.__floor = { text: text.data, height: box.style.height };
+        text.data = String(Number(text.data) + 1);
+        box.style.height = `${box.getBoundingClientRect().height + growth}px`;
+      } else if (w.__floor) {
+        text.data = w.__floor.text;
+        box.style.height = w.__floor.height;
+      }
+    }
+    await frame();
+    await frame();
+  })();
+}
+
 interface QuietSample {
   /** answer → committed in the list, ms */
   latency: number[];
@@ -226,7 +263,9 @@ interface QuietSample {
 }
 
 /** Renderer handling of a page, one page at a time on a quiet page (see the header). */
-async function rendererQuiet(app: BenchApp): Promise<{ shallow: QuietSample; deep: QuietSample; isolated: boolean }> {
+async function rendererQuiet(
+  app: BenchApp,
+): Promise<{ shallow: QuietSample; deep: QuietSample; isolated: boolean; floor: number[] }> {
   const { page } = app;
   await app.reload();
   await app.goto(threadHash(app.examples.bigThreadPostId));
@@ -285,7 +324,22 @@ async function rendererQuiet(app: BenchApp): Promise<{ shallow: QuietSample; dee
   });
   await page.waitForTimeout(800);
   const deep = await sample(20);
-  return { shallow, deep, isolated };
+  // the same measure of what the browser alone spends on the least a page changes, on the same page
+  const floor: number[] = [];
+  const change = (step: 'change' | 'undo' | 'none') => page.evaluate(smallestChange, { step, growth: FLOOR_GROWTH_PX });
+  for (let i = 0; i < FLOOR_SAMPLES; i++) {
+    const a0 = await threadTime();
+    await change('change');
+    const a1 = await threadTime();
+    await change('undo');
+    await page.waitForTimeout(150);
+    const b0 = await threadTime();
+    await change('none');
+    const b1 = await threadTime();
+    await page.waitForTimeout(100);
+    floor.push(Math.max(0, (a1 - a0 - (b1 - b0)) * 1000));
+  }
+  return { shallow, deep, isolated, floor };
 }
 
 export async function measureDataPath(opts: {
@@ -295,7 +349,7 @@ export async function measureDataPath(opts: {
   bridge: BridgeLog[];
 }): Promise<{ metrics: Metric[]; detail: Record<string, unknown> }> {
   const none: QuietSample = { latency: [], cpu: [], busy: [] };
-  const quiet = opts.app ? await rendererQuiet(opts.app) : { shallow: none, deep: none, isolated: false };
+  const quiet = opts.app ? await rendererQuiet(opts.app) : { shallow: none, deep: none, isolated: false, floor: [] };
   const handling = [...quiet.shallow.latency, ...quiet.deep.latency];
   const cpu = [...quiet.shallow.cpu, ...quiet.deep.cpu];
   const busy = [...quiet.shallow.busy, ...quiet.deep.busy];
@@ -328,6 +382,7 @@ export async function measureDataPath(opts: {
     rendererBusyDeep: distribution(quiet.deep.busy, 2),
     // each page in the order it came (30 from the start, then 20 past 5,000): which pages the p95 is made of
     rendererBusySamples: busy.map((ms) => round(ms, 2)),
+    browserFloor: distribution(quiet.floor, 2),
     rendererWhileScrolling: distribution(scrolling),
     hostBinding: distribution(hostBinding),
     tapMain: distribution(tapMain),
@@ -353,6 +408,14 @@ export async function measureDataPath(opts: {
       'ms',
       BUDGETS.pageArrivalP95Ms,
       `p50 ${d.rendererBusy.p50} ms over ${d.rendererBusy.n} pages; past 5,000 replies p95 ${d.rendererBusyDeep.p95} ms; ${worstPage(busy)}`,
+    ),
+    info(
+      'data.renderer.floor.p95',
+      SECTION,
+      "the browser alone, the least a page changes (the call count's text, the list's box a page taller; no script of Skein's), measured as a page arriving, p95",
+      d.browserFloor.p95,
+      'ms',
+      `p50 ${d.browserFloor.p50} ms over ${d.browserFloor.n} changes: what a page arriving costs before React commits anything`,
     ),
     info(
       'data.page.p50',
