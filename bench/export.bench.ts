@@ -23,10 +23,14 @@
  * machine's load; DuckDB's CPU time is its process's too. Prints the numbers and writes bench/results/export.json.
  * `BENCH_IN_WORKER=young,old` (MB) runs each export in a worker thread held to those heap limits, the design a
  * bounded export would take (its peak RSS is the process's, every thread's).
+ * After each count's runs, **the floor**: the least Skein's design does with the same answers, on one thread and
+ * nothing else (the source making them, the client's parse, each item's received text taken out; then those texts
+ * written once), as MB of posts per second and as a share of DuckDB's figures in the same run: how much of the aim
+ * is left for everything else an export does (its paging guards, de-duplication, journal, rows and file).
  * A measurement, not a test: it never fails (aim: every format at least half DuckDB's MB of posts per second, at
  * most 150 MB peak RSS, flat as the count grows).
  */
-import { createWriteStream } from 'node:fs';
+import { closeSync, createWriteStream, openSync, writeSync } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -77,6 +81,22 @@ interface DuckResult {
   cpuMs: number;
   itemsMbPerSecond: number;
   peakRssMb: number;
+}
+
+interface FloorResult {
+  count: number;
+  /** the synthetic source making the answers, as in Skein's runs */
+  sourceMs: number;
+  /** JSON.parse of each answer's body, as the client does */
+  parseMs: number;
+  /** each item's received text taken out of its answer */
+  textsMs: number;
+  /** those texts written once, a page at a time */
+  writeMs: number;
+  /** MB of posts per second for the source, the parse and the texts */
+  itemsMbPerSecond: number;
+  /** … and the texts written once */
+  writtenMbPerSecond: number;
 }
 
 interface RunResult {
@@ -339,6 +359,75 @@ async function duckChild(input: string, count: number, target: DuckResult['targe
   }
 }
 
+/**
+ * The least Skein's design does with the same answers, on one thread and nothing else: the source making each
+ * answer's body (as in Skein's runs), the client's parse of it, each item's received text taken out of it, and,
+ * timed apart, those texts written once a page at a time (what a journal or a JSON file must write at least).
+ * No paging guard, de-duplication, record, row or file format: a floor under Skein's figure, not a design.
+ */
+async function floorChild(count: number): Promise<FloorResult> {
+  const dir = await mkdtemp(join(tmpdir(), 'skein-bench-floor-'));
+  const fd = openSync(join(dir, 'items'), 'w');
+  let source = 0;
+  let parse = 0;
+  let texts = 0;
+  let write = 0;
+  try {
+    for (let start = 0; start < count; start += PAGE) {
+      const end = Math.min(count, start + PAGE);
+      const more = end < count;
+      let t = performance.now();
+      const posts = [];
+      for (let n = start; n < end; n++) posts.push(syntheticPost(n));
+      const text = JSON.stringify({ tweets: posts, has_next_page: more, next_cursor: more ? String(end) : '' });
+      let now = performance.now();
+      source += now - t;
+      t = now;
+      const parsed = (JSON.parse(text) as { tweets: unknown[] }).tweets;
+      now = performance.now();
+      parse += now - t;
+      t = now;
+      const kept = receivedTexts(text, ['tweets'], parsed, parsed);
+      now = performance.now();
+      texts += now - t;
+      t = now;
+      writeSync(fd, `${kept.join('\n')}\n`);
+      write += performance.now() - t;
+    }
+  } finally {
+    closeSync(fd);
+    await rm(dir, { recursive: true, force: true });
+  }
+  const postsMb = rawJsonBytes(count) / 1e6;
+  const least = source + parse + texts;
+  return {
+    count,
+    sourceMs: Math.round(source),
+    parseMs: Math.round(parse),
+    textsMs: Math.round(texts),
+    writeMs: Math.round(write),
+    itemsMbPerSecond: Math.round(postsMb / (least / 1000)),
+    writtenMbPerSecond: Math.round(postsMb / ((least + write) / 1000)),
+  };
+}
+
+/** The floor's figures as ratios to DuckDB's runs of the same count in this run (each target's median). */
+function floorLine(floor: FloorResult, duck: readonly DuckResult[]): string {
+  const targets = (['json', 'csv', 'parquet'] as const).filter((t) =>
+    duck.some((d) => d.count === floor.count && d.target === t),
+  );
+  const of = (mbs: number) =>
+    targets
+      .map((t) =>
+        (
+          mbs / median(duck.filter((d) => d.count === floor.count && d.target === t).map((d) => d.itemsMbPerSecond))
+        ).toFixed(2),
+      )
+      .join(' / ');
+  const s = (ms: number) => (ms / 1000).toFixed(2);
+  return `the floor on one thread (the source making the answers ${s(floor.sourceMs)} s, parsing them ${s(floor.parseMs)} s, taking out each item's text ${s(floor.textsMs)} s): ${floor.itemsMbPerSecond} MB of posts/s; with the items' text written once more (${s(floor.writeMs)} s): ${floor.writtenMbPerSecond}${targets.length > 0 ? `. Of DuckDB's ${targets.join(' / ')} in this run: ${of(floor.itemsMbPerSecond)}; written once: ${of(floor.writtenMbPerSecond)}` : ''}`;
+}
+
 function retainedHeapMb(): number {
   (globalThis as { gc?: () => void }).gc?.();
   return Math.round(process.memoryUsage().heapUsed / 1e6);
@@ -366,6 +455,10 @@ async function main(): Promise<void> {
     process.send?.(await duckChild(String(args[1]), Number(args[2]), args[3] as DuckResult['target']));
     return;
   }
+  if (args[0] === '--floor') {
+    process.send?.(await floorChild(Number(args[1])));
+    return;
+  }
   if (args[0] === '--baseline') {
     // the same modules loaded, nothing exported: the floor under every peak below
     process.send?.({ peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024), retainedHeapMb: retainedHeapMb() });
@@ -385,6 +478,7 @@ async function main(): Promise<void> {
   );
   const results: RunResult[] = [];
   const duck: DuckResult[] = [];
+  const floors: FloorResult[] = [];
   const inputDir = await mkdtemp(join(tmpdir(), 'skein-bench-input-'));
   try {
     for (const count of COUNTS) {
@@ -418,6 +512,9 @@ async function main(): Promise<void> {
       }
       if (medians.length > 0)
         console.log(`Skein/DuckDB, the median of ${REPEAT} pairs (least–most): ${medians.join('; ')}`);
+      const f = await runOwnChild<FloorResult>(import.meta.url, ['--floor', String(count)], GC);
+      floors.push(f);
+      console.log(floorLine(f, duck));
     }
   } finally {
     await rm(inputDir, { recursive: true, force: true });
@@ -440,6 +537,7 @@ async function main(): Promise<void> {
     loadAverage: { before: loadBefore, after: loadavg()[0] ?? 0 },
     results,
     duckdb: duck,
+    floor: floors,
   });
   console.log(
     `\nload average after: ${(loadavg()[0] ?? 0).toFixed(1)}. aim: every format >= ${AIM.ofDuckDb} of DuckDB's MB of posts per second, <= ${AIM.peakRssMb} MB peak RSS, flat as the count grows`,

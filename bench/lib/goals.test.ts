@@ -50,10 +50,25 @@ describe('goalRows', () => {
     expect(line).toMatchObject({ ratio: '0.60 / 0.50 / 0.30 / 0.30', duckdb: '100 / 120 / 200 / 100', met: false });
   });
 
+  it('says under the table how much of DuckDB’s figure the least work reaches, format by format', () => {
+    const file = {
+      ...exportFile(60, 100, 100),
+      floor: [{ count: 1_000_000, itemsMbPerSecond: 130, writtenMbPerSecond: 105 }],
+    };
+    file.duckdb = file.duckdb.map((d) => (d.target === 'csv' ? { ...d, itemsMbPerSecond: 200 } : d));
+    const text = formatGoals(goalRows({ export: file }));
+    expect(text).toMatch(
+      /^export 1,000,000: the floor .* is 1\.30 \/ 1\.30 \/ 0\.65 \/ 1\.30 of DuckDB's; with the texts written once, 1\.05 \/ 1\.05 \/ 0\.53 \/ 1\.05$/m,
+    );
+    // no floor at 100,000 in this file: nothing said of it
+    expect(text).not.toMatch(/^export 100,000: the floor/m);
+  });
+
   it('reads the app bench’s budgets and its page arriving', () => {
     const report = {
       metrics: [
         { id: 'data.renderer.arrival.p95', value: 5.4, status: 'fail' },
+        { id: 'data.renderer.floor.p95', value: 3.9, status: 'info' },
         { id: 'scroll.fast.p95', value: 16.7, status: 'pass' },
       ],
     };
@@ -63,6 +78,8 @@ describe('goalRows', () => {
     expect(formatGoals(rows)).toMatch(/^0 met, 2 not met, 9 not run$/m);
     // which budgets failed, under the table
     expect(formatGoals(rows)).toMatch(/^npm run bench failed data\.renderer\.arrival\.p95$/m);
+    // and the browser's own floor under that budget
+    expect(formatGoals(rows)).toMatch(/^a page arriving: the browser alone spends 3\.90 ms \(p95\)/m);
   });
 
   it('takes hostile or partial files as not run rather than throwing', () => {
