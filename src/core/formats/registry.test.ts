@@ -24,6 +24,10 @@ describe('export formats', () => {
     ]);
     expect(of('user')).toContain('ids-users');
     expect(of('user')).not.toContain('ids-posts');
+    // accounts alone draw no edge: a network of them would be nodes only
+    expect(of('user').filter((id) => id.startsWith('gexf') || id === 'graphml' || id === 'gephi-csv')).toEqual([]);
+    expect(of('listFollower')).toEqual(expect.arrayContaining(['gexf', 'graphml', 'gephi-csv']));
+    expect(of('space')).toContain('gexf');
     expect(of('trend')).toEqual(['json', 'jsonl', 'csv-spreadsheet', 'csv-analysis', 'parquet']);
   });
 

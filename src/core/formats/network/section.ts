@@ -5,8 +5,12 @@
 import type { ItemKind } from '../../../shared/api/catalog';
 import type { ExportManifest } from '../manifest';
 
-/** The views a network can be drawn from: posts, users, a list's followers, a space. */
-export const NETWORK_KINDS: ItemKind[] = ['post', 'user', 'listFollower', 'space'];
+/**
+ * The views a network is offered for: those whose items draw edges (posts; a list's followers; a space's roles). A
+ * list of accounts alone (people search, accounts by id, a community's members) has none: its network would be
+ * isolated nodes, so it is not offered (its CSV or Parquet holds the same accounts).
+ */
+export const NETWORK_KINDS: ItemKind[] = ['post', 'listFollower', 'space'];
 
 export type NetworkFile = 'gexf-1.2draft' | 'gexf-1.3' | 'graphml' | 'gephi-csv';
 
