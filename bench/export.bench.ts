@@ -143,20 +143,27 @@ function rawJsonBytes(count: number): number {
   return bytes;
 }
 
+/** The answer's body for the page of posts from `start`, as the service sends it: the service's work, not Skein's. */
+function answerBody(start: number, count: number): { text: string; end: number; more: boolean } {
+  const end = Math.min(count, start + PAGE);
+  const more = end < count;
+  const posts = [];
+  for (let n = start; n < end; n++) posts.push(syntheticPost(n));
+  return {
+    text: JSON.stringify({ tweets: posts, has_next_page: more, next_cursor: more ? String(end) : '' }),
+    end,
+    more,
+  };
+}
+
 function syntheticSource(count: number): PageSource {
   const views = new PagingViews();
   return {
     async fetchPage({ cursor, deduplicates }): Promise<SourcePage> {
       // an answer arrives as the network's event, a turn of the event loop, as fetch's does in the app
       await new Promise<void>((resolve) => setImmediate(resolve));
-      const start = cursor === null ? 0 : Number(cursor);
-      const end = Math.min(count, start + PAGE);
-      const more = end < count;
       const t = performance.now();
-      const posts = [];
-      for (let n = start; n < end; n++) posts.push(syntheticPost(n));
-      // the answer's body as the service sends it: the service's work, not Skein's
-      const text = JSON.stringify({ tweets: posts, has_next_page: more, next_cursor: more ? String(end) : '' });
+      const { text, end, more } = answerBody(cursor === null ? 0 : Number(cursor), count);
       sourceMs += performance.now() - t;
       // what the client does with an answer: parse it once, apply it to the walk's paging view, and take each
       // item's text out of it
@@ -374,12 +381,8 @@ async function floorChild(count: number): Promise<FloorResult> {
   let write = 0;
   try {
     for (let start = 0; start < count; start += PAGE) {
-      const end = Math.min(count, start + PAGE);
-      const more = end < count;
       let t = performance.now();
-      const posts = [];
-      for (let n = start; n < end; n++) posts.push(syntheticPost(n));
-      const text = JSON.stringify({ tweets: posts, has_next_page: more, next_cursor: more ? String(end) : '' });
+      const { text } = answerBody(start, count);
       let now = performance.now();
       source += now - t;
       t = now;
