@@ -32,7 +32,7 @@
  * load-independently with ThreadTime: the probe holds a parsed answer until the "loading more" frames are over,
  * then hands it to the app (`arrive`) and waits for its commit and two frames; the same wait with nothing
  * handed over is taken off. The sum of the parts (main + IPC + renderer, p50) is information. Beside it, measured
- * the same way on the same page, the browser's own floor under that budget: the two changes of a page that the
+ * the same way right after each page, the browser's own floor under that budget: the two changes of a page that the
  * reader sees (the status bar's call count, the list's height) made by hand, with no script of Skein's, so what a
  * page costs beyond them is React's commit and Skein's own work.
  */
@@ -53,8 +53,6 @@ import { distribution, percentile, round } from './stats';
 const SECTION = 'data path';
 /** how much the list's box grows in the floor below: about what a page of 20 replies adds */
 const FLOOR_GROWTH_PX = 1500;
-/** the floor's samples */
-const FLOOR_SAMPLES = 30;
 
 interface DirectResult {
   cold: number[];
@@ -228,7 +226,7 @@ function arrive(release: boolean): Promise<void> {
  * Skein's: the status bar's call count gets a new number and the list's box grows by about a page of rows (what
  * the scrollbar shows). `undo` puts both back. Then two frames, as `arrive` waits.
  */
-function smallestChange({ step, growth }: { step: 'change' | 'undo' | 'none'; growth: number }): Promise<void> {
+function smallestChange({ step, growth }: { step: 'change' | 'undo' | 'none'; growth: number }): Promise<boolean> {
   const frame = () => new Promise<void>((r) => requestAnimationFrame(() => r()));
   return (async () => {
     const count = [...document.querySelectorAll('footer strong')].find((el) =>
@@ -237,7 +235,9 @@ function smallestChange({ step, growth }: { step: 'change' | 'undo' | 'none'; gr
     // virtua's box of the rows: its height is the list's
     const box = document.querySelector<HTMLElement>('.vlist > div');
     const text = count?.firstChild;
-    if (step !== 'none' && box && text instanceof Text) {
+    // without either there is nothing to change: said, so that no floor of nothing is measured
+    if (!box || !(text instanceof Text)) return false;
+    if (step !== 'none') {
       const w = window as unknown as { __floor?: { text: string; height: string } };
       if (step === 'change') {
         w.__floor = { text: text.data, height: box.style.height };
@@ -250,6 +250,7 @@ function smallestChange({ step, growth }: { step: 'change' | 'undo' | 'none'; gr
     }
     await frame();
     await frame();
+    return true;
   })();
 }
 
@@ -260,12 +261,12 @@ interface QuietSample {
   cpu: number[];
   /** main-thread CPU from handing the answer to the app to the second frame after it, net of idle frames, ms */
   busy: number[];
+  /** the same for the browser alone making the least a page changes (`smallestChange`), right after each page */
+  floor: number[];
 }
 
 /** Renderer handling of a page, one page at a time on a quiet page (see the header). */
-async function rendererQuiet(
-  app: BenchApp,
-): Promise<{ shallow: QuietSample; deep: QuietSample; isolated: boolean; floor: number[] }> {
+async function rendererQuiet(app: BenchApp): Promise<{ shallow: QuietSample; deep: QuietSample; isolated: boolean }> {
   const { page } = app;
   await app.reload();
   await app.goto(threadHash(app.examples.bigThreadPostId));
@@ -273,8 +274,21 @@ async function rendererQuiet(
   await page.waitForTimeout(500);
   const threadTime = async () =>
     (await app.cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ThreadTime')?.value ?? 0;
+  const change = (step: 'change' | 'undo' | 'none') => page.evaluate(smallestChange, { step, growth: FLOOR_GROWTH_PX });
+  const floorSample = async (): Promise<number | null> => {
+    const a0 = await threadTime();
+    if (!(await change('change'))) return null;
+    const a1 = await threadTime();
+    await change('undo');
+    await page.waitForTimeout(150);
+    const b0 = await threadTime();
+    await change('none');
+    const b1 = await threadTime();
+    await page.waitForTimeout(100);
+    return Math.max(0, (a1 - a0 - (b1 - b0)) * 1000);
+  };
   const sample = async (count: number): Promise<QuietSample> => {
-    const out: QuietSample = { latency: [], cpu: [], busy: [] };
+    const out: QuietSample = { latency: [], cpu: [], busy: [], floor: [] };
     for (let i = 0; i < count; i++) {
       const from = await page.evaluate(() => window.__bench!.calls.length);
       const t0 = await threadTime();
@@ -306,6 +320,9 @@ async function rendererQuiet(
         held,
       );
       if (heldCalls === 1) out.busy.push(Math.max(0, (a1 - a0 - (b1 - b0)) * 1000));
+      // right after, on the page as it now is, the browser alone making the least a page changes
+      const floor = await floorSample();
+      if (floor !== null) out.floor.push(floor);
     }
     return out;
   };
@@ -324,22 +341,7 @@ async function rendererQuiet(
   });
   await page.waitForTimeout(800);
   const deep = await sample(20);
-  // the same measure of what the browser alone spends on the least a page changes, on the same page
-  const floor: number[] = [];
-  const change = (step: 'change' | 'undo' | 'none') => page.evaluate(smallestChange, { step, growth: FLOOR_GROWTH_PX });
-  for (let i = 0; i < FLOOR_SAMPLES; i++) {
-    const a0 = await threadTime();
-    await change('change');
-    const a1 = await threadTime();
-    await change('undo');
-    await page.waitForTimeout(150);
-    const b0 = await threadTime();
-    await change('none');
-    const b1 = await threadTime();
-    await page.waitForTimeout(100);
-    floor.push(Math.max(0, (a1 - a0 - (b1 - b0)) * 1000));
-  }
-  return { shallow, deep, isolated, floor };
+  return { shallow, deep, isolated };
 }
 
 export async function measureDataPath(opts: {
@@ -348,8 +350,8 @@ export async function measureDataPath(opts: {
   appCalls: PageCall[];
   bridge: BridgeLog[];
 }): Promise<{ metrics: Metric[]; detail: Record<string, unknown> }> {
-  const none: QuietSample = { latency: [], cpu: [], busy: [] };
-  const quiet = opts.app ? await rendererQuiet(opts.app) : { shallow: none, deep: none, isolated: false, floor: [] };
+  const none: QuietSample = { latency: [], cpu: [], busy: [], floor: [] };
+  const quiet = opts.app ? await rendererQuiet(opts.app) : { shallow: none, deep: none, isolated: false };
   const handling = [...quiet.shallow.latency, ...quiet.deep.latency];
   const cpu = [...quiet.shallow.cpu, ...quiet.deep.cpu];
   const busy = [...quiet.shallow.busy, ...quiet.deep.busy];
@@ -382,7 +384,7 @@ export async function measureDataPath(opts: {
     rendererBusyDeep: distribution(quiet.deep.busy, 2),
     // each page in the order it came (30 from the start, then 20 past 5,000): which pages the p95 is made of
     rendererBusySamples: busy.map((ms) => round(ms, 2)),
-    browserFloor: distribution(quiet.floor, 2),
+    browserFloor: distribution([...quiet.shallow.floor, ...quiet.deep.floor], 2),
     rendererWhileScrolling: distribution(scrolling),
     hostBinding: distribution(hostBinding),
     tapMain: distribution(tapMain),
