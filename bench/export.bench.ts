@@ -428,7 +428,7 @@ function floorLine(floor: FloorResult, duck: readonly DuckResult[]): string {
       )
       .join(' / ');
   const s = (ms: number) => (ms / 1000).toFixed(2);
-  return `the floor on one thread (the source making the answers ${s(floor.sourceMs)} s, parsing them ${s(floor.parseMs)} s, taking out each item's text ${s(floor.textsMs)} s): ${floor.itemsMbPerSecond} MB of posts/s; with the items' text written once more (${s(floor.writeMs)} s): ${floor.writtenMbPerSecond}${targets.length > 0 ? `. Of DuckDB's ${targets.join(' / ')} in this run: ${of(floor.itemsMbPerSecond)}; written once: ${of(floor.writtenMbPerSecond)}` : ''}`;
+  return `the floor on one thread (the source making the answers ${s(floor.sourceMs)} s, parsing them ${s(floor.parseMs)} s, taking out each item's text ${s(floor.textsMs)} s): ${floor.itemsMbPerSecond} MB of posts/s; with the items' text written once (${s(floor.writeMs)} s): ${floor.writtenMbPerSecond}${targets.length > 0 ? `. Of DuckDB's ${targets.join(' / ')} in this run: ${of(floor.itemsMbPerSecond)}; written once: ${of(floor.writtenMbPerSecond)}` : ''}`;
 }
 
 function retainedHeapMb(): number {
