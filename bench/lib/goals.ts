@@ -86,11 +86,13 @@ function exportRows(file: unknown, count: number): GoalRow[] {
   });
   // the least the design does with the same answers, as a share of each format's DuckDB figure: the room the aim leaves
   const floor = list<FloorRun>(f?.floor).find((r) => obj(r) !== null && r.count === count);
-  const share = (mbs: unknown) =>
-    joined(
-      per.map((p) => (p?.duck && num(mbs) !== null ? num(mbs)! / p.duck : null)),
+  const share = (mbs: unknown) => {
+    const v = num(mbs);
+    return joined(
+      per.map((p) => (v !== null && p?.duck ? v / p.duck : null)),
       2,
     );
+  };
   const note = floor
     ? `export ${label}: the floor (the answers made, parsed and each item's text taken out, one thread) is ${share(floor.itemsMbPerSecond)} of DuckDB's; with the texts written once, ${share(floor.writtenMbPerSecond)}`
     : undefined;
